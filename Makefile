@@ -1,0 +1,95 @@
+# logdown: Markdown + result files -> a static report site.
+#
+#   make site     install missing Debian packages, build, build the example site
+#   make test     the same packages, then every test under ASan+UBSan
+#   make install  PREFIX=/usr/local DESTDIR=
+#
+# Local tweaks (CC, CFLAGS) go in an untracked config.mk.
+-include config.mk
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+
+PKGS    = libcmark-gfm yaml-0.1 libpcre2-8 cairo pangocairo
+WARN    = -Wall -Wextra -Wpedantic -Wstrict-prototypes -Wmissing-prototypes \
+          -Wwrite-strings -Wshadow
+ifeq ($(CI),true)
+WARN   += -Werror
+endif
+ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -DPCRE2_CODE_UNIT_WIDTH=8 \
+          -Iinclude -Ibuild $(shell pkg-config --cflags $(PKGS) 2>/dev/null) \
+          $(WARN) -MMD -MP $(CFLAGS)
+LIBS    = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+SAN     = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+# The pipeline, in order: sources and config, Markdown, templates, the
+# site, and the command line last.
+MODULES = util diag fsutil value yamldoc config report markdown mustache \
+          theme site outdir scaffold
+OBJS     = $(MODULES:%=build/rel/%.o) build/rel/embedded.o
+ASAN_OBJS = $(MODULES:%=build/asan/%.o) build/asan/embedded.o
+
+# Files compiled into the binary: the default theme and templates.
+EMBED   = templates/page.html templates/index.html static/logdown.css
+
+UNIT_TESTS = $(patsubst tests/unit/%.c,build/asan/%,$(wildcard tests/unit/test_*.c))
+E2E_TESTS  = $(patsubst tests/e2e/%.c,build/asan/%,$(wildcard tests/e2e/test_*.c))
+
+.PHONY: all deps site test unit e2e install uninstall clean bench
+
+all: logdown
+
+logdown: $(OBJS) build/rel/main.o
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
+
+build/rel/%.o: src/%.c | build/rel
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+build/asan/%.o: src/%.c | build/asan
+	$(CC) $(ALL_CFLAGS) $(SAN) -c -o $@ $<
+
+# The theme is one long string literal per file.
+build/rel/embedded.o: build/embedded.c | build/rel
+	$(CC) $(ALL_CFLAGS) -Wno-overlength-strings -c -o $@ $<
+build/asan/embedded.o: build/embedded.c | build/asan
+	$(CC) $(ALL_CFLAGS) -Wno-overlength-strings $(SAN) -c -o $@ $<
+
+build/embed: tools/embed.c | build
+	$(CC) -std=c11 -O1 -o $@ $<
+build/embedded.c: build/embed $(EMBED)
+	build/embed $(EMBED) > $@.tmp && mv $@.tmp $@
+
+build build/rel build/asan:
+	mkdir -p $@
+
+# The sanitized binary the end-to-end tests run.
+build/asan/logdown: $(ASAN_OBJS) build/asan/main.o
+	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $^ $(LIBS)
+
+build/asan/test_%: tests/unit/test_%.c $(ASAN_OBJS)
+	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $^ $(LIBS) -lcmocka
+build/asan/test_%: tests/e2e/test_%.c tests/e2e/e2e.h $(ASAN_OBJS) build/asan/logdown
+	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $< $(ASAN_OBJS) $(LIBS) -lcmocka
+
+deps:
+	@sh tools/deps.sh
+
+site: deps logdown
+	./logdown build .
+
+test: deps $(UNIT_TESTS) $(E2E_TESTS) build/asan/logdown
+	@sh tests/run.sh $(UNIT_TESTS) $(E2E_TESTS)
+
+install: logdown
+	mkdir -p $(DESTDIR)$(PREFIX)/bin
+	install -m 755 logdown $(DESTDIR)$(PREFIX)/bin/logdown
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/logdown
+
+clean:
+	rm -rf build logdown _site
+
+-include $(wildcard build/rel/*.d build/asan/*.d)

@@ -1,0 +1,47 @@
+/* fsutil.h: files, folders and paths.  Every function that fails leaves
+ * errno set so that the caller can report strerror(errno). */
+#ifndef LOGDOWN_FSUTIL_H
+#define LOGDOWN_FSUTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct buf;
+
+/* Appends the whole file to out.  Returns false with errno set; a
+ * folder is refused with EISDIR.  `limit`, when not NULL, caps the size
+ * read (files larger than *limit fail with EFBIG). */
+bool file_read(const char *path, struct buf *out, const size_t *limit);
+/* Writes data to path, replacing it.  Returns false with errno set. */
+bool file_write(const char *path, const char *data, size_t len);
+bool file_copy(const char *from, const char *to);
+
+/* mkdir -p.  Returns false with errno set. */
+bool mkdir_p(const char *path);
+/* rm -rf: symbolic links are removed, never followed. */
+bool remove_tree(const char *path);
+/* Copies the folder from into to (created), following no symbolic links
+ * that lead outside `from`.  Returns false with errno set, and the path
+ * that failed in *failed (caller frees) when failed is not NULL. */
+bool copy_tree(const char *from, const char *to, char **failed);
+
+bool is_dir(const char *path);
+bool is_file(const char *path);
+bool path_exists(const char *path);
+
+/* The entry names of a folder, sorted bytewise, without "." and "..".
+ * Returns NULL with errno set on failure; *n is the count.  Caller frees
+ * with strv_free(). */
+char **dir_list(const char *path, size_t *n);
+void strv_free(char **v);
+
+/* Caller frees the results of these with free(). */
+char *path_join(const char *a, const char *b);
+char *path_dirname(const char *path);
+/* The canonical absolute form of an existing path (realpath). */
+char *path_real(const char *path);
+/* path relative to base, both canonical and absolute, where path lies
+ * inside base ("" for base itself); NULL when it lies outside. */
+const char *path_under(const char *path, const char *base);
+
+#endif

@@ -1,0 +1,42 @@
+/* outdir.h: writing the site into a fresh folder, swapped in on success.
+ *
+ * A build writes into a hidden sibling of the output folder, marked as
+ * logdown's with a .logdown-site file.  Only when everything succeeded
+ * does it replace the output, which must itself be marked (or empty, or
+ * absent): a failed build leaves the previous site as it was, and
+ * logdown never deletes a folder it did not make. */
+#ifndef LOGDOWN_OUTDIR_H
+#define LOGDOWN_OUTDIR_H
+
+#include <stdbool.h>
+
+#include "diag.h"
+
+#define OUTDIR_MARKER ".logdown-site"
+
+struct outdir {
+	char *final;   /* the output folder as the user named it */
+	char *staging; /* where this build writes */
+};
+
+/* Checks that out may be replaced and creates the staging folder.  It
+ * refuses (reporting through d) the project root, a folder that holds
+ * the project, a folder holding content/ or lying inside content/, and
+ * an existing non-empty folder without the marker.  Returns EXIT_OK,
+ * EXIT_USAGE for a refused folder, EXIT_IO on an I/O error; problems are
+ * reported through d. */
+int outdir_begin(struct outdir *o, const char *root, const char *out, struct diag *d);
+
+/* Swaps the staging folder in place of the output.  Returns false on an
+ * I/O error, reported through d; the previous output is then kept. */
+bool outdir_commit(struct outdir *o, struct diag *d);
+
+/* Removes the staging folder and frees o; the output is untouched.
+ * Also frees o after outdir_commit(). */
+void outdir_end(struct outdir *o);
+
+/* Writes data to REL inside the staging folder, creating folders. */
+bool outdir_write(struct outdir *o, const char *rel, const char *data, size_t len,
+		  struct diag *d);
+
+#endif

@@ -1,0 +1,28 @@
+/* site.h: the build pipeline.
+ *
+ *   load sources (site.yaml, templates, reports and front matter)
+ *   -> parse results -> resolve directives -> render -> write
+ *
+ * The result-file and directive stages are not there yet: reports go
+ * from Markdown straight to pages. */
+#ifndef LOGDOWN_SITE_H
+#define LOGDOWN_SITE_H
+
+#include <stdbool.h>
+
+#include "diag.h"
+
+struct build_opts {
+	const char *root;   /* the project folder */
+	const char *output; /* -o, or NULL for site.yaml's output */
+	bool drafts;        /* include reports with draft: true */
+	bool write;         /* false for `logdown check`: resolve, write nothing */
+};
+
+/* Builds the site, reporting every problem through d.  Returns an exit
+ * code: EXIT_OK, EXIT_CONTENT when the content has errors (the previous
+ * output is then untouched), EXIT_USAGE when the output folder is
+ * refused, EXIT_IO on an I/O failure. */
+int site_build(const struct build_opts *o, struct diag *d);
+
+#endif

@@ -1,0 +1,63 @@
+/* util.h: memory, growable buffers and borrowed spans used by every module. */
+#ifndef LOGDOWN_UTIL_H
+#define LOGDOWN_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Allocation that never returns NULL: on exhaustion it prints a message
+ * and aborts.  Bad input never reaches these failure paths. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+/* Caller frees the result of xasprintf(). */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A growable byte buffer that always ends in NUL.  Start one with
+ * `struct buf b = BUF_INIT;`; release it with buf_free(). */
+struct buf {
+	char *data;
+	size_t len;
+	size_t cap;
+};
+#define BUF_INIT {NULL, 0, 0}
+
+void buf_grow(struct buf *b, size_t extra);
+void buf_put(struct buf *b, const char *p, size_t n);
+void buf_puts(struct buf *b, const char *s);
+void buf_putc(struct buf *b, char c);
+void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap);
+/* Appends s with & < > " ' escaped for HTML text and attribute values. */
+void buf_put_html(struct buf *b, const char *s, size_t n);
+void buf_clear(struct buf *b);
+/* Returns a NUL-terminated string ("" for an empty buffer) that the
+ * caller frees with free(); the buffer is left empty. */
+char *buf_detach(struct buf *b);
+/* buf_data() of an empty buffer is "", never NULL. */
+const char *buf_data(const struct buf *b);
+void buf_free(struct buf *b);
+
+/* A borrowed slice of someone else's bytes: never freed through a span. */
+struct span {
+	const char *p;
+	size_t len;
+};
+
+bool span_eq(struct span s, const char *lit);
+bool str_has_suffix(const char *s, const char *suffix);
+bool str_has_prefix(const char *s, const char *prefix);
+
+/* Levenshtein distance, capped: returns cap+1 when the distance exceeds
+ * cap.  Used for did-you-mean suggestions. */
+size_t edit_distance(const char *a, const char *b, size_t cap);
+/* Of the NULL-terminated candidates, the one closest to name, if it is
+ * close enough to be a plausible typo; NULL otherwise.  Borrowed. */
+const char *closest_name(const char *name, const char *const *candidates);
+
+#endif

@@ -1,0 +1,4 @@
+#ifndef LOGDOWN_VERSION_H
+#define LOGDOWN_VERSION_H
+#define LOGDOWN_VERSION "0.1.0"
+#endif

@@ -1,0 +1,26 @@
+/* yamldoc.h: YAML (and JSON) text into a value tree, with libyaml. */
+#ifndef LOGDOWN_YAMLDOC_H
+#define LOGDOWN_YAMLDOC_H
+
+#include <stddef.h>
+
+#include "diag.h"
+#include "value.h"
+
+/* Parses the first document of text.  Plain scalars are typed the way a
+ * user reads them (YAML 1.2 core schema): null, ~ and nothing are null,
+ * true/false booleans, decimal numbers (1e5 included) numbers, all else
+ * strings; quoted scalars are always strings.  Each node's loc points
+ * into `file`, offset by line0 lines and, on the first line, col0
+ * columns (for YAML embedded in another file, such as front matter).
+ *
+ * An empty document gives a null value.  On a syntax error, an alias, a
+ * duplicate key or a non-scalar key it reports through d and returns
+ * NULL.  Caller frees with value_free(). */
+struct value *yamldoc_parse(const char *text, size_t len, const char *file,
+			    int line0, struct diag *d);
+
+/* Types one plain scalar as yamldoc_parse() does.  Caller frees. */
+struct value *yamldoc_scalar(const char *text, size_t len);
+
+#endif

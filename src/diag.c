@@ -1,0 +1,317 @@
+/* diag.c: compiler-style diagnostics with the source line and a caret. */
+#include "diag.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fsutil.h"
+#include "util.h"
+
+struct source {
+	char *file;
+	const char *text; /* borrowed, or owned when owned is set */
+	size_t len;
+	bool owned;
+	bool missing; /* could not be read: quote nothing */
+};
+
+struct diag {
+	FILE *out;
+	enum diag_format format;
+	bool colour;
+	bool strict;
+	size_t errors;
+	size_t warnings;
+	struct source *sources;
+	size_t nsources;
+};
+
+enum severity { SEV_ERROR, SEV_WARNING, SEV_NOTE };
+
+static const char *const sev_name[] = {"error", "warning", "note"};
+static const char *const sev_colour[] = {"\033[1;31m", "\033[1;35m", "\033[1;36m"};
+
+struct diag *diag_new(FILE *out, enum diag_format format, bool colour)
+{
+	struct diag *d = xcalloc(1, sizeof *d);
+	d->out = out ? out : stderr;
+	d->format = format;
+	d->colour = colour && format == DIAG_TEXT;
+	return d;
+}
+
+static void source_release(struct source *s)
+{
+	free(s->file);
+	if (s->owned)
+		free((char *)s->text);
+}
+
+void diag_free(struct diag *d)
+{
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->nsources; i++)
+		source_release(&d->sources[i]);
+	free(d->sources);
+	free(d);
+}
+
+bool diag_want_colour(int fd)
+{
+	const char *nc = getenv("NO_COLOR");
+	if (nc && *nc)
+		return false;
+	return isatty(fd) == 1;
+}
+
+void diag_set_strict(struct diag *d, bool strict)
+{
+	d->strict = strict;
+}
+
+static struct source *find_source(struct diag *d, const char *file)
+{
+	for (size_t i = 0; i < d->nsources; i++)
+		if (strcmp(d->sources[i].file, file) == 0)
+			return &d->sources[i];
+	return NULL;
+}
+
+static struct source *push_source(struct diag *d, const char *file)
+{
+	d->sources = xrealloc(d->sources, (d->nsources + 1) * sizeof *d->sources);
+	struct source *s = &d->sources[d->nsources++];
+	memset(s, 0, sizeof *s);
+	s->file = xstrdup(file);
+	return s;
+}
+
+void diag_add_source(struct diag *d, const char *file, const char *text, size_t len)
+{
+	struct source *s = find_source(d, file);
+	if (s) {
+		if (s->owned)
+			free((char *)s->text);
+	} else {
+		s = push_source(d, file);
+	}
+	s->text = text;
+	s->len = len;
+	s->owned = false;
+	s->missing = false;
+}
+
+void diag_forget_source(struct diag *d, const char *file)
+{
+	struct source *s = find_source(d, file);
+	if (!s)
+		return;
+	source_release(s);
+	*s = d->sources[--d->nsources];
+}
+
+/* The text of line `line` (1-based) of file, without its line ending. */
+static bool source_line(struct diag *d, const char *file, int line, struct span *out)
+{
+	if (!file || line <= 0)
+		return false;
+	struct source *s = find_source(d, file);
+	if (!s) {
+		s = push_source(d, file);
+		struct buf b = BUF_INIT;
+		if (file_read(file, &b, NULL)) {
+			s->len = b.len;
+			s->text = buf_detach(&b);
+			s->owned = true;
+		} else {
+			buf_free(&b);
+			s->missing = true;
+		}
+	}
+	if (s->missing)
+		return false;
+	const char *p = s->text, *end = s->text + s->len;
+	for (int n = 1; n < line; n++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			return false;
+		p = nl + 1;
+	}
+	const char *e = memchr(p, '\n', (size_t)(end - p));
+	if (!e)
+		e = end;
+	if (e > p && e[-1] == '\r')
+		e--;
+	out->p = p;
+	out->len = (size_t)(e - p);
+	return true;
+}
+
+static void put_json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", out);
+		else if (c == '\t')
+			fputs("\\t", out);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+/* GitHub's workflow commands need %, CR and LF escaped in the message. */
+static void put_github_text(FILE *out, const char *s, bool property)
+{
+	for (; *s; s++) {
+		if (*s == '%')
+			fputs("%25", out);
+		else if (*s == '\r')
+			fputs("%0D", out);
+		else if (*s == '\n')
+			fputs("%0A", out);
+		else if (property && *s == ':')
+			fputs("%3A", out);
+		else if (property && *s == ',')
+			fputs("%2C", out);
+		else
+			fputc(*s, out);
+	}
+}
+
+static void print_quote(struct diag *d, struct loc at)
+{
+	struct span line;
+	if (!source_line(d, at.file, at.line, &line))
+		return;
+	fprintf(d->out, "%5d | %.*s\n", at.line, (int)line.len, line.p);
+	if (at.col <= 0)
+		return;
+	/* Pad to the caret with the line's own tabs, and one space per
+	 * UTF-8 character, so the caret lines up in a terminal. */
+	fputs("      | ", d->out);
+	size_t upto = (size_t)at.col - 1;
+	if (upto > line.len)
+		upto = line.len;
+	for (size_t i = 0; i < upto; i++) {
+		unsigned char c = (unsigned char)line.p[i];
+		if ((c & 0xC0) == 0x80)
+			continue;
+		fputc(c == '\t' ? '\t' : ' ', d->out);
+	}
+	if (d->colour)
+		fputs("\033[1;32m", d->out);
+	fputc('^', d->out);
+	for (int i = 1; i < at.len; i++)
+		fputc('~', d->out);
+	if (d->colour)
+		fputs("\033[0m", d->out);
+	fputc('\n', d->out);
+}
+
+static void emit(struct diag *d, enum severity sev, struct loc at, const char *fmt, va_list ap)
+{
+	if (sev == SEV_WARNING && d->strict)
+		sev = SEV_ERROR;
+	if (sev == SEV_ERROR)
+		d->errors++;
+	else if (sev == SEV_WARNING)
+		d->warnings++;
+
+	struct buf msg = BUF_INIT;
+	buf_vprintf(&msg, fmt, ap);
+
+	switch (d->format) {
+	case DIAG_GITHUB:
+		fprintf(d->out, "::%s", sev == SEV_NOTE ? "notice" : sev_name[sev]);
+		if (at.file) {
+			fputs(" file=", d->out);
+			put_github_text(d->out, at.file, true);
+			if (at.line > 0)
+				fprintf(d->out, ",line=%d", at.line);
+			if (at.col > 0)
+				fprintf(d->out, ",col=%d", at.col);
+		}
+		fputs("::", d->out);
+		put_github_text(d->out, buf_data(&msg), false);
+		fputc('\n', d->out);
+		break;
+	case DIAG_JSON:
+		fputs("{\"severity\":", d->out);
+		put_json_string(d->out, sev_name[sev]);
+		fputs(",\"file\":", d->out);
+		if (at.file)
+			put_json_string(d->out, at.file);
+		else
+			fputs("null", d->out);
+		fprintf(d->out, ",\"line\":%d,\"col\":%d,\"message\":", at.line, at.col);
+		put_json_string(d->out, buf_data(&msg));
+		fputs("}\n", d->out);
+		break;
+	case DIAG_TEXT:
+		if (d->colour)
+			fputs("\033[1m", d->out);
+		if (at.file) {
+			fputs(at.file, d->out);
+			if (at.line > 0)
+				fprintf(d->out, ":%d", at.line);
+			if (at.line > 0 && at.col > 0)
+				fprintf(d->out, ":%d", at.col);
+			fputs(": ", d->out);
+		} else {
+			fputs("logdown: ", d->out);
+		}
+		if (d->colour)
+			fprintf(d->out, "%s%s:\033[0m\033[1m %s\033[0m\n", sev_colour[sev],
+				sev_name[sev], buf_data(&msg));
+		else
+			fprintf(d->out, "%s: %s\n", sev_name[sev], buf_data(&msg));
+		print_quote(d, at);
+		break;
+	}
+	fflush(d->out);
+	buf_free(&msg);
+}
+
+void diag_error(struct diag *d, struct loc at, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	emit(d, SEV_ERROR, at, fmt, ap);
+	va_end(ap);
+}
+
+void diag_warning(struct diag *d, struct loc at, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	emit(d, SEV_WARNING, at, fmt, ap);
+	va_end(ap);
+}
+
+void diag_note(struct diag *d, struct loc at, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	emit(d, SEV_NOTE, at, fmt, ap);
+	va_end(ap);
+}
+
+size_t diag_errors(const struct diag *d)
+{
+	return d->errors;
+}
+
+size_t diag_warnings(const struct diag *d)
+{
+	return d->warnings;
+}

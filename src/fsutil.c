@@ -1,0 +1,269 @@
+/* fsutil.c: files, folders and paths on POSIX. */
+#define _XOPEN_SOURCE 700 /* realpath() */
+#include "fsutil.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+bool file_read(const char *path, struct buf *out, const size_t *limit)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	struct stat st;
+	if (fstat(fd, &st) != 0)
+		goto fail;
+	if (S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		goto fail;
+	}
+	if (limit && S_ISREG(st.st_mode) && (size_t)st.st_size > *limit) {
+		errno = EFBIG;
+		goto fail;
+	}
+	if (S_ISREG(st.st_mode))
+		buf_grow(out, (size_t)st.st_size);
+	for (;;) {
+		buf_grow(out, 65536);
+		ssize_t n = read(fd, out->data + out->len, out->cap - out->len - 1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			goto fail;
+		}
+		if (n == 0)
+			break;
+		out->len += (size_t)n;
+		out->data[out->len] = '\0';
+		if (limit && out->len > *limit) {
+			errno = EFBIG;
+			goto fail;
+		}
+	}
+	close(fd);
+	return true;
+fail: {
+	int e = errno;
+	close(fd);
+	errno = e;
+	return false;
+}
+}
+
+bool file_write(const char *path, const char *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return false;
+	while (len > 0) {
+		ssize_t n = write(fd, data, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = errno;
+			close(fd);
+			errno = e;
+			return false;
+		}
+		data += n;
+		len -= (size_t)n;
+	}
+	return close(fd) == 0;
+}
+
+bool file_copy(const char *from, const char *to)
+{
+	struct buf b = BUF_INIT;
+	bool ok = file_read(from, &b, NULL) && file_write(to, buf_data(&b), b.len);
+	int e = errno;
+	buf_free(&b);
+	errno = e;
+	return ok;
+}
+
+bool mkdir_p(const char *path)
+{
+	char *p = xstrdup(path);
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0755) != 0 && errno != EEXIST) {
+			free(p);
+			return false;
+		}
+		*s = '/';
+	}
+	bool ok = mkdir(p, 0755) == 0 || (errno == EEXIST && is_dir(p));
+	if (!ok && errno == EEXIST)
+		errno = ENOTDIR;
+	free(p);
+	return ok;
+}
+
+bool remove_tree(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) != 0)
+		return errno == ENOENT;
+	if (!S_ISDIR(st.st_mode))
+		return unlink(path) == 0;
+	size_t n;
+	char **names = dir_list(path, &n);
+	if (!names)
+		return false;
+	bool ok = true;
+	for (size_t i = 0; i < n && ok; i++) {
+		char *child = path_join(path, names[i]);
+		ok = remove_tree(child);
+		free(child);
+	}
+	strv_free(names);
+	return ok && rmdir(path) == 0;
+}
+
+bool copy_tree(const char *from, const char *to, char **failed)
+{
+	size_t n;
+	char **names = NULL;
+	bool ok = mkdir_p(to);
+	if (ok)
+		ok = (names = dir_list(from, &n)) != NULL;
+	if (!ok) {
+		if (failed)
+			*failed = xstrdup(names ? to : from);
+		return false;
+	}
+	for (size_t i = 0; i < n && ok; i++) {
+		char *src = path_join(from, names[i]);
+		char *dst = path_join(to, names[i]);
+		struct stat st;
+		/* stat, not lstat: a link to a file inside the project copies
+		 * the file's bytes, so the output is self-contained. */
+		if (stat(src, &st) != 0) {
+			ok = false;
+		} else if (S_ISDIR(st.st_mode)) {
+			ok = copy_tree(src, dst, failed);
+			if (!ok)
+				failed = NULL; /* already named by the inner call */
+		} else {
+			ok = file_copy(src, dst);
+		}
+		if (!ok && failed)
+			*failed = xstrdup(src);
+		free(src);
+		free(dst);
+	}
+	strv_free(names);
+	return ok;
+}
+
+bool is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool is_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+bool path_exists(const char *path)
+{
+	struct stat st;
+	return lstat(path, &st) == 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **dir_list(const char *path, size_t *n)
+{
+	DIR *dir = opendir(path);
+	if (!dir)
+		return NULL;
+	size_t count = 0, cap = 16;
+	char **v = xmalloc(cap * sizeof *v);
+	struct dirent *e;
+	errno = 0;
+	while ((e = readdir(dir)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		if (count + 1 >= cap)
+			v = xrealloc(v, (cap *= 2) * sizeof *v);
+		v[count++] = xstrdup(e->d_name);
+	}
+	closedir(dir);
+	v[count] = NULL;
+	qsort(v, count, sizeof *v, cmp_str);
+	*n = count;
+	return v;
+}
+
+void strv_free(char **v)
+{
+	if (!v)
+		return;
+	for (char **p = v; *p; p++)
+		free(*p);
+	free(v);
+}
+
+char *path_join(const char *a, const char *b)
+{
+	/* "." joins to nothing, so diagnostics say content/x.md, not ./content/x.md. */
+	if (!*a || b[0] == '/' || strcmp(a, ".") == 0)
+		return xstrdup(b);
+	size_t la = strlen(a);
+	while (la > 1 && a[la - 1] == '/')
+		la--;
+	if (strcmp(b, ".") == 0 || !*b)
+		return xstrndup(a, la);
+	return xasprintf("%.*s/%s", (int)la, a, b);
+}
+
+char *path_dirname(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xstrndup(path, (size_t)(slash - path));
+}
+
+char *path_real(const char *path)
+{
+	char *r = realpath(path, NULL);
+	if (!r)
+		return NULL;
+	char *out = xstrdup(r);
+	free(r);
+	return out;
+}
+
+const char *path_under(const char *path, const char *base)
+{
+	size_t n = strlen(base);
+	if (strcmp(base, "/") == 0)
+		return path + 1;
+	if (strncmp(path, base, n) != 0)
+		return NULL;
+	if (path[n] == '\0')
+		return path + n;
+	if (path[n] == '/')
+		return path + n + 1;
+	return NULL;
+}

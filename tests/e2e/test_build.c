@@ -1,0 +1,498 @@
+/* test_build.c: `logdown build`, `check` and `new` as a user runs them. */
+#include "e2e.h"
+
+#include <sys/stat.h>
+
+static const char report_ok[] =
+	"---\n"
+	"title: \"Homework 7: AI accelerators\"\n"
+	"author: A. Student\n"
+	"date: 2024-04-08\n"
+	"summary: Cerebras, SambaNova, Graphcore & Groq.\n"
+	"---\n"
+	"\n"
+	"# Cerebras\n"
+	"\n"
+	"| Batch size | Final loss |\n"
+	"|-----------:|-----------:|\n"
+	"| 512        | 7.12500    |\n"
+	"\n"
+	"- [x] ran it\n"
+	"- [ ] ~~plotted it~~\n"
+	"\n"
+	"See https://example.org for more.\n"
+	"\n"
+	"<script>alert(1)</script>\n";
+
+/* A project folder with one good report; caller frees and removes. */
+static char *project_new(void)
+{
+	char *dir = e2e_tmpdir();
+	e2e_write(dir, "content/hw07/index.md", report_ok);
+	return dir;
+}
+
+static void project_free(char *dir)
+{
+	remove_tree(dir);
+	free(dir);
+}
+
+static void builds_report_page_and_index(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	e2e_write(dir, "content/hw05.md",
+		  "---\ntitle: Older\ndate: 2024-03-01\n---\nolder text\n");
+	struct run r = e2e_run(dir, "build");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "logdown: built 2 reports into _site\n");
+
+	char *page = e2e_read(dir, "_site/hw07/index.html");
+	assert_contains(page, "<title>Homework 7: AI accelerators");
+	assert_contains(page, "<th align=\"right\">Batch size</th>");
+	assert_contains(page, "<td align=\"right\">7.12500</td>");
+	assert_contains(page, "<input type=\"checkbox\" checked=\"\" disabled=\"\" /> ran it");
+	assert_contains(page, "<del>plotted it</del>");
+	assert_contains(page, "<a href=\"https://example.org\">https://example.org</a>");
+	/* GitHub's tag filter: raw <script> is neutralised. */
+	assert_contains(page, "&lt;script>alert(1)&lt;/script>");
+	assert_contains(page, "href=\"../static/logdown.css\"");
+	assert_contains(page, "Cerebras, SambaNova, Graphcore &amp; Groq.");
+
+	char *index = e2e_read(dir, "_site/index.html");
+	assert_contains(index, "href=\"hw07/\"");
+	assert_contains(index, "href=\"hw05/\"");
+	/* newest first */
+	assert_true(strstr(index, "hw07/") < strstr(index, "hw05/"));
+	assert_contains(index, "datetime=\"2024-04-08\"");
+
+	char *css = e2e_read(dir, "_site/static/logdown.css");
+	assert_non_null(css);
+	char *marker = e2e_read(dir, "_site/.logdown-site");
+	assert_non_null(marker);
+	free(marker);
+	free(css);
+	free(index);
+	free(page);
+	run_free(&r);
+	project_free(dir);
+}
+
+static void drafts_are_left_out_unless_asked(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	e2e_write(dir, "content/wip.md", "---\ntitle: Work in progress\ndraft: true\n---\nsoon\n");
+	struct run r = e2e_run(dir, "build");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err,
+			    "logdown: built 1 report (1 draft left out; --drafts includes them) "
+			    "into _site\n");
+	char *index = e2e_read(dir, "_site/index.html");
+	assert_not_contains(index, "Work in progress");
+	assert_null(e2e_read(dir, "_site/wip/index.html"));
+	run_free(&r);
+	free(index);
+
+	r = e2e_run(dir, "build --drafts");
+	assert_int_equal(r.status, 0);
+	index = e2e_read(dir, "_site/index.html");
+	assert_contains(index, "Work in progress");
+	char *page = e2e_read(dir, "_site/wip/index.html");
+	assert_contains(page, "Draft");
+	free(page);
+	free(index);
+	run_free(&r);
+	project_free(dir);
+}
+
+static void malformed_front_matter_points_at_its_line_in_the_md_file(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	e2e_write(dir, "content/bad.md",
+		  "---\ntitle: ok\nauthor: [unclosed\ndate: 2024-01-01\n---\nbody\n");
+	struct run r = e2e_run(dir, "build");
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err,
+			    "content/bad.md:4:5: error: malformed YAML: did not find expected ',' "
+			    "or ']'\n"
+			    "    4 | date: 2024-01-01\n"
+			    "      |     ^\n"
+			    "content/bad.md:3:9: note: while parsing a flow sequence (it starts "
+			    "here)\n"
+			    "    3 | author: [unclosed\n"
+			    "      |         ^\n"
+			    "logdown: 1 error; the previous output was left as it was\n");
+	char *out = path_join(dir, "_site");
+	assert_false(path_exists(out));
+	free(out);
+	run_free(&r);
+	project_free(dir);
+}
+
+static void unclosed_front_matter_is_an_error(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	e2e_write(dir, "content/open.md", "---\ntitle: never closed\n\nbody\n");
+	struct run r = e2e_run(dir, "check");
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err,
+			    "content/open.md:1:1: error: front matter is never closed: end it with "
+			    "a line holding only ---\n"
+			    "    1 | ---\n"
+			    "      | ^~~\n"
+			    "logdown: 1 error; nothing was written\n");
+	run_free(&r);
+	project_free(dir);
+}
+
+static void bad_date_and_draft_are_errors_at_their_values(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	e2e_write(dir, "content/x.md", "---\ndate: 2024-13-01\ndraft: maybe\n---\n");
+	struct run r = e2e_run(dir, "check");
+	assert_int_equal(r.status, 1);
+	assert_string_equal(
+		r.err,
+		"content/x.md:2:7: error: date '2024-13-01' is not a date: write it as YYYY-MM-DD, "
+		"e.g. 2024-04-08\n"
+		"    2 | date: 2024-13-01\n"
+		"      |       ^~~~~~~~~~\n"
+		"content/x.md:3:8: error: 'draft' must be true or false\n"
+		"    3 | draft: maybe\n"
+		"      |        ^~~~~\n"
+		"logdown: 2 errors; nothing was written\n");
+	run_free(&r);
+	project_free(dir);
+}
+
+static void unknown_front_matter_key_is_a_warning_with_a_suggestion(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	e2e_write(dir, "content/x.md", "---\ntitel: Typo\n---\ntext\n");
+	struct run r = e2e_run(dir, "check");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err,
+			    "content/x.md:2:1: warning: unknown front matter key 'titel' (did you "
+			    "mean 'title'?)\n"
+			    "    2 | titel: Typo\n"
+			    "      | ^~~~~\n"
+			    "logdown: checked 2 reports\n");
+	run_free(&r);
+	project_free(dir);
+}
+
+static void unknown_site_yaml_key_warns_and_strict_makes_it_fail(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	e2e_write(dir, "site.yaml", "title: My site\noutptu: public\n");
+	struct run r = e2e_run(dir, "build");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err,
+			    "site.yaml:2:1: warning: unknown site.yaml key 'outptu' (did you mean "
+			    "'output'?)\n"
+			    "    2 | outptu: public\n"
+			    "      | ^~~~~~\n"
+			    "logdown: built 1 report into _site\n");
+	char *index = e2e_read(dir, "_site/index.html");
+	assert_contains(index, "My site");
+	free(index);
+	run_free(&r);
+
+	r = e2e_run(dir, "build --strict");
+	assert_int_equal(r.status, 1);
+	assert_contains(r.err, "site.yaml:2:1: error: unknown site.yaml key 'outptu'");
+	run_free(&r);
+	project_free(dir);
+}
+
+static void unreadable_report_is_an_error_naming_the_file(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	char *link = path_join(dir, "content/gone.md");
+	assert_int_equal(symlink("/nonexistent/gone.md", link), 0);
+	free(link);
+	struct run r = e2e_run(dir, "build");
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err,
+			    "content/gone.md: error: cannot read: No such file or directory\n"
+			    "logdown: 1 error; the previous output was left as it was\n");
+	run_free(&r);
+	project_free(dir);
+}
+
+static void output_at_the_project_root_is_refused(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	struct run r = e2e_run(dir, "build -o .");
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err,
+			    "logdown: error: refusing to write the site to '.': it is the project "
+			    "root\n");
+	char *src = path_join(dir, "content/hw07/index.md");
+	assert_true(is_file(src));
+	free(src);
+	run_free(&r);
+
+	r = e2e_run(dir, "build -o ..");
+	assert_int_equal(r.status, 2);
+	assert_contains(r.err, "refusing to write the site to '..': it holds the project");
+	run_free(&r);
+
+	r = e2e_run(dir, "build -o content/site");
+	assert_int_equal(r.status, 2);
+	assert_contains(r.err, "it lies inside content/, among the sources");
+	run_free(&r);
+	project_free(dir);
+}
+
+static void a_folder_logdown_did_not_make_is_not_replaced(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	e2e_write(dir, "public/thesis.tex", "precious");
+	struct run r = e2e_run(dir, "build -o public");
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err,
+			    "logdown: error: refusing to write the site to 'public': logdown did "
+			    "not create it (no .logdown-site marker inside); remove it or choose "
+			    "another folder with -o\n");
+	char *kept = e2e_read(dir, "public/thesis.tex");
+	assert_string_equal(kept, "precious");
+	free(kept);
+	run_free(&r);
+	project_free(dir);
+}
+
+static void failed_build_leaves_previous_output_intact(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	struct run r = e2e_run(dir, "build");
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	char *before = e2e_read(dir, "_site/hw07/index.html");
+	assert_non_null(before);
+
+	e2e_write(dir, "content/hw07/index.md", "---\ntitle: [broken\n---\nchanged\n");
+	r = e2e_run(dir, "build");
+	assert_int_equal(r.status, 1);
+	assert_contains(r.err, "logdown: 1 error; the previous output was left as it was\n");
+	char *after = e2e_read(dir, "_site/hw07/index.html");
+	assert_string_equal(before, after);
+	/* no staging folder is left behind */
+	size_t n;
+	char **names = dir_list(dir, &n);
+	for (size_t i = 0; i < n; i++)
+		assert_false(str_has_prefix(names[i], "._site"));
+	strv_free(names);
+	free(before);
+	free(after);
+	run_free(&r);
+	project_free(dir);
+}
+
+static void two_builds_are_byte_identical(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	e2e_write(dir, "static/extra.css", "p{}");
+	struct run a = e2e_run(dir, "build -o out1");
+	struct run b = e2e_run(dir, "build -o out2");
+	assert_int_equal(a.status, 0);
+	assert_int_equal(b.status, 0);
+	char *cmd = xasprintf("diff -r '%s/out1' '%s/out2' >/dev/null", dir, dir);
+	assert_int_equal(system(cmd), 0);
+	char *extra = e2e_read(dir, "out1/static/extra.css");
+	assert_string_equal(extra, "p{}");
+	free(extra);
+	free(cmd);
+	run_free(&a);
+	run_free(&b);
+	project_free(dir);
+}
+
+static void project_templates_and_partials_override_the_builtins(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	e2e_write(dir, "templates/page.html",
+		  "<h1>{{title}}</h1>{{> footer}}\n{{{content}}}");
+	e2e_write(dir, "templates/partials/footer.html", "<footer>{{site.title}}</footer>");
+	e2e_write(dir, "site.yaml", "title: Course site\n");
+	struct run r = e2e_run(dir, "build");
+	assert_int_equal(r.status, 0);
+	char *page = e2e_read(dir, "_site/hw07/index.html");
+	assert_true(str_has_prefix(page, "<h1>Homework 7: AI accelerators</h1>"
+					 "<footer>Course site</footer>\n<h1>Cerebras</h1>"));
+	free(page);
+	run_free(&r);
+	project_free(dir);
+}
+
+static void template_error_is_reported_at_its_line(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	e2e_write(dir, "templates/index.html", "<ul>\n{{#reports}}<li>{{title}}</li>\n</ul>\n");
+	struct run r = e2e_run(dir, "build");
+	assert_int_equal(r.status, 1);
+	assert_contains(r.err, "templates/index.html:2:1: error: ");
+	assert_contains(r.err, "reports");
+	run_free(&r);
+	project_free(dir);
+}
+
+static void bundle_images_are_copied_beside_the_page(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	e2e_write(dir, "content/hw07/img/loss.png", "PNG");
+	e2e_write(dir, "content/hw07/logs/run.log", "Step=1");
+	e2e_write(dir, "content/hw07/logs/notes.md", "not a report");
+	struct run r = e2e_run(dir, "build");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "logdown: built 1 report into _site\n");
+	char *png = e2e_read(dir, "_site/hw07/img/loss.png");
+	assert_string_equal(png, "PNG");
+	free(png);
+	run_free(&r);
+	project_free(dir);
+}
+
+static void two_reports_with_one_slug_are_an_error(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	e2e_write(dir, "content/hw07.md", "---\ntitle: twin\n---\n");
+	struct run r = e2e_run(dir, "check");
+	assert_int_equal(r.status, 1);
+	assert_contains(r.err, "both become hw07/index.html: rename one");
+	run_free(&r);
+	project_free(dir);
+}
+
+static void binary_report_is_refused(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	char *path = path_join(dir, "content/blob.md");
+	assert_true(file_write(path, "ab\0cd", 5));
+	free(path);
+	struct run r = e2e_run(dir, "check");
+	assert_int_equal(r.status, 1);
+	assert_contains(r.err, "content/blob.md: error: this is a binary file, not Markdown text\n");
+	run_free(&r);
+	project_free(dir);
+}
+
+static void github_and_json_diagnostics(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	e2e_write(dir, "content/x.md", "---\ndraft: maybe\n---\n");
+	struct run r = e2e_run(dir, "check --diagnostics=github");
+	assert_int_equal(r.status, 1);
+	assert_contains(r.err,
+			"::error file=content/x.md,line=2,col=8::'draft' must be true or false\n");
+	run_free(&r);
+	r = e2e_run(dir, "check --diagnostics=json");
+	assert_contains(r.err, "{\"severity\":\"error\",\"file\":\"content/x.md\",\"line\":2,"
+			       "\"col\":8,\"message\":\"'draft' must be true or false\"}\n");
+	run_free(&r);
+	project_free(dir);
+}
+
+static void new_project_builds_as_it_is(void **state)
+{
+	(void)state;
+	char *dir = e2e_tmpdir();
+	struct run r = e2e_run(dir, "new course");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.out, "Created a logdown project in course.");
+	run_free(&r);
+	r = e2e_run(dir, "build course");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "logdown: built 1 report into course/_site\n");
+	char *page = e2e_read(dir, "course/_site/first-report/index.html");
+	assert_contains(page, "<td align=\"right\">7.12500</td>");
+	free(page);
+	run_free(&r);
+
+	r = e2e_run(dir, "new course");
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "logdown: error: 'course' already exists and is not empty: "
+				   "choose a new folder\n");
+	run_free(&r);
+	project_free(dir);
+}
+
+static void help_version_and_bad_usage(void **state)
+{
+	(void)state;
+	struct run r = e2e_run(".", "--version");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "logdown 0.1.0\n");
+	run_free(&r);
+
+	r = e2e_run(".", "--help");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.out, "usage: logdown <command> [options]");
+	run_free(&r);
+
+	r = e2e_run(".", "build --help");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.out, "usage: logdown build [DIR] [-o OUT]");
+	run_free(&r);
+
+	r = e2e_run(".", "biuld");
+	assert_int_equal(r.status, 2);
+	assert_contains(r.err, "logdown: unknown command 'biuld' (did you mean 'build'?)");
+	run_free(&r);
+
+	r = e2e_run(".", "build --frobnicate");
+	assert_int_equal(r.status, 2);
+	assert_contains(r.err, "logdown: unknown option '--frobnicate'");
+	run_free(&r);
+
+	r = e2e_run(".", "build /nonexistent/project");
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "/nonexistent/project: error: not a project folder: No such "
+				   "file or directory\n");
+	run_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(builds_report_page_and_index),
+		cmocka_unit_test(drafts_are_left_out_unless_asked),
+		cmocka_unit_test(malformed_front_matter_points_at_its_line_in_the_md_file),
+		cmocka_unit_test(unclosed_front_matter_is_an_error),
+		cmocka_unit_test(bad_date_and_draft_are_errors_at_their_values),
+		cmocka_unit_test(unknown_front_matter_key_is_a_warning_with_a_suggestion),
+		cmocka_unit_test(unknown_site_yaml_key_warns_and_strict_makes_it_fail),
+		cmocka_unit_test(unreadable_report_is_an_error_naming_the_file),
+		cmocka_unit_test(output_at_the_project_root_is_refused),
+		cmocka_unit_test(a_folder_logdown_did_not_make_is_not_replaced),
+		cmocka_unit_test(failed_build_leaves_previous_output_intact),
+		cmocka_unit_test(two_builds_are_byte_identical),
+		cmocka_unit_test(project_templates_and_partials_override_the_builtins),
+		cmocka_unit_test(template_error_is_reported_at_its_line),
+		cmocka_unit_test(bundle_images_are_copied_beside_the_page),
+		cmocka_unit_test(two_reports_with_one_slug_are_an_error),
+		cmocka_unit_test(binary_report_is_refused),
+		cmocka_unit_test(github_and_json_diagnostics),
+		cmocka_unit_test(new_project_builds_as_it_is),
+		cmocka_unit_test(help_version_and_bad_usage),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
