@@ -470,6 +470,39 @@ static void help_version_and_bad_usage(void **state)
 	run_free(&r);
 }
 
+/* Runs `logdown check` in dir under a pseudo-terminal (script(1)), so
+ * that stderr is a terminal; env is prepended to the command. */
+static char *check_on_a_terminal(const char *dir, const char *env)
+{
+	char *log = path_join(dir, "tty.log");
+	char *cmd = xasprintf("cd '%s' && %s script -qec '%s check' '%s' </dev/null >/dev/null 2>&1",
+			      dir, env, e2e_binary(), log);
+	int st = system(cmd);
+	(void)st;
+	char *text = e2e_read(dir, "tty.log");
+	free(cmd);
+	free(log);
+	return text;
+}
+
+static void colour_only_on_a_terminal_and_never_with_no_color(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	e2e_write(dir, "content/x.md", "---\ndraft: maybe\n---\n");
+	char *tty = check_on_a_terminal(dir, "env -u NO_COLOR");
+	assert_contains(tty, "\033[1;31merror:");
+	free(tty);
+	tty = check_on_a_terminal(dir, "env NO_COLOR=1");
+	assert_contains(tty, "content/x.md:2:8: error: 'draft' must be true or false");
+	assert_not_contains(tty, "\033[");
+	free(tty);
+	struct run r = e2e_run(dir, "check");
+	assert_not_contains(r.err, "\033[");
+	run_free(&r);
+	project_free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -493,6 +526,7 @@ int main(void)
 		cmocka_unit_test(github_and_json_diagnostics),
 		cmocka_unit_test(new_project_builds_as_it_is),
 		cmocka_unit_test(help_version_and_bad_usage),
+		cmocka_unit_test(colour_only_on_a_terminal_and_never_with_no_color),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
