@@ -21,7 +21,8 @@ struct outdir {
 
 /* Checks that out may be replaced and creates the staging folder.  It
  * refuses (reporting through d) the project root, a folder that holds
- * the project, a folder holding content/ or lying inside content/, and
+ * the project, a folder holding content/ or lying inside one of the
+ * source folders (content/, static/, templates/, parsers/), and
  * an existing non-empty folder without the marker.  Returns EXIT_OK,
  * EXIT_USAGE for a refused folder, EXIT_IO on an I/O error; problems are
  * reported through d. */

@@ -10,9 +10,9 @@
 /* Parses the first document of text.  Plain scalars are typed the way a
  * user reads them (YAML 1.2 core schema): null, ~ and nothing are null,
  * true/false booleans, decimal numbers (1e5 included) numbers, all else
- * strings; quoted scalars are always strings.  Each node's loc points
- * into `file`, offset by line0 lines and, on the first line, col0
- * columns (for YAML embedded in another file, such as front matter).
+ * strings; quoted scalars and !!str ones are always strings.  Each
+ * node's loc points into `file`, offset by line0 lines (for YAML
+ * embedded in another file, such as front matter); columns count bytes.
  *
  * An empty document gives a null value.  On a syntax error, an alias, a
  * duplicate key or a non-scalar key it reports through d and returns

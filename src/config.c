@@ -42,6 +42,8 @@ static bool take_parsers(struct config *c, const struct value *v, struct diag *d
 	for (size_t i = 0; i < v->count; i++) {
 		if (v->items[i]->kind != VALUE_STRING) {
 			diag_error(d, v->items[i]->loc, "'parsers' entries must be folder paths");
+			strv_free(c->parsers);
+			c->parsers = NULL;
 			return false;
 		}
 		c->parsers[i] = xstrdup(v->items[i]->text);
@@ -91,6 +93,8 @@ bool config_load(struct config *c, const char *root, struct diag *d)
 			ok = taken && ok;
 			if (taken && strcmp(c->paper, "a4") != 0 && strcmp(c->paper, "letter") != 0) {
 				diag_error(d, v->loc, "paper must be 'a4' or 'letter', not '%s'", c->paper);
+				free(c->paper);
+				c->paper = xstrdup("a4");
 				ok = false;
 			}
 		} else if (strcmp(key, "parsers") == 0)

@@ -91,6 +91,10 @@ bool file_copy(const char *from, const char *to)
 
 bool mkdir_p(const char *path)
 {
+	if (!*path) {
+		errno = ENOENT;
+		return false;
+	}
 	char *p = xstrdup(path);
 	for (char *s = p + 1; *s; s++) {
 		if (*s != '/')
@@ -130,28 +134,46 @@ bool remove_tree(const char *path)
 	return ok && rmdir(path) == 0;
 }
 
-bool copy_tree(const char *from, const char *to, char **failed)
+/* A symbolic link may be followed when it leads inside confine. */
+static bool link_allowed(const char *path, const char *confine)
+{
+	char *real = path_real(path);
+	if (!real)
+		return false;
+	bool inside = path_under(real, confine) != NULL;
+	free(real);
+	if (!inside)
+		errno = EXDEV;
+	return inside;
+}
+
+bool copy_tree(const char *from, const char *to, const char *confine, char **failed)
 {
 	size_t n;
 	char **names = NULL;
-	bool ok = mkdir_p(to);
-	if (ok)
-		ok = (names = dir_list(from, &n)) != NULL;
-	if (!ok) {
+	if (!mkdir_p(to)) {
 		if (failed)
-			*failed = xstrdup(names ? to : from);
+			*failed = xstrdup(to);
 		return false;
 	}
+	if (!(names = dir_list(from, &n))) {
+		if (failed)
+			*failed = xstrdup(from);
+		return false;
+	}
+	bool ok = true;
 	for (size_t i = 0; i < n && ok; i++) {
 		char *src = path_join(from, names[i]);
 		char *dst = path_join(to, names[i]);
 		struct stat st;
-		/* stat, not lstat: a link to a file inside the project copies
-		 * the file's bytes, so the output is self-contained. */
-		if (stat(src, &st) != 0) {
+		/* A link inside confine copies what it points to, so the output
+		 * is self-contained; one leading outside is refused. */
+		if (lstat(src, &st) != 0) {
+			ok = false;
+		} else if (S_ISLNK(st.st_mode) && (!link_allowed(src, confine) || stat(src, &st) != 0)) {
 			ok = false;
 		} else if (S_ISDIR(st.st_mode)) {
-			ok = copy_tree(src, dst, failed);
+			ok = copy_tree(src, dst, confine, failed);
 			if (!ok)
 				failed = NULL; /* already named by the inner call */
 		} else {
@@ -231,14 +253,25 @@ char *path_join(const char *a, const char *b)
 		la--;
 	if (strcmp(b, ".") == 0 || !*b)
 		return xstrndup(a, la);
+	if (la == 1 && a[0] == '/')
+		return xasprintf("/%s", b);
 	return xasprintf("%.*s/%s", (int)la, a, b);
 }
 
 char *path_dirname(const char *path)
 {
-	const char *slash = strrchr(path, '/');
+	/* As dirname(3): trailing slashes do not count. */
+	size_t n = strlen(path);
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	const char *slash = NULL;
+	for (size_t i = 0; i < n; i++)
+		if (path[i] == '/')
+			slash = path + i;
 	if (!slash)
 		return xstrdup(".");
+	while (slash > path && slash[-1] == '/')
+		slash--;
 	if (slash == path)
 		return xstrdup("/");
 	return xstrndup(path, (size_t)(slash - path));

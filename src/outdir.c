@@ -39,6 +39,20 @@ static bool dir_is_empty(const char *path)
 	return names && n == 0;
 }
 
+/* The project's source folder that holds path, if any. */
+static const char *inside_sources(const char *root, const char *path)
+{
+	static const char *const sources[] = {"content", "static", "templates", "parsers"};
+	for (size_t i = 0; i < ARRAY_LEN(sources); i++) {
+		char *dir = path_join(root, sources[i]);
+		bool inside = path_under(path, dir) != NULL;
+		free(dir);
+		if (inside)
+			return sources[i];
+	}
+	return NULL;
+}
+
 static bool refuse(struct diag *d, const char *out, const char *why)
 {
 	diag_error(d, loc_line(NULL, 0), "refusing to write the site to '%s': %s", out, why);
@@ -58,15 +72,17 @@ int outdir_begin(struct outdir *o, const char *root, const char *out, struct dia
 		rc = EXIT_IO;
 		goto out;
 	}
-	char *content = path_join(rroot, "content");
 	char *out_content = path_join(rout, "content");
+	const char *source = inside_sources(rroot, rout);
 	if (strcmp(rout, rroot) == 0)
 		refuse(d, out, "it is the project root");
 	else if (path_under(rroot, rout))
 		refuse(d, out, "it holds the project");
-	else if (path_under(rout, content))
-		refuse(d, out, "it lies inside content/, among the sources");
-	else if (is_dir(out_content))
+	else if (source) {
+		char *why = xasprintf("it lies inside %s/, among the sources", source);
+		refuse(d, out, why);
+		free(why);
+	} else if (is_dir(out_content))
 		refuse(d, out, "it holds a content/ folder of sources");
 	else if (is_dir(out)) {
 		char *marker = path_join(out, OUTDIR_MARKER);
@@ -82,7 +98,6 @@ int outdir_begin(struct outdir *o, const char *root, const char *out, struct dia
 	} else {
 		ok = true;
 	}
-	free(content);
 	free(out_content);
 	if (!ok)
 		goto out;

@@ -24,15 +24,19 @@ char *report_slug(const char *rel)
 		n = n == 5 ? 0 : n - 6;
 	if (n == 0)
 		return NULL;
-	char *s = xstrndup(rel, n);
-	for (char *p = s; *p; p++) {
-		unsigned char c = (unsigned char)*p;
-		if (isalnum(c) && c < 0x80)
-			*p = (char)tolower(c);
-		else if (c != '-' && c != '_' && c != '.' && c != '/')
-			*p = '-';
+	struct buf b = BUF_INIT;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)rel[i];
+		if ((c & 0xC0) == 0x80)
+			continue; /* a UTF-8 continuation: its character is one dash */
+		if (c < 0x80 && isalnum(c))
+			buf_putc(&b, (char)tolower(c));
+		else if (c == '-' || c == '_' || c == '.' || c == '/')
+			buf_putc(&b, (char)c);
+		else
+			buf_putc(&b, '-');
 	}
-	return s;
+	return buf_detach(&b);
 }
 
 char *report_root_prefix(const char *slug)

@@ -239,17 +239,25 @@ static void copy_static(struct build *b)
 	if (css)
 		write_file(b, "static/logdown.css", css->data, css->len);
 	char *src = path_join(b->opts->root, "static");
-	if (b->writing && is_dir(src)) {
+	char *root = path_real(b->opts->root);
+	if (b->writing && root && is_dir(src)) {
 		char *dst = path_join(b->out.staging, "static");
 		char *failed = NULL;
-		if (!copy_tree(src, dst, &failed)) {
-			diag_error(b->d, loc_line(failed ? failed : src, 0), "cannot copy: %s",
-				   strerror(errno));
-			b->io_failed = true;
+		if (!copy_tree(src, dst, root, &failed)) {
+			struct loc at = loc_line(failed ? failed : src, 0);
+			if (errno == EXDEV) {
+				diag_error(b->d, at,
+					   "a link to a file outside the project: logdown does not "
+					   "publish it (copy the file into static/ instead)");
+			} else {
+				diag_error(b->d, at, "cannot copy: %s", strerror(errno));
+				b->io_failed = true;
+			}
 		}
 		free(failed);
 		free(dst);
 	}
+	free(root);
 	free(src);
 }
 

@@ -73,6 +73,7 @@ void buf_grow(struct buf *b, size_t extra)
 		cap = need;
 	b->data = xrealloc(b->data, cap);
 	b->cap = cap;
+	b->data[b->len] = '\0';
 }
 
 void buf_put(struct buf *b, const char *p, size_t n)

@@ -15,15 +15,56 @@
 
 struct loader {
 	yaml_parser_t parser;
+	const char *text;
+	size_t len;
 	const char *file;
 	int line0;
 	struct diag *d;
 	bool failed;
+	/* The start of line `line` (0-based) of text: marks come mostly in
+	 * order, so finding the next one scans on from the last. */
+	size_t line;
+	size_t line_start;
 };
 
+/* Where a libyaml mark is, with the column in bytes as diagnostics
+ * count it (libyaml counts characters). */
 static struct loc mark_loc(struct loader *ld, yaml_mark_t m)
 {
-	struct loc l = {ld->file, (int)m.line + 1 + ld->line0, (int)m.column + 1, 1};
+	if (m.line < ld->line) {
+		ld->line = 0;
+		ld->line_start = 0;
+	}
+	while (ld->line < m.line) {
+		const char *nl = memchr(ld->text + ld->line_start, '\n', ld->len - ld->line_start);
+		if (!nl)
+			break;
+		ld->line_start = (size_t)(nl - ld->text) + 1;
+		ld->line++;
+	}
+	size_t at = ld->line_start;
+	for (size_t chars = 0; chars < m.column && at < ld->len && ld->text[at] != '\n'; chars++) {
+		at++;
+		while (at < ld->len && ((unsigned char)ld->text[at] & 0xC0) == 0x80)
+			at++;
+	}
+	struct loc l = {ld->file, (int)m.line + 1 + ld->line0, (int)(at - ld->line_start) + 1, 1};
+	return l;
+}
+
+/* The place of a byte offset, for reader errors (bad UTF-8), which
+ * libyaml gives as an offset rather than a mark. */
+static struct loc offset_loc(struct loader *ld, size_t offset)
+{
+	int line = 1;
+	size_t start = 0;
+	for (size_t i = 0; i < offset && i < ld->len; i++) {
+		if (ld->text[i] == '\n') {
+			line++;
+			start = i + 1;
+		}
+	}
+	struct loc l = {ld->file, line + ld->line0, (int)(offset - start) + 1, 1};
 	return l;
 }
 
@@ -99,8 +140,9 @@ static bool next_event(struct loader *ld, yaml_event_t *ev)
 	if (yaml_parser_parse(&ld->parser, ev))
 		return true;
 	yaml_parser_t *p = &ld->parser;
-	diag_error(ld->d, mark_loc(ld, p->problem_mark), "malformed YAML: %s",
-		   p->problem ? p->problem : "syntax error");
+	struct loc at = p->error == YAML_READER_ERROR ? offset_loc(ld, p->problem_offset)
+						      : mark_loc(ld, p->problem_mark);
+	diag_error(ld->d, at, "malformed YAML: %s", p->problem ? p->problem : "syntax error");
 	/* libyaml names what it was reading and where that began: often the
 	 * real mistake, such as a bracket never closed. */
 	if (p->context)
@@ -117,7 +159,7 @@ static struct value *load_collection(struct loader *ld, yaml_event_t *start, int
 	yaml_event_type_t end = is_map ? YAML_MAPPING_END_EVENT : YAML_SEQUENCE_END_EVENT;
 	struct value *v = value_new(is_map ? VALUE_MAP : VALUE_LIST);
 	v->loc = mark_loc(ld, start->start_mark);
-	if (depth > YAML_MAX_DEPTH) {
+	if (depth >= YAML_MAX_DEPTH) {
 		diag_error(ld->d, v->loc, "YAML nested deeper than %d levels", YAML_MAX_DEPTH);
 		ld->failed = true;
 		value_free(v);
@@ -183,7 +225,10 @@ static struct value *load_node(struct loader *ld, yaml_event_t *ev, int depth)
 	case YAML_SCALAR_EVENT: {
 		const char *s = (const char *)ev->data.scalar.value;
 		size_t n = ev->data.scalar.length;
-		if (ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE)
+		/* An explicit !!str keeps a plain scalar a string. */
+		const char *tag = (const char *)ev->data.scalar.tag;
+		bool str_tag = tag && strcmp(tag, YAML_STR_TAG) == 0;
+		if (ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE && !str_tag)
 			v = yamldoc_scalar(s, n);
 		else
 			v = value_stringn(s, n);
@@ -212,7 +257,7 @@ static struct value *load_node(struct loader *ld, yaml_event_t *ev, int depth)
 struct value *yamldoc_parse(const char *text, size_t len, const char *file, int line0,
 			    struct diag *d)
 {
-	struct loader ld = {.file = file, .line0 = line0, .d = d};
+	struct loader ld = {.text = text, .len = len, .file = file, .line0 = line0, .d = d};
 	struct value *root = NULL;
 	if (!yaml_parser_initialize(&ld.parser)) {
 		diag_error(d, loc_line(file, 0), "cannot start the YAML parser");

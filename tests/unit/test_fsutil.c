@@ -1,0 +1,840 @@
+/* test_fsutil.c: paths, folders, copying and removing trees. */
+#define _XOPEN_SOURCE 700 /* nftw(), symlink() */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fsutil.h"
+#include "util.h"
+
+/* Each test gets a fresh folder under /tmp in *state; teardown removes
+ * it with nftw (never following links), not with the code under test. */
+static int make_root(void **state)
+{
+	char *root = xstrdup("/tmp/logdown-test-fsutil-XXXXXX");
+	if (!mkdtemp(root)) {
+		free(root);
+		return -1;
+	}
+	*state = root;
+	return 0;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+static int remove_root(void **state)
+{
+	char *root = *state;
+	chmod(root, 0755);
+	nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	free(root);
+	return 0;
+}
+
+/* ROOT/rel, which the caller frees. */
+static char *at(void **state, const char *rel)
+{
+	return xasprintf("%s/%s", (const char *)*state, rel);
+}
+
+static void put_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* Fails unless path holds exactly want.  Compares by length, so that
+ * the check stands even if file_read() left no NUL. */
+static void assert_file_holds(const char *path, const char *want)
+{
+	struct buf b = BUF_INIT;
+	if (!file_read(path, &b, NULL)) {
+		buf_free(&b);
+		fail_msg("cannot read %s: %s", path, strerror(errno));
+	}
+	bool same = b.len == strlen(want) && memcmp(b.data ? b.data : "", want, b.len) == 0;
+	buf_free(&b);
+	if (!same)
+		fail_msg("%s does not hold '%s'", path, want);
+}
+
+static void assert_join(const char *a, const char *b, const char *want)
+{
+	char *got = path_join(a, b);
+	bool same = strcmp(got, want) == 0;
+	char copy[256];
+	snprintf(copy, sizeof copy, "%s", got);
+	free(got);
+	if (!same)
+		fail_msg("path_join(\"%s\", \"%s\") is \"%s\", expected \"%s\"", a, b, copy, want);
+}
+
+static void assert_dirname(const char *path, const char *want)
+{
+	char *got = path_dirname(path);
+	bool same = strcmp(got, want) == 0;
+	char copy[256];
+	snprintf(copy, sizeof copy, "%s", got);
+	free(got);
+	if (!same)
+		fail_msg("path_dirname(\"%s\") is \"%s\", expected \"%s\"", path, copy, want);
+}
+
+static void join_puts_one_slash_between(void **state)
+{
+	(void)state;
+	assert_join("a", "b", "a/b");
+	assert_join("content", "hw07/index.md", "content/hw07/index.md");
+	assert_join("/abs/dir", "f", "/abs/dir/f");
+}
+
+static void join_drops_trailing_slashes(void **state)
+{
+	(void)state;
+	assert_join("a/", "b", "a/b");
+	assert_join("a///", "b", "a/b");
+}
+
+static void join_with_dot_or_nothing_is_the_other_part(void **state)
+{
+	(void)state;
+	assert_join(".", "x", "x");
+	assert_join("", "x", "x");
+	assert_join("a", ".", "a");
+	assert_join("a/", "", "a");
+}
+
+static void join_with_an_absolute_second_part_is_that_part(void **state)
+{
+	(void)state;
+	assert_join("a", "/etc/x", "/etc/x");
+}
+
+static void join_onto_the_root_folder_has_one_slash(void **state)
+{
+	(void)state;
+	assert_join("/", "x", "/x");
+}
+
+static void dirname_is_the_part_before_the_last_slash(void **state)
+{
+	(void)state;
+	assert_dirname("content/hw07/index.md", "content/hw07");
+	assert_dirname("a/b", "a");
+	assert_dirname("/a/b", "/a");
+}
+
+static void dirname_without_a_slash_is_dot(void **state)
+{
+	(void)state;
+	assert_dirname("hw07.md", ".");
+	assert_dirname("", ".");
+}
+
+static void dirname_of_a_top_level_path_is_root(void **state)
+{
+	(void)state;
+	assert_dirname("/hw07.md", "/");
+	assert_dirname("/", "/");
+}
+
+static void dirname_ignores_a_trailing_slash(void **state)
+{
+	(void)state;
+	/* As dirname(1): the parent of "a/b/" is "a". */
+	assert_dirname("a/b/", "a");
+}
+
+static void under_gives_the_relative_part(void **state)
+{
+	(void)state;
+	assert_string_equal(path_under("/p/content/hw07.md", "/p"), "content/hw07.md");
+	assert_string_equal(path_under("/p/a", "/p"), "a");
+	assert_string_equal(path_under("/p", "/p"), "");
+}
+
+static void under_refuses_a_sibling_with_the_same_prefix(void **state)
+{
+	(void)state;
+	assert_null(path_under("/project2/x", "/project"));
+	assert_null(path_under("/projectx", "/project"));
+	assert_null(path_under("/other", "/project"));
+	assert_null(path_under("/", "/project"));
+}
+
+static void everything_is_under_the_root_folder(void **state)
+{
+	(void)state;
+	assert_string_equal(path_under("/etc/passwd", "/"), "etc/passwd");
+	assert_string_equal(path_under("/", "/"), "");
+}
+
+static void real_path_resolves_links_and_dots(void **state)
+{
+	char *dir = at(state, "d");
+	char *link = at(state, "l");
+	assert_true(mkdir_p(dir));
+	assert_int_equal(symlink(dir, link), 0);
+	char *via = at(state, "l/../d/.");
+	char *want = path_real(*state);
+	char *got = path_real(via);
+	assert_non_null(want);
+	assert_non_null(got);
+	char *want_d = xasprintf("%s/d", want);
+	assert_string_equal(got, want_d);
+	char *missing = at(state, "nope");
+	assert_null(path_real(missing));
+	assert_int_equal(errno, ENOENT);
+	free(missing);
+	free(want_d);
+	free(got);
+	free(want);
+	free(via);
+	free(link);
+	free(dir);
+}
+
+static void mkdir_p_makes_every_level(void **state)
+{
+	char *deep = at(state, "a/b/c/d");
+	char *mid = at(state, "a/b");
+	assert_true(mkdir_p(deep));
+	assert_true(is_dir(deep));
+	assert_true(is_dir(mid));
+	free(mid);
+	free(deep);
+}
+
+static void mkdir_p_of_an_existing_folder_succeeds(void **state)
+{
+	char *d = at(state, "x/y");
+	assert_true(mkdir_p(d));
+	assert_true(mkdir_p(d));
+	assert_true(mkdir_p(*state));
+	free(d);
+}
+
+static void mkdir_p_accepts_a_trailing_slash(void **state)
+{
+	char *d = at(state, "t/u/");
+	assert_true(mkdir_p(d));
+	assert_true(is_dir(d));
+	free(d);
+}
+
+static void mkdir_p_over_a_file_fails_with_enotdir(void **state)
+{
+	char *f = at(state, "file");
+	put_file(f, "x");
+	errno = 0;
+	assert_false(mkdir_p(f));
+	assert_int_equal(errno, ENOTDIR);
+	assert_true(is_file(f));
+	free(f);
+}
+
+static void mkdir_p_below_a_file_fails_with_enotdir(void **state)
+{
+	char *f = at(state, "file");
+	char *below = at(state, "file/sub/deeper");
+	put_file(f, "x");
+	errno = 0;
+	assert_false(mkdir_p(below));
+	assert_int_equal(errno, ENOTDIR);
+	free(below);
+	free(f);
+}
+
+static void mkdir_p_of_an_empty_path_fails_with_enoent(void **state)
+{
+	(void)state;
+	/* In a child, so that a memory error is reported as this test's
+	 * failure rather than ending the whole run. */
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		errno = 0;
+		bool ok = mkdir_p("");
+		_exit(!ok && errno == ENOENT ? 0 : 2);
+	}
+	int status = 0;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		fail_msg("mkdir_p(\"\") %s", WIFEXITED(status) && WEXITSTATUS(status) == 2
+						    ? "did not fail with ENOENT"
+						    : "crashed (see the sanitizer report above)");
+}
+
+static void dir_list_is_sorted_bytewise_without_dots(void **state)
+{
+	const char *names[] = {"b", "a.txt", "C", "_x", "a", "B2"};
+	for (size_t i = 0; i < ARRAY_LEN(names); i++) {
+		char *p = at(state, names[i]);
+		put_file(p, "");
+		free(p);
+	}
+	char *sub = at(state, "dir");
+	assert_true(mkdir_p(sub));
+	free(sub);
+	size_t n = 99;
+	char **v = dir_list(*state, &n);
+	assert_non_null(v);
+	assert_int_equal(n, 7);
+	const char *want[] = {"B2", "C", "_x", "a", "a.txt", "b", "dir"};
+	for (size_t i = 0; i < n; i++)
+		assert_string_equal(v[i], want[i]);
+	assert_null(v[n]);
+	strv_free(v);
+}
+
+static void dir_list_of_many_entries_keeps_them_all(void **state)
+{
+	for (int i = 0; i < 100; i++) {
+		char *rel = xasprintf("f%03d", 99 - i);
+		char *p = at(state, rel);
+		put_file(p, "");
+		free(p);
+		free(rel);
+	}
+	size_t n = 0;
+	char **v = dir_list(*state, &n);
+	assert_non_null(v);
+	assert_int_equal(n, 100);
+	assert_string_equal(v[0], "f000");
+	assert_string_equal(v[57], "f057");
+	assert_string_equal(v[99], "f099");
+	assert_null(v[100]);
+	strv_free(v);
+}
+
+static void dir_list_of_an_empty_folder_is_empty(void **state)
+{
+	size_t n = 99;
+	char **v = dir_list(*state, &n);
+	assert_non_null(v);
+	assert_int_equal(n, 0);
+	assert_null(v[0]);
+	strv_free(v);
+}
+
+static void dir_list_of_a_missing_folder_fails_with_errno(void **state)
+{
+	char *missing = at(state, "missing");
+	char *file = at(state, "file");
+	put_file(file, "x");
+	size_t n;
+	errno = 0;
+	assert_null(dir_list(missing, &n));
+	assert_int_equal(errno, ENOENT);
+	errno = 0;
+	assert_null(dir_list(file, &n));
+	assert_int_equal(errno, ENOTDIR);
+	free(file);
+	free(missing);
+}
+
+static void strv_free_of_null_does_nothing(void **state)
+{
+	(void)state;
+	strv_free(NULL);
+}
+
+/* ROOT/src: a.txt, sub/b.txt, sub/deeper/c.txt, empty/ */
+static void make_source_tree(void **state)
+{
+	char *deeper = at(state, "src/sub/deeper");
+	char *empty = at(state, "src/empty");
+	assert_true(mkdir_p(deeper));
+	assert_true(mkdir_p(empty));
+	char *a = at(state, "src/a.txt");
+	char *b = at(state, "src/sub/b.txt");
+	char *c = at(state, "src/sub/deeper/c.txt");
+	put_file(a, "alpha\n");
+	put_file(b, "beta\n");
+	put_file(c, "gamma\n");
+	free(a);
+	free(b);
+	free(c);
+	free(empty);
+	free(deeper);
+}
+
+/* copy_tree confined to the source folder itself, as the build confines
+ * static/ to the project. */
+static bool copy_in(const char *src, const char *dst, char **failed)
+{
+	char *confine = path_real(src);
+	bool ok = copy_tree(src, dst, confine ? confine : "/nonexistent", failed);
+	int e = errno;
+	free(confine);
+	errno = e;
+	return ok;
+}
+
+static void copy_tree_copies_files_and_folders(void **state)
+{
+	make_source_tree(state);
+	char *src = at(state, "src");
+	char *dst = at(state, "out/copy");
+	char *failed = NULL;
+	assert_true(copy_in(src, dst, &failed));
+	assert_null(failed);
+	char *a = at(state, "out/copy/a.txt");
+	char *b = at(state, "out/copy/sub/b.txt");
+	char *c = at(state, "out/copy/sub/deeper/c.txt");
+	char *e = at(state, "out/copy/empty");
+	assert_file_holds(a, "alpha\n");
+	assert_file_holds(b, "beta\n");
+	assert_file_holds(c, "gamma\n");
+	assert_true(is_dir(e));
+	/* The source is untouched. */
+	char *sa = at(state, "src/a.txt");
+	assert_file_holds(sa, "alpha\n");
+	free(sa);
+	free(e);
+	free(c);
+	free(b);
+	free(a);
+	free(dst);
+	free(src);
+}
+
+static void copy_tree_into_an_existing_folder_merges(void **state)
+{
+	make_source_tree(state);
+	char *src = at(state, "src");
+	char *dst = at(state, "dst");
+	char *keep = at(state, "dst/keep.txt");
+	char *a = at(state, "dst/a.txt");
+	assert_true(mkdir_p(dst));
+	put_file(keep, "kept\n");
+	put_file(a, "old\n");
+	assert_true(copy_in(src, dst, NULL));
+	assert_file_holds(keep, "kept\n");
+	assert_file_holds(a, "alpha\n");
+	free(a);
+	free(keep);
+	free(dst);
+	free(src);
+}
+
+static void copy_tree_copies_the_bytes_of_a_link_inside(void **state)
+{
+	make_source_tree(state);
+	char *link = at(state, "src/link.txt");
+	assert_int_equal(symlink("sub/b.txt", link), 0);
+	char *src = at(state, "src");
+	char *dst = at(state, "dst");
+	assert_true(copy_in(src, dst, NULL));
+	char *copied = at(state, "dst/link.txt");
+	struct stat st;
+	assert_int_equal(lstat(copied, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_file_holds(copied, "beta\n");
+	free(copied);
+	free(dst);
+	free(src);
+	free(link);
+}
+
+static void copy_tree_does_not_copy_a_link_leading_outside(void **state)
+{
+	make_source_tree(state);
+	char *secret = at(state, "secret.txt");
+	put_file(secret, "private\n");
+	char *link = at(state, "src/leak.txt");
+	assert_int_equal(symlink(secret, link), 0);
+	char *src = at(state, "src");
+	char *dst = at(state, "dst");
+	char *failed = NULL;
+	assert_false(copy_in(src, dst, &failed));
+	assert_int_equal(errno, EXDEV);
+	assert_string_equal(failed, link);
+	free(failed);
+	/* Whatever copy_tree makes of the link, the outside file's bytes
+	 * must not land in the copy. */
+	char *copied = at(state, "dst/leak.txt");
+	struct stat st;
+	if (lstat(copied, &st) == 0 && S_ISREG(st.st_mode))
+		fail_msg("%s was copied from outside the tree", secret);
+	free(copied);
+	free(dst);
+	free(src);
+	free(link);
+	free(secret);
+}
+
+static void copy_tree_of_a_missing_folder_names_it(void **state)
+{
+	char *src = at(state, "missing");
+	char *dst = at(state, "dst");
+	char *failed = NULL;
+	errno = 0;
+	assert_false(copy_in(src, dst, &failed));
+	assert_int_equal(errno, ENOENT);
+	assert_non_null(failed);
+	assert_string_equal(failed, src);
+	free(failed);
+	free(dst);
+	free(src);
+}
+
+static void copy_tree_names_the_destination_it_cannot_create(void **state)
+{
+	make_source_tree(state);
+	char *file = at(state, "file");
+	put_file(file, "x");
+	char *src = at(state, "src");
+	char *dst = at(state, "file/out");
+	char *failed = NULL;
+	assert_false(copy_in(src, dst, &failed));
+	assert_int_equal(errno, ENOTDIR);
+	assert_non_null(failed);
+	char got[512];
+	snprintf(got, sizeof got, "%s", failed);
+	free(failed);
+	bool right = strcmp(got, dst) == 0;
+	free(dst);
+	free(src);
+	free(file);
+	if (!right)
+		fail_msg("copy_tree named '%s' as failing, not the destination", got);
+}
+
+static void copy_tree_names_a_file_it_cannot_read(void **state)
+{
+	if (geteuid() == 0)
+		skip(); /* root reads files whatever their mode */
+	make_source_tree(state);
+	char *b = at(state, "src/sub/b.txt");
+	chmod(b, 0);
+	char *src = at(state, "src");
+	char *dst = at(state, "dst");
+	char *failed = NULL;
+	assert_false(copy_in(src, dst, &failed));
+	assert_int_equal(errno, EACCES);
+	assert_non_null(failed);
+	assert_string_equal(failed, b);
+	free(failed);
+	free(dst);
+	free(src);
+	free(b);
+}
+
+static void remove_tree_removes_everything(void **state)
+{
+	make_source_tree(state);
+	char *src = at(state, "src");
+	assert_true(remove_tree(src));
+	assert_false(path_exists(src));
+	free(src);
+}
+
+static void copy_then_remove_leaves_the_source(void **state)
+{
+	make_source_tree(state);
+	char *src = at(state, "src");
+	char *dst = at(state, "dst");
+	assert_true(copy_in(src, dst, NULL));
+	assert_true(remove_tree(dst));
+	assert_false(path_exists(dst));
+	char *c = at(state, "src/sub/deeper/c.txt");
+	assert_file_holds(c, "gamma\n");
+	free(c);
+	free(dst);
+	free(src);
+}
+
+static void remove_tree_removes_a_link_to_a_folder_not_its_files(void **state)
+{
+	char *target = at(state, "precious");
+	char *kept = at(state, "precious/data.txt");
+	char *tree = at(state, "tree/sub");
+	char *link = at(state, "tree/sub/link");
+	assert_true(mkdir_p(target));
+	put_file(kept, "keep me\n");
+	assert_true(mkdir_p(tree));
+	assert_int_equal(symlink(target, link), 0);
+	char *top = at(state, "tree");
+	assert_true(remove_tree(top));
+	assert_false(path_exists(top));
+	assert_true(is_dir(target));
+	assert_file_holds(kept, "keep me\n");
+	free(top);
+	free(link);
+	free(tree);
+	free(kept);
+	free(target);
+}
+
+static void remove_tree_of_a_link_removes_only_the_link(void **state)
+{
+	char *target = at(state, "precious");
+	char *kept = at(state, "precious/data.txt");
+	char *link = at(state, "link");
+	assert_true(mkdir_p(target));
+	put_file(kept, "keep me\n");
+	assert_int_equal(symlink(target, link), 0);
+	assert_true(remove_tree(link));
+	assert_false(path_exists(link));
+	assert_file_holds(kept, "keep me\n");
+	free(link);
+	free(kept);
+	free(target);
+}
+
+static void remove_tree_removes_a_dangling_link(void **state)
+{
+	char *dir = at(state, "d");
+	char *link = at(state, "d/dangling");
+	assert_true(mkdir_p(dir));
+	assert_int_equal(symlink("/nonexistent/logdown", link), 0);
+	assert_true(path_exists(link));
+	assert_true(remove_tree(dir));
+	assert_false(path_exists(dir));
+	free(link);
+	free(dir);
+}
+
+static void remove_tree_of_a_missing_path_succeeds(void **state)
+{
+	char *missing = at(state, "missing");
+	assert_true(remove_tree(missing));
+	free(missing);
+}
+
+static void remove_tree_of_a_file_removes_it(void **state)
+{
+	char *f = at(state, "f");
+	put_file(f, "x");
+	assert_true(remove_tree(f));
+	assert_false(path_exists(f));
+	free(f);
+}
+
+static void file_read_appends_the_whole_file(void **state)
+{
+	char *f = at(state, "f.txt");
+	put_file(f, "line 1\nline 2\n");
+	struct buf b = BUF_INIT;
+	buf_puts(&b, ">");
+	assert_true(file_read(f, &b, NULL));
+	assert_string_equal(buf_data(&b), ">line 1\nline 2\n");
+	assert_int_equal(b.len, 15);
+	buf_free(&b);
+	free(f);
+}
+
+static void file_read_of_an_empty_file_gives_nothing(void **state)
+{
+	char *f = at(state, "empty");
+	put_file(f, "");
+	struct buf b = BUF_INIT;
+	assert_true(file_read(f, &b, NULL));
+	assert_int_equal(b.len, 0);
+	char first = buf_data(&b)[0];
+	buf_free(&b);
+	assert_int_equal(first, '\0');
+	free(f);
+}
+
+static void file_read_of_a_large_file_reads_it_all(void **state)
+{
+	char *f = at(state, "big");
+	struct buf want = BUF_INIT;
+	for (int i = 0; i < 50000; i++)
+		buf_printf(&want, "%d\n", i);
+	assert_true(file_write(f, want.data, want.len));
+	struct buf b = BUF_INIT;
+	assert_true(file_read(f, &b, NULL));
+	assert_int_equal(b.len, want.len);
+	assert_memory_equal(b.data, want.data, want.len);
+	assert_int_equal(b.data[b.len], '\0');
+	buf_free(&b);
+	buf_free(&want);
+	free(f);
+}
+
+static void file_read_over_the_limit_fails_with_efbig(void **state)
+{
+	char *f = at(state, "f");
+	put_file(f, "0123456789");
+	struct buf b = BUF_INIT;
+	size_t limit = 9;
+	errno = 0;
+	assert_false(file_read(f, &b, &limit));
+	assert_int_equal(errno, EFBIG);
+	buf_free(&b);
+	limit = 10;
+	assert_true(file_read(f, &b, &limit));
+	assert_string_equal(buf_data(&b), "0123456789");
+	buf_free(&b);
+	free(f);
+}
+
+static void file_read_limit_applies_to_endless_files(void **state)
+{
+	(void)state;
+	struct buf b = BUF_INIT;
+	size_t limit = 100000;
+	errno = 0;
+	assert_false(file_read("/dev/zero", &b, &limit));
+	assert_int_equal(errno, EFBIG);
+	buf_free(&b);
+}
+
+static void file_read_of_a_folder_fails_with_eisdir(void **state)
+{
+	struct buf b = BUF_INIT;
+	errno = 0;
+	assert_false(file_read(*state, &b, NULL));
+	assert_int_equal(errno, EISDIR);
+	buf_free(&b);
+}
+
+static void file_read_of_a_missing_file_fails_with_enoent(void **state)
+{
+	char *f = at(state, "missing");
+	struct buf b = BUF_INIT;
+	errno = 0;
+	assert_false(file_read(f, &b, NULL));
+	assert_int_equal(errno, ENOENT);
+	buf_free(&b);
+	free(f);
+}
+
+static void file_write_replaces_the_file(void **state)
+{
+	char *f = at(state, "w");
+	put_file(f, "a much longer old content\n");
+	assert_true(file_write(f, "new", 3));
+	assert_file_holds(f, "new");
+	assert_true(file_write(f, "", 0));
+	struct stat st;
+	assert_int_equal(stat(f, &st), 0);
+	assert_int_equal(st.st_size, 0);
+	free(f);
+}
+
+static void file_write_into_a_missing_folder_fails_with_enoent(void **state)
+{
+	char *f = at(state, "no/such/dir/f");
+	errno = 0;
+	assert_false(file_write(f, "x", 1));
+	assert_int_equal(errno, ENOENT);
+	free(f);
+}
+
+static void file_copy_copies_bytes_including_nul(void **state)
+{
+	char *from = at(state, "from");
+	char *to = at(state, "to");
+	assert_true(file_write(from, "a\0b", 3));
+	assert_true(file_copy(from, to));
+	struct buf b = BUF_INIT;
+	assert_true(file_read(to, &b, NULL));
+	assert_int_equal(b.len, 3);
+	assert_memory_equal(b.data, "a\0b", 3);
+	buf_free(&b);
+	free(to);
+	free(from);
+}
+
+static void kinds_of_path_are_told_apart(void **state)
+{
+	char *f = at(state, "f");
+	char *d = at(state, "d");
+	char *dangling = at(state, "dangling");
+	char *missing = at(state, "missing");
+	put_file(f, "x");
+	assert_true(mkdir_p(d));
+	assert_int_equal(symlink("/nonexistent/logdown", dangling), 0);
+	assert_true(is_file(f));
+	assert_false(is_dir(f));
+	assert_true(is_dir(d));
+	assert_false(is_file(d));
+	assert_true(path_exists(f));
+	assert_true(path_exists(d));
+	assert_true(path_exists(dangling));
+	assert_false(is_file(dangling));
+	assert_false(path_exists(missing));
+	free(missing);
+	free(dangling);
+	free(d);
+	free(f);
+}
+
+#define T(name) cmocka_unit_test_setup_teardown(name, make_root, remove_root)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(join_puts_one_slash_between),
+		cmocka_unit_test(join_drops_trailing_slashes),
+		cmocka_unit_test(join_with_dot_or_nothing_is_the_other_part),
+		cmocka_unit_test(join_with_an_absolute_second_part_is_that_part),
+		cmocka_unit_test(join_onto_the_root_folder_has_one_slash),
+		cmocka_unit_test(dirname_is_the_part_before_the_last_slash),
+		cmocka_unit_test(dirname_without_a_slash_is_dot),
+		cmocka_unit_test(dirname_of_a_top_level_path_is_root),
+		cmocka_unit_test(dirname_ignores_a_trailing_slash),
+		cmocka_unit_test(under_gives_the_relative_part),
+		cmocka_unit_test(under_refuses_a_sibling_with_the_same_prefix),
+		cmocka_unit_test(everything_is_under_the_root_folder),
+		T(real_path_resolves_links_and_dots),
+		T(mkdir_p_makes_every_level),
+		T(mkdir_p_of_an_existing_folder_succeeds),
+		T(mkdir_p_accepts_a_trailing_slash),
+		T(mkdir_p_over_a_file_fails_with_enotdir),
+		T(mkdir_p_below_a_file_fails_with_enotdir),
+		cmocka_unit_test(mkdir_p_of_an_empty_path_fails_with_enoent),
+		T(dir_list_is_sorted_bytewise_without_dots),
+		T(dir_list_of_many_entries_keeps_them_all),
+		T(dir_list_of_an_empty_folder_is_empty),
+		T(dir_list_of_a_missing_folder_fails_with_errno),
+		cmocka_unit_test(strv_free_of_null_does_nothing),
+		T(copy_tree_copies_files_and_folders),
+		T(copy_tree_into_an_existing_folder_merges),
+		T(copy_tree_copies_the_bytes_of_a_link_inside),
+		T(copy_tree_does_not_copy_a_link_leading_outside),
+		T(copy_tree_of_a_missing_folder_names_it),
+		T(copy_tree_names_the_destination_it_cannot_create),
+		T(copy_tree_names_a_file_it_cannot_read),
+		T(remove_tree_removes_everything),
+		T(copy_then_remove_leaves_the_source),
+		T(remove_tree_removes_a_link_to_a_folder_not_its_files),
+		T(remove_tree_of_a_link_removes_only_the_link),
+		T(remove_tree_removes_a_dangling_link),
+		T(remove_tree_of_a_missing_path_succeeds),
+		T(remove_tree_of_a_file_removes_it),
+		T(file_read_appends_the_whole_file),
+		T(file_read_of_an_empty_file_gives_nothing),
+		T(file_read_of_a_large_file_reads_it_all),
+		T(file_read_over_the_limit_fails_with_efbig),
+		cmocka_unit_test(file_read_limit_applies_to_endless_files),
+		T(file_read_of_a_folder_fails_with_eisdir),
+		T(file_read_of_a_missing_file_fails_with_enoent),
+		T(file_write_replaces_the_file),
+		T(file_write_into_a_missing_folder_fails_with_enoent),
+		T(file_copy_copies_bytes_including_nul),
+		T(kinds_of_path_are_told_apart),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,387 @@
+/* test_util.c: buffers, spans and did-you-mean. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static void empty_buffer_data_is_empty_string(void **state)
+{
+	(void)state;
+	struct buf b = BUF_INIT;
+	assert_non_null(buf_data(&b));
+	assert_string_equal(buf_data(&b), "");
+	assert_int_equal(b.len, 0);
+	buf_free(&b);
+}
+
+static void put_keeps_nul(void **state)
+{
+	(void)state;
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "ab");
+	assert_int_equal(b.len, 2);
+	assert_int_equal(buf_data(&b)[2], '\0');
+	assert_string_equal(buf_data(&b), "ab");
+	buf_free(&b);
+}
+
+static void buffer_grows_past_its_first_allocation(void **state)
+{
+	(void)state;
+	struct buf b = BUF_INIT;
+	/* 10,000 single bytes force several reallocations. */
+	for (int i = 0; i < 10000; i++)
+		buf_putc(&b, (char)('a' + i % 26));
+	assert_int_equal(b.len, 10000);
+	assert_true(b.cap > b.len);
+	assert_int_equal(b.data[10000], '\0');
+	assert_int_equal(b.data[0], 'a');
+	assert_int_equal(b.data[25], 'z');
+	assert_int_equal(b.data[9999], 'a' + 9999 % 26);
+	assert_int_equal(strlen(b.data), 10000);
+	buf_free(&b);
+}
+
+static void put_copies_embedded_nul_bytes(void **state)
+{
+	(void)state;
+	struct buf b = BUF_INIT;
+	buf_put(&b, "a\0b", 3);
+	assert_int_equal(b.len, 3);
+	assert_memory_equal(b.data, "a\0b\0", 4);
+	buf_free(&b);
+}
+
+static void put_of_nothing_still_terminates(void **state)
+{
+	(void)state;
+	struct buf b = BUF_INIT;
+	buf_put(&b, "", 0);
+	assert_non_null(b.data);
+	assert_int_equal(b.len, 0);
+	assert_int_equal(b.data[0], '\0');
+	buf_free(&b);
+}
+
+static void grow_reserves_room_without_changing_length(void **state)
+{
+	(void)state;
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "xy");
+	buf_grow(&b, 1000);
+	assert_true(b.cap >= 2 + 1000 + 1);
+	assert_int_equal(b.len, 2);
+	assert_string_equal(b.data, "xy");
+	buf_free(&b);
+}
+
+static void grow_of_a_new_buffer_leaves_an_empty_string(void **state)
+{
+	(void)state;
+	struct buf b = BUF_INIT;
+	/* Reserving room must not break "always ends in NUL": file_read()
+	 * of an empty file is exactly this. */
+	buf_grow(&b, 100);
+	assert_int_equal(b.len, 0);
+	/* Byte compares: printing an unterminated buffer would overrun it. */
+	char first = buf_data(&b)[0];
+	char *s = buf_detach(&b);
+	char detached = s[0];
+	free(s);
+	assert_int_equal(first, '\0');
+	assert_int_equal(detached, '\0');
+}
+
+static void printf_appends_formatted_text(void **state)
+{
+	(void)state;
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "n=");
+	buf_printf(&b, "%d, s=%s, %.2f", 42, "hi", 0.5);
+	assert_string_equal(buf_data(&b), "n=42, s=hi, 0.50");
+	assert_int_equal(b.len, strlen("n=42, s=hi, 0.50"));
+	buf_free(&b);
+}
+
+static void printf_of_long_text_grows_the_buffer(void **state)
+{
+	(void)state;
+	struct buf b = BUF_INIT;
+	char big[5001];
+	memset(big, 'q', 5000);
+	big[5000] = '\0';
+	buf_printf(&b, "<%s>", big);
+	assert_int_equal(b.len, 5002);
+	assert_int_equal(b.data[0], '<');
+	assert_int_equal(b.data[5001], '>');
+	assert_int_equal(b.data[5002], '\0');
+	buf_free(&b);
+}
+
+static void clear_empties_but_keeps_nul(void **state)
+{
+	(void)state;
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "hello");
+	buf_clear(&b);
+	assert_int_equal(b.len, 0);
+	assert_string_equal(buf_data(&b), "");
+	buf_puts(&b, "x");
+	assert_string_equal(buf_data(&b), "x");
+	buf_free(&b);
+}
+
+static void clear_of_a_new_buffer_does_nothing(void **state)
+{
+	(void)state;
+	struct buf b = BUF_INIT;
+	buf_clear(&b);
+	assert_int_equal(b.len, 0);
+	assert_string_equal(buf_data(&b), "");
+	buf_free(&b);
+}
+
+static void html_escapes_the_five_special_characters(void **state)
+{
+	(void)state;
+	struct buf b = BUF_INIT;
+	const char *s = "a&b<c>d\"e'f";
+	buf_put_html(&b, s, strlen(s));
+	assert_string_equal(buf_data(&b), "a&amp;b&lt;c&gt;d&quot;e&#39;f");
+	buf_free(&b);
+}
+
+static void html_leaves_plain_text_and_utf8_alone(void **state)
+{
+	(void)state;
+	struct buf b = BUF_INIT;
+	const char *s = "caf\xc3\xa9 \xe2\x80\x94 ok";
+	buf_put_html(&b, s, strlen(s));
+	assert_string_equal(buf_data(&b), s);
+	buf_free(&b);
+}
+
+static void html_escapes_only_the_given_length(void **state)
+{
+	(void)state;
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "[");
+	buf_put_html(&b, "<<>>", 2);
+	buf_puts(&b, "]");
+	assert_string_equal(buf_data(&b), "[&lt;&lt;]");
+	buf_free(&b);
+}
+
+static void html_escapes_special_characters_at_both_ends(void **state)
+{
+	(void)state;
+	struct buf b = BUF_INIT;
+	buf_put_html(&b, "&x&", 3);
+	assert_string_equal(buf_data(&b), "&amp;x&amp;");
+	buf_free(&b);
+}
+
+static void detach_of_empty_buffer_gives_empty_string(void **state)
+{
+	(void)state;
+	struct buf b = BUF_INIT;
+	char *s = buf_detach(&b);
+	assert_non_null(s);
+	assert_string_equal(s, "");
+	assert_null(b.data);
+	assert_int_equal(b.len, 0);
+	free(s);
+}
+
+static void detach_hands_over_the_bytes_and_empties_the_buffer(void **state)
+{
+	(void)state;
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "report");
+	char *s = buf_detach(&b);
+	assert_string_equal(s, "report");
+	assert_int_equal(b.len, 0);
+	assert_int_equal(b.cap, 0);
+	assert_string_equal(buf_data(&b), "");
+	/* The buffer is usable again. */
+	buf_puts(&b, "next");
+	assert_string_equal(buf_data(&b), "next");
+	buf_free(&b);
+	free(s);
+}
+
+static void free_leaves_the_buffer_empty(void **state)
+{
+	(void)state;
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "abc");
+	buf_free(&b);
+	assert_null(b.data);
+	assert_int_equal(b.len, 0);
+	assert_int_equal(b.cap, 0);
+	buf_free(&b);
+}
+
+static void xasprintf_formats_into_a_new_string(void **state)
+{
+	(void)state;
+	char *s = xasprintf("%s/%03d", "dir", 7);
+	assert_string_equal(s, "dir/007");
+	free(s);
+	s = xasprintf("%s", "");
+	assert_string_equal(s, "");
+	free(s);
+}
+
+static void xstrndup_stops_at_n(void **state)
+{
+	(void)state;
+	char *s = xstrndup("abcdef", 3);
+	assert_string_equal(s, "abc");
+	free(s);
+}
+
+static void span_eq_compares_length_and_bytes(void **state)
+{
+	(void)state;
+	struct span s = {"title: x", 5};
+	assert_true(span_eq(s, "title"));
+	assert_false(span_eq(s, "titl"));
+	assert_false(span_eq(s, "title:"));
+	assert_false(span_eq(s, "Title"));
+	struct span empty = {"", 0};
+	assert_true(span_eq(empty, ""));
+}
+
+static void suffix_and_prefix_are_checked_exactly(void **state)
+{
+	(void)state;
+	assert_true(str_has_suffix("hw07.md", ".md"));
+	assert_true(str_has_suffix(".md", ".md"));
+	assert_false(str_has_suffix("md", ".md"));
+	assert_false(str_has_suffix("hw07.mdx", ".md"));
+	assert_true(str_has_suffix("x", ""));
+	assert_true(str_has_prefix("content/hw07", "content/"));
+	assert_false(str_has_prefix("cont", "content/"));
+	assert_true(str_has_prefix("x", ""));
+}
+
+static void edit_distance_counts_insertions_deletions_substitutions(void **state)
+{
+	(void)state;
+	assert_int_equal(edit_distance("kitten", "sitting", 10), 3);
+	assert_int_equal(edit_distance("title", "title", 10), 0);
+	assert_int_equal(edit_distance("", "abc", 10), 3);
+	assert_int_equal(edit_distance("abc", "", 10), 3);
+	assert_int_equal(edit_distance("title", "titl", 10), 1);
+	assert_int_equal(edit_distance("title", "tXtle", 10), 1);
+	/* A transposition is two edits in Levenshtein distance. */
+	assert_int_equal(edit_distance("titel", "title", 10), 2);
+	assert_int_equal(edit_distance("outptu", "output", 10), 2);
+}
+
+static void edit_distance_above_the_cap_is_cap_plus_one(void **state)
+{
+	(void)state;
+	assert_int_equal(edit_distance("abc", "xyz", 1), 2);
+	assert_int_equal(edit_distance("kitten", "sitting", 2), 3);
+	assert_int_equal(edit_distance("a", "abcdefgh", 3), 4);
+	assert_int_equal(edit_distance("abc", "abd", 1), 1);
+	assert_int_equal(edit_distance("abc", "abc", 0), 0);
+	assert_int_equal(edit_distance("abc", "abd", 0), 1);
+}
+
+static void edit_distance_is_symmetric(void **state)
+{
+	(void)state;
+	assert_int_equal(edit_distance("summary", "sumary", 5), edit_distance("sumary", "summary", 5));
+	assert_int_equal(edit_distance("base_url", "baseurl", 5), 1);
+	assert_int_equal(edit_distance("baseurl", "base_url", 5), 1);
+}
+
+static const char *const front_keys[] = {"title", "author", "date", "summary", "draft", "runs", NULL};
+static const char *const site_keys[] = {"title", "author", "base_url", "output", "paper", "parsers", NULL};
+
+static void closest_name_suggests_title_for_titel(void **state)
+{
+	(void)state;
+	assert_string_equal(closest_name("titel", front_keys), "title");
+}
+
+static void closest_name_suggests_output_for_outptu(void **state)
+{
+	(void)state;
+	assert_string_equal(closest_name("outptu", site_keys), "output");
+}
+
+static void closest_name_suggests_on_one_missing_letter(void **state)
+{
+	(void)state;
+	assert_string_equal(closest_name("sumary", front_keys), "summary");
+	assert_string_equal(closest_name("baseurl", site_keys), "base_url");
+	assert_string_equal(closest_name("auther", front_keys), "author");
+}
+
+static void closest_name_is_null_when_nothing_is_close(void **state)
+{
+	(void)state;
+	assert_null(closest_name("colour", front_keys));
+	assert_null(closest_name("stylesheet", site_keys));
+	assert_null(closest_name("zzzzz", front_keys));
+}
+
+static void closest_name_of_no_candidates_is_null(void **state)
+{
+	(void)state;
+	static const char *const none[] = {NULL};
+	assert_null(closest_name("title", none));
+}
+
+static void closest_name_returns_the_candidate_pointer(void **state)
+{
+	(void)state;
+	assert_ptr_equal(closest_name("draf", front_keys), front_keys[4]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(empty_buffer_data_is_empty_string),
+		cmocka_unit_test(put_keeps_nul),
+		cmocka_unit_test(buffer_grows_past_its_first_allocation),
+		cmocka_unit_test(put_copies_embedded_nul_bytes),
+		cmocka_unit_test(put_of_nothing_still_terminates),
+		cmocka_unit_test(grow_reserves_room_without_changing_length),
+		cmocka_unit_test(grow_of_a_new_buffer_leaves_an_empty_string),
+		cmocka_unit_test(printf_appends_formatted_text),
+		cmocka_unit_test(printf_of_long_text_grows_the_buffer),
+		cmocka_unit_test(clear_empties_but_keeps_nul),
+		cmocka_unit_test(clear_of_a_new_buffer_does_nothing),
+		cmocka_unit_test(html_escapes_the_five_special_characters),
+		cmocka_unit_test(html_leaves_plain_text_and_utf8_alone),
+		cmocka_unit_test(html_escapes_only_the_given_length),
+		cmocka_unit_test(html_escapes_special_characters_at_both_ends),
+		cmocka_unit_test(detach_of_empty_buffer_gives_empty_string),
+		cmocka_unit_test(detach_hands_over_the_bytes_and_empties_the_buffer),
+		cmocka_unit_test(free_leaves_the_buffer_empty),
+		cmocka_unit_test(xasprintf_formats_into_a_new_string),
+		cmocka_unit_test(xstrndup_stops_at_n),
+		cmocka_unit_test(span_eq_compares_length_and_bytes),
+		cmocka_unit_test(suffix_and_prefix_are_checked_exactly),
+		cmocka_unit_test(edit_distance_counts_insertions_deletions_substitutions),
+		cmocka_unit_test(edit_distance_above_the_cap_is_cap_plus_one),
+		cmocka_unit_test(edit_distance_is_symmetric),
+		cmocka_unit_test(closest_name_suggests_title_for_titel),
+		cmocka_unit_test(closest_name_suggests_output_for_outptu),
+		cmocka_unit_test(closest_name_suggests_on_one_missing_letter),
+		cmocka_unit_test(closest_name_is_null_when_nothing_is_close),
+		cmocka_unit_test(closest_name_of_no_candidates_is_null),
+		cmocka_unit_test(closest_name_returns_the_candidate_pointer),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
