@@ -37,7 +37,7 @@ EMBED   = templates/page.html templates/index.html static/logdown.css
 UNIT_TESTS = $(patsubst tests/unit/%.c,build/asan/%,$(wildcard tests/unit/test_*.c))
 E2E_TESTS  = $(patsubst tests/e2e/%.c,build/asan/%,$(wildcard tests/e2e/test_*.c))
 
-.PHONY: all deps site test unit e2e install uninstall clean bench
+.PHONY: all deps site test check-all install uninstall clean
 
 all: logdown
 
@@ -73,13 +73,21 @@ build/asan/test_%: tests/unit/test_%.c $(ASAN_OBJS)
 build/asan/test_%: tests/e2e/test_%.c tests/e2e/e2e.h $(ASAN_OBJS) build/asan/logdown
 	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $< $(ASAN_OBJS) $(LIBS) -lcmocka
 
+# deps runs first and on its own: pkg-config can only answer once the
+# packages are there, so the build itself is a second make.
 deps:
 	@sh tools/deps.sh
 
-site: deps logdown
+site:
+	@sh tools/deps.sh
+	@$(MAKE) --no-print-directory logdown
 	./logdown build .
 
-test: deps $(UNIT_TESTS) $(E2E_TESTS) build/asan/logdown
+test:
+	@sh tools/deps.sh
+	@$(MAKE) --no-print-directory check-all
+
+check-all: $(UNIT_TESTS) $(E2E_TESTS) build/asan/logdown
 	@sh tests/run.sh $(UNIT_TESTS) $(E2E_TESTS)
 
 install: logdown
