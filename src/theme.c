@@ -100,11 +100,12 @@ static bool load_partial(void *ctx, const char *name, struct buf *out)
 	t->warned[t->nwarned++] = xstrdup(name);
 	if (safe)
 		diag_warning(t->d, loc_line(t->page_file, 0),
-			     "partial '%s' not found (looked for %s/partials/%s.html and %s/%s.html)",
-			     name, t->dir, name, t->dir, name);
+			     "template '%s' for {{> %s}} or {{< %s}} not found (looked for "
+			     "%s/partials/%s.html and %s/%s.html)",
+			     name, name, name, t->dir, name, t->dir, name);
 	else
 		diag_warning(t->d, loc_line(t->page_file, 0),
-			     "partial '%s' is not a name inside %s: it renders as nothing", name,
+			     "template name '%s' leaves %s: it renders as nothing", name,
 			     t->dir);
 	return false;
 }

@@ -338,6 +338,40 @@ static void project_templates_and_partials_override_the_builtins(void **state)
 	project_free(dir);
 }
 
+static void page_template_can_extend_a_base_layout(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	e2e_write(dir, "templates/base.html",
+		  "<main>{{$body}}empty{{/body}}</main><i>{{$foot}}default foot{{/foot}}</i>");
+	e2e_write(dir, "templates/page.html", "{{<base}}{{$body}}<h1>{{title}}</h1>{{/body}}{{/base}}");
+	struct run r = e2e_run(dir, "build");
+	assert_int_equal(r.status, 0);
+	char *page = e2e_read(dir, "_site/hw07/index.html");
+	assert_string_equal(page, "<main><h1>Homework 7: AI accelerators</h1></main>"
+				  "<i>default foot</i>");
+	free(page);
+	run_free(&r);
+	project_free(dir);
+}
+
+static void missing_partial_is_a_warning_once(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	e2e_write(dir, "content/two.md", "---\ntitle: Two\n---\n");
+	e2e_write(dir, "templates/page.html", "{{> nav}}{{{content}}}");
+	struct run r = e2e_run(dir, "build");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err,
+			    "templates/page.html: warning: template 'nav' for {{> nav}} or {{< nav}} "
+			    "not found (looked for templates/partials/nav.html and "
+			    "templates/nav.html)\n"
+			    "logdown: built 2 reports into _site\n");
+	run_free(&r);
+	project_free(dir);
+}
+
 static void template_error_is_reported_at_its_line(void **state)
 {
 	(void)state;
@@ -519,6 +553,8 @@ int main(void)
 		cmocka_unit_test(failed_build_leaves_previous_output_intact),
 		cmocka_unit_test(two_builds_are_byte_identical),
 		cmocka_unit_test(project_templates_and_partials_override_the_builtins),
+		cmocka_unit_test(page_template_can_extend_a_base_layout),
+		cmocka_unit_test(missing_partial_is_a_warning_once),
 		cmocka_unit_test(template_error_is_reported_at_its_line),
 		cmocka_unit_test(bundle_images_are_copied_beside_the_page),
 		cmocka_unit_test(two_reports_with_one_slug_are_an_error),
