@@ -9,7 +9,8 @@
 struct buf;
 
 /* Appends the whole file to out.  Returns false with errno set; a
- * folder is refused with EISDIR.  `limit`, when not NULL, caps the size
+ * folder is refused with EISDIR, and anything else that is not a regular
+ * file (a FIFO, a device) with EINVAL, never blocking on it.  `limit`, when not NULL, caps the size
  * read (files larger than *limit fail with EFBIG). */
 bool file_read(const char *path, struct buf *out, const size_t *limit);
 /* Writes data to path, replacing it.  Returns false with errno set. */
@@ -28,6 +29,8 @@ bool remove_tree(const char *path);
 bool copy_tree(const char *from, const char *to, const char *confine, char **failed);
 
 bool is_dir(const char *path);
+/* True for an existing folder with no entries. */
+bool dir_is_empty(const char *path);
 bool is_file(const char *path);
 bool path_exists(const char *path);
 
@@ -42,6 +45,13 @@ char *path_join(const char *a, const char *b);
 char *path_dirname(const char *path);
 /* The canonical absolute form of an existing path (realpath). */
 char *path_real(const char *path);
+/* The canonical absolute form of path, which need not exist: every
+ * existing part is resolved through its symbolic links, the rest (below
+ * the first missing folder) taken as written, with "." and ".." and
+ * repeated or trailing slashes folded.  NULL with errno set when an
+ * existing part cannot be resolved (a dangling link, a loop).  Caller
+ * frees. */
+char *path_resolve(const char *path);
 /* path relative to base, both canonical and absolute, where path lies
  * inside base ("" for base itself); NULL when it lies outside. */
 const char *path_under(const char *path, const char *base);

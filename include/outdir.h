@@ -15,8 +15,9 @@
 #define OUTDIR_MARKER ".logdown-site"
 
 struct outdir {
-	char *final;   /* the output folder as the user named it */
-	char *staging; /* where this build writes */
+	char *final;   /* the output folder, canonical (see path_resolve()) */
+	char *shown;   /* and as the user named it, for messages */
+	char *staging; /* where this build writes: a hidden sibling of final */
 };
 
 /* Checks that out may be replaced and creates the staging folder.  It
@@ -28,8 +29,9 @@ struct outdir {
  * reported through d. */
 int outdir_begin(struct outdir *o, const char *root, const char *out, struct diag *d);
 
-/* Swaps the staging folder in place of the output.  Returns false on an
- * I/O error, reported through d; the previous output is then kept. */
+/* Swaps the staging folder in place of the output, atomically where the
+ * file system can.  Returns false on an I/O error, reported through d;
+ * the previous output is then kept. */
 bool outdir_commit(struct outdir *o, struct diag *d);
 
 /* Removes the staging folder and frees o; the output is untouched.

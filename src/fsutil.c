@@ -15,7 +15,8 @@
 
 bool file_read(const char *path, struct buf *out, const size_t *limit)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: opening a FIFO must not hang the build. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return false;
 	struct stat st;
@@ -25,12 +26,15 @@ bool file_read(const char *path, struct buf *out, const size_t *limit)
 		errno = EISDIR;
 		goto fail;
 	}
-	if (limit && S_ISREG(st.st_mode) && (size_t)st.st_size > *limit) {
+	if (!S_ISREG(st.st_mode)) {
+		errno = EINVAL;
+		goto fail;
+	}
+	if (limit && (size_t)st.st_size > *limit) {
 		errno = EFBIG;
 		goto fail;
 	}
-	if (S_ISREG(st.st_mode))
-		buf_grow(out, (size_t)st.st_size);
+	buf_grow(out, (size_t)st.st_size);
 	for (;;) {
 		buf_grow(out, 65536);
 		ssize_t n = read(fd, out->data + out->len, out->cap - out->len - 1);
@@ -194,6 +198,14 @@ bool is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+bool dir_is_empty(const char *path)
+{
+	size_t n;
+	char **names = dir_list(path, &n);
+	strv_free(names);
+	return names && n == 0;
+}
+
 bool is_file(const char *path)
 {
 	struct stat st;
@@ -219,16 +231,25 @@ char **dir_list(const char *path, size_t *n)
 	size_t count = 0, cap = 16;
 	char **v = xmalloc(cap * sizeof *v);
 	struct dirent *e;
-	errno = 0;
-	while ((e = readdir(dir)) != NULL) {
+	for (;;) {
+		errno = 0;
+		if (!(e = readdir(dir)))
+			break;
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
 		if (count + 1 >= cap)
 			v = xrealloc(v, (cap *= 2) * sizeof *v);
 		v[count++] = xstrdup(e->d_name);
 	}
+	/* A listing cut short by an error is an error, not fewer files. */
+	int err = errno;
 	closedir(dir);
 	v[count] = NULL;
+	if (err) {
+		strv_free(v);
+		errno = err;
+		return NULL;
+	}
 	qsort(v, count, sizeof *v, cmp_str);
 	*n = count;
 	return v;
@@ -285,6 +306,54 @@ char *path_real(const char *path)
 	char *out = xstrdup(r);
 	free(r);
 	return out;
+}
+
+char *path_resolve(const char *path)
+{
+	struct buf out = BUF_INIT;
+	if (path[0] != '/') {
+		char *cwd = getcwd(NULL, 0);
+		if (!cwd)
+			return NULL;
+		buf_puts(&out, cwd);
+		free(cwd);
+	}
+	const char *p = path;
+	while (*p) {
+		while (*p == '/')
+			p++;
+		const char *end = strchr(p, '/');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		if (n == 0 || (n == 1 && p[0] == '.')) {
+			p += n;
+			continue;
+		}
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			/* out is canonical so far: its last name is no link. */
+			char *slash = strrchr(buf_data(&out), '/');
+			out.len = slash ? (size_t)(slash - out.data) : 0;
+			if (out.data)
+				out.data[out.len] = '\0';
+		} else {
+			buf_putc(&out, '/');
+			buf_put(&out, p, n);
+			struct stat st;
+			if (lstat(out.data, &st) == 0) {
+				char *real = path_real(out.data);
+				if (!real) {
+					buf_free(&out);
+					return NULL;
+				}
+				buf_clear(&out);
+				buf_puts(&out, strcmp(real, "/") == 0 ? "" : real);
+				free(real);
+			}
+		}
+		p += n;
+	}
+	if (out.len == 0)
+		buf_putc(&out, '/');
+	return buf_detach(&out);
 }
 
 const char *path_under(const char *path, const char *base)

@@ -168,7 +168,7 @@ static int cmd_new(int argc, char **argv)
 			return usage_error(usage_new, "more than one folder given ('%s')", argv[i]);
 		dir = argv[i];
 	}
-	if (!dir)
+	if (!dir || !*dir)
 		return usage_error(usage_new, "%s", "name the folder to create");
 	struct diag *d = diag_new(stderr, DIAG_TEXT, diag_want_colour(STDERR_FILENO));
 	int rc = scaffold_new(dir, d);

@@ -1,7 +1,10 @@
 /* outdir.c: a build's output, written aside and swapped in. */
+#define _GNU_SOURCE /* renameat2() */
 #include "outdir.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,32 +15,6 @@
 
 static const char marker_text[] =
 	"This folder was written by logdown, which replaces it on every build.\n";
-
-/* The canonical form of path, which may not exist yet: its deepest
- * existing ancestor resolved, the rest appended. */
-static char *real_or_planned(const char *path)
-{
-	char *r = path_real(path);
-	if (r)
-		return r;
-	char *parent = path_dirname(path);
-	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	char *rp = strcmp(parent, path) == 0 ? NULL : real_or_planned(parent);
-	free(parent);
-	if (!rp)
-		return NULL;
-	char *out = path_join(rp, base);
-	free(rp);
-	return out;
-}
-
-static bool dir_is_empty(const char *path)
-{
-	size_t n;
-	char **names = dir_list(path, &n);
-	strv_free(names);
-	return names && n == 0;
-}
 
 /* The project's source folder that holds path, if any. */
 static const char *inside_sources(const char *root, const char *path)
@@ -53,77 +30,113 @@ static const char *inside_sources(const char *root, const char *path)
 	return NULL;
 }
 
-static bool refuse(struct diag *d, const char *out, const char *why)
+static void refuse(struct diag *d, const char *out, const char *why)
 {
 	diag_error(d, loc_line(NULL, 0), "refusing to write the site to '%s': %s", out, why);
-	return false;
+}
+
+/* Why the canonical folder out may not be replaced, or NULL when it may.
+ * The answer is owned by the caller. */
+static char *refusal(const char *root, const char *out)
+{
+	if (strcmp(out, root) == 0)
+		return xstrdup("it is the project root");
+	if (path_under(root, out))
+		return xstrdup("it holds the project");
+	const char *source = inside_sources(root, out);
+	if (source)
+		return xasprintf("it lies inside %s/, among the sources", source);
+	char *content = path_join(out, "content");
+	bool has_content = is_dir(content);
+	free(content);
+	if (has_content)
+		return xstrdup("it holds a content/ folder of sources");
+	if (!path_exists(out))
+		return NULL;
+	if (!is_dir(out))
+		return xstrdup("it exists and is not a folder");
+	char *marker = path_join(out, OUTDIR_MARKER);
+	bool ours = is_file(marker);
+	free(marker);
+	if (ours || dir_is_empty(out))
+		return NULL;
+	return xstrdup("logdown did not create it (no " OUTDIR_MARKER " marker inside); remove it "
+		       "or choose another folder with -o");
+}
+
+/* Removes staging folders of builds that were killed: they carry the
+ * marker and their process is gone. */
+static void sweep_stale(const char *parent, const char *prefix)
+{
+	size_t n;
+	char **names = dir_list(parent, &n);
+	for (size_t i = 0; names && i < n; i++) {
+		if (!str_has_prefix(names[i], prefix))
+			continue;
+		long pid = strtol(names[i] + strlen(prefix), NULL, 10);
+		if (pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		char *dir = path_join(parent, names[i]);
+		char *marker = path_join(dir, OUTDIR_MARKER);
+		if (is_file(marker))
+			remove_tree(dir);
+		free(marker);
+		free(dir);
+	}
+	strv_free(names);
 }
 
 int outdir_begin(struct outdir *o, const char *root, const char *out, struct diag *d)
 {
 	memset(o, 0, sizeof *o);
+	/* Every check, the staging folder and the swap work on one canonical
+	 * path: "x/../site", "site/" and a link to the real folder all mean
+	 * the folder they lead to. */
 	char *rroot = path_real(root);
-	char *rout = real_or_planned(out);
-	bool ok = false;
+	char *final = path_resolve(out);
 	int rc = EXIT_USAGE;
-	if (!rroot || !rout) {
+	if (!rroot || !final) {
 		diag_error(d, loc_line(NULL, 0), "cannot resolve '%s': %s", rroot ? out : root,
 			   strerror(errno));
-		rc = EXIT_IO;
-		goto out;
+		goto fail;
 	}
-	char *out_content = path_join(rout, "content");
-	const char *source = inside_sources(rroot, rout);
-	if (strcmp(rout, rroot) == 0)
-		refuse(d, out, "it is the project root");
-	else if (path_under(rroot, rout))
-		refuse(d, out, "it holds the project");
-	else if (source) {
-		char *why = xasprintf("it lies inside %s/, among the sources", source);
+	char *why = refusal(rroot, final);
+	if (why) {
 		refuse(d, out, why);
 		free(why);
-	} else if (is_dir(out_content))
-		refuse(d, out, "it holds a content/ folder of sources");
-	else if (is_dir(out)) {
-		char *marker = path_join(out, OUTDIR_MARKER);
-		if (is_file(marker) || dir_is_empty(out))
-			ok = true;
-		else
-			refuse(d, out,
-			       "logdown did not create it (no " OUTDIR_MARKER
-			       " marker inside); remove it or choose another folder with -o");
-		free(marker);
-	} else if (path_exists(out)) {
-		refuse(d, out, "it exists and is not a folder");
-	} else {
-		ok = true;
+		goto fail;
 	}
-	free(out_content);
-	if (!ok)
-		goto out;
 
-	/* The staging folder is a hidden sibling, so that the final rename
-	 * stays on one file system. */
-	char *parent = path_dirname(rout);
-	const char *base = strrchr(rout, '/') + 1;
-	o->final = xstrdup(out);
-	o->staging = xasprintf("%s/.%s.tmp-%ld", parent, base, (long)getpid());
+	/* The staging folder is a hidden sibling, so that the swap stays on
+	 * one file system. */
+	char *parent = path_dirname(final);
+	const char *base = strrchr(final, '/') + 1;
+	char *prefix = xasprintf(".%s.tmp-", base);
+	o->final = final;
+	o->shown = xstrdup(out);
+	o->staging = xasprintf("%s/%s%ld", parent, prefix, (long)getpid());
+	final = NULL;
+	bool ok = mkdir_p(parent);
+	if (ok) {
+		sweep_stale(parent, prefix);
+		remove_tree(o->staging);
+		char *marker = path_join(o->staging, OUTDIR_MARKER);
+		ok = mkdir_p(o->staging) && file_write(marker, marker_text, sizeof marker_text - 1);
+		free(marker);
+	}
+	free(prefix);
 	free(parent);
-	remove_tree(o->staging);
-	char *marker = path_join(o->staging, OUTDIR_MARKER);
-	ok = mkdir_p(o->staging) && file_write(marker, marker_text, sizeof marker_text - 1);
-	rc = ok ? EXIT_OK : EXIT_IO;
 	if (!ok) {
 		diag_error(d, loc_line(NULL, 0), "%s: cannot create: %s", o->staging, strerror(errno));
-		remove_tree(o->staging);
-		free(o->staging);
-		free(o->final);
-		memset(o, 0, sizeof *o);
+		rc = EXIT_IO;
+		outdir_end(o);
+		goto fail;
 	}
-	free(marker);
-out:
 	free(rroot);
-	free(rout);
+	return EXIT_OK;
+fail:
+	free(rroot);
+	free(final);
 	return rc;
 }
 
@@ -134,7 +147,7 @@ bool outdir_write(struct outdir *o, const char *rel, const char *data, size_t le
 	char *dir = path_dirname(path);
 	bool ok = mkdir_p(dir) && file_write(path, data, len);
 	if (!ok)
-		diag_error(d, loc_line(NULL, 0), "%s/%s: cannot write: %s", o->final, rel,
+		diag_error(d, loc_line(NULL, 0), "%s/%s: cannot write: %s", o->shown, rel,
 			   strerror(errno));
 	free(dir);
 	free(path);
@@ -143,31 +156,43 @@ bool outdir_write(struct outdir *o, const char *rel, const char *data, size_t le
 
 bool outdir_commit(struct outdir *o, struct diag *d)
 {
-	char *old = NULL;
-	if (path_exists(o->final)) {
-		old = xasprintf("%s.old", o->staging);
-		if (rename(o->final, old) != 0) {
-			diag_error(d, loc_line(NULL, 0), "%s: cannot move aside: %s", o->final,
+	if (!path_exists(o->final)) {
+		if (rename(o->staging, o->final) != 0) {
+			diag_error(d, loc_line(NULL, 0), "%s: cannot create: %s", o->shown,
 				   strerror(errno));
-			free(old);
 			return false;
 		}
+		free(o->staging);
+		o->staging = NULL;
+		return true;
 	}
-	if (rename(o->staging, o->final) != 0) {
-		int e = errno;
-		if (old && rename(old, o->final) != 0)
-			diag_error(d, loc_line(NULL, 0), "the previous site is kept in %s", old);
-		diag_error(d, loc_line(NULL, 0), "%s: cannot replace: %s", o->final, strerror(e));
-		free(old);
+	/* One atomic exchange: there is never a moment without a site, and
+	 * the previous one ends up in the staging folder, removed below. */
+	if (renameat2(AT_FDCWD, o->staging, AT_FDCWD, o->final, RENAME_EXCHANGE) == 0)
+		return true;
+	if (errno != EINVAL && errno != ENOSYS) {
+		diag_error(d, loc_line(NULL, 0), "%s: cannot replace: %s", o->shown, strerror(errno));
 		return false;
 	}
-	free(o->staging);
-	o->staging = NULL;
-	if (old && !remove_tree(old))
-		diag_warning(d, loc_line(NULL, 0), "%s: cannot remove the previous site: %s", old,
-			     strerror(errno));
+	/* A file system without the exchange: move the old site aside, move
+	 * the new one in, and put the old one back if that fails. */
+	char *old = xasprintf("%s.old", o->staging);
+	bool ok = rename(o->final, old) == 0;
+	if (!ok) {
+		diag_error(d, loc_line(NULL, 0), "%s: cannot move aside: %s", o->shown, strerror(errno));
+	} else if (rename(o->staging, o->final) != 0) {
+		int e = errno;
+		if (rename(old, o->final) != 0)
+			diag_error(d, loc_line(NULL, 0), "the previous site is kept in %s", old);
+		diag_error(d, loc_line(NULL, 0), "%s: cannot replace: %s", o->shown, strerror(e));
+		ok = false;
+	} else {
+		free(o->staging);
+		o->staging = old; /* removed by outdir_end() */
+		old = NULL;
+	}
 	free(old);
-	return true;
+	return ok;
 }
 
 void outdir_end(struct outdir *o)
@@ -176,5 +201,6 @@ void outdir_end(struct outdir *o)
 		remove_tree(o->staging);
 	free(o->staging);
 	free(o->final);
+	free(o->shown);
 	memset(o, 0, sizeof *o);
 }

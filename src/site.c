@@ -348,7 +348,7 @@ int site_build(const struct build_opts *opts, struct diag *d)
 			fprintf(stderr, " (%zu draft%s left out; --drafts includes them)", b.ndrafts,
 				b.ndrafts == 1 ? "" : "s");
 		if (b.writing)
-			fprintf(stderr, " into %s", b.out.final);
+			fprintf(stderr, " into %s", b.out.shown);
 		fputc('\n', stderr);
 	} else {
 		fprintf(stderr, "logdown: %zu error%s; %s\n", diag_errors(d),

@@ -469,6 +469,81 @@ static void new_project_builds_as_it_is(void **state)
 	project_free(dir);
 }
 
+static void output_paths_are_judged_by_the_folder_they_reach(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	e2e_write(dir, "notes.txt", "precious");
+	/* ".." below a folder that does not exist yet still leads back into
+	 * the project: refused, nothing deleted. */
+	struct run r = e2e_run(dir, "build -o nonexist/../content");
+	assert_int_equal(r.status, 2);
+	assert_contains(r.err, "refusing to write the site to 'nonexist/../content': it lies "
+			       "inside content/, among the sources");
+	run_free(&r);
+	r = e2e_run(dir, "build -o nonexist/../../%s", strrchr(dir, '/') + 1);
+	assert_int_equal(r.status, 2);
+	assert_contains(r.err, "it is the project root");
+	run_free(&r);
+	char *kept = e2e_read(dir, "notes.txt");
+	assert_string_equal(kept, "precious");
+	free(kept);
+	char *src = e2e_read(dir, "content/hw07/index.md");
+	assert_non_null(src);
+	free(src);
+
+	/* A trailing slash names the folder itself. */
+	r = e2e_run(dir, "build -o out/");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "logdown: built 1 report into out/\n");
+	char *page = e2e_read(dir, "out/hw07/index.html");
+	assert_non_null(page);
+	free(page);
+	run_free(&r);
+	project_free(dir);
+}
+
+static void a_linked_output_folder_is_replaced_where_it_points(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	char *pub = path_join(dir, "pub");
+	char *link = path_join(dir, "_site");
+	struct run r = e2e_run(dir, "build -o pub");
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	assert_int_equal(symlink(pub, link), 0);
+	e2e_write(dir, "content/hw05.md", "---\ntitle: Second\n---\n");
+	r = e2e_run(dir, "build");
+	assert_int_equal(r.status, 0);
+	struct stat st;
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	char *second = e2e_read(dir, "pub/hw05/index.html");
+	assert_non_null(second);
+	free(second);
+	run_free(&r);
+	free(link);
+	free(pub);
+	project_free(dir);
+}
+
+static void a_killed_build_leaves_nothing_the_next_one_keeps(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	/* A staging folder of a process that no longer exists. */
+	e2e_write(dir, "._site.tmp-999999999/.logdown-site", "x");
+	e2e_write(dir, "._site.tmp-999999999/index.html", "stale");
+	struct run r = e2e_run(dir, "build");
+	assert_int_equal(r.status, 0);
+	char *stale = path_join(dir, "._site.tmp-999999999");
+	assert_false(path_exists(stale));
+	free(stale);
+	run_free(&r);
+	project_free(dir);
+}
+
 static void help_version_and_bad_usage(void **state)
 {
 	(void)state;
@@ -495,6 +570,11 @@ static void help_version_and_bad_usage(void **state)
 	r = e2e_run(".", "build --frobnicate");
 	assert_int_equal(r.status, 2);
 	assert_contains(r.err, "logdown: unknown option '--frobnicate'");
+	run_free(&r);
+
+	r = e2e_run(".", "new ''");
+	assert_int_equal(r.status, 2);
+	assert_contains(r.err, "logdown: name the folder to create");
 	run_free(&r);
 
 	r = e2e_run(".", "build /nonexistent/project");
@@ -561,6 +641,9 @@ int main(void)
 		cmocka_unit_test(binary_report_is_refused),
 		cmocka_unit_test(github_and_json_diagnostics),
 		cmocka_unit_test(new_project_builds_as_it_is),
+		cmocka_unit_test(output_paths_are_judged_by_the_folder_they_reach),
+		cmocka_unit_test(a_linked_output_folder_is_replaced_where_it_points),
+		cmocka_unit_test(a_killed_build_leaves_nothing_the_next_one_keeps),
 		cmocka_unit_test(help_version_and_bad_usage),
 		cmocka_unit_test(colour_only_on_a_terminal_and_never_with_no_color),
 	};

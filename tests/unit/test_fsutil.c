@@ -689,15 +689,74 @@ static void file_read_over_the_limit_fails_with_efbig(void **state)
 	free(f);
 }
 
-static void file_read_limit_applies_to_endless_files(void **state)
+static void file_read_refuses_a_device(void **state)
 {
 	(void)state;
 	struct buf b = BUF_INIT;
-	size_t limit = 100000;
 	errno = 0;
-	assert_false(file_read("/dev/zero", &b, &limit));
-	assert_int_equal(errno, EFBIG);
+	assert_false(file_read("/dev/zero", &b, NULL));
+	assert_int_equal(errno, EINVAL);
 	buf_free(&b);
+}
+
+static void file_read_of_a_fifo_fails_without_blocking(void **state)
+{
+	char *fifo = at(state, "pipe.md");
+	assert_int_equal(mkfifo(fifo, 0644), 0);
+	struct buf b = BUF_INIT;
+	errno = 0;
+	assert_false(file_read(fifo, &b, NULL));
+	assert_int_equal(errno, EINVAL);
+	buf_free(&b);
+	free(fifo);
+}
+
+static void resolve_folds_dots_below_a_missing_folder(void **state)
+{
+	char *base = at(state, "");
+	char *real = path_real(base);
+	char *in = xasprintf("%s/nonexist/../proj//", base);
+	char *got = path_resolve(in);
+	char *want = xasprintf("%s/proj", real);
+	assert_string_equal(got, want);
+	free(want);
+	free(got);
+	free(in);
+	free(real);
+	free(base);
+}
+
+static void resolve_follows_a_link_to_its_target(void **state)
+{
+	char *target = at(state, "pub");
+	char *link = at(state, "site");
+	assert_true(mkdir_p(target));
+	assert_int_equal(symlink(target, link), 0);
+	char *got = path_resolve(link);
+	char *want = path_real(target);
+	assert_string_equal(got, want);
+	char *below = xasprintf("%s/new/x", link);
+	char *got2 = path_resolve(below);
+	char *want2 = xasprintf("%s/new/x", want);
+	assert_string_equal(got2, want2);
+	free(want2);
+	free(got2);
+	free(below);
+	free(want);
+	free(got);
+	free(link);
+	free(target);
+}
+
+static void resolve_of_the_root_and_its_parent_is_the_root(void **state)
+{
+	(void)state;
+	char *a = path_resolve("/");
+	char *b = path_resolve("/..");
+	assert_string_equal(a, "/");
+	assert_string_equal(b, "/");
+	free(a);
+	free(b);
 }
 
 static void file_read_of_a_folder_fails_with_eisdir(void **state)
@@ -828,7 +887,11 @@ int main(void)
 		T(file_read_of_an_empty_file_gives_nothing),
 		T(file_read_of_a_large_file_reads_it_all),
 		T(file_read_over_the_limit_fails_with_efbig),
-		cmocka_unit_test(file_read_limit_applies_to_endless_files),
+		cmocka_unit_test(file_read_refuses_a_device),
+		T(file_read_of_a_fifo_fails_without_blocking),
+		T(resolve_folds_dots_below_a_missing_folder),
+		T(resolve_follows_a_link_to_its_target),
+		cmocka_unit_test(resolve_of_the_root_and_its_parent_is_the_root),
 		T(file_read_of_a_folder_fails_with_eisdir),
 		T(file_read_of_a_missing_file_fails_with_enoent),
 		T(file_write_replaces_the_file),
