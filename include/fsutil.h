@@ -21,13 +21,6 @@ bool file_copy(const char *from, const char *to);
 bool mkdir_p(const char *path);
 /* rm -rf: symbolic links are removed, never followed. */
 bool remove_tree(const char *path);
-/* Copies the folder from into to (created).  A symbolic link is
- * followed only when it resolves inside confine (a canonical path, see
- * path_real()); one leading outside fails with EXDEV.  Returns false
- * with errno set, and the path that failed in *failed (caller frees)
- * when failed is not NULL. */
-bool copy_tree(const char *from, const char *to, const char *confine, char **failed);
-
 bool is_dir(const char *path);
 /* True for an existing folder with no entries. */
 bool dir_is_empty(const char *path);

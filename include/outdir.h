@@ -42,4 +42,8 @@ void outdir_end(struct outdir *o);
 bool outdir_write(struct outdir *o, const char *rel, const char *data, size_t len,
 		  struct diag *d);
 
+/* Copies the file src to REL inside the staging folder, creating
+ * folders; a failure is reported through d. */
+bool outdir_copy(struct outdir *o, const char *rel, const char *src, struct diag *d);
+
 #endif

@@ -17,6 +17,7 @@ struct build_opts {
 	const char *output; /* -o, or NULL for site.yaml's output */
 	bool drafts;        /* include reports with draft: true */
 	bool write;         /* false for `logdown check`: resolve, write nothing */
+	bool summary;       /* end with a one-line summary on stderr */
 };
 
 /* Builds the site, reporting every problem through d.  Returns an exit

@@ -17,6 +17,7 @@ struct theme {
 	char *index_file;
 	struct mustache *page;
 	struct mustache *index;
+	const char *rendering; /* the template being rendered, for warnings */
 	char **warned;      /* partials already reported missing */
 	size_t nwarned;
 	struct diag *d;

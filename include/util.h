@@ -53,6 +53,9 @@ bool span_eq(struct span s, const char *lit);
 bool str_has_suffix(const char *s, const char *suffix);
 bool str_has_prefix(const char *s, const char *prefix);
 
+/* Appends the NULL-terminated names joined with ", ". */
+void buf_put_names(struct buf *b, const char *const *names);
+
 /* Levenshtein distance, capped: returns cap+1 when the distance exceeds
  * cap.  Used for did-you-mean suggestions. */
 size_t edit_distance(const char *a, const char *b, size_t cap);

@@ -101,13 +101,16 @@ bool config_load(struct config *c, const char *root, struct diag *d)
 			ok = take_parsers(c, v, d) && ok;
 		else {
 			const char *near = closest_name(key, config_keys);
+			struct buf known = BUF_INIT;
+			buf_put_names(&known, config_keys);
 			if (near)
 				diag_warning(d, c->raw->key_locs[i],
 					     "unknown site.yaml key '%s' (did you mean '%s'?)", key, near);
 			else
 				diag_warning(d, c->raw->key_locs[i],
-					     "unknown site.yaml key '%s' (known keys: title, author, "
-					     "base_url, output, paper, parsers)", key);
+					     "unknown site.yaml key '%s' (known keys: %s)", key,
+					     buf_data(&known));
+			buf_free(&known);
 		}
 	}
 	/* The diagnostics may quote site.yaml later (from disk): the

@@ -138,60 +138,6 @@ bool remove_tree(const char *path)
 	return ok && rmdir(path) == 0;
 }
 
-/* A symbolic link may be followed when it leads inside confine. */
-static bool link_allowed(const char *path, const char *confine)
-{
-	char *real = path_real(path);
-	if (!real)
-		return false;
-	bool inside = path_under(real, confine) != NULL;
-	free(real);
-	if (!inside)
-		errno = EXDEV;
-	return inside;
-}
-
-bool copy_tree(const char *from, const char *to, const char *confine, char **failed)
-{
-	size_t n;
-	char **names = NULL;
-	if (!mkdir_p(to)) {
-		if (failed)
-			*failed = xstrdup(to);
-		return false;
-	}
-	if (!(names = dir_list(from, &n))) {
-		if (failed)
-			*failed = xstrdup(from);
-		return false;
-	}
-	bool ok = true;
-	for (size_t i = 0; i < n && ok; i++) {
-		char *src = path_join(from, names[i]);
-		char *dst = path_join(to, names[i]);
-		struct stat st;
-		/* A link inside confine copies what it points to, so the output
-		 * is self-contained; one leading outside is refused. */
-		if (lstat(src, &st) != 0) {
-			ok = false;
-		} else if (S_ISLNK(st.st_mode) && (!link_allowed(src, confine) || stat(src, &st) != 0)) {
-			ok = false;
-		} else if (S_ISDIR(st.st_mode)) {
-			ok = copy_tree(src, dst, confine, failed);
-			if (!ok)
-				failed = NULL; /* already named by the inner call */
-		} else {
-			ok = file_copy(src, dst);
-		}
-		if (!ok && failed)
-			*failed = xstrdup(src);
-		free(src);
-		free(dst);
-	}
-	strv_free(names);
-	return ok;
-}
-
 bool is_dir(const char *path)
 {
 	struct stat st;

@@ -148,6 +148,7 @@ static int cmd_build(int argc, char **argv, bool is_build)
 		.output = c.output,
 		.drafts = c.drafts,
 		.write = is_build,
+		.summary = c.format == DIAG_TEXT,
 	};
 	rc = site_build(&o, d);
 	diag_free(d);

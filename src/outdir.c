@@ -154,6 +154,19 @@ bool outdir_write(struct outdir *o, const char *rel, const char *data, size_t le
 	return ok;
 }
 
+bool outdir_copy(struct outdir *o, const char *rel, const char *src, struct diag *d)
+{
+	char *path = path_join(o->staging, rel);
+	char *dir = path_dirname(path);
+	bool ok = mkdir_p(dir) && file_copy(src, path);
+	if (!ok)
+		diag_error(d, loc_line(src, 0), "cannot copy to %s/%s: %s", o->shown, rel,
+			   strerror(errno));
+	free(dir);
+	free(path);
+	return ok;
+}
+
 bool outdir_commit(struct outdir *o, struct diag *d)
 {
 	if (!path_exists(o->final)) {

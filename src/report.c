@@ -181,7 +181,8 @@ static bool read_meta(struct report *r, struct diag *d)
 			*dst = meta_text(key, v, d, &ok);
 			if (dst == &r->date && **dst && !date_valid(*dst)) {
 				diag_error(d, v->loc,
-					   "date '%s' is not a date: write it as YYYY-MM-DD, e.g. 2024-04-08",
+					   "date '%s' is not a date: write it as YYYY-MM-DD (a real day), "
+					   "e.g. 2024-04-08",
 					   *dst);
 				ok = false;
 			}
@@ -196,13 +197,16 @@ static bool read_meta(struct report *r, struct diag *d)
 			/* Runs are read by the result-file stage. */
 		} else {
 			const char *near = closest_name(key, front_keys);
+			struct buf known = BUF_INIT;
+			buf_put_names(&known, front_keys);
 			if (near)
 				diag_warning(d, m->key_locs[i],
 					     "unknown front matter key '%s' (did you mean '%s'?)", key, near);
 			else
 				diag_warning(d, m->key_locs[i],
-					     "unknown front matter key '%s' (known keys: title, author, "
-					     "date, summary, draft, runs)", key);
+					     "unknown front matter key '%s' (known keys: %s)", key,
+					     buf_data(&known));
+			buf_free(&known);
 		}
 	}
 	return ok;

@@ -1,10 +1,13 @@
 /* site.c: the build, from a project folder to a site folder. */
 #include "site.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 
 #include "config.h"
 #include "fsutil.h"
@@ -32,19 +35,28 @@ struct build {
 	struct outdir out;
 	bool writing;
 	bool io_failed;
+	char *root_real;      /* the project, canonical: nothing outside is read */
 	char *content;        /* ROOT/content */
 	struct report *reports;
 	size_t nreports;
 	size_t ndrafts;        /* left out */
 	char **resources;      /* bundle files to copy: source, then output path */
 	size_t nresources;
+	char **walk;           /* canonical folders being walked, outermost first */
+	size_t nwalk;
 };
+
+/* Output names the site writes itself: a report may not take them. */
+static const char *const reserved_slugs[] = {"static", "index.html", NULL};
 
 static bool is_resource(const char *name)
 {
-	for (size_t i = 0; resource_exts[i]; i++)
-		if (str_has_suffix(name, resource_exts[i]))
+	size_t n = strlen(name);
+	for (size_t i = 0; resource_exts[i]; i++) {
+		size_t m = strlen(resource_exts[i]);
+		if (n > m && strcasecmp(name + n - m, resource_exts[i]) == 0)
 			return true;
+	}
 	return false;
 }
 
@@ -55,12 +67,86 @@ static void add_resource(struct build *b, const char *src, const char *dst)
 	b->resources[b->nresources++] = xstrdup(dst);
 }
 
+enum entry { ENTRY_SKIP, ENTRY_FILE, ENTRY_DIR };
+
+/* What the walk makes of path.  Links are followed only where they lead
+ * inside the project and not back into a folder being walked (a loop);
+ * anything else is reported.  Special files (FIFOs, devices) are left
+ * out with a warning: reading them could hang the build. */
+static enum entry classify(struct build *b, const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) != 0) {
+		diag_error(b->d, loc_line(path, 0), "cannot read: %s", strerror(errno));
+		b->io_failed = true;
+		return ENTRY_SKIP;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		char *real = path_real(path);
+		if (!real) {
+			diag_error(b->d, loc_line(path, 0), "a link that leads nowhere: %s",
+				   strerror(errno));
+			return ENTRY_SKIP;
+		}
+		bool inside = path_under(real, b->root_real) != NULL;
+		bool loop = false;
+		for (size_t i = 0; i < b->nwalk && !loop; i++)
+			loop = path_under(b->walk[i], real) != NULL;
+		free(real);
+		if (!inside) {
+			diag_error(b->d, loc_line(path, 0),
+				   "a link leading outside the project: logdown reads nothing there "
+				   "(copy what you need into the project)");
+			return ENTRY_SKIP;
+		}
+		if (stat(path, &st) != 0) {
+			diag_error(b->d, loc_line(path, 0), "cannot read: %s", strerror(errno));
+			return ENTRY_SKIP;
+		}
+		if (loop && S_ISDIR(st.st_mode)) {
+			diag_error(b->d, loc_line(path, 0),
+				   "a link back to a folder that holds it: following it would loop");
+			return ENTRY_SKIP;
+		}
+	}
+	if (S_ISDIR(st.st_mode))
+		return ENTRY_DIR;
+	if (S_ISREG(st.st_mode))
+		return ENTRY_FILE;
+	diag_warning(b->d, loc_line(path, 0), "not a regular file (a FIFO or device): left out");
+	return ENTRY_SKIP;
+}
+
+/* Enters folder dir for walking; false when it cannot be listed. */
+static char **walk_enter(struct build *b, const char *dir, size_t *n)
+{
+	char **names = dir_list(dir, n);
+	if (!names) {
+		diag_error(b->d, loc_line(dir, 0), "cannot list: %s", strerror(errno));
+		b->io_failed = true;
+		return NULL;
+	}
+	char *real = path_real(dir);
+	b->walk = xrealloc(b->walk, (b->nwalk + 1) * sizeof *b->walk);
+	b->walk[b->nwalk++] = real ? real : xstrdup(dir);
+	return names;
+}
+
+static void walk_leave(struct build *b, char **names)
+{
+	strv_free(names);
+	free(b->walk[--b->nwalk]);
+}
+
 /* Collects the resources under a bundle's folder; rel_out is where they
- * go in the site. */
-static void scan_bundle(struct build *b, const char *dir, const char *rel_out)
+ * go in the site.  Markdown files there are the report's own files, not
+ * reports: a likely mistake at the top of the folder, or an index.md
+ * anywhere in it, gets a warning. */
+static void scan_bundle(struct build *b, const char *dir, const char *rel_out, const char *index,
+			bool top)
 {
 	size_t n;
-	char **names = dir_list(dir, &n);
+	char **names = walk_enter(b, dir, &n);
 	if (!names)
 		return;
 	for (size_t i = 0; i < n; i++) {
@@ -68,14 +154,23 @@ static void scan_bundle(struct build *b, const char *dir, const char *rel_out)
 			continue;
 		char *path = path_join(dir, names[i]);
 		char *out = path_join(rel_out, names[i]);
-		if (is_dir(path))
-			scan_bundle(b, path, out);
-		else if (is_resource(names[i]))
+		enum entry kind = classify(b, path);
+		if (kind == ENTRY_DIR) {
+			scan_bundle(b, path, out, index, false);
+		} else if (kind == ENTRY_FILE && is_resource(names[i])) {
 			add_resource(b, path, out);
+		} else if (kind == ENTRY_FILE && strcmp(path, index) != 0 &&
+			   ((top && str_has_suffix(names[i], ".md")) ||
+			    strcmp(names[i], "index.md") == 0)) {
+			diag_warning(b->d, loc_line(path, 0),
+				     "not a report: the files in the folder of %s belong to that "
+				     "report (move this one out of the folder to make it a report)",
+				     index);
+		}
 		free(path);
 		free(out);
 	}
-	strv_free(names);
+	walk_leave(b, names);
 }
 
 static void add_report(struct build *b, const char *path, const char *rel)
@@ -86,6 +181,16 @@ static void add_report(struct build *b, const char *path, const char *rel)
 			   "content/index.md would be the site index, which logdown writes itself: "
 			   "move this report to content/<name>.md");
 		return;
+	}
+	size_t first = strcspn(slug, "/");
+	for (size_t i = 0; reserved_slugs[i]; i++) {
+		if (strlen(reserved_slugs[i]) == first && strncmp(slug, reserved_slugs[i], first) == 0) {
+			diag_error(b->d, loc_line(path, 0),
+				   "this report would be written to %s/, where the site keeps its own "
+				   "'%s': rename it", slug, reserved_slugs[i]);
+			free(slug);
+			return;
+		}
 	}
 	for (size_t i = 0; i < b->nreports; i++) {
 		if (strcmp(b->reports[i].slug, slug) == 0) {
@@ -113,40 +218,38 @@ static void add_report(struct build *b, const char *path, const char *rel)
  * report's own, not reports. */
 static void discover(struct build *b, const char *dir, const char *rel)
 {
-	size_t n;
-	char **names = dir_list(dir, &n);
-	if (!names) {
-		diag_error(b->d, loc_line(dir, 0), "cannot list: %s", strerror(errno));
-		b->io_failed = true;
-		return;
-	}
 	char *index = path_join(dir, "index.md");
 	if (*rel && is_file(index)) {
 		char *rel_md = path_join(rel, "index.md");
 		size_t before = b->nreports;
 		add_report(b, index, rel_md);
-		if (b->nreports > before)
+		if (b->nreports > before) {
 			b->reports[before].bundle = true;
-		if (b->nreports > before)
-			scan_bundle(b, dir, b->reports[before].slug);
+			scan_bundle(b, dir, b->reports[before].slug, index, true);
+		}
 		free(rel_md);
-		goto out;
+		free(index);
+		return;
 	}
+	free(index);
+	size_t n;
+	char **names = walk_enter(b, dir, &n);
+	if (!names)
+		return;
 	for (size_t i = 0; i < n; i++) {
 		if (names[i][0] == '.')
 			continue;
 		char *path = path_join(dir, names[i]);
 		char *child_rel = *rel ? path_join(rel, names[i]) : xstrdup(names[i]);
-		if (is_dir(path))
+		enum entry kind = classify(b, path);
+		if (kind == ENTRY_DIR)
 			discover(b, path, child_rel);
-		else if (str_has_suffix(names[i], ".md"))
+		else if (kind == ENTRY_FILE && str_has_suffix(names[i], ".md"))
 			add_report(b, path, child_rel);
 		free(path);
 		free(child_rel);
 	}
-out:
-	free(index);
-	strv_free(names);
+	walk_leave(b, names);
 }
 
 static struct value *site_value(const struct config *c)
@@ -220,7 +323,9 @@ static void render_index(struct build *b)
 		const struct report *r = &b->reports[i];
 		struct value *item = value_new(VALUE_MAP);
 		set_report_fields(item, r);
-		char *url = xasprintf("%s/", r->slug);
+		/* index.html spelled out: a folder link opens a listing from
+		 * file:// */
+		char *url = xasprintf("%s/index.html", r->slug);
 		value_set_str(item, "url", url);
 		free(url);
 		value_push(list, item);
@@ -233,47 +338,45 @@ static void render_index(struct build *b)
 	value_free(data);
 }
 
+/* Walks static/ as the reports are walked (links confined, loops and
+ * special files reported), copying each file when writing: `check`
+ * finds the same problems as `build`. */
+static void walk_static(struct build *b, const char *dir, const char *rel)
+{
+	size_t n;
+	char **names = walk_enter(b, dir, &n);
+	if (!names)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		char *path = path_join(dir, names[i]);
+		char *out = path_join(rel, names[i]);
+		enum entry kind = classify(b, path);
+		if (kind == ENTRY_DIR)
+			walk_static(b, path, out);
+		else if (kind == ENTRY_FILE && b->writing && !outdir_copy(&b->out, out, path, b->d))
+			b->io_failed = true;
+		free(path);
+		free(out);
+	}
+	walk_leave(b, names);
+}
+
 static void copy_static(struct build *b)
 {
 	const struct embedded_file *css = embedded_find("static/logdown.css");
 	if (css)
 		write_file(b, "static/logdown.css", css->data, css->len);
 	char *src = path_join(b->opts->root, "static");
-	char *root = path_real(b->opts->root);
-	if (b->writing && root && is_dir(src)) {
-		char *dst = path_join(b->out.staging, "static");
-		char *failed = NULL;
-		if (!copy_tree(src, dst, root, &failed)) {
-			struct loc at = loc_line(failed ? failed : src, 0);
-			if (errno == EXDEV) {
-				diag_error(b->d, at,
-					   "a link to a file outside the project: logdown does not "
-					   "publish it (copy the file into static/ instead)");
-			} else {
-				diag_error(b->d, at, "cannot copy: %s", strerror(errno));
-				b->io_failed = true;
-			}
-		}
-		free(failed);
-		free(dst);
-	}
-	free(root);
+	if (path_exists(src) && classify(b, src) == ENTRY_DIR)
+		walk_static(b, src, "static");
 	free(src);
 }
 
 static void copy_resources(struct build *b)
 {
-	for (size_t i = 0; b->writing && i < b->nresources; i += 2) {
-		char *dst = path_join(b->out.staging, b->resources[i + 1]);
-		char *dir = path_dirname(dst);
-		if (!mkdir_p(dir) || !file_copy(b->resources[i], dst)) {
-			diag_error(b->d, loc_line(b->resources[i], 0), "cannot copy: %s",
-				   strerror(errno));
+	for (size_t i = 0; b->writing && i < b->nresources; i += 2)
+		if (!outdir_copy(&b->out, b->resources[i + 1], b->resources[i], b->d))
 			b->io_failed = true;
-		}
-		free(dir);
-		free(dst);
-	}
 }
 
 static void build_free(struct build *b)
@@ -285,6 +388,9 @@ static void build_free(struct build *b)
 		free(b->resources[i]);
 	free(b->resources);
 	free(b->content);
+	free(b->root_real);
+	assert(b->nwalk == 0);
+	free(b->walk);
 	theme_free(&b->theme);
 	config_free(&b->config);
 }
@@ -299,6 +405,11 @@ int site_build(const struct build_opts *opts, struct diag *d)
 		diag_error(d, loc_line(opts->root, 0), "not a project folder: %s",
 			   path_exists(opts->root) ? "not a folder" : strerror(ENOENT));
 		return EXIT_USAGE;
+	}
+	b.root_real = path_real(opts->root);
+	if (!b.root_real) {
+		diag_error(d, loc_line(opts->root, 0), "cannot resolve: %s", strerror(errno));
+		return EXIT_IO;
 	}
 	config_load(&b.config, opts->root, d);
 	b.content = path_join(opts->root, "content");
@@ -341,7 +452,9 @@ int site_build(const struct build_opts *opts, struct diag *d)
 		if (!outdir_commit(&b.out, d))
 			rc = EXIT_IO;
 	}
-	if (rc == EXIT_OK) {
+	if (!opts->summary) {
+		/* machine-readable diagnostics: no prose on the same stream */
+	} else if (rc == EXIT_OK) {
 		fprintf(stderr, "logdown: %s %zu report%s", b.writing ? "built" : "checked",
 			b.nreports, b.nreports == 1 ? "" : "s");
 		if (b.ndrafts)

@@ -99,12 +99,12 @@ static bool load_partial(void *ctx, const char *name, struct buf *out)
 	t->warned = xrealloc(t->warned, (t->nwarned + 1) * sizeof *t->warned);
 	t->warned[t->nwarned++] = xstrdup(name);
 	if (safe)
-		diag_warning(t->d, loc_line(t->page_file, 0),
+		diag_warning(t->d, loc_line(t->rendering, 0),
 			     "template '%s' for {{> %s}} or {{< %s}} not found (looked for "
 			     "%s/partials/%s.html and %s/%s.html)",
 			     name, name, name, t->dir, name, t->dir, name);
 	else
-		diag_warning(t->d, loc_line(t->page_file, 0),
+		diag_warning(t->d, loc_line(t->rendering, 0),
 			     "template name '%s' leaves %s: it renders as nothing", name,
 			     t->dir);
 	return false;
@@ -112,5 +112,6 @@ static bool load_partial(void *ctx, const char *name, struct buf *out)
 
 bool theme_render(struct theme *t, struct mustache *m, const struct value *data, struct buf *out)
 {
+	t->rendering = m == t->index ? t->index_file : t->page_file;
 	return mustache_render(m, data, load_partial, t, out, t->d);
 }

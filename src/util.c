@@ -180,6 +180,15 @@ bool str_has_prefix(const char *s, const char *prefix)
 	return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
+void buf_put_names(struct buf *b, const char *const *names)
+{
+	for (size_t i = 0; names[i]; i++) {
+		if (i)
+			buf_puts(b, ", ");
+		buf_puts(b, names[i]);
+	}
+}
+
 size_t edit_distance(const char *a, const char *b, size_t cap)
 {
 	size_t la = strlen(a), lb = strlen(b);

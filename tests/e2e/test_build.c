@@ -61,8 +61,8 @@ static void builds_report_page_and_index(void **state)
 	assert_contains(page, "Cerebras, SambaNova, Graphcore &amp; Groq.");
 
 	char *index = e2e_read(dir, "_site/index.html");
-	assert_contains(index, "href=\"hw07/\"");
-	assert_contains(index, "href=\"hw05/\"");
+	assert_contains(index, "href=\"hw07/index.html\"");
+	assert_contains(index, "href=\"hw05/index.html\"");
 	/* newest first */
 	assert_true(strstr(index, "hw07/") < strstr(index, "hw05/"));
 	assert_contains(index, "datetime=\"2024-04-08\"");
@@ -158,8 +158,8 @@ static void bad_date_and_draft_are_errors_at_their_values(void **state)
 	assert_int_equal(r.status, 1);
 	assert_string_equal(
 		r.err,
-		"content/x.md:2:7: error: date '2024-13-01' is not a date: write it as YYYY-MM-DD, "
-		"e.g. 2024-04-08\n"
+		"content/x.md:2:7: error: date '2024-13-01' is not a date: write it as YYYY-MM-DD "
+		"(a real day), e.g. 2024-04-08\n"
 		"    2 | date: 2024-13-01\n"
 		"      |       ^~~~~~~~~~\n"
 		"content/x.md:3:8: error: 'draft' must be true or false\n"
@@ -212,7 +212,7 @@ static void unknown_site_yaml_key_warns_and_strict_makes_it_fail(void **state)
 	project_free(dir);
 }
 
-static void unreadable_report_is_an_error_naming_the_file(void **state)
+static void dangling_link_is_an_error_naming_the_file(void **state)
 {
 	(void)state;
 	char *dir = project_new();
@@ -222,8 +222,126 @@ static void unreadable_report_is_an_error_naming_the_file(void **state)
 	struct run r = e2e_run(dir, "build");
 	assert_int_equal(r.status, 1);
 	assert_string_equal(r.err,
-			    "content/gone.md: error: cannot read: No such file or directory\n"
+			    "content/gone.md: error: a link that leads nowhere: No such file or "
+			    "directory\n"
 			    "logdown: 1 error; the previous output was left as it was\n");
+	run_free(&r);
+	project_free(dir);
+}
+
+static void links_stay_inside_the_project_and_never_loop(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	char *outside = e2e_tmpdir();
+	e2e_write(outside, "secret.md", "---\ntitle: secret\n---\n");
+	e2e_write(outside, "key.png", "secret");
+	char *l1 = path_join(dir, "content/ext");
+	char *l2 = path_join(dir, "content/loop");
+	char *l3 = path_join(dir, "content/hw07/img");
+	char *l4 = path_join(dir, "static/leak.png");
+	char *key = path_join(outside, "key.png");
+	e2e_write(dir, "static/site.css", "p{}");
+	assert_int_equal(symlink(outside, l1), 0);
+	assert_int_equal(symlink(".", l2), 0);
+	assert_int_equal(symlink(outside, l3), 0);
+	assert_int_equal(symlink(key, l4), 0);
+	/* check finds what build finds */
+	struct run r = e2e_run(dir, "check");
+	assert_int_equal(r.status, 1);
+	assert_string_equal(
+		r.err,
+		"content/ext: error: a link leading outside the project: logdown reads nothing "
+		"there (copy what you need into the project)\n"
+		"content/hw07/img: error: a link leading outside the project: logdown reads "
+		"nothing there (copy what you need into the project)\n"
+		"content/loop: error: a link back to a folder that holds it: following it would "
+		"loop\n"
+		"static/leak.png: error: a link leading outside the project: logdown reads nothing "
+		"there (copy what you need into the project)\n"
+		"logdown: 4 errors; nothing was written\n");
+	run_free(&r);
+	r = e2e_run(dir, "build");
+	assert_int_equal(r.status, 1);
+	char *site = path_join(dir, "_site");
+	assert_false(path_exists(site));
+	free(site);
+	run_free(&r);
+	free(key);
+	free(l1);
+	free(l2);
+	free(l3);
+	free(l4);
+	remove_tree(outside);
+	free(outside);
+	project_free(dir);
+}
+
+static void special_files_are_left_out_with_a_warning(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	char *fifo = path_join(dir, "content/pipe.md");
+	assert_int_equal(mkfifo(fifo, 0644), 0);
+	free(fifo);
+	struct run r = e2e_run(dir, "check");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "content/pipe.md: warning: not a regular file (a FIFO or "
+				   "device): left out\n"
+				   "logdown: checked 1 report\n");
+	run_free(&r);
+	project_free(dir);
+}
+
+static void reports_cannot_take_the_names_the_site_uses(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	e2e_write(dir, "content/static.md", "x");
+	e2e_write(dir, "content/index.html.md", "x");
+	struct run r = e2e_run(dir, "check");
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err,
+			    "content/index.html.md: error: this report would be written to "
+			    "index.html/, where the site keeps its own 'index.html': rename it\n"
+			    "content/static.md: error: this report would be written to static/, "
+			    "where the site keeps its own 'static': rename it\n"
+			    "logdown: 2 errors; nothing was written\n");
+	run_free(&r);
+	project_free(dir);
+}
+
+static void markdown_inside_a_bundle_is_not_a_report(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	e2e_write(dir, "content/hw07/notes.md", "x");
+	e2e_write(dir, "content/hw07/part2/index.md", "x");
+	e2e_write(dir, "content/hw07/logs/README.md", "about the logs");
+	struct run r = e2e_run(dir, "check");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err,
+			    "content/hw07/notes.md: warning: not a report: the files in the folder "
+			    "of content/hw07/index.md belong to that report (move this one out of "
+			    "the folder to make it a report)\n"
+			    "content/hw07/part2/index.md: warning: not a report: the files in the "
+			    "folder of content/hw07/index.md belong to that report (move this one "
+			    "out of the folder to make it a report)\n"
+			    "logdown: checked 1 report\n");
+	run_free(&r);
+	project_free(dir);
+}
+
+static void json_diagnostics_are_the_only_output(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	e2e_write(dir, "content/x.md", "---\ntitel: x\n---\n");
+	struct run r = e2e_run(dir, "build --diagnostics=json");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "{\"severity\":\"warning\",\"file\":\"content/x.md\",\"line\":2,"
+				   "\"col\":1,\"message\":\"unknown front matter key 'titel' (did "
+				   "you mean 'title'?)\"}\n");
 	run_free(&r);
 	project_free(dir);
 }
@@ -627,7 +745,12 @@ int main(void)
 		cmocka_unit_test(bad_date_and_draft_are_errors_at_their_values),
 		cmocka_unit_test(unknown_front_matter_key_is_a_warning_with_a_suggestion),
 		cmocka_unit_test(unknown_site_yaml_key_warns_and_strict_makes_it_fail),
-		cmocka_unit_test(unreadable_report_is_an_error_naming_the_file),
+		cmocka_unit_test(dangling_link_is_an_error_naming_the_file),
+		cmocka_unit_test(links_stay_inside_the_project_and_never_loop),
+		cmocka_unit_test(special_files_are_left_out_with_a_warning),
+		cmocka_unit_test(reports_cannot_take_the_names_the_site_uses),
+		cmocka_unit_test(markdown_inside_a_bundle_is_not_a_report),
+		cmocka_unit_test(json_diagnostics_are_the_only_output),
 		cmocka_unit_test(output_at_the_project_root_is_refused),
 		cmocka_unit_test(a_folder_logdown_did_not_make_is_not_replaced),
 		cmocka_unit_test(failed_build_leaves_previous_output_intact),

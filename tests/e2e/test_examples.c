@@ -39,10 +39,10 @@ static void index_lists_published_reports_newest_first(void **state)
 	(void)state;
 	char *index = site_file("index.html");
 	const char *order[] = {
-		"<a href=\"metis-vs-sophia/\">gpt-oss-120b inference: SambaNova Metis vs Sophia</a>",
-		"<a href=\"cerebras-batch-sweep/\">Cerebras batch-size sweep</a>",
-		"<a href=\"hw07-ai-accelerators/\">Homework 7: AI accelerators</a>",
-		"<a href=\"mpi-cuda-training/\">MPI + CUDA training of a two-layer network</a>",
+		"<a href=\"metis-vs-sophia/index.html\">gpt-oss-120b inference: SambaNova Metis vs Sophia</a>",
+		"<a href=\"cerebras-batch-sweep/index.html\">Cerebras batch-size sweep</a>",
+		"<a href=\"hw07-ai-accelerators/index.html\">Homework 7: AI accelerators</a>",
+		"<a href=\"mpi-cuda-training/index.html\">MPI + CUDA training of a two-layer network</a>",
 	};
 	const char *prev = index;
 	for (size_t i = 0; i < ARRAY_LEN(order); i++) {

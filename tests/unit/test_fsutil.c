@@ -376,189 +376,12 @@ static void make_source_tree(void **state)
 	free(deeper);
 }
 
-/* copy_tree confined to the source folder itself, as the build confines
- * static/ to the project. */
-static bool copy_in(const char *src, const char *dst, char **failed)
-{
-	char *confine = path_real(src);
-	bool ok = copy_tree(src, dst, confine ? confine : "/nonexistent", failed);
-	int e = errno;
-	free(confine);
-	errno = e;
-	return ok;
-}
-
-static void copy_tree_copies_files_and_folders(void **state)
-{
-	make_source_tree(state);
-	char *src = at(state, "src");
-	char *dst = at(state, "out/copy");
-	char *failed = NULL;
-	assert_true(copy_in(src, dst, &failed));
-	assert_null(failed);
-	char *a = at(state, "out/copy/a.txt");
-	char *b = at(state, "out/copy/sub/b.txt");
-	char *c = at(state, "out/copy/sub/deeper/c.txt");
-	char *e = at(state, "out/copy/empty");
-	assert_file_holds(a, "alpha\n");
-	assert_file_holds(b, "beta\n");
-	assert_file_holds(c, "gamma\n");
-	assert_true(is_dir(e));
-	/* The source is untouched. */
-	char *sa = at(state, "src/a.txt");
-	assert_file_holds(sa, "alpha\n");
-	free(sa);
-	free(e);
-	free(c);
-	free(b);
-	free(a);
-	free(dst);
-	free(src);
-}
-
-static void copy_tree_into_an_existing_folder_merges(void **state)
-{
-	make_source_tree(state);
-	char *src = at(state, "src");
-	char *dst = at(state, "dst");
-	char *keep = at(state, "dst/keep.txt");
-	char *a = at(state, "dst/a.txt");
-	assert_true(mkdir_p(dst));
-	put_file(keep, "kept\n");
-	put_file(a, "old\n");
-	assert_true(copy_in(src, dst, NULL));
-	assert_file_holds(keep, "kept\n");
-	assert_file_holds(a, "alpha\n");
-	free(a);
-	free(keep);
-	free(dst);
-	free(src);
-}
-
-static void copy_tree_copies_the_bytes_of_a_link_inside(void **state)
-{
-	make_source_tree(state);
-	char *link = at(state, "src/link.txt");
-	assert_int_equal(symlink("sub/b.txt", link), 0);
-	char *src = at(state, "src");
-	char *dst = at(state, "dst");
-	assert_true(copy_in(src, dst, NULL));
-	char *copied = at(state, "dst/link.txt");
-	struct stat st;
-	assert_int_equal(lstat(copied, &st), 0);
-	assert_true(S_ISREG(st.st_mode));
-	assert_file_holds(copied, "beta\n");
-	free(copied);
-	free(dst);
-	free(src);
-	free(link);
-}
-
-static void copy_tree_does_not_copy_a_link_leading_outside(void **state)
-{
-	make_source_tree(state);
-	char *secret = at(state, "secret.txt");
-	put_file(secret, "private\n");
-	char *link = at(state, "src/leak.txt");
-	assert_int_equal(symlink(secret, link), 0);
-	char *src = at(state, "src");
-	char *dst = at(state, "dst");
-	char *failed = NULL;
-	assert_false(copy_in(src, dst, &failed));
-	assert_int_equal(errno, EXDEV);
-	assert_string_equal(failed, link);
-	free(failed);
-	/* Whatever copy_tree makes of the link, the outside file's bytes
-	 * must not land in the copy. */
-	char *copied = at(state, "dst/leak.txt");
-	struct stat st;
-	if (lstat(copied, &st) == 0 && S_ISREG(st.st_mode))
-		fail_msg("%s was copied from outside the tree", secret);
-	free(copied);
-	free(dst);
-	free(src);
-	free(link);
-	free(secret);
-}
-
-static void copy_tree_of_a_missing_folder_names_it(void **state)
-{
-	char *src = at(state, "missing");
-	char *dst = at(state, "dst");
-	char *failed = NULL;
-	errno = 0;
-	assert_false(copy_in(src, dst, &failed));
-	assert_int_equal(errno, ENOENT);
-	assert_non_null(failed);
-	assert_string_equal(failed, src);
-	free(failed);
-	free(dst);
-	free(src);
-}
-
-static void copy_tree_names_the_destination_it_cannot_create(void **state)
-{
-	make_source_tree(state);
-	char *file = at(state, "file");
-	put_file(file, "x");
-	char *src = at(state, "src");
-	char *dst = at(state, "file/out");
-	char *failed = NULL;
-	assert_false(copy_in(src, dst, &failed));
-	assert_int_equal(errno, ENOTDIR);
-	assert_non_null(failed);
-	char got[512];
-	snprintf(got, sizeof got, "%s", failed);
-	free(failed);
-	bool right = strcmp(got, dst) == 0;
-	free(dst);
-	free(src);
-	free(file);
-	if (!right)
-		fail_msg("copy_tree named '%s' as failing, not the destination", got);
-}
-
-static void copy_tree_names_a_file_it_cannot_read(void **state)
-{
-	if (geteuid() == 0)
-		skip(); /* root reads files whatever their mode */
-	make_source_tree(state);
-	char *b = at(state, "src/sub/b.txt");
-	chmod(b, 0);
-	char *src = at(state, "src");
-	char *dst = at(state, "dst");
-	char *failed = NULL;
-	assert_false(copy_in(src, dst, &failed));
-	assert_int_equal(errno, EACCES);
-	assert_non_null(failed);
-	assert_string_equal(failed, b);
-	free(failed);
-	free(dst);
-	free(src);
-	free(b);
-}
-
 static void remove_tree_removes_everything(void **state)
 {
 	make_source_tree(state);
 	char *src = at(state, "src");
 	assert_true(remove_tree(src));
 	assert_false(path_exists(src));
-	free(src);
-}
-
-static void copy_then_remove_leaves_the_source(void **state)
-{
-	make_source_tree(state);
-	char *src = at(state, "src");
-	char *dst = at(state, "dst");
-	assert_true(copy_in(src, dst, NULL));
-	assert_true(remove_tree(dst));
-	assert_false(path_exists(dst));
-	char *c = at(state, "src/sub/deeper/c.txt");
-	assert_file_holds(c, "gamma\n");
-	free(c);
-	free(dst);
 	free(src);
 }
 
@@ -869,15 +692,7 @@ int main(void)
 		T(dir_list_of_an_empty_folder_is_empty),
 		T(dir_list_of_a_missing_folder_fails_with_errno),
 		cmocka_unit_test(strv_free_of_null_does_nothing),
-		T(copy_tree_copies_files_and_folders),
-		T(copy_tree_into_an_existing_folder_merges),
-		T(copy_tree_copies_the_bytes_of_a_link_inside),
-		T(copy_tree_does_not_copy_a_link_leading_outside),
-		T(copy_tree_of_a_missing_folder_names_it),
-		T(copy_tree_names_the_destination_it_cannot_create),
-		T(copy_tree_names_a_file_it_cannot_read),
 		T(remove_tree_removes_everything),
-		T(copy_then_remove_leaves_the_source),
 		T(remove_tree_removes_a_link_to_a_folder_not_its_files),
 		T(remove_tree_of_a_link_removes_only_the_link),
 		T(remove_tree_removes_a_dangling_link),

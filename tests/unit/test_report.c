@@ -628,7 +628,7 @@ static void bad_date_is_an_error_at_the_value(void **state)
 	(void)state;
 	struct fixture fx;
 	assert_false(fx_load(&fx, "---\ntitle: T\ndate: 2024-13-01\n---\nbody\n"));
-	fx_expect(&fx, "%1$s:3:7: error: date '2024-13-01' is not a date: write it as YYYY-MM-DD, e.g. 2024-04-08\n"
+	fx_expect(&fx, "%1$s:3:7: error: date '2024-13-01' is not a date: write it as YYYY-MM-DD (a real day), e.g. 2024-04-08\n"
 		       "    3 | date: 2024-13-01\n"
 		       "      |       ^~~~~~~~~~\n");
 	assert_int_equal(diag_errors(fx.c.d), 1);
@@ -640,7 +640,7 @@ static void unquoted_non_date_is_an_error(void **state)
 	(void)state;
 	struct fixture fx;
 	assert_false(fx_load(&fx, "---\ndate: April 8\n---\n"));
-	fx_expect(&fx, "%1$s:2:7: error: date 'April 8' is not a date: write it as YYYY-MM-DD, e.g. 2024-04-08\n"
+	fx_expect(&fx, "%1$s:2:7: error: date 'April 8' is not a date: write it as YYYY-MM-DD (a real day), e.g. 2024-04-08\n"
 		       "    2 | date: April 8\n"
 		       "      |       ^~~~~~~\n");
 	fx_close(&fx);
@@ -739,7 +739,7 @@ static void every_error_in_the_front_matter_is_reported(void **state)
 	(void)state;
 	struct fixture fx;
 	assert_false(fx_load(&fx, "---\ndate: 2024-02-30\ndraft: 1\n---\n"));
-	fx_expect(&fx, "%1$s:2:7: error: date '2024-02-30' is not a date: write it as YYYY-MM-DD, e.g. 2024-04-08\n"
+	fx_expect(&fx, "%1$s:2:7: error: date '2024-02-30' is not a date: write it as YYYY-MM-DD (a real day), e.g. 2024-04-08\n"
 		       "    2 | date: 2024-02-30\n"
 		       "      |       ^~~~~~~~~~\n"
 		       "%1$s:3:8: error: 'draft' must be true or false\n"
