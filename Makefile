@@ -26,13 +26,15 @@ SAN     = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-rec
 
 # The pipeline, in order: sources and config, Markdown, templates, the
 # site, and the command line last.
-MODULES = util diag fsutil value yamldoc config report markdown mustache \
-          theme site outdir scaffold
+MODULES = util diag fsutil value yamldoc config run expr structured logparse \
+          runs report markdown mustache theme site outdir scaffold
 OBJS     = $(MODULES:%=build/rel/%.o) build/rel/embedded.o
 ASAN_OBJS = $(MODULES:%=build/asan/%.o) build/asan/embedded.o
 
-# Files compiled into the binary: the default theme and templates.
-EMBED   = templates/page.html templates/index.html static/logdown.css
+# Files compiled into the binary: the default theme, templates and the
+# built-in parsers.
+EMBED   = templates/page.html templates/index.html static/logdown.css \
+          $(sort $(wildcard parsers/*.yaml))
 
 UNIT_TESTS = $(patsubst tests/unit/%.c,build/asan/%,$(wildcard tests/unit/test_*.c))
 E2E_TESTS  = $(patsubst tests/e2e/%.c,build/asan/%,$(wildcard tests/e2e/test_*.c))

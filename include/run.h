@@ -1,0 +1,88 @@
+/* run.h: the data model: what a parser extracts from one result file.
+ *
+ * A run has fields (a number or a string, each remembering the text it
+ * was written with and its line), series (tables: ordered rows of named
+ * columns, each row remembering its line) and the count of its lines
+ * (SPEC section 3).  Nested records are flattened into dotted field
+ * names ("summary.metis.mean_latency_s").
+ *
+ * Memory: a run owns everything reachable from it, text included.  A
+ * series may hold millions of rows, so its storage is the
+ * implementation's business: read it through series_cell(). */
+#ifndef LOGDOWN_RUN_H
+#define LOGDOWN_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum datum_kind {
+	DATUM_MISSING, /* "--", "n/a", an empty cell: skipped by aggregations, shown as — */
+	DATUM_NUMBER,
+	DATUM_STRING,
+};
+
+/* One value, as a view: text points into storage owned by the run (or
+ * by whoever made the datum) and is NOT NUL-terminated; use len. */
+struct datum {
+	enum datum_kind kind;
+	double num;       /* DATUM_NUMBER: the value ("98.07%" gives 98.07) */
+	const char *text; /* as written in the file ("7.12500"); NULL when computed */
+	size_t len;
+	long line;        /* 1-based line in the run's file; 0 when computed */
+};
+
+struct series;
+struct run;
+
+/* A new empty run.  name is the run's name in the report ("cs512"),
+ * file the result file as diagnostics show it, parser the parser's
+ * name.  Caller frees with run_free(). */
+struct run *run_new(const char *name, const char *file, const char *parser);
+void run_free(struct run *r);
+
+const char *run_name(const struct run *r);
+const char *run_file(const struct run *r);
+const char *run_parser(const struct run *r);
+long run_line_count(const struct run *r);
+void run_set_line_count(struct run *r, long n);
+
+/* Sets field name to a copy of d (its text is copied), replacing an
+ * earlier value of that name.  Field order is the order of first set. */
+void run_set_field(struct run *r, const char *name, const struct datum *d);
+/* The field, or NULL.  The view stays valid until the run changes. */
+const struct datum *run_field(const struct run *r, const char *name);
+size_t run_field_count(const struct run *r);
+/* The i-th field's name and value, in order. */
+const char *run_field_name(const struct run *r, size_t i);
+const struct datum *run_field_at(const struct run *r, size_t i);
+
+/* Adds a series with the given columns (copied), or returns the existing
+ * series of that name when its columns are the same (rows then append).
+ * Returns NULL when a series of that name exists with other columns. */
+struct series *run_add_series(struct run *r, const char *name, const char *const *columns,
+			      size_t ncols);
+struct series *run_series(const struct run *r, const char *name);
+size_t run_series_count(const struct run *r);
+struct series *run_series_at(const struct run *r, size_t i);
+
+const char *series_name(const struct series *s);
+size_t series_column_count(const struct series *s);
+const char *series_column(const struct series *s, size_t col);
+/* The index of the column, or -1. */
+long series_column_index(const struct series *s, const char *name);
+size_t series_row_count(const struct series *s);
+/* Appends a row of series_column_count() cells (texts copied), read from
+ * line `line` (0 when computed). */
+void series_append(struct series *s, const struct datum *cells, long line);
+/* Cell (row, col) into *out; out->line is the row's line.  The view is
+ * valid until the run changes or is freed. */
+void series_cell(const struct series *s, size_t row, size_t col, struct datum *out);
+long series_row_line(const struct series *s, size_t row);
+
+/* Types the text of a value as the SPEC says: a number when it reads as
+ * one ("98.07%" -> 98.07, "1,024" -> 1024, "4e-05"), missing for "--",
+ * "n/a", "N/A", "-", "" and "null"/"None", a string otherwise.  text is
+ * borrowed into the result.  line is stored as given. */
+struct datum datum_from_text(const char *text, size_t len, long line);
+
+#endif

@@ -1,0 +1,2 @@
+/* expr.c: being written. */
+#include "expr.h"

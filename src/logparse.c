@@ -1,0 +1,2 @@
+/* logparse.c: being written. */
+#include "logparse.h"

@@ -1,0 +1,2 @@
+/* run.c: being written. */
+#include "run.h"

@@ -1,0 +1,2 @@
+/* runs.c: being written. */
+#include "runs.h"

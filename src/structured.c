@@ -1,0 +1,2 @@
+/* structured.c: being written. */
+#include "structured.h"
