@@ -37,6 +37,11 @@ struct value {
 	size_t count;
 	size_t cap;
 	struct loc loc;
+	/* Private to value.c: a map with more than a few keys gets a hash
+	 * index over them, so that lookups stay fast in big maps.  Change a
+	 * map's keys and count only through value_set(). */
+	size_t *hash;
+	size_t hash_cap;
 };
 
 /* Constructors.  Each returns a new node that the caller frees with
@@ -52,13 +57,15 @@ struct value *value_copy(const struct value *v);
 
 /* Appends item to list, taking ownership. */
 void value_push(struct value *list, struct value *item);
-/* Sets key in map, taking ownership of v and freeing a value it replaces. */
+/* Sets key in map, taking ownership of v and freeing a value it replaces.
+ * A new key goes last; a replaced one keeps its place. */
 void value_set(struct value *map, const char *key, struct value *v);
 /* Shorthand for value_set(map, key, value_string(s)). */
 void value_set_str(struct value *map, const char *key, const char *s);
 /* The value under key, or NULL.  Borrowed from map. */
 struct value *value_get(const struct value *map, const char *key);
-/* The index of key in map, or -1. */
+/* The index of key in map, or -1 (also when map is NULL or not a map).
+ * value_get() and value_index() take constant time on average. */
 long value_index(const struct value *map, const char *key);
 
 /* Falsy: null, false, an empty list and the empty string (so that a
@@ -71,7 +78,10 @@ bool value_truthy(const struct value *v);
  * nothing for null.  Lists and maps append nothing. */
 struct buf;
 void value_put_text(struct buf *b, const struct value *v);
-/* The shortest text that reads back as n (%.17g at worst). */
+/* The shortest text that reads back as n, written as JavaScript writes
+ * numbers: plain from 0.000001 up to 1e21 ("100", "0.1"), with an
+ * exponent beyond ("1e+21", "2.5e-7"); -0 as "0"; NaN, Infinity and
+ * -Infinity by name. */
 void number_put(struct buf *b, double n);
 
 /* The kind as a word for diagnostics: "a string", "a list", ... */

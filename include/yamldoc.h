@@ -7,16 +7,19 @@
 #include "diag.h"
 #include "value.h"
 
-/* Parses the first document of text.  Plain scalars are typed the way a
- * user reads them (YAML 1.2 core schema): null, ~ and nothing are null,
- * true/false booleans, decimal numbers (1e5 included) numbers, all else
- * strings; quoted scalars and !!str ones are always strings.  Each
- * node's loc points into `file`, offset by line0 lines (for YAML
- * embedded in another file, such as front matter); columns count bytes.
+/* Parses text, which must hold one YAML document (a leading UTF-8 byte
+ * order mark is skipped).  Plain scalars are typed the way a user reads
+ * them (YAML 1.2 core schema): null, ~ and nothing are null, true/false
+ * booleans, decimal numbers (1e5 included) numbers, all else strings;
+ * quoted scalars and !!str ones are always strings.  Each node's loc
+ * points into `file`, offset by line0 lines (for YAML embedded in another
+ * file, such as front matter); columns count bytes, from after the byte
+ * order mark on line 1.
  *
  * An empty document gives a null value.  On a syntax error, an alias, a
- * duplicate key or a non-scalar key it reports through d and returns
- * NULL.  Caller frees with value_free(). */
+ * duplicate key, a non-scalar key or a second document it reports through
+ * d and returns NULL.  Errors that libyaml can read past are all
+ * reported, not just the first.  Caller frees with value_free(). */
 struct value *yamldoc_parse(const char *text, size_t len, const char *file,
 			    int line0, struct diag *d);
 

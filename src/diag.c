@@ -140,6 +140,9 @@ static bool source_line(struct diag *d, const char *file, int line, struct span 
 			return false;
 		p = nl + 1;
 	}
+	/* A byte-order mark is invisible in an editor: columns skip it. */
+	if (line == 1 && end - p >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
+		p += 3;
 	const char *e = memchr(p, '\n', (size_t)(end - p));
 	if (!e)
 		e = end;

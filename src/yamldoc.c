@@ -1,6 +1,7 @@
 /* yamldoc.c: libyaml's event stream into a value tree with locations. */
 #include "yamldoc.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
@@ -20,7 +21,10 @@ struct loader {
 	const char *file;
 	int line0;
 	struct diag *d;
+	/* An error was reported: the tree is not to be used. */
 	bool failed;
+	/* Reading cannot go on (libyaml stops at its first syntax error). */
+	bool stop;
 	/* The start of line `line` (0-based) of text: marks come mostly in
 	 * order, so finding the next one scans on from the last. */
 	size_t line;
@@ -135,6 +139,8 @@ struct value *yamldoc_scalar(const char *text, size_t len)
 	return v;
 }
 
+/* The next event, or false after reporting a syntax error: libyaml
+ * cannot read on past one, so the load stops there. */
 static bool next_event(struct loader *ld, yaml_event_t *ev)
 {
 	if (yaml_parser_parse(&ld->parser, ev))
@@ -148,11 +154,17 @@ static bool next_event(struct loader *ld, yaml_event_t *ev)
 	if (p->context)
 		diag_note(ld->d, mark_loc(ld, p->context_mark), "%s (it starts here)", p->context);
 	ld->failed = true;
+	ld->stop = true;
 	return false;
 }
 
 static struct value *load_node(struct loader *ld, yaml_event_t *ev, int depth);
 
+/* Loads a list or map whose start event is `start` (borrowed).  Errors
+ * that leave the event stream readable (a duplicate key, a key that is
+ * not a scalar, an alias) are reported and loading goes on, so that one
+ * run shows them all; ld->failed then tells the tree is not to be used.
+ * Returns NULL only when loading stops (ld->stop). */
 static struct value *load_collection(struct loader *ld, yaml_event_t *start, int depth)
 {
 	bool is_map = start->type == YAML_MAPPING_START_EVENT;
@@ -160,10 +172,11 @@ static struct value *load_collection(struct loader *ld, yaml_event_t *start, int
 	struct value *v = value_new(is_map ? VALUE_MAP : VALUE_LIST);
 	v->loc = mark_loc(ld, start->start_mark);
 	if (depth >= YAML_MAX_DEPTH) {
+		/* Reading on would mean recursing deeper: give up here. */
 		diag_error(ld->d, v->loc, "YAML nested deeper than %d levels", YAML_MAX_DEPTH);
 		ld->failed = true;
-		value_free(v);
-		return NULL;
+		ld->stop = true;
+		goto fail;
 	}
 	for (;;) {
 		yaml_event_t ev;
@@ -183,9 +196,19 @@ static struct value *load_collection(struct loader *ld, yaml_event_t *start, int
 		if (ev.type != YAML_SCALAR_EVENT) {
 			diag_error(ld->d, mark_loc(ld, ev.start_mark),
 				   "a map key must be a plain name or string");
-			yaml_event_delete(&ev);
 			ld->failed = true;
-			goto fail;
+			/* Read the key and its value only to find errors in them. */
+			struct value *skip = load_node(ld, &ev, depth + 1);
+			if (!skip)
+				goto fail;
+			value_free(skip);
+			if (!next_event(ld, &ev))
+				goto fail;
+			skip = load_node(ld, &ev, depth + 1);
+			if (!skip)
+				goto fail;
+			value_free(skip);
+			continue;
 		}
 		char *key = xstrndup((const char *)ev.data.scalar.value, ev.data.scalar.length);
 		struct loc key_loc = mark_loc(ld, ev.start_mark);
@@ -195,21 +218,23 @@ static struct value *load_collection(struct loader *ld, yaml_event_t *start, int
 		if (dup >= 0) {
 			diag_error(ld->d, key_loc, "duplicate key '%s' (first given on line %d)", key,
 				   v->key_locs[dup].line);
-			free(key);
 			ld->failed = true;
-			goto fail;
 		}
-		if (!next_event(ld, &ev)) {
-			free(key);
-			goto fail;
-		}
-		struct value *item = load_node(ld, &ev, depth + 1);
+		struct value *item = NULL;
+		if (next_event(ld, &ev))
+			item = load_node(ld, &ev, depth + 1);
 		if (!item) {
 			free(key);
 			goto fail;
 		}
-		value_set(v, key, item);
-		v->key_locs[v->count - 1] = key_loc;
+		/* A duplicate's value is read for its errors, then dropped: the
+		 * first one stays for later duplicates to point at. */
+		if (dup >= 0) {
+			value_free(item);
+		} else {
+			value_set(v, key, item);
+			v->key_locs[v->count - 1] = key_loc;
+		}
 		free(key);
 	}
 fail:
@@ -217,7 +242,9 @@ fail:
 	return NULL;
 }
 
-/* Loads the node that starts with ev, and deletes ev. */
+/* Loads the node that starts with ev, and deletes ev.  Returns NULL only
+ * when loading stops (ld->stop); a node that is reported and read past
+ * (an alias) comes back as a null placeholder with ld->failed set. */
 static struct value *load_node(struct loader *ld, yaml_event_t *ev, int depth)
 {
 	struct value *v = NULL;
@@ -241,22 +268,60 @@ static struct value *load_node(struct loader *ld, yaml_event_t *ev, int depth)
 		v = load_collection(ld, ev, depth);
 		break;
 	case YAML_ALIAS_EVENT:
-		diag_error(ld->d, mark_loc(ld, ev->start_mark),
-			   "YAML aliases (*name) are not supported: write the value out");
+		v = value_new(VALUE_NULL);
+		v->loc = mark_loc(ld, ev->start_mark);
+		diag_error(ld->d, v->loc, "YAML aliases (*name) are not supported: write the value out");
 		ld->failed = true;
 		break;
 	default:
+		/* libyaml only gives node events where a node is due. */
 		diag_error(ld->d, mark_loc(ld, ev->start_mark), "unexpected YAML event");
 		ld->failed = true;
+		ld->stop = true;
 		break;
 	}
 	yaml_event_delete(ev);
 	return v;
 }
 
+/* The end of the first document has been read: what comes next must be
+ * the end of the stream.  A second document is reported rather than
+ * ignored, since its keys would otherwise vanish without a word. */
+static void expect_stream_end(struct loader *ld)
+{
+	yaml_event_t ev;
+	if (!next_event(ld, &ev))
+		return;
+	if (ev.type == YAML_DOCUMENT_START_EVENT) {
+		struct loc at = mark_loc(ld, ev.start_mark);
+		size_t off = ev.start_mark.index;
+		/* libyaml puts an explicit document's start at its "---" or at
+		 * the %directives before it. */
+		if (off + 3 <= ld->len && memcmp(ld->text + off, "---", 3) == 0) {
+			at.len = 3;
+			diag_error(ld->d, at, "a second YAML document starts here; logdown reads one "
+					      "document per file (remove this ---)");
+		} else {
+			diag_error(ld->d, at, "a second YAML document starts here; logdown reads one "
+					      "document per file");
+		}
+		ld->failed = true;
+	} else {
+		assert(ev.type == YAML_STREAM_END_EVENT);
+	}
+	yaml_event_delete(&ev);
+}
+
 struct value *yamldoc_parse(const char *text, size_t len, const char *file, int line0,
 			    struct diag *d)
 {
+	/* A byte order mark is not content.  Left in, libyaml counts it as a
+	 * column of line 1, so the first key is indented more than the next
+	 * and ends the document.  Stripped, columns are what a reader sees. */
+	if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
+		text += 3;
+		len -= 3;
+	}
 	struct loader ld = {.text = text, .len = len, .file = file, .line0 = line0, .d = d};
 	struct value *root = NULL;
 	if (!yaml_parser_initialize(&ld.parser)) {
@@ -266,26 +331,28 @@ struct value *yamldoc_parse(const char *text, size_t len, const char *file, int 
 	yaml_parser_set_input_string(&ld.parser, (const unsigned char *)text, len);
 	yaml_parser_set_encoding(&ld.parser, YAML_UTF8_ENCODING);
 
+	/* The stream is stream-start, then either stream-end (no document at
+	 * all) or document-start, one node, document-end, and whatever
+	 * follows, which expect_stream_end() checks. */
 	yaml_event_t ev;
-	/* stream-start, then document-start or stream-end */
-	while (!ld.failed && next_event(&ld, &ev)) {
-		yaml_event_type_t t = ev.type;
-		if (t == YAML_STREAM_END_EVENT) {
-			yaml_event_delete(&ev);
-			break;
-		}
-		if (t == YAML_STREAM_START_EVENT || t == YAML_DOCUMENT_START_EVENT) {
-			yaml_event_delete(&ev);
-			continue;
-		}
-		if (t == YAML_DOCUMENT_END_EVENT) {
-			yaml_event_delete(&ev);
-			break; /* only the first document counts */
-		}
-		root = load_node(&ld, &ev, 0);
-		if (!root)
-			break;
-	}
+	if (!next_event(&ld, &ev))
+		goto out;
+	assert(ev.type == YAML_STREAM_START_EVENT);
+	yaml_event_delete(&ev);
+	if (!next_event(&ld, &ev))
+		goto out;
+	bool empty = ev.type == YAML_STREAM_END_EVENT;
+	assert(empty || ev.type == YAML_DOCUMENT_START_EVENT);
+	yaml_event_delete(&ev);
+	if (empty || !next_event(&ld, &ev))
+		goto out;
+	root = load_node(&ld, &ev, 0);
+	if (ld.stop || !next_event(&ld, &ev))
+		goto out;
+	assert(ev.type == YAML_DOCUMENT_END_EVENT);
+	yaml_event_delete(&ev);
+	expect_stream_end(&ld);
+out:
 	yaml_parser_delete(&ld.parser);
 	if (ld.failed) {
 		value_free(root);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "diag.h"
 #include "util.h"
@@ -558,6 +559,72 @@ static void duplicate_key_names_the_first_line(void **state)
 	cap_close(&c);
 }
 
+static void every_duplicate_key_and_the_syntax_error_after_them_are_reported(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	struct value *v = parse(&c, "a: 1\nb: 2\na: 3\nc: {b: 1, b: 2}\nb: 4\nd: [1, 2\n");
+	assert_null(v);
+	assert_string_equal(cap_text(&c), "f.yaml:3:1: error: duplicate key 'a' (first given on line 1)\n"
+					  "    3 | a: 3\n"
+					  "      | ^\n"
+					  "f.yaml:4:11: error: duplicate key 'b' (first given on line 4)\n"
+					  "    4 | c: {b: 1, b: 2}\n"
+					  "      |           ^\n"
+					  "f.yaml:5:1: error: duplicate key 'b' (first given on line 2)\n"
+					  "    5 | b: 4\n"
+					  "      | ^\n"
+					  "f.yaml:7:1: error: malformed YAML: did not find expected ',' or ']'\n"
+					  "    7 | \n"
+					  "      | ^\n"
+					  "f.yaml:6:4: note: while parsing a flow sequence (it starts here)\n"
+					  "    6 | d: [1, 2\n"
+					  "      |    ^\n");
+	assert_int_equal(diag_errors(c.d), 4);
+	cap_close(&c);
+}
+
+static void duplicate_key_keeps_pointing_at_the_first_one(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	struct value *v = parse(&c, "k: 1\nk: 2\nk: 3\n");
+	assert_null(v);
+	assert_string_equal(cap_text(&c), "f.yaml:2:1: error: duplicate key 'k' (first given on line 1)\n"
+					  "    2 | k: 2\n"
+					  "      | ^\n"
+					  "f.yaml:3:1: error: duplicate key 'k' (first given on line 1)\n"
+					  "    3 | k: 3\n"
+					  "      | ^\n");
+	assert_int_equal(diag_errors(c.d), 2);
+	cap_close(&c);
+}
+
+static void errors_after_an_alias_and_a_list_key_are_still_reported(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	struct value *v = parse(&c, "a: 1\na: *x\n? [k]\n: v\nb: &y 1\nb: 2\n");
+	assert_null(v);
+	assert_string_equal(cap_text(&c), "f.yaml:2:1: error: duplicate key 'a' (first given on line 1)\n"
+					  "    2 | a: *x\n"
+					  "      | ^\n"
+					  "f.yaml:2:4: error: YAML aliases (*name) are not supported: write the value out\n"
+					  "    2 | a: *x\n"
+					  "      |    ^\n"
+					  "f.yaml:3:3: error: a map key must be a plain name or string\n"
+					  "    3 | ? [k]\n"
+					  "      |   ^\n"
+					  "f.yaml:6:1: error: duplicate key 'b' (first given on line 5)\n"
+					  "    6 | b: 2\n"
+					  "      | ^\n");
+	assert_int_equal(diag_errors(c.d), 4);
+	cap_close(&c);
+}
+
 static void duplicate_key_in_a_nested_map_is_an_error(void **state)
 {
 	(void)state;
@@ -733,20 +800,170 @@ static void empty_text_with_no_length_is_null(void **state)
 	cap_close(&c);
 }
 
-static void only_the_first_document_is_read(void **state)
+static void a_second_document_is_an_error(void **state)
 {
 	(void)state;
 	struct capture c;
 	cap_open(&c);
-	struct value *v = parse(&c, "a: 1\n---\nb: 2\n---\n[ broken\n");
+	struct value *v = parse(&c, "title: x\n---\noutput: y\n");
+	assert_null(v);
+	assert_string_equal(cap_text(&c), "f.yaml:2:1: error: a second YAML document starts here; "
+					  "logdown reads one document per file (remove this ---)\n"
+					  "    2 | ---\n"
+					  "      | ^~~\n");
+	assert_int_equal(diag_errors(c.d), 1);
+	cap_close(&c);
+}
+
+static void a_second_document_is_reported_on_its_file_line(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	/* Only the start of the second document is reported: what is in it
+	 * (here a broken third one) is never read. */
+	struct value *v = parse_at(&c, "a: 1\n---\nb: 2\n---\n[ broken\n", 2);
+	assert_null(v);
+	assert_string_equal(cap_text(&c), "f.yaml:4:1: error: a second YAML document starts here; "
+					  "logdown reads one document per file (remove this ---)\n"
+					  "    4 | ---\n"
+					  "      | ^~~\n");
+	assert_int_equal(diag_errors(c.d), 1);
+	cap_close(&c);
+}
+
+static void a_second_document_after_a_directive_is_reported_at_the_directive(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	struct value *v = parse(&c, "title: x\n...\n%YAML 1.2\n---\nb: 2\n");
+	assert_null(v);
+	assert_string_equal(cap_text(&c), "f.yaml:3:1: error: a second YAML document starts here; "
+					  "logdown reads one document per file\n"
+					  "    3 | %YAML 1.2\n"
+					  "      | ^\n");
+	cap_close(&c);
+}
+
+static void a_syntax_error_after_the_document_is_reported(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	struct value *v = parse(&c, "title: x\n...\nb: 2\n");
+	assert_null(v);
+	assert_string_equal(cap_text(&c), "f.yaml:3:1: error: malformed YAML: did not find expected <document start>\n"
+					  "    3 | b: 2\n"
+					  "      | ^\n");
+	assert_int_equal(diag_errors(c.d), 1);
+	cap_close(&c);
+}
+
+static void document_markers_around_one_document_are_fine(void **state)
+{
+	(void)state;
+	const char *texts[] = {"title: x\n...\n", "---\ntitle: x\n...\n", "--- {title: x}\n",
+			       "title: x\n...\n# the end\n...\n"};
+	for (size_t i = 0; i < ARRAY_LEN(texts); i++) {
+		struct capture c;
+		cap_open(&c);
+		struct value *v = parse(&c, texts[i]);
+		assert_non_null(v);
+		assert_int_equal(v->kind, VALUE_MAP);
+		assert_int_equal(v->count, 1);
+		assert_string_equal(value_get(v, "title")->text, "x");
+		assert_string_equal(cap_text(&c), "");
+		value_free(v);
+		cap_close(&c);
+	}
+}
+
+static void byte_order_mark_is_skipped_and_every_key_kept(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	struct value *v = parse(&c, "\xef\xbb\xbftitle: T\noutput: out2\n");
 	assert_non_null(v);
+	assert_string_equal(cap_text(&c), "");
 	assert_int_equal(v->kind, VALUE_MAP);
-	assert_int_equal(v->count, 1);
-	assert_string_equal(v->keys[0], "a");
-	assert_null(value_get(v, "b"));
+	assert_int_equal(v->count, 2);
+	assert_string_equal(v->keys[0], "title");
+	assert_string_equal(v->keys[1], "output");
+	assert_string_equal(value_get(v, "title")->text, "T");
+	assert_string_equal(value_get(v, "output")->text, "out2");
+	/* The mark takes no column: line 1 reads as if it were not there. */
+	assert_int_equal(v->loc.line, 1);
+	assert_int_equal(v->loc.col, 1);
+	assert_int_equal(v->key_locs[0].line, 1);
+	assert_int_equal(v->key_locs[0].col, 1);
+	assert_int_equal(value_get(v, "title")->loc.col, 8);
+	assert_int_equal(v->key_locs[1].line, 2);
+	assert_int_equal(v->key_locs[1].col, 1);
+	value_free(v);
+	cap_close(&c);
+}
+
+static void byte_order_mark_counts_nothing_in_line_1_diagnostics(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	/* Not registered and not on disk, so only the locations are shown:
+	 * quoting a line that holds the mark is the diagnostics' business. */
+	const char *text = "\xef\xbb\xbftitle: [1, 2\n";
+	struct value *v = yamldoc_parse(text, strlen(text), "no-such-dir/bom.yaml", 0, c.d);
+	assert_null(v);
+	assert_string_equal(cap_text(&c), "no-such-dir/bom.yaml:2:1: error: malformed YAML: did not find expected ',' or ']'\n"
+					  "no-such-dir/bom.yaml:1:8: note: while parsing a flow sequence (it starts here)\n");
+	cap_close(&c);
+}
+
+static void byte_order_mark_alone_is_an_empty_document(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	struct value *v = parse(&c, "\xef\xbb\xbf");
+	assert_non_null(v);
+	assert_int_equal(v->kind, VALUE_NULL);
 	assert_string_equal(cap_text(&c), "");
 	value_free(v);
 	cap_close(&c);
+}
+
+/* cmark's pathological tests run each input under a time limit.  A
+ * quadratic load takes minutes here; a linear one well under a second
+ * even with the sanitizers, so the bound is loose on a busy machine. */
+static void hundred_thousand_keys_load_in_linear_time(void **state)
+{
+	(void)state;
+	enum { N = 100000 };
+	struct buf b = BUF_INIT;
+	for (int i = 0; i < N; i++)
+		buf_printf(&b, "key%d: %d\n", i, i);
+	struct capture c;
+	cap_open(&c);
+	clock_t t0 = clock();
+	struct value *v = yamldoc_parse(b.data, b.len, "big.yaml", 0, c.d);
+	double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+	assert_non_null(v);
+	assert_string_equal(cap_text(&c), "");
+	assert_int_equal(v->count, N);
+	char key[32];
+	for (int i = 0; i < N; i++) {
+		snprintf(key, sizeof key, "key%d", i);
+		assert_int_equal(value_index(v, key), i);
+		assert_true(v->items[i]->number == i);
+		assert_int_equal(v->key_locs[i].line, i + 1);
+	}
+	assert_null(value_get(v, "key100000"));
+	if (secs > 10)
+		fail_msg("loading %d keys took %.1f s of CPU", N, secs);
+	value_free(v);
+	cap_close(&c);
+	buf_free(&b);
 }
 
 static void a_top_level_scalar_is_loaded(void **state)
@@ -820,6 +1037,9 @@ int main(void)
 		cmocka_unit_test(error_caret_after_multibyte_characters_lines_up),
 		cmocka_unit_test(invalid_utf8_is_reported_on_its_line),
 		cmocka_unit_test(duplicate_key_names_the_first_line),
+		cmocka_unit_test(every_duplicate_key_and_the_syntax_error_after_them_are_reported),
+		cmocka_unit_test(duplicate_key_keeps_pointing_at_the_first_one),
+		cmocka_unit_test(errors_after_an_alias_and_a_list_key_are_still_reported),
 		cmocka_unit_test(duplicate_key_in_a_nested_map_is_an_error),
 		cmocka_unit_test(alias_is_refused),
 		cmocka_unit_test(anchor_without_alias_is_harmless),
@@ -831,7 +1051,15 @@ int main(void)
 		cmocka_unit_test(empty_document_is_null),
 		cmocka_unit_test(empty_text_is_null_on_its_first_line),
 		cmocka_unit_test(empty_text_with_no_length_is_null),
-		cmocka_unit_test(only_the_first_document_is_read),
+		cmocka_unit_test(a_second_document_is_an_error),
+		cmocka_unit_test(a_second_document_is_reported_on_its_file_line),
+		cmocka_unit_test(a_second_document_after_a_directive_is_reported_at_the_directive),
+		cmocka_unit_test(a_syntax_error_after_the_document_is_reported),
+		cmocka_unit_test(document_markers_around_one_document_are_fine),
+		cmocka_unit_test(byte_order_mark_is_skipped_and_every_key_kept),
+		cmocka_unit_test(byte_order_mark_counts_nothing_in_line_1_diagnostics),
+		cmocka_unit_test(byte_order_mark_alone_is_an_empty_document),
+		cmocka_unit_test(hundred_thousand_keys_load_in_linear_time),
 		cmocka_unit_test(a_top_level_scalar_is_loaded),
 		cmocka_unit_test(crlf_line_endings_are_read),
 		cmocka_unit_test(utf8_text_is_kept),

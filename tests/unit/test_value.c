@@ -1,0 +1,322 @@
+/* test_value.c: the value tree: maps big and small, copies, truth, text. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+#include "value.h"
+
+/* The name of key i, in the tests' maps. */
+static const char *key_name(char *tmp, size_t size, int i)
+{
+	snprintf(tmp, size, "k%d", i);
+	return tmp;
+}
+
+/* A map of n keys "k0" ... whose values are the numbers 0 ... */
+static struct value *numbered_map(int n)
+{
+	struct value *m = value_new(VALUE_MAP);
+	char key[32];
+	for (int i = 0; i < n; i++)
+		value_set(m, key_name(key, sizeof key, i), value_number(i, NULL));
+	return m;
+}
+
+/* Every key of numbered_map(n) is found where it was set, in order. */
+static void assert_numbered_map(const struct value *m, int n)
+{
+	char key[32];
+	assert_int_equal(m->count, n);
+	for (int i = 0; i < n; i++) {
+		key_name(key, sizeof key, i);
+		assert_string_equal(m->keys[i], key);
+		assert_int_equal(value_index(m, key), i);
+		struct value *v = value_get(m, key);
+		assert_ptr_equal(v, m->items[i]);
+		if (v->number != i)
+			fail_msg("'%s' holds %g, expected %d", key, v->number, i);
+	}
+}
+
+static void hundred_thousand_keys_are_all_found(void **state)
+{
+	(void)state;
+	enum { N = 100000 };
+	struct value *m = numbered_map(N);
+	assert_numbered_map(m, N);
+	assert_int_equal(value_index(m, "k100000"), -1);
+	assert_int_equal(value_index(m, "k-1"), -1);
+	assert_int_equal(value_index(m, "k"), -1);
+	assert_int_equal(value_index(m, ""), -1);
+	assert_null(value_get(m, "k100000"));
+	value_free(m);
+}
+
+static void every_key_is_found_as_a_map_grows_past_the_index_threshold(void **state)
+{
+	(void)state;
+	/* Small maps are scanned and big ones hashed; the index is built and
+	 * then doubled along the way: check each size on both sides. */
+	struct value *m = value_new(VALUE_MAP);
+	char key[32];
+	for (int n = 1; n <= 300; n++) {
+		value_set(m, key_name(key, sizeof key, n - 1), value_number(n - 1, NULL));
+		assert_numbered_map(m, n);
+		assert_int_equal(value_index(m, key_name(key, sizeof key, n)), -1);
+	}
+	value_free(m);
+}
+
+static void replacing_a_value_keeps_the_order_and_the_count(void **state)
+{
+	(void)state;
+	const int sizes[] = {5, 100000};
+	char key[32];
+	for (size_t s = 0; s < ARRAY_LEN(sizes); s++) {
+		int n = sizes[s];
+		struct value *m = numbered_map(n);
+		/* The old values are freed: the sanitizer would see a leak. */
+		value_set_str(m, "k0", "first");
+		value_set_str(m, key_name(key, sizeof key, n / 2), "middle");
+		value_set_str(m, key_name(key, sizeof key, n - 1), "last");
+		assert_int_equal(m->count, n);
+		assert_string_equal(m->keys[0], "k0");
+		assert_string_equal(m->items[0]->text, "first");
+		assert_int_equal(value_index(m, key_name(key, sizeof key, n / 2)), n / 2);
+		assert_string_equal(m->items[n / 2]->text, "middle");
+		assert_string_equal(m->keys[n - 1], key_name(key, sizeof key, n - 1));
+		assert_string_equal(value_get(m, key)->text, "last");
+		assert_true(m->items[1]->number == 1);
+		/* A new key still goes last. */
+		value_set(m, "new", value_bool(true));
+		assert_int_equal(m->count, n + 1);
+		assert_string_equal(m->keys[n], "new");
+		assert_int_equal(value_index(m, "new"), n);
+		value_free(m);
+	}
+}
+
+static void empty_and_long_keys_are_keys(void **state)
+{
+	(void)state;
+	struct value *m = numbered_map(40);
+	char long_key[300];
+	memset(long_key, 'x', sizeof long_key - 1);
+	long_key[sizeof long_key - 1] = '\0';
+	value_set_str(m, "", "empty");
+	value_set_str(m, long_key, "long");
+	assert_int_equal(value_index(m, ""), 40);
+	assert_int_equal(value_index(m, long_key), 41);
+	long_key[10] = '\0';
+	assert_int_equal(value_index(m, long_key), -1);
+	value_free(m);
+}
+
+static void lookups_in_what_is_not_a_map_find_nothing(void **state)
+{
+	(void)state;
+	struct value *list = value_new(VALUE_LIST);
+	value_push(list, value_string("k0"));
+	assert_int_equal(value_index(NULL, "k0"), -1);
+	assert_null(value_get(NULL, "k0"));
+	assert_int_equal(value_index(list, "k0"), -1);
+	assert_null(value_get(list, "k0"));
+	value_free(list);
+}
+
+static void copy_is_deep_and_keeps_order_text_and_places(void **state)
+{
+	(void)state;
+	struct value *m = value_new(VALUE_MAP);
+	m->loc = (struct loc){"f.yaml", 1, 1, 0};
+	value_set(m, "z", value_number(7.125, "7.12500"));
+	m->key_locs[0] = (struct loc){"f.yaml", 1, 1, 1};
+	struct value *list = value_new(VALUE_LIST);
+	value_push(list, value_stringn("a\0b", 3));
+	value_push(list, value_new(VALUE_NULL));
+	value_set(m, "a", list);
+	m->key_locs[1] = (struct loc){"f.yaml", 2, 1, 1};
+	value_set(m, "flag", value_bool(true));
+
+	struct value *c = value_copy(m);
+	assert_ptr_not_equal(c, m);
+	assert_int_equal(c->kind, VALUE_MAP);
+	assert_int_equal(c->count, 3);
+	assert_string_equal(c->keys[0], "z");
+	assert_string_equal(c->keys[1], "a");
+	assert_string_equal(c->keys[2], "flag");
+	assert_int_equal(c->loc.line, 1);
+	assert_int_equal(c->key_locs[1].line, 2);
+	assert_int_equal(c->key_locs[1].len, 1);
+	assert_int_equal(c->key_locs[2].line, 0);
+	struct value *z = value_get(c, "z");
+	assert_ptr_not_equal(z, m->items[0]);
+	assert_true(z->number == 7.125);
+	assert_string_equal(z->text, "7.12500");
+	struct value *cl = value_get(c, "a");
+	assert_ptr_not_equal(cl, list);
+	assert_int_equal(cl->kind, VALUE_LIST);
+	assert_int_equal(cl->count, 2);
+	assert_null(cl->keys);
+	assert_int_equal(cl->items[0]->len, 3);
+	assert_memory_equal(cl->items[0]->text, "a\0b", 4);
+	assert_int_equal(cl->items[1]->kind, VALUE_NULL);
+	assert_true(value_get(c, "flag")->boolean);
+
+	/* Changing the original leaves the copy alone. */
+	value_set_str(m, "z", "changed");
+	value_set_str(m, "added", "x");
+	assert_true(value_get(c, "z")->number == 7.125);
+	assert_null(value_get(c, "added"));
+	value_free(m);
+	assert_int_equal(c->count, 3);
+	value_free(c);
+	assert_null(value_copy(NULL));
+}
+
+static void copy_of_a_big_map_has_its_own_index(void **state)
+{
+	(void)state;
+	enum { N = 100000 };
+	struct value *m = numbered_map(N);
+	struct value *c = value_copy(m);
+	value_free(m);
+	assert_numbered_map(c, N);
+	assert_null(value_get(c, "k100000"));
+	value_set_str(c, "k5", "five");
+	assert_int_equal(c->count, N);
+	assert_string_equal(value_get(c, "k5")->text, "five");
+	value_free(c);
+}
+
+static void truth_follows_the_template_rules(void **state)
+{
+	(void)state;
+	struct value *v;
+	assert_false(value_truthy(NULL));
+	v = value_new(VALUE_NULL);
+	assert_false(value_truthy(v));
+	value_free(v);
+	v = value_bool(false);
+	assert_false(value_truthy(v));
+	value_free(v);
+	v = value_bool(true);
+	assert_true(value_truthy(v));
+	value_free(v);
+	v = value_string("");
+	assert_false(value_truthy(v));
+	value_free(v);
+	v = value_string("0");
+	assert_true(value_truthy(v));
+	value_free(v);
+	v = value_string("false");
+	assert_true(value_truthy(v));
+	value_free(v);
+	v = value_number(0, "0");
+	assert_true(value_truthy(v));
+	value_free(v);
+	v = value_new(VALUE_LIST);
+	assert_false(value_truthy(v));
+	value_push(v, value_new(VALUE_NULL));
+	assert_true(value_truthy(v));
+	value_free(v);
+	v = value_new(VALUE_MAP);
+	assert_true(value_truthy(v));
+	value_free(v);
+}
+
+/* What value_put_text() appends for v, which it frees. */
+static void assert_text(struct value *v, const char *want, size_t want_len)
+{
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "<");
+	value_put_text(&b, v);
+	buf_puts(&b, ">");
+	assert_int_equal(b.len, want_len + 2);
+	assert_int_equal(buf_data(&b)[0], '<');
+	assert_memory_equal(buf_data(&b) + 1, want, want_len);
+	assert_int_equal(buf_data(&b)[want_len + 1], '>');
+	buf_free(&b);
+	value_free(v);
+}
+
+static void put_text_shows_a_scalar_as_a_reader_sees_it(void **state)
+{
+	(void)state;
+	assert_text(value_number(7.125, "7.12500"), "7.12500", 7);
+	assert_text(value_number(1.21, NULL), "1.21", 4);
+	assert_text(value_number(1e5, "1e5"), "1e5", 3);
+	assert_text(value_number(100000, NULL), "100000", 6);
+	assert_text(value_string("caf\xc3\xa9"), "caf\xc3\xa9", 5);
+	assert_text(value_stringn("a\0b", 3), "a\0b", 3);
+	assert_text(value_bool(true), "true", 4);
+	assert_text(value_bool(false), "false", 5);
+	assert_text(value_new(VALUE_NULL), "", 0);
+	assert_text(value_new(VALUE_LIST), "", 0);
+	assert_text(numbered_map(2), "", 0);
+	assert_text(NULL, "", 0);
+}
+
+/* number_put(n) appends exactly want. */
+static void assert_number(double n, const char *want)
+{
+	struct buf b = BUF_INIT;
+	number_put(&b, n);
+	if (strcmp(buf_data(&b), want) != 0)
+		fail_msg("%.17g put as '%s', expected '%s'", n, buf_data(&b), want);
+	buf_free(&b);
+}
+
+static void number_put_gives_the_shortest_round_trip_form(void **state)
+{
+	(void)state;
+	assert_number(0.1, "0.1");
+	assert_number(1.21, "1.21");
+	assert_number(0, "0");
+	/* As in JavaScript: no sign on zero. */
+	assert_number(-0.0, "0");
+	assert_number(85, "85");
+	/* Not %g's 1e+02 and 1.2e+03. */
+	assert_number(100, "100");
+	assert_number(1200, "1200");
+	assert_number(-1200.5, "-1200.5");
+	assert_number(123456789, "123456789");
+	assert_number(1e20, "100000000000000000000");
+	assert_number(1e21, "1e+21");
+	assert_number(1.5e300, "1.5e+300");
+	assert_number(0.000001, "0.000001");
+	assert_number(0.0000012, "0.0000012");
+	assert_number(1e-7, "1e-7");
+	assert_number(-2.5e-7, "-2.5e-7");
+	assert_number(0.1 + 0.2, "0.30000000000000004");
+	assert_number(1.0 / 3, "0.3333333333333333");
+	assert_number(5e-324, "5e-324");
+	assert_number(1.7976931348623157e308, "1.7976931348623157e+308");
+	assert_number(NAN, "NaN");
+	assert_number(INFINITY, "Infinity");
+	assert_number(-INFINITY, "-Infinity");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(hundred_thousand_keys_are_all_found),
+		cmocka_unit_test(every_key_is_found_as_a_map_grows_past_the_index_threshold),
+		cmocka_unit_test(replacing_a_value_keeps_the_order_and_the_count),
+		cmocka_unit_test(empty_and_long_keys_are_keys),
+		cmocka_unit_test(lookups_in_what_is_not_a_map_find_nothing),
+		cmocka_unit_test(copy_is_deep_and_keeps_order_text_and_places),
+		cmocka_unit_test(copy_of_a_big_map_has_its_own_index),
+		cmocka_unit_test(truth_follows_the_template_rules),
+		cmocka_unit_test(put_text_shows_a_scalar_as_a_reader_sees_it),
+		cmocka_unit_test(number_put_gives_the_shortest_round_trip_form),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
