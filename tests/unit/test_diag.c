@@ -79,6 +79,21 @@ static void text_error_quotes_the_line_with_a_caret_and_tildes(void **state)
 	cap_close(&c);
 }
 
+static void byte_order_mark_is_not_quoted_and_not_counted(void **state)
+{
+	(void)state;
+	static const char text[] = "\xEF\xBB\xBFtitle: [x\n";
+	struct capture c;
+	cap_open(&c, DIAG_TEXT, false);
+	diag_add_source(c.d, "site.yaml", text, strlen(text));
+	struct loc at = {"site.yaml", 1, 8, 1};
+	diag_error(c.d, at, "unclosed");
+	assert_string_equal(cap_text(&c), "site.yaml:1:8: error: unclosed\n"
+					  "    1 | title: [x\n"
+					  "      |        ^\n");
+	cap_close(&c);
+}
+
 static void caret_of_len_zero_or_one_is_a_single_caret(void **state)
 {
 	(void)state;
@@ -731,6 +746,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(text_error_quotes_the_line_with_a_caret_and_tildes),
 		cmocka_unit_test(caret_of_len_zero_or_one_is_a_single_caret),
+		cmocka_unit_test(byte_order_mark_is_not_quoted_and_not_counted),
 		cmocka_unit_test(line_number_is_right_aligned_in_five_columns),
 		cmocka_unit_test(caret_after_a_tab_is_padded_with_the_tab),
 		cmocka_unit_test(caret_after_multibyte_characters_counts_characters),
