@@ -39,7 +39,7 @@ EMBED   = templates/page.html templates/index.html static/logdown.css \
 UNIT_TESTS = $(patsubst tests/unit/%.c,build/asan/%,$(wildcard tests/unit/test_*.c))
 E2E_TESTS  = $(patsubst tests/e2e/%.c,build/asan/%,$(wildcard tests/e2e/test_*.c))
 
-.PHONY: all deps site test check-all install uninstall clean
+.PHONY: all deps site test check-all bench install uninstall clean
 
 all: logdown
 
@@ -91,6 +91,12 @@ test:
 
 check-all: $(UNIT_TESTS) $(E2E_TESTS) build/asan/logdown
 	@sh tests/run.sh $(UNIT_TESTS) $(E2E_TESTS)
+
+# Parse throughput and memory against rg, grep and Python on a generated
+# log (BENCH_SIZE=100M for a quicker run).
+BENCH_SIZE ?= 1G
+bench: logdown
+	bash tools/bench.sh $(BENCH_SIZE)
 
 install: logdown
 	mkdir -p $(DESTDIR)$(PREFIX)/bin
