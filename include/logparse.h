@@ -41,6 +41,17 @@ struct parser_set;
 struct parser_set *parsers_load(const char *root, char *const *extra_dirs, struct diag *d);
 void parsers_free(struct parser_set *set);
 
+/* An empty set, for a caller that adds definitions itself (tests,
+ * tools).  Caller frees with parsers_free(). */
+struct parser_set *parsers_new(void);
+/* Adds the definition in text (len bytes; `file` names it in
+ * diagnostics and is copied), replacing a parser of the same name in its
+ * place.  A built-in's text must outlive the set (diagnostics quote it).
+ * Returns false after reporting the definition's problems through d;
+ * the set is then unchanged. */
+bool parsers_add(struct parser_set *set, const char *file, const char *text, size_t len,
+		 bool builtin, struct diag *d);
+
 size_t parsers_count(const struct parser_set *set);
 const struct parser *parsers_at(const struct parser_set *set, size_t i);
 /* The parser of that name, or NULL. */

@@ -49,7 +49,11 @@ void run_set_line_count(struct run *r, long n);
 /* Sets field name to a copy of d (its text is copied), replacing an
  * earlier value of that name.  Field order is the order of first set. */
 void run_set_field(struct run *r, const char *name, const struct datum *d);
-/* The field, or NULL.  The view stays valid until the run changes. */
+/* The field, or NULL.  The view stays valid until the run changes.
+ * The implicit fields name, file and parser (strings) and line_count (a
+ * number), all with line 0, are answered here too when no field of that
+ * name was set: a result file's own "name" wins.  They are not counted
+ * by run_field_count() nor listed by run_field_at(). */
 const struct datum *run_field(const struct run *r, const char *name);
 size_t run_field_count(const struct run *r);
 /* The i-th field's name and value, in order. */
@@ -82,7 +86,17 @@ long series_row_line(const struct series *s, size_t row);
 /* Types the text of a value as the SPEC says: a number when it reads as
  * one ("98.07%" -> 98.07, "1,024" -> 1024, "4e-05"), missing for "--",
  * "n/a", "N/A", "-", "" and "null"/"None", a string otherwise.  text is
- * borrowed into the result.  line is stored as given. */
+ * borrowed into the result.  line is stored as given.
+ *
+ * Blanks around the text are not part of it: the result's text is the
+ * trimmed view.  Numbers are decimal: an optional sign, digits (grouped
+ * in threes by commas, or not at all), an optional fraction and
+ * exponent, an optional trailing '%'; also nan, inf and infinity in any
+ * case (a diverged loss).  "1,5", "0x10" and "10.99s" are strings. */
 struct datum datum_from_text(const char *text, size_t len, long line);
+
+/* The number in s[0..n) as datum_from_text() reads one (no blanks
+ * allowed), into *out: false when it is not one.  Correctly rounded. */
+bool number_parse(const char *s, size_t n, double *out);
 
 #endif

@@ -20,7 +20,8 @@ bool structured_read_yaml(struct run *r, const char *path, const char *shown, st
 bool structured_read_csv(struct run *r, const char *path, const char *shown, struct diag *d);
 
 /* snake_case of a table header cell: "end-to-end latency (ms)" gives
- * "end_to_end_latency_ms".  Caller frees. */
+ * "end_to_end_latency_ms", and '%' is spelled pct ("Time (%)" gives
+ * "time_pct").  Caller frees. */
 char *snake_case(const char *text, size_t len);
 
 #endif

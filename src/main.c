@@ -1,4 +1,5 @@
 /* main.c: the command line.  Everything else lives in the modules. */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,6 +7,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "parsecmd.h"
 #include "scaffold.h"
 #include "site.h"
 #include "util.h"
@@ -21,6 +23,8 @@ static const char usage_main[] =
 	"  build [DIR]   build the site of the project in DIR (default .)\n"
 	"  check [DIR]   check every report as a build would, write nothing\n"
 	"  new DIR       create a starter project that builds as it is\n"
+	"  parse FILE    show what a parser extracts from a result file\n"
+	"  parsers       list the built-in and project parsers\n"
 	"\n"
 	"options:\n"
 	"  -h, --help    show this help, or a command's: logdown build --help\n"
@@ -72,6 +76,34 @@ static const char usage_new[] =
 	"Creates a starter project in DIR (absent or empty): site.yaml, one\n"
 	"report in content/first-report/ with its log, and a .gitignore.\n"
 	"`logdown build DIR` then builds it as it is.\n";
+
+static const char usage_parse[] =
+	"usage: logdown parse FILE [--parser NAME] [--json]\n"
+	"\n"
+	"Runs a parser over FILE and shows what it extracts: every field with its\n"
+	"value and the line it came from, and every series with its columns, its\n"
+	"row count and its first and last rows.  Use it to write and debug\n"
+	"parsers.  The parser is detected from the file unless NAME is given;\n"
+	"parsers in ./parsers (the project in the current folder) count.\n"
+	"\n"
+	"options:\n"
+	"  --parser NAME   use this parser (see logdown parsers)\n"
+	"  --json          print one JSON object instead:\n"
+	"                  {\"file\", \"parser\", \"fields\": {NAME: {\"value\", \"text\",\n"
+	"                  \"line\"}}, \"series\": {NAME: {\"columns\", \"rows\", \"lines\"}}}\n"
+	"                  (value null when missing, text and line null when\n"
+	"                  computed)\n"
+	"  -h, --help      show this help\n"
+	"\n"
+	"exit status: 0 success, 1 no parser claims FILE or it fails on it, 2 bad\n"
+	"usage (FILE missing, unknown parser), 3 FILE cannot be read.\n";
+
+static const char usage_parsers[] =
+	"usage: logdown parsers\n"
+	"\n"
+	"Lists the parsers, one a line: its name, where it is defined (built-in,\n"
+	"or the .yaml file in ./parsers that adds or overrides it) and what it\n"
+	"reads.  logdown parse FILE --parser NAME uses one.\n";
 
 static int usage_error(const char *usage, const char *fmt, const char *arg)
 {
@@ -177,9 +209,71 @@ static int cmd_new(int argc, char **argv)
 	return rc;
 }
 
+/* Flushes what a command printed: output that cannot be written (a full
+ * disk, a closed pipe) is an I/O failure, not a success. */
+static int finish_output(int rc)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	fprintf(stderr, "logdown: cannot write the output: %s\n", strerror(errno));
+	return EXIT_IO;
+}
+
+static int cmd_parse(int argc, char **argv)
+{
+	struct parse_opts o = {0};
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			fputs(usage_parse, stdout);
+			return EXIT_OK;
+		} else if (strcmp(a, "--json") == 0) {
+			o.json = true;
+		} else if (strcmp(a, "--parser") == 0 || strcmp(a, "-p") == 0) {
+			if (++i >= argc)
+				return usage_error(usage_parse, "%s needs a parser name", a);
+			o.parser = argv[i];
+		} else if (str_has_prefix(a, "--parser=")) {
+			o.parser = a + strlen("--parser=");
+		} else if (a[0] == '-' && a[1]) {
+			return usage_error(usage_parse, "unknown option '%s'", a);
+		} else if (!o.file) {
+			o.file = a;
+		} else {
+			return usage_error(usage_parse, "more than one file given ('%s')", a);
+		}
+	}
+	if (!o.file || !*o.file)
+		return usage_error(usage_parse, "%s", "name the result file to parse");
+	if (o.parser && !*o.parser)
+		return usage_error(usage_parse, "%s", "the parser name is empty");
+	struct diag *d = diag_new(stderr, DIAG_TEXT, diag_want_colour(STDERR_FILENO));
+	int rc = parsecmd_parse(&o, stdout, d);
+	diag_free(d);
+	return finish_output(rc);
+}
+
+static int cmd_parsers(int argc, char **argv)
+{
+	for (int i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			fputs(usage_parsers, stdout);
+			return EXIT_OK;
+		}
+		if (argv[i][0] == '-')
+			return usage_error(usage_parsers, "unknown option '%s'", argv[i]);
+		return usage_error(usage_parsers, "unexpected argument '%s'", argv[i]);
+	}
+	struct diag *d = diag_new(stderr, DIAG_TEXT, diag_want_colour(STDERR_FILENO));
+	int rc = parsecmd_list(stdout, d);
+	diag_free(d);
+	return finish_output(rc);
+}
+
 int main(int argc, char **argv)
 {
-	static const char *const commands[] = {"build", "check", "new", "help", NULL};
+	static const char *const commands[] = {"build", "check", "new", "parse", "parsers", "help",
+					       NULL};
 	if (argc < 2)
 		return usage_error(usage_main, "%s", "no command given");
 	const char *cmd = argv[1];
@@ -190,6 +284,10 @@ int main(int argc, char **argv)
 				return cmd_build(1, args, strcmp(argv[2], "build") == 0);
 			if (strcmp(argv[2], "new") == 0)
 				return cmd_new(1, args);
+			if (strcmp(argv[2], "parse") == 0)
+				return cmd_parse(1, args);
+			if (strcmp(argv[2], "parsers") == 0)
+				return cmd_parsers(1, args);
 		}
 		fputs(usage_main, stdout);
 		return EXIT_OK;
@@ -204,6 +302,10 @@ int main(int argc, char **argv)
 		return cmd_build(argc - 2, argv + 2, false);
 	if (strcmp(cmd, "new") == 0)
 		return cmd_new(argc - 2, argv + 2);
+	if (strcmp(cmd, "parse") == 0)
+		return cmd_parse(argc - 2, argv + 2);
+	if (strcmp(cmd, "parsers") == 0)
+		return cmd_parsers(argc - 2, argv + 2);
 	const char *near = closest_name(cmd, commands);
 	if (near) {
 		fprintf(stderr, "logdown: unknown command '%s' (did you mean '%s'?)\n\n", cmd, near);

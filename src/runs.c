@@ -1,2 +1,445 @@
-/* runs.c: being written. */
+/* runs.c: the `runs:` of a report's front matter (SPEC section 2).
+ *
+ *   runs:
+ *     cs512:  logs/cerebras/bs512.log                  # parser detected
+ *     cs2048: { file: logs/cerebras/bs2048.log, parser: cerebras }
+ *     cs:     { glob: "logs/cerebras/bs*.log", parser: cerebras,
+ *               name_pattern: 'bs(?<batch_size>\d+)' }
+ *
+ * Every path is taken relative to the report's folder and must lead,
+ * after symbolic links, to a file inside the project: nothing outside
+ * it is ever opened.  A glob's members are sorted by path (bytewise, so
+ * the order never depends on the locale); each is named by its file
+ * stem ("bs512"), and name_pattern's named groups, matched against the
+ * member's file name, become its fields: typed as a log capture is, with
+ * the file name as their text and line 0 (they come from no line).
+ * They replace fields of the same name that the parser found, since the
+ * author asked for them.
+ *
+ * A run that fails to load is left out of the result (its error already
+ * reported); a glob whose members all fail stays, as an empty set. */
 #include "runs.h"
+
+#include <errno.h>
+#include <glob.h>
+#include <pcre2.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fsutil.h"
+#include "util.h"
+
+/* name_pattern only ever sees a file name: a small budget is plenty,
+ * and a pattern that backtracks without end fails instead of hanging. */
+#define NAME_MATCH_LIMIT 100000
+
+static const char *const entry_keys[] = {"file", "glob", "parser", "name_pattern", NULL};
+
+struct loader {
+	const char *report_dir;
+	const char *root_real;
+	const struct parser_set *parsers;
+	struct diag *d;
+	bool ok;
+};
+
+/* Run names are what expressions write: cs512.final_loss. */
+static bool is_identifier(const char *s)
+{
+	if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_'))
+		return false;
+	for (s++; *s; s++)
+		if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+		      *s == '_'))
+			return false;
+	return true;
+}
+
+/* The text of a scalar that names a path or a parser ("512" too), or
+ * NULL after an error. */
+static const char *entry_text(struct loader *ld, const char *run, const char *key,
+			      const struct value *v)
+{
+	if ((v->kind == VALUE_STRING || v->kind == VALUE_NUMBER) && v->text && v->len > 0)
+		return v->text;
+	diag_error(ld->d, v->loc, "'%s' of run '%s' must be %s, not %s", key, run,
+		   strcmp(key, "parser") == 0 ? "a parser name"
+		   : strcmp(key, "name_pattern") == 0 ? "a pattern"
+						       : "a path",
+		   v->kind == VALUE_STRING ? "an empty string" : value_kind_name(v->kind));
+	ld->ok = false;
+	return NULL;
+}
+
+/* The file stem: "logs/bs512.log" gives "bs512".  Caller frees. */
+static char *file_stem(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	const char *dot = strrchr(base, '.');
+	size_t n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+	return xstrndup(base, n);
+}
+
+/* Checks that path (as written: `rel`, reported at `at`) leads to a
+ * regular file inside the project.  Returns its canonical form, which is
+ * what gets read, or NULL after an error. */
+static char *confined_file(struct loader *ld, const char *path, const char *rel, struct loc at)
+{
+	char *real = path_resolve(path);
+	if (!real) {
+		diag_error(ld->d, at, "cannot read %s: %s", rel, strerror(errno));
+		ld->ok = false;
+		return NULL;
+	}
+	if (!path_under(real, ld->root_real)) {
+		diag_error(ld->d, at,
+			   "%s leads outside the project: logdown reads nothing there (copy the "
+			   "file into the project)",
+			   rel);
+		goto fail;
+	}
+	struct stat st;
+	if (stat(real, &st) != 0) {
+		diag_error(ld->d, at, "cannot read %s: %s", rel, strerror(errno));
+		goto fail;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		diag_error(ld->d, at, "%s is a folder, not a result file", rel);
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		diag_error(ld->d, at, "%s is not a regular file (a FIFO or device)", rel);
+		goto fail;
+	}
+	return real;
+fail:
+	ld->ok = false;
+	free(real);
+	return NULL;
+}
+
+/* Parses one confined file (real: its canonical path, shown: as
+ * diagnostics name it) into a run named run_name, with parser p or the
+ * one detection picks.  NULL after an error. */
+static struct run *load_run(struct loader *ld, const char *real, const char *shown,
+			    const char *run_name, const struct parser *p, struct loc at)
+{
+	/* Detection names the file it looked at: the path as the project
+	 * knows it, not the canonical one. */
+	if (!p)
+		p = parsers_detect(ld->parsers, shown, at, ld->d);
+	struct run *r = p ? parser_run(p, real, shown, run_name, ld->d) : NULL;
+	if (!r)
+		ld->ok = false;
+	return r;
+}
+
+struct name_pattern {
+	pcre2_code *code;
+	pcre2_match_data *md;
+	pcre2_match_context *mctx;
+	uint32_t count; /* named groups */
+	uint32_t entry_size;
+	PCRE2_SPTR table;
+	const struct value *v; /* where it was written */
+};
+
+/* Compiles the name_pattern in v; false after an error at the pattern's
+ * own column. */
+static bool pattern_compile(struct loader *ld, struct name_pattern *np, const struct value *v,
+			    const char *text)
+{
+	int err;
+	PCRE2_SIZE off;
+	np->v = v;
+	np->code = pcre2_compile((PCRE2_SPTR)text, PCRE2_ZERO_TERMINATED, 0, &err, &off, NULL);
+	if (!np->code) {
+		PCRE2_UCHAR msg[256];
+		pcre2_get_error_message(err, msg, sizeof msg);
+		struct loc at = v->loc;
+		/* A quoted scalar's text starts one column after its quote. */
+		bool quoted = at.len == (int)v->len + 2;
+		at.col += (int)off + (quoted ? 1 : 0);
+		at.len = 1;
+		diag_error(ld->d, at, "name_pattern does not compile: %s", (const char *)msg);
+		ld->ok = false;
+		return false;
+	}
+	pcre2_pattern_info(np->code, PCRE2_INFO_NAMECOUNT, &np->count);
+	pcre2_pattern_info(np->code, PCRE2_INFO_NAMEENTRYSIZE, &np->entry_size);
+	pcre2_pattern_info(np->code, PCRE2_INFO_NAMETABLE, &np->table);
+	if (np->count == 0) {
+		diag_error(ld->d, v->loc,
+			   "name_pattern has no named group, such as (?<batch_size>\\d+): nothing "
+			   "would become a field");
+		ld->ok = false;
+		return false;
+	}
+	np->md = pcre2_match_data_create_from_pattern(np->code, NULL);
+	np->mctx = pcre2_match_context_create(NULL);
+	pcre2_set_match_limit(np->mctx, NAME_MATCH_LIMIT);
+	return true;
+}
+
+static void pattern_free(struct name_pattern *np)
+{
+	pcre2_match_data_free(np->md);
+	pcre2_match_context_free(np->mctx);
+	pcre2_code_free(np->code);
+}
+
+/* Sets the named groups of np, matched against the file name of path,
+ * as fields of r.  A group that took no part, or a name that does not
+ * match, gives missing values, so that every member of a set has the
+ * same fields. */
+static void pattern_apply(struct loader *ld, const struct name_pattern *np, const char *path,
+			  struct run *r)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	int rc = pcre2_match(np->code, (PCRE2_SPTR)base, strlen(base), 0, 0, np->md, np->mctx);
+	if (rc == PCRE2_ERROR_NOMATCH) {
+		diag_warning(ld->d, np->v->loc,
+			     "name_pattern does not match '%s': its fields are missing for run '%s'",
+			     base, run_name(r));
+	} else if (rc < 0) {
+		PCRE2_UCHAR msg[256];
+		pcre2_get_error_message(rc, msg, sizeof msg);
+		diag_error(ld->d, np->v->loc, "name_pattern failed on '%s': %s", base,
+			   (const char *)msg);
+		ld->ok = false;
+	}
+	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(np->md);
+	for (uint32_t i = 0; i < np->count; i++) {
+		PCRE2_SPTR entry = np->table + (size_t)i * np->entry_size;
+		unsigned group = ((unsigned)entry[0] << 8) | entry[1];
+		const char *name = (const char *)entry + 2;
+		struct datum d = {DATUM_MISSING, 0, NULL, 0, 0};
+		if (rc >= 0 && (int)group < rc && ov[2 * group] != PCRE2_UNSET)
+			d = datum_from_text(base + ov[2 * group], ov[2 * group + 1] - ov[2 * group], 0);
+		run_set_field(r, name, &d);
+	}
+}
+
+/* Escapes the glob characters of a literal folder name, so that a
+ * report in "content/[draft] hw" still globs below its own folder. */
+static char *glob_escape(const char *s)
+{
+	struct buf b = BUF_INIT;
+	for (; *s; s++) {
+		if (strchr("*?[]\\", *s))
+			buf_putc(&b, '\\');
+		buf_putc(&b, *s);
+	}
+	return buf_detach(&b);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void set_push(struct runset *set, struct run *r)
+{
+	set->runs = xrealloc(set->runs, (set->count + 1) * sizeof *set->runs);
+	set->runs[set->count++] = r;
+}
+
+/* The members of a glob run set. */
+static void load_glob(struct loader *ld, struct runset *set, const struct value *gv,
+		      const char *pattern, const struct parser *p, const struct value *npv,
+		      const char *np_text)
+{
+	struct name_pattern np = {0};
+	if (npv && !pattern_compile(ld, &np, npv, np_text)) {
+		pattern_free(&np);
+		return;
+	}
+	char *full;
+	if (pattern[0] == '/') {
+		full = xstrdup(pattern);
+	} else {
+		char *dir = glob_escape(ld->report_dir);
+		full = path_join(dir, pattern);
+		free(dir);
+	}
+	glob_t g;
+	int rc = glob(full, GLOB_NOSORT, NULL, &g);
+	size_t files = 0;
+	if (rc == 0) {
+		qsort(g.gl_pathv, g.gl_pathc, sizeof *g.gl_pathv, cmp_str);
+		for (size_t i = 0; i < g.gl_pathc; i++) {
+			const char *path = g.gl_pathv[i];
+			/* A folder matched by the pattern is no result file. */
+			if (is_dir(path))
+				continue;
+			files++;
+			char *real = confined_file(ld, path, path, gv->loc);
+			if (!real)
+				continue;
+			char *name = file_stem(path);
+			struct run *r = load_run(ld, real, path, name, p, gv->loc);
+			if (r && npv)
+				pattern_apply(ld, &np, path, r);
+			if (r)
+				set_push(set, r);
+			free(name);
+			free(real);
+		}
+	}
+	if (rc == GLOB_NOSPACE || rc == GLOB_ABORTED) {
+		diag_error(ld->d, gv->loc, "cannot list the files of %s: %s", pattern,
+			   rc == GLOB_NOSPACE ? strerror(ENOMEM) : strerror(errno ? errno : EIO));
+		ld->ok = false;
+	} else if (files == 0) {
+		diag_error(ld->d, gv->loc, "no file matches %s (in %s)", pattern,
+			   *ld->report_dir ? ld->report_dir : ".");
+		ld->ok = false;
+	}
+	if (rc == 0)
+		globfree(&g);
+	free(full);
+	pattern_free(&np);
+}
+
+/* One entry of runs:, `name: spec`, into set.  False when nothing was
+ * loaded and the set is to be dropped. */
+static bool load_entry(struct loader *ld, struct runset *set, const char *name,
+		       const struct value *spec)
+{
+	const struct value *file = NULL, *gl = NULL, *parser = NULL, *np = NULL;
+	bool bad = false;
+	if (spec->kind == VALUE_STRING || spec->kind == VALUE_NUMBER) {
+		file = spec;
+	} else if (spec->kind == VALUE_MAP) {
+		for (size_t i = 0; i < spec->count; i++) {
+			const char *key = spec->keys[i];
+			const struct value *v = spec->items[i];
+			if (strcmp(key, "file") == 0) {
+				file = v;
+			} else if (strcmp(key, "glob") == 0) {
+				gl = v;
+			} else if (strcmp(key, "parser") == 0) {
+				parser = v;
+			} else if (strcmp(key, "name_pattern") == 0) {
+				np = v;
+			} else {
+				const char *near = closest_name(key, entry_keys);
+				if (near)
+					diag_error(ld->d, spec->key_locs[i],
+						   "unknown key '%s' in run '%s' (did you mean '%s'?)",
+						   key, name, near);
+				else
+					diag_error(ld->d, spec->key_locs[i],
+						   "unknown key '%s' in run '%s' (known: file, glob, "
+						   "parser, name_pattern)",
+						   key, name);
+				bad = true;
+			}
+		}
+		if (file && gl) {
+			diag_error(ld->d, spec->key_locs[value_index(spec, "glob")],
+				   "run '%s' has both file: and glob:; give one", name);
+			bad = true;
+		} else if (!file && !gl) {
+			diag_error(ld->d, spec->loc,
+				   "run '%s' needs file: (one result file) or glob: (a run set)", name);
+			bad = true;
+		}
+		if (np && !gl) {
+			diag_error(ld->d, spec->key_locs[value_index(spec, "name_pattern")],
+				   "name_pattern names the members of a glob: run '%s' has none", name);
+			bad = true;
+		}
+	} else {
+		diag_error(ld->d, spec->loc,
+			   "run '%s' must be a file path or a map with file: or glob:, not %s", name,
+			   value_kind_name(spec->kind));
+		bad = true;
+	}
+	const char *file_text = file ? entry_text(ld, name, "file", file) : NULL;
+	const char *glob_text = gl ? entry_text(ld, name, "glob", gl) : NULL;
+	const char *parser_text = parser ? entry_text(ld, name, "parser", parser) : NULL;
+	const char *np_text = np ? entry_text(ld, name, "name_pattern", np) : NULL;
+	if (bad || (file && !file_text) || (gl && !glob_text) || (parser && !parser_text) ||
+	    (np && !np_text)) {
+		ld->ok = false;
+		return false;
+	}
+	const struct parser *p = NULL;
+	if (parser) {
+		p = parsers_lookup(ld->parsers, parser_text, parser->loc, ld->d);
+		if (!p) {
+			ld->ok = false;
+			return false;
+		}
+	}
+	set->name = xstrdup(name);
+	if (gl) {
+		set->is_set = true;
+		load_glob(ld, set, gl, glob_text, p, np, np_text);
+		return true;
+	}
+	char *path = path_join(ld->report_dir, file_text);
+	char *real = confined_file(ld, path, file_text, file->loc);
+	struct run *r = real ? load_run(ld, real, path, name, p, file->loc) : NULL;
+	free(real);
+	free(path);
+	if (!r)
+		return false;
+	set_push(set, r);
+	return true;
+}
+
+bool report_runs_load(struct report_runs *out, const struct value *spec, const char *report_dir,
+		      const char *root_real, const struct parser_set *parsers, struct diag *d)
+{
+	struct loader ld = {report_dir, root_real, parsers, d, true};
+	out->sets = NULL;
+	out->count = 0;
+	if (!spec || spec->kind == VALUE_NULL)
+		return true;
+	if (spec->kind != VALUE_MAP) {
+		diag_error(d, spec->loc, "'runs' must be a map of run names to result files, not %s",
+			   value_kind_name(spec->kind));
+		return false;
+	}
+	out->sets = xcalloc(spec->count ? spec->count : 1, sizeof *out->sets);
+	for (size_t i = 0; i < spec->count; i++) {
+		const char *name = spec->keys[i];
+		if (!is_identifier(name)) {
+			diag_error(d, spec->key_locs[i],
+				   "run name '%s' cannot be written in an expression: use letters, "
+				   "digits and '_', not starting with a digit",
+				   name);
+			ld.ok = false;
+			continue;
+		}
+		struct runset *set = &out->sets[out->count];
+		memset(set, 0, sizeof *set);
+		if (load_entry(&ld, set, name, spec->items[i])) {
+			out->count++;
+		} else {
+			free(set->name);
+			free(set->runs);
+		}
+	}
+	return ld.ok;
+}
+
+void report_runs_free(struct report_runs *rr)
+{
+	if (!rr)
+		return;
+	for (size_t i = 0; i < rr->count; i++) {
+		for (size_t k = 0; k < rr->sets[i].count; k++)
+			run_free(rr->sets[i].runs[k]);
+		free(rr->sets[i].runs);
+		free(rr->sets[i].name);
+	}
+	free(rr->sets);
+	rr->sets = NULL;
+	rr->count = 0;
+}

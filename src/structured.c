@@ -1,2 +1,1168 @@
-/* structured.c: being written. */
+/* structured.c: JSON, YAML and CSV result files into runs.
+ *
+ * YAML loads into a value tree (yamldoc) that is then walked; JSON is
+ * read by the reader below straight into the run, each item of a list
+ * a small tree of its own, so that a big file never becomes a big tree.
+ * Both give the same fields and series:
+ *
+ *   - a map's members become fields named by their dotted key path
+ *     ("summary.metis.mean_latency_s");
+ *   - numbers keep the text they were written with ("1.0" stays "1.0");
+ *   - strings are strings; in YAML, a plain (unquoted) string is typed
+ *     as a log capture would be ("98.07%" is 98.07, "n/a" is missing),
+ *     while a quoted one always stays a string, as in JSON;
+ *   - null is a missing value, with the text "null";
+ *   - a boolean is the number 1 or 0 with the text "true" or "false":
+ *     shown as written, and sum(), mean() and count() over a column of
+ *     them count and rate successes;
+ *   - JSON's NaN, Infinity and -Infinity (Python writes them) are
+ *     numbers, as "nan" and "inf" in a log are (a diverged loss);
+ *   - a list of maps becomes a series named by its key path, its columns
+ *     the union of the maps' keys in first-seen order (a map inside a
+ *     row flattens into dotted columns, "gpu.util"), an absent key a
+ *     missing cell, each row's line the line its map starts on;
+ *   - a list of scalars becomes a series with the one column "value";
+ *   - a list of lists of scalars (a matrix) becomes a series with the
+ *     columns c1, c2, ... (the longest row decides how many);
+ *   - anything deeper (a list inside a row, a list of lists of lists)
+ *     cannot be a cell: it is left out with a warning at its line;
+ *   - a whole document that is a list is the series "rows"; one that is
+ *     a lone scalar is the field "value".
+ *
+ * CSV is RFC 4180: quoted cells, "" for a quote inside one, CRLF or LF
+ * line ends, line breaks inside quotes.  The header row names the
+ * columns of the series "rows" (snake_case; an empty header cell gives
+ * c<N>, a repeated name gets _2, _3, ...); cells are typed as log
+ * captures are.  Blank lines are skipped; spaces around an unquoted
+ * cell are not part of it. */
 #include "structured.h"
+
+#include <assert.h>
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fsutil.h"
+#include "util.h"
+#include "value.h"
+#include "yamldoc.h"
+
+/* JSON nested deeper than this is refused rather than risking the stack
+ * (yamldoc's limit, for the same reason). */
+#define JSON_MAX_DEPTH 200
+
+static const char bom[] = "\xEF\xBB\xBF";
+
+static long count_lines(const char *text, size_t len)
+{
+	long n = 0;
+	for (const char *p = text, *end = text + len; p < end; p++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		n++;
+		if (!nl)
+			break;
+		p = nl;
+	}
+	return n;
+}
+
+/* Reads the whole file; false after reporting why it cannot be read. */
+static bool read_text(const char *path, const char *shown, struct buf *text, struct diag *d)
+{
+	if (file_read(path, text, NULL))
+		return true;
+	diag_error(d, loc_line(shown, 0), "cannot read: %s", strerror(errno));
+	return false;
+}
+
+/* Parsed values into fields and series. */
+
+struct walk {
+	struct run *r;
+	const char *file;
+	struct diag *d;
+	/* The file's text, to tell a plain YAML scalar from a quoted one;
+	 * NULL for JSON, whose strings are always strings. */
+	const char *yaml;
+	size_t yaml_len;
+	/* Offsets of line starts in yaml, for that. */
+	size_t *lines;
+	size_t nlines;
+	bool ok;
+};
+
+/* True when the scalar v was written without quotes in the YAML text. */
+static bool yaml_plain(const struct walk *w, const struct value *v)
+{
+	if (!w->yaml || v->loc.line < 1 || (size_t)v->loc.line > w->nlines || v->loc.col < 1)
+		return false;
+	size_t at = w->lines[v->loc.line - 1] + (size_t)v->loc.col - 1;
+	if (at >= w->yaml_len)
+		return false;
+	char c = w->yaml[at];
+	/* Quoted, or a block scalar (| or >): meant as text. */
+	return c != '"' && c != '\'' && c != '|' && c != '>';
+}
+
+/* The datum of a scalar; its text is borrowed from v. */
+static struct datum scalar_datum(const struct walk *w, const struct value *v)
+{
+	struct datum d = {DATUM_MISSING, 0, NULL, 0, v->loc.line};
+	switch (v->kind) {
+	case VALUE_NULL:
+		d.text = "null";
+		d.len = 4;
+		break;
+	case VALUE_BOOL:
+		d.kind = DATUM_NUMBER;
+		d.num = v->boolean ? 1 : 0;
+		d.text = v->boolean ? "true" : "false";
+		d.len = strlen(d.text);
+		break;
+	case VALUE_NUMBER:
+		d.kind = DATUM_NUMBER;
+		d.num = v->number;
+		d.text = v->text;
+		d.len = v->text ? v->len : 0;
+		break;
+	case VALUE_STRING:
+		if (yaml_plain(w, v))
+			return datum_from_text(v->text, v->len, v->loc.line);
+		d.kind = DATUM_STRING;
+		d.text = v->text;
+		d.len = v->len;
+		break;
+	default:
+		assert(!"not a scalar");
+	}
+	return d;
+}
+
+static bool is_scalar(const struct value *v)
+{
+	return v->kind != VALUE_LIST && v->kind != VALUE_MAP;
+}
+
+static char *join_path(const char *prefix, const char *key)
+{
+	return *prefix ? xasprintf("%s.%s", prefix, key) : xstrdup(key);
+}
+
+/* A cell waiting for its series: the series' columns are only known
+ * once the whole list has been seen. */
+struct pending_cell {
+	size_t col;
+	enum datum_kind kind;
+	bool has_text;
+	double num;
+	size_t off, len; /* the text, in the builder's `texts` */
+};
+
+struct pending_row {
+	size_t first, n; /* its cells */
+	long line;
+};
+
+/* Builds the series of one list, item by item, so that a reader can
+ * hand over each item and free it: a big JSON file never exists as a
+ * tree of all its values. */
+struct builder {
+	struct walk *w;
+	const char *name;
+	struct loc at;
+	/* VALUE_MAP (rows are maps), VALUE_LIST (rows are lists),
+	 * VALUE_STRING (rows are scalars) or VALUE_NULL (no row yet says). */
+	enum value_kind shape;
+	/* The columns so far, as the keys of a map (its hash index keeps
+	 * lookups fast in wide tables), and the cells that cannot be cells,
+	 * already reported. */
+	struct value *names;
+	struct value *warned;
+	struct buf texts;
+	struct pending_cell *cells;
+	size_t ncells, cells_cap;
+	struct pending_row *rows;
+	size_t nrows, rows_cap;
+};
+
+static void builder_init(struct builder *b, struct walk *w, const char *name, struct loc at)
+{
+	memset(b, 0, sizeof *b);
+	b->w = w;
+	b->name = name;
+	b->at = at;
+	b->shape = VALUE_NULL;
+	b->names = value_new(VALUE_MAP);
+	b->warned = value_new(VALUE_MAP);
+}
+
+static size_t column_of(struct builder *b, const char *name)
+{
+	long i = value_index(b->names, name);
+	if (i >= 0)
+		return (size_t)i;
+	value_set(b->names, name, value_new(VALUE_NULL));
+	return b->names->count - 1;
+}
+
+static void add_cell(struct builder *b, size_t col, const struct value *v)
+{
+	struct datum d = scalar_datum(b->w, v);
+	if (b->ncells == b->cells_cap) {
+		b->cells_cap = b->cells_cap ? 2 * b->cells_cap : 64;
+		b->cells = xrealloc(b->cells, b->cells_cap * sizeof *b->cells);
+	}
+	struct pending_cell *c = &b->cells[b->ncells++];
+	c->col = col;
+	c->kind = d.kind;
+	c->num = d.num;
+	c->has_text = d.text != NULL;
+	c->off = b->texts.len;
+	c->len = d.text ? d.len : 0;
+	if (d.text)
+		buf_put(&b->texts, d.text, d.len);
+	b->rows[b->nrows - 1].n++;
+}
+
+static void left_out(struct builder *b, const char *path, const struct value *v)
+{
+	if (value_index(b->warned, path) >= 0)
+		return;
+	value_set(b->warned, path, value_new(VALUE_NULL));
+	diag_warning(b->w->d, v->loc,
+		     "'%s': a %s inside a row cannot be a cell and is left out (logdown reads "
+		     "lists of objects, of values and of lists of values)",
+		     path, v->kind == VALUE_LIST ? "list" : "map");
+}
+
+/* The cells of row map m; prefix is the dotted path within the row. */
+static void map_cells(struct builder *b, const struct value *m, const char *prefix)
+{
+	for (size_t i = 0; i < m->count; i++) {
+		const struct value *v = m->items[i];
+		/* Most rows are flat: their keys are their columns. */
+		char *path = *prefix ? join_path(prefix, m->keys[i]) : NULL;
+		const char *col = path ? path : m->keys[i];
+		if (v->kind == VALUE_MAP) {
+			map_cells(b, v, col);
+		} else if (v->kind == VALUE_LIST) {
+			char *full = join_path(b->name, col);
+			left_out(b, full, v);
+			free(full);
+		} else {
+			add_cell(b, column_of(b, col), v);
+		}
+		free(path);
+	}
+}
+
+static const char *kind_word(enum value_kind k)
+{
+	return k == VALUE_MAP ? "an object" : k == VALUE_LIST ? "a list" : "a value";
+}
+
+/* Adds list item `it` as the next row.  it is only borrowed. */
+static void builder_add(struct builder *b, const struct value *it)
+{
+	enum value_kind kind = is_scalar(it) ? VALUE_STRING : it->kind;
+	if (b->shape == VALUE_NULL && it->kind != VALUE_NULL)
+		b->shape = kind;
+	if (it->kind != VALUE_NULL && kind != b->shape) {
+		diag_warning(b->w->d, it->loc, "'%s': %s in a list of %s is left out", b->name,
+			     kind_word(kind),
+			     b->shape == VALUE_MAP ? "objects" : b->shape == VALUE_LIST ? "lists"
+											 : "values");
+		return;
+	}
+	if (b->nrows == b->rows_cap) {
+		b->rows_cap = b->rows_cap ? 2 * b->rows_cap : 16;
+		b->rows = xrealloc(b->rows, b->rows_cap * sizeof *b->rows);
+	}
+	struct pending_row *row = &b->rows[b->nrows++];
+	row->first = b->ncells;
+	row->n = 0;
+	row->line = it->loc.line;
+	if (it->kind == VALUE_NULL && b->shape != VALUE_STRING) {
+		/* A null row: all of it missing, so that rows still count the
+		 * list's items. */
+	} else if (it->kind == VALUE_MAP) {
+		map_cells(b, it, "");
+	} else if (it->kind == VALUE_LIST) {
+		for (size_t k = 0; k < it->count; k++) {
+			char col[32];
+			snprintf(col, sizeof col, "c%zu", k + 1);
+			size_t c = column_of(b, col);
+			if (is_scalar(it->items[k])) {
+				add_cell(b, c, it->items[k]);
+			} else {
+				char *full = join_path(b->name, col);
+				left_out(b, full, it->items[k]);
+				free(full);
+			}
+		}
+	} else {
+		add_cell(b, column_of(b, "value"), it);
+	}
+}
+
+static void builder_release(struct builder *b)
+{
+	free(b->cells);
+	free(b->rows);
+	buf_free(&b->texts);
+	value_free(b->names);
+	value_free(b->warned);
+}
+
+/* Makes the series and frees the builder. */
+static void builder_finish(struct builder *b)
+{
+	/* An empty list, or one of nulls, is a list of values. */
+	if (b->names->count == 0)
+		column_of(b, "value");
+	size_t ncols = b->names->count;
+	struct series *s = run_add_series(b->w->r, b->name, (const char *const *)b->names->keys,
+					  ncols);
+	if (!s) {
+		b->w->ok = false;
+		diag_error(b->w->d, b->at, "two lists make the series '%s' with different columns",
+			   b->name);
+	}
+	struct datum *cells = xcalloc(ncols, sizeof *cells);
+	for (size_t i = 0; s && i < b->nrows; i++) {
+		const struct pending_row *row = &b->rows[i];
+		for (size_t k = 0; k < ncols; k++) {
+			struct datum none = {DATUM_MISSING, 0, NULL, 0, row->line};
+			cells[k] = none;
+		}
+		for (size_t k = row->first; k < row->first + row->n; k++) {
+			const struct pending_cell *c = &b->cells[k];
+			struct datum d = {c->kind, c->num, c->has_text ? buf_data(&b->texts) + c->off : NULL,
+					  c->len, row->line};
+			cells[c->col] = d;
+		}
+		series_append(s, cells, row->line);
+	}
+	free(cells);
+	builder_release(b);
+}
+
+/* Walks a loaded tree (YAML): maps into dotted fields, lists into
+ * series. */
+static void walk_value(struct walk *w, const struct value *v, const char *path)
+{
+	if (v->kind == VALUE_MAP) {
+		for (size_t i = 0; i < v->count; i++) {
+			char *child = join_path(path, v->keys[i]);
+			walk_value(w, v->items[i], child);
+			free(child);
+		}
+	} else if (v->kind == VALUE_LIST) {
+		struct builder b;
+		builder_init(&b, w, *path ? path : "rows", v->loc);
+		for (size_t i = 0; i < v->count; i++)
+			builder_add(&b, v->items[i]);
+		builder_finish(&b);
+	} else {
+		struct datum d = scalar_datum(w, v);
+		run_set_field(w->r, *path ? path : "value", &d);
+	}
+}
+
+/* JSON, read here rather than by libyaml, which refuses the surrogate
+ * pairs (\ud83d\ude00) that Python writes for emoji, and reads NaN as a
+ * string. */
+
+struct json {
+	const char *text;
+	size_t len;
+	size_t pos;
+	int line;
+	size_t line_start;
+	const char *file;
+	struct diag *d;
+	bool failed;
+};
+
+static struct loc json_loc(const struct json *j, size_t pos, int len)
+{
+	/* Positions are only asked for at or after the current line start,
+	 * except openers, which callers locate when they are read. */
+	struct loc l = {j->file, j->line, (int)(pos - j->line_start) + 1, len};
+	return l;
+}
+
+static void json_ws(struct json *j)
+{
+	while (j->pos < j->len) {
+		char c = j->text[j->pos];
+		if (c == '\n') {
+			j->line++;
+			j->line_start = j->pos + 1;
+		} else if (c != ' ' && c != '\t' && c != '\r') {
+			break;
+		}
+		j->pos++;
+	}
+}
+
+/* Reports "expected X, found Y" at the current position, Y being the
+ * word or character there, or the end of the file. */
+static void json_expected(struct json *j, const char *what)
+{
+	j->failed = true;
+	if (j->pos >= j->len) {
+		/* Point just after the last thing written, not at an empty
+		 * line below it. */
+		size_t end = j->len;
+		while (end > 0 && strchr(" \t\r\n", j->text[end - 1]))
+			end--;
+		struct loc at = {j->file, 1, 1, 1};
+		for (size_t i = 0; i < end; i++) {
+			if (j->text[i] == '\n') {
+				at.line++;
+				at.col = 1;
+			} else {
+				at.col++;
+			}
+		}
+		diag_error(j->d, at, "malformed JSON: expected %s, found the end of the file", what);
+		return;
+	}
+	size_t n = 0;
+	while (j->pos + n < j->len && n < 20 &&
+	       (isalnum((unsigned char)j->text[j->pos + n]) || j->text[j->pos + n] == '_'))
+		n++;
+	if (n == 0) {
+		/* One character, all of its UTF-8 bytes. */
+		n = 1;
+		while (j->pos + n < j->len && ((unsigned char)j->text[j->pos + n] & 0xC0) == 0x80)
+			n++;
+	}
+	diag_error(j->d, json_loc(j, j->pos, (int)n), "malformed JSON: expected %s, found '%.*s'",
+		   what, (int)n, j->text + j->pos);
+}
+
+static void put_utf8(struct buf *b, unsigned long cp)
+{
+	if (cp < 0x80) {
+		buf_putc(b, (char)cp);
+	} else if (cp < 0x800) {
+		buf_putc(b, (char)(0xC0 | (cp >> 6)));
+		buf_putc(b, (char)(0x80 | (cp & 0x3F)));
+	} else if (cp < 0x10000) {
+		buf_putc(b, (char)(0xE0 | (cp >> 12)));
+		buf_putc(b, (char)(0x80 | ((cp >> 6) & 0x3F)));
+		buf_putc(b, (char)(0x80 | (cp & 0x3F)));
+	} else {
+		buf_putc(b, (char)(0xF0 | (cp >> 18)));
+		buf_putc(b, (char)(0x80 | ((cp >> 12) & 0x3F)));
+		buf_putc(b, (char)(0x80 | ((cp >> 6) & 0x3F)));
+		buf_putc(b, (char)(0x80 | (cp & 0x3F)));
+	}
+}
+
+/* Four hex digits at p, or -1. */
+static long hex4(const char *p, size_t avail)
+{
+	if (avail < 4)
+		return -1;
+	long v = 0;
+	for (int i = 0; i < 4; i++) {
+		int c = (unsigned char)p[i], x;
+		if (c >= '0' && c <= '9')
+			x = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			x = c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			x = c - 'A' + 10;
+		else
+			return -1;
+		v = v * 16 + x;
+	}
+	return v;
+}
+
+/* Reads the string at the current '"' into out (decoded).  A \u escape
+ * of a lone surrogate, which cannot be UTF-8, becomes U+FFFD. */
+static bool json_string(struct json *j, struct buf *out)
+{
+	struct loc open = json_loc(j, j->pos, 1);
+	j->pos++;
+	for (;;) {
+		size_t start = j->pos;
+		while (j->pos < j->len && j->text[j->pos] != '"' && j->text[j->pos] != '\\' &&
+		       j->text[j->pos] != '\n')
+			j->pos++;
+		buf_put(out, j->text + start, j->pos - start);
+		if (j->pos >= j->len || j->text[j->pos] == '\n') {
+			j->failed = true;
+			diag_error(j->d, open, "malformed JSON: a string that is never closed "
+					       "(a string ends on its own line with '\"')");
+			return false;
+		}
+		char c = j->text[j->pos];
+		if (c == '"') {
+			j->pos++;
+			return true;
+		}
+		/* A backslash escape. */
+		struct loc at = json_loc(j, j->pos, 2);
+		char e = j->pos + 1 < j->len ? j->text[j->pos + 1] : '\0';
+		j->pos += 2;
+		switch (e) {
+		case '"': buf_putc(out, '"'); break;
+		case '\\': buf_putc(out, '\\'); break;
+		case '/': buf_putc(out, '/'); break;
+		case 'b': buf_putc(out, '\b'); break;
+		case 'f': buf_putc(out, '\f'); break;
+		case 'n': buf_putc(out, '\n'); break;
+		case 'r': buf_putc(out, '\r'); break;
+		case 't': buf_putc(out, '\t'); break;
+		case 'u': {
+			long cp = hex4(j->text + j->pos, j->len - j->pos);
+			if (cp < 0) {
+				at.len = 2;
+				j->failed = true;
+				diag_error(j->d, at, "malformed JSON: \\u must be followed by four hex digits");
+				return false;
+			}
+			j->pos += 4;
+			/* A high surrogate and the low one after it make one
+			 * character beyond the BMP (Python escapes emoji so). */
+			if (cp >= 0xD800 && cp <= 0xDBFF && j->pos + 6 <= j->len &&
+			    j->text[j->pos] == '\\' && j->text[j->pos + 1] == 'u') {
+				long lo = hex4(j->text + j->pos + 2, j->len - j->pos - 2);
+				if (lo >= 0xDC00 && lo <= 0xDFFF) {
+					cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+					j->pos += 6;
+				}
+			}
+			if (cp >= 0xD800 && cp <= 0xDFFF)
+				cp = 0xFFFD;
+			put_utf8(out, (unsigned long)cp);
+			break;
+		}
+		default:
+			j->failed = true;
+			diag_error(j->d, at, "malformed JSON: unknown escape '\\%c' in a string",
+				   e ? e : ' ');
+			return false;
+		}
+	}
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* A number in JSON's grammar, keeping its text. */
+static struct value *json_number(struct json *j)
+{
+	size_t start = j->pos, p = j->pos;
+	const char *t = j->text;
+	if (p < j->len && t[p] == '-')
+		p++;
+	if (p + 8 <= j->len && memcmp(t + p, "Infinity", 8) == 0) {
+		p += 8;
+		struct value *v = value_number(t[start] == '-' ? -INFINITY : INFINITY, NULL);
+		v->text = xstrndup(t + start, p - start);
+		v->len = p - start;
+		j->pos = p;
+		return v;
+	}
+	size_t int_start = p;
+	while (p < j->len && is_digit(t[p]))
+		p++;
+	bool ok = p > int_start && !(t[int_start] == '0' && p - int_start > 1);
+	if (ok && p < j->len && t[p] == '.') {
+		size_t f = ++p;
+		while (p < j->len && is_digit(t[p]))
+			p++;
+		ok = p > f;
+	}
+	if (ok && p < j->len && (t[p] == 'e' || t[p] == 'E')) {
+		p++;
+		if (p < j->len && (t[p] == '+' || t[p] == '-'))
+			p++;
+		size_t e = p;
+		while (p < j->len && is_digit(t[p]))
+			p++;
+		ok = p > e;
+	}
+	if (!ok) {
+		/* Take in the whole would-be number for the caret. */
+		while (p < j->len && (isalnum((unsigned char)t[p]) || t[p] == '.' || t[p] == '+' ||
+				      t[p] == '-'))
+			p++;
+		j->failed = true;
+		diag_error(j->d, json_loc(j, start, (int)(p - start)),
+			   "malformed JSON: '%.*s' is not a number", (int)(p - start), t + start);
+		return NULL;
+	}
+	char *text = xstrndup(t + start, p - start);
+	struct value *v = value_number(strtod(text, NULL), NULL);
+	v->text = text;
+	v->len = p - start;
+	j->pos = p;
+	return v;
+}
+
+static bool json_word(struct json *j, const char *w)
+{
+	size_t n = strlen(w);
+	if (j->pos + n > j->len || memcmp(j->text + j->pos, w, n) != 0)
+		return false;
+	/* "nullx" is not null. */
+	if (j->pos + n < j->len && isalnum((unsigned char)j->text[j->pos + n]))
+		return false;
+	j->pos += n;
+	return true;
+}
+
+static struct value *json_value(struct json *j, int depth);
+
+/* Enters the object or array whose opener is at the current position.
+ * Returns false, after an error, when it is nested too deep. */
+static bool json_open(struct json *j, int depth)
+{
+	if (depth >= JSON_MAX_DEPTH) {
+		j->failed = true;
+		diag_error(j->d, json_loc(j, j->pos, 1), "JSON nested deeper than %d levels",
+			   JSON_MAX_DEPTH);
+		return false;
+	}
+	j->pos++;
+	json_ws(j);
+	return true;
+}
+
+/* Reads `"key" :` into key (and where it was written into *at).
+ * `later` says whether members came before, for the message when the
+ * key is missing after a trailing comma. */
+static bool json_key(struct json *j, bool later, struct buf *key, struct loc *at)
+{
+	if (j->pos >= j->len || j->text[j->pos] != '"') {
+		json_expected(j, later ? "a key in double quotes (no comma after the last member)"
+				       : "a key in double quotes");
+		return false;
+	}
+	*at = json_loc(j, j->pos, 1);
+	if (!json_string(j, key))
+		return false;
+	at->len = (int)(j->pos - j->line_start) + 1 - at->col;
+	json_ws(j);
+	if (j->pos >= j->len || j->text[j->pos] != ':') {
+		json_expected(j, "':' after the key");
+		return false;
+	}
+	j->pos++;
+	json_ws(j);
+	return true;
+}
+
+/* After a member or item: 1 when another follows (the comma is read),
+ * 0 when the container closes (the closer is read), -1 after an error;
+ * open is where the container started, for an unclosed one. */
+static int json_next(struct json *j, bool is_obj, struct loc open)
+{
+	json_ws(j);
+	if (j->pos < j->len && j->text[j->pos] == ',') {
+		j->pos++;
+		json_ws(j);
+		return 1;
+	}
+	if (j->pos < j->len && j->text[j->pos] == (is_obj ? '}' : ']')) {
+		j->pos++;
+		return 0;
+	}
+	json_expected(j, is_obj ? "',' or '}'" : "',' or ']'");
+	if (j->pos >= j->len)
+		diag_note(j->d, open, "the %s that is not closed starts here",
+			  is_obj ? "object" : "array");
+	return -1;
+}
+
+/* An object or array; the current character is its opener. */
+static struct value *json_container(struct json *j, int depth)
+{
+	bool is_obj = j->text[j->pos] == '{';
+	char close = is_obj ? '}' : ']';
+	struct value *v = value_new(is_obj ? VALUE_MAP : VALUE_LIST);
+	v->loc = json_loc(j, j->pos, 1);
+	if (!json_open(j, depth))
+		goto fail;
+	if (j->pos < j->len && j->text[j->pos] == close) {
+		j->pos++;
+		return v;
+	}
+	for (int more = 1; more > 0; more = json_next(j, is_obj, v->loc)) {
+		struct buf key = BUF_INIT;
+		struct loc key_loc = {0};
+		if (is_obj && !json_key(j, v->count > 0, &key, &key_loc)) {
+			buf_free(&key);
+			goto fail;
+		}
+		struct value *item = json_value(j, depth + 1);
+		if (!item) {
+			buf_free(&key);
+			goto fail;
+		}
+		if (is_obj) {
+			/* A repeated key: the last one wins, as in most JSON
+			 * readers (Python's, JavaScript's). */
+			value_set(v, buf_data(&key), item);
+			v->key_locs[value_index(v, buf_data(&key))] = key_loc;
+			buf_free(&key);
+		} else {
+			value_push(v, item);
+		}
+	}
+	if (!j->failed)
+		return v;
+fail:
+	value_free(v);
+	return NULL;
+}
+
+static struct value *json_value(struct json *j, int depth)
+{
+	if (j->pos >= j->len) {
+		json_expected(j, "a value");
+		return NULL;
+	}
+	struct loc at = json_loc(j, j->pos, 1);
+	struct value *v = NULL;
+	char c = j->text[j->pos];
+	if (c == '{' || c == '[')
+		return json_container(j, depth);
+	if (c == '"') {
+		struct buf s = BUF_INIT;
+		if (json_string(j, &s))
+			v = value_stringn(buf_data(&s), s.len);
+		buf_free(&s);
+	} else if (c == '-' || is_digit(c) || c == 'I') {
+		v = json_number(j);
+	} else if (json_word(j, "true")) {
+		v = value_bool(true);
+	} else if (json_word(j, "false")) {
+		v = value_bool(false);
+	} else if (json_word(j, "null")) {
+		v = value_new(VALUE_NULL);
+	} else if (json_word(j, "NaN")) {
+		v = value_number(NAN, "NaN");
+	} else {
+		json_expected(j, "a value");
+	}
+	if (v) {
+		at.len = (int)(j->pos - j->line_start) + 1 - at.col;
+		v->loc = at;
+	}
+	return v;
+}
+
+/* Reads the JSON value at the current position straight into w's run,
+ * path being its dotted key path: an object's members become fields,
+ * an array a series, handed to the builder item by item so that only
+ * one item is ever a tree.  False after a syntax error. */
+static bool json_walk(struct json *j, struct walk *w, int depth, const char *path)
+{
+	if (j->pos >= j->len || (j->text[j->pos] != '{' && j->text[j->pos] != '[')) {
+		struct value *v = json_value(j, depth);
+		if (!v)
+			return false;
+		struct datum d = scalar_datum(w, v);
+		run_set_field(w->r, *path ? path : "value", &d);
+		value_free(v);
+		return true;
+	}
+	bool is_obj = j->text[j->pos] == '{';
+	struct loc open = json_loc(j, j->pos, 1);
+	if (!json_open(j, depth))
+		return false;
+	bool empty = j->pos < j->len && j->text[j->pos] == (is_obj ? '}' : ']');
+	if (empty)
+		j->pos++;
+	if (is_obj) {
+		int more = empty ? 0 : 1;
+		for (bool later = false; more > 0; more = json_next(j, true, open), later = true) {
+			struct buf key = BUF_INIT;
+			struct loc key_loc;
+			bool ok = json_key(j, later, &key, &key_loc);
+			char *child = ok ? join_path(path, buf_data(&key)) : NULL;
+			buf_free(&key);
+			ok = ok && json_walk(j, w, depth + 1, child);
+			free(child);
+			if (!ok)
+				return false;
+		}
+		return more == 0;
+	}
+	struct builder b;
+	builder_init(&b, w, *path ? path : "rows", open);
+	int more = empty ? 0 : 1;
+	for (; more > 0; more = json_next(j, false, open)) {
+		struct value *it = json_value(j, depth + 1);
+		if (!it) {
+			more = -1;
+			break;
+		}
+		builder_add(&b, it);
+		value_free(it);
+	}
+	if (more < 0) {
+		builder_release(&b);
+		return false;
+	}
+	builder_finish(&b);
+	return true;
+}
+
+/* Reads the JSON document in text into w's run. */
+static bool json_read(struct walk *w, const char *text, size_t len)
+{
+	struct json j = {.text = text, .len = len, .line = 1, .file = w->file, .d = w->d};
+	json_ws(&j);
+	if (!json_walk(&j, w, 0, ""))
+		return false;
+	json_ws(&j);
+	if (j.pos < j.len) {
+		json_expected(&j, "the end of the file after the JSON value");
+		return false;
+	}
+	return true;
+}
+
+/* Loads path as JSON or YAML into r. */
+static bool read_tree(struct run *r, const char *path, const char *shown, struct diag *d,
+		      bool json)
+{
+	struct buf text = BUF_INIT;
+	if (!read_text(path, shown, &text, d)) {
+		buf_free(&text);
+		return false;
+	}
+	/* A byte order mark is not content; columns count from after it. */
+	const char *t = buf_data(&text);
+	size_t len = text.len;
+	if (len >= 3 && memcmp(t, bom, 3) == 0) {
+		t += 3;
+		len -= 3;
+	}
+	run_set_line_count(r, count_lines(t, len));
+	diag_add_source(d, shown, t, len);
+	struct walk w = {.r = r, .file = shown, .d = d, .ok = true};
+	if (json) {
+		w.ok = json_read(&w, t, len) && w.ok;
+	} else {
+		struct value *root = yamldoc_parse(t, len, shown, 0, d);
+		if (root) {
+			w.yaml = t;
+			w.yaml_len = len;
+			w.nlines = (size_t)count_lines(t, len) + 1;
+			w.lines = xmalloc(w.nlines * sizeof *w.lines);
+			size_t n = 0;
+			w.lines[n++] = 0;
+			for (size_t i = 0; i < len && n < w.nlines; i++)
+				if (t[i] == '\n')
+					w.lines[n++] = i + 1;
+			w.nlines = n;
+			if (root->kind != VALUE_NULL)
+				walk_value(&w, root, "");
+		}
+		w.ok = w.ok && root;
+		free(w.lines);
+		value_free(root);
+	}
+	diag_forget_source(d, shown);
+	buf_free(&text);
+	return w.ok;
+}
+
+bool structured_read_json(struct run *r, const char *path, const char *shown, struct diag *d)
+{
+	return read_tree(r, path, shown, d, true);
+}
+
+bool structured_read_yaml(struct run *r, const char *path, const char *shown, struct diag *d)
+{
+	return read_tree(r, path, shown, d, false);
+}
+
+/* CSV. */
+
+char *snake_case(const char *text, size_t len)
+{
+	struct buf b = BUF_INIT;
+	bool gap = false;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)text[i];
+		/* ASCII letters and digits only: the name must be one an
+		 * expression can write. */
+		if (c < 0x80 && isalnum(c)) {
+			if (gap && b.len)
+				buf_putc(&b, '_');
+			gap = false;
+			buf_putc(&b, (char)tolower(c));
+		} else if (c == '%') {
+			/* "Time (%)" is time_pct, as nsys users write it */
+			if (b.len)
+				buf_putc(&b, '_');
+			buf_puts(&b, "pct");
+			gap = true;
+		} else {
+			gap = true;
+		}
+	}
+	return buf_detach(&b);
+}
+
+struct cell {
+	size_t off; /* in the record's buffer */
+	size_t len;
+	int line, col; /* where the cell starts in the file */
+	int width;     /* its width on that line, for a caret */
+};
+
+struct csv {
+	const char *text;
+	size_t len;
+	size_t pos;
+	int line;
+	size_t line_start;
+	const char *file;
+	struct diag *d;
+	/* The record being read. */
+	struct buf buf;
+	struct cell *cells;
+	size_t ncells, cap;
+	int rec_line;
+	struct loc end; /* where the record ends */
+};
+
+enum csv_result { CSV_RECORD, CSV_BAD_RECORD, CSV_EOF, CSV_STOP };
+
+static bool csv_eol(const struct csv *c, size_t p, size_t *after)
+{
+	if (p < c->len && c->text[p] == '\n') {
+		*after = p + 1;
+		return true;
+	}
+	if (p + 1 < c->len && c->text[p] == '\r' && c->text[p + 1] == '\n') {
+		*after = p + 2;
+		return true;
+	}
+	return false;
+}
+
+static struct loc csv_loc(const struct csv *c, size_t p, int len)
+{
+	struct loc l = {c->file, c->line, (int)(p - c->line_start) + 1, len};
+	return l;
+}
+
+static void csv_newline(struct csv *c, size_t after)
+{
+	c->line++;
+	c->line_start = after;
+	c->pos = after;
+}
+
+/* Skips the rest of the line (after a bad cell) so that reading goes on
+ * with the next record. */
+static void csv_skip_line(struct csv *c)
+{
+	size_t after;
+	while (c->pos < c->len && !csv_eol(c, c->pos, &after))
+		c->pos++;
+	if (c->pos < c->len)
+		csv_newline(c, after);
+}
+
+/* Reads the next record into c->cells. */
+static enum csv_result csv_record(struct csv *c)
+{
+	size_t after;
+	/* Blank lines (spaces at most) hold no record. */
+	for (;;) {
+		size_t p = c->pos;
+		while (p < c->len && (c->text[p] == ' ' || c->text[p] == '\t'))
+			p++;
+		if (p >= c->len)
+			return CSV_EOF;
+		if (!csv_eol(c, p, &after))
+			break;
+		csv_newline(c, after);
+	}
+	buf_clear(&c->buf);
+	c->ncells = 0;
+	c->rec_line = c->line;
+	for (;;) {
+		while (c->pos < c->len && (c->text[c->pos] == ' ' || c->text[c->pos] == '\t'))
+			c->pos++;
+		if (c->ncells == c->cap) {
+			c->cap = c->cap ? 2 * c->cap : 16;
+			c->cells = xrealloc(c->cells, c->cap * sizeof *c->cells);
+		}
+		struct cell *cell = &c->cells[c->ncells++];
+		cell->off = c->buf.len;
+		cell->line = c->line;
+		cell->col = (int)(c->pos - c->line_start) + 1;
+		if (c->pos < c->len && c->text[c->pos] == '"') {
+			struct loc open = csv_loc(c, c->pos, 1);
+			c->pos++;
+			for (;;) {
+				if (c->pos >= c->len) {
+					diag_error(c->d, open,
+						   "a quoted cell that is never closed (write a quote "
+						   "inside one as \"\")");
+					return CSV_STOP;
+				}
+				char ch = c->text[c->pos];
+				if (ch == '"' && c->pos + 1 < c->len && c->text[c->pos + 1] == '"') {
+					buf_putc(&c->buf, '"');
+					c->pos += 2;
+				} else if (ch == '"') {
+					c->pos++;
+					break;
+				} else if (ch == '\n') {
+					buf_putc(&c->buf, '\n');
+					csv_newline(c, c->pos + 1);
+				} else {
+					buf_putc(&c->buf, ch);
+					c->pos++;
+				}
+			}
+			cell->len = c->buf.len - cell->off;
+			cell->width = cell->line == c->line ? (int)(c->pos - c->line_start) + 1 - cell->col
+							    : 1;
+			while (c->pos < c->len && (c->text[c->pos] == ' ' || c->text[c->pos] == '\t'))
+				c->pos++;
+			if (c->pos < c->len && c->text[c->pos] != ',' && !csv_eol(c, c->pos, &after)) {
+				diag_error(c->d, csv_loc(c, c->pos, 1),
+					   "text after the closing quote of a cell (write a quote "
+					   "inside a quoted cell as \"\")");
+				csv_skip_line(c);
+				return CSV_BAD_RECORD;
+			}
+		} else {
+			size_t start = c->pos;
+			while (c->pos < c->len && c->text[c->pos] != ',' && !csv_eol(c, c->pos, &after))
+				c->pos++;
+			size_t end = c->pos;
+			while (end > start && (c->text[end - 1] == ' ' || c->text[end - 1] == '\t'))
+				end--;
+			buf_put(&c->buf, c->text + start, end - start);
+			cell->len = end - start;
+			cell->width = (int)(end - start);
+		}
+		if (c->pos < c->len && c->text[c->pos] == ',') {
+			c->pos++;
+			continue;
+		}
+		c->end = csv_loc(c, c->pos, 1);
+		if (c->pos < c->len) {
+			csv_eol(c, c->pos, &after);
+			csv_newline(c, after);
+		}
+		return CSV_RECORD;
+	}
+}
+
+/* Column names from the header record: snake_case, c<N> for an empty
+ * one, and _2, _3, ... for a repeat. */
+static char **csv_columns(struct csv *c)
+{
+	char **cols = xcalloc(c->ncells + 1, sizeof *cols);
+	struct value *seen = value_new(VALUE_MAP);
+	for (size_t i = 0; i < c->ncells; i++) {
+		char *base = snake_case(buf_data(&c->buf) + c->cells[i].off, c->cells[i].len);
+		if (!*base) {
+			free(base);
+			base = xasprintf("c%zu", i + 1);
+		}
+		char *name = xstrdup(base);
+		for (int k = 2; value_index(seen, name) >= 0; k++) {
+			free(name);
+			name = xasprintf("%s_%d", base, k);
+		}
+		free(base);
+		value_set(seen, name, value_new(VALUE_NULL));
+		cols[i] = name;
+	}
+	value_free(seen);
+	return cols;
+}
+
+bool structured_read_csv(struct run *r, const char *path, const char *shown, struct diag *d)
+{
+	struct buf text = BUF_INIT;
+	if (!read_text(path, shown, &text, d)) {
+		buf_free(&text);
+		return false;
+	}
+	const char *t = buf_data(&text);
+	size_t len = text.len;
+	if (len >= 3 && memcmp(t, bom, 3) == 0) {
+		t += 3;
+		len -= 3;
+	}
+	run_set_line_count(r, count_lines(t, len));
+	diag_add_source(d, shown, t, len);
+	struct csv c = {.text = t, .len = len, .line = 1, .file = shown, .d = d};
+	bool ok = true;
+	char **cols = NULL;
+	struct datum *cells = NULL;
+	struct series *s = NULL;
+	int header_line = 0;
+	size_t ncols = 0;
+	for (;;) {
+		enum csv_result res = csv_record(&c);
+		if (res == CSV_EOF)
+			break;
+		if (res == CSV_STOP) {
+			ok = false;
+			break;
+		}
+		if (res == CSV_BAD_RECORD) {
+			ok = false;
+			continue;
+		}
+		if (!s) {
+			cols = csv_columns(&c);
+			ncols = c.ncells;
+			header_line = c.rec_line;
+			s = run_add_series(r, "rows", (const char *const *)cols, ncols);
+			assert(s);
+			cells = xcalloc(ncols, sizeof *cells);
+			continue;
+		}
+		if (c.ncells != ncols) {
+			struct loc at = c.end;
+			if (c.ncells > ncols) {
+				const struct cell *extra = &c.cells[ncols];
+				struct loc l = {shown, extra->line, extra->col,
+						extra->width > 0 ? extra->width : 1};
+				at = l;
+			}
+			diag_error(d, at, "expected %zu cell%s as in the header (line %d), found %zu",
+				   ncols, ncols == 1 ? "" : "s", header_line, c.ncells);
+			ok = false;
+			continue;
+		}
+		for (size_t i = 0; i < ncols; i++)
+			cells[i] = datum_from_text(buf_data(&c.buf) + c.cells[i].off, c.cells[i].len,
+						   c.rec_line);
+		series_append(s, cells, c.rec_line);
+	}
+	free(cells);
+	strv_free(cols);
+	free(c.cells);
+	buf_free(&c.buf);
+	diag_forget_source(d, shown);
+	buf_free(&text);
+	return ok;
+}

@@ -1,0 +1,367 @@
+/* test_parse.c: `logdown parse` and `logdown parsers` as a user runs them. */
+#include "e2e.h"
+
+#define FIXTURES "tests/fixtures/structured"
+
+static const char small_json[] =
+	"{\n"
+	"  \"file\": \"small.json\",\n"
+	"  \"parser\": \"json\",\n"
+	"  \"fields\": {\n"
+	"    \"model\": {\"value\": \"llama-7b\", \"text\": \"llama-7b\", \"line\": 2},\n"
+	"    \"final_loss\": {\"value\": 7.125, \"text\": \"7.12500\", \"line\": 3},\n"
+	"    \"ok\": {\"value\": 1, \"text\": \"true\", \"line\": 4},\n"
+	"    \"note\": {\"value\": null, \"text\": \"null\", \"line\": 5}\n"
+	"  },\n"
+	"  \"series\": {\n"
+	"    \"steps\": {\n"
+	"      \"columns\": [\"step\", \"loss\", \"lr\"],\n"
+	"      \"rows\": [\n"
+	"        [100, 9.39062, null],\n"
+	"        [200, 7.125, 0.0001]\n"
+	"      ],\n"
+	"      \"lines\": [7, 8]\n"
+	"    }\n"
+	"  }\n"
+	"}\n";
+
+static void parse_json_prints_the_spec_shape(void **state)
+{
+	(void)state;
+	struct run r = e2e_run(FIXTURES, "parse --json small.json");
+	assert_string_equal(r.err, "");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, small_json);
+	run_free(&r);
+	/* Options may come first. */
+	r = e2e_run(FIXTURES, "parse --parser json --json small.json");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, small_json);
+	run_free(&r);
+}
+
+static void parse_json_of_a_csv_file(void **state)
+{
+	(void)state;
+	struct run r = e2e_run(FIXTURES, "parse llama7b_sweep.csv --json");
+	assert_string_equal(r.err, "");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out,
+			    "{\n"
+			    "  \"file\": \"llama7b_sweep.csv\",\n"
+			    "  \"parser\": \"csv\",\n"
+			    "  \"fields\": {},\n"
+			    "  \"series\": {\n"
+			    "    \"rows\": {\n"
+			    "      \"columns\": [\"batch_size\", \"avg_rate_samples_per_s\", "
+			    "\"global_rate_samples_per_s\", \"total_time_s\", "
+			    "\"throughput_samples_per_s\", \"final_loss\"],\n"
+			    "      \"rows\": [\n"
+			    "        [256, 32.84, 32.86, 8615, 5.94, 5.87924],\n"
+			    "        [512, 33.34, 33.27, 4151, 24.67, 6.32152],\n"
+			    "        [1024, 33.05, 33.04, 7394, 27.7, 6.10848],\n"
+			    "        [2048, 34.1, 34.09, 13866, 29.54, 5.96367]\n"
+			    "      ],\n"
+			    "      \"lines\": [2, 3, 4, 5]\n"
+			    "    }\n"
+			    "  }\n"
+			    "}\n");
+	run_free(&r);
+}
+
+static void parse_shows_a_readable_summary(void **state)
+{
+	(void)state;
+	struct run r = e2e_run(FIXTURES, "parse small.json");
+	assert_string_equal(r.err, "");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out,
+			    "file     small.json\n"
+			    "parser   json (built-in)\n"
+			    "lines    10\n"
+			    "\n"
+			    "fields (4)\n"
+			    "  model        \"llama-7b\"   (line 2)\n"
+			    "  final_loss   7.12500      (line 3)\n"
+			    "  ok           true         (line 4)\n"
+			    "  note         \xE2\x80\x94            (line 5)\n"
+			    "\n"
+			    "series steps: 2 rows, 3 columns\n"
+			    "  line  step  loss     lr\n"
+			    "     7  100   9.39062  \xE2\x80\x94\n"
+			    "     8  200   7.125    1e-4\n");
+	run_free(&r);
+}
+
+static void summary_of_a_long_series_shows_first_and_last_rows(void **state)
+{
+	(void)state;
+	char *dir = e2e_tmpdir();
+	e2e_write(dir, "r.csv", "Step,Loss (avg)\n1,9.5\n2,8.25\n3,\n4,7.125\n");
+	struct run r = e2e_run(dir, "parse r.csv");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out,
+			    "file     r.csv\n"
+			    "parser   csv (built-in)\n"
+			    "lines    5\n"
+			    "\n"
+			    "fields: none\n"
+			    "\n"
+			    "series rows: 4 rows, 2 columns\n"
+			    "  line  step  loss_avg\n"
+			    "     2  1     9.5\n"
+			    "     \xE2\x80\xA6  (2 more rows)\n"
+			    "     5  4     7.125\n");
+	run_free(&r);
+	remove_tree(dir);
+	free(dir);
+}
+
+static void parse_json_of_a_cerebras_log(void **state)
+{
+	(void)state;
+	char *log = e2e_read(".", "content/hw07-ai-accelerators/logs/cerebras/bs512.log");
+	assert_non_null(log);
+	char *dir = e2e_tmpdir();
+	e2e_write(dir, "logs/bs512.log", log);
+	struct run r = e2e_run(dir, "parse --json logs/bs512.log");
+	assert_string_equal(r.err, "");
+	assert_int_equal(r.status, 0);
+	/* Picked values keep their text and line; computed ones have
+	 * neither. */
+	assert_contains(r.out, "{\n"
+			       "  \"file\": \"logs/bs512.log\",\n"
+			       "  \"parser\": \"cerebras\",\n"
+			       "  \"fields\": {\n"
+			       "    \"batch_size\": {\"value\": 512, \"text\": \"512\", \"line\": 1},\n");
+	assert_contains(r.out, "    \"final_loss\": {\"value\": 7.125, \"text\": \"7.12500\", "
+			       "\"line\": 53},\n");
+	assert_contains(r.out, "    \"throughput\": {\"value\": 2924.536162257778, \"text\": null, "
+			       "\"line\": null}\n"
+			       "  },\n");
+	assert_contains(r.out, "      \"columns\": [\"step\", \"loss\", \"rate\", \"global_rate\"],\n"
+			       "      \"rows\": [\n"
+			       "        [100, 9.39062, 2983.97, 2983.97],\n");
+	assert_contains(r.out, "      \"lines\": [44, 45, 46, 47, 48, 49, 50, 51, 52, 53]\n");
+	run_free(&r);
+
+	r = e2e_run(dir, "parse logs/bs512.log");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.out, "file     logs/bs512.log\n"
+			       "parser   cerebras (built-in)\n"
+			       "lines    58\n");
+	assert_contains(r.out, "  final_loss   7.12500             (line 53)\n");
+	assert_contains(r.out, "  throughput   2924.536162257778   (computed)\n");
+	assert_contains(r.out, "series train: 10 rows, 4 columns\n"
+			       "  line  step  loss     rate     global_rate\n"
+			       "    44  100   9.39062  2983.97  2983.97\n"
+			       "     \xE2\x80\xA6  (8 more rows)\n"
+			       "    53  1000  7.12500  2900.63  2924.54\n");
+	run_free(&r);
+	remove_tree(dir);
+	free(dir);
+	free(log);
+}
+
+static void output_that_cannot_be_written_is_an_io_failure(void **state)
+{
+	(void)state;
+	if (!path_exists("/dev/full"))
+		skip();
+	/* e2e_run() sends stdout to a file: run the binary by hand. */
+	char err[] = "/tmp/logdown-err-XXXXXX";
+	int fd = mkstemp(err);
+	assert_true(fd >= 0);
+	close(fd);
+	char *cmd = xasprintf("cd %s && '%s' parse --json small.json >/dev/full 2>%s", FIXTURES,
+			      e2e_binary(), err);
+	int st = system(cmd);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 3);
+	char *text = e2e_read("/", err);
+	assert_string_equal(text, "logdown: cannot write the output: No space left on device\n");
+	free(text);
+	unlink(err);
+	free(cmd);
+}
+
+static void parser_can_be_named(void **state)
+{
+	(void)state;
+	char *dir = e2e_tmpdir();
+	e2e_write(dir, "results.txt", "{\"a\": 1}\n");
+	struct run r = e2e_run(dir, "parse --parser=json results.txt --json");
+	assert_string_equal(r.err, "");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "{\n"
+				   "  \"file\": \"results.txt\",\n"
+				   "  \"parser\": \"json\",\n"
+				   "  \"fields\": {\n"
+				   "    \"a\": {\"value\": 1, \"text\": \"1\", \"line\": 1}\n"
+				   "  },\n"
+				   "  \"series\": {}\n"
+				   "}\n");
+	run_free(&r);
+	remove_tree(dir);
+	free(dir);
+}
+
+static void malformed_file_is_a_content_error_at_its_place(void **state)
+{
+	(void)state;
+	char *dir = e2e_tmpdir();
+	e2e_write(dir, "bad.json", "{\"a\": 1,\n \"b\" 2}\n");
+	struct run r = e2e_run(dir, "parse bad.json --json");
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.out, "");
+	assert_contains(r.err, "bad.json:2:6: error: malformed JSON: expected ':' after the key, "
+			       "found '2'\n"
+			       "    2 |  \"b\" 2}\n"
+			       "      |      ^\n");
+	run_free(&r);
+	remove_tree(dir);
+	free(dir);
+}
+
+static void bad_usage_exits_2(void **state)
+{
+	(void)state;
+	struct run r = e2e_run(FIXTURES, "parse");
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.out, "");
+	assert_contains(r.err, "logdown: name the result file to parse\n\nusage: logdown parse FILE");
+	run_free(&r);
+
+	r = e2e_run(FIXTURES, "parse small.json --jsn");
+	assert_int_equal(r.status, 2);
+	assert_contains(r.err, "logdown: unknown option '--jsn'\n");
+	run_free(&r);
+
+	r = e2e_run(FIXTURES, "parse small.json other.json");
+	assert_int_equal(r.status, 2);
+	assert_contains(r.err, "logdown: more than one file given ('other.json')\n");
+	run_free(&r);
+
+	r = e2e_run(FIXTURES, "parse small.json --parser");
+	assert_int_equal(r.status, 2);
+	assert_contains(r.err, "logdown: --parser needs a parser name\n");
+	run_free(&r);
+
+	r = e2e_run(FIXTURES, "parse nope.json");
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "nope.json: error: cannot read: No such file or directory\n");
+	run_free(&r);
+
+	r = e2e_run(FIXTURES, "parse .");
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, ".: error: a folder: name one result file\n");
+	run_free(&r);
+
+	r = e2e_run(FIXTURES, "parse /dev/null");
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "/dev/null: error: not a regular file (a FIFO or device)\n");
+	run_free(&r);
+
+	r = e2e_run(FIXTURES, "parse small.json --parser jsno");
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.out, "");
+	assert_contains(r.err, "unknown parser 'jsno' (did you mean 'json'?)");
+	run_free(&r);
+
+	r = e2e_run(FIXTURES, "parsers extra");
+	assert_int_equal(r.status, 2);
+	assert_contains(r.err, "logdown: unexpected argument 'extra'\n");
+	run_free(&r);
+}
+
+static void file_no_parser_claims_is_a_content_error(void **state)
+{
+	(void)state;
+	char *dir = e2e_tmpdir();
+	e2e_write(dir, "notes.txt", "nothing a parser knows\n");
+	struct run r = e2e_run(dir, "parse notes.txt");
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.out, "");
+	assert_contains(r.err, "notes.txt: error: ");
+	run_free(&r);
+	remove_tree(dir);
+	free(dir);
+}
+
+static void parsers_lists_one_a_line_sorted(void **state)
+{
+	(void)state;
+	char *dir = e2e_tmpdir();
+	struct run r = e2e_run(dir, "parsers");
+	assert_string_equal(r.err, "");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.out, "cerebras    built-in  Cerebras Model Zoo training logs\n");
+	assert_contains(r.out, "json        built-in  JSON result files\n");
+	/* Cut at a word, with an ellipsis, when the start is long. */
+	assert_contains(r.out, "keyvalue    built-in  Plain \"name: number\" or \"name = number\" "
+			       "files (hand-copied\xE2\x80\xA6\n");
+	/* Sorted by name. */
+	assert_true(strstr(r.out, "cerebras ") < strstr(r.out, "csv "));
+	assert_true(strstr(r.out, "csv ") < strstr(r.out, "json "));
+	run_free(&r);
+
+	/* A project parser adds to the list, and names its file. */
+	e2e_write(dir, "parsers/loss.yaml",
+		  "name: loss\n"
+		  "description: Lines like loss=1.5.  Nothing else.\n"
+		  "fields:\n"
+		  "  loss: 'loss=([\\d.]+)'\n");
+	e2e_write(dir, "run.txt", "step 1\nloss=1.5\n");
+	r = e2e_run(dir, "parsers");
+	assert_string_equal(r.err, "");
+	assert_contains(r.out, "loss        parsers/loss.yaml  Lines like loss=1.5\n");
+	assert_contains(r.out, "json        built-in           JSON result files\n");
+	run_free(&r);
+	r = e2e_run(dir, "parse run.txt --parser loss --json");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.out, "\"loss\": {\"value\": 1.5, \"text\": \"1.5\", \"line\": 2}");
+	run_free(&r);
+	remove_tree(dir);
+	free(dir);
+}
+
+static void help_lists_and_explains_the_commands(void **state)
+{
+	(void)state;
+	struct run r = e2e_run(".", "--help");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.out, "  parse FILE    show what a parser extracts from a result file\n");
+	assert_contains(r.out, "  parsers       list the built-in and project parsers\n");
+	run_free(&r);
+	r = e2e_run(".", "parse --help");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.out, "usage: logdown parse FILE [--parser NAME] [--json]\n");
+	run_free(&r);
+	r = e2e_run(".", "help parsers");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.out, "usage: logdown parsers\n");
+	run_free(&r);
+	r = e2e_run(".", "parsrs");
+	assert_int_equal(r.status, 2);
+	assert_contains(r.err, "logdown: unknown command 'parsrs' (did you mean 'parsers'?)\n");
+	run_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(parse_json_prints_the_spec_shape),
+		cmocka_unit_test(parse_json_of_a_csv_file),
+		cmocka_unit_test(parse_shows_a_readable_summary),
+		cmocka_unit_test(summary_of_a_long_series_shows_first_and_last_rows),
+		cmocka_unit_test(parse_json_of_a_cerebras_log),
+		cmocka_unit_test(output_that_cannot_be_written_is_an_io_failure),
+		cmocka_unit_test(parser_can_be_named),
+		cmocka_unit_test(malformed_file_is_a_content_error_at_its_place),
+		cmocka_unit_test(bad_usage_exits_2),
+		cmocka_unit_test(file_no_parser_claims_is_a_content_error),
+		cmocka_unit_test(parsers_lists_one_a_line_sorted),
+		cmocka_unit_test(help_lists_and_explains_the_commands),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,1269 @@
+/* test_logparse.c: parser definitions, detection and the engine that runs
+ * them, over fixtures made from the seed logs (tests/fixtures/engine). */
+#define _XOPEN_SOURCE 700 /* nftw() */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <ftw.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "fsutil.h"
+#include "logparse.h"
+#include "run.h"
+#include "util.h"
+
+#define FIX "tests/fixtures/engine/"
+
+/* A diagnostics sink writing into memory. */
+struct capture {
+	FILE *f;
+	char *p;
+	size_t n;
+	struct diag *d;
+};
+
+static void cap_open(struct capture *c)
+{
+	c->p = NULL;
+	c->n = 0;
+	c->f = open_memstream(&c->p, &c->n);
+	assert_non_null(c->f);
+	c->d = diag_new(c->f, DIAG_TEXT, false);
+}
+
+static const char *cap_text(struct capture *c)
+{
+	fflush(c->f);
+	return c->p ? c->p : "";
+}
+
+static void cap_close(struct capture *c)
+{
+	diag_free(c->d);
+	fclose(c->f);
+	free(c->p);
+}
+
+/* Folders made by tests; the group teardown removes what a failed test
+ * left behind. */
+static char *made[32];
+static size_t nmade;
+
+static char *make_tmpdir(void)
+{
+	char *dir = xstrdup("/tmp/logdown-test-logparse-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	assert_true(nmade < ARRAY_LEN(made));
+	made[nmade++] = dir;
+	return dir;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+static void drop_tmpdir(char *dir)
+{
+	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	for (size_t i = 0; i < nmade; i++)
+		if (made[i] == dir)
+			made[i] = made[--nmade];
+	free(dir);
+}
+
+static int drop_leftovers(void **state)
+{
+	(void)state;
+	while (nmade)
+		drop_tmpdir(made[0]);
+	return 0;
+}
+
+static void write_file(const char *path, const char *text, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, len, f), len);
+	fclose(f);
+}
+
+/* Adds a definition whose text the diagnostics may quote. */
+static bool add_def(struct parser_set *set, struct capture *c, const char *file, const char *yaml,
+		    bool builtin)
+{
+	diag_add_source(c->d, file, yaml, strlen(yaml));
+	return parsers_add(set, file, yaml, strlen(yaml), builtin, c->d);
+}
+
+/* The definition's problems, as reported. */
+static void expect_def_errors(const char *yaml, const char *want)
+{
+	struct capture c;
+	cap_open(&c);
+	struct parser_set *set = parsers_new();
+	assert_false(add_def(set, &c, "p.yaml", yaml, false));
+	assert_int_equal(parsers_count(set), 0);
+	assert_string_equal(cap_text(&c), want);
+	parsers_free(set);
+	cap_close(&c);
+}
+
+/* Runs the definition over a fixture; the run, and the diagnostics in
+ * c (opened here, closed by the caller). */
+static struct run *run_def(struct capture *c, struct parser_set **set, const char *yaml,
+			   const char *log)
+{
+	cap_open(c);
+	*set = parsers_new();
+	assert_true(add_def(*set, c, "p.yaml", yaml, false));
+	return parser_run(parsers_at(*set, 0), log, log, "r", c->d);
+}
+
+static void assert_text(const struct datum *d, const char *text)
+{
+	assert_non_null(d);
+	assert_non_null(d->text);
+	if (d->len != strlen(text) || memcmp(d->text, text, d->len) != 0)
+		fail_msg("text '%.*s', wanted '%s'", (int)d->len, d->text, text);
+}
+
+static void assert_cell(const struct series *s, size_t row, const char *col, const char *text)
+{
+	long j = series_column_index(s, col);
+	assert_true(j >= 0);
+	struct datum d;
+	series_cell(s, row, (size_t)j, &d);
+	assert_text(&d, text);
+}
+
+static double cell_num(const struct series *s, size_t row, const char *col)
+{
+	long j = series_column_index(s, col);
+	assert_true(j >= 0);
+	struct datum d;
+	series_cell(s, row, (size_t)j, &d);
+	assert_int_equal(d.kind, DATUM_NUMBER);
+	return d.num;
+}
+
+static const char cerebras_def[] =
+	"name: cs\n"
+	"detect: 'Train Device=CSX'\n"
+	"fields:\n"
+	"  batch_size: 'Effective batch size is (\\d+)'\n"
+	"  samples: 'Processed (\\d+) sample'\n"
+	"  total_time: { pattern: 'in ([\\d.]+) seconds', pick: last }\n"
+	"  first_loss: { pattern: 'Loss=([\\d.]+)', pick: first }\n"
+	"  last_loss: 'Loss=([\\d.]+)'\n"
+	"  started: { pattern: '^(\\S+ \\S+) INFO:\\s+Beginning appliance run', type: timestamp }\n"
+	"  ended: { pattern: '^(\\S+ \\S+) INFO:\\s+Training completed', type: timestamp }\n"
+	"series:\n"
+	"  train: 'Step=(?<step>\\d+), Loss=(?<loss>[\\d.]+), Rate=(?<rate>[\\d.]+) "
+	"samples/sec, GlobalRate=(?<global_rate>[\\d.]+)'\n"
+	"derive:\n"
+	"  final_loss: last(train.loss)\n"
+	"  wall: ended - started\n"
+	"  throughput: samples / total_time\n"
+	"  per_step: throughput / 1000\n";
+
+/* The fields and series every Cerebras fixture gives, whatever its
+ * line endings and layout (line numbers as in cerebras.log). */
+static void check_cerebras(const struct run *r, long offset)
+{
+	assert_non_null(r);
+	const struct datum *d = run_field(r, "batch_size");
+	assert_int_equal(d->kind, DATUM_NUMBER);
+	assert_true(d->num == 512);
+	assert_int_equal(d->line, 1 + offset);
+	d = run_field(r, "total_time");
+	assert_text(d, "175.070497198");
+	assert_int_equal(d->line, 17 + offset);
+	d = run_field(r, "first_loss");
+	assert_text(d, "9.39062");
+	assert_int_equal(d->line, 5 + offset);
+	d = run_field(r, "last_loss");
+	assert_text(d, "7.12500");
+	assert_true(d->num == 7.125);
+	assert_int_equal(d->line, 14 + offset);
+	const struct series *s = run_series(r, "train");
+	assert_non_null(s);
+	assert_int_equal(series_row_count(s), 10);
+	assert_int_equal(series_column_count(s), 4);
+	assert_string_equal(series_column(s, 3), "global_rate");
+	assert_cell(s, 0, "step", "100");
+	assert_cell(s, 0, "loss", "9.39062");
+	assert_cell(s, 9, "loss", "7.12500");
+	assert_cell(s, 9, "global_rate", "2924.54");
+	assert_true(cell_num(s, 9, "rate") == 2900.63);
+	assert_int_equal(series_row_line(s, 0), 5 + offset);
+	assert_int_equal(series_row_line(s, 9), 14 + offset);
+}
+
+static void cerebras_fields_and_series_keep_text_and_lines(void **state)
+{
+	(void)state;
+	struct capture c;
+	struct parser_set *set;
+	struct run *r = run_def(&c, &set, cerebras_def, FIX "cerebras.log");
+	check_cerebras(r, 0);
+	assert_int_equal(run_line_count(r), 17);
+	assert_string_equal(cap_text(&c), "");
+	run_free(r);
+	parsers_free(set);
+	cap_close(&c);
+}
+
+static void timestamps_subtract_to_seconds(void **state)
+{
+	(void)state;
+	struct capture c;
+	struct parser_set *set;
+	struct run *r = run_def(&c, &set, cerebras_def, FIX "cerebras.log");
+	const struct datum *started = run_field(r, "started");
+	assert_text(started, "2024-03-30 15:16:16,590");
+	assert_int_equal(started->line, 4);
+	/* 2024-03-30 is day 19812 of the epoch. */
+	assert_true(fabs(started->num - (19812.0 * 86400 + 15 * 3600 + 16 * 60 + 16.59)) < 1e-6);
+	const struct datum *wall = run_field(r, "wall");
+	assert_int_equal(wall->kind, DATUM_NUMBER);
+	assert_true(fabs(wall->num - 247.648) < 1e-6);
+	assert_null(wall->text);
+	assert_int_equal(wall->line, 0);
+	run_free(r);
+	parsers_free(set);
+	cap_close(&c);
+}
+
+static void derive_keeps_picked_text_and_computes_in_order(void **state)
+{
+	(void)state;
+	struct capture c;
+	struct parser_set *set;
+	struct run *r = run_def(&c, &set, cerebras_def, FIX "cerebras.log");
+	const struct datum *d = run_field(r, "final_loss");
+	assert_text(d, "7.12500");
+	assert_int_equal(d->line, 14);
+	d = run_field(r, "throughput");
+	assert_int_equal(d->kind, DATUM_NUMBER);
+	assert_true(fabs(d->num - 512000 / 175.070497198) < 1e-9);
+	assert_null(d->text);
+	assert_int_equal(d->line, 0);
+	/* A derive may use an earlier one. */
+	assert_true(fabs(run_field(r, "per_step")->num - 512 / 175.070497198) < 1e-9);
+	/* Fields in definition order, then the derives. */
+	assert_string_equal(run_field_name(r, 0), "batch_size");
+	assert_string_equal(run_field_name(r, 7), "final_loss");
+	assert_string_equal(run_field_name(r, 10), "per_step");
+	run_free(r);
+	parsers_free(set);
+	cap_close(&c);
+}
+
+static void implicit_fields_name_the_run(void **state)
+{
+	(void)state;
+	struct capture c;
+	struct parser_set *set;
+	struct run *r = run_def(&c, &set, cerebras_def, FIX "cerebras.log");
+	assert_text(run_field(r, "name"), "r");
+	assert_text(run_field(r, "file"), FIX "cerebras.log");
+	assert_text(run_field(r, "parser"), "cs");
+	assert_true(run_field(r, "line_count")->num == 17);
+	run_free(r);
+	parsers_free(set);
+	cap_close(&c);
+}
+
+static void crlf_lines_read_as_lf_lines(void **state)
+{
+	(void)state;
+	struct capture c;
+	struct parser_set *set;
+	struct run *r = run_def(&c, &set, cerebras_def, FIX "cerebras_crlf.log");
+	check_cerebras(r, 0);
+	/* No CR left at the end of a value read up to the line's end. */
+	assert_text(run_field(r, "ended"), "2024-03-30 15:20:24,238");
+	assert_int_equal(run_line_count(r), 17);
+	run_free(r);
+	parsers_free(set);
+	cap_close(&c);
+}
+
+static void last_line_without_newline_is_read(void **state)
+{
+	(void)state;
+	struct capture c;
+	struct parser_set *set;
+	struct run *r = run_def(&c, &set, cerebras_def, FIX "cerebras_no_final_newline.log");
+	check_cerebras(r, 0);
+	assert_int_equal(run_field(r, "samples")->line, 17);
+	assert_int_equal(run_line_count(r), 17);
+	run_free(r);
+	parsers_free(set);
+	cap_close(&c);
+}
+
+static void markdown_indentation_and_fence_are_dropped(void **state)
+{
+	(void)state;
+	struct capture c;
+	struct parser_set *set;
+	struct run *r = run_def(&c, &set, cerebras_def, FIX "cerebras_markdown.md");
+	/* One line of prose first; the fence is glued to the first log line. */
+	check_cerebras(r, 1);
+	/* '^' anchors at the first visible character of an indented line. */
+	assert_text(run_field(r, "started"), "2024-03-30 15:16:16,590");
+	assert_int_equal(run_line_count(r), 19);
+	run_free(r);
+	parsers_free(set);
+	cap_close(&c);
+}
+
+static const char tqdm_def[] =
+	"name: tq\n"
+	"fields:\n"
+	"  epochs: 'Epochs:\\s+\\d+%\\|[^|]*\\|\\s*(\\d+)/\\d+'\n"
+	"  bar_start: { pattern: '^(Epochs:\\s+\\d+%)', pick: first }\n"
+	"  per_epoch: { pattern: '\\[[\\d:]+<[\\d:]+,\\s*([\\d.]+s)/it\\]', type: duration }\n"
+	"  training_time: { pattern: 'Epochs: 100%.*\\[([\\d:]+)<', type: duration }\n"
+	"  accuracy: 'Accuracy on test set: ([\\d.]+%)'\n"
+	"  warned_at: { pattern: '^(\\[[\\d:.]+\\]) \\[poptorch:cpp\\]', type: timestamp }\n"
+	"  failed_at: { pattern: '^(\\[[\\d:.]+\\]) \\[poptorch::python\\]', type: timestamp }\n"
+	"  popart: { pattern: '(\\d{4}-\\S+Z) popart:session', type: timestamp }\n";
+
+static void check_tqdm(const struct run *r)
+{
+	assert_non_null(r);
+	/* Line 2 was rewritten three times: only the last state counts. */
+	const struct datum *d = run_field(r, "epochs");
+	assert_text(d, "10");
+	assert_int_equal(d->line, 2);
+	d = run_field(r, "bar_start");
+	assert_text(d, "Epochs: 100%");
+	assert_int_equal(d->line, 2);
+	d = run_field(r, "per_epoch");
+	assert_text(d, "10.99s");
+	assert_true(d->num == 10.99);
+	d = run_field(r, "training_time");
+	assert_text(d, "01:49");
+	assert_true(d->num == 109);
+	/* Line 4: the last segment is blanks; the one before it counts. */
+	d = run_field(r, "accuracy");
+	assert_text(d, "97.13%");
+	assert_true(d->num == 97.13);
+	assert_int_equal(d->line, 4);
+	/* Line 3: a warning written over a bar, anchored at its start. */
+	d = run_field(r, "warned_at");
+	assert_text(d, "[09:03:32.515]");
+	assert_true(fabs(d->num - (9 * 3600 + 3 * 60 + 32.515)) < 1e-9);
+	assert_int_equal(d->line, 3);
+	d = run_field(r, "failed_at");
+	assert_int_equal(d->line, 6);
+	assert_true(fabs(d->num - (9 * 3600 + 1 * 60 + 59.258)) < 1e-9);
+	/* Line 5: a log line glued behind a finished bar still matches. */
+	d = run_field(r, "popart");
+	assert_text(d, "2024-04-08T09:03:55.437249Z");
+	assert_int_equal(d->line, 5);
+	assert_true(fabs(fmod(d->num, 86400) - (9 * 3600 + 3 * 60 + 55.437249)) < 1e-6);
+	assert_int_equal(run_line_count(r), 6);
+}
+
+static void carriage_return_keeps_the_last_segment(void **state)
+{
+	(void)state;
+	struct capture c;
+	struct parser_set *set;
+	struct run *r = run_def(&c, &set, tqdm_def, FIX "tqdm_cr.log");
+	check_tqdm(r);
+	assert_string_equal(cap_text(&c), "");
+	run_free(r);
+	parsers_free(set);
+	cap_close(&c);
+}
+
+static void literal_caret_m_counts_as_carriage_return(void **state)
+{
+	(void)state;
+	struct capture c;
+	struct parser_set *set;
+	struct run *r = run_def(&c, &set, tqdm_def, FIX "tqdm_caret_m.log");
+	check_tqdm(r);
+	run_free(r);
+	parsers_free(set);
+	cap_close(&c);
+}
+
+static void cr_keep_lets_a_pattern_see_the_whole_line(void **state)
+{
+	(void)state;
+	static const char def[] = "name: k\n"
+				  "cr: keep\n"
+				  "fields:\n"
+				  "  first_state: '^Epochs:\\s+(\\d+)%'\n"
+				  "  cleared: 'Accuracy on test set: ([\\d.]+)%\\r +$'\n";
+	struct capture c;
+	struct parser_set *set;
+	struct run *r = run_def(&c, &set, def, FIX "tqdm_cr.log");
+	assert_non_null(r);
+	assert_text(run_field(r, "first_state"), "0");
+	assert_int_equal(run_field(r, "first_state")->line, 3);
+	assert_text(run_field(r, "cleared"), "97.13");
+	run_free(r);
+	parsers_free(set);
+	cap_close(&c);
+}
+
+static void durations_read_as_seconds(void **state)
+{
+	(void)state;
+	static const char def[] = "name: d\n"
+				  "fields:\n"
+				  "  '*': { pattern: '^(?<name>\\w+) = (?<value>.*)$', type: duration }\n";
+	static const char log[] = "mmss = 01:49\n"
+				  "hms = 1:02:03\n"
+				  "secs = 10.99s\n"
+				  "frac = 1:49.5\n"
+				  "units = 1h 2m 3.5s\n"
+				  "ms = 150ms\n"
+				  "days = 2 days, 1:02:03\n"
+				  "plain = 42\n";
+	char *dir = make_tmpdir();
+	char *path = path_join(dir, "d.log");
+	write_file(path, log, strlen(log));
+	struct capture c;
+	struct parser_set *set;
+	struct run *r = run_def(&c, &set, def, path);
+	assert_non_null(r);
+	static const struct {
+		const char *name;
+		double seconds;
+	} want[] = {{"mmss", 109},      {"hms", 3723}, {"secs", 10.99},       {"frac", 109.5},
+		    {"units", 3723.5}, {"ms", 0.15},  {"days", 2 * 86400.0 + 3723}, {"plain", 42}};
+	for (size_t i = 0; i < ARRAY_LEN(want); i++) {
+		const struct datum *d = run_field(r, want[i].name);
+		assert_non_null(d);
+		assert_int_equal(d->kind, DATUM_NUMBER);
+		if (fabs(d->num - want[i].seconds) > 1e-9)
+			fail_msg("%s: %.17g, wanted %.17g", want[i].name, d->num, want[i].seconds);
+		assert_int_equal(d->line, (long)i + 1);
+	}
+	assert_text(run_field(r, "mmss"), "01:49");
+	assert_string_equal(cap_text(&c), "");
+	run_free(r);
+	parsers_free(set);
+	cap_close(&c);
+	free(path);
+	drop_tmpdir(dir);
+}
+
+static void a_value_not_of_its_type_is_a_warning(void **state)
+{
+	(void)state;
+	static const char def[] = "name: d\n"
+				  "fields:\n"
+				  "  when: { pattern: 'srun: job (\\d+)', type: timestamp }\n";
+	struct capture c;
+	struct parser_set *set;
+	struct run *r = run_def(&c, &set, def, FIX "tqdm_cr.log");
+	assert_non_null(r);
+	assert_int_equal(run_field(r, "when")->kind, DATUM_NUMBER);
+	assert_string_equal(cap_text(&c),
+			    FIX "tqdm_cr.log:1: warning: field 'when' is a timestamp, but '20702' is "
+				"not one; kept as text\n"
+				"    1 | srun: job 20702 has been allocated resources\n");
+	run_free(r);
+	parsers_free(set);
+	cap_close(&c);
+}
+
+static const char gtest_def[] =
+	"name: gt\n"
+	"fields:\n"
+	"  ranks: 'Rank \\d+/(\\d+) started'\n"
+	"series:\n"
+	"  tests: '(?<status>OK|FAILED)\\s*\\]\\s*(?<suite>\\w+)\\.(?<name>\\w+) \\((?<time_ms>\\d+) ms\\)'\n"
+	"  started: 'Rank (?<rank>\\d+)/\\d+ started on node (?<node>\\S+)'\n";
+
+static void rank_prefixes_are_stripped_and_copies_skipped(void **state)
+{
+	(void)state;
+	struct capture c;
+	struct parser_set *set;
+	struct run *r = run_def(&c, &set, gtest_def, FIX "ranks.log");
+	assert_non_null(r);
+	const struct series *t = run_series(r, "tests");
+	/* Rank 1 repeats rank 0's "custom (3719 ms)": skipped.  Its nsys1
+	 * took another time: kept.  Rank 0's own repeat on line 13: kept. */
+	assert_int_equal(series_row_count(t), 4);
+	assert_cell(t, 0, "name", "custom");
+	assert_int_equal(series_row_line(t, 0), 7);
+	assert_cell(t, 1, "time_ms", "3167");
+	assert_int_equal(series_row_line(t, 1), 11);
+	assert_cell(t, 2, "time_ms", "3303");
+	assert_int_equal(series_row_line(t, 2), 12);
+	assert_int_equal(series_row_line(t, 3), 13);
+	/* Rows that differ between ranks are all kept. */
+	const struct series *s = run_series(r, "started");
+	assert_int_equal(series_row_count(s), 2);
+	assert_cell(s, 0, "rank", "1");
+	assert_cell(s, 1, "rank", "2");
+	assert_text(run_field(r, "ranks"), "4");
+	run_free(r);
+	parsers_free(set);
+	cap_close(&c);
+}
+
+static void srun_labels_are_stripped(void **state)
+{
+	(void)state;
+	static const char def[] = "name: gt\n"
+				  "fields:\n"
+				  "  first: { pattern: '^(\\[=+\\] Running \\d+ tests)', pick: first }\n"
+				  "series:\n"
+				  "  tests: '^\\[\\s+OK \\] (?<test>\\S+) \\((?<time_ms>\\d+) ms\\)'\n";
+	struct capture c;
+	struct parser_set *set;
+	struct run *r = run_def(&c, &set, def, FIX "srun_labels.log");
+	assert_non_null(r);
+	assert_text(run_field(r, "first"), "[==========] Running 7 tests");
+	const struct series *t = run_series(r, "tests");
+	assert_int_equal(series_row_count(t), 2);
+	assert_cell(t, 0, "test", "gtestTrain.custom");
+	assert_int_equal(series_row_line(t, 0), 7);
+	assert_cell(t, 1, "test", "gtestProfile.nsys1");
+	assert_int_equal(series_row_line(t, 1), 11);
+	run_free(r);
+	parsers_free(set);
+	cap_close(&c);
+}
+
+static void invalid_utf8_is_just_bytes(void **state)
+{
+	(void)state;
+	static const char def[] = "name: u\n"
+				  "fields:\n"
+				  "  accuracy: 'Accuracy on test set: (\\S+)'\n"
+				  "  compile: 'Graph compilation: (\\d+)%'\n";
+	struct capture c;
+	struct parser_set *set;
+	struct run *r = run_def(&c, &set, def, FIX "invalid_utf8.log");
+	assert_non_null(r);
+	const struct datum *d = run_field(r, "accuracy");
+	assert_text(d, "98.07%\xc3");
+	assert_int_equal(d->kind, DATUM_STRING);
+	assert_int_equal(d->line, 2);
+	assert_text(run_field(r, "compile"), "100");
+	assert_string_equal(cap_text(&c), "");
+	run_free(r);
+	parsers_free(set);
+	cap_close(&c);
+}
+
+static void fields_pick_group_by_number_or_name(void **state)
+{
+	(void)state;
+	static const char def[] =
+		"name: g\n"
+		"fields:\n"
+		"  global: { pattern: 'Rate=([\\d.]+) samples/sec, GlobalRate=([\\d.]+)', group: 2 }\n"
+		"  whole: { pattern: 'Step=\\d+', group: 0, pick: first }\n"
+		"  named: { pattern: 'Loss=(?<loss>[\\d.]+), Rate=(?<rate>[\\d.]+)', group: rate }\n"
+		"  nogroups: { pattern: 'Device=\\w+', pick: first }\n"
+		"  either: { pattern: 'Step=(1000)|Loss=(9.39062)', pick: first }\n";
+	struct capture c;
+	struct parser_set *set;
+	struct run *r = run_def(&c, &set, def, FIX "cerebras.log");
+	assert_non_null(r);
+	assert_text(run_field(r, "global"), "2924.54");
+	assert_text(run_field(r, "whole"), "Step=100");
+	assert_text(run_field(r, "named"), "2900.63");
+	assert_text(run_field(r, "nogroups"), "Device=CSX");
+	/* The first group that took part. */
+	assert_text(run_field(r, "either"), "9.39062");
+	run_free(r);
+	parsers_free(set);
+	cap_close(&c);
+}
+
+static void unmatched_fields_are_missing_or_default(void **state)
+{
+	(void)state;
+	static const char def[] = "name: g\n"
+				  "fields:\n"
+				  "  failed: { pattern: '(\\d+) FAILED TESTS', default: 0 }\n"
+				  "  error: 'Traceback: (.*)'\n"
+				  "  batch: 'batch size is (\\d+)'\n"
+				  "series:\n"
+				  "  evals: 'eval_loss=(?<loss>\\S+)'\n";
+	struct capture c;
+	struct parser_set *set;
+	struct run *r = run_def(&c, &set, def, FIX "cerebras.log");
+	assert_non_null(r);
+	const struct datum *d = run_field(r, "failed");
+	assert_int_equal(d->kind, DATUM_NUMBER);
+	assert_true(d->num == 0);
+	assert_int_equal(d->line, 0);
+	d = run_field(r, "error");
+	assert_int_equal(d->kind, DATUM_MISSING);
+	assert_null(d->text);
+	/* A declared series exists without rows. */
+	assert_int_equal(series_row_count(run_series(r, "evals")), 0);
+	run_free(r);
+	parsers_free(set);
+	cap_close(&c);
+}
+
+static void star_field_names_fields_by_a_group(void **state)
+{
+	(void)state;
+	/* Seed 000: two runs' numbers pasted as a Markdown list. */
+	static const char def[] =
+		"name: kv\n"
+		"fields:\n"
+		"  '*': '^- (?<name>\\w+): (?<value>\\S+)'\n"
+		"  first_loss: { pattern: 'final_loss: (\\S+)', pick: first }\n";
+	static const char firsts[] = "name: kv\n"
+				     "fields:\n"
+				     "  '*':\n"
+				     "    pattern: '^- (?<name>\\w+_time): (?<value>\\S+)'\n"
+				     "    pick: first\n";
+	struct capture c;
+	struct parser_set *set;
+	struct run *r = run_def(&c, &set, def, FIX "sambanova_list.md");
+	assert_non_null(r);
+	/* Names in first-seen order, the last value of each winning. */
+	assert_int_equal(run_field_count(r), 5);
+	assert_string_equal(run_field_name(r, 0), "e2e_train_time");
+	assert_string_equal(run_field_name(r, 3), "training_samples_per_second");
+	assert_string_equal(run_field_name(r, 4), "first_loss");
+	const struct datum *d = run_field(r, "e2e_train_time");
+	assert_text(d, "440.9703402519226");
+	assert_int_equal(d->line, 7);
+	assert_text(run_field(r, "final_loss"), "8.30881118774414");
+	assert_text(run_field(r, "first_loss"), "8.254524230957031");
+	run_free(r);
+	parsers_free(set);
+	cap_close(&c);
+	/* pick: first keeps the first value of each name. */
+	r = run_def(&c, &set, firsts, FIX "sambanova_list.md");
+	assert_non_null(r);
+	d = run_field(r, "e2e_train_time");
+	assert_text(d, "455.2987697124481");
+	assert_int_equal(d->line, 2);
+	run_free(r);
+	parsers_free(set);
+	cap_close(&c);
+}
+
+static const char tables_def[] =
+	"name: t\n"
+	"tables:\n"
+	"  results: { header: '\\|\\s*Source\\s*\\|\\s*Accuracy\\s*\\|\\s*end' }\n"
+	"  rich: '\u2503 Source'\n"
+	"  sweep: { header: '\\| Batch Size \\|' }\n"
+	"  calls: { header: '^Time \\(%\\)\\s+Total Time \\(ns\\)\\s+Num Calls' }\n"
+	"  lr: { header: '^Sweep summary$' }\n";
+
+static void pipe_box_markdown_and_aligned_tables_are_read(void **state)
+{
+	(void)state;
+	struct capture c;
+	struct parser_set *set;
+	struct run *r = run_def(&c, &set, tables_def, FIX "tables.log");
+	assert_non_null(r);
+	const struct series *t = run_series(r, "results");
+	assert_int_equal(series_column_count(t), 6);
+	assert_string_equal(series_column(t, 2), "end_to_end_latency_ms");
+	assert_string_equal(series_column(t, 5), "on_chip_ips");
+	assert_int_equal(series_row_count(t), 2);
+	assert_cell(t, 0, "source", "cpu");
+	assert_cell(t, 0, "accuracy", "77.47%");
+	assert_true(cell_num(t, 0, "accuracy") == 77.47);
+	struct datum d;
+	series_cell(t, 0, 5, &d);
+	assert_int_equal(d.kind, DATUM_MISSING);
+	assert_cell(t, 1, "on_chip_ips", "37576.72");
+	assert_int_equal(series_row_line(t, 1), 6);
+
+	t = run_series(r, "rich");
+	assert_int_equal(series_row_count(t), 2);
+	assert_string_equal(series_column(t, 1), "accuracy");
+	assert_cell(t, 0, "accuracy", "76.46%");
+	series_cell(t, 1, 1, &d);
+	assert_int_equal(d.kind, DATUM_MISSING);
+	assert_int_equal(series_row_line(t, 1), 14);
+
+	t = run_series(r, "sweep");
+	assert_int_equal(series_row_count(t), 4);
+	assert_string_equal(series_column(t, 1), "avg_rate_samples_sec");
+	assert_true(cell_num(t, 0, "total_time_seconds") == 8615);
+	assert_cell(t, 3, "final_loss", "5.96367");
+
+	t = run_series(r, "calls");
+	assert_int_equal(series_row_count(t), 3);
+	assert_int_equal(series_column_count(t), 9);
+	assert_true(cell_num(t, 0, "total_time_ns") == 1201255324);
+	assert_cell(t, 2, "num_calls", "410");
+	assert_cell(t, 2, "avg_ns", "20,372.1");
+	assert_int_equal(series_row_line(t, 0), 28);
+
+	/* A title line, then the table; an empty cell is missing. */
+	t = run_series(r, "lr");
+	assert_int_equal(series_row_count(t), 2);
+	assert_string_equal(series_column(t, 0), "lr");
+	assert_cell(t, 0, "loss", "2.31");
+	series_cell(t, 1, 1, &d);
+	assert_int_equal(d.kind, DATUM_MISSING);
+	assert_int_equal(series_row_line(t, 1), 37);
+	assert_string_equal(cap_text(&c), "");
+	run_free(r);
+	parsers_free(set);
+	cap_close(&c);
+}
+
+/* A 9 MB log: matches on both sides of every 4 MiB chunk boundary and
+ * a 5 MiB line that does not fit in one chunk. */
+static void lines_across_chunks_keep_their_numbers(void **state)
+{
+	(void)state;
+	char *dir = make_tmpdir();
+	char *path = path_join(dir, "big.log");
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	long lines = 0;
+	for (long i = 1; i <= 300000; i++) {
+		if (i == 150000) {
+			fputs("long line: ", f);
+			for (int k = 0; k < 5 << 20; k++)
+				fputc('x', f);
+			fputs(" Step=123456, end\n", f);
+		} else if (i % 1000 == 0) {
+			fprintf(f, "| Train Device=CSX, Step=%ld, Loss=%ld.5\n", i, i % 7);
+		} else {
+			fprintf(f, "2024-03-30 15:16:%02ld,590 INFO:   nothing to see %06ld\n", i % 60, i);
+		}
+		lines++;
+	}
+	fputs("Processed 512000 sample(s) in 175.070497198 seconds.", f);
+	lines++;
+	fclose(f);
+	static const char def[] = "name: big\n"
+				  "fields:\n"
+				  "  long: 'x Step=(\\d+), end'\n"
+				  "  samples: 'Processed (\\d+) sample'\n"
+				  "series:\n"
+				  "  train: 'Step=(?<step>\\d+), Loss=(?<loss>[\\d.]+)'\n";
+	struct capture c;
+	struct parser_set *set;
+	struct run *r = run_def(&c, &set, def, path);
+	assert_non_null(r);
+	const struct series *t = run_series(r, "train");
+	assert_int_equal(series_row_count(t), 299);
+	for (size_t k = 0; k < 299; k++) {
+		/* Line 150000 is the long one. */
+		long line = (long)(k < 149 ? k + 1 : k + 2) * 1000;
+		assert_int_equal(series_row_line(t, k), line);
+		assert_true(cell_num(t, k, "step") == line);
+		assert_true(cell_num(t, k, "loss") == line % 7 + 0.5);
+	}
+	assert_text(run_field(r, "long"), "123456");
+	assert_int_equal(run_field(r, "long")->line, 150000);
+	assert_int_equal(run_field(r, "samples")->line, lines);
+	assert_int_equal(run_line_count(r), lines);
+	run_free(r);
+	parsers_free(set);
+	cap_close(&c);
+	free(path);
+	drop_tmpdir(dir);
+}
+
+/* Errors and warnings while running. */
+
+static void empty_file_is_an_error(void **state)
+{
+	(void)state;
+	struct capture c;
+	struct parser_set *set;
+	struct run *r = run_def(&c, &set, cerebras_def, FIX "empty.log");
+	assert_null(r);
+	assert_string_equal(cap_text(&c), FIX "empty.log: error: empty file\n");
+	parsers_free(set);
+	cap_close(&c);
+}
+
+static void binary_file_is_an_error(void **state)
+{
+	(void)state;
+	char *dir = make_tmpdir();
+	char *path = path_join(dir, "model.ckpt");
+	write_file(path, "Step=1, Loss=2\nPK\x03\x04\0\0\x01", 22);
+	struct capture c;
+	struct parser_set *set;
+	struct run *r = run_def(&c, &set, cerebras_def, path);
+	assert_null(r);
+	char *want = xasprintf("%s: error: binary file (a NUL byte on line 2); parsers read text\n",
+			       path);
+	assert_string_equal(cap_text(&c), want);
+	free(want);
+	parsers_free(set);
+	cap_close(&c);
+	free(path);
+	drop_tmpdir(dir);
+}
+
+static void missing_file_is_an_error(void **state)
+{
+	(void)state;
+	struct capture c;
+	struct parser_set *set;
+	struct run *r = run_def(&c, &set, cerebras_def, FIX "nope.log");
+	assert_null(r);
+	assert_string_equal(cap_text(&c),
+			    FIX "nope.log: error: cannot read: No such file or directory\n");
+	parsers_free(set);
+	cap_close(&c);
+}
+
+static void matching_nothing_is_a_warning(void **state)
+{
+	(void)state;
+	static const char def[] = "name: gt\n"
+				  "fields:\n"
+				  "  passed: '\\[  PASSED  \\] (\\d+) tests'\n";
+	struct capture c;
+	struct parser_set *set;
+	struct run *r = run_def(&c, &set, def, FIX "cerebras.log");
+	assert_non_null(r);
+	assert_int_equal(run_field(r, "passed")->kind, DATUM_MISSING);
+	assert_string_equal(cap_text(&c), FIX "cerebras.log: warning: parser 'gt' matched nothing "
+						"in " FIX "cerebras.log\n");
+	run_free(r);
+	parsers_free(set);
+	cap_close(&c);
+}
+
+static double seconds_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void catastrophic_backtracking_fails_fast(void **state)
+{
+	(void)state;
+	static const char def[] = "name: slow\n"
+				  "fields:\n"
+				  "  status: 'status: (\\w+)'\n"
+				  "series:\n"
+				  "  runs: '^(?<word>(a+)+)$'\n";
+	struct capture c;
+	struct parser_set *set;
+	double t0 = seconds_now();
+	struct run *r = run_def(&c, &set, def, FIX "backtrack.log");
+	double took = seconds_now() - t0;
+	assert_null(r);
+	if (took >= 1.0)
+		fail_msg("took %.3f s", took);
+	assert_string_equal(cap_text(&c),
+			    "p.yaml:5:9: error: pattern '^(?<word>(a+)+)$' of series 'runs' hit the "
+			    "match limit on " FIX "backtrack.log:3: it backtracks too much; make it "
+			    "more specific\n"
+			    "    5 |   runs: '^(?<word>(a+)+)$'\n"
+			    "      |         ^~~~~~~~~~~~~~~~~~\n");
+	parsers_free(set);
+	cap_close(&c);
+}
+
+/* Definitions. */
+
+static void unknown_key_suggests_the_closest(void **state)
+{
+	(void)state;
+	expect_def_errors("name: cs\n"
+			  "feilds:\n"
+			  "  a: 'x'\n",
+			  "p.yaml:2:1: error: unknown key 'feilds' in a parser definition (did you "
+			  "mean 'fields'?)\n"
+			  "    2 | feilds:\n"
+			  "      | ^~~~~~\n");
+}
+
+static void unknown_field_option_suggests_the_closest(void **state)
+{
+	(void)state;
+	expect_def_errors("name: cs\n"
+			  "fields:\n"
+			  "  a: { patern: 'x(\\d)' }\n",
+			  "p.yaml:3:8: error: unknown key 'patern' in field 'a' (did you mean "
+			  "'pattern'?)\n"
+			  "    3 |   a: { patern: 'x(\\d)' }\n"
+			  "      |        ^~~~~~\n"
+			  "p.yaml:3:6: error: field 'a' has no pattern\n"
+			  "    3 |   a: { patern: 'x(\\d)' }\n"
+			  "      |      ^\n");
+}
+
+static void bad_pattern_is_reported_at_its_column(void **state)
+{
+	(void)state;
+	/* Offset 16 of the pattern is its end, after the quote at 3:10. */
+	expect_def_errors("name: cs\n"
+			  "series:\n"
+			  "  train: 'Step=(?<step>\\d+'\n",
+			  "p.yaml:3:27: error: bad pattern for series 'train': missing closing "
+			  "parenthesis (at offset 16 in the pattern)\n"
+			  "    3 |   train: 'Step=(?<step>\\d+'\n"
+			  "      |                           ^\n");
+}
+
+static void bad_pattern_column_counts_quote_escapes(void **state)
+{
+	(void)state;
+	/* '' in a single-quoted scalar is one character of the pattern. */
+	expect_def_errors("fields:\n"
+			  "  a: 'it''s (\\d+'\n"
+			  "  b: \"\\x41\\\\d+ [a-\"\n",
+			  "p.yaml:2:17: error: bad pattern for field 'a': missing closing parenthesis "
+			  "(at offset 9 in the pattern)\n"
+			  "    2 |   a: 'it''s (\\d+'\n"
+			  "      |                 ^\n"
+			  "p.yaml:3:19: error: bad pattern for field 'b': missing terminating ] for "
+			  "character class (at offset 8 in the pattern)\n"
+			  "    3 |   b: \"\\x41\\\\d+ [a-\"\n"
+			  "      |                   ^\n");
+}
+
+static void unknown_type_suggests_the_closest(void **state)
+{
+	(void)state;
+	expect_def_errors("fields:\n"
+			  "  t: { pattern: 'in (\\S+)', type: duraton }\n",
+			  "p.yaml:2:35: error: unknown type 'duraton' (did you mean 'duration'?)\n"
+			  "    2 |   t: { pattern: 'in (\\S+)', type: duraton }\n"
+			  "      |                                   ^~~~~~~\n");
+}
+
+static void series_needs_named_groups(void **state)
+{
+	(void)state;
+	expect_def_errors("series:\n"
+			  "  train: 'Step=(\\d+)'\n",
+			  "p.yaml:2:10: error: series 'train': name the pattern's groups, as in "
+			  "(?<step>\\d+): they become the columns\n"
+			  "    2 |   train: 'Step=(\\d+)'\n"
+			  "      |          ^~~~~~~~~~~~\n");
+}
+
+static void series_columns_must_name_groups(void **state)
+{
+	(void)state;
+	expect_def_errors("series:\n"
+			  "  train:\n"
+			  "    pattern: 'Step=(?<step>\\d+), Loss=(?<loss>[\\d.]+)'\n"
+			  "    columns: [step, los]\n",
+			  "p.yaml:4:21: error: series 'train': the pattern has no group named 'los' "
+			  "(did you mean 'loss'?)\n"
+			  "    4 |     columns: [step, los]\n"
+			  "      |                     ^~~\n");
+}
+
+static void series_columns_choose_and_order(void **state)
+{
+	(void)state;
+	static const char def[] =
+		"series:\n"
+		"  train:\n"
+		"    pattern: 'Step=(?<step>\\d+), Loss=(?<loss>[\\d.]+), Rate=(?<rate>[\\d.]+)'\n"
+		"    columns: [loss, step]\n";
+	struct capture c;
+	struct parser_set *set;
+	struct run *r = run_def(&c, &set, def, FIX "cerebras.log");
+	assert_non_null(r);
+	assert_string_equal(parser_name(parsers_at(set, 0)), "p");
+	const struct series *t = run_series(r, "train");
+	assert_int_equal(series_column_count(t), 2);
+	assert_string_equal(series_column(t, 0), "loss");
+	assert_cell(t, 9, "step", "1000");
+	run_free(r);
+	parsers_free(set);
+	cap_close(&c);
+}
+
+static void field_group_must_exist(void **state)
+{
+	(void)state;
+	expect_def_errors("fields:\n"
+			  "  g: { pattern: 'Rate=([\\d.]+)', group: 2 }\n",
+			  "p.yaml:2:41: error: field 'g': the pattern has no group 2 (it has 1)\n"
+			  "    2 |   g: { pattern: 'Rate=([\\d.]+)', group: 2 }\n"
+			  "      |                                         ^\n");
+}
+
+static void bad_derive_is_reported_at_its_column(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	struct parser_set *set = parsers_new();
+	assert_false(add_def(set, &c, "p.yaml", "derive:\n  x: mean(train.loss\n", false));
+	const char *text = cap_text(&c);
+	/* The expression's own message (expr.c's words), at its column. */
+	assert_true(strncmp(text, "p.yaml:2:", 9) == 0);
+	assert_non_null(strstr(text, "error: "));
+	parsers_free(set);
+	cap_close(&c);
+}
+
+static void later_definition_replaces_earlier(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	struct parser_set *set = parsers_new();
+	assert_true(add_def(set, &c, "(built-in) parsers/a.yaml", "name: a\ndescription: old\n", true));
+	assert_true(add_def(set, &c, "(built-in) parsers/b.yaml", "name: b\n", true));
+	assert_true(add_def(set, &c, "proj/parsers/a.yaml", "name: a\ndescription: new\n", false));
+	assert_int_equal(parsers_count(set), 2);
+	const struct parser *a = parsers_at(set, 0);
+	assert_string_equal(parser_description(a), "new");
+	assert_string_equal(parser_origin(a), "proj/parsers/a.yaml");
+	assert_string_equal(parser_origin(parsers_find(set, "b")), "built-in");
+	assert_string_equal(cap_text(&c), "");
+	/* Two project files of one name: the later wins, with a warning. */
+	assert_true(add_def(set, &c, "extra/a.yaml", "name: a\n", false));
+	assert_string_equal(cap_text(&c), "extra/a.yaml: warning: parser 'a' is also defined in "
+					  "proj/parsers/a.yaml; this definition replaces it\n");
+	parsers_free(set);
+	cap_close(&c);
+}
+
+static void load_reads_project_and_extra_folders(void **state)
+{
+	(void)state;
+	char *root = make_tmpdir();
+	char *pdir = path_join(root, "parsers");
+	char *extra = path_join(root, "more");
+	assert_true(mkdir_p(pdir) && mkdir_p(extra));
+	char *p1 = path_join(pdir, "zz-proj.yaml");
+	char *p2 = path_join(extra, "zz-proj.yaml");
+	char *p3 = path_join(pdir, "notes.txt");
+	write_file(p1, "name: zz-proj\ndescription: project\n", 35);
+	write_file(p2, "name: zz-proj\ndescription: extra\n", 33);
+	write_file(p3, "not a parser", 12);
+	struct capture c;
+	cap_open(&c);
+	char *extras[] = {extra, NULL};
+	struct parser_set *set = parsers_load(root, extras, c.d);
+	const struct parser *p = parsers_find(set, "zz-proj");
+	assert_non_null(p);
+	assert_string_equal(parser_description(p), "extra");
+	assert_string_equal(parser_origin(p), p2);
+	parsers_free(set);
+	cap_close(&c);
+	free(p1);
+	free(p2);
+	free(p3);
+	free(pdir);
+	free(extra);
+	drop_tmpdir(root);
+}
+
+static void lookup_suggests_the_closest_parser(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	struct parser_set *set = parsers_new();
+	assert_true(add_def(set, &c, "a.yaml", "name: cerebras\n", false));
+	assert_true(add_def(set, &c, "b.yaml", "name: gtest\n", false));
+	struct loc at = {"hw07.md", 5, 0, 0};
+	assert_non_null(parsers_lookup(set, "gtest", at, c.d));
+	assert_null(parsers_lookup(set, "cerebas", at, c.d));
+	assert_null(parsers_lookup(set, "pytorch", at, c.d));
+	assert_string_equal(cap_text(&c),
+			    "hw07.md:5: error: unknown parser 'cerebas' (did you mean 'cerebras'?)\n"
+			    "hw07.md:5: error: unknown parser 'pytorch' (available: cerebras, gtest)\n");
+	parsers_free(set);
+	cap_close(&c);
+}
+
+/* Detection. */
+
+static struct parser_set *detect_set(struct capture *c)
+{
+	cap_open(c);
+	struct parser_set *set = parsers_new();
+	assert_true(add_def(set, c, "cs.yaml", "name: cs\ndetect: 'Train Device=CSX'\n", false));
+	assert_true(add_def(set, c, "gt.yaml",
+			    "name: gt\ndetect: ['\\[ RUN +\\]', 'Running \\d+ tests']\n", false));
+	assert_true(add_def(set, c, "js.yaml", "name: js\nformat: json\n", false));
+	return set;
+}
+
+static void detect_picks_the_only_claimant(void **state)
+{
+	(void)state;
+	struct capture c;
+	struct parser_set *set = detect_set(&c);
+	struct loc at = {"hw07.md", 3, 0, 0};
+	assert_string_equal(parser_name(parsers_detect(set, FIX "cerebras.log", at, c.d)), "cs");
+	assert_string_equal(parser_name(parsers_detect(set, FIX "ranks.log", at, c.d)), "gt");
+	/* By extension: format json claims .json files. */
+	assert_string_equal(parser_name(parsers_detect(set, FIX "result.json", at, c.d)), "js");
+	assert_string_equal(cap_text(&c), "");
+	parsers_free(set);
+	cap_close(&c);
+}
+
+static void detect_with_two_claimants_names_both(void **state)
+{
+	(void)state;
+	struct capture c;
+	struct parser_set *set = detect_set(&c);
+	assert_true(add_def(set, &c, "cs2.yaml", "name: cs2\ndetect: 'Loss=\\d'\n", false));
+	struct loc at = {"hw07.md", 3, 0, 0};
+	assert_null(parsers_detect(set, FIX "cerebras.log", at, c.d));
+	assert_true(add_def(set, &c, "cs3.yaml", "name: cs3\ndetect: 'GlobalRate='\n", false));
+	assert_null(parsers_detect(set, FIX "cerebras.log", at, c.d));
+	assert_string_equal(cap_text(&c),
+			    "hw07.md:3: error: cannot tell which parser reads " FIX "cerebras.log: "
+			    "both 'cs' and 'cs2' match; name one with {file: ..., parser: NAME}\n"
+			    "hw07.md:3: error: cannot tell which parser reads " FIX "cerebras.log: "
+			    "'cs', 'cs2' and 'cs3' all match; name one with {file: ..., parser: "
+			    "NAME}\n");
+	parsers_free(set);
+	cap_close(&c);
+}
+
+static void detect_with_no_claimant_lists_the_parsers(void **state)
+{
+	(void)state;
+	struct capture c;
+	struct parser_set *set = detect_set(&c);
+	struct loc at = {"hw07.md", 3, 0, 0};
+	assert_null(parsers_detect(set, FIX "tables.log", at, c.d));
+	assert_null(parsers_detect(set, FIX "empty.log", at, c.d));
+	assert_string_equal(cap_text(&c),
+			    "hw07.md:3: error: cannot tell which parser reads " FIX "tables.log: none "
+			    "recognises it; name one with {file: ..., parser: NAME} (available: cs, "
+			    "gt, js)\n"
+			    "hw07.md:3: error: cannot tell which parser reads " FIX "empty.log: it is "
+			    "empty and none claims its name; name one with {file: ..., parser: NAME} "
+			    "(available: cs, gt, js)\n");
+	parsers_free(set);
+	cap_close(&c);
+}
+
+static void project_parser_beats_builtin(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	struct parser_set *set = parsers_new();
+	assert_true(add_def(set, &c, "(built-in) parsers/cerebras.yaml",
+			    "name: cerebras\ndetect: 'Train Device=CSX'\n", true));
+	assert_true(add_def(set, &c, "(built-in) parsers/other.yaml",
+			    "name: other\ndetect: 'Loss='\n", true));
+	struct loc at = {"hw07.md", 3, 0, 0};
+	assert_null(parsers_detect(set, FIX "cerebras.log", at, c.d));
+	assert_true(add_def(set, &c, "parsers/mine.yaml", "name: mine\ndetect: 'Step=100,'\n", false));
+	assert_string_equal(parser_name(parsers_detect(set, FIX "cerebras.log", at, c.d)), "mine");
+	parsers_free(set);
+	cap_close(&c);
+}
+
+static void content_claim_beats_extension_claim(void **state)
+{
+	(void)state;
+	struct capture c;
+	struct parser_set *set = detect_set(&c);
+	assert_true(add_def(set, &c, "bench.yaml",
+			    "name: bench\nextensions: [.json]\ndetect: '\"mean_latency_s\"'\n",
+			    false));
+	struct loc at = {"hw07.md", 3, 0, 0};
+	assert_string_equal(parser_name(parsers_detect(set, FIX "result.json", at, c.d)), "bench");
+	assert_string_equal(cap_text(&c), "");
+	parsers_free(set);
+	cap_close(&c);
+}
+
+static void json_parser_reads_structured_results(void **state)
+{
+	(void)state;
+	struct capture c;
+	struct parser_set *set;
+	struct run *r = run_def(&c, &set, "name: js\nformat: json\nderive:\n  m: summary.mean_latency_s * 2\n",
+				FIX "result.json");
+	assert_non_null(r);
+	assert_text(run_field(r, "model"), "bert");
+	assert_true(run_field(r, "m")->num == 4.987 * 2);
+	assert_int_equal(run_line_count(r), 1);
+	assert_string_equal(run_parser(r), "js");
+	run_free(r);
+	parsers_free(set);
+	cap_close(&c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(cerebras_fields_and_series_keep_text_and_lines),
+		cmocka_unit_test(timestamps_subtract_to_seconds),
+		cmocka_unit_test(derive_keeps_picked_text_and_computes_in_order),
+		cmocka_unit_test(implicit_fields_name_the_run),
+		cmocka_unit_test(crlf_lines_read_as_lf_lines),
+		cmocka_unit_test(last_line_without_newline_is_read),
+		cmocka_unit_test(markdown_indentation_and_fence_are_dropped),
+		cmocka_unit_test(carriage_return_keeps_the_last_segment),
+		cmocka_unit_test(literal_caret_m_counts_as_carriage_return),
+		cmocka_unit_test(cr_keep_lets_a_pattern_see_the_whole_line),
+		cmocka_unit_test(durations_read_as_seconds),
+		cmocka_unit_test(a_value_not_of_its_type_is_a_warning),
+		cmocka_unit_test(rank_prefixes_are_stripped_and_copies_skipped),
+		cmocka_unit_test(srun_labels_are_stripped),
+		cmocka_unit_test(invalid_utf8_is_just_bytes),
+		cmocka_unit_test(fields_pick_group_by_number_or_name),
+		cmocka_unit_test(unmatched_fields_are_missing_or_default),
+		cmocka_unit_test(star_field_names_fields_by_a_group),
+		cmocka_unit_test(pipe_box_markdown_and_aligned_tables_are_read),
+		cmocka_unit_test(lines_across_chunks_keep_their_numbers),
+		cmocka_unit_test(empty_file_is_an_error),
+		cmocka_unit_test(binary_file_is_an_error),
+		cmocka_unit_test(missing_file_is_an_error),
+		cmocka_unit_test(matching_nothing_is_a_warning),
+		cmocka_unit_test(catastrophic_backtracking_fails_fast),
+		cmocka_unit_test(unknown_key_suggests_the_closest),
+		cmocka_unit_test(unknown_field_option_suggests_the_closest),
+		cmocka_unit_test(bad_pattern_is_reported_at_its_column),
+		cmocka_unit_test(bad_pattern_column_counts_quote_escapes),
+		cmocka_unit_test(unknown_type_suggests_the_closest),
+		cmocka_unit_test(series_needs_named_groups),
+		cmocka_unit_test(series_columns_must_name_groups),
+		cmocka_unit_test(series_columns_choose_and_order),
+		cmocka_unit_test(field_group_must_exist),
+		cmocka_unit_test(bad_derive_is_reported_at_its_column),
+		cmocka_unit_test(later_definition_replaces_earlier),
+		cmocka_unit_test(load_reads_project_and_extra_folders),
+		cmocka_unit_test(lookup_suggests_the_closest_parser),
+		cmocka_unit_test(detect_picks_the_only_claimant),
+		cmocka_unit_test(detect_with_two_claimants_names_both),
+		cmocka_unit_test(detect_with_no_claimant_lists_the_parsers),
+		cmocka_unit_test(project_parser_beats_builtin),
+		cmocka_unit_test(content_claim_beats_extension_claim),
+		cmocka_unit_test(json_parser_reads_structured_results),
+	};
+	return cmocka_run_group_tests(tests, NULL, drop_leftovers);
+}

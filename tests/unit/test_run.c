@@ -1,0 +1,367 @@
+/* test_run.c: the data model: typing values, fields, series storage. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run.h"
+#include "util.h"
+
+/* The typed datum of a C string. */
+static struct datum typed(const char *s)
+{
+	return datum_from_text(s, strlen(s), 7);
+}
+
+static void assert_text(const struct datum *d, const char *text)
+{
+	assert_non_null(d->text);
+	assert_int_equal(d->len, strlen(text));
+	assert_memory_equal(d->text, text, d->len);
+}
+
+static void number_keeps_its_text(void **state)
+{
+	(void)state;
+	struct datum d = typed("7.12500");
+	assert_int_equal(d.kind, DATUM_NUMBER);
+	assert_true(d.num == 7.125);
+	assert_text(&d, "7.12500");
+	assert_int_equal(d.line, 7);
+}
+
+static void percent_reads_as_its_number(void **state)
+{
+	(void)state;
+	struct datum d = typed("98.07%");
+	assert_int_equal(d.kind, DATUM_NUMBER);
+	assert_true(d.num == 98.07);
+	assert_text(&d, "98.07%");
+}
+
+static void thousands_commas_read_as_one_number(void **state)
+{
+	(void)state;
+	struct datum d = typed("1,024");
+	assert_int_equal(d.kind, DATUM_NUMBER);
+	assert_true(d.num == 1024);
+	d = typed("17,834,242");
+	assert_true(d.num == 17834242);
+	d = typed("445,571.5");
+	assert_int_equal(d.kind, DATUM_NUMBER);
+	assert_true(d.num == 445571.5);
+}
+
+static void misplaced_commas_make_a_string(void **state)
+{
+	(void)state;
+	assert_int_equal(typed("1,5").kind, DATUM_STRING);
+	assert_int_equal(typed("1,0000").kind, DATUM_STRING);
+	assert_int_equal(typed("1234,567").kind, DATUM_STRING);
+	assert_int_equal(typed(",5").kind, DATUM_STRING);
+}
+
+static void exponents_and_signs_are_numbers(void **state)
+{
+	(void)state;
+	struct datum d = typed("4e-05");
+	assert_int_equal(d.kind, DATUM_NUMBER);
+	assert_true(d.num == 4e-05);
+	assert_true(typed("-3.5").num == -3.5);
+	assert_true(typed("+2").num == 2);
+	assert_true(typed(".5").num == 0.5);
+	assert_true(typed("5.").num == 5);
+	assert_true(typed("1.5E+3").num == 1500);
+}
+
+static void decimal_parse_is_correctly_rounded(void **state)
+{
+	(void)state;
+	/* The fast path and strtod must agree to the last bit. */
+	const char *cases[] = {"0.1", "2983.97", "175.070497198", "9.39062", "0.7279000282287598",
+			       "123456789012345678", "3.22303e-08", "1e23", "0.000001",
+			       "12345678901234567890.5"};
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		double v;
+		assert_true(number_parse(cases[i], strlen(cases[i]), &v));
+		assert_true(v == strtod(cases[i], NULL));
+	}
+}
+
+static void nan_and_inf_are_numbers(void **state)
+{
+	(void)state;
+	struct datum d = typed("nan");
+	assert_int_equal(d.kind, DATUM_NUMBER);
+	assert_true(isnan(d.num));
+	d = typed("-inf");
+	assert_int_equal(d.kind, DATUM_NUMBER);
+	assert_true(isinf(d.num) && d.num < 0);
+	assert_int_equal(typed("Infinity").kind, DATUM_NUMBER);
+	assert_int_equal(typed("nano").kind, DATUM_STRING);
+}
+
+static void missing_words_are_missing(void **state)
+{
+	(void)state;
+	const char *words[] = {"--", "n/a", "N/A", "-", "", "null", "None", "   "};
+	for (size_t i = 0; i < ARRAY_LEN(words); i++)
+		assert_int_equal(typed(words[i]).kind, DATUM_MISSING);
+	assert_int_equal(typed("---").kind, DATUM_STRING);
+	assert_int_equal(typed("none").kind, DATUM_STRING);
+}
+
+static void other_text_is_a_string(void **state)
+{
+	(void)state;
+	assert_int_equal(typed("10.99s").kind, DATUM_STRING);
+	assert_int_equal(typed("0x10").kind, DATUM_STRING);
+	assert_int_equal(typed("cpu").kind, DATUM_STRING);
+	assert_int_equal(typed("5%%").kind, DATUM_STRING);
+	assert_int_equal(typed("1e").kind, DATUM_STRING);
+}
+
+static void blanks_around_a_value_are_trimmed(void **state)
+{
+	(void)state;
+	struct datum d = typed("  32.84\t ");
+	assert_int_equal(d.kind, DATUM_NUMBER);
+	assert_text(&d, "32.84");
+	d = typed("  groq  ");
+	assert_int_equal(d.kind, DATUM_STRING);
+	assert_text(&d, "groq");
+}
+
+static void fields_keep_their_first_set_order(void **state)
+{
+	(void)state;
+	struct run *r = run_new("cs512", "logs/bs512.log", "cerebras");
+	struct datum a = typed("512"), b = typed("7.12500"), c = typed("600");
+	run_set_field(r, "batch_size", &a);
+	run_set_field(r, "final_loss", &b);
+	run_set_field(r, "batch_size", &c);
+	assert_int_equal(run_field_count(r), 2);
+	assert_string_equal(run_field_name(r, 0), "batch_size");
+	assert_string_equal(run_field_name(r, 1), "final_loss");
+	assert_true(run_field_at(r, 0)->num == 600);
+	assert_text(run_field(r, "final_loss"), "7.12500");
+	assert_null(run_field(r, "nope"));
+	run_free(r);
+}
+
+static void field_text_is_copied(void **state)
+{
+	(void)state;
+	struct run *r = run_new("a", "f", "p");
+	char text[] = "2983.97";
+	struct datum d = datum_from_text(text, strlen(text), 44);
+	run_set_field(r, "rate", &d);
+	text[0] = 'X';
+	assert_text(run_field(r, "rate"), "2983.97");
+	assert_int_equal(run_field(r, "rate")->line, 44);
+	run_free(r);
+}
+
+static void computed_field_has_no_text(void **state)
+{
+	(void)state;
+	struct run *r = run_new("a", "f", "p");
+	struct datum d = {DATUM_NUMBER, 2924.51, NULL, 5, 0};
+	run_set_field(r, "throughput", &d);
+	const struct datum *got = run_field(r, "throughput");
+	assert_null(got->text);
+	assert_int_equal(got->len, 0);
+	assert_int_equal(got->line, 0);
+	run_free(r);
+}
+
+static void many_fields_stay_findable(void **state)
+{
+	(void)state;
+	struct run *r = run_new("a", "f", "p");
+	char name[32], text[32];
+	for (int i = 0; i < 5000; i++) {
+		snprintf(name, sizeof name, "summary.k%d", i);
+		snprintf(text, sizeof text, "%d", i);
+		struct datum d = datum_from_text(text, strlen(text), i + 1);
+		run_set_field(r, name, &d);
+	}
+	assert_int_equal(run_field_count(r), 5000);
+	for (int i = 0; i < 5000; i += 97) {
+		snprintf(name, sizeof name, "summary.k%d", i);
+		assert_true(run_field(r, name)->num == i);
+		assert_string_equal(run_field_name(r, (size_t)i), name);
+	}
+	run_free(r);
+}
+
+static void implicit_fields_answer_when_not_set(void **state)
+{
+	(void)state;
+	struct run *r = run_new("cs512", "logs/bs512.log", "cerebras");
+	run_set_line_count(r, 58);
+	assert_text(run_field(r, "name"), "cs512");
+	assert_int_equal(run_field(r, "name")->kind, DATUM_STRING);
+	assert_text(run_field(r, "file"), "logs/bs512.log");
+	assert_text(run_field(r, "parser"), "cerebras");
+	const struct datum *lc = run_field(r, "line_count");
+	assert_int_equal(lc->kind, DATUM_NUMBER);
+	assert_true(lc->num == 58);
+	assert_text(lc, "58");
+	assert_int_equal(lc->line, 0);
+	assert_int_equal(run_field_count(r), 0);
+	/* A result file's own "name" wins. */
+	struct datum d = typed("bert");
+	run_set_field(r, "name", &d);
+	assert_text(run_field(r, "name"), "bert");
+	assert_string_equal(run_name(r), "cs512");
+	run_free(r);
+}
+
+static void run_free_null_does_nothing(void **state)
+{
+	(void)state;
+	run_free(NULL);
+}
+
+static const char *const train_cols[] = {"step", "loss", "rate", "global_rate"};
+
+static void add_series_returns_existing_with_same_columns(void **state)
+{
+	(void)state;
+	struct run *r = run_new("a", "f", "p");
+	struct series *s = run_add_series(r, "train", train_cols, 4);
+	assert_non_null(s);
+	assert_ptr_equal(run_add_series(r, "train", train_cols, 4), s);
+	assert_null(run_add_series(r, "train", train_cols, 3));
+	const char *other[] = {"step", "loss", "rate", "globalrate"};
+	assert_null(run_add_series(r, "train", other, 4));
+	assert_int_equal(run_series_count(r), 1);
+	assert_ptr_equal(run_series(r, "train"), s);
+	assert_ptr_equal(run_series_at(r, 0), s);
+	assert_string_equal(series_name(s), "train");
+	assert_int_equal(series_column_count(s), 4);
+	assert_string_equal(series_column(s, 3), "global_rate");
+	assert_int_equal(series_column_index(s, "rate"), 2);
+	assert_int_equal(series_column_index(s, "nope"), -1);
+	run_free(r);
+}
+
+static void series_cells_keep_kind_text_and_line(void **state)
+{
+	(void)state;
+	struct run *r = run_new("a", "f", "p");
+	const char *cols[] = {"source", "accuracy", "on_chip_ips", "computed"};
+	struct series *s = run_add_series(r, "results", cols, 4);
+	struct datum row[4] = {typed("cpu"), typed("77.47%"), typed("--"),
+			       {DATUM_NUMBER, 1.5, NULL, 0, 0}};
+	series_append(s, row, 4);
+	struct datum c;
+	series_cell(s, 0, 0, &c);
+	assert_int_equal(c.kind, DATUM_STRING);
+	assert_text(&c, "cpu");
+	assert_int_equal(c.line, 4);
+	series_cell(s, 0, 1, &c);
+	assert_int_equal(c.kind, DATUM_NUMBER);
+	assert_true(c.num == 77.47);
+	assert_text(&c, "77.47%");
+	series_cell(s, 0, 2, &c);
+	assert_int_equal(c.kind, DATUM_MISSING);
+	assert_text(&c, "--");
+	series_cell(s, 0, 3, &c);
+	assert_int_equal(c.kind, DATUM_NUMBER);
+	assert_true(c.num == 1.5);
+	assert_null(c.text);
+	assert_int_equal(series_row_line(s, 0), 4);
+	run_free(r);
+}
+
+/* Enough rows to fill several chunks and arena blocks. */
+static void a_million_rows_read_back_exactly(void **state)
+{
+	(void)state;
+	struct run *r = run_new("a", "f", "p");
+	struct series *s = run_add_series(r, "train", train_cols, 4);
+	char t[4][32];
+	for (long i = 0; i < 1000000; i++) {
+		snprintf(t[0], sizeof t[0], "%ld", i * 100);
+		snprintf(t[1], sizeof t[1], "%ld.%05ld", i % 10, i % 100000);
+		snprintf(t[2], sizeof t[2], "2983.97");
+		snprintf(t[3], sizeof t[3], "%s", i % 3 ? "n/a" : "1");
+		struct datum row[4];
+		for (int j = 0; j < 4; j++)
+			row[j] = datum_from_text(t[j], strlen(t[j]), i + 57);
+		series_append(s, row, i + 57);
+	}
+	assert_int_equal(series_row_count(s), 1000000);
+	for (long i = 0; i < 1000000; i += 4999) {
+		struct datum c;
+		series_cell(s, (size_t)i, 0, &c);
+		assert_true(c.num == i * 100.0);
+		series_cell(s, (size_t)i, 1, &c);
+		snprintf(t[1], sizeof t[1], "%ld.%05ld", i % 10, i % 100000);
+		assert_text(&c, t[1]);
+		assert_true(c.num == strtod(t[1], NULL));
+		series_cell(s, (size_t)i, 3, &c);
+		assert_int_equal(c.kind, i % 3 ? DATUM_MISSING : DATUM_NUMBER);
+		assert_int_equal(c.line, i + 57);
+		assert_int_equal(series_row_line(s, (size_t)i), i + 57);
+	}
+	run_free(r);
+}
+
+static void a_cell_bigger_than_a_block_is_kept_whole(void **state)
+{
+	(void)state;
+	struct run *r = run_new("a", "f", "p");
+	const char *cols[] = {"message"};
+	struct series *s = run_add_series(r, "errors", cols, 1);
+	size_t n = 3u << 20;
+	char *big = xmalloc(n);
+	memset(big, 'x', n);
+	big[n - 1] = 'y';
+	struct datum small = typed("short"), large = datum_from_text(big, n, 2);
+	series_append(s, &small, 1);
+	series_append(s, &large, 2);
+	series_append(s, &small, 3);
+	struct datum c;
+	series_cell(s, 1, 0, &c);
+	assert_int_equal(c.len, n);
+	assert_int_equal(c.text[n - 1], 'y');
+	series_cell(s, 2, 0, &c);
+	assert_text(&c, "short");
+	free(big);
+	run_free(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(number_keeps_its_text),
+		cmocka_unit_test(percent_reads_as_its_number),
+		cmocka_unit_test(thousands_commas_read_as_one_number),
+		cmocka_unit_test(misplaced_commas_make_a_string),
+		cmocka_unit_test(exponents_and_signs_are_numbers),
+		cmocka_unit_test(decimal_parse_is_correctly_rounded),
+		cmocka_unit_test(nan_and_inf_are_numbers),
+		cmocka_unit_test(missing_words_are_missing),
+		cmocka_unit_test(other_text_is_a_string),
+		cmocka_unit_test(blanks_around_a_value_are_trimmed),
+		cmocka_unit_test(fields_keep_their_first_set_order),
+		cmocka_unit_test(field_text_is_copied),
+		cmocka_unit_test(computed_field_has_no_text),
+		cmocka_unit_test(many_fields_stay_findable),
+		cmocka_unit_test(implicit_fields_answer_when_not_set),
+		cmocka_unit_test(run_free_null_does_nothing),
+		cmocka_unit_test(add_series_returns_existing_with_same_columns),
+		cmocka_unit_test(series_cells_keep_kind_text_and_line),
+		cmocka_unit_test(a_million_rows_read_back_exactly),
+		cmocka_unit_test(a_cell_bigger_than_a_block_is_kept_whole),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,928 @@
+/* test_structured.c: JSON, YAML and CSV result files into runs. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <time.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "fsutil.h"
+#include "run.h"
+#include "structured.h"
+#include "util.h"
+
+#define FIXTURES "tests/fixtures/structured/"
+
+/* A diagnostics sink writing into memory. */
+struct capture {
+	FILE *f;
+	char *p;
+	size_t n;
+	struct diag *d;
+};
+
+static void cap_open(struct capture *c)
+{
+	c->p = NULL;
+	c->n = 0;
+	c->f = open_memstream(&c->p, &c->n);
+	assert_non_null(c->f);
+	c->d = diag_new(c->f, DIAG_TEXT, false);
+}
+
+static const char *cap_text(struct capture *c)
+{
+	fflush(c->f);
+	return c->p ? c->p : "";
+}
+
+static void cap_close(struct capture *c)
+{
+	diag_free(c->d);
+	fclose(c->f);
+	free(c->p);
+}
+
+static char *tmpdir;
+
+static int group_setup(void **state)
+{
+	(void)state;
+	char tmpl[] = "/tmp/logdown-test-structured-XXXXXX";
+	assert_non_null(mkdtemp(tmpl));
+	tmpdir = xstrdup(tmpl);
+	return 0;
+}
+
+static int group_teardown(void **state)
+{
+	(void)state;
+	remove_tree(tmpdir);
+	free(tmpdir);
+	return 0;
+}
+
+enum format { JSON, YAML, CSV };
+
+static bool read_as(enum format f, struct run *r, const char *path, const char *shown,
+		    struct diag *d)
+{
+	switch (f) {
+	case JSON: return structured_read_json(r, path, shown, d);
+	case YAML: return structured_read_yaml(r, path, shown, d);
+	default: return structured_read_csv(r, path, shown, d);
+	}
+}
+
+/* Reads text, written to a file that diagnostics call `name`, as format
+ * f.  *ok is what the reader returned.  Caller frees with run_free(). */
+static struct run *load(enum format f, const char *name, const char *text, struct capture *c,
+			bool *ok)
+{
+	char *path = path_join(tmpdir, name);
+	assert_true(file_write(path, text, strlen(text)));
+	struct run *r = run_new("r", name, "test");
+	*ok = read_as(f, r, path, name, c->d);
+	free(path);
+	return r;
+}
+
+/* Asserts field name is kind with text and line. */
+static void check_field(const struct run *r, const char *name, enum datum_kind kind,
+			const char *text, long line)
+{
+	const struct datum *d = run_field(r, name);
+	if (!d)
+		fail_msg("no field '%s'", name);
+	assert_int_equal(d->kind, kind);
+	if (text) {
+		assert_non_null(d->text);
+		if (d->len != strlen(text) || memcmp(d->text, text, d->len) != 0)
+			fail_msg("field '%s': text '%.*s', expected '%s'", name, (int)d->len,
+				 d->text, text);
+	} else {
+		assert_null(d->text);
+	}
+	assert_int_equal(d->line, line);
+}
+
+/* Asserts the columns of series s, given as one string "a,b,c". */
+static void check_columns(const struct series *s, const char *want)
+{
+	struct buf b = BUF_INIT;
+	for (size_t i = 0; i < series_column_count(s); i++) {
+		if (i)
+			buf_putc(&b, ',');
+		buf_puts(&b, series_column(s, i));
+	}
+	assert_string_equal(buf_data(&b), want);
+	buf_free(&b);
+}
+
+/* Asserts cell (row, col) of s: its kind and text ("" for none). */
+static void check_cell(const struct series *s, size_t row, const char *col, enum datum_kind kind,
+		       const char *text)
+{
+	long c = series_column_index(s, col);
+	if (c < 0)
+		fail_msg("no column '%s'", col);
+	struct datum d;
+	series_cell(s, row, (size_t)c, &d);
+	assert_int_equal(d.kind, kind);
+	const char *t = d.text ? d.text : "";
+	size_t n = d.text ? d.len : 0;
+	if (n != strlen(text) || memcmp(t, text, n) != 0)
+		fail_msg("cell %zu.%s: text '%.*s', expected '%s'", row, col, (int)n, t, text);
+}
+
+static double cell_num(const struct series *s, size_t row, const char *col)
+{
+	struct datum d;
+	series_cell(s, row, (size_t)series_column_index(s, col), &d);
+	assert_int_equal(d.kind, DATUM_NUMBER);
+	return d.num;
+}
+
+static void json_fixture_objects_become_dotted_fields(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	struct run *r = run_new("bench", "results.json", "json");
+	assert_true(structured_read_json(r, FIXTURES "metis_vs_sophia_results.json",
+					 "results.json", c.d));
+	assert_string_equal(cap_text(&c), "");
+	assert_int_equal(run_line_count(r), 247);
+	assert_int_equal(run_field_count(r), 45);
+	assert_string_equal(run_field_name(r, 0), "benchmark");
+	check_field(r, "benchmark", DATUM_STRING, "metis_vs_sophia", 2);
+	check_field(r, "dataset.first_n", DATUM_NUMBER, "10", 8);
+	check_field(r, "platforms.sophia.model", DATUM_STRING, "openai/gpt-oss-120b", 18);
+	/* Numbers keep their text: 1.0 is not shown as 1. */
+	check_field(r, "summary.metis.success_rate", DATUM_NUMBER, "1.0", 209);
+	assert_true(run_field(r, "summary.metis.success_rate")->num == 1.0);
+	check_field(r, "summary.metis.avg_tokens", DATUM_NUMBER, "326.0", 216);
+	check_field(r, "summary.sophia.throughput_tokens_per_s", DATUM_NUMBER, "203.98", 230);
+	assert_true(run_field(r, "summary.sophia.throughput_tokens_per_s")->num == 203.98);
+	check_field(r, "summary.definitions.success_rate", DATUM_STRING, "n_success / n_requests",
+		    235);
+	assert_null(run_field(r, "summary.metis"));
+	run_free(r);
+	cap_close(&c);
+}
+
+static void json_fixture_lists_of_objects_become_series(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	struct run *r = run_new("bench", "results.json", "json");
+	assert_true(structured_read_json(r, FIXTURES "metis_vs_sophia_results.json",
+					 "results.json", c.d));
+	assert_int_equal(run_series_count(r), 2);
+	const struct series *m = run_series_at(r, 0);
+	assert_string_equal(series_name(m), "metis");
+	check_columns(m, "id,squad_index,question,reference_answer,latency_s,tokens,success");
+	assert_int_equal(series_row_count(m), 10);
+	/* Each row's line is the line of its '{'. */
+	for (size_t i = 0; i < 10; i++)
+		assert_int_equal(series_row_line(m, i), 22 + 9 * (long)i);
+	check_cell(m, 0, "id", DATUM_STRING, "q01");
+	check_cell(m, 0, "latency_s", DATUM_NUMBER, "5.089");
+	assert_true(cell_num(m, 0, "latency_s") == 5.089);
+	check_cell(m, 5, "reference_answer", DATUM_STRING, "\"golden anniversary\"");
+	/* true is 1, shown as written. */
+	check_cell(m, 9, "success", DATUM_NUMBER, "true");
+	assert_true(cell_num(m, 9, "success") == 1);
+	struct datum d;
+	series_cell(m, 3, (size_t)series_column_index(m, "tokens"), &d);
+	assert_int_equal(d.line, 49);
+
+	const struct series *s = run_series(r, "sophia");
+	assert_non_null(s);
+	assert_int_equal(series_row_count(s), 10);
+	assert_int_equal(series_row_line(s, 0), 114);
+	check_cell(s, 3, "latency_s", DATUM_NUMBER, "0.597");
+	check_cell(s, 8, "latency_s", DATUM_NUMBER, "1.82");
+	run_free(r);
+	cap_close(&c);
+}
+
+static void csv_fixture_header_names_the_columns_of_rows(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	struct run *r = run_new("sweep", "sweep.csv", "csv");
+	assert_true(structured_read_csv(r, FIXTURES "llama7b_sweep.csv", "sweep.csv", c.d));
+	assert_string_equal(cap_text(&c), "");
+	assert_int_equal(run_line_count(r), 5);
+	assert_int_equal(run_field_count(r), 0);
+	assert_int_equal(run_series_count(r), 1);
+	const struct series *s = run_series(r, "rows");
+	assert_non_null(s);
+	check_columns(s, "batch_size,avg_rate_samples_per_s,global_rate_samples_per_s,"
+			 "total_time_s,throughput_samples_per_s,final_loss");
+	assert_int_equal(series_row_count(s), 4);
+	for (size_t i = 0; i < 4; i++)
+		assert_int_equal(series_row_line(s, i), 2 + (long)i);
+	check_cell(s, 0, "batch_size", DATUM_NUMBER, "256");
+	check_cell(s, 2, "throughput_samples_per_s", DATUM_NUMBER, "27.70");
+	assert_true(cell_num(s, 2, "throughput_samples_per_s") == 27.7);
+	check_cell(s, 3, "final_loss", DATUM_NUMBER, "5.96367");
+	assert_true(cell_num(s, 3, "batch_size") == 2048);
+	run_free(r);
+	cap_close(&c);
+}
+
+static void yaml_fixture_reads_like_json(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	struct run *r = run_new("sweep", "sweep.yaml", "yaml");
+	assert_true(structured_read_yaml(r, FIXTURES "sweep.yaml", "sweep.yaml", c.d));
+	assert_string_equal(cap_text(&c), "");
+	assert_int_equal(run_line_count(r), 16);
+	check_field(r, "model", DATUM_STRING, "llama-7b", 2);
+	check_field(r, "system.name", DATUM_STRING, "CS-2", 4);
+	check_field(r, "system.accuracy", DATUM_NUMBER, "98.07%", 5);
+	assert_true(run_field(r, "system.accuracy")->num == 98.07);
+	check_field(r, "system.quoted", DATUM_STRING, "98.07%", 6);
+	check_field(r, "system.note", DATUM_MISSING, "n/a", 7);
+	check_field(r, "system.nothing", DATUM_MISSING, "null", 8);
+	const struct series *s = run_series(r, "runs");
+	assert_non_null(s);
+	check_columns(s, "batch_size,loss,ok");
+	assert_int_equal(series_row_count(s), 3);
+	assert_int_equal(series_row_line(s, 0), 10);
+	assert_int_equal(series_row_line(s, 1), 12);
+	assert_int_equal(series_row_line(s, 2), 15);
+	check_cell(s, 1, "loss", DATUM_NUMBER, "6.32152");
+	check_cell(s, 2, "loss", DATUM_MISSING, "--");
+	check_cell(s, 1, "ok", DATUM_NUMBER, "false");
+	assert_true(cell_num(s, 1, "ok") == 0);
+	check_cell(s, 2, "ok", DATUM_MISSING, "");
+	const struct series *t = run_series(r, "tags");
+	assert_non_null(t);
+	check_columns(t, "value");
+	assert_int_equal(series_row_count(t), 2);
+	check_cell(t, 1, "value", DATUM_STRING, "bf16");
+	run_free(r);
+	cap_close(&c);
+}
+
+static void json_null_is_missing_and_booleans_are_one_and_zero(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	bool ok;
+	struct run *r = load(JSON, "a.json", "{\"a\": null,\n \"t\": true,\n \"f\": false}\n", &c,
+			     &ok);
+	assert_true(ok);
+	check_field(r, "a", DATUM_MISSING, "null", 1);
+	check_field(r, "t", DATUM_NUMBER, "true", 2);
+	assert_true(run_field(r, "t")->num == 1);
+	check_field(r, "f", DATUM_NUMBER, "false", 3);
+	assert_true(run_field(r, "f")->num == 0);
+	run_free(r);
+	cap_close(&c);
+}
+
+static void json_columns_are_the_union_of_keys_in_first_seen_order(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	bool ok;
+	struct run *r = load(JSON, "u.json",
+			     "{\"runs\": [\n"
+			     "  {\"b\": 1},\n"
+			     "  {\"a\": 2, \"b\": 3, \"gpu\": {\"util\": 0.9}},\n"
+			     "  null,\n"
+			     "  {\"c\": \"x\"}\n"
+			     "]}\n",
+			     &c, &ok);
+	assert_true(ok);
+	assert_string_equal(cap_text(&c), "");
+	const struct series *s = run_series(r, "runs");
+	check_columns(s, "b,a,gpu.util,c");
+	assert_int_equal(series_row_count(s), 4);
+	check_cell(s, 0, "b", DATUM_NUMBER, "1");
+	check_cell(s, 0, "a", DATUM_MISSING, "");
+	check_cell(s, 1, "gpu.util", DATUM_NUMBER, "0.9");
+	/* A null item is a row of missing cells, so rows count the items. */
+	check_cell(s, 2, "b", DATUM_MISSING, "");
+	assert_int_equal(series_row_line(s, 2), 4);
+	check_cell(s, 3, "c", DATUM_STRING, "x");
+	assert_int_equal(series_row_line(s, 3), 5);
+	run_free(r);
+	cap_close(&c);
+}
+
+static void json_list_of_scalars_has_the_column_value(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	bool ok;
+	struct run *r = load(JSON, "v.json", "{\"losses\": [\n 9.5,\n null,\n \"7.0\"]}", &c, &ok);
+	assert_true(ok);
+	const struct series *s = run_series(r, "losses");
+	check_columns(s, "value");
+	assert_int_equal(series_row_count(s), 3);
+	check_cell(s, 0, "value", DATUM_NUMBER, "9.5");
+	assert_int_equal(series_row_line(s, 0), 2);
+	check_cell(s, 1, "value", DATUM_MISSING, "null");
+	/* A JSON string is a string, even when it looks like a number. */
+	check_cell(s, 2, "value", DATUM_STRING, "7.0");
+	run_free(r);
+	cap_close(&c);
+}
+
+static void json_list_of_lists_has_columns_c1_c2(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	bool ok;
+	struct run *r = load(JSON, "m.json", "{\"curve\": [[1, 0.5], [2, 0.25, \"x\"]]}", &c, &ok);
+	assert_true(ok);
+	const struct series *s = run_series(r, "curve");
+	check_columns(s, "c1,c2,c3");
+	assert_int_equal(series_row_count(s), 2);
+	check_cell(s, 0, "c2", DATUM_NUMBER, "0.5");
+	check_cell(s, 0, "c3", DATUM_MISSING, "");
+	check_cell(s, 1, "c3", DATUM_STRING, "x");
+	run_free(r);
+	cap_close(&c);
+}
+
+static void json_list_inside_a_row_is_left_out_with_a_warning(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	bool ok;
+	struct run *r = load(JSON, "n.json",
+			     "{\"reqs\": [\n"
+			     "  {\"id\": 1, \"tags\": [\"a\"]},\n"
+			     "  {\"id\": 2, \"tags\": []},\n"
+			     "  7\n"
+			     "]}\n",
+			     &c, &ok);
+	assert_true(ok);
+	assert_string_equal(cap_text(&c),
+			    "n.json:2:21: warning: 'reqs.tags': a list inside a row cannot be a cell "
+			    "and is left out (logdown reads lists of objects, of values and of lists "
+			    "of values)\n"
+			    "    2 |   {\"id\": 1, \"tags\": [\"a\"]},\n"
+			    "      |                     ^\n"
+			    "n.json:4:3: warning: 'reqs': a value in a list of objects is left out\n"
+			    "    4 |   7\n"
+			    "      |   ^\n");
+	const struct series *s = run_series(r, "reqs");
+	check_columns(s, "id");
+	assert_int_equal(series_row_count(s), 2);
+	run_free(r);
+	cap_close(&c);
+}
+
+static void json_top_level_list_is_rows_and_scalar_is_value(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	bool ok;
+	struct run *r = load(JSON, "l.json", "[{\"x\": 1}, {\"x\": 2}]", &c, &ok);
+	assert_true(ok);
+	assert_int_equal(series_row_count(run_series(r, "rows")), 2);
+	run_free(r);
+	r = load(JSON, "s.json", "  42\n", &c, &ok);
+	assert_true(ok);
+	check_field(r, "value", DATUM_NUMBER, "42", 1);
+	run_free(r);
+	cap_close(&c);
+}
+
+static void json_nested_list_is_named_by_its_key_path(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	bool ok;
+	struct run *r = load(JSON, "p.json",
+			     "{\"summary\": {\"n\": 2,\n"
+			     "  \"requests\": [{\"ms\": 1.5}, {\"ms\": 2}]},\n"
+			     " \"empty\": [], \"none\": {}}\n",
+			     &c, &ok);
+	assert_true(ok);
+	check_field(r, "summary.n", DATUM_NUMBER, "2", 1);
+	const struct series *s = run_series(r, "summary.requests");
+	assert_non_null(s);
+	check_columns(s, "ms");
+	assert_int_equal(series_row_line(s, 1), 2);
+	/* An empty list is an empty series; an empty map gives nothing. */
+	check_columns(run_series(r, "empty"), "value");
+	assert_int_equal(series_row_count(run_series(r, "empty")), 0);
+	assert_int_equal(run_field_count(r), 1);
+	assert_int_equal(run_series_count(r), 2);
+	run_free(r);
+	cap_close(&c);
+}
+
+static void json_list_of_100k_objects_reads_in_linear_time(void **state)
+{
+	(void)state;
+	enum { N = 100000 };
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "{\"train\": [\n");
+	for (int i = 0; i < N; i++)
+		buf_printf(&b, "{\"step\": %d, \"loss\": %d.5, \"tag\": \"t%d\"}%s\n", i, i % 10, i,
+			   i + 1 < N ? "," : "");
+	buf_puts(&b, "]}\n");
+	struct capture c;
+	cap_open(&c);
+	bool ok;
+	clock_t t0 = clock();
+	struct run *r = load(JSON, "big.json", buf_data(&b), &c, &ok);
+	double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+	assert_true(ok);
+	const struct series *s = run_series(r, "train");
+	assert_int_equal(series_row_count(s), N);
+	assert_int_equal(series_row_line(s, N - 1), N + 1);
+	check_cell(s, N - 1, "tag", DATUM_STRING, "t99999");
+	check_cell(s, 12345, "loss", DATUM_NUMBER, "5.5");
+	if (secs > 10)
+		fail_msg("reading %d rows took %.1f s of CPU", N, secs);
+	run_free(r);
+	cap_close(&c);
+	buf_free(&b);
+}
+
+static void json_escapes_and_surrogate_pairs_are_decoded(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	bool ok;
+	struct run *r = load(JSON, "e.json",
+			     "{\"s\": \"caf\\u00e9 \\ud83d\\ude00 \\\"q\\\" \\\\ \\/ \\n\\t\",\n"
+			     " \"lone\": \"\\ud800!\", \"k\\u00e9y\": 1}",
+			     &c, &ok);
+	assert_true(ok);
+	check_field(r, "s", DATUM_STRING, "caf\xC3\xA9 \xF0\x9F\x98\x80 \"q\" \\ / \n\t", 1);
+	check_field(r, "lone", DATUM_STRING, "\xEF\xBF\xBD!", 2);
+	check_field(r, "k\xC3\xA9y", DATUM_NUMBER, "1", 2);
+	run_free(r);
+	cap_close(&c);
+}
+
+static void json_nan_and_infinity_are_numbers(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	bool ok;
+	struct run *r = load(JSON, "i.json",
+			     "{\"a\": NaN, \"b\": Infinity, \"c\": -Infinity, \"d\": -1.5e-3}", &c,
+			     &ok);
+	assert_true(ok);
+	check_field(r, "a", DATUM_NUMBER, "NaN", 1);
+	assert_true(isnan(run_field(r, "a")->num));
+	check_field(r, "b", DATUM_NUMBER, "Infinity", 1);
+	assert_true(isinf(run_field(r, "b")->num) && run_field(r, "b")->num > 0);
+	check_field(r, "c", DATUM_NUMBER, "-Infinity", 1);
+	check_field(r, "d", DATUM_NUMBER, "-1.5e-3", 1);
+	assert_true(run_field(r, "d")->num == -0.0015);
+	run_free(r);
+	cap_close(&c);
+}
+
+static void json_repeated_key_keeps_the_last(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	bool ok;
+	struct run *r = load(JSON, "d.json", "{\"a\": 1,\n \"a\": 2}", &c, &ok);
+	assert_true(ok);
+	check_field(r, "a", DATUM_NUMBER, "2", 2);
+	assert_int_equal(run_field_count(r), 1);
+	run_free(r);
+	cap_close(&c);
+}
+
+/* Loads text as JSON, expecting it to fail with exactly `want`. */
+static void json_fails_with(const char *text, const char *want)
+{
+	struct capture c;
+	cap_open(&c);
+	bool ok;
+	struct run *r = load(JSON, "bad.json", text, &c, &ok);
+	assert_false(ok);
+	assert_string_equal(cap_text(&c), want);
+	assert_int_equal(diag_errors(c.d), 1);
+	run_free(r);
+	cap_close(&c);
+}
+
+static void json_missing_comma_is_reported_at_its_place(void **state)
+{
+	(void)state;
+	json_fails_with("{\"a\": 1\n \"b\": 2}\n",
+			"bad.json:2:2: error: malformed JSON: expected ',' or '}', found '\"'\n"
+			"    2 |  \"b\": 2}\n"
+			"      |  ^\n");
+}
+
+static void json_trailing_comma_is_an_error(void **state)
+{
+	(void)state;
+	json_fails_with("{\"a\": 1,\n}\n",
+			"bad.json:2:1: error: malformed JSON: expected a key in double quotes (no "
+			"comma after the last member), found '}'\n"
+			"    2 | }\n"
+			"      | ^\n");
+	json_fails_with("[1, 2,]",
+			"bad.json:1:7: error: malformed JSON: expected a value, found ']'\n"
+			"    1 | [1, 2,]\n"
+			"      |       ^\n");
+}
+
+static void json_unclosed_array_names_where_it_starts(void **state)
+{
+	(void)state;
+	json_fails_with("{\"a\": [1,\n 2\n",
+			"bad.json:2:3: error: malformed JSON: expected ',' or ']', found the end "
+			"of the file\n"
+			"    2 |  2\n"
+			"      |   ^\n"
+			"bad.json:1:7: note: the array that is not closed starts here\n"
+			"    1 | {\"a\": [1,\n"
+			"      |       ^\n");
+}
+
+static void json_unclosed_string_is_reported_at_its_quote(void **state)
+{
+	(void)state;
+	json_fails_with("{\"a\": \"abc,\n \"b\": 1}",
+			"bad.json:1:7: error: malformed JSON: a string that is never closed (a "
+			"string ends on its own line with '\"')\n"
+			"    1 | {\"a\": \"abc,\n"
+			"      |       ^\n");
+}
+
+static void json_bad_words_and_numbers_are_errors(void **state)
+{
+	(void)state;
+	json_fails_with("{\"a\": tru}",
+			"bad.json:1:7: error: malformed JSON: expected a value, found 'tru'\n"
+			"    1 | {\"a\": tru}\n"
+			"      |       ^~~\n");
+	json_fails_with("{\"a\": 01.5}",
+			"bad.json:1:7: error: malformed JSON: '01.5' is not a number\n"
+			"    1 | {\"a\": 01.5}\n"
+			"      |       ^~~~\n");
+	json_fails_with("{\"a\": \"\\x\"}",
+			"bad.json:1:8: error: malformed JSON: unknown escape '\\x' in a string\n"
+			"    1 | {\"a\": \"\\x\"}\n"
+			"      |        ^~\n");
+	json_fails_with("{\"a\": 1} x",
+			"bad.json:1:10: error: malformed JSON: expected the end of the file after "
+			"the JSON value, found 'x'\n"
+			"    1 | {\"a\": 1} x\n"
+			"      |          ^\n");
+}
+
+static void json_empty_file_is_an_error(void **state)
+{
+	(void)state;
+	json_fails_with("\n", "bad.json:1:1: error: malformed JSON: expected a value, found the "
+			      "end of the file\n"
+			      "    1 | \n"
+			      "      | ^\n");
+}
+
+static void json_nesting_is_capped(void **state)
+{
+	(void)state;
+	struct buf b = BUF_INIT;
+	for (int i = 0; i < 10000; i++)
+		buf_putc(&b, '[');
+	struct capture c;
+	cap_open(&c);
+	bool ok;
+	struct run *r = load(JSON, "deep.json", buf_data(&b), &c, &ok);
+	assert_false(ok);
+	assert_non_null(strstr(cap_text(&c), "deep.json:1:201: error: JSON nested deeper than "
+					     "200 levels\n"));
+	run_free(r);
+	cap_close(&c);
+	buf_free(&b);
+}
+
+static void json_byte_order_mark_is_skipped(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	bool ok;
+	struct run *r = load(JSON, "bom.json", "\xEF\xBB\xBF{\"a\": x}", &c, &ok);
+	assert_false(ok);
+	assert_string_equal(cap_text(&c),
+			    "bom.json:1:7: error: malformed JSON: expected a value, found 'x'\n"
+			    "    1 | {\"a\": x}\n"
+			    "      |       ^\n");
+	run_free(r);
+	cap_close(&c);
+}
+
+static void yaml_syntax_error_is_reported_at_its_line(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	bool ok;
+	struct run *r = load(YAML, "bad.yaml", "a: 1\nb: [1, 2\n", &c, &ok);
+	assert_false(ok);
+	assert_string_equal(cap_text(&c),
+			    "bad.yaml:3:1: error: malformed YAML: did not find expected ',' or ']'\n"
+			    "    3 | \n"
+			    "      | ^\n"
+			    "bad.yaml:2:4: note: while parsing a flow sequence (it starts here)\n"
+			    "    2 | b: [1, 2\n"
+			    "      |    ^\n");
+	run_free(r);
+	cap_close(&c);
+}
+
+static void yaml_block_scalar_stays_text(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	bool ok;
+	struct run *r = load(YAML, "b.yaml", "a: |\n  12\nb: 12\n", &c, &ok);
+	assert_true(ok);
+	check_field(r, "a", DATUM_STRING, "12\n", 1);
+	check_field(r, "b", DATUM_NUMBER, "12", 3);
+	run_free(r);
+	cap_close(&c);
+}
+
+static void csv_quotes_crlf_and_line_breaks_in_cells(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	bool ok;
+	/* Spaces around a quoted cell are not part of it; "1,024" needs
+	 * its quotes, or the comma would split it. */
+	struct run *r = load(CSV, "q.csv",
+		 "name,\"Avg Rate (samples/sec)\",note\r\n"
+		 "a, \"1,024\" ,\"say \"\"hi\"\"\"\r\n"
+		 "\"b,c\",98.07%,\"two\r\nlines\"\r\n"
+		 "\r\n"
+		 "d,--,\r\n",
+		 &c, &ok);
+	assert_true(ok);
+	assert_string_equal(cap_text(&c), "");
+	const struct series *s = run_series(r, "rows");
+	check_columns(s, "name,avg_rate_samples_sec,note");
+	assert_int_equal(series_row_count(s), 3);
+	check_cell(s, 0, "name", DATUM_STRING, "a");
+	check_cell(s, 0, "avg_rate_samples_sec", DATUM_NUMBER, "1,024");
+	assert_true(cell_num(s, 0, "avg_rate_samples_sec") == 1024);
+	check_cell(s, 0, "note", DATUM_STRING, "say \"hi\"");
+	check_cell(s, 1, "name", DATUM_STRING, "b,c");
+	check_cell(s, 1, "avg_rate_samples_sec", DATUM_NUMBER, "98.07%");
+	check_cell(s, 1, "note", DATUM_STRING, "two\r\nlines");
+	assert_int_equal(series_row_line(s, 0), 2);
+	assert_int_equal(series_row_line(s, 1), 3);
+	/* The record on lines 3-4, a blank line 5: the next starts on 6. */
+	assert_int_equal(series_row_line(s, 2), 6);
+	check_cell(s, 2, "avg_rate_samples_sec", DATUM_MISSING, "--");
+	check_cell(s, 2, "note", DATUM_MISSING, "");
+	assert_int_equal(run_line_count(r), 6);
+	run_free(r);
+	cap_close(&c);
+}
+
+static void csv_header_names_are_made_unique(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	bool ok;
+	struct run *r = load(CSV, "h.csv", "Loss,,loss,(%),LOSS\n1,2,3,4,5", &c, &ok);
+	assert_true(ok);
+	const struct series *s = run_series(r, "rows");
+	check_columns(s, "loss,c2,loss_2,pct,loss_3");
+	check_cell(s, 0, "loss_3", DATUM_NUMBER, "5");
+	run_free(r);
+	cap_close(&c);
+}
+
+static void csv_byte_order_mark_is_not_part_of_the_header(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	bool ok;
+	struct run *r = load(CSV, "b.csv", "\xEF\xBB\xBFStep,Loss\n1,2\n", &c, &ok);
+	assert_true(ok);
+	check_columns(run_series(r, "rows"), "step,loss");
+	run_free(r);
+	cap_close(&c);
+}
+
+static void csv_header_alone_gives_no_rows(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	bool ok;
+	struct run *r = load(CSV, "e.csv", "a,b\n\n", &c, &ok);
+	assert_true(ok);
+	const struct series *s = run_series(r, "rows");
+	check_columns(s, "a,b");
+	assert_int_equal(series_row_count(s), 0);
+	run_free(r);
+	r = load(CSV, "e.csv", "", &c, &ok);
+	assert_true(ok);
+	assert_int_equal(run_series_count(r), 0);
+	assert_int_equal(run_line_count(r), 0);
+	run_free(r);
+	cap_close(&c);
+}
+
+static void csv_row_with_too_many_cells_is_reported_at_the_first_extra(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	bool ok;
+	struct run *r = load(CSV, "w.csv", "a,b\n1,2\n3,4,\"five\"\n6,7\n", &c, &ok);
+	assert_false(ok);
+	assert_string_equal(cap_text(&c),
+			    "w.csv:3:5: error: expected 2 cells as in the header (line 1), found 3\n"
+			    "    3 | 3,4,\"five\"\n"
+			    "      |     ^~~~~~\n");
+	/* The other rows are kept. */
+	assert_int_equal(series_row_count(run_series(r, "rows")), 2);
+	assert_int_equal(series_row_line(run_series(r, "rows"), 1), 4);
+	run_free(r);
+	cap_close(&c);
+}
+
+static void csv_row_with_too_few_cells_is_reported_at_its_end(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	bool ok;
+	struct run *r = load(CSV, "w.csv", "a,b,c\n1,2\n", &c, &ok);
+	assert_false(ok);
+	assert_string_equal(cap_text(&c),
+			    "w.csv:2:4: error: expected 3 cells as in the header (line 1), found 2\n"
+			    "    2 | 1,2\n"
+			    "      |    ^\n");
+	run_free(r);
+	r = load(CSV, "w1.csv", "a,b\nx\n", &c, &ok);
+	assert_false(ok);
+	assert_non_null(strstr(cap_text(&c),
+			       "w1.csv:2:2: error: expected 2 cells as in the header (line 1), "
+			       "found 1\n"));
+	run_free(r);
+	cap_close(&c);
+}
+
+static void csv_unterminated_quote_is_reported_at_the_quote(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	bool ok;
+	struct run *r = load(CSV, "u.csv", "a,b\n1,2\n3, \"four\n5,6\n", &c, &ok);
+	assert_false(ok);
+	assert_string_equal(cap_text(&c),
+			    "u.csv:3:4: error: a quoted cell that is never closed (write a quote "
+			    "inside one as \"\")\n"
+			    "    3 | 3, \"four\n"
+			    "      |    ^\n");
+	assert_int_equal(series_row_count(run_series(r, "rows")), 1);
+	run_free(r);
+	cap_close(&c);
+}
+
+static void csv_text_after_a_closing_quote_is_an_error(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	bool ok;
+	struct run *r = load(CSV, "t.csv", "a,b\n\"x\"y,2\n3,4\n", &c, &ok);
+	assert_false(ok);
+	assert_string_equal(cap_text(&c),
+			    "t.csv:2:4: error: text after the closing quote of a cell (write a "
+			    "quote inside a quoted cell as \"\")\n"
+			    "    2 | \"x\"y,2\n"
+			    "      |    ^\n");
+	assert_int_equal(series_row_count(run_series(r, "rows")), 1);
+	assert_int_equal(series_row_line(run_series(r, "rows"), 0), 3);
+	run_free(r);
+	cap_close(&c);
+}
+
+static void missing_file_is_reported_with_strerror(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	struct run *r = run_new("x", "nope.csv", "csv");
+	char *path = path_join(tmpdir, "nope.csv");
+	assert_false(structured_read_csv(r, path, "logs/nope.csv", c.d));
+	assert_false(structured_read_json(r, path, "logs/nope.json", c.d));
+	assert_string_equal(cap_text(&c),
+			    "logs/nope.csv: error: cannot read: No such file or directory\n"
+			    "logs/nope.json: error: cannot read: No such file or directory\n");
+	free(path);
+	run_free(r);
+	cap_close(&c);
+}
+
+static void snake_case_lowers_and_joins_with_underscores(void **state)
+{
+	(void)state;
+	static const char *const cases[][2] = {
+		{"end-to-end latency (ms)", "end_to_end_latency_ms"},
+		{"Avg Rate (samples/sec)", "avg_rate_samples_sec"},
+		{"  Source  ", "source"},
+		{"On-chip IPS", "on_chip_ips"},
+		{"time_ns", "time_ns"},
+		{"__x__y__", "x_y"},
+		{"Latency (\xC2\xB5s)", "latency_s"},
+		{"%", "pct"},
+		{"Time (%)", "time_pct"},
+		{"GPU util %", "gpu_util_pct"},
+		{"", ""},
+	};
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		char *s = snake_case(cases[i][0], strlen(cases[i][0]));
+		assert_string_equal(s, cases[i][1]);
+		free(s);
+	}
+	/* len, not the NUL, ends the text. */
+	char *s = snake_case("Batch Size,x", 10);
+	assert_string_equal(s, "batch_size");
+	free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(json_fixture_objects_become_dotted_fields),
+		cmocka_unit_test(json_fixture_lists_of_objects_become_series),
+		cmocka_unit_test(csv_fixture_header_names_the_columns_of_rows),
+		cmocka_unit_test(yaml_fixture_reads_like_json),
+		cmocka_unit_test(json_null_is_missing_and_booleans_are_one_and_zero),
+		cmocka_unit_test(json_columns_are_the_union_of_keys_in_first_seen_order),
+		cmocka_unit_test(json_list_of_scalars_has_the_column_value),
+		cmocka_unit_test(json_list_of_lists_has_columns_c1_c2),
+		cmocka_unit_test(json_list_inside_a_row_is_left_out_with_a_warning),
+		cmocka_unit_test(json_top_level_list_is_rows_and_scalar_is_value),
+		cmocka_unit_test(json_nested_list_is_named_by_its_key_path),
+		cmocka_unit_test(json_list_of_100k_objects_reads_in_linear_time),
+		cmocka_unit_test(json_escapes_and_surrogate_pairs_are_decoded),
+		cmocka_unit_test(json_nan_and_infinity_are_numbers),
+		cmocka_unit_test(json_repeated_key_keeps_the_last),
+		cmocka_unit_test(json_missing_comma_is_reported_at_its_place),
+		cmocka_unit_test(json_trailing_comma_is_an_error),
+		cmocka_unit_test(json_unclosed_array_names_where_it_starts),
+		cmocka_unit_test(json_unclosed_string_is_reported_at_its_quote),
+		cmocka_unit_test(json_bad_words_and_numbers_are_errors),
+		cmocka_unit_test(json_empty_file_is_an_error),
+		cmocka_unit_test(json_nesting_is_capped),
+		cmocka_unit_test(json_byte_order_mark_is_skipped),
+		cmocka_unit_test(yaml_syntax_error_is_reported_at_its_line),
+		cmocka_unit_test(yaml_block_scalar_stays_text),
+		cmocka_unit_test(csv_quotes_crlf_and_line_breaks_in_cells),
+		cmocka_unit_test(csv_header_names_are_made_unique),
+		cmocka_unit_test(csv_byte_order_mark_is_not_part_of_the_header),
+		cmocka_unit_test(csv_header_alone_gives_no_rows),
+		cmocka_unit_test(csv_row_with_too_many_cells_is_reported_at_the_first_extra),
+		cmocka_unit_test(csv_row_with_too_few_cells_is_reported_at_its_end),
+		cmocka_unit_test(csv_unterminated_quote_is_reported_at_the_quote),
+		cmocka_unit_test(csv_text_after_a_closing_quote_is_an_error),
+		cmocka_unit_test(missing_file_is_reported_with_strerror),
+		cmocka_unit_test(snake_case_lowers_and_joins_with_underscores),
+	};
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
