@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "diag.h"
+#include "runs.h"
 #include "value.h"
 
 struct report {
@@ -26,6 +27,7 @@ struct report {
 	char *summary;
 	bool draft;
 	char *html; /* the rendered body, once rendered */
+	struct report_runs runs; /* its result files, once loaded */
 };
 
 /* The slug for a report at rel, a path relative to content/ ending in

@@ -279,6 +279,7 @@ void report_free(struct report *r, struct diag *d)
 	free(r->date);
 	free(r->summary);
 	free(r->html);
+	report_runs_free(&r->runs);
 	value_free(r->meta);
 	memset(r, 0, sizeof *r);
 }

@@ -496,7 +496,9 @@ long series_row_line(const struct series *s, size_t row)
 
 static bool is_blank(char c)
 {
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+	/* Most bytes are above ' ': one comparison for them. */
+	return (unsigned char)c <= ' ' &&
+	       (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v');
 }
 
 static bool is_digit(char c)
@@ -524,7 +526,41 @@ static const double pow10_exact[] = {
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 };
 
+/* The general case of number_parse(): commas, exponents, long digit
+ * strings, nan and inf. */
+static bool number_parse_slow(const char *s, size_t n, double *out);
+
 bool number_parse(const char *s, size_t n, double *out)
+{
+	/* The common case first, in one pass: [-]digits[.digits], at most
+	 * 19 digits, as a training log prints them. */
+	size_t i = 0;
+	bool neg = n && s[0] == '-';
+	i = neg;
+	uint64_t mant = 0;
+	size_t start = i;
+	while (i < n && (unsigned)(s[i] - '0') < 10)
+		mant = mant * 10 + (uint64_t)(s[i++] - '0');
+	size_t int_digits = i - start, frac = 0;
+	if (i < n && s[i] == '.') {
+		size_t f0 = ++i;
+		while (i < n && (unsigned)(s[i] - '0') < 10)
+			mant = mant * 10 + (uint64_t)(s[i++] - '0');
+		frac = i - f0;
+	}
+	if (i == n && int_digits + frac > 0 && int_digits + frac <= 19 &&
+	    mant <= ((uint64_t)1 << 53) && frac <= 22) {
+		/* Clinger's fast path: an integer mantissa below 2^53 and a
+		 * power of ten that is itself exact give a correctly rounded
+		 * quotient. */
+		double v = (double)mant / pow10_exact[frac];
+		*out = neg ? -v : v;
+		return true;
+	}
+	return number_parse_slow(s, n, out);
+}
+
+static bool number_parse_slow(const char *s, size_t n, double *out)
 {
 	size_t i = 0;
 	bool neg = false;
@@ -607,8 +643,6 @@ bool number_parse(const char *s, size_t n, double *out)
 	}
 	if (i != n)
 		return false;
-	/* Clinger's fast path: an integer mantissa below 2^53 and a power
-	 * of ten that is itself exact give a correctly rounded quotient. */
 	if (!exp && !dropped && !frac_lost && mant <= ((uint64_t)1 << 53) && frac <= 22) {
 		double v = (double)mant / pow10_exact[frac];
 		*out = neg ? -v : v;

@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "fsutil.h"
+#include "logparse.h"
 #include "markdown.h"
 #include "outdir.h"
 #include "report.h"
@@ -32,6 +33,7 @@ struct build {
 	struct diag *d;
 	struct config config;
 	struct theme theme;
+	struct parser_set *parsers;
 	struct outdir out;
 	bool writing;
 	bool io_failed;
@@ -379,6 +381,20 @@ static void copy_resources(struct build *b)
 			b->io_failed = true;
 }
 
+/* The built-in parsers, the project's parsers/ and the folders
+ * site.yaml lists (relative to the project). */
+static void load_parsers(struct build *b)
+{
+	size_t n = 0;
+	while (b->config.parsers && b->config.parsers[n])
+		n++;
+	char **extra = xcalloc(n + 1, sizeof *extra);
+	for (size_t i = 0; i < n; i++)
+		extra[i] = path_join(b->opts->root, b->config.parsers[i]);
+	b->parsers = parsers_load(b->opts->root, extra, b->d);
+	strv_free(extra);
+}
+
 static void build_free(struct build *b)
 {
 	for (size_t i = 0; i < b->nreports; i++)
@@ -392,6 +408,7 @@ static void build_free(struct build *b)
 	assert(b->nwalk == 0);
 	free(b->walk);
 	theme_free(&b->theme);
+	parsers_free(b->parsers);
 	config_free(&b->config);
 }
 
@@ -434,7 +451,15 @@ int site_build(const struct build_opts *opts, struct diag *d)
 	theme_load(&b.theme, opts->root, d);
 	discover(&b, b.content, "");
 
-	/* parse results, resolve directives: later stages */
+	/* parse results */
+	load_parsers(&b);
+	for (size_t i = 0; i < b.nreports; i++) {
+		struct report *r = &b.reports[i];
+		report_runs_load(&r->runs, value_get(r->meta, "runs"), r->dir, b.root_real,
+				 b.parsers, d);
+	}
+
+	/* resolve directives: the next stage */
 
 	/* render and write */
 	if (b.theme.page && b.theme.index) {

@@ -346,6 +346,42 @@ static void json_diagnostics_are_the_only_output(void **state)
 	project_free(dir);
 }
 
+static void runs_are_loaded_and_checked_at_their_line(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	e2e_write(dir, "content/r/logs/bs512.log",
+		  "2024-03-30 15:19:11,785 INFO:   | Train Device=CSX, Step=1000, Loss=7.12500, "
+		  "Rate=2900.63 samples/sec, GlobalRate=2924.54 samples/sec\n"
+		  "2024-03-30 15:20:24,238 INFO:   Processed 512000 sample(s) in 175.070497198 "
+		  "seconds.\n");
+	e2e_write(dir, "secret.log", "x\n");
+	e2e_write(dir, "content/r/index.md",
+		  "---\n"
+		  "title: Runs\n"
+		  "runs:\n"
+		  "  cs512: logs/bs512.log\n"
+		  "  away: ../../../secret.log\n"
+		  "  typo: { file: logs/bs512.log, parser: cerebas }\n"
+		  "---\n");
+	struct run r = e2e_run(dir, "check");
+	assert_int_equal(r.status, 1);
+	assert_string_equal(
+		r.err,
+		"content/r/index.md:5:9: error: ../../../secret.log leads outside the project: "
+		"logdown reads nothing there (copy the file into the project)\n"
+		"    5 |   away: ../../../secret.log\n"
+		"      |         ^~~~~~~~~~~~~~~~~~~\n"
+		"content/r/index.md:6:41: error: unknown parser 'cerebas' (did you mean "
+		"'cerebras'?)\n"
+		"    6 |   typo: { file: logs/bs512.log, parser: cerebas }\n"
+		"      |                                         ^~~~~~~\n"
+		"logdown: 2 errors; nothing was written\n");
+	assert_not_contains(r.err, "cs512");
+	run_free(&r);
+	project_free(dir);
+}
+
 static void output_at_the_project_root_is_refused(void **state)
 {
 	(void)state;
@@ -751,6 +787,7 @@ int main(void)
 		cmocka_unit_test(reports_cannot_take_the_names_the_site_uses),
 		cmocka_unit_test(markdown_inside_a_bundle_is_not_a_report),
 		cmocka_unit_test(json_diagnostics_are_the_only_output),
+		cmocka_unit_test(runs_are_loaded_and_checked_at_their_line),
 		cmocka_unit_test(output_at_the_project_root_is_refused),
 		cmocka_unit_test(a_folder_logdown_did_not_make_is_not_replaced),
 		cmocka_unit_test(failed_build_leaves_previous_output_intact),
