@@ -15,6 +15,7 @@ struct parse_opts {
 	const char *file;   /* the result file, as given */
 	const char *parser; /* a parser name, or NULL to detect one */
 	bool json;          /* the SPEC section 7 JSON object, not a summary */
+	const char *csv;    /* or this series as CSV, cells as written */
 };
 
 /* Parses o->file and prints what was extracted to out.  Returns an exit
@@ -29,6 +30,13 @@ int parsecmd_parse(const struct parse_opts *o, FILE *out, struct diag *d);
  * from ("built-in" or the .yaml file) and the start of its description.
  * Returns EXIT_CONTENT when a project parser is broken, else EXIT_OK. */
 int parsecmd_list(FILE *out, struct diag *d);
+
+/* Writes series `name` of r as CSV: a header of its columns, then one
+ * line per row with each cell's text as written in the file (nothing
+ * for a missing cell; quoted where it holds a comma, quote or newline).
+ * An unknown series is an error through d, with the closest name: false
+ * then. */
+bool parsecmd_put_csv(FILE *out, const struct run *r, const char *name, struct diag *d);
 
 /* Writes run r as the JSON object of SPEC section 7, with "file": file,
  * followed by a newline. */

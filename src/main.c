@@ -78,7 +78,7 @@ static const char usage_new[] =
 	"`logdown build DIR` then builds it as it is.\n";
 
 static const char usage_parse[] =
-	"usage: logdown parse FILE [--parser NAME] [--json]\n"
+	"usage: logdown parse FILE [--parser NAME] [--json | --csv SERIES]\n"
 	"\n"
 	"Runs a parser over FILE and shows what it extracts: every field with its\n"
 	"value and the line it came from, and every series with its columns, its\n"
@@ -93,6 +93,7 @@ static const char usage_parse[] =
 	"                  \"line\"}}, \"series\": {NAME: {\"columns\", \"rows\", \"lines\"}}}\n"
 	"                  (value null when missing, text and line null when\n"
 	"                  computed)\n"
+	"  --csv SERIES    print that series as CSV, each cell as written in FILE\n"
 	"  -h, --help      show this help\n"
 	"\n"
 	"exit status: 0 success, 1 no parser claims FILE or it fails on it, 2 bad\n"
@@ -229,6 +230,10 @@ static int cmd_parse(int argc, char **argv)
 			return EXIT_OK;
 		} else if (strcmp(a, "--json") == 0) {
 			o.json = true;
+		} else if (strcmp(a, "--csv") == 0) {
+			if (++i >= argc)
+				return usage_error(usage_parse, "%s needs a series name", a);
+			o.csv = argv[i];
 		} else if (strcmp(a, "--parser") == 0 || strcmp(a, "-p") == 0) {
 			if (++i >= argc)
 				return usage_error(usage_parse, "%s needs a parser name", a);

@@ -368,6 +368,75 @@ static char *file_stem(const char *path)
 	return xstrndup(base, n);
 }
 
+static void put_csv_cell(FILE *out, const char *p, size_t n)
+{
+	if (!memchr(p, ',', n) && !memchr(p, '"', n) && !memchr(p, '\n', n) &&
+	    !memchr(p, '\r', n)) {
+		fwrite(p, 1, n, out);
+		return;
+	}
+	putc('"', out);
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] == '"')
+			putc('"', out);
+		putc(p[i], out);
+	}
+	putc('"', out);
+}
+
+bool parsecmd_put_csv(FILE *out, const struct run *r, const char *name, struct diag *d)
+{
+	const struct series *s = run_series(r, name);
+	if (!s) {
+		size_t n = run_series_count(r);
+		const char **names = xcalloc(n + 1, sizeof *names);
+		for (size_t i = 0; i < n; i++)
+			names[i] = series_name(run_series_at(r, i));
+		const char *near = closest_name(name, names);
+		struct buf all = BUF_INIT;
+		buf_put_names(&all, names);
+		struct loc nowhere = {NULL, 0, 0, 0};
+		if (near)
+			diag_error(d, nowhere, "%s has no series '%s' (did you mean '%s'?)", run_file(r),
+				   name, near);
+		else
+			diag_error(d, nowhere, "%s has no series '%s' (it has: %s)", run_file(r), name,
+				   n ? buf_data(&all) : "none");
+		buf_free(&all);
+		free(names);
+		return false;
+	}
+	size_t ncols = series_column_count(s), nrows = series_row_count(s);
+	for (size_t c = 0; c < ncols; c++) {
+		if (c)
+			putc(',', out);
+		const char *col = series_column(s, c);
+		put_csv_cell(out, col, strlen(col));
+	}
+	putc('\n', out);
+	struct buf num = BUF_INIT;
+	for (size_t row = 0; row < nrows; row++) {
+		for (size_t c = 0; c < ncols; c++) {
+			struct datum cell;
+			series_cell(s, row, c, &cell);
+			if (c)
+				putc(',', out);
+			if (cell.kind == DATUM_MISSING)
+				continue;
+			if (cell.text) {
+				put_csv_cell(out, cell.text, cell.len);
+			} else {
+				buf_clear(&num);
+				number_put(&num, cell.num);
+				fwrite(num.data, 1, num.len, out);
+			}
+		}
+		putc('\n', out);
+	}
+	buf_free(&num);
+	return true;
+}
+
 int parsecmd_parse(const struct parse_opts *o, FILE *out, struct diag *d)
 {
 	struct stat st;
@@ -414,7 +483,12 @@ int parsecmd_parse(const struct parse_opts *o, FILE *out, struct diag *d)
 		rc = EXIT_CONTENT;
 		goto out;
 	}
-	if (o->json)
+	if (o->csv) {
+		if (!parsecmd_put_csv(out, r, o->csv, d)) {
+			rc = EXIT_USAGE;
+			goto out;
+		}
+	} else if (o->json)
 		parsecmd_put_json(out, r, o->file);
 	else
 		print_summary(out, r, p, o->file);

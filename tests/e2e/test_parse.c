@@ -158,6 +158,20 @@ static void parse_json_of_a_cerebras_log(void **state)
 			       "     \xE2\x80\xA6  (8 more rows)\n"
 			       "    53  1000  7.12500  2900.63  2924.54\n");
 	run_free(&r);
+
+	/* --csv: one series, every cell as written */
+	r = e2e_run(dir, "parse logs/bs512.log --csv train");
+	assert_int_equal(r.status, 0);
+	assert_true(str_has_prefix(r.out, "step,loss,rate,global_rate\n"
+					  "100,9.39062,2983.97,2983.97\n"
+					  "200,8.70312,2941.41,2948.08\n"));
+	assert_true(str_has_suffix(r.out, "1000,7.12500,2900.63,2924.54\n"));
+	run_free(&r);
+	r = e2e_run(dir, "parse logs/bs512.log --csv trian");
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "logdown: error: logs/bs512.log has no series 'trian' (did you "
+				   "mean 'train'?)\n");
+	run_free(&r);
 	remove_tree(dir);
 	free(dir);
 	free(log);
@@ -335,7 +349,7 @@ static void help_lists_and_explains_the_commands(void **state)
 	run_free(&r);
 	r = e2e_run(".", "parse --help");
 	assert_int_equal(r.status, 0);
-	assert_contains(r.out, "usage: logdown parse FILE [--parser NAME] [--json]\n");
+	assert_contains(r.out, "usage: logdown parse FILE [--parser NAME] [--json | --csv SERIES]\n");
 	run_free(&r);
 	r = e2e_run(".", "help parsers");
 	assert_int_equal(r.status, 0);
