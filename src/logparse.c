@@ -5,13 +5,16 @@
  * compiled once with PCRE2 (8-bit, never UTF, so that invalid UTF-8 in a
  * log is just bytes) and JIT-compiled.
  *
- * parser_run() reads the file in 4 MiB chunks with read(2) and never
- * holds more than one chunk (plus the series it keeps).  Most lines of a
- * big log match nothing, so the engine avoids looking at them one by
- * one: each pattern carries a literal that every match must contain
- * (pattern_literal()), found with memchr/memmem over the whole chunk;
- * the lines between candidates are only counted.  A candidate line is
- * normalised (below) and matched with pcre2_jit_match().
+ * parser_run() reads the file in 4 MiB chunks with read(2) and holds at
+ * most three chunks (plus the series it keeps).  Most lines of a big log
+ * match nothing, so the engine avoids looking at them one by one: each
+ * pattern carries a literal that every match must contain
+ * (pattern_literal()), searched for over the whole chunk by its two
+ * rarest bytes, 16 or 32 places at a time (lit_find()); the lines
+ * between candidates are only counted.  A candidate line is normalised
+ * (below) and matched with pcre2_jit_match().  For a log over 8 MiB, a
+ * second thread types the cells of series rows and stores them while
+ * the first reads and matches on (struct pipe).
  *
  * Line normalisation, applied before any pattern sees a line:
  *
@@ -45,6 +48,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <pcre2.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -71,6 +75,8 @@
 #define CHUNK_BYTES ((size_t)4 << 20)
 #define MAX_LINE ((size_t)64 << 20)      /* longer lines are cut */
 #define QUOTE_LIMIT ((off_t)4 << 20)     /* bigger logs are not quoted */
+#define PIPE_MIN ((off_t)8 << 20)        /* bigger logs build rows in a second thread */
+#define NSLOTS 3                         /* chunk buffers in flight between the threads */
 /* Backtracking budget of one match: a sane pattern needs a few hundred
  * steps per line; (a+)+$ on 30 a's needs billions.  JIT reaches the
  * limit in about 50 ms. */
@@ -865,9 +871,7 @@ static bool pattern_compile(struct def *df, struct pattern *pat, const struct va
 		pat->lit = buf_detach(&lit);
 		literal_rare(pat);
 	}
-#ifdef LITDEBUG
-	fprintf(stderr, "LIT %s -> '%.*s' rare %zu %zu\n", pat->src, (int)pat->litlen, pat->lit ? pat->lit : "", pat->rare1, pat->rare2);
-#endif
+
 	buf_free(&lit);
 	return true;
 }
@@ -1443,6 +1447,15 @@ static struct parser *parser_load(const char *file, const char *origin, const ch
 		for (size_t i = 0; i < derive->count; i++)
 			load_derive(&df, derive->keys[i], derive->key_locs[i], derive->items[i]);
 	}
+	/* A table fills a series of its name: one name, one thing. */
+	for (size_t i = 0; i < p->ntables; i++)
+		for (size_t j = 0; j < p->nseries; j++)
+			if (strcmp(p->tables[i].name, p->series[j].name) == 0) {
+				diag_error(d, p->tables[i].loc,
+					   "table '%s' has the name of a series; name it differently",
+					   p->tables[i].name);
+				df.ok = false;
+			}
 	if (p->format != FMT_TEXT && (p->nfields || p->nseries || p->ntables)) {
 		diag_error(d, loc_line(p->file, 0),
 			   "parser '%s' reads %s: its fields and series come from the file's "
@@ -1482,12 +1495,16 @@ static void set_put(struct parser_set *set, struct parser *p, struct diag *d)
 	for (size_t i = 0; i < set->n; i++) {
 		if (strcmp(set->v[i]->name, p->name) != 0)
 			continue;
-		/* Overriding a built-in is what a project's parsers folder is
-		 * for; two project files of one name is a slip. */
-		if (!set->v[i]->builtin)
+		/* Overriding a built-in, or a folder loaded earlier, is what
+		 * the order is for; two files of one name in one folder is a
+		 * slip. */
+		char *dir_old = path_dirname(set->v[i]->file), *dir_new = path_dirname(p->file);
+		if (!set->v[i]->builtin && strcmp(dir_old, dir_new) == 0)
 			diag_warning(d, loc_line(p->file, 0),
 				     "parser '%s' is also defined in %s; this definition replaces it",
 				     p->name, set->v[i]->file);
+		free(dir_old);
+		free(dir_new);
 		parser_free(set->v[i]);
 		set->v[i] = p;
 		return;
@@ -1509,12 +1526,14 @@ bool parsers_add(struct parser_set *set, const char *file, const char *text, siz
 	return true;
 }
 
-static void load_dir(struct parser_set *set, const char *dir, struct diag *d)
+/* Loads every .yaml file of dir; a missing dir is fine unless `named`
+ * (a folder the user listed). */
+static void load_dir(struct parser_set *set, const char *dir, bool named, struct diag *d)
 {
 	size_t n;
 	char **names = dir_list(dir, &n);
 	if (!names) {
-		if (errno != ENOENT)
+		if (errno != ENOENT || named)
 			diag_error(d, loc_line(dir, 0), "cannot read the parsers folder: %s",
 				   strerror(errno));
 		return;
@@ -1553,11 +1572,11 @@ struct parser_set *parsers_load(const char *root, char *const *extra_dirs, struc
 	}
 	if (root) {
 		char *dir = path_join(root, "parsers");
-		load_dir(set, dir, d);
+		load_dir(set, dir, false, d);
 		free(dir);
 	}
 	for (size_t i = 0; extra_dirs && extra_dirs[i]; i++)
-		load_dir(set, extra_dirs[i], d);
+		load_dir(set, extra_dirs[i], true, d);
 	return set;
 }
 
@@ -1855,10 +1874,42 @@ struct fstate {
 	size_t index_cap;
 };
 
+/* A series' state, used by the row builder (a thread of its own for a
+ * big log): nothing here is touched by the scanner. */
 struct sstate {
 	struct series *s;
 	struct dedup dd;
-	bool *warned; /* per column: a type warning was given */
+	struct datum *cells; /* a row being built */
+	/* Per column, the first value that did not read as the column's
+	 * type, warned about once the file is read. */
+	bool *warned;
+	long *warn_line;
+	char **warn_text;
+};
+
+/* A chunk buffer, and the series rows found in it: for each row, the
+ * words [series, line lo, line hi, ranked, rank lo, rank hi] and an
+ * (offset, length) pair per column, offsets from buf. */
+struct slot {
+	char *buf;
+	size_t cap;
+	uint32_t *rows;
+	size_t nwords, words_cap;
+};
+
+/* A big log is read by two threads: the scanner (the caller: reading,
+ * finding lines, matching, fields and tables) and the row builder
+ * (typing series cells and storing rows, which is where the memory of
+ * millions of rows is first touched).  Chunk buffers go round NSLOTS
+ * slots; a slot handed to the builder is read-only until it comes back. */
+struct pipe {
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct slot slots[NSLOTS];
+	size_t published, consumed;
+	bool done;
+	struct scan *sc;
 };
 
 struct tstate {
@@ -1918,6 +1969,12 @@ struct scan {
 	size_t row_cap;
 	bool failed;
 	size_t hits;
+	/* Where series rows go: the slot being scanned (its rows are built
+	 * by the builder thread) or, without one, built at once. */
+	struct slot *slot;
+	const char *base; /* the buffer that row offsets count from */
+	uint32_t *rec;    /* a row record, when built at once */
+	size_t rec_cap;
 };
 
 /* A place in the log.  diag quotes a line by reading the whole file,
@@ -2154,18 +2211,17 @@ static void dedup_insert(struct dedup *dd, struct dent e)
 
 /* Appends a row, unless it is another rank's copy of a row already taken
  * (the rule at the top of this file). */
-static void add_row(struct scan *sc, struct series *s, struct dedup *dd, const struct datum *cells,
-		    const struct line *ln, long line)
+static void add_row(struct series *s, struct dedup *dd, const struct datum *cells, bool ranked,
+		    uint64_t line_rank, long line)
 {
 	size_t ncols = series_column_count(s);
-	if (!ln->ranked) {
+	if (!ranked) {
 		series_append(s, cells, line);
 		return;
 	}
-	(void)sc;
 	uint64_t h = row_hash(cells, ncols);
 	/* rank is stored plus one: zero marks an empty slot. */
-	uint64_t rank = ln->rank + 1;
+	uint64_t rank = line_rank + 1;
 	bool same_rank = false;
 	if (dd->cap) {
 		for (size_t i = (size_t)h & (dd->cap - 1); dd->v[i].rank; i = (i + 1) & (dd->cap - 1)) {
@@ -2190,29 +2246,79 @@ static struct datum *row_scratch(struct scan *sc, size_t n)
 	return sc->row;
 }
 
+#define REC_HEAD 6 /* words before a row record's cells */
+
+/* Types the cells of one row record and stores the row (the builder's
+ * side: see struct pipe).  Returns the words the record took. */
+static size_t build_row(struct scan *sc, const uint32_t *w, const char *base)
+{
+	size_t idx = w[0];
+	long line = (long)((uint64_t)w[1] | (uint64_t)w[2] << 32);
+	bool ranked = w[3] != 0;
+	uint64_t rank = (uint64_t)w[4] | (uint64_t)w[5] << 32;
+	const struct pseries *ps = &sc->p->series[idx];
+	struct sstate *st = &sc->ss[idx];
+	const uint32_t *cell = w + REC_HEAD;
+	for (size_t j = 0; j < ps->ncols; j++, cell += 2) {
+		const char *text = base + cell[0];
+		if (!type_text(ps->types[j], text, cell[1], line, &st->cells[j]) && !st->warned[j]) {
+			st->warned[j] = true;
+			st->warn_line[j] = line;
+			st->warn_text[j] = xstrndup(st->cells[j].text, st->cells[j].len);
+		}
+	}
+	add_row(st->s, &st->dd, st->cells, ranked, rank, line);
+	return REC_HEAD + 2 * ps->ncols;
+}
+
+/* Room for a row record of ncols cells: in the slot for the builder, or
+ * in sc->rec to be built at once. */
+static uint32_t *row_record(struct scan *sc, size_t ncols)
+{
+	size_t need = REC_HEAD + 2 * ncols;
+	if (!sc->slot) {
+		if (need > sc->rec_cap) {
+			sc->rec_cap = need;
+			sc->rec = xrealloc(sc->rec, need * sizeof *sc->rec);
+		}
+		return sc->rec;
+	}
+	struct slot *sl = sc->slot;
+	if (sl->nwords + need > sl->words_cap) {
+		sl->words_cap = sl->words_cap ? sl->words_cap * 2 : 1 << 16;
+		if (sl->words_cap < sl->nwords + need)
+			sl->words_cap = sl->nwords + need;
+		sl->rows = xrealloc(sl->rows, sl->words_cap * sizeof *sl->rows);
+	}
+	uint32_t *w = sl->rows + sl->nwords;
+	sl->nwords += need;
+	return w;
+}
+
 static void series_line(struct scan *sc, struct act *a, const struct line *ln, long line)
 {
 	const struct pseries *ps = &sc->p->series[a->idx];
-	struct sstate *st = &sc->ss[a->idx];
-	struct datum *cells = row_scratch(sc, ps->ncols);
 	size_t start = 0;
 	while (next_match(sc, a, ln, &start, line) > 0) {
-		for (size_t j = 0; j < ps->ncols; j++) {
+		sc->hits++;
+		uint32_t *w = row_record(sc, ps->ncols);
+		w[0] = (uint32_t)a->idx;
+		w[1] = (uint32_t)(uint64_t)line;
+		w[2] = (uint32_t)((uint64_t)line >> 32);
+		w[3] = ln->ranked;
+		w[4] = (uint32_t)ln->rank;
+		w[5] = (uint32_t)(ln->rank >> 32);
+		uint32_t *cell = w + REC_HEAD;
+		for (size_t j = 0; j < ps->ncols; j++, cell += 2) {
 			const char *s;
 			size_t n;
 			if (!group_text(sc, ln, ps->groups[j], &s, &n))
 				s = ln->p, n = 0;
-			if (!type_text(ps->types[j], s, n, line, &cells[j]) && !st->warned[j]) {
-				st->warned[j] = true;
-				log_diag(sc, false, line,
-					 "column '%s' of series '%s' is a %s, but '%.*s' is not one; "
-					 "kept as text",
-					 ps->cols[j], ps->name, vtype_names[ps->types[j]],
-					 (int)cells[j].len, cells[j].text);
-			}
+			cell[0] = (uint32_t)(s - sc->base);
+			cell[1] = (uint32_t)n;
 		}
-		sc->hits++;
-		add_row(sc, st->s, &st->dd, cells, ln, line);
+		if (!sc->slot)
+			build_row(sc, w, sc->base);
 	}
 }
 
@@ -2379,17 +2485,19 @@ static void table_header(struct scan *sc, size_t ncells, enum table_mode mode, l
 			c = xasprintf("column_%zu", j + 1);
 		}
 		/* Two cells of one name: the later ones get _2, _3, ... */
+		char *base = c;
 		for (int k = 2;; k++) {
 			bool dup = false;
 			for (size_t i = 0; i < j && !dup; i++)
 				dup = strcmp(cols[i], c) == 0;
 			if (!dup)
 				break;
-			char *base = xstrndup(c, strcspn(c, "#"));
-			free(c);
+			if (c != base)
+				free(c);
 			c = xasprintf("%s_%d", base, k);
-			free(base);
 		}
+		if (c != base)
+			free(base);
 		cols[j] = c;
 	}
 	struct series *s = run_add_series(sc->r, pt->name, (const char *const *)cols, ncells);
@@ -2423,7 +2531,7 @@ static void table_row(struct scan *sc, size_t ncells, const struct line *ln, lon
 	for (size_t j = 0; j < ncols; j++)
 		cells[j] = j < ncells ? datum_from_text(sc->cells[j].p, sc->cells[j].len, line)
 				      : datum_from_text(ln->p, 0, line);
-	add_row(sc, ts->s, &ts->dd, cells, ln, line);
+	add_row(ts->s, &ts->dd, cells, ln->ranked, ln->rank, line);
 	sc->hits++;
 }
 
@@ -2487,6 +2595,11 @@ static void table_line(struct scan *sc, const struct line *ln, long line)
 				return;
 		}
 		k = split_wide(sc, ln->full, ln->full_n);
+		/* One cell: the text after the table, not a row of it. */
+		if (k < 2 && tc->ncols >= 2) {
+			table_end(sc);
+			return;
+		}
 		if (k != tc->ncols && tc->next)
 			k = split_ext(sc, ln->full, ln->full_n);
 		table_row(sc, k, ln, line);
@@ -2769,8 +2882,12 @@ static void scan_init(struct scan *sc, const struct parser *p, struct run *r, st
 		groups = g > groups ? g : groups;
 		/* Declared series exist, rows or not, so that an expression
 		 * on an empty one finds it. */
-		sc->ss[i].s = run_add_series(r, ps->name, (const char *const *)ps->cols, ps->ncols);
-		sc->ss[i].warned = xcalloc(ps->ncols + 1, sizeof *sc->ss[i].warned);
+		struct sstate *st = &sc->ss[i];
+		st->s = run_add_series(r, ps->name, (const char *const *)ps->cols, ps->ncols);
+		st->cells = xcalloc(ps->ncols + 1, sizeof *st->cells);
+		st->warned = xcalloc(ps->ncols + 1, sizeof *st->warned);
+		st->warn_line = xcalloc(ps->ncols + 1, sizeof *st->warn_line);
+		st->warn_text = xcalloc(ps->ncols + 1, sizeof *st->warn_text);
 	}
 	for (size_t i = 0; i < p->ntables; i++) {
 		sc->acts[sc->nacts++] = (struct act){&p->tables[i].header, A_TABLE, i, NULL, false};
@@ -2794,9 +2911,16 @@ static void scan_free(struct scan *sc)
 		free(fs->index);
 	}
 	for (size_t i = 0; i < sc->p->nseries; i++) {
-		free(sc->ss[i].dd.v);
-		free(sc->ss[i].warned);
+		struct sstate *st = &sc->ss[i];
+		free(st->dd.v);
+		free(st->cells);
+		free(st->warned);
+		free(st->warn_line);
+		for (size_t j = 0; j < sc->p->series[i].ncols; j++)
+			free(st->warn_text[j]);
+		free(st->warn_text);
 	}
+	free(sc->rec);
 	for (size_t i = 0; i < sc->p->ntables; i++)
 		free(sc->ts[i].dd.v);
 	free(sc->fs);
@@ -2823,6 +2947,17 @@ static void set_typed_field(struct scan *sc, const struct pfield *f, const char 
  * Returns whether every declared field got a value. */
 static bool finish_fields(struct scan *sc)
 {
+	for (size_t i = 0; i < sc->p->nseries; i++) {
+		const struct pseries *ps = &sc->p->series[i];
+		const struct sstate *st = &sc->ss[i];
+		for (size_t j = 0; j < ps->ncols; j++)
+			if (st->warned[j])
+				log_diag(sc, false, st->warn_line[j],
+					 "column '%s' of series '%s' is a %s, but '%s' is not one; kept "
+					 "as text",
+					 ps->cols[j], ps->name, vtype_names[ps->types[j]],
+					 st->warn_text[j]);
+	}
 	bool complete = true;
 	for (size_t i = 0; i < sc->p->nfields; i++) {
 		const struct pfield *f = &sc->p->fields[i];
@@ -2945,18 +3080,119 @@ static bool count_file_lines(int fd, char *buf, size_t cap, long *lines)
 	return true;
 }
 
+static void slot_free(struct slot *sl)
+{
+	free(sl->buf);
+	free(sl->rows);
+}
+
+static void slot_reserve(struct slot *sl, size_t cap)
+{
+	if (sl->cap < cap) {
+		sl->buf = xrealloc(sl->buf, cap);
+		sl->cap = cap;
+	}
+}
+
+/* The row builder's thread: builds the rows of each slot in turn. */
+static void *builder_main(void *arg)
+{
+	struct pipe *pp = arg;
+	for (;;) {
+		pthread_mutex_lock(&pp->mu);
+		while (pp->consumed == pp->published && !pp->done)
+			pthread_cond_wait(&pp->cv, &pp->mu);
+		bool over = pp->consumed == pp->published;
+		pthread_mutex_unlock(&pp->mu);
+		if (over)
+			return NULL;
+		struct slot *sl = &pp->slots[pp->consumed % NSLOTS];
+		for (size_t w = 0; w < sl->nwords;)
+			w += build_row(pp->sc, sl->rows + w, sl->buf);
+		sl->nwords = 0;
+		pthread_mutex_lock(&pp->mu);
+		pp->consumed++;
+		pthread_cond_broadcast(&pp->cv);
+		pthread_mutex_unlock(&pp->mu);
+	}
+}
+
+/* Starts the builder, or returns NULL (the caller then builds rows
+ * itself). */
+static struct pipe *pipe_start(struct scan *sc)
+{
+	struct pipe *pp = xcalloc(1, sizeof *pp);
+	pp->sc = sc;
+	if (pthread_mutex_init(&pp->mu, NULL) != 0) {
+		free(pp);
+		return NULL;
+	}
+	if (pthread_cond_init(&pp->cv, NULL) != 0) {
+		pthread_mutex_destroy(&pp->mu);
+		free(pp);
+		return NULL;
+	}
+	if (pthread_create(&pp->thread, NULL, builder_main, pp) != 0) {
+		pthread_cond_destroy(&pp->cv);
+		pthread_mutex_destroy(&pp->mu);
+		free(pp);
+		return NULL;
+	}
+	return pp;
+}
+
+/* Slot k, once the builder is done with what it held. */
+static struct slot *pipe_acquire(struct pipe *pp, size_t k)
+{
+	pthread_mutex_lock(&pp->mu);
+	while (k >= pp->consumed + NSLOTS)
+		pthread_cond_wait(&pp->cv, &pp->mu);
+	pthread_mutex_unlock(&pp->mu);
+	return &pp->slots[k % NSLOTS];
+}
+
+/* Hands slot k (the next in order) to the builder. */
+static void pipe_publish(struct pipe *pp)
+{
+	pthread_mutex_lock(&pp->mu);
+	pp->published++;
+	pthread_cond_broadcast(&pp->cv);
+	pthread_mutex_unlock(&pp->mu);
+}
+
+/* Waits for the builder to finish every slot handed to it. */
+static void pipe_finish(struct pipe *pp)
+{
+	pthread_mutex_lock(&pp->mu);
+	pp->done = true;
+	pthread_cond_broadcast(&pp->cv);
+	pthread_mutex_unlock(&pp->mu);
+	pthread_join(pp->thread, NULL);
+	pthread_cond_destroy(&pp->cv);
+	pthread_mutex_destroy(&pp->mu);
+	for (size_t i = 0; i < NSLOTS; i++)
+		slot_free(&pp->slots[i]);
+	free(pp);
+}
+
 /* Reads the file in chunks and scans each; false after an error. */
 static bool scan_file(struct scan *sc, int fd, off_t size)
 {
 	size_t cap = CHUNK_BYTES;
 	if (size >= 0 && (size_t)size + 1 < cap)
 		cap = (size_t)size + 1 < 4096 ? 4096 : (size_t)size + 1;
-	char *buf = xmalloc(cap);
+	struct pipe *pp = size > PIPE_MIN && sc->p->nseries ? pipe_start(sc) : NULL;
+	struct slot single = {0};
+	size_t k = 0; /* the slot being filled, when there is a builder */
+	struct slot *cur = pp ? pipe_acquire(pp, 0) : &single;
+	slot_reserve(cur, cap);
 	size_t have = 0;
 	unsigned long long total = 0;
 	bool first = true, eof = false, ok = true, skipping = false;
 	char last = '\n';
 	while (!eof) {
+		char *buf = cur->buf;
+		cap = cur->cap;
 		while (have < cap) {
 			ssize_t n = read(fd, buf + have, cap - have);
 			if (n < 0 && errno == EINTR)
@@ -3007,39 +3243,48 @@ static bool scan_file(struct scan *sc, int fd, off_t size)
 		}
 		if (!eof) {
 			const char *nl = memrchr(start, '\n', (size_t)(end - start));
-			if (!nl) {
-				if (start == buf && cap < MAX_LINE) {
-					cap *= 2;
-					buf = xrealloc(buf, cap);
-					continue;
-				}
-				if (start == buf) {
-					log_diag(sc, false, sc->nl + 1,
-						 "this line is longer than %zu MiB: only its start is read",
-						 MAX_LINE >> 20);
-					scan_chunk(sc, buf, end);
-					skipping = true;
-					have = 0;
-					continue;
-				}
-				end = start;
+			if (!nl && start == buf && cap < MAX_LINE) {
+				/* A line longer than the buffer: no row points
+				 * into it yet, so it may move. */
+				slot_reserve(cur, cap * 2);
+				continue;
+			}
+			if (!nl && start == buf) {
+				log_diag(sc, false, sc->nl + 1,
+					 "this line is longer than %zu MiB: only its start is read",
+					 MAX_LINE >> 20);
+				skipping = true;
 			} else {
-				end = nl + 1;
+				end = nl ? nl + 1 : start;
 			}
 		}
+		sc->slot = pp ? cur : NULL;
+		sc->base = buf;
 		scan_chunk(sc, start, end);
-		have = (size_t)(buf + have - end);
-		memmove(buf, end, have);
-		/* A big first buffer for a big file; a small file keeps its
-		 * small one. */
-		if (cap < CHUNK_BYTES && !eof && have == cap) {
-			cap = CHUNK_BYTES;
-			buf = xrealloc(buf, cap);
+		size_t rest = (size_t)(buf + have - end);
+		if (pp) {
+			/* The unfinished line moves to the next slot, and this
+			 * one goes to the builder. */
+			struct slot *next = pipe_acquire(pp, ++k);
+			slot_reserve(next, cap > rest ? cap : rest + 1);
+			memcpy(next->buf, end, rest);
+			pipe_publish(pp);
+			cur = next;
+		} else {
+			memmove(buf, end, rest);
+			/* A big first buffer for a big file; a small file keeps
+			 * its small one. */
+			if (cap < CHUNK_BYTES && !eof && rest == cap)
+				slot_reserve(cur, CHUNK_BYTES);
 		}
+		have = rest;
 	}
 	run_set_line_count(sc->r, sc->nl + (last != '\n' ? 1 : 0));
 out:
-	free(buf);
+	sc->slot = NULL;
+	if (pp)
+		pipe_finish(pp);
+	slot_free(&single);
 	return ok;
 }
 

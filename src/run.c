@@ -44,6 +44,7 @@
 
 struct chunk {
 	size_t cap;                 /* rows allocated in each array */
+	void *region;               /* a full chunk's arrays, allocated as one */
 	double **num;               /* [col][i] */
 	const unsigned char **rec;  /* [i]: the row's record in the arena */
 	long *line;                 /* [i] */
@@ -113,11 +114,15 @@ static void series_free(struct series *s)
 {
 	for (size_t c = 0; c < s->nchunks; c++) {
 		struct chunk *ch = &s->chunks[c];
-		for (size_t j = 0; j < s->ncols; j++)
-			free(ch->num[j]);
+		if (ch->region) {
+			free(ch->region);
+		} else {
+			for (size_t j = 0; j < s->ncols; j++)
+				free(ch->num[j]);
+			free(ch->rec);
+			free(ch->line);
+		}
 		free(ch->num);
-		free(ch->rec);
-		free(ch->line);
 	}
 	free(s->chunks);
 	for (struct block *b = s->arena, *next; b; b = next) {
@@ -413,6 +418,17 @@ static void chunk_alloc(struct chunk *ch, size_t ncols, size_t cap)
 {
 	if (!ch->num)
 		ch->num = xcalloc(ncols ? ncols : 1, sizeof *ch->num);
+	if (cap == CHUNK_ROWS && !ch->rec) {
+		/* A chunk that starts full: its arrays in one region. */
+		size_t per_row = ncols * sizeof **ch->num + sizeof *ch->rec + sizeof *ch->line;
+		char *p = ch->region = xmalloc(cap * per_row);
+		for (size_t j = 0; j < ncols; j++, p += cap * sizeof **ch->num)
+			ch->num[j] = (double *)(void *)p;
+		ch->rec = (const unsigned char **)(void *)p;
+		ch->line = (long *)(void *)(p + cap * sizeof *ch->rec);
+		ch->cap = cap;
+		return;
+	}
 	for (size_t j = 0; j < ncols; j++)
 		ch->num[j] = xrealloc(ch->num[j], cap * sizeof **ch->num);
 	ch->rec = xrealloc(ch->rec, cap * sizeof *ch->rec);

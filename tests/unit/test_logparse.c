@@ -488,6 +488,46 @@ static void a_value_not_of_its_type_is_a_warning(void **state)
 	cap_close(&c);
 }
 
+static void a_column_not_of_its_type_is_warned_once(void **state)
+{
+	(void)state;
+	static const char def[] =
+		"name: d\n"
+		"series:\n"
+		"  times:\n"
+		"    pattern: '^(?<at>\\S+ \\S+) INFO:\\s+(?<what>\\w+)'\n"
+		"    types: { at: duration, what: string }\n";
+	struct capture c;
+	struct parser_set *set;
+	struct run *r = run_def(&c, &set, def, FIX "cerebras.log");
+	assert_non_null(r);
+	const struct series *t = run_series(r, "times");
+	assert_int_equal(series_row_count(t), 7);
+	struct datum d;
+	series_cell(t, 0, 0, &d);
+	assert_int_equal(d.kind, DATUM_STRING);
+	assert_string_equal(cap_text(&c),
+			    FIX "cerebras.log:1: warning: column 'at' of series 'times' is a duration, "
+				"but '2024-03-30 14:09:43,663' is not one; kept as text\n"
+				"    1 | 2024-03-30 14:09:43,663 INFO:   Effective batch size is 512.\n");
+	run_free(r);
+	parsers_free(set);
+	cap_close(&c);
+}
+
+static void table_and_series_of_one_name_is_an_error(void **state)
+{
+	(void)state;
+	expect_def_errors("series:\n"
+			  "  results: 'a=(?<a>\\d)'\n"
+			  "tables:\n"
+			  "  results: '\\| Source'\n",
+			  "p.yaml:4:3: error: table 'results' has the name of a series; name it "
+			  "differently\n"
+			  "    4 |   results: '\\| Source'\n"
+			  "      |   ^~~~~~~\n");
+}
+
 static const char gtest_def[] =
 	"name: gt\n"
 	"fields:\n"
@@ -1042,10 +1082,13 @@ static void later_definition_replaces_earlier(void **state)
 	assert_string_equal(parser_origin(a), "proj/parsers/a.yaml");
 	assert_string_equal(parser_origin(parsers_find(set, "b")), "built-in");
 	assert_string_equal(cap_text(&c), "");
-	/* Two project files of one name: the later wins, with a warning. */
+	/* A folder loaded later wins without a word... */
 	assert_true(add_def(set, &c, "extra/a.yaml", "name: a\n", false));
-	assert_string_equal(cap_text(&c), "extra/a.yaml: warning: parser 'a' is also defined in "
-					  "proj/parsers/a.yaml; this definition replaces it\n");
+	assert_string_equal(cap_text(&c), "");
+	/* ...but two files of one name in one folder is a slip. */
+	assert_true(add_def(set, &c, "extra/b2.yaml", "name: a\n", false));
+	assert_string_equal(cap_text(&c), "extra/b2.yaml: warning: parser 'a' is also defined in "
+					  "extra/a.yaml; this definition replaces it\n");
 	parsers_free(set);
 	cap_close(&c);
 }
@@ -1071,6 +1114,14 @@ static void load_reads_project_and_extra_folders(void **state)
 	assert_non_null(p);
 	assert_string_equal(parser_description(p), "extra");
 	assert_string_equal(parser_origin(p), p2);
+	assert_string_equal(cap_text(&c), "");
+	parsers_free(set);
+	/* A folder the user listed must exist. */
+	char gone_dir[] = "/nonexistent/parsers";
+	char *gone[] = {gone_dir, NULL};
+	set = parsers_load(NULL, gone, c.d);
+	assert_string_equal(cap_text(&c), "/nonexistent/parsers: error: cannot read the parsers "
+					  "folder: No such file or directory\n");
 	parsers_free(set);
 	cap_close(&c);
 	free(p1);
@@ -1232,6 +1283,8 @@ int main(void)
 		cmocka_unit_test(cr_keep_lets_a_pattern_see_the_whole_line),
 		cmocka_unit_test(durations_read_as_seconds),
 		cmocka_unit_test(a_value_not_of_its_type_is_a_warning),
+		cmocka_unit_test(a_column_not_of_its_type_is_warned_once),
+		cmocka_unit_test(table_and_series_of_one_name_is_an_error),
 		cmocka_unit_test(rank_prefixes_are_stripped_and_copies_skipped),
 		cmocka_unit_test(srun_labels_are_stripped),
 		cmocka_unit_test(invalid_utf8_is_just_bytes),
