@@ -368,20 +368,20 @@ static char *file_stem(const char *path)
 	return xstrndup(base, n);
 }
 
-static void put_csv_cell(FILE *out, const char *p, size_t n)
+static void put_csv_cell(struct buf *b, const char *p, size_t n)
 {
 	if (!memchr(p, ',', n) && !memchr(p, '"', n) && !memchr(p, '\n', n) &&
 	    !memchr(p, '\r', n)) {
-		fwrite(p, 1, n, out);
+		buf_put(b, p, n);
 		return;
 	}
-	putc('"', out);
+	buf_putc(b, '"');
 	for (size_t i = 0; i < n; i++) {
 		if (p[i] == '"')
-			putc('"', out);
-		putc(p[i], out);
+			buf_putc(b, '"');
+		buf_putc(b, p[i]);
 	}
-	putc('"', out);
+	buf_putc(b, '"');
 }
 
 bool parsecmd_put_csv(FILE *out, const struct run *r, const char *name, struct diag *d)
@@ -406,34 +406,38 @@ bool parsecmd_put_csv(FILE *out, const struct run *r, const char *name, struct d
 		free(names);
 		return false;
 	}
+	/* Rows are gathered in a buffer and written a megabyte at a time:
+	 * millions of small stdio calls would cost more than the parse. */
+	struct buf b = BUF_INIT;
 	size_t ncols = series_column_count(s), nrows = series_row_count(s);
 	for (size_t c = 0; c < ncols; c++) {
 		if (c)
-			putc(',', out);
+			buf_putc(&b, ',');
 		const char *col = series_column(s, c);
-		put_csv_cell(out, col, strlen(col));
+		put_csv_cell(&b, col, strlen(col));
 	}
-	putc('\n', out);
-	struct buf num = BUF_INIT;
+	buf_putc(&b, '\n');
 	for (size_t row = 0; row < nrows; row++) {
 		for (size_t c = 0; c < ncols; c++) {
 			struct datum cell;
 			series_cell(s, row, c, &cell);
 			if (c)
-				putc(',', out);
+				buf_putc(&b, ',');
 			if (cell.kind == DATUM_MISSING)
 				continue;
-			if (cell.text) {
-				put_csv_cell(out, cell.text, cell.len);
-			} else {
-				buf_clear(&num);
-				number_put(&num, cell.num);
-				fwrite(num.data, 1, num.len, out);
-			}
+			if (cell.text)
+				put_csv_cell(&b, cell.text, cell.len);
+			else
+				number_put(&b, cell.num);
 		}
-		putc('\n', out);
+		buf_putc(&b, '\n');
+		if (b.len >= (1u << 20)) {
+			fwrite(b.data, 1, b.len, out);
+			buf_clear(&b);
+		}
 	}
-	buf_free(&num);
+	fwrite(buf_data(&b), 1, b.len, out);
+	buf_free(&b);
 	return true;
 }
 
