@@ -1,0 +1,2 @@
+/* directive.c: being written. */
+#include "directive.h"

@@ -1,0 +1,2 @@
+/* format.c: being written. */
+#include "format.h"

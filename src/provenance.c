@@ -1,0 +1,2 @@
+/* provenance.c: being written. */
+#include "provenance.h"
