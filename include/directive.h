@@ -25,23 +25,92 @@ struct directive_ctx {
 	size_t nsets;
 	struct provenance *prov;
 	struct diag *d;
-	int tables;  /* captions numbered so far */
+	int tables;  /* captions numbered so far: the caller's to count */
 	int figures;
 };
 
 /* Renders a {table} whose YAML body (already parsed, with locations in
  * the .md file) is `body`, appending HTML to out:
- *   <figure class="ld-table" id="tbl-x"><table>
- *   <caption>Table N: ...</caption> ... </table></figure>
+ *
+ *   <figure class="ld-table" id="LABEL"><table>
+ *   <caption>Table N: CAPTION</caption>
+ *   <thead>
+ *   <tr>
+ *   <th>Run</th>
+ *   <th align="right">Final loss</th>
+ *   </tr>
+ *   </thead>
+ *   <tbody>
+ *   <tr>
+ *   <td>...</td>
+ *   <td align="right">...</td>
+ *   </tr>
+ *   </tbody>
+ *   </table></figure>
+ *
+ * one tag per line as cmark-gfm writes a GFM table; no id without a
+ * label, no <caption> without a caption, no <tbody> without rows.
  * `number` is the caption's number (assigned by the caller in document
- * order).  Every key is checked: an unknown key or a bad value is an
- * error at its own line and column.  Returns false on an error. */
+ * order; "Table N: " is left out when it is 0).
+ *
+ * Keys: caption; label (checked and numbered by the caller: only put
+ * on the figure here); rows: a run set, a run, a list of runs (a run
+ * set in the list stands for its runs) or a series reference
+ * (cs512.train: a row per series row); columns: an ordered map of
+ * header -> "expression" or "expression :spec" (without columns, a
+ * series shows all its columns and runs show their name and every
+ * field any of them has); where: an expression true or false per row
+ * (a missing result drops the row; a number or string is an error);
+ * sort: a column header or an expression, '-' first for descending
+ * (numbers numerically, strings bytewise, missing last either way,
+ * stable); limit: a positive integer, applied after where and sort;
+ * transpose: true turns the table about its diagonal, headers
+ * included, so the first column (the runs' names, typically) heads
+ * the table and each other column becomes a row led by its header.
+ *
+ * Inside a row, names resolve to the row first (a run's fields and
+ * series; a series row's columns), then to the report's runs.  A cell
+ * renders as an inline value does in doc.c: a value from a file links
+ * to its line (<a class="ld-value" href title="file:line">), shown as
+ * written unless a spec formats it; a computed value is <span
+ * class="ld-value" title="its inputs">; a missing one <span
+ * class="ld-missing">—</span>.  A column whose values are all numbers
+ * (missing ones aside) is right-aligned.
+ *
+ * Every key is checked: an unknown key (with a did-you-mean) or a bad
+ * value is an error at its own line and column, an expression error at
+ * its column inside the value; every problem is reported, an
+ * evaluation error once per expression, not once per row.  Returns
+ * false on an error, and then appends nothing. */
 bool directive_table(struct directive_ctx *c, const struct value *body, int number,
 		     struct buf *out);
 
-/* Renders a {log} excerpt: from (a run), match (a pattern) or lines
- * (A-B), context, max_lines: <pre class="ld-log">, each line with its
- * own number linked to the log's page. */
+/* Renders a {log} excerpt, appending to out:
+ *
+ *   <pre class="ld-log" id="LABEL"><code><span class="ld-line ld-hl"><a
+ *   class="ld-lineno" href="logs/bs512.log.html#L43">43</a> TEXT</span>
+ *   <span class="ld-gap">…</span>
+ *   ...</code></pre>
+ *
+ * a line per line of the log, its number linked to the log's page;
+ * "ld-hl" marks the lines a pattern matched (or, with context, the
+ * lines asked for); a gap between lines that are not adjacent.
+ *
+ * Keys: from (a run, required); match (a PCRE2 pattern, matched against
+ * each line as bytes) or lines ("40-55" or 40), exactly one of them;
+ * context (lines around each match or around the range, default 0);
+ * max_lines (default 40 with match, no limit with lines: a range says
+ * what it wants), past which the excerpt ends in a line "… N more
+ * matching lines" (or "… N more lines"); label (put on the <pre>).
+ *
+ * The run's file (run_file(), openable from the current folder) is
+ * streamed, never read whole.  A line shows as a terminal shows it in
+ * the end (without its CR; a line redrawn with CRs as its last
+ * segment), escaped as provenance.c escapes a log page.  A pattern that
+ * matches nothing, a range past the end of the file ("lines 58-70 go
+ * past the end of logs/bs512.log (60 lines)") and a file that cannot be
+ * read are errors.  Returns false on an error, and then appends
+ * nothing. */
 bool directive_log(struct directive_ctx *c, const struct value *body, struct buf *out);
 
 #endif

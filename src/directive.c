@@ -1,2 +1,1544 @@
-/* directive.c: being written. */
+/* directive.c: the {table} and {log} block directives (SPEC section 6).
+ *
+ * Both take a YAML body that doc.c has parsed, every node with its place
+ * in the .md file, and go key by key in document order, so that the
+ * diagnostics come in the order of the lines they point at: an unknown
+ * key, a value of the wrong kind, an expression that does not parse, a
+ * pattern that does not compile.  A table whose rows could be resolved
+ * is evaluated even after such a problem, so that one build reports the
+ * errors of every expression (each once, not once per row); but HTML
+ * is appended only when there was no error at all, so a report never
+ * shows half a table.
+ *
+ * A {table} goes: rows resolved (a run set, a list of runs or one run,
+ * or a series), columns parsed, then `where` filters, `sort` orders
+ * (stably, missing last), `limit` cuts, and each cell is evaluated in
+ * its row's scope.  Cells are rendered as doc.c renders an inline
+ * value, so that a number looks and links the same in prose and in a
+ * table.  A column whose values are all numbers is right-aligned with
+ * align="right", as cmark-gfm writes a GFM table's ---: column.
+ *
+ * A {log} streams the run's file line by line (a log may be far bigger
+ * than memory), holding only the `context` lines before the current
+ * one.  Lines are normalised as logparse.c normalises them for matching
+ * (a trailing CR dropped, a line redrawn with CRs taken as its last
+ * segment), and escaped as provenance.c escapes a log page. */
 #include "directive.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pcre2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "provenance.h"
+#include "run.h"
+#include "util.h"
+
+#define ELLIPSIS "\xE2\x80\xA6"    /* U+2026 */
+#define MDASH "\xE2\x80\x94"       /* U+2014 */
+
+/* Backtracking budget of one {log} match, as logparse.c gives a
+ * parser's pattern on one line. */
+#define LOG_MATCH_LIMIT 5000000u
+#define LOG_DEPTH_LIMIT 100000u
+#define DEFAULT_MAX_LINES 40
+
+/* --- shared: keys, scalars, text --- */
+
+/* Reports key i of body unless it is one of known, with the closest
+ * known key or the list of them.  Returns false when it is unknown. */
+static bool check_key(struct diag *d, const struct value *body, size_t i, const char *what,
+		      const char *const *known)
+{
+	for (size_t k = 0; known[k]; k++)
+		if (strcmp(body->keys[i], known[k]) == 0)
+			return true;
+	struct buf b = BUF_INIT;
+	buf_printf(&b, "unknown key '%s' in %s", body->keys[i], what);
+	const char *close = closest_name(body->keys[i], known);
+	if (close) {
+		buf_printf(&b, " (did you mean '%s'?)", close);
+	} else {
+		buf_puts(&b, " (known keys: ");
+		buf_put_names(&b, known);
+		buf_puts(&b, ")");
+	}
+	diag_error(d, body->key_locs[i], "%s", buf_data(&b));
+	buf_free(&b);
+	return false;
+}
+
+/* A scalar that reads as text: a string, or a number as written. */
+static bool is_text(const struct value *v)
+{
+	return v->kind == VALUE_STRING || (v->kind == VALUE_NUMBER && v->text);
+}
+
+static size_t utf8_chars(const char *s, size_t n)
+{
+	size_t c = 0;
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xC0) != 0x80;
+	return c;
+}
+
+/* Where byte `off` of scalar v's text was written, `len` wide.  The
+ * value knows only where its scalar starts and how wide it is, so a
+ * scalar wider than its text by the two quotes is taken as quoted and
+ * its text as starting one column in.  (An escape inside a quoted
+ * scalar shifts what follows it: the column is then approximate.) */
+static struct loc scalar_at(const struct value *v, size_t off, int len)
+{
+	struct loc at = v->loc;
+	if (at.line > 0 && at.col > 0 && v->text) {
+		size_t w = (size_t)(at.len > 0 ? at.len : 0);
+		if (w >= v->len + 2 || w >= utf8_chars(v->text, v->len) + 2)
+			at.col++;
+		at.col += (int)off;
+	}
+	at.len = len;
+	return at;
+}
+
+/* The value as the author wrote it, for a message: 'text', or its kind. */
+static void put_written(struct buf *b, const struct value *v)
+{
+	if (is_text(v))
+		buf_printf(b, "'%s'", v->text);
+	else if (v->kind == VALUE_BOOL)
+		buf_printf(b, "'%s'", v->boolean ? "true" : "false");
+	else if (v->kind == VALUE_NULL)
+		buf_puts(b, "nothing");
+	else
+		buf_puts(b, value_kind_name(v->kind));
+}
+
+/* Reports "KEY must be WHAT, not 'x'" at v. */
+static void bad_value(struct diag *d, const struct value *v, const char *key, const char *what)
+{
+	struct buf b = BUF_INIT;
+	put_written(&b, v);
+	diag_error(d, v->loc, "%s must be %s, not %s", key, what, buf_data(&b));
+	buf_free(&b);
+}
+
+/* A whole number of at least min (and at most a billion) into *out;
+ * false after an error. */
+static bool want_count(struct diag *d, const struct value *v, const char *key, long min,
+		       long *out)
+{
+	if (v->kind == VALUE_NUMBER && v->number >= (double)min && v->number <= 1e9 &&
+	    v->number == floor(v->number)) {
+		*out = (long)v->number;
+		return true;
+	}
+	bad_value(d, v, key, min > 0 ? "a positive integer" : "a whole number, 0 or more");
+	return false;
+}
+
+/* Appends the UTF-8 encoding of c (below 0x10000). */
+static void put_utf8(struct buf *b, unsigned c)
+{
+	if (c < 0x80) {
+		buf_putc(b, (char)c);
+	} else if (c < 0x800) {
+		buf_putc(b, (char)(0xC0 | (c >> 6)));
+		buf_putc(b, (char)(0x80 | (c & 0x3F)));
+	} else {
+		buf_putc(b, (char)(0xE0 | (c >> 12)));
+		buf_putc(b, (char)(0x80 | ((c >> 6) & 0x3F)));
+		buf_putc(b, (char)(0x80 | (c & 0x3F)));
+	}
+}
+
+/* The length of the terminal escape sequence at p[0] == ESC (n bytes
+ * left), or 0 for a lone ESC: CSI (colours) to its final byte, OSC and
+ * the other string sequences (a title, a hyperlink) to BEL or ESC \,
+ * the rest ESC, intermediates and a final byte (ECMA-48). */
+static size_t escape_len(const unsigned char *p, size_t n)
+{
+	if (n < 2)
+		return 0;
+	size_t i = 1;
+	unsigned char c = p[1];
+	if (c == '[') {
+		for (i = 2; i < n && p[i] >= 0x30 && p[i] <= 0x3F; i++)
+			;
+		for (; i < n && p[i] >= 0x20 && p[i] <= 0x2F; i++)
+			;
+		if (i < n && p[i] >= 0x40 && p[i] <= 0x7E)
+			i++;
+		return i;
+	}
+	if (c == ']' || c == 'P' || c == 'X' || c == '^' || c == '_') {
+		for (i = 2; i < n; i++) {
+			if (p[i] == 0x07)
+				return i + 1;
+			if (p[i] == 0x1B && i + 1 < n && p[i + 1] == '\\')
+				return i + 2;
+		}
+		return n;
+	}
+	for (; i < n && p[i] >= 0x20 && p[i] <= 0x2F; i++)
+		;
+	if (i < n && p[i] >= 0x30 && p[i] <= 0x7E)
+		return i + 1;
+	return i > 1 ? i : 0;
+}
+
+/* The length of the valid UTF-8 sequence at p (n bytes left, p[0] >=
+ * 0x80) and its code point in *cp, or 0 with *sub the length of its
+ * longest valid prefix (at least 1), which shows as one U+FFFD, as a
+ * browser decodes it. */
+static size_t utf8_seq(const unsigned char *p, size_t n, size_t *sub, unsigned *cp)
+{
+	size_t need;
+	unsigned char lo = 0x80, hi = 0xBF;
+	if (p[0] >= 0xC2 && p[0] <= 0xDF)
+		need = 2;
+	else if (p[0] >= 0xE0 && p[0] <= 0xEF)
+		need = 3;
+	else if (p[0] >= 0xF0 && p[0] <= 0xF4)
+		need = 4;
+	else {
+		*sub = 1;
+		return 0;
+	}
+	/* Overlong forms, surrogates and code points past U+10FFFF are
+	 * ruled out by the range of the second byte. */
+	if (p[0] == 0xE0)
+		lo = 0xA0;
+	else if (p[0] == 0xED)
+		hi = 0x9F;
+	else if (p[0] == 0xF0)
+		lo = 0x90;
+	else if (p[0] == 0xF4)
+		hi = 0x8F;
+	unsigned v = p[0] & (need == 2 ? 0x1F : need == 3 ? 0x0F : 0x07);
+	for (size_t i = 1; i < need; i++) {
+		if (i >= n || p[i] < lo || p[i] > hi) {
+			*sub = i;
+			return 0;
+		}
+		v = (v << 6) | (p[i] & 0x3F);
+		lo = 0x80;
+		hi = 0xBF;
+	}
+	*cp = v;
+	return need;
+}
+
+/* Appends text from a result file (or the author) as HTML text and
+ * attribute values, shown as provenance.c shows a log page: & < > " '
+ * escaped, invalid UTF-8 and C1 controls as U+FFFD, terminal escape
+ * sequences (colours) dropped, other control characters as their
+ * control pictures (\x1a as U+241A: doc.c's placeholder mark never
+ * reaches the page), tabs kept.  The output is valid UTF-8. */
+static void put_text(struct buf *b, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+	while (i < n) {
+		size_t run = i;
+		while (run < n && p[run] >= 0x20 && p[run] < 0x7F && !strchr("&<>\"'", p[run]))
+			run++;
+		buf_put(b, s + i, run - i);
+		i = run;
+		if (i == n)
+			break;
+		unsigned char c = p[i];
+		size_t k = 1;
+		switch (c) {
+		case '&': buf_puts(b, "&amp;"); break;
+		case '<': buf_puts(b, "&lt;"); break;
+		case '>': buf_puts(b, "&gt;"); break;
+		case '"': buf_puts(b, "&quot;"); break;
+		case '\'': buf_puts(b, "&#39;"); break;
+		case '\t': buf_putc(b, '\t'); break;
+		case 0x1B:
+			k = escape_len(p + i, n - i);
+			if (k == 0) {
+				put_utf8(b, 0x241B);
+				k = 1;
+			}
+			break;
+		case 0x7F: put_utf8(b, 0x2421); break;
+		default:
+			if (c < 0x20) {
+				put_utf8(b, 0x2400u + c);
+			} else {
+				size_t sub = 0;
+				unsigned cp = 0;
+				k = utf8_seq(p + i, n - i, &sub, &cp);
+				if (k == 0) {
+					put_utf8(b, 0xFFFD);
+					k = sub;
+				} else if (cp < 0xA0) {
+					put_utf8(b, 0xFFFD);
+				} else {
+					buf_put(b, s + i, k);
+				}
+			}
+			break;
+		}
+		i += k;
+	}
+}
+
+static const struct scope empty_scope;
+
+static const struct scope *ctx_scope(const struct directive_ctx *c)
+{
+	return c->scope ? c->scope : &empty_scope;
+}
+
+static const struct run *find_run(const struct directive_ctx *c, const char *name)
+{
+	const struct scope *sc = ctx_scope(c);
+	for (size_t i = 0; i < sc->nruns; i++)
+		if (sc->runs[i] && strcmp(run_name(sc->runs[i]), name) == 0)
+			return sc->runs[i];
+	return NULL;
+}
+
+static long find_set(const struct directive_ctx *c, const char *name)
+{
+	for (size_t i = 0; i < c->nsets; i++)
+		if (strcmp(c->set_names[i], name) == 0)
+			return (long)i;
+	return -1;
+}
+
+/* The names of the run sets (when sets) and of the runs, NULL-terminated,
+ * for a did-you-mean.  The strings are borrowed; caller frees the
+ * array. */
+static const char **known_names(const struct directive_ctx *c, bool sets)
+{
+	const struct scope *sc = ctx_scope(c);
+	size_t n = (sets ? c->nsets : 0) + sc->nruns;
+	const char **names = xcalloc(n + 1, sizeof *names);
+	size_t k = 0;
+	for (size_t i = 0; sets && i < c->nsets; i++)
+		names[k++] = c->set_names[i];
+	for (size_t i = 0; i < sc->nruns; i++)
+		if (sc->runs[i])
+			names[k++] = run_name(sc->runs[i]);
+	return names;
+}
+
+/* Reports that name (written at `at`) is not a run, or not a run set
+ * either when sets, with the closest name. */
+static void unknown_run(const struct directive_ctx *c, struct loc at, const char *name, bool sets)
+{
+	const char **names = known_names(c, sets);
+	const char *close = closest_name(name, names);
+	struct buf b = BUF_INIT;
+	if (sets)
+		buf_printf(&b, "'%s' is not a run set or a run", name);
+	else
+		buf_printf(&b, "run '%s' is not defined", name);
+	if (close)
+		buf_printf(&b, " (did you mean '%s'?)", close);
+	diag_error(c->d, at, "%s", buf_data(&b));
+	buf_free(&b);
+	free(names);
+}
+
+/* Splits "expr :spec" at the last ':' outside quotes with a blank
+ * before it, as doc.c splits an inline value: the expression is
+ * s[0..*expr_len), the spec starts at *spec_off (n when there is
+ * none).  No ':' can stand outside a string in an expression, so any
+ * such ':' begins a spec. */
+static void split_spec(const char *s, size_t n, size_t *expr_len, size_t *spec_off)
+{
+	char quote = 0;
+	size_t at = n;
+	for (size_t i = 0; i < n; i++) {
+		if (quote) {
+			if (s[i] == '\\' && i + 1 < n)
+				i++;
+			else if (s[i] == quote)
+				quote = 0;
+		} else if (s[i] == '\'' || s[i] == '"') {
+			quote = s[i];
+		} else if (s[i] == ':' && i > 0 && (s[i - 1] == ' ' || s[i - 1] == '\t')) {
+			at = i;
+		}
+	}
+	*expr_len = at;
+	*spec_off = at < n ? at + 1 : n;
+}
+
+/* --- {table} --- */
+
+static const char *const table_keys[] = {"caption", "rows",      "columns", "where", "sort",
+					 "limit",   "transpose", "label",   NULL};
+
+enum col_kind {
+	COL_EXPR,  /* an expression from columns: */
+	COL_FIELD, /* no columns: given, a field of each run */
+	COL_CELL,  /* no columns: given, a column of the series */
+};
+
+struct column {
+	char *header;
+	enum col_kind kind;
+	struct expr *e;     /* COL_EXPR */
+	size_t cell;        /* COL_CELL: the series column */
+	bool has_format;
+	struct format fmt;
+	bool failed;        /* reported once: not evaluated again */
+	bool any_number;
+	bool any_other;     /* a string or a boolean */
+};
+
+struct trow {
+	const struct run *run;       /* the run, or the run holding the series */
+	const struct series *series; /* NULL for a row that is a run */
+	size_t index;                /* the series row */
+	size_t order;                /* the place before sorting: keeps sorting stable */
+	bool desc;
+	struct eval key;
+};
+
+struct table {
+	struct directive_ctx *c;
+	bool ok;
+	bool have_rows;     /* rows resolved: evaluation can go ahead */
+	bool series_rows;
+	const struct series *series; /* rows: a series */
+	const struct run *series_run;
+	/* Run rows are listed when rows: is read; a series' rows only as
+	 * they pass where, so that picking one step of a million-row
+	 * series does not hold a million rows. */
+	struct trow *rows;
+	size_t nrows;
+	size_t rows_cap;
+	struct column *cols;
+	size_t ncols;
+	bool have_columns;  /* columns: was given */
+	struct expr *where;
+	const struct value *where_v;
+	const struct value *sort_v;
+	struct expr *sort_e;
+	long sort_col;      /* the column sorted by, or -1 */
+	bool desc;
+	long limit;         /* 0: none */
+	bool transpose;
+	const struct value *caption;
+	const struct value *label;
+};
+
+static void add_row(struct table *t, const struct run *r, const struct series *s, size_t index)
+{
+	if (t->nrows == t->rows_cap) {
+		t->rows_cap = t->rows_cap ? 2 * t->rows_cap : 8;
+		t->rows = xrealloc(t->rows, t->rows_cap * sizeof *t->rows);
+	}
+	struct trow *row = &t->rows[t->nrows];
+	memset(row, 0, sizeof *row);
+	row->run = r;
+	row->series = s;
+	row->index = index;
+	row->order = t->nrows++;
+}
+
+static struct column *add_column(struct table *t, const char *header, size_t len)
+{
+	t->cols = xrealloc(t->cols, (t->ncols + 1) * sizeof *t->cols);
+	struct column *col = &t->cols[t->ncols++];
+	memset(col, 0, sizeof *col);
+	col->header = xstrndup(header, len);
+	return col;
+}
+
+/* rows: a series reference (cs512.train), resolved in the report's
+ * scope. */
+static void rows_series(struct table *t, const struct value *v)
+{
+	struct expr *e = expr_parse(v->text, v->len, scalar_at(v, 0, 0), t->c->d);
+	const struct series *s = NULL;
+	const struct run *r = NULL;
+	if (e && expr_eval_series(e, ctx_scope(t->c), &s, &r, t->c->d)) {
+		t->series_rows = true;
+		t->series = s;
+		t->series_run = r;
+		t->have_rows = true;
+	} else {
+		t->ok = false;
+	}
+	expr_free(e);
+}
+
+static void check_rows(struct table *t, const struct value *v)
+{
+	struct directive_ctx *c = t->c;
+	if (v->kind == VALUE_STRING) {
+		long set = find_set(c, v->text);
+		const struct run *r = find_run(c, v->text);
+		if (set >= 0) {
+			for (size_t i = 0; i < c->set_counts[set]; i++)
+				add_row(t, c->set_runs[set][i], NULL, 0);
+			t->have_rows = true;
+		} else if (r) {
+			add_row(t, r, NULL, 0);
+			t->have_rows = true;
+		} else if (strpbrk(v->text, ".[")) {
+			rows_series(t, v);
+		} else {
+			unknown_run(c, v->loc, v->text, true);
+			t->ok = false;
+		}
+		return;
+	}
+	if (v->kind != VALUE_LIST) {
+		diag_error(c->d, v->loc,
+			   "rows must be a run set, a list of runs or a series (cs512.train), not %s",
+			   value_kind_name(v->kind));
+		t->ok = false;
+		return;
+	}
+	if (v->count == 0) {
+		diag_error(c->d, v->loc, "rows lists no runs");
+		t->ok = false;
+		return;
+	}
+	bool ok = true;
+	for (size_t i = 0; i < v->count; i++) {
+		const struct value *item = v->items[i];
+		if (!is_text(item)) {
+			diag_error(c->d, item->loc, "each entry of rows must name a run, not %s",
+				   value_kind_name(item->kind));
+			ok = false;
+			continue;
+		}
+		/* A run set in the list stands for its runs. */
+		long set = find_set(c, item->text);
+		const struct run *r = find_run(c, item->text);
+		if (r) {
+			add_row(t, r, NULL, 0);
+		} else if (set >= 0) {
+			for (size_t k = 0; k < c->set_counts[set]; k++)
+				add_row(t, c->set_runs[set][k], NULL, 0);
+		} else {
+			unknown_run(c, item->loc, item->text, false);
+			ok = false;
+		}
+	}
+	t->have_rows = ok;
+	t->ok = t->ok && ok;
+}
+
+/* One column: "expression" or "expression :spec". */
+static void check_column(struct table *t, const char *header, const struct value *v)
+{
+	struct column *col = add_column(t, header, strlen(header));
+	col->kind = COL_EXPR;
+	if (!is_text(v)) {
+		diag_error(t->c->d, v->loc, "column '%s' must be an expression, not %s", header,
+			   value_kind_name(v->kind));
+		col->failed = true;
+		t->ok = false;
+		return;
+	}
+	size_t expr_len, spec_off;
+	split_spec(v->text, v->len, &expr_len, &spec_off);
+	col->e = expr_parse(v->text, expr_len, scalar_at(v, 0, 0), t->c->d);
+	if (spec_off < v->len) {
+		const char *spec = v->text + spec_off;
+		size_t spec_len = v->len - spec_off;
+		while (spec_len && (*spec == ' ' || *spec == '\t')) {
+			spec++;
+			spec_len--;
+		}
+		while (spec_len && (spec[spec_len - 1] == ' ' || spec[spec_len - 1] == '\t'))
+			spec_len--;
+		struct loc at = scalar_at(v, (size_t)(spec - v->text), (int)spec_len);
+		col->has_format = format_parse(spec, spec_len, at, &col->fmt, t->c->d);
+		if (!col->has_format)
+			col->failed = true;
+	}
+	if (!col->e)
+		col->failed = true;
+	if (col->failed)
+		t->ok = false;
+}
+
+static void check_columns(struct table *t, const struct value *v)
+{
+	t->have_columns = true;
+	if (v->kind != VALUE_MAP) {
+		diag_error(t->c->d, v->loc, "columns must be a map of header: expression, not %s",
+			   value_kind_name(v->kind));
+		t->ok = false;
+		return;
+	}
+	if (v->count == 0) {
+		diag_error(t->c->d, v->loc,
+			   "columns must name at least one column (header: expression)");
+		t->ok = false;
+		return;
+	}
+	for (size_t i = 0; i < v->count; i++)
+		check_column(t, v->keys[i], v->items[i]);
+}
+
+/* Without columns:, a table shows everything: a series' columns, or a
+ * run's name and every field any of the runs has, in the order they
+ * first appear. */
+static void default_columns(struct table *t)
+{
+	if (t->series_rows) {
+		const struct series *s = t->series;
+		for (size_t i = 0; i < series_column_count(s); i++) {
+			const char *name = series_column(s, i);
+			struct column *col = add_column(t, name, strlen(name));
+			col->kind = COL_CELL;
+			col->cell = i;
+		}
+		return;
+	}
+	struct column *col = add_column(t, "name", 4);
+	col->kind = COL_FIELD;
+	for (size_t r = 0; r < t->nrows; r++) {
+		const struct run *run = t->rows[r].run;
+		for (size_t f = 0; f < run_field_count(run); f++) {
+			const char *name = run_field_name(run, f);
+			bool seen = false;
+			for (size_t k = 0; k < t->ncols && !seen; k++)
+				seen = strcmp(t->cols[k].header, name) == 0;
+			if (seen)
+				continue;
+			col = add_column(t, name, strlen(name));
+			col->kind = COL_FIELD;
+		}
+	}
+}
+
+static void check_where(struct table *t, const struct value *v)
+{
+	t->where_v = v;
+	if (!is_text(v)) {
+		bad_value(t->c->d, v, "where", "an expression (batch_size >= 512)");
+		t->ok = false;
+		return;
+	}
+	t->where = expr_parse(v->text, v->len, scalar_at(v, 0, 0), t->c->d);
+	if (!t->where)
+		t->ok = false;
+}
+
+static void put_headers(struct buf *b, const struct table *t)
+{
+	for (size_t i = 0; i < t->ncols; i++) {
+		if (i)
+			buf_puts(b, ", ");
+		buf_puts(b, t->cols[i].header);
+	}
+}
+
+/* sort: a column's header, or an expression; '-' first for descending.
+ * Read once the columns are known. */
+static void check_sort(struct table *t)
+{
+	const struct value *v = t->sort_v;
+	if (!v)
+		return;
+	const char *what = "a column header or an expression ('-' first for descending)";
+	if (!is_text(v)) {
+		bad_value(t->c->d, v, "sort", what);
+		t->ok = false;
+		return;
+	}
+	size_t off = 0;
+	if (v->text[0] == '-') {
+		t->desc = true;
+		off++;
+	}
+	while (off < v->len && (v->text[off] == ' ' || v->text[off] == '\t'))
+		off++;
+	if (off == v->len) {
+		diag_error(t->c->d, v->loc, "sort names nothing: give %s", what);
+		t->ok = false;
+		return;
+	}
+	for (size_t i = 0; i < t->ncols; i++) {
+		if (strcmp(t->cols[i].header, v->text + off) == 0) {
+			t->sort_col = (long)i;
+			return;
+		}
+	}
+	t->sort_e = expr_parse(v->text + off, v->len - off, scalar_at(v, off, 0), t->c->d);
+	if (!t->sort_e) {
+		t->ok = false;
+		if (t->ncols) {
+			struct buf b = BUF_INIT;
+			put_headers(&b, t);
+			diag_note(t->c->d, v->loc, "sort takes a column header (%s) or an expression",
+				  buf_data(&b));
+			buf_free(&b);
+		}
+	}
+}
+
+static void row_scope(const struct table *t, const struct trow *row, struct scope *sc)
+{
+	*sc = *ctx_scope(t->c);
+	sc->run = row->run;
+	sc->series = row->series;
+	sc->row = row->series ? row->index : 0;
+}
+
+/* The row as a reader names it in a message: "cs512", or "row 3 of
+ * cs512.train". */
+static void put_row_name(struct buf *b, const struct trow *row)
+{
+	if (row->series)
+		buf_printf(b, "row %zu of %s.%s", row->index + 1, run_name(row->run),
+			   series_name(row->series));
+	else
+		buf_puts(b, run_name(row->run));
+}
+
+/* A stored value as an expression result: its text, file and line. */
+static void datum_eval(const struct datum *dt, const char *file, struct eval *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!dt || dt->kind == DATUM_MISSING) {
+		out->kind = EVAL_MISSING;
+		return;
+	}
+	out->kind = dt->kind == DATUM_NUMBER ? EVAL_NUMBER : EVAL_STRING;
+	out->num = dt->num;
+	out->text = dt->text;
+	out->len = dt->len;
+	out->line = dt->line;
+	out->file = dt->line > 0 ? file : NULL;
+}
+
+/* Column col of row into *out; false after an error (reported). */
+static bool eval_cell(const struct table *t, const struct column *col, const struct trow *row,
+		      struct eval *out)
+{
+	if (col->kind == COL_FIELD) {
+		datum_eval(run_field(row->run, col->header), run_file(row->run), out);
+		return true;
+	}
+	if (col->kind == COL_CELL) {
+		struct datum dt;
+		series_cell(row->series, row->index, col->cell, &dt);
+		datum_eval(&dt, run_file(row->run), out);
+		return true;
+	}
+	struct scope sc;
+	row_scope(t, row, &sc);
+	return expr_eval_one(col->e, &sc, out, t->c->d);
+}
+
+/* Whether row passes where.  A missing result (a comparison with a
+ * missing value is false anyway) drops the row.  After an error, *failed
+ * is set and the row kept, so that the columns are still evaluated on
+ * it and report their own errors. */
+static bool row_passes(struct table *t, const struct trow *row, bool *failed)
+{
+	if (!t->where)
+		return true;
+	struct scope sc;
+	row_scope(t, row, &sc);
+	struct eval v;
+	bool keep = false;
+	if (!expr_eval_one(t->where, &sc, &v, t->c->d)) {
+		*failed = true;
+		return true;
+	}
+	if (v.kind == EVAL_BOOL) {
+		keep = v.boolean;
+	} else if (v.kind != EVAL_MISSING) {
+		struct buf b = BUF_INIT;
+		put_row_name(&b, row);
+		diag_error(t->c->d, t->where_v->loc,
+			   "where must be true or false for each row, but for %s it is %s: "
+			   "compare it, as in batch_size >= 512",
+			   buf_data(&b), v.kind == EVAL_NUMBER ? "a number" : "a string");
+		buf_free(&b);
+		*failed = true;
+		keep = true;
+	}
+	eval_clear(&v);
+	return keep;
+}
+
+/* The rows that pass where, in order; without a sort, no more than
+ * limit of them are looked at past the last one kept. */
+static void collect_rows(struct table *t)
+{
+	bool sorted = t->sort_col >= 0 || t->sort_e;
+	size_t want = !sorted && t->limit > 0 ? (size_t)t->limit : (size_t)-1;
+	bool failed = false;
+	size_t seen;
+	if (t->series_rows) {
+		seen = series_row_count(t->series);
+		for (size_t i = 0; i < seen && t->nrows < want && !failed; i++) {
+			struct trow row = {.run = t->series_run, .series = t->series, .index = i};
+			if (row_passes(t, &row, &failed))
+				add_row(t, row.run, row.series, row.index);
+		}
+	} else {
+		seen = t->nrows;
+		size_t kept = 0;
+		for (size_t i = 0; i < seen && kept < want && !failed; i++)
+			if (row_passes(t, &t->rows[i], &failed))
+				t->rows[kept++] = t->rows[i];
+		t->nrows = kept;
+	}
+	if (failed)
+		t->ok = false;
+	else if (t->where && seen > 0 && t->nrows == 0)
+		diag_warning(t->c->d, t->where_v->loc, "no row passes where: the table is empty");
+}
+
+static int kind_rank(enum eval_kind k)
+{
+	switch (k) {
+	case EVAL_NUMBER: return 0;
+	case EVAL_STRING: return 1;
+	case EVAL_BOOL: return 2;
+	default: return 3;
+	}
+}
+
+/* Numbers numerically, strings bytewise, false before true, and missing
+ * values last in either direction; equal keys keep their order. */
+static int row_cmp(const void *pa, const void *pb)
+{
+	const struct trow *a = pa, *b = pb;
+	int ra = kind_rank(a->key.kind), rb = kind_rank(b->key.kind);
+	int r = 0;
+	if (ra == 3 || rb == 3) {
+		r = ra == rb ? 0 : ra == 3 ? 1 : -1;
+		if (r)
+			return r;
+	} else if (ra != rb) {
+		r = ra < rb ? -1 : 1;
+	} else if (ra == 0) {
+		double x = a->key.num, y = b->key.num;
+		if (isnan(x) || isnan(y))
+			r = isnan(x) - isnan(y);
+		else
+			r = x < y ? -1 : x > y;
+	} else if (ra == 1) {
+		size_t n = a->key.len < b->key.len ? a->key.len : b->key.len;
+		r = n ? memcmp(a->key.text, b->key.text, n) : 0;
+		if (!r)
+			r = a->key.len < b->key.len ? -1 : a->key.len > b->key.len;
+		r = r < 0 ? -1 : r > 0;
+	} else {
+		r = (int)a->key.boolean - (int)b->key.boolean;
+	}
+	if (a->desc)
+		r = -r;
+	if (r)
+		return r;
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+static void apply_sort(struct table *t)
+{
+	if (t->sort_col < 0 && !t->sort_e)
+		return;
+	bool failed = false;
+	for (size_t i = 0; i < t->nrows; i++) {
+		struct trow *row = &t->rows[i];
+		row->order = i;
+		row->desc = t->desc;
+		if (failed)
+			continue;
+		bool ok;
+		if (t->sort_col >= 0) {
+			struct column *col = &t->cols[t->sort_col];
+			ok = col->failed || eval_cell(t, col, row, &row->key);
+			if (!ok)
+				col->failed = true; /* reported: not again for the cells */
+		} else {
+			struct scope sc;
+			row_scope(t, row, &sc);
+			ok = expr_eval_one(t->sort_e, &sc, &row->key, t->c->d);
+			if (!ok && t->ncols) {
+				struct buf b = BUF_INIT;
+				put_headers(&b, t);
+				diag_note(t->c->d, t->sort_v->loc,
+					  "sort takes a column header (%s) or an expression",
+					  buf_data(&b));
+				buf_free(&b);
+			}
+		}
+		if (!ok)
+			failed = true;
+	}
+	if (failed) {
+		t->ok = false;
+		return;
+	}
+	if (t->nrows > 1)
+		qsort(t->rows, t->nrows, sizeof *t->rows, row_cmp);
+}
+
+/* A cell, as doc.c renders an inline value: a value from a file links
+ * to its line, shown as written unless a spec formats it; a computed
+ * one names its inputs in a tooltip; a missing one is a dash. */
+static void put_cell(struct directive_ctx *c, struct buf *out, const struct eval *v,
+		     const struct column *col)
+{
+	if (v->kind == EVAL_MISSING) {
+		buf_puts(out, "<span class=\"ld-missing\">" MDASH "</span>");
+		return;
+	}
+	struct buf text = BUF_INIT;
+	if (v->kind == EVAL_NUMBER && col->has_format)
+		format_number(&text, v->num, &col->fmt);
+	else if (v->text)
+		buf_put(&text, v->text, v->len);
+	else if (v->kind == EVAL_NUMBER)
+		number_put(&text, v->num);
+	else if (v->kind == EVAL_BOOL)
+		buf_puts(&text, v->boolean ? "true" : "false");
+	if (v->line > 0 && v->file) {
+		struct buf href = BUF_INIT;
+		provenance_href(c->prov, &href, v->file, v->line);
+		buf_puts(out, "<a class=\"ld-value\" href=\"");
+		buf_put_html(out, buf_data(&href), href.len);
+		buf_puts(out, "\" title=\"");
+		put_text(out, v->file, strlen(v->file));
+		buf_printf(out, ":%ld\">", v->line);
+		put_text(out, buf_data(&text), text.len);
+		buf_puts(out, "</a>");
+		buf_free(&href);
+	} else {
+		buf_puts(out, "<span class=\"ld-value\"");
+		if (v->inputs) {
+			buf_puts(out, " title=\"");
+			put_text(out, v->inputs, strlen(v->inputs));
+			buf_puts(out, "\"");
+		}
+		buf_puts(out, ">");
+		put_text(out, buf_data(&text), text.len);
+		buf_puts(out, "</span>");
+	}
+	buf_free(&text);
+}
+
+/* Every cell's HTML, row-major; NULL when a cell failed (reported). */
+static char **eval_cells(struct table *t)
+{
+	char **cells = xcalloc(t->nrows * t->ncols + 1, sizeof *cells);
+	bool ok = true;
+	for (size_t r = 0; r < t->nrows; r++) {
+		provenance_use(t->c->prov, run_file(t->rows[r].run));
+		for (size_t k = 0; k < t->ncols; k++) {
+			struct column *col = &t->cols[k];
+			if (col->failed) {
+				ok = false;
+				continue;
+			}
+			struct eval v;
+			if (!eval_cell(t, col, &t->rows[r], &v)) {
+				col->failed = true;
+				ok = false;
+				continue;
+			}
+			if (v.kind == EVAL_NUMBER)
+				col->any_number = true;
+			else if (v.kind != EVAL_MISSING)
+				col->any_other = true;
+			struct buf html = BUF_INIT;
+			put_cell(t->c, &html, &v, col);
+			cells[r * t->ncols + k] = buf_detach(&html);
+			eval_clear(&v);
+		}
+	}
+	if (ok)
+		return cells;
+	for (size_t i = 0; i < t->nrows * t->ncols; i++)
+		free(cells[i]);
+	free(cells);
+	return NULL;
+}
+
+/* A cell tag with the column's alignment: numbers to the right. */
+static void open_cell(struct buf *out, const char *tag, const struct column *col)
+{
+	if (col && col->any_number && !col->any_other)
+		buf_printf(out, "<%s align=\"right\">", tag);
+	else
+		buf_printf(out, "<%s>", tag);
+}
+
+static void render_table(struct table *t, char **cells, int number, struct buf *out)
+{
+	buf_puts(out, "<figure class=\"ld-table\"");
+	if (t->label && t->label->kind == VALUE_STRING) {
+		buf_puts(out, " id=\"");
+		put_text(out, t->label->text, t->label->len);
+		buf_puts(out, "\"");
+	}
+	buf_puts(out, "><table>\n");
+	if (t->caption) {
+		buf_puts(out, "<caption>");
+		if (number > 0)
+			buf_printf(out, "Table %d: ", number);
+		put_text(out, t->caption->text, t->caption->len);
+		buf_puts(out, "</caption>\n");
+	}
+	buf_puts(out, "<thead>\n<tr>\n");
+	if (!t->transpose) {
+		for (size_t k = 0; k < t->ncols; k++) {
+			open_cell(out, "th", &t->cols[k]);
+			put_text(out, t->cols[k].header, strlen(t->cols[k].header));
+			buf_puts(out, "</th>\n");
+		}
+		buf_puts(out, "</tr>\n</thead>\n");
+		if (t->nrows)
+			buf_puts(out, "<tbody>\n");
+		for (size_t r = 0; r < t->nrows; r++) {
+			buf_puts(out, "<tr>\n");
+			for (size_t k = 0; k < t->ncols; k++) {
+				open_cell(out, "td", &t->cols[k]);
+				buf_puts(out, cells[r * t->ncols + k]);
+				buf_puts(out, "</td>\n");
+			}
+			buf_puts(out, "</tr>\n");
+		}
+		if (t->nrows)
+			buf_puts(out, "</tbody>\n");
+	} else {
+		/* The matrix, headers included, turned about its diagonal: the
+		 * first column (the runs' names, as a rule) heads the table,
+		 * and each other column becomes a row led by its header. */
+		const struct column *first = &t->cols[0];
+		open_cell(out, "th", first);
+		put_text(out, first->header, strlen(first->header));
+		buf_puts(out, "</th>\n");
+		for (size_t r = 0; r < t->nrows; r++) {
+			open_cell(out, "th", first);
+			buf_puts(out, cells[r * t->ncols]);
+			buf_puts(out, "</th>\n");
+		}
+		buf_puts(out, "</tr>\n</thead>\n");
+		if (t->ncols > 1)
+			buf_puts(out, "<tbody>\n");
+		for (size_t k = 1; k < t->ncols; k++) {
+			buf_puts(out, "<tr>\n<td>");
+			put_text(out, t->cols[k].header, strlen(t->cols[k].header));
+			buf_puts(out, "</td>\n");
+			for (size_t r = 0; r < t->nrows; r++) {
+				open_cell(out, "td", &t->cols[k]);
+				buf_puts(out, cells[r * t->ncols + k]);
+				buf_puts(out, "</td>\n");
+			}
+			buf_puts(out, "</tr>\n");
+		}
+		if (t->ncols > 1)
+			buf_puts(out, "</tbody>\n");
+	}
+	buf_puts(out, "</table></figure>\n");
+}
+
+static void table_free(struct table *t)
+{
+	for (size_t i = 0; i < t->ncols; i++) {
+		free(t->cols[i].header);
+		expr_free(t->cols[i].e);
+	}
+	free(t->cols);
+	for (size_t i = 0; i < t->nrows; i++)
+		eval_clear(&t->rows[i].key);
+	free(t->rows);
+	expr_free(t->where);
+	expr_free(t->sort_e);
+}
+
+bool directive_table(struct directive_ctx *c, const struct value *body, int number,
+		     struct buf *out)
+{
+	struct table t = {.c = c, .ok = true, .sort_col = -1};
+	if (!body || body->kind != VALUE_MAP) {
+		struct loc at = body ? body->loc : loc_line(NULL, 0);
+		diag_error(c->d, at, "the body of {table} is a YAML map of settings (key: value)");
+		return false;
+	}
+	const struct value *rows = NULL;
+	/* Key by key in document order, so that the diagnostics come in
+	 * the order of the lines they point at. */
+	for (size_t i = 0; i < body->count; i++) {
+		const char *key = body->keys[i];
+		const struct value *v = body->items[i];
+		if (!check_key(c->d, body, i, "{table}", table_keys)) {
+			t.ok = false;
+		} else if (strcmp(key, "caption") == 0) {
+			t.caption = v;
+			if (!is_text(v)) {
+				diag_error(c->d, v->loc, "caption must be text, not %s",
+					   value_kind_name(v->kind));
+				t.ok = false;
+			}
+		} else if (strcmp(key, "label") == 0) {
+			t.label = v; /* checked by the caller, which numbers it */
+		} else if (strcmp(key, "rows") == 0) {
+			rows = v;
+			check_rows(&t, v);
+		} else if (strcmp(key, "columns") == 0) {
+			check_columns(&t, v);
+		} else if (strcmp(key, "where") == 0) {
+			check_where(&t, v);
+		} else if (strcmp(key, "sort") == 0) {
+			t.sort_v = v;
+		} else if (strcmp(key, "limit") == 0) {
+			t.ok = want_count(c->d, v, "limit", 1, &t.limit) && t.ok;
+		} else if (strcmp(key, "transpose") == 0) {
+			if (v->kind == VALUE_BOOL) {
+				t.transpose = v->boolean;
+			} else {
+				bad_value(c->d, v, "transpose", "true or false");
+				t.ok = false;
+			}
+		}
+	}
+	if (!rows) {
+		diag_error(c->d, body->loc,
+			   "{table} needs rows: a run set, a list of runs or a series (cs512.train)");
+		t.ok = false;
+	}
+	if (t.caption && !is_text(t.caption))
+		t.caption = NULL;
+	if (!t.have_columns && t.have_rows)
+		default_columns(&t);
+	check_sort(&t);
+
+	/* Evaluation goes ahead after a problem elsewhere, so that one run
+	 * reports the errors of every expression, but nothing is drawn. */
+	char **cells = NULL;
+	if (t.have_rows) {
+		collect_rows(&t);
+		apply_sort(&t);
+		if (t.limit > 0 && (size_t)t.limit < t.nrows) {
+			for (size_t i = (size_t)t.limit; i < t.nrows; i++)
+				eval_clear(&t.rows[i].key);
+			t.nrows = (size_t)t.limit;
+		}
+		cells = eval_cells(&t);
+		if (!cells)
+			t.ok = false;
+	}
+	if (t.ok && cells && t.ncols)
+		render_table(&t, cells, number, out);
+	if (cells) {
+		for (size_t i = 0; i < t.nrows * t.ncols; i++)
+			free(cells[i]);
+		free(cells);
+	}
+	table_free(&t);
+	return t.ok;
+}
+
+/* --- {log} --- */
+
+static const char *const log_keys[] = {"from",      "match", "lines", "context",
+				       "max_lines", "label", NULL};
+
+/* One line kept for the context before a match. */
+struct held {
+	char *text;
+	size_t len;
+	size_t cap;
+	long no;
+};
+
+/* The excerpt being written. */
+struct excerpt {
+	struct directive_ctx *c;
+	const char *file;
+	struct buf html;
+	long last;   /* the last line shown; 0 before the first */
+	long shown;
+	long max;    /* lines shown at most; 0: no limit */
+	bool cut;    /* max reached: nothing more is shown */
+	long more;   /* what was left out: lines (lines:) or matches (match:) */
+	struct held *ring; /* the context before the current line */
+	size_t nring;
+	size_t ring_cap;
+	size_t ring_head;
+};
+
+/* Shows line `no`; false when the excerpt is already full. */
+static bool excerpt_line(struct excerpt *x, long no, const char *s, size_t n, bool hit)
+{
+	if (x->cut || (x->max > 0 && x->shown >= x->max)) {
+		x->cut = true;
+		return false;
+	}
+	if (x->last && no > x->last + 1)
+		buf_puts(&x->html, "<span class=\"ld-gap\">" ELLIPSIS "</span>\n");
+	buf_puts(&x->html, hit ? "<span class=\"ld-line ld-hl\">" : "<span class=\"ld-line\">");
+	buf_puts(&x->html, "<a class=\"ld-lineno\" href=\"");
+	struct buf href = BUF_INIT;
+	provenance_href(x->c->prov, &href, x->file, no);
+	buf_put_html(&x->html, buf_data(&href), href.len);
+	buf_free(&href);
+	buf_printf(&x->html, "\">%ld</a> ", no);
+	put_text(&x->html, s, n);
+	buf_puts(&x->html, "</span>\n");
+	x->last = no;
+	x->shown++;
+	return true;
+}
+
+static void ring_push(struct excerpt *x, long no, const char *s, size_t n)
+{
+	if (!x->ring_cap)
+		return;
+	struct held *h;
+	if (x->nring < x->ring_cap) {
+		h = &x->ring[(x->ring_head + x->nring++) % x->ring_cap];
+	} else {
+		h = &x->ring[x->ring_head];
+		x->ring_head = (x->ring_head + 1) % x->ring_cap;
+	}
+	if (h->cap < n + 1) {
+		h->cap = n + 1;
+		h->text = xrealloc(h->text, h->cap);
+	}
+	memcpy(h->text, s, n);
+	h->len = n;
+	h->no = no;
+}
+
+/* Shows the held lines, oldest first, and forgets them. */
+static void ring_flush(struct excerpt *x)
+{
+	for (size_t i = 0; i < x->nring; i++) {
+		struct held *h = &x->ring[(x->ring_head + i) % x->ring_cap];
+		if (h->no > x->last)
+			excerpt_line(x, h->no, h->text, h->len, false);
+	}
+	x->nring = 0;
+	x->ring_head = 0;
+}
+
+/* The line as a terminal shows it in the end: without its newline and
+ * CR, and when rewritten with CRs (a progress bar), its last segment
+ * with something in it. */
+static void line_view(const char *s, size_t n, const char **p, size_t *len)
+{
+	if (n && s[n - 1] == '\n')
+		n--;
+	if (n && s[n - 1] == '\r')
+		n--;
+	const char *cr = memchr(s, '\r', n);
+	if (cr) {
+		const char *end = s + n, *seg_end = end;
+		for (const char *q = end; q > s; q--) {
+			if (q[-1] != '\r')
+				continue;
+			bool blank = true;
+			for (const char *b = q; b < seg_end && blank; b++)
+				blank = *b == ' ' || *b == '\t';
+			if (!blank) {
+				*p = q;
+				*len = (size_t)(seg_end - q);
+				return;
+			}
+			seg_end = q - 1;
+		}
+		n = (size_t)(seg_end - s);
+	}
+	*p = s;
+	*len = n;
+}
+
+/* "lines: 40-55" or "lines: 40" into [*a, *b]; false after an error. */
+static bool parse_lines(struct diag *d, const struct value *v, long *a, long *b)
+{
+	const char *what = "a line number or a range of lines A-B with 1 <= A <= B (40-55)";
+	if (v->kind == VALUE_NUMBER) {
+		if (v->number >= 1 && v->number <= 1e15 && v->number == floor(v->number)) {
+			*a = *b = (long)v->number;
+			return true;
+		}
+		bad_value(d, v, "lines", what);
+		return false;
+	}
+	if (v->kind != VALUE_STRING) {
+		bad_value(d, v, "lines", what);
+		return false;
+	}
+	const char *s = v->text;
+	long n[2] = {0, 0};
+	int got = 0;
+	for (int k = 0; k < 2; k++) {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (*s < '0' || *s > '9')
+			break;
+		while (*s >= '0' && *s <= '9' && n[k] < 1000000000000000L)
+			n[k] = n[k] * 10 + (*s++ - '0');
+		got++;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (k == 0 && *s == '-')
+			s++;
+		else
+			break;
+	}
+	if (*s || got != 2 || n[0] < 1 || n[1] < n[0]) {
+		bad_value(d, v, "lines", what);
+		return false;
+	}
+	*a = n[0];
+	*b = n[1];
+	return true;
+}
+
+/* The run that from: names; NULL after an error. */
+static const struct run *log_from(struct directive_ctx *c, const struct value *v)
+{
+	if (!is_text(v)) {
+		diag_error(c->d, v->loc, "from must name a run, not %s", value_kind_name(v->kind));
+		return NULL;
+	}
+	const struct run *r = find_run(c, v->text);
+	if (r)
+		return r;
+	long set = find_set(c, v->text);
+	if (set >= 0) {
+		if (c->set_counts[set])
+			diag_error(c->d, v->loc,
+				   "'%s' is a run set: {log} quotes one run, such as '%s'", v->text,
+				   run_name(c->set_runs[set][0]));
+		else
+			diag_error(c->d, v->loc, "'%s' is a run set: {log} quotes one run",
+				   v->text);
+		return NULL;
+	}
+	unknown_run(c, v->loc, v->text, false);
+	return NULL;
+}
+
+static pcre2_code *log_pattern(struct diag *d, const struct value *v)
+{
+	if (!is_text(v)) {
+		diag_error(d, v->loc, "match must be a pattern, not %s", value_kind_name(v->kind));
+		return NULL;
+	}
+	int err;
+	PCRE2_SIZE off;
+	/* Bytes, as logparse.c matches: invalid UTF-8 in a log is no error. */
+	pcre2_code *re = pcre2_compile((PCRE2_SPTR)v->text, v->len, PCRE2_NEVER_UTF, &err, &off,
+				       NULL);
+	if (!re) {
+		PCRE2_UCHAR msg[256];
+		pcre2_get_error_message(err, msg, sizeof msg);
+		diag_error(d, scalar_at(v, off, 1), "bad pattern: %s (at offset %zu in the pattern)",
+			   (const char *)msg, (size_t)off);
+		return NULL;
+	}
+	pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
+	return re;
+}
+
+static const char *match_error(int rc)
+{
+	switch (rc) {
+	case PCRE2_ERROR_MATCHLIMIT: return "the match limit";
+	case PCRE2_ERROR_DEPTHLIMIT: return "the depth limit";
+	case PCRE2_ERROR_HEAPLIMIT: return "the heap limit";
+	case PCRE2_ERROR_JIT_STACKLIMIT: return "the JIT stack limit";
+	default: return "an error";
+	}
+}
+
+/* What a {log} asks for, checked. */
+struct log_req {
+	const struct run *run;
+	const struct value *from_v, *match_v, *lines_v;
+	pcre2_code *re;
+	long first, last; /* lines: */
+	long context;
+	long max;         /* 0: no limit */
+};
+
+/* Reads the log and writes the excerpt into x; false after an error. */
+static bool log_excerpt(struct directive_ctx *c, const struct log_req *q, struct excerpt *x)
+{
+	FILE *f = fopen(x->file, "rb");
+	if (!f) {
+		diag_error(c->d, q->from_v->loc, "cannot read %s: %s", x->file, strerror(errno));
+		return false;
+	}
+	bool ok = true;
+	pcre2_match_data *md = NULL;
+	pcre2_match_context *mctx = NULL;
+	if (q->re) {
+		md = pcre2_match_data_create_from_pattern(q->re, NULL);
+		mctx = pcre2_match_context_create(NULL);
+		if (!md || !mctx) {
+			fprintf(stderr, "logdown: out of memory (PCRE2 match data)\n");
+			abort();
+		}
+		pcre2_set_match_limit(mctx, LOG_MATCH_LIMIT);
+		pcre2_set_depth_limit(mctx, LOG_DEPTH_LIMIT);
+	}
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t got;
+	long no = 0, matches = 0, after = 0;
+	while ((got = getline(&line, &cap, f)) != -1) {
+		no++;
+		const char *s;
+		size_t n;
+		line_view(line, (size_t)got, &s, &n);
+		if (!q->re) {
+			/* With context, the range grows by that much each way
+			 * and the lines asked for are highlighted. */
+			if (no + q->context < q->first)
+				continue;
+			bool hit = q->context > 0 && no >= q->first && no <= q->last;
+			if (!excerpt_line(x, no, s, n, hit))
+				x->more++;
+			if (no >= q->last + q->context)
+				break;
+			continue;
+		}
+		int rc = pcre2_match(q->re, (PCRE2_SPTR)s, n, 0, 0, md, mctx);
+		if (rc < 0 && rc != PCRE2_ERROR_NOMATCH) {
+			diag_error(c->d, q->match_v->loc,
+				   "the pattern hits %s on line %ld of %s: make it simpler",
+				   match_error(rc), no, x->file);
+			ok = false;
+			break;
+		}
+		if (rc >= 0) {
+			matches++;
+			ring_flush(x);
+			if (!excerpt_line(x, no, s, n, true))
+				x->more++;
+			after = q->context;
+		} else if (after > 0) {
+			excerpt_line(x, no, s, n, false);
+			after--;
+		} else if (!x->cut) {
+			ring_push(x, no, s, n);
+		}
+	}
+	if (ok && ferror(f)) {
+		diag_error(c->d, q->from_v->loc, "cannot read %s: %s", x->file, strerror(errno));
+		ok = false;
+	}
+	free(line);
+	fclose(f);
+	pcre2_match_data_free(md);
+	pcre2_match_context_free(mctx);
+	if (!ok)
+		return false;
+	if (!q->re && no < q->last) {
+		if (q->first == q->last)
+			diag_error(c->d, q->lines_v->loc, "line %ld is past the end of %s (%ld lines)",
+				   q->first, x->file, no);
+		else
+			diag_error(c->d, q->lines_v->loc,
+				   "lines %ld-%ld go past the end of %s (%ld lines)", q->first,
+				   q->last, x->file, no);
+		return false;
+	}
+	if (q->re && matches == 0) {
+		diag_error(c->d, q->match_v->loc, "the pattern matches no line of %s (%ld lines)",
+			   x->file, no);
+		return false;
+	}
+	if (x->more > 0)
+		buf_printf(&x->html, "<span class=\"ld-gap\">" ELLIPSIS " %ld more %s%s</span>\n",
+			   x->more, q->re ? "matching line" : "line", x->more == 1 ? "" : "s");
+	return true;
+}
+
+bool directive_log(struct directive_ctx *c, const struct value *body, struct buf *out)
+{
+	if (!body || body->kind != VALUE_MAP) {
+		struct loc at = body ? body->loc : loc_line(NULL, 0);
+		diag_error(c->d, at, "the body of {log} is a YAML map of settings (key: value)");
+		return false;
+	}
+	bool ok = true;
+	struct log_req q = {.max = -1};
+	for (size_t i = 0; i < body->count; i++) {
+		const char *key = body->keys[i];
+		const struct value *v = body->items[i];
+		if (!check_key(c->d, body, i, "{log}", log_keys)) {
+			ok = false;
+		} else if (strcmp(key, "from") == 0) {
+			q.from_v = v;
+			q.run = log_from(c, v);
+			ok = ok && q.run;
+		} else if (strcmp(key, "match") == 0) {
+			q.match_v = v;
+			q.re = log_pattern(c->d, v);
+			ok = ok && q.re;
+		} else if (strcmp(key, "lines") == 0) {
+			q.lines_v = v;
+			ok = parse_lines(c->d, v, &q.first, &q.last) && ok;
+		} else if (strcmp(key, "context") == 0) {
+			ok = want_count(c->d, v, "context", 0, &q.context) && ok;
+		} else if (strcmp(key, "max_lines") == 0) {
+			ok = want_count(c->d, v, "max_lines", 1, &q.max) && ok;
+		}
+		if (q.match_v && q.lines_v && (v == q.match_v || v == q.lines_v)) {
+			diag_error(c->d, body->key_locs[i], "{log} takes match or lines, not both");
+			ok = false;
+		}
+	}
+	if (!q.from_v) {
+		diag_error(c->d, body->loc, "{log} needs from: the run whose log to quote");
+		ok = false;
+	}
+	if (!q.match_v && !q.lines_v) {
+		diag_error(c->d, body->loc,
+			   "{log} needs match: (a pattern) or lines: (a range such as 40-55)");
+		ok = false;
+	}
+	if (!ok) {
+		pcre2_code_free(q.re);
+		return false;
+	}
+	/* A range says which lines it wants; only a pattern has a default
+	 * cap, since it may match thousands. */
+	if (q.max < 0)
+		q.max = q.re ? DEFAULT_MAX_LINES : 0;
+
+	struct excerpt x = {.c = c, .file = run_file(q.run), .max = q.max};
+	/* Lines held back for a match to come: no more than the excerpt
+	 * can show (a pattern always has a cap). */
+	x.ring_cap = q.re ? (size_t)(q.context > q.max ? q.max : q.context) : 0;
+	x.ring = xcalloc(x.ring_cap + 1, sizeof *x.ring);
+	provenance_use(c->prov, x.file);
+	ok = log_excerpt(c, &q, &x);
+	if (ok) {
+		buf_puts(out, "<pre class=\"ld-log\"");
+		const struct value *label = value_get(body, "label");
+		if (label && label->kind == VALUE_STRING) {
+			buf_puts(out, " id=\"");
+			put_text(out, label->text, label->len);
+			buf_puts(out, "\"");
+		}
+		buf_puts(out, "><code>");
+		buf_put(out, buf_data(&x.html), x.html.len);
+		buf_puts(out, "</code></pre>\n");
+	}
+	for (size_t i = 0; i < x.ring_cap; i++)
+		free(x.ring[i].text);
+	free(x.ring);
+	buf_free(&x.html);
+	pcre2_code_free(q.re);
+	return ok;
+}

@@ -85,10 +85,55 @@ bool file_write(const char *path, const char *data, size_t len)
 
 bool file_copy(const char *from, const char *to)
 {
-	struct buf b = BUF_INIT;
-	bool ok = file_read(from, &b, NULL) && file_write(to, buf_data(&b), b.len);
+	/* In chunks: a result file may be far larger than memory wants. */
+	int in = open(from, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (in < 0)
+		return false;
+	struct stat st;
+	if (fstat(in, &st) != 0 || !S_ISREG(st.st_mode)) {
+		int e = S_ISREG(st.st_mode) ? errno : EINVAL;
+		close(in);
+		errno = e;
+		return false;
+	}
+	int out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0) {
+		int e = errno;
+		close(in);
+		errno = e;
+		return false;
+	}
+	enum { CHUNK = 1 << 20 };
+	char *buf = xmalloc(CHUNK);
+	bool ok = true;
+	for (;;) {
+		ssize_t n = read(in, buf, CHUNK);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			ok = n == 0;
+			break;
+		}
+		for (ssize_t done = 0; done < n;) {
+			ssize_t w = write(out, buf + done, (size_t)(n - done));
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w < 0) {
+				ok = false;
+				break;
+			}
+			done += w;
+		}
+		if (!ok)
+			break;
+	}
 	int e = errno;
-	buf_free(&b);
+	free(buf);
+	close(in);
+	if (close(out) != 0 && ok) {
+		e = errno;
+		ok = false;
+	}
 	errno = e;
 	return ok;
 }

@@ -12,7 +12,8 @@
 #include "config.h"
 #include "fsutil.h"
 #include "logparse.h"
-#include "markdown.h"
+#include "doc.h"
+#include "provenance.h"
 #include "outdir.h"
 #include "report.h"
 #include "theme.h"
@@ -280,10 +281,70 @@ static void write_file(struct build *b, const char *rel, const char *data, size_
 		b->io_failed = true;
 }
 
-/* Markdown, then the page template, then the file. */
+/* The names a report's expressions see: every single run and every
+ * member of a run set; and the sets themselves, for a table's rows. */
+struct report_scope {
+	const struct run **runs;
+	size_t nruns;
+	const char **set_names;
+	const struct run *const **set_runs;
+	size_t *set_counts;
+	size_t nsets;
+};
+
+static void scope_collect(struct report_scope *s, const struct report_runs *rr)
+{
+	memset(s, 0, sizeof *s);
+	for (size_t i = 0; i < rr->count; i++) {
+		const struct runset *set = &rr->sets[i];
+		for (size_t j = 0; j < set->count; j++) {
+			s->runs = xrealloc(s->runs, (s->nruns + 1) * sizeof *s->runs);
+			s->runs[s->nruns++] = set->runs[j];
+		}
+		if (!set->is_set)
+			continue;
+		s->set_names = xrealloc(s->set_names, (s->nsets + 1) * sizeof *s->set_names);
+		s->set_runs = xrealloc(s->set_runs, (s->nsets + 1) * sizeof *s->set_runs);
+		s->set_counts = xrealloc(s->set_counts, (s->nsets + 1) * sizeof *s->set_counts);
+		s->set_names[s->nsets] = set->name;
+		s->set_runs[s->nsets] = (const struct run *const *)set->runs;
+		s->set_counts[s->nsets] = set->count;
+		s->nsets++;
+	}
+}
+
+static void scope_release(struct report_scope *s)
+{
+	free(s->runs);
+	free(s->set_names);
+	free(s->set_runs);
+	free(s->set_counts);
+}
+
+/* Resolve the directives and values, render Markdown, then the page
+ * template, then the file and the log pages. */
 static void render_report(struct build *b, struct report *r)
 {
-	r->html = markdown_to_html(r->text + r->body_off, r->len - r->body_off);
+	struct report_scope rs;
+	scope_collect(&rs, &r->runs);
+	struct scope scope = {.runs = rs.runs, .nruns = rs.nruns};
+	struct directive_ctx ctx = {
+		.scope = &scope,
+		.set_names = rs.set_names,
+		.set_runs = rs.set_runs,
+		.set_counts = rs.set_counts,
+		.nsets = rs.nsets,
+		.prov = provenance_new(r->dir, b->root_real),
+		.d = b->d,
+	};
+	r->html = doc_render(r->text + r->body_off, r->len - r->body_off, r->path,
+			     r->body_line - 1, &ctx);
+	char *root_prefix = report_root_prefix(r->slug);
+	if (!provenance_write(ctx.prov, b->writing ? &b->out : NULL, r->slug, root_prefix, b->d))
+		b->io_failed = true;
+	free(root_prefix);
+	provenance_free(ctx.prov);
+	scope_release(&rs);
 
 	struct value *data = value_new(VALUE_MAP);
 	value_set(data, "site", site_value(&b->config));

@@ -1,0 +1,550 @@
+/* doc.c: a report body: inline values, directives, cross-references,
+ * and cmark-gfm in the middle. */
+#include "doc.h"
+
+#include <cmark-gfm-core-extensions.h>
+#include <cmark-gfm.h>
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "expr.h"
+#include "format.h"
+#include "provenance.h"
+#include "run.h"
+#include "util.h"
+#include "yamldoc.h"
+
+static const char *const extensions[] = {
+	"table", "strikethrough", "autolink", "tagfilter", "tasklist",
+};
+
+/* Raw HTML is the author's own and stays (UNSAFE); the tagfilter
+ * extension then neutralises the tags GitHub does not allow. */
+#define MD_OPTIONS (CMARK_OPT_UNSAFE | CMARK_OPT_FOOTNOTES)
+
+/* A placeholder stands where a value or a reference goes: a character
+ * no report contains, a number, the same character.  In a link's
+ * destination cmark writes it percent-encoded. */
+#define MARK '\x1a'
+
+enum slot_kind { SLOT_VALUE, SLOT_REF };
+
+struct slot {
+	enum slot_kind kind;
+	struct loc at;       /* where it was written */
+	struct expr *expr;   /* SLOT_VALUE */
+	bool has_format;
+	struct format format;
+	char *label;         /* SLOT_REF: "fig-loss" */
+};
+
+struct label {
+	char *name;
+	const char *kind; /* "Table", "Figure" */
+	int number;
+};
+
+struct doc {
+	const char *file;
+	int line0;
+	struct directive_ctx *c;
+	struct slot *slots;
+	size_t nslots;
+	struct label *labels;
+	size_t nlabels;
+};
+
+static const char *const directives[] = {"table", "log", "chart", NULL};
+
+/* --- 1. the pre-pass over the Markdown source --- */
+
+static void add_slot(struct doc *doc, struct slot s, struct buf *md)
+{
+	doc->slots = xrealloc(doc->slots, (doc->nslots + 1) * sizeof *doc->slots);
+	doc->slots[doc->nslots] = s;
+	buf_printf(md, "%cLD%zu%c", MARK, doc->nslots, MARK);
+	doc->nslots++;
+}
+
+/* The length of the fence that opens a line (``` or ~~~, up to three
+ * spaces in), or 0. */
+static size_t fence_at(const char *p, const char *end, char *ch)
+{
+	size_t indent = 0;
+	while (p < end && *p == ' ' && indent < 4)
+		p++, indent++;
+	if (indent > 3 || p >= end || (*p != '`' && *p != '~'))
+		return 0;
+	size_t n = 0;
+	while (p + n < end && p[n] == *p)
+		n++;
+	if (n < 3)
+		return 0;
+	*ch = *p;
+	return n;
+}
+
+/* Splits "expr :spec" at the last ':' that stands outside quotes and
+ * after a blank; spec is empty when there is none. */
+static void split_spec(const char *s, size_t n, size_t *expr_len, size_t *spec_off)
+{
+	char quote = 0;
+	size_t at = n;
+	for (size_t i = 0; i < n; i++) {
+		if (quote) {
+			if (s[i] == quote)
+				quote = 0;
+		} else if (s[i] == '\'' || s[i] == '"') {
+			quote = s[i];
+		} else if (s[i] == ':' && i > 0 && (s[i - 1] == ' ' || s[i - 1] == '\t')) {
+			at = i;
+		}
+	}
+	*expr_len = at;
+	*spec_off = at < n ? at + 1 : n;
+}
+
+static void inline_value(struct doc *doc, const char *open, const char *close, int line,
+			 const char *line_start, struct buf *md)
+{
+	const char *inner = open + 2;
+	size_t n = (size_t)(close - inner);
+	size_t expr_len, spec_off;
+	split_spec(inner, n, &expr_len, &spec_off);
+	struct slot s = {.kind = SLOT_VALUE};
+	s.at.file = doc->file;
+	s.at.line = line;
+	s.at.col = (int)(open - line_start) + 1;
+	s.at.len = (int)(close + 2 - open);
+	struct loc expr_at = {doc->file, line, (int)(inner - line_start) + 1, 0};
+	s.expr = expr_parse(inner, expr_len, expr_at, doc->c->d);
+	if (spec_off < n) {
+		const char *spec = inner + spec_off;
+		size_t spec_len = n - spec_off;
+		while (spec_len && (spec[spec_len - 1] == ' ' || spec[spec_len - 1] == '\t'))
+			spec_len--;
+		struct loc spec_at = {doc->file, line, (int)(spec - line_start) + 1, (int)spec_len};
+		s.has_format = format_parse(spec, spec_len, spec_at, &s.format, doc->c->d);
+		if (!s.has_format) {
+			expr_free(s.expr);
+			s.expr = NULL;
+		}
+	}
+	add_slot(doc, s, md);
+}
+
+static bool is_label_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '-' || c == '_';
+}
+
+/* Copies text into md with inline values and references replaced by
+ * placeholders.  Line structure is kept, so that cmark's line numbers
+ * are the source's. */
+static void prepass(struct doc *doc, const char *text, size_t len, struct buf *md)
+{
+	const char *p = text, *end = text + len;
+	const char *line_start = text;
+	int line = doc->line0 + 1;
+	char fence_ch = 0;
+	size_t fence_len = 0;
+	bool at_line_start = true;
+
+	while (p < end) {
+		if (at_line_start) {
+			at_line_start = false;
+			line_start = p;
+			char ch = 0;
+			size_t n = fence_at(p, end, &ch);
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			const char *eol = nl ? nl + 1 : end;
+			if (fence_len) {
+				/* inside a fenced block: copied as it is */
+				if (n >= fence_len && ch == fence_ch)
+					fence_len = 0;
+				buf_put(md, p, (size_t)(eol - p));
+				p = eol;
+				line++;
+				at_line_start = true;
+				continue;
+			}
+			if (n) {
+				fence_len = n;
+				fence_ch = ch;
+				buf_put(md, p, (size_t)(eol - p));
+				p = eol;
+				line++;
+				at_line_start = true;
+				continue;
+			}
+		}
+		char c = *p;
+		if (c == '\n') {
+			buf_putc(md, c);
+			p++;
+			line++;
+			at_line_start = true;
+		} else if (c == '\\' && p + 1 < end && (p[1] == '{' || p[1] == '@')) {
+			/* \{{ and \@ stay literal: cmark drops the backslash */
+			buf_put(md, p, 2);
+			p += 2;
+		} else if (c == '`') {
+			size_t run = 0;
+			while (p + run < end && p[run] == '`')
+				run++;
+			/* a code span: the same run of backticks closes it, within
+			 * the paragraph */
+			const char *q = p + run, *close = NULL;
+			while (q < end) {
+				if (*q == '\n' && q + 1 < end && (q[1] == '\n' || q[1] == '\r'))
+					break;
+				if (*q == '`') {
+					size_t r = 0;
+					while (q + r < end && q[r] == '`')
+						r++;
+					if (r == run) {
+						close = q;
+						break;
+					}
+					q += r;
+					continue;
+				}
+				q++;
+			}
+			const char *stop = close ? close + run : p + run;
+			for (const char *s = p; s < stop; s++) {
+				if (*s == '\n') {
+					line++;
+					line_start = s + 1;
+				}
+			}
+			buf_put(md, p, (size_t)(stop - p));
+			p = stop;
+		} else if (c == '{' && p + 1 < end && p[1] == '{') {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			const char *eol = nl ? nl : end;
+			const char *close = NULL;
+			for (const char *q = p + 2; q + 1 < eol; q++)
+				if (q[0] == '}' && q[1] == '}') {
+					close = q;
+					break;
+				}
+			if (!close) {
+				struct loc at = {doc->file, line, (int)(p - line_start) + 1, 2};
+				diag_error(doc->c->d, at,
+					   "{{ is never closed on its line: end the value with }}, or "
+					   "write \\{{ for the braces themselves");
+				buf_put(md, p, 2);
+				p += 2;
+				continue;
+			}
+			inline_value(doc, p, close, line, line_start, md);
+			p = close + 2;
+		} else if (c == '@' && (p == line_start || !is_label_char(p[-1])) && p + 5 < end &&
+			   (strncmp(p + 1, "fig-", 4) == 0 || strncmp(p + 1, "tbl-", 4) == 0) &&
+			   is_label_char(p[5])) {
+			const char *q = p + 1;
+			while (q < end && is_label_char(*q))
+				q++;
+			/* a sentence may end right after the label */
+			while (q > p + 5 && (q[-1] == '-' || q[-1] == '_'))
+				q--;
+			struct slot s = {.kind = SLOT_REF};
+			s.at = (struct loc){doc->file, line, (int)(p - line_start) + 1, (int)(q - p)};
+			s.label = xstrndup(p + 1, (size_t)(q - p - 1));
+			add_slot(doc, s, md);
+			p = q;
+		} else {
+			buf_putc(md, c);
+			p++;
+		}
+	}
+}
+
+/* --- 2 and 3: cmark, and the directives in its tree --- */
+
+static struct label *find_label(struct doc *doc, const char *name)
+{
+	for (size_t i = 0; i < doc->nlabels; i++)
+		if (strcmp(doc->labels[i].name, name) == 0)
+			return &doc->labels[i];
+	return NULL;
+}
+
+/* Registers body's label, if any, for a caption of `kind`. */
+static void take_label(struct doc *doc, const struct value *body, const char *kind,
+		       const char *prefix, int number)
+{
+	const struct value *v = value_get(body, "label");
+	if (!v)
+		return;
+	if (v->kind != VALUE_STRING || !str_has_prefix(v->text, prefix) ||
+	    !v->text[strlen(prefix)]) {
+		diag_error(doc->c->d, v->loc, "a %s's label is %sNAME, e.g. %ssweep",
+			   strcmp(kind, "Table") == 0 ? "table" : "figure", prefix, prefix);
+		return;
+	}
+	for (const char *s = v->text; *s; s++) {
+		if (!is_label_char(*s)) {
+			diag_error(doc->c->d, v->loc,
+				   "label '%s' may hold only letters, digits, '-' and '_'", v->text);
+			return;
+		}
+	}
+	const struct label *old = find_label(doc, v->text);
+	if (old) {
+		diag_error(doc->c->d, v->loc, "label '%s' is already %s %d's", v->text, old->kind,
+			   old->number);
+		return;
+	}
+	doc->labels = xrealloc(doc->labels, (doc->nlabels + 1) * sizeof *doc->labels);
+	doc->labels[doc->nlabels++] = (struct label){xstrdup(v->text), kind, number};
+}
+
+/* Renders one fenced directive; NULL when node is plain code. */
+static char *directive(struct doc *doc, cmark_node *node)
+{
+	const char *info = cmark_node_get_fence_info(node);
+	if (!info || info[0] != '{')
+		return NULL;
+	const char *close = strchr(info, '}');
+	int line = doc->line0 + cmark_node_get_start_line(node);
+	struct loc at = {doc->file, line, cmark_node_get_start_column(node), 0};
+	char *name = xstrndup(info + 1, close ? (size_t)(close - info - 1) : strlen(info + 1));
+	bool known = false;
+	for (size_t i = 0; directives[i]; i++)
+		known = known || strcmp(name, directives[i]) == 0;
+	if (!known || !close) {
+		const char *near = closest_name(name, directives);
+		at.col += 3;
+		at.len = (int)strlen(name) + 2;
+		if (near)
+			diag_error(doc->c->d, at, "unknown directive '{%s}' (did you mean '{%s}'?)",
+				   name, near);
+		else
+			diag_error(doc->c->d, at,
+				   "unknown directive '{%s}': logdown has {table}, {log} and {chart}",
+				   name);
+		free(name);
+		return xstrdup("");
+	}
+	if (strcmp(name, "chart") == 0) {
+		diag_warning(doc->c->d, at,
+			     "{chart} is not drawn by this version of logdown yet: the block is "
+			     "left out");
+		free(name);
+		return xstrdup("");
+	}
+	const char *body_text = cmark_node_get_literal(node);
+	struct value *body = yamldoc_parse(body_text, strlen(body_text), doc->file, line,
+					   doc->c->d);
+	struct buf html = BUF_INIT;
+	if (body && body->kind != VALUE_MAP) {
+		struct loc bat = {doc->file, line + 1, 1, 0};
+		diag_error(doc->c->d, bat, "the body of {%s} is a YAML map of settings (key: value)",
+			   name);
+	} else if (body && strcmp(name, "table") == 0) {
+		bool numbered = value_get(body, "caption") || value_get(body, "label");
+		int number = numbered ? ++doc->c->tables : 0;
+		take_label(doc, body, "Table", "tbl-", number);
+		directive_table(doc->c, body, number, &html);
+	} else if (body) {
+		directive_log(doc->c, body, &html);
+	}
+	value_free(body);
+	free(name);
+	return buf_detach(&html);
+}
+
+static void replace_directives(struct doc *doc, cmark_node *root)
+{
+	/* collected first: the tree cannot change under the iterator */
+	cmark_node **blocks = NULL;
+	size_t n = 0;
+	cmark_iter *it = cmark_iter_new(root);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *node = cmark_iter_get_node(it);
+		if (ev == CMARK_EVENT_ENTER && cmark_node_get_type(node) == CMARK_NODE_CODE_BLOCK) {
+			blocks = xrealloc(blocks, (n + 1) * sizeof *blocks);
+			blocks[n++] = node;
+		}
+	}
+	cmark_iter_free(it);
+	for (size_t i = 0; i < n; i++) {
+		char *html = directive(doc, blocks[i]);
+		if (!html)
+			continue;
+		cmark_node *h = cmark_node_new(CMARK_NODE_HTML_BLOCK);
+		cmark_node_set_literal(h, html);
+		cmark_node_insert_before(blocks[i], h);
+		cmark_node_free(blocks[i]);
+		free(html);
+	}
+	free(blocks);
+}
+
+/* --- 4. placeholders into values --- */
+
+static void put_value(struct doc *doc, struct slot *s, struct buf *out, bool in_tag)
+{
+	struct eval v = {0};
+	if (!s->expr || !expr_eval_one(s->expr, doc->c->scope, &v, doc->c->d)) {
+		buf_puts(out, in_tag ? "" : "<span class=\"ld-missing\">\xE2\x80\x94</span>");
+		return;
+	}
+	struct buf text = BUF_INIT;
+	if (v.kind == EVAL_NUMBER && s->has_format)
+		format_number(&text, v.num, &s->format);
+	else if (v.text)
+		buf_put(&text, v.text, v.len);
+	else if (v.kind == EVAL_NUMBER)
+		number_put(&text, v.num);
+	else if (v.kind == EVAL_BOOL)
+		buf_puts(&text, v.boolean ? "true" : "false");
+
+	if (in_tag) {
+		buf_put_html(out, text.data ? text.data : "", text.len);
+	} else if (v.kind == EVAL_MISSING) {
+		buf_puts(out, "<span class=\"ld-missing\">\xE2\x80\x94</span>");
+	} else if (v.line > 0 && v.file) {
+		buf_puts(out, "<a class=\"ld-value\" href=\"");
+		struct buf href = BUF_INIT;
+		provenance_href(doc->c->prov, &href, v.file, v.line);
+		buf_put_html(out, href.data ? href.data : "", href.len);
+		buf_free(&href);
+		char *title = xasprintf("%s:%ld", v.file, v.line);
+		buf_puts(out, "\" title=\"");
+		buf_put_html(out, title, strlen(title));
+		free(title);
+		buf_puts(out, "\">");
+		buf_put_html(out, text.data ? text.data : "", text.len);
+		buf_puts(out, "</a>");
+	} else {
+		buf_puts(out, "<span class=\"ld-value\"");
+		if (v.inputs) {
+			buf_puts(out, " title=\"");
+			buf_put_html(out, v.inputs, strlen(v.inputs));
+			buf_puts(out, "\"");
+		}
+		buf_puts(out, ">");
+		buf_put_html(out, text.data ? text.data : "", text.len);
+		buf_puts(out, "</span>");
+	}
+	buf_free(&text);
+	eval_clear(&v);
+}
+
+static void put_ref(struct doc *doc, struct slot *s, struct buf *out, bool in_tag)
+{
+	const struct label *l = find_label(doc, s->label);
+	if (!l) {
+		const char **names = xcalloc(doc->nlabels + 1, sizeof *names);
+		for (size_t i = 0; i < doc->nlabels; i++)
+			names[i] = doc->labels[i].name;
+		const char *near = closest_name(s->label, names);
+		if (near)
+			diag_error(doc->c->d, s->at, "label '%s' is not defined (did you mean '%s'?)",
+				   s->label, near);
+		else
+			diag_error(doc->c->d, s->at,
+				   "label '%s' is not defined: give a {table} or {chart} "
+				   "'label: %s'", s->label, s->label);
+		free(names);
+		buf_puts(out, "@");
+		buf_puts(out, s->label);
+		return;
+	}
+	if (in_tag) {
+		buf_printf(out, "%s %d", l->kind, l->number);
+		return;
+	}
+	buf_printf(out, "<a class=\"ld-ref\" href=\"#%s\">%s %d</a>", l->name, l->kind, l->number);
+}
+
+/* Does a placeholder start at p?  Sets *index and *len. */
+static bool placeholder_at(const char *p, const char *end, size_t *index, size_t *len)
+{
+	const char *q;
+	size_t mark;
+	if (*p == MARK)
+		mark = 1;
+	else if (end - p >= 3 && memcmp(p, "%1A", 3) == 0)
+		mark = 3; /* percent-encoded in a link's destination */
+	else
+		return false;
+	q = p + mark;
+	if (end - q < 3 || q[0] != 'L' || q[1] != 'D' || !isdigit((unsigned char)q[2]))
+		return false;
+	q += 2;
+	size_t n = 0;
+	while (q < end && isdigit((unsigned char)*q))
+		n = n * 10 + (size_t)(*q++ - '0');
+	if ((size_t)(end - q) < mark || memcmp(q, p, mark) != 0)
+		return false;
+	*index = n;
+	*len = (size_t)(q + mark - p);
+	return true;
+}
+
+static char *fill(struct doc *doc, const char *html)
+{
+	struct buf out = BUF_INIT;
+	const char *p = html, *end = html + strlen(html);
+	bool in_tag = false;
+	while (p < end) {
+		size_t index, len;
+		if ((*p == MARK || *p == '%') && placeholder_at(p, end, &index, &len) &&
+		    index < doc->nslots) {
+			struct slot *s = &doc->slots[index];
+			if (s->kind == SLOT_VALUE)
+				put_value(doc, s, &out, in_tag);
+			else
+				put_ref(doc, s, &out, in_tag);
+			p += len;
+			continue;
+		}
+		if (*p == '<')
+			in_tag = true;
+		else if (*p == '>')
+			in_tag = false;
+		buf_putc(&out, *p++);
+	}
+	return buf_detach(&out);
+}
+
+char *doc_render(const char *text, size_t len, const char *file, int line0,
+		 struct directive_ctx *c)
+{
+	struct doc doc = {.file = file, .line0 = line0, .c = c};
+	struct buf md = BUF_INIT;
+	prepass(&doc, text, len, &md);
+
+	cmark_gfm_core_extensions_ensure_registered();
+	cmark_parser *parser = cmark_parser_new(MD_OPTIONS | CMARK_OPT_SOURCEPOS);
+	for (size_t i = 0; i < ARRAY_LEN(extensions); i++) {
+		cmark_syntax_extension *ext = cmark_find_syntax_extension(extensions[i]);
+		if (ext)
+			cmark_parser_attach_syntax_extension(parser, ext);
+	}
+	cmark_parser_feed(parser, buf_data(&md), md.len);
+	cmark_node *root = cmark_parser_finish(parser);
+	replace_directives(&doc, root);
+	char *html = cmark_render_html(root, MD_OPTIONS, cmark_parser_get_syntax_extensions(parser));
+	cmark_node_free(root);
+	cmark_parser_free(parser);
+	buf_free(&md);
+
+	char *out = fill(&doc, html);
+	free(html);
+	for (size_t i = 0; i < doc.nslots; i++) {
+		expr_free(doc.slots[i].expr);
+		free(doc.slots[i].label);
+	}
+	free(doc.slots);
+	for (size_t i = 0; i < doc.nlabels; i++)
+		free(doc.labels[i].name);
+	free(doc.labels);
+	return out;
+}

@@ -1,0 +1,963 @@
+/* test_directive.c: {table} and {log}: the exact HTML they write, and
+ * every diagnostic with its place in the .md file. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "directive.h"
+#include "expr.h"
+#include "fsutil.h"
+#include "provenance.h"
+#include "run.h"
+#include "util.h"
+#include "yamldoc.h"
+
+#define REPORT "content/hw07.md"
+
+/* Three runs of a batch-size sweep (the run set cs, in path order) and
+ * a report whose directive body starts on line 4, after "```{table}" on
+ * line 3.  Diagnostics are captured in memory. */
+struct fx {
+	FILE *f;
+	char *out;
+	size_t outlen;
+	struct diag *d;
+	struct run *cs512, *cs1024, *cs2048;
+	const struct run *runs[3];
+	const struct run *set[3];
+	const struct run *const *set_runs[1];
+	size_t set_counts[1];
+	const char *set_names[1];
+	struct scope sc;
+	struct provenance *prov;
+	struct directive_ctx c;
+	char *src;
+	struct value *body;
+	struct buf html;
+};
+
+static void set(struct run *r, const char *name, const char *text, long line)
+{
+	struct datum d = datum_from_text(text, strlen(text), line);
+	run_set_field(r, name, &d);
+}
+
+static void row3(struct series *s, long line, const char *a, const char *b, const char *c)
+{
+	struct datum cells[3] = {
+		datum_from_text(a, strlen(a), line),
+		datum_from_text(b, strlen(b), line),
+		datum_from_text(c, strlen(c), line),
+	};
+	series_append(s, cells, line);
+}
+
+static struct run *sweep_run(const char *name, const char *file, const char *bs,
+			     const char *samples, const char *time, const char *loss, long line)
+{
+	struct run *r = run_new(name, file, "cerebras");
+	set(r, "batch_size", bs, 1);
+	set(r, "samples", samples, line);
+	set(r, "total_time", time, line);
+	set(r, "final_loss", loss, line);
+	return r;
+}
+
+static struct fx *fx_new(void)
+{
+	struct fx *fx = xcalloc(1, sizeof *fx);
+	fx->f = open_memstream(&fx->out, &fx->outlen);
+	assert_non_null(fx->f);
+	fx->d = diag_new(fx->f, DIAG_TEXT, false);
+
+	fx->cs512 = sweep_run("cs512", "logs/bs512.log", "512", "512000", "175.070497198",
+			      "7.12500", 52);
+	set(fx->cs512, "device", "CSX", 2);
+	static const char *const cols[] = {"step", "loss", "rate"};
+	struct series *s = run_add_series(fx->cs512, "train", cols, 3);
+	row3(s, 43, "100", "9.39062", "2983.97");
+	row3(s, 44, "200", "8.50000", "--");
+	row3(s, 45, "300", "7.75", "3001.5");
+	row3(s, 46, "400", "n/a", "2990.25");
+	row3(s, 47, "500", "7.12500", "3010.0");
+	fx->cs1024 = sweep_run("cs1024", "logs/bs1024.log", "1024", "1024000", "250.25", "6.875",
+			       55);
+	set(fx->cs1024, "device", "--", 0);
+	fx->cs2048 = sweep_run("cs2048", "logs/bs2048.log", "2048", "2048000", "300.5", "6.5",
+			       60);
+	set(fx->cs2048, "device", "CSX", 2);
+
+	/* The set is in path order: bs1024, bs2048, bs512. */
+	fx->runs[0] = fx->set[0] = fx->cs1024;
+	fx->runs[1] = fx->set[1] = fx->cs2048;
+	fx->runs[2] = fx->set[2] = fx->cs512;
+	fx->sc.runs = fx->runs;
+	fx->sc.nruns = 3;
+	fx->set_names[0] = "cs";
+	fx->set_runs[0] = fx->set;
+	fx->set_counts[0] = 3;
+	/* The report's folder is the current one: logs/bs512.log is then
+	 * shown as logs/bs512.log.html. */
+	char *cwd = path_real(".");
+	fx->prov = provenance_new(".", cwd);
+	free(cwd);
+	fx->c.scope = &fx->sc;
+	fx->c.set_names = fx->set_names;
+	fx->c.set_runs = fx->set_runs;
+	fx->c.set_counts = fx->set_counts;
+	fx->c.nsets = 1;
+	fx->c.prov = fx->prov;
+	fx->c.d = fx->d;
+	return fx;
+}
+
+static void fx_free(struct fx *fx)
+{
+	value_free(fx->body);
+	buf_free(&fx->html);
+	diag_free(fx->d);
+	fclose(fx->f);
+	free(fx->out);
+	free(fx->src);
+	provenance_free(fx->prov);
+	run_free(fx->cs512);
+	run_free(fx->cs1024);
+	run_free(fx->cs2048);
+	free(fx);
+}
+
+/* Writes body into the report as the body of a ```{kind} block and
+ * parses it as doc.c does. */
+static void fx_body(struct fx *fx, const char *kind, const char *body)
+{
+	free(fx->src);
+	fx->src = xasprintf("# Results\n\n```{%s}\n%s```\n", kind, body);
+	diag_add_source(fx->d, REPORT, fx->src, strlen(fx->src));
+	value_free(fx->body);
+	fx->body = yamldoc_parse(body, strlen(body), REPORT, 3, fx->d);
+	assert_non_null(fx->body);
+	buf_clear(&fx->html);
+}
+
+static bool fx_table(struct fx *fx, const char *body, int number)
+{
+	fx_body(fx, "table", body);
+	return directive_table(&fx->c, fx->body, number, &fx->html);
+}
+
+static bool fx_log(struct fx *fx, const char *body)
+{
+	fx_body(fx, "log", body);
+	return directive_log(&fx->c, fx->body, &fx->html);
+}
+
+static const char *fx_diags(struct fx *fx)
+{
+	fflush(fx->f);
+	return fx->out ? fx->out : "";
+}
+
+/* The table renders to want without a word. */
+static void expect_table(const char *body, int number, const char *want)
+{
+	struct fx *fx = fx_new();
+	bool ok = fx_table(fx, body, number);
+	assert_string_equal(fx_diags(fx), "");
+	assert_true(ok);
+	assert_string_equal(buf_data(&fx->html), want);
+	fx_free(fx);
+}
+
+/* The table fails with exactly the diagnostics want, and writes nothing. */
+static void expect_table_error(const char *body, const char *want)
+{
+	struct fx *fx = fx_new();
+	assert_false(fx_table(fx, body, 1));
+	assert_string_equal(fx_diags(fx), want);
+	assert_string_equal(buf_data(&fx->html), "");
+	fx_free(fx);
+}
+
+static void expect_log(const char *body, const char *want)
+{
+	struct fx *fx = fx_new();
+	bool ok = fx_log(fx, body);
+	assert_string_equal(fx_diags(fx), "");
+	assert_true(ok);
+	assert_string_equal(buf_data(&fx->html), want);
+	fx_free(fx);
+}
+
+static void expect_log_error(const char *body, const char *want)
+{
+	struct fx *fx = fx_new();
+	assert_false(fx_log(fx, body));
+	assert_string_equal(fx_diags(fx), want);
+	assert_string_equal(buf_data(&fx->html), "");
+	fx_free(fx);
+}
+
+/* ---- {table}: what it writes ---- */
+
+#define A512(line, text) \
+	"<a class=\"ld-value\" href=\"logs/bs512.log.html#L" #line \
+	"\" title=\"logs/bs512.log:" #line "\">" text "</a>"
+#define A1024(line, text) \
+	"<a class=\"ld-value\" href=\"logs/bs1024.log.html#L" #line \
+	"\" title=\"logs/bs1024.log:" #line "\">" text "</a>"
+#define A2048(line, text) \
+	"<a class=\"ld-value\" href=\"logs/bs2048.log.html#L" #line \
+	"\" title=\"logs/bs2048.log:" #line "\">" text "</a>"
+#define MISSING "<span class=\"ld-missing\">\xE2\x80\x94</span>"
+
+static void run_set_table_shows_values_as_written_and_formats_a_spec(void **state)
+{
+	(void)state;
+	expect_table("caption: Batch-size sweep\n"
+		     "label: tbl-sweep\n"
+		     "rows: cs\n"
+		     "columns:\n"
+		     "  Batch size: batch_size\n"
+		     "  Final loss: final_loss\n"
+		     "  Loss: final_loss :.2f\n",
+		     2,
+		     "<figure class=\"ld-table\" id=\"tbl-sweep\"><table>\n"
+		     "<caption>Table 2: Batch-size sweep</caption>\n"
+		     "<thead>\n<tr>\n"
+		     "<th align=\"right\">Batch size</th>\n"
+		     "<th align=\"right\">Final loss</th>\n"
+		     "<th align=\"right\">Loss</th>\n"
+		     "</tr>\n</thead>\n"
+		     "<tbody>\n"
+		     "<tr>\n"
+		     "<td align=\"right\">" A1024(1, "1024") "</td>\n"
+		     "<td align=\"right\">" A1024(55, "6.875") "</td>\n"
+		     "<td align=\"right\">" A1024(55, "6.88") "</td>\n"
+		     "</tr>\n"
+		     "<tr>\n"
+		     "<td align=\"right\">" A2048(1, "2048") "</td>\n"
+		     "<td align=\"right\">" A2048(60, "6.5") "</td>\n"
+		     "<td align=\"right\">" A2048(60, "6.50") "</td>\n"
+		     "</tr>\n"
+		     "<tr>\n"
+		     "<td align=\"right\">" A512(1, "512") "</td>\n"
+		     "<td align=\"right\">" A512(52, "7.12500") "</td>\n"
+		     "<td align=\"right\">" A512(52, "7.12") "</td>\n"
+		     "</tr>\n"
+		     "</tbody>\n"
+		     "</table></figure>\n");
+}
+
+static void computed_cell_names_its_inputs_in_a_tooltip(void **state)
+{
+	(void)state;
+	expect_table("rows: [cs512]\n"
+		     "columns:\n"
+		     "  Run: name\n"
+		     "  Rate: samples / total_time :,.1f\n",
+		     0,
+		     "<figure class=\"ld-table\"><table>\n"
+		     "<thead>\n<tr>\n"
+		     "<th>Run</th>\n"
+		     "<th align=\"right\">Rate</th>\n"
+		     "</tr>\n</thead>\n"
+		     "<tbody>\n"
+		     "<tr>\n"
+		     "<td><span class=\"ld-value\">cs512</span></td>\n"
+		     "<td align=\"right\"><span class=\"ld-value\" title=\"samples = 512000 "
+		     "(logs/bs512.log:52); total_time = 175.070497198 (logs/bs512.log:52)\">"
+		     "2,924.5</span></td>\n"
+		     "</tr>\n"
+		     "</tbody>\n"
+		     "</table></figure>\n");
+}
+
+static void series_table_has_a_row_per_step_and_dashes_for_missing_cells(void **state)
+{
+	(void)state;
+	expect_table("rows: cs512.train\n"
+		     "columns:\n"
+		     "  Step: step\n"
+		     "  Loss: loss\n"
+		     "  Rate: rate\n"
+		     "limit: 2\n",
+		     0,
+		     "<figure class=\"ld-table\"><table>\n"
+		     "<thead>\n<tr>\n"
+		     "<th align=\"right\">Step</th>\n"
+		     "<th align=\"right\">Loss</th>\n"
+		     "<th align=\"right\">Rate</th>\n"
+		     "</tr>\n</thead>\n"
+		     "<tbody>\n"
+		     "<tr>\n"
+		     "<td align=\"right\">" A512(43, "100") "</td>\n"
+		     "<td align=\"right\">" A512(43, "9.39062") "</td>\n"
+		     "<td align=\"right\">" A512(43, "2983.97") "</td>\n"
+		     "</tr>\n"
+		     "<tr>\n"
+		     "<td align=\"right\">" A512(44, "200") "</td>\n"
+		     "<td align=\"right\">" A512(44, "8.50000") "</td>\n"
+		     "<td align=\"right\">" MISSING "</td>\n"
+		     "</tr>\n"
+		     "</tbody>\n"
+		     "</table></figure>\n");
+}
+
+static void series_row_names_reach_the_runs_too(void **state)
+{
+	(void)state;
+	expect_table("rows: cs512.train\n"
+		     "columns:\n"
+		     "  Loss drop: cs512.final_loss - loss\n"
+		     "where: step == 300\n",
+		     0,
+		     "<figure class=\"ld-table\"><table>\n"
+		     "<thead>\n<tr>\n"
+		     "<th align=\"right\">Loss drop</th>\n"
+		     "</tr>\n</thead>\n"
+		     "<tbody>\n"
+		     "<tr>\n"
+		     "<td align=\"right\"><span class=\"ld-value\" title=\"cs512.final_loss = "
+		     "7.12500 (logs/bs512.log:52); loss = 7.75 (logs/bs512.log:45)\">"
+		     "-0.625</span></td>\n"
+		     "</tr>\n"
+		     "</tbody>\n"
+		     "</table></figure>\n");
+}
+
+static void rows_take_one_run_or_a_set_inside_a_list(void **state)
+{
+	(void)state;
+	struct fx *fx = fx_new();
+	assert_true(fx_table(fx, "rows: cs2048\ncolumns:\n  Run: name\n", 0));
+	assert_non_null(strstr(buf_data(&fx->html), "<tbody>\n<tr>\n<td><span class=\"ld-value\">"
+							"cs2048</span></td>\n</tr>\n</tbody>"));
+	assert_true(fx_table(fx, "rows: [cs512, cs]\ncolumns:\n  Run: name\n", 0));
+	const char *html = buf_data(&fx->html);
+	const char *a = strstr(html, ">cs512<"), *b = strstr(html, ">cs1024<");
+	assert_true(a && b && a < b);
+	assert_non_null(strstr(b, ">cs512<"));
+	assert_string_equal(fx_diags(fx), "");
+	fx_free(fx);
+}
+
+static void where_sort_and_limit_pick_and_order_rows(void **state)
+{
+	(void)state;
+	expect_table("rows: cs\n"
+		     "columns:\n"
+		     "  Batch size: batch_size\n"
+		     "where: batch_size >= 1000\n"
+		     "sort: -Batch size\n"
+		     "limit: 1\n",
+		     0,
+		     "<figure class=\"ld-table\"><table>\n"
+		     "<thead>\n<tr>\n"
+		     "<th align=\"right\">Batch size</th>\n"
+		     "</tr>\n</thead>\n"
+		     "<tbody>\n"
+		     "<tr>\n"
+		     "<td align=\"right\">" A2048(1, "2048") "</td>\n"
+		     "</tr>\n"
+		     "</tbody>\n"
+		     "</table></figure>\n");
+}
+
+static void sort_by_an_expression_is_numeric_and_puts_missing_last(void **state)
+{
+	(void)state;
+	struct fx *fx = fx_new();
+	/* Numerically 512 < 1024 < 2048, though "1024" < "2048" < "512" as text. */
+	assert_true(fx_table(fx, "rows: cs\ncolumns:\n  Run: name\nsort: batch_size\n", 0));
+	const char *html = buf_data(&fx->html);
+	const char *a = strstr(html, ">cs512<"), *b = strstr(html, ">cs1024<"),
+		   *c = strstr(html, ">cs2048<");
+	assert_true(a && b && c && a < b && b < c);
+	/* device is missing for cs1024: last, ascending or descending;
+	 * the two "CSX" keep their order. */
+	assert_true(fx_table(fx, "rows: cs\ncolumns:\n  Run: name\nsort: -device\n", 0));
+	html = buf_data(&fx->html);
+	a = strstr(html, ">cs512<"), b = strstr(html, ">cs1024<"), c = strstr(html, ">cs2048<");
+	assert_true(a && b && c && c < a && a < b);
+	assert_string_equal(fx_diags(fx), "");
+	fx_free(fx);
+}
+
+static void transpose_puts_runs_in_columns_and_metrics_in_rows(void **state)
+{
+	(void)state;
+	expect_table("rows: [cs512, cs2048]\n"
+		     "columns:\n"
+		     "  Run: name\n"
+		     "  Device: device\n"
+		     "  Final loss: final_loss\n"
+		     "transpose: true\n",
+		     0,
+		     "<figure class=\"ld-table\"><table>\n"
+		     "<thead>\n<tr>\n"
+		     "<th>Run</th>\n"
+		     "<th><span class=\"ld-value\">cs512</span></th>\n"
+		     "<th><span class=\"ld-value\">cs2048</span></th>\n"
+		     "</tr>\n</thead>\n"
+		     "<tbody>\n"
+		     "<tr>\n<td>Device</td>\n"
+		     "<td>" A512(2, "CSX") "</td>\n"
+		     "<td>" A2048(2, "CSX") "</td>\n"
+		     "</tr>\n"
+		     "<tr>\n<td>Final loss</td>\n"
+		     "<td align=\"right\">" A512(52, "7.12500") "</td>\n"
+		     "<td align=\"right\">" A2048(60, "6.5") "</td>\n"
+		     "</tr>\n"
+		     "</tbody>\n"
+		     "</table></figure>\n");
+}
+
+static void missing_cell_is_a_dash_and_keeps_the_column_numeric(void **state)
+{
+	(void)state;
+	expect_table("rows: [cs1024]\n"
+		     "columns:\n"
+		     "  Device: device\n"
+		     "  Half: batch_size / 2\n",
+		     0,
+		     "<figure class=\"ld-table\"><table>\n"
+		     "<thead>\n<tr>\n"
+		     "<th>Device</th>\n"
+		     "<th align=\"right\">Half</th>\n"
+		     "</tr>\n</thead>\n"
+		     "<tbody>\n"
+		     "<tr>\n"
+		     "<td>" MISSING "</td>\n"
+		     "<td align=\"right\"><span class=\"ld-value\" title=\"batch_size = 1024 "
+		     "(logs/bs1024.log:1)\">512</span></td>\n"
+		     "</tr>\n"
+		     "</tbody>\n"
+		     "</table></figure>\n");
+}
+
+static void without_columns_a_series_shows_all_its_columns(void **state)
+{
+	(void)state;
+	struct fx *fx = fx_new();
+	assert_true(fx_table(fx, "rows: cs512.train\nlimit: 1\n", 0));
+	assert_string_equal(buf_data(&fx->html),
+			    "<figure class=\"ld-table\"><table>\n"
+			    "<thead>\n<tr>\n"
+			    "<th align=\"right\">step</th>\n"
+			    "<th align=\"right\">loss</th>\n"
+			    "<th align=\"right\">rate</th>\n"
+			    "</tr>\n</thead>\n"
+			    "<tbody>\n"
+			    "<tr>\n"
+			    "<td align=\"right\">" A512(43, "100") "</td>\n"
+			    "<td align=\"right\">" A512(43, "9.39062") "</td>\n"
+			    "<td align=\"right\">" A512(43, "2983.97") "</td>\n"
+			    "</tr>\n"
+			    "</tbody>\n"
+			    "</table></figure>\n");
+	/* Runs: the name, then every field in the order first seen. */
+	assert_true(fx_table(fx, "rows: [cs1024, cs512]\nlimit: 1\n", 0));
+	assert_non_null(strstr(buf_data(&fx->html),
+			       "<th>name</th>\n<th align=\"right\">batch_size</th>\n"
+			       "<th align=\"right\">samples</th>\n"
+			       "<th align=\"right\">total_time</th>\n"
+			       "<th align=\"right\">final_loss</th>\n<th>device</th>\n</tr>"));
+	assert_string_equal(fx_diags(fx), "");
+	fx_free(fx);
+}
+
+static void text_from_a_log_is_escaped(void **state)
+{
+	(void)state;
+	struct fx *fx = fx_new();
+	set(fx->cs512, "note", "<b>&\x1b[1mbold\x1b[0m\x1a\xff", 7);
+	assert_true(fx_table(fx, "caption: a < b & \"c\"\nrows: [cs512]\ncolumns:\n  Note: note\n",
+			     1));
+	assert_string_equal(buf_data(&fx->html),
+			    "<figure class=\"ld-table\"><table>\n"
+			    "<caption>Table 1: a &lt; b &amp; &quot;c&quot;</caption>\n"
+			    "<thead>\n<tr>\n<th>Note</th>\n</tr>\n</thead>\n"
+			    "<tbody>\n<tr>\n"
+			    "<td>" A512(7, "&lt;b&gt;&amp;bold\xE2\x90\x9A\xEF\xBF\xBD") "</td>\n"
+			    "</tr>\n</tbody>\n"
+			    "</table></figure>\n");
+	fx_free(fx);
+}
+
+static void where_that_passes_no_row_warns_and_leaves_no_body(void **state)
+{
+	(void)state;
+	struct fx *fx = fx_new();
+	assert_true(fx_table(fx, "rows: cs512\ncolumns:\n  B: batch_size\nwhere: batch_size > 1e9\n",
+			     0));
+	assert_string_equal(fx_diags(fx),
+			    REPORT ":7:8: warning: no row passes where: the table is empty\n"
+				   "    7 | where: batch_size > 1e9\n"
+				   "      |        ^~~~~~~~~~~~~~~~\n");
+	assert_string_equal(buf_data(&fx->html),
+			    "<figure class=\"ld-table\"><table>\n"
+			    "<thead>\n<tr>\n<th>B</th>\n</tr>\n</thead>\n"
+			    "</table></figure>\n");
+	fx_free(fx);
+}
+
+/* ---- {table}: diagnostics ---- */
+
+static void unknown_key_suggests_the_closest(void **state)
+{
+	(void)state;
+	expect_table_error("rows: cs\n"
+			   "colums:\n"
+			   "  Loss: final_loss\n",
+			   REPORT ":5:1: error: unknown key 'colums' in {table} (did you mean "
+				  "'columns'?)\n"
+				  "    5 | colums:\n"
+				  "      | ^~~~~~\n");
+}
+
+static void unknown_key_far_from_all_lists_them(void **state)
+{
+	(void)state;
+	expect_table_error("rows: cs\n"
+			   "zzzzzzzzz: 1\n",
+			   REPORT ":5:1: error: unknown key 'zzzzzzzzz' in {table} (known keys: "
+				  "caption, rows, columns, where, sort, limit, transpose, label)\n"
+				  "    5 | zzzzzzzzz: 1\n"
+				  "      | ^~~~~~~~~\n");
+}
+
+static void bad_limit_is_an_error_at_its_value(void **state)
+{
+	(void)state;
+	expect_table_error("rows: cs\n"
+			   "limit: 0\n",
+			   REPORT ":5:8: error: limit must be a positive integer, not '0'\n"
+				  "    5 | limit: 0\n"
+				  "      |        ^\n");
+	expect_table_error("rows: cs\n"
+			   "limit: [1]\n",
+			   REPORT ":5:8: error: limit must be a positive integer, not a list\n"
+				  "    5 | limit: [1]\n"
+				  "      |        ^\n");
+}
+
+static void unknown_run_in_rows_suggests_the_closest(void **state)
+{
+	(void)state;
+	expect_table_error("rows: [cs512, cs1025]\n",
+			   REPORT ":4:15: error: run 'cs1025' is not defined (did you mean "
+				  "'cs1024'?)\n"
+				  "    4 | rows: [cs512, cs1025]\n"
+				  "      |               ^~~~~~\n");
+	expect_table_error("rows: cx\n",
+			   REPORT ":4:7: error: 'cx' is not a run set or a run (did you mean "
+				  "'cs'?)\n"
+				  "    4 | rows: cx\n"
+				  "      |       ^~\n");
+}
+
+static void rows_of_the_wrong_kind_or_missing(void **state)
+{
+	(void)state;
+	expect_table_error("rows: {a: 1}\n",
+			   REPORT ":4:7: error: rows must be a run set, a list of runs or a series "
+				  "(cs512.train), not a map\n"
+				  "    4 | rows: {a: 1}\n"
+				  "      |       ^\n");
+	expect_table_error("caption: x\n",
+			   REPORT ":4:1: error: {table} needs rows: a run set, a list of runs or a "
+				  "series (cs512.train)\n"
+				  "    4 | caption: x\n"
+				  "      | ^\n");
+	expect_table_error("rows: cs512.final_loss\n",
+			   REPORT ":4:7: error: cs512.final_loss is a number, not a series\n"
+				  "    4 | rows: cs512.final_loss\n"
+				  "      |       ^~~~~~~~~~~~~~~~\n");
+}
+
+static void bad_spec_is_an_error_at_the_spec(void **state)
+{
+	(void)state;
+	expect_table_error("rows: cs\n"
+			   "columns:\n"
+			   "  Loss: final_loss :.2x\n",
+			   REPORT ":6:21: error: unknown format '.2x': use [,][.N]f, e, g, % or "
+				  "[,]d, e.g. .2f\n"
+				  "    6 |   Loss: final_loss :.2x\n"
+				  "      |                     ^~~\n");
+}
+
+static void expression_error_points_into_the_column(void **state)
+{
+	(void)state;
+	expect_table_error("rows: [cs512]\n"
+			   "columns:\n"
+			   "  Loss: mean(train.los) :.2f\n",
+			   REPORT ":6:20: error: series 'train' has no column 'los' "
+				  "(did you mean 'loss'?)\n"
+				  "    6 |   Loss: mean(train.los) :.2f\n"
+				  "      |                    ^~~\n");
+}
+
+static void expression_error_is_reported_once_not_per_row(void **state)
+{
+	(void)state;
+	expect_table_error("rows: cs\n"
+			   "columns:\n"
+			   "  Loss: mean(train.loss)\n",
+			   REPORT ":6:14: error: 'train' is not a field or series of cs1024, nor "
+				  "a run\n"
+				  "    6 |   Loss: mean(train.loss)\n"
+				  "      |              ^~~~~\n");
+}
+
+static void error_inside_a_quoted_column_is_placed_past_the_quote(void **state)
+{
+	(void)state;
+	expect_table_error("rows: [cs512]\n"
+			   "columns:\n"
+			   "  Loss: \"mean(train.los)\"\n",
+			   REPORT ":6:21: error: series 'train' has no column 'los' "
+				  "(did you mean 'loss'?)\n"
+				  "    6 |   Loss: \"mean(train.los)\"\n"
+				  "      |                     ^~~\n");
+}
+
+static void parse_error_in_a_column_is_at_its_column(void **state)
+{
+	(void)state;
+	expect_table_error("rows: cs\n"
+			   "columns:\n"
+			   "  Loss: mean(loss\n",
+			   REPORT ":6:18: error: expected ')' after the arguments of mean, found "
+				  "the end of the expression\n"
+				  "    6 |   Loss: mean(loss\n"
+				  "      |                  ^\n");
+}
+
+static void every_problem_is_reported(void **state)
+{
+	(void)state;
+	expect_table_error("rows: cs\n"
+			   "limit: -3\n"
+			   "transpose: yes\n"
+			   "sortt: x\n",
+			   REPORT ":5:8: error: limit must be a positive integer, not '-3'\n"
+				  "    5 | limit: -3\n"
+				  "      |        ^~\n" REPORT
+				  ":6:12: error: transpose must be true or false, not 'yes'\n"
+				  "    6 | transpose: yes\n"
+				  "      |            ^~~\n" REPORT
+				  ":7:1: error: unknown key 'sortt' in {table} (did you mean 'sort'?)\n"
+				  "    7 | sortt: x\n"
+				  "      | ^~~~~\n");
+}
+
+static void where_must_give_a_boolean(void **state)
+{
+	(void)state;
+	expect_table_error("rows: cs\n"
+			   "where: batch_size\n",
+			   REPORT ":5:8: error: where must be true or false for each row, but for "
+				  "cs1024 it is a number: compare it, as in batch_size >= 512\n"
+				  "    5 | where: batch_size\n"
+				  "      |        ^~~~~~~~~~\n");
+}
+
+static void sort_naming_nothing_is_an_error(void **state)
+{
+	(void)state;
+	expect_table_error("rows: cs\n"
+			   "columns:\n"
+			   "  Batch size: batch_size\n"
+			   "sort: '-'\n",
+			   REPORT ":7:7: error: sort names nothing: give a column header or an "
+				  "expression ('-' first for descending)\n"
+				  "    7 | sort: '-'\n"
+				  "      |       ^~~\n");
+	expect_table_error("rows: cs\n"
+			   "columns:\n"
+			   "  Batch size: batch_size\n"
+			   "sort: -Batch sise\n",
+			   REPORT ":7:14: error: unexpected 'sise' after the expression\n"
+				  "    7 | sort: -Batch sise\n"
+				  "      |              ^~~~\n" REPORT
+				  ":7:7: note: sort takes a column header (Batch size) or an "
+				  "expression\n"
+				  "    7 | sort: -Batch sise\n"
+				  "      |       ^~~~~~~~~~~\n");
+}
+
+/* ---- {log} ---- */
+
+/* logs/bs512.log: 60 lines, "Step=N00" on lines 43 to 47. */
+static int logs_setup(void **state)
+{
+	char *dir = xstrdup("/tmp/test_directive.XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	char *cwd = getcwd(NULL, 0);
+	struct buf log = BUF_INIT;
+	for (int i = 1; i <= 60; i++) {
+		if (i >= 43 && i <= 47)
+			buf_printf(&log, "Step=%d00, Loss=%d\n", i - 42, 50 - i);
+		else if (i == 50)
+			buf_puts(&log, "progress 10%\rprogress 100%\r\n");
+		else
+			buf_printf(&log, "line %d <info> & more\n", i);
+	}
+	char *logs = path_join(dir, "logs");
+	char *file = path_join(logs, "bs512.log");
+	bool ok = mkdir_p(logs) && file_write(file, log.data, log.len) && chdir(dir) == 0;
+	free(file);
+	free(logs);
+	buf_free(&log);
+	char **st = xcalloc(2, sizeof *st);
+	st[0] = dir;
+	st[1] = cwd;
+	*state = st;
+	return ok ? 0 : -1;
+}
+
+static int logs_teardown(void **state)
+{
+	char **st = *state;
+	int rc = chdir(st[1]) == 0 && remove_tree(st[0]) ? 0 : -1;
+	free(st[0]);
+	free(st[1]);
+	free(st);
+	return rc;
+}
+
+#define LINE(n, text) \
+	"<span class=\"ld-line\"><a class=\"ld-lineno\" href=\"logs/bs512.log.html#L" #n \
+	"\">" #n "</a> " text "</span>\n"
+#define HIT(n, text) \
+	"<span class=\"ld-line ld-hl\"><a class=\"ld-lineno\" href=\"logs/bs512.log.html#L" #n \
+	"\">" #n "</a> " text "</span>\n"
+#define GAP "<span class=\"ld-gap\">\xE2\x80\xA6</span>\n"
+
+static void log_match_shows_matches_with_context_and_gaps(void **state)
+{
+	(void)state;
+	expect_log("from: cs512\nmatch: 'Step=[15]00'\ncontext: 1\n",
+		   "<pre class=\"ld-log\"><code>"
+		   LINE(42, "line 42 &lt;info&gt; &amp; more")
+		   HIT(43, "Step=100, Loss=7")
+		   LINE(44, "Step=200, Loss=6")
+		   GAP
+		   LINE(46, "Step=400, Loss=4")
+		   HIT(47, "Step=500, Loss=3")
+		   LINE(48, "line 48 &lt;info&gt; &amp; more")
+		   "</code></pre>\n");
+}
+
+static void log_context_of_neighbouring_matches_merges(void **state)
+{
+	(void)state;
+	expect_log("from: cs512\nmatch: Step=[23]00\ncontext: 1\nlabel: log-steps\n",
+		   "<pre class=\"ld-log\" id=\"log-steps\"><code>"
+		   LINE(43, "Step=100, Loss=7")
+		   HIT(44, "Step=200, Loss=6")
+		   HIT(45, "Step=300, Loss=5")
+		   LINE(46, "Step=400, Loss=4")
+		   "</code></pre>\n");
+}
+
+static void log_match_is_cut_at_max_lines(void **state)
+{
+	(void)state;
+	expect_log("from: cs512\nmatch: Step=\nmax_lines: 2\n",
+		   "<pre class=\"ld-log\"><code>"
+		   HIT(43, "Step=100, Loss=7")
+		   HIT(44, "Step=200, Loss=6")
+		   "<span class=\"ld-gap\">\xE2\x80\xA6 3 more matching lines</span>\n"
+		   "</code></pre>\n");
+}
+
+static void log_lines_shows_a_range(void **state)
+{
+	(void)state;
+	expect_log("from: cs512\nlines: 49-51\n",
+		   "<pre class=\"ld-log\"><code>"
+		   LINE(49, "line 49 &lt;info&gt; &amp; more")
+		   LINE(50, "progress 100%")
+		   LINE(51, "line 51 &lt;info&gt; &amp; more")
+		   "</code></pre>\n");
+	expect_log("from: cs512\nlines: 60\n",
+		   "<pre class=\"ld-log\"><code>"
+		   LINE(60, "line 60 &lt;info&gt; &amp; more")
+		   "</code></pre>\n");
+}
+
+static void log_lines_with_context_highlight_the_range(void **state)
+{
+	(void)state;
+	expect_log("from: cs512\nlines: 45\ncontext: 1\n",
+		   "<pre class=\"ld-log\"><code>"
+		   LINE(44, "Step=200, Loss=6")
+		   HIT(45, "Step=300, Loss=5")
+		   LINE(46, "Step=400, Loss=4")
+		   "</code></pre>\n");
+}
+
+static void log_lines_are_cut_at_an_explicit_max_lines(void **state)
+{
+	(void)state;
+	expect_log("from: cs512\nlines: 1-10\nmax_lines: 1\n",
+		   "<pre class=\"ld-log\"><code>"
+		   LINE(1, "line 1 &lt;info&gt; &amp; more")
+		   "<span class=\"ld-gap\">\xE2\x80\xA6 9 more lines</span>\n"
+		   "</code></pre>\n");
+}
+
+static void log_reports_every_problem(void **state)
+{
+	(void)state;
+	expect_log_error("from: cs512\nmatch: '[a'\ncontext: -1\nmax_line: 3\n",
+			 REPORT ":5:11: error: bad pattern: missing terminating ] for character "
+				"class (at offset 2 in the pattern)\n"
+				"    5 | match: '[a'\n"
+				"      |           ^\n" REPORT
+				":6:10: error: context must be a whole number, 0 or more, not '-1'\n"
+				"    6 | context: -1\n"
+				"      |          ^~\n" REPORT
+				":7:1: error: unknown key 'max_line' in {log} (did you mean "
+				"'max_lines'?)\n"
+				"    7 | max_line: 3\n"
+				"      | ^~~~~~~~\n");
+}
+
+static void log_needs_match_or_lines_but_not_both(void **state)
+{
+	(void)state;
+	expect_log_error("from: cs512\nmatch: Step\nlines: 1-2\n",
+			 REPORT ":6:1: error: {log} takes match or lines, not both\n"
+				"    6 | lines: 1-2\n"
+				"      | ^~~~~\n");
+	expect_log_error("from: cs512\ncontext: 2\n",
+			 REPORT ":4:1: error: {log} needs match: (a pattern) or lines: (a range "
+				"such as 40-55)\n"
+				"    4 | from: cs512\n"
+				"      | ^\n");
+}
+
+static void log_bad_pattern_is_an_error_at_its_offset(void **state)
+{
+	(void)state;
+	expect_log_error("from: cs512\nmatch: 'Step=(\\d+'\n",
+			 REPORT ":5:18: error: bad pattern: missing closing parenthesis (at "
+				"offset 9 in the pattern)\n"
+				"    5 | match: 'Step=(\\d+'\n"
+				"      |                  ^\n");
+}
+
+static void log_lines_out_of_range_name_the_line_count(void **state)
+{
+	(void)state;
+	expect_log_error("from: cs512\nlines: 58-70\n",
+			 REPORT ":5:8: error: lines 58-70 go past the end of logs/bs512.log (60 "
+				"lines)\n"
+				"    5 | lines: 58-70\n"
+				"      |        ^~~~~\n");
+	expect_log_error("from: cs512\nlines: 61\n",
+			 REPORT ":5:8: error: line 61 is past the end of logs/bs512.log (60 "
+				"lines)\n"
+				"    5 | lines: 61\n"
+				"      |        ^~\n");
+	expect_log_error("from: cs512\nlines: 9-5\n",
+			 REPORT ":5:8: error: lines must be a line number or a range of lines A-B "
+				"with 1 <= A <= B (40-55), not '9-5'\n"
+				"    5 | lines: 9-5\n"
+				"      |        ^~~\n");
+}
+
+static void log_from_must_name_one_run(void **state)
+{
+	(void)state;
+	expect_log_error("from: cs51\nlines: 1\n",
+			 REPORT ":4:7: error: run 'cs51' is not defined (did you mean 'cs512'?)\n"
+				"    4 | from: cs51\n"
+				"      |       ^~~~\n");
+	expect_log_error("from: cs\nlines: 1\n",
+			 REPORT ":4:7: error: 'cs' is a run set: {log} quotes one run, such as "
+				"'cs1024'\n"
+				"    4 | from: cs\n"
+				"      |       ^~\n");
+}
+
+static void log_pattern_that_matches_nothing_is_an_error(void **state)
+{
+	(void)state;
+	expect_log_error("from: cs512\nmatch: Epoch\n",
+			 REPORT ":5:8: error: the pattern matches no line of logs/bs512.log (60 "
+				"lines)\n"
+				"    5 | match: Epoch\n"
+				"      |        ^~~~~\n");
+}
+
+static void log_unreadable_file_is_an_error_at_from(void **state)
+{
+	(void)state;
+	expect_log_error("from: cs2048\nlines: 1\n",
+			 REPORT ":4:7: error: cannot read logs/bs2048.log: No such file or "
+				"directory\n"
+				"    4 | from: cs2048\n"
+				"      |       ^~~~~~\n");
+}
+
+int main(void)
+{
+	const struct CMUnitTest table[] = {
+		cmocka_unit_test(run_set_table_shows_values_as_written_and_formats_a_spec),
+		cmocka_unit_test(computed_cell_names_its_inputs_in_a_tooltip),
+		cmocka_unit_test(series_table_has_a_row_per_step_and_dashes_for_missing_cells),
+		cmocka_unit_test(series_row_names_reach_the_runs_too),
+		cmocka_unit_test(rows_take_one_run_or_a_set_inside_a_list),
+		cmocka_unit_test(where_sort_and_limit_pick_and_order_rows),
+		cmocka_unit_test(sort_by_an_expression_is_numeric_and_puts_missing_last),
+		cmocka_unit_test(transpose_puts_runs_in_columns_and_metrics_in_rows),
+		cmocka_unit_test(missing_cell_is_a_dash_and_keeps_the_column_numeric),
+		cmocka_unit_test(without_columns_a_series_shows_all_its_columns),
+		cmocka_unit_test(text_from_a_log_is_escaped),
+		cmocka_unit_test(where_that_passes_no_row_warns_and_leaves_no_body),
+		cmocka_unit_test(unknown_key_suggests_the_closest),
+		cmocka_unit_test(unknown_key_far_from_all_lists_them),
+		cmocka_unit_test(bad_limit_is_an_error_at_its_value),
+		cmocka_unit_test(unknown_run_in_rows_suggests_the_closest),
+		cmocka_unit_test(rows_of_the_wrong_kind_or_missing),
+		cmocka_unit_test(bad_spec_is_an_error_at_the_spec),
+		cmocka_unit_test(expression_error_points_into_the_column),
+		cmocka_unit_test(expression_error_is_reported_once_not_per_row),
+		cmocka_unit_test(error_inside_a_quoted_column_is_placed_past_the_quote),
+		cmocka_unit_test(parse_error_in_a_column_is_at_its_column),
+		cmocka_unit_test(every_problem_is_reported),
+		cmocka_unit_test(where_must_give_a_boolean),
+		cmocka_unit_test(sort_naming_nothing_is_an_error),
+	};
+	const struct CMUnitTest log[] = {
+		cmocka_unit_test(log_match_shows_matches_with_context_and_gaps),
+		cmocka_unit_test(log_context_of_neighbouring_matches_merges),
+		cmocka_unit_test(log_match_is_cut_at_max_lines),
+		cmocka_unit_test(log_lines_shows_a_range),
+		cmocka_unit_test(log_lines_with_context_highlight_the_range),
+		cmocka_unit_test(log_lines_are_cut_at_an_explicit_max_lines),
+		cmocka_unit_test(log_reports_every_problem),
+		cmocka_unit_test(log_needs_match_or_lines_but_not_both),
+		cmocka_unit_test(log_bad_pattern_is_an_error_at_its_offset),
+		cmocka_unit_test(log_lines_out_of_range_name_the_line_count),
+		cmocka_unit_test(log_from_must_name_one_run),
+		cmocka_unit_test(log_pattern_that_matches_nothing_is_an_error),
+		cmocka_unit_test(log_unreadable_file_is_an_error_at_from),
+	};
+	int failed = cmocka_run_group_tests_name("table", table, NULL, NULL);
+	failed += cmocka_run_group_tests_name("log", log, logs_setup, logs_teardown);
+	return failed;
+}
