@@ -16,6 +16,9 @@ bool file_read(const char *path, struct buf *out, const size_t *limit);
 /* Writes data to path, replacing it.  Returns false with errno set. */
 bool file_write(const char *path, const char *data, size_t len);
 bool file_copy(const char *from, const char *to);
+/* True when both files hold the same bytes (read in chunks).  False
+ * when they differ or either cannot be read (errno set then). */
+bool file_same(const char *a, const char *b);
 
 /* mkdir -p.  Returns false with errno set. */
 bool mkdir_p(const char *path);

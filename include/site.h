@@ -18,6 +18,9 @@ struct build_opts {
 	bool drafts;        /* include reports with draft: true */
 	bool write;         /* false for `logdown check`: resolve, write nothing */
 	bool summary;       /* end with a one-line summary on stderr */
+	/* check only: build into a temporary folder and report every file
+	 * where this committed output differs from it */
+	const char *against;
 };
 
 /* Builds the site, reporting every problem through d.  Returns an exit

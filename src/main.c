@@ -58,13 +58,17 @@ static const char usage_build[] =
 	"Colours are used on a terminal only, and never when NO_COLOR is set.\n";
 
 static const char usage_check[] =
-	"usage: logdown check [DIR] [--drafts] [--strict] [--diagnostics=FMT]\n"
+	"usage: logdown check [DIR] [--against OUT] [--drafts] [--strict]\n"
+	"                     [--diagnostics=FMT]\n"
 	"\n"
 	"Reads and renders every report of the project in DIR (default .) as\n"
 	"`logdown build` would, reports every problem, and writes nothing.\n"
 	"Use it in CI: it exits 1 when the content has errors.\n"
 	"\n"
 	"options:\n"
+	"  --against OUT        also fail when OUT, a site built and committed\n"
+	"                       earlier, differs from what a build writes now,\n"
+	"                       naming each stale, missing or extra file\n"
 	"  --drafts             check draft reports too\n"
 	"  --strict             treat warnings as errors\n"
 	"  --diagnostics=FMT    text (default), github or json\n"
@@ -118,6 +122,7 @@ static int usage_error(const char *usage, const char *fmt, const char *arg)
 struct cli {
 	const char *dir;
 	const char *output;
+	const char *against;
 	bool drafts;
 	bool strict;
 	enum diag_format format;
@@ -143,6 +148,12 @@ static int parse_build_args(int argc, char **argv, struct cli *c, bool is_build)
 			c->drafts = true;
 		} else if (strcmp(a, "--strict") == 0) {
 			c->strict = true;
+		} else if (!is_build && strcmp(a, "--against") == 0) {
+			if (++i >= argc)
+				return usage_error(usage, "%s needs the built site's folder", a);
+			c->against = argv[i];
+		} else if (!is_build && str_has_prefix(a, "--against=")) {
+			c->against = a + strlen("--against=");
 		} else if (str_has_prefix(a, "--diagnostics=")) {
 			const char *f = a + strlen("--diagnostics=");
 			if (strcmp(f, "text") == 0)
@@ -182,6 +193,7 @@ static int cmd_build(int argc, char **argv, bool is_build)
 		.drafts = c.drafts,
 		.write = is_build,
 		.summary = c.format == DIAG_TEXT,
+		.against = c.against,
 	};
 	rc = site_build(&o, d);
 	diag_free(d);

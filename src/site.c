@@ -1,7 +1,9 @@
 /* site.c: the build, from a project folder to a site folder. */
+#define _GNU_SOURCE /* memmem() */
 #include "site.h"
 
 #include <assert.h>
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -321,6 +323,83 @@ static void scope_release(struct report_scope *s)
 	free(s->set_counts);
 }
 
+static bool is_ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/* Does the text name `word` as a whole identifier? */
+static bool names_word(const char *text, size_t len, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p = text, *end = text + len;
+	while (n && (p = memmem(p, (size_t)(end - p), word, n)) != NULL) {
+		bool before = p > text && is_ident_char(p[-1]);
+		bool after = p + n < end && is_ident_char(p[n]);
+		if (!before && !after)
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+/* The parts of a body that can name runs: what stands inside {{ }} and
+ * the bodies of fenced {directives}. */
+static void reference_text(const char *p, const char *end, struct buf *out)
+{
+	bool in_directive = false, in_fence = false;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+		const char *s = p;
+		while (s < eol && *s == ' ')
+			s++;
+		bool fence = eol - s >= 3 && (memcmp(s, "```", 3) == 0 || memcmp(s, "~~~", 3) == 0);
+		if (fence) {
+			in_directive = !in_fence && memchr(s, '{', (size_t)(eol - s)) != NULL;
+			in_fence = !in_fence;
+		} else if (in_directive) {
+			buf_put(out, p, (size_t)(eol - p));
+			buf_putc(out, '\n');
+		} else if (!in_fence) {
+			for (const char *q = p; q + 1 < eol; q++) {
+				if (q[0] != '{' || q[1] != '{')
+					continue;
+				const char *close = memmem(q, (size_t)(eol - q), "}}", 2);
+				if (!close)
+					break;
+				buf_put(out, q + 2, (size_t)(close - q - 2));
+				buf_putc(out, '\n');
+				q = close;
+			}
+		}
+		p = nl ? nl + 1 : end;
+	}
+}
+
+/* A run no value, table or excerpt names is a warning: a forgotten file,
+ * or a reference that was meant to be there. */
+static void warn_unused_runs(struct build *b, const struct report *r)
+{
+	const struct value *spec = value_get(r->meta, "runs");
+	struct buf refs = BUF_INIT;
+	reference_text(r->text + r->body_off, r->text + r->len, &refs);
+	const char *body = buf_data(&refs);
+	size_t len = refs.len;
+	for (size_t i = 0; i < r->runs.count; i++) {
+		const struct runset *set = &r->runs.sets[i];
+		bool used = names_word(body, len, set->name);
+		for (size_t j = 0; !used && set->is_set && j < set->count; j++)
+			used = names_word(body, len, run_name(set->runs[j]));
+		long k = value_index(spec, set->name);
+		if (!used && k >= 0)
+			diag_warning(b->d, spec->key_locs[k],
+				     "run '%s' is never used: no value, table or excerpt names it",
+				     set->name);
+	}
+	buf_free(&refs);
+}
+
 /* Resolve the directives and values, render Markdown, then the page
  * template, then the file and the log pages. */
 static void render_report(struct build *b, struct report *r)
@@ -339,6 +418,7 @@ static void render_report(struct build *b, struct report *r)
 	};
 	r->html = doc_render(r->text + r->body_off, r->len - r->body_off, r->path,
 			     r->body_line - 1, &ctx);
+	warn_unused_runs(b, r);
 	char *root_prefix = report_root_prefix(r->slug);
 	if (!provenance_write(ctx.prov, b->writing ? &b->out : NULL, r->slug, root_prefix, b->d))
 		b->io_failed = true;
@@ -442,6 +522,47 @@ static void copy_resources(struct build *b)
 			b->io_failed = true;
 }
 
+/* check --against: every file a build writes must be in `against` with
+ * the same bytes, and `against` must hold nothing else. */
+static void compare_trees(struct build *b, const char *built, const char *against, const char *rel)
+{
+	char *bdir = path_join(built, rel), *adir = path_join(against, rel);
+	size_t nb = 0, na = 0;
+	char **bn = dir_list(bdir, &nb), **an = dir_list(adir, &na);
+	size_t i = 0, j = 0;
+	while (bn && (i < nb || j < na)) {
+		int c = i >= nb ? 1 : j >= na || !an ? -1 : strcmp(bn[i], an[j]);
+		const char *name = c <= 0 ? bn[i] : an[j];
+		char *child = path_join(rel, name);
+		char *apath = path_join(against, child), *bpath = path_join(built, child);
+		if (c < 0) {
+			diag_error(b->d, loc_line(apath, 0), "missing: a build writes it (the output "
+							     "is stale: rebuild and commit it)");
+		} else if (c > 0) {
+			diag_error(b->d, loc_line(apath, 0), "a build no longer writes it (the output "
+							     "is stale: rebuild and commit it)");
+		} else if (is_dir(bpath) && is_dir(apath)) {
+			compare_trees(b, built, against, child);
+		} else if (is_dir(bpath) != is_dir(apath) || !file_same(bpath, apath)) {
+			diag_error(b->d, loc_line(apath, 0), "differs from what a build writes (the "
+							     "output is stale: rebuild and commit it)");
+		}
+		free(apath);
+		free(bpath);
+		free(child);
+		if (c <= 0)
+			i++;
+		if (c >= 0)
+			j++;
+		if (!an)
+			j = na;
+	}
+	strv_free(bn);
+	strv_free(an);
+	free(bdir);
+	free(adir);
+}
+
 /* The built-in parsers, the project's parsers/ and the folders
  * site.yaml lists (relative to the project). */
 static void load_parsers(struct build *b)
@@ -498,12 +619,33 @@ int site_build(const struct build_opts *opts, struct diag *d)
 		build_free(&b);
 		return EXIT_USAGE;
 	}
-	if (opts->write) {
-		char *out = opts->output ? xstrdup(opts->output)
-					 : path_join(opts->root, b.config.output);
+	char *scratch = NULL; /* check --against builds here */
+	if (opts->against) {
+		if (!is_dir(opts->against)) {
+			diag_error(d, loc_line(opts->against, 0), "no built site to check against: %s",
+				   path_exists(opts->against) ? "not a folder" : strerror(ENOENT));
+			build_free(&b);
+			return EXIT_USAGE;
+		}
+		char tmpl[] = "/tmp/logdown-check-XXXXXX";
+		if (!mkdtemp(tmpl)) {
+			diag_error(d, loc_line(NULL, 0), "cannot make a temporary folder: %s",
+				   strerror(errno));
+			build_free(&b);
+			return EXIT_IO;
+		}
+		scratch = xstrdup(tmpl);
+	}
+	if (opts->write || scratch) {
+		char *out = scratch ? path_join(scratch, "site")
+			    : opts->output ? xstrdup(opts->output)
+					   : path_join(opts->root, b.config.output);
 		rc = outdir_begin(&b.out, opts->root, out, d);
 		free(out);
 		if (rc != EXIT_OK) {
+			if (scratch)
+				remove_tree(scratch);
+			free(scratch);
 			build_free(&b);
 			return rc;
 		}
@@ -534,28 +676,38 @@ int site_build(const struct build_opts *opts, struct diag *d)
 
 	if (diag_errors(d) > 0)
 		rc = b.io_failed ? EXIT_IO : EXIT_CONTENT;
-	if (rc == EXIT_OK && b.writing) {
+	if (rc == EXIT_OK && scratch) {
+		compare_trees(&b, b.out.staging, opts->against, "");
+		if (diag_errors(d) > 0)
+			rc = EXIT_CONTENT;
+	} else if (rc == EXIT_OK && b.writing) {
 		if (!outdir_commit(&b.out, d))
 			rc = EXIT_IO;
 	}
 	if (!opts->summary) {
 		/* machine-readable diagnostics: no prose on the same stream */
 	} else if (rc == EXIT_OK) {
-		fprintf(stderr, "logdown: %s %zu report%s", b.writing ? "built" : "checked",
+		fprintf(stderr, "logdown: %s %zu report%s", b.writing && !scratch ? "built" : "checked",
 			b.nreports, b.nreports == 1 ? "" : "s");
 		if (b.ndrafts)
 			fprintf(stderr, " (%zu draft%s left out; --drafts includes them)", b.ndrafts,
 				b.ndrafts == 1 ? "" : "s");
-		if (b.writing)
+		if (scratch)
+			fprintf(stderr, "; %s is up to date", opts->against);
+		else if (b.writing)
 			fprintf(stderr, " into %s", b.out.shown);
 		fputc('\n', stderr);
 	} else {
 		fprintf(stderr, "logdown: %zu error%s; %s\n", diag_errors(d),
 			diag_errors(d) == 1 ? "" : "s",
-			b.writing ? "the previous output was left as it was" : "nothing was written");
+			b.writing && !scratch ? "the previous output was left as it was"
+					      : "nothing was written");
 	}
 	if (b.writing)
 		outdir_end(&b.out);
+	if (scratch)
+		remove_tree(scratch);
+	free(scratch);
 	build_free(&b);
 	return rc;
 }

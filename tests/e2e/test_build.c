@@ -376,8 +376,83 @@ static void runs_are_loaded_and_checked_at_their_line(void **state)
 		"'cerebras'?)\n"
 		"    6 |   typo: { file: logs/bs512.log, parser: cerebas }\n"
 		"      |                                         ^~~~~~~\n"
+		"content/r/index.md:4:3: warning: run 'cs512' is never used: no value, table "
+		"or excerpt names it\n"
+		"    4 |   cs512: logs/bs512.log\n"
+		"      |   ^~~~~\n"
 		"logdown: 2 errors; nothing was written\n");
-	assert_not_contains(r.err, "cs512");
+	run_free(&r);
+	project_free(dir);
+}
+
+static const char sweep_log[] =
+	"2024-03-30 15:19:11,785 INFO:   | Train Device=CSX, Step=1000, Loss=7.12500, "
+	"Rate=2900.63 samples/sec, GlobalRate=2924.54 samples/sec\n"
+	"2024-03-30 15:20:24,238 INFO:   Processed 512000 sample(s) in 175.070497198 seconds.\n";
+
+static void check_against_names_every_stale_file(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	e2e_write(dir, "content/r/logs/bs512.log", sweep_log);
+	e2e_write(dir, "content/r/index.md",
+		  "---\nruns:\n  cs512: logs/bs512.log\n---\nLoss {{ cs512.final_loss }}.\n");
+	struct run r = e2e_run(dir, "build");
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	r = e2e_run(dir, "check --against _site");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "logdown: checked 2 reports; _site is up to date\n");
+	run_free(&r);
+
+	/* the log changed after the site was committed */
+	e2e_write(dir, "content/r/logs/bs512.log", "");
+	char *log = path_join(dir, "content/r/logs/bs512.log");
+	char *changed = xasprintf("%s", sweep_log);
+	changed[strstr(changed, "7.12500") - changed + 5] = '9';
+	assert_true(file_write(log, changed, strlen(changed)));
+	e2e_write(dir, "_site/old.html", "gone");
+	r = e2e_run(dir, "check --against _site");
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err,
+			    "_site/old.html: error: a build no longer writes it (the output is "
+			    "stale: rebuild and commit it)\n"
+			    "_site/r/index.html: error: differs from what a build writes (the "
+			    "output is stale: rebuild and commit it)\n"
+			    "_site/r/logs/bs512.log: error: differs from what a build writes (the "
+			    "output is stale: rebuild and commit it)\n"
+			    "_site/r/logs/bs512.log.html: error: differs from what a build writes "
+			    "(the output is stale: rebuild and commit it)\n"
+			    "logdown: 4 errors; nothing was written\n");
+	run_free(&r);
+	r = e2e_run(dir, "check --against nowhere");
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "nowhere: error: no built site to check against: No such file "
+				   "or directory\n");
+	run_free(&r);
+	free(changed);
+	free(log);
+	project_free(dir);
+}
+
+static void a_run_nothing_names_is_a_warning(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	e2e_write(dir, "content/r/logs/bs512.log", sweep_log);
+	e2e_write(dir, "content/r/index.md",
+		  "---\nruns:\n  cs512: logs/bs512.log\n---\nThe cs512 run, in words only.\n");
+	struct run r = e2e_run(dir, "check");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err,
+			    "content/r/index.md:3:3: warning: run 'cs512' is never used: no value, "
+			    "table or excerpt names it\n"
+			    "    3 |   cs512: logs/bs512.log\n"
+			    "      |   ^~~~~\n"
+			    "logdown: checked 2 reports\n");
+	run_free(&r);
+	r = e2e_run(dir, "check --strict");
+	assert_int_equal(r.status, 1);
 	run_free(&r);
 	project_free(dir);
 }
@@ -788,6 +863,8 @@ int main(void)
 		cmocka_unit_test(markdown_inside_a_bundle_is_not_a_report),
 		cmocka_unit_test(json_diagnostics_are_the_only_output),
 		cmocka_unit_test(runs_are_loaded_and_checked_at_their_line),
+		cmocka_unit_test(check_against_names_every_stale_file),
+		cmocka_unit_test(a_run_nothing_names_is_a_warning),
 		cmocka_unit_test(output_at_the_project_root_is_refused),
 		cmocka_unit_test(a_folder_logdown_did_not_make_is_not_replaced),
 		cmocka_unit_test(failed_build_leaves_previous_output_intact),
