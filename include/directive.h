@@ -85,6 +85,15 @@ struct directive_ctx {
 bool directive_table(struct directive_ctx *c, const struct value *body, int number,
 		     struct buf *out);
 
+/* Appends the HTML of one value, as inline values and table cells show
+ * it: a value from a file links to its line and reads as written unless
+ * fmt (may be NULL) formats it; a computed one names its inputs in a
+ * tooltip; a missing one is a dash. */
+struct eval;
+struct format;
+void directive_put_value(struct directive_ctx *c, struct buf *out, const struct eval *v,
+			 const struct format *fmt);
+
 /* Renders a {log} excerpt, appending to out:
  *
  *   <pre class="ld-log" id="LABEL"><code><span class="ld-line ld-hl"><a

@@ -886,19 +886,16 @@ static void apply_sort(struct table *t)
 		qsort(t->rows, t->nrows, sizeof *t->rows, row_cmp);
 }
 
-/* A cell, as doc.c renders an inline value: a value from a file links
- * to its line, shown as written unless a spec formats it; a computed
- * one names its inputs in a tooltip; a missing one is a dash. */
-static void put_cell(struct directive_ctx *c, struct buf *out, const struct eval *v,
-		     const struct column *col)
+void directive_put_value(struct directive_ctx *c, struct buf *out, const struct eval *v,
+			 const struct format *fmt)
 {
 	if (v->kind == EVAL_MISSING) {
 		buf_puts(out, "<span class=\"ld-missing\">" MDASH "</span>");
 		return;
 	}
 	struct buf text = BUF_INIT;
-	if (v->kind == EVAL_NUMBER && col->has_format)
-		format_number(&text, v->num, &col->fmt);
+	if (v->kind == EVAL_NUMBER && fmt)
+		format_number(&text, v->num, fmt);
 	else if (v->text)
 		buf_put(&text, v->text, v->len);
 	else if (v->kind == EVAL_NUMBER)
@@ -954,7 +951,7 @@ static char **eval_cells(struct table *t)
 			else if (v.kind != EVAL_MISSING)
 				col->any_other = true;
 			struct buf html = BUF_INIT;
-			put_cell(t->c, &html, &v, col);
+			directive_put_value(t->c, &html, &v, col->has_format ? &col->fmt : NULL);
 			cells[r * t->ncols + k] = buf_detach(&html);
 			eval_clear(&v);
 		}

@@ -394,45 +394,21 @@ static void put_value(struct doc *doc, struct slot *s, struct buf *out, bool in_
 		buf_puts(out, in_tag ? "" : "<span class=\"ld-missing\">\xE2\x80\x94</span>");
 		return;
 	}
-	struct buf text = BUF_INIT;
-	if (v.kind == EVAL_NUMBER && s->has_format)
-		format_number(&text, v.num, &s->format);
-	else if (v.text)
-		buf_put(&text, v.text, v.len);
-	else if (v.kind == EVAL_NUMBER)
-		number_put(&text, v.num);
-	else if (v.kind == EVAL_BOOL)
-		buf_puts(&text, v.boolean ? "true" : "false");
-
-	if (in_tag) {
-		buf_put_html(out, text.data ? text.data : "", text.len);
-	} else if (v.kind == EVAL_MISSING) {
-		buf_puts(out, "<span class=\"ld-missing\">\xE2\x80\x94</span>");
-	} else if (v.line > 0 && v.file) {
-		buf_puts(out, "<a class=\"ld-value\" href=\"");
-		struct buf href = BUF_INIT;
-		provenance_href(doc->c->prov, &href, v.file, v.line);
-		buf_put_html(out, href.data ? href.data : "", href.len);
-		buf_free(&href);
-		char *title = xasprintf("%s:%ld", v.file, v.line);
-		buf_puts(out, "\" title=\"");
-		buf_put_html(out, title, strlen(title));
-		free(title);
-		buf_puts(out, "\">");
-		buf_put_html(out, text.data ? text.data : "", text.len);
-		buf_puts(out, "</a>");
+	const struct format *fmt = s->has_format ? &s->format : NULL;
+	if (!in_tag) {
+		directive_put_value(doc->c, out, &v, fmt);
 	} else {
-		buf_puts(out, "<span class=\"ld-value\"");
-		if (v.inputs) {
-			buf_puts(out, " title=\"");
-			buf_put_html(out, v.inputs, strlen(v.inputs));
-			buf_puts(out, "\"");
-		}
-		buf_puts(out, ">");
-		buf_put_html(out, text.data ? text.data : "", text.len);
-		buf_puts(out, "</span>");
+		/* inside a tag's attribute (a link's destination): the text */
+		struct buf text = BUF_INIT;
+		if (v.kind == EVAL_NUMBER && fmt)
+			format_number(&text, v.num, fmt);
+		else if (v.text)
+			buf_put(&text, v.text, v.len);
+		else if (v.kind == EVAL_NUMBER)
+			number_put(&text, v.num);
+		buf_put_html(out, buf_data(&text), text.len);
+		buf_free(&text);
 	}
-	buf_free(&text);
 	eval_clear(&v);
 }
 
