@@ -82,7 +82,8 @@ static const char usage_new[] =
 	"`logdown build DIR` then builds it as it is.\n";
 
 static const char usage_parse[] =
-	"usage: logdown parse FILE [--parser NAME] [--json | --csv SERIES]\n"
+	"usage: logdown parse FILE [--parser NAME] [--json | --csv SERIES] [--strict]\n"
+	"                     [--diagnostics=text|github|json]\n"
 	"\n"
 	"Runs a parser over FILE and shows what it extracts: every field with its\n"
 	"value and the line it came from, and every series with its columns, its\n"
@@ -98,13 +99,15 @@ static const char usage_parse[] =
 	"                  (value null when missing, text and line null when\n"
 	"                  computed)\n"
 	"  --csv SERIES    print that series as CSV, each cell as written in FILE\n"
+	"  --strict        treat warnings (a parser that matched nothing) as errors\n"
+	"  --diagnostics=FMT  text (default), github or json\n"
 	"  -h, --help      show this help\n"
 	"\n"
 	"exit status: 0 success, 1 no parser claims FILE or it fails on it, 2 bad\n"
 	"usage (FILE missing, unknown parser), 3 FILE cannot be read.\n";
 
 static const char usage_parsers[] =
-	"usage: logdown parsers\n"
+	"usage: logdown parsers [--strict] [--diagnostics=text|github|json]\n"
 	"\n"
 	"Lists the parsers, one a line: its name, where it is defined (built-in,\n"
 	"or the .yaml file in ./parsers that adds or overrides it) and what it\n"
@@ -119,13 +122,49 @@ static int usage_error(const char *usage, const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
+/* The options every command that reports problems takes. */
+struct diag_opts {
+	bool strict;
+	enum diag_format format;
+};
+
+/* Takes a diagnostics option: 1 when a was one, 0 when it is something
+ * else, -1 after a usage error. */
+static int diag_option(const char *a, struct diag_opts *o, const char *usage)
+{
+	if (strcmp(a, "--strict") == 0) {
+		o->strict = true;
+		return 1;
+	}
+	if (!str_has_prefix(a, "--diagnostics="))
+		return 0;
+	const char *f = a + strlen("--diagnostics=");
+	if (strcmp(f, "text") == 0)
+		o->format = DIAG_TEXT;
+	else if (strcmp(f, "github") == 0)
+		o->format = DIAG_GITHUB;
+	else if (strcmp(f, "json") == 0)
+		o->format = DIAG_JSON;
+	else {
+		usage_error(usage, "unknown diagnostics format '%s' (text, github or json)", f);
+		return -1;
+	}
+	return 1;
+}
+
+static struct diag *diag_open(const struct diag_opts *o)
+{
+	struct diag *d = diag_new(stderr, o->format, diag_want_colour(STDERR_FILENO));
+	diag_set_strict(d, o->strict);
+	return d;
+}
+
 struct cli {
 	const char *dir;
 	const char *output;
 	const char *against;
 	bool drafts;
-	bool strict;
-	enum diag_format format;
+	struct diag_opts diag;
 };
 
 /* Parses the options of build and check.  Returns -1 to go on, or the
@@ -133,6 +172,7 @@ struct cli {
 static int parse_build_args(int argc, char **argv, struct cli *c, bool is_build)
 {
 	const char *usage = is_build ? usage_build : usage_check;
+	int rc;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -146,26 +186,15 @@ static int parse_build_args(int argc, char **argv, struct cli *c, bool is_build)
 			c->output = a + strlen("--output=");
 		} else if (strcmp(a, "--drafts") == 0) {
 			c->drafts = true;
-		} else if (strcmp(a, "--strict") == 0) {
-			c->strict = true;
 		} else if (!is_build && strcmp(a, "--against") == 0) {
 			if (++i >= argc)
 				return usage_error(usage, "%s needs the built site's folder", a);
 			c->against = argv[i];
 		} else if (!is_build && str_has_prefix(a, "--against=")) {
 			c->against = a + strlen("--against=");
-		} else if (str_has_prefix(a, "--diagnostics=")) {
-			const char *f = a + strlen("--diagnostics=");
-			if (strcmp(f, "text") == 0)
-				c->format = DIAG_TEXT;
-			else if (strcmp(f, "github") == 0)
-				c->format = DIAG_GITHUB;
-			else if (strcmp(f, "json") == 0)
-				c->format = DIAG_JSON;
-			else
-				return usage_error(usage,
-						   "unknown diagnostics format '%s' (text, github or json)",
-						   f);
+		} else if ((rc = diag_option(a, &c->diag, usage)) != 0) {
+			if (rc < 0)
+				return EXIT_USAGE;
 		} else if (a[0] == '-' && a[1]) {
 			return usage_error(usage, "unknown option '%s'", a);
 		} else if (!c->dir) {
@@ -185,14 +214,13 @@ static int cmd_build(int argc, char **argv, bool is_build)
 	int rc = parse_build_args(argc, argv, &c, is_build);
 	if (rc >= 0)
 		return rc;
-	struct diag *d = diag_new(stderr, c.format, diag_want_colour(STDERR_FILENO));
-	diag_set_strict(d, c.strict);
+	struct diag *d = diag_open(&c.diag);
 	struct build_opts o = {
 		.root = c.dir ? c.dir : ".",
 		.output = c.output,
 		.drafts = c.drafts,
 		.write = is_build,
-		.summary = c.format == DIAG_TEXT,
+		.summary = c.diag.format == DIAG_TEXT,
 		.against = c.against,
 	};
 	rc = site_build(&o, d);
@@ -235,11 +263,16 @@ static int finish_output(int rc)
 static int cmd_parse(int argc, char **argv)
 {
 	struct parse_opts o = {0};
+	struct diag_opts dopts = {0};
+	int rc;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
 			fputs(usage_parse, stdout);
 			return EXIT_OK;
+		} else if ((rc = diag_option(a, &dopts, usage_parse)) != 0) {
+			if (rc < 0)
+				return EXIT_USAGE;
 		} else if (strcmp(a, "--json") == 0) {
 			o.json = true;
 		} else if (strcmp(a, "--csv") == 0) {
@@ -264,25 +297,32 @@ static int cmd_parse(int argc, char **argv)
 		return usage_error(usage_parse, "%s", "name the result file to parse");
 	if (o.parser && !*o.parser)
 		return usage_error(usage_parse, "%s", "the parser name is empty");
-	struct diag *d = diag_new(stderr, DIAG_TEXT, diag_want_colour(STDERR_FILENO));
-	int rc = parsecmd_parse(&o, stdout, d);
+	struct diag *d = diag_open(&dopts);
+	rc = parsecmd_parse(&o, stdout, d);
 	diag_free(d);
 	return finish_output(rc);
 }
 
 static int cmd_parsers(int argc, char **argv)
 {
+	struct diag_opts dopts = {0};
+	int rc;
 	for (int i = 0; i < argc; i++) {
 		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
 			fputs(usage_parsers, stdout);
 			return EXIT_OK;
 		}
+		if ((rc = diag_option(argv[i], &dopts, usage_parsers)) != 0) {
+			if (rc < 0)
+				return EXIT_USAGE;
+			continue;
+		}
 		if (argv[i][0] == '-')
 			return usage_error(usage_parsers, "unknown option '%s'", argv[i]);
 		return usage_error(usage_parsers, "unexpected argument '%s'", argv[i]);
 	}
-	struct diag *d = diag_new(stderr, DIAG_TEXT, diag_want_colour(STDERR_FILENO));
-	int rc = parsecmd_list(stdout, d);
+	struct diag *d = diag_open(&dopts);
+	rc = parsecmd_list(stdout, d);
 	diag_free(d);
 	return finish_output(rc);
 }

@@ -339,6 +339,24 @@ static void parsers_lists_one_a_line_sorted(void **state)
 	free(dir);
 }
 
+static void parse_takes_strict_and_github_diagnostics(void **state)
+{
+	(void)state;
+	char *dir = e2e_tmpdir();
+	e2e_write(dir, "e.log", "nothing here\n");
+	struct run r = e2e_run(dir, "parse e.log --parser cerebras --diagnostics=github");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "::warning file=e.log::parser 'cerebras' matched nothing in "
+				   "e.log\n");
+	run_free(&r);
+	r = e2e_run(dir, "parse e.log --parser cerebras --strict");
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err, "e.log: error: parser 'cerebras' matched nothing in e.log\n");
+	run_free(&r);
+	remove_tree(dir);
+	free(dir);
+}
+
 static void help_lists_and_explains_the_commands(void **state)
 {
 	(void)state;
@@ -349,11 +367,12 @@ static void help_lists_and_explains_the_commands(void **state)
 	run_free(&r);
 	r = e2e_run(".", "parse --help");
 	assert_int_equal(r.status, 0);
-	assert_contains(r.out, "usage: logdown parse FILE [--parser NAME] [--json | --csv SERIES]\n");
+	assert_contains(r.out, "usage: logdown parse FILE [--parser NAME] [--json | --csv SERIES] "
+			       "[--strict]\n");
 	run_free(&r);
 	r = e2e_run(".", "help parsers");
 	assert_int_equal(r.status, 0);
-	assert_contains(r.out, "usage: logdown parsers\n");
+	assert_contains(r.out, "usage: logdown parsers [--strict] [--diagnostics=text|github|json]\n");
 	run_free(&r);
 	r = e2e_run(".", "parsrs");
 	assert_int_equal(r.status, 2);
@@ -375,6 +394,7 @@ int main(void)
 		cmocka_unit_test(bad_usage_exits_2),
 		cmocka_unit_test(file_no_parser_claims_is_a_content_error),
 		cmocka_unit_test(parsers_lists_one_a_line_sorted),
+		cmocka_unit_test(parse_takes_strict_and_github_diagnostics),
 		cmocka_unit_test(help_lists_and_explains_the_commands),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
