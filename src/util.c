@@ -228,12 +228,17 @@ const char *closest_name(const char *name, const char *const *candidates)
 	/* A typo changes about one character in three at most. */
 	size_t cap = strlen(name) / 3 + 1;
 	const char *best = NULL;
-	size_t best_d = cap + 1;
+	size_t best_d = cap + 1, best_len_gap = 0, n = strlen(name);
 	for (size_t i = 0; candidates[i]; i++) {
 		size_t d = edit_distance(name, candidates[i], cap);
-		if (d < best_d) {
+		size_t len = strlen(candidates[i]);
+		size_t gap = len > n ? len - n : n - len;
+		/* On a tie, the candidate of the same length reads as the
+		 * likelier typo: cs1024 suggests cs2048 before cs512. */
+		if (d < best_d || (d == best_d && best && gap < best_len_gap)) {
 			best_d = d;
 			best = candidates[i];
+			best_len_gap = gap;
 		}
 	}
 	return best;
