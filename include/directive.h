@@ -88,11 +88,13 @@ bool directive_table(struct directive_ctx *c, const struct value *body, int numb
 /* Appends the HTML of one value, as inline values and table cells show
  * it: a value from a file links to its line and reads as written unless
  * fmt (may be NULL) formats it; a computed one names its inputs in a
- * tooltip; a missing one is a dash. */
+ * tooltip; a missing one is a dash.  With link false (a value inside a
+ * link's text, where links cannot nest) the line is named in a tooltip
+ * instead. */
 struct eval;
 struct format;
 void directive_put_value(struct directive_ctx *c, struct buf *out, const struct eval *v,
-			 const struct format *fmt);
+			 const struct format *fmt, bool link);
 
 /* Renders a {log} excerpt, appending to out:
  *

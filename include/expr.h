@@ -83,6 +83,11 @@ struct scope {
 	size_t nruns;
 	const struct series *series;
 	size_t row;
+	/* the report's run sets, named only to explain that a set is not a
+	 * value ("cs is a run set of 3 runs: ..."); may be empty */
+	const char *const *set_names;
+	const size_t *set_counts;
+	size_t nsets;
 };
 
 enum eval_kind {

@@ -55,6 +55,13 @@ void run_set_field(struct run *r, const char *name, const struct datum *d);
  * name was set: a result file's own "name" wins.  They are not counted
  * by run_field_count() nor listed by run_field_at(). */
 const struct datum *run_field(const struct run *r, const char *name);
+
+/* For a computed field (a parser's derive): what it was computed from,
+ * "samples = 512000 (logs/bs512.log:58); ...", shown in a tooltip.  The
+ * field must exist; inputs is copied.  run_field_inputs() gives NULL for
+ * a field without. */
+void run_set_field_inputs(struct run *r, const char *name, const char *inputs);
+const char *run_field_inputs(const struct run *r, const char *name);
 size_t run_field_count(const struct run *r);
 /* The i-th field's name and value, in order. */
 const char *run_field_name(const struct run *r, size_t i);

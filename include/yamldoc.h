@@ -23,6 +23,12 @@
 struct value *yamldoc_parse(const char *text, size_t len, const char *file,
 			    int line0, struct diag *d);
 
+/* The same, for YAML whose line i (0-based) starts col0[i] columns into
+ * its line of `file` (a directive body inside a list item or a block
+ * quote); lines past ncol0 are not shifted. */
+struct value *yamldoc_parse_at(const char *text, size_t len, const char *file, int line0,
+			       const int *col0, size_t ncol0, struct diag *d);
+
 /* Types one plain scalar as yamldoc_parse() does.  Caller frees. */
 struct value *yamldoc_scalar(const char *text, size_t len);
 

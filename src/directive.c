@@ -887,7 +887,7 @@ static void apply_sort(struct table *t)
 }
 
 void directive_put_value(struct directive_ctx *c, struct buf *out, const struct eval *v,
-			 const struct format *fmt)
+			 const struct format *fmt, bool link)
 {
 	if (v->kind == EVAL_MISSING) {
 		buf_puts(out, "<span class=\"ld-missing\">" MDASH "</span>");
@@ -902,7 +902,13 @@ void directive_put_value(struct directive_ctx *c, struct buf *out, const struct 
 		number_put(&text, v->num);
 	else if (v->kind == EVAL_BOOL)
 		buf_puts(&text, v->boolean ? "true" : "false");
-	if (v->line > 0 && v->file) {
+	if (v->line > 0 && v->file && !link) {
+		buf_puts(out, "<span class=\"ld-value\" title=\"");
+		put_text(out, v->file, strlen(v->file));
+		buf_printf(out, ":%ld\">", v->line);
+		put_text(out, buf_data(&text), text.len);
+		buf_puts(out, "</span>");
+	} else if (v->line > 0 && v->file) {
 		struct buf href = BUF_INIT;
 		provenance_href(c->prov, &href, v->file, v->line);
 		buf_puts(out, "<a class=\"ld-value\" href=\"");
@@ -951,7 +957,7 @@ static char **eval_cells(struct table *t)
 			else if (v.kind != EVAL_MISSING)
 				col->any_other = true;
 			struct buf html = BUF_INIT;
-			directive_put_value(t->c, &html, &v, col->has_format ? &col->fmt : NULL);
+			directive_put_value(t->c, &html, &v, col->has_format ? &col->fmt : NULL, true);
 			cells[r * t->ncols + k] = buf_detach(&html);
 			eval_clear(&v);
 		}
@@ -988,6 +994,9 @@ static void render_table(struct table *t, char **cells, int number, struct buf *
 			buf_printf(out, "Table %d: ", number);
 		put_text(out, t->caption->text, t->caption->len);
 		buf_puts(out, "</caption>\n");
+	} else if (number > 0) {
+		/* labelled, no caption: a reader following "Table 2" finds it */
+		buf_printf(out, "<caption>Table %d</caption>\n", number);
 	}
 	buf_puts(out, "<thead>\n<tr>\n");
 	if (!t->transpose) {

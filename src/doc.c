@@ -48,6 +48,10 @@ struct label {
 struct doc {
 	const char *file;
 	int line0;
+	const char *text;   /* the Markdown source */
+	size_t len;
+	bool *code_line;    /* per body line (0-based): inside a code block */
+	size_t nlines;
 	struct directive_ctx *c;
 	struct slot *slots;
 	size_t nslots;
@@ -65,24 +69,6 @@ static void add_slot(struct doc *doc, struct slot s, struct buf *md)
 	doc->slots[doc->nslots] = s;
 	buf_printf(md, "%cLD%zu%c", MARK, doc->nslots, MARK);
 	doc->nslots++;
-}
-
-/* The length of the fence that opens a line (``` or ~~~, up to three
- * spaces in), or 0. */
-static size_t fence_at(const char *p, const char *end, char *ch)
-{
-	size_t indent = 0;
-	while (p < end && *p == ' ' && indent < 4)
-		p++, indent++;
-	if (indent > 3 || p >= end || (*p != '`' && *p != '~'))
-		return 0;
-	size_t n = 0;
-	while (p + n < end && p[n] == *p)
-		n++;
-	if (n < 3)
-		return 0;
-	*ch = *p;
-	return n;
 }
 
 /* Splits "expr :spec" at the last ':' that stands outside quotes and
@@ -139,42 +125,69 @@ static bool is_label_char(char c)
 	return isalnum((unsigned char)c) || c == '-' || c == '_';
 }
 
+static cmark_parser *new_parser(int options)
+{
+	cmark_gfm_core_extensions_ensure_registered();
+	cmark_parser *parser = cmark_parser_new(options);
+	for (size_t i = 0; i < ARRAY_LEN(extensions); i++) {
+		cmark_syntax_extension *ext = cmark_find_syntax_extension(extensions[i]);
+		if (ext)
+			cmark_parser_attach_syntax_extension(parser, ext);
+	}
+	return parser;
+}
+
+/* Marks the lines of every code block, fenced or indented, at any depth
+ * (in a list, in a block quote): cmark knows them exactly, so the
+ * pre-pass asks it rather than guessing. */
+static void find_code_lines(struct doc *doc)
+{
+	doc->nlines = 1;
+	for (size_t i = 0; i < doc->len; i++)
+		doc->nlines += doc->text[i] == '\n';
+	doc->code_line = xcalloc(doc->nlines, sizeof *doc->code_line);
+	cmark_parser *parser = new_parser(CMARK_OPT_SOURCEPOS);
+	cmark_parser_feed(parser, doc->text, doc->len);
+	cmark_node *root = cmark_parser_finish(parser);
+	cmark_iter *it = cmark_iter_new(root);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *node = cmark_iter_get_node(it);
+		if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(node) != CMARK_NODE_CODE_BLOCK)
+			continue;
+		int from = cmark_node_get_start_line(node), to = cmark_node_get_end_line(node);
+		for (int l = from; l <= to; l++)
+			if (l >= 1 && (size_t)l <= doc->nlines)
+				doc->code_line[l - 1] = true;
+	}
+	cmark_iter_free(it);
+	cmark_node_free(root);
+	cmark_parser_free(parser);
+}
+
 /* Copies text into md with inline values and references replaced by
  * placeholders.  Line structure is kept, so that cmark's line numbers
  * are the source's. */
-static void prepass(struct doc *doc, const char *text, size_t len, struct buf *md)
+static void prepass(struct doc *doc, struct buf *md)
 {
-	const char *p = text, *end = text + len;
+	const char *text = doc->text, *p = text, *end = text + doc->len;
 	const char *line_start = text;
 	int line = doc->line0 + 1;
-	char fence_ch = 0;
-	size_t fence_len = 0;
+	size_t body_line = 0; /* 0-based line of the body */
 	bool at_line_start = true;
 
 	while (p < end) {
 		if (at_line_start) {
 			at_line_start = false;
 			line_start = p;
-			char ch = 0;
-			size_t n = fence_at(p, end, &ch);
-			const char *nl = memchr(p, '\n', (size_t)(end - p));
-			const char *eol = nl ? nl + 1 : end;
-			if (fence_len) {
-				/* inside a fenced block: copied as it is */
-				if (n >= fence_len && ch == fence_ch)
-					fence_len = 0;
+			if (body_line < doc->nlines && doc->code_line[body_line]) {
+				/* a code block's line: copied as it is */
+				const char *nl = memchr(p, '\n', (size_t)(end - p));
+				const char *eol = nl ? nl + 1 : end;
 				buf_put(md, p, (size_t)(eol - p));
 				p = eol;
 				line++;
-				at_line_start = true;
-				continue;
-			}
-			if (n) {
-				fence_len = n;
-				fence_ch = ch;
-				buf_put(md, p, (size_t)(eol - p));
-				p = eol;
-				line++;
+				body_line++;
 				at_line_start = true;
 				continue;
 			}
@@ -184,9 +197,12 @@ static void prepass(struct doc *doc, const char *text, size_t len, struct buf *m
 			buf_putc(md, c);
 			p++;
 			line++;
+			body_line++;
 			at_line_start = true;
-		} else if (c == '\\' && p + 1 < end && (p[1] == '{' || p[1] == '@')) {
-			/* \{{ and \@ stay literal: cmark drops the backslash */
+		} else if (c == '\\' && p + 1 < end && ispunct((unsigned char)p[1])) {
+			/* a backslash escape, read as CommonMark reads it: \{{ and
+			 * \@ stay literal, \` opens no code span, \\ is one
+			 * backslash before whatever follows */
 			buf_put(md, p, 2);
 			p += 2;
 		} else if (c == '`') {
@@ -216,6 +232,7 @@ static void prepass(struct doc *doc, const char *text, size_t len, struct buf *m
 			for (const char *s = p; s < stop; s++) {
 				if (*s == '\n') {
 					line++;
+					body_line++;
 					line_start = s + 1;
 				}
 			}
@@ -302,6 +319,47 @@ static void take_label(struct doc *doc, const struct value *body, const char *ki
 	doc->labels[doc->nlabels++] = (struct label){xstrdup(v->text), kind, number};
 }
 
+/* Line n (1-based, of the body) of the source, NUL-free up to its end;
+ * NULL past the end.  Not NUL-terminated: ends at '\n' or doc end. */
+static const char *source_line(const struct doc *doc, int n)
+{
+	const char *p = doc->text, *end = doc->text + doc->len;
+	for (int i = 1; i < n && p; i++) {
+		p = memchr(p, '\n', (size_t)(end - p));
+		if (p)
+			p++;
+	}
+	return p && p < end ? p : NULL;
+}
+
+/* How far into its source line each line of a directive's body starts:
+ * in a list item or a block quote, cmark hands the body over without
+ * the indentation or the "> ". */
+static int *body_shifts(const struct doc *doc, int first, const char *body, size_t *n)
+{
+	size_t lines = 0;
+	for (const char *b = body; *b; b++)
+		lines += *b == '\n';
+	int *shift = xcalloc(lines + 1, sizeof *shift);
+	const char *end = doc->text + doc->len, *b = body;
+	for (size_t i = 0; i < lines; i++) {
+		const char *bnl = strchr(b, '\n');
+		size_t blen = (size_t)(bnl - b);
+		const char *s = source_line(doc, first + (int)i);
+		if (s) {
+			const char *snl = memchr(s, '\n', (size_t)(end - s));
+			size_t slen = snl ? (size_t)(snl - s) : (size_t)(end - s);
+			if (slen > 0 && s[slen - 1] == '\r')
+				slen--;
+			if (slen >= blen && memcmp(s + slen - blen, b, blen) == 0)
+				shift[i] = (int)(slen - blen);
+		}
+		b = bnl + 1;
+	}
+	*n = lines;
+	return shift;
+}
+
 /* Renders one fenced directive; NULL when node is plain code. */
 static char *directive(struct doc *doc, cmark_node *node)
 {
@@ -310,14 +368,15 @@ static char *directive(struct doc *doc, cmark_node *node)
 		return NULL;
 	const char *close = strchr(info, '}');
 	int line = doc->line0 + cmark_node_get_start_line(node);
-	struct loc at = {doc->file, line, cmark_node_get_start_column(node), 0};
+	const char *src = source_line(doc, cmark_node_get_start_line(node));
+	const char *brace = src ? strchr(src, '{') : NULL;
+	struct loc at = {doc->file, line, brace ? (int)(brace - src) + 1 : 1, 0};
 	char *name = xstrndup(info + 1, close ? (size_t)(close - info - 1) : strlen(info + 1));
 	bool known = false;
 	for (size_t i = 0; directives[i]; i++)
 		known = known || strcmp(name, directives[i]) == 0;
 	if (!known || !close) {
 		const char *near = closest_name(name, directives);
-		at.col += 3;
 		at.len = (int)strlen(name) + 2;
 		if (near)
 			diag_error(doc->c->d, at, "unknown directive '{%s}' (did you mean '{%s}'?)",
@@ -337,8 +396,11 @@ static char *directive(struct doc *doc, cmark_node *node)
 		return xstrdup("");
 	}
 	const char *body_text = cmark_node_get_literal(node);
-	struct value *body = yamldoc_parse(body_text, strlen(body_text), doc->file, line,
-					   doc->c->d);
+	size_t nshift = 0;
+	int *shift = body_shifts(doc, cmark_node_get_start_line(node) + 1, body_text, &nshift);
+	struct value *body = yamldoc_parse_at(body_text, strlen(body_text), doc->file, line,
+					      shift, nshift, doc->c->d);
+	free(shift);
 	struct buf html = BUF_INIT;
 	if (body && body->kind != VALUE_MAP) {
 		struct loc bat = {doc->file, line + 1, 1, 0};
@@ -387,7 +449,8 @@ static void replace_directives(struct doc *doc, cmark_node *root)
 
 /* --- 4. placeholders into values --- */
 
-static void put_value(struct doc *doc, struct slot *s, struct buf *out, bool in_tag)
+static void put_value(struct doc *doc, struct slot *s, struct buf *out, bool in_tag,
+		      bool in_link)
 {
 	struct eval v = {0};
 	if (!s->expr || !expr_eval_one(s->expr, doc->c->scope, &v, doc->c->d)) {
@@ -396,7 +459,7 @@ static void put_value(struct doc *doc, struct slot *s, struct buf *out, bool in_
 	}
 	const struct format *fmt = s->has_format ? &s->format : NULL;
 	if (!in_tag) {
-		directive_put_value(doc->c, out, &v, fmt);
+		directive_put_value(doc->c, out, &v, fmt, !in_link);
 	} else {
 		/* inside a tag's attribute (a link's destination): the text */
 		struct buf text = BUF_INIT;
@@ -412,7 +475,8 @@ static void put_value(struct doc *doc, struct slot *s, struct buf *out, bool in_
 	eval_clear(&v);
 }
 
-static void put_ref(struct doc *doc, struct slot *s, struct buf *out, bool in_tag)
+static void put_ref(struct doc *doc, struct slot *s, struct buf *out, bool in_tag,
+		    bool in_link)
 {
 	const struct label *l = find_label(doc, s->label);
 	if (!l) {
@@ -432,22 +496,25 @@ static void put_ref(struct doc *doc, struct slot *s, struct buf *out, bool in_ta
 		buf_puts(out, s->label);
 		return;
 	}
-	if (in_tag) {
+	if (in_tag || in_link) {
 		buf_printf(out, "%s %d", l->kind, l->number);
 		return;
 	}
 	buf_printf(out, "<a class=\"ld-ref\" href=\"#%s\">%s %d</a>", l->name, l->kind, l->number);
 }
 
-/* Does a placeholder start at p?  Sets *index and *len. */
-static bool placeholder_at(const char *p, const char *end, size_t *index, size_t *len)
+/* Does a placeholder start at p?  Sets *index and *len.  Inside a tag
+ * it may come percent-encoded (a link's destination); in text, "%1A" is
+ * the author's or the log's own. */
+static bool placeholder_at(const char *p, const char *end, bool in_tag, size_t *index,
+			   size_t *len)
 {
 	const char *q;
 	size_t mark;
 	if (*p == MARK)
 		mark = 1;
-	else if (end - p >= 3 && memcmp(p, "%1A", 3) == 0)
-		mark = 3; /* percent-encoded in a link's destination */
+	else if (in_tag && end - p >= 3 && memcmp(p, "%1A", 3) == 0)
+		mark = 3;
 	else
 		return false;
 	q = p + mark;
@@ -469,22 +536,28 @@ static char *fill(struct doc *doc, const char *html)
 	struct buf out = BUF_INIT;
 	const char *p = html, *end = html + strlen(html);
 	bool in_tag = false;
+	int in_link = 0; /* inside <a>...</a>: links cannot nest */
 	while (p < end) {
 		size_t index, len;
-		if ((*p == MARK || *p == '%') && placeholder_at(p, end, &index, &len) &&
+		if ((*p == MARK || *p == '%') && placeholder_at(p, end, in_tag, &index, &len) &&
 		    index < doc->nslots) {
 			struct slot *s = &doc->slots[index];
 			if (s->kind == SLOT_VALUE)
-				put_value(doc, s, &out, in_tag);
+				put_value(doc, s, &out, in_tag, in_link > 0);
 			else
-				put_ref(doc, s, &out, in_tag);
+				put_ref(doc, s, &out, in_tag, in_link > 0);
 			p += len;
 			continue;
 		}
-		if (*p == '<')
+		if (*p == '<') {
 			in_tag = true;
-		else if (*p == '>')
+			if ((p[1] == 'a' || p[1] == 'A') && (p[2] == ' ' || p[2] == '>'))
+				in_link++;
+			else if (p[1] == '/' && (p[2] == 'a' || p[2] == 'A') && p[3] == '>' && in_link)
+				in_link--;
+		} else if (*p == '>') {
 			in_tag = false;
+		}
 		buf_putc(&out, *p++);
 	}
 	return buf_detach(&out);
@@ -493,17 +566,12 @@ static char *fill(struct doc *doc, const char *html)
 char *doc_render(const char *text, size_t len, const char *file, int line0,
 		 struct directive_ctx *c)
 {
-	struct doc doc = {.file = file, .line0 = line0, .c = c};
+	struct doc doc = {.file = file, .line0 = line0, .text = text, .len = len, .c = c};
 	struct buf md = BUF_INIT;
-	prepass(&doc, text, len, &md);
+	find_code_lines(&doc);
+	prepass(&doc, &md);
 
-	cmark_gfm_core_extensions_ensure_registered();
-	cmark_parser *parser = cmark_parser_new(MD_OPTIONS | CMARK_OPT_SOURCEPOS);
-	for (size_t i = 0; i < ARRAY_LEN(extensions); i++) {
-		cmark_syntax_extension *ext = cmark_find_syntax_extension(extensions[i]);
-		if (ext)
-			cmark_parser_attach_syntax_extension(parser, ext);
-	}
+	cmark_parser *parser = new_parser(MD_OPTIONS | CMARK_OPT_SOURCEPOS);
 	cmark_parser_feed(parser, buf_data(&md), md.len);
 	cmark_node *root = cmark_parser_finish(parser);
 	replace_directives(&doc, root);
@@ -522,5 +590,6 @@ char *doc_render(const char *text, size_t len, const char *file, int line0,
 	for (size_t i = 0; i < doc.nlabels; i++)
 		free(doc.labels[i].name);
 	free(doc.labels);
+	free(doc.code_line);
 	return out;
 }

@@ -1239,6 +1239,12 @@ static bool probe_run(const void *arg, const char *name, struct ref *out)
 	const struct datum *dt = run_field(r, name);
 	if (dt) {
 		datum_to_ref(dt, r, out);
+		const char *inputs = dt->line == 0 ? run_field_inputs(r, name) : NULL;
+		if (inputs) {
+			/* a parser's derive: it names what it was computed from */
+			out->picked = false;
+			out->v.inputs = xstrdup(inputs);
+		}
 		return true;
 	}
 	const struct series *s = run_series(r, name);
@@ -1328,6 +1334,15 @@ static bool resolve_first(struct ctx *c, const struct node *base, const struct s
 		err(c, base->op_off, base->op_len, "%s is a function: call it as %s", fn->name,
 		    fn->usage);
 		return false;
+	}
+	for (size_t set = 0; set < sc->nsets; set++) {
+		if (strcmp(sc->set_names[set], base->str) == 0) {
+			err(c, base->op_off, base->op_len,
+			    "'%s' is a run set of %zu runs, not one run: name one of its runs "
+			    "(by file stem), or show them all with a {table} whose rows: %s",
+			    base->str, sc->set_counts[set], base->str);
+			return false;
+		}
 	}
 	struct names ns = {0};
 	if (sc->series)

@@ -3055,6 +3055,8 @@ static void derive_all(const struct parser *p, struct run *r, bool complete, str
 			if (!dt.text)
 				dt.line = 0;
 			run_set_field(r, dv->name, &dt);
+			if (dt.line == 0 && ev.inputs)
+				run_set_field_inputs(r, dv->name, ev.inputs);
 		}
 		eval_clear(&ev);
 	}

@@ -71,6 +71,7 @@ struct field {
 	char *name;
 	struct datum d; /* d.text points into `text` */
 	char *text;
+	char *inputs;   /* a computed field's inputs, or NULL */
 };
 
 struct run {
@@ -143,6 +144,7 @@ void run_free(struct run *r)
 	for (size_t i = 0; i < r->nfields; i++) {
 		free(r->fields[i].name);
 		free(r->fields[i].text);
+		free(r->fields[i].inputs);
 	}
 	free(r->fields);
 	free(r->hash);
@@ -214,11 +216,15 @@ static long field_find(const struct run *r, const char *name)
 
 void run_set_field(struct run *r, const char *name, const struct datum *d)
 {
+	/* Copied before anything is freed: d may be this very field's view
+	 * (a derive x: x). */
+	char *text = d->text ? xstrndup(d->text, d->len) : NULL;
 	long at = field_find(r, name);
 	struct field *f;
 	if (at >= 0) {
 		f = &r->fields[at];
 		free(f->text);
+		free(f->inputs);
 	} else {
 		if (r->nfields == r->fields_cap) {
 			r->fields_cap = r->fields_cap ? r->fields_cap * 2 : 8;
@@ -238,13 +244,27 @@ void run_set_field(struct run *r, const char *name, const struct datum *d)
 		}
 	}
 	f->d = *d;
-	f->text = NULL;
-	if (d->text) {
-		f->text = xstrndup(d->text, d->len);
-		f->d.text = f->text;
-	} else {
+	f->text = text;
+	f->inputs = NULL;
+	if (text)
+		f->d.text = text;
+	else
 		f->d.len = 0;
-	}
+}
+
+void run_set_field_inputs(struct run *r, const char *name, const char *inputs)
+{
+	long at = field_find(r, name);
+	if (at < 0)
+		return;
+	free(r->fields[at].inputs);
+	r->fields[at].inputs = inputs ? xstrdup(inputs) : NULL;
+}
+
+const char *run_field_inputs(const struct run *r, const char *name)
+{
+	long at = field_find(r, name);
+	return at >= 0 ? r->fields[at].inputs : NULL;
 }
 
 const struct datum *run_field(const struct run *r, const char *name)

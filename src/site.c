@@ -406,7 +406,13 @@ static void render_report(struct build *b, struct report *r)
 {
 	struct report_scope rs;
 	scope_collect(&rs, &r->runs);
-	struct scope scope = {.runs = rs.runs, .nruns = rs.nruns};
+	struct scope scope = {
+		.runs = rs.runs,
+		.nruns = rs.nruns,
+		.set_names = rs.set_names,
+		.set_counts = rs.set_counts,
+		.nsets = rs.nsets,
+	};
 	struct directive_ctx ctx = {
 		.scope = &scope,
 		.set_names = rs.set_names,

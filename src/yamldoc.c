@@ -29,7 +29,16 @@ struct loader {
 	 * order, so finding the next one scans on from the last. */
 	size_t line;
 	size_t line_start;
+	/* Columns to add to each line (0-based), for YAML whose lines were
+	 * taken out of a list item or a block quote; may be NULL. */
+	const int *col0;
+	size_t ncol0;
 };
+
+static int line_shift(const struct loader *ld, size_t line)
+{
+	return line < ld->ncol0 ? ld->col0[line] : 0;
+}
 
 /* Where a libyaml mark is, with the column in bytes as diagnostics
  * count it (libyaml counts characters). */
@@ -52,7 +61,8 @@ static struct loc mark_loc(struct loader *ld, yaml_mark_t m)
 		while (at < ld->len && ((unsigned char)ld->text[at] & 0xC0) == 0x80)
 			at++;
 	}
-	struct loc l = {ld->file, (int)m.line + 1 + ld->line0, (int)(at - ld->line_start) + 1, 1};
+	struct loc l = {ld->file, (int)m.line + 1 + ld->line0,
+			(int)(at - ld->line_start) + 1 + line_shift(ld, m.line), 1};
 	return l;
 }
 
@@ -68,7 +78,8 @@ static struct loc offset_loc(struct loader *ld, size_t offset)
 			start = i + 1;
 		}
 	}
-	struct loc l = {ld->file, line + ld->line0, (int)(offset - start) + 1, 1};
+	struct loc l = {ld->file, line + ld->line0,
+			(int)(offset - start) + 1 + line_shift(ld, (size_t)line - 1), 1};
 	return l;
 }
 
@@ -315,6 +326,12 @@ static void expect_stream_end(struct loader *ld)
 struct value *yamldoc_parse(const char *text, size_t len, const char *file, int line0,
 			    struct diag *d)
 {
+	return yamldoc_parse_at(text, len, file, line0, NULL, 0, d);
+}
+
+struct value *yamldoc_parse_at(const char *text, size_t len, const char *file, int line0,
+			       const int *col0, size_t ncol0, struct diag *d)
+{
 	/* A byte order mark is not content.  Left in, libyaml counts it as a
 	 * column of line 1, so the first key is indented more than the next
 	 * and ends the document.  Stripped, columns are what a reader sees. */
@@ -322,7 +339,8 @@ struct value *yamldoc_parse(const char *text, size_t len, const char *file, int 
 		text += 3;
 		len -= 3;
 	}
-	struct loader ld = {.text = text, .len = len, .file = file, .line0 = line0, .d = d};
+	struct loader ld = {.text = text, .len = len, .file = file, .line0 = line0, .d = d,
+			    .col0 = col0, .ncol0 = ncol0};
 	struct value *root = NULL;
 	if (!yaml_parser_initialize(&ld.parser)) {
 		diag_error(d, loc_line(file, 0), "cannot start the YAML parser");
