@@ -9,7 +9,7 @@ static int build_examples(void **state)
 	(void)state;
 	out_dir = e2e_tmpdir();
 	char *cwd = getcwd(NULL, 0);
-	struct run r = e2e_run(cwd, "build . -o '%s/_site'", out_dir);
+	struct run r = e2e_run(cwd, "build . --strict -o '%s/_site'", out_dir);
 	free(cwd);
 	int status = r.status;
 	if (status != 0)
@@ -79,10 +79,32 @@ static void hw07_page_shows_front_matter_and_gfm_table(void **state)
 	assert_contains(page, "<h1 class=\"ld-title\">Homework 7: AI accelerators</h1>");
 	assert_contains(page, "<time class=\"ld-date\" datetime=\"2024-04-08\">2024-04-08</time>");
 	assert_contains(page, "<th align=\"right\">Batch size</th>");
-	assert_contains(page, "<td align=\"right\">7.12500</td>");
+	/* every number comes from a log and links to its line */
+	assert_contains(page, "<td align=\"right\"><a class=\"ld-value\" "
+			      "href=\"logs/cerebras/bs512.log.html#L53\" "
+			      "title=\"content/hw07-ai-accelerators/logs/cerebras/bs512.log:53\">"
+			      "7.12500</a></td>");
+	assert_contains(page, "<caption>Table 1: BERT-Large on one CSX");
+	/* the IPU-acquire failure, as an excerpt with the log's own numbers */
+	assert_contains(page, "<a class=\"ld-lineno\" href=\"logs/graphcore/ipu_error.log.html#L1\">"
+			      "1</a> [09:01:59.258] [poptorch::python] [critical]");
 	assert_contains(page, "<li><input type=\"checkbox\" checked=\"\" disabled=\"\" /> Cerebras: "
 			      "BERT-Large with batch sizes 512, 1024 and 2048</li>");
 	free(page);
+}
+
+static void used_logs_are_published_with_their_pages(void **state)
+{
+	(void)state;
+	char *raw = site_file("hw07-ai-accelerators/logs/cerebras/bs512.log");
+	char *src = e2e_read(".", "content/hw07-ai-accelerators/logs/cerebras/bs512.log");
+	assert_non_null(raw);
+	assert_string_equal(raw, src);
+	char *page = site_file("hw07-ai-accelerators/logs/cerebras/bs512.log.html");
+	assert_contains(page, "<span class=\"ld-line\" id=\"L53\">");
+	free(page);
+	free(src);
+	free(raw);
 }
 
 static void theme_stylesheet_is_written_and_needs_no_network(void **state)
@@ -109,6 +131,7 @@ int main(void)
 		cmocka_unit_test(index_lists_published_reports_newest_first),
 		cmocka_unit_test(every_report_has_its_page),
 		cmocka_unit_test(hw07_page_shows_front_matter_and_gfm_table),
+		cmocka_unit_test(used_logs_are_published_with_their_pages),
 		cmocka_unit_test(theme_stylesheet_is_written_and_needs_no_network),
 	};
 	return cmocka_run_group_tests(tests, build_examples, remove_examples);

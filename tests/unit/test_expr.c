@@ -416,7 +416,7 @@ static void derive_scope_resolves_names_inside_the_run(void **state)
 {
 	(void)state;
 	struct fx *fx = fx_new();
-	struct scope sc = {fx->cs512, NULL, 0, NULL, 0};
+	struct scope sc = {.run = fx->cs512};
 	fx->sc = sc;
 	assert_true(fx_eval(fx, "samples / total_time"));
 	assert_num_near(fx->v.num, 2924.536162257778);
@@ -739,7 +739,7 @@ static void unknown_name_in_a_derive_names_the_run(void **state)
 {
 	(void)state;
 	struct fx *fx = fx_new();
-	struct scope sc = {fx->cs512, NULL, 0, NULL, 0};
+	struct scope sc = {.run = fx->cs512};
 	fx->sc = sc;
 	assert_false(fx_eval(fx, "final_los * 2"));
 	expect_error(fx, 8, 9,
@@ -763,7 +763,7 @@ static void unknown_column_in_a_series_row_scope(void **state)
 {
 	(void)state;
 	struct fx *fx = fx_new();
-	struct scope sc = {NULL, NULL, 0, run_series(fx->cs512, "train"), 0};
+	struct scope sc = {.series = run_series(fx->cs512, "train")};
 	fx->sc = sc;
 	assert_false(fx_eval(fx, "rat"));
 	expect_error(fx, 8, 3, "series 'train' has no column 'rat' (did you mean 'rate'?)");
