@@ -1,0 +1,2 @@
+/* chart.c: being written. */
+#include "chart.h"
