@@ -83,6 +83,9 @@ void value_put_text(struct buf *b, const struct value *v);
  * exponent beyond ("1e+21", "2.5e-7"); -0 as "0"; NaN, Infinity and
  * -Infinity by name. */
 void number_put(struct buf *b, double n);
+/* n for a reader: at most 15 significant digits, so that the noise of
+ * binary arithmetic does not show (264.167, not 264.1670000000013). */
+void number_put_short(struct buf *b, double n);
 
 /* The kind as a word for diagnostics: "a string", "a list", ... */
 const char *value_kind_name(enum value_kind kind);

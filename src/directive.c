@@ -899,7 +899,7 @@ void directive_put_value(struct directive_ctx *c, struct buf *out, const struct 
 	else if (v->text)
 		buf_put(&text, v->text, v->len);
 	else if (v->kind == EVAL_NUMBER)
-		number_put(&text, v->num);
+		number_put_short(&text, v->num);
 	else if (v->kind == EVAL_BOOL)
 		buf_puts(&text, v->boolean ? "true" : "false");
 	if (v->line > 0 && v->file && !link) {

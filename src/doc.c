@@ -468,7 +468,7 @@ static void put_value(struct doc *doc, struct slot *s, struct buf *out, bool in_
 		else if (v.text)
 			buf_put(&text, v.text, v.len);
 		else if (v.kind == EVAL_NUMBER)
-			number_put(&text, v.num);
+			number_put_short(&text, v.num);
 		buf_put_html(out, buf_data(&text), text.len);
 		buf_free(&text);
 	}

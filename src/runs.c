@@ -219,6 +219,11 @@ static void pattern_apply(struct loader *ld, const struct name_pattern *np, cons
 		struct datum d = {DATUM_MISSING, 0, NULL, 0, 0};
 		if (rc >= 0 && (int)group < rc && ov[2 * group] != PCRE2_UNSET)
 			d = datum_from_text(base + ov[2 * group], ov[2 * group + 1] - ov[2 * group], 0);
+		/* The log's own value wins: it links to its line.  The file name
+		 * fills in what the log does not say. */
+		const struct datum *own = run_field(r, name);
+		if (own && own->kind != DATUM_MISSING && own->line > 0)
+			continue;
 		run_set_field(r, name, &d);
 	}
 }

@@ -278,6 +278,13 @@ void number_put(struct buf *b, double n)
 	}
 }
 
+void number_put_short(struct buf *b, double n)
+{
+	char tmp[40];
+	snprintf(tmp, sizeof tmp, "%.15g", n);
+	number_put(b, isfinite(n) ? strtod(tmp, NULL) : n);
+}
+
 void value_put_text(struct buf *b, const struct value *v)
 {
 	if (!v)

@@ -481,8 +481,10 @@ static void table_over_a_run_set_sorts_filters_and_limits(void **state)
 		"</thead>\n"
 		"<tbody>\n"
 		"<tr>\n"
-		/* name_pattern's capture, not line 1's "Effective batch size" */
-		"<td align=\"right\"><span class=\"ld-value\">512</span></td>\n"
+		/* the log's own "Effective batch size is 512." on line 1 wins
+		 * over name_pattern's capture, which fills in for the others */
+		"<td align=\"right\"><a class=\"ld-value\" href=\"logs/bs512.log.html#L1\" "
+		"title=\"content/r/logs/bs512.log:1\">512</a></td>\n"
 		"<td align=\"right\"><a class=\"ld-value\" href=\"logs/bs512.log.html#L58\" "
 		"title=\"content/r/logs/bs512.log:58\">512,000</a></td>\n"
 		"</tr>\n"
