@@ -27,7 +27,18 @@ struct directive_ctx {
 	struct diag *d;
 	int tables;  /* captions numbered so far: the caller's to count */
 	int figures;
+	/* Writes a chart's file, figures/NAME.EXT beside the report's page;
+	 * NULL when checking (nothing written).  False after an I/O error,
+	 * reported. */
+	bool (*write_figure)(void *ctx, const char *name, const char *ext, const char *data,
+			     size_t len);
+	void *figure_ctx;
+	unsigned figure_formats; /* FIGURE_SVG (always), FIGURE_PNG, FIGURE_PDF */
 };
+
+#define FIGURE_SVG 1u
+#define FIGURE_PNG 2u
+#define FIGURE_PDF 4u
 
 /* Renders a {table} whose YAML body (already parsed, with locations in
  * the .md file) is `body`, appending HTML to out:
@@ -84,6 +95,23 @@ struct directive_ctx {
  * false on an error, and then appends nothing. */
 bool directive_table(struct directive_ctx *c, const struct value *body, int number,
 		     struct buf *out);
+
+/* Renders a {chart}: type (line, bar, scatter, roofline), title,
+ * caption, series (runs or a run set: one line or one group of bars
+ * each), x, y (expressions in each run; for bars, y may be a map of
+ * legend -> expression: a group of bars per run), legend ("bs={{
+ * batch_size }}"), x_label, y_label, x_log, y_log, x_min/x_max/y_min/
+ * y_max, width, height, label; a roofline takes peak (FLOP/s, or a map
+ * of named peaks), bandwidths (name -> byte/s) and points ({label,
+ * intensity, performance}; expressions allowed).  The chart is drawn
+ * with cairo into figures/NAME.svg (and .png/.pdf as figure_formats
+ * asks) through write_figure, and the page gets
+ *   <figure class="ld-figure" id="LABEL"><img src="figures/NAME.svg"
+ *   ...><figcaption>Figure N: CAPTION</figcaption></figure>
+ * Every key is checked; every problem is reported at its line and
+ * column.  Returns false on an error. */
+bool directive_chart(struct directive_ctx *c, const struct value *body, int number,
+		     const char *name, struct buf *out);
 
 /* Appends the HTML of one value, as inline values and table cells show
  * it: a value from a file links to its line and reads as written unless

@@ -21,6 +21,9 @@ struct build_opts {
 	/* check only: build into a temporary folder and report every file
 	 * where this committed output differs from it */
 	const char *against;
+	/* the chart files to write: FIGURE_SVG | FIGURE_PNG | FIGURE_PDF
+	 * (directive.h); SVG is always written */
+	unsigned figures;
 };
 
 /* Builds the site, reporting every problem through d.  Returns an exit

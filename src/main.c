@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "directive.h"
 #include "parsecmd.h"
 #include "scaffold.h"
 #include "site.h"
@@ -34,7 +35,7 @@ static const char usage_main[] =
 	"3 an I/O or internal failure.\n";
 
 static const char usage_build[] =
-	"usage: logdown build [DIR] [-o OUT] [--drafts] [--strict]\n"
+	"usage: logdown build [DIR] [-o OUT] [--drafts] [--strict] [--figures svg,png,pdf]\n"
 	"                     [--diagnostics=text|github|json]\n"
 	"\n"
 	"Builds the project in DIR (default .): every report under DIR/content\n"
@@ -50,6 +51,7 @@ static const char usage_build[] =
 	"options:\n"
 	"  -o, --output OUT     write the site to OUT\n"
 	"  --drafts             include reports whose front matter says draft: true\n"
+	"  --figures LIST       chart files to write besides SVG: png (2x), pdf\n"
 	"  --strict             treat warnings as errors\n"
 	"  --diagnostics=FMT    text (default), github (Actions annotations) or json\n"
 	"                       (one object per line)\n"
@@ -163,9 +165,29 @@ struct cli {
 	const char *dir;
 	const char *output;
 	const char *against;
+	unsigned figures;
 	bool drafts;
 	struct diag_opts diag;
 };
+
+/* "svg,png,pdf" into FIGURE_* bits; false on an unknown format. */
+static bool figure_formats(const char *list, unsigned *out)
+{
+	*out = FIGURE_SVG;
+	while (*list) {
+		size_t n = strcspn(list, ",");
+		if (n == 3 && strncmp(list, "svg", 3) == 0)
+			*out |= FIGURE_SVG;
+		else if (n == 3 && strncmp(list, "png", 3) == 0)
+			*out |= FIGURE_PNG;
+		else if (n == 3 && strncmp(list, "pdf", 3) == 0)
+			*out |= FIGURE_PDF;
+		else
+			return false;
+		list += n + (list[n] == ',');
+	}
+	return true;
+}
 
 /* Parses the options of build and check.  Returns -1 to go on, or the
  * exit code to stop with. */
@@ -186,6 +208,14 @@ static int parse_build_args(int argc, char **argv, struct cli *c, bool is_build)
 			c->output = a + strlen("--output=");
 		} else if (strcmp(a, "--drafts") == 0) {
 			c->drafts = true;
+		} else if (is_build && (strcmp(a, "--figures") == 0 ||
+					str_has_prefix(a, "--figures="))) {
+			const char *list = a[9] == '=' ? a + 10 : ++i < argc ? argv[i] : NULL;
+			if (!list)
+				return usage_error(usage, "%s needs a list such as svg,png,pdf", a);
+			if (!figure_formats(list, &c->figures))
+				return usage_error(usage, "--figures takes svg, png and pdf, not '%s'",
+						   list);
 		} else if (!is_build && strcmp(a, "--against") == 0) {
 			if (++i >= argc)
 				return usage_error(usage, "%s needs the built site's folder", a);
@@ -222,6 +252,7 @@ static int cmd_build(int argc, char **argv, bool is_build)
 		.write = is_build,
 		.summary = c.diag.format == DIAG_TEXT,
 		.against = c.against,
+		.figures = c.figures,
 	};
 	rc = site_build(&o, d);
 	diag_free(d);

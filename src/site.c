@@ -400,6 +400,23 @@ static void warn_unused_runs(struct build *b, const struct report *r)
 	buf_free(&refs);
 }
 
+struct figure_sink {
+	struct build *b;
+	const char *slug;
+};
+
+static bool write_figure(void *ctx, const char *name, const char *ext, const char *data,
+			 size_t len)
+{
+	struct figure_sink *fs = ctx;
+	char *rel = xasprintf("%s/figures/%s.%s", fs->slug, name, ext);
+	bool ok = outdir_write(&fs->b->out, rel, data, len, fs->b->d);
+	free(rel);
+	if (!ok)
+		fs->b->io_failed = true;
+	return ok;
+}
+
 /* Resolve the directives and values, render Markdown, then the page
  * template, then the file and the log pages. */
 static void render_report(struct build *b, struct report *r)
@@ -422,6 +439,12 @@ static void render_report(struct build *b, struct report *r)
 		.prov = provenance_new(r->dir, b->root_real),
 		.d = b->d,
 	};
+	struct figure_sink sink = {b, r->slug};
+	if (b->writing) {
+		ctx.write_figure = write_figure;
+		ctx.figure_ctx = &sink;
+	}
+	ctx.figure_formats = FIGURE_SVG | b->opts->figures;
 	r->html = doc_render(r->text + r->body_off, r->len - r->body_off, r->path,
 			     r->body_line - 1, &ctx);
 	warn_unused_runs(b, r);
