@@ -15,12 +15,15 @@ enum chart_type { CHART_LINE, CHART_BAR, CHART_SCATTER, CHART_ROOFLINE };
 enum chart_format { CHART_SVG, CHART_PNG, CHART_PDF };
 
 /* One line, one set of bars or one set of points.  For CHART_BAR, x is
- * unused: y[i] is the bar of category i. */
+ * unused: y[i] is the bar of category i, and n must equal the number of
+ * categories.  A NaN or infinite value is a gap: a line breaks there, a
+ * point or bar is left out. */
 struct chart_series {
-	char *label;  /* legend text */
-	double *x;
+	char *label;  /* legend text; NULL or "" gives no legend entry */
+	double *x;    /* may be NULL: the points are then numbered 1, 2, ... */
 	double *y;
-	size_t n;
+	size_t n;     /* number of y values */
+	size_t nx;    /* number of x values when known to differ; 0 means n */
 };
 
 struct chart_mark {
@@ -37,12 +40,12 @@ struct chart_point {
 struct chart {
 	enum chart_type type;
 	char *title;   /* may be NULL */
-	char *x_label; /* may be NULL */
-	char *y_label;
+	char *x_label; /* may be NULL; a roofline's default to "Arithmetic */
+	char *y_label; /* intensity (FLOP/byte)" and "Performance (FLOP/s)" */
 	bool x_log, y_log;
 	bool has_x_min, has_x_max, has_y_min, has_y_max;
 	double x_min, x_max, y_min, y_max;
-	int width, height; /* CSS pixels; 720 x 405 by default */
+	int width, height; /* CSS pixels; 0 means 720 x 405; at most 8000 */
 	struct chart_series *series;
 	size_t nseries;
 	/* CHART_BAR: the category names along x, one group of bars each */
@@ -57,16 +60,88 @@ struct chart {
 	size_t npoints;
 };
 
-/* Draws c in format f, appending the file's bytes to out.  The same
- * chart gives the same bytes every time.  A line or scatter series with
- * more points than the plot has pixel columns is reduced to each
- * column's first, minimum, maximum and last point, so a million points
- * give a small file that looks the same.  Returns false with a message
- * in *err (caller frees) when the chart cannot be drawn: no data, x and
- * y of different lengths, a value <= 0 on a log axis, a cairo error. */
+/* Draws c in format f, appending the file's bytes to out: SVG and PDF at
+ * width x height CSS pixels (points for PDF), PNG at twice that, text in
+ * DejaVu Sans.  The same chart gives the same bytes every time, also
+ * within one process (cairo's process-wide SVG ids are renumbered; PDFs
+ * carry no creation date).
+ *
+ * Ticks come from chart_ticks(), thinned until their labels do not
+ * touch.  The legend (the series' labels) goes in the first corner of
+ * the plot that covers no data, else outside on the right; a chart too
+ * small for its texts leaves out its title, then its axis labels, then
+ * its legend.  Explicit limits (has_x_min, ...) replace the automatic
+ * ones, which are widened to whole ticks.
+ *
+ * A line or scatter series with more than twice as many points as the
+ * plot has pixel columns is reduced first: a line keeps each column's
+ * first, lowest, highest and last point (so the first and last point of
+ * the series stay), a scatter one point per marker-sized cell.  A
+ * million-point line so gives a ~90 KB SVG in ~20 ms.
+ *
+ * Returns false, appending nothing, with a message for the user in *err
+ * (caller frees; err may be NULL) when the chart cannot be drawn:
+ *   "the chart has no series"
+ *   "the chart has no data: every series is empty"
+ *   "series 'loss' has 10 x values but 9 y values"
+ *   "series 'bs=512': y value -1.5 (point 3) cannot be shown on a log
+ *    axis; values must be > 0"  (unlabelled series are "series 2")
+ *   "a bar chart needs categories (the names along x)"
+ *   "series 'Metis' has 3 values for 4 categories"
+ *   "a roofline needs at least one peak (FLOP/s)"
+ *   "a roofline needs at least one bandwidth (byte/s)"
+ *   "roofline peak 'FP32' must be > 0 FLOP/s (got 0)", likewise for a
+ *    bandwidth and a point
+ *   "x_min (5) must be less than x_max (3)", "y_min (0) must be > 0 on a
+ *    log axis"
+ *   "chart width and height must be between 120 and 8000 pixels (got
+ *    50x405)"
+ *   "cairo: <cairo's status>"
+ * The first render registers an atexit() handler that releases pango's,
+ * cairo's and fontconfig's font caches, so leak checkers see none. */
 bool chart_render(const struct chart *c, enum chart_format f, struct buf *out, char **err);
 
 /* Frees everything c owns (labels, arrays), not c itself. */
 void chart_clear(struct chart *c);
+
+/* One tick of an axis.  label is "" for a minor tick, and for a major
+ * tick left unlabelled so that labels do not crowd. */
+struct chart_tick {
+	double value;
+	char label[32]; /* UTF-8; negative numbers use the minus sign U+2212 */
+	bool major;
+};
+
+struct chart_ticks {
+	double lo, hi;            /* the axis range, widened when asked */
+	struct chart_tick *tick;  /* ascending; free with chart_ticks_free() */
+	size_t n;
+};
+
+/* Chooses the ticks of an axis showing lo..hi (lo < hi, both > 0 when
+ * log), at most max_labels of them labelled (at least 2 are asked for).
+ * widen extends lo and hi outward to the nearest tick (t->lo, t->hi).
+ *
+ * Linear: steps of 1, 2, 2.5 or 5 times a power of ten, all major.
+ * Labels share one unit per axis: with a largest |tick| of 10,000 or
+ * more an SI suffix (k, M, G, T, P, E), so 0..2924 gives 0, 500, ...,
+ * 3000 but 0..2.5e9 gives 0, 0.5G, 1G, ..., 2.5G; with every |tick|
+ * below 0.001, a small SI suffix (0..3e-5 gives 0, 5µ, ..., 30µ; n, p,
+ * f further down); beyond those, mantissa and exponent (2e-18);
+ * otherwise plain decimals, as many as the step needs (0, 0.2, ..., 1),
+ * trailing zeros dropped.
+ * Log: major ticks at the decades, labelled 0.001, 0.01, 0.1, 1, 10,
+ * 100, 1k, 10k, 1M, ... (10⁻⁴ and 10²¹ beyond that); when they would be
+ * more than max_labels only every 2nd, 3rd, ... decade is labelled,
+ * counting from 1.  widen goes to whole decades when the range spans
+ * 1.5 decades or more, else to the nearest 1..9 x 10^k (3..7.5 gives
+ * 3..8).
+ * Minor ticks at 2..9 times each decade when the axis spans at most 12
+ * decades; when fewer than two decades are labelled, the minor ticks at 2
+ * and 5 (or all of them) get labels too.
+ * Returns false when lo..hi is not a usable range; t is then empty. */
+bool chart_ticks(double lo, double hi, bool log, bool widen, int max_labels,
+		 struct chart_ticks *t);
+void chart_ticks_free(struct chart_ticks *t);
 
 #endif

@@ -25,6 +25,8 @@
  * segment), and escaped as provenance.c escapes a log page. */
 #include "directive.h"
 
+#include "chart.h"
+
 #include <errno.h>
 #include <math.h>
 #include <pcre2.h>
@@ -1546,5 +1548,508 @@ bool directive_log(struct directive_ctx *c, const struct value *body, struct buf
 	free(x.ring);
 	buf_free(&x.html);
 	pcre2_code_free(q.re);
+	return ok;
+}
+
+/* --- {chart} --- */
+
+static const char *const chart_keys[] = {
+	"type",   "title",  "caption", "series", "x",      "y",      "legend",     "x_label",
+	"y_label", "x_log", "y_log",   "x_min",  "x_max",  "y_min",  "y_max",      "width",
+	"height", "label",  "peak",    "bandwidths", "points", "sort",       NULL,
+};
+
+static const char *const chart_types[] = {"line", "bar", "scatter", "roofline", NULL};
+
+/* Parses and evaluates the expression scalar v in scope into *out; false
+ * after an error at v. */
+static bool chart_eval(struct directive_ctx *c, const struct value *v, const struct scope *sc,
+		       bool list, struct eval *out)
+{
+	if (!is_text(v)) {
+		bad_value(c->d, v, "the value", "an expression");
+		return false;
+	}
+	struct expr *e = expr_parse(v->text, v->len, scalar_at(v, 0, 0), c->d);
+	if (!e)
+		return false;
+	bool ok = list ? expr_eval(e, sc, out, c->d) : expr_eval_one(e, sc, out, c->d);
+	expr_free(e);
+	return ok;
+}
+
+/* A number from the scalar v (an expression allowed); false after an
+ * error at v. */
+static bool chart_number(struct directive_ctx *c, const struct value *v, const char *key,
+			 double *out)
+{
+	if (v->kind == VALUE_NUMBER) {
+		*out = v->number;
+		return true;
+	}
+	struct eval ev;
+	if (!chart_eval(c, v, ctx_scope(c), false, &ev))
+		return false;
+	bool ok = ev.kind == EVAL_NUMBER;
+	if (ok)
+		*out = ev.num;
+	else
+		diag_error(c->d, v->loc, "%s must give a number, not %s", key,
+			   ev.kind == EVAL_MISSING ? "a missing value" : "text");
+	eval_clear(&ev);
+	return ok;
+}
+
+/* The runs a chart's series: names: a run set, a run, or a list of them. */
+static const struct run **chart_runs(struct directive_ctx *c, const struct value *v, size_t *n)
+{
+	const struct run **runs = NULL;
+	*n = 0;
+	const struct value *const *items = v->kind == VALUE_LIST ? (const struct value *const *)v->items
+								  : &v;
+	size_t count = v->kind == VALUE_LIST ? v->count : 1;
+	for (size_t i = 0; i < count; i++) {
+		const struct value *it = items[i];
+		if (!is_text(it)) {
+			bad_value(c->d, it, "series", "a run, a run set, or a list of them");
+			continue;
+		}
+		long set = find_set(c, it->text);
+		const struct run *one = set < 0 ? find_run(c, it->text) : NULL;
+		if (set < 0 && !one) {
+			unknown_run(c, it->loc, it->text, true);
+			continue;
+		}
+		size_t add = set >= 0 ? c->set_counts[set] : 1;
+		runs = xrealloc(runs, (*n + add) * sizeof *runs);
+		for (size_t k = 0; k < add; k++)
+			runs[(*n)++] = set >= 0 ? c->set_runs[set][k] : one;
+	}
+	return runs;
+}
+
+struct keyed_run {
+	const struct run *run;
+	double key;
+	size_t at;
+};
+
+static int keyed_cmp(const void *pa, const void *pb)
+{
+	const struct keyed_run *a = pa, *b = pb;
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return a->at < b->at ? -1 : a->at > b->at;
+}
+
+/* Orders a chart's runs by the `sort` expression ('-' first for
+ * descending): a run set comes sorted by path, which puts bs1024 before
+ * bs512. */
+static bool chart_sort(struct directive_ctx *c, const struct value *sv, const struct run **runs,
+		       size_t n)
+{
+	if (!sv)
+		return true;
+	if (!is_text(sv)) {
+		bad_value(c->d, sv, "sort", "an expression, with '-' first for descending");
+		return false;
+	}
+	bool desc = sv->text[0] == '-';
+	struct expr *e = expr_parse(sv->text + desc, sv->len - desc, scalar_at(sv, desc, 0), c->d);
+	if (!e)
+		return false;
+	struct keyed_run *k = xcalloc(n ? n : 1, sizeof *k);
+	bool ok = true;
+	for (size_t i = 0; i < n && ok; i++) {
+		struct scope sc = *ctx_scope(c);
+		sc.run = runs[i];
+		struct eval ev;
+		ok = expr_eval_one(e, &sc, &ev, c->d);
+		k[i] = (struct keyed_run){runs[i], ok && ev.kind == EVAL_NUMBER ? ev.num : HUGE_VAL, i};
+		if (desc && k[i].key != HUGE_VAL)
+			k[i].key = -k[i].key;
+		if (ok)
+			eval_clear(&ev);
+	}
+	if (ok) {
+		qsort(k, n, sizeof *k, keyed_cmp);
+		for (size_t i = 0; i < n; i++)
+			runs[i] = k[i].run;
+	}
+	free(k);
+	expr_free(e);
+	return ok;
+}
+
+/* The numbers of a column (an EVAL_LIST) or one number; missing values
+ * are left out with their x. */
+static double *eval_numbers(const struct eval *ev, size_t *n)
+{
+	if (ev->kind == EVAL_NUMBER) {
+		double *v = xmalloc(sizeof *v);
+		v[0] = ev->num;
+		*n = 1;
+		return v;
+	}
+	*n = 0;
+	if (ev->kind != EVAL_LIST || !ev->series)
+		return NULL;
+	size_t rows = series_row_count(ev->series);
+	double *v = xcalloc(rows ? rows : 1, sizeof *v);
+	for (size_t r = 0; r < rows; r++) {
+		struct datum d;
+		series_cell(ev->series, r, ev->column, &d);
+		v[r] = d.kind == DATUM_NUMBER ? d.num : NAN;
+	}
+	*n = rows;
+	return v;
+}
+
+/* The legend of a run: the template with each {{ expr }} evaluated in
+ * the run, or the run's name. */
+static char *chart_legend(struct directive_ctx *c, const struct value *tmpl, const struct run *r)
+{
+	if (!tmpl)
+		return xstrdup(run_name(r));
+	struct scope sc = *ctx_scope(c);
+	sc.run = r;
+	struct buf b = BUF_INIT;
+	const char *p = tmpl->text, *end = tmpl->text + tmpl->len;
+	while (p < end) {
+		const char *open = strstr(p, "{{");
+		const char *close = open ? strstr(open + 2, "}}") : NULL;
+		if (!open || !close) {
+			buf_put(&b, p, (size_t)(end - p));
+			break;
+		}
+		buf_put(&b, p, (size_t)(open - p));
+		struct expr *e = expr_parse(open + 2, (size_t)(close - open - 2),
+					    scalar_at(tmpl, (size_t)(open + 2 - tmpl->text), 0), c->d);
+		struct eval ev;
+		if (e && expr_eval_one(e, &sc, &ev, c->d)) {
+			if (ev.text)
+				buf_put(&b, ev.text, ev.len);
+			else if (ev.kind == EVAL_NUMBER)
+				number_put_short(&b, ev.num);
+			eval_clear(&ev);
+		}
+		expr_free(e);
+		p = close + 2;
+	}
+	return buf_detach(&b);
+}
+
+static void series_push(struct chart *ch, char *label, double *x, double *y, size_t n)
+{
+	ch->series = xrealloc(ch->series, (ch->nseries + 1) * sizeof *ch->series);
+	ch->series[ch->nseries++] = (struct chart_series){.label = label, .x = x, .y = y, .n = n};
+}
+
+/* line and scatter: one series per run, x and y columns of it. */
+static bool chart_xy(struct directive_ctx *c, struct chart *ch, const struct value *body)
+{
+	const struct value *sv = value_get(body, "series"), *xv = value_get(body, "x"),
+			   *yv = value_get(body, "y");
+	if (!sv || !xv || !yv) {
+		diag_error(c->d, body->loc, "a %s chart needs series, x and y",
+			   ch->type == CHART_LINE ? "line" : "scatter");
+		return false;
+	}
+	size_t nruns;
+	const struct run **runs = chart_runs(c, sv, &nruns);
+	bool ok = runs != NULL && chart_sort(c, value_get(body, "sort"), runs, nruns);
+	for (size_t i = 0; ok && i < nruns; i++) {
+		struct scope sc = *ctx_scope(c);
+		sc.run = runs[i];
+		struct eval ex, ey;
+		if (!chart_eval(c, xv, &sc, true, &ex)) {
+			ok = false;
+			break;
+		}
+		if (!chart_eval(c, yv, &sc, true, &ey)) {
+			eval_clear(&ex);
+			ok = false;
+			break;
+		}
+		size_t nx, ny;
+		double *x = eval_numbers(&ex, &nx), *y = eval_numbers(&ey, &ny);
+		eval_clear(&ex);
+		eval_clear(&ey);
+		if (nx != ny) {
+			diag_error(c->d, yv->loc, "x has %zu values and y %zu for run '%s': they must "
+						  "pair up (take both from one series)",
+				   nx, ny, run_name(runs[i]));
+			free(x);
+			free(y);
+			ok = false;
+			break;
+		}
+		/* missing values drop their point */
+		size_t k = 0;
+		for (size_t j = 0; j < nx; j++)
+			if (!isnan(x[j]) && !isnan(y[j]))
+				x[k] = x[j], y[k] = y[j], k++;
+		series_push(ch, chart_legend(c, value_get(body, "legend"), runs[i]), x, y, k);
+	}
+	free(runs);
+	return ok;
+}
+
+/* bar: one category per run (named by x, or the run's name); y is one
+ * expression (one bar each) or a map legend -> expression (a group of
+ * bars each). */
+static bool chart_bars(struct directive_ctx *c, struct chart *ch, const struct value *body)
+{
+	const struct value *sv = value_get(body, "series"), *xv = value_get(body, "x"),
+			   *yv = value_get(body, "y");
+	if (!sv || !yv) {
+		diag_error(c->d, body->loc, "a bar chart needs series (its runs) and y");
+		return false;
+	}
+	size_t nruns;
+	const struct run **runs = chart_runs(c, sv, &nruns);
+	if (!runs)
+		return false;
+	if (!chart_sort(c, value_get(body, "sort"), runs, nruns)) {
+		free(runs);
+		return false;
+	}
+	bool grouped = yv->kind == VALUE_MAP;
+	size_t nbars = grouped ? yv->count : 1;
+	ch->categories = xcalloc(nruns, sizeof *ch->categories);
+	ch->ncategories = nruns;
+	for (size_t b = 0; b < nbars; b++)
+		series_push(ch,
+			    /* one bar per run needs no legend, unless asked */
+			    xstrdup(grouped ? yv->keys[b]
+					    : (value_get(body, "legend") && is_text(value_get(body, "legend"))
+						       ? value_get(body, "legend")->text
+						       : "")),
+			    NULL, xcalloc(nruns, sizeof(double)), nruns);
+	bool ok = true;
+	for (size_t i = 0; i < nruns; i++) {
+		struct scope sc = *ctx_scope(c);
+		sc.run = runs[i];
+		if (xv) {
+			struct eval ev;
+			if (chart_eval(c, xv, &sc, false, &ev)) {
+				struct buf t = BUF_INIT;
+				if (ev.text)
+					buf_put(&t, ev.text, ev.len);
+				else if (ev.kind == EVAL_NUMBER)
+					number_put_short(&t, ev.num);
+				ch->categories[i] = buf_detach(&t);
+				eval_clear(&ev);
+			} else {
+				ok = false;
+			}
+		}
+		if (!ch->categories[i])
+			ch->categories[i] = xstrdup(run_name(runs[i]));
+		for (size_t b = 0; b < nbars; b++) {
+			const struct value *e = grouped ? yv->items[b] : yv;
+			struct eval ev;
+			if (!chart_eval(c, e, &sc, false, &ev)) {
+				ok = false;
+				continue;
+			}
+			ch->series[b].y[i] = ev.kind == EVAL_NUMBER ? ev.num : NAN;
+			eval_clear(&ev);
+		}
+	}
+	free(runs);
+	return ok;
+}
+
+static bool chart_marks(struct directive_ctx *c, const struct value *v, const char *key,
+			struct chart_mark **out, size_t *n)
+{
+	if (v->kind != VALUE_MAP) {
+		double x;
+		if (!chart_number(c, v, key, &x))
+			return false;
+		*out = xcalloc(1, sizeof **out);
+		(*out)[0] = (struct chart_mark){xstrdup(key), x};
+		*n = 1;
+		return true;
+	}
+	*out = xcalloc(v->count ? v->count : 1, sizeof **out);
+	bool ok = true;
+	for (size_t i = 0; i < v->count; i++) {
+		double x = 0;
+		ok = chart_number(c, v->items[i], key, &x) && ok;
+		(*out)[(*n)++] = (struct chart_mark){xstrdup(v->keys[i]), x};
+	}
+	return ok;
+}
+
+static bool chart_roofline(struct directive_ctx *c, struct chart *ch, const struct value *body)
+{
+	const struct value *pk = value_get(body, "peak"), *bw = value_get(body, "bandwidths"),
+			   *pts = value_get(body, "points");
+	if (!pk || !bw) {
+		diag_error(c->d, body->loc, "a roofline needs peak (FLOP/s) and bandwidths "
+					    "(name: byte/s)");
+		return false;
+	}
+	bool ok = chart_marks(c, pk, "peak", &ch->peaks, &ch->npeaks);
+	if (bw->kind != VALUE_MAP) {
+		bad_value(c->d, bw, "bandwidths", "a map of name: byte/s");
+		ok = false;
+	} else {
+		ok = chart_marks(c, bw, "bandwidths", &ch->bandwidths, &ch->nbandwidths) && ok;
+	}
+	if (pts && pts->kind != VALUE_LIST) {
+		bad_value(c->d, pts, "points", "a list of {label, intensity, performance}");
+		return false;
+	}
+	for (size_t i = 0; pts && i < pts->count; i++) {
+		const struct value *p = pts->items[i];
+		const struct value *lv = value_get(p, "label"), *iv = value_get(p, "intensity"),
+				   *fv = value_get(p, "performance");
+		if (p->kind != VALUE_MAP || !iv || !fv) {
+			diag_error(c->d, p->loc, "each point is {label, intensity, performance}");
+			ok = false;
+			continue;
+		}
+		static const char *const point_keys[] = {"label", "intensity", "performance", NULL};
+		for (size_t k = 0; k < p->count; k++)
+			ok = check_key(c->d, p, k, "a roofline point", point_keys) && ok;
+		struct chart_point cp = {xstrdup(lv && is_text(lv) ? lv->text : ""), 0, 0};
+		ok = chart_number(c, iv, "intensity", &cp.intensity) && ok;
+		ok = chart_number(c, fv, "performance", &cp.performance) && ok;
+		ch->points = xrealloc(ch->points, (ch->npoints + 1) * sizeof *ch->points);
+		ch->points[ch->npoints++] = cp;
+	}
+	return ok;
+}
+
+static char *opt_text(const struct value *body, const char *key)
+{
+	const struct value *v = value_get(body, key);
+	return v && is_text(v) ? xstrdup(v->text) : NULL;
+}
+
+bool directive_chart(struct directive_ctx *c, const struct value *body, int number,
+		     const char *name, struct buf *out)
+{
+	bool ok = true;
+	for (size_t i = 0; i < body->count; i++)
+		ok = check_key(c->d, body, i, "{chart}", chart_keys) && ok;
+	struct chart ch = {0};
+	ch.width = 720;
+	ch.height = 405;
+	const struct value *tv = value_get(body, "type");
+	long type = -1;
+	for (size_t i = 0; tv && is_text(tv) && chart_types[i]; i++)
+		if (strcmp(tv->text, chart_types[i]) == 0)
+			type = (long)i;
+	if (!tv) {
+		diag_error(c->d, body->loc, "a chart needs a type: line, bar, scatter or roofline");
+		ok = false;
+	} else if (type < 0) {
+		const char *near = is_text(tv) ? closest_name(tv->text, chart_types) : NULL;
+		if (near)
+			diag_error(c->d, tv->loc, "unknown chart type '%s' (did you mean '%s'?)",
+				   tv->text, near);
+		else
+			bad_value(c->d, tv, "type", "line, bar, scatter or roofline");
+		ok = false;
+	}
+	static const char *const flags[] = {"x_log", "y_log"};
+	for (size_t i = 0; i < 2; i++) {
+		const struct value *v = value_get(body, flags[i]);
+		if (v && v->kind != VALUE_BOOL) {
+			bad_value(c->d, v, flags[i], "true or false");
+			ok = false;
+		}
+	}
+	ch.x_log = value_get(body, "x_log") && value_get(body, "x_log")->boolean;
+	ch.y_log = value_get(body, "y_log") && value_get(body, "y_log")->boolean;
+	static const char *const limits[] = {"x_min", "x_max", "y_min", "y_max"};
+	bool *has[] = {&ch.has_x_min, &ch.has_x_max, &ch.has_y_min, &ch.has_y_max};
+	double *lim[] = {&ch.x_min, &ch.x_max, &ch.y_min, &ch.y_max};
+	for (size_t i = 0; i < 4; i++) {
+		const struct value *v = value_get(body, limits[i]);
+		if (v)
+			ok = (*has[i] = chart_number(c, v, limits[i], lim[i])) && ok;
+	}
+	static const char *const sizes[] = {"width", "height"};
+	int *dim[] = {&ch.width, &ch.height};
+	for (size_t i = 0; i < 2; i++) {
+		const struct value *v = value_get(body, sizes[i]);
+		long px;
+		if (v && want_count(c->d, v, sizes[i], 100, &px)) {
+			if (px > 4000) {
+				bad_value(c->d, v, sizes[i], "at most 4000 pixels");
+				ok = false;
+			}
+			*dim[i] = (int)px;
+		} else if (v) {
+			ok = false;
+		}
+	}
+	ch.title = opt_text(body, "title");
+	ch.x_label = opt_text(body, "x_label");
+	ch.y_label = opt_text(body, "y_label");
+	if (ok) {
+		ch.type = (enum chart_type)type;
+		if (ch.type == CHART_LINE || ch.type == CHART_SCATTER)
+			ok = chart_xy(c, &ch, body);
+		else if (ch.type == CHART_BAR)
+			ok = chart_bars(c, &ch, body);
+		else
+			ok = chart_roofline(c, &ch, body);
+	}
+	char *err = NULL;
+	struct buf svg = BUF_INIT;
+	if (ok && !chart_render(&ch, CHART_SVG, &svg, &err)) {
+		diag_error(c->d, tv ? tv->loc : body->loc, "cannot draw this chart: %s", err);
+		ok = false;
+	}
+	free(err);
+	if (ok && c->write_figure) {
+		ok = c->write_figure(c->figure_ctx, name, "svg", svg.data, svg.len);
+		static const enum chart_format more[] = {CHART_PNG, CHART_PDF};
+		static const char *const ext[] = {"png", "pdf"};
+		for (size_t i = 0; ok && i < 2; i++) {
+			if (!(c->figure_formats & (1u << (i + 1))))
+				continue;
+			struct buf b = BUF_INIT;
+			ok = chart_render(&ch, more[i], &b, &err) &&
+			     c->write_figure(c->figure_ctx, name, ext[i], b.data, b.len);
+			free(err);
+			err = NULL;
+			buf_free(&b);
+		}
+	}
+	buf_free(&svg);
+	if (ok) {
+		const char *caption = value_get(body, "caption") && is_text(value_get(body, "caption"))
+					      ? value_get(body, "caption")->text
+					      : NULL;
+		const struct value *lv = value_get(body, "label");
+		buf_puts(out, "<figure class=\"ld-figure\"");
+		if (lv && is_text(lv)) {
+			buf_puts(out, " id=\"");
+			put_text(out, lv->text, lv->len);
+			buf_puts(out, "\"");
+		}
+		buf_printf(out, "><img src=\"figures/%s.svg\" width=\"%d\" height=\"%d\" alt=\"", name,
+			   ch.width, ch.height);
+		const char *alt = ch.title ? ch.title : caption ? caption : "chart";
+		put_text(out, alt, strlen(alt));
+		buf_puts(out, "\">");
+		if (caption || number > 0) {
+			buf_puts(out, "<figcaption>");
+			if (number > 0)
+				buf_printf(out, caption ? "Figure %d: " : "Figure %d", number);
+			if (caption)
+				put_text(out, caption, strlen(caption));
+			buf_puts(out, "</figcaption>");
+		}
+		buf_puts(out, "</figure>\n");
+	}
+	chart_clear(&ch);
 	return ok;
 }

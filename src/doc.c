@@ -57,6 +57,7 @@ struct doc {
 	size_t nslots;
 	struct label *labels;
 	size_t nlabels;
+	int charts; /* {chart} blocks so far, for their file names */
 };
 
 static const char *const directives[] = {"table", "log", "chart", NULL};
@@ -388,13 +389,6 @@ static char *directive(struct doc *doc, cmark_node *node)
 		free(name);
 		return xstrdup("");
 	}
-	if (strcmp(name, "chart") == 0) {
-		diag_warning(doc->c->d, at,
-			     "{chart} is not drawn by this version of logdown yet: the block is "
-			     "left out");
-		free(name);
-		return xstrdup("");
-	}
 	const char *body_text = cmark_node_get_literal(node);
 	size_t nshift = 0;
 	int *shift = body_shifts(doc, cmark_node_get_start_line(node) + 1, body_text, &nshift);
@@ -406,6 +400,20 @@ static char *directive(struct doc *doc, cmark_node *node)
 		struct loc bat = {doc->file, line + 1, 1, 0};
 		diag_error(doc->c->d, bat, "the body of {%s} is a YAML map of settings (key: value)",
 			   name);
+	} else if (body && strcmp(name, "chart") == 0) {
+		bool numbered = value_get(body, "caption") || value_get(body, "label");
+		int number = numbered ? ++doc->c->figures : 0;
+		take_label(doc, body, "Figure", "fig-", number);
+		/* the file is named by the label when it is a good one, else by
+		 * its place among the report's charts */
+		doc->charts++;
+		const struct value *lv = value_get(body, "label");
+		bool good = lv && lv->kind == VALUE_STRING && str_has_prefix(lv->text, "fig-");
+		for (const char *s = good ? lv->text : ""; *s; s++)
+			good = good && is_label_char(*s);
+		char *file = good ? xstrdup(lv->text) : xasprintf("figure-%d", doc->charts);
+		directive_chart(doc->c, body, number, file, &html);
+		free(file);
 	} else if (body && strcmp(name, "table") == 0) {
 		bool numbered = value_get(body, "caption") || value_get(body, "label");
 		int number = numbered ? ++doc->c->tables : 0;

@@ -1,0 +1,576 @@
+/* test_chart.c: charts render to valid, repeatable files; big series are
+ * reduced; every error says what is wrong; ticks are nice numbers. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "chart.h"
+#include "util.h"
+
+/* Cerebras BERT-Large loss per step for two batch sizes. */
+static double steps[10] = {100, 200, 300, 400, 500, 600, 700, 800, 900, 1000};
+static double loss512[10] = {9.39062, 8.70312, 7.79688, 7.39062, 7.80469,
+			     7.53125, 7.35156, 7.27344, 7.35938, 7.12500};
+static double loss2048[10] = {9.48438, 8.48438, 7.77344, 7.64062, 7.37500,
+			      7.42188, 7.25000, 7.12500, 7.25000, 7.14844};
+static char lbl512[] = "bs=512", lbl2048[] = "bs=2048";
+static char title[] = "Training loss", xlabel[] = "Step", ylabel[] = "Loss";
+
+static double metis[4] = {4.987, 5.044, 4.465, 5.535};
+static double sophia[4] = {1.621, 1.761, 0.597, 3.133};
+static char cat_mean[] = "mean", cat_median[] = "median", cat_min[] = "min", cat_max[] = "max";
+static char *cats[4] = {cat_mean, cat_median, cat_min, cat_max};
+static char lbl_metis[] = "Metis", lbl_sophia[] = "Sophia";
+
+static char pk_name[] = "FP32 peak", bw_hbm[] = "HBM", bw_pcie[] = "PCIe", bw_mpi[] = "MPI";
+static char pt_tiled[] = "TiledMatMul", pt_naive[] = "NaiveMatMul";
+
+static struct chart_series line_series[2];
+static struct chart_series bar_series[2];
+static struct chart_mark peaks[1];
+static struct chart_mark bandwidths[3];
+static struct chart_point points[2];
+
+/* Charts over the static data above; nothing in them is freed. */
+static struct chart make_chart(enum chart_type type)
+{
+	struct chart c;
+	memset(&c, 0, sizeof c);
+	c.type = type;
+	c.title = title;
+	c.x_label = xlabel;
+	c.y_label = ylabel;
+	line_series[0] = (struct chart_series){lbl512, steps, loss512, 10, 0};
+	line_series[1] = (struct chart_series){lbl2048, steps, loss2048, 10, 0};
+	bar_series[0] = (struct chart_series){lbl_metis, NULL, metis, 4, 0};
+	bar_series[1] = (struct chart_series){lbl_sophia, NULL, sophia, 4, 0};
+	switch (type) {
+	case CHART_LINE:
+	case CHART_SCATTER:
+		c.series = line_series;
+		c.nseries = 2;
+		break;
+	case CHART_BAR:
+		c.series = bar_series;
+		c.nseries = 2;
+		c.categories = cats;
+		c.ncategories = 4;
+		break;
+	case CHART_ROOFLINE:
+		c.x_label = c.y_label = NULL;
+		peaks[0] = (struct chart_mark){pk_name, 19.5e12};
+		bandwidths[0] = (struct chart_mark){bw_hbm, 1.5e12};
+		bandwidths[1] = (struct chart_mark){bw_mpi, 6.1e9};
+		bandwidths[2] = (struct chart_mark){bw_pcie, 4.26e9};
+		points[0] = (struct chart_point){pt_tiled, 140.37, 5.4e12};
+		points[1] = (struct chart_point){pt_naive, 0.25, 2.9e11};
+		c.peaks = peaks;
+		c.npeaks = 1;
+		c.bandwidths = bandwidths;
+		c.nbandwidths = 3;
+		c.points = points;
+		c.npoints = 2;
+		break;
+	}
+	return c;
+}
+
+static const enum chart_type all_types[] = {CHART_LINE, CHART_BAR, CHART_SCATTER, CHART_ROOFLINE};
+
+static void render_ok(const struct chart *c, enum chart_format f, struct buf *out)
+{
+	char *err = NULL;
+	bool ok = chart_render(c, f, out, &err);
+	if (!ok)
+		fail_msg("chart_render failed: %s", err ? err : "(no message)");
+	assert_null(err);
+	assert_true(out->len > 0);
+}
+
+/* The error message of a chart that must not render; out stays empty. */
+static char *render_err(const struct chart *c)
+{
+	struct buf out = BUF_INIT;
+	char *err = NULL;
+	assert_false(chart_render(c, CHART_SVG, &out, &err));
+	assert_non_null(err);
+	assert_int_equal(out.len, 0);
+	buf_free(&out);
+	return err;
+}
+
+static void assert_render_err(const struct chart *c, const char *want)
+{
+	char *err = render_err(c);
+	assert_string_equal(err, want);
+	free(err);
+}
+
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static void every_type_renders_svg(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_LEN(all_types); i++) {
+		struct chart c = make_chart(all_types[i]);
+		struct buf out = BUF_INIT;
+		render_ok(&c, CHART_SVG, &out);
+		assert_true(str_has_prefix(buf_data(&out), "<?xml"));
+		assert_non_null(strstr(buf_data(&out), "<svg"));
+		/* CSS pixels, not cairo 1.16's default points. */
+		assert_non_null(strstr(buf_data(&out), "width=\"720px\" height=\"405px\""));
+		assert_non_null(strstr(buf_data(&out), "</svg>"));
+		buf_free(&out);
+	}
+}
+
+static void every_type_renders_png_at_twice_the_size(void **state)
+{
+	(void)state;
+	static const unsigned char magic[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+	for (size_t i = 0; i < ARRAY_LEN(all_types); i++) {
+		struct chart c = make_chart(all_types[i]);
+		c.width = 600;
+		c.height = 300;
+		struct buf out = BUF_INIT;
+		render_ok(&c, CHART_PNG, &out);
+		assert_true(out.len > 24);
+		const unsigned char *p = (const unsigned char *)out.data;
+		assert_memory_equal(p, magic, 8);
+		assert_memory_equal(p + 12, "IHDR", 4);
+		assert_int_equal(be32(p + 16), 1200);
+		assert_int_equal(be32(p + 20), 600);
+		buf_free(&out);
+	}
+}
+
+static void every_type_renders_pdf(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_LEN(all_types); i++) {
+		struct chart c = make_chart(all_types[i]);
+		struct buf out = BUF_INIT;
+		render_ok(&c, CHART_PDF, &out);
+		assert_true(str_has_prefix(buf_data(&out), "%PDF-"));
+		/* No creation date, or two runs would differ. */
+		assert_null(strstr(buf_data(&out), "/CreationDate"));
+		buf_free(&out);
+	}
+}
+
+static void same_chart_gives_same_bytes(void **state)
+{
+	(void)state;
+	static const enum chart_format formats[] = {CHART_SVG, CHART_PNG, CHART_PDF};
+	for (size_t i = 0; i < ARRAY_LEN(all_types); i++)
+		for (size_t f = 0; f < ARRAY_LEN(formats); f++) {
+			struct chart c = make_chart(all_types[i]);
+			struct buf a = BUF_INIT, b = BUF_INIT;
+			render_ok(&c, formats[f], &a);
+			render_ok(&c, formats[f], &b);
+			assert_int_equal(a.len, b.len);
+			assert_memory_equal(a.data, b.data, a.len);
+			buf_free(&a);
+			buf_free(&b);
+		}
+}
+
+static void render_appends_to_the_buffer(void **state)
+{
+	(void)state;
+	struct chart c = make_chart(CHART_LINE);
+	struct buf out = BUF_INIT;
+	buf_puts(&out, "before:");
+	render_ok(&c, CHART_SVG, &out);
+	assert_true(str_has_prefix(buf_data(&out), "before:<?xml"));
+	buf_free(&out);
+}
+
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static void million_points_give_a_small_svg_quickly(void **state)
+{
+	(void)state;
+	size_t n = 1000000;
+	double *x = xmalloc(n * sizeof *x), *y = xmalloc(n * sizeof *y);
+	uint32_t seed = 12345;
+	for (size_t i = 0; i < n; i++) {
+		seed = seed * 1664525u + 1013904223u;
+		x[i] = (double)i;
+		y[i] = 2 + 5 * exp(-(double)i / 3e5) + (double)(seed >> 8) / (1 << 24) - 0.5;
+	}
+	static char label[] = "loss";
+	struct chart_series s = {label, x, y, n, 0};
+	struct chart c;
+	memset(&c, 0, sizeof c);
+	c.type = CHART_LINE;
+	c.series = &s;
+	c.nseries = 1;
+	struct buf out = BUF_INIT;
+	double t0 = now();
+	render_ok(&c, CHART_SVG, &out);
+	double dt = now() - t0;
+	assert_true(out.len < 200 * 1000);
+	assert_true(dt < 2.0);
+	buf_free(&out);
+
+	/* A scatter of a million points is thinned as well. */
+	c.type = CHART_SCATTER;
+	t0 = now();
+	render_ok(&c, CHART_SVG, &out);
+	dt = now() - t0;
+	assert_true(out.len < 2 * 1000 * 1000);
+	assert_true(dt < 2.0);
+	buf_free(&out);
+	free(x);
+	free(y);
+}
+
+static void a_chart_without_series_is_an_error(void **state)
+{
+	(void)state;
+	struct chart c = make_chart(CHART_LINE);
+	c.nseries = 0;
+	assert_render_err(&c, "the chart has no series");
+}
+
+static void a_chart_of_empty_series_is_an_error(void **state)
+{
+	(void)state;
+	struct chart c = make_chart(CHART_LINE);
+	line_series[0].n = 0;
+	line_series[1].n = 0;
+	assert_render_err(&c, "the chart has no data: every series is empty");
+	/* Only gaps is no data either. */
+	double nan2[2] = {NAN, NAN};
+	struct chart_series s = {lbl512, nan2, nan2, 2, 0};
+	c.series = &s;
+	c.nseries = 1;
+	assert_render_err(&c, "the chart has no data: every series is empty");
+}
+
+static void x_and_y_of_different_lengths_is_an_error(void **state)
+{
+	(void)state;
+	struct chart c = make_chart(CHART_LINE);
+	line_series[1].n = 9;
+	line_series[1].nx = 10;
+	assert_render_err(&c, "series 'bs=2048' has 10 x values but 9 y values");
+	line_series[1].label = NULL;
+	line_series[1].nx = 1;
+	assert_render_err(&c, "series 2 has 1 x value but 9 y values");
+}
+
+static void non_positive_values_on_a_log_axis_are_an_error(void **state)
+{
+	(void)state;
+	struct chart c = make_chart(CHART_LINE);
+	double x[3] = {1, 0, 3}, y[3] = {1, 2, -1.5};
+	line_series[0] = (struct chart_series){lbl512, x, y, 3, 0};
+	c.x_log = true;
+	assert_render_err(&c, "series 'bs=512': x value 0 (point 2) cannot be shown on a log "
+			      "axis; values must be > 0");
+	c.x_log = false;
+	c.y_log = true;
+	assert_render_err(&c, "series 'bs=512': y value -1.5 (point 3) cannot be shown on a log "
+			      "axis; values must be > 0");
+	c = make_chart(CHART_LINE);
+	c.y_log = true;
+	c.has_y_min = true;
+	c.y_min = 0;
+	assert_render_err(&c, "y_min (0) must be > 0 on a log axis");
+}
+
+static void bars_need_categories(void **state)
+{
+	(void)state;
+	struct chart c = make_chart(CHART_BAR);
+	c.ncategories = 0;
+	assert_render_err(&c, "a bar chart needs categories (the names along x)");
+	c = make_chart(CHART_BAR);
+	bar_series[0].n = 3;
+	assert_render_err(&c, "series 'Metis' has 3 values for 4 categories");
+}
+
+static void roofline_needs_peaks_and_bandwidths(void **state)
+{
+	(void)state;
+	struct chart c = make_chart(CHART_ROOFLINE);
+	c.npeaks = 0;
+	assert_render_err(&c, "a roofline needs at least one peak (FLOP/s)");
+	c = make_chart(CHART_ROOFLINE);
+	c.nbandwidths = 0;
+	assert_render_err(&c, "a roofline needs at least one bandwidth (byte/s)");
+	c = make_chart(CHART_ROOFLINE);
+	bandwidths[1].value = 0;
+	assert_render_err(&c, "roofline bandwidth 'MPI' must be > 0 byte/s (got 0)");
+	c = make_chart(CHART_ROOFLINE);
+	points[1].intensity = -2;
+	assert_render_err(&c, "roofline point 'NaiveMatMul' needs intensity and performance > 0 "
+			      "(got -2 FLOP/byte, 2.9e+11 FLOP/s)");
+}
+
+static void limits_and_size_are_checked(void **state)
+{
+	(void)state;
+	struct chart c = make_chart(CHART_LINE);
+	c.has_x_min = c.has_x_max = true;
+	c.x_min = 5;
+	c.x_max = 3;
+	assert_render_err(&c, "x_min (5) must be less than x_max (3)");
+	c = make_chart(CHART_LINE);
+	c.width = 50;
+	assert_render_err(&c, "chart width and height must be between 120 and 8000 pixels "
+			      "(got 50x405)");
+}
+
+static void explicit_limits_and_gaps_render(void **state)
+{
+	(void)state;
+	struct chart c = make_chart(CHART_LINE);
+	double y[10];
+	memcpy(y, loss512, sizeof y);
+	y[4] = NAN;
+	line_series[0].y = y;
+	c.has_y_min = true;
+	c.y_min = 7.5;
+	c.has_x_max = true;
+	c.x_max = 650;
+	struct buf out = BUF_INIT;
+	render_ok(&c, CHART_PNG, &out);
+	buf_free(&out);
+	/* x may be left out: the points are numbered. */
+	line_series[0].x = NULL;
+	line_series[1].x = NULL;
+	c = make_chart(CHART_SCATTER);
+	line_series[0].x = line_series[1].x = NULL;
+	render_ok(&c, CHART_SVG, &out);
+	buf_free(&out);
+}
+
+static void chart_clear_frees_everything(void **state)
+{
+	(void)state;
+	struct chart c;
+	memset(&c, 0, sizeof c);
+	c.type = CHART_BAR;
+	c.title = xstrdup("t");
+	c.x_label = xstrdup("x");
+	c.nseries = 1;
+	c.series = xcalloc(1, sizeof *c.series);
+	c.series[0].label = xstrdup("s");
+	c.series[0].y = xcalloc(2, sizeof(double));
+	c.series[0].n = 2;
+	c.ncategories = 2;
+	c.categories = xcalloc(2, sizeof *c.categories);
+	c.categories[0] = xstrdup("a");
+	c.categories[1] = xstrdup("b");
+	c.npeaks = 1;
+	c.peaks = xcalloc(1, sizeof *c.peaks);
+	c.peaks[0].name = xstrdup("p");
+	c.npoints = 1;
+	c.points = xcalloc(1, sizeof *c.points);
+	c.points[0].label = xstrdup("q");
+	chart_clear(&c);
+	assert_null(c.series);
+	assert_int_equal(c.nseries, 0);
+	chart_clear(&c);
+}
+
+/* Ticks */
+
+static void assert_ticks(const struct chart_ticks *t, const double *values, const char *const *labels,
+			 size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		if (!t->tick[i].label[0])
+			continue;
+		assert_true(k < n);
+		assert_true(fabs(t->tick[i].value - values[k]) <= 1e-9 * fmax(1, fabs(values[k])));
+		assert_string_equal(t->tick[i].label, labels[k]);
+		k++;
+	}
+	assert_int_equal(k, n);
+}
+
+static void linear_ticks_step_by_one_two_five(void **state)
+{
+	(void)state;
+	struct chart_ticks t;
+	assert_true(chart_ticks(0, 1, false, true, 6, &t));
+	static const double v1[] = {0, 0.2, 0.4, 0.6, 0.8, 1};
+	static const char *const l1[] = {"0", "0.2", "0.4", "0.6", "0.8", "1"};
+	assert_ticks(&t, v1, l1, 6);
+	assert_int_equal(t.n, 6);
+	chart_ticks_free(&t);
+
+	/* Widened to whole steps; plain numbers below 10,000. */
+	assert_true(chart_ticks(0, 2924, false, true, 7, &t));
+	assert_true(t.lo == 0 && t.hi == 3000);
+	static const double v2[] = {0, 500, 1000, 1500, 2000, 2500, 3000};
+	static const char *const l2[] = {"0", "500", "1000", "1500", "2000", "2500", "3000"};
+	assert_ticks(&t, v2, l2, 7);
+	chart_ticks_free(&t);
+
+	/* Not widened: only ticks inside. */
+	assert_true(chart_ticks(7.125, 9.484, false, false, 6, &t));
+	static const double v3[] = {7.5, 8, 8.5, 9};
+	static const char *const l3[] = {"7.5", "8", "8.5", "9"};
+	assert_ticks(&t, v3, l3, 4);
+	assert_true(t.lo == 7.125 && t.hi == 9.484);
+	chart_ticks_free(&t);
+
+	/* 2.5 steps when 2 would give too many. */
+	assert_true(chart_ticks(0, 10, false, true, 5, &t));
+	static const double v4[] = {0, 2.5, 5, 7.5, 10};
+	static const char *const l4[] = {"0", "2.5", "5", "7.5", "10"};
+	assert_ticks(&t, v4, l4, 5);
+	chart_ticks_free(&t);
+}
+
+static void linear_ticks_use_si_suffixes_and_minus_signs(void **state)
+{
+	(void)state;
+	struct chart_ticks t;
+	assert_true(chart_ticks(0, 2.4e9, false, true, 6, &t));
+	static const double v1[] = {0, 0.5e9, 1e9, 1.5e9, 2e9, 2.5e9};
+	static const char *const l1[] = {"0", "0.5G", "1G", "1.5G", "2G", "2.5G"};
+	assert_ticks(&t, v1, l1, 6);
+	chart_ticks_free(&t);
+
+	assert_true(chart_ticks(0, 48000, false, true, 6, &t));
+	static const double v2[] = {0, 10000, 20000, 30000, 40000, 50000};
+	static const char *const l2[] = {"0", "10k", "20k", "30k", "40k", "50k"};
+	assert_ticks(&t, v2, l2, 6);
+	chart_ticks_free(&t);
+
+	assert_true(chart_ticks(-1, 1, false, true, 5, &t));
+	static const double v3[] = {-1, -0.5, 0, 0.5, 1};
+	static const char *const l3[] = {"\xe2\x88\x92" "1", "\xe2\x88\x92" "0.5", "0", "0.5", "1"};
+	assert_ticks(&t, v3, l3, 5);
+	chart_ticks_free(&t);
+
+	assert_true(chart_ticks(0, 2.9e-5, false, true, 7, &t));
+	static const double v4[] = {0, 5e-6, 1e-5, 1.5e-5, 2e-5, 2.5e-5, 3e-5};
+	static const char *const l4[] = {"0", "5\xc2\xb5", "10\xc2\xb5", "15\xc2\xb5",
+					 "20\xc2\xb5", "25\xc2\xb5", "30\xc2\xb5"};
+	assert_ticks(&t, v4, l4, 7);
+	chart_ticks_free(&t);
+}
+
+static void log_ticks_label_decades(void **state)
+{
+	(void)state;
+	struct chart_ticks t;
+	assert_true(chart_ticks(1.5, 8e5, true, true, 10, &t));
+	assert_true(t.lo == 1 && t.hi == 1e6);
+	static const double v1[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6};
+	static const char *const l1[] = {"1", "10", "100", "1k", "10k", "100k", "1M"};
+	assert_ticks(&t, v1, l1, 7);
+	/* Minor ticks at 2..9 of each decade: 6 decades x 8 + 7 decades. */
+	assert_int_equal(t.n, 6 * 8 + 7);
+	assert_true(t.tick[1].value == 2 && !t.tick[1].major && t.tick[1].label[0] == '\0');
+	chart_ticks_free(&t);
+
+	assert_true(chart_ticks(0.001, 0.1, true, false, 10, &t));
+	static const double v2[] = {0.001, 0.01, 0.1};
+	static const char *const l2[] = {"0.001", "0.01", "0.1"};
+	assert_ticks(&t, v2, l2, 3);
+	chart_ticks_free(&t);
+}
+
+static void log_ticks_thin_labels_over_many_decades(void **state)
+{
+	(void)state;
+	struct chart_ticks t;
+	/* 15 decades, room for 5 labels: every third decade, from 1; no
+	 * minor ticks over so many decades. */
+	assert_true(chart_ticks(0.01, 1e12, true, true, 5, &t));
+	static const double v[] = {1, 1e3, 1e6, 1e9, 1e12};
+	static const char *const l[] = {"1", "1k", "1M", "1G", "1T"};
+	assert_ticks(&t, v, l, 5);
+	assert_int_equal(t.n, 15);
+	chart_ticks_free(&t);
+
+	assert_true(chart_ticks(1e-6, 1e-4, true, false, 5, &t));
+	static const double v2[] = {1e-6, 1e-5, 1e-4};
+	static const char *const l2[] = {"10\xe2\x81\xbb\xe2\x81\xb6", "10\xe2\x81\xbb\xe2\x81\xb5",
+					 "10\xe2\x81\xbb\xe2\x81\xb4"};
+	assert_ticks(&t, v2, l2, 3);
+	chart_ticks_free(&t);
+}
+
+static void narrow_log_axes_label_minor_ticks(void **state)
+{
+	(void)state;
+	struct chart_ticks t;
+	assert_true(chart_ticks(3, 7.5, true, true, 10, &t));
+	assert_true(t.lo == 3 && t.hi == 8);
+	static const double v[] = {3, 4, 5, 6, 7, 8};
+	static const char *const l[] = {"3", "4", "5", "6", "7", "8"};
+	assert_ticks(&t, v, l, 6);
+	chart_ticks_free(&t);
+
+	/* 2 and 5 are labelled when they give two labels or more. */
+	assert_true(chart_ticks(15, 60, true, false, 10, &t));
+	static const double v2[] = {20, 50};
+	static const char *const l2[] = {"20", "50"};
+	assert_ticks(&t, v2, l2, 2);
+	chart_ticks_free(&t);
+}
+
+static void bad_tick_ranges_are_refused(void **state)
+{
+	(void)state;
+	struct chart_ticks t;
+	assert_false(chart_ticks(1, 1, false, true, 5, &t));
+	assert_int_equal(t.n, 0);
+	assert_false(chart_ticks(0, 10, true, true, 5, &t));
+	assert_false(chart_ticks(NAN, 1, false, true, 5, &t));
+	assert_false(chart_ticks(0, INFINITY, false, true, 5, &t));
+	assert_null(t.tick);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(every_type_renders_svg),
+		cmocka_unit_test(every_type_renders_png_at_twice_the_size),
+		cmocka_unit_test(every_type_renders_pdf),
+		cmocka_unit_test(same_chart_gives_same_bytes),
+		cmocka_unit_test(render_appends_to_the_buffer),
+		cmocka_unit_test(million_points_give_a_small_svg_quickly),
+		cmocka_unit_test(a_chart_without_series_is_an_error),
+		cmocka_unit_test(a_chart_of_empty_series_is_an_error),
+		cmocka_unit_test(x_and_y_of_different_lengths_is_an_error),
+		cmocka_unit_test(non_positive_values_on_a_log_axis_are_an_error),
+		cmocka_unit_test(bars_need_categories),
+		cmocka_unit_test(roofline_needs_peaks_and_bandwidths),
+		cmocka_unit_test(limits_and_size_are_checked),
+		cmocka_unit_test(explicit_limits_and_gaps_render),
+		cmocka_unit_test(chart_clear_frees_everything),
+		cmocka_unit_test(linear_ticks_step_by_one_two_five),
+		cmocka_unit_test(linear_ticks_use_si_suffixes_and_minus_signs),
+		cmocka_unit_test(log_ticks_label_decades),
+		cmocka_unit_test(log_ticks_thin_labels_over_many_decades),
+		cmocka_unit_test(narrow_log_axes_label_minor_ticks),
+		cmocka_unit_test(bad_tick_ranges_are_refused),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
