@@ -91,6 +91,10 @@ const char *provenance_name(struct provenance *p, const char *file);
  * as the log pages show it (see "Log pages" above): for excerpts that
  * should read the same. */
 void provenance_put_text(struct buf *b, const char *text, size_t n);
+/* The escaping behind it, for any text from a result file: & < > (and,
+ * with attr, " and ') as entities, terminal escape sequences dropped,
+ * control characters as their symbols, invalid UTF-8 as U+FFFD. */
+void provenance_escape(struct buf *b, const char *text, size_t n, bool attr);
 
 /* Writes, for every registered file, the raw copy and its HTML view
  * into the output: <report>/logs/<name> and <name>.html, through o (NULL

@@ -440,7 +440,7 @@ static size_t utf8_len(const unsigned char *p, size_t n, size_t *sub, unsigned *
  * the line (a progress bar redrawn) as ␍ and other control characters
  * as their control pictures (␀, ␈, ␛); tabs stay.  C1 controls, which
  * no log means to print, become U+FFFD. */
-static void put_log_text(struct buf *b, const char *text, size_t n)
+void provenance_escape(struct buf *b, const char *text, size_t n, bool attr)
 {
 	const unsigned char *p = (const unsigned char *)text;
 	size_t i = 0;
@@ -448,7 +448,7 @@ static void put_log_text(struct buf *b, const char *text, size_t n)
 		/* Plain printable ASCII in one go: most of a log. */
 		size_t run = i;
 		while (run < n && p[run] >= 0x20 && p[run] < 0x7F && p[run] != '&' && p[run] != '<' &&
-		       p[run] != '>')
+		       p[run] != '>' && (!attr || (p[run] != '"' && p[run] != '\'')))
 			run++;
 		buf_put(b, text + i, run - i);
 		i = run;
@@ -463,6 +463,12 @@ static void put_log_text(struct buf *b, const char *text, size_t n)
 			i++;
 		} else if (c == '>') {
 			buf_puts(b, "&gt;");
+			i++;
+		} else if (c == '"') {
+			buf_puts(b, "&quot;");
+			i++;
+		} else if (c == '\'') {
+			buf_puts(b, "&#39;");
 			i++;
 		} else if (c == '\t') {
 			buf_putc(b, '\t');
@@ -504,7 +510,7 @@ void provenance_put_text(struct buf *b, const char *text, size_t n)
 	 * show nothing. */
 	while (n > 0 && text[n - 1] == '\r')
 		n--;
-	put_log_text(b, text, n);
+	provenance_escape(b, text, n, false);
 }
 
 /* ------------------------------------------------------------- reading */
@@ -738,7 +744,7 @@ static void put_line(struct buf *b, long no, const char *text, size_t n,
 	if (complete)
 		provenance_put_text(b, text, n);
 	else
-		put_log_text(b, text, n);
+		provenance_escape(b, text, n, false);
 	if (more) {
 		buf_puts(b, "<span class=\"ld-cut\">… (");
 		put_count(b, more);
