@@ -106,8 +106,10 @@ bool directive_table(struct directive_ctx *c, const struct value *body, int numb
  * intensity, performance}; expressions allowed).  The chart is drawn
  * with cairo into figures/NAME.svg (and .png/.pdf as figure_formats
  * asks) through write_figure, and the page gets
- *   <figure class="ld-figure" id="LABEL"><img src="figures/NAME.svg"
- *   ...><figcaption>Figure N: CAPTION</figcaption></figure>
+ *   <figure class="ld-figure" id="LABEL"><a href="figures/NAME.svg"><img
+ *   src="figures/NAME.svg" ...></a><figcaption>Figure N: CAPTION</figcaption>
+ *   </figure>
+ * (the link opens the drawing full size on a phone).
  * Every key is checked; every problem is reported at its line and
  * column.  Returns false on an error. */
 bool directive_chart(struct directive_ctx *c, const struct value *body, int number,

@@ -1488,15 +1488,27 @@ static const struct run **chart_runs(struct directive_ctx *c, const struct value
 
 struct keyed_run {
 	const struct run *run;
+	int rank;   /* 0 a number, 1 text, 2 missing: numbers first, missing last */
 	double key;
+	char *text;
 	size_t at;
+	bool desc;
 };
 
+/* As a table sorts: numbers by value, text bytewise, missing last,
+ * equal keys in their first order. */
 static int keyed_cmp(const void *pa, const void *pb)
 {
 	const struct keyed_run *a = pa, *b = pb;
-	if (a->key != b->key)
-		return a->key < b->key ? -1 : 1;
+	int c = 0;
+	if (a->rank != b->rank)
+		return a->rank - b->rank;
+	if (a->rank == 0 && a->key != b->key)
+		c = a->key < b->key ? -1 : 1;
+	else if (a->rank == 1)
+		c = strcmp(a->text, b->text);
+	if (c)
+		return a->desc ? -c : c;
 	return a->at < b->at ? -1 : a->at > b->at;
 }
 
@@ -1523,9 +1535,14 @@ static bool chart_sort(struct directive_ctx *c, const struct value *sv, const st
 		sc.run = runs[i];
 		struct eval ev;
 		ok = expr_eval_one(e, &sc, &ev, c->d);
-		k[i] = (struct keyed_run){runs[i], ok && ev.kind == EVAL_NUMBER ? ev.num : HUGE_VAL, i};
-		if (desc && k[i].key != HUGE_VAL)
-			k[i].key = -k[i].key;
+		k[i] = (struct keyed_run){.run = runs[i], .rank = 2, .at = i, .desc = desc};
+		if (ok && ev.kind == EVAL_NUMBER) {
+			k[i].rank = 0;
+			k[i].key = ev.num;
+		} else if (ok && ev.text) {
+			k[i].rank = 1;
+			k[i].text = xstrndup(ev.text, ev.len);
+		}
 		if (ok)
 			eval_clear(&ev);
 	}
@@ -1534,6 +1551,8 @@ static bool chart_sort(struct directive_ctx *c, const struct value *sv, const st
 		for (size_t i = 0; i < n; i++)
 			runs[i] = k[i].run;
 	}
+	for (size_t i = 0; i < n; i++)
+		free(k[i].text);
 	free(k);
 	expr_free(e);
 	return ok;
@@ -1674,6 +1693,14 @@ static bool chart_bars(struct directive_ctx *c, struct chart *ch, const struct v
 	}
 	bool grouped = yv->kind == VALUE_MAP;
 	size_t nbars = grouped ? yv->count : 1;
+	const struct value *lg = value_get(body, "legend");
+	if (lg && is_text(lg) && strstr(lg->text, "{{")) {
+		diag_error(c->d, lg->loc,
+			   "a bar chart's legend names its bars, not its runs: the runs are the "
+			   "categories, named by x (legend takes plain text here)");
+		free(runs);
+		return false;
+	}
 	ch->categories = xcalloc(nruns, sizeof *ch->categories);
 	ch->ncategories = nruns;
 	for (size_t b = 0; b < nbars; b++)
@@ -1893,11 +1920,13 @@ bool directive_chart(struct directive_ctx *c, const struct value *body, int numb
 			put_text(out, lv->text, lv->len);
 			buf_puts(out, "\"");
 		}
-		buf_printf(out, "><img src=\"figures/%s.svg\" width=\"%d\" height=\"%d\" alt=\"", name,
-			   ch.width, ch.height);
+		/* the image links to itself: on a phone it opens full size */
+		buf_printf(out, "><a href=\"figures/%s.svg\"><img src=\"figures/%s.svg\" width=\"%d\" "
+				"height=\"%d\" alt=\"",
+			   name, name, ch.width, ch.height);
 		const char *alt = ch.title ? ch.title : caption ? caption : "chart";
 		put_text(out, alt, strlen(alt));
-		buf_puts(out, "\">");
+		buf_puts(out, "\"></a>");
 		if (caption || number > 0) {
 			buf_puts(out, "<figcaption>");
 			if (number > 0)
