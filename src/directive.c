@@ -1463,6 +1463,10 @@ static const struct run **chart_runs(struct directive_ctx *c, const struct value
 {
 	const struct run **runs = NULL;
 	*n = 0;
+	if (v->kind == VALUE_LIST && v->count == 0) {
+		diag_error(c->d, v->loc, "series names no runs: give a run set or a list of runs");
+		return NULL;
+	}
 	const struct value *const *items = v->kind == VALUE_LIST ? (const struct value *const *)v->items
 								  : &v;
 	size_t count = v->kind == VALUE_LIST ? v->count : 1;
@@ -1648,6 +1652,15 @@ static bool chart_xy(struct directive_ctx *c, struct chart *ch, const struct val
 			ok = false;
 			break;
 		}
+		if (ex.kind == EVAL_STRING || ey.kind == EVAL_STRING) {
+			const struct value *bad = ex.kind == EVAL_STRING ? xv : yv;
+			diag_error(c->d, bad->loc, "%s gives text in run '%s': a chart needs numbers",
+				   bad == xv ? "x" : "y", run_name(runs[i]));
+			eval_clear(&ex);
+			eval_clear(&ey);
+			ok = false;
+			break;
+		}
 		size_t nx, ny;
 		double *x = eval_numbers(&ex, &nx), *y = eval_numbers(&ey, &ny);
 		eval_clear(&ex);
@@ -1666,6 +1679,27 @@ static bool chart_xy(struct directive_ctx *c, struct chart *ch, const struct val
 		for (size_t j = 0; j < nx; j++)
 			if (!isnan(x[j]) && !isnan(y[j]))
 				x[k] = x[j], y[k] = y[j], k++;
+		if (k == 0) {
+			diag_error(c->d, sv->kind == VALUE_LIST ? xv->loc : sv->loc,
+				   "run '%s' gives no points for x and y (its values are empty or "
+				   "missing): leave it out of series",
+				   run_name(runs[i]));
+			ok = false;
+		}
+		for (size_t j = 0; j < k && ok; j++) {
+			bool bad_x = ch->x_log && x[j] <= 0, bad_y = ch->y_log && y[j] <= 0;
+			if (bad_x || bad_y) {
+				struct buf num = BUF_INIT;
+				number_put_short(&num, bad_x ? x[j] : y[j]);
+				diag_error(c->d, (bad_x ? xv : yv)->loc,
+					   "%s is %s in run '%s', which a log axis cannot show (%s_log: "
+					   "true needs values above 0)",
+					   bad_x ? "x" : "y", buf_data(&num), run_name(runs[i]),
+					   bad_x ? "x" : "y");
+				buf_free(&num);
+				ok = false;
+			}
+		}
 		series_push(ch, chart_legend(c, value_get(body, "legend"), runs[i]), x, y, k);
 	}
 	free(runs);
@@ -1738,6 +1772,24 @@ static bool chart_bars(struct directive_ctx *c, struct chart *ch, const struct v
 				ok = false;
 				continue;
 			}
+			if (ev.kind == EVAL_STRING && ok) {
+				diag_error(c->d, e->loc,
+					   "y gives text in run '%s': a bar needs a number",
+					   run_name(runs[i]));
+				ok = false;
+			} else if (ev.kind == EVAL_STRING) {
+				ok = false;
+			} else if (ev.kind == EVAL_NUMBER && ch->y_log && ev.num <= 0 && ok) {
+				/* one such error a chart: the rest say the same */
+				struct buf num = BUF_INIT;
+				number_put_short(&num, ev.num);
+				diag_error(c->d, e->loc,
+					   "y is %s in run '%s', which a log axis cannot show (y_log: "
+					   "true needs values above 0)",
+					   buf_data(&num), run_name(runs[i]));
+				buf_free(&num);
+				ok = false;
+			}
 			ch->series[b].y[i] = ev.kind == EVAL_NUMBER ? ev.num : NAN;
 			eval_clear(&ev);
 		}
@@ -1753,16 +1805,31 @@ static bool chart_marks(struct directive_ctx *c, const struct value *v, const ch
 		double x;
 		if (!chart_number(c, v, key, &x))
 			return false;
+		if (!(x > 0)) {
+			diag_error(c->d, v->loc, "%s must be above 0 to stand on a log-log roofline", key);
+			return false;
+		}
 		*out = xcalloc(1, sizeof **out);
 		(*out)[0] = (struct chart_mark){xstrdup(key), x};
 		*n = 1;
 		return true;
 	}
-	*out = xcalloc(v->count ? v->count : 1, sizeof **out);
+	if (v->count == 0) {
+		diag_error(c->d, v->loc, "%s is empty: name at least one (name: value)", key);
+		return false;
+	}
+	*out = xcalloc(v->count, sizeof **out);
 	bool ok = true;
 	for (size_t i = 0; i < v->count; i++) {
 		double x = 0;
-		ok = chart_number(c, v->items[i], key, &x) && ok;
+		bool got = chart_number(c, v->items[i], key, &x);
+		if (got && !(x > 0)) {
+			diag_error(c->d, v->items[i]->loc,
+				   "%s '%s' must be above 0 to stand on a log-log roofline", key,
+				   v->keys[i]);
+			got = false;
+		}
+		ok = got && ok;
 		(*out)[(*n)++] = (struct chart_mark){xstrdup(v->keys[i]), x};
 	}
 	return ok;
@@ -1859,18 +1926,40 @@ bool directive_chart(struct directive_ctx *c, const struct value *body, int numb
 		if (v)
 			ok = (*has[i] = chart_number(c, v, limits[i], lim[i])) && ok;
 	}
+	for (size_t i = 0; i < 4; i++) {
+		const struct value *v = value_get(body, limits[i]);
+		bool log = i < 2 ? ch.x_log : ch.y_log;
+		if (v && *has[i] && log && *lim[i] <= 0) {
+			diag_error(c->d, v->loc, "%s must be above 0 on a log axis", limits[i]);
+			ok = false;
+		}
+	}
+	for (size_t i = 0; i < 4; i += 2) {
+		const struct value *hi = value_get(body, limits[i + 1]);
+		if (*has[i] && *has[i + 1] && *lim[i] >= *lim[i + 1]) {
+			diag_error(c->d, hi->loc, "%s must be above %s", limits[i + 1], limits[i]);
+			ok = false;
+		}
+	}
 	static const char *const sizes[] = {"width", "height"};
 	int *dim[] = {&ch.width, &ch.height};
 	for (size_t i = 0; i < 2; i++) {
 		const struct value *v = value_get(body, sizes[i]);
-		long px;
-		if (v && want_count(c->d, v, sizes[i], 100, &px)) {
-			if (px > 4000) {
-				bad_value(c->d, v, sizes[i], "at most 4000 pixels");
-				ok = false;
-			}
-			*dim[i] = (int)px;
-		} else if (v) {
+		if (!v)
+			continue;
+		if (v->kind != VALUE_NUMBER || v->number != floor(v->number) || v->number < 120 ||
+		    v->number > 4000) {
+			bad_value(c->d, v, sizes[i], "a whole number of pixels from 120 to 4000");
+			ok = false;
+		} else {
+			*dim[i] = (int)v->number;
+		}
+	}
+	static const char *const texts[] = {"title", "caption", "legend", "x_label", "y_label"};
+	for (size_t i = 0; i < ARRAY_LEN(texts); i++) {
+		const struct value *v = value_get(body, texts[i]);
+		if (v && !is_text(v)) {
+			bad_value(c->d, v, texts[i], "text");
 			ok = false;
 		}
 	}

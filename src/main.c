@@ -60,7 +60,7 @@ static const char usage_build[] =
 	"Colours are used on a terminal only, and never when NO_COLOR is set.\n";
 
 static const char usage_check[] =
-	"usage: logdown check [DIR] [--against OUT] [--drafts] [--strict]\n"
+	"usage: logdown check [DIR] [--against OUT [--figures LIST]] [--drafts] [--strict]\n"
 	"                     [--diagnostics=FMT]\n"
 	"\n"
 	"Reads and renders every report of the project in DIR (default .) as\n"
@@ -68,6 +68,7 @@ static const char usage_check[] =
 	"Use it in CI: it exits 1 when the content has errors.\n"
 	"\n"
 	"options:\n"
+	"  --figures LIST       with --against: the chart files OUT was built with\n"
 	"  --against OUT        also fail when OUT, a site built and committed\n"
 	"                       earlier, differs from what a build writes now,\n"
 	"                       naming each stale, missing or extra file\n"
@@ -208,8 +209,7 @@ static int parse_build_args(int argc, char **argv, struct cli *c, bool is_build)
 			c->output = a + strlen("--output=");
 		} else if (strcmp(a, "--drafts") == 0) {
 			c->drafts = true;
-		} else if (is_build && (strcmp(a, "--figures") == 0 ||
-					str_has_prefix(a, "--figures="))) {
+		} else if (strcmp(a, "--figures") == 0 || str_has_prefix(a, "--figures=")) {
 			const char *list = a[9] == '=' ? a + 10 : ++i < argc ? argv[i] : NULL;
 			if (!list)
 				return usage_error(usage, "%s needs a list such as svg,png,pdf", a);

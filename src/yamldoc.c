@@ -182,6 +182,7 @@ static struct value *load_collection(struct loader *ld, yaml_event_t *start, int
 	yaml_event_type_t end = is_map ? YAML_MAPPING_END_EVENT : YAML_SEQUENCE_END_EVENT;
 	struct value *v = value_new(is_map ? VALUE_MAP : VALUE_LIST);
 	v->loc = mark_loc(ld, start->start_mark);
+	yaml_mark_t opened = start->start_mark;
 	if (depth >= YAML_MAX_DEPTH) {
 		/* Reading on would mean recursing deeper: give up here. */
 		diag_error(ld->d, v->loc, "YAML nested deeper than %d levels", YAML_MAX_DEPTH);
@@ -194,6 +195,10 @@ static struct value *load_collection(struct loader *ld, yaml_event_t *start, int
 		if (!next_event(ld, &ev))
 			goto fail;
 		if (ev.type == end) {
+			/* a flow collection on one line ([], {a: 1}) is underlined
+			 * whole */
+			if (ev.end_mark.line == opened.line && ev.end_mark.column > opened.column)
+				v->loc.len = (int)(ev.end_mark.column - opened.column);
 			yaml_event_delete(&ev);
 			return v;
 		}

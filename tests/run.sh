@@ -6,6 +6,8 @@ set -u
 
 passed=0 failed=0 skipped=0 crashed=0
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
+# The font libraries' caches live as long as the process (tests/lsan.supp).
+export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$(pwd)/tests/lsan.supp:print_suppressions=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

@@ -249,7 +249,7 @@ static void parsers_as_a_map_is_an_error(void **state)
 	assert_false(fx_load(&fx, "parsers: {a: b}\n"));
 	fx_expect(&fx, "%1$s:1:10: error: 'parsers' must be a folder or a list of folders\n"
 		       "    1 | parsers: {a: b}\n"
-		       "      |          ^\n");
+		       "      |          ^~~~~~\n");
 	fx_close(&fx);
 }
 
@@ -260,7 +260,7 @@ static void parsers_entry_that_is_a_list_is_an_error(void **state)
 	assert_false(fx_load(&fx, "parsers: [a, [b]]\n"));
 	fx_expect(&fx, "%1$s:1:14: error: 'parsers' entries must be folder paths\n"
 		       "    1 | parsers: [a, [b]]\n"
-		       "      |              ^\n");
+		       "      |              ^~~\n");
 	fx_close(&fx);
 }
 
@@ -348,7 +348,7 @@ static void list_title_is_an_error(void **state)
 	assert_false(fx_load(&fx, "title: [x]\n"));
 	fx_expect(&fx, "%1$s:1:8: error: 'title' must be text, not a list\n"
 		       "    1 | title: [x]\n"
-		       "      |        ^\n");
+		       "      |        ^~~\n");
 	assert_string_equal(fx.c.title, "Reports");
 	fx_close(&fx);
 }
@@ -372,7 +372,7 @@ static void every_bad_value_is_reported(void **state)
 	assert_false(fx_load(&fx, "title: [x]\npaper: legal\nauthor: Me\n"));
 	fx_expect(&fx, "%1$s:1:8: error: 'title' must be text, not a list\n"
 		       "    1 | title: [x]\n"
-		       "      |        ^\n"
+		       "      |        ^~~\n"
 		       "%1$s:2:8: error: paper must be 'a4' or 'letter', not 'legal'\n"
 		       "    2 | paper: legal\n"
 		       "      |        ^~~~~\n");

@@ -545,7 +545,7 @@ static void bad_limit_is_an_error_at_its_value(void **state)
 			   "limit: [1]\n",
 			   REPORT ":5:8: error: limit must be a positive integer, not a list\n"
 				  "    5 | limit: [1]\n"
-				  "      |        ^\n");
+				  "      |        ^~~\n");
 }
 
 static void unknown_run_in_rows_suggests_the_closest(void **state)
@@ -570,7 +570,7 @@ static void rows_of_the_wrong_kind_or_missing(void **state)
 			   REPORT ":4:7: error: rows must be a run set, a list of runs or a series "
 				  "(cs512.train), not a map\n"
 				  "    4 | rows: {a: 1}\n"
-				  "      |       ^\n");
+				  "      |       ^~~~~~\n");
 	expect_table_error("caption: x\n",
 			   REPORT ":4:1: error: {table} needs rows: a run set, a list of runs or a "
 				  "series (cs512.train)\n"

@@ -953,7 +953,7 @@ static void unknown_field_option_suggests_the_closest(void **state)
 			  "      |        ^~~~~~\n"
 			  "p.yaml:3:6: error: field 'a' has no pattern\n"
 			  "    3 |   a: { patern: 'x(\\d)' }\n"
-			  "      |      ^\n");
+			  "      |      ^~~~~~~~~~~~~~~~~~~\n");
 }
 
 static void bad_pattern_is_reported_at_its_column(void **state)

@@ -540,7 +540,7 @@ static void author_that_is_not_a_name_is_an_error(void **state)
 	assert_false(fx_load(&fx, "---\nauthor: [Ann, {x: 1}]\n---\n"));
 	fx_expect(&fx, "%1$s:2:15: error: each author must be a name\n"
 		       "    2 | author: [Ann, {x: 1}]\n"
-		       "      |               ^\n");
+		       "      |               ^~~~~~\n");
 	assert_int_equal(diag_errors(fx.c.d), 1);
 	fx_close(&fx);
 }
@@ -553,7 +553,7 @@ static void caret_after_an_accented_name_points_at_the_value(void **state)
 	assert_false(fx_load(&fx, "---\nauthor: [Zo\xc3\xab, {x: 1}]\n---\n"));
 	if (!strstr(cap_text(&fx.c), "error: each author must be a name\n"
 				     "    2 | author: [Zo\xc3\xab, {x: 1}]\n"
-				     "      |               ^\n"))
+				     "      |               ^~~~~~\n"))
 		fail_msg("reported as:\n%s", cap_text(&fx.c));
 	fx_close(&fx);
 }
@@ -666,7 +666,7 @@ static void list_title_is_an_error(void **state)
 	assert_false(fx_load(&fx, "---\ntitle: [a, b]\n---\n"));
 	fx_expect(&fx, "%1$s:2:8: error: 'title' must be text, not a list\n"
 		       "    2 | title: [a, b]\n"
-		       "      |        ^\n");
+		       "      |        ^~~~~~\n");
 	assert_int_equal(diag_errors(fx.c.d), 1);
 	assert_string_equal(fx.r.title, "");
 	fx_close(&fx);

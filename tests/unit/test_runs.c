@@ -489,7 +489,7 @@ static void entry_shape_errors(void **state)
 			       ":4:6: error: run 'b' needs file: (one result file) or glob: (a run "
 			       "set)\n"
 			       "    4 |   b: {parser: keyvalue}\n"
-			       "      |      ^\n" MD
+			       "      |      ^~~~~~~~~~~~~~~~~~\n" MD
 			       ":5:29: error: name_pattern names the members of a glob: run 'c' has "
 			       "none\n"
 			       "    5 |   c: {file: logs/bs512.log, name_pattern: '(?<x>.)'}\n"
@@ -497,10 +497,10 @@ static void entry_shape_errors(void **state)
 			       ":6:6: error: run 'd' must be a file path or a map with file: or "
 			       "glob:, not a list\n"
 			       "    6 |   d: [logs/bs512.log]\n"
-			       "      |      ^\n" MD
+			       "      |      ^~~~~~~~~~~~~~~~\n" MD
 			       ":7:13: error: 'file' of run 'e' must be a path, not a list\n"
 			       "    7 |   e: {file: [x]}\n"
-			       "      |             ^\n");
+			       "      |             ^~~\n");
 	assert_int_equal(f.rr.count, 0);
 	fm_free(&f);
 }
@@ -541,7 +541,7 @@ static void runs_must_be_a_map(void **state)
 			    MD ":2:7: error: 'runs' must be a map of run names to result files, "
 			       "not a list\n"
 			       "    2 | runs: [logs/bs512.log]\n"
-			       "      |       ^\n");
+			       "      |       ^~~~~~~~~~~~~~~~\n");
 	fm_free(&f);
 	load(&f, "title: no runs\n");
 	assert_true(f.ok);
