@@ -36,7 +36,16 @@ bool path_exists(const char *path);
 char **dir_list(const char *path, size_t *n);
 void strv_free(char **v);
 
+/* Counts the lines of fd from where it stands (a line is what ends in
+ * '\n'; a last line without one counts too, as editors count) and its
+ * bytes, reading through buf.  False on a read error, errno set.  bytes
+ * may be NULL. */
+bool fd_count_lines(int fd, char *buf, size_t cap, long *lines, unsigned long long *bytes);
+
 /* Caller frees the results of these with free(). */
+/* The file name without folders and its last extension: "logs/bs512.log"
+ * gives "bs512". */
+char *path_stem(const char *path);
 char *path_join(const char *a, const char *b);
 char *path_dirname(const char *path);
 /* The canonical absolute form of an existing path (realpath). */

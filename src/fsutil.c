@@ -304,6 +304,40 @@ char *path_join(const char *a, const char *b)
 	return xasprintf("%.*s/%s", (int)la, a, b);
 }
 
+char *path_stem(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	const char *dot = strrchr(base, '.');
+	size_t n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+	return xstrndup(base, n);
+}
+
+bool fd_count_lines(int fd, char *buf, size_t cap, long *lines, unsigned long long *bytes)
+{
+	long nl = 0;
+	unsigned long long total = 0;
+	char last = '\n';
+	for (;;) {
+		ssize_t got = read(fd, buf, cap);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return false;
+		if (got == 0)
+			break;
+		total += (unsigned long long)got;
+		for (const char *q = buf, *end = buf + got; (q = memchr(q, '\n', (size_t)(end - q)));
+		     q++)
+			nl++;
+		last = buf[got - 1];
+	}
+	*lines = nl + (last != '\n' ? 1 : 0);
+	if (bytes)
+		*bytes = total;
+	return true;
+}
+
 char *path_dirname(const char *path)
 {
 	/* As dirname(3): trailing slashes do not count. */

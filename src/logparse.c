@@ -3062,26 +3062,6 @@ static void derive_all(const struct parser *p, struct run *r, bool complete, str
 	}
 }
 
-/* Counts the lines of an open file, reading it in chunks. */
-static bool count_file_lines(int fd, char *buf, size_t cap, long *lines)
-{
-	long n = 0;
-	char last = '\n';
-	for (;;) {
-		ssize_t got = read(fd, buf, cap);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
-			return false;
-		if (got == 0)
-			break;
-		n += count_nl(buf, buf + got);
-		last = buf[got - 1];
-	}
-	*lines = n + (last != '\n');
-	return true;
-}
-
 static void slot_free(struct slot *sl)
 {
 	free(sl->buf);
@@ -3340,7 +3320,7 @@ struct run *parser_run(const struct parser *p, const char *path, const char *sho
 		if (ok && run_line_count(r) == 0 && lseek(fd, 0, SEEK_SET) == 0) {
 			long lines;
 			char buf[65536];
-			if (count_file_lines(fd, buf, sizeof buf, &lines))
+			if (fd_count_lines(fd, buf, sizeof buf, &lines, NULL))
 				run_set_line_count(r, lines);
 		}
 	}

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "fsutil.h"
 #include "logparse.h"
 #include "util.h"
 #include "value.h"
@@ -358,16 +359,6 @@ static void print_summary(FILE *out, const struct run *r, const struct parser *p
 		print_series(out, run_series_at(r, i));
 }
 
-/* "logs/bs512.log" gives "bs512". */
-static char *file_stem(const char *path)
-{
-	const char *base = strrchr(path, '/');
-	base = base ? base + 1 : path;
-	const char *dot = strrchr(base, '.');
-	size_t n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
-	return xstrndup(base, n);
-}
-
 static void put_csv_cell(struct buf *b, const char *p, size_t n)
 {
 	if (!memchr(p, ',', n) && !memchr(p, '"', n) && !memchr(p, '\n', n) &&
@@ -480,7 +471,7 @@ int parsecmd_parse(const struct parse_opts *o, FILE *out, struct diag *d)
 			goto out;
 		}
 	}
-	char *name = file_stem(o->file);
+	char *name = path_stem(o->file);
 	r = parser_run(p, o->file, o->file, name, d);
 	free(name);
 	if (!r) {

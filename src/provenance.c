@@ -628,33 +628,6 @@ static int reader_next(struct reader *r, size_t keep, const char **text, size_t 
 	}
 }
 
-/* Counts the lines and bytes of fd from its start: a line is what ends
- * in '\n', and a last line without one counts too (as logparse and
- * editors count).  False on a read error, errno set. */
-static bool count_lines(int fd, char *buf, size_t cap, long *lines, unsigned long long *bytes)
-{
-	long nl = 0;
-	unsigned long long total = 0;
-	char last = '\n';
-	for (;;) {
-		ssize_t got = read(fd, buf, cap);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
-			return false;
-		if (got == 0)
-			break;
-		total += (unsigned long long)got;
-		for (const char *q = buf, *end = buf + got; (q = memchr(q, '\n', (size_t)(end - q)));
-		     q++)
-			nl++;
-		last = buf[got - 1];
-	}
-	*lines = nl + (last != '\n' ? 1 : 0);
-	*bytes = total;
-	return true;
-}
-
 /* --------------------------------------------------------------- pages */
 
 /* A span of lines shown, first to last. */
@@ -815,7 +788,7 @@ static bool render_page(struct buf *page, struct pfile *f, int fd, const char *s
 	reader_open(&r, fd);
 	long total;
 	unsigned long long bytes;
-	if (!count_lines(fd, r.buf, r.cap, &total, &bytes) || lseek(fd, 0, SEEK_SET) != 0) {
+	if (!fd_count_lines(fd, r.buf, r.cap, &total, &bytes) || lseek(fd, 0, SEEK_SET) != 0) {
 		reader_close(&r);
 		return false;
 	}

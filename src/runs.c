@@ -72,16 +72,6 @@ static const char *entry_text(struct loader *ld, const char *run, const char *ke
 	return NULL;
 }
 
-/* The file stem: "logs/bs512.log" gives "bs512".  Caller frees. */
-static char *file_stem(const char *path)
-{
-	const char *base = strrchr(path, '/');
-	base = base ? base + 1 : path;
-	const char *dot = strrchr(base, '.');
-	size_t n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
-	return xstrndup(base, n);
-}
-
 /* Checks that path (as written: `rel`, reported at `at`) leads to a
  * regular file inside the project.  Returns its canonical form, which is
  * what gets read, or NULL after an error. */
@@ -284,7 +274,7 @@ static void load_glob(struct loader *ld, struct runset *set, const struct value 
 			char *real = confined_file(ld, path, path, gv->loc);
 			if (!real)
 				continue;
-			char *name = file_stem(path);
+			char *name = path_stem(path);
 			struct run *r = load_run(ld, real, path, name, p, gv->loc);
 			if (r && npv)
 				pattern_apply(ld, &np, path, r);
