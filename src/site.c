@@ -448,16 +448,14 @@ static void render_report(struct build *b, struct report *r)
 	r->html = doc_render(r->text + r->body_off, r->len - r->body_off, r->path,
 			     r->body_line - 1, &ctx);
 	warn_unused_runs(b, r);
-	char *root_prefix = report_root_prefix(r->slug);
-	if (!provenance_write(ctx.prov, b->writing ? &b->out : NULL, r->slug, root_prefix, b->d))
+	char *root = report_root_prefix(r->slug);
+	if (!provenance_write(ctx.prov, b->writing ? &b->out : NULL, r->slug, root, b->d))
 		b->io_failed = true;
-	free(root_prefix);
 	provenance_free(ctx.prov);
 	scope_release(&rs);
 
 	struct value *data = value_new(VALUE_MAP);
 	value_set(data, "site", site_value(&b->config));
-	char *root = report_root_prefix(r->slug);
 	value_set_str(data, "root", root);
 	free(root);
 	set_report_fields(data, r);
