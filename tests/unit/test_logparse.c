@@ -53,43 +53,8 @@ static void cap_close(struct capture *c)
 	free(c->p);
 }
 
-/* Folders made by tests; the group teardown removes what a failed test
- * left behind. */
-static char *made[32];
-static size_t nmade;
-
-static char *make_tmpdir(void)
-{
-	char *dir = xstrdup("/tmp/logdown-test-logparse-XXXXXX");
-	assert_non_null(mkdtemp(dir));
-	assert_true(nmade < ARRAY_LEN(made));
-	made[nmade++] = dir;
-	return dir;
-}
-
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	return flag == FTW_DP ? rmdir(path) : unlink(path);
-}
-
-static void drop_tmpdir(char *dir)
-{
-	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	for (size_t i = 0; i < nmade; i++)
-		if (made[i] == dir)
-			made[i] = made[--nmade];
-	free(dir);
-}
-
-static int drop_leftovers(void **state)
-{
-	(void)state;
-	while (nmade)
-		drop_tmpdir(made[0]);
-	return 0;
-}
+#define TMPDIR_TAG "logparse"
+#include "tmpdirs.h"
 
 static void write_file(const char *path, const char *text, size_t len)
 {

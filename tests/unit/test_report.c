@@ -16,44 +16,8 @@
 #include "report.h"
 #include "util.h"
 
-/* Folders made by tests; a failed test leaves its folder, which the
- * group teardown removes (with nftw, never following links). */
-static char *made[128];
-static size_t nmade;
-
-static char *make_tmpdir(void)
-{
-	char *dir = xstrdup("/tmp/logdown-test-report-XXXXXX");
-	assert_non_null(mkdtemp(dir));
-	assert_true(nmade < ARRAY_LEN(made));
-	made[nmade++] = dir;
-	return dir;
-}
-
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	return flag == FTW_DP ? rmdir(path) : unlink(path);
-}
-
-/* Removes dir and everything in it, and frees it. */
-static void drop_tmpdir(char *dir)
-{
-	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	for (size_t i = 0; i < nmade; i++)
-		if (made[i] == dir)
-			made[i] = made[--nmade];
-	free(dir);
-}
-
-static int drop_leftovers(void **state)
-{
-	(void)state;
-	while (nmade)
-		drop_tmpdir(made[0]);
-	return 0;
-}
+#define TMPDIR_TAG "report"
+#include "tmpdirs.h"
 
 /* A diagnostics sink writing into memory. */
 struct capture {
