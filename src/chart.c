@@ -1459,7 +1459,11 @@ static void legend_draw(struct render *r)
 			continue;
 		unsigned color = palette[i % ARRAY_LEN(palette)];
 		double cy = row_y + r->lg_row / 2, sx = x + 8, tx;
-		if (c->type == CHART_LINE) {
+		if (c->type == CHART_LINE && c->series[i].n < 2) {
+			/* a one-point series is drawn as its marker: so is its key */
+			marker_draw(r, series_marker(i), sx + 13, cy, r->mark_r, color, true);
+			tx = sx + 26 + 6;
+		} else if (c->type == CHART_LINE) {
 			cairo_move_to(cr, sx, cy);
 			cairo_line_to(cr, sx + 26, cy);
 			set_series_line(r, i, 2);
