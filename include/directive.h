@@ -98,7 +98,8 @@ bool directive_table(struct directive_ctx *c, const struct value *body, int numb
 
 /* Renders a {chart}: type (line, bar, scatter, roofline), title,
  * caption, series (runs or a run set: one line or one group of bars
- * each), x, y (expressions in each run; for bars, y may be a map of
+ * each; for line and scatter also a series of a run, bench.metis, whose
+ * columns x and y then name, its legend key the last part), x, y (expressions in each run; for bars, y may be a map of
  * legend -> expression: a group of bars per run), legend ("bs={{
  * batch_size }}"), x_label, y_label, x_log, y_log, x_min/x_max/y_min/
  * y_max, width, height, label; a roofline takes peak (FLOP/s, or a map

@@ -1458,11 +1458,17 @@ static bool chart_number(struct directive_ctx *c, const struct value *v, const c
 	return ok;
 }
 
-/* The runs a chart's series: names: a run set, a run, or a list of them. */
-static const struct run **chart_runs(struct directive_ctx *c, const struct value *v, size_t *n)
+/* The runs a chart's series: names: a run set, a run, or a list of them.
+ * Where refs is not NULL, an item may also name a series of a run
+ * (bench.metis): (*refs)[i] is then that text, and runs[i] its run;
+ * NULL for a whole run. */
+static const struct run **chart_runs(struct directive_ctx *c, const struct value *v, size_t *n,
+				     const char ***refs)
 {
 	const struct run **runs = NULL;
 	*n = 0;
+	if (refs)
+		*refs = NULL;
 	if (v->kind == VALUE_LIST && v->count == 0) {
 		diag_error(c->d, v->loc, "series names no runs: give a run set or a list of runs");
 		return NULL;
@@ -1478,14 +1484,29 @@ static const struct run **chart_runs(struct directive_ctx *c, const struct value
 		}
 		long set = find_set(c, it->text);
 		const struct run *one = set < 0 ? find_run(c, it->text) : NULL;
-		if (set < 0 && !one) {
+		const char *ref = NULL;
+		if (set < 0 && !one && refs && strchr(it->text, '.')) {
+			/* a series of a run: x and y then name its columns */
+			struct expr *e = expr_parse(it->text, it->len, scalar_at(it, 0, 0), c->d);
+			const struct series *s = NULL;
+			if (e && expr_eval_series(e, ctx_scope(c), &s, &one, c->d))
+				ref = it->text;
+			expr_free(e);
+			if (!ref)
+				continue;
+		} else if (set < 0 && !one) {
 			unknown_run(c, it->loc, it->text, true);
 			continue;
 		}
 		size_t add = set >= 0 ? c->set_counts[set] : 1;
 		runs = xrealloc(runs, (*n + add) * sizeof *runs);
-		for (size_t k = 0; k < add; k++)
+		if (refs)
+			*refs = xrealloc(*refs, (*n + add) * sizeof **refs);
+		for (size_t k = 0; k < add; k++) {
+			if (refs)
+				(*refs)[*n] = ref;
 			runs[(*n)++] = set >= 0 ? c->set_runs[set][k] : one;
+		}
 	}
 	return runs;
 }
@@ -1620,6 +1641,51 @@ static char *chart_legend(struct directive_ctx *c, const struct value *tmpl, con
 	return buf_detach(&b);
 }
 
+/* x or y of a line or scatter: an expression in the run, or with a
+ * series reference (bench.metis) the column v names in that series. */
+static bool chart_column(struct directive_ctx *c, const struct value *v, const char *ref,
+			 const struct scope *sc, struct eval *out)
+{
+	if (!ref)
+		return chart_eval(c, v, sc, true, out);
+	if (!is_text(v)) {
+		bad_value(c->d, v, "the value", "a column of the series");
+		return false;
+	}
+	/* the column is checked here, so that a wrong one is reported at
+	 * its own place; then "ref.column" gives the column's values */
+	const struct series *s = NULL;
+	struct expr *re = expr_parse(ref, strlen(ref), scalar_at(v, 0, 0), c->d);
+	bool ok = re && expr_eval_series(re, sc, &s, NULL, c->d);
+	expr_free(re);
+	if (!ok)
+		return false;
+	if (series_column_index(s, v->text) < 0) {
+		size_t n = series_column_count(s);
+		const char **cols = xcalloc(n + 1, sizeof *cols);
+		for (size_t i = 0; i < n; i++)
+			cols[i] = series_column(s, i);
+		const char *near = closest_name(v->text, cols);
+		struct buf all = BUF_INIT;
+		buf_put_names(&all, cols);
+		if (near)
+			diag_error(c->d, v->loc, "%s has no column '%s' (did you mean '%s'?)", ref,
+				   v->text, near);
+		else
+			diag_error(c->d, v->loc, "%s has no column '%s' (its columns: %s)", ref, v->text,
+				   buf_data(&all));
+		buf_free(&all);
+		free(cols);
+		return false;
+	}
+	char *text = xasprintf("%s.%s", ref, v->text);
+	struct expr *e = expr_parse(text, strlen(text), scalar_at(v, 0, 0), c->d);
+	ok = e && expr_eval(e, sc, out, c->d);
+	expr_free(e);
+	free(text);
+	return ok;
+}
+
 static void series_push(struct chart *ch, char *label, double *x, double *y, size_t n)
 {
 	ch->series = xrealloc(ch->series, (ch->nseries + 1) * sizeof *ch->series);
@@ -1637,17 +1703,23 @@ static bool chart_xy(struct directive_ctx *c, struct chart *ch, const struct val
 		return false;
 	}
 	size_t nruns;
-	const struct run **runs = chart_runs(c, sv, &nruns);
-	bool ok = runs != NULL && chart_sort(c, value_get(body, "sort"), runs, nruns);
+	const char **refs = NULL;
+	const struct run **runs = chart_runs(c, sv, &nruns, &refs);
+	bool has_ref = false;
+	for (size_t i = 0; i < nruns; i++)
+		has_ref = has_ref || refs[i];
+	/* sorting moves runs; series references keep the order written */
+	bool ok = runs != NULL &&
+		  (has_ref || chart_sort(c, value_get(body, "sort"), runs, nruns));
 	for (size_t i = 0; ok && i < nruns; i++) {
 		struct scope sc = *ctx_scope(c);
 		sc.run = runs[i];
 		struct eval ex, ey;
-		if (!chart_eval(c, xv, &sc, true, &ex)) {
+		if (!chart_column(c, xv, refs[i], &sc, &ex)) {
 			ok = false;
 			break;
 		}
-		if (!chart_eval(c, yv, &sc, true, &ey)) {
+		if (!chart_column(c, yv, refs[i], &sc, &ey)) {
 			eval_clear(&ex);
 			ok = false;
 			break;
@@ -1700,9 +1772,16 @@ static bool chart_xy(struct directive_ctx *c, struct chart *ch, const struct val
 				ok = false;
 			}
 		}
-		series_push(ch, chart_legend(c, value_get(body, "legend"), runs[i]), x, y, k);
+		const struct value *lg = value_get(body, "legend");
+		/* a series reference is named by its last part: bench.metis is
+		 * "metis" */
+		series_push(ch,
+			    refs[i] && !lg ? xstrdup(strrchr(refs[i], '.') + 1)
+					   : chart_legend(c, lg, runs[i]),
+			    x, y, k);
 	}
 	free(runs);
+	free(refs);
 	return ok;
 }
 
@@ -1718,7 +1797,7 @@ static bool chart_bars(struct directive_ctx *c, struct chart *ch, const struct v
 		return false;
 	}
 	size_t nruns;
-	const struct run **runs = chart_runs(c, sv, &nruns);
+	const struct run **runs = chart_runs(c, sv, &nruns, NULL);
 	if (!runs)
 		return false;
 	if (!chart_sort(c, value_get(body, "sort"), runs, nruns)) {

@@ -1432,12 +1432,64 @@ static void check_against_a_site_with_png_figures_can_pass(void **state)
 			 plain.status, plain.err, told.status, told.err);
 }
 
+/* A scatter over two series of one result file: x and y name the
+ * columns, each key is the series' last name, and a wrong column is an
+ * error at its own place. */
+static void series_of_a_json_run_are_charted_by_column(void **state)
+{
+	(void)state;
+	project_new("---\n"
+		    "runs:\n"
+		    "  bench: logs/r.json\n"
+		    "---\n"
+		    "```{chart}\n"
+		    "type: scatter\n"
+		    "label: fig-req\n"
+		    "series: [bench.metis, bench.sophia]\n"
+		    "x: tokens\n"
+		    "y: latency_s\n"
+		    "```\n");
+	e2e_write(project, "content/r/logs/r.json",
+		  "{\"metis\": [{\"tokens\": 300, \"latency_s\": 4.6},\n"
+		  "             {\"tokens\": 368, \"latency_s\": 5.535}],\n"
+		  " \"sophia\": [{\"tokens\": 104, \"latency_s\": 0.597},\n"
+		  "              {\"tokens\": 664, \"latency_s\": 3.133}]}\n");
+	struct run r = RUN("build");
+	assert_int_equal(r.status, 0);
+	char *svg = site_file("_site/r/figures/fig-req.svg");
+	assert_non_null(svg);
+	assert_contains(svg, "<svg");
+	assert_contains(site_file("_site/r/index.html"),
+			"<figure class=\"ld-figure\" id=\"fig-req\"><a href=\"figures/fig-req.svg\">");
+
+	e2e_write(project, "content/r/index.md",
+		  "---\n"
+		  "runs:\n"
+		  "  bench: logs/r.json\n"
+		  "---\n"
+		  "```{chart}\n"
+		  "type: scatter\n"
+		  "series: [bench.metis]\n"
+		  "x: tokenz\n"
+		  "y: latency_s\n"
+		  "```\n");
+	r = RUN("check");
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err,
+			    "content/r/index.md:8:4: error: bench.metis has no column 'tokenz' (did "
+			    "you mean 'tokens'?)\n"
+			    "    8 | x: tokenz\n"
+			    "      |    ^~~~~~\n"
+			    "logdown: 1 error; nothing was written\n");
+}
+
 #define TEST(f) cmocka_unit_test_teardown(f, cleanup)
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		TEST(line_chart_over_a_run_set_with_a_legend_and_sort),
+		TEST(series_of_a_json_run_are_charted_by_column),
 		TEST(bar_charts_one_bar_per_run_and_grouped),
 		TEST(scatter_chart_draws_points),
 		TEST(roofline_with_peaks_bandwidths_and_points),
