@@ -234,6 +234,50 @@ static void split_spec(const char *s, size_t n, size_t *expr_len, size_t *spec_o
 
 /* --- {table} --- */
 
+/* A caption: text with {{ expr }} and {{ expr :spec }} values in it,
+ * each rendered as in prose (linked to its line), from the report's runs.
+ * @tbl- and @fig- references are left to the document, which numbers
+ * them. */
+static void put_caption(struct directive_ctx *c, struct buf *out, const struct value *v)
+{
+	const char *p = v->text, *end = v->text + v->len;
+	while (p < end) {
+		const char *open = strstr(p, "{{");
+		const char *close = open ? strstr(open + 2, "}}") : NULL;
+		if (!open || !close) {
+			put_text(out, p, (size_t)(end - p));
+			break;
+		}
+		put_text(out, p, (size_t)(open - p));
+		const char *inner = open + 2;
+		size_t n = (size_t)(close - inner), expr_len, spec_off;
+		split_spec(inner, n, &expr_len, &spec_off);
+		struct format fmt;
+		bool has_fmt = false, ok = true;
+		if (spec_off < n) {
+			const char *spec = inner + spec_off;
+			size_t spec_len = n - spec_off;
+			while (spec_len && spec[spec_len - 1] == ' ')
+				spec_len--;
+			while (spec_len && spec[0] == ' ')
+				spec++, spec_len--;
+			has_fmt = ok = format_parse(spec, spec_len,
+						    scalar_at(v, (size_t)(spec - v->text), (int)spec_len),
+						    &fmt, c->d);
+		}
+		struct expr *e = ok ? expr_parse(inner, expr_len,
+						 scalar_at(v, (size_t)(inner - v->text), 0), c->d)
+				    : NULL;
+		struct eval ev;
+		if (e && expr_eval_one(e, ctx_scope(c), &ev, c->d)) {
+			directive_put_value(c, out, &ev, has_fmt ? &fmt : NULL, true);
+			eval_clear(&ev);
+		}
+		expr_free(e);
+		p = close + 2;
+	}
+}
+
 static const char *const table_keys[] = {"caption", "rows",      "columns", "where", "sort",
 					 "limit",   "transpose", "label",   NULL};
 
@@ -852,7 +896,7 @@ static void render_table(struct table *t, char **cells, int number, struct buf *
 		buf_puts(out, "<caption>");
 		if (number > 0)
 			buf_printf(out, "Table %d: ", number);
-		put_text(out, t->caption->text, t->caption->len);
+		put_caption(t->c, out, t->caption);
 		buf_puts(out, "</caption>\n");
 	} else if (number > 0) {
 		/* labelled, no caption: a reader following "Table 2" finds it */
@@ -2100,7 +2144,7 @@ bool directive_chart(struct directive_ctx *c, const struct value *body, int numb
 			if (number > 0)
 				buf_printf(out, caption ? "Figure %d: " : "Figure %d", number);
 			if (caption)
-				put_text(out, caption, strlen(caption));
+				put_caption(c, out, value_get(body, "caption"));
 			buf_puts(out, "</figcaption>");
 		}
 		buf_puts(out, "</figure>\n");

@@ -361,6 +361,40 @@ static int *body_shifts(const struct doc *doc, int first, const char *body, size
 	return shift;
 }
 
+/* Placeholders for the @tbl- and @fig- references inside the captions
+ * of a directive's HTML, so that they become "Table 2" links like the
+ * prose's (reported at the caption's place when unknown).  Caller frees. */
+static char *caption_refs(struct doc *doc, const char *html, struct loc at)
+{
+	struct buf out = BUF_INIT;
+	const char *p = html;
+	bool in_caption = false;
+	while (*p) {
+		if (*p == '<') {
+			if (str_has_prefix(p, "<caption>") || str_has_prefix(p, "<figcaption>"))
+				in_caption = true;
+			else if (str_has_prefix(p, "</caption>") || str_has_prefix(p, "</figcaption>"))
+				in_caption = false;
+		}
+		if (in_caption && *p == '@' && (p == html || !is_label_char(p[-1])) &&
+		    (str_has_prefix(p + 1, "fig-") || str_has_prefix(p + 1, "tbl-")) &&
+		    is_label_char(p[5])) {
+			const char *q = p + 1;
+			while (is_label_char(*q))
+				q++;
+			while (q > p + 5 && (q[-1] == '-' || q[-1] == '_'))
+				q--;
+			struct slot s = {.kind = SLOT_REF, .at = at};
+			s.label = xstrndup(p + 1, (size_t)(q - p - 1));
+			add_slot(doc, s, &out);
+			p = q;
+			continue;
+		}
+		buf_putc(&out, *p++);
+	}
+	return buf_detach(&out);
+}
+
 /* Renders one fenced directive; NULL when node is plain code. */
 static char *directive(struct doc *doc, cmark_node *node)
 {
@@ -422,9 +456,12 @@ static char *directive(struct doc *doc, cmark_node *node)
 	} else if (body) {
 		directive_log(doc->c, body, &html);
 	}
+	const struct value *cap = body ? value_get(body, "caption") : NULL;
+	char *out = cap ? caption_refs(doc, buf_data(&html), cap->loc) : buf_detach(&html);
+	buf_free(&html);
 	value_free(body);
 	free(name);
-	return buf_detach(&html);
+	return out;
 }
 
 static void replace_directives(struct doc *doc, cmark_node *root)

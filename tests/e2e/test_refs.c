@@ -1229,12 +1229,42 @@ static void did_you_mean_is_the_one_the_spec_shows(void **state)
 			 "logdown: 1 error; nothing was written\n");
 }
 
+/* A caption holds values and references like the prose: the value
+ * links to its line, the reference names the table that comes later. */
+static void captions_hold_values_and_references(void **state)
+{
+	(void)state;
+	const char *body = build_body("---\n"
+				      "runs:\n"
+				      "  cs: logs/bs512.log\n"
+				      "---\n"
+				      "```{table}\n"
+				      "caption: Loss {{ cs.final_loss }}, rate {{ cs.mean_rate :.1f }}; "
+				      "see @tbl-b\n"
+				      "rows: [cs]\n"
+				      "columns:\n"
+				      "  Steps: final_step\n"
+				      "```\n"
+				      "\n"
+				      "```{table}\n"
+				      "label: tbl-b\n"
+				      "rows: [cs]\n"
+				      "columns:\n"
+				      "  Samples: samples\n"
+				      "```\n");
+	assert_contains(body, "<caption>Table 1: Loss " LOSS_512 ", rate <span class=\"ld-value\" "
+			      "title=\"train.rate = 10 values (content/r/logs/bs512.log:44-53)\">"
+			      "2930.3</span>; see <a class=\"ld-ref\" href=\"#tbl-b\">Table 2</a>"
+			      "</caption>\n");
+}
+
 #define TEST(f) cmocka_unit_test_teardown(f, cleanup)
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		TEST(value_in_a_paragraph_links_to_its_log_line),
+		TEST(captions_hold_values_and_references),
 		TEST(values_in_a_heading_a_list_and_emphasis),
 		TEST(values_in_a_table_cell_keep_the_row_whole),
 		TEST(braces_stay_literal_in_code_and_after_a_backslash),
