@@ -12,7 +12,7 @@ DESTDIR ?=
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 
-PKGS    = libcmark-gfm yaml-0.1 libpcre2-8 cairo pangocairo
+PKGS    = libcmark-gfm yaml-0.1 libpcre2-8 cairo pangocairo libmicrohttpd
 WARN    = -Wall -Wextra -Wpedantic -Wstrict-prototypes -Wmissing-prototypes \
           -Wwrite-strings -Wshadow
 ifeq ($(CI),true)
@@ -28,7 +28,7 @@ SAN     = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-rec
 # site, and the command line last.
 MODULES = util diag fsutil value yamldoc config run expr structured logparse \
           runs report format provenance chart directive doc mustache theme site \
-          outdir scaffold parsecmd
+          outdir scaffold parsecmd serve
 OBJS     = $(MODULES:%=build/rel/%.o) build/rel/embedded.o
 ASAN_OBJS = $(MODULES:%=build/asan/%.o) build/asan/embedded.o
 

@@ -24,6 +24,15 @@ struct build_opts {
 	/* the chart files to write: FIGURE_SVG | FIGURE_PNG | FIGURE_PDF
 	 * (directive.h); SVG is always written */
 	unsigned figures;
+	/* For `logdown serve`, which watches what a build read.  When set,
+	 * on_input is called with every result file a report loaded (the
+	 * path as diagnostics show it, borrowed for the call), with ctx. */
+	void (*on_input)(void *ctx, const char *path);
+	void *input_ctx;
+	/* When set and the build writes, *output_dir receives the output
+	 * folder's canonical path, whether or not the build succeeded once
+	 * the folder was accepted.  Caller frees. */
+	char **output_dir;
 };
 
 /* Builds the site, reporting every problem through d.  Returns an exit

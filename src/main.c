@@ -10,6 +10,7 @@
 #include "directive.h"
 #include "parsecmd.h"
 #include "scaffold.h"
+#include "serve.h"
 #include "site.h"
 #include "util.h"
 #include "version.h"
@@ -26,6 +27,7 @@ static const char usage_main[] =
 	"  new DIR       create a starter project that builds as it is\n"
 	"  parse FILE    show what a parser extracts from a result file\n"
 	"  parsers       list the built-in and project parsers\n"
+	"  serve [DIR]   build, serve the site on 127.0.0.1 and rebuild on changes\n"
 	"\n"
 	"options:\n"
 	"  -h, --help    show this help, or a command's: logdown build --help\n"
@@ -115,6 +117,31 @@ static const char usage_parsers[] =
 	"Lists the parsers, one a line: its name, where it is defined (built-in,\n"
 	"or the .yaml file in ./parsers that adds or overrides it) and what it\n"
 	"reads.  logdown parse FILE --parser NAME uses one.\n";
+
+static const char usage_serve[] =
+	"usage: logdown serve [DIR] [--port N] [--host ADDR] [-o OUT] [--drafts] [--strict]\n"
+	"                     [--figures LIST]\n"
+	"\n"
+	"Builds the project in DIR (default .) as `logdown build` does, serves\n"
+	"the output on http://127.0.0.1:8000/ and watches the reports, site.yaml,\n"
+	"templates/, static/, parsers/ and every result file a report reads.  A\n"
+	"change rebuilds the site and the open pages reload by themselves; a\n"
+	"failed rebuild shows its errors over the page (and here) and the last\n"
+	"good pages stay served.  Only GET and HEAD, and only files inside the\n"
+	"output folder, are served.  Ctrl-C stops it.\n"
+	"\n"
+	"options:\n"
+	"  --port N         listen on port N (default 8000; 0 picks a free one)\n"
+	"  --host ADDR      listen on ADDR, a numeric address, instead of 127.0.0.1:\n"
+	"                   other machines can then read the site\n"
+	"  -o, --output OUT write the site to OUT\n"
+	"  --drafts         include draft reports\n"
+	"  --figures LIST   chart files to write besides SVG: png, pdf\n"
+	"  --strict         treat warnings as errors\n"
+	"  -h, --help       show this help\n"
+	"\n"
+	"exit status: 0 after Ctrl-C or SIGTERM, 2 bad usage, 3 the port is in use\n"
+	"or the site cannot be written.\n";
 
 static int usage_error(const char *usage, const char *fmt, const char *arg)
 {
@@ -259,6 +286,52 @@ static int cmd_build(int argc, char **argv, bool is_build)
 	return rc;
 }
 
+static int cmd_serve(int argc, char **argv)
+{
+	struct serve_opts o = {.port = 8000};
+	const char *dir = NULL;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			fputs(usage_serve, stdout);
+			return EXIT_OK;
+		} else if (strcmp(a, "--port") == 0 || str_has_prefix(a, "--port=")) {
+			const char *v = a[6] == '=' ? a + 7 : ++i < argc ? argv[i] : NULL;
+			char *end = NULL;
+			long port = v ? strtol(v, &end, 10) : -1;
+			if (!v || !*v || *end || port < 0 || port > 65535)
+				return usage_error(usage_serve, "--port takes a number from 0 to 65535%s",
+						   "");
+			o.port = (unsigned)port;
+		} else if (strcmp(a, "--host") == 0 || str_has_prefix(a, "--host=")) {
+			o.host = a[6] == '=' ? a + 7 : ++i < argc ? argv[i] : NULL;
+			if (!o.host || !*o.host)
+				return usage_error(usage_serve, "%s needs an address such as 127.0.0.1",
+						   "--host");
+		} else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+			if (++i >= argc || !*argv[i])
+				return usage_error(usage_serve, "%s needs a folder", a);
+			o.build.output = argv[i];
+		} else if (strcmp(a, "--drafts") == 0) {
+			o.build.drafts = true;
+		} else if (strcmp(a, "--strict") == 0) {
+			o.strict = true;
+		} else if (strcmp(a, "--figures") == 0 || str_has_prefix(a, "--figures=")) {
+			const char *list = a[9] == '=' ? a + 10 : ++i < argc ? argv[i] : NULL;
+			if (!list || !figure_formats(list, &o.build.figures))
+				return usage_error(usage_serve, "--figures takes svg, png and pdf%s", "");
+		} else if (a[0] == '-' && a[1]) {
+			return usage_error(usage_serve, "unknown option '%s'", a);
+		} else if (!dir) {
+			dir = a;
+		} else {
+			return usage_error(usage_serve, "more than one project folder given ('%s')", a);
+		}
+	}
+	o.build.root = dir ? dir : ".";
+	return serve_run(&o);
+}
+
 static int cmd_new(int argc, char **argv)
 {
 	const char *dir = NULL;
@@ -360,8 +433,8 @@ static int cmd_parsers(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	static const char *const commands[] = {"build", "check", "new", "parse", "parsers", "help",
-					       NULL};
+	static const char *const commands[] = {"build", "check", "new", "parse", "parsers", "serve",
+					       "help", NULL};
 	if (argc < 2)
 		return usage_error(usage_main, "%s", "no command given");
 	const char *cmd = argv[1];
@@ -376,6 +449,8 @@ int main(int argc, char **argv)
 				return cmd_parse(1, args);
 			if (strcmp(argv[2], "parsers") == 0)
 				return cmd_parsers(1, args);
+			if (strcmp(argv[2], "serve") == 0)
+				return cmd_serve(1, args);
 		}
 		fputs(usage_main, stdout);
 		return EXIT_OK;
@@ -394,6 +469,8 @@ int main(int argc, char **argv)
 		return cmd_parse(argc - 2, argv + 2);
 	if (strcmp(cmd, "parsers") == 0)
 		return cmd_parsers(argc - 2, argv + 2);
+	if (strcmp(cmd, "serve") == 0)
+		return cmd_serve(argc - 2, argv + 2);
 	const char *near = closest_name(cmd, commands);
 	if (near) {
 		fprintf(stderr, "logdown: unknown command '%s' (did you mean '%s'?)\n\n", cmd, near);

@@ -621,6 +621,15 @@ static void build_free(struct build *b)
 	config_free(&b->config);
 }
 
+/* Names every result file rr loaded to opts->on_input. */
+static void report_inputs(const struct report_runs *rr, const struct build_opts *opts)
+{
+	for (size_t i = 0; i < rr->count; i++)
+		for (size_t j = 0; j < rr->sets[i].count; j++)
+			if (rr->sets[i].runs[j])
+				opts->on_input(opts->input_ctx, run_file(rr->sets[i].runs[j]));
+}
+
 int site_build(const struct build_opts *opts, struct diag *d)
 {
 	struct build b = {.opts = opts, .d = d};
@@ -677,6 +686,8 @@ int site_build(const struct build_opts *opts, struct diag *d)
 			return rc;
 		}
 		b.writing = true;
+		if (opts->output_dir && !scratch)
+			*opts->output_dir = xstrdup(b.out.final);
 	}
 	theme_load(&b.theme, opts->root, d);
 	discover(&b, b.content, "");
@@ -687,6 +698,8 @@ int site_build(const struct build_opts *opts, struct diag *d)
 		struct report *r = &b.reports[i];
 		report_runs_load(&r->runs, value_get(r->meta, "runs"), r->dir, b.root_real,
 				 b.parsers, d);
+		if (opts->on_input)
+			report_inputs(&r->runs, opts);
 	}
 
 	/* resolve directives: the next stage */

@@ -4,7 +4,8 @@
 set -eu
 
 PKGS="make gcc pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libyaml-dev
-libpcre2-dev libcairo2-dev libpango1.0-dev libcmocka-dev fonts-dejavu-core"
+libpcre2-dev libcairo2-dev libpango1.0-dev libcmocka-dev fonts-dejavu-core
+libmicrohttpd-dev"
 
 missing=""
 for p in $PKGS; do
