@@ -94,10 +94,12 @@ check-all: $(UNIT_TESTS) $(E2E_TESTS) build/asan/logdown
 	@sh tests/run.sh $(UNIT_TESTS) $(E2E_TESTS)
 
 # Parse throughput and memory against rg, grep and Python on a generated
-# log (BENCH_SIZE=100M for a quicker run).
+# log (BENCH_SIZE=100M for a quicker run); then `logdown serve` against
+# python's http.server under wrk.
 BENCH_SIZE ?= 1G
 bench: logdown
 	bash tools/bench.sh $(BENCH_SIZE)
+	bash tools/bench-serve.sh
 
 install: logdown
 	mkdir -p $(DESTDIR)$(PREFIX)/bin
