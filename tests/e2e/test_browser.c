@@ -1,0 +1,94 @@
+/* test_browser.c: `logdown serve` in a real browser: headless Chromium,
+ * driven by playwright-core (tests/browser/live_reload.mjs), opens a
+ * report, the report's source is edited, and the new text must appear
+ * without a reload by hand.
+ *
+ * It needs /usr/bin/chromium, node and tests/browser/node_modules
+ * (tools/deps.sh installs them under CI=true or LOGDOWN_BROWSER_TESTS=1);
+ * without them it says so and skips. */
+#include "e2e.h"
+
+#include <signal.h>
+#include <time.h>
+#include <sys/types.h>
+
+static bool have_browser(void)
+{
+	return is_file("/usr/bin/chromium") && is_dir("tests/browser/node_modules/playwright-core") &&
+	       system("command -v node >/dev/null 2>&1") == 0;
+}
+
+/* Starts `logdown serve dir --port 0`; returns its pid, and its port in
+ * *port once it says where it serves (or -1 after 20 s). */
+static pid_t serve_start(const char *dir, const char *log, int *port)
+{
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (!freopen(log, "w", stderr) || !freopen("/dev/null", "w", stdout))
+			_exit(127);
+		execl(e2e_binary(), "logdown", "serve", dir, "--port", "0", (char *)NULL);
+		_exit(127);
+	}
+	*port = -1;
+	for (int i = 0; i < 200 && *port < 0; i++) {
+		nanosleep(&(struct timespec){0, 100 * 1000 * 1000}, NULL);
+		char *text = e2e_read("/", log);
+		const char *at = text ? strstr(text, "http://127.0.0.1:") : NULL;
+		if (at)
+			*port = atoi(at + strlen("http://127.0.0.1:"));
+		free(text);
+	}
+	return pid;
+}
+
+static void edited_source_shows_in_the_open_page(void **state)
+{
+	(void)state;
+	if (!have_browser()) {
+		printf("browser test: /usr/bin/chromium, node or tests/browser/node_modules "
+		       "missing (LOGDOWN_BROWSER_TESTS=1 make test installs them); skipped\n");
+		skip();
+	}
+	alarm(120); /* never hang CI */
+	char *dir = e2e_tmpdir();
+	char *log = e2e_read(".", "tests/fixtures/cerebras/bs512.log");
+	assert_non_null(log);
+	e2e_write(dir, "content/r/logs/bs512.log", log);
+	e2e_write(dir, "content/r/index.md",
+		  "---\ntitle: Live\nruns:\n  cs: logs/bs512.log\n---\n"
+		  "The loss was {{ cs.final_loss }}. Original sentence.\n");
+	char *serve_log = path_join(dir, "serve.log");
+	int port;
+	pid_t pid = serve_start(dir, serve_log, &port);
+	assert_true(port > 0);
+
+	char *src = path_join(dir, "content/r/index.md");
+	char *cmd = xasprintf("node tests/browser/live_reload.mjs 'http://127.0.0.1:%d/r/' '%s' "
+			      "'Original sentence' 'Edited sentence' >&2",
+			      port, src);
+	int rc = system(cmd);
+
+	kill(pid, SIGTERM);
+	int st = 0;
+	waitpid(pid, &st, 0);
+	alarm(0);
+	assert_int_equal(rc, 0);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+
+	free(cmd);
+	free(src);
+	free(serve_log);
+	free(log);
+	remove_tree(dir);
+	free(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(edited_source_shows_in_the_open_page),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
