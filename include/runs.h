@@ -22,7 +22,27 @@ struct runset {
 struct report_runs {
 	struct runset *sets;
 	size_t count;
+	bool borrowed; /* the runs belong to a parse_cache: freed by it, not here */
 };
+
+/* Parsed runs kept between builds (`logdown serve`), keyed by the file's
+ * canonical path, the path as shown, the run's name, the parser, the
+ * name_pattern and the file's size, mtime, inode and ctime: a hit reuses
+ * the run instead of parsing the file again.  A parse that reported
+ * anything (a warning, an error) is never reused, so that a build with
+ * the cache reports exactly what one without it does.  The cache owns
+ * every run loaded through it; they stay valid until the next
+ * parse_cache_sweep(), which a build calls once its reports are freed. */
+struct parse_cache;
+struct parse_cache *parse_cache_new(void);
+void parse_cache_free(struct parse_cache *c);
+/* Frees the runs the last build did not use (or may not reuse). */
+void parse_cache_sweep(struct parse_cache *c);
+/* Forgets everything (the parsers changed).  Only between builds. */
+void parse_cache_clear(struct parse_cache *c);
+/* How many files were parsed, and how many runs reused, since new. */
+size_t parse_cache_parsed(const struct parse_cache *c);
+size_t parse_cache_reused(const struct parse_cache *c);
 
 /* Loads every run that `spec` (the front matter's runs: map, may be
  * NULL) names.  Paths are relative to report_dir and must resolve inside
@@ -32,6 +52,12 @@ struct report_runs {
  * report_runs_free(). */
 bool report_runs_load(struct report_runs *out, const struct value *spec, const char *report_dir,
 		      const char *root_real, const struct parser_set *parsers, struct diag *d);
+/* The same, through cache (may be NULL: report_runs_load()).  With a
+ * cache, out->borrowed is set: the runs are the cache's. */
+bool report_runs_load_cached(struct report_runs *out, const struct value *spec,
+			     const char *report_dir, const char *root_real,
+			     const struct parser_set *parsers, struct parse_cache *cache,
+			     struct diag *d);
 void report_runs_free(struct report_runs *rr);
 
 #endif

@@ -2,8 +2,8 @@
  *
  * Builds the site, serves the output folder over HTTP with
  * libmicrohttpd (GET and HEAD only, nothing outside the folder), polls
- * the sources and every result file the reports read, rebuilds the
- * whole site after a change and tells the open pages through
+ * the sources and every result file the reports read, rebuilds what a
+ * change affects (see serve.c) and tells the open pages through
  * Server-Sent Events on /__logdown/events: "reload" after a good build,
  * "error" with the diagnostics after a failed one. */
 #ifndef LOGDOWN_SERVE_H

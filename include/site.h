@@ -25,10 +25,29 @@ struct build_opts {
 	 * (directive.h); SVG is always written */
 	unsigned figures;
 	/* For `logdown serve`, which watches what a build read.  When set,
-	 * on_input is called with every result file a report loaded (the
-	 * path as diagnostics show it, borrowed for the call), with ctx. */
-	void (*on_input)(void *ctx, const char *path);
+	 * on_report is called with every report the build includes: its
+	 * slug, its source file, its bundle folder (NULL for a lone .md) and
+	 * whether its output was reused (see reuse); then on_input with
+	 * every result file that report loaded (the path as diagnostics show
+	 * it).  Everything is borrowed for the call. */
+	void (*on_report)(void *ctx, const char *slug, const char *source, const char *bundle,
+			  bool reused);
+	void (*on_input)(void *ctx, const char *slug, const char *path);
 	void *input_ctx;
+	/* For `logdown serve`: parsed runs kept between builds (runs.h), or
+	 * NULL. */
+	struct parse_cache *cache;
+	/* For `logdown serve`: the slugs of reports whose sources and
+	 * result files did not change since the build that wrote the
+	 * current output.  Their folders are copied from that output
+	 * instead of being rendered (a report whose folder is missing there
+	 * is rendered).  The index, static files and every other report are
+	 * built as always. */
+	char *const *reuse;
+	size_t nreuse;
+	/* When set, receives how many reports the build included and how
+	 * many of them it rendered (the others were reused). */
+	size_t *nreports, *nrendered;
 	/* When set and the build writes, *output_dir receives the output
 	 * folder's canonical path, whether or not the build succeeded once
 	 * the folder was accepted.  Caller frees. */

@@ -42,7 +42,114 @@ struct loader {
 	const struct parser_set *parsers;
 	struct diag *d;
 	bool ok;
+	struct parse_cache *cache;
 };
+
+/* --- the parse cache --- */
+
+struct cache_entry {
+	char *real, *shown, *run_name, *parser, *np; /* np: "" without one */
+	long long st[6];                             /* size, mtime, inode, ctime */
+	struct run *run;
+	bool reusable;
+	unsigned long gen; /* the last build that used it */
+};
+
+struct parse_cache {
+	struct cache_entry *e;
+	size_t n;
+	unsigned long gen;
+	size_t parsed, reused;
+};
+
+struct parse_cache *parse_cache_new(void)
+{
+	struct parse_cache *c = xcalloc(1, sizeof *c);
+	c->gen = 1;
+	return c;
+}
+
+static void entry_free(struct cache_entry *e)
+{
+	free(e->real);
+	free(e->shown);
+	free(e->run_name);
+	free(e->parser);
+	free(e->np);
+	run_free(e->run);
+}
+
+void parse_cache_sweep(struct parse_cache *c)
+{
+	if (!c)
+		return;
+	size_t k = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		if (c->e[i].reusable && c->e[i].gen == c->gen)
+			c->e[k++] = c->e[i];
+		else
+			entry_free(&c->e[i]);
+	}
+	c->n = k;
+	c->gen++;
+}
+
+void parse_cache_clear(struct parse_cache *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->n; i++)
+		entry_free(&c->e[i]);
+	c->n = 0;
+}
+
+void parse_cache_free(struct parse_cache *c)
+{
+	if (!c)
+		return;
+	parse_cache_clear(c);
+	free(c->e);
+	free(c);
+}
+
+size_t parse_cache_parsed(const struct parse_cache *c)
+{
+	return c ? c->parsed : 0;
+}
+
+size_t parse_cache_reused(const struct parse_cache *c)
+{
+	return c ? c->reused : 0;
+}
+
+static bool file_key(const char *real, long long st_out[6])
+{
+	struct stat st;
+	if (stat(real, &st) != 0)
+		return false;
+	long long v[6] = {(long long)st.st_size,
+			  (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec,
+			  (long long)st.st_ino,
+			  (long long)st.st_dev,
+			  (long long)st.st_ctim.tv_sec * 1000000000LL + st.st_ctim.tv_nsec,
+			  (long long)st.st_mode};
+	memcpy(st_out, v, sizeof v);
+	return true;
+}
+
+static struct cache_entry *cache_find(struct parse_cache *c, const char *real, const char *shown,
+				      const char *run_name, const char *parser, const char *np,
+				      const long long st[6])
+{
+	for (size_t i = 0; i < c->n; i++) {
+		struct cache_entry *e = &c->e[i];
+		if (e->reusable && strcmp(e->real, real) == 0 && strcmp(e->shown, shown) == 0 &&
+		    strcmp(e->run_name, run_name) == 0 && strcmp(e->parser, parser) == 0 &&
+		    strcmp(e->np, np) == 0 && memcmp(e->st, st, sizeof e->st) == 0)
+			return e;
+	}
+	return NULL;
+}
 
 /* Run names are what expressions write: cs512.final_loss. */
 static bool is_identifier(const char *s)
@@ -110,19 +217,63 @@ fail:
 	return NULL;
 }
 
+struct name_pattern;
+static void pattern_apply(struct loader *ld, const struct name_pattern *np, const char *path,
+			  struct run *r);
+
 /* Parses one confined file (real: its canonical path, shown: as
  * diagnostics name it) into a run named run_name, with parser p or the
- * one detection picks.  NULL after an error. */
+ * one detection picks, then np's fields (np_text: its text) when np is
+ * not NULL.  Through the loader's cache when there is one.  NULL after
+ * an error. */
 static struct run *load_run(struct loader *ld, const char *real, const char *shown,
-			    const char *run_name, const struct parser *p, struct loc at)
+			    const char *run_name, const struct parser *p, struct loc at,
+			    const struct name_pattern *np, const char *np_text)
 {
 	/* Detection names the file it looked at: the path as the project
 	 * knows it, not the canonical one. */
 	if (!p)
 		p = parsers_detect(ld->parsers, shown, at, ld->d);
-	struct run *r = p ? parser_run(p, real, shown, run_name, ld->d) : NULL;
-	if (!r)
+	if (!p) {
 		ld->ok = false;
+		return NULL;
+	}
+	struct parse_cache *c = ld->cache;
+	long long st[6];
+	bool keyed = c && file_key(real, st);
+	const char *np_key = np_text ? np_text : "";
+	if (keyed) {
+		struct cache_entry *e = cache_find(c, real, shown, run_name, parser_name(p), np_key, st);
+		if (e) {
+			e->gen = c->gen;
+			c->reused++;
+			return e->run;
+		}
+	}
+	size_t before = diag_errors(ld->d) + diag_warnings(ld->d);
+	struct run *r = parser_run(p, real, shown, run_name, ld->d);
+	if (r && np)
+		pattern_apply(ld, np, shown, r);
+	if (!r) {
+		ld->ok = false;
+		return NULL;
+	}
+	if (c) {
+		c->parsed++;
+		c->e = xrealloc(c->e, (c->n + 1) * sizeof *c->e);
+		struct cache_entry *e = &c->e[c->n++];
+		memset(e, 0, sizeof *e);
+		e->real = xstrdup(real);
+		e->shown = xstrdup(shown);
+		e->run_name = xstrdup(run_name);
+		e->parser = xstrdup(parser_name(p));
+		e->np = xstrdup(np_key);
+		if (keyed)
+			memcpy(e->st, st, sizeof st);
+		e->run = r;
+		e->gen = c->gen;
+		e->reusable = keyed && diag_errors(ld->d) + diag_warnings(ld->d) == before;
+	}
 	return r;
 }
 
@@ -275,9 +426,8 @@ static void load_glob(struct loader *ld, struct runset *set, const struct value 
 			if (!real)
 				continue;
 			char *name = path_stem(path);
-			struct run *r = load_run(ld, real, path, name, p, gv->loc);
-			if (r && npv)
-				pattern_apply(ld, &np, path, r);
+			struct run *r = load_run(ld, real, path, name, p, gv->loc, npv ? &np : NULL,
+						 npv ? np_text : NULL);
 			if (r)
 				set_push(set, r);
 			free(name);
@@ -379,7 +529,7 @@ static bool load_entry(struct loader *ld, struct runset *set, const char *name,
 	}
 	char *path = path_join(ld->report_dir, file_text);
 	char *real = confined_file(ld, path, file_text, file->loc);
-	struct run *r = real ? load_run(ld, real, path, name, p, file->loc) : NULL;
+	struct run *r = real ? load_run(ld, real, path, name, p, file->loc, NULL, NULL) : NULL;
 	free(real);
 	free(path);
 	if (!r)
@@ -391,9 +541,18 @@ static bool load_entry(struct loader *ld, struct runset *set, const char *name,
 bool report_runs_load(struct report_runs *out, const struct value *spec, const char *report_dir,
 		      const char *root_real, const struct parser_set *parsers, struct diag *d)
 {
-	struct loader ld = {report_dir, root_real, parsers, d, true};
+	return report_runs_load_cached(out, spec, report_dir, root_real, parsers, NULL, d);
+}
+
+bool report_runs_load_cached(struct report_runs *out, const struct value *spec,
+			     const char *report_dir, const char *root_real,
+			     const struct parser_set *parsers, struct parse_cache *cache,
+			     struct diag *d)
+{
+	struct loader ld = {report_dir, root_real, parsers, d, true, cache};
 	out->sets = NULL;
 	out->count = 0;
+	out->borrowed = cache != NULL;
 	if (!spec || spec->kind == VALUE_NULL)
 		return true;
 	if (spec->kind != VALUE_MAP) {
@@ -429,7 +588,7 @@ void report_runs_free(struct report_runs *rr)
 	if (!rr)
 		return;
 	for (size_t i = 0; i < rr->count; i++) {
-		for (size_t k = 0; k < rr->sets[i].count; k++)
+		for (size_t k = 0; !rr->borrowed && k < rr->sets[i].count; k++)
 			run_free(rr->sets[i].runs[k]);
 		free(rr->sets[i].runs);
 		free(rr->sets[i].name);

@@ -8,8 +8,13 @@
  * only state shared with the connections is `struct events`, under its
  * mutex.
  *
- * Every change rebuilds the whole site: incremental rebuilds can come
- * later, when a build knows which pages each input feeds. */
+ * A change rebuilds only what it affects: the build tells which report
+ * read which file; a report whose source, bundle and result files did
+ * not change has its folder copied from the previous output, and
+ * result files that did not change are not parsed again (a parse
+ * cache kept for the whole session).  site.yaml, templates, static
+ * files, parsers, a report that appears or goes, or a failed last
+ * build: everything is rendered again. */
 #include "serve.h"
 
 #include <arpa/inet.h>
@@ -34,6 +39,7 @@
 
 #include "diag.h"
 #include "fsutil.h"
+#include "runs.h"
 #include "util.h"
 
 #define EVENTS_PATH "/__logdown/events"
@@ -498,96 +504,264 @@ static int listen_on(const char *host, unsigned port, unsigned *port_out, char *
 
 /* --- watching --- */
 
-struct watch {
-	char **inputs; /* result files the last build read */
-	size_t ninputs, cap;
+/* A report the last build included, and the files it depends on. */
+struct wreport {
+	char *slug;
+	char *source;  /* its .md file */
+	char *bundle;  /* its folder when it is a bundle, else NULL */
+	char **inputs; /* result files it read, as the build named them */
+	char **reals;  /* and canonical (NULL when unresolved) */
+	size_t ninputs;
 };
 
-static void watch_add_input(void *ctx, const char *path)
+struct watch {
+	struct wreport *reports;
+	size_t nreports;
+	struct wreport *prev; /* during a build: the build before's */
+	size_t nprev;
+};
+
+static void wreport_free(struct wreport *r)
+{
+	free(r->slug);
+	free(r->source);
+	free(r->bundle);
+	for (size_t i = 0; i < r->ninputs; i++) {
+		free(r->inputs[i]);
+		free(r->reals[i]);
+	}
+	free(r->inputs);
+	free(r->reals);
+}
+
+static void wreports_free(struct wreport *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		wreport_free(&v[i]);
+	free(v);
+}
+
+static void wreport_input(struct wreport *r, const char *path)
+{
+	r->inputs = xrealloc(r->inputs, (r->ninputs + 1) * sizeof *r->inputs);
+	r->reals = xrealloc(r->reals, (r->ninputs + 1) * sizeof *r->reals);
+	r->inputs[r->ninputs] = xstrdup(path);
+	r->reals[r->ninputs] = path_real(path);
+	r->ninputs++;
+}
+
+static void watch_add_report(void *ctx, const char *slug, const char *source, const char *bundle,
+			     bool reused)
 {
 	struct watch *w = ctx;
-	if (w->ninputs == w->cap) {
-		w->cap = w->cap ? 2 * w->cap : 16;
-		w->inputs = xrealloc(w->inputs, w->cap * sizeof *w->inputs);
-	}
-	w->inputs[w->ninputs++] = xstrdup(path);
+	w->reports = xrealloc(w->reports, (w->nreports + 1) * sizeof *w->reports);
+	struct wreport *r = &w->reports[w->nreports++];
+	memset(r, 0, sizeof *r);
+	r->slug = xstrdup(slug);
+	r->source = xstrdup(source);
+	r->bundle = bundle ? xstrdup(bundle) : NULL;
+	/* A reused report read nothing this time: it still depends on what
+	 * it read when its output was made. */
+	for (size_t i = 0; reused && i < w->nprev; i++)
+		if (strcmp(w->prev[i].slug, slug) == 0)
+			for (size_t k = 0; k < w->prev[i].ninputs; k++)
+				wreport_input(r, w->prev[i].inputs[k]);
 }
 
-static void watch_clear(struct watch *w)
+static void watch_add_input(void *ctx, const char *slug, const char *path)
 {
-	for (size_t i = 0; i < w->ninputs; i++)
-		free(w->inputs[i]);
-	w->ninputs = 0;
+	struct watch *w = ctx;
+	if (w->nreports && strcmp(w->reports[w->nreports - 1].slug, slug) == 0)
+		wreport_input(&w->reports[w->nreports - 1], path);
 }
 
-/* FNV-1a over what identifies a file's version: its path, and whether
- * it exists, its size, mtime, inode and change time (a file replaced
- * by rename gets a new inode). */
-static uint64_t mix(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *b = p;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ b[i]) * 1099511628211u;
-	return h;
-}
+/* What identifies a file's version: whether it exists, its size, mtime,
+ * inode and change time (a file replaced by rename gets a new inode). */
+struct snap_file {
+	char *path;
+	long long v[6];
+};
 
-static uint64_t mix_file(uint64_t h, const char *path)
+struct snapshot {
+	struct snap_file *f;
+	size_t n;
+};
+
+static void snap_add(struct snapshot *s, const char *path)
 {
 	struct stat st;
-	h = mix(h, path, strlen(path) + 1);
-	if (stat(path, &st) != 0)
-		return mix(h, "-", 1);
-	long long v[] = {(long long)st.st_size,	       (long long)st.st_mtim.tv_sec,
-			 (long long)st.st_mtim.tv_nsec, (long long)st.st_ino,
-			 (long long)st.st_ctim.tv_sec,  (long long)st.st_ctim.tv_nsec};
-	return mix(h, v, sizeof v);
+	struct snap_file e = {xstrdup(path), {-1, 0, 0, 0, 0, 0}};
+	if (stat(path, &st) == 0) {
+		long long v[] = {(long long)st.st_size,	       (long long)st.st_mtim.tv_sec,
+				 (long long)st.st_mtim.tv_nsec, (long long)st.st_ino,
+				 (long long)st.st_ctim.tv_sec,  (long long)st.st_ctim.tv_nsec};
+		memcpy(e.v, v, sizeof v);
+	}
+	s->f = xrealloc(s->f, (s->n + 1) * sizeof *s->f);
+	s->f[s->n++] = e;
+}
+
+static void snap_free(struct snapshot *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->f[i].path);
+	free(s->f);
+	s->f = NULL;
+	s->n = 0;
 }
 
 /* Every file under dir, recursively (symbolic links are followed by
  * stat but not walked into, so a loop cannot trap the poll). */
-static uint64_t mix_tree(uint64_t h, const char *dir, int depth)
+static void snap_tree(struct snapshot *s, const char *dir, int depth)
 {
 	size_t n;
 	char **names = dir_list(dir, &n);
 	if (!names)
-		return h;
+		return;
 	for (size_t i = 0; i < n; i++) {
 		char *p = path_join(dir, names[i]);
 		struct stat st;
 		if (depth < 32 && lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
-			h = mix_tree(mix(h, p, strlen(p) + 1), p, depth + 1);
+			snap_tree(s, p, depth + 1);
 		else
-			h = mix_file(h, p);
+			snap_add(s, p);
 		free(p);
 	}
 	strv_free(names);
-	return h;
 }
 
-static uint64_t watch_fingerprint(const struct watch *w, const char *root)
+static int cmp_snap(const void *a, const void *b)
+{
+	return strcmp(((const struct snap_file *)a)->path, ((const struct snap_file *)b)->path);
+}
+
+static void watch_snapshot(const struct watch *w, const char *root, struct snapshot *s)
 {
 	static const char *const trees[] = {"content", "templates", "static", "parsers"};
-	uint64_t h = 14695981039346656037u;
+	s->f = NULL;
+	s->n = 0;
 	for (size_t i = 0; i < ARRAY_LEN(trees); i++) {
 		char *p = path_join(root, trees[i]);
-		h = mix_tree(mix(h, p, strlen(p) + 1), p, 0);
+		snap_tree(s, p, 0);
 		free(p);
 	}
 	char *yaml = path_join(root, "site.yaml");
-	h = mix_file(h, yaml);
+	snap_add(s, yaml);
 	free(yaml);
-	for (size_t i = 0; i < w->ninputs; i++)
-		h = mix_file(h, w->inputs[i]);
-	return h;
+	for (size_t i = 0; i < w->nreports; i++)
+		for (size_t k = 0; k < w->reports[i].ninputs; k++)
+			snap_add(s, w->reports[i].inputs[k]);
+	qsort(s->f, s->n, sizeof *s->f, cmp_snap);
+	/* a file read by two reports is there once */
+	size_t k = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		if (k > 0 && strcmp(s->f[k - 1].path, s->f[i].path) == 0)
+			free(s->f[i].path);
+		else
+			s->f[k++] = s->f[i];
+	}
+	s->n = k;
+}
+
+static bool snap_same_file(const struct snap_file *a, const struct snap_file *b)
+{
+	return memcmp(a->v, b->v, sizeof a->v) == 0;
+}
+
+/* Calls fn for every path added, removed or changed from a to b; returns
+ * how many there were. */
+static size_t snap_diff(const struct snapshot *a, const struct snapshot *b,
+			void (*fn)(void *ctx, const char *path, bool existed, bool exists), void *ctx)
+{
+	size_t i = 0, j = 0, n = 0;
+	while (i < a->n || j < b->n) {
+		int c = i >= a->n ? 1 : j >= b->n ? -1 : strcmp(a->f[i].path, b->f[j].path);
+		if (c < 0) {
+			n++;
+			if (fn)
+				fn(ctx, a->f[i].path, a->f[i].v[0] >= 0, false);
+			i++;
+		} else if (c > 0) {
+			n++;
+			if (fn)
+				fn(ctx, b->f[j].path, false, b->f[j].v[0] >= 0);
+			j++;
+		} else {
+			if (!snap_same_file(&a->f[i], &b->f[j])) {
+				n++;
+				if (fn)
+					fn(ctx, a->f[i].path, a->f[i].v[0] >= 0, b->f[j].v[0] >= 0);
+			}
+			i++;
+			j++;
+		}
+	}
+	return n;
+}
+
+/* What a set of changes affects. */
+struct affected {
+	const struct watch *w;
+	const char *root;
+	bool *dirty;      /* per report of w */
+	bool everything;  /* render every report */
+	bool parsers;     /* and forget the parsed runs */
+};
+
+static bool under_dir(const char *path, const char *root, const char *dir)
+{
+	char *d = path_join(root, dir);
+	bool under = path_under(path, d) != NULL;
+	free(d);
+	return under;
+}
+
+/* Sorts one changed path.  A report's source or a file of its bundle
+ * affects that report; a result file, the reports that read it;
+ * templates and static files, every page; anything else (site.yaml,
+ * parsers, a report that appeared or went) everything, and the parsed
+ * runs are forgotten. */
+static void classify_change(void *ctx, const char *path, bool existed, bool exists)
+{
+	struct affected *a = ctx;
+	if (under_dir(path, a->root, "templates") || under_dir(path, a->root, "static")) {
+		a->everything = true;
+		return;
+	}
+	bool found = false;
+	char *real = exists ? path_real(path) : NULL;
+	for (size_t i = 0; i < a->w->nreports; i++) {
+		const struct wreport *r = &a->w->reports[i];
+		bool hit = false;
+		if (strcmp(r->source, path) == 0) {
+			if (!exists || !existed) { /* a report went or came */
+				a->everything = a->parsers = true;
+				free(real);
+				return;
+			}
+			hit = true;
+		}
+		if (!hit && r->bundle && path_under(path, r->bundle))
+			hit = true;
+		for (size_t k = 0; !hit && k < r->ninputs; k++)
+			hit = strcmp(r->inputs[k], path) == 0 ||
+			      (real && r->reals[k] && strcmp(r->reals[k], real) == 0);
+		if (hit)
+			a->dirty[i] = found = true;
+	}
+	free(real);
+	if (!found)
+		a->everything = a->parsers = true;
 }
 
 /* --- the loop --- */
 
-/* Builds once.  The diagnostics go to a memory stream, then to stderr
- * (the terminal shows what the page shows); *diags gets them after a
- * failed build (caller frees), NULL after a good one. */
-static int build_once(const struct serve_opts *so, struct watch *w, char **out_real,
-		      char **diags)
+/* Builds once, reusing the output of every report not marked in dirty
+ * (NULL: none is reused).  The diagnostics go to a memory stream, then
+ * to stderr (the terminal shows what the page shows); *diags gets them
+ * after a failed build (caller frees), NULL after a good one. */
+static int build_once(const struct serve_opts *so, struct watch *w, struct parse_cache *cache,
+		      const bool *dirty, char **out_real, char **diags)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -599,14 +773,33 @@ static int build_once(const struct serve_opts *so, struct watch *w, char **out_r
 	struct diag *d = diag_new(mem, DIAG_TEXT, false);
 	diag_set_strict(d, so->strict);
 	struct build_opts o = so->build;
+	size_t nreports = 0, nrendered = 0;
+	char **reuse = xcalloc(w->nreports + 1, sizeof *reuse);
+	size_t nreuse = 0;
+	for (size_t i = 0; dirty && i < w->nreports; i++)
+		if (!dirty[i])
+			reuse[nreuse++] = w->reports[i].slug;
 	o.write = true;
 	o.summary = false;
 	o.against = NULL;
+	o.on_report = watch_add_report;
 	o.on_input = watch_add_input;
 	o.input_ctx = w;
+	o.cache = cache;
+	o.reuse = dirty ? reuse : NULL;
+	o.nreuse = nreuse;
+	o.nreports = &nreports;
+	o.nrendered = &nrendered;
 	o.output_dir = out_real && !*out_real ? out_real : NULL;
-	watch_clear(w);
+	w->prev = w->reports;
+	w->nprev = w->nreports;
+	w->reports = NULL;
+	w->nreports = 0;
 	int rc = site_build(&o, d);
+	wreports_free(w->prev, w->nprev);
+	w->prev = NULL;
+	w->nprev = 0;
+	free(reuse);
 	size_t errors = diag_errors(d);
 	diag_free(d);
 	fclose(mem);
@@ -614,6 +807,8 @@ static int build_once(const struct serve_opts *so, struct watch *w, char **out_r
 	*diags = NULL;
 	if (rc == EXIT_OK) {
 		fputs("logdown: built the site\n", stderr);
+		fprintf(stderr, "logdown: rebuilt %zu of %zu report%s\n", nrendered, nreports,
+			nreports == 1 ? "" : "s");
 		free(text);
 	} else {
 		if (rc == EXIT_CONTENT)
@@ -647,6 +842,7 @@ int serve_run(const struct serve_opts *so)
 	int rc = EXIT_OK;
 	struct server s = {0};
 	struct watch w = {0};
+	struct parse_cache *cache = parse_cache_new();
 	struct MHD_Daemon *daemon = NULL;
 	char *diags = NULL;
 
@@ -667,7 +863,8 @@ int serve_run(const struct serve_opts *so)
 	pthread_mutex_init(&s.ev.lock, NULL);
 	pthread_cond_init(&s.ev.changed, NULL);
 
-	rc = build_once(so, &w, &s.out_real, &diags);
+	rc = build_once(so, &w, cache, NULL, &s.out_real, &diags);
+	bool last_ok = rc == EXIT_OK;
 	if (rc != EXIT_OK && rc != EXIT_CONTENT) {
 		close(fd);
 		goto out_ev;
@@ -696,35 +893,57 @@ int serve_run(const struct serve_opts *so)
 	}
 	fprintf(stderr, "serving %s at http://%s:%u/\n", s.out_real, shown, port);
 
-	uint64_t seen = watch_fingerprint(&w, so->build.root);
+	struct snapshot seen, now = {0}, again = {0};
+	watch_snapshot(&w, so->build.root, &seen);
 	for (;;) {
 		if (wait_signal(&set, POLL_MS))
 			break;
-		uint64_t now = watch_fingerprint(&w, so->build.root);
-		if (now == seen)
+		watch_snapshot(&w, so->build.root, &now);
+		if (snap_diff(&seen, &now, NULL, NULL) == 0) {
+			snap_free(&now);
 			continue;
+		}
 		/* A burst of changes (an editor's save, a job's appends) gives
 		 * one build: wait until nothing changed for SETTLE_MS. */
 		bool stop = false;
 		for (;;) {
 			if ((stop = wait_signal(&set, SETTLE_MS)))
 				break;
-			uint64_t again = watch_fingerprint(&w, so->build.root);
-			if (again == now)
-				break;
+			watch_snapshot(&w, so->build.root, &again);
+			bool same = snap_diff(&now, &again, NULL, NULL) == 0;
+			snap_free(&now);
 			now = again;
+			again.f = NULL;
+			again.n = 0;
+			if (same)
+				break;
 		}
-		if (stop)
+		if (stop) {
+			snap_free(&now);
 			break;
+		}
+		/* Only the reports the changes touch are rendered again, unless
+		 * the last build failed (its output is older than its sources). */
+		struct affected a = {&w, so->build.root, xcalloc(w.nreports + 1, sizeof(bool)),
+				     !last_ok, false};
+		snap_diff(&seen, &now, classify_change, &a);
+		snap_free(&now);
+		if (a.parsers)
+			parse_cache_clear(cache);
 		fputs("logdown: a source changed; rebuilding\n", stderr);
-		int brc = build_once(so, &w, &s.out_real, &diags);
+		int brc = build_once(so, &w, cache, a.everything ? NULL : a.dirty, &s.out_real,
+				     &diags);
+		free(a.dirty);
+		last_ok = brc == EXIT_OK;
 		if (brc != EXIT_OK && !diags)
 			diags = xstrdup("logdown: the build failed; see the terminal\n");
 		events_publish(&s.ev, diags);
 		free(diags);
 		diags = NULL;
-		seen = watch_fingerprint(&w, so->build.root);
+		snap_free(&seen);
+		watch_snapshot(&w, so->build.root, &seen);
 	}
+	snap_free(&seen);
 	fputs("logdown: stopped\n", stderr);
 
 	/* The event streams wait for a build: wake them to end. */
@@ -738,8 +957,8 @@ out_ev:
 	pthread_mutex_destroy(&s.ev.lock);
 	free(s.ev.error);
 out:
-	watch_clear(&w);
-	free(w.inputs);
+	wreports_free(w.reports, w.nreports);
+	parse_cache_free(cache);
 	free(s.out_real);
 	free(diags);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);

@@ -18,6 +18,7 @@
 #include "provenance.h"
 #include "outdir.h"
 #include "report.h"
+#include "runs.h"
 #include "theme.h"
 #include "util.h"
 #include "version.h"
@@ -49,6 +50,7 @@ struct build {
 	size_t nresources;
 	char **walk;           /* canonical folders being walked, outermost first */
 	size_t nwalk;
+	size_t nrendered;
 };
 
 /* Output names the site writes itself: a report may not take them. */
@@ -622,12 +624,65 @@ static void build_free(struct build *b)
 }
 
 /* Names every result file rr loaded to opts->on_input. */
-static void report_inputs(const struct report_runs *rr, const struct build_opts *opts)
+static void report_inputs(const char *slug, const struct report_runs *rr,
+			  const struct build_opts *opts)
 {
 	for (size_t i = 0; i < rr->count; i++)
 		for (size_t j = 0; j < rr->sets[i].count; j++)
 			if (rr->sets[i].runs[j])
-				opts->on_input(opts->input_ctx, run_file(rr->sets[i].runs[j]));
+				opts->on_input(opts->input_ctx, slug, run_file(rr->sets[i].runs[j]));
+}
+
+/* Is r's output to be copied from the previous output (opts->reuse)? */
+static bool reusable(const struct build *b, const struct report *r)
+{
+	if (!b->writing || !b->opts->reuse)
+		return false;
+	bool listed = false;
+	for (size_t i = 0; i < b->opts->nreuse && !listed; i++)
+		listed = strcmp(b->opts->reuse[i], r->slug) == 0;
+	if (!listed)
+		return false;
+	char *rel = path_join(r->slug, "index.html");
+	char *page = path_join(b->out.final, rel);
+	bool there = is_file(page);
+	free(page);
+	free(rel);
+	return there;
+}
+
+/* Copies the previous output's folder rel (a reused report's, or one
+ * below it) into the staging folder, leaving out the folders of other
+ * reports nested in it: they are written by their own turn. */
+static void copy_previous(struct build *b, const char *rel)
+{
+	char *dir = path_join(b->out.final, rel);
+	size_t n;
+	char **names = dir_list(dir, &n);
+	if (!names) {
+		diag_error(b->d, loc_line(dir, 0), "cannot list: %s", strerror(errno));
+		b->io_failed = true;
+		free(dir);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		char *src = path_join(dir, names[i]);
+		char *out = path_join(rel, names[i]);
+		bool other = false;
+		for (size_t k = 0; k < b->nreports && !other; k++)
+			other = strcmp(b->reports[k].slug, out) == 0;
+		if (other) {
+			/* another report's folder */
+		} else if (is_dir(src)) {
+			copy_previous(b, out);
+		} else if (!outdir_copy(&b->out, out, src, b->d)) {
+			b->io_failed = true;
+		}
+		free(src);
+		free(out);
+	}
+	strv_free(names);
+	free(dir);
 }
 
 int site_build(const struct build_opts *opts, struct diag *d)
@@ -692,27 +747,45 @@ int site_build(const struct build_opts *opts, struct diag *d)
 	theme_load(&b.theme, opts->root, d);
 	discover(&b, b.content, "");
 
-	/* parse results */
+	/* parse results (not for a report whose output is reused) */
 	load_parsers(&b);
+	bool *reused = xcalloc(b.nreports ? b.nreports : 1, sizeof *reused);
 	for (size_t i = 0; i < b.nreports; i++) {
 		struct report *r = &b.reports[i];
-		report_runs_load(&r->runs, value_get(r->meta, "runs"), r->dir, b.root_real,
-				 b.parsers, d);
+		reused[i] = reusable(&b, r);
+		if (opts->on_report)
+			opts->on_report(opts->input_ctx, r->slug, r->path,
+					r->bundle ? r->dir : NULL, reused[i]);
+		if (reused[i])
+			continue;
+		report_runs_load_cached(&r->runs, value_get(r->meta, "runs"), r->dir,
+					b.root_real, b.parsers, opts->cache, d);
 		if (opts->on_input)
-			report_inputs(&r->runs, opts);
+			report_inputs(r->slug, &r->runs, opts);
 	}
 
 	/* resolve directives: the next stage */
 
 	/* render and write */
 	if (b.theme.page && b.theme.index) {
-		for (size_t i = 0; i < b.nreports; i++)
-			render_report(&b, &b.reports[i]);
+		for (size_t i = 0; i < b.nreports; i++) {
+			if (reused[i]) {
+				copy_previous(&b, b.reports[i].slug);
+			} else {
+				render_report(&b, &b.reports[i]);
+				b.nrendered++;
+			}
+		}
 		qsort(b.reports, b.nreports, sizeof *b.reports, cmp_newest);
 		render_index(&b);
 	}
+	free(reused);
 	copy_static(&b);
 	copy_resources(&b);
+	if (opts->nreports)
+		*opts->nreports = b.nreports;
+	if (opts->nrendered)
+		*opts->nrendered = b.nrendered;
 
 	if (diag_errors(d) > 0)
 		rc = b.io_failed ? EXIT_IO : EXIT_CONTENT;
@@ -749,5 +822,7 @@ int site_build(const struct build_opts *opts, struct diag *d)
 		remove_tree(scratch);
 	free(scratch);
 	build_free(&b);
+	/* the reports are gone: the cache may free what they used */
+	parse_cache_sweep(opts->cache);
 	return rc;
 }

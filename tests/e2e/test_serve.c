@@ -33,6 +33,16 @@ static const char report_md[] = "---\n"
 				 "---\n"
 				 "Final loss {{ cs.final_loss }}.\n";
 
+/* A second report, on a log of its own: left alone when the first
+ * report's log changes. */
+static const char other_md[] = "---\n"
+				"title: Other\n"
+				"date: 2024-04-09\n"
+				"runs:\n"
+				"  cs: ../../results/other.log\n"
+				"---\n"
+				"Other loss {{ cs.final_loss }}.\n";
+
 static char *project;
 static char *errfile;
 static pid_t server = -1;
@@ -243,6 +253,11 @@ static int group_setup(void **state)
 	(void)state;
 	project = e2e_tmpdir();
 	e2e_write(project, "content/r/index.md", report_md);
+	e2e_write(project, "content/s/index.md", other_md);
+	char *other = e2e_read(".", FIXTURE_LOG);
+	assert_non_null(other);
+	e2e_write(project, "results/other.log", other);
+	free(other);
 	write_log(OLD_LOSS);
 	errfile = xasprintf("%s.err", project);
 	return server_start() ? 0 : -1;
@@ -515,6 +530,106 @@ static void a_burst_of_changes_gives_one_build(void **state)
 	close(ev);
 }
 
+/* Waits for the next reload, then returns what the server wrote to
+ * stderr since `before` (caller frees). */
+static char *rebuild_output(int ev, const char *before)
+{
+	struct buf acc = BUF_INIT;
+	if (!events_wait(ev, &acc, "event: reload\n", 3000))
+		fail_msg("no reload; the stream had:\n%s", buf_data(&acc));
+	buf_free(&acc);
+	char *after = e2e_read("/", errfile);
+	assert_true(strlen(after) >= strlen(before));
+	char *since = xstrdup(after + strlen(before));
+	free(after);
+	return since;
+}
+
+/* serve's output folder, from its line "serving DIR at ...". */
+static char *served_dir(void)
+{
+	char *err = e2e_read("/", errfile);
+	const char *p = strstr(err, "serving ");
+	assert_non_null(p);
+	p += strlen("serving ");
+	const char *end = strstr(p, " at http://");
+	assert_non_null(end);
+	char *dir = xstrndup(p, (size_t)(end - p));
+	free(err);
+	return dir;
+}
+
+/* `logdown build` of the same sources writes exactly what serve wrote. */
+static void assert_same_as_a_full_build(void)
+{
+	char *full = xasprintf("%s.full", project);
+	struct run b = e2e_run("/", "build '%s' -o '%s'", project, full);
+	if (b.status != 0)
+		fail_msg("logdown build failed:\n%s", b.err);
+	run_free(&b);
+	char *dir = served_dir();
+	char *cmd = xasprintf("diff -r '%s' '%s' >&2", dir, full);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	free(dir);
+	remove_tree(full);
+	free(full);
+}
+
+static void a_change_rebuilds_only_the_reports_it_affects(void **state)
+{
+	(void)state;
+	char *before = e2e_read("/", errfile);
+	int ev = events_open();
+	struct buf acc = BUF_INIT;
+	assert_true(events_wait(ev, &acc, "retry:", 5000));
+	buf_free(&acc);
+
+	/* one report's log: that report only; the other is copied */
+	write_log("5.55555");
+	char *since = rebuild_output(ev, before);
+	assert_contains(since, "logdown: rebuilt 1 of 2 reports\n");
+	free(since);
+	struct response r = http("GET", "/r/", NULL);
+	assert_contains(r.body, "5.55555");
+	response_free(&r);
+	r = http("GET", "/s/", NULL);
+	assert_int_equal(r.status, 200);
+	assert_contains(r.body, "Other loss <a");
+	assert_contains(r.body, OLD_LOSS);
+	response_free(&r);
+	assert_same_as_a_full_build();
+
+	/* the other report's source: that one only */
+	free(before);
+	before = e2e_read("/", errfile);
+	e2e_write(project, "content/s/index.md",
+		  "---\ntitle: Other\ndate: 2024-04-09\nruns:\n  cs: ../../results/other.log\n"
+		  "---\nOther loss now {{ cs.final_loss }}.\n");
+	since = rebuild_output(ev, before);
+	assert_contains(since, "logdown: rebuilt 1 of 2 reports\n");
+	free(since);
+	r = http("GET", "/s/", NULL);
+	assert_contains(r.body, "Other loss now <a");
+	response_free(&r);
+	r = http("GET", "/r/", NULL);
+	assert_contains(r.body, "5.55555");
+	response_free(&r);
+	assert_same_as_a_full_build();
+
+	/* site.yaml: everything */
+	free(before);
+	before = e2e_read("/", errfile);
+	e2e_write(project, "site.yaml", "title: Served site\n");
+	since = rebuild_output(ev, before);
+	assert_contains(since, "logdown: rebuilt 2 of 2 reports\n");
+	free(since);
+	assert_same_as_a_full_build();
+
+	free(before);
+	close(ev);
+}
+
 static void a_port_in_use_is_exit_3(void **state)
 {
 	(void)state;
@@ -620,6 +735,7 @@ int main(void)
 		cmocka_unit_test(a_changed_log_rebuilds_and_reloads_within_2s),
 		cmocka_unit_test(a_failed_rebuild_shows_errors_and_keeps_the_page),
 		cmocka_unit_test(a_burst_of_changes_gives_one_build),
+		cmocka_unit_test(a_change_rebuilds_only_the_reports_it_affects),
 		cmocka_unit_test(a_port_in_use_is_exit_3),
 		cmocka_unit_test(a_bad_host_is_a_usage_error),
 		cmocka_unit_test(sigterm_stops_with_0_and_leaves_nothing),
