@@ -37,6 +37,7 @@
 
 #include <microhttpd.h>
 
+#include "config.h"
 #include "diag.h"
 #include "fsutil.h"
 #include "runs.h"
@@ -648,6 +649,21 @@ static void watch_snapshot(const struct watch *w, const char *root, struct snaps
 	char *yaml = path_join(root, "site.yaml");
 	snap_add(s, yaml);
 	free(yaml);
+	/* the parser folders site.yaml lists: their changes rebuild
+	 * everything, as parsers/ does */
+	FILE *sink = fopen("/dev/null", "w");
+	struct diag *quiet = diag_new(sink, DIAG_TEXT, false);
+	struct config cfg;
+	config_load(&cfg, root, quiet);
+	for (size_t i = 0; cfg.parsers && cfg.parsers[i]; i++) {
+		char *p = path_join(root, cfg.parsers[i]);
+		snap_tree(s, p, 0);
+		free(p);
+	}
+	config_free(&cfg);
+	diag_free(quiet);
+	if (sink)
+		fclose(sink);
 	for (size_t i = 0; i < w->nreports; i++)
 		for (size_t k = 0; k < w->reports[i].ninputs; k++)
 			snap_add(s, w->reports[i].inputs[k]);
