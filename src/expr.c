@@ -811,6 +811,24 @@ static struct node *parse_post(struct parser *p)
 	return node_check(p, n);
 }
 
+/* A prefix operator (the token t, already taken) applied to what
+ * `operand` parses next: '-' unary, 'not' not. */
+static struct node *prefix(struct parser *p, const struct token *t, enum node_kind kind,
+			   struct node *(*operand)(struct parser *))
+{
+	if (!enter(p, t))
+		return NULL;
+	struct node *a = operand(p);
+	if (!a)
+		return NULL;
+	p->depth--;
+	struct node *n = node_new(kind, t->off, a->off + a->len);
+	n->op_off = t->off;
+	n->op_len = t->len;
+	n->a = a;
+	return node_check(p, n);
+}
+
 /* unary := '-' unary | post */
 static struct node *parse_unary(struct parser *p)
 {
@@ -818,17 +836,7 @@ static struct node *parse_unary(struct parser *p)
 	if (t->kind != T_MINUS)
 		return parse_post(p);
 	advance(p);
-	if (!enter(p, t))
-		return NULL;
-	struct node *a = parse_unary(p);
-	if (!a)
-		return NULL;
-	p->depth--;
-	struct node *n = node_new(N_NEG, t->off, a->off + a->len);
-	n->op_off = t->off;
-	n->op_len = t->len;
-	n->a = a;
-	return node_check(p, n);
+	return prefix(p, t, N_NEG, parse_unary);
 }
 
 /* prod := unary (('*'|'/') unary)* */
@@ -894,17 +902,7 @@ static struct node *parse_not(struct parser *p)
 	if (t->kind != T_NOT)
 		return parse_cmp(p);
 	advance(p);
-	if (!enter(p, t))
-		return NULL;
-	struct node *a = parse_not(p);
-	if (!a)
-		return NULL;
-	p->depth--;
-	struct node *n = node_new(N_NOT, t->off, a->off + a->len);
-	n->op_off = t->off;
-	n->op_len = t->len;
-	n->a = a;
-	return node_check(p, n);
+	return prefix(p, t, N_NOT, parse_not);
 }
 
 /* and := not ('and' not)* */

@@ -836,24 +836,37 @@ static bool json_read(struct walk *w, const char *text, size_t len)
 	return true;
 }
 
+/* Reads path into text for r: *t and *len are the content after a byte
+ * order mark (not content: columns count from after it), r gets its line
+ * count, and d can quote it as `shown` until diag_forget_source().  False
+ * after an error (reported); text is to be freed in any case. */
+static bool load_text(struct run *r, const char *path, const char *shown, struct diag *d,
+		      struct buf *text, const char **t, size_t *len)
+{
+	if (!read_text(path, shown, text, d))
+		return false;
+	*t = buf_data(text);
+	*len = text->len;
+	if (*len >= 3 && memcmp(*t, bom, 3) == 0) {
+		*t += 3;
+		*len -= 3;
+	}
+	run_set_line_count(r, count_lines(*t, *len));
+	diag_add_source(d, shown, *t, *len);
+	return true;
+}
+
 /* Loads path as JSON or YAML into r. */
 static bool read_tree(struct run *r, const char *path, const char *shown, struct diag *d,
 		      bool json)
 {
 	struct buf text = BUF_INIT;
-	if (!read_text(path, shown, &text, d)) {
+	const char *t;
+	size_t len;
+	if (!load_text(r, path, shown, d, &text, &t, &len)) {
 		buf_free(&text);
 		return false;
 	}
-	/* A byte order mark is not content; columns count from after it. */
-	const char *t = buf_data(&text);
-	size_t len = text.len;
-	if (len >= 3 && memcmp(t, bom, 3) == 0) {
-		t += 3;
-		len -= 3;
-	}
-	run_set_line_count(r, count_lines(t, len));
-	diag_add_source(d, shown, t, len);
 	struct walk w = {.r = r, .file = shown, .d = d, .ok = true};
 	if (json) {
 		w.ok = json_read(&w, t, len) && w.ok;
@@ -1100,18 +1113,12 @@ static char **csv_columns(struct csv *c)
 bool structured_read_csv(struct run *r, const char *path, const char *shown, struct diag *d)
 {
 	struct buf text = BUF_INIT;
-	if (!read_text(path, shown, &text, d)) {
+	const char *t;
+	size_t len;
+	if (!load_text(r, path, shown, d, &text, &t, &len)) {
 		buf_free(&text);
 		return false;
 	}
-	const char *t = buf_data(&text);
-	size_t len = text.len;
-	if (len >= 3 && memcmp(t, bom, 3) == 0) {
-		t += 3;
-		len -= 3;
-	}
-	run_set_line_count(r, count_lines(t, len));
-	diag_add_source(d, shown, t, len);
 	struct csv c = {.text = t, .len = len, .line = 1, .file = shown, .d = d};
 	bool ok = true;
 	char **cols = NULL;
