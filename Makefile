@@ -21,7 +21,7 @@ endif
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -DPCRE2_CODE_UNIT_WIDTH=8 \
           -Iinclude -Ibuild $(shell pkg-config --cflags $(PKGS) 2>/dev/null) \
           $(WARN) -MMD -MP $(CFLAGS)
-LIBS    = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+LIBS    = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -pthread
 SAN     = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 # The pipeline, in order: sources and config, Markdown, templates, the

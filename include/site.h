@@ -18,6 +18,9 @@ struct build_opts {
 	bool drafts;        /* include reports with draft: true */
 	bool write;         /* false for `logdown check`: resolve, write nothing */
 	bool summary;       /* end with a one-line summary on stderr */
+	/* threads for loading and rendering reports (-j); 0: one per core.
+	 * The output and the diagnostics are the same whatever the number. */
+	size_t jobs;
 	/* check only: build into a temporary folder and report every file
 	 * where this committed output differs from it */
 	const char *against;
@@ -53,6 +56,9 @@ struct build_opts {
 	 * the folder was accepted.  Caller frees. */
 	char **output_dir;
 };
+
+/* The number of cores this process may run on (at least 1). */
+size_t site_default_jobs(void);
 
 /* Builds the site, reporting every problem through d.  Returns an exit
  * code: EXIT_OK, EXIT_CONTENT when the content has errors (the previous

@@ -52,6 +52,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -285,12 +286,15 @@ static const char *lit_find(const struct pattern *pat, const char *p, const char
 	const char *last = end - n; /* the last starting place */
 	const char *hit = NULL;
 #ifdef LIT_AVX2
-	static int avx2 = -1;
-	if (avx2 < 0) {
+	/* Reports are parsed on several threads: asked once, atomically. */
+	static _Atomic int avx2 = -1;
+	int have = atomic_load_explicit(&avx2, memory_order_relaxed);
+	if (have < 0) {
 		__builtin_cpu_init();
-		avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+		have = __builtin_cpu_supports("avx2") ? 1 : 0;
+		atomic_store_explicit(&avx2, have, memory_order_relaxed);
 	}
-	if (avx2 && end - p >= 64 && (hit = lit_block_avx2(pat, &p, last, end)))
+	if (have && end - p >= 64 && (hit = lit_block_avx2(pat, &p, last, end)))
 		return hit;
 #endif
 #ifdef __SSE2__

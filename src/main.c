@@ -38,7 +38,7 @@ static const char usage_main[] =
 
 static const char usage_build[] =
 	"usage: logdown build [DIR] [-o OUT] [--drafts] [--strict] [--figures svg,png,pdf]\n"
-	"                     [--diagnostics=text|github|json]\n"
+	"                     [--diagnostics=text|github|json] [-j N]\n"
 	"\n"
 	"Builds the project in DIR (default .): every report under DIR/content\n"
 	"(content/NAME.md or content/NAME/index.md) becomes OUT/NAME/index.html,\n"
@@ -57,13 +57,15 @@ static const char usage_build[] =
 	"  --strict             treat warnings as errors\n"
 	"  --diagnostics=FMT    text (default), github (Actions annotations) or json\n"
 	"                       (one object per line)\n"
+	"  -j, --jobs N         load and render reports on N threads (default: one\n"
+	"                       per core); the output is the same whatever N\n"
 	"  -h, --help           show this help\n"
 	"\n"
 	"Colours are used on a terminal only, and never when NO_COLOR is set.\n";
 
 static const char usage_check[] =
 	"usage: logdown check [DIR] [--against OUT [--figures LIST]] [--drafts] [--strict]\n"
-	"                     [--diagnostics=FMT]\n"
+	"                     [--diagnostics=FMT] [-j N]\n"
 	"\n"
 	"Reads and renders every report of the project in DIR (default .) as\n"
 	"`logdown build` would, reports every problem, and writes nothing.\n"
@@ -77,6 +79,7 @@ static const char usage_check[] =
 	"  --drafts             check draft reports too\n"
 	"  --strict             treat warnings as errors\n"
 	"  --diagnostics=FMT    text (default), github or json\n"
+	"  -j, --jobs N         threads (default: one per core)\n"
 	"  -h, --help           show this help\n";
 
 static const char usage_new[] =
@@ -120,7 +123,7 @@ static const char usage_parsers[] =
 
 static const char usage_serve[] =
 	"usage: logdown serve [DIR] [--port N] [--host ADDR] [-o OUT] [--drafts] [--strict]\n"
-	"                     [--figures LIST]\n"
+	"                     [--figures LIST] [-j N]\n"
 	"\n"
 	"Builds the project in DIR (default .) as `logdown build` does, serves\n"
 	"the output on http://127.0.0.1:8000/ and watches the reports, site.yaml,\n"
@@ -138,6 +141,7 @@ static const char usage_serve[] =
 	"  --drafts         include draft reports\n"
 	"  --figures LIST   chart files to write besides SVG: png, pdf\n"
 	"  --strict         treat warnings as errors\n"
+	"  -j, --jobs N     threads for a build (default: one per core)\n"
 	"  -h, --help       show this help\n"
 	"\n"
 	"exit status: 0 after Ctrl-C or SIGTERM, 2 bad usage, 3 the port is in use\n"
@@ -182,6 +186,32 @@ static int diag_option(const char *a, struct diag_opts *o, const char *usage)
 	return 1;
 }
 
+/* Takes -j N, -jN, --jobs N or --jobs=N at argv[*i]: 1 when it was
+ * one (*i moved past its value), 0 when it is something else, -1 after
+ * a usage error. */
+static int jobs_option(int argc, char **argv, int *i, size_t *jobs, const char *usage)
+{
+	const char *a = argv[*i], *v;
+	if (strcmp(a, "-j") == 0 || strcmp(a, "--jobs") == 0)
+		v = ++*i < argc ? argv[*i] : NULL;
+	else if (str_has_prefix(a, "--jobs="))
+		v = a + strlen("--jobs=");
+	else if (str_has_prefix(a, "-j"))
+		v = a + 2;
+	else
+		return 0;
+	char *end = NULL;
+	errno = 0;
+	long n = v && *v >= '0' && *v <= '9' ? strtol(v, &end, 10) : 0;
+	if (!v || !end || *end || errno || n < 1 || n > 1024) {
+		usage_error(usage, "-j takes a number of threads from 1 to 1024, not '%s'",
+			    v ? v : "nothing");
+		return -1;
+	}
+	*jobs = (size_t)n;
+	return 1;
+}
+
 static struct diag *diag_open(const struct diag_opts *o)
 {
 	struct diag *d = diag_new(stderr, o->format, diag_want_colour(STDERR_FILENO));
@@ -195,6 +225,7 @@ struct cli {
 	const char *against;
 	unsigned figures;
 	bool drafts;
+	size_t jobs;
 	struct diag_opts diag;
 };
 
@@ -249,7 +280,8 @@ static int parse_build_args(int argc, char **argv, struct cli *c, bool is_build)
 			c->against = argv[i];
 		} else if (!is_build && str_has_prefix(a, "--against=")) {
 			c->against = a + strlen("--against=");
-		} else if ((rc = diag_option(a, &c->diag, usage)) != 0) {
+		} else if ((rc = diag_option(a, &c->diag, usage)) != 0 ||
+			   (rc = jobs_option(argc, argv, &i, &c->jobs, usage)) != 0) {
 			if (rc < 0)
 				return EXIT_USAGE;
 		} else if (a[0] == '-' && a[1]) {
@@ -280,6 +312,7 @@ static int cmd_build(int argc, char **argv, bool is_build)
 		.summary = c.diag.format == DIAG_TEXT,
 		.against = c.against,
 		.figures = c.figures,
+		.jobs = c.jobs,
 	};
 	rc = site_build(&o, d);
 	diag_free(d);
@@ -290,6 +323,7 @@ static int cmd_serve(int argc, char **argv)
 {
 	struct serve_opts o = {.port = 8000};
 	const char *dir = NULL;
+	int rc;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -316,6 +350,9 @@ static int cmd_serve(int argc, char **argv)
 			o.build.drafts = true;
 		} else if (strcmp(a, "--strict") == 0) {
 			o.strict = true;
+		} else if ((rc = jobs_option(argc, argv, &i, &o.build.jobs, usage_serve)) != 0) {
+			if (rc < 0)
+				return EXIT_USAGE;
 		} else if (strcmp(a, "--figures") == 0 || str_has_prefix(a, "--figures=")) {
 			const char *list = a[9] == '=' ? a + 10 : ++i < argc ? argv[i] : NULL;
 			if (!list || !figure_formats(list, &o.build.figures))

@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <glob.h>
 #include <pcre2.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -56,6 +57,7 @@ struct cache_entry {
 };
 
 struct parse_cache {
+	pthread_mutex_t mu; /* reports load on several threads (site.h: jobs) */
 	struct cache_entry *e;
 	size_t n;
 	unsigned long gen;
@@ -65,6 +67,7 @@ struct parse_cache {
 struct parse_cache *parse_cache_new(void)
 {
 	struct parse_cache *c = xcalloc(1, sizeof *c);
+	pthread_mutex_init(&c->mu, NULL);
 	c->gen = 1;
 	return c;
 }
@@ -108,6 +111,7 @@ void parse_cache_free(struct parse_cache *c)
 	if (!c)
 		return;
 	parse_cache_clear(c);
+	pthread_mutex_destroy(&c->mu);
 	free(c->e);
 	free(c);
 }
@@ -243,12 +247,17 @@ static struct run *load_run(struct loader *ld, const char *real, const char *sho
 	bool keyed = c && file_key(real, st);
 	const char *np_key = np_text ? np_text : "";
 	if (keyed) {
+		pthread_mutex_lock(&c->mu);
 		struct cache_entry *e = cache_find(c, real, shown, run_name, parser_name(p), np_key, st);
+		struct run *hit = NULL;
 		if (e) {
 			e->gen = c->gen;
 			c->reused++;
-			return e->run;
+			hit = e->run;
 		}
+		pthread_mutex_unlock(&c->mu);
+		if (hit)
+			return hit;
 	}
 	size_t before = diag_errors(ld->d) + diag_warnings(ld->d);
 	struct run *r = parser_run(p, real, shown, run_name, ld->d);
@@ -259,6 +268,7 @@ static struct run *load_run(struct loader *ld, const char *real, const char *sho
 		return NULL;
 	}
 	if (c) {
+		pthread_mutex_lock(&c->mu);
 		c->parsed++;
 		c->e = xrealloc(c->e, (c->n + 1) * sizeof *c->e);
 		struct cache_entry *e = &c->e[c->n++];
@@ -273,6 +283,7 @@ static struct run *load_run(struct loader *ld, const char *real, const char *sho
 		e->run = r;
 		e->gen = c->gen;
 		e->reusable = keyed && diag_errors(ld->d) + diag_warnings(ld->d) == before;
+		pthread_mutex_unlock(&c->mu);
 	}
 	return r;
 }

@@ -1,5 +1,5 @@
 /* site.c: the build, from a project folder to a site folder. */
-#define _GNU_SOURCE /* memmem() */
+#define _GNU_SOURCE /* memmem(), sched_getaffinity() */
 #include "site.h"
 
 #include <assert.h>
@@ -9,7 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "fsutil.h"
@@ -381,7 +385,7 @@ static void reference_text(const char *p, const char *end, struct buf *out)
 
 /* A run no value, table or excerpt names is a warning: a forgotten file,
  * or a reference that was meant to be there. */
-static void warn_unused_runs(struct build *b, const struct report *r)
+static void warn_unused_runs(struct diag *d, const struct report *r)
 {
 	const struct value *spec = value_get(r->meta, "runs");
 	struct buf refs = BUF_INIT;
@@ -395,15 +399,26 @@ static void warn_unused_runs(struct build *b, const struct report *r)
 			used = names_word(body, len, run_name(set->runs[j]));
 		long k = value_index(spec, set->name);
 		if (!used && k >= 0)
-			diag_warning(b->d, spec->key_locs[k],
+			diag_warning(d, spec->key_locs[k],
 				     "run '%s' is never used: no value, table or excerpt names it",
 				     set->name);
 	}
 	buf_free(&refs);
 }
 
+/* What one report's turn reports and whether its writing failed: each
+ * turn has its own, so that turns can run on several threads and still
+ * report in report order (diag_flush()). */
+struct job {
+	struct diag *load_d;   /* loading its runs */
+	struct diag *render_d; /* rendering its body, or copying its output */
+	bool reused;           /* its folder is copied from the previous output */
+	bool io_failed;
+};
+
 struct figure_sink {
 	struct build *b;
+	struct job *job;
 	const char *slug;
 };
 
@@ -412,17 +427,19 @@ static bool write_figure(void *ctx, const char *name, const char *ext, const cha
 {
 	struct figure_sink *fs = ctx;
 	char *rel = xasprintf("%s/figures/%s.%s", fs->slug, name, ext);
-	bool ok = outdir_write(&fs->b->out, rel, data, len, fs->b->d);
+	bool ok = outdir_write(&fs->b->out, rel, data, len, fs->job->render_d);
 	free(rel);
 	if (!ok)
-		fs->b->io_failed = true;
+		fs->job->io_failed = true;
 	return ok;
 }
 
-/* Resolve the directives and values, render Markdown, then the page
- * template, then the file and the log pages. */
-static void render_report(struct build *b, struct report *r)
+/* Resolve the directives and values, render Markdown into r->html,
+ * then write the figures and the log pages.  Any thread: everything it
+ * reports goes to job->render_d. */
+static void render_body(struct build *b, struct report *r, struct job *job)
 {
+	struct diag *d = job->render_d;
 	struct report_scope rs;
 	scope_collect(&rs, &r->runs);
 	struct scope scope = {
@@ -439,9 +456,9 @@ static void render_report(struct build *b, struct report *r)
 		.set_counts = rs.set_counts,
 		.nsets = rs.nsets,
 		.prov = provenance_new(r->dir, b->root_real),
-		.d = b->d,
+		.d = d,
 	};
-	struct figure_sink sink = {b, r->slug};
+	struct figure_sink sink = {b, job, r->slug};
 	if (b->writing) {
 		ctx.write_figure = write_figure;
 		ctx.figure_ctx = &sink;
@@ -449,13 +466,20 @@ static void render_report(struct build *b, struct report *r)
 	ctx.figure_formats = FIGURE_SVG | b->opts->figures;
 	r->html = doc_render(r->text + r->body_off, r->len - r->body_off, r->path,
 			     r->body_line - 1, &ctx);
-	warn_unused_runs(b, r);
+	warn_unused_runs(d, r);
 	char *root = report_root_prefix(r->slug);
-	if (!provenance_write(ctx.prov, b->writing ? &b->out : NULL, r->slug, root, b->d))
-		b->io_failed = true;
+	if (!provenance_write(ctx.prov, b->writing ? &b->out : NULL, r->slug, root, d))
+		job->io_failed = true;
+	free(root);
 	provenance_free(ctx.prov);
 	scope_release(&rs);
+}
 
+/* The page template around r->html, written to SLUG/index.html.  One
+ * thread: the theme remembers which missing partials it reported. */
+static void render_page(struct build *b, struct report *r)
+{
+	char *root = report_root_prefix(r->slug);
 	struct value *data = value_new(VALUE_MAP);
 	value_set(data, "site", site_value(&b->config));
 	value_set_str(data, "root", root);
@@ -654,14 +678,14 @@ static bool reusable(const struct build *b, const struct report *r)
 /* Copies the previous output's folder rel (a reused report's, or one
  * below it) into the staging folder, leaving out the folders of other
  * reports nested in it: they are written by their own turn. */
-static void copy_previous(struct build *b, const char *rel)
+static void copy_previous(struct build *b, const char *rel, struct job *job)
 {
 	char *dir = path_join(b->out.final, rel);
 	size_t n;
 	char **names = dir_list(dir, &n);
 	if (!names) {
-		diag_error(b->d, loc_line(dir, 0), "cannot list: %s", strerror(errno));
-		b->io_failed = true;
+		diag_error(job->render_d, loc_line(dir, 0), "cannot list: %s", strerror(errno));
+		job->io_failed = true;
 		free(dir);
 		return;
 	}
@@ -674,15 +698,86 @@ static void copy_previous(struct build *b, const char *rel)
 		if (other) {
 			/* another report's folder */
 		} else if (is_dir(src)) {
-			copy_previous(b, out);
-		} else if (!outdir_copy(&b->out, out, src, b->d)) {
-			b->io_failed = true;
+			copy_previous(b, out, job);
+		} else if (!outdir_copy(&b->out, out, src, job->render_d)) {
+			job->io_failed = true;
 		}
 		free(src);
 		free(out);
 	}
 	strv_free(names);
 	free(dir);
+}
+
+/* --- running the reports' turns on several threads --- */
+
+typedef void (*turn_fn)(struct build *b, size_t i, struct job *job);
+
+struct pool {
+	struct build *b;
+	struct job *jobs;
+	size_t n;
+	atomic_size_t next;
+	turn_fn fn;
+};
+
+static void *pool_worker(void *arg)
+{
+	struct pool *p = arg;
+	for (;;) {
+		size_t i = atomic_fetch_add(&p->next, 1);
+		if (i >= p->n)
+			break;
+		p->fn(p->b, i, &p->jobs[i]);
+	}
+	return NULL;
+}
+
+/* Runs fn for every report, on up to opts->jobs threads (the calling
+ * one included).  Each turn reports only through its job. */
+static void run_turns(struct build *b, struct job *jobs, turn_fn fn)
+{
+	struct pool p = {b, jobs, b->nreports, 0, fn};
+	size_t want = b->opts->jobs ? b->opts->jobs : site_default_jobs();
+	if (want > b->nreports)
+		want = b->nreports;
+	pthread_t *tids = xcalloc(want ? want : 1, sizeof *tids);
+	size_t started = 0;
+	for (size_t t = 1; t < want; t++) {
+		if (pthread_create(&tids[started], NULL, pool_worker, &p) != 0)
+			break; /* fewer threads: the work gets done all the same */
+		started++;
+	}
+	pool_worker(&p);
+	for (size_t t = 0; t < started; t++)
+		pthread_join(tids[t], NULL);
+	free(tids);
+}
+
+size_t site_default_jobs(void)
+{
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+		return (size_t)CPU_COUNT(&set);
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (size_t)n : 1;
+}
+
+static void load_turn(struct build *b, size_t i, struct job *job)
+{
+	struct report *r = &b->reports[i];
+	if (job->reused)
+		return;
+	report_runs_load_cached(&r->runs, value_get(r->meta, "runs"), r->dir, b->root_real,
+				b->parsers, b->opts->cache, job->load_d);
+}
+
+static void render_turn(struct build *b, size_t i, struct job *job)
+{
+	if (job->reused)
+		copy_previous(b, b->reports[i].slug, job);
+	else
+		render_body(b, &b->reports[i], job);
 }
 
 int site_build(const struct build_opts *opts, struct diag *d)
@@ -747,39 +842,46 @@ int site_build(const struct build_opts *opts, struct diag *d)
 	theme_load(&b.theme, opts->root, d);
 	discover(&b, b.content, "");
 
-	/* parse results (not for a report whose output is reused) */
+	/* parse results (not for a report whose output is reused), then
+	 * render; each on opts->jobs threads, reporting in report order */
 	load_parsers(&b);
-	bool *reused = xcalloc(b.nreports ? b.nreports : 1, sizeof *reused);
+	doc_init();
+	struct job *jobs = xcalloc(b.nreports ? b.nreports : 1, sizeof *jobs);
+	for (size_t i = 0; i < b.nreports; i++) {
+		jobs[i].load_d = diag_new_deferred(d);
+		jobs[i].render_d = diag_new_deferred(d);
+		jobs[i].reused = reusable(&b, &b.reports[i]);
+	}
+	run_turns(&b, jobs, load_turn);
 	for (size_t i = 0; i < b.nreports; i++) {
 		struct report *r = &b.reports[i];
-		reused[i] = reusable(&b, r);
+		diag_flush(jobs[i].load_d, d);
 		if (opts->on_report)
 			opts->on_report(opts->input_ctx, r->slug, r->path,
-					r->bundle ? r->dir : NULL, reused[i]);
-		if (reused[i])
-			continue;
-		report_runs_load_cached(&r->runs, value_get(r->meta, "runs"), r->dir,
-					b.root_real, b.parsers, opts->cache, d);
-		if (opts->on_input)
+					r->bundle ? r->dir : NULL, jobs[i].reused);
+		if (opts->on_input && !jobs[i].reused)
 			report_inputs(r->slug, &r->runs, opts);
 	}
 
-	/* resolve directives: the next stage */
-
 	/* render and write */
 	if (b.theme.page && b.theme.index) {
+		run_turns(&b, jobs, render_turn);
 		for (size_t i = 0; i < b.nreports; i++) {
-			if (reused[i]) {
-				copy_previous(&b, b.reports[i].slug);
-			} else {
-				render_report(&b, &b.reports[i]);
+			diag_flush(jobs[i].render_d, d);
+			if (!jobs[i].reused) {
+				render_page(&b, &b.reports[i]);
 				b.nrendered++;
 			}
 		}
 		qsort(b.reports, b.nreports, sizeof *b.reports, cmp_newest);
 		render_index(&b);
 	}
-	free(reused);
+	for (size_t i = 0; i < b.nreports; i++) {
+		b.io_failed |= jobs[i].io_failed;
+		diag_free(jobs[i].load_d);
+		diag_free(jobs[i].render_d);
+	}
+	free(jobs);
 	copy_static(&b);
 	copy_resources(&b);
 	if (opts->nreports)
