@@ -21,6 +21,11 @@ struct build_opts {
 	/* threads for loading and rendering reports (-j); 0: one per core.
 	 * The output and the diagnostics are the same whatever the number. */
 	size_t jobs;
+	/* --no-cache: neither read nor write PROJECT/.logdown-cache (cache.h) */
+	bool no_cache;
+	/* with summary: a second line saying how many reports were rendered
+	 * and how many result files parsed, and how many came from cache */
+	bool verbose;
 	/* check only: build into a temporary folder and report every file
 	 * where this committed output differs from it */
 	const char *against;
@@ -65,5 +70,10 @@ size_t site_default_jobs(void);
  * output is then untouched), EXIT_USAGE when the output folder is
  * refused, EXIT_IO on an I/O failure. */
 int site_build(const struct build_opts *o, struct diag *d);
+
+/* logdown clean: removes root's build cache and the output folder
+ * (output, or site.yaml's), each only when logdown made it, saying what
+ * it removed on stderr.  Returns an exit code. */
+int site_clean(const char *root, const char *output, struct diag *d);
 
 #endif

@@ -146,6 +146,8 @@ struct parser {
 	char *origin; /* "built-in" or the path */
 	const char *source; /* a built-in's text (static) */
 	size_t source_len;
+	char *own_text; /* a project parser's text, for parser_source() */
+	size_t own_len;
 	bool builtin;
 	bool keep_cr; /* cr: keep -- lines are not cut at carriage returns */
 	enum pformat format;
@@ -1305,6 +1307,7 @@ static void parser_free(struct parser *p)
 {
 	if (!p)
 		return;
+	free(p->own_text);
 	for (size_t i = 0; i < p->ndetect; i++)
 		pattern_free(&p->detect[i]);
 	free(p->detect);
@@ -1368,6 +1371,11 @@ static struct parser *parser_load(const char *file, const char *origin, const ch
 	if (builtin) {
 		p->source = text;
 		p->source_len = len;
+	} else {
+		p->own_text = xmalloc(len + 1);
+		memcpy(p->own_text, text, len);
+		p->own_text[len] = '\0';
+		p->own_len = len;
 	}
 	struct def df = {p, text, len, d, true};
 	struct value *root = yamldoc_parse(text, len, p->file, 0, d);
@@ -1656,6 +1664,12 @@ const char *parser_description(const struct parser *p)
 const char *parser_origin(const struct parser *p)
 {
 	return p->origin;
+}
+
+const char *parser_source(const struct parser *p, size_t *len)
+{
+	*len = p->source ? p->source_len : p->own_len;
+	return p->source ? p->source : p->own_text ? p->own_text : "";
 }
 
 /* Matching. */

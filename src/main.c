@@ -28,6 +28,7 @@ static const char usage_main[] =
 	"  parse FILE    show what a parser extracts from a result file\n"
 	"  parsers       list the built-in and project parsers\n"
 	"  serve [DIR]   build, serve the site on 127.0.0.1 and rebuild on changes\n"
+	"  clean [DIR]   remove the build cache and the output\n"
 	"\n"
 	"options:\n"
 	"  -h, --help    show this help, or a command's: logdown build --help\n"
@@ -59,6 +60,11 @@ static const char usage_build[] =
 	"                       (one object per line)\n"
 	"  -j, --jobs N         load and render reports on N threads (default: one\n"
 	"                       per core); the output is the same whatever N\n"
+	"  --no-cache           neither read nor write the build cache (DIR/.logdown-cache:\n"
+	"                       parsed result files and pages, reused only when\n"
+	"                       nothing they depend on changed)\n"
+	"  -v, --verbose        also say how many reports were rendered and result\n"
+	"                       files parsed, and how many came from the cache\n"
 	"  -h, --help           show this help\n"
 	"\n"
 	"Colours are used on a terminal only, and never when NO_COLOR is set.\n";
@@ -80,6 +86,8 @@ static const char usage_check[] =
 	"  --strict             treat warnings as errors\n"
 	"  --diagnostics=FMT    text (default), github or json\n"
 	"  -j, --jobs N         threads (default: one per core)\n"
+	"  --no-cache           do not read the build cache\n"
+	"  -v, --verbose        say what came from the cache\n"
 	"  -h, --help           show this help\n";
 
 static const char usage_new[] =
@@ -142,10 +150,18 @@ static const char usage_serve[] =
 	"  --figures LIST   chart files to write besides SVG: png, pdf\n"
 	"  --strict         treat warnings as errors\n"
 	"  -j, --jobs N     threads for a build (default: one per core)\n"
+	"  --no-cache       neither read nor write the build cache\n"
 	"  -h, --help       show this help\n"
 	"\n"
 	"exit status: 0 after Ctrl-C or SIGTERM, 2 bad usage, 3 the port is in use\n"
 	"or the site cannot be written.\n";
+
+static const char usage_clean[] =
+	"usage: logdown clean [DIR] [-o OUT]\n"
+	"\n"
+	"Removes the build cache (DIR/.logdown-cache) and the output folder\n"
+	"(site.yaml's `output`, default DIR/_site, or OUT), each only when logdown\n"
+	"made it.  The next build then parses and renders everything.\n";
 
 static int usage_error(const char *usage, const char *fmt, const char *arg)
 {
@@ -225,6 +241,7 @@ struct cli {
 	const char *against;
 	unsigned figures;
 	bool drafts;
+	bool no_cache, verbose;
 	size_t jobs;
 	struct diag_opts diag;
 };
@@ -267,6 +284,10 @@ static int parse_build_args(int argc, char **argv, struct cli *c, bool is_build)
 			c->output = a + strlen("--output=");
 		} else if (strcmp(a, "--drafts") == 0) {
 			c->drafts = true;
+		} else if (strcmp(a, "--no-cache") == 0) {
+			c->no_cache = true;
+		} else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
+			c->verbose = true;
 		} else if (strcmp(a, "--figures") == 0 || str_has_prefix(a, "--figures=")) {
 			const char *list = a[9] == '=' ? a + 10 : ++i < argc ? argv[i] : NULL;
 			if (!list)
@@ -313,6 +334,8 @@ static int cmd_build(int argc, char **argv, bool is_build)
 		.against = c.against,
 		.figures = c.figures,
 		.jobs = c.jobs,
+		.no_cache = c.no_cache,
+		.verbose = c.verbose,
 	};
 	rc = site_build(&o, d);
 	diag_free(d);
@@ -350,6 +373,8 @@ static int cmd_serve(int argc, char **argv)
 			o.build.drafts = true;
 		} else if (strcmp(a, "--strict") == 0) {
 			o.strict = true;
+		} else if (strcmp(a, "--no-cache") == 0) {
+			o.build.no_cache = true;
 		} else if ((rc = jobs_option(argc, argv, &i, &o.build.jobs, usage_serve)) != 0) {
 			if (rc < 0)
 				return EXIT_USAGE;
@@ -367,6 +392,32 @@ static int cmd_serve(int argc, char **argv)
 	}
 	o.build.root = dir ? dir : ".";
 	return serve_run(&o);
+}
+
+static int cmd_clean(int argc, char **argv)
+{
+	const char *dir = NULL, *out = NULL;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			fputs(usage_clean, stdout);
+			return EXIT_OK;
+		} else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+			if (++i >= argc || !*argv[i])
+				return usage_error(usage_clean, "%s needs a folder", a);
+			out = argv[i];
+		} else if (a[0] == '-' && a[1]) {
+			return usage_error(usage_clean, "unknown option '%s'", a);
+		} else if (!dir) {
+			dir = a;
+		} else {
+			return usage_error(usage_clean, "more than one project folder given ('%s')", a);
+		}
+	}
+	struct diag *d = diag_new(stderr, DIAG_TEXT, diag_want_colour(STDERR_FILENO));
+	int rc = site_clean(dir ? dir : ".", out, d);
+	diag_free(d);
+	return rc;
 }
 
 static int cmd_new(int argc, char **argv)
@@ -471,7 +522,7 @@ static int cmd_parsers(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	static const char *const commands[] = {"build", "check", "new", "parse", "parsers", "serve",
-					       "help", NULL};
+					       "clean", "help", NULL};
 	if (argc < 2)
 		return usage_error(usage_main, "%s", "no command given");
 	const char *cmd = argv[1];
@@ -488,6 +539,8 @@ int main(int argc, char **argv)
 				return cmd_parsers(1, args);
 			if (strcmp(argv[2], "serve") == 0)
 				return cmd_serve(1, args);
+			if (strcmp(argv[2], "clean") == 0)
+				return cmd_clean(1, args);
 		}
 		fputs(usage_main, stdout);
 		return EXIT_OK;
@@ -508,6 +561,8 @@ int main(int argc, char **argv)
 		return cmd_parsers(argc - 2, argv + 2);
 	if (strcmp(cmd, "serve") == 0)
 		return cmd_serve(argc - 2, argv + 2);
+	if (strcmp(cmd, "clean") == 0)
+		return cmd_clean(argc - 2, argv + 2);
 	const char *near = closest_name(cmd, commands);
 	if (near) {
 		fprintf(stderr, "logdown: unknown command '%s' (did you mean '%s'?)\n\n", cmd, near);
