@@ -110,6 +110,8 @@ const char *parser_name(const struct parser *p);
 const char *parser_description(const struct parser *p);
 /* "built-in", or the path of the .yaml file that defined it. */
 const char *parser_origin(const struct parser *p);
+/* The definition's YAML text (the cache keys parsed runs by it). */
+const char *parser_source(const struct parser *p, size_t *len);
 
 /* The one parser whose detection claims the file at path (its first
  * 1 MiB).  A project parser beats a built-in, and a claim by content

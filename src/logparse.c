@@ -53,6 +53,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -146,6 +147,8 @@ struct parser {
 	char *origin; /* "built-in" or the path */
 	const char *source; /* a built-in's text (static) */
 	size_t source_len;
+	char *own_text; /* a project parser's text, for parser_source() */
+	size_t own_len;
 	bool builtin;
 	bool keep_cr; /* cr: keep -- lines are not cut at carriage returns */
 	enum pformat format;
@@ -286,12 +289,15 @@ static const char *lit_find(const struct pattern *pat, const char *p, const char
 	const char *last = end - n; /* the last starting place */
 	const char *hit = NULL;
 #ifdef LIT_AVX2
-	static int avx2 = -1;
-	if (avx2 < 0) {
+	/* Reports are parsed on several threads: asked once, atomically. */
+	static _Atomic int avx2 = -1;
+	int have = atomic_load_explicit(&avx2, memory_order_relaxed);
+	if (have < 0) {
 		__builtin_cpu_init();
-		avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+		have = __builtin_cpu_supports("avx2") ? 1 : 0;
+		atomic_store_explicit(&avx2, have, memory_order_relaxed);
 	}
-	if (avx2 && end - p >= 64 && (hit = lit_block_avx2(pat, &p, last, end)))
+	if (have && end - p >= 64 && (hit = lit_block_avx2(pat, &p, last, end)))
 		return hit;
 #endif
 #ifdef __SSE2__
@@ -1302,6 +1308,7 @@ static void parser_free(struct parser *p)
 {
 	if (!p)
 		return;
+	free(p->own_text);
 	for (size_t i = 0; i < p->ndetect; i++)
 		pattern_free(&p->detect[i]);
 	free(p->detect);
@@ -1365,6 +1372,11 @@ static struct parser *parser_load(const char *file, const char *origin, const ch
 	if (builtin) {
 		p->source = text;
 		p->source_len = len;
+	} else {
+		p->own_text = xmalloc(len + 1);
+		memcpy(p->own_text, text, len);
+		p->own_text[len] = '\0';
+		p->own_len = len;
 	}
 	struct def df = {p, text, len, d, true};
 	struct value *root = yamldoc_parse(text, len, p->file, 0, d);
@@ -1653,6 +1665,12 @@ const char *parser_description(const struct parser *p)
 const char *parser_origin(const struct parser *p)
 {
 	return p->origin;
+}
+
+const char *parser_source(const struct parser *p, size_t *len)
+{
+	*len = p->source ? p->source_len : p->own_len;
+	return p->source ? p->source : p->own_text ? p->own_text : "";
 }
 
 /* Matching. */
