@@ -27,7 +27,7 @@ SAN     = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-rec
 # The pipeline, in order: sources and config, Markdown, templates, the
 # site, and the command line last.
 MODULES = util diag fsutil value yamldoc config run expr structured logparse \
-          runs report format provenance chart directive doc mustache theme site \
+          runs report format provenance chart directive doc pdf mustache theme site \
           outdir scaffold parsecmd serve
 OBJS     = $(MODULES:%=build/rel/%.o) build/rel/embedded.o
 ASAN_OBJS = $(MODULES:%=build/asan/%.o) build/asan/embedded.o
@@ -72,7 +72,7 @@ build/asan/logdown: $(ASAN_OBJS) build/asan/main.o
 	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $^ $(LIBS)
 
 build/asan/test_%: tests/unit/test_%.c $(ASAN_OBJS)
-	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $^ $(LIBS) -lcmocka
+	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $(filter %.c %.o,$^) $(LIBS) -lcmocka
 build/asan/test_%: tests/e2e/test_%.c tests/e2e/e2e.h $(ASAN_OBJS) build/asan/logdown
 	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $< $(ASAN_OBJS) $(LIBS) -lcmocka
 

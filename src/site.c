@@ -17,6 +17,7 @@
 #include "doc.h"
 #include "provenance.h"
 #include "outdir.h"
+#include "pdf.h"
 #include "report.h"
 #include "runs.h"
 #include "theme.h"
@@ -419,6 +420,19 @@ static bool write_figure(void *ctx, const char *name, const char *ext, const cha
 	return ok;
 }
 
+/* The report's PDF beside its page, laid out from the same document. */
+static void write_pdf(struct build *b, const struct report *r, struct doc *doc)
+{
+	struct pdf_meta m = {r->title, r->author, r->date, b->config.paper, r->dir};
+	struct buf pdf = BUF_INIT;
+	if (pdf_render(doc, &m, &pdf, b->d)) {
+		char *rel = path_join(r->slug, "report.pdf");
+		write_file(b, rel, pdf.data, pdf.len);
+		free(rel);
+	}
+	buf_free(&pdf);
+}
+
 /* Resolve the directives and values, render Markdown, then the page
  * template, then the file and the log pages. */
 static void render_report(struct build *b, struct report *r)
@@ -447,8 +461,12 @@ static void render_report(struct build *b, struct report *r)
 		ctx.figure_ctx = &sink;
 	}
 	ctx.figure_formats = FIGURE_SVG | b->opts->figures;
-	r->html = doc_render(r->text + r->body_off, r->len - r->body_off, r->path,
-			     r->body_line - 1, &ctx);
+	struct doc *doc = doc_resolve(r->text + r->body_off, r->len - r->body_off, r->path,
+				      r->body_line - 1, &ctx);
+	r->html = doc_html(doc);
+	if (b->opts->pdf && b->writing)
+		write_pdf(b, r, doc);
+	doc_free(doc);
 	warn_unused_runs(b, r);
 	char *root = report_root_prefix(r->slug);
 	if (!provenance_write(ctx.prov, b->writing ? &b->out : NULL, r->slug, root, b->d))
