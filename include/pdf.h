@@ -12,8 +12,9 @@
  *   - a figure, an image and a table row are never split; a table's
  *     header row is repeated on every page it runs onto; a wide table
  *     gets narrower columns, wrapped cells, then a smaller font;
- *   - a code or log line too long for the page wraps with a marker
- *     (U+21AA) at the start of each continuation, never cut;
+ *   - a code or log line too long for the page wraps with a hooked
+ *     arrow drawn (not written: copying copies the code) at the start
+ *     of each continuation, never cut;
  *   - every page carries its number; headings become bookmarks, links
  *     stay links (a value links to its log line, "Figure 2" to the
  *     figure), the title and author go into the metadata.

@@ -27,7 +27,6 @@
 #include "fsutil.h"
 
 #define ELLIPSIS "\xE2\x80\xA6"
-#define WRAP_MARK "\xE2\x86\xAA" /* U+21AA, at the start of a wrapped code line */
 
 /* Colours, 0xRRGGBB. */
 #define C_TEXT 0x1a1a1a
@@ -114,7 +113,7 @@ struct box {
 	int line;
 	PangoLayout *marker;  /* a list item's bullet or number */
 	double marker_x;
-	PangoLayout *gutter;  /* code: the wrap mark */
+	bool wrapped;         /* code: a continuation, marked at gutter_x */
 	double gutter_x;
 	/* a named destination ("fig-loss") and a bookmark */
 	char *dest;
@@ -253,6 +252,8 @@ static void rich_init(struct rich *r)
 {
 	memset(r, 0, sizeof *r);
 	r->attrs = pango_attr_list_new();
+	/* no hyphen inserted where a word is broken (layout_new()) */
+	pango_attr_list_insert(r->attrs, pango_attr_insert_hyphens_new(FALSE));
 }
 
 static void rich_clear(struct rich *r)
@@ -457,6 +458,12 @@ static PangoLayout *layout_new(struct pdf *p, const PangoFontDescription *f, dou
 {
 	PangoLayout *l = pango_layout_new(p->pango);
 	pango_layout_set_font_description(l, f);
+	/* a word broken at the margin (a URL, a path, code) gets no hyphen
+	 * that is not its own: what is copied is what was written */
+	PangoAttrList *al = pango_attr_list_new();
+	pango_attr_list_insert(al, pango_attr_insert_hyphens_new(FALSE));
+	pango_layout_set_attributes(l, al);
+	pango_attr_list_unref(al);
 	if (width > 0) {
 		pango_layout_set_width(l, (int)(width * PANGO_SCALE));
 		pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR);
@@ -657,9 +664,8 @@ static void code_line(struct pdf *p, struct flow *f, struct rich *r, double inde
 		if (i == 0)
 			take_marker(f, b);
 		if (i > 0) {
-			b->gutter = layout_new(p, p->f_mono, 0);
-			pango_layout_set_text(b->gutter, WRAP_MARK, -1);
-			b->gutter_x = indent - 8.5;
+			b->wrapped = true;
+			b->gutter_x = indent - 8;
 		}
 	}
 	if (pa->nlines == 0) {
@@ -946,10 +952,28 @@ static bool column_widths(struct pdf *p, struct grid *g, const PangoFontDescript
 		for (size_t j = 0; j < C; j++)
 			cw[j] = min[j] + (sn > sm ? extra * (nat[j] - min[j]) / (sn - sm) : 0);
 	} else {
-		/* words are cut: each column its share of the width by what
-		 * it wants */
+		/* words are cut: a column that wants less than an even share
+		 * of what is left gets what it wants, the others share the
+		 * rest evenly */
+		bool *done = xcalloc(C, sizeof *done);
+		double left = w;
+		size_t open = C;
+		for (bool again = true; again && open;) {
+			again = false;
+			for (size_t j = 0; j < C; j++) {
+				if (!done[j] && nat[j] <= left / (double)open) {
+					cw[j] = nat[j];
+					left -= nat[j];
+					done[j] = true;
+					open--;
+					again = true;
+				}
+			}
+		}
 		for (size_t j = 0; j < C; j++)
-			cw[j] = w * nat[j] / sn;
+			if (!done[j])
+				cw[j] = left / (double)open;
+		free(done);
 		fits = false;
 	}
 	free(nat);
@@ -1219,12 +1243,10 @@ static void footnotes(struct pdf *p, struct flow *f, cmark_node **defs, size_t n
 	if (p->nboxes > start)
 		p->boxes[start].before = 14;
 	for (size_t k = 0; k < p->nnotes; k++) {
-		cmark_node *def = NULL;
-		for (size_t i = 0; i < ndefs && !def; i++) {
-			const char *l = cmark_node_get_literal(defs[i]);
-			if (l && strcmp(l, p->notes[k]) == 0)
-				def = defs[i];
-		}
+		/* cmark-gfm keeps the definitions that are referenced, at the
+		 * end, in the order of their first reference: the order the
+		 * references were numbered in here */
+		cmark_node *def = k < ndefs ? defs[k] : NULL;
 		if (!def)
 			continue;
 		struct flow sub = *f;
@@ -1550,10 +1572,22 @@ static void draw_box(struct pdf *p, struct box *b, double y, int page)
 	switch (b->kind) {
 	case BOX_LINE:
 		draw_line(p, b->para, b->line, x, y + b->pad_top);
-		if (b->gutter) {
+		if (b->wrapped) {
+			/* a hooked arrow, drawn rather than written, so that
+			 * copying the code copies only the code */
+			double gx = x + b->gutter_x, gy = y + b->pad_top,
+			       gh = b->para->height[b->line];
 			set_rgb(cr, 0x999999);
-			cairo_move_to(cr, x + b->gutter_x, y + b->pad_top);
-			pango_cairo_show_layout(cr, b->gutter);
+			cairo_set_line_width(cr, 0.7);
+			cairo_move_to(cr, gx, gy + gh * 0.2);
+			cairo_line_to(cr, gx, gy + gh * 0.55);
+			cairo_line_to(cr, gx + 5, gy + gh * 0.55);
+			cairo_stroke(cr);
+			cairo_move_to(cr, gx + 6, gy + gh * 0.55);
+			cairo_line_to(cr, gx + 3.5, gy + gh * 0.55 - 1.8);
+			cairo_line_to(cr, gx + 3.5, gy + gh * 0.55 + 1.8);
+			cairo_close_path(cr);
+			cairo_fill(cr);
 		}
 		break;
 	case BOX_RULE:
@@ -1681,8 +1715,6 @@ static void pdf_free(struct pdf *p)
 		para_unref(b->para);
 		if (b->marker)
 			g_object_unref(b->marker);
-		if (b->gutter)
-			g_object_unref(b->gutter);
 		free(b->dest);
 		free(b->title);
 		if (b->image)
