@@ -27,7 +27,7 @@ SAN     = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-rec
 # The pipeline, in order: sources and config, Markdown, templates, the
 # site, and the command line last.
 MODULES = util diag fsutil value yamldoc config run expr structured logparse \
-          cache runs report format provenance chart directive doc mustache theme site \
+          cache runs report format provenance chart directive doc pdf mustache theme site \
           outdir scaffold parsecmd serve
 OBJS     = $(MODULES:%=build/rel/%.o) build/rel/embedded.o
 ASAN_OBJS = $(MODULES:%=build/asan/%.o) build/asan/embedded.o

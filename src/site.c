@@ -22,6 +22,7 @@
 #include "doc.h"
 #include "provenance.h"
 #include "outdir.h"
+#include "pdf.h"
 #include "report.h"
 #include "runs.h"
 #include "theme.h"
@@ -455,6 +456,21 @@ static bool write_figure(void *ctx, const char *name, const char *ext, const cha
 	return ok;
 }
 
+/* The report's PDF beside its page, laid out from the same document.
+ * Any thread, as render_body(). */
+static void write_pdf(struct build *b, const struct report *r, struct doc *doc, struct job *job)
+{
+	struct pdf_meta m = {r->title, r->author, r->date, b->config.paper, r->dir};
+	struct buf pdf = BUF_INIT;
+	if (pdf_render(doc, &m, &pdf, job->render_d)) {
+		char *rel = path_join(r->slug, "report.pdf");
+		if (!outdir_write(&b->out, rel, pdf.data, pdf.len, job->render_d))
+			job->io_failed = true;
+		free(rel);
+	}
+	buf_free(&pdf);
+}
+
 /* Resolve the directives and values, render Markdown into r->html,
  * then write the figures and the log pages.  Any thread: everything it
  * reports goes to job->render_d. */
@@ -485,8 +501,12 @@ static void render_body(struct build *b, struct report *r, struct job *job)
 		ctx.figure_ctx = &sink;
 	}
 	ctx.figure_formats = FIGURE_SVG | b->opts->figures;
-	r->html = doc_render(r->text + r->body_off, r->len - r->body_off, r->path,
-			     r->body_line - 1, &ctx);
+	struct doc *doc = doc_resolve(r->text + r->body_off, r->len - r->body_off, r->path,
+				      r->body_line - 1, &ctx);
+	r->html = doc_html(doc);
+	if (b->opts->pdf && b->writing)
+		write_pdf(b, r, doc, job);
+	doc_free(doc);
 	warn_unused_runs(d, r);
 	char *root = report_root_prefix(r->slug);
 	if (!provenance_write(ctx.prov, b->writing ? &b->out : NULL, r->slug, root, d))
@@ -717,7 +737,8 @@ static void copy_previous(struct build *b, const char *slug, const char *rel, st
 		char *out = path_join(rel, names[i]);
 		bool top = strcmp(rel, slug) == 0;
 		bool rendered = strcmp(names[i], "index.html") == 0 ||
-				strcmp(names[i], "figures") == 0 || strcmp(names[i], "logs") == 0;
+				strcmp(names[i], "figures") == 0 || strcmp(names[i], "logs") == 0 ||
+				(b->opts->pdf && strcmp(names[i], "report.pdf") == 0);
 		if (top && !rendered) {
 			/* a bundle's file, or another report's folder */
 		} else if (is_dir(src)) {
@@ -850,7 +871,7 @@ static struct cache_key site_key(struct build *b, const struct cache_key *parser
 	struct cache_hasher *h = cache_hasher_new();
 	cache_hasher_str(h, "site");
 	cache_hasher_key(h, parsers);
-	unsigned opts[2] = {b->opts->figures, b->opts->drafts};
+	unsigned opts[3] = {b->opts->figures, b->opts->drafts, b->opts->pdf};
 	cache_hasher_bytes(h, opts, sizeof opts);
 	char *yaml = path_join(b->opts->root, "site.yaml");
 	struct cache_key fh;
