@@ -13,7 +13,9 @@ struct buf;
  * file (a FIFO, a device) with EINVAL, never blocking on it.  `limit`, when not NULL, caps the size
  * read (files larger than *limit fail with EFBIG). */
 bool file_read(const char *path, struct buf *out, const size_t *limit);
-/* Writes data to path, replacing it.  Returns false with errno set. */
+/* Writes data to path, replacing it.  Returns false with errno set;
+ * a symbolic link at path is refused (ELOOP), never written through.
+ * file_copy() writes its target the same way. */
 bool file_write(const char *path, const char *data, size_t len);
 bool file_copy(const char *from, const char *to);
 /* True when both files hold the same bytes (read in chunks).  False

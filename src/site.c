@@ -776,7 +776,9 @@ int site_build(const struct build_opts *opts, struct diag *d)
 				b.nrendered++;
 			}
 		}
-		qsort(b.reports, b.nreports, sizeof *b.reports, cmp_newest);
+		/* no reports: no array, and qsort() may not be given NULL */
+		if (b.nreports > 1)
+			qsort(b.reports, b.nreports, sizeof *b.reports, cmp_newest);
 		render_index(&b);
 	}
 	free(reused);

@@ -700,7 +700,8 @@ static void ten_thousand_open_brackets_are_refused_without_crashing(void **state
 	assert_null(v);
 	assert_int_equal(diag_errors(c.d), 1);
 	assert_true(str_has_prefix(cap_text(&c), "deep.yaml:1:"));
-	assert_non_null(strstr(cap_text(&c), ": error: YAML nested deeper than 200 levels\n"));
+	assert_non_null(strstr(cap_text(&c), ": error: YAML nested deeper than 200 levels"
+						   " (limit yaml_depth: raise it with limits: in site.yaml or LOGDOWN_LIMIT_YAML_DEPTH)\n"));
 	cap_close(&c);
 	free(text);
 }
@@ -716,7 +717,8 @@ static void ten_thousand_nested_block_lists_are_refused(void **state)
 	cap_open(&c);
 	struct value *v = yamldoc_parse(b.data, b.len, "deep.yaml", 0, c.d);
 	assert_null(v);
-	assert_non_null(strstr(cap_text(&c), "error: YAML nested deeper than 200 levels\n"));
+	assert_non_null(strstr(cap_text(&c), "error: YAML nested deeper than 200 levels"
+						   " (limit yaml_depth: raise it with limits: in site.yaml or LOGDOWN_LIMIT_YAML_DEPTH)\n"));
 	cap_close(&c);
 	buf_free(&b);
 }
@@ -750,7 +752,8 @@ static void nesting_of_201_levels_is_refused(void **state)
 	cap_open(&c);
 	struct value *v = yamldoc_parse(text, strlen(text), "deep.yaml", 0, c.d);
 	assert_null(v);
-	assert_string_equal(cap_text(&c), "deep.yaml:1:201: error: YAML nested deeper than 200 levels\n");
+	assert_string_equal(cap_text(&c), "deep.yaml:1:201: error: YAML nested deeper than 200 levels"
+					  " (limit yaml_depth: raise it with limits: in site.yaml or LOGDOWN_LIMIT_YAML_DEPTH)\n");
 	value_free(v);
 	cap_close(&c);
 	free(text);
