@@ -59,6 +59,10 @@ char *path_real(const char *path);
  * existing part cannot be resolved (a dangling link, a loop).  Caller
  * frees. */
 char *path_resolve(const char *path);
+/* True when the existing path, its links followed, lies inside the
+ * existing folder dir (links followed too).  False when either cannot
+ * be resolved. */
+bool path_inside(const char *path, const char *dir);
 /* path relative to base, both canonical and absolute, where path lies
  * inside base ("" for base itself); NULL when it lies outside. */
 const char *path_under(const char *path, const char *base);

@@ -22,6 +22,7 @@ enum limit_id {
 	LIMIT_PCRE_MATCH,     /* PCRE2 match limit: backtracking steps per match */
 	LIMIT_PCRE_DEPTH,     /* PCRE2 depth limit: nested backtracking */
 	LIMIT_YAML_DEPTH,     /* nesting of YAML lists and maps */
+	LIMIT_YAML_NODES,     /* values in one YAML document (memory: ~300 bytes each) */
 	LIMIT_JSON_DEPTH,     /* nesting of JSON arrays and objects */
 	LIMIT_EXPR_DEPTH,     /* nesting of an expression */
 	LIMIT_MARKDOWN_DEPTH, /* nesting of Markdown lists and block quotes */

@@ -435,3 +435,12 @@ const char *path_under(const char *path, const char *base)
 		return path + n + 1;
 	return NULL;
 }
+
+bool path_inside(const char *path, const char *dir)
+{
+	char *real = path_real(path), *base = path_real(dir);
+	bool inside = real && base && path_under(real, base) != NULL;
+	free(real);
+	free(base);
+	return inside;
+}

@@ -31,6 +31,8 @@ static const struct limit_def defs[LIMIT_COUNT] = {
 			      HINT("pcre_depth", "PCRE_DEPTH"), 100000, 100, 4000000000UL},
 	[LIMIT_YAML_DEPTH] = {"yaml_depth", "LOGDOWN_LIMIT_YAML_DEPTH",
 			      HINT("yaml_depth", "YAML_DEPTH"), 200, 2, 5000},
+	[LIMIT_YAML_NODES] = {"yaml_nodes", "LOGDOWN_LIMIT_YAML_NODES",
+			      HINT("yaml_nodes", "YAML_NODES"), 5000000, 100, 4000000000UL},
 	[LIMIT_JSON_DEPTH] = {"json_depth", "LOGDOWN_LIMIT_JSON_DEPTH",
 			      HINT("json_depth", "JSON_DEPTH"), 200, 2, 5000},
 	[LIMIT_EXPR_DEPTH] = {"expr_depth", "LOGDOWN_LIMIT_EXPR_DEPTH",

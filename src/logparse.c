@@ -1531,8 +1531,11 @@ bool parsers_add(struct parser_set *set, const char *file, const char *text, siz
 }
 
 /* Loads every .yaml file of dir; a missing dir is fine unless `named`
- * (a folder the user listed). */
-static void load_dir(struct parser_set *set, const char *dir, bool named, struct diag *d)
+ * (a folder the user listed).  A definition must lie inside `root` (the
+ * project), or for a named folder inside that folder: a link leading
+ * elsewhere is refused. */
+static void load_dir(struct parser_set *set, const char *dir, bool named, const char *root,
+		     struct diag *d)
 {
 	size_t n;
 	char **names = dir_list(dir, &n);
@@ -1549,6 +1552,10 @@ static void load_dir(struct parser_set *set, const char *dir, bool named, struct
 		struct buf b = BUF_INIT;
 		if (!is_file(path)) {
 			/* A folder named x.yaml: not a definition. */
+		} else if (!path_inside(path, root) && !(named && path_inside(path, dir))) {
+			diag_error(d, loc_line(path, 0),
+				   "a link leading outside the project: logdown reads nothing there "
+				   "(copy what you need into the project)");
 		} else if (!file_read(path, &b, NULL)) {
 			diag_error(d, loc_line(path, 0), "cannot read: %s", strerror(errno));
 		} else {
@@ -1576,11 +1583,11 @@ struct parser_set *parsers_load(const char *root, char *const *extra_dirs, struc
 	}
 	if (root) {
 		char *dir = path_join(root, "parsers");
-		load_dir(set, dir, false, d);
+		load_dir(set, dir, false, root, d);
 		free(dir);
 	}
 	for (size_t i = 0; extra_dirs && extra_dirs[i]; i++)
-		load_dir(set, extra_dirs[i], true, d);
+		load_dir(set, extra_dirs[i], true, root ? root : ".", d);
 	return set;
 }
 

@@ -39,6 +39,9 @@ struct loader {
 	 * the first is reported, the others counted for a note. */
 	size_t aliases;
 	struct loc first_alias;
+	/* Values loaded so far, against limit yaml_nodes: a YAML result
+	 * file's tree takes about 300 bytes a value. */
+	unsigned long nodes;
 };
 
 static int line_shift(const struct loader *ld, size_t line)
@@ -271,6 +274,15 @@ fail:
 static struct value *load_node(struct loader *ld, yaml_event_t *ev, int depth)
 {
 	struct value *v = NULL;
+	if (++ld->nodes > limit_get(LIMIT_YAML_NODES)) {
+		diag_error(ld->d, mark_loc(ld, ev->start_mark),
+			   "YAML document holds more than %lu values (%s)", limit_get(LIMIT_YAML_NODES),
+			   limit_hint(LIMIT_YAML_NODES));
+		ld->failed = true;
+		ld->stop = true;
+		yaml_event_delete(ev);
+		return NULL;
+	}
 	switch (ev->type) {
 	case YAML_SCALAR_EVENT: {
 		const char *s = (const char *)ev->data.scalar.value;
