@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "limit.h"
 #include "provenance.h"
 #include "run.h"
 #include "util.h"
@@ -42,10 +43,6 @@
 #define ELLIPSIS "\xE2\x80\xA6"    /* U+2026 */
 #define MDASH "\xE2\x80\x94"       /* U+2014 */
 
-/* Backtracking budget of one {log} match, as logparse.c gives a
- * parser's pattern on one line. */
-#define LOG_MATCH_LIMIT 5000000u
-#define LOG_DEPTH_LIMIT 100000u
 #define DEFAULT_MAX_LINES 40
 
 /* --- shared: keys, scalars, text --- */
@@ -1413,6 +1410,19 @@ static const char *match_error(int rc)
 	}
 }
 
+/* " (limit pcre_match: raise it ...)" for a limit one can raise, else
+ * "".  The budget of a {log} match is the one logparse.c gives a
+ * parser's pattern on one line. */
+static const char *match_hint(int rc)
+{
+	static char text[160];
+	if (rc != PCRE2_ERROR_MATCHLIMIT && rc != PCRE2_ERROR_DEPTHLIMIT)
+		return "";
+	snprintf(text, sizeof text, " (%s)",
+		 limit_hint(rc == PCRE2_ERROR_MATCHLIMIT ? LIMIT_PCRE_MATCH : LIMIT_PCRE_DEPTH));
+	return text;
+}
+
 /* What a {log} asks for, checked. */
 struct log_req {
 	const struct run *run;
@@ -1441,8 +1451,8 @@ static bool log_excerpt(struct directive_ctx *c, const struct log_req *q, struct
 			fprintf(stderr, "logdown: out of memory (PCRE2 match data)\n");
 			abort();
 		}
-		pcre2_set_match_limit(mctx, LOG_MATCH_LIMIT);
-		pcre2_set_depth_limit(mctx, LOG_DEPTH_LIMIT);
+		pcre2_set_match_limit(mctx, (uint32_t)limit_get(LIMIT_PCRE_MATCH));
+		pcre2_set_depth_limit(mctx, (uint32_t)limit_get(LIMIT_PCRE_DEPTH));
 	}
 	char *line = NULL;
 	size_t cap = 0;
@@ -1468,8 +1478,8 @@ static bool log_excerpt(struct directive_ctx *c, const struct log_req *q, struct
 		int rc = pcre2_match(q->re, (PCRE2_SPTR)s, n, 0, 0, md, mctx);
 		if (rc < 0 && rc != PCRE2_ERROR_NOMATCH) {
 			diag_error(c->d, q->match_v->loc,
-				   "the pattern hits %s on line %ld of %s: make it simpler",
-				   match_error(rc), no, x->file);
+				   "the pattern hits %s on line %ld of %s: make it simpler%s",
+				   match_error(rc), no, x->file, match_hint(rc));
 			ok = false;
 			break;
 		}

@@ -64,7 +64,9 @@ fail: {
 
 bool file_write(const char *path, const char *data, size_t len)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* O_NOFOLLOW: a link planted where logdown writes is refused
+	 * (ELOOP), never written through. */
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (fd < 0)
 		return false;
 	while (len > 0) {
@@ -90,13 +92,18 @@ bool file_copy(const char *from, const char *to)
 	if (in < 0)
 		return false;
 	struct stat st;
-	if (fstat(in, &st) != 0 || !S_ISREG(st.st_mode)) {
-		int e = S_ISREG(st.st_mode) ? errno : EINVAL;
+	if (fstat(in, &st) != 0) {
+		int e = errno;
 		close(in);
 		errno = e;
 		return false;
 	}
-	int out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (!S_ISREG(st.st_mode)) {
+		close(in);
+		errno = EINVAL;
+		return false;
+	}
+	int out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (out < 0) {
 		int e = errno;
 		close(in);
@@ -427,4 +434,13 @@ const char *path_under(const char *path, const char *base)
 	if (path[n] == '/')
 		return path + n + 1;
 	return NULL;
+}
+
+bool path_inside(const char *path, const char *dir)
+{
+	char *real = path_real(path), *base = path_real(dir);
+	bool inside = real && base && path_under(real, base) != NULL;
+	free(real);
+	free(base);
+	return inside;
 }

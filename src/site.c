@@ -1040,7 +1040,9 @@ int site_build(const struct build_opts *opts, struct diag *d)
 		if (jobs[i].keyed && (jobs[i].reused || jobs[i].clean) && !jobs[i].io_failed)
 			cache_reports_add(next, b.reports[i].slug, &jobs[i].key);
 	if (b.theme.page && b.theme.index) {
-		qsort(b.reports, b.nreports, sizeof *b.reports, cmp_newest);
+		/* no reports: no array, and qsort() may not be given NULL */
+		if (b.nreports > 1)
+			qsort(b.reports, b.nreports, sizeof *b.reports, cmp_newest);
 		render_index(&b);
 	}
 	for (size_t i = 0; i < b.nreports; i++) {
