@@ -171,6 +171,8 @@ bool outdir_write(struct outdir *o, const char *rel, const char *data, size_t le
 		return false;
 	char *path = path_join(o->staging, rel);
 	char *dir = path_dirname(path);
+	/* never write through a link to the previous output (outdir_link) */
+	unlink(path);
 	bool ok = mkdir_p(dir) && file_write(path, data, len);
 	if (!ok)
 		diag_error(d, loc_line(NULL, 0), "%s/%s: cannot write: %s", o->shown, rel,
@@ -186,11 +188,33 @@ bool outdir_copy(struct outdir *o, const char *rel, const char *src, struct diag
 		return false;
 	char *path = path_join(o->staging, rel);
 	char *dir = path_dirname(path);
+	unlink(path);
 	bool ok = mkdir_p(dir) && file_copy(src, path);
 	if (!ok)
 		diag_error(d, loc_line(src, 0), "cannot copy to %s/%s: %s", o->shown, rel,
 			   strerror(errno));
 	free(dir);
+	free(path);
+	return ok;
+}
+
+bool outdir_link(struct outdir *o, const char *rel, struct diag *d)
+{
+	char *path = path_join(o->staging, rel);
+	char *src = path_join(o->final, rel);
+	bool ok = link(src, path) == 0;
+	if (!ok && errno == ENOENT) {
+		char *dir = path_dirname(path);
+		ok = mkdir_p(dir) && link(src, path) == 0;
+		free(dir);
+	}
+	/* a file system without hard links, or another one: copy */
+	if (!ok && (errno == EXDEV || errno == EPERM || errno == EMLINK || errno == ENOTSUP))
+		ok = file_copy(src, path);
+	if (!ok)
+		diag_error(d, loc_line(src, 0), "cannot link or copy to %s/%s: %s", o->shown, rel,
+			   strerror(errno));
+	free(src);
 	free(path);
 	return ok;
 }
