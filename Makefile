@@ -67,6 +67,11 @@ build/embedded.c: build/embed $(EMBED)
 build build/rel build/asan:
 	mkdir -p $@
 
+# The benchmark corpus generator (make bench, tests/e2e/test_gencorpus.c).
+build/gencorpus: tools/gencorpus.c | build
+	$(CC) -std=c11 $(WARN) -O2 -o $@ $<
+build/asan/test_gencorpus: build/gencorpus
+
 # The sanitized binary the end-to-end tests run.
 build/asan/logdown: $(ASAN_OBJS) build/asan/main.o
 	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $^ $(LIBS)
