@@ -34,9 +34,15 @@ bool file_read(const char *path, struct buf *out, const size_t *limit)
 		errno = EFBIG;
 		goto fail;
 	}
-	buf_grow(out, (size_t)st.st_size);
+	/* Room for the whole file and one byte more, so that the read
+	 * that finds its end needs no growing: most files are small, and
+	 * a 64 KiB buffer for each cost more than reading them.  A file
+	 * that grows while read (or claims size 0, as in /proc) grows the
+	 * buffer as it goes. */
+	buf_grow(out, (size_t)st.st_size + 1);
 	for (;;) {
-		buf_grow(out, 65536);
+		if (out->cap - out->len - 1 == 0)
+			buf_grow(out, 65536);
 		ssize_t n = read(fd, out->data + out->len, out->cap - out->len - 1);
 		if (n < 0) {
 			if (errno == EINTR)

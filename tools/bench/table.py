@@ -15,8 +15,15 @@ res = sys.argv[1]
 
 
 def medians(name):
+    """command -> median wall time; cpu[command] -> mean user + system time."""
     with open(os.path.join(res, name + ".json")) as f:
-        return {r["command"]: r["median"] for r in json.load(f)["results"]}
+        results = json.load(f)["results"]
+    for r in results:
+        cpu[r["command"]] = r["user"] + r["system"]
+    return {r["command"]: r["median"] for r in results}
+
+
+cpu = {}
 
 
 def rss_kb(name):
@@ -53,6 +60,15 @@ def secs(s):
     if s < 1:
         return "%.0f ms" % (s * 1000)
     return "%.2f s" % s
+
+
+def wall_cpu(command, wall):
+    """The wall time, and the CPU time when the machine was busy enough
+    for the two to differ by more than a third."""
+    c = cpu.get(command)
+    if c is None or abs(c - wall) < wall / 3:
+        return secs(wall)
+    return "%s (CPU %s)" % (secs(wall), secs(c))
 
 
 def mib(kb):
@@ -92,7 +108,7 @@ for raw in open(os.path.join(res, "rows.tsv")):
                 want = float(f[6][2:])
                 target = "≥ %gx" % want
                 result = judge(r >= want, "logdown needs %.2fx less time" % (want / r))
-            cells = [secs(ld), secs(peer), ratio(r), target, result]
+            cells = [wall_cpu(f[4], ld), wall_cpu(f[5], peer), ratio(r), target, result]
         elif kind == "rate":
             ld = medians(f[3])[f[4]]
             gbs = int(f[5]) / ld / 1e9
@@ -128,7 +144,8 @@ for raw in open(os.path.join(res, "rows.tsv")):
             ld = medians(f[3])[f[4]]
             clean = medians(f[5])[f[6]]
             want = float(f[7])
-            cells = [secs(ld), secs(clean) + " (clean)", ratio(clean / ld), "< %s" % secs(want),
+            cells = [wall_cpu(f[4], ld), wall_cpu(f[6], clean) + " (clean)", ratio(clean / ld),
+                     "< %s" % secs(want),
                      judge(ld < want, "%.1fx over" % (ld / want))]
         else:
             raise ValueError("unknown row kind " + kind)
@@ -152,6 +169,8 @@ print("|---|---|---:|---:|---:|---|---|")
 for l in lines:
     print(l)
 print()
-print("Times are hyperfine medians; a ratio is the peer's time (or memory, or "
-      "bytes) over logdown's, so above 1 logdown is faster or smaller; for serve "
-      "it is logdown's requests/s over python's.")
+print("Times are hyperfine medians of wall time (with the mean user + system "
+      "CPU time where the two differ by a third: a busy machine, or more than one "
+      "thread); a ratio is the peer's time (or memory, or bytes) over logdown's, so "
+      "above 1 logdown is faster or smaller; for serve it is logdown's requests/s "
+      "over python's.")
