@@ -12,7 +12,7 @@ DESTDIR ?=
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 
-PKGS    = libcmark-gfm yaml-0.1 libpcre2-8 cairo pangocairo libmicrohttpd
+PKGS    = libcmark-gfm yaml-0.1 libpcre2-8 cairo pangocairo libmicrohttpd libxxhash
 WARN    = -Wall -Wextra -Wpedantic -Wstrict-prototypes -Wmissing-prototypes \
           -Wwrite-strings -Wshadow
 ifeq ($(CI),true)
@@ -21,13 +21,13 @@ endif
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -DPCRE2_CODE_UNIT_WIDTH=8 \
           -Iinclude -Ibuild $(shell pkg-config --cflags $(PKGS) 2>/dev/null) \
           $(WARN) -MMD -MP $(CFLAGS)
-LIBS    = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+LIBS    = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -pthread
 SAN     = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 # The pipeline, in order: sources and config, Markdown, templates, the
 # site, and the command line last.
 MODULES = util diag fsutil value yamldoc config run expr structured logparse \
-          runs report format provenance chart directive doc mustache theme site \
+          cache runs report format provenance chart directive doc mustache theme site \
           outdir scaffold parsecmd serve
 OBJS     = $(MODULES:%=build/rel/%.o) build/rel/embedded.o
 ASAN_OBJS = $(MODULES:%=build/asan/%.o) build/asan/embedded.o
@@ -77,7 +77,7 @@ build/asan/logdown: $(ASAN_OBJS) build/asan/main.o
 	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $^ $(LIBS)
 
 build/asan/test_%: tests/unit/test_%.c $(ASAN_OBJS)
-	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $^ $(LIBS) -lcmocka
+	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $(filter %.c %.o,$^) $(LIBS) -lcmocka
 build/asan/test_%: tests/e2e/test_%.c tests/e2e/e2e.h $(ASAN_OBJS) build/asan/logdown
 	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $< $(ASAN_OBJS) $(LIBS) -lcmocka
 

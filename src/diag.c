@@ -17,6 +17,16 @@ struct source {
 	bool missing; /* could not be read: quote nothing */
 };
 
+/* A diagnostic a deferred sink keeps until diag_flush(). */
+struct event {
+	int sev;
+	char *file;
+	int line, col, len;
+	char *msg;
+	char *quote; /* the quoted line, or NULL */
+	size_t quote_len;
+};
+
 struct diag {
 	FILE *out;
 	enum diag_format format;
@@ -26,6 +36,9 @@ struct diag {
 	size_t warnings;
 	struct source *sources;
 	size_t nsources;
+	const struct diag *parent; /* a deferred sink: events go to parent */
+	struct event *events;
+	size_t nevents;
 };
 
 enum severity { SEV_ERROR, SEV_WARNING, SEV_NOTE };
@@ -42,6 +55,24 @@ struct diag *diag_new(FILE *out, enum diag_format format, bool colour)
 	return d;
 }
 
+struct diag *diag_new_deferred(const struct diag *parent)
+{
+	struct diag *d = xcalloc(1, sizeof *d);
+	d->out = parent->out;
+	d->format = parent->format;
+	d->colour = parent->colour;
+	d->strict = parent->strict;
+	d->parent = parent;
+	return d;
+}
+
+static void event_release(struct event *e)
+{
+	free(e->file);
+	free(e->msg);
+	free(e->quote);
+}
+
 static void source_release(struct source *s)
 {
 	free(s->file);
@@ -56,6 +87,9 @@ void diag_free(struct diag *d)
 	for (size_t i = 0; i < d->nsources; i++)
 		source_release(&d->sources[i]);
 	free(d->sources);
+	for (size_t i = 0; i < d->nevents; i++)
+		event_release(&d->events[i]);
+	free(d->events);
 	free(d);
 }
 
@@ -113,12 +147,23 @@ void diag_forget_source(struct diag *d, const char *file)
 	*s = d->sources[--d->nsources];
 }
 
+static bool line_of(const char *p, const char *end, int line, struct span *out);
+
 /* The text of line `line` (1-based) of file, without its line ending. */
 static bool source_line(struct diag *d, const char *file, int line, struct span *out)
 {
 	if (!file || line <= 0)
 		return false;
 	struct source *s = find_source(d, file);
+	/* A deferred sink reads its parent's sources, never changing them. */
+	for (const struct diag *p = d->parent; !s && p; p = p->parent) {
+		const struct source *ps = find_source((struct diag *)p, file);
+		if (ps && !ps->missing) {
+			out->p = ps->text;
+			out->len = ps->len;
+			return line_of(out->p, out->p + out->len, line, out);
+		}
+	}
 	if (!s) {
 		s = push_source(d, file);
 		struct buf b = BUF_INIT;
@@ -133,7 +178,12 @@ static bool source_line(struct diag *d, const char *file, int line, struct span 
 	}
 	if (s->missing)
 		return false;
-	const char *p = s->text, *end = s->text + s->len;
+	return line_of(s->text, s->text + s->len, line, out);
+}
+
+/* Line `line` of [p, end) into *out. */
+static bool line_of(const char *p, const char *end, int line, struct span *out)
+{
 	for (int n = 1; n < line; n++) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		if (!nl)
@@ -191,10 +241,13 @@ static void put_github_text(FILE *out, const char *s, bool property)
 	}
 }
 
-static void print_quote(struct diag *d, struct loc at)
+/* Quotes line at.line (given as q, or looked up when q is NULL). */
+static void print_quote(struct diag *d, struct loc at, const struct span *q)
 {
 	struct span line;
-	if (!source_line(d, at.file, at.line, &line))
+	if (q)
+		line = *q;
+	else if (!source_line(d, at.file, at.line, &line))
 		return;
 	fprintf(d->out, "%5d | %.*s\n", at.line, (int)line.len, line.p);
 	if (at.col <= 0)
@@ -221,17 +274,12 @@ static void print_quote(struct diag *d, struct loc at)
 	fputc('\n', d->out);
 }
 
-static void emit(struct diag *d, enum severity sev, struct loc at, const char *fmt, va_list ap)
+/* Writes one diagnostic (sev already made strict) to d->out. */
+static void write_one(struct diag *d, enum severity sev, struct loc at, const char *text,
+		      const struct span *quote, bool have_quote)
 {
-	if (sev == SEV_WARNING && d->strict)
-		sev = SEV_ERROR;
-	if (sev == SEV_ERROR)
-		d->errors++;
-	else if (sev == SEV_WARNING)
-		d->warnings++;
-
 	struct buf msg = BUF_INIT;
-	buf_vprintf(&msg, fmt, ap);
+	buf_puts(&msg, text);
 
 	switch (d->format) {
 	case DIAG_GITHUB:
@@ -278,11 +326,64 @@ static void emit(struct diag *d, enum severity sev, struct loc at, const char *f
 				sev_name[sev], buf_data(&msg));
 		else
 			fprintf(d->out, "%s: %s\n", sev_name[sev], buf_data(&msg));
-		print_quote(d, at);
+		if (!have_quote || quote)
+			print_quote(d, at, quote);
 		break;
 	}
 	fflush(d->out);
 	buf_free(&msg);
+}
+
+static void emit(struct diag *d, enum severity sev, struct loc at, const char *fmt, va_list ap)
+{
+	if (sev == SEV_WARNING && d->strict)
+		sev = SEV_ERROR;
+	if (sev == SEV_ERROR)
+		d->errors++;
+	else if (sev == SEV_WARNING)
+		d->warnings++;
+	struct buf msg = BUF_INIT;
+	buf_vprintf(&msg, fmt, ap);
+	if (!d->parent) {
+		write_one(d, sev, at, buf_data(&msg), NULL, false);
+		buf_free(&msg);
+		return;
+	}
+	/* Deferred: keep it, with the line it quotes, which may be gone by
+	 * the time it is written. */
+	d->events = xrealloc(d->events, (d->nevents + 1) * sizeof *d->events);
+	struct event *e = &d->events[d->nevents++];
+	memset(e, 0, sizeof *e);
+	e->sev = (int)sev;
+	e->file = at.file ? xstrdup(at.file) : NULL;
+	e->line = at.line;
+	e->col = at.col;
+	e->len = at.len;
+	e->msg = buf_detach(&msg);
+	struct span q;
+	if (d->format == DIAG_TEXT && source_line(d, at.file, at.line, &q)) {
+		e->quote = xmalloc(q.len + 1);
+		memcpy(e->quote, q.p, q.len);
+		e->quote[q.len] = '\0';
+		e->quote_len = q.len;
+	}
+}
+
+void diag_flush(struct diag *child, struct diag *parent)
+{
+	for (size_t i = 0; i < child->nevents; i++) {
+		struct event *e = &child->events[i];
+		struct loc at = {e->file, e->line, e->col, e->len};
+		struct span q = {e->quote, e->quote_len};
+		if (e->sev == SEV_ERROR)
+			parent->errors++;
+		else if (e->sev == SEV_WARNING)
+			parent->warnings++;
+		write_one(parent, (enum severity)e->sev, at, e->msg, e->quote ? &q : NULL, true);
+		event_release(e);
+	}
+	child->nevents = 0;
+	child->errors = child->warnings = 0;
 }
 
 void diag_error(struct diag *d, struct loc at, const char *fmt, ...)

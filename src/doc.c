@@ -126,6 +126,11 @@ static bool is_label_char(char c)
 	return isalnum((unsigned char)c) || c == '-' || c == '_';
 }
 
+void doc_init(void)
+{
+	cmark_gfm_core_extensions_ensure_registered();
+}
+
 static cmark_parser *new_parser(int options)
 {
 	cmark_gfm_core_extensions_ensure_registered();

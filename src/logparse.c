@@ -13,8 +13,9 @@
  * rarest bytes, 16 or 32 places at a time (lit_find()); the lines
  * between candidates are only counted.  A candidate line is normalised
  * (below) and matched with pcre2_jit_match().  For a log over 8 MiB, a
- * second thread types the cells of series rows and stores them while
- * the first reads and matches on (struct pipe).
+ * second thread types the cells of series rows and stores them (or
+ * hands them to a struct row_sink) while the first reads and matches on
+ * (struct pipe).
  *
  * Line normalisation, applied before any pattern sees a line:
  *
@@ -52,6 +53,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -145,6 +147,8 @@ struct parser {
 	char *origin; /* "built-in" or the path */
 	const char *source; /* a built-in's text (static) */
 	size_t source_len;
+	char *own_text; /* a project parser's text, for parser_source() */
+	size_t own_len;
 	bool builtin;
 	bool keep_cr; /* cr: keep -- lines are not cut at carriage returns */
 	enum pformat format;
@@ -285,12 +289,15 @@ static const char *lit_find(const struct pattern *pat, const char *p, const char
 	const char *last = end - n; /* the last starting place */
 	const char *hit = NULL;
 #ifdef LIT_AVX2
-	static int avx2 = -1;
-	if (avx2 < 0) {
+	/* Reports are parsed on several threads: asked once, atomically. */
+	static _Atomic int avx2 = -1;
+	int have = atomic_load_explicit(&avx2, memory_order_relaxed);
+	if (have < 0) {
 		__builtin_cpu_init();
-		avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+		have = __builtin_cpu_supports("avx2") ? 1 : 0;
+		atomic_store_explicit(&avx2, have, memory_order_relaxed);
 	}
-	if (avx2 && end - p >= 64 && (hit = lit_block_avx2(pat, &p, last, end)))
+	if (have && end - p >= 64 && (hit = lit_block_avx2(pat, &p, last, end)))
 		return hit;
 #endif
 #ifdef __SSE2__
@@ -1301,6 +1308,7 @@ static void parser_free(struct parser *p)
 {
 	if (!p)
 		return;
+	free(p->own_text);
 	for (size_t i = 0; i < p->ndetect; i++)
 		pattern_free(&p->detect[i]);
 	free(p->detect);
@@ -1364,6 +1372,11 @@ static struct parser *parser_load(const char *file, const char *origin, const ch
 	if (builtin) {
 		p->source = text;
 		p->source_len = len;
+	} else {
+		p->own_text = xmalloc(len + 1);
+		memcpy(p->own_text, text, len);
+		p->own_text[len] = '\0';
+		p->own_len = len;
 	}
 	struct def df = {p, text, len, d, true};
 	struct value *root = yamldoc_parse(text, len, p->file, 0, d);
@@ -1654,6 +1667,12 @@ const char *parser_origin(const struct parser *p)
 	return p->origin;
 }
 
+const char *parser_source(const struct parser *p, size_t *len)
+{
+	*len = p->source ? p->source_len : p->own_len;
+	return p->source ? p->source : p->own_text ? p->own_text : "";
+}
+
 /* Matching. */
 
 /* One match of pat in subj[0..n) from start; 1 on a match, 0 on none,
@@ -1885,6 +1904,7 @@ struct sstate {
 	bool *warned;
 	long *warn_line;
 	char **warn_text;
+	const struct row_sink *sink; /* where its rows go, or NULL */
 };
 
 /* A chunk buffer, and the series rows found in it: for each row, the
@@ -2210,14 +2230,14 @@ static void dedup_insert(struct dedup *dd, struct dent e)
 }
 
 /* Appends a row, unless it is another rank's copy of a row already taken
- * (the rule at the top of this file). */
-static void add_row(struct series *s, struct dedup *dd, const struct datum *cells, bool ranked,
+ * (the rule at the top of this file).  Returns whether it was taken. */
+static bool add_row(struct series *s, struct dedup *dd, const struct datum *cells, bool ranked,
 		    uint64_t line_rank, long line)
 {
 	size_t ncols = series_column_count(s);
 	if (!ranked) {
 		series_append(s, cells, line);
-		return;
+		return true;
 	}
 	uint64_t h = row_hash(cells, ncols);
 	/* rank is stored plus one: zero marks an empty slot. */
@@ -2228,13 +2248,14 @@ static void add_row(struct series *s, struct dedup *dd, const struct datum *cell
 			if (dd->v[i].hash != h || !row_equal(s, dd->v[i].row, cells))
 				continue;
 			if (dd->v[i].rank != rank)
-				return;
+				return false;
 			same_rank = true;
 		}
 	}
 	series_append(s, cells, line);
 	if (!same_rank)
 		dedup_insert(dd, (struct dent){h, rank, series_row_count(s) - 1});
+	return true;
 }
 
 static struct datum *row_scratch(struct scan *sc, size_t n)
@@ -2267,7 +2288,10 @@ static size_t build_row(struct scan *sc, const uint32_t *w, const char *base)
 			st->warn_text[j] = xstrndup(st->cells[j].text, st->cells[j].len);
 		}
 	}
-	add_row(st->s, &st->dd, st->cells, ranked, rank, line);
+	if (!st->sink)
+		add_row(st->s, &st->dd, st->cells, ranked, rank, line);
+	else if (!ranked || add_row(st->s, &st->dd, st->cells, ranked, rank, line))
+		st->sink->row(st->sink->ctx, st->cells, ps->ncols, line);
 	return REC_HEAD + 2 * ps->ncols;
 }
 
@@ -3270,8 +3294,27 @@ out:
 	return ok;
 }
 
+const char *const *parser_series_columns(const struct parser *p, const char *name,
+					 size_t *ncols)
+{
+	if (p->format != FMT_TEXT)
+		return NULL;
+	for (size_t i = 0; i < p->nseries; i++)
+		if (strcmp(p->series[i].name, name) == 0) {
+			*ncols = p->series[i].ncols;
+			return (const char *const *)p->series[i].cols;
+		}
+	return NULL;
+}
+
 struct run *parser_run(const struct parser *p, const char *path, const char *shown,
 		       const char *run_name, struct diag *d)
+{
+	return parser_run_sink(p, path, shown, run_name, NULL, d);
+}
+
+struct run *parser_run_sink(const struct parser *p, const char *path, const char *shown,
+			    const char *run_name, const struct row_sink *sink, struct diag *d)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
@@ -3291,6 +3334,9 @@ struct run *parser_run(const struct parser *p, const char *path, const char *sho
 	struct scan sc;
 	scan_init(&sc, p, r, d, shown);
 	sc.quote = st.st_size <= QUOTE_LIMIT;
+	for (size_t i = 0; sink && i < p->nseries; i++)
+		if (strcmp(p->series[i].name, sink->series) == 0)
+			sc.ss[i].sink = sink;
 	bool ok;
 	if (p->format == FMT_TEXT) {
 		ok = scan_file(&sc, fd, st.st_size);

@@ -675,8 +675,9 @@ static void sigterm_stops_with_0_and_leaves_nothing(void **state)
 	size_t n;
 	char **names = dir_list(project, &n);
 	assert_non_null(names);
+	/* the build cache stays, as after `logdown build` */
 	for (size_t i = 0; i < n; i++)
-		if (names[i][0] == '.')
+		if (names[i][0] == '.' && strcmp(names[i], ".logdown-cache") != 0)
 			fail_msg("left behind: %s", names[i]);
 	strv_free(names);
 	char *err = e2e_read("/", errfile);

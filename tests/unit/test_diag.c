@@ -741,6 +741,48 @@ static void free_of_null_does_nothing(void **state)
 	diag_free(NULL);
 }
 
+/* A deferred sink writes nothing until flushed, then writes exactly what
+ * its parent would have, quoting lines of sources since forgotten. */
+static void deferred_sink_keeps_diagnostics_until_flushed(void **state)
+{
+	(void)state;
+	struct capture direct, parent;
+	cap_open(&direct, DIAG_TEXT, false);
+	cap_open(&parent, DIAG_TEXT, false);
+	diag_set_strict(direct.d, true);
+	diag_set_strict(parent.d, true);
+	static const char src[] = "one\ntwo {{ x }}\n";
+	static const char parent_src[] = "front: matter\n";
+	diag_add_source(direct.d, "r.md", parent_src, sizeof parent_src - 1);
+	diag_add_source(parent.d, "r.md", parent_src, sizeof parent_src - 1);
+	struct diag *child = diag_new_deferred(parent.d);
+	struct diag *both[] = {direct.d, child};
+	for (int i = 0; i < 2; i++) {
+		struct diag *d = both[i];
+		diag_add_source(d, "log.txt", src, sizeof src - 1);
+		struct loc at = {"log.txt", 2, 8, 5};
+		diag_error(d, at, "bad %s", "value");
+		diag_forget_source(d, "log.txt");
+		diag_warning(d, loc_line("r.md", 1), "a warning (an error when strict)");
+		diag_note(d, loc_line(NULL, 0), "a note");
+	}
+	assert_string_equal(cap_text(&parent), "");
+	assert_int_equal(diag_errors(child), 2);
+	assert_int_equal(diag_errors(parent.d), 0);
+	diag_flush(child, parent.d);
+	assert_int_equal(diag_errors(child), 0);
+	assert_int_equal(diag_errors(parent.d), 2);
+	assert_int_equal(diag_warnings(parent.d), 0);
+	assert_string_equal(cap_text(&parent), cap_text(&direct));
+	assert_non_null(strstr(cap_text(&parent), "    2 | two {{ x }}\n      |        ^~~~~\n"));
+	assert_non_null(strstr(cap_text(&parent), "    1 | front: matter\n"));
+	diag_flush(child, parent.d); /* nothing more */
+	assert_int_equal(diag_errors(parent.d), 2);
+	diag_free(child);
+	cap_close(&direct);
+	cap_close(&parent);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -792,6 +834,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(no_color_turns_colour_off_on_a_pipe_too, save_no_color,
 						restore_no_color),
 		cmocka_unit_test(free_of_null_does_nothing),
+		cmocka_unit_test(deferred_sink_keeps_diagnostics_until_flushed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
