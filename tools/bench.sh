@@ -16,7 +16,9 @@
 # Chromium's print to PDF of the same pages; (f) the rebuild of a
 # 1,000-report site after appending to one of its logs.
 #
-# Times are hyperfine medians.  The corpus comes from build/gencorpus
+# Times are hyperfine medians.  Builds in (b), (c), (e) and the clean
+# build of (f) start with no output and no .logdown-cache, as a first
+# build does; the rebuild of (f) has both from the build before.  The corpus comes from build/gencorpus
 # (seed BENCH_SEED, default 1) into $CORPUS (default /tmp/logdown-bench);
 # every output, logdown's and the peers', goes to $BENCH_OUT (default
 # /dev/shm/logdown-bench): the same kind of folder for every tool, and
@@ -208,13 +210,13 @@ bench_b() {
 		for n in $PAGES; do
 			export SITE=$CORPUS/site-$n
 			hf "site-$n" "$RUNS" --warmup 1 \
-				--prepare 'rm -rf "$OUT/b-logdown" "$OUT/b-hugo"' \
+				--prepare 'rm -rf "$OUT/b-logdown" "$OUT/b-hugo" "$SITE/.logdown-cache"' \
 				-n logdown '"$LD" build "$SITE" -o "$OUT/b-logdown" 2>/dev/null' \
 				-n hugo 'hugo --quiet -s "$SITE" -d "$OUT/b-hugo"'
 			if [ "$n" = 10000 ]; then target=">=2"; else target="-"; fi
 			row time "(b)" "$(commas "$n")-page site vs hugo" "site-$n" logdown hugo "$target"
 		done
-		rm -rf "$OUT/b-logdown" "$OUT/b-hugo"
+		rm -rf "$OUT/b-logdown" "$OUT/b-hugo" "$CORPUS"/site-*/.logdown-cache
 	else
 		for n in $PAGES; do skip "(b)" "$(commas "$n")-page site vs hugo" "hugo not installed"; done
 	fi
@@ -238,7 +240,7 @@ bench_c() {
 	else
 		skip "(c)" "1M-point chart vs matplotlib" "python3-matplotlib not installed"
 	fi
-	hf chart "$RUNS" --warmup 1 --prepare 'rm -rf "$OUT/c-logdown"' "${names[@]}"
+	hf chart "$RUNS" --warmup 1 --prepare 'rm -rf "$OUT/c-logdown" "$CHART/.logdown-cache"' "${names[@]}"
 	for p in "${peers[@]}"; do
 		row time "(c)" "$(commas $POINTS)-point chart vs $p" chart logdown "$p" -
 	done
@@ -250,7 +252,7 @@ bench_c() {
 		[ "$p" = "gnuplot svg" ] || f=$OUT/c-mpl.svg
 		row size "(c)" "chart SVG size, logdown vs $p" "$ldsvg" "$(stat -c %s "$f")"
 	done
-	rm -rf "$OUT"/c-*
+	rm -rf "$OUT"/c-* "$CHART/.logdown-cache"
 }
 
 # ---- (d) serve against python's http.server under wrk ----
@@ -312,7 +314,7 @@ pdf_bench() {
 	# Chromium prints every report page, one process per page, as a user
 	# scripting it would.
 	hf pdf "$(( RUNS < 3 ? RUNS : 3 ))" --warmup 1 \
-		--prepare 'rm -rf "$PROJ/_site" "$OUT/e-chromium" && mkdir -p "$OUT/e-chromium"' \
+		--prepare 'rm -rf "$PROJ/_site" "$PROJ/.logdown-cache" "$OUT/e-chromium" && mkdir -p "$OUT/e-chromium"' \
 		-n logdown '"$LD" pdf "$PROJ" 2>/dev/null' \
 		-n chromium 'for f in "$OUT"/e-html/reports/*/index.html; do chromium --headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking --disable-component-update --disable-sync --user-data-dir="$CHROME_PROFILE" --no-pdf-header-footer --print-to-pdf="$OUT/e-chromium/$(basename "$(dirname "$f")").pdf" "file://$f" 2>/dev/null; done'
 	row time "(e)" "pdf of $PDFPAGES pages vs chromium --print-to-pdf" pdf logdown chromium -
@@ -343,7 +345,7 @@ bench_f() {
 	hf rebuild "$RUNS" --warmup 1 \
 		--prepare 'printf "2024-12-31 23:59:59,999 INFO:   | Train Device=CSX, Step=99999, Loss=1.00000, Rate=3000.00 samples/sec, GlobalRate=3000.00 samples/sec\n" >> "$FLOG"' \
 		-n "logdown rebuild" '"$LD" build "$FSITE" -o "$OUT/f-out" 2>/dev/null'
-	hf rebuild-clean "$RUNS" --warmup 1 --prepare 'rm -rf "$OUT/f-clean"' \
+	hf rebuild-clean "$RUNS" --warmup 1 --prepare 'rm -rf "$OUT/f-clean" "$FSITE/.logdown-cache"' \
 		-n "logdown clean build" '"$LD" build "$FSITE" -o "$OUT/f-clean" 2>/dev/null'
 	row abs "(f)" "rebuild after appending to 1 log of $(commas $REPORTS) reports (vs a clean build)" \
 		rebuild "logdown rebuild" rebuild-clean "logdown clean build" 0.1
