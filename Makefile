@@ -67,6 +67,11 @@ build/embedded.c: build/embed $(EMBED)
 build build/rel build/asan:
 	mkdir -p $@
 
+# The benchmark corpus generator (make bench, tests/e2e/test_gencorpus.c).
+build/gencorpus: tools/gencorpus.c | build
+	$(CC) -std=c11 $(WARN) -O2 -o $@ $<
+build/asan/test_gencorpus: build/gencorpus
+
 # The sanitized binary the end-to-end tests run.
 build/asan/logdown: $(ASAN_OBJS) build/asan/main.o
 	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $^ $(LIBS)
@@ -95,13 +100,11 @@ test:
 check-all: $(UNIT_TESTS) $(E2E_TESTS) build/asan/logdown
 	@sh tests/run.sh $(UNIT_TESTS) $(E2E_TESTS)
 
-# Parse throughput and memory against rg, grep and Python on a generated
-# log (BENCH_SIZE=100M for a quicker run); then `logdown serve` against
-# python's http.server under wrk.
-BENCH_SIZE ?= 1G
-bench: logdown
-	bash tools/bench.sh $(BENCH_SIZE)
-	bash tools/bench-serve.sh
+# logdown against grep/rg/python, Hugo, gnuplot/matplotlib, python's
+# http.server and Chromium, side by side, one table of ratios
+# (tools/bench.sh; BENCH_QUICK=1 for a quick run).
+bench: logdown build/gencorpus
+	BENCH_QUICK=$(BENCH_QUICK) bash tools/bench.sh
 
 install: logdown
 	mkdir -p $(DESTDIR)$(PREFIX)/bin
