@@ -671,8 +671,16 @@ static void copy_previous(struct build *b, const char *rel)
 		bool other = false;
 		for (size_t k = 0; k < b->nreports && !other; k++)
 			other = strcmp(b->reports[k].slug, out) == 0;
+		struct stat st;
 		if (other) {
 			/* another report's folder */
+		} else if (lstat(src, &st) == 0 && S_ISLNK(st.st_mode)) {
+			/* logdown writes no links: following one could copy, or
+			 * loop over, anything on the machine */
+			diag_error(b->d, loc_line(src, 0),
+				   "a link in the previous output, which logdown did not write: remove "
+				   "it");
+			b->io_failed = true;
 		} else if (is_dir(src)) {
 			copy_previous(b, out);
 		} else if (!outdir_copy(&b->out, out, src, b->d)) {

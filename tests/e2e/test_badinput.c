@@ -244,6 +244,9 @@ static void hundred_megabyte_single_line(void **state)
 	fputs("\nStep=2, Loss=1.5\n", f);
 	assert_int_equal(fclose(f), 0);
 	free(chunk);
+	e2e_write(dir, "content/r/index.md",
+		  "---\ntitle: T\nruns:\n  a: { file: logs/a.log, parser: t }\n---\n"
+		  "Loss {{ a.final_loss }}.\n\n```{log}\nfrom: a\nlines: 1-3\n```\n");
 
 	const char *rel = bounded_release();
 	const char *bin = rel ? rel : e2e_binary();
@@ -260,6 +263,16 @@ static void hundred_megabyte_single_line(void **state)
 		fail_msg("took %.2f s", r.secs);
 	char *page = e2e_read(dir, "_site/r/index.html");
 	assert_contains(page, "href=\"logs/a.log.html#L3\" title=\"content/r/logs/a.log:3\">1.5</a>");
+	/* the excerpt and the log page show the line's first 4 KiB */
+	assert_contains(page, "xxx<span class=\"ld-cut\">\xE2\x80\xA6 (cut: the whole line is in the "
+			      "raw file)</span></span>\n<span class=\"ld-line\"><a class=\"ld-lineno\" "
+			      "href=\"logs/a.log.html#L3\">3</a> Step=2, Loss=1.5</span>");
+	assert_true(strlen(page) < 20000);
+	char *logpage = e2e_read(dir, "_site/r/logs/a.log.html");
+	assert_contains(logpage, "xxx<span class=\"ld-cut\">\xE2\x80\xA6 (104,853,504 more bytes in the "
+				 "raw file)</span>");
+	assert_true(strlen(logpage) < 20000);
+	free(logpage);
 	free(page);
 	bounded_free(&r);
 	free(log);
