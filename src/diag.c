@@ -15,6 +15,11 @@ struct source {
 	size_t len;
 	bool owned;
 	bool missing; /* could not be read: quote nothing */
+	/* Where the last line quoted starts: diagnostics come mostly in
+	 * order, so finding the next line scans on from there (100,000
+	 * errors in a 200,000-line file would otherwise rescan it each). */
+	int at_line; /* 0: none yet */
+	size_t at_off;
 };
 
 struct diag {
@@ -95,6 +100,7 @@ void diag_add_source(struct diag *d, const char *file, const char *text, size_t 
 	if (s) {
 		if (s->owned)
 			free((char *)s->text);
+		s->at_line = 0;
 	} else {
 		s = push_source(d, file);
 	}
@@ -134,12 +140,19 @@ static bool source_line(struct diag *d, const char *file, int line, struct span 
 	if (s->missing)
 		return false;
 	const char *p = s->text, *end = s->text + s->len;
-	for (int n = 1; n < line; n++) {
+	int n = 1;
+	if (s->at_line > 0 && s->at_line <= line) {
+		n = s->at_line;
+		p += s->at_off;
+	}
+	for (; n < line; n++) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		if (!nl)
 			return false;
 		p = nl + 1;
 	}
+	s->at_line = line;
+	s->at_off = (size_t)(p - s->text);
 	/* A byte-order mark is invisible in an editor: columns skip it. */
 	if (line == 1 && end - p >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
 		p += 3;
