@@ -15,6 +15,11 @@ struct source {
 	size_t len;
 	bool owned;
 	bool missing; /* could not be read: quote nothing */
+	/* Where the last line quoted starts: diagnostics come mostly in
+	 * order, so finding the next line scans on from there (100,000
+	 * errors in a 200,000-line file would otherwise rescan it each). */
+	int at_line; /* 0: none yet */
+	size_t at_off;
 };
 
 /* A diagnostic a deferred sink keeps until diag_flush(). */
@@ -129,6 +134,7 @@ void diag_add_source(struct diag *d, const char *file, const char *text, size_t 
 	if (s) {
 		if (s->owned)
 			free((char *)s->text);
+		s->at_line = 0;
 	} else {
 		s = push_source(d, file);
 	}
@@ -147,7 +153,8 @@ void diag_forget_source(struct diag *d, const char *file)
 	*s = d->sources[--d->nsources];
 }
 
-static bool line_of(const char *p, const char *end, int line, struct span *out);
+static bool line_of(const char *text, const char *end, int line, int *at_line, size_t *at_off,
+		    struct span *out);
 
 /* The text of line `line` (1-based) of file, without its line ending. */
 static bool source_line(struct diag *d, const char *file, int line, struct span *out)
@@ -159,9 +166,12 @@ static bool source_line(struct diag *d, const char *file, int line, struct span 
 	for (const struct diag *p = d->parent; !s && p; p = p->parent) {
 		const struct source *ps = find_source((struct diag *)p, file);
 		if (ps && !ps->missing) {
-			out->p = ps->text;
-			out->len = ps->len;
-			return line_of(out->p, out->p + out->len, line, out);
+			/* borrowed, with a cursor of our own: lines looked up
+			 * in order stay linear */
+			s = push_source(d, file);
+			s->text = ps->text;
+			s->len = ps->len;
+			s->owned = false;
 		}
 	}
 	if (!s) {
@@ -178,17 +188,30 @@ static bool source_line(struct diag *d, const char *file, int line, struct span 
 	}
 	if (s->missing)
 		return false;
-	return line_of(s->text, s->text + s->len, line, out);
+	return line_of(s->text, s->text + s->len, line, &s->at_line, &s->at_off, out);
 }
 
-/* Line `line` of [p, end) into *out. */
-static bool line_of(const char *p, const char *end, int line, struct span *out)
+/* Line `line` of [text, end) into *out.  *at_line and *at_off (may be
+ * NULL) remember where the last line looked up starts, so that looking
+ * up lines mostly in order scans on from there. */
+static bool line_of(const char *text, const char *end, int line, int *at_line, size_t *at_off,
+		    struct span *out)
 {
-	for (int n = 1; n < line; n++) {
+	const char *p = text;
+	int n = 1;
+	if (at_line && *at_line > 0 && *at_line <= line) {
+		n = *at_line;
+		p += *at_off;
+	}
+	for (; n < line; n++) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		if (!nl)
 			return false;
 		p = nl + 1;
+	}
+	if (at_line) {
+		*at_line = line;
+		*at_off = (size_t)(p - text);
 	}
 	/* A byte-order mark is invisible in an editor: columns skip it. */
 	if (line == 1 && end - p >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)

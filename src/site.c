@@ -756,11 +756,25 @@ static void copy_previous(struct build *b, const char *slug, const char *rel, st
 		if (top && !rendered)
 			continue; /* a bundle's file, or another report's folder */
 		char *out = path_join(rel, name);
-		bool sub = e->d_type == DT_DIR;
+		bool sub = e->d_type == DT_DIR, link = e->d_type == DT_LNK;
 		if (e->d_type == DT_UNKNOWN) {
 			char *src = path_join(dir, name);
-			sub = is_dir(src);
+			struct stat st;
+			link = lstat(src, &st) == 0 && S_ISLNK(st.st_mode);
+			sub = !link && is_dir(src);
 			free(src);
+		}
+		if (link) {
+			/* logdown writes no links: following one could copy, or
+			 * loop over, anything on the machine */
+			char *src = path_join(dir, name);
+			diag_error(job->render_d, loc_line(src, 0),
+				   "a link in the previous output, which logdown did not write: remove "
+				   "it");
+			job->io_failed = true;
+			free(src);
+			free(out);
+			continue;
 		}
 		if (sub)
 			copy_previous(b, slug, out, job);

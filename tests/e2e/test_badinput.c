@@ -244,6 +244,9 @@ static void hundred_megabyte_single_line(void **state)
 	fputs("\nStep=2, Loss=1.5\n", f);
 	assert_int_equal(fclose(f), 0);
 	free(chunk);
+	e2e_write(dir, "content/r/index.md",
+		  "---\ntitle: T\nruns:\n  a: { file: logs/a.log, parser: t }\n---\n"
+		  "Loss {{ a.final_loss }}.\n\n```{log}\nfrom: a\nlines: 1-3\n```\n");
 
 	const char *rel = bounded_release();
 	const char *bin = rel ? rel : e2e_binary();
@@ -260,6 +263,16 @@ static void hundred_megabyte_single_line(void **state)
 		fail_msg("took %.2f s", r.secs);
 	char *page = e2e_read(dir, "_site/r/index.html");
 	assert_contains(page, "href=\"logs/a.log.html#L3\" title=\"content/r/logs/a.log:3\">1.5</a>");
+	/* the excerpt and the log page show the line's first 4 KiB */
+	assert_contains(page, "xxx<span class=\"ld-cut\">\xE2\x80\xA6 (cut: the whole line is in the "
+			      "raw file)</span></span>\n<span class=\"ld-line\"><a class=\"ld-lineno\" "
+			      "href=\"logs/a.log.html#L3\">3</a> Step=2, Loss=1.5</span>");
+	assert_true(strlen(page) < 20000);
+	char *logpage = e2e_read(dir, "_site/r/logs/a.log.html");
+	assert_contains(logpage, "xxx<span class=\"ld-cut\">\xE2\x80\xA6 (104,853,504 more bytes in the "
+				 "raw file)</span>");
+	assert_true(strlen(logpage) < 20000);
+	free(logpage);
 	free(page);
 	bounded_free(&r);
 	free(log);
@@ -570,6 +583,35 @@ static void long_lines_are_quoted_in_a_window(void **state)
 	project_free(dir);
 }
 
+/* 50,000 mistakes are 50,000 diagnostics in linear time: quoting each
+ * line used to rescan the file from its start (146 s for 100,000). */
+static void many_errors_are_reported_in_linear_time(void **state)
+{
+	(void)state;
+	const char *rel = bounded_release();
+	if (!rel) {
+		print_message("[  SKIP    ] ./logdown is not built\n");
+		skip();
+	}
+	char *dir = project_new();
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "---\ntitle: T\n---\n");
+	for (int i = 0; i < 50000; i++)
+		buf_puts(&b, "{{ nope }}\n\n");
+	e2e_write(dir, "content/r/index.md", buf_data(&b));
+	struct bounded r = bounded_run(rel, dir, build_argv, NULL, 120);
+	assert_int_equal(r.status, 1);
+	assert_contains(r.err, "content/r/index.md:100002:4: error: 'nope' is not defined\n"
+			       "100002 | {{ nope }}\n");
+	assert_contains(r.err, "logdown: 50000 errors; the previous output was left as it was\n");
+	print_message("           release: %.2f s, %ld KB peak\n", r.secs, r.maxrss_kb);
+	if (r.secs > 10)
+		fail_msg("took %.2f s", r.secs);
+	bounded_free(&r);
+	buf_free(&b);
+	project_free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -591,6 +633,7 @@ int main(void)
 		cmocka_unit_test(series_longer_than_its_cap),
 		cmocka_unit_test(glob_with_too_many_members),
 		cmocka_unit_test(long_lines_are_quoted_in_a_window),
+		cmocka_unit_test(many_errors_are_reported_in_linear_time),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

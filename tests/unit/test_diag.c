@@ -783,9 +783,74 @@ static void deferred_sink_keeps_diagnostics_until_flushed(void **state)
 	cap_close(&parent);
 }
 
+static void lines_are_quoted_right_in_any_order(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c, DIAG_TEXT, false);
+	static const char src[] = "one\ntwo\nthree\nfour\n";
+	diag_add_source(c.d, "o.md", src, strlen(src));
+	const int order[] = {3, 4, 1, 4, 2};
+	for (size_t i = 0; i < 5; i++)
+		diag_error(c.d, loc_line("o.md", order[i]), "here");
+	/* replaced text is quoted from its own start */
+	static const char other[] = "uno\ndos\n";
+	diag_add_source(c.d, "o.md", other, strlen(other));
+	diag_error(c.d, loc_line("o.md", 2), "here");
+	assert_string_equal(cap_text(&c), "o.md:3: error: here\n    3 | three\n"
+					  "o.md:4: error: here\n    4 | four\n"
+					  "o.md:1: error: here\n    1 | one\n"
+					  "o.md:4: error: here\n    4 | four\n"
+					  "o.md:2: error: here\n    2 | two\n"
+					  "o.md:2: error: here\n    2 | dos\n");
+	cap_close(&c);
+}
+
+static void a_long_line_is_quoted_around_its_caret(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c, DIAG_TEXT, false);
+	struct buf src = BUF_INIT;
+	for (int i = 0; i < 1000; i++)
+		buf_putc(&src, (char)('a' + i % 26));
+	diag_add_source(c.d, "w.md", src.data, src.len);
+	struct loc at = {"w.md", 1, 501, 3};
+	diag_error(c.d, at, "here");
+	struct buf want = BUF_INIT;
+	buf_puts(&want, "w.md:1:501: error: here\n    1 | ...");
+	buf_put(&want, src.data + 420, 160);
+	buf_puts(&want, "...\n      |    ");
+	for (int i = 0; i < 80; i++)
+		buf_putc(&want, ' ');
+	buf_puts(&want, "^~~\n");
+	assert_string_equal(cap_text(&c), buf_data(&want));
+	buf_free(&want);
+	buf_free(&src);
+	cap_close(&c);
+}
+
+static void control_characters_are_never_sent_to_the_terminal(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c, DIAG_TEXT, false);
+	static const char src[] = "a\033]0;pwned\007b\033[2Jc\n";
+	diag_add_source(c.d, "\033[31mx.log", src, strlen(src));
+	struct loc at = {"\033[31mx.log", 1, 14, 1};
+	diag_error(c.d, at, "value '%s'", "\033[2J");
+	assert_string_equal(cap_text(&c), "?[31mx.log:1:14: error: value '?[2J'\n"
+					  "    1 | a?]0;pwned?b?[2Jc\n"
+					  "      |              ^\n");
+	cap_close(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(lines_are_quoted_right_in_any_order),
+		cmocka_unit_test(a_long_line_is_quoted_around_its_caret),
+		cmocka_unit_test(control_characters_are_never_sent_to_the_terminal),
 		cmocka_unit_test(text_error_quotes_the_line_with_a_caret_and_tildes),
 		cmocka_unit_test(caret_of_len_zero_or_one_is_a_single_caret),
 		cmocka_unit_test(byte_order_mark_is_not_quoted_and_not_counted),
