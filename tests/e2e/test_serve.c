@@ -642,7 +642,7 @@ static void a_link_in_the_previous_output_is_not_copied(void **state)
 	char *link = xasprintf("%s/s/logs/leak.txt", dir);
 	assert_int_equal(symlink("/etc/hostname", link), 0);
 	write_log("4.44444");
-	if (!events_wait(ev, &acc, "event: error\n", 3000))
+	if (!events_wait(ev, &acc, "event: error\n", 10000))
 		fail_msg("no error event; the stream had:\n%s", buf_data(&acc));
 	assert_true(events_wait(ev, &acc, "\n\n", 1000));
 	char *want = xasprintf("%s: error: a link in the previous output, which logdown did not "
@@ -657,7 +657,7 @@ static void a_link_in_the_previous_output_is_not_copied(void **state)
 	assert_int_equal(unlink(link), 0);
 	write_log("3.33333");
 	buf_clear(&acc);
-	if (!events_wait(ev, &acc, "event: reload\n", 3000))
+	if (!events_wait(ev, &acc, "event: reload\n", 10000))
 		fail_msg("no reload after the fix; the stream had:\n%s", buf_data(&acc));
 	assert_same_as_a_full_build();
 	free(want);
