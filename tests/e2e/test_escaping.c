@@ -5,6 +5,7 @@
  * string can come from: log text and captured values, front matter, a
  * caption, a column header, a chart title and legend, a tooltip, a file
  * name; and javascript: URLs written by the author or made by a value. */
+#define _GNU_SOURCE /* memmem() */
 #include "e2e.h"
 
 #define X "<script>alert(1)</script>\"'><img src=x onerror=alert(2)>"
@@ -222,6 +223,57 @@ static void dangerous_urls_lose_their_url(void **state)
 			      "<a href=\"https://example.org/javascript:alert(9)\">fine</a>");
 }
 
+/* The PDF: strings are text in it, never actions; a link keeps only a
+ * URL that is not script. */
+static void the_pdf_holds_the_payload_as_text_and_no_action(void **state)
+{
+	(void)state;
+	if (system("command -v pdfinfo >/dev/null && command -v pdftotext >/dev/null") != 0) {
+		print_message("poppler-utils is missing (tools/deps.sh installs it): skipped\n");
+		skip();
+	}
+	struct run r = e2e_run(project, "pdf -o pdfout");
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	char *path = path_join(project, "pdfout/r/report.pdf");
+	struct buf pdf = BUF_INIT;
+	assert_true(file_read(path, &pdf, NULL));
+	static const char *const actions[] = {"/JavaScript", "/JS ", "/JS(", "/Launch",
+					      "/OpenAction", "/SubmitForm", "/ImportData", NULL};
+	for (size_t i = 0; actions[i]; i++)
+		if (memmem(pdf.data, pdf.len, actions[i], strlen(actions[i])))
+			fail_msg("the PDF holds %s", actions[i]);
+	/* every link's URL is https: or relative (a value's log line) */
+	size_t web = 0;
+	for (const char *p = pdf.data, *end = pdf.data + pdf.len;
+	     (p = memmem(p, (size_t)(end - p), "/URI (", 6)); p += 6) {
+		const char *u = p + 6;
+		size_t scheme = strcspn(u, ":/#)");
+		if (strncmp(u, "https://example.org/", 20) == 0)
+			web++;
+		else if (u[scheme] == ':')
+			fail_msg("a link to %.40s", u);
+	}
+	assert_int_equal(web, 2); /* web, and fine */
+	buf_free(&pdf);
+	char *cmd = xasprintf("pdfinfo '%s' && pdftotext -layout '%s' -", path, path);
+	FILE *f = popen(cmd, "r");
+	assert_non_null(f);
+	struct buf out = BUF_INIT;
+	char chunk[4096];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		buf_put(&out, chunk, n);
+	assert_int_equal(pclose(f), 0);
+	/* the title and author as written, plain text */
+	assert_contains(buf_data(&out), "Title:           " X "\n");
+	assert_contains(buf_data(&out), "Author:          " X "\n");
+	assert_contains(buf_data(&out), "Tag " X);
+	buf_free(&out);
+	free(cmd);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -233,6 +285,7 @@ int main(void)
 		cmocka_unit_test(chart_text_is_drawn_not_written),
 		cmocka_unit_test(log_excerpts_and_log_pages_are_escaped),
 		cmocka_unit_test(dangerous_urls_lose_their_url),
+		cmocka_unit_test(the_pdf_holds_the_payload_as_text_and_no_action),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
