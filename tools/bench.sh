@@ -370,3 +370,4 @@ done
 	)"
 } >> "$RES/meta.tsv"
 $PY tools/bench/table.py "$RES" | tee "$RES/table.md"
+rmdir "$OUT" 2>/dev/null || true
