@@ -26,8 +26,8 @@ SAN     = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-rec
 
 # The pipeline, in order: sources and config, Markdown, templates, the
 # site, and the command line last.
-MODULES = util diag fsutil value yamldoc config run expr structured logparse \
-          cache runs report format provenance chart directive doc mustache theme site \
+MODULES = util diag fsutil value limit yamldoc config run expr structured logparse \
+          cache runs report format provenance chart directive doc pdf mustache theme site \
           outdir scaffold parsecmd serve
 OBJS     = $(MODULES:%=build/rel/%.o) build/rel/embedded.o
 ASAN_OBJS = $(MODULES:%=build/asan/%.o) build/asan/embedded.o
@@ -80,6 +80,8 @@ build/asan/test_%: tests/unit/test_%.c $(ASAN_OBJS)
 	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $(filter %.c %.o,$^) $(LIBS) -lcmocka
 build/asan/test_%: tests/e2e/test_%.c tests/e2e/e2e.h $(ASAN_OBJS) build/asan/logdown
 	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $< $(ASAN_OBJS) $(LIBS) -lcmocka
+# The bad-input test measures memory on the release binary.
+build/asan/test_badinput: logdown
 
 # deps runs first and on its own: pkg-config can only answer once the
 # packages are there, so the build itself is a second make.

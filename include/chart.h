@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <cairo.h>
+
 struct buf;
 
 enum chart_type { CHART_LINE, CHART_BAR, CHART_SCATTER, CHART_ROOFLINE };
@@ -100,6 +102,14 @@ struct chart {
  * The first render registers an atexit() handler that releases pango's,
  * cairo's and fontconfig's font caches, so leak checkers see none. */
 bool chart_render(const struct chart *c, enum chart_format f, struct buf *out, char **err);
+
+/* Draws c as chart_render() does, as vectors, onto cr (a PDF page):
+ * its top left corner at x, y, each CSS pixel `scale` units, on a
+ * white ground; cr's state is as it was afterwards.  False, with the
+ * same messages as chart_render() in *err (caller frees), when it
+ * cannot be drawn. */
+bool chart_draw(const struct chart *c, cairo_t *cr, double x, double y, double scale,
+		char **err);
 
 /* Frees everything c owns (labels, arrays), not c itself. */
 void chart_clear(struct chart *c);

@@ -11,8 +11,70 @@
 #include "expr.h"
 #include "value.h"
 
+#include "chart.h"
+
 struct buf;
 struct provenance;
+
+/* A piece of text as the PDF shows it: plain text (href NULL), or a
+ * value with the place it links to: a log page's line
+ * ("logs/bs512.log.html#L53"), or "#fig-loss" for a place in the
+ * report itself. */
+struct directive_piece {
+	char *text;
+	char *href;
+	bool value;   /* a resolved value (drawn as a value) */
+	bool missing; /* a missing value: text is the dash */
+};
+
+/* A run of pieces: a caption, a table cell. */
+struct directive_text {
+	struct directive_piece *p;
+	size_t n;
+};
+
+enum directive_kind { DIRECTIVE_TABLE, DIRECTIVE_LOG, DIRECTIVE_CHART };
+
+struct directive_cell {
+	struct directive_text text;
+	bool header; /* a <th> */
+	bool right;  /* right-aligned: a column of numbers */
+};
+
+struct directive_line {
+	long no;     /* the line's number; 0 for a gap ("…", "… 3 more lines") */
+	char *text;  /* as the page shows it, not escaped */
+	char *href;  /* the line on the log's page; NULL for a gap */
+	bool hit;    /* matched, or asked for */
+};
+
+/* What a directive resolved to, structured for renderers other than
+ * HTML (the PDF): the same cells, lines and chart the HTML shows. */
+struct directive_result {
+	enum directive_kind kind;
+	bool ok;         /* rendered without an error */
+	char *label;     /* the id, or NULL */
+	int number;      /* Table N / Figure N; 0: not numbered */
+	bool has_caption;
+	struct directive_text caption; /* {{ }} values resolved; @refs left as text */
+	/* DIRECTIVE_TABLE: rows x cols cells, row-major; row 0 is the
+	 * header row */
+	struct directive_cell *cells;
+	size_t rows, cols;
+	/* DIRECTIVE_LOG */
+	struct directive_line *lines;
+	size_t nlines;
+	/* DIRECTIVE_CHART: the chart as drawn (chart.h) */
+	struct chart chart;
+};
+
+/* Frees everything r owns (not r itself); r is zeroed. */
+void directive_result_clear(struct directive_result *r);
+
+/* Appends a piece to t; text and href are copied (href may be NULL). */
+void directive_text_add(struct directive_text *t, const char *text, size_t len,
+			const char *href, bool value, bool missing);
+void directive_text_clear(struct directive_text *t);
 
 /* What a directive renders into: the report's runs, run sets and
  * provenance, and the numbering of its captions. */
@@ -34,6 +96,9 @@ struct directive_ctx {
 			     size_t len);
 	void *figure_ctx;
 	unsigned figure_formats; /* FIGURE_SVG (always), FIGURE_PNG, FIGURE_PDF */
+	/* When set, the next directive also fills it with its structured
+	 * result (the caller's; free with directive_result_clear()). */
+	struct directive_result *result;
 };
 
 #define FIGURE_SVG 1u
@@ -126,6 +191,12 @@ struct eval;
 struct format;
 void directive_put_value(struct directive_ctx *c, struct buf *out, const struct eval *v,
 			 const struct format *fmt, bool link);
+
+/* The same value as a piece of text for the PDF: its text (formatted
+ * as directive_put_value() shows it) and, for a value from a file, the
+ * href of its line.  Appended to t. */
+void directive_value_piece(struct directive_ctx *c, struct directive_text *t,
+			   const struct eval *v, const struct format *fmt);
 
 /* Renders a {log} excerpt, appending to out:
  *

@@ -32,6 +32,8 @@ struct build_opts {
 	/* the chart files to write: FIGURE_SVG | FIGURE_PNG | FIGURE_PDF
 	 * (directive.h); SVG is always written */
 	unsigned figures;
+	/* also write OUT/<report>/report.pdf for every report (pdf.h) */
+	bool pdf;
 	/* For `logdown serve`, which watches what a build read.  When set,
 	 * on_report is called with every report the build includes: its
 	 * slug, its source file, its bundle folder (NULL for a lone .md) and

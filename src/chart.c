@@ -2060,6 +2060,8 @@ static void svg_renumber(const struct buf *in, struct buf *out)
  * now and then), so they are left to the exit; the tests' leak checker
  * is told about those caches in tests/lsan.supp. */
 
+static bool setup_fonts(struct render *r);
+
 static bool setup(struct render *r, enum chart_format f, struct buf *file)
 {
 	double w = r->w, h = r->h;
@@ -2084,6 +2086,12 @@ static bool setup(struct render *r, enum chart_format f, struct buf *file)
 	if (cairo_status(r->cr) != CAIRO_STATUS_SUCCESS)
 		return false;
 	cairo_scale(r->cr, r->scale, r->scale);
+	return setup_fonts(r);
+}
+
+/* The white ground and the fonts, on r->cr as it is transformed. */
+static bool setup_fonts(struct render *r)
+{
 	cairo_set_source_rgb(r->cr, 1, 1, 1);
 	cairo_paint(r->cr);
 
@@ -2200,6 +2208,47 @@ static void arrange(struct render *r)
 	}
 }
 
+/* Checks c and plans what does not depend on the surface: false, with
+ * *err, when it cannot be drawn. */
+static bool prepare(struct render *r, const struct chart *c, char **err)
+{
+	r->w = c->width ? c->width : DEFAULT_WIDTH;
+	r->h = c->height ? c->height : DEFAULT_HEIGHT;
+	if (r->w < MIN_SIZE || r->h < MIN_SIZE || r->w > MAX_SIZE || r->h > MAX_SIZE)
+		return fail(err, xasprintf("chart width and height must be between %d and %d "
+					   "pixels (got %dx%d)",
+					   MIN_SIZE, MAX_SIZE, r->w, r->h));
+	if (!check_limits(c, err))
+		return false;
+	if (c->type == CHART_ROOFLINE ? !check_roofline(c, err) : !check_series(r, err))
+		return false;
+	if (c->type == CHART_ROOFLINE)
+		roofline_ranges(r);
+
+	if (c->type != CHART_ROOFLINE) {
+		r->ser = xcalloc(c->nseries, sizeof *r->ser);
+		r->markers = xcalloc(c->nseries, sizeof *r->markers);
+		/* Markers on a line while its points stay apart; always on a
+		 * scatter, smaller when there are thousands. */
+		size_t most = 0;
+		for (size_t i = 0; i < c->nseries; i++)
+			most = c->series[i].n > most ? c->series[i].n : most;
+		r->mark_r = 0;
+		for (size_t i = 0; i < c->nseries; i++) {
+			size_t n = c->series[i].n;
+			r->markers[i] = c->type == CHART_SCATTER ||
+				       (c->type == CHART_LINE && most <= 60 &&
+					(double)r->w / (double)(n ? n : 1) >= 10);
+		}
+		if (c->type == CHART_SCATTER)
+			r->mark_r = most > 2000 ? 2 : 3.5;
+		else if (c->type == CHART_LINE && r->markers[0])
+			r->mark_r = 3.5;
+	}
+
+	return true;
+}
+
 bool chart_render(const struct chart *c, enum chart_format f, struct buf *out, char **err)
 {
 	struct render r = {.c = c};
@@ -2207,40 +2256,10 @@ bool chart_render(const struct chart *c, enum chart_format f, struct buf *out, c
 	bool ok = false;
 	if (err)
 		*err = NULL;
-	r.w = c->width ? c->width : DEFAULT_WIDTH;
-	r.h = c->height ? c->height : DEFAULT_HEIGHT;
-	if (r.w < MIN_SIZE || r.h < MIN_SIZE || r.w > MAX_SIZE || r.h > MAX_SIZE)
-		return fail(err, xasprintf("chart width and height must be between %d and %d "
-					   "pixels (got %dx%d)",
-					   MIN_SIZE, MAX_SIZE, r.w, r.h));
-	if (!check_limits(c, err))
+	if (!prepare(&r, c, err)) {
+		teardown(&r);
 		return false;
-	if (c->type == CHART_ROOFLINE ? !check_roofline(c, err) : !check_series(&r, err))
-		return false;
-	if (c->type == CHART_ROOFLINE)
-		roofline_ranges(&r);
-
-	if (c->type != CHART_ROOFLINE) {
-		r.ser = xcalloc(c->nseries, sizeof *r.ser);
-		r.markers = xcalloc(c->nseries, sizeof *r.markers);
-		/* Markers on a line while its points stay apart; always on a
-		 * scatter, smaller when there are thousands. */
-		size_t most = 0;
-		for (size_t i = 0; i < c->nseries; i++)
-			most = c->series[i].n > most ? c->series[i].n : most;
-		r.mark_r = 0;
-		for (size_t i = 0; i < c->nseries; i++) {
-			size_t n = c->series[i].n;
-			r.markers[i] = c->type == CHART_SCATTER ||
-				       (c->type == CHART_LINE && most <= 60 &&
-					(double)r.w / (double)(n ? n : 1) >= 10);
-		}
-		if (c->type == CHART_SCATTER)
-			r.mark_r = most > 2000 ? 2 : 3.5;
-		else if (c->type == CHART_LINE && r.markers[0])
-			r.mark_r = 3.5;
 	}
-
 	if (!setup(&r, f, &file)) {
 		fail(err, xasprintf("cairo: %s", cairo_status_to_string(cairo_status(r.cr))));
 		goto out;
@@ -2266,6 +2285,39 @@ bool chart_render(const struct chart *c, enum chart_format f, struct buf *out, c
 out:
 	teardown(&r);
 	buf_free(&file);
+	return ok;
+}
+
+bool chart_draw(const struct chart *c, cairo_t *cr, double x, double y, double scale,
+		char **err)
+{
+	struct render r = {.c = c};
+	bool ok = false;
+	if (err)
+		*err = NULL;
+	if (!prepare(&r, c, err)) {
+		teardown(&r);
+		return false;
+	}
+	cairo_save(cr);
+	cairo_translate(cr, x, y);
+	cairo_scale(cr, scale, scale);
+	cairo_rectangle(cr, 0, 0, r.w, r.h);
+	cairo_clip(cr);
+	r.cr = cairo_reference(cr);
+	r.scale = 1;
+	if (!setup_fonts(&r)) {
+		fail(err, xasprintf("cairo: %s", cairo_status_to_string(cairo_status(cr))));
+		goto out;
+	}
+	arrange(&r);
+	draw(&r);
+	ok = cairo_status(cr) == CAIRO_STATUS_SUCCESS;
+	if (!ok)
+		fail(err, xasprintf("cairo: %s", cairo_status_to_string(cairo_status(cr))));
+out:
+	cairo_restore(cr);
+	teardown(&r);
 	return ok;
 }
 

@@ -241,6 +241,28 @@ static void put_github_text(FILE *out, const char *s, bool property)
 	}
 }
 
+/* A quoted line longer than this shows a window around the caret. */
+#define QUOTE_WIDTH 160
+
+/* Writes s[0..n) for a terminal: control characters (a log's escape
+ * sequences, a stray CR) become '?', so that quoting a hostile file
+ * cannot move the cursor, retitle the window or hide text. */
+static void put_terminal_text(FILE *out, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		fputc((c < 0x20 && c != '\t') || c == 0x7F ? '?' : (int)c, out);
+	}
+}
+
+/* The start of the UTF-8 character at or before p[i]. */
+static size_t char_start(const char *p, size_t i)
+{
+	while (i > 0 && ((unsigned char)p[i] & 0xC0) == 0x80)
+		i--;
+	return i;
+}
+
 /* Quotes line at.line (given as q, or looked up when q is NULL). */
 static void print_quote(struct diag *d, struct loc at, const struct span *q)
 {
@@ -249,16 +271,28 @@ static void print_quote(struct diag *d, struct loc at, const struct span *q)
 		line = *q;
 	else if (!source_line(d, at.file, at.line, &line))
 		return;
-	fprintf(d->out, "%5d | %.*s\n", at.line, (int)line.len, line.p);
+	size_t caret = at.col > 0 ? (size_t)at.col - 1 : 0;
+	if (caret > line.len)
+		caret = line.len;
+	/* A long line (a minified file, a log with no newlines) is shown
+	 * from a little before the caret to a little after. */
+	size_t from = 0, to = line.len;
+	if (line.len > QUOTE_WIDTH) {
+		from = caret > QUOTE_WIDTH / 2 ? char_start(line.p, caret - QUOTE_WIDTH / 2) : 0;
+		to = from + QUOTE_WIDTH < line.len ? char_start(line.p, from + QUOTE_WIDTH) : line.len;
+		if (to < caret)
+			to = caret;
+	}
+	const char *pre = from > 0 ? "..." : "";
+	fprintf(d->out, "%5d | %s", at.line, pre);
+	put_terminal_text(d->out, line.p + from, to - from);
+	fputs(to < line.len ? "...\n" : "\n", d->out);
 	if (at.col <= 0)
 		return;
 	/* Pad to the caret with the line's own tabs, and one space per
 	 * UTF-8 character, so the caret lines up in a terminal. */
-	fputs("      | ", d->out);
-	size_t upto = (size_t)at.col - 1;
-	if (upto > line.len)
-		upto = line.len;
-	for (size_t i = 0; i < upto; i++) {
+	fprintf(d->out, "      | %s", from > 0 ? "   " : "");
+	for (size_t i = from; i < caret; i++) {
 		unsigned char c = (unsigned char)line.p[i];
 		if ((c & 0xC0) == 0x80)
 			continue;
@@ -267,7 +301,10 @@ static void print_quote(struct diag *d, struct loc at, const struct span *q)
 	if (d->colour)
 		fputs("\033[1;32m", d->out);
 	fputc('^', d->out);
-	for (int i = 1; i < at.len; i++)
+	int len = at.len;
+	if (len > 1 && (size_t)len > to - caret + 3)
+		len = (int)(to - caret + 3);
+	for (int i = 1; i < len; i++)
 		fputc('~', d->out);
 	if (d->colour)
 		fputs("\033[0m", d->out);
@@ -312,7 +349,7 @@ static void write_one(struct diag *d, enum severity sev, struct loc at, const ch
 		if (d->colour)
 			fputs("\033[1m", d->out);
 		if (at.file) {
-			fputs(at.file, d->out);
+			put_terminal_text(d->out, at.file, strlen(at.file));
 			if (at.line > 0)
 				fprintf(d->out, ":%d", at.line);
 			if (at.line > 0 && at.col > 0)
@@ -322,10 +359,11 @@ static void write_one(struct diag *d, enum severity sev, struct loc at, const ch
 			fputs("logdown: ", d->out);
 		}
 		if (d->colour)
-			fprintf(d->out, "%s%s:\033[0m\033[1m %s\033[0m\n", sev_colour[sev],
-				sev_name[sev], buf_data(&msg));
+			fprintf(d->out, "%s%s:\033[0m\033[1m ", sev_colour[sev], sev_name[sev]);
 		else
-			fprintf(d->out, "%s: %s\n", sev_name[sev], buf_data(&msg));
+			fprintf(d->out, "%s: ", sev_name[sev]);
+		put_terminal_text(d->out, buf_data(&msg), msg.len);
+		fputs(d->colour ? "\033[0m\n" : "\n", d->out);
 		if (!have_quote || quote)
 			print_quote(d, at, quote);
 		break;

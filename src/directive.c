@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "limit.h"
 #include "provenance.h"
 #include "run.h"
 #include "util.h"
@@ -42,10 +43,6 @@
 #define ELLIPSIS "\xE2\x80\xA6"    /* U+2026 */
 #define MDASH "\xE2\x80\x94"       /* U+2014 */
 
-/* Backtracking budget of one {log} match, as logparse.c gives a
- * parser's pattern on one line. */
-#define LOG_MATCH_LIMIT 5000000u
-#define LOG_DEPTH_LIMIT 100000u
 #define DEFAULT_MAX_LINES 40
 
 /* --- shared: keys, scalars, text --- */
@@ -240,15 +237,22 @@ static void split_spec(const char *s, size_t n, size_t *expr_len, size_t *spec_o
  * them. */
 static void put_caption(struct directive_ctx *c, struct buf *out, const struct value *v)
 {
+	struct directive_text *cap = c->result ? &c->result->caption : NULL;
+	if (cap)
+		c->result->has_caption = true;
 	const char *p = v->text, *end = v->text + v->len;
 	while (p < end) {
 		const char *open = strstr(p, "{{");
 		const char *close = open ? strstr(open + 2, "}}") : NULL;
 		if (!open || !close) {
 			put_text(out, p, (size_t)(end - p));
+			if (cap)
+				directive_text_add(cap, p, (size_t)(end - p), NULL, false, false);
 			break;
 		}
 		put_text(out, p, (size_t)(open - p));
+		if (cap)
+			directive_text_add(cap, p, (size_t)(open - p), NULL, false, false);
 		const char *inner = open + 2;
 		size_t n = (size_t)(close - inner), expr_len, spec_off;
 		split_spec(inner, n, &expr_len, &spec_off);
@@ -271,6 +275,8 @@ static void put_caption(struct directive_ctx *c, struct buf *out, const struct v
 		struct eval ev;
 		if (e && expr_eval_one(e, ctx_scope(c), &ev, c->d)) {
 			directive_put_value(c, out, &ev, has_fmt ? &fmt : NULL, true);
+			if (cap)
+				directive_value_piece(c, cap, &ev, has_fmt ? &fmt : NULL);
 			eval_clear(&ev);
 		}
 		expr_free(e);
@@ -790,6 +796,19 @@ static void apply_sort(struct table *t)
 		qsort(t->rows, t->nrows, sizeof *t->rows, row_cmp);
 }
 
+/* The text of a value as directive_put_value() shows it. */
+static void value_text(struct buf *text, const struct eval *v, const struct format *fmt)
+{
+	if (v->kind == EVAL_NUMBER && fmt)
+		format_number(text, v->num, fmt);
+	else if (v->text)
+		buf_put(text, v->text, v->len);
+	else if (v->kind == EVAL_NUMBER)
+		number_put_short(text, v->num);
+	else if (v->kind == EVAL_BOOL)
+		buf_puts(text, v->boolean ? "true" : "false");
+}
+
 void directive_put_value(struct directive_ctx *c, struct buf *out, const struct eval *v,
 			 const struct format *fmt, bool link)
 {
@@ -798,14 +817,7 @@ void directive_put_value(struct directive_ctx *c, struct buf *out, const struct 
 		return;
 	}
 	struct buf text = BUF_INIT;
-	if (v->kind == EVAL_NUMBER && fmt)
-		format_number(&text, v->num, fmt);
-	else if (v->text)
-		buf_put(&text, v->text, v->len);
-	else if (v->kind == EVAL_NUMBER)
-		number_put_short(&text, v->num);
-	else if (v->kind == EVAL_BOOL)
-		buf_puts(&text, v->boolean ? "true" : "false");
+	value_text(&text, v, fmt);
 	if (v->line > 0 && v->file && !link) {
 		buf_puts(out, "<span class=\"ld-value\" title=\"");
 		put_text(out, v->file, strlen(v->file));
@@ -837,10 +849,69 @@ void directive_put_value(struct directive_ctx *c, struct buf *out, const struct 
 	buf_free(&text);
 }
 
-/* Every cell's HTML, row-major; NULL when a cell failed (reported). */
-static char **eval_cells(struct table *t)
+void directive_value_piece(struct directive_ctx *c, struct directive_text *t,
+			   const struct eval *v, const struct format *fmt)
+{
+	if (v->kind == EVAL_MISSING) {
+		directive_text_add(t, MDASH, strlen(MDASH), NULL, true, true);
+		return;
+	}
+	struct buf text = BUF_INIT, href = BUF_INIT;
+	value_text(&text, v, fmt);
+	if (v->line > 0 && v->file)
+		provenance_href(c->prov, &href, v->file, v->line);
+	directive_text_add(t, buf_data(&text), text.len, href.len ? buf_data(&href) : NULL, true,
+			   false);
+	buf_free(&text);
+	buf_free(&href);
+}
+
+void directive_text_add(struct directive_text *t, const char *text, size_t len,
+			const char *href, bool value, bool missing)
+{
+	if (!len && !value)
+		return;
+	t->p = xrealloc(t->p, (t->n + 1) * sizeof *t->p);
+	t->p[t->n++] = (struct directive_piece){xstrndup(text, len), href ? xstrdup(href) : NULL,
+						 value, missing};
+}
+
+void directive_text_clear(struct directive_text *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		free(t->p[i].text);
+		free(t->p[i].href);
+	}
+	free(t->p);
+	t->p = NULL;
+	t->n = 0;
+}
+
+void directive_result_clear(struct directive_result *r)
+{
+	if (!r)
+		return;
+	free(r->label);
+	directive_text_clear(&r->caption);
+	for (size_t i = 0; i < r->rows * r->cols; i++)
+		directive_text_clear(&r->cells[i].text);
+	free(r->cells);
+	for (size_t i = 0; i < r->nlines; i++) {
+		free(r->lines[i].text);
+		free(r->lines[i].href);
+	}
+	free(r->lines);
+	chart_clear(&r->chart);
+	memset(r, 0, sizeof *r);
+}
+
+/* Every cell's HTML, row-major; NULL when a cell failed (reported).
+ * With c->result, also every cell's text into *texts. */
+static char **eval_cells(struct table *t, struct directive_text **texts)
 {
 	char **cells = xcalloc(t->nrows * t->ncols + 1, sizeof *cells);
+	if (t->c->result)
+		*texts = xcalloc(t->nrows * t->ncols + 1, sizeof **texts);
 	bool ok = true;
 	for (size_t r = 0; r < t->nrows; r++) {
 		provenance_use(t->c->prov, run_file(t->rows[r].run));
@@ -863,6 +934,9 @@ static char **eval_cells(struct table *t)
 			struct buf html = BUF_INIT;
 			directive_put_value(t->c, &html, &v, col->has_format ? &col->fmt : NULL, true);
 			cells[r * t->ncols + k] = buf_detach(&html);
+			if (t->c->result)
+				directive_value_piece(t->c, &(*texts)[r * t->ncols + k], &v,
+						      col->has_format ? &col->fmt : NULL);
 			eval_clear(&v);
 		}
 	}
@@ -956,6 +1030,42 @@ static void render_table(struct table *t, char **cells, int number, struct buf *
 	buf_puts(out, "</table></figure>\n");
 }
 
+/* The table as render_table() lays it out, into r: a header row, then
+ * the rows; transposed about its diagonal when asked.  The cells' texts
+ * are moved out of texts. */
+static void table_result(struct table *t, struct directive_text *texts, int number,
+			 struct directive_result *r)
+{
+	r->kind = DIRECTIVE_TABLE;
+	r->ok = true;
+	r->number = number;
+	if (t->label && t->label->kind == VALUE_STRING)
+		r->label = xstrdup(t->label->text);
+	size_t R = t->transpose ? t->ncols : t->nrows + 1;
+	size_t C = t->transpose ? t->nrows + 1 : t->ncols;
+	r->rows = R;
+	r->cols = C;
+	r->cells = xcalloc(R * C, sizeof *r->cells);
+	for (size_t i = 0; i < R; i++) {
+		for (size_t j = 0; j < C; j++) {
+			struct directive_cell *cell = &r->cells[i * C + j];
+			/* the cell of the untransposed table: row ri (0 the
+			 * header) and column k */
+			size_t ri = t->transpose ? j : i, k = t->transpose ? i : j;
+			const struct column *col = &t->cols[k];
+			cell->header = i == 0;
+			cell->right = col->any_number && !col->any_other && !(t->transpose && j == 0);
+			if (ri == 0) {
+				directive_text_add(&cell->text, col->header, strlen(col->header), NULL,
+						   false, false);
+			} else {
+				cell->text = texts[(ri - 1) * t->ncols + k];
+				memset(&texts[(ri - 1) * t->ncols + k], 0, sizeof *texts);
+			}
+		}
+	}
+}
+
 static void table_free(struct table *t)
 {
 	for (size_t i = 0; i < t->ncols; i++) {
@@ -1030,6 +1140,7 @@ bool directive_table(struct directive_ctx *c, const struct value *body, int numb
 	/* Evaluation goes ahead after a problem elsewhere, so that one run
 	 * reports the errors of every expression, but nothing is drawn. */
 	char **cells = NULL;
+	struct directive_text *texts = NULL;
 	if (t.have_rows) {
 		collect_rows(&t);
 		apply_sort(&t);
@@ -1038,16 +1149,24 @@ bool directive_table(struct directive_ctx *c, const struct value *body, int numb
 				eval_clear(&t.rows[i].key);
 			t.nrows = (size_t)t.limit;
 		}
-		cells = eval_cells(&t);
+		cells = eval_cells(&t, &texts);
 		if (!cells)
 			t.ok = false;
 	}
-	if (t.ok && cells && t.ncols)
+	if (t.ok && cells && t.ncols) {
 		render_table(&t, cells, number, out);
+		if (c->result)
+			table_result(&t, texts, number, c->result);
+	}
 	if (cells) {
 		for (size_t i = 0; i < t.nrows * t.ncols; i++)
 			free(cells[i]);
 		free(cells);
+	}
+	if (texts) {
+		for (size_t i = 0; i < t.nrows * t.ncols; i++)
+			directive_text_clear(&texts[i]);
+		free(texts);
 	}
 	table_free(&t);
 	return t.ok;
@@ -1082,6 +1201,25 @@ struct excerpt {
 	size_t ring_head;
 };
 
+/* A line of the excerpt (no 0: a gap) into the caller's result. */
+static void log_capture(struct excerpt *x, long no, const char *s, size_t n, bool hit)
+{
+	struct directive_result *r = x->c->result;
+	if (!r)
+		return;
+	r->lines = xrealloc(r->lines, (r->nlines + 1) * sizeof *r->lines);
+	struct directive_line *l = &r->lines[r->nlines++];
+	l->no = no;
+	l->text = xstrndup(s, n);
+	l->href = NULL;
+	l->hit = hit;
+	if (no > 0) {
+		struct buf href = BUF_INIT;
+		provenance_href(x->c->prov, &href, x->file, no);
+		l->href = buf_detach(&href);
+	}
+}
+
 /* Shows line `no`; false when the excerpt is already full. */
 static bool excerpt_line(struct excerpt *x, long no, const char *s, size_t n, bool hit)
 {
@@ -1089,8 +1227,10 @@ static bool excerpt_line(struct excerpt *x, long no, const char *s, size_t n, bo
 		x->cut = true;
 		return false;
 	}
-	if (x->last && no > x->last + 1)
+	if (x->last && no > x->last + 1) {
 		buf_puts(&x->html, "<span class=\"ld-gap\">" ELLIPSIS "</span>\n");
+		log_capture(x, 0, ELLIPSIS, strlen(ELLIPSIS), false);
+	}
 	buf_puts(&x->html, hit ? "<span class=\"ld-line ld-hl\">" : "<span class=\"ld-line\">");
 	buf_puts(&x->html, "<a class=\"ld-lineno\" href=\"");
 	struct buf href = BUF_INIT;
@@ -1099,6 +1239,7 @@ static bool excerpt_line(struct excerpt *x, long no, const char *s, size_t n, bo
 	buf_free(&href);
 	buf_printf(&x->html, "\">%ld</a> ", no);
 	put_text(&x->html, s, n);
+	log_capture(x, no, s, n, hit);
 	buf_puts(&x->html, "</span>\n");
 	x->last = no;
 	x->shown++;
@@ -1269,6 +1410,19 @@ static const char *match_error(int rc)
 	}
 }
 
+/* " (limit pcre_match: raise it ...)" for a limit one can raise, else
+ * "".  The budget of a {log} match is the one logparse.c gives a
+ * parser's pattern on one line. */
+static const char *match_hint(int rc)
+{
+	static char text[160];
+	if (rc != PCRE2_ERROR_MATCHLIMIT && rc != PCRE2_ERROR_DEPTHLIMIT)
+		return "";
+	snprintf(text, sizeof text, " (%s)",
+		 limit_hint(rc == PCRE2_ERROR_MATCHLIMIT ? LIMIT_PCRE_MATCH : LIMIT_PCRE_DEPTH));
+	return text;
+}
+
 /* What a {log} asks for, checked. */
 struct log_req {
 	const struct run *run;
@@ -1297,8 +1451,8 @@ static bool log_excerpt(struct directive_ctx *c, const struct log_req *q, struct
 			fprintf(stderr, "logdown: out of memory (PCRE2 match data)\n");
 			abort();
 		}
-		pcre2_set_match_limit(mctx, LOG_MATCH_LIMIT);
-		pcre2_set_depth_limit(mctx, LOG_DEPTH_LIMIT);
+		pcre2_set_match_limit(mctx, (uint32_t)limit_get(LIMIT_PCRE_MATCH));
+		pcre2_set_depth_limit(mctx, (uint32_t)limit_get(LIMIT_PCRE_DEPTH));
 	}
 	char *line = NULL;
 	size_t cap = 0;
@@ -1324,8 +1478,8 @@ static bool log_excerpt(struct directive_ctx *c, const struct log_req *q, struct
 		int rc = pcre2_match(q->re, (PCRE2_SPTR)s, n, 0, 0, md, mctx);
 		if (rc < 0 && rc != PCRE2_ERROR_NOMATCH) {
 			diag_error(c->d, q->match_v->loc,
-				   "the pattern hits %s on line %ld of %s: make it simpler",
-				   match_error(rc), no, x->file);
+				   "the pattern hits %s on line %ld of %s: make it simpler%s",
+				   match_error(rc), no, x->file, match_hint(rc));
 			ok = false;
 			break;
 		}
@@ -1367,9 +1521,14 @@ static bool log_excerpt(struct directive_ctx *c, const struct log_req *q, struct
 			   x->file, no);
 		return false;
 	}
-	if (x->more > 0)
+	if (x->more > 0) {
 		buf_printf(&x->html, "<span class=\"ld-gap\">" ELLIPSIS " %ld more %s%s</span>\n",
 			   x->more, q->re ? "matching line" : "line", x->more == 1 ? "" : "s");
+		char *gap = xasprintf(ELLIPSIS " %ld more %s%s", x->more,
+				      q->re ? "matching line" : "line", x->more == 1 ? "" : "s");
+		log_capture(x, 0, gap, strlen(gap), false);
+		free(gap);
+	}
 	return true;
 }
 
@@ -1444,6 +1603,12 @@ bool directive_log(struct directive_ctx *c, const struct value *body, struct buf
 		buf_puts(out, "><code>");
 		buf_put(out, buf_data(&x.html), x.html.len);
 		buf_puts(out, "</code></pre>\n");
+		if (c->result) {
+			c->result->kind = DIRECTIVE_LOG;
+			c->result->ok = true;
+			if (label && label->kind == VALUE_STRING)
+				c->result->label = xstrdup(label->text);
+		}
 	}
 	for (size_t i = 0; i < x.ring_cap; i++)
 		free(x.ring[i].text);
@@ -2148,6 +2313,15 @@ bool directive_chart(struct directive_ctx *c, const struct value *body, int numb
 			buf_puts(out, "</figcaption>");
 		}
 		buf_puts(out, "</figure>\n");
+		if (c->result) {
+			c->result->kind = DIRECTIVE_CHART;
+			c->result->ok = true;
+			c->result->number = number;
+			if (lv && is_text(lv))
+				c->result->label = xstrdup(lv->text);
+			c->result->chart = ch; /* moved */
+			memset(&ch, 0, sizeof ch);
+		}
 	}
 	chart_clear(&ch);
 	return ok;

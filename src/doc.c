@@ -5,11 +5,13 @@
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm.h>
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "expr.h"
 #include "format.h"
+#include "limit.h"
 #include "provenance.h"
 #include "run.h"
 #include "util.h"
@@ -20,8 +22,9 @@ static const char *const extensions[] = {
 };
 
 /* Raw HTML is the author's own and stays (UNSAFE); the tagfilter
- * extension then neutralises the tags GitHub does not allow. */
-#define MD_OPTIONS (CMARK_OPT_UNSAFE | CMARK_OPT_FOOTNOTES)
+ * extension then neutralises the tags GitHub does not allow.  Invalid
+ * UTF-8 becomes U+FFFD, so that every page is valid UTF-8. */
+#define MD_OPTIONS (CMARK_OPT_UNSAFE | CMARK_OPT_FOOTNOTES | CMARK_OPT_VALIDATE_UTF8)
 
 /* A placeholder stands where a value or a reference goes: a character
  * no report contains, a number, the same character.  In a link's
@@ -37,6 +40,8 @@ struct slot {
 	bool has_format;
 	struct format format;
 	char *label;         /* SLOT_REF: "fig-loss" */
+	bool done;           /* piece holds what the HTML showed */
+	struct directive_text piece;
 };
 
 struct label {
@@ -58,6 +63,12 @@ struct doc {
 	struct label *labels;
 	size_t nlabels;
 	int charts; /* {chart} blocks so far, for their file names */
+	/* after doc_resolve() */
+	cmark_parser *parser;
+	cmark_node *root;
+	struct directive_result **results; /* one per directive, the nodes' user data */
+	size_t nresults;
+	struct buf md;
 };
 
 static const char *const directives[] = {"table", "log", "chart", NULL};
@@ -400,8 +411,10 @@ static char *caption_refs(struct doc *doc, const char *html, struct loc at)
 	return buf_detach(&out);
 }
 
-/* Renders one fenced directive; NULL when node is plain code. */
-static char *directive(struct doc *doc, cmark_node *node)
+/* Renders one fenced directive; NULL when node is plain code.  Its
+ * structured result (owned by doc) goes to *result_out, which stays
+ * NULL for an unknown directive. */
+static char *directive(struct doc *doc, cmark_node *node, struct directive_result **result_out)
 {
 	const char *info = cmark_node_get_fence_info(node);
 	if (!info || info[0] != '{')
@@ -435,6 +448,8 @@ static char *directive(struct doc *doc, cmark_node *node)
 					      shift, nshift, doc->c->d);
 	free(shift);
 	struct buf html = BUF_INIT;
+	struct directive_result *result = xcalloc(1, sizeof *result);
+	doc->c->result = result;
 	if (body && body->kind != VALUE_MAP) {
 		struct loc bat = {doc->file, line + 1, 1, 0};
 		diag_error(doc->c->d, bat, "the body of {%s} is a YAML map of settings (key: value)",
@@ -461,12 +476,64 @@ static char *directive(struct doc *doc, cmark_node *node)
 	} else if (body) {
 		directive_log(doc->c, body, &html);
 	}
+	doc->c->result = NULL;
+	doc->results = xrealloc(doc->results, (doc->nresults + 1) * sizeof *doc->results);
+	doc->results[doc->nresults++] = result;
+	*result_out = result;
 	const struct value *cap = body ? value_get(body, "caption") : NULL;
 	char *out = cap ? caption_refs(doc, buf_data(&html), cap->loc) : buf_detach(&html);
 	buf_free(&html);
 	value_free(body);
 	free(name);
 	return out;
+}
+
+/* Refuses Markdown nested deeper than limit markdown_depth (lists and
+ * block quotes), so that whatever walks the tree recursively later keeps
+ * to a bounded stack; makes links and images to javascript:, vbscript:,
+ * file: and data: URLs inert (no href), with a warning, as cmark's safe
+ * mode would: raw HTML stays the author's. */
+static void check_tree(struct doc *doc, cmark_node *root)
+{
+	unsigned long max = limit_get(LIMIT_MARKDOWN_DEPTH);
+	bool deep = false;
+	/* The open ancestors of the node entered: leaves are entered but
+	 * never exited, so depth is found from the parent, not counted. */
+	cmark_node **open = NULL;
+	size_t depth = 0, cap = 0;
+	cmark_iter *it = cmark_iter_new(root);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		if (ev != CMARK_EVENT_ENTER)
+			continue;
+		cmark_node *node = cmark_iter_get_node(it);
+		cmark_node_type type = cmark_node_get_type(node);
+		struct loc at = {doc->file, doc->line0 + cmark_node_get_start_line(node),
+				 cmark_node_get_start_column(node), 1};
+		while (depth && open[depth - 1] != cmark_node_parent(node))
+			depth--;
+		if (depth == cap) {
+			cap = cap ? 2 * cap : 64;
+			open = xrealloc(open, cap * sizeof *open);
+		}
+		open[depth++] = node;
+		if (depth > max + 1 && !deep) {
+			diag_error(doc->c->d, at, "Markdown nested deeper than %lu levels (%s)", max,
+				   limit_hint(LIMIT_MARKDOWN_DEPTH));
+			deep = true;
+		}
+		if (type != CMARK_NODE_LINK && type != CMARK_NODE_IMAGE)
+			continue;
+		const char *url = cmark_node_get_url(node);
+		if (url && url_is_dangerous(url, strlen(url))) {
+			diag_warning(doc->c->d, at, "%s to a '%.*s' URL made inert: it would run script",
+				     type == CMARK_NODE_LINK ? "link" : "image",
+				     (int)(strcspn(url, ":") + 1), url);
+			cmark_node_set_url(node, "");
+		}
+	}
+	cmark_iter_free(it);
+	free(open);
 }
 
 static void replace_directives(struct doc *doc, cmark_node *root)
@@ -485,11 +552,15 @@ static void replace_directives(struct doc *doc, cmark_node *root)
 	}
 	cmark_iter_free(it);
 	for (size_t i = 0; i < n; i++) {
-		char *html = directive(doc, blocks[i]);
+		struct directive_result *result = NULL;
+		char *html = directive(doc, blocks[i], &result);
 		if (!html)
 			continue;
 		cmark_node *h = cmark_node_new(CMARK_NODE_HTML_BLOCK);
 		cmark_node_set_literal(h, html);
+		/* the directive's structured result, for the PDF */
+		if (result)
+			cmark_node_set_user_data(h, result);
 		cmark_node_insert_before(blocks[i], h);
 		cmark_node_free(blocks[i]);
 		free(html);
@@ -505,9 +576,15 @@ static void put_value(struct doc *doc, struct slot *s, struct buf *out, bool in_
 	struct eval v = {0};
 	if (!s->expr || !expr_eval_one(s->expr, doc->c->scope, &v, doc->c->d)) {
 		buf_puts(out, in_tag ? "" : "<span class=\"ld-missing\">\xE2\x80\x94</span>");
+		if (!s->done)
+			directive_text_add(&s->piece, "\xE2\x80\x94", 3, NULL, true, true);
+		s->done = true;
 		return;
 	}
 	const struct format *fmt = s->has_format ? &s->format : NULL;
+	if (!s->done)
+		directive_value_piece(doc->c, &s->piece, &v, fmt);
+	s->done = true;
 	if (!in_tag) {
 		directive_put_value(doc->c, out, &v, fmt, !in_link);
 	} else {
@@ -544,8 +621,22 @@ static void put_ref(struct doc *doc, struct slot *s, struct buf *out, bool in_ta
 		free(names);
 		buf_puts(out, "@");
 		buf_puts(out, s->label);
+		if (!s->done) {
+			char *text = xasprintf("@%s", s->label);
+			directive_text_add(&s->piece, text, strlen(text), NULL, false, false);
+			free(text);
+		}
+		s->done = true;
 		return;
 	}
+	if (!s->done) {
+		char *text = xasprintf("%s %d", l->kind, l->number);
+		char *href = xasprintf("#%s", l->name);
+		directive_text_add(&s->piece, text, strlen(text), href, false, false);
+		free(text);
+		free(href);
+	}
+	s->done = true;
 	if (in_tag || in_link) {
 		buf_printf(out, "%s %d", l->kind, l->number);
 		return;
@@ -587,6 +678,10 @@ static char *fill(struct doc *doc, const char *html)
 	const char *p = html, *end = html + strlen(html);
 	bool in_tag = false;
 	int in_link = 0; /* inside <a>...</a>: links cannot nest */
+	/* In an href or src value (from where in out), and the value put
+	 * there last: a value may turn a URL into a javascript: one. */
+	size_t url_at = SIZE_MAX;
+	struct slot *url_slot = NULL;
 	while (p < end) {
 		size_t index, len;
 		if ((*p == MARK || *p == '%') && placeholder_at(p, end, in_tag, &index, &len) &&
@@ -596,7 +691,27 @@ static char *fill(struct doc *doc, const char *html)
 				put_value(doc, s, &out, in_tag, in_link > 0);
 			else
 				put_ref(doc, s, &out, in_tag, in_link > 0);
+			if (url_at != SIZE_MAX)
+				url_slot = s;
 			p += len;
+			continue;
+		}
+		if (in_tag && *p == '"' && url_at != SIZE_MAX) {
+			if (url_slot && url_is_dangerous(out.data + url_at, out.len - url_at)) {
+				diag_warning(doc->c->d, url_slot->at,
+					     "this value makes a link's URL a '%.*s' one: the link is "
+					     "made inert",
+					     (int)strcspn(out.data + url_at, ":") + 1, out.data + url_at);
+				out.len = url_at;
+				out.data[out.len] = '\0';
+			}
+			url_at = SIZE_MAX;
+			url_slot = NULL;
+		} else if (in_tag && *p == '"' && out.len >= 5 &&
+			   (memcmp(out.data + out.len - 5, "href=", 5) == 0 ||
+			    memcmp(out.data + out.len - 4, "src=", 4) == 0)) {
+			buf_putc(&out, *p++);
+			url_at = out.len;
 			continue;
 		}
 		if (*p == '<') {
@@ -613,33 +728,115 @@ static char *fill(struct doc *doc, const char *html)
 	return buf_detach(&out);
 }
 
+struct doc *doc_resolve(const char *text, size_t len, const char *file, int line0,
+			struct directive_ctx *c)
+{
+	struct doc *doc = xcalloc(1, sizeof *doc);
+	*doc = (struct doc){.file = file, .line0 = line0, .text = text, .len = len, .c = c};
+	find_code_lines(doc);
+	prepass(doc, &doc->md);
+	doc->parser = new_parser(MD_OPTIONS | CMARK_OPT_SOURCEPOS);
+	cmark_parser_feed(doc->parser, buf_data(&doc->md), doc->md.len);
+	doc->root = cmark_parser_finish(doc->parser);
+	check_tree(doc, doc->root);
+	replace_directives(doc, doc->root);
+	return doc;
+}
+
+char *doc_html(struct doc *doc)
+{
+	char *html = cmark_render_html(doc->root, MD_OPTIONS,
+				       cmark_parser_get_syntax_extensions(doc->parser));
+	char *out = fill(doc, html);
+	free(html);
+	return out;
+}
+
+void doc_free(struct doc *doc)
+{
+	if (!doc)
+		return;
+	if (doc->root)
+		cmark_node_free(doc->root);
+	if (doc->parser)
+		cmark_parser_free(doc->parser);
+	buf_free(&doc->md);
+	for (size_t i = 0; i < doc->nresults; i++) {
+		directive_result_clear(doc->results[i]);
+		free(doc->results[i]);
+	}
+	free(doc->results);
+	for (size_t i = 0; i < doc->nslots; i++) {
+		expr_free(doc->slots[i].expr);
+		free(doc->slots[i].label);
+		directive_text_clear(&doc->slots[i].piece);
+	}
+	free(doc->slots);
+	for (size_t i = 0; i < doc->nlabels; i++)
+		free(doc->labels[i].name);
+	free(doc->labels);
+	free(doc->code_line);
+	free(doc);
+}
+
 char *doc_render(const char *text, size_t len, const char *file, int line0,
 		 struct directive_ctx *c)
 {
-	struct doc doc = {.file = file, .line0 = line0, .text = text, .len = len, .c = c};
-	struct buf md = BUF_INIT;
-	find_code_lines(&doc);
-	prepass(&doc, &md);
-
-	cmark_parser *parser = new_parser(MD_OPTIONS | CMARK_OPT_SOURCEPOS);
-	cmark_parser_feed(parser, buf_data(&md), md.len);
-	cmark_node *root = cmark_parser_finish(parser);
-	replace_directives(&doc, root);
-	char *html = cmark_render_html(root, MD_OPTIONS, cmark_parser_get_syntax_extensions(parser));
-	cmark_node_free(root);
-	cmark_parser_free(parser);
-	buf_free(&md);
-
-	char *out = fill(&doc, html);
-	free(html);
-	for (size_t i = 0; i < doc.nslots; i++) {
-		expr_free(doc.slots[i].expr);
-		free(doc.slots[i].label);
-	}
-	free(doc.slots);
-	for (size_t i = 0; i < doc.nlabels; i++)
-		free(doc.labels[i].name);
-	free(doc.labels);
-	free(doc.code_line);
+	struct doc *doc = doc_resolve(text, len, file, line0, c);
+	char *out = doc_html(doc);
+	doc_free(doc);
 	return out;
+}
+
+struct cmark_node *doc_root(const struct doc *doc)
+{
+	return doc->root;
+}
+
+const char *doc_file(const struct doc *doc)
+{
+	return doc->file;
+}
+
+int doc_line0(const struct doc *doc)
+{
+	return doc->line0;
+}
+
+const struct directive_result *doc_directive(struct cmark_node *node)
+{
+	return cmark_node_get_type(node) == CMARK_NODE_HTML_BLOCK ? cmark_node_get_user_data(node)
+								  : NULL;
+}
+
+bool doc_next_value(const char *s, size_t len, size_t *at, size_t *mark_len, size_t *index)
+{
+	const char *p = s, *end = s + len;
+	while ((p = memchr(p, MARK, (size_t)(end - p))) != NULL) {
+		if (placeholder_at(p, end, false, index, mark_len)) {
+			*at = (size_t)(p - s);
+			return true;
+		}
+		p++;
+	}
+	return false;
+}
+
+const struct directive_text *doc_value(const struct doc *doc, size_t index)
+{
+	if (index >= doc->nslots || !doc->slots[index].done)
+		return NULL;
+	return &doc->slots[index].piece;
+}
+
+bool doc_label(const struct doc *doc, const char *name, const char **kind, int *number)
+{
+	for (size_t i = 0; i < doc->nlabels; i++) {
+		if (strcmp(doc->labels[i].name, name) == 0) {
+			*kind = doc->labels[i].kind;
+			*number = doc->labels[i].number;
+			return true;
+		}
+	}
+	return false;
 }

@@ -67,6 +67,7 @@
 #include "embedded.h"
 #include "expr.h"
 #include "fsutil.h"
+#include "limit.h"
 #include "structured.h"
 #include "util.h"
 #include "value.h"
@@ -82,10 +83,13 @@
 /* Backtracking budget of one match: a sane pattern needs a few hundred
  * steps per line; (a+)+$ on 30 a's needs billions.  JIT reaches the
  * limit in about 50 ms. */
-#define MATCH_LIMIT 5000000u
-/* Detection matches over 1 MiB at once, and may scan all of it. */
-#define DETECT_MATCH_LIMIT 50000000u
-#define DEPTH_LIMIT 100000u
+/* The budget is limit pcre_match (default 5,000,000).  Detection
+ * matches over 1 MiB at once, and may scan all of it: ten times that. */
+#define MATCH_LIMIT ((uint32_t)limit_get(LIMIT_PCRE_MATCH))
+#define DETECT_MATCH_LIMIT                                                                   \
+	((uint32_t)(limit_get(LIMIT_PCRE_MATCH) > UINT32_MAX / 10 ? UINT32_MAX                \
+								    : limit_get(LIMIT_PCRE_MATCH) * 10))
+#define DEPTH_LIMIT ((uint32_t)limit_get(LIMIT_PCRE_DEPTH))
 #define HEAP_LIMIT_KIB (256u * 1024u)
 
 enum vtype { VT_AUTO, VT_NUMBER, VT_STRING, VT_DURATION, VT_TIMESTAMP };
@@ -1540,8 +1544,11 @@ bool parsers_add(struct parser_set *set, const char *file, const char *text, siz
 }
 
 /* Loads every .yaml file of dir; a missing dir is fine unless `named`
- * (a folder the user listed). */
-static void load_dir(struct parser_set *set, const char *dir, bool named, struct diag *d)
+ * (a folder the user listed).  A definition must lie inside `root` (the
+ * project), or for a named folder inside that folder: a link leading
+ * elsewhere is refused. */
+static void load_dir(struct parser_set *set, const char *dir, bool named, const char *root,
+		     struct diag *d)
 {
 	size_t n;
 	char **names = dir_list(dir, &n);
@@ -1558,6 +1565,10 @@ static void load_dir(struct parser_set *set, const char *dir, bool named, struct
 		struct buf b = BUF_INIT;
 		if (!is_file(path)) {
 			/* A folder named x.yaml: not a definition. */
+		} else if (!path_inside(path, root) && !(named && path_inside(path, dir))) {
+			diag_error(d, loc_line(path, 0),
+				   "a link leading outside the project: logdown reads nothing there "
+				   "(copy what you need into the project)");
 		} else if (!file_read(path, &b, NULL)) {
 			diag_error(d, loc_line(path, 0), "cannot read: %s", strerror(errno));
 		} else {
@@ -1585,11 +1596,11 @@ struct parser_set *parsers_load(const char *root, char *const *extra_dirs, struc
 	}
 	if (root) {
 		char *dir = path_join(root, "parsers");
-		load_dir(set, dir, false, d);
+		load_dir(set, dir, false, root, d);
 		free(dir);
 	}
 	for (size_t i = 0; extra_dirs && extra_dirs[i]; i++)
-		load_dir(set, extra_dirs[i], true, d);
+		load_dir(set, extra_dirs[i], true, root ? root : ".", d);
 	return set;
 }
 
@@ -1705,6 +1716,23 @@ static const char *re_error(int rc)
 	}
 }
 
+/* " (limit pcre_match: raise it ...)" when rc is a limit one can raise,
+ * else "". */
+static const char *re_hint(int rc)
+{
+	static char text[2][160];
+	enum limit_id id;
+	if (rc == PCRE2_ERROR_MATCHLIMIT)
+		id = LIMIT_PCRE_MATCH;
+	else if (rc == PCRE2_ERROR_DEPTHLIMIT)
+		id = LIMIT_PCRE_DEPTH;
+	else
+		return "";
+	char *t = text[id == LIMIT_PCRE_DEPTH];
+	snprintf(t, sizeof text[0], " (%s)", limit_hint(id));
+	return t;
+}
+
 struct matcher {
 	pcre2_match_data *md;
 	pcre2_match_context *mctx;
@@ -1807,8 +1835,8 @@ const struct parser *parsers_detect(const struct parser_set *set, const char *pa
 					diag_add_source(d, p->file, p->source, p->source_len);
 				diag_warning(d, p->detect[j].loc,
 					     "the detect pattern of parser '%s' hit %s on the first "
-					     "MiB of %s: it claims nothing",
-					     p->name, re_error(rc), path);
+					     "MiB of %s: it claims nothing%s",
+					     p->name, re_error(rc), path, re_hint(rc));
 			}
 			content = rc > 0;
 		}
@@ -2027,8 +2055,8 @@ static void pattern_failed(struct scan *sc, struct act *a, const char *what, int
 		diag_add_source(sc->d, p->file, p->source, p->source_len);
 	diag_error(sc->d, a->pat->loc,
 		   "pattern '%s' of %s hit %s on %s:%ld: it backtracks too much; make it more "
-		   "specific",
-		   a->pat->src, what, re_error(rc), sc->shown, line);
+		   "specific%s",
+		   a->pat->src, what, re_error(rc), sc->shown, line, re_hint(rc));
 	a->off = true;
 	sc->failed = true;
 }
@@ -3371,6 +3399,18 @@ struct run *parser_run_sink(const struct parser *p, const char *path, const char
 		}
 	}
 	close(fd);
+	for (size_t i = 0; ok && i < run_series_count(r); i++) {
+		const struct series *s = run_series_at(r, i);
+		long first;
+		size_t dropped = series_dropped(s, &first);
+		if (dropped) {
+			diag_error(d, loc_line(shown, (int)first),
+				   "series '%s' has more than %lu rows: %zu more were not read (%s)",
+				   series_name(s), limit_get(LIMIT_SERIES_ROWS), dropped,
+				   limit_hint(LIMIT_SERIES_ROWS));
+			ok = false;
+		}
+	}
 	if (!ok || sc.failed) {
 		scan_free(&sc);
 		run_free(r);

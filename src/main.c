@@ -26,6 +26,7 @@ static const char usage_main[] =
 	"  check [DIR]   check every report as a build would, write nothing\n"
 	"  new DIR       create a starter project that builds as it is\n"
 	"  parse FILE    show what a parser extracts from a result file\n"
+	"  pdf [DIR]     build the site and a PDF of every report (no browser needed)\n"
 	"  parsers       list the built-in and project parsers\n"
 	"  serve [DIR]   build, serve the site on 127.0.0.1 and rebuild on changes\n"
 	"  clean [DIR]   remove the build cache and the output\n"
@@ -39,7 +40,7 @@ static const char usage_main[] =
 
 static const char usage_build[] =
 	"usage: logdown build [DIR] [-o OUT] [--drafts] [--strict] [--figures svg,png,pdf]\n"
-	"                     [--diagnostics=text|github|json] [-j N]\n"
+	"                     [--pdf] [--diagnostics=text|github|json] [-j N]\n"
 	"\n"
 	"Builds the project in DIR (default .): every report under DIR/content\n"
 	"(content/NAME.md or content/NAME/index.md) becomes OUT/NAME/index.html,\n"
@@ -55,6 +56,7 @@ static const char usage_build[] =
 	"  -o, --output OUT     write the site to OUT\n"
 	"  --drafts             include reports whose front matter says draft: true\n"
 	"  --figures LIST       chart files to write besides SVG: png (2x), pdf\n"
+	"  --pdf                also write OUT/NAME/report.pdf (see logdown pdf --help)\n"
 	"  --strict             treat warnings as errors\n"
 	"  --diagnostics=FMT    text (default), github (Actions annotations) or json\n"
 	"                       (one object per line)\n"
@@ -68,6 +70,30 @@ static const char usage_build[] =
 	"  -h, --help           show this help\n"
 	"\n"
 	"Colours are used on a terminal only, and never when NO_COLOR is set.\n";
+
+static const char usage_pdf[] =
+	"usage: logdown pdf [DIR] [-o OUT] [--drafts] [--strict] [--figures LIST]\n"
+	"                   [--diagnostics=text|github|json] [-j N] [--no-cache]\n"
+	"\n"
+	"Builds the project in DIR (default .) as `logdown build` does and writes\n"
+	"OUT/NAME/report.pdf beside every report's page, laid out by logdown\n"
+	"itself with pango and cairo: no browser, no TeX, no network.  The PDF has\n"
+	"the report's title block, its text (selectable), tables that repeat their\n"
+	"header row on each page, code and log excerpts in monospace (long lines\n"
+	"wrapped with a mark), the charts as vector drawings, page numbers,\n"
+	"bookmarks for the headings and links that work.  site.yaml's `paper: a4`\n"
+	"(default) or `paper: letter` sets the page size.  SOURCE_DATE_EPOCH, when\n"
+	"set, is its creation date; without it the same input gives the same bytes.\n"
+	"\n"
+	"options:\n"
+	"  -o, --output OUT     write the site and the PDFs to OUT\n"
+	"  --drafts             include reports whose front matter says draft: true\n"
+	"  --figures LIST       chart files to write besides SVG: png (2x), pdf\n"
+	"  --strict             treat warnings as errors\n"
+	"  --diagnostics=FMT    text (default), github or json\n"
+	"  -j N                 lay out N reports at a time (default: one per core)\n"
+	"  --no-cache           neither read nor write the build cache\n"
+	"  -h, --help           show this help\n";
 
 static const char usage_check[] =
 	"usage: logdown check [DIR] [--against OUT [--figures LIST]] [--drafts] [--strict]\n"
@@ -243,6 +269,7 @@ struct cli {
 	bool drafts;
 	bool no_cache, verbose;
 	size_t jobs;
+	bool pdf;
 	struct diag_opts diag;
 };
 
@@ -269,7 +296,7 @@ static bool figure_formats(const char *list, unsigned *out)
  * exit code to stop with. */
 static int parse_build_args(int argc, char **argv, struct cli *c, bool is_build)
 {
-	const char *usage = is_build ? usage_build : usage_check;
+	const char *usage = c->pdf ? usage_pdf : is_build ? usage_build : usage_check;
 	int rc;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
@@ -288,6 +315,8 @@ static int parse_build_args(int argc, char **argv, struct cli *c, bool is_build)
 			c->no_cache = true;
 		} else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
 			c->verbose = true;
+		} else if (is_build && strcmp(a, "--pdf") == 0) {
+			c->pdf = true;
 		} else if (strcmp(a, "--figures") == 0 || str_has_prefix(a, "--figures=")) {
 			const char *list = a[9] == '=' ? a + 10 : ++i < argc ? argv[i] : NULL;
 			if (!list)
@@ -318,9 +347,9 @@ static int parse_build_args(int argc, char **argv, struct cli *c, bool is_build)
 	return -1;
 }
 
-static int cmd_build(int argc, char **argv, bool is_build)
+static int cmd_build(int argc, char **argv, bool is_build, bool pdf)
 {
-	struct cli c = {0};
+	struct cli c = {.pdf = pdf};
 	int rc = parse_build_args(argc, argv, &c, is_build);
 	if (rc >= 0)
 		return rc;
@@ -336,6 +365,7 @@ static int cmd_build(int argc, char **argv, bool is_build)
 		.jobs = c.jobs,
 		.no_cache = c.no_cache,
 		.verbose = c.verbose,
+		.pdf = c.pdf,
 	};
 	rc = site_build(&o, d);
 	diag_free(d);
@@ -521,7 +551,7 @@ static int cmd_parsers(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	static const char *const commands[] = {"build", "check", "new", "parse", "parsers", "serve",
+	static const char *const commands[] = {"build", "check", "new", "parse", "parsers", "pdf", "serve",
 					       "clean", "help", NULL};
 	if (argc < 2)
 		return usage_error(usage_main, "%s", "no command given");
@@ -530,7 +560,9 @@ int main(int argc, char **argv)
 		if (argc > 2 && strcmp(cmd, "help") == 0) {
 			char *args[] = {(char *)"--help"};
 			if (strcmp(argv[2], "build") == 0 || strcmp(argv[2], "check") == 0)
-				return cmd_build(1, args, strcmp(argv[2], "build") == 0);
+				return cmd_build(1, args, strcmp(argv[2], "build") == 0, false);
+			if (strcmp(argv[2], "pdf") == 0)
+				return cmd_build(1, args, true, true);
 			if (strcmp(argv[2], "new") == 0)
 				return cmd_new(1, args);
 			if (strcmp(argv[2], "parse") == 0)
@@ -550,9 +582,11 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (strcmp(cmd, "build") == 0)
-		return cmd_build(argc - 2, argv + 2, true);
+		return cmd_build(argc - 2, argv + 2, true, false);
 	if (strcmp(cmd, "check") == 0)
-		return cmd_build(argc - 2, argv + 2, false);
+		return cmd_build(argc - 2, argv + 2, false, false);
+	if (strcmp(cmd, "pdf") == 0)
+		return cmd_build(argc - 2, argv + 2, true, true);
 	if (strcmp(cmd, "new") == 0)
 		return cmd_new(argc - 2, argv + 2);
 	if (strcmp(cmd, "parse") == 0)

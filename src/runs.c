@@ -30,6 +30,7 @@
 
 #include "cache.h"
 #include "fsutil.h"
+#include "limit.h"
 #include "util.h"
 
 /* name_pattern only ever sees a file name: a small budget is plenty,
@@ -555,7 +556,13 @@ static void load_glob(struct loader *ld, struct runset *set, const struct value 
 	glob_t g;
 	int rc = glob(full, GLOB_NOSORT, NULL, &g);
 	size_t files = 0;
-	if (rc == 0) {
+	if (rc == 0 && g.gl_pathc > limit_get(LIMIT_GLOB_FILES)) {
+		/* Each member is a run, parsed and kept: refuse before any is. */
+		diag_error(ld->d, gv->loc, "%s matches %zu files, more than %lu (%s)", pattern,
+			   (size_t)g.gl_pathc, limit_get(LIMIT_GLOB_FILES), limit_hint(LIMIT_GLOB_FILES));
+		ld->ok = false;
+		files = g.gl_pathc;
+	} else if (rc == 0) {
 		qsort(g.gl_pathv, g.gl_pathc, sizeof *g.gl_pathv, cmp_str);
 		for (size_t i = 0; i < g.gl_pathc; i++) {
 			const char *path = g.gl_pathv[i];

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <dirent.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -22,6 +23,7 @@
 #include "doc.h"
 #include "provenance.h"
 #include "outdir.h"
+#include "pdf.h"
 #include "report.h"
 #include "runs.h"
 #include "theme.h"
@@ -49,10 +51,10 @@ struct build {
 	char *root_real;      /* the project, canonical: nothing outside is read */
 	char *content;        /* ROOT/content */
 	struct report *reports;
-	size_t nreports;
+	size_t nreports, reports_cap;
 	size_t ndrafts;        /* left out */
 	char **resources;      /* bundle files to copy: source, then output path */
-	size_t nresources;
+	size_t nresources, resources_cap;
 	char **walk;           /* canonical folders being walked, outermost first */
 	size_t nwalk;
 	size_t nrendered;
@@ -82,7 +84,10 @@ static bool is_resource(const char *name)
 
 static void add_resource(struct build *b, const char *src, const char *dst)
 {
-	b->resources = xrealloc(b->resources, (b->nresources + 2) * sizeof *b->resources);
+	if (b->nresources + 2 > b->resources_cap) {
+		b->resources_cap = b->resources_cap ? 2 * b->resources_cap : 16;
+		b->resources = xrealloc(b->resources, b->resources_cap * sizeof *b->resources);
+	}
 	b->resources[b->nresources++] = xstrdup(src);
 	b->resources[b->nresources++] = xstrdup(dst);
 }
@@ -221,7 +226,10 @@ static void add_report(struct build *b, const char *path, const char *rel)
 			return;
 		}
 	}
-	b->reports = xrealloc(b->reports, (b->nreports + 1) * sizeof *b->reports);
+	if (b->nreports == b->reports_cap) {
+		b->reports_cap = b->reports_cap ? 2 * b->reports_cap : 16;
+		b->reports = xrealloc(b->reports, b->reports_cap * sizeof *b->reports);
+	}
 	struct report *r = &b->reports[b->nreports];
 	bool ok = report_load(r, path, slug, b->d);
 	free(slug);
@@ -455,6 +463,21 @@ static bool write_figure(void *ctx, const char *name, const char *ext, const cha
 	return ok;
 }
 
+/* The report's PDF beside its page, laid out from the same document.
+ * Any thread, as render_body(). */
+static void write_pdf(struct build *b, const struct report *r, struct doc *doc, struct job *job)
+{
+	struct pdf_meta m = {r->title, r->author, r->date, b->config.paper, r->dir};
+	struct buf pdf = BUF_INIT;
+	if (pdf_render(doc, &m, &pdf, job->render_d)) {
+		char *rel = path_join(r->slug, "report.pdf");
+		if (!outdir_write(&b->out, rel, pdf.data, pdf.len, job->render_d))
+			job->io_failed = true;
+		free(rel);
+	}
+	buf_free(&pdf);
+}
+
 /* Resolve the directives and values, render Markdown into r->html,
  * then write the figures and the log pages.  Any thread: everything it
  * reports goes to job->render_d. */
@@ -485,8 +508,12 @@ static void render_body(struct build *b, struct report *r, struct job *job)
 		ctx.figure_ctx = &sink;
 	}
 	ctx.figure_formats = FIGURE_SVG | b->opts->figures;
-	r->html = doc_render(r->text + r->body_off, r->len - r->body_off, r->path,
-			     r->body_line - 1, &ctx);
+	struct doc *doc = doc_resolve(r->text + r->body_off, r->len - r->body_off, r->path,
+				      r->body_line - 1, &ctx);
+	r->html = doc_html(doc);
+	if (b->opts->pdf && b->writing)
+		write_pdf(b, r, doc, job);
+	doc_free(doc);
 	warn_unused_runs(d, r);
 	char *root = report_root_prefix(r->slug);
 	if (!provenance_write(ctx.prov, b->writing ? &b->out : NULL, r->slug, root, d))
@@ -703,32 +730,45 @@ static bool reusable(const struct build *b, const struct report *r)
  * folders of other reports, nested or gone, are not its own. */
 static void copy_previous(struct build *b, const char *slug, const char *rel, struct job *job)
 {
+	/* The staging folder rel first (its parent exists, but for the top
+	 * of a nested slug), then a link per file: no stat, no listing sort,
+	 * no mkdir per file.  1,000 reused reports cost a few ms. */
+	char *staged = path_join(b->out.staging, rel);
+	bool made = mkdir(staged, 0755) == 0 || errno == EEXIST || mkdir_p(staged);
+	free(staged);
 	char *dir = path_join(b->out.final, rel);
-	size_t n;
-	char **names = dir_list(dir, &n);
-	if (!names) {
+	DIR *dp = made ? opendir(dir) : NULL;
+	if (!dp) {
 		diag_error(job->render_d, loc_line(dir, 0), "cannot list: %s", strerror(errno));
 		job->io_failed = true;
 		free(dir);
 		return;
 	}
-	for (size_t i = 0; i < n; i++) {
-		char *src = path_join(dir, names[i]);
-		char *out = path_join(rel, names[i]);
-		bool top = strcmp(rel, slug) == 0;
-		bool rendered = strcmp(names[i], "index.html") == 0 ||
-				strcmp(names[i], "figures") == 0 || strcmp(names[i], "logs") == 0;
-		if (top && !rendered) {
-			/* a bundle's file, or another report's folder */
-		} else if (is_dir(src)) {
-			copy_previous(b, slug, out, job);
-		} else if (!outdir_copy(&b->out, out, src, job->render_d)) {
-			job->io_failed = true;
+	bool top = strcmp(rel, slug) == 0;
+	struct dirent *e;
+	while ((e = readdir(dp)) != NULL) {
+		const char *name = e->d_name;
+		if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+			continue;
+		bool rendered = strcmp(name, "index.html") == 0 || strcmp(name, "figures") == 0 ||
+				strcmp(name, "logs") == 0 ||
+				(b->opts->pdf && strcmp(name, "report.pdf") == 0);
+		if (top && !rendered)
+			continue; /* a bundle's file, or another report's folder */
+		char *out = path_join(rel, name);
+		bool sub = e->d_type == DT_DIR;
+		if (e->d_type == DT_UNKNOWN) {
+			char *src = path_join(dir, name);
+			sub = is_dir(src);
+			free(src);
 		}
-		free(src);
+		if (sub)
+			copy_previous(b, slug, out, job);
+		else if (!outdir_link(&b->out, out, job->render_d))
+			job->io_failed = true;
 		free(out);
 	}
-	strv_free(names);
+	closedir(dp);
 	free(dir);
 }
 
@@ -850,7 +890,7 @@ static struct cache_key site_key(struct build *b, const struct cache_key *parser
 	struct cache_hasher *h = cache_hasher_new();
 	cache_hasher_str(h, "site");
 	cache_hasher_key(h, parsers);
-	unsigned opts[2] = {b->opts->figures, b->opts->drafts};
+	unsigned opts[3] = {b->opts->figures, b->opts->drafts, b->opts->pdf};
 	cache_hasher_bytes(h, opts, sizeof opts);
 	char *yaml = path_join(b->opts->root, "site.yaml");
 	struct cache_key fh;
@@ -1019,7 +1059,9 @@ int site_build(const struct build_opts *opts, struct diag *d)
 		if (jobs[i].keyed && (jobs[i].reused || jobs[i].clean) && !jobs[i].io_failed)
 			cache_reports_add(next, b.reports[i].slug, &jobs[i].key);
 	if (b.theme.page && b.theme.index) {
-		qsort(b.reports, b.nreports, sizeof *b.reports, cmp_newest);
+		/* no reports: no array, and qsort() may not be given NULL */
+		if (b.nreports > 1)
+			qsort(b.reports, b.nreports, sizeof *b.reports, cmp_newest);
 		render_index(&b);
 	}
 	for (size_t i = 0; i < b.nreports; i++) {

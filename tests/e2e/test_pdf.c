@@ -1,0 +1,715 @@
+/* test_pdf.c: `logdown pdf` as a user runs it (SPEC section 11), read
+ * back with poppler-utils the way a reader's viewer reads it: the text
+ * in reading order (pdftotext), page size, count and metadata (pdfinfo),
+ * embedded fonts (pdffonts), where every word sits on its page
+ * (pdftotext -bbox: nothing past the margins), and the pixels of the
+ * page that holds a chart (pdftoppm).  Bookmarks, links and the
+ * creation date are read from the file's own objects (cairo writes
+ * them uncompressed).
+ *
+ * The project of most tests is content/r/index.md with the seed
+ * Cerebras log tests/fixtures/cerebras/bs512.log (final loss 7.12500,
+ * logged on line 53) and every Markdown construct the PDF has a print
+ * form for. */
+#include <cairo.h>
+#include <time.h>
+
+#include "e2e.h"
+
+#define FIXTURES "tests/fixtures/cerebras/"
+#define MD "content/r/index.md"
+
+static const char report[] =
+	"---\n"
+	"title: PDF fixture report\n"
+	"author: A. Student\n"
+	"date: 2024-04-08\n"
+	"runs:\n"
+	"  cs512: logs/bs512.log\n"
+	"---\n"
+	"Intro paragraph with *italic*, **bold**, `code` and ~~struck~~ words.\n"
+	"The final loss was {{ cs512.final_loss }} after {{ cs512.final_step }} steps\n"
+	"(see @tbl-sweep and @fig-loss). A [link](https://example.org/page) too.[^1]\n"
+	"\n"
+	"## Setup\n"
+	"\n"
+	"> A quoted remark\n"
+	"> over two lines.\n"
+	"\n"
+	"1. first step\n"
+	"   - nested bullet\n"
+	"2. second step\n"
+	"\n"
+	"- [x] done task\n"
+	"- [ ] open task\n"
+	"\n"
+	"```sh\n"
+	"srun --ntasks 8 ./train --a-very-long-option-name=with-a-long-value "
+	"--another-long-option=and-another-value --yet-another=1234567890 END_OF_CODE\n"
+	"```\n"
+	"\n"
+	"## Results\n"
+	"\n"
+	"```{table}\n"
+	"caption: Sweep\n"
+	"label: tbl-sweep\n"
+	"rows: [cs512]\n"
+	"columns:\n"
+	"  Run: name\n"
+	"  Final loss: final_loss\n"
+	"```\n"
+	"\n"
+	"| Name | Value |\n"
+	"|------|------:|\n"
+	"| alpha | 1 |\n"
+	"| beta | 22 |\n"
+	"\n"
+	"```{log}\n"
+	"from: cs512\n"
+	"match: 'Step=1000,'\n"
+	"```\n"
+	"\n"
+	"```{chart}\n"
+	"type: line\n"
+	"caption: Loss per step\n"
+	"label: fig-loss\n"
+	"series: [cs512]\n"
+	"x: train.step\n"
+	"y: train.loss\n"
+	"```\n"
+	"\n"
+	"***\n"
+	"\n"
+	"Closing words.\n"
+	"\n"
+	"[^1]: The footnote text.\n";
+
+static char *tmp;
+
+static int cleanup(void **state)
+{
+	(void)state;
+	if (tmp) {
+		remove_tree(tmp);
+		free(tmp);
+		tmp = NULL;
+	}
+	return 0;
+}
+
+/* Runs a shell command; its stdout, or NULL when it fails. */
+static char *sh(const char *fmt, ...)
+{
+	struct buf cmd = BUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(&cmd, fmt, ap);
+	va_end(ap);
+	FILE *f = popen(buf_data(&cmd), "r");
+	assert_non_null(f);
+	struct buf out = BUF_INIT;
+	char chunk[4096];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		buf_put(&out, chunk, n);
+	int st = pclose(f);
+	buf_free(&cmd);
+	if (st != 0) {
+		buf_free(&out);
+		return NULL;
+	}
+	return buf_detach(&out);
+}
+
+static bool have_poppler(void)
+{
+	char *v = sh("command -v pdftotext && command -v pdfinfo && command -v pdftoppm && "
+		     "command -v pdffonts");
+	bool ok = v != NULL;
+	free(v);
+	if (!ok)
+		print_message("poppler-utils is missing (tools/deps.sh installs it): skipped\n");
+	return ok;
+}
+
+/* A project with the report and its log; returns its folder (tmp). */
+static const char *project(const char *md, const char *site)
+{
+	tmp = e2e_tmpdir();
+	if (site)
+		e2e_write(tmp, "site.yaml", site);
+	e2e_write(tmp, MD, md);
+	char *log = e2e_read(".", FIXTURES "bs512.log");
+	assert_non_null(log);
+	e2e_write(tmp, "content/r/logs/bs512.log", log);
+	free(log);
+	return tmp;
+}
+
+static char *pdf_path(void)
+{
+	return path_join(tmp, "_site/r/report.pdf");
+}
+
+/* pdftotext of the report, in reading order, pages apart by \f. */
+static char *pdf_text(void)
+{
+	char *p = pdf_path();
+	char *t = sh("pdftotext -enc UTF-8 '%s' -", p);
+	free(p);
+	assert_non_null(t);
+	return t;
+}
+
+static char *pdf_info(void)
+{
+	char *p = pdf_path();
+	char *t = sh("pdfinfo '%s'", p);
+	free(p);
+	assert_non_null(t);
+	return t;
+}
+
+static char *pdf_bytes(size_t *len)
+{
+	char *p = pdf_path();
+	struct buf b = BUF_INIT;
+	assert_true(file_read(p, &b, NULL));
+	free(p);
+	*len = b.len;
+	return buf_detach(&b);
+}
+
+static bool mem_has(const char *hay, size_t len, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (size_t i = 0; i + n <= len; i++)
+		if (memcmp(hay + i, needle, n) == 0)
+			return true;
+	return false;
+}
+
+static long info_number(const char *info, const char *key)
+{
+	const char *p = strstr(info, key);
+	assert_non_null(p);
+	return strtol(p + strlen(key), NULL, 10);
+}
+
+/* Asserts that the words come in this order in text, read with every
+ * run of white space (a line's end) as one space. */
+static void in_order(const char *raw, const char *const *words)
+{
+	struct buf flat = BUF_INIT;
+	for (const char *s = raw; *s; s++) {
+		bool blank = *s == ' ' || *s == '\n' || *s == '\f';
+		if (!blank)
+			buf_putc(&flat, *s);
+		else if (flat.len && buf_data(&flat)[flat.len - 1] != ' ')
+			buf_putc(&flat, ' ');
+	}
+	const char *text = buf_data(&flat);
+	const char *p = text;
+	for (size_t i = 0; words[i]; i++) {
+		const char *q = strstr(p, words[i]);
+		if (!q)
+			fail_msg("'%s' missing after '%s' in:\n%s", words[i], i ? words[i - 1] : "",
+				 text);
+		p = q + strlen(words[i]);
+	}
+	buf_free(&flat);
+}
+
+/* Every word lies inside the page, a margin's part away from its edges:
+ * nothing runs off a page. */
+static void words_inside(double margin)
+{
+	char *p = pdf_path();
+	char *html = sh("pdftotext -bbox '%s' -", p);
+	free(p);
+	assert_non_null(html);
+	double pw = 0, ph = 0;
+	size_t words = 0;
+	for (const char *s = html; (s = strstr(s, "<")) != NULL; s++) {
+		double a, b, c, d;
+		if (sscanf(s, "<page width=\"%lf\" height=\"%lf\"", &a, &b) == 2) {
+			pw = a;
+			ph = b;
+		} else if (sscanf(s, "<word xMin=\"%lf\" yMin=\"%lf\" xMax=\"%lf\" yMax=\"%lf\"", &a,
+				  &b, &c, &d) == 4) {
+			words++;
+			if (a < margin || b < margin || c > pw - margin || d > ph - margin / 2) {
+				const char *end = strstr(s, "</word>");
+				fail_msg("a word lies outside the page (%.1f %.1f %.1f %.1f on %.0fx%.0f): "
+					 "%.60s",
+					 a, b, c, d, pw, ph, end ? strchr(s, '>') + 1 : s);
+			}
+		}
+	}
+	assert_true(words > 0);
+	free(html);
+}
+
+static void writes_a_pdf_of_every_report(void **state)
+{
+	(void)state;
+	if (!have_poppler())
+		skip();
+	project(report, NULL);
+	struct run r = e2e_run(tmp, "pdf");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "logdown: built 1 report into _site\n");
+	/* the page is still there, beside the PDF */
+	char *page = e2e_read(tmp, "_site/r/index.html");
+	assert_non_null(page);
+	free(page);
+	char *info = pdf_info();
+	assert_contains(info, "Title:           PDF fixture report\n");
+	assert_contains(info, "Author:          A. Student\n");
+	assert_contains(info, "Page size:       595.276 x 841.89 pts (A4)\n");
+	assert_not_contains(info, "CreationDate");
+	free(info);
+	run_free(&r);
+}
+
+static void text_is_in_reading_order_with_the_values(void **state)
+{
+	(void)state;
+	if (!have_poppler())
+		skip();
+	project(report, NULL);
+	struct run r = e2e_run(tmp, "pdf");
+	assert_int_equal(r.status, 0);
+	char *t = pdf_text();
+	static const char *const words[] = {
+		"PDF fixture report",
+		"A. Student",
+		"2024-04-08",
+		"Intro paragraph with italic, bold, code and struck words.",
+		"The final loss was 7.12500 after 1000 steps",
+		"(see Table 1 and Figure 1). A link too.1",
+		"Setup",
+		"A quoted remark over two lines.",
+		"first step",
+		"nested bullet",
+		"second step",
+		"done task",
+		"open task",
+		"srun --ntasks 8",
+		"END_OF_CODE",
+		"Results",
+		"Table 1: Sweep",
+		"Run",
+		"Final loss",
+		"cs512",
+		"7.12500",
+		"Name",
+		"Value",
+		"alpha",
+		"beta",
+		"22",
+		"53",
+		"Step=1000, Loss=7.12500",
+		"Figure 1: Loss per step",
+		"Closing words.",
+		"The footnote text.",
+		NULL,
+	};
+	in_order(t, words);
+	/* the task list's boxes, checked and not */
+	assert_contains(t, "\xE2\x98\x91");
+	assert_contains(t, "\xE2\x98\x90");
+	/* page numbers */
+	assert_contains(t, "1/2");
+	assert_contains(t, "2/2");
+	free(t);
+	run_free(&r);
+}
+
+static void fonts_are_embedded(void **state)
+{
+	(void)state;
+	if (!have_poppler())
+		skip();
+	project(report, NULL);
+	struct run r = e2e_run(tmp, "pdf");
+	assert_int_equal(r.status, 0);
+	char *p = pdf_path();
+	char *fonts = sh("pdffonts '%s'", p);
+	free(p);
+	assert_non_null(fonts);
+	assert_contains(fonts, "DejaVuSerif");
+	assert_contains(fonts, "DejaVuSans-Bold");
+	assert_contains(fonts, "DejaVuSansMono");
+	/* every font: emb is the 5th column from the end */
+	const char *line = strstr(fonts, "-----");
+	assert_non_null(line);
+	int rows = 0;
+	for (line = strchr(line, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+		char *copy = xstrndup(line + 1, strcspn(line + 1, "\n"));
+		char *tok[32];
+		int n = 0;
+		for (char *s = strtok(copy, " "); s && n < 32; s = strtok(NULL, " "))
+			tok[n++] = s;
+		assert_true(n >= 5);
+		if (strcmp(tok[n - 5], "yes") != 0)
+			fail_msg("font not embedded: %s", line + 1);
+		rows++;
+		free(copy);
+	}
+	assert_true(rows >= 3);
+	free(fonts);
+	run_free(&r);
+}
+
+static void headings_are_bookmarks_and_links_work(void **state)
+{
+	(void)state;
+	if (!have_poppler())
+		skip();
+	project(report, NULL);
+	struct run r = e2e_run(tmp, "pdf");
+	assert_int_equal(r.status, 0);
+	size_t len;
+	char *pdf = pdf_bytes(&len);
+	assert_true(mem_has(pdf, len, "/Outlines"));
+	assert_true(mem_has(pdf, len, "/Title (Setup)"));
+	assert_true(mem_has(pdf, len, "/Title (Results)"));
+	/* an external link, a value's link to its log line, and the
+	 * internal links of "Table 1" and "Figure 1" */
+	assert_true(mem_has(pdf, len, "/URI (https://example.org/page)"));
+	assert_true(mem_has(pdf, len, "/URI (logs/bs512.log.html#L53)"));
+	assert_true(mem_has(pdf, len, "/Dest (fig-loss)"));
+	assert_true(mem_has(pdf, len, "/Dest (tbl-sweep)"));
+	/* the chart is drawn, not pasted as a picture */
+	assert_false(mem_has(pdf, len, "/Subtype /Image"));
+	free(pdf);
+	run_free(&r);
+}
+
+/* The chart's first series is Okabe-Ito blue (0x0072B2): some pixels
+ * of the page must be that colour. */
+static void chart_colour_is_on_its_page(void **state)
+{
+	(void)state;
+	if (!have_poppler())
+		skip();
+	project(report, NULL);
+	struct run r = e2e_run(tmp, "pdf");
+	assert_int_equal(r.status, 0);
+	char *p = pdf_path();
+	char *ppm = path_join(tmp, "page");
+	char *o = sh("pdftoppm -r 60 -f 1 -l 1 '%s' '%s' && ls '%s'", p, ppm, tmp);
+	assert_non_null(o);
+	free(o);
+	char *name = path_join(tmp, "page-1.ppm");
+	struct buf img = BUF_INIT;
+	assert_true(file_read(name, &img, NULL));
+	int w, h, max, off = 0;
+	assert_int_equal(sscanf(buf_data(&img), "P6 %d %d %d%n", &w, &h, &max, &off), 3);
+	const unsigned char *px = (const unsigned char *)buf_data(&img) + off + 1;
+	long blue = 0;
+	for (long i = 0; i < (long)w * h; i++) {
+		int R = px[3 * i], G = px[3 * i + 1], B = px[3 * i + 2];
+		if (abs(R - 0x00) < 24 && abs(G - 0x72) < 24 && abs(B - 0xB2) < 24)
+			blue++;
+	}
+	if (blue < 20)
+		fail_msg("only %ld pixels of the first series' blue on the chart's page", blue);
+	buf_free(&img);
+	free(name);
+	free(ppm);
+	free(p);
+	run_free(&r);
+}
+
+static void same_input_same_bytes(void **state)
+{
+	(void)state;
+	if (!have_poppler())
+		skip();
+	project(report, NULL);
+	struct run r = e2e_run(tmp, "pdf -o out1");
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	r = e2e_run(tmp, "pdf -o out2");
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	char *a = path_join(tmp, "out1/r/report.pdf"), *b = path_join(tmp, "out2/r/report.pdf");
+	struct buf x = BUF_INIT, y = BUF_INIT;
+	assert_true(file_read(a, &x, NULL));
+	assert_true(file_read(b, &y, NULL));
+	assert_int_equal(x.len, y.len);
+	assert_memory_equal(x.data, y.data, x.len);
+	assert_false(mem_has(x.data, x.len, "/CreationDate"));
+	buf_free(&x);
+	buf_free(&y);
+	free(a);
+	free(b);
+	/* with SOURCE_DATE_EPOCH, that date and no other */
+	char *cmd = xasprintf("cd '%s' && SOURCE_DATE_EPOCH=1712534400 '%s' pdf -o out3 2>&1 && "
+			      "pdfinfo -isodates out3/r/report.pdf",
+			      tmp, e2e_binary());
+	char *info = sh("%s", cmd);
+	assert_non_null(info);
+	assert_contains(info, "CreationDate:    2024-04-08T00:00:00");
+	free(info);
+	free(cmd);
+}
+
+static void paper_letter_and_build_pdf(void **state)
+{
+	(void)state;
+	if (!have_poppler())
+		skip();
+	project(report, "paper: letter\n");
+	struct run r = e2e_run(tmp, "build --pdf");
+	assert_int_equal(r.status, 0);
+	char *info = pdf_info();
+	assert_contains(info, "Page size:       612 x 792 pts (letter)\n");
+	free(info);
+	run_free(&r);
+	/* without --pdf, build writes no PDF */
+	r = e2e_run(tmp, "build -o plain");
+	assert_int_equal(r.status, 0);
+	char *none = e2e_read(tmp, "plain/r/report.pdf");
+	assert_null(none);
+	run_free(&r);
+}
+
+static void bad_paper_is_an_error(void **state)
+{
+	(void)state;
+	project(report, "paper: a5\n");
+	struct run r = e2e_run(tmp, "pdf");
+	assert_int_equal(r.status, 1);
+	assert_contains(r.err, "site.yaml:1:8: error: paper must be 'a4' or 'letter', not 'a5'");
+	run_free(&r);
+}
+
+static void help_and_usage(void **state)
+{
+	(void)state;
+	tmp = e2e_tmpdir();
+	struct run r = e2e_run(tmp, "pdf --help");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.out, "usage: logdown pdf [DIR]");
+	assert_contains(r.out, "paper: letter");
+	run_free(&r);
+	r = e2e_run(tmp, "pdf --bogus");
+	assert_int_equal(r.status, 2);
+	assert_contains(r.err, "logdown: unknown option '--bogus'\n\nusage: logdown pdf");
+	run_free(&r);
+	r = e2e_run(tmp, "--help");
+	assert_contains(r.out, "  pdf [DIR]     build the site and a PDF of every report");
+	run_free(&r);
+}
+
+static void missing_image_is_a_warning_and_a_description(void **state)
+{
+	(void)state;
+	if (!have_poppler())
+		skip();
+	project("---\ntitle: T\n---\nBefore.\n\n![the loss curve](img/loss.png)\n\nAfter.\n",
+		NULL);
+	struct run r = e2e_run(tmp, "pdf");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.err, "content/r/index.md:6:1: warning: image 'img/loss.png' does not "
+			       "exist: the PDF shows its description\n");
+	char *t = pdf_text();
+	static const char *const words[] = {"Before.", "[image: the loss curve] img/loss.png",
+					    "After.", NULL};
+	in_order(t, words);
+	free(t);
+	run_free(&r);
+}
+
+static void a_png_image_is_drawn(void **state)
+{
+	(void)state;
+	if (!have_poppler())
+		skip();
+	project("---\ntitle: T\n---\n![a dot](dot.png)\n", NULL);
+	/* a 40x30 PNG, drawn here */
+	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 40, 30);
+	cairo_t *cr = cairo_create(s);
+	cairo_set_source_rgb(cr, 0.8, 0.1, 0.1);
+	cairo_paint(cr);
+	cairo_destroy(cr);
+	char *path = path_join(tmp, "content/r/dot.png");
+	assert_int_equal(cairo_surface_write_to_png(s, path), CAIRO_STATUS_SUCCESS);
+	cairo_surface_destroy(s);
+	free(path);
+	struct run r = e2e_run(tmp, "pdf");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "logdown: built 1 report into _site\n");
+	size_t len;
+	char *pdf = pdf_bytes(&len);
+	assert_true(mem_has(pdf, len, "/Subtype /Image"));
+	free(pdf);
+	run_free(&r);
+}
+
+static void long_words_and_urls_stay_on_the_page(void **state)
+{
+	(void)state;
+	if (!have_poppler())
+		skip();
+	struct buf md = BUF_INIT;
+	buf_puts(&md, "---\ntitle: T\n---\nA word: ");
+	for (int i = 0; i < 3000; i++)
+		buf_putc(&md, "abcdefghij"[i % 10]);
+	buf_puts(&md, " and a URL: <https://example.org/");
+	for (int i = 0; i < 600; i++)
+		buf_puts(&md, "x/");
+	buf_puts(&md, "end>\n\n| a | b |\n|---|---|\n| ");
+	for (int i = 0; i < 400; i++)
+		buf_puts(&md, "longcell");
+	buf_puts(&md, " | short |\n\n```\n");
+	for (int i = 0; i < 500; i++)
+		buf_puts(&md, "code-");
+	buf_puts(&md, "\n```\n");
+	project(buf_data(&md), NULL);
+	buf_free(&md);
+	struct run r = e2e_run(tmp, "pdf");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "logdown: built 1 report into _site\n");
+	words_inside(30);
+	char *t = pdf_text();
+	/* the narrow column keeps its width; the wrapped code line is all
+	 * there */
+	assert_contains(t, "short");
+	size_t codes = 0;
+	struct buf joined = BUF_INIT;
+	for (const char *c = t; *c; c++)
+		if (*c != '\n')
+			buf_putc(&joined, *c);
+	/* (pdftotext drops a hyphen at a line's end: count the words) */
+	for (const char *c = buf_data(&joined); (c = strstr(c, "code")) != NULL; c++)
+		codes++;
+	buf_free(&joined);
+	assert_int_equal(codes, 500);
+	free(t);
+	run_free(&r);
+}
+
+static void ten_thousand_rows_repeat_their_header(void **state)
+{
+	(void)state;
+	if (!have_poppler())
+		skip();
+	struct buf csv = BUF_INIT;
+	buf_puts(&csv, "step,loss\n");
+	for (int i = 1; i <= 10000; i++)
+		buf_printf(&csv, "%d,%d.5\n", i, 10000 - i);
+	project("---\ntitle: T\nruns:\n  data: { file: data.csv, parser: csv }\n---\n"
+		"```{table}\ncaption: All rows\nrows: data.rows\ncolumns:\n  Step number: step\n"
+		"  Loss value: loss\n```\n",
+		NULL);
+	e2e_write(tmp, "content/r/data.csv", buf_data(&csv));
+	buf_free(&csv);
+	time_t t0 = time(NULL);
+	struct run r = e2e_run(tmp, "pdf");
+	assert_int_equal(r.status, 0);
+	assert_true(time(NULL) - t0 < 120);
+	char *info = pdf_info();
+	long pages = info_number(info, "Pages:");
+	assert_true(pages > 100 && pages < 400);
+	free(info);
+	char *t = pdf_text();
+	assert_contains(t, "10000");
+	assert_contains(t, "0.5");
+	/* the header row on every page */
+	long heads = 0;
+	for (const char *s = t; (s = strstr(s, "Step number")) != NULL; s++)
+		heads++;
+	assert_int_equal(heads, pages);
+	free(t);
+	words_inside(30);
+	run_free(&r);
+}
+
+static void five_thousand_log_lines(void **state)
+{
+	(void)state;
+	if (!have_poppler())
+		skip();
+	struct buf log = BUF_INIT;
+	for (int i = 1; i <= 5000; i++)
+		buf_printf(&log, "[rank %d] step %d loss=%d.25 %s\n", i % 8, i, i,
+			   i % 50 == 0 ? "a much longer line that goes on and on past the right "
+					 "margin of the page, so that it has to be wrapped with a mark"
+				       : "");
+	project("---\ntitle: T\nruns:\n  big: { file: big.log, parser: keyvalue }\n---\n"
+		"```{log}\nfrom: big\nlines: 1-5000\n```\n",
+		NULL);
+	e2e_write(tmp, "content/r/big.log", buf_data(&log));
+	buf_free(&log);
+	struct run r = e2e_run(tmp, "pdf");
+	assert_int_equal(r.status, 0);
+	char *t = pdf_text();
+	assert_contains(t, "step 1 loss=1.25");
+	assert_contains(t, "step 5000 loss=5000.25");
+	free(t);
+	words_inside(30);
+	run_free(&r);
+}
+
+/* A rebuild that takes the report from the build cache keeps its PDF;
+ * a build without --pdf drops it. */
+static void a_rebuild_from_the_cache_keeps_the_pdf(void **state)
+{
+	(void)state;
+	if (!have_poppler())
+		skip();
+	project(report, NULL);
+	struct run r = e2e_run(tmp, "pdf");
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	char *first = e2e_read(tmp, "_site/r/report.pdf");
+	assert_non_null(first);
+	r = e2e_run(tmp, "pdf -v");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.err, "1 report: 0 rendered, 1 from cache");
+	run_free(&r);
+	char *again = e2e_read(tmp, "_site/r/report.pdf");
+	assert_non_null(again);
+	assert_string_equal(first, again);
+	free(again);
+	r = e2e_run(tmp, "build");
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	assert_null(e2e_read(tmp, "_site/r/report.pdf"));
+	r = e2e_run(tmp, "build --pdf");
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	again = e2e_read(tmp, "_site/r/report.pdf");
+	assert_non_null(again);
+	assert_string_equal(first, again);
+	free(again);
+	free(first);
+}
+
+#define TEST(f) cmocka_unit_test_teardown(f, cleanup)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		TEST(writes_a_pdf_of_every_report),
+		TEST(text_is_in_reading_order_with_the_values),
+		TEST(fonts_are_embedded),
+		TEST(headings_are_bookmarks_and_links_work),
+		TEST(chart_colour_is_on_its_page),
+		TEST(same_input_same_bytes),
+		TEST(paper_letter_and_build_pdf),
+		TEST(a_rebuild_from_the_cache_keeps_the_pdf),
+		TEST(bad_paper_is_an_error),
+		TEST(help_and_usage),
+		TEST(missing_image_is_a_warning_and_a_description),
+		TEST(a_png_image_is_drawn),
+		TEST(long_words_and_urls_stay_on_the_page),
+		TEST(ten_thousand_rows_repeat_their_header),
+		TEST(five_thousand_log_lines),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
