@@ -325,14 +325,14 @@ pdf_bench() {
 	# Chromium prints every report page, one process per page, as a user
 	# scripting it would.
 	hf pdf "$(( RUNS < 3 ? RUNS : 3 ))" --warmup 1 \
-		--prepare 'rm -rf "$PROJ/_site" "$PROJ/.logdown-cache" "$OUT/e-chromium" && mkdir -p "$OUT/e-chromium"' \
-		-n logdown '"$LD" pdf "$PROJ" 2>/dev/null' \
+		--prepare 'rm -rf "$OUT/e-logdown" "$PROJ/.logdown-cache" "$OUT/e-chromium" && mkdir -p "$OUT/e-chromium"' \
+		-n logdown '"$LD" pdf "$PROJ" -o "$OUT/e-logdown" 2>/dev/null' \
 		-n chromium 'for f in "$OUT"/e-html/reports/*/index.html; do chromium --headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking --disable-component-update --disable-sync --user-data-dir="$CHROME_PROFILE" --no-pdf-header-footer --print-to-pdf="$OUT/e-chromium/$(basename "$(dirname "$f")").pdf" "file://$f" 2>/dev/null; done' || true
 	row time "(e)" "pdf of $PDFPAGES pages vs chromium --print-to-pdf" pdf logdown chromium -
 	local ldsize chsize
 	# (--prepare ran again before chromium's runs: make logdown's once more.)
-	"$LD" pdf "$proj" 2>/dev/null || true
-	ldsize=$(find "$proj" "$OUT/e-html" -name '*.pdf' -printf '%s\n' | awk '{s += $1} END {print s + 0}')
+	"$LD" pdf "$proj" -o "$OUT/e-logdown" 2>/dev/null || true
+	ldsize=$(find "$OUT/e-logdown" -name '*.pdf' -printf '%s\n' | awk '{s += $1} END {print s + 0}')
 	chsize=$(find "$OUT/e-chromium" -name '*.pdf' -printf '%s\n' | awk '{s += $1} END {print s + 0}')
 	row size "(e)" "PDF bytes of $PDFPAGES pages, logdown vs chromium" "$ldsize" "$chsize"
 	rm -rf "$proj" "$OUT"/e-*
