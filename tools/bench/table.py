@@ -107,7 +107,9 @@ for raw in open(os.path.join(res, "rows.tsv")):
             if f[6].startswith(">="):
                 want = float(f[6][2:])
                 target = "≥ %gx" % want
-                result = judge(r >= want, "logdown needs %.2fx less time" % (want / r))
+                less = 100 * (1 - r / want)
+                result = judge(r >= want, "logdown needs %s%% less time" %
+                               ("%.1f" % less if less < 10 else "%.0f" % less))
             cells = [wall_cpu(f[4], ld), wall_cpu(f[5], peer), ratio(r), target, result]
         elif kind == "rate":
             ld = medians(f[3])[f[4]]
