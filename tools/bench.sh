@@ -110,7 +110,13 @@ hf() { # json-name runs hyperfine-args...: side by side, medians to JSON
 	local json=$RES/$1.json runs=$2
 	shift 2
 	say "$(basename "$json" .json): $runs runs each, load $(load)"
-	hyperfine --style basic --runs "$runs" --export-json "$json" "$@" >&2
+	# A command that fails leaves no JSON: its rows then say so, and the
+	# other rows are still measured.
+	if ! hyperfine --style basic --runs "$runs" --export-json "$json" "$@" >&2; then
+		say "$(basename "$json" .json): a command failed (above); its rows show the error"
+		rm -f "$json"
+		return 1
+	fi
 }
 
 LD=${LOGDOWN:-$ROOT/logdown}
@@ -176,7 +182,12 @@ bench_a() {
 		skip "(a)" "$GB log vs python re" "$PYSCRIPT not found (../shared beside the checkout)"
 	fi
 	cat "$LOG" > /dev/null # into the page cache
-	hf extract "$LOGRUNS" "${names[@]}"
+	if ! hf extract "$LOGRUNS" "${names[@]}"; then
+		for p in "${peers[@]}"; do
+			row time "(a)" "$GB log vs $p" extract logdown "$p" -
+		done
+		return 0
+	fi
 	rows=$(($(wc -l < "$OUT/a-logdown.csv") - 1))
 	grep_rows=$(wc -l < "$OUT/a-grep.out")
 	if [ "$rows" != "$grep_rows" ]; then
@@ -212,7 +223,7 @@ bench_b() {
 			hf "site-$n" "$RUNS" --warmup 1 \
 				--prepare 'rm -rf "$OUT/b-logdown" "$OUT/b-hugo" "$SITE/.logdown-cache"' \
 				-n logdown '"$LD" build "$SITE" -o "$OUT/b-logdown" 2>/dev/null' \
-				-n hugo 'hugo --quiet -s "$SITE" -d "$OUT/b-hugo"'
+				-n hugo 'hugo --quiet -s "$SITE" -d "$OUT/b-hugo"' || true
 			if [ "$n" = 10000 ]; then target=">=2"; else target="-"; fi
 			row time "(b)" "$(commas "$n")-page site vs hugo" "site-$n" logdown hugo "$target"
 		done
@@ -240,17 +251,17 @@ bench_c() {
 	else
 		skip "(c)" "1M-point chart vs matplotlib" "python3-matplotlib not installed"
 	fi
-	hf chart "$RUNS" --warmup 1 --prepare 'rm -rf "$OUT/c-logdown" "$CHART/.logdown-cache"' "${names[@]}"
+	hf chart "$RUNS" --warmup 1 --prepare 'rm -rf "$OUT/c-logdown" "$CHART/.logdown-cache"' "${names[@]}" || true
 	for p in "${peers[@]}"; do
 		row time "(c)" "$(commas $POINTS)-point chart vs $p" chart logdown "$p" -
 	done
 	# (--prepare runs before every command's runs: build once more to weigh it.)
-	"$LD" build "$CHART" -o "$OUT/c-logdown" 2>/dev/null
-	ldsvg=$(stat -c %s "$OUT/c-logdown/loss/figures/fig-loss.svg")
+	"$LD" build "$CHART" -o "$OUT/c-logdown" 2>/dev/null || true
+	ldsvg=$(stat -c %s "$OUT/c-logdown/loss/figures/fig-loss.svg" 2>/dev/null || echo 0)
 	for p in "${peers[@]}"; do
 		f=$OUT/c-gnuplot.svg
 		[ "$p" = "gnuplot svg" ] || f=$OUT/c-mpl.svg
-		row size "(c)" "chart SVG size, logdown vs $p" "$ldsvg" "$(stat -c %s "$f")"
+		row size "(c)" "chart SVG size, logdown vs $p" "$ldsvg" "$(stat -c %s "$f" 2>/dev/null || echo 0)"
 	done
 	rm -rf "$OUT"/c-* "$CHART/.logdown-cache"
 }
@@ -309,19 +320,19 @@ pdf_bench() {
 	for i in $(seq 1 $PDFPAGES); do
 		cp "$CORPUS/site-1000/content/reports/report-$(printf %05d "$i").md" "$proj/content/reports/"
 	done
-	"$LD" build "$proj" -o "$OUT/e-html" 2>/dev/null
+	"$LD" build "$proj" -o "$OUT/e-html" 2>/dev/null || true
 	export PROJ=$proj CHROME_PROFILE=$OUT/e-profile
 	# Chromium prints every report page, one process per page, as a user
 	# scripting it would.
 	hf pdf "$(( RUNS < 3 ? RUNS : 3 ))" --warmup 1 \
-		--prepare 'rm -rf "$PROJ/_site" "$PROJ/.logdown-cache" "$OUT/e-chromium" && mkdir -p "$OUT/e-chromium"' \
-		-n logdown '"$LD" pdf "$PROJ" 2>/dev/null' \
-		-n chromium 'for f in "$OUT"/e-html/reports/*/index.html; do chromium --headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking --disable-component-update --disable-sync --user-data-dir="$CHROME_PROFILE" --no-pdf-header-footer --print-to-pdf="$OUT/e-chromium/$(basename "$(dirname "$f")").pdf" "file://$f" 2>/dev/null; done'
+		--prepare 'rm -rf "$OUT/e-logdown" "$PROJ/.logdown-cache" "$OUT/e-chromium" && mkdir -p "$OUT/e-chromium"' \
+		-n logdown '"$LD" pdf "$PROJ" -o "$OUT/e-logdown" 2>/dev/null' \
+		-n chromium 'for f in "$OUT"/e-html/reports/*/index.html; do chromium --headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking --disable-component-update --disable-sync --user-data-dir="$CHROME_PROFILE" --no-pdf-header-footer --print-to-pdf="$OUT/e-chromium/$(basename "$(dirname "$f")").pdf" "file://$f" 2>/dev/null; done' || true
 	row time "(e)" "pdf of $PDFPAGES pages vs chromium --print-to-pdf" pdf logdown chromium -
 	local ldsize chsize
 	# (--prepare ran again before chromium's runs: make logdown's once more.)
-	"$LD" pdf "$proj" 2>/dev/null
-	ldsize=$(find "$proj" "$OUT/e-html" -name '*.pdf' -printf '%s\n' | awk '{s += $1} END {print s + 0}')
+	"$LD" pdf "$proj" -o "$OUT/e-logdown" 2>/dev/null || true
+	ldsize=$(find "$OUT/e-logdown" -name '*.pdf' -printf '%s\n' | awk '{s += $1} END {print s + 0}')
 	chsize=$(find "$OUT/e-chromium" -name '*.pdf' -printf '%s\n' | awk '{s += $1} END {print s + 0}')
 	row size "(e)" "PDF bytes of $PDFPAGES pages, logdown vs chromium" "$ldsize" "$chsize"
 	rm -rf "$proj" "$OUT"/e-*
@@ -341,12 +352,12 @@ bench_f() {
 	export FSITE=$OUT/f-site FLOG=$OUT/f-site/content/r-00500/run.log
 	rm -rf "$FSITE" "$OUT/f-out"
 	cp -r "$CORPUS/reports-$REPORTS" "$FSITE"
-	"$LD" build "$FSITE" -o "$OUT/f-out" 2>/dev/null
+	"$LD" build "$FSITE" -o "$OUT/f-out" 2>/dev/null || true
 	hf rebuild "$RUNS" --warmup 1 \
 		--prepare 'printf "2024-12-31 23:59:59,999 INFO:   | Train Device=CSX, Step=99999, Loss=1.00000, Rate=3000.00 samples/sec, GlobalRate=3000.00 samples/sec\n" >> "$FLOG"' \
-		-n "logdown rebuild" '"$LD" build "$FSITE" -o "$OUT/f-out" 2>/dev/null'
+		-n "logdown rebuild" '"$LD" build "$FSITE" -o "$OUT/f-out" 2>/dev/null' || true
 	hf rebuild-clean "$RUNS" --warmup 1 --prepare 'rm -rf "$OUT/f-clean" "$FSITE/.logdown-cache"' \
-		-n "logdown clean build" '"$LD" build "$FSITE" -o "$OUT/f-clean" 2>/dev/null'
+		-n "logdown clean build" '"$LD" build "$FSITE" -o "$OUT/f-clean" 2>/dev/null' || true
 	row abs "(f)" "rebuild after appending to 1 log of $(commas $REPORTS) reports (vs a clean build)" \
 		rebuild "logdown rebuild" rebuild-clean "logdown clean build" 0.1
 	rm -rf "$FSITE" "$OUT/f-out" "$OUT/f-clean"
@@ -370,3 +381,4 @@ done
 	)"
 } >> "$RES/meta.tsv"
 $PY tools/bench/table.py "$RES" | tee "$RES/table.md"
+rmdir "$OUT" 2>/dev/null || true

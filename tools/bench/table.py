@@ -107,7 +107,9 @@ for raw in open(os.path.join(res, "rows.tsv")):
             if f[6].startswith(">="):
                 want = float(f[6][2:])
                 target = "≥ %gx" % want
-                result = judge(r >= want, "logdown needs %.2fx less time" % (want / r))
+                less = 100 * (1 - r / want)
+                result = judge(r >= want, "logdown needs %s%% less time" %
+                               ("%.1f" % less if less < 10 else "%.0f" % less))
             cells = [wall_cpu(f[4], ld), wall_cpu(f[5], peer), ratio(r), target, result]
         elif kind == "rate":
             ld = medians(f[3])[f[4]]
@@ -126,7 +128,11 @@ for raw in open(os.path.join(res, "rows.tsv")):
                 cells = [mib(ld), mib(other), ratio(other / ld), "—", "—"]
         elif kind == "size":
             ld, peer = int(f[3]), int(f[4])
-            cells = [kbytes(ld), kbytes(peer), ratio(peer / ld) if ld else "—", "—", "—"]
+            if ld and peer:
+                cells = [kbytes(ld), kbytes(peer), ratio(peer / ld), "—", "—"]
+            else:
+                cells = ["—", "—", "—", "—", "error: %s wrote no file" %
+                         ("logdown" if not ld else "the peer")]
         elif kind == "rps":
             (ld, lerr), (py, perr) = wrk(f[3]), wrk(f[4])
             want = float(f[5])
@@ -149,6 +155,13 @@ for raw in open(os.path.join(res, "rows.tsv")):
                      judge(ld < want, "%.1fx over" % (ld / want))]
         else:
             raise ValueError("unknown row kind " + kind)
+    except FileNotFoundError as e:
+        what_failed = os.path.basename(e.filename or "")
+        if what_failed.endswith(".json"):
+            msg = "error: a command failed, see the log above"
+        else:
+            msg = "error: no %s" % what_failed
+        cells = ["—", "—", "—", "—", msg]
     except (OSError, KeyError, ValueError, ZeroDivisionError) as e:
         cells = ["—", "—", "—", "—", "error: %s" % e]
     lines.append("| %s | %s | %s |" % (rid, what, " | ".join(cells)))
