@@ -143,8 +143,9 @@ struct run *parser_run(const struct parser *p, const char *path, const char *sho
 /* Where the rows of one series go instead of into the run, as they are
  * found and in file order, for a caller that only passes them on
  * (`logdown parse --csv`): memory then stays flat whatever the file's
- * size.  row() gets the typed cells (texts point into the file's buffer:
- * valid for the call only) and the line; it is called from one thread,
+ * size.  row() gets the cells (texts point into the file's buffer: valid
+ * for the call only; a column without a declared type is a string or
+ * missing, its number not read) and the line; it is called from one thread,
  * though maybe not the caller's.  Rows of rank-prefixed lines are still
  * kept in the run too, since dropping another rank's copy of a row needs
  * the rows taken before. */

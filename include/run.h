@@ -107,6 +107,10 @@ long series_row_line(const struct series *s, size_t row);
  * case (a diverged loss).  "1,5", "0x10" and "10.99s" are strings. */
 struct datum datum_from_text(const char *text, size_t len, long line);
 
+/* datum_from_text() without reading numbers: missing or a string, for a
+ * caller that only passes the text on. */
+struct datum datum_from_text_only(const char *text, size_t len, long line);
+
 /* The number in s[0..n) as datum_from_text() reads one (no blanks
  * allowed), into *out: false when it is not one.  Correctly rounded. */
 bool number_parse(const char *s, size_t n, double *out);

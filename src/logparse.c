@@ -2310,6 +2310,11 @@ static size_t build_row(struct scan *sc, const uint32_t *w, const char *base)
 	const uint32_t *cell = w + REC_HEAD;
 	for (size_t j = 0; j < ps->ncols; j++, cell += 2) {
 		const char *text = base + cell[0];
+		if (st->sink && ps->types[j] == VT_AUTO) {
+			/* passed on as written: reading the number is wasted */
+			st->cells[j] = datum_from_text_only(text, cell[1], line);
+			continue;
+		}
 		if (!type_text(ps->types[j], text, cell[1], line, &st->cells[j]) && !st->warned[j]) {
 			st->warned[j] = true;
 			st->warn_line[j] = line;

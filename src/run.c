@@ -713,26 +713,35 @@ static bool number_parse_slow(const char *s, size_t n, double *out)
 	return true;
 }
 
-struct datum datum_from_text(const char *text, size_t len, long line)
+static bool is_missing_word(const char *text, size_t len)
 {
 	static const char *const missing[] = {"--", "n/a", "N/A", "-", "null", "None", NULL};
+	/* Every missing word is short and starts with '-', 'n', 'N'. */
+	if (len <= 4 && (text[0] == '-' || text[0] == 'n' || text[0] == 'N'))
+		for (size_t i = 0; missing[i]; i++)
+			if (strlen(missing[i]) == len && memcmp(missing[i], text, len) == 0)
+				return true;
+	return false;
+}
+
+struct datum datum_from_text_only(const char *text, size_t len, long line)
+{
 	while (len && is_blank(*text))
 		text++, len--;
 	while (len && is_blank(text[len - 1]))
 		len--;
 	struct datum d = {DATUM_STRING, 0, text, len, line};
-	if (len == 0) {
+	if (len == 0 || is_missing_word(text, len))
 		d.kind = DATUM_MISSING;
+	return d;
+}
+
+struct datum datum_from_text(const char *text, size_t len, long line)
+{
+	struct datum d = datum_from_text_only(text, len, line);
+	if (d.kind == DATUM_MISSING)
 		return d;
-	}
-	/* Every missing word is short and starts with '-', 'n', 'N'. */
-	if (len <= 4 && (text[0] == '-' || text[0] == 'n' || text[0] == 'N'))
-		for (size_t i = 0; missing[i]; i++)
-			if (strlen(missing[i]) == len && memcmp(missing[i], text, len) == 0) {
-				d.kind = DATUM_MISSING;
-				return d;
-			}
-	if (number_parse(text, len, &d.num))
+	if (number_parse(d.text, d.len, &d.num))
 		d.kind = DATUM_NUMBER;
 	return d;
 }
