@@ -292,8 +292,13 @@ static void prepass(struct doc *doc, struct buf *md)
 			add_slot(doc, s, md);
 			p = q;
 		} else {
-			buf_putc(md, c);
-			p++;
+			/* plain text up to the next character that could start
+			 * something: one copy, not one call a byte */
+			const char *q = p + 1;
+			while (q < end && *q != '\n' && *q != '\\' && *q != '`' && *q != '{' && *q != '@')
+				q++;
+			buf_put(md, p, (size_t)(q - p));
+			p = q;
 		}
 	}
 }
@@ -726,6 +731,12 @@ static char *fill(struct doc *doc, const char *html)
 			in_tag = false;
 		}
 		buf_putc(&out, *p++);
+		/* then the plain run up to the next byte that matters here */
+		const char *q = p;
+		while (q < end && *q != MARK && *q != '%' && *q != '"' && *q != '<' && *q != '>')
+			q++;
+		buf_put(&out, p, (size_t)(q - p));
+		p = q;
 	}
 	return buf_detach(&out);
 }
