@@ -61,6 +61,12 @@ bool outdir_copy(struct outdir *o, const char *rel, const char *src, struct diag
  * outdir_write() and outdir_copy() replace the file they write. */
 bool outdir_link(struct outdir *o, const char *rel, struct diag *d);
 
+/* Sweeps what killed builds left beside the output folder out: their
+ * staging folders, and the previous outputs their children were
+ * removing (after putting back any folder a killed commit had moved;
+ * see outdir_move()).  A folder of a live process is left alone. */
+void outdir_sweep(const char *out);
+
 /* Has the previous output's folder REL (relative, canonical, with no
  * other folder named for moving below or above it) moved into the
  * staging folder by outdir_commit(), with one rename(2) instead of a

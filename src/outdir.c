@@ -66,6 +66,31 @@ static char *refusal(const char *root, const char *out)
 		       "or choose another folder with -o");
 }
 
+/* Removes a staging folder, its marker last: one whose removal is cut
+ * short keeps the marker, and the next build's sweep finishes it. */
+static bool remove_marked(const char *dir)
+{
+	struct stat st;
+	if (lstat(dir, &st) != 0)
+		return errno == ENOENT;
+	if (!S_ISDIR(st.st_mode))
+		return unlink(dir) == 0; /* a link is removed, never followed */
+	size_t n;
+	char **names = dir_list(dir, &n);
+	if (!names)
+		return errno == ENOENT;
+	bool ok = true;
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(names[i], OUTDIR_MARKER) == 0)
+			continue;
+		char *path = path_join(dir, names[i]);
+		ok &= remove_tree(path);
+		free(path);
+	}
+	strv_free(names);
+	return ok && remove_tree(dir);
+}
+
 /* Is rel a path logdown may write below the staging folder: relative,
  * without "." or ".." segments? */
 static bool rel_safe(const char *rel)
@@ -132,15 +157,35 @@ static void sweep_stale(const char *parent, const char *prefix, const char *fina
 				undo_journal(path, dir, final);
 				free(dir);
 			} else {
+				/* without the marker only when empty: a build killed
+				 * between making it and marking it */
 				char *marker = path_join(path, OUTDIR_MARKER);
 				if (is_file(marker))
-					remove_tree(path);
+					remove_marked(path);
+				else
+					rmdir(path);
 				free(marker);
 			}
 			free(path);
 		}
 	}
 	strv_free(names);
+}
+
+void outdir_sweep(const char *out)
+{
+	char *final = path_resolve(out);
+	if (!final)
+		return;
+	const char *slash = strrchr(final, '/');
+	if (slash && slash[1]) {
+		char *parent = slash == final ? xstrdup("/") : xstrndup(final, (size_t)(slash - final));
+		char *prefix = xasprintf(".%s.tmp-", slash + 1);
+		sweep_stale(parent, prefix, final);
+		free(prefix);
+		free(parent);
+	}
+	free(final);
 }
 
 int outdir_begin(struct outdir *o, const char *root, const char *out, struct diag *d)
@@ -177,7 +222,7 @@ int outdir_begin(struct outdir *o, const char *root, const char *out, struct dia
 	bool ok = mkdir_p(parent);
 	if (ok) {
 		sweep_stale(parent, prefix, o->final);
-		remove_tree(o->staging);
+		remove_marked(o->staging);
 		/* Made here and now, not found: whatever the build writes goes
 		 * below a folder logdown created, through folders it created,
 		 * never through a link someone left in its place. */
@@ -428,7 +473,7 @@ static void discard(struct outdir *o)
 			char c;
 			if (read(3, &c, 1) == 1) {
 				char *mine = xasprintf("%s%ld", o->prefix, (long)getpid());
-				remove_tree(mine);
+				remove_marked(mine);
 			}
 			_exit(0);
 		}
@@ -454,7 +499,7 @@ static void discard(struct outdir *o)
 	if (handed)
 		return;
 here:
-	remove_tree(o->staging);
+	remove_marked(o->staging);
 }
 
 void outdir_end(struct outdir *o)
@@ -462,7 +507,7 @@ void outdir_end(struct outdir *o)
 	if (o->staging && o->swapped)
 		discard(o);
 	else if (o->staging)
-		remove_tree(o->staging);
+		remove_marked(o->staging);
 	free(o->staging);
 	free(o->final);
 	free(o->shown);

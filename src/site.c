@@ -148,8 +148,9 @@ static enum entry classify(struct build *b, const char *path)
 	return ENTRY_SKIP;
 }
 
-/* Enters folder dir for walking; false when it cannot be listed. */
-static char **walk_enter(struct build *b, const char *dir, size_t *n)
+/* Enters folder dir for walking; false when it cannot be listed.  child:
+ * dir is an entry of the folder walked last. */
+static char **walk_enter(struct build *b, const char *dir, bool child, size_t *n)
 {
 	char **names = dir_list(dir, n);
 	if (!names) {
@@ -157,7 +158,14 @@ static char **walk_enter(struct build *b, const char *dir, size_t *n)
 		b->io_failed = true;
 		return NULL;
 	}
-	char *real = path_real(dir);
+	/* a folder itself (not a link) in the folder walked last: its
+	 * canonical path follows from that one's, without realpath()'s
+	 * readlink() per component */
+	struct stat st;
+	const char *base = strrchr(dir, '/');
+	char *real = child && b->nwalk > 0 && base && lstat(dir, &st) == 0 && S_ISDIR(st.st_mode)
+			     ? path_join(b->walk[b->nwalk - 1], base + 1)
+			     : path_real(dir);
 	b->walk = xrealloc(b->walk, (b->nwalk + 1) * sizeof *b->walk);
 	b->walk[b->nwalk++] = real ? real : xstrdup(dir);
 	return names;
@@ -177,7 +185,7 @@ static void scan_bundle(struct build *b, const char *dir, const char *rel_out, c
 			bool top)
 {
 	size_t n;
-	char **names = walk_enter(b, dir, &n);
+	char **names = walk_enter(b, dir, true, &n);
 	if (!names)
 		return;
 	for (size_t i = 0; i < n; i++) {
@@ -267,7 +275,7 @@ static void discover(struct build *b, const char *dir, const char *rel)
 	}
 	free(index);
 	size_t n;
-	char **names = walk_enter(b, dir, &n);
+	char **names = walk_enter(b, dir, *rel != '\0', &n);
 	if (!names)
 		return;
 	for (size_t i = 0; i < n; i++) {
@@ -595,7 +603,7 @@ static void render_index(struct build *b)
 static void walk_static(struct build *b, const char *dir, const char *rel)
 {
 	size_t n;
-	char **names = walk_enter(b, dir, &n);
+	char **names = walk_enter(b, dir, strchr(rel, '/') != NULL, &n);
 	if (!names)
 		return;
 	for (size_t i = 0; i < n; i++) {
@@ -1269,6 +1277,7 @@ int site_clean(const char *root, const char *output, struct diag *d)
 	diag_free(quiet);
 	char *out = output ? xstrdup(output) : path_join(root, config.output);
 	config_free(&config);
+	outdir_sweep(out);
 	char *marker = path_join(out, OUTDIR_MARKER);
 	if (!path_exists(out)) {
 		/* nothing to do */
