@@ -18,6 +18,10 @@ struct outdir {
 	char *final;   /* the output folder, canonical (see path_resolve()) */
 	char *shown;   /* and as the user named it, for messages */
 	char *staging; /* where this build writes: a hidden sibling of final */
+	char *prefix;  /* staging folders' names up to the pid: "PARENT/.BASE.tmp-" */
+	bool swapped;  /* staging now holds the previous output */
+	char **moves;  /* folders of the previous output moved over on commit */
+	size_t nmoves, moves_cap;
 };
 
 /* Checks that out may be replaced and creates the staging folder.  It
@@ -30,12 +34,17 @@ struct outdir {
 int outdir_begin(struct outdir *o, const char *root, const char *out, struct diag *d);
 
 /* Swaps the staging folder in place of the output, atomically where the
- * file system can.  Returns false on an I/O error, reported through d;
- * the previous output is then kept. */
+ * file system can, first moving over the folders outdir_move() named.
+ * Returns false on an I/O error, reported through d; the previous
+ * output is then kept as it was (moved folders are put back). */
 bool outdir_commit(struct outdir *o, struct diag *d);
 
 /* Removes the staging folder and frees o; the output is untouched.
- * Also frees o after outdir_commit(). */
+ * After outdir_commit() the staging folder holds the previous output:
+ * it is renamed to a staging name of a detached child process, which
+ * removes it after this process has gone on (a build does not wait for
+ * thousands of unlink() and rmdir()); a child that is killed leaves a
+ * marked folder of a dead process, which the next build sweeps. */
 void outdir_end(struct outdir *o);
 
 /* Writes data to REL inside the staging folder, creating folders. */
@@ -51,5 +60,20 @@ bool outdir_copy(struct outdir *o, const char *rel, const char *src, struct diag
  * Safe because no file of an output is ever changed in place:
  * outdir_write() and outdir_copy() replace the file they write. */
 bool outdir_link(struct outdir *o, const char *rel, struct diag *d);
+
+/* Sweeps what killed builds left beside the output folder out: their
+ * staging folders, and the previous outputs their children were
+ * removing (after putting back any folder a killed commit had moved;
+ * see outdir_move()).  A folder of a live process is left alone. */
+void outdir_sweep(const char *out);
+
+/* Has the previous output's folder REL (relative, canonical, with no
+ * other folder named for moving below or above it) moved into the
+ * staging folder by outdir_commit(), with one rename(2) instead of a
+ * link per file.  Nothing of the previous output moves before the
+ * commit; the staging folder must not get anything at REL meanwhile.
+ * A killed commit leaves a journal (the staging folder's name +
+ * ".moved") from which the next build puts the folders back. */
+void outdir_move(struct outdir *o, const char *rel);
 
 #endif

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "fsutil.h"
@@ -65,26 +66,126 @@ static char *refusal(const char *root, const char *out)
 		       "or choose another folder with -o");
 }
 
-/* Removes staging folders of builds that were killed: they carry the
- * marker and their process is gone. */
-static void sweep_stale(const char *parent, const char *prefix)
+/* Removes a staging folder, its marker last: one whose removal is cut
+ * short keeps the marker, and the next build's sweep finishes it. */
+static bool remove_marked(const char *dir)
+{
+	struct stat st;
+	if (lstat(dir, &st) != 0)
+		return errno == ENOENT;
+	if (!S_ISDIR(st.st_mode))
+		return unlink(dir) == 0; /* a link is removed, never followed */
+	size_t n;
+	char **names = dir_list(dir, &n);
+	if (!names)
+		return errno == ENOENT;
+	bool ok = true;
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(names[i], OUTDIR_MARKER) == 0)
+			continue;
+		char *path = path_join(dir, names[i]);
+		ok &= remove_tree(path);
+		free(path);
+	}
+	strv_free(names);
+	return ok && remove_tree(dir);
+}
+
+/* Is rel a path logdown may write below the staging folder: relative,
+ * without "." or ".." segments? */
+static bool rel_safe(const char *rel)
+{
+	bool ok = *rel && *rel != '/';
+	for (const char *s = rel; ok; s++) {
+		size_t n = strcspn(s, "/");
+		ok = !(n == 0 || (n == 1 && s[0] == '.') || (n == 2 && s[0] == '.' && s[1] == '.'));
+		s += n;
+		if (!*s)
+			break;
+	}
+	return ok;
+}
+
+/* A commit killed while moving folders of the output (final) into its
+ * staging folder left the journal of the moves: each folder the output
+ * lacks goes back (one the output has is the new site's, swapped in). */
+static void undo_journal(const char *journal, const char *staging, const char *final)
+{
+	struct buf b = BUF_INIT;
+	bool ours = file_read(journal, &b, NULL);
+	buf_putc(&b, '\0');
+	char *text = b.data;
+	char *marker = path_join(staging, OUTDIR_MARKER);
+	ours = ours && is_file(marker);
+	free(marker);
+	for (char *line = text, *next; ours && line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (!rel_safe(line))
+			continue;
+		char *from = path_join(staging, line), *to = path_join(final, line);
+		if (!path_exists(to) && path_exists(from))
+			rename(from, to);
+		free(from);
+		free(to);
+	}
+	buf_free(&b);
+	unlink(journal);
+}
+
+/* Removes staging folders of builds that were killed, and of children
+ * removing a previous output that were: they carry the marker and their
+ * process is gone.  Their journals of moves are undone first. */
+static void sweep_stale(const char *parent, const char *prefix, const char *final)
 {
 	size_t n;
 	char **names = dir_list(parent, &n);
-	for (size_t i = 0; names && i < n; i++) {
-		if (!str_has_prefix(names[i], prefix))
-			continue;
-		long pid = strtol(names[i] + strlen(prefix), NULL, 10);
-		if (pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-			continue;
-		char *dir = path_join(parent, names[i]);
-		char *marker = path_join(dir, OUTDIR_MARKER);
-		if (is_file(marker))
-			remove_tree(dir);
-		free(marker);
-		free(dir);
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; names && i < n; i++) {
+			if (!str_has_prefix(names[i], prefix))
+				continue;
+			char *end;
+			long pid = strtol(names[i] + strlen(prefix), &end, 10);
+			bool journal = strcmp(end, ".moved") == 0;
+			if (pid <= 0 || (*end && !journal) || journal != (pass == 0) ||
+			    pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+				continue;
+			char *path = path_join(parent, names[i]);
+			if (journal) {
+				char *dir = xstrndup(path, strlen(path) - strlen(".moved"));
+				undo_journal(path, dir, final);
+				free(dir);
+			} else {
+				/* without the marker only when empty: a build killed
+				 * between making it and marking it */
+				char *marker = path_join(path, OUTDIR_MARKER);
+				if (is_file(marker))
+					remove_marked(path);
+				else
+					rmdir(path);
+				free(marker);
+			}
+			free(path);
+		}
 	}
 	strv_free(names);
+}
+
+void outdir_sweep(const char *out)
+{
+	char *final = path_resolve(out);
+	if (!final)
+		return;
+	const char *slash = strrchr(final, '/');
+	if (slash && slash[1]) {
+		char *parent = slash == final ? xstrdup("/") : xstrndup(final, (size_t)(slash - final));
+		char *prefix = xasprintf(".%s.tmp-", slash + 1);
+		sweep_stale(parent, prefix, final);
+		free(prefix);
+		free(parent);
+	}
+	free(final);
 }
 
 int outdir_begin(struct outdir *o, const char *root, const char *out, struct diag *d)
@@ -116,11 +217,12 @@ int outdir_begin(struct outdir *o, const char *root, const char *out, struct dia
 	o->final = final;
 	o->shown = xstrdup(out);
 	o->staging = xasprintf("%s/%s%ld", parent, prefix, (long)getpid());
+	o->prefix = xasprintf("%s/%s", parent, prefix);
 	final = NULL;
 	bool ok = mkdir_p(parent);
 	if (ok) {
-		sweep_stale(parent, prefix);
-		remove_tree(o->staging);
+		sweep_stale(parent, prefix, o->final);
+		remove_marked(o->staging);
 		/* Made here and now, not found: whatever the build writes goes
 		 * below a folder logdown created, through folders it created,
 		 * never through a link someone left in its place. */
@@ -150,14 +252,7 @@ fail:
  * from slugs and file names; a bad one is a bug, reported, not obeyed. */
 static bool rel_ok(struct outdir *o, const char *rel, struct diag *d)
 {
-	bool ok = *rel != '/';
-	for (const char *s = rel; ok; s++) {
-		size_t n = strcspn(s, "/");
-		ok = !(n == 0 || (n == 1 && s[0] == '.') || (n == 2 && s[0] == '.' && s[1] == '.'));
-		s += n;
-		if (!*s)
-			break;
-	}
+	bool ok = rel_safe(rel);
 	if (!ok)
 		diag_error(d, loc_line(NULL, 0), "%s/%s: refusing to write outside the site", o->shown,
 			   rel);
@@ -219,7 +314,76 @@ bool outdir_link(struct outdir *o, const char *rel, struct diag *d)
 	return ok;
 }
 
-bool outdir_commit(struct outdir *o, struct diag *d)
+void outdir_move(struct outdir *o, const char *rel)
+{
+	if (o->nmoves == o->moves_cap) {
+		o->moves_cap = o->moves_cap ? 2 * o->moves_cap : 64;
+		o->moves = xrealloc(o->moves, o->moves_cap * sizeof *o->moves);
+	}
+	o->moves[o->nmoves++] = xstrdup(rel);
+}
+
+/* Moves the first n folders of o->moves back into the output. */
+static void unmove(struct outdir *o, size_t n, struct diag *d)
+{
+	for (size_t i = n; i-- > 0;) {
+		char *from = path_join(o->staging, o->moves[i]);
+		char *to = path_join(o->final, o->moves[i]);
+		if (rename(from, to) != 0)
+			diag_error(d, loc_line(NULL, 0), "%s/%s: cannot put back from %s: %s", o->shown,
+				   o->moves[i], from, strerror(errno));
+		free(from);
+		free(to);
+	}
+}
+
+/* Moves the folders outdir_move() named from the output into the
+ * staging folder, journaled (see undo_journal()).  On failure every one
+ * is put back. */
+static bool move_over(struct outdir *o, const char *journal, struct diag *d)
+{
+	size_t len = 0;
+	for (size_t i = 0; i < o->nmoves; i++)
+		len += strlen(o->moves[i]) + 1;
+	char *text = xmalloc(len + 1), *p = text;
+	for (size_t i = 0; i < o->nmoves; i++) {
+		size_t m = strlen(o->moves[i]);
+		memcpy(p, o->moves[i], m);
+		p[m] = '\n';
+		p += m + 1;
+	}
+	bool ok = rel_safe(o->moves[0]) && file_write(journal, text, len);
+	free(text);
+	if (!ok) {
+		diag_error(d, loc_line(NULL, 0), "%s: cannot write: %s", journal, strerror(errno));
+		return false;
+	}
+	size_t i = 0;
+	for (; ok && i < o->nmoves; i++) {
+		ok = rel_safe(o->moves[i]);
+		char *from = path_join(o->final, o->moves[i]);
+		char *to = path_join(o->staging, o->moves[i]);
+		errno = EINVAL;
+		if (ok && strchr(o->moves[i], '/')) {
+			char *dir = path_dirname(to);
+			ok = mkdir_p(dir);
+			free(dir);
+		}
+		ok = ok && rename(from, to) == 0;
+		if (!ok)
+			diag_error(d, loc_line(NULL, 0), "%s/%s: cannot move into the new site: %s",
+				   o->shown, o->moves[i], strerror(errno));
+		free(from);
+		free(to);
+	}
+	if (!ok) {
+		unmove(o, i - 1, d);
+		unlink(journal);
+	}
+	return ok;
+}
+
+static bool swap(struct outdir *o, struct diag *d)
 {
 	if (!path_exists(o->final)) {
 		if (rename(o->staging, o->final) != 0) {
@@ -233,8 +397,10 @@ bool outdir_commit(struct outdir *o, struct diag *d)
 	}
 	/* One atomic exchange: there is never a moment without a site, and
 	 * the previous one ends up in the staging folder, removed below. */
-	if (renameat2(AT_FDCWD, o->staging, AT_FDCWD, o->final, RENAME_EXCHANGE) == 0)
+	if (renameat2(AT_FDCWD, o->staging, AT_FDCWD, o->final, RENAME_EXCHANGE) == 0) {
+		o->swapped = true;
 		return true;
+	}
 	if (errno != EINVAL && errno != ENOSYS) {
 		diag_error(d, loc_line(NULL, 0), "%s: cannot replace: %s", o->shown, strerror(errno));
 		return false;
@@ -255,17 +421,99 @@ bool outdir_commit(struct outdir *o, struct diag *d)
 		free(o->staging);
 		o->staging = old; /* removed by outdir_end() */
 		old = NULL;
+		o->swapped = true;
 	}
 	free(old);
 	return ok;
 }
 
+bool outdir_commit(struct outdir *o, struct diag *d)
+{
+	if (o->nmoves == 0)
+		return swap(o, d);
+	char *journal = xasprintf("%s.moved", o->staging);
+	bool ok = move_over(o, journal, d);
+	if (ok) {
+		ok = swap(o, d);
+		if (!ok)
+			unmove(o, o->nmoves, d);
+		unlink(journal);
+	}
+	free(journal);
+	return ok;
+}
+
+/* Hands the staging folder (the previous output) to a detached
+ * grandchild, renamed to the grandchild's staging name; removes it here
+ * when that cannot be done. */
+static void discard(struct outdir *o)
+{
+	int go[2], tell[2];
+	if (pipe2(go, O_CLOEXEC) != 0)
+		goto here;
+	if (pipe2(tell, O_CLOEXEC) != 0) {
+		close(go[0]);
+		close(go[1]);
+		goto here;
+	}
+	pid_t child = fork();
+	if (child == 0) {
+		pid_t g = fork();
+		if (g == 0) {
+			/* no terminal, no output, no inherited descriptor */
+			setsid();
+			int null = open("/dev/null", O_RDWR);
+			if (null >= 0) {
+				dup2(null, 0);
+				dup2(null, 1);
+				dup2(null, 2);
+			}
+			if (dup2(go[0], 3) == 3)
+				close_range(4, ~0U, 0);
+			char c;
+			if (read(3, &c, 1) == 1) {
+				char *mine = xasprintf("%s%ld", o->prefix, (long)getpid());
+				remove_marked(mine);
+			}
+			_exit(0);
+		}
+		ssize_t w = write(tell[1], &g, sizeof g);
+		_exit(w == sizeof g ? 0 : 1);
+	}
+	close(go[0]);
+	close(tell[1]);
+	pid_t g = -1;
+	if (child > 0) {
+		if (read(tell[0], &g, sizeof g) != sizeof g)
+			g = -1;
+		waitpid(child, NULL, 0);
+	}
+	close(tell[0]);
+	bool handed = false;
+	if (g > 0) {
+		char *theirs = xasprintf("%s%ld", o->prefix, (long)g);
+		handed = rename(o->staging, theirs) == 0 && write(go[1], "x", 1) == 1;
+		free(theirs);
+	}
+	close(go[1]); /* without the byte, the grandchild leaves */
+	if (handed)
+		return;
+here:
+	remove_marked(o->staging);
+}
+
 void outdir_end(struct outdir *o)
 {
-	if (o->staging)
-		remove_tree(o->staging);
+	if (o->staging && o->swapped)
+		discard(o);
+	else if (o->staging)
+		remove_marked(o->staging);
 	free(o->staging);
 	free(o->final);
 	free(o->shown);
+	free(o->prefix);
+	for (size_t i = 0; i < o->nmoves; i++)
+		free(o->moves[i]);
+	free(o->moves);
 	memset(o, 0, sizeof *o);
 }

@@ -66,6 +66,12 @@ struct build {
 	bool reports_keyed;          /* pages may be reused by key */
 	struct cache_reports *prev;  /* the keys the current output was built with */
 	size_t nfrom_cache;
+	/* reused report folders moved over whole from the previous output
+	 * on commit (outdir_move()) rather than linked file by file */
+	bool can_move;
+	const char **slugs;          /* every report's slug, sorted */
+	const char **moved;          /* the moved ones, sorted */
+	size_t nmoved;
 };
 
 /* Output names the site writes itself: a report may not take them. */
@@ -142,8 +148,9 @@ static enum entry classify(struct build *b, const char *path)
 	return ENTRY_SKIP;
 }
 
-/* Enters folder dir for walking; false when it cannot be listed. */
-static char **walk_enter(struct build *b, const char *dir, size_t *n)
+/* Enters folder dir for walking; false when it cannot be listed.  child:
+ * dir is an entry of the folder walked last. */
+static char **walk_enter(struct build *b, const char *dir, bool child, size_t *n)
 {
 	char **names = dir_list(dir, n);
 	if (!names) {
@@ -151,7 +158,14 @@ static char **walk_enter(struct build *b, const char *dir, size_t *n)
 		b->io_failed = true;
 		return NULL;
 	}
-	char *real = path_real(dir);
+	/* a folder itself (not a link) in the folder walked last: its
+	 * canonical path follows from that one's, without realpath()'s
+	 * readlink() per component */
+	struct stat st;
+	const char *base = strrchr(dir, '/');
+	char *real = child && b->nwalk > 0 && base && lstat(dir, &st) == 0 && S_ISDIR(st.st_mode)
+			     ? path_join(b->walk[b->nwalk - 1], base + 1)
+			     : path_real(dir);
 	b->walk = xrealloc(b->walk, (b->nwalk + 1) * sizeof *b->walk);
 	b->walk[b->nwalk++] = real ? real : xstrdup(dir);
 	return names;
@@ -171,7 +185,7 @@ static void scan_bundle(struct build *b, const char *dir, const char *rel_out, c
 			bool top)
 {
 	size_t n;
-	char **names = walk_enter(b, dir, &n);
+	char **names = walk_enter(b, dir, true, &n);
 	if (!names)
 		return;
 	for (size_t i = 0; i < n; i++) {
@@ -261,7 +275,7 @@ static void discover(struct build *b, const char *dir, const char *rel)
 	}
 	free(index);
 	size_t n;
-	char **names = walk_enter(b, dir, &n);
+	char **names = walk_enter(b, dir, *rel != '\0', &n);
 	if (!names)
 		return;
 	for (size_t i = 0; i < n; i++) {
@@ -430,6 +444,7 @@ struct job {
 	struct diag *load_d;   /* loading its runs */
 	struct diag *render_d; /* rendering its body, or copying its output */
 	bool reused;           /* its folder is copied from the previous output */
+	bool move;             /* ... by moving it over whole on commit */
 	bool io_failed;
 	bool keyed;            /* key is what the page depends on (cache.h) */
 	struct cache_key key;
@@ -588,7 +603,7 @@ static void render_index(struct build *b)
 static void walk_static(struct build *b, const char *dir, const char *rel)
 {
 	size_t n;
-	char **names = walk_enter(b, dir, &n);
+	char **names = walk_enter(b, dir, strchr(rel, '/') != NULL, &n);
 	if (!names)
 		return;
 	for (size_t i = 0; i < n; i++) {
@@ -616,10 +631,33 @@ static void copy_static(struct build *b)
 	free(src);
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Does rel lie in a folder that moves over on commit? */
+static bool in_moved(const struct build *b, const char *rel)
+{
+	if (!b->nmoved)
+		return false;
+	char *prefix = xstrdup(rel);
+	bool found = false;
+	for (char *s = strchr(prefix, '/'); s && !found; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		const char *key = prefix;
+		found = bsearch(&key, b->moved, b->nmoved, sizeof *b->moved, cmp_str) != NULL;
+		*s = '/';
+	}
+	free(prefix);
+	return found;
+}
+
 static void copy_resources(struct build *b)
 {
 	for (size_t i = 0; b->writing && i < b->nresources; i += 2)
-		if (!outdir_copy(&b->out, b->resources[i + 1], b->resources[i], b->d))
+		if (!in_moved(b, b->resources[i + 1]) &&
+		    !outdir_copy(&b->out, b->resources[i + 1], b->resources[i], b->d))
 			b->io_failed = true;
 }
 
@@ -690,6 +728,8 @@ static void build_free(struct build *b)
 	free(b->root_real);
 	assert(b->nwalk == 0);
 	free(b->walk);
+	free(b->slugs);
+	free(b->moved);
 	theme_free(&b->theme);
 	parsers_free(b->parsers);
 	config_free(&b->config);
@@ -784,6 +824,59 @@ static void copy_previous(struct build *b, const char *slug, const char *rel, st
 	}
 	closedir(dp);
 	free(dir);
+}
+
+/* Is name, in the folder of the report slug, one of its bundle's files
+ * (or the first folder of one)? */
+static bool own_resource(const struct build *b, const char *slug, const char *name)
+{
+	size_t n = strlen(slug), m = strlen(name);
+	for (size_t i = 1; i < b->nresources; i += 2) {
+		const char *dst = b->resources[i];
+		if (strncmp(dst, slug, n) == 0 && dst[n] == '/' && strncmp(dst + n + 1, name, m) == 0 &&
+		    (dst[n + 1 + m] == '\0' || dst[n + 1 + m] == '/'))
+			return true;
+	}
+	return false;
+}
+
+/* May the previous output's folder of the reused report slug move over
+ * whole (outdir_move())?  Only when it holds nothing a build would not
+ * put there (the rendered files, its bundle's files, which its key
+ * covers) and no other report's folder lies below it. */
+static bool movable(const struct build *b, const char *slug)
+{
+	if (!b->can_move)
+		return false;
+	char *below = xasprintf("%s/", slug);
+	size_t lo = 0, hi = b->nreports;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(b->slugs[mid], below) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	bool nested = lo < b->nreports && str_has_prefix(b->slugs[lo], below);
+	free(below);
+	if (nested)
+		return false;
+	char *dir = path_join(b->out.final, slug);
+	struct stat st;
+	DIR *dp = lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) ? opendir(dir) : NULL;
+	free(dir);
+	bool ok = dp != NULL;
+	struct dirent *e;
+	while (ok && (e = readdir(dp)) != NULL) {
+		const char *name = e->d_name;
+		ok = strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
+		     strcmp(name, "index.html") == 0 || strcmp(name, "figures") == 0 ||
+		     strcmp(name, "logs") == 0 || (b->opts->pdf && strcmp(name, "report.pdf") == 0) ||
+		     own_resource(b, slug, name);
+	}
+	if (dp)
+		closedir(dp);
+	return ok;
 }
 
 /* --- running the reports' turns on several threads --- */
@@ -941,7 +1034,9 @@ static void load_turn(struct build *b, size_t i, struct job *job)
 
 static void render_turn(struct build *b, size_t i, struct job *job)
 {
-	if (job->reused)
+	if (job->reused && movable(b, b->reports[i].slug))
+		job->move = true;
+	else if (job->reused)
 		copy_previous(b, b->reports[i].slug, b->reports[i].slug, job);
 	else
 		render_body(b, &b->reports[i], job);
@@ -1003,6 +1098,7 @@ int site_build(const struct build_opts *opts, struct diag *d)
 			return rc;
 		}
 		b.writing = true;
+		b.can_move = !scratch;
 		if (opts->output_dir && !scratch)
 			*opts->output_dir = xstrdup(b.out.final);
 	}
@@ -1051,7 +1147,21 @@ int site_build(const struct build_opts *opts, struct diag *d)
 
 	/* render and write */
 	if (b.theme.page && b.theme.index) {
+		b.slugs = xcalloc(b.nreports ? b.nreports : 1, sizeof *b.slugs);
+		for (size_t i = 0; i < b.nreports; i++)
+			b.slugs[i] = b.reports[i].slug;
+		if (b.nreports > 1)
+			qsort(b.slugs, b.nreports, sizeof *b.slugs, cmp_str);
 		run_turns(&b, jobs, render_turn);
+		b.moved = xcalloc(b.nreports ? b.nreports : 1, sizeof *b.moved);
+		for (size_t i = 0; i < b.nreports; i++) {
+			if (jobs[i].move) {
+				outdir_move(&b.out, b.reports[i].slug);
+				b.moved[b.nmoved++] = b.reports[i].slug;
+			}
+		}
+		if (b.nmoved > 1)
+			qsort(b.moved, b.nmoved, sizeof *b.moved, cmp_str);
 		for (size_t i = 0; i < b.nreports; i++) {
 			struct job *job = &jobs[i];
 			job->clean &= diag_errors(job->render_d) + diag_warnings(job->render_d) == 0;
@@ -1181,6 +1291,7 @@ int site_clean(const char *root, const char *output, struct diag *d)
 	diag_free(quiet);
 	char *out = output ? xstrdup(output) : path_join(root, config.output);
 	config_free(&config);
+	outdir_sweep(out);
 	char *marker = path_join(out, OUTDIR_MARKER);
 	if (!path_exists(out)) {
 		/* nothing to do */
