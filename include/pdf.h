@@ -35,6 +35,7 @@ struct pdf_meta {
 	const char *title;  /* front matter; "" when absent */
 	const char *author;
 	const char *date;
+	const char *summary;
 	const char *paper;  /* "a4" or "letter" (config.h) */
 	const char *dir;    /* the report's folder: images are read from it */
 };

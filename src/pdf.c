@@ -38,6 +38,7 @@
 #define C_HEAD_BG 0xececec
 #define C_QUOTE 0xb0b0b0
 #define C_MISSING 0xb3261e
+#define C_VALUE 0x1d3f66
 
 /* Inline styles. */
 enum {
@@ -158,7 +159,7 @@ struct pdf {
 	double pw, ph;           /* page */
 	double ml, mr, mt, mb;   /* margins */
 	double tw;               /* text width */
-	PangoFontDescription *f_body, *f_mono, *f_sans, *f_small, *f_caption, *f_title,
+	PangoFontDescription *f_body, *f_mono, *f_sans, *f_small, *f_caption, *f_title, *f_lead,
 		*f_head[6], *f_footer;
 	struct box *boxes;
 	size_t nboxes, cap;
@@ -231,12 +232,14 @@ static void rich_put(struct rich *r, const char *s, size_t n, unsigned style, co
 		attr_colour(r->attrs, C_MUTED, a, b);
 	}
 	if (href && *href) {
-		attr_colour(r->attrs, C_LINK, a, b);
-		if (!(style & S_VALUE))
+		/* a value links to its log line quietly, as the print
+		 * stylesheet shows it: a darker ink, no underline */
+		if (!(style & S_VALUE)) {
+			attr_colour(r->attrs, C_LINK, a, b);
 			attr_add(r->attrs, pango_attr_underline_new(PANGO_UNDERLINE_SINGLE), a, b);
-		else
-			attr_add(r->attrs, pango_attr_underline_new(PANGO_UNDERLINE_SINGLE_LINE), a,
-				 b);
+		} else if (!(style & S_MISSING)) {
+			attr_colour(r->attrs, C_VALUE, a, b);
+		}
 		/* one link over adjacent pieces with the same target */
 		struct link *last = r->nlinks ? &r->links[r->nlinks - 1] : NULL;
 		if (last && last->end == (int)a && strcmp(last->href, href) == 0) {
@@ -1051,6 +1054,9 @@ static void grid_boxes(struct pdf *p, struct flow *f, struct grid *g, const char
 				head = (long)(p->nboxes - 1);
 		}
 		b->head = row->header ? -1 : head;
+		/* the header and the first two rows stay together */
+		if (i == g->header_rows && g->rows > g->header_rows + 1)
+			b->keep = true;
 		if (i == 0) {
 			take_marker(f, b);
 			if (dest)
@@ -1375,6 +1381,18 @@ static void title_block(struct pdf *p, struct flow *f)
 		para_boxes(p, f, pa, 6, 0, true);
 	}
 	buf_free(&by);
+	if (m->summary && *m->summary) {
+		struct rich r;
+		rich_init(&r);
+		rich_put(&r, m->summary, strlen(m->summary), 0, NULL);
+		PangoLayout *l = layout_new(p, p->f_lead, f->w);
+		pango_layout_set_text(l, buf_data(&r.text), (int)r.text.len);
+		pango_layout_set_attributes(l, r.attrs);
+		pango_layout_set_line_spacing(l, 1.3f);
+		struct para *pa = para_new(l, &r);
+		rich_clear(&r);
+		para_boxes(p, f, pa, 8, 0, true);
+	}
 	if (p->nboxes) {
 		struct box *b = box_add(p, BOX_RULE, f, 14, 2);
 		(void)b;
@@ -1700,6 +1718,7 @@ static void fonts_setup(struct pdf *p)
 	p->f_small = pango_font_description_from_string("DejaVu Serif 8.5");
 	p->f_caption = pango_font_description_from_string("DejaVu Sans 8.5");
 	p->f_title = pango_font_description_from_string("DejaVu Sans Bold 19");
+	p->f_lead = pango_font_description_from_string("DejaVu Sans 10.5");
 	p->f_footer = pango_font_description_from_string("DejaVu Sans 7.5");
 	static const char *const heads[] = {"DejaVu Sans Bold 16",   "DejaVu Sans Bold 13.5",
 					    "DejaVu Sans Bold 11.5", "DejaVu Sans Bold 10.5",
@@ -1732,7 +1751,7 @@ static void pdf_free(struct pdf *p)
 		free(p->notes[i]);
 	free(p->notes);
 	PangoFontDescription **fs[] = {&p->f_body,  &p->f_mono,  &p->f_sans,  &p->f_small,
-				       &p->f_caption, &p->f_title, &p->f_footer};
+				       &p->f_caption, &p->f_title, &p->f_lead, &p->f_footer};
 	for (size_t i = 0; i < ARRAY_LEN(fs); i++)
 		if (*fs[i])
 			pango_font_description_free(*fs[i]);
