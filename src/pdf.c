@@ -68,6 +68,7 @@ struct rich {
 	struct link *links;
 	size_t nlinks;
 	int in_link; /* links do not nest */
+	int depth;   /* inline nesting followed so far */
 };
 
 /* A laid-out block of text, shared by the boxes of its lines. */
@@ -449,10 +450,37 @@ static void rich_inline(struct pdf *p, struct rich *r, cmark_node *n, unsigned s
 		rich_literal(p, r, cmark_node_get_literal(n), style);
 }
 
+/* The text of everything under n, without recursion: for nesting too
+ * deep to follow (thousands of brackets or quote marks). */
+static void rich_flat(struct pdf *p, struct rich *r, cmark_node *n, unsigned style)
+{
+	cmark_iter *it = cmark_iter_new(n);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *x = cmark_iter_get_node(it);
+		cmark_node_type t = cmark_node_get_type(x);
+		if (ev == CMARK_EVENT_ENTER &&
+		    (t == CMARK_NODE_TEXT || t == CMARK_NODE_CODE || t == CMARK_NODE_CODE_BLOCK))
+			rich_literal(p, r, cmark_node_get_literal(x), style);
+		else if ((ev == CMARK_EVENT_ENTER && (t == CMARK_NODE_SOFTBREAK ||
+						       t == CMARK_NODE_LINEBREAK)) ||
+			 (ev == CMARK_EVENT_EXIT && (cmark_node_get_type(x) & CMARK_NODE_TYPE_BLOCK) &&
+			  r->text.len && buf_data(&r->text)[r->text.len - 1] != ' '))
+			rich_put(r, " ", 1, style, NULL);
+	}
+	cmark_iter_free(it);
+}
+
 static void rich_inlines(struct pdf *p, struct rich *r, cmark_node *first, unsigned style)
 {
-	for (cmark_node *n = first; n; n = cmark_node_next(n))
-		rich_inline(p, r, n, style);
+	r->depth++;
+	for (cmark_node *n = first; n; n = cmark_node_next(n)) {
+		if (r->depth > MAX_DEPTH)
+			rich_flat(p, r, n, style);
+		else
+			rich_inline(p, r, n, style);
+	}
+	r->depth--;
 }
 
 /* --- paragraphs into boxes --- */
@@ -571,7 +599,7 @@ static size_t para_boxes(struct pdf *p, struct flow *f, struct para *pa, double 
 		b->para = pa;
 		b->line = i;
 		pa->refs++;
-		b->keep = keep_all || i == 0 || i == pa->nlines - 2;
+		b->keep = keep_all || (i == 0 && pa->nlines >= 2) || i == pa->nlines - 2;
 		if (i == 0)
 			take_marker(f, b);
 	}
@@ -1206,7 +1234,8 @@ static void list_block(struct pdf *p, struct flow *f, cmark_node *n)
 	bool first_item = true;
 	for (cmark_node *it = cmark_node_first_child(n); it; it = cmark_node_next(it), k++) {
 		struct flow sub = *f;
-		bool deep = f->depth >= MAX_DEPTH;
+		/* deep lists stop moving right while the text has room */
+		bool deep = f->depth >= MAX_DEPTH || f->w - indent < p->tw * 0.4;
 		if (!deep) {
 			sub.x += indent;
 			sub.w -= indent;
@@ -1277,9 +1306,35 @@ static void footnotes(struct pdf *p, struct flow *f, cmark_node **defs, size_t n
 	}
 }
 
+/* A block nested too deep to follow, as one paragraph of its text. */
+static void flat_block(struct pdf *p, struct flow *f, cmark_node *n)
+{
+	struct rich r;
+	rich_init(&r);
+	rich_flat(p, &r, n, 0);
+	PangoLayout *l = layout_new(p, p->f_body, f->w);
+	pango_layout_set_text(l, buf_data(&r.text), (int)r.text.len);
+	pango_layout_set_attributes(l, r.attrs);
+	pango_layout_set_line_spacing(l, 1.35f);
+	struct para *pa = para_new(l, &r);
+	rich_clear(&r);
+	if (pa->nlines == 0) {
+		pa->refs = 1;
+		para_unref(pa);
+		return;
+	}
+	para_boxes(p, f, pa, space(p, f), 0, false);
+}
+
 static void block(struct pdf *p, struct flow *f, cmark_node *n)
 {
 	const char *ts = cmark_node_get_type_string(n);
+	if (f->depth >= MAX_DEPTH && cmark_node_first_child(n) &&
+	    cmark_node_get_type(n) != CMARK_NODE_PARAGRAPH &&
+	    cmark_node_get_type(n) != CMARK_NODE_HEADING) {
+		flat_block(p, f, n);
+		return;
+	}
 	switch (cmark_node_get_type(n)) {
 	case CMARK_NODE_PARAGRAPH: {
 		cmark_node *img = lone_image(n);
@@ -1294,7 +1349,7 @@ static void block(struct pdf *p, struct flow *f, cmark_node *n)
 		return;
 	case CMARK_NODE_BLOCK_QUOTE: {
 		struct flow sub = *f;
-		if (f->depth < MAX_DEPTH) {
+		if (f->depth < MAX_DEPTH && f->w - 14 >= p->tw * 0.4) {
 			if (sub.quote < MAX_QUOTE)
 				sub.quote_x[sub.quote] = f->x + 1;
 			sub.quote++;
@@ -1415,14 +1470,17 @@ static struct place *paginate(struct pdf *p, size_t *nplaces, int *pages)
 		/* the group of boxes held together from i */
 		size_t j = i;
 		double gh = (empty ? 0 : p->boxes[i].before) + p->boxes[i].h;
+		bool capped = false; /* held together longer than a page: broken anyway */
 		while (p->boxes[j].keep && j + 1 < p->nboxes) {
 			double more = p->boxes[j + 1].before + p->boxes[j + 1].h;
-			if (gh + more > body)
+			if (gh + more > body) {
+				capped = true;
 				break;
+			}
 			j++;
 			gh += more;
 		}
-		if (!empty && y + gh > bottom + 0.01) {
+		if (!empty && !capped && y + gh > bottom + 0.01) {
 			page++;
 			y = top;
 			empty = true;

@@ -655,6 +655,96 @@ static void five_thousand_log_lines(void **state)
 	run_free(&r);
 }
 
+/* A heading is never the last thing on a page, and a paragraph never
+ * leaves its first line alone at a page's foot: on every page, the
+ * last heading is followed by at least two lines of its section. */
+static void headings_stay_with_their_text(void **state)
+{
+	(void)state;
+	if (!have_poppler())
+		skip();
+	struct buf md = BUF_INIT;
+	buf_puts(&md, "---\ntitle: T\n---\n");
+	for (int i = 1; i <= 60; i++) {
+		buf_printf(&md, "## Heading number %d\n\n", i);
+		for (int k = 0; k < 2 + i % 5; k++)
+			buf_printf(&md, "Body%d words words words words words words words words words "
+					"words words. ",
+				   i);
+		buf_puts(&md, "\n\n");
+	}
+	project(buf_data(&md), NULL);
+	buf_free(&md);
+	struct run r = e2e_run(tmp, "pdf");
+	assert_int_equal(r.status, 0);
+	char *t = pdf_text();
+	int pages = 0;
+	for (char *page = t; page && *page; pages++) {
+		char *end = strchr(page, '\f');
+		if (end)
+			*end = 0;
+		/* the page's last heading */
+		char *h = NULL;
+		for (char *q = page; (q = strstr(q, "Heading number ")) != NULL; q++)
+			h = q;
+		if (h) {
+			int n = atoi(h + strlen("Heading number "));
+			char *body = xasprintf("Body%d", n);
+			const char *after = strstr(h, body);
+			if (!after)
+				fail_msg("page %d ends with heading %d alone:\n%s", pages + 1, n, page);
+			/* two lines of it: a line break between two of its words */
+			const char *nl = strchr(after, '\n');
+			if (!nl || !strstr(nl + 1, "words"))
+				fail_msg("page %d leaves one line of section %d:\n%s", pages + 1, n,
+					 page);
+			free(body);
+		}
+		page = end ? end + 1 : NULL;
+	}
+	assert_true(pages >= 3);
+	free(t);
+	run_free(&r);
+}
+
+/* Thousands of nested quotes, list items and brackets: followed to a
+ * depth, then written as running text; never a crash, never off the
+ * page. */
+static void deep_nesting_stays_on_the_page(void **state)
+{
+	(void)state;
+	if (!have_poppler())
+		skip();
+	struct buf md = BUF_INIT;
+	buf_puts(&md, "---\ntitle: T\n---\n");
+	for (int i = 0; i < 5000; i++)
+		buf_puts(&md, "> ");
+	buf_puts(&md, "deep quote\n\n");
+	for (int i = 0; i < 300; i++) {
+		for (int k = 0; k < i; k++)
+			buf_puts(&md, "  ");
+		buf_printf(&md, "- item%d\n", i);
+	}
+	buf_puts(&md, "\n");
+	for (int i = 0; i < 3000; i++)
+		buf_puts(&md, "*a **b ");
+	buf_puts(&md, "innermost");
+	for (int i = 0; i < 3000; i++)
+		buf_puts(&md, "** b*");
+	buf_puts(&md, "\n");
+	project(buf_data(&md), NULL);
+	buf_free(&md);
+	struct run r = e2e_run(tmp, "pdf");
+	assert_int_equal(r.status, 0);
+	char *t = pdf_text();
+	static const char *const words[] = {"deep quote", "item0", "item1", "item298", "item299",
+					    "innermost", NULL};
+	in_order(t, words);
+	free(t);
+	words_inside(30);
+	run_free(&r);
+}
+
 #define TEST(f) cmocka_unit_test_teardown(f, cleanup)
 
 int main(void)
@@ -674,6 +764,8 @@ int main(void)
 		TEST(long_words_and_urls_stay_on_the_page),
 		TEST(ten_thousand_rows_repeat_their_header),
 		TEST(five_thousand_log_lines),
+		TEST(deep_nesting_stays_on_the_page),
+		TEST(headings_stay_with_their_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
