@@ -14,6 +14,8 @@
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm.h>
 #include <errno.h>
+#include <gdk-pixbuf/gdk-pixbuf.h>
+#include <librsvg/rsvg.h>
 #include <math.h>
 #include <pango/pangocairo.h>
 #include <stdint.h>
@@ -83,7 +85,7 @@ struct para {
 	int refs;
 };
 
-enum box_kind { BOX_LINE, BOX_RULE, BOX_IMAGE, BOX_CHART, BOX_ROW };
+enum box_kind { BOX_LINE, BOX_RULE, BOX_IMAGE, BOX_SVG, BOX_CHART, BOX_ROW };
 
 struct cell {
 	struct para *p;
@@ -123,6 +125,8 @@ struct box {
 	char *title;
 	/* BOX_IMAGE */
 	cairo_surface_t *image;
+	/* BOX_SVG: drawn by librsvg, as vectors */
+	RsvgHandle *svg;
 	/* BOX_CHART */
 	const struct chart *chart;
 	double scale;
@@ -815,6 +819,79 @@ static cmark_node *lone_image(cmark_node *n)
 	return c;
 }
 
+/* An SVG image and its size in CSS pixels; NULL with *why. */
+static RsvgHandle *svg_load(const char *path, double *w, double *h, const char **why)
+{
+	GError *err = NULL;
+	RsvgHandle *svg = rsvg_handle_new_from_file(path, &err);
+	if (!svg) {
+		g_clear_error(&err);
+		*why = "cannot be read as SVG: the PDF shows its description";
+		return NULL;
+	}
+	rsvg_handle_set_dpi(svg, 96);
+	if (!rsvg_handle_get_intrinsic_size_in_pixels(svg, w, h)) {
+		/* only a viewBox: its size */
+		gboolean has_w, has_h, has_vb;
+		RsvgLength lw, lh;
+		RsvgRectangle vb;
+		rsvg_handle_get_intrinsic_dimensions(svg, &has_w, &lw, &has_h, &lh, &has_vb, &vb);
+		*w = has_vb ? vb.width : 0;
+		*h = has_vb ? vb.height : 0;
+	}
+	if (!(*w > 0 && *h > 0 && *w < 1e5 && *h < 1e5)) {
+		g_object_unref(svg);
+		*why = "has no size (width and height, or a viewBox): the PDF shows its description";
+		return NULL;
+	}
+	return svg;
+}
+
+/* A PNG, JPEG, GIF, ... as a cairo image; NULL with *why. */
+static cairo_surface_t *image_load(const char *path, const char **why)
+{
+	if (g_str_has_suffix(path, ".png") || g_str_has_suffix(path, ".PNG")) {
+		cairo_surface_t *s = cairo_image_surface_create_from_png(path);
+		if (cairo_surface_status(s) == CAIRO_STATUS_SUCCESS)
+			return s;
+		cairo_surface_destroy(s);
+	}
+	GError *err = NULL;
+	GdkPixbuf *pb = gdk_pixbuf_new_from_file(path, &err);
+	if (!pb) {
+		g_clear_error(&err);
+		*why = "cannot be read as an image: the PDF shows its description";
+		return NULL;
+	}
+	int w = gdk_pixbuf_get_width(pb), h = gdk_pixbuf_get_height(pb);
+	int n = gdk_pixbuf_get_n_channels(pb), stride = gdk_pixbuf_get_rowstride(pb);
+	bool alpha = gdk_pixbuf_get_has_alpha(pb);
+	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
+	if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS || n < 3) {
+		cairo_surface_destroy(s);
+		g_object_unref(pb);
+		*why = "is too large or not in colour: the PDF shows its description";
+		return NULL;
+	}
+	cairo_surface_flush(s);
+	const guchar *src = gdk_pixbuf_read_pixels(pb);
+	unsigned char *dst = cairo_image_surface_get_data(s);
+	int dstride = cairo_image_surface_get_stride(s);
+	for (int y = 0; y < h; y++) {
+		const guchar *a = src + (size_t)y * (size_t)stride;
+		uint32_t *d = (uint32_t *)(void *)(dst + (size_t)y * (size_t)dstride);
+		for (int x = 0; x < w; x++, a += n) {
+			/* cairo wants premultiplied native-endian ARGB */
+			unsigned al = alpha ? a[3] : 255;
+			unsigned r = a[0] * al / 255, g = a[1] * al / 255, b = a[2] * al / 255;
+			d[x] = (uint32_t)al << 24 | r << 16 | g << 8 | b;
+		}
+	}
+	cairo_surface_mark_dirty(s);
+	g_object_unref(pb);
+	return s;
+}
+
 static void image_block(struct pdf *p, struct flow *f, cmark_node *img)
 {
 	char *src = resolve_url(p, cmark_node_get_url(img));
@@ -825,6 +902,8 @@ static void image_block(struct pdf *p, struct flow *f, cmark_node *img)
 	rich_init(&alt);
 	rich_inlines(p, &alt, cmark_node_first_child(img), 0);
 	cairo_surface_t *s = NULL;
+	RsvgHandle *svg = NULL;
+	double sw = 0, sh = 0;
 	const char *why = NULL;
 	bool remote = strstr(src, "://") != NULL || str_has_prefix(src, "data:");
 	bool outside = src[0] == '/' || strstr(src, "..") != NULL;
@@ -832,35 +911,31 @@ static void image_block(struct pdf *p, struct flow *f, cmark_node *img)
 		why = "is not a local file: the PDF shows its description";
 	} else if (outside) {
 		why = "is outside the report's folder: the PDF shows its description";
-	} else if (!str_has_suffix(src, ".png") && !str_has_suffix(src, ".PNG")) {
-		why = "is not a PNG: the PDF shows its description (PNG images are drawn)";
 	} else {
 		char *path = path_join(p->m->dir, src);
-		if (!path_exists(path)) {
+		if (!path_exists(path))
 			why = "does not exist: the PDF shows its description";
-		} else {
-			s = cairo_image_surface_create_from_png(path);
-			if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
-				cairo_surface_destroy(s);
-				s = NULL;
-				why = "cannot be read as a PNG: the PDF shows its description";
-			}
-		}
+		else if (g_str_has_suffix(path, ".svg") || g_str_has_suffix(path, ".SVG"))
+			svg = svg_load(path, &sw, &sh, &why);
+		else
+			s = image_load(path, &why);
 		free(path);
 	}
 	if (why)
 		diag_warning(p->d, at, "image '%s' %s", src, why);
-	if (s) {
-		double iw = cairo_image_surface_get_width(s) * 0.75,
-		       ih = cairo_image_surface_get_height(s) * 0.75;
+	if (s || svg) {
+		double iw = s ? cairo_image_surface_get_width(s) * 0.75 : sw * 0.75,
+		       ih = s ? cairo_image_surface_get_height(s) * 0.75 : sh * 0.75;
 		double body = p->ph - p->mt - p->mb;
 		double k = 1;
 		if (iw * k > f->w)
 			k = f->w / iw;
 		if (ih * k > body * 0.8)
 			k = body * 0.8 / ih;
-		struct box *b = box_add(p, BOX_IMAGE, f, ih * k, 8);
+		struct box *b = box_add(p, s ? BOX_IMAGE : BOX_SVG, f, ih * k, 8);
 		b->image = s;
+		b->svg = svg;
+		b->at = at;
 		b->x += (f->w - iw * k) / 2;
 		b->w = iw * k;
 		take_marker(f, b);
@@ -897,7 +972,7 @@ static void image_block(struct pdf *p, struct flow *f, cmark_node *img)
 			para_unref(pa);
 		}
 	}
-	if (cmark_node_get_title(img) && *cmark_node_get_title(img) && s) {
+	if (cmark_node_get_title(img) && *cmark_node_get_title(img) && (s || svg)) {
 		struct directive_result res = {0};
 		const char *title = cmark_node_get_title(img);
 		directive_text_add(&res.caption, title, strlen(title), NULL, false, false);
@@ -1683,6 +1758,18 @@ static void draw_box(struct pdf *p, struct box *b, double y, int page)
 		cairo_restore(cr);
 		break;
 	}
+	case BOX_SVG: {
+		RsvgRectangle vp = {x, y, b->w, b->h};
+		GError *err = NULL;
+		cairo_save(cr);
+		if (!rsvg_handle_render_document(b->svg, cr, &vp, &err)) {
+			diag_warning(p->d, b->at, "cannot draw this SVG image in the PDF: %s",
+				     err ? err->message : "librsvg failed");
+			g_clear_error(&err);
+		}
+		cairo_restore(cr);
+		break;
+	}
 	case BOX_CHART: {
 		char *err = NULL;
 		if (!chart_draw(b->chart, cr, x, y, b->scale, &err)) {
@@ -1796,6 +1883,8 @@ static void pdf_free(struct pdf *p)
 		free(b->title);
 		if (b->image)
 			cairo_surface_destroy(b->image);
+		if (b->svg)
+			g_object_unref(b->svg);
 		if (b->row) {
 			for (size_t j = 0; j < b->row->n; j++)
 				para_unref(b->row->cells[j].p);

@@ -12,6 +12,7 @@
  * logged on line 53) and every Markdown construct the PDF has a print
  * form for. */
 #include <cairo.h>
+#include <gdk-pixbuf/gdk-pixbuf.h>
 #include <time.h>
 
 #include "e2e.h"
@@ -550,6 +551,72 @@ static void a_png_image_is_drawn(void **state)
 	run_free(&r);
 }
 
+/* Pixels of page 1 near colour rgb (0xRRGGBB). */
+static long page_pixels(unsigned rgb)
+{
+	char *p = pdf_path();
+	char *ppm = path_join(tmp, "page");
+	char *o = sh("pdftoppm -r 60 -f 1 -l 1 '%s' '%s' && ls '%s'", p, ppm, tmp);
+	assert_non_null(o);
+	free(o);
+	char *name = path_join(tmp, "page-1.ppm");
+	struct buf img = BUF_INIT;
+	assert_true(file_read(name, &img, NULL));
+	int w, h, max, off = 0;
+	assert_int_equal(sscanf(buf_data(&img), "P6 %d %d %d%n", &w, &h, &max, &off), 3);
+	const unsigned char *px = (const unsigned char *)buf_data(&img) + off + 1;
+	int r0 = (rgb >> 16) & 255, g0 = (rgb >> 8) & 255, b0 = rgb & 255;
+	long n = 0;
+	for (long i = 0; i < (long)w * h; i++)
+		if (abs(px[3 * i] - r0) < 24 && abs(px[3 * i + 1] - g0) < 24 &&
+		    abs(px[3 * i + 2] - b0) < 24)
+			n++;
+	buf_free(&img);
+	free(name);
+	free(ppm);
+	free(p);
+	return n;
+}
+
+static void svg_image_is_drawn_as_vectors(void **state)
+{
+	(void)state;
+	if (!have_poppler())
+		skip();
+	project("---\ntitle: T\n---\n![a green box](box.svg)\n\nAfter the box.\n", NULL);
+	e2e_write(tmp, "content/r/box.svg",
+		  "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"200\" height=\"100\">"
+		  "<rect x=\"10\" y=\"10\" width=\"180\" height=\"80\" fill=\"#00a000\"/></svg>\n");
+	struct run r = e2e_run(tmp, "pdf");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "logdown: built 1 report into _site\n");
+	size_t len;
+	char *pdf = pdf_bytes(&len);
+	assert_false(mem_has(pdf, len, "/Subtype /Image"));
+	free(pdf);
+	assert_true(page_pixels(0x00a000) > 1000);
+	run_free(&r);
+}
+
+static void jpeg_image_is_drawn(void **state)
+{
+	(void)state;
+	if (!have_poppler())
+		skip();
+	project("---\ntitle: T\n---\n![a photo](photo.jpg)\n", NULL);
+	GdkPixbuf *pb = gdk_pixbuf_new(GDK_COLORSPACE_RGB, FALSE, 8, 120, 80);
+	gdk_pixbuf_fill(pb, 0xc81e1eff);
+	char *path = path_join(tmp, "content/r/photo.jpg");
+	assert_true(gdk_pixbuf_save(pb, path, "jpeg", NULL, "quality", "95", NULL));
+	g_object_unref(pb);
+	free(path);
+	struct run r = e2e_run(tmp, "pdf");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "logdown: built 1 report into _site\n");
+	assert_true(page_pixels(0xc81e1e) > 1000);
+	run_free(&r);
+}
+
 static void long_words_and_urls_stay_on_the_page(void **state)
 {
 	(void)state;
@@ -761,6 +828,8 @@ int main(void)
 		TEST(help_and_usage),
 		TEST(missing_image_is_a_warning_and_a_description),
 		TEST(a_png_image_is_drawn),
+		TEST(svg_image_is_drawn_as_vectors),
+		TEST(jpeg_image_is_drawn),
 		TEST(long_words_and_urls_stay_on_the_page),
 		TEST(ten_thousand_rows_repeat_their_header),
 		TEST(five_thousand_log_lines),
