@@ -1555,6 +1555,20 @@ static struct place *paginate(struct pdf *p, size_t *nplaces, int *pages)
 			j++;
 			gh += more;
 		}
+		/* a figure that almost fits is drawn a little smaller rather
+		 * than leave the rest of the page empty */
+		struct box *fig = &p->boxes[i];
+		if (!empty && !capped && y + gh > bottom + 0.01 &&
+		    (fig->kind == BOX_CHART || fig->kind == BOX_IMAGE || fig->kind == BOX_SVG)) {
+			double k = (bottom - y - (gh - fig->h)) / fig->h;
+			if (k >= 0.8 && k < 1) {
+				fig->x += fig->w * (1 - k) / 2;
+				fig->w *= k;
+				fig->scale *= k;
+				gh -= fig->h * (1 - k);
+				fig->h *= k;
+			}
+		}
 		if (!empty && !capped && y + gh > bottom + 0.01) {
 			page++;
 			y = top;

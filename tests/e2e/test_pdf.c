@@ -632,7 +632,17 @@ static void long_words_and_urls_stay_on_the_page(void **state)
 	buf_puts(&md, "end>\n\n| a | b |\n|---|---|\n| ");
 	for (int i = 0; i < 400; i++)
 		buf_puts(&md, "longcell");
-	buf_puts(&md, " | short |\n\n```\n");
+	buf_puts(&md, " | short |\n\n");
+	/* a table far wider than the page: 16 columns of long headers */
+	for (int j = 0; j < 16; j++)
+		buf_printf(&md, "| Column heading %d ", j);
+	buf_puts(&md, "|\n");
+	for (int j = 0; j < 16; j++)
+		buf_puts(&md, "|---:");
+	buf_puts(&md, "|\n");
+	for (int j = 0; j < 16; j++)
+		buf_printf(&md, "| %d.123456 ", j * 1000);
+	buf_puts(&md, "|\n\n```\n");
 	for (int i = 0; i < 500; i++)
 		buf_puts(&md, "code-");
 	buf_puts(&md, "\n```\n");
@@ -646,6 +656,8 @@ static void long_words_and_urls_stay_on_the_page(void **state)
 	/* the narrow column keeps its width; the wrapped code line is all
 	 * there */
 	assert_contains(t, "short");
+	/* cells narrower than their numbers: cut, never past the margin */
+	assert_contains(t, "15000.");
 	size_t codes = 0;
 	struct buf joined = BUF_INIT;
 	for (const char *c = t; *c; c++)
