@@ -434,7 +434,7 @@ static void rich_inline(struct pdf *p, struct rich *r, cmark_node *n, unsigned s
 		const char *label = cmark_node_get_literal(n);
 		size_t k = footnote_number(p, label ? label : "");
 		char *t = xasprintf("%zu", k);
-		char *href = xasprintf("#fn-%zu", k);
+		char *href = xasprintf("#ld-fn-%zu", k);
 		rich_put(r, t, strlen(t), style | S_SUP, r->in_link ? NULL : href);
 		free(t);
 		free(href);
@@ -1373,7 +1373,7 @@ static void footnotes(struct pdf *p, struct flow *f, cmark_node **defs, size_t n
 		if (sub.marker)
 			g_object_unref(sub.marker);
 		if (p->nboxes > before) {
-			char *name = xasprintf("fn-%zu", k + 1);
+			char *name = xasprintf("ld-fn-%zu", k + 1);
 			free(p->boxes[before].dest);
 			p->boxes[before].dest = name;
 			p->boxes[before].before = 3;
@@ -1979,6 +1979,12 @@ bool pdf_render(struct doc *doc, const struct pdf_meta *m, struct buf *out, stru
 		g_object_unref(f.marker);
 
 	for (size_t i = 0; i < p.nboxes; i++) {
+		/* a name given twice (two {log} excerpts with one label)
+		 * leads to its first place */
+		if (p.boxes[i].dest && dest_known(&p, p.boxes[i].dest)) {
+			free(p.boxes[i].dest);
+			p.boxes[i].dest = NULL;
+		}
 		if (p.boxes[i].dest) {
 			p.dests = xrealloc(p.dests, (p.ndests + 1) * sizeof *p.dests);
 			p.dests[p.ndests++] = p.boxes[i].dest;
