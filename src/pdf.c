@@ -913,12 +913,16 @@ static void image_block(struct pdf *p, struct flow *f, cmark_node *img)
 		why = "is outside the report's folder: the PDF shows its description";
 	} else {
 		char *path = path_join(p->m->dir, src);
+		char *real = path_exists(path) ? path_real(path) : NULL;
 		if (!path_exists(path))
 			why = "does not exist: the PDF shows its description";
+		else if (!real || (p->m->root && !path_under(real, p->m->root)))
+			why = "leads outside the project: the PDF shows its description";
 		else if (g_str_has_suffix(path, ".svg") || g_str_has_suffix(path, ".SVG"))
 			svg = svg_load(path, &sw, &sh, &why);
 		else
 			s = image_load(path, &why);
+		free(real);
 		free(path);
 	}
 	if (why)

@@ -423,7 +423,8 @@ static bool write_figure(void *ctx, const char *name, const char *ext, const cha
 /* The report's PDF beside its page, laid out from the same document. */
 static void write_pdf(struct build *b, const struct report *r, struct doc *doc)
 {
-	struct pdf_meta m = {r->title, r->author, r->date, r->summary, b->config.paper, r->dir};
+	struct pdf_meta m = {r->title,		r->author, r->date, r->summary, b->config.paper,
+			     r->dir, b->root_real};
 	struct buf pdf = BUF_INIT;
 	if (pdf_render(doc, &m, &pdf, b->d)) {
 		char *rel = path_join(r->slug, "report.pdf");

@@ -525,6 +525,28 @@ static void missing_image_is_a_warning_and_a_description(void **state)
 	run_free(&r);
 }
 
+/* A link in the bundle that leads out of the project is not followed. */
+static void image_outside_the_project_is_not_read(void **state)
+{
+	(void)state;
+	if (!have_poppler())
+		skip();
+	project("---\ntitle: T\n---\n![secret](secret.svg)\n", NULL);
+	char *out = path_join(tmp, "../logdown-pdf-outside.svg");
+	static const char svg[] =
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"/>";
+	assert_true(file_write(out, svg, strlen(svg)));
+	char *link = path_join(tmp, "content/r/secret.svg");
+	assert_int_equal(symlink(out, link), 0);
+	struct run r = e2e_run(tmp, "pdf");
+	assert_contains(r.err, "content/r/index.md:4:1: warning: image 'secret.svg' leads outside "
+			       "the project: the PDF shows its description\n");
+	unlink(out);
+	free(out);
+	free(link);
+	run_free(&r);
+}
+
 static void a_png_image_is_drawn(void **state)
 {
 	(void)state;
@@ -840,6 +862,7 @@ int main(void)
 		TEST(help_and_usage),
 		TEST(missing_image_is_a_warning_and_a_description),
 		TEST(a_png_image_is_drawn),
+		TEST(image_outside_the_project_is_not_read),
 		TEST(svg_image_is_drawn_as_vectors),
 		TEST(jpeg_image_is_drawn),
 		TEST(long_words_and_urls_stay_on_the_page),
