@@ -846,6 +846,69 @@ static void deep_nesting_stays_on_the_page(void **state)
 	run_free(&r);
 }
 
+/* Every example of the GFM spec (../shared/testdata/gfm-spec), one
+ * report each, gives a PDF that poppler reads, without an error. */
+static void every_gfm_spec_example_gives_a_pdf(void **state)
+{
+	(void)state;
+	if (!have_poppler())
+		skip();
+	static const char *const files[] = {"../shared/testdata/gfm-spec/spec.txt",
+					    "../shared/testdata/gfm-spec/extensions.txt"};
+	tmp = e2e_tmpdir();
+	int n = 0;
+	for (size_t i = 0; i < 2; i++) {
+		struct buf spec = BUF_INIT;
+		if (!file_read(files[i], &spec, NULL)) {
+			print_message("%s not found: skipped\n", files[i]);
+			buf_free(&spec);
+			skip();
+		}
+		const char *fence = "```````````````````````````````` example";
+		for (const char *p = buf_data(&spec); (p = strstr(p, fence)) != NULL;) {
+			p = strchr(p, '\n');
+			if (!p)
+				break;
+			p++;
+			const char *end = strstr(p, "\n.\n");
+			if (!end)
+				break;
+			struct buf md = BUF_INIT;
+			buf_printf(&md, "---\ntitle: Example %d\n---\n", n + 1);
+			for (const char *q = p; q <= end; q++) {
+				if (strncmp(q, "\xE2\x86\x92", 3) == 0) { /* the spec's tab */
+					buf_putc(&md, '\t');
+					q += 2;
+				} else {
+					buf_putc(&md, *q);
+				}
+			}
+			char *rel = xasprintf("content/ex%04d.md", ++n);
+			e2e_write(tmp, rel, buf_data(&md));
+			free(rel);
+			buf_free(&md);
+			p = end + 3;
+		}
+		buf_free(&spec);
+	}
+	assert_true(n > 600);
+	struct run r = e2e_run(tmp, "pdf");
+	assert_int_equal(r.status, 0);
+	assert_not_contains(r.err, "error:");
+	char *expect = xasprintf("logdown: built %d reports into _site\n", n);
+	assert_contains(r.err, expect);
+	free(expect);
+	char *bad = sh("cd '%s' && for f in _site/*/report.pdf; do pdftotext -q \"$f\" - "
+		       ">/dev/null || echo \"$f\"; done; ls _site/*/report.pdf | wc -l",
+		       tmp);
+	assert_non_null(bad);
+	char *want = xasprintf("%d\n", n);
+	assert_string_equal(bad, want);
+	free(want);
+	free(bad);
+	run_free(&r);
+}
+
 #define TEST(f) cmocka_unit_test_teardown(f, cleanup)
 
 int main(void)
@@ -870,6 +933,7 @@ int main(void)
 		TEST(five_thousand_log_lines),
 		TEST(deep_nesting_stays_on_the_page),
 		TEST(headings_stay_with_their_text),
+		TEST(every_gfm_spec_example_gives_a_pdf),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
