@@ -673,11 +673,20 @@ static void heading(struct pdf *p, struct flow *f, cmark_node *n)
 
 /* One line of code or a log as boxes: wrapped to the width, each
  * continuation marked.  indent: where continuations start (the hanging
- * indent); prefix styles come in r already. */
-static void code_line(struct pdf *p, struct flow *f, struct rich *r, double indent, unsigned bg,
-		      double before, double pad_top, double pad_bottom, bool keep_first)
+ * indent); the first `lead` bytes (a line number, indentation) stay on
+ * the first line with the character after them; styles come in r. */
+static void code_line(struct pdf *p, struct flow *f, struct rich *r, size_t lead, double indent,
+		      unsigned bg, double before, double pad_top, double pad_bottom, bool keep_first)
 {
 	double inner = f->w - 12;
+	/* no break between the line number or the indentation and the
+	 * first character of the text: a long first word wraps by
+	 * characters instead of leaving the first line empty */
+	const char *t = buf_data(&r->text);
+	if (lead < r->text.len) {
+		lead += (size_t)(g_utf8_next_char(t + lead) - (t + lead));
+		attr_add(r->attrs, pango_attr_allow_breaks_new(FALSE), 0, lead);
+	}
 	PangoLayout *l = layout_new(p, p->f_mono, inner);
 	pango_layout_set_text(l, buf_data(&r->text), (int)r->text.len);
 	pango_layout_set_attributes(l, r->attrs);
@@ -727,7 +736,7 @@ static void code_block(struct pdf *p, struct flow *f, cmark_node *n)
 		rich_put(&r, s, (size_t)(e - s), 0, NULL);
 		if (!r.text.len)
 			buf_puts(&r.text, " ");
-		code_line(p, f, &r, 2 * em, C_CODE_BG, k == 0 ? space(p, f) : 0, k == 0 ? 5 : 0,
+		code_line(p, f, &r, strspn(buf_data(&r.text), " \t"), 2 * em, C_CODE_BG, k == 0 ? space(p, f) : 0, k == 0 ? 5 : 0,
 			  nl ? 0 : 5, false);
 		rich_clear(&r);
 		k++;
@@ -1260,8 +1269,10 @@ static void log_block(struct pdf *p, struct flow *f, const struct directive_resu
 		const struct directive_line *l = &res->lines[i];
 		struct rich r;
 		rich_init(&r);
+		size_t lead = 0;
 		if (l->no > 0) {
 			char *num = xasprintf("%*ld ", digits, l->no);
+			lead = strlen(num);
 			rich_put(&r, num, strlen(num), S_MUTED, l->href);
 			free(num);
 			/* the number links to the log's page, not underlined */
@@ -1275,7 +1286,7 @@ static void log_block(struct pdf *p, struct flow *f, const struct directive_resu
 			rich_put(&r, l->text, strlen(l->text), S_MUTED | S_ITALIC, NULL);
 		}
 		size_t before = p->nboxes;
-		code_line(p, f, &r, indent, l->hit ? C_HIT_BG : C_CODE_BG,
+		code_line(p, f, &r, lead, indent, l->hit ? C_HIT_BG : C_CODE_BG,
 			  i == 0 ? space(p, f) : 0, i == 0 ? 5 : 0, i + 1 == res->nlines ? 5 : 0,
 			  false);
 		if (i == 0 && res->label && p->nboxes > before)

@@ -736,11 +736,15 @@ static void five_thousand_log_lines(void **state)
 	if (!have_poppler())
 		skip();
 	struct buf log = BUF_INIT;
-	for (int i = 1; i <= 5000; i++)
-		buf_printf(&log, "[rank %d] step %d loss=%d.25 %s\n", i % 8, i, i,
-			   i % 50 == 0 ? "a much longer line that goes on and on past the right "
-					 "margin of the page, so that it has to be wrapped with a mark"
-				       : "");
+	static const char *const tail = "a much longer line that goes on and on past the right "
+					"margin of the page, so that it has to be wrapped with a mark";
+	for (int i = 1; i <= 5000; i++) {
+		if (i == 7) /* one word wider than the page */
+			buf_printf(&log, "%0300d\n", 7);
+		else
+			buf_printf(&log, "[rank %d] step %d loss=%d.25 %s\n", i % 8, i, i,
+				   i % 50 == 0 ? tail : "");
+	}
 	project("---\ntitle: T\nruns:\n  big: { file: big.log, parser: keyvalue }\n---\n"
 		"```{log}\nfrom: big\nlines: 1-5000\n```\n",
 		NULL);
@@ -751,6 +755,14 @@ static void five_thousand_log_lines(void **state)
 	char *t = pdf_text();
 	assert_contains(t, "step 1 loss=1.25");
 	assert_contains(t, "step 5000 loss=5000.25");
+	/* its number stays on the line where the long word starts */
+	const char *w = strstr(t, "0000000000");
+	assert_non_null(w);
+	const char *bol = w;
+	while (bol > t && bol[-1] != '\n')
+		bol--;
+	bol += strspn(bol, " ");
+	assert_true(str_has_prefix(bol, "7 0000"));
 	free(t);
 	words_inside(30);
 	run_free(&r);
