@@ -612,14 +612,15 @@ static size_t para_boxes(struct pdf *p, struct flow *f, struct para *pa, double 
 	return first;
 }
 
-static double space(const struct pdf *p, const struct flow *f)
+/* The space above a block: less inside a tight list. */
+static double space(const struct flow *f)
 {
-	(void)p;
 	return f->tight ? 2 : 7;
 }
 
-static void paragraph(struct pdf *p, struct flow *f, cmark_node *n, const PangoFontDescription *font,
-		      unsigned style, double before, bool keep_all)
+static void paragraph(struct pdf *p, struct flow *f, cmark_node *n,
+		      const PangoFontDescription *font, unsigned style, double before,
+		      bool keep_all)
 {
 	struct rich r;
 	rich_init(&r);
@@ -736,8 +737,8 @@ static void code_block(struct pdf *p, struct flow *f, cmark_node *n)
 		rich_put(&r, s, (size_t)(e - s), 0, NULL);
 		if (!r.text.len)
 			buf_puts(&r.text, " ");
-		code_line(p, f, &r, strspn(buf_data(&r.text), " \t"), 2 * em, C_CODE_BG, k == 0 ? space(p, f) : 0, k == 0 ? 5 : 0,
-			  nl ? 0 : 5, false);
+		code_line(p, f, &r, strspn(buf_data(&r.text), " \t"), 2 * em, C_CODE_BG,
+			  k == 0 ? space(f) : 0, k == 0 ? 5 : 0, nl ? 0 : 5, false);
 		rich_clear(&r);
 		k++;
 		if (!nl)
@@ -1004,7 +1005,7 @@ static void image_block(struct pdf *p, struct flow *f, cmark_node *img)
 struct grid {
 	size_t rows, cols;
 	struct rich *cells;
-	bool *right; /* per cell */
+	char *align; /* per cell: 'l', 'c' or 'r' as GFM writes it */
 	size_t header_rows;
 };
 
@@ -1139,9 +1140,11 @@ static void grid_boxes(struct pdf *p, struct flow *f, struct grid *g, const char
 					 r->text.len);
 			}
 			pango_layout_set_attributes(l, r->attrs);
-			bool right = g->right[i * g->cols + j];
-			if (right)
-				pango_layout_set_alignment(l, PANGO_ALIGN_RIGHT);
+			char al = g->align[i * g->cols + j];
+			bool right = al == 'r';
+			if (al == 'r' || al == 'c')
+				pango_layout_set_alignment(l, al == 'r' ? PANGO_ALIGN_RIGHT
+									: PANGO_ALIGN_CENTER);
 			struct para *pa = para_new(l, r);
 			pa->refs = 1;
 			row->cells[j] = (struct cell){pa, x, cw[j], right};
@@ -1192,7 +1195,7 @@ static void grid_free(struct grid *g)
 	for (size_t i = 0; i < g->rows * g->cols; i++)
 		rich_clear(&g->cells[i]);
 	free(g->cells);
-	free(g->right);
+	free(g->align);
 }
 
 static void grid_init(struct grid *g, size_t rows, size_t cols)
@@ -1200,7 +1203,7 @@ static void grid_init(struct grid *g, size_t rows, size_t cols)
 	g->rows = rows;
 	g->cols = cols;
 	g->cells = xcalloc(rows * cols + 1, sizeof *g->cells);
-	g->right = xcalloc(rows * cols + 1, sizeof *g->right);
+	g->align = xcalloc(rows * cols + 1, sizeof *g->align);
 	for (size_t i = 0; i < rows * cols; i++)
 		rich_init(&g->cells[i]);
 	g->header_rows = 1;
@@ -1211,12 +1214,12 @@ static void table_block(struct pdf *p, struct flow *f, const struct directive_re
 {
 	struct loc at = loc_line(doc_file(p->doc), doc_line0(p->doc) + cmark_node_get_start_line(n));
 	size_t first = p->nboxes;
-	caption_box(p, f, res, "Table", space(p, f) + 4);
+	caption_box(p, f, res, "Table", space(f) + 4);
 	struct grid g;
 	grid_init(&g, res->rows, res->cols);
 	for (size_t i = 0; i < res->rows * res->cols; i++) {
 		rich_pieces(p, &g.cells[i], &res->cells[i].text, 0, true);
-		g.right[i] = res->cells[i].right;
+		g.align[i] = res->cells[i].right ? 'r' : 'l';
 	}
 	grid_boxes(p, f, &g, res->label, at);
 	grid_free(&g);
@@ -1243,14 +1246,14 @@ static void gfm_table(struct pdf *p, struct flow *f, cmark_node *n)
 		for (cmark_node *c = cmark_node_first_child(r); c && j < cols;
 		     c = cmark_node_next(c), j++) {
 			rich_inlines(p, &g.cells[i * cols + j], cmark_node_first_child(c), 0);
-			g.right[i * cols + j] = align && align[j] == 'r';
+			g.align[i * cols + j] = align ? (char)align[j] : 'l';
 		}
 	}
 	struct loc at = loc_line(doc_file(p->doc), doc_line0(p->doc) + cmark_node_get_start_line(n));
 	size_t first = p->nboxes;
 	grid_boxes(p, f, &g, NULL, at);
 	if (p->nboxes > first)
-		p->boxes[first].before = space(p, f) + 4;
+		p->boxes[first].before = space(f) + 4;
 	grid_free(&g);
 }
 
@@ -1287,7 +1290,7 @@ static void log_block(struct pdf *p, struct flow *f, const struct directive_resu
 		}
 		size_t before = p->nboxes;
 		code_line(p, f, &r, lead, indent, l->hit ? C_HIT_BG : C_CODE_BG,
-			  i == 0 ? space(p, f) : 0, i == 0 ? 5 : 0, i + 1 == res->nlines ? 5 : 0,
+			  i == 0 ? space(f) : 0, i == 0 ? 5 : 0, i + 1 == res->nlines ? 5 : 0,
 			  false);
 		if (i == 0 && res->label && p->nboxes > before)
 			p->boxes[before].dest = xstrdup(res->label);
@@ -1353,7 +1356,7 @@ static void list_block(struct pdf *p, struct flow *f, cmark_node *n)
 		if (sub.marker) /* an empty item */
 			g_object_unref(sub.marker);
 		if (p->nboxes > before) {
-			p->boxes[before].before = first_item ? space(p, f) : tight ? 2 : 6;
+			p->boxes[before].before = first_item ? space(f) : tight ? 2 : 6;
 		}
 		first_item = false;
 	}
@@ -1413,7 +1416,7 @@ static void flat_block(struct pdf *p, struct flow *f, cmark_node *n)
 		para_unref(pa);
 		return;
 	}
-	para_boxes(p, f, pa, space(p, f), 0, false);
+	para_boxes(p, f, pa, space(f), 0, false);
 }
 
 static void block(struct pdf *p, struct flow *f, cmark_node *n)
@@ -1431,7 +1434,7 @@ static void block(struct pdf *p, struct flow *f, cmark_node *n)
 		if (img)
 			image_block(p, f, img);
 		else
-			paragraph(p, f, n, p->f_body, 0, space(p, f), false);
+			paragraph(p, f, n, p->f_body, 0, space(f), false);
 		return;
 	}
 	case CMARK_NODE_HEADING:
@@ -1451,7 +1454,7 @@ static void block(struct pdf *p, struct flow *f, cmark_node *n)
 		blocks(p, &sub, cmark_node_first_child(n));
 		f->marker = sub.marker;
 		if (p->nboxes > before)
-			p->boxes[before].before = space(p, f);
+			p->boxes[before].before = space(f);
 		return;
 	}
 	case CMARK_NODE_LIST:
@@ -1538,10 +1541,8 @@ static void title_block(struct pdf *p, struct flow *f)
 		rich_clear(&r);
 		para_boxes(p, f, pa, 8, 0, true);
 	}
-	if (p->nboxes) {
-		struct box *b = box_add(p, BOX_RULE, f, 14, 2);
-		(void)b;
-	}
+	if (p->nboxes)
+		box_add(p, BOX_RULE, f, 14, 2);
 }
 
 /* --- pages --- */
@@ -1712,7 +1713,7 @@ static void draw_row(struct pdf *p, const struct box *b, double x, double y)
 	cairo_restore(cr);
 }
 
-static void draw_box(struct pdf *p, struct box *b, double y, int page)
+static void draw_box(struct pdf *p, struct box *b, double y)
 {
 	cairo_t *cr = p->cr;
 	double x = p->ml + b->x;
@@ -1725,10 +1726,9 @@ static void draw_box(struct pdf *p, struct box *b, double y, int page)
 		cairo_tag_end(cr, CAIRO_TAG_DEST);
 		buf_free(&a);
 	}
-	(void)page;
 	for (int q = 0; q < b->quote; q++) {
 		set_rgb(cr, C_QUOTE);
-		cairo_rectangle(cr, p->ml + b->quote_x[q], y - b->before * 0, 2.5, b->h);
+		cairo_rectangle(cr, p->ml + b->quote_x[q], y, 2.5, b->h);
 		cairo_fill(cr);
 	}
 	if (b->bg) {
@@ -2025,7 +2025,7 @@ bool pdf_render(struct doc *doc, const struct pdf_meta *m, struct buf *out, stru
 		dest_done[pl[k].box] = true;
 		if (b->outline)
 			outline_add(&p, parents, b, page, pl[k].y);
-		draw_box(&p, b, pl[k].y, page);
+		draw_box(&p, b, pl[k].y);
 		b->dest = dest;
 	}
 	free(dest_done);
