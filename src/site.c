@@ -465,7 +465,7 @@ static void render_report(struct build *b, struct report *r)
 	struct doc *doc = doc_resolve(r->text + r->body_off, r->len - r->body_off, r->path,
 				      r->body_line - 1, &ctx);
 	r->html = doc_html(doc);
-	if (b->opts->pdf && b->writing)
+	if (b->opts->pdf)
 		write_pdf(b, r, doc);
 	doc_free(doc);
 	warn_unused_runs(b, r);

@@ -478,6 +478,35 @@ static void paper_letter_and_build_pdf(void **state)
 	run_free(&r);
 }
 
+/* check --pdf lays the PDFs out (their warnings) and writes nothing;
+ * check --against a site built by logdown pdf needs --pdf. */
+static void check_lays_out_and_compares_pdfs(void **state)
+{
+	(void)state;
+	project("---\ntitle: T\n---\n![gone](gone.png)\n", NULL);
+	struct run r = e2e_run(tmp, "check --pdf");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "content/r/index.md:4:1: warning: image 'gone.png' does not "
+				   "exist: the PDF shows its description\n"
+				   "    4 | ![gone](gone.png)\n"
+				   "      | ^\n"
+				   "logdown: checked 1 report\n");
+	char *none = e2e_read(tmp, "_site/r/report.pdf");
+	assert_null(none);
+	run_free(&r);
+	r = e2e_run(tmp, "pdf");
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	r = e2e_run(tmp, "check --against _site --pdf");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.err, "logdown: checked 1 report; _site is up to date\n");
+	run_free(&r);
+	r = e2e_run(tmp, "check --against _site");
+	assert_int_equal(r.status, 1);
+	assert_contains(r.err, "_site/r/report.pdf: error: a build no longer writes it");
+	run_free(&r);
+}
+
 static void bad_paper_is_an_error(void **state)
 {
 	(void)state;
@@ -934,6 +963,7 @@ int main(void)
 		TEST(same_input_same_bytes),
 		TEST(paper_letter_and_build_pdf),
 		TEST(bad_paper_is_an_error),
+		TEST(check_lays_out_and_compares_pdfs),
 		TEST(help_and_usage),
 		TEST(missing_image_is_a_warning_and_a_description),
 		TEST(a_png_image_is_drawn),
