@@ -481,6 +481,8 @@ static void render_report(struct build *b, struct report *r)
 	free(root);
 	set_report_fields(data, r);
 	value_set_str(data, "content", r->html);
+	if (b->opts->pdf)
+		value_set_str(data, "pdf", "report.pdf");
 	value_set_str(data, "generator", GENERATOR);
 
 	struct buf page = BUF_INIT;

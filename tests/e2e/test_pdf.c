@@ -260,9 +260,15 @@ static void writes_a_pdf_of_every_report(void **state)
 	struct run r = e2e_run(tmp, "pdf");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.err, "logdown: built 1 report into _site\n");
-	/* the page is still there, beside the PDF */
+	/* the page is still there, beside the PDF, and links to it */
 	char *page = e2e_read(tmp, "_site/r/index.html");
-	assert_non_null(page);
+	assert_contains(page, "<a class=\"ld-nav-link\" href=\"report.pdf\">PDF</a>\n</nav>");
+	free(page);
+	run_free(&r);
+	r = e2e_run(tmp, "build -o plain");
+	page = e2e_read(tmp, "plain/r/index.html");
+	assert_contains(page, "All reports</a>\n</nav>");
+	assert_not_contains(page, "report.pdf");
 	free(page);
 	char *info = pdf_info();
 	assert_contains(info, "Title:           PDF fixture report\n");
