@@ -12,7 +12,8 @@ DESTDIR ?=
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 
-PKGS    = libcmark-gfm yaml-0.1 libpcre2-8 cairo pangocairo libmicrohttpd librsvg-2.0
+PKGS    = libcmark-gfm yaml-0.1 libpcre2-8 cairo pangocairo libmicrohttpd librsvg-2.0 \
+          libxxhash
 WARN    = -Wall -Wextra -Wpedantic -Wstrict-prototypes -Wmissing-prototypes \
           -Wwrite-strings -Wshadow
 ifeq ($(CI),true)
@@ -21,13 +22,13 @@ endif
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -DPCRE2_CODE_UNIT_WIDTH=8 \
           -Iinclude -Ibuild $(shell pkg-config --cflags $(PKGS) 2>/dev/null) \
           $(WARN) -MMD -MP $(CFLAGS)
-LIBS    = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+LIBS    = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -pthread
 SAN     = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 # The pipeline, in order: sources and config, Markdown, templates, the
 # site, and the command line last.
-MODULES = util diag fsutil value yamldoc config run expr structured logparse \
-          runs report format provenance chart directive doc pdf mustache theme site \
+MODULES = util diag fsutil value limit yamldoc config run expr structured logparse \
+          cache runs report format provenance chart directive doc pdf mustache theme site \
           outdir scaffold parsecmd serve
 OBJS     = $(MODULES:%=build/rel/%.o) build/rel/embedded.o
 ASAN_OBJS = $(MODULES:%=build/asan/%.o) build/asan/embedded.o
@@ -67,6 +68,11 @@ build/embedded.c: build/embed $(EMBED)
 build build/rel build/asan:
 	mkdir -p $@
 
+# The benchmark corpus generator (make bench, tests/e2e/test_gencorpus.c).
+build/gencorpus: tools/gencorpus.c | build
+	$(CC) -std=c11 $(WARN) -O2 -o $@ $<
+build/asan/test_gencorpus: build/gencorpus
+
 # The sanitized binary the end-to-end tests run.
 build/asan/logdown: $(ASAN_OBJS) build/asan/main.o
 	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $^ $(LIBS)
@@ -75,6 +81,8 @@ build/asan/test_%: tests/unit/test_%.c $(ASAN_OBJS)
 	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $(filter %.c %.o,$^) $(LIBS) -lcmocka
 build/asan/test_%: tests/e2e/test_%.c tests/e2e/e2e.h $(ASAN_OBJS) build/asan/logdown
 	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $< $(ASAN_OBJS) $(LIBS) -lcmocka
+# The bad-input test measures memory on the release binary.
+build/asan/test_badinput: logdown
 
 # deps runs first and on its own: pkg-config can only answer once the
 # packages are there, so the build itself is a second make.
@@ -93,13 +101,11 @@ test:
 check-all: $(UNIT_TESTS) $(E2E_TESTS) build/asan/logdown
 	@sh tests/run.sh $(UNIT_TESTS) $(E2E_TESTS)
 
-# Parse throughput and memory against rg, grep and Python on a generated
-# log (BENCH_SIZE=100M for a quicker run); then `logdown serve` against
-# python's http.server under wrk.
-BENCH_SIZE ?= 1G
-bench: logdown
-	bash tools/bench.sh $(BENCH_SIZE)
-	bash tools/bench-serve.sh
+# logdown against grep/rg/python, Hugo, gnuplot/matplotlib, python's
+# http.server and Chromium, side by side, one table of ratios
+# (tools/bench.sh; BENCH_QUICK=1 for a quick run).
+bench: logdown build/gencorpus
+	BENCH_QUICK=$(BENCH_QUICK) bash tools/bench.sh
 
 install: logdown
 	mkdir -p $(DESTDIR)$(PREFIX)/bin

@@ -46,6 +46,18 @@ struct diag;
 struct diag *diag_new(FILE *out, enum diag_format format, bool colour);
 void diag_free(struct diag *d);
 
+/* A sink for one thread's share of the work: it writes nothing but keeps
+ * each diagnostic (with the source line it quotes) until diag_flush(),
+ * so that a parallel build reports in the same order whatever the
+ * number of threads.  It has the parent's format, colour and strictness
+ * and quotes the sources registered with the parent, which must not
+ * change (nor report anything) while the child is in use.  Caller frees
+ * with diag_free(). */
+struct diag *diag_new_deferred(const struct diag *parent);
+/* Writes what child kept to parent, in order, counting it there; child
+ * is then empty (its counts zero).  Single-threaded. */
+void diag_flush(struct diag *child, struct diag *parent);
+
 /* Colour is wanted when fd is a terminal and NO_COLOR is unset or empty. */
 bool diag_want_colour(int fd);
 

@@ -17,6 +17,10 @@
 
 #include "directive.h"
 
+/* Registers cmark-gfm's extensions: once, before doc_render() runs on
+ * several threads. */
+void doc_init(void);
+
 /* Renders the Markdown body text (which starts on line `line0` + 1 of
  * `file`) with the runs and provenance of c.  Every problem is reported
  * through c->d at its line and column in file.  Returns the HTML, which

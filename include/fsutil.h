@@ -13,7 +13,9 @@ struct buf;
  * file (a FIFO, a device) with EINVAL, never blocking on it.  `limit`, when not NULL, caps the size
  * read (files larger than *limit fail with EFBIG). */
 bool file_read(const char *path, struct buf *out, const size_t *limit);
-/* Writes data to path, replacing it.  Returns false with errno set. */
+/* Writes data to path, replacing it.  Returns false with errno set;
+ * a symbolic link at path is refused (ELOOP), never written through.
+ * file_copy() writes its target the same way. */
 bool file_write(const char *path, const char *data, size_t len);
 bool file_copy(const char *from, const char *to);
 /* True when both files hold the same bytes (read in chunks).  False
@@ -57,6 +59,10 @@ char *path_real(const char *path);
  * existing part cannot be resolved (a dangling link, a loop).  Caller
  * frees. */
 char *path_resolve(const char *path);
+/* True when the existing path, its links followed, lies inside the
+ * existing folder dir (links followed too).  False when either cannot
+ * be resolved. */
+bool path_inside(const char *path, const char *dir);
 /* path relative to base, both canonical and absolute, where path lies
  * inside base ("" for base itself); NULL when it lies outside. */
 const char *path_under(const char *path, const char *base);

@@ -110,6 +110,8 @@ const char *parser_name(const struct parser *p);
 const char *parser_description(const struct parser *p);
 /* "built-in", or the path of the .yaml file that defined it. */
 const char *parser_origin(const struct parser *p);
+/* The definition's YAML text (the cache keys parsed runs by it). */
+const char *parser_source(const struct parser *p, size_t *len);
 
 /* The one parser whose detection claims the file at path (its first
  * 1 MiB).  A project parser beats a built-in, and a claim by content
@@ -137,5 +139,31 @@ const struct parser *parsers_detect(const struct parser_set *set, const char *pa
  * run_free(). */
 struct run *parser_run(const struct parser *p, const char *path, const char *shown,
 		       const char *run_name, struct diag *d);
+
+/* Where the rows of one series go instead of into the run, as they are
+ * found and in file order, for a caller that only passes them on
+ * (`logdown parse --csv`): memory then stays flat whatever the file's
+ * size.  row() gets the typed cells (texts point into the file's buffer:
+ * valid for the call only) and the line; it is called from one thread,
+ * though maybe not the caller's.  Rows of rank-prefixed lines are still
+ * kept in the run too, since dropping another rank's copy of a row needs
+ * the rows taken before. */
+struct row_sink {
+	const char *series;
+	void (*row)(void *ctx, const struct datum *cells, size_t ncols, long line);
+	void *ctx;
+};
+
+/* parser_run(), with the rows of sink->series handed to sink (NULL:
+ * parser_run() itself).  That series is then empty in the run, so a
+ * derive over it is missing. */
+struct run *parser_run_sink(const struct parser *p, const char *path, const char *shown,
+			    const char *run_name, const struct row_sink *sink, struct diag *d);
+
+/* The columns of the series `name` when p is a text parser that
+ * declares it (the series a row_sink can take), else NULL.  Borrowed
+ * from p. */
+const char *const *parser_series_columns(const struct parser *p, const char *name,
+					 size_t *ncols);
 
 #endif

@@ -46,4 +46,10 @@ bool outdir_write(struct outdir *o, const char *rel, const char *data, size_t le
  * folders; a failure is reported through d. */
 bool outdir_copy(struct outdir *o, const char *rel, const char *src, struct diag *d);
 
+/* Puts the previous output's file REL at REL inside the staging folder
+ * as a hard link (a copy where links cannot be made), creating folders.
+ * Safe because no file of an output is ever changed in place:
+ * outdir_write() and outdir_copy() replace the file they write. */
+bool outdir_link(struct outdir *o, const char *rel, struct diag *d);
+
 #endif

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cache.h"
 #include "diag.h"
 #include "logparse.h"
 #include "run.h"
@@ -40,9 +41,22 @@ void parse_cache_free(struct parse_cache *c);
 void parse_cache_sweep(struct parse_cache *c);
 /* Forgets everything (the parsers changed).  Only between builds. */
 void parse_cache_clear(struct parse_cache *c);
-/* How many files were parsed, and how many runs reused, since new. */
+/* How many files were parsed, how many runs reused from memory, and how
+ * many read from the disk cache, since new. */
 size_t parse_cache_parsed(const struct parse_cache *c);
 size_t parse_cache_reused(const struct parse_cache *c);
+size_t parse_cache_from_disk(const struct parse_cache *c);
+
+/* Backs c with the on-disk cache (cache.h; NULL: none), where runs are
+ * keyed by the content hashes of the parser set (`parsers`, see
+ * parse_cache_parsers_key()), the file and the names that shape a run;
+ * a run parsed without a diagnostic is stored there.  Other parsers than
+ * before clear c.  Only between builds. */
+void parse_cache_set_disk(struct parse_cache *c, struct cache *disk,
+			  const struct cache_key *parsers);
+/* The content key of a parser set: every parser's name, origin and
+ * definition, in order. */
+struct cache_key parse_cache_parsers_key(const struct parser_set *set);
 
 /* Loads every run that `spec` (the front matter's runs: map, may be
  * NULL) names.  Paths are relative to report_dir and must resolve inside
@@ -59,5 +73,17 @@ bool report_runs_load_cached(struct report_runs *out, const struct value *spec,
 			     const struct parser_set *parsers, struct parse_cache *cache,
 			     struct diag *d);
 void report_runs_free(struct report_runs *rr);
+
+/* Resolves spec as report_runs_load() does (globs, confinement), but
+ * instead of parsing adds to h what the runs depend on: each file's
+ * content hash (through disk), its path, the run's name, the parser
+ * named and the name_pattern; and names each file's path (as a run's
+ * file would show it) to on_file (may be NULL).  Problems go to d.
+ * False when a file could not be resolved or hashed: the report then
+ * has no key. */
+bool report_runs_inputs(const struct value *spec, const char *report_dir, const char *root_real,
+			const struct parser_set *parsers, struct cache *disk, struct cache_hasher *h,
+			void (*on_file)(void *ctx, const char *shown), void *file_ctx,
+			struct diag *d);
 
 #endif

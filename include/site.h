@@ -18,6 +18,14 @@ struct build_opts {
 	bool drafts;        /* include reports with draft: true */
 	bool write;         /* false for `logdown check`: resolve, write nothing */
 	bool summary;       /* end with a one-line summary on stderr */
+	/* threads for loading and rendering reports (-j); 0: one per core.
+	 * The output and the diagnostics are the same whatever the number. */
+	size_t jobs;
+	/* --no-cache: neither read nor write PROJECT/.logdown-cache (cache.h) */
+	bool no_cache;
+	/* with summary: a second line saying how many reports were rendered
+	 * and how many result files parsed, and how many came from cache */
+	bool verbose;
 	/* check only: build into a temporary folder and report every file
 	 * where this committed output differs from it */
 	const char *against;
@@ -57,10 +65,18 @@ struct build_opts {
 	char **output_dir;
 };
 
+/* The number of cores this process may run on (at least 1). */
+size_t site_default_jobs(void);
+
 /* Builds the site, reporting every problem through d.  Returns an exit
  * code: EXIT_OK, EXIT_CONTENT when the content has errors (the previous
  * output is then untouched), EXIT_USAGE when the output folder is
  * refused, EXIT_IO on an I/O failure. */
 int site_build(const struct build_opts *o, struct diag *d);
+
+/* logdown clean: removes root's build cache and the output folder
+ * (output, or site.yaml's), each only when logdown made it, saying what
+ * it removed on stderr.  Returns an exit code. */
+int site_clean(const char *root, const char *output, struct diag *d);
 
 #endif

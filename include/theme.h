@@ -12,6 +12,7 @@ struct buf;
 struct mustache;
 
 struct theme {
+	char *root;         /* ROOT: templates may not lead outside it */
 	char *dir;          /* ROOT/templates */
 	char *page_file;    /* where page.html came from, for diagnostics */
 	char *index_file;

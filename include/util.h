@@ -53,6 +53,13 @@ bool span_eq(struct span s, const char *lit);
 bool str_has_suffix(const char *s, const char *suffix);
 bool str_has_prefix(const char *s, const char *prefix);
 
+/* True when a browser would run or load the URL in s[0..n) as script or
+ * a local file: a javascript:, vbscript:, file: or data: scheme (data:
+ * images in PNG, GIF, JPEG or WebP excepted), in any case, with the
+ * blanks and control characters browsers skip.  cmark's safe-mode
+ * rule. */
+bool url_is_dangerous(const char *s, size_t n);
+
 /* Appends the NULL-terminated names joined with ", ". */
 void buf_put_names(struct buf *b, const char *const *names);
 

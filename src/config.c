@@ -8,11 +8,12 @@
 #include <strings.h>
 
 #include "fsutil.h"
+#include "limit.h"
 #include "util.h"
 #include "yamldoc.h"
 
 static const char *const config_keys[] = {
-	"title", "author", "base_url", "output", "paper", "parsers", NULL,
+	"title", "author", "base_url", "output", "paper", "parsers", "limits", NULL,
 };
 
 /* Reads a scalar that should be text; numbers keep their text. */
@@ -62,6 +63,10 @@ bool config_load(struct config *c, const char *root, struct diag *d)
 	c->base_url = xstrdup("/");
 	c->output = xstrdup("_site");
 	c->paper = xstrdup("a4");
+	/* The caps start from their defaults and the environment on every
+	 * load (serve loads again after an edit); site.yaml's own YAML is
+	 * read under those. */
+	bool env_ok = limit_reset(d);
 
 	struct buf text = BUF_INIT;
 	if (!file_read(c->path, &text, NULL)) {
@@ -69,7 +74,7 @@ bool config_load(struct config *c, const char *root, struct diag *d)
 		if (!absent)
 			diag_error(d, loc_line(c->path, 0), "cannot read: %s", strerror(errno));
 		buf_free(&text);
-		return absent;
+		return absent && env_ok;
 	}
 	diag_add_source(d, c->path, buf_data(&text), text.len);
 	c->raw = yamldoc_parse(buf_data(&text), text.len, c->path, 0, d);
@@ -106,6 +111,8 @@ bool config_load(struct config *c, const char *root, struct diag *d)
 			}
 		} else if (strcmp(key, "parsers") == 0)
 			ok = take_parsers(c, v, d) && ok;
+		else if (strcmp(key, "limits") == 0)
+			ok = limit_configure(v, d) && ok;
 		else {
 			const char *near = closest_name(key, config_keys);
 			struct buf known = BUF_INIT;
@@ -124,7 +131,7 @@ bool config_load(struct config *c, const char *root, struct diag *d)
 	 * buffer goes away here. */
 	diag_forget_source(d, c->path);
 	buf_free(&text);
-	return ok;
+	return ok && env_ok;
 }
 
 void config_free(struct config *c)

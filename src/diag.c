@@ -15,6 +15,21 @@ struct source {
 	size_t len;
 	bool owned;
 	bool missing; /* could not be read: quote nothing */
+	/* Where the last line quoted starts: diagnostics come mostly in
+	 * order, so finding the next line scans on from there (100,000
+	 * errors in a 200,000-line file would otherwise rescan it each). */
+	int at_line; /* 0: none yet */
+	size_t at_off;
+};
+
+/* A diagnostic a deferred sink keeps until diag_flush(). */
+struct event {
+	int sev;
+	char *file;
+	int line, col, len;
+	char *msg;
+	char *quote; /* the quoted line, or NULL */
+	size_t quote_len;
 };
 
 struct diag {
@@ -26,6 +41,9 @@ struct diag {
 	size_t warnings;
 	struct source *sources;
 	size_t nsources;
+	const struct diag *parent; /* a deferred sink: events go to parent */
+	struct event *events;
+	size_t nevents;
 };
 
 enum severity { SEV_ERROR, SEV_WARNING, SEV_NOTE };
@@ -42,6 +60,24 @@ struct diag *diag_new(FILE *out, enum diag_format format, bool colour)
 	return d;
 }
 
+struct diag *diag_new_deferred(const struct diag *parent)
+{
+	struct diag *d = xcalloc(1, sizeof *d);
+	d->out = parent->out;
+	d->format = parent->format;
+	d->colour = parent->colour;
+	d->strict = parent->strict;
+	d->parent = parent;
+	return d;
+}
+
+static void event_release(struct event *e)
+{
+	free(e->file);
+	free(e->msg);
+	free(e->quote);
+}
+
 static void source_release(struct source *s)
 {
 	free(s->file);
@@ -56,6 +92,9 @@ void diag_free(struct diag *d)
 	for (size_t i = 0; i < d->nsources; i++)
 		source_release(&d->sources[i]);
 	free(d->sources);
+	for (size_t i = 0; i < d->nevents; i++)
+		event_release(&d->events[i]);
+	free(d->events);
 	free(d);
 }
 
@@ -95,6 +134,7 @@ void diag_add_source(struct diag *d, const char *file, const char *text, size_t 
 	if (s) {
 		if (s->owned)
 			free((char *)s->text);
+		s->at_line = 0;
 	} else {
 		s = push_source(d, file);
 	}
@@ -113,12 +153,27 @@ void diag_forget_source(struct diag *d, const char *file)
 	*s = d->sources[--d->nsources];
 }
 
+static bool line_of(const char *text, const char *end, int line, int *at_line, size_t *at_off,
+		    struct span *out);
+
 /* The text of line `line` (1-based) of file, without its line ending. */
 static bool source_line(struct diag *d, const char *file, int line, struct span *out)
 {
 	if (!file || line <= 0)
 		return false;
 	struct source *s = find_source(d, file);
+	/* A deferred sink reads its parent's sources, never changing them. */
+	for (const struct diag *p = d->parent; !s && p; p = p->parent) {
+		const struct source *ps = find_source((struct diag *)p, file);
+		if (ps && !ps->missing) {
+			/* borrowed, with a cursor of our own: lines looked up
+			 * in order stay linear */
+			s = push_source(d, file);
+			s->text = ps->text;
+			s->len = ps->len;
+			s->owned = false;
+		}
+	}
 	if (!s) {
 		s = push_source(d, file);
 		struct buf b = BUF_INIT;
@@ -133,12 +188,30 @@ static bool source_line(struct diag *d, const char *file, int line, struct span 
 	}
 	if (s->missing)
 		return false;
-	const char *p = s->text, *end = s->text + s->len;
-	for (int n = 1; n < line; n++) {
+	return line_of(s->text, s->text + s->len, line, &s->at_line, &s->at_off, out);
+}
+
+/* Line `line` of [text, end) into *out.  *at_line and *at_off (may be
+ * NULL) remember where the last line looked up starts, so that looking
+ * up lines mostly in order scans on from there. */
+static bool line_of(const char *text, const char *end, int line, int *at_line, size_t *at_off,
+		    struct span *out)
+{
+	const char *p = text;
+	int n = 1;
+	if (at_line && *at_line > 0 && *at_line <= line) {
+		n = *at_line;
+		p += *at_off;
+	}
+	for (; n < line; n++) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		if (!nl)
 			return false;
 		p = nl + 1;
+	}
+	if (at_line) {
+		*at_line = line;
+		*at_off = (size_t)(p - text);
 	}
 	/* A byte-order mark is invisible in an editor: columns skip it. */
 	if (line == 1 && end - p >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
@@ -191,21 +264,58 @@ static void put_github_text(FILE *out, const char *s, bool property)
 	}
 }
 
-static void print_quote(struct diag *d, struct loc at)
+/* A quoted line longer than this shows a window around the caret. */
+#define QUOTE_WIDTH 160
+
+/* Writes s[0..n) for a terminal: control characters (a log's escape
+ * sequences, a stray CR) become '?', so that quoting a hostile file
+ * cannot move the cursor, retitle the window or hide text. */
+static void put_terminal_text(FILE *out, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		fputc((c < 0x20 && c != '\t') || c == 0x7F ? '?' : (int)c, out);
+	}
+}
+
+/* The start of the UTF-8 character at or before p[i]. */
+static size_t char_start(const char *p, size_t i)
+{
+	while (i > 0 && ((unsigned char)p[i] & 0xC0) == 0x80)
+		i--;
+	return i;
+}
+
+/* Quotes line at.line (given as q, or looked up when q is NULL). */
+static void print_quote(struct diag *d, struct loc at, const struct span *q)
 {
 	struct span line;
-	if (!source_line(d, at.file, at.line, &line))
+	if (q)
+		line = *q;
+	else if (!source_line(d, at.file, at.line, &line))
 		return;
-	fprintf(d->out, "%5d | %.*s\n", at.line, (int)line.len, line.p);
+	size_t caret = at.col > 0 ? (size_t)at.col - 1 : 0;
+	if (caret > line.len)
+		caret = line.len;
+	/* A long line (a minified file, a log with no newlines) is shown
+	 * from a little before the caret to a little after. */
+	size_t from = 0, to = line.len;
+	if (line.len > QUOTE_WIDTH) {
+		from = caret > QUOTE_WIDTH / 2 ? char_start(line.p, caret - QUOTE_WIDTH / 2) : 0;
+		to = from + QUOTE_WIDTH < line.len ? char_start(line.p, from + QUOTE_WIDTH) : line.len;
+		if (to < caret)
+			to = caret;
+	}
+	const char *pre = from > 0 ? "..." : "";
+	fprintf(d->out, "%5d | %s", at.line, pre);
+	put_terminal_text(d->out, line.p + from, to - from);
+	fputs(to < line.len ? "...\n" : "\n", d->out);
 	if (at.col <= 0)
 		return;
 	/* Pad to the caret with the line's own tabs, and one space per
 	 * UTF-8 character, so the caret lines up in a terminal. */
-	fputs("      | ", d->out);
-	size_t upto = (size_t)at.col - 1;
-	if (upto > line.len)
-		upto = line.len;
-	for (size_t i = 0; i < upto; i++) {
+	fprintf(d->out, "      | %s", from > 0 ? "   " : "");
+	for (size_t i = from; i < caret; i++) {
 		unsigned char c = (unsigned char)line.p[i];
 		if ((c & 0xC0) == 0x80)
 			continue;
@@ -214,24 +324,22 @@ static void print_quote(struct diag *d, struct loc at)
 	if (d->colour)
 		fputs("\033[1;32m", d->out);
 	fputc('^', d->out);
-	for (int i = 1; i < at.len; i++)
+	int len = at.len;
+	if (len > 1 && (size_t)len > to - caret + 3)
+		len = (int)(to - caret + 3);
+	for (int i = 1; i < len; i++)
 		fputc('~', d->out);
 	if (d->colour)
 		fputs("\033[0m", d->out);
 	fputc('\n', d->out);
 }
 
-static void emit(struct diag *d, enum severity sev, struct loc at, const char *fmt, va_list ap)
+/* Writes one diagnostic (sev already made strict) to d->out. */
+static void write_one(struct diag *d, enum severity sev, struct loc at, const char *text,
+		      const struct span *quote, bool have_quote)
 {
-	if (sev == SEV_WARNING && d->strict)
-		sev = SEV_ERROR;
-	if (sev == SEV_ERROR)
-		d->errors++;
-	else if (sev == SEV_WARNING)
-		d->warnings++;
-
 	struct buf msg = BUF_INIT;
-	buf_vprintf(&msg, fmt, ap);
+	buf_puts(&msg, text);
 
 	switch (d->format) {
 	case DIAG_GITHUB:
@@ -264,7 +372,7 @@ static void emit(struct diag *d, enum severity sev, struct loc at, const char *f
 		if (d->colour)
 			fputs("\033[1m", d->out);
 		if (at.file) {
-			fputs(at.file, d->out);
+			put_terminal_text(d->out, at.file, strlen(at.file));
 			if (at.line > 0)
 				fprintf(d->out, ":%d", at.line);
 			if (at.line > 0 && at.col > 0)
@@ -274,15 +382,69 @@ static void emit(struct diag *d, enum severity sev, struct loc at, const char *f
 			fputs("logdown: ", d->out);
 		}
 		if (d->colour)
-			fprintf(d->out, "%s%s:\033[0m\033[1m %s\033[0m\n", sev_colour[sev],
-				sev_name[sev], buf_data(&msg));
+			fprintf(d->out, "%s%s:\033[0m\033[1m ", sev_colour[sev], sev_name[sev]);
 		else
-			fprintf(d->out, "%s: %s\n", sev_name[sev], buf_data(&msg));
-		print_quote(d, at);
+			fprintf(d->out, "%s: ", sev_name[sev]);
+		put_terminal_text(d->out, buf_data(&msg), msg.len);
+		fputs(d->colour ? "\033[0m\n" : "\n", d->out);
+		if (!have_quote || quote)
+			print_quote(d, at, quote);
 		break;
 	}
 	fflush(d->out);
 	buf_free(&msg);
+}
+
+static void emit(struct diag *d, enum severity sev, struct loc at, const char *fmt, va_list ap)
+{
+	if (sev == SEV_WARNING && d->strict)
+		sev = SEV_ERROR;
+	if (sev == SEV_ERROR)
+		d->errors++;
+	else if (sev == SEV_WARNING)
+		d->warnings++;
+	struct buf msg = BUF_INIT;
+	buf_vprintf(&msg, fmt, ap);
+	if (!d->parent) {
+		write_one(d, sev, at, buf_data(&msg), NULL, false);
+		buf_free(&msg);
+		return;
+	}
+	/* Deferred: keep it, with the line it quotes, which may be gone by
+	 * the time it is written. */
+	d->events = xrealloc(d->events, (d->nevents + 1) * sizeof *d->events);
+	struct event *e = &d->events[d->nevents++];
+	memset(e, 0, sizeof *e);
+	e->sev = (int)sev;
+	e->file = at.file ? xstrdup(at.file) : NULL;
+	e->line = at.line;
+	e->col = at.col;
+	e->len = at.len;
+	e->msg = buf_detach(&msg);
+	struct span q;
+	if (d->format == DIAG_TEXT && source_line(d, at.file, at.line, &q)) {
+		e->quote = xmalloc(q.len + 1);
+		memcpy(e->quote, q.p, q.len);
+		e->quote[q.len] = '\0';
+		e->quote_len = q.len;
+	}
+}
+
+void diag_flush(struct diag *child, struct diag *parent)
+{
+	for (size_t i = 0; i < child->nevents; i++) {
+		struct event *e = &child->events[i];
+		struct loc at = {e->file, e->line, e->col, e->len};
+		struct span q = {e->quote, e->quote_len};
+		if (e->sev == SEV_ERROR)
+			parent->errors++;
+		else if (e->sev == SEV_WARNING)
+			parent->warnings++;
+		write_one(parent, (enum severity)e->sev, at, e->msg, e->quote ? &q : NULL, true);
+		event_release(e);
+	}
+	child->nevents = 0;
+	child->errors = child->warnings = 0;
 }
 
 void diag_error(struct diag *d, struct loc at, const char *fmt, ...)

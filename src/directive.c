@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "limit.h"
 #include "provenance.h"
 #include "run.h"
 #include "util.h"
@@ -42,10 +43,6 @@
 #define ELLIPSIS "\xE2\x80\xA6"    /* U+2026 */
 #define MDASH "\xE2\x80\x94"       /* U+2014 */
 
-/* Backtracking budget of one {log} match, as logparse.c gives a
- * parser's pattern on one line. */
-#define LOG_MATCH_LIMIT 5000000u
-#define LOG_DEPTH_LIMIT 100000u
 #define DEFAULT_MAX_LINES 40
 
 /* --- shared: keys, scalars, text --- */
@@ -1241,8 +1238,19 @@ static bool excerpt_line(struct excerpt *x, long no, const char *s, size_t n, bo
 	buf_put_html(&x->html, buf_data(&href), href.len);
 	buf_free(&href);
 	buf_printf(&x->html, "\">%ld</a> ", no);
+	/* A long line is cut as on the log page (at a character start):
+	 * one 100 MB line must not make a 100 MB report. */
+	bool cut = n > PROVENANCE_LINE_MAX;
+	if (cut) {
+		n = PROVENANCE_LINE_MAX;
+		for (int k = 0; k < 3 && n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80; k++)
+			n--;
+	}
 	put_text(&x->html, s, n);
 	log_capture(x, no, s, n, hit);
+	if (cut)
+		buf_puts(&x->html, "<span class=\"ld-cut\">" ELLIPSIS " (cut: the whole line is in "
+				   "the raw file)</span>");
 	buf_puts(&x->html, "</span>\n");
 	x->last = no;
 	x->shown++;
@@ -1413,6 +1421,19 @@ static const char *match_error(int rc)
 	}
 }
 
+/* " (limit pcre_match: raise it ...)" for a limit one can raise, else
+ * "".  The budget of a {log} match is the one logparse.c gives a
+ * parser's pattern on one line. */
+static const char *match_hint(int rc)
+{
+	static char text[160];
+	if (rc != PCRE2_ERROR_MATCHLIMIT && rc != PCRE2_ERROR_DEPTHLIMIT)
+		return "";
+	snprintf(text, sizeof text, " (%s)",
+		 limit_hint(rc == PCRE2_ERROR_MATCHLIMIT ? LIMIT_PCRE_MATCH : LIMIT_PCRE_DEPTH));
+	return text;
+}
+
 /* What a {log} asks for, checked. */
 struct log_req {
 	const struct run *run;
@@ -1422,6 +1443,72 @@ struct log_req {
 	long context;
 	long max;         /* 0: no limit */
 };
+
+/* The lines of a log, read in chunks: a line that fits the buffer comes
+ * whole, a longer one as its first PROVENANCE_LINE_MAX bytes (the rest
+ * skipped), so that memory stays at the buffer whatever the log holds. */
+struct lines {
+	FILE *f;
+	char *buf;
+	size_t pos, len;
+	bool eof;
+	char head[PROVENANCE_LINE_MAX + 1]; /* one more: excerpt_line() sees the cut */
+};
+
+#define LINES_CHUNK ((size_t)1 << 20)
+
+/* The next line, with its newline when it has one, into *s and *n.
+ * Returns 1, 0 at the end, -1 on a read error (errno set). */
+static int lines_next(struct lines *l, const char **s, size_t *n)
+{
+	for (;;) {
+		char *start = l->buf + l->pos;
+		size_t avail = l->len - l->pos;
+		char *nl = memchr(start, '\n', avail);
+		if (nl || (l->eof && avail)) {
+			size_t len = nl ? (size_t)(nl - start) + 1 : avail;
+			l->pos += len;
+			*s = start;
+			*n = len;
+			return 1;
+		}
+		if (l->eof)
+			return 0;
+		if (avail == LINES_CHUNK) {
+			/* Longer than the buffer: keep its start, skip to its end. */
+			memcpy(l->head, start, sizeof l->head);
+			l->pos = l->len = 0;
+			for (;;) {
+				size_t got = fread(l->buf, 1, LINES_CHUNK, l->f);
+				if (got == 0) {
+					if (ferror(l->f))
+						return -1;
+					l->eof = true;
+					break;
+				}
+				char *e = memchr(l->buf, '\n', got);
+				if (e) {
+					l->pos = (size_t)(e - l->buf) + 1;
+					l->len = got;
+					break;
+				}
+			}
+			*s = l->head;
+			*n = sizeof l->head;
+			return 1;
+		}
+		memmove(l->buf, start, avail);
+		l->len = avail;
+		l->pos = 0;
+		size_t got = fread(l->buf + l->len, 1, LINES_CHUNK - l->len, l->f);
+		if (got == 0) {
+			if (ferror(l->f))
+				return -1;
+			l->eof = true;
+		}
+		l->len += got;
+	}
+}
 
 /* Reads the log and writes the excerpt into x; false after an error. */
 static bool log_excerpt(struct directive_ctx *c, const struct log_req *q, struct excerpt *x)
@@ -1441,18 +1528,21 @@ static bool log_excerpt(struct directive_ctx *c, const struct log_req *q, struct
 			fprintf(stderr, "logdown: out of memory (PCRE2 match data)\n");
 			abort();
 		}
-		pcre2_set_match_limit(mctx, LOG_MATCH_LIMIT);
-		pcre2_set_depth_limit(mctx, LOG_DEPTH_LIMIT);
+		pcre2_set_match_limit(mctx, (uint32_t)limit_get(LIMIT_PCRE_MATCH));
+		pcre2_set_depth_limit(mctx, (uint32_t)limit_get(LIMIT_PCRE_DEPTH));
 	}
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t got;
+	struct lines *rd = xcalloc(1, sizeof *rd);
+	rd->f = f;
+	rd->buf = xmalloc(LINES_CHUNK);
+	const char *line;
+	size_t got;
+	int more_lines;
 	long no = 0, matches = 0, after = 0;
-	while ((got = getline(&line, &cap, f)) != -1) {
+	while ((more_lines = lines_next(rd, &line, &got)) == 1) {
 		no++;
 		const char *s;
 		size_t n;
-		line_view(line, (size_t)got, &s, &n);
+		line_view(line, got, &s, &n);
 		if (!q->re) {
 			/* With context, the range grows by that much each way
 			 * and the lines asked for are highlighted. */
@@ -1468,8 +1558,8 @@ static bool log_excerpt(struct directive_ctx *c, const struct log_req *q, struct
 		int rc = pcre2_match(q->re, (PCRE2_SPTR)s, n, 0, 0, md, mctx);
 		if (rc < 0 && rc != PCRE2_ERROR_NOMATCH) {
 			diag_error(c->d, q->match_v->loc,
-				   "the pattern hits %s on line %ld of %s: make it simpler",
-				   match_error(rc), no, x->file);
+				   "the pattern hits %s on line %ld of %s: make it simpler%s",
+				   match_error(rc), no, x->file, match_hint(rc));
 			ok = false;
 			break;
 		}
@@ -1486,11 +1576,12 @@ static bool log_excerpt(struct directive_ctx *c, const struct log_req *q, struct
 			ring_push(x, no, s, n);
 		}
 	}
-	if (ok && ferror(f)) {
+	if (ok && more_lines < 0) {
 		diag_error(c->d, q->from_v->loc, "cannot read %s: %s", x->file, strerror(errno));
 		ok = false;
 	}
-	free(line);
+	free(rd->buf);
+	free(rd);
 	fclose(f);
 	pcre2_match_data_free(md);
 	pcre2_match_context_free(mctx);

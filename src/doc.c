@@ -5,11 +5,13 @@
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm.h>
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "expr.h"
 #include "format.h"
+#include "limit.h"
 #include "provenance.h"
 #include "run.h"
 #include "util.h"
@@ -20,8 +22,9 @@ static const char *const extensions[] = {
 };
 
 /* Raw HTML is the author's own and stays (UNSAFE); the tagfilter
- * extension then neutralises the tags GitHub does not allow. */
-#define MD_OPTIONS (CMARK_OPT_UNSAFE | CMARK_OPT_FOOTNOTES)
+ * extension then neutralises the tags GitHub does not allow.  Invalid
+ * UTF-8 becomes U+FFFD, so that every page is valid UTF-8. */
+#define MD_OPTIONS (CMARK_OPT_UNSAFE | CMARK_OPT_FOOTNOTES | CMARK_OPT_VALIDATE_UTF8)
 
 /* A placeholder stands where a value or a reference goes: a character
  * no report contains, a number, the same character.  In a link's
@@ -132,6 +135,11 @@ static void inline_value(struct doc *doc, const char *open, const char *close, i
 static bool is_label_char(char c)
 {
 	return isalnum((unsigned char)c) || c == '-' || c == '_';
+}
+
+void doc_init(void)
+{
+	cmark_gfm_core_extensions_ensure_registered();
 }
 
 static cmark_parser *new_parser(int options)
@@ -480,6 +488,54 @@ static char *directive(struct doc *doc, cmark_node *node, struct directive_resul
 	return out;
 }
 
+/* Refuses Markdown nested deeper than limit markdown_depth (lists and
+ * block quotes), so that whatever walks the tree recursively later keeps
+ * to a bounded stack; makes links and images to javascript:, vbscript:,
+ * file: and data: URLs inert (no href), with a warning, as cmark's safe
+ * mode would: raw HTML stays the author's. */
+static void check_tree(struct doc *doc, cmark_node *root)
+{
+	unsigned long max = limit_get(LIMIT_MARKDOWN_DEPTH);
+	bool deep = false;
+	/* The open ancestors of the node entered: leaves are entered but
+	 * never exited, so depth is found from the parent, not counted. */
+	cmark_node **open = NULL;
+	size_t depth = 0, cap = 0;
+	cmark_iter *it = cmark_iter_new(root);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		if (ev != CMARK_EVENT_ENTER)
+			continue;
+		cmark_node *node = cmark_iter_get_node(it);
+		cmark_node_type type = cmark_node_get_type(node);
+		struct loc at = {doc->file, doc->line0 + cmark_node_get_start_line(node),
+				 cmark_node_get_start_column(node), 1};
+		while (depth && open[depth - 1] != cmark_node_parent(node))
+			depth--;
+		if (depth == cap) {
+			cap = cap ? 2 * cap : 64;
+			open = xrealloc(open, cap * sizeof *open);
+		}
+		open[depth++] = node;
+		if (depth > max + 1 && !deep) {
+			diag_error(doc->c->d, at, "Markdown nested deeper than %lu levels (%s)", max,
+				   limit_hint(LIMIT_MARKDOWN_DEPTH));
+			deep = true;
+		}
+		if (type != CMARK_NODE_LINK && type != CMARK_NODE_IMAGE)
+			continue;
+		const char *url = cmark_node_get_url(node);
+		if (url && url_is_dangerous(url, strlen(url))) {
+			diag_warning(doc->c->d, at, "%s to a '%.*s' URL made inert: it would run script",
+				     type == CMARK_NODE_LINK ? "link" : "image",
+				     (int)(strcspn(url, ":") + 1), url);
+			cmark_node_set_url(node, "");
+		}
+	}
+	cmark_iter_free(it);
+	free(open);
+}
+
 static void replace_directives(struct doc *doc, cmark_node *root)
 {
 	/* collected first: the tree cannot change under the iterator */
@@ -622,6 +678,10 @@ static char *fill(struct doc *doc, const char *html)
 	const char *p = html, *end = html + strlen(html);
 	bool in_tag = false;
 	int in_link = 0; /* inside <a>...</a>: links cannot nest */
+	/* In an href or src value (from where in out), and the value put
+	 * there last: a value may turn a URL into a javascript: one. */
+	size_t url_at = SIZE_MAX;
+	struct slot *url_slot = NULL;
 	while (p < end) {
 		size_t index, len;
 		if ((*p == MARK || *p == '%') && placeholder_at(p, end, in_tag, &index, &len) &&
@@ -631,7 +691,27 @@ static char *fill(struct doc *doc, const char *html)
 				put_value(doc, s, &out, in_tag, in_link > 0);
 			else
 				put_ref(doc, s, &out, in_tag, in_link > 0);
+			if (url_at != SIZE_MAX)
+				url_slot = s;
 			p += len;
+			continue;
+		}
+		if (in_tag && *p == '"' && url_at != SIZE_MAX) {
+			if (url_slot && url_is_dangerous(out.data + url_at, out.len - url_at)) {
+				diag_warning(doc->c->d, url_slot->at,
+					     "this value makes a link's URL a '%.*s' one: the link is "
+					     "made inert",
+					     (int)strcspn(out.data + url_at, ":") + 1, out.data + url_at);
+				out.len = url_at;
+				out.data[out.len] = '\0';
+			}
+			url_at = SIZE_MAX;
+			url_slot = NULL;
+		} else if (in_tag && *p == '"' && out.len >= 5 &&
+			   (memcmp(out.data + out.len - 5, "href=", 5) == 0 ||
+			    memcmp(out.data + out.len - 4, "src=", 4) == 0)) {
+			buf_putc(&out, *p++);
+			url_at = out.len;
 			continue;
 		}
 		if (*p == '<') {
@@ -658,6 +738,7 @@ struct doc *doc_resolve(const char *text, size_t len, const char *file, int line
 	doc->parser = new_parser(MD_OPTIONS | CMARK_OPT_SOURCEPOS);
 	cmark_parser_feed(doc->parser, buf_data(&doc->md), doc->md.len);
 	doc->root = cmark_parser_finish(doc->parser);
+	check_tree(doc, doc->root);
 	replace_directives(doc, doc->root);
 	return doc;
 }

@@ -19,12 +19,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "limit.h"
 #include "util.h"
 #include "value.h"
 
 /* Deeper expressions are an error, not a stack overflow: evaluation and
  * freeing recurse over the tree (lowdown's maxdepth). */
-#define EXPR_MAX_DEPTH 200
+#define EXPR_MAX_DEPTH ((int)limit_get(LIMIT_EXPR_DEPTH))
 
 /* A dotted name tries at most this many parts at once ("a.b.c..."), so
  * that a pathological chain of dots stays linear. */
@@ -497,8 +498,8 @@ static struct node *node_check(struct parser *p, struct node *n)
 			h = n->args[i]->height;
 	n->height = h + 1;
 	if (n->height > EXPR_MAX_DEPTH) {
-		perr(p, n->op_off, n->op_len, "expression nested too deeply (more than %d levels)",
-		     EXPR_MAX_DEPTH);
+		perr(p, n->op_off, n->op_len, "expression nested too deeply (more than %d levels; %s)",
+		     EXPR_MAX_DEPTH, limit_hint(LIMIT_EXPR_DEPTH));
 		node_free(n);
 		return NULL;
 	}
@@ -510,8 +511,8 @@ static struct node *node_check(struct parser *p, struct node *n)
 static bool enter(struct parser *p, const struct token *t)
 {
 	if (++p->depth > EXPR_MAX_DEPTH) {
-		perr(p, t->off, t->len, "expression nested too deeply (more than %d levels)",
-		     EXPR_MAX_DEPTH);
+		perr(p, t->off, t->len, "expression nested too deeply (more than %d levels; %s)",
+		     EXPR_MAX_DEPTH, limit_hint(LIMIT_EXPR_DEPTH));
 		return false;
 	}
 	return true;

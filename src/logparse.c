@@ -13,8 +13,9 @@
  * rarest bytes, 16 or 32 places at a time (lit_find()); the lines
  * between candidates are only counted.  A candidate line is normalised
  * (below) and matched with pcre2_jit_match().  For a log over 8 MiB, a
- * second thread types the cells of series rows and stores them while
- * the first reads and matches on (struct pipe).
+ * second thread types the cells of series rows and stores them (or
+ * hands them to a struct row_sink) while the first reads and matches on
+ * (struct pipe).
  *
  * Line normalisation, applied before any pattern sees a line:
  *
@@ -52,6 +53,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -65,6 +67,7 @@
 #include "embedded.h"
 #include "expr.h"
 #include "fsutil.h"
+#include "limit.h"
 #include "structured.h"
 #include "util.h"
 #include "value.h"
@@ -80,10 +83,13 @@
 /* Backtracking budget of one match: a sane pattern needs a few hundred
  * steps per line; (a+)+$ on 30 a's needs billions.  JIT reaches the
  * limit in about 50 ms. */
-#define MATCH_LIMIT 5000000u
-/* Detection matches over 1 MiB at once, and may scan all of it. */
-#define DETECT_MATCH_LIMIT 50000000u
-#define DEPTH_LIMIT 100000u
+/* The budget is limit pcre_match (default 5,000,000).  Detection
+ * matches over 1 MiB at once, and may scan all of it: ten times that. */
+#define MATCH_LIMIT ((uint32_t)limit_get(LIMIT_PCRE_MATCH))
+#define DETECT_MATCH_LIMIT                                                                   \
+	((uint32_t)(limit_get(LIMIT_PCRE_MATCH) > UINT32_MAX / 10 ? UINT32_MAX                \
+								    : limit_get(LIMIT_PCRE_MATCH) * 10))
+#define DEPTH_LIMIT ((uint32_t)limit_get(LIMIT_PCRE_DEPTH))
 #define HEAP_LIMIT_KIB (256u * 1024u)
 
 enum vtype { VT_AUTO, VT_NUMBER, VT_STRING, VT_DURATION, VT_TIMESTAMP };
@@ -145,6 +151,8 @@ struct parser {
 	char *origin; /* "built-in" or the path */
 	const char *source; /* a built-in's text (static) */
 	size_t source_len;
+	char *own_text; /* a project parser's text, for parser_source() */
+	size_t own_len;
 	bool builtin;
 	bool keep_cr; /* cr: keep -- lines are not cut at carriage returns */
 	enum pformat format;
@@ -285,12 +293,15 @@ static const char *lit_find(const struct pattern *pat, const char *p, const char
 	const char *last = end - n; /* the last starting place */
 	const char *hit = NULL;
 #ifdef LIT_AVX2
-	static int avx2 = -1;
-	if (avx2 < 0) {
+	/* Reports are parsed on several threads: asked once, atomically. */
+	static _Atomic int avx2 = -1;
+	int have = atomic_load_explicit(&avx2, memory_order_relaxed);
+	if (have < 0) {
 		__builtin_cpu_init();
-		avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+		have = __builtin_cpu_supports("avx2") ? 1 : 0;
+		atomic_store_explicit(&avx2, have, memory_order_relaxed);
 	}
-	if (avx2 && end - p >= 64 && (hit = lit_block_avx2(pat, &p, last, end)))
+	if (have && end - p >= 64 && (hit = lit_block_avx2(pat, &p, last, end)))
 		return hit;
 #endif
 #ifdef __SSE2__
@@ -1301,6 +1312,7 @@ static void parser_free(struct parser *p)
 {
 	if (!p)
 		return;
+	free(p->own_text);
 	for (size_t i = 0; i < p->ndetect; i++)
 		pattern_free(&p->detect[i]);
 	free(p->detect);
@@ -1364,6 +1376,11 @@ static struct parser *parser_load(const char *file, const char *origin, const ch
 	if (builtin) {
 		p->source = text;
 		p->source_len = len;
+	} else {
+		p->own_text = xmalloc(len + 1);
+		memcpy(p->own_text, text, len);
+		p->own_text[len] = '\0';
+		p->own_len = len;
 	}
 	struct def df = {p, text, len, d, true};
 	struct value *root = yamldoc_parse(text, len, p->file, 0, d);
@@ -1527,8 +1544,11 @@ bool parsers_add(struct parser_set *set, const char *file, const char *text, siz
 }
 
 /* Loads every .yaml file of dir; a missing dir is fine unless `named`
- * (a folder the user listed). */
-static void load_dir(struct parser_set *set, const char *dir, bool named, struct diag *d)
+ * (a folder the user listed).  A definition must lie inside `root` (the
+ * project), or for a named folder inside that folder: a link leading
+ * elsewhere is refused. */
+static void load_dir(struct parser_set *set, const char *dir, bool named, const char *root,
+		     struct diag *d)
 {
 	size_t n;
 	char **names = dir_list(dir, &n);
@@ -1545,6 +1565,10 @@ static void load_dir(struct parser_set *set, const char *dir, bool named, struct
 		struct buf b = BUF_INIT;
 		if (!is_file(path)) {
 			/* A folder named x.yaml: not a definition. */
+		} else if (!path_inside(path, root) && !(named && path_inside(path, dir))) {
+			diag_error(d, loc_line(path, 0),
+				   "a link leading outside the project: logdown reads nothing there "
+				   "(copy what you need into the project)");
 		} else if (!file_read(path, &b, NULL)) {
 			diag_error(d, loc_line(path, 0), "cannot read: %s", strerror(errno));
 		} else {
@@ -1572,11 +1596,11 @@ struct parser_set *parsers_load(const char *root, char *const *extra_dirs, struc
 	}
 	if (root) {
 		char *dir = path_join(root, "parsers");
-		load_dir(set, dir, false, d);
+		load_dir(set, dir, false, root, d);
 		free(dir);
 	}
 	for (size_t i = 0; extra_dirs && extra_dirs[i]; i++)
-		load_dir(set, extra_dirs[i], true, d);
+		load_dir(set, extra_dirs[i], true, root ? root : ".", d);
 	return set;
 }
 
@@ -1654,6 +1678,12 @@ const char *parser_origin(const struct parser *p)
 	return p->origin;
 }
 
+const char *parser_source(const struct parser *p, size_t *len)
+{
+	*len = p->source ? p->source_len : p->own_len;
+	return p->source ? p->source : p->own_text ? p->own_text : "";
+}
+
 /* Matching. */
 
 /* One match of pat in subj[0..n) from start; 1 on a match, 0 on none,
@@ -1684,6 +1714,23 @@ static const char *re_error(int rc)
 	default:
 		return "an error";
 	}
+}
+
+/* " (limit pcre_match: raise it ...)" when rc is a limit one can raise,
+ * else "". */
+static const char *re_hint(int rc)
+{
+	static char text[2][160];
+	enum limit_id id;
+	if (rc == PCRE2_ERROR_MATCHLIMIT)
+		id = LIMIT_PCRE_MATCH;
+	else if (rc == PCRE2_ERROR_DEPTHLIMIT)
+		id = LIMIT_PCRE_DEPTH;
+	else
+		return "";
+	char *t = text[id == LIMIT_PCRE_DEPTH];
+	snprintf(t, sizeof text[0], " (%s)", limit_hint(id));
+	return t;
 }
 
 struct matcher {
@@ -1788,8 +1835,8 @@ const struct parser *parsers_detect(const struct parser_set *set, const char *pa
 					diag_add_source(d, p->file, p->source, p->source_len);
 				diag_warning(d, p->detect[j].loc,
 					     "the detect pattern of parser '%s' hit %s on the first "
-					     "MiB of %s: it claims nothing",
-					     p->name, re_error(rc), path);
+					     "MiB of %s: it claims nothing%s",
+					     p->name, re_error(rc), path, re_hint(rc));
 			}
 			content = rc > 0;
 		}
@@ -1885,6 +1932,7 @@ struct sstate {
 	bool *warned;
 	long *warn_line;
 	char **warn_text;
+	const struct row_sink *sink; /* where its rows go, or NULL */
 };
 
 /* A chunk buffer, and the series rows found in it: for each row, the
@@ -2007,8 +2055,8 @@ static void pattern_failed(struct scan *sc, struct act *a, const char *what, int
 		diag_add_source(sc->d, p->file, p->source, p->source_len);
 	diag_error(sc->d, a->pat->loc,
 		   "pattern '%s' of %s hit %s on %s:%ld: it backtracks too much; make it more "
-		   "specific",
-		   a->pat->src, what, re_error(rc), sc->shown, line);
+		   "specific%s",
+		   a->pat->src, what, re_error(rc), sc->shown, line, re_hint(rc));
 	a->off = true;
 	sc->failed = true;
 }
@@ -2210,14 +2258,14 @@ static void dedup_insert(struct dedup *dd, struct dent e)
 }
 
 /* Appends a row, unless it is another rank's copy of a row already taken
- * (the rule at the top of this file). */
-static void add_row(struct series *s, struct dedup *dd, const struct datum *cells, bool ranked,
+ * (the rule at the top of this file).  Returns whether it was taken. */
+static bool add_row(struct series *s, struct dedup *dd, const struct datum *cells, bool ranked,
 		    uint64_t line_rank, long line)
 {
 	size_t ncols = series_column_count(s);
 	if (!ranked) {
 		series_append(s, cells, line);
-		return;
+		return true;
 	}
 	uint64_t h = row_hash(cells, ncols);
 	/* rank is stored plus one: zero marks an empty slot. */
@@ -2228,13 +2276,14 @@ static void add_row(struct series *s, struct dedup *dd, const struct datum *cell
 			if (dd->v[i].hash != h || !row_equal(s, dd->v[i].row, cells))
 				continue;
 			if (dd->v[i].rank != rank)
-				return;
+				return false;
 			same_rank = true;
 		}
 	}
 	series_append(s, cells, line);
 	if (!same_rank)
 		dedup_insert(dd, (struct dent){h, rank, series_row_count(s) - 1});
+	return true;
 }
 
 static struct datum *row_scratch(struct scan *sc, size_t n)
@@ -2267,7 +2316,10 @@ static size_t build_row(struct scan *sc, const uint32_t *w, const char *base)
 			st->warn_text[j] = xstrndup(st->cells[j].text, st->cells[j].len);
 		}
 	}
-	add_row(st->s, &st->dd, st->cells, ranked, rank, line);
+	if (!st->sink)
+		add_row(st->s, &st->dd, st->cells, ranked, rank, line);
+	else if (!ranked || add_row(st->s, &st->dd, st->cells, ranked, rank, line))
+		st->sink->row(st->sink->ctx, st->cells, ps->ncols, line);
 	return REC_HEAD + 2 * ps->ncols;
 }
 
@@ -3270,8 +3322,27 @@ out:
 	return ok;
 }
 
+const char *const *parser_series_columns(const struct parser *p, const char *name,
+					 size_t *ncols)
+{
+	if (p->format != FMT_TEXT)
+		return NULL;
+	for (size_t i = 0; i < p->nseries; i++)
+		if (strcmp(p->series[i].name, name) == 0) {
+			*ncols = p->series[i].ncols;
+			return (const char *const *)p->series[i].cols;
+		}
+	return NULL;
+}
+
 struct run *parser_run(const struct parser *p, const char *path, const char *shown,
 		       const char *run_name, struct diag *d)
+{
+	return parser_run_sink(p, path, shown, run_name, NULL, d);
+}
+
+struct run *parser_run_sink(const struct parser *p, const char *path, const char *shown,
+			    const char *run_name, const struct row_sink *sink, struct diag *d)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
@@ -3291,6 +3362,9 @@ struct run *parser_run(const struct parser *p, const char *path, const char *sho
 	struct scan sc;
 	scan_init(&sc, p, r, d, shown);
 	sc.quote = st.st_size <= QUOTE_LIMIT;
+	for (size_t i = 0; sink && i < p->nseries; i++)
+		if (strcmp(p->series[i].name, sink->series) == 0)
+			sc.ss[i].sink = sink;
 	bool ok;
 	if (p->format == FMT_TEXT) {
 		ok = scan_file(&sc, fd, st.st_size);
@@ -3325,6 +3399,18 @@ struct run *parser_run(const struct parser *p, const char *path, const char *sho
 		}
 	}
 	close(fd);
+	for (size_t i = 0; ok && i < run_series_count(r); i++) {
+		const struct series *s = run_series_at(r, i);
+		long first;
+		size_t dropped = series_dropped(s, &first);
+		if (dropped) {
+			diag_error(d, loc_line(shown, (int)first),
+				   "series '%s' has more than %lu rows: %zu more were not read (%s)",
+				   series_name(s), limit_get(LIMIT_SERIES_ROWS), dropped,
+				   limit_hint(LIMIT_SERIES_ROWS));
+			ok = false;
+		}
+	}
 	if (!ok || sc.failed) {
 		scan_free(&sc);
 		run_free(r);

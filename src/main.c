@@ -29,6 +29,7 @@ static const char usage_main[] =
 	"  pdf [DIR]     build the site and a PDF of every report (no browser needed)\n"
 	"  parsers       list the built-in and project parsers\n"
 	"  serve [DIR]   build, serve the site on 127.0.0.1 and rebuild on changes\n"
+	"  clean [DIR]   remove the build cache and the output\n"
 	"\n"
 	"options:\n"
 	"  -h, --help    show this help, or a command's: logdown build --help\n"
@@ -39,7 +40,7 @@ static const char usage_main[] =
 
 static const char usage_build[] =
 	"usage: logdown build [DIR] [-o OUT] [--drafts] [--strict] [--figures svg,png,pdf]\n"
-	"                     [--diagnostics=text|github|json]\n"
+	"                     [--pdf] [--diagnostics=text|github|json] [-j N]\n"
 	"\n"
 	"Builds the project in DIR (default .): every report under DIR/content\n"
 	"(content/NAME.md or content/NAME/index.md) becomes OUT/NAME/index.html,\n"
@@ -59,13 +60,20 @@ static const char usage_build[] =
 	"  --strict             treat warnings as errors\n"
 	"  --diagnostics=FMT    text (default), github (Actions annotations) or json\n"
 	"                       (one object per line)\n"
+	"  -j, --jobs N         load and render reports on N threads (default: one\n"
+	"                       per core); the output is the same whatever N\n"
+	"  --no-cache           neither read nor write the build cache (DIR/.logdown-cache:\n"
+	"                       parsed result files and pages, reused only when\n"
+	"                       nothing they depend on changed)\n"
+	"  -v, --verbose        also say how many reports were rendered and result\n"
+	"                       files parsed, and how many came from the cache\n"
 	"  -h, --help           show this help\n"
 	"\n"
 	"Colours are used on a terminal only, and never when NO_COLOR is set.\n";
 
 static const char usage_pdf[] =
 	"usage: logdown pdf [DIR] [-o OUT] [--drafts] [--strict] [--figures LIST]\n"
-	"                   [--diagnostics=text|github|json]\n"
+	"                   [--diagnostics=text|github|json] [-j N] [--no-cache]\n"
 	"\n"
 	"Builds the project in DIR (default .) as `logdown build` does and writes\n"
 	"OUT/NAME/report.pdf beside every report's page, laid out by logdown\n"
@@ -83,11 +91,13 @@ static const char usage_pdf[] =
 	"  --figures LIST       chart files to write besides SVG: png (2x), pdf\n"
 	"  --strict             treat warnings as errors\n"
 	"  --diagnostics=FMT    text (default), github or json\n"
+	"  -j N                 lay out N reports at a time (default: one per core)\n"
+	"  --no-cache           neither read nor write the build cache\n"
 	"  -h, --help           show this help\n";
 
 static const char usage_check[] =
 	"usage: logdown check [DIR] [--against OUT [--figures LIST]] [--pdf] [--drafts]\n"
-	"                     [--strict] [--diagnostics=FMT]\n"
+	"                     [--strict] [--diagnostics=FMT] [-j N]\n"
 	"\n"
 	"Reads and renders every report of the project in DIR (default .) as\n"
 	"`logdown build` would, reports every problem, and writes nothing.\n"
@@ -104,6 +114,9 @@ static const char usage_check[] =
 	"  --drafts             check draft reports too\n"
 	"  --strict             treat warnings as errors\n"
 	"  --diagnostics=FMT    text (default), github or json\n"
+	"  -j, --jobs N         threads (default: one per core)\n"
+	"  --no-cache           do not read the build cache\n"
+	"  -v, --verbose        say what came from the cache\n"
 	"  -h, --help           show this help\n";
 
 static const char usage_new[] =
@@ -147,7 +160,7 @@ static const char usage_parsers[] =
 
 static const char usage_serve[] =
 	"usage: logdown serve [DIR] [--port N] [--host ADDR] [-o OUT] [--drafts] [--strict]\n"
-	"                     [--figures LIST]\n"
+	"                     [--figures LIST] [-j N]\n"
 	"\n"
 	"Builds the project in DIR (default .) as `logdown build` does, serves\n"
 	"the output on http://127.0.0.1:8000/ and watches the reports, site.yaml,\n"
@@ -165,10 +178,19 @@ static const char usage_serve[] =
 	"  --drafts         include draft reports\n"
 	"  --figures LIST   chart files to write besides SVG: png, pdf\n"
 	"  --strict         treat warnings as errors\n"
+	"  -j, --jobs N     threads for a build (default: one per core)\n"
+	"  --no-cache       neither read nor write the build cache\n"
 	"  -h, --help       show this help\n"
 	"\n"
 	"exit status: 0 after Ctrl-C or SIGTERM, 2 bad usage, 3 the port is in use\n"
 	"or the site cannot be written.\n";
+
+static const char usage_clean[] =
+	"usage: logdown clean [DIR] [-o OUT]\n"
+	"\n"
+	"Removes the build cache (DIR/.logdown-cache) and the output folder\n"
+	"(site.yaml's `output`, default DIR/_site, or OUT), each only when logdown\n"
+	"made it.  The next build then parses and renders everything.\n";
 
 static int usage_error(const char *usage, const char *fmt, const char *arg)
 {
@@ -209,6 +231,32 @@ static int diag_option(const char *a, struct diag_opts *o, const char *usage)
 	return 1;
 }
 
+/* Takes -j N, -jN, --jobs N or --jobs=N at argv[*i]: 1 when it was
+ * one (*i moved past its value), 0 when it is something else, -1 after
+ * a usage error. */
+static int jobs_option(int argc, char **argv, int *i, size_t *jobs, const char *usage)
+{
+	const char *a = argv[*i], *v;
+	if (strcmp(a, "-j") == 0 || strcmp(a, "--jobs") == 0)
+		v = ++*i < argc ? argv[*i] : NULL;
+	else if (str_has_prefix(a, "--jobs="))
+		v = a + strlen("--jobs=");
+	else if (str_has_prefix(a, "-j"))
+		v = a + 2;
+	else
+		return 0;
+	char *end = NULL;
+	errno = 0;
+	long n = v && *v >= '0' && *v <= '9' ? strtol(v, &end, 10) : 0;
+	if (!v || !end || *end || errno || n < 1 || n > 1024) {
+		usage_error(usage, "-j takes a number of threads from 1 to 1024, not '%s'",
+			    v ? v : "nothing");
+		return -1;
+	}
+	*jobs = (size_t)n;
+	return 1;
+}
+
 static struct diag *diag_open(const struct diag_opts *o)
 {
 	struct diag *d = diag_new(stderr, o->format, diag_want_colour(STDERR_FILENO));
@@ -222,6 +270,8 @@ struct cli {
 	const char *against;
 	unsigned figures;
 	bool drafts;
+	bool no_cache, verbose;
+	size_t jobs;
 	bool pdf;
 	struct diag_opts diag;
 };
@@ -264,6 +314,10 @@ static int parse_build_args(int argc, char **argv, struct cli *c, bool is_build)
 			c->output = a + strlen("--output=");
 		} else if (strcmp(a, "--drafts") == 0) {
 			c->drafts = true;
+		} else if (strcmp(a, "--no-cache") == 0) {
+			c->no_cache = true;
+		} else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
+			c->verbose = true;
 		} else if (strcmp(a, "--pdf") == 0) {
 			c->pdf = true;
 		} else if (strcmp(a, "--figures") == 0 || str_has_prefix(a, "--figures=")) {
@@ -279,7 +333,8 @@ static int parse_build_args(int argc, char **argv, struct cli *c, bool is_build)
 			c->against = argv[i];
 		} else if (!is_build && str_has_prefix(a, "--against=")) {
 			c->against = a + strlen("--against=");
-		} else if ((rc = diag_option(a, &c->diag, usage)) != 0) {
+		} else if ((rc = diag_option(a, &c->diag, usage)) != 0 ||
+			   (rc = jobs_option(argc, argv, &i, &c->jobs, usage)) != 0) {
 			if (rc < 0)
 				return EXIT_USAGE;
 		} else if (a[0] == '-' && a[1]) {
@@ -310,6 +365,9 @@ static int cmd_build(int argc, char **argv, bool is_build, bool pdf)
 		.summary = c.diag.format == DIAG_TEXT,
 		.against = c.against,
 		.figures = c.figures,
+		.jobs = c.jobs,
+		.no_cache = c.no_cache,
+		.verbose = c.verbose,
 		.pdf = c.pdf,
 	};
 	rc = site_build(&o, d);
@@ -321,6 +379,7 @@ static int cmd_serve(int argc, char **argv)
 {
 	struct serve_opts o = {.port = 8000};
 	const char *dir = NULL;
+	int rc;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -347,6 +406,11 @@ static int cmd_serve(int argc, char **argv)
 			o.build.drafts = true;
 		} else if (strcmp(a, "--strict") == 0) {
 			o.strict = true;
+		} else if (strcmp(a, "--no-cache") == 0) {
+			o.build.no_cache = true;
+		} else if ((rc = jobs_option(argc, argv, &i, &o.build.jobs, usage_serve)) != 0) {
+			if (rc < 0)
+				return EXIT_USAGE;
 		} else if (strcmp(a, "--figures") == 0 || str_has_prefix(a, "--figures=")) {
 			const char *list = a[9] == '=' ? a + 10 : ++i < argc ? argv[i] : NULL;
 			if (!list || !figure_formats(list, &o.build.figures))
@@ -361,6 +425,32 @@ static int cmd_serve(int argc, char **argv)
 	}
 	o.build.root = dir ? dir : ".";
 	return serve_run(&o);
+}
+
+static int cmd_clean(int argc, char **argv)
+{
+	const char *dir = NULL, *out = NULL;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			fputs(usage_clean, stdout);
+			return EXIT_OK;
+		} else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+			if (++i >= argc || !*argv[i])
+				return usage_error(usage_clean, "%s needs a folder", a);
+			out = argv[i];
+		} else if (a[0] == '-' && a[1]) {
+			return usage_error(usage_clean, "unknown option '%s'", a);
+		} else if (!dir) {
+			dir = a;
+		} else {
+			return usage_error(usage_clean, "more than one project folder given ('%s')", a);
+		}
+	}
+	struct diag *d = diag_new(stderr, DIAG_TEXT, diag_want_colour(STDERR_FILENO));
+	int rc = site_clean(dir ? dir : ".", out, d);
+	diag_free(d);
+	return rc;
 }
 
 static int cmd_new(int argc, char **argv)
@@ -465,7 +555,7 @@ static int cmd_parsers(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	static const char *const commands[] = {"build", "check", "new", "parse", "parsers", "pdf", "serve",
-					       "help", NULL};
+					       "clean", "help", NULL};
 	if (argc < 2)
 		return usage_error(usage_main, "%s", "no command given");
 	const char *cmd = argv[1];
@@ -484,6 +574,8 @@ int main(int argc, char **argv)
 				return cmd_parsers(1, args);
 			if (strcmp(argv[2], "serve") == 0)
 				return cmd_serve(1, args);
+			if (strcmp(argv[2], "clean") == 0)
+				return cmd_clean(1, args);
 		}
 		fputs(usage_main, stdout);
 		return EXIT_OK;
@@ -506,6 +598,8 @@ int main(int argc, char **argv)
 		return cmd_parsers(argc - 2, argv + 2);
 	if (strcmp(cmd, "serve") == 0)
 		return cmd_serve(argc - 2, argv + 2);
+	if (strcmp(cmd, "clean") == 0)
+		return cmd_clean(argc - 2, argv + 2);
 	const char *near = closest_name(cmd, commands);
 	if (near) {
 		fprintf(stderr, "logdown: unknown command '%s' (did you mean '%s'?)\n\n", cmd, near);

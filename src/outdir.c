@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fsutil.h"
@@ -120,8 +121,12 @@ int outdir_begin(struct outdir *o, const char *root, const char *out, struct dia
 	if (ok) {
 		sweep_stale(parent, prefix);
 		remove_tree(o->staging);
+		/* Made here and now, not found: whatever the build writes goes
+		 * below a folder logdown created, through folders it created,
+		 * never through a link someone left in its place. */
 		char *marker = path_join(o->staging, OUTDIR_MARKER);
-		ok = mkdir_p(o->staging) && file_write(marker, marker_text, sizeof marker_text - 1);
+		ok = mkdir(o->staging, 0755) == 0 &&
+		     file_write(marker, marker_text, sizeof marker_text - 1);
 		free(marker);
 	}
 	free(prefix);
@@ -140,11 +145,34 @@ fail:
 	return rc;
 }
 
+/* A path the build writes below the staging folder must stay below it:
+ * relative, without "." or ".." segments.  Callers make these paths
+ * from slugs and file names; a bad one is a bug, reported, not obeyed. */
+static bool rel_ok(struct outdir *o, const char *rel, struct diag *d)
+{
+	bool ok = *rel != '/';
+	for (const char *s = rel; ok; s++) {
+		size_t n = strcspn(s, "/");
+		ok = !(n == 0 || (n == 1 && s[0] == '.') || (n == 2 && s[0] == '.' && s[1] == '.'));
+		s += n;
+		if (!*s)
+			break;
+	}
+	if (!ok)
+		diag_error(d, loc_line(NULL, 0), "%s/%s: refusing to write outside the site", o->shown,
+			   rel);
+	return ok;
+}
+
 bool outdir_write(struct outdir *o, const char *rel, const char *data, size_t len,
 		  struct diag *d)
 {
+	if (!rel_ok(o, rel, d))
+		return false;
 	char *path = path_join(o->staging, rel);
 	char *dir = path_dirname(path);
+	/* never write through a link to the previous output (outdir_link) */
+	unlink(path);
 	bool ok = mkdir_p(dir) && file_write(path, data, len);
 	if (!ok)
 		diag_error(d, loc_line(NULL, 0), "%s/%s: cannot write: %s", o->shown, rel,
@@ -156,13 +184,37 @@ bool outdir_write(struct outdir *o, const char *rel, const char *data, size_t le
 
 bool outdir_copy(struct outdir *o, const char *rel, const char *src, struct diag *d)
 {
+	if (!rel_ok(o, rel, d))
+		return false;
 	char *path = path_join(o->staging, rel);
 	char *dir = path_dirname(path);
+	unlink(path);
 	bool ok = mkdir_p(dir) && file_copy(src, path);
 	if (!ok)
 		diag_error(d, loc_line(src, 0), "cannot copy to %s/%s: %s", o->shown, rel,
 			   strerror(errno));
 	free(dir);
+	free(path);
+	return ok;
+}
+
+bool outdir_link(struct outdir *o, const char *rel, struct diag *d)
+{
+	char *path = path_join(o->staging, rel);
+	char *src = path_join(o->final, rel);
+	bool ok = link(src, path) == 0;
+	if (!ok && errno == ENOENT) {
+		char *dir = path_dirname(path);
+		ok = mkdir_p(dir) && link(src, path) == 0;
+		free(dir);
+	}
+	/* a file system without hard links, or another one: copy */
+	if (!ok && (errno == EXDEV || errno == EPERM || errno == EMLINK || errno == ENOTSUP))
+		ok = file_copy(src, path);
+	if (!ok)
+		diag_error(d, loc_line(src, 0), "cannot link or copy to %s/%s: %s", o->shown, rel,
+			   strerror(errno));
+	free(src);
 	free(path);
 	return ok;
 }

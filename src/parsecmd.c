@@ -375,6 +375,50 @@ static void put_csv_cell(struct buf *b, const char *p, size_t n)
 	buf_putc(b, '"');
 }
 
+struct csv_out {
+	FILE *out;
+	struct buf b;
+};
+
+static void csv_flush(struct csv_out *c)
+{
+	fwrite(buf_data(&c->b), 1, c->b.len, c->out);
+	buf_free(&c->b);
+}
+
+static void csv_header(struct csv_out *c, const char *const *cols, size_t ncols)
+{
+	for (size_t j = 0; j < ncols; j++) {
+		if (j)
+			buf_putc(&c->b, ',');
+		put_csv_cell(&c->b, cols[j], strlen(cols[j]));
+	}
+	buf_putc(&c->b, '\n');
+}
+
+/* One row (a row_sink's row()): the text as written, a computed number
+ * in its shortest form, nothing for a missing cell. */
+static void csv_row(void *ctx, const struct datum *cells, size_t ncols, long line)
+{
+	struct csv_out *c = ctx;
+	(void)line;
+	for (size_t j = 0; j < ncols; j++) {
+		if (j)
+			buf_putc(&c->b, ',');
+		if (cells[j].kind == DATUM_MISSING)
+			continue;
+		if (cells[j].text)
+			put_csv_cell(&c->b, cells[j].text, cells[j].len);
+		else
+			number_put(&c->b, cells[j].num);
+	}
+	buf_putc(&c->b, '\n');
+	if (c->b.len >= (1u << 20)) {
+		fwrite(c->b.data, 1, c->b.len, c->out);
+		buf_clear(&c->b);
+	}
+}
+
 bool parsecmd_put_csv(FILE *out, const struct run *r, const char *name, struct diag *d)
 {
 	const struct series *s = run_series(r, name);
@@ -399,36 +443,21 @@ bool parsecmd_put_csv(FILE *out, const struct run *r, const char *name, struct d
 	}
 	/* Rows are gathered in a buffer and written a megabyte at a time:
 	 * millions of small stdio calls would cost more than the parse. */
-	struct buf b = BUF_INIT;
+	struct csv_out c = {out, BUF_INIT};
 	size_t ncols = series_column_count(s), nrows = series_row_count(s);
-	for (size_t c = 0; c < ncols; c++) {
-		if (c)
-			buf_putc(&b, ',');
-		const char *col = series_column(s, c);
-		put_csv_cell(&b, col, strlen(col));
-	}
-	buf_putc(&b, '\n');
+	const char **cols = xcalloc(ncols + 1, sizeof *cols);
+	for (size_t j = 0; j < ncols; j++)
+		cols[j] = series_column(s, j);
+	csv_header(&c, cols, ncols);
+	free(cols);
+	struct datum *cells = xcalloc(ncols + 1, sizeof *cells);
 	for (size_t row = 0; row < nrows; row++) {
-		for (size_t c = 0; c < ncols; c++) {
-			struct datum cell;
-			series_cell(s, row, c, &cell);
-			if (c)
-				buf_putc(&b, ',');
-			if (cell.kind == DATUM_MISSING)
-				continue;
-			if (cell.text)
-				put_csv_cell(&b, cell.text, cell.len);
-			else
-				number_put(&b, cell.num);
-		}
-		buf_putc(&b, '\n');
-		if (b.len >= (1u << 20)) {
-			fwrite(b.data, 1, b.len, out);
-			buf_clear(&b);
-		}
+		for (size_t j = 0; j < ncols; j++)
+			series_cell(s, row, j, &cells[j]);
+		csv_row(&c, cells, ncols, 0);
 	}
-	fwrite(buf_data(&b), 1, b.len, out);
-	buf_free(&b);
+	free(cells);
+	csv_flush(&c);
 	return true;
 }
 
@@ -472,13 +501,27 @@ int parsecmd_parse(const struct parse_opts *o, FILE *out, struct diag *d)
 		}
 	}
 	char *name = path_stem(o->file);
-	r = parser_run(p, o->file, o->file, name, d);
+	size_t ncols = 0;
+	const char *const *cols = o->csv ? parser_series_columns(p, o->csv, &ncols) : NULL;
+	if (cols) {
+		/* Rows go out as they are found: memory stays flat however
+		 * big the log. */
+		struct csv_out c = {out, BUF_INIT};
+		csv_header(&c, cols, ncols);
+		struct row_sink sink = {o->csv, csv_row, &c};
+		r = parser_run_sink(p, o->file, o->file, name, &sink, d);
+		csv_flush(&c);
+	} else {
+		r = parser_run(p, o->file, o->file, name, d);
+	}
 	free(name);
 	if (!r) {
 		rc = EXIT_CONTENT;
 		goto out;
 	}
-	if (o->csv) {
+	if (cols) {
+		/* written */
+	} else if (o->csv) {
 		if (!parsecmd_put_csv(out, r, o->csv, d)) {
 			rc = EXIT_USAGE;
 			goto out;

@@ -340,7 +340,8 @@ static void rich_literal(struct pdf *p, struct rich *r, const char *s, unsigned 
 	rich_put(r, s, len, style, NULL);
 }
 
-/* A link destination or image source with its placeholders as text. */
+/* A link destination or image source with its placeholders as text;
+ * empty when that makes a URL that would run script. */
 static char *resolve_url(struct pdf *p, const char *s)
 {
 	struct buf out = BUF_INIT;
@@ -354,6 +355,9 @@ static char *resolve_url(struct pdf *p, const char *s)
 		len -= at + mlen;
 	}
 	buf_put(&out, s, len);
+	/* a value that made the URL a script one: no link, as on the page */
+	if (url_is_dangerous(buf_data(&out), out.len))
+		buf_clear(&out);
 	return buf_detach(&out);
 }
 

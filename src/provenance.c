@@ -317,6 +317,22 @@ static void put_url(struct buf *b, const char *s)
 	}
 }
 
+/* Appends n in decimal: the line numbers of a log page, where a
+ * buf_printf() for each line cost more than escaping the line. */
+static void put_long(struct buf *b, long n)
+{
+	char digits[24];
+	size_t i = sizeof digits;
+	unsigned long v = n < 0 ? 0UL - (unsigned long)n : (unsigned long)n;
+	do {
+		digits[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if (n < 0)
+		digits[--i] = '-';
+	buf_put(b, digits + i, sizeof digits - i);
+}
+
 void provenance_href(struct provenance *p, struct buf *b, const char *file, long line)
 {
 	struct pfile *f = lookup(p, file);
@@ -325,7 +341,8 @@ void provenance_href(struct provenance *p, struct buf *b, const char *file, long
 	buf_puts(b, ".html");
 	if (line > 0) {
 		add_line(f, line);
-		buf_printf(b, "#L%ld", line);
+		buf_puts(b, "#L");
+		put_long(b, line);
 	}
 }
 
@@ -440,15 +457,39 @@ static size_t utf8_len(const unsigned char *p, size_t n, size_t *sub, unsigned *
  * the line (a progress bar redrawn) as ␍ and other control characters
  * as their control pictures (␀, ␈, ␛); tabs stay.  C1 controls, which
  * no log means to print, become U+FFFD. */
+#define PLAIN_TEXT 1 /* printable ASCII that HTML text shows as it is */
+#define PLAIN_ATTR 2 /* and that an attribute value shows as it is */
+
+/* The PLAIN_* bits of every byte: 0x20 to 0x7E but & < > (and " ' in
+ * an attribute). */
+static const unsigned char plain[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	3, 3, 1, 3, 3, 3, 0, 1, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 3, 0, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
 void provenance_escape(struct buf *b, const char *text, size_t n, bool attr)
 {
 	const unsigned char *p = (const unsigned char *)text;
+	const unsigned char mask = attr ? PLAIN_ATTR : PLAIN_TEXT;
 	size_t i = 0;
 	while (i < n) {
 		/* Plain printable ASCII in one go: most of a log. */
 		size_t run = i;
-		while (run < n && p[run] >= 0x20 && p[run] < 0x7F && p[run] != '&' && p[run] != '<' &&
-		       p[run] != '>' && (!attr || (p[run] != '"' && p[run] != '\'')))
+		while (run < n && (plain[p[run]] & mask))
 			run++;
 		buf_put(b, text + i, run - i);
 		i = run;
@@ -711,8 +752,13 @@ static void put_size(struct buf *b, unsigned long long bytes)
 static void put_line(struct buf *b, long no, const char *text, size_t n,
 		     unsigned long long more, bool complete)
 {
-	buf_printf(b, "<span class=\"ld-line\" id=\"L%ld\"><a class=\"ld-lineno\" href=\"#L%ld\">%ld</a> ",
-		   no, no, no);
+	buf_puts(b, "<span class=\"ld-line\" id=\"L");
+	put_long(b, no);
+	buf_puts(b, "\"><a class=\"ld-lineno\" href=\"#L");
+	put_long(b, no);
+	buf_puts(b, "\">");
+	put_long(b, no);
+	buf_puts(b, "</a> ");
 	/* A line cut short keeps its CRs: they were not its end. */
 	if (complete)
 		provenance_put_text(b, text, n);

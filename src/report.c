@@ -232,6 +232,12 @@ bool report_load(struct report *r, const char *path, const char *slug, struct di
 	}
 	r->len = b.len;
 	r->text = buf_detach(&b);
+	/* A file whose lines all end in a bare CR (classic Mac OS) is read
+	 * as an editor shows it: one line per CR. */
+	if (!memchr(r->text, '\n', r->len))
+		for (char *cr = memchr(r->text, '\r', r->len); cr;
+		     cr = memchr(cr, '\r', r->len - (size_t)(cr - r->text)))
+			*cr = '\n';
 	diag_add_source(d, r->path, r->text, r->len);
 	if (memchr(r->text, '\0', r->len)) {
 		diag_error(d, loc_line(r->path, 0), "this is a binary file, not Markdown text");

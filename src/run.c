@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "limit.h"
 #include "util.h"
 
 #define CHUNK_SHIFT 16
@@ -61,6 +62,10 @@ struct series {
 	char **cols;
 	size_t ncols;
 	size_t nrows;
+	/* Rows past limit series_rows are counted, not kept: memory stays
+	 * bounded whatever the log holds. */
+	size_t dropped;
+	long first_dropped; /* the line of the first */
 	struct chunk *chunks;
 	size_t nchunks, chunks_cap;
 	struct block *arena; /* the block being filled; older ones chained */
@@ -480,6 +485,11 @@ static struct chunk *row_slot(struct series *s, size_t *i)
 
 void series_append(struct series *s, const struct datum *cells, long line)
 {
+	if (s->nrows >= limit_get(LIMIT_SERIES_ROWS)) {
+		if (s->dropped++ == 0)
+			s->first_dropped = line;
+		return;
+	}
 	size_t i;
 	struct chunk *ch = row_slot(s, &i);
 	size_t need = 0;
@@ -502,6 +512,13 @@ void series_append(struct series *s, const struct datum *cells, long line)
 		ch->num[j][i] = d->kind == DATUM_NUMBER ? d->num : 0;
 	}
 	s->nrows++;
+}
+
+size_t series_dropped(const struct series *s, long *first_line)
+{
+	if (first_line)
+		*first_line = s->first_dropped;
+	return s->dropped;
 }
 
 void series_cell(const struct series *s, size_t row, size_t col, struct datum *out)

@@ -23,11 +23,14 @@
 #include <errno.h>
 #include <glob.h>
 #include <pcre2.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cache.h"
 #include "fsutil.h"
+#include "limit.h"
 #include "util.h"
 
 /* name_pattern only ever sees a file name: a small budget is plenty,
@@ -43,7 +46,15 @@ struct loader {
 	struct diag *d;
 	bool ok;
 	struct parse_cache *cache;
+	/* report_runs_inputs(): hash what would be loaded, load nothing */
+	struct cache *disk;
+	struct cache_hasher *inputs;
+	void (*on_file)(void *ctx, const char *shown);
+	void *file_ctx;
 };
+
+/* What a set holds in report_runs_inputs(): no run is loaded. */
+static char placeholder;
 
 /* --- the parse cache --- */
 
@@ -52,19 +63,25 @@ struct cache_entry {
 	long long st[6];                             /* size, mtime, inode, ctime */
 	struct run *run;
 	bool reusable;
+	bool has_dkey;          /* keyed by content (with a disk cache) */
+	struct cache_key dkey;
 	unsigned long gen; /* the last build that used it */
 };
 
 struct parse_cache {
+	pthread_mutex_t mu; /* reports load on several threads (site.h: jobs) */
 	struct cache_entry *e;
 	size_t n;
 	unsigned long gen;
-	size_t parsed, reused;
+	size_t parsed, reused, from_disk;
+	struct cache *disk;          /* or NULL */
+	struct cache_key parsers_key; /* the parser set, for disk keys */
 };
 
 struct parse_cache *parse_cache_new(void)
 {
 	struct parse_cache *c = xcalloc(1, sizeof *c);
+	pthread_mutex_init(&c->mu, NULL);
 	c->gen = 1;
 	return c;
 }
@@ -108,6 +125,7 @@ void parse_cache_free(struct parse_cache *c)
 	if (!c)
 		return;
 	parse_cache_clear(c);
+	pthread_mutex_destroy(&c->mu);
 	free(c->e);
 	free(c);
 }
@@ -120,6 +138,73 @@ size_t parse_cache_parsed(const struct parse_cache *c)
 size_t parse_cache_reused(const struct parse_cache *c)
 {
 	return c ? c->reused : 0;
+}
+
+size_t parse_cache_from_disk(const struct parse_cache *c)
+{
+	return c ? c->from_disk : 0;
+}
+
+void parse_cache_set_disk(struct parse_cache *c, struct cache *disk,
+			  const struct cache_key *parsers)
+{
+	if (!c)
+		return;
+	c->disk = disk;
+	if (parsers)
+		c->parsers_key = *parsers;
+}
+
+struct cache_key parse_cache_parsers_key(const struct parser_set *set)
+{
+	struct cache_hasher *h = cache_hasher_new();
+	cache_hasher_str(h, "parsers");
+	for (size_t i = 0; i < parsers_count(set); i++) {
+		const struct parser *p = parsers_at(set, i);
+		size_t len;
+		const char *text = parser_source(p, &len);
+		cache_hasher_str(h, parser_name(p));
+		cache_hasher_str(h, parser_origin(p));
+		cache_hasher_bytes(h, text, len);
+	}
+	return cache_hasher_end(h);
+}
+
+/* The run stored under the content key k: in memory, or on disk (then
+ * kept in memory too).  NULL when neither has it. */
+static struct run *content_hit(struct parse_cache *c, const struct cache_key *k)
+{
+	pthread_mutex_lock(&c->mu);
+	for (size_t i = 0; i < c->n; i++) {
+		struct cache_entry *e = &c->e[i];
+		if (e->reusable && e->has_dkey && memcmp(e->dkey.b, k->b, sizeof k->b) == 0) {
+			e->gen = c->gen;
+			c->reused++;
+			pthread_mutex_unlock(&c->mu);
+			return e->run;
+		}
+	}
+	pthread_mutex_unlock(&c->mu);
+	struct run *r = cache_run_get(c->disk, k);
+	if (!r)
+		return NULL;
+	pthread_mutex_lock(&c->mu);
+	c->from_disk++;
+	c->e = xrealloc(c->e, (c->n + 1) * sizeof *c->e);
+	struct cache_entry *e = &c->e[c->n++];
+	memset(e, 0, sizeof *e);
+	e->real = xstrdup("");
+	e->shown = xstrdup("");
+	e->run_name = xstrdup("");
+	e->parser = xstrdup("");
+	e->np = xstrdup("");
+	e->run = r;
+	e->reusable = true;
+	e->has_dkey = true;
+	e->dkey = *k;
+	e->gen = c->gen;
+	pthread_mutex_unlock(&c->mu);
+	return r;
 }
 
 static bool file_key(const char *real, long long st_out[6])
@@ -217,6 +302,8 @@ fail:
 	return NULL;
 }
 
+static bool load_all(struct loader *ld, struct report_runs *out, const struct value *spec);
+
 struct name_pattern;
 static void pattern_apply(struct loader *ld, const struct name_pattern *np, const char *path,
 			  struct run *r);
@@ -230,6 +317,47 @@ static struct run *load_run(struct loader *ld, const char *real, const char *sho
 			    const char *run_name, const struct parser *p, struct loc at,
 			    const struct name_pattern *np, const char *np_text)
 {
+	if (ld->inputs) {
+		struct cache_key fh;
+		if (!cache_file_hash(ld->disk, real, &fh)) {
+			ld->ok = false;
+			return NULL;
+		}
+		cache_hasher_str(ld->inputs, "run");
+		cache_hasher_str(ld->inputs, p ? parser_name(p) : "");
+		cache_hasher_key(ld->inputs, &fh);
+		cache_hasher_str(ld->inputs, shown);
+		cache_hasher_str(ld->inputs, run_name);
+		cache_hasher_str(ld->inputs, np_text ? np_text : "");
+		if (ld->on_file)
+			ld->on_file(ld->file_ctx, shown);
+		return (struct run *)(void *)&placeholder;
+	}
+	/* With a disk cache, a run is known by the content of everything it
+	 * comes from: the parsers, the file, the names.  Detection too is
+	 * a function of those, so a hit skips it. */
+	struct parse_cache *pc = ld->cache;
+	struct cache_key dkey;
+	bool dkeyed = false;
+	if (pc && pc->disk) {
+		struct cache_key fh;
+		if (cache_file_hash(pc->disk, real, &fh)) {
+			struct cache_hasher *h = cache_hasher_new();
+			cache_hasher_str(h, "run");
+			cache_hasher_key(h, &pc->parsers_key);
+			cache_hasher_str(h, p ? parser_name(p) : "");
+			cache_hasher_key(h, &fh);
+			cache_hasher_str(h, shown);
+			cache_hasher_str(h, run_name);
+			cache_hasher_str(h, np_text ? np_text : "");
+			dkey = cache_hasher_end(h);
+			dkeyed = true;
+			struct run *hit = content_hit(pc, &dkey);
+			if (hit)
+				return hit;
+		}
+	}
+	size_t before_all = diag_errors(ld->d) + diag_warnings(ld->d);
 	/* Detection names the file it looked at: the path as the project
 	 * knows it, not the canonical one. */
 	if (!p)
@@ -242,13 +370,18 @@ static struct run *load_run(struct loader *ld, const char *real, const char *sho
 	long long st[6];
 	bool keyed = c && file_key(real, st);
 	const char *np_key = np_text ? np_text : "";
-	if (keyed) {
+	if (keyed && !dkeyed) {
+		pthread_mutex_lock(&c->mu);
 		struct cache_entry *e = cache_find(c, real, shown, run_name, parser_name(p), np_key, st);
+		struct run *hit = NULL;
 		if (e) {
 			e->gen = c->gen;
 			c->reused++;
-			return e->run;
+			hit = e->run;
 		}
+		pthread_mutex_unlock(&c->mu);
+		if (hit)
+			return hit;
 	}
 	size_t before = diag_errors(ld->d) + diag_warnings(ld->d);
 	struct run *r = parser_run(p, real, shown, run_name, ld->d);
@@ -259,6 +392,7 @@ static struct run *load_run(struct loader *ld, const char *real, const char *sho
 		return NULL;
 	}
 	if (c) {
+		pthread_mutex_lock(&c->mu);
 		c->parsed++;
 		c->e = xrealloc(c->e, (c->n + 1) * sizeof *c->e);
 		struct cache_entry *e = &c->e[c->n++];
@@ -273,6 +407,14 @@ static struct run *load_run(struct loader *ld, const char *real, const char *sho
 		e->run = r;
 		e->gen = c->gen;
 		e->reusable = keyed && diag_errors(ld->d) + diag_warnings(ld->d) == before;
+		/* only a parse that reported nothing is kept on disk */
+		bool clean = dkeyed && diag_errors(ld->d) + diag_warnings(ld->d) == before_all;
+		e->has_dkey = clean;
+		if (clean)
+			e->dkey = dkey;
+		pthread_mutex_unlock(&c->mu);
+		if (clean)
+			cache_run_put(c->disk, &dkey, r);
 	}
 	return r;
 }
@@ -414,7 +556,13 @@ static void load_glob(struct loader *ld, struct runset *set, const struct value 
 	glob_t g;
 	int rc = glob(full, GLOB_NOSORT, NULL, &g);
 	size_t files = 0;
-	if (rc == 0) {
+	if (rc == 0 && g.gl_pathc > limit_get(LIMIT_GLOB_FILES)) {
+		/* Each member is a run, parsed and kept: refuse before any is. */
+		diag_error(ld->d, gv->loc, "%s matches %zu files, more than %lu (%s)", pattern,
+			   (size_t)g.gl_pathc, limit_get(LIMIT_GLOB_FILES), limit_hint(LIMIT_GLOB_FILES));
+		ld->ok = false;
+		files = g.gl_pathc;
+	} else if (rc == 0) {
 		qsort(g.gl_pathv, g.gl_pathc, sizeof *g.gl_pathv, cmp_str);
 		for (size_t i = 0; i < g.gl_pathc; i++) {
 			const char *path = g.gl_pathv[i];
@@ -549,10 +697,33 @@ bool report_runs_load_cached(struct report_runs *out, const struct value *spec,
 			     const struct parser_set *parsers, struct parse_cache *cache,
 			     struct diag *d)
 {
-	struct loader ld = {report_dir, root_real, parsers, d, true, cache};
+	struct loader ld = {report_dir, root_real, parsers, d, true, cache, NULL, NULL, NULL, NULL};
+	return load_all(&ld, out, spec);
+}
+
+bool report_runs_inputs(const struct value *spec, const char *report_dir, const char *root_real,
+			const struct parser_set *parsers, struct cache *disk, struct cache_hasher *h,
+			void (*on_file)(void *ctx, const char *shown), void *file_ctx,
+			struct diag *d)
+{
+	struct loader ld = {report_dir, root_real, parsers, d, true, NULL, disk, h, on_file, file_ctx};
+	struct report_runs rr;
+	bool ok = load_all(&ld, &rr, spec);
+	rr.borrowed = true;
+	for (size_t i = 0; i < rr.count; i++) {
+		cache_hasher_str(h, rr.sets[i].name);
+		cache_hasher_bytes(h, &rr.sets[i].count, sizeof rr.sets[i].count);
+	}
+	report_runs_free(&rr);
+	return ok;
+}
+
+static bool load_all(struct loader *ld, struct report_runs *out, const struct value *spec)
+{
+	struct diag *d = ld->d;
 	out->sets = NULL;
 	out->count = 0;
-	out->borrowed = cache != NULL;
+	out->borrowed = ld->cache != NULL;
 	if (!spec || spec->kind == VALUE_NULL)
 		return true;
 	if (spec->kind != VALUE_MAP) {
@@ -568,19 +739,19 @@ bool report_runs_load_cached(struct report_runs *out, const struct value *spec,
 				   "run name '%s' cannot be written in an expression: use letters, "
 				   "digits and '_', not starting with a digit",
 				   name);
-			ld.ok = false;
+			ld->ok = false;
 			continue;
 		}
 		struct runset *set = &out->sets[out->count];
 		memset(set, 0, sizeof *set);
-		if (load_entry(&ld, set, name, spec->items[i])) {
+		if (load_entry(ld, set, name, spec->items[i])) {
 			out->count++;
 		} else {
 			free(set->name);
 			free(set->runs);
 		}
 	}
-	return ld.ok;
+	return ld->ok;
 }
 
 void report_runs_free(struct report_runs *rr)

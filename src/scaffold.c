@@ -21,7 +21,7 @@ static const struct starter_file starter[] = {
 	 "author: A. Student\n"
 	 "output: _site\n"
 	 "paper: a4\n"},
-	{".gitignore", "/_site/\n"},
+	{".gitignore", "/_site/\n/.logdown-cache/\n"},
 	{"content/first-report/index.md",
 	 "---\n"
 	 "title: \"My first report\"\n"

@@ -562,7 +562,8 @@ static void watch_add_report(void *ctx, const char *slug, const char *source, co
 	r->source = xstrdup(source);
 	r->bundle = bundle ? xstrdup(bundle) : NULL;
 	/* A reused report read nothing this time: it still depends on what
-	 * it read when its output was made. */
+	 * it read when its output was made (with the cache, the build also
+	 * names those files; the snapshot keeps each once). */
 	for (size_t i = 0; reused && i < w->nprev; i++)
 		if (strcmp(w->prev[i].slug, slug) == 0)
 			for (size_t k = 0; k < w->prev[i].ninputs; k++)
@@ -802,7 +803,9 @@ static int build_once(const struct serve_opts *so, struct watch *w, struct parse
 	o.on_input = watch_add_input;
 	o.input_ctx = w;
 	o.cache = cache;
-	o.reuse = dirty ? reuse : NULL;
+	/* With the build cache, the build itself knows which pages still
+	 * hold (cache.h): the watch only says when to build. */
+	o.reuse = dirty && o.no_cache ? reuse : NULL;
 	o.nreuse = nreuse;
 	o.nreports = &nreports;
 	o.nrendered = &nrendered;

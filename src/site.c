@@ -1,5 +1,5 @@
 /* site.c: the build, from a project folder to a site folder. */
-#define _GNU_SOURCE /* memmem() */
+#define _GNU_SOURCE /* memmem(), sched_getaffinity() */
 #include "site.h"
 
 #include <assert.h>
@@ -9,8 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <dirent.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "cache.h"
 #include "config.h"
 #include "fsutil.h"
 #include "logparse.h"
@@ -45,13 +51,21 @@ struct build {
 	char *root_real;      /* the project, canonical: nothing outside is read */
 	char *content;        /* ROOT/content */
 	struct report *reports;
-	size_t nreports;
+	size_t nreports, reports_cap;
 	size_t ndrafts;        /* left out */
 	char **resources;      /* bundle files to copy: source, then output path */
-	size_t nresources;
+	size_t nresources, resources_cap;
 	char **walk;           /* canonical folders being walked, outermost first */
 	size_t nwalk;
 	size_t nrendered;
+	/* the on-disk cache (NULL with --no-cache) */
+	struct cache *disk;
+	struct parse_cache *pc;      /* opts->cache, or this build's own */
+	struct parse_cache *own_pc;
+	struct cache_key site_key;   /* what every page depends on */
+	bool reports_keyed;          /* pages may be reused by key */
+	struct cache_reports *prev;  /* the keys the current output was built with */
+	size_t nfrom_cache;
 };
 
 /* Output names the site writes itself: a report may not take them. */
@@ -70,7 +84,10 @@ static bool is_resource(const char *name)
 
 static void add_resource(struct build *b, const char *src, const char *dst)
 {
-	b->resources = xrealloc(b->resources, (b->nresources + 2) * sizeof *b->resources);
+	if (b->nresources + 2 > b->resources_cap) {
+		b->resources_cap = b->resources_cap ? 2 * b->resources_cap : 16;
+		b->resources = xrealloc(b->resources, b->resources_cap * sizeof *b->resources);
+	}
 	b->resources[b->nresources++] = xstrdup(src);
 	b->resources[b->nresources++] = xstrdup(dst);
 }
@@ -209,7 +226,10 @@ static void add_report(struct build *b, const char *path, const char *rel)
 			return;
 		}
 	}
-	b->reports = xrealloc(b->reports, (b->nreports + 1) * sizeof *b->reports);
+	if (b->nreports == b->reports_cap) {
+		b->reports_cap = b->reports_cap ? 2 * b->reports_cap : 16;
+		b->reports = xrealloc(b->reports, b->reports_cap * sizeof *b->reports);
+	}
 	struct report *r = &b->reports[b->nreports];
 	bool ok = report_load(r, path, slug, b->d);
 	free(slug);
@@ -382,7 +402,7 @@ static void reference_text(const char *p, const char *end, struct buf *out)
 
 /* A run no value, table or excerpt names is a warning: a forgotten file,
  * or a reference that was meant to be there. */
-static void warn_unused_runs(struct build *b, const struct report *r)
+static void warn_unused_runs(struct diag *d, const struct report *r)
 {
 	const struct value *spec = value_get(r->meta, "runs");
 	struct buf refs = BUF_INIT;
@@ -396,15 +416,38 @@ static void warn_unused_runs(struct build *b, const struct report *r)
 			used = names_word(body, len, run_name(set->runs[j]));
 		long k = value_index(spec, set->name);
 		if (!used && k >= 0)
-			diag_warning(b->d, spec->key_locs[k],
+			diag_warning(d, spec->key_locs[k],
 				     "run '%s' is never used: no value, table or excerpt names it",
 				     set->name);
 	}
 	buf_free(&refs);
 }
 
+/* What one report's turn reports and whether its writing failed: each
+ * turn has its own, so that turns can run on several threads and still
+ * report in report order (diag_flush()). */
+struct job {
+	struct diag *load_d;   /* loading its runs */
+	struct diag *render_d; /* rendering its body, or copying its output */
+	bool reused;           /* its folder is copied from the previous output */
+	bool io_failed;
+	bool keyed;            /* key is what the page depends on (cache.h) */
+	struct cache_key key;
+	bool clean;            /* built without a diagnostic: its key may be kept */
+	char **inputs;         /* the result files the key covers */
+	size_t ninputs;
+};
+
+static void job_input(void *ctx, const char *shown)
+{
+	struct job *job = ctx;
+	job->inputs = xrealloc(job->inputs, (job->ninputs + 1) * sizeof *job->inputs);
+	job->inputs[job->ninputs++] = xstrdup(shown);
+}
+
 struct figure_sink {
 	struct build *b;
+	struct job *job;
 	const char *slug;
 };
 
@@ -413,31 +456,36 @@ static bool write_figure(void *ctx, const char *name, const char *ext, const cha
 {
 	struct figure_sink *fs = ctx;
 	char *rel = xasprintf("%s/figures/%s.%s", fs->slug, name, ext);
-	bool ok = outdir_write(&fs->b->out, rel, data, len, fs->b->d);
+	bool ok = outdir_write(&fs->b->out, rel, data, len, fs->job->render_d);
 	free(rel);
 	if (!ok)
-		fs->b->io_failed = true;
+		fs->job->io_failed = true;
 	return ok;
 }
 
-/* The report's PDF beside its page, laid out from the same document. */
-static void write_pdf(struct build *b, const struct report *r, struct doc *doc)
+/* The report's PDF beside its page, laid out from the same document.
+ * Any thread, as render_body(). */
+static void write_pdf(struct build *b, const struct report *r, struct doc *doc, struct job *job)
 {
 	struct pdf_meta m = {r->title,		r->author, r->date, r->summary, b->config.paper,
 			     r->dir, b->root_real};
 	struct buf pdf = BUF_INIT;
-	if (pdf_render(doc, &m, &pdf, b->d)) {
+	if (pdf_render(doc, &m, &pdf, job->render_d)) {
 		char *rel = path_join(r->slug, "report.pdf");
-		write_file(b, rel, pdf.data, pdf.len);
+		/* check --pdf lays it out for its warnings, writes nothing */
+		if (b->writing && !outdir_write(&b->out, rel, pdf.data, pdf.len, job->render_d))
+			job->io_failed = true;
 		free(rel);
 	}
 	buf_free(&pdf);
 }
 
-/* Resolve the directives and values, render Markdown, then the page
- * template, then the file and the log pages. */
-static void render_report(struct build *b, struct report *r)
+/* Resolve the directives and values, render Markdown into r->html,
+ * then write the figures and the log pages.  Any thread: everything it
+ * reports goes to job->render_d. */
+static void render_body(struct build *b, struct report *r, struct job *job)
 {
+	struct diag *d = job->render_d;
 	struct report_scope rs;
 	scope_collect(&rs, &r->runs);
 	struct scope scope = {
@@ -454,9 +502,9 @@ static void render_report(struct build *b, struct report *r)
 		.set_counts = rs.set_counts,
 		.nsets = rs.nsets,
 		.prov = provenance_new(r->dir, b->root_real),
-		.d = b->d,
+		.d = d,
 	};
-	struct figure_sink sink = {b, r->slug};
+	struct figure_sink sink = {b, job, r->slug};
 	if (b->writing) {
 		ctx.write_figure = write_figure;
 		ctx.figure_ctx = &sink;
@@ -466,15 +514,22 @@ static void render_report(struct build *b, struct report *r)
 				      r->body_line - 1, &ctx);
 	r->html = doc_html(doc);
 	if (b->opts->pdf)
-		write_pdf(b, r, doc);
+		write_pdf(b, r, doc, job);
 	doc_free(doc);
-	warn_unused_runs(b, r);
+	warn_unused_runs(d, r);
 	char *root = report_root_prefix(r->slug);
-	if (!provenance_write(ctx.prov, b->writing ? &b->out : NULL, r->slug, root, b->d))
-		b->io_failed = true;
+	if (!provenance_write(ctx.prov, b->writing ? &b->out : NULL, r->slug, root, d))
+		job->io_failed = true;
+	free(root);
 	provenance_free(ctx.prov);
 	scope_release(&rs);
+}
 
+/* The page template around r->html, written to SLUG/index.html.  One
+ * thread: the theme remembers which missing partials it reported. */
+static void render_page(struct build *b, struct report *r)
+{
+	char *root = report_root_prefix(r->slug);
 	struct value *data = value_new(VALUE_MAP);
 	value_set(data, "site", site_value(&b->config));
 	value_set_str(data, "root", root);
@@ -673,37 +728,227 @@ static bool reusable(const struct build *b, const struct report *r)
 }
 
 /* Copies the previous output's folder rel (a reused report's, or one
- * below it) into the staging folder, leaving out the folders of other
- * reports nested in it: they are written by their own turn. */
-static void copy_previous(struct build *b, const char *rel)
+ * below it) into the staging folder.  At the top of a report's folder
+ * only what rendering writes is taken (index.html, figures/, logs/):
+ * its bundle's files are copied from the sources as always, and the
+ * folders of other reports, nested or gone, are not its own. */
+static void copy_previous(struct build *b, const char *slug, const char *rel, struct job *job)
 {
+	/* The staging folder rel first (its parent exists, but for the top
+	 * of a nested slug), then a link per file: no stat, no listing sort,
+	 * no mkdir per file.  1,000 reused reports cost a few ms. */
+	char *staged = path_join(b->out.staging, rel);
+	bool made = mkdir(staged, 0755) == 0 || errno == EEXIST || mkdir_p(staged);
+	free(staged);
 	char *dir = path_join(b->out.final, rel);
-	size_t n;
-	char **names = dir_list(dir, &n);
-	if (!names) {
-		diag_error(b->d, loc_line(dir, 0), "cannot list: %s", strerror(errno));
-		b->io_failed = true;
+	DIR *dp = made ? opendir(dir) : NULL;
+	if (!dp) {
+		diag_error(job->render_d, loc_line(dir, 0), "cannot list: %s", strerror(errno));
+		job->io_failed = true;
 		free(dir);
 		return;
 	}
-	for (size_t i = 0; i < n; i++) {
-		char *src = path_join(dir, names[i]);
-		char *out = path_join(rel, names[i]);
-		bool other = false;
-		for (size_t k = 0; k < b->nreports && !other; k++)
-			other = strcmp(b->reports[k].slug, out) == 0;
-		if (other) {
-			/* another report's folder */
-		} else if (is_dir(src)) {
-			copy_previous(b, out);
-		} else if (!outdir_copy(&b->out, out, src, b->d)) {
-			b->io_failed = true;
+	bool top = strcmp(rel, slug) == 0;
+	struct dirent *e;
+	while ((e = readdir(dp)) != NULL) {
+		const char *name = e->d_name;
+		if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+			continue;
+		bool rendered = strcmp(name, "index.html") == 0 || strcmp(name, "figures") == 0 ||
+				strcmp(name, "logs") == 0 ||
+				(b->opts->pdf && strcmp(name, "report.pdf") == 0);
+		if (top && !rendered)
+			continue; /* a bundle's file, or another report's folder */
+		char *out = path_join(rel, name);
+		bool sub = e->d_type == DT_DIR, link = e->d_type == DT_LNK;
+		if (e->d_type == DT_UNKNOWN) {
+			char *src = path_join(dir, name);
+			struct stat st;
+			link = lstat(src, &st) == 0 && S_ISLNK(st.st_mode);
+			sub = !link && is_dir(src);
+			free(src);
 		}
-		free(src);
+		if (link) {
+			/* logdown writes no links: following one could copy, or
+			 * loop over, anything on the machine */
+			char *src = path_join(dir, name);
+			diag_error(job->render_d, loc_line(src, 0),
+				   "a link in the previous output, which logdown did not write: remove "
+				   "it");
+			job->io_failed = true;
+			free(src);
+			free(out);
+			continue;
+		}
+		if (sub)
+			copy_previous(b, slug, out, job);
+		else if (!outdir_link(&b->out, out, job->render_d))
+			job->io_failed = true;
 		free(out);
 	}
-	strv_free(names);
+	closedir(dp);
 	free(dir);
+}
+
+/* --- running the reports' turns on several threads --- */
+
+typedef void (*turn_fn)(struct build *b, size_t i, struct job *job);
+
+struct pool {
+	struct build *b;
+	struct job *jobs;
+	size_t n;
+	atomic_size_t next;
+	turn_fn fn;
+};
+
+static void *pool_worker(void *arg)
+{
+	struct pool *p = arg;
+	for (;;) {
+		size_t i = atomic_fetch_add(&p->next, 1);
+		if (i >= p->n)
+			break;
+		p->fn(p->b, i, &p->jobs[i]);
+	}
+	return NULL;
+}
+
+/* Runs fn for every report, on up to opts->jobs threads (the calling
+ * one included).  Each turn reports only through its job. */
+static void run_turns(struct build *b, struct job *jobs, turn_fn fn)
+{
+	struct pool p = {b, jobs, b->nreports, 0, fn};
+	size_t want = b->opts->jobs ? b->opts->jobs : site_default_jobs();
+	if (want > b->nreports)
+		want = b->nreports;
+	pthread_t *tids = xcalloc(want ? want : 1, sizeof *tids);
+	size_t started = 0;
+	for (size_t t = 1; t < want; t++) {
+		if (pthread_create(&tids[started], NULL, pool_worker, &p) != 0)
+			break; /* fewer threads: the work gets done all the same */
+		started++;
+	}
+	pool_worker(&p);
+	for (size_t t = 0; t < started; t++)
+		pthread_join(tids[t], NULL);
+	free(tids);
+}
+
+size_t site_default_jobs(void)
+{
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+		return (size_t)CPU_COUNT(&set);
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (size_t)n : 1;
+}
+
+/* The key of r's page: the site's key, the report's text and slug, its
+ * bundle's files and everything its runs would read.  False when
+ * something could not be resolved: the report is then built as always,
+ * which reports the problem. */
+static bool report_key(struct build *b, const struct report *r, struct job *job,
+		       struct cache_key *out)
+{
+	struct cache_hasher *h = cache_hasher_new();
+	cache_hasher_str(h, "report");
+	cache_hasher_key(h, &b->site_key);
+	cache_hasher_str(h, r->slug);
+	cache_hasher_str(h, r->path);
+	cache_hasher_bytes(h, r->text, r->len);
+	bool ok = true;
+	size_t n = strlen(r->slug);
+	for (size_t i = 0; ok && i < b->nresources; i += 2) {
+		const char *dst = b->resources[i + 1];
+		if (strncmp(dst, r->slug, n) != 0 || dst[n] != '/')
+			continue;
+		struct cache_key fh;
+		ok = cache_file_hash(b->disk, b->resources[i], &fh);
+		cache_hasher_str(h, dst);
+		cache_hasher_key(h, &fh);
+	}
+	struct diag *quiet = diag_new_deferred(b->d);
+	ok = ok && report_runs_inputs(value_get(r->meta, "runs"), r->dir, b->root_real, b->parsers,
+				      b->disk, h, job_input, job, quiet);
+	ok = ok && diag_errors(quiet) + diag_warnings(quiet) == 0;
+	diag_free(quiet);
+	*out = cache_hasher_end(h);
+	return ok;
+}
+
+/* Adds every file under dir (rel: its name below templates/) to h. */
+static void hash_tree(struct build *b, struct cache_hasher *h, const char *dir, const char *rel)
+{
+	size_t n;
+	char **names = dir_list(dir, &n);
+	for (size_t i = 0; names && i < n; i++) {
+		char *path = path_join(dir, names[i]);
+		char *child = *rel ? path_join(rel, names[i]) : xstrdup(names[i]);
+		struct cache_key fh;
+		if (is_dir(path)) {
+			hash_tree(b, h, path, child);
+		} else {
+			cache_hasher_str(h, child);
+			if (cache_file_hash(b->disk, path, &fh))
+				cache_hasher_key(h, &fh);
+			else
+				cache_hasher_str(h, "unreadable");
+		}
+		free(path);
+		free(child);
+	}
+	strv_free(names);
+}
+
+/* What every page depends on besides its report: the binary (in every
+ * key), the parsers, site.yaml, templates/ and the options. */
+static struct cache_key site_key(struct build *b, const struct cache_key *parsers)
+{
+	struct cache_hasher *h = cache_hasher_new();
+	cache_hasher_str(h, "site");
+	cache_hasher_key(h, parsers);
+	unsigned opts[3] = {b->opts->figures, b->opts->drafts, b->opts->pdf};
+	cache_hasher_bytes(h, opts, sizeof opts);
+	char *yaml = path_join(b->opts->root, "site.yaml");
+	struct cache_key fh;
+	if (cache_file_hash(b->disk, yaml, &fh))
+		cache_hasher_key(h, &fh);
+	else
+		cache_hasher_str(h, "no site.yaml");
+	free(yaml);
+	char *tpl = path_join(b->opts->root, "templates");
+	cache_hasher_str(h, "templates");
+	hash_tree(b, h, tpl, "");
+	free(tpl);
+	return cache_hasher_end(h);
+}
+
+static void load_turn(struct build *b, size_t i, struct job *job)
+{
+	struct report *r = &b->reports[i];
+	if (!job->reused && b->reports_keyed) {
+		job->keyed = report_key(b, r, job, &job->key);
+		if (job->keyed && cache_reports_has(b->prev, r->slug, &job->key)) {
+			char *rel = path_join(r->slug, "index.html");
+			char *page = path_join(b->out.final, rel);
+			job->reused = is_file(page);
+			free(page);
+			free(rel);
+		}
+	}
+	if (job->reused)
+		return;
+	report_runs_load_cached(&r->runs, value_get(r->meta, "runs"), r->dir, b->root_real,
+				b->parsers, b->pc, job->load_d);
+}
+
+static void render_turn(struct build *b, size_t i, struct job *job)
+{
+	if (job->reused)
+		copy_previous(b, b->reports[i].slug, b->reports[i].slug, job);
+	else
+		render_body(b, &b->reports[i], job);
 }
 
 int site_build(const struct build_opts *opts, struct diag *d)
@@ -768,39 +1013,84 @@ int site_build(const struct build_opts *opts, struct diag *d)
 	theme_load(&b.theme, opts->root, d);
 	discover(&b, b.content, "");
 
-	/* parse results (not for a report whose output is reused) */
+	/* parse results (not for a report whose output is reused), then
+	 * render; each on opts->jobs threads, reporting in report order */
 	load_parsers(&b);
-	bool *reused = xcalloc(b.nreports ? b.nreports : 1, sizeof *reused);
+	doc_init();
+	b.pc = opts->cache ? opts->cache : (b.own_pc = parse_cache_new());
+	if (!opts->no_cache && b.parsers) {
+		/* check reads the cache and writes nothing */
+		b.disk = cache_open(opts->root, b.writing && !scratch);
+		struct cache_key pk = parse_cache_parsers_key(b.parsers);
+		parse_cache_set_disk(b.pc, b.disk, &pk);
+		if (b.writing && !scratch) {
+			b.site_key = site_key(&b, &pk);
+			b.reports_keyed = true;
+			b.prev = cache_reports_load(b.disk, b.out.final);
+		}
+	}
+	size_t parsed0 = parse_cache_parsed(b.pc), reused0 = parse_cache_reused(b.pc),
+	       disk0 = parse_cache_from_disk(b.pc);
+	struct job *jobs = xcalloc(b.nreports ? b.nreports : 1, sizeof *jobs);
+	for (size_t i = 0; i < b.nreports; i++) {
+		jobs[i].load_d = diag_new_deferred(d);
+		jobs[i].render_d = diag_new_deferred(d);
+		jobs[i].reused = reusable(&b, &b.reports[i]);
+	}
+	run_turns(&b, jobs, load_turn);
+	cache_report(b.disk, d);
 	for (size_t i = 0; i < b.nreports; i++) {
 		struct report *r = &b.reports[i];
-		reused[i] = reusable(&b, r);
+		jobs[i].clean = diag_errors(jobs[i].load_d) + diag_warnings(jobs[i].load_d) == 0;
+		diag_flush(jobs[i].load_d, d);
 		if (opts->on_report)
 			opts->on_report(opts->input_ctx, r->slug, r->path,
-					r->bundle ? r->dir : NULL, reused[i]);
-		if (reused[i])
-			continue;
-		report_runs_load_cached(&r->runs, value_get(r->meta, "runs"), r->dir,
-					b.root_real, b.parsers, opts->cache, d);
-		if (opts->on_input)
+					r->bundle ? r->dir : NULL, jobs[i].reused);
+		if (opts->on_input && !jobs[i].reused)
 			report_inputs(r->slug, &r->runs, opts);
+		/* a page reused by key read what its key covers */
+		for (size_t k = 0; opts->on_input && jobs[i].reused && k < jobs[i].ninputs; k++)
+			opts->on_input(opts->input_ctx, r->slug, jobs[i].inputs[k]);
 	}
-
-	/* resolve directives: the next stage */
 
 	/* render and write */
 	if (b.theme.page && b.theme.index) {
+		run_turns(&b, jobs, render_turn);
 		for (size_t i = 0; i < b.nreports; i++) {
-			if (reused[i]) {
-				copy_previous(&b, b.reports[i].slug);
-			} else {
-				render_report(&b, &b.reports[i]);
+			struct job *job = &jobs[i];
+			job->clean &= diag_errors(job->render_d) + diag_warnings(job->render_d) == 0;
+			diag_flush(job->render_d, d);
+			if (!job->reused) {
+				size_t before = diag_errors(d) + diag_warnings(d);
+				render_page(&b, &b.reports[i]);
+				job->clean &= diag_errors(d) + diag_warnings(d) == before;
 				b.nrendered++;
+			} else {
+				b.nfrom_cache++;
 			}
 		}
-		qsort(b.reports, b.nreports, sizeof *b.reports, cmp_newest);
+	}
+	/* the keys of the pages this build wrote cleanly: kept for the next
+	 * one once this output is in place */
+	struct cache_reports *next = b.reports_keyed ? cache_reports_new() : NULL;
+	for (size_t i = 0; next && i < b.nreports; i++)
+		if (jobs[i].keyed && (jobs[i].reused || jobs[i].clean) && !jobs[i].io_failed)
+			cache_reports_add(next, b.reports[i].slug, &jobs[i].key);
+	if (b.theme.page && b.theme.index) {
+		/* no reports: no array, and qsort() may not be given NULL */
+		if (b.nreports > 1)
+			qsort(b.reports, b.nreports, sizeof *b.reports, cmp_newest);
 		render_index(&b);
 	}
-	free(reused);
+	for (size_t i = 0; i < b.nreports; i++) {
+		b.io_failed |= jobs[i].io_failed;
+		diag_free(jobs[i].load_d);
+		diag_free(jobs[i].render_d);
+		for (size_t k = 0; k < jobs[i].ninputs; k++)
+			free(jobs[i].inputs[k]);
+		free(jobs[i].inputs);
+	}
+	free(jobs);
 	copy_static(&b);
 	copy_resources(&b);
 	if (opts->nreports)
@@ -815,9 +1105,17 @@ int site_build(const struct build_opts *opts, struct diag *d)
 		if (diag_errors(d) > 0)
 			rc = EXIT_CONTENT;
 	} else if (rc == EXIT_OK && b.writing) {
-		if (!outdir_commit(&b.out, d))
+		if (!outdir_commit(&b.out, d)) {
 			rc = EXIT_IO;
+		} else if (next) {
+			char *marker = path_join(b.out.final, OUTDIR_MARKER);
+			cache_reports_save(b.disk, next, b.out.final, marker);
+			next = NULL;
+			free(marker);
+		}
 	}
+	cache_reports_free(next);
+	cache_report(b.disk, d);
 	if (!opts->summary) {
 		/* machine-readable diagnostics: no prose on the same stream */
 	} else if (rc == EXIT_OK) {
@@ -831,6 +1129,16 @@ int site_build(const struct build_opts *opts, struct diag *d)
 		else if (b.writing)
 			fprintf(stderr, " into %s", b.out.shown);
 		fputc('\n', stderr);
+		if (opts->verbose) {
+			size_t parsed = parse_cache_parsed(b.pc) - parsed0;
+			size_t cached = parse_cache_reused(b.pc) - reused0 +
+					parse_cache_from_disk(b.pc) - disk0;
+			fprintf(stderr,
+				"logdown: %zu report%s: %zu rendered, %zu from cache; %zu result "
+				"file%s read: %zu parsed, %zu from cache\n",
+				b.nreports, b.nreports == 1 ? "" : "s", b.nrendered, b.nfrom_cache,
+				parsed + cached, parsed + cached == 1 ? "" : "s", parsed, cached);
+		}
 	} else {
 		fprintf(stderr, "logdown: %zu error%s; %s\n", diag_errors(d),
 			diag_errors(d) == 1 ? "" : "s",
@@ -844,6 +1152,52 @@ int site_build(const struct build_opts *opts, struct diag *d)
 	free(scratch);
 	build_free(&b);
 	/* the reports are gone: the cache may free what they used */
+	parse_cache_set_disk(opts->cache, NULL, NULL); /* closed below */
 	parse_cache_sweep(opts->cache);
+	parse_cache_free(b.own_pc);
+	cache_reports_free(b.prev);
+	cache_close(b.disk);
+	return rc;
+}
+
+int site_clean(const char *root, const char *output, struct diag *d)
+{
+	if (!is_dir(root)) {
+		diag_error(d, loc_line(root, 0), "not a project folder: %s",
+			   path_exists(root) ? "not a folder" : strerror(ENOENT));
+		return EXIT_USAGE;
+	}
+	int rc = EXIT_OK;
+	char *cache = path_join(root, CACHE_DIR);
+	bool had_cache = path_exists(cache);
+	if (!cache_remove(root)) {
+		diag_error(d, loc_line(cache, 0), "cannot remove the build cache: %s%s",
+			   strerror(errno),
+			   errno == EPERM ? " (no CACHEDIR.TAG inside: not logdown's, left alone)" : "");
+		rc = EXIT_IO;
+	} else if (had_cache) {
+		fprintf(stderr, "logdown: removed %s\n", cache);
+	}
+	free(cache);
+	struct config config;
+	struct diag *quiet = diag_new_deferred(d); /* site.yaml is checked by build */
+	config_load(&config, root, quiet);
+	diag_free(quiet);
+	char *out = output ? xstrdup(output) : path_join(root, config.output);
+	config_free(&config);
+	char *marker = path_join(out, OUTDIR_MARKER);
+	if (!path_exists(out)) {
+		/* nothing to do */
+	} else if (!is_dir(out) || !is_file(marker)) {
+		diag_warning(d, loc_line(out, 0),
+			     "not removed: logdown did not make it (no " OUTDIR_MARKER " inside)");
+	} else if (!remove_tree(out)) {
+		diag_error(d, loc_line(out, 0), "cannot remove: %s", strerror(errno));
+		rc = EXIT_IO;
+	} else {
+		fprintf(stderr, "logdown: removed %s\n", out);
+	}
+	free(marker);
+	free(out);
 	return rc;
 }

@@ -47,11 +47,12 @@
 #include "fsutil.h"
 #include "util.h"
 #include "value.h"
+#include "limit.h"
 #include "yamldoc.h"
 
-/* JSON nested deeper than this is refused rather than risking the stack
- * (yamldoc's limit, for the same reason). */
-#define JSON_MAX_DEPTH 200
+/* JSON nested deeper than limit json_depth (default 200) is refused
+ * rather than risking the stack (yamldoc's limit, for the same reason). */
+#define JSON_MAX_DEPTH ((int)limit_get(LIMIT_JSON_DEPTH))
 
 static const char bom[] = "\xEF\xBB\xBF";
 
@@ -631,8 +632,8 @@ static bool json_open(struct json *j, int depth)
 {
 	if (depth >= JSON_MAX_DEPTH) {
 		j->failed = true;
-		diag_error(j->d, json_loc(j, j->pos, 1), "JSON nested deeper than %d levels",
-			   JSON_MAX_DEPTH);
+		diag_error(j->d, json_loc(j, j->pos, 1), "JSON nested deeper than %d levels (%s)",
+			   JSON_MAX_DEPTH, limit_hint(LIMIT_JSON_DEPTH));
 		return false;
 	}
 	j->pos++;

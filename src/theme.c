@@ -17,13 +17,27 @@ const struct embedded_file *embedded_find(const char *path)
 	return NULL;
 }
 
+/* A template that is a link leading outside the project is refused:
+ * its text would land in every page.  False after reporting it. */
+static bool confined(struct theme *t, const char *path)
+{
+	if (!path_exists(path) || path_inside(path, t->root))
+		return true;
+	diag_error(t->d, loc_line(path, 0),
+		   "a link leading outside the project: logdown reads nothing there (copy what "
+		   "you need into the project)");
+	return false;
+}
+
 /* Compiles the project's templates/NAME, or the built-in one. */
 static struct mustache *load_template(struct theme *t, const char *name, char **file)
 {
 	char *path = path_join(t->dir, name);
 	struct buf b = BUF_INIT;
 	struct mustache *m = NULL;
-	if (file_read(path, &b, NULL)) {
+	if (!confined(t, path)) {
+		*file = path;
+	} else if (file_read(path, &b, NULL)) {
 		*file = path;
 		diag_add_source(t->d, path, buf_data(&b), b.len);
 		m = mustache_compile(path, buf_data(&b), b.len, t->d);
@@ -52,6 +66,7 @@ bool theme_load(struct theme *t, const char *root, struct diag *d)
 {
 	memset(t, 0, sizeof *t);
 	t->d = d;
+	t->root = xstrdup(root);
 	t->dir = path_join(root, "templates");
 	t->page = load_template(t, "page.html", &t->page_file);
 	t->index = load_template(t, "index.html", &t->index_file);
@@ -63,12 +78,25 @@ void theme_free(struct theme *t)
 	mustache_free(t->page);
 	mustache_free(t->index);
 	free(t->dir);
+	free(t->root);
 	free(t->page_file);
 	free(t->index_file);
 	for (size_t i = 0; i < t->nwarned; i++)
 		free(t->warned[i]);
 	free(t->warned);
 	memset(t, 0, sizeof *t);
+}
+
+/* True when name was reported already; else remembers it, so that a
+ * partial every page includes is reported once. */
+static bool warned(struct theme *t, const char *name)
+{
+	for (size_t i = 0; i < t->nwarned; i++)
+		if (strcmp(t->warned[i], name) == 0)
+			return true;
+	t->warned = xrealloc(t->warned, (t->nwarned + 1) * sizeof *t->warned);
+	t->warned[t->nwarned++] = xstrdup(name);
+	return false;
 }
 
 static bool load_partial(void *ctx, const char *name, struct buf *out)
@@ -80,11 +108,16 @@ static bool load_partial(void *ctx, const char *name, struct buf *out)
 	for (size_t i = 0; safe && i < ARRAY_LEN(places); i++) {
 		char *rel = xasprintf(places[i], name);
 		char *path = path_join(t->dir, rel);
-		bool found = file_read(path, out, NULL);
+		bool outside = path_exists(path) && !path_inside(path, t->root);
+		bool found = !outside && file_read(path, out, NULL);
+		if (outside && !warned(t, name))
+			confined(t, path);
 		free(rel);
 		free(path);
 		if (found)
 			return true;
+		if (outside)
+			return false;
 	}
 	char *builtin = xasprintf("templates/%s.html", name);
 	const struct embedded_file *f = embedded_find(builtin);
@@ -93,11 +126,8 @@ static bool load_partial(void *ctx, const char *name, struct buf *out)
 		buf_put(out, f->data, f->len);
 		return true;
 	}
-	for (size_t i = 0; i < t->nwarned; i++)
-		if (strcmp(t->warned[i], name) == 0)
-			return false;
-	t->warned = xrealloc(t->warned, (t->nwarned + 1) * sizeof *t->warned);
-	t->warned[t->nwarned++] = xstrdup(name);
+	if (warned(t, name))
+		return false;
 	if (safe)
 		diag_warning(t->d, loc_line(t->rendering, 0),
 			     "template '%s' for {{> %s}} or {{< %s}} not found (looked for "

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static void oom(size_t n)
 {
@@ -134,6 +135,39 @@ void buf_put_html(struct buf *b, const char *s, size_t n)
 		start = i + 1;
 	}
 	buf_put(b, s + start, n - start);
+}
+
+bool url_is_dangerous(const char *s, size_t n)
+{
+	/* Browsers drop leading blanks and control characters, and tabs and
+	 * newlines anywhere: "\tjava\nscript:" is still the scheme. */
+	char scheme[16];
+	size_t k = 0, i = 0;
+	while (i < n && (unsigned char)s[i] <= 0x20)
+		i++;
+	for (; i < n && s[i] != ':'; i++) {
+		char c = s[i];
+		if (c == '\t' || c == '\n' || c == '\r')
+			continue;
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) || k + 1 >= sizeof scheme)
+			return false;
+		scheme[k++] = (char)(c | 0x20);
+	}
+	if (i == n)
+		return false;
+	scheme[k] = '\0';
+	if (strcmp(scheme, "data") == 0) {
+		static const char *const images[] = {"image/png", "image/gif", "image/jpeg",
+						     "image/webp"};
+		for (size_t j = 0; j < ARRAY_LEN(images); j++) {
+			size_t m = strlen(images[j]);
+			if (n - i - 1 >= m && strncasecmp(s + i + 1, images[j], m) == 0)
+				return false;
+		}
+		return true;
+	}
+	return strcmp(scheme, "javascript") == 0 || strcmp(scheme, "vbscript") == 0 ||
+	       strcmp(scheme, "file") == 0;
 }
 
 void buf_clear(struct buf *b)

@@ -9,10 +9,12 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "limit.h"
 #include "util.h"
 
-/* Deeper nesting than this is refused rather than risking the stack. */
-#define YAML_MAX_DEPTH 200
+/* Deeper nesting than limit yaml_depth (default 200) is refused rather
+ * than risking the stack. */
+#define YAML_MAX_DEPTH ((int)limit_get(LIMIT_YAML_DEPTH))
 
 struct loader {
 	yaml_parser_t parser;
@@ -33,6 +35,13 @@ struct loader {
 	 * taken out of a list item or a block quote; may be NULL. */
 	const int *col0;
 	size_t ncol0;
+	/* Aliases are never expanded, so an alias bomb costs nothing; only
+	 * the first is reported, the others counted for a note. */
+	size_t aliases;
+	struct loc first_alias;
+	/* Values loaded so far, against limit yaml_nodes: a YAML result
+	 * file's tree takes about 300 bytes a value. */
+	unsigned long nodes;
 };
 
 static int line_shift(const struct loader *ld, size_t line)
@@ -185,7 +194,8 @@ static struct value *load_collection(struct loader *ld, yaml_event_t *start, int
 	yaml_mark_t opened = start->start_mark;
 	if (depth >= YAML_MAX_DEPTH) {
 		/* Reading on would mean recursing deeper: give up here. */
-		diag_error(ld->d, v->loc, "YAML nested deeper than %d levels", YAML_MAX_DEPTH);
+		diag_error(ld->d, v->loc, "YAML nested deeper than %d levels (%s)", YAML_MAX_DEPTH,
+			   limit_hint(LIMIT_YAML_DEPTH));
 		ld->failed = true;
 		ld->stop = true;
 		goto fail;
@@ -264,6 +274,15 @@ fail:
 static struct value *load_node(struct loader *ld, yaml_event_t *ev, int depth)
 {
 	struct value *v = NULL;
+	if (++ld->nodes > limit_get(LIMIT_YAML_NODES)) {
+		diag_error(ld->d, mark_loc(ld, ev->start_mark),
+			   "YAML document holds more than %lu values (%s)", limit_get(LIMIT_YAML_NODES),
+			   limit_hint(LIMIT_YAML_NODES));
+		ld->failed = true;
+		ld->stop = true;
+		yaml_event_delete(ev);
+		return NULL;
+	}
 	switch (ev->type) {
 	case YAML_SCALAR_EVENT: {
 		const char *s = (const char *)ev->data.scalar.value;
@@ -286,7 +305,11 @@ static struct value *load_node(struct loader *ld, yaml_event_t *ev, int depth)
 	case YAML_ALIAS_EVENT:
 		v = value_new(VALUE_NULL);
 		v->loc = mark_loc(ld, ev->start_mark);
-		diag_error(ld->d, v->loc, "YAML aliases (*name) are not supported: write the value out");
+		if (ld->aliases++ == 0) {
+			ld->first_alias = v->loc;
+			diag_error(ld->d, v->loc,
+				   "YAML aliases (*name) are not supported: write the value out");
+		}
 		ld->failed = true;
 		break;
 	default:
@@ -376,6 +399,8 @@ struct value *yamldoc_parse_at(const char *text, size_t len, const char *file, i
 	yaml_event_delete(&ev);
 	expect_stream_end(&ld);
 out:
+	if (ld.aliases > 1)
+		diag_note(d, ld.first_alias, "and %zu more aliases in this document", ld.aliases - 1);
 	yaml_parser_delete(&ld.parser);
 	if (ld.failed) {
 		value_free(root);

@@ -1,103 +1,384 @@
 #!/usr/bin/env bash
-# bench.sh: logdown against the tools users would pick instead, measured
-# side by side in one run (make bench).
+# bench.sh: logdown against the tools users would pick instead, each pair
+# measured side by side in one run, one table of ratios at the end
+# (make bench).
 #
-#   tools/bench.sh [SIZE]        SIZE of the Cerebras-style log (default 1G)
+#   BENCH_QUICK=1 tools/bench.sh     100 MB log, 1,000 pages, fewer runs
+#   tools/bench.sh                   the issue's sizes: 1 GB log, 1,000 and
+#                                    10,000 pages, 1M-point chart
 #
-# Extracts train(step, loss, rate, global_rate) plus the scalar fields from
-# a log made by ../shared/bench/gen-corpus, and compares wall time (median
-# of hyperfine runs), throughput and peak memory with:
-#   rg -o and grep -oP with the same pattern, and the plain-Python re script
-#   of ../shared/bench/anchors (one re.search per line, a CSV out).
-# Output of every command goes to a file on tmpfs: GNU grep stops at the
-# first match when its output is /dev/null, which would fake its number.
+# Rows: (a) extracting train(step, loss, rate, global_rate) from a
+# Cerebras-style log against grep -oP, rg -o and the plain-Python re
+# script (../shared/bench/anchors/parse_results.py), with peak RSS;
+# (b) building a 1,000- and a 10,000-page site against Hugo; (c) a
+# 1M-point line chart against gnuplot and matplotlib; (d) `logdown serve`
+# against `python3 -m http.server` under wrk; (e) `logdown pdf` against
+# Chromium's print to PDF of the same pages; (f) the rebuild of a
+# 1,000-report site after appending to one of its logs.
+#
+# Times are hyperfine medians.  Builds in (b), (c), (e) and the clean
+# build of (f) start with no output and no .logdown-cache, as a first
+# build does; the rebuild of (f) has both from the build before.  The corpus comes from build/gencorpus
+# (seed BENCH_SEED, default 1) into $CORPUS (default /tmp/logdown-bench);
+# every output, logdown's and the peers', goes to $BENCH_OUT (default
+# /dev/shm/logdown-bench): the same kind of folder for every tool, and
+# never /dev/null, where GNU grep stops at the first match.  A peer that
+# is missing is installed from Debian when we are root; otherwise its row
+# says it was skipped.  Progress goes to stderr, the table to stdout (and
+# $CORPUS/results/table.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+ROOT=$PWD
 
-SIZE=${1:-1G}
-SHARED=${SHARED:-../shared}
-CORPUS=${CORPUS:-/tmp/bench-corpus}
-OUT=${BENCH_OUT:-/dev/shm}
-GEN=$SHARED/bench/gen-corpus
-PYSCRIPT=$SHARED/bench/anchors/parse_results.py
-
-if [ ! -x "$GEN" ]; then
-	echo "bench: $GEN not found: the benchmark needs ../shared beside the checkout" >&2
-	exit 1
+QUICK=${BENCH_QUICK:-0}
+[ "$QUICK" = 0 ] && QUICK=""
+SEED=${BENCH_SEED:-1}
+SHARED=${SHARED:-$ROOT/../shared}
+CORPUS=${CORPUS:-/tmp/logdown-bench}
+OUT=${BENCH_OUT:-/dev/shm/logdown-bench}
+RES=$CORPUS/results
+PY=/usr/bin/python3
+if [ -n "$QUICK" ]; then
+	LOGSIZE=100M SMALLLOG=10M PAGES="1000" RUNS=${BENCH_RUNS:-3} SERVE_SECS=5
+else
+	LOGSIZE=1G SMALLLOG=100M PAGES="1000 10000" RUNS=${BENCH_RUNS:-5} SERVE_SECS=10
 fi
-need=""
-command -v hyperfine >/dev/null || need="$need hyperfine"
-command -v rg >/dev/null || need="$need ripgrep"
-[ -x /usr/bin/time ] || need="$need time"
-[ -x /usr/bin/python3 ] || need="$need python3"
-if [ -n "$need" ]; then
-	echo "bench: installing$need" >&2
-	if [ "$(id -u)" -eq 0 ]; then
-		apt-get install -y -q$need >/dev/null 2>&1 || { apt-get update -q >/dev/null && apt-get install -y -q$need >/dev/null; }
-	else
-		echo "bench: run as root or install:$need" >&2
+# The log rows take a minute a run for Python on 1 GB: three runs there.
+LOGRUNS=${BENCH_LOG_RUNS:-3}
+POINTS=1000000
+REPORTS=1000
+PDFPAGES=10
+
+say() { echo "bench: $*" >&2; }
+commas() { echo "$1" | sed ':a; s/\B[0-9]\{3\}\>/,&/; ta'; }
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+
+# ---- peers: install from Debian, or remember why a row is skipped ----
+
+apt_updated=""
+apt_install() { # package...
+	[ "$(id -u)" -eq 0 ] || return 1
+	command -v apt-get >/dev/null || return 1
+	say "installing $* from Debian"
+	if [ -z "$apt_updated" ]; then
+		apt-get update -q >/dev/null 2>&1 || true
+		apt_updated=1
+	fi
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >/dev/null 2>&1
+}
+
+# have CMD PKG: is CMD there (after installing PKG if need be)?
+have() {
+	command -v "$1" >/dev/null 2>&1 && return 0
+	apt_install "$2" || true
+	command -v "$1" >/dev/null 2>&1
+}
+
+have_matplotlib() {
+	$PY -c 'import matplotlib, numpy' 2>/dev/null && return 0
+	apt_install python3-matplotlib || true
+	$PY -c 'import matplotlib, numpy' 2>/dev/null
+}
+
+for need in "hyperfine hyperfine" "python3 python3"; do
+	set -- $need
+	if ! have "$1" "$2"; then
+		say "$1 is needed to measure anything: apt-get install $2"
 		exit 1
 	fi
-fi
-
-LOG=$CORPUS/logs/cerebras-$SIZE.log
-if [ ! -f "$LOG" ]; then
-	echo "bench: generating $LOG" >&2
-	"$GEN" --seed 1 --log-size "$SIZE" "$CORPUS" >/dev/null
-fi
-BYTES=$(stat -c %s "$LOG")
-PAT='Train Device=\w+, Step=(\d+), Loss=([0-9.]+), Rate=([0-9.]+) samples/sec, GlobalRate=([0-9.]+)'
-export LOG PAT OUT PYSCRIPT
-LD=$PWD/logdown
-export LD
-
-declare -a names=(
-	"cat (read only)"
-	"logdown parse --csv train"
-	"rg -o"
-	"grep -oP (LC_ALL=C)"
-	"python3 re"
-)
-declare -a cmds=(
-	'cat "$LOG" > /dev/null'
-	'"$LD" parse "$LOG" --parser cerebras --csv train > "$OUT/bench-logdown.csv"'
-	'rg -o "$PAT" "$LOG" > "$OUT/bench-rg.out"'
-	'LC_ALL=C grep -oP "$PAT" "$LOG" > "$OUT/bench-grep.out"'
-	'/usr/bin/python3 "$PYSCRIPT" "$LOG" "$OUT/bench-py.csv"'
-)
-
-RUNS=${RUNS:-3}
-json=$(mktemp)
-trap 'rm -f "$json" "$OUT"/bench-*.out "$OUT"/bench-*.csv' EXIT
-args=()
-for i in "${!names[@]}"; do
-	args+=(-n "${names[$i]}" "${cmds[$i]}")
 done
-echo "bench: $LOG ($BYTES bytes), $RUNS runs each, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
-hyperfine --style basic --warmup 1 --runs "$RUNS" --export-json "$json" "${args[@]}" >&2
+[ -x /usr/bin/time ] || apt_install time || true
+[ -x $PY ] || { say "needs Debian's $PY"; exit 1; }
+[ -x ./logdown ] && [ -x build/gencorpus ] || { say "run through make bench"; exit 1; }
 
-# Peak memory of each command, one run apiece.
-declare -a rss=()
-for i in "${!names[@]}"; do
-	kb=$(/usr/bin/time -f %M bash -c "${cmds[$i]}" 2>&1 >/dev/null | tail -n 1)
-	rss+=("$kb")
+mkdir -p "$CORPUS" "$RES" "$OUT"
+ROWS=$RES/rows.tsv
+: > "$ROWS"
+rm -f "$RES"/*.json "$RES"/*.rss
+
+# row KIND FIELDS...: one line of the table, read by tools/bench/table.py
+row() {
+	local IFS=$'\t'
+	echo "$*" >> "$ROWS"
+}
+skip() { # id what reason
+	row skip "$1" "$2" "$3"
+	say "$1 $2: skipped: $3"
+}
+
+hf() { # json-name runs hyperfine-args...: side by side, medians to JSON
+	local json=$RES/$1.json runs=$2
+	shift 2
+	say "$(basename "$json" .json): $runs runs each, load $(load)"
+	# A command that fails leaves no JSON: its rows then say so, and the
+	# other rows are still measured.
+	if ! hyperfine --style basic --runs "$runs" --export-json "$json" "$@" >&2; then
+		say "$(basename "$json" .json): a command failed (above); its rows show the error"
+		rm -f "$json"
+		return 1
+	fi
+}
+
+LD=${LOGDOWN:-$ROOT/logdown}
+# The servers of (d), stopped however the script ends.
+ld_pid="" py_pid=""
+trap 'kill $ld_pid $py_pid 2>/dev/null || true' EXIT
+export LD PY OUT RES
+
+# ---- the corpus ----
+
+gen() { # what-exists gencorpus-args...
+	local there=$1
+	shift
+	[ -e "$CORPUS/$there" ] && return 0
+	say "generating $there"
+	build/gencorpus --seed "$SEED" "$@" "$CORPUS" 2>&1 | sed 's/^/bench: /' >&2
+}
+# A corpus made with another seed is made again.
+if [ "$(cat "$CORPUS/.seed" 2>/dev/null)" != "$SEED" ]; then
+	rm -rf "$CORPUS"/logs "$CORPUS"/site-* "$CORPUS"/chart-* "$CORPUS"/reports-*
+	echo "$SEED" > "$CORPUS/.seed"
+fi
+gen logs/cerebras-$LOGSIZE.log --log-size "$LOGSIZE"
+gen logs/cerebras-$SMALLLOG.log --log-size "$SMALLLOG"
+for n in $PAGES; do gen site-$n --pages "$n"; done
+gen chart-$POINTS --points $POINTS
+gen reports-$REPORTS --reports $REPORTS
+
+{
+	echo "date	$(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "mode	$([ -n "$QUICK" ] && echo "quick (BENCH_QUICK=1)" || echo full)"
+	echo "commit	$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' (modified)')"
+	echo "machine	$(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), Debian $(cat /etc/debian_version)"
+	echo "load	$(load) at the start"
+} > "$RES/meta.tsv"
+
+# ---- (a) log extraction ----
+bench_a() {
+	LOG=$CORPUS/logs/cerebras-$LOGSIZE.log
+	SMALL=$CORPUS/logs/cerebras-$SMALLLOG.log
+	PAT='Train Device=\w+, Step=(\d+), Loss=([0-9.]+), Rate=([0-9.]+) samples/sec, GlobalRate=([0-9.]+)'
+	PYSCRIPT=$SHARED/bench/anchors/parse_results.py
+	export LOG PAT PYSCRIPT
+	BYTES=$(stat -c %s "$LOG")
+	GB=$(awk -v b="$BYTES" 'BEGIN {printf "%.2f GB", b / 1e9}')
+	# Every command runs under /usr/bin/time, which adds its peak RSS to a
+	# file: the memory comes from the timed runs themselves.
+	T="/usr/bin/time -f %M -a -o"
+	names=(-n logdown "$T \"\$RES/logdown.rss\" \"\$LD\" parse \"\$LOG\" --parser cerebras --csv train > \"\$OUT/a-logdown.csv\"")
+	peers=()
+	if have rg ripgrep; then
+		names+=(-n "rg -o" "$T \"\$RES/rg.rss\" rg -o \"\$PAT\" \"\$LOG\" > \"\$OUT/a-rg.out\"")
+		peers+=("rg -o")
+	else
+		skip "(a)" "$GB log vs rg -o" "ripgrep not installed"
+	fi
+	names+=(-n "grep -oP" "LC_ALL=C $T \"\$RES/grep.rss\" grep -oP \"\$PAT\" \"\$LOG\" > \"\$OUT/a-grep.out\"")
+	peers+=("grep -oP")
+	if [ -f "$PYSCRIPT" ]; then
+		names+=(-n "python re" "$T \"\$RES/python.rss\" \"\$PY\" \"\$PYSCRIPT\" \"\$LOG\" \"\$OUT/a-py.csv\"")
+		peers+=("python re")
+	else
+		skip "(a)" "$GB log vs python re" "$PYSCRIPT not found (../shared beside the checkout)"
+	fi
+	cat "$LOG" > /dev/null # into the page cache
+	if ! hf extract "$LOGRUNS" "${names[@]}"; then
+		for p in "${peers[@]}"; do
+			row time "(a)" "$GB log vs $p" extract logdown "$p" -
+		done
+		return 0
+	fi
+	rows=$(($(wc -l < "$OUT/a-logdown.csv") - 1))
+	grep_rows=$(wc -l < "$OUT/a-grep.out")
+	if [ "$rows" != "$grep_rows" ]; then
+		say "logdown extracted $rows rows, grep $grep_rows: not the same work"
+		exit 1
+	fi
+	for p in "${peers[@]}"; do
+		case $p in
+		"grep -oP") target=">=1" ;;
+		"python re") target=">=30" ;;
+		*) target="-" ;;
+		esac
+		row time "(a)" "$GB log, $(commas "$rows") rows, vs $p" extract logdown "$p" "$target"
+	done
+	row rate "(a)" "logdown extraction throughput" extract logdown "$BYTES" 2e9
+	# Memory flat in file size: the same extraction of a log a tenth the size.
+	/usr/bin/time -f %M -o "$RES/logdown-small.rss" "$LD" parse "$SMALL" --parser cerebras --csv train \
+		> "$OUT/a-small.csv"
+	row rss "(a)" "logdown peak RSS, $GB vs $(awk -v b="$(stat -c %s "$SMALL")" 'BEGIN {printf "%.2f GB", b / 1e9}') log" \
+		logdown.rss logdown-small.rss flat
+	for p in "${peers[@]}"; do
+		f=$(echo "$p" | cut -d' ' -f1).rss
+		row rss "(a)" "peak RSS, logdown vs $p" logdown.rss "$f" -
+	done
+	rm -f "$OUT"/a-*
+}
+
+# ---- (b) sites of 1,000 and 10,000 pages against Hugo ----
+bench_b() {
+	if have hugo hugo; then
+		for n in $PAGES; do
+			export SITE=$CORPUS/site-$n
+			hf "site-$n" "$RUNS" --warmup 1 \
+				--prepare 'rm -rf "$OUT/b-logdown" "$OUT/b-hugo" "$SITE/.logdown-cache"' \
+				-n logdown '"$LD" build "$SITE" -o "$OUT/b-logdown" 2>/dev/null' \
+				-n hugo 'hugo --quiet -s "$SITE" -d "$OUT/b-hugo"' || true
+			if [ "$n" = 10000 ]; then target=">=2"; else target="-"; fi
+			row time "(b)" "$(commas "$n")-page site vs hugo" "site-$n" logdown hugo "$target"
+		done
+		rm -rf "$OUT/b-logdown" "$OUT/b-hugo" "$CORPUS"/site-*/.logdown-cache
+	else
+		for n in $PAGES; do skip "(b)" "$(commas "$n")-page site vs hugo" "hugo not installed"; done
+	fi
+}
+
+# ---- (c) a 1M-point line chart against gnuplot and matplotlib ----
+bench_c() {
+	export CHART=$CORPUS/chart-$POINTS CSV=$CORPUS/chart-$POINTS/content/loss/points.csv
+	export GP=$ROOT/tools/bench/plot.gp MPL=$ROOT/tools/bench/plot_mpl.py
+	names=(-n logdown '"$LD" build "$CHART" -o "$OUT/c-logdown" 2>/dev/null')
+	peers=()
+	if have gnuplot gnuplot-nox; then
+		names+=(-n "gnuplot svg" "gnuplot -e \"in='\$CSV'; out='\$OUT/c-gnuplot.svg'\" \"\$GP\" 2>/dev/null")
+		peers+=("gnuplot svg")
+	else
+		skip "(c)" "1M-point chart vs gnuplot" "gnuplot-nox not installed"
+	fi
+	if have_matplotlib; then
+		names+=(-n "matplotlib svg" '"$PY" "$MPL" "$CSV" "$OUT/c-mpl.svg"')
+		peers+=("matplotlib svg")
+	else
+		skip "(c)" "1M-point chart vs matplotlib" "python3-matplotlib not installed"
+	fi
+	hf chart "$RUNS" --warmup 1 --prepare 'rm -rf "$OUT/c-logdown" "$CHART/.logdown-cache"' "${names[@]}" || true
+	for p in "${peers[@]}"; do
+		row time "(c)" "$(commas $POINTS)-point chart vs $p" chart logdown "$p" -
+	done
+	# (--prepare runs before every command's runs: build once more to weigh it.)
+	"$LD" build "$CHART" -o "$OUT/c-logdown" 2>/dev/null || true
+	ldsvg=$(stat -c %s "$OUT/c-logdown/loss/figures/fig-loss.svg" 2>/dev/null || echo 0)
+	for p in "${peers[@]}"; do
+		f=$OUT/c-gnuplot.svg
+		[ "$p" = "gnuplot svg" ] || f=$OUT/c-mpl.svg
+		row size "(c)" "chart SVG size, logdown vs $p" "$ldsvg" "$(stat -c %s "$f" 2>/dev/null || echo 0)"
+	done
+	rm -rf "$OUT"/c-* "$CHART/.logdown-cache"
+}
+
+# ---- (d) serve against python's http.server under wrk ----
+serve_bench() {
+	local site=$CORPUS/site-1000 page=/reports/report-00001/index.html work=$OUT/d
+	local ld_port py_port
+	rm -rf "$work"
+	mkdir -p "$work"
+	"$LD" serve "$site" -o "$work/site" --port 0 2>"$work/serve.log" &
+	ld_pid=$!
+	for _ in $(seq 1 300); do
+		grep -q 'serving .* at http' "$work/serve.log" 2>/dev/null && break
+		sleep 0.1
+	done
+	ld_port=$(grep -o '127\.0\.0\.1:[0-9]*' "$work/serve.log" | head -n 1 | cut -d: -f2)
+	if [ -z "$ld_port" ]; then
+		say "logdown serve did not start:"
+		cat "$work/serve.log" >&2
+		kill "$ld_pid" 2>/dev/null || true
+		ld_pid=""
+		skip "(d)" "serve vs python http.server" "logdown serve did not start"
+		return 0
+	fi
+	py_port=$($PY -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+	$PY -m http.server "$py_port" --bind 127.0.0.1 --directory "$work/site" >/dev/null 2>&1 &
+	py_pid=$!
+	for _ in $(seq 1 100); do
+		curl -s -o /dev/null "http://127.0.0.1:$py_port$page" 2>/dev/null && break
+		sleep 0.1
+	done
+	say "serve: wrk -t2 -c64 -d${SERVE_SECS}s on $page, load $(load)"
+	wrk -t2 -c64 -d"${SERVE_SECS}s" --latency "http://127.0.0.1:$ld_port$page" > "$RES/wrk-logdown.txt" 2>&1 || true
+	wrk -t2 -c64 -d"${SERVE_SECS}s" --latency "http://127.0.0.1:$py_port$page" > "$RES/wrk-python.txt" 2>&1 || true
+	kill "$ld_pid" "$py_pid" 2>/dev/null || true
+	wait "$ld_pid" "$py_pid" 2>/dev/null || true
+	ld_pid="" py_pid=""
+	cat "$RES/wrk-logdown.txt" "$RES/wrk-python.txt" >&2
+	row rps "(d)" "serve vs python http.server (wrk, 64 connections)" wrk-logdown.txt wrk-python.txt 10
+	rm -rf "$work"
+}
+bench_d() {
+	if have wrk wrk && have curl curl; then
+		serve_bench
+	else
+		skip "(d)" "serve vs python http.server" "wrk not installed"
+	fi
+}
+
+# ---- (e) PDF against Chromium's print of the same pages ----
+pdf_bench() {
+	local proj=$OUT/e-project i
+	rm -rf "$proj" "$OUT"/e-*
+	mkdir -p "$proj/content/reports"
+	for i in $(seq 1 $PDFPAGES); do
+		cp "$CORPUS/site-1000/content/reports/report-$(printf %05d "$i").md" "$proj/content/reports/"
+	done
+	"$LD" build "$proj" -o "$OUT/e-html" 2>/dev/null || true
+	export PROJ=$proj CHROME_PROFILE=$OUT/e-profile
+	# Chromium prints every report page, one process per page, as a user
+	# scripting it would.
+	hf pdf "$(( RUNS < 3 ? RUNS : 3 ))" --warmup 1 \
+		--prepare 'rm -rf "$OUT/e-logdown" "$PROJ/.logdown-cache" "$OUT/e-chromium" && mkdir -p "$OUT/e-chromium"' \
+		-n logdown '"$LD" pdf "$PROJ" -o "$OUT/e-logdown" 2>/dev/null' \
+		-n chromium 'for f in "$OUT"/e-html/reports/*/index.html; do chromium --headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking --disable-component-update --disable-sync --user-data-dir="$CHROME_PROFILE" --no-pdf-header-footer --print-to-pdf="$OUT/e-chromium/$(basename "$(dirname "$f")").pdf" "file://$f" 2>/dev/null; done' || true
+	row time "(e)" "pdf of $PDFPAGES pages vs chromium --print-to-pdf" pdf logdown chromium -
+	local ldsize chsize
+	# (--prepare ran again before chromium's runs: make logdown's once more.)
+	"$LD" pdf "$proj" -o "$OUT/e-logdown" 2>/dev/null || true
+	ldsize=$(find "$OUT/e-logdown" -name '*.pdf' -printf '%s\n' | awk '{s += $1} END {print s + 0}')
+	chsize=$(find "$OUT/e-chromium" -name '*.pdf' -printf '%s\n' | awk '{s += $1} END {print s + 0}')
+	row size "(e)" "PDF bytes of $PDFPAGES pages, logdown vs chromium" "$ldsize" "$chsize"
+	rm -rf "$proj" "$OUT"/e-*
+}
+bench_e() {
+	if ! "$LD" pdf --help >/dev/null 2>&1; then
+		skip "(e)" "pdf vs chromium --print-to-pdf" "logdown pdf not available"
+	elif ! have chromium chromium; then
+		skip "(e)" "pdf vs chromium --print-to-pdf" "chromium not installed"
+	else
+		pdf_bench
+	fi
+}
+
+# ---- (f) rebuild after appending to one log of a 1,000-report site ----
+bench_f() {
+	export FSITE=$OUT/f-site FLOG=$OUT/f-site/content/r-00500/run.log
+	rm -rf "$FSITE" "$OUT/f-out"
+	cp -r "$CORPUS/reports-$REPORTS" "$FSITE"
+	"$LD" build "$FSITE" -o "$OUT/f-out" 2>/dev/null || true
+	hf rebuild "$RUNS" --warmup 1 \
+		--prepare 'printf "2024-12-31 23:59:59,999 INFO:   | Train Device=CSX, Step=99999, Loss=1.00000, Rate=3000.00 samples/sec, GlobalRate=3000.00 samples/sec\n" >> "$FLOG"' \
+		-n "logdown rebuild" '"$LD" build "$FSITE" -o "$OUT/f-out" 2>/dev/null' || true
+	hf rebuild-clean "$RUNS" --warmup 1 --prepare 'rm -rf "$OUT/f-clean" "$FSITE/.logdown-cache"' \
+		-n "logdown clean build" '"$LD" build "$FSITE" -o "$OUT/f-clean" 2>/dev/null' || true
+	row abs "(f)" "rebuild after appending to 1 log of $(commas $REPORTS) reports (vs a clean build)" \
+		rebuild "logdown rebuild" rebuild-clean "logdown clean build" 0.1
+	rm -rf "$FSITE" "$OUT/f-out" "$OUT/f-clean"
+}
+
+for r in ${BENCH_ROWS:-a b c d e f}; do
+	bench_$r
 done
-rows=$(wc -l < "$OUT/bench-logdown.csv")
 
-/usr/bin/python3 - "$json" "$BYTES" "$rows" "${rss[@]}" <<'EOF'
-import json, sys
-res = json.load(open(sys.argv[1]))["results"]
-nbytes, rows = int(sys.argv[2]), int(sys.argv[3])
-rss = [int(x) for x in sys.argv[4:]]
-med = {r["command"]: r["median"] for r in res}
-ld = med["logdown parse --csv train"]
-print(f"\n{nbytes/1e9:.2f} GB log, {rows - 1} train rows extracted by logdown\n")
-print(f"| command | median s | MB/s | peak RSS MiB | logdown speed-up |")
-print(f"|---|---:|---:|---:|---:|")
-for r, kb in zip(res, rss):
-    name, m = r["command"], r["median"]
-    print(f"| {name} | {m:.3f} | {nbytes/1e6/m:.0f} | {kb/1024:.1f} | {m/ld:.2f}x |")
-rg, py = med["rg -o"], med["python3 re"]
-print(f"\nlogdown vs rg -o: {rg/ld:.2f}x (target >= 1)")
-print(f"logdown vs python3 re: {py/ld:.1f}x (target >= 30)")
-EOF
+# ---- the table ----
+
+{
+	echo "load	$(load) at the end"
+	echo "peers	$(
+		v() { "$@" 2>/dev/null | head -n 1 | tr -d '\n'; }
+		printf '%s; ' "$(v hugo version | cut -d' ' -f1-2)" "$(v gnuplot --version)" \
+			"matplotlib $($PY -c 'import matplotlib; print(matplotlib.__version__)' 2>/dev/null)" \
+			"$(v rg --version)" "$(v grep --version)" "$(v $PY --version)" \
+			"$(wrk -v 2>&1 | head -n 1 | cut -d' ' -f1-2)" "$(v hyperfine --version)" \
+			"$(v chromium --version | cut -d' ' -f1-2)"
+	)"
+} >> "$RES/meta.tsv"
+$PY tools/bench/table.py "$RES" | tee "$RES/table.md"
+rmdir "$OUT" 2>/dev/null || true

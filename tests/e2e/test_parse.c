@@ -177,6 +177,44 @@ static void parse_json_of_a_cerebras_log(void **state)
 	free(log);
 }
 
+/* --csv hands rows on as they are found (memory stays flat): a log big
+ * enough for the second thread, where every rank printed each line, still
+ * gives each row once, in order, and a cut cell stays empty. */
+static void csv_of_a_big_ranked_log_streams_each_row_once(void **state)
+{
+	(void)state;
+	char *dir = e2e_tmpdir();
+	struct buf log = BUF_INIT;
+	buf_puts(&log, "[1,0]<stdout>:2024-03-30 15:16:33,873 INFO:   Effective batch size is 512.\n");
+	const int steps = 120000; /* about 16 MB */
+	for (int i = 1; i <= steps; i++)
+		for (int rank = 0; rank < 2; rank++)
+			buf_printf(&log,
+				   "[1,%d]<stdout>:2024-03-30 15:16:33,873 INFO:   | Train Device=CSX, "
+				   "Step=%d, Loss=%d.%03d, Rate=2983.97 samples/sec, GlobalRate=2983.97 "
+				   "samples/sec\n",
+				   rank, i, 9 - i % 7, i % 1000);
+	buf_puts(&log, "[1,0]<stdout>:| Train Device=CSX, Step=120001, Loss=7.1\n");
+	e2e_write(dir, "big.log", buf_data(&log));
+	buf_free(&log);
+
+	struct run r = e2e_run(dir, "parse big.log --csv train");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "");
+	assert_true(str_has_prefix(r.out, "step,loss,rate,global_rate\n"
+					  "1,8.001,2983.97,2983.97\n"
+					  "2,7.002,2983.97,2983.97\n"));
+	assert_true(str_has_suffix(r.out, "120000,3.000,2983.97,2983.97\n"
+					  "120001,7.1,,\n"));
+	size_t rows = 0;
+	for (const char *p = r.out; (p = strchr(p, '\n')); p++)
+		rows++;
+	assert_int_equal(rows, 1 + steps + 1);
+	run_free(&r);
+	remove_tree(dir);
+	free(dir);
+}
+
 static void output_that_cannot_be_written_is_an_io_failure(void **state)
 {
 	(void)state;
@@ -385,6 +423,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parse_json_prints_the_spec_shape),
 		cmocka_unit_test(parse_json_of_a_csv_file),
+		cmocka_unit_test(csv_of_a_big_ranked_log_streams_each_row_once),
 		cmocka_unit_test(parse_shows_a_readable_summary),
 		cmocka_unit_test(summary_of_a_long_series_shows_first_and_last_rows),
 		cmocka_unit_test(parse_json_of_a_cerebras_log),

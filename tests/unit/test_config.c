@@ -14,6 +14,7 @@
 
 #include "config.h"
 #include "diag.h"
+#include "limit.h"
 #include "util.h"
 
 #define TMPDIR_TAG "config"
@@ -256,13 +257,82 @@ static void unknown_key_warns_with_did_you_mean(void **state)
 	fx_close(&fx);
 }
 
+static void limits_are_read_from_site_yaml(void **state)
+{
+	(void)state;
+	struct fixture fx;
+	assert_true(fx_load(&fx, "limits:\n  yaml_depth: 500\n  series_rows: 1_000_000\n"
+				 "  pcre_match: 1e7\n"));
+	assert_string_equal(fx_text(&fx), "");
+	assert_int_equal(limit_get(LIMIT_YAML_DEPTH), 500);
+	assert_int_equal(limit_get(LIMIT_SERIES_ROWS), 1000000);
+	assert_int_equal(limit_get(LIMIT_PCRE_MATCH), 10000000);
+	assert_int_equal(limit_get(LIMIT_EXPR_DEPTH), 200);
+	fx_close(&fx);
+	/* the next load starts from the defaults again */
+	assert_true(fx_load(&fx, "title: T\n"));
+	assert_int_equal(limit_get(LIMIT_YAML_DEPTH), 200);
+	assert_int_equal(limit_get(LIMIT_SERIES_ROWS), 50000000);
+	fx_close(&fx);
+}
+
+static void limit_out_of_range_is_an_error(void **state)
+{
+	(void)state;
+	struct fixture fx;
+	assert_false(fx_load(&fx, "limits: {yaml_depth: 100000, expr_depth: -1, glob_files: ten}\n"));
+	fx_expect(&fx, "%1$s:1:22: error: limit yaml_depth must be a whole number from 2 to 5000\n"
+		       "    1 | limits: {yaml_depth: 100000, expr_depth: -1, glob_files: ten}\n"
+		       "      |                      ^~~~~~\n"
+		       "%1$s:1:42: error: limit expr_depth must be a whole number from 2 to 2000\n"
+		       "    1 | limits: {yaml_depth: 100000, expr_depth: -1, glob_files: ten}\n"
+		       "      |                                          ^~\n"
+		       "%1$s:1:58: error: limit glob_files must be a whole number from 1 to "
+		       "100000000\n"
+		       "    1 | limits: {yaml_depth: 100000, expr_depth: -1, glob_files: ten}\n"
+		       "      |                                                          ^~~\n");
+	assert_int_equal(limit_get(LIMIT_YAML_DEPTH), 200);
+	fx_close(&fx);
+}
+
+static void unknown_limit_warns_with_did_you_mean(void **state)
+{
+	(void)state;
+	struct fixture fx;
+	assert_true(fx_load(&fx, "limits:\n  yaml_dept: 300\n"));
+	fx_expect(&fx, "%1$s:2:3: warning: unknown limit 'yaml_dept' (did you mean 'yaml_depth'?)\n"
+		       "    2 |   yaml_dept: 300\n"
+		       "      |   ^~~~~~~~~\n");
+	fx_close(&fx);
+}
+
+static void environment_wins_over_site_yaml(void **state)
+{
+	(void)state;
+	struct fixture fx;
+	setenv("LOGDOWN_LIMIT_YAML_DEPTH", "1000", 1);
+	setenv("LOGDOWN_LIMIT_GLOB_FILES", "lots", 1);
+	assert_false(fx_load(&fx, "limits: {yaml_depth: 300, expr_depth: 400}\n"));
+	unsetenv("LOGDOWN_LIMIT_YAML_DEPTH");
+	unsetenv("LOGDOWN_LIMIT_GLOB_FILES");
+	fx_expect(&fx, "logdown: error: LOGDOWN_LIMIT_GLOB_FILES='lots' is not a whole number from 1 to "
+		       "100000000; the default 10000 is used\n");
+	assert_int_equal(limit_get(LIMIT_YAML_DEPTH), 1000);
+	assert_int_equal(limit_get(LIMIT_EXPR_DEPTH), 400);
+	assert_int_equal(limit_get(LIMIT_GLOB_FILES), 10000);
+	fx_close(&fx);
+	assert_true(fx_load(&fx, NULL));
+	assert_int_equal(limit_get(LIMIT_YAML_DEPTH), 200);
+	fx_close(&fx);
+}
+
 static void unknown_key_far_from_all_lists_the_known_keys(void **state)
 {
 	(void)state;
 	struct fixture fx;
 	assert_true(fx_load(&fx, "stylesheet: x.css\n"));
 	fx_expect(&fx, "%1$s:1:1: warning: unknown site.yaml key 'stylesheet' (known keys: title, author, "
-		       "base_url, output, paper, parsers)\n"
+		       "base_url, output, paper, parsers, limits)\n"
 		       "    1 | stylesheet: x.css\n"
 		       "      | ^~~~~~~~~~\n");
 	assert_int_equal(diag_warnings(fx.d), 1);
@@ -448,6 +518,10 @@ int main(void)
 		cmocka_unit_test(bad_parsers_entry_leaves_no_parsers),
 		cmocka_unit_test(unknown_key_warns_with_did_you_mean),
 		cmocka_unit_test(unknown_key_far_from_all_lists_the_known_keys),
+		cmocka_unit_test(limits_are_read_from_site_yaml),
+		cmocka_unit_test(limit_out_of_range_is_an_error),
+		cmocka_unit_test(unknown_limit_warns_with_did_you_mean),
+		cmocka_unit_test(environment_wins_over_site_yaml),
 		cmocka_unit_test(unknown_key_is_an_error_when_strict),
 		cmocka_unit_test(paper_a5_is_an_error),
 		cmocka_unit_test(bad_paper_leaves_the_default),

@@ -741,9 +741,116 @@ static void free_of_null_does_nothing(void **state)
 	diag_free(NULL);
 }
 
+/* A deferred sink writes nothing until flushed, then writes exactly what
+ * its parent would have, quoting lines of sources since forgotten. */
+static void deferred_sink_keeps_diagnostics_until_flushed(void **state)
+{
+	(void)state;
+	struct capture direct, parent;
+	cap_open(&direct, DIAG_TEXT, false);
+	cap_open(&parent, DIAG_TEXT, false);
+	diag_set_strict(direct.d, true);
+	diag_set_strict(parent.d, true);
+	static const char src[] = "one\ntwo {{ x }}\n";
+	static const char parent_src[] = "front: matter\n";
+	diag_add_source(direct.d, "r.md", parent_src, sizeof parent_src - 1);
+	diag_add_source(parent.d, "r.md", parent_src, sizeof parent_src - 1);
+	struct diag *child = diag_new_deferred(parent.d);
+	struct diag *both[] = {direct.d, child};
+	for (int i = 0; i < 2; i++) {
+		struct diag *d = both[i];
+		diag_add_source(d, "log.txt", src, sizeof src - 1);
+		struct loc at = {"log.txt", 2, 8, 5};
+		diag_error(d, at, "bad %s", "value");
+		diag_forget_source(d, "log.txt");
+		diag_warning(d, loc_line("r.md", 1), "a warning (an error when strict)");
+		diag_note(d, loc_line(NULL, 0), "a note");
+	}
+	assert_string_equal(cap_text(&parent), "");
+	assert_int_equal(diag_errors(child), 2);
+	assert_int_equal(diag_errors(parent.d), 0);
+	diag_flush(child, parent.d);
+	assert_int_equal(diag_errors(child), 0);
+	assert_int_equal(diag_errors(parent.d), 2);
+	assert_int_equal(diag_warnings(parent.d), 0);
+	assert_string_equal(cap_text(&parent), cap_text(&direct));
+	assert_non_null(strstr(cap_text(&parent), "    2 | two {{ x }}\n      |        ^~~~~\n"));
+	assert_non_null(strstr(cap_text(&parent), "    1 | front: matter\n"));
+	diag_flush(child, parent.d); /* nothing more */
+	assert_int_equal(diag_errors(parent.d), 2);
+	diag_free(child);
+	cap_close(&direct);
+	cap_close(&parent);
+}
+
+static void lines_are_quoted_right_in_any_order(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c, DIAG_TEXT, false);
+	static const char src[] = "one\ntwo\nthree\nfour\n";
+	diag_add_source(c.d, "o.md", src, strlen(src));
+	const int order[] = {3, 4, 1, 4, 2};
+	for (size_t i = 0; i < 5; i++)
+		diag_error(c.d, loc_line("o.md", order[i]), "here");
+	/* replaced text is quoted from its own start */
+	static const char other[] = "uno\ndos\n";
+	diag_add_source(c.d, "o.md", other, strlen(other));
+	diag_error(c.d, loc_line("o.md", 2), "here");
+	assert_string_equal(cap_text(&c), "o.md:3: error: here\n    3 | three\n"
+					  "o.md:4: error: here\n    4 | four\n"
+					  "o.md:1: error: here\n    1 | one\n"
+					  "o.md:4: error: here\n    4 | four\n"
+					  "o.md:2: error: here\n    2 | two\n"
+					  "o.md:2: error: here\n    2 | dos\n");
+	cap_close(&c);
+}
+
+static void a_long_line_is_quoted_around_its_caret(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c, DIAG_TEXT, false);
+	struct buf src = BUF_INIT;
+	for (int i = 0; i < 1000; i++)
+		buf_putc(&src, (char)('a' + i % 26));
+	diag_add_source(c.d, "w.md", src.data, src.len);
+	struct loc at = {"w.md", 1, 501, 3};
+	diag_error(c.d, at, "here");
+	struct buf want = BUF_INIT;
+	buf_puts(&want, "w.md:1:501: error: here\n    1 | ...");
+	buf_put(&want, src.data + 420, 160);
+	buf_puts(&want, "...\n      |    ");
+	for (int i = 0; i < 80; i++)
+		buf_putc(&want, ' ');
+	buf_puts(&want, "^~~\n");
+	assert_string_equal(cap_text(&c), buf_data(&want));
+	buf_free(&want);
+	buf_free(&src);
+	cap_close(&c);
+}
+
+static void control_characters_are_never_sent_to_the_terminal(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c, DIAG_TEXT, false);
+	static const char src[] = "a\033]0;pwned\007b\033[2Jc\n";
+	diag_add_source(c.d, "\033[31mx.log", src, strlen(src));
+	struct loc at = {"\033[31mx.log", 1, 14, 1};
+	diag_error(c.d, at, "value '%s'", "\033[2J");
+	assert_string_equal(cap_text(&c), "?[31mx.log:1:14: error: value '?[2J'\n"
+					  "    1 | a?]0;pwned?b?[2Jc\n"
+					  "      |              ^\n");
+	cap_close(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(lines_are_quoted_right_in_any_order),
+		cmocka_unit_test(a_long_line_is_quoted_around_its_caret),
+		cmocka_unit_test(control_characters_are_never_sent_to_the_terminal),
 		cmocka_unit_test(text_error_quotes_the_line_with_a_caret_and_tildes),
 		cmocka_unit_test(caret_of_len_zero_or_one_is_a_single_caret),
 		cmocka_unit_test(byte_order_mark_is_not_quoted_and_not_counted),
@@ -792,6 +899,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(no_color_turns_colour_off_on_a_pipe_too, save_no_color,
 						restore_no_color),
 		cmocka_unit_test(free_of_null_does_nothing),
+		cmocka_unit_test(deferred_sink_keeps_diagnostics_until_flushed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

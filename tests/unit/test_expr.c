@@ -1116,7 +1116,8 @@ static void deep_nesting_is_an_error_not_a_crash(void **state)
 	buf_putc(&b, '1');
 	assert_false(fx_parse(fx, buf_data(&b)));
 	assert_non_null(
-		strstr(fx_diags(fx), "expression nested too deeply (more than 200 levels)"));
+		strstr(fx_diags(fx), "expression nested too deeply (more than 200 levels; limit expr_depth: "
+					 "raise it with limits: in site.yaml or LOGDOWN_LIMIT_EXPR_DEPTH)"));
 	buf_clear(&b);
 	for (int i = 0; i < 100000; i++)
 		buf_puts(&b, "not ");

@@ -663,6 +663,57 @@ static void kinds_of_path_are_told_apart(void **state)
 	free(f);
 }
 
+static void write_refuses_a_link_and_leaves_its_target(void **state)
+{
+	char *target = at(state, "target");
+	char *link = at(state, "out.html");
+	char *copy_to = at(state, "copy.html");
+	put_file(target, "precious");
+	assert_int_equal(symlink(target, link), 0);
+	assert_int_equal(symlink(target, copy_to), 0);
+	errno = 0;
+	assert_false(file_write(link, "overwritten", 11));
+	assert_int_equal(errno, ELOOP);
+	char *src = at(state, "src");
+	put_file(src, "copied");
+	assert_false(file_copy(src, copy_to));
+	assert_int_equal(errno, ELOOP);
+	struct buf b = BUF_INIT;
+	assert_true(file_read(target, &b, NULL));
+	assert_string_equal(buf_data(&b), "precious");
+	buf_free(&b);
+	free(src);
+	free(copy_to);
+	free(link);
+	free(target);
+}
+
+static void inside_follows_links_both_ways(void **state)
+{
+	char *proj = at(state, "proj");
+	char *in = at(state, "proj/in.txt");
+	char *out = at(state, "out.txt");
+	char *link_out = at(state, "proj/link-out.txt");
+	char *link_in = at(state, "proj/link-in.txt");
+	char *missing = at(state, "proj/missing");
+	assert_true(mkdir_p(proj));
+	put_file(in, "x");
+	put_file(out, "y");
+	assert_int_equal(symlink(out, link_out), 0);
+	assert_int_equal(symlink("in.txt", link_in), 0);
+	assert_true(path_inside(in, proj));
+	assert_true(path_inside(link_in, proj));
+	assert_false(path_inside(link_out, proj));
+	assert_false(path_inside(out, proj));
+	assert_false(path_inside(missing, proj));
+	free(missing);
+	free(link_in);
+	free(link_out);
+	free(out);
+	free(in);
+	free(proj);
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, make_root, remove_root)
 
 int main(void)
@@ -692,6 +743,8 @@ int main(void)
 		T(dir_list_of_an_empty_folder_is_empty),
 		T(dir_list_of_a_missing_folder_fails_with_errno),
 		cmocka_unit_test(strv_free_of_null_does_nothing),
+		T(write_refuses_a_link_and_leaves_its_target),
+		T(inside_follows_links_both_ways),
 		T(remove_tree_removes_everything),
 		T(remove_tree_removes_a_link_to_a_folder_not_its_files),
 		T(remove_tree_of_a_link_removes_only_the_link),

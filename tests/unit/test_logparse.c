@@ -885,7 +885,8 @@ static void catastrophic_backtracking_fails_fast(void **state)
 	assert_string_equal(cap_text(&c),
 			    "p.yaml:5:9: error: pattern '^(?<word>(a+)+)$' of series 'runs' hit the "
 			    "match limit on " FIX "backtrack.log:3: it backtracks too much; make it "
-			    "more specific\n"
+			    "more specific (limit pcre_match: raise it with limits: in site.yaml or "
+			    "LOGDOWN_LIMIT_PCRE_MATCH)\n"
 			    "    5 |   runs: '^(?<word>(a+)+)$'\n"
 			    "      |         ^~~~~~~~~~~~~~~~~~\n");
 	parsers_free(set);

@@ -622,7 +622,7 @@ static void json_nesting_is_capped(void **state)
 	struct run *r = load(JSON, "deep.json", buf_data(&b), &c, &ok);
 	assert_false(ok);
 	assert_non_null(strstr(cap_text(&c), "deep.json:1:201: error: JSON nested deeper than "
-					     "200 levels\n"));
+					     "200 levels (limit json_depth: raise it with limits: in site.yaml or LOGDOWN_LIMIT_JSON_DEPTH)\n"));
 	run_free(r);
 	cap_close(&c);
 	buf_free(&b);

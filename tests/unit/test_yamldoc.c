@@ -13,6 +13,7 @@
 #include "diag.h"
 #include "util.h"
 #include "value.h"
+#include "limit.h"
 #include "yamldoc.h"
 
 /* The whole "file" a YAML text sits in: line0 lines of "---", then the
@@ -700,7 +701,8 @@ static void ten_thousand_open_brackets_are_refused_without_crashing(void **state
 	assert_null(v);
 	assert_int_equal(diag_errors(c.d), 1);
 	assert_true(str_has_prefix(cap_text(&c), "deep.yaml:1:"));
-	assert_non_null(strstr(cap_text(&c), ": error: YAML nested deeper than 200 levels\n"));
+	assert_non_null(strstr(cap_text(&c), ": error: YAML nested deeper than 200 levels"
+						   " (limit yaml_depth: raise it with limits: in site.yaml or LOGDOWN_LIMIT_YAML_DEPTH)\n"));
 	cap_close(&c);
 	free(text);
 }
@@ -716,7 +718,8 @@ static void ten_thousand_nested_block_lists_are_refused(void **state)
 	cap_open(&c);
 	struct value *v = yamldoc_parse(b.data, b.len, "deep.yaml", 0, c.d);
 	assert_null(v);
-	assert_non_null(strstr(cap_text(&c), "error: YAML nested deeper than 200 levels\n"));
+	assert_non_null(strstr(cap_text(&c), "error: YAML nested deeper than 200 levels"
+						   " (limit yaml_depth: raise it with limits: in site.yaml or LOGDOWN_LIMIT_YAML_DEPTH)\n"));
 	cap_close(&c);
 	buf_free(&b);
 }
@@ -750,7 +753,8 @@ static void nesting_of_201_levels_is_refused(void **state)
 	cap_open(&c);
 	struct value *v = yamldoc_parse(text, strlen(text), "deep.yaml", 0, c.d);
 	assert_null(v);
-	assert_string_equal(cap_text(&c), "deep.yaml:1:201: error: YAML nested deeper than 200 levels\n");
+	assert_string_equal(cap_text(&c), "deep.yaml:1:201: error: YAML nested deeper than 200 levels"
+					  " (limit yaml_depth: raise it with limits: in site.yaml or LOGDOWN_LIMIT_YAML_DEPTH)\n");
 	value_free(v);
 	cap_close(&c);
 	free(text);
@@ -1008,6 +1012,39 @@ static void utf8_text_is_kept(void **state)
 	cap_close(&c);
 }
 
+static void more_values_than_yaml_nodes_is_an_error(void **state)
+{
+	(void)state;
+	limit_set(LIMIT_YAML_NODES, 100);
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "rows:\n");
+	for (int i = 0; i < 200; i++)
+		buf_printf(&b, "  - %d\n", i);
+	struct capture c;
+	cap_open(&c);
+	struct value *v = parse(&c, buf_data(&b));
+	limit_set(LIMIT_YAML_NODES, 5000000);
+	assert_null(v);
+	assert_string_equal(cap_text(&c),
+			    "f.yaml:100:5: error: YAML document holds more than 100 values (limit "
+			    "yaml_nodes: raise it with limits: in site.yaml or LOGDOWN_LIMIT_YAML_NODES)\n"
+			    "  100 |   - 98\n"
+			    "      |     ^\n");
+	cap_close(&c);
+	buf_free(&b);
+	/* 100 values exactly are fine */
+	limit_set(LIMIT_YAML_NODES, 100);
+	cap_open(&c);
+	v = parse(&c, "[" "0,1,2,3,4,5,6,7,8,9,0,1,2,3,4,5,6,7,8,9,0,1,2,3,4,5,6,7,8,9,0,1,2,3,4,5,6,"
+		      "7,8,9,0,1,2,3,4,5,6,7,8,9,0,1,2,3,4,5,6,7,8,9,0,1,2,3,4,5,6,7,8,9,0,1,2,3,"
+		      "4,5,6,7,8,9,0,1,2,3,4,5,6,7,8,9,0,1,2,3,4,5,6,7,8]");
+	limit_set(LIMIT_YAML_NODES, 5000000);
+	assert_non_null(v);
+	assert_int_equal(v->count, 99);
+	value_free(v);
+	cap_close(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1042,6 +1079,7 @@ int main(void)
 		cmocka_unit_test(errors_after_an_alias_and_a_list_key_are_still_reported),
 		cmocka_unit_test(duplicate_key_in_a_nested_map_is_an_error),
 		cmocka_unit_test(alias_is_refused),
+		cmocka_unit_test(more_values_than_yaml_nodes_is_an_error),
 		cmocka_unit_test(anchor_without_alias_is_harmless),
 		cmocka_unit_test(list_as_map_key_is_refused),
 		cmocka_unit_test(ten_thousand_open_brackets_are_refused_without_crashing),

@@ -1,0 +1,154 @@
+/* bounded.h: runs logdown with its time and memory measured, and checks
+ * that a failed build left the previous site exactly as it was.
+ *
+ * Include after e2e.h. */
+#ifndef LOGDOWN_BOUNDED_H
+#define LOGDOWN_BOUNDED_H
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <time.h>
+
+struct bounded {
+	int status;    /* exit status, or 128+signal */
+	char *err;     /* stderr */
+	double secs;   /* wall-clock time */
+	long maxrss_kb; /* the child's peak resident memory */
+};
+
+/* The release binary (./logdown, built by `make logdown`) measures
+ * memory truly: ASan reserves and touches memory of its own.  NULL when
+ * it is not there. */
+static inline const char *bounded_release(void)
+{
+	static char abs[4096];
+	if (!abs[0]) {
+		char *cwd = getcwd(NULL, 0);
+		snprintf(abs, sizeof abs, "%s/logdown", cwd ? cwd : ".");
+		free(cwd);
+	}
+	return access(abs, X_OK) == 0 ? abs : NULL;
+}
+
+static inline double bounded_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Runs bin with argv (argv[0] included, NULL-terminated) in cwd, with
+ * env (NAME=VALUE strings, NULL-terminated, may be NULL) added, NO_COLOR
+ * unset and stdin from /dev/null.  The child is killed after
+ * timeout_secs.  With uid non-zero, the child runs as that user and
+ * group (the caller must be root).  Caller frees with bounded_free(). */
+static inline struct bounded bounded_run_as(const char *bin, const char *cwd,
+					    const char *const *argv, const char *const *env,
+					    double timeout_secs, uid_t uid)
+{
+	char err[] = "/tmp/logdown-err-XXXXXX";
+	int fe = mkstemp(err);
+	assert_true(fe >= 0);
+	if (uid)
+		assert_int_equal(fchown(fe, uid, uid), 0);
+	double t0 = bounded_now();
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int in = open("/dev/null", O_RDONLY);
+		int out = open("/dev/null", O_WRONLY);
+		if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(fe, 2) < 0)
+			_exit(126);
+		unsetenv("NO_COLOR");
+		for (size_t i = 0; env && env[i]; i++)
+			putenv((char *)env[i]);
+		if (uid && (setgroups(0, NULL) != 0 || setgid(uid) != 0 || setuid(uid) != 0))
+			_exit(126);
+		if (chdir(cwd) != 0)
+			_exit(126);
+		execv(bin, (char *const *)argv);
+		_exit(127);
+	}
+	close(fe);
+	int st = 0;
+	struct rusage ru;
+	memset(&ru, 0, sizeof ru);
+	for (;;) {
+		pid_t w = wait4(pid, &st, WNOHANG, &ru);
+		if (w == pid)
+			break;
+		if (bounded_now() - t0 > timeout_secs) {
+			kill(pid, SIGKILL);
+			wait4(pid, &st, 0, &ru);
+			break;
+		}
+		usleep(2000);
+	}
+	struct bounded r;
+	r.secs = bounded_now() - t0;
+	r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+	r.maxrss_kb = ru.ru_maxrss;
+	r.err = e2e_read("/", err);
+	unlink(err);
+	return r;
+}
+
+static inline struct bounded bounded_run(const char *bin, const char *cwd,
+					 const char *const *argv, const char *const *env,
+					 double timeout_secs)
+{
+	return bounded_run_as(bin, cwd, argv, env, timeout_secs, 0);
+}
+
+static inline void bounded_free(struct bounded *r)
+{
+	free(r->err);
+}
+
+/* Appends a listing of everything under dir/rel: each entry's path,
+ * kind, and for a file its bytes, for a link its target, in name order,
+ * so that two listings are equal exactly when the trees are. */
+static inline void tree_put(struct buf *b, const char *dir, const char *rel)
+{
+	char *path = *rel ? path_join(dir, rel) : xstrdup(dir);
+	struct stat st;
+	if (lstat(path, &st) != 0) {
+		buf_printf(b, "%s: missing\n", rel);
+	} else if (S_ISLNK(st.st_mode)) {
+		char target[4096];
+		ssize_t n = readlink(path, target, sizeof target - 1);
+		target[n > 0 ? n : 0] = '\0';
+		buf_printf(b, "%s -> %s\n", rel, target);
+	} else if (S_ISDIR(st.st_mode)) {
+		buf_printf(b, "%s/ %lu\n", rel, (unsigned long)st.st_ino);
+		size_t n;
+		char **names = dir_list(path, &n);
+		for (size_t i = 0; names && i < n; i++) {
+			char *sub = *rel ? path_join(rel, names[i]) : xstrdup(names[i]);
+			tree_put(b, dir, sub);
+			free(sub);
+		}
+		strv_free(names);
+	} else {
+		struct buf data = BUF_INIT;
+		file_read(path, &data, NULL);
+		buf_printf(b, "%s %zu\n", rel, data.len);
+		buf_put(b, buf_data(&data), data.len);
+		buf_free(&data);
+	}
+	free(path);
+}
+
+/* The listing of the tree at dir; caller frees. */
+static inline char *tree_snapshot(const char *dir)
+{
+	struct buf b = BUF_INIT;
+	tree_put(&b, dir, "");
+	return buf_detach(&b);
+}
+
+#endif

@@ -1,0 +1,287 @@
+/* test_cache.c: the build cache (PROJECT/.logdown-cache).
+ *
+ * Each kind of input change re-renders exactly the reports it affects
+ * and re-parses exactly the result files it affects, seen through the
+ * second summary line of `build -v`:
+ *
+ *   logdown: 3 reports: 1 rendered, 2 from cache; 1 result file read:
+ *   1 parsed, 0 from cache
+ *
+ * and every build's output equals a --no-cache build's.  A new binary
+ * is played with LOGDOWN_CACHE_VERSION, a hidden override of the
+ * version the cache is keyed by (cache.h). */
+#include "e2e.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+
+/* Three reports: a and b share logs/shared.log, c has its own log;
+ * a also has a bundle image. */
+static char *project(void)
+{
+	char *dir = e2e_tmpdir();
+	struct buf log = BUF_INIT;
+	assert_true(file_read("tests/fixtures/cerebras/bs512.log", &log, NULL));
+	e2e_write(dir, "logs/shared.log", buf_data(&log));
+	e2e_write(dir, "logs/own.log", buf_data(&log));
+	buf_free(&log);
+	e2e_write(dir, "content/a/index.md",
+		  "---\ntitle: A\nruns:\n  cs: ../../logs/shared.log\n---\n"
+		  "A loss {{ cs.final_loss }}.\n\n![img](pic.png)\n");
+	e2e_write(dir, "content/a/pic.png", "not really a png");
+	e2e_write(dir, "content/b.md",
+		  "---\ntitle: B\nruns:\n  cs: ../logs/shared.log\n---\nB loss {{ cs.final_loss }}.\n");
+	e2e_write(dir, "content/c.md",
+		  "---\ntitle: C\nruns:\n  own: ../logs/own.log\n---\nC steps {{ own.final_step }}.\n");
+	return dir;
+}
+
+/* Builds dir with -v and checks the cache line; then checks that the
+ * output equals a build without the cache. */
+static void build_expect(const char *dir, const char *line)
+{
+	struct run r = e2e_run(dir, "build -v");
+	if (r.status != 0)
+		fail_msg("build failed:\n%s", r.err);
+	assert_contains(r.err, line);
+	run_free(&r);
+	struct run full = e2e_run(dir, "build --no-cache -o full");
+	assert_int_equal(full.status, 0);
+	run_free(&full);
+	char *cmd = xasprintf("diff -r '%s/_site' '%s/full' >&2", dir, dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+}
+
+static void append(const char *dir, const char *rel, const char *text)
+{
+	char *path = path_join(dir, rel);
+	FILE *f = fopen(path, "a");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	free(path);
+}
+
+static void each_input_change_invalidates_what_it_should(void **state)
+{
+	(void)state;
+	char *dir = project();
+	build_expect(dir,
+		     "logdown: 3 reports: 3 rendered, 0 from cache; 3 result files read: 3 parsed, "
+		     "0 from cache\n");
+	/* nothing changed */
+	build_expect(dir,
+		     "logdown: 3 reports: 0 rendered, 3 from cache; 0 result files read: 0 parsed, "
+		     "0 from cache\n");
+	/* touched, not changed: the hash decides */
+	char *own = path_join(dir, "logs/own.log");
+	assert_int_equal(utimensat(AT_FDCWD, own, NULL, 0), 0);
+	build_expect(dir, "logdown: 3 reports: 0 rendered, 3 from cache;");
+	/* a log: the one report that reads it, that file parsed */
+	append(dir, "logs/own.log", "2024-03-30 16:00:00,000 INFO:   one more line\n");
+	build_expect(dir,
+		     "logdown: 3 reports: 1 rendered, 2 from cache; 1 result file read: 1 parsed, "
+		     "0 from cache\n");
+	/* a log two reports read: both, one parse each (names differ in the path shown) */
+	append(dir, "logs/shared.log", "2024-03-30 16:00:00,000 INFO:   one more line\n");
+	build_expect(dir, "logdown: 3 reports: 2 rendered, 1 from cache; 2 result files "
+				"read: 2 parsed, 0 from cache\n");
+	/* a source: that report, its log from the cache */
+	append(dir, "content/c.md", "\nMore prose.\n");
+	build_expect(dir,
+		     "logdown: 3 reports: 1 rendered, 2 from cache; 1 result file read: 0 parsed, "
+		     "1 from cache\n");
+	/* a bundle's image: its report */
+	e2e_write(dir, "content/a/pic.png", "another picture");
+	build_expect(dir, "logdown: 3 reports: 1 rendered, 2 from cache;");
+	char *pic = e2e_read(dir, "_site/a/pic.png");
+	assert_string_equal(pic, "another picture");
+	free(pic);
+	/* a template: every page; the logs from the cache */
+	e2e_write(dir, "templates/page.html", "<html><body>{{{content}}}</body></html>\n");
+	build_expect(dir,
+		     "logdown: 3 reports: 3 rendered, 0 from cache; 3 result files read: 0 parsed, "
+		     "3 from cache\n");
+	/* site.yaml: every page */
+	e2e_write(dir, "site.yaml", "title: Changed\n");
+	build_expect(dir, "logdown: 3 reports: 3 rendered, 0 from cache;");
+	/* a parser: every page and every log */
+	e2e_write(dir, "parsers/extra.yaml",
+		  "name: extra\ndetect: 'NEVER MATCHES THIS'\nfields:\n  x: 'x=(\\d+)'\n");
+	build_expect(dir,
+		     "logdown: 3 reports: 3 rendered, 0 from cache; 3 result files read: 3 parsed, "
+		     "0 from cache\n");
+	/* a new binary: everything */
+	struct run v = e2e_run(dir, "build -v");
+	run_free(&v);
+	char *cmd = xasprintf("cd '%s' && LOGDOWN_CACHE_VERSION=99.0 '%s' build -v 2>&1 | "
+			      "grep -q '3 rendered, 0 from cache; 3 result files read: 3 parsed'",
+			      dir, e2e_binary());
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	/* --no-cache reads nothing from it */
+	struct run nc = e2e_run(dir, "build -v --no-cache");
+	assert_int_equal(nc.status, 0);
+	assert_contains(nc.err, "3 rendered, 0 from cache; 3 result files read: 3 parsed");
+	run_free(&nc);
+	free(own);
+	remove_tree(dir);
+	free(dir);
+}
+
+/* Overwrites the first byte of every file under dir/rel (or truncates). */
+static void damage(const char *dir, const char *rel, bool truncate_it)
+{
+	char *cmd = truncate_it
+			    ? xasprintf("cd '%s' && for f in %s; do truncate -s 10 \"$f\"; done", dir,
+					rel)
+			    : xasprintf("cd '%s' && for f in %s; do printf X | dd of=\"$f\" bs=1 "
+					"seek=40 conv=notrunc 2>/dev/null; done",
+					dir, rel);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+}
+
+static void a_damaged_cache_is_a_warning_and_never_trusted(void **state)
+{
+	(void)state;
+	char *dir = project();
+	struct run r = e2e_run(dir, "build");
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	static const struct {
+		const char *files;
+		bool truncate_it;
+	} cases[] = {
+		{".logdown-cache/runs/*.run", false},
+		{".logdown-cache/runs/*.run", true},
+		{".logdown-cache/files", false},
+		{".logdown-cache/reports-*", true},
+	};
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		/* make the pages re-render, so that runs are read */
+		e2e_write(dir, "site.yaml", i % 2 ? "title: One\n" : "title: Two\n");
+		damage(dir, cases[i].files, cases[i].truncate_it);
+		struct run b = e2e_run(dir, "build -v");
+		if (b.status != 0)
+			fail_msg("case %zu failed:\n%s", i, b.err);
+		assert_contains(b.err, "warning: the build cache is damaged");
+		assert_contains(b.err, "ignored (logdown rebuilds it; `logdown clean` removes it)");
+		run_free(&b);
+		struct run full = e2e_run(dir, "build --no-cache -o full");
+		assert_int_equal(full.status, 0);
+		run_free(&full);
+		char *cmd = xasprintf("diff -r '%s/_site' '%s/full' >&2", dir, dir);
+		assert_int_equal(system(cmd), 0);
+		free(cmd);
+		/* and the next build is quiet again, the cache rebuilt */
+		struct run again = e2e_run(dir, "build -v");
+		assert_int_equal(again.status, 0);
+		assert_not_contains(again.err, "warning");
+		assert_contains(again.err, "0 rendered, 3 from cache");
+		run_free(&again);
+	}
+	/* a file that is not logdown's at all */
+	e2e_write(dir, ".logdown-cache/files", "something else entirely\n");
+	struct run f = e2e_run(dir, "build --strict");
+	assert_int_equal(f.status, 1); /* --strict: the warning is an error */
+	assert_contains(f.err, ".logdown-cache/files: error: the build cache is damaged or not "
+			       "logdown's");
+	run_free(&f);
+	/* a cache folder someone else made is read-only to logdown */
+	char *cache = path_join(dir, ".logdown-cache");
+	remove_tree(cache);
+	free(cache);
+	e2e_write(dir, ".logdown-cache/mine.txt", "keep me\n");
+	struct run o = e2e_run(dir, "build");
+	assert_int_equal(o.status, 0);
+	assert_contains(o.err, "the build cache is not logdown's (no CACHEDIR.TAG inside)");
+	char *mine = e2e_read(dir, ".logdown-cache/mine.txt");
+	assert_string_equal(mine, "keep me\n");
+	free(mine);
+	struct run cl = e2e_run(dir, "clean");
+	assert_int_equal(cl.status, 3);
+	assert_contains(cl.err, "not logdown's, left alone");
+	run_free(&cl);
+	run_free(&o);
+	remove_tree(dir);
+	free(dir);
+}
+
+static void clean_removes_the_cache_and_the_output(void **state)
+{
+	(void)state;
+	char *dir = project();
+	struct run r = e2e_run(dir, "build");
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	char *cache = path_join(dir, ".logdown-cache"), *site = path_join(dir, "_site");
+	assert_true(is_dir(cache));
+	struct run c = e2e_run(dir, "clean");
+	assert_int_equal(c.status, 0);
+	assert_contains(c.err, "logdown: removed .logdown-cache\n");
+	assert_contains(c.err, "logdown: removed _site\n");
+	assert_false(path_exists(cache));
+	assert_false(path_exists(site));
+	run_free(&c);
+	/* nothing left: still fine */
+	struct run again = e2e_run(dir, "clean .");
+	assert_int_equal(again.status, 0);
+	assert_string_equal(again.err, "");
+	run_free(&again);
+	/* an output logdown did not make is left */
+	e2e_write(dir, "_site/notes.txt", "mine\n");
+	struct run left = e2e_run(dir, "clean");
+	assert_int_equal(left.status, 0);
+	assert_contains(left.err, "not removed: logdown did not make it");
+	assert_true(path_exists(site));
+	run_free(&left);
+	struct run help = e2e_run(dir, "clean --help");
+	assert_int_equal(help.status, 0);
+	assert_contains(help.out, "usage: logdown clean [DIR]");
+	run_free(&help);
+	struct run bad = e2e_run(dir, "clean --bogus");
+	assert_int_equal(bad.status, 2);
+	run_free(&bad);
+	/* check writes no cache */
+	struct run chk = e2e_run(dir, "check");
+	assert_int_equal(chk.status, 0);
+	assert_false(path_exists(cache));
+	run_free(&chk);
+	free(cache);
+	free(site);
+	remove_tree(dir);
+	free(dir);
+}
+
+/* A report that warns is never reused: its warning comes every time. */
+static void a_report_with_warnings_is_rendered_every_time(void **state)
+{
+	(void)state;
+	char *dir = project();
+	e2e_write(dir, "content/b.md",
+		  "---\ntitle: B\nruns:\n  cs: ../logs/shared.log\n  spare: ../logs/own.log\n---\n"
+		  "B loss {{ cs.final_loss }}.\n");
+	for (int i = 0; i < 2; i++) {
+		struct run r = e2e_run(dir, "build -v");
+		assert_int_equal(r.status, 0);
+		assert_contains(r.err, "content/b.md:5:3: warning: run 'spare' is never used");
+		if (i == 1)
+			assert_contains(r.err, "3 reports: 1 rendered, 2 from cache");
+		run_free(&r);
+	}
+	remove_tree(dir);
+	free(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(each_input_change_invalidates_what_it_should),
+		cmocka_unit_test(a_damaged_cache_is_a_warning_and_never_trusted),
+		cmocka_unit_test(clean_removes_the_cache_and_the_output),
+		cmocka_unit_test(a_report_with_warnings_is_rendered_every_time),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

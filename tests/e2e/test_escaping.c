@@ -1,0 +1,291 @@
+/* test_escaping.c: hostile text rendered inert wherever it lands.
+ *
+ * One project carries the same payload, which closes a tag, breaks out
+ * of either kind of attribute quote and opens a script, in every place a
+ * string can come from: log text and captured values, front matter, a
+ * caption, a column header, a chart title and legend, a tooltip, a file
+ * name; and javascript: URLs written by the author or made by a value. */
+#define _GNU_SOURCE /* memmem() */
+#include "e2e.h"
+
+#define X "<script>alert(1)</script>\"'><img src=x onerror=alert(2)>"
+/* X as it must appear in HTML text and attribute values */
+#define XE                                                                                  \
+	"&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&gt;&lt;img src=x "                 \
+	"onerror=alert(2)&gt;"
+/* X as a log page writes it in element text, where quotes are inert */
+#define XT "&lt;script&gt;alert(1)&lt;/script&gt;\"'&gt;&lt;img src=x onerror=alert(2)&gt;"
+/* X inside a single-quoted YAML scalar */
+#define XY "<script>alert(1)</script>\"''><img src=x onerror=alert(2)>"
+
+static const char parser_t[] = "name: t\n"
+			       "fields:\n"
+			       "  final_loss: 'Loss=([\\d.]+)'\n"
+			       "  tag: 'Tag=(.*)'\n"
+			       "  url: 'Url=(.*)'\n"
+			       "series:\n"
+			       "  train: 'Step=(?<step>\\d+), Loss=(?<loss>[\\d.]+), Who=(?<who>.*)'\n"
+			       "derive:\n"
+			       "  twice: final_loss * 2\n";
+
+static const char log_text[] = "Tag=" X "\n"
+			       "Step=1, Loss=2.5, Who=" X "\n"
+			       "Step=2, Loss=1.5, Who=" X "\n"
+			       "Url=javascript:alert(9)\n";
+
+static const char report[] =
+	"---\n"
+	"title: '" XY "'\n"
+	"author: '" XY "'\n"
+	"summary: '" XY "'\n"
+	"runs:\n"
+	"  a: { file: 'logs/a\"<b>.log', parser: t }\n"
+	"---\n"
+	"Tag {{ a.tag }} twice {{ a.twice }} file {{ a.file }}\n"
+	"\n"
+	"[click](javascript:alert(3)) [c2](JaVaScRiPt:alert(4)) ![img](javascript:alert(5)) "
+	"[d](data:text/html,x) <javascript:alert(7)> [v](vbscript:x) [f](file:///etc/passwd) "
+	"![ok](data:image/png;base64,AAAA) [web](https://example.org/?q=\"x\")\n"
+	"\n"
+	"[tagged]({{ a.url }}) [fine](https://example.org/{{ a.url }})\n"
+	"\n"
+	"```{table}\n"
+	"caption: 'cap " XY " {{ a.tag }}'\n"
+	"rows: a.train\n"
+	"columns:\n"
+	"  '" XY "': who\n"
+	"  Loss: loss\n"
+	"```\n"
+	"\n"
+	"```{chart}\n"
+	"type: line\n"
+	"title: '" XY "'\n"
+	"caption: 'chart " XY "'\n"
+	"label: fig-x\n"
+	"series: a\n"
+	"x: train.step\n"
+	"y: train.loss\n"
+	"legend: '{{ tag }}'\n"
+	"x_label: '" XY "'\n"
+	"```\n"
+	"\n"
+	"```{log}\n"
+	"from: a\n"
+	"match: 'Tag'\n"
+	"```\n";
+
+static char *project;
+static char *page, *index_page, *log_page, *svg;
+static struct run build;
+
+static int setup(void **state)
+{
+	(void)state;
+	project = e2e_tmpdir();
+	e2e_write(project, "parsers/t.yaml", parser_t);
+	e2e_write(project, "content/r/logs/a\"<b>.log", log_text);
+	e2e_write(project, "content/r/index.md", report);
+	/* a report whose file name is the payload's gentler cousin */
+	e2e_write(project, "content/q\"'<b>.md", "Untitled.\n");
+	build = e2e_run(project, "build");
+	page = e2e_read(project, "_site/r/index.html");
+	index_page = e2e_read(project, "_site/index.html");
+	log_page = e2e_read(project, "_site/r/logs/a\"<b>.log.html");
+	svg = e2e_read(project, "_site/r/figures/fig-x.svg");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	free(page);
+	free(index_page);
+	free(log_page);
+	free(svg);
+	run_free(&build);
+	remove_tree(project);
+	free(project);
+	return 0;
+}
+
+static void the_build_succeeds_with_a_warning_per_inert_link(void **state)
+{
+	(void)state;
+	assert_int_equal(build.status, 0);
+	assert_contains(build.err, "content/r/index.md:10:1: warning: link to a 'javascript:' URL "
+				   "made inert: it would run script\n");
+	assert_contains(build.err, "content/r/index.md:10:30: warning: link to a 'JaVaScRiPt:' URL "
+				   "made inert: it would run script\n");
+	assert_contains(build.err, "content/r/index.md:10:56: warning: image to a 'javascript:' "
+				   "URL made inert: it would run script\n");
+	assert_contains(build.err, "warning: link to a 'data:' URL made inert");
+	assert_contains(build.err, "warning: link to a 'vbscript:' URL made inert");
+	assert_contains(build.err, "warning: link to a 'file:' URL made inert");
+	assert_contains(build.err, "content/r/index.md:12:10: warning: this value makes a link's "
+				   "URL a 'javascript:' one: the link is made inert\n");
+	assert_contains(build.err, "logdown: built 2 reports into _site\n");
+	assert_not_contains(build.err, "'https:'");
+	assert_not_contains(build.err, "image to a 'data:'");
+}
+
+static void nothing_executable_reaches_any_page(void **state)
+{
+	(void)state;
+	const char *pages[] = {page, index_page, log_page, svg};
+	for (size_t i = 0; i < ARRAY_LEN(pages); i++) {
+		assert_non_null(pages[i]);
+		assert_not_contains(pages[i], "<script");
+		assert_not_contains(pages[i], "<img src=x");
+		assert_not_contains(pages[i], "href=\"javascript");
+		assert_not_contains(pages[i], "src=\"javascript");
+		assert_not_contains(pages[i], "href=\"data:text");
+	}
+}
+
+static void front_matter_strings_are_escaped(void **state)
+{
+	(void)state;
+	assert_contains(page, "<title>" XE " \xE2\x80\x94 Reports</title>");
+	assert_contains(page, "<meta name=\"author\" content=\"" XE "\">");
+	assert_contains(page, "<meta name=\"description\" content=\"" XE "\">");
+	assert_contains(page, "<h1 class=\"ld-title\">" XE "</h1>");
+	assert_contains(page, "<span class=\"ld-author\">" XE "</span>");
+	assert_contains(page, "<p class=\"ld-summary\">" XE "</p>");
+	assert_contains(index_page, "<a href=\"r/index.html\">" XE "</a>");
+	assert_contains(index_page, "<p class=\"ld-entry-summary\">" XE "</p>");
+}
+
+static void captured_values_file_names_and_tooltips_are_escaped(void **state)
+{
+	(void)state;
+	/* the value, its link to the log page (percent-encoded) and its
+	 * tooltip (the file name, entity-encoded) */
+	assert_contains(page, "Tag <a class=\"ld-value\" href=\"logs/a%22%3Cb%3E.log.html#L1\" "
+			      "title=\"content/r/logs/a&quot;&lt;b&gt;.log:1\">" XE "</a>");
+	/* a computed value names its inputs in a tooltip */
+	assert_contains(page, "twice <span class=\"ld-value\" title=\"final_loss = 1.5 "
+			      "(content/r/logs/a&quot;&lt;b&gt;.log:3)\">3</span>");
+	assert_contains(page, "file <span class=\"ld-value\">content/r/logs/a&quot;&lt;b&gt;.log"
+			      "</span>");
+	/* the report named by its file gets a slug of safe characters */
+	assert_contains(index_page, "<a href=\"q---b-/index.html\">q---b-</a>");
+}
+
+static void table_caption_header_and_cells_are_escaped(void **state)
+{
+	(void)state;
+	assert_contains(page, "<caption>Table 1: cap " XE " <a class=\"ld-value\" "
+			      "href=\"logs/a%22%3Cb%3E.log.html#L1\" "
+			      "title=\"content/r/logs/a&quot;&lt;b&gt;.log:1\">" XE "</a></caption>");
+	assert_contains(page, "<th>" XE "</th>");
+	assert_contains(page, "<td><a class=\"ld-value\" href=\"logs/a%22%3Cb%3E.log.html#L2\" "
+			      "title=\"content/r/logs/a&quot;&lt;b&gt;.log:2\">" XE "</a></td>");
+}
+
+/* Chart text (title, axis label, legend from a log value) is drawn as
+ * glyph outlines by cairo: the SVG holds none of it as text. */
+static void chart_text_is_drawn_not_written(void **state)
+{
+	(void)state;
+	assert_contains(page, "<img src=\"figures/fig-x.svg\" width=\"720\" height=\"405\" alt=\"" XE
+			      "\">");
+	assert_contains(page, "<figcaption>Figure 1: chart " XE "</figcaption>");
+	assert_contains(svg, "<svg");
+	assert_not_contains(svg, "alert");
+	assert_not_contains(svg, "onerror");
+	assert_not_contains(svg, "<text");
+}
+
+static void log_excerpts_and_log_pages_are_escaped(void **state)
+{
+	(void)state;
+	assert_contains(page, "</a> Tag=" XE "</span>");
+	assert_contains(log_page, "<title>a&quot;&lt;b&gt;.log \xE2\x80\x94 log</title>");
+	assert_contains(log_page, "<a class=\"ld-lineno\" href=\"#L1\">1</a> Tag=" XT "</span>");
+	assert_contains(log_page, "Who=" XT "</span>");
+	/* the raw copy beside it is the file as it was */
+	char *raw = e2e_read(project, "_site/r/logs/a\"<b>.log");
+	assert_string_equal(raw, log_text);
+	free(raw);
+}
+
+static void dangerous_urls_lose_their_url(void **state)
+{
+	(void)state;
+	assert_contains(page, "<a href=\"\">click</a> <a href=\"\">c2</a> "
+			      "<img src=\"\" alt=\"img\" /> <a href=\"\">d</a> "
+			      "<a href=\"\">javascript:alert(7)</a> <a href=\"\">v</a> "
+			      "<a href=\"\">f</a> <img src=\"data:image/png;base64,AAAA\" alt=\"ok\" /> "
+			      "<a href=\"https://example.org/?q=%22x%22\">web</a>");
+	/* a value that makes the whole URL is checked after it is put in;
+	 * inside a path it is harmless and stays */
+	assert_contains(page, "<a href=\"\">tagged</a> "
+			      "<a href=\"https://example.org/javascript:alert(9)\">fine</a>");
+}
+
+/* The PDF: strings are text in it, never actions; a link keeps only a
+ * URL that is not script. */
+static void the_pdf_holds_the_payload_as_text_and_no_action(void **state)
+{
+	(void)state;
+	if (system("command -v pdfinfo >/dev/null && command -v pdftotext >/dev/null") != 0) {
+		print_message("poppler-utils is missing (tools/deps.sh installs it): skipped\n");
+		skip();
+	}
+	struct run r = e2e_run(project, "pdf -o pdfout");
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	char *path = path_join(project, "pdfout/r/report.pdf");
+	struct buf pdf = BUF_INIT;
+	assert_true(file_read(path, &pdf, NULL));
+	static const char *const actions[] = {"/JavaScript", "/JS ", "/JS(", "/Launch",
+					      "/OpenAction", "/SubmitForm", "/ImportData", NULL};
+	for (size_t i = 0; actions[i]; i++)
+		if (memmem(pdf.data, pdf.len, actions[i], strlen(actions[i])))
+			fail_msg("the PDF holds %s", actions[i]);
+	/* every link's URL is https: or relative (a value's log line) */
+	size_t web = 0;
+	for (const char *p = pdf.data, *end = pdf.data + pdf.len;
+	     (p = memmem(p, (size_t)(end - p), "/URI (", 6)); p += 6) {
+		const char *u = p + 6;
+		size_t scheme = strcspn(u, ":/#)");
+		if (strncmp(u, "https://example.org/", 20) == 0)
+			web++;
+		else if (u[scheme] == ':')
+			fail_msg("a link to %.40s", u);
+	}
+	assert_int_equal(web, 2); /* web, and fine */
+	buf_free(&pdf);
+	char *cmd = xasprintf("pdfinfo '%s' && pdftotext -layout '%s' -", path, path);
+	FILE *f = popen(cmd, "r");
+	assert_non_null(f);
+	struct buf out = BUF_INIT;
+	char chunk[4096];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		buf_put(&out, chunk, n);
+	assert_int_equal(pclose(f), 0);
+	/* the title and author as written, plain text */
+	assert_contains(buf_data(&out), "Title:           " X "\n");
+	assert_contains(buf_data(&out), "Author:          " X "\n");
+	assert_contains(buf_data(&out), "Tag " X);
+	buf_free(&out);
+	free(cmd);
+	free(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(the_build_succeeds_with_a_warning_per_inert_link),
+		cmocka_unit_test(nothing_executable_reaches_any_page),
+		cmocka_unit_test(front_matter_strings_are_escaped),
+		cmocka_unit_test(captured_values_file_names_and_tooltips_are_escaped),
+		cmocka_unit_test(table_caption_header_and_cells_are_escaped),
+		cmocka_unit_test(chart_text_is_drawn_not_written),
+		cmocka_unit_test(log_excerpts_and_log_pages_are_escaped),
+		cmocka_unit_test(dangerous_urls_lose_their_url),
+		cmocka_unit_test(the_pdf_holds_the_payload_as_text_and_no_action),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,176 @@
+/* test_jobs.c: `-j N` changes how fast a build is, never what it gives.
+ *
+ * The example content/ and a generated many-report project are built
+ * with -j 1 and -j 8: the trees must be byte-identical and the
+ * diagnostics the same text in the same order (report order), also when
+ * reports have errors. */
+#include "e2e.h"
+
+#define NREPORTS 24
+
+/* Runs `diff -r a b` quietly: true when the trees are identical. */
+static bool same_tree(const char *a, const char *b)
+{
+	char *cmd = xasprintf("diff -r '%s' '%s' >/dev/null 2>&1", a, b);
+	int st = system(cmd);
+	free(cmd);
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+static void copy_tree(const char *from, const char *to)
+{
+	char *cmd = xasprintf("cp -a '%s' '%s'", from, to);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+}
+
+/* NREPORTS reports, each with its own small Cerebras log, a chart and
+ * a table.  With `warn`, every third report also names a run it never
+ * uses (a warning); with `fail`, every fifth one names an unknown run
+ * (an error). */
+static char *many_reports(bool warn, bool fail)
+{
+	char *dir = e2e_tmpdir();
+	struct buf log = BUF_INIT;
+	assert_true(file_read("tests/fixtures/cerebras/bs512.log", &log, NULL));
+	for (int i = 0; i < NREPORTS; i++) {
+		char *rel = xasprintf("content/r%02d/logs/run.log", i);
+		e2e_write(dir, rel, buf_data(&log));
+		free(rel);
+		struct buf md = BUF_INIT;
+		buf_printf(&md,
+			   "---\ntitle: Report %d\ndate: 2024-04-%02d\nruns:\n  cs: logs/run.log\n",
+			   i, 1 + i % 28);
+		if (warn && i % 3 == 0)
+			buf_puts(&md, "  spare: logs/run.log\n");
+		buf_printf(&md, "---\n# Report %d\n\nFinal loss {{ cs.final_loss }} after "
+				"{{ cs.final_step }} steps.\n\n", i);
+		if (fail && i % 5 == 0)
+			buf_printf(&md, "Broken {{ nothing%d.loss }}.\n\n", i);
+		buf_puts(&md, "```{chart}\ntype: line\nseries: [cs]\nx: train.step\ny: train.loss\n"
+			      "```\n\n```{table}\nrows: [cs]\ncolumns:\n  Loss: final_loss\n```\n");
+		char *mdrel = xasprintf("content/r%02d/index.md", i);
+		e2e_write(dir, mdrel, buf_data(&md));
+		free(mdrel);
+		buf_free(&md);
+	}
+	buf_free(&log);
+	return dir;
+}
+
+static void example_content_is_identical_with_1_and_8_threads(void **state)
+{
+	(void)state;
+	char *tmp = e2e_tmpdir();
+	char *cwd = getcwd(NULL, 0);
+	struct run one = e2e_run(cwd, "build . -o '%s/one' -j 1", tmp);
+	struct run eight = e2e_run(cwd, "build . -o '%s/eight' --jobs 8", tmp);
+	assert_int_equal(one.status, 0);
+	assert_int_equal(eight.status, 0);
+	char *a = path_join(tmp, "one"), *b = path_join(tmp, "eight");
+	assert_true(same_tree(a, b));
+	/* the same warnings, in the same order, before the summary line */
+	char *sa = strstr(one.err, "logdown: built"), *sb = strstr(eight.err, "logdown: built");
+	assert_non_null(sa);
+	assert_non_null(sb);
+	assert_int_equal(sa - one.err, sb - eight.err);
+	assert_memory_equal(one.err, eight.err, (size_t)(sa - one.err));
+	free(a);
+	free(b);
+	run_free(&one);
+	run_free(&eight);
+	free(cwd);
+	remove_tree(tmp);
+	free(tmp);
+}
+
+static void many_reports_are_identical_with_1_and_8_threads(void **state)
+{
+	(void)state;
+	char *dir = many_reports(true, false);
+	struct run one = e2e_run(dir, "build -j1");
+	assert_int_equal(one.status, 0);
+	char *site = path_join(dir, "_site"), *first = path_join(dir, "first");
+	copy_tree(site, first);
+	struct run eight = e2e_run(dir, "build -j 8");
+	assert_int_equal(eight.status, 0);
+	assert_true(same_tree(site, first));
+	assert_string_equal(one.err, eight.err);
+	/* the warnings come in report order */
+	assert_contains(one.err, "content/r00/index.md:6:3: warning: run 'spare' is never used");
+	const char *w0 = strstr(one.err, "r00/index.md"), *w9 = strstr(one.err, "r09/index.md"),
+		   *w21 = strstr(one.err, "r21/index.md");
+	assert_true(w0 && w9 && w21 && w0 < w9 && w9 < w21);
+	char *page = e2e_read(dir, "_site/r17/index.html");
+	assert_contains(page, "Report 17");
+	assert_contains(page, "figures/figure-1.svg");
+	free(page);
+	char *svg = e2e_read(dir, "_site/r17/figures/figure-1.svg");
+	assert_non_null(svg);
+	free(svg);
+	free(site);
+	free(first);
+	run_free(&one);
+	run_free(&eight);
+	remove_tree(dir);
+	free(dir);
+}
+
+static void errors_come_in_report_order_whatever_the_threads(void **state)
+{
+	(void)state;
+	char *dir = many_reports(true, true);
+	struct run one = e2e_run(dir, "build -j 1");
+	struct run eight = e2e_run(dir, "build -j 8 --diagnostics=text");
+	assert_int_equal(one.status, 1);
+	assert_int_equal(eight.status, 1);
+	assert_string_equal(one.err, eight.err);
+	assert_contains(one.err, "content/r05/index.md:11:11: error: run 'nothing5' is not defined");
+	const char *e0 = strstr(one.err, "nothing0"), *e5 = strstr(one.err, "nothing5"),
+		   *e20 = strstr(one.err, "nothing20");
+	assert_true(e0 && e5 && e20 && e0 < e5 && e5 < e20);
+	assert_contains(one.err, "logdown: 5 errors; the previous output was left as it was");
+	struct run json1 = e2e_run(dir, "check -j 1 --diagnostics=json");
+	struct run json8 = e2e_run(dir, "check -j 8 --diagnostics=json");
+	assert_int_equal(json1.status, 1);
+	assert_string_equal(json1.err, json8.err);
+	run_free(&json1);
+	run_free(&json8);
+	run_free(&one);
+	run_free(&eight);
+	remove_tree(dir);
+	free(dir);
+}
+
+static void jobs_must_be_a_positive_number(void **state)
+{
+	(void)state;
+	char *dir = many_reports(false, false);
+	static const char *const bad[] = {"-j 0", "-j x", "-j", "--jobs=-3", "-j2x", "-j 99999"};
+	for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+		struct run r = e2e_run(dir, "build %s", bad[i]);
+		assert_int_equal(r.status, 2);
+		assert_contains(r.err, "-j takes a number of threads from 1 to 1024");
+		char *site = path_join(dir, "_site");
+		assert_false(path_exists(site));
+		free(site);
+		run_free(&r);
+	}
+	struct run ok = e2e_run(dir, "check -j3");
+	assert_int_equal(ok.status, 0);
+	assert_contains(ok.err, "logdown: checked 24 reports");
+	run_free(&ok);
+	remove_tree(dir);
+	free(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(example_content_is_identical_with_1_and_8_threads),
+		cmocka_unit_test(many_reports_are_identical_with_1_and_8_threads),
+		cmocka_unit_test(errors_come_in_report_order_whatever_the_threads),
+		cmocka_unit_test(jobs_must_be_a_positive_number),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
