@@ -35,8 +35,10 @@ struct pdf_meta {
 	const char *title;  /* front matter; "" when absent */
 	const char *author;
 	const char *date;
+	const char *summary;
 	const char *paper;  /* "a4" or "letter" (config.h) */
 	const char *dir;    /* the report's folder: images are read from it */
+	const char *root;   /* the project's real path: no image is read outside it */
 };
 
 /* Lays out doc (after doc_html(), whose values it shows) and appends

@@ -32,7 +32,8 @@ struct build_opts {
 	/* the chart files to write: FIGURE_SVG | FIGURE_PNG | FIGURE_PDF
 	 * (directive.h); SVG is always written */
 	unsigned figures;
-	/* also write OUT/<report>/report.pdf for every report (pdf.h) */
+	/* also lay out OUT/<report>/report.pdf for every report (pdf.h),
+	 * written when the build writes */
 	bool pdf;
 	/* For `logdown serve`, which watches what a build read.  When set,
 	 * on_report is called with every report the build includes: its

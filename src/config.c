@@ -1,9 +1,11 @@
 /* config.c: site.yaml, checked key by key. */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "fsutil.h"
 #include "limit.h"
@@ -96,6 +98,11 @@ bool config_load(struct config *c, const char *root, struct diag *d)
 		else if (strcmp(key, "paper") == 0) {
 			bool taken = take_text(d, key, v, &c->paper);
 			ok = taken && ok;
+			/* A4 and Letter as people write them */
+			if (taken && (strcasecmp(c->paper, "a4") == 0 ||
+				      strcasecmp(c->paper, "letter") == 0))
+				for (char *s = c->paper; *s; s++)
+					*s = (char)tolower((unsigned char)*s);
 			if (taken && strcmp(c->paper, "a4") != 0 && strcmp(c->paper, "letter") != 0) {
 				diag_error(d, v->loc, "paper must be 'a4' or 'letter', not '%s'", c->paper);
 				free(c->paper);

@@ -96,8 +96,8 @@ static const char usage_pdf[] =
 	"  -h, --help           show this help\n";
 
 static const char usage_check[] =
-	"usage: logdown check [DIR] [--against OUT [--figures LIST]] [--drafts] [--strict]\n"
-	"                     [--diagnostics=FMT] [-j N]\n"
+	"usage: logdown check [DIR] [--against OUT [--figures LIST]] [--pdf] [--drafts]\n"
+	"                     [--strict] [--diagnostics=FMT] [-j N]\n"
 	"\n"
 	"Reads and renders every report of the project in DIR (default .) as\n"
 	"`logdown build` would, reports every problem, and writes nothing.\n"
@@ -105,6 +105,9 @@ static const char usage_check[] =
 	"\n"
 	"options:\n"
 	"  --figures LIST       with --against: the chart files OUT was built with\n"
+	"  --pdf                lay out the PDFs too (their warnings: an image that\n"
+	"                       cannot be read); with --against, OUT was built by\n"
+	"                       logdown pdf\n"
 	"  --against OUT        also fail when OUT, a site built and committed\n"
 	"                       earlier, differs from what a build writes now,\n"
 	"                       naming each stale, missing or extra file\n"
@@ -315,7 +318,7 @@ static int parse_build_args(int argc, char **argv, struct cli *c, bool is_build)
 			c->no_cache = true;
 		} else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
 			c->verbose = true;
-		} else if (is_build && strcmp(a, "--pdf") == 0) {
+		} else if (strcmp(a, "--pdf") == 0) {
 			c->pdf = true;
 		} else if (strcmp(a, "--figures") == 0 || str_has_prefix(a, "--figures=")) {
 			const char *list = a[9] == '=' ? a + 10 : ++i < argc ? argv[i] : NULL;

@@ -14,6 +14,8 @@
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm.h>
 #include <errno.h>
+#include <gdk-pixbuf/gdk-pixbuf.h>
+#include <librsvg/rsvg.h>
 #include <math.h>
 #include <pango/pangocairo.h>
 #include <stdint.h>
@@ -38,6 +40,7 @@
 #define C_HEAD_BG 0xececec
 #define C_QUOTE 0xb0b0b0
 #define C_MISSING 0xb3261e
+#define C_VALUE 0x1d3f66
 
 /* Inline styles. */
 enum {
@@ -67,6 +70,7 @@ struct rich {
 	struct link *links;
 	size_t nlinks;
 	int in_link; /* links do not nest */
+	int depth;   /* inline nesting followed so far */
 };
 
 /* A laid-out block of text, shared by the boxes of its lines. */
@@ -81,7 +85,7 @@ struct para {
 	int refs;
 };
 
-enum box_kind { BOX_LINE, BOX_RULE, BOX_IMAGE, BOX_CHART, BOX_ROW };
+enum box_kind { BOX_LINE, BOX_RULE, BOX_IMAGE, BOX_SVG, BOX_CHART, BOX_ROW };
 
 struct cell {
 	struct para *p;
@@ -121,6 +125,8 @@ struct box {
 	char *title;
 	/* BOX_IMAGE */
 	cairo_surface_t *image;
+	/* BOX_SVG: drawn by librsvg, as vectors */
+	RsvgHandle *svg;
 	/* BOX_CHART */
 	const struct chart *chart;
 	double scale;
@@ -158,7 +164,7 @@ struct pdf {
 	double pw, ph;           /* page */
 	double ml, mr, mt, mb;   /* margins */
 	double tw;               /* text width */
-	PangoFontDescription *f_body, *f_mono, *f_sans, *f_small, *f_caption, *f_title,
+	PangoFontDescription *f_body, *f_mono, *f_sans, *f_small, *f_caption, *f_title, *f_lead,
 		*f_head[6], *f_footer;
 	struct box *boxes;
 	size_t nboxes, cap;
@@ -231,12 +237,14 @@ static void rich_put(struct rich *r, const char *s, size_t n, unsigned style, co
 		attr_colour(r->attrs, C_MUTED, a, b);
 	}
 	if (href && *href) {
-		attr_colour(r->attrs, C_LINK, a, b);
-		if (!(style & S_VALUE))
+		/* a value links to its log line quietly, as the print
+		 * stylesheet shows it: a darker ink, no underline */
+		if (!(style & S_VALUE)) {
+			attr_colour(r->attrs, C_LINK, a, b);
 			attr_add(r->attrs, pango_attr_underline_new(PANGO_UNDERLINE_SINGLE), a, b);
-		else
-			attr_add(r->attrs, pango_attr_underline_new(PANGO_UNDERLINE_SINGLE_LINE), a,
-				 b);
+		} else if (!(style & S_MISSING)) {
+			attr_colour(r->attrs, C_VALUE, a, b);
+		}
 		/* one link over adjacent pieces with the same target */
 		struct link *last = r->nlinks ? &r->links[r->nlinks - 1] : NULL;
 		if (last && last->end == (int)a && strcmp(last->href, href) == 0) {
@@ -430,7 +438,7 @@ static void rich_inline(struct pdf *p, struct rich *r, cmark_node *n, unsigned s
 		const char *label = cmark_node_get_literal(n);
 		size_t k = footnote_number(p, label ? label : "");
 		char *t = xasprintf("%zu", k);
-		char *href = xasprintf("#fn-%zu", k);
+		char *href = xasprintf("#ld-fn-%zu", k);
 		rich_put(r, t, strlen(t), style | S_SUP, r->in_link ? NULL : href);
 		free(t);
 		free(href);
@@ -450,10 +458,37 @@ static void rich_inline(struct pdf *p, struct rich *r, cmark_node *n, unsigned s
 		rich_literal(p, r, cmark_node_get_literal(n), style);
 }
 
+/* The text of everything under n, without recursion: for nesting too
+ * deep to follow (thousands of brackets or quote marks). */
+static void rich_flat(struct pdf *p, struct rich *r, cmark_node *n, unsigned style)
+{
+	cmark_iter *it = cmark_iter_new(n);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *x = cmark_iter_get_node(it);
+		cmark_node_type t = cmark_node_get_type(x);
+		if (ev == CMARK_EVENT_ENTER &&
+		    (t == CMARK_NODE_TEXT || t == CMARK_NODE_CODE || t == CMARK_NODE_CODE_BLOCK))
+			rich_literal(p, r, cmark_node_get_literal(x), style);
+		else if ((ev == CMARK_EVENT_ENTER && (t == CMARK_NODE_SOFTBREAK ||
+						       t == CMARK_NODE_LINEBREAK)) ||
+			 (ev == CMARK_EVENT_EXIT && (cmark_node_get_type(x) & CMARK_NODE_TYPE_BLOCK) &&
+			  r->text.len && buf_data(&r->text)[r->text.len - 1] != ' '))
+			rich_put(r, " ", 1, style, NULL);
+	}
+	cmark_iter_free(it);
+}
+
 static void rich_inlines(struct pdf *p, struct rich *r, cmark_node *first, unsigned style)
 {
-	for (cmark_node *n = first; n; n = cmark_node_next(n))
-		rich_inline(p, r, n, style);
+	r->depth++;
+	for (cmark_node *n = first; n; n = cmark_node_next(n)) {
+		if (r->depth > MAX_DEPTH)
+			rich_flat(p, r, n, style);
+		else
+			rich_inline(p, r, n, style);
+	}
+	r->depth--;
 }
 
 /* --- paragraphs into boxes --- */
@@ -572,7 +607,7 @@ static size_t para_boxes(struct pdf *p, struct flow *f, struct para *pa, double 
 		b->para = pa;
 		b->line = i;
 		pa->refs++;
-		b->keep = keep_all || i == 0 || i == pa->nlines - 2;
+		b->keep = keep_all || (i == 0 && pa->nlines >= 2) || i == pa->nlines - 2;
 		if (i == 0)
 			take_marker(f, b);
 	}
@@ -581,14 +616,15 @@ static size_t para_boxes(struct pdf *p, struct flow *f, struct para *pa, double 
 	return first;
 }
 
-static double space(const struct pdf *p, const struct flow *f)
+/* The space above a block: less inside a tight list. */
+static double space(const struct flow *f)
 {
-	(void)p;
 	return f->tight ? 2 : 7;
 }
 
-static void paragraph(struct pdf *p, struct flow *f, cmark_node *n, const PangoFontDescription *font,
-		      unsigned style, double before, bool keep_all)
+static void paragraph(struct pdf *p, struct flow *f, cmark_node *n,
+		      const PangoFontDescription *font, unsigned style, double before,
+		      bool keep_all)
 {
 	struct rich r;
 	rich_init(&r);
@@ -642,11 +678,20 @@ static void heading(struct pdf *p, struct flow *f, cmark_node *n)
 
 /* One line of code or a log as boxes: wrapped to the width, each
  * continuation marked.  indent: where continuations start (the hanging
- * indent); prefix styles come in r already. */
-static void code_line(struct pdf *p, struct flow *f, struct rich *r, double indent, unsigned bg,
-		      double before, double pad_top, double pad_bottom, bool keep_first)
+ * indent); the first `lead` bytes (a line number, indentation) stay on
+ * the first line with the character after them; styles come in r. */
+static void code_line(struct pdf *p, struct flow *f, struct rich *r, size_t lead, double indent,
+		      unsigned bg, double before, double pad_top, double pad_bottom, bool keep_first)
 {
 	double inner = f->w - 12;
+	/* no break between the line number or the indentation and the
+	 * first character of the text: a long first word wraps by
+	 * characters instead of leaving the first line empty */
+	const char *t = buf_data(&r->text);
+	if (lead < r->text.len) {
+		lead += (size_t)(g_utf8_next_char(t + lead) - (t + lead));
+		attr_add(r->attrs, pango_attr_allow_breaks_new(FALSE), 0, lead);
+	}
 	PangoLayout *l = layout_new(p, p->f_mono, inner);
 	pango_layout_set_text(l, buf_data(&r->text), (int)r->text.len);
 	pango_layout_set_attributes(l, r->attrs);
@@ -696,8 +741,8 @@ static void code_block(struct pdf *p, struct flow *f, cmark_node *n)
 		rich_put(&r, s, (size_t)(e - s), 0, NULL);
 		if (!r.text.len)
 			buf_puts(&r.text, " ");
-		code_line(p, f, &r, 2 * em, C_CODE_BG, k == 0 ? space(p, f) : 0, k == 0 ? 5 : 0,
-			  nl ? 0 : 5, false);
+		code_line(p, f, &r, strspn(buf_data(&r.text), " \t"), 2 * em, C_CODE_BG,
+			  k == 0 ? space(f) : 0, k == 0 ? 5 : 0, nl ? 0 : 5, false);
 		rich_clear(&r);
 		k++;
 		if (!nl)
@@ -788,6 +833,79 @@ static cmark_node *lone_image(cmark_node *n)
 	return c;
 }
 
+/* An SVG image and its size in CSS pixels; NULL with *why. */
+static RsvgHandle *svg_load(const char *path, double *w, double *h, const char **why)
+{
+	GError *err = NULL;
+	RsvgHandle *svg = rsvg_handle_new_from_file(path, &err);
+	if (!svg) {
+		g_clear_error(&err);
+		*why = "cannot be read as SVG: the PDF shows its description";
+		return NULL;
+	}
+	rsvg_handle_set_dpi(svg, 96);
+	if (!rsvg_handle_get_intrinsic_size_in_pixels(svg, w, h)) {
+		/* only a viewBox: its size */
+		gboolean has_w, has_h, has_vb;
+		RsvgLength lw, lh;
+		RsvgRectangle vb;
+		rsvg_handle_get_intrinsic_dimensions(svg, &has_w, &lw, &has_h, &lh, &has_vb, &vb);
+		*w = has_vb ? vb.width : 0;
+		*h = has_vb ? vb.height : 0;
+	}
+	if (!(*w > 0 && *h > 0 && *w < 1e5 && *h < 1e5)) {
+		g_object_unref(svg);
+		*why = "has no size (width and height, or a viewBox): the PDF shows its description";
+		return NULL;
+	}
+	return svg;
+}
+
+/* A PNG, JPEG, GIF, ... as a cairo image; NULL with *why. */
+static cairo_surface_t *image_load(const char *path, const char **why)
+{
+	if (g_str_has_suffix(path, ".png") || g_str_has_suffix(path, ".PNG")) {
+		cairo_surface_t *s = cairo_image_surface_create_from_png(path);
+		if (cairo_surface_status(s) == CAIRO_STATUS_SUCCESS)
+			return s;
+		cairo_surface_destroy(s);
+	}
+	GError *err = NULL;
+	GdkPixbuf *pb = gdk_pixbuf_new_from_file(path, &err);
+	if (!pb) {
+		g_clear_error(&err);
+		*why = "cannot be read as an image: the PDF shows its description";
+		return NULL;
+	}
+	int w = gdk_pixbuf_get_width(pb), h = gdk_pixbuf_get_height(pb);
+	int n = gdk_pixbuf_get_n_channels(pb), stride = gdk_pixbuf_get_rowstride(pb);
+	bool alpha = gdk_pixbuf_get_has_alpha(pb);
+	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
+	if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS || n < 3) {
+		cairo_surface_destroy(s);
+		g_object_unref(pb);
+		*why = "is too large or not in colour: the PDF shows its description";
+		return NULL;
+	}
+	cairo_surface_flush(s);
+	const guchar *src = gdk_pixbuf_read_pixels(pb);
+	unsigned char *dst = cairo_image_surface_get_data(s);
+	int dstride = cairo_image_surface_get_stride(s);
+	for (int y = 0; y < h; y++) {
+		const guchar *a = src + (size_t)y * (size_t)stride;
+		uint32_t *d = (uint32_t *)(void *)(dst + (size_t)y * (size_t)dstride);
+		for (int x = 0; x < w; x++, a += n) {
+			/* cairo wants premultiplied native-endian ARGB */
+			unsigned al = alpha ? a[3] : 255;
+			unsigned r = a[0] * al / 255, g = a[1] * al / 255, b = a[2] * al / 255;
+			d[x] = (uint32_t)al << 24 | r << 16 | g << 8 | b;
+		}
+	}
+	cairo_surface_mark_dirty(s);
+	g_object_unref(pb);
+	return s;
+}
+
 static void image_block(struct pdf *p, struct flow *f, cmark_node *img)
 {
 	char *src = resolve_url(p, cmark_node_get_url(img));
@@ -798,6 +916,8 @@ static void image_block(struct pdf *p, struct flow *f, cmark_node *img)
 	rich_init(&alt);
 	rich_inlines(p, &alt, cmark_node_first_child(img), 0);
 	cairo_surface_t *s = NULL;
+	RsvgHandle *svg = NULL;
+	double sw = 0, sh = 0;
 	const char *why = NULL;
 	bool remote = strstr(src, "://") != NULL || str_has_prefix(src, "data:");
 	bool outside = src[0] == '/' || strstr(src, "..") != NULL;
@@ -805,35 +925,35 @@ static void image_block(struct pdf *p, struct flow *f, cmark_node *img)
 		why = "is not a local file: the PDF shows its description";
 	} else if (outside) {
 		why = "is outside the report's folder: the PDF shows its description";
-	} else if (!str_has_suffix(src, ".png") && !str_has_suffix(src, ".PNG")) {
-		why = "is not a PNG: the PDF shows its description (PNG images are drawn)";
 	} else {
 		char *path = path_join(p->m->dir, src);
-		if (!path_exists(path)) {
+		char *real = path_exists(path) ? path_real(path) : NULL;
+		if (!path_exists(path))
 			why = "does not exist: the PDF shows its description";
-		} else {
-			s = cairo_image_surface_create_from_png(path);
-			if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
-				cairo_surface_destroy(s);
-				s = NULL;
-				why = "cannot be read as a PNG: the PDF shows its description";
-			}
-		}
+		else if (!real || (p->m->root && !path_under(real, p->m->root)))
+			why = "leads outside the project: the PDF shows its description";
+		else if (g_str_has_suffix(path, ".svg") || g_str_has_suffix(path, ".SVG"))
+			svg = svg_load(path, &sw, &sh, &why);
+		else
+			s = image_load(path, &why);
+		free(real);
 		free(path);
 	}
 	if (why)
 		diag_warning(p->d, at, "image '%s' %s", src, why);
-	if (s) {
-		double iw = cairo_image_surface_get_width(s) * 0.75,
-		       ih = cairo_image_surface_get_height(s) * 0.75;
+	if (s || svg) {
+		double iw = s ? cairo_image_surface_get_width(s) * 0.75 : sw * 0.75,
+		       ih = s ? cairo_image_surface_get_height(s) * 0.75 : sh * 0.75;
 		double body = p->ph - p->mt - p->mb;
 		double k = 1;
 		if (iw * k > f->w)
 			k = f->w / iw;
 		if (ih * k > body * 0.8)
 			k = body * 0.8 / ih;
-		struct box *b = box_add(p, BOX_IMAGE, f, ih * k, 8);
+		struct box *b = box_add(p, s ? BOX_IMAGE : BOX_SVG, f, ih * k, 8);
 		b->image = s;
+		b->svg = svg;
+		b->at = at;
 		b->x += (f->w - iw * k) / 2;
 		b->w = iw * k;
 		take_marker(f, b);
@@ -870,7 +990,7 @@ static void image_block(struct pdf *p, struct flow *f, cmark_node *img)
 			para_unref(pa);
 		}
 	}
-	if (cmark_node_get_title(img) && *cmark_node_get_title(img) && s) {
+	if (cmark_node_get_title(img) && *cmark_node_get_title(img) && (s || svg)) {
 		struct directive_result res = {0};
 		const char *title = cmark_node_get_title(img);
 		directive_text_add(&res.caption, title, strlen(title), NULL, false, false);
@@ -889,7 +1009,7 @@ static void image_block(struct pdf *p, struct flow *f, cmark_node *img)
 struct grid {
 	size_t rows, cols;
 	struct rich *cells;
-	bool *right; /* per cell */
+	char *align; /* per cell: 'l', 'c' or 'r' as GFM writes it */
 	size_t header_rows;
 };
 
@@ -1024,9 +1144,11 @@ static void grid_boxes(struct pdf *p, struct flow *f, struct grid *g, const char
 					 r->text.len);
 			}
 			pango_layout_set_attributes(l, r->attrs);
-			bool right = g->right[i * g->cols + j];
-			if (right)
-				pango_layout_set_alignment(l, PANGO_ALIGN_RIGHT);
+			char al = g->align[i * g->cols + j];
+			bool right = al == 'r';
+			if (al == 'r' || al == 'c')
+				pango_layout_set_alignment(l, al == 'r' ? PANGO_ALIGN_RIGHT
+									: PANGO_ALIGN_CENTER);
 			struct para *pa = para_new(l, r);
 			pa->refs = 1;
 			row->cells[j] = (struct cell){pa, x, cw[j], right};
@@ -1055,6 +1177,9 @@ static void grid_boxes(struct pdf *p, struct flow *f, struct grid *g, const char
 				head = (long)(p->nboxes - 1);
 		}
 		b->head = row->header ? -1 : head;
+		/* the header and the first two rows stay together */
+		if (i == g->header_rows && g->rows > g->header_rows + 1)
+			b->keep = true;
 		if (i == 0) {
 			take_marker(f, b);
 			if (dest)
@@ -1074,7 +1199,7 @@ static void grid_free(struct grid *g)
 	for (size_t i = 0; i < g->rows * g->cols; i++)
 		rich_clear(&g->cells[i]);
 	free(g->cells);
-	free(g->right);
+	free(g->align);
 }
 
 static void grid_init(struct grid *g, size_t rows, size_t cols)
@@ -1082,7 +1207,7 @@ static void grid_init(struct grid *g, size_t rows, size_t cols)
 	g->rows = rows;
 	g->cols = cols;
 	g->cells = xcalloc(rows * cols + 1, sizeof *g->cells);
-	g->right = xcalloc(rows * cols + 1, sizeof *g->right);
+	g->align = xcalloc(rows * cols + 1, sizeof *g->align);
 	for (size_t i = 0; i < rows * cols; i++)
 		rich_init(&g->cells[i]);
 	g->header_rows = 1;
@@ -1093,12 +1218,12 @@ static void table_block(struct pdf *p, struct flow *f, const struct directive_re
 {
 	struct loc at = loc_line(doc_file(p->doc), doc_line0(p->doc) + cmark_node_get_start_line(n));
 	size_t first = p->nboxes;
-	caption_box(p, f, res, "Table", space(p, f) + 4);
+	caption_box(p, f, res, "Table", space(f) + 4);
 	struct grid g;
 	grid_init(&g, res->rows, res->cols);
 	for (size_t i = 0; i < res->rows * res->cols; i++) {
 		rich_pieces(p, &g.cells[i], &res->cells[i].text, 0, true);
-		g.right[i] = res->cells[i].right;
+		g.align[i] = res->cells[i].right ? 'r' : 'l';
 	}
 	grid_boxes(p, f, &g, res->label, at);
 	grid_free(&g);
@@ -1125,14 +1250,14 @@ static void gfm_table(struct pdf *p, struct flow *f, cmark_node *n)
 		for (cmark_node *c = cmark_node_first_child(r); c && j < cols;
 		     c = cmark_node_next(c), j++) {
 			rich_inlines(p, &g.cells[i * cols + j], cmark_node_first_child(c), 0);
-			g.right[i * cols + j] = align && align[j] == 'r';
+			g.align[i * cols + j] = align ? (char)align[j] : 'l';
 		}
 	}
 	struct loc at = loc_line(doc_file(p->doc), doc_line0(p->doc) + cmark_node_get_start_line(n));
 	size_t first = p->nboxes;
 	grid_boxes(p, f, &g, NULL, at);
 	if (p->nboxes > first)
-		p->boxes[first].before = space(p, f) + 4;
+		p->boxes[first].before = space(f) + 4;
 	grid_free(&g);
 }
 
@@ -1151,8 +1276,10 @@ static void log_block(struct pdf *p, struct flow *f, const struct directive_resu
 		const struct directive_line *l = &res->lines[i];
 		struct rich r;
 		rich_init(&r);
+		size_t lead = 0;
 		if (l->no > 0) {
 			char *num = xasprintf("%*ld ", digits, l->no);
+			lead = strlen(num);
 			rich_put(&r, num, strlen(num), S_MUTED, l->href);
 			free(num);
 			/* the number links to the log's page, not underlined */
@@ -1166,8 +1293,8 @@ static void log_block(struct pdf *p, struct flow *f, const struct directive_resu
 			rich_put(&r, l->text, strlen(l->text), S_MUTED | S_ITALIC, NULL);
 		}
 		size_t before = p->nboxes;
-		code_line(p, f, &r, indent, l->hit ? C_HIT_BG : C_CODE_BG,
-			  i == 0 ? space(p, f) : 0, i == 0 ? 5 : 0, i + 1 == res->nlines ? 5 : 0,
+		code_line(p, f, &r, lead, indent, l->hit ? C_HIT_BG : C_CODE_BG,
+			  i == 0 ? space(f) : 0, i == 0 ? 5 : 0, i + 1 == res->nlines ? 5 : 0,
 			  false);
 		if (i == 0 && res->label && p->nboxes > before)
 			p->boxes[before].dest = xstrdup(res->label);
@@ -1204,7 +1331,8 @@ static void list_block(struct pdf *p, struct flow *f, cmark_node *n)
 	bool first_item = true;
 	for (cmark_node *it = cmark_node_first_child(n); it; it = cmark_node_next(it), k++) {
 		struct flow sub = *f;
-		bool deep = f->depth >= MAX_DEPTH;
+		/* deep lists stop moving right while the text has room */
+		bool deep = f->depth >= MAX_DEPTH || f->w - indent < p->tw * 0.4;
 		if (!deep) {
 			sub.x += indent;
 			sub.w -= indent;
@@ -1232,7 +1360,7 @@ static void list_block(struct pdf *p, struct flow *f, cmark_node *n)
 		if (sub.marker) /* an empty item */
 			g_object_unref(sub.marker);
 		if (p->nboxes > before) {
-			p->boxes[before].before = first_item ? space(p, f) : tight ? 2 : 6;
+			p->boxes[before].before = first_item ? space(f) : tight ? 2 : 6;
 		}
 		first_item = false;
 	}
@@ -1267,7 +1395,7 @@ static void footnotes(struct pdf *p, struct flow *f, cmark_node **defs, size_t n
 		if (sub.marker)
 			g_object_unref(sub.marker);
 		if (p->nboxes > before) {
-			char *name = xasprintf("fn-%zu", k + 1);
+			char *name = xasprintf("ld-fn-%zu", k + 1);
 			free(p->boxes[before].dest);
 			p->boxes[before].dest = name;
 			p->boxes[before].before = 3;
@@ -1275,16 +1403,42 @@ static void footnotes(struct pdf *p, struct flow *f, cmark_node **defs, size_t n
 	}
 }
 
+/* A block nested too deep to follow, as one paragraph of its text. */
+static void flat_block(struct pdf *p, struct flow *f, cmark_node *n)
+{
+	struct rich r;
+	rich_init(&r);
+	rich_flat(p, &r, n, 0);
+	PangoLayout *l = layout_new(p, p->f_body, f->w);
+	pango_layout_set_text(l, buf_data(&r.text), (int)r.text.len);
+	pango_layout_set_attributes(l, r.attrs);
+	pango_layout_set_line_spacing(l, 1.35f);
+	struct para *pa = para_new(l, &r);
+	rich_clear(&r);
+	if (pa->nlines == 0) {
+		pa->refs = 1;
+		para_unref(pa);
+		return;
+	}
+	para_boxes(p, f, pa, space(f), 0, false);
+}
+
 static void block(struct pdf *p, struct flow *f, cmark_node *n)
 {
 	const char *ts = cmark_node_get_type_string(n);
+	if (f->depth >= MAX_DEPTH && cmark_node_first_child(n) &&
+	    cmark_node_get_type(n) != CMARK_NODE_PARAGRAPH &&
+	    cmark_node_get_type(n) != CMARK_NODE_HEADING) {
+		flat_block(p, f, n);
+		return;
+	}
 	switch (cmark_node_get_type(n)) {
 	case CMARK_NODE_PARAGRAPH: {
 		cmark_node *img = lone_image(n);
 		if (img)
 			image_block(p, f, img);
 		else
-			paragraph(p, f, n, p->f_body, 0, space(p, f), false);
+			paragraph(p, f, n, p->f_body, 0, space(f), false);
 		return;
 	}
 	case CMARK_NODE_HEADING:
@@ -1292,7 +1446,7 @@ static void block(struct pdf *p, struct flow *f, cmark_node *n)
 		return;
 	case CMARK_NODE_BLOCK_QUOTE: {
 		struct flow sub = *f;
-		if (f->depth < MAX_DEPTH) {
+		if (f->depth < MAX_DEPTH && f->w - 14 >= p->tw * 0.4) {
 			if (sub.quote < MAX_QUOTE)
 				sub.quote_x[sub.quote] = f->x + 1;
 			sub.quote++;
@@ -1304,7 +1458,7 @@ static void block(struct pdf *p, struct flow *f, cmark_node *n)
 		blocks(p, &sub, cmark_node_first_child(n));
 		f->marker = sub.marker;
 		if (p->nboxes > before)
-			p->boxes[before].before = space(p, f);
+			p->boxes[before].before = space(f);
 		return;
 	}
 	case CMARK_NODE_LIST:
@@ -1379,10 +1533,20 @@ static void title_block(struct pdf *p, struct flow *f)
 		para_boxes(p, f, pa, 6, 0, true);
 	}
 	buf_free(&by);
-	if (p->nboxes) {
-		struct box *b = box_add(p, BOX_RULE, f, 14, 2);
-		(void)b;
+	if (m->summary && *m->summary) {
+		struct rich r;
+		rich_init(&r);
+		rich_put(&r, m->summary, strlen(m->summary), 0, NULL);
+		PangoLayout *l = layout_new(p, p->f_lead, f->w);
+		pango_layout_set_text(l, buf_data(&r.text), (int)r.text.len);
+		pango_layout_set_attributes(l, r.attrs);
+		pango_layout_set_line_spacing(l, 1.3f);
+		struct para *pa = para_new(l, &r);
+		rich_clear(&r);
+		para_boxes(p, f, pa, 8, 0, true);
 	}
+	if (p->nboxes)
+		box_add(p, BOX_RULE, f, 14, 2);
 }
 
 /* --- pages --- */
@@ -1401,14 +1565,31 @@ static struct place *paginate(struct pdf *p, size_t *nplaces, int *pages)
 		/* the group of boxes held together from i */
 		size_t j = i;
 		double gh = (empty ? 0 : p->boxes[i].before) + p->boxes[i].h;
+		bool capped = false; /* held together longer than a page: broken anyway */
 		while (p->boxes[j].keep && j + 1 < p->nboxes) {
 			double more = p->boxes[j + 1].before + p->boxes[j + 1].h;
-			if (gh + more > body)
+			if (gh + more > body) {
+				capped = true;
 				break;
+			}
 			j++;
 			gh += more;
 		}
-		if (!empty && y + gh > bottom + 0.01) {
+		/* a figure that almost fits is drawn a little smaller rather
+		 * than leave the rest of the page empty */
+		struct box *fig = &p->boxes[i];
+		if (!empty && !capped && y + gh > bottom + 0.01 &&
+		    (fig->kind == BOX_CHART || fig->kind == BOX_IMAGE || fig->kind == BOX_SVG)) {
+			double k = (bottom - y - (gh - fig->h)) / fig->h;
+			if (k >= 0.8 && k < 1) {
+				fig->x += fig->w * (1 - k) / 2;
+				fig->w *= k;
+				fig->scale *= k;
+				gh -= fig->h * (1 - k);
+				fig->h *= k;
+			}
+		}
+		if (!empty && !capped && y + gh > bottom + 0.01) {
 			page++;
 			y = top;
 			empty = true;
@@ -1536,7 +1717,7 @@ static void draw_row(struct pdf *p, const struct box *b, double x, double y)
 	cairo_restore(cr);
 }
 
-static void draw_box(struct pdf *p, struct box *b, double y, int page)
+static void draw_box(struct pdf *p, struct box *b, double y)
 {
 	cairo_t *cr = p->cr;
 	double x = p->ml + b->x;
@@ -1549,10 +1730,9 @@ static void draw_box(struct pdf *p, struct box *b, double y, int page)
 		cairo_tag_end(cr, CAIRO_TAG_DEST);
 		buf_free(&a);
 	}
-	(void)page;
 	for (int q = 0; q < b->quote; q++) {
 		set_rgb(cr, C_QUOTE);
-		cairo_rectangle(cr, p->ml + b->quote_x[q], y - b->before * 0, 2.5, b->h);
+		cairo_rectangle(cr, p->ml + b->quote_x[q], y, 2.5, b->h);
 		cairo_fill(cr);
 	}
 	if (b->bg) {
@@ -1608,6 +1788,18 @@ static void draw_box(struct pdf *p, struct box *b, double y, int page)
 		cairo_scale(cr, b->w / iw, b->w / iw);
 		cairo_set_source_surface(cr, b->image, 0, 0);
 		cairo_paint(cr);
+		cairo_restore(cr);
+		break;
+	}
+	case BOX_SVG: {
+		RsvgRectangle vp = {x, y, b->w, b->h};
+		GError *err = NULL;
+		cairo_save(cr);
+		if (!rsvg_handle_render_document(b->svg, cr, &vp, &err)) {
+			diag_warning(p->d, b->at, "cannot draw this SVG image in the PDF: %s",
+				     err ? err->message : "librsvg failed");
+			g_clear_error(&err);
+		}
 		cairo_restore(cr);
 		break;
 	}
@@ -1704,6 +1896,7 @@ static void fonts_setup(struct pdf *p)
 	p->f_small = pango_font_description_from_string("DejaVu Serif 8.5");
 	p->f_caption = pango_font_description_from_string("DejaVu Sans 8.5");
 	p->f_title = pango_font_description_from_string("DejaVu Sans Bold 19");
+	p->f_lead = pango_font_description_from_string("DejaVu Sans 10.5");
 	p->f_footer = pango_font_description_from_string("DejaVu Sans 7.5");
 	static const char *const heads[] = {"DejaVu Sans Bold 16",   "DejaVu Sans Bold 13.5",
 					    "DejaVu Sans Bold 11.5", "DejaVu Sans Bold 10.5",
@@ -1723,6 +1916,8 @@ static void pdf_free(struct pdf *p)
 		free(b->title);
 		if (b->image)
 			cairo_surface_destroy(b->image);
+		if (b->svg)
+			g_object_unref(b->svg);
 		if (b->row) {
 			for (size_t j = 0; j < b->row->n; j++)
 				para_unref(b->row->cells[j].p);
@@ -1736,7 +1931,7 @@ static void pdf_free(struct pdf *p)
 		free(p->notes[i]);
 	free(p->notes);
 	PangoFontDescription **fs[] = {&p->f_body,  &p->f_mono,  &p->f_sans,  &p->f_small,
-				       &p->f_caption, &p->f_title, &p->f_footer};
+				       &p->f_caption, &p->f_title, &p->f_lead, &p->f_footer};
 	for (size_t i = 0; i < ARRAY_LEN(fs); i++)
 		if (*fs[i])
 			pango_font_description_free(*fs[i]);
@@ -1803,6 +1998,12 @@ bool pdf_render(struct doc *doc, const struct pdf_meta *m, struct buf *out, stru
 		g_object_unref(f.marker);
 
 	for (size_t i = 0; i < p.nboxes; i++) {
+		/* a name given twice (two {log} excerpts with one label)
+		 * leads to its first place */
+		if (p.boxes[i].dest && dest_known(&p, p.boxes[i].dest)) {
+			free(p.boxes[i].dest);
+			p.boxes[i].dest = NULL;
+		}
 		if (p.boxes[i].dest) {
 			p.dests = xrealloc(p.dests, (p.ndests + 1) * sizeof *p.dests);
 			p.dests[p.ndests++] = p.boxes[i].dest;
@@ -1828,7 +2029,7 @@ bool pdf_render(struct doc *doc, const struct pdf_meta *m, struct buf *out, stru
 		dest_done[pl[k].box] = true;
 		if (b->outline)
 			outline_add(&p, parents, b, page, pl[k].y);
-		draw_box(&p, b, pl[k].y, page);
+		draw_box(&p, b, pl[k].y);
 		b->dest = dest;
 	}
 	free(dest_done);

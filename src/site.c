@@ -482,11 +482,13 @@ static bool write_figure(void *ctx, const char *name, const char *ext, const cha
  * Any thread, as render_body(). */
 static void write_pdf(struct build *b, const struct report *r, struct doc *doc, struct job *job)
 {
-	struct pdf_meta m = {r->title, r->author, r->date, b->config.paper, r->dir};
+	struct pdf_meta m = {r->title,		r->author, r->date, r->summary, b->config.paper,
+			     r->dir, b->root_real};
 	struct buf pdf = BUF_INIT;
 	if (pdf_render(doc, &m, &pdf, job->render_d)) {
 		char *rel = path_join(r->slug, "report.pdf");
-		if (!outdir_write(&b->out, rel, pdf.data, pdf.len, job->render_d))
+		/* check --pdf lays it out for its warnings, writes nothing */
+		if (b->writing && !outdir_write(&b->out, rel, pdf.data, pdf.len, job->render_d))
 			job->io_failed = true;
 		free(rel);
 	}
@@ -526,7 +528,7 @@ static void render_body(struct build *b, struct report *r, struct job *job)
 	struct doc *doc = doc_resolve(r->text + r->body_off, r->len - r->body_off, r->path,
 				      r->body_line - 1, &ctx);
 	r->html = doc_html(doc);
-	if (b->opts->pdf && b->writing)
+	if (b->opts->pdf)
 		write_pdf(b, r, doc, job);
 	doc_free(doc);
 	warn_unused_runs(d, r);
@@ -549,6 +551,8 @@ static void render_page(struct build *b, struct report *r)
 	free(root);
 	set_report_fields(data, r);
 	value_set_str(data, "content", r->html);
+	if (b->opts->pdf)
+		value_set_str(data, "pdf", "report.pdf");
 	value_set_str(data, "generator", GENERATOR);
 
 	struct buf page = BUF_INIT;

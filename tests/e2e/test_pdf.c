@@ -12,6 +12,7 @@
  * logged on line 53) and every Markdown construct the PDF has a print
  * form for. */
 #include <cairo.h>
+#include <gdk-pixbuf/gdk-pixbuf.h>
 #include <time.h>
 
 #include "e2e.h"
@@ -259,9 +260,15 @@ static void writes_a_pdf_of_every_report(void **state)
 	struct run r = e2e_run(tmp, "pdf");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.err, "logdown: built 1 report into _site\n");
-	/* the page is still there, beside the PDF */
+	/* the page is still there, beside the PDF, and links to it */
 	char *page = e2e_read(tmp, "_site/r/index.html");
-	assert_non_null(page);
+	assert_contains(page, "<a class=\"ld-nav-link\" href=\"report.pdf\">PDF</a>\n</nav>");
+	free(page);
+	run_free(&r);
+	r = e2e_run(tmp, "build -o plain");
+	page = e2e_read(tmp, "plain/r/index.html");
+	assert_contains(page, "All reports</a>\n</nav>");
+	assert_not_contains(page, "report.pdf");
 	free(page);
 	char *info = pdf_info();
 	assert_contains(info, "Title:           PDF fixture report\n");
@@ -477,6 +484,35 @@ static void paper_letter_and_build_pdf(void **state)
 	run_free(&r);
 }
 
+/* check --pdf lays the PDFs out (their warnings) and writes nothing;
+ * check --against a site built by logdown pdf needs --pdf. */
+static void check_lays_out_and_compares_pdfs(void **state)
+{
+	(void)state;
+	project("---\ntitle: T\n---\n![gone](gone.png)\n", NULL);
+	struct run r = e2e_run(tmp, "check --pdf");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "content/r/index.md:4:1: warning: image 'gone.png' does not "
+				   "exist: the PDF shows its description\n"
+				   "    4 | ![gone](gone.png)\n"
+				   "      | ^\n"
+				   "logdown: checked 1 report\n");
+	char *none = e2e_read(tmp, "_site/r/report.pdf");
+	assert_null(none);
+	run_free(&r);
+	r = e2e_run(tmp, "pdf");
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	r = e2e_run(tmp, "check --against _site --pdf");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.err, "logdown: checked 1 report; _site is up to date\n");
+	run_free(&r);
+	r = e2e_run(tmp, "check --against _site");
+	assert_int_equal(r.status, 1);
+	assert_contains(r.err, "_site/r/report.pdf: error: a build no longer writes it");
+	run_free(&r);
+}
+
 static void bad_paper_is_an_error(void **state)
 {
 	(void)state;
@@ -524,6 +560,28 @@ static void missing_image_is_a_warning_and_a_description(void **state)
 	run_free(&r);
 }
 
+/* A link in the bundle that leads out of the project is not followed. */
+static void image_outside_the_project_is_not_read(void **state)
+{
+	(void)state;
+	if (!have_poppler())
+		skip();
+	project("---\ntitle: T\n---\n![secret](secret.svg)\n", NULL);
+	char *out = path_join(tmp, "../logdown-pdf-outside.svg");
+	static const char svg[] =
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"/>";
+	assert_true(file_write(out, svg, strlen(svg)));
+	char *link = path_join(tmp, "content/r/secret.svg");
+	assert_int_equal(symlink(out, link), 0);
+	struct run r = e2e_run(tmp, "pdf");
+	assert_contains(r.err, "content/r/index.md:4:1: warning: image 'secret.svg' leads outside "
+			       "the project: the PDF shows its description\n");
+	unlink(out);
+	free(out);
+	free(link);
+	run_free(&r);
+}
+
 static void a_png_image_is_drawn(void **state)
 {
 	(void)state;
@@ -550,6 +608,72 @@ static void a_png_image_is_drawn(void **state)
 	run_free(&r);
 }
 
+/* Pixels of page 1 near colour rgb (0xRRGGBB). */
+static long page_pixels(unsigned rgb)
+{
+	char *p = pdf_path();
+	char *ppm = path_join(tmp, "page");
+	char *o = sh("pdftoppm -r 60 -f 1 -l 1 '%s' '%s' && ls '%s'", p, ppm, tmp);
+	assert_non_null(o);
+	free(o);
+	char *name = path_join(tmp, "page-1.ppm");
+	struct buf img = BUF_INIT;
+	assert_true(file_read(name, &img, NULL));
+	int w, h, max, off = 0;
+	assert_int_equal(sscanf(buf_data(&img), "P6 %d %d %d%n", &w, &h, &max, &off), 3);
+	const unsigned char *px = (const unsigned char *)buf_data(&img) + off + 1;
+	int r0 = (rgb >> 16) & 255, g0 = (rgb >> 8) & 255, b0 = rgb & 255;
+	long n = 0;
+	for (long i = 0; i < (long)w * h; i++)
+		if (abs(px[3 * i] - r0) < 24 && abs(px[3 * i + 1] - g0) < 24 &&
+		    abs(px[3 * i + 2] - b0) < 24)
+			n++;
+	buf_free(&img);
+	free(name);
+	free(ppm);
+	free(p);
+	return n;
+}
+
+static void svg_image_is_drawn_as_vectors(void **state)
+{
+	(void)state;
+	if (!have_poppler())
+		skip();
+	project("---\ntitle: T\n---\n![a green box](box.svg)\n\nAfter the box.\n", NULL);
+	e2e_write(tmp, "content/r/box.svg",
+		  "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"200\" height=\"100\">"
+		  "<rect x=\"10\" y=\"10\" width=\"180\" height=\"80\" fill=\"#00a000\"/></svg>\n");
+	struct run r = e2e_run(tmp, "pdf");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "logdown: built 1 report into _site\n");
+	size_t len;
+	char *pdf = pdf_bytes(&len);
+	assert_false(mem_has(pdf, len, "/Subtype /Image"));
+	free(pdf);
+	assert_true(page_pixels(0x00a000) > 1000);
+	run_free(&r);
+}
+
+static void jpeg_image_is_drawn(void **state)
+{
+	(void)state;
+	if (!have_poppler())
+		skip();
+	project("---\ntitle: T\n---\n![a photo](photo.jpg)\n", NULL);
+	GdkPixbuf *pb = gdk_pixbuf_new(GDK_COLORSPACE_RGB, FALSE, 8, 120, 80);
+	gdk_pixbuf_fill(pb, 0xc81e1eff);
+	char *path = path_join(tmp, "content/r/photo.jpg");
+	assert_true(gdk_pixbuf_save(pb, path, "jpeg", NULL, "quality", "95", NULL));
+	g_object_unref(pb);
+	free(path);
+	struct run r = e2e_run(tmp, "pdf");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "logdown: built 1 report into _site\n");
+	assert_true(page_pixels(0xc81e1e) > 1000);
+	run_free(&r);
+}
+
 static void long_words_and_urls_stay_on_the_page(void **state)
 {
 	(void)state;
@@ -565,7 +689,17 @@ static void long_words_and_urls_stay_on_the_page(void **state)
 	buf_puts(&md, "end>\n\n| a | b |\n|---|---|\n| ");
 	for (int i = 0; i < 400; i++)
 		buf_puts(&md, "longcell");
-	buf_puts(&md, " | short |\n\n```\n");
+	buf_puts(&md, " | short |\n\n");
+	/* a table far wider than the page: 16 columns of long headers */
+	for (int j = 0; j < 16; j++)
+		buf_printf(&md, "| Column heading %d ", j);
+	buf_puts(&md, "|\n");
+	for (int j = 0; j < 16; j++)
+		buf_puts(&md, "|---:");
+	buf_puts(&md, "|\n");
+	for (int j = 0; j < 16; j++)
+		buf_printf(&md, "| %d.123456 ", j * 1000);
+	buf_puts(&md, "|\n\n```\n");
 	for (int i = 0; i < 500; i++)
 		buf_puts(&md, "code-");
 	buf_puts(&md, "\n```\n");
@@ -579,6 +713,8 @@ static void long_words_and_urls_stay_on_the_page(void **state)
 	/* the narrow column keeps its width; the wrapped code line is all
 	 * there */
 	assert_contains(t, "short");
+	/* cells narrower than their numbers: cut, never past the margin */
+	assert_contains(t, "15000.");
 	size_t codes = 0;
 	struct buf joined = BUF_INIT;
 	for (const char *c = t; *c; c++)
@@ -635,11 +771,15 @@ static void five_thousand_log_lines(void **state)
 	if (!have_poppler())
 		skip();
 	struct buf log = BUF_INIT;
-	for (int i = 1; i <= 5000; i++)
-		buf_printf(&log, "[rank %d] step %d loss=%d.25 %s\n", i % 8, i, i,
-			   i % 50 == 0 ? "a much longer line that goes on and on past the right "
-					 "margin of the page, so that it has to be wrapped with a mark"
-				       : "");
+	static const char *const tail = "a much longer line that goes on and on past the right "
+					"margin of the page, so that it has to be wrapped with a mark";
+	for (int i = 1; i <= 5000; i++) {
+		if (i == 7) /* one word wider than the page */
+			buf_printf(&log, "%0300d\n", 7);
+		else
+			buf_printf(&log, "[rank %d] step %d loss=%d.25 %s\n", i % 8, i, i,
+				   i % 50 == 0 ? tail : "");
+	}
 	project("---\ntitle: T\nruns:\n  big: { file: big.log, parser: keyvalue }\n---\n"
 		"```{log}\nfrom: big\nlines: 1-5000\n```\n",
 		NULL);
@@ -650,8 +790,171 @@ static void five_thousand_log_lines(void **state)
 	char *t = pdf_text();
 	assert_contains(t, "step 1 loss=1.25");
 	assert_contains(t, "step 5000 loss=5000.25");
+	/* its number stays on the line where the long word starts */
+	const char *w = strstr(t, "0000000000");
+	assert_non_null(w);
+	const char *bol = w;
+	while (bol > t && bol[-1] != '\n')
+		bol--;
+	bol += strspn(bol, " ");
+	assert_true(str_has_prefix(bol, "7 0000"));
 	free(t);
 	words_inside(30);
+	run_free(&r);
+}
+
+/* A heading is never the last thing on a page, and a paragraph never
+ * leaves its first line alone at a page's foot: on every page, the
+ * last heading is followed by at least two lines of its section. */
+static void headings_stay_with_their_text(void **state)
+{
+	(void)state;
+	if (!have_poppler())
+		skip();
+	struct buf md = BUF_INIT;
+	buf_puts(&md, "---\ntitle: T\n---\n");
+	for (int i = 1; i <= 60; i++) {
+		buf_printf(&md, "## Heading number %d\n\n", i);
+		for (int k = 0; k < 2 + i % 5; k++)
+			buf_printf(&md, "Body%d words words words words words words words words words "
+					"words words. ",
+				   i);
+		buf_puts(&md, "\n\n");
+	}
+	project(buf_data(&md), NULL);
+	buf_free(&md);
+	struct run r = e2e_run(tmp, "pdf");
+	assert_int_equal(r.status, 0);
+	char *t = pdf_text();
+	int pages = 0;
+	for (char *page = t; page && *page; pages++) {
+		char *end = strchr(page, '\f');
+		if (end)
+			*end = 0;
+		/* the page's last heading */
+		char *h = NULL;
+		for (char *q = page; (q = strstr(q, "Heading number ")) != NULL; q++)
+			h = q;
+		if (h) {
+			int n = atoi(h + strlen("Heading number "));
+			char *body = xasprintf("Body%d", n);
+			const char *after = strstr(h, body);
+			if (!after)
+				fail_msg("page %d ends with heading %d alone:\n%s", pages + 1, n, page);
+			/* two lines of it: a line break between two of its words */
+			const char *nl = strchr(after, '\n');
+			if (!nl || !strstr(nl + 1, "words"))
+				fail_msg("page %d leaves one line of section %d:\n%s", pages + 1, n,
+					 page);
+			free(body);
+		}
+		page = end ? end + 1 : NULL;
+	}
+	assert_true(pages >= 3);
+	free(t);
+	run_free(&r);
+}
+
+/* Thousands of nested quotes, list items and emphases (with the
+ * nesting limit raised): followed to a depth, then written as running
+ * text; never a crash, never off the page. */
+static void deep_nesting_stays_on_the_page(void **state)
+{
+	(void)state;
+	if (!have_poppler())
+		skip();
+	struct buf md = BUF_INIT;
+	buf_puts(&md, "---\ntitle: T\n---\n");
+	for (int i = 0; i < 5000; i++)
+		buf_puts(&md, "> ");
+	buf_puts(&md, "deep quote\n\n");
+	for (int i = 0; i < 300; i++) {
+		for (int k = 0; k < i; k++)
+			buf_puts(&md, "  ");
+		buf_printf(&md, "- item%d\n", i);
+	}
+	buf_puts(&md, "\n");
+	for (int i = 0; i < 3000; i++)
+		buf_puts(&md, "*a **b ");
+	buf_puts(&md, "innermost");
+	for (int i = 0; i < 3000; i++)
+		buf_puts(&md, "** b*");
+	buf_puts(&md, "\n");
+	/* past the default limit of 100 levels this is an error (the
+	 * limits' own tests); raised, the PDF must still cope */
+	project(buf_data(&md), "limits:\n  markdown_depth: 10000\n");
+	buf_free(&md);
+	struct run r = e2e_run(tmp, "pdf");
+	assert_int_equal(r.status, 0);
+	char *t = pdf_text();
+	static const char *const words[] = {"deep quote", "item0", "item1", "item298", "item299",
+					    "innermost", NULL};
+	in_order(t, words);
+	free(t);
+	words_inside(30);
+	run_free(&r);
+}
+
+/* Every example of the GFM spec (../shared/testdata/gfm-spec), one
+ * report each, gives a PDF that poppler reads, without an error. */
+static void every_gfm_spec_example_gives_a_pdf(void **state)
+{
+	(void)state;
+	if (!have_poppler())
+		skip();
+	static const char *const files[] = {"../shared/testdata/gfm-spec/spec.txt",
+					    "../shared/testdata/gfm-spec/extensions.txt"};
+	tmp = e2e_tmpdir();
+	int n = 0;
+	for (size_t i = 0; i < 2; i++) {
+		struct buf spec = BUF_INIT;
+		if (!file_read(files[i], &spec, NULL)) {
+			print_message("%s not found: skipped\n", files[i]);
+			buf_free(&spec);
+			skip();
+		}
+		const char *fence = "```````````````````````````````` example";
+		for (const char *p = buf_data(&spec); (p = strstr(p, fence)) != NULL;) {
+			p = strchr(p, '\n');
+			if (!p)
+				break;
+			p++;
+			const char *end = strstr(p, "\n.\n");
+			if (!end)
+				break;
+			struct buf md = BUF_INIT;
+			buf_printf(&md, "---\ntitle: Example %d\n---\n", n + 1);
+			for (const char *q = p; q <= end; q++) {
+				if (strncmp(q, "\xE2\x86\x92", 3) == 0) { /* the spec's tab */
+					buf_putc(&md, '\t');
+					q += 2;
+				} else {
+					buf_putc(&md, *q);
+				}
+			}
+			char *rel = xasprintf("content/ex%04d.md", ++n);
+			e2e_write(tmp, rel, buf_data(&md));
+			free(rel);
+			buf_free(&md);
+			p = end + 3;
+		}
+		buf_free(&spec);
+	}
+	assert_true(n > 600);
+	struct run r = e2e_run(tmp, "pdf");
+	assert_int_equal(r.status, 0);
+	assert_not_contains(r.err, "error:");
+	char *expect = xasprintf("logdown: built %d reports into _site\n", n);
+	assert_contains(r.err, expect);
+	free(expect);
+	char *bad = sh("cd '%s' && for f in _site/*/report.pdf; do pdftotext -q \"$f\" - "
+		       ">/dev/null || echo \"$f\"; done; ls _site/*/report.pdf | wc -l",
+		       tmp);
+	assert_non_null(bad);
+	char *want = xasprintf("%d\n", n);
+	assert_string_equal(bad, want);
+	free(want);
+	free(bad);
 	run_free(&r);
 }
 
@@ -704,12 +1007,19 @@ int main(void)
 		TEST(paper_letter_and_build_pdf),
 		TEST(a_rebuild_from_the_cache_keeps_the_pdf),
 		TEST(bad_paper_is_an_error),
+		TEST(check_lays_out_and_compares_pdfs),
 		TEST(help_and_usage),
 		TEST(missing_image_is_a_warning_and_a_description),
 		TEST(a_png_image_is_drawn),
+		TEST(image_outside_the_project_is_not_read),
+		TEST(svg_image_is_drawn_as_vectors),
+		TEST(jpeg_image_is_drawn),
 		TEST(long_words_and_urls_stay_on_the_page),
 		TEST(ten_thousand_rows_repeat_their_header),
 		TEST(five_thousand_log_lines),
+		TEST(deep_nesting_stays_on_the_page),
+		TEST(headings_stay_with_their_text),
+		TEST(every_gfm_spec_example_gives_a_pdf),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -168,6 +168,59 @@ static void every_type_renders_pdf(void **state)
 	}
 }
 
+/* chart_draw() onto a cairo context of the caller's (the PDF's page):
+ * inside its box only, with the series' colours, the context as it was
+ * afterwards. */
+static void every_type_draws_onto_a_given_context(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_LEN(all_types); i++) {
+		struct chart c = make_chart(all_types[i]);
+		cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 400, 260);
+		cairo_t *cr = cairo_create(s);
+		cairo_set_source_rgb(cr, 1, 0, 0);
+		cairo_paint(cr);
+		char *err = NULL;
+		assert_true(chart_draw(&c, cr, 20, 10, 0.5, &err));
+		assert_null(err);
+		cairo_matrix_t m;
+		cairo_get_matrix(cr, &m);
+		assert_true(m.xx == 1 && m.yy == 1 && m.x0 == 0 && m.y0 == 0);
+		cairo_surface_flush(s);
+		const unsigned char *d = cairo_image_surface_get_data(s);
+		int stride = cairo_image_surface_get_stride(s);
+		/* outside the 360 x 202.5 box: untouched red */
+		uint32_t out = *(const uint32_t *)(const void *)(d + 5 * stride + 5 * 4);
+		assert_int_equal(out & 0xffffff, 0xff0000);
+		uint32_t below = *(const uint32_t *)(const void *)(d + 250 * stride + 200 * 4);
+		assert_int_equal(below & 0xffffff, 0xff0000);
+		/* inside: the white ground and the first series' blue */
+		uint32_t ground = *(const uint32_t *)(const void *)(d + 12 * stride + 22 * 4);
+		assert_int_equal(ground & 0xffffff, 0xffffff);
+		long blue = 0;
+		for (int y = 10; y < 212; y++)
+			for (int x = 20; x < 380; x++) {
+				uint32_t v = *(const uint32_t *)(const void *)(d + y * stride + x * 4);
+				int r = (v >> 16) & 255, g = (v >> 8) & 255, b = v & 255;
+				blue += r < 40 && g > 90 && g < 140 && b > 150 && b < 210;
+			}
+		if (all_types[i] != CHART_ROOFLINE)
+			assert_true(blue > 10);
+		cairo_destroy(cr);
+		cairo_surface_destroy(s);
+	}
+	struct chart none = make_chart(CHART_LINE);
+	none.nseries = 0;
+	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 10, 10);
+	cairo_t *cr = cairo_create(s);
+	char *err = NULL;
+	assert_false(chart_draw(&none, cr, 0, 0, 1, &err));
+	assert_string_equal(err, "the chart has no series");
+	free(err);
+	cairo_destroy(cr);
+	cairo_surface_destroy(s);
+}
+
 static void same_chart_gives_same_bytes(void **state)
 {
 	(void)state;
@@ -553,6 +606,7 @@ int main(void)
 		cmocka_unit_test(every_type_renders_svg),
 		cmocka_unit_test(every_type_renders_png_at_twice_the_size),
 		cmocka_unit_test(every_type_renders_pdf),
+		cmocka_unit_test(every_type_draws_onto_a_given_context),
 		cmocka_unit_test(same_chart_gives_same_bytes),
 		cmocka_unit_test(render_appends_to_the_buffer),
 		cmocka_unit_test(million_points_give_a_small_svg_quickly),

@@ -365,6 +365,19 @@ static void paper_a5_is_an_error(void **state)
 	fx_close(&fx);
 }
 
+static void paper_is_read_in_any_case(void **state)
+{
+	(void)state;
+	struct fixture fx;
+	assert_true(fx_load(&fx, "paper: Letter\n"));
+	assert_string_equal(fx.c.paper, "letter");
+	fx_close(&fx);
+	assert_true(fx_load(&fx, "paper: A4\n"));
+	assert_string_equal(fx.c.paper, "a4");
+	assert_int_equal(diag_errors(fx.d), 0);
+	fx_close(&fx);
+}
+
 static void bad_paper_leaves_the_default(void **state)
 {
 	(void)state;
@@ -521,6 +534,7 @@ int main(void)
 		cmocka_unit_test(site_yaml_stays_quotable_after_loading),
 		cmocka_unit_test(site_yaml_that_is_a_folder_is_an_error),
 		cmocka_unit_test(free_twice_is_harmless),
+		cmocka_unit_test(paper_is_read_in_any_case),
 	};
 	return cmocka_run_group_tests(tests, NULL, drop_leftovers);
 }
