@@ -1,7 +1,8 @@
 # logdown: Markdown + result files -> a static report site.
 #
 #   make site     install missing Debian packages, build, build the example site
-#   make test     the same packages, then every test under ASan+UBSan
+#   make test     the same packages, then every test under ASan+UBSan,
+#                 the fuzzers briefly and the e2e tests under valgrind
 #   make install  PREFIX=/usr/local DESTDIR=
 #
 # Local tweaks (CC, CFLAGS) go in an untracked config.mk.
@@ -72,7 +73,7 @@ build/asan/logdown: $(ASAN_OBJS) build/asan/main.o
 	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $^ $(LIBS)
 
 build/asan/test_%: tests/unit/test_%.c $(ASAN_OBJS)
-	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $^ $(LIBS) -lcmocka
+	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $(filter %.c %.o,$^) $(LIBS) -lcmocka
 build/asan/test_%: tests/e2e/test_%.c tests/e2e/e2e.h $(ASAN_OBJS) build/asan/logdown
 	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $< $(ASAN_OBJS) $(LIBS) -lcmocka
 
@@ -89,9 +90,11 @@ site:
 test:
 	@sh tools/deps.sh
 	@$(MAKE) --no-print-directory check-all
+	@$(MAKE) --no-print-directory fuzz-smoke valgrind
 
 check-all: $(UNIT_TESTS) $(E2E_TESTS) build/asan/logdown
 	@sh tests/run.sh $(UNIT_TESTS) $(E2E_TESTS)
+	@$(MAKE) --no-print-directory fuzz-replay
 
 # Parse throughput and memory against rg, grep and Python on a generated
 # log (BENCH_SIZE=100M for a quicker run); then `logdown serve` against
@@ -110,5 +113,8 @@ uninstall:
 
 clean:
 	rm -rf build logdown _site
+
+# make fuzz, fuzz-smoke, fuzz-replay, valgrind
+include tests/hardening.mk
 
 -include $(wildcard build/rel/*.d build/asan/*.d)
