@@ -1,7 +1,8 @@
 # logdown: Markdown + result files -> a static report site.
 #
 #   make site     install missing Debian packages, build, build the example site
-#   make test     the same packages, then every test under ASan+UBSan
+#   make test     the same packages, then every test under ASan+UBSan,
+#                 the fuzzers briefly and the e2e tests under valgrind
 #   make install  PREFIX=/usr/local DESTDIR=
 #
 # Local tweaks (CC, CFLAGS) go in an untracked config.mk.
@@ -97,9 +98,11 @@ site:
 test:
 	@sh tools/deps.sh
 	@$(MAKE) --no-print-directory check-all
+	@$(MAKE) --no-print-directory fuzz-smoke valgrind
 
 check-all: $(UNIT_TESTS) $(E2E_TESTS) build/asan/logdown
 	@sh tests/run.sh $(UNIT_TESTS) $(E2E_TESTS)
+	@$(MAKE) --no-print-directory fuzz-replay
 
 # logdown against grep/rg/python, Hugo, gnuplot/matplotlib, python's
 # http.server and Chromium, side by side, one table of ratios
@@ -116,5 +119,8 @@ uninstall:
 
 clean:
 	rm -rf build logdown _site
+
+# make fuzz, fuzz-smoke, fuzz-replay, valgrind
+include tests/hardening.mk
 
 -include $(wildcard build/rel/*.d build/asan/*.d)

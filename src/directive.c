@@ -1406,7 +1406,9 @@ static pcre2_code *log_pattern(struct diag *d, const struct value *v)
 			   (const char *)msg, (size_t)off);
 		return NULL;
 	}
+#ifndef LOGDOWN_NO_JIT /* valgrind cannot follow JIT code: make valgrind */
 	pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
+#endif
 	return re;
 }
 

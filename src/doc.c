@@ -429,7 +429,13 @@ static char *directive(struct doc *doc, cmark_node *node, struct directive_resul
 	const char *close = strchr(info, '}');
 	int line = doc->line0 + cmark_node_get_start_line(node);
 	const char *src = source_line(doc, cmark_node_get_start_line(node));
-	const char *brace = src ? strchr(src, '{') : NULL;
+	/* cmark also ends a line at a lone CR: the brace may not be on
+	 * this line, and the text need not end in a NUL */
+	const char *brace = NULL;
+	if (src) {
+		const char *nl = memchr(src, '\n', (size_t)(doc->text + doc->len - src));
+		brace = memchr(src, '{', (size_t)((nl ? nl : doc->text + doc->len) - src));
+	}
 	struct loc at = {doc->file, line, brace ? (int)(brace - src) + 1 : 1, 0};
 	char *name = xstrndup(info + 1, close ? (size_t)(close - info - 1) : strlen(info + 1));
 	bool known = false;

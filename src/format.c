@@ -94,7 +94,12 @@ static void explain(struct diag *d, struct loc at, const char *s, size_t n)
 		/* Leading zeros are allowed, as in Python: .02f is .2f. */
 		while (start < i - 1 && s[start] == '0')
 			start++;
-		if (i - start > 3 || strtol(s + start, NULL, 10) > FORMAT_MAX_PRECISION) {
+		/* At most three digits, read within the spec (it need not end
+		 * in a NUL). */
+		long p = 0;
+		for (size_t k = start; k < i && k < start + 4; k++)
+			p = p * 10 + (s[k] - '0');
+		if (i - start > 3 || p > FORMAT_MAX_PRECISION) {
 			diag_error(d, at, "format '%.*s': precision %.*s is too large (at most %d)",
 				   w, s, (int)(i - start), s + start, FORMAT_MAX_PRECISION);
 			return;

@@ -872,9 +872,16 @@ static bool pattern_compile(struct def *df, struct pattern *pat, const struct va
 			   "bad pattern for %s: %s (at offset %zu in the pattern)", what,
 			   (const char *)msg, (size_t)erroff);
 		df->ok = false;
+		/* The caller keeps only the patterns that compiled. */
+		free(pat->src);
+		pat->src = NULL;
 		return false;
 	}
+#ifdef LOGDOWN_NO_JIT
+	pat->jit = false; /* valgrind cannot follow JIT code: make valgrind */
+#else
 	pat->jit = pcre2_jit_compile(pat->code, PCRE2_JIT_COMPLETE) == 0;
+#endif
 	struct buf lit = BUF_INIT;
 	pattern_literal(pat->src, pat->len, &lit);
 	if (lit.len) {

@@ -936,6 +936,10 @@ static void check_reports_the_same_errors_and_writes_nothing(void **state)
 static void a_large_series_gives_a_small_svg_quickly(void **state)
 {
 	(void)state;
+	if (getenv("LOGDOWN_VALGRIND")) {
+		printf("a_large_series_gives_a_small_svg_quickly: times logdown, not valgrind; skipped\n");
+		skip();
+	}
 	project_new(FRONT("  big: logs/big.log\n")
 		    "```{chart}\n"
 		    "type: line\n"

@@ -301,6 +301,24 @@ static void spec_with_a_nul_byte_is_refused(void **state)
 	cap_close(&c);
 }
 
+/* Found by tests/fuzz/fuzz_format: explaining a spec without a type
+ * read its precision past the spec's end (strtol() wants a NUL).  The
+ * spec here is exactly its bytes, with nothing after them. */
+static void precision_is_read_within_the_spec(void **state)
+{
+	(void)state;
+	char *spec = xmalloc(2);
+	memcpy(spec, ".5", 2);
+	struct capture c;
+	cap_open(&c);
+	struct format f;
+	struct loc at = {"t.md", 1, 1, 0};
+	assert_false(format_parse(spec, 2, at, &f, c.d));
+	assert_non_null(strstr(cap_text(&c), "t.md:1:1: error: format '.5' has no type: end it with f, e, g or % (e.g. .5f)"));
+	cap_close(&c);
+	free(spec);
+}
+
 static void empty_spec_says_what_to_write(void **state)
 {
 	(void)state;
@@ -541,6 +559,7 @@ int main(void)
 		cmocka_unit_test(blanks_move_the_caret_to_the_spec),
 		cmocka_unit_test(caret_counts_characters_not_bytes),
 		cmocka_unit_test(spec_with_a_nul_byte_is_refused),
+		cmocka_unit_test(precision_is_read_within_the_spec),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -952,6 +952,21 @@ static void bad_pattern_column_counts_quote_escapes(void **state)
 			  "      |                   ^\n");
 }
 
+/* Found by tests/fuzz/fuzz_parserdef: a detect pattern that did not
+ * compile leaked its copy of the pattern (LeakSanitizer fails the test
+ * binary at exit). */
+static void bad_detect_pattern_is_reported_and_not_kept(void **state)
+{
+	(void)state;
+	expect_def_errors("detect:\n"
+			  "  - 'ok'\n"
+			  "  - 'bad (\\S+'\n",
+			  "p.yaml:3:14: error: bad pattern for detect: missing closing parenthesis "
+			  "(at offset 8 in the pattern)\n"
+			  "    3 |   - 'bad (\\S+'\n"
+			  "      |              ^\n");
+}
+
 static void unknown_type_suggests_the_closest(void **state)
 {
 	(void)state;
@@ -1268,6 +1283,7 @@ int main(void)
 		cmocka_unit_test(unknown_field_option_suggests_the_closest),
 		cmocka_unit_test(bad_pattern_is_reported_at_its_column),
 		cmocka_unit_test(bad_pattern_column_counts_quote_escapes),
+		cmocka_unit_test(bad_detect_pattern_is_reported_and_not_kept),
 		cmocka_unit_test(unknown_type_suggests_the_closest),
 		cmocka_unit_test(series_needs_named_groups),
 		cmocka_unit_test(series_columns_must_name_groups),

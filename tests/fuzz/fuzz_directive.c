@@ -1,0 +1,54 @@
+/* fuzz_directive.c: the body of a {table}, {log} or {chart} directive
+ * (the first byte chooses) as YAML, rendered against the fixture runs
+ * (fuzz.h), as doc.c would; a chart is drawn as SVG but not written. */
+#include "fuzz.h"
+
+#include "directive.h"
+#include "fsutil.h"
+#include "provenance.h"
+#include "yamldoc.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static char *root;
+	if (size < 1)
+		return 0;
+	const struct fuzz_runs *fr = fuzz_runs();
+	if (!root)
+		root = path_real(".");
+	unsigned kind = data[0] % 3;
+	data++;
+	size--;
+	struct diag *d = fuzz_diag();
+	char *text = xmalloc(size ? size : 1);
+	memcpy(text, data, size);
+	diag_add_source(d, "fuzz.md", text, size);
+	struct value *body = yamldoc_parse(text, size, "fuzz.md", 0, d);
+	/* doc.c hands a directive only a map: anything else is reported
+	 * there. */
+	if (body && body->kind == VALUE_MAP) {
+		struct directive_ctx c = {
+			.scope = &fr->scope,
+			.set_names = fr->set_names,
+			.set_runs = fr->set_runs,
+			.set_counts = fr->set_counts,
+			.nsets = 1,
+			.prov = provenance_new(".", root),
+			.d = d,
+			.figure_formats = FIGURE_SVG,
+		};
+		struct buf out = BUF_INIT;
+		if (kind == 0)
+			directive_table(&c, body, 1, &out);
+		else if (kind == 1)
+			directive_log(&c, body, &out);
+		else
+			directive_chart(&c, body, 1, "fig-1", &out);
+		buf_free(&out);
+		provenance_free(c.prov);
+	}
+	value_free(body);
+	diag_free(d);
+	free(text);
+	return 0;
+}

@@ -1,0 +1,37 @@
+/* fuzz_doc.c: a report body, Markdown with inline values,
+ * cross-references and {table}/{log}/{chart} directives, rendered by
+ * doc_render() against the fixture runs (fuzz.h); charts are drawn as
+ * SVG, not written. */
+#include "fuzz.h"
+
+#include "directive.h"
+#include "doc.h"
+#include "fsutil.h"
+#include "provenance.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static char *root;
+	const struct fuzz_runs *fr = fuzz_runs();
+	if (!root)
+		root = path_real(".");
+	struct diag *d = fuzz_diag();
+	char *text = xmalloc(size ? size : 1);
+	memcpy(text, data, size);
+	diag_add_source(d, "fuzz.md", text, size);
+	struct directive_ctx c = {
+		.scope = &fr->scope,
+		.set_names = fr->set_names,
+		.set_runs = fr->set_runs,
+		.set_counts = fr->set_counts,
+		.nsets = 1,
+		.prov = provenance_new(".", root),
+		.d = d,
+		.figure_formats = FIGURE_SVG,
+	};
+	free(doc_render(text, size, "fuzz.md", 0, &c));
+	provenance_free(c.prov);
+	diag_free(d);
+	free(text);
+	return 0;
+}

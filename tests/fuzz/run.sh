@@ -1,0 +1,82 @@
+#!/bin/sh
+# Runs libFuzzer harnesses: `run.sh SECONDS BIN...` fuzzes each for
+# SECONDS; `run.sh -replay BIN...` only runs every file of
+# tests/fuzz/regressions/<name>/ through its harness (each a past crash,
+# leak or hang that must stay fixed).
+#
+# Per harness: the corpus grows in build/fuzz/corpus/<name>/ (kept
+# between runs), seeded from the fixtures (seed.sh) into
+# build/fuzz/seed/<name>/; a crash, leak or timeout leaves its input in
+# build/fuzz/artifacts/<name>/ and fails the run.  Ends with one line per
+# harness: time, executions, corpus size, and ok or what it found.
+set -u
+
+replay=false
+secs=0
+if [ "${1:-}" = "-replay" ]; then
+	replay=true
+else
+	secs=$1
+fi
+shift
+
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
+# The font libraries' caches live as long as the process.
+export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$(pwd)/tests/lsan.supp:print_suppressions=0}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+# Inputs are small; anything slower than this is a hang.
+FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-10}
+FUZZ_RSS=${FUZZ_RSS:-2048}
+FUZZ_MAX_LEN=${FUZZ_MAX_LEN:-65536}
+
+summary=$(mktemp)
+trap 'rm -f "$summary"' EXIT
+failed=0
+
+for bin in "$@"; do
+	name=$(basename "$bin")
+	log=build/fuzz/logs/$name.log
+	corpus=build/fuzz/corpus/$name
+	seeds=build/fuzz/seed/$name
+	artifacts=build/fuzz/artifacts/$name
+	regressions=tests/fuzz/regressions/$name
+	mkdir -p "$corpus" "$artifacts" build/fuzz/logs
+	status=ok
+
+	if $replay; then
+		[ -d "$regressions" ] && [ -n "$(ls "$regressions")" ] || continue
+		n=$(ls "$regressions" | wc -l)
+		if "$bin" -timeout="$FUZZ_TIMEOUT" -rss_limit_mb="$FUZZ_RSS" \
+			"$regressions"/* >"$log" 2>&1; then
+			echo "$name: $n regression inputs pass" >>"$summary"
+		else
+			tail -n 40 "$log"
+			echo "$name: FAILED: a regression input fails again; log: $log" >>"$summary"
+			failed=$((failed + 1))
+		fi
+		continue
+	fi
+	[ -d "$seeds" ] || sh tests/fuzz/seed.sh "$name" "$seeds" >/dev/null
+
+	echo "== $name: fuzzing for $secs s"
+	start=$(date +%s)
+	"$bin" -max_total_time="$secs" -timeout="$FUZZ_TIMEOUT" -rss_limit_mb="$FUZZ_RSS" \
+		-max_len="$FUZZ_MAX_LEN" -print_final_stats=1 -artifact_prefix="$artifacts/" \
+		"$corpus" "$seeds" >"$log" 2>&1
+	rc=$?
+	end=$(date +%s)
+	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+	size=$(ls "$corpus" | wc -l)
+	if [ $rc -ne 0 ]; then
+		tail -n 60 "$log"
+		what=$(grep -m 1 -o 'ERROR: [A-Za-z]*: [a-z-]*\|ERROR: libFuzzer: [a-z-]*\|runtime error: .*' "$log")
+		art=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -n 1)
+		status="FAILED: ${what:-exit $rc}; input: ${art:-none}; log: $log"
+		failed=$((failed + 1))
+	fi
+	echo "$name: $((end - start)) s, ${runs:-?} runs, corpus $size, $status" >>"$summary"
+done
+
+$replay && echo "== fuzz regressions" || echo "== fuzz summary"
+cat "$summary"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,142 @@
+#!/bin/sh
+# Seeds the corpus of one harness, build/fuzz/seed/<name>/, from the
+# repository's test fixtures, golden tests, example content and parsers,
+# and ../shared/testdata when it is there.  Usage: seed.sh NAME DIR
+set -eu
+name=$1
+out=$2
+rm -rf "$out"
+mkdir -p "$out"
+
+# put FILE [PREFIX-BYTE]: one seed, the file's bytes after an optional
+# selector byte (an octal escape for printf).
+put() {
+	{ [ -z "${2:-}" ] || printf "\\$2"; cat "$1"; } >"$(mktemp "$out/seed.XXXXXX")"
+}
+# A seed from text on stdin.
+put_stdin() {
+	cat >"$(mktemp "$out/seed.XXXXXX")"
+}
+
+shared=../shared/testdata
+md_files() {
+	find content tests/golden -name '*.md' | sort
+}
+# The Markdown body of a report: what follows its front matter.
+body() {
+	awk 'NR == 1 && /^---[ \t\r]*$/ { fm = 1; next } fm && /^---[ \t\r]*$/ { fm = 0; next } !fm' "$1"
+}
+# Every fenced directive of a kind in the .md files, one seed each.
+directives() {
+	kind=$1 byte=$2
+	for f in $(md_files); do
+		awk -v kind="$kind" -v dir="$out" -v pre="$kind" '
+			$0 ~ "^[ \t>*-]*```+ *\\{" kind "\\}" { on = 1; k++; file = "seed-" pre "-" FILENAME "-" k; gsub("/", "_", file); file = dir "/" file; next }
+			on && /^[ \t>]*```/ { on = 0; close(file); next }
+			on { print > file }' "$f" 2>/dev/null || true
+	done
+	# The awk above names its files after the report; prefix the selector.
+	for s in "$out"/*"$kind"*; do
+		[ -f "$s" ] || continue
+		{ printf "\\$byte"; cat "$s"; } >"$s.seed" && rm -f "$s"
+	done
+}
+
+case $name in
+fuzz_frontmatter)
+	for f in $(md_files); do put "$f"; done
+	printf -- '---\ntitle: x\ndate: 2024-02-30\ndraft: maybe\nruns:\n  a: cerebras/bs512.log\n  s: { glob: "cerebras/bs*.log", parser: cerebras, name_pattern: '"'"'bs(?<bs>\\d+)'"'"' }\n---\nbody\n' | put_stdin
+	;;
+fuzz_yamldoc)
+	for f in parsers/*.yaml site.yaml $(find tests/fixtures content -name '*.yaml' -o -name '*.yml' | sort); do
+		put "$f" 000
+		put "$f" 003
+	done
+	[ -d "$shared/mustache-spec" ] && for f in "$shared"/mustache-spec/*.yml; do put "$f" 000; done
+	;;
+fuzz_expr)
+	# Every inline value of the examples: "expr\0spec".
+	for f in $(md_files); do
+		grep -o '{{[^}]*}}' "$f" | sed 's/^{{ *//; s/ *}}$//' || true
+	done | sort -u | while IFS= read -r e; do
+		case $e in
+		*' :'*) printf '%s\0%s' "${e% :*}" "${e##* :}" | put_stdin ;;
+		*) printf '%s' "$e" | put_stdin ;;
+		esac
+	done
+	for e in 'mean(cs512.train.loss) * 2 - 1 / 3' 'cs.final_loss' 'round(percentile(cs512.train.rate, 90), 2)' \
+		"llama.rows[batch_size=512].throughput" 'not (1 < 2 and "a" == '"'b'"') or true' 'std(cs512.train.step)'; do
+		printf '%s\0.2f' "$e" | put_stdin
+	done
+	;;
+fuzz_format)
+	# 7.125, 1234567, -0.0, 1e308, NaN as little-endian doubles.
+	for d in '\000\000\000\000\000\200\034\100' '\000\000\000\000\207\326\062\101' \
+		'\000\000\000\000\000\000\000\200' '\020\214\267\245\255\314\337\177' \
+		'\000\000\000\000\000\000\370\177'; do
+		for s in .2f ,.0f .1% .3e .4g d ,d .100f; do
+			{ printf "$d"; printf '%s' "$s"; } | put_stdin
+		done
+	done
+	;;
+fuzz_directive)
+	directives table 000
+	directives log 001
+	directives chart 002
+	;;
+fuzz_parserdef)
+	for f in parsers/*.yaml $(find content tests -path '*/parsers/*.yaml' | sort); do
+		stem=$(basename "$f" .yaml)
+		log=$(find tests/fixtures/"$stem" -type f 2>/dev/null | sort | head -n 1)
+		{ cat "$f"; printf '\0'; [ -z "$log" ] || cat "$log"; } | put_stdin
+	done
+	;;
+fuzz_parsers)
+	# The selector byte is the parser's index among parsers/*.yaml,
+	# which are embedded in name order.
+	i=0
+	for p in $(ls parsers/*.yaml | sort); do
+		stem=$(basename "$p" .yaml)
+		for f in $(find tests/fixtures/"$stem" tests/fixtures/engine -type f 2>/dev/null | sort); do
+			put "$f" "$(printf '%03o' "$i")"
+		done
+		i=$((i + 1))
+	done
+	;;
+fuzz_structured)
+	for f in $(find tests/fixtures -name '*.json' | sort); do put "$f" 000; done
+	for f in $(find tests/fixtures -name '*.yaml' | sort); do put "$f" 001; done
+	for f in $(find tests/fixtures content -name '*.csv' | sort); do put "$f" 002; done
+	;;
+fuzz_mustache)
+	for f in templates/*.html; do put "$f"; done
+	printf '%s\0%s\0%s' '{{<base}}{{$body}}x{{/body}}{{/base}}' '{{#reports}}{{title}}{{/reports}}' \
+		'<h1>{{$body}}d{{/body}}</h1>{{>p}}' | put_stdin
+	printf '%s\0%s\n' '{{=<% %>=}}<% title %><%={{ }}=%>{{! c }}{{^empty}}none{{/empty}}{{#list}}{{.}}{{/list}}{{{title}}}{{&title}}{{site.title}}' \
+		'  {{>p}}' | put_stdin
+	if [ -d "$shared/mustache-spec" ]; then
+		# The one-line templates of the spec's tests.
+		sed -n "s/^ *template: *\"\\(.*\\)\" *$/\\1/p; s/^ *template: *'\\(.*\\)' *$/\\1/p" \
+			"$shared"/mustache-spec/*.yml | while IFS= read -r t; do
+			printf '%b' "$t" | put_stdin
+		done
+	fi
+	;;
+fuzz_doc)
+	for f in $(md_files); do
+		body "$f" | put_stdin
+	done
+	if [ -f "$shared/gfm-spec/spec.txt" ]; then
+		# Each example of the GFM spec ("→" stands for a tab).
+		awk -v dir="$out" -v fence="$(printf '%32s' '' | tr ' ' '`')" '
+			index($0, fence " example") == 1 { on = 1; k++; file = dir "/gfm" k; next }
+			on && $0 == "." { on = 0; close(file); next }
+			on && $0 == fence { on = 0; next }
+			on == 1 { gsub("→", "\t"); print > file }' "$shared/gfm-spec/spec.txt"
+	fi
+	;;
+*)
+	echo "seed.sh: no seeds for $name" >&2
+	;;
+esac
+echo "$name: $(ls "$out" | wc -l) seeds"

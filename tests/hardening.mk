@@ -1,0 +1,64 @@
+# Fuzzing (tests/fuzz) and memcheck (tests/valgrind.sh): included by the
+# Makefile, which defines MODULES, ALL_CFLAGS, LIBS and the e2e tests.
+#
+#   make fuzz            each harness for FUZZ_TIME seconds (default 60)
+#   make fuzz-smoke      each harness for FUZZ_SMOKE_TIME seconds (5)
+#   make fuzz-replay     every file in tests/fuzz/regressions/<harness>/
+#                        through its harness (check-all runs this)
+#   make valgrind        the end-to-end tests against build/vg/logdown
+#                        under valgrind memcheck
+#
+# The harnesses are built with clang's libFuzzer against the modules
+# compiled by clang into build/fuzz/ (build/asan/ uses cc).
+
+FUZZ_CC   ?= clang
+FUZZ_TIME ?= 60
+FUZZ_SMOKE_TIME ?= 5
+FUZZ_SAN  = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_OBJS = $(MODULES:%=build/fuzz/%.o) build/fuzz/embedded.o
+FUZZERS   = $(patsubst tests/fuzz/%.c,build/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
+
+.PHONY: fuzz fuzz-build fuzz-smoke fuzz-replay valgrind
+
+build/fuzz:
+	mkdir -p $@
+
+build/fuzz/%.o: src/%.c | build/fuzz
+	$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c -o $@ $<
+build/fuzz/embedded.o: build/embedded.c | build/fuzz
+	$(FUZZ_CC) $(ALL_CFLAGS) -Wno-overlength-strings $(FUZZ_SAN) -c -o $@ $<
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_OBJS)
+	$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(LIBS)
+
+fuzz-build: $(FUZZERS)
+
+fuzz: $(FUZZERS)
+	@sh tests/fuzz/run.sh $(FUZZ_TIME) $(FUZZERS)
+
+fuzz-smoke: $(FUZZERS)
+	@sh tests/fuzz/run.sh $(FUZZ_SMOKE_TIME) $(FUZZERS)
+
+fuzz-replay: $(FUZZERS)
+	@sh tests/fuzz/run.sh -replay $(FUZZERS)
+
+# A plain build for memcheck: valgrind cannot run an ASan binary, nor
+# follow PCRE2's JIT code (its reads look uninitialised to it), so the
+# patterns are interpreted by pcre2_match() here.
+VG_CFLAGS = -O1 -DLOGDOWN_NO_JIT
+VG_OBJS = $(MODULES:%=build/vg/%.o) build/vg/embedded.o
+build/vg:
+	mkdir -p $@
+build/vg/%.o: src/%.c | build/vg
+	$(CC) $(ALL_CFLAGS) $(VG_CFLAGS) -c -o $@ $<
+build/vg/embedded.o: build/embedded.c | build/vg
+	$(CC) $(ALL_CFLAGS) -Wno-overlength-strings $(VG_CFLAGS) -c -o $@ $<
+build/vg/logdown: $(VG_OBJS) build/vg/main.o
+	$(CC) $(ALL_CFLAGS) $(VG_CFLAGS) -o $@ $^ $(LIBS)
+
+# The browser test drives Chromium against `logdown serve`: under
+# memcheck it measures valgrind, not logdown.
+VG_TESTS = $(filter-out build/asan/test_browser,$(E2E_TESTS))
+valgrind: build/vg/logdown $(VG_TESTS)
+	@sh tests/valgrind.sh $(VG_TESTS)
+
+-include $(wildcard build/fuzz/*.d build/vg/*.d)
