@@ -5,6 +5,7 @@
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm.h>
 #include <ctype.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,6 +137,8 @@ static bool is_label_char(char c)
 {
 	return isalnum((unsigned char)c) || c == '-' || c == '_';
 }
+
+static pthread_mutex_t gfm_parse_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void doc_init(void)
 {
@@ -755,8 +758,15 @@ struct doc *doc_resolve(const char *text, size_t len, const char *file, int line
 	find_code_lines(doc);
 	prepass(doc, &doc->md);
 	doc->parser = new_parser(MD_OPTIONS | CMARK_OPT_SOURCEPOS);
+	/* cmark-gfm registers its extensions' inline characters in one
+	 * process-wide table when a parse starts and clears them when it
+	 * ends: two parses with extensions at once would pull it from under
+	 * each other (a crash, or a strikethrough read as text).  One at a
+	 * time, then; rendering and the rest of the report stay parallel. */
+	pthread_mutex_lock(&gfm_parse_lock);
 	cmark_parser_feed(doc->parser, buf_data(&doc->md), doc->md.len);
 	doc->root = cmark_parser_finish(doc->parser);
+	pthread_mutex_unlock(&gfm_parse_lock);
 	check_tree(doc, doc->root);
 	replace_directives(doc, doc->root);
 	return doc;

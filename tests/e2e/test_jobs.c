@@ -116,6 +116,47 @@ static void many_reports_are_identical_with_1_and_8_threads(void **state)
 	free(dir);
 }
 
+/* cmark-gfm keeps its extensions' inline characters in one table for
+ * the whole process, set and cleared by every parse: pages parsed on
+ * several threads at once read strikethrough, autolinks and tables
+ * differently now and then unless parses take turns. */
+static void gfm_extensions_read_the_same_on_8_threads(void **state)
+{
+	(void)state;
+	char *dir = e2e_tmpdir();
+	for (int i = 0; i < 150; i++) {
+		struct buf md = BUF_INIT;
+		buf_printf(&md, "---\ntitle: R%d\n---\n", i);
+		for (int k = 0; k < 30; k++)
+			buf_printf(&md,
+				   "Line %d ~~struck %d~~ and www.example.org/%d, ~x~ and "
+				   "https://e.org/%d\n\n| a | b |\n|---|---|\n| ~~c~~ | www.x.org |\n\n",
+				   k, k, k, k);
+		char *rel = xasprintf("content/r%03d.md", i);
+		e2e_write(dir, rel, buf_data(&md));
+		free(rel);
+		buf_free(&md);
+	}
+	struct run one = e2e_run(dir, "build -j 1 --no-cache -o one");
+	assert_int_equal(one.status, 0);
+	char *a = path_join(dir, "one"), *b = path_join(dir, "eight");
+	for (int round = 0; round < 3; round++) {
+		struct run eight = e2e_run(dir, "build -j 8 --no-cache -o eight");
+		assert_int_equal(eight.status, 0);
+		assert_true(same_tree(a, b));
+		run_free(&eight);
+	}
+	char *page = e2e_read(dir, "one/r007/index.html");
+	assert_contains(page, "<del>struck 3</del>");
+	assert_contains(page, "<a href=\"http://www.example.org/3\">www.example.org/3</a>");
+	free(page);
+	free(a);
+	free(b);
+	run_free(&one);
+	remove_tree(dir);
+	free(dir);
+}
+
 static void errors_come_in_report_order_whatever_the_threads(void **state)
 {
 	(void)state;
@@ -169,6 +210,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(example_content_is_identical_with_1_and_8_threads),
 		cmocka_unit_test(many_reports_are_identical_with_1_and_8_threads),
+		cmocka_unit_test(gfm_extensions_read_the_same_on_8_threads),
 		cmocka_unit_test(errors_come_in_report_order_whatever_the_threads),
 		cmocka_unit_test(jobs_must_be_a_positive_number),
 	};
