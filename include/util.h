@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -59,6 +60,10 @@ bool str_has_prefix(const char *s, const char *prefix);
  * blanks and control characters browsers skip.  cmark's safe-mode
  * rule. */
 bool url_is_dangerous(const char *s, size_t n);
+
+/* A 64-bit FNV-1a hash of the string s: compared before the strings
+ * themselves where many long names (paths) are looked up. */
+uint64_t str_hash(const char *s);
 
 /* Appends the NULL-terminated names joined with ", ". */
 void buf_put_names(struct buf *b, const char *const *names);

@@ -1,5 +1,6 @@
 /* doc.c: a report body: inline values, directives, cross-references,
  * and cmark-gfm in the middle. */
+#define _GNU_SOURCE /* memmem() */
 #include "doc.h"
 
 #include <cmark-gfm-core-extensions.h>
@@ -755,7 +756,11 @@ struct doc *doc_resolve(const char *text, size_t len, const char *file, int line
 {
 	struct doc *doc = xcalloc(1, sizeof *doc);
 	*doc = (struct doc){.file = file, .line0 = line0, .text = text, .len = len, .c = c};
-	find_code_lines(doc);
+	/* Where the pre-pass has nothing to replace, it need not know the
+	 * code lines (a parse of its own): most pages of a big site. */
+	if (memmem(text, len, "{{", 2) || memmem(text, len, "@fig-", 5) ||
+	    memmem(text, len, "@tbl-", 5))
+		find_code_lines(doc);
 	prepass(doc, &doc->md);
 	doc->parser = new_parser(MD_OPTIONS | CMARK_OPT_SOURCEPOS);
 	/* cmark-gfm registers its extensions' inline characters in one

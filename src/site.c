@@ -52,6 +52,7 @@ struct build {
 	char *content;        /* ROOT/content */
 	struct report *reports;
 	size_t nreports, reports_cap;
+	uint64_t *slug_hashes; /* str_hash() of each report's slug, while discovering */
 	size_t ndrafts;        /* left out */
 	char **resources;      /* bundle files to copy: source, then output path */
 	size_t nresources, resources_cap;
@@ -231,8 +232,9 @@ static void add_report(struct build *b, const char *path, const char *rel)
 			return;
 		}
 	}
+	uint64_t h = str_hash(slug);
 	for (size_t i = 0; i < b->nreports; i++) {
-		if (strcmp(b->reports[i].slug, slug) == 0) {
+		if (b->slug_hashes[i] == h && strcmp(b->reports[i].slug, slug) == 0) {
 			diag_error(b->d, loc_line(path, 0),
 				   "this report and %s both become %s/index.html: rename one",
 				   b->reports[i].path, slug);
@@ -243,7 +245,9 @@ static void add_report(struct build *b, const char *path, const char *rel)
 	if (b->nreports == b->reports_cap) {
 		b->reports_cap = b->reports_cap ? 2 * b->reports_cap : 16;
 		b->reports = xrealloc(b->reports, b->reports_cap * sizeof *b->reports);
+		b->slug_hashes = xrealloc(b->slug_hashes, b->reports_cap * sizeof *b->slug_hashes);
 	}
+	b->slug_hashes[b->nreports] = h;
 	struct report *r = &b->reports[b->nreports];
 	bool ok = report_load(r, path, slug, b->d);
 	free(slug);
@@ -725,6 +729,7 @@ static void build_free(struct build *b)
 	for (size_t i = 0; i < b->nreports; i++)
 		report_free(&b->reports[i], b->d);
 	free(b->reports);
+	free(b->slug_hashes);
 	for (size_t i = 0; i < b->nresources; i++)
 		free(b->resources[i]);
 	free(b->resources);

@@ -137,6 +137,14 @@ void buf_put_html(struct buf *b, const char *s, size_t n)
 	buf_put(b, s + start, n - start);
 }
 
+uint64_t str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return h;
+}
+
 bool url_is_dangerous(const char *s, size_t n)
 {
 	/* Browsers drop leading blanks and control characters, and tabs and
