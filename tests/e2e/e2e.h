@@ -108,6 +108,37 @@ static inline void run_free(struct run *r)
 	free(r->err);
 }
 
+/* Runs a shell command (printf-style) and returns all it printed on
+ * stdout; *status (may be NULL) gets its exit status.  Caller frees. */
+static inline char *e2e_shv(int *status, const char *fmt, va_list ap)
+{
+	struct buf cmd = BUF_INIT;
+	buf_vprintf(&cmd, fmt, ap);
+	FILE *f = popen(buf_data(&cmd), "r");
+	assert_non_null(f);
+	struct buf out = BUF_INIT;
+	char chunk[4096];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		buf_put(&out, chunk, n);
+	int st = pclose(f);
+	if (status)
+		*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+	buf_free(&cmd);
+	return buf_detach(&out);
+}
+
+static inline char *e2e_sh(int *status, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static inline char *e2e_sh(int *status, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *out = e2e_shv(status, fmt, ap);
+	va_end(ap);
+	return out;
+}
+
 /* Fails with the haystack shown when needle is not in it. */
 #define assert_contains(hay, needle)                                                     \
 	do {                                                                             \

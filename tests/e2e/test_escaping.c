@@ -256,21 +256,14 @@ static void the_pdf_holds_the_payload_as_text_and_no_action(void **state)
 	}
 	assert_int_equal(web, 2); /* web, and fine */
 	buf_free(&pdf);
-	char *cmd = xasprintf("pdfinfo '%s' && pdftotext -layout '%s' -", path, path);
-	FILE *f = popen(cmd, "r");
-	assert_non_null(f);
-	struct buf out = BUF_INIT;
-	char chunk[4096];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_put(&out, chunk, n);
-	assert_int_equal(pclose(f), 0);
+	int st;
+	char *out = e2e_sh(&st, "pdfinfo '%s' && pdftotext -layout '%s' -", path, path);
+	assert_int_equal(st, 0);
 	/* the title and author as written, plain text */
-	assert_contains(buf_data(&out), "Title:           " X "\n");
-	assert_contains(buf_data(&out), "Author:          " X "\n");
-	assert_contains(buf_data(&out), "Tag " X);
-	buf_free(&out);
-	free(cmd);
+	assert_contains(out, "Title:           " X "\n");
+	assert_contains(out, "Author:          " X "\n");
+	assert_contains(out, "Tag " X);
+	free(out);
 	free(path);
 }
 

@@ -23,20 +23,12 @@ static int sh(const char *fmt, ...)
 static char *sh_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static char *sh_line(const char *fmt, ...)
 {
-	struct buf cmd = BUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	buf_vprintf(&cmd, fmt, ap);
+	char *out = e2e_shv(NULL, fmt, ap);
 	va_end(ap);
-	FILE *p = popen(buf_data(&cmd), "r");
-	assert_non_null(p);
-	char line[4096] = "";
-	if (!fgets(line, sizeof line, p))
-		line[0] = '\0';
-	pclose(p);
-	buf_free(&cmd);
-	line[strcspn(line, "\n")] = '\0';
-	return xstrdup(line);
+	out[strcspn(out, "\n")] = '\0';
+	return out;
 }
 
 static void same_seed_same_bytes_other_seed_other_bytes(void **state)

@@ -99,27 +99,19 @@ static int cleanup(void **state)
 }
 
 /* Runs a shell command; its stdout, or NULL when it fails. */
+static char *sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static char *sh(const char *fmt, ...)
 {
-	struct buf cmd = BUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	buf_vprintf(&cmd, fmt, ap);
+	int st;
+	char *out = e2e_shv(&st, fmt, ap);
 	va_end(ap);
-	FILE *f = popen(buf_data(&cmd), "r");
-	assert_non_null(f);
-	struct buf out = BUF_INIT;
-	char chunk[4096];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_put(&out, chunk, n);
-	int st = pclose(f);
-	buf_free(&cmd);
 	if (st != 0) {
-		buf_free(&out);
+		free(out);
 		return NULL;
 	}
-	return buf_detach(&out);
+	return out;
 }
 
 static bool have_poppler(void)
