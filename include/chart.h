@@ -154,4 +154,11 @@ bool chart_ticks(double lo, double hi, bool log, bool widen, int max_labels,
 		 struct chart_ticks *t);
 void chart_ticks_free(struct chart_ticks *t);
 
+/* The lock every drawing of text takes (chart_render() and chart_draw()
+ * take it themselves; the PDF takes it around a whole document): the
+ * font libraries under cairo and pango are not safe from two threads at
+ * once.  Recursive. */
+void chart_fonts_lock(void);
+void chart_fonts_unlock(void);
+
 #endif

@@ -15,6 +15,7 @@
 #include <cairo-svg.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <pango/pangocairo.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -2249,7 +2250,8 @@ static bool prepare(struct render *r, const struct chart *c, char **err)
 	return true;
 }
 
-bool chart_render(const struct chart *c, enum chart_format f, struct buf *out, char **err)
+static bool render_unlocked(const struct chart *c, enum chart_format f, struct buf *out,
+			    char **err)
 {
 	struct render r = {.c = c};
 	struct buf file = BUF_INIT;
@@ -2288,8 +2290,8 @@ out:
 	return ok;
 }
 
-bool chart_draw(const struct chart *c, cairo_t *cr, double x, double y, double scale,
-		char **err)
+static bool draw_unlocked(const struct chart *c, cairo_t *cr, double x, double y, double scale,
+			  char **err)
 {
 	struct render r = {.c = c};
 	bool ok = false;
@@ -2345,4 +2347,48 @@ void chart_clear(struct chart *c)
 		free(c->points[i].label);
 	free(c->points);
 	memset(c, 0, sizeof *c);
+}
+
+/* Fonts: FreeType faces, which cairo shares between threads, and
+ * fontconfig are not safe to use from two threads at once (seen as
+ * crashes in libfreetype and libcairo under -j), so everything that
+ * draws text takes this lock.  Recursive: a PDF page draws charts. */
+static pthread_mutex_t font_lock;
+static pthread_once_t font_once = PTHREAD_ONCE_INIT;
+
+static void font_lock_init(void)
+{
+	pthread_mutexattr_t a;
+	pthread_mutexattr_init(&a);
+	pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+	pthread_mutex_init(&font_lock, &a);
+	pthread_mutexattr_destroy(&a);
+}
+
+void chart_fonts_lock(void)
+{
+	pthread_once(&font_once, font_lock_init);
+	pthread_mutex_lock(&font_lock);
+}
+
+void chart_fonts_unlock(void)
+{
+	pthread_mutex_unlock(&font_lock);
+}
+
+bool chart_render(const struct chart *c, enum chart_format f, struct buf *out, char **err)
+{
+	chart_fonts_lock();
+	bool ok = render_unlocked(c, f, out, err);
+	chart_fonts_unlock();
+	return ok;
+}
+
+bool chart_draw(const struct chart *c, cairo_t *cr, double x, double y, double scale,
+		char **err)
+{
+	chart_fonts_lock();
+	bool ok = draw_unlocked(c, cr, x, y, scale, err);
+	chart_fonts_unlock();
+	return ok;
 }

@@ -1946,7 +1946,8 @@ static void pdf_free(struct pdf *p)
 		cairo_surface_destroy(p->surface);
 }
 
-bool pdf_render(struct doc *doc, const struct pdf_meta *m, struct buf *out, struct diag *d)
+static bool render_unlocked(struct doc *doc, const struct pdf_meta *m, struct buf *out,
+			    struct diag *d)
 {
 	struct pdf p = {.doc = doc, .m = m, .d = d};
 	bool letter = m->paper && strcmp(m->paper, "letter") == 0;
@@ -2048,5 +2049,14 @@ bool pdf_render(struct doc *doc, const struct pdf_meta *m, struct buf *out, stru
 			   cairo_status_to_string(st));
 	buf_free(&file);
 	pdf_free(&p);
+	return ok;
+}
+
+bool pdf_render(struct doc *doc, const struct pdf_meta *m, struct buf *out, struct diag *d)
+{
+	/* pango, cairo and the fonts under them: one document at a time */
+	chart_fonts_lock();
+	bool ok = render_unlocked(doc, m, out, d);
+	chart_fonts_unlock();
 	return ok;
 }
