@@ -15,7 +15,9 @@
  * (below) and matched with pcre2_jit_match().  For a log over 8 MiB, a
  * second thread types the cells of series rows and stores them (or
  * hands them to a struct row_sink) while the first reads and matches on
- * (struct pipe).
+ * (struct pipe); with more than one core, and a parser whose state does
+ * not run from line to line, chunks are also scanned on one thread per
+ * core and put back in file order (struct pipe, struct scanner).
  *
  * Line normalisation, applied before any pattern sees a line:
  *
@@ -108,6 +110,7 @@ struct pattern {
 	char *lit; /* bytes every match contains (the prefilter), or NULL */
 	size_t litlen;
 	size_t rare1, rare2; /* the offsets of lit's two rarest bytes */
+	bool lit_prefix;     /* every match starts with lit */
 };
 
 struct pfield {
@@ -888,6 +891,12 @@ static bool pattern_compile(struct def *df, struct pattern *pat, const struct va
 		pat->litlen = lit.len;
 		pat->lit = buf_detach(&lit);
 		literal_rare(pat);
+		/* The source starts with the literal's bytes as written (no
+		 * escape, no quantifier that could drop its last byte): a
+		 * match can only start where the literal does. */
+		char after = pat->len > pat->litlen ? pat->src[pat->litlen] : '\0';
+		pat->lit_prefix = memcmp(pat->src, pat->lit, pat->litlen) == 0 &&
+				  !(after && strchr("*?{", after));
 	}
 
 	buf_free(&lit);
@@ -1942,29 +1951,74 @@ struct sstate {
 	const struct row_sink *sink; /* where its rows go, or NULL */
 };
 
+/* A field's match in one chunk (parallel scanning). */
+struct slot_field {
+	bool found;
+	long line; /* in the chunk */
+	struct buf text;
+};
+
+/* A pattern that failed in one chunk (parallel scanning). */
+struct slot_fail {
+	size_t act;
+	int rc;
+	long line; /* in the chunk */
+};
+
 /* A chunk buffer, and the series rows found in it: for each row, the
  * words [series, line lo, line hi, ranked, rank lo, rank hi] and an
- * (offset, length) pair per column, offsets from buf. */
+ * (offset, length) pair per column, offsets from buf.  When chunks are
+ * scanned in parallel, line numbers count from the chunk's start and
+ * the rest of what the scan found waits here for the builder, which
+ * takes the chunks in file order. */
 struct slot {
 	char *buf;
 	size_t cap;
 	uint32_t *rows;
 	size_t nwords, words_cap;
+	/* Parallel scanning only: */
+	size_t from, to;   /* the lines to scan: buf[from, to) */
+	long nl_before;    /* '\n' passed over before from (the end of a cut line) */
+	bool cut;          /* its first line is longer than MAX_LINE */
+	bool scanned;      /* a scanner is done with it */
+	long nl;           /* '\n' in buf[from, to) */
+	size_t hits;
+	struct slot_field *fields;
+	struct slot_fail *fails;
+	size_t nfails;
 };
 
 /* A big log is read by two threads: the scanner (the caller: reading,
  * finding lines, matching, fields and tables) and the row builder
  * (typing series cells and storing rows, which is where the memory of
  * millions of rows is first touched).  Chunk buffers go round NSLOTS
- * slots; a slot handed to the builder is read-only until it comes back. */
+ * slots; a slot handed to the builder is read-only until it comes back.
+ *
+ * With more than one core and a parser without tables or '*' fields
+ * (whose state runs from line to line), the caller only reads, and
+ * scanning goes to one thread per core (struct scanner): each takes the
+ * next chunk read, scans it with its own matcher, and leaves what it
+ * found in the slot, line numbers counted from the chunk's start.  The
+ * builder takes the chunks in file order, so it knows where each
+ * starts: it numbers the lines, merges the fields (a first-pick field
+ * from the first chunk that has it, a last-pick one from the last),
+ * reports failed patterns and builds the rows, exactly as one thread
+ * reading the file from the start would. */
 struct pipe {
 	pthread_t thread;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	struct slot slots[NSLOTS];
+	struct slot *slots;
+	size_t nslots;
 	size_t published, consumed;
+	size_t next_scan;      /* the next chunk for a scanner */
 	bool done;
 	struct scan *sc;
+	struct scanner *scanners;
+	size_t nscanners;
+	bool *act_over;        /* per act: a first-pick field found, or a failed
+				* pattern, in a chunk taken before */
+	unsigned char *reported; /* per act: its failure was reported */
 };
 
 struct tstate {
@@ -2030,6 +2084,16 @@ struct scan {
 	const char *base; /* the buffer that row offsets count from */
 	uint32_t *rec;    /* a row record, when built at once */
 	size_t rec_cap;
+	bool defer;       /* a parallel scanner: failures wait in the slot */
+	long line_base;   /* the builder: lines before the chunk being built */
+};
+
+/* A thread scanning chunks of a big log (see struct pipe). */
+struct scanner {
+	pthread_t thread;
+	struct pipe *pp;
+	struct scan sc;
+	bool started;
 };
 
 /* A place in the log.  diag quotes a line by reading the whole file,
@@ -2058,6 +2122,13 @@ static void log_diag(struct scan *sc, bool error, long line, const char *fmt, ..
 static void pattern_failed(struct scan *sc, struct act *a, const char *what, int rc, long line)
 {
 	const struct parser *p = sc->p;
+	if (sc->defer) {
+		struct slot *sl = sc->slot;
+		sl->fails = xrealloc(sl->fails, (sl->nfails + 1) * sizeof *sl->fails);
+		sl->fails[sl->nfails++] = (struct slot_fail){(size_t)(a - sc->acts), rc, line};
+		a->off = true;
+		return;
+	}
 	if (p->builtin)
 		diag_add_source(sc->d, p->file, p->source, p->source_len);
 	diag_error(sc->d, a->pat->loc,
@@ -2089,11 +2160,21 @@ static int next_match(struct scan *sc, struct act *a, const struct line *ln, siz
 	const struct pattern *pat = a->pat;
 	if (*start > ln->n)
 		return 0;
-	/* After a first match, look again only if the literal comes again. */
-	if (*start > 0 && pat->lit &&
-	    !lit_find(pat, ln->p + *start, ln->p + ln->n))
-		return 0;
-	int rc = re_match(pat, ln->p, ln->n, *start, sc->m.md, sc->m.mctx);
+	size_t from = *start;
+	if (*start > 0 && pat->lit) {
+		/* After a first match, look again only if the literal comes
+		 * again. */
+		const char *again = lit_find(pat, ln->p + *start, ln->p + ln->n);
+		if (!again)
+			return 0;
+		if (pat->lit_prefix)
+			from = (size_t)(again - ln->p);
+	} else if (pat->lit_prefix && a->next >= ln->p && a->next < ln->p + ln->n) {
+		/* The first place of the literal in the line (scan_line found
+		 * it): no match starts before it. */
+		from = (size_t)(a->next - ln->p);
+	}
+	int rc = re_match(pat, ln->p, ln->n, from, sc->m.md, sc->m.mctx);
 	if (rc < 0) {
 		char *what = act_what(sc, a);
 		pattern_failed(sc, a, what, rc, line);
@@ -2309,7 +2390,7 @@ static struct datum *row_scratch(struct scan *sc, size_t n)
 static size_t build_row(struct scan *sc, const uint32_t *w, const char *base)
 {
 	size_t idx = w[0];
-	long line = (long)((uint64_t)w[1] | (uint64_t)w[2] << 32);
+	long line = (long)((uint64_t)w[1] | (uint64_t)w[2] << 32) + sc->line_base;
 	bool ranked = w[3] != 0;
 	uint64_t rank = (uint64_t)w[4] | (uint64_t)w[5] << 32;
 	const struct pseries *ps = &sc->p->series[idx];
@@ -3126,10 +3207,14 @@ static void derive_all(const struct parser *p, struct run *r, bool complete, str
 	}
 }
 
-static void slot_free(struct slot *sl)
+static void slot_free(struct slot *sl, size_t nfields)
 {
 	free(sl->buf);
 	free(sl->rows);
+	for (size_t i = 0; sl->fields && i < nfields; i++)
+		buf_free(&sl->fields[i].text);
+	free(sl->fields);
+	free(sl->fails);
 }
 
 static void slot_reserve(struct slot *sl, size_t cap)
@@ -3140,48 +3225,266 @@ static void slot_reserve(struct slot *sl, size_t cap)
 	}
 }
 
+/* The threads that scan a big log's chunks: LOGDOWN_SCAN_THREADS, or
+ * one per core, at most 8.  Under 2, the reading thread scans. */
+static size_t scan_threads(void)
+{
+	const char *env = getenv("LOGDOWN_SCAN_THREADS");
+	long n;
+	if (env && *env) {
+		char *end;
+		n = strtol(env, &end, 10);
+		if (*end || n < 0)
+			n = 1;
+	} else {
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+	}
+	return n < 2 ? 0 : n > 8 ? 8 : (size_t)n;
+}
+
+/* Can chunks of a log be scanned apart?  Not when a table or a '*'
+ * field carries state from one line to the next. */
+static bool parallel_ok(const struct parser *p)
+{
+	if (p->ntables)
+		return false;
+	for (size_t i = 0; i < p->nfields; i++)
+		if (p->fields[i].name[0] == '*' && !p->fields[i].name[1])
+			return false;
+	return true;
+}
+
+/* A scanner's own scan: the parser's acts and a matcher of its own,
+ * nothing of the run, which only the builder touches. */
+static void scanner_init(struct scan *w, const struct scan *sc)
+{
+	memset(w, 0, sizeof *w);
+	w->p = sc->p;
+	w->shown = sc->shown;
+	w->defer = true;
+	w->tc.table = -1;
+	w->nacts = sc->nacts;
+	w->acts = xcalloc(sc->nacts + 1, sizeof *w->acts);
+	memcpy(w->acts, sc->acts, sc->nacts * sizeof *w->acts);
+	w->fs = xcalloc(sc->p->nfields + 1, sizeof *w->fs);
+	uint32_t groups = 0;
+	for (size_t i = 0; i < w->nacts; i++) {
+		uint32_t g = pattern_groups(w->acts[i].pat);
+		groups = g > groups ? g : groups;
+	}
+	matcher_init(&w->m, groups, MATCH_LIMIT);
+}
+
+static void scanner_free(struct scan *w)
+{
+	for (size_t i = 0; i < w->p->nfields; i++)
+		buf_free(&w->fs[i].text);
+	free(w->fs);
+	free(w->acts);
+	free(w->cells);
+	free(w->row);
+	free(w->rec);
+	free(w->tc.ext);
+	matcher_free(&w->m);
+}
+
+/* Scans one chunk into its slot (a scanner's side of struct pipe); the
+ * acts that are over were switched off by the caller. */
+static void scanner_scan(struct scan *w, struct slot *sl)
+{
+	const struct parser *p = w->p;
+	for (size_t i = 0; i < p->nfields; i++) {
+		w->fs[i].found = false;
+		buf_clear(&w->fs[i].text);
+	}
+	w->slot = sl;
+	w->base = sl->buf;
+	w->nl = 0;
+	w->hits = 0;
+	sl->nfails = 0;
+	update_every_line(w);
+	scan_chunk(w, sl->buf + sl->from, sl->buf + sl->to);
+	sl->nl = w->nl;
+	sl->hits = w->hits;
+	if (p->nfields && !sl->fields)
+		sl->fields = xcalloc(p->nfields, sizeof *sl->fields);
+	for (size_t i = 0; i < p->nfields; i++) {
+		struct slot_field *f = &sl->fields[i];
+		f->found = w->fs[i].found;
+		f->line = w->fs[i].line;
+		buf_clear(&f->text);
+		buf_put(&f->text, buf_data(&w->fs[i].text), w->fs[i].text.len);
+	}
+	w->slot = NULL;
+}
+
+static void *scanner_main(void *arg)
+{
+	struct scanner *w = arg;
+	struct pipe *pp = w->pp;
+	const struct parser *p = w->sc.p;
+	for (;;) {
+		pthread_mutex_lock(&pp->mu);
+		while (pp->next_scan == pp->published && !pp->done)
+			pthread_cond_wait(&pp->cv, &pp->mu);
+		if (pp->next_scan == pp->published) {
+			pthread_mutex_unlock(&pp->mu);
+			return NULL;
+		}
+		struct slot *sl = &pp->slots[pp->next_scan++ % pp->nslots];
+		for (size_t i = 0; i < w->sc.nacts; i++)
+			w->sc.acts[i].off = pp->act_over[i];
+		w->sc.srun_labels = pp->sc->srun_labels;
+		pthread_mutex_unlock(&pp->mu);
+		scanner_scan(&w->sc, sl);
+		pthread_mutex_lock(&pp->mu);
+		/* Chunks taken from now on come later in the file: a field
+		 * picked first is found, a failed pattern is reported. */
+		for (size_t i = 0; i < sl->nfails; i++)
+			pp->act_over[sl->fails[i].act] = true;
+		for (size_t i = 0; i < p->nfields; i++)
+			if (p->fields[i].first && sl->fields[i].found)
+				pp->act_over[i] = true;
+		sl->scanned = true;
+		pthread_cond_broadcast(&pp->cv);
+		pthread_mutex_unlock(&pp->mu);
+	}
+}
+
+/* The builder's side of a chunk scanned apart, before its rows: where
+ * its lines start, its cut line, failed patterns and fields. */
+static void merge_slot(struct pipe *pp, struct slot *sl)
+{
+	struct scan *sc = pp->sc;
+	const struct parser *p = sc->p;
+	sc->line_base += sl->nl_before;
+	long base = sc->line_base;
+	if (sl->cut)
+		log_diag(sc, false, base + 1, "this line is longer than %zu MiB: only its start is read",
+			 MAX_LINE >> 20);
+	for (size_t i = 0; i < sl->nfails; i++) {
+		const struct slot_fail *f = &sl->fails[i];
+		if (pp->reported[f->act])
+			continue;
+		pp->reported[f->act] = 1;
+		struct act *a = &sc->acts[f->act];
+		char *what = act_what(sc, a);
+		pattern_failed(sc, a, what, f->rc, base + f->line);
+		free(what);
+	}
+	for (size_t i = 0; i < p->nfields; i++) {
+		const struct slot_field *f = &sl->fields[i];
+		struct fstate *fs = &sc->fs[i];
+		if (!f->found || (p->fields[i].first && fs->found))
+			continue;
+		buf_clear(&fs->text);
+		buf_put(&fs->text, buf_data(&f->text), f->text.len);
+		fs->found = true;
+		fs->line = base + f->line;
+	}
+	sc->hits += sl->hits;
+}
+
 /* The row builder's thread: builds the rows of each slot in turn. */
 static void *builder_main(void *arg)
 {
 	struct pipe *pp = arg;
 	for (;;) {
 		pthread_mutex_lock(&pp->mu);
-		while (pp->consumed == pp->published && !pp->done)
+		struct slot *sl = NULL;
+		for (;;) {
+			if (pp->consumed < pp->published) {
+				sl = &pp->slots[pp->consumed % pp->nslots];
+				if (!pp->nscanners || sl->scanned)
+					break;
+				sl = NULL;
+			} else if (pp->done) {
+				break;
+			}
 			pthread_cond_wait(&pp->cv, &pp->mu);
-		bool over = pp->consumed == pp->published;
+		}
 		pthread_mutex_unlock(&pp->mu);
-		if (over)
+		if (!sl)
 			return NULL;
-		struct slot *sl = &pp->slots[pp->consumed % NSLOTS];
+		if (pp->nscanners)
+			merge_slot(pp, sl);
 		for (size_t w = 0; w < sl->nwords;)
 			w += build_row(pp->sc, sl->rows + w, sl->buf);
+		if (pp->nscanners)
+			pp->sc->line_base += sl->nl;
 		sl->nwords = 0;
 		pthread_mutex_lock(&pp->mu);
+		sl->scanned = false;
 		pp->consumed++;
 		pthread_cond_broadcast(&pp->cv);
 		pthread_mutex_unlock(&pp->mu);
 	}
 }
 
-/* Starts the builder, or returns NULL (the caller then builds rows
- * itself). */
-static struct pipe *pipe_start(struct scan *sc)
+static void pipe_free(struct pipe *pp)
+{
+	for (size_t i = 0; i < pp->nscanners; i++)
+		scanner_free(&pp->scanners[i].sc);
+	for (size_t i = 0; i < pp->nslots; i++)
+		slot_free(&pp->slots[i], pp->sc->p->nfields);
+	free(pp->scanners);
+	free(pp->slots);
+	free(pp->act_over);
+	free(pp->reported);
+	free(pp);
+}
+
+/* Starts the builder, and nscanners scanners (as many as start), or
+ * returns NULL (the caller then builds rows itself). */
+static struct pipe *pipe_start(struct scan *sc, size_t nscanners)
 {
 	struct pipe *pp = xcalloc(1, sizeof *pp);
 	pp->sc = sc;
+	pp->nslots = nscanners ? nscanners + 2 : NSLOTS;
+	pp->slots = xcalloc(pp->nslots, sizeof *pp->slots);
+	pp->act_over = xcalloc(sc->nacts + 1, sizeof *pp->act_over);
+	pp->reported = xcalloc(sc->nacts + 1, 1);
 	if (pthread_mutex_init(&pp->mu, NULL) != 0) {
-		free(pp);
+		pipe_free(pp);
 		return NULL;
 	}
 	if (pthread_cond_init(&pp->cv, NULL) != 0) {
 		pthread_mutex_destroy(&pp->mu);
-		free(pp);
+		pipe_free(pp);
 		return NULL;
 	}
+	pp->scanners = xcalloc(nscanners + 1, sizeof *pp->scanners);
+	for (size_t i = 0; i < nscanners; i++) {
+		struct scanner *w = &pp->scanners[pp->nscanners];
+		scanner_init(&w->sc, sc);
+		w->pp = pp;
+		if (pthread_create(&w->thread, NULL, scanner_main, w) != 0) {
+			scanner_free(&w->sc);
+			break;
+		}
+		pp->nscanners++;
+	}
+	if (pp->nscanners == 1) {
+		/* One scanner would only take turns with the reader. */
+		pthread_mutex_lock(&pp->mu);
+		pp->done = true;
+		pthread_cond_broadcast(&pp->cv);
+		pthread_mutex_unlock(&pp->mu);
+		pthread_join(pp->scanners[0].thread, NULL);
+		scanner_free(&pp->scanners[0].sc);
+		pp->nscanners = 0;
+		pp->done = false;
+	}
 	if (pthread_create(&pp->thread, NULL, builder_main, pp) != 0) {
+		pthread_mutex_lock(&pp->mu);
+		pp->done = true;
+		pthread_cond_broadcast(&pp->cv);
+		pthread_mutex_unlock(&pp->mu);
+		for (size_t i = 0; i < pp->nscanners; i++)
+			pthread_join(pp->scanners[i].thread, NULL);
 		pthread_cond_destroy(&pp->cv);
 		pthread_mutex_destroy(&pp->mu);
-		free(pp);
+		pipe_free(pp);
 		return NULL;
 	}
 	return pp;
@@ -3191,13 +3494,13 @@ static struct pipe *pipe_start(struct scan *sc)
 static struct slot *pipe_acquire(struct pipe *pp, size_t k)
 {
 	pthread_mutex_lock(&pp->mu);
-	while (k >= pp->consumed + NSLOTS)
+	while (k >= pp->consumed + pp->nslots)
 		pthread_cond_wait(&pp->cv, &pp->mu);
 	pthread_mutex_unlock(&pp->mu);
-	return &pp->slots[k % NSLOTS];
+	return &pp->slots[k % pp->nslots];
 }
 
-/* Hands slot k (the next in order) to the builder. */
+/* Hands slot k (the next in order) to the scanners or the builder. */
 static void pipe_publish(struct pipe *pp)
 {
 	pthread_mutex_lock(&pp->mu);
@@ -3206,19 +3509,19 @@ static void pipe_publish(struct pipe *pp)
 	pthread_mutex_unlock(&pp->mu);
 }
 
-/* Waits for the builder to finish every slot handed to it. */
+/* Waits for the threads to finish every slot handed to them. */
 static void pipe_finish(struct pipe *pp)
 {
 	pthread_mutex_lock(&pp->mu);
 	pp->done = true;
 	pthread_cond_broadcast(&pp->cv);
 	pthread_mutex_unlock(&pp->mu);
+	for (size_t i = 0; i < pp->nscanners; i++)
+		pthread_join(pp->scanners[i].thread, NULL);
 	pthread_join(pp->thread, NULL);
 	pthread_cond_destroy(&pp->cv);
 	pthread_mutex_destroy(&pp->mu);
-	for (size_t i = 0; i < NSLOTS; i++)
-		slot_free(&pp->slots[i]);
-	free(pp);
+	pipe_free(pp);
 }
 
 /* Reads the file in chunks and scans each; false after an error. */
@@ -3227,14 +3530,22 @@ static bool scan_file(struct scan *sc, int fd, off_t size)
 	size_t cap = CHUNK_BYTES;
 	if (size >= 0 && (size_t)size + 1 < cap)
 		cap = (size_t)size + 1 < 4096 ? 4096 : (size_t)size + 1;
-	struct pipe *pp = size > PIPE_MIN && sc->p->nseries ? pipe_start(sc) : NULL;
+	struct pipe *pp = NULL;
+	if (size > PIPE_MIN) {
+		size_t nscan = parallel_ok(sc->p) ? scan_threads() : 0;
+		if (sc->p->nseries || nscan)
+			pp = pipe_start(sc, nscan);
+	}
+	bool par = pp && pp->nscanners;
 	struct slot single = {0};
 	size_t k = 0; /* the slot being filled, when there is a builder */
 	struct slot *cur = pp ? pipe_acquire(pp, 0) : &single;
 	slot_reserve(cur, cap);
 	size_t have = 0;
 	unsigned long long total = 0;
-	bool first = true, eof = false, ok = true, skipping = false;
+	bool first = true, eof = false, ok = true, skipping = false, cut = false;
+	long pending_nl = 0; /* parallel: '\n' passed over, for the next slot */
+	int read_errno = 0;
 	char last = '\n';
 	while (!eof) {
 		char *buf = cur->buf;
@@ -3244,7 +3555,8 @@ static bool scan_file(struct scan *sc, int fd, off_t size)
 			if (n < 0 && errno == EINTR)
 				continue;
 			if (n < 0) {
-				log_diag(sc, true, 0, "cannot read: %s", strerror(errno));
+				/* reported once the threads are done */
+				read_errno = errno;
 				ok = false;
 				goto out;
 			}
@@ -3284,7 +3596,10 @@ static bool scan_file(struct scan *sc, int fd, off_t size)
 				continue;
 			}
 			skipping = false;
-			sc->nl++;
+			if (par)
+				pending_nl++;
+			else
+				sc->nl++;
 			start = nl + 1;
 		}
 		if (!eof) {
@@ -3296,9 +3611,13 @@ static bool scan_file(struct scan *sc, int fd, off_t size)
 				continue;
 			}
 			if (!nl && start == buf) {
-				log_diag(sc, false, sc->nl + 1,
-					 "this line is longer than %zu MiB: only its start is read",
-					 MAX_LINE >> 20);
+				if (par)
+					cut = true; /* the builder says it, at its line */
+				else
+					log_diag(sc, false, sc->nl + 1,
+						 "this line is longer than %zu MiB: only its start "
+						 "is read",
+						 MAX_LINE >> 20);
 				skipping = true;
 			} else {
 				end = nl ? nl + 1 : start;
@@ -3306,11 +3625,20 @@ static bool scan_file(struct scan *sc, int fd, off_t size)
 		}
 		sc->slot = pp ? cur : NULL;
 		sc->base = buf;
-		scan_chunk(sc, start, end);
+		if (par) {
+			cur->from = (size_t)(start - buf);
+			cur->to = (size_t)(end - buf);
+			cur->nl_before = pending_nl;
+			cur->cut = cut;
+			pending_nl = 0;
+			cut = false;
+		} else {
+			scan_chunk(sc, start, end);
+		}
 		size_t rest = (size_t)(buf + have - end);
 		if (pp) {
 			/* The unfinished line moves to the next slot, and this
-			 * one goes to the builder. */
+			 * one goes on (to the scanners or the builder). */
 			struct slot *next = pipe_acquire(pp, ++k);
 			slot_reserve(next, cap > rest ? cap : rest + 1);
 			memcpy(next->buf, end, rest);
@@ -3325,12 +3653,19 @@ static bool scan_file(struct scan *sc, int fd, off_t size)
 		}
 		have = rest;
 	}
-	run_set_line_count(sc->r, sc->nl + (last != '\n' ? 1 : 0));
 out:
 	sc->slot = NULL;
 	if (pp)
 		pipe_finish(pp);
-	slot_free(&single);
+	slot_free(&single, 0);
+	if (par) {
+		sc->nl = sc->line_base + pending_nl;
+		sc->line_base = 0;
+	}
+	if (read_errno)
+		log_diag(sc, true, 0, "cannot read: %s", strerror(read_errno));
+	if (ok)
+		run_set_line_count(sc->r, sc->nl + (last != '\n' ? 1 : 0));
 	return ok;
 }
 

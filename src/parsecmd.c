@@ -359,10 +359,18 @@ static void print_summary(FILE *out, const struct run *r, const struct parser *p
 		print_series(out, run_series_at(r, i));
 }
 
+/* Does a cell need quotes in CSV (RFC 4180)? */
+static bool csv_needs_quotes(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] == ',' || p[i] == '"' || p[i] == '\n' || p[i] == '\r')
+			return true;
+	return false;
+}
+
 static void put_csv_cell(struct buf *b, const char *p, size_t n)
 {
-	if (!memchr(p, ',', n) && !memchr(p, '"', n) && !memchr(p, '\n', n) &&
-	    !memchr(p, '\r', n)) {
+	if (!csv_needs_quotes(p, n)) {
 		buf_put(b, p, n);
 		return;
 	}
@@ -402,17 +410,44 @@ static void csv_row(void *ctx, const struct datum *cells, size_t ncols, long lin
 {
 	struct csv_out *c = ctx;
 	(void)line;
-	for (size_t j = 0; j < ncols; j++) {
-		if (j)
-			buf_putc(&c->b, ',');
-		if (cells[j].kind == DATUM_MISSING)
-			continue;
-		if (cells[j].text)
-			put_csv_cell(&c->b, cells[j].text, cells[j].len);
-		else
-			number_put(&c->b, cells[j].num);
+	/* Millions of rows come this way: cells that need no quotes are
+	 * copied straight into room made once for the row. */
+	size_t room = ncols + 1;
+	bool plain = true;
+	for (size_t j = 0; j < ncols && plain; j++) {
+		const struct datum *d = &cells[j];
+		if (d->kind != DATUM_MISSING && (!d->text || csv_needs_quotes(d->text, d->len)))
+			plain = false;
+		else if (d->kind != DATUM_MISSING)
+			room += d->len;
 	}
-	buf_putc(&c->b, '\n');
+	if (plain) {
+		buf_grow(&c->b, room);
+		char *w = c->b.data + c->b.len;
+		for (size_t j = 0; j < ncols; j++) {
+			if (j)
+				*w++ = ',';
+			if (cells[j].kind != DATUM_MISSING && cells[j].len) {
+				memcpy(w, cells[j].text, cells[j].len);
+				w += cells[j].len;
+			}
+		}
+		*w++ = '\n';
+		*w = '\0';
+		c->b.len = (size_t)(w - c->b.data);
+	} else {
+		for (size_t j = 0; j < ncols; j++) {
+			if (j)
+				buf_putc(&c->b, ',');
+			if (cells[j].kind == DATUM_MISSING)
+				continue;
+			if (cells[j].text)
+				put_csv_cell(&c->b, cells[j].text, cells[j].len);
+			else
+				number_put(&c->b, cells[j].num);
+		}
+		buf_putc(&c->b, '\n');
+	}
 	if (c->b.len >= (1u << 20)) {
 		fwrite(c->b.data, 1, c->b.len, c->out);
 		buf_clear(&c->b);

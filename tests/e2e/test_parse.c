@@ -215,6 +215,130 @@ static void csv_of_a_big_ranked_log_streams_each_row_once(void **state)
 	free(dir);
 }
 
+/* `logdown parse` of FILE with LOGDOWN_SCAN_THREADS=threads. */
+static struct run parse_with_threads(const char *dir, const char *threads, const char *args)
+{
+	setenv("LOGDOWN_SCAN_THREADS", threads, 1);
+	struct run r = e2e_run(dir, "parse %s", args);
+	unsetenv("LOGDOWN_SCAN_THREADS");
+	return r;
+}
+
+/* A big log is scanned in 4 MiB chunks on several threads: whatever
+ * their number, fields, rows, line numbers and messages are the ones
+ * one thread reading from the start gives. */
+static void a_big_log_parses_the_same_on_any_number_of_threads(void **state)
+{
+	(void)state;
+	char *dir = e2e_tmpdir();
+	e2e_write(dir, "parsers/mix.yaml",
+		  "name: mix\n"
+		  "fields:\n"
+		  "  version:\n"
+		  "    pattern: 'version (\\S+)'\n"
+		  "    pick: first\n"
+		  "  checkpoint: 'Saved checkpoint (\\S+)'\n"
+		  "  middle: 'MIDDLE (\\d+)'\n"
+		  "  never: 'NEVER (\\d+)'\n"
+		  "series:\n"
+		  "  train:\n"
+		  "    pattern: 'Step=(?<step>\\d+), Loss=(?<loss>\\S+)'\n"
+		  "    types: {loss: number}\n");
+	struct buf log = BUF_INIT;
+	const long n = 400000; /* about 24 MB: six chunks */
+	for (long i = 1; i <= n; i++) {
+		if (i % 50000 == 3)
+			buf_printf(&log, "version v%ld\n", i);
+		else if (i % 40000 == 0)
+			buf_printf(&log, "Saved checkpoint ckpt-%ld.mdl\n", i);
+		else if (i == n / 2 + 1)
+			buf_printf(&log, "MIDDLE %ld\n", i);
+		else if (i % 3 == 0)
+			/* every rank prints it: one row */
+			buf_printf(&log, "[1,0]<stdout>:Step=%ld, Loss=%ld.25\n"
+					 "[1,1]<stdout>:Step=%ld, Loss=%ld.25\n",
+				   i, i % 9, i, i % 9);
+		else if (i % 3 == 1)
+			/* a progress bar rewritten with CR before the row */
+			buf_printf(&log, " 10%%|#  |\r 50%%|### |\rStep=%ld, Loss=%s\r\n", i,
+				   i == 250000 ? "oops" : "1.5");
+		else
+			buf_printf(&log, "2024-03-30 15:16:33,873 INFO: nothing %ld\n", i);
+	}
+	buf_puts(&log, "Step=999999, Loss=0.125"); /* no newline at the end */
+	e2e_write(dir, "big.log", buf_data(&log));
+	buf_free(&log);
+
+	struct run one = parse_with_threads(dir, "1", "big.log --parser mix --json");
+	assert_int_equal(one.status, 0);
+	/* The first version, the last checkpoint, each at its line. */
+	assert_contains(one.out, "\"version\": {\"value\": \"v3\", \"text\": \"v3\", \"line\": 3}");
+	assert_contains(one.out, "\"checkpoint\": {\"value\": \"ckpt-400000.mdl\", \"text\": "
+				 "\"ckpt-400000.mdl\", \"line\": ");
+	assert_contains(one.out, "\"middle\": {\"value\": 200001, \"text\": \"200001\", \"line\": ");
+	assert_contains(one.out, "\"never\": {\"value\": null");
+	assert_contains(one.err, "column 'loss' of series 'train' is a number, but 'oops' is not "
+				 "one; kept as text");
+	for (int k = 0; k < 3; k++) {
+		const char *threads[] = {"2", "3", "8"};
+		struct run many = parse_with_threads(dir, threads[k], "big.log --parser mix --json");
+		assert_int_equal(many.status, one.status);
+		assert_string_equal(many.err, one.err);
+		assert_true(strcmp(many.out, one.out) == 0);
+		run_free(&many);
+	}
+	/* The CSV stream too. */
+	struct run csv1 = parse_with_threads(dir, "1", "big.log --parser mix --csv train");
+	struct run csv2 = parse_with_threads(dir, "2", "big.log --parser mix --csv train");
+	assert_int_equal(csv1.status, 0);
+	assert_true(str_has_prefix(csv1.out, "step,loss\n1,1.5\n4,1.5\n6,6.25\n7,1.5\n"));
+	assert_true(str_has_suffix(csv1.out, "399997,1.5\n399999,3.25\n999999,0.125\n"));
+	assert_true(strcmp(csv1.out, csv2.out) == 0);
+	assert_string_equal(csv1.err, csv2.err);
+	run_free(&csv1);
+	run_free(&csv2);
+	run_free(&one);
+	remove_tree(dir);
+	free(dir);
+}
+
+/* A pattern that backtracks too much fails at its first bad line, which
+ * several threads name as one does. */
+static void a_failing_pattern_in_a_big_log_is_named_at_its_first_line(void **state)
+{
+	(void)state;
+	char *dir = e2e_tmpdir();
+	e2e_write(dir, "parsers/slow.yaml",
+		  "name: slow\n"
+		  "fields:\n"
+		  "  end: 'END (\\d+)'\n"
+		  "series:\n"
+		  "  s:\n"
+		  "    pattern: 'Q(?<a>a+)+$'\n"
+		  "    columns: [a]\n");
+	struct buf log = BUF_INIT;
+	for (long i = 1; i <= 300000; i++) {
+		if (i == 123457 || i == 200001 || i == 290000)
+			buf_puts(&log, "Qaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab\n");
+		else
+			buf_printf(&log, "line %ld of a log that is long enough\n", i);
+	}
+	buf_puts(&log, "END 7\n");
+	e2e_write(dir, "big.log", buf_data(&log));
+	buf_free(&log);
+	struct run one = parse_with_threads(dir, "1", "big.log --parser slow");
+	assert_int_equal(one.status, 1);
+	assert_contains(one.err, "hit the match limit on big.log:123457: it backtracks too much");
+	struct run two = parse_with_threads(dir, "2", "big.log --parser slow");
+	assert_int_equal(two.status, one.status);
+	assert_string_equal(two.err, one.err);
+	assert_string_equal(two.out, one.out);
+	run_free(&one);
+	run_free(&two);
+	remove_tree(dir);
+	free(dir);
+}
+
 static void output_that_cannot_be_written_is_an_io_failure(void **state)
 {
 	(void)state;
@@ -427,6 +551,8 @@ int main(void)
 		cmocka_unit_test(parse_shows_a_readable_summary),
 		cmocka_unit_test(summary_of_a_long_series_shows_first_and_last_rows),
 		cmocka_unit_test(parse_json_of_a_cerebras_log),
+		cmocka_unit_test(a_big_log_parses_the_same_on_any_number_of_threads),
+		cmocka_unit_test(a_failing_pattern_in_a_big_log_is_named_at_its_first_line),
 		cmocka_unit_test(output_that_cannot_be_written_is_an_io_failure),
 		cmocka_unit_test(parser_can_be_named),
 		cmocka_unit_test(malformed_file_is_a_content_error_at_its_place),
