@@ -74,6 +74,11 @@ build/gencorpus: tools/gencorpus.c | build
 	$(CC) -std=c11 $(WARN) -O2 -o $@ $<
 build/asan/test_gencorpus: build/gencorpus
 
+# The floor of make bench's row (a): a one-thread C loop with PCRE2 JIT.
+build/pcre-floor: tools/pcre_floor.c | build
+	$(CC) -std=c11 $(WARN) -O2 $(shell pkg-config --cflags libpcre2-8) -o $@ $< \
+		$(shell pkg-config --libs libpcre2-8)
+
 # The sanitized binary the end-to-end tests run.
 build/asan/logdown: $(ASAN_OBJS) build/asan/main.o
 	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $^ $(LIBS)
@@ -107,7 +112,7 @@ check-all: $(UNIT_TESTS) $(E2E_TESTS) build/asan/logdown
 # logdown against grep/rg/python, Hugo, gnuplot/matplotlib, python's
 # http.server and Chromium, side by side, one table of ratios
 # (tools/bench.sh; BENCH_QUICK=1 for a quick run).
-bench: logdown build/gencorpus
+bench: logdown build/gencorpus build/pcre-floor
 	BENCH_QUICK=$(BENCH_QUICK) bash tools/bench.sh
 
 install: logdown

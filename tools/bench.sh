@@ -9,7 +9,9 @@
 #
 # Rows: (a) extracting train(step, loss, rate, global_rate) from a
 # Cerebras-style log against grep -oP, rg -o and the plain-Python re
-# script (../shared/bench/anchors/parse_results.py), with peak RSS;
+# script (../shared/bench/anchors/parse_results.py), with peak RSS, and
+# the floor: the same job by a one-thread C loop around PCRE2 JIT
+# (tools/pcre_floor.c), what the library allows on this machine;
 # (b) building a 1,000- and a 10,000-page site against Hugo; (c) a
 # 1M-point line chart against gnuplot and matplotlib; (d) `logdown serve`
 # against `python3 -m http.server` under wrk; (e) `logdown pdf` against
@@ -175,6 +177,12 @@ bench_a() {
 	fi
 	names+=(-n "grep -oP" "LC_ALL=C $T \"\$RES/grep.rss\" grep -oP \"\$PAT\" \"\$LOG\" > \"\$OUT/a-grep.out\"")
 	peers+=("grep -oP")
+	# The floor: the same extraction by a one-thread C loop around PCRE2
+	# JIT and nothing else (tools/pcre_floor.c), for what the library
+	# allows on this machine.
+	FLOOR=$ROOT/build/pcre-floor
+	export FLOOR
+	names+=(-n "C floor" "\"\$FLOOR\" \"\$PAT\" 'Train Device=' \"\$LOG\" > \"\$OUT/a-floor.csv\"")
 	if [ -f "$PYSCRIPT" ]; then
 		names+=(-n "python re" "$T \"\$RES/python.rss\" \"\$PY\" \"\$PYSCRIPT\" \"\$LOG\" \"\$OUT/a-py.csv\"")
 		peers+=("python re")
@@ -194,6 +202,10 @@ bench_a() {
 		say "logdown extracted $rows rows, grep $grep_rows: not the same work"
 		exit 1
 	fi
+	if [ "$(wc -l < "$OUT/a-floor.csv")" != "$grep_rows" ]; then
+		say "the C floor extracted $(wc -l < "$OUT/a-floor.csv") rows, grep $grep_rows"
+		exit 1
+	fi
 	for p in "${peers[@]}"; do
 		case $p in
 		"grep -oP") target=">=1" ;;
@@ -202,6 +214,10 @@ bench_a() {
 		esac
 		row time "(a)" "$GB log, $(commas "$rows") rows, vs $p" extract logdown "$p" "$target"
 	done
+	row time "(a)" "$GB log vs the one-thread C floor (read, memmem, PCRE2 JIT, CSV)" extract \
+		logdown "C floor" -
+	[ -f "$PYSCRIPT" ] && row time "(a)" "the C floor (not logdown) vs python re" extract \
+		"C floor" "python re" -
 	row rate "(a)" "logdown extraction throughput" extract logdown "$BYTES" 2e9
 	# Memory flat in file size: the same extraction of a log a tenth the size.
 	/usr/bin/time -f %M -o "$RES/logdown-small.rss" "$LD" parse "$SMALL" --parser cerebras --csv train \
