@@ -639,6 +639,37 @@ static void file_copy_copies_bytes_including_nul(void **state)
 	free(from);
 }
 
+/* A big file, within one file system (the kernel copies it) and onto
+ * another one where there is one (/dev/shm: read and write). */
+static void file_copy_copies_a_big_file_anywhere(void **state)
+{
+	char *from = at(state, "big");
+	char *to = at(state, "big-copy");
+	size_t n = (size_t)3 << 20;
+	char *data = xmalloc(n);
+	for (size_t i = 0; i < n; i++)
+		data[i] = (char)(i * 7 + i / 4096);
+	assert_true(file_write(from, data, n));
+	char shm[] = "/dev/shm/logdown-copy-XXXXXX";
+	int fd = is_dir("/dev/shm") ? mkstemp(shm) : -1;
+	if (fd >= 0)
+		close(fd);
+	const char *targets[] = {to, fd >= 0 ? shm : NULL};
+	for (size_t k = 0; k < 2 && targets[k]; k++) {
+		assert_true(file_copy(from, targets[k]));
+		struct buf b = BUF_INIT;
+		assert_true(file_read(targets[k], &b, NULL));
+		assert_int_equal(b.len, n);
+		assert_memory_equal(b.data, data, n);
+		buf_free(&b);
+	}
+	if (fd >= 0)
+		unlink(shm);
+	free(data);
+	free(to);
+	free(from);
+}
+
 static void kinds_of_path_are_told_apart(void **state)
 {
 	char *f = at(state, "f");
@@ -765,6 +796,7 @@ int main(void)
 		T(file_write_replaces_the_file),
 		T(file_write_into_a_missing_folder_fails_with_enoent),
 		T(file_copy_copies_bytes_including_nul),
+		T(file_copy_copies_a_big_file_anywhere),
 		T(kinds_of_path_are_told_apart),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
