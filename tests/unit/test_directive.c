@@ -18,6 +18,7 @@
 #include "run.h"
 #include "util.h"
 #include "yamldoc.h"
+#include "capture.h"
 
 #define REPORT "content/hw07.md"
 
@@ -25,10 +26,7 @@
  * a report whose directive body starts on line 4, after "```{table}" on
  * line 3.  Diagnostics are captured in memory. */
 struct fx {
-	FILE *f;
-	char *out;
-	size_t outlen;
-	struct diag *d;
+	struct capture cap;
 	struct run *cs512, *cs1024, *cs2048;
 	const struct run *runs[3];
 	const struct run *set[3];
@@ -73,9 +71,7 @@ static struct run *sweep_run(const char *name, const char *file, const char *bs,
 static struct fx *fx_new(void)
 {
 	struct fx *fx = xcalloc(1, sizeof *fx);
-	fx->f = open_memstream(&fx->out, &fx->outlen);
-	assert_non_null(fx->f);
-	fx->d = diag_new(fx->f, DIAG_TEXT, false);
+	cap_open(&fx->cap);
 
 	fx->cs512 = sweep_run("cs512", "logs/bs512.log", "512", "512000", "175.070497198",
 			      "7.12500", 52);
@@ -114,7 +110,7 @@ static struct fx *fx_new(void)
 	fx->c.set_counts = fx->set_counts;
 	fx->c.nsets = 1;
 	fx->c.prov = fx->prov;
-	fx->c.d = fx->d;
+	fx->c.d = fx->cap.d;
 	return fx;
 }
 
@@ -122,9 +118,7 @@ static void fx_free(struct fx *fx)
 {
 	value_free(fx->body);
 	buf_free(&fx->html);
-	diag_free(fx->d);
-	fclose(fx->f);
-	free(fx->out);
+	cap_close(&fx->cap);
 	free(fx->src);
 	provenance_free(fx->prov);
 	run_free(fx->cs512);
@@ -139,9 +133,9 @@ static void fx_body(struct fx *fx, const char *kind, const char *body)
 {
 	free(fx->src);
 	fx->src = xasprintf("# Results\n\n```{%s}\n%s```\n", kind, body);
-	diag_add_source(fx->d, REPORT, fx->src, strlen(fx->src));
+	diag_add_source(fx->cap.d, REPORT, fx->src, strlen(fx->src));
 	value_free(fx->body);
-	fx->body = yamldoc_parse(body, strlen(body), REPORT, 3, fx->d);
+	fx->body = yamldoc_parse(body, strlen(body), REPORT, 3, fx->cap.d);
 	assert_non_null(fx->body);
 	buf_clear(&fx->html);
 }
@@ -160,8 +154,7 @@ static bool fx_log(struct fx *fx, const char *body)
 
 static const char *fx_diags(struct fx *fx)
 {
-	fflush(fx->f);
-	return fx->out ? fx->out : "";
+	return cap_text(&fx->cap);
 }
 
 /* The table renders to want without a word. */
