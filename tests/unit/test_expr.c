@@ -15,6 +15,7 @@
 #include "run.h"
 #include "util.h"
 #include "capture.h"
+#include "runfix.h"
 
 #define REPORT "content/hw07.md"
 
@@ -31,52 +32,30 @@ struct fx {
 	struct eval v;
 };
 
-static void set(struct run *r, const char *name, const char *text, long line)
-{
-	struct datum d = datum_from_text(text, strlen(text), line);
-	run_set_field(r, name, &d);
-}
-
-static void row3(struct series *s, long line, const char *a, const char *b, const char *c)
-{
-	struct datum cells[3] = {
-		datum_from_text(a, strlen(a), line),
-		datum_from_text(b, strlen(b), line),
-		datum_from_text(c, strlen(c), line),
-	};
-	series_append(s, cells, line);
-}
-
 static struct fx *fx_new(void)
 {
 	struct fx *fx = xcalloc(1, sizeof *fx);
 	cap_open(&fx->cap);
 
 	struct run *r = fx->cs512 = run_new("cs512", "logs/bs512.log", "cerebras");
-	set(r, "batch_size", "512", 1);
-	set(r, "device", "CSX", 2);
-	set(r, "summary.metis.mean", "0.25", 3);
-	set(r, "note", "--", 4);
-	set(r, "samples", "512000", 52);
-	set(r, "total_time", "175.070497198", 52);
-	set(r, "final_loss", "7.12500", 52);
-	static const char *const train_cols[] = {"step", "loss", "rate"};
-	struct series *s = run_add_series(r, "train", train_cols, 3);
-	row3(s, 43, "100", "9.39062", "2983.97");
-	row3(s, 44, "200", "8.50000", "--");
-	row3(s, 45, "300", "7.75", "3001.5");
-	row3(s, 46, "400", "n/a", "2990.25");
-	row3(s, 47, "500", "7.12500", "3010.0");
+	runfix_set(r, "batch_size", "512", 1);
+	runfix_set(r, "device", "CSX", 2);
+	runfix_set(r, "summary.metis.mean", "0.25", 3);
+	runfix_set(r, "note", "--", 4);
+	runfix_set(r, "samples", "512000", 52);
+	runfix_set(r, "total_time", "175.070497198", 52);
+	runfix_set(r, "final_loss", "7.12500", 52);
+	runfix_train(r);
 	static const char *const res_cols[] = {"source", "accuracy", "ips"};
-	s = run_add_series(r, "results", res_cols, 3);
-	row3(s, 10, "cpu", "0.91", "100");
-	row3(s, 11, "groq", "0.93", "5000");
-	row3(s, 12, "gpu", "n/a", "1200");
-	row3(s, 13, "groq", "0.95", "5100");
+	struct series *s = run_add_series(r, "results", res_cols, 3);
+	runfix_row3(s, 10, "cpu", "0.91", "100");
+	runfix_row3(s, 11, "groq", "0.93", "5000");
+	runfix_row3(s, 12, "gpu", "n/a", "1200");
+	runfix_row3(s, 13, "groq", "0.95", "5100");
 
 	r = fx->cs2048 = run_new("cs2048", "logs/bs2048.log", "cerebras");
-	set(r, "batch_size", "2048", 1);
-	set(r, "final_loss", "6.5", 60);
+	runfix_set(r, "batch_size", "2048", 1);
+	runfix_set(r, "final_loss", "6.5", 60);
 
 	fx->runs[0] = fx->cs512;
 	fx->runs[1] = fx->cs2048;
@@ -1073,7 +1052,7 @@ static void keywords_may_name_fields_after_a_dot(void **state)
 {
 	(void)state;
 	struct fx *fx = fx_new();
-	set(fx->cs512, "not", "3", 9);
+	runfix_set(fx->cs512, "not", "3", 9);
 	assert_true(fx_eval(fx, "cs512.not"));
 	assert_num_near(fx->v.num, 3);
 	fx_free(fx);
