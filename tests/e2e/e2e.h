@@ -49,6 +49,17 @@ static inline char *e2e_tmpdir(void)
 	return xstrdup(d);
 }
 
+/* Removes the folder *dir (from e2e_tmpdir()) and everything in it,
+ * frees its name and sets *dir to NULL; nothing when *dir is NULL. */
+static inline void e2e_drop(char **dir)
+{
+	if (*dir) {
+		remove_tree(*dir);
+		free(*dir);
+		*dir = NULL;
+	}
+}
+
 /* Writes len bytes of data to dir/rel, creating folders. */
 static inline void e2e_write_bytes(const char *dir, const char *rel, const char *data, size_t len)
 {

@@ -69,11 +69,7 @@ static int cleanup(void **state)
 {
 	(void)state;
 	e2e_free_kept();
-	if (project) {
-		remove_tree(project);
-		free(project);
-		project = NULL;
-	}
+	e2e_drop(&project);
 	return 0;
 }
 

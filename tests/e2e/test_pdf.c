@@ -90,11 +90,7 @@ static char *tmp;
 static int cleanup(void **state)
 {
 	(void)state;
-	if (tmp) {
-		remove_tree(tmp);
-		free(tmp);
-		tmp = NULL;
-	}
+	e2e_drop(&tmp);
 	return 0;
 }
 
