@@ -49,15 +49,46 @@ static inline char *e2e_tmpdir(void)
 	return xstrdup(d);
 }
 
-/* Writes text to dir/rel, creating folders. */
-static inline void e2e_write(const char *dir, const char *rel, const char *text)
+/* Removes the folder *dir (from e2e_tmpdir()) and everything in it,
+ * frees its name and sets *dir to NULL; nothing when *dir is NULL. */
+static inline void e2e_drop(char **dir)
+{
+	if (*dir) {
+		remove_tree(*dir);
+		free(*dir);
+		*dir = NULL;
+	}
+}
+
+/* Writes len bytes of data to dir/rel, creating folders. */
+static inline void e2e_write_bytes(const char *dir, const char *rel, const char *data, size_t len)
 {
 	char *path = path_join(dir, rel);
 	char *parent = path_dirname(path);
 	assert_true(mkdir_p(parent));
-	assert_true(file_write(path, text, strlen(text)));
+	assert_true(file_write(path, data, len));
 	free(parent);
 	free(path);
+}
+
+/* Writes text to dir/rel, creating folders. */
+static inline void e2e_write(const char *dir, const char *rel, const char *text)
+{
+	e2e_write_bytes(dir, rel, text, strlen(text));
+}
+
+/* Copies the file from (a fixture: a path from the repository's root,
+ * where the tests run) to dir/rel, creating folders; fails when from
+ * cannot be read. */
+static inline void e2e_copy(const char *dir, const char *rel, const char *from)
+{
+	struct buf b = BUF_INIT;
+	if (!file_read(from, &b, NULL)) {
+		buf_free(&b);
+		fail_msg("cannot read the fixture %s", from);
+	}
+	e2e_write_bytes(dir, rel, buf_data(&b), b.len);
+	buf_free(&b);
 }
 
 /* The contents of dir/rel, or NULL when it cannot be read.  Caller frees. */
@@ -74,15 +105,13 @@ static inline char *e2e_read(const char *dir, const char *rel)
 	return buf_detach(&b);
 }
 
-/* Runs `logdown ARGS` (a shell word list) in folder cwd, with NO_COLOR
- * unset and stdin from /dev/null. */
-static inline struct run e2e_run(const char *cwd, const char *fmt, ...)
+/* Runs `logdown ARGS` (a shell word list, printf-style) in folder cwd,
+ * with NO_COLOR unset and stdin from /dev/null.  Caller frees the
+ * result with run_free(). */
+static inline struct run e2e_runv(const char *cwd, const char *fmt, va_list ap)
 {
 	struct buf args = BUF_INIT;
-	va_list ap;
-	va_start(ap, fmt);
 	buf_vprintf(&args, fmt, ap);
-	va_end(ap);
 	char out[] = "/tmp/logdown-out-XXXXXX", err[] = "/tmp/logdown-err-XXXXXX";
 	int fo = mkstemp(out), fe = mkstemp(err);
 	assert_true(fo >= 0 && fe >= 0);
@@ -102,10 +131,39 @@ static inline struct run e2e_run(const char *cwd, const char *fmt, ...)
 	return r;
 }
 
+static inline struct run e2e_run(const char *cwd, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	struct run r = e2e_runv(cwd, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
 static inline void run_free(struct run *r)
 {
 	free(r->out);
 	free(r->err);
+}
+
+/* Runs `logdown ARGS` in cwd as e2e_run() does; fails, showing its
+ * stderr, unless it exits 0. */
+static inline void e2e_ok(const char *cwd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static inline void e2e_ok(const char *cwd, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	struct run r = e2e_runv(cwd, fmt, ap);
+	va_end(ap);
+	if (r.status != 0) {
+		struct buf args = BUF_INIT;
+		va_start(ap, fmt);
+		buf_vprintf(&args, fmt, ap);
+		va_end(ap);
+		fail_msg("logdown %s exited %d with:\n%s", buf_data(&args), r.status, r.err);
+	}
+	run_free(&r);
 }
 
 /* Runs a shell command (printf-style) and returns all it printed on
@@ -152,5 +210,74 @@ static inline char *e2e_sh(int *status, const char *fmt, ...)
 		if (h_ && strstr(h_, n_))                                                \
 			fail_msg("did not expect:\n%s\nin:\n%s", n_, h_);                 \
 	} while (0)
+
+
+/* The report body of a page: the bytes after `<div class="ld-content">`
+ * and its newline, up to the last "\n</div>\n</article>", which closes
+ * it (what the page template's {{{content}}} expanded to).  NULL when
+ * page is NULL or has no such part; caller frees. */
+static inline char *e2e_page_body(const char *page)
+{
+	static const char open[] = "<div class=\"ld-content\">\n";
+	static const char close[] = "\n</div>\n</article>";
+	const char *start = page ? strstr(page, open) : NULL;
+	if (!start)
+		return NULL;
+	start += strlen(open);
+	const char *end = NULL;
+	for (const char *p = strstr(start, close); p; p = strstr(p + 1, close))
+		end = p;
+	return end ? xstrndup(start, (size_t)(end - start)) : NULL;
+}
+
+/* What the current test holds, freed by e2e_free_kept() (call it from
+ * the test's teardown): a failed assertion leaves the test at once, and
+ * the sanitizer would count the rest as leaks. */
+static void *e2e_kept[256];
+static size_t e2e_nkept;
+
+/* Registers p (may be NULL) to be freed after the test; returns it. */
+static inline void *e2e_keep(void *p)
+{
+	assert_true(e2e_nkept < ARRAY_LEN(e2e_kept));
+	e2e_kept[e2e_nkept++] = p;
+	return p;
+}
+
+/* r, its output kept to be freed after the test. */
+static inline struct run e2e_keep_run(struct run r)
+{
+	e2e_keep(r.out);
+	e2e_keep(r.err);
+	return r;
+}
+
+static inline void e2e_free_kept(void)
+{
+	for (size_t i = 0; i < e2e_nkept; i++)
+		free(e2e_kept[i]);
+	e2e_nkept = 0;
+}
+
+
+/* Builds the project in dir with `logdown build ARGS`, which must
+ * succeed without a word beyond "logdown: built 1 report into _site";
+ * returns the body (e2e_page_body()) of its report r's page,
+ * _site/r/index.html, which must have one.  Caller frees.  On a failure
+ * the run is left to e2e_free_kept(). */
+static inline char *e2e_build_body(const char *dir, const char *args)
+{
+	struct run r = e2e_run(dir, "build %s", args);
+	if (r.status != 0 || strcmp(r.err, "logdown: built 1 report into _site\n") != 0) {
+		e2e_keep_run(r);
+		fail_msg("logdown build %s exited %d with:\n%s", args, r.status, r.err);
+	}
+	run_free(&r);
+	char *page = e2e_read(dir, "_site/r/index.html");
+	char *body = e2e_page_body(page);
+	free(page);
+	assert_non_null(body);
+	return body;
+}
 
 #endif

@@ -397,10 +397,8 @@ static void check_against_names_every_stale_file(void **state)
 	e2e_write(dir, "content/r/logs/bs512.log", sweep_log);
 	e2e_write(dir, "content/r/index.md",
 		  "---\nruns:\n  cs512: logs/bs512.log\n---\nLoss {{ cs512.final_loss }}.\n");
-	struct run r = e2e_run(dir, "build");
-	assert_int_equal(r.status, 0);
-	run_free(&r);
-	r = e2e_run(dir, "check --against _site");
+	e2e_ok(dir, "build");
+	struct run r = e2e_run(dir, "check --against _site");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.err, "logdown: checked 2 reports; _site is up to date\n");
 	run_free(&r);
@@ -505,14 +503,12 @@ static void failed_build_leaves_previous_output_intact(void **state)
 {
 	(void)state;
 	char *dir = project_new();
-	struct run r = e2e_run(dir, "build");
-	assert_int_equal(r.status, 0);
-	run_free(&r);
+	e2e_ok(dir, "build");
 	char *before = e2e_read(dir, "_site/hw07/index.html");
 	assert_non_null(before);
 
 	e2e_write(dir, "content/hw07/index.md", "---\ntitle: [broken\n---\nchanged\n");
-	r = e2e_run(dir, "build");
+	struct run r = e2e_run(dir, "build");
 	assert_int_equal(r.status, 1);
 	assert_contains(r.err, "logdown: 1 error; the previous output was left as it was\n");
 	char *after = e2e_read(dir, "_site/hw07/index.html");
@@ -738,12 +734,10 @@ static void a_linked_output_folder_is_replaced_where_it_points(void **state)
 	char *dir = project_new();
 	char *pub = path_join(dir, "pub");
 	char *link = path_join(dir, "_site");
-	struct run r = e2e_run(dir, "build -o pub");
-	assert_int_equal(r.status, 0);
-	run_free(&r);
+	e2e_ok(dir, "build -o pub");
 	assert_int_equal(symlink(pub, link), 0);
 	e2e_write(dir, "content/hw05.md", "---\ntitle: Second\n---\n");
-	r = e2e_run(dir, "build");
+	struct run r = e2e_run(dir, "build");
 	assert_int_equal(r.status, 0);
 	struct stat st;
 	assert_int_equal(lstat(link, &st), 0);

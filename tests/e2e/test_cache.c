@@ -20,11 +20,8 @@
 static char *project(void)
 {
 	char *dir = e2e_tmpdir();
-	struct buf log = BUF_INIT;
-	assert_true(file_read("tests/fixtures/cerebras/bs512.log", &log, NULL));
-	e2e_write(dir, "logs/shared.log", buf_data(&log));
-	e2e_write(dir, "logs/own.log", buf_data(&log));
-	buf_free(&log);
+	e2e_copy(dir, "logs/shared.log", "tests/fixtures/cerebras/bs512.log");
+	e2e_copy(dir, "logs/own.log", "tests/fixtures/cerebras/bs512.log");
 	e2e_write(dir, "content/a/index.md",
 		  "---\ntitle: A\nruns:\n  cs: ../../logs/shared.log\n---\n"
 		  "A loss {{ cs.final_loss }}.\n\n![img](pic.png)\n");
@@ -36,6 +33,16 @@ static char *project(void)
 	return dir;
 }
 
+/* Checks that dir/_site equals the output of a build without the
+ * cache (made in dir/full). */
+static void same_as_without_cache(const char *dir)
+{
+	e2e_ok(dir, "build --no-cache -o full");
+	char *cmd = xasprintf("diff -r '%s/_site' '%s/full' >&2", dir, dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+}
+
 /* Builds dir with -v and checks the cache line; then checks that the
  * output equals a build without the cache. */
 static void build_expect(const char *dir, const char *line)
@@ -45,12 +52,7 @@ static void build_expect(const char *dir, const char *line)
 		fail_msg("build failed:\n%s", r.err);
 	assert_contains(r.err, line);
 	run_free(&r);
-	struct run full = e2e_run(dir, "build --no-cache -o full");
-	assert_int_equal(full.status, 0);
-	run_free(&full);
-	char *cmd = xasprintf("diff -r '%s/_site' '%s/full' >&2", dir, dir);
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
+	same_as_without_cache(dir);
 }
 
 static void append(const char *dir, const char *rel, const char *text)
@@ -147,9 +149,7 @@ static void a_damaged_cache_is_a_warning_and_never_trusted(void **state)
 {
 	(void)state;
 	char *dir = project();
-	struct run r = e2e_run(dir, "build");
-	assert_int_equal(r.status, 0);
-	run_free(&r);
+	e2e_ok(dir, "build");
 	static const struct {
 		const char *files;
 		bool truncate_it;
@@ -169,12 +169,7 @@ static void a_damaged_cache_is_a_warning_and_never_trusted(void **state)
 		assert_contains(b.err, "warning: the build cache is damaged");
 		assert_contains(b.err, "ignored (logdown rebuilds it; `logdown clean` removes it)");
 		run_free(&b);
-		struct run full = e2e_run(dir, "build --no-cache -o full");
-		assert_int_equal(full.status, 0);
-		run_free(&full);
-		char *cmd = xasprintf("diff -r '%s/_site' '%s/full' >&2", dir, dir);
-		assert_int_equal(system(cmd), 0);
-		free(cmd);
+		same_as_without_cache(dir);
 		/* and the next build is quiet again, the cache rebuilt */
 		struct run again = e2e_run(dir, "build -v");
 		assert_int_equal(again.status, 0);
@@ -213,9 +208,7 @@ static void clean_removes_the_cache_and_the_output(void **state)
 {
 	(void)state;
 	char *dir = project();
-	struct run r = e2e_run(dir, "build");
-	assert_int_equal(r.status, 0);
-	run_free(&r);
+	e2e_ok(dir, "build");
 	char *cache = path_join(dir, ".logdown-cache"), *site = path_join(dir, "_site");
 	assert_true(is_dir(cache));
 	struct run c = e2e_run(dir, "clean");

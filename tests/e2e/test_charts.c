@@ -58,39 +58,18 @@
 #define SVG_HEAD                                                                         \
 	"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\""
 
-/* What the current test holds: freed, and its project removed, by
- * cleanup() after the test, whether it passed or not. */
+/* The current test's project: removed by cleanup() after the test,
+ * whether it passed or not, which also frees what the test kept
+ * (e2e_keep()). */
 static char *project;
-static void *owned[256];
-static size_t nowned;
 
-static void *keep(void *p)
-{
-	assert_true(nowned < ARRAY_LEN(owned));
-	owned[nowned++] = p;
-	return p;
-}
-
-static struct run kept_run(struct run r)
-{
-	keep(r.out);
-	keep(r.err);
-	return r;
-}
-
-#define RUN(...) kept_run(e2e_run(project, __VA_ARGS__))
+#define RUN(...) e2e_keep_run(e2e_run(project, __VA_ARGS__))
 
 static int cleanup(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < nowned; i++)
-		free(owned[i]);
-	nowned = 0;
-	if (project) {
-		remove_tree(project);
-		free(project);
-		project = NULL;
-	}
+	e2e_free_kept();
+	e2e_drop(&project);
 	return 0;
 }
 
@@ -105,11 +84,10 @@ static void report_add(const char *slug, const char *md)
 		{FIXTURES "seed001_bs512_tail.log", "logs/tail.log"},
 	};
 	for (size_t i = 0; i < ARRAY_LEN(logs); i++) {
-		char *text = keep(e2e_read(".", logs[i][0]));
-		assert_non_null(text);
-		e2e_write(project, keep(xasprintf("content/%s/%s", slug, logs[i][1])), text);
+		char *rel = e2e_keep(xasprintf("content/%s/%s", slug, logs[i][1]));
+		e2e_copy(project, rel, logs[i][0]);
 	}
-	e2e_write(project, keep(xasprintf("content/%s/index.md", slug)), md);
+	e2e_write(project, e2e_keep(xasprintf("content/%s/index.md", slug)), md);
 }
 
 /* Makes the current project, its one report content/r/index.md = md. */
@@ -122,29 +100,18 @@ static void project_new(const char *md)
 
 static char *site_file(const char *rel)
 {
-	return keep(e2e_read(project, rel));
+	return e2e_keep(e2e_read(project, rel));
 }
 
 static bool site_has(const char *rel)
 {
-	return path_exists(keep(path_join(project, rel)));
+	return path_exists(e2e_keep(path_join(project, rel)));
 }
 
-/* The report body of a page, as tests/e2e/test_refs.c cuts it. */
-static char *page_body(const char *page)
+/* The report body of a page (e2e_page_body()), kept. */
+static const char *page_body(const char *page)
 {
-	static const char open[] = "<div class=\"ld-content\">\n";
-	static const char close[] = "\n</div>\n</article>";
-	if (!page)
-		return NULL;
-	const char *start = strstr(page, open);
-	if (!start)
-		return NULL;
-	start += strlen(open);
-	const char *end = NULL;
-	for (const char *p = strstr(start, close); p; p = strstr(p + 1, close))
-		end = p;
-	return end ? keep(xstrndup(start, (size_t)(end - start))) : NULL;
+	return e2e_keep(e2e_page_body(page));
 }
 
 /* Makes the project of md and builds it with ARGS, which must succeed
@@ -152,12 +119,7 @@ static char *page_body(const char *page)
 static const char *build_body_with(const char *md, const char *args)
 {
 	project_new(md);
-	struct run r = RUN("build %s", args);
-	if (r.status != 0 || strcmp(r.err, BUILT) != 0)
-		fail_msg("logdown build %s exited %d with:\n%s", args, r.status, r.err);
-	const char *body = page_body(site_file("_site/r/index.html"));
-	assert_non_null(body);
-	return body;
+	return e2e_keep(e2e_build_body(project, args));
 }
 
 static const char *build_body(const char *md)
@@ -165,12 +127,23 @@ static const char *build_body(const char *md)
 	return build_body_with(md, "");
 }
 
+/* Makes the project of md and runs `logdown CMD` in it, which must
+ * fail (exit 1); returns what it wrote on stderr. */
+static const char *fails(const char *md, const char *cmd)
+{
+	project_new(md);
+	struct run r = RUN("%s", cmd);
+	if (r.status != 1)
+		fail_msg("logdown %s exited %d, not 1, with:\n%s", cmd, r.status, r.err);
+	return r.err;
+}
+
 /* The bytes and size of figure NAME.EXT of report r in the output OUT;
  * fails when it is not there. */
 static const char *figure(const char *out, const char *name, const char *ext, size_t *len)
 {
-	char *rel = keep(xasprintf("%s/r/figures/%s.%s", out, name, ext));
-	char *path = keep(path_join(project, rel));
+	char *rel = e2e_keep(xasprintf("%s/r/figures/%s.%s", out, name, ext));
+	char *path = e2e_keep(path_join(project, rel));
 	struct buf b = BUF_INIT;
 	if (!file_read(path, &b, NULL)) {
 		buf_free(&b);
@@ -178,7 +151,7 @@ static const char *figure(const char *out, const char *name, const char *ext, si
 	}
 	if (len)
 		*len = b.len;
-	return keep(buf_detach(&b));
+	return e2e_keep(buf_detach(&b));
 }
 
 /* An SVG figure of the default site, checked to be one. */
@@ -193,7 +166,7 @@ static const char *svg(const char *name)
 
 static bool same_file(const char *a, const char *b)
 {
-	return file_same(keep(path_join(project, a)), keep(path_join(project, b)));
+	return file_same(e2e_keep(path_join(project, a)), e2e_keep(path_join(project, b)));
 }
 
 #define assert_same_figure(a, b)                                                         \
@@ -219,7 +192,7 @@ static const char *diag(int line, int col, int len, const char *msg, const char 
 	for (int i = 1; i < len; i++)
 		buf_putc(&b, '~');
 	buf_putc(&b, '\n');
-	return keep(buf_detach(&b));
+	return e2e_keep(buf_detach(&b));
 }
 
 /* A place a diagnostic may be reported at: line and column, and the
@@ -233,13 +206,13 @@ struct place {
  * words (NULL-terminated). */
 static bool diag_at(const char *err, const struct place *p, const char *const *words)
 {
-	char *at = keep(xasprintf(MD ":%d:%d: error: ", p->line, p->col));
+	char *at = e2e_keep(xasprintf(MD ":%d:%d: error: ", p->line, p->col));
 	const char *tail = diag(p->line, p->col, p->len, "", p->text);
 	tail = strchr(tail, '\n') + 1; /* the quoted line and the caret */
 	for (const char *s = err; s && *s;) {
 		const char *eol = strchr(s, '\n');
 		if (str_has_prefix(s, at) && eol && str_has_prefix(eol + 1, tail)) {
-			char *msg = keep(xstrndup(s, (size_t)(eol - s)));
+			char *msg = e2e_keep(xstrndup(s, (size_t)(eol - s)));
 			bool all = true;
 			for (size_t i = 0; words[i]; i++)
 				all = all && strstr(msg + strlen(at), words[i]);
@@ -264,7 +237,7 @@ static void expect_diag(const char *err, const char *const *words, const struct 
 	buf_puts(&want, "with the words:");
 	for (size_t i = 0; words[i]; i++)
 		buf_printf(&want, " '%s'", words[i]);
-	char *w = keep(buf_detach(&want));
+	char *w = e2e_keep(buf_detach(&want));
 	/* on stderr: cmocka cuts long messages short */
 	fprintf(stderr, "expected an error at one of:\n%s\nin:\n%s\n", w, err);
 	fail_msg("no such error");
@@ -276,7 +249,8 @@ static void expect_diag(const char *err, const char *const *words, const struct 
 /* The error summary line of check and of a failed build. */
 static const char *errors_checked(int n)
 {
-	return keep(xasprintf("logdown: %d error%s; nothing was written\n", n, n == 1 ? "" : "s"));
+	return e2e_keep(
+		xasprintf("logdown: %d error%s; nothing was written\n", n, n == 1 ? "" : "s"));
 }
 
 /* --- the four types, on the page --- */
@@ -633,9 +607,9 @@ static void charts_never_share_a_file(void **state)
 				    "y: train.loss\n"
 				    "```\n"
 				    "\n";
-	char *md = keep(xasprintf(RUNS2 "%s%s%s", chart, other, chart));
+	char *md = e2e_keep(xasprintf(RUNS2 "%s%s%s", chart, other, chart));
 	project_new(md);
-	report_add("s", keep(xasprintf(RUNS2 "%s%s", other, chart)));
+	report_add("s", e2e_keep(xasprintf(RUNS2 "%s%s", other, chart)));
 	struct run r = RUN("build");
 	assert_string_equal(r.err, "logdown: built 2 reports into _site\n");
 	assert_int_equal(r.status, 0);
@@ -735,7 +709,7 @@ static void only_svg_is_written_without_the_option(void **state)
 	svg("figure-2");
 	char **names;
 	size_t n;
-	names = dir_list(keep(path_join(project, "_site/r/figures")), &n);
+	names = dir_list(e2e_keep(path_join(project, "_site/r/figures")), &n);
 	assert_non_null(names);
 	assert_int_equal(n, 2);
 	strv_free(names);
@@ -780,7 +754,7 @@ static void two_builds_give_byte_identical_figures(void **state)
 	assert_int_equal(b.status, 0);
 	figure("out1", "fig-x", "png", NULL);
 	figure("out1", "figure-2", "pdf", NULL);
-	char *cmd = keep(xasprintf("diff -r '%s/out1' '%s/out2' >/dev/null", project, project));
+	char *cmd = e2e_keep(xasprintf("diff -r '%s/out1' '%s/out2' >/dev/null", project, project));
 	assert_int_equal(system(cmd), 0);
 }
 
@@ -888,7 +862,7 @@ static const char *broken_diagnostics(void)
 	buf_puts(&b, diag(57, 48, 10, "performance must give a number, not text",
 			  "  - { label: bs512, intensity: 8, performance: cs512.name }"));
 	buf_puts(&b, diag(65, 8, 3, "x_log must be true or false, not 'yes'", "x_log: yes"));
-	return keep(buf_detach(&b));
+	return e2e_keep(buf_detach(&b));
 }
 
 static void every_broken_chart_is_reported_together(void **state)
@@ -902,7 +876,7 @@ static void every_broken_chart_is_reported_together(void **state)
 	assert_non_null(before);
 	report_add("r", broken);
 	r = RUN("build");
-	char *want = keep(xasprintf("%slogdown: 8 errors; the previous output was left as it "
+	char *want = e2e_keep(xasprintf("%slogdown: 8 errors; the previous output was left as it "
 				    "was\n",
 				    broken_diagnostics()));
 	assert_string_equal(r.err, want);
@@ -920,7 +894,7 @@ static void check_reports_the_same_errors_and_writes_nothing(void **state)
 	project_new(broken);
 	report_add("good", good);
 	struct run r = RUN("check");
-	char *want = keep(xasprintf("%s%s", broken_diagnostics(), errors_checked(8)));
+	char *want = e2e_keep(xasprintf("%s%s", broken_diagnostics(), errors_checked(8)));
 	assert_string_equal(r.err, want);
 	assert_int_equal(r.status, 1);
 	assert_false(site_has("_site"));
@@ -959,7 +933,7 @@ static void a_large_series_gives_a_small_svg_quickly(void **state)
 	}
 	buf_puts(&log, "2024-03-30 15:20:24,238 INFO:   Processed 102400000 sample(s) in "
 		       "35014.1 seconds.\n");
-	char *text = keep(buf_detach(&log));
+	char *text = e2e_keep(buf_detach(&log));
 	e2e_write(project, "content/r/logs/big.log", text);
 
 	struct timespec t0, t1;
@@ -990,22 +964,20 @@ static void a_large_series_gives_a_small_svg_quickly(void **state)
 static void an_empty_series_is_reported_at_x(void **state)
 {
 	(void)state;
-	project_new("---\n"
-		    "runs:\n"
-		    "  tail: logs/tail.log\n"
-		    "---\n"
-		    "\n"
-		    "```{chart}\n"
-		    "type: line\n"
-		    "series: [tail]\n"
-		    "x: train.step\n"
-		    "y: train.loss\n"
-		    "```\n");
-	struct run r = RUN("check");
-	assert_int_equal(r.status, 1);
-	expect_diag(r.err, WORDS("tail"),
+	const char *err = fails("---\n"
+				"runs:\n"
+				"  tail: logs/tail.log\n"
+				"---\n"
+				"\n"
+				"```{chart}\n"
+				"type: line\n"
+				"series: [tail]\n"
+				"x: train.step\n"
+				"y: train.loss\n"
+				"```\n", "check");
+	expect_diag(err, WORDS("tail"),
 		    AT({9, 4, 10, "x: train.step"}, {8, 10, 4, "series: [tail]"}));
-	assert_not_contains(r.err, MD ":7:");
+	assert_not_contains(err, MD ":7:");
 }
 
 /* The same run beside others: its line would be missing from the chart
@@ -1013,21 +985,19 @@ static void an_empty_series_is_reported_at_x(void **state)
 static void a_run_without_rows_beside_others_is_an_error(void **state)
 {
 	(void)state;
-	project_new("---\n"
-		    "runs:\n"
-		    "  cs512: logs/bs512.log\n"
-		    "  tail: logs/tail.log\n"
-		    "---\n"
-		    "```{chart}\n"
-		    "type: line\n"
-		    "series: [cs512, tail]\n"
-		    "x: train.step\n"
-		    "y: train.loss\n"
-		    "```\n");
-	struct run r = RUN("check");
-	expect_diag(r.err, WORDS("tail"),
+	const char *err = fails("---\n"
+				"runs:\n"
+				"  cs512: logs/bs512.log\n"
+				"  tail: logs/tail.log\n"
+				"---\n"
+				"```{chart}\n"
+				"type: line\n"
+				"series: [cs512, tail]\n"
+				"x: train.step\n"
+				"y: train.loss\n"
+				"```\n", "check");
+	expect_diag(err, WORDS("tail"),
 		    AT({9, 4, 10, "x: train.step"}, {8, 17, 4, "series: [cs512, tail]"}));
-	assert_int_equal(r.status, 1);
 }
 
 /* series: [] names no run.  Found: the chart is left out of the page
@@ -1035,21 +1005,19 @@ static void a_run_without_rows_beside_others_is_an_error(void **state)
 static void a_series_list_without_runs_is_an_error(void **state)
 {
 	(void)state;
-	project_new("---\n"
-		    "runs:\n"
-		    "  cs512: logs/bs512.log\n"
-		    "---\n"
-		    "Loss {{ cs512.final_loss }}.\n"
-		    "\n"
-		    "```{chart}\n"
-		    "type: line\n"
-		    "series: []\n"
-		    "x: train.step\n"
-		    "y: train.loss\n"
-		    "```\n");
-	struct run r = RUN("build");
-	expect_diag(r.err, WORDS("series"), AT({9, 9, 2, "series: []"}));
-	assert_int_equal(r.status, 1);
+	const char *err = fails("---\n"
+				"runs:\n"
+				"  cs512: logs/bs512.log\n"
+				"---\n"
+				"Loss {{ cs512.final_loss }}.\n"
+				"\n"
+				"```{chart}\n"
+				"type: line\n"
+				"series: []\n"
+				"x: train.step\n"
+				"y: train.loss\n"
+				"```\n", "build");
+	expect_diag(err, WORDS("series"), AT({9, 9, 2, "series: []"}));
 }
 
 /* Text where numbers are needed, in a line chart.  Found: 10:4 "x has 10
@@ -1058,21 +1026,19 @@ static void a_series_list_without_runs_is_an_error(void **state)
 static void text_for_y_of_a_line_chart_is_named_as_text(void **state)
 {
 	(void)state;
-	project_new("---\n"
-		    "runs:\n"
-		    "  cs512: logs/bs512.log\n"
-		    "---\n"
-		    "\n"
-		    "```{chart}\n"
-		    "type: line\n"
-		    "series: [cs512]\n"
-		    "x: train.step\n"
-		    "y: name\n"
-		    "```\n");
-	struct run r = RUN("check");
-	assert_int_equal(r.status, 1);
-	expect_diag(r.err, WORDS("number"), AT({10, 4, 4, "y: name"}));
-	assert_not_contains(r.err, "pair up");
+	const char *err = fails("---\n"
+				"runs:\n"
+				"  cs512: logs/bs512.log\n"
+				"---\n"
+				"\n"
+				"```{chart}\n"
+				"type: line\n"
+				"series: [cs512]\n"
+				"x: train.step\n"
+				"y: name\n"
+				"```\n", "check");
+	expect_diag(err, WORDS("number"), AT({10, 4, 4, "y: name"}));
+	assert_not_contains(err, "pair up");
 }
 
 /* Text where numbers are needed, for a bar.  Found: 7:7 "cannot draw
@@ -1081,20 +1047,18 @@ static void text_for_y_of_a_line_chart_is_named_as_text(void **state)
 static void text_for_a_bar_is_an_error_at_y(void **state)
 {
 	(void)state;
-	project_new("---\n"
-		    "runs:\n"
-		    "  cs512: logs/bs512.log\n"
-		    "  cs2048: logs/bs2048.log\n"
-		    "---\n"
-		    "```{chart}\n"
-		    "type: bar\n"
-		    "series: [cs512, cs2048]\n"
-		    "y: parser\n"
-		    "```\n");
-	struct run r = RUN("check");
-	assert_int_equal(r.status, 1);
-	expect_diag(r.err, WORDS("number"), AT({9, 4, 6, "y: parser"}));
-	assert_not_contains(r.err, MD ":7:");
+	const char *err = fails("---\n"
+				"runs:\n"
+				"  cs512: logs/bs512.log\n"
+				"  cs2048: logs/bs2048.log\n"
+				"---\n"
+				"```{chart}\n"
+				"type: bar\n"
+				"series: [cs512, cs2048]\n"
+				"y: parser\n"
+				"```\n", "check");
+	expect_diag(err, WORDS("number"), AT({9, 4, 6, "y: parser"}));
+	assert_not_contains(err, MD ":7:");
 }
 
 /* A value <= 0 on a log axis: at the y that gave it (or at y_log), not
@@ -1104,22 +1068,20 @@ static void text_for_a_bar_is_an_error_at_y(void **state)
 static void a_bar_below_zero_on_a_log_axis_is_an_error_at_y(void **state)
 {
 	(void)state;
-	project_new("---\n"
-		    "runs:\n"
-		    "  cs512: logs/bs512.log\n"
-		    "  cs2048: logs/bs2048.log\n"
-		    "---\n"
-		    "```{chart}\n"
-		    "type: bar\n"
-		    "series: [cs512, cs2048]\n"
-		    "y: final_loss - 8\n"
-		    "y_log: true\n"
-		    "```\n");
-	struct run r = RUN("check");
-	assert_int_equal(r.status, 1);
-	expect_diag(r.err, WORDS("log", "-0.875"),
+	const char *err = fails("---\n"
+				"runs:\n"
+				"  cs512: logs/bs512.log\n"
+				"  cs2048: logs/bs2048.log\n"
+				"---\n"
+				"```{chart}\n"
+				"type: bar\n"
+				"series: [cs512, cs2048]\n"
+				"y: final_loss - 8\n"
+				"y_log: true\n"
+				"```\n", "check");
+	expect_diag(err, WORDS("log", "-0.875"),
 		    AT({9, 4, 14, "y: final_loss - 8"}, {10, 8, 4, "y_log: true"}));
-	assert_not_contains(r.err, MD ":7:");
+	assert_not_contains(err, MD ":7:");
 }
 
 /* The same for a line whose log holds a zero loss (a log written here:
@@ -1160,45 +1122,41 @@ static void a_zero_on_a_log_axis_is_an_error_at_y(void **state)
 static void a_log_axis_limit_at_zero_is_an_error_at_the_limit(void **state)
 {
 	(void)state;
-	project_new("---\n"
-		    "runs:\n"
-		    "  cs512: logs/bs512.log\n"
-		    "---\n"
-		    "```{chart}\n"
-		    "type: scatter\n"
-		    "series: [cs512]\n"
-		    "x: train.step\n"
-		    "y: train.loss\n"
-		    "y_log: true\n"
-		    "y_min: 0\n"
-		    "```\n");
-	struct run r = RUN("check");
-	assert_int_equal(r.status, 1);
-	expect_diag(r.err, WORDS("y_min"), AT({11, 8, 1, "y_min: 0"}, {10, 8, 4, "y_log: true"}));
-	assert_not_contains(r.err, MD ":6:");
+	const char *err = fails("---\n"
+				"runs:\n"
+				"  cs512: logs/bs512.log\n"
+				"---\n"
+				"```{chart}\n"
+				"type: scatter\n"
+				"series: [cs512]\n"
+				"x: train.step\n"
+				"y: train.loss\n"
+				"y_log: true\n"
+				"y_min: 0\n"
+				"```\n", "check");
+	expect_diag(err, WORDS("y_min"), AT({11, 8, 1, "y_min: 0"}, {10, 8, 4, "y_log: true"}));
+	assert_not_contains(err, MD ":6:");
 }
 
 /* x_min above x_max: at the limits.  Found: at type:. */
 static void limits_the_wrong_way_round_are_an_error_at_the_limits(void **state)
 {
 	(void)state;
-	project_new("---\n"
-		    "runs:\n"
-		    "  cs512: logs/bs512.log\n"
-		    "---\n"
-		    "```{chart}\n"
-		    "type: line\n"
-		    "series: [cs512]\n"
-		    "x: train.step\n"
-		    "y: train.loss\n"
-		    "x_min: 500\n"
-		    "x_max: 300\n"
-		    "```\n");
-	struct run r = RUN("check");
-	assert_int_equal(r.status, 1);
-	expect_diag(r.err, WORDS("x_min", "x_max"),
+	const char *err = fails("---\n"
+				"runs:\n"
+				"  cs512: logs/bs512.log\n"
+				"---\n"
+				"```{chart}\n"
+				"type: line\n"
+				"series: [cs512]\n"
+				"x: train.step\n"
+				"y: train.loss\n"
+				"x_min: 500\n"
+				"x_max: 300\n"
+				"```\n", "check");
+	expect_diag(err, WORDS("x_min", "x_max"),
 		    AT({10, 8, 3, "x_min: 500"}, {11, 8, 3, "x_max: 300"}));
-	assert_not_contains(r.err, MD ":6:");
+	assert_not_contains(err, MD ":6:");
 }
 
 /* A width too small to draw in.  Found: "width must be a positive
@@ -1209,31 +1167,29 @@ static void limits_the_wrong_way_round_are_an_error_at_the_limits(void **state)
 static void a_size_too_small_is_an_error_at_its_value(void **state)
 {
 	(void)state;
-	project_new("---\n"
-		    "runs:\n"
-		    "  cs512: logs/bs512.log\n"
-		    "---\n"
-		    "```{chart}\n"
-		    "type: line\n"
-		    "series: [cs512]\n"
-		    "x: train.step\n"
-		    "y: train.loss\n"
-		    "width: 50\n"
-		    "```\n"
-		    "\n"
-		    "```{chart}\n"
-		    "type: line\n"
-		    "series: [cs512]\n"
-		    "x: train.step\n"
-		    "y: train.loss\n"
-		    "height: 110\n"
-		    "```\n");
-	struct run r = RUN("check");
-	assert_int_equal(r.status, 1);
-	expect_diag(r.err, WORDS("width", "120"), AT({10, 8, 2, "width: 50"}));
-	expect_diag(r.err, WORDS("height", "120"), AT({18, 9, 3, "height: 110"}));
-	assert_not_contains(r.err, "positive integer");
-	assert_not_contains(r.err, "cannot draw");
+	const char *err = fails("---\n"
+				"runs:\n"
+				"  cs512: logs/bs512.log\n"
+				"---\n"
+				"```{chart}\n"
+				"type: line\n"
+				"series: [cs512]\n"
+				"x: train.step\n"
+				"y: train.loss\n"
+				"width: 50\n"
+				"```\n"
+				"\n"
+				"```{chart}\n"
+				"type: line\n"
+				"series: [cs512]\n"
+				"x: train.step\n"
+				"y: train.loss\n"
+				"height: 110\n"
+				"```\n", "check");
+	expect_diag(err, WORDS("width", "120"), AT({10, 8, 2, "width: 50"}));
+	expect_diag(err, WORDS("height", "120"), AT({18, 9, 3, "height: 110"}));
+	assert_not_contains(err, "positive integer");
+	assert_not_contains(err, "cannot draw");
 }
 
 /* A roofline whose bandwidths hold none, and peaks and bandwidths that
@@ -1244,35 +1200,33 @@ static void a_size_too_small_is_an_error_at_its_value(void **state)
 static void roofline_ceilings_are_checked_at_their_values(void **state)
 {
 	(void)state;
-	project_new("---\n"
-		    "runs:\n"
-		    "  cs512: logs/bs512.log\n"
-		    "---\n"
-		    "{{ cs512.name }}\n"
-		    "\n"
-		    "```{chart}\n"
-		    "type: roofline\n"
-		    "peak: 1e12\n"
-		    "bandwidths: {}\n"
-		    "```\n"
-		    "\n"
-		    "```{chart}\n"
-		    "type: roofline\n"
-		    "peak: { FP16: 1e12, FP32: 0 }\n"
-		    "bandwidths: { HBM: 2e12 }\n"
-		    "```\n"
-		    "\n"
-		    "```{chart}\n"
-		    "type: roofline\n"
-		    "peak: 1e12\n"
-		    "bandwidths: { HBM: -2 }\n"
-		    "```\n");
-	struct run r = RUN("check");
-	assert_int_equal(r.status, 1);
-	expect_diag(r.err, WORDS("bandwidth"), AT({10, 13, 2, "bandwidths: {}"}));
-	expect_diag(r.err, WORDS("FP32"), AT({15, 27, 1, "peak: { FP16: 1e12, FP32: 0 }"}));
-	expect_diag(r.err, WORDS("HBM"), AT({22, 20, 2, "bandwidths: { HBM: -2 }"}));
-	assert_not_contains(r.err, "cannot draw");
+	const char *err = fails("---\n"
+				"runs:\n"
+				"  cs512: logs/bs512.log\n"
+				"---\n"
+				"{{ cs512.name }}\n"
+				"\n"
+				"```{chart}\n"
+				"type: roofline\n"
+				"peak: 1e12\n"
+				"bandwidths: {}\n"
+				"```\n"
+				"\n"
+				"```{chart}\n"
+				"type: roofline\n"
+				"peak: { FP16: 1e12, FP32: 0 }\n"
+				"bandwidths: { HBM: 2e12 }\n"
+				"```\n"
+				"\n"
+				"```{chart}\n"
+				"type: roofline\n"
+				"peak: 1e12\n"
+				"bandwidths: { HBM: -2 }\n"
+				"```\n", "check");
+	expect_diag(err, WORDS("bandwidth"), AT({10, 13, 2, "bandwidths: {}"}));
+	expect_diag(err, WORDS("FP32"), AT({15, 27, 1, "peak: { FP16: 1e12, FP32: 0 }"}));
+	expect_diag(err, WORDS("HBM"), AT({22, 20, 2, "bandwidths: { HBM: -2 }"}));
+	assert_not_contains(err, "cannot draw");
 }
 
 /* Every key is checked (SPEC 6): a title, caption or legend that is
@@ -1281,24 +1235,22 @@ static void roofline_ceilings_are_checked_at_their_values(void **state)
 static void texts_of_the_wrong_kind_are_errors(void **state)
 {
 	(void)state;
-	project_new("---\n"
-		    "runs:\n"
-		    "  cs512: logs/bs512.log\n"
-		    "---\n"
-		    "```{chart}\n"
-		    "type: line\n"
-		    "title: [Loss, per step]\n"
-		    "caption: { text: Loss }\n"
-		    "series: cs512\n"
-		    "x: train.step\n"
-		    "y: train.loss\n"
-		    "legend: [a, b]\n"
-		    "```\n");
-	struct run r = RUN("check");
-	assert_int_equal(r.status, 1);
-	expect_diag(r.err, WORDS("title"), AT({7, 8, 16, "title: [Loss, per step]"}));
-	expect_diag(r.err, WORDS("caption"), AT({8, 10, 14, "caption: { text: Loss }"}));
-	expect_diag(r.err, WORDS("legend"), AT({12, 9, 6, "legend: [a, b]"}));
+	const char *err = fails("---\n"
+				"runs:\n"
+				"  cs512: logs/bs512.log\n"
+				"---\n"
+				"```{chart}\n"
+				"type: line\n"
+				"title: [Loss, per step]\n"
+				"caption: { text: Loss }\n"
+				"series: cs512\n"
+				"x: train.step\n"
+				"y: train.loss\n"
+				"legend: [a, b]\n"
+				"```\n", "check");
+	expect_diag(err, WORDS("title"), AT({7, 8, 16, "title: [Loss, per step]"}));
+	expect_diag(err, WORDS("caption"), AT({8, 10, 14, "caption: { text: Loss }"}));
+	expect_diag(err, WORDS("legend"), AT({12, 9, 6, "legend: [a, b]"}));
 }
 
 /* All the problems the brief lists, in one report: every one reported
@@ -1306,84 +1258,82 @@ static void texts_of_the_wrong_kind_are_errors(void **state)
 static void every_kind_of_broken_chart_is_reported_at_its_place(void **state)
 {
 	(void)state;
-	project_new("---\n"
-		    "runs:\n"
-		    "  cs512: logs/bs512.log\n"
-		    "  cs2048: logs/bs2048.log\n"
-		    "  tail: logs/tail.log\n"
-		    "---\n"
-		    "```{chart}\n"            /* 7 */
-		    "type: line\n"
-		    "series: [tail]\n"
-		    "x: train.step\n"         /* 10: empty */
-		    "y: train.loss\n"
-		    "```\n"
-		    "\n"
-		    "```{chart}\n"            /* 14 */
-		    "type: line\n"
-		    "series: [cs512]\n"
-		    "x: train.step\n"
-		    "y: train[step=100].loss\n" /* 18: 10 x, 1 y */
-		    "```\n"
-		    "\n"
-		    "```{chart}\n"            /* 21 */
-		    "type: bar\n"
-		    "series: [cs512, cs2048]\n"
-		    "y: parser\n"             /* 24: text */
-		    "```\n"
-		    "\n"
-		    "```{chart}\n"            /* 27 */
-		    "type: bar\n"
-		    "series: [cs512, cs2048]\n"
-		    "y: final_loss - 8\n"     /* 30: <= 0 on a log axis */
-		    "y_log: true\n"
-		    "```\n"
-		    "\n"
-		    "```{chart}\n"            /* 34 */
-		    "type: pie\n"             /* 35: unknown type */
-		    "series: [cs512]\n"
-		    "y: final_loss\n"
-		    "```\n"
-		    "\n"
-		    "```{chart}\n"            /* 40 */
-		    "type: bar\n"
-		    "series: [cs512]\n"
-		    "y: final_loss\n"
-		    "ylabel: Loss\n"          /* 44: unknown key */
-		    "```\n"
-		    "\n"
-		    "```{chart}\n"            /* 47 */
-		    "type: bar\n"
-		    "series: [cs512]\n"
-		    "y: final_loss\n"
-		    "width: 50\n"             /* 51: bad width */
-		    "```\n"
-		    "\n"
-		    "```{chart}\n"            /* 54 */
-		    "type: roofline\n"        /* 55: no bandwidths */
-		    "peak: 1e12\n"
-		    "```\n"
-		    "\n"
-		    "```{chart}\n"            /* 59 */
-		    "type: bar\n"
-		    "series: [cs512, cs4096]\n" /* 61: unknown run */
-		    "y: final_loss\n"
-		    "```\n");
-	struct run r = RUN("check");
-	assert_int_equal(r.status, 1);
-	expect_diag(r.err, WORDS("tail"),
+	const char *err = fails("---\n"
+				"runs:\n"
+				"  cs512: logs/bs512.log\n"
+				"  cs2048: logs/bs2048.log\n"
+				"  tail: logs/tail.log\n"
+				"---\n"
+				"```{chart}\n"            /* 7 */
+				"type: line\n"
+				"series: [tail]\n"
+				"x: train.step\n"         /* 10: empty */
+				"y: train.loss\n"
+				"```\n"
+				"\n"
+				"```{chart}\n"            /* 14 */
+				"type: line\n"
+				"series: [cs512]\n"
+				"x: train.step\n"
+				"y: train[step=100].loss\n" /* 18: 10 x, 1 y */
+				"```\n"
+				"\n"
+				"```{chart}\n"            /* 21 */
+				"type: bar\n"
+				"series: [cs512, cs2048]\n"
+				"y: parser\n"             /* 24: text */
+				"```\n"
+				"\n"
+				"```{chart}\n"            /* 27 */
+				"type: bar\n"
+				"series: [cs512, cs2048]\n"
+				"y: final_loss - 8\n"     /* 30: <= 0 on a log axis */
+				"y_log: true\n"
+				"```\n"
+				"\n"
+				"```{chart}\n"            /* 34 */
+				"type: pie\n"             /* 35: unknown type */
+				"series: [cs512]\n"
+				"y: final_loss\n"
+				"```\n"
+				"\n"
+				"```{chart}\n"            /* 40 */
+				"type: bar\n"
+				"series: [cs512]\n"
+				"y: final_loss\n"
+				"ylabel: Loss\n"          /* 44: unknown key */
+				"```\n"
+				"\n"
+				"```{chart}\n"            /* 47 */
+				"type: bar\n"
+				"series: [cs512]\n"
+				"y: final_loss\n"
+				"width: 50\n"             /* 51: bad width */
+				"```\n"
+				"\n"
+				"```{chart}\n"            /* 54 */
+				"type: roofline\n"        /* 55: no bandwidths */
+				"peak: 1e12\n"
+				"```\n"
+				"\n"
+				"```{chart}\n"            /* 59 */
+				"type: bar\n"
+				"series: [cs512, cs4096]\n" /* 61: unknown run */
+				"y: final_loss\n"
+				"```\n", "check");
+	expect_diag(err, WORDS("tail"),
 		    AT({10, 4, 10, "x: train.step"}, {9, 10, 4, "series: [tail]"}));
-	expect_diag(r.err, WORDS("10", "1"), AT({18, 4, 20, "y: train[step=100].loss"}));
-	expect_diag(r.err, WORDS("number"), AT({24, 4, 6, "y: parser"}));
-	expect_diag(r.err, WORDS("log"),
+	expect_diag(err, WORDS("10", "1"), AT({18, 4, 20, "y: train[step=100].loss"}));
+	expect_diag(err, WORDS("number"), AT({24, 4, 6, "y: parser"}));
+	expect_diag(err, WORDS("log"),
 		    AT({30, 4, 14, "y: final_loss - 8"}, {31, 8, 4, "y_log: true"}));
-	expect_diag(r.err, WORDS("pie"), AT({35, 7, 3, "type: pie"}));
-	expect_diag(r.err, WORDS("ylabel", "y_label"), AT({44, 1, 6, "ylabel: Loss"}));
-	expect_diag(r.err, WORDS("width", "120"), AT({51, 8, 2, "width: 50"}));
-	expect_diag(r.err, WORDS("bandwidth"), AT({55, 1, 1, "type: roofline"}));
-	expect_diag(r.err, WORDS("cs4096"), AT({61, 17, 6, "series: [cs512, cs4096]"}));
-	assert_not_contains(r.err, "cannot draw");
-	assert_true(str_has_suffix(r.err, errors_checked(9)));
+	expect_diag(err, WORDS("pie"), AT({35, 7, 3, "type: pie"}));
+	expect_diag(err, WORDS("ylabel", "y_label"), AT({44, 1, 6, "ylabel: Loss"}));
+	expect_diag(err, WORDS("width", "120"), AT({51, 8, 2, "width: 50"}));
+	expect_diag(err, WORDS("bandwidth"), AT({55, 1, 1, "type: roofline"}));
+	expect_diag(err, WORDS("cs4096"), AT({61, 17, 6, "series: [cs512, cs4096]"}));
+	assert_not_contains(err, "cannot draw");
+	assert_true(str_has_suffix(err, errors_checked(9)));
 }
 
 /* `logdown check` of a good chart exits 0, every time.  Found: it

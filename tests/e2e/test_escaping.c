@@ -232,9 +232,7 @@ static void the_pdf_holds_the_payload_as_text_and_no_action(void **state)
 		print_message("poppler-utils is missing (tools/deps.sh installs it): skipped\n");
 		skip();
 	}
-	struct run r = e2e_run(project, "pdf -o pdfout");
-	assert_int_equal(r.status, 0);
-	run_free(&r);
+	e2e_ok(project, "pdf -o pdfout");
 	char *path = path_join(project, "pdfout/r/report.pdf");
 	struct buf pdf = BUF_INIT;
 	assert_true(file_read(path, &pdf, NULL));

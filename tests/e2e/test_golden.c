@@ -72,21 +72,6 @@ static void copy_tree(const char *from, const char *to, bool top)
 	strv_free(names);
 }
 
-/* See the top of the file for the cut. */
-static char *page_body(const char *page)
-{
-	static const char open[] = "<div class=\"ld-content\">\n";
-	static const char close[] = "\n</div>\n</article>";
-	const char *start = page ? strstr(page, open) : NULL;
-	if (!start)
-		return NULL;
-	start += strlen(open);
-	const char *end = NULL;
-	for (const char *p = strstr(start, close); p; p = strstr(p + 1, close))
-		end = p;
-	return end ? xstrndup(start, (size_t)(end - start)) : NULL;
-}
-
 /* Compares what logdown gave with the expected file `what` of the case;
  * prints the difference and returns false when they differ.  When
  * updating, rewrites the file instead. */
@@ -121,7 +106,7 @@ static void build_case(struct gcase *c)
 	if (c->r.status != 0)
 		fail_msg("%s: logdown build exited %d:\n%s", c->name, c->r.status, c->r.err);
 	c->page = e2e_read(c->tmp, "_site/r/index.html");
-	c->body = page_body(c->page);
+	c->body = e2e_page_body(c->page); /* the cut: see the top */
 	if (!c->body)
 		fail_msg("%s: _site/r/index.html has no <div class=\"ld-content\">", c->name);
 	bool ok = same(c, "expected.html", c->want_html, c->body);

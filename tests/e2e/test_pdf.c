@@ -90,11 +90,7 @@ static char *tmp;
 static int cleanup(void **state)
 {
 	(void)state;
-	if (tmp) {
-		remove_tree(tmp);
-		free(tmp);
-		tmp = NULL;
-	}
+	e2e_drop(&tmp);
 	return 0;
 }
 
@@ -132,11 +128,26 @@ static const char *project(const char *md, const char *site)
 	if (site)
 		e2e_write(tmp, "site.yaml", site);
 	e2e_write(tmp, MD, md);
-	char *log = e2e_read(".", FIXTURES "bs512.log");
-	assert_non_null(log);
-	e2e_write(tmp, "content/r/logs/bs512.log", log);
-	free(log);
+	e2e_copy(tmp, "content/r/logs/bs512.log", FIXTURES "bs512.log");
 	return tmp;
+}
+
+/* The project of md and site (see project()) made into _site with
+ * `logdown pdf`, which must succeed. */
+static void pdf_of(const char *md, const char *site)
+{
+	project(md, site);
+	e2e_ok(tmp, "pdf");
+}
+
+/* Runs `logdown pdf` in tmp, which must succeed without a word beyond
+ * its summary. */
+static void pdf_quiet(void)
+{
+	struct run r = e2e_run(tmp, "pdf");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "logdown: built 1 report into _site\n");
+	run_free(&r);
 }
 
 static char *pdf_path(void)
@@ -187,6 +198,33 @@ static long info_number(const char *info, const char *key)
 	const char *p = strstr(info, key);
 	assert_non_null(p);
 	return strtol(p + strlen(key), NULL, 10);
+}
+
+/* Pixels of page 1 near colour rgb (0xRRGGBB). */
+static long page_pixels(unsigned rgb)
+{
+	char *p = pdf_path();
+	char *ppm = path_join(tmp, "page");
+	char *o = sh("pdftoppm -r 60 -f 1 -l 1 '%s' '%s' && ls '%s'", p, ppm, tmp);
+	assert_non_null(o);
+	free(o);
+	char *name = path_join(tmp, "page-1.ppm");
+	struct buf img = BUF_INIT;
+	assert_true(file_read(name, &img, NULL));
+	int w, h, max, off = 0;
+	assert_int_equal(sscanf(buf_data(&img), "P6 %d %d %d%n", &w, &h, &max, &off), 3);
+	const unsigned char *px = (const unsigned char *)buf_data(&img) + off + 1;
+	int r0 = (rgb >> 16) & 255, g0 = (rgb >> 8) & 255, b0 = rgb & 255;
+	long n = 0;
+	for (long i = 0; i < (long)w * h; i++)
+		if (abs(px[3 * i] - r0) < 24 && abs(px[3 * i + 1] - g0) < 24 &&
+		    abs(px[3 * i + 2] - b0) < 24)
+			n++;
+	buf_free(&img);
+	free(name);
+	free(ppm);
+	free(p);
+	return n;
 }
 
 /* Asserts that the words come in this order in text, read with every
@@ -276,9 +314,7 @@ static void text_is_in_reading_order_with_the_values(void **state)
 	(void)state;
 	if (!have_poppler())
 		skip();
-	project(report, NULL);
-	struct run r = e2e_run(tmp, "pdf");
-	assert_int_equal(r.status, 0);
+	pdf_of(report, NULL);
 	char *t = pdf_text();
 	static const char *const words[] = {
 		"PDF fixture report",
@@ -322,7 +358,6 @@ static void text_is_in_reading_order_with_the_values(void **state)
 	assert_contains(t, "1/2");
 	assert_contains(t, "2/2");
 	free(t);
-	run_free(&r);
 }
 
 static void fonts_are_embedded(void **state)
@@ -330,9 +365,7 @@ static void fonts_are_embedded(void **state)
 	(void)state;
 	if (!have_poppler())
 		skip();
-	project(report, NULL);
-	struct run r = e2e_run(tmp, "pdf");
-	assert_int_equal(r.status, 0);
+	pdf_of(report, NULL);
 	char *p = pdf_path();
 	char *fonts = sh("pdffonts '%s'", p);
 	free(p);
@@ -358,7 +391,6 @@ static void fonts_are_embedded(void **state)
 	}
 	assert_true(rows >= 3);
 	free(fonts);
-	run_free(&r);
 }
 
 static void headings_are_bookmarks_and_links_work(void **state)
@@ -366,9 +398,7 @@ static void headings_are_bookmarks_and_links_work(void **state)
 	(void)state;
 	if (!have_poppler())
 		skip();
-	project(report, NULL);
-	struct run r = e2e_run(tmp, "pdf");
-	assert_int_equal(r.status, 0);
+	pdf_of(report, NULL);
 	size_t len;
 	char *pdf = pdf_bytes(&len);
 	assert_true(mem_has(pdf, len, "/Outlines"));
@@ -383,7 +413,6 @@ static void headings_are_bookmarks_and_links_work(void **state)
 	/* the chart is drawn, not pasted as a picture */
 	assert_false(mem_has(pdf, len, "/Subtype /Image"));
 	free(pdf);
-	run_free(&r);
 }
 
 /* The chart's first series is Okabe-Ito blue (0x0072B2): some pixels
@@ -393,33 +422,10 @@ static void chart_colour_is_on_its_page(void **state)
 	(void)state;
 	if (!have_poppler())
 		skip();
-	project(report, NULL);
-	struct run r = e2e_run(tmp, "pdf");
-	assert_int_equal(r.status, 0);
-	char *p = pdf_path();
-	char *ppm = path_join(tmp, "page");
-	char *o = sh("pdftoppm -r 60 -f 1 -l 1 '%s' '%s' && ls '%s'", p, ppm, tmp);
-	assert_non_null(o);
-	free(o);
-	char *name = path_join(tmp, "page-1.ppm");
-	struct buf img = BUF_INIT;
-	assert_true(file_read(name, &img, NULL));
-	int w, h, max, off = 0;
-	assert_int_equal(sscanf(buf_data(&img), "P6 %d %d %d%n", &w, &h, &max, &off), 3);
-	const unsigned char *px = (const unsigned char *)buf_data(&img) + off + 1;
-	long blue = 0;
-	for (long i = 0; i < (long)w * h; i++) {
-		int R = px[3 * i], G = px[3 * i + 1], B = px[3 * i + 2];
-		if (abs(R - 0x00) < 24 && abs(G - 0x72) < 24 && abs(B - 0xB2) < 24)
-			blue++;
-	}
+	pdf_of(report, NULL);
+	long blue = page_pixels(0x0072B2);
 	if (blue < 20)
 		fail_msg("only %ld pixels of the first series' blue on the chart's page", blue);
-	buf_free(&img);
-	free(name);
-	free(ppm);
-	free(p);
-	run_free(&r);
 }
 
 static void same_input_same_bytes(void **state)
@@ -428,12 +434,8 @@ static void same_input_same_bytes(void **state)
 	if (!have_poppler())
 		skip();
 	project(report, NULL);
-	struct run r = e2e_run(tmp, "pdf -o out1");
-	assert_int_equal(r.status, 0);
-	run_free(&r);
-	r = e2e_run(tmp, "pdf -o out2");
-	assert_int_equal(r.status, 0);
-	run_free(&r);
+	e2e_ok(tmp, "pdf -o out1");
+	e2e_ok(tmp, "pdf -o out2");
 	char *a = path_join(tmp, "out1/r/report.pdf"), *b = path_join(tmp, "out2/r/report.pdf");
 	struct buf x = BUF_INIT, y = BUF_INIT;
 	assert_true(file_read(a, &x, NULL));
@@ -462,18 +464,14 @@ static void paper_letter_and_build_pdf(void **state)
 	if (!have_poppler())
 		skip();
 	project(report, "paper: letter\n");
-	struct run r = e2e_run(tmp, "build --pdf");
-	assert_int_equal(r.status, 0);
+	e2e_ok(tmp, "build --pdf");
 	char *info = pdf_info();
 	assert_contains(info, "Page size:       612 x 792 pts (letter)\n");
 	free(info);
-	run_free(&r);
 	/* without --pdf, build writes no PDF */
-	r = e2e_run(tmp, "build -o plain");
-	assert_int_equal(r.status, 0);
+	e2e_ok(tmp, "build -o plain");
 	char *none = e2e_read(tmp, "plain/r/report.pdf");
 	assert_null(none);
-	run_free(&r);
 }
 
 /* check --pdf lays the PDFs out (their warnings) and writes nothing;
@@ -492,9 +490,7 @@ static void check_lays_out_and_compares_pdfs(void **state)
 	char *none = e2e_read(tmp, "_site/r/report.pdf");
 	assert_null(none);
 	run_free(&r);
-	r = e2e_run(tmp, "pdf");
-	assert_int_equal(r.status, 0);
-	run_free(&r);
+	e2e_ok(tmp, "pdf");
 	r = e2e_run(tmp, "check --against _site --pdf");
 	assert_int_equal(r.status, 0);
 	assert_contains(r.err, "logdown: checked 1 report; _site is up to date\n");
@@ -590,41 +586,11 @@ static void a_png_image_is_drawn(void **state)
 	assert_int_equal(cairo_surface_write_to_png(s, path), CAIRO_STATUS_SUCCESS);
 	cairo_surface_destroy(s);
 	free(path);
-	struct run r = e2e_run(tmp, "pdf");
-	assert_int_equal(r.status, 0);
-	assert_string_equal(r.err, "logdown: built 1 report into _site\n");
+	pdf_quiet();
 	size_t len;
 	char *pdf = pdf_bytes(&len);
 	assert_true(mem_has(pdf, len, "/Subtype /Image"));
 	free(pdf);
-	run_free(&r);
-}
-
-/* Pixels of page 1 near colour rgb (0xRRGGBB). */
-static long page_pixels(unsigned rgb)
-{
-	char *p = pdf_path();
-	char *ppm = path_join(tmp, "page");
-	char *o = sh("pdftoppm -r 60 -f 1 -l 1 '%s' '%s' && ls '%s'", p, ppm, tmp);
-	assert_non_null(o);
-	free(o);
-	char *name = path_join(tmp, "page-1.ppm");
-	struct buf img = BUF_INIT;
-	assert_true(file_read(name, &img, NULL));
-	int w, h, max, off = 0;
-	assert_int_equal(sscanf(buf_data(&img), "P6 %d %d %d%n", &w, &h, &max, &off), 3);
-	const unsigned char *px = (const unsigned char *)buf_data(&img) + off + 1;
-	int r0 = (rgb >> 16) & 255, g0 = (rgb >> 8) & 255, b0 = rgb & 255;
-	long n = 0;
-	for (long i = 0; i < (long)w * h; i++)
-		if (abs(px[3 * i] - r0) < 24 && abs(px[3 * i + 1] - g0) < 24 &&
-		    abs(px[3 * i + 2] - b0) < 24)
-			n++;
-	buf_free(&img);
-	free(name);
-	free(ppm);
-	free(p);
-	return n;
 }
 
 static void svg_image_is_drawn_as_vectors(void **state)
@@ -636,15 +602,12 @@ static void svg_image_is_drawn_as_vectors(void **state)
 	e2e_write(tmp, "content/r/box.svg",
 		  "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"200\" height=\"100\">"
 		  "<rect x=\"10\" y=\"10\" width=\"180\" height=\"80\" fill=\"#00a000\"/></svg>\n");
-	struct run r = e2e_run(tmp, "pdf");
-	assert_int_equal(r.status, 0);
-	assert_string_equal(r.err, "logdown: built 1 report into _site\n");
+	pdf_quiet();
 	size_t len;
 	char *pdf = pdf_bytes(&len);
 	assert_false(mem_has(pdf, len, "/Subtype /Image"));
 	free(pdf);
 	assert_true(page_pixels(0x00a000) > 1000);
-	run_free(&r);
 }
 
 static void jpeg_image_is_drawn(void **state)
@@ -659,11 +622,8 @@ static void jpeg_image_is_drawn(void **state)
 	assert_true(gdk_pixbuf_save(pb, path, "jpeg", NULL, "quality", "95", NULL));
 	g_object_unref(pb);
 	free(path);
-	struct run r = e2e_run(tmp, "pdf");
-	assert_int_equal(r.status, 0);
-	assert_string_equal(r.err, "logdown: built 1 report into _site\n");
+	pdf_quiet();
 	assert_true(page_pixels(0xc81e1e) > 1000);
-	run_free(&r);
 }
 
 static void long_words_and_urls_stay_on_the_page(void **state)
@@ -697,9 +657,7 @@ static void long_words_and_urls_stay_on_the_page(void **state)
 	buf_puts(&md, "\n```\n");
 	project(buf_data(&md), NULL);
 	buf_free(&md);
-	struct run r = e2e_run(tmp, "pdf");
-	assert_int_equal(r.status, 0);
-	assert_string_equal(r.err, "logdown: built 1 report into _site\n");
+	pdf_quiet();
 	words_inside(30);
 	char *t = pdf_text();
 	/* the narrow column keeps its width; the wrapped code line is all
@@ -718,7 +676,6 @@ static void long_words_and_urls_stay_on_the_page(void **state)
 	buf_free(&joined);
 	assert_int_equal(codes, 500);
 	free(t);
-	run_free(&r);
 }
 
 static void ten_thousand_rows_repeat_their_header(void **state)
@@ -737,8 +694,7 @@ static void ten_thousand_rows_repeat_their_header(void **state)
 	e2e_write(tmp, "content/r/data.csv", buf_data(&csv));
 	buf_free(&csv);
 	time_t t0 = time(NULL);
-	struct run r = e2e_run(tmp, "pdf");
-	assert_int_equal(r.status, 0);
+	e2e_ok(tmp, "pdf");
 	assert_true(time(NULL) - t0 < 120);
 	char *info = pdf_info();
 	long pages = info_number(info, "Pages:");
@@ -754,7 +710,6 @@ static void ten_thousand_rows_repeat_their_header(void **state)
 	assert_int_equal(heads, pages);
 	free(t);
 	words_inside(30);
-	run_free(&r);
 }
 
 static void five_thousand_log_lines(void **state)
@@ -777,8 +732,7 @@ static void five_thousand_log_lines(void **state)
 		NULL);
 	e2e_write(tmp, "content/r/big.log", buf_data(&log));
 	buf_free(&log);
-	struct run r = e2e_run(tmp, "pdf");
-	assert_int_equal(r.status, 0);
+	e2e_ok(tmp, "pdf");
 	char *t = pdf_text();
 	assert_contains(t, "step 1 loss=1.25");
 	assert_contains(t, "step 5000 loss=5000.25");
@@ -792,7 +746,6 @@ static void five_thousand_log_lines(void **state)
 	assert_true(str_has_prefix(bol, "7 0000"));
 	free(t);
 	words_inside(30);
-	run_free(&r);
 }
 
 /* A heading is never the last thing on a page, and a paragraph never
@@ -813,10 +766,8 @@ static void headings_stay_with_their_text(void **state)
 				   i);
 		buf_puts(&md, "\n\n");
 	}
-	project(buf_data(&md), NULL);
+	pdf_of(buf_data(&md), NULL);
 	buf_free(&md);
-	struct run r = e2e_run(tmp, "pdf");
-	assert_int_equal(r.status, 0);
 	char *t = pdf_text();
 	int pages = 0;
 	for (char *page = t; page && *page; pages++) {
@@ -844,7 +795,6 @@ static void headings_stay_with_their_text(void **state)
 	}
 	assert_true(pages >= 3);
 	free(t);
-	run_free(&r);
 }
 
 /* Thousands of nested quotes, list items and emphases (with the
@@ -874,17 +824,14 @@ static void deep_nesting_stays_on_the_page(void **state)
 	buf_puts(&md, "\n");
 	/* past the default limit of 100 levels this is an error (the
 	 * limits' own tests); raised, the PDF must still cope */
-	project(buf_data(&md), "limits:\n  markdown_depth: 10000\n");
+	pdf_of(buf_data(&md), "limits:\n  markdown_depth: 10000\n");
 	buf_free(&md);
-	struct run r = e2e_run(tmp, "pdf");
-	assert_int_equal(r.status, 0);
 	char *t = pdf_text();
 	static const char *const words[] = {"deep quote", "item0", "item1", "item298", "item299",
 					    "innermost", NULL};
 	in_order(t, words);
 	free(t);
 	words_inside(30);
-	run_free(&r);
 }
 
 /* Every example of the GFM spec (../shared/testdata/gfm-spec), one
@@ -960,13 +907,10 @@ static void a_rebuild_from_the_cache_keeps_the_pdf(void **state)
 	(void)state;
 	if (!have_poppler())
 		skip();
-	project(report, NULL);
-	struct run r = e2e_run(tmp, "pdf");
-	assert_int_equal(r.status, 0);
-	run_free(&r);
+	pdf_of(report, NULL);
 	char *first = e2e_read(tmp, "_site/r/report.pdf");
 	assert_non_null(first);
-	r = e2e_run(tmp, "pdf -v");
+	struct run r = e2e_run(tmp, "pdf -v");
 	assert_int_equal(r.status, 0);
 	assert_contains(r.err, "1 report: 0 rendered, 1 from cache");
 	run_free(&r);
@@ -974,13 +918,9 @@ static void a_rebuild_from_the_cache_keeps_the_pdf(void **state)
 	assert_non_null(again);
 	assert_string_equal(first, again);
 	free(again);
-	r = e2e_run(tmp, "build");
-	assert_int_equal(r.status, 0);
-	run_free(&r);
+	e2e_ok(tmp, "build");
 	assert_null(e2e_read(tmp, "_site/r/report.pdf"));
-	r = e2e_run(tmp, "build --pdf");
-	assert_int_equal(r.status, 0);
-	run_free(&r);
+	e2e_ok(tmp, "build --pdf");
 	again = e2e_read(tmp, "_site/r/report.pdf");
 	assert_non_null(again);
 	assert_string_equal(first, again);

@@ -40,43 +40,19 @@
 #define LINE(n) "<span class=\"ld-line\">" LINENO(n)
 #define HL(n) "<span class=\"ld-line ld-hl\">" LINENO(n)
 
-/* What the current test holds: freed, and its project removed, by
- * cleanup() after the test, whether it passed or not (a failed assertion
- * leaves the test at once, and the sanitizer would count the rest as
- * leaks). */
+/* The current test's project: removed by cleanup() after the test,
+ * whether it passed or not, which also frees what the test kept
+ * (e2e_keep()). */
 static char *project;
-static void *owned[128];
-static size_t nowned;
-
-/* Registers p to be freed after the test; returns it. */
-static void *keep(void *p)
-{
-	assert_true(nowned < ARRAY_LEN(owned));
-	owned[nowned++] = p;
-	return p;
-}
-
-static struct run kept_run(struct run r)
-{
-	keep(r.out);
-	keep(r.err);
-	return r;
-}
 
 /* Runs logdown in the current project. */
-#define RUN(...) kept_run(e2e_run(project, __VA_ARGS__))
+#define RUN(...) e2e_keep_run(e2e_run(project, __VA_ARGS__))
 
 static int cleanup(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < nowned; i++)
-		free(owned[i]);
-	nowned = 0;
-	if (project) {
-		remove_tree(project);
-		free(project);
-		project = NULL;
-	}
+	e2e_free_kept();
+	e2e_drop(&project);
 	return 0;
 }
 
@@ -91,38 +67,21 @@ static void project_new(const char *md)
 	};
 	assert_null(project);
 	project = e2e_tmpdir();
-	for (size_t i = 0; i < ARRAY_LEN(logs); i++) {
-		char *text = keep(e2e_read(".", logs[i][0]));
-		assert_non_null(text);
-		e2e_write(project, logs[i][1], text);
-	}
+	for (size_t i = 0; i < ARRAY_LEN(logs); i++)
+		e2e_copy(project, logs[i][1], logs[i][0]);
 	e2e_write(project, "content/r/index.md", md);
 }
 
 /* The contents of project/rel, or NULL. */
 static char *site_file(const char *rel)
 {
-	return keep(e2e_read(project, rel));
+	return e2e_keep(e2e_read(project, rel));
 }
 
-/* The report body of a page: the bytes after `<div class="ld-content">`
- * and its newline, up to the "\n</div>\n</article>" that closes it, the
- * way tests/e2e/test_golden.c cuts it.  NULL when the page is not there
- * or has no such part. */
-static char *page_body(const char *page)
+/* The report body of a page (e2e_page_body()), kept. */
+static const char *page_body(const char *page)
 {
-	static const char open[] = "<div class=\"ld-content\">\n";
-	static const char close[] = "\n</div>\n</article>";
-	if (!page)
-		return NULL;
-	const char *start = strstr(page, open);
-	if (!start)
-		return NULL;
-	start += strlen(open);
-	const char *end = NULL;
-	for (const char *p = strstr(start, close); p; p = strstr(p + 1, close))
-		end = p;
-	return end ? keep(xstrndup(start, (size_t)(end - start))) : NULL;
+	return e2e_keep(e2e_page_body(page));
 }
 
 /* Makes the project of md and builds it, which must succeed without a
@@ -130,12 +89,7 @@ static char *page_body(const char *page)
 static const char *build_body(const char *md)
 {
 	project_new(md);
-	struct run r = RUN("build");
-	if (r.status != 0 || strcmp(r.err, BUILT) != 0)
-		fail_msg("logdown build exited %d with:\n%s", r.status, r.err);
-	const char *body = page_body(site_file("_site/r/index.html"));
-	assert_non_null(body);
-	return body;
+	return e2e_keep(e2e_build_body(project, ""));
 }
 
 /* `logdown check` of md must fail with exactly `err` on stderr, and
@@ -148,7 +102,7 @@ static void check_fails_with(const char *md, const char *err)
 	assert_int_equal(r.status, 1);
 	r = RUN("build");
 	assert_int_equal(r.status, 1);
-	char *site = keep(path_join(project, "_site"));
+	char *site = e2e_keep(path_join(project, "_site"));
 	assert_false(path_exists(site));
 }
 
@@ -931,8 +885,8 @@ static void raw_logs_are_copied_byte_for_byte(void **state)
 	build_body(many_links);
 	static const char *const names[] = {"bs512.log", "bs1024.log", "bs2048.log"};
 	for (size_t i = 0; i < ARRAY_LEN(names); i++) {
-		char *src = keep(xasprintf("%s/content/r/logs/%s", project, names[i]));
-		char *copy = keep(xasprintf("%s/_site/r/logs/%s", project, names[i]));
+		char *src = e2e_keep(xasprintf("%s/content/r/logs/%s", project, names[i]));
+		char *copy = e2e_keep(xasprintf("%s/_site/r/logs/%s", project, names[i]));
 		if (!file_same(src, copy))
 			fail_msg("%s is not a byte-identical copy of %s", copy, src);
 	}
@@ -1017,7 +971,7 @@ static void two_builds_are_byte_identical(void **state)
 	struct run b = RUN("build -o out2");
 	assert_int_equal(a.status, 0);
 	assert_int_equal(b.status, 0);
-	char *cmd = keep(xasprintf("diff -r '%s/out1' '%s/out2'", project, project));
+	char *cmd = e2e_keep(xasprintf("diff -r '%s/out1' '%s/out2'", project, project));
 	assert_int_equal(system(cmd), 0);
 	assert_non_null(site_file("out1/r/logs/bs2048.log.html"));
 	assert_non_null(site_file("out1/r/logs/bs1024.log"));
@@ -1103,7 +1057,7 @@ static void derived_fields_name_their_inputs_in_a_tooltip(void **state)
 	assert_true(str_has_prefix(body, "<p>Throughput <span class=\"ld-value\" title=\""));
 	const char *title = body + strlen("<p>Throughput <span class=\"ld-value\" title=\"");
 	const char *end = strchr(title, '"');
-	char *tip = keep(xstrndup(title, (size_t)(end - title)));
+	char *tip = e2e_keep(xstrndup(title, (size_t)(end - title)));
 	/* samples and total_time, both on line 58 */
 	assert_contains(tip, "512000");
 	assert_contains(tip, "175.070497198");

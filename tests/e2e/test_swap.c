@@ -23,11 +23,9 @@ static const char report_fmt[] = "---\ntitle: R%d\nruns:\n  cs: ../logs/r%d.log\
 static char *project(int n)
 {
 	char *dir = e2e_tmpdir();
-	struct buf log = BUF_INIT;
-	assert_true(file_read("tests/fixtures/cerebras/bs512.log", &log, NULL));
 	for (int i = 0; i < n; i++) {
 		char *rel = xasprintf("logs/r%d.log", i);
-		e2e_write(dir, rel, buf_data(&log));
+		e2e_copy(dir, rel, "tests/fixtures/cerebras/bs512.log");
 		free(rel);
 		char *md = xasprintf(report_fmt, i, i, i);
 		rel = i == 0 ? xstrdup("content/r0/index.md") : xasprintf("content/r%d.md", i);
@@ -40,7 +38,6 @@ static char *project(int n)
 		free(rel);
 		free(md);
 	}
-	buf_free(&log);
 	e2e_write(dir, "content/r0/pic.png", "not really a png");
 	e2e_write(dir, "content/x.md", "---\ntitle: X\n---\nX.\n");
 	return dir;
@@ -68,9 +65,7 @@ static int sh(const char *fmt, const char *a, const char *b)
 static void full_build(const char *dir)
 {
 	sh("rm -rf '%s/full'%s", dir, "");
-	struct run r = e2e_run(dir, "build --no-cache -o full");
-	assert_int_equal(r.status, 0);
-	run_free(&r);
+	e2e_ok(dir, "build --no-cache -o full");
 }
 
 static bool same_tree(const char *dir, const char *a, const char *b)
@@ -108,15 +103,13 @@ static void unchanged_folders_move_over_and_the_old_output_goes(void **state)
 {
 	(void)state;
 	char *dir = project(4);
-	struct run r = e2e_run(dir, "build -v");
-	assert_int_equal(r.status, 0);
-	run_free(&r);
+	e2e_ok(dir, "build -v");
 	char *old_page = path_join(dir, "_site/r2");
 	struct stat before;
 	assert_int_equal(stat(old_page, &before), 0);
 
 	append(dir, 1);
-	r = e2e_run(dir, "build -v");
+	struct run r = e2e_run(dir, "build -v");
 	assert_int_equal(r.status, 0);
 	assert_contains(r.err, "logdown: 5 reports: 1 rendered, 4 from cache");
 	run_free(&r);
@@ -168,9 +161,7 @@ static void a_killed_commit_is_undone_by_the_next_build(void **state)
 {
 	(void)state;
 	char *dir = project(3);
-	struct run r = e2e_run(dir, "build");
-	assert_int_equal(r.status, 0);
-	run_free(&r);
+	e2e_ok(dir, "build");
 	e2e_write(dir, "._site.tmp-999999999/.logdown-site", "x");
 	e2e_write(dir, "._site.tmp-999999999/r1/index.html", "the new build's, never used");
 	char *from = path_join(dir, "_site/r2"), *to = path_join(dir, "._site.tmp-999999999/r2");
@@ -178,7 +169,7 @@ static void a_killed_commit_is_undone_by_the_next_build(void **state)
 	/* a journal line that leads outside is not obeyed */
 	e2e_write(dir, "._site.tmp-999999999.moved", "r2\nr1\n../content\n");
 
-	r = e2e_run(dir, "build -v");
+	struct run r = e2e_run(dir, "build -v");
 	assert_int_equal(r.status, 0);
 	/* r2's page came back and was reused; r1's stayed the previous one */
 	assert_contains(r.err, "logdown: 4 reports: 0 rendered, 4 from cache");
@@ -204,9 +195,7 @@ static void clean_sweeps_leftovers_of_dead_builds(void **state)
 {
 	(void)state;
 	char *dir = project(2);
-	struct run r = e2e_run(dir, "build");
-	assert_int_equal(r.status, 0);
-	run_free(&r);
+	e2e_ok(dir, "build");
 	e2e_write(dir, "._site.tmp-999999999/.logdown-site", "x");
 	e2e_write(dir, "._site.tmp-999999999/r1/index.html", "old");
 	e2e_write(dir, "._site.tmp-999999999.moved", "r1\n");
@@ -214,9 +203,7 @@ static void clean_sweeps_leftovers_of_dead_builds(void **state)
 	e2e_write(dir, live, "x");
 	/* not logdown's (no marker): left alone */
 	e2e_write(dir, "._site.tmp-999999998/notes.txt", "mine");
-	r = e2e_run(dir, "clean");
-	assert_int_equal(r.status, 0);
-	run_free(&r);
+	e2e_ok(dir, "clean");
 	assert_int_equal(count_prefixed(dir, "._site.tmp-999999999"), 0);
 	assert_int_equal(count_prefixed(dir, "._site.tmp-999999998"), 1);
 	char *kept = path_join(dir, live);
@@ -238,9 +225,7 @@ static void a_killed_build_leaves_the_previous_or_the_new_output(void **state)
 	(void)state;
 	enum { N = 40 };
 	char *dir = project(N);
-	struct run r = e2e_run(dir, "build");
-	assert_int_equal(r.status, 0);
-	run_free(&r);
+	e2e_ok(dir, "build");
 	char *before = path_join(dir, "before"), *full = path_join(dir, "full");
 	static const int delays_ms[] = {5, 20, 40, 70, 100, 150, 250, 400};
 	for (size_t k = 0; k < ARRAY_LEN(delays_ms); k++) {
@@ -269,9 +254,7 @@ static void a_killed_build_leaves_the_previous_or_the_new_output(void **state)
 		if (journal) {
 			/* killed amid its commit's moves: the next build puts
 			 * them back, and is the previous output of the next turn */
-			r = e2e_run(dir, "build");
-			assert_int_equal(r.status, 0);
-			run_free(&r);
+			e2e_ok(dir, "build");
 			assert_true(same_tree(dir, "_site", full));
 		} else if (!same_tree(dir, "_site", before) && !same_tree(dir, "_site", full)) {
 			sh("diff -r '%s/_site' '%s' >&2", dir, before);
@@ -280,9 +263,7 @@ static void a_killed_build_leaves_the_previous_or_the_new_output(void **state)
 				 delays_ms[k]);
 		}
 	}
-	r = e2e_run(dir, "build");
-	assert_int_equal(r.status, 0);
-	run_free(&r);
+	e2e_ok(dir, "build");
 	assert_true(same_tree(dir, "_site", full));
 	wait_swept(dir);
 	free(before);

@@ -22,8 +22,11 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "directive.h"
 #include "expr.h"
+#include "fsutil.h"
 #include "logparse.h"
+#include "provenance.h"
 #include "run.h"
 #include "util.h"
 
@@ -79,7 +82,7 @@ static inline struct parser_set *fuzz_parsers(void)
  * the built-in parsers: the Cerebras sweep cs512, cs1024, cs2048 (also
  * the run set cs, and bs512 = cs512 as the examples name it), sn16
  * (SambaNova), gc (Graphcore), groq, llama (CSV), metis (JSON) and gtest.
- * fuzz_scope() and fuzz_ctx() hand them out, borrowed. */
+ * fuzz_runs() and fuzz_ctx() hand them out, borrowed. */
 struct fuzz_runs {
 	const struct run *runs[16];
 	size_t nruns;
@@ -138,6 +141,29 @@ static inline const struct fuzz_runs *fuzz_runs(void)
 	fr.scope.set_counts = fr.set_counts;
 	fr.scope.nsets = 1;
 	return &fr;
+}
+
+/* The context a directive is rendered in, as doc.c gives it: the fixture
+ * runs and the run set cs (fuzz_runs()), SVG figures, diagnostics to d,
+ * and the provenance of a report in the current folder (the repository
+ * root).  Caller frees .prov with provenance_free(). */
+static inline struct directive_ctx fuzz_ctx(struct diag *d)
+{
+	static char *root;
+	if (!root)
+		root = path_real(".");
+	const struct fuzz_runs *fr = fuzz_runs();
+	struct directive_ctx c = {
+		.scope = &fr->scope,
+		.set_names = fr->set_names,
+		.set_runs = fr->set_runs,
+		.set_counts = fr->set_counts,
+		.nsets = 1,
+		.prov = provenance_new(".", root),
+		.d = d,
+		.figure_formats = FIGURE_SVG,
+	};
+	return c;
 }
 
 /* Splits data at its first NUL byte (or its end): *a and *na before it,

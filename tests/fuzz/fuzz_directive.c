@@ -10,12 +10,8 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static char *root;
 	if (size < 1)
 		return 0;
-	const struct fuzz_runs *fr = fuzz_runs();
-	if (!root)
-		root = path_real(".");
 	unsigned kind = data[0] % 3;
 	data++;
 	size--;
@@ -27,16 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* doc.c hands a directive only a map: anything else is reported
 	 * there. */
 	if (body && body->kind == VALUE_MAP) {
-		struct directive_ctx c = {
-			.scope = &fr->scope,
-			.set_names = fr->set_names,
-			.set_runs = fr->set_runs,
-			.set_counts = fr->set_counts,
-			.nsets = 1,
-			.prov = provenance_new(".", root),
-			.d = d,
-			.figure_formats = FIGURE_SVG,
-		};
+		struct directive_ctx c = fuzz_ctx(d);
 		struct buf out = BUF_INIT;
 		if (kind == 0)
 			directive_table(&c, body, 1, &out);

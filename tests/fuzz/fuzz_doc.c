@@ -11,24 +11,11 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static char *root;
-	const struct fuzz_runs *fr = fuzz_runs();
-	if (!root)
-		root = path_real(".");
 	struct diag *d = fuzz_diag();
 	char *text = xmalloc(size ? size : 1);
 	memcpy(text, data, size);
 	diag_add_source(d, "fuzz.md", text, size);
-	struct directive_ctx c = {
-		.scope = &fr->scope,
-		.set_names = fr->set_names,
-		.set_runs = fr->set_runs,
-		.set_counts = fr->set_counts,
-		.nsets = 1,
-		.prov = provenance_new(".", root),
-		.d = d,
-		.figure_formats = FIGURE_SVG,
-	};
+	struct directive_ctx c = fuzz_ctx(d);
 	free(doc_render(text, size, "fuzz.md", 0, &c));
 	provenance_free(c.prov);
 	diag_free(d);

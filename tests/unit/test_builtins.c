@@ -21,24 +21,20 @@
 #include "diag.h"
 #include "logparse.h"
 #include "run.h"
+#include "capture.h"
 
 #define FIX "tests/fixtures/"
 
 static struct parser_set *builtins;
-static struct diag *quiet;
-static char *quiet_text;
-static size_t quiet_len;
-static FILE *quiet_out;
+static struct capture quiet;
 
 /* The built-ins are loaded once; diagnostics of the runs go to memory and
  * are shown when a check fails. */
 static int load_builtins(void **state)
 {
 	(void)state;
-	quiet_out = open_memstream(&quiet_text, &quiet_len);
-	assert_non_null(quiet_out);
-	quiet = diag_new(quiet_out, DIAG_TEXT, false);
-	builtins = parsers_load(NULL, NULL, quiet);
+	cap_open(&quiet);
+	builtins = parsers_load(NULL, NULL, quiet.d);
 	return builtins ? 0 : -1;
 }
 
@@ -46,17 +42,15 @@ static int free_builtins(void **state)
 {
 	(void)state;
 	parsers_free(builtins);
-	diag_free(quiet);
-	fclose(quiet_out);
-	free(quiet_text);
+	cap_close(&quiet);
 	return 0;
 }
 
 /* What the diagnostics said so far (for failure messages). */
 static const char *said(void)
 {
-	fflush(quiet_out);
-	return quiet_len ? quiet_text : "(nothing)";
+	const char *text = cap_text(&quiet);
+	return *text ? text : "(nothing)";
 }
 
 static bool same_text(const struct datum *d, const char *text)
@@ -72,9 +66,9 @@ static const char *kind_name(enum datum_kind k)
 /* The parser detection picks for path: asserts it is `name`. */
 static const struct parser *detect_as(const char *path, const char *name, const char *file, int at)
 {
-	size_t errors = diag_errors(quiet);
-	const struct parser *p = parsers_detect(builtins, path, loc_line(path, 0), quiet);
-	if (!p || strcmp(parser_name(p), name) != 0 || diag_errors(quiet) != errors) {
+	size_t errors = diag_errors(quiet.d);
+	const struct parser *p = parsers_detect(builtins, path, loc_line(path, 0), quiet.d);
+	if (!p || strcmp(parser_name(p), name) != 0 || diag_errors(quiet.d) != errors) {
 		print_error("%s: detected as '%s', expected '%s'\n%s\n", path,
 			    p ? parser_name(p) : "(none)", name, said());
 		_fail(file, at);
@@ -100,9 +94,9 @@ static struct run *parse_as(const char *path, const char *name, const char *file
 {
 	free_current(NULL);
 	const struct parser *p = detect_as(path, name, file, at);
-	size_t errors = diag_errors(quiet);
-	current = parser_run(p, path, path, "r", quiet);
-	if (!current || diag_errors(quiet) != errors) {
+	size_t errors = diag_errors(quiet.d);
+	current = parser_run(p, path, path, "r", quiet.d);
+	if (!current || diag_errors(quiet.d) != errors) {
 		print_error("%s: parser '%s' failed\n%s\n", path, name, said());
 		_fail(file, at);
 	}
@@ -280,7 +274,7 @@ static void every_builtin_loads(void **state)
 					    "gtest",    "slurm",     "nsys",     "hf-trainer",
 					    "mllog",    "keyvalue",  "json",     "yaml",
 					    "csv",      NULL};
-	if (diag_errors(quiet) || diag_warnings(quiet))
+	if (diag_errors(quiet.d) || diag_warnings(quiet.d))
 		fail_msg("loading the built-ins said:\n%s", said());
 	for (size_t i = 0; names[i]; i++) {
 		const struct parser *p = parsers_find(builtins, names[i]);
@@ -316,13 +310,13 @@ static void every_fixture_is_claimed_by_its_folders_parser(void **state)
 			if (f->d_name[0] == '.' || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
 				continue;
 			if (none) {
-				size_t errors = diag_errors(quiet);
+				size_t errors = diag_errors(quiet.d);
 				const struct parser *p =
-					parsers_detect(builtins, path, loc_line(path, 0), quiet);
+					parsers_detect(builtins, path, loc_line(path, 0), quiet.d);
 				if (p)
 					fail_msg("%s: claimed by '%s', expected no parser", path,
 						 parser_name(p));
-				assert_int_equal(diag_errors(quiet), errors + 1);
+				assert_int_equal(diag_errors(quiet.d), errors + 1);
 			} else {
 				detect_as(path, e->d_name, __FILE__, __LINE__);
 			}
@@ -377,13 +371,13 @@ static void content_logs_are_claimed_by_the_right_parser(void **state)
 			detect_as(logs[i].path, logs[i].parser, __FILE__, __LINE__);
 			continue;
 		}
-		size_t errors = diag_errors(quiet);
+		size_t errors = diag_errors(quiet.d);
 		const struct parser *p =
-			parsers_detect(builtins, logs[i].path, loc_line(logs[i].path, 0), quiet);
+			parsers_detect(builtins, logs[i].path, loc_line(logs[i].path, 0), quiet.d);
 		if (p)
 			fail_msg("%s: claimed by '%s', expected no parser", logs[i].path,
 				 parser_name(p));
-		assert_int_equal(diag_errors(quiet), errors + 1);
+		assert_int_equal(diag_errors(quiet.d), errors + 1);
 	}
 }
 

@@ -16,6 +16,7 @@
 #include "diag.h"
 #include "limit.h"
 #include "util.h"
+#include "capture.h"
 
 #define TMPDIR_TAG "config"
 #include "tmpdirs.h"
@@ -25,10 +26,7 @@
 struct fixture {
 	char *root;
 	char *site;
-	FILE *f;
-	char *out;
-	size_t n;
-	struct diag *d;
+	struct capture cap;
 	struct config c;
 };
 
@@ -42,24 +40,19 @@ static void fx_open(struct fixture *fx, const char *site_yaml)
 		fputs(site_yaml, f);
 		fclose(f);
 	}
-	fx->out = NULL;
-	fx->n = 0;
-	fx->f = open_memstream(&fx->out, &fx->n);
-	assert_non_null(fx->f);
-	fx->d = diag_new(fx->f, DIAG_TEXT, false);
+	cap_open(&fx->cap);
 }
 
 /* Writes site_yaml (none when NULL) and loads the project. */
 static bool fx_load(struct fixture *fx, const char *site_yaml)
 {
 	fx_open(fx, site_yaml);
-	return config_load(&fx->c, fx->root, fx->d);
+	return config_load(&fx->c, fx->root, fx->cap.d);
 }
 
 static const char *fx_text(struct fixture *fx)
 {
-	fflush(fx->f);
-	return fx->out ? fx->out : "";
+	return cap_text(&fx->cap);
 }
 
 /* Compares the diagnostics with fmt, in which %1$s is site.yaml's path. */
@@ -81,9 +74,7 @@ static void fx_expect(struct fixture *fx, const char *fmt)
 static void fx_close(struct fixture *fx)
 {
 	config_free(&fx->c);
-	diag_free(fx->d);
-	fclose(fx->f);
-	free(fx->out);
+	cap_close(&fx->cap);
 	free(fx->site);
 	drop_tmpdir(fx->root);
 }
@@ -107,7 +98,7 @@ static void no_site_yaml_gives_the_defaults(void **state)
 	assert_string_equal(fx.c.path, fx.site);
 	assert_null(fx.c.raw);
 	assert_null(fx.c.parsers);
-	assert_int_equal(diag_errors(fx.d), 0);
+	assert_int_equal(diag_errors(fx.cap.d), 0);
 	fx_close(&fx);
 }
 
@@ -118,7 +109,7 @@ static void project_in_the_current_folder_names_plain_site_yaml(void **state)
 	struct fixture fx;
 	fx_open(&fx, NULL);
 	assert_int_equal(chdir(fx.root), 0);
-	assert_true(config_load(&fx.c, ".", fx.d));
+	assert_true(config_load(&fx.c, ".", fx.cap.d));
 	assert_string_equal(fx.c.path, "site.yaml");
 	assert_int_equal(chdir(cwd), 0);
 	free(cwd);
@@ -250,8 +241,8 @@ static void unknown_key_warns_with_did_you_mean(void **state)
 	fx_expect(&fx, "%1$s:2:1: warning: unknown site.yaml key 'outptu' (did you mean 'output'?)\n"
 		       "    2 | outptu: public\n"
 		       "      | ^~~~~~\n");
-	assert_int_equal(diag_warnings(fx.d), 1);
-	assert_int_equal(diag_errors(fx.d), 0);
+	assert_int_equal(diag_warnings(fx.cap.d), 1);
+	assert_int_equal(diag_errors(fx.cap.d), 0);
 	assert_string_equal(fx.c.output, "_site");
 	assert_string_equal(fx.c.title, "T");
 	fx_close(&fx);
@@ -335,7 +326,7 @@ static void unknown_key_far_from_all_lists_the_known_keys(void **state)
 		       "base_url, output, paper, parsers, limits)\n"
 		       "    1 | stylesheet: x.css\n"
 		       "      | ^~~~~~~~~~\n");
-	assert_int_equal(diag_warnings(fx.d), 1);
+	assert_int_equal(diag_warnings(fx.cap.d), 1);
 	fx_close(&fx);
 }
 
@@ -344,12 +335,12 @@ static void unknown_key_is_an_error_when_strict(void **state)
 	(void)state;
 	struct fixture fx;
 	fx_open(&fx, "titel: T\n");
-	diag_set_strict(fx.d, true);
-	config_load(&fx.c, fx.root, fx.d);
+	diag_set_strict(fx.cap.d, true);
+	config_load(&fx.c, fx.root, fx.cap.d);
 	fx_expect(&fx, "%1$s:1:1: error: unknown site.yaml key 'titel' (did you mean 'title'?)\n"
 		       "    1 | titel: T\n"
 		       "      | ^~~~~\n");
-	assert_int_equal(diag_errors(fx.d), 1);
+	assert_int_equal(diag_errors(fx.cap.d), 1);
 	fx_close(&fx);
 }
 
@@ -361,7 +352,7 @@ static void paper_a5_is_an_error(void **state)
 	fx_expect(&fx, "%1$s:1:8: error: paper must be 'a4' or 'letter', not 'a5'\n"
 		       "    1 | paper: a5\n"
 		       "      |        ^~\n");
-	assert_int_equal(diag_errors(fx.d), 1);
+	assert_int_equal(diag_errors(fx.cap.d), 1);
 	fx_close(&fx);
 }
 
@@ -374,7 +365,7 @@ static void paper_is_read_in_any_case(void **state)
 	fx_close(&fx);
 	assert_true(fx_load(&fx, "paper: A4\n"));
 	assert_string_equal(fx.c.paper, "a4");
-	assert_int_equal(diag_errors(fx.d), 0);
+	assert_int_equal(diag_errors(fx.cap.d), 0);
 	fx_close(&fx);
 }
 
@@ -423,7 +414,7 @@ static void every_bad_value_is_reported(void **state)
 		       "%1$s:2:8: error: paper must be 'a4' or 'letter', not 'legal'\n"
 		       "    2 | paper: legal\n"
 		       "      |        ^~~~~\n");
-	assert_int_equal(diag_errors(fx.d), 2);
+	assert_int_equal(diag_errors(fx.cap.d), 2);
 	assert_string_equal(fx.c.author, "Me");
 	fx_close(&fx);
 }
@@ -462,7 +453,7 @@ static void malformed_site_yaml_is_an_error(void **state)
 		       "%1$s:1:8: note: while scanning a quoted scalar (it starts here)\n"
 		       "    1 | title: \"Reports\n"
 		       "      |        ^\n");
-	assert_int_equal(diag_errors(fx.d), 1);
+	assert_int_equal(diag_errors(fx.cap.d), 1);
 	assert_defaults(&fx.c);
 	fx_close(&fx);
 }
@@ -474,7 +465,7 @@ static void site_yaml_stays_quotable_after_loading(void **state)
 	assert_true(fx_load(&fx, "title: T\noutput: out\n"));
 	/* A later stage reports against site.yaml: it is read again. */
 	struct loc at = {fx.site, 2, 9, 3};
-	diag_error(fx.d, at, "cannot write");
+	diag_error(fx.cap.d, at, "cannot write");
 	fx_expect(&fx, "%1$s:2:9: error: cannot write\n"
 		       "    2 | output: out\n"
 		       "      |         ^~~\n");
@@ -487,7 +478,7 @@ static void site_yaml_that_is_a_folder_is_an_error(void **state)
 	struct fixture fx;
 	fx_open(&fx, NULL);
 	assert_int_equal(mkdir(fx.site, 0755), 0);
-	assert_false(config_load(&fx.c, fx.root, fx.d));
+	assert_false(config_load(&fx.c, fx.root, fx.cap.d));
 	fx_expect(&fx, "%1$s: error: cannot read: Is a directory\n");
 	assert_defaults(&fx.c);
 	fx_close(&fx);

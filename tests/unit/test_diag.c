@@ -13,37 +13,7 @@
 
 #include "diag.h"
 #include "util.h"
-
-/* A diagnostics sink writing into memory. */
-struct capture {
-	FILE *f;
-	char *p;
-	size_t n;
-	struct diag *d;
-};
-
-static void cap_open(struct capture *c, enum diag_format format, bool colour)
-{
-	c->p = NULL;
-	c->n = 0;
-	c->f = open_memstream(&c->p, &c->n);
-	assert_non_null(c->f);
-	c->d = diag_new(c->f, format, colour);
-}
-
-/* Everything written so far. */
-static const char *cap_text(struct capture *c)
-{
-	fflush(c->f);
-	return c->p ? c->p : "";
-}
-
-static void cap_close(struct capture *c)
-{
-	diag_free(c->d);
-	fclose(c->f);
-	free(c->p);
-}
+#include "capture.h"
 
 /* A fresh folder under /tmp; caller removes it with rm_dir(). */
 static char *make_tmpdir(void)
@@ -69,7 +39,7 @@ static void text_error_quotes_the_line_with_a_caret_and_tildes(void **state)
 {
 	(void)state;
 	struct capture c;
-	cap_open(&c, DIAG_TEXT, false);
+	cap_open_as(&c, DIAG_TEXT, false);
 	diag_add_source(c.d, "content/a.md", two_lines, strlen(two_lines));
 	struct loc at = {"content/a.md", 2, 7, 10};
 	diag_error(c.d, at, "date '%s' is not a date", "2024-13-01");
@@ -84,7 +54,7 @@ static void byte_order_mark_is_not_quoted_and_not_counted(void **state)
 	(void)state;
 	static const char text[] = "\xEF\xBB\xBFtitle: [x\n";
 	struct capture c;
-	cap_open(&c, DIAG_TEXT, false);
+	cap_open_as(&c, DIAG_TEXT, false);
 	diag_add_source(c.d, "site.yaml", text, strlen(text));
 	struct loc at = {"site.yaml", 1, 8, 1};
 	diag_error(c.d, at, "unclosed");
@@ -98,7 +68,7 @@ static void caret_of_len_zero_or_one_is_a_single_caret(void **state)
 {
 	(void)state;
 	struct capture c;
-	cap_open(&c, DIAG_TEXT, false);
+	cap_open_as(&c, DIAG_TEXT, false);
 	diag_add_source(c.d, "a.md", two_lines, strlen(two_lines));
 	struct loc at0 = {"a.md", 1, 1, 0};
 	struct loc at1 = {"a.md", 1, 8, 1};
@@ -120,7 +90,7 @@ static void line_number_is_right_aligned_in_five_columns(void **state)
 	for (int i = 1; i <= 12345; i++)
 		buf_printf(&text, "line %d\n", i);
 	struct capture c;
-	cap_open(&c, DIAG_TEXT, false);
+	cap_open_as(&c, DIAG_TEXT, false);
 	diag_add_source(c.d, "big.log", text.data, text.len);
 	struct loc at = {"big.log", 12345, 6, 5};
 	diag_note(c.d, at, "here");
@@ -136,7 +106,7 @@ static void caret_after_a_tab_is_padded_with_the_tab(void **state)
 	(void)state;
 	const char *src = "\tloss = 2.5\n";
 	struct capture c;
-	cap_open(&c, DIAG_TEXT, false);
+	cap_open_as(&c, DIAG_TEXT, false);
 	diag_add_source(c.d, "t.md", src, strlen(src));
 	struct loc at = {"t.md", 1, 9, 3};
 	diag_error(c.d, at, "bad");
@@ -152,7 +122,7 @@ static void caret_after_multibyte_characters_counts_characters(void **state)
 	/* "café = 1": é is two bytes, so '=' is byte 7 but the 6th character. */
 	const char *src = "caf\xc3\xa9 = 1\n";
 	struct capture c;
-	cap_open(&c, DIAG_TEXT, false);
+	cap_open_as(&c, DIAG_TEXT, false);
 	diag_add_source(c.d, "u.md", src, strlen(src));
 	struct loc at = {"u.md", 1, 7, 1};
 	diag_error(c.d, at, "here");
@@ -168,7 +138,7 @@ static void caret_after_three_and_four_byte_characters_lines_up(void **state)
 	/* U+4E2D (3 bytes) and U+1F600 (4 bytes), then "x" at byte 9. */
 	const char *src = "\xe4\xb8\xad \xf0\x9f\x98\x80 x\n";
 	struct capture c;
-	cap_open(&c, DIAG_TEXT, false);
+	cap_open_as(&c, DIAG_TEXT, false);
 	diag_add_source(c.d, "u.md", src, strlen(src));
 	struct loc at = {"u.md", 1, 10, 1};
 	diag_error(c.d, at, "x");
@@ -182,7 +152,7 @@ static void col_zero_quotes_the_line_without_a_caret(void **state)
 {
 	(void)state;
 	struct capture c;
-	cap_open(&c, DIAG_TEXT, false);
+	cap_open_as(&c, DIAG_TEXT, false);
 	diag_add_source(c.d, "a.md", two_lines, strlen(two_lines));
 	diag_error(c.d, loc_line("a.md", 2), "whole line");
 	assert_string_equal(cap_text(&c), "a.md:2: error: whole line\n"
@@ -194,7 +164,7 @@ static void line_zero_names_the_file_and_quotes_nothing(void **state)
 {
 	(void)state;
 	struct capture c;
-	cap_open(&c, DIAG_TEXT, false);
+	cap_open_as(&c, DIAG_TEXT, false);
 	diag_add_source(c.d, "a.md", two_lines, strlen(two_lines));
 	struct loc at = {"a.md", 0, 5, 2};
 	diag_error(c.d, at, "whole file");
@@ -206,7 +176,7 @@ static void no_file_is_prefixed_with_the_program_name(void **state)
 {
 	(void)state;
 	struct capture c;
-	cap_open(&c, DIAG_TEXT, false);
+	cap_open_as(&c, DIAG_TEXT, false);
 	struct loc none = {NULL, 0, 0, 0};
 	diag_error(c.d, none, "cannot write %s: %s", "out", "No space left on device");
 	assert_string_equal(cap_text(&c), "logdown: error: cannot write out: No space left on device\n");
@@ -217,7 +187,7 @@ static void unreadable_file_is_named_but_not_quoted(void **state)
 {
 	(void)state;
 	struct capture c;
-	cap_open(&c, DIAG_TEXT, false);
+	cap_open_as(&c, DIAG_TEXT, false);
 	struct loc at = {"/nonexistent/logdown/x.md", 3, 2, 4};
 	diag_error(c.d, at, "first");
 	diag_error(c.d, at, "second");
@@ -232,7 +202,7 @@ static void folder_as_file_is_named_but_not_quoted(void **state)
 	(void)state;
 	char *dir = make_tmpdir();
 	struct capture c;
-	cap_open(&c, DIAG_TEXT, false);
+	cap_open_as(&c, DIAG_TEXT, false);
 	struct loc at = {dir, 1, 1, 1};
 	diag_error(c.d, at, "is a folder");
 	char *want = xasprintf("%s:1:1: error: is a folder\n", dir);
@@ -248,7 +218,7 @@ static void line_past_the_end_of_the_file_is_not_quoted(void **state)
 	(void)state;
 	const char *src = "one\ntwo";
 	struct capture c;
-	cap_open(&c, DIAG_TEXT, false);
+	cap_open_as(&c, DIAG_TEXT, false);
 	diag_add_source(c.d, "a.md", src, strlen(src));
 	struct loc at = {"a.md", 9, 1, 1};
 	diag_error(c.d, at, "far");
@@ -261,7 +231,7 @@ static void last_line_without_newline_is_quoted(void **state)
 	(void)state;
 	const char *src = "one\ntwo";
 	struct capture c;
-	cap_open(&c, DIAG_TEXT, false);
+	cap_open_as(&c, DIAG_TEXT, false);
 	diag_add_source(c.d, "a.md", src, strlen(src));
 	struct loc at = {"a.md", 2, 2, 2};
 	diag_error(c.d, at, "end");
@@ -276,7 +246,7 @@ static void crlf_line_is_quoted_without_its_cr(void **state)
 	(void)state;
 	const char *src = "a: 1\r\nb: 2\r\n";
 	struct capture c;
-	cap_open(&c, DIAG_TEXT, false);
+	cap_open_as(&c, DIAG_TEXT, false);
 	diag_add_source(c.d, "w.md", src, strlen(src));
 	struct loc at = {"w.md", 2, 4, 1};
 	diag_error(c.d, at, "crlf");
@@ -291,7 +261,7 @@ static void caret_past_the_end_of_the_line_stays_after_it(void **state)
 	(void)state;
 	const char *src = "ab\n";
 	struct capture c;
-	cap_open(&c, DIAG_TEXT, false);
+	cap_open_as(&c, DIAG_TEXT, false);
 	diag_add_source(c.d, "a.md", src, strlen(src));
 	struct loc at = {"a.md", 1, 40, 1};
 	diag_error(c.d, at, "eol");
@@ -307,7 +277,7 @@ static void unregistered_file_is_read_from_disk(void **state)
 	char *dir = make_tmpdir();
 	char *path = write_tmp(dir, "r.md", "first\nsecond line\n");
 	struct capture c;
-	cap_open(&c, DIAG_TEXT, false);
+	cap_open_as(&c, DIAG_TEXT, false);
 	struct loc at = {path, 2, 8, 4};
 	diag_error(c.d, at, "from disk");
 	char *want = xasprintf("%s:2:8: error: from disk\n"
@@ -330,7 +300,7 @@ static void registered_source_is_quoted_instead_of_the_disk(void **state)
 	char *path = write_tmp(dir, "r.md", "on disk\n");
 	const char *mem = "in memory\n";
 	struct capture c;
-	cap_open(&c, DIAG_TEXT, false);
+	cap_open_as(&c, DIAG_TEXT, false);
 	diag_add_source(c.d, path, mem, strlen(mem));
 	diag_error(c.d, loc_line(path, 1), "which");
 	char *want = xasprintf("%s:1: error: which\n    1 | in memory\n", path);
@@ -350,7 +320,7 @@ static void forgotten_source_is_read_from_disk_again(void **state)
 	char *path = write_tmp(dir, "r.md", "on disk\n");
 	char *mem = xstrdup("in memory\n");
 	struct capture c;
-	cap_open(&c, DIAG_TEXT, false);
+	cap_open_as(&c, DIAG_TEXT, false);
 	diag_add_source(c.d, path, mem, strlen(mem));
 	diag_forget_source(c.d, path);
 	/* The text may go away once forgotten. */
@@ -371,7 +341,7 @@ static void registering_again_replaces_the_text(void **state)
 	(void)state;
 	const char *v1 = "old\n", *v2 = "new\n";
 	struct capture c;
-	cap_open(&c, DIAG_TEXT, false);
+	cap_open_as(&c, DIAG_TEXT, false);
 	diag_add_source(c.d, "a.md", v1, strlen(v1));
 	diag_add_source(c.d, "a.md", v2, strlen(v2));
 	diag_error(c.d, loc_line("a.md", 1), "x");
@@ -383,7 +353,7 @@ static void forgetting_an_unknown_source_does_nothing(void **state)
 {
 	(void)state;
 	struct capture c;
-	cap_open(&c, DIAG_TEXT, false);
+	cap_open_as(&c, DIAG_TEXT, false);
 	diag_forget_source(c.d, "never.md");
 	assert_string_equal(cap_text(&c), "");
 	cap_close(&c);
@@ -393,7 +363,7 @@ static void github_format_is_a_workflow_command(void **state)
 {
 	(void)state;
 	struct capture c;
-	cap_open(&c, DIAG_GITHUB, false);
+	cap_open_as(&c, DIAG_GITHUB, false);
 	struct loc at = {"content/a.md", 3, 4, 2};
 	diag_error(c.d, at, "run 'x' is not defined");
 	diag_warning(c.d, at, "unused");
@@ -408,7 +378,7 @@ static void github_format_never_quotes_the_source(void **state)
 {
 	(void)state;
 	struct capture c;
-	cap_open(&c, DIAG_GITHUB, false);
+	cap_open_as(&c, DIAG_GITHUB, false);
 	diag_add_source(c.d, "a.md", two_lines, strlen(two_lines));
 	struct loc at = {"a.md", 2, 7, 10};
 	diag_error(c.d, at, "bad date");
@@ -420,7 +390,7 @@ static void github_format_escapes_percent_and_line_breaks(void **state)
 {
 	(void)state;
 	struct capture c;
-	cap_open(&c, DIAG_GITHUB, false);
+	cap_open_as(&c, DIAG_GITHUB, false);
 	struct loc at = {"a.md", 1, 0, 0};
 	diag_error(c.d, at, "100%% done\nsecond\r\nthird");
 	assert_string_equal(cap_text(&c), "::error file=a.md,line=1::100%25 done%0Asecond%0D%0Athird\n");
@@ -431,7 +401,7 @@ static void github_format_escapes_colon_and_comma_in_the_file(void **state)
 {
 	(void)state;
 	struct capture c;
-	cap_open(&c, DIAG_GITHUB, false);
+	cap_open_as(&c, DIAG_GITHUB, false);
 	struct loc at = {"c:a,b%.md", 2, 1, 1};
 	diag_error(c.d, at, "a: b, c");
 	assert_string_equal(cap_text(&c), "::error file=c%3Aa%2Cb%25.md,line=2,col=1::a: b, c\n");
@@ -442,7 +412,7 @@ static void github_format_without_a_location(void **state)
 {
 	(void)state;
 	struct capture c;
-	cap_open(&c, DIAG_GITHUB, false);
+	cap_open_as(&c, DIAG_GITHUB, false);
 	struct loc none = {NULL, 0, 0, 0};
 	diag_error(c.d, none, "no site");
 	diag_warning(c.d, loc_line("site.yaml", 0), "whole file");
@@ -455,7 +425,7 @@ static void json_format_is_one_object_per_line(void **state)
 {
 	(void)state;
 	struct capture c;
-	cap_open(&c, DIAG_JSON, false);
+	cap_open_as(&c, DIAG_JSON, false);
 	diag_add_source(c.d, "a.md", two_lines, strlen(two_lines));
 	struct loc at = {"a.md", 2, 7, 10};
 	diag_error(c.d, at, "bad date");
@@ -472,7 +442,7 @@ static void json_format_escapes_quotes_backslashes_and_controls(void **state)
 {
 	(void)state;
 	struct capture c;
-	cap_open(&c, DIAG_JSON, false);
+	cap_open_as(&c, DIAG_JSON, false);
 	struct loc at = {"dir\\\"q\".md", 1, 1, 1};
 	diag_error(c.d, at, "say \"hi\"\nnext\ttab\x01\x1f\r end \xc3\xa9");
 	assert_string_equal(cap_text(&c),
@@ -485,7 +455,7 @@ static void json_format_without_a_file_gives_null(void **state)
 {
 	(void)state;
 	struct capture c;
-	cap_open(&c, DIAG_JSON, false);
+	cap_open_as(&c, DIAG_JSON, false);
 	struct loc none = {NULL, 0, 0, 0};
 	diag_error(c.d, none, "x");
 	assert_string_equal(cap_text(&c),
@@ -497,7 +467,7 @@ static void errors_and_warnings_are_counted_separately(void **state)
 {
 	(void)state;
 	struct capture c;
-	cap_open(&c, DIAG_TEXT, false);
+	cap_open_as(&c, DIAG_TEXT, false);
 	struct loc none = {NULL, 0, 0, 0};
 	assert_int_equal(diag_errors(c.d), 0);
 	assert_int_equal(diag_warnings(c.d), 0);
@@ -515,7 +485,7 @@ static void notes_are_not_counted(void **state)
 {
 	(void)state;
 	struct capture c;
-	cap_open(&c, DIAG_TEXT, false);
+	cap_open_as(&c, DIAG_TEXT, false);
 	struct loc none = {NULL, 0, 0, 0};
 	diag_note(c.d, none, "context");
 	diag_note(c.d, none, "more");
@@ -529,7 +499,7 @@ static void strict_mode_turns_warnings_into_errors(void **state)
 {
 	(void)state;
 	struct capture c;
-	cap_open(&c, DIAG_TEXT, false);
+	cap_open_as(&c, DIAG_TEXT, false);
 	diag_set_strict(c.d, true);
 	struct loc at = {"a.md", 0, 0, 0};
 	diag_warning(c.d, at, "unknown key");
@@ -544,8 +514,8 @@ static void strict_mode_applies_to_github_and_json_too(void **state)
 {
 	(void)state;
 	struct capture g, j;
-	cap_open(&g, DIAG_GITHUB, false);
-	cap_open(&j, DIAG_JSON, false);
+	cap_open_as(&g, DIAG_GITHUB, false);
+	cap_open_as(&j, DIAG_JSON, false);
 	diag_set_strict(g.d, true);
 	diag_set_strict(j.d, true);
 	struct loc at = {"a.md", 2, 1, 1};
@@ -564,7 +534,7 @@ static void strict_mode_can_be_turned_off_again(void **state)
 {
 	(void)state;
 	struct capture c;
-	cap_open(&c, DIAG_TEXT, false);
+	cap_open_as(&c, DIAG_TEXT, false);
 	struct loc none = {NULL, 0, 0, 0};
 	diag_set_strict(c.d, true);
 	diag_set_strict(c.d, false);
@@ -580,8 +550,8 @@ static void colour_escapes_appear_only_with_colour(void **state)
 	(void)state;
 	const char *src = "x: 1\n";
 	struct capture on, off;
-	cap_open(&on, DIAG_TEXT, true);
-	cap_open(&off, DIAG_TEXT, false);
+	cap_open_as(&on, DIAG_TEXT, true);
+	cap_open_as(&off, DIAG_TEXT, false);
 	diag_add_source(on.d, "a.md", src, strlen(src));
 	diag_add_source(off.d, "a.md", src, strlen(src));
 	struct loc at = {"a.md", 1, 4, 1};
@@ -602,7 +572,7 @@ static void colour_names_warnings_and_notes_in_their_colours(void **state)
 {
 	(void)state;
 	struct capture c;
-	cap_open(&c, DIAG_TEXT, true);
+	cap_open_as(&c, DIAG_TEXT, true);
 	struct loc none = {NULL, 0, 0, 0};
 	diag_warning(c.d, none, "w");
 	diag_note(c.d, none, "n");
@@ -615,8 +585,8 @@ static void github_and_json_never_use_colour(void **state)
 {
 	(void)state;
 	struct capture g, j;
-	cap_open(&g, DIAG_GITHUB, true);
-	cap_open(&j, DIAG_JSON, true);
+	cap_open_as(&g, DIAG_GITHUB, true);
+	cap_open_as(&j, DIAG_JSON, true);
 	struct loc at = {"a.md", 1, 1, 1};
 	diag_error(g.d, at, "x");
 	diag_error(j.d, at, "x");
@@ -747,8 +717,8 @@ static void deferred_sink_keeps_diagnostics_until_flushed(void **state)
 {
 	(void)state;
 	struct capture direct, parent;
-	cap_open(&direct, DIAG_TEXT, false);
-	cap_open(&parent, DIAG_TEXT, false);
+	cap_open_as(&direct, DIAG_TEXT, false);
+	cap_open_as(&parent, DIAG_TEXT, false);
 	diag_set_strict(direct.d, true);
 	diag_set_strict(parent.d, true);
 	static const char src[] = "one\ntwo {{ x }}\n";
@@ -787,7 +757,7 @@ static void lines_are_quoted_right_in_any_order(void **state)
 {
 	(void)state;
 	struct capture c;
-	cap_open(&c, DIAG_TEXT, false);
+	cap_open_as(&c, DIAG_TEXT, false);
 	static const char src[] = "one\ntwo\nthree\nfour\n";
 	diag_add_source(c.d, "o.md", src, strlen(src));
 	const int order[] = {3, 4, 1, 4, 2};
@@ -810,7 +780,7 @@ static void a_long_line_is_quoted_around_its_caret(void **state)
 {
 	(void)state;
 	struct capture c;
-	cap_open(&c, DIAG_TEXT, false);
+	cap_open_as(&c, DIAG_TEXT, false);
 	struct buf src = BUF_INIT;
 	for (int i = 0; i < 1000; i++)
 		buf_putc(&src, (char)('a' + i % 26));
@@ -834,7 +804,7 @@ static void control_characters_are_never_sent_to_the_terminal(void **state)
 {
 	(void)state;
 	struct capture c;
-	cap_open(&c, DIAG_TEXT, false);
+	cap_open_as(&c, DIAG_TEXT, false);
 	static const char src[] = "a\033]0;pwned\007b\033[2Jc\n";
 	diag_add_source(c.d, "\033[31mx.log", src, strlen(src));
 	struct loc at = {"\033[31mx.log", 1, 14, 1};

@@ -18,6 +18,8 @@
 #include "run.h"
 #include "util.h"
 #include "yamldoc.h"
+#include "capture.h"
+#include "runfix.h"
 
 #define REPORT "content/hw07.md"
 
@@ -25,10 +27,7 @@
  * a report whose directive body starts on line 4, after "```{table}" on
  * line 3.  Diagnostics are captured in memory. */
 struct fx {
-	FILE *f;
-	char *out;
-	size_t outlen;
-	struct diag *d;
+	struct capture cap;
 	struct run *cs512, *cs1024, *cs2048;
 	const struct run *runs[3];
 	const struct run *set[3];
@@ -43,56 +42,32 @@ struct fx {
 	struct buf html;
 };
 
-static void set(struct run *r, const char *name, const char *text, long line)
-{
-	struct datum d = datum_from_text(text, strlen(text), line);
-	run_set_field(r, name, &d);
-}
-
-static void row3(struct series *s, long line, const char *a, const char *b, const char *c)
-{
-	struct datum cells[3] = {
-		datum_from_text(a, strlen(a), line),
-		datum_from_text(b, strlen(b), line),
-		datum_from_text(c, strlen(c), line),
-	};
-	series_append(s, cells, line);
-}
-
 static struct run *sweep_run(const char *name, const char *file, const char *bs,
 			     const char *samples, const char *time, const char *loss, long line)
 {
 	struct run *r = run_new(name, file, "cerebras");
-	set(r, "batch_size", bs, 1);
-	set(r, "samples", samples, line);
-	set(r, "total_time", time, line);
-	set(r, "final_loss", loss, line);
+	runfix_set(r, "batch_size", bs, 1);
+	runfix_set(r, "samples", samples, line);
+	runfix_set(r, "total_time", time, line);
+	runfix_set(r, "final_loss", loss, line);
 	return r;
 }
 
 static struct fx *fx_new(void)
 {
 	struct fx *fx = xcalloc(1, sizeof *fx);
-	fx->f = open_memstream(&fx->out, &fx->outlen);
-	assert_non_null(fx->f);
-	fx->d = diag_new(fx->f, DIAG_TEXT, false);
+	cap_open(&fx->cap);
 
 	fx->cs512 = sweep_run("cs512", "logs/bs512.log", "512", "512000", "175.070497198",
 			      "7.12500", 52);
-	set(fx->cs512, "device", "CSX", 2);
-	static const char *const cols[] = {"step", "loss", "rate"};
-	struct series *s = run_add_series(fx->cs512, "train", cols, 3);
-	row3(s, 43, "100", "9.39062", "2983.97");
-	row3(s, 44, "200", "8.50000", "--");
-	row3(s, 45, "300", "7.75", "3001.5");
-	row3(s, 46, "400", "n/a", "2990.25");
-	row3(s, 47, "500", "7.12500", "3010.0");
+	runfix_set(fx->cs512, "device", "CSX", 2);
+	runfix_train(fx->cs512);
 	fx->cs1024 = sweep_run("cs1024", "logs/bs1024.log", "1024", "1024000", "250.25", "6.875",
 			       55);
-	set(fx->cs1024, "device", "--", 0);
+	runfix_set(fx->cs1024, "device", "--", 0);
 	fx->cs2048 = sweep_run("cs2048", "logs/bs2048.log", "2048", "2048000", "300.5", "6.5",
 			       60);
-	set(fx->cs2048, "device", "CSX", 2);
+	runfix_set(fx->cs2048, "device", "CSX", 2);
 
 	/* The set is in path order: bs1024, bs2048, bs512. */
 	fx->runs[0] = fx->set[0] = fx->cs1024;
@@ -114,7 +89,7 @@ static struct fx *fx_new(void)
 	fx->c.set_counts = fx->set_counts;
 	fx->c.nsets = 1;
 	fx->c.prov = fx->prov;
-	fx->c.d = fx->d;
+	fx->c.d = fx->cap.d;
 	return fx;
 }
 
@@ -122,9 +97,7 @@ static void fx_free(struct fx *fx)
 {
 	value_free(fx->body);
 	buf_free(&fx->html);
-	diag_free(fx->d);
-	fclose(fx->f);
-	free(fx->out);
+	cap_close(&fx->cap);
 	free(fx->src);
 	provenance_free(fx->prov);
 	run_free(fx->cs512);
@@ -139,9 +112,9 @@ static void fx_body(struct fx *fx, const char *kind, const char *body)
 {
 	free(fx->src);
 	fx->src = xasprintf("# Results\n\n```{%s}\n%s```\n", kind, body);
-	diag_add_source(fx->d, REPORT, fx->src, strlen(fx->src));
+	diag_add_source(fx->cap.d, REPORT, fx->src, strlen(fx->src));
 	value_free(fx->body);
-	fx->body = yamldoc_parse(body, strlen(body), REPORT, 3, fx->d);
+	fx->body = yamldoc_parse(body, strlen(body), REPORT, 3, fx->cap.d);
 	assert_non_null(fx->body);
 	buf_clear(&fx->html);
 }
@@ -160,8 +133,7 @@ static bool fx_log(struct fx *fx, const char *body)
 
 static const char *fx_diags(struct fx *fx)
 {
-	fflush(fx->f);
-	return fx->out ? fx->out : "";
+	return cap_text(&fx->cap);
 }
 
 /* The table renders to want without a word. */
@@ -477,7 +449,7 @@ static void text_from_a_log_is_escaped(void **state)
 {
 	(void)state;
 	struct fx *fx = fx_new();
-	set(fx->cs512, "note", "<b>&\x1b[1mbold\x1b[0m\x1a\xff", 7);
+	runfix_set(fx->cs512, "note", "<b>&\x1b[1mbold\x1b[0m\x1a\xff", 7);
 	assert_true(fx_table(fx, "caption: a < b & \"c\"\nrows: [cs512]\ncolumns:\n  Note: note\n",
 			     1));
 	assert_string_equal(buf_data(&fx->html),

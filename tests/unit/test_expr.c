@@ -14,6 +14,8 @@
 #include "expr.h"
 #include "run.h"
 #include "util.h"
+#include "capture.h"
+#include "runfix.h"
 
 #define REPORT "content/hw07.md"
 
@@ -21,10 +23,7 @@
  * in memory, and the expression under test quoted on line 3 of the
  * report, starting at column 8: "Say {{ EXPR }}.". */
 struct fx {
-	FILE *f;
-	char *out;
-	size_t outlen;
-	struct diag *d;
+	struct capture cap;
 	struct run *cs512, *cs2048;
 	const struct run *runs[2];
 	struct scope sc;
@@ -33,54 +32,30 @@ struct fx {
 	struct eval v;
 };
 
-static void set(struct run *r, const char *name, const char *text, long line)
-{
-	struct datum d = datum_from_text(text, strlen(text), line);
-	run_set_field(r, name, &d);
-}
-
-static void row3(struct series *s, long line, const char *a, const char *b, const char *c)
-{
-	struct datum cells[3] = {
-		datum_from_text(a, strlen(a), line),
-		datum_from_text(b, strlen(b), line),
-		datum_from_text(c, strlen(c), line),
-	};
-	series_append(s, cells, line);
-}
-
 static struct fx *fx_new(void)
 {
 	struct fx *fx = xcalloc(1, sizeof *fx);
-	fx->f = open_memstream(&fx->out, &fx->outlen);
-	assert_non_null(fx->f);
-	fx->d = diag_new(fx->f, DIAG_TEXT, false);
+	cap_open(&fx->cap);
 
 	struct run *r = fx->cs512 = run_new("cs512", "logs/bs512.log", "cerebras");
-	set(r, "batch_size", "512", 1);
-	set(r, "device", "CSX", 2);
-	set(r, "summary.metis.mean", "0.25", 3);
-	set(r, "note", "--", 4);
-	set(r, "samples", "512000", 52);
-	set(r, "total_time", "175.070497198", 52);
-	set(r, "final_loss", "7.12500", 52);
-	static const char *const train_cols[] = {"step", "loss", "rate"};
-	struct series *s = run_add_series(r, "train", train_cols, 3);
-	row3(s, 43, "100", "9.39062", "2983.97");
-	row3(s, 44, "200", "8.50000", "--");
-	row3(s, 45, "300", "7.75", "3001.5");
-	row3(s, 46, "400", "n/a", "2990.25");
-	row3(s, 47, "500", "7.12500", "3010.0");
+	runfix_set(r, "batch_size", "512", 1);
+	runfix_set(r, "device", "CSX", 2);
+	runfix_set(r, "summary.metis.mean", "0.25", 3);
+	runfix_set(r, "note", "--", 4);
+	runfix_set(r, "samples", "512000", 52);
+	runfix_set(r, "total_time", "175.070497198", 52);
+	runfix_set(r, "final_loss", "7.12500", 52);
+	runfix_train(r);
 	static const char *const res_cols[] = {"source", "accuracy", "ips"};
-	s = run_add_series(r, "results", res_cols, 3);
-	row3(s, 10, "cpu", "0.91", "100");
-	row3(s, 11, "groq", "0.93", "5000");
-	row3(s, 12, "gpu", "n/a", "1200");
-	row3(s, 13, "groq", "0.95", "5100");
+	struct series *s = run_add_series(r, "results", res_cols, 3);
+	runfix_row3(s, 10, "cpu", "0.91", "100");
+	runfix_row3(s, 11, "groq", "0.93", "5000");
+	runfix_row3(s, 12, "gpu", "n/a", "1200");
+	runfix_row3(s, 13, "groq", "0.95", "5100");
 
 	r = fx->cs2048 = run_new("cs2048", "logs/bs2048.log", "cerebras");
-	set(r, "batch_size", "2048", 1);
-	set(r, "final_loss", "6.5", 60);
+	runfix_set(r, "batch_size", "2048", 1);
+	runfix_set(r, "final_loss", "6.5", 60);
 
 	fx->runs[0] = fx->cs512;
 	fx->runs[1] = fx->cs2048;
@@ -99,9 +74,7 @@ static void fx_reset(struct fx *fx)
 static void fx_free(struct fx *fx)
 {
 	fx_reset(fx);
-	diag_free(fx->d);
-	fclose(fx->f);
-	free(fx->out);
+	cap_close(&fx->cap);
 	free(fx->src);
 	run_free(fx->cs512);
 	run_free(fx->cs2048);
@@ -113,24 +86,23 @@ static bool fx_parse(struct fx *fx, const char *text)
 {
 	fx_reset(fx);
 	char *src = xasprintf("# Results\n\nSay {{ %s }}.\n", text);
-	diag_add_source(fx->d, REPORT, src, strlen(src));
+	diag_add_source(fx->cap.d, REPORT, src, strlen(src));
 	free(fx->src);
 	fx->src = src;
 	struct loc at = {REPORT, 3, 8, 0};
-	fx->e = expr_parse(text, strlen(text), at, fx->d);
+	fx->e = expr_parse(text, strlen(text), at, fx->cap.d);
 	return fx->e != NULL;
 }
 
 /* Parses and evaluates text in the fixture's scope. */
 static bool fx_eval(struct fx *fx, const char *text)
 {
-	return fx_parse(fx, text) && expr_eval(fx->e, &fx->sc, &fx->v, fx->d);
+	return fx_parse(fx, text) && expr_eval(fx->e, &fx->sc, &fx->v, fx->cap.d);
 }
 
 static const char *fx_diags(struct fx *fx)
 {
-	fflush(fx->f);
-	return fx->out ? fx->out : "";
+	return cap_text(&fx->cap);
 }
 
 /* The error expected for the expression just evaluated: message at
@@ -214,7 +186,7 @@ static void expect_eval_error(const char *text, int col, int len, const char *ms
 	assert_false(fx_eval(fx, text));
 	assert_int_equal(fx->v.kind, EVAL_MISSING);
 	expect_error(fx, col, len, msg);
-	assert_int_equal(diag_errors(fx->d), 1);
+	assert_int_equal(diag_errors(fx->cap.d), 1);
 	fx_free(fx);
 }
 
@@ -671,11 +643,11 @@ static void series_reference_gives_the_series_and_its_run(void **state)
 	const struct series *s = NULL;
 	const struct run *r = NULL;
 	assert_true(fx_parse(fx, "cs512.train"));
-	assert_true(expr_eval_series(fx->e, &fx->sc, &s, &r, fx->d));
+	assert_true(expr_eval_series(fx->e, &fx->sc, &s, &r, fx->cap.d));
 	assert_ptr_equal(s, run_series(fx->cs512, "train"));
 	assert_ptr_equal(r, fx->cs512);
 	assert_true(fx_parse(fx, "cs512.final_loss"));
-	assert_false(expr_eval_series(fx->e, &fx->sc, &s, &r, fx->d));
+	assert_false(expr_eval_series(fx->e, &fx->sc, &s, &r, fx->cap.d));
 	expect_error(fx, 8, 16, "cs512.final_loss is a number, not a series");
 	fx_free(fx);
 }
@@ -860,12 +832,12 @@ static void eval_one_rejects_a_list(void **state)
 	(void)state;
 	struct fx *fx = fx_new();
 	assert_true(fx_parse(fx, "cs512.train.loss"));
-	assert_false(expr_eval_one(fx->e, &fx->sc, &fx->v, fx->d));
+	assert_false(expr_eval_one(fx->e, &fx->sc, &fx->v, fx->cap.d));
 	expect_error(fx, 8, 16,
 		     "cs512.train.loss is a list of 5 values: choose one with mean, median, min, "
 		     "max, sum, count, first, last, std or percentile");
 	assert_true(fx_parse(fx, "cs512.final_loss"));
-	assert_true(expr_eval_one(fx->e, &fx->sc, &fx->v, fx->d));
+	assert_true(expr_eval_one(fx->e, &fx->sc, &fx->v, fx->cap.d));
 	assert_int_equal(fx->v.line, 52);
 	fx_free(fx);
 }
@@ -1080,7 +1052,7 @@ static void keywords_may_name_fields_after_a_dot(void **state)
 {
 	(void)state;
 	struct fx *fx = fx_new();
-	set(fx->cs512, "not", "3", 9);
+	runfix_set(fx->cs512, "not", "3", 9);
 	assert_true(fx_eval(fx, "cs512.not"));
 	assert_num_near(fx->v.num, 3);
 	fx_free(fx);
@@ -1093,12 +1065,12 @@ static void expression_over_two_lines_reports_the_right_line(void **state)
 	(void)state;
 	struct fx *fx = fx_new();
 	const char *src = "columns:\n  Rate: mean(cs512.train.rate) +\n    'x'\n";
-	diag_add_source(fx->d, "content/t.md", src, strlen(src));
+	diag_add_source(fx->cap.d, "content/t.md", src, strlen(src));
 	const char *text = "mean(cs512.train.rate) +\n    'x'";
 	struct loc at = {"content/t.md", 2, 9, 0};
-	fx->e = expr_parse(text, strlen(text), at, fx->d);
+	fx->e = expr_parse(text, strlen(text), at, fx->cap.d);
 	assert_non_null(fx->e);
-	assert_false(expr_eval(fx->e, &fx->sc, &fx->v, fx->d));
+	assert_false(expr_eval(fx->e, &fx->sc, &fx->v, fx->cap.d));
 	assert_string_equal(fx_diags(fx),
 			    "content/t.md:2:32: error: cannot add a number and a string\n"
 			    "    2 |   Rate: mean(cs512.train.rate) +\n"
@@ -1131,7 +1103,7 @@ static void deep_nesting_is_an_error_not_a_crash(void **state)
 	for (int i = 0; i < 100000; i++)
 		buf_puts(&b, "+1");
 	assert_false(fx_parse(fx, buf_data(&b)));
-	assert_int_equal(diag_errors(fx->d), 4);
+	assert_int_equal(diag_errors(fx->cap.d), 4);
 	buf_free(&b);
 	fx_free(fx);
 }
@@ -1175,7 +1147,7 @@ static void random_input_never_crashes(void **state)
 	static const char alphabet[] = "cs512.train[step=100]loss()+-*/<>=! andornot'\"0e,_x";
 	struct fx *fx = fx_new();
 	fx->src = xstrdup("# Results\n\nSay {{ }}.\n");
-	diag_add_source(fx->d, REPORT, fx->src, strlen(fx->src));
+	diag_add_source(fx->cap.d, REPORT, fx->src, strlen(fx->src));
 	unsigned seed = 12345;
 	char text[40];
 	for (int round = 0; round < 20000; round++) {
@@ -1186,13 +1158,13 @@ static void random_input_never_crashes(void **state)
 		}
 		seed = seed * 1103515245u + 12345u;
 		fx_reset(fx);
-		size_t before = diag_errors(fx->d);
+		size_t before = diag_errors(fx->cap.d);
 		struct loc at = {REPORT, 3, 8, 0};
-		fx->e = expr_parse(text, n, at, fx->d);
-		if (fx->e && expr_eval(fx->e, &fx->sc, &fx->v, fx->d))
-			assert_int_equal(diag_errors(fx->d), before);
+		fx->e = expr_parse(text, n, at, fx->cap.d);
+		if (fx->e && expr_eval(fx->e, &fx->sc, &fx->v, fx->cap.d))
+			assert_int_equal(diag_errors(fx->cap.d), before);
 		else
-			assert_int_equal(diag_errors(fx->d), before + 1);
+			assert_int_equal(diag_errors(fx->cap.d), before + 1);
 	}
 	fx_free(fx);
 }

@@ -1,6 +1,5 @@
 /* test_format.c: format specs, parsed and applied as Python's format()
  * would apply them. */
-#define _GNU_SOURCE /* open_memstream() */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -13,36 +12,7 @@
 
 #include "format.h"
 #include "util.h"
-
-/* A diagnostics sink writing into memory. */
-struct capture {
-	FILE *f;
-	char *p;
-	size_t n;
-	struct diag *d;
-};
-
-static void cap_open(struct capture *c)
-{
-	c->p = NULL;
-	c->n = 0;
-	c->f = open_memstream(&c->p, &c->n);
-	assert_non_null(c->f);
-	c->d = diag_new(c->f, DIAG_TEXT, false);
-}
-
-static const char *cap_text(struct capture *c)
-{
-	fflush(c->f);
-	return c->p ? c->p : "";
-}
-
-static void cap_close(struct capture *c)
-{
-	diag_free(c->d);
-	fclose(c->f);
-	free(c->p);
-}
+#include "capture.h"
 
 /* Parses spec, which must be good; no location needed. */
 static struct format parse_ok(const char *spec)

@@ -17,31 +17,7 @@
 #include "util.h"
 #include "value.h"
 #include "yamldoc.h"
-
-/* Diagnostics written to memory, to compare as text. */
-struct capture {
-	FILE *f;
-	char *text;
-	size_t len;
-	struct diag *d;
-};
-
-static void capture_open(struct capture *c)
-{
-	c->text = NULL;
-	c->len = 0;
-	c->f = open_memstream(&c->text, &c->len);
-	assert_non_null(c->f);
-	c->d = diag_new(c->f, DIAG_TEXT, false);
-}
-
-/* Closes the capture and returns what was written; caller frees. */
-static char *capture_close(struct capture *c)
-{
-	diag_free(c->d);
-	fclose(c->f);
-	return c->text;
-}
+#include "capture.h"
 
 /* The data for a test, written as YAML.  Caller frees with value_free(). */
 static struct value *yaml(const char *text)
@@ -78,13 +54,13 @@ static char *render_yaml(const char *tpl, const char *data, const char *partials
 	struct value *pv = partials ? yaml(partials) : NULL;
 	struct partials p = {pv, 0};
 	struct capture c;
-	capture_open(&c);
+	cap_open(&c);
 	struct mustache *m = mustache_compile("t.html", tpl, strlen(tpl), c.d);
 	assert_non_null(m);
 	struct buf out = BUF_INIT;
 	assert_true(mustache_render(m, v, load_partial, &p, &out, c.d));
 	mustache_free(m);
-	char *diags = capture_close(&c);
+	char *diags = cap_take(&c);
 	assert_string_equal(diags, "");
 	free(diags);
 	value_free(v);
@@ -104,12 +80,12 @@ static char *render_yaml(const char *tpl, const char *data, const char *partials
 static char *compile_errors(const char *file, const char *text)
 {
 	struct capture c;
-	capture_open(&c);
+	cap_open(&c);
 	diag_add_source(c.d, file, text, strlen(text));
 	struct mustache *m = mustache_compile(file, text, strlen(text), c.d);
 	assert_null(m);
 	assert_int_equal(diag_errors(c.d), 1);
-	return capture_close(&c);
+	return cap_take(&c);
 }
 
 #define assert_compile_error(text, want)                               \
@@ -366,13 +342,13 @@ static void recursive_partial_stops_at_the_depth_limit(void **state)
 	struct value *pv = yaml("{loop: '{{>loop}}'}");
 	struct partials p = {pv, 0};
 	struct capture c;
-	capture_open(&c);
+	cap_open(&c);
 	struct mustache *m = mustache_compile("page.html", "x{{>loop}}", 10, c.d);
 	struct buf out = BUF_INIT;
 	assert_false(mustache_render(m, NULL, load_partial, &p, &out, c.d));
 	buf_free(&out);
 	mustache_free(m);
-	char *diags = capture_close(&c);
+	char *diags = cap_take(&c);
 	assert_string_equal(diags,
 		"loop:1:1: error: partials nest more than 64 deep (does partial 'loop' include itself?)\n"
 		"    1 | {{>loop}}\n"
@@ -651,7 +627,7 @@ static void recursive_parent_stops_at_the_depth_limit(void **state)
 	struct value *pv = yaml("{loop: '{{<loop}}{{/loop}}'}");
 	struct partials p = {pv, 0};
 	struct capture c;
-	capture_open(&c);
+	cap_open(&c);
 	const char *tpl = "{{<loop}}{{/loop}}";
 	struct mustache *m = mustache_compile("page.html", tpl, strlen(tpl), c.d);
 	assert_non_null(m);
@@ -660,7 +636,7 @@ static void recursive_parent_stops_at_the_depth_limit(void **state)
 	assert_int_equal(diag_errors(c.d), 1);
 	buf_free(&out);
 	mustache_free(m);
-	char *diags = capture_close(&c);
+	char *diags = cap_take(&c);
 	assert_string_equal(diags,
 		"loop:1:1: error: parents nest more than 64 deep (does parent 'loop' include itself?)\n"
 		"    1 | {{<loop}}{{/loop}}\n"
@@ -676,7 +652,7 @@ static void error_in_a_parent_names_the_parent_and_the_tag(void **state)
 	struct partials p = {pv, 0};
 	const char *tpl = "{{<base}}\n{{$body}}x{{/body}}\n{{/base}}\n";
 	struct capture c;
-	capture_open(&c);
+	cap_open(&c);
 	diag_add_source(c.d, "page.html", tpl, strlen(tpl));
 	struct mustache *m = mustache_compile("page.html", tpl, strlen(tpl), c.d);
 	assert_non_null(m);
@@ -684,7 +660,7 @@ static void error_in_a_parent_names_the_parent_and_the_tag(void **state)
 	assert_false(mustache_render(m, NULL, load_partial, &p, &out, c.d));
 	buf_free(&out);
 	mustache_free(m);
-	char *diags = capture_close(&c);
+	char *diags = cap_take(&c);
 	assert_string_equal(diags,
 		"base:2:3: error: block 'body' is never closed (add {{/body}})\n"
 		"    2 |   {{$body}}\n"
@@ -703,9 +679,9 @@ static void deep_nesting_is_refused_without_crashing(void **state)
 	for (int i = 0; i < 10000; i++)
 		buf_puts(&tpl, "{{#a}}");
 	struct capture c;
-	capture_open(&c);
+	cap_open(&c);
 	assert_null(mustache_compile("deep.html", tpl.data, tpl.len, c.d));
-	char *diags = capture_close(&c);
+	char *diags = cap_take(&c);
 	/* The 101st section, at byte 600, is one too many. */
 	assert_true(str_has_prefix(diags,
 		"deep.html:1:601: error: sections nest more than 100 deep\n"));
@@ -740,7 +716,7 @@ static void error_in_a_partial_names_the_partial_and_the_include(void **state)
 	struct partials p = {pv, 0};
 	const char *tpl = "<main>\n  {{>body}}\n</main>\n";
 	struct capture c;
-	capture_open(&c);
+	cap_open(&c);
 	diag_add_source(c.d, "page.html", tpl, strlen(tpl));
 	struct mustache *m = mustache_compile("page.html", tpl, strlen(tpl), c.d);
 	assert_non_null(m);
@@ -751,7 +727,7 @@ static void error_in_a_partial_names_the_partial_and_the_include(void **state)
 	assert_int_equal(diag_errors(c.d), 1);
 	buf_free(&out);
 	mustache_free(m);
-	char *diags = capture_close(&c);
+	char *diags = cap_take(&c);
 	/* The column is the partial's own, without the indentation. */
 	assert_string_equal(diags,
 		"body:2:1: error: section 'x' is never closed (add {{/x}})\n"
@@ -788,7 +764,7 @@ static void every_prefix_of_a_template_compiles_or_reports(void **state)
 	struct partials p = {pv, 0};
 	for (size_t n = 0; n <= strlen(tpl); n++) {
 		struct capture c;
-		capture_open(&c);
+		cap_open(&c);
 		struct mustache *m = mustache_compile("t.html", tpl, n, c.d);
 		assert_true(m != NULL || diag_errors(c.d) == 1);
 		struct buf out = BUF_INIT;
@@ -796,7 +772,7 @@ static void every_prefix_of_a_template_compiles_or_reports(void **state)
 			assert_true(mustache_render(m, v, load_partial, &p, &out, c.d));
 		buf_free(&out);
 		mustache_free(m);
-		free(capture_close(&c));
+		free(cap_take(&c));
 	}
 	value_free(pv);
 	value_free(v);
@@ -812,7 +788,7 @@ static void every_prefix_of_an_inheriting_template_compiles_or_reports(void **st
 	struct partials p = {pv, 0};
 	for (size_t n = 0; n <= strlen(tpl); n++) {
 		struct capture c;
-		capture_open(&c);
+		cap_open(&c);
 		struct mustache *m = mustache_compile("t.html", tpl, n, c.d);
 		assert_true(m != NULL || diag_errors(c.d) == 1);
 		struct buf out = BUF_INIT;
@@ -820,7 +796,7 @@ static void every_prefix_of_an_inheriting_template_compiles_or_reports(void **st
 			assert_true(mustache_render(m, v, load_partial, &p, &out, c.d));
 		buf_free(&out);
 		mustache_free(m);
-		free(capture_close(&c));
+		free(cap_take(&c));
 	}
 	value_free(pv);
 	value_free(v);
@@ -891,12 +867,12 @@ static void spec_case_passes(void **state)
 	struct partials p = {value_get(sc->test, "partials"), 0};
 
 	struct capture c;
-	capture_open(&c);
+	cap_open(&c);
 	diag_add_source(c.d, "template", buf_data(&tpl), tpl.len);
 	struct mustache *m = mustache_compile("template", tpl.data ? tpl.data : "", tpl.len, c.d);
 	bool ok = m && mustache_render(m, value_get(sc->test, "data"), load_partial, &p, &got, c.d);
 	mustache_free(m);
-	char *diags = capture_close(&c);
+	char *diags = cap_take(&c);
 	ok = ok && got.len == want.len && memcmp(buf_data(&got), buf_data(&want), got.len) == 0;
 	if (!ok)
 		print_error("%s\ntemplate: [%s]\nexpected: [%s]\nrendered: [%s]\n%s", buf_data(&desc),

@@ -1,6 +1,5 @@
 /* test_provenance.c: names of result files in the site, links to their
  * lines, and the log pages, written through a real build folder. */
-#define _GNU_SOURCE /* open_memstream() */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -17,6 +16,7 @@
 #include "outdir.h"
 #include "provenance.h"
 #include "util.h"
+#include "capture.h"
 
 /* A project folder with a report bundle content/hw07/, its provenance,
  * and diagnostics captured in memory. */
@@ -25,10 +25,7 @@ struct proj {
 	char *root_real;
 	char *report; /* ROOT/content/hw07 */
 	struct provenance *p;
-	FILE *f;
-	char *diag_text;
-	size_t diag_len;
-	struct diag *d;
+	struct capture cap;
 };
 
 static int proj_setup(void **state)
@@ -40,8 +37,7 @@ static int proj_setup(void **state)
 	pj->report = path_join(pj->root, "content/hw07");
 	assert_true(mkdir_p(pj->report));
 	pj->p = provenance_new(pj->report, pj->root_real);
-	pj->f = open_memstream(&pj->diag_text, &pj->diag_len);
-	pj->d = diag_new(pj->f, DIAG_TEXT, false);
+	cap_open(&pj->cap);
 	*state = pj;
 	return 0;
 }
@@ -50,9 +46,7 @@ static int proj_teardown(void **state)
 {
 	struct proj *pj = *state;
 	provenance_free(pj->p);
-	diag_free(pj->d);
-	fclose(pj->f);
-	free(pj->diag_text);
+	cap_close(&pj->cap);
 	remove_tree(pj->root);
 	free(pj->report);
 	free(pj->root_real);
@@ -63,8 +57,7 @@ static int proj_teardown(void **state)
 
 static const char *diag_out(struct proj *pj)
 {
-	fflush(pj->f);
-	return pj->diag_text ? pj->diag_text : "";
+	return cap_text(&pj->cap);
 }
 
 /* Writes len bytes to ROOT/rel, creating folders; returns the path as
@@ -105,9 +98,9 @@ static bool build(struct proj *pj, const char *site_root)
 {
 	struct outdir o;
 	char *out = path_join(pj->root, "_site");
-	assert_int_equal(outdir_begin(&o, pj->root, out, pj->d), EXIT_OK);
-	bool ok = provenance_write(pj->p, &o, "hw07", site_root, pj->d);
-	assert_true(outdir_commit(&o, pj->d));
+	assert_int_equal(outdir_begin(&o, pj->root, out, pj->cap.d), EXIT_OK);
+	bool ok = provenance_write(pj->p, &o, "hw07", site_root, pj->cap.d);
+	assert_true(outdir_commit(&o, pj->cap.d));
 	outdir_end(&o);
 	free(out);
 	return ok;
@@ -397,10 +390,10 @@ static void a_report_two_folders_deep_adds_its_own_prefix(void **state)
 	provenance_use(pj->p, f);
 	struct outdir o;
 	char *out = path_join(pj->root, "_site");
-	assert_int_equal(outdir_begin(&o, pj->root, out, pj->d), EXIT_OK);
-	assert_true(provenance_write(pj->p, &o, "2024/hw07", "../../", pj->d));
-	assert_true(provenance_write(pj->p, &o, "abs", "/", pj->d));
-	assert_true(outdir_commit(&o, pj->d));
+	assert_int_equal(outdir_begin(&o, pj->root, out, pj->cap.d), EXIT_OK);
+	assert_true(provenance_write(pj->p, &o, "2024/hw07", "../../", pj->cap.d));
+	assert_true(provenance_write(pj->p, &o, "abs", "/", pj->cap.d));
+	assert_true(outdir_commit(&o, pj->cap.d));
 	outdir_end(&o);
 	char *page = site_file(pj, "2024/hw07/logs/a.log.html", NULL);
 	assert_contains(page, "href=\"../../../static/logdown.css\"");
@@ -671,8 +664,8 @@ static void check_mode_writes_nothing(void **state)
 	struct proj *pj = *state;
 	char *f = put_str(pj, "content/hw07/logs/a.log", "a\n");
 	provenance_use(pj->p, f);
-	assert_true(provenance_write(pj->p, NULL, "hw07", "../", pj->d));
-	assert_int_equal(diag_errors(pj->d), 0);
+	assert_true(provenance_write(pj->p, NULL, "hw07", "../", pj->cap.d));
+	assert_int_equal(diag_errors(pj->cap.d), 0);
 	char *site = path_join(pj->root, "_site");
 	assert_false(path_exists(site));
 	free(site);
@@ -735,7 +728,7 @@ static void a_file_outside_the_project_is_an_error(void **state)
 	assert_true(build(pj, "../"));
 	assert_string_equal(diag_out(pj), "/etc/hostname: error: lies outside the project: logdown "
 					  "copies nothing from there\n");
-	assert_int_equal(diag_errors(pj->d), 1);
+	assert_int_equal(diag_errors(pj->cap.d), 1);
 	char *page = site_file(pj, "hw07/logs/_/hostname.html", NULL);
 	assert_null(page);
 }
@@ -749,9 +742,9 @@ static void a_file_gone_before_the_write_is_reported(void **state)
 	assert_int_equal(mkdir(f, 0755), 0);
 	struct outdir o;
 	char *out = path_join(pj->root, "_site");
-	assert_int_equal(outdir_begin(&o, pj->root, out, pj->d), EXIT_OK);
-	assert_false(provenance_write(pj->p, &o, "hw07", "../", pj->d));
-	assert_int_equal(diag_errors(pj->d), 1);
+	assert_int_equal(outdir_begin(&o, pj->root, out, pj->cap.d), EXIT_OK);
+	assert_false(provenance_write(pj->p, &o, "hw07", "../", pj->cap.d));
+	assert_int_equal(diag_errors(pj->cap.d), 1);
 	outdir_end(&o);
 	free(out);
 	free(f);

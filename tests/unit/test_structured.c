@@ -15,38 +15,9 @@
 #include "run.h"
 #include "structured.h"
 #include "util.h"
+#include "capture.h"
 
 #define FIXTURES "tests/fixtures/structured/"
-
-/* A diagnostics sink writing into memory. */
-struct capture {
-	FILE *f;
-	char *p;
-	size_t n;
-	struct diag *d;
-};
-
-static void cap_open(struct capture *c)
-{
-	c->p = NULL;
-	c->n = 0;
-	c->f = open_memstream(&c->p, &c->n);
-	assert_non_null(c->f);
-	c->d = diag_new(c->f, DIAG_TEXT, false);
-}
-
-static const char *cap_text(struct capture *c)
-{
-	fflush(c->f);
-	return c->p ? c->p : "";
-}
-
-static void cap_close(struct capture *c)
-{
-	diag_free(c->d);
-	fclose(c->f);
-	free(c->p);
-}
 
 static char *tmpdir;
 

@@ -15,39 +15,17 @@
 #include "value.h"
 #include "limit.h"
 #include "yamldoc.h"
+#include "capture.h"
 
 /* The whole "file" a YAML text sits in: line0 lines of "---", then the
- * text.  Registered with the diagnostics for quoting; freed by cap_close(). */
+ * text.  Registered with the diagnostics for quoting; freed by
+ * close_capture(). */
 static char *file_text;
 
-/* A diagnostics sink writing into memory. */
-struct capture {
-	FILE *f;
-	char *p;
-	size_t n;
-	struct diag *d;
-};
-
-static void cap_open(struct capture *c)
+/* cap_close(), then the file text the diagnostics quoted from. */
+static void close_capture(struct capture *c)
 {
-	c->p = NULL;
-	c->n = 0;
-	c->f = open_memstream(&c->p, &c->n);
-	assert_non_null(c->f);
-	c->d = diag_new(c->f, DIAG_TEXT, false);
-}
-
-static const char *cap_text(struct capture *c)
-{
-	fflush(c->f);
-	return c->p ? c->p : "";
-}
-
-static void cap_close(struct capture *c)
-{
-	diag_free(c->d);
-	fclose(c->f);
-	free(c->p);
+	cap_close(c);
 	free(file_text);
 	file_text = NULL;
 }
@@ -231,7 +209,7 @@ static void plain_scalars_in_a_document_are_typed(void **state)
 	assert_int_equal(value_get(v, "f")->kind, VALUE_NULL);
 	assert_string_equal(cap_text(&c), "");
 	value_free(v);
-	cap_close(&c);
+	close_capture(&c);
 }
 
 static void quoted_scalars_are_always_strings(void **state)
@@ -250,7 +228,7 @@ static void quoted_scalars_are_always_strings(void **state)
 		assert_string_equal(s->text, want[i]);
 	}
 	value_free(v);
-	cap_close(&c);
+	close_capture(&c);
 }
 
 static void block_scalars_are_strings(void **state)
@@ -265,7 +243,7 @@ static void block_scalars_are_strings(void **state)
 	assert_int_equal(value_get(v, "b")->kind, VALUE_STRING);
 	assert_string_equal(value_get(v, "b")->text, "true");
 	value_free(v);
-	cap_close(&c);
+	close_capture(&c);
 }
 
 static void str_tag_makes_a_plain_scalar_a_string(void **state)
@@ -280,7 +258,7 @@ static void str_tag_makes_a_plain_scalar_a_string(void **state)
 	assert_int_equal(value_get(v, "flag")->kind, VALUE_STRING);
 	assert_string_equal(value_get(v, "flag")->text, "true");
 	value_free(v);
-	cap_close(&c);
+	close_capture(&c);
 }
 
 static void nested_maps_and_lists_are_loaded(void **state)
@@ -321,7 +299,7 @@ static void nested_maps_and_lists_are_loaded(void **state)
 	assert_string_equal(value_get(list->items[1], "k")->text, "v");
 	assert_null(list->keys);
 	value_free(v);
-	cap_close(&c);
+	close_capture(&c);
 }
 
 static void key_order_is_kept(void **state)
@@ -338,7 +316,7 @@ static void key_order_is_kept(void **state)
 	assert_string_equal(v->keys[3], "beta");
 	assert_string_equal(v->items[2]->text, "3");
 	value_free(v);
-	cap_close(&c);
+	close_capture(&c);
 }
 
 static void locations_are_one_based_lines_and_columns(void **state)
@@ -372,7 +350,7 @@ static void locations_are_one_based_lines_and_columns(void **state)
 	assert_int_equal(list->items[1]->loc.col, 5);
 	assert_int_equal(list->items[1]->loc.len, 2);
 	value_free(v);
-	cap_close(&c);
+	close_capture(&c);
 }
 
 static void line0_offsets_every_location(void **state)
@@ -391,7 +369,7 @@ static void line0_offsets_every_location(void **state)
 	assert_int_equal(value_get(v, "date")->loc.col, 7);
 	assert_int_equal(value_get(v, "date")->loc.len, 10);
 	value_free(v);
-	cap_close(&c);
+	close_capture(&c);
 }
 
 static void json_with_tabs_is_read(void **state)
@@ -416,7 +394,7 @@ static void json_with_tabs_is_read(void **state)
 	assert_int_equal(list->items[2]->kind, VALUE_NULL);
 	assert_true(value_get(value_get(v, "nested"), "a")->number == 1);
 	value_free(v);
-	cap_close(&c);
+	close_capture(&c);
 }
 
 static void python_style_dict_with_single_quotes_is_read(void **state)
@@ -438,7 +416,7 @@ static void python_style_dict_with_single_quotes_is_read(void **state)
 	/* None is not a YAML null: it stays the word. */
 	assert_int_equal(value_get(v, "x")->kind, VALUE_STRING);
 	value_free(v);
-	cap_close(&c);
+	close_capture(&c);
 }
 
 static void json_top_level_list_is_a_list(void **state)
@@ -451,7 +429,7 @@ static void json_top_level_list_is_a_list(void **state)
 	assert_int_equal(v->kind, VALUE_LIST);
 	assert_int_equal(v->count, 3);
 	value_free(v);
-	cap_close(&c);
+	close_capture(&c);
 }
 
 static void unclosed_flow_list_names_where_it_started(void **state)
@@ -469,7 +447,7 @@ static void unclosed_flow_list_names_where_it_started(void **state)
 					  "      |    ^\n");
 	assert_int_equal(diag_errors(c.d), 1);
 	assert_int_equal(diag_warnings(c.d), 0);
-	cap_close(&c);
+	close_capture(&c);
 }
 
 static void unclosed_quote_names_where_it_started(void **state)
@@ -486,7 +464,7 @@ static void unclosed_quote_names_where_it_started(void **state)
 					  "    3 | a: 'x\n"
 					  "      |    ^\n");
 	assert_int_equal(diag_errors(c.d), 1);
-	cap_close(&c);
+	close_capture(&c);
 }
 
 static void bad_indentation_is_an_error_at_its_place(void **state)
@@ -500,7 +478,7 @@ static void bad_indentation_is_an_error_at_its_place(void **state)
 					  "    2 |  b: 2\n"
 					  "      |   ^\n");
 	assert_int_equal(diag_errors(c.d), 1);
-	cap_close(&c);
+	close_capture(&c);
 }
 
 static void tab_indentation_is_an_error(void **state)
@@ -512,7 +490,7 @@ static void tab_indentation_is_an_error(void **state)
 	assert_null(v);
 	assert_true(str_has_prefix(cap_text(&c), "f.yaml:2:1: error: malformed YAML: "));
 	assert_int_equal(diag_errors(c.d), 1);
-	cap_close(&c);
+	close_capture(&c);
 }
 
 static void error_caret_after_multibyte_characters_lines_up(void **state)
@@ -528,7 +506,7 @@ static void error_caret_after_multibyte_characters_lines_up(void **state)
 				  "    1 | t\xc3\xafl: [1, 2\n"
 				  "      |      ^\n"))
 		fail_msg("reported as:\n%s", cap_text(&c));
-	cap_close(&c);
+	close_capture(&c);
 }
 
 static void invalid_utf8_is_reported_on_its_line(void **state)
@@ -543,7 +521,7 @@ static void invalid_utf8_is_reported_on_its_line(void **state)
 	if (!str_has_prefix(cap_text(&c), "f.yaml:4:"))
 		fail_msg("reported as: %s", cap_text(&c));
 	assert_non_null(strstr(cap_text(&c), "UTF-8"));
-	cap_close(&c);
+	close_capture(&c);
 }
 
 static void duplicate_key_names_the_first_line(void **state)
@@ -557,7 +535,7 @@ static void duplicate_key_names_the_first_line(void **state)
 					  "    4 | title: b\n"
 					  "      | ^~~~~\n");
 	assert_int_equal(diag_errors(c.d), 1);
-	cap_close(&c);
+	close_capture(&c);
 }
 
 static void every_duplicate_key_and_the_syntax_error_after_them_are_reported(void **state)
@@ -583,7 +561,7 @@ static void every_duplicate_key_and_the_syntax_error_after_them_are_reported(voi
 					  "    6 | d: [1, 2\n"
 					  "      |    ^\n");
 	assert_int_equal(diag_errors(c.d), 4);
-	cap_close(&c);
+	close_capture(&c);
 }
 
 static void duplicate_key_keeps_pointing_at_the_first_one(void **state)
@@ -600,7 +578,7 @@ static void duplicate_key_keeps_pointing_at_the_first_one(void **state)
 					  "    3 | k: 3\n"
 					  "      | ^\n");
 	assert_int_equal(diag_errors(c.d), 2);
-	cap_close(&c);
+	close_capture(&c);
 }
 
 static void errors_after_an_alias_and_a_list_key_are_still_reported(void **state)
@@ -623,7 +601,7 @@ static void errors_after_an_alias_and_a_list_key_are_still_reported(void **state
 					  "    6 | b: 2\n"
 					  "      | ^\n");
 	assert_int_equal(diag_errors(c.d), 4);
-	cap_close(&c);
+	close_capture(&c);
 }
 
 static void duplicate_key_in_a_nested_map_is_an_error(void **state)
@@ -636,7 +614,7 @@ static void duplicate_key_in_a_nested_map_is_an_error(void **state)
 	assert_string_equal(cap_text(&c), "f.yaml:1:20: error: duplicate key 'a' (first given on line 1)\n"
 					  "    1 | runs: {a: 1, b: 2, a: 3}\n"
 					  "      |                    ^\n");
-	cap_close(&c);
+	close_capture(&c);
 }
 
 static void alias_is_refused(void **state)
@@ -650,7 +628,7 @@ static void alias_is_refused(void **state)
 					  "    2 | b: *x\n"
 					  "      |    ^\n");
 	assert_int_equal(diag_errors(c.d), 1);
-	cap_close(&c);
+	close_capture(&c);
 }
 
 static void anchor_without_alias_is_harmless(void **state)
@@ -663,7 +641,7 @@ static void anchor_without_alias_is_harmless(void **state)
 	assert_true(value_get(v, "a")->number == 1);
 	assert_string_equal(cap_text(&c), "");
 	value_free(v);
-	cap_close(&c);
+	close_capture(&c);
 }
 
 static void list_as_map_key_is_refused(void **state)
@@ -676,7 +654,7 @@ static void list_as_map_key_is_refused(void **state)
 	assert_string_equal(cap_text(&c), "f.yaml:1:3: error: a map key must be a plain name or string\n"
 					  "    1 | ? [a]\n"
 					  "      |   ^\n");
-	cap_close(&c);
+	close_capture(&c);
 }
 
 /* n opening brackets, closed again when close is set. */
@@ -703,7 +681,7 @@ static void ten_thousand_open_brackets_are_refused_without_crashing(void **state
 	assert_true(str_has_prefix(cap_text(&c), "deep.yaml:1:"));
 	assert_non_null(strstr(cap_text(&c), ": error: YAML nested deeper than 200 levels"
 						   " (limit yaml_depth: raise it with limits: in site.yaml or LOGDOWN_LIMIT_YAML_DEPTH)\n"));
-	cap_close(&c);
+	close_capture(&c);
 	free(text);
 }
 
@@ -720,7 +698,7 @@ static void ten_thousand_nested_block_lists_are_refused(void **state)
 	assert_null(v);
 	assert_non_null(strstr(cap_text(&c), "error: YAML nested deeper than 200 levels"
 						   " (limit yaml_depth: raise it with limits: in site.yaml or LOGDOWN_LIMIT_YAML_DEPTH)\n"));
-	cap_close(&c);
+	close_capture(&c);
 	buf_free(&b);
 }
 
@@ -741,7 +719,7 @@ static void nesting_of_200_levels_is_accepted(void **state)
 	}
 	assert_int_equal(depth, 200);
 	value_free(v);
-	cap_close(&c);
+	close_capture(&c);
 	free(text);
 }
 
@@ -756,7 +734,7 @@ static void nesting_of_201_levels_is_refused(void **state)
 	assert_string_equal(cap_text(&c), "deep.yaml:1:201: error: YAML nested deeper than 200 levels"
 					  " (limit yaml_depth: raise it with limits: in site.yaml or LOGDOWN_LIMIT_YAML_DEPTH)\n");
 	value_free(v);
-	cap_close(&c);
+	close_capture(&c);
 	free(text);
 }
 
@@ -774,7 +752,7 @@ static void empty_document_is_null(void **state)
 		assert_string_equal(v->loc.file, "f.yaml");
 		assert_string_equal(cap_text(&c), "");
 		value_free(v);
-		cap_close(&c);
+		close_capture(&c);
 	}
 }
 
@@ -789,7 +767,7 @@ static void empty_text_is_null_on_its_first_line(void **state)
 	assert_string_equal(v->loc.file, "f.yaml");
 	assert_int_equal(v->loc.line, 4);
 	value_free(v);
-	cap_close(&c);
+	close_capture(&c);
 }
 
 static void empty_text_with_no_length_is_null(void **state)
@@ -801,7 +779,7 @@ static void empty_text_with_no_length_is_null(void **state)
 	assert_non_null(v);
 	assert_int_equal(v->kind, VALUE_NULL);
 	value_free(v);
-	cap_close(&c);
+	close_capture(&c);
 }
 
 static void a_second_document_is_an_error(void **state)
@@ -816,7 +794,7 @@ static void a_second_document_is_an_error(void **state)
 					  "    2 | ---\n"
 					  "      | ^~~\n");
 	assert_int_equal(diag_errors(c.d), 1);
-	cap_close(&c);
+	close_capture(&c);
 }
 
 static void a_second_document_is_reported_on_its_file_line(void **state)
@@ -833,7 +811,7 @@ static void a_second_document_is_reported_on_its_file_line(void **state)
 					  "    4 | ---\n"
 					  "      | ^~~\n");
 	assert_int_equal(diag_errors(c.d), 1);
-	cap_close(&c);
+	close_capture(&c);
 }
 
 static void a_second_document_after_a_directive_is_reported_at_the_directive(void **state)
@@ -847,7 +825,7 @@ static void a_second_document_after_a_directive_is_reported_at_the_directive(voi
 					  "logdown reads one document per file\n"
 					  "    3 | %YAML 1.2\n"
 					  "      | ^\n");
-	cap_close(&c);
+	close_capture(&c);
 }
 
 static void a_syntax_error_after_the_document_is_reported(void **state)
@@ -861,7 +839,7 @@ static void a_syntax_error_after_the_document_is_reported(void **state)
 					  "    3 | b: 2\n"
 					  "      | ^\n");
 	assert_int_equal(diag_errors(c.d), 1);
-	cap_close(&c);
+	close_capture(&c);
 }
 
 static void document_markers_around_one_document_are_fine(void **state)
@@ -879,7 +857,7 @@ static void document_markers_around_one_document_are_fine(void **state)
 		assert_string_equal(value_get(v, "title")->text, "x");
 		assert_string_equal(cap_text(&c), "");
 		value_free(v);
-		cap_close(&c);
+		close_capture(&c);
 	}
 }
 
@@ -906,7 +884,7 @@ static void byte_order_mark_is_skipped_and_every_key_kept(void **state)
 	assert_int_equal(v->key_locs[1].line, 2);
 	assert_int_equal(v->key_locs[1].col, 1);
 	value_free(v);
-	cap_close(&c);
+	close_capture(&c);
 }
 
 static void byte_order_mark_counts_nothing_in_line_1_diagnostics(void **state)
@@ -921,7 +899,7 @@ static void byte_order_mark_counts_nothing_in_line_1_diagnostics(void **state)
 	assert_null(v);
 	assert_string_equal(cap_text(&c), "no-such-dir/bom.yaml:2:1: error: malformed YAML: did not find expected ',' or ']'\n"
 					  "no-such-dir/bom.yaml:1:8: note: while parsing a flow sequence (it starts here)\n");
-	cap_close(&c);
+	close_capture(&c);
 }
 
 static void byte_order_mark_alone_is_an_empty_document(void **state)
@@ -934,7 +912,7 @@ static void byte_order_mark_alone_is_an_empty_document(void **state)
 	assert_int_equal(v->kind, VALUE_NULL);
 	assert_string_equal(cap_text(&c), "");
 	value_free(v);
-	cap_close(&c);
+	close_capture(&c);
 }
 
 /* cmark's pathological tests run each input under a time limit.  A
@@ -966,7 +944,7 @@ static void hundred_thousand_keys_load_in_linear_time(void **state)
 	if (secs > 10)
 		fail_msg("loading %d keys took %.1f s of CPU", N, secs);
 	value_free(v);
-	cap_close(&c);
+	close_capture(&c);
 	buf_free(&b);
 }
 
@@ -982,7 +960,7 @@ static void a_top_level_scalar_is_loaded(void **state)
 	assert_int_equal(v->loc.line, 1);
 	assert_int_equal(v->loc.col, 1);
 	value_free(v);
-	cap_close(&c);
+	close_capture(&c);
 }
 
 static void crlf_line_endings_are_read(void **state)
@@ -996,7 +974,7 @@ static void crlf_line_endings_are_read(void **state)
 	assert_int_equal(value_get(v, "n")->kind, VALUE_NUMBER);
 	assert_int_equal(value_get(v, "n")->loc.line, 2);
 	value_free(v);
-	cap_close(&c);
+	close_capture(&c);
 }
 
 static void utf8_text_is_kept(void **state)
@@ -1009,7 +987,7 @@ static void utf8_text_is_kept(void **state)
 	assert_string_equal(value_get(v, "author")->text, "Zo\xc3\xab \xe6\x9d\x8e");
 	assert_int_equal(value_get(v, "author")->len, strlen("Zo\xc3\xab \xe6\x9d\x8e"));
 	value_free(v);
-	cap_close(&c);
+	close_capture(&c);
 }
 
 static void more_values_than_yaml_nodes_is_an_error(void **state)
@@ -1030,7 +1008,7 @@ static void more_values_than_yaml_nodes_is_an_error(void **state)
 			    "yaml_nodes: raise it with limits: in site.yaml or LOGDOWN_LIMIT_YAML_NODES)\n"
 			    "  100 |   - 98\n"
 			    "      |     ^\n");
-	cap_close(&c);
+	close_capture(&c);
 	buf_free(&b);
 	/* 100 values exactly are fine */
 	limit_set(LIMIT_YAML_NODES, 100);
@@ -1042,7 +1020,7 @@ static void more_values_than_yaml_nodes_is_an_error(void **state)
 	assert_non_null(v);
 	assert_int_equal(v->count, 99);
 	value_free(v);
-	cap_close(&c);
+	close_capture(&c);
 }
 
 int main(void)
