@@ -145,6 +145,22 @@ static void put_text(struct buf *b, const char *s, size_t n)
 	provenance_escape(b, s, n, true);
 }
 
+/* A value as the content of an element: the same, but a newline (in a
+ * message read over several log lines) stays one. */
+static void put_content(struct buf *b, const char *s, size_t n)
+{
+	for (;;) {
+		const char *nl = memchr(s, '\n', n);
+		size_t k = nl ? (size_t)(nl - s) : n;
+		provenance_escape(b, s, k, true);
+		if (!nl)
+			return;
+		buf_putc(b, '\n');
+		s += k + 1;
+		n -= k + 1;
+	}
+}
+
 static const struct scope empty_scope;
 
 static const struct scope *ctx_scope(const struct directive_ctx *c)
@@ -822,7 +838,7 @@ void directive_put_value(struct directive_ctx *c, struct buf *out, const struct 
 		buf_puts(out, "<span class=\"ld-value\" title=\"");
 		put_text(out, v->file, strlen(v->file));
 		buf_printf(out, ":%ld\">", v->line);
-		put_text(out, buf_data(&text), text.len);
+		put_content(out, buf_data(&text), text.len);
 		buf_puts(out, "</span>");
 	} else if (v->line > 0 && v->file) {
 		struct buf href = BUF_INIT;
@@ -832,7 +848,7 @@ void directive_put_value(struct directive_ctx *c, struct buf *out, const struct 
 		buf_puts(out, "\" title=\"");
 		put_text(out, v->file, strlen(v->file));
 		buf_printf(out, ":%ld\">", v->line);
-		put_text(out, buf_data(&text), text.len);
+		put_content(out, buf_data(&text), text.len);
 		buf_puts(out, "</a>");
 		buf_free(&href);
 	} else {
@@ -843,7 +859,7 @@ void directive_put_value(struct directive_ctx *c, struct buf *out, const struct 
 			buf_puts(out, "\"");
 		}
 		buf_puts(out, ">");
-		put_text(out, buf_data(&text), text.len);
+		put_content(out, buf_data(&text), text.len);
 		buf_puts(out, "</span>");
 	}
 	buf_free(&text);

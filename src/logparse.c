@@ -37,6 +37,10 @@
  *     first visible character;
  *   - bytes are bytes: invalid UTF-8 is never an error.
  *
+ * A series with `more` keeps its row until the lines after it that go
+ * on in one of its cells have been read (more_start(), more_line()); such
+ * a parser reads its file on one thread.
+ *
  * Patterns are unanchored, so a series line glued behind a progress bar
  * still matches.  Ranks: when a series (or table) row comes from a
  * rank-prefixed line and an earlier row of the same series, read from a
@@ -133,7 +137,15 @@ struct pseries {
 	int *groups;
 	enum vtype *types;
 	size_t ncols;
+	/* more: the lines after a row's line that go on in one of its cells
+	 * (a GoogleTest failure's message). */
+	int more_col;             /* the cell, or -1 */
+	struct pattern more_until; /* a line that ends them (code NULL: none) */
+	size_t more_max;          /* at most this many lines */
 };
+
+#define MORE_LINES 20    /* lines `more` takes by default */
+#define MORE_LINES_MAX 10000
 
 struct ptable {
 	char *name;
@@ -1146,6 +1158,69 @@ out:
 	free(what);
 }
 
+/* A series' `more: {into: COLUMN, until: 'pattern', lines: N}`. */
+static void load_more(struct def *df, struct pseries *s, const char *what,
+		      const struct value *v)
+{
+	if (!want_map(df, v, "more"))
+		return;
+	static const char *const keys[] = {"into", "until", "lines", NULL};
+	const struct value *into = NULL, *until = NULL, *lines = NULL;
+	for (size_t i = 0; i < v->count; i++) {
+		const char *k = v->keys[i];
+		if (strcmp(k, "into") == 0)
+			into = v->items[i];
+		else if (strcmp(k, "until") == 0)
+			until = v->items[i];
+		else if (strcmp(k, "lines") == 0)
+			lines = v->items[i];
+		else {
+			char *where = xasprintf("in the more of %s", what);
+			unknown_key(df, v, i, where, keys);
+			free(where);
+		}
+	}
+	if (!into) {
+		diag_error(df->d, v->loc, "the more of %s needs into: the column its lines go to",
+			   what);
+		df->ok = false;
+		return;
+	}
+	if (!want_string(df, into, "into"))
+		return;
+	for (size_t j = 0; j < s->ncols; j++)
+		if (strcmp(s->cols[j], into->text) == 0)
+			s->more_col = (int)j;
+	if (s->more_col < 0) {
+		s->cols[s->ncols] = NULL;
+		const char *close = closest_name(into->text, (const char *const *)s->cols);
+		if (close)
+			diag_error(df->d, into->loc, "%s has no column '%s' (did you mean '%s'?)", what,
+				   into->text, close);
+		else
+			diag_error(df->d, into->loc, "%s has no column '%s'", what, into->text);
+		df->ok = false;
+		return;
+	}
+	s->more_max = MORE_LINES;
+	if (lines) {
+		if (lines->kind != VALUE_NUMBER || lines->number != floor(lines->number) ||
+		    lines->number < 1 || lines->number > MORE_LINES_MAX) {
+			diag_error(df->d, lines->loc,
+				   "lines in the more of %s is a whole number from 1 to %d", what,
+				   MORE_LINES_MAX);
+			df->ok = false;
+		} else {
+			s->more_max = (size_t)lines->number;
+		}
+	}
+	if (until) {
+		char *uwhat = xasprintf("the more of %s (until)", what);
+		pattern_compile(df, &s->more_until, until, uwhat);
+		free(uwhat);
+	}
+}
+
 static void load_series(struct def *df, const char *name, struct loc key_loc,
 			const struct value *v)
 {
@@ -1155,9 +1230,10 @@ static void load_series(struct def *df, const char *name, struct loc key_loc,
 	s->name = xstrdup(name);
 	s->loc = key_loc;
 	char *what = xasprintf("series '%s'", name);
-	const struct value *pat = NULL, *cols = NULL, *types = NULL;
+	const struct value *pat = NULL, *cols = NULL, *types = NULL, *more = NULL;
+	s->more_col = -1;
 	if (v->kind == VALUE_MAP) {
-		static const char *const keys[] = {"pattern", "columns", "types", NULL};
+		static const char *const keys[] = {"pattern", "columns", "types", "more", NULL};
 		for (size_t i = 0; i < v->count; i++) {
 			const char *k = v->keys[i];
 			if (strcmp(k, "pattern") == 0)
@@ -1166,6 +1242,8 @@ static void load_series(struct def *df, const char *name, struct loc key_loc,
 				cols = v->items[i];
 			else if (strcmp(k, "types") == 0)
 				types = v->items[i];
+			else if (strcmp(k, "more") == 0)
+				more = v->items[i];
 			else {
 				char *where = xasprintf("in %s", what);
 				unknown_key(df, v, i, where, keys);
@@ -1223,8 +1301,9 @@ static void load_series(struct def *df, const char *name, struct loc key_loc,
 			   what);
 		df->ok = false;
 	} else {
-		s->cols = xcalloc(nnames, sizeof *s->cols);
-		s->groups = xcalloc(nnames, sizeof *s->groups);
+		/* one more: a NULL end for closest_name() */
+		s->cols = xcalloc(nnames + 1, sizeof *s->cols);
+		s->groups = xcalloc(nnames + 1, sizeof *s->groups);
 		for (size_t i = 0; i < nnames; i++) {
 			s->cols[i] = xstrdup(names[i]);
 			s->groups[i] = nums[i];
@@ -1257,6 +1336,8 @@ static void load_series(struct def *df, const char *name, struct loc key_loc,
 			s->types[j] = want_type(df, types->items[i]);
 		}
 	}
+	if (more)
+		load_more(df, s, what, more);
 out:
 	free(what);
 }
@@ -1350,6 +1431,7 @@ static void parser_free(struct parser *p)
 		free(s->cols);
 		free(s->groups);
 		free(s->types);
+		pattern_free(&s->more_until);
 	}
 	free(p->series);
 	for (size_t i = 0; i < p->ntables; i++) {
@@ -2055,6 +2137,21 @@ struct tcur {
 	size_t ncols;
 };
 
+/* A row of a series with `more`, kept until the lines after it that go
+ * on in its cell have been read.  Its cells are copies: those lines may
+ * be in the next chunk. */
+struct more {
+	bool on;
+	size_t series;
+	long line;
+	bool ranked;
+	uint64_t rank;
+	size_t taken;      /* lines after the row's line looked at */
+	struct buf *cells; /* per column */
+	size_t ncells;
+	struct buf joined; /* the cells one after another, to build the row */
+};
+
 struct scan {
 	const struct parser *p;
 	struct run *r;
@@ -2086,6 +2183,7 @@ struct scan {
 	size_t rec_cap;
 	bool defer;       /* a parallel scanner: failures wait in the slot */
 	long line_base;   /* the builder: lines before the chunk being built */
+	struct more more; /* a row waiting for its more lines */
 };
 
 /* A thread scanning chunks of a big log (see struct pipe). */
@@ -2440,12 +2538,124 @@ static uint32_t *row_record(struct scan *sc, size_t ncols)
 	return w;
 }
 
+static void update_every_line(struct scan *sc)
+{
+	bool every = sc->tc.table >= 0 || sc->more.on;
+	for (size_t i = 0; i < sc->nacts && !every; i++)
+		every = !sc->acts[i].off && !sc->acts[i].pat->lit;
+	sc->every_line = every;
+}
+
+/* Builds the row that waited for its more lines. */
+static void more_end(struct scan *sc)
+{
+	struct more *m = &sc->more;
+	const struct pseries *ps = &sc->p->series[m->series];
+	buf_clear(&m->joined);
+	uint32_t *w = row_record(sc, ps->ncols);
+	w[0] = (uint32_t)m->series;
+	w[1] = (uint32_t)(uint64_t)m->line;
+	w[2] = (uint32_t)((uint64_t)m->line >> 32);
+	w[3] = m->ranked;
+	w[4] = (uint32_t)m->rank;
+	w[5] = (uint32_t)(m->rank >> 32);
+	uint32_t *cell = w + REC_HEAD;
+	for (size_t j = 0; j < ps->ncols; j++, cell += 2) {
+		cell[0] = (uint32_t)m->joined.len;
+		cell[1] = (uint32_t)m->cells[j].len;
+		buf_put(&m->joined, buf_data(&m->cells[j]), m->cells[j].len);
+	}
+	m->on = false;
+	build_row(sc, w, buf_data(&m->joined));
+	update_every_line(sc);
+}
+
+/* A row of a series with `more`: kept, its cells copied, until the
+ * lines after it are read (more_line()). */
+static void more_start(struct scan *sc, size_t idx, const struct line *ln, long line)
+{
+	struct more *m = &sc->more;
+	const struct pseries *ps = &sc->p->series[idx];
+	if (m->on)
+		more_end(sc);
+	if (m->ncells < ps->ncols) {
+		m->cells = xrealloc(m->cells, ps->ncols * sizeof *m->cells);
+		for (size_t j = m->ncells; j < ps->ncols; j++)
+			m->cells[j] = (struct buf)BUF_INIT;
+		m->ncells = ps->ncols;
+	}
+	for (size_t j = 0; j < ps->ncols; j++) {
+		const char *t;
+		size_t n;
+		buf_clear(&m->cells[j]);
+		if (group_text(sc, ln, ps->groups[j], &t, &n))
+			buf_put(&m->cells[j], t, n);
+	}
+	m->on = true;
+	m->series = idx;
+	m->line = line;
+	m->ranked = ln->ranked;
+	m->rank = ln->rank;
+	m->taken = 0;
+	sc->every_line = true;
+}
+
+/* A line after a row that waits for its more lines: the line goes on in
+ * the row's cell, or ends the row (and is then read as any line is).
+ * Blank lines before the first one are passed over (logs pasted into
+ * Markdown come with a blank line after each); a blank line after it,
+ * a line the `until` pattern matches, a line that starts another row of
+ * the series, or the last of `lines`, ends the row. */
+static void more_line(struct scan *sc, const struct line *ln, long line)
+{
+	struct more *m = &sc->more;
+	const struct pseries *ps = &sc->p->series[m->series];
+	struct buf *c = &m->cells[ps->more_col];
+	const char *t = c->len ? ln->full : ln->p;
+	size_t n = c->len ? ln->full_n : ln->n;
+	while (n && is_blank(t[n - 1]))
+		n--;
+	if (n == 0) {
+		if (c->len || ++m->taken >= ps->more_max)
+			more_end(sc);
+		return;
+	}
+	if (ps->more_until.code) {
+		int rc = re_match(&ps->more_until, ln->p, ln->n, 0, sc->m.md, sc->m.mctx);
+		if (rc < 0) {
+			struct act a = {&ps->more_until, A_SERIES, m->series, NULL, false};
+			char *what = xasprintf("the more of series '%s' (until)", ps->name);
+			pattern_failed(sc, &a, what, rc, line);
+			free(what);
+		}
+		if (rc != 0) {
+			more_end(sc);
+			return;
+		}
+	}
+	/* Another row of the series (or a pattern that fails, which the
+	 * series then reports). */
+	if (re_match(&ps->pat, ln->p, ln->n, 0, sc->m.md, sc->m.mctx) != 0) {
+		more_end(sc);
+		return;
+	}
+	if (c->len)
+		buf_putc(c, '\n');
+	buf_put(c, t, n);
+	if (++m->taken >= ps->more_max)
+		more_end(sc);
+}
+
 static void series_line(struct scan *sc, struct act *a, const struct line *ln, long line)
 {
 	const struct pseries *ps = &sc->p->series[a->idx];
 	size_t start = 0;
 	while (next_match(sc, a, ln, &start, line) > 0) {
 		sc->hits++;
+		if (ps->more_col >= 0) {
+			more_start(sc, a->idx, ln, line);
+			continue;
+		}
 		uint32_t *w = row_record(sc, ps->ncols);
 		w[0] = (uint32_t)a->idx;
 		w[1] = (uint32_t)(uint64_t)line;
@@ -2896,14 +3106,6 @@ static bool looks_labelled(const char *buf, const char *end)
 	return labelled >= 2 && labelled * 2 > lines && texts > 0;
 }
 
-static void update_every_line(struct scan *sc)
-{
-	bool every = sc->tc.table >= 0;
-	for (size_t i = 0; i < sc->nacts && !every; i++)
-		every = !sc->acts[i].off && !sc->acts[i].pat->lit;
-	sc->every_line = every;
-}
-
 static void scan_line(struct scan *sc, const char *ls, const char *le, const char *end)
 {
 	long line = sc->nl + 1;
@@ -2916,6 +3118,13 @@ static void scan_line(struct scan *sc, const char *ls, const char *le, const cha
 		table_line(sc, &ln, line);
 	}
 	bool changed = was_table != (sc->tc.table >= 0);
+	if (sc->more.on) {
+		if (!have) {
+			normalize(sc, ls, le, &ln);
+			have = true;
+		}
+		more_line(sc, &ln, line);
+	}
 	for (size_t i = 0; i < sc->nacts; i++) {
 		struct act *a = &sc->acts[i];
 		if (a->off)
@@ -3025,6 +3234,10 @@ static void scan_init(struct scan *sc, const struct parser *p, struct run *r, st
 		sc->acts[sc->nacts++] = (struct act){&ps->pat, A_SERIES, i, NULL, false};
 		uint32_t g = pattern_groups(&ps->pat);
 		groups = g > groups ? g : groups;
+		if (ps->more_until.code) {
+			g = pattern_groups(&ps->more_until);
+			groups = g > groups ? g : groups;
+		}
 		/* Declared series exist, rows or not, so that an expression
 		 * on an empty one finds it. */
 		struct sstate *st = &sc->ss[i];
@@ -3066,6 +3279,10 @@ static void scan_free(struct scan *sc)
 		free(st->warn_text);
 	}
 	free(sc->rec);
+	for (size_t i = 0; i < sc->more.ncells; i++)
+		buf_free(&sc->more.cells[i]);
+	free(sc->more.cells);
+	buf_free(&sc->more.joined);
 	for (size_t i = 0; i < sc->p->ntables; i++)
 		free(sc->ts[i].dd.v);
 	free(sc->fs);
@@ -3242,11 +3459,20 @@ static size_t scan_threads(void)
 	return n < 2 ? 0 : n > 8 ? 8 : (size_t)n;
 }
 
-/* Can chunks of a log be scanned apart?  Not when a table or a '*'
- * field carries state from one line to the next. */
+/* Does a series of p read the lines after its rows (`more`)? */
+static bool has_more(const struct parser *p)
+{
+	for (size_t i = 0; i < p->nseries; i++)
+		if (p->series[i].more_col >= 0)
+			return true;
+	return false;
+}
+
+/* Can chunks of a log be scanned apart?  Not when a table, a '*' field
+ * or a series' more lines carry state from one line to the next. */
 static bool parallel_ok(const struct parser *p)
 {
-	if (p->ntables)
+	if (p->ntables || has_more(p))
 		return false;
 	for (size_t i = 0; i < p->nfields; i++)
 		if (p->fields[i].name[0] == '*' && !p->fields[i].name[1])
@@ -3533,7 +3759,8 @@ static bool scan_file(struct scan *sc, int fd, off_t size)
 	struct pipe *pp = NULL;
 	if (size > PIPE_MIN) {
 		size_t nscan = parallel_ok(sc->p) ? scan_threads() : 0;
-		if (sc->p->nseries || nscan)
+		/* A row with more lines is built where it ends: at once. */
+		if ((sc->p->nseries && !has_more(sc->p)) || nscan)
 			pp = pipe_start(sc, nscan);
 	}
 	bool par = pp && pp->nscanners;
@@ -3715,6 +3942,8 @@ struct run *parser_run_sink(const struct parser *p, const char *path, const char
 	bool ok;
 	if (p->format == FMT_TEXT) {
 		ok = scan_file(&sc, fd, st.st_size);
+		if (ok && sc.more.on)
+			more_end(&sc); /* the file ended the row */
 	} else {
 		/* The structured readers want the whole text; check it is
 		 * text first, with the same words as for a log. */

@@ -1212,6 +1212,27 @@ static void captions_hold_values_and_references(void **state)
 			      "</caption>\n");
 }
 
+/* A cell read over several log lines (a GoogleTest failure's message,
+ * a series' `more`) keeps its newlines in the page, where the table's
+ * style shows them as lines; a newline in an attribute is a picture. */
+static void a_message_of_several_lines_keeps_them_in_its_cell(void **state)
+{
+	(void)state;
+	project_new("---\n"
+		    "runs:\n"
+		    "  gt: logs/gtest.log\n"
+		    "---\n"
+		    "```{table}\n"
+		    "rows: gt.failures\n"
+		    "columns: {Line: line, Message: message}\n"
+		    "```\n");
+	e2e_copy(project, "content/r/logs/gtest.log", "tests/fixtures/gtest/equality_failure.log");
+	char *body = e2e_keep(e2e_build_body(project, ""));
+	assert_contains(body, "<td><a class=\"ld-value\" href=\"logs/gtest.log.html#L6\" "
+			      "title=\"content/r/logs/gtest.log:6\">Expected equality of these "
+			      "values:\n  model.hidden_size()\n    Which is: 512\n  2048</a></td>");
+}
+
 #define TEST(f) cmocka_unit_test_teardown(f, cleanup)
 
 int main(void)
@@ -1221,6 +1242,7 @@ int main(void)
 		TEST(captions_hold_values_and_references),
 		TEST(values_in_a_heading_a_list_and_emphasis),
 		TEST(values_in_a_table_cell_keep_the_row_whole),
+		TEST(a_message_of_several_lines_keeps_them_in_its_cell),
 		TEST(braces_stay_literal_in_code_and_after_a_backslash),
 		TEST(values_show_as_written_unless_a_spec_formats_them),
 		TEST(computed_values_name_their_inputs_in_a_tooltip),

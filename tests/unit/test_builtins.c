@@ -663,7 +663,33 @@ static void gtest_failing_run_lists_failures(void **state)
 	COLUMNS(f, "file", "line", "message");
 	STR_CELL(f, 0, "file", "main.cpp", 5);
 	NUM_CELL(f, 0, "line", 253, "253", 5);
+	/* The message is on the line after "Failure", past the blank line
+	 * that pasting into Markdown put between them. */
+	STR_CELL(f, 0, "message", "Expected: (rel err W) < (1e-6), actual: 0.00109975913 vs 1e-06",
+		 5);
+	STR_CELL(f, 1, "message", "Expected: (rel_err_b) < (1e-6), actual: 0.00699019665 vs 1e-06",
+		 9);
 	NUM_CELL(f, 3, "line", 254, "254", 19);
+	STR_CELL(f, 3, "message", "Expected: (rel_err_b) < (1e-6), actual: 0.00586254383 vs 1e-06",
+		 19);
+}
+
+/* A message of several lines, as EXPECT_EQ prints it. */
+static void gtest_failure_message_of_several_lines(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(FIX "gtest/equality_failure.log", "gtest");
+	NUM(r, "passed", 1, "1", 18);
+	NUM(r, "failed", 1, "1", 19);
+	const struct series *f = SERIES(r, "failures", 1);
+	NUM_CELL(f, 0, "line", 87, "87", 6);
+	STR_CELL(f, 0, "message",
+		 "Expected equality of these values:\n  model.hidden_size()\n    Which is: "
+		 "512\n  2048",
+		 6);
+	const struct series *t = SERIES(r, "tests", 2);
+	STR_CELL(t, 0, "status", "FAILED", 11);
+	STR_CELL(t, 1, "name", "custom", 13);
 }
 
 static void gtest_clean_output(void **state)
@@ -680,6 +706,7 @@ static void gtest_clean_output(void **state)
 	NUM_CELL(t, 2, "time_ms", 3167, "3167", 15);
 	const struct series *f = SERIES(r, "failures", 1);
 	NUM_CELL(f, 0, "line", 198, "198", 8);
+	STR_CELL(f, 0, "message", "Expected: (rel_err_dW) < (1e-6), actual: 3.81e-05 vs 1e-06", 8);
 }
 
 /* slurm */
@@ -868,6 +895,7 @@ int main(void)
 		cmocka_unit_test_teardown(gtest_single_precision_passes_7, free_current),
 		cmocka_unit_test_teardown(gtest_double_precision_passes_7, free_current),
 		cmocka_unit_test_teardown(gtest_failing_run_lists_failures, free_current),
+		cmocka_unit_test_teardown(gtest_failure_message_of_several_lines, free_current),
 		cmocka_unit_test_teardown(gtest_clean_output, free_current),
 		cmocka_unit_test_teardown(slurm_reads_a_job_that_never_started, free_current),
 		cmocka_unit_test_teardown(slurm_reads_a_time_limit, free_current),

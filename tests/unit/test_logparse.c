@@ -709,6 +709,116 @@ static void pipe_box_markdown_and_aligned_tables_are_read(void **state)
 	cap_close(&c);
 }
 
+/* `more`: the lines after a row go on in one of its cells. */
+static const char more_def[] =
+	"name: m\n"
+	"series:\n"
+	"  failures:\n"
+	"    pattern: '(?<file>\\w+\\.cc):(?<line>\\d+): (?:Failure|error:)(?:\\s+(?<message>.*\\S))?'\n"
+	"    more: { into: message, until: '^\\[', lines: 3 }\n"
+	"  tests: '\\[ +(?<status>OK|FAILED) +\\] (?<name>\\S+)'\n";
+
+static void more_lines_go_on_in_a_cell(void **state)
+{
+	(void)state;
+	char *dir = make_tmpdir();
+	char *path = path_join(dir, "t.log");
+	static const char log[] =
+		"[ RUN      ] Math.Add\n"                      /* 1 */
+		"math.cc:15: Failure\n"                        /* 2 */
+		"Expected equality of these values:\n"         /* 3 */
+		"  add(2, 2)\n"                                /* 4 */
+		"    Which is: 4\n"                            /* 5: the third, the last */
+		"  5\n"                                        /* 6 */
+		"[  FAILED  ] Math.Add (0 ms)\n"               /* 7 */
+		"math.cc:20: Failure\n"                        /* 8 */
+		"\n"                                           /* 9: passed over */
+		"Expected: (err) < (1e-6), actual: 0.5 vs 1e-06\r\n" /* 10 */
+		"\n"                                           /* 11: ends it */
+		"Rel. err. 0.5\n"                              /* 12: not taken */
+		"math.cc:30: error: sizes differ\n"            /* 13: its own text */
+		"  left 3, right 4\n"                          /* 14 */
+		"math.cc:31: Failure\n"                        /* 15: ends 13, starts */
+		"[       OK ] Math.Sub (1 ms)\n"               /* 16: until */
+		"math.cc:40: Failure\n"                        /* 17 */
+		"  cut short";                                 /* 18: the end of the file */
+	write_file(path, log, sizeof log - 1);
+	struct capture c;
+	struct parser_set *set;
+	struct run *r = run_def(&c, &set, more_def, path);
+	assert_non_null(r);
+	assert_string_equal(cap_text(&c), "");
+	const struct series *f = run_series(r, "failures");
+	assert_int_equal(series_row_count(f), 5);
+	static const struct {
+		long line;
+		const char *message;
+	} want[] = {
+		{2, "Expected equality of these values:\n  add(2, 2)\n    Which is: 4"},
+		{8, "Expected: (err) < (1e-6), actual: 0.5 vs 1e-06"},
+		{13, "sizes differ\n  left 3, right 4"},
+		{15, NULL},
+		{17, "cut short"},
+	};
+	for (size_t k = 0; k < 5; k++) {
+		assert_int_equal(series_row_line(f, k), want[k].line);
+		struct datum d;
+		series_cell(f, k, (size_t)series_column_index(f, "message"), &d);
+		if (want[k].message)
+			assert_text(&d, want[k].message);
+		else
+			assert_int_equal(d.kind, DATUM_MISSING);
+	}
+	/* The lines that end a row are read as any other. */
+	const struct series *t = run_series(r, "tests");
+	assert_int_equal(series_row_count(t), 2);
+	assert_cell(t, 0, "name", "Math.Add");
+	assert_int_equal(series_row_line(t, 0), 7);
+	assert_int_equal(series_row_line(t, 1), 16);
+	run_free(r);
+	parsers_free(set);
+	cap_close(&c);
+	free(path);
+	drop_tmpdir(dir);
+}
+
+static void more_is_checked_when_loaded(void **state)
+{
+	(void)state;
+	expect_def_errors("series:\n"
+			  "  f:\n"
+			  "    pattern: 'F(?<file>\\w+): (?<message>.*)'\n"
+			  "    more: { into: mesage }\n",
+			  "p.yaml:4:19: error: series 'f' has no column 'mesage' (did you mean "
+			  "'message'?)\n"
+			  "    4 |     more: { into: mesage }\n"
+			  "      |                   ^~~~~~\n");
+	expect_def_errors("series:\n"
+			  "  f:\n"
+			  "    pattern: 'F(?<file>\\w+): (?<message>.*)'\n"
+			  "    more: { into: message, lines: 0, until: '[' }\n",
+			  "p.yaml:4:35: error: lines in the more of series 'f' is a whole number "
+			  "from 1 to 10000\n"
+			  "    4 |     more: { into: message, lines: 0, until: '[' }\n"
+			  "      |                                   ^\n"
+			  "p.yaml:4:47: error: bad pattern for the more of series 'f' (until): "
+			  "missing terminating ] for character class (at offset 1 in the pattern)\n"
+			  "    4 |     more: { into: message, lines: 0, until: '[' }\n"
+			  "      |                                               ^\n");
+	expect_def_errors("series:\n"
+			  "  f:\n"
+			  "    pattern: 'F(?<file>\\w+): (?<message>.*)'\n"
+			  "    more: { until: 'x', line: 2 }\n",
+			  "p.yaml:4:25: error: unknown key 'line' in the more of series 'f' (did you "
+			  "mean 'lines'?)\n"
+			  "    4 |     more: { until: 'x', line: 2 }\n"
+			  "      |                         ^~~~\n"
+			  "p.yaml:4:11: error: the more of series 'f' needs into: the column its "
+			  "lines go to\n"
+			  "    4 |     more: { until: 'x', line: 2 }\n"
+			  "      |           ^~~~~~~~~~~~~~~~~~~~~~~\n");
+}
+
 /* A 9 MB log: matches on both sides of every 4 MiB chunk boundary and
  * a 5 MiB line that does not fit in one chunk. */
 static void lines_across_chunks_keep_their_numbers(void **state)
@@ -1244,6 +1354,8 @@ int main(void)
 		cmocka_unit_test(unmatched_fields_are_missing_or_default),
 		cmocka_unit_test(star_field_names_fields_by_a_group),
 		cmocka_unit_test(pipe_box_markdown_and_aligned_tables_are_read),
+		cmocka_unit_test(more_lines_go_on_in_a_cell),
+		cmocka_unit_test(more_is_checked_when_loaded),
 		cmocka_unit_test(lines_across_chunks_keep_their_numbers),
 		cmocka_unit_test(empty_file_is_an_error),
 		cmocka_unit_test(binary_file_is_an_error),
