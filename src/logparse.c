@@ -3442,8 +3442,10 @@ static void slot_reserve(struct slot *sl, size_t cap)
 	}
 }
 
-/* The threads that scan a big log's chunks: LOGDOWN_SCAN_THREADS, or
- * one per core, at most 8.  Under 2, the reading thread scans. */
+/* The threads that scan a big log's chunks: one per core, at most 4
+ * (the builder, one thread, keeps up with about that many; each holds a
+ * 4 MiB chunk), or LOGDOWN_SCAN_THREADS, at most 8.  Under 2, the
+ * reading thread scans. */
 static size_t scan_threads(void)
 {
 	const char *env = getenv("LOGDOWN_SCAN_THREADS");
@@ -3453,10 +3455,12 @@ static size_t scan_threads(void)
 		n = strtol(env, &end, 10);
 		if (*end || n < 0)
 			n = 1;
+		n = n > 8 ? 8 : n;
 	} else {
 		n = sysconf(_SC_NPROCESSORS_ONLN);
+		n = n > 4 ? 4 : n;
 	}
-	return n < 2 ? 0 : n > 8 ? 8 : (size_t)n;
+	return n < 2 ? 0 : (size_t)n;
 }
 
 /* Does a series of p read the lines after its rows (`more`)? */
