@@ -1186,7 +1186,8 @@ static void load_more(struct def *df, struct pseries *s, const char *what,
 		df->ok = false;
 		return;
 	}
-	if (!want_string(df, into, "into"))
+	/* No columns: their error is reported already. */
+	if (!want_string(df, into, "into") || !s->cols)
 		return;
 	for (size_t j = 0; j < s->ncols; j++)
 		if (strcmp(s->cols[j], into->text) == 0)
@@ -1313,7 +1314,7 @@ static void load_series(struct def *df, const char *name, struct loc key_loc,
 	free(names);
 	free(nums);
 	s->types = xcalloc(s->ncols + 1, sizeof *s->types);
-	if (types && want_map(df, types, "the types of a series")) {
+	if (types && s->cols && want_map(df, types, "the types of a series")) {
 		for (size_t i = 0; i < types->count; i++) {
 			long j = -1;
 			for (size_t k = 0; k < s->ncols; k++)

@@ -805,6 +805,18 @@ static void more_is_checked_when_loaded(void **state)
 			  "missing terminating ] for character class (at offset 1 in the pattern)\n"
 			  "    4 |     more: { into: message, lines: 0, until: '[' }\n"
 			  "      |                                               ^\n");
+	/* Columns that are not a list: one error, and types and more are
+	 * not looked at (they were read through a NULL list). */
+	expect_def_errors("series:\n"
+			  "  s:\n"
+			  "    pattern: '(?<a>x)'\n"
+			  "    columns: (a]\n"
+			  "    types: { a: number }\n"
+			  "    more: { into: a }\n",
+			  "p.yaml:4:14: error: the columns of series 's' are a list of group names, "
+			  "not a string\n"
+			  "    4 |     columns: (a]\n"
+			  "      |              ^~~\n");
 	expect_def_errors("series:\n"
 			  "  f:\n"
 			  "    pattern: 'F(?<file>\\w+): (?<message>.*)'\n"
