@@ -101,8 +101,11 @@ size_t parsers_count(const struct parser_set *set);
 const struct parser *parsers_at(const struct parser_set *set, size_t i);
 /* The parser of that name, or NULL. */
 const struct parser *parsers_find(const struct parser_set *set, const char *name);
+/* Is name that of a definition that did not load (parsers_add())? */
+bool parsers_broken(const struct parser_set *set, const char *name);
 /* The parser named, or NULL after an error at `at` that suggests the
- * closest name: "unknown parser 'cerebas' (did you mean 'cerebras'?)". */
+ * closest name: "unknown parser 'cerebas' (did you mean 'cerebras'?)";
+ * for a definition that did not load, the error says so. */
 const struct parser *parsers_lookup(const struct parser_set *set, const char *name,
 				    struct loc at, struct diag *d);
 

@@ -185,9 +185,17 @@ struct parser {
 	size_t nderives;
 };
 
+/* A definition that did not load: a run that names it is told so. */
+struct broken_def {
+	char *name;
+	char *file;
+};
+
 struct parser_set {
 	struct parser **v;
 	size_t n, cap;
+	struct broken_def *broken;
+	size_t nbroken;
 };
 
 /* Small helpers. */
@@ -1461,9 +1469,10 @@ static char *file_stem(const char *path)
 	return xstrndup(base, dot && dot != base ? (size_t)(dot - base) : strlen(base));
 }
 
-/* Parses and checks one definition; NULL after reporting its errors. */
+/* Parses and checks one definition; NULL after reporting its errors,
+ * with *name (the caller frees it) the name it would have had. */
 static struct parser *parser_load(const char *file, const char *origin, const char *text,
-				  size_t len, bool builtin, struct diag *d)
+				  size_t len, bool builtin, struct diag *d, char **name)
 {
 	static const char *const keys[] = {"name",   "description", "detect", "extensions",
 					   "format", "cr",          "fields", "series",
@@ -1594,6 +1603,7 @@ static struct parser *parser_load(const char *file, const char *origin, const ch
 	return p;
 fail:
 	value_free(root);
+	*name = p->name ? xstrdup(p->name) : file_stem(file);
 	parser_free(p);
 	return NULL;
 }
@@ -1635,9 +1645,14 @@ static void set_put(struct parser_set *set, struct parser *p, struct diag *d)
 bool parsers_add(struct parser_set *set, const char *file, const char *text, size_t len,
 		 bool builtin, struct diag *d)
 {
-	struct parser *p = parser_load(file, builtin ? "built-in" : file, text, len, builtin, d);
-	if (!p)
+	char *name = NULL;
+	struct parser *p = parser_load(file, builtin ? "built-in" : file, text, len, builtin, d,
+				       &name);
+	if (!p) {
+		set->broken = xrealloc(set->broken, (set->nbroken + 1) * sizeof *set->broken);
+		set->broken[set->nbroken++] = (struct broken_def){name, xstrdup(file)};
 		return false;
+	}
 	set_put(set, p, d);
 	return true;
 }
@@ -1710,6 +1725,11 @@ void parsers_free(struct parser_set *set)
 	for (size_t i = 0; i < set->n; i++)
 		parser_free(set->v[i]);
 	free(set->v);
+	for (size_t i = 0; i < set->nbroken; i++) {
+		free(set->broken[i].name);
+		free(set->broken[i].file);
+	}
+	free(set->broken);
 	free(set);
 }
 
@@ -1740,12 +1760,27 @@ static const char **set_names(const struct parser_set *set)
 	return names;
 }
 
+bool parsers_broken(const struct parser_set *set, const char *name)
+{
+	for (size_t i = 0; i < set->nbroken; i++)
+		if (strcmp(set->broken[i].name, name) == 0)
+			return true;
+	return false;
+}
+
 const struct parser *parsers_lookup(const struct parser_set *set, const char *name,
 				    struct loc at, struct diag *d)
 {
 	const struct parser *p = parsers_find(set, name);
 	if (p)
 		return p;
+	for (size_t i = 0; i < set->nbroken; i++)
+		if (strcmp(set->broken[i].name, name) == 0) {
+			diag_error(d, at, "parser '%s' is not loaded: its definition %s has errors "
+					  "(above)",
+				   name, set->broken[i].file);
+			return NULL;
+		}
 	const char **names = set_names(set);
 	const char *close = closest_name(name, names);
 	struct buf b = BUF_INIT;

@@ -522,7 +522,9 @@ int parsecmd_parse(const struct parse_opts *o, FILE *out, struct diag *d)
 		struct loc nowhere = {NULL, 0, 0, 0};
 		p = parsers_lookup(set, o->parser, nowhere, d);
 		if (!p) {
-			rc = EXIT_USAGE;
+			/* A definition with errors is content; a name that
+			 * none has, usage. */
+			rc = parsers_broken(set, o->parser) ? EXIT_CONTENT : EXIT_USAGE;
 			goto out;
 		}
 	} else {

@@ -339,6 +339,40 @@ static void a_failing_pattern_in_a_big_log_is_named_at_its_first_line(void **sta
 	free(dir);
 }
 
+/* A project parser whose definition has errors: named on the command
+ * line or in a report, it is said to be not loaded, not unknown. */
+static void a_parser_with_errors_is_not_loaded_not_unknown(void **state)
+{
+	(void)state;
+	char *dir = e2e_tmpdir();
+	e2e_write(dir, "parsers/s.yaml",
+		  "series:\n"
+		  "  s:\n"
+		  "    pattern: '(?<a>x)'\n"
+		  "    columns: (a]\n");
+	e2e_write(dir, "a.log", "x\n");
+	struct run r = e2e_run(dir, "parse a.log --parser s");
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err,
+			    "parsers/s.yaml:4:14: error: the columns of series 's' are a list of "
+			    "group names, not a string\n"
+			    "    4 |     columns: (a]\n"
+			    "      |              ^~~\n"
+			    "logdown: error: parser 's' is not loaded: its definition parsers/s.yaml "
+			    "has errors (above)\n");
+	run_free(&r);
+	e2e_write(dir, "content/r/a.log", "x\n");
+	e2e_write(dir, "content/r/index.md",
+		  "---\ntitle: R\nruns:\n  a: { file: a.log, parser: s }\n---\n{{ a.line_count }}\n");
+	r = e2e_run(dir, "build");
+	assert_int_equal(r.status, 1);
+	assert_contains(r.err, "content/r/index.md:4:29: error: parser 's' is not loaded: its "
+			       "definition parsers/s.yaml has errors (above)\n");
+	run_free(&r);
+	remove_tree(dir);
+	free(dir);
+}
+
 static void output_that_cannot_be_written_is_an_io_failure(void **state)
 {
 	(void)state;
@@ -553,6 +587,7 @@ int main(void)
 		cmocka_unit_test(parse_json_of_a_cerebras_log),
 		cmocka_unit_test(a_big_log_parses_the_same_on_any_number_of_threads),
 		cmocka_unit_test(a_failing_pattern_in_a_big_log_is_named_at_its_first_line),
+		cmocka_unit_test(a_parser_with_errors_is_not_loaded_not_unknown),
 		cmocka_unit_test(output_that_cannot_be_written_is_an_io_failure),
 		cmocka_unit_test(parser_can_be_named),
 		cmocka_unit_test(malformed_file_is_a_content_error_at_its_place),
