@@ -30,7 +30,7 @@ SAN     = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-rec
 # site, and the command line last.
 MODULES = util diag fsutil value limit yamldoc config run expr structured logparse \
           cache runs report format provenance chart directive doc pdf mustache theme site \
-          outdir scaffold parsecmd serve
+          outdir scaffold parsecmd snapshot serve
 OBJS     = $(MODULES:%=build/rel/%.o) build/rel/embedded.o
 ASAN_OBJS = $(MODULES:%=build/asan/%.o) build/asan/embedded.o
 

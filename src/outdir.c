@@ -4,12 +4,15 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fsutil.h"
@@ -443,60 +446,228 @@ bool outdir_commit(struct outdir *o, struct diag *d)
 	return ok;
 }
 
+/* --- handing the previous output to a detached process --- */
+
+/* How long the build waits for its children to take the previous output
+ * (a fork and an exec: milliseconds) before removing it itself. */
+#define HANDOFF_MS 3000
+
+/* The remover: coreutils rm, the one program every system has. */
+#define RM_PATH "/bin/rm"
+
+/* Its three operands, NUL-terminated, sent by the parent: at most. */
+#define HANDOFF_MAX (3 * 4096)
+
+/* LOGDOWN_TEST_DISCARD, for tests only (tests/e2e/test_swap.c): makes
+ * the handoff fail at each of its steps, so that the fallback is seen
+ * to work.  "stall-child": the child never reports; "stall-exec": the
+ * grandchild gets the folder but never runs rm; "no-exec": rm cannot
+ * be run. */
+enum handoff_fault { FAULT_NONE, FAULT_STALL_CHILD, FAULT_STALL_EXEC, FAULT_NO_EXEC };
+
+static enum handoff_fault handoff_fault(void)
+{
+	const char *v = getenv("LOGDOWN_TEST_DISCARD");
+	if (!v)
+		return FAULT_NONE;
+	return strcmp(v, "stall-child") == 0  ? FAULT_STALL_CHILD
+	       : strcmp(v, "stall-exec") == 0 ? FAULT_STALL_EXEC
+	       : strcmp(v, "no-exec") == 0    ? FAULT_NO_EXEC
+					      : FAULT_NONE;
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+/* Reads len bytes from fd, waiting until deadline (now_ms()) at most.
+ * Returns how many came before every writer closed the pipe (len when
+ * all did), or -1 on timeout or error. */
+static ssize_t read_until(int fd, void *p, size_t len, long deadline)
+{
+	size_t got = 0;
+	while (got < len) {
+		long left = deadline - now_ms();
+		struct pollfd pfd = {fd, POLLIN, 0};
+		int r = left > 0 ? poll(&pfd, 1, (int)left) : 0;
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		ssize_t n = read(fd, (char *)p + got, len - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	return (ssize_t)got;
+}
+
+/* The grandchild, detached, forked from a child of a process that may
+ * have threads (serve's): until execve() it calls nothing but
+ * async-signal-safe functions, since a lock another thread held at the
+ * fork (malloc's, stdio's, a sanitizer's) stays held here for ever.  It
+ * waits for rm's operands on go (none: the parent kept the folder) and
+ * runs rm; when that cannot be done it writes a byte to tell, which
+ * otherwise closes on exec, telling the parent rm runs. */
+static _Noreturn void grandchild(int go, int peer, int tell, enum handoff_fault fault)
+{
+	setsid();
+	int null = open("/dev/null", O_RDWR);
+	if (null >= 0) {
+		dup2(null, 0);
+		dup2(null, 1);
+		dup2(null, 2);
+		if (null > 2)
+			close(null);
+	}
+	close(peer);
+	/* Nothing inherited (the listening socket, connections) passes
+	 * to rm; go and tell are close-on-exec already. */
+	close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
+	char buf[HANDOFF_MAX];
+	size_t len = 0;
+	for (;;) {
+		ssize_t n = read(go, buf + len, sizeof buf - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+		if (len == sizeof buf)
+			_exit(0);
+	}
+	char rm[] = "rm", rf[] = "-rf", dashes[] = "--";
+	char *argv[] = {rm, rf, dashes, NULL, NULL, NULL, NULL};
+	size_t k = 3;
+	for (size_t i = 0; i < len && k < 6; k++) {
+		argv[k] = buf + i;
+		while (i < len && buf[i])
+			i++;
+		if (i == len) /* not NUL-terminated: not the parent's */
+			_exit(0);
+		i++;
+	}
+	if (k != 6)
+		_exit(0);
+	if (fault == FAULT_STALL_EXEC)
+		for (;;)
+			pause();
+	char *env[] = {NULL};
+	execve(fault == FAULT_NO_EXEC ? "/nonexistent/rm" : RM_PATH, argv, env);
+	char c = '!';
+	ssize_t w = write(tell, &c, 1);
+	_exit(w == 1 ? 127 : 126);
+}
+
+/* Moves the previous output (o->staging) to dir/old, dir being the
+ * grandchild's staging name, marked, and sends the grandchild rm's
+ * operands: the old output first, the marker next, dir last, so that
+ * an rm killed half-way leaves a marked folder (or an empty one) of a
+ * dead process, which the next build sweeps.  Returns what holds the
+ * previous output now (dir or o->staging), for the caller to remove
+ * when *sent is false.  Caller frees. */
+static char *hand_over(struct outdir *o, const char *dir, int go, bool *sent)
+{
+	*sent = false;
+	char *marker = path_join(dir, OUTDIR_MARKER);
+	char *old = path_join(dir, "old");
+	char *holder = xstrdup(o->staging);
+	if (mkdir(dir, 0700) != 0) {
+		free(marker);
+		free(old);
+		return holder;
+	}
+	if (!file_write(marker, marker_text, sizeof marker_text - 1) ||
+	    rename(o->staging, old) != 0) {
+		remove_tree(dir);
+		free(marker);
+		free(old);
+		return holder;
+	}
+	free(holder);
+	holder = xstrdup(dir);
+	struct buf msg = BUF_INIT;
+	buf_put(&msg, old, strlen(old) + 1);
+	buf_put(&msg, marker, strlen(marker) + 1);
+	buf_put(&msg, dir, strlen(dir) + 1);
+	/* a grandchild that is gone must not kill this process with SIGPIPE */
+	*sent = msg.len <= HANDOFF_MAX &&
+		send(go, msg.data, msg.len, MSG_NOSIGNAL) == (ssize_t)msg.len;
+	buf_free(&msg);
+	free(marker);
+	free(old);
+	return holder;
+}
+
 /* Hands the staging folder (the previous output) to a detached
- * grandchild, renamed to the grandchild's staging name; removes it here
- * when that cannot be done. */
+ * grandchild that removes it with rm while this process goes on.  Every
+ * wait is bounded (HANDOFF_MS in all); whenever the handoff fails or
+ * stalls, the stalled process is killed before it could touch anything
+ * and the folder is removed here.  Nothing but the previous output is
+ * ever removed: the grandchild gets its operands only once the folder
+ * is in its place. */
 static void discard(struct outdir *o)
 {
-	int go[2], tell[2];
-	if (pipe2(go, O_CLOEXEC) != 0)
+	enum handoff_fault fault = handoff_fault();
+	int tell[2], go[2];
+	if (pipe2(tell, O_CLOEXEC) != 0)
 		goto here;
-	if (pipe2(tell, O_CLOEXEC) != 0) {
-		close(go[0]);
-		close(go[1]);
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, go) != 0) {
+		close(tell[0]);
+		close(tell[1]);
 		goto here;
 	}
+	long deadline = now_ms() + HANDOFF_MS;
 	pid_t child = fork();
 	if (child == 0) {
-		pid_t g = fork();
-		if (g == 0) {
-			/* no terminal, no output, no inherited descriptor */
-			setsid();
-			int null = open("/dev/null", O_RDWR);
-			if (null >= 0) {
-				dup2(null, 0);
-				dup2(null, 1);
-				dup2(null, 2);
-			}
-			if (dup2(go[0], 3) == 3)
-				close_range(4, ~0U, 0);
-			char c;
-			if (read(3, &c, 1) == 1) {
-				char *mine = xasprintf("%s%ld", o->prefix, (long)getpid());
-				remove_marked(mine);
-			}
-			_exit(0);
-		}
+		/* async-signal-safe calls only, as in grandchild() */
+		if (fault == FAULT_STALL_CHILD)
+			for (;;)
+				pause();
+		pid_t g = _Fork();
+		if (g == 0)
+			grandchild(go[1], go[0], tell[1], fault);
 		ssize_t w = write(tell[1], &g, sizeof g);
 		_exit(w == sizeof g ? 0 : 1);
 	}
-	close(go[0]);
 	close(tell[1]);
+	close(go[1]);
 	pid_t g = -1;
 	if (child > 0) {
-		if (read(tell[0], &g, sizeof g) != sizeof g)
+		if (read_until(tell[0], &g, sizeof g, deadline) != sizeof g)
 			g = -1;
+		if (g <= 0)
+			kill(child, SIGKILL); /* stalled: it never got to fork */
 		waitpid(child, NULL, 0);
 	}
-	close(tell[0]);
-	bool handed = false;
+	char *holder = NULL;
+	bool sent = false;
 	if (g > 0) {
-		char *theirs = xasprintf("%s%ld", o->prefix, (long)g);
-		handed = rename(o->staging, theirs) == 0 && write(go[1], "x", 1) == 1;
-		free(theirs);
+		char *dir = xasprintf("%s%ld", o->prefix, (long)g);
+		holder = hand_over(o, dir, go[0], &sent);
+		free(dir);
 	}
-	close(go[1]); /* without the byte, the grandchild leaves */
-	if (handed)
+	close(go[0]); /* without the operands, the grandchild leaves */
+	if (sent) {
+		/* tell closes when rm starts; a byte means it could not */
+		char c;
+		ssize_t n = read_until(tell[0], &c, 1, deadline);
+		if (n < 0)
+			kill(g, SIGKILL); /* it holds tell open: alive, and not rm yet */
+		sent = n == 0;
+	}
+	close(tell[0]);
+	if (!sent && holder)
+		remove_marked(holder);
+	free(holder);
+	if (g > 0)
 		return;
 here:
 	remove_marked(o->staging);

@@ -41,6 +41,7 @@
 #include "diag.h"
 #include "fsutil.h"
 #include "runs.h"
+#include "snapshot.h"
 #include "util.h"
 
 #define EVENTS_PATH "/__logdown/events"
@@ -577,66 +578,9 @@ static void watch_add_input(void *ctx, const char *slug, const char *path)
 		wreport_input(&w->reports[w->nreports - 1], path);
 }
 
-/* What identifies a file's version: whether it exists, its size, mtime,
- * inode and change time (a file replaced by rename gets a new inode). */
-struct snap_file {
-	char *path;
-	long long v[6];
-};
-
-struct snapshot {
-	struct snap_file *f;
-	size_t n;
-};
-
-static void snap_add(struct snapshot *s, const char *path)
-{
-	struct stat st;
-	struct snap_file e = {xstrdup(path), {-1, 0, 0, 0, 0, 0}};
-	if (stat(path, &st) == 0) {
-		long long v[] = {(long long)st.st_size,	       (long long)st.st_mtim.tv_sec,
-				 (long long)st.st_mtim.tv_nsec, (long long)st.st_ino,
-				 (long long)st.st_ctim.tv_sec,  (long long)st.st_ctim.tv_nsec};
-		memcpy(e.v, v, sizeof v);
-	}
-	s->f = xrealloc(s->f, (s->n + 1) * sizeof *s->f);
-	s->f[s->n++] = e;
-}
-
-static void snap_free(struct snapshot *s)
-{
-	for (size_t i = 0; i < s->n; i++)
-		free(s->f[i].path);
-	free(s->f);
-	s->f = NULL;
-	s->n = 0;
-}
-
-/* Every file under dir, recursively (symbolic links are followed by
- * stat but not walked into, so a loop cannot trap the poll). */
-static void snap_tree(struct snapshot *s, const char *dir, int depth)
-{
-	size_t n;
-	char **names = dir_list(dir, &n);
-	if (!names)
-		return;
-	for (size_t i = 0; i < n; i++) {
-		char *p = path_join(dir, names[i]);
-		struct stat st;
-		if (depth < 32 && lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
-			snap_tree(s, p, depth + 1);
-		else
-			snap_add(s, p);
-		free(p);
-	}
-	strv_free(names);
-}
-
-static int cmp_snap(const void *a, const void *b)
-{
-	return strcmp(((const struct snap_file *)a)->path, ((const struct snap_file *)b)->path);
-}
-
+/* The versions of every file the site depends on: the source folders,
+ * site.yaml, the parser folders it lists, and the result files the
+ * last build read.  s is overwritten; free it with snapshot_free(). */
 static void watch_snapshot(const struct watch *w, const char *root, struct snapshot *s)
 {
 	static const char *const trees[] = {"content", "templates", "static", "parsers"};
@@ -644,11 +588,11 @@ static void watch_snapshot(const struct watch *w, const char *root, struct snaps
 	s->n = 0;
 	for (size_t i = 0; i < ARRAY_LEN(trees); i++) {
 		char *p = path_join(root, trees[i]);
-		snap_tree(s, p, 0);
+		snapshot_tree(s, p);
 		free(p);
 	}
 	char *yaml = path_join(root, "site.yaml");
-	snap_add(s, yaml);
+	snapshot_add(s, yaml);
 	free(yaml);
 	/* the parser folders site.yaml lists: their changes rebuild
 	 * everything, as parsers/ does */
@@ -658,7 +602,7 @@ static void watch_snapshot(const struct watch *w, const char *root, struct snaps
 	config_load(&cfg, root, quiet);
 	for (size_t i = 0; cfg.parsers && cfg.parsers[i]; i++) {
 		char *p = path_join(root, cfg.parsers[i]);
-		snap_tree(s, p, 0);
+		snapshot_tree(s, p);
 		free(p);
 	}
 	config_free(&cfg);
@@ -667,53 +611,8 @@ static void watch_snapshot(const struct watch *w, const char *root, struct snaps
 		fclose(sink);
 	for (size_t i = 0; i < w->nreports; i++)
 		for (size_t k = 0; k < w->reports[i].ninputs; k++)
-			snap_add(s, w->reports[i].inputs[k]);
-	qsort(s->f, s->n, sizeof *s->f, cmp_snap);
-	/* a file read by two reports is there once */
-	size_t k = 0;
-	for (size_t i = 0; i < s->n; i++) {
-		if (k > 0 && strcmp(s->f[k - 1].path, s->f[i].path) == 0)
-			free(s->f[i].path);
-		else
-			s->f[k++] = s->f[i];
-	}
-	s->n = k;
-}
-
-static bool snap_same_file(const struct snap_file *a, const struct snap_file *b)
-{
-	return memcmp(a->v, b->v, sizeof a->v) == 0;
-}
-
-/* Calls fn for every path added, removed or changed from a to b; returns
- * how many there were. */
-static size_t snap_diff(const struct snapshot *a, const struct snapshot *b,
-			void (*fn)(void *ctx, const char *path, bool existed, bool exists), void *ctx)
-{
-	size_t i = 0, j = 0, n = 0;
-	while (i < a->n || j < b->n) {
-		int c = i >= a->n ? 1 : j >= b->n ? -1 : strcmp(a->f[i].path, b->f[j].path);
-		if (c < 0) {
-			n++;
-			if (fn)
-				fn(ctx, a->f[i].path, a->f[i].v[0] >= 0, false);
-			i++;
-		} else if (c > 0) {
-			n++;
-			if (fn)
-				fn(ctx, b->f[j].path, false, b->f[j].v[0] >= 0);
-			j++;
-		} else {
-			if (!snap_same_file(&a->f[i], &b->f[j])) {
-				n++;
-				if (fn)
-					fn(ctx, a->f[i].path, a->f[i].v[0] >= 0, b->f[j].v[0] >= 0);
-			}
-			i++;
-			j++;
-		}
-	}
-	return n;
+			snapshot_add(s, w->reports[i].inputs[k]);
+	snapshot_sort(s);
 }
 
 /* What a set of changes affects. */
@@ -853,6 +752,22 @@ static bool wait_signal(const sigset_t *set, long ms)
 	}
 }
 
+/* After a build: replaces *seen with what it saw, and frees *before,
+ * the snapshot taken before it (at start, as snapshot_clock() read).
+ * Taken afresh after the build, *seen alone would hold the version of a
+ * file changed while the build ran, after the build had read it: that
+ * change would never be rebuilt.  snapshot_as_of() keeps before's
+ * versions instead (and marks a file first read by this build and
+ * changed since start), so the next poll sees the change. */
+static void watched(const struct watch *w, const char *root, struct snapshot *before,
+		    struct timespec start, struct snapshot *seen)
+{
+	snapshot_free(seen);
+	watch_snapshot(w, root, seen);
+	snapshot_as_of(seen, before, start);
+	snapshot_free(before);
+}
+
 int serve_run(const struct serve_opts *so)
 {
 	const char *host = so->host ? so->host : "127.0.0.1";
@@ -864,6 +779,8 @@ int serve_run(const struct serve_opts *so)
 	struct parse_cache *cache = parse_cache_new();
 	struct MHD_Daemon *daemon = NULL;
 	char *diags = NULL;
+	/* seen: what the last build saw; now, again: the polls since */
+	struct snapshot seen = {0}, now = {0}, again = {0};
 
 	/* Blocked before any thread starts, so that they all inherit it and
 	 * only sigtimedwait() below takes them. */
@@ -882,7 +799,12 @@ int serve_run(const struct serve_opts *so)
 	pthread_mutex_init(&s.ev.lock, NULL);
 	pthread_cond_init(&s.ev.changed, NULL);
 
+	/* The sources as they were before the build, so that one changed
+	 * while it runs is rebuilt (see watched()). */
+	struct timespec start = snapshot_clock();
+	watch_snapshot(&w, so->build.root, &now);
 	rc = build_once(so, &w, cache, NULL, &s.out_real, &diags);
+	watched(&w, so->build.root, &now, start, &seen);
 	bool last_ok = rc == EXIT_OK;
 	if (rc != EXIT_OK && rc != EXIT_CONTENT) {
 		close(fd);
@@ -912,14 +834,12 @@ int serve_run(const struct serve_opts *so)
 	}
 	fprintf(stderr, "serving %s at http://%s:%u/\n", s.out_real, shown, port);
 
-	struct snapshot seen, now = {0}, again = {0};
-	watch_snapshot(&w, so->build.root, &seen);
 	for (;;) {
 		if (wait_signal(&set, POLL_MS))
 			break;
 		watch_snapshot(&w, so->build.root, &now);
-		if (snap_diff(&seen, &now, NULL, NULL) == 0) {
-			snap_free(&now);
+		if (snapshot_diff(&seen, &now, NULL, NULL) == 0) {
+			snapshot_free(&now);
 			continue;
 		}
 		/* A burst of changes (an editor's save, a job's appends) gives
@@ -929,8 +849,8 @@ int serve_run(const struct serve_opts *so)
 			if ((stop = wait_signal(&set, SETTLE_MS)))
 				break;
 			watch_snapshot(&w, so->build.root, &again);
-			bool same = snap_diff(&now, &again, NULL, NULL) == 0;
-			snap_free(&now);
+			bool same = snapshot_diff(&now, &again, NULL, NULL) == 0;
+			snapshot_free(&now);
 			now = again;
 			again.f = NULL;
 			again.n = 0;
@@ -938,31 +858,31 @@ int serve_run(const struct serve_opts *so)
 				break;
 		}
 		if (stop) {
-			snap_free(&now);
+			snapshot_free(&now);
 			break;
 		}
 		/* Only the reports the changes touch are rendered again, unless
 		 * the last build failed (its output is older than its sources). */
 		struct affected a = {&w, so->build.root, xcalloc(w.nreports + 1, sizeof(bool)),
 				     !last_ok, false};
-		snap_diff(&seen, &now, classify_change, &a);
-		snap_free(&now);
+		snapshot_diff(&seen, &now, classify_change, &a);
 		if (a.parsers)
 			parse_cache_clear(cache);
 		fputs("logdown: a source changed; rebuilding\n", stderr);
+		start = snapshot_clock();
 		int brc = build_once(so, &w, cache, a.everything ? NULL : a.dirty, &s.out_real,
 				     &diags);
 		free(a.dirty);
+		/* before the pages hear of it: one told to reload may change a
+		 * file at once */
+		watched(&w, so->build.root, &now, start, &seen);
 		last_ok = brc == EXIT_OK;
 		if (brc != EXIT_OK && !diags)
 			diags = xstrdup("logdown: the build failed; see the terminal\n");
 		events_publish(&s.ev, diags);
 		free(diags);
 		diags = NULL;
-		snap_free(&seen);
-		watch_snapshot(&w, so->build.root, &seen);
 	}
-	snap_free(&seen);
 	fputs("logdown: stopped\n", stderr);
 
 	/* The event streams wait for a build: wake them to end. */
@@ -976,6 +896,8 @@ out_ev:
 	pthread_mutex_destroy(&s.ev.lock);
 	free(s.ev.error);
 out:
+	snapshot_free(&seen);
+	snapshot_free(&now);
 	wreports_free(w.reports, w.nreports);
 	parse_cache_free(cache);
 	free(s.out_real);

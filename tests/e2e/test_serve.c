@@ -642,13 +642,6 @@ static void a_change_rebuilds_only_the_reports_it_affects(void **state)
 static void a_link_in_the_previous_output_is_not_copied(void **state)
 {
 	(void)state;
-	/* Under memcheck the second rebuild of this test has been seen not
-	 * to come at all (the old output is handed to a forked child while
-	 * serve's threads run: suspected, not yet shown); ASan runs it. */
-	if (getenv("LOGDOWN_VALGRIND")) {
-		print_message("under valgrind: skipped\n");
-		skip();
-	}
 	int ev = events_open();
 	struct buf acc = BUF_INIT;
 	assert_true(events_wait(ev, &acc, "retry:", 5000));
@@ -666,6 +659,9 @@ static void a_link_in_the_previous_output_is_not_copied(void **state)
 	assert_int_equal(unlink(inner), 0);
 	assert_int_equal(symlink("/etc/hostname", top), 0);
 	buf_clear(&acc);
+	/* written as soon as the reload comes, before serve polls again:
+	 * the change must still be seen (serve once took its snapshot
+	 * after publishing the build, and missed it now and then) */
 	write_log("3.33333");
 	if (!events_wait(ev, &acc, "event: reload\n", 10000))
 		fail_msg("no reload; the stream had:\n%s", buf_data(&acc));

@@ -5,9 +5,12 @@
  * build has returned; a build killed at any moment leaves either the
  * previous output or the new one, or a journal from which the next
  * build puts moved folders back; leftovers of dead processes are swept.
- * Every output is compared with a --no-cache build's. */
+ * A handoff to that child that stalls or fails is given up within
+ * seconds and the build removes the previous output itself.  Every
+ * output is compared with a --no-cache build's. */
 #include "e2e.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -272,6 +275,92 @@ static void a_killed_build_leaves_the_previous_or_the_new_output(void **state)
 	free(dir);
 }
 
+/* Processes whose working folder is dir (a build's children are). */
+static size_t procs_in(const char *dir)
+{
+	char *real = path_real(dir);
+	assert_non_null(real);
+	size_t count = 0;
+	DIR *d = opendir("/proc");
+	assert_non_null(d);
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		char *link = xasprintf("/proc/%s/cwd", e->d_name);
+		char *cwd = path_real(link);
+		count += cwd && strcmp(cwd, real) == 0;
+		free(cwd);
+		free(link);
+	}
+	closedir(d);
+	free(real);
+	return count;
+}
+
+static double secs_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The previous output goes to a detached child (forked while serve's
+ * threads run) that runs rm.  When that child never reports, when the
+ * grandchild never gets to rm, or when rm cannot be run, the build gives
+ * up within its 3 s, kills what stalled and removes the folder itself:
+ * it returns, with the new output, nothing left beside it, and no
+ * process of its own still running.  LOGDOWN_TEST_DISCARD (outdir.c)
+ * makes each fault happen. */
+static void a_stalled_or_failed_handoff_is_given_up_and_removed_here(void **state)
+{
+	(void)state;
+	/* a build that hangs fails here instead of holding up CI */
+	alarm(getenv("LOGDOWN_VALGRIND") ? 600 : 120);
+	static const char *const faults[] = {"stall-child", "stall-exec", "no-exec"};
+	char *dir = project(2);
+	struct run r = e2e_run(dir, "build");
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	char *full = path_join(dir, "full");
+	for (size_t i = 0; i < ARRAY_LEN(faults); i++) {
+		append(dir, 1);
+		assert_int_equal(setenv("LOGDOWN_TEST_DISCARD", faults[i], 1), 0);
+		double t0 = secs_now();
+		r = e2e_run(dir, "build -v");
+		double took = secs_now() - t0;
+		unsetenv("LOGDOWN_TEST_DISCARD");
+		if (r.status != 0)
+			fail_msg("%s: status %d:\n%s", faults[i], r.status, r.err);
+		assert_contains(r.err, "logdown: 3 reports: 1 rendered, 2 from cache");
+		run_free(&r);
+		/* removed before the build returned, not by a child later */
+		if (count_prefixed(dir, "._site.tmp-") > 0) {
+			sh("ls -la '%s' '%s'/._site.tmp-* >&2", dir, dir);
+			fail_msg("%s: the previous output is still there", faults[i]);
+		}
+		/* the stalled child or grandchild was killed (a SIGKILL lands
+		 * at once; the test still allows it a moment) */
+		size_t left = procs_in(dir);
+		for (int k = 0; k < 200 && left > 0; k++) {
+			struct timespec ts = {0, 10000000L};
+			nanosleep(&ts, NULL);
+			left = procs_in(dir);
+		}
+		if (left > 0)
+			fail_msg("%s: %zu process(es) still run in the project", faults[i], left);
+		/* the stalls cost the 3 s the build waits, not more */
+		if (!getenv("LOGDOWN_VALGRIND") && took > 20)
+			fail_msg("%s: the build took %.1f s", faults[i], took);
+		full_build(dir);
+		assert_true(same_tree(dir, "_site", full));
+	}
+	alarm(0);
+	free(full);
+	remove_tree(dir);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -279,6 +368,7 @@ int main(void)
 		cmocka_unit_test(a_killed_commit_is_undone_by_the_next_build),
 		cmocka_unit_test(clean_sweeps_leftovers_of_dead_builds),
 		cmocka_unit_test(a_killed_build_leaves_the_previous_or_the_new_output),
+		cmocka_unit_test(a_stalled_or_failed_handoff_is_given_up_and_removed_here),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
