@@ -522,6 +522,8 @@ static void render_body(struct build *b, struct report *r, struct job *job)
 		.nsets = rs.nsets,
 		.prov = provenance_new(r->dir, b->root_real),
 		.d = d,
+		.root = b->opts->root,
+		.root_real = b->root_real,
 	};
 	struct figure_sink sink = {b, job, r->slug};
 	if (b->writing) {
