@@ -64,6 +64,7 @@ struct build {
 	struct parse_cache *pc;      /* opts->cache, or this build's own */
 	struct parse_cache *own_pc;
 	struct cache_key site_key;   /* what every page depends on */
+	struct cache_key parsers_key; /* the parser set's (runs.h) */
 	bool reports_keyed;          /* pages may be reused by key */
 	struct cache_reports *prev;  /* the keys the current output was built with */
 	size_t nfrom_cache;
@@ -970,7 +971,7 @@ static bool report_key(struct build *b, const struct report *r, struct job *job,
 	}
 	struct diag *quiet = diag_new_deferred(b->d);
 	ok = ok && report_runs_inputs(value_get(r->meta, "runs"), r->dir, b->root_real, b->parsers,
-				      b->disk, h, job_input, job, quiet);
+				      b->disk, &b->parsers_key, h, job_input, job, quiet);
 	ok = ok && diag_errors(quiet) + diag_warnings(quiet) == 0;
 	diag_free(quiet);
 	*out = cache_hasher_end(h);
@@ -1124,10 +1125,10 @@ int site_build(const struct build_opts *opts, struct diag *d)
 	if (!opts->no_cache && b.parsers) {
 		/* check reads the cache and writes nothing */
 		b.disk = cache_open(opts->root, b.writing && !scratch);
-		struct cache_key pk = parse_cache_parsers_key(b.parsers);
-		parse_cache_set_disk(b.pc, b.disk, &pk);
+		b.parsers_key = parse_cache_parsers_key(b.parsers);
+		parse_cache_set_disk(b.pc, b.disk, &b.parsers_key);
 		if (b.writing && !scratch) {
-			b.site_key = site_key(&b, &pk);
+			b.site_key = site_key(&b, &b.parsers_key);
 			b.reports_keyed = true;
 			b.prev = cache_reports_load(b.disk, b.out.final);
 		}
@@ -1230,6 +1231,10 @@ int site_build(const struct build_opts *opts, struct diag *d)
 			next = NULL;
 			free(marker);
 		}
+		/* every report's runs were loaded or, for a page reused by
+		 * key, marked: the rest are old versions and unused files */
+		if (rc == EXIT_OK && !opts->reuse)
+			cache_runs_prune(b.disk);
 	}
 	cache_reports_free(next);
 	cache_report(b.disk, d);
