@@ -69,6 +69,14 @@ bool cache_file_hash(struct cache *c, const char *path, struct cache_key *out);
 struct run *cache_run_get(struct cache *c, const struct cache_key *key);
 /* Stores r under key (when writable). */
 void cache_run_put(struct cache *c, const struct cache_key *key, const struct run *r);
+/* Marks the run under key as one this build uses (cache_run_get()'s hits
+ * and cache_run_put()'s runs are marked already): a page reused without
+ * loading its runs marks theirs, so that they outlive the prune. */
+void cache_run_keep(struct cache *c, const struct cache_key *key);
+/* Removes every stored run this build did not mark (when writable): the
+ * runs of result files that changed or are no longer used.  Reads no
+ * run and hashes nothing.  Call once, after a build that succeeded. */
+void cache_runs_prune(struct cache *c);
 
 /* Report keys, per output folder (its canonical path).  The keys hold
  * for the folder only as long as it is the one the last build with the

@@ -87,6 +87,11 @@ struct directive_ctx {
 	size_t nsets;
 	struct provenance *prov;
 	struct diag *d;
+	/* The project folder as given on the command line and canonical
+	 * (either may be NULL): tooltips name source files relative to it,
+	 * so that a page is the same however the folder was named. */
+	const char *root;
+	const char *root_real;
 	int tables;  /* captions numbered so far: the caller's to count */
 	int figures;
 	/* Writes a chart's file, figures/NAME.EXT beside the report's page;

@@ -69,6 +69,10 @@ bool doc_next_value(const char *s, size_t len, size_t *at, size_t *mark_len, siz
  * NULL when unknown.  Owned by doc. */
 const struct directive_text *doc_value(const struct doc *doc, size_t index);
 
+/* The file a relative link or image URL names: up to its query or
+ * fragment, with %XX decoded (a %00 stays as written).  Caller frees. */
+char *doc_url_file(const char *url);
+
 /* The kind ("Table", "Figure") and number of a label; false when no
  * directive defines it. */
 bool doc_label(const struct doc *doc, const char *name, const char **kind, int *number);

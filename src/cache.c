@@ -252,6 +252,9 @@ struct cache {
 	size_t nfiles, files_cap;
 	size_t *index; /* open addressing over file indexes + 1 */
 	size_t index_cap;
+	/* the runs this build used: cache_runs_prune() keeps only these */
+	struct cache_key *kept;
+	size_t nkept, kept_cap;
 };
 
 /* Remembers the first problem: one warning per build, written by
@@ -451,6 +454,7 @@ void cache_close(struct cache *c)
 		free(c->files[i].path);
 	free(c->files);
 	free(c->index);
+	free(c->kept);
 	free(c->dir);
 	free(c->bad_file);
 	free(c->bad_why);
@@ -684,6 +688,8 @@ struct run *cache_run_get(struct cache *c, const struct cache_key *key)
 		if (c->writable)
 			unlink(path);
 	}
+	if (run)
+		cache_run_keep(c, key);
 out:
 	buf_free(&b);
 	free(path);
@@ -694,6 +700,7 @@ void cache_run_put(struct cache *c, const struct cache_key *key, const struct ru
 {
 	if (!ensure_dir(c))
 		return;
+	cache_run_keep(c, key);
 	struct buf b = BUF_INIT;
 	put_header(&b, KIND_RUN);
 	buf_put(&b, (const char *)key->b, sizeof key->b);
@@ -705,6 +712,71 @@ void cache_run_put(struct cache *c, const struct cache_key *key, const struct ru
 		free(path);
 	}
 	buf_free(&b);
+}
+
+void cache_run_keep(struct cache *c, const struct cache_key *key)
+{
+	if (!c)
+		return;
+	pthread_mutex_lock(&c->mu);
+	if (c->nkept == c->kept_cap) {
+		c->kept_cap = c->kept_cap ? 2 * c->kept_cap : 64;
+		c->kept = xrealloc(c->kept, c->kept_cap * sizeof *c->kept);
+	}
+	c->kept[c->nkept++] = *key;
+	pthread_mutex_unlock(&c->mu);
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	return memcmp(a, b, sizeof(struct cache_key));
+}
+
+/* The key a run file is named by ("<32 hex digits>.run"); false for
+ * any other name. */
+static bool run_name_key(const char *name, struct cache_key *out)
+{
+	if (strlen(name) != 2 * sizeof out->b + 4 || strcmp(name + 2 * sizeof out->b, ".run") != 0)
+		return false;
+	for (size_t i = 0; i < sizeof out->b; i++) {
+		unsigned v = 0;
+		for (int j = 0; j < 2; j++) {
+			char ch = name[2 * i + (size_t)j];
+			unsigned d = ch >= '0' && ch <= '9'   ? (unsigned)(ch - '0')
+				     : ch >= 'a' && ch <= 'f' ? (unsigned)(ch - 'a' + 10)
+							      : 16u;
+			if (d == 16u)
+				return false;
+			v = v * 16 + d;
+		}
+		out->b[i] = (unsigned char)v;
+	}
+	return true;
+}
+
+void cache_runs_prune(struct cache *c)
+{
+	if (!c || !c->writable)
+		return;
+	char *dir = path_join(c->dir, "runs");
+	size_t n = 0;
+	char **names = dir_list(dir, &n);
+	pthread_mutex_lock(&c->mu);
+	if (c->nkept > 1)
+		qsort(c->kept, c->nkept, sizeof *c->kept, cmp_key);
+	for (size_t i = 0; names && i < n; i++) {
+		struct cache_key k;
+		/* a temporary file is some writer's, perhaps another build's */
+		if (!run_name_key(names[i], &k) ||
+		    (c->nkept && bsearch(&k, c->kept, c->nkept, sizeof *c->kept, cmp_key)))
+			continue;
+		char *path = path_join(dir, names[i]);
+		unlink(path);
+		free(path);
+	}
+	pthread_mutex_unlock(&c->mu);
+	strv_free(names);
+	free(dir);
 }
 
 /* --- report keys --- */

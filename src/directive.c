@@ -825,6 +825,48 @@ static void value_text(struct buf *text, const struct eval *v, const struct form
 		buf_puts(text, v->boolean ? "true" : "false");
 }
 
+/* How many bytes of s[0..n) are the project folder's prefix: as given
+ * on the command line ("../proj/", none for "."; run paths are joined
+ * to it) or canonical ("/home/u/proj/", for a path written absolute). */
+static size_t root_prefix(const struct directive_ctx *c, const char *s, size_t n)
+{
+	size_t best = 0;
+	const char *roots[2] = {c->root, c->root_real};
+	for (int i = 0; i < 2; i++) {
+		const char *r = roots[i];
+		if (!r || !*r || strcmp(r, ".") == 0)
+			continue;
+		size_t len = strlen(r);
+		while (len > 1 && r[len - 1] == '/')
+			len--;
+		if (len == 1 && r[0] == '/')
+			len = 0; /* "/" + "x" is "/x" */
+		if (len + 1 <= n && len + 1 > best && memcmp(s, r, len) == 0 && s[len] == '/')
+			best = len + 1;
+	}
+	return best;
+}
+
+/* A tooltip naming source files ("logs/bs512.log:53", or a computed
+ * value's inputs "a = 1 (logs/bs512.log:53); ..."), escaped, with the
+ * project folder's prefix left out wherever a path starts: at the start
+ * and after "(". */
+static void put_sources(const struct directive_ctx *c, struct buf *out, const char *s, size_t n)
+{
+	size_t from = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i > 0 && s[i - 1] != '(')
+			continue;
+		size_t skip = root_prefix(c, s + i, n - i);
+		if (!skip)
+			continue;
+		put_text(out, s + from, i - from);
+		from = i + skip;
+		i += skip - 1;
+	}
+	put_text(out, s + from, n - from);
+}
+
 void directive_put_value(struct directive_ctx *c, struct buf *out, const struct eval *v,
 			 const struct format *fmt, bool link)
 {
@@ -836,7 +878,7 @@ void directive_put_value(struct directive_ctx *c, struct buf *out, const struct 
 	value_text(&text, v, fmt);
 	if (v->line > 0 && v->file && !link) {
 		buf_puts(out, "<span class=\"ld-value\" title=\"");
-		put_text(out, v->file, strlen(v->file));
+		put_sources(c, out, v->file, strlen(v->file));
 		buf_printf(out, ":%ld\">", v->line);
 		put_content(out, buf_data(&text), text.len);
 		buf_puts(out, "</span>");
@@ -846,7 +888,7 @@ void directive_put_value(struct directive_ctx *c, struct buf *out, const struct 
 		buf_puts(out, "<a class=\"ld-value\" href=\"");
 		buf_put_html(out, buf_data(&href), href.len);
 		buf_puts(out, "\" title=\"");
-		put_text(out, v->file, strlen(v->file));
+		put_sources(c, out, v->file, strlen(v->file));
 		buf_printf(out, ":%ld\">", v->line);
 		put_content(out, buf_data(&text), text.len);
 		buf_puts(out, "</a>");
@@ -855,7 +897,7 @@ void directive_put_value(struct directive_ctx *c, struct buf *out, const struct 
 		buf_puts(out, "<span class=\"ld-value\"");
 		if (v->inputs) {
 			buf_puts(out, " title=\"");
-			put_text(out, v->inputs, strlen(v->inputs));
+			put_sources(c, out, v->inputs, strlen(v->inputs));
 			buf_puts(out, "\"");
 		}
 		buf_puts(out, ">");

@@ -874,3 +874,28 @@ bool doc_label(const struct doc *doc, const char *name, const char **kind, int *
 	}
 	return false;
 }
+
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0'
+	       : c >= 'a' && c <= 'f' ? c - 'a' + 10
+	       : c >= 'A' && c <= 'F' ? c - 'A' + 10
+				      : -1;
+}
+
+char *doc_url_file(const char *url)
+{
+	size_t n = strcspn(url, "?#");
+	struct buf b = BUF_INIT;
+	for (size_t i = 0; i < n; i++) {
+		int hi, lo;
+		if (url[i] == '%' && i + 2 < n && (hi = hexval(url[i + 1])) >= 0 &&
+		    (lo = hexval(url[i + 2])) >= 0 && (hi || lo)) {
+			buf_putc(&b, (char)(hi * 16 + lo));
+			i += 2;
+		} else {
+			buf_putc(&b, url[i]);
+		}
+	}
+	return buf_detach(&b);
+}

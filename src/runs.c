@@ -48,6 +48,7 @@ struct loader {
 	struct parse_cache *cache;
 	/* report_runs_inputs(): hash what would be loaded, load nothing */
 	struct cache *disk;
+	const struct cache_key *parsers_key; /* or NULL: mark no run to keep */
 	struct cache_hasher *inputs;
 	void (*on_file)(void *ctx, const char *shown);
 	void *file_ctx;
@@ -181,6 +182,7 @@ static struct run *content_hit(struct parse_cache *c, const struct cache_key *k)
 			e->gen = c->gen;
 			c->reused++;
 			pthread_mutex_unlock(&c->mu);
+			cache_run_keep(c->disk, k);
 			return e->run;
 		}
 	}
@@ -308,6 +310,23 @@ struct name_pattern;
 static void pattern_apply(struct loader *ld, const struct name_pattern *np, const char *path,
 			  struct run *r);
 
+/* The key of a run on disk: the parser set, the parser named (NULL:
+ * detected), the file's content hash and the names that shape the run. */
+static struct cache_key disk_key(const struct cache_key *parsers, const struct parser *p,
+				 const struct cache_key *fh, const char *shown,
+				 const char *run_name, const char *np_text)
+{
+	struct cache_hasher *h = cache_hasher_new();
+	cache_hasher_str(h, "run");
+	cache_hasher_key(h, parsers);
+	cache_hasher_str(h, p ? parser_name(p) : "");
+	cache_hasher_key(h, fh);
+	cache_hasher_str(h, shown);
+	cache_hasher_str(h, run_name);
+	cache_hasher_str(h, np_text ? np_text : "");
+	return cache_hasher_end(h);
+}
+
 /* Parses one confined file (real: its canonical path, shown: as
  * diagnostics name it) into a run named run_name, with parser p or the
  * one detection picks, then np's fields (np_text: its text) when np is
@@ -329,6 +348,12 @@ static struct run *load_run(struct loader *ld, const char *real, const char *sho
 		cache_hasher_str(ld->inputs, shown);
 		cache_hasher_str(ld->inputs, run_name);
 		cache_hasher_str(ld->inputs, np_text ? np_text : "");
+		if (ld->parsers_key) {
+			/* the run a load would find on disk: still in use */
+			struct cache_key dkey = disk_key(ld->parsers_key, p, &fh, shown, run_name,
+							 np_text);
+			cache_run_keep(ld->disk, &dkey);
+		}
 		if (ld->on_file)
 			ld->on_file(ld->file_ctx, shown);
 		return (struct run *)(void *)&placeholder;
@@ -342,15 +367,7 @@ static struct run *load_run(struct loader *ld, const char *real, const char *sho
 	if (pc && pc->disk) {
 		struct cache_key fh;
 		if (cache_file_hash(pc->disk, real, &fh)) {
-			struct cache_hasher *h = cache_hasher_new();
-			cache_hasher_str(h, "run");
-			cache_hasher_key(h, &pc->parsers_key);
-			cache_hasher_str(h, p ? parser_name(p) : "");
-			cache_hasher_key(h, &fh);
-			cache_hasher_str(h, shown);
-			cache_hasher_str(h, run_name);
-			cache_hasher_str(h, np_text ? np_text : "");
-			dkey = cache_hasher_end(h);
+			dkey = disk_key(&pc->parsers_key, p, &fh, shown, run_name, np_text);
 			dkeyed = true;
 			struct run *hit = content_hit(pc, &dkey);
 			if (hit)
@@ -697,16 +714,20 @@ bool report_runs_load_cached(struct report_runs *out, const struct value *spec,
 			     const struct parser_set *parsers, struct parse_cache *cache,
 			     struct diag *d)
 {
-	struct loader ld = {report_dir, root_real, parsers, d, true, cache, NULL, NULL, NULL, NULL};
+	struct loader ld = {.report_dir = report_dir, .root_real = root_real, .parsers = parsers,
+			    .d = d, .ok = true, .cache = cache};
 	return load_all(&ld, out, spec);
 }
 
 bool report_runs_inputs(const struct value *spec, const char *report_dir, const char *root_real,
-			const struct parser_set *parsers, struct cache *disk, struct cache_hasher *h,
+			const struct parser_set *parsers, struct cache *disk,
+			const struct cache_key *parsers_key, struct cache_hasher *h,
 			void (*on_file)(void *ctx, const char *shown), void *file_ctx,
 			struct diag *d)
 {
-	struct loader ld = {report_dir, root_real, parsers, d, true, NULL, disk, h, on_file, file_ctx};
+	struct loader ld = {.report_dir = report_dir, .root_real = root_real, .parsers = parsers,
+			    .d = d, .ok = true, .disk = disk, .parsers_key = parsers_key,
+			    .inputs = h, .on_file = on_file, .file_ctx = file_ctx};
 	struct report_runs rr;
 	bool ok = load_all(&ld, &rr, spec);
 	rr.borrowed = true;

@@ -268,6 +268,107 @@ static void a_report_with_warnings_is_rendered_every_time(void **state)
 	free(dir);
 }
 
+/* The names of the runs stored in dir's cache, sorted; *n their count. */
+static char **stored_runs(const char *dir, size_t *n)
+{
+	char *runs = path_join(dir, ".logdown-cache/runs");
+	char **names = dir_list(runs, n);
+	assert_non_null(names);
+	for (size_t i = 0; i < *n; i++)
+		if (!str_has_suffix(names[i], ".run"))
+			fail_msg("not a run in the runs folder: %s", names[i]);
+	free(runs);
+	return names;
+}
+
+/* How many of b's names a does not hold. */
+static size_t names_new(char **a, size_t na, char **b, size_t nb)
+{
+	size_t count = 0;
+	for (size_t j = 0; j < nb; j++) {
+		bool found = false;
+		for (size_t i = 0; i < na && !found; i++)
+			found = strcmp(a[i], b[j]) == 0;
+		count += !found;
+	}
+	return count;
+}
+
+/* After a build that succeeded, the runs folder holds the runs that
+ * build used, one per result file a report reads (and run name and
+ * path shown): a log's old version goes, a page reused whole keeps its
+ * runs (they are needed the next time it renders), a report gone takes
+ * its runs along.  check and a failed build remove nothing. */
+static void the_runs_folder_keeps_only_what_the_build_uses(void **state)
+{
+	(void)state;
+	char *dir = project();
+	size_t n0, n1, n;
+	build_expect(dir, "3 result files read: 3 parsed, 0 from cache\n");
+	char **first = stored_runs(dir, &n0);
+	assert_int_equal(n0, 3);
+	/* a log changed: its run is stored anew, the old version goes */
+	append(dir, "logs/own.log", "2024-03-30 16:00:00,000 INFO:   one more line\n");
+	build_expect(dir,
+		     "logdown: 3 reports: 1 rendered, 2 from cache; 1 result file read: 1 parsed, "
+		     "0 from cache\n");
+	char **second = stored_runs(dir, &n1);
+	assert_int_equal(n1, 3);
+	assert_int_equal(names_new(first, n0, second, n1), 1);
+	/* nothing changed: nothing read, nothing removed */
+	build_expect(dir,
+		     "logdown: 3 reports: 0 rendered, 3 from cache; 0 result files read: 0 parsed, "
+		     "0 from cache\n");
+	char **names = stored_runs(dir, &n);
+	assert_int_equal(n, 3);
+	assert_int_equal(names_new(second, n1, names, n), 0);
+	strv_free(names);
+	/* every page renders again: every run comes from the cache, those
+	 * of the pages the last two builds reused too */
+	e2e_write(dir, "templates/page.html", "<html><body>{{{content}}}</body></html>\n");
+	build_expect(dir,
+		     "logdown: 3 reports: 3 rendered, 0 from cache; 3 result files read: 0 parsed, "
+		     "3 from cache\n");
+	names = stored_runs(dir, &n);
+	assert_int_equal(names_new(second, n1, names, n), 0);
+	assert_int_equal(n, 3);
+	strv_free(names);
+	/* check and a failed build leave the folder as it is */
+	char *c_md = path_join(dir, "content/c.md");
+	assert_int_equal(unlink(c_md), 0);
+	struct run r = e2e_run(dir, "check");
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	e2e_write(dir, "content/bad.md", "---\ntitle: [unclosed\n---\n");
+	r = e2e_run(dir, "build");
+	assert_int_equal(r.status, 1);
+	run_free(&r);
+	names = stored_runs(dir, &n);
+	assert_int_equal(n, 3);
+	strv_free(names);
+	/* a report gone: its run goes with it */
+	char *bad = path_join(dir, "content/bad.md");
+	assert_int_equal(unlink(bad), 0);
+	build_expect(dir, "logdown: 2 reports: 0 rendered, 2 from cache;");
+	names = stored_runs(dir, &n);
+	assert_int_equal(n, 2);
+	assert_int_equal(names_new(second, n1, names, n), 0);
+	strv_free(names);
+	/* clean empties it */
+	r = e2e_run(dir, "clean");
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	char *cache = path_join(dir, ".logdown-cache");
+	assert_false(path_exists(cache));
+	free(cache);
+	free(bad);
+	free(c_md);
+	strv_free(first);
+	strv_free(second);
+	remove_tree(dir);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -275,6 +376,7 @@ int main(void)
 		cmocka_unit_test(a_damaged_cache_is_a_warning_and_never_trusted),
 		cmocka_unit_test(clean_removes_the_cache_and_the_output),
 		cmocka_unit_test(a_report_with_warnings_is_rendered_every_time),
+		cmocka_unit_test(the_runs_folder_keeps_only_what_the_build_uses),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -482,8 +482,10 @@ static void check_lays_out_and_compares_pdfs(void **state)
 	project("---\ntitle: T\n---\n![gone](gone.png)\n", NULL);
 	struct run r = e2e_run(tmp, "check --pdf");
 	assert_int_equal(r.status, 0);
+	/* the page's check says it, once: the PDF, not again */
 	assert_string_equal(r.err, "content/r/index.md:4:1: warning: image 'gone.png' does not "
-				   "exist: the PDF shows its description\n"
+				   "exist: the page would show a broken image (fix the path, or put "
+				   "the file there)\n"
 				   "    4 | ![gone](gone.png)\n"
 				   "      | ^\n"
 				   "logdown: checked 1 report\n");
@@ -539,7 +541,9 @@ static void missing_image_is_a_warning_and_a_description(void **state)
 	struct run r = e2e_run(tmp, "pdf");
 	assert_int_equal(r.status, 0);
 	assert_contains(r.err, "content/r/index.md:6:1: warning: image 'img/loss.png' does not "
-			       "exist: the PDF shows its description\n");
+			       "exist: the page would show a broken image (fix the path, or put the "
+			       "file there)\n");
+	assert_null(strstr(r.err, "the PDF shows its description"));
 	char *t = pdf_text();
 	static const char *const words[] = {"Before.", "[image: the loss curve] img/loss.png",
 					    "After.", NULL};
@@ -563,7 +567,9 @@ static void image_outside_the_project_is_not_read(void **state)
 	assert_int_equal(symlink(out, link), 0);
 	struct run r = e2e_run(tmp, "pdf");
 	assert_contains(r.err, "content/r/index.md:4:1: warning: image 'secret.svg' leads outside "
-			       "the project: the PDF shows its description\n");
+			       "the project: logdown copies nothing from there (copy the file into "
+			       "the report's folder)\n");
+	assert_null(strstr(r.err, "the PDF shows its description"));
 	unlink(out);
 	free(out);
 	free(link);

@@ -1,0 +1,176 @@
+/* test_images.c: a local image the page shows must be in the site.
+ *
+ * `![plot](figures/loss.png)` whose file is missing, leads outside the
+ * project, or is not copied into the site (a lone .md has no folder of
+ * files) is a warning at the image in the .md file, so `--strict` fails
+ * the build (CI); remote, data: and absolute URLs are not checked. */
+#include "e2e.h"
+
+#include <sys/stat.h>
+
+static const char missing_md[] = "---\ntitle: R\n---\nSome text.\n\n"
+				 "See ![plot](figures/loss.png) here.\n";
+
+static const char missing_warning[] =
+	"content/r/index.md:6:5: warning: image 'figures/loss.png' does not exist: the page "
+	"would show a broken image (fix the path, or put the file there)\n"
+	"    6 | See ![plot](figures/loss.png) here.\n"
+	"      |     ^\n";
+
+static void a_missing_image_is_a_warning_and_strict_fails(void **state)
+{
+	(void)state;
+	char *tmp = e2e_tmpdir();
+	e2e_write(tmp, "content/r/index.md", missing_md);
+
+	struct run r = e2e_run(tmp, "build");
+	assert_int_equal(r.status, 0);
+	char *want = xasprintf("%slogdown: built 1 report into _site\n", missing_warning);
+	assert_string_equal(r.err, want);
+	free(want);
+	run_free(&r);
+
+	r = e2e_run(tmp, "check");
+	assert_int_equal(r.status, 0);
+	want = xasprintf("%slogdown: checked 1 report\n", missing_warning);
+	assert_string_equal(r.err, want);
+	free(want);
+	run_free(&r);
+
+	r = e2e_run(tmp, "build --strict");
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err,
+			    "content/r/index.md:6:5: error: image 'figures/loss.png' does not exist: "
+			    "the page would show a broken image (fix the path, or put the file "
+			    "there)\n"
+			    "    6 | See ![plot](figures/loss.png) here.\n"
+			    "      |     ^\n"
+			    "logdown: 1 error; the previous output was left as it was\n");
+	run_free(&r);
+	r = e2e_run(tmp, "check --strict");
+	assert_int_equal(r.status, 1);
+	run_free(&r);
+
+	/* again from the cache: the page is not reused, the warning comes */
+	r = e2e_run(tmp, "build");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.err, missing_warning);
+	run_free(&r);
+
+	/* the file added: no warning, and it is copied beside the page */
+	e2e_write(tmp, "content/r/figures/loss.png", "a picture");
+	r = e2e_run(tmp, "build --strict");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "logdown: built 1 report into _site\n");
+	run_free(&r);
+	char *copied = e2e_read(tmp, "_site/r/figures/loss.png");
+	assert_non_null(copied);
+	assert_string_equal(copied, "a picture");
+	free(copied);
+	char *page = e2e_read(tmp, "_site/r/index.html");
+	assert_contains(page, "<img src=\"figures/loss.png\" alt=\"plot\" />");
+	free(page);
+
+	remove_tree(tmp);
+	free(tmp);
+}
+
+/* Remote, data:, scheme-relative and absolute URLs are not the site's
+ * files; an encoded name with a query is the file it names. */
+static void remote_and_absolute_images_are_not_checked(void **state)
+{
+	(void)state;
+	char *tmp = e2e_tmpdir();
+	e2e_write(tmp, "content/r/index.md",
+		  "---\ntitle: R\n---\n"
+		  "![a](https://example.org/loss.png) ![b](http://example.org/b.png)\n"
+		  "![c](data:image/png;base64,AAAA) ![d](//cdn.example.org/d.png)\n"
+		  "![e](/static/e.png) ![f](img/my%20plot.png?v=2#top) ![g](<img/my plot.png>)\n");
+	e2e_write(tmp, "content/r/img/my plot.png", "a picture");
+	struct run r = e2e_run(tmp, "build --strict");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "logdown: built 1 report into _site\n");
+	run_free(&r);
+	char *copied = e2e_read(tmp, "_site/r/img/my plot.png");
+	assert_non_null(copied);
+	free(copied);
+	remove_tree(tmp);
+	free(tmp);
+}
+
+/* Whatever exists in the sources, the page shows what the site holds. */
+static void images_the_site_does_not_hold_are_warnings(void **state)
+{
+	(void)state;
+	char *tmp = e2e_tmpdir();
+	/* a lone .md: its folder's files are not copied */
+	e2e_write(tmp, "content/lone.md", "---\ntitle: L\n---\n![x](pic.png)\n");
+	e2e_write(tmp, "content/pic.png", "a picture");
+	/* a bundle: a file that is not an image, a path out of the project,
+	 * a link out of it, another report's image, a static file */
+	e2e_write(tmp, "content/b/index.md",
+		  "---\ntitle: B\n---\n![n](notes.txt)\n\n![o](../../../outside.png)\n\n"
+		  "![l](link.png)\n\n![other](../c/c.png) ![s](../static/s.png)\n");
+	e2e_write(tmp, "content/b/notes.txt", "not an image");
+	e2e_write(tmp, "content/c/index.md", "---\ntitle: C\n---\nC.\n");
+	e2e_write(tmp, "content/c/c.png", "c's picture");
+	e2e_write(tmp, "static/s.png", "a static picture");
+	char *outside = xasprintf("%s-outside.png", tmp);
+	assert_true(file_write(outside, "secret", 6));
+	char *link = path_join(tmp, "content/b/link.png");
+	assert_int_equal(symlink(outside, link), 0);
+
+	struct run r = e2e_run(tmp, "check");
+	/* the walk refuses the link (an error); the page says why it has
+	 * no image */
+	assert_int_equal(r.status, 1);
+	assert_contains(r.err,
+			"content/b/index.md:4:1: warning: image 'notes.txt' is not copied into the "
+			"site: a report folder's .png .jpg .jpeg .gif .svg .webp .avif .pdf .mp4 "
+			".webm files are\n");
+	assert_contains(r.err, "content/b/index.md:6:1: warning: image '../../../outside.png' leads "
+			       "outside the project: logdown copies nothing from there (copy the "
+			       "file into the report's folder)\n");
+	assert_contains(r.err, "content/b/index.md:8:1: warning: image 'link.png' leads outside "
+			       "the project: logdown copies nothing from there (copy the file into "
+			       "the report's folder)\n");
+	assert_null(strstr(r.err, "'../c/c.png'"));
+	assert_null(strstr(r.err, "'../static/s.png'"));
+	assert_contains(r.err, "content/lone.md:4:1: warning: image 'pic.png' is not copied into "
+			       "the site: only the files of a report folder are (move this report "
+			       "to content/lone/index.md, beside its images)\n");
+	run_free(&r);
+	unlink(link);
+	unlink(outside);
+	free(link);
+	free(outside);
+
+	/* another report's image removed: the page that shows it says so,
+	 * though nothing of its own changed */
+	e2e_write(tmp, "content/b/index.md", "---\ntitle: B\n---\n![other](../c/c.png)\n");
+	e2e_write(tmp, "content/lone.md", "---\ntitle: L\n---\nNo image.\n");
+	r = e2e_run(tmp, "build --strict");
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	char *c_png = path_join(tmp, "content/c/c.png");
+	assert_int_equal(unlink(c_png), 0);
+	free(c_png);
+	r = e2e_run(tmp, "build");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.err, "content/b/index.md:4:1: warning: image '../c/c.png' does not "
+			       "exist: the page would show a broken image");
+	run_free(&r);
+
+	remove_tree(tmp);
+	free(tmp);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(a_missing_image_is_a_warning_and_strict_fails),
+		cmocka_unit_test(remote_and_absolute_images_are_not_checked),
+		cmocka_unit_test(images_the_site_does_not_hold_are_warnings),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
