@@ -1166,6 +1166,20 @@ out:
 	free(what);
 }
 
+/* "series 's' has no column 'x' (did you mean 'y'?)" at `at`. */
+static void no_column(struct def *df, struct pseries *s, const char *what, const char *name,
+		      struct loc at)
+{
+	s->cols[s->ncols] = NULL; /* allocated one longer */
+	const char *close = closest_name(name, (const char *const *)s->cols);
+	if (close)
+		diag_error(df->d, at, "%s has no column '%s' (did you mean '%s'?)", what, name,
+			   close);
+	else
+		diag_error(df->d, at, "%s has no column '%s'", what, name);
+	df->ok = false;
+}
+
 /* A series' `more: {into: COLUMN, until: 'pattern', lines: N}`. */
 static void load_more(struct def *df, struct pseries *s, const char *what,
 		      const struct value *v)
@@ -1201,14 +1215,7 @@ static void load_more(struct def *df, struct pseries *s, const char *what,
 		if (strcmp(s->cols[j], into->text) == 0)
 			s->more_col = (int)j;
 	if (s->more_col < 0) {
-		s->cols[s->ncols] = NULL;
-		const char *close = closest_name(into->text, (const char *const *)s->cols);
-		if (close)
-			diag_error(df->d, into->loc, "%s has no column '%s' (did you mean '%s'?)", what,
-				   into->text, close);
-		else
-			diag_error(df->d, into->loc, "%s has no column '%s'", what, into->text);
-		df->ok = false;
+		no_column(df, s, what, into->text, into->loc);
 		return;
 	}
 	s->more_max = MORE_LINES;
@@ -1329,17 +1336,7 @@ static void load_series(struct def *df, const char *name, struct loc key_loc,
 				if (strcmp(s->cols[k], types->keys[i]) == 0)
 					j = (long)k;
 			if (j < 0) {
-				s->cols[s->ncols] = NULL;
-				const char *close = closest_name(types->keys[i],
-								 (const char *const *)s->cols);
-				if (close)
-					diag_error(df->d, types->key_locs[i],
-						   "%s has no column '%s' (did you mean '%s'?)", what,
-						   types->keys[i], close);
-				else
-					diag_error(df->d, types->key_locs[i], "%s has no column '%s'",
-						   what, types->keys[i]);
-				df->ok = false;
+				no_column(df, s, what, types->keys[i], types->key_locs[i]);
 				continue;
 			}
 			s->types[j] = want_type(df, types->items[i]);
@@ -1760,12 +1757,17 @@ static const char **set_names(const struct parser_set *set)
 	return names;
 }
 
-bool parsers_broken(const struct parser_set *set, const char *name)
+static const struct broken_def *broken_find(const struct parser_set *set, const char *name)
 {
 	for (size_t i = 0; i < set->nbroken; i++)
 		if (strcmp(set->broken[i].name, name) == 0)
-			return true;
-	return false;
+			return &set->broken[i];
+	return NULL;
+}
+
+bool parsers_broken(const struct parser_set *set, const char *name)
+{
+	return broken_find(set, name) != NULL;
 }
 
 const struct parser *parsers_lookup(const struct parser_set *set, const char *name,
@@ -1774,13 +1776,12 @@ const struct parser *parsers_lookup(const struct parser_set *set, const char *na
 	const struct parser *p = parsers_find(set, name);
 	if (p)
 		return p;
-	for (size_t i = 0; i < set->nbroken; i++)
-		if (strcmp(set->broken[i].name, name) == 0) {
-			diag_error(d, at, "parser '%s' is not loaded: its definition %s has errors "
-					  "(above)",
-				   name, set->broken[i].file);
-			return NULL;
-		}
+	const struct broken_def *broken = broken_find(set, name);
+	if (broken) {
+		diag_error(d, at, "parser '%s' is not loaded: its definition %s has errors (above)",
+			   name, broken->file);
+		return NULL;
+	}
 	const char **names = set_names(set);
 	const char *close = closest_name(name, names);
 	struct buf b = BUF_INIT;
@@ -2183,6 +2184,7 @@ struct more {
 	bool ranked;
 	uint64_t rank;
 	size_t taken;      /* lines after the row's line looked at */
+	bool until_failed; /* the until pattern failed (reported once) */
 	struct buf *cells; /* per column */
 	size_t ncells;
 	struct buf joined; /* the cells one after another, to build the row */
@@ -2227,7 +2229,6 @@ struct scanner {
 	pthread_t thread;
 	struct pipe *pp;
 	struct scan sc;
-	bool started;
 };
 
 /* A place in the log.  diag quotes a line by reading the whole file,
@@ -2656,13 +2657,14 @@ static void more_line(struct scan *sc, const struct line *ln, long line)
 			more_end(sc);
 		return;
 	}
-	if (ps->more_until.code) {
+	if (ps->more_until.code && !m->until_failed) {
 		int rc = re_match(&ps->more_until, ln->p, ln->n, 0, sc->m.md, sc->m.mctx);
 		if (rc < 0) {
 			struct act a = {&ps->more_until, A_SERIES, m->series, NULL, false};
 			char *what = xasprintf("the more of series '%s' (until)", ps->name);
 			pattern_failed(sc, &a, what, rc, line);
 			free(what);
+			m->until_failed = true;
 		}
 		if (rc != 0) {
 			more_end(sc);

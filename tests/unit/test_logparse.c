@@ -782,6 +782,41 @@ static void more_lines_go_on_in_a_cell(void **state)
 	drop_tmpdir(dir);
 }
 
+/* An until pattern that backtracks too much: one error, not one a row. */
+static void a_failing_until_is_reported_once(void **state)
+{
+	(void)state;
+	char *dir = make_tmpdir();
+	char *path = path_join(dir, "t.log");
+	static const char log[] = "F1: first\n"
+				  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab\n"
+				  "F2: second\n"
+				  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab\n";
+	write_file(path, log, sizeof log - 1);
+	static const char def[] = "name: m\n"
+				  "series:\n"
+				  "  f:\n"
+				  "    pattern: 'F(?<n>\\d): (?<message>.*)'\n"
+				  "    more: { into: message, until: '(a+)+$' }\n";
+	struct capture c;
+	struct parser_set *set;
+	struct run *r = run_def(&c, &set, def, path);
+	assert_null(r);
+	const char *text = cap_text(&c);
+	char *want = xasprintf("p.yaml:5:35: error: pattern '(a+)+$' of the more of series 'f' "
+			       "(until) hit the match limit on %s:2: it backtracks too much",
+			       path);
+	if (!strstr(text, want))
+		fail_msg("wanted\n%s\nin\n%s", want, text);
+	if (strstr(strstr(text, want) + strlen(want), "error:"))
+		fail_msg("more than one error:\n%s", text);
+	free(want);
+	parsers_free(set);
+	cap_close(&c);
+	free(path);
+	drop_tmpdir(dir);
+}
+
 static void more_is_checked_when_loaded(void **state)
 {
 	(void)state;
@@ -1367,6 +1402,7 @@ int main(void)
 		cmocka_unit_test(star_field_names_fields_by_a_group),
 		cmocka_unit_test(pipe_box_markdown_and_aligned_tables_are_read),
 		cmocka_unit_test(more_lines_go_on_in_a_cell),
+		cmocka_unit_test(a_failing_until_is_reported_once),
 		cmocka_unit_test(more_is_checked_when_loaded),
 		cmocka_unit_test(lines_across_chunks_keep_their_numbers),
 		cmocka_unit_test(empty_file_is_an_error),
