@@ -1870,6 +1870,8 @@ static const char *re_hint(int rc)
 
 struct matcher {
 	pcre2_match_data *md;
+	PCRE2_SIZE *ov;   /* md's ovector, which stays where it is */
+	uint32_t ov_pairs;
 	pcre2_match_context *mctx;
 	pcre2_jit_stack *jstack;
 };
@@ -1883,6 +1885,8 @@ static void matcher_init(struct matcher *m, uint32_t groups, uint32_t limit)
 		fprintf(stderr, "logdown: out of memory (PCRE2 match data)\n");
 		abort();
 	}
+	m->ov = pcre2_get_ovector_pointer(m->md);
+	m->ov_pairs = pcre2_get_ovector_count(m->md);
 	if (m->jstack)
 		pcre2_jit_stack_assign(m->mctx, NULL, m->jstack);
 	pcre2_set_match_limit(m->mctx, limit);
@@ -2318,7 +2322,7 @@ static int next_match(struct scan *sc, struct act *a, const struct line *ln, siz
 	}
 	if (rc == 0)
 		return 0;
-	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(sc->m.md);
+	const PCRE2_SIZE *ov = sc->m.ov;
 	/* An empty match moves on by one, or the next one is the same. */
 	*start = ov[1] > ov[0] ? ov[1] : ov[1] + 1;
 	return 1;
@@ -2328,8 +2332,8 @@ static int next_match(struct scan *sc, struct act *a, const struct line *ln, siz
 static bool group_text(const struct scan *sc, const struct line *ln, int g, const char **s,
 		       size_t *n)
 {
-	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(sc->m.md);
-	uint32_t count = pcre2_get_ovector_count(sc->m.md);
+	const PCRE2_SIZE *ov = sc->m.ov;
+	uint32_t count = sc->m.ov_pairs;
 	if (g < 0 || (uint32_t)g >= count || ov[2 * g] == PCRE2_UNSET)
 		return false;
 	*s = ln->p + ov[2 * g];

@@ -230,6 +230,13 @@ static struct run parse_with_threads(const char *dir, const char *threads, const
 static void a_big_log_parses_the_same_on_any_number_of_threads(void **state)
 {
 	(void)state;
+	if (getenv("LOGDOWN_VALGRIND")) {
+		/* Memcheck without JIT takes minutes over these 24 MB eight
+		 * times; test_badinput's 100 MB line runs the threads there. */
+		printf("a_big_log_parses_the_same_on_any_number_of_threads: under valgrind; "
+		       "skipped (ASan runs it)\n");
+		skip();
+	}
 	char *dir = e2e_tmpdir();
 	e2e_write(dir, "parsers/mix.yaml",
 		  "name: mix\n"
@@ -307,6 +314,11 @@ static void a_big_log_parses_the_same_on_any_number_of_threads(void **state)
 static void a_failing_pattern_in_a_big_log_is_named_at_its_first_line(void **state)
 {
 	(void)state;
+	if (getenv("LOGDOWN_VALGRIND")) {
+		printf("a_failing_pattern_in_a_big_log_is_named_at_its_first_line: under "
+		       "valgrind; skipped (ASan runs it)\n");
+		skip();
+	}
 	char *dir = e2e_tmpdir();
 	e2e_write(dir, "parsers/slow.yaml",
 		  "name: slow\n"
