@@ -358,20 +358,37 @@ static char *join_path(const char *prefix, const char *key)
 	return *prefix ? xasprintf("%s.%s", prefix, key) : xstrdup(key);
 }
 
-/* A cell waiting for its series: the series' columns are only known
- * once the whole list has been seen. */
-struct pending_cell {
-	size_t col;
-	enum datum_kind kind;
-	bool has_text;
-	double num;
-	size_t off, len; /* the text, in the builder's `texts` */
-};
+/* The cells of a list wait for their series, whose columns are only
+ * known once the whole list has been seen.  They wait packed, back to
+ * back in the builder's `cells`, so that a big list costs little more
+ * than its series will: each is its column (a varint), a byte of kind
+ * and PENDING_TEXT, a number's value (8 bytes) and a text's length (a
+ * varint) and bytes.  (As 40-byte structs, they made a 150 MB JSON list
+ * cost 681 MB rather than 430.) */
+#define PENDING_KIND 3u
+#define PENDING_TEXT 4u
 
 struct pending_row {
-	size_t first, n; /* its cells */
+	size_t first, n; /* its cells: the offset of the first, how many */
 	long line;
 };
+
+static void varint_put(struct buf *b, size_t v)
+{
+	for (; v >= 0x80; v >>= 7)
+		buf_putc(b, (char)(0x80 | (v & 0x7F)));
+	buf_putc(b, (char)v);
+}
+
+static const unsigned char *varint_get(const unsigned char *p, size_t *v)
+{
+	*v = 0;
+	for (unsigned shift = 0;; shift += 7) {
+		*v |= (size_t)(*p & 0x7F) << shift;
+		if (!(*p++ & 0x80))
+			return p;
+	}
+}
 
 /* Builds the series of one list, item by item, so that a reader can
  * hand over each item and free it: a big JSON file never exists as a
@@ -388,9 +405,7 @@ struct builder {
 	 * already reported. */
 	struct value *names;
 	struct value *warned;
-	struct buf texts;
-	struct pending_cell *cells;
-	size_t ncells, cells_cap;
+	struct buf cells;
 	struct pending_row *rows;
 	size_t nrows, rows_cap;
 };
@@ -418,19 +433,15 @@ static size_t column_of(struct builder *b, const char *name)
 static void add_cell(struct builder *b, size_t col, const struct value *v)
 {
 	struct datum d = scalar_datum(b->w, v);
-	if (b->ncells == b->cells_cap) {
-		b->cells_cap = b->cells_cap ? 2 * b->cells_cap : 64;
-		b->cells = xrealloc(b->cells, b->cells_cap * sizeof *b->cells);
+	assert((unsigned)d.kind <= PENDING_KIND);
+	varint_put(&b->cells, col);
+	buf_putc(&b->cells, (char)((unsigned)d.kind | (d.text ? PENDING_TEXT : 0)));
+	if (d.kind == DATUM_NUMBER)
+		buf_put(&b->cells, (const char *)&d.num, sizeof d.num);
+	if (d.text) {
+		varint_put(&b->cells, d.len);
+		buf_put(&b->cells, d.text, d.len);
 	}
-	struct pending_cell *c = &b->cells[b->ncells++];
-	c->col = col;
-	c->kind = d.kind;
-	c->num = d.num;
-	c->has_text = d.text != NULL;
-	c->off = b->texts.len;
-	c->len = d.text ? d.len : 0;
-	if (d.text)
-		buf_put(&b->texts, d.text, d.len);
 	b->rows[b->nrows - 1].n++;
 }
 
@@ -489,7 +500,7 @@ static void builder_add(struct builder *b, const struct value *it)
 		b->rows = xrealloc(b->rows, b->rows_cap * sizeof *b->rows);
 	}
 	struct pending_row *row = &b->rows[b->nrows++];
-	row->first = b->ncells;
+	row->first = b->cells.len;
 	row->n = 0;
 	row->line = it->loc.line;
 	if (it->kind == VALUE_NULL && b->shape != VALUE_STRING) {
@@ -517,9 +528,8 @@ static void builder_add(struct builder *b, const struct value *it)
 
 static void builder_release(struct builder *b)
 {
-	free(b->cells);
+	buf_free(&b->cells);
 	free(b->rows);
-	buf_free(&b->texts);
 	value_free(b->names);
 	value_free(b->warned);
 }
@@ -545,11 +555,22 @@ static void builder_finish(struct builder *b)
 			struct datum none = {DATUM_MISSING, 0, NULL, 0, row->line};
 			cells[k] = none;
 		}
-		for (size_t k = row->first; k < row->first + row->n; k++) {
-			const struct pending_cell *c = &b->cells[k];
-			struct datum d = {c->kind, c->num, c->has_text ? buf_data(&b->texts) + c->off : NULL,
-					  c->len, row->line};
-			cells[c->col] = d;
+		const unsigned char *p = (const unsigned char *)buf_data(&b->cells) + row->first;
+		for (size_t k = 0; k < row->n; k++) {
+			size_t col;
+			p = varint_get(p, &col);
+			unsigned head = *p++;
+			struct datum d = {(enum datum_kind)(head & PENDING_KIND), 0, NULL, 0, row->line};
+			if (d.kind == DATUM_NUMBER) {
+				memcpy(&d.num, p, sizeof d.num);
+				p += sizeof d.num;
+			}
+			if (head & PENDING_TEXT) {
+				p = varint_get(p, &d.len);
+				d.text = (const char *)p;
+				p += d.len;
+			}
+			cells[col] = d;
 		}
 		series_append(s, cells, row->line);
 	}

@@ -812,6 +812,48 @@ static void csv_text_after_a_closing_quote_is_an_error(void **state)
 	cap_close(&c);
 }
 
+/* A list's cells wait for their columns packed (a varint column, a
+ * varint length): a table wider than 128 columns, a text longer than
+ * 128 bytes, booleans, nulls and numbers come out as written. */
+static void json_wide_rows_and_long_texts_come_out_as_written(void **state)
+{
+	(void)state;
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "[");
+	for (int row = 0; row < 3; row++) {
+		buf_puts(&b, row ? ",\n{" : "{");
+		for (int k = 0; k < 200; k++)
+			buf_printf(&b, "%s\"k%d\": %d.5", k ? ", " : "", k, row * 1000 + k);
+		buf_puts(&b, ", \"note\": \"");
+		for (int k = 0; k < 300; k++)
+			buf_putc(&b, (char)('a' + (row + k) % 26));
+		buf_puts(&b, "\", \"ok\": true, \"none\": null}");
+	}
+	buf_puts(&b, "]\n");
+	struct capture c;
+	cap_open(&c);
+	bool ok;
+	struct run *r = load(JSON, "wide.json", buf_data(&b), &c, &ok);
+	assert_true(ok);
+	assert_string_equal(cap_text(&c), "");
+	const struct series *s = run_series(r, "rows");
+	assert_int_equal(series_column_count(s), 203);
+	assert_int_equal(series_row_count(s), 3);
+	check_cell(s, 2, "k150", DATUM_NUMBER, "2150.5");
+	assert_true(cell_num(s, 2, "k199") == 2199.5);
+	check_cell(s, 1, "ok", DATUM_NUMBER, "true");
+	check_cell(s, 1, "none", DATUM_MISSING, "null");
+	struct datum d;
+	series_cell(s, 1, (size_t)series_column_index(s, "note"), &d);
+	assert_int_equal(d.kind, DATUM_STRING);
+	assert_int_equal(d.len, 300);
+	assert_memory_equal(d.text, "bcdefghijklmnopqrstuvwxyzab", 27);
+	assert_int_equal(series_row_line(s, 2), 3);
+	run_free(r);
+	cap_close(&c);
+	buf_free(&b);
+}
+
 /* Everything a reader gives: ok, the diagnostics, the line count, the
  * fields and every cell of every series.  Caller frees. */
 static char *read_all(enum format f, const char *path, const char *shown)
@@ -1093,6 +1135,7 @@ int main(void)
 		cmocka_unit_test(csv_row_with_too_few_cells_is_reported_at_its_end),
 		cmocka_unit_test(csv_unterminated_quote_is_reported_at_the_quote),
 		cmocka_unit_test(csv_text_after_a_closing_quote_is_an_error),
+		cmocka_unit_test(json_wide_rows_and_long_texts_come_out_as_written),
 		cmocka_unit_test(chunk_size_changes_nothing),
 		cmocka_unit_test(streamed_reading_is_exact_at_the_edges),
 		cmocka_unit_test(big_file_diagnostics_quote_only_the_first_line),
