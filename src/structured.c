@@ -34,15 +34,29 @@
  * columns of the series "rows" (snake_case; an empty header cell gives
  * c<N>, a repeated name gets _2, _3, ...); cells are typed as log
  * captures are.  Blank lines are skipped; spaces around an unquoted
- * cell are not part of it. */
+ * cell are not part of it.
+ *
+ * JSON and CSV are streamed, not slurped: they are read through a
+ * buffer of STREAM_CHUNK bytes that is refilled as the reader goes and
+ * grows only to hold one token (a number, a word) bigger than it, so
+ * that a 1 GB file costs what is kept of it (its series) and not 1 GB
+ * of text besides.  The lines of a file up to QUOTE_LIMIT bytes are
+ * quoted under its diagnostics: such a file is read whole first, and
+ * streamed from memory; a bigger one is streamed from the disk and its
+ * diagnostics give line and column without the line, as for a big log.
+ * YAML is read whole: libyaml builds its tree of the whole document. */
 #include "structured.h"
 
 #include <assert.h>
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "fsutil.h"
 #include "util.h"
@@ -76,6 +90,199 @@ static bool read_text(const char *path, const char *shown, struct buf *text, str
 		return true;
 	diag_error(d, loc_line(shown, 0), "cannot read: %s", strerror(errno));
 	return false;
+}
+
+/* Reading a file in bounded chunks, for JSON and CSV. */
+
+#define STREAM_CHUNK ((size_t)1 << 20)
+/* Files up to this size are read whole so that their diagnostics quote
+ * the line (logparse.c quotes logs up to the same size). */
+#define QUOTE_LIMIT ((off_t)4 << 20)
+
+struct stream {
+	int fd;             /* read from it, or from mem when fd < 0 */
+	const char *mem;
+	size_t mem_len, mem_off;
+	const char *file;   /* as shown, for a read error */
+	struct diag *d;
+	char *buf;
+	size_t cap;
+	size_t pos, len;    /* buf[pos, len) is read, not yet consumed */
+	int64_t base;       /* the offset of buf[0] in the content (after a BOM) */
+	size_t chunk;       /* bytes asked of one read */
+	bool eof;
+	bool io_error;      /* reported */
+	bool opened;        /* and d has the file as a source */
+	long nl;            /* line ends read so far */
+	char last;          /* the last byte read */
+};
+
+/* The bytes one refill asks for: STREAM_CHUNK, or, for tests only, the
+ * environment's LOGDOWN_TEST_CHUNK (1 to STREAM_CHUNK), so that every
+ * token, escape and line end can be made to straddle a refill: the
+ * output must not change with it. */
+static size_t stream_chunk(void)
+{
+	const char *e = getenv("LOGDOWN_TEST_CHUNK");
+	if (!e || !*e)
+		return STREAM_CHUNK;
+	char *end;
+	unsigned long n = strtoul(e, &end, 10);
+	return *end || n < 1 || n > STREAM_CHUNK ? STREAM_CHUNK : (size_t)n;
+}
+
+/* Reads more into the buffer until buf[pos + k] is there; false at the
+ * end of the file (or after a read error, reported).  Moves the bytes
+ * from pos to the buffer's start: pointers into it do not survive. */
+static bool stream_fill(struct stream *s, size_t k)
+{
+	while (s->pos + k >= s->len) {
+		if (s->eof)
+			return false;
+		if (s->pos > 0) {
+			memmove(s->buf, s->buf + s->pos, s->len - s->pos);
+			s->base += (int64_t)s->pos;
+			s->len -= s->pos;
+			s->pos = 0;
+		}
+		/* Full of one token: only then does the buffer grow. */
+		if (s->len == s->cap) {
+			s->cap = s->cap ? 2 * s->cap : s->chunk;
+			s->buf = xrealloc(s->buf, s->cap);
+		}
+		size_t want = s->cap - s->len;
+		if (want > s->chunk)
+			want = s->chunk;
+		ssize_t n;
+		if (s->fd < 0) {
+			n = (ssize_t)(s->mem_len - s->mem_off < want ? s->mem_len - s->mem_off : want);
+			memcpy(s->buf + s->len, s->mem + s->mem_off, (size_t)n);
+			s->mem_off += (size_t)n;
+		} else {
+			do
+				n = read(s->fd, s->buf + s->len, want);
+			while (n < 0 && errno == EINTR);
+		}
+		if (n < 0) {
+			diag_error(s->d, loc_line(s->file, 0), "cannot read: %s", strerror(errno));
+			s->io_error = true;
+		}
+		if (n <= 0) {
+			s->eof = true;
+			return false;
+		}
+		for (const char *p = s->buf + s->len, *end = p + n;
+		     (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+			s->nl++;
+		s->last = s->buf[s->len + (size_t)n - 1];
+		s->len += (size_t)n;
+	}
+	return true;
+}
+
+/* The byte k after the current one (0: the current one), or -1 past the
+ * end of the file. */
+static inline int stream_peek(struct stream *s, size_t k)
+{
+	if (s->pos + k < s->len || stream_fill(s, k))
+		return (unsigned char)s->buf[s->pos + k];
+	return -1;
+}
+
+/* The offset of the current byte in the content. */
+static inline int64_t stream_at(const struct stream *s)
+{
+	return s->base + (int64_t)s->pos;
+}
+
+/* Opens path for r as `shown`: the stream starts after a byte order mark
+ * (not content: columns count from after it), and d quotes the file's
+ * lines until stream_close() when it is small enough to be held.  False
+ * after reporting why it cannot be read; close it in any case. */
+static bool stream_open(struct stream *s, const char *path, const char *shown, struct diag *d,
+			struct buf *whole)
+{
+	memset(s, 0, sizeof *s);
+	s->fd = -1;
+	s->file = shown;
+	s->d = d;
+	s->chunk = stream_chunk();
+	/* O_NONBLOCK: opening a FIFO must not hang the build. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0)
+		goto fail;
+	if (!S_ISREG(st.st_mode)) {
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		goto fail;
+	}
+	if (st.st_size > QUOTE_LIMIT) {
+		s->fd = fd;
+		/* Not read whole by diag to be quoted: its lines are not
+		 * quoted, but for the first one when it is short (a CSV
+		 * header), since diag would quote an empty line 1 instead. */
+		buf_grow(whole, STREAM_CHUNK);
+		ssize_t n;
+		do
+			n = pread(fd, whole->data, STREAM_CHUNK, 0);
+		while (n < 0 && errno == EINTR);
+		const char *nl = n > 0 ? memchr(whole->data, '\n', (size_t)n) : NULL;
+		whole->len = nl ? (size_t)(nl - whole->data) : 0;
+		whole->data[whole->len] = '\0';
+		diag_add_source(d, shown, buf_data(whole), whole->len);
+	} else {
+		/* The size, and a byte to see the end by. */
+		buf_grow(whole, (size_t)st.st_size + 1);
+		for (;;) {
+			if (whole->cap - whole->len < 2)
+				buf_grow(whole, 65536);
+			ssize_t n = read(fd, whole->data + whole->len, whole->cap - whole->len - 1);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0)
+				goto fail;
+			if (n == 0)
+				break;
+			whole->len += (size_t)n;
+			whole->data[whole->len] = '\0';
+		}
+		close(fd);
+		fd = -1;
+		s->mem = buf_data(whole);
+		s->mem_len = whole->len;
+		size_t skip = s->mem_len >= 3 && memcmp(s->mem, bom, 3) == 0 ? 3 : 0;
+		diag_add_source(d, shown, s->mem + skip, s->mem_len - skip);
+	}
+	s->opened = true;
+	if (stream_peek(s, 0) == 0xEF && stream_peek(s, 1) == 0xBB && stream_peek(s, 2) == 0xBF) {
+		s->pos = 3;
+		s->base = -3;
+	}
+	return !s->io_error;
+fail:
+	diag_error(d, loc_line(shown, 0), "cannot read: %s", strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return false;
+}
+
+/* Reads to the end, for the line count, gives r its line count, and
+ * stops quoting the file. */
+static void stream_close(struct stream *s, struct run *r)
+{
+	if (r && !s->io_error && s->opened) {
+		s->pos = s->len;
+		while (stream_fill(s, 0))
+			s->pos = s->len;
+		/* Lines, a last one without its line end included. */
+		int64_t size = s->base + (int64_t)s->len;
+		run_set_line_count(r, s->nl + (size > 0 && s->last != '\n' ? 1 : 0));
+	}
+	if (s->fd >= 0)
+		close(s->fd);
+	free(s->buf);
+	if (s->opened)
+		diag_forget_source(s->d, s->file);
 }
 
 /* Parsed values into fields and series. */
@@ -151,20 +358,37 @@ static char *join_path(const char *prefix, const char *key)
 	return *prefix ? xasprintf("%s.%s", prefix, key) : xstrdup(key);
 }
 
-/* A cell waiting for its series: the series' columns are only known
- * once the whole list has been seen. */
-struct pending_cell {
-	size_t col;
-	enum datum_kind kind;
-	bool has_text;
-	double num;
-	size_t off, len; /* the text, in the builder's `texts` */
-};
+/* The cells of a list wait for their series, whose columns are only
+ * known once the whole list has been seen.  They wait packed, back to
+ * back in the builder's `cells`, so that a big list costs little more
+ * than its series will: each is its column (a varint), a byte of kind
+ * and PENDING_TEXT, a number's value (8 bytes) and a text's length (a
+ * varint) and bytes.  (As 40-byte structs, they made a 150 MB JSON list
+ * cost 681 MB rather than 430.) */
+#define PENDING_KIND 3u
+#define PENDING_TEXT 4u
 
 struct pending_row {
-	size_t first, n; /* its cells */
+	size_t first, n; /* its cells: the offset of the first, how many */
 	long line;
 };
+
+static void varint_put(struct buf *b, size_t v)
+{
+	for (; v >= 0x80; v >>= 7)
+		buf_putc(b, (char)(0x80 | (v & 0x7F)));
+	buf_putc(b, (char)v);
+}
+
+static const unsigned char *varint_get(const unsigned char *p, size_t *v)
+{
+	*v = 0;
+	for (unsigned shift = 0;; shift += 7) {
+		*v |= (size_t)(*p & 0x7F) << shift;
+		if (!(*p++ & 0x80))
+			return p;
+	}
+}
 
 /* Builds the series of one list, item by item, so that a reader can
  * hand over each item and free it: a big JSON file never exists as a
@@ -181,9 +405,7 @@ struct builder {
 	 * already reported. */
 	struct value *names;
 	struct value *warned;
-	struct buf texts;
-	struct pending_cell *cells;
-	size_t ncells, cells_cap;
+	struct buf cells;
 	struct pending_row *rows;
 	size_t nrows, rows_cap;
 };
@@ -211,19 +433,15 @@ static size_t column_of(struct builder *b, const char *name)
 static void add_cell(struct builder *b, size_t col, const struct value *v)
 {
 	struct datum d = scalar_datum(b->w, v);
-	if (b->ncells == b->cells_cap) {
-		b->cells_cap = b->cells_cap ? 2 * b->cells_cap : 64;
-		b->cells = xrealloc(b->cells, b->cells_cap * sizeof *b->cells);
+	assert((unsigned)d.kind <= PENDING_KIND);
+	varint_put(&b->cells, col);
+	buf_putc(&b->cells, (char)((unsigned)d.kind | (d.text ? PENDING_TEXT : 0)));
+	if (d.kind == DATUM_NUMBER)
+		buf_put(&b->cells, (const char *)&d.num, sizeof d.num);
+	if (d.text) {
+		varint_put(&b->cells, d.len);
+		buf_put(&b->cells, d.text, d.len);
 	}
-	struct pending_cell *c = &b->cells[b->ncells++];
-	c->col = col;
-	c->kind = d.kind;
-	c->num = d.num;
-	c->has_text = d.text != NULL;
-	c->off = b->texts.len;
-	c->len = d.text ? d.len : 0;
-	if (d.text)
-		buf_put(&b->texts, d.text, d.len);
 	b->rows[b->nrows - 1].n++;
 }
 
@@ -282,7 +500,7 @@ static void builder_add(struct builder *b, const struct value *it)
 		b->rows = xrealloc(b->rows, b->rows_cap * sizeof *b->rows);
 	}
 	struct pending_row *row = &b->rows[b->nrows++];
-	row->first = b->ncells;
+	row->first = b->cells.len;
 	row->n = 0;
 	row->line = it->loc.line;
 	if (it->kind == VALUE_NULL && b->shape != VALUE_STRING) {
@@ -310,9 +528,8 @@ static void builder_add(struct builder *b, const struct value *it)
 
 static void builder_release(struct builder *b)
 {
-	free(b->cells);
+	buf_free(&b->cells);
 	free(b->rows);
-	buf_free(&b->texts);
 	value_free(b->names);
 	value_free(b->warned);
 }
@@ -338,11 +555,22 @@ static void builder_finish(struct builder *b)
 			struct datum none = {DATUM_MISSING, 0, NULL, 0, row->line};
 			cells[k] = none;
 		}
-		for (size_t k = row->first; k < row->first + row->n; k++) {
-			const struct pending_cell *c = &b->cells[k];
-			struct datum d = {c->kind, c->num, c->has_text ? buf_data(&b->texts) + c->off : NULL,
-					  c->len, row->line};
-			cells[c->col] = d;
+		const unsigned char *p = (const unsigned char *)buf_data(&b->cells) + row->first;
+		for (size_t k = 0; k < row->n; k++) {
+			size_t col;
+			p = varint_get(p, &col);
+			unsigned head = *p++;
+			struct datum d = {(enum datum_kind)(head & PENDING_KIND), 0, NULL, 0, row->line};
+			if (d.kind == DATUM_NUMBER) {
+				memcpy(&d.num, p, sizeof d.num);
+				p += sizeof d.num;
+			}
+			if (head & PENDING_TEXT) {
+				p = varint_get(p, &d.len);
+				d.text = (const char *)p;
+				p += d.len;
+			}
+			cells[col] = d;
 		}
 		series_append(s, cells, row->line);
 	}
@@ -374,39 +602,53 @@ static void walk_value(struct walk *w, const struct value *v, const char *path)
 
 /* JSON, read here rather than by libyaml, which refuses the surrogate
  * pairs (\ud83d\ude00) that Python writes for emoji, and reads NaN as a
- * string. */
+ * string.  It reads from a stream: a token is looked at through
+ * json_peek(), which keeps everything from the current byte on in the
+ * buffer, and consumed by advancing s->pos. */
 
 struct json {
-	const char *text;
-	size_t len;
-	size_t pos;
+	struct stream *s;
 	int line;
-	size_t line_start;
+	int64_t line_start;
+	/* Where the last run of blanks started (and the line it started
+	 * on): at the end of the file, a message points there, just after
+	 * the last thing written. */
+	int64_t ws_from, ws_end, ws_line_start;
+	int ws_line;
 	const char *file;
 	struct diag *d;
 	bool failed;
 };
 
-static struct loc json_loc(const struct json *j, size_t pos, int len)
+static inline int json_peek(struct json *j, size_t k)
 {
-	/* Positions are only asked for at or after the current line start,
-	 * except openers, which callers locate when they are read. */
-	struct loc l = {j->file, j->line, (int)(pos - j->line_start) + 1, len};
+	return stream_peek(j->s, k);
+}
+
+/* The place of the current byte, len bytes long. */
+static struct loc json_loc(const struct json *j, int len)
+{
+	struct loc l = {j->file, j->line, (int)(stream_at(j->s) - j->line_start) + 1, len};
 	return l;
 }
 
 static void json_ws(struct json *j)
 {
-	while (j->pos < j->len) {
-		char c = j->text[j->pos];
+	struct stream *s = j->s;
+	if (stream_at(s) != j->ws_end) {
+		j->ws_from = stream_at(s);
+		j->ws_line = j->line;
+		j->ws_line_start = j->line_start;
+	}
+	for (int c; (c = json_peek(j, 0)) >= 0; s->pos++) {
 		if (c == '\n') {
 			j->line++;
-			j->line_start = j->pos + 1;
+			j->line_start = stream_at(s) + 1;
 		} else if (c != ' ' && c != '\t' && c != '\r') {
 			break;
 		}
-		j->pos++;
 	}
+	j->ws_end = stream_at(s);
 }
 
 /* Reports "expected X, found Y" at the current position, Y being the
@@ -414,36 +656,29 @@ static void json_ws(struct json *j)
 static void json_expected(struct json *j, const char *what)
 {
 	j->failed = true;
-	if (j->pos >= j->len) {
+	if (json_peek(j, 0) < 0) {
+		if (j->s->io_error)
+			return;
 		/* Point just after the last thing written, not at an empty
 		 * line below it. */
-		size_t end = j->len;
-		while (end > 0 && strchr(" \t\r\n", j->text[end - 1]))
-			end--;
-		struct loc at = {j->file, 1, 1, 1};
-		for (size_t i = 0; i < end; i++) {
-			if (j->text[i] == '\n') {
-				at.line++;
-				at.col = 1;
-			} else {
-				at.col++;
-			}
-		}
+		bool blanks = stream_at(j->s) == j->ws_end;
+		int64_t end = blanks ? j->ws_from : stream_at(j->s);
+		int64_t start = blanks ? j->ws_line_start : j->line_start;
+		struct loc at = {j->file, blanks ? j->ws_line : j->line, (int)(end - start) + 1, 1};
 		diag_error(j->d, at, "malformed JSON: expected %s, found the end of the file", what);
 		return;
 	}
 	size_t n = 0;
-	while (j->pos + n < j->len && n < 20 &&
-	       (isalnum((unsigned char)j->text[j->pos + n]) || j->text[j->pos + n] == '_'))
+	for (int c; n < 20 && (c = json_peek(j, n)) >= 0 && (isalnum(c) || c == '_');)
 		n++;
 	if (n == 0) {
 		/* One character, all of its UTF-8 bytes. */
 		n = 1;
-		while (j->pos + n < j->len && ((unsigned char)j->text[j->pos + n] & 0xC0) == 0x80)
+		for (int c; (c = json_peek(j, n)) >= 0 && (c & 0xC0) == 0x80;)
 			n++;
 	}
-	diag_error(j->d, json_loc(j, j->pos, (int)n), "malformed JSON: expected %s, found '%.*s'",
-		   what, (int)n, j->text + j->pos);
+	diag_error(j->d, json_loc(j, (int)n), "malformed JSON: expected %s, found '%.*s'", what,
+		   (int)n, j->s->buf + j->s->pos);
 }
 
 static void put_utf8(struct buf *b, unsigned long cp)
@@ -465,14 +700,12 @@ static void put_utf8(struct buf *b, unsigned long cp)
 	}
 }
 
-/* Four hex digits at p, or -1. */
-static long hex4(const char *p, size_t avail)
+/* Four hex digits k bytes on, or -1. */
+static long json_hex4(struct json *j, size_t k)
 {
-	if (avail < 4)
-		return -1;
 	long v = 0;
-	for (int i = 0; i < 4; i++) {
-		int c = (unsigned char)p[i], x;
+	for (size_t i = 0; i < 4; i++) {
+		int c = json_peek(j, k + i), x;
 		if (c >= '0' && c <= '9')
 			x = c - '0';
 		else if (c >= 'a' && c <= 'f')
@@ -490,29 +723,40 @@ static long hex4(const char *p, size_t avail)
  * of a lone surrogate, which cannot be UTF-8, becomes U+FFFD. */
 static bool json_string(struct json *j, struct buf *out)
 {
-	struct loc open = json_loc(j, j->pos, 1);
-	j->pos++;
+	struct stream *s = j->s;
+	struct loc open = json_loc(j, 1);
+	s->pos++;
 	for (;;) {
-		size_t start = j->pos;
-		while (j->pos < j->len && j->text[j->pos] != '"' && j->text[j->pos] != '\\' &&
-		       j->text[j->pos] != '\n')
-			j->pos++;
-		buf_put(out, j->text + start, j->pos - start);
-		if (j->pos >= j->len || j->text[j->pos] == '\n') {
+		/* The plain bytes, a buffer at a time. */
+		int c;
+		for (;;) {
+			size_t start = s->pos;
+			while (s->pos < s->len && s->buf[s->pos] != '"' && s->buf[s->pos] != '\\' &&
+			       s->buf[s->pos] != '\n')
+				s->pos++;
+			buf_put(out, s->buf + start, s->pos - start);
+			if ((c = json_peek(j, 0)) < 0 || c == '"' || c == '\\' || c == '\n')
+				break;
+		}
+		if (c < 0 || c == '\n') {
 			j->failed = true;
-			diag_error(j->d, open, "malformed JSON: a string that is never closed "
-					       "(a string ends on its own line with '\"')");
+			if (!s->io_error)
+				diag_error(j->d, open, "malformed JSON: a string that is never closed "
+						       "(a string ends on its own line with '\"')");
 			return false;
 		}
-		char c = j->text[j->pos];
 		if (c == '"') {
-			j->pos++;
+			s->pos++;
 			return true;
 		}
 		/* A backslash escape. */
-		struct loc at = json_loc(j, j->pos, 2);
-		char e = j->pos + 1 < j->len ? j->text[j->pos + 1] : '\0';
-		j->pos += 2;
+		struct loc at = json_loc(j, 2);
+		/* The end of the file after the backslash is an unknown
+		 * escape too. */
+		int e = json_peek(j, 1);
+		s->pos += e < 0 ? 1 : 2;
+		if (e < 0)
+			e = '\0';
 		switch (e) {
 		case '"': buf_putc(out, '"'); break;
 		case '\\': buf_putc(out, '\\'); break;
@@ -523,22 +767,22 @@ static bool json_string(struct json *j, struct buf *out)
 		case 'r': buf_putc(out, '\r'); break;
 		case 't': buf_putc(out, '\t'); break;
 		case 'u': {
-			long cp = hex4(j->text + j->pos, j->len - j->pos);
+			long cp = json_hex4(j, 0);
 			if (cp < 0) {
 				at.len = 2;
 				j->failed = true;
 				diag_error(j->d, at, "malformed JSON: \\u must be followed by four hex digits");
 				return false;
 			}
-			j->pos += 4;
+			s->pos += 4;
 			/* A high surrogate and the low one after it make one
 			 * character beyond the BMP (Python escapes emoji so). */
-			if (cp >= 0xD800 && cp <= 0xDBFF && j->pos + 6 <= j->len &&
-			    j->text[j->pos] == '\\' && j->text[j->pos + 1] == 'u') {
-				long lo = hex4(j->text + j->pos + 2, j->len - j->pos - 2);
+			if (cp >= 0xD800 && cp <= 0xDBFF && json_peek(j, 0) == '\\' &&
+			    json_peek(j, 1) == 'u') {
+				long lo = json_hex4(j, 2);
 				if (lo >= 0xDC00 && lo <= 0xDFFF) {
 					cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-					j->pos += 6;
+					s->pos += 6;
 				}
 			}
 			if (cp >= 0xD800 && cp <= 0xDFFF)
@@ -555,72 +799,83 @@ static bool json_string(struct json *j, struct buf *out)
 	}
 }
 
-static bool is_digit(char c)
+static bool is_digit(int c)
 {
 	return c >= '0' && c <= '9';
+}
+
+/* True when the bytes k on are w. */
+static bool json_has(struct json *j, size_t k, const char *w)
+{
+	for (size_t i = 0; w[i]; i++)
+		if (json_peek(j, k + i) != (unsigned char)w[i])
+			return false;
+	return true;
 }
 
 /* A number in JSON's grammar, keeping its text. */
 static struct value *json_number(struct json *j)
 {
-	size_t start = j->pos, p = j->pos;
-	const char *t = j->text;
-	if (p < j->len && t[p] == '-')
+	struct stream *s = j->s;
+	size_t p = 0;
+	if (json_peek(j, p) == '-')
 		p++;
-	if (p + 8 <= j->len && memcmp(t + p, "Infinity", 8) == 0) {
+	if (json_has(j, p, "Infinity")) {
 		p += 8;
-		struct value *v = value_number(t[start] == '-' ? -INFINITY : INFINITY, NULL);
-		v->text = xstrndup(t + start, p - start);
-		v->len = p - start;
-		j->pos = p;
+		const char *t = s->buf + s->pos;
+		struct value *v = value_number(t[0] == '-' ? -INFINITY : INFINITY, NULL);
+		v->text = xstrndup(t, p);
+		v->len = p;
+		s->pos += p;
 		return v;
 	}
 	size_t int_start = p;
-	while (p < j->len && is_digit(t[p]))
+	while (is_digit(json_peek(j, p)))
 		p++;
-	bool ok = p > int_start && !(t[int_start] == '0' && p - int_start > 1);
-	if (ok && p < j->len && t[p] == '.') {
+	bool ok = p > int_start && !(json_peek(j, int_start) == '0' && p - int_start > 1);
+	if (ok && json_peek(j, p) == '.') {
 		size_t f = ++p;
-		while (p < j->len && is_digit(t[p]))
+		while (is_digit(json_peek(j, p)))
 			p++;
 		ok = p > f;
 	}
-	if (ok && p < j->len && (t[p] == 'e' || t[p] == 'E')) {
+	if (ok && (json_peek(j, p) == 'e' || json_peek(j, p) == 'E')) {
 		p++;
-		if (p < j->len && (t[p] == '+' || t[p] == '-'))
+		if (json_peek(j, p) == '+' || json_peek(j, p) == '-')
 			p++;
 		size_t e = p;
-		while (p < j->len && is_digit(t[p]))
+		while (is_digit(json_peek(j, p)))
 			p++;
 		ok = p > e;
 	}
 	if (!ok) {
 		/* Take in the whole would-be number for the caret. */
-		while (p < j->len && (isalnum((unsigned char)t[p]) || t[p] == '.' || t[p] == '+' ||
-				      t[p] == '-'))
+		for (int c; (c = json_peek(j, p)) >= 0 &&
+			    (isalnum(c) || c == '.' || c == '+' || c == '-');)
 			p++;
 		j->failed = true;
-		diag_error(j->d, json_loc(j, start, (int)(p - start)),
-			   "malformed JSON: '%.*s' is not a number", (int)(p - start), t + start);
+		diag_error(j->d, json_loc(j, (int)p), "malformed JSON: '%.*s' is not a number",
+			   (int)p, s->buf + s->pos);
 		return NULL;
 	}
-	char *text = xstrndup(t + start, p - start);
+	char *text = xstrndup(s->buf + s->pos, p);
 	struct value *v = value_number(strtod(text, NULL), NULL);
 	v->text = text;
-	v->len = p - start;
-	j->pos = p;
+	v->len = p;
+	s->pos += p;
 	return v;
 }
 
 static bool json_word(struct json *j, const char *w)
 {
 	size_t n = strlen(w);
-	if (j->pos + n > j->len || memcmp(j->text + j->pos, w, n) != 0)
+	if (!json_has(j, 0, w))
 		return false;
 	/* "nullx" is not null. */
-	if (j->pos + n < j->len && isalnum((unsigned char)j->text[j->pos + n]))
+	int c = json_peek(j, n);
+	if (c >= 0 && isalnum(c))
 		return false;
-	j->pos += n;
+	j->s->pos += n;
 	return true;
 }
 
@@ -632,11 +887,11 @@ static bool json_open(struct json *j, int depth)
 {
 	if (depth >= JSON_MAX_DEPTH) {
 		j->failed = true;
-		diag_error(j->d, json_loc(j, j->pos, 1), "JSON nested deeper than %d levels (%s)",
+		diag_error(j->d, json_loc(j, 1), "JSON nested deeper than %d levels (%s)",
 			   JSON_MAX_DEPTH, limit_hint(LIMIT_JSON_DEPTH));
 		return false;
 	}
-	j->pos++;
+	j->s->pos++;
 	json_ws(j);
 	return true;
 }
@@ -646,21 +901,21 @@ static bool json_open(struct json *j, int depth)
  * key is missing after a trailing comma. */
 static bool json_key(struct json *j, bool later, struct buf *key, struct loc *at)
 {
-	if (j->pos >= j->len || j->text[j->pos] != '"') {
+	if (json_peek(j, 0) != '"') {
 		json_expected(j, later ? "a key in double quotes (no comma after the last member)"
 				       : "a key in double quotes");
 		return false;
 	}
-	*at = json_loc(j, j->pos, 1);
+	*at = json_loc(j, 1);
 	if (!json_string(j, key))
 		return false;
-	at->len = (int)(j->pos - j->line_start) + 1 - at->col;
+	at->len = (int)(stream_at(j->s) - j->line_start) + 1 - at->col;
 	json_ws(j);
-	if (j->pos >= j->len || j->text[j->pos] != ':') {
+	if (json_peek(j, 0) != ':') {
 		json_expected(j, "':' after the key");
 		return false;
 	}
-	j->pos++;
+	j->s->pos++;
 	json_ws(j);
 	return true;
 }
@@ -671,17 +926,18 @@ static bool json_key(struct json *j, bool later, struct buf *key, struct loc *at
 static int json_next(struct json *j, bool is_obj, struct loc open)
 {
 	json_ws(j);
-	if (j->pos < j->len && j->text[j->pos] == ',') {
-		j->pos++;
+	int c = json_peek(j, 0);
+	if (c == ',') {
+		j->s->pos++;
 		json_ws(j);
 		return 1;
 	}
-	if (j->pos < j->len && j->text[j->pos] == (is_obj ? '}' : ']')) {
-		j->pos++;
+	if (c == (is_obj ? '}' : ']')) {
+		j->s->pos++;
 		return 0;
 	}
 	json_expected(j, is_obj ? "',' or '}'" : "',' or ']'");
-	if (j->pos >= j->len)
+	if (c < 0 && !j->s->io_error)
 		diag_note(j->d, open, "the %s that is not closed starts here",
 			  is_obj ? "object" : "array");
 	return -1;
@@ -690,14 +946,14 @@ static int json_next(struct json *j, bool is_obj, struct loc open)
 /* An object or array; the current character is its opener. */
 static struct value *json_container(struct json *j, int depth)
 {
-	bool is_obj = j->text[j->pos] == '{';
+	bool is_obj = json_peek(j, 0) == '{';
 	char close = is_obj ? '}' : ']';
 	struct value *v = value_new(is_obj ? VALUE_MAP : VALUE_LIST);
-	v->loc = json_loc(j, j->pos, 1);
+	v->loc = json_loc(j, 1);
 	if (!json_open(j, depth))
 		goto fail;
-	if (j->pos < j->len && j->text[j->pos] == close) {
-		j->pos++;
+	if (json_peek(j, 0) == close) {
+		j->s->pos++;
 		return v;
 	}
 	for (int more = 1; more > 0; more = json_next(j, is_obj, v->loc)) {
@@ -731,13 +987,13 @@ fail:
 
 static struct value *json_value(struct json *j, int depth)
 {
-	if (j->pos >= j->len) {
+	int c = json_peek(j, 0);
+	if (c < 0) {
 		json_expected(j, "a value");
 		return NULL;
 	}
-	struct loc at = json_loc(j, j->pos, 1);
+	struct loc at = json_loc(j, 1);
 	struct value *v = NULL;
-	char c = j->text[j->pos];
 	if (c == '{' || c == '[')
 		return json_container(j, depth);
 	if (c == '"') {
@@ -759,7 +1015,7 @@ static struct value *json_value(struct json *j, int depth)
 		json_expected(j, "a value");
 	}
 	if (v) {
-		at.len = (int)(j->pos - j->line_start) + 1 - at.col;
+		at.len = (int)(stream_at(j->s) - j->line_start) + 1 - at.col;
 		v->loc = at;
 	}
 	return v;
@@ -771,7 +1027,8 @@ static struct value *json_value(struct json *j, int depth)
  * one item is ever a tree.  False after a syntax error. */
 static bool json_walk(struct json *j, struct walk *w, int depth, const char *path)
 {
-	if (j->pos >= j->len || (j->text[j->pos] != '{' && j->text[j->pos] != '[')) {
+	int c = json_peek(j, 0);
+	if (c != '{' && c != '[') {
 		struct value *v = json_value(j, depth);
 		if (!v)
 			return false;
@@ -780,13 +1037,13 @@ static bool json_walk(struct json *j, struct walk *w, int depth, const char *pat
 		value_free(v);
 		return true;
 	}
-	bool is_obj = j->text[j->pos] == '{';
-	struct loc open = json_loc(j, j->pos, 1);
+	bool is_obj = c == '{';
+	struct loc open = json_loc(j, 1);
 	if (!json_open(j, depth))
 		return false;
-	bool empty = j->pos < j->len && j->text[j->pos] == (is_obj ? '}' : ']');
+	bool empty = json_peek(j, 0) == (is_obj ? '}' : ']');
 	if (empty)
-		j->pos++;
+		j->s->pos++;
 	if (is_obj) {
 		int more = empty ? 0 : 1;
 		for (bool later = false; more > 0; more = json_next(j, true, open), later = true) {
@@ -822,19 +1079,19 @@ static bool json_walk(struct json *j, struct walk *w, int depth, const char *pat
 	return true;
 }
 
-/* Reads the JSON document in text into w's run. */
-static bool json_read(struct walk *w, const char *text, size_t len)
+/* Reads the JSON document in s into w's run. */
+static bool json_read(struct walk *w, struct stream *s)
 {
-	struct json j = {.text = text, .len = len, .line = 1, .file = w->file, .d = w->d};
+	struct json j = {.s = s, .line = 1, .ws_end = -1, .file = w->file, .d = w->d};
 	json_ws(&j);
 	if (!json_walk(&j, w, 0, ""))
 		return false;
 	json_ws(&j);
-	if (j.pos < j.len) {
+	if (json_peek(&j, 0) >= 0) {
 		json_expected(&j, "the end of the file after the JSON value");
 		return false;
 	}
-	return true;
+	return !s->io_error;
 }
 
 /* Reads path into text for r: *t and *len are the content after a byte
@@ -857,9 +1114,22 @@ static bool load_text(struct run *r, const char *path, const char *shown, struct
 	return true;
 }
 
-/* Loads path as JSON or YAML into r. */
-static bool read_tree(struct run *r, const char *path, const char *shown, struct diag *d,
-		      bool json)
+bool structured_read_json(struct run *r, const char *path, const char *shown, struct diag *d)
+{
+	struct buf whole = BUF_INIT;
+	struct stream s;
+	struct walk w = {.r = r, .file = shown, .d = d, .ok = true};
+	if (stream_open(&s, path, shown, d, &whole))
+		w.ok = json_read(&w, &s) && w.ok;
+	else
+		w.ok = false;
+	stream_close(&s, r);
+	buf_free(&whole);
+	return w.ok;
+}
+
+/* YAML is read whole: libyaml's document is a tree of all of it. */
+bool structured_read_yaml(struct run *r, const char *path, const char *shown, struct diag *d)
 {
 	struct buf text = BUF_INIT;
 	const char *t;
@@ -869,41 +1139,27 @@ static bool read_tree(struct run *r, const char *path, const char *shown, struct
 		return false;
 	}
 	struct walk w = {.r = r, .file = shown, .d = d, .ok = true};
-	if (json) {
-		w.ok = json_read(&w, t, len) && w.ok;
-	} else {
-		struct value *root = yamldoc_parse(t, len, shown, 0, d);
-		if (root) {
-			w.yaml = t;
-			w.yaml_len = len;
-			w.nlines = (size_t)count_lines(t, len) + 1;
-			w.lines = xmalloc(w.nlines * sizeof *w.lines);
-			size_t n = 0;
-			w.lines[n++] = 0;
-			for (size_t i = 0; i < len && n < w.nlines; i++)
-				if (t[i] == '\n')
-					w.lines[n++] = i + 1;
-			w.nlines = n;
-			if (root->kind != VALUE_NULL)
-				walk_value(&w, root, "");
-		}
-		w.ok = w.ok && root;
-		free(w.lines);
-		value_free(root);
+	struct value *root = yamldoc_parse(t, len, shown, 0, d);
+	if (root) {
+		w.yaml = t;
+		w.yaml_len = len;
+		w.nlines = (size_t)count_lines(t, len) + 1;
+		w.lines = xmalloc(w.nlines * sizeof *w.lines);
+		size_t n = 0;
+		w.lines[n++] = 0;
+		for (size_t i = 0; i < len && n < w.nlines; i++)
+			if (t[i] == '\n')
+				w.lines[n++] = i + 1;
+		w.nlines = n;
+		if (root->kind != VALUE_NULL)
+			walk_value(&w, root, "");
 	}
+	w.ok = w.ok && root;
+	free(w.lines);
+	value_free(root);
 	diag_forget_source(d, shown);
 	buf_free(&text);
 	return w.ok;
-}
-
-bool structured_read_json(struct run *r, const char *path, const char *shown, struct diag *d)
-{
-	return read_tree(r, path, shown, d, true);
-}
-
-bool structured_read_yaml(struct run *r, const char *path, const char *shown, struct diag *d)
-{
-	return read_tree(r, path, shown, d, false);
 }
 
 /* CSV. */
@@ -942,11 +1198,9 @@ struct cell {
 };
 
 struct csv {
-	const char *text;
-	size_t len;
-	size_t pos;
+	struct stream *s;
 	int line;
-	size_t line_start;
+	int64_t line_start;
 	const char *file;
 	struct diag *d;
 	/* The record being read. */
@@ -959,64 +1213,80 @@ struct csv {
 
 enum csv_result { CSV_RECORD, CSV_BAD_RECORD, CSV_EOF, CSV_STOP };
 
-static bool csv_eol(const struct csv *c, size_t p, size_t *after)
+/* The length of the line end at the current byte: 1 for LF, 2 for CRLF,
+ * 0 for none. */
+static int csv_eol(struct csv *c)
 {
-	if (p < c->len && c->text[p] == '\n') {
-		*after = p + 1;
-		return true;
-	}
-	if (p + 1 < c->len && c->text[p] == '\r' && c->text[p + 1] == '\n') {
-		*after = p + 2;
-		return true;
-	}
-	return false;
+	int ch = stream_peek(c->s, 0);
+	if (ch == '\n')
+		return 1;
+	if (ch == '\r' && stream_peek(c->s, 1) == '\n')
+		return 2;
+	return 0;
 }
 
-static struct loc csv_loc(const struct csv *c, size_t p, int len)
+/* The place of the current byte, len bytes long. */
+static struct loc csv_loc(const struct csv *c, int len)
 {
-	struct loc l = {c->file, c->line, (int)(p - c->line_start) + 1, len};
+	struct loc l = {c->file, c->line, (int)(stream_at(c->s) - c->line_start) + 1, len};
 	return l;
 }
 
-static void csv_newline(struct csv *c, size_t after)
+/* Consumes a line end of n bytes. */
+static void csv_newline(struct csv *c, int n)
 {
+	c->s->pos += (size_t)n;
 	c->line++;
-	c->line_start = after;
-	c->pos = after;
+	c->line_start = stream_at(c->s);
+}
+
+static void csv_blanks(struct csv *c)
+{
+	for (int ch; (ch = stream_peek(c->s, 0)) == ' ' || ch == '\t';)
+		c->s->pos++;
 }
 
 /* Skips the rest of the line (after a bad cell) so that reading goes on
  * with the next record. */
 static void csv_skip_line(struct csv *c)
 {
-	size_t after;
-	while (c->pos < c->len && !csv_eol(c, c->pos, &after))
-		c->pos++;
-	if (c->pos < c->len)
-		csv_newline(c, after);
+	while (stream_peek(c->s, 0) >= 0 && !csv_eol(c))
+		c->s->pos++;
+	if (stream_peek(c->s, 0) >= 0)
+		csv_newline(c, csv_eol(c));
+}
+
+/* Appends the bytes from the current one up to the first a, b or cr
+ * (or the end of what is read) to the record, and consumes them. */
+static void csv_take(struct csv *c, char a, char b, char cr)
+{
+	struct stream *s = c->s;
+	size_t start = s->pos;
+	for (char ch; s->pos < s->len && (ch = s->buf[s->pos]) != a && ch != b && ch != cr;)
+		s->pos++;
+	buf_put(&c->buf, s->buf + start, s->pos - start);
 }
 
 /* Reads the next record into c->cells. */
 static enum csv_result csv_record(struct csv *c)
 {
-	size_t after;
-	/* Blank lines (spaces at most) hold no record. */
+	struct stream *s = c->s;
+	int n;
+	/* Blank lines (spaces at most) hold no record.  The spaces before
+	 * a record are not part of its first cell either. */
 	for (;;) {
-		size_t p = c->pos;
-		while (p < c->len && (c->text[p] == ' ' || c->text[p] == '\t'))
-			p++;
-		if (p >= c->len)
+		csv_blanks(c);
+		if (stream_peek(s, 0) < 0)
 			return CSV_EOF;
-		if (!csv_eol(c, p, &after))
+		if (!(n = csv_eol(c)))
 			break;
-		csv_newline(c, after);
+		csv_newline(c, n);
 	}
 	buf_clear(&c->buf);
 	c->ncells = 0;
 	c->rec_line = c->line;
 	for (;;) {
-		while (c->pos < c->len && (c->text[c->pos] == ' ' || c->text[c->pos] == '\t'))
-			c->pos++;
+		csv_blanks(c);
 		if (c->ncells == c->cap) {
 			c->cap = c->cap ? 2 * c->cap : 16;
 			c->cells = xrealloc(c->cells, c->cap * sizeof *c->cells);
@@ -1024,64 +1294,74 @@ static enum csv_result csv_record(struct csv *c)
 		struct cell *cell = &c->cells[c->ncells++];
 		cell->off = c->buf.len;
 		cell->line = c->line;
-		cell->col = (int)(c->pos - c->line_start) + 1;
-		if (c->pos < c->len && c->text[c->pos] == '"') {
-			struct loc open = csv_loc(c, c->pos, 1);
-			c->pos++;
+		cell->col = (int)(stream_at(s) - c->line_start) + 1;
+		if (stream_peek(s, 0) == '"') {
+			struct loc open = csv_loc(c, 1);
+			s->pos++;
 			for (;;) {
-				if (c->pos >= c->len) {
-					diag_error(c->d, open,
-						   "a quoted cell that is never closed (write a quote "
-						   "inside one as \"\")");
+				csv_take(c, '"', '\n', '"');
+				int ch = stream_peek(s, 0);
+				if (ch < 0) {
+					if (!s->io_error)
+						diag_error(c->d, open,
+							   "a quoted cell that is never closed (write a "
+							   "quote inside one as \"\")");
 					return CSV_STOP;
 				}
-				char ch = c->text[c->pos];
-				if (ch == '"' && c->pos + 1 < c->len && c->text[c->pos + 1] == '"') {
+				if (ch == '"' && stream_peek(s, 1) == '"') {
 					buf_putc(&c->buf, '"');
-					c->pos += 2;
+					s->pos += 2;
 				} else if (ch == '"') {
-					c->pos++;
+					s->pos++;
 					break;
 				} else if (ch == '\n') {
 					buf_putc(&c->buf, '\n');
-					csv_newline(c, c->pos + 1);
-				} else {
-					buf_putc(&c->buf, ch);
-					c->pos++;
+					csv_newline(c, 1);
 				}
 			}
 			cell->len = c->buf.len - cell->off;
-			cell->width = cell->line == c->line ? (int)(c->pos - c->line_start) + 1 - cell->col
-							    : 1;
-			while (c->pos < c->len && (c->text[c->pos] == ' ' || c->text[c->pos] == '\t'))
-				c->pos++;
-			if (c->pos < c->len && c->text[c->pos] != ',' && !csv_eol(c, c->pos, &after)) {
-				diag_error(c->d, csv_loc(c, c->pos, 1),
+			cell->width = cell->line == c->line
+					      ? (int)(stream_at(s) - c->line_start) + 1 - cell->col
+					      : 1;
+			csv_blanks(c);
+			int ch = stream_peek(s, 0);
+			if (ch >= 0 && ch != ',' && !csv_eol(c)) {
+				diag_error(c->d, csv_loc(c, 1),
 					   "text after the closing quote of a cell (write a quote "
 					   "inside a quoted cell as \"\")");
 				csv_skip_line(c);
 				return CSV_BAD_RECORD;
 			}
 		} else {
-			size_t start = c->pos;
-			while (c->pos < c->len && c->text[c->pos] != ',' && !csv_eol(c, c->pos, &after))
-				c->pos++;
-			size_t end = c->pos;
-			while (end > start && (c->text[end - 1] == ' ' || c->text[end - 1] == '\t'))
+			for (;;) {
+				csv_take(c, ',', '\n', '\r');
+				int ch = stream_peek(s, 0);
+				if (ch < 0 || ch == ',' || csv_eol(c))
+					break;
+				if (ch == '\r') {
+					/* A CR that ends no line is text. */
+					buf_putc(&c->buf, '\r');
+					s->pos++;
+				}
+			}
+			/* Spaces after a cell are not part of it. */
+			size_t end = c->buf.len;
+			while (end > cell->off &&
+			       (c->buf.data[end - 1] == ' ' || c->buf.data[end - 1] == '\t'))
 				end--;
-			buf_put(&c->buf, c->text + start, end - start);
-			cell->len = end - start;
-			cell->width = (int)(end - start);
+			c->buf.len = end;
+			if (c->buf.data)
+				c->buf.data[end] = '\0';
+			cell->len = end - cell->off;
+			cell->width = (int)cell->len;
 		}
-		if (c->pos < c->len && c->text[c->pos] == ',') {
-			c->pos++;
+		if (stream_peek(s, 0) == ',') {
+			s->pos++;
 			continue;
 		}
-		c->end = csv_loc(c, c->pos, 1);
-		if (c->pos < c->len) {
-			csv_eol(c, c->pos, &after);
-			csv_newline(c, after);
-		}
+		c->end = csv_loc(c, 1);
+		if (stream_peek(s, 0) >= 0)
+			csv_newline(c, csv_eol(c));
 		return CSV_RECORD;
 	}
 }
@@ -1113,21 +1393,16 @@ static char **csv_columns(struct csv *c)
 
 bool structured_read_csv(struct run *r, const char *path, const char *shown, struct diag *d)
 {
-	struct buf text = BUF_INIT;
-	const char *t;
-	size_t len;
-	if (!load_text(r, path, shown, d, &text, &t, &len)) {
-		buf_free(&text);
-		return false;
-	}
-	struct csv c = {.text = t, .len = len, .line = 1, .file = shown, .d = d};
-	bool ok = true;
+	struct buf whole = BUF_INIT;
+	struct stream st;
+	struct csv c = {.s = &st, .line = 1, .file = shown, .d = d};
+	bool ok = stream_open(&st, path, shown, d, &whole);
 	char **cols = NULL;
 	struct datum *cells = NULL;
 	struct series *s = NULL;
 	int header_line = 0;
 	size_t ncols = 0;
-	for (;;) {
+	while (st.opened) {
 		enum csv_result res = csv_record(&c);
 		if (res == CSV_EOF)
 			break;
@@ -1170,7 +1445,7 @@ bool structured_read_csv(struct run *r, const char *path, const char *shown, str
 	strv_free(cols);
 	free(c.cells);
 	buf_free(&c.buf);
-	diag_forget_source(d, shown);
-	buf_free(&text);
-	return ok;
+	stream_close(&st, r);
+	buf_free(&whole);
+	return ok && !st.io_error;
 }

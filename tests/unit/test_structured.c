@@ -812,6 +812,249 @@ static void csv_text_after_a_closing_quote_is_an_error(void **state)
 	cap_close(&c);
 }
 
+/* A list's cells wait for their columns packed (a varint column, a
+ * varint length): a table wider than 128 columns, a text longer than
+ * 128 bytes, booleans, nulls and numbers come out as written. */
+static void json_wide_rows_and_long_texts_come_out_as_written(void **state)
+{
+	(void)state;
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "[");
+	for (int row = 0; row < 3; row++) {
+		buf_puts(&b, row ? ",\n{" : "{");
+		for (int k = 0; k < 200; k++)
+			buf_printf(&b, "%s\"k%d\": %d.5", k ? ", " : "", k, row * 1000 + k);
+		buf_puts(&b, ", \"note\": \"");
+		for (int k = 0; k < 300; k++)
+			buf_putc(&b, (char)('a' + (row + k) % 26));
+		buf_puts(&b, "\", \"ok\": true, \"none\": null}");
+	}
+	buf_puts(&b, "]\n");
+	struct capture c;
+	cap_open(&c);
+	bool ok;
+	struct run *r = load(JSON, "wide.json", buf_data(&b), &c, &ok);
+	assert_true(ok);
+	assert_string_equal(cap_text(&c), "");
+	const struct series *s = run_series(r, "rows");
+	assert_int_equal(series_column_count(s), 203);
+	assert_int_equal(series_row_count(s), 3);
+	check_cell(s, 2, "k150", DATUM_NUMBER, "2150.5");
+	assert_true(cell_num(s, 2, "k199") == 2199.5);
+	check_cell(s, 1, "ok", DATUM_NUMBER, "true");
+	check_cell(s, 1, "none", DATUM_MISSING, "null");
+	struct datum d;
+	series_cell(s, 1, (size_t)series_column_index(s, "note"), &d);
+	assert_int_equal(d.kind, DATUM_STRING);
+	assert_int_equal(d.len, 300);
+	assert_memory_equal(d.text, "bcdefghijklmnopqrstuvwxyzab", 27);
+	assert_int_equal(series_row_line(s, 2), 3);
+	run_free(r);
+	cap_close(&c);
+	buf_free(&b);
+}
+
+/* Everything a reader gives: ok, the diagnostics, the line count, the
+ * fields and every cell of every series.  Caller frees. */
+static char *read_all(enum format f, const char *path, const char *shown)
+{
+	struct capture c;
+	cap_open(&c);
+	struct run *r = run_new("r", shown, "test");
+	bool ok = read_as(f, r, path, shown, c.d);
+	struct buf b = BUF_INIT;
+	buf_printf(&b, "ok %d\n%slines %ld\n", ok, cap_text(&c), run_line_count(r));
+	for (size_t i = 0; i < run_field_count(r); i++) {
+		const struct datum *d = run_field_at(r, i);
+		buf_printf(&b, "%s: %d %.17g [%.*s] %ld\n", run_field_name(r, i), (int)d->kind, d->num,
+			   d->text ? (int)d->len : 0, d->text ? d->text : "", d->line);
+	}
+	for (size_t i = 0; i < run_series_count(r); i++) {
+		const struct series *s = run_series_at(r, i);
+		buf_printf(&b, "series %s:", series_name(s));
+		for (size_t k = 0; k < series_column_count(s); k++)
+			buf_printf(&b, " %s", series_column(s, k));
+		for (size_t row = 0; row < series_row_count(s); row++) {
+			buf_printf(&b, "\n  %ld:", series_row_line(s, row));
+			for (size_t k = 0; k < series_column_count(s); k++) {
+				struct datum d;
+				series_cell(s, row, k, &d);
+				buf_printf(&b, " %d %.17g [%.*s]", (int)d.kind, d.num,
+					   d.text ? (int)d.len : 0, d.text ? d.text : "-");
+			}
+		}
+		buf_putc(&b, '\n');
+	}
+	run_free(r);
+	cap_close(&c);
+	return buf_detach(&b);
+}
+
+/* JSON and CSV are read through a buffer refilled as they go: with the
+ * refills made 1, 2, 3, 7 or 64 bytes (LOGDOWN_TEST_CHUNK), every token,
+ * escape, quoted line break, CRLF and byte order mark straddles one
+ * somewhere, and nothing read or reported may change. */
+static void chunk_size_changes_nothing(void **state)
+{
+	(void)state;
+	static const struct {
+		enum format f;
+		const char *text;
+	} cases[] = {
+		{JSON, "{\n  \"model\": \"llama-7b\",\n  \"final_loss\": 7.12500,\n  \"ok\": true,\n"
+		       "  \"note\": null,\n  \"steps\": [\n    {\"step\": 100, \"loss\": 9.39062},\n"
+		       "    {\"step\": 200, \"loss\": 7.125, \"lr\": 1e-4, \"gpu\": {\"util\": 98}}\n"
+		       "  ]\n}\n"},
+		{JSON, "\xEF\xBB\xBF[1, -2.5e+3, NaN, Infinity, -Infinity, -0, true, false, null]"},
+		{JSON, "\r\n[\r\n  [1, 2],\r\n  [3, 4, 5]\r\n]\r\n"},
+		{JSON, "{\"s\": \"a\\\"b\\\\c\\/d\\be\\ff\\ng\\rh\\ti \\u00e9\\u4e2d "
+		       "\\ud83d\\ude00 \\ud800x \\udc00\"}"},
+		{JSON, "{\"long\": \"0123456789012345678901234567890123456789012345678901234567890123"
+		       "456789012345678901234567890123456789\", \"n\": "
+		       "1234567890123456789012345678901234567890123456789012345678901234567890.5e-7}"},
+		{JSON, "[{\"a\": [1]}, {\"a\": 2}, 3, {\"b\": {\"c\": [4]}}]"},
+		{JSON, "[1, 2\n\n   \n"},
+		{JSON, "{\"a\": 1,\n}"},
+		{JSON, "{\"a\" 1}"},
+		{JSON, "[\"abc\n\"]"},
+		{JSON, "[\"ab\\"},
+		{JSON, "[\"ab\\q\"]"},
+		{JSON, "[\"\\u12x4\"]"},
+		{JSON, "[\"\\ud83d\\u12\"]"},
+		{JSON, "[01]"},
+		{JSON, "[1.e5]"},
+		{JSON, "[-Inf]"},
+		{JSON, "[nul]"},
+		{JSON, "[nullx]"},
+		{JSON, "[\xC3\xA9]"},
+		{JSON, "[1] 2"},
+		{JSON, "[[[[[[[[[["},
+		{JSON, "   \n  "},
+		{JSON, ""},
+		{JSON, "\xEF\xBB\xBF"},
+		{JSON, "{\"a\": \"unclosed"},
+		{CSV, "a,b\n1,2\n"},
+		{CSV, "\xEF\xBB\xBF step , Loss (%) ,,step\r\n 1 , 2.5 , x , 4\r\n\r\n  \n3,4,5,6"},
+		{CSV, "a,b\n\"x\ny\",\"q\"\"r\"\n\"one\r\ntwo\" , \"\"\n"},
+		{CSV, "a,b\n1\r2,3\r\n4,5\r"},
+		{CSV, "a,b\n\"x\"y,2\n1,2,3\n4\n\"ok\",5\n"},
+		{CSV, "a,b\n\"never closed,2\n3,4\n"},
+		{CSV, "a,b\n1,\"0123456789012345678901234567890123456789012345678901234567890123"
+		      "456789012345678901234567890123456789\"\n"},
+		{CSV, "\n\n  \n"},
+		{CSV, ""},
+		{CSV, "only"},
+	};
+	static const char *const sizes[] = {"1", "2", "3", "7", "64"};
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		const char *name = cases[i].f == JSON ? "c.json" : "c.csv";
+		char *path = path_join(tmpdir, name);
+		assert_true(file_write(path, cases[i].text, strlen(cases[i].text)));
+		unsetenv("LOGDOWN_TEST_CHUNK");
+		char *want = read_all(cases[i].f, path, name);
+		for (size_t k = 0; k < ARRAY_LEN(sizes); k++) {
+			setenv("LOGDOWN_TEST_CHUNK", sizes[k], 1);
+			char *got = read_all(cases[i].f, path, name);
+			if (strcmp(got, want) != 0)
+				fail_msg("case %zu, refills of %s bytes:\n%s\ninstead of\n%s", i,
+					 sizes[k], got, want);
+			free(got);
+		}
+		unsetenv("LOGDOWN_TEST_CHUNK");
+		free(want);
+		free(path);
+	}
+}
+
+/* A few of the cases above, as they must read (so that the comparison
+ * is not between two equally wrong readings). */
+static void streamed_reading_is_exact_at_the_edges(void **state)
+{
+	(void)state;
+	setenv("LOGDOWN_TEST_CHUNK", "1", 1);
+	struct capture c;
+	cap_open(&c);
+	bool ok;
+	struct run *r = load(CSV, "e.csv", "\xEF\xBB\xBF" "a,b\r\n\"x\r\ny\",\"q\"\"r\"\r\n3, 4 \r\n", &c,
+			     &ok);
+	assert_true(ok);
+	assert_int_equal(run_line_count(r), 4);
+	const struct series *s = run_series(r, "rows");
+	check_columns(s, "a,b");
+	assert_int_equal(series_row_count(s), 2);
+	check_cell(s, 0, "a", DATUM_STRING, "x\r\ny");
+	check_cell(s, 0, "b", DATUM_STRING, "q\"r");
+	check_cell(s, 1, "b", DATUM_NUMBER, "4");
+	assert_int_equal(series_row_line(s, 1), 4);
+	run_free(r);
+	r = load(JSON, "e.json", "{\"s\": \"\\ud83d\\ude00\\u00e9\", \"n\": 1.5e-3}\n[", &c, &ok);
+	assert_false(ok);
+	check_field(r, "s", DATUM_STRING, "\xF0\x9F\x98\x80\xC3\xA9", 1);
+	check_field(r, "n", DATUM_NUMBER, "1.5e-3", 1);
+	assert_int_equal(run_line_count(r), 2);
+	assert_string_equal(cap_text(&c),
+			    "e.json:2:1: error: malformed JSON: expected the end of the file after "
+			    "the JSON value, found '['\n"
+			    "    2 | [\n"
+			    "      | ^\n");
+	run_free(r);
+	cap_close(&c);
+	unsetenv("LOGDOWN_TEST_CHUNK");
+}
+
+/* A file bigger than 4 MiB is never held whole: read from the disk, its
+ * diagnostics give line and column but do not quote the line, except
+ * a short first line, which is at hand. */
+static void big_file_diagnostics_quote_only_the_first_line(void **state)
+{
+	(void)state;
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "step,loss\n");
+	for (int i = 0; i < 600000; i++)
+		buf_printf(&b, "%d,%d.5\n", i, i % 10);
+	buf_puts(&b, "7,8,9\n\"a\"b,1\n");
+	char *path = path_join(tmpdir, "big.csv");
+	assert_true(file_write(path, buf_data(&b), b.len));
+	struct capture c;
+	cap_open(&c);
+	struct run *r = run_new("r", "big.csv", "test");
+	assert_false(structured_read_csv(r, path, "big.csv", c.d));
+	assert_string_equal(cap_text(&c),
+			    "big.csv:600002:5: error: expected 2 cells as in the header (line 1), "
+			    "found 3\n"
+			    "big.csv:600003:4: error: text after the closing quote of a cell (write a "
+			    "quote inside a quoted cell as \"\")\n");
+	const struct series *s = run_series(r, "rows");
+	assert_int_equal(series_row_count(s), 600000);
+	check_cell(s, 599999, "loss", DATUM_NUMBER, "9.5");
+	assert_int_equal(run_line_count(r), 600003);
+	run_free(r);
+	cap_close(&c);
+
+	buf_clear(&b);
+	buf_puts(&b, "[\n");
+	for (int i = 0; i < 300000; i++)
+		buf_printf(&b, "%s  {\"step\": %d}", i ? ",\n" : "", i);
+	buf_puts(&b, "\n\n");
+	free(path);
+	path = path_join(tmpdir, "big.json");
+	assert_true(file_write(path, buf_data(&b), b.len));
+	cap_open(&c);
+	r = run_new("r", "big.json", "test");
+	assert_false(structured_read_json(r, path, "big.json", c.d));
+	assert_string_equal(cap_text(&c),
+			    "big.json:300001:19: error: malformed JSON: expected ',' or ']', found "
+			    "the end of the file\n"
+			    "big.json:1:1: note: the array that is not closed starts here\n"
+			    "    1 | [\n"
+			    "      | ^\n");
+	assert_int_equal(run_line_count(r), 300002);
+	run_free(r);
+	cap_close(&c);
+	buf_free(&b);
+	free(path);
+}
+
 static void missing_file_is_reported_with_strerror(void **state)
 {
 	(void)state;
@@ -892,6 +1135,10 @@ int main(void)
 		cmocka_unit_test(csv_row_with_too_few_cells_is_reported_at_its_end),
 		cmocka_unit_test(csv_unterminated_quote_is_reported_at_the_quote),
 		cmocka_unit_test(csv_text_after_a_closing_quote_is_an_error),
+		cmocka_unit_test(json_wide_rows_and_long_texts_come_out_as_written),
+		cmocka_unit_test(chunk_size_changes_nothing),
+		cmocka_unit_test(streamed_reading_is_exact_at_the_edges),
+		cmocka_unit_test(big_file_diagnostics_quote_only_the_first_line),
 		cmocka_unit_test(missing_file_is_reported_with_strerror),
 		cmocka_unit_test(snake_case_lowers_and_joins_with_underscores),
 	};
