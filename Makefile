@@ -87,8 +87,9 @@ build/asan/test_%: tests/unit/test_%.c $(ASAN_OBJS)
 	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $(filter %.c %.o,$^) $(LIBS) -lcmocka
 build/asan/test_%: tests/e2e/test_%.c tests/e2e/e2e.h $(ASAN_OBJS) build/asan/logdown
 	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $< $(ASAN_OBJS) $(LIBS) -lcmocka
-# The bad-input test measures memory on the release binary.
+# The bad-input and streaming tests measure memory on the release binary.
 build/asan/test_badinput: logdown
+build/asan/test_stream: logdown
 
 # deps runs first and on its own: pkg-config can only answer once the
 # packages are there, so the build itself is a second make.

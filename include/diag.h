@@ -67,7 +67,8 @@ void diag_set_strict(struct diag *d, bool strict);
 /* Registers the text of a source file so that diagnostics can quote its
  * lines without reading it again.  text is borrowed: it must outlive d,
  * or be unregistered with diag_forget_source().  Unregistered files are
- * read from disk when a diagnostic needs one of their lines. */
+ * read from disk when a diagnostic needs one of their lines; text NULL
+ * says not to (a file too big to hold): its lines are not quoted. */
 void diag_add_source(struct diag *d, const char *file, const char *text, size_t len);
 void diag_forget_source(struct diag *d, const char *file);
 

@@ -146,7 +146,8 @@ void diag_add_source(struct diag *d, const char *file, const char *text, size_t 
 	s->text = text;
 	s->len = len;
 	s->owned = false;
-	s->missing = false;
+	/* NULL: a file too big to hold, whose lines are not quoted */
+	s->missing = text == NULL;
 }
 
 void diag_forget_source(struct diag *d, const char *file)

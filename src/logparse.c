@@ -1166,6 +1166,25 @@ out:
 	free(what);
 }
 
+/* The values of map's keys, in the order of keys (NULL-ended), into
+ * got[] (NULL where a key is absent); any other key is an error
+ * "unknown key ... <where>" with a did-you-mean. */
+static void map_keys(struct def *df, const struct value *map, const char *const *keys,
+		     const struct value **got, const char *where)
+{
+	for (size_t k = 0; keys[k]; k++)
+		got[k] = NULL;
+	for (size_t i = 0; i < map->count; i++) {
+		size_t k = 0;
+		while (keys[k] && strcmp(keys[k], map->keys[i]) != 0)
+			k++;
+		if (keys[k])
+			got[k] = map->items[i];
+		else
+			unknown_key(df, map, i, where, keys);
+	}
+}
+
 /* "series 's' has no column 'x' (did you mean 'y'?)" at `at`. */
 static void no_column(struct def *df, struct pseries *s, const char *what, const char *name,
 		      struct loc at)
@@ -1187,21 +1206,11 @@ static void load_more(struct def *df, struct pseries *s, const char *what,
 	if (!want_map(df, v, "more"))
 		return;
 	static const char *const keys[] = {"into", "until", "lines", NULL};
-	const struct value *into = NULL, *until = NULL, *lines = NULL;
-	for (size_t i = 0; i < v->count; i++) {
-		const char *k = v->keys[i];
-		if (strcmp(k, "into") == 0)
-			into = v->items[i];
-		else if (strcmp(k, "until") == 0)
-			until = v->items[i];
-		else if (strcmp(k, "lines") == 0)
-			lines = v->items[i];
-		else {
-			char *where = xasprintf("in the more of %s", what);
-			unknown_key(df, v, i, where, keys);
-			free(where);
-		}
-	}
+	const struct value *got[3];
+	char *where = xasprintf("in the more of %s", what);
+	map_keys(df, v, keys, got, where);
+	free(where);
+	const struct value *into = got[0], *until = got[1], *lines = got[2];
 	if (!into) {
 		diag_error(df->d, v->loc, "the more of %s needs into: the column its lines go to",
 			   what);
@@ -1250,22 +1259,11 @@ static void load_series(struct def *df, const char *name, struct loc key_loc,
 	s->more_col = -1;
 	if (v->kind == VALUE_MAP) {
 		static const char *const keys[] = {"pattern", "columns", "types", "more", NULL};
-		for (size_t i = 0; i < v->count; i++) {
-			const char *k = v->keys[i];
-			if (strcmp(k, "pattern") == 0)
-				pat = v->items[i];
-			else if (strcmp(k, "columns") == 0)
-				cols = v->items[i];
-			else if (strcmp(k, "types") == 0)
-				types = v->items[i];
-			else if (strcmp(k, "more") == 0)
-				more = v->items[i];
-			else {
-				char *where = xasprintf("in %s", what);
-				unknown_key(df, v, i, where, keys);
-				free(where);
-			}
-		}
+		const struct value *got[4];
+		char *where = xasprintf("in %s", what);
+		map_keys(df, v, keys, got, where);
+		free(where);
+		pat = got[0], cols = got[1], types = got[2], more = got[3];
 		if (!pat) {
 			diag_error(df->d, v->loc, "%s has no pattern", what);
 			df->ok = false;
@@ -1359,15 +1357,9 @@ static void load_table(struct def *df, const char *name, struct loc key_loc, con
 	const struct value *pat = NULL;
 	if (v->kind == VALUE_MAP) {
 		static const char *const keys[] = {"header", NULL};
-		for (size_t i = 0; i < v->count; i++) {
-			if (strcmp(v->keys[i], "header") == 0)
-				pat = v->items[i];
-			else {
-				char *where = xasprintf("in %s", what);
-				unknown_key(df, v, i, where, keys);
-				free(where);
-			}
-		}
+		char *where = xasprintf("in %s", what);
+		map_keys(df, v, keys, &pat, where);
+		free(where);
 		if (!pat) {
 			diag_error(df->d, v->loc, "%s has no header pattern", what);
 			df->ok = false;
@@ -2248,7 +2240,7 @@ static void log_diag(struct scan *sc, bool error, long line, const char *fmt, ..
 	va_end(ap);
 	struct loc at = loc_line(sc->shown, (int)line);
 	if (!sc->quote)
-		diag_add_source(sc->d, sc->shown, "", 0);
+		diag_add_source(sc->d, sc->shown, NULL, 0);
 	if (error)
 		diag_error(sc->d, at, "%s", buf_data(&msg));
 	else

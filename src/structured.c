@@ -220,7 +220,7 @@ static bool stream_open(struct stream *s, const char *path, const char *shown, s
 		s->fd = fd;
 		/* Not read whole by diag to be quoted: its lines are not
 		 * quoted, but for the first one when it is short (a CSV
-		 * header), since diag would quote an empty line 1 instead. */
+		 * header). */
 		buf_grow(whole, STREAM_CHUNK);
 		ssize_t n;
 		do
@@ -229,7 +229,7 @@ static bool stream_open(struct stream *s, const char *path, const char *shown, s
 		const char *nl = n > 0 ? memchr(whole->data, '\n', (size_t)n) : NULL;
 		whole->len = nl ? (size_t)(nl - whole->data) : 0;
 		whole->data[whole->len] = '\0';
-		diag_add_source(d, shown, buf_data(whole), whole->len);
+		diag_add_source(d, shown, nl ? buf_data(whole) : NULL, whole->len);
 	} else {
 		/* The size, and a byte to see the end by. */
 		buf_grow(whole, (size_t)st.st_size + 1);

@@ -336,6 +336,28 @@ static void forgotten_source_is_read_from_disk_again(void **state)
 	free(dir);
 }
 
+/* A file registered without text (too big to hold) is never quoted,
+ * nor read from disk; not even an empty line 1. */
+static void source_registered_without_text_is_not_quoted(void **state)
+{
+	(void)state;
+	char *dir = make_tmpdir();
+	char *path = write_tmp(dir, "big.log", "on disk\n");
+	struct capture c;
+	cap_open_as(&c, DIAG_TEXT, false);
+	diag_add_source(c.d, path, NULL, 0);
+	diag_error(c.d, loc_line(path, 1), "which");
+	diag_warning(c.d, loc_line(path, 7), "later");
+	char *want = xasprintf("%s:1: error: which\n%s:7: warning: later\n", path, path);
+	assert_string_equal(cap_text(&c), want);
+	cap_close(&c);
+	free(want);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+	free(dir);
+}
+
 static void registering_again_replaces_the_text(void **state)
 {
 	(void)state;
@@ -840,6 +862,7 @@ int main(void)
 		cmocka_unit_test(unregistered_file_is_read_from_disk),
 		cmocka_unit_test(registered_source_is_quoted_instead_of_the_disk),
 		cmocka_unit_test(forgotten_source_is_read_from_disk_again),
+		cmocka_unit_test(source_registered_without_text_is_not_quoted),
 		cmocka_unit_test(registering_again_replaces_the_text),
 		cmocka_unit_test(forgetting_an_unknown_source_does_nothing),
 		cmocka_unit_test(github_format_is_a_workflow_command),
