@@ -3302,7 +3302,8 @@ static void scan_free(struct scan *sc)
 		free(fs->names);
 		free(fs->index);
 	}
-	for (size_t i = 0; i < sc->p->nseries; i++) {
+	/* a scanner's scan (scanner_init()) has no series or tables */
+	for (size_t i = 0; sc->ss && i < sc->p->nseries; i++) {
 		struct sstate *st = &sc->ss[i];
 		free(st->dd.v);
 		free(st->cells);
@@ -3317,7 +3318,7 @@ static void scan_free(struct scan *sc)
 		buf_free(&sc->more.cells[i]);
 	free(sc->more.cells);
 	buf_free(&sc->more.joined);
-	for (size_t i = 0; i < sc->p->ntables; i++)
+	for (size_t i = 0; sc->ts && i < sc->p->ntables; i++)
 		free(sc->ts[i].dd.v);
 	free(sc->fs);
 	free(sc->ss);
@@ -3519,7 +3520,8 @@ static bool parallel_ok(const struct parser *p)
 }
 
 /* A scanner's own scan: the parser's acts and a matcher of its own,
- * nothing of the run, which only the builder touches. */
+ * nothing of the run, which only the builder touches (scan_free()
+ * frees it). */
 static void scanner_init(struct scan *w, const struct scan *sc)
 {
 	memset(w, 0, sizeof *w);
@@ -3537,19 +3539,6 @@ static void scanner_init(struct scan *w, const struct scan *sc)
 		groups = g > groups ? g : groups;
 	}
 	matcher_init(&w->m, groups, MATCH_LIMIT);
-}
-
-static void scanner_free(struct scan *w)
-{
-	for (size_t i = 0; i < w->p->nfields; i++)
-		buf_free(&w->fs[i].text);
-	free(w->fs);
-	free(w->acts);
-	free(w->cells);
-	free(w->row);
-	free(w->rec);
-	free(w->tc.ext);
-	matcher_free(&w->m);
 }
 
 /* Scans one chunk into its slot (a scanner's side of struct pipe); the
@@ -3688,7 +3677,7 @@ static void *builder_main(void *arg)
 static void pipe_free(struct pipe *pp)
 {
 	for (size_t i = 0; i < pp->nscanners; i++)
-		scanner_free(&pp->scanners[i].sc);
+		scan_free(&pp->scanners[i].sc);
 	for (size_t i = 0; i < pp->nslots; i++)
 		slot_free(&pp->slots[i], pp->sc->p->nfields);
 	free(pp->scanners);
@@ -3723,7 +3712,7 @@ static struct pipe *pipe_start(struct scan *sc, size_t nscanners)
 		scanner_init(&w->sc, sc);
 		w->pp = pp;
 		if (pthread_create(&w->thread, NULL, scanner_main, w) != 0) {
-			scanner_free(&w->sc);
+			scan_free(&w->sc);
 			break;
 		}
 		pp->nscanners++;
@@ -3735,7 +3724,7 @@ static struct pipe *pipe_start(struct scan *sc, size_t nscanners)
 		pthread_cond_broadcast(&pp->cv);
 		pthread_mutex_unlock(&pp->mu);
 		pthread_join(pp->scanners[0].thread, NULL);
-		scanner_free(&pp->scanners[0].sc);
+		scan_free(&pp->scanners[0].sc);
 		pp->nscanners = 0;
 		pp->done = false;
 	}
