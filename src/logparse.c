@@ -3687,6 +3687,18 @@ static void pipe_free(struct pipe *pp)
 	free(pp);
 }
 
+/* Tells the threads that no slot will come any more and waits for the
+ * scanners, once they have scanned every slot handed to them. */
+static void pipe_stop_scanners(struct pipe *pp)
+{
+	pthread_mutex_lock(&pp->mu);
+	pp->done = true;
+	pthread_cond_broadcast(&pp->cv);
+	pthread_mutex_unlock(&pp->mu);
+	for (size_t i = 0; i < pp->nscanners; i++)
+		pthread_join(pp->scanners[i].thread, NULL);
+}
+
 /* Starts the builder, and nscanners scanners (as many as start), or
  * returns NULL (the caller then builds rows itself). */
 static struct pipe *pipe_start(struct scan *sc, size_t nscanners)
@@ -3719,22 +3731,13 @@ static struct pipe *pipe_start(struct scan *sc, size_t nscanners)
 	}
 	if (pp->nscanners == 1) {
 		/* One scanner would only take turns with the reader. */
-		pthread_mutex_lock(&pp->mu);
-		pp->done = true;
-		pthread_cond_broadcast(&pp->cv);
-		pthread_mutex_unlock(&pp->mu);
-		pthread_join(pp->scanners[0].thread, NULL);
+		pipe_stop_scanners(pp);
 		scan_free(&pp->scanners[0].sc);
 		pp->nscanners = 0;
 		pp->done = false;
 	}
 	if (pthread_create(&pp->thread, NULL, builder_main, pp) != 0) {
-		pthread_mutex_lock(&pp->mu);
-		pp->done = true;
-		pthread_cond_broadcast(&pp->cv);
-		pthread_mutex_unlock(&pp->mu);
-		for (size_t i = 0; i < pp->nscanners; i++)
-			pthread_join(pp->scanners[i].thread, NULL);
+		pipe_stop_scanners(pp);
 		pthread_cond_destroy(&pp->cv);
 		pthread_mutex_destroy(&pp->mu);
 		pipe_free(pp);
@@ -3765,12 +3768,7 @@ static void pipe_publish(struct pipe *pp)
 /* Waits for the threads to finish every slot handed to them. */
 static void pipe_finish(struct pipe *pp)
 {
-	pthread_mutex_lock(&pp->mu);
-	pp->done = true;
-	pthread_cond_broadcast(&pp->cv);
-	pthread_mutex_unlock(&pp->mu);
-	for (size_t i = 0; i < pp->nscanners; i++)
-		pthread_join(pp->scanners[i].thread, NULL);
+	pipe_stop_scanners(pp);
 	pthread_join(pp->thread, NULL);
 	pthread_cond_destroy(&pp->cv);
 	pthread_mutex_destroy(&pp->mu);
