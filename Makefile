@@ -26,11 +26,11 @@ ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -DPCRE2_CODE_UNIT_WIDTH=8 \
 LIBS    = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -pthread
 SAN     = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-# The pipeline, in order: sources and config, Markdown, templates, the
-# site, and the command line last.
-MODULES = util diag fsutil value limit yamldoc config run expr structured logparse \
-          cache runs report format provenance chart directive doc pdf mustache theme site \
-          outdir scaffold parsecmd snapshot serve
+# The modules by stage, in pipeline order (src/README.md): each stage
+# may call the stages above it, never those below.  cmd/main.c, the
+# command line, is linked into the binary only.
+STAGES  = base data draw expr parse resolve render site cmd
+MODULES = $(filter-out cmd/main,$(patsubst src/%.c,%,$(foreach s,$(STAGES),$(sort $(wildcard src/$(s)/*.c)))))
 OBJS     = $(MODULES:%=build/rel/%.o) build/rel/embedded.o
 ASAN_OBJS = $(MODULES:%=build/asan/%.o) build/asan/embedded.o
 
@@ -46,13 +46,15 @@ E2E_TESTS  = $(patsubst tests/e2e/%.c,build/asan/%,$(wildcard tests/e2e/test_*.c
 
 all: logdown
 
-logdown: $(OBJS) build/rel/main.o
+logdown: $(OBJS) build/rel/cmd/main.o
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
 
-build/rel/%.o: src/%.c | build/rel
+build/rel/%.o: src/%.c
+	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-build/asan/%.o: src/%.c | build/asan
+build/asan/%.o: src/%.c
+	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(SAN) -c -o $@ $<
 
 # The theme is one long string literal per file.
@@ -80,7 +82,7 @@ build/pcre-floor: tools/pcre_floor.c | build
 		$(shell pkg-config --libs libpcre2-8)
 
 # The sanitized binary the end-to-end tests run.
-build/asan/logdown: $(ASAN_OBJS) build/asan/main.o
+build/asan/logdown: $(ASAN_OBJS) build/asan/cmd/main.o
 	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $^ $(LIBS)
 
 build/asan/test_%: tests/unit/test_%.c $(ASAN_OBJS)
@@ -107,6 +109,7 @@ test:
 	@$(MAKE) --no-print-directory fuzz-smoke valgrind
 
 check-all: $(UNIT_TESTS) $(E2E_TESTS) build/asan/logdown
+	@sh tools/layers.sh
 	@sh tests/run.sh $(UNIT_TESTS) $(E2E_TESTS)
 	@$(MAKE) --no-print-directory fuzz-replay
 
@@ -129,4 +132,4 @@ clean:
 # make fuzz, fuzz-smoke, fuzz-replay, valgrind
 include tests/hardening.mk
 
--include $(wildcard build/rel/*.d build/asan/*.d)
+-include $(wildcard build/rel/*.d build/asan/*.d build/rel/*/*.d build/asan/*/*.d)

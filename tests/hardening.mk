@@ -23,7 +23,8 @@ FUZZERS   = $(patsubst tests/fuzz/%.c,build/fuzz/%,$(wildcard tests/fuzz/fuzz_*.
 build/fuzz:
 	mkdir -p $@
 
-build/fuzz/%.o: src/%.c | build/fuzz
+build/fuzz/%.o: src/%.c
+	@mkdir -p $(@D)
 	$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c -o $@ $<
 build/fuzz/embedded.o: build/embedded.c | build/fuzz
 	$(FUZZ_CC) $(ALL_CFLAGS) -Wno-overlength-strings $(FUZZ_SAN) -c -o $@ $<
@@ -48,11 +49,12 @@ VG_CFLAGS = -O1 -DLOGDOWN_NO_JIT
 VG_OBJS = $(MODULES:%=build/vg/%.o) build/vg/embedded.o
 build/vg:
 	mkdir -p $@
-build/vg/%.o: src/%.c | build/vg
+build/vg/%.o: src/%.c
+	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(VG_CFLAGS) -c -o $@ $<
 build/vg/embedded.o: build/embedded.c | build/vg
 	$(CC) $(ALL_CFLAGS) -Wno-overlength-strings $(VG_CFLAGS) -c -o $@ $<
-build/vg/logdown: $(VG_OBJS) build/vg/main.o
+build/vg/logdown: $(VG_OBJS) build/vg/cmd/main.o
 	$(CC) $(ALL_CFLAGS) $(VG_CFLAGS) -o $@ $^ $(LIBS)
 
 # The browser test drives Chromium against `logdown serve`: under
@@ -61,4 +63,4 @@ VG_TESTS = $(filter-out build/asan/test_browser,$(E2E_TESTS))
 valgrind: build/vg/logdown $(VG_TESTS)
 	@sh tests/valgrind.sh $(VG_TESTS)
 
--include $(wildcard build/fuzz/*.d build/vg/*.d)
+-include $(wildcard build/fuzz/*.d build/vg/*.d build/fuzz/*/*.d build/vg/*/*.d)

@@ -16,8 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "fsutil.h"
-#include "util.h"
+#include "base/fsutil.h"
+#include "base/util.h"
 
 struct run {
 	int status; /* the exit status, or 128+signal */

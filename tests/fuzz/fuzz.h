@@ -21,14 +21,14 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "directive.h"
-#include "expr.h"
-#include "fsutil.h"
-#include "logparse.h"
-#include "provenance.h"
-#include "run.h"
-#include "util.h"
+#include "base/diag.h"
+#include "resolve/directive.h"
+#include "expr/expr.h"
+#include "base/fsutil.h"
+#include "parse/logparse.h"
+#include "resolve/provenance.h"
+#include "data/run.h"
+#include "base/util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

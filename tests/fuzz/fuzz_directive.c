@@ -3,10 +3,10 @@
  * (fuzz.h), as doc.c would; a chart is drawn as SVG but not written. */
 #include "fuzz.h"
 
-#include "directive.h"
-#include "fsutil.h"
-#include "provenance.h"
-#include "yamldoc.h"
+#include "resolve/directive.h"
+#include "base/fsutil.h"
+#include "resolve/provenance.h"
+#include "data/yamldoc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

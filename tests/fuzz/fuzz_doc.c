@@ -4,10 +4,10 @@
  * SVG, not written. */
 #include "fuzz.h"
 
-#include "directive.h"
-#include "doc.h"
-#include "fsutil.h"
-#include "provenance.h"
+#include "resolve/directive.h"
+#include "resolve/doc.h"
+#include "base/fsutil.h"
+#include "resolve/provenance.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -6,7 +6,7 @@
  * cs512.train as a table's column would. */
 #include "fuzz.h"
 
-#include "format.h"
+#include "resolve/format.h"
 
 static void eval_in(const struct expr *e, const struct scope *sc, const struct format *f,
 		    bool have_format, struct diag *d)

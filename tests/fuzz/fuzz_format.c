@@ -2,7 +2,7 @@
  * eight bytes are the double, the rest the spec. */
 #include "fuzz.h"
 
-#include "format.h"
+#include "resolve/format.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -3,9 +3,9 @@
  * (globs, parsers, name patterns). */
 #include "fuzz.h"
 
-#include "fsutil.h"
-#include "report.h"
-#include "runs.h"
+#include "base/fsutil.h"
+#include "parse/report.h"
+#include "parse/runs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -4,8 +4,8 @@
  * site renders its page template once per report. */
 #include "fuzz.h"
 
-#include "mustache.h"
-#include "yamldoc.h"
+#include "render/mustache.h"
+#include "data/yamldoc.h"
 
 static const char data_yaml[] =
 	"title: \"Homework 7 <b>&</b>\"\n"

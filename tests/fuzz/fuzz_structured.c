@@ -6,7 +6,7 @@
  * same, or the harness aborts. */
 #include "fuzz.h"
 
-#include "structured.h"
+#include "parse/structured.h"
 
 /* All that reading path gives: ok, the diagnostics, the line count, the
  * fields and the series.  Caller frees. */

@@ -3,7 +3,7 @@
  * (yamldoc_parse_at).  The first byte chooses which, and the offsets. */
 #include "fuzz.h"
 
-#include "yamldoc.h"
+#include "data/yamldoc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

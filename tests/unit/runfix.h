@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "run.h"
+#include "data/run.h"
 
 /* Sets field name of r to text, as read on line. */
 static inline void runfix_set(struct run *r, const char *name, const char *text, long line)

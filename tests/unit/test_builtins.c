@@ -18,9 +18,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "diag.h"
-#include "logparse.h"
-#include "run.h"
+#include "base/diag.h"
+#include "parse/logparse.h"
+#include "data/run.h"
 #include "capture.h"
 
 #define FIX "tests/fixtures/"

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "chart.h"
-#include "util.h"
+#include "draw/chart.h"
+#include "base/util.h"
 
 /* Cerebras BERT-Large loss per step for two batch sizes. */
 static double steps[10] = {100, 200, 300, 400, 500, 600, 700, 800, 900, 1000};

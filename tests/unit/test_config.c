@@ -12,10 +12,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "diag.h"
-#include "limit.h"
-#include "util.h"
+#include "data/config.h"
+#include "base/diag.h"
+#include "data/limit.h"
+#include "base/util.h"
 #include "capture.h"
 
 #define TMPDIR_TAG "config"

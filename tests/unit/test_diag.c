@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "util.h"
+#include "base/diag.h"
+#include "base/util.h"
 #include "capture.h"
 
 /* A fresh folder under /tmp; caller removes it with rm_dir(). */

@@ -10,14 +10,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "directive.h"
-#include "expr.h"
-#include "fsutil.h"
-#include "provenance.h"
-#include "run.h"
-#include "util.h"
-#include "yamldoc.h"
+#include "base/diag.h"
+#include "resolve/directive.h"
+#include "expr/expr.h"
+#include "base/fsutil.h"
+#include "resolve/provenance.h"
+#include "data/run.h"
+#include "base/util.h"
+#include "data/yamldoc.h"
 #include "capture.h"
 #include "runfix.h"
 

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "expr.h"
-#include "run.h"
-#include "util.h"
+#include "base/diag.h"
+#include "expr/expr.h"
+#include "data/run.h"
+#include "base/util.h"
 #include "capture.h"
 #include "runfix.h"
 

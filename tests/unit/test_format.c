@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
-#include "util.h"
+#include "resolve/format.h"
+#include "base/util.h"
 #include "capture.h"
 
 /* Parses spec, which must be good; no location needed. */

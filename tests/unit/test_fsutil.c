@@ -14,8 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "fsutil.h"
-#include "util.h"
+#include "base/fsutil.h"
+#include "base/util.h"
 
 /* Each test gets a fresh folder under /tmp in *state; teardown removes
  * it with nftw (never following links), not with the code under test. */

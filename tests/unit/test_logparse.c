@@ -15,11 +15,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "fsutil.h"
-#include "logparse.h"
-#include "run.h"
-#include "util.h"
+#include "base/diag.h"
+#include "base/fsutil.h"
+#include "parse/logparse.h"
+#include "data/run.h"
+#include "base/util.h"
 #include "capture.h"
 
 #define FIX "tests/fixtures/engine/"

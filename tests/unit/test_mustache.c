@@ -11,12 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "fsutil.h"
-#include "mustache.h"
-#include "util.h"
-#include "value.h"
-#include "yamldoc.h"
+#include "base/diag.h"
+#include "base/fsutil.h"
+#include "render/mustache.h"
+#include "base/util.h"
+#include "data/value.h"
+#include "data/yamldoc.h"
 #include "capture.h"
 
 /* The data for a test, written as YAML.  Caller frees with value_free(). */

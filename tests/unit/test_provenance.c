@@ -12,10 +12,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fsutil.h"
-#include "outdir.h"
-#include "provenance.h"
-#include "util.h"
+#include "base/fsutil.h"
+#include "base/outdir.h"
+#include "resolve/provenance.h"
+#include "base/util.h"
 #include "capture.h"
 
 /* A project folder with a report bundle content/hw07/, its provenance,

@@ -12,9 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "report.h"
-#include "util.h"
+#include "base/diag.h"
+#include "parse/report.h"
+#include "base/util.h"
 #include "capture.h"
 
 #define TMPDIR_TAG "report"

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run.h"
-#include "util.h"
+#include "data/run.h"
+#include "base/util.h"
 
 /* The typed datum of a C string. */
 static struct datum typed(const char *s)

@@ -9,14 +9,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "fsutil.h"
-#include "logparse.h"
-#include "run.h"
-#include "runs.h"
-#include "util.h"
-#include "value.h"
-#include "yamldoc.h"
+#include "base/diag.h"
+#include "base/fsutil.h"
+#include "parse/logparse.h"
+#include "data/run.h"
+#include "parse/runs.h"
+#include "base/util.h"
+#include "data/value.h"
+#include "data/yamldoc.h"
 #include "capture.h"
 
 #define MD "content/hw/index.md"

@@ -11,9 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fsutil.h"
-#include "snapshot.h"
-#include "util.h"
+#include "base/fsutil.h"
+#include "cmd/snapshot.h"
+#include "base/util.h"
 
 #define TMPDIR_TAG "snapshot"
 #include "tmpdirs.h"

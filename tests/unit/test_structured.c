@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "fsutil.h"
-#include "run.h"
-#include "structured.h"
-#include "util.h"
+#include "base/diag.h"
+#include "base/fsutil.h"
+#include "data/run.h"
+#include "parse/structured.h"
+#include "base/util.h"
 #include "capture.h"
 
 #define FIXTURES "tests/fixtures/structured/"

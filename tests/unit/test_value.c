@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
-#include "value.h"
+#include "base/util.h"
+#include "data/value.h"
 
 /* The name of key i, in the tests' maps. */
 static const char *key_name(char *tmp, size_t size, int i)

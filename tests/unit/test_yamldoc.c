@@ -10,11 +10,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "diag.h"
-#include "util.h"
-#include "value.h"
-#include "limit.h"
-#include "yamldoc.h"
+#include "base/diag.h"
+#include "base/util.h"
+#include "data/value.h"
+#include "data/limit.h"
+#include "data/yamldoc.h"
 #include "capture.h"
 
 /* The whole "file" a YAML text sits in: line0 lines of "---", then the

@@ -1,0 +1,83 @@
+/* outdir.h: writing the site into a fresh folder, swapped in on success.
+ *
+ * A build writes into a hidden sibling of the output folder, marked as
+ * logdown's with a .logdown-site file.  Only when everything succeeded
+ * does it replace the output, which must itself be marked (or empty, or
+ * absent): a failed build leaves the previous site as it was, and
+ * logdown never deletes a folder it did not make. */
+#ifndef LOGDOWN_OUTDIR_H
+#define LOGDOWN_OUTDIR_H
+
+#include <stdbool.h>
+
+#include "base/diag.h"
+
+#define OUTDIR_MARKER ".logdown-site"
+
+struct outdir {
+	char *final;   /* the output folder, canonical (see path_resolve()) */
+	char *shown;   /* and as the user named it, for messages */
+	char *staging; /* where this build writes: a hidden sibling of final */
+	char *prefix;  /* staging folders' names up to the pid: "PARENT/.BASE.tmp-" */
+	bool swapped;  /* staging now holds the previous output */
+	char **moves;  /* folders of the previous output moved over on commit */
+	size_t nmoves, moves_cap;
+};
+
+/* Checks that out may be replaced and creates the staging folder.  It
+ * refuses (reporting through d) the project root, a folder that holds
+ * the project, a folder holding content/ or lying inside one of the
+ * source folders (content/, static/, templates/, parsers/), and
+ * an existing non-empty folder without the marker.  Returns EXIT_OK,
+ * EXIT_USAGE for a refused folder, EXIT_IO on an I/O error; problems are
+ * reported through d. */
+int outdir_begin(struct outdir *o, const char *root, const char *out, struct diag *d);
+
+/* Swaps the staging folder in place of the output, atomically where the
+ * file system can, first moving over the folders outdir_move() named.
+ * Returns false on an I/O error, reported through d; the previous
+ * output is then kept as it was (moved folders are put back). */
+bool outdir_commit(struct outdir *o, struct diag *d);
+
+/* Removes the staging folder and frees o; the output is untouched.
+ * After outdir_commit() the staging folder holds the previous output:
+ * it moves into the marked staging folder of a detached child process,
+ * which removes it with rm after this process has gone on (a build does
+ * not wait for thousands of unlink() and rmdir()); a child that is
+ * killed leaves a marked folder of a dead process, which the next build
+ * sweeps.  Safe in a process with threads (the child makes only
+ * async-signal-safe calls until it execs rm), and bounded: a handoff
+ * that has not worked within 3 s is given up, its stalled process
+ * killed, and the folder removed here. */
+void outdir_end(struct outdir *o);
+
+/* Writes data to REL inside the staging folder, creating folders. */
+bool outdir_write(struct outdir *o, const char *rel, const char *data, size_t len,
+		  struct diag *d);
+
+/* Copies the file src to REL inside the staging folder, creating
+ * folders; a failure is reported through d. */
+bool outdir_copy(struct outdir *o, const char *rel, const char *src, struct diag *d);
+
+/* Puts the previous output's file REL at REL inside the staging folder
+ * as a hard link (a copy where links cannot be made), creating folders.
+ * Safe because no file of an output is ever changed in place:
+ * outdir_write() and outdir_copy() replace the file they write. */
+bool outdir_link(struct outdir *o, const char *rel, struct diag *d);
+
+/* Sweeps what killed builds left beside the output folder out: their
+ * staging folders, and the previous outputs their children were
+ * removing (after putting back any folder a killed commit had moved;
+ * see outdir_move()).  A folder of a live process is left alone. */
+void outdir_sweep(const char *out);
+
+/* Has the previous output's folder REL (relative, canonical, with no
+ * other folder named for moving below or above it) moved into the
+ * staging folder by outdir_commit(), with one rename(2) instead of a
+ * link per file.  Nothing of the previous output moves before the
+ * commit; the staging folder must not get anything at REL meanwhile.
+ * A killed commit leaves a journal (the staging folder's name +
+ * ".moved") from which the next build puts the folders back. */
+void outdir_move(struct outdir *o, const char *rel);
+
+#endif

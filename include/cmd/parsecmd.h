@@ -1,0 +1,45 @@
+/* parsecmd.h: `logdown parse FILE` and `logdown parsers` (SPEC sections
+ * 7 and 8): what a parser extracts from one file, and which parsers
+ * there are.  Both load the built-in parsers and those of the project in
+ * the current folder (./parsers). */
+#ifndef LOGDOWN_PARSECMD_H
+#define LOGDOWN_PARSECMD_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "base/diag.h"
+#include "data/run.h"
+
+struct parse_opts {
+	const char *file;   /* the result file, as given */
+	const char *parser; /* a parser name, or NULL to detect one */
+	bool json;          /* the SPEC section 7 JSON object, not a summary */
+	const char *csv;    /* or this series as CSV, cells as written */
+};
+
+/* Parses o->file and prints what was extracted to out.  Returns an exit
+ * code: EXIT_USAGE when the file is not there (or is a folder, a FIFO)
+ * or the parser named does not exist; EXIT_CONTENT when no parser claims
+ * the file, the parser fails on it or a project parser is broken (all
+ * reported through d); EXIT_IO when the file cannot be read; else
+ * EXIT_OK. */
+int parsecmd_parse(const struct parse_opts *o, FILE *out, struct diag *d);
+
+/* Prints one line per parser, sorted by name: its name, where it comes
+ * from ("built-in" or the .yaml file) and the start of its description.
+ * Returns EXIT_CONTENT when a project parser is broken, else EXIT_OK. */
+int parsecmd_list(FILE *out, struct diag *d);
+
+/* Writes series `name` of r as CSV: a header of its columns, then one
+ * line per row with each cell's text as written in the file (nothing
+ * for a missing cell; quoted where it holds a comma, quote or newline).
+ * An unknown series is an error through d, with the closest name: false
+ * then. */
+bool parsecmd_put_csv(FILE *out, const struct run *r, const char *name, struct diag *d);
+
+/* Writes run r as the JSON object of SPEC section 7, with "file": file,
+ * followed by a newline. */
+void parsecmd_put_json(FILE *out, const struct run *r, const char *file);
+
+#endif

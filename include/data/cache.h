@@ -1,0 +1,109 @@
+/* cache.h: the on-disk build cache (PROJECT/.logdown-cache/).
+ *
+ * Everything in it is keyed by content hashes (XXH3, 128 bits) of what
+ * a result depends on, together with the cache format and the binary's
+ * version, so that an answer found there is the answer a fresh build
+ * would give.  A file's hash is remembered with its stat signature
+ * (size, mtime, inode, device, ctime): an unchanged file is not read
+ * again, but the decision is always the hash's.
+ *
+ *   .logdown-cache/CACHEDIR.TAG     marks it (backup tools skip it;
+ *                                    `logdown clean` removes only a
+ *                                    folder that has it)
+ *   .logdown-cache/files            path -> stat signature, content hash
+ *   .logdown-cache/runs/<key>.run   one parsed run
+ *   .logdown-cache/reports-<out>    for one output folder: the key each
+ *                                    report was built with
+ *
+ * Every file starts with a header (magic, format number, kind, the
+ * binary's version) and ends with a checksum of all before it; it is
+ * written to a temporary file and renamed into place.  A file that is
+ * damaged or not ours is reported once per build with a warning and
+ * ignored (and replaced); one written by another version is ignored
+ * silently.  All functions may be called from several threads. */
+#ifndef LOGDOWN_CACHE_H
+#define LOGDOWN_CACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/diag.h"
+#include "data/run.h"
+
+#define CACHE_DIR ".logdown-cache"
+
+/* A 128-bit key or content hash. */
+struct cache_key {
+	unsigned char b[16];
+};
+
+/* Building a key: the cache's format and the binary's version first,
+ * then every input, each one length-prefixed. */
+struct cache_hasher;
+struct cache_hasher *cache_hasher_new(void);
+void cache_hasher_str(struct cache_hasher *h, const char *s);
+void cache_hasher_bytes(struct cache_hasher *h, const void *p, size_t n);
+void cache_hasher_key(struct cache_hasher *h, const struct cache_key *k);
+/* The key; frees h. */
+struct cache_key cache_hasher_end(struct cache_hasher *h);
+
+struct cache;
+
+/* Opens the cache of the project at root.  When writable, what the build
+ * adds is written back; otherwise (check) it is only read.  Never NULL. */
+struct cache *cache_open(const char *root, bool writable);
+/* Reports, as one warning through d, the first problem found in the
+ * cache since the last call (a damaged file, a folder not logdown's);
+ * once per cache.  Call it from one thread. */
+void cache_report(struct cache *c, struct diag *d);
+/* Writes the file hashes used by this build (when writable) and frees
+ * c; NULL is a no-op. */
+void cache_close(struct cache *c);
+
+/* The content hash of the file at path (its canonical path), through
+ * the remembered stat signatures.  False when it cannot be read. */
+bool cache_file_hash(struct cache *c, const char *path, struct cache_key *out);
+
+/* The run stored under key, or NULL (a damaged file is a warning and is
+ * removed).  Caller frees with run_free(). */
+struct run *cache_run_get(struct cache *c, const struct cache_key *key);
+/* Stores r under key (when writable). */
+void cache_run_put(struct cache *c, const struct cache_key *key, const struct run *r);
+/* Marks the run under key as one this build uses (cache_run_get()'s hits
+ * and cache_run_put()'s runs are marked already): a page reused without
+ * loading its runs marks theirs, so that they outlive the prune. */
+void cache_run_keep(struct cache *c, const struct cache_key *key);
+/* Removes every stored run this build did not mark (when writable): the
+ * runs of result files that changed or are no longer used.  Reads no
+ * run and hashes nothing.  Call once, after a build that succeeded. */
+void cache_runs_prune(struct cache *c);
+
+/* Report keys, per output folder (its canonical path).  The keys hold
+ * for the folder only as long as it is the one the last build with the
+ * cache wrote: its marker file's signature is recorded with them. */
+struct cache_reports;
+/* The keys recorded for out, or an empty set when out was written
+ * since by someone else (a --no-cache build) or never. */
+struct cache_reports *cache_reports_load(struct cache *c, const char *out);
+/* Did slug's report get built with key? */
+bool cache_reports_has(const struct cache_reports *r, const char *slug, const struct cache_key *key);
+/* Records slug's key for the next build (in a fresh set). */
+void cache_reports_add(struct cache_reports *r, const char *slug, const struct cache_key *key);
+/* Starts a fresh set for out: what this build records. */
+struct cache_reports *cache_reports_new(void);
+/* Writes r as the keys of out, whose marker file now is `marker`
+ * (when writable), and frees r. */
+void cache_reports_save(struct cache *c, struct cache_reports *r, const char *out,
+			const char *marker);
+void cache_reports_free(struct cache_reports *r);
+
+/* Removes root's cache folder (only when it is marked as ours).  False
+ * when it could not; errno tells why. */
+bool cache_remove(const char *root);
+
+/* The version the cache is keyed by: LOGDOWN_VERSION, or the value of
+ * the environment variable LOGDOWN_CACHE_VERSION when set (the tests
+ * use it to play a new binary). */
+const char *cache_version(void);
+
+#endif

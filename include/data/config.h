@@ -1,0 +1,28 @@
+/* config.h: the project's site.yaml. */
+#ifndef LOGDOWN_CONFIG_H
+#define LOGDOWN_CONFIG_H
+
+#include <stdbool.h>
+
+#include "base/diag.h"
+#include "data/value.h"
+
+struct config {
+	char *path;     /* "DIR/site.yaml", for diagnostics */
+	char *title;    /* default "Reports" */
+	char *author;   /* default "" */
+	char *base_url; /* default "/" */
+	char *output;   /* default "_site", relative to the project root */
+	char *paper;    /* "a4" (default) or "letter" */
+	char **parsers; /* extra parser folders, NULL-terminated */
+	struct value *raw; /* the whole document, or NULL without site.yaml */
+};
+
+/* Loads ROOT/site.yaml into c, or the defaults when there is none.
+ * Unknown keys are warnings; a bad value or malformed YAML is an error
+ * reported through d, and then false is returned (c still holds the
+ * defaults where a value was bad).  Free with config_free(). */
+bool config_load(struct config *c, const char *root, struct diag *d);
+void config_free(struct config *c);
+
+#endif

@@ -1,0 +1,93 @@
+/* value.h: a JSON-like tree (null, bool, number, string, list, map).
+ *
+ * It is what YAML documents load into (front matter, site.yaml, directive
+ * bodies, parser definitions) and what templates render from.  Every
+ * node remembers where it was written, and a number keeps the text it
+ * was written with. */
+#ifndef LOGDOWN_VALUE_H
+#define LOGDOWN_VALUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/diag.h"
+
+enum value_kind {
+	VALUE_NULL,
+	VALUE_BOOL,
+	VALUE_NUMBER,
+	VALUE_STRING,
+	VALUE_LIST,
+	VALUE_MAP,
+};
+
+struct value {
+	enum value_kind kind;
+	bool boolean;
+	double number;
+	/* A string's contents; for a scalar loaded from text, the text as
+	 * written (a number's "7.12500"); NULL for lists and maps. */
+	char *text;
+	size_t len;
+	/* A list's items or a map's values, in document order. */
+	struct value **items;
+	/* A map's keys, parallel to items, and where each was written. */
+	char **keys;
+	struct loc *key_locs;
+	size_t count;
+	size_t cap;
+	struct loc loc;
+	/* Private to value.c: a map with more than a few keys gets a hash
+	 * index over them, so that lookups stay fast in big maps.  Change a
+	 * map's keys and count only through value_set(). */
+	size_t *hash;
+	size_t hash_cap;
+};
+
+/* Constructors.  Each returns a new node that the caller frees with
+ * value_free(), or hands to a list or map, which then owns it. */
+struct value *value_new(enum value_kind kind);
+struct value *value_bool(bool b);
+/* text may be NULL: the number is then shown in its shortest form. */
+struct value *value_number(double n, const char *text);
+struct value *value_string(const char *s);
+struct value *value_stringn(const char *s, size_t n);
+void value_free(struct value *v);
+struct value *value_copy(const struct value *v);
+
+/* Appends item to list, taking ownership. */
+void value_push(struct value *list, struct value *item);
+/* Sets key in map, taking ownership of v and freeing a value it replaces.
+ * A new key goes last; a replaced one keeps its place. */
+void value_set(struct value *map, const char *key, struct value *v);
+/* Shorthand for value_set(map, key, value_string(s)). */
+void value_set_str(struct value *map, const char *key, const char *s);
+/* The value under key, or NULL.  Borrowed from map. */
+struct value *value_get(const struct value *map, const char *key);
+/* The index of key in map, or -1 (also when map is NULL or not a map).
+ * value_get() and value_index() take constant time on average. */
+long value_index(const struct value *map, const char *key);
+
+/* Falsy: null, false, an empty list and the empty string (so that a
+ * template's {{#author}}by {{author}}{{/author}} shows nothing for a
+ * report without one).  Everything else is truthy. */
+bool value_truthy(const struct value *v);
+
+/* Appends the text of a scalar as a reader sees it: a string as is, a
+ * number as written (or its shortest round-trip form), true/false, and
+ * nothing for null.  Lists and maps append nothing. */
+struct buf;
+void value_put_text(struct buf *b, const struct value *v);
+/* The shortest text that reads back as n, written as JavaScript writes
+ * numbers: plain from 0.000001 up to 1e21 ("100", "0.1"), with an
+ * exponent beyond ("1e+21", "2.5e-7"); -0 as "0"; NaN, Infinity and
+ * -Infinity by name. */
+void number_put(struct buf *b, double n);
+/* n for a reader: at most 15 significant digits, so that the noise of
+ * binary arithmetic does not show (264.167, not 264.1670000000013). */
+void number_put_short(struct buf *b, double n);
+
+/* The kind as a word for diagnostics: "a string", "a list", ... */
+const char *value_kind_name(enum value_kind kind);
+
+#endif

@@ -1,0 +1,173 @@
+/* logparse.h: parsers: YAML definitions (SPEC section 7), compiled once,
+ * run over result files to make runs.
+ *
+ *   name: cerebras
+ *   description: Cerebras Model Zoo training logs
+ *   detect: 'Train Device=CSX'            # tried in the first 1 MiB
+ *   fields:
+ *     batch_size: 'Effective batch size is (\d+)'      # first group, last match
+ *     total_time: { pattern: 'in ([\d.]+) seconds', pick: last }
+ *     started:    { pattern: '^(\S+ \S+) INFO', type: timestamp }
+ *   series:
+ *     train: 'Step=(?<step>\d+), Loss=(?<loss>[\d.]+), Rate=(?<rate>[\d.]+)'
+ *   tables:
+ *     results: { header: '\|\s*Source\s*\|' }
+ *   derive:
+ *     final_loss: last(train.loss)
+ *
+ * The structured readers (json, yaml, csv) are parsers too: their
+ * definitions say `format: json` (or yaml, csv) instead of patterns.
+ *
+ * Keys of a definition (anything else is an error with a did-you-mean):
+ *
+ *   name         the parser's name (default: the file's stem)
+ *   description  one line for `logdown parsers`
+ *   detect       a pattern or a list of them, matched against the first
+ *                1 MiB of a file as one text (so '^' is the start of the
+ *                file unless the pattern says (?m)); any match claims it
+ *   extensions   [.json, ...]: the file names it claims; with detect too,
+ *                both must hold.  format json/yaml/csv default to theirs
+ *   format       text (default) | json | yaml | csv
+ *   cr           last (default): a line rewritten with carriage returns
+ *                is its last non-blank segment | keep: patterns see the
+ *                whole line, CRs included
+ *   fields       name: pattern | {pattern, pick: first|last (default last),
+ *                type: number|string|duration|timestamp, group: N or name,
+ *                default: value}.  The value is the first group that took
+ *                part (the whole match for a pattern without groups).  A
+ *                field that matched nothing is missing, or its default.
+ *                The name '*' makes a field of every match, named by the
+ *                group (?<name>...) and valued by (?<value>...).
+ *   series       name: pattern | {pattern, columns: [group names],
+ *                types: {column: type}}: one row per match, the columns
+ *                the named groups in group order unless listed
+ *   tables       name: header-pattern | {header: pattern}: the table at
+ *                the line that matches (or right after it): +---+ and
+ *                | a | b | rows, box drawing (│ ┃ ║ ─ ┼ ...), Markdown, or
+ *                columns aligned with spaces under a "--- ---" ruler.
+ *                Columns are the header cells in snake_case().
+ *   derive       name: expression (expr.h), evaluated in order after the
+ *                file is read, names resolving in the run being made
+ *
+ * Types: number reads as datum_from_text() does (the default types each
+ * value that way); duration "01:49" (m:s) = 109, "1:02:03" = 3723,
+ * "10.99s", "1:49.5", "1h 2m", "150 ms", "2 days, 1:02:03", seconds;
+ * timestamp "2024-03-30 14:09:43,663", "2024-04-08T09:03:33.195878Z",
+ * "Mon Apr  8 09:03:33 2024" give seconds since the epoch (UTC unless a
+ * zone is written), "[09:01:59.258]" seconds since midnight: differences
+ * are seconds.  A value that does not read as its type stays text, with
+ * a warning.  Every value keeps its text as written and its line.
+ *
+ * How a line is normalised before matching (CRLF, carriage-return
+ * rewrites, MPI rank prefixes, Markdown indentation, invalid UTF-8) and
+ * how copies of a row printed by several MPI ranks are skipped: see the
+ * comment at the top of logparse.c. */
+#ifndef LOGDOWN_LOGPARSE_H
+#define LOGDOWN_LOGPARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/diag.h"
+#include "data/run.h"
+
+struct parser;
+struct parser_set;
+
+/* The built-in parsers (compiled into the binary from the repository's
+ * parsers folder), then every .yaml file in ROOT/parsers and in each of
+ * extra_dirs
+ * (NULL-terminated, may be NULL), a later definition of a name replacing
+ * an earlier one.  root may be NULL (built-ins only).  Problems in a
+ * definition (malformed YAML, an unknown key, a pattern that does not
+ * compile: at its line and column in the .yaml file) are reported
+ * through d and that parser is left out; the set is returned anyway.
+ * Caller frees with parsers_free(). */
+struct parser_set *parsers_load(const char *root, char *const *extra_dirs, struct diag *d);
+void parsers_free(struct parser_set *set);
+
+/* An empty set, for a caller that adds definitions itself (tests,
+ * tools).  Caller frees with parsers_free(). */
+struct parser_set *parsers_new(void);
+/* Adds the definition in text (len bytes; `file` names it in
+ * diagnostics and is copied), replacing a parser of the same name in its
+ * place.  A built-in's text must outlive the set (diagnostics quote it).
+ * Returns false after reporting the definition's problems through d;
+ * the set is then unchanged. */
+bool parsers_add(struct parser_set *set, const char *file, const char *text, size_t len,
+		 bool builtin, struct diag *d);
+
+size_t parsers_count(const struct parser_set *set);
+const struct parser *parsers_at(const struct parser_set *set, size_t i);
+/* The parser of that name, or NULL. */
+const struct parser *parsers_find(const struct parser_set *set, const char *name);
+/* Is name that of a definition that did not load (parsers_add())? */
+bool parsers_broken(const struct parser_set *set, const char *name);
+/* The parser named, or NULL after an error at `at` that suggests the
+ * closest name: "unknown parser 'cerebas' (did you mean 'cerebras'?)";
+ * for a definition that did not load, the error says so. */
+const struct parser *parsers_lookup(const struct parser_set *set, const char *name,
+				    struct loc at, struct diag *d);
+
+const char *parser_name(const struct parser *p);
+const char *parser_description(const struct parser *p);
+/* "built-in", or the path of the .yaml file that defined it. */
+const char *parser_origin(const struct parser *p);
+/* The definition's YAML text (the cache keys parsed runs by it). */
+const char *parser_source(const struct parser *p, size_t *len);
+
+/* The one parser whose detection claims the file at path (its first
+ * 1 MiB).  A project parser beats a built-in, and a claim by content
+ * (detect) beats a claim by extension alone; among the strongest
+ * claims, more than one is an error at `at` naming them ("cannot tell
+ * which parser reads logs/x.log: both 'a' and 'b' match; name one with
+ * {file: ..., parser: NAME}"), and none an error listing the parsers.
+ * NULL then. */
+const struct parser *parsers_detect(const struct parser_set *set, const char *path,
+				    struct loc at, struct diag *d);
+
+/* Runs p over the file at path (streamed: memory grows with the series
+ * kept, not with the file), naming the run run_name.  `shown` is the
+ * path as diagnostics and the run's file should show it.  An unreadable,
+ * empty or binary file (a NUL byte in its first 64 KiB) is an error, as
+ * is a pattern that hits the match limit (catastrophic backtracking:
+ * reported at the pattern in its definition, with the log's line); a
+ * parser that matched nothing is a warning ("parser 'x' matched nothing
+ * in FILE").  Every field the definition names is set, missing when it
+ * matched nothing, and every series exists, empty or not.  A derive
+ * that fails is reported and left missing, and the run still returned;
+ * when the file lacked some of the parser's fields or series (a run cut
+ * short), a derive that cannot be computed is missing without a word.
+ * Returns NULL on an error, reported through d.  Caller frees with
+ * run_free(). */
+struct run *parser_run(const struct parser *p, const char *path, const char *shown,
+		       const char *run_name, struct diag *d);
+
+/* Where the rows of one series go instead of into the run, as they are
+ * found and in file order, for a caller that only passes them on
+ * (`logdown parse --csv`): memory then stays flat whatever the file's
+ * size.  row() gets the cells (texts point into the file's buffer: valid
+ * for the call only; a column without a declared type is a string or
+ * missing, its number not read) and the line; it is called from one thread,
+ * though maybe not the caller's.  Rows of rank-prefixed lines are still
+ * kept in the run too, since dropping another rank's copy of a row needs
+ * the rows taken before. */
+struct row_sink {
+	const char *series;
+	void (*row)(void *ctx, const struct datum *cells, size_t ncols, long line);
+	void *ctx;
+};
+
+/* parser_run(), with the rows of sink->series handed to sink (NULL:
+ * parser_run() itself).  That series is then empty in the run, so a
+ * derive over it is missing. */
+struct run *parser_run_sink(const struct parser *p, const char *path, const char *shown,
+			    const char *run_name, const struct row_sink *sink, struct diag *d);
+
+/* The columns of the series `name` when p is a text parser that
+ * declares it (the series a row_sink can take), else NULL.  Borrowed
+ * from p. */
+const char *const *parser_series_columns(const struct parser *p, const char *name,
+					 size_t *ncols);
+
+#endif

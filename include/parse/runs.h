@@ -1,0 +1,92 @@
+/* runs.h: the `runs:` of a report's front matter (SPEC section 2). */
+#ifndef LOGDOWN_RUNS_H
+#define LOGDOWN_RUNS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "data/cache.h"
+#include "base/diag.h"
+#include "parse/logparse.h"
+#include "data/run.h"
+#include "data/value.h"
+
+/* A report's runs: single runs by name, and run sets (a glob) whose
+ * members are runs named by their file stems. */
+struct runset {
+	char *name;          /* the name in front matter: "cs512", "cs" */
+	bool is_set;         /* a glob: members sorted by path */
+	struct run **runs;   /* one for a single run */
+	size_t count;
+};
+
+struct report_runs {
+	struct runset *sets;
+	size_t count;
+	bool borrowed; /* the runs belong to a parse_cache: freed by it, not here */
+};
+
+/* Parsed runs kept between builds (`logdown serve`), keyed by the file's
+ * canonical path, the path as shown, the run's name, the parser, the
+ * name_pattern and the file's size, mtime, inode and ctime: a hit reuses
+ * the run instead of parsing the file again.  A parse that reported
+ * anything (a warning, an error) is never reused, so that a build with
+ * the cache reports exactly what one without it does.  The cache owns
+ * every run loaded through it; they stay valid until the next
+ * parse_cache_sweep(), which a build calls once its reports are freed. */
+struct parse_cache;
+struct parse_cache *parse_cache_new(void);
+void parse_cache_free(struct parse_cache *c);
+/* Frees the runs the last build did not use (or may not reuse). */
+void parse_cache_sweep(struct parse_cache *c);
+/* Forgets everything (the parsers changed).  Only between builds. */
+void parse_cache_clear(struct parse_cache *c);
+/* How many files were parsed, how many runs reused from memory, and how
+ * many read from the disk cache, since new. */
+size_t parse_cache_parsed(const struct parse_cache *c);
+size_t parse_cache_reused(const struct parse_cache *c);
+size_t parse_cache_from_disk(const struct parse_cache *c);
+
+/* Backs c with the on-disk cache (cache.h; NULL: none), where runs are
+ * keyed by the content hashes of the parser set (`parsers`, see
+ * parse_cache_parsers_key()), the file and the names that shape a run;
+ * a run parsed without a diagnostic is stored there.  Other parsers than
+ * before clear c.  Only between builds. */
+void parse_cache_set_disk(struct parse_cache *c, struct cache *disk,
+			  const struct cache_key *parsers);
+/* The content key of a parser set: every parser's name, origin and
+ * definition, in order. */
+struct cache_key parse_cache_parsers_key(const struct parser_set *set);
+
+/* Loads every run that `spec` (the front matter's runs: map, may be
+ * NULL) names.  Paths are relative to report_dir and must resolve inside
+ * root_real (after symlinks): anything else is an error at its line in
+ * the front matter.  Every problem is reported through d; runs that
+ * loaded are kept.  Returns false when there was an error.  Free with
+ * report_runs_free(). */
+bool report_runs_load(struct report_runs *out, const struct value *spec, const char *report_dir,
+		      const char *root_real, const struct parser_set *parsers, struct diag *d);
+/* The same, through cache (may be NULL: report_runs_load()).  With a
+ * cache, out->borrowed is set: the runs are the cache's. */
+bool report_runs_load_cached(struct report_runs *out, const struct value *spec,
+			     const char *report_dir, const char *root_real,
+			     const struct parser_set *parsers, struct parse_cache *cache,
+			     struct diag *d);
+void report_runs_free(struct report_runs *rr);
+
+/* Resolves spec as report_runs_load() does (globs, confinement), but
+ * instead of parsing adds to h what the runs depend on: each file's
+ * content hash (through disk), its path, the run's name, the parser
+ * named and the name_pattern; and names each file's path (as a run's
+ * file would show it) to on_file (may be NULL).  With parsers_key (the
+ * parser set's, as parse_cache_set_disk() got it; may be NULL) each
+ * run's disk entry is marked as in use (cache_run_keep()).  Problems go
+ * to d.  False when a file could not be resolved or hashed: the report
+ * then has no key. */
+bool report_runs_inputs(const struct value *spec, const char *report_dir, const char *root_real,
+			const struct parser_set *parsers, struct cache *disk,
+			const struct cache_key *parsers_key, struct cache_hasher *h,
+			void (*on_file)(void *ctx, const char *shown), void *file_ctx,
+			struct diag *d);
+
+#endif

@@ -1,0 +1,27 @@
+/* structured.h: JSON, YAML and CSV result files into runs.
+ *
+ * Objects become fields, flattened with dots ("summary.metis.mean_s");
+ * an array of objects becomes a series named by its key path ("metis",
+ * "summary.requests"), its columns the union of the objects' keys in
+ * first-seen order; a CSV file becomes the series "rows", its columns
+ * the header cells in snake_case.  Every value keeps its text and line. */
+#ifndef LOGDOWN_STRUCTURED_H
+#define LOGDOWN_STRUCTURED_H
+
+#include <stdbool.h>
+
+#include "base/diag.h"
+#include "data/run.h"
+
+/* Each reads the file at path into r; `shown` names it in diagnostics.
+ * A syntax error is reported at its line and column and false returned. */
+bool structured_read_json(struct run *r, const char *path, const char *shown, struct diag *d);
+bool structured_read_yaml(struct run *r, const char *path, const char *shown, struct diag *d);
+bool structured_read_csv(struct run *r, const char *path, const char *shown, struct diag *d);
+
+/* snake_case of a table header cell: "end-to-end latency (ms)" gives
+ * "end_to_end_latency_ms", and '%' is spelled pct ("Time (%)" gives
+ * "time_pct").  Caller frees. */
+char *snake_case(const char *text, size_t len);
+
+#endif

@@ -1,0 +1,488 @@
+/* diag.c: compiler-style diagnostics with the source line and a caret. */
+#include "base/diag.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/fsutil.h"
+#include "base/util.h"
+
+struct source {
+	char *file;
+	uint64_t hash; /* str_hash(file) */
+	const char *text; /* borrowed, or owned when owned is set */
+	size_t len;
+	bool owned;
+	bool missing; /* could not be read: quote nothing */
+	/* Where the last line quoted starts: diagnostics come mostly in
+	 * order, so finding the next line scans on from there (100,000
+	 * errors in a 200,000-line file would otherwise rescan it each). */
+	int at_line; /* 0: none yet */
+	size_t at_off;
+};
+
+/* A diagnostic a deferred sink keeps until diag_flush(). */
+struct event {
+	int sev;
+	char *file;
+	int line, col, len;
+	char *msg;
+	char *quote; /* the quoted line, or NULL */
+	size_t quote_len;
+};
+
+struct diag {
+	FILE *out;
+	enum diag_format format;
+	bool colour;
+	bool strict;
+	size_t errors;
+	size_t warnings;
+	struct source *sources;
+	size_t nsources;
+	const struct diag *parent; /* a deferred sink: events go to parent */
+	struct event *events;
+	size_t nevents;
+};
+
+enum severity { SEV_ERROR, SEV_WARNING, SEV_NOTE };
+
+static const char *const sev_name[] = {"error", "warning", "note"};
+static const char *const sev_colour[] = {"\033[1;31m", "\033[1;35m", "\033[1;36m"};
+
+struct diag *diag_new(FILE *out, enum diag_format format, bool colour)
+{
+	struct diag *d = xcalloc(1, sizeof *d);
+	d->out = out ? out : stderr;
+	d->format = format;
+	d->colour = colour && format == DIAG_TEXT;
+	return d;
+}
+
+struct diag *diag_new_deferred(const struct diag *parent)
+{
+	struct diag *d = xcalloc(1, sizeof *d);
+	d->out = parent->out;
+	d->format = parent->format;
+	d->colour = parent->colour;
+	d->strict = parent->strict;
+	d->parent = parent;
+	return d;
+}
+
+static void event_release(struct event *e)
+{
+	free(e->file);
+	free(e->msg);
+	free(e->quote);
+}
+
+static void source_release(struct source *s)
+{
+	free(s->file);
+	if (s->owned)
+		free((char *)s->text);
+}
+
+void diag_free(struct diag *d)
+{
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->nsources; i++)
+		source_release(&d->sources[i]);
+	free(d->sources);
+	for (size_t i = 0; i < d->nevents; i++)
+		event_release(&d->events[i]);
+	free(d->events);
+	free(d);
+}
+
+bool diag_want_colour(int fd)
+{
+	const char *nc = getenv("NO_COLOR");
+	if (nc && *nc)
+		return false;
+	return isatty(fd) == 1;
+}
+
+void diag_set_strict(struct diag *d, bool strict)
+{
+	d->strict = strict;
+}
+
+static struct source *find_source(struct diag *d, const char *file)
+{
+	/* a build of 10,000 reports looks its sources up 10,000 times: the
+	 * hashes first, not 50 million compares of long paths */
+	uint64_t h = str_hash(file);
+	for (size_t i = 0; i < d->nsources; i++)
+		if (d->sources[i].hash == h && strcmp(d->sources[i].file, file) == 0)
+			return &d->sources[i];
+	return NULL;
+}
+
+static struct source *push_source(struct diag *d, const char *file)
+{
+	d->sources = xrealloc(d->sources, (d->nsources + 1) * sizeof *d->sources);
+	struct source *s = &d->sources[d->nsources++];
+	memset(s, 0, sizeof *s);
+	s->file = xstrdup(file);
+	s->hash = str_hash(file);
+	return s;
+}
+
+void diag_add_source(struct diag *d, const char *file, const char *text, size_t len)
+{
+	struct source *s = find_source(d, file);
+	if (s) {
+		if (s->owned)
+			free((char *)s->text);
+		s->at_line = 0;
+	} else {
+		s = push_source(d, file);
+	}
+	s->text = text;
+	s->len = len;
+	s->owned = false;
+	/* NULL: a file too big to hold, whose lines are not quoted */
+	s->missing = text == NULL;
+}
+
+void diag_forget_source(struct diag *d, const char *file)
+{
+	struct source *s = find_source(d, file);
+	if (!s)
+		return;
+	source_release(s);
+	*s = d->sources[--d->nsources];
+}
+
+static bool line_of(const char *text, const char *end, int line, int *at_line, size_t *at_off,
+		    struct span *out);
+
+/* The text of line `line` (1-based) of file, without its line ending. */
+static bool source_line(struct diag *d, const char *file, int line, struct span *out)
+{
+	if (!file || line <= 0)
+		return false;
+	struct source *s = find_source(d, file);
+	/* A deferred sink reads its parent's sources, never changing them. */
+	for (const struct diag *p = d->parent; !s && p; p = p->parent) {
+		const struct source *ps = find_source((struct diag *)p, file);
+		if (ps && !ps->missing) {
+			/* borrowed, with a cursor of our own: lines looked up
+			 * in order stay linear */
+			s = push_source(d, file);
+			s->text = ps->text;
+			s->len = ps->len;
+			s->owned = false;
+		}
+	}
+	if (!s) {
+		s = push_source(d, file);
+		struct buf b = BUF_INIT;
+		if (file_read(file, &b, NULL)) {
+			s->len = b.len;
+			s->text = buf_detach(&b);
+			s->owned = true;
+		} else {
+			buf_free(&b);
+			s->missing = true;
+		}
+	}
+	if (s->missing)
+		return false;
+	return line_of(s->text, s->text + s->len, line, &s->at_line, &s->at_off, out);
+}
+
+/* Line `line` of [text, end) into *out.  *at_line and *at_off (may be
+ * NULL) remember where the last line looked up starts, so that looking
+ * up lines mostly in order scans on from there. */
+static bool line_of(const char *text, const char *end, int line, int *at_line, size_t *at_off,
+		    struct span *out)
+{
+	const char *p = text;
+	int n = 1;
+	if (at_line && *at_line > 0 && *at_line <= line) {
+		n = *at_line;
+		p += *at_off;
+	}
+	for (; n < line; n++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			return false;
+		p = nl + 1;
+	}
+	if (at_line) {
+		*at_line = line;
+		*at_off = (size_t)(p - text);
+	}
+	/* A byte-order mark is invisible in an editor: columns skip it. */
+	if (line == 1 && end - p >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
+		p += 3;
+	const char *e = memchr(p, '\n', (size_t)(end - p));
+	if (!e)
+		e = end;
+	if (e > p && e[-1] == '\r')
+		e--;
+	out->p = p;
+	out->len = (size_t)(e - p);
+	return true;
+}
+
+static void put_json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", out);
+		else if (c == '\t')
+			fputs("\\t", out);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+/* GitHub's workflow commands need %, CR and LF escaped in the message. */
+static void put_github_text(FILE *out, const char *s, bool property)
+{
+	for (; *s; s++) {
+		if (*s == '%')
+			fputs("%25", out);
+		else if (*s == '\r')
+			fputs("%0D", out);
+		else if (*s == '\n')
+			fputs("%0A", out);
+		else if (property && *s == ':')
+			fputs("%3A", out);
+		else if (property && *s == ',')
+			fputs("%2C", out);
+		else
+			fputc(*s, out);
+	}
+}
+
+/* A quoted line longer than this shows a window around the caret. */
+#define QUOTE_WIDTH 160
+
+/* Writes s[0..n) for a terminal: control characters (a log's escape
+ * sequences, a stray CR) become '?', so that quoting a hostile file
+ * cannot move the cursor, retitle the window or hide text. */
+static void put_terminal_text(FILE *out, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		fputc((c < 0x20 && c != '\t') || c == 0x7F ? '?' : (int)c, out);
+	}
+}
+
+/* The start of the UTF-8 character at or before p[i]. */
+static size_t char_start(const char *p, size_t i)
+{
+	while (i > 0 && ((unsigned char)p[i] & 0xC0) == 0x80)
+		i--;
+	return i;
+}
+
+/* Quotes line at.line (given as q, or looked up when q is NULL). */
+static void print_quote(struct diag *d, struct loc at, const struct span *q)
+{
+	struct span line;
+	if (q)
+		line = *q;
+	else if (!source_line(d, at.file, at.line, &line))
+		return;
+	size_t caret = at.col > 0 ? (size_t)at.col - 1 : 0;
+	if (caret > line.len)
+		caret = line.len;
+	/* A long line (a minified file, a log with no newlines) is shown
+	 * from a little before the caret to a little after. */
+	size_t from = 0, to = line.len;
+	if (line.len > QUOTE_WIDTH) {
+		from = caret > QUOTE_WIDTH / 2 ? char_start(line.p, caret - QUOTE_WIDTH / 2) : 0;
+		to = from + QUOTE_WIDTH < line.len ? char_start(line.p, from + QUOTE_WIDTH) : line.len;
+		if (to < caret)
+			to = caret;
+	}
+	const char *pre = from > 0 ? "..." : "";
+	fprintf(d->out, "%5d | %s", at.line, pre);
+	put_terminal_text(d->out, line.p + from, to - from);
+	fputs(to < line.len ? "...\n" : "\n", d->out);
+	if (at.col <= 0)
+		return;
+	/* Pad to the caret with the line's own tabs, and one space per
+	 * UTF-8 character, so the caret lines up in a terminal. */
+	fprintf(d->out, "      | %s", from > 0 ? "   " : "");
+	for (size_t i = from; i < caret; i++) {
+		unsigned char c = (unsigned char)line.p[i];
+		if ((c & 0xC0) == 0x80)
+			continue;
+		fputc(c == '\t' ? '\t' : ' ', d->out);
+	}
+	if (d->colour)
+		fputs("\033[1;32m", d->out);
+	fputc('^', d->out);
+	int len = at.len;
+	if (len > 1 && (size_t)len > to - caret + 3)
+		len = (int)(to - caret + 3);
+	for (int i = 1; i < len; i++)
+		fputc('~', d->out);
+	if (d->colour)
+		fputs("\033[0m", d->out);
+	fputc('\n', d->out);
+}
+
+/* Writes one diagnostic (sev already made strict) to d->out. */
+static void write_one(struct diag *d, enum severity sev, struct loc at, const char *text,
+		      const struct span *quote, bool have_quote)
+{
+	struct buf msg = BUF_INIT;
+	buf_puts(&msg, text);
+
+	switch (d->format) {
+	case DIAG_GITHUB:
+		fprintf(d->out, "::%s", sev == SEV_NOTE ? "notice" : sev_name[sev]);
+		if (at.file) {
+			fputs(" file=", d->out);
+			put_github_text(d->out, at.file, true);
+			if (at.line > 0)
+				fprintf(d->out, ",line=%d", at.line);
+			if (at.col > 0)
+				fprintf(d->out, ",col=%d", at.col);
+		}
+		fputs("::", d->out);
+		put_github_text(d->out, buf_data(&msg), false);
+		fputc('\n', d->out);
+		break;
+	case DIAG_JSON:
+		fputs("{\"severity\":", d->out);
+		put_json_string(d->out, sev_name[sev]);
+		fputs(",\"file\":", d->out);
+		if (at.file)
+			put_json_string(d->out, at.file);
+		else
+			fputs("null", d->out);
+		fprintf(d->out, ",\"line\":%d,\"col\":%d,\"message\":", at.line, at.col);
+		put_json_string(d->out, buf_data(&msg));
+		fputs("}\n", d->out);
+		break;
+	case DIAG_TEXT:
+		if (d->colour)
+			fputs("\033[1m", d->out);
+		if (at.file) {
+			put_terminal_text(d->out, at.file, strlen(at.file));
+			if (at.line > 0)
+				fprintf(d->out, ":%d", at.line);
+			if (at.line > 0 && at.col > 0)
+				fprintf(d->out, ":%d", at.col);
+			fputs(": ", d->out);
+		} else {
+			fputs("logdown: ", d->out);
+		}
+		if (d->colour)
+			fprintf(d->out, "%s%s:\033[0m\033[1m ", sev_colour[sev], sev_name[sev]);
+		else
+			fprintf(d->out, "%s: ", sev_name[sev]);
+		put_terminal_text(d->out, buf_data(&msg), msg.len);
+		fputs(d->colour ? "\033[0m\n" : "\n", d->out);
+		if (!have_quote || quote)
+			print_quote(d, at, quote);
+		break;
+	}
+	fflush(d->out);
+	buf_free(&msg);
+}
+
+static void emit(struct diag *d, enum severity sev, struct loc at, const char *fmt, va_list ap)
+{
+	if (sev == SEV_WARNING && d->strict)
+		sev = SEV_ERROR;
+	if (sev == SEV_ERROR)
+		d->errors++;
+	else if (sev == SEV_WARNING)
+		d->warnings++;
+	struct buf msg = BUF_INIT;
+	buf_vprintf(&msg, fmt, ap);
+	if (!d->parent) {
+		write_one(d, sev, at, buf_data(&msg), NULL, false);
+		buf_free(&msg);
+		return;
+	}
+	/* Deferred: keep it, with the line it quotes, which may be gone by
+	 * the time it is written. */
+	d->events = xrealloc(d->events, (d->nevents + 1) * sizeof *d->events);
+	struct event *e = &d->events[d->nevents++];
+	memset(e, 0, sizeof *e);
+	e->sev = (int)sev;
+	e->file = at.file ? xstrdup(at.file) : NULL;
+	e->line = at.line;
+	e->col = at.col;
+	e->len = at.len;
+	e->msg = buf_detach(&msg);
+	struct span q;
+	if (d->format == DIAG_TEXT && source_line(d, at.file, at.line, &q)) {
+		e->quote = xmalloc(q.len + 1);
+		memcpy(e->quote, q.p, q.len);
+		e->quote[q.len] = '\0';
+		e->quote_len = q.len;
+	}
+}
+
+void diag_flush(struct diag *child, struct diag *parent)
+{
+	for (size_t i = 0; i < child->nevents; i++) {
+		struct event *e = &child->events[i];
+		struct loc at = {e->file, e->line, e->col, e->len};
+		struct span q = {e->quote, e->quote_len};
+		if (e->sev == SEV_ERROR)
+			parent->errors++;
+		else if (e->sev == SEV_WARNING)
+			parent->warnings++;
+		write_one(parent, (enum severity)e->sev, at, e->msg, e->quote ? &q : NULL, true);
+		event_release(e);
+	}
+	child->nevents = 0;
+	child->errors = child->warnings = 0;
+}
+
+void diag_error(struct diag *d, struct loc at, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	emit(d, SEV_ERROR, at, fmt, ap);
+	va_end(ap);
+}
+
+void diag_warning(struct diag *d, struct loc at, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	emit(d, SEV_WARNING, at, fmt, ap);
+	va_end(ap);
+}
+
+void diag_note(struct diag *d, struct loc at, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	emit(d, SEV_NOTE, at, fmt, ap);
+	va_end(ap);
+}
+
+size_t diag_errors(const struct diag *d)
+{
+	return d->errors;
+}
+
+size_t diag_warnings(const struct diag *d)
+{
+	return d->warnings;
+}

@@ -1,0 +1,495 @@
+/* fsutil.c: files, folders and paths on POSIX. */
+#define _GNU_SOURCE /* copy_file_range(); realpath() */
+#include "base/fsutil.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/util.h"
+
+bool file_read(const char *path, struct buf *out, const size_t *limit)
+{
+	/* O_NONBLOCK: opening a FIFO must not hang the build. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return false;
+	struct stat st;
+	if (fstat(fd, &st) != 0)
+		goto fail;
+	if (S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		errno = EINVAL;
+		goto fail;
+	}
+	if (limit && (size_t)st.st_size > *limit) {
+		errno = EFBIG;
+		goto fail;
+	}
+	/* The size, and a byte to see the end by: a file read whole costs
+	 * its size, not a read chunk more (a build keeps 1,000 reports). */
+	buf_grow(out, (size_t)st.st_size + 1);
+	for (;;) {
+		if (out->cap - out->len < 2)
+			buf_grow(out, 65536);
+		ssize_t n = read(fd, out->data + out->len, out->cap - out->len - 1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			goto fail;
+		}
+		if (n == 0)
+			break;
+		out->len += (size_t)n;
+		out->data[out->len] = '\0';
+		if (limit && out->len > *limit) {
+			errno = EFBIG;
+			goto fail;
+		}
+	}
+	close(fd);
+	return true;
+fail: {
+	int e = errno;
+	close(fd);
+	errno = e;
+	return false;
+}
+}
+
+bool file_write(const char *path, const char *data, size_t len)
+{
+	/* O_NOFOLLOW: a link planted where logdown writes is refused
+	 * (ELOOP), never written through. */
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0)
+		return false;
+	while (len > 0) {
+		ssize_t n = write(fd, data, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = errno;
+			close(fd);
+			errno = e;
+			return false;
+		}
+		data += n;
+		len -= (size_t)n;
+	}
+	return close(fd) == 0;
+}
+
+bool file_copy(const char *from, const char *to)
+{
+	/* In chunks: a result file may be far larger than memory wants. */
+	int in = open(from, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (in < 0)
+		return false;
+	struct stat st;
+	if (fstat(in, &st) != 0) {
+		int e = errno;
+		close(in);
+		errno = e;
+		return false;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(in);
+		errno = EINVAL;
+		return false;
+	}
+	int out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (out < 0) {
+		int e = errno;
+		close(in);
+		errno = e;
+		return false;
+	}
+	/* In the kernel where it can (no copy through this process; a
+	 * reflink on file systems that share extents), else in chunks. */
+	bool ok = true;
+	off_t copied = 0;
+	for (;;) {
+		ssize_t n = copy_file_range(in, NULL, out, NULL, (size_t)1 << 30, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n > 0) {
+			copied += n;
+			continue;
+		}
+		if (n == 0)
+			goto done;
+		/* Not for these two files: an old kernel, another file
+		 * system, a special one.  Nothing was written yet? Then
+		 * read and write; else it is a real error. */
+		if (copied == 0 && (errno == ENOSYS || errno == EXDEV || errno == EINVAL ||
+				    errno == EOPNOTSUPP || errno == EBADF || errno == EPERM))
+			break;
+		ok = false;
+		goto done;
+	}
+	enum { CHUNK = 1 << 20 };
+	char *buf = xmalloc(CHUNK);
+	for (;;) {
+		ssize_t n = read(in, buf, CHUNK);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			ok = n == 0;
+			break;
+		}
+		for (ssize_t done = 0; done < n;) {
+			ssize_t w = write(out, buf + done, (size_t)(n - done));
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w < 0) {
+				ok = false;
+				break;
+			}
+			done += w;
+		}
+		if (!ok)
+			break;
+	}
+	int saved = errno;
+	free(buf);
+	errno = saved;
+done:;
+	int e = errno;
+	close(in);
+	if (close(out) != 0 && ok) {
+		e = errno;
+		ok = false;
+	}
+	errno = e;
+	return ok;
+}
+
+bool file_same(const char *a, const char *b)
+{
+	int fa = open(a, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	int fb = open(b, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat sa, sb;
+	bool same = fa >= 0 && fb >= 0 && fstat(fa, &sa) == 0 && fstat(fb, &sb) == 0 &&
+		    S_ISREG(sa.st_mode) && S_ISREG(sb.st_mode) && sa.st_size == sb.st_size;
+	enum { CHUNK = 1 << 16 };
+	char *x = same ? xmalloc(2 * CHUNK) : NULL;
+	while (same) {
+		ssize_t n = read(fa, x, CHUNK);
+		if (n <= 0) {
+			same = n == 0;
+			break;
+		}
+		for (ssize_t got = 0; same && got < n;) {
+			ssize_t m = read(fb, x + CHUNK + got, (size_t)(n - got));
+			if (m <= 0)
+				same = false;
+			else
+				got += m;
+		}
+		same = same && memcmp(x, x + CHUNK, (size_t)n) == 0;
+	}
+	int e = errno;
+	free(x);
+	if (fa >= 0)
+		close(fa);
+	if (fb >= 0)
+		close(fb);
+	errno = e;
+	return same;
+}
+
+bool mkdir_p(const char *path)
+{
+	if (!*path) {
+		errno = ENOENT;
+		return false;
+	}
+	/* Most folders asked for are there already, or their parent is:
+	 * try the folder itself before walking down from the root. */
+	if (mkdir(path, 0755) == 0)
+		return true;
+	if (errno == EEXIST) {
+		if (is_dir(path))
+			return true;
+		errno = ENOTDIR;
+		return false;
+	}
+	char *p = xstrdup(path);
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0755) != 0 && errno != EEXIST) {
+			free(p);
+			return false;
+		}
+		*s = '/';
+	}
+	bool ok = mkdir(p, 0755) == 0 || (errno == EEXIST && is_dir(p));
+	if (!ok && errno == EEXIST)
+		errno = ENOTDIR;
+	free(p);
+	return ok;
+}
+
+bool remove_tree(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) != 0)
+		return errno == ENOENT;
+	if (!S_ISDIR(st.st_mode))
+		return unlink(path) == 0;
+	size_t n;
+	char **names = dir_list(path, &n);
+	if (!names)
+		return false;
+	bool ok = true;
+	for (size_t i = 0; i < n && ok; i++) {
+		char *child = path_join(path, names[i]);
+		ok = remove_tree(child);
+		free(child);
+	}
+	strv_free(names);
+	return ok && rmdir(path) == 0;
+}
+
+bool is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool dir_is_empty(const char *path)
+{
+	size_t n;
+	char **names = dir_list(path, &n);
+	strv_free(names);
+	return names && n == 0;
+}
+
+bool is_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+bool path_exists(const char *path)
+{
+	struct stat st;
+	return lstat(path, &st) == 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **dir_list(const char *path, size_t *n)
+{
+	DIR *dir = opendir(path);
+	if (!dir)
+		return NULL;
+	size_t count = 0, cap = 16;
+	char **v = xmalloc(cap * sizeof *v);
+	struct dirent *e;
+	for (;;) {
+		errno = 0;
+		if (!(e = readdir(dir)))
+			break;
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		if (count + 1 >= cap)
+			v = xrealloc(v, (cap *= 2) * sizeof *v);
+		v[count++] = xstrdup(e->d_name);
+	}
+	/* A listing cut short by an error is an error, not fewer files. */
+	int err = errno;
+	closedir(dir);
+	v[count] = NULL;
+	if (err) {
+		strv_free(v);
+		errno = err;
+		return NULL;
+	}
+	qsort(v, count, sizeof *v, cmp_str);
+	*n = count;
+	return v;
+}
+
+void strv_free(char **v)
+{
+	if (!v)
+		return;
+	for (char **p = v; *p; p++)
+		free(*p);
+	free(v);
+}
+
+char *path_join(const char *a, const char *b)
+{
+	/* "." joins to nothing, so diagnostics say content/x.md, not ./content/x.md. */
+	if (!*a || b[0] == '/' || strcmp(a, ".") == 0)
+		return xstrdup(b);
+	size_t la = strlen(a);
+	while (la > 1 && a[la - 1] == '/')
+		la--;
+	if (strcmp(b, ".") == 0 || !*b)
+		return xstrndup(a, la);
+	if (la == 1 && a[0] == '/')
+		la = 0; /* "/" + "x" is "/x" */
+	/* By hand, not xasprintf(): a build joins paths tens of thousands
+	 * of times, and printf twice over each was a fifth of a rebuild. */
+	size_t lb = strlen(b);
+	char *out = xmalloc(la + 1 + lb + 1);
+	memcpy(out, a, la);
+	out[la] = '/';
+	memcpy(out + la + 1, b, lb + 1);
+	return out;
+}
+
+char *path_stem(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	const char *dot = strrchr(base, '.');
+	size_t n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+	return xstrndup(base, n);
+}
+
+bool fd_count_lines(int fd, char *buf, size_t cap, long *lines, unsigned long long *bytes)
+{
+	long nl = 0;
+	unsigned long long total = 0;
+	char last = '\n';
+	for (;;) {
+		ssize_t got = read(fd, buf, cap);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return false;
+		if (got == 0)
+			break;
+		total += (unsigned long long)got;
+		for (const char *q = buf, *end = buf + got; (q = memchr(q, '\n', (size_t)(end - q)));
+		     q++)
+			nl++;
+		last = buf[got - 1];
+	}
+	*lines = nl + (last != '\n' ? 1 : 0);
+	if (bytes)
+		*bytes = total;
+	return true;
+}
+
+char *path_dirname(const char *path)
+{
+	/* As dirname(3): trailing slashes do not count. */
+	size_t n = strlen(path);
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	const char *slash = NULL;
+	for (size_t i = 0; i < n; i++)
+		if (path[i] == '/')
+			slash = path + i;
+	if (!slash)
+		return xstrdup(".");
+	while (slash > path && slash[-1] == '/')
+		slash--;
+	if (slash == path)
+		return xstrdup("/");
+	return xstrndup(path, (size_t)(slash - path));
+}
+
+char *path_real(const char *path)
+{
+	char *r = realpath(path, NULL);
+	if (!r)
+		return NULL;
+	char *out = xstrdup(r);
+	free(r);
+	return out;
+}
+
+char *path_resolve(const char *path)
+{
+	struct buf out = BUF_INIT;
+	if (path[0] != '/') {
+		char *cwd = getcwd(NULL, 0);
+		if (!cwd)
+			return NULL;
+		buf_puts(&out, cwd);
+		free(cwd);
+	}
+	const char *p = path;
+	while (*p) {
+		while (*p == '/')
+			p++;
+		const char *end = strchr(p, '/');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		if (n == 0 || (n == 1 && p[0] == '.')) {
+			p += n;
+			continue;
+		}
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			/* out is canonical so far: its last name is no link. */
+			char *slash = strrchr(buf_data(&out), '/');
+			out.len = slash ? (size_t)(slash - out.data) : 0;
+			if (out.data)
+				out.data[out.len] = '\0';
+		} else {
+			buf_putc(&out, '/');
+			buf_put(&out, p, n);
+			/* out was canonical and a name that is no link keeps it
+			 * so: only a link needs resolving (a realpath() of the
+			 * whole path for every name cost a readlink() per name
+			 * per name: most of a rebuild's system calls). */
+			struct stat st;
+			if (lstat(out.data, &st) == 0 && S_ISLNK(st.st_mode)) {
+				char *real = path_real(out.data);
+				if (!real) {
+					buf_free(&out);
+					return NULL;
+				}
+				buf_clear(&out);
+				buf_puts(&out, strcmp(real, "/") == 0 ? "" : real);
+				free(real);
+			}
+		}
+		p += n;
+	}
+	if (out.len == 0)
+		buf_putc(&out, '/');
+	return buf_detach(&out);
+}
+
+const char *path_under(const char *path, const char *base)
+{
+	size_t n = strlen(base);
+	if (strcmp(base, "/") == 0)
+		return path + 1;
+	if (strncmp(path, base, n) != 0)
+		return NULL;
+	if (path[n] == '\0')
+		return path + n;
+	if (path[n] == '/')
+		return path + n + 1;
+	return NULL;
+}
+
+bool path_inside(const char *path, const char *dir)
+{
+	char *real = path_real(path), *base = path_real(dir);
+	bool inside = real && base && path_under(real, base) != NULL;
+	free(real);
+	free(base);
+	return inside;
+}

@@ -1,0 +1,690 @@
+/* outdir.c: a build's output, written aside and swapped in. */
+#define _GNU_SOURCE /* renameat2() */
+#include "base/outdir.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/fsutil.h"
+#include "base/util.h"
+
+static const char marker_text[] =
+	"This folder was written by logdown, which replaces it on every build.\n";
+
+/* The project's source folder that holds path, if any. */
+static const char *inside_sources(const char *root, const char *path)
+{
+	static const char *const sources[] = {"content", "static", "templates", "parsers"};
+	for (size_t i = 0; i < ARRAY_LEN(sources); i++) {
+		char *dir = path_join(root, sources[i]);
+		bool inside = path_under(path, dir) != NULL;
+		free(dir);
+		if (inside)
+			return sources[i];
+	}
+	return NULL;
+}
+
+static void refuse(struct diag *d, const char *out, const char *why)
+{
+	diag_error(d, loc_line(NULL, 0), "refusing to write the site to '%s': %s", out, why);
+}
+
+/* Why the canonical folder out may not be replaced, or NULL when it may.
+ * The answer is owned by the caller. */
+static char *refusal(const char *root, const char *out)
+{
+	if (strcmp(out, root) == 0)
+		return xstrdup("it is the project root");
+	if (path_under(root, out))
+		return xstrdup("it holds the project");
+	const char *source = inside_sources(root, out);
+	if (source)
+		return xasprintf("it lies inside %s/, among the sources", source);
+	char *content = path_join(out, "content");
+	bool has_content = is_dir(content);
+	free(content);
+	if (has_content)
+		return xstrdup("it holds a content/ folder of sources");
+	if (!path_exists(out))
+		return NULL;
+	if (!is_dir(out))
+		return xstrdup("it exists and is not a folder");
+	char *marker = path_join(out, OUTDIR_MARKER);
+	bool ours = is_file(marker);
+	free(marker);
+	if (ours || dir_is_empty(out))
+		return NULL;
+	return xstrdup("logdown did not create it (no " OUTDIR_MARKER " marker inside); remove it "
+		       "or choose another folder with -o");
+}
+
+/* Removes a staging folder, its marker last: one whose removal is cut
+ * short keeps the marker, and the next build's sweep finishes it. */
+static bool remove_marked(const char *dir)
+{
+	struct stat st;
+	if (lstat(dir, &st) != 0)
+		return errno == ENOENT;
+	if (!S_ISDIR(st.st_mode))
+		return unlink(dir) == 0; /* a link is removed, never followed */
+	size_t n;
+	char **names = dir_list(dir, &n);
+	if (!names)
+		return errno == ENOENT;
+	bool ok = true;
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(names[i], OUTDIR_MARKER) == 0)
+			continue;
+		char *path = path_join(dir, names[i]);
+		ok &= remove_tree(path);
+		free(path);
+	}
+	strv_free(names);
+	return ok && remove_tree(dir);
+}
+
+/* Is rel a path logdown may write below the staging folder: relative,
+ * without "." or ".." segments? */
+static bool rel_safe(const char *rel)
+{
+	bool ok = *rel && *rel != '/';
+	for (const char *s = rel; ok; s++) {
+		size_t n = strcspn(s, "/");
+		ok = !(n == 0 || (n == 1 && s[0] == '.') || (n == 2 && s[0] == '.' && s[1] == '.'));
+		s += n;
+		if (!*s)
+			break;
+	}
+	return ok;
+}
+
+/* A commit killed while moving folders of the output (final) into its
+ * staging folder left the journal of the moves: each folder the output
+ * lacks goes back (one the output has is the new site's, swapped in). */
+static void undo_journal(const char *journal, const char *staging, const char *final)
+{
+	struct buf b = BUF_INIT;
+	bool ours = file_read(journal, &b, NULL);
+	buf_putc(&b, '\0');
+	char *text = b.data;
+	char *marker = path_join(staging, OUTDIR_MARKER);
+	ours = ours && is_file(marker);
+	free(marker);
+	for (char *line = text, *next; ours && line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (!rel_safe(line))
+			continue;
+		char *from = path_join(staging, line), *to = path_join(final, line);
+		if (!path_exists(to) && path_exists(from))
+			rename(from, to);
+		free(from);
+		free(to);
+	}
+	buf_free(&b);
+	unlink(journal);
+}
+
+/* Removes staging folders of builds that were killed, and of children
+ * removing a previous output that were: they carry the marker and their
+ * process is gone.  Their journals of moves are undone first. */
+static void sweep_stale(const char *parent, const char *prefix, const char *final)
+{
+	size_t n;
+	char **names = dir_list(parent, &n);
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; names && i < n; i++) {
+			if (!str_has_prefix(names[i], prefix))
+				continue;
+			char *end;
+			long pid = strtol(names[i] + strlen(prefix), &end, 10);
+			bool journal = strcmp(end, ".moved") == 0;
+			if (pid <= 0 || (*end && !journal) || journal != (pass == 0) ||
+			    pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+				continue;
+			char *path = path_join(parent, names[i]);
+			if (journal) {
+				char *dir = xstrndup(path, strlen(path) - strlen(".moved"));
+				undo_journal(path, dir, final);
+				free(dir);
+			} else {
+				/* without the marker only when empty: a build killed
+				 * between making it and marking it */
+				char *marker = path_join(path, OUTDIR_MARKER);
+				if (is_file(marker))
+					remove_marked(path);
+				else
+					rmdir(path);
+				free(marker);
+			}
+			free(path);
+		}
+	}
+	strv_free(names);
+}
+
+void outdir_sweep(const char *out)
+{
+	char *final = path_resolve(out);
+	if (!final)
+		return;
+	const char *slash = strrchr(final, '/');
+	if (slash && slash[1]) {
+		char *parent = slash == final ? xstrdup("/") : xstrndup(final, (size_t)(slash - final));
+		char *prefix = xasprintf(".%s.tmp-", slash + 1);
+		sweep_stale(parent, prefix, final);
+		free(prefix);
+		free(parent);
+	}
+	free(final);
+}
+
+int outdir_begin(struct outdir *o, const char *root, const char *out, struct diag *d)
+{
+	memset(o, 0, sizeof *o);
+	/* Every check, the staging folder and the swap work on one canonical
+	 * path: "x/../site", "site/" and a link to the real folder all mean
+	 * the folder they lead to. */
+	char *rroot = path_real(root);
+	char *final = path_resolve(out);
+	int rc = EXIT_USAGE;
+	if (!rroot || !final) {
+		diag_error(d, loc_line(NULL, 0), "cannot resolve '%s': %s", rroot ? out : root,
+			   strerror(errno));
+		goto fail;
+	}
+	char *why = refusal(rroot, final);
+	if (why) {
+		refuse(d, out, why);
+		free(why);
+		goto fail;
+	}
+
+	/* The staging folder is a hidden sibling, so that the swap stays on
+	 * one file system. */
+	char *parent = path_dirname(final);
+	const char *base = strrchr(final, '/') + 1;
+	char *prefix = xasprintf(".%s.tmp-", base);
+	o->final = final;
+	o->shown = xstrdup(out);
+	o->staging = xasprintf("%s/%s%ld", parent, prefix, (long)getpid());
+	o->prefix = xasprintf("%s/%s", parent, prefix);
+	final = NULL;
+	bool ok = mkdir_p(parent);
+	if (ok) {
+		sweep_stale(parent, prefix, o->final);
+		remove_marked(o->staging);
+		/* Made here and now, not found: whatever the build writes goes
+		 * below a folder logdown created, through folders it created,
+		 * never through a link someone left in its place. */
+		char *marker = path_join(o->staging, OUTDIR_MARKER);
+		ok = mkdir(o->staging, 0755) == 0 &&
+		     file_write(marker, marker_text, sizeof marker_text - 1);
+		free(marker);
+	}
+	free(prefix);
+	free(parent);
+	if (!ok) {
+		diag_error(d, loc_line(NULL, 0), "%s: cannot create: %s", o->staging, strerror(errno));
+		rc = EXIT_IO;
+		outdir_end(o);
+		goto fail;
+	}
+	free(rroot);
+	return EXIT_OK;
+fail:
+	free(rroot);
+	free(final);
+	return rc;
+}
+
+/* A path the build writes below the staging folder must stay below it:
+ * relative, without "." or ".." segments.  Callers make these paths
+ * from slugs and file names; a bad one is a bug, reported, not obeyed. */
+static bool rel_ok(struct outdir *o, const char *rel, struct diag *d)
+{
+	bool ok = rel_safe(rel);
+	if (!ok)
+		diag_error(d, loc_line(NULL, 0), "%s/%s: refusing to write outside the site", o->shown,
+			   rel);
+	return ok;
+}
+
+bool outdir_write(struct outdir *o, const char *rel, const char *data, size_t len,
+		  struct diag *d)
+{
+	if (!rel_ok(o, rel, d))
+		return false;
+	char *path = path_join(o->staging, rel);
+	char *dir = path_dirname(path);
+	/* never write through a link to the previous output (outdir_link) */
+	unlink(path);
+	bool ok = mkdir_p(dir) && file_write(path, data, len);
+	if (!ok)
+		diag_error(d, loc_line(NULL, 0), "%s/%s: cannot write: %s", o->shown, rel,
+			   strerror(errno));
+	free(dir);
+	free(path);
+	return ok;
+}
+
+bool outdir_copy(struct outdir *o, const char *rel, const char *src, struct diag *d)
+{
+	if (!rel_ok(o, rel, d))
+		return false;
+	char *path = path_join(o->staging, rel);
+	char *dir = path_dirname(path);
+	unlink(path);
+	bool ok = mkdir_p(dir) && file_copy(src, path);
+	if (!ok)
+		diag_error(d, loc_line(src, 0), "cannot copy to %s/%s: %s", o->shown, rel,
+			   strerror(errno));
+	free(dir);
+	free(path);
+	return ok;
+}
+
+bool outdir_link(struct outdir *o, const char *rel, struct diag *d)
+{
+	char *path = path_join(o->staging, rel);
+	char *src = path_join(o->final, rel);
+	bool ok = link(src, path) == 0;
+	if (!ok && errno == ENOENT) {
+		char *dir = path_dirname(path);
+		ok = mkdir_p(dir) && link(src, path) == 0;
+		free(dir);
+	}
+	/* a file system without hard links, or another one: copy */
+	if (!ok && (errno == EXDEV || errno == EPERM || errno == EMLINK || errno == ENOTSUP))
+		ok = file_copy(src, path);
+	if (!ok)
+		diag_error(d, loc_line(src, 0), "cannot link or copy to %s/%s: %s", o->shown, rel,
+			   strerror(errno));
+	free(src);
+	free(path);
+	return ok;
+}
+
+void outdir_move(struct outdir *o, const char *rel)
+{
+	if (o->nmoves == o->moves_cap) {
+		o->moves_cap = o->moves_cap ? 2 * o->moves_cap : 64;
+		o->moves = xrealloc(o->moves, o->moves_cap * sizeof *o->moves);
+	}
+	o->moves[o->nmoves++] = xstrdup(rel);
+}
+
+/* Moves the first n folders of o->moves back into the output. */
+static void unmove(struct outdir *o, size_t n, struct diag *d)
+{
+	for (size_t i = n; i-- > 0;) {
+		char *from = path_join(o->staging, o->moves[i]);
+		char *to = path_join(o->final, o->moves[i]);
+		if (rename(from, to) != 0)
+			diag_error(d, loc_line(NULL, 0), "%s/%s: cannot put back from %s: %s", o->shown,
+				   o->moves[i], from, strerror(errno));
+		free(from);
+		free(to);
+	}
+}
+
+/* Moves the folders outdir_move() named from the output into the
+ * staging folder, journaled (see undo_journal()).  On failure every one
+ * is put back. */
+static bool move_over(struct outdir *o, const char *journal, struct diag *d)
+{
+	size_t len = 0;
+	for (size_t i = 0; i < o->nmoves; i++)
+		len += strlen(o->moves[i]) + 1;
+	char *text = xmalloc(len + 1), *p = text;
+	for (size_t i = 0; i < o->nmoves; i++) {
+		size_t m = strlen(o->moves[i]);
+		memcpy(p, o->moves[i], m);
+		p[m] = '\n';
+		p += m + 1;
+	}
+	bool ok = rel_safe(o->moves[0]) && file_write(journal, text, len);
+	free(text);
+	if (!ok) {
+		diag_error(d, loc_line(NULL, 0), "%s: cannot write: %s", journal, strerror(errno));
+		return false;
+	}
+	size_t i = 0;
+	for (; ok && i < o->nmoves; i++) {
+		ok = rel_safe(o->moves[i]);
+		char *from = path_join(o->final, o->moves[i]);
+		char *to = path_join(o->staging, o->moves[i]);
+		errno = EINVAL;
+		if (ok && strchr(o->moves[i], '/')) {
+			char *dir = path_dirname(to);
+			ok = mkdir_p(dir);
+			free(dir);
+		}
+		ok = ok && rename(from, to) == 0;
+		if (!ok)
+			diag_error(d, loc_line(NULL, 0), "%s/%s: cannot move into the new site: %s",
+				   o->shown, o->moves[i], strerror(errno));
+		free(from);
+		free(to);
+	}
+	if (!ok) {
+		unmove(o, i - 1, d);
+		unlink(journal);
+	}
+	return ok;
+}
+
+static bool swap(struct outdir *o, struct diag *d)
+{
+	if (!path_exists(o->final)) {
+		if (rename(o->staging, o->final) != 0) {
+			diag_error(d, loc_line(NULL, 0), "%s: cannot create: %s", o->shown,
+				   strerror(errno));
+			return false;
+		}
+		free(o->staging);
+		o->staging = NULL;
+		return true;
+	}
+	/* One atomic exchange: there is never a moment without a site, and
+	 * the previous one ends up in the staging folder, removed below. */
+	if (renameat2(AT_FDCWD, o->staging, AT_FDCWD, o->final, RENAME_EXCHANGE) == 0) {
+		o->swapped = true;
+		return true;
+	}
+	if (errno != EINVAL && errno != ENOSYS) {
+		diag_error(d, loc_line(NULL, 0), "%s: cannot replace: %s", o->shown, strerror(errno));
+		return false;
+	}
+	/* A file system without the exchange: move the old site aside, move
+	 * the new one in, and put the old one back if that fails. */
+	char *old = xasprintf("%s.old", o->staging);
+	bool ok = rename(o->final, old) == 0;
+	if (!ok) {
+		diag_error(d, loc_line(NULL, 0), "%s: cannot move aside: %s", o->shown, strerror(errno));
+	} else if (rename(o->staging, o->final) != 0) {
+		int e = errno;
+		if (rename(old, o->final) != 0)
+			diag_error(d, loc_line(NULL, 0), "the previous site is kept in %s", old);
+		diag_error(d, loc_line(NULL, 0), "%s: cannot replace: %s", o->shown, strerror(e));
+		ok = false;
+	} else {
+		free(o->staging);
+		o->staging = old; /* removed by outdir_end() */
+		old = NULL;
+		o->swapped = true;
+	}
+	free(old);
+	return ok;
+}
+
+bool outdir_commit(struct outdir *o, struct diag *d)
+{
+	if (o->nmoves == 0)
+		return swap(o, d);
+	char *journal = xasprintf("%s.moved", o->staging);
+	bool ok = move_over(o, journal, d);
+	if (ok) {
+		ok = swap(o, d);
+		if (!ok)
+			unmove(o, o->nmoves, d);
+		unlink(journal);
+	}
+	free(journal);
+	return ok;
+}
+
+/* --- handing the previous output to a detached process --- */
+
+/* How long the build waits for its children to take the previous output
+ * (a fork and an exec: milliseconds) before removing it itself. */
+#define HANDOFF_MS 3000
+
+/* The remover: coreutils rm, the one program every system has. */
+#define RM_PATH "/bin/rm"
+
+/* Its three operands, NUL-terminated, sent by the parent: at most. */
+#define HANDOFF_MAX (3 * 4096)
+
+/* LOGDOWN_TEST_DISCARD, for tests only (tests/e2e/test_swap.c): makes
+ * the handoff fail at each of its steps, so that the fallback is seen
+ * to work.  "stall-child": the child never reports; "stall-exec": the
+ * grandchild gets the folder but never runs rm; "no-exec": rm cannot
+ * be run. */
+enum handoff_fault { FAULT_NONE, FAULT_STALL_CHILD, FAULT_STALL_EXEC, FAULT_NO_EXEC };
+
+static enum handoff_fault handoff_fault(void)
+{
+	const char *v = getenv("LOGDOWN_TEST_DISCARD");
+	if (!v)
+		return FAULT_NONE;
+	return strcmp(v, "stall-child") == 0  ? FAULT_STALL_CHILD
+	       : strcmp(v, "stall-exec") == 0 ? FAULT_STALL_EXEC
+	       : strcmp(v, "no-exec") == 0    ? FAULT_NO_EXEC
+					      : FAULT_NONE;
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+/* Reads len bytes from fd, waiting until deadline (now_ms()) at most.
+ * Returns how many came before every writer closed the pipe (len when
+ * all did), or -1 on timeout or error. */
+static ssize_t read_until(int fd, void *p, size_t len, long deadline)
+{
+	size_t got = 0;
+	while (got < len) {
+		long left = deadline - now_ms();
+		struct pollfd pfd = {fd, POLLIN, 0};
+		int r = left > 0 ? poll(&pfd, 1, (int)left) : 0;
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		ssize_t n = read(fd, (char *)p + got, len - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	return (ssize_t)got;
+}
+
+/* The grandchild, detached, forked from a child of a process that may
+ * have threads (serve's): until execve() it calls nothing but
+ * async-signal-safe functions, since a lock another thread held at the
+ * fork (malloc's, stdio's, a sanitizer's) stays held here for ever.  It
+ * waits for rm's operands on go (none: the parent kept the folder) and
+ * runs rm; when that cannot be done it writes a byte to tell, which
+ * otherwise closes on exec, telling the parent rm runs. */
+static _Noreturn void grandchild(int go, int peer, int tell, enum handoff_fault fault)
+{
+	setsid();
+	int null = open("/dev/null", O_RDWR);
+	if (null >= 0) {
+		dup2(null, 0);
+		dup2(null, 1);
+		dup2(null, 2);
+		if (null > 2)
+			close(null);
+	}
+	close(peer);
+	/* Nothing inherited (the listening socket, connections) passes
+	 * to rm; go and tell are close-on-exec already. */
+	close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
+	char buf[HANDOFF_MAX];
+	size_t len = 0;
+	for (;;) {
+		ssize_t n = read(go, buf + len, sizeof buf - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+		if (len == sizeof buf)
+			_exit(0);
+	}
+	char rm[] = "rm", rf[] = "-rf", dashes[] = "--";
+	char *argv[] = {rm, rf, dashes, NULL, NULL, NULL, NULL};
+	size_t k = 3;
+	for (size_t i = 0; i < len && k < 6; k++) {
+		argv[k] = buf + i;
+		while (i < len && buf[i])
+			i++;
+		if (i == len) /* not NUL-terminated: not the parent's */
+			_exit(0);
+		i++;
+	}
+	if (k != 6)
+		_exit(0);
+	if (fault == FAULT_STALL_EXEC)
+		for (;;)
+			pause();
+	char *env[] = {NULL};
+	execve(fault == FAULT_NO_EXEC ? "/nonexistent/rm" : RM_PATH, argv, env);
+	char c = '!';
+	ssize_t w = write(tell, &c, 1);
+	_exit(w == 1 ? 127 : 126);
+}
+
+/* Moves the previous output (o->staging) to dir/old, dir being the
+ * grandchild's staging name, marked, and sends the grandchild rm's
+ * operands: the old output first, the marker next, dir last, so that
+ * an rm killed half-way leaves a marked folder (or an empty one) of a
+ * dead process, which the next build sweeps.  Returns what holds the
+ * previous output now (dir or o->staging), for the caller to remove
+ * when *sent is false.  Caller frees. */
+static char *hand_over(struct outdir *o, const char *dir, int go, bool *sent)
+{
+	*sent = false;
+	char *marker = path_join(dir, OUTDIR_MARKER);
+	char *old = path_join(dir, "old");
+	char *holder = xstrdup(o->staging);
+	if (mkdir(dir, 0700) != 0) {
+		free(marker);
+		free(old);
+		return holder;
+	}
+	if (!file_write(marker, marker_text, sizeof marker_text - 1) ||
+	    rename(o->staging, old) != 0) {
+		remove_tree(dir);
+		free(marker);
+		free(old);
+		return holder;
+	}
+	free(holder);
+	holder = xstrdup(dir);
+	struct buf msg = BUF_INIT;
+	buf_put(&msg, old, strlen(old) + 1);
+	buf_put(&msg, marker, strlen(marker) + 1);
+	buf_put(&msg, dir, strlen(dir) + 1);
+	/* a grandchild that is gone must not kill this process with SIGPIPE */
+	*sent = msg.len <= HANDOFF_MAX &&
+		send(go, msg.data, msg.len, MSG_NOSIGNAL) == (ssize_t)msg.len;
+	buf_free(&msg);
+	free(marker);
+	free(old);
+	return holder;
+}
+
+/* Hands the staging folder (the previous output) to a detached
+ * grandchild that removes it with rm while this process goes on.  Every
+ * wait is bounded (HANDOFF_MS in all); whenever the handoff fails or
+ * stalls, the stalled process is killed before it could touch anything
+ * and the folder is removed here.  Nothing but the previous output is
+ * ever removed: the grandchild gets its operands only once the folder
+ * is in its place. */
+static void discard(struct outdir *o)
+{
+	enum handoff_fault fault = handoff_fault();
+	int tell[2], go[2];
+	if (pipe2(tell, O_CLOEXEC) != 0)
+		goto here;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, go) != 0) {
+		close(tell[0]);
+		close(tell[1]);
+		goto here;
+	}
+	long deadline = now_ms() + HANDOFF_MS;
+	pid_t child = fork();
+	if (child == 0) {
+		/* async-signal-safe calls only, as in grandchild() */
+		if (fault == FAULT_STALL_CHILD)
+			for (;;)
+				pause();
+		pid_t g = _Fork();
+		if (g == 0)
+			grandchild(go[1], go[0], tell[1], fault);
+		ssize_t w = write(tell[1], &g, sizeof g);
+		_exit(w == sizeof g ? 0 : 1);
+	}
+	close(tell[1]);
+	close(go[1]);
+	pid_t g = -1;
+	if (child > 0) {
+		if (read_until(tell[0], &g, sizeof g, deadline) != sizeof g)
+			g = -1;
+		if (g <= 0)
+			kill(child, SIGKILL); /* stalled: it never got to fork */
+		waitpid(child, NULL, 0);
+	}
+	char *holder = NULL;
+	bool sent = false;
+	if (g > 0) {
+		char *dir = xasprintf("%s%ld", o->prefix, (long)g);
+		holder = hand_over(o, dir, go[0], &sent);
+		free(dir);
+	}
+	close(go[0]); /* without the operands, the grandchild leaves */
+	if (sent) {
+		/* tell closes when rm starts; a byte means it could not */
+		char c;
+		ssize_t n = read_until(tell[0], &c, 1, deadline);
+		if (n < 0)
+			kill(g, SIGKILL); /* it holds tell open: alive, and not rm yet */
+		sent = n == 0;
+	}
+	close(tell[0]);
+	if (!sent && holder)
+		remove_marked(holder);
+	free(holder);
+	if (g > 0)
+		return;
+here:
+	remove_marked(o->staging);
+}
+
+void outdir_end(struct outdir *o)
+{
+	if (o->staging && o->swapped)
+		discard(o);
+	else if (o->staging)
+		remove_marked(o->staging);
+	free(o->staging);
+	free(o->final);
+	free(o->shown);
+	free(o->prefix);
+	for (size_t i = 0; i < o->nmoves; i++)
+		free(o->moves[i]);
+	free(o->moves);
+	memset(o, 0, sizeof *o);
+}

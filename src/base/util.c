@@ -1,0 +1,287 @@
+/* util.c: allocation, buffers, spans and did-you-mean. */
+#include "base/util.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static void oom(size_t n)
+{
+	fprintf(stderr, "logdown: out of memory (asked for %zu bytes)\n", n);
+	abort();
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		oom(n);
+	return p;
+}
+
+void *xcalloc(size_t count, size_t size)
+{
+	void *p = calloc(count ? count : 1, size ? size : 1);
+	if (!p)
+		oom(count * size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q)
+		oom(n);
+	return q;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	struct buf b = BUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	return buf_detach(&b);
+}
+
+void buf_grow(struct buf *b, size_t extra)
+{
+	if (extra > SIZE_MAX / 2 - b->len)
+		oom(extra);
+	size_t need = b->len + extra + 1;
+	if (need <= b->cap)
+		return;
+	/* Grow by half again, as cmark does: amortised O(1) appends
+	 * without doubling the peak for very large buffers. */
+	size_t cap = b->cap ? b->cap + b->cap / 2 : 64;
+	if (cap < need)
+		cap = need;
+	b->data = xrealloc(b->data, cap);
+	b->cap = cap;
+	b->data[b->len] = '\0';
+}
+
+void buf_put(struct buf *b, const char *p, size_t n)
+{
+	buf_grow(b, n);
+	if (n)
+		memcpy(b->data + b->len, p, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+void buf_puts(struct buf *b, const char *s)
+{
+	buf_put(b, s, strlen(s));
+}
+
+void buf_putc(struct buf *b, char c)
+{
+	buf_put(b, &c, 1);
+}
+
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap)
+{
+	va_list ap2;
+	va_copy(ap2, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	if (n < 0)
+		return;
+	buf_grow(b, (size_t)n);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	b->len += (size_t)n;
+}
+
+void buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+void buf_put_html(struct buf *b, const char *s, size_t n)
+{
+	size_t start = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *rep;
+		switch (s[i]) {
+		case '&': rep = "&amp;"; break;
+		case '<': rep = "&lt;"; break;
+		case '>': rep = "&gt;"; break;
+		case '"': rep = "&quot;"; break;
+		case '\'': rep = "&#39;"; break;
+		default: continue;
+		}
+		buf_put(b, s + start, i - start);
+		buf_puts(b, rep);
+		start = i + 1;
+	}
+	buf_put(b, s + start, n - start);
+}
+
+uint64_t str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return h;
+}
+
+bool url_is_dangerous(const char *s, size_t n)
+{
+	/* Browsers drop leading blanks and control characters, and tabs and
+	 * newlines anywhere: "\tjava\nscript:" is still the scheme. */
+	char scheme[16];
+	size_t k = 0, i = 0;
+	while (i < n && (unsigned char)s[i] <= 0x20)
+		i++;
+	for (; i < n && s[i] != ':'; i++) {
+		char c = s[i];
+		if (c == '\t' || c == '\n' || c == '\r')
+			continue;
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) || k + 1 >= sizeof scheme)
+			return false;
+		scheme[k++] = (char)(c | 0x20);
+	}
+	if (i == n)
+		return false;
+	scheme[k] = '\0';
+	if (strcmp(scheme, "data") == 0) {
+		static const char *const images[] = {"image/png", "image/gif", "image/jpeg",
+						     "image/webp"};
+		for (size_t j = 0; j < ARRAY_LEN(images); j++) {
+			size_t m = strlen(images[j]);
+			if (n - i - 1 >= m && strncasecmp(s + i + 1, images[j], m) == 0)
+				return false;
+		}
+		return true;
+	}
+	return strcmp(scheme, "javascript") == 0 || strcmp(scheme, "vbscript") == 0 ||
+	       strcmp(scheme, "file") == 0;
+}
+
+void buf_clear(struct buf *b)
+{
+	b->len = 0;
+	if (b->data)
+		b->data[0] = '\0';
+}
+
+char *buf_detach(struct buf *b)
+{
+	char *p = b->data ? b->data : xstrdup("");
+	b->data = NULL;
+	b->len = b->cap = 0;
+	return p;
+}
+
+const char *buf_data(const struct buf *b)
+{
+	return b->data ? b->data : "";
+}
+
+void buf_free(struct buf *b)
+{
+	free(b->data);
+	b->data = NULL;
+	b->len = b->cap = 0;
+}
+
+bool span_eq(struct span s, const char *lit)
+{
+	size_t n = strlen(lit);
+	return s.len == n && memcmp(s.p, lit, n) == 0;
+}
+
+bool str_has_suffix(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+	return a >= b && memcmp(s + a - b, suffix, b) == 0;
+}
+
+bool str_has_prefix(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+void buf_put_names(struct buf *b, const char *const *names)
+{
+	for (size_t i = 0; names[i]; i++) {
+		if (i)
+			buf_puts(b, ", ");
+		buf_puts(b, names[i]);
+	}
+}
+
+size_t edit_distance(const char *a, const char *b, size_t cap)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if ((la > lb ? la - lb : lb - la) > cap)
+		return cap + 1;
+	size_t *row = xmalloc((lb + 1) * sizeof *row);
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0], best = i;
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+			size_t v = diag + cost;
+			if (up + 1 < v)
+				v = up + 1;
+			if (row[j - 1] + 1 < v)
+				v = row[j - 1] + 1;
+			row[j] = v;
+			diag = up;
+			if (v < best)
+				best = v;
+		}
+		if (best > cap) {
+			free(row);
+			return cap + 1;
+		}
+	}
+	size_t d = row[lb];
+	free(row);
+	return d > cap ? cap + 1 : d;
+}
+
+const char *closest_name(const char *name, const char *const *candidates)
+{
+	/* A typo changes about one character in three at most. */
+	size_t cap = strlen(name) / 3 + 1;
+	const char *best = NULL;
+	size_t best_d = cap + 1, best_len_gap = 0, n = strlen(name);
+	for (size_t i = 0; candidates[i]; i++) {
+		size_t d = edit_distance(name, candidates[i], cap);
+		size_t len = strlen(candidates[i]);
+		size_t gap = len > n ? len - n : n - len;
+		/* On a tie, the candidate of the same length reads as the
+		 * likelier typo: cs1024 suggests cs2048 before cs512. */
+		if (d < best_d || (d == best_d && best && gap < best_len_gap)) {
+			best_d = d;
+			best = candidates[i];
+			best_len_gap = gap;
+		}
+	}
+	return best;
+}

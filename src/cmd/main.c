@@ -1,0 +1,610 @@
+/* main.c: the command line.  Everything else lives in the modules. */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/diag.h"
+#include "resolve/directive.h"
+#include "cmd/parsecmd.h"
+#include "cmd/scaffold.h"
+#include "cmd/serve.h"
+#include "site/site.h"
+#include "base/util.h"
+#include "base/version.h"
+
+static const char usage_main[] =
+	"usage: logdown <command> [options]\n"
+	"\n"
+	"logdown compiles Markdown reports and the result files of their runs\n"
+	"into a static HTML site.\n"
+	"\n"
+	"commands:\n"
+	"  build [DIR]   build the site of the project in DIR (default .)\n"
+	"  check [DIR]   check every report as a build would, write nothing\n"
+	"  new DIR       create a starter project that builds as it is\n"
+	"  parse FILE    show what a parser extracts from a result file\n"
+	"  pdf [DIR]     build the site and a PDF of every report (no browser needed)\n"
+	"  parsers       list the built-in and project parsers\n"
+	"  serve [DIR]   build, serve the site on 127.0.0.1 and rebuild on changes\n"
+	"  clean [DIR]   remove the build cache and the output\n"
+	"\n"
+	"options:\n"
+	"  -h, --help    show this help, or a command's: logdown build --help\n"
+	"  --version     show the version\n"
+	"\n"
+	"exit status: 0 success, 1 the content has errors, 2 bad usage,\n"
+	"3 an I/O or internal failure.\n";
+
+static const char usage_build[] =
+	"usage: logdown build [DIR] [-o OUT] [--drafts] [--strict] [--figures svg,png,pdf]\n"
+	"                     [--pdf] [--diagnostics=text|github|json] [-j N]\n"
+	"\n"
+	"Builds the project in DIR (default .): every report under DIR/content\n"
+	"(content/NAME.md or content/NAME/index.md) becomes OUT/NAME/index.html,\n"
+	"OUT/index.html lists them newest first, and DIR/static is copied to\n"
+	"OUT/static.  OUT is site.yaml's `output`, default DIR/_site.\n"
+	"\n"
+	"The site is written to a new folder and swapped in only when the build\n"
+	"succeeded: after a failed build the previous output is as it was.\n"
+	"logdown replaces only a folder it made (it holds a .logdown-site file),\n"
+	"never the project itself or a folder of sources.\n"
+	"\n"
+	"options:\n"
+	"  -o, --output OUT     write the site to OUT\n"
+	"  --drafts             include reports whose front matter says draft: true\n"
+	"  --figures LIST       chart files to write besides SVG: png (2x), pdf\n"
+	"  --pdf                also write OUT/NAME/report.pdf (see logdown pdf --help)\n"
+	"  --strict             treat warnings as errors\n"
+	"  --diagnostics=FMT    text (default), github (Actions annotations) or json\n"
+	"                       (one object per line)\n"
+	"  -j, --jobs N         load and render reports on N threads (default: one\n"
+	"                       per core); the output is the same whatever N\n"
+	"  --no-cache           neither read nor write the build cache (DIR/.logdown-cache:\n"
+	"                       parsed result files and pages, reused only when\n"
+	"                       nothing they depend on changed)\n"
+	"  -v, --verbose        also say how many reports were rendered and result\n"
+	"                       files parsed, and how many came from the cache\n"
+	"  -h, --help           show this help\n"
+	"\n"
+	"Colours are used on a terminal only, and never when NO_COLOR is set.\n";
+
+static const char usage_pdf[] =
+	"usage: logdown pdf [DIR] [-o OUT] [--drafts] [--strict] [--figures LIST]\n"
+	"                   [--diagnostics=text|github|json] [-j N] [--no-cache]\n"
+	"\n"
+	"Builds the project in DIR (default .) as `logdown build` does and writes\n"
+	"OUT/NAME/report.pdf beside every report's page, laid out by logdown\n"
+	"itself with pango and cairo: no browser, no TeX, no network.  The PDF has\n"
+	"the report's title block, its text (selectable), tables that repeat their\n"
+	"header row on each page, code and log excerpts in monospace (long lines\n"
+	"wrapped with a mark), the charts as vector drawings, page numbers,\n"
+	"bookmarks for the headings and links that work.  site.yaml's `paper: a4`\n"
+	"(default) or `paper: letter` sets the page size.  SOURCE_DATE_EPOCH, when\n"
+	"set, is its creation date; without it the same input gives the same bytes.\n"
+	"\n"
+	"options:\n"
+	"  -o, --output OUT     write the site and the PDFs to OUT\n"
+	"  --drafts             include reports whose front matter says draft: true\n"
+	"  --figures LIST       chart files to write besides SVG: png (2x), pdf\n"
+	"  --strict             treat warnings as errors\n"
+	"  --diagnostics=FMT    text (default), github or json\n"
+	"  -j N                 lay out N reports at a time (default: one per core)\n"
+	"  --no-cache           neither read nor write the build cache\n"
+	"  -h, --help           show this help\n";
+
+static const char usage_check[] =
+	"usage: logdown check [DIR] [--against OUT [--figures LIST]] [--pdf] [--drafts]\n"
+	"                     [--strict] [--diagnostics=FMT] [-j N]\n"
+	"\n"
+	"Reads and renders every report of the project in DIR (default .) as\n"
+	"`logdown build` would, reports every problem, and writes nothing.\n"
+	"Use it in CI: it exits 1 when the content has errors.\n"
+	"\n"
+	"options:\n"
+	"  --figures LIST       with --against: the chart files OUT was built with\n"
+	"  --pdf                lay out the PDFs too (their warnings: an image that\n"
+	"                       cannot be read); with --against, OUT was built by\n"
+	"                       logdown pdf\n"
+	"  --against OUT        also fail when OUT, a site built and committed\n"
+	"                       earlier, differs from what a build writes now,\n"
+	"                       naming each stale, missing or extra file\n"
+	"  --drafts             check draft reports too\n"
+	"  --strict             treat warnings as errors\n"
+	"  --diagnostics=FMT    text (default), github or json\n"
+	"  -j, --jobs N         threads (default: one per core)\n"
+	"  --no-cache           do not read the build cache\n"
+	"  -v, --verbose        say what came from the cache\n"
+	"  -h, --help           show this help\n";
+
+static const char usage_new[] =
+	"usage: logdown new DIR\n"
+	"\n"
+	"Creates a starter project in DIR (absent or empty): site.yaml, one\n"
+	"report in content/first-report/ with its log, and a .gitignore.\n"
+	"`logdown build DIR` then builds it as it is.\n";
+
+static const char usage_parse[] =
+	"usage: logdown parse FILE [--parser NAME] [--json | --csv SERIES] [--strict]\n"
+	"                     [--diagnostics=text|github|json]\n"
+	"\n"
+	"Runs a parser over FILE and shows what it extracts: every field with its\n"
+	"value and the line it came from, and every series with its columns, its\n"
+	"row count and its first and last rows.  Use it to write and debug\n"
+	"parsers.  The parser is detected from the file unless NAME is given;\n"
+	"parsers in ./parsers (the project in the current folder) count.\n"
+	"\n"
+	"options:\n"
+	"  --parser NAME   use this parser (see logdown parsers)\n"
+	"  --json          print one JSON object instead:\n"
+	"                  {\"file\", \"parser\", \"fields\": {NAME: {\"value\", \"text\",\n"
+	"                  \"line\"}}, \"series\": {NAME: {\"columns\", \"rows\", \"lines\"}}}\n"
+	"                  (value null when missing, text and line null when\n"
+	"                  computed)\n"
+	"  --csv SERIES    print that series as CSV, each cell as written in FILE\n"
+	"  --strict        treat warnings (a parser that matched nothing) as errors\n"
+	"  --diagnostics=FMT  text (default), github or json\n"
+	"  -h, --help      show this help\n"
+	"\n"
+	"exit status: 0 success, 1 no parser claims FILE or it fails on it, 2 bad\n"
+	"usage (FILE missing, unknown parser), 3 FILE cannot be read.\n";
+
+static const char usage_parsers[] =
+	"usage: logdown parsers [--strict] [--diagnostics=text|github|json]\n"
+	"\n"
+	"Lists the parsers, one a line: its name, where it is defined (built-in,\n"
+	"or the .yaml file in ./parsers that adds or overrides it) and what it\n"
+	"reads.  logdown parse FILE --parser NAME uses one.\n";
+
+static const char usage_serve[] =
+	"usage: logdown serve [DIR] [--port N] [--host ADDR] [-o OUT] [--drafts] [--strict]\n"
+	"                     [--figures LIST] [-j N]\n"
+	"\n"
+	"Builds the project in DIR (default .) as `logdown build` does, serves\n"
+	"the output on http://127.0.0.1:8000/ and watches the reports, site.yaml,\n"
+	"templates/, static/, parsers/ and every result file a report reads.  A\n"
+	"change rebuilds the site and the open pages reload by themselves; a\n"
+	"failed rebuild shows its errors over the page (and here) and the last\n"
+	"good pages stay served.  Only GET and HEAD, and only files inside the\n"
+	"output folder, are served.  Ctrl-C stops it.\n"
+	"\n"
+	"options:\n"
+	"  --port N         listen on port N (default 8000; 0 picks a free one)\n"
+	"  --host ADDR      listen on ADDR, a numeric address, instead of 127.0.0.1:\n"
+	"                   other machines can then read the site\n"
+	"  -o, --output OUT write the site to OUT\n"
+	"  --drafts         include draft reports\n"
+	"  --figures LIST   chart files to write besides SVG: png, pdf\n"
+	"  --strict         treat warnings as errors\n"
+	"  -j, --jobs N     threads for a build (default: one per core)\n"
+	"  --no-cache       neither read nor write the build cache\n"
+	"  -h, --help       show this help\n"
+	"\n"
+	"exit status: 0 after Ctrl-C or SIGTERM, 2 bad usage, 3 the port is in use\n"
+	"or the site cannot be written.\n";
+
+static const char usage_clean[] =
+	"usage: logdown clean [DIR] [-o OUT]\n"
+	"\n"
+	"Removes the build cache (DIR/.logdown-cache) and the output folder\n"
+	"(site.yaml's `output`, default DIR/_site, or OUT), each only when logdown\n"
+	"made it.  The next build then parses and renders everything.\n";
+
+static int usage_error(const char *usage, const char *fmt, const char *arg)
+{
+	fputs("logdown: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\n\n", stderr);
+	fputs(usage, stderr);
+	return EXIT_USAGE;
+}
+
+/* The options every command that reports problems takes. */
+struct diag_opts {
+	bool strict;
+	enum diag_format format;
+};
+
+/* Takes a diagnostics option: 1 when a was one, 0 when it is something
+ * else, -1 after a usage error. */
+static int diag_option(const char *a, struct diag_opts *o, const char *usage)
+{
+	if (strcmp(a, "--strict") == 0) {
+		o->strict = true;
+		return 1;
+	}
+	if (!str_has_prefix(a, "--diagnostics="))
+		return 0;
+	const char *f = a + strlen("--diagnostics=");
+	if (strcmp(f, "text") == 0)
+		o->format = DIAG_TEXT;
+	else if (strcmp(f, "github") == 0)
+		o->format = DIAG_GITHUB;
+	else if (strcmp(f, "json") == 0)
+		o->format = DIAG_JSON;
+	else {
+		usage_error(usage, "unknown diagnostics format '%s' (text, github or json)", f);
+		return -1;
+	}
+	return 1;
+}
+
+/* Takes -j N, -jN, --jobs N or --jobs=N at argv[*i]: 1 when it was
+ * one (*i moved past its value), 0 when it is something else, -1 after
+ * a usage error. */
+static int jobs_option(int argc, char **argv, int *i, size_t *jobs, const char *usage)
+{
+	const char *a = argv[*i], *v;
+	if (strcmp(a, "-j") == 0 || strcmp(a, "--jobs") == 0)
+		v = ++*i < argc ? argv[*i] : NULL;
+	else if (str_has_prefix(a, "--jobs="))
+		v = a + strlen("--jobs=");
+	else if (str_has_prefix(a, "-j"))
+		v = a + 2;
+	else
+		return 0;
+	char *end = NULL;
+	errno = 0;
+	long n = v && *v >= '0' && *v <= '9' ? strtol(v, &end, 10) : 0;
+	if (!v || !end || *end || errno || n < 1 || n > 1024) {
+		usage_error(usage, "-j takes a number of threads from 1 to 1024, not '%s'",
+			    v ? v : "nothing");
+		return -1;
+	}
+	*jobs = (size_t)n;
+	return 1;
+}
+
+static struct diag *diag_open(const struct diag_opts *o)
+{
+	struct diag *d = diag_new(stderr, o->format, diag_want_colour(STDERR_FILENO));
+	diag_set_strict(d, o->strict);
+	return d;
+}
+
+struct cli {
+	const char *dir;
+	const char *output;
+	const char *against;
+	unsigned figures;
+	bool drafts;
+	bool no_cache, verbose;
+	size_t jobs;
+	bool pdf;
+	struct diag_opts diag;
+};
+
+/* "svg,png,pdf" into FIGURE_* bits; false on an unknown format. */
+static bool figure_formats(const char *list, unsigned *out)
+{
+	*out = FIGURE_SVG;
+	while (*list) {
+		size_t n = strcspn(list, ",");
+		if (n == 3 && strncmp(list, "svg", 3) == 0)
+			*out |= FIGURE_SVG;
+		else if (n == 3 && strncmp(list, "png", 3) == 0)
+			*out |= FIGURE_PNG;
+		else if (n == 3 && strncmp(list, "pdf", 3) == 0)
+			*out |= FIGURE_PDF;
+		else
+			return false;
+		list += n + (list[n] == ',');
+	}
+	return true;
+}
+
+/* Parses the options of build and check.  Returns -1 to go on, or the
+ * exit code to stop with. */
+static int parse_build_args(int argc, char **argv, struct cli *c, bool is_build)
+{
+	const char *usage = c->pdf ? usage_pdf : is_build ? usage_build : usage_check;
+	int rc;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			fputs(usage, stdout);
+			return EXIT_OK;
+		} else if (is_build && (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0)) {
+			if (++i >= argc)
+				return usage_error(usage, "%s needs a folder", a);
+			c->output = argv[i];
+		} else if (is_build && str_has_prefix(a, "--output=")) {
+			c->output = a + strlen("--output=");
+		} else if (strcmp(a, "--drafts") == 0) {
+			c->drafts = true;
+		} else if (strcmp(a, "--no-cache") == 0) {
+			c->no_cache = true;
+		} else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
+			c->verbose = true;
+		} else if (strcmp(a, "--pdf") == 0) {
+			c->pdf = true;
+		} else if (strcmp(a, "--figures") == 0 || str_has_prefix(a, "--figures=")) {
+			const char *list = a[9] == '=' ? a + 10 : ++i < argc ? argv[i] : NULL;
+			if (!list)
+				return usage_error(usage, "%s needs a list such as svg,png,pdf", a);
+			if (!figure_formats(list, &c->figures))
+				return usage_error(usage, "--figures takes svg, png and pdf, not '%s'",
+						   list);
+		} else if (!is_build && strcmp(a, "--against") == 0) {
+			if (++i >= argc)
+				return usage_error(usage, "%s needs the built site's folder", a);
+			c->against = argv[i];
+		} else if (!is_build && str_has_prefix(a, "--against=")) {
+			c->against = a + strlen("--against=");
+		} else if ((rc = diag_option(a, &c->diag, usage)) != 0 ||
+			   (rc = jobs_option(argc, argv, &i, &c->jobs, usage)) != 0) {
+			if (rc < 0)
+				return EXIT_USAGE;
+		} else if (a[0] == '-' && a[1]) {
+			return usage_error(usage, "unknown option '%s'", a);
+		} else if (!c->dir) {
+			c->dir = a;
+		} else {
+			return usage_error(usage, "more than one project folder given ('%s')", a);
+		}
+	}
+	if (c->output && !*c->output)
+		return usage_error(usage, "%s", "the output folder is empty");
+	return -1;
+}
+
+static int cmd_build(int argc, char **argv, bool is_build, bool pdf)
+{
+	struct cli c = {.pdf = pdf};
+	int rc = parse_build_args(argc, argv, &c, is_build);
+	if (rc >= 0)
+		return rc;
+	struct diag *d = diag_open(&c.diag);
+	struct build_opts o = {
+		.root = c.dir ? c.dir : ".",
+		.output = c.output,
+		.drafts = c.drafts,
+		.write = is_build,
+		.summary = c.diag.format == DIAG_TEXT,
+		.against = c.against,
+		.figures = c.figures,
+		.jobs = c.jobs,
+		.no_cache = c.no_cache,
+		.verbose = c.verbose,
+		.pdf = c.pdf,
+	};
+	rc = site_build(&o, d);
+	diag_free(d);
+	return rc;
+}
+
+static int cmd_serve(int argc, char **argv)
+{
+	struct serve_opts o = {.port = 8000};
+	const char *dir = NULL;
+	int rc;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			fputs(usage_serve, stdout);
+			return EXIT_OK;
+		} else if (strcmp(a, "--port") == 0 || str_has_prefix(a, "--port=")) {
+			const char *v = a[6] == '=' ? a + 7 : ++i < argc ? argv[i] : NULL;
+			char *end = NULL;
+			long port = v ? strtol(v, &end, 10) : -1;
+			if (!v || !*v || *end || port < 0 || port > 65535)
+				return usage_error(usage_serve, "--port takes a number from 0 to 65535%s",
+						   "");
+			o.port = (unsigned)port;
+		} else if (strcmp(a, "--host") == 0 || str_has_prefix(a, "--host=")) {
+			o.host = a[6] == '=' ? a + 7 : ++i < argc ? argv[i] : NULL;
+			if (!o.host || !*o.host)
+				return usage_error(usage_serve, "%s needs an address such as 127.0.0.1",
+						   "--host");
+		} else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+			if (++i >= argc || !*argv[i])
+				return usage_error(usage_serve, "%s needs a folder", a);
+			o.build.output = argv[i];
+		} else if (strcmp(a, "--drafts") == 0) {
+			o.build.drafts = true;
+		} else if (strcmp(a, "--strict") == 0) {
+			o.strict = true;
+		} else if (strcmp(a, "--no-cache") == 0) {
+			o.build.no_cache = true;
+		} else if ((rc = jobs_option(argc, argv, &i, &o.build.jobs, usage_serve)) != 0) {
+			if (rc < 0)
+				return EXIT_USAGE;
+		} else if (strcmp(a, "--figures") == 0 || str_has_prefix(a, "--figures=")) {
+			const char *list = a[9] == '=' ? a + 10 : ++i < argc ? argv[i] : NULL;
+			if (!list || !figure_formats(list, &o.build.figures))
+				return usage_error(usage_serve, "--figures takes svg, png and pdf%s", "");
+		} else if (a[0] == '-' && a[1]) {
+			return usage_error(usage_serve, "unknown option '%s'", a);
+		} else if (!dir) {
+			dir = a;
+		} else {
+			return usage_error(usage_serve, "more than one project folder given ('%s')", a);
+		}
+	}
+	o.build.root = dir ? dir : ".";
+	return serve_run(&o);
+}
+
+static int cmd_clean(int argc, char **argv)
+{
+	const char *dir = NULL, *out = NULL;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			fputs(usage_clean, stdout);
+			return EXIT_OK;
+		} else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+			if (++i >= argc || !*argv[i])
+				return usage_error(usage_clean, "%s needs a folder", a);
+			out = argv[i];
+		} else if (a[0] == '-' && a[1]) {
+			return usage_error(usage_clean, "unknown option '%s'", a);
+		} else if (!dir) {
+			dir = a;
+		} else {
+			return usage_error(usage_clean, "more than one project folder given ('%s')", a);
+		}
+	}
+	struct diag *d = diag_new(stderr, DIAG_TEXT, diag_want_colour(STDERR_FILENO));
+	int rc = site_clean(dir ? dir : ".", out, d);
+	diag_free(d);
+	return rc;
+}
+
+static int cmd_new(int argc, char **argv)
+{
+	const char *dir = NULL;
+	for (int i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			fputs(usage_new, stdout);
+			return EXIT_OK;
+		}
+		if (argv[i][0] == '-')
+			return usage_error(usage_new, "unknown option '%s'", argv[i]);
+		if (dir)
+			return usage_error(usage_new, "more than one folder given ('%s')", argv[i]);
+		dir = argv[i];
+	}
+	if (!dir || !*dir)
+		return usage_error(usage_new, "%s", "name the folder to create");
+	struct diag *d = diag_new(stderr, DIAG_TEXT, diag_want_colour(STDERR_FILENO));
+	int rc = scaffold_new(dir, d);
+	diag_free(d);
+	return rc;
+}
+
+/* Flushes what a command printed: output that cannot be written (a full
+ * disk, a closed pipe) is an I/O failure, not a success. */
+static int finish_output(int rc)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	fprintf(stderr, "logdown: cannot write the output: %s\n", strerror(errno));
+	return EXIT_IO;
+}
+
+static int cmd_parse(int argc, char **argv)
+{
+	struct parse_opts o = {0};
+	struct diag_opts dopts = {0};
+	int rc;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			fputs(usage_parse, stdout);
+			return EXIT_OK;
+		} else if ((rc = diag_option(a, &dopts, usage_parse)) != 0) {
+			if (rc < 0)
+				return EXIT_USAGE;
+		} else if (strcmp(a, "--json") == 0) {
+			o.json = true;
+		} else if (strcmp(a, "--csv") == 0) {
+			if (++i >= argc)
+				return usage_error(usage_parse, "%s needs a series name", a);
+			o.csv = argv[i];
+		} else if (strcmp(a, "--parser") == 0 || strcmp(a, "-p") == 0) {
+			if (++i >= argc)
+				return usage_error(usage_parse, "%s needs a parser name", a);
+			o.parser = argv[i];
+		} else if (str_has_prefix(a, "--parser=")) {
+			o.parser = a + strlen("--parser=");
+		} else if (a[0] == '-' && a[1]) {
+			return usage_error(usage_parse, "unknown option '%s'", a);
+		} else if (!o.file) {
+			o.file = a;
+		} else {
+			return usage_error(usage_parse, "more than one file given ('%s')", a);
+		}
+	}
+	if (!o.file || !*o.file)
+		return usage_error(usage_parse, "%s", "name the result file to parse");
+	if (o.parser && !*o.parser)
+		return usage_error(usage_parse, "%s", "the parser name is empty");
+	struct diag *d = diag_open(&dopts);
+	rc = parsecmd_parse(&o, stdout, d);
+	diag_free(d);
+	return finish_output(rc);
+}
+
+static int cmd_parsers(int argc, char **argv)
+{
+	struct diag_opts dopts = {0};
+	int rc;
+	for (int i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			fputs(usage_parsers, stdout);
+			return EXIT_OK;
+		}
+		if ((rc = diag_option(argv[i], &dopts, usage_parsers)) != 0) {
+			if (rc < 0)
+				return EXIT_USAGE;
+			continue;
+		}
+		if (argv[i][0] == '-')
+			return usage_error(usage_parsers, "unknown option '%s'", argv[i]);
+		return usage_error(usage_parsers, "unexpected argument '%s'", argv[i]);
+	}
+	struct diag *d = diag_open(&dopts);
+	rc = parsecmd_list(stdout, d);
+	diag_free(d);
+	return finish_output(rc);
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const commands[] = {"build", "check", "new", "parse", "parsers", "pdf", "serve",
+					       "clean", "help", NULL};
+	if (argc < 2)
+		return usage_error(usage_main, "%s", "no command given");
+	const char *cmd = argv[1];
+	if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
+		if (argc > 2 && strcmp(cmd, "help") == 0) {
+			char *args[] = {(char *)"--help"};
+			if (strcmp(argv[2], "build") == 0 || strcmp(argv[2], "check") == 0)
+				return cmd_build(1, args, strcmp(argv[2], "build") == 0, false);
+			if (strcmp(argv[2], "pdf") == 0)
+				return cmd_build(1, args, true, true);
+			if (strcmp(argv[2], "new") == 0)
+				return cmd_new(1, args);
+			if (strcmp(argv[2], "parse") == 0)
+				return cmd_parse(1, args);
+			if (strcmp(argv[2], "parsers") == 0)
+				return cmd_parsers(1, args);
+			if (strcmp(argv[2], "serve") == 0)
+				return cmd_serve(1, args);
+			if (strcmp(argv[2], "clean") == 0)
+				return cmd_clean(1, args);
+		}
+		fputs(usage_main, stdout);
+		return EXIT_OK;
+	}
+	if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
+		printf("logdown %s\n", LOGDOWN_VERSION);
+		return EXIT_OK;
+	}
+	if (strcmp(cmd, "build") == 0)
+		return cmd_build(argc - 2, argv + 2, true, false);
+	if (strcmp(cmd, "check") == 0)
+		return cmd_build(argc - 2, argv + 2, false, false);
+	if (strcmp(cmd, "pdf") == 0)
+		return cmd_build(argc - 2, argv + 2, true, true);
+	if (strcmp(cmd, "new") == 0)
+		return cmd_new(argc - 2, argv + 2);
+	if (strcmp(cmd, "parse") == 0)
+		return cmd_parse(argc - 2, argv + 2);
+	if (strcmp(cmd, "parsers") == 0)
+		return cmd_parsers(argc - 2, argv + 2);
+	if (strcmp(cmd, "serve") == 0)
+		return cmd_serve(argc - 2, argv + 2);
+	if (strcmp(cmd, "clean") == 0)
+		return cmd_clean(argc - 2, argv + 2);
+	const char *near = closest_name(cmd, commands);
+	if (near) {
+		fprintf(stderr, "logdown: unknown command '%s' (did you mean '%s'?)\n\n", cmd, near);
+		fputs(usage_main, stderr);
+		return EXIT_USAGE;
+	}
+	return usage_error(usage_main, "unknown command '%s'", cmd);
+}

@@ -1,0 +1,666 @@
+/* parsecmd.c: `logdown parse FILE` and `logdown parsers`. */
+#include "cmd/parsecmd.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/fsutil.h"
+#include "parse/logparse.h"
+#include "base/util.h"
+#include "data/value.h"
+
+/* The summary cuts long strings (a question, a command line) so that
+ * each field stays on one line. */
+#define FIELD_WIDTH 60
+#define CELL_WIDTH 24
+/* `logdown parsers` shows the start of each description. */
+#define GIST_WIDTH 60
+
+/* The length of the valid UTF-8 sequence at p (n bytes available), or
+ * 0 when the bytes there are not one. */
+static size_t utf8_seq(const unsigned char *p, size_t n)
+{
+	size_t len;
+	unsigned long cp;
+	if (p[0] < 0x80)
+		return 1;
+	else if ((p[0] & 0xE0) == 0xC0)
+		len = 2, cp = p[0] & 0x1F;
+	else if ((p[0] & 0xF0) == 0xE0)
+		len = 3, cp = p[0] & 0x0F;
+	else if ((p[0] & 0xF8) == 0xF0)
+		len = 4, cp = p[0] & 0x07;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((p[i] & 0xC0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (p[i] & 0x3F);
+	}
+	/* Overlong forms, surrogates and code points past U+10FFFF are not
+	 * UTF-8 either. */
+	static const unsigned long min[] = {0, 0, 0x80, 0x800, 0x10000};
+	if (cp < min[len] || (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
+		return 0;
+	return len;
+}
+
+/* A JSON string.  Bytes that are not UTF-8 (a binary log) become
+ * U+FFFD, so that the output is always valid JSON. */
+static void put_json_string(FILE *out, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	fputc('"', out);
+	for (size_t i = 0; i < n;) {
+		unsigned char c = p[i];
+		if (c == '"' || c == '\\') {
+			fputc('\\', out);
+			fputc(c, out);
+		} else if (c == '\n') {
+			fputs("\\n", out);
+		} else if (c == '\t') {
+			fputs("\\t", out);
+		} else if (c == '\r') {
+			fputs("\\r", out);
+		} else if (c < 0x20 || c == 0x7F) {
+			fprintf(out, "\\u%04x", c);
+		} else if (c >= 0x80) {
+			size_t len = utf8_seq(p + i, n - i);
+			if (len == 0) {
+				fputs("\\ufffd", out);
+				i++;
+				continue;
+			}
+			fwrite(p + i, 1, len, out);
+			i += len;
+			continue;
+		} else {
+			fputc(c, out);
+		}
+		i++;
+	}
+	fputc('"', out);
+}
+
+static void put_json_cstr(FILE *out, const char *s)
+{
+	put_json_string(out, s, strlen(s));
+}
+
+/* A datum's value: a number in its shortest round-trip form (JSON has
+ * no NaN or infinity: null), a string, or null for a missing value. */
+static void put_json_value(FILE *out, const struct datum *d)
+{
+	if (d->kind == DATUM_NUMBER && isfinite(d->num)) {
+		struct buf b = BUF_INIT;
+		number_put(&b, d->num);
+		fputs(buf_data(&b), out);
+		buf_free(&b);
+	} else if (d->kind == DATUM_STRING) {
+		put_json_string(out, d->text ? d->text : "", d->text ? d->len : 0);
+	} else {
+		fputs("null", out);
+	}
+}
+
+void parsecmd_put_json(FILE *out, const struct run *r, const char *file)
+{
+	fputs("{\n  \"file\": ", out);
+	put_json_cstr(out, file);
+	fputs(",\n  \"parser\": ", out);
+	put_json_cstr(out, run_parser(r));
+	fputs(",\n  \"fields\": {", out);
+	size_t nf = run_field_count(r);
+	for (size_t i = 0; i < nf; i++) {
+		const struct datum *d = run_field_at(r, i);
+		fputs(i ? ",\n    " : "\n    ", out);
+		put_json_cstr(out, run_field_name(r, i));
+		fputs(": {\"value\": ", out);
+		put_json_value(out, d);
+		fputs(", \"text\": ", out);
+		if (d->text)
+			put_json_string(out, d->text, d->len);
+		else
+			fputs("null", out);
+		if (d->line > 0)
+			fprintf(out, ", \"line\": %ld}", d->line);
+		else
+			fputs(", \"line\": null}", out);
+	}
+	fputs(nf ? "\n  },\n  \"series\": {" : "},\n  \"series\": {", out);
+	size_t ns = run_series_count(r);
+	for (size_t i = 0; i < ns; i++) {
+		const struct series *s = run_series_at(r, i);
+		size_t ncols = series_column_count(s), nrows = series_row_count(s);
+		fputs(i ? ",\n    " : "\n    ", out);
+		put_json_cstr(out, series_name(s));
+		fputs(": {\n      \"columns\": [", out);
+		for (size_t c = 0; c < ncols; c++) {
+			if (c)
+				fputs(", ", out);
+			put_json_cstr(out, series_column(s, c));
+		}
+		fputs("],\n      \"rows\": [", out);
+		for (size_t row = 0; row < nrows; row++) {
+			fputs(row ? ",\n        [" : "\n        [", out);
+			for (size_t c = 0; c < ncols; c++) {
+				struct datum d;
+				series_cell(s, row, c, &d);
+				if (c)
+					fputs(", ", out);
+				put_json_value(out, &d);
+			}
+			fputc(']', out);
+		}
+		fputs(nrows ? "\n      ],\n      \"lines\": [" : "],\n      \"lines\": [", out);
+		for (size_t row = 0; row < nrows; row++) {
+			long line = series_row_line(s, row);
+			if (row)
+				fputs(", ", out);
+			if (line > 0)
+				fprintf(out, "%ld", line);
+			else
+				fputs("null", out);
+		}
+		fputs("]\n    }", out);
+	}
+	fputs(ns ? "\n  }\n}\n" : "}\n}\n", out);
+}
+
+/* The width of UTF-8 text on a terminal, one column a character. */
+static size_t width_of(const char *s, size_t n)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < n; i++)
+		if (((unsigned char)s[i] & 0xC0) != 0x80)
+			w++;
+	return w;
+}
+
+/* Appends text for a terminal: line breaks and tabs shown as \n and \t,
+ * other control bytes as '?', and cut to max characters, the last an
+ * ellipsis, when it is longer. */
+static void put_shown(struct buf *b, const char *s, size_t n, size_t max)
+{
+	struct buf t = BUF_INIT;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '\n')
+			buf_puts(&t, "\\n");
+		else if (c == '\t')
+			buf_puts(&t, "\\t");
+		else if (c < 0x20 || c == 0x7F)
+			buf_putc(&t, '?');
+		else
+			buf_putc(&t, (char)c);
+	}
+	if (width_of(buf_data(&t), t.len) <= max) {
+		buf_put(b, buf_data(&t), t.len);
+	} else {
+		size_t end = 0, chars = 0;
+		while (end < t.len) {
+			if (((unsigned char)t.data[end] & 0xC0) != 0x80 && ++chars == max)
+				break;
+			end++;
+		}
+		buf_put(b, t.data, end);
+		buf_puts(b, "\xE2\x80\xA6");
+	}
+	buf_free(&t);
+}
+
+/* A datum as the summary shows it: a number as written (or, computed,
+ * in its shortest form), a string in double quotes, so that a number
+ * captured as text ("10.99s") stands out, and a missing value as an em
+ * dash. */
+static void put_datum(struct buf *b, const struct datum *d, size_t max)
+{
+	if (d->kind == DATUM_MISSING) {
+		buf_puts(b, "\xE2\x80\x94");
+	} else if (d->kind == DATUM_STRING) {
+		buf_putc(b, '"');
+		put_shown(b, d->text ? d->text : "", d->text ? d->len : 0, max - 2);
+		buf_putc(b, '"');
+	} else if (d->text) {
+		put_shown(b, d->text, d->len, max);
+	} else {
+		number_put(b, d->num);
+	}
+}
+
+static void pad(FILE *out, size_t have, size_t want)
+{
+	for (; have < want; have++)
+		fputc(' ', out);
+}
+
+static void print_fields(FILE *out, const struct run *r)
+{
+	size_t n = run_field_count(r);
+	if (n == 0) {
+		fputs("\nfields: none\n", out);
+		return;
+	}
+	fprintf(out, "\nfields (%zu)\n", n);
+	size_t name_w = 0, value_w = 0;
+	struct buf *shown = xcalloc(n, sizeof *shown);
+	for (size_t i = 0; i < n; i++) {
+		size_t w = strlen(run_field_name(r, i));
+		if (w > name_w)
+			name_w = w;
+		put_datum(&shown[i], run_field_at(r, i), FIELD_WIDTH);
+		w = width_of(buf_data(&shown[i]), shown[i].len);
+		if (w > value_w)
+			value_w = w;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *name = run_field_name(r, i);
+		const struct datum *d = run_field_at(r, i);
+		fprintf(out, "  %s   ", name);
+		pad(out, strlen(name), name_w);
+		fputs(buf_data(&shown[i]), out);
+		pad(out, width_of(buf_data(&shown[i]), shown[i].len), value_w);
+		if (d->line > 0)
+			fprintf(out, "   (line %ld)\n", d->line);
+		else if (d->kind == DATUM_MISSING && !d->text)
+			fputs("   (not found)\n", out);
+		else
+			fputs(d->text ? "   (not from a line)\n" : "   (computed)\n", out);
+		buf_free(&shown[i]);
+	}
+	free(shown);
+}
+
+/* One row of a series table: its line, then its cells. */
+static void print_row(FILE *out, const struct series *s, size_t row, const size_t *widths)
+{
+	size_t ncols = series_column_count(s);
+	fprintf(out, "  %*ld", (int)widths[0], series_row_line(s, row));
+	for (size_t c = 0; c < ncols; c++) {
+		struct datum d;
+		series_cell(s, row, c, &d);
+		struct buf b = BUF_INIT;
+		put_datum(&b, &d, CELL_WIDTH);
+		fputs("  ", out);
+		fputs(buf_data(&b), out);
+		if (c + 1 < ncols)
+			pad(out, width_of(buf_data(&b), b.len), widths[c + 1]);
+		buf_free(&b);
+	}
+	fputc('\n', out);
+}
+
+static void print_series(FILE *out, const struct series *s)
+{
+	size_t ncols = series_column_count(s), nrows = series_row_count(s);
+	fprintf(out, "\nseries %s: %zu row%s, %zu column%s\n", series_name(s), nrows,
+		nrows == 1 ? "" : "s", ncols, ncols == 1 ? "" : "s");
+	/* Widths from the header and the rows shown: the first and last. */
+	size_t *widths = xcalloc(ncols + 1, sizeof *widths);
+	widths[0] = 4; /* "line" */
+	size_t shown[2] = {0, nrows ? nrows - 1 : 0};
+	size_t nshown = nrows == 0 ? 0 : nrows == 1 ? 1 : 2;
+	for (size_t k = 0; k < nshown; k++) {
+		int w = snprintf(NULL, 0, "%ld", series_row_line(s, shown[k]));
+		if ((size_t)w > widths[0])
+			widths[0] = (size_t)w;
+	}
+	for (size_t c = 0; c < ncols; c++) {
+		widths[c + 1] = width_of(series_column(s, c), strlen(series_column(s, c)));
+		for (size_t k = 0; k < nshown; k++) {
+			struct datum d;
+			series_cell(s, shown[k], c, &d);
+			struct buf b = BUF_INIT;
+			put_datum(&b, &d, CELL_WIDTH);
+			size_t w = width_of(buf_data(&b), b.len);
+			if (w > widths[c + 1])
+				widths[c + 1] = w;
+			buf_free(&b);
+		}
+	}
+	fprintf(out, "  %*s", (int)widths[0], "line");
+	for (size_t c = 0; c < ncols; c++) {
+		const char *name = series_column(s, c);
+		fprintf(out, "  %s", name);
+		if (c + 1 < ncols)
+			pad(out, width_of(name, strlen(name)), widths[c + 1]);
+	}
+	fputc('\n', out);
+	if (nshown > 0)
+		print_row(out, s, 0, widths);
+	if (nrows > 2) {
+		/* An ellipsis under the line numbers: one column, three bytes. */
+		fputs("  ", out);
+		pad(out, 1, widths[0]);
+		fprintf(out, "\xE2\x80\xA6  (%zu more row%s)\n", nrows - 2, nrows == 3 ? "" : "s");
+	}
+	if (nshown > 1)
+		print_row(out, s, nrows - 1, widths);
+	free(widths);
+}
+
+static void print_summary(FILE *out, const struct run *r, const struct parser *p,
+			  const char *file)
+{
+	long lines = run_line_count(r);
+	fprintf(out, "file     %s\n", file);
+	fprintf(out, "parser   %s (%s)\n", parser_name(p), parser_origin(p));
+	fprintf(out, "lines    %ld\n", lines);
+	print_fields(out, r);
+	size_t ns = run_series_count(r);
+	if (ns == 0)
+		fputs("\nseries: none\n", out);
+	for (size_t i = 0; i < ns; i++)
+		print_series(out, run_series_at(r, i));
+}
+
+/* Does a cell need quotes in CSV (RFC 4180)? */
+static bool csv_needs_quotes(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] == ',' || p[i] == '"' || p[i] == '\n' || p[i] == '\r')
+			return true;
+	return false;
+}
+
+static void put_csv_cell(struct buf *b, const char *p, size_t n)
+{
+	if (!csv_needs_quotes(p, n)) {
+		buf_put(b, p, n);
+		return;
+	}
+	buf_putc(b, '"');
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] == '"')
+			buf_putc(b, '"');
+		buf_putc(b, p[i]);
+	}
+	buf_putc(b, '"');
+}
+
+struct csv_out {
+	FILE *out;
+	struct buf b;
+};
+
+static void csv_flush(struct csv_out *c)
+{
+	fwrite(buf_data(&c->b), 1, c->b.len, c->out);
+	buf_free(&c->b);
+}
+
+static void csv_header(struct csv_out *c, const char *const *cols, size_t ncols)
+{
+	for (size_t j = 0; j < ncols; j++) {
+		if (j)
+			buf_putc(&c->b, ',');
+		put_csv_cell(&c->b, cols[j], strlen(cols[j]));
+	}
+	buf_putc(&c->b, '\n');
+}
+
+/* One row (a row_sink's row()): the text as written, a computed number
+ * in its shortest form, nothing for a missing cell. */
+static void csv_row(void *ctx, const struct datum *cells, size_t ncols, long line)
+{
+	struct csv_out *c = ctx;
+	(void)line;
+	/* Millions of rows come this way: cells that need no quotes are
+	 * copied straight into room made once for the row. */
+	size_t room = ncols + 1;
+	bool plain = true;
+	for (size_t j = 0; j < ncols && plain; j++) {
+		const struct datum *d = &cells[j];
+		if (d->kind != DATUM_MISSING && (!d->text || csv_needs_quotes(d->text, d->len)))
+			plain = false;
+		else if (d->kind != DATUM_MISSING)
+			room += d->len;
+	}
+	if (plain) {
+		buf_grow(&c->b, room);
+		char *w = c->b.data + c->b.len;
+		for (size_t j = 0; j < ncols; j++) {
+			if (j)
+				*w++ = ',';
+			if (cells[j].kind != DATUM_MISSING && cells[j].len) {
+				memcpy(w, cells[j].text, cells[j].len);
+				w += cells[j].len;
+			}
+		}
+		*w++ = '\n';
+		*w = '\0';
+		c->b.len = (size_t)(w - c->b.data);
+	} else {
+		for (size_t j = 0; j < ncols; j++) {
+			if (j)
+				buf_putc(&c->b, ',');
+			if (cells[j].kind == DATUM_MISSING)
+				continue;
+			if (cells[j].text)
+				put_csv_cell(&c->b, cells[j].text, cells[j].len);
+			else
+				number_put(&c->b, cells[j].num);
+		}
+		buf_putc(&c->b, '\n');
+	}
+	if (c->b.len >= (1u << 20)) {
+		fwrite(c->b.data, 1, c->b.len, c->out);
+		buf_clear(&c->b);
+	}
+}
+
+bool parsecmd_put_csv(FILE *out, const struct run *r, const char *name, struct diag *d)
+{
+	const struct series *s = run_series(r, name);
+	if (!s) {
+		size_t n = run_series_count(r);
+		const char **names = xcalloc(n + 1, sizeof *names);
+		for (size_t i = 0; i < n; i++)
+			names[i] = series_name(run_series_at(r, i));
+		const char *near = closest_name(name, names);
+		struct buf all = BUF_INIT;
+		buf_put_names(&all, names);
+		struct loc nowhere = {NULL, 0, 0, 0};
+		if (near)
+			diag_error(d, nowhere, "%s has no series '%s' (did you mean '%s'?)", run_file(r),
+				   name, near);
+		else
+			diag_error(d, nowhere, "%s has no series '%s' (it has: %s)", run_file(r), name,
+				   n ? buf_data(&all) : "none");
+		buf_free(&all);
+		free(names);
+		return false;
+	}
+	/* Rows are gathered in a buffer and written a megabyte at a time:
+	 * millions of small stdio calls would cost more than the parse. */
+	struct csv_out c = {out, BUF_INIT};
+	size_t ncols = series_column_count(s), nrows = series_row_count(s);
+	const char **cols = xcalloc(ncols + 1, sizeof *cols);
+	for (size_t j = 0; j < ncols; j++)
+		cols[j] = series_column(s, j);
+	csv_header(&c, cols, ncols);
+	free(cols);
+	struct datum *cells = xcalloc(ncols + 1, sizeof *cells);
+	for (size_t row = 0; row < nrows; row++) {
+		for (size_t j = 0; j < ncols; j++)
+			series_cell(s, row, j, &cells[j]);
+		csv_row(&c, cells, ncols, 0);
+	}
+	free(cells);
+	csv_flush(&c);
+	return true;
+}
+
+int parsecmd_parse(const struct parse_opts *o, FILE *out, struct diag *d)
+{
+	struct stat st;
+	if (stat(o->file, &st) != 0) {
+		diag_error(d, loc_line(o->file, 0), "cannot read: %s", strerror(errno));
+		return errno == ENOENT || errno == ENOTDIR ? EXIT_USAGE : EXIT_IO;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		diag_error(d, loc_line(o->file, 0), "a folder: name one result file");
+		return EXIT_USAGE;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		/* Reading a FIFO or a terminal could wait for ever. */
+		diag_error(d, loc_line(o->file, 0), "not a regular file (a FIFO or device)");
+		return EXIT_USAGE;
+	}
+	int rc = EXIT_OK;
+	struct run *r = NULL;
+	struct parser_set *set = parsers_load(".", NULL, d);
+	size_t broken = diag_errors(d);
+	const struct parser *p;
+	if (o->parser) {
+		/* A name on the command line has no place in a file. */
+		struct loc nowhere = {NULL, 0, 0, 0};
+		p = parsers_lookup(set, o->parser, nowhere, d);
+		if (!p) {
+			/* A definition with errors is content; a name that
+			 * none has, usage. */
+			rc = parsers_broken(set, o->parser) ? EXIT_CONTENT : EXIT_USAGE;
+			goto out;
+		}
+	} else {
+		p = parsers_detect(set, o->file, loc_line(o->file, 0), d);
+		if (!p) {
+			struct loc nowhere = {NULL, 0, 0, 0};
+			diag_note(d, nowhere, "on the command line, name the parser with "
+					      "--parser NAME (logdown parsers lists them)");
+			rc = EXIT_CONTENT;
+			goto out;
+		}
+	}
+	char *name = path_stem(o->file);
+	size_t ncols = 0;
+	const char *const *cols = o->csv ? parser_series_columns(p, o->csv, &ncols) : NULL;
+	if (cols) {
+		/* Rows go out as they are found: memory stays flat however
+		 * big the log. */
+		struct csv_out c = {out, BUF_INIT};
+		csv_header(&c, cols, ncols);
+		struct row_sink sink = {o->csv, csv_row, &c};
+		r = parser_run_sink(p, o->file, o->file, name, &sink, d);
+		csv_flush(&c);
+	} else {
+		r = parser_run(p, o->file, o->file, name, d);
+	}
+	free(name);
+	if (!r) {
+		rc = EXIT_CONTENT;
+		goto out;
+	}
+	if (cols) {
+		/* written */
+	} else if (o->csv) {
+		if (!parsecmd_put_csv(out, r, o->csv, d)) {
+			rc = EXIT_USAGE;
+			goto out;
+		}
+	} else if (o->json)
+		parsecmd_put_json(out, r, o->file);
+	else
+		print_summary(out, r, p, o->file);
+	if (broken > 0 || diag_errors(d) > 0)
+		rc = EXIT_CONTENT;
+out:
+	run_free(r);
+	parsers_free(set);
+	return rc;
+}
+
+static int cmp_parser(const void *a, const void *b)
+{
+	return strcmp(parser_name(*(const struct parser *const *)a),
+		      parser_name(*(const struct parser *const *)b));
+}
+
+/* The start of a description, up to its first ": " or ". " outside
+ * quotes and parentheses ("Plain \"name: number\" files (e.g. ...)"),
+ * on one line. */
+static void put_gist(struct buf *b, const char *desc)
+{
+	size_t n = 0;
+	bool quoted = false;
+	int depth = 0;
+	for (; desc[n]; n++) {
+		char c = desc[n];
+		if (c == '"')
+			quoted = !quoted;
+		else if (!quoted && c == '(')
+			depth++;
+		else if (!quoted && c == ')' && depth > 0)
+			depth--;
+		else if (!quoted && depth == 0 && (c == ':' || c == '.') &&
+			 (desc[n + 1] == ' ' || desc[n + 1] == '\n' || !desc[n + 1]))
+			break;
+	}
+	struct buf one = BUF_INIT;
+	for (size_t i = 0; i < n; i++) {
+		char c = desc[i];
+		if (c == '\n' || c == '\t')
+			c = ' ';
+		if (c == ' ' && (one.len == 0 || one.data[one.len - 1] == ' '))
+			continue;
+		buf_putc(&one, c);
+	}
+	while (one.len && one.data[one.len - 1] == ' ')
+		one.data[--one.len] = '\0';
+	if (width_of(buf_data(&one), one.len) <= GIST_WIDTH) {
+		put_shown(b, buf_data(&one), one.len, GIST_WIDTH);
+	} else {
+		/* Too long: cut at the last word that fits, ellipsis after. */
+		size_t end = 0, chars = 0, cut = 0;
+		for (; end < one.len && chars < GIST_WIDTH; end++) {
+			if (((unsigned char)one.data[end] & 0xC0) != 0x80)
+				chars++;
+			if (one.data[end] == ' ')
+				cut = end;
+		}
+		while (cut > 0 && strchr(" ,;(", one.data[cut - 1]))
+			cut--;
+		put_shown(b, buf_data(&one), cut ? cut : end, GIST_WIDTH);
+		buf_puts(b, "\xE2\x80\xA6");
+	}
+	buf_free(&one);
+}
+
+int parsecmd_list(FILE *out, struct diag *d)
+{
+	struct parser_set *set = parsers_load(".", NULL, d);
+	size_t n = parsers_count(set);
+	const struct parser **ps = xcalloc(n ? n : 1, sizeof *ps);
+	size_t name_w = 0, origin_w = 0;
+	for (size_t i = 0; i < n; i++) {
+		ps[i] = parsers_at(set, i);
+		size_t w = strlen(parser_name(ps[i]));
+		name_w = w > name_w ? w : name_w;
+		w = width_of(parser_origin(ps[i]), strlen(parser_origin(ps[i])));
+		origin_w = w > origin_w ? w : origin_w;
+	}
+	qsort(ps, n, sizeof *ps, cmp_parser);
+	for (size_t i = 0; i < n; i++) {
+		const char *name = parser_name(ps[i]), *origin = parser_origin(ps[i]);
+		const char *desc = parser_description(ps[i]);
+		struct buf gist = BUF_INIT;
+		put_gist(&gist, desc ? desc : "");
+		fprintf(out, "%s  ", name);
+		pad(out, strlen(name), name_w);
+		fputs(origin, out);
+		if (gist.len) {
+			pad(out, width_of(origin, strlen(origin)), origin_w);
+			fprintf(out, "  %s", buf_data(&gist));
+		}
+		fputc('\n', out);
+		buf_free(&gist);
+	}
+	free(ps);
+	parsers_free(set);
+	return diag_errors(d) > 0 ? EXIT_CONTENT : EXIT_OK;
+}

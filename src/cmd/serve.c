@@ -1,0 +1,907 @@
+/* serve.c: `logdown serve`, the preview server (SPEC section 10).
+ *
+ * Threads: libmicrohttpd runs one thread per connection (an event
+ * stream blocks in its reader for as long as the page is open); the
+ * main thread builds, polls the watched files and waits for SIGINT or
+ * SIGTERM with sigtimedwait(), so that a signal never interrupts a
+ * build half-way and the staging folder is always cleaned up.  The
+ * only state shared with the connections is `struct events`, under its
+ * mutex.
+ *
+ * A change rebuilds only what it affects: the build tells which report
+ * read which file; a report whose source, bundle and result files did
+ * not change has its folder copied from the previous output, and
+ * result files that did not change are not parsed again (a parse
+ * cache kept for the whole session).  site.yaml, templates, static
+ * files, parsers, a report that appears or goes, or a failed last
+ * build: everything is rendered again. */
+#include "cmd/serve.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <microhttpd.h>
+
+#include "data/config.h"
+#include "base/diag.h"
+#include "base/fsutil.h"
+#include "parse/runs.h"
+#include "cmd/snapshot.h"
+#include "base/util.h"
+
+#define EVENTS_PATH "/__logdown/events"
+#define MAX_URL 1024
+#define POLL_MS 300
+#define SETTLE_MS 150
+
+/* What the pages are told: a generation bumped by every build, and the
+ * diagnostics of the last one when it failed. */
+struct events {
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+	unsigned long gen;
+	char *error; /* NULL after a good build */
+	bool stopping;
+};
+
+struct server {
+	char *out_real; /* the output folder, canonical */
+	struct events ev;
+};
+
+/* The script injected before </body> of every HTML page served here,
+ * never into `logdown build` output.  A named "error" event carries
+ * data; the EventSource's own connection errors do not. */
+static const char live_script[] =
+	"<script>(function(){var es=new EventSource('" EVENTS_PATH "');"
+	"es.addEventListener('reload',function(){location.reload();});"
+	"es.addEventListener('error',function(e){if(typeof e.data!=='string')return;"
+	"var b=document.getElementById('__logdown-overlay');"
+	"if(!b){b=document.createElement('pre');b.id='__logdown-overlay';"
+	"b.style.cssText='position:fixed;left:1em;right:1em;top:1em;max-height:80vh;"
+	"overflow:auto;z-index:2147483647;margin:0;padding:1em;background:#fff8f8;"
+	"color:#600;border:2px solid #c00;border-radius:4px;white-space:pre-wrap;"
+	"font:13px/1.4 monospace;box-shadow:0 4px 16px rgba(0,0,0,.3)';"
+	"document.body.appendChild(b);}"
+	"b.textContent='logdown: the last rebuild failed; showing the last good page\\n\\n'+e.data;"
+	"});})();</script>\n";
+
+/* --- events --- */
+
+/* One open /__logdown/events stream: what is still to be sent. */
+struct stream {
+	struct server *s;
+	unsigned long gen; /* the last generation announced */
+	struct buf pending;
+	size_t off;
+	bool started;
+};
+
+/* Appends an SSE event; each line of data becomes a "data:" line. */
+static void sse_event(struct buf *b, const char *name, const char *data)
+{
+	buf_printf(b, "event: %s\n", name);
+	const char *p = data;
+	do {
+		size_t n = strcspn(p, "\n");
+		buf_puts(b, "data: ");
+		buf_put(b, p, n);
+		buf_putc(b, '\n');
+		p += n;
+		if (*p)
+			p++;
+	} while (*p);
+	buf_putc(b, '\n');
+}
+
+/* The stream's reader: it blocks (this connection has its own thread)
+ * until a build ends, sending a comment every second so that a closed
+ * page is noticed.  Returning 0 is not allowed in thread-per-connection
+ * mode, so it always has something. */
+static ssize_t stream_read(void *cls, uint64_t pos, char *out, size_t max)
+{
+	(void)pos;
+	struct stream *st = cls;
+	struct events *ev = &st->s->ev;
+	if (st->off == st->pending.len) {
+		buf_clear(&st->pending);
+		st->off = 0;
+		pthread_mutex_lock(&ev->lock);
+		if (!st->started) {
+			/* A page opened after a failed build shows it at once. */
+			st->started = true;
+			st->gen = ev->gen;
+			buf_puts(&st->pending, "retry: 1000\n\n");
+			if (ev->error)
+				sse_event(&st->pending, "error", ev->error);
+		} else {
+			struct timespec until;
+			clock_gettime(CLOCK_REALTIME, &until);
+			until.tv_sec += 1;
+			while (!ev->stopping && ev->gen == st->gen)
+				if (pthread_cond_timedwait(&ev->changed, &ev->lock, &until) ==
+				    ETIMEDOUT)
+					break;
+			if (ev->stopping) {
+				pthread_mutex_unlock(&ev->lock);
+				return MHD_CONTENT_READER_END_OF_STREAM;
+			}
+			if (ev->gen != st->gen) {
+				st->gen = ev->gen;
+				if (ev->error)
+					sse_event(&st->pending, "error", ev->error);
+				else
+					sse_event(&st->pending, "reload", "");
+			} else {
+				buf_puts(&st->pending, ": ping\n\n");
+			}
+		}
+		pthread_mutex_unlock(&ev->lock);
+	}
+	size_t n = st->pending.len - st->off;
+	if (n > max)
+		n = max;
+	memcpy(out, st->pending.data + st->off, n);
+	st->off += n;
+	return (ssize_t)n;
+}
+
+static void stream_free(void *cls)
+{
+	struct stream *st = cls;
+	buf_free(&st->pending);
+	free(st);
+}
+
+/* Announces the end of a build: error is the diagnostics of a failed
+ * one (copied), NULL after success. */
+static void events_publish(struct events *ev, const char *error)
+{
+	pthread_mutex_lock(&ev->lock);
+	free(ev->error);
+	ev->error = error ? xstrdup(error) : NULL;
+	ev->gen++;
+	pthread_cond_broadcast(&ev->changed);
+	pthread_mutex_unlock(&ev->lock);
+}
+
+/* --- requests --- */
+
+static const char *mime_type(const char *path)
+{
+	static const char *const types[][2] = {
+		{".html", "text/html; charset=utf-8"},
+		{".htm", "text/html; charset=utf-8"},
+		{".css", "text/css; charset=utf-8"},
+		{".js", "text/javascript; charset=utf-8"},
+		{".json", "application/json"},
+		{".svg", "image/svg+xml"},
+		{".png", "image/png"},
+		{".jpg", "image/jpeg"},
+		{".jpeg", "image/jpeg"},
+		{".gif", "image/gif"},
+		{".webp", "image/webp"},
+		{".ico", "image/x-icon"},
+		{".pdf", "application/pdf"},
+		{".csv", "text/csv; charset=utf-8"},
+		{".txt", "text/plain; charset=utf-8"},
+		{".log", "text/plain; charset=utf-8"},
+		{".out", "text/plain; charset=utf-8"},
+		{".err", "text/plain; charset=utf-8"},
+		{".yaml", "text/plain; charset=utf-8"},
+		{".md", "text/plain; charset=utf-8"},
+	};
+	const char *slash = strrchr(path, '/');
+	const char *dot = strrchr(slash ? slash : path, '.');
+	if (dot)
+		for (size_t i = 0; i < ARRAY_LEN(types); i++)
+			if (strcasecmp(dot, types[i][0]) == 0)
+				return types[i][1];
+	return "application/octet-stream";
+}
+
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Decodes the raw request path into out and checks it: it must start
+ * with '/', hold no NUL or backslash (even encoded), no "." or ".."
+ * segment and no segment starting with a dot (the output's marker, and
+ * nothing hidden is ever served).  Returns false to refuse (403). */
+static bool decode_path(const char *raw, struct buf *out)
+{
+	if (strlen(raw) > MAX_URL || raw[0] != '/')
+		return false;
+	for (const char *p = raw; *p; p++) {
+		char c = *p;
+		if (c == '%') {
+			int hi = hex_digit(p[1]), lo = hi < 0 ? -1 : hex_digit(p[2]);
+			if (lo < 0)
+				return false;
+			c = (char)(hi * 16 + lo);
+			p += 2;
+			if (c == '\0')
+				return false;
+		}
+		if (c == '\\')
+			return false;
+		buf_putc(out, c);
+	}
+	/* Segments, after decoding: "%2e%2e%2f" is "../". */
+	for (const char *seg = buf_data(out); *seg;) {
+		seg += *seg == '/';
+		if (*seg == '.')
+			return false;
+		seg += strcspn(seg, "/");
+	}
+	return true;
+}
+
+static enum MHD_Result send_text(struct MHD_Connection *c, unsigned status, const char *type,
+				 const char *text)
+{
+	struct MHD_Response *r = MHD_create_response_from_buffer(strlen(text), (void *)text,
+								 MHD_RESPMEM_MUST_COPY);
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
+	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	enum MHD_Result ret = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+/* A 404 page that still listens for builds: a report that failed its
+ * first build appears, or shows its errors, without a manual reload. */
+static enum MHD_Result send_not_found(struct MHD_Connection *c)
+{
+	char *page = xasprintf("<!doctype html>\n<html><head><meta charset=\"utf-8\">"
+			       "<title>Not found</title></head>\n<body>\n<h1>Not found</h1>\n"
+			       "%s</body></html>\n",
+			       live_script);
+	enum MHD_Result ret = send_text(c, MHD_HTTP_NOT_FOUND, "text/html; charset=utf-8", page);
+	free(page);
+	return ret;
+}
+
+/* The page with the live-reload script before its last </body>, or at
+ * its end when it has none.  Caller frees. */
+static char *inject_script(const char *html, size_t len, size_t *out_len)
+{
+	const char *at = NULL;
+	for (size_t i = len >= 7 ? len - 7 + 1 : 0; i-- > 0;)
+		if (strncasecmp(html + i, "</body>", 7) == 0) {
+			at = html + i;
+			break;
+		}
+	size_t head = at ? (size_t)(at - html) : len;
+	struct buf b = BUF_INIT;
+	buf_put(&b, html, head);
+	buf_puts(&b, live_script);
+	buf_put(&b, html + head, len - head);
+	*out_len = b.len;
+	return buf_detach(&b);
+}
+
+static enum MHD_Result serve_file(struct server *s, struct MHD_Connection *c, const char *url)
+{
+	struct buf path = BUF_INIT;
+	if (!decode_path(url, &path)) {
+		buf_free(&path);
+		return send_text(c, MHD_HTTP_FORBIDDEN, "text/plain; charset=utf-8", "forbidden\n");
+	}
+	char *full = xasprintf("%s%s", s->out_real, buf_data(&path));
+	buf_free(&path);
+	enum MHD_Result ret;
+	struct stat st;
+	if (stat(full, &st) == 0 && S_ISDIR(st.st_mode)) {
+		if (!str_has_suffix(url, "/")) {
+			/* /x to /x/, so that the page's relative links work */
+			char *to = xasprintf("%s/", url);
+			struct MHD_Response *r =
+				MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+			MHD_add_response_header(r, MHD_HTTP_HEADER_LOCATION, to);
+			ret = MHD_queue_response(c, MHD_HTTP_MOVED_PERMANENTLY, r);
+			MHD_destroy_response(r);
+			free(to);
+			free(full);
+			return ret;
+		}
+		char *index = xasprintf("%sindex.html", full);
+		free(full);
+		full = index;
+	}
+	/* After symbolic links, the file must still lie in the output. */
+	char *real = path_real(full);
+	free(full);
+	if (!real)
+		return send_not_found(c);
+	if (!path_under(real, s->out_real)) {
+		free(real);
+		return send_text(c, MHD_HTTP_FORBIDDEN, "text/plain; charset=utf-8", "forbidden\n");
+	}
+	int fd = open(real, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		if (fd >= 0)
+			close(fd);
+		free(real);
+		return send_not_found(c);
+	}
+	const char *type = mime_type(real);
+	bool html = str_has_prefix(type, "text/html");
+	char etag[96];
+	snprintf(etag, sizeof etag, "\"%llx-%llx-%llx%s\"", (unsigned long long)st.st_size,
+		 (unsigned long long)st.st_mtim.tv_sec, (unsigned long long)st.st_mtim.tv_nsec,
+		 html ? "-live" : "");
+	const char *inm = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "If-None-Match");
+	struct MHD_Response *r;
+	unsigned status = MHD_HTTP_OK;
+	if (inm && strstr(inm, etag)) {
+		close(fd);
+		r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+		status = MHD_HTTP_NOT_MODIFIED;
+	} else if (html) {
+		struct buf text = BUF_INIT;
+		bool ok = file_read(real, &text, NULL);
+		close(fd);
+		if (!ok) {
+			buf_free(&text);
+			free(real);
+			return send_not_found(c);
+		}
+		size_t n;
+		char *page = inject_script(buf_data(&text), text.len, &n);
+		buf_free(&text);
+		r = MHD_create_response_from_buffer(n, page, MHD_RESPMEM_MUST_FREE);
+	} else {
+		/* MHD closes fd */
+		r = MHD_create_response_from_fd((size_t)st.st_size, fd);
+	}
+	free(real);
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, MHD_HTTP_HEADER_ETAG, etag);
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
+	if (status == MHD_HTTP_OK)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	ret = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
+			      const char *method, const char *version, const char *upload_data,
+			      size_t *upload_data_size, void **con_cls)
+{
+	(void)version;
+	(void)upload_data;
+	static int seen;
+	struct server *s = cls;
+	/* Refused at once, without reading a body: the connection closes. */
+	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
+		return send_text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain; charset=utf-8",
+				 "only GET and HEAD\n");
+	/* A response queued on the first call, before MHD has read the whole
+	 * request, closes the connection: answer on the next call so that it
+	 * is kept alive.  A GET's body, if any, is read and ignored. */
+	if (*con_cls != &seen) {
+		*con_cls = &seen;
+		return MHD_YES;
+	}
+	if (*upload_data_size) {
+		*upload_data_size = 0;
+		return MHD_YES;
+	}
+	if (strcmp(url, EVENTS_PATH) == 0) {
+		struct stream *st = xcalloc(1, sizeof *st);
+		st->s = s;
+		struct MHD_Response *r = MHD_create_response_from_callback(
+			MHD_SIZE_UNKNOWN, 4096, stream_read, st, stream_free);
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
+		enum MHD_Result ret = MHD_queue_response(c, MHD_HTTP_OK, r);
+		MHD_destroy_response(r);
+		return ret;
+	}
+	return serve_file(s, c, url);
+}
+
+/* The request path reaches handle() as sent: decode_path() decodes it,
+ * so that an encoded NUL is refused instead of cutting the path short. */
+static size_t keep_escaped(void *cls, struct MHD_Connection *c, char *s)
+{
+	(void)cls;
+	(void)c;
+	return strlen(s);
+}
+
+static void mhd_log(void *cls, const char *fmt, va_list ap)
+{
+	(void)cls;
+	fputs("logdown: http: ", stderr);
+	vfprintf(stderr, fmt, ap);
+}
+
+/* --- listening --- */
+
+static bool is_loopback(const struct sockaddr *sa)
+{
+	if (sa->sa_family == AF_INET)
+		return (ntohl(((const struct sockaddr_in *)(const void *)sa)->sin_addr.s_addr) >>
+			24) == 127;
+	if (sa->sa_family == AF_INET6)
+		return IN6_IS_ADDR_LOOPBACK(&((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr);
+	return false;
+}
+
+/* Binds host:port itself, so that a port in use is named clearly and
+ * port 0 can be read back.  Returns the socket, or after a message -2
+ * for an address that is not one and -1 when it cannot be listened on;
+ * *port_out is the bound port, shown the address as a URL host. */
+static int listen_on(const char *host, unsigned port, unsigned *port_out, char *shown,
+		     size_t shown_size)
+{
+	struct addrinfo hints = {0}, *ai = NULL;
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE;
+	char service[16];
+	snprintf(service, sizeof service, "%u", port);
+	int e = getaddrinfo(host, service, &hints, &ai);
+	if (e != 0) {
+		fprintf(stderr, "logdown: --host %s: not a numeric address (%s)\n", host,
+			gai_strerror(e));
+		return -2;
+	}
+	if (!is_loopback(ai->ai_addr))
+		fprintf(stderr, "logdown: warning: listening on %s: other machines can read the "
+				"site; use 127.0.0.1 to keep it local\n",
+			host);
+	int fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int one = 1;
+	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
+	    bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || listen(fd, 64) != 0) {
+		int err = errno;
+		fprintf(stderr, "logdown: cannot listen on %s port %u: %s%s\n", host, port,
+			strerror(err),
+			err == EADDRINUSE ? " (another server uses it: pick another with --port, "
+					    "or --port 0 for a free one)"
+					  : "");
+		if (fd >= 0)
+			close(fd);
+		freeaddrinfo(ai);
+		return -1;
+	}
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof ss;
+	getsockname(fd, (struct sockaddr *)&ss, &len);
+	*port_out = ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
+						   : ((struct sockaddr_in *)&ss)->sin_port);
+	snprintf(shown, shown_size, ai->ai_family == AF_INET6 ? "[%s]" : "%s", host);
+	freeaddrinfo(ai);
+	return fd;
+}
+
+/* --- watching --- */
+
+/* A report the last build included, and the files it depends on. */
+struct wreport {
+	char *slug;
+	char *source;  /* its .md file */
+	char *bundle;  /* its folder when it is a bundle, else NULL */
+	char **inputs; /* result files it read, as the build named them */
+	char **reals;  /* and canonical (NULL when unresolved) */
+	size_t ninputs;
+};
+
+struct watch {
+	struct wreport *reports;
+	size_t nreports;
+	struct wreport *prev; /* during a build: the build before's */
+	size_t nprev;
+};
+
+static void wreport_free(struct wreport *r)
+{
+	free(r->slug);
+	free(r->source);
+	free(r->bundle);
+	for (size_t i = 0; i < r->ninputs; i++) {
+		free(r->inputs[i]);
+		free(r->reals[i]);
+	}
+	free(r->inputs);
+	free(r->reals);
+}
+
+static void wreports_free(struct wreport *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		wreport_free(&v[i]);
+	free(v);
+}
+
+static void wreport_input(struct wreport *r, const char *path)
+{
+	r->inputs = xrealloc(r->inputs, (r->ninputs + 1) * sizeof *r->inputs);
+	r->reals = xrealloc(r->reals, (r->ninputs + 1) * sizeof *r->reals);
+	r->inputs[r->ninputs] = xstrdup(path);
+	r->reals[r->ninputs] = path_real(path);
+	r->ninputs++;
+}
+
+static void watch_add_report(void *ctx, const char *slug, const char *source, const char *bundle,
+			     bool reused)
+{
+	struct watch *w = ctx;
+	w->reports = xrealloc(w->reports, (w->nreports + 1) * sizeof *w->reports);
+	struct wreport *r = &w->reports[w->nreports++];
+	memset(r, 0, sizeof *r);
+	r->slug = xstrdup(slug);
+	r->source = xstrdup(source);
+	r->bundle = bundle ? xstrdup(bundle) : NULL;
+	/* A reused report read nothing this time: it still depends on what
+	 * it read when its output was made (with the cache, the build also
+	 * names those files; the snapshot keeps each once). */
+	for (size_t i = 0; reused && i < w->nprev; i++)
+		if (strcmp(w->prev[i].slug, slug) == 0)
+			for (size_t k = 0; k < w->prev[i].ninputs; k++)
+				wreport_input(r, w->prev[i].inputs[k]);
+}
+
+static void watch_add_input(void *ctx, const char *slug, const char *path)
+{
+	struct watch *w = ctx;
+	if (w->nreports && strcmp(w->reports[w->nreports - 1].slug, slug) == 0)
+		wreport_input(&w->reports[w->nreports - 1], path);
+}
+
+/* The versions of every file the site depends on: the source folders,
+ * site.yaml, the parser folders it lists, and the result files the
+ * last build read.  s is overwritten; free it with snapshot_free(). */
+static void watch_snapshot(const struct watch *w, const char *root, struct snapshot *s)
+{
+	static const char *const trees[] = {"content", "templates", "static", "parsers"};
+	s->f = NULL;
+	s->n = 0;
+	for (size_t i = 0; i < ARRAY_LEN(trees); i++) {
+		char *p = path_join(root, trees[i]);
+		snapshot_tree(s, p);
+		free(p);
+	}
+	char *yaml = path_join(root, "site.yaml");
+	snapshot_add(s, yaml);
+	free(yaml);
+	/* the parser folders site.yaml lists: their changes rebuild
+	 * everything, as parsers/ does */
+	FILE *sink = fopen("/dev/null", "w");
+	struct diag *quiet = diag_new(sink, DIAG_TEXT, false);
+	struct config cfg;
+	config_load(&cfg, root, quiet);
+	for (size_t i = 0; cfg.parsers && cfg.parsers[i]; i++) {
+		char *p = path_join(root, cfg.parsers[i]);
+		snapshot_tree(s, p);
+		free(p);
+	}
+	config_free(&cfg);
+	diag_free(quiet);
+	if (sink)
+		fclose(sink);
+	for (size_t i = 0; i < w->nreports; i++)
+		for (size_t k = 0; k < w->reports[i].ninputs; k++)
+			snapshot_add(s, w->reports[i].inputs[k]);
+	snapshot_sort(s);
+}
+
+/* What a set of changes affects. */
+struct affected {
+	const struct watch *w;
+	const char *root;
+	bool *dirty;      /* per report of w */
+	bool everything;  /* render every report */
+	bool parsers;     /* and forget the parsed runs */
+};
+
+static bool under_dir(const char *path, const char *root, const char *dir)
+{
+	char *d = path_join(root, dir);
+	bool under = path_under(path, d) != NULL;
+	free(d);
+	return under;
+}
+
+/* Sorts one changed path.  A report's source or a file of its bundle
+ * affects that report; a result file, the reports that read it;
+ * templates and static files, every page; anything else (site.yaml,
+ * parsers, a report that appeared or went) everything, and the parsed
+ * runs are forgotten. */
+static void classify_change(void *ctx, const char *path, bool existed, bool exists)
+{
+	struct affected *a = ctx;
+	if (under_dir(path, a->root, "templates") || under_dir(path, a->root, "static")) {
+		a->everything = true;
+		return;
+	}
+	bool found = false;
+	char *real = exists ? path_real(path) : NULL;
+	for (size_t i = 0; i < a->w->nreports; i++) {
+		const struct wreport *r = &a->w->reports[i];
+		bool hit = false;
+		if (strcmp(r->source, path) == 0) {
+			if (!exists || !existed) { /* a report went or came */
+				a->everything = a->parsers = true;
+				free(real);
+				return;
+			}
+			hit = true;
+		}
+		if (!hit && r->bundle && path_under(path, r->bundle))
+			hit = true;
+		for (size_t k = 0; !hit && k < r->ninputs; k++)
+			hit = strcmp(r->inputs[k], path) == 0 ||
+			      (real && r->reals[k] && strcmp(r->reals[k], real) == 0);
+		if (hit)
+			a->dirty[i] = found = true;
+	}
+	free(real);
+	if (!found)
+		a->everything = a->parsers = true;
+}
+
+/* --- the loop --- */
+
+/* Builds once, reusing the output of every report not marked in dirty
+ * (NULL: none is reused).  The diagnostics go to a memory stream, then
+ * to stderr (the terminal shows what the page shows); *diags gets them
+ * after a failed build (caller frees), NULL after a good one. */
+static int build_once(const struct serve_opts *so, struct watch *w, struct parse_cache *cache,
+		      const bool *dirty, char **out_real, char **diags)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	if (!mem) {
+		fprintf(stderr, "logdown: cannot capture diagnostics: %s\n", strerror(errno));
+		return EXIT_IO;
+	}
+	struct diag *d = diag_new(mem, DIAG_TEXT, false);
+	diag_set_strict(d, so->strict);
+	struct build_opts o = so->build;
+	size_t nreports = 0, nrendered = 0;
+	char **reuse = xcalloc(w->nreports + 1, sizeof *reuse);
+	size_t nreuse = 0;
+	for (size_t i = 0; dirty && i < w->nreports; i++)
+		if (!dirty[i])
+			reuse[nreuse++] = w->reports[i].slug;
+	o.write = true;
+	o.summary = false;
+	o.against = NULL;
+	o.on_report = watch_add_report;
+	o.on_input = watch_add_input;
+	o.input_ctx = w;
+	o.cache = cache;
+	/* With the build cache, the build itself knows which pages still
+	 * hold (cache.h): the watch only says when to build. */
+	o.reuse = dirty && o.no_cache ? reuse : NULL;
+	o.nreuse = nreuse;
+	o.nreports = &nreports;
+	o.nrendered = &nrendered;
+	o.output_dir = out_real && !*out_real ? out_real : NULL;
+	w->prev = w->reports;
+	w->nprev = w->nreports;
+	w->reports = NULL;
+	w->nreports = 0;
+	int rc = site_build(&o, d);
+	wreports_free(w->prev, w->nprev);
+	w->prev = NULL;
+	w->nprev = 0;
+	free(reuse);
+	size_t errors = diag_errors(d);
+	diag_free(d);
+	fclose(mem);
+	fputs(text, stderr);
+	*diags = NULL;
+	if (rc == EXIT_OK) {
+		fputs("logdown: built the site\n", stderr);
+		fprintf(stderr, "logdown: rebuilt %zu of %zu report%s\n", nrendered, nreports,
+			nreports == 1 ? "" : "s");
+		free(text);
+	} else {
+		if (rc == EXIT_CONTENT)
+			fprintf(stderr, "logdown: %zu error%s; still serving the last good pages\n",
+				errors, errors == 1 ? "" : "s");
+		*diags = text;
+	}
+	return rc;
+}
+
+/* Waits up to ms for SIGINT or SIGTERM (blocked in every thread).
+ * Returns true when one came. */
+static bool wait_signal(const sigset_t *set, long ms)
+{
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+	for (;;) {
+		int sig = sigtimedwait(set, NULL, &ts);
+		if (sig > 0)
+			return true;
+		if (errno == EAGAIN)
+			return false;
+		/* EINTR: another signal; wait again (a little longer at worst) */
+	}
+}
+
+/* After a build: replaces *seen with what it saw, and frees *before,
+ * the snapshot taken before it (at start, as snapshot_clock() read).
+ * Taken afresh after the build, *seen alone would hold the version of a
+ * file changed while the build ran, after the build had read it: that
+ * change would never be rebuilt.  snapshot_as_of() keeps before's
+ * versions instead (and marks a file first read by this build and
+ * changed since start), so the next poll sees the change. */
+static void watched(const struct watch *w, const char *root, struct snapshot *before,
+		    struct timespec start, struct snapshot *seen)
+{
+	snapshot_free(seen);
+	watch_snapshot(w, root, seen);
+	snapshot_as_of(seen, before, start);
+	snapshot_free(before);
+}
+
+int serve_run(const struct serve_opts *so)
+{
+	const char *host = so->host ? so->host : "127.0.0.1";
+	char shown[80];
+	unsigned port = 0;
+	int rc = EXIT_OK;
+	struct server s = {0};
+	struct watch w = {0};
+	struct parse_cache *cache = parse_cache_new();
+	struct MHD_Daemon *daemon = NULL;
+	char *diags = NULL;
+	/* seen: what the last build saw; now, again: the polls since */
+	struct snapshot seen = {0}, now = {0}, again = {0};
+
+	/* Blocked before any thread starts, so that they all inherit it and
+	 * only sigtimedwait() below takes them. */
+	sigset_t set, old;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &set, &old);
+	signal(SIGPIPE, SIG_IGN);
+
+	int fd = listen_on(host, so->port, &port, shown, sizeof shown);
+	if (fd < 0) {
+		rc = fd == -2 ? EXIT_USAGE : EXIT_IO;
+		goto out;
+	}
+	pthread_mutex_init(&s.ev.lock, NULL);
+	pthread_cond_init(&s.ev.changed, NULL);
+
+	/* The sources as they were before the build, so that one changed
+	 * while it runs is rebuilt (see watched()). */
+	struct timespec start = snapshot_clock();
+	watch_snapshot(&w, so->build.root, &now);
+	rc = build_once(so, &w, cache, NULL, &s.out_real, &diags);
+	watched(&w, so->build.root, &now, start, &seen);
+	bool last_ok = rc == EXIT_OK;
+	if (rc != EXIT_OK && rc != EXIT_CONTENT) {
+		close(fd);
+		goto out_ev;
+	}
+	rc = EXIT_OK;
+	if (!s.out_real) {
+		close(fd);
+		rc = EXIT_IO;
+		goto out_ev;
+	}
+	events_publish(&s.ev, diags);
+	free(diags);
+	diags = NULL;
+
+	daemon = MHD_start_daemon(MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
+					  MHD_USE_ERROR_LOG,
+				  0, NULL, NULL, handle, &s, MHD_OPTION_EXTERNAL_LOGGER, mhd_log,
+				  NULL, MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_UNESCAPE_CALLBACK,
+				  keep_escaped, NULL,
+				  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30, MHD_OPTION_END);
+	if (!daemon) {
+		fprintf(stderr, "logdown: cannot start the HTTP server\n");
+		close(fd);
+		rc = EXIT_IO;
+		goto out_ev;
+	}
+	fprintf(stderr, "serving %s at http://%s:%u/\n", s.out_real, shown, port);
+
+	for (;;) {
+		if (wait_signal(&set, POLL_MS))
+			break;
+		watch_snapshot(&w, so->build.root, &now);
+		if (snapshot_diff(&seen, &now, NULL, NULL) == 0) {
+			snapshot_free(&now);
+			continue;
+		}
+		/* A burst of changes (an editor's save, a job's appends) gives
+		 * one build: wait until nothing changed for SETTLE_MS. */
+		bool stop = false;
+		for (;;) {
+			if ((stop = wait_signal(&set, SETTLE_MS)))
+				break;
+			watch_snapshot(&w, so->build.root, &again);
+			bool same = snapshot_diff(&now, &again, NULL, NULL) == 0;
+			snapshot_free(&now);
+			now = again;
+			again.f = NULL;
+			again.n = 0;
+			if (same)
+				break;
+		}
+		if (stop) {
+			snapshot_free(&now);
+			break;
+		}
+		/* Only the reports the changes touch are rendered again, unless
+		 * the last build failed (its output is older than its sources). */
+		struct affected a = {&w, so->build.root, xcalloc(w.nreports + 1, sizeof(bool)),
+				     !last_ok, false};
+		snapshot_diff(&seen, &now, classify_change, &a);
+		if (a.parsers)
+			parse_cache_clear(cache);
+		fputs("logdown: a source changed; rebuilding\n", stderr);
+		start = snapshot_clock();
+		int brc = build_once(so, &w, cache, a.everything ? NULL : a.dirty, &s.out_real,
+				     &diags);
+		free(a.dirty);
+		/* before the pages hear of it: one told to reload may change a
+		 * file at once */
+		watched(&w, so->build.root, &now, start, &seen);
+		last_ok = brc == EXIT_OK;
+		if (brc != EXIT_OK && !diags)
+			diags = xstrdup("logdown: the build failed; see the terminal\n");
+		events_publish(&s.ev, diags);
+		free(diags);
+		diags = NULL;
+	}
+	fputs("logdown: stopped\n", stderr);
+
+	/* The event streams wait for a build: wake them to end. */
+	pthread_mutex_lock(&s.ev.lock);
+	s.ev.stopping = true;
+	pthread_cond_broadcast(&s.ev.changed);
+	pthread_mutex_unlock(&s.ev.lock);
+	MHD_stop_daemon(daemon); /* closes fd too */
+out_ev:
+	pthread_cond_destroy(&s.ev.changed);
+	pthread_mutex_destroy(&s.ev.lock);
+	free(s.ev.error);
+out:
+	snapshot_free(&seen);
+	snapshot_free(&now);
+	wreports_free(w.reports, w.nreports);
+	parse_cache_free(cache);
+	free(s.out_real);
+	free(diags);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}

@@ -1,0 +1,915 @@
+/* cache.c: the on-disk build cache (see cache.h for its layout).
+ *
+ * Encoding: little-endian fixed-width integers and length-prefixed
+ * strings, read through a cursor that checks every length against the
+ * bytes left; any inconsistency makes the whole file unusable. */
+#define _GNU_SOURCE
+#include "data/cache.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include "base/fsutil.h"
+#include "base/util.h"
+#include "base/version.h"
+
+#define CACHE_FORMAT 1u
+#define MAGIC "logdown-cache\n"
+#define MAGIC_LEN (sizeof MAGIC - 1)
+#define TAG_NAME "CACHEDIR.TAG"
+#define TAG_TEXT                                                                               \
+	"Signature: 8a477f597d28d172789f06886806bc55\n"                                        \
+	"# This folder is logdown's build cache: `logdown clean` removes it.\n"
+/* A run bigger than this, serialised, is not stored: reading it back
+ * would cost about as much as parsing the log again. */
+#define MAX_RUN_BYTES ((size_t)256 << 20)
+
+enum kind { KIND_FILES = 1, KIND_RUN = 2, KIND_REPORTS = 3 };
+
+const char *cache_version(void)
+{
+	const char *v = getenv("LOGDOWN_CACHE_VERSION");
+	return v && *v ? v : LOGDOWN_VERSION;
+}
+
+/* --- keys --- */
+
+struct cache_hasher {
+	XXH3_state_t *st;
+};
+
+struct cache_hasher *cache_hasher_new(void)
+{
+	struct cache_hasher *h = xcalloc(1, sizeof *h);
+	h->st = XXH3_createState();
+	if (!h->st) {
+		fprintf(stderr, "logdown: out of memory\n");
+		abort();
+	}
+	XXH3_128bits_reset(h->st);
+	uint32_t format = CACHE_FORMAT;
+	cache_hasher_bytes(h, &format, sizeof format);
+	cache_hasher_str(h, cache_version());
+	return h;
+}
+
+void cache_hasher_bytes(struct cache_hasher *h, const void *p, size_t n)
+{
+	uint64_t len = n;
+	XXH3_128bits_update(h->st, &len, sizeof len);
+	XXH3_128bits_update(h->st, p, n);
+}
+
+void cache_hasher_str(struct cache_hasher *h, const char *s)
+{
+	s = s ? s : "";
+	cache_hasher_bytes(h, s, strlen(s));
+}
+
+void cache_hasher_key(struct cache_hasher *h, const struct cache_key *k)
+{
+	cache_hasher_bytes(h, k->b, sizeof k->b);
+}
+
+static struct cache_key key_of(XXH128_hash_t v)
+{
+	struct cache_key k;
+	XXH128_canonical_t c;
+	XXH128_canonicalFromHash(&c, v);
+	memcpy(k.b, c.digest, sizeof k.b);
+	return k;
+}
+
+struct cache_key cache_hasher_end(struct cache_hasher *h)
+{
+	struct cache_key k = key_of(XXH3_128bits_digest(h->st));
+	XXH3_freeState(h->st);
+	free(h);
+	return k;
+}
+
+static void key_hex(const struct cache_key *k, char out[33])
+{
+	for (size_t i = 0; i < sizeof k->b; i++)
+		snprintf(out + 2 * i, 3, "%02x", k->b[i]);
+}
+
+/* --- encoding --- */
+
+static void put_u32(struct buf *b, uint32_t v)
+{
+	buf_put(b, (const char *)&v, sizeof v);
+}
+
+static void put_u64(struct buf *b, uint64_t v)
+{
+	buf_put(b, (const char *)&v, sizeof v);
+}
+
+static void put_f64(struct buf *b, double v)
+{
+	buf_put(b, (const char *)&v, sizeof v);
+}
+
+static void put_bytes(struct buf *b, const char *p, size_t n)
+{
+	put_u64(b, n);
+	buf_put(b, p, n);
+}
+
+static void put_str(struct buf *b, const char *s)
+{
+	put_bytes(b, s ? s : "", s ? strlen(s) : 0);
+}
+
+/* The header every cache file starts with. */
+static void put_header(struct buf *b, enum kind kind)
+{
+	buf_put(b, MAGIC, MAGIC_LEN);
+	put_u32(b, CACHE_FORMAT);
+	put_u32(b, (uint32_t)kind);
+	put_str(b, cache_version());
+}
+
+/* The checksum every cache file ends with. */
+static void put_trailer(struct buf *b)
+{
+	put_u64(b, XXH3_64bits(b->data, b->len));
+}
+
+struct rd {
+	const char *p, *end;
+	bool bad;
+};
+
+static bool get(struct rd *r, void *out, size_t n)
+{
+	if (r->bad || (size_t)(r->end - r->p) < n) {
+		r->bad = true;
+		memset(out, 0, n);
+		return false;
+	}
+	memcpy(out, r->p, n);
+	r->p += n;
+	return true;
+}
+
+static uint32_t get_u32(struct rd *r)
+{
+	uint32_t v;
+	get(r, &v, sizeof v);
+	return v;
+}
+
+static uint64_t get_u64(struct rd *r)
+{
+	uint64_t v;
+	get(r, &v, sizeof v);
+	return v;
+}
+
+static double get_f64(struct rd *r)
+{
+	double v;
+	get(r, &v, sizeof v);
+	return v;
+}
+
+/* A view of the next length-prefixed bytes (not NUL-terminated). */
+static struct span get_span(struct rd *r)
+{
+	struct span s = {"", 0};
+	uint64_t n = get_u64(r);
+	if (r->bad || n > (uint64_t)(r->end - r->p)) {
+		r->bad = true;
+		return s;
+	}
+	s.p = r->p;
+	s.len = (size_t)n;
+	r->p += n;
+	return s;
+}
+
+static char *get_str(struct rd *r)
+{
+	struct span s = get_span(r);
+	if (memchr(s.p, '\0', s.len))
+		r->bad = true;
+	return xstrndup(s.p, s.len);
+}
+
+/* How a cache file failed its checks. */
+enum verdict { FILE_OK, FILE_DAMAGED, FILE_OTHER_VERSION };
+
+/* Checks data's header (of kind) and trailer; on success r reads the
+ * payload. */
+static enum verdict open_payload(const char *data, size_t len, enum kind kind, struct rd *r)
+{
+	uint64_t sum;
+	if (len < MAGIC_LEN + sizeof sum || memcmp(data, MAGIC, MAGIC_LEN) != 0)
+		return FILE_DAMAGED;
+	memcpy(&sum, data + len - sizeof sum, sizeof sum);
+	if (XXH3_64bits(data, len - sizeof sum) != sum)
+		return FILE_DAMAGED;
+	r->p = data + MAGIC_LEN;
+	r->end = data + len - sizeof sum;
+	r->bad = false;
+	uint32_t format = get_u32(r), k = get_u32(r);
+	struct span v = get_span(r);
+	if (r->bad || k != (uint32_t)kind)
+		return FILE_DAMAGED;
+	const char *want = cache_version();
+	if (format != CACHE_FORMAT || v.len != strlen(want) || memcmp(v.p, want, v.len) != 0)
+		return FILE_OTHER_VERSION;
+	return FILE_OK;
+}
+
+/* --- the cache --- */
+
+struct file_entry {
+	char *path;
+	int64_t sig[5]; /* size, mtime ns, inode, device, ctime ns */
+	struct cache_key hash;
+	bool used;
+};
+
+struct cache {
+	pthread_mutex_t mu;
+	char *dir;
+	bool writable;
+	bool warned;    /* the one warning was written */
+	char *bad_file, *bad_why; /* the first problem found, until written */
+	bool dir_ready;
+	struct file_entry *files;
+	size_t nfiles, files_cap;
+	size_t *index; /* open addressing over file indexes + 1 */
+	size_t index_cap;
+	/* the runs this build used: cache_runs_prune() keeps only these */
+	struct cache_key *kept;
+	size_t nkept, kept_cap;
+};
+
+/* Remembers the first problem: one warning per build, written by
+ * cache_report() on the build's own thread. */
+static void warn_damaged(struct cache *c, const char *file, const char *why)
+{
+	pthread_mutex_lock(&c->mu);
+	if (!c->warned && !c->bad_file) {
+		c->bad_file = xstrdup(file);
+		c->bad_why = xstrdup(why);
+	}
+	pthread_mutex_unlock(&c->mu);
+}
+
+void cache_report(struct cache *c, struct diag *d)
+{
+	if (!c || !c->bad_file || c->warned)
+		return;
+	diag_warning(d, loc_line(c->bad_file, 0),
+		     "the build cache is %s: ignored (logdown rebuilds it; `logdown clean` "
+		     "removes it)",
+		     c->bad_why);
+	c->warned = true;
+	free(c->bad_file);
+	free(c->bad_why);
+	c->bad_file = c->bad_why = NULL;
+}
+
+static size_t path_hash(const char *s)
+{
+	return (size_t)XXH3_64bits(s, strlen(s));
+}
+
+static void index_insert(struct cache *c, size_t i)
+{
+	size_t mask = c->index_cap - 1, h = path_hash(c->files[i].path) & mask;
+	while (c->index[h])
+		h = (h + 1) & mask;
+	c->index[h] = i + 1;
+}
+
+static struct file_entry *find_file(struct cache *c, const char *path)
+{
+	if (!c->index_cap)
+		return NULL;
+	size_t mask = c->index_cap - 1, h = path_hash(path) & mask;
+	for (; c->index[h]; h = (h + 1) & mask)
+		if (strcmp(c->files[c->index[h] - 1].path, path) == 0)
+			return &c->files[c->index[h] - 1];
+	return NULL;
+}
+
+static struct file_entry *add_file(struct cache *c, const char *path)
+{
+	if (c->nfiles == c->files_cap) {
+		c->files_cap = c->files_cap ? 2 * c->files_cap : 64;
+		c->files = xrealloc(c->files, c->files_cap * sizeof *c->files);
+	}
+	if (2 * (c->nfiles + 1) > c->index_cap) {
+		free(c->index);
+		c->index_cap = c->index_cap ? 2 * c->index_cap : 128;
+		c->index = xcalloc(c->index_cap, sizeof *c->index);
+		for (size_t i = 0; i < c->nfiles; i++)
+			index_insert(c, i);
+	}
+	struct file_entry *e = &c->files[c->nfiles];
+	memset(e, 0, sizeof *e);
+	e->path = xstrdup(path);
+	index_insert(c, c->nfiles++);
+	return e;
+}
+
+static void load_files(struct cache *c)
+{
+	char *path = path_join(c->dir, "files");
+	struct buf b = BUF_INIT;
+	if (!file_read(path, &b, NULL)) {
+		if (errno != ENOENT)
+			warn_damaged(c, path, "unreadable");
+		goto out;
+	}
+	struct rd r;
+	enum verdict v = open_payload(b.data, b.len, KIND_FILES, &r);
+	if (v == FILE_DAMAGED) {
+		warn_damaged(c, path, "damaged or not logdown's");
+		goto out;
+	}
+	if (v != FILE_OK)
+		goto out;
+	uint64_t n = get_u64(&r);
+	for (uint64_t i = 0; i < n && !r.bad; i++) {
+		char *p = get_str(&r);
+		int64_t sig[5];
+		struct cache_key k;
+		for (int j = 0; j < 5; j++)
+			sig[j] = (int64_t)get_u64(&r);
+		get(&r, k.b, sizeof k.b);
+		if (!r.bad && !find_file(c, p)) {
+			struct file_entry *e = add_file(c, p);
+			memcpy(e->sig, sig, sizeof sig);
+			e->hash = k;
+		}
+		free(p);
+	}
+	if (r.bad || r.p != r.end) {
+		warn_damaged(c, path, "damaged (its file list is inconsistent)");
+		for (size_t i = 0; i < c->nfiles; i++)
+			free(c->files[i].path);
+		c->nfiles = 0;
+		memset(c->index, 0, c->index_cap * sizeof *c->index);
+	}
+out:
+	buf_free(&b);
+	free(path);
+}
+
+struct cache *cache_open(const char *root, bool writable)
+{
+	struct cache *c = xcalloc(1, sizeof *c);
+	pthread_mutex_init(&c->mu, NULL);
+	c->dir = path_join(root, CACHE_DIR);
+	c->writable = writable;
+	if (path_exists(c->dir)) {
+		char *tag = path_join(c->dir, TAG_NAME);
+		if (!is_dir(c->dir) || !is_file(tag)) {
+			warn_damaged(c, c->dir, "not logdown's (no " TAG_NAME " inside)");
+			c->writable = false; /* never write into someone else's folder */
+		} else {
+			load_files(c);
+		}
+		free(tag);
+	}
+	return c;
+}
+
+/* Makes the cache folder (once); false when it cannot be. */
+static bool ensure_dir(struct cache *c)
+{
+	if (!c->writable)
+		return false;
+	pthread_mutex_lock(&c->mu);
+	if (!c->dir_ready) {
+		char *runs = path_join(c->dir, "runs");
+		char *tag = path_join(c->dir, TAG_NAME);
+		c->dir_ready = mkdir_p(runs) && (is_file(tag) || file_write(tag, TAG_TEXT,
+									     sizeof TAG_TEXT - 1));
+		if (!c->dir_ready)
+			c->writable = false; /* a read-only project: build without writing it */
+		free(tag);
+		free(runs);
+	}
+	bool ok = c->dir_ready;
+	pthread_mutex_unlock(&c->mu);
+	return ok;
+}
+
+/* Writes data to path through a temporary file renamed into place: a
+ * reader sees the old file or the new one, never half of one. */
+static void write_atomic(const char *path, const struct buf *data)
+{
+	char *tmp = xasprintf("%s.tmp-%ld-%lx", path, (long)getpid(), (unsigned long)pthread_self());
+	if (file_write(tmp, data->data, data->len) && rename(tmp, path) == 0) {
+		free(tmp);
+		return;
+	}
+	unlink(tmp);
+	free(tmp);
+}
+
+void cache_close(struct cache *c)
+{
+	if (!c)
+		return;
+	if (c->writable && ensure_dir(c)) {
+		struct buf b = BUF_INIT;
+		put_header(&b, KIND_FILES);
+		size_t n = 0;
+		for (size_t i = 0; i < c->nfiles; i++)
+			n += c->files[i].used;
+		put_u64(&b, n);
+		for (size_t i = 0; i < c->nfiles; i++) {
+			const struct file_entry *e = &c->files[i];
+			if (!e->used)
+				continue;
+			put_str(&b, e->path);
+			for (int j = 0; j < 5; j++)
+				put_u64(&b, (uint64_t)e->sig[j]);
+			buf_put(&b, (const char *)e->hash.b, sizeof e->hash.b);
+		}
+		put_trailer(&b);
+		char *path = path_join(c->dir, "files");
+		write_atomic(path, &b);
+		free(path);
+		buf_free(&b);
+	}
+	for (size_t i = 0; i < c->nfiles; i++)
+		free(c->files[i].path);
+	free(c->files);
+	free(c->index);
+	free(c->kept);
+	free(c->dir);
+	free(c->bad_file);
+	free(c->bad_why);
+	pthread_mutex_destroy(&c->mu);
+	free(c);
+}
+
+static bool stat_sig(const char *path, int64_t sig[5])
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return false;
+	sig[0] = (int64_t)st.st_size;
+	sig[1] = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+	sig[2] = (int64_t)st.st_ino;
+	sig[3] = (int64_t)st.st_dev;
+	sig[4] = (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec;
+	return true;
+}
+
+static bool hash_file(const char *path, struct cache_key *out)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	XXH3_state_t *st = XXH3_createState();
+	XXH3_128bits_reset(st);
+	size_t cap = 1 << 20;
+	char *buf = xmalloc(cap);
+	ssize_t n;
+	while ((n = read(fd, buf, cap)) > 0)
+		XXH3_128bits_update(st, buf, (size_t)n);
+	bool ok = n == 0;
+	*out = key_of(XXH3_128bits_digest(st));
+	XXH3_freeState(st);
+	free(buf);
+	close(fd);
+	return ok;
+}
+
+bool cache_file_hash(struct cache *c, const char *path, struct cache_key *out)
+{
+	int64_t sig[5];
+	if (!stat_sig(path, sig))
+		return false;
+	pthread_mutex_lock(&c->mu);
+	struct file_entry *e = find_file(c, path);
+	bool hit = e && memcmp(e->sig, sig, sizeof sig) == 0;
+	if (hit) {
+		*out = e->hash;
+		e->used = true;
+	}
+	pthread_mutex_unlock(&c->mu);
+	if (hit)
+		return true;
+	/* The signature is taken before reading: a change while the file is
+	 * read leaves a signature that no longer matches next time. */
+	if (!hash_file(path, out))
+		return false;
+	pthread_mutex_lock(&c->mu);
+	e = find_file(c, path);
+	if (!e)
+		e = add_file(c, path);
+	memcpy(e->sig, sig, sizeof sig);
+	e->hash = *out;
+	e->used = true;
+	pthread_mutex_unlock(&c->mu);
+	return true;
+}
+
+/* --- runs --- */
+
+static char *run_path(const struct cache *c, const struct cache_key *key)
+{
+	char hex[33];
+	key_hex(key, hex);
+	return xasprintf("%s/runs/%s.run", c->dir, hex);
+}
+
+static void put_datum(struct buf *b, const struct datum *d)
+{
+	buf_putc(b, (char)((unsigned)d->kind | (d->text ? 4u : 0u)));
+	if (d->kind == DATUM_NUMBER)
+		put_f64(b, d->num);
+	if (d->text)
+		put_bytes(b, d->text, d->len);
+}
+
+/* A datum whose text points into the file being read. */
+static struct datum get_datum(struct rd *r)
+{
+	struct datum d = {DATUM_MISSING, 0, NULL, 0, 0};
+	unsigned char tag = 0;
+	get(r, &tag, 1);
+	if ((tag & 3u) > DATUM_STRING || tag > 7u) {
+		r->bad = true;
+		return d;
+	}
+	d.kind = (enum datum_kind)(tag & 3u);
+	if (d.kind == DATUM_NUMBER)
+		d.num = get_f64(r);
+	if (tag & 4u) {
+		struct span s = get_span(r);
+		d.text = s.p;
+		d.len = s.len;
+	}
+	return d;
+}
+
+static void encode_run(struct buf *b, const struct run *r)
+{
+	put_str(b, run_name(r));
+	put_str(b, run_file(r));
+	put_str(b, run_parser(r));
+	put_u64(b, (uint64_t)run_line_count(r));
+	size_t nf = run_field_count(r);
+	put_u64(b, nf);
+	for (size_t i = 0; i < nf; i++) {
+		const char *name = run_field_name(r, i);
+		const struct datum *d = run_field_at(r, i);
+		put_str(b, name);
+		put_datum(b, d);
+		put_u64(b, (uint64_t)d->line);
+		const char *inputs = run_field_inputs(r, name);
+		buf_putc(b, inputs ? 1 : 0);
+		if (inputs)
+			put_str(b, inputs);
+	}
+	size_t ns = run_series_count(r);
+	put_u64(b, ns);
+	for (size_t i = 0; i < ns && b->len <= MAX_RUN_BYTES; i++) {
+		const struct series *s = run_series_at(r, i);
+		size_t nc = series_column_count(s), nr = series_row_count(s);
+		put_str(b, series_name(s));
+		put_u64(b, nc);
+		for (size_t j = 0; j < nc; j++)
+			put_str(b, series_column(s, j));
+		put_u64(b, nr);
+		for (size_t row = 0; row < nr && b->len <= MAX_RUN_BYTES; row++) {
+			put_u64(b, (uint64_t)series_row_line(s, row));
+			for (size_t j = 0; j < nc; j++) {
+				struct datum d;
+				series_cell(s, row, j, &d);
+				put_datum(b, &d);
+			}
+		}
+	}
+}
+
+/* The run in r's payload, or NULL when it is inconsistent. */
+static struct run *decode_run(struct rd *r)
+{
+	char *name = get_str(r), *file = get_str(r), *parser = get_str(r);
+	struct run *run = r->bad ? NULL : run_new(name, file, parser);
+	free(name);
+	free(file);
+	free(parser);
+	if (!run)
+		return NULL;
+	run_set_line_count(run, (long)get_u64(r));
+	uint64_t nf = get_u64(r);
+	for (uint64_t i = 0; i < nf && !r->bad; i++) {
+		char *fname = get_str(r);
+		struct datum d = get_datum(r);
+		d.line = (long)get_u64(r);
+		unsigned char has_inputs = 0;
+		get(r, &has_inputs, 1);
+		char *inputs = has_inputs ? get_str(r) : NULL;
+		if (!r->bad)
+			run_set_field(run, fname, &d);
+		if (!r->bad && inputs)
+			run_set_field_inputs(run, fname, inputs);
+		free(fname);
+		free(inputs);
+	}
+	uint64_t ns = get_u64(r);
+	for (uint64_t i = 0; i < ns && !r->bad; i++) {
+		char *sname = get_str(r);
+		uint64_t nc = get_u64(r);
+		if (nc > 4096 || nc > (uint64_t)(r->end - r->p)) {
+			r->bad = true;
+			free(sname);
+			break;
+		}
+		char **cols = xcalloc(nc ? nc : 1, sizeof *cols);
+		for (uint64_t j = 0; j < nc; j++)
+			cols[j] = get_str(r);
+		struct series *s =
+			r->bad ? NULL : run_add_series(run, sname, (const char *const *)cols, nc);
+		if (!s)
+			r->bad = true;
+		uint64_t nr = get_u64(r);
+		struct datum *cells = xcalloc(nc ? nc : 1, sizeof *cells);
+		for (uint64_t row = 0; row < nr && !r->bad; row++) {
+			long line = (long)get_u64(r);
+			for (uint64_t j = 0; j < nc; j++)
+				cells[j] = get_datum(r);
+			if (!r->bad)
+				series_append(s, cells, line);
+		}
+		free(cells);
+		for (uint64_t j = 0; j < nc; j++)
+			free(cols[j]);
+		free(cols);
+		free(sname);
+	}
+	if (r->bad || r->p != r->end) {
+		run_free(run);
+		return NULL;
+	}
+	return run;
+}
+
+struct run *cache_run_get(struct cache *c, const struct cache_key *key)
+{
+	char *path = run_path(c, key);
+	struct buf b = BUF_INIT;
+	struct run *run = NULL;
+	if (!file_read(path, &b, NULL))
+		goto out;
+	struct rd r;
+	enum verdict v = open_payload(b.data, b.len, KIND_RUN, &r);
+	struct cache_key stored;
+	if (v == FILE_OK) {
+		get(&r, stored.b, sizeof stored.b);
+		if (!r.bad && memcmp(stored.b, key->b, sizeof key->b) == 0)
+			run = decode_run(&r);
+	}
+	if (!run && v != FILE_OTHER_VERSION) {
+		warn_damaged(c, path, "damaged or not logdown's");
+		if (c->writable)
+			unlink(path);
+	}
+	if (run)
+		cache_run_keep(c, key);
+out:
+	buf_free(&b);
+	free(path);
+	return run;
+}
+
+void cache_run_put(struct cache *c, const struct cache_key *key, const struct run *r)
+{
+	if (!ensure_dir(c))
+		return;
+	cache_run_keep(c, key);
+	struct buf b = BUF_INIT;
+	put_header(&b, KIND_RUN);
+	buf_put(&b, (const char *)key->b, sizeof key->b);
+	encode_run(&b, r);
+	if (b.len <= MAX_RUN_BYTES) {
+		put_trailer(&b);
+		char *path = run_path(c, key);
+		write_atomic(path, &b);
+		free(path);
+	}
+	buf_free(&b);
+}
+
+void cache_run_keep(struct cache *c, const struct cache_key *key)
+{
+	if (!c)
+		return;
+	pthread_mutex_lock(&c->mu);
+	if (c->nkept == c->kept_cap) {
+		c->kept_cap = c->kept_cap ? 2 * c->kept_cap : 64;
+		c->kept = xrealloc(c->kept, c->kept_cap * sizeof *c->kept);
+	}
+	c->kept[c->nkept++] = *key;
+	pthread_mutex_unlock(&c->mu);
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	return memcmp(a, b, sizeof(struct cache_key));
+}
+
+/* The key a run file is named by ("<32 hex digits>.run"); false for
+ * any other name. */
+static bool run_name_key(const char *name, struct cache_key *out)
+{
+	if (strlen(name) != 2 * sizeof out->b + 4 || strcmp(name + 2 * sizeof out->b, ".run") != 0)
+		return false;
+	for (size_t i = 0; i < sizeof out->b; i++) {
+		unsigned v = 0;
+		for (int j = 0; j < 2; j++) {
+			char ch = name[2 * i + (size_t)j];
+			unsigned d = ch >= '0' && ch <= '9'   ? (unsigned)(ch - '0')
+				     : ch >= 'a' && ch <= 'f' ? (unsigned)(ch - 'a' + 10)
+							      : 16u;
+			if (d == 16u)
+				return false;
+			v = v * 16 + d;
+		}
+		out->b[i] = (unsigned char)v;
+	}
+	return true;
+}
+
+void cache_runs_prune(struct cache *c)
+{
+	if (!c || !c->writable)
+		return;
+	char *dir = path_join(c->dir, "runs");
+	size_t n = 0;
+	char **names = dir_list(dir, &n);
+	pthread_mutex_lock(&c->mu);
+	if (c->nkept > 1)
+		qsort(c->kept, c->nkept, sizeof *c->kept, cmp_key);
+	for (size_t i = 0; names && i < n; i++) {
+		struct cache_key k;
+		/* a temporary file is some writer's, perhaps another build's */
+		if (!run_name_key(names[i], &k) ||
+		    (c->nkept && bsearch(&k, c->kept, c->nkept, sizeof *c->kept, cmp_key)))
+			continue;
+		char *path = path_join(dir, names[i]);
+		unlink(path);
+		free(path);
+	}
+	pthread_mutex_unlock(&c->mu);
+	strv_free(names);
+	free(dir);
+}
+
+/* --- report keys --- */
+
+struct report_entry {
+	char *slug;
+	struct cache_key key;
+};
+
+struct cache_reports {
+	struct report_entry *e;
+	size_t n;
+};
+
+static char *reports_path(const struct cache *c, const char *out)
+{
+	return xasprintf("%s/reports-%016llx", c->dir,
+			 (unsigned long long)XXH3_64bits(out, strlen(out)));
+}
+
+struct cache_reports *cache_reports_new(void)
+{
+	return xcalloc(1, sizeof(struct cache_reports));
+}
+
+void cache_reports_free(struct cache_reports *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->n; i++)
+		free(r->e[i].slug);
+	free(r->e);
+	free(r);
+}
+
+void cache_reports_add(struct cache_reports *r, const char *slug, const struct cache_key *key)
+{
+	r->e = xrealloc(r->e, (r->n + 1) * sizeof *r->e);
+	r->e[r->n].slug = xstrdup(slug);
+	r->e[r->n].key = *key;
+	r->n++;
+}
+
+bool cache_reports_has(const struct cache_reports *r, const char *slug, const struct cache_key *key)
+{
+	for (size_t i = 0; r && i < r->n; i++)
+		if (strcmp(r->e[i].slug, slug) == 0)
+			return memcmp(r->e[i].key.b, key->b, sizeof key->b) == 0;
+	return false;
+}
+
+struct cache_reports *cache_reports_load(struct cache *c, const char *out)
+{
+	struct cache_reports *set = cache_reports_new();
+	char *path = reports_path(c, out);
+	char *marker = path_join(out, ".logdown-site");
+	struct buf b = BUF_INIT;
+	int64_t now[5];
+	if (!file_read(path, &b, NULL) || !stat_sig(marker, now))
+		goto out;
+	struct rd r;
+	enum verdict v = open_payload(b.data, b.len, KIND_REPORTS, &r);
+	if (v == FILE_DAMAGED)
+		warn_damaged(c, path, "damaged or not logdown's");
+	if (v != FILE_OK)
+		goto out;
+	char *stored_out = get_str(&r);
+	int64_t sig[5];
+	for (int j = 0; j < 5; j++)
+		sig[j] = (int64_t)get_u64(&r);
+	bool same = !r.bad && strcmp(stored_out, out) == 0 && memcmp(sig, now, sizeof sig) == 0;
+	free(stored_out);
+	uint64_t n = get_u64(&r);
+	for (uint64_t i = 0; i < n && !r.bad; i++) {
+		char *slug = get_str(&r);
+		struct cache_key k;
+		get(&r, k.b, sizeof k.b);
+		if (!r.bad)
+			cache_reports_add(set, slug, &k);
+		free(slug);
+	}
+	if (r.bad || r.p != r.end)
+		warn_damaged(c, path, "damaged (its report list is inconsistent)");
+	if (r.bad || r.p != r.end || !same) {
+		/* another build wrote the output since: nothing in it is known */
+		cache_reports_free(set);
+		set = cache_reports_new();
+	}
+out:
+	buf_free(&b);
+	free(marker);
+	free(path);
+	return set;
+}
+
+void cache_reports_save(struct cache *c, struct cache_reports *r, const char *out,
+			const char *marker)
+{
+	int64_t sig[5];
+	if (ensure_dir(c) && stat_sig(marker, sig)) {
+		struct buf b = BUF_INIT;
+		put_header(&b, KIND_REPORTS);
+		put_str(&b, out);
+		for (int j = 0; j < 5; j++)
+			put_u64(&b, (uint64_t)sig[j]);
+		put_u64(&b, r->n);
+		for (size_t i = 0; i < r->n; i++) {
+			put_str(&b, r->e[i].slug);
+			buf_put(&b, (const char *)r->e[i].key.b, sizeof r->e[i].key.b);
+		}
+		put_trailer(&b);
+		char *path = reports_path(c, out);
+		write_atomic(path, &b);
+		free(path);
+		buf_free(&b);
+	}
+	cache_reports_free(r);
+}
+
+bool cache_remove(const char *root)
+{
+	char *dir = path_join(root, CACHE_DIR);
+	char *tag = path_join(dir, TAG_NAME);
+	bool ok = true;
+	if (!path_exists(dir)) {
+		/* nothing to do */
+	} else if (!is_file(tag)) {
+		errno = EPERM;
+		ok = false;
+	} else {
+		ok = remove_tree(dir);
+	}
+	free(tag);
+	free(dir);
+	return ok;
+}

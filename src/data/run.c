@@ -1,0 +1,747 @@
+/* run.c: the data model: fields, series and the typing of values.
+ *
+ * Fields are few (tens, at most a few thousand for a flattened JSON
+ * file): an array in order of first set, with a small hash index so
+ * that setting many of them stays linear.
+ *
+ * Series can be big (a 1 GB Cerebras log gives 7 million rows of four
+ * columns), so they are stored compactly and never moved once written:
+ *
+ *   - rows live in chunks of up to 65536 rows; within a chunk each
+ *     column is an array of doubles (columnar, so an aggregation walks
+ *     contiguous memory), and each row has its line and a pointer to
+ *     its record;
+ *   - a row's record holds the texts of its cells back to back in a
+ *     per-series arena of big append-only blocks, each cell preceded
+ *     by a varint header (text length, whether there is a text, kind).
+ *
+ * A four-column row costs 4 * 8 bytes of numbers, 16 bytes of line and
+ * record pointer, and its texts plus one header byte per cell: about
+ * 80 bytes for a Cerebras training line, against the ~150 bytes of the
+ * line itself.  Growing never copies more than one chunk. */
+#include "data/run.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/limit.h"
+#include "base/util.h"
+
+#define CHUNK_SHIFT 16
+#define CHUNK_ROWS ((size_t)1 << CHUNK_SHIFT)
+#define CHUNK_MASK (CHUNK_ROWS - 1)
+#define FIRST_CHUNK_CAP 16
+#define FIRST_BLOCK_SIZE 4096
+#define MAX_BLOCK_SIZE ((size_t)1 << 20)
+
+/* Cell header bits, below the text length. */
+#define CELL_KIND_MASK 3u
+#define CELL_HAS_TEXT 4u
+#define CELL_LEN_SHIFT 3
+
+struct chunk {
+	size_t cap;                 /* rows allocated in each array */
+	void *region;               /* a full chunk's arrays, allocated as one */
+	double **num;               /* [col][i] */
+	const unsigned char **rec;  /* [i]: the row's record in the arena */
+	long *line;                 /* [i] */
+};
+
+struct block {
+	struct block *next; /* the block filled before this one */
+	size_t used, cap;
+	unsigned char data[];
+};
+
+struct series {
+	char *name;
+	char **cols;
+	size_t ncols;
+	size_t nrows;
+	/* Rows past limit series_rows are counted, not kept: memory stays
+	 * bounded whatever the log holds. */
+	size_t dropped;
+	long first_dropped; /* the line of the first */
+	struct chunk *chunks;
+	size_t nchunks, chunks_cap;
+	struct block *arena; /* the block being filled; older ones chained */
+	size_t next_block;   /* the size of the next block */
+};
+
+struct field {
+	char *name;
+	struct datum d; /* d.text points into `text` */
+	char *text;
+	char *inputs;   /* a computed field's inputs, or NULL */
+};
+
+struct run {
+	char *name, *file, *parser;
+	long line_count;
+	char line_count_text[24];
+	/* name, file, line_count, parser: answered by run_field() when no
+	 * field of that name was set. */
+	struct datum implicit[4];
+	struct field *fields;
+	size_t nfields, fields_cap;
+	/* Open addressing over field indexes + 1 (0 is empty). */
+	size_t *hash;
+	size_t hash_cap;
+	struct series **series;
+	size_t nseries, series_cap;
+};
+
+static const char *const implicit_names[4] = {"name", "file", "line_count", "parser"};
+
+static struct datum string_datum(const char *s)
+{
+	struct datum d = {DATUM_STRING, 0, s, strlen(s), 0};
+	return d;
+}
+
+struct run *run_new(const char *name, const char *file, const char *parser)
+{
+	struct run *r = xcalloc(1, sizeof *r);
+	r->name = xstrdup(name ? name : "");
+	r->file = xstrdup(file ? file : "");
+	r->parser = xstrdup(parser ? parser : "");
+	r->implicit[0] = string_datum(r->name);
+	r->implicit[1] = string_datum(r->file);
+	r->implicit[3] = string_datum(r->parser);
+	run_set_line_count(r, 0);
+	return r;
+}
+
+static void series_free(struct series *s)
+{
+	for (size_t c = 0; c < s->nchunks; c++) {
+		struct chunk *ch = &s->chunks[c];
+		if (ch->region) {
+			free(ch->region);
+		} else {
+			for (size_t j = 0; j < s->ncols; j++)
+				free(ch->num[j]);
+			free(ch->rec);
+			free(ch->line);
+		}
+		free(ch->num);
+	}
+	free(s->chunks);
+	for (struct block *b = s->arena, *next; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+	for (size_t j = 0; j < s->ncols; j++)
+		free(s->cols[j]);
+	free(s->cols);
+	free(s->name);
+	free(s);
+}
+
+void run_free(struct run *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nfields; i++) {
+		free(r->fields[i].name);
+		free(r->fields[i].text);
+		free(r->fields[i].inputs);
+	}
+	free(r->fields);
+	free(r->hash);
+	for (size_t i = 0; i < r->nseries; i++)
+		series_free(r->series[i]);
+	free(r->series);
+	free(r->name);
+	free(r->file);
+	free(r->parser);
+	free(r);
+}
+
+const char *run_name(const struct run *r)
+{
+	return r->name;
+}
+
+const char *run_file(const struct run *r)
+{
+	return r->file;
+}
+
+const char *run_parser(const struct run *r)
+{
+	return r->parser;
+}
+
+long run_line_count(const struct run *r)
+{
+	return r->line_count;
+}
+
+void run_set_line_count(struct run *r, long n)
+{
+	r->line_count = n;
+	int len = snprintf(r->line_count_text, sizeof r->line_count_text, "%ld", n);
+	struct datum d = {DATUM_NUMBER, (double)n, r->line_count_text, (size_t)len, 0};
+	r->implicit[2] = d;
+}
+
+/* FNV-1a: short keys, and no adversary to defend against. */
+static size_t hash_name(const char *s)
+{
+	uint64_t h = 1469598103934665603u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return (size_t)h;
+}
+
+static void field_index_insert(struct run *r, size_t i)
+{
+	size_t mask = r->hash_cap - 1;
+	size_t h = hash_name(r->fields[i].name) & mask;
+	while (r->hash[h])
+		h = (h + 1) & mask;
+	r->hash[h] = i + 1;
+}
+
+static long field_find(const struct run *r, const char *name)
+{
+	if (!r->hash)
+		return -1;
+	size_t mask = r->hash_cap - 1;
+	for (size_t h = hash_name(name) & mask; r->hash[h]; h = (h + 1) & mask)
+		if (strcmp(r->fields[r->hash[h] - 1].name, name) == 0)
+			return (long)(r->hash[h] - 1);
+	return -1;
+}
+
+void run_set_field(struct run *r, const char *name, const struct datum *d)
+{
+	/* Copied before anything is freed: d may be this very field's view
+	 * (a derive x: x). */
+	char *text = d->text ? xstrndup(d->text, d->len) : NULL;
+	long at = field_find(r, name);
+	struct field *f;
+	if (at >= 0) {
+		f = &r->fields[at];
+		free(f->text);
+		free(f->inputs);
+	} else {
+		if (r->nfields == r->fields_cap) {
+			r->fields_cap = r->fields_cap ? r->fields_cap * 2 : 8;
+			r->fields = xrealloc(r->fields, r->fields_cap * sizeof *r->fields);
+		}
+		f = &r->fields[r->nfields++];
+		f->name = xstrdup(name);
+		/* Keep the index at most half full. */
+		if (r->nfields * 2 > r->hash_cap) {
+			free(r->hash);
+			r->hash_cap = r->hash_cap ? r->hash_cap * 2 : 16;
+			r->hash = xcalloc(r->hash_cap, sizeof *r->hash);
+			for (size_t i = 0; i < r->nfields; i++)
+				field_index_insert(r, i);
+		} else {
+			field_index_insert(r, r->nfields - 1);
+		}
+	}
+	f->d = *d;
+	f->text = text;
+	f->inputs = NULL;
+	if (text)
+		f->d.text = text;
+	else
+		f->d.len = 0;
+}
+
+void run_set_field_inputs(struct run *r, const char *name, const char *inputs)
+{
+	long at = field_find(r, name);
+	if (at < 0)
+		return;
+	free(r->fields[at].inputs);
+	r->fields[at].inputs = inputs ? xstrdup(inputs) : NULL;
+}
+
+const char *run_field_inputs(const struct run *r, const char *name)
+{
+	long at = field_find(r, name);
+	return at >= 0 ? r->fields[at].inputs : NULL;
+}
+
+const struct datum *run_field(const struct run *r, const char *name)
+{
+	long at = field_find(r, name);
+	if (at >= 0)
+		return &r->fields[at].d;
+	for (size_t i = 0; i < ARRAY_LEN(implicit_names); i++)
+		if (strcmp(name, implicit_names[i]) == 0)
+			return &r->implicit[i];
+	return NULL;
+}
+
+size_t run_field_count(const struct run *r)
+{
+	return r->nfields;
+}
+
+const char *run_field_name(const struct run *r, size_t i)
+{
+	assert(i < r->nfields);
+	return r->fields[i].name;
+}
+
+const struct datum *run_field_at(const struct run *r, size_t i)
+{
+	assert(i < r->nfields);
+	return &r->fields[i].d;
+}
+
+struct series *run_add_series(struct run *r, const char *name, const char *const *columns,
+			      size_t ncols)
+{
+	struct series *old = run_series(r, name);
+	if (old) {
+		if (old->ncols != ncols)
+			return NULL;
+		for (size_t j = 0; j < ncols; j++)
+			if (strcmp(old->cols[j], columns[j]) != 0)
+				return NULL;
+		return old;
+	}
+	struct series *s = xcalloc(1, sizeof *s);
+	s->name = xstrdup(name);
+	s->ncols = ncols;
+	s->cols = xmalloc((ncols ? ncols : 1) * sizeof *s->cols);
+	for (size_t j = 0; j < ncols; j++)
+		s->cols[j] = xstrdup(columns[j]);
+	s->next_block = FIRST_BLOCK_SIZE;
+	if (r->nseries == r->series_cap) {
+		r->series_cap = r->series_cap ? r->series_cap * 2 : 4;
+		r->series = xrealloc(r->series, r->series_cap * sizeof *r->series);
+	}
+	r->series[r->nseries++] = s;
+	return s;
+}
+
+struct series *run_series(const struct run *r, const char *name)
+{
+	for (size_t i = 0; i < r->nseries; i++)
+		if (strcmp(r->series[i]->name, name) == 0)
+			return r->series[i];
+	return NULL;
+}
+
+size_t run_series_count(const struct run *r)
+{
+	return r->nseries;
+}
+
+struct series *run_series_at(const struct run *r, size_t i)
+{
+	assert(i < r->nseries);
+	return r->series[i];
+}
+
+const char *series_name(const struct series *s)
+{
+	return s->name;
+}
+
+size_t series_column_count(const struct series *s)
+{
+	return s->ncols;
+}
+
+const char *series_column(const struct series *s, size_t col)
+{
+	assert(col < s->ncols);
+	return s->cols[col];
+}
+
+long series_column_index(const struct series *s, const char *name)
+{
+	for (size_t j = 0; j < s->ncols; j++)
+		if (strcmp(s->cols[j], name) == 0)
+			return (long)j;
+	return -1;
+}
+
+size_t series_row_count(const struct series *s)
+{
+	return s->nrows;
+}
+
+static size_t varint_size(size_t v)
+{
+	size_t n = 1;
+	while (v >= 0x80) {
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
+static unsigned char *varint_put(unsigned char *p, size_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (unsigned char)v;
+	return p;
+}
+
+static const unsigned char *varint_get(const unsigned char *p, size_t *v)
+{
+	size_t x = 0;
+	for (unsigned shift = 0;; shift += 7) {
+		unsigned char c = *p++;
+		x |= (size_t)(c & 0x7F) << shift;
+		if (!(c & 0x80))
+			break;
+	}
+	*v = x;
+	return p;
+}
+
+/* Room for n bytes in the arena; the bytes never move afterwards. */
+static unsigned char *arena_alloc(struct series *s, size_t n)
+{
+	struct block *b = s->arena;
+	if (b && b->cap - b->used >= n) {
+		unsigned char *p = b->data + b->used;
+		b->used += n;
+		return p;
+	}
+	/* Blocks double up to 1 MiB, so that a series of three rows costs
+	 * 4 KiB and a big one a few hundred mallocs.  A record bigger than
+	 * the next block gets a block of its own. */
+	size_t cap = s->next_block;
+	if (s->next_block < MAX_BLOCK_SIZE)
+		s->next_block *= 2;
+	if (cap < n)
+		cap = n;
+	struct block *nb = xmalloc(sizeof *nb + cap);
+	nb->cap = cap;
+	nb->used = n;
+	if (b && cap == n && b->cap - b->used > 64) {
+		/* A one-off big record: keep filling the current block. */
+		nb->next = b->next;
+		b->next = nb;
+	} else {
+		nb->next = b;
+		s->arena = nb;
+	}
+	return nb->data;
+}
+
+static void chunk_alloc(struct chunk *ch, size_t ncols, size_t cap)
+{
+	if (!ch->num)
+		ch->num = xcalloc(ncols ? ncols : 1, sizeof *ch->num);
+	if (cap == CHUNK_ROWS && !ch->rec) {
+		/* A chunk that starts full: its arrays in one region. */
+		size_t per_row = ncols * sizeof **ch->num + sizeof *ch->rec + sizeof *ch->line;
+		char *p = ch->region = xmalloc(cap * per_row);
+		for (size_t j = 0; j < ncols; j++, p += cap * sizeof **ch->num)
+			ch->num[j] = (double *)(void *)p;
+		ch->rec = (const unsigned char **)(void *)p;
+		ch->line = (long *)(void *)(p + cap * sizeof *ch->rec);
+		ch->cap = cap;
+		return;
+	}
+	for (size_t j = 0; j < ncols; j++)
+		ch->num[j] = xrealloc(ch->num[j], cap * sizeof **ch->num);
+	ch->rec = xrealloc(ch->rec, cap * sizeof *ch->rec);
+	ch->line = xrealloc(ch->line, cap * sizeof *ch->line);
+	ch->cap = cap;
+}
+
+/* The chunk and index of a new row, growing the storage. */
+static struct chunk *row_slot(struct series *s, size_t *i)
+{
+	size_t c = s->nrows >> CHUNK_SHIFT;
+	*i = s->nrows & CHUNK_MASK;
+	if (c == s->nchunks) {
+		if (s->nchunks == s->chunks_cap) {
+			s->chunks_cap = s->chunks_cap ? s->chunks_cap * 2 : 4;
+			s->chunks = xrealloc(s->chunks, s->chunks_cap * sizeof *s->chunks);
+		}
+		memset(&s->chunks[c], 0, sizeof s->chunks[c]);
+		s->nchunks++;
+		/* Only the first chunk starts small: a series that fills one
+		 * chunk is a big one. */
+		chunk_alloc(&s->chunks[c], s->ncols, c == 0 ? FIRST_CHUNK_CAP : CHUNK_ROWS);
+	}
+	struct chunk *ch = &s->chunks[c];
+	if (*i == ch->cap)
+		chunk_alloc(ch, s->ncols, ch->cap * 2 > CHUNK_ROWS ? CHUNK_ROWS : ch->cap * 2);
+	return ch;
+}
+
+void series_append(struct series *s, const struct datum *cells, long line)
+{
+	if (s->nrows >= limit_get(LIMIT_SERIES_ROWS)) {
+		if (s->dropped++ == 0)
+			s->first_dropped = line;
+		return;
+	}
+	size_t i;
+	struct chunk *ch = row_slot(s, &i);
+	size_t need = 0;
+	for (size_t j = 0; j < s->ncols; j++) {
+		size_t len = cells[j].text ? cells[j].len : 0;
+		need += varint_size(len << CELL_LEN_SHIFT) + len;
+	}
+	unsigned char *p = arena_alloc(s, need ? need : 1);
+	ch->rec[i] = p;
+	ch->line[i] = line;
+	for (size_t j = 0; j < s->ncols; j++) {
+		const struct datum *d = &cells[j];
+		size_t len = d->text ? d->len : 0;
+		size_t head = len << CELL_LEN_SHIFT | (d->text ? CELL_HAS_TEXT : 0) |
+			      ((unsigned)d->kind & CELL_KIND_MASK);
+		p = varint_put(p, head);
+		if (len)
+			memcpy(p, d->text, len);
+		p += len;
+		ch->num[j][i] = d->kind == DATUM_NUMBER ? d->num : 0;
+	}
+	s->nrows++;
+}
+
+size_t series_dropped(const struct series *s, long *first_line)
+{
+	if (first_line)
+		*first_line = s->first_dropped;
+	return s->dropped;
+}
+
+void series_cell(const struct series *s, size_t row, size_t col, struct datum *out)
+{
+	assert(row < s->nrows && col < s->ncols);
+	const struct chunk *ch = &s->chunks[row >> CHUNK_SHIFT];
+	size_t i = row & CHUNK_MASK;
+	const unsigned char *p = ch->rec[i];
+	size_t head;
+	for (size_t j = 0;; j++) {
+		p = varint_get(p, &head);
+		if (j == col)
+			break;
+		p += head >> CELL_LEN_SHIFT;
+	}
+	out->kind = (enum datum_kind)(head & CELL_KIND_MASK);
+	out->num = ch->num[col][i];
+	out->text = head & CELL_HAS_TEXT ? (const char *)p : NULL;
+	out->len = head >> CELL_LEN_SHIFT;
+	out->line = ch->line[i];
+}
+
+long series_row_line(const struct series *s, size_t row)
+{
+	assert(row < s->nrows);
+	return s->chunks[row >> CHUNK_SHIFT].line[row & CHUNK_MASK];
+}
+
+static bool is_blank(char c)
+{
+	/* Most bytes are above ' ': one comparison for them. */
+	return (unsigned char)c <= ' ' &&
+	       (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v');
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool word_is(const char *s, size_t n, const char *w)
+{
+	if (strlen(w) != n)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		if (c != w[i])
+			return false;
+	}
+	return true;
+}
+
+/* 10^0 .. 10^22 are exact doubles. */
+static const double pow10_exact[] = {
+	1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+/* The general case of number_parse(): commas, exponents, long digit
+ * strings, nan and inf. */
+static bool number_parse_slow(const char *s, size_t n, double *out);
+
+bool number_parse(const char *s, size_t n, double *out)
+{
+	/* The common case first, in one pass: [-]digits[.digits], at most
+	 * 19 digits, as a training log prints them. */
+	size_t i = 0;
+	bool neg = n && s[0] == '-';
+	i = neg;
+	uint64_t mant = 0;
+	size_t start = i;
+	while (i < n && (unsigned)(s[i] - '0') < 10)
+		mant = mant * 10 + (uint64_t)(s[i++] - '0');
+	size_t int_digits = i - start, frac = 0;
+	if (i < n && s[i] == '.') {
+		size_t f0 = ++i;
+		while (i < n && (unsigned)(s[i] - '0') < 10)
+			mant = mant * 10 + (uint64_t)(s[i++] - '0');
+		frac = i - f0;
+	}
+	if (i == n && int_digits + frac > 0 && int_digits + frac <= 19 &&
+	    mant <= ((uint64_t)1 << 53) && frac <= 22) {
+		/* Clinger's fast path: an integer mantissa below 2^53 and a
+		 * power of ten that is itself exact give a correctly rounded
+		 * quotient. */
+		double v = (double)mant / pow10_exact[frac];
+		*out = neg ? -v : v;
+		return true;
+	}
+	return number_parse_slow(s, n, out);
+}
+
+static bool number_parse_slow(const char *s, size_t n, double *out)
+{
+	size_t i = 0;
+	bool neg = false;
+	if (n && s[n - 1] == '%')
+		n--;
+	if (i < n && (s[i] == '+' || s[i] == '-'))
+		neg = s[i++] == '-';
+	if (i < n && !is_digit(s[i]) && s[i] != '.') {
+		/* nan, inf, infinity: what a diverged loss prints. */
+		const char *w = s + i;
+		size_t wn = n - i;
+		if (word_is(w, wn, "nan")) {
+			*out = neg ? -NAN : NAN;
+			return true;
+		}
+		if (word_is(w, wn, "inf") || word_is(w, wn, "infinity")) {
+			*out = neg ? -INFINITY : INFINITY;
+			return true;
+		}
+		return false;
+	}
+	/* The integer part: plain digits, or thousands grouped with commas
+	 * ("1,024"; "1,02" and "1,0000" are not numbers). */
+	uint64_t mant = 0;
+	int sig = 0;       /* significant digits in mant */
+	int dropped = 0;   /* integer digits beyond the 19 mant can hold */
+	bool commas = false;
+	size_t digits = 0, group = 0;
+	for (; i < n; i++) {
+		char c = s[i];
+		if (is_digit(c)) {
+			if (sig < 19) {
+				mant = mant * 10 + (uint64_t)(c - '0');
+				if (mant)
+					sig++;
+			} else {
+				dropped++;
+			}
+			digits++;
+			group++;
+		} else if (c == ',') {
+			if (digits == 0 || (commas ? group != 3 : group > 3))
+				return false;
+			commas = true;
+			group = 0;
+		} else {
+			break;
+		}
+	}
+	if (commas && group != 3)
+		return false;
+	int frac = 0;
+	bool frac_lost = false;
+	if (i < n && s[i] == '.') {
+		for (i++; i < n && is_digit(s[i]); i++) {
+			digits++;
+			if (sig < 19) {
+				mant = mant * 10 + (uint64_t)(s[i] - '0');
+				if (mant)
+					sig++;
+				frac++;
+			} else if (s[i] != '0') {
+				frac_lost = true;
+			}
+		}
+	}
+	if (digits == 0)
+		return false;
+	bool exp = false;
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		size_t j = i + 1;
+		if (j < n && (s[j] == '+' || s[j] == '-'))
+			j++;
+		if (j == n || !is_digit(s[j]))
+			return false;
+		while (j < n && is_digit(s[j]))
+			j++;
+		i = j;
+		exp = true;
+	}
+	if (i != n)
+		return false;
+	if (!exp && !dropped && !frac_lost && mant <= ((uint64_t)1 << 53) && frac <= 22) {
+		double v = (double)mant / pow10_exact[frac];
+		*out = neg ? -v : v;
+		return true;
+	}
+	char small[64], *copy = n < sizeof small ? small : xmalloc(n + 1);
+	size_t k = 0;
+	for (size_t j = 0; j < n; j++)
+		if (s[j] != ',')
+			copy[k++] = s[j];
+	copy[k] = '\0';
+	*out = strtod(copy, NULL);
+	if (copy != small)
+		free(copy);
+	return true;
+}
+
+static bool is_missing_word(const char *text, size_t len)
+{
+	static const char *const missing[] = {"--", "n/a", "N/A", "-", "null", "None", NULL};
+	/* Every missing word is short and starts with '-', 'n', 'N'. */
+	if (len <= 4 && (text[0] == '-' || text[0] == 'n' || text[0] == 'N'))
+		for (size_t i = 0; missing[i]; i++)
+			if (strlen(missing[i]) == len && memcmp(missing[i], text, len) == 0)
+				return true;
+	return false;
+}
+
+struct datum datum_from_text_only(const char *text, size_t len, long line)
+{
+	while (len && is_blank(*text))
+		text++, len--;
+	while (len && is_blank(text[len - 1]))
+		len--;
+	struct datum d = {DATUM_STRING, 0, text, len, line};
+	if (len == 0 || is_missing_word(text, len))
+		d.kind = DATUM_MISSING;
+	return d;
+}
+
+struct datum datum_from_text(const char *text, size_t len, long line)
+{
+	struct datum d = datum_from_text_only(text, len, line);
+	if (d.kind == DATUM_MISSING)
+		return d;
+	if (number_parse(d.text, d.len, &d.num))
+		d.kind = DATUM_NUMBER;
+	return d;
+}

@@ -1,0 +1,321 @@
+/* value.c: the JSON-like tree shared by YAML loading and templates. */
+#include "data/value.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+/* A map gets a hash index once it has more keys than this.  Below it a
+ * scan of the keys is as quick and needs no memory. */
+#define VALUE_HASH_MIN 16
+
+struct value *value_new(enum value_kind kind)
+{
+	struct value *v = xcalloc(1, sizeof *v);
+	v->kind = kind;
+	return v;
+}
+
+struct value *value_bool(bool b)
+{
+	struct value *v = value_new(VALUE_BOOL);
+	v->boolean = b;
+	return v;
+}
+
+struct value *value_number(double n, const char *text)
+{
+	struct value *v = value_new(VALUE_NUMBER);
+	v->number = n;
+	if (text) {
+		v->text = xstrdup(text);
+		v->len = strlen(text);
+	}
+	return v;
+}
+
+struct value *value_stringn(const char *s, size_t n)
+{
+	struct value *v = value_new(VALUE_STRING);
+	v->text = xstrndup(s, n);
+	v->len = n;
+	return v;
+}
+
+struct value *value_string(const char *s)
+{
+	return value_stringn(s, strlen(s));
+}
+
+void value_free(struct value *v)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; i < v->count; i++) {
+		value_free(v->items[i]);
+		if (v->keys)
+			free(v->keys[i]);
+	}
+	free(v->items);
+	free(v->keys);
+	free(v->key_locs);
+	free(v->hash);
+	free(v->text);
+	free(v);
+}
+
+struct value *value_copy(const struct value *v)
+{
+	if (!v)
+		return NULL;
+	struct value *c = value_new(v->kind);
+	c->boolean = v->boolean;
+	c->number = v->number;
+	c->loc = v->loc;
+	if (v->text) {
+		c->text = xstrndup(v->text, v->len);
+		c->len = v->len;
+	}
+	/* value_set() rebuilds the hash index as the copy grows; the keys
+	 * of v are distinct, so each lands at the end, in v's order. */
+	for (size_t i = 0; i < v->count; i++) {
+		if (v->kind == VALUE_MAP) {
+			value_set(c, v->keys[i], value_copy(v->items[i]));
+			c->key_locs[c->count - 1] = v->key_locs[i];
+		} else {
+			value_push(c, value_copy(v->items[i]));
+		}
+	}
+	return c;
+}
+
+/* FNV-1a, then a 64-bit finalizer (MurmurHash3's fmix64) so that the low
+ * bits, which pick the slot, depend on every byte of the key. */
+static uint64_t key_hash(const char *key)
+{
+	uint64_t h = 0xcbf29ce484222325u;
+	for (const unsigned char *p = (const unsigned char *)key; *p; p++) {
+		h ^= *p;
+		h *= 0x100000001b3u;
+	}
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdu;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53u;
+	h ^= h >> 33;
+	return h;
+}
+
+/* Enters key i of map in its hash index.  The index is open addressing
+ * with linear probing: a slot holds 1 + a key's index, or 0 when empty.
+ * Keys are never removed, so no slot ever needs a tombstone. */
+static void hash_insert(struct value *map, size_t i)
+{
+	size_t mask = map->hash_cap - 1;
+	size_t at = (size_t)key_hash(map->keys[i]) & mask;
+	while (map->hash[at])
+		at = (at + 1) & mask;
+	map->hash[at] = i + 1;
+}
+
+/* Builds map's hash index afresh with cap slots (a power of two). */
+static void hash_build(struct value *map, size_t cap)
+{
+	free(map->hash);
+	map->hash = xcalloc(cap, sizeof *map->hash);
+	map->hash_cap = cap;
+	for (size_t i = 0; i < map->count; i++)
+		hash_insert(map, i);
+}
+
+static void reserve(struct value *v)
+{
+	if (v->count < v->cap)
+		return;
+	v->cap = v->cap ? v->cap * 2 : 4;
+	v->items = xrealloc(v->items, v->cap * sizeof *v->items);
+	if (v->kind == VALUE_MAP) {
+		v->keys = xrealloc(v->keys, v->cap * sizeof *v->keys);
+		v->key_locs = xrealloc(v->key_locs, v->cap * sizeof *v->key_locs);
+	}
+}
+
+void value_push(struct value *list, struct value *item)
+{
+	reserve(list);
+	list->items[list->count++] = item;
+}
+
+void value_set(struct value *map, const char *key, struct value *v)
+{
+	long i = value_index(map, key);
+	if (i >= 0) {
+		value_free(map->items[i]);
+		map->items[i] = v;
+		return;
+	}
+	reserve(map);
+	map->keys[map->count] = xstrdup(key);
+	memset(&map->key_locs[map->count], 0, sizeof map->key_locs[0]);
+	map->items[map->count++] = v;
+	/* Keep the index at most half full, so probes stay short and always
+	 * reach an empty slot; doubling keeps the rebuilds linear overall. */
+	if (map->hash && map->count * 2 <= map->hash_cap)
+		hash_insert(map, map->count - 1);
+	else if (map->hash)
+		hash_build(map, map->hash_cap * 2);
+	else if (map->count > VALUE_HASH_MIN)
+		hash_build(map, 4 * VALUE_HASH_MIN);
+}
+
+void value_set_str(struct value *map, const char *key, const char *s)
+{
+	value_set(map, key, value_string(s));
+}
+
+long value_index(const struct value *map, const char *key)
+{
+	if (!map || map->kind != VALUE_MAP)
+		return -1;
+	if (map->hash) {
+		size_t mask = map->hash_cap - 1;
+		for (size_t at = (size_t)key_hash(key) & mask; map->hash[at]; at = (at + 1) & mask) {
+			size_t i = map->hash[at] - 1;
+			if (strcmp(map->keys[i], key) == 0)
+				return (long)i;
+		}
+		return -1;
+	}
+	for (size_t i = 0; i < map->count; i++)
+		if (strcmp(map->keys[i], key) == 0)
+			return (long)i;
+	return -1;
+}
+
+struct value *value_get(const struct value *map, const char *key)
+{
+	long i = value_index(map, key);
+	return i < 0 ? NULL : map->items[i];
+}
+
+bool value_truthy(const struct value *v)
+{
+	if (!v)
+		return false;
+	switch (v->kind) {
+	case VALUE_NULL: return false;
+	case VALUE_BOOL: return v->boolean;
+	case VALUE_LIST: return v->count > 0;
+	case VALUE_STRING: return v->len > 0;
+	default: return true;
+	}
+}
+
+void number_put(struct buf *b, double n)
+{
+	if (isnan(n)) {
+		buf_puts(b, "NaN");
+		return;
+	}
+	if (isinf(n)) {
+		buf_puts(b, n < 0 ? "-Infinity" : "Infinity");
+		return;
+	}
+	/* -0 too: a sign on nothing only puzzles a reader, as JavaScript
+	 * decided when it made (-0).toString() "0". */
+	if (n == 0) {
+		buf_puts(b, "0");
+		return;
+	}
+	/* The fewest significant digits that read back as n; 17 always do. */
+	char tmp[40];
+	for (int prec = 0; prec <= 16; prec++) {
+		snprintf(tmp, sizeof tmp, "%.*e", prec, n);
+		if (strtod(tmp, NULL) == n)
+			break;
+	}
+	/* tmp is "-d.ddde+x": take the digits and the exponent apart. */
+	const char *p = tmp;
+	if (*p == '-') {
+		buf_putc(b, '-');
+		p++;
+	}
+	char digits[20];
+	int k = 0;
+	for (; *p != 'e'; p++)
+		if (*p != '.')
+			digits[k++] = *p;
+	while (k > 1 && digits[k - 1] == '0')
+		k--;
+	/* The decimal point goes after `point` digits.  Like JavaScript's
+	 * Number::toString, write plain decimals from 0.000001 up to 1e21
+	 * (100, not %g's 1e+02) and an exponent beyond. */
+	int point = atoi(p + 1) + 1;
+	if (k <= point && point <= 21) {
+		buf_put(b, digits, (size_t)k);
+		for (int i = k; i < point; i++)
+			buf_putc(b, '0');
+	} else if (0 < point && point <= 21) {
+		buf_put(b, digits, (size_t)point);
+		buf_putc(b, '.');
+		buf_put(b, digits + point, (size_t)(k - point));
+	} else if (-6 < point && point <= 0) {
+		buf_puts(b, "0.");
+		for (int i = point; i < 0; i++)
+			buf_putc(b, '0');
+		buf_put(b, digits, (size_t)k);
+	} else {
+		buf_putc(b, digits[0]);
+		if (k > 1) {
+			buf_putc(b, '.');
+			buf_put(b, digits + 1, (size_t)(k - 1));
+		}
+		buf_printf(b, "e%c%d", point - 1 < 0 ? '-' : '+', abs(point - 1));
+	}
+}
+
+void number_put_short(struct buf *b, double n)
+{
+	char tmp[40];
+	snprintf(tmp, sizeof tmp, "%.15g", n);
+	number_put(b, isfinite(n) ? strtod(tmp, NULL) : n);
+}
+
+void value_put_text(struct buf *b, const struct value *v)
+{
+	if (!v)
+		return;
+	switch (v->kind) {
+	case VALUE_STRING:
+		buf_put(b, v->text, v->len);
+		break;
+	case VALUE_NUMBER:
+		if (v->text)
+			buf_put(b, v->text, v->len);
+		else
+			number_put(b, v->number);
+		break;
+	case VALUE_BOOL:
+		buf_puts(b, v->boolean ? "true" : "false");
+		break;
+	default:
+		break;
+	}
+}
+
+const char *value_kind_name(enum value_kind kind)
+{
+	switch (kind) {
+	case VALUE_NULL: return "null";
+	case VALUE_BOOL: return "a boolean";
+	case VALUE_NUMBER: return "a number";
+	case VALUE_STRING: return "a string";
+	case VALUE_LIST: return "a list";
+	case VALUE_MAP: return "a map";
+	}
+	return "a value";
+}

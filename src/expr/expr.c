@@ -1,0 +1,2242 @@
+/* expr.c: the expression language (SPEC section 4).
+ *
+ * Three stages, each in its own part of this file: a lexer that cuts
+ * the text into tokens (all at once, so the parser can look ahead), a
+ * recursive-descent parser that builds a tree, one function per rule of
+ * the grammar, and an evaluator that walks the tree over a scope of
+ * runs.
+ *
+ * Every node remembers its span in the text, so that an error found
+ * while evaluating (an unknown field, a type mismatch) is reported at
+ * its own column with a caret under it, as a syntax error is. */
+#include "expr/expr.h"
+
+#include <assert.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/limit.h"
+#include "base/util.h"
+#include "data/value.h"
+
+/* Deeper expressions are an error, not a stack overflow: evaluation and
+ * freeing recurse over the tree (lowdown's maxdepth). */
+#define EXPR_MAX_DEPTH ((int)limit_get(LIMIT_EXPR_DEPTH))
+
+/* A dotted name tries at most this many parts at once ("a.b.c..."), so
+ * that a pathological chain of dots stays linear. */
+#define MAX_DOTTED 16
+
+/* Row lookups that find nothing suggest the closest value among this
+ * many rows, not among millions. */
+#define SUGGEST_ROWS 1000
+
+/* Lists shown in messages ("its columns: step, loss, ...") stop here. */
+#define MAX_LISTED 8
+
+/* Tokens, cut by lex() before parsing starts. */
+
+enum tok_kind {
+	T_END,
+	T_NUM,
+	T_STR,
+	T_NAME,
+	T_AND,
+	T_OR,
+	T_NOT,
+	T_LPAREN,
+	T_RPAREN,
+	T_LBRACK,
+	T_RBRACK,
+	T_DOT,
+	T_COMMA,
+	T_PLUS,
+	T_MINUS,
+	T_STAR,
+	T_SLASH,
+	T_ASSIGN, /* '=': only inside a row lookup */
+	T_EQ,
+	T_NE,
+	T_LT,
+	T_LE,
+	T_GT,
+	T_GE,
+};
+
+struct token {
+	enum tok_kind kind;
+	size_t off, len; /* in the expression's text */
+};
+
+/* The tree the parser builds. */
+
+enum node_kind {
+	N_NUM,  /* num */
+	N_STR,  /* str, slen: the unescaped contents */
+	N_NAME, /* str: the name */
+	N_CALL, /* fn, args */
+	N_POST, /* a: the base, then steps: '.' names and '[' lookups */
+	N_NEG,  /* a */
+	N_NOT,  /* a */
+	N_AND,  /* a, b */
+	N_OR,   /* a, b */
+	N_BIN,  /* op, a, b */
+};
+
+enum bin_op { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE };
+
+enum fn_id {
+	FN_MEAN,
+	FN_MEDIAN,
+	FN_MIN,
+	FN_MAX,
+	FN_SUM,
+	FN_COUNT,
+	FN_FIRST,
+	FN_LAST,
+	FN_STD,
+	FN_PERCENTILE,
+	FN_ABS,
+	FN_ROUND,
+};
+
+struct func {
+	const char *name;
+	enum fn_id id;
+	int min_args, max_args;
+	const char *usage; /* for messages: "percentile(x, p)" */
+};
+
+/* In the order the list error names them. */
+static const struct func funcs[] = {
+	{"mean", FN_MEAN, 1, 1, "mean(x)"},
+	{"median", FN_MEDIAN, 1, 1, "median(x)"},
+	{"min", FN_MIN, 1, 1, "min(x)"},
+	{"max", FN_MAX, 1, 1, "max(x)"},
+	{"sum", FN_SUM, 1, 1, "sum(x)"},
+	{"count", FN_COUNT, 1, 1, "count(x)"},
+	{"first", FN_FIRST, 1, 1, "first(x)"},
+	{"last", FN_LAST, 1, 1, "last(x)"},
+	{"std", FN_STD, 1, 1, "std(x)"},
+	{"percentile", FN_PERCENTILE, 2, 2, "percentile(x, p)"},
+	{"abs", FN_ABS, 1, 1, "abs(x)"},
+	{"round", FN_ROUND, 1, 2, "round(x, n)"},
+};
+
+/* A '.' name or a '[column=literal]' lookup after a primary. */
+struct step {
+	bool lookup;
+	char *name;       /* the field, series or column; a lookup's column */
+	size_t off, len;  /* the name's token */
+	size_t start;     /* the '.' or '[' */
+	size_t end;       /* just past the step: the chain so far is text[node.off, end) */
+	/* A lookup's literal: a number compares as a number with number
+	 * cells, anything else compares its text with the cell's text. */
+	bool lit_is_num;
+	double lit_num;
+	char *lit; /* the text to compare: unescaped for a string */
+	size_t lit_len;
+	size_t lit_off, lit_tlen; /* the literal as written, sign included */
+};
+
+struct node {
+	enum node_kind kind;
+	size_t off, len; /* the whole node as written, parentheses included */
+	int height;      /* 1 for a leaf */
+	enum bin_op op;
+	size_t op_off, op_len; /* the operator's token; a call's or name's name */
+	double num;
+	char *str;
+	size_t slen;
+	const struct func *fn;
+	struct node *a, *b;
+	struct node **args;
+	size_t nargs;
+	struct step *steps;
+	size_t nsteps;
+};
+
+struct expr {
+	char *text; /* a NUL-terminated copy of the source */
+	size_t len;
+	char *file; /* where the text begins, for diagnostics */
+	int line, col;
+	struct node *root;
+};
+
+static void node_free(struct node *n)
+{
+	if (!n)
+		return;
+	node_free(n->a);
+	node_free(n->b);
+	for (size_t i = 0; i < n->nargs; i++)
+		node_free(n->args[i]);
+	free(n->args);
+	for (size_t i = 0; i < n->nsteps; i++) {
+		free(n->steps[i].name);
+		free(n->steps[i].lit);
+	}
+	free(n->steps);
+	free(n->str);
+	free(n);
+}
+
+void expr_free(struct expr *e)
+{
+	if (!e)
+		return;
+	node_free(e->root);
+	free(e->text);
+	free(e->file);
+	free(e);
+}
+
+/* The location of text[off, off+len): the column of `at` plus the byte
+ * offset, or a later line when the text spans lines.  The caret is as
+ * wide as the span. */
+static struct loc expr_loc(const struct expr *e, size_t off, size_t len)
+{
+	struct loc l = {e->file, e->line, e->col, 0};
+	size_t bol = 0;
+	int nl = 0;
+	for (size_t i = 0; i < off && i < e->len; i++) {
+		if (e->text[i] == '\n') {
+			nl++;
+			bol = i + 1;
+		}
+	}
+	if (nl > 0) {
+		/* Without a line to start from, a column means nothing. */
+		l.line = e->line > 0 ? e->line + nl : 0;
+		l.col = e->line > 0 ? (int)(off - bol) + 1 : 0;
+	} else if (l.col > 0) {
+		l.col += (int)off;
+	}
+	l.len = len > INT_MAX ? INT_MAX : (int)len;
+	if (l.len < 1)
+		l.len = 1;
+	return l;
+}
+
+static void report_at(struct diag *d, const struct expr *e, size_t off, size_t len,
+		      const char *fmt, va_list ap)
+{
+	struct buf msg = BUF_INIT;
+	buf_vprintf(&msg, fmt, ap);
+	diag_error(d, expr_loc(e, off, len), "%s", buf_data(&msg));
+	buf_free(&msg);
+}
+
+static const struct func *find_func(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_LEN(funcs); i++)
+		if (strcmp(funcs[i].name, name) == 0)
+			return &funcs[i];
+	return NULL;
+}
+
+struct parser {
+	struct expr *e;
+	const char *s;
+	size_t n;
+	struct diag *d;
+	struct token *toks;
+	size_t ntoks, cap;
+	size_t pos;
+	int depth;
+	char desc[64]; /* the description of a found token, for messages */
+};
+
+static void perr(struct parser *p, size_t off, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void perr(struct parser *p, size_t off, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	report_at(p->d, p->e, off, len, fmt, ap);
+	va_end(ap);
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool is_name_start(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static bool is_name_char(char c)
+{
+	return is_name_start(c) || is_digit(c);
+}
+
+static void push_token(struct parser *p, enum tok_kind kind, size_t off, size_t len)
+{
+	if (p->ntoks == p->cap) {
+		p->cap = p->cap ? p->cap * 2 : 16;
+		p->toks = xrealloc(p->toks, p->cap * sizeof *p->toks);
+	}
+	struct token t = {kind, off, len};
+	p->toks[p->ntoks++] = t;
+}
+
+/* NUMBER: digits, an optional fraction and exponent ("512", "7.125",
+ * "4e-05").  Letters right after it make it malformed ("12ab", "1e"). */
+static bool lex_number(struct parser *p, size_t i, size_t *end)
+{
+	const char *s = p->s;
+	size_t n = p->n, j = i;
+	while (j < n && is_digit(s[j]))
+		j++;
+	if (j + 1 < n && s[j] == '.' && is_digit(s[j + 1])) {
+		j++;
+		while (j < n && is_digit(s[j]))
+			j++;
+	}
+	if (j < n && (s[j] == 'e' || s[j] == 'E')) {
+		size_t k = j + 1;
+		if (k < n && (s[k] == '+' || s[k] == '-'))
+			k++;
+		if (k < n && is_digit(s[k])) {
+			while (k < n && is_digit(s[k]))
+				k++;
+			j = k;
+		}
+	}
+	if (j < n && is_name_char(s[j])) {
+		size_t k = j;
+		while (k < n && is_name_char(s[k]))
+			k++;
+		perr(p, i, k - i, "malformed number '%.*s'", (int)(k - i), s + i);
+		return false;
+	}
+	*end = j;
+	return true;
+}
+
+/* STRING: '...' or "...", with \\, \', \", \n and \t escapes. */
+static bool lex_string(struct parser *p, size_t i, size_t *end)
+{
+	const char *s = p->s;
+	char q = s[i];
+	for (size_t j = i + 1; j < p->n; j++) {
+		if (s[j] == '\\' && j + 1 < p->n) {
+			j++;
+		} else if (s[j] == q) {
+			*end = j + 1;
+			return true;
+		}
+	}
+	perr(p, i, p->n - i, "unterminated string: no closing %c", q);
+	return false;
+}
+
+/* The bytes of the (UTF-8) character at i. */
+static size_t char_len(const char *s, size_t i, size_t n)
+{
+	size_t j = i + 1;
+	if ((unsigned char)s[i] >= 0x80)
+		while (j < n && ((unsigned char)s[j] & 0xC0) == 0x80)
+			j++;
+	return j - i;
+}
+
+static bool lex(struct parser *p)
+{
+	const char *s = p->s;
+	size_t n = p->n, i = 0;
+	for (;;) {
+		while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
+			i++;
+		if (i >= n) {
+			push_token(p, T_END, n, 0);
+			return true;
+		}
+		size_t end = i + 1;
+		enum tok_kind kind;
+		char c = s[i], c2 = i + 1 < n ? s[i + 1] : '\0';
+		if (is_digit(c)) {
+			if (!lex_number(p, i, &end))
+				return false;
+			kind = T_NUM;
+		} else if (is_name_start(c)) {
+			while (end < n && is_name_char(s[end]))
+				end++;
+			kind = T_NAME;
+			if (end - i == 3 && memcmp(s + i, "and", 3) == 0)
+				kind = T_AND;
+			else if (end - i == 2 && memcmp(s + i, "or", 2) == 0)
+				kind = T_OR;
+			else if (end - i == 3 && memcmp(s + i, "not", 3) == 0)
+				kind = T_NOT;
+		} else if (c == '\'' || c == '"') {
+			if (!lex_string(p, i, &end))
+				return false;
+			kind = T_STR;
+		} else {
+			switch (c) {
+			case '(': kind = T_LPAREN; break;
+			case ')': kind = T_RPAREN; break;
+			case '[': kind = T_LBRACK; break;
+			case ']': kind = T_RBRACK; break;
+			case '.': kind = T_DOT; break;
+			case ',': kind = T_COMMA; break;
+			case '+': kind = T_PLUS; break;
+			case '-': kind = T_MINUS; break;
+			case '*': kind = T_STAR; break;
+			case '/': kind = T_SLASH; break;
+			case '=':
+				kind = c2 == '=' ? T_EQ : T_ASSIGN;
+				break;
+			case '<':
+				kind = c2 == '=' ? T_LE : T_LT;
+				break;
+			case '>':
+				kind = c2 == '=' ? T_GE : T_GT;
+				break;
+			case '!':
+				if (c2 != '=') {
+					perr(p, i, 1, "unexpected '!' (write 'not' to negate)");
+					return false;
+				}
+				kind = T_NE;
+				break;
+			case '&':
+				perr(p, i, c2 == '&' ? 2 : 1, "unexpected '%s' (write 'and')",
+				     c2 == '&' ? "&&" : "&");
+				return false;
+			case '|':
+				perr(p, i, c2 == '|' ? 2 : 1, "unexpected '%s' (write 'or')",
+				     c2 == '|' ? "||" : "|");
+				return false;
+			default: {
+				size_t cl = char_len(s, i, n);
+				if ((unsigned char)c < 0x20 || c == 0x7F)
+					perr(p, i, 1, "unexpected character 0x%02x",
+					     (unsigned)(unsigned char)c);
+				else
+					perr(p, i, cl, "unexpected character '%.*s'", (int)cl,
+					     s + i);
+				return false;
+			}
+			}
+			if (kind == T_EQ || kind == T_NE || kind == T_LE || kind == T_GE)
+				end = i + 2;
+		}
+		push_token(p, kind, i, end - i);
+		i = end;
+	}
+}
+
+static const struct token *peek(const struct parser *p)
+{
+	return &p->toks[p->pos];
+}
+
+static const struct token *advance(struct parser *p)
+{
+	const struct token *t = &p->toks[p->pos];
+	if (t->kind != T_END)
+		p->pos++;
+	return t;
+}
+
+/* "'x'" or "the end of the expression", for "expected ..., found X". */
+static const char *found(struct parser *p, const struct token *t)
+{
+	if (t->kind == T_END)
+		return "the end of the expression";
+	size_t max = sizeof p->desc - 6;
+	if (t->len > max)
+		snprintf(p->desc, sizeof p->desc, "'%.*s...'", (int)(max - 3), p->s + t->off);
+	else
+		snprintf(p->desc, sizeof p->desc, "'%.*s'", (int)t->len, p->s + t->off);
+	return p->desc;
+}
+
+/* Names may be spelled like keywords after a '.' or a '[': "r.not" is
+ * unambiguous there. */
+static bool is_name_token(const struct token *t)
+{
+	return t->kind == T_NAME || t->kind == T_AND || t->kind == T_OR || t->kind == T_NOT;
+}
+
+static bool is_cmp_token(const struct token *t)
+{
+	return t->kind >= T_EQ && t->kind <= T_GE;
+}
+
+static struct node *node_new(enum node_kind kind, size_t off, size_t end)
+{
+	struct node *n = xcalloc(1, sizeof *n);
+	n->kind = kind;
+	n->off = off;
+	n->len = end - off;
+	n->height = 1;
+	return n;
+}
+
+/* Sets n's height from its children; a tree too deep is an error (and
+ * n is freed). */
+static struct node *node_check(struct parser *p, struct node *n)
+{
+	int h = 0;
+	if (n->a && n->a->height > h)
+		h = n->a->height;
+	if (n->b && n->b->height > h)
+		h = n->b->height;
+	for (size_t i = 0; i < n->nargs; i++)
+		if (n->args[i]->height > h)
+			h = n->args[i]->height;
+	n->height = h + 1;
+	if (n->height > EXPR_MAX_DEPTH) {
+		perr(p, n->op_off, n->op_len, "expression nested too deeply (more than %d levels; %s)",
+		     EXPR_MAX_DEPTH, limit_hint(LIMIT_EXPR_DEPTH));
+		node_free(n);
+		return NULL;
+	}
+	return n;
+}
+
+/* Counts a level of recursion: the stack is what deep nesting would
+ * exhaust, before any node is built. */
+static bool enter(struct parser *p, const struct token *t)
+{
+	if (++p->depth > EXPR_MAX_DEPTH) {
+		perr(p, t->off, t->len, "expression nested too deeply (more than %d levels; %s)",
+		     EXPR_MAX_DEPTH, limit_hint(LIMIT_EXPR_DEPTH));
+		return false;
+	}
+	return true;
+}
+
+static struct node *binary(struct parser *p, enum node_kind kind, enum bin_op op,
+			   const struct token *t, struct node *a, struct node *b)
+{
+	struct node *n = node_new(kind, a->off, b->off + b->len);
+	n->op = op;
+	n->op_off = t->off;
+	n->op_len = t->len;
+	n->a = a;
+	n->b = b;
+	return node_check(p, n);
+}
+
+static struct node *parse_or(struct parser *p);
+
+static char *unescape(const char *s, size_t n, size_t *out_len)
+{
+	char *out = xmalloc(n + 1);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '\\' && i + 1 < n) {
+			char c = s[++i];
+			switch (c) {
+			case 'n': out[k++] = '\n'; break;
+			case 't': out[k++] = '\t'; break;
+			case '\\':
+			case '\'':
+			case '"': out[k++] = c; break;
+			default:
+				/* Not an escape: keep it as written, as Python does. */
+				out[k++] = '\\';
+				out[k++] = c;
+			}
+		} else {
+			out[k++] = s[i];
+		}
+	}
+	out[k] = '\0';
+	*out_len = k;
+	return out;
+}
+
+static double token_number(const struct parser *p, const struct token *t)
+{
+	char *tmp = xstrndup(p->s + t->off, t->len);
+	double v = strtod(tmp, NULL);
+	free(tmp);
+	return v;
+}
+
+/* NAME '(' args ')' */
+static struct node *parse_call(struct parser *p, const struct token *name)
+{
+	char *fname = xstrndup(p->s + name->off, name->len);
+	const struct func *fn = find_func(fname);
+	if (!fn) {
+		const char *cands[ARRAY_LEN(funcs) + 1];
+		for (size_t i = 0; i < ARRAY_LEN(funcs); i++)
+			cands[i] = funcs[i].name;
+		cands[ARRAY_LEN(funcs)] = NULL;
+		const char *hint = closest_name(fname, cands);
+		if (hint)
+			perr(p, name->off, name->len, "unknown function '%s' (did you mean '%s'?)",
+			     fname, hint);
+		else
+			perr(p, name->off, name->len,
+			     "unknown function '%s' (the functions: mean, median, min, max, sum, "
+			     "count, first, last, std, percentile, abs, round)",
+			     fname);
+		free(fname);
+		return NULL;
+	}
+	free(fname);
+	const struct token *lp = advance(p);
+	if (!enter(p, lp))
+		return NULL;
+	struct node *n = node_new(N_CALL, name->off, name->off + name->len);
+	n->fn = fn;
+	n->op_off = name->off;
+	n->op_len = name->len;
+	size_t cap = 0;
+	if (peek(p)->kind != T_RPAREN) {
+		for (;;) {
+			struct node *a = parse_or(p);
+			if (!a) {
+				node_free(n);
+				return NULL;
+			}
+			if (n->nargs == cap) {
+				cap = cap ? cap * 2 : 2;
+				n->args = xrealloc(n->args, cap * sizeof *n->args);
+			}
+			n->args[n->nargs++] = a;
+			if (peek(p)->kind != T_COMMA)
+				break;
+			advance(p);
+		}
+	}
+	if (peek(p)->kind != T_RPAREN) {
+		const struct token *t = peek(p);
+		perr(p, t->off, t->len, "expected ')' after the arguments of %s, found %s",
+		     fn->name, found(p, t));
+		node_free(n);
+		return NULL;
+	}
+	const struct token *rp = advance(p);
+	p->depth--;
+	n->len = rp->off + 1 - n->off;
+	if ((int)n->nargs < fn->min_args || (int)n->nargs > fn->max_args) {
+		if (fn->min_args == fn->max_args)
+			perr(p, name->off, name->len, "%s takes %d argument%s, found %zu",
+			     fn->usage, fn->min_args, fn->min_args == 1 ? "" : "s", n->nargs);
+		else
+			perr(p, name->off, name->len, "%s takes %d or %d arguments, found %zu",
+			     fn->usage, fn->min_args, fn->max_args, n->nargs);
+		node_free(n);
+		return NULL;
+	}
+	return node_check(p, n);
+}
+
+/* primary := NUMBER | STRING | NAME | NAME '(' args ')' | '(' expr ')' */
+static struct node *parse_primary(struct parser *p)
+{
+	const struct token *t = peek(p);
+	struct node *n;
+	switch (t->kind) {
+	case T_NUM:
+		advance(p);
+		n = node_new(N_NUM, t->off, t->off + t->len);
+		n->num = token_number(p, t);
+		return n;
+	case T_STR:
+		advance(p);
+		n = node_new(N_STR, t->off, t->off + t->len);
+		n->str = unescape(p->s + t->off + 1, t->len - 2, &n->slen);
+		return n;
+	case T_NAME:
+		advance(p);
+		if (peek(p)->kind == T_LPAREN)
+			return parse_call(p, t);
+		n = node_new(N_NAME, t->off, t->off + t->len);
+		n->str = xstrndup(p->s + t->off, t->len);
+		n->op_off = t->off;
+		n->op_len = t->len;
+		return n;
+	case T_LPAREN: {
+		advance(p);
+		if (!enter(p, t))
+			return NULL;
+		n = parse_or(p);
+		if (!n)
+			return NULL;
+		const struct token *r = peek(p);
+		if (r->kind != T_RPAREN) {
+			perr(p, r->off, r->len, "expected ')' to match the '(', found %s",
+			     found(p, r));
+			diag_note(p->d, expr_loc(p->e, t->off, 1), "the '(' is here");
+			node_free(n);
+			return NULL;
+		}
+		advance(p);
+		p->depth--;
+		/* The parentheses belong to the node: messages quote it as
+		 * written, and a binary node's span covers them. */
+		n->off = t->off;
+		n->len = r->off + 1 - t->off;
+		return n;
+	}
+	default:
+		perr(p, t->off, t->len, "expected a value, found %s", found(p, t));
+		return NULL;
+	}
+}
+
+/* The literal of a row lookup: a number (signed), a string or a bare
+ * word ("source=groq"). */
+static bool parse_literal(struct parser *p, struct step *st)
+{
+	const struct token *t = peek(p);
+	size_t start = t->off;
+	bool neg = false;
+	if (t->kind == T_MINUS) {
+		neg = true;
+		advance(p);
+		t = peek(p);
+		if (t->kind != T_NUM) {
+			perr(p, t->off, t->len, "expected a number after '-', found %s",
+			     found(p, t));
+			return false;
+		}
+	}
+	if (t->kind == T_NUM) {
+		st->lit_is_num = true;
+		st->lit_num = neg ? -token_number(p, t) : token_number(p, t);
+		st->lit_len = t->off + t->len - start;
+		st->lit = xstrndup(p->s + start, st->lit_len);
+	} else if (t->kind == T_STR) {
+		st->lit = unescape(p->s + t->off + 1, t->len - 2, &st->lit_len);
+	} else if (is_name_token(t)) {
+		st->lit_len = t->len;
+		st->lit = xstrndup(p->s + t->off, t->len);
+	} else {
+		perr(p, t->off, t->len, "expected a number, a string or a word after '=', found %s",
+		     found(p, t));
+		return false;
+	}
+	advance(p);
+	st->lit_off = start;
+	st->lit_tlen = t->off + t->len - start;
+	return true;
+}
+
+/* '.' NAME */
+static bool parse_dot(struct parser *p, const struct token *dot, struct step *st)
+{
+	const struct token *t = peek(p);
+	st->start = dot->off;
+	if (!is_name_token(t)) {
+		perr(p, t->off, t->len, "expected a name after '.', found %s", found(p, t));
+		return false;
+	}
+	advance(p);
+	st->name = xstrndup(p->s + t->off, t->len);
+	st->off = t->off;
+	st->len = t->len;
+	st->end = t->off + t->len;
+	return true;
+}
+
+/* '[' NAME '=' literal ']'; '==' is forgiven for '='. */
+static bool parse_lookup(struct parser *p, const struct token *lb, struct step *st)
+{
+	st->lookup = true;
+	st->start = lb->off;
+	const struct token *t = peek(p);
+	if (!is_name_token(t)) {
+		perr(p, t->off, t->len, "expected a column name after '[', found %s", found(p, t));
+		return false;
+	}
+	advance(p);
+	st->name = xstrndup(p->s + t->off, t->len);
+	st->off = t->off;
+	st->len = t->len;
+	const struct token *eq = peek(p);
+	if (eq->kind != T_ASSIGN && eq->kind != T_EQ) {
+		perr(p, eq->off, eq->len, "expected '=' after '[%s', found %s", st->name,
+		     found(p, eq));
+		return false;
+	}
+	advance(p);
+	if (!parse_literal(p, st))
+		return false;
+	const struct token *rb = peek(p);
+	if (rb->kind != T_RBRACK) {
+		perr(p, rb->off, rb->len, "expected ']' to close the row lookup, found %s",
+		     found(p, rb));
+		return false;
+	}
+	advance(p);
+	st->end = rb->off + 1;
+	return true;
+}
+
+/* post := primary ('.' NAME | '[' NAME '=' literal ']')* */
+static struct node *parse_post(struct parser *p)
+{
+	struct node *base = parse_primary(p);
+	if (!base)
+		return NULL;
+	enum tok_kind k = peek(p)->kind;
+	if (k != T_DOT && k != T_LBRACK)
+		return base;
+	struct node *n = node_new(N_POST, base->off, base->off + base->len);
+	n->a = base;
+	n->op_off = base->off;
+	n->op_len = base->len;
+	size_t cap = 0;
+	while ((k = peek(p)->kind) == T_DOT || k == T_LBRACK) {
+		const struct token *t = advance(p);
+		if (n->nsteps == cap) {
+			cap = cap ? cap * 2 : 4;
+			n->steps = xrealloc(n->steps, cap * sizeof *n->steps);
+		}
+		struct step *st = &n->steps[n->nsteps++];
+		memset(st, 0, sizeof *st);
+		if (!(k == T_DOT ? parse_dot(p, t, st) : parse_lookup(p, t, st))) {
+			node_free(n);
+			return NULL;
+		}
+		n->len = st->end - n->off;
+	}
+	return node_check(p, n);
+}
+
+/* A prefix operator (the token t, already taken) applied to what
+ * `operand` parses next: '-' unary, 'not' not. */
+static struct node *prefix(struct parser *p, const struct token *t, enum node_kind kind,
+			   struct node *(*operand)(struct parser *))
+{
+	if (!enter(p, t))
+		return NULL;
+	struct node *a = operand(p);
+	if (!a)
+		return NULL;
+	p->depth--;
+	struct node *n = node_new(kind, t->off, a->off + a->len);
+	n->op_off = t->off;
+	n->op_len = t->len;
+	n->a = a;
+	return node_check(p, n);
+}
+
+/* unary := '-' unary | post */
+static struct node *parse_unary(struct parser *p)
+{
+	const struct token *t = peek(p);
+	if (t->kind != T_MINUS)
+		return parse_post(p);
+	advance(p);
+	return prefix(p, t, N_NEG, parse_unary);
+}
+
+/* prod := unary (('*'|'/') unary)* */
+static struct node *parse_prod(struct parser *p)
+{
+	struct node *a = parse_unary(p);
+	while (a && (peek(p)->kind == T_STAR || peek(p)->kind == T_SLASH)) {
+		const struct token *t = advance(p);
+		struct node *b = parse_unary(p);
+		if (!b) {
+			node_free(a);
+			return NULL;
+		}
+		a = binary(p, N_BIN, t->kind == T_STAR ? OP_MUL : OP_DIV, t, a, b);
+	}
+	return a;
+}
+
+/* sum := prod (('+'|'-') prod)* */
+static struct node *parse_sum(struct parser *p)
+{
+	struct node *a = parse_prod(p);
+	while (a && (peek(p)->kind == T_PLUS || peek(p)->kind == T_MINUS)) {
+		const struct token *t = advance(p);
+		struct node *b = parse_prod(p);
+		if (!b) {
+			node_free(a);
+			return NULL;
+		}
+		a = binary(p, N_BIN, t->kind == T_PLUS ? OP_ADD : OP_SUB, t, a, b);
+	}
+	return a;
+}
+
+/* cmp := sum (('=='|'!='|'<'|'<='|'>'|'>=') sum)? */
+static struct node *parse_cmp(struct parser *p)
+{
+	struct node *a = parse_sum(p);
+	if (!a || !is_cmp_token(peek(p)))
+		return a;
+	const struct token *t = advance(p);
+	struct node *b = parse_sum(p);
+	if (!b) {
+		node_free(a);
+		return NULL;
+	}
+	static const enum bin_op ops[] = {OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE};
+	struct node *n = binary(p, N_BIN, ops[t->kind - T_EQ], t, a, b);
+	const struct token *t2 = peek(p);
+	if (n && is_cmp_token(t2)) {
+		perr(p, t2->off, t2->len,
+		     "comparisons do not chain: join them with 'and' (a < b and b < c)");
+		node_free(n);
+		return NULL;
+	}
+	return n;
+}
+
+/* not := 'not' not | cmp */
+static struct node *parse_not(struct parser *p)
+{
+	const struct token *t = peek(p);
+	if (t->kind != T_NOT)
+		return parse_cmp(p);
+	advance(p);
+	return prefix(p, t, N_NOT, parse_not);
+}
+
+/* and := not ('and' not)* */
+static struct node *parse_and(struct parser *p)
+{
+	struct node *a = parse_not(p);
+	while (a && peek(p)->kind == T_AND) {
+		const struct token *t = advance(p);
+		struct node *b = parse_not(p);
+		if (!b) {
+			node_free(a);
+			return NULL;
+		}
+		a = binary(p, N_AND, OP_ADD, t, a, b);
+	}
+	return a;
+}
+
+/* or := and ('or' and)* */
+static struct node *parse_or(struct parser *p)
+{
+	struct node *a = parse_and(p);
+	while (a && peek(p)->kind == T_OR) {
+		const struct token *t = advance(p);
+		struct node *b = parse_and(p);
+		if (!b) {
+			node_free(a);
+			return NULL;
+		}
+		a = binary(p, N_OR, OP_ADD, t, a, b);
+	}
+	return a;
+}
+
+struct expr *expr_parse(const char *text, size_t len, struct loc at, struct diag *d)
+{
+	struct expr *e = xcalloc(1, sizeof *e);
+	e->text = xmalloc(len + 1);
+	memcpy(e->text, text, len);
+	e->text[len] = '\0';
+	e->len = len;
+	e->file = at.file ? xstrdup(at.file) : NULL;
+	e->line = at.line;
+	e->col = at.col;
+
+	struct parser p = {0};
+	p.e = e;
+	p.s = e->text;
+	p.n = len;
+	p.d = d;
+	if (!lex(&p))
+		goto fail;
+	if (peek(&p)->kind == T_END) {
+		perr(&p, 0, 0, "empty expression");
+		goto fail;
+	}
+	e->root = parse_or(&p);
+	if (!e->root)
+		goto fail;
+	const struct token *t = peek(&p);
+	if (t->kind == T_ASSIGN) {
+		perr(&p, t->off, t->len, "unexpected '=' (write '==' to compare)");
+		goto fail;
+	} else if (t->kind == T_RPAREN) {
+		perr(&p, t->off, t->len, "unexpected ')' without a matching '('");
+		goto fail;
+	} else if (t->kind != T_END) {
+		perr(&p, t->off, t->len, "unexpected %s after the expression", found(&p, t));
+		goto fail;
+	}
+	free(p.toks);
+	return e;
+fail:
+	free(p.toks);
+	expr_free(e);
+	return NULL;
+}
+
+bool expr_is_reference(const struct expr *e)
+{
+	const struct node *n = e->root;
+	/* A parenthesised name is not written as the log's name is. */
+	if (n->kind == N_NAME)
+		return n->off == n->op_off;
+	if (n->kind != N_POST || n->a->kind != N_NAME)
+		return false;
+	if (n->a->off != n->a->op_off)
+		return false;
+	for (size_t i = 0; i < n->nsteps; i++)
+		if (n->steps[i].lookup)
+			return false;
+	return true;
+}
+
+/* What a name or a step names: a run, a series, a row of a series, or
+ * a value (which may be a list: a column). */
+enum ref_kind { REF_VALUE, REF_RUN, REF_SERIES, REF_ROW };
+
+struct ref {
+	enum ref_kind kind;
+	const struct run *run;       /* the run, or the run holding the series */
+	const struct series *series; /* REF_SERIES, REF_ROW */
+	size_t row;                  /* REF_ROW */
+	/* A value read from a run (a field, a cell, a column, also through
+	 * first/last/min/max), not computed: its inputs entry names it. */
+	bool picked;
+	struct eval v; /* REF_VALUE */
+};
+
+struct ctx {
+	const struct expr *e;
+	const struct scope *sc;
+	struct diag *d;
+};
+
+static void ref_init(struct ref *r)
+{
+	memset(r, 0, sizeof *r);
+	r->kind = REF_VALUE;
+	r->v.kind = EVAL_MISSING;
+}
+
+void eval_clear(struct eval *v)
+{
+	if (!v)
+		return;
+	free(v->owned);
+	free(v->inputs);
+	memset(v, 0, sizeof *v);
+	v->kind = EVAL_MISSING;
+}
+
+static void err(struct ctx *c, size_t off, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void err(struct ctx *c, size_t off, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	report_at(c->d, c->e, off, len, fmt, ap);
+	va_end(ap);
+}
+
+/* The source text of a node, for "%.*s". */
+#define SRC(c, off, len) (int)(len), (c)->e->text + (off)
+
+static const char *kind_word(enum eval_kind k)
+{
+	switch (k) {
+	case EVAL_MISSING: return "a missing value";
+	case EVAL_NUMBER: return "a number";
+	case EVAL_STRING: return "a string";
+	case EVAL_BOOL: return "a boolean";
+	case EVAL_LIST: return "a list";
+	}
+	return "a value";
+}
+
+static const char *ref_word(const struct ref *r)
+{
+	switch (r->kind) {
+	case REF_RUN: return "a run";
+	case REF_SERIES: return "a series";
+	case REF_ROW: return "a row";
+	case REF_VALUE: break;
+	}
+	return kind_word(r->v.kind);
+}
+
+static void datum_to_ref(const struct datum *dt, const struct run *run, struct ref *out)
+{
+	ref_init(out);
+	out->run = run;
+	out->picked = true;
+	out->v.kind = dt->kind == DATUM_NUMBER   ? EVAL_NUMBER
+		      : dt->kind == DATUM_STRING ? EVAL_STRING
+						 : EVAL_MISSING;
+	out->v.num = dt->num;
+	out->v.text = dt->text;
+	out->v.len = dt->len;
+	out->v.file = run ? run_file(run) : NULL;
+	out->v.line = dt->line;
+}
+
+/* A NULL-terminated list of names, for closest_name(). */
+struct names {
+	const char **v;
+	size_t n, cap;
+};
+
+static void names_add(struct names *ns, const char *s)
+{
+	if (ns->n + 1 >= ns->cap) {
+		ns->cap = ns->cap ? ns->cap * 2 : 16;
+		ns->v = xrealloc(ns->v, ns->cap * sizeof *ns->v);
+	}
+	ns->v[ns->n++] = s;
+	ns->v[ns->n] = NULL;
+}
+
+static const char *const *names_list(const struct names *ns)
+{
+	static const char *const none[] = {NULL};
+	return ns->v ? ns->v : none;
+}
+
+static void names_of_run(struct names *ns, const struct run *r)
+{
+	for (size_t i = 0; i < run_field_count(r); i++)
+		names_add(ns, run_field_name(r, i));
+	for (size_t i = 0; i < run_series_count(r); i++)
+		names_add(ns, series_name(run_series_at(r, i)));
+	static const char *const implicit[] = {"name", "file", "line_count", "parser"};
+	for (size_t i = 0; i < ARRAY_LEN(implicit); i++)
+		names_add(ns, implicit[i]);
+}
+
+static void names_of_series(struct names *ns, const struct series *s)
+{
+	for (size_t i = 0; i < series_column_count(s); i++)
+		names_add(ns, series_column(s, i));
+}
+
+static void names_of_runs(struct names *ns, const struct scope *sc)
+{
+	for (size_t i = 0; i < sc->nruns; i++)
+		if (sc->runs[i])
+			names_add(ns, run_name(sc->runs[i]));
+}
+
+/* "step, loss, rate", or the first few and "...". */
+static void put_columns(struct buf *b, const struct series *s)
+{
+	size_t n = series_column_count(s);
+	for (size_t i = 0; i < n && i < MAX_LISTED; i++) {
+		if (i)
+			buf_puts(b, ", ");
+		buf_puts(b, series_column(s, i));
+	}
+	if (n > MAX_LISTED)
+		buf_puts(b, ", ...");
+}
+
+/* A dotted name being resolved: its parts, where each is written. */
+struct dotted {
+	const char *part[MAX_DOTTED];
+	size_t off[MAX_DOTTED], end[MAX_DOTTED];
+	size_t count;
+};
+
+/* The parts from `first` on and then the '.' steps from steps[i], up to
+ * the first lookup. */
+static void dotted_collect(struct dotted *dn, const char *first, size_t off, size_t len,
+			   const struct step *steps, size_t nsteps, size_t i)
+{
+	dn->part[0] = first;
+	dn->off[0] = off;
+	dn->end[0] = off + len;
+	dn->count = 1;
+	for (; i < nsteps && !steps[i].lookup && dn->count < MAX_DOTTED; i++) {
+		dn->part[dn->count] = steps[i].name;
+		dn->off[dn->count] = steps[i].off;
+		dn->end[dn->count] = steps[i].end;
+		dn->count++;
+	}
+}
+
+static char *dotted_join(const struct dotted *dn, size_t k)
+{
+	struct buf b = BUF_INIT;
+	for (size_t i = 0; i < k; i++) {
+		if (i)
+			buf_putc(&b, '.');
+		buf_puts(&b, dn->part[i]);
+	}
+	return buf_detach(&b);
+}
+
+/* How many parts of dn, joined with dots, name something that probe
+ * finds: the longest such prefix wins, so that a field stored as
+ * "summary.metis.mean" is found before a shorter one.  0 for none. */
+static size_t dotted_match(const struct dotted *dn,
+			   bool (*probe)(const void *arg, const char *name, struct ref *out),
+			   const void *arg, struct ref *out)
+{
+	char *joined = dotted_join(dn, dn->count);
+	size_t ends[MAX_DOTTED], at = 0;
+	for (size_t i = 0; i < dn->count; i++) {
+		at += strlen(dn->part[i]) + (i ? 1 : 0);
+		ends[i] = at;
+	}
+	size_t found_k = 0;
+	for (size_t k = dn->count; k > 0; k--) {
+		joined[ends[k - 1]] = '\0';
+		if (probe(arg, joined, out)) {
+			found_k = k;
+			break;
+		}
+	}
+	free(joined);
+	return found_k;
+}
+
+/* For an unknown dotted name: the longest prefix that is close to a
+ * candidate, with that candidate as the hint; else the first part
+ * alone, without one.  Caller frees m->name. */
+struct miss {
+	char *name;
+	size_t off, len;
+	const char *hint;
+};
+
+static void dotted_miss(const struct dotted *dn, const char *const *cands, struct miss *m)
+{
+	for (size_t k = dn->count; k > 0; k--) {
+		char *joined = dotted_join(dn, k);
+		const char *hint = closest_name(joined, cands);
+		if (hint || k == 1) {
+			m->name = joined;
+			m->off = dn->off[0];
+			m->len = dn->end[k - 1] - dn->off[0];
+			m->hint = hint;
+			return;
+		}
+		free(joined);
+	}
+}
+
+static bool probe_run(const void *arg, const char *name, struct ref *out)
+{
+	const struct run *r = arg;
+	const struct datum *dt = run_field(r, name);
+	if (dt) {
+		datum_to_ref(dt, r, out);
+		const char *inputs = dt->line == 0 ? run_field_inputs(r, name) : NULL;
+		if (inputs) {
+			/* a parser's derive: it names what it was computed from */
+			out->picked = false;
+			out->v.inputs = xstrdup(inputs);
+		}
+		return true;
+	}
+	const struct series *s = run_series(r, name);
+	if (s) {
+		ref_init(out);
+		out->kind = REF_SERIES;
+		out->run = r;
+		out->series = s;
+		return true;
+	}
+	return false;
+}
+
+struct colprobe {
+	const struct series *s;
+	const struct run *run;
+	bool row; /* a row's cell; else the whole column */
+	size_t rowi;
+};
+
+static bool probe_column(const void *arg, const char *name, struct ref *out)
+{
+	const struct colprobe *cp = arg;
+	long col = series_column_index(cp->s, name);
+	if (col < 0)
+		return false;
+	if (cp->row) {
+		struct datum dt;
+		series_cell(cp->s, cp->rowi, (size_t)col, &dt);
+		datum_to_ref(&dt, cp->run, out);
+		return true;
+	}
+	ref_init(out);
+	out->run = cp->run;
+	out->picked = true;
+	out->v.kind = EVAL_LIST;
+	out->v.series = cp->s;
+	out->v.column = (size_t)col;
+	out->v.file = cp->run ? run_file(cp->run) : NULL;
+	return true;
+}
+
+static bool probe_runs(const void *arg, const char *name, struct ref *out)
+{
+	const struct scope *sc = arg;
+	for (size_t i = 0; i < sc->nruns; i++) {
+		if (sc->runs[i] && strcmp(run_name(sc->runs[i]), name) == 0) {
+			ref_init(out);
+			out->kind = REF_RUN;
+			out->run = sc->runs[i];
+			return true;
+		}
+	}
+	return false;
+}
+
+static void hint_suffix(struct buf *b, const char *hint)
+{
+	if (hint)
+		buf_printf(b, " (did you mean '%s'?)", hint);
+}
+
+/* The first name of a chain: the scope's row, then its run, then the
+ * runs by name.  Consumes the name and *i of the steps after it. */
+static bool resolve_first(struct ctx *c, const struct node *base, const struct step *steps,
+			  size_t nsteps, size_t *i, struct ref *out)
+{
+	const struct scope *sc = c->sc;
+	struct dotted dn;
+	dotted_collect(&dn, base->str, base->op_off, base->op_len, steps, nsteps, 0);
+	size_t k = 0;
+	if (sc->series) {
+		struct colprobe cp = {sc->series, sc->run, true, sc->row};
+		k = dotted_match(&dn, probe_column, &cp, out);
+	}
+	if (!k && sc->run)
+		k = dotted_match(&dn, probe_run, sc->run, out);
+	if (!k && sc->nruns)
+		k = dotted_match(&dn, probe_runs, sc, out);
+	if (k) {
+		*i = k - 1;
+		return true;
+	}
+
+	const struct func *fn = find_func(base->str);
+	if (fn) {
+		err(c, base->op_off, base->op_len, "%s is a function: call it as %s", fn->name,
+		    fn->usage);
+		return false;
+	}
+	for (size_t set = 0; set < sc->nsets; set++) {
+		if (strcmp(sc->set_names[set], base->str) == 0) {
+			err(c, base->op_off, base->op_len,
+			    "'%s' is a run set of %zu runs, not one run: name one of its runs "
+			    "(by file stem), or show them all with a {table} whose rows: %s",
+			    base->str, sc->set_counts[set], base->str);
+			return false;
+		}
+	}
+	struct names ns = {0};
+	if (sc->series)
+		names_of_series(&ns, sc->series);
+	if (sc->run)
+		names_of_run(&ns, sc->run);
+	names_of_runs(&ns, sc);
+	struct miss m;
+	dotted_miss(&dn, names_list(&ns), &m);
+	struct buf msg = BUF_INIT;
+	int parts = (sc->series != NULL) + (sc->run != NULL) + (sc->nruns > 0);
+	if (parts == 0) {
+		buf_printf(&msg, "'%s' is not defined", m.name);
+	} else if (parts == 1 && sc->series) {
+		buf_printf(&msg, "series '%s' has no column '%s'", series_name(sc->series), m.name);
+	} else if (parts == 1 && sc->run) {
+		buf_printf(&msg, "%s has no field or series '%s'", run_name(sc->run), m.name);
+	} else if (parts == 1) {
+		buf_printf(&msg, "run '%s' is not defined", m.name);
+	} else {
+		/* "'x' is not a field or series of cs512, nor a run" */
+		buf_printf(&msg, "'%s' is not ", m.name);
+		const char *sep = "";
+		if (sc->series) {
+			buf_printf(&msg, "a column of series '%s'", series_name(sc->series));
+			sep = ", nor ";
+		}
+		if (sc->run) {
+			buf_printf(&msg, "%sa field or series of %s", sep, run_name(sc->run));
+			sep = ", nor ";
+		}
+		if (sc->nruns)
+			buf_printf(&msg, "%sa run", sep);
+	}
+	hint_suffix(&msg, m.hint);
+	err(c, m.off, m.len, "%s", buf_data(&msg));
+	buf_free(&msg);
+	free(m.name);
+	free(ns.v);
+	return false;
+}
+
+static bool cell_matches(const struct datum *dt, const struct step *st)
+{
+	if (dt->kind == DATUM_MISSING)
+		return false;
+	if (st->lit_is_num && dt->kind == DATUM_NUMBER)
+		return dt->num == st->lit_num;
+	return dt->text && dt->len == st->lit_len && memcmp(dt->text, st->lit, dt->len) == 0;
+}
+
+/* series[column=literal]: the first row whose column equals the literal. */
+static bool lookup_row(struct ctx *c, const struct series *s, const struct step *st, size_t *row)
+{
+	long col = series_column_index(s, st->name);
+	if (col < 0) {
+		struct names ns = {0};
+		names_of_series(&ns, s);
+		struct buf msg = BUF_INIT;
+		buf_printf(&msg, "series '%s' has no column '%s'", series_name(s), st->name);
+		hint_suffix(&msg, closest_name(st->name, names_list(&ns)));
+		err(c, st->off, st->len, "%s", buf_data(&msg));
+		buf_free(&msg);
+		free(ns.v);
+		return false;
+	}
+	size_t n = series_row_count(s);
+	struct datum dt;
+	for (size_t r = 0; r < n; r++) {
+		series_cell(s, r, (size_t)col, &dt);
+		if (cell_matches(&dt, st)) {
+			*row = r;
+			return true;
+		}
+	}
+	/* Suggest a value of the column that is close to the literal: a
+	 * typo in "groq" more likely than a missing row. */
+	struct names ns = {0};
+	char **owned = xcalloc(n < SUGGEST_ROWS ? n + 1 : SUGGEST_ROWS + 1, sizeof *owned);
+	size_t nowned = 0;
+	for (size_t r = 0; r < n && r < SUGGEST_ROWS; r++) {
+		series_cell(s, r, (size_t)col, &dt);
+		if (dt.kind == DATUM_STRING && dt.text) {
+			owned[nowned] = xstrndup(dt.text, dt.len);
+			names_add(&ns, owned[nowned++]);
+		}
+	}
+	struct buf msg = BUF_INIT;
+	buf_printf(&msg, "series '%s' has no row where %s = %.*s", series_name(s), st->name,
+		   SRC(c, st->lit_off, st->lit_tlen));
+	if (!st->lit_is_num)
+		hint_suffix(&msg, closest_name(st->lit, names_list(&ns)));
+	err(c, st->lit_off, st->lit_tlen, "%s", buf_data(&msg));
+	buf_free(&msg);
+	for (size_t i = 0; i < nowned; i++)
+		free(owned[i]);
+	free(owned);
+	free(ns.v);
+	return false;
+}
+
+/* Applies steps[*i] (and, for a dotted name, the '.' steps after it) to
+ * cur.  chain_off is where the chain begins, for messages that quote
+ * it. */
+static bool apply_step(struct ctx *c, size_t chain_off, const struct step *steps, size_t nsteps,
+		       size_t *i, struct ref *cur)
+{
+	const struct step *st = &steps[*i];
+	size_t upto = st->start; /* the chain so far ends before this step */
+	while (upto > chain_off && (c->e->text[upto - 1] == ' ' || c->e->text[upto - 1] == '\t'))
+		upto--;
+	struct ref next;
+	ref_init(&next);
+	struct dotted dn;
+	struct colprobe cp = {cur->series, cur->run, cur->kind == REF_ROW, cur->row};
+	size_t k;
+
+	if (st->lookup) {
+		if (cur->kind != REF_SERIES) {
+			err(c, st->start, st->end - st->start,
+			    "'[...]' picks a row of a series, but %.*s is %s",
+			    SRC(c, chain_off, upto - chain_off), ref_word(cur));
+			return false;
+		}
+		size_t row;
+		if (!lookup_row(c, cur->series, st, &row))
+			return false;
+		next.kind = REF_ROW;
+		next.run = cur->run;
+		next.series = cur->series;
+		next.row = row;
+		*i += 1;
+		*cur = next;
+		return true;
+	}
+
+	dotted_collect(&dn, st->name, st->off, st->len, steps, nsteps, *i + 1);
+	switch (cur->kind) {
+	case REF_RUN:
+		k = dotted_match(&dn, probe_run, cur->run, &next);
+		break;
+	case REF_SERIES:
+	case REF_ROW:
+		k = dotted_match(&dn, probe_column, &cp, &next);
+		break;
+	case REF_VALUE:
+	default:
+		err(c, st->off, st->len, "%.*s is %s: it has no field '%s'",
+		    SRC(c, chain_off, upto - chain_off), ref_word(cur), st->name);
+		return false;
+	}
+	if (k) {
+		*i += k;
+		*cur = next;
+		return true;
+	}
+
+	struct names ns = {0};
+	if (cur->kind == REF_RUN)
+		names_of_run(&ns, cur->run);
+	else
+		names_of_series(&ns, cur->series);
+	struct miss m;
+	dotted_miss(&dn, names_list(&ns), &m);
+	struct buf msg = BUF_INIT;
+	if (cur->kind == REF_RUN)
+		buf_printf(&msg, "%s has no field or series '%s'", run_name(cur->run), m.name);
+	else
+		buf_printf(&msg, "series '%s' has no column '%s'", series_name(cur->series),
+			   m.name);
+	hint_suffix(&msg, m.hint);
+	err(c, m.off, m.len, "%s", buf_data(&msg));
+	buf_free(&msg);
+	free(m.name);
+	free(ns.v);
+	return false;
+}
+
+static bool eval_ref(struct ctx *c, const struct node *n, struct ref *out);
+
+/* A name, or a primary followed by '.' names and row lookups. */
+static bool eval_chain(struct ctx *c, const struct node *n, struct ref *out)
+{
+	const struct node *base = n->kind == N_NAME ? n : n->a;
+	const struct step *steps = n->kind == N_POST ? n->steps : NULL;
+	size_t nsteps = n->kind == N_POST ? n->nsteps : 0;
+	size_t i = 0;
+	bool ok;
+	if (base->kind == N_NAME) {
+		/* "(a).b" is not the dotted name "a.b": the parenthesised
+		 * name is resolved alone, then .b applies to what it names. */
+		bool alone = base->off != base->op_off;
+		ok = resolve_first(c, base, steps, alone ? 0 : nsteps, &i, out);
+		if (ok && alone)
+			i = 0;
+	} else {
+		ok = eval_ref(c, base, out);
+	}
+	while (ok && i < nsteps)
+		ok = apply_step(c, n->off, steps, nsteps, &i, out);
+	if (!ok)
+		eval_clear(&out->v);
+	return ok;
+}
+
+/* A value, possibly a list: a run, a series or a row is an error that
+ * says how to get a value out of it. */
+static bool eval_value(struct ctx *c, const struct node *n, struct ref *out)
+{
+	if (!eval_ref(c, n, out))
+		return false;
+	struct buf msg = BUF_INIT;
+	switch (out->kind) {
+	case REF_VALUE:
+		return true;
+	case REF_RUN:
+		buf_printf(&msg, "%.*s is a run, not a value: name one of its fields",
+			   SRC(c, n->off, n->len));
+		if (run_field_count(out->run) > 0)
+			buf_printf(&msg, ", as in %.*s.%s", SRC(c, n->off, n->len),
+				   run_field_name(out->run, 0));
+		break;
+	case REF_SERIES:
+	case REF_ROW:
+		buf_printf(&msg, "%.*s is %s, not a value: name one of its columns (",
+			   SRC(c, n->off, n->len), ref_word(out));
+		put_columns(&msg, out->series);
+		buf_putc(&msg, ')');
+		break;
+	}
+	err(c, n->off, n->len, "%s", buf_data(&msg));
+	buf_free(&msg);
+	return false;
+}
+
+static void list_error(struct ctx *c, const struct node *n, const struct eval *v)
+{
+	size_t rows = series_row_count(v->series);
+	err(c, n->off, n->len,
+	    "%.*s is a list of %zu value%s: choose one with mean, median, min, max, sum, count, "
+	    "first, last, std or percentile",
+	    SRC(c, n->off, n->len), rows, rows == 1 ? "" : "s");
+}
+
+/* One value: a list is an error naming the aggregations. */
+static bool eval_one(struct ctx *c, const struct node *n, struct ref *out)
+{
+	if (!eval_value(c, n, out))
+		return false;
+	if (out->v.kind == EVAL_LIST) {
+		list_error(c, n, &out->v);
+		eval_clear(&out->v);
+		return false;
+	}
+	return true;
+}
+
+static void put_value_text(struct buf *b, const struct eval *v)
+{
+	if (v->text && v->kind != EVAL_BOOL) {
+		buf_put(b, v->text, v->len);
+		return;
+	}
+	switch (v->kind) {
+	case EVAL_NUMBER: number_put(b, v->num); break;
+	case EVAL_BOOL: buf_puts(b, v->boolean ? "true" : "false"); break;
+	case EVAL_MISSING: buf_puts(b, "missing"); break;
+	case EVAL_STRING:
+	case EVAL_LIST: break;
+	}
+}
+
+/* "cs512.total_time = 175.070497198 (logs/bs512.log:52)", or for a
+ * column "cs512.train.loss = 10 values (logs/bs512.log:43-97)". */
+static char *input_entry(struct ctx *c, const struct node *n, const struct ref *r)
+{
+	struct buf b = BUF_INIT;
+	buf_printf(&b, "%.*s = ", SRC(c, n->off, n->len));
+	const struct eval *v = &r->v;
+	if (v->kind == EVAL_LIST) {
+		size_t rows = series_row_count(v->series);
+		buf_printf(&b, "%zu value%s", rows, rows == 1 ? "" : "s");
+		if (v->file && *v->file) {
+			buf_printf(&b, " (%s", v->file);
+			long first = rows ? series_row_line(v->series, 0) : 0;
+			long last = rows ? series_row_line(v->series, rows - 1) : 0;
+			if (first > 0 && last > first)
+				buf_printf(&b, ":%ld-%ld", first, last);
+			else if (first > 0)
+				buf_printf(&b, ":%ld", first);
+			buf_putc(&b, ')');
+		}
+	} else {
+		put_value_text(&b, v);
+		if (v->file && *v->file) {
+			buf_printf(&b, " (%s", v->file);
+			if (v->line > 0)
+				buf_printf(&b, ":%ld", v->line);
+			buf_putc(&b, ')');
+		}
+	}
+	return buf_detach(&b);
+}
+
+static bool inputs_have(const char *inputs, const char *entry)
+{
+	size_t n = strlen(entry);
+	for (const char *p = inputs; (p = strstr(p, entry)) != NULL; p++) {
+		bool starts = p == inputs || (p - inputs >= 2 && p[-2] == ';' && p[-1] == ' ');
+		bool ends = p[n] == '\0' || (p[n] == ';' && p[n + 1] == ' ');
+		if (starts && ends)
+			return true;
+	}
+	return false;
+}
+
+static void inputs_add(char **inputs, const char *entry, size_t len)
+{
+	char *e = xstrndup(entry, len);
+	if (!*inputs) {
+		*inputs = e;
+		return;
+	}
+	if (!inputs_have(*inputs, e)) {
+		char *joined = xasprintf("%s; %s", *inputs, e);
+		free(*inputs);
+		*inputs = joined;
+	}
+	free(e);
+}
+
+/* Adds what a computed value used: an operand read from a run by name,
+ * or the inputs the operand itself was computed from. */
+static void inputs_from(struct ctx *c, char **inputs, const struct node *n, const struct ref *r)
+{
+	if (r->picked) {
+		char *e = input_entry(c, n, r);
+		inputs_add(inputs, e, strlen(e));
+		free(e);
+		return;
+	}
+	if (!r->v.inputs)
+		return;
+	for (const char *p = r->v.inputs; *p;) {
+		const char *sep = strstr(p, "; ");
+		size_t len = sep ? (size_t)(sep - p) : strlen(p);
+		inputs_add(inputs, p, len);
+		p += len;
+		if (sep)
+			p += 2;
+	}
+}
+
+/* out becomes a computed value (no text, no line) of kind k. */
+static void set_computed(struct ref *out, enum eval_kind k, char *inputs)
+{
+	ref_init(out);
+	out->v.kind = k;
+	out->v.inputs = inputs;
+}
+
+static bool eval_neg(struct ctx *c, const struct node *n, struct ref *out)
+{
+	struct ref a;
+	if (!eval_one(c, n->a, &a))
+		return false;
+	if (a.v.kind != EVAL_NUMBER && a.v.kind != EVAL_MISSING) {
+		err(c, n->op_off, n->op_len, "cannot negate %s", kind_word(a.v.kind));
+		eval_clear(&a.v);
+		return false;
+	}
+	char *inputs = NULL;
+	inputs_from(c, &inputs, n->a, &a);
+	set_computed(out, a.v.kind, inputs);
+	out->v.num = -a.v.num;
+	eval_clear(&a.v);
+	return true;
+}
+
+/* and, or, not take booleans: a number is not silently one. */
+static bool need_bool(struct ctx *c, const struct node *op, const struct node *n,
+		      const struct ref *r)
+{
+	if (r->v.kind == EVAL_BOOL)
+		return true;
+	err(c, n->off, n->len, "'%.*s' needs %s, but %.*s is %s", SRC(c, op->op_off, op->op_len),
+	    op->kind == N_NOT ? "a boolean" : "booleans", SRC(c, n->off, n->len),
+	    kind_word(r->v.kind));
+	return false;
+}
+
+static bool eval_not(struct ctx *c, const struct node *n, struct ref *out)
+{
+	struct ref a;
+	if (!eval_one(c, n->a, &a))
+		return false;
+	if (!need_bool(c, n, n->a, &a)) {
+		eval_clear(&a.v);
+		return false;
+	}
+	char *inputs = NULL;
+	inputs_from(c, &inputs, n->a, &a);
+	set_computed(out, EVAL_BOOL, inputs);
+	out->v.boolean = !a.v.boolean;
+	eval_clear(&a.v);
+	return true;
+}
+
+/* Short-circuits, as every language a reader knows does: the right side
+ * of "x > 0 and 1 / x < 2" is not evaluated for x = 0. */
+static bool eval_logic(struct ctx *c, const struct node *n, struct ref *out)
+{
+	struct ref a, b;
+	if (!eval_one(c, n->a, &a))
+		return false;
+	if (!need_bool(c, n, n->a, &a)) {
+		eval_clear(&a.v);
+		return false;
+	}
+	char *inputs = NULL;
+	inputs_from(c, &inputs, n->a, &a);
+	bool result = a.v.boolean;
+	eval_clear(&a.v);
+	if (result == (n->kind == N_AND)) {
+		if (!eval_one(c, n->b, &b)) {
+			free(inputs);
+			return false;
+		}
+		if (!need_bool(c, n, n->b, &b)) {
+			eval_clear(&b.v);
+			free(inputs);
+			return false;
+		}
+		inputs_from(c, &inputs, n->b, &b);
+		result = b.v.boolean;
+		eval_clear(&b.v);
+	}
+	set_computed(out, EVAL_BOOL, inputs);
+	out->v.boolean = result;
+	return true;
+}
+
+static const char *const op_text[] = {"+", "-", "*", "/", "==", "!=", "<", "<=", ">", ">="};
+
+static bool compare(struct ctx *c, const struct node *n, const struct eval *a,
+		    const struct eval *b, bool *result)
+{
+	/* Missing compares false with everything, != included (like NaN):
+	 * a row with no value passes no filter. */
+	if (a->kind == EVAL_MISSING || b->kind == EVAL_MISSING) {
+		*result = false;
+		return true;
+	}
+	int cmp;
+	if (a->kind == EVAL_NUMBER && b->kind == EVAL_NUMBER) {
+		cmp = a->num < b->num ? -1 : a->num > b->num ? 1 : 0;
+		if (isnan(a->num) || isnan(b->num)) {
+			*result = n->op == OP_NE;
+			return true;
+		}
+	} else if (a->kind == EVAL_STRING && b->kind == EVAL_STRING) {
+		size_t m = a->len < b->len ? a->len : b->len;
+		cmp = m ? memcmp(a->text, b->text, m) : 0;
+		if (cmp == 0)
+			cmp = a->len < b->len ? -1 : a->len > b->len ? 1 : 0;
+	} else if (a->kind == EVAL_BOOL && b->kind == EVAL_BOOL) {
+		if (n->op != OP_EQ && n->op != OP_NE) {
+			err(c, n->op_off, n->op_len,
+			    "booleans have no order: '%s' needs numbers or strings",
+			    op_text[n->op]);
+			return false;
+		}
+		cmp = a->boolean == b->boolean ? 0 : 1;
+	} else {
+		err(c, n->op_off, n->op_len, "cannot compare %s and %s", kind_word(a->kind),
+		    kind_word(b->kind));
+		return false;
+	}
+	switch (n->op) {
+	case OP_EQ: *result = cmp == 0; break;
+	case OP_NE: *result = cmp != 0; break;
+	case OP_LT: *result = cmp < 0; break;
+	case OP_LE: *result = cmp <= 0; break;
+	case OP_GT: *result = cmp > 0; break;
+	case OP_GE: *result = cmp >= 0; break;
+	default: assert(0);
+	}
+	return true;
+}
+
+static void type_error(struct ctx *c, const struct node *n, const struct eval *a,
+		       const struct eval *b)
+{
+	const char *ka = kind_word(a->kind), *kb = kind_word(b->kind);
+	switch (n->op) {
+	case OP_ADD: err(c, n->op_off, n->op_len, "cannot add %s and %s", ka, kb); break;
+	case OP_SUB: err(c, n->op_off, n->op_len, "cannot subtract %s from %s", kb, ka); break;
+	case OP_MUL: err(c, n->op_off, n->op_len, "cannot multiply %s by %s", ka, kb); break;
+	default: err(c, n->op_off, n->op_len, "cannot divide %s by %s", ka, kb); break;
+	}
+}
+
+/* Arithmetic on numbers; '+' also joins two strings.  Missing
+ * propagates: missing + 1 is missing. */
+static bool arith(struct ctx *c, const struct node *n, const struct eval *a, const struct eval *b,
+		  struct ref *out)
+{
+	bool a_ok = a->kind == EVAL_NUMBER || a->kind == EVAL_MISSING;
+	bool b_ok = b->kind == EVAL_NUMBER || b->kind == EVAL_MISSING;
+	if (n->op == OP_ADD && a->kind == EVAL_STRING && b->kind == EVAL_STRING) {
+		out->v.kind = EVAL_STRING;
+		out->v.owned = xmalloc(a->len + b->len + 1);
+		if (a->len)
+			memcpy(out->v.owned, a->text, a->len);
+		if (b->len)
+			memcpy(out->v.owned + a->len, b->text, b->len);
+		out->v.owned[a->len + b->len] = '\0';
+		out->v.text = out->v.owned;
+		out->v.len = a->len + b->len;
+		return true;
+	}
+	if (!a_ok || !b_ok) {
+		type_error(c, n, a, b);
+		return false;
+	}
+	if (a->kind == EVAL_MISSING || b->kind == EVAL_MISSING) {
+		out->v.kind = EVAL_MISSING;
+		return true;
+	}
+	out->v.kind = EVAL_NUMBER;
+	switch (n->op) {
+	case OP_ADD: out->v.num = a->num + b->num; break;
+	case OP_SUB: out->v.num = a->num - b->num; break;
+	case OP_MUL: out->v.num = a->num * b->num; break;
+	default:
+		if (b->num == 0) {
+			err(c, n->b->off, n->b->len, "division by zero: %.*s is 0",
+			    SRC(c, n->b->off, n->b->len));
+			return false;
+		}
+		out->v.num = a->num / b->num;
+	}
+	return true;
+}
+
+static bool eval_binary(struct ctx *c, const struct node *n, struct ref *out)
+{
+	struct ref a, b;
+	if (!eval_one(c, n->a, &a))
+		return false;
+	if (!eval_one(c, n->b, &b)) {
+		eval_clear(&a.v);
+		return false;
+	}
+	char *inputs = NULL;
+	inputs_from(c, &inputs, n->a, &a);
+	inputs_from(c, &inputs, n->b, &b);
+	set_computed(out, EVAL_MISSING, inputs);
+	bool ok;
+	if (n->op >= OP_EQ) {
+		out->v.kind = EVAL_BOOL;
+		ok = compare(c, n, &a.v, &b.v, &out->v.boolean);
+	} else {
+		ok = arith(c, n, &a.v, &b.v, out);
+	}
+	eval_clear(&a.v);
+	eval_clear(&b.v);
+	if (!ok)
+		eval_clear(&out->v);
+	return ok;
+}
+
+struct item {
+	double num;
+	size_t row;
+};
+
+static int item_cmp(const void *pa, const void *pb)
+{
+	const struct item *a = pa, *b = pb;
+	/* NaN (a diverged loss) sorts last, so the order stays total. */
+	bool na = isnan(a->num), nb = isnan(b->num);
+	if (na != nb)
+		return na ? 1 : -1;
+	if (!na && a->num != b->num)
+		return a->num < b->num ? -1 : 1;
+	return a->row < b->row ? -1 : a->row > b->row ? 1 : 0;
+}
+
+/* The cell at row of the list, as a picked value. */
+static void pick_cell(const struct ref *list, size_t row, struct ref *out)
+{
+	struct datum dt;
+	series_cell(list->v.series, row, list->v.column, &dt);
+	datum_to_ref(&dt, list->run, out);
+}
+
+/* The p-th percentile (0..100) of the sorted items, interpolated
+ * linearly between the two nearest ranks (numpy's default).  When the
+ * rank falls on an item, that item is the result, text and line kept. */
+static void percentile_of(const struct ref *list, const struct item *it, size_t n, double p,
+			  char *inputs, struct ref *out)
+{
+	double rank = p / 100.0 * (double)(n - 1);
+	size_t lo = (size_t)floor(rank);
+	double frac = rank - (double)lo;
+	if (frac == 0 || lo + 1 >= n) {
+		free(inputs);
+		pick_cell(list, it[lo].row, out);
+		return;
+	}
+	set_computed(out, EVAL_NUMBER, inputs);
+	out->v.num = it[lo].num + (it[lo + 1].num - it[lo].num) * frac;
+}
+
+/* The aggregations: one value from a list, skipping missing cells. */
+static bool eval_aggregate(struct ctx *c, const struct node *n, struct ref *out)
+{
+	const struct func *fn = n->fn;
+	const struct node *arg = n->args[0];
+	struct ref list;
+	if (!eval_value(c, arg, &list))
+		return false;
+	if (list.v.kind != EVAL_LIST) {
+		err(c, arg->off, arg->len,
+		    "%s needs a list (a series column such as train.loss), but %.*s is %s",
+		    fn->name, SRC(c, arg->off, arg->len), kind_word(list.v.kind));
+		eval_clear(&list.v);
+		return false;
+	}
+	char *inputs = NULL;
+	inputs_from(c, &inputs, arg, &list);
+
+	double p = 50;
+	if (fn->id == FN_PERCENTILE) {
+		const struct node *parg = n->args[1];
+		struct ref pr;
+		if (!eval_one(c, parg, &pr)) {
+			free(inputs);
+			return false;
+		}
+		if (pr.v.kind != EVAL_NUMBER || pr.v.num < 0 || pr.v.num > 100) {
+			if (pr.v.kind == EVAL_NUMBER) {
+				struct buf num = BUF_INIT;
+				number_put(&num, pr.v.num);
+				err(c, parg->off, parg->len,
+				    "percentile needs p from 0 to 100, found %s", buf_data(&num));
+				buf_free(&num);
+			} else {
+				err(c, parg->off, parg->len,
+				    "percentile needs a number p from 0 to 100, but %.*s is %s",
+				    SRC(c, parg->off, parg->len), kind_word(pr.v.kind));
+			}
+			eval_clear(&pr.v);
+			free(inputs);
+			return false;
+		}
+		inputs_from(c, &inputs, parg, &pr);
+		p = pr.v.num;
+		eval_clear(&pr.v);
+	}
+
+	const struct series *s = list.v.series;
+	size_t col = list.v.column, rows = series_row_count(s);
+	bool numeric = fn->id != FN_COUNT && fn->id != FN_FIRST && fn->id != FN_LAST;
+	bool sorted = fn->id == FN_MEDIAN || fn->id == FN_PERCENTILE;
+	struct item *items = sorted ? xmalloc((rows ? rows : 1) * sizeof *items) : NULL;
+	size_t n_ok = 0, first = 0, last = 0, best = 0;
+	double best_num = 0;
+	/* Neumaier's compensated sum: a million losses add up exactly
+	 * enough to agree with numpy. */
+	double sum = 0, comp = 0;
+	struct datum dt;
+	for (size_t r = 0; r < rows; r++) {
+		series_cell(s, r, col, &dt);
+		if (dt.kind == DATUM_MISSING)
+			continue;
+		if (numeric && dt.kind != DATUM_NUMBER) {
+			struct buf msg = BUF_INIT;
+			buf_printf(&msg, "%s needs numbers, but %.*s holds the string '%.*s'",
+				   fn->name, SRC(c, arg->off, arg->len), (int)dt.len,
+				   dt.text ? dt.text : "");
+			if (dt.line > 0)
+				buf_printf(&msg, " (%s:%ld)", run_file(list.run), dt.line);
+			err(c, arg->off, arg->len, "%s", buf_data(&msg));
+			buf_free(&msg);
+			free(items);
+			free(inputs);
+			return false;
+		}
+		if (n_ok == 0) {
+			first = best = r;
+			best_num = dt.num;
+		}
+		last = r;
+		if (numeric) {
+			double x = dt.num, t = sum + x;
+			if (isfinite(t))
+				comp += fabs(sum) >= fabs(x) ? (sum - t) + x : (x - t) + sum;
+			sum = t;
+			/* Ties keep the first row; a NaN never wins. */
+			if (fn->id == FN_MIN ? x < best_num || isnan(best_num)
+					     : x > best_num || isnan(best_num)) {
+				best = r;
+				best_num = x;
+			}
+			if (sorted) {
+				items[n_ok].num = x;
+				items[n_ok].row = r;
+			}
+		}
+		n_ok++;
+	}
+	sum += comp;
+
+	if (fn->id == FN_COUNT) {
+		set_computed(out, EVAL_NUMBER, inputs);
+		out->v.num = (double)n_ok;
+	} else if (fn->id == FN_SUM) {
+		set_computed(out, EVAL_NUMBER, inputs);
+		out->v.num = sum;
+	} else if (n_ok == 0) {
+		/* Nothing to take the mean (or first, or max) of. */
+		set_computed(out, EVAL_MISSING, inputs);
+	} else if (fn->id == FN_FIRST || fn->id == FN_LAST || fn->id == FN_MIN ||
+		   fn->id == FN_MAX) {
+		free(inputs);
+		pick_cell(&list, fn->id == FN_FIRST ? first : fn->id == FN_LAST ? last : best, out);
+	} else if (fn->id == FN_MEAN) {
+		set_computed(out, EVAL_NUMBER, inputs);
+		out->v.num = sum / (double)n_ok;
+	} else if (fn->id == FN_STD) {
+		/* The sample standard deviation (n - 1), as pandas and
+		 * spreadsheets give it: one value has none. */
+		if (n_ok < 2) {
+			set_computed(out, EVAL_MISSING, inputs);
+		} else {
+			double mean = sum / (double)n_ok, ss = 0;
+			for (size_t r = 0; r < rows; r++) {
+				series_cell(s, r, col, &dt);
+				if (dt.kind == DATUM_NUMBER)
+					ss += (dt.num - mean) * (dt.num - mean);
+			}
+			set_computed(out, EVAL_NUMBER, inputs);
+			out->v.num = sqrt(ss / (double)(n_ok - 1));
+		}
+	} else {
+		qsort(items, n_ok, sizeof *items, item_cmp);
+		percentile_of(&list, items, n_ok, p, inputs, out);
+	}
+	free(items);
+	return true;
+}
+
+/* round(x, n) to n decimals (n may be negative: round(1234, -2) is
+ * 1200).  Decimals go through printf, which rounds the exact binary
+ * value with ties to even, as the :.2f format spec and Python do. */
+static double round_to(double x, int digits)
+{
+	if (!isfinite(x))
+		return x;
+	if (digits < 0) {
+		double f = pow(10, -digits);
+		return round(x / f) * f;
+	}
+	char buf[512];
+	snprintf(buf, sizeof buf, "%.*f", digits, x);
+	return strtod(buf, NULL);
+}
+
+static bool eval_math(struct ctx *c, const struct node *n, struct ref *out)
+{
+	const struct func *fn = n->fn;
+	const struct node *arg = n->args[0];
+	struct ref x;
+	if (!eval_one(c, arg, &x))
+		return false;
+	if (x.v.kind != EVAL_NUMBER && x.v.kind != EVAL_MISSING) {
+		err(c, arg->off, arg->len, "%s needs a number, but %.*s is %s", fn->name,
+		    SRC(c, arg->off, arg->len), kind_word(x.v.kind));
+		eval_clear(&x.v);
+		return false;
+	}
+	char *inputs = NULL;
+	inputs_from(c, &inputs, arg, &x);
+	int digits = 0;
+	if (n->nargs == 2) {
+		const struct node *narg = n->args[1];
+		struct ref nd;
+		if (!eval_one(c, narg, &nd)) {
+			eval_clear(&x.v);
+			free(inputs);
+			return false;
+		}
+		if (nd.v.kind != EVAL_NUMBER || nd.v.num != floor(nd.v.num) || nd.v.num < -15 ||
+		    nd.v.num > 15) {
+			err(c, narg->off, narg->len,
+			    "round needs a whole number of digits from -15 to 15, but %.*s is %s",
+			    SRC(c, narg->off, narg->len),
+			    nd.v.kind == EVAL_NUMBER ? "not" : kind_word(nd.v.kind));
+			eval_clear(&nd.v);
+			eval_clear(&x.v);
+			free(inputs);
+			return false;
+		}
+		inputs_from(c, &inputs, narg, &nd);
+		digits = (int)nd.v.num;
+		eval_clear(&nd.v);
+	}
+	set_computed(out, x.v.kind, inputs);
+	if (x.v.kind == EVAL_NUMBER)
+		out->v.num = fn->id == FN_ABS ? fabs(x.v.num) : round_to(x.v.num, digits);
+	eval_clear(&x.v);
+	return true;
+}
+
+static bool eval_ref(struct ctx *c, const struct node *n, struct ref *out)
+{
+	ref_init(out);
+	switch (n->kind) {
+	case N_NUM:
+		out->v.kind = EVAL_NUMBER;
+		out->v.num = n->num;
+		return true;
+	case N_STR:
+		/* A copy: the result may outlive the expression. */
+		out->v.kind = EVAL_STRING;
+		out->v.owned = xmalloc(n->slen + 1);
+		memcpy(out->v.owned, n->str, n->slen + 1);
+		out->v.text = out->v.owned;
+		out->v.len = n->slen;
+		return true;
+	case N_NAME:
+	case N_POST:
+		return eval_chain(c, n, out);
+	case N_CALL:
+		if (n->fn->id == FN_ABS || n->fn->id == FN_ROUND)
+			return eval_math(c, n, out);
+		return eval_aggregate(c, n, out);
+	case N_NEG:
+		return eval_neg(c, n, out);
+	case N_NOT:
+		return eval_not(c, n, out);
+	case N_AND:
+	case N_OR:
+		return eval_logic(c, n, out);
+	case N_BIN:
+		return eval_binary(c, n, out);
+	}
+	assert(0);
+	return false;
+}
+
+static const struct scope no_scope;
+
+bool expr_eval(const struct expr *e, const struct scope *scope, struct eval *out, struct diag *d)
+{
+	struct ctx c = {e, scope ? scope : &no_scope, d};
+	struct ref r;
+	memset(out, 0, sizeof *out);
+	out->kind = EVAL_MISSING;
+	if (!eval_value(&c, e->root, &r))
+		return false;
+	*out = r.v;
+	return true;
+}
+
+bool expr_eval_one(const struct expr *e, const struct scope *scope, struct eval *out,
+		   struct diag *d)
+{
+	struct ctx c = {e, scope ? scope : &no_scope, d};
+	struct ref r;
+	memset(out, 0, sizeof *out);
+	out->kind = EVAL_MISSING;
+	if (!eval_one(&c, e->root, &r))
+		return false;
+	*out = r.v;
+	return true;
+}
+
+bool expr_eval_series(const struct expr *e, const struct scope *scope,
+		      const struct series **series, const struct run **run, struct diag *d)
+{
+	struct ctx c = {e, scope ? scope : &no_scope, d};
+	struct ref r;
+	if (!eval_ref(&c, e->root, &r))
+		return false;
+	if (r.kind != REF_SERIES) {
+		err(&c, e->root->off, e->root->len, "%.*s is %s, not a series",
+		    SRC(&c, e->root->off, e->root->len), ref_word(&r));
+		eval_clear(&r.v);
+		return false;
+	}
+	*series = r.series;
+	if (run)
+		*run = r.run;
+	return true;
+}

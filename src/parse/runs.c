@@ -1,0 +1,791 @@
+/* runs.c: the `runs:` of a report's front matter (SPEC section 2).
+ *
+ *   runs:
+ *     cs512:  logs/cerebras/bs512.log                  # parser detected
+ *     cs2048: { file: logs/cerebras/bs2048.log, parser: cerebras }
+ *     cs:     { glob: "logs/cerebras/bs*.log", parser: cerebras,
+ *               name_pattern: 'bs(?<batch_size>\d+)' }
+ *
+ * Every path is taken relative to the report's folder and must lead,
+ * after symbolic links, to a file inside the project: nothing outside
+ * it is ever opened.  A glob's members are sorted by path (bytewise, so
+ * the order never depends on the locale); each is named by its file
+ * stem ("bs512"), and name_pattern's named groups, matched against the
+ * member's file name, become its fields: typed as a log capture is, with
+ * the file name as their text and line 0 (they come from no line).
+ * They replace fields of the same name that the parser found, since the
+ * author asked for them.
+ *
+ * A run that fails to load is left out of the result (its error already
+ * reported); a glob whose members all fail stays, as an empty set. */
+#include "parse/runs.h"
+
+#include <errno.h>
+#include <glob.h>
+#include <pcre2.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "data/cache.h"
+#include "base/fsutil.h"
+#include "data/limit.h"
+#include "base/util.h"
+
+/* name_pattern only ever sees a file name: a small budget is plenty,
+ * and a pattern that backtracks without end fails instead of hanging. */
+#define NAME_MATCH_LIMIT 100000
+
+static const char *const entry_keys[] = {"file", "glob", "parser", "name_pattern", NULL};
+
+struct loader {
+	const char *report_dir;
+	const char *root_real;
+	const struct parser_set *parsers;
+	struct diag *d;
+	bool ok;
+	struct parse_cache *cache;
+	/* report_runs_inputs(): hash what would be loaded, load nothing */
+	struct cache *disk;
+	const struct cache_key *parsers_key; /* or NULL: mark no run to keep */
+	struct cache_hasher *inputs;
+	void (*on_file)(void *ctx, const char *shown);
+	void *file_ctx;
+};
+
+/* What a set holds in report_runs_inputs(): no run is loaded. */
+static char placeholder;
+
+/* --- the parse cache --- */
+
+struct cache_entry {
+	char *real, *shown, *run_name, *parser, *np; /* np: "" without one */
+	long long st[6];                             /* size, mtime, inode, ctime */
+	struct run *run;
+	bool reusable;
+	bool has_dkey;          /* keyed by content (with a disk cache) */
+	struct cache_key dkey;
+	unsigned long gen; /* the last build that used it */
+};
+
+struct parse_cache {
+	pthread_mutex_t mu; /* reports load on several threads (site.h: jobs) */
+	struct cache_entry *e;
+	size_t n;
+	unsigned long gen;
+	size_t parsed, reused, from_disk;
+	struct cache *disk;          /* or NULL */
+	struct cache_key parsers_key; /* the parser set, for disk keys */
+};
+
+struct parse_cache *parse_cache_new(void)
+{
+	struct parse_cache *c = xcalloc(1, sizeof *c);
+	pthread_mutex_init(&c->mu, NULL);
+	c->gen = 1;
+	return c;
+}
+
+static void entry_free(struct cache_entry *e)
+{
+	free(e->real);
+	free(e->shown);
+	free(e->run_name);
+	free(e->parser);
+	free(e->np);
+	run_free(e->run);
+}
+
+void parse_cache_sweep(struct parse_cache *c)
+{
+	if (!c)
+		return;
+	size_t k = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		if (c->e[i].reusable && c->e[i].gen == c->gen)
+			c->e[k++] = c->e[i];
+		else
+			entry_free(&c->e[i]);
+	}
+	c->n = k;
+	c->gen++;
+}
+
+void parse_cache_clear(struct parse_cache *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->n; i++)
+		entry_free(&c->e[i]);
+	c->n = 0;
+}
+
+void parse_cache_free(struct parse_cache *c)
+{
+	if (!c)
+		return;
+	parse_cache_clear(c);
+	pthread_mutex_destroy(&c->mu);
+	free(c->e);
+	free(c);
+}
+
+size_t parse_cache_parsed(const struct parse_cache *c)
+{
+	return c ? c->parsed : 0;
+}
+
+size_t parse_cache_reused(const struct parse_cache *c)
+{
+	return c ? c->reused : 0;
+}
+
+size_t parse_cache_from_disk(const struct parse_cache *c)
+{
+	return c ? c->from_disk : 0;
+}
+
+void parse_cache_set_disk(struct parse_cache *c, struct cache *disk,
+			  const struct cache_key *parsers)
+{
+	if (!c)
+		return;
+	c->disk = disk;
+	if (parsers)
+		c->parsers_key = *parsers;
+}
+
+struct cache_key parse_cache_parsers_key(const struct parser_set *set)
+{
+	struct cache_hasher *h = cache_hasher_new();
+	cache_hasher_str(h, "parsers");
+	for (size_t i = 0; i < parsers_count(set); i++) {
+		const struct parser *p = parsers_at(set, i);
+		size_t len;
+		const char *text = parser_source(p, &len);
+		cache_hasher_str(h, parser_name(p));
+		cache_hasher_str(h, parser_origin(p));
+		cache_hasher_bytes(h, text, len);
+	}
+	return cache_hasher_end(h);
+}
+
+/* The run stored under the content key k: in memory, or on disk (then
+ * kept in memory too).  NULL when neither has it. */
+static struct run *content_hit(struct parse_cache *c, const struct cache_key *k)
+{
+	pthread_mutex_lock(&c->mu);
+	for (size_t i = 0; i < c->n; i++) {
+		struct cache_entry *e = &c->e[i];
+		if (e->reusable && e->has_dkey && memcmp(e->dkey.b, k->b, sizeof k->b) == 0) {
+			e->gen = c->gen;
+			c->reused++;
+			pthread_mutex_unlock(&c->mu);
+			cache_run_keep(c->disk, k);
+			return e->run;
+		}
+	}
+	pthread_mutex_unlock(&c->mu);
+	struct run *r = cache_run_get(c->disk, k);
+	if (!r)
+		return NULL;
+	pthread_mutex_lock(&c->mu);
+	c->from_disk++;
+	c->e = xrealloc(c->e, (c->n + 1) * sizeof *c->e);
+	struct cache_entry *e = &c->e[c->n++];
+	memset(e, 0, sizeof *e);
+	e->real = xstrdup("");
+	e->shown = xstrdup("");
+	e->run_name = xstrdup("");
+	e->parser = xstrdup("");
+	e->np = xstrdup("");
+	e->run = r;
+	e->reusable = true;
+	e->has_dkey = true;
+	e->dkey = *k;
+	e->gen = c->gen;
+	pthread_mutex_unlock(&c->mu);
+	return r;
+}
+
+static bool file_key(const char *real, long long st_out[6])
+{
+	struct stat st;
+	if (stat(real, &st) != 0)
+		return false;
+	long long v[6] = {(long long)st.st_size,
+			  (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec,
+			  (long long)st.st_ino,
+			  (long long)st.st_dev,
+			  (long long)st.st_ctim.tv_sec * 1000000000LL + st.st_ctim.tv_nsec,
+			  (long long)st.st_mode};
+	memcpy(st_out, v, sizeof v);
+	return true;
+}
+
+static struct cache_entry *cache_find(struct parse_cache *c, const char *real, const char *shown,
+				      const char *run_name, const char *parser, const char *np,
+				      const long long st[6])
+{
+	for (size_t i = 0; i < c->n; i++) {
+		struct cache_entry *e = &c->e[i];
+		if (e->reusable && strcmp(e->real, real) == 0 && strcmp(e->shown, shown) == 0 &&
+		    strcmp(e->run_name, run_name) == 0 && strcmp(e->parser, parser) == 0 &&
+		    strcmp(e->np, np) == 0 && memcmp(e->st, st, sizeof e->st) == 0)
+			return e;
+	}
+	return NULL;
+}
+
+/* Run names are what expressions write: cs512.final_loss. */
+static bool is_identifier(const char *s)
+{
+	if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_'))
+		return false;
+	for (s++; *s; s++)
+		if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+		      *s == '_'))
+			return false;
+	return true;
+}
+
+/* The text of a scalar that names a path or a parser ("512" too), or
+ * NULL after an error. */
+static const char *entry_text(struct loader *ld, const char *run, const char *key,
+			      const struct value *v)
+{
+	if ((v->kind == VALUE_STRING || v->kind == VALUE_NUMBER) && v->text && v->len > 0)
+		return v->text;
+	diag_error(ld->d, v->loc, "'%s' of run '%s' must be %s, not %s", key, run,
+		   strcmp(key, "parser") == 0 ? "a parser name"
+		   : strcmp(key, "name_pattern") == 0 ? "a pattern"
+						       : "a path",
+		   v->kind == VALUE_STRING ? "an empty string" : value_kind_name(v->kind));
+	ld->ok = false;
+	return NULL;
+}
+
+/* Checks that path (as written: `rel`, reported at `at`) leads to a
+ * regular file inside the project.  Returns its canonical form, which is
+ * what gets read, or NULL after an error. */
+static char *confined_file(struct loader *ld, const char *path, const char *rel, struct loc at)
+{
+	char *real = path_resolve(path);
+	if (!real) {
+		diag_error(ld->d, at, "cannot read %s: %s", rel, strerror(errno));
+		ld->ok = false;
+		return NULL;
+	}
+	if (!path_under(real, ld->root_real)) {
+		diag_error(ld->d, at,
+			   "%s leads outside the project: logdown reads nothing there (copy the "
+			   "file into the project)",
+			   rel);
+		goto fail;
+	}
+	struct stat st;
+	if (stat(real, &st) != 0) {
+		diag_error(ld->d, at, "cannot read %s: %s", rel, strerror(errno));
+		goto fail;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		diag_error(ld->d, at, "%s is a folder, not a result file", rel);
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		diag_error(ld->d, at, "%s is not a regular file (a FIFO or device)", rel);
+		goto fail;
+	}
+	return real;
+fail:
+	ld->ok = false;
+	free(real);
+	return NULL;
+}
+
+static bool load_all(struct loader *ld, struct report_runs *out, const struct value *spec);
+
+struct name_pattern;
+static void pattern_apply(struct loader *ld, const struct name_pattern *np, const char *path,
+			  struct run *r);
+
+/* The key of a run on disk: the parser set, the parser named (NULL:
+ * detected), the file's content hash and the names that shape the run. */
+static struct cache_key disk_key(const struct cache_key *parsers, const struct parser *p,
+				 const struct cache_key *fh, const char *shown,
+				 const char *run_name, const char *np_text)
+{
+	struct cache_hasher *h = cache_hasher_new();
+	cache_hasher_str(h, "run");
+	cache_hasher_key(h, parsers);
+	cache_hasher_str(h, p ? parser_name(p) : "");
+	cache_hasher_key(h, fh);
+	cache_hasher_str(h, shown);
+	cache_hasher_str(h, run_name);
+	cache_hasher_str(h, np_text ? np_text : "");
+	return cache_hasher_end(h);
+}
+
+/* Parses one confined file (real: its canonical path, shown: as
+ * diagnostics name it) into a run named run_name, with parser p or the
+ * one detection picks, then np's fields (np_text: its text) when np is
+ * not NULL.  Through the loader's cache when there is one.  NULL after
+ * an error. */
+static struct run *load_run(struct loader *ld, const char *real, const char *shown,
+			    const char *run_name, const struct parser *p, struct loc at,
+			    const struct name_pattern *np, const char *np_text)
+{
+	if (ld->inputs) {
+		struct cache_key fh;
+		if (!cache_file_hash(ld->disk, real, &fh)) {
+			ld->ok = false;
+			return NULL;
+		}
+		cache_hasher_str(ld->inputs, "run");
+		cache_hasher_str(ld->inputs, p ? parser_name(p) : "");
+		cache_hasher_key(ld->inputs, &fh);
+		cache_hasher_str(ld->inputs, shown);
+		cache_hasher_str(ld->inputs, run_name);
+		cache_hasher_str(ld->inputs, np_text ? np_text : "");
+		if (ld->parsers_key) {
+			/* the run a load would find on disk: still in use */
+			struct cache_key dkey = disk_key(ld->parsers_key, p, &fh, shown, run_name,
+							 np_text);
+			cache_run_keep(ld->disk, &dkey);
+		}
+		if (ld->on_file)
+			ld->on_file(ld->file_ctx, shown);
+		return (struct run *)(void *)&placeholder;
+	}
+	/* With a disk cache, a run is known by the content of everything it
+	 * comes from: the parsers, the file, the names.  Detection too is
+	 * a function of those, so a hit skips it. */
+	struct parse_cache *pc = ld->cache;
+	struct cache_key dkey;
+	bool dkeyed = false;
+	if (pc && pc->disk) {
+		struct cache_key fh;
+		if (cache_file_hash(pc->disk, real, &fh)) {
+			dkey = disk_key(&pc->parsers_key, p, &fh, shown, run_name, np_text);
+			dkeyed = true;
+			struct run *hit = content_hit(pc, &dkey);
+			if (hit)
+				return hit;
+		}
+	}
+	size_t before_all = diag_errors(ld->d) + diag_warnings(ld->d);
+	/* Detection names the file it looked at: the path as the project
+	 * knows it, not the canonical one. */
+	if (!p)
+		p = parsers_detect(ld->parsers, shown, at, ld->d);
+	if (!p) {
+		ld->ok = false;
+		return NULL;
+	}
+	struct parse_cache *c = ld->cache;
+	long long st[6];
+	bool keyed = c && file_key(real, st);
+	const char *np_key = np_text ? np_text : "";
+	if (keyed && !dkeyed) {
+		pthread_mutex_lock(&c->mu);
+		struct cache_entry *e = cache_find(c, real, shown, run_name, parser_name(p), np_key, st);
+		struct run *hit = NULL;
+		if (e) {
+			e->gen = c->gen;
+			c->reused++;
+			hit = e->run;
+		}
+		pthread_mutex_unlock(&c->mu);
+		if (hit)
+			return hit;
+	}
+	size_t before = diag_errors(ld->d) + diag_warnings(ld->d);
+	struct run *r = parser_run(p, real, shown, run_name, ld->d);
+	if (r && np)
+		pattern_apply(ld, np, shown, r);
+	if (!r) {
+		ld->ok = false;
+		return NULL;
+	}
+	if (c) {
+		pthread_mutex_lock(&c->mu);
+		c->parsed++;
+		c->e = xrealloc(c->e, (c->n + 1) * sizeof *c->e);
+		struct cache_entry *e = &c->e[c->n++];
+		memset(e, 0, sizeof *e);
+		e->real = xstrdup(real);
+		e->shown = xstrdup(shown);
+		e->run_name = xstrdup(run_name);
+		e->parser = xstrdup(parser_name(p));
+		e->np = xstrdup(np_key);
+		if (keyed)
+			memcpy(e->st, st, sizeof st);
+		e->run = r;
+		e->gen = c->gen;
+		e->reusable = keyed && diag_errors(ld->d) + diag_warnings(ld->d) == before;
+		/* only a parse that reported nothing is kept on disk */
+		bool clean = dkeyed && diag_errors(ld->d) + diag_warnings(ld->d) == before_all;
+		e->has_dkey = clean;
+		if (clean)
+			e->dkey = dkey;
+		pthread_mutex_unlock(&c->mu);
+		if (clean)
+			cache_run_put(c->disk, &dkey, r);
+	}
+	return r;
+}
+
+struct name_pattern {
+	pcre2_code *code;
+	pcre2_match_data *md;
+	pcre2_match_context *mctx;
+	uint32_t count; /* named groups */
+	uint32_t entry_size;
+	PCRE2_SPTR table;
+	const struct value *v; /* where it was written */
+};
+
+/* Compiles the name_pattern in v; false after an error at the pattern's
+ * own column. */
+static bool pattern_compile(struct loader *ld, struct name_pattern *np, const struct value *v,
+			    const char *text)
+{
+	int err;
+	PCRE2_SIZE off;
+	np->v = v;
+	np->code = pcre2_compile((PCRE2_SPTR)text, PCRE2_ZERO_TERMINATED, 0, &err, &off, NULL);
+	if (!np->code) {
+		PCRE2_UCHAR msg[256];
+		pcre2_get_error_message(err, msg, sizeof msg);
+		struct loc at = v->loc;
+		/* A quoted scalar's text starts one column after its quote. */
+		bool quoted = at.len == (int)v->len + 2;
+		at.col += (int)off + (quoted ? 1 : 0);
+		at.len = 1;
+		diag_error(ld->d, at, "name_pattern does not compile: %s", (const char *)msg);
+		ld->ok = false;
+		return false;
+	}
+	pcre2_pattern_info(np->code, PCRE2_INFO_NAMECOUNT, &np->count);
+	pcre2_pattern_info(np->code, PCRE2_INFO_NAMEENTRYSIZE, &np->entry_size);
+	pcre2_pattern_info(np->code, PCRE2_INFO_NAMETABLE, &np->table);
+	if (np->count == 0) {
+		diag_error(ld->d, v->loc,
+			   "name_pattern has no named group, such as (?<batch_size>\\d+): nothing "
+			   "would become a field");
+		ld->ok = false;
+		return false;
+	}
+	np->md = pcre2_match_data_create_from_pattern(np->code, NULL);
+	np->mctx = pcre2_match_context_create(NULL);
+	pcre2_set_match_limit(np->mctx, NAME_MATCH_LIMIT);
+	return true;
+}
+
+static void pattern_free(struct name_pattern *np)
+{
+	pcre2_match_data_free(np->md);
+	pcre2_match_context_free(np->mctx);
+	pcre2_code_free(np->code);
+}
+
+/* Sets the named groups of np, matched against the file name of path,
+ * as fields of r.  A group that took no part, or a name that does not
+ * match, gives missing values, so that every member of a set has the
+ * same fields. */
+static void pattern_apply(struct loader *ld, const struct name_pattern *np, const char *path,
+			  struct run *r)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	int rc = pcre2_match(np->code, (PCRE2_SPTR)base, strlen(base), 0, 0, np->md, np->mctx);
+	if (rc == PCRE2_ERROR_NOMATCH) {
+		diag_warning(ld->d, np->v->loc,
+			     "name_pattern does not match '%s': its fields are missing for run '%s'",
+			     base, run_name(r));
+	} else if (rc < 0) {
+		PCRE2_UCHAR msg[256];
+		pcre2_get_error_message(rc, msg, sizeof msg);
+		diag_error(ld->d, np->v->loc, "name_pattern failed on '%s': %s", base,
+			   (const char *)msg);
+		ld->ok = false;
+	}
+	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(np->md);
+	for (uint32_t i = 0; i < np->count; i++) {
+		PCRE2_SPTR entry = np->table + (size_t)i * np->entry_size;
+		unsigned group = ((unsigned)entry[0] << 8) | entry[1];
+		const char *name = (const char *)entry + 2;
+		struct datum d = {DATUM_MISSING, 0, NULL, 0, 0};
+		if (rc >= 0 && (int)group < rc && ov[2 * group] != PCRE2_UNSET)
+			d = datum_from_text(base + ov[2 * group], ov[2 * group + 1] - ov[2 * group], 0);
+		/* The log's own value wins: it links to its line.  The file name
+		 * fills in what the log does not say. */
+		const struct datum *own = run_field(r, name);
+		if (own && own->kind != DATUM_MISSING && own->line > 0)
+			continue;
+		run_set_field(r, name, &d);
+	}
+}
+
+/* Escapes the glob characters of a literal folder name, so that a
+ * report in "content/[draft] hw" still globs below its own folder. */
+static char *glob_escape(const char *s)
+{
+	struct buf b = BUF_INIT;
+	for (; *s; s++) {
+		if (strchr("*?[]\\", *s))
+			buf_putc(&b, '\\');
+		buf_putc(&b, *s);
+	}
+	return buf_detach(&b);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void set_push(struct runset *set, struct run *r)
+{
+	set->runs = xrealloc(set->runs, (set->count + 1) * sizeof *set->runs);
+	set->runs[set->count++] = r;
+}
+
+/* The members of a glob run set. */
+static void load_glob(struct loader *ld, struct runset *set, const struct value *gv,
+		      const char *pattern, const struct parser *p, const struct value *npv,
+		      const char *np_text)
+{
+	struct name_pattern np = {0};
+	if (npv && !pattern_compile(ld, &np, npv, np_text)) {
+		pattern_free(&np);
+		return;
+	}
+	char *full;
+	if (pattern[0] == '/') {
+		full = xstrdup(pattern);
+	} else {
+		char *dir = glob_escape(ld->report_dir);
+		full = path_join(dir, pattern);
+		free(dir);
+	}
+	glob_t g;
+	int rc = glob(full, GLOB_NOSORT, NULL, &g);
+	size_t files = 0;
+	if (rc == 0 && g.gl_pathc > limit_get(LIMIT_GLOB_FILES)) {
+		/* Each member is a run, parsed and kept: refuse before any is. */
+		diag_error(ld->d, gv->loc, "%s matches %zu files, more than %lu (%s)", pattern,
+			   (size_t)g.gl_pathc, limit_get(LIMIT_GLOB_FILES), limit_hint(LIMIT_GLOB_FILES));
+		ld->ok = false;
+		files = g.gl_pathc;
+	} else if (rc == 0) {
+		qsort(g.gl_pathv, g.gl_pathc, sizeof *g.gl_pathv, cmp_str);
+		for (size_t i = 0; i < g.gl_pathc; i++) {
+			const char *path = g.gl_pathv[i];
+			/* A folder matched by the pattern is no result file. */
+			if (is_dir(path))
+				continue;
+			files++;
+			char *real = confined_file(ld, path, path, gv->loc);
+			if (!real)
+				continue;
+			char *name = path_stem(path);
+			struct run *r = load_run(ld, real, path, name, p, gv->loc, npv ? &np : NULL,
+						 npv ? np_text : NULL);
+			if (r)
+				set_push(set, r);
+			free(name);
+			free(real);
+		}
+	}
+	if (rc == GLOB_NOSPACE || rc == GLOB_ABORTED) {
+		diag_error(ld->d, gv->loc, "cannot list the files of %s: %s", pattern,
+			   rc == GLOB_NOSPACE ? strerror(ENOMEM) : strerror(errno ? errno : EIO));
+		ld->ok = false;
+	} else if (files == 0) {
+		diag_error(ld->d, gv->loc, "no file matches %s (in %s)", pattern,
+			   *ld->report_dir ? ld->report_dir : ".");
+		ld->ok = false;
+	}
+	if (rc == 0)
+		globfree(&g);
+	free(full);
+	pattern_free(&np);
+}
+
+/* One entry of runs:, `name: spec`, into set.  False when nothing was
+ * loaded and the set is to be dropped. */
+static bool load_entry(struct loader *ld, struct runset *set, const char *name,
+		       const struct value *spec)
+{
+	const struct value *file = NULL, *gl = NULL, *parser = NULL, *np = NULL;
+	bool bad = false;
+	if (spec->kind == VALUE_STRING || spec->kind == VALUE_NUMBER) {
+		file = spec;
+	} else if (spec->kind == VALUE_MAP) {
+		for (size_t i = 0; i < spec->count; i++) {
+			const char *key = spec->keys[i];
+			const struct value *v = spec->items[i];
+			if (strcmp(key, "file") == 0) {
+				file = v;
+			} else if (strcmp(key, "glob") == 0) {
+				gl = v;
+			} else if (strcmp(key, "parser") == 0) {
+				parser = v;
+			} else if (strcmp(key, "name_pattern") == 0) {
+				np = v;
+			} else {
+				const char *near = closest_name(key, entry_keys);
+				if (near)
+					diag_error(ld->d, spec->key_locs[i],
+						   "unknown key '%s' in run '%s' (did you mean '%s'?)",
+						   key, name, near);
+				else
+					diag_error(ld->d, spec->key_locs[i],
+						   "unknown key '%s' in run '%s' (known: file, glob, "
+						   "parser, name_pattern)",
+						   key, name);
+				bad = true;
+			}
+		}
+		if (file && gl) {
+			diag_error(ld->d, spec->key_locs[value_index(spec, "glob")],
+				   "run '%s' has both file: and glob:; give one", name);
+			bad = true;
+		} else if (!file && !gl) {
+			diag_error(ld->d, spec->loc,
+				   "run '%s' needs file: (one result file) or glob: (a run set)", name);
+			bad = true;
+		}
+		if (np && !gl) {
+			diag_error(ld->d, spec->key_locs[value_index(spec, "name_pattern")],
+				   "name_pattern names the members of a glob: run '%s' has none", name);
+			bad = true;
+		}
+	} else {
+		diag_error(ld->d, spec->loc,
+			   "run '%s' must be a file path or a map with file: or glob:, not %s", name,
+			   value_kind_name(spec->kind));
+		bad = true;
+	}
+	const char *file_text = file ? entry_text(ld, name, "file", file) : NULL;
+	const char *glob_text = gl ? entry_text(ld, name, "glob", gl) : NULL;
+	const char *parser_text = parser ? entry_text(ld, name, "parser", parser) : NULL;
+	const char *np_text = np ? entry_text(ld, name, "name_pattern", np) : NULL;
+	if (bad || (file && !file_text) || (gl && !glob_text) || (parser && !parser_text) ||
+	    (np && !np_text)) {
+		ld->ok = false;
+		return false;
+	}
+	const struct parser *p = NULL;
+	if (parser) {
+		p = parsers_lookup(ld->parsers, parser_text, parser->loc, ld->d);
+		if (!p) {
+			ld->ok = false;
+			return false;
+		}
+	}
+	set->name = xstrdup(name);
+	if (gl) {
+		set->is_set = true;
+		load_glob(ld, set, gl, glob_text, p, np, np_text);
+		return true;
+	}
+	char *path = path_join(ld->report_dir, file_text);
+	char *real = confined_file(ld, path, file_text, file->loc);
+	struct run *r = real ? load_run(ld, real, path, name, p, file->loc, NULL, NULL) : NULL;
+	free(real);
+	free(path);
+	if (!r)
+		return false;
+	set_push(set, r);
+	return true;
+}
+
+bool report_runs_load(struct report_runs *out, const struct value *spec, const char *report_dir,
+		      const char *root_real, const struct parser_set *parsers, struct diag *d)
+{
+	return report_runs_load_cached(out, spec, report_dir, root_real, parsers, NULL, d);
+}
+
+bool report_runs_load_cached(struct report_runs *out, const struct value *spec,
+			     const char *report_dir, const char *root_real,
+			     const struct parser_set *parsers, struct parse_cache *cache,
+			     struct diag *d)
+{
+	struct loader ld = {.report_dir = report_dir, .root_real = root_real, .parsers = parsers,
+			    .d = d, .ok = true, .cache = cache};
+	return load_all(&ld, out, spec);
+}
+
+bool report_runs_inputs(const struct value *spec, const char *report_dir, const char *root_real,
+			const struct parser_set *parsers, struct cache *disk,
+			const struct cache_key *parsers_key, struct cache_hasher *h,
+			void (*on_file)(void *ctx, const char *shown), void *file_ctx,
+			struct diag *d)
+{
+	struct loader ld = {.report_dir = report_dir, .root_real = root_real, .parsers = parsers,
+			    .d = d, .ok = true, .disk = disk, .parsers_key = parsers_key,
+			    .inputs = h, .on_file = on_file, .file_ctx = file_ctx};
+	struct report_runs rr;
+	bool ok = load_all(&ld, &rr, spec);
+	rr.borrowed = true;
+	for (size_t i = 0; i < rr.count; i++) {
+		cache_hasher_str(h, rr.sets[i].name);
+		cache_hasher_bytes(h, &rr.sets[i].count, sizeof rr.sets[i].count);
+	}
+	report_runs_free(&rr);
+	return ok;
+}
+
+static bool load_all(struct loader *ld, struct report_runs *out, const struct value *spec)
+{
+	struct diag *d = ld->d;
+	out->sets = NULL;
+	out->count = 0;
+	out->borrowed = ld->cache != NULL;
+	if (!spec || spec->kind == VALUE_NULL)
+		return true;
+	if (spec->kind != VALUE_MAP) {
+		diag_error(d, spec->loc, "'runs' must be a map of run names to result files, not %s",
+			   value_kind_name(spec->kind));
+		return false;
+	}
+	out->sets = xcalloc(spec->count ? spec->count : 1, sizeof *out->sets);
+	for (size_t i = 0; i < spec->count; i++) {
+		const char *name = spec->keys[i];
+		if (!is_identifier(name)) {
+			diag_error(d, spec->key_locs[i],
+				   "run name '%s' cannot be written in an expression: use letters, "
+				   "digits and '_', not starting with a digit",
+				   name);
+			ld->ok = false;
+			continue;
+		}
+		struct runset *set = &out->sets[out->count];
+		memset(set, 0, sizeof *set);
+		if (load_entry(ld, set, name, spec->items[i])) {
+			out->count++;
+		} else {
+			free(set->name);
+			free(set->runs);
+		}
+	}
+	return ld->ok;
+}
+
+void report_runs_free(struct report_runs *rr)
+{
+	if (!rr)
+		return;
+	for (size_t i = 0; i < rr->count; i++) {
+		for (size_t k = 0; !rr->borrowed && k < rr->sets[i].count; k++)
+			run_free(rr->sets[i].runs[k]);
+		free(rr->sets[i].runs);
+		free(rr->sets[i].name);
+	}
+	free(rr->sets);
+	rr->sets = NULL;
+	rr->count = 0;
+}

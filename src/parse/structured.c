@@ -1,0 +1,1451 @@
+/* structured.c: JSON, YAML and CSV result files into runs.
+ *
+ * YAML loads into a value tree (yamldoc) that is then walked; JSON is
+ * read by the reader below straight into the run, each item of a list
+ * a small tree of its own, so that a big file never becomes a big tree.
+ * Both give the same fields and series:
+ *
+ *   - a map's members become fields named by their dotted key path
+ *     ("summary.metis.mean_latency_s");
+ *   - numbers keep the text they were written with ("1.0" stays "1.0");
+ *   - strings are strings; in YAML, a plain (unquoted) string is typed
+ *     as a log capture would be ("98.07%" is 98.07, "n/a" is missing),
+ *     while a quoted one always stays a string, as in JSON;
+ *   - null is a missing value, with the text "null";
+ *   - a boolean is the number 1 or 0 with the text "true" or "false":
+ *     shown as written, and sum(), mean() and count() over a column of
+ *     them count and rate successes;
+ *   - JSON's NaN, Infinity and -Infinity (Python writes them) are
+ *     numbers, as "nan" and "inf" in a log are (a diverged loss);
+ *   - a list of maps becomes a series named by its key path, its columns
+ *     the union of the maps' keys in first-seen order (a map inside a
+ *     row flattens into dotted columns, "gpu.util"), an absent key a
+ *     missing cell, each row's line the line its map starts on;
+ *   - a list of scalars becomes a series with the one column "value";
+ *   - a list of lists of scalars (a matrix) becomes a series with the
+ *     columns c1, c2, ... (the longest row decides how many);
+ *   - anything deeper (a list inside a row, a list of lists of lists)
+ *     cannot be a cell: it is left out with a warning at its line;
+ *   - a whole document that is a list is the series "rows"; one that is
+ *     a lone scalar is the field "value".
+ *
+ * CSV is RFC 4180: quoted cells, "" for a quote inside one, CRLF or LF
+ * line ends, line breaks inside quotes.  The header row names the
+ * columns of the series "rows" (snake_case; an empty header cell gives
+ * c<N>, a repeated name gets _2, _3, ...); cells are typed as log
+ * captures are.  Blank lines are skipped; spaces around an unquoted
+ * cell are not part of it.
+ *
+ * JSON and CSV are streamed, not slurped: they are read through a
+ * buffer of STREAM_CHUNK bytes that is refilled as the reader goes and
+ * grows only to hold one token (a number, a word) bigger than it, so
+ * that a 1 GB file costs what is kept of it (its series) and not 1 GB
+ * of text besides.  The lines of a file up to QUOTE_LIMIT bytes are
+ * quoted under its diagnostics: such a file is read whole first, and
+ * streamed from memory; a bigger one is streamed from the disk and its
+ * diagnostics give line and column without the line, as for a big log.
+ * YAML is read whole: libyaml builds its tree of the whole document. */
+#include "parse/structured.h"
+
+#include <assert.h>
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/fsutil.h"
+#include "base/util.h"
+#include "data/value.h"
+#include "data/limit.h"
+#include "data/yamldoc.h"
+
+/* JSON nested deeper than limit json_depth (default 200) is refused
+ * rather than risking the stack (yamldoc's limit, for the same reason). */
+#define JSON_MAX_DEPTH ((int)limit_get(LIMIT_JSON_DEPTH))
+
+static const char bom[] = "\xEF\xBB\xBF";
+
+static long count_lines(const char *text, size_t len)
+{
+	long n = 0;
+	for (const char *p = text, *end = text + len; p < end; p++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		n++;
+		if (!nl)
+			break;
+		p = nl;
+	}
+	return n;
+}
+
+/* Reads the whole file; false after reporting why it cannot be read. */
+static bool read_text(const char *path, const char *shown, struct buf *text, struct diag *d)
+{
+	if (file_read(path, text, NULL))
+		return true;
+	diag_error(d, loc_line(shown, 0), "cannot read: %s", strerror(errno));
+	return false;
+}
+
+/* Reading a file in bounded chunks, for JSON and CSV. */
+
+#define STREAM_CHUNK ((size_t)1 << 20)
+/* Files up to this size are read whole so that their diagnostics quote
+ * the line (logparse.c quotes logs up to the same size). */
+#define QUOTE_LIMIT ((off_t)4 << 20)
+
+struct stream {
+	int fd;             /* read from it, or from mem when fd < 0 */
+	const char *mem;
+	size_t mem_len, mem_off;
+	const char *file;   /* as shown, for a read error */
+	struct diag *d;
+	char *buf;
+	size_t cap;
+	size_t pos, len;    /* buf[pos, len) is read, not yet consumed */
+	int64_t base;       /* the offset of buf[0] in the content (after a BOM) */
+	size_t chunk;       /* bytes asked of one read */
+	bool eof;
+	bool io_error;      /* reported */
+	bool opened;        /* and d has the file as a source */
+	long nl;            /* line ends read so far */
+	char last;          /* the last byte read */
+};
+
+/* The bytes one refill asks for: STREAM_CHUNK, or, for tests only, the
+ * environment's LOGDOWN_TEST_CHUNK (1 to STREAM_CHUNK), so that every
+ * token, escape and line end can be made to straddle a refill: the
+ * output must not change with it. */
+static size_t stream_chunk(void)
+{
+	const char *e = getenv("LOGDOWN_TEST_CHUNK");
+	if (!e || !*e)
+		return STREAM_CHUNK;
+	char *end;
+	unsigned long n = strtoul(e, &end, 10);
+	return *end || n < 1 || n > STREAM_CHUNK ? STREAM_CHUNK : (size_t)n;
+}
+
+/* Reads more into the buffer until buf[pos + k] is there; false at the
+ * end of the file (or after a read error, reported).  Moves the bytes
+ * from pos to the buffer's start: pointers into it do not survive. */
+static bool stream_fill(struct stream *s, size_t k)
+{
+	while (s->pos + k >= s->len) {
+		if (s->eof)
+			return false;
+		if (s->pos > 0) {
+			memmove(s->buf, s->buf + s->pos, s->len - s->pos);
+			s->base += (int64_t)s->pos;
+			s->len -= s->pos;
+			s->pos = 0;
+		}
+		/* Full of one token: only then does the buffer grow. */
+		if (s->len == s->cap) {
+			s->cap = s->cap ? 2 * s->cap : s->chunk;
+			s->buf = xrealloc(s->buf, s->cap);
+		}
+		size_t want = s->cap - s->len;
+		if (want > s->chunk)
+			want = s->chunk;
+		ssize_t n;
+		if (s->fd < 0) {
+			n = (ssize_t)(s->mem_len - s->mem_off < want ? s->mem_len - s->mem_off : want);
+			memcpy(s->buf + s->len, s->mem + s->mem_off, (size_t)n);
+			s->mem_off += (size_t)n;
+		} else {
+			do
+				n = read(s->fd, s->buf + s->len, want);
+			while (n < 0 && errno == EINTR);
+		}
+		if (n < 0) {
+			diag_error(s->d, loc_line(s->file, 0), "cannot read: %s", strerror(errno));
+			s->io_error = true;
+		}
+		if (n <= 0) {
+			s->eof = true;
+			return false;
+		}
+		for (const char *p = s->buf + s->len, *end = p + n;
+		     (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+			s->nl++;
+		s->last = s->buf[s->len + (size_t)n - 1];
+		s->len += (size_t)n;
+	}
+	return true;
+}
+
+/* The byte k after the current one (0: the current one), or -1 past the
+ * end of the file. */
+static inline int stream_peek(struct stream *s, size_t k)
+{
+	if (s->pos + k < s->len || stream_fill(s, k))
+		return (unsigned char)s->buf[s->pos + k];
+	return -1;
+}
+
+/* The offset of the current byte in the content. */
+static inline int64_t stream_at(const struct stream *s)
+{
+	return s->base + (int64_t)s->pos;
+}
+
+/* Opens path for r as `shown`: the stream starts after a byte order mark
+ * (not content: columns count from after it), and d quotes the file's
+ * lines until stream_close() when it is small enough to be held.  False
+ * after reporting why it cannot be read; close it in any case. */
+static bool stream_open(struct stream *s, const char *path, const char *shown, struct diag *d,
+			struct buf *whole)
+{
+	memset(s, 0, sizeof *s);
+	s->fd = -1;
+	s->file = shown;
+	s->d = d;
+	s->chunk = stream_chunk();
+	/* O_NONBLOCK: opening a FIFO must not hang the build. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0)
+		goto fail;
+	if (!S_ISREG(st.st_mode)) {
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		goto fail;
+	}
+	if (st.st_size > QUOTE_LIMIT) {
+		s->fd = fd;
+		/* Not read whole by diag to be quoted: its lines are not
+		 * quoted, but for the first one when it is short (a CSV
+		 * header). */
+		buf_grow(whole, STREAM_CHUNK);
+		ssize_t n;
+		do
+			n = pread(fd, whole->data, STREAM_CHUNK, 0);
+		while (n < 0 && errno == EINTR);
+		const char *nl = n > 0 ? memchr(whole->data, '\n', (size_t)n) : NULL;
+		whole->len = nl ? (size_t)(nl - whole->data) : 0;
+		whole->data[whole->len] = '\0';
+		diag_add_source(d, shown, nl ? buf_data(whole) : NULL, whole->len);
+	} else {
+		/* The size, and a byte to see the end by. */
+		buf_grow(whole, (size_t)st.st_size + 1);
+		for (;;) {
+			if (whole->cap - whole->len < 2)
+				buf_grow(whole, 65536);
+			ssize_t n = read(fd, whole->data + whole->len, whole->cap - whole->len - 1);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0)
+				goto fail;
+			if (n == 0)
+				break;
+			whole->len += (size_t)n;
+			whole->data[whole->len] = '\0';
+		}
+		close(fd);
+		fd = -1;
+		s->mem = buf_data(whole);
+		s->mem_len = whole->len;
+		size_t skip = s->mem_len >= 3 && memcmp(s->mem, bom, 3) == 0 ? 3 : 0;
+		diag_add_source(d, shown, s->mem + skip, s->mem_len - skip);
+	}
+	s->opened = true;
+	if (stream_peek(s, 0) == 0xEF && stream_peek(s, 1) == 0xBB && stream_peek(s, 2) == 0xBF) {
+		s->pos = 3;
+		s->base = -3;
+	}
+	return !s->io_error;
+fail:
+	diag_error(d, loc_line(shown, 0), "cannot read: %s", strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return false;
+}
+
+/* Reads to the end, for the line count, gives r its line count, and
+ * stops quoting the file. */
+static void stream_close(struct stream *s, struct run *r)
+{
+	if (r && !s->io_error && s->opened) {
+		s->pos = s->len;
+		while (stream_fill(s, 0))
+			s->pos = s->len;
+		/* Lines, a last one without its line end included. */
+		int64_t size = s->base + (int64_t)s->len;
+		run_set_line_count(r, s->nl + (size > 0 && s->last != '\n' ? 1 : 0));
+	}
+	if (s->fd >= 0)
+		close(s->fd);
+	free(s->buf);
+	if (s->opened)
+		diag_forget_source(s->d, s->file);
+}
+
+/* Parsed values into fields and series. */
+
+struct walk {
+	struct run *r;
+	const char *file;
+	struct diag *d;
+	/* The file's text, to tell a plain YAML scalar from a quoted one;
+	 * NULL for JSON, whose strings are always strings. */
+	const char *yaml;
+	size_t yaml_len;
+	/* Offsets of line starts in yaml, for that. */
+	size_t *lines;
+	size_t nlines;
+	bool ok;
+};
+
+/* True when the scalar v was written without quotes in the YAML text. */
+static bool yaml_plain(const struct walk *w, const struct value *v)
+{
+	if (!w->yaml || v->loc.line < 1 || (size_t)v->loc.line > w->nlines || v->loc.col < 1)
+		return false;
+	size_t at = w->lines[v->loc.line - 1] + (size_t)v->loc.col - 1;
+	if (at >= w->yaml_len)
+		return false;
+	char c = w->yaml[at];
+	/* Quoted, or a block scalar (| or >): meant as text. */
+	return c != '"' && c != '\'' && c != '|' && c != '>';
+}
+
+/* The datum of a scalar; its text is borrowed from v. */
+static struct datum scalar_datum(const struct walk *w, const struct value *v)
+{
+	struct datum d = {DATUM_MISSING, 0, NULL, 0, v->loc.line};
+	switch (v->kind) {
+	case VALUE_NULL:
+		d.text = "null";
+		d.len = 4;
+		break;
+	case VALUE_BOOL:
+		d.kind = DATUM_NUMBER;
+		d.num = v->boolean ? 1 : 0;
+		d.text = v->boolean ? "true" : "false";
+		d.len = strlen(d.text);
+		break;
+	case VALUE_NUMBER:
+		d.kind = DATUM_NUMBER;
+		d.num = v->number;
+		d.text = v->text;
+		d.len = v->text ? v->len : 0;
+		break;
+	case VALUE_STRING:
+		if (yaml_plain(w, v))
+			return datum_from_text(v->text, v->len, v->loc.line);
+		d.kind = DATUM_STRING;
+		d.text = v->text;
+		d.len = v->len;
+		break;
+	default:
+		assert(!"not a scalar");
+	}
+	return d;
+}
+
+static bool is_scalar(const struct value *v)
+{
+	return v->kind != VALUE_LIST && v->kind != VALUE_MAP;
+}
+
+static char *join_path(const char *prefix, const char *key)
+{
+	return *prefix ? xasprintf("%s.%s", prefix, key) : xstrdup(key);
+}
+
+/* The cells of a list wait for their series, whose columns are only
+ * known once the whole list has been seen.  They wait packed, back to
+ * back in the builder's `cells`, so that a big list costs little more
+ * than its series will: each is its column (a varint), a byte of kind
+ * and PENDING_TEXT, a number's value (8 bytes) and a text's length (a
+ * varint) and bytes.  (As 40-byte structs, they made a 150 MB JSON list
+ * cost 681 MB rather than 430.) */
+#define PENDING_KIND 3u
+#define PENDING_TEXT 4u
+
+struct pending_row {
+	size_t first, n; /* its cells: the offset of the first, how many */
+	long line;
+};
+
+static void varint_put(struct buf *b, size_t v)
+{
+	for (; v >= 0x80; v >>= 7)
+		buf_putc(b, (char)(0x80 | (v & 0x7F)));
+	buf_putc(b, (char)v);
+}
+
+static const unsigned char *varint_get(const unsigned char *p, size_t *v)
+{
+	*v = 0;
+	for (unsigned shift = 0;; shift += 7) {
+		*v |= (size_t)(*p & 0x7F) << shift;
+		if (!(*p++ & 0x80))
+			return p;
+	}
+}
+
+/* Builds the series of one list, item by item, so that a reader can
+ * hand over each item and free it: a big JSON file never exists as a
+ * tree of all its values. */
+struct builder {
+	struct walk *w;
+	const char *name;
+	struct loc at;
+	/* VALUE_MAP (rows are maps), VALUE_LIST (rows are lists),
+	 * VALUE_STRING (rows are scalars) or VALUE_NULL (no row yet says). */
+	enum value_kind shape;
+	/* The columns so far, as the keys of a map (its hash index keeps
+	 * lookups fast in wide tables), and the cells that cannot be cells,
+	 * already reported. */
+	struct value *names;
+	struct value *warned;
+	struct buf cells;
+	struct pending_row *rows;
+	size_t nrows, rows_cap;
+};
+
+static void builder_init(struct builder *b, struct walk *w, const char *name, struct loc at)
+{
+	memset(b, 0, sizeof *b);
+	b->w = w;
+	b->name = name;
+	b->at = at;
+	b->shape = VALUE_NULL;
+	b->names = value_new(VALUE_MAP);
+	b->warned = value_new(VALUE_MAP);
+}
+
+static size_t column_of(struct builder *b, const char *name)
+{
+	long i = value_index(b->names, name);
+	if (i >= 0)
+		return (size_t)i;
+	value_set(b->names, name, value_new(VALUE_NULL));
+	return b->names->count - 1;
+}
+
+static void add_cell(struct builder *b, size_t col, const struct value *v)
+{
+	struct datum d = scalar_datum(b->w, v);
+	assert((unsigned)d.kind <= PENDING_KIND);
+	varint_put(&b->cells, col);
+	buf_putc(&b->cells, (char)((unsigned)d.kind | (d.text ? PENDING_TEXT : 0)));
+	if (d.kind == DATUM_NUMBER)
+		buf_put(&b->cells, (const char *)&d.num, sizeof d.num);
+	if (d.text) {
+		varint_put(&b->cells, d.len);
+		buf_put(&b->cells, d.text, d.len);
+	}
+	b->rows[b->nrows - 1].n++;
+}
+
+static void left_out(struct builder *b, const char *path, const struct value *v)
+{
+	if (value_index(b->warned, path) >= 0)
+		return;
+	value_set(b->warned, path, value_new(VALUE_NULL));
+	diag_warning(b->w->d, v->loc,
+		     "'%s': a %s inside a row cannot be a cell and is left out (logdown reads "
+		     "lists of objects, of values and of lists of values)",
+		     path, v->kind == VALUE_LIST ? "list" : "map");
+}
+
+/* The cells of row map m; prefix is the dotted path within the row. */
+static void map_cells(struct builder *b, const struct value *m, const char *prefix)
+{
+	for (size_t i = 0; i < m->count; i++) {
+		const struct value *v = m->items[i];
+		/* Most rows are flat: their keys are their columns. */
+		char *path = *prefix ? join_path(prefix, m->keys[i]) : NULL;
+		const char *col = path ? path : m->keys[i];
+		if (v->kind == VALUE_MAP) {
+			map_cells(b, v, col);
+		} else if (v->kind == VALUE_LIST) {
+			char *full = join_path(b->name, col);
+			left_out(b, full, v);
+			free(full);
+		} else {
+			add_cell(b, column_of(b, col), v);
+		}
+		free(path);
+	}
+}
+
+static const char *kind_word(enum value_kind k)
+{
+	return k == VALUE_MAP ? "an object" : k == VALUE_LIST ? "a list" : "a value";
+}
+
+/* Adds list item `it` as the next row.  it is only borrowed. */
+static void builder_add(struct builder *b, const struct value *it)
+{
+	enum value_kind kind = is_scalar(it) ? VALUE_STRING : it->kind;
+	if (b->shape == VALUE_NULL && it->kind != VALUE_NULL)
+		b->shape = kind;
+	if (it->kind != VALUE_NULL && kind != b->shape) {
+		diag_warning(b->w->d, it->loc, "'%s': %s in a list of %s is left out", b->name,
+			     kind_word(kind),
+			     b->shape == VALUE_MAP ? "objects" : b->shape == VALUE_LIST ? "lists"
+											 : "values");
+		return;
+	}
+	if (b->nrows == b->rows_cap) {
+		b->rows_cap = b->rows_cap ? 2 * b->rows_cap : 16;
+		b->rows = xrealloc(b->rows, b->rows_cap * sizeof *b->rows);
+	}
+	struct pending_row *row = &b->rows[b->nrows++];
+	row->first = b->cells.len;
+	row->n = 0;
+	row->line = it->loc.line;
+	if (it->kind == VALUE_NULL && b->shape != VALUE_STRING) {
+		/* A null row: all of it missing, so that rows still count the
+		 * list's items. */
+	} else if (it->kind == VALUE_MAP) {
+		map_cells(b, it, "");
+	} else if (it->kind == VALUE_LIST) {
+		for (size_t k = 0; k < it->count; k++) {
+			char col[32];
+			snprintf(col, sizeof col, "c%zu", k + 1);
+			size_t c = column_of(b, col);
+			if (is_scalar(it->items[k])) {
+				add_cell(b, c, it->items[k]);
+			} else {
+				char *full = join_path(b->name, col);
+				left_out(b, full, it->items[k]);
+				free(full);
+			}
+		}
+	} else {
+		add_cell(b, column_of(b, "value"), it);
+	}
+}
+
+static void builder_release(struct builder *b)
+{
+	buf_free(&b->cells);
+	free(b->rows);
+	value_free(b->names);
+	value_free(b->warned);
+}
+
+/* Makes the series and frees the builder. */
+static void builder_finish(struct builder *b)
+{
+	/* An empty list, or one of nulls, is a list of values. */
+	if (b->names->count == 0)
+		column_of(b, "value");
+	size_t ncols = b->names->count;
+	struct series *s = run_add_series(b->w->r, b->name, (const char *const *)b->names->keys,
+					  ncols);
+	if (!s) {
+		b->w->ok = false;
+		diag_error(b->w->d, b->at, "two lists make the series '%s' with different columns",
+			   b->name);
+	}
+	struct datum *cells = xcalloc(ncols, sizeof *cells);
+	for (size_t i = 0; s && i < b->nrows; i++) {
+		const struct pending_row *row = &b->rows[i];
+		for (size_t k = 0; k < ncols; k++) {
+			struct datum none = {DATUM_MISSING, 0, NULL, 0, row->line};
+			cells[k] = none;
+		}
+		const unsigned char *p = (const unsigned char *)buf_data(&b->cells) + row->first;
+		for (size_t k = 0; k < row->n; k++) {
+			size_t col;
+			p = varint_get(p, &col);
+			unsigned head = *p++;
+			struct datum d = {(enum datum_kind)(head & PENDING_KIND), 0, NULL, 0, row->line};
+			if (d.kind == DATUM_NUMBER) {
+				memcpy(&d.num, p, sizeof d.num);
+				p += sizeof d.num;
+			}
+			if (head & PENDING_TEXT) {
+				p = varint_get(p, &d.len);
+				d.text = (const char *)p;
+				p += d.len;
+			}
+			cells[col] = d;
+		}
+		series_append(s, cells, row->line);
+	}
+	free(cells);
+	builder_release(b);
+}
+
+/* Walks a loaded tree (YAML): maps into dotted fields, lists into
+ * series. */
+static void walk_value(struct walk *w, const struct value *v, const char *path)
+{
+	if (v->kind == VALUE_MAP) {
+		for (size_t i = 0; i < v->count; i++) {
+			char *child = join_path(path, v->keys[i]);
+			walk_value(w, v->items[i], child);
+			free(child);
+		}
+	} else if (v->kind == VALUE_LIST) {
+		struct builder b;
+		builder_init(&b, w, *path ? path : "rows", v->loc);
+		for (size_t i = 0; i < v->count; i++)
+			builder_add(&b, v->items[i]);
+		builder_finish(&b);
+	} else {
+		struct datum d = scalar_datum(w, v);
+		run_set_field(w->r, *path ? path : "value", &d);
+	}
+}
+
+/* JSON, read here rather than by libyaml, which refuses the surrogate
+ * pairs (\ud83d\ude00) that Python writes for emoji, and reads NaN as a
+ * string.  It reads from a stream: a token is looked at through
+ * json_peek(), which keeps everything from the current byte on in the
+ * buffer, and consumed by advancing s->pos. */
+
+struct json {
+	struct stream *s;
+	int line;
+	int64_t line_start;
+	/* Where the last run of blanks started (and the line it started
+	 * on): at the end of the file, a message points there, just after
+	 * the last thing written. */
+	int64_t ws_from, ws_end, ws_line_start;
+	int ws_line;
+	const char *file;
+	struct diag *d;
+	bool failed;
+};
+
+static inline int json_peek(struct json *j, size_t k)
+{
+	return stream_peek(j->s, k);
+}
+
+/* The place of the current byte, len bytes long. */
+static struct loc json_loc(const struct json *j, int len)
+{
+	struct loc l = {j->file, j->line, (int)(stream_at(j->s) - j->line_start) + 1, len};
+	return l;
+}
+
+static void json_ws(struct json *j)
+{
+	struct stream *s = j->s;
+	if (stream_at(s) != j->ws_end) {
+		j->ws_from = stream_at(s);
+		j->ws_line = j->line;
+		j->ws_line_start = j->line_start;
+	}
+	for (int c; (c = json_peek(j, 0)) >= 0; s->pos++) {
+		if (c == '\n') {
+			j->line++;
+			j->line_start = stream_at(s) + 1;
+		} else if (c != ' ' && c != '\t' && c != '\r') {
+			break;
+		}
+	}
+	j->ws_end = stream_at(s);
+}
+
+/* Reports "expected X, found Y" at the current position, Y being the
+ * word or character there, or the end of the file. */
+static void json_expected(struct json *j, const char *what)
+{
+	j->failed = true;
+	if (json_peek(j, 0) < 0) {
+		if (j->s->io_error)
+			return;
+		/* Point just after the last thing written, not at an empty
+		 * line below it. */
+		bool blanks = stream_at(j->s) == j->ws_end;
+		int64_t end = blanks ? j->ws_from : stream_at(j->s);
+		int64_t start = blanks ? j->ws_line_start : j->line_start;
+		struct loc at = {j->file, blanks ? j->ws_line : j->line, (int)(end - start) + 1, 1};
+		diag_error(j->d, at, "malformed JSON: expected %s, found the end of the file", what);
+		return;
+	}
+	size_t n = 0;
+	for (int c; n < 20 && (c = json_peek(j, n)) >= 0 && (isalnum(c) || c == '_');)
+		n++;
+	if (n == 0) {
+		/* One character, all of its UTF-8 bytes. */
+		n = 1;
+		for (int c; (c = json_peek(j, n)) >= 0 && (c & 0xC0) == 0x80;)
+			n++;
+	}
+	diag_error(j->d, json_loc(j, (int)n), "malformed JSON: expected %s, found '%.*s'", what,
+		   (int)n, j->s->buf + j->s->pos);
+}
+
+static void put_utf8(struct buf *b, unsigned long cp)
+{
+	if (cp < 0x80) {
+		buf_putc(b, (char)cp);
+	} else if (cp < 0x800) {
+		buf_putc(b, (char)(0xC0 | (cp >> 6)));
+		buf_putc(b, (char)(0x80 | (cp & 0x3F)));
+	} else if (cp < 0x10000) {
+		buf_putc(b, (char)(0xE0 | (cp >> 12)));
+		buf_putc(b, (char)(0x80 | ((cp >> 6) & 0x3F)));
+		buf_putc(b, (char)(0x80 | (cp & 0x3F)));
+	} else {
+		buf_putc(b, (char)(0xF0 | (cp >> 18)));
+		buf_putc(b, (char)(0x80 | ((cp >> 12) & 0x3F)));
+		buf_putc(b, (char)(0x80 | ((cp >> 6) & 0x3F)));
+		buf_putc(b, (char)(0x80 | (cp & 0x3F)));
+	}
+}
+
+/* Four hex digits k bytes on, or -1. */
+static long json_hex4(struct json *j, size_t k)
+{
+	long v = 0;
+	for (size_t i = 0; i < 4; i++) {
+		int c = json_peek(j, k + i), x;
+		if (c >= '0' && c <= '9')
+			x = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			x = c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			x = c - 'A' + 10;
+		else
+			return -1;
+		v = v * 16 + x;
+	}
+	return v;
+}
+
+/* Reads the string at the current '"' into out (decoded).  A \u escape
+ * of a lone surrogate, which cannot be UTF-8, becomes U+FFFD. */
+static bool json_string(struct json *j, struct buf *out)
+{
+	struct stream *s = j->s;
+	struct loc open = json_loc(j, 1);
+	s->pos++;
+	for (;;) {
+		/* The plain bytes, a buffer at a time. */
+		int c;
+		for (;;) {
+			size_t start = s->pos;
+			while (s->pos < s->len && s->buf[s->pos] != '"' && s->buf[s->pos] != '\\' &&
+			       s->buf[s->pos] != '\n')
+				s->pos++;
+			buf_put(out, s->buf + start, s->pos - start);
+			if ((c = json_peek(j, 0)) < 0 || c == '"' || c == '\\' || c == '\n')
+				break;
+		}
+		if (c < 0 || c == '\n') {
+			j->failed = true;
+			if (!s->io_error)
+				diag_error(j->d, open, "malformed JSON: a string that is never closed "
+						       "(a string ends on its own line with '\"')");
+			return false;
+		}
+		if (c == '"') {
+			s->pos++;
+			return true;
+		}
+		/* A backslash escape. */
+		struct loc at = json_loc(j, 2);
+		/* The end of the file after the backslash is an unknown
+		 * escape too. */
+		int e = json_peek(j, 1);
+		s->pos += e < 0 ? 1 : 2;
+		if (e < 0)
+			e = '\0';
+		switch (e) {
+		case '"': buf_putc(out, '"'); break;
+		case '\\': buf_putc(out, '\\'); break;
+		case '/': buf_putc(out, '/'); break;
+		case 'b': buf_putc(out, '\b'); break;
+		case 'f': buf_putc(out, '\f'); break;
+		case 'n': buf_putc(out, '\n'); break;
+		case 'r': buf_putc(out, '\r'); break;
+		case 't': buf_putc(out, '\t'); break;
+		case 'u': {
+			long cp = json_hex4(j, 0);
+			if (cp < 0) {
+				at.len = 2;
+				j->failed = true;
+				diag_error(j->d, at, "malformed JSON: \\u must be followed by four hex digits");
+				return false;
+			}
+			s->pos += 4;
+			/* A high surrogate and the low one after it make one
+			 * character beyond the BMP (Python escapes emoji so). */
+			if (cp >= 0xD800 && cp <= 0xDBFF && json_peek(j, 0) == '\\' &&
+			    json_peek(j, 1) == 'u') {
+				long lo = json_hex4(j, 2);
+				if (lo >= 0xDC00 && lo <= 0xDFFF) {
+					cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+					s->pos += 6;
+				}
+			}
+			if (cp >= 0xD800 && cp <= 0xDFFF)
+				cp = 0xFFFD;
+			put_utf8(out, (unsigned long)cp);
+			break;
+		}
+		default:
+			j->failed = true;
+			diag_error(j->d, at, "malformed JSON: unknown escape '\\%c' in a string",
+				   e ? e : ' ');
+			return false;
+		}
+	}
+}
+
+static bool is_digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* True when the bytes k on are w. */
+static bool json_has(struct json *j, size_t k, const char *w)
+{
+	for (size_t i = 0; w[i]; i++)
+		if (json_peek(j, k + i) != (unsigned char)w[i])
+			return false;
+	return true;
+}
+
+/* A number in JSON's grammar, keeping its text. */
+static struct value *json_number(struct json *j)
+{
+	struct stream *s = j->s;
+	size_t p = 0;
+	if (json_peek(j, p) == '-')
+		p++;
+	if (json_has(j, p, "Infinity")) {
+		p += 8;
+		const char *t = s->buf + s->pos;
+		struct value *v = value_number(t[0] == '-' ? -INFINITY : INFINITY, NULL);
+		v->text = xstrndup(t, p);
+		v->len = p;
+		s->pos += p;
+		return v;
+	}
+	size_t int_start = p;
+	while (is_digit(json_peek(j, p)))
+		p++;
+	bool ok = p > int_start && !(json_peek(j, int_start) == '0' && p - int_start > 1);
+	if (ok && json_peek(j, p) == '.') {
+		size_t f = ++p;
+		while (is_digit(json_peek(j, p)))
+			p++;
+		ok = p > f;
+	}
+	if (ok && (json_peek(j, p) == 'e' || json_peek(j, p) == 'E')) {
+		p++;
+		if (json_peek(j, p) == '+' || json_peek(j, p) == '-')
+			p++;
+		size_t e = p;
+		while (is_digit(json_peek(j, p)))
+			p++;
+		ok = p > e;
+	}
+	if (!ok) {
+		/* Take in the whole would-be number for the caret. */
+		for (int c; (c = json_peek(j, p)) >= 0 &&
+			    (isalnum(c) || c == '.' || c == '+' || c == '-');)
+			p++;
+		j->failed = true;
+		diag_error(j->d, json_loc(j, (int)p), "malformed JSON: '%.*s' is not a number",
+			   (int)p, s->buf + s->pos);
+		return NULL;
+	}
+	char *text = xstrndup(s->buf + s->pos, p);
+	struct value *v = value_number(strtod(text, NULL), NULL);
+	v->text = text;
+	v->len = p;
+	s->pos += p;
+	return v;
+}
+
+static bool json_word(struct json *j, const char *w)
+{
+	size_t n = strlen(w);
+	if (!json_has(j, 0, w))
+		return false;
+	/* "nullx" is not null. */
+	int c = json_peek(j, n);
+	if (c >= 0 && isalnum(c))
+		return false;
+	j->s->pos += n;
+	return true;
+}
+
+static struct value *json_value(struct json *j, int depth);
+
+/* Enters the object or array whose opener is at the current position.
+ * Returns false, after an error, when it is nested too deep. */
+static bool json_open(struct json *j, int depth)
+{
+	if (depth >= JSON_MAX_DEPTH) {
+		j->failed = true;
+		diag_error(j->d, json_loc(j, 1), "JSON nested deeper than %d levels (%s)",
+			   JSON_MAX_DEPTH, limit_hint(LIMIT_JSON_DEPTH));
+		return false;
+	}
+	j->s->pos++;
+	json_ws(j);
+	return true;
+}
+
+/* Reads `"key" :` into key (and where it was written into *at).
+ * `later` says whether members came before, for the message when the
+ * key is missing after a trailing comma. */
+static bool json_key(struct json *j, bool later, struct buf *key, struct loc *at)
+{
+	if (json_peek(j, 0) != '"') {
+		json_expected(j, later ? "a key in double quotes (no comma after the last member)"
+				       : "a key in double quotes");
+		return false;
+	}
+	*at = json_loc(j, 1);
+	if (!json_string(j, key))
+		return false;
+	at->len = (int)(stream_at(j->s) - j->line_start) + 1 - at->col;
+	json_ws(j);
+	if (json_peek(j, 0) != ':') {
+		json_expected(j, "':' after the key");
+		return false;
+	}
+	j->s->pos++;
+	json_ws(j);
+	return true;
+}
+
+/* After a member or item: 1 when another follows (the comma is read),
+ * 0 when the container closes (the closer is read), -1 after an error;
+ * open is where the container started, for an unclosed one. */
+static int json_next(struct json *j, bool is_obj, struct loc open)
+{
+	json_ws(j);
+	int c = json_peek(j, 0);
+	if (c == ',') {
+		j->s->pos++;
+		json_ws(j);
+		return 1;
+	}
+	if (c == (is_obj ? '}' : ']')) {
+		j->s->pos++;
+		return 0;
+	}
+	json_expected(j, is_obj ? "',' or '}'" : "',' or ']'");
+	if (c < 0 && !j->s->io_error)
+		diag_note(j->d, open, "the %s that is not closed starts here",
+			  is_obj ? "object" : "array");
+	return -1;
+}
+
+/* An object or array; the current character is its opener. */
+static struct value *json_container(struct json *j, int depth)
+{
+	bool is_obj = json_peek(j, 0) == '{';
+	char close = is_obj ? '}' : ']';
+	struct value *v = value_new(is_obj ? VALUE_MAP : VALUE_LIST);
+	v->loc = json_loc(j, 1);
+	if (!json_open(j, depth))
+		goto fail;
+	if (json_peek(j, 0) == close) {
+		j->s->pos++;
+		return v;
+	}
+	for (int more = 1; more > 0; more = json_next(j, is_obj, v->loc)) {
+		struct buf key = BUF_INIT;
+		struct loc key_loc = {0};
+		if (is_obj && !json_key(j, v->count > 0, &key, &key_loc)) {
+			buf_free(&key);
+			goto fail;
+		}
+		struct value *item = json_value(j, depth + 1);
+		if (!item) {
+			buf_free(&key);
+			goto fail;
+		}
+		if (is_obj) {
+			/* A repeated key: the last one wins, as in most JSON
+			 * readers (Python's, JavaScript's). */
+			value_set(v, buf_data(&key), item);
+			v->key_locs[value_index(v, buf_data(&key))] = key_loc;
+			buf_free(&key);
+		} else {
+			value_push(v, item);
+		}
+	}
+	if (!j->failed)
+		return v;
+fail:
+	value_free(v);
+	return NULL;
+}
+
+static struct value *json_value(struct json *j, int depth)
+{
+	int c = json_peek(j, 0);
+	if (c < 0) {
+		json_expected(j, "a value");
+		return NULL;
+	}
+	struct loc at = json_loc(j, 1);
+	struct value *v = NULL;
+	if (c == '{' || c == '[')
+		return json_container(j, depth);
+	if (c == '"') {
+		struct buf s = BUF_INIT;
+		if (json_string(j, &s))
+			v = value_stringn(buf_data(&s), s.len);
+		buf_free(&s);
+	} else if (c == '-' || is_digit(c) || c == 'I') {
+		v = json_number(j);
+	} else if (json_word(j, "true")) {
+		v = value_bool(true);
+	} else if (json_word(j, "false")) {
+		v = value_bool(false);
+	} else if (json_word(j, "null")) {
+		v = value_new(VALUE_NULL);
+	} else if (json_word(j, "NaN")) {
+		v = value_number(NAN, "NaN");
+	} else {
+		json_expected(j, "a value");
+	}
+	if (v) {
+		at.len = (int)(stream_at(j->s) - j->line_start) + 1 - at.col;
+		v->loc = at;
+	}
+	return v;
+}
+
+/* Reads the JSON value at the current position straight into w's run,
+ * path being its dotted key path: an object's members become fields,
+ * an array a series, handed to the builder item by item so that only
+ * one item is ever a tree.  False after a syntax error. */
+static bool json_walk(struct json *j, struct walk *w, int depth, const char *path)
+{
+	int c = json_peek(j, 0);
+	if (c != '{' && c != '[') {
+		struct value *v = json_value(j, depth);
+		if (!v)
+			return false;
+		struct datum d = scalar_datum(w, v);
+		run_set_field(w->r, *path ? path : "value", &d);
+		value_free(v);
+		return true;
+	}
+	bool is_obj = c == '{';
+	struct loc open = json_loc(j, 1);
+	if (!json_open(j, depth))
+		return false;
+	bool empty = json_peek(j, 0) == (is_obj ? '}' : ']');
+	if (empty)
+		j->s->pos++;
+	if (is_obj) {
+		int more = empty ? 0 : 1;
+		for (bool later = false; more > 0; more = json_next(j, true, open), later = true) {
+			struct buf key = BUF_INIT;
+			struct loc key_loc;
+			bool ok = json_key(j, later, &key, &key_loc);
+			char *child = ok ? join_path(path, buf_data(&key)) : NULL;
+			buf_free(&key);
+			ok = ok && json_walk(j, w, depth + 1, child);
+			free(child);
+			if (!ok)
+				return false;
+		}
+		return more == 0;
+	}
+	struct builder b;
+	builder_init(&b, w, *path ? path : "rows", open);
+	int more = empty ? 0 : 1;
+	for (; more > 0; more = json_next(j, false, open)) {
+		struct value *it = json_value(j, depth + 1);
+		if (!it) {
+			more = -1;
+			break;
+		}
+		builder_add(&b, it);
+		value_free(it);
+	}
+	if (more < 0) {
+		builder_release(&b);
+		return false;
+	}
+	builder_finish(&b);
+	return true;
+}
+
+/* Reads the JSON document in s into w's run. */
+static bool json_read(struct walk *w, struct stream *s)
+{
+	struct json j = {.s = s, .line = 1, .ws_end = -1, .file = w->file, .d = w->d};
+	json_ws(&j);
+	if (!json_walk(&j, w, 0, ""))
+		return false;
+	json_ws(&j);
+	if (json_peek(&j, 0) >= 0) {
+		json_expected(&j, "the end of the file after the JSON value");
+		return false;
+	}
+	return !s->io_error;
+}
+
+/* Reads path into text for r: *t and *len are the content after a byte
+ * order mark (not content: columns count from after it), r gets its line
+ * count, and d can quote it as `shown` until diag_forget_source().  False
+ * after an error (reported); text is to be freed in any case. */
+static bool load_text(struct run *r, const char *path, const char *shown, struct diag *d,
+		      struct buf *text, const char **t, size_t *len)
+{
+	if (!read_text(path, shown, text, d))
+		return false;
+	*t = buf_data(text);
+	*len = text->len;
+	if (*len >= 3 && memcmp(*t, bom, 3) == 0) {
+		*t += 3;
+		*len -= 3;
+	}
+	run_set_line_count(r, count_lines(*t, *len));
+	diag_add_source(d, shown, *t, *len);
+	return true;
+}
+
+bool structured_read_json(struct run *r, const char *path, const char *shown, struct diag *d)
+{
+	struct buf whole = BUF_INIT;
+	struct stream s;
+	struct walk w = {.r = r, .file = shown, .d = d, .ok = true};
+	if (stream_open(&s, path, shown, d, &whole))
+		w.ok = json_read(&w, &s) && w.ok;
+	else
+		w.ok = false;
+	stream_close(&s, r);
+	buf_free(&whole);
+	return w.ok;
+}
+
+/* YAML is read whole: libyaml's document is a tree of all of it. */
+bool structured_read_yaml(struct run *r, const char *path, const char *shown, struct diag *d)
+{
+	struct buf text = BUF_INIT;
+	const char *t;
+	size_t len;
+	if (!load_text(r, path, shown, d, &text, &t, &len)) {
+		buf_free(&text);
+		return false;
+	}
+	struct walk w = {.r = r, .file = shown, .d = d, .ok = true};
+	struct value *root = yamldoc_parse(t, len, shown, 0, d);
+	if (root) {
+		w.yaml = t;
+		w.yaml_len = len;
+		w.nlines = (size_t)count_lines(t, len) + 1;
+		w.lines = xmalloc(w.nlines * sizeof *w.lines);
+		size_t n = 0;
+		w.lines[n++] = 0;
+		for (size_t i = 0; i < len && n < w.nlines; i++)
+			if (t[i] == '\n')
+				w.lines[n++] = i + 1;
+		w.nlines = n;
+		if (root->kind != VALUE_NULL)
+			walk_value(&w, root, "");
+	}
+	w.ok = w.ok && root;
+	free(w.lines);
+	value_free(root);
+	diag_forget_source(d, shown);
+	buf_free(&text);
+	return w.ok;
+}
+
+/* CSV. */
+
+char *snake_case(const char *text, size_t len)
+{
+	struct buf b = BUF_INIT;
+	bool gap = false;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)text[i];
+		/* ASCII letters and digits only: the name must be one an
+		 * expression can write. */
+		if (c < 0x80 && isalnum(c)) {
+			if (gap && b.len)
+				buf_putc(&b, '_');
+			gap = false;
+			buf_putc(&b, (char)tolower(c));
+		} else if (c == '%') {
+			/* "Time (%)" is time_pct, as nsys users write it */
+			if (b.len)
+				buf_putc(&b, '_');
+			buf_puts(&b, "pct");
+			gap = true;
+		} else {
+			gap = true;
+		}
+	}
+	return buf_detach(&b);
+}
+
+struct cell {
+	size_t off; /* in the record's buffer */
+	size_t len;
+	int line, col; /* where the cell starts in the file */
+	int width;     /* its width on that line, for a caret */
+};
+
+struct csv {
+	struct stream *s;
+	int line;
+	int64_t line_start;
+	const char *file;
+	struct diag *d;
+	/* The record being read. */
+	struct buf buf;
+	struct cell *cells;
+	size_t ncells, cap;
+	int rec_line;
+	struct loc end; /* where the record ends */
+};
+
+enum csv_result { CSV_RECORD, CSV_BAD_RECORD, CSV_EOF, CSV_STOP };
+
+/* The length of the line end at the current byte: 1 for LF, 2 for CRLF,
+ * 0 for none. */
+static int csv_eol(struct csv *c)
+{
+	int ch = stream_peek(c->s, 0);
+	if (ch == '\n')
+		return 1;
+	if (ch == '\r' && stream_peek(c->s, 1) == '\n')
+		return 2;
+	return 0;
+}
+
+/* The place of the current byte, len bytes long. */
+static struct loc csv_loc(const struct csv *c, int len)
+{
+	struct loc l = {c->file, c->line, (int)(stream_at(c->s) - c->line_start) + 1, len};
+	return l;
+}
+
+/* Consumes a line end of n bytes. */
+static void csv_newline(struct csv *c, int n)
+{
+	c->s->pos += (size_t)n;
+	c->line++;
+	c->line_start = stream_at(c->s);
+}
+
+static void csv_blanks(struct csv *c)
+{
+	for (int ch; (ch = stream_peek(c->s, 0)) == ' ' || ch == '\t';)
+		c->s->pos++;
+}
+
+/* Skips the rest of the line (after a bad cell) so that reading goes on
+ * with the next record. */
+static void csv_skip_line(struct csv *c)
+{
+	while (stream_peek(c->s, 0) >= 0 && !csv_eol(c))
+		c->s->pos++;
+	if (stream_peek(c->s, 0) >= 0)
+		csv_newline(c, csv_eol(c));
+}
+
+/* Appends the bytes from the current one up to the first a, b or cr
+ * (or the end of what is read) to the record, and consumes them. */
+static void csv_take(struct csv *c, char a, char b, char cr)
+{
+	struct stream *s = c->s;
+	size_t start = s->pos;
+	for (char ch; s->pos < s->len && (ch = s->buf[s->pos]) != a && ch != b && ch != cr;)
+		s->pos++;
+	buf_put(&c->buf, s->buf + start, s->pos - start);
+}
+
+/* Reads the next record into c->cells. */
+static enum csv_result csv_record(struct csv *c)
+{
+	struct stream *s = c->s;
+	int n;
+	/* Blank lines (spaces at most) hold no record.  The spaces before
+	 * a record are not part of its first cell either. */
+	for (;;) {
+		csv_blanks(c);
+		if (stream_peek(s, 0) < 0)
+			return CSV_EOF;
+		if (!(n = csv_eol(c)))
+			break;
+		csv_newline(c, n);
+	}
+	buf_clear(&c->buf);
+	c->ncells = 0;
+	c->rec_line = c->line;
+	for (;;) {
+		csv_blanks(c);
+		if (c->ncells == c->cap) {
+			c->cap = c->cap ? 2 * c->cap : 16;
+			c->cells = xrealloc(c->cells, c->cap * sizeof *c->cells);
+		}
+		struct cell *cell = &c->cells[c->ncells++];
+		cell->off = c->buf.len;
+		cell->line = c->line;
+		cell->col = (int)(stream_at(s) - c->line_start) + 1;
+		if (stream_peek(s, 0) == '"') {
+			struct loc open = csv_loc(c, 1);
+			s->pos++;
+			for (;;) {
+				csv_take(c, '"', '\n', '"');
+				int ch = stream_peek(s, 0);
+				if (ch < 0) {
+					if (!s->io_error)
+						diag_error(c->d, open,
+							   "a quoted cell that is never closed (write a "
+							   "quote inside one as \"\")");
+					return CSV_STOP;
+				}
+				if (ch == '"' && stream_peek(s, 1) == '"') {
+					buf_putc(&c->buf, '"');
+					s->pos += 2;
+				} else if (ch == '"') {
+					s->pos++;
+					break;
+				} else if (ch == '\n') {
+					buf_putc(&c->buf, '\n');
+					csv_newline(c, 1);
+				}
+			}
+			cell->len = c->buf.len - cell->off;
+			cell->width = cell->line == c->line
+					      ? (int)(stream_at(s) - c->line_start) + 1 - cell->col
+					      : 1;
+			csv_blanks(c);
+			int ch = stream_peek(s, 0);
+			if (ch >= 0 && ch != ',' && !csv_eol(c)) {
+				diag_error(c->d, csv_loc(c, 1),
+					   "text after the closing quote of a cell (write a quote "
+					   "inside a quoted cell as \"\")");
+				csv_skip_line(c);
+				return CSV_BAD_RECORD;
+			}
+		} else {
+			for (;;) {
+				csv_take(c, ',', '\n', '\r');
+				int ch = stream_peek(s, 0);
+				if (ch < 0 || ch == ',' || csv_eol(c))
+					break;
+				if (ch == '\r') {
+					/* A CR that ends no line is text. */
+					buf_putc(&c->buf, '\r');
+					s->pos++;
+				}
+			}
+			/* Spaces after a cell are not part of it. */
+			size_t end = c->buf.len;
+			while (end > cell->off &&
+			       (c->buf.data[end - 1] == ' ' || c->buf.data[end - 1] == '\t'))
+				end--;
+			c->buf.len = end;
+			if (c->buf.data)
+				c->buf.data[end] = '\0';
+			cell->len = end - cell->off;
+			cell->width = (int)cell->len;
+		}
+		if (stream_peek(s, 0) == ',') {
+			s->pos++;
+			continue;
+		}
+		c->end = csv_loc(c, 1);
+		if (stream_peek(s, 0) >= 0)
+			csv_newline(c, csv_eol(c));
+		return CSV_RECORD;
+	}
+}
+
+/* Column names from the header record: snake_case, c<N> for an empty
+ * one, and _2, _3, ... for a repeat. */
+static char **csv_columns(struct csv *c)
+{
+	char **cols = xcalloc(c->ncells + 1, sizeof *cols);
+	struct value *seen = value_new(VALUE_MAP);
+	for (size_t i = 0; i < c->ncells; i++) {
+		char *base = snake_case(buf_data(&c->buf) + c->cells[i].off, c->cells[i].len);
+		if (!*base) {
+			free(base);
+			base = xasprintf("c%zu", i + 1);
+		}
+		char *name = xstrdup(base);
+		for (int k = 2; value_index(seen, name) >= 0; k++) {
+			free(name);
+			name = xasprintf("%s_%d", base, k);
+		}
+		free(base);
+		value_set(seen, name, value_new(VALUE_NULL));
+		cols[i] = name;
+	}
+	value_free(seen);
+	return cols;
+}
+
+bool structured_read_csv(struct run *r, const char *path, const char *shown, struct diag *d)
+{
+	struct buf whole = BUF_INIT;
+	struct stream st;
+	struct csv c = {.s = &st, .line = 1, .file = shown, .d = d};
+	bool ok = stream_open(&st, path, shown, d, &whole);
+	char **cols = NULL;
+	struct datum *cells = NULL;
+	struct series *s = NULL;
+	int header_line = 0;
+	size_t ncols = 0;
+	while (st.opened) {
+		enum csv_result res = csv_record(&c);
+		if (res == CSV_EOF)
+			break;
+		if (res == CSV_STOP) {
+			ok = false;
+			break;
+		}
+		if (res == CSV_BAD_RECORD) {
+			ok = false;
+			continue;
+		}
+		if (!s) {
+			cols = csv_columns(&c);
+			ncols = c.ncells;
+			header_line = c.rec_line;
+			s = run_add_series(r, "rows", (const char *const *)cols, ncols);
+			assert(s);
+			cells = xcalloc(ncols, sizeof *cells);
+			continue;
+		}
+		if (c.ncells != ncols) {
+			struct loc at = c.end;
+			if (c.ncells > ncols) {
+				const struct cell *extra = &c.cells[ncols];
+				struct loc l = {shown, extra->line, extra->col,
+						extra->width > 0 ? extra->width : 1};
+				at = l;
+			}
+			diag_error(d, at, "expected %zu cell%s as in the header (line %d), found %zu",
+				   ncols, ncols == 1 ? "" : "s", header_line, c.ncells);
+			ok = false;
+			continue;
+		}
+		for (size_t i = 0; i < ncols; i++)
+			cells[i] = datum_from_text(buf_data(&c.buf) + c.cells[i].off, c.cells[i].len,
+						   c.rec_line);
+		series_append(s, cells, c.rec_line);
+	}
+	free(cells);
+	strv_free(cols);
+	free(c.cells);
+	buf_free(&c.buf);
+	stream_close(&st, r);
+	buf_free(&whole);
+	return ok && !st.io_error;
+}

@@ -1,0 +1,901 @@
+/* doc.c: a report body: inline values, directives, cross-references,
+ * and cmark-gfm in the middle. */
+#define _GNU_SOURCE /* memmem() */
+#include "resolve/doc.h"
+
+#include <cmark-gfm-core-extensions.h>
+#include <cmark-gfm.h>
+#include <ctype.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "expr/expr.h"
+#include "resolve/format.h"
+#include "data/limit.h"
+#include "resolve/provenance.h"
+#include "data/run.h"
+#include "base/util.h"
+#include "data/yamldoc.h"
+
+static const char *const extensions[] = {
+	"table", "strikethrough", "autolink", "tagfilter", "tasklist",
+};
+
+/* Raw HTML is the author's own and stays (UNSAFE); the tagfilter
+ * extension then neutralises the tags GitHub does not allow.  Invalid
+ * UTF-8 becomes U+FFFD, so that every page is valid UTF-8. */
+#define MD_OPTIONS (CMARK_OPT_UNSAFE | CMARK_OPT_FOOTNOTES | CMARK_OPT_VALIDATE_UTF8)
+
+/* A placeholder stands where a value or a reference goes: a character
+ * no report contains, a number, the same character.  In a link's
+ * destination cmark writes it percent-encoded. */
+#define MARK '\x1a'
+
+enum slot_kind { SLOT_VALUE, SLOT_REF };
+
+struct slot {
+	enum slot_kind kind;
+	struct loc at;       /* where it was written */
+	struct expr *expr;   /* SLOT_VALUE */
+	bool has_format;
+	struct format format;
+	char *label;         /* SLOT_REF: "fig-loss" */
+	bool done;           /* piece holds what the HTML showed */
+	struct directive_text piece;
+};
+
+struct label {
+	char *name;
+	const char *kind; /* "Table", "Figure" */
+	int number;
+};
+
+struct doc {
+	const char *file;
+	int line0;
+	const char *text;   /* the Markdown source */
+	size_t len;
+	bool *code_line;    /* per body line (0-based): inside a code block */
+	size_t nlines;
+	struct directive_ctx *c;
+	struct slot *slots;
+	size_t nslots;
+	struct label *labels;
+	size_t nlabels;
+	int charts; /* {chart} blocks so far, for their file names */
+	/* after doc_resolve() */
+	cmark_parser *parser;
+	cmark_node *root;
+	struct directive_result **results; /* one per directive, the nodes' user data */
+	size_t nresults;
+	struct buf md;
+};
+
+static const char *const directives[] = {"table", "log", "chart", NULL};
+
+/* --- 1. the pre-pass over the Markdown source --- */
+
+static void add_slot(struct doc *doc, struct slot s, struct buf *md)
+{
+	doc->slots = xrealloc(doc->slots, (doc->nslots + 1) * sizeof *doc->slots);
+	doc->slots[doc->nslots] = s;
+	buf_printf(md, "%cLD%zu%c", MARK, doc->nslots, MARK);
+	doc->nslots++;
+}
+
+/* Splits "expr :spec" at the last ':' that stands outside quotes and
+ * after a blank; spec is empty when there is none. */
+static void split_spec(const char *s, size_t n, size_t *expr_len, size_t *spec_off)
+{
+	char quote = 0;
+	size_t at = n;
+	for (size_t i = 0; i < n; i++) {
+		if (quote) {
+			if (s[i] == quote)
+				quote = 0;
+		} else if (s[i] == '\'' || s[i] == '"') {
+			quote = s[i];
+		} else if (s[i] == ':' && i > 0 && (s[i - 1] == ' ' || s[i - 1] == '\t')) {
+			at = i;
+		}
+	}
+	*expr_len = at;
+	*spec_off = at < n ? at + 1 : n;
+}
+
+static void inline_value(struct doc *doc, const char *open, const char *close, int line,
+			 const char *line_start, struct buf *md)
+{
+	const char *inner = open + 2;
+	size_t n = (size_t)(close - inner);
+	size_t expr_len, spec_off;
+	split_spec(inner, n, &expr_len, &spec_off);
+	struct slot s = {.kind = SLOT_VALUE};
+	s.at.file = doc->file;
+	s.at.line = line;
+	s.at.col = (int)(open - line_start) + 1;
+	s.at.len = (int)(close + 2 - open);
+	struct loc expr_at = {doc->file, line, (int)(inner - line_start) + 1, 0};
+	s.expr = expr_parse(inner, expr_len, expr_at, doc->c->d);
+	if (spec_off < n) {
+		const char *spec = inner + spec_off;
+		size_t spec_len = n - spec_off;
+		while (spec_len && (spec[spec_len - 1] == ' ' || spec[spec_len - 1] == '\t'))
+			spec_len--;
+		struct loc spec_at = {doc->file, line, (int)(spec - line_start) + 1, (int)spec_len};
+		s.has_format = format_parse(spec, spec_len, spec_at, &s.format, doc->c->d);
+		if (!s.has_format) {
+			expr_free(s.expr);
+			s.expr = NULL;
+		}
+	}
+	add_slot(doc, s, md);
+}
+
+static bool is_label_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '-' || c == '_';
+}
+
+static pthread_mutex_t gfm_parse_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void doc_init(void)
+{
+	cmark_gfm_core_extensions_ensure_registered();
+}
+
+static cmark_parser *new_parser(int options)
+{
+	cmark_gfm_core_extensions_ensure_registered();
+	cmark_parser *parser = cmark_parser_new(options);
+	for (size_t i = 0; i < ARRAY_LEN(extensions); i++) {
+		cmark_syntax_extension *ext = cmark_find_syntax_extension(extensions[i]);
+		if (ext)
+			cmark_parser_attach_syntax_extension(parser, ext);
+	}
+	return parser;
+}
+
+/* Marks the lines of every code block, fenced or indented, at any depth
+ * (in a list, in a block quote): cmark knows them exactly, so the
+ * pre-pass asks it rather than guessing. */
+static void find_code_lines(struct doc *doc)
+{
+	doc->nlines = 1;
+	for (size_t i = 0; i < doc->len; i++)
+		doc->nlines += doc->text[i] == '\n';
+	doc->code_line = xcalloc(doc->nlines, sizeof *doc->code_line);
+	/* No extensions: none of them makes or unmakes a code block, and
+	 * the table extension alone costs a sixth of a page's build. */
+	cmark_parser *parser = cmark_parser_new(CMARK_OPT_SOURCEPOS);
+	cmark_parser_feed(parser, doc->text, doc->len);
+	cmark_node *root = cmark_parser_finish(parser);
+	cmark_iter *it = cmark_iter_new(root);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *node = cmark_iter_get_node(it);
+		if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(node) != CMARK_NODE_CODE_BLOCK)
+			continue;
+		int from = cmark_node_get_start_line(node), to = cmark_node_get_end_line(node);
+		for (int l = from; l <= to; l++)
+			if (l >= 1 && (size_t)l <= doc->nlines)
+				doc->code_line[l - 1] = true;
+	}
+	cmark_iter_free(it);
+	cmark_node_free(root);
+	cmark_parser_free(parser);
+}
+
+/* Copies text into md with inline values and references replaced by
+ * placeholders.  Line structure is kept, so that cmark's line numbers
+ * are the source's. */
+static void prepass(struct doc *doc, struct buf *md)
+{
+	const char *text = doc->text, *p = text, *end = text + doc->len;
+	const char *line_start = text;
+	int line = doc->line0 + 1;
+	size_t body_line = 0; /* 0-based line of the body */
+	bool at_line_start = true;
+
+	while (p < end) {
+		if (at_line_start) {
+			at_line_start = false;
+			line_start = p;
+			if (body_line < doc->nlines && doc->code_line[body_line]) {
+				/* a code block's line: copied as it is */
+				const char *nl = memchr(p, '\n', (size_t)(end - p));
+				const char *eol = nl ? nl + 1 : end;
+				buf_put(md, p, (size_t)(eol - p));
+				p = eol;
+				line++;
+				body_line++;
+				at_line_start = true;
+				continue;
+			}
+		}
+		char c = *p;
+		if (c == '\n') {
+			buf_putc(md, c);
+			p++;
+			line++;
+			body_line++;
+			at_line_start = true;
+		} else if (c == '\\' && p + 1 < end && ispunct((unsigned char)p[1])) {
+			/* a backslash escape, read as CommonMark reads it: \{{ and
+			 * \@ stay literal, \` opens no code span, \\ is one
+			 * backslash before whatever follows */
+			buf_put(md, p, 2);
+			p += 2;
+		} else if (c == '`') {
+			size_t run = 0;
+			while (p + run < end && p[run] == '`')
+				run++;
+			/* a code span: the same run of backticks closes it, within
+			 * the paragraph */
+			const char *q = p + run, *close = NULL;
+			while (q < end) {
+				if (*q == '\n' && q + 1 < end && (q[1] == '\n' || q[1] == '\r'))
+					break;
+				if (*q == '`') {
+					size_t r = 0;
+					while (q + r < end && q[r] == '`')
+						r++;
+					if (r == run) {
+						close = q;
+						break;
+					}
+					q += r;
+					continue;
+				}
+				q++;
+			}
+			const char *stop = close ? close + run : p + run;
+			for (const char *s = p; s < stop; s++) {
+				if (*s == '\n') {
+					line++;
+					body_line++;
+					line_start = s + 1;
+				}
+			}
+			buf_put(md, p, (size_t)(stop - p));
+			p = stop;
+		} else if (c == '{' && p + 1 < end && p[1] == '{') {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			const char *eol = nl ? nl : end;
+			const char *close = NULL;
+			for (const char *q = p + 2; q + 1 < eol; q++)
+				if (q[0] == '}' && q[1] == '}') {
+					close = q;
+					break;
+				}
+			if (!close) {
+				struct loc at = {doc->file, line, (int)(p - line_start) + 1, 2};
+				diag_error(doc->c->d, at,
+					   "{{ is never closed on its line: end the value with }}, or "
+					   "write \\{{ for the braces themselves");
+				buf_put(md, p, 2);
+				p += 2;
+				continue;
+			}
+			inline_value(doc, p, close, line, line_start, md);
+			p = close + 2;
+		} else if (c == '@' && (p == line_start || !is_label_char(p[-1])) && p + 5 < end &&
+			   (strncmp(p + 1, "fig-", 4) == 0 || strncmp(p + 1, "tbl-", 4) == 0) &&
+			   is_label_char(p[5])) {
+			const char *q = p + 1;
+			while (q < end && is_label_char(*q))
+				q++;
+			/* a sentence may end right after the label */
+			while (q > p + 5 && (q[-1] == '-' || q[-1] == '_'))
+				q--;
+			struct slot s = {.kind = SLOT_REF};
+			s.at = (struct loc){doc->file, line, (int)(p - line_start) + 1, (int)(q - p)};
+			s.label = xstrndup(p + 1, (size_t)(q - p - 1));
+			add_slot(doc, s, md);
+			p = q;
+		} else {
+			/* plain text up to the next character that could start
+			 * something: one copy, not one call a byte */
+			const char *q = p + 1;
+			while (q < end && *q != '\n' && *q != '\\' && *q != '`' && *q != '{' && *q != '@')
+				q++;
+			buf_put(md, p, (size_t)(q - p));
+			p = q;
+		}
+	}
+}
+
+/* --- 2 and 3: cmark, and the directives in its tree --- */
+
+static struct label *find_label(struct doc *doc, const char *name)
+{
+	for (size_t i = 0; i < doc->nlabels; i++)
+		if (strcmp(doc->labels[i].name, name) == 0)
+			return &doc->labels[i];
+	return NULL;
+}
+
+/* Registers body's label, if any, for a caption of `kind`. */
+static void take_label(struct doc *doc, const struct value *body, const char *kind,
+		       const char *prefix, int number)
+{
+	const struct value *v = value_get(body, "label");
+	if (!v)
+		return;
+	if (v->kind != VALUE_STRING || !str_has_prefix(v->text, prefix) ||
+	    !v->text[strlen(prefix)]) {
+		diag_error(doc->c->d, v->loc, "a %s's label is %sNAME, e.g. %ssweep",
+			   strcmp(kind, "Table") == 0 ? "table" : "figure", prefix, prefix);
+		return;
+	}
+	for (const char *s = v->text; *s; s++) {
+		if (!is_label_char(*s)) {
+			diag_error(doc->c->d, v->loc,
+				   "label '%s' may hold only letters, digits, '-' and '_'", v->text);
+			return;
+		}
+	}
+	const struct label *old = find_label(doc, v->text);
+	if (old) {
+		diag_error(doc->c->d, v->loc, "label '%s' is already %s %d's", v->text, old->kind,
+			   old->number);
+		return;
+	}
+	doc->labels = xrealloc(doc->labels, (doc->nlabels + 1) * sizeof *doc->labels);
+	doc->labels[doc->nlabels++] = (struct label){xstrdup(v->text), kind, number};
+}
+
+/* Line n (1-based, of the body) of the source, NUL-free up to its end;
+ * NULL past the end.  Not NUL-terminated: ends at '\n' or doc end. */
+static const char *source_line(const struct doc *doc, int n)
+{
+	const char *p = doc->text, *end = doc->text + doc->len;
+	for (int i = 1; i < n && p; i++) {
+		p = memchr(p, '\n', (size_t)(end - p));
+		if (p)
+			p++;
+	}
+	return p && p < end ? p : NULL;
+}
+
+/* How far into its source line each line of a directive's body starts:
+ * in a list item or a block quote, cmark hands the body over without
+ * the indentation or the "> ". */
+static int *body_shifts(const struct doc *doc, int first, const char *body, size_t *n)
+{
+	size_t lines = 0;
+	for (const char *b = body; *b; b++)
+		lines += *b == '\n';
+	int *shift = xcalloc(lines + 1, sizeof *shift);
+	const char *end = doc->text + doc->len, *b = body;
+	for (size_t i = 0; i < lines; i++) {
+		const char *bnl = strchr(b, '\n');
+		size_t blen = (size_t)(bnl - b);
+		const char *s = source_line(doc, first + (int)i);
+		if (s) {
+			const char *snl = memchr(s, '\n', (size_t)(end - s));
+			size_t slen = snl ? (size_t)(snl - s) : (size_t)(end - s);
+			if (slen > 0 && s[slen - 1] == '\r')
+				slen--;
+			if (slen >= blen && memcmp(s + slen - blen, b, blen) == 0)
+				shift[i] = (int)(slen - blen);
+		}
+		b = bnl + 1;
+	}
+	*n = lines;
+	return shift;
+}
+
+/* Placeholders for the @tbl- and @fig- references inside the captions
+ * of a directive's HTML, so that they become "Table 2" links like the
+ * prose's (reported at the caption's place when unknown).  Caller frees. */
+static char *caption_refs(struct doc *doc, const char *html, struct loc at)
+{
+	struct buf out = BUF_INIT;
+	const char *p = html;
+	bool in_caption = false;
+	while (*p) {
+		if (*p == '<') {
+			if (str_has_prefix(p, "<caption>") || str_has_prefix(p, "<figcaption>"))
+				in_caption = true;
+			else if (str_has_prefix(p, "</caption>") || str_has_prefix(p, "</figcaption>"))
+				in_caption = false;
+		}
+		if (in_caption && *p == '@' && (p == html || !is_label_char(p[-1])) &&
+		    (str_has_prefix(p + 1, "fig-") || str_has_prefix(p + 1, "tbl-")) &&
+		    is_label_char(p[5])) {
+			const char *q = p + 1;
+			while (is_label_char(*q))
+				q++;
+			while (q > p + 5 && (q[-1] == '-' || q[-1] == '_'))
+				q--;
+			struct slot s = {.kind = SLOT_REF, .at = at};
+			s.label = xstrndup(p + 1, (size_t)(q - p - 1));
+			add_slot(doc, s, &out);
+			p = q;
+			continue;
+		}
+		buf_putc(&out, *p++);
+	}
+	return buf_detach(&out);
+}
+
+/* Renders one fenced directive; NULL when node is plain code.  Its
+ * structured result (owned by doc) goes to *result_out, which stays
+ * NULL for an unknown directive. */
+static char *directive(struct doc *doc, cmark_node *node, struct directive_result **result_out)
+{
+	const char *info = cmark_node_get_fence_info(node);
+	if (!info || info[0] != '{')
+		return NULL;
+	const char *close = strchr(info, '}');
+	int line = doc->line0 + cmark_node_get_start_line(node);
+	const char *src = source_line(doc, cmark_node_get_start_line(node));
+	/* cmark also ends a line at a lone CR: the brace may not be on
+	 * this line, and the text need not end in a NUL */
+	const char *brace = NULL;
+	if (src) {
+		const char *nl = memchr(src, '\n', (size_t)(doc->text + doc->len - src));
+		brace = memchr(src, '{', (size_t)((nl ? nl : doc->text + doc->len) - src));
+	}
+	struct loc at = {doc->file, line, brace ? (int)(brace - src) + 1 : 1, 0};
+	char *name = xstrndup(info + 1, close ? (size_t)(close - info - 1) : strlen(info + 1));
+	bool known = false;
+	for (size_t i = 0; directives[i]; i++)
+		known = known || strcmp(name, directives[i]) == 0;
+	if (!known || !close) {
+		const char *near = closest_name(name, directives);
+		at.len = (int)strlen(name) + 2;
+		if (near)
+			diag_error(doc->c->d, at, "unknown directive '{%s}' (did you mean '{%s}'?)",
+				   name, near);
+		else
+			diag_error(doc->c->d, at,
+				   "unknown directive '{%s}': logdown has {table}, {log} and {chart}",
+				   name);
+		free(name);
+		return xstrdup("");
+	}
+	const char *body_text = cmark_node_get_literal(node);
+	size_t nshift = 0;
+	int *shift = body_shifts(doc, cmark_node_get_start_line(node) + 1, body_text, &nshift);
+	struct value *body = yamldoc_parse_at(body_text, strlen(body_text), doc->file, line,
+					      shift, nshift, doc->c->d);
+	free(shift);
+	struct buf html = BUF_INIT;
+	struct directive_result *result = xcalloc(1, sizeof *result);
+	doc->c->result = result;
+	if (body && body->kind != VALUE_MAP) {
+		struct loc bat = {doc->file, line + 1, 1, 0};
+		diag_error(doc->c->d, bat, "the body of {%s} is a YAML map of settings (key: value)",
+			   name);
+	} else if (body && strcmp(name, "chart") == 0) {
+		bool numbered = value_get(body, "caption") || value_get(body, "label");
+		int number = numbered ? ++doc->c->figures : 0;
+		take_label(doc, body, "Figure", "fig-", number);
+		/* the file is named by the label when it is a good one, else by
+		 * its place among the report's charts */
+		doc->charts++;
+		const struct value *lv = value_get(body, "label");
+		bool good = lv && lv->kind == VALUE_STRING && str_has_prefix(lv->text, "fig-");
+		for (const char *s = good ? lv->text : ""; *s; s++)
+			good = good && is_label_char(*s);
+		char *file = good ? xstrdup(lv->text) : xasprintf("figure-%d", doc->charts);
+		directive_chart(doc->c, body, number, file, &html);
+		free(file);
+	} else if (body && strcmp(name, "table") == 0) {
+		bool numbered = value_get(body, "caption") || value_get(body, "label");
+		int number = numbered ? ++doc->c->tables : 0;
+		take_label(doc, body, "Table", "tbl-", number);
+		directive_table(doc->c, body, number, &html);
+	} else if (body) {
+		directive_log(doc->c, body, &html);
+	}
+	doc->c->result = NULL;
+	doc->results = xrealloc(doc->results, (doc->nresults + 1) * sizeof *doc->results);
+	doc->results[doc->nresults++] = result;
+	*result_out = result;
+	const struct value *cap = body ? value_get(body, "caption") : NULL;
+	char *out = cap ? caption_refs(doc, buf_data(&html), cap->loc) : buf_detach(&html);
+	buf_free(&html);
+	value_free(body);
+	free(name);
+	return out;
+}
+
+/* Refuses Markdown nested deeper than limit markdown_depth (lists and
+ * block quotes), so that whatever walks the tree recursively later keeps
+ * to a bounded stack; makes links and images to javascript:, vbscript:,
+ * file: and data: URLs inert (no href), with a warning, as cmark's safe
+ * mode would: raw HTML stays the author's. */
+static void check_tree(struct doc *doc, cmark_node *root)
+{
+	unsigned long max = limit_get(LIMIT_MARKDOWN_DEPTH);
+	bool deep = false;
+	/* The open ancestors of the node entered: leaves are entered but
+	 * never exited, so depth is found from the parent, not counted. */
+	cmark_node **open = NULL;
+	size_t depth = 0, cap = 0;
+	cmark_iter *it = cmark_iter_new(root);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		if (ev != CMARK_EVENT_ENTER)
+			continue;
+		cmark_node *node = cmark_iter_get_node(it);
+		cmark_node_type type = cmark_node_get_type(node);
+		struct loc at = {doc->file, doc->line0 + cmark_node_get_start_line(node),
+				 cmark_node_get_start_column(node), 1};
+		while (depth && open[depth - 1] != cmark_node_parent(node))
+			depth--;
+		if (depth == cap) {
+			cap = cap ? 2 * cap : 64;
+			open = xrealloc(open, cap * sizeof *open);
+		}
+		open[depth++] = node;
+		if (depth > max + 1 && !deep) {
+			diag_error(doc->c->d, at, "Markdown nested deeper than %lu levels (%s)", max,
+				   limit_hint(LIMIT_MARKDOWN_DEPTH));
+			deep = true;
+		}
+		if (type != CMARK_NODE_LINK && type != CMARK_NODE_IMAGE)
+			continue;
+		const char *url = cmark_node_get_url(node);
+		if (url && url_is_dangerous(url, strlen(url))) {
+			diag_warning(doc->c->d, at, "%s to a '%.*s' URL made inert: it would run script",
+				     type == CMARK_NODE_LINK ? "link" : "image",
+				     (int)(strcspn(url, ":") + 1), url);
+			cmark_node_set_url(node, "");
+		}
+	}
+	cmark_iter_free(it);
+	free(open);
+}
+
+static void replace_directives(struct doc *doc, cmark_node *root)
+{
+	/* collected first: the tree cannot change under the iterator */
+	cmark_node **blocks = NULL;
+	size_t n = 0;
+	cmark_iter *it = cmark_iter_new(root);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *node = cmark_iter_get_node(it);
+		if (ev == CMARK_EVENT_ENTER && cmark_node_get_type(node) == CMARK_NODE_CODE_BLOCK) {
+			blocks = xrealloc(blocks, (n + 1) * sizeof *blocks);
+			blocks[n++] = node;
+		}
+	}
+	cmark_iter_free(it);
+	for (size_t i = 0; i < n; i++) {
+		struct directive_result *result = NULL;
+		char *html = directive(doc, blocks[i], &result);
+		if (!html)
+			continue;
+		cmark_node *h = cmark_node_new(CMARK_NODE_HTML_BLOCK);
+		cmark_node_set_literal(h, html);
+		/* the directive's structured result, for the PDF */
+		if (result)
+			cmark_node_set_user_data(h, result);
+		cmark_node_insert_before(blocks[i], h);
+		cmark_node_free(blocks[i]);
+		free(html);
+	}
+	free(blocks);
+}
+
+/* --- 4. placeholders into values --- */
+
+static void put_value(struct doc *doc, struct slot *s, struct buf *out, bool in_tag,
+		      bool in_link)
+{
+	struct eval v = {0};
+	if (!s->expr || !expr_eval_one(s->expr, doc->c->scope, &v, doc->c->d)) {
+		buf_puts(out, in_tag ? "" : "<span class=\"ld-missing\">\xE2\x80\x94</span>");
+		if (!s->done)
+			directive_text_add(&s->piece, "\xE2\x80\x94", 3, NULL, true, true);
+		s->done = true;
+		return;
+	}
+	const struct format *fmt = s->has_format ? &s->format : NULL;
+	if (!s->done)
+		directive_value_piece(doc->c, &s->piece, &v, fmt);
+	s->done = true;
+	if (!in_tag) {
+		directive_put_value(doc->c, out, &v, fmt, !in_link);
+	} else {
+		/* inside a tag's attribute (a link's destination): the text */
+		struct buf text = BUF_INIT;
+		if (v.kind == EVAL_NUMBER && fmt)
+			format_number(&text, v.num, fmt);
+		else if (v.text)
+			buf_put(&text, v.text, v.len);
+		else if (v.kind == EVAL_NUMBER)
+			number_put_short(&text, v.num);
+		buf_put_html(out, buf_data(&text), text.len);
+		buf_free(&text);
+	}
+	eval_clear(&v);
+}
+
+static void put_ref(struct doc *doc, struct slot *s, struct buf *out, bool in_tag,
+		    bool in_link)
+{
+	const struct label *l = find_label(doc, s->label);
+	if (!l) {
+		const char **names = xcalloc(doc->nlabels + 1, sizeof *names);
+		for (size_t i = 0; i < doc->nlabels; i++)
+			names[i] = doc->labels[i].name;
+		const char *near = closest_name(s->label, names);
+		if (near)
+			diag_error(doc->c->d, s->at, "label '%s' is not defined (did you mean '%s'?)",
+				   s->label, near);
+		else
+			diag_error(doc->c->d, s->at,
+				   "label '%s' is not defined: give a {table} or {chart} "
+				   "'label: %s'", s->label, s->label);
+		free(names);
+		buf_puts(out, "@");
+		buf_puts(out, s->label);
+		if (!s->done) {
+			char *text = xasprintf("@%s", s->label);
+			directive_text_add(&s->piece, text, strlen(text), NULL, false, false);
+			free(text);
+		}
+		s->done = true;
+		return;
+	}
+	if (!s->done) {
+		char *text = xasprintf("%s %d", l->kind, l->number);
+		char *href = xasprintf("#%s", l->name);
+		directive_text_add(&s->piece, text, strlen(text), href, false, false);
+		free(text);
+		free(href);
+	}
+	s->done = true;
+	if (in_tag || in_link) {
+		buf_printf(out, "%s %d", l->kind, l->number);
+		return;
+	}
+	buf_printf(out, "<a class=\"ld-ref\" href=\"#%s\">%s %d</a>", l->name, l->kind, l->number);
+}
+
+/* Does a placeholder start at p?  Sets *index and *len.  Inside a tag
+ * it may come percent-encoded (a link's destination); in text, "%1A" is
+ * the author's or the log's own. */
+static bool placeholder_at(const char *p, const char *end, bool in_tag, size_t *index,
+			   size_t *len)
+{
+	const char *q;
+	size_t mark;
+	if (*p == MARK)
+		mark = 1;
+	else if (in_tag && end - p >= 3 && memcmp(p, "%1A", 3) == 0)
+		mark = 3;
+	else
+		return false;
+	q = p + mark;
+	if (end - q < 3 || q[0] != 'L' || q[1] != 'D' || !isdigit((unsigned char)q[2]))
+		return false;
+	q += 2;
+	size_t n = 0;
+	while (q < end && isdigit((unsigned char)*q))
+		n = n * 10 + (size_t)(*q++ - '0');
+	if ((size_t)(end - q) < mark || memcmp(q, p, mark) != 0)
+		return false;
+	*index = n;
+	*len = (size_t)(q + mark - p);
+	return true;
+}
+
+static char *fill(struct doc *doc, const char *html)
+{
+	struct buf out = BUF_INIT;
+	const char *p = html, *end = html + strlen(html);
+	bool in_tag = false;
+	int in_link = 0; /* inside <a>...</a>: links cannot nest */
+	/* In an href or src value (from where in out), and the value put
+	 * there last: a value may turn a URL into a javascript: one. */
+	size_t url_at = SIZE_MAX;
+	struct slot *url_slot = NULL;
+	while (p < end) {
+		size_t index, len;
+		if ((*p == MARK || *p == '%') && placeholder_at(p, end, in_tag, &index, &len) &&
+		    index < doc->nslots) {
+			struct slot *s = &doc->slots[index];
+			if (s->kind == SLOT_VALUE)
+				put_value(doc, s, &out, in_tag, in_link > 0);
+			else
+				put_ref(doc, s, &out, in_tag, in_link > 0);
+			if (url_at != SIZE_MAX)
+				url_slot = s;
+			p += len;
+			continue;
+		}
+		if (in_tag && *p == '"' && url_at != SIZE_MAX) {
+			if (url_slot && url_is_dangerous(out.data + url_at, out.len - url_at)) {
+				diag_warning(doc->c->d, url_slot->at,
+					     "this value makes a link's URL a '%.*s' one: the link is "
+					     "made inert",
+					     (int)strcspn(out.data + url_at, ":") + 1, out.data + url_at);
+				out.len = url_at;
+				out.data[out.len] = '\0';
+			}
+			url_at = SIZE_MAX;
+			url_slot = NULL;
+		} else if (in_tag && *p == '"' && out.len >= 5 &&
+			   (memcmp(out.data + out.len - 5, "href=", 5) == 0 ||
+			    memcmp(out.data + out.len - 4, "src=", 4) == 0)) {
+			buf_putc(&out, *p++);
+			url_at = out.len;
+			continue;
+		}
+		if (*p == '<') {
+			in_tag = true;
+			if ((p[1] == 'a' || p[1] == 'A') && (p[2] == ' ' || p[2] == '>'))
+				in_link++;
+			else if (p[1] == '/' && (p[2] == 'a' || p[2] == 'A') && p[3] == '>' && in_link)
+				in_link--;
+		} else if (*p == '>') {
+			in_tag = false;
+		}
+		buf_putc(&out, *p++);
+		/* then the plain run up to the next byte that matters here */
+		const char *q = p;
+		while (q < end && *q != MARK && *q != '%' && *q != '"' && *q != '<' && *q != '>')
+			q++;
+		buf_put(&out, p, (size_t)(q - p));
+		p = q;
+	}
+	return buf_detach(&out);
+}
+
+struct doc *doc_resolve(const char *text, size_t len, const char *file, int line0,
+			struct directive_ctx *c)
+{
+	struct doc *doc = xcalloc(1, sizeof *doc);
+	*doc = (struct doc){.file = file, .line0 = line0, .text = text, .len = len, .c = c};
+	/* Where the pre-pass has nothing to replace, it need not know the
+	 * code lines (a parse of its own): most pages of a big site. */
+	if (memmem(text, len, "{{", 2) || memmem(text, len, "@fig-", 5) ||
+	    memmem(text, len, "@tbl-", 5))
+		find_code_lines(doc);
+	prepass(doc, &doc->md);
+	doc->parser = new_parser(MD_OPTIONS | CMARK_OPT_SOURCEPOS);
+	/* cmark-gfm registers its extensions' inline characters in one
+	 * process-wide table when a parse starts and clears them when it
+	 * ends: two parses with extensions at once would pull it from under
+	 * each other (a crash, or a strikethrough read as text).  One at a
+	 * time, then; rendering and the rest of the report stay parallel. */
+	pthread_mutex_lock(&gfm_parse_lock);
+	cmark_parser_feed(doc->parser, buf_data(&doc->md), doc->md.len);
+	doc->root = cmark_parser_finish(doc->parser);
+	pthread_mutex_unlock(&gfm_parse_lock);
+	check_tree(doc, doc->root);
+	replace_directives(doc, doc->root);
+	return doc;
+}
+
+char *doc_html(struct doc *doc)
+{
+	char *html = cmark_render_html(doc->root, MD_OPTIONS,
+				       cmark_parser_get_syntax_extensions(doc->parser));
+	char *out = fill(doc, html);
+	free(html);
+	return out;
+}
+
+void doc_free(struct doc *doc)
+{
+	if (!doc)
+		return;
+	if (doc->root)
+		cmark_node_free(doc->root);
+	if (doc->parser)
+		cmark_parser_free(doc->parser);
+	buf_free(&doc->md);
+	for (size_t i = 0; i < doc->nresults; i++) {
+		directive_result_clear(doc->results[i]);
+		free(doc->results[i]);
+	}
+	free(doc->results);
+	for (size_t i = 0; i < doc->nslots; i++) {
+		expr_free(doc->slots[i].expr);
+		free(doc->slots[i].label);
+		directive_text_clear(&doc->slots[i].piece);
+	}
+	free(doc->slots);
+	for (size_t i = 0; i < doc->nlabels; i++)
+		free(doc->labels[i].name);
+	free(doc->labels);
+	free(doc->code_line);
+	free(doc);
+}
+
+char *doc_render(const char *text, size_t len, const char *file, int line0,
+		 struct directive_ctx *c)
+{
+	struct doc *doc = doc_resolve(text, len, file, line0, c);
+	char *out = doc_html(doc);
+	doc_free(doc);
+	return out;
+}
+
+struct cmark_node *doc_root(const struct doc *doc)
+{
+	return doc->root;
+}
+
+const char *doc_file(const struct doc *doc)
+{
+	return doc->file;
+}
+
+int doc_line0(const struct doc *doc)
+{
+	return doc->line0;
+}
+
+const struct directive_result *doc_directive(struct cmark_node *node)
+{
+	return cmark_node_get_type(node) == CMARK_NODE_HTML_BLOCK ? cmark_node_get_user_data(node)
+								  : NULL;
+}
+
+bool doc_next_value(const char *s, size_t len, size_t *at, size_t *mark_len, size_t *index)
+{
+	const char *p = s, *end = s + len;
+	while ((p = memchr(p, MARK, (size_t)(end - p))) != NULL) {
+		if (placeholder_at(p, end, false, index, mark_len)) {
+			*at = (size_t)(p - s);
+			return true;
+		}
+		p++;
+	}
+	return false;
+}
+
+const struct directive_text *doc_value(const struct doc *doc, size_t index)
+{
+	if (index >= doc->nslots || !doc->slots[index].done)
+		return NULL;
+	return &doc->slots[index].piece;
+}
+
+bool doc_label(const struct doc *doc, const char *name, const char **kind, int *number)
+{
+	for (size_t i = 0; i < doc->nlabels; i++) {
+		if (strcmp(doc->labels[i].name, name) == 0) {
+			*kind = doc->labels[i].kind;
+			*number = doc->labels[i].number;
+			return true;
+		}
+	}
+	return false;
+}
+
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0'
+	       : c >= 'a' && c <= 'f' ? c - 'a' + 10
+	       : c >= 'A' && c <= 'F' ? c - 'A' + 10
+				      : -1;
+}
+
+char *doc_url_file(const char *url)
+{
+	size_t n = strcspn(url, "?#");
+	struct buf b = BUF_INIT;
+	for (size_t i = 0; i < n; i++) {
+		int hi, lo;
+		if (url[i] == '%' && i + 2 < n && (hi = hexval(url[i + 1])) >= 0 &&
+		    (lo = hexval(url[i + 2])) >= 0 && (hi || lo)) {
+			buf_putc(&b, (char)(hi * 16 + lo));
+			i += 2;
+		} else {
+			buf_putc(&b, url[i]);
+		}
+	}
+	return buf_detach(&b);
+}

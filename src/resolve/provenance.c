@@ -1,0 +1,1019 @@
+/* provenance.c: the result files a report uses, and their pages.
+ *
+ * A report registers files as it links to them (provenance_href(),
+ * provenance_use()); each file gets a name below the report's logs/
+ * folder the first time, and remembers the lines that were linked to.
+ * provenance_write() then copies every file and writes its page: all
+ * lines for a log of ordinary size, an abridged view for a large one
+ * (see provenance.h).  Files are read in chunks, never whole, so a
+ * 1 GB log costs a few MiB of memory: one pass counts the lines, a
+ * second writes the ones shown. */
+#include "resolve/provenance.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "resolve/format.h"
+#include "base/fsutil.h"
+#include "base/outdir.h"
+#include "base/util.h"
+
+/* Reading: a chunk holds many lines, and a whole log of the full-view
+ * size, so that a page in full view never cuts a line. */
+#define READ_CHUNK (4u << 20)
+
+/* A string -> index map, open addressing, keys owned. */
+struct strmap {
+	char **keys;
+	size_t *vals;
+	size_t cap; /* a power of two, or 0 */
+	size_t count;
+};
+
+struct pfile {
+	char *shown;  /* the file as first given: for diagnostics */
+	char *real;   /* canonical; NULL when it could not be resolved */
+	char *name;   /* below logs/: "cerebras/bs512.log" */
+	bool outside; /* not inside the project: never copied */
+	long *lines;  /* lines linked to, unsorted, repeats allowed */
+	size_t nlines;
+	size_t caplines;
+};
+
+struct provenance {
+	char *report_real; /* the report's folder, canonical */
+	char *root_real;
+	struct pfile *files;
+	size_t nfiles;
+	size_t capfiles;
+	struct strmap by_given; /* the file as callers write it */
+	struct strmap by_real;  /* and canonical: one page per file */
+};
+
+static uint64_t hash_str(const char *s)
+{
+	/* FNV-1a */
+	uint64_t h = 1469598103934665603ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+/* The slot of key in m: where it is, or the empty slot where it goes. */
+static size_t strmap_slot(const struct strmap *m, const char *key)
+{
+	size_t mask = m->cap - 1;
+	size_t i = (size_t)hash_str(key) & mask;
+	while (m->keys[i] && strcmp(m->keys[i], key) != 0)
+		i = (i + 1) & mask;
+	return i;
+}
+
+static bool strmap_get(const struct strmap *m, const char *key, size_t *val)
+{
+	if (m->cap == 0)
+		return false;
+	size_t i = strmap_slot(m, key);
+	if (!m->keys[i])
+		return false;
+	*val = m->vals[i];
+	return true;
+}
+
+/* Adds key (copied), which must not be there yet. */
+static void strmap_put(struct strmap *m, const char *key, size_t val)
+{
+	if (2 * (m->count + 1) > m->cap) {
+		/* Half full at most: probes stay short. */
+		struct strmap old = *m;
+		m->cap = old.cap ? old.cap * 2 : 16;
+		m->keys = xcalloc(m->cap, sizeof *m->keys);
+		m->vals = xcalloc(m->cap, sizeof *m->vals);
+		for (size_t i = 0; i < old.cap; i++) {
+			if (!old.keys[i])
+				continue;
+			size_t j = strmap_slot(m, old.keys[i]);
+			m->keys[j] = old.keys[i];
+			m->vals[j] = old.vals[i];
+		}
+		free(old.keys);
+		free(old.vals);
+	}
+	size_t i = strmap_slot(m, key);
+	m->keys[i] = xstrdup(key);
+	m->vals[i] = val;
+	m->count++;
+}
+
+static void strmap_free(struct strmap *m)
+{
+	for (size_t i = 0; i < m->cap; i++)
+		free(m->keys[i]);
+	free(m->keys);
+	free(m->vals);
+}
+
+struct provenance *provenance_new(const char *report_dir, const char *root_real)
+{
+	struct provenance *p = xcalloc(1, sizeof *p);
+	p->report_real = report_dir ? path_resolve(report_dir) : NULL;
+	p->root_real = root_real ? xstrdup(root_real) : NULL;
+	return p;
+}
+
+void provenance_free(struct provenance *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->nfiles; i++) {
+		free(p->files[i].shown);
+		free(p->files[i].real);
+		free(p->files[i].name);
+		free(p->files[i].lines);
+	}
+	free(p->files);
+	strmap_free(&p->by_given);
+	strmap_free(&p->by_real);
+	free(p->report_real);
+	free(p->root_real);
+	free(p);
+}
+
+/* True when a is b, or a folder holding b: the two could not both be
+ * written. */
+static bool path_covers(const char *a, size_t na, const char *b, size_t nb)
+{
+	return na <= nb && memcmp(a, b, na) == 0 && (na == nb || b[na] == '/');
+}
+
+/* True when the outputs of names a and b (the raw copy and its .html)
+ * would be the same file, or one a folder the other needs. */
+static bool names_clash(const char *a, const char *b)
+{
+	char *ah = xasprintf("%s.html", a), *bh = xasprintf("%s.html", b);
+	const char *as[] = {a, ah}, *bs[] = {b, bh};
+	bool clash = false;
+	for (size_t i = 0; i < 2 && !clash; i++) {
+		for (size_t j = 0; j < 2 && !clash; j++) {
+			size_t na = strlen(as[i]), nb = strlen(bs[j]);
+			clash = path_covers(as[i], na, bs[j], nb) || path_covers(bs[j], nb, as[i], na);
+		}
+	}
+	free(ah);
+	free(bh);
+	return clash;
+}
+
+static bool name_taken(const struct provenance *p, const char *name)
+{
+	for (size_t i = 0; i < p->nfiles; i++)
+		if (names_clash(p->files[i].name, name))
+			return true;
+	return false;
+}
+
+/* name with "~n" before its extension: "cerebras/bs512~2.log". */
+static char *name_numbered(const char *name, unsigned n)
+{
+	const char *base = strrchr(name, '/');
+	base = base ? base + 1 : name;
+	const char *dot = strrchr(base, '.');
+	size_t stem = dot && dot != base ? (size_t)(dot - name) : strlen(name);
+	return xasprintf("%.*s~%u%s", (int)stem, name, n, name + stem);
+}
+
+/* The name of a new file (see provenance.h): below the report's folder
+ * its path there, without a leading logs/; elsewhere in the project
+ * "_/" and its path from the project root.  A name some other file has
+ * taken falls back to the project form, then to numbered forms. */
+static char *name_for(const struct provenance *p, const char *real, const char *given,
+		      bool *outside)
+{
+	const char *in_report = real && p->report_real ? path_under(real, p->report_real) : NULL;
+	const char *in_root = real && p->root_real ? path_under(real, p->root_real) : NULL;
+	char *name;
+	*outside = false;
+	if (in_report && *in_report) {
+		if (str_has_prefix(in_report, "logs/") && in_report[5])
+			in_report += 5;
+		name = xstrdup(in_report);
+	} else if (in_root && *in_root) {
+		name = xasprintf("_/%s", in_root);
+	} else {
+		/* Never copied (provenance_write() says why); the name only
+		 * keeps links well-formed. */
+		const char *slash = strrchr(given, '/');
+		name = xasprintf("_/%s", slash && slash[1] ? slash + 1 : given);
+		*outside = true;
+	}
+	if (!name_taken(p, name))
+		return name;
+	if (in_root && *in_root && !str_has_prefix(name, "_/")) {
+		char *alt = xasprintf("_/%s", in_root);
+		if (!name_taken(p, alt)) {
+			free(name);
+			return alt;
+		}
+		free(alt);
+	}
+	for (unsigned n = 2;; n++) {
+		char *alt = name_numbered(name, n);
+		if (!name_taken(p, alt)) {
+			free(name);
+			return alt;
+		}
+		free(alt);
+	}
+}
+
+/* The entry of file, registered on first sight. */
+static struct pfile *lookup(struct provenance *p, const char *file)
+{
+	size_t i;
+	if (strmap_get(&p->by_given, file, &i))
+		return &p->files[i];
+	char *real = path_resolve(file);
+	if (real && strmap_get(&p->by_real, real, &i)) {
+		/* Another spelling of a file already known. */
+		strmap_put(&p->by_given, file, i);
+		free(real);
+		return &p->files[i];
+	}
+	if (p->nfiles == p->capfiles) {
+		p->capfiles = p->capfiles ? p->capfiles * 2 : 8;
+		p->files = xrealloc(p->files, p->capfiles * sizeof *p->files);
+	}
+	i = p->nfiles;
+	struct pfile *f = &p->files[i];
+	memset(f, 0, sizeof *f);
+	f->shown = xstrdup(file);
+	f->name = name_for(p, real, file, &f->outside);
+	f->real = real;
+	p->nfiles++;
+	strmap_put(&p->by_given, file, i);
+	if (real)
+		strmap_put(&p->by_real, real, i);
+	return f;
+}
+
+static int cmp_long(const void *pa, const void *pb)
+{
+	long a = *(const long *)pa, b = *(const long *)pb;
+	return (a > b) - (a < b);
+}
+
+/* Sorts f's lines and drops repeats. */
+static void lines_compact(struct pfile *f)
+{
+	if (f->nlines < 2)
+		return;
+	qsort(f->lines, f->nlines, sizeof *f->lines, cmp_long);
+	size_t k = 1;
+	for (size_t i = 1; i < f->nlines; i++)
+		if (f->lines[i] != f->lines[k - 1])
+			f->lines[k++] = f->lines[i];
+	f->nlines = k;
+}
+
+static void add_line(struct pfile *f, long line)
+{
+	/* A table links many cells to one line: skip the obvious repeat. */
+	if (f->nlines && f->lines[f->nlines - 1] == line)
+		return;
+	if (f->nlines == f->caplines) {
+		/* Compact before growing: a report linking the same lines
+		 * again and again keeps a small list. */
+		lines_compact(f);
+		if (f->nlines * 2 >= f->caplines) {
+			f->caplines = f->caplines ? f->caplines * 2 : 16;
+			f->lines = xrealloc(f->lines, f->caplines * sizeof *f->lines);
+		}
+	}
+	f->lines[f->nlines++] = line;
+}
+
+/* Appends s percent-encoded for a URL path: everything but unreserved
+ * characters and '/' is %XX, so that a name with spaces, '#', '?' or
+ * ':' stays one relative path, and the result needs no HTML escaping. */
+static void put_url(struct buf *b, const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    c == '-' || c == '.' || c == '_' || c == '~' || c == '/') {
+			buf_putc(b, (char)c);
+		} else {
+			buf_putc(b, '%');
+			buf_putc(b, hex[c >> 4]);
+			buf_putc(b, hex[c & 15]);
+		}
+	}
+}
+
+/* Appends n in decimal: the line numbers of a log page, where a
+ * buf_printf() for each line cost more than escaping the line. */
+static void put_long(struct buf *b, long n)
+{
+	char digits[24];
+	size_t i = sizeof digits;
+	unsigned long v = n < 0 ? 0UL - (unsigned long)n : (unsigned long)n;
+	do {
+		digits[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if (n < 0)
+		digits[--i] = '-';
+	buf_put(b, digits + i, sizeof digits - i);
+}
+
+void provenance_href(struct provenance *p, struct buf *b, const char *file, long line)
+{
+	struct pfile *f = lookup(p, file);
+	buf_puts(b, "logs/");
+	put_url(b, f->name);
+	buf_puts(b, ".html");
+	if (line > 0) {
+		add_line(f, line);
+		buf_puts(b, "#L");
+		put_long(b, line);
+	}
+}
+
+void provenance_use(struct provenance *p, const char *file)
+{
+	lookup(p, file);
+}
+
+const char *provenance_name(struct provenance *p, const char *file)
+{
+	return lookup(p, file)->name;
+}
+
+/* ------------------------------------------------------------ log text */
+
+/* Appends the UTF-8 encoding of code point c (below 0x10000). */
+static void put_utf8(struct buf *b, unsigned c)
+{
+	if (c < 0x80) {
+		buf_putc(b, (char)c);
+	} else if (c < 0x800) {
+		buf_putc(b, (char)(0xC0 | (c >> 6)));
+		buf_putc(b, (char)(0x80 | (c & 0x3F)));
+	} else {
+		buf_putc(b, (char)(0xE0 | (c >> 12)));
+		buf_putc(b, (char)(0x80 | ((c >> 6) & 0x3F)));
+		buf_putc(b, (char)(0x80 | (c & 0x3F)));
+	}
+}
+
+#define REPLACEMENT 0xFFFDu
+
+/* The length of the escape sequence at p[0] == ESC (n bytes left), as
+ * ECMA-48 defines them, or 0 when ESC is all there is.  CSI (colours,
+ * cursor moves) runs to its final byte; OSC, DCS and the other string
+ * sequences (a terminal title, a hyperlink) to BEL or ESC \; the rest
+ * are ESC, intermediates and one final byte.  A sequence cut short by
+ * a byte that cannot be in it ends before that byte. */
+static size_t escape_len(const unsigned char *p, size_t n)
+{
+	if (n < 2)
+		return 0;
+	size_t i = 1;
+	unsigned char c = p[1];
+	if (c == '[') {
+		for (i = 2; i < n && p[i] >= 0x30 && p[i] <= 0x3F; i++)
+			;
+		for (; i < n && p[i] >= 0x20 && p[i] <= 0x2F; i++)
+			;
+		if (i < n && p[i] >= 0x40 && p[i] <= 0x7E)
+			i++;
+		return i;
+	}
+	if (c == ']' || c == 'P' || c == 'X' || c == '^' || c == '_') {
+		for (i = 2; i < n; i++) {
+			if (p[i] == 0x07)
+				return i + 1;
+			if (p[i] == 0x1B && i + 1 < n && p[i + 1] == '\\')
+				return i + 2;
+		}
+		return n;
+	}
+	for (; i < n && p[i] >= 0x20 && p[i] <= 0x2F; i++)
+		;
+	if (i < n && p[i] >= 0x30 && p[i] <= 0x7E)
+		return i + 1;
+	return i > 1 ? i : 0;
+}
+
+/* The length of the valid UTF-8 sequence at p (n bytes left), or 0;
+ * *sub is then the length of its maximal valid prefix (at least 1),
+ * which becomes one U+FFFD, as browsers decode. */
+static size_t utf8_len(const unsigned char *p, size_t n, size_t *sub, unsigned *cp)
+{
+	unsigned char c = p[0];
+	size_t need;
+	unsigned char lo = 0x80, hi = 0xBF;
+	if (c >= 0xC2 && c <= 0xDF) {
+		need = 2;
+	} else if (c >= 0xE0 && c <= 0xEF) {
+		need = 3;
+		if (c == 0xE0)
+			lo = 0xA0;
+		else if (c == 0xED)
+			hi = 0x9F; /* no surrogates */
+	} else if (c >= 0xF0 && c <= 0xF4) {
+		need = 4;
+		if (c == 0xF0)
+			lo = 0x90;
+		else if (c == 0xF4)
+			hi = 0x8F; /* nothing past U+10FFFF */
+	} else {
+		*sub = 1;
+		return 0;
+	}
+	unsigned v = c & (need == 2 ? 0x1F : need == 3 ? 0x0F : 0x07);
+	for (size_t i = 1; i < need; i++) {
+		if (i >= n || p[i] < lo || p[i] > hi) {
+			*sub = i;
+			return 0;
+		}
+		v = (v << 6) | (p[i] & 0x3F);
+		lo = 0x80;
+		hi = 0xBF;
+	}
+	*cp = v;
+	return need;
+}
+
+/* Appends one line of a log as HTML text: & < > escaped, invalid UTF-8
+ * as U+FFFD, terminal escape sequences (colours) dropped, a CR inside
+ * the line (a progress bar redrawn) as ␍ and other control characters
+ * as their control pictures (␀, ␈, ␛); tabs stay.  C1 controls, which
+ * no log means to print, become U+FFFD. */
+#define PLAIN_TEXT 1 /* printable ASCII that HTML text shows as it is */
+#define PLAIN_ATTR 2 /* and that an attribute value shows as it is */
+
+/* The PLAIN_* bits of every byte: 0x20 to 0x7E but & < > (and " ' in
+ * an attribute). */
+static const unsigned char plain[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	3, 3, 1, 3, 3, 3, 0, 1, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 3, 0, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
+void provenance_escape(struct buf *b, const char *text, size_t n, bool attr)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	const unsigned char mask = attr ? PLAIN_ATTR : PLAIN_TEXT;
+	size_t i = 0;
+	while (i < n) {
+		/* Plain printable ASCII in one go: most of a log. */
+		size_t run = i;
+		while (run < n && (plain[p[run]] & mask))
+			run++;
+		buf_put(b, text + i, run - i);
+		i = run;
+		if (i == n)
+			break;
+		unsigned char c = p[i];
+		if (c == '&') {
+			buf_puts(b, "&amp;");
+			i++;
+		} else if (c == '<') {
+			buf_puts(b, "&lt;");
+			i++;
+		} else if (c == '>') {
+			buf_puts(b, "&gt;");
+			i++;
+		} else if (c == '"') {
+			buf_puts(b, "&quot;");
+			i++;
+		} else if (c == '\'') {
+			buf_puts(b, "&#39;");
+			i++;
+		} else if (c == '\t') {
+			buf_putc(b, '\t');
+			i++;
+		} else if (c == 0x1B) {
+			size_t k = escape_len(p + i, n - i);
+			if (k == 0) {
+				put_utf8(b, 0x241B);
+				k = 1;
+			}
+			i += k;
+		} else if (c < 0x20) {
+			put_utf8(b, 0x2400u + c);
+			i++;
+		} else if (c == 0x7F) {
+			put_utf8(b, 0x2421);
+			i++;
+		} else {
+			size_t sub = 0;
+			unsigned cp = 0;
+			size_t k = utf8_len(p + i, n - i, &sub, &cp);
+			if (k == 0) {
+				put_utf8(b, REPLACEMENT);
+				i += sub;
+			} else if (cp < 0xA0) {
+				put_utf8(b, REPLACEMENT);
+				i += k;
+			} else {
+				buf_put(b, text + i, k);
+				i += k;
+			}
+		}
+	}
+}
+
+void provenance_put_text(struct buf *b, const char *text, size_t n)
+{
+	/* A CRLF line, or a progress bar's last redraw, ends in CRs that
+	 * show nothing. */
+	while (n > 0 && text[n - 1] == '\r')
+		n--;
+	provenance_escape(b, text, n, false);
+}
+
+/* ------------------------------------------------------------- reading */
+
+/* Lines of a file, in chunks.  A line longer than the buffer keeps its
+ * start (up to `keep` bytes) and counts the rest. */
+struct reader {
+	int fd;
+	char *buf;
+	size_t cap;
+	size_t pos;
+	size_t len;
+	bool eof;
+	char *held; /* the kept start of a line longer than buf */
+};
+
+static void reader_open(struct reader *r, int fd)
+{
+	memset(r, 0, sizeof *r);
+	r->fd = fd;
+	r->cap = READ_CHUNK;
+	r->buf = xmalloc(r->cap);
+}
+
+static void reader_close(struct reader *r)
+{
+	free(r->buf);
+	free(r->held);
+}
+
+/* read(2) into the buffer's free end; false with errno set. */
+static bool reader_fill(struct reader *r)
+{
+	for (;;) {
+		ssize_t got = read(r->fd, r->buf + r->len, r->cap - r->len);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return false;
+		if (got == 0)
+			r->eof = true;
+		r->len += (size_t)got;
+		return true;
+	}
+}
+
+/* The next line, without its '\n', into *text and *n: at most keep
+ * bytes of it (cut at a character boundary), with *more the bytes left
+ * out.  Returns 1, 0 at the end, -1 on a read error (errno set). */
+static int reader_next(struct reader *r, size_t keep, const char **text, size_t *n,
+		       unsigned long long *more)
+{
+	for (;;) {
+		char *start = r->buf + r->pos;
+		size_t avail = r->len - r->pos;
+		char *nl = memchr(start, '\n', avail);
+		if (nl || (r->eof && avail > 0)) {
+			size_t len = nl ? (size_t)(nl - start) : avail;
+			r->pos += nl ? len + 1 : len;
+			*text = start;
+			*n = len;
+			*more = 0;
+			if (len > keep) {
+				size_t cut = keep;
+				/* Back to the start of a character: at most three
+				 * continuation bytes. */
+				for (int k = 0; k < 3 && cut > 0 && ((unsigned char)start[cut] & 0xC0) == 0x80;
+				     k++)
+					cut--;
+				*n = cut;
+				*more = len - cut;
+			}
+			return 1;
+		}
+		if (r->eof)
+			return 0;
+		if (r->pos > 0) {
+			memmove(r->buf, start, avail);
+			r->len = avail;
+			r->pos = 0;
+		}
+		if (r->len < r->cap) {
+			if (!reader_fill(r))
+				return -1;
+			continue;
+		}
+		/* A line longer than the buffer: keep its start, then read
+		 * on to its end, only counting. */
+		size_t hold = keep < r->cap ? keep : r->cap;
+		for (int k = 0; k < 3 && hold > 0 && hold < r->cap &&
+				((unsigned char)r->buf[hold] & 0xC0) == 0x80;
+		     k++)
+			hold--;
+		free(r->held);
+		r->held = xstrndup(r->buf, hold);
+		unsigned long long rest = r->len - hold;
+		r->len = 0;
+		for (;;) {
+			if (!reader_fill(r))
+				return -1;
+			nl = memchr(r->buf, '\n', r->len);
+			if (nl || r->eof) {
+				size_t upto = nl ? (size_t)(nl - r->buf) : r->len;
+				rest += upto;
+				r->pos = nl ? upto + 1 : r->len;
+				break;
+			}
+			rest += r->len;
+			r->len = 0;
+		}
+		*text = r->held;
+		*n = hold;
+		*more = rest;
+		return 1;
+	}
+}
+
+/* --------------------------------------------------------------- pages */
+
+/* A span of lines shown, first to last. */
+struct range {
+	long first;
+	long last;
+};
+
+static int cmp_range(const void *pa, const void *pb)
+{
+	const struct range *a = pa, *b = pb;
+	return (a->first > b->first) - (a->first < b->first);
+}
+
+/* The lines an abridged view of a log of `total` lines shows, as sorted
+ * disjoint ranges with a gap between each two; *n is their count.
+ * Linked lines (sorted, unique) get `context` lines around them.
+ * Caller frees. */
+static struct range *abridged_ranges(long total, const long *linked, size_t nlinked,
+				     long context, size_t *n)
+{
+	struct range *r = xmalloc((nlinked + 2) * sizeof *r);
+	size_t k = 0;
+	r[k++] = (struct range){1, total < PROVENANCE_HEAD ? total : PROVENANCE_HEAD};
+	for (size_t i = 0; i < nlinked; i++) {
+		if (linked[i] < 1 || linked[i] > total)
+			continue;
+		long lo = linked[i] - context, hi = linked[i] + context;
+		r[k++] = (struct range){lo < 1 ? 1 : lo, hi > total ? total : hi};
+	}
+	r[k++] = (struct range){total > PROVENANCE_TAIL ? total - PROVENANCE_TAIL + 1 : 1, total};
+	qsort(r, k, sizeof *r, cmp_range);
+	/* Merge what overlaps or touches: a gap is at least one line. */
+	size_t m = 0;
+	for (size_t i = 0; i < k; i++) {
+		if (m > 0 && r[i].first <= r[m - 1].last + 1) {
+			if (r[i].last > r[m - 1].last)
+				r[m - 1].last = r[i].last;
+		} else {
+			r[m++] = r[i];
+		}
+	}
+	*n = m;
+	return r;
+}
+
+static long ranges_lines(const struct range *r, size_t n)
+{
+	long sum = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += r[i].last - r[i].first + 1;
+	return sum;
+}
+
+/* Appends a count with thousands separators: "1,048,576". */
+static void put_count(struct buf *b, unsigned long long n)
+{
+	struct format f = {true, -1, 'd'};
+	format_number(b, (double)n, &f);
+}
+
+/* Appends a size for people: "812 bytes", "2.0 MiB". */
+static void put_size(struct buf *b, unsigned long long bytes)
+{
+	static const char *const units[] = {"KiB", "MiB", "GiB", "TiB"};
+	if (bytes < 1024) {
+		buf_printf(b, "%llu byte%s", bytes, bytes == 1 ? "" : "s");
+		return;
+	}
+	double v = (double)bytes / 1024;
+	size_t u = 0;
+	while (v >= 1024 && u + 1 < ARRAY_LEN(units)) {
+		v /= 1024;
+		u++;
+	}
+	buf_printf(b, "%.1f %s", v, units[u]);
+}
+
+/* One line of the view: its anchor, its number linking to itself, and
+ * its text. */
+static void put_line(struct buf *b, long no, const char *text, size_t n,
+		     unsigned long long more, bool complete)
+{
+	buf_puts(b, "<span class=\"ld-line\" id=\"L");
+	put_long(b, no);
+	buf_puts(b, "\"><a class=\"ld-lineno\" href=\"#L");
+	put_long(b, no);
+	buf_puts(b, "\">");
+	put_long(b, no);
+	buf_puts(b, "</a> ");
+	/* A line cut short keeps its CRs: they were not its end. */
+	if (complete)
+		provenance_put_text(b, text, n);
+	else
+		provenance_escape(b, text, n, false);
+	if (more) {
+		buf_puts(b, "<span class=\"ld-cut\">… (");
+		put_count(b, more);
+		buf_puts(b, " more bytes in the raw file)</span>");
+	}
+	buf_puts(b, "</span>");
+}
+
+/* The marker for lines first..last left out of an abridged view. */
+static void put_gap(struct buf *b, long first, long last, const char *raw_href)
+{
+	buf_puts(b, "<span class=\"ld-line ld-gap\"><span class=\"ld-lineno\">…</span> <a href=\"");
+	buf_puts(b, raw_href);
+	if (first == last)
+		buf_printf(b, "\">line %ld is in the raw file</a></span>", first);
+	else
+		buf_printf(b, "\">lines %ld–%ld are in the raw file</a></span>", first, last);
+}
+
+/* "../" once for each folder between the page of logs/<name> and the
+ * report's page. */
+static void put_up(struct buf *b, const char *name)
+{
+	buf_puts(b, "../");
+	for (const char *s = name; (s = strchr(s, '/')); s++)
+		buf_puts(b, "../");
+}
+
+static bool is_absolute_url(const char *s)
+{
+	return s[0] == '/' || strstr(s, "://") != NULL;
+}
+
+/* The page's head and header, up to the opening of the log. */
+static void put_page_start(struct buf *b, const struct pfile *f, const char *site_root,
+			   const char *raw_href)
+{
+	buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		    "<meta name=\"color-scheme\" content=\"light dark\">\n<title>");
+	buf_put_html(b, f->name, strlen(f->name));
+	buf_puts(b, " — log</title>\n<link rel=\"stylesheet\" href=\"");
+	if (!is_absolute_url(site_root))
+		put_up(b, f->name);
+	buf_put_html(b, site_root, strlen(site_root));
+	buf_puts(b, "static/logdown.css\">\n</head>\n<body class=\"ld-page ld-log-page\">\n"
+		    "<header class=\"ld-site-header\">\n<nav class=\"ld-nav\" aria-label=\"Log\">\n"
+		    "<a class=\"ld-site-title\" href=\"");
+	put_up(b, f->name);
+	buf_puts(b, "index.html\">← Back to the report</a>\n<a class=\"ld-nav-link\" href=\"");
+	buf_puts(b, raw_href);
+	buf_puts(b, "\">Raw file</a>\n</nav>\n</header>\n<main id=\"ld-main\" class=\"ld-main\">\n"
+		    "<h1 class=\"ld-title\">");
+	buf_put_html(b, f->name, strlen(f->name));
+	buf_puts(b, "</h1>\n");
+}
+
+static void put_page_end(struct buf *b)
+{
+	buf_puts(b, "</code></pre>\n</main>\n</body>\n</html>\n");
+}
+
+/* Writes the view of f's lines (the file open as fd, read from its
+ * start) into page.  False on a read error, errno set. */
+static bool render_page(struct buf *page, struct pfile *f, int fd, const char *site_root)
+{
+	struct reader r;
+	reader_open(&r, fd);
+	long total;
+	unsigned long long bytes;
+	if (!fd_count_lines(fd, r.buf, r.cap, &total, &bytes) || lseek(fd, 0, SEEK_SET) != 0) {
+		reader_close(&r);
+		return false;
+	}
+	const char *slash = strrchr(f->name, '/');
+	struct buf raw = BUF_INIT;
+	put_url(&raw, slash ? slash + 1 : f->name);
+
+	put_page_start(page, f, site_root, buf_data(&raw));
+	bool full = bytes <= PROVENANCE_FULL_BYTES && total <= PROVENANCE_FULL_LINES;
+	struct range *ranges = NULL;
+	size_t nranges = 0;
+	size_t keep = SIZE_MAX;
+	buf_puts(page, "<p class=\"ld-meta\">");
+	put_count(page, (unsigned long long)total);
+	buf_printf(page, " line%s · ", total == 1 ? "" : "s");
+	put_size(page, bytes);
+	buf_puts(page, "</p>\n");
+	if (!full) {
+		lines_compact(f);
+		/* Context shrinks until the view stays small; the linked
+		 * lines themselves are always there. */
+		static const long contexts[] = {PROVENANCE_CONTEXT, 5, 1, 0};
+		long context = 0;
+		for (size_t i = 0; i < ARRAY_LEN(contexts); i++) {
+			free(ranges);
+			context = contexts[i];
+			ranges = abridged_ranges(total, f->lines, f->nlines, context, &nranges);
+			if (ranges_lines(ranges, nranges) <= PROVENANCE_SHOWN_MAX)
+				break;
+		}
+		keep = PROVENANCE_LINE_MAX;
+		bool linked = false;
+		for (size_t i = 0; i < f->nlines && !linked; i++)
+			linked = f->lines[i] >= 1 && f->lines[i] <= total;
+		buf_puts(page, "<p class=\"ld-note\">This log is too large to show in full. ");
+		if (nranges == 1) {
+			/* Few lines, but long ones: every line is there. */
+			buf_puts(page, "Lines are cut after ");
+			put_count(page, PROVENANCE_LINE_MAX);
+			buf_puts(page, " bytes.");
+		} else {
+			buf_puts(page, "Shown: its first ");
+			put_count(page, PROVENANCE_HEAD);
+			buf_puts(page, " lines, ");
+			if (linked) {
+				buf_puts(page, "the lines the report links to");
+				if (context > 0)
+					buf_printf(page, " with %ld line%s around each", context,
+						   context == 1 ? "" : "s");
+				buf_puts(page, ", ");
+			}
+			buf_puts(page, "and the last ");
+			put_count(page, PROVENANCE_TAIL);
+			buf_puts(page, ".");
+		}
+		buf_puts(page, " <a href=\"");
+		buf_puts(page, buf_data(&raw));
+		buf_puts(page, "\">The raw file</a> has all of it.</p>\n");
+	}
+	buf_puts(page, "<pre class=\"ld-log\"><code>");
+
+	bool ok = true;
+	size_t at = 0; /* the range of the next line shown */
+	long no = 0;
+	for (;;) {
+		const char *text;
+		size_t n;
+		unsigned long long more;
+		int got = reader_next(&r, keep, &text, &n, &more);
+		if (got < 0)
+			ok = false;
+		if (got <= 0)
+			break;
+		/* A log still being written: the page shows the lines
+		 * counted, as its header says. */
+		if (++no > total)
+			break;
+		if (!full) {
+			while (at < nranges && no > ranges[at].last)
+				at++;
+			if (at == nranges)
+				break; /* the last range ends at the last line */
+			if (no < ranges[at].first)
+				continue;
+			if (no == ranges[at].first && at > 0) {
+				buf_putc(page, '\n');
+				put_gap(page, ranges[at - 1].last + 1, no - 1, buf_data(&raw));
+			}
+		}
+		if (no > 1)
+			buf_putc(page, '\n');
+		put_line(page, no, text, n, more, more == 0);
+	}
+	put_page_end(page);
+	int e = errno;
+	free(ranges);
+	buf_free(&raw);
+	reader_close(&r);
+	errno = e;
+	return ok;
+}
+
+static int cmp_name(const void *pa, const void *pb)
+{
+	const struct pfile *const *a = pa, *const *b = pb;
+	return strcmp((*a)->name, (*b)->name);
+}
+
+/* An open file descriptor for the regular file path; -1 with errno set
+ * (EINVAL for a FIFO or a device, never blocking on one). */
+static int open_regular(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		return -1;
+	}
+	return fd;
+}
+
+/* Copies f and writes its page below <slug>/logs/. */
+static bool write_file(struct pfile *f, struct outdir *o, const char *slug,
+		       const char *site_root, struct diag *d)
+{
+	char *rel = xasprintf("%s/logs/%s", slug, f->name);
+	char *rel_html = xasprintf("%s.html", rel);
+	struct buf page = BUF_INIT;
+	int fd = -1;
+	bool ok = outdir_copy(o, rel, f->real, d);
+	if (!ok)
+		goto out;
+	fd = open_regular(f->real);
+	if (fd < 0 || !render_page(&page, f, fd, site_root)) {
+		diag_error(d, loc_line(f->shown, 0), "cannot read: %s", strerror(errno));
+		ok = false;
+		goto out;
+	}
+	ok = outdir_write(o, rel_html, page.data, page.len, d);
+out:
+	if (fd >= 0)
+		close(fd);
+	buf_free(&page);
+	free(rel_html);
+	free(rel);
+	return ok;
+}
+
+bool provenance_write(struct provenance *p, struct outdir *o, const char *slug,
+		      const char *site_root, struct diag *d)
+{
+	bool ok = true;
+	/* Name order: the same files give the same output, whatever order
+	 * the report used them in. */
+	struct pfile **sorted = xmalloc((p->nfiles + 1) * sizeof *sorted);
+	for (size_t i = 0; i < p->nfiles; i++)
+		sorted[i] = &p->files[i];
+	qsort(sorted, p->nfiles, sizeof *sorted, cmp_name);
+	for (size_t i = 0; i < p->nfiles; i++) {
+		struct pfile *f = sorted[i];
+		if (f->outside) {
+			/* runs.c confines result files; this is the last
+			 * line of that defence, not a user's usual error. */
+			diag_error(d, loc_line(f->shown, 0),
+				   "lies outside the project: logdown copies nothing from there");
+			continue;
+		}
+		if (o && !write_file(f, o, slug, site_root ? site_root : "", d))
+			ok = false;
+	}
+	free(sorted);
+	return ok;
+}
