@@ -31,6 +31,10 @@ build/fuzz/embedded.o: build/embedded.c | build/fuzz
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_OBJS)
 	$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(LIBS)
 
+# Kept between runs: make would otherwise delete them as intermediates
+# and compile every module again for the next harness run.
+.SECONDARY: $(FUZZ_OBJS)
+
 fuzz-build: $(FUZZERS)
 
 fuzz: $(FUZZERS)
