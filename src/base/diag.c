@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "base/fsutil.h"
+#include "base/json.h"
 #include "base/util.h"
 
 struct source {
@@ -232,25 +233,6 @@ static bool line_of(const char *text, const char *end, int line, int *at_line, s
 	return true;
 }
 
-static void put_json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", out);
-		else if (c == '\t')
-			fputs("\\t", out);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
 /* GitHub's workflow commands need %, CR and LF escaped in the message. */
 static void put_github_text(FILE *out, const char *s, bool property)
 {
@@ -364,14 +346,14 @@ static void write_one(struct diag *d, enum severity sev, struct loc at, const ch
 		break;
 	case DIAG_JSON:
 		fputs("{\"severity\":", d->out);
-		put_json_string(d->out, sev_name[sev]);
+		json_put_cstr(d->out, sev_name[sev]);
 		fputs(",\"file\":", d->out);
 		if (at.file)
-			put_json_string(d->out, at.file);
+			json_put_cstr(d->out, at.file);
 		else
 			fputs("null", d->out);
 		fprintf(d->out, ",\"line\":%d,\"col\":%d,\"message\":", at.line, at.col);
-		put_json_string(d->out, buf_data(&msg));
+		json_put_cstr(d->out, buf_data(&msg));
 		fputs("}\n", d->out);
 		break;
 	case DIAG_TEXT:

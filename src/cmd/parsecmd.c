@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "base/fsutil.h"
+#include "base/json.h"
 #include "parse/logparse.h"
 #include "base/util.h"
 #include "data/value.h"
@@ -19,79 +20,6 @@
 /* `logdown parsers` shows the start of each description. */
 #define GIST_WIDTH 60
 
-/* The length of the valid UTF-8 sequence at p (n bytes available), or
- * 0 when the bytes there are not one. */
-static size_t utf8_seq(const unsigned char *p, size_t n)
-{
-	size_t len;
-	unsigned long cp;
-	if (p[0] < 0x80)
-		return 1;
-	else if ((p[0] & 0xE0) == 0xC0)
-		len = 2, cp = p[0] & 0x1F;
-	else if ((p[0] & 0xF0) == 0xE0)
-		len = 3, cp = p[0] & 0x0F;
-	else if ((p[0] & 0xF8) == 0xF0)
-		len = 4, cp = p[0] & 0x07;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((p[i] & 0xC0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (p[i] & 0x3F);
-	}
-	/* Overlong forms, surrogates and code points past U+10FFFF are not
-	 * UTF-8 either. */
-	static const unsigned long min[] = {0, 0, 0x80, 0x800, 0x10000};
-	if (cp < min[len] || (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
-		return 0;
-	return len;
-}
-
-/* A JSON string.  Bytes that are not UTF-8 (a binary log) become
- * U+FFFD, so that the output is always valid JSON. */
-static void put_json_string(FILE *out, const char *s, size_t n)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	fputc('"', out);
-	for (size_t i = 0; i < n;) {
-		unsigned char c = p[i];
-		if (c == '"' || c == '\\') {
-			fputc('\\', out);
-			fputc(c, out);
-		} else if (c == '\n') {
-			fputs("\\n", out);
-		} else if (c == '\t') {
-			fputs("\\t", out);
-		} else if (c == '\r') {
-			fputs("\\r", out);
-		} else if (c < 0x20 || c == 0x7F) {
-			fprintf(out, "\\u%04x", c);
-		} else if (c >= 0x80) {
-			size_t len = utf8_seq(p + i, n - i);
-			if (len == 0) {
-				fputs("\\ufffd", out);
-				i++;
-				continue;
-			}
-			fwrite(p + i, 1, len, out);
-			i += len;
-			continue;
-		} else {
-			fputc(c, out);
-		}
-		i++;
-	}
-	fputc('"', out);
-}
-
-static void put_json_cstr(FILE *out, const char *s)
-{
-	put_json_string(out, s, strlen(s));
-}
-
 /* A datum's value: a number in its shortest round-trip form (JSON has
  * no NaN or infinity: null), a string, or null for a missing value. */
 static void put_json_value(FILE *out, const struct datum *d)
@@ -102,7 +30,7 @@ static void put_json_value(FILE *out, const struct datum *d)
 		fputs(buf_data(&b), out);
 		buf_free(&b);
 	} else if (d->kind == DATUM_STRING) {
-		put_json_string(out, d->text ? d->text : "", d->text ? d->len : 0);
+		json_put_string(out, d->text ? d->text : "", d->text ? d->len : 0);
 	} else {
 		fputs("null", out);
 	}
@@ -111,20 +39,20 @@ static void put_json_value(FILE *out, const struct datum *d)
 void parsecmd_put_json(FILE *out, const struct run *r, const char *file)
 {
 	fputs("{\n  \"file\": ", out);
-	put_json_cstr(out, file);
+	json_put_cstr(out, file);
 	fputs(",\n  \"parser\": ", out);
-	put_json_cstr(out, run_parser(r));
+	json_put_cstr(out, run_parser(r));
 	fputs(",\n  \"fields\": {", out);
 	size_t nf = run_field_count(r);
 	for (size_t i = 0; i < nf; i++) {
 		const struct datum *d = run_field_at(r, i);
 		fputs(i ? ",\n    " : "\n    ", out);
-		put_json_cstr(out, run_field_name(r, i));
+		json_put_cstr(out, run_field_name(r, i));
 		fputs(": {\"value\": ", out);
 		put_json_value(out, d);
 		fputs(", \"text\": ", out);
 		if (d->text)
-			put_json_string(out, d->text, d->len);
+			json_put_string(out, d->text, d->len);
 		else
 			fputs("null", out);
 		if (d->line > 0)
@@ -138,12 +66,12 @@ void parsecmd_put_json(FILE *out, const struct run *r, const char *file)
 		const struct series *s = run_series_at(r, i);
 		size_t ncols = series_column_count(s), nrows = series_row_count(s);
 		fputs(i ? ",\n    " : "\n    ", out);
-		put_json_cstr(out, series_name(s));
+		json_put_cstr(out, series_name(s));
 		fputs(": {\n      \"columns\": [", out);
 		for (size_t c = 0; c < ncols; c++) {
 			if (c)
 				fputs(", ", out);
-			put_json_cstr(out, series_column(s, c));
+			json_put_cstr(out, series_column(s, c));
 		}
 		fputs("],\n      \"rows\": [", out);
 		for (size_t row = 0; row < nrows; row++) {

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "base/fsutil.h"
+#include "data/keys.h"
 #include "data/limit.h"
 #include "base/util.h"
 #include "data/yamldoc.h"
@@ -15,6 +16,7 @@
 static const char *const config_keys[] = {
 	"title", "author", "base_url", "output", "paper", "parsers", "limits", NULL,
 };
+static const struct keys_words config_words = {true, "site.yaml key", "known keys"};
 
 /* Reads a scalar that should be text; numbers keep their text. */
 static bool take_text(struct diag *d, const char *key, const struct value *v, char **dst)
@@ -113,19 +115,8 @@ bool config_load(struct config *c, const char *root, struct diag *d)
 			ok = take_parsers(c, v, d) && ok;
 		else if (strcmp(key, "limits") == 0)
 			ok = limit_configure(v, d) && ok;
-		else {
-			const char *near = closest_name(key, config_keys);
-			struct buf known = BUF_INIT;
-			buf_put_names(&known, config_keys);
-			if (near)
-				diag_warning(d, c->raw->key_locs[i],
-					     "unknown site.yaml key '%s' (did you mean '%s'?)", key, near);
-			else
-				diag_warning(d, c->raw->key_locs[i],
-					     "unknown site.yaml key '%s' (known keys: %s)", key,
-					     buf_data(&known));
-			buf_free(&known);
-		}
+		else
+			keys_check_one(c->raw, i, config_keys, NULL, &config_words, d);
 	}
 	/* The diagnostics may quote site.yaml later (from disk): the
 	 * buffer goes away here. */

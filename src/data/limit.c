@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "data/keys.h"
 
 struct limit_def {
 	const char *name;
@@ -156,16 +157,8 @@ bool limit_configure(const struct value *v, struct diag *d)
 			if (strcmp(v->keys[k], defs[i].name) == 0)
 				id = i;
 		if (id < 0) {
-			const char *near = closest_name(v->keys[k], names);
-			struct buf known = BUF_INIT;
-			buf_put_names(&known, names);
-			if (near)
-				diag_warning(d, v->key_locs[k], "unknown limit '%s' (did you mean '%s'?)",
-					     v->keys[k], near);
-			else
-				diag_warning(d, v->key_locs[k], "unknown limit '%s' (known: %s)",
-					     v->keys[k], buf_data(&known));
-			buf_free(&known);
+			static const struct keys_words words = {true, "limit", "known"};
+			keys_check_one(v, k, names, NULL, &words, d);
 			continue;
 		}
 		const struct value *x = v->items[k];

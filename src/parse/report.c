@@ -8,11 +8,13 @@
 
 #include "base/fsutil.h"
 #include "base/util.h"
+#include "data/keys.h"
 #include "data/yamldoc.h"
 
 static const char *const front_keys[] = {
 	"title", "author", "date", "summary", "draft", "runs", NULL,
 };
+static const struct keys_words front_words = {true, "front matter key", "known keys"};
 
 char *report_slug(const char *rel)
 {
@@ -196,17 +198,7 @@ static bool read_meta(struct report *r, struct diag *d)
 		} else if (strcmp(key, "runs") == 0) {
 			/* Runs are read by the result-file stage. */
 		} else {
-			const char *near = closest_name(key, front_keys);
-			struct buf known = BUF_INIT;
-			buf_put_names(&known, front_keys);
-			if (near)
-				diag_warning(d, m->key_locs[i],
-					     "unknown front matter key '%s' (did you mean '%s'?)", key, near);
-			else
-				diag_warning(d, m->key_locs[i],
-					     "unknown front matter key '%s' (known keys: %s)", key,
-					     buf_data(&known));
-			buf_free(&known);
+			keys_check_one(m, i, front_keys, NULL, &front_words, d);
 		}
 	}
 	return ok;

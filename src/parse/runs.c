@@ -29,6 +29,7 @@
 #include <sys/stat.h>
 
 #include "data/cache.h"
+#include "data/keys.h"
 #include "base/fsutil.h"
 #include "data/limit.h"
 #include "base/util.h"
@@ -624,6 +625,11 @@ static bool load_entry(struct loader *ld, struct runset *set, const char *name,
 	if (spec->kind == VALUE_STRING || spec->kind == VALUE_NUMBER) {
 		file = spec;
 	} else if (spec->kind == VALUE_MAP) {
+		static const struct keys_words words = {false, "key", "known"};
+		char *where = xasprintf("in run '%s'", name);
+		if (!keys_check(spec, entry_keys, where, &words, ld->d))
+			bad = true;
+		free(where);
 		for (size_t i = 0; i < spec->count; i++) {
 			const char *key = spec->keys[i];
 			const struct value *v = spec->items[i];
@@ -635,18 +641,6 @@ static bool load_entry(struct loader *ld, struct runset *set, const char *name,
 				parser = v;
 			} else if (strcmp(key, "name_pattern") == 0) {
 				np = v;
-			} else {
-				const char *near = closest_name(key, entry_keys);
-				if (near)
-					diag_error(ld->d, spec->key_locs[i],
-						   "unknown key '%s' in run '%s' (did you mean '%s'?)",
-						   key, name, near);
-				else
-					diag_error(ld->d, spec->key_locs[i],
-						   "unknown key '%s' in run '%s' (known: file, glob, "
-						   "parser, name_pattern)",
-						   key, name);
-				bad = true;
 			}
 		}
 		if (file && gl) {

@@ -59,6 +59,7 @@
 #include <unistd.h>
 
 #include "base/fsutil.h"
+#include "base/utf8.h"
 #include "base/util.h"
 #include "data/value.h"
 #include "data/limit.h"
@@ -681,25 +682,6 @@ static void json_expected(struct json *j, const char *what)
 		   (int)n, j->s->buf + j->s->pos);
 }
 
-static void put_utf8(struct buf *b, unsigned long cp)
-{
-	if (cp < 0x80) {
-		buf_putc(b, (char)cp);
-	} else if (cp < 0x800) {
-		buf_putc(b, (char)(0xC0 | (cp >> 6)));
-		buf_putc(b, (char)(0x80 | (cp & 0x3F)));
-	} else if (cp < 0x10000) {
-		buf_putc(b, (char)(0xE0 | (cp >> 12)));
-		buf_putc(b, (char)(0x80 | ((cp >> 6) & 0x3F)));
-		buf_putc(b, (char)(0x80 | (cp & 0x3F)));
-	} else {
-		buf_putc(b, (char)(0xF0 | (cp >> 18)));
-		buf_putc(b, (char)(0x80 | ((cp >> 12) & 0x3F)));
-		buf_putc(b, (char)(0x80 | ((cp >> 6) & 0x3F)));
-		buf_putc(b, (char)(0x80 | (cp & 0x3F)));
-	}
-}
-
 /* Four hex digits k bytes on, or -1. */
 static long json_hex4(struct json *j, size_t k)
 {
@@ -787,7 +769,7 @@ static bool json_string(struct json *j, struct buf *out)
 			}
 			if (cp >= 0xD800 && cp <= 0xDFFF)
 				cp = 0xFFFD;
-			put_utf8(out, (unsigned long)cp);
+			utf8_put(out, (unsigned long)cp);
 			break;
 		}
 		default:

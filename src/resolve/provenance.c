@@ -22,6 +22,7 @@
 #include "resolve/format.h"
 #include "base/fsutil.h"
 #include "base/outdir.h"
+#include "base/utf8.h"
 #include "base/util.h"
 
 /* Reading: a chunk holds many lines, and a whole log of the full-view
@@ -358,23 +359,6 @@ const char *provenance_name(struct provenance *p, const char *file)
 
 /* ------------------------------------------------------------ log text */
 
-/* Appends the UTF-8 encoding of code point c (below 0x10000). */
-static void put_utf8(struct buf *b, unsigned c)
-{
-	if (c < 0x80) {
-		buf_putc(b, (char)c);
-	} else if (c < 0x800) {
-		buf_putc(b, (char)(0xC0 | (c >> 6)));
-		buf_putc(b, (char)(0x80 | (c & 0x3F)));
-	} else {
-		buf_putc(b, (char)(0xE0 | (c >> 12)));
-		buf_putc(b, (char)(0x80 | ((c >> 6) & 0x3F)));
-		buf_putc(b, (char)(0x80 | (c & 0x3F)));
-	}
-}
-
-#define REPLACEMENT 0xFFFDu
-
 /* The length of the escape sequence at p[0] == ESC (n bytes left), as
  * ECMA-48 defines them, or 0 when ESC is all there is.  CSI (colours,
  * cursor moves) runs to its final byte; OSC, DCS and the other string
@@ -410,46 +394,6 @@ static size_t escape_len(const unsigned char *p, size_t n)
 	if (i < n && p[i] >= 0x30 && p[i] <= 0x7E)
 		return i + 1;
 	return i > 1 ? i : 0;
-}
-
-/* The length of the valid UTF-8 sequence at p (n bytes left), or 0;
- * *sub is then the length of its maximal valid prefix (at least 1),
- * which becomes one U+FFFD, as browsers decode. */
-static size_t utf8_len(const unsigned char *p, size_t n, size_t *sub, unsigned *cp)
-{
-	unsigned char c = p[0];
-	size_t need;
-	unsigned char lo = 0x80, hi = 0xBF;
-	if (c >= 0xC2 && c <= 0xDF) {
-		need = 2;
-	} else if (c >= 0xE0 && c <= 0xEF) {
-		need = 3;
-		if (c == 0xE0)
-			lo = 0xA0;
-		else if (c == 0xED)
-			hi = 0x9F; /* no surrogates */
-	} else if (c >= 0xF0 && c <= 0xF4) {
-		need = 4;
-		if (c == 0xF0)
-			lo = 0x90;
-		else if (c == 0xF4)
-			hi = 0x8F; /* nothing past U+10FFFF */
-	} else {
-		*sub = 1;
-		return 0;
-	}
-	unsigned v = c & (need == 2 ? 0x1F : need == 3 ? 0x0F : 0x07);
-	for (size_t i = 1; i < need; i++) {
-		if (i >= n || p[i] < lo || p[i] > hi) {
-			*sub = i;
-			return 0;
-		}
-		v = (v << 6) | (p[i] & 0x3F);
-		lo = 0x80;
-		hi = 0xBF;
-	}
-	*cp = v;
-	return need;
 }
 
 /* Appends one line of a log as HTML text: & < > escaped, invalid UTF-8
@@ -517,25 +461,25 @@ void provenance_escape(struct buf *b, const char *text, size_t n, bool attr)
 		} else if (c == 0x1B) {
 			size_t k = escape_len(p + i, n - i);
 			if (k == 0) {
-				put_utf8(b, 0x241B);
+				utf8_put(b, 0x241B);
 				k = 1;
 			}
 			i += k;
 		} else if (c < 0x20) {
-			put_utf8(b, 0x2400u + c);
+			utf8_put(b, 0x2400u + c);
 			i++;
 		} else if (c == 0x7F) {
-			put_utf8(b, 0x2421);
+			utf8_put(b, 0x2421);
 			i++;
 		} else {
 			size_t sub = 0;
-			unsigned cp = 0;
-			size_t k = utf8_len(p + i, n - i, &sub, &cp);
+			unsigned long cp = 0;
+			size_t k = utf8_decode(p + i, n - i, &sub, &cp);
 			if (k == 0) {
-				put_utf8(b, REPLACEMENT);
+				utf8_put(b, UTF8_REPLACEMENT);
 				i += sub;
 			} else if (cp < 0xA0) {
-				put_utf8(b, REPLACEMENT);
+				utf8_put(b, UTF8_REPLACEMENT);
 				i += k;
 			} else {
 				buf_put(b, text + i, k);

@@ -346,6 +346,30 @@ static void json_diagnostics_are_the_only_output(void **state)
 	project_free(dir);
 }
 
+/* A warning that quotes a log's bytes (here a value that is not UTF-8)
+ * is still one JSON object a line: each stray byte becomes \ufffd.  The
+ * exact bytes are asserted, which is stricter than parsing them. */
+static void json_diagnostics_stay_json_when_a_log_is_not_utf8(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	e2e_write(dir, "parsers/t.yaml",
+		  "name: t\n"
+		  "description: a typed field\n"
+		  "fields:\n"
+		  "  loss: { pattern: 'loss=(\\S+)', type: number }\n");
+	e2e_write(dir, "content/x/a.log", "loss=\xff\xfe\n");
+	e2e_write(dir, "content/x/index.md",
+		  "---\ntitle: X\nruns:\n  a: { file: a.log, parser: t }\n---\nLoss {{ a.loss }}.\n");
+	struct run r = e2e_run(dir, "check --diagnostics=json");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "{\"severity\":\"warning\",\"file\":\"content/x/a.log\",\"line\":1,"
+				   "\"col\":0,\"message\":\"field 'loss' is a number, but "
+				   "'\\ufffd\\ufffd' is not one; kept as text\"}\n");
+	run_free(&r);
+	project_free(dir);
+}
+
 static void runs_are_loaded_and_checked_at_their_line(void **state)
 {
 	(void)state;
@@ -856,6 +880,7 @@ int main(void)
 		cmocka_unit_test(reports_cannot_take_the_names_the_site_uses),
 		cmocka_unit_test(markdown_inside_a_bundle_is_not_a_report),
 		cmocka_unit_test(json_diagnostics_are_the_only_output),
+		cmocka_unit_test(json_diagnostics_stay_json_when_a_log_is_not_utf8),
 		cmocka_unit_test(runs_are_loaded_and_checked_at_their_line),
 		cmocka_unit_test(check_against_names_every_stale_file),
 		cmocka_unit_test(a_run_nothing_names_is_a_warning),

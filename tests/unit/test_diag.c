@@ -469,7 +469,24 @@ static void json_format_escapes_quotes_backslashes_and_controls(void **state)
 	diag_error(c.d, at, "say \"hi\"\nnext\ttab\x01\x1f\r end \xc3\xa9");
 	assert_string_equal(cap_text(&c),
 			    "{\"severity\":\"error\",\"file\":\"dir\\\\\\\"q\\\".md\",\"line\":1,\"col\":1,"
-			    "\"message\":\"say \\\"hi\\\"\\nnext\\ttab\\u0001\\u001f\\u000d end \xc3\xa9\"}\n");
+			    "\"message\":\"say \\\"hi\\\"\\nnext\\ttab\\u0001\\u001f\\r end \xc3\xa9\"}\n");
+	cap_close(&c);
+}
+
+/* A message that quotes a binary log (or a file name that is not
+ * UTF-8) must still be JSON: each stray byte is one \ufffd, and valid
+ * UTF-8 around it is kept as it is. */
+static void json_format_writes_bytes_that_are_not_utf8_as_replacement_characters(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open_as(&c, DIAG_JSON, false);
+	struct loc at = {"logs/\xff.log", 1, 1, 1};
+	diag_error(c.d, at, "found 'loss=\xff\xfe 1', '\xe2\x82' and '\xe2\x82\xac'");
+	assert_string_equal(cap_text(&c),
+			    "{\"severity\":\"error\",\"file\":\"logs/\\ufffd.log\",\"line\":1,\"col\":1,"
+			    "\"message\":\"found 'loss=\\ufffd\\ufffd 1', '\\ufffd\\ufffd' and "
+			    "'\xe2\x82\xac'\"}\n");
 	cap_close(&c);
 }
 
@@ -872,6 +889,7 @@ int main(void)
 		cmocka_unit_test(github_format_without_a_location),
 		cmocka_unit_test(json_format_is_one_object_per_line),
 		cmocka_unit_test(json_format_escapes_quotes_backslashes_and_controls),
+		cmocka_unit_test(json_format_writes_bytes_that_are_not_utf8_as_replacement_characters),
 		cmocka_unit_test(json_format_without_a_file_gives_null),
 		cmocka_unit_test(errors_and_warnings_are_counted_separately),
 		cmocka_unit_test(notes_are_not_counted),
