@@ -19,7 +19,9 @@
 #include "base/fsutil.h"
 #include "base/util.h"
 
-struct run {
+/* A child process that ran logdown, and what it printed (named proc, not
+ * run: include/data/run.h's struct run is the program's own). */
+struct proc {
 	int status; /* the exit status, or 128+signal */
 	char *out;  /* what it wrote to stdout */
 	char *err;  /* and to stderr */
@@ -107,8 +109,8 @@ static inline char *e2e_read(const char *dir, const char *rel)
 
 /* Runs `logdown ARGS` (a shell word list, printf-style) in folder cwd,
  * with NO_COLOR unset and stdin from /dev/null.  Caller frees the
- * result with run_free(). */
-static inline struct run e2e_runv(const char *cwd, const char *fmt, va_list ap)
+ * result with proc_free(). */
+static inline struct proc e2e_runv(const char *cwd, const char *fmt, va_list ap)
 {
 	struct buf args = BUF_INIT;
 	buf_vprintf(&args, fmt, ap);
@@ -120,7 +122,7 @@ static inline struct run e2e_runv(const char *cwd, const char *fmt, va_list ap)
 	char *cmd = xasprintf("cd '%s' && env -u NO_COLOR '%s' %s </dev/null >%s 2>%s", cwd,
 			      e2e_binary(), buf_data(&args), out, err);
 	int st = system(cmd);
-	struct run r;
+	struct proc r;
 	r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 	r.out = e2e_read("/", out);
 	r.err = e2e_read("/", err);
@@ -131,16 +133,16 @@ static inline struct run e2e_runv(const char *cwd, const char *fmt, va_list ap)
 	return r;
 }
 
-static inline struct run e2e_run(const char *cwd, const char *fmt, ...)
+static inline struct proc e2e_run(const char *cwd, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	struct run r = e2e_runv(cwd, fmt, ap);
+	struct proc r = e2e_runv(cwd, fmt, ap);
 	va_end(ap);
 	return r;
 }
 
-static inline void run_free(struct run *r)
+static inline void proc_free(struct proc *r)
 {
 	free(r->out);
 	free(r->err);
@@ -154,7 +156,7 @@ static inline void e2e_ok(const char *cwd, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	struct run r = e2e_runv(cwd, fmt, ap);
+	struct proc r = e2e_runv(cwd, fmt, ap);
 	va_end(ap);
 	if (r.status != 0) {
 		struct buf args = BUF_INIT;
@@ -163,7 +165,7 @@ static inline void e2e_ok(const char *cwd, const char *fmt, ...)
 		va_end(ap);
 		fail_msg("logdown %s exited %d with:\n%s", buf_data(&args), r.status, r.err);
 	}
-	run_free(&r);
+	proc_free(&r);
 }
 
 /* Runs a shell command (printf-style) and returns all it printed on
@@ -245,7 +247,7 @@ static inline void *e2e_keep(void *p)
 }
 
 /* r, its output kept to be freed after the test. */
-static inline struct run e2e_keep_run(struct run r)
+static inline struct proc e2e_keep_proc(struct proc r)
 {
 	e2e_keep(r.out);
 	e2e_keep(r.err);
@@ -267,12 +269,12 @@ static inline void e2e_free_kept(void)
  * the run is left to e2e_free_kept(). */
 static inline char *e2e_build_body(const char *dir, const char *args)
 {
-	struct run r = e2e_run(dir, "build %s", args);
+	struct proc r = e2e_run(dir, "build %s", args);
 	if (r.status != 0 || strcmp(r.err, "logdown: built 1 report into _site\n") != 0) {
-		e2e_keep_run(r);
+		e2e_keep_proc(r);
 		fail_msg("logdown build %s exited %d with:\n%s", args, r.status, r.err);
 	}
-	run_free(&r);
+	proc_free(&r);
 	char *page = e2e_read(dir, "_site/r/index.html");
 	char *body = e2e_page_body(page);
 	free(page);

@@ -63,7 +63,7 @@
  * (e2e_keep()). */
 static char *project;
 
-#define RUN(...) e2e_keep_run(e2e_run(project, __VA_ARGS__))
+#define RUN(...) e2e_keep_proc(e2e_run(project, __VA_ARGS__))
 
 static int cleanup(void **state)
 {
@@ -132,7 +132,7 @@ static const char *build_body(const char *md)
 static const char *fails(const char *md, const char *cmd)
 {
 	project_new(md);
-	struct run r = RUN("%s", cmd);
+	struct proc r = RUN("%s", cmd);
 	if (r.status != 1)
 		fail_msg("logdown %s exited %d, not 1, with:\n%s", cmd, r.status, r.err);
 	return r.err;
@@ -610,7 +610,7 @@ static void charts_never_share_a_file(void **state)
 	char *md = e2e_keep(xasprintf(RUNS2 "%s%s%s", chart, other, chart));
 	project_new(md);
 	report_add("s", e2e_keep(xasprintf(RUNS2 "%s%s", other, chart)));
-	struct run r = RUN("build");
+	struct proc r = RUN("build");
 	assert_string_equal(r.err, "logdown: built 2 reports into _site\n");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(page_body(site_file("_site/r/index.html")),
@@ -717,7 +717,7 @@ static void only_svg_is_written_without_the_option(void **state)
 	assert_false(site_has("_site/r/figures/fig-x.pdf"));
 
 	/* --figures pdf asks for PDF besides the SVG, and no PNG */
-	struct run r = RUN("build -o out --figures pdf");
+	struct proc r = RUN("build -o out --figures pdf");
 	assert_string_equal(r.err, "logdown: built 1 report into out\n");
 	assert_int_equal(r.status, 0);
 	figure("out", "fig-x", "svg", NULL);
@@ -729,7 +729,7 @@ static void an_unknown_figure_format_is_a_usage_error(void **state)
 {
 	(void)state;
 	project_new(two_charts);
-	struct run r = RUN("build --figures gif");
+	struct proc r = RUN("build --figures gif");
 	assert_int_equal(r.status, 2);
 	assert_true(str_has_prefix(r.err, "logdown: --figures takes svg, png and pdf, not "
 					  "'gif'\n"));
@@ -748,8 +748,8 @@ static void two_builds_give_byte_identical_figures(void **state)
 {
 	(void)state;
 	project_new(two_charts);
-	struct run a = RUN("build -o out1 --figures svg,png,pdf");
-	struct run b = RUN("build -o out2 --figures svg,png,pdf");
+	struct proc a = RUN("build -o out1 --figures svg,png,pdf");
+	struct proc b = RUN("build -o out2 --figures svg,png,pdf");
 	assert_int_equal(a.status, 0);
 	assert_int_equal(b.status, 0);
 	figure("out1", "fig-x", "png", NULL);
@@ -870,7 +870,7 @@ static void every_broken_chart_is_reported_together(void **state)
 	(void)state;
 	project = e2e_tmpdir();
 	report_add("good", good);
-	struct run r = RUN("build");
+	struct proc r = RUN("build");
 	assert_string_equal(r.err, BUILT);
 	const char *before = site_file("_site/good/figures/figure-1.svg");
 	assert_non_null(before);
@@ -893,7 +893,7 @@ static void check_reports_the_same_errors_and_writes_nothing(void **state)
 	(void)state;
 	project_new(broken);
 	report_add("good", good);
-	struct run r = RUN("check");
+	struct proc r = RUN("check");
 	char *want = e2e_keep(xasprintf("%s%s", broken_diagnostics(), errors_checked(8)));
 	assert_string_equal(r.err, want);
 	assert_int_equal(r.status, 1);
@@ -938,7 +938,7 @@ static void a_large_series_gives_a_small_svg_quickly(void **state)
 
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	struct run r = RUN("build");
+	struct proc r = RUN("build");
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	assert_string_equal(r.err, BUILT);
@@ -1111,7 +1111,7 @@ static void a_zero_on_a_log_axis_is_an_error_at_y(void **state)
 		  "GlobalRate=10.5 samples/sec\n"
 		  "| Train Device=CSX, Step=300, Loss=1.25000, Rate=10.5 samples/sec, "
 		  "GlobalRate=10.5 samples/sec\n");
-	struct run r = RUN("check");
+	struct proc r = RUN("check");
 	assert_int_equal(r.status, 1);
 	expect_diag(r.err, WORDS("log"),
 		    AT({12, 4, 10, "y: train.loss"}, {13, 8, 4, "y_log: true"}));
@@ -1358,7 +1358,7 @@ static void check_of_a_good_chart_never_crashes(void **state)
 			 "y: train.loss\n"
 			 "```\n");
 	for (int i = 0; i < 25; i++) {
-		struct run r = RUN("check");
+		struct proc r = RUN("check");
 		if (r.status != 0 || strcmp(r.err, CHECKED) != 0)
 			fail_msg("logdown check (run %d of 25) exited %d with:\n%s", i + 1,
 				 r.status, r.err);
@@ -1376,10 +1376,10 @@ static void check_against_a_site_with_png_figures_can_pass(void **state)
 {
 	(void)state;
 	project_new(two_charts);
-	struct run r = RUN("build -o out --figures svg,png");
+	struct proc r = RUN("build -o out --figures svg,png");
 	assert_int_equal(r.status, 0);
-	struct run plain = RUN("check --against out");
-	struct run told = RUN("check --figures svg,png --against out");
+	struct proc plain = RUN("check --against out");
+	struct proc told = RUN("check --figures svg,png --against out");
 	if (plain.status != 0 && told.status != 0)
 		fail_msg("check --against out exited %d with:\n%s\ncheck --figures svg,png "
 			 "--against out exited %d with:\n%s",
@@ -1408,7 +1408,7 @@ static void series_of_a_json_run_are_charted_by_column(void **state)
 		  "             {\"tokens\": 368, \"latency_s\": 5.535}],\n"
 		  " \"sophia\": [{\"tokens\": 104, \"latency_s\": 0.597},\n"
 		  "              {\"tokens\": 664, \"latency_s\": 3.133}]}\n");
-	struct run r = RUN("build");
+	struct proc r = RUN("build");
 	assert_int_equal(r.status, 0);
 	char *svg = site_file("_site/r/figures/fig-req.svg");
 	assert_non_null(svg);

@@ -76,7 +76,7 @@ static const char report[] =
 
 static char *project;
 static char *page, *index_page, *log_page, *svg;
-static struct run build;
+static struct proc build;
 
 static int setup(void **state)
 {
@@ -102,7 +102,7 @@ static int teardown(void **state)
 	free(index_page);
 	free(log_page);
 	free(svg);
-	run_free(&build);
+	proc_free(&build);
 	remove_tree(project);
 	free(project);
 	return 0;

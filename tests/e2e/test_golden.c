@@ -44,7 +44,7 @@ struct gcase {
 	const char *name;
 	char *src;  /* tests/golden/<name> */
 	char *tmp;  /* the temporary copy */
-	struct run r;
+	struct proc r;
 	char *page, *body, *want_html, *want_err;
 };
 
@@ -152,7 +152,7 @@ static void run_case(void **state)
 		/* a new case: whatever it gives */
 		c->r = e2e_run(c->tmp, "build");
 		int status = c->r.status;
-		run_free(&c->r);
+		proc_free(&c->r);
 		if (status == 0)
 			build_case(c);
 		else
@@ -163,8 +163,8 @@ static void run_case(void **state)
 static int case_cleanup(void **state)
 {
 	struct gcase *c = *state;
-	run_free(&c->r);
-	c->r = (struct run){0};
+	proc_free(&c->r);
+	c->r = (struct proc){0};
 	free(c->page);
 	free(c->body);
 	free(c->want_html);

@@ -46,7 +46,7 @@
 static char *project;
 
 /* Runs logdown in the current project. */
-#define RUN(...) e2e_keep_run(e2e_run(project, __VA_ARGS__))
+#define RUN(...) e2e_keep_proc(e2e_run(project, __VA_ARGS__))
 
 static int cleanup(void **state)
 {
@@ -97,7 +97,7 @@ static const char *build_body(const char *md)
 static void check_fails_with(const char *md, const char *err)
 {
 	project_new(md);
-	struct run r = RUN("check");
+	struct proc r = RUN("check");
 	assert_string_equal(r.err, err);
 	assert_int_equal(r.status, 1);
 	r = RUN("build");
@@ -967,8 +967,8 @@ static void two_builds_are_byte_identical(void **state)
 {
 	(void)state;
 	project_new(many_links);
-	struct run a = RUN("build -o out1");
-	struct run b = RUN("build -o out2");
+	struct proc a = RUN("build -o out1");
+	struct proc b = RUN("build -o out2");
 	assert_int_equal(a.status, 0);
 	assert_int_equal(b.status, 0);
 	char *cmd = e2e_keep(xasprintf("diff -r '%s/out1' '%s/out2'", project, project));
@@ -1085,7 +1085,7 @@ static void text_that_looks_like_a_placeholder_stays_as_written(void **state)
 		    "lines: 1\n"
 		    "```\n");
 	e2e_write(project, "content/r/logs/access.log", "GET /x?q=%1ALD0%1A\nstatus: 200\n");
-	struct run r = RUN("build");
+	struct proc r = RUN("build");
 	assert_string_equal(r.err, BUILT);
 	const char *body = page_body(site_file("_site/r/index.html"));
 	assert_string_equal(body, "<p>Loss " LOSS_512 "; the query was "
@@ -1157,7 +1157,7 @@ static void a_run_set_in_an_inline_value_is_named_as_a_run_set(void **state)
 		    "  cs: { glob: \"logs/bs*.log\", parser: cerebras }\n"
 		    "---\n"
 		    "Loss {{ cs.train[step=100].loss }}.\n");
-	struct run r = RUN("check");
+	struct proc r = RUN("check");
 	assert_int_equal(r.status, 1);
 	assert_true(str_has_prefix(r.err, "content/r/index.md:5:9: error: "));
 	assert_contains(r.err, "run set");
