@@ -93,6 +93,36 @@ static inline void e2e_copy(const char *dir, const char *rel, const char *from)
 	buf_free(&b);
 }
 
+/* A file of a test project: its path in the project, and its text or,
+ * when text is NULL, the fixture to copy there (a path from the
+ * repository's root).  Written with E2E_TEXT() and E2E_COPY(). */
+struct e2e_file {
+	const char *rel;
+	const char *text;
+	const char *fixture;
+};
+
+#define E2E_TEXT(rel, text) {(rel), (text), NULL}
+#define E2E_COPY(rel, fixture) {(rel), NULL, (fixture)}
+/* A list of files for e2e_project(), ended by {0}. */
+#define E2E_FILES(...) ((const struct e2e_file[]){__VA_ARGS__, {0}})
+
+/* The start of most tests: a fresh project (e2e_tmpdir()) holding
+ * files, e.g. E2E_FILES(E2E_TEXT("content/r/index.md", md),
+ * E2E_COPY("content/r/logs/a.log", "tests/fixtures/...")).  Caller
+ * removes it with e2e_drop(). */
+static inline char *e2e_project(const struct e2e_file *files)
+{
+	char *dir = e2e_tmpdir();
+	for (const struct e2e_file *f = files; f->rel; f++) {
+		if (f->text)
+			e2e_write(dir, f->rel, f->text);
+		else
+			e2e_copy(dir, f->rel, f->fixture);
+	}
+	return dir;
+}
+
 /* The contents of dir/rel, or NULL when it cannot be read.  Caller frees. */
 static inline char *e2e_read(const char *dir, const char *rel)
 {

@@ -33,11 +33,9 @@ static const char log_ok[] = "Step=1, Loss=2.5\nStep=2, Loss=1.5\n";
 /* A project that builds; caller frees with project_free(). */
 static char *project_new(void)
 {
-	char *dir = e2e_tmpdir();
-	e2e_write(dir, "parsers/t.yaml", parser_t);
-	e2e_write(dir, "content/r/index.md", report_ok);
-	e2e_write(dir, "content/r/logs/a.log", log_ok);
-	return dir;
+	return e2e_project(E2E_FILES(E2E_TEXT("parsers/t.yaml", parser_t),
+				     E2E_TEXT("content/r/index.md", report_ok),
+				     E2E_TEXT("content/r/logs/a.log", log_ok)));
 }
 
 static void project_free(char *dir)

@@ -19,18 +19,17 @@
  * a also has a bundle image. */
 static char *project(void)
 {
-	char *dir = e2e_tmpdir();
-	e2e_copy(dir, "logs/shared.log", "tests/fixtures/cerebras/bs512.log");
-	e2e_copy(dir, "logs/own.log", "tests/fixtures/cerebras/bs512.log");
-	e2e_write(dir, "content/a/index.md",
-		  "---\ntitle: A\nruns:\n  cs: ../../logs/shared.log\n---\n"
-		  "A loss {{ cs.final_loss }}.\n\n![img](pic.png)\n");
-	e2e_write(dir, "content/a/pic.png", "not really a png");
-	e2e_write(dir, "content/b.md",
-		  "---\ntitle: B\nruns:\n  cs: ../logs/shared.log\n---\nB loss {{ cs.final_loss }}.\n");
-	e2e_write(dir, "content/c.md",
-		  "---\ntitle: C\nruns:\n  own: ../logs/own.log\n---\nC steps {{ own.final_step }}.\n");
-	return dir;
+	return e2e_project(E2E_FILES(
+		E2E_COPY("logs/shared.log", "tests/fixtures/cerebras/bs512.log"),
+		E2E_COPY("logs/own.log", "tests/fixtures/cerebras/bs512.log"),
+		E2E_TEXT("content/a/index.md",
+			 "---\ntitle: A\nruns:\n  cs: ../../logs/shared.log\n---\n"
+			 "A loss {{ cs.final_loss }}.\n\n![img](pic.png)\n"),
+		E2E_TEXT("content/a/pic.png", "not really a png"),
+		E2E_TEXT("content/b.md", "---\ntitle: B\nruns:\n  cs: ../logs/shared.log\n---\n"
+					 "B loss {{ cs.final_loss }}.\n"),
+		E2E_TEXT("content/c.md", "---\ntitle: C\nruns:\n  own: ../logs/own.log\n---\n"
+					 "C steps {{ own.final_step }}.\n")));
 }
 
 /* Checks that dir/_site equals the output of a build without the

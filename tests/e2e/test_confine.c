@@ -32,15 +32,14 @@ struct fixture {
 
 static void fx_open(struct fixture *fx)
 {
-	fx->dir = e2e_tmpdir();
-	fx->outside = e2e_tmpdir();
-	e2e_write(fx->dir, "parsers/t.yaml", parser_t);
-	e2e_write(fx->dir, "content/r/index.md", report_ok);
-	e2e_write(fx->dir, "content/r/logs/a.log", "Loss=2.5\n");
-	e2e_write(fx->outside, "secret.log", SECRET "\n");
-	e2e_write(fx->outside, "secret.yaml", "name: stolen\nfields:\n  x: 'x=(\\d+)'\n");
-	e2e_write(fx->outside, "secret.html", SECRET "{{title}}");
-	e2e_write(fx->outside, "dir/secret.md", "---\ntitle: " SECRET "\n---\n" SECRET "\n");
+	fx->dir = e2e_project(E2E_FILES(E2E_TEXT("parsers/t.yaml", parser_t),
+					E2E_TEXT("content/r/index.md", report_ok),
+					E2E_TEXT("content/r/logs/a.log", "Loss=2.5\n")));
+	fx->outside = e2e_project(
+		E2E_FILES(E2E_TEXT("secret.log", SECRET "\n"),
+			  E2E_TEXT("secret.yaml", "name: stolen\nfields:\n  x: 'x=(\\d+)'\n"),
+			  E2E_TEXT("secret.html", SECRET "{{title}}"),
+			  E2E_TEXT("dir/secret.md", "---\ntitle: " SECRET "\n---\n" SECRET "\n")));
 	struct proc r = e2e_run(fx->dir, "build");
 	if (r.status != 0)
 		fail_msg("the good build failed:\n%s", r.err);
