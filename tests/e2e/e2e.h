@@ -19,7 +19,9 @@
 #include "base/fsutil.h"
 #include "base/util.h"
 
-struct run {
+/* A child process that ran logdown, and what it printed (named proc, not
+ * run: include/data/run.h's struct run is the program's own). */
+struct proc {
 	int status; /* the exit status, or 128+signal */
 	char *out;  /* what it wrote to stdout */
 	char *err;  /* and to stderr */
@@ -91,6 +93,36 @@ static inline void e2e_copy(const char *dir, const char *rel, const char *from)
 	buf_free(&b);
 }
 
+/* A file of a test project: its path in the project, and its text or,
+ * when text is NULL, the fixture to copy there (a path from the
+ * repository's root).  Written with E2E_TEXT() and E2E_COPY(). */
+struct e2e_file {
+	const char *rel;
+	const char *text;
+	const char *fixture;
+};
+
+#define E2E_TEXT(rel, text) {(rel), (text), NULL}
+#define E2E_COPY(rel, fixture) {(rel), NULL, (fixture)}
+/* A list of files for e2e_project(), ended by {0}. */
+#define E2E_FILES(...) ((const struct e2e_file[]){__VA_ARGS__, {0}})
+
+/* The start of most tests: a fresh project (e2e_tmpdir()) holding
+ * files, e.g. E2E_FILES(E2E_TEXT("content/r/index.md", md),
+ * E2E_COPY("content/r/logs/a.log", "tests/fixtures/...")).  Caller
+ * removes it with e2e_drop(). */
+static inline char *e2e_project(const struct e2e_file *files)
+{
+	char *dir = e2e_tmpdir();
+	for (const struct e2e_file *f = files; f->rel; f++) {
+		if (f->text)
+			e2e_write(dir, f->rel, f->text);
+		else
+			e2e_copy(dir, f->rel, f->fixture);
+	}
+	return dir;
+}
+
 /* The contents of dir/rel, or NULL when it cannot be read.  Caller frees. */
 static inline char *e2e_read(const char *dir, const char *rel)
 {
@@ -107,8 +139,8 @@ static inline char *e2e_read(const char *dir, const char *rel)
 
 /* Runs `logdown ARGS` (a shell word list, printf-style) in folder cwd,
  * with NO_COLOR unset and stdin from /dev/null.  Caller frees the
- * result with run_free(). */
-static inline struct run e2e_runv(const char *cwd, const char *fmt, va_list ap)
+ * result with proc_free(). */
+static inline struct proc e2e_runv(const char *cwd, const char *fmt, va_list ap)
 {
 	struct buf args = BUF_INIT;
 	buf_vprintf(&args, fmt, ap);
@@ -120,7 +152,7 @@ static inline struct run e2e_runv(const char *cwd, const char *fmt, va_list ap)
 	char *cmd = xasprintf("cd '%s' && env -u NO_COLOR '%s' %s </dev/null >%s 2>%s", cwd,
 			      e2e_binary(), buf_data(&args), out, err);
 	int st = system(cmd);
-	struct run r;
+	struct proc r;
 	r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 	r.out = e2e_read("/", out);
 	r.err = e2e_read("/", err);
@@ -131,16 +163,16 @@ static inline struct run e2e_runv(const char *cwd, const char *fmt, va_list ap)
 	return r;
 }
 
-static inline struct run e2e_run(const char *cwd, const char *fmt, ...)
+static inline struct proc e2e_run(const char *cwd, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	struct run r = e2e_runv(cwd, fmt, ap);
+	struct proc r = e2e_runv(cwd, fmt, ap);
 	va_end(ap);
 	return r;
 }
 
-static inline void run_free(struct run *r)
+static inline void proc_free(struct proc *r)
 {
 	free(r->out);
 	free(r->err);
@@ -154,7 +186,7 @@ static inline void e2e_ok(const char *cwd, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	struct run r = e2e_runv(cwd, fmt, ap);
+	struct proc r = e2e_runv(cwd, fmt, ap);
 	va_end(ap);
 	if (r.status != 0) {
 		struct buf args = BUF_INIT;
@@ -163,7 +195,7 @@ static inline void e2e_ok(const char *cwd, const char *fmt, ...)
 		va_end(ap);
 		fail_msg("logdown %s exited %d with:\n%s", buf_data(&args), r.status, r.err);
 	}
-	run_free(&r);
+	proc_free(&r);
 }
 
 /* Runs a shell command (printf-style) and returns all it printed on
@@ -245,7 +277,7 @@ static inline void *e2e_keep(void *p)
 }
 
 /* r, its output kept to be freed after the test. */
-static inline struct run e2e_keep_run(struct run r)
+static inline struct proc e2e_keep_proc(struct proc r)
 {
 	e2e_keep(r.out);
 	e2e_keep(r.err);
@@ -267,12 +299,12 @@ static inline void e2e_free_kept(void)
  * the run is left to e2e_free_kept(). */
 static inline char *e2e_build_body(const char *dir, const char *args)
 {
-	struct run r = e2e_run(dir, "build %s", args);
+	struct proc r = e2e_run(dir, "build %s", args);
 	if (r.status != 0 || strcmp(r.err, "logdown: built 1 report into _site\n") != 0) {
-		e2e_keep_run(r);
+		e2e_keep_proc(r);
 		fail_msg("logdown build %s exited %d with:\n%s", args, r.status, r.err);
 	}
-	run_free(&r);
+	proc_free(&r);
 	char *page = e2e_read(dir, "_site/r/index.html");
 	char *body = e2e_page_body(page);
 	free(page);

@@ -33,11 +33,9 @@ static const char log_ok[] = "Step=1, Loss=2.5\nStep=2, Loss=1.5\n";
 /* A project that builds; caller frees with project_free(). */
 static char *project_new(void)
 {
-	char *dir = e2e_tmpdir();
-	e2e_write(dir, "parsers/t.yaml", parser_t);
-	e2e_write(dir, "content/r/index.md", report_ok);
-	e2e_write(dir, "content/r/logs/a.log", log_ok);
-	return dir;
+	return e2e_project(E2E_FILES(E2E_TEXT("parsers/t.yaml", parser_t),
+				     E2E_TEXT("content/r/index.md", report_ok),
+				     E2E_TEXT("content/r/logs/a.log", log_ok)));
 }
 
 static void project_free(char *dir)
@@ -178,7 +176,7 @@ static void invalid_utf8_in_prose_and_log_gives_replacement_characters(void **st
 	char *dir = project_new();
 	put_fixture(dir, "content/r/index.md", "utf8-body.md");
 	put_fixture(dir, "content/r/logs/a.log", "utf8.log");
-	struct run r = e2e_run(dir, "build");
+	struct proc r = e2e_run(dir, "build");
 	assert_int_equal(r.status, 0);
 	char *page = e2e_read(dir, "_site/r/index.html");
 	assert_contains(page, "<p>Bad \xEF\xBF\xBD( and \xEF\xBF\xBD and \xEF\xBF\xBD end, loss "
@@ -188,7 +186,7 @@ static void invalid_utf8_in_prose_and_log_gives_replacement_characters(void **st
 	assert_contains(logpage, "Tag=\xEF\xBF\xBD\xEF\xBF\xBD&lt;");
 	free(logpage);
 	free(page);
-	run_free(&r);
+	proc_free(&r);
 	project_free(dir);
 }
 
@@ -201,7 +199,7 @@ static void crlf_and_cr_only_files_read_as_lines(void **state)
 	put_fixture(dir, "content/r/index.md", "crlf.md");
 	put_fixture(dir, "content/r/logs/a.log", "crlf.log");
 	put_fixture(dir, "content/mac.md", "cr-only.md");
-	struct run r = e2e_run(dir, "build");
+	struct proc r = e2e_run(dir, "build");
 	assert_string_equal(r.err, "logdown: built 2 reports into _site\n");
 	assert_int_equal(r.status, 0);
 	char *page = e2e_read(dir, "_site/r/index.html");
@@ -213,7 +211,7 @@ static void crlf_and_cr_only_files_read_as_lines(void **state)
 	assert_contains(mac, "<p>Second paragraph.</p>");
 	free(mac);
 	free(page);
-	run_free(&r);
+	proc_free(&r);
 
 	/* a mistake in a CR-only file is reported at the line an editor shows */
 	e2e_write(dir, "content/mac.md", "---\rtitle: Classic Mac\r---\rText {{ nope }}.\r");
@@ -221,7 +219,7 @@ static void crlf_and_cr_only_files_read_as_lines(void **state)
 	assert_int_equal(r.status, 1);
 	assert_contains(r.err, "content/mac.md:4:9: error: 'nope' is not defined\n"
 			       "    4 | Text {{ nope }}.\n");
-	run_free(&r);
+	proc_free(&r);
 	project_free(dir);
 }
 
@@ -419,13 +417,13 @@ static void numbers_that_overflow(void **state)
 			   "99999999999999999999 is too large (at most 100)\n",
 			   5, 0, NULL};
 	expect_failure(dir, &e);
-	struct run r = e2e_run(dir, "build");
+	struct proc r = e2e_run(dir, "build");
 	assert_contains(r.err, "content/r/index.md:11:8: error: limit must be a positive integer, "
 			       "not '99999999999999999999999'\n");
 	assert_contains(r.err, "content/r/index.md:19:8: error: width must be a whole number of "
 			       "pixels from 120 to 4000, not '1e400'\n");
 	assert_contains(r.err, "logdown: 3 errors; the previous output was left as it was\n");
-	run_free(&r);
+	proc_free(&r);
 	project_free(dir);
 }
 
@@ -439,10 +437,10 @@ static void empty_inputs(void **state)
 	e2e_write(dir, "site.yaml", "");
 	e2e_write(dir, "content/empty.md", "");
 	e2e_write(dir, "content/bare.md", "---\n---\n");
-	struct run r = e2e_run(dir, "build");
+	struct proc r = e2e_run(dir, "build");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.err, "logdown: built 3 reports into _site\n");
-	run_free(&r);
+	proc_free(&r);
 	/* an empty result file is an error */
 	e2e_write(dir, "content/r/logs/a.log", "");
 	struct expect e = {1, "content/r/logs/a.log: error: empty file\n", 5, 0, NULL};
@@ -456,7 +454,7 @@ static void empty_inputs(void **state)
 	r = e2e_run(dir, "build");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.err, "logdown: built 0 reports into _site\n");
-	run_free(&r);
+	proc_free(&r);
 	free(content);
 	project_free(dir);
 }
@@ -575,10 +573,10 @@ static void long_lines_are_quoted_in_a_window(void **state)
 	struct expect e = {1, "content/r/index.md:4:100005: error: 'nope' is not defined\n", 5, 0,
 			   NULL};
 	expect_failure(dir, &e);
-	struct run r = e2e_run(dir, "build");
+	struct proc r = e2e_run(dir, "build");
 	assert_true(strlen(r.err) < 1000);
 	assert_contains(r.err, "www {{ nope }} www");
-	run_free(&r);
+	proc_free(&r);
 	buf_free(&b);
 	project_free(dir);
 }

@@ -51,11 +51,11 @@ static void edited_source_shows_in_the_open_page(void **state)
 		skip();
 	}
 	alarm(120); /* never hang CI */
-	char *dir = e2e_tmpdir();
-	e2e_copy(dir, "content/r/logs/bs512.log", "tests/fixtures/cerebras/bs512.log");
-	e2e_write(dir, "content/r/index.md",
-		  "---\ntitle: Live\nruns:\n  cs: logs/bs512.log\n---\n"
-		  "The loss was {{ cs.final_loss }}. Original sentence.\n");
+	char *dir = e2e_project(E2E_FILES(
+		E2E_COPY("content/r/logs/bs512.log", "tests/fixtures/cerebras/bs512.log"),
+		E2E_TEXT("content/r/index.md",
+			 "---\ntitle: Live\nruns:\n  cs: logs/bs512.log\n---\n"
+			 "The loss was {{ cs.final_loss }}. Original sentence.\n")));
 	char *serve_log = path_join(dir, "serve.log");
 	int port;
 	pid_t pid = serve_start(dir, serve_log, &port);

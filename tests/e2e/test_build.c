@@ -44,7 +44,7 @@ static void builds_report_page_and_index(void **state)
 	char *dir = project_new();
 	e2e_write(dir, "content/hw05.md",
 		  "---\ntitle: Older\ndate: 2024-03-01\n---\nolder text\n");
-	struct run r = e2e_run(dir, "build");
+	struct proc r = e2e_run(dir, "build");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.err, "logdown: built 2 reports into _site\n");
 
@@ -75,7 +75,7 @@ static void builds_report_page_and_index(void **state)
 	free(css);
 	free(index);
 	free(page);
-	run_free(&r);
+	proc_free(&r);
 	project_free(dir);
 }
 
@@ -84,7 +84,7 @@ static void drafts_are_left_out_unless_asked(void **state)
 	(void)state;
 	char *dir = project_new();
 	e2e_write(dir, "content/wip.md", "---\ntitle: Work in progress\ndraft: true\n---\nsoon\n");
-	struct run r = e2e_run(dir, "build");
+	struct proc r = e2e_run(dir, "build");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.err,
 			    "logdown: built 1 report (1 draft left out; --drafts includes them) "
@@ -92,7 +92,7 @@ static void drafts_are_left_out_unless_asked(void **state)
 	char *index = e2e_read(dir, "_site/index.html");
 	assert_not_contains(index, "Work in progress");
 	assert_null(e2e_read(dir, "_site/wip/index.html"));
-	run_free(&r);
+	proc_free(&r);
 	free(index);
 
 	r = e2e_run(dir, "build --drafts");
@@ -103,7 +103,7 @@ static void drafts_are_left_out_unless_asked(void **state)
 	assert_contains(page, "Draft");
 	free(page);
 	free(index);
-	run_free(&r);
+	proc_free(&r);
 	project_free(dir);
 }
 
@@ -113,7 +113,7 @@ static void malformed_front_matter_points_at_its_line_in_the_md_file(void **stat
 	char *dir = project_new();
 	e2e_write(dir, "content/bad.md",
 		  "---\ntitle: ok\nauthor: [unclosed\ndate: 2024-01-01\n---\nbody\n");
-	struct run r = e2e_run(dir, "build");
+	struct proc r = e2e_run(dir, "build");
 	assert_int_equal(r.status, 1);
 	assert_string_equal(r.err,
 			    "content/bad.md:4:5: error: malformed YAML: did not find expected ',' "
@@ -128,7 +128,7 @@ static void malformed_front_matter_points_at_its_line_in_the_md_file(void **stat
 	char *out = path_join(dir, "_site");
 	assert_false(path_exists(out));
 	free(out);
-	run_free(&r);
+	proc_free(&r);
 	project_free(dir);
 }
 
@@ -137,7 +137,7 @@ static void unclosed_front_matter_is_an_error(void **state)
 	(void)state;
 	char *dir = project_new();
 	e2e_write(dir, "content/open.md", "---\ntitle: never closed\n\nbody\n");
-	struct run r = e2e_run(dir, "check");
+	struct proc r = e2e_run(dir, "check");
 	assert_int_equal(r.status, 1);
 	assert_string_equal(r.err,
 			    "content/open.md:1:1: error: front matter is never closed: end it with "
@@ -145,7 +145,7 @@ static void unclosed_front_matter_is_an_error(void **state)
 			    "    1 | ---\n"
 			    "      | ^~~\n"
 			    "logdown: 1 error; nothing was written\n");
-	run_free(&r);
+	proc_free(&r);
 	project_free(dir);
 }
 
@@ -154,7 +154,7 @@ static void bad_date_and_draft_are_errors_at_their_values(void **state)
 	(void)state;
 	char *dir = project_new();
 	e2e_write(dir, "content/x.md", "---\ndate: 2024-13-01\ndraft: maybe\n---\n");
-	struct run r = e2e_run(dir, "check");
+	struct proc r = e2e_run(dir, "check");
 	assert_int_equal(r.status, 1);
 	assert_string_equal(
 		r.err,
@@ -166,7 +166,7 @@ static void bad_date_and_draft_are_errors_at_their_values(void **state)
 		"    3 | draft: maybe\n"
 		"      |        ^~~~~\n"
 		"logdown: 2 errors; nothing was written\n");
-	run_free(&r);
+	proc_free(&r);
 	project_free(dir);
 }
 
@@ -175,7 +175,7 @@ static void unknown_front_matter_key_is_a_warning_with_a_suggestion(void **state
 	(void)state;
 	char *dir = project_new();
 	e2e_write(dir, "content/x.md", "---\ntitel: Typo\n---\ntext\n");
-	struct run r = e2e_run(dir, "check");
+	struct proc r = e2e_run(dir, "check");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.err,
 			    "content/x.md:2:1: warning: unknown front matter key 'titel' (did you "
@@ -183,7 +183,7 @@ static void unknown_front_matter_key_is_a_warning_with_a_suggestion(void **state
 			    "    2 | titel: Typo\n"
 			    "      | ^~~~~\n"
 			    "logdown: checked 2 reports\n");
-	run_free(&r);
+	proc_free(&r);
 	project_free(dir);
 }
 
@@ -192,7 +192,7 @@ static void unknown_site_yaml_key_warns_and_strict_makes_it_fail(void **state)
 	(void)state;
 	char *dir = project_new();
 	e2e_write(dir, "site.yaml", "title: My site\noutptu: public\n");
-	struct run r = e2e_run(dir, "build");
+	struct proc r = e2e_run(dir, "build");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.err,
 			    "site.yaml:2:1: warning: unknown site.yaml key 'outptu' (did you mean "
@@ -203,12 +203,12 @@ static void unknown_site_yaml_key_warns_and_strict_makes_it_fail(void **state)
 	char *index = e2e_read(dir, "_site/index.html");
 	assert_contains(index, "My site");
 	free(index);
-	run_free(&r);
+	proc_free(&r);
 
 	r = e2e_run(dir, "build --strict");
 	assert_int_equal(r.status, 1);
 	assert_contains(r.err, "site.yaml:2:1: error: unknown site.yaml key 'outptu'");
-	run_free(&r);
+	proc_free(&r);
 	project_free(dir);
 }
 
@@ -219,13 +219,13 @@ static void dangling_link_is_an_error_naming_the_file(void **state)
 	char *link = path_join(dir, "content/gone.md");
 	assert_int_equal(symlink("/nonexistent/gone.md", link), 0);
 	free(link);
-	struct run r = e2e_run(dir, "build");
+	struct proc r = e2e_run(dir, "build");
 	assert_int_equal(r.status, 1);
 	assert_string_equal(r.err,
 			    "content/gone.md: error: a link that leads nowhere: No such file or "
 			    "directory\n"
 			    "logdown: 1 error; the previous output was left as it was\n");
-	run_free(&r);
+	proc_free(&r);
 	project_free(dir);
 }
 
@@ -247,7 +247,7 @@ static void links_stay_inside_the_project_and_never_loop(void **state)
 	assert_int_equal(symlink(outside, l3), 0);
 	assert_int_equal(symlink(key, l4), 0);
 	/* check finds what build finds */
-	struct run r = e2e_run(dir, "check");
+	struct proc r = e2e_run(dir, "check");
 	assert_int_equal(r.status, 1);
 	assert_string_equal(
 		r.err,
@@ -260,13 +260,13 @@ static void links_stay_inside_the_project_and_never_loop(void **state)
 		"static/leak.png: error: a link leading outside the project: logdown reads nothing "
 		"there (copy what you need into the project)\n"
 		"logdown: 4 errors; nothing was written\n");
-	run_free(&r);
+	proc_free(&r);
 	r = e2e_run(dir, "build");
 	assert_int_equal(r.status, 1);
 	char *site = path_join(dir, "_site");
 	assert_false(path_exists(site));
 	free(site);
-	run_free(&r);
+	proc_free(&r);
 	free(key);
 	free(l1);
 	free(l2);
@@ -284,12 +284,12 @@ static void special_files_are_left_out_with_a_warning(void **state)
 	char *fifo = path_join(dir, "content/pipe.md");
 	assert_int_equal(mkfifo(fifo, 0644), 0);
 	free(fifo);
-	struct run r = e2e_run(dir, "check");
+	struct proc r = e2e_run(dir, "check");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.err, "content/pipe.md: warning: not a regular file (a FIFO or "
 				   "device): left out\n"
 				   "logdown: checked 1 report\n");
-	run_free(&r);
+	proc_free(&r);
 	project_free(dir);
 }
 
@@ -299,7 +299,7 @@ static void reports_cannot_take_the_names_the_site_uses(void **state)
 	char *dir = project_new();
 	e2e_write(dir, "content/static.md", "x");
 	e2e_write(dir, "content/index.html.md", "x");
-	struct run r = e2e_run(dir, "check");
+	struct proc r = e2e_run(dir, "check");
 	assert_int_equal(r.status, 1);
 	assert_string_equal(r.err,
 			    "content/index.html.md: error: this report would be written to "
@@ -307,7 +307,7 @@ static void reports_cannot_take_the_names_the_site_uses(void **state)
 			    "content/static.md: error: this report would be written to static/, "
 			    "where the site keeps its own 'static': rename it\n"
 			    "logdown: 2 errors; nothing was written\n");
-	run_free(&r);
+	proc_free(&r);
 	project_free(dir);
 }
 
@@ -318,7 +318,7 @@ static void markdown_inside_a_bundle_is_not_a_report(void **state)
 	e2e_write(dir, "content/hw07/notes.md", "x");
 	e2e_write(dir, "content/hw07/part2/index.md", "x");
 	e2e_write(dir, "content/hw07/logs/README.md", "about the logs");
-	struct run r = e2e_run(dir, "check");
+	struct proc r = e2e_run(dir, "check");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.err,
 			    "content/hw07/notes.md: warning: not a report: the files in the folder "
@@ -328,7 +328,7 @@ static void markdown_inside_a_bundle_is_not_a_report(void **state)
 			    "folder of content/hw07/index.md belong to that report (move this one "
 			    "out of the folder to make it a report)\n"
 			    "logdown: checked 1 report\n");
-	run_free(&r);
+	proc_free(&r);
 	project_free(dir);
 }
 
@@ -337,12 +337,12 @@ static void json_diagnostics_are_the_only_output(void **state)
 	(void)state;
 	char *dir = project_new();
 	e2e_write(dir, "content/x.md", "---\ntitel: x\n---\n");
-	struct run r = e2e_run(dir, "build --diagnostics=json");
+	struct proc r = e2e_run(dir, "build --diagnostics=json");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.err, "{\"severity\":\"warning\",\"file\":\"content/x.md\",\"line\":2,"
 				   "\"col\":1,\"message\":\"unknown front matter key 'titel' (did "
 				   "you mean 'title'?)\"}\n");
-	run_free(&r);
+	proc_free(&r);
 	project_free(dir);
 }
 
@@ -388,7 +388,7 @@ static void runs_are_loaded_and_checked_at_their_line(void **state)
 		  "  away: ../../../secret.log\n"
 		  "  typo: { file: logs/bs512.log, parser: cerebas }\n"
 		  "---\n");
-	struct run r = e2e_run(dir, "check");
+	struct proc r = e2e_run(dir, "check");
 	assert_int_equal(r.status, 1);
 	assert_string_equal(
 		r.err,
@@ -405,7 +405,7 @@ static void runs_are_loaded_and_checked_at_their_line(void **state)
 		"    4 |   cs512: logs/bs512.log\n"
 		"      |   ^~~~~\n"
 		"logdown: 2 errors; nothing was written\n");
-	run_free(&r);
+	proc_free(&r);
 	project_free(dir);
 }
 
@@ -422,10 +422,10 @@ static void check_against_names_every_stale_file(void **state)
 	e2e_write(dir, "content/r/index.md",
 		  "---\nruns:\n  cs512: logs/bs512.log\n---\nLoss {{ cs512.final_loss }}.\n");
 	e2e_ok(dir, "build");
-	struct run r = e2e_run(dir, "check --against _site");
+	struct proc r = e2e_run(dir, "check --against _site");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.err, "logdown: checked 2 reports; _site is up to date\n");
-	run_free(&r);
+	proc_free(&r);
 
 	/* the log changed after the site was committed */
 	e2e_write(dir, "content/r/logs/bs512.log", "");
@@ -446,12 +446,12 @@ static void check_against_names_every_stale_file(void **state)
 			    "_site/r/logs/bs512.log.html: error: differs from what a build writes "
 			    "(the output is stale: rebuild and commit it)\n"
 			    "logdown: 4 errors; nothing was written\n");
-	run_free(&r);
+	proc_free(&r);
 	r = e2e_run(dir, "check --against nowhere");
 	assert_int_equal(r.status, 2);
 	assert_string_equal(r.err, "nowhere: error: no built site to check against: No such file "
 				   "or directory\n");
-	run_free(&r);
+	proc_free(&r);
 	free(changed);
 	free(log);
 	project_free(dir);
@@ -464,7 +464,7 @@ static void a_run_nothing_names_is_a_warning(void **state)
 	e2e_write(dir, "content/r/logs/bs512.log", sweep_log);
 	e2e_write(dir, "content/r/index.md",
 		  "---\nruns:\n  cs512: logs/bs512.log\n---\nThe cs512 run, in words only.\n");
-	struct run r = e2e_run(dir, "check");
+	struct proc r = e2e_run(dir, "check");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.err,
 			    "content/r/index.md:3:3: warning: run 'cs512' is never used: no value, "
@@ -472,10 +472,10 @@ static void a_run_nothing_names_is_a_warning(void **state)
 			    "    3 |   cs512: logs/bs512.log\n"
 			    "      |   ^~~~~\n"
 			    "logdown: checked 2 reports\n");
-	run_free(&r);
+	proc_free(&r);
 	r = e2e_run(dir, "check --strict");
 	assert_int_equal(r.status, 1);
-	run_free(&r);
+	proc_free(&r);
 	project_free(dir);
 }
 
@@ -483,7 +483,7 @@ static void output_at_the_project_root_is_refused(void **state)
 {
 	(void)state;
 	char *dir = project_new();
-	struct run r = e2e_run(dir, "build -o .");
+	struct proc r = e2e_run(dir, "build -o .");
 	assert_int_equal(r.status, 2);
 	assert_string_equal(r.err,
 			    "logdown: error: refusing to write the site to '.': it is the project "
@@ -491,17 +491,17 @@ static void output_at_the_project_root_is_refused(void **state)
 	char *src = path_join(dir, "content/hw07/index.md");
 	assert_true(is_file(src));
 	free(src);
-	run_free(&r);
+	proc_free(&r);
 
 	r = e2e_run(dir, "build -o ..");
 	assert_int_equal(r.status, 2);
 	assert_contains(r.err, "refusing to write the site to '..': it holds the project");
-	run_free(&r);
+	proc_free(&r);
 
 	r = e2e_run(dir, "build -o content/site");
 	assert_int_equal(r.status, 2);
 	assert_contains(r.err, "it lies inside content/, among the sources");
-	run_free(&r);
+	proc_free(&r);
 	project_free(dir);
 }
 
@@ -510,7 +510,7 @@ static void a_folder_logdown_did_not_make_is_not_replaced(void **state)
 	(void)state;
 	char *dir = project_new();
 	e2e_write(dir, "public/thesis.tex", "precious");
-	struct run r = e2e_run(dir, "build -o public");
+	struct proc r = e2e_run(dir, "build -o public");
 	assert_int_equal(r.status, 2);
 	assert_string_equal(r.err,
 			    "logdown: error: refusing to write the site to 'public': logdown did "
@@ -519,7 +519,7 @@ static void a_folder_logdown_did_not_make_is_not_replaced(void **state)
 	char *kept = e2e_read(dir, "public/thesis.tex");
 	assert_string_equal(kept, "precious");
 	free(kept);
-	run_free(&r);
+	proc_free(&r);
 	project_free(dir);
 }
 
@@ -532,7 +532,7 @@ static void failed_build_leaves_previous_output_intact(void **state)
 	assert_non_null(before);
 
 	e2e_write(dir, "content/hw07/index.md", "---\ntitle: [broken\n---\nchanged\n");
-	struct run r = e2e_run(dir, "build");
+	struct proc r = e2e_run(dir, "build");
 	assert_int_equal(r.status, 1);
 	assert_contains(r.err, "logdown: 1 error; the previous output was left as it was\n");
 	char *after = e2e_read(dir, "_site/hw07/index.html");
@@ -545,7 +545,7 @@ static void failed_build_leaves_previous_output_intact(void **state)
 	strv_free(names);
 	free(before);
 	free(after);
-	run_free(&r);
+	proc_free(&r);
 	project_free(dir);
 }
 
@@ -554,8 +554,8 @@ static void two_builds_are_byte_identical(void **state)
 	(void)state;
 	char *dir = project_new();
 	e2e_write(dir, "static/extra.css", "p{}");
-	struct run a = e2e_run(dir, "build -o out1");
-	struct run b = e2e_run(dir, "build -o out2");
+	struct proc a = e2e_run(dir, "build -o out1");
+	struct proc b = e2e_run(dir, "build -o out2");
 	assert_int_equal(a.status, 0);
 	assert_int_equal(b.status, 0);
 	char *cmd = xasprintf("diff -r '%s/out1' '%s/out2' >/dev/null", dir, dir);
@@ -564,8 +564,8 @@ static void two_builds_are_byte_identical(void **state)
 	assert_string_equal(extra, "p{}");
 	free(extra);
 	free(cmd);
-	run_free(&a);
-	run_free(&b);
+	proc_free(&a);
+	proc_free(&b);
 	project_free(dir);
 }
 
@@ -577,13 +577,13 @@ static void project_templates_and_partials_override_the_builtins(void **state)
 		  "<h1>{{title}}</h1>{{> footer}}\n{{{content}}}");
 	e2e_write(dir, "templates/partials/footer.html", "<footer>{{site.title}}</footer>");
 	e2e_write(dir, "site.yaml", "title: Course site\n");
-	struct run r = e2e_run(dir, "build");
+	struct proc r = e2e_run(dir, "build");
 	assert_int_equal(r.status, 0);
 	char *page = e2e_read(dir, "_site/hw07/index.html");
 	assert_true(str_has_prefix(page, "<h1>Homework 7: AI accelerators</h1>"
 					 "<footer>Course site</footer>\n<h1>Cerebras</h1>"));
 	free(page);
-	run_free(&r);
+	proc_free(&r);
 	project_free(dir);
 }
 
@@ -594,13 +594,13 @@ static void page_template_can_extend_a_base_layout(void **state)
 	e2e_write(dir, "templates/base.html",
 		  "<main>{{$body}}empty{{/body}}</main><i>{{$foot}}default foot{{/foot}}</i>");
 	e2e_write(dir, "templates/page.html", "{{<base}}{{$body}}<h1>{{title}}</h1>{{/body}}{{/base}}");
-	struct run r = e2e_run(dir, "build");
+	struct proc r = e2e_run(dir, "build");
 	assert_int_equal(r.status, 0);
 	char *page = e2e_read(dir, "_site/hw07/index.html");
 	assert_string_equal(page, "<main><h1>Homework 7: AI accelerators</h1></main>"
 				  "<i>default foot</i>");
 	free(page);
-	run_free(&r);
+	proc_free(&r);
 	project_free(dir);
 }
 
@@ -610,14 +610,14 @@ static void missing_partial_is_a_warning_once(void **state)
 	char *dir = project_new();
 	e2e_write(dir, "content/two.md", "---\ntitle: Two\n---\n");
 	e2e_write(dir, "templates/page.html", "{{> nav}}{{{content}}}");
-	struct run r = e2e_run(dir, "build");
+	struct proc r = e2e_run(dir, "build");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.err,
 			    "templates/page.html: warning: template 'nav' for {{> nav}} or {{< nav}} "
 			    "not found (looked for templates/partials/nav.html and "
 			    "templates/nav.html)\n"
 			    "logdown: built 2 reports into _site\n");
-	run_free(&r);
+	proc_free(&r);
 	project_free(dir);
 }
 
@@ -626,11 +626,11 @@ static void template_error_is_reported_at_its_line(void **state)
 	(void)state;
 	char *dir = project_new();
 	e2e_write(dir, "templates/index.html", "<ul>\n{{#reports}}<li>{{title}}</li>\n</ul>\n");
-	struct run r = e2e_run(dir, "build");
+	struct proc r = e2e_run(dir, "build");
 	assert_int_equal(r.status, 1);
 	assert_contains(r.err, "templates/index.html:2:1: error: ");
 	assert_contains(r.err, "reports");
-	run_free(&r);
+	proc_free(&r);
 	project_free(dir);
 }
 
@@ -641,13 +641,13 @@ static void bundle_images_are_copied_beside_the_page(void **state)
 	e2e_write(dir, "content/hw07/img/loss.png", "PNG");
 	e2e_write(dir, "content/hw07/logs/run.log", "Step=1");
 	e2e_write(dir, "content/hw07/logs/notes.md", "not a report");
-	struct run r = e2e_run(dir, "build");
+	struct proc r = e2e_run(dir, "build");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.err, "logdown: built 1 report into _site\n");
 	char *png = e2e_read(dir, "_site/hw07/img/loss.png");
 	assert_string_equal(png, "PNG");
 	free(png);
-	run_free(&r);
+	proc_free(&r);
 	project_free(dir);
 }
 
@@ -656,10 +656,10 @@ static void two_reports_with_one_slug_are_an_error(void **state)
 	(void)state;
 	char *dir = project_new();
 	e2e_write(dir, "content/hw07.md", "---\ntitle: twin\n---\n");
-	struct run r = e2e_run(dir, "check");
+	struct proc r = e2e_run(dir, "check");
 	assert_int_equal(r.status, 1);
 	assert_contains(r.err, "both become hw07/index.html: rename one");
-	run_free(&r);
+	proc_free(&r);
 	project_free(dir);
 }
 
@@ -670,10 +670,10 @@ static void binary_report_is_refused(void **state)
 	char *path = path_join(dir, "content/blob.md");
 	assert_true(file_write(path, "ab\0cd", 5));
 	free(path);
-	struct run r = e2e_run(dir, "check");
+	struct proc r = e2e_run(dir, "check");
 	assert_int_equal(r.status, 1);
 	assert_contains(r.err, "content/blob.md: error: this is a binary file, not Markdown text\n");
-	run_free(&r);
+	proc_free(&r);
 	project_free(dir);
 }
 
@@ -682,15 +682,15 @@ static void github_and_json_diagnostics(void **state)
 	(void)state;
 	char *dir = project_new();
 	e2e_write(dir, "content/x.md", "---\ndraft: maybe\n---\n");
-	struct run r = e2e_run(dir, "check --diagnostics=github");
+	struct proc r = e2e_run(dir, "check --diagnostics=github");
 	assert_int_equal(r.status, 1);
 	assert_contains(r.err,
 			"::error file=content/x.md,line=2,col=8::'draft' must be true or false\n");
-	run_free(&r);
+	proc_free(&r);
 	r = e2e_run(dir, "check --diagnostics=json");
 	assert_contains(r.err, "{\"severity\":\"error\",\"file\":\"content/x.md\",\"line\":2,"
 			       "\"col\":8,\"message\":\"'draft' must be true or false\"}\n");
-	run_free(&r);
+	proc_free(&r);
 	project_free(dir);
 }
 
@@ -698,23 +698,23 @@ static void new_project_builds_as_it_is(void **state)
 {
 	(void)state;
 	char *dir = e2e_tmpdir();
-	struct run r = e2e_run(dir, "new course");
+	struct proc r = e2e_run(dir, "new course");
 	assert_int_equal(r.status, 0);
 	assert_contains(r.out, "Created a logdown project in course.");
-	run_free(&r);
+	proc_free(&r);
 	r = e2e_run(dir, "build course");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.err, "logdown: built 1 report into course/_site\n");
 	char *page = e2e_read(dir, "course/_site/first-report/index.html");
 	assert_contains(page, "<td align=\"right\">7.12500</td>");
 	free(page);
-	run_free(&r);
+	proc_free(&r);
 
 	r = e2e_run(dir, "new course");
 	assert_int_equal(r.status, 2);
 	assert_string_equal(r.err, "logdown: error: 'course' already exists and is not empty: "
 				   "choose a new folder\n");
-	run_free(&r);
+	proc_free(&r);
 	project_free(dir);
 }
 
@@ -725,15 +725,15 @@ static void output_paths_are_judged_by_the_folder_they_reach(void **state)
 	e2e_write(dir, "notes.txt", "precious");
 	/* ".." below a folder that does not exist yet still leads back into
 	 * the project: refused, nothing deleted. */
-	struct run r = e2e_run(dir, "build -o nonexist/../content");
+	struct proc r = e2e_run(dir, "build -o nonexist/../content");
 	assert_int_equal(r.status, 2);
 	assert_contains(r.err, "refusing to write the site to 'nonexist/../content': it lies "
 			       "inside content/, among the sources");
-	run_free(&r);
+	proc_free(&r);
 	r = e2e_run(dir, "build -o nonexist/../../%s", strrchr(dir, '/') + 1);
 	assert_int_equal(r.status, 2);
 	assert_contains(r.err, "it is the project root");
-	run_free(&r);
+	proc_free(&r);
 	char *kept = e2e_read(dir, "notes.txt");
 	assert_string_equal(kept, "precious");
 	free(kept);
@@ -748,7 +748,7 @@ static void output_paths_are_judged_by_the_folder_they_reach(void **state)
 	char *page = e2e_read(dir, "out/hw07/index.html");
 	assert_non_null(page);
 	free(page);
-	run_free(&r);
+	proc_free(&r);
 	project_free(dir);
 }
 
@@ -761,7 +761,7 @@ static void a_linked_output_folder_is_replaced_where_it_points(void **state)
 	e2e_ok(dir, "build -o pub");
 	assert_int_equal(symlink(pub, link), 0);
 	e2e_write(dir, "content/hw05.md", "---\ntitle: Second\n---\n");
-	struct run r = e2e_run(dir, "build");
+	struct proc r = e2e_run(dir, "build");
 	assert_int_equal(r.status, 0);
 	struct stat st;
 	assert_int_equal(lstat(link, &st), 0);
@@ -769,7 +769,7 @@ static void a_linked_output_folder_is_replaced_where_it_points(void **state)
 	char *second = e2e_read(dir, "pub/hw05/index.html");
 	assert_non_null(second);
 	free(second);
-	run_free(&r);
+	proc_free(&r);
 	free(link);
 	free(pub);
 	project_free(dir);
@@ -782,53 +782,53 @@ static void a_killed_build_leaves_nothing_the_next_one_keeps(void **state)
 	/* A staging folder of a process that no longer exists. */
 	e2e_write(dir, "._site.tmp-999999999/.logdown-site", "x");
 	e2e_write(dir, "._site.tmp-999999999/index.html", "stale");
-	struct run r = e2e_run(dir, "build");
+	struct proc r = e2e_run(dir, "build");
 	assert_int_equal(r.status, 0);
 	char *stale = path_join(dir, "._site.tmp-999999999");
 	assert_false(path_exists(stale));
 	free(stale);
-	run_free(&r);
+	proc_free(&r);
 	project_free(dir);
 }
 
 static void help_version_and_bad_usage(void **state)
 {
 	(void)state;
-	struct run r = e2e_run(".", "--version");
+	struct proc r = e2e_run(".", "--version");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.out, "logdown 0.1.0\n");
-	run_free(&r);
+	proc_free(&r);
 
 	r = e2e_run(".", "--help");
 	assert_int_equal(r.status, 0);
 	assert_contains(r.out, "usage: logdown <command> [options]");
-	run_free(&r);
+	proc_free(&r);
 
 	r = e2e_run(".", "build --help");
 	assert_int_equal(r.status, 0);
 	assert_contains(r.out, "usage: logdown build [DIR] [-o OUT]");
-	run_free(&r);
+	proc_free(&r);
 
 	r = e2e_run(".", "biuld");
 	assert_int_equal(r.status, 2);
 	assert_contains(r.err, "logdown: unknown command 'biuld' (did you mean 'build'?)");
-	run_free(&r);
+	proc_free(&r);
 
 	r = e2e_run(".", "build --frobnicate");
 	assert_int_equal(r.status, 2);
 	assert_contains(r.err, "logdown: unknown option '--frobnicate'");
-	run_free(&r);
+	proc_free(&r);
 
 	r = e2e_run(".", "new ''");
 	assert_int_equal(r.status, 2);
 	assert_contains(r.err, "logdown: name the folder to create");
-	run_free(&r);
+	proc_free(&r);
 
 	r = e2e_run(".", "build /nonexistent/project");
 	assert_int_equal(r.status, 2);
 	assert_string_equal(r.err, "/nonexistent/project: error: not a project folder: No such "
 				   "file or directory\n");
-	run_free(&r);
+	proc_free(&r);
 }
 
 /* Runs `logdown check` in dir under a pseudo-terminal (script(1)), so
@@ -858,9 +858,9 @@ static void colour_only_on_a_terminal_and_never_with_no_color(void **state)
 	assert_contains(tty, "content/x.md:2:8: error: 'draft' must be true or false");
 	assert_not_contains(tty, "\033[");
 	free(tty);
-	struct run r = e2e_run(dir, "check");
+	struct proc r = e2e_run(dir, "check");
 	assert_not_contains(r.err, "\033[");
-	run_free(&r);
+	proc_free(&r);
 	project_free(dir);
 }
 

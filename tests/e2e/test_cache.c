@@ -19,18 +19,17 @@
  * a also has a bundle image. */
 static char *project(void)
 {
-	char *dir = e2e_tmpdir();
-	e2e_copy(dir, "logs/shared.log", "tests/fixtures/cerebras/bs512.log");
-	e2e_copy(dir, "logs/own.log", "tests/fixtures/cerebras/bs512.log");
-	e2e_write(dir, "content/a/index.md",
-		  "---\ntitle: A\nruns:\n  cs: ../../logs/shared.log\n---\n"
-		  "A loss {{ cs.final_loss }}.\n\n![img](pic.png)\n");
-	e2e_write(dir, "content/a/pic.png", "not really a png");
-	e2e_write(dir, "content/b.md",
-		  "---\ntitle: B\nruns:\n  cs: ../logs/shared.log\n---\nB loss {{ cs.final_loss }}.\n");
-	e2e_write(dir, "content/c.md",
-		  "---\ntitle: C\nruns:\n  own: ../logs/own.log\n---\nC steps {{ own.final_step }}.\n");
-	return dir;
+	return e2e_project(E2E_FILES(
+		E2E_COPY("logs/shared.log", "tests/fixtures/cerebras/bs512.log"),
+		E2E_COPY("logs/own.log", "tests/fixtures/cerebras/bs512.log"),
+		E2E_TEXT("content/a/index.md",
+			 "---\ntitle: A\nruns:\n  cs: ../../logs/shared.log\n---\n"
+			 "A loss {{ cs.final_loss }}.\n\n![img](pic.png)\n"),
+		E2E_TEXT("content/a/pic.png", "not really a png"),
+		E2E_TEXT("content/b.md", "---\ntitle: B\nruns:\n  cs: ../logs/shared.log\n---\n"
+					 "B loss {{ cs.final_loss }}.\n"),
+		E2E_TEXT("content/c.md", "---\ntitle: C\nruns:\n  own: ../logs/own.log\n---\n"
+					 "C steps {{ own.final_step }}.\n")));
 }
 
 /* Checks that dir/_site equals the output of a build without the
@@ -47,11 +46,11 @@ static void same_as_without_cache(const char *dir)
  * output equals a build without the cache. */
 static void build_expect(const char *dir, const char *line)
 {
-	struct run r = e2e_run(dir, "build -v");
+	struct proc r = e2e_run(dir, "build -v");
 	if (r.status != 0)
 		fail_msg("build failed:\n%s", r.err);
 	assert_contains(r.err, line);
-	run_free(&r);
+	proc_free(&r);
 	same_as_without_cache(dir);
 }
 
@@ -115,18 +114,18 @@ static void each_input_change_invalidates_what_it_should(void **state)
 		     "logdown: 3 reports: 3 rendered, 0 from cache; 3 result files read: 3 parsed, "
 		     "0 from cache\n");
 	/* a new binary: everything */
-	struct run v = e2e_run(dir, "build -v");
-	run_free(&v);
+	struct proc v = e2e_run(dir, "build -v");
+	proc_free(&v);
 	char *cmd = xasprintf("cd '%s' && LOGDOWN_CACHE_VERSION=99.0 '%s' build -v 2>&1 | "
 			      "grep -q '3 rendered, 0 from cache; 3 result files read: 3 parsed'",
 			      dir, e2e_binary());
 	assert_int_equal(system(cmd), 0);
 	free(cmd);
 	/* --no-cache reads nothing from it */
-	struct run nc = e2e_run(dir, "build -v --no-cache");
+	struct proc nc = e2e_run(dir, "build -v --no-cache");
 	assert_int_equal(nc.status, 0);
 	assert_contains(nc.err, "3 rendered, 0 from cache; 3 result files read: 3 parsed");
-	run_free(&nc);
+	proc_free(&nc);
 	free(own);
 	remove_tree(dir);
 	free(dir);
@@ -163,43 +162,43 @@ static void a_damaged_cache_is_a_warning_and_never_trusted(void **state)
 		/* make the pages re-render, so that runs are read */
 		e2e_write(dir, "site.yaml", i % 2 ? "title: One\n" : "title: Two\n");
 		damage(dir, cases[i].files, cases[i].truncate_it);
-		struct run b = e2e_run(dir, "build -v");
+		struct proc b = e2e_run(dir, "build -v");
 		if (b.status != 0)
 			fail_msg("case %zu failed:\n%s", i, b.err);
 		assert_contains(b.err, "warning: the build cache is damaged");
 		assert_contains(b.err, "ignored (logdown rebuilds it; `logdown clean` removes it)");
-		run_free(&b);
+		proc_free(&b);
 		same_as_without_cache(dir);
 		/* and the next build is quiet again, the cache rebuilt */
-		struct run again = e2e_run(dir, "build -v");
+		struct proc again = e2e_run(dir, "build -v");
 		assert_int_equal(again.status, 0);
 		assert_not_contains(again.err, "warning");
 		assert_contains(again.err, "0 rendered, 3 from cache");
-		run_free(&again);
+		proc_free(&again);
 	}
 	/* a file that is not logdown's at all */
 	e2e_write(dir, ".logdown-cache/files", "something else entirely\n");
-	struct run f = e2e_run(dir, "build --strict");
+	struct proc f = e2e_run(dir, "build --strict");
 	assert_int_equal(f.status, 1); /* --strict: the warning is an error */
 	assert_contains(f.err, ".logdown-cache/files: error: the build cache is damaged or not "
 			       "logdown's");
-	run_free(&f);
+	proc_free(&f);
 	/* a cache folder someone else made is read-only to logdown */
 	char *cache = path_join(dir, ".logdown-cache");
 	remove_tree(cache);
 	free(cache);
 	e2e_write(dir, ".logdown-cache/mine.txt", "keep me\n");
-	struct run o = e2e_run(dir, "build");
+	struct proc o = e2e_run(dir, "build");
 	assert_int_equal(o.status, 0);
 	assert_contains(o.err, "the build cache is not logdown's (no CACHEDIR.TAG inside)");
 	char *mine = e2e_read(dir, ".logdown-cache/mine.txt");
 	assert_string_equal(mine, "keep me\n");
 	free(mine);
-	struct run cl = e2e_run(dir, "clean");
+	struct proc cl = e2e_run(dir, "clean");
 	assert_int_equal(cl.status, 3);
 	assert_contains(cl.err, "not logdown's, left alone");
-	run_free(&cl);
-	run_free(&o);
+	proc_free(&cl);
+	proc_free(&o);
 	remove_tree(dir);
 	free(dir);
 }
@@ -211,37 +210,37 @@ static void clean_removes_the_cache_and_the_output(void **state)
 	e2e_ok(dir, "build");
 	char *cache = path_join(dir, ".logdown-cache"), *site = path_join(dir, "_site");
 	assert_true(is_dir(cache));
-	struct run c = e2e_run(dir, "clean");
+	struct proc c = e2e_run(dir, "clean");
 	assert_int_equal(c.status, 0);
 	assert_contains(c.err, "logdown: removed .logdown-cache\n");
 	assert_contains(c.err, "logdown: removed _site\n");
 	assert_false(path_exists(cache));
 	assert_false(path_exists(site));
-	run_free(&c);
+	proc_free(&c);
 	/* nothing left: still fine */
-	struct run again = e2e_run(dir, "clean .");
+	struct proc again = e2e_run(dir, "clean .");
 	assert_int_equal(again.status, 0);
 	assert_string_equal(again.err, "");
-	run_free(&again);
+	proc_free(&again);
 	/* an output logdown did not make is left */
 	e2e_write(dir, "_site/notes.txt", "mine\n");
-	struct run left = e2e_run(dir, "clean");
+	struct proc left = e2e_run(dir, "clean");
 	assert_int_equal(left.status, 0);
 	assert_contains(left.err, "not removed: logdown did not make it");
 	assert_true(path_exists(site));
-	run_free(&left);
-	struct run help = e2e_run(dir, "clean --help");
+	proc_free(&left);
+	struct proc help = e2e_run(dir, "clean --help");
 	assert_int_equal(help.status, 0);
 	assert_contains(help.out, "usage: logdown clean [DIR]");
-	run_free(&help);
-	struct run bad = e2e_run(dir, "clean --bogus");
+	proc_free(&help);
+	struct proc bad = e2e_run(dir, "clean --bogus");
 	assert_int_equal(bad.status, 2);
-	run_free(&bad);
+	proc_free(&bad);
 	/* check writes no cache */
-	struct run chk = e2e_run(dir, "check");
+	struct proc chk = e2e_run(dir, "check");
 	assert_int_equal(chk.status, 0);
 	assert_false(path_exists(cache));
-	run_free(&chk);
+	proc_free(&chk);
 	free(cache);
 	free(site);
 	remove_tree(dir);
@@ -257,12 +256,12 @@ static void a_report_with_warnings_is_rendered_every_time(void **state)
 		  "---\ntitle: B\nruns:\n  cs: ../logs/shared.log\n  spare: ../logs/own.log\n---\n"
 		  "B loss {{ cs.final_loss }}.\n");
 	for (int i = 0; i < 2; i++) {
-		struct run r = e2e_run(dir, "build -v");
+		struct proc r = e2e_run(dir, "build -v");
 		assert_int_equal(r.status, 0);
 		assert_contains(r.err, "content/b.md:5:3: warning: run 'spare' is never used");
 		if (i == 1)
 			assert_contains(r.err, "3 reports: 1 rendered, 2 from cache");
-		run_free(&r);
+		proc_free(&r);
 	}
 	remove_tree(dir);
 	free(dir);
@@ -336,13 +335,13 @@ static void the_runs_folder_keeps_only_what_the_build_uses(void **state)
 	/* check and a failed build leave the folder as it is */
 	char *c_md = path_join(dir, "content/c.md");
 	assert_int_equal(unlink(c_md), 0);
-	struct run r = e2e_run(dir, "check");
+	struct proc r = e2e_run(dir, "check");
 	assert_int_equal(r.status, 0);
-	run_free(&r);
+	proc_free(&r);
 	e2e_write(dir, "content/bad.md", "---\ntitle: [unclosed\n---\n");
 	r = e2e_run(dir, "build");
 	assert_int_equal(r.status, 1);
-	run_free(&r);
+	proc_free(&r);
 	names = stored_runs(dir, &n);
 	assert_int_equal(n, 3);
 	strv_free(names);
@@ -357,7 +356,7 @@ static void the_runs_folder_keeps_only_what_the_build_uses(void **state)
 	/* clean empties it */
 	r = e2e_run(dir, "clean");
 	assert_int_equal(r.status, 0);
-	run_free(&r);
+	proc_free(&r);
 	char *cache = path_join(dir, ".logdown-cache");
 	assert_false(path_exists(cache));
 	free(cache);

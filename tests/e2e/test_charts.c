@@ -1,7 +1,13 @@
 /* test_charts.c: {chart} as a user builds it (SPEC sections 6, 8 and 9):
  * the four chart types, the figure on the page and its files, Figure N
- * numbering and @fig- references, --figures, determinism, and the
- * diagnostics of broken charts.
+ * numbering and @fig- references, --figures, determinism, and broken
+ * charts beside a good report.
+ *
+ * A report whose test needs only what check or build says of it is a
+ * golden case (tests/golden/, run by test_golden.c): the diagnostics of
+ * each kind of broken chart are there.  What stays here
+ * looks at the figure files, at more than one build, or at the time a
+ * build takes.
  *
  * Every project here is a report content/r/index.md with copies of the
  * seed Cerebras logs (tests/fixtures/cerebras) beside it:
@@ -10,18 +16,15 @@
  *                    final loss 7.12500, 512000 samples in 175.07 s
  *   logs/bs2048.log  no batch size line, Step=100..1000, loss 7.14844
  *   logs/bs1024.log  a partial log: one train row (Step=1000, no rate)
- *   logs/tail.log    one "Processed ..." line: a run with no train rows
  *
- * (two tests write logs of their own: a tiny one with a zero loss, and
- * one of 200,000 train lines).  The run set `cs` is logs/bs*.log, whose
+ * (two tests write result files of their own: one of 200,000 train
+ * lines, and a small JSON file).  The run set `cs` is logs/bs*.log, whose
  * name_pattern gives each member its batch_size.
  *
  * The page is compared exactly, against the report's body (what the
- * page template's {{{content}}} expanded to); stderr is compared whole
- * where the behaviour is right.  The tests at the end describe
- * behaviour found wrong: they fail until it is fixed, and where the
- * wording of a message is not fixed yet they pin its place (file, line,
- * column, the quoted line and the caret) and the words it must hold. */
+ * page template's {{{content}}} expanded to); stderr is compared whole.
+ * The tests at the end describe behaviour found wrong: they fail until
+ * it is fixed. */
 #include <time.h>
 
 #include "e2e.h"
@@ -63,7 +66,7 @@
  * (e2e_keep()). */
 static char *project;
 
-#define RUN(...) e2e_keep_run(e2e_run(project, __VA_ARGS__))
+#define RUN(...) e2e_keep_proc(e2e_run(project, __VA_ARGS__))
 
 static int cleanup(void **state)
 {
@@ -81,7 +84,6 @@ static void report_add(const char *slug, const char *md)
 		{FIXTURES "bs512.log", "logs/bs512.log"},
 		{FIXTURES "bs2048.log", "logs/bs2048.log"},
 		{FIXTURES "bs1024_partial.log", "logs/bs1024.log"},
-		{FIXTURES "seed001_bs512_tail.log", "logs/tail.log"},
 	};
 	for (size_t i = 0; i < ARRAY_LEN(logs); i++) {
 		char *rel = e2e_keep(xasprintf("content/%s/%s", slug, logs[i][1]));
@@ -125,17 +127,6 @@ static const char *build_body_with(const char *md, const char *args)
 static const char *build_body(const char *md)
 {
 	return build_body_with(md, "");
-}
-
-/* Makes the project of md and runs `logdown CMD` in it, which must
- * fail (exit 1); returns what it wrote on stderr. */
-static const char *fails(const char *md, const char *cmd)
-{
-	project_new(md);
-	struct run r = RUN("%s", cmd);
-	if (r.status != 1)
-		fail_msg("logdown %s exited %d, not 1, with:\n%s", cmd, r.status, r.err);
-	return r.err;
 }
 
 /* The bytes and size of figure NAME.EXT of report r in the output OUT;
@@ -193,64 +184,6 @@ static const char *diag(int line, int col, int len, const char *msg, const char 
 		buf_putc(&b, '~');
 	buf_putc(&b, '\n');
 	return e2e_keep(buf_detach(&b));
-}
-
-/* A place a diagnostic may be reported at: line and column, and the
- * source line with the length of what it points at. */
-struct place {
-	int line, col, len;
-	const char *text;
-};
-
-/* Whether err holds an error at p whose message has every word of
- * words (NULL-terminated). */
-static bool diag_at(const char *err, const struct place *p, const char *const *words)
-{
-	char *at = e2e_keep(xasprintf(MD ":%d:%d: error: ", p->line, p->col));
-	const char *tail = diag(p->line, p->col, p->len, "", p->text);
-	tail = strchr(tail, '\n') + 1; /* the quoted line and the caret */
-	for (const char *s = err; s && *s;) {
-		const char *eol = strchr(s, '\n');
-		if (str_has_prefix(s, at) && eol && str_has_prefix(eol + 1, tail)) {
-			char *msg = e2e_keep(xstrndup(s, (size_t)(eol - s)));
-			bool all = true;
-			for (size_t i = 0; words[i]; i++)
-				all = all && strstr(msg + strlen(at), words[i]);
-			if (all)
-				return true;
-		}
-		s = eol ? eol + 1 : NULL;
-	}
-	return false;
-}
-
-/* Fails unless err holds an error, with every word of words, at one of
- * the places (a list ending in {0}). */
-static void expect_diag(const char *err, const char *const *words, const struct place *places)
-{
-	for (const struct place *p = places; p->line; p++)
-		if (diag_at(err, p, words))
-			return;
-	struct buf want = BUF_INIT;
-	for (const struct place *p = places; p->line; p++)
-		buf_puts(&want, diag(p->line, p->col, p->len, "...", p->text));
-	buf_puts(&want, "with the words:");
-	for (size_t i = 0; words[i]; i++)
-		buf_printf(&want, " '%s'", words[i]);
-	char *w = e2e_keep(buf_detach(&want));
-	/* on stderr: cmocka cuts long messages short */
-	fprintf(stderr, "expected an error at one of:\n%s\nin:\n%s\n", w, err);
-	fail_msg("no such error");
-}
-
-#define WORDS(...) ((const char *const[]){__VA_ARGS__, NULL})
-#define AT(...) ((const struct place[]){__VA_ARGS__, {0, 0, 0, NULL}})
-
-/* The error summary line of check and of a failed build. */
-static const char *errors_checked(int n)
-{
-	return e2e_keep(
-		xasprintf("logdown: %d error%s; nothing was written\n", n, n == 1 ? "" : "s"));
 }
 
 /* --- the four types, on the page --- */
@@ -610,7 +543,7 @@ static void charts_never_share_a_file(void **state)
 	char *md = e2e_keep(xasprintf(RUNS2 "%s%s%s", chart, other, chart));
 	project_new(md);
 	report_add("s", e2e_keep(xasprintf(RUNS2 "%s%s", other, chart)));
-	struct run r = RUN("build");
+	struct proc r = RUN("build");
 	assert_string_equal(r.err, "logdown: built 2 reports into _site\n");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(page_body(site_file("_site/r/index.html")),
@@ -717,7 +650,7 @@ static void only_svg_is_written_without_the_option(void **state)
 	assert_false(site_has("_site/r/figures/fig-x.pdf"));
 
 	/* --figures pdf asks for PDF besides the SVG, and no PNG */
-	struct run r = RUN("build -o out --figures pdf");
+	struct proc r = RUN("build -o out --figures pdf");
 	assert_string_equal(r.err, "logdown: built 1 report into out\n");
 	assert_int_equal(r.status, 0);
 	figure("out", "fig-x", "svg", NULL);
@@ -729,7 +662,7 @@ static void an_unknown_figure_format_is_a_usage_error(void **state)
 {
 	(void)state;
 	project_new(two_charts);
-	struct run r = RUN("build --figures gif");
+	struct proc r = RUN("build --figures gif");
 	assert_int_equal(r.status, 2);
 	assert_true(str_has_prefix(r.err, "logdown: --figures takes svg, png and pdf, not "
 					  "'gif'\n"));
@@ -748,8 +681,8 @@ static void two_builds_give_byte_identical_figures(void **state)
 {
 	(void)state;
 	project_new(two_charts);
-	struct run a = RUN("build -o out1 --figures svg,png,pdf");
-	struct run b = RUN("build -o out2 --figures svg,png,pdf");
+	struct proc a = RUN("build -o out1 --figures svg,png,pdf");
+	struct proc b = RUN("build -o out2 --figures svg,png,pdf");
 	assert_int_equal(a.status, 0);
 	assert_int_equal(b.status, 0);
 	figure("out1", "fig-x", "png", NULL);
@@ -870,7 +803,7 @@ static void every_broken_chart_is_reported_together(void **state)
 	(void)state;
 	project = e2e_tmpdir();
 	report_add("good", good);
-	struct run r = RUN("build");
+	struct proc r = RUN("build");
 	assert_string_equal(r.err, BUILT);
 	const char *before = site_file("_site/good/figures/figure-1.svg");
 	assert_non_null(before);
@@ -884,23 +817,6 @@ static void every_broken_chart_is_reported_together(void **state)
 	/* the previous site, figures included, is as it was */
 	assert_string_equal(site_file("_site/good/figures/figure-1.svg"), before);
 	assert_false(site_has("_site/r"));
-}
-
-/* check reads every chart as build does, reports the same problems and
- * writes nothing, no figure either. */
-static void check_reports_the_same_errors_and_writes_nothing(void **state)
-{
-	(void)state;
-	project_new(broken);
-	report_add("good", good);
-	struct run r = RUN("check");
-	char *want = e2e_keep(xasprintf("%s%s", broken_diagnostics(), errors_checked(8)));
-	assert_string_equal(r.err, want);
-	assert_int_equal(r.status, 1);
-	assert_false(site_has("_site"));
-	r = RUN("build");
-	assert_int_equal(r.status, 1);
-	assert_false(site_has("_site"));
 }
 
 /* --- a large series --- */
@@ -938,7 +854,7 @@ static void a_large_series_gives_a_small_svg_quickly(void **state)
 
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	struct run r = RUN("build");
+	struct proc r = RUN("build");
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	assert_string_equal(r.err, BUILT);
@@ -956,385 +872,6 @@ static void a_large_series_gives_a_small_svg_quickly(void **state)
 }
 
 /* --- behaviour found wrong: what should happen (these fail until fixed) --- */
-
-/* A run with no train rows gives an empty series: an error at the x
- * that came out empty (or at the run in series), not a "cannot draw
- * this chart" at type:.  Found: 7:7 "cannot draw this chart: the chart
- * has no data: every series is empty" under "type: line". */
-static void an_empty_series_is_reported_at_x(void **state)
-{
-	(void)state;
-	const char *err = fails("---\n"
-				"runs:\n"
-				"  tail: logs/tail.log\n"
-				"---\n"
-				"\n"
-				"```{chart}\n"
-				"type: line\n"
-				"series: [tail]\n"
-				"x: train.step\n"
-				"y: train.loss\n"
-				"```\n", "check");
-	expect_diag(err, WORDS("tail"),
-		    AT({9, 4, 10, "x: train.step"}, {8, 10, 4, "series: [tail]"}));
-	assert_not_contains(err, MD ":7:");
-}
-
-/* The same run beside others: its line would be missing from the chart
- * with nothing said.  Found: no diagnostic at all, exit 0. */
-static void a_run_without_rows_beside_others_is_an_error(void **state)
-{
-	(void)state;
-	const char *err = fails("---\n"
-				"runs:\n"
-				"  cs512: logs/bs512.log\n"
-				"  tail: logs/tail.log\n"
-				"---\n"
-				"```{chart}\n"
-				"type: line\n"
-				"series: [cs512, tail]\n"
-				"x: train.step\n"
-				"y: train.loss\n"
-				"```\n", "check");
-	expect_diag(err, WORDS("tail"),
-		    AT({9, 4, 10, "x: train.step"}, {8, 17, 4, "series: [cs512, tail]"}));
-}
-
-/* series: [] names no run.  Found: the chart is left out of the page
- * without a word, and the build succeeds (exit 0). */
-static void a_series_list_without_runs_is_an_error(void **state)
-{
-	(void)state;
-	const char *err = fails("---\n"
-				"runs:\n"
-				"  cs512: logs/bs512.log\n"
-				"---\n"
-				"Loss {{ cs512.final_loss }}.\n"
-				"\n"
-				"```{chart}\n"
-				"type: line\n"
-				"series: []\n"
-				"x: train.step\n"
-				"y: train.loss\n"
-				"```\n", "build");
-	expect_diag(err, WORDS("series"), AT({9, 9, 2, "series: []"}));
-}
-
-/* Text where numbers are needed, in a line chart.  Found: 10:4 "x has 10
- * values and y 0 for run 'cs512': they must pair up", which sends the
- * user after the wrong problem. */
-static void text_for_y_of_a_line_chart_is_named_as_text(void **state)
-{
-	(void)state;
-	const char *err = fails("---\n"
-				"runs:\n"
-				"  cs512: logs/bs512.log\n"
-				"---\n"
-				"\n"
-				"```{chart}\n"
-				"type: line\n"
-				"series: [cs512]\n"
-				"x: train.step\n"
-				"y: name\n"
-				"```\n", "check");
-	expect_diag(err, WORDS("number"), AT({10, 4, 4, "y: name"}));
-	assert_not_contains(err, "pair up");
-}
-
-/* Text where numbers are needed, for a bar.  Found: 7:7 "cannot draw
- * this chart: the chart has no data: every series is empty" at type:,
- * the text silently taken as a gap. */
-static void text_for_a_bar_is_an_error_at_y(void **state)
-{
-	(void)state;
-	const char *err = fails("---\n"
-				"runs:\n"
-				"  cs512: logs/bs512.log\n"
-				"  cs2048: logs/bs2048.log\n"
-				"---\n"
-				"```{chart}\n"
-				"type: bar\n"
-				"series: [cs512, cs2048]\n"
-				"y: parser\n"
-				"```\n", "check");
-	expect_diag(err, WORDS("number"), AT({9, 4, 6, "y: parser"}));
-	assert_not_contains(err, MD ":7:");
-}
-
-/* A value <= 0 on a log axis: at the y that gave it (or at y_log), not
- * at type:.  Found: 7:7 "cannot draw this chart: series 1: y value
- * -0.875 (point 1) cannot be shown on a log axis; values must be > 0"
- * under "type: bar". */
-static void a_bar_below_zero_on_a_log_axis_is_an_error_at_y(void **state)
-{
-	(void)state;
-	const char *err = fails("---\n"
-				"runs:\n"
-				"  cs512: logs/bs512.log\n"
-				"  cs2048: logs/bs2048.log\n"
-				"---\n"
-				"```{chart}\n"
-				"type: bar\n"
-				"series: [cs512, cs2048]\n"
-				"y: final_loss - 8\n"
-				"y_log: true\n"
-				"```\n", "check");
-	expect_diag(err, WORDS("log", "-0.875"),
-		    AT({9, 4, 14, "y: final_loss - 8"}, {10, 8, 4, "y_log: true"}));
-	assert_not_contains(err, MD ":7:");
-}
-
-/* The same for a line whose log holds a zero loss (a log written here:
- * three train lines, the second with Loss=0.00000).  Found: at 9:7,
- * under "type: line". */
-static void a_zero_on_a_log_axis_is_an_error_at_y(void **state)
-{
-	(void)state;
-	project_new("---\n"
-		    "runs:\n"
-		    "  zero: logs/zero.log\n"
-		    "---\n"
-		    "Loss reached zero.\n"
-		    "\n"
-		    "\n"
-		    "```{chart}\n"
-		    "type: line\n"
-		    "series: zero\n"
-		    "x: train.step\n"
-		    "y: train.loss\n"
-		    "y_log: true\n"
-		    "```\n");
-	e2e_write(project, "content/r/logs/zero.log",
-		  "| Train Device=CSX, Step=100, Loss=2.50000, Rate=10.5 samples/sec, "
-		  "GlobalRate=10.5 samples/sec\n"
-		  "| Train Device=CSX, Step=200, Loss=0.00000, Rate=10.5 samples/sec, "
-		  "GlobalRate=10.5 samples/sec\n"
-		  "| Train Device=CSX, Step=300, Loss=1.25000, Rate=10.5 samples/sec, "
-		  "GlobalRate=10.5 samples/sec\n");
-	struct run r = RUN("check");
-	assert_int_equal(r.status, 1);
-	expect_diag(r.err, WORDS("log"),
-		    AT({12, 4, 10, "y: train.loss"}, {13, 8, 4, "y_log: true"}));
-	assert_not_contains(r.err, MD ":9:");
-}
-
-/* y_min: 0 cannot be on a log axis: at y_min.  Found: at type:. */
-static void a_log_axis_limit_at_zero_is_an_error_at_the_limit(void **state)
-{
-	(void)state;
-	const char *err = fails("---\n"
-				"runs:\n"
-				"  cs512: logs/bs512.log\n"
-				"---\n"
-				"```{chart}\n"
-				"type: scatter\n"
-				"series: [cs512]\n"
-				"x: train.step\n"
-				"y: train.loss\n"
-				"y_log: true\n"
-				"y_min: 0\n"
-				"```\n", "check");
-	expect_diag(err, WORDS("y_min"), AT({11, 8, 1, "y_min: 0"}, {10, 8, 4, "y_log: true"}));
-	assert_not_contains(err, MD ":6:");
-}
-
-/* x_min above x_max: at the limits.  Found: at type:. */
-static void limits_the_wrong_way_round_are_an_error_at_the_limits(void **state)
-{
-	(void)state;
-	const char *err = fails("---\n"
-				"runs:\n"
-				"  cs512: logs/bs512.log\n"
-				"---\n"
-				"```{chart}\n"
-				"type: line\n"
-				"series: [cs512]\n"
-				"x: train.step\n"
-				"y: train.loss\n"
-				"x_min: 500\n"
-				"x_max: 300\n"
-				"```\n", "check");
-	expect_diag(err, WORDS("x_min", "x_max"),
-		    AT({10, 8, 3, "x_min: 500"}, {11, 8, 3, "x_max: 300"}));
-	assert_not_contains(err, MD ":6:");
-}
-
-/* A width too small to draw in.  Found: "width must be a positive
- * integer, not '50'" (50 is one), and a height of 110, which passes
- * the directive's check (at least 100) but not the drawing's (at least
- * 120, chart.h), is reported at type: as "cannot draw this chart: chart
- * width and height must be between 120 and 8000 pixels (got 720x110)". */
-static void a_size_too_small_is_an_error_at_its_value(void **state)
-{
-	(void)state;
-	const char *err = fails("---\n"
-				"runs:\n"
-				"  cs512: logs/bs512.log\n"
-				"---\n"
-				"```{chart}\n"
-				"type: line\n"
-				"series: [cs512]\n"
-				"x: train.step\n"
-				"y: train.loss\n"
-				"width: 50\n"
-				"```\n"
-				"\n"
-				"```{chart}\n"
-				"type: line\n"
-				"series: [cs512]\n"
-				"x: train.step\n"
-				"y: train.loss\n"
-				"height: 110\n"
-				"```\n", "check");
-	expect_diag(err, WORDS("width", "120"), AT({10, 8, 2, "width: 50"}));
-	expect_diag(err, WORDS("height", "120"), AT({18, 9, 3, "height: 110"}));
-	assert_not_contains(err, "positive integer");
-	assert_not_contains(err, "cannot draw");
-}
-
-/* A roofline whose bandwidths hold none, and peaks and bandwidths that
- * are not > 0: each at its value.  Found: all three at type:
- * ("cannot draw this chart: a roofline needs at least one bandwidth
- * (byte/s)", "... roofline peak 'FP32' must be > 0 FLOP/s (got 0)",
- * "... roofline bandwidth 'HBM' must be > 0 byte/s (got -2)"). */
-static void roofline_ceilings_are_checked_at_their_values(void **state)
-{
-	(void)state;
-	const char *err = fails("---\n"
-				"runs:\n"
-				"  cs512: logs/bs512.log\n"
-				"---\n"
-				"{{ cs512.name }}\n"
-				"\n"
-				"```{chart}\n"
-				"type: roofline\n"
-				"peak: 1e12\n"
-				"bandwidths: {}\n"
-				"```\n"
-				"\n"
-				"```{chart}\n"
-				"type: roofline\n"
-				"peak: { FP16: 1e12, FP32: 0 }\n"
-				"bandwidths: { HBM: 2e12 }\n"
-				"```\n"
-				"\n"
-				"```{chart}\n"
-				"type: roofline\n"
-				"peak: 1e12\n"
-				"bandwidths: { HBM: -2 }\n"
-				"```\n", "check");
-	expect_diag(err, WORDS("bandwidth"), AT({10, 13, 2, "bandwidths: {}"}));
-	expect_diag(err, WORDS("FP32"), AT({15, 27, 1, "peak: { FP16: 1e12, FP32: 0 }"}));
-	expect_diag(err, WORDS("HBM"), AT({22, 20, 2, "bandwidths: { HBM: -2 }"}));
-	assert_not_contains(err, "cannot draw");
-}
-
-/* Every key is checked (SPEC 6): a title, caption or legend that is
- * not text is an error at its value.  Found: all three silently
- * ignored; the page shows "Figure 1" with no caption, exit 0. */
-static void texts_of_the_wrong_kind_are_errors(void **state)
-{
-	(void)state;
-	const char *err = fails("---\n"
-				"runs:\n"
-				"  cs512: logs/bs512.log\n"
-				"---\n"
-				"```{chart}\n"
-				"type: line\n"
-				"title: [Loss, per step]\n"
-				"caption: { text: Loss }\n"
-				"series: cs512\n"
-				"x: train.step\n"
-				"y: train.loss\n"
-				"legend: [a, b]\n"
-				"```\n", "check");
-	expect_diag(err, WORDS("title"), AT({7, 8, 16, "title: [Loss, per step]"}));
-	expect_diag(err, WORDS("caption"), AT({8, 10, 14, "caption: { text: Loss }"}));
-	expect_diag(err, WORDS("legend"), AT({12, 9, 6, "legend: [a, b]"}));
-}
-
-/* All the problems the brief lists, in one report: every one reported
- * at its place, with the count. */
-static void every_kind_of_broken_chart_is_reported_at_its_place(void **state)
-{
-	(void)state;
-	const char *err = fails("---\n"
-				"runs:\n"
-				"  cs512: logs/bs512.log\n"
-				"  cs2048: logs/bs2048.log\n"
-				"  tail: logs/tail.log\n"
-				"---\n"
-				"```{chart}\n"            /* 7 */
-				"type: line\n"
-				"series: [tail]\n"
-				"x: train.step\n"         /* 10: empty */
-				"y: train.loss\n"
-				"```\n"
-				"\n"
-				"```{chart}\n"            /* 14 */
-				"type: line\n"
-				"series: [cs512]\n"
-				"x: train.step\n"
-				"y: train[step=100].loss\n" /* 18: 10 x, 1 y */
-				"```\n"
-				"\n"
-				"```{chart}\n"            /* 21 */
-				"type: bar\n"
-				"series: [cs512, cs2048]\n"
-				"y: parser\n"             /* 24: text */
-				"```\n"
-				"\n"
-				"```{chart}\n"            /* 27 */
-				"type: bar\n"
-				"series: [cs512, cs2048]\n"
-				"y: final_loss - 8\n"     /* 30: <= 0 on a log axis */
-				"y_log: true\n"
-				"```\n"
-				"\n"
-				"```{chart}\n"            /* 34 */
-				"type: pie\n"             /* 35: unknown type */
-				"series: [cs512]\n"
-				"y: final_loss\n"
-				"```\n"
-				"\n"
-				"```{chart}\n"            /* 40 */
-				"type: bar\n"
-				"series: [cs512]\n"
-				"y: final_loss\n"
-				"ylabel: Loss\n"          /* 44: unknown key */
-				"```\n"
-				"\n"
-				"```{chart}\n"            /* 47 */
-				"type: bar\n"
-				"series: [cs512]\n"
-				"y: final_loss\n"
-				"width: 50\n"             /* 51: bad width */
-				"```\n"
-				"\n"
-				"```{chart}\n"            /* 54 */
-				"type: roofline\n"        /* 55: no bandwidths */
-				"peak: 1e12\n"
-				"```\n"
-				"\n"
-				"```{chart}\n"            /* 59 */
-				"type: bar\n"
-				"series: [cs512, cs4096]\n" /* 61: unknown run */
-				"y: final_loss\n"
-				"```\n", "check");
-	expect_diag(err, WORDS("tail"),
-		    AT({10, 4, 10, "x: train.step"}, {9, 10, 4, "series: [tail]"}));
-	expect_diag(err, WORDS("10", "1"), AT({18, 4, 20, "y: train[step=100].loss"}));
-	expect_diag(err, WORDS("number"), AT({24, 4, 6, "y: parser"}));
-	expect_diag(err, WORDS("log"),
-		    AT({30, 4, 14, "y: final_loss - 8"}, {31, 8, 4, "y_log: true"}));
-	expect_diag(err, WORDS("pie"), AT({35, 7, 3, "type: pie"}));
-	expect_diag(err, WORDS("ylabel", "y_label"), AT({44, 1, 6, "ylabel: Loss"}));
-	expect_diag(err, WORDS("width", "120"), AT({51, 8, 2, "width: 50"}));
-	expect_diag(err, WORDS("bandwidth"), AT({55, 1, 1, "type: roofline"}));
-	expect_diag(err, WORDS("cs4096"), AT({61, 17, 6, "series: [cs512, cs4096]"}));
-	assert_not_contains(err, "cannot draw");
-	assert_true(str_has_suffix(err, errors_checked(9)));
-}
 
 /* `logdown check` of a good chart exits 0, every time.  Found: it
  * aborts now and then (exit 134, about one run in six under ASan, more
@@ -1358,7 +895,7 @@ static void check_of_a_good_chart_never_crashes(void **state)
 			 "y: train.loss\n"
 			 "```\n");
 	for (int i = 0; i < 25; i++) {
-		struct run r = RUN("check");
+		struct proc r = RUN("check");
 		if (r.status != 0 || strcmp(r.err, CHECKED) != 0)
 			fail_msg("logdown check (run %d of 25) exited %d with:\n%s", i + 1,
 				 r.status, r.err);
@@ -1376,10 +913,10 @@ static void check_against_a_site_with_png_figures_can_pass(void **state)
 {
 	(void)state;
 	project_new(two_charts);
-	struct run r = RUN("build -o out --figures svg,png");
+	struct proc r = RUN("build -o out --figures svg,png");
 	assert_int_equal(r.status, 0);
-	struct run plain = RUN("check --against out");
-	struct run told = RUN("check --figures svg,png --against out");
+	struct proc plain = RUN("check --against out");
+	struct proc told = RUN("check --figures svg,png --against out");
 	if (plain.status != 0 && told.status != 0)
 		fail_msg("check --against out exited %d with:\n%s\ncheck --figures svg,png "
 			 "--against out exited %d with:\n%s",
@@ -1387,8 +924,9 @@ static void check_against_a_site_with_png_figures_can_pass(void **state)
 }
 
 /* A scatter over two series of one result file: x and y name the
- * columns, each key is the series' last name, and a wrong column is an
- * error at its own place. */
+ * columns, and each key is the series' last name.  (A wrong column is
+ * an error at its own place: the golden case
+ * a-wrong-column-of-a-json-series-is-an-error-at-its-place.) */
 static void series_of_a_json_run_are_charted_by_column(void **state)
 {
 	(void)state;
@@ -1408,33 +946,13 @@ static void series_of_a_json_run_are_charted_by_column(void **state)
 		  "             {\"tokens\": 368, \"latency_s\": 5.535}],\n"
 		  " \"sophia\": [{\"tokens\": 104, \"latency_s\": 0.597},\n"
 		  "              {\"tokens\": 664, \"latency_s\": 3.133}]}\n");
-	struct run r = RUN("build");
+	struct proc r = RUN("build");
 	assert_int_equal(r.status, 0);
 	char *svg = site_file("_site/r/figures/fig-req.svg");
 	assert_non_null(svg);
 	assert_contains(svg, "<svg");
 	assert_contains(site_file("_site/r/index.html"),
 			"<figure class=\"ld-figure\" id=\"fig-req\"><a href=\"figures/fig-req.svg\">");
-
-	e2e_write(project, "content/r/index.md",
-		  "---\n"
-		  "runs:\n"
-		  "  bench: logs/r.json\n"
-		  "---\n"
-		  "```{chart}\n"
-		  "type: scatter\n"
-		  "series: [bench.metis]\n"
-		  "x: tokenz\n"
-		  "y: latency_s\n"
-		  "```\n");
-	r = RUN("check");
-	assert_int_equal(r.status, 1);
-	assert_string_equal(r.err,
-			    "content/r/index.md:8:4: error: bench.metis has no column 'tokenz' (did "
-			    "you mean 'tokens'?)\n"
-			    "    8 | x: tokenz\n"
-			    "      |    ^~~~~~\n"
-			    "logdown: 1 error; nothing was written\n");
 }
 
 #define TEST(f) cmocka_unit_test_teardown(f, cleanup)
@@ -1455,22 +973,8 @@ int main(void)
 		TEST(an_unknown_figure_format_is_a_usage_error),
 		TEST(two_builds_give_byte_identical_figures),
 		TEST(every_broken_chart_is_reported_together),
-		TEST(check_reports_the_same_errors_and_writes_nothing),
 		TEST(a_large_series_gives_a_small_svg_quickly),
 		/* found wrong */
-		TEST(an_empty_series_is_reported_at_x),
-		TEST(a_run_without_rows_beside_others_is_an_error),
-		TEST(a_series_list_without_runs_is_an_error),
-		TEST(text_for_y_of_a_line_chart_is_named_as_text),
-		TEST(text_for_a_bar_is_an_error_at_y),
-		TEST(a_bar_below_zero_on_a_log_axis_is_an_error_at_y),
-		TEST(a_zero_on_a_log_axis_is_an_error_at_y),
-		TEST(a_log_axis_limit_at_zero_is_an_error_at_the_limit),
-		TEST(limits_the_wrong_way_round_are_an_error_at_the_limits),
-		TEST(a_size_too_small_is_an_error_at_its_value),
-		TEST(roofline_ceilings_are_checked_at_their_values),
-		TEST(texts_of_the_wrong_kind_are_errors),
-		TEST(every_kind_of_broken_chart_is_reported_at_its_place),
 		TEST(check_of_a_good_chart_never_crashes),
 		TEST(check_against_a_site_with_png_figures_can_pass),
 	};

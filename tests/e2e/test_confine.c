@@ -32,19 +32,18 @@ struct fixture {
 
 static void fx_open(struct fixture *fx)
 {
-	fx->dir = e2e_tmpdir();
-	fx->outside = e2e_tmpdir();
-	e2e_write(fx->dir, "parsers/t.yaml", parser_t);
-	e2e_write(fx->dir, "content/r/index.md", report_ok);
-	e2e_write(fx->dir, "content/r/logs/a.log", "Loss=2.5\n");
-	e2e_write(fx->outside, "secret.log", SECRET "\n");
-	e2e_write(fx->outside, "secret.yaml", "name: stolen\nfields:\n  x: 'x=(\\d+)'\n");
-	e2e_write(fx->outside, "secret.html", SECRET "{{title}}");
-	e2e_write(fx->outside, "dir/secret.md", "---\ntitle: " SECRET "\n---\n" SECRET "\n");
-	struct run r = e2e_run(fx->dir, "build");
+	fx->dir = e2e_project(E2E_FILES(E2E_TEXT("parsers/t.yaml", parser_t),
+					E2E_TEXT("content/r/index.md", report_ok),
+					E2E_TEXT("content/r/logs/a.log", "Loss=2.5\n")));
+	fx->outside = e2e_project(
+		E2E_FILES(E2E_TEXT("secret.log", SECRET "\n"),
+			  E2E_TEXT("secret.yaml", "name: stolen\nfields:\n  x: 'x=(\\d+)'\n"),
+			  E2E_TEXT("secret.html", SECRET "{{title}}"),
+			  E2E_TEXT("dir/secret.md", "---\ntitle: " SECRET "\n---\n" SECRET "\n")));
+	struct proc r = e2e_run(fx->dir, "build");
 	if (r.status != 0)
 		fail_msg("the good build failed:\n%s", r.err);
-	run_free(&r);
+	proc_free(&r);
 }
 
 static void fx_close(struct fixture *fx)
@@ -82,7 +81,7 @@ static void expect_refused(struct fixture *fx, const char *diag)
 {
 	char *site = path_join(fx->dir, "_site");
 	char *before = tree_snapshot(site);
-	struct run r = e2e_run(fx->dir, "build");
+	struct proc r = e2e_run(fx->dir, "build");
 	if (r.status != 1)
 		fail_msg("exit %d, expected 1:\n%s", r.status, r.err);
 	assert_contains(r.err, diag);
@@ -93,11 +92,11 @@ static void expect_refused(struct fixture *fx, const char *diag)
 	all_bytes(&out, site);
 	assert_not_contains(buf_data(&out), "TOP-SECRET");
 	/* check writes nothing and refuses alike */
-	run_free(&r);
+	proc_free(&r);
 	r = e2e_run(fx->dir, "check");
 	assert_int_equal(r.status, 1);
 	assert_contains(r.err, diag);
-	run_free(&r);
+	proc_free(&r);
 	buf_free(&out);
 	free(after);
 	free(before);
@@ -196,12 +195,12 @@ static void templates_linked_outside(void **state)
 	e2e_write(fx.dir, "templates/page.html", "<p>{{title}}</p>{{> leak}}");
 	plant(&fx, "templates/partials/leak.html", "secret.html");
 	expect_refused(&fx, "templates/partials/leak.html: " OUTSIDE_MSG);
-	struct run r = e2e_run(fx.dir, "build");
+	struct proc r = e2e_run(fx.dir, "build");
 	/* reported once, though every page includes it */
 	const char *first = strstr(r.err, "leak.html");
 	assert_non_null(first);
 	assert_null(strstr(first + 1, "leak.html"));
-	run_free(&r);
+	proc_free(&r);
 	fx_close(&fx);
 }
 
@@ -248,7 +247,7 @@ static void links_in_the_previous_output_are_not_followed(void **state)
 	assert_int_equal(symlink(victim_dir, r_dir), 0);
 	assert_int_equal(symlink(victim, index), 0);
 	char *before = tree_snapshot(fx.outside);
-	struct run r = e2e_run(fx.dir, "build");
+	struct proc r = e2e_run(fx.dir, "build");
 	assert_int_equal(r.status, 0);
 	char *after = tree_snapshot(fx.outside);
 	assert_string_equal(after, before);
@@ -257,7 +256,7 @@ static void links_in_the_previous_output_are_not_followed(void **state)
 	assert_true(S_ISDIR(st.st_mode));
 	assert_int_equal(lstat(index, &st), 0);
 	assert_true(S_ISREG(st.st_mode));
-	run_free(&r);
+	proc_free(&r);
 	free(after);
 	free(before);
 	free(index);

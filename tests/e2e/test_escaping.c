@@ -76,17 +76,17 @@ static const char report[] =
 
 static char *project;
 static char *page, *index_page, *log_page, *svg;
-static struct run build;
+static struct proc build;
 
 static int setup(void **state)
 {
 	(void)state;
-	project = e2e_tmpdir();
-	e2e_write(project, "parsers/t.yaml", parser_t);
-	e2e_write(project, "content/r/logs/a\"<b>.log", log_text);
-	e2e_write(project, "content/r/index.md", report);
-	/* a report whose file name is the payload's gentler cousin */
-	e2e_write(project, "content/q\"'<b>.md", "Untitled.\n");
+	project = e2e_project(E2E_FILES(E2E_TEXT("parsers/t.yaml", parser_t),
+					E2E_TEXT("content/r/logs/a\"<b>.log", log_text),
+					E2E_TEXT("content/r/index.md", report),
+					/* a report whose file name is the payload's
+					 * gentler cousin */
+					E2E_TEXT("content/q\"'<b>.md", "Untitled.\n")));
 	build = e2e_run(project, "build");
 	page = e2e_read(project, "_site/r/index.html");
 	index_page = e2e_read(project, "_site/index.html");
@@ -102,7 +102,7 @@ static int teardown(void **state)
 	free(index_page);
 	free(log_page);
 	free(svg);
-	run_free(&build);
+	proc_free(&build);
 	remove_tree(project);
 	free(project);
 	return 0;

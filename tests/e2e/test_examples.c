@@ -9,12 +9,12 @@ static int build_examples(void **state)
 	(void)state;
 	out_dir = e2e_tmpdir();
 	char *cwd = getcwd(NULL, 0);
-	struct run r = e2e_run(cwd, "build . --strict -o '%s/_site'", out_dir);
+	struct proc r = e2e_run(cwd, "build . --strict -o '%s/_site'", out_dir);
 	free(cwd);
 	int status = r.status;
 	if (status != 0)
 		fprintf(stderr, "logdown build . failed (%d):\n%s", status, r.err);
-	run_free(&r);
+	proc_free(&r);
 	return status == 0 ? 0 : -1;
 }
 

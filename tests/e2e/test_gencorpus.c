@@ -82,7 +82,7 @@ static void the_log_has_the_size_and_lines_asked_for(void **state)
 	assert_contains(last, " sample(s) in ");
 	/* logdown reads every progress line of it. */
 	char *train = sh_line("grep -c 'INFO:   | Train Device=CSX, Step=' %s", log);
-	struct run r = e2e_run(dir, "parse logs/cerebras-1Mi.log --csv train");
+	struct proc r = e2e_run(dir, "parse logs/cerebras-1Mi.log --csv train");
 	assert_int_equal(r.status, 0);
 	size_t rows = 0;
 	for (const char *p = r.out; (p = strchr(p, '\n')); p++)
@@ -90,7 +90,7 @@ static void the_log_has_the_size_and_lines_asked_for(void **state)
 	assert_int_equal(rows, (size_t)atol(train) + 1); /* and the header */
 	assert_true(atol(train) > 5000);
 	assert_contains(r.out, "step,loss,rate,global_rate\n100,");
-	run_free(&r);
+	proc_free(&r);
 	free(train);
 	free(last);
 	free(first);
@@ -116,10 +116,10 @@ static void the_projects_build_with_logdown(void **state)
 	assert_contains(md, "\n```");
 	char *toml = e2e_read(dir, "site-12/config.toml");
 	assert_contains(toml, "disableKinds");
-	struct run r = e2e_run(dir, "build site-12 -o out-site");
+	struct proc r = e2e_run(dir, "build site-12 -o out-site");
 	assert_string_equal(r.err, "logdown: built 12 reports into out-site\n");
 	assert_int_equal(r.status, 0);
-	run_free(&r);
+	proc_free(&r);
 	char *page = e2e_read(dir, "out-site/reports/report-00012/index.html");
 	assert_contains(page, "<table>");
 	assert_contains(page, "<h2");
@@ -136,7 +136,7 @@ static void the_projects_build_with_logdown(void **state)
 	r = e2e_run(dir, "build reports-4 -o out-reports");
 	assert_string_equal(r.err, "logdown: built 4 reports into out-reports\n");
 	assert_int_equal(r.status, 0);
-	run_free(&r);
+	proc_free(&r);
 	char *step = sh_line("grep -o 'Step=[0-9]*' %s/reports-4/content/r-00003/run.log | tail -n 1",
 			     dir);
 	char *html = e2e_read(dir, "out-reports/r-00003/index.html");

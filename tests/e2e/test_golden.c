@@ -12,14 +12,26 @@
  *                  (head, title, navigation) is left out, so that a
  *                  change to the theme does not touch every case.
  *   expected.err   the exact stderr.
+ *   README         (optional) why the case expects what it does, where
+ *                  its name, a claim, does not say it all.
  *
  * A case with expected.html is built (`logdown build`) in a temporary
  * copy of its folder: the build must succeed, its body must be
  * expected.html, and its stderr expected.err when there is one, else
  * just "logdown: built 1 report into _site".  A case with only
  * expected.err is checked (`logdown check`): stderr must be expected.err,
- * and the exit status 1 when that holds an error, else 0.  A difference
- * prints `diff -u expected actual` and fails the case.
+ * and the exit status 1 when that holds an error, else 0; when it holds
+ * an error, `logdown build` must fail too (exit 1) and write no _site.
+ * A difference prints `diff -u expected actual` and fails the case.
+ *
+ * The content folder may hold more reports than r (a case about errors
+ * in one report beside a good one); only r's page is compared.
+ *
+ * A case is named as the claim it makes (values-inside-link-text-do-not-
+ * nest-links, unknown-run-is-an-error-with-a-suggestion) and holds only
+ * the logs its report names.  What a golden file cannot say (a file
+ * written in _site, a figure's bytes, a second build) stays a C test in
+ * the e2e file of its subject, test_refs.c or test_charts.c.
  *
  * Running one case: ./build/asan/test_golden CASE...
  *
@@ -29,6 +41,9 @@
  *
  * which rewrites the expected files of the cases (all by default) from
  * what logdown does now, then review them with `git diff tests/golden`.
+ * Run it with the sanitizer options of tests/run.sh (LSAN_OPTIONS with
+ * tests/lsan.supp): else the leak report of the font caches, which the
+ * ASan logdown prints on stderr after a chart, lands in expected.err.
  * A new case with neither file gets expected.html when it builds
  * (and expected.err when the build says more than the summary), and
  * expected.err when it does not. */
@@ -44,19 +59,19 @@ struct gcase {
 	const char *name;
 	char *src;  /* tests/golden/<name> */
 	char *tmp;  /* the temporary copy */
-	struct run r;
+	struct proc r;
 	char *page, *body, *want_html, *want_err;
 };
 
 /* Copies the folder from into to (which exists), leaving out the
- * expected files at its top. */
+ * expected files and the README at its top. */
 static void copy_tree(const char *from, const char *to, bool top)
 {
 	size_t n;
 	char **names = dir_list(from, &n);
 	assert_non_null(names);
 	for (size_t i = 0; i < n; i++) {
-		if (top && str_has_prefix(names[i], "expected."))
+		if (top && (str_has_prefix(names[i], "expected.") || strcmp(names[i], "README") == 0))
 			continue;
 		char *a = path_join(from, names[i]);
 		char *b = path_join(to, names[i]);
@@ -126,6 +141,19 @@ static void check_case(struct gcase *c)
 		printf("%s: logdown check exited %d, not %d\n", c->name, c->r.status, want);
 		ok = false;
 	}
+	if (want == 1) {
+		/* what check rejects, build rejects too, writing nothing */
+		struct proc b = e2e_run(c->tmp, "build");
+		char *site = path_join(c->tmp, "_site");
+		if (b.status != 1 || path_exists(site)) {
+			printf("%s: logdown build exited %d%s, not 1 writing nothing:\n%s", c->name,
+			       b.status, path_exists(site) ? " and wrote _site" : "",
+			       b.err ? b.err : "");
+			ok = false;
+		}
+		free(site);
+		proc_free(&b);
+	}
 	if (!ok)
 		fail_msg("%s: the diagnostics differ from the expected (UPDATE_GOLDEN=1 accepts "
 			 "them)",
@@ -152,7 +180,7 @@ static void run_case(void **state)
 		/* a new case: whatever it gives */
 		c->r = e2e_run(c->tmp, "build");
 		int status = c->r.status;
-		run_free(&c->r);
+		proc_free(&c->r);
 		if (status == 0)
 			build_case(c);
 		else
@@ -163,8 +191,8 @@ static void run_case(void **state)
 static int case_cleanup(void **state)
 {
 	struct gcase *c = *state;
-	run_free(&c->r);
-	c->r = (struct run){0};
+	proc_free(&c->r);
+	c->r = (struct proc){0};
 	free(c->page);
 	free(c->body);
 	free(c->want_html);

@@ -23,19 +23,19 @@ static void a_missing_image_is_a_warning_and_strict_fails(void **state)
 	char *tmp = e2e_tmpdir();
 	e2e_write(tmp, "content/r/index.md", missing_md);
 
-	struct run r = e2e_run(tmp, "build");
+	struct proc r = e2e_run(tmp, "build");
 	assert_int_equal(r.status, 0);
 	char *want = xasprintf("%slogdown: built 1 report into _site\n", missing_warning);
 	assert_string_equal(r.err, want);
 	free(want);
-	run_free(&r);
+	proc_free(&r);
 
 	r = e2e_run(tmp, "check");
 	assert_int_equal(r.status, 0);
 	want = xasprintf("%slogdown: checked 1 report\n", missing_warning);
 	assert_string_equal(r.err, want);
 	free(want);
-	run_free(&r);
+	proc_free(&r);
 
 	r = e2e_run(tmp, "build --strict");
 	assert_int_equal(r.status, 1);
@@ -46,23 +46,23 @@ static void a_missing_image_is_a_warning_and_strict_fails(void **state)
 			    "    6 | See ![plot](figures/loss.png) here.\n"
 			    "      |     ^\n"
 			    "logdown: 1 error; the previous output was left as it was\n");
-	run_free(&r);
+	proc_free(&r);
 	r = e2e_run(tmp, "check --strict");
 	assert_int_equal(r.status, 1);
-	run_free(&r);
+	proc_free(&r);
 
 	/* again from the cache: the page is not reused, the warning comes */
 	r = e2e_run(tmp, "build");
 	assert_int_equal(r.status, 0);
 	assert_contains(r.err, missing_warning);
-	run_free(&r);
+	proc_free(&r);
 
 	/* the file added: no warning, and it is copied beside the page */
 	e2e_write(tmp, "content/r/figures/loss.png", "a picture");
 	r = e2e_run(tmp, "build --strict");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.err, "logdown: built 1 report into _site\n");
-	run_free(&r);
+	proc_free(&r);
 	char *copied = e2e_read(tmp, "_site/r/figures/loss.png");
 	assert_non_null(copied);
 	assert_string_equal(copied, "a picture");
@@ -87,10 +87,10 @@ static void remote_and_absolute_images_are_not_checked(void **state)
 		  "![c](data:image/png;base64,AAAA) ![d](//cdn.example.org/d.png)\n"
 		  "![e](/static/e.png) ![f](img/my%20plot.png?v=2#top) ![g](<img/my plot.png>)\n");
 	e2e_write(tmp, "content/r/img/my plot.png", "a picture");
-	struct run r = e2e_run(tmp, "build --strict");
+	struct proc r = e2e_run(tmp, "build --strict");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.err, "logdown: built 1 report into _site\n");
-	run_free(&r);
+	proc_free(&r);
 	char *copied = e2e_read(tmp, "_site/r/img/my plot.png");
 	assert_non_null(copied);
 	free(copied);
@@ -120,7 +120,7 @@ static void images_the_site_does_not_hold_are_warnings(void **state)
 	char *link = path_join(tmp, "content/b/link.png");
 	assert_int_equal(symlink(outside, link), 0);
 
-	struct run r = e2e_run(tmp, "check");
+	struct proc r = e2e_run(tmp, "check");
 	/* the walk refuses the link (an error); the page says why it has
 	 * no image */
 	assert_int_equal(r.status, 1);
@@ -139,7 +139,7 @@ static void images_the_site_does_not_hold_are_warnings(void **state)
 	assert_contains(r.err, "content/lone.md:4:1: warning: image 'pic.png' is not copied into "
 			       "the site: only the files of a report folder are (move this report "
 			       "to content/lone/index.md, beside its images)\n");
-	run_free(&r);
+	proc_free(&r);
 	unlink(link);
 	unlink(outside);
 	free(link);
@@ -151,7 +151,7 @@ static void images_the_site_does_not_hold_are_warnings(void **state)
 	e2e_write(tmp, "content/lone.md", "---\ntitle: L\n---\nNo image.\n");
 	r = e2e_run(tmp, "build --strict");
 	assert_int_equal(r.status, 0);
-	run_free(&r);
+	proc_free(&r);
 	char *c_png = path_join(tmp, "content/c/c.png");
 	assert_int_equal(unlink(c_png), 0);
 	free(c_png);
@@ -159,7 +159,7 @@ static void images_the_site_does_not_hold_are_warnings(void **state)
 	assert_int_equal(r.status, 0);
 	assert_contains(r.err, "content/b/index.md:4:1: warning: image '../c/c.png' does not "
 			       "exist: the page would show a broken image");
-	run_free(&r);
+	proc_free(&r);
 
 	remove_tree(tmp);
 	free(tmp);

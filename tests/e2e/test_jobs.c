@@ -60,8 +60,8 @@ static void example_content_is_identical_with_1_and_8_threads(void **state)
 	(void)state;
 	char *tmp = e2e_tmpdir();
 	char *cwd = getcwd(NULL, 0);
-	struct run one = e2e_run(cwd, "build . -o '%s/one' -j 1", tmp);
-	struct run eight = e2e_run(cwd, "build . -o '%s/eight' --jobs 8", tmp);
+	struct proc one = e2e_run(cwd, "build . -o '%s/one' -j 1", tmp);
+	struct proc eight = e2e_run(cwd, "build . -o '%s/eight' --jobs 8", tmp);
 	assert_int_equal(one.status, 0);
 	assert_int_equal(eight.status, 0);
 	char *a = path_join(tmp, "one"), *b = path_join(tmp, "eight");
@@ -74,8 +74,8 @@ static void example_content_is_identical_with_1_and_8_threads(void **state)
 	assert_memory_equal(one.err, eight.err, (size_t)(sa - one.err));
 	free(a);
 	free(b);
-	run_free(&one);
-	run_free(&eight);
+	proc_free(&one);
+	proc_free(&eight);
 	free(cwd);
 	remove_tree(tmp);
 	free(tmp);
@@ -85,11 +85,11 @@ static void many_reports_are_identical_with_1_and_8_threads(void **state)
 {
 	(void)state;
 	char *dir = many_reports(true, false);
-	struct run one = e2e_run(dir, "build -j1");
+	struct proc one = e2e_run(dir, "build -j1");
 	assert_int_equal(one.status, 0);
 	char *site = path_join(dir, "_site"), *first = path_join(dir, "first");
 	copy_tree(site, first);
-	struct run eight = e2e_run(dir, "build -j 8");
+	struct proc eight = e2e_run(dir, "build -j 8");
 	assert_int_equal(eight.status, 0);
 	assert_true(same_tree(site, first));
 	assert_string_equal(one.err, eight.err);
@@ -107,8 +107,8 @@ static void many_reports_are_identical_with_1_and_8_threads(void **state)
 	free(svg);
 	free(site);
 	free(first);
-	run_free(&one);
-	run_free(&eight);
+	proc_free(&one);
+	proc_free(&eight);
 	remove_tree(dir);
 	free(dir);
 }
@@ -134,14 +134,14 @@ static void gfm_extensions_read_the_same_on_8_threads(void **state)
 		free(rel);
 		buf_free(&md);
 	}
-	struct run one = e2e_run(dir, "build -j 1 --no-cache -o one");
+	struct proc one = e2e_run(dir, "build -j 1 --no-cache -o one");
 	assert_int_equal(one.status, 0);
 	char *a = path_join(dir, "one"), *b = path_join(dir, "eight");
 	for (int round = 0; round < 3; round++) {
-		struct run eight = e2e_run(dir, "build -j 8 --no-cache -o eight");
+		struct proc eight = e2e_run(dir, "build -j 8 --no-cache -o eight");
 		assert_int_equal(eight.status, 0);
 		assert_true(same_tree(a, b));
-		run_free(&eight);
+		proc_free(&eight);
 	}
 	char *page = e2e_read(dir, "one/r007/index.html");
 	assert_contains(page, "<del>struck 3</del>");
@@ -149,7 +149,7 @@ static void gfm_extensions_read_the_same_on_8_threads(void **state)
 	free(page);
 	free(a);
 	free(b);
-	run_free(&one);
+	proc_free(&one);
 	remove_tree(dir);
 	free(dir);
 }
@@ -158,8 +158,8 @@ static void errors_come_in_report_order_whatever_the_threads(void **state)
 {
 	(void)state;
 	char *dir = many_reports(true, true);
-	struct run one = e2e_run(dir, "build -j 1");
-	struct run eight = e2e_run(dir, "build -j 8 --diagnostics=text");
+	struct proc one = e2e_run(dir, "build -j 1");
+	struct proc eight = e2e_run(dir, "build -j 8 --diagnostics=text");
 	assert_int_equal(one.status, 1);
 	assert_int_equal(eight.status, 1);
 	assert_string_equal(one.err, eight.err);
@@ -168,14 +168,14 @@ static void errors_come_in_report_order_whatever_the_threads(void **state)
 		   *e20 = strstr(one.err, "nothing20");
 	assert_true(e0 && e5 && e20 && e0 < e5 && e5 < e20);
 	assert_contains(one.err, "logdown: 5 errors; the previous output was left as it was");
-	struct run json1 = e2e_run(dir, "check -j 1 --diagnostics=json");
-	struct run json8 = e2e_run(dir, "check -j 8 --diagnostics=json");
+	struct proc json1 = e2e_run(dir, "check -j 1 --diagnostics=json");
+	struct proc json8 = e2e_run(dir, "check -j 8 --diagnostics=json");
 	assert_int_equal(json1.status, 1);
 	assert_string_equal(json1.err, json8.err);
-	run_free(&json1);
-	run_free(&json8);
-	run_free(&one);
-	run_free(&eight);
+	proc_free(&json1);
+	proc_free(&json8);
+	proc_free(&one);
+	proc_free(&eight);
 	remove_tree(dir);
 	free(dir);
 }
@@ -186,18 +186,18 @@ static void jobs_must_be_a_positive_number(void **state)
 	char *dir = many_reports(false, false);
 	static const char *const bad[] = {"-j 0", "-j x", "-j", "--jobs=-3", "-j2x", "-j 99999"};
 	for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
-		struct run r = e2e_run(dir, "build %s", bad[i]);
+		struct proc r = e2e_run(dir, "build %s", bad[i]);
 		assert_int_equal(r.status, 2);
 		assert_contains(r.err, "-j takes a number of threads from 1 to 1024");
 		char *site = path_join(dir, "_site");
 		assert_false(path_exists(site));
 		free(site);
-		run_free(&r);
+		proc_free(&r);
 	}
-	struct run ok = e2e_run(dir, "check -j3");
+	struct proc ok = e2e_run(dir, "check -j3");
 	assert_int_equal(ok.status, 0);
 	assert_contains(ok.err, "logdown: checked 24 reports");
-	run_free(&ok);
+	proc_free(&ok);
 	remove_tree(dir);
 	free(dir);
 }

@@ -28,22 +28,22 @@ static const char small_json[] =
 static void parse_json_prints_the_spec_shape(void **state)
 {
 	(void)state;
-	struct run r = e2e_run(FIXTURES, "parse --json small.json");
+	struct proc r = e2e_run(FIXTURES, "parse --json small.json");
 	assert_string_equal(r.err, "");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.out, small_json);
-	run_free(&r);
+	proc_free(&r);
 	/* Options may come first. */
 	r = e2e_run(FIXTURES, "parse --parser json --json small.json");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.out, small_json);
-	run_free(&r);
+	proc_free(&r);
 }
 
 static void parse_json_of_a_csv_file(void **state)
 {
 	(void)state;
-	struct run r = e2e_run(FIXTURES, "parse llama7b_sweep.csv --json");
+	struct proc r = e2e_run(FIXTURES, "parse llama7b_sweep.csv --json");
 	assert_string_equal(r.err, "");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.out,
@@ -66,13 +66,13 @@ static void parse_json_of_a_csv_file(void **state)
 			    "    }\n"
 			    "  }\n"
 			    "}\n");
-	run_free(&r);
+	proc_free(&r);
 }
 
 static void parse_shows_a_readable_summary(void **state)
 {
 	(void)state;
-	struct run r = e2e_run(FIXTURES, "parse small.json");
+	struct proc r = e2e_run(FIXTURES, "parse small.json");
 	assert_string_equal(r.err, "");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.out,
@@ -90,7 +90,7 @@ static void parse_shows_a_readable_summary(void **state)
 			    "  line  step  loss     lr\n"
 			    "     7  100   9.39062  \xE2\x80\x94\n"
 			    "     8  200   7.125    1e-4\n");
-	run_free(&r);
+	proc_free(&r);
 }
 
 static void summary_of_a_long_series_shows_first_and_last_rows(void **state)
@@ -98,7 +98,7 @@ static void summary_of_a_long_series_shows_first_and_last_rows(void **state)
 	(void)state;
 	char *dir = e2e_tmpdir();
 	e2e_write(dir, "r.csv", "Step,Loss (avg)\n1,9.5\n2,8.25\n3,\n4,7.125\n");
-	struct run r = e2e_run(dir, "parse r.csv");
+	struct proc r = e2e_run(dir, "parse r.csv");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.out,
 			    "file     r.csv\n"
@@ -112,7 +112,7 @@ static void summary_of_a_long_series_shows_first_and_last_rows(void **state)
 			    "     2  1     9.5\n"
 			    "     \xE2\x80\xA6  (2 more rows)\n"
 			    "     5  4     7.125\n");
-	run_free(&r);
+	proc_free(&r);
 	remove_tree(dir);
 	free(dir);
 }
@@ -124,7 +124,7 @@ static void parse_json_of_a_cerebras_log(void **state)
 	assert_non_null(log);
 	char *dir = e2e_tmpdir();
 	e2e_write(dir, "logs/bs512.log", log);
-	struct run r = e2e_run(dir, "parse --json logs/bs512.log");
+	struct proc r = e2e_run(dir, "parse --json logs/bs512.log");
 	assert_string_equal(r.err, "");
 	assert_int_equal(r.status, 0);
 	/* Picked values keep their text and line; computed ones have
@@ -143,7 +143,7 @@ static void parse_json_of_a_cerebras_log(void **state)
 			       "      \"rows\": [\n"
 			       "        [100, 9.39062, 2983.97, 2983.97],\n");
 	assert_contains(r.out, "      \"lines\": [44, 45, 46, 47, 48, 49, 50, 51, 52, 53]\n");
-	run_free(&r);
+	proc_free(&r);
 
 	r = e2e_run(dir, "parse logs/bs512.log");
 	assert_int_equal(r.status, 0);
@@ -157,7 +157,7 @@ static void parse_json_of_a_cerebras_log(void **state)
 			       "    44  100   9.39062  2983.97  2983.97\n"
 			       "     \xE2\x80\xA6  (8 more rows)\n"
 			       "    53  1000  7.12500  2900.63  2924.54\n");
-	run_free(&r);
+	proc_free(&r);
 
 	/* --csv: one series, every cell as written */
 	r = e2e_run(dir, "parse logs/bs512.log --csv train");
@@ -166,12 +166,12 @@ static void parse_json_of_a_cerebras_log(void **state)
 					  "100,9.39062,2983.97,2983.97\n"
 					  "200,8.70312,2941.41,2948.08\n"));
 	assert_true(str_has_suffix(r.out, "1000,7.12500,2900.63,2924.54\n"));
-	run_free(&r);
+	proc_free(&r);
 	r = e2e_run(dir, "parse logs/bs512.log --csv trian");
 	assert_int_equal(r.status, 2);
 	assert_string_equal(r.err, "logdown: error: logs/bs512.log has no series 'trian' (did you "
 				   "mean 'train'?)\n");
-	run_free(&r);
+	proc_free(&r);
 	remove_tree(dir);
 	free(dir);
 	free(log);
@@ -198,7 +198,7 @@ static void csv_of_a_big_ranked_log_streams_each_row_once(void **state)
 	e2e_write(dir, "big.log", buf_data(&log));
 	buf_free(&log);
 
-	struct run r = e2e_run(dir, "parse big.log --csv train");
+	struct proc r = e2e_run(dir, "parse big.log --csv train");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.err, "");
 	assert_true(str_has_prefix(r.out, "step,loss,rate,global_rate\n"
@@ -210,16 +210,16 @@ static void csv_of_a_big_ranked_log_streams_each_row_once(void **state)
 	for (const char *p = r.out; (p = strchr(p, '\n')); p++)
 		rows++;
 	assert_int_equal(rows, 1 + steps + 1);
-	run_free(&r);
+	proc_free(&r);
 	remove_tree(dir);
 	free(dir);
 }
 
 /* `logdown parse` of FILE with LOGDOWN_SCAN_THREADS=threads. */
-static struct run parse_with_threads(const char *dir, const char *threads, const char *args)
+static struct proc parse_with_threads(const char *dir, const char *threads, const char *args)
 {
 	setenv("LOGDOWN_SCAN_THREADS", threads, 1);
-	struct run r = e2e_run(dir, "parse %s", args);
+	struct proc r = e2e_run(dir, "parse %s", args);
 	unsetenv("LOGDOWN_SCAN_THREADS");
 	return r;
 }
@@ -276,7 +276,7 @@ static void a_big_log_parses_the_same_on_any_number_of_threads(void **state)
 	e2e_write(dir, "big.log", buf_data(&log));
 	buf_free(&log);
 
-	struct run one = parse_with_threads(dir, "1", "big.log --parser mix --json");
+	struct proc one = parse_with_threads(dir, "1", "big.log --parser mix --json");
 	assert_int_equal(one.status, 0);
 	/* The first version, the last checkpoint, each at its line. */
 	assert_contains(one.out, "\"version\": {\"value\": \"v3\", \"text\": \"v3\", \"line\": 3}");
@@ -288,23 +288,23 @@ static void a_big_log_parses_the_same_on_any_number_of_threads(void **state)
 				 "one; kept as text");
 	for (int k = 0; k < 3; k++) {
 		const char *threads[] = {"2", "3", "8"};
-		struct run many = parse_with_threads(dir, threads[k], "big.log --parser mix --json");
+		struct proc many = parse_with_threads(dir, threads[k], "big.log --parser mix --json");
 		assert_int_equal(many.status, one.status);
 		assert_string_equal(many.err, one.err);
 		assert_true(strcmp(many.out, one.out) == 0);
-		run_free(&many);
+		proc_free(&many);
 	}
 	/* The CSV stream too. */
-	struct run csv1 = parse_with_threads(dir, "1", "big.log --parser mix --csv train");
-	struct run csv2 = parse_with_threads(dir, "2", "big.log --parser mix --csv train");
+	struct proc csv1 = parse_with_threads(dir, "1", "big.log --parser mix --csv train");
+	struct proc csv2 = parse_with_threads(dir, "2", "big.log --parser mix --csv train");
 	assert_int_equal(csv1.status, 0);
 	assert_true(str_has_prefix(csv1.out, "step,loss\n1,1.5\n4,1.5\n6,6.25\n7,1.5\n"));
 	assert_true(str_has_suffix(csv1.out, "399997,1.5\n399999,3.25\n999999,0.125\n"));
 	assert_true(strcmp(csv1.out, csv2.out) == 0);
 	assert_string_equal(csv1.err, csv2.err);
-	run_free(&csv1);
-	run_free(&csv2);
-	run_free(&one);
+	proc_free(&csv1);
+	proc_free(&csv2);
+	proc_free(&one);
 	remove_tree(dir);
 	free(dir);
 }
@@ -338,15 +338,15 @@ static void a_failing_pattern_in_a_big_log_is_named_at_its_first_line(void **sta
 	buf_puts(&log, "END 7\n");
 	e2e_write(dir, "big.log", buf_data(&log));
 	buf_free(&log);
-	struct run one = parse_with_threads(dir, "1", "big.log --parser slow");
+	struct proc one = parse_with_threads(dir, "1", "big.log --parser slow");
 	assert_int_equal(one.status, 1);
 	assert_contains(one.err, "hit the match limit on big.log:123457: it backtracks too much");
-	struct run two = parse_with_threads(dir, "2", "big.log --parser slow");
+	struct proc two = parse_with_threads(dir, "2", "big.log --parser slow");
 	assert_int_equal(two.status, one.status);
 	assert_string_equal(two.err, one.err);
 	assert_string_equal(two.out, one.out);
-	run_free(&one);
-	run_free(&two);
+	proc_free(&one);
+	proc_free(&two);
 	remove_tree(dir);
 	free(dir);
 }
@@ -363,7 +363,7 @@ static void a_parser_with_errors_is_not_loaded_not_unknown(void **state)
 		  "    pattern: '(?<a>x)'\n"
 		  "    columns: (a]\n");
 	e2e_write(dir, "a.log", "x\n");
-	struct run r = e2e_run(dir, "parse a.log --parser s");
+	struct proc r = e2e_run(dir, "parse a.log --parser s");
 	assert_int_equal(r.status, 1);
 	assert_string_equal(r.err,
 			    "parsers/s.yaml:4:14: error: the columns of series 's' are a list of "
@@ -372,7 +372,7 @@ static void a_parser_with_errors_is_not_loaded_not_unknown(void **state)
 			    "      |              ^~~\n"
 			    "logdown: error: parser 's' is not loaded: its definition parsers/s.yaml "
 			    "has errors (above)\n");
-	run_free(&r);
+	proc_free(&r);
 	e2e_write(dir, "content/r/a.log", "x\n");
 	e2e_write(dir, "content/r/index.md",
 		  "---\ntitle: R\nruns:\n  a: { file: a.log, parser: s }\n---\n{{ a.line_count }}\n");
@@ -380,7 +380,7 @@ static void a_parser_with_errors_is_not_loaded_not_unknown(void **state)
 	assert_int_equal(r.status, 1);
 	assert_contains(r.err, "content/r/index.md:4:29: error: parser 's' is not loaded: its "
 			       "definition parsers/s.yaml has errors (above)\n");
-	run_free(&r);
+	proc_free(&r);
 	remove_tree(dir);
 	free(dir);
 }
@@ -412,7 +412,7 @@ static void parser_can_be_named(void **state)
 	(void)state;
 	char *dir = e2e_tmpdir();
 	e2e_write(dir, "results.txt", "{\"a\": 1}\n");
-	struct run r = e2e_run(dir, "parse --parser=json results.txt --json");
+	struct proc r = e2e_run(dir, "parse --parser=json results.txt --json");
 	assert_string_equal(r.err, "");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.out, "{\n"
@@ -423,7 +423,7 @@ static void parser_can_be_named(void **state)
 				   "  },\n"
 				   "  \"series\": {}\n"
 				   "}\n");
-	run_free(&r);
+	proc_free(&r);
 	remove_tree(dir);
 	free(dir);
 }
@@ -433,14 +433,14 @@ static void malformed_file_is_a_content_error_at_its_place(void **state)
 	(void)state;
 	char *dir = e2e_tmpdir();
 	e2e_write(dir, "bad.json", "{\"a\": 1,\n \"b\" 2}\n");
-	struct run r = e2e_run(dir, "parse bad.json --json");
+	struct proc r = e2e_run(dir, "parse bad.json --json");
 	assert_int_equal(r.status, 1);
 	assert_string_equal(r.out, "");
 	assert_contains(r.err, "bad.json:2:6: error: malformed JSON: expected ':' after the key, "
 			       "found '2'\n"
 			       "    2 |  \"b\" 2}\n"
 			       "      |      ^\n");
-	run_free(&r);
+	proc_free(&r);
 	remove_tree(dir);
 	free(dir);
 }
@@ -448,52 +448,52 @@ static void malformed_file_is_a_content_error_at_its_place(void **state)
 static void bad_usage_exits_2(void **state)
 {
 	(void)state;
-	struct run r = e2e_run(FIXTURES, "parse");
+	struct proc r = e2e_run(FIXTURES, "parse");
 	assert_int_equal(r.status, 2);
 	assert_string_equal(r.out, "");
 	assert_contains(r.err, "logdown: name the result file to parse\n\nusage: logdown parse FILE");
-	run_free(&r);
+	proc_free(&r);
 
 	r = e2e_run(FIXTURES, "parse small.json --jsn");
 	assert_int_equal(r.status, 2);
 	assert_contains(r.err, "logdown: unknown option '--jsn'\n");
-	run_free(&r);
+	proc_free(&r);
 
 	r = e2e_run(FIXTURES, "parse small.json other.json");
 	assert_int_equal(r.status, 2);
 	assert_contains(r.err, "logdown: more than one file given ('other.json')\n");
-	run_free(&r);
+	proc_free(&r);
 
 	r = e2e_run(FIXTURES, "parse small.json --parser");
 	assert_int_equal(r.status, 2);
 	assert_contains(r.err, "logdown: --parser needs a parser name\n");
-	run_free(&r);
+	proc_free(&r);
 
 	r = e2e_run(FIXTURES, "parse nope.json");
 	assert_int_equal(r.status, 2);
 	assert_string_equal(r.err, "nope.json: error: cannot read: No such file or directory\n");
-	run_free(&r);
+	proc_free(&r);
 
 	r = e2e_run(FIXTURES, "parse .");
 	assert_int_equal(r.status, 2);
 	assert_string_equal(r.err, ".: error: a folder: name one result file\n");
-	run_free(&r);
+	proc_free(&r);
 
 	r = e2e_run(FIXTURES, "parse /dev/null");
 	assert_int_equal(r.status, 2);
 	assert_string_equal(r.err, "/dev/null: error: not a regular file (a FIFO or device)\n");
-	run_free(&r);
+	proc_free(&r);
 
 	r = e2e_run(FIXTURES, "parse small.json --parser jsno");
 	assert_int_equal(r.status, 2);
 	assert_string_equal(r.out, "");
 	assert_contains(r.err, "unknown parser 'jsno' (did you mean 'json'?)");
-	run_free(&r);
+	proc_free(&r);
 
 	r = e2e_run(FIXTURES, "parsers extra");
 	assert_int_equal(r.status, 2);
 	assert_contains(r.err, "logdown: unexpected argument 'extra'\n");
-	run_free(&r);
+	proc_free(&r);
 }
 
 static void file_no_parser_claims_is_a_content_error(void **state)
@@ -501,11 +501,11 @@ static void file_no_parser_claims_is_a_content_error(void **state)
 	(void)state;
 	char *dir = e2e_tmpdir();
 	e2e_write(dir, "notes.txt", "nothing a parser knows\n");
-	struct run r = e2e_run(dir, "parse notes.txt");
+	struct proc r = e2e_run(dir, "parse notes.txt");
 	assert_int_equal(r.status, 1);
 	assert_string_equal(r.out, "");
 	assert_contains(r.err, "notes.txt: error: ");
-	run_free(&r);
+	proc_free(&r);
 	remove_tree(dir);
 	free(dir);
 }
@@ -514,7 +514,7 @@ static void parsers_lists_one_a_line_sorted(void **state)
 {
 	(void)state;
 	char *dir = e2e_tmpdir();
-	struct run r = e2e_run(dir, "parsers");
+	struct proc r = e2e_run(dir, "parsers");
 	assert_string_equal(r.err, "");
 	assert_int_equal(r.status, 0);
 	assert_contains(r.out, "cerebras    built-in  Cerebras Model Zoo training logs\n");
@@ -525,7 +525,7 @@ static void parsers_lists_one_a_line_sorted(void **state)
 	/* Sorted by name. */
 	assert_true(strstr(r.out, "cerebras ") < strstr(r.out, "csv "));
 	assert_true(strstr(r.out, "csv ") < strstr(r.out, "json "));
-	run_free(&r);
+	proc_free(&r);
 
 	/* A project parser adds to the list, and names its file. */
 	e2e_write(dir, "parsers/loss.yaml",
@@ -538,11 +538,11 @@ static void parsers_lists_one_a_line_sorted(void **state)
 	assert_string_equal(r.err, "");
 	assert_contains(r.out, "loss        parsers/loss.yaml  Lines like loss=1.5\n");
 	assert_contains(r.out, "json        built-in           JSON result files\n");
-	run_free(&r);
+	proc_free(&r);
 	r = e2e_run(dir, "parse run.txt --parser loss --json");
 	assert_int_equal(r.status, 0);
 	assert_contains(r.out, "\"loss\": {\"value\": 1.5, \"text\": \"1.5\", \"line\": 2}");
-	run_free(&r);
+	proc_free(&r);
 	remove_tree(dir);
 	free(dir);
 }
@@ -552,15 +552,15 @@ static void parse_takes_strict_and_github_diagnostics(void **state)
 	(void)state;
 	char *dir = e2e_tmpdir();
 	e2e_write(dir, "e.log", "nothing here\n");
-	struct run r = e2e_run(dir, "parse e.log --parser cerebras --diagnostics=github");
+	struct proc r = e2e_run(dir, "parse e.log --parser cerebras --diagnostics=github");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.err, "::warning file=e.log::parser 'cerebras' matched nothing in "
 				   "e.log\n");
-	run_free(&r);
+	proc_free(&r);
 	r = e2e_run(dir, "parse e.log --parser cerebras --strict");
 	assert_int_equal(r.status, 1);
 	assert_string_equal(r.err, "e.log: error: parser 'cerebras' matched nothing in e.log\n");
-	run_free(&r);
+	proc_free(&r);
 	remove_tree(dir);
 	free(dir);
 }
@@ -568,24 +568,24 @@ static void parse_takes_strict_and_github_diagnostics(void **state)
 static void help_lists_and_explains_the_commands(void **state)
 {
 	(void)state;
-	struct run r = e2e_run(".", "--help");
+	struct proc r = e2e_run(".", "--help");
 	assert_int_equal(r.status, 0);
 	assert_contains(r.out, "  parse FILE    show what a parser extracts from a result file\n");
 	assert_contains(r.out, "  parsers       list the built-in and project parsers\n");
-	run_free(&r);
+	proc_free(&r);
 	r = e2e_run(".", "parse --help");
 	assert_int_equal(r.status, 0);
 	assert_contains(r.out, "usage: logdown parse FILE [--parser NAME] [--json | --csv SERIES] "
 			       "[--strict]\n");
-	run_free(&r);
+	proc_free(&r);
 	r = e2e_run(".", "help parsers");
 	assert_int_equal(r.status, 0);
 	assert_contains(r.out, "usage: logdown parsers [--strict] [--diagnostics=text|github|json]\n");
-	run_free(&r);
+	proc_free(&r);
 	r = e2e_run(".", "parsrs");
 	assert_int_equal(r.status, 2);
 	assert_contains(r.err, "logdown: unknown command 'parsrs' (did you mean 'parsers'?)\n");
-	run_free(&r);
+	proc_free(&r);
 }
 
 int main(void)

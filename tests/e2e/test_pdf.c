@@ -144,10 +144,10 @@ static void pdf_of(const char *md, const char *site)
  * its summary. */
 static void pdf_quiet(void)
 {
-	struct run r = e2e_run(tmp, "pdf");
+	struct proc r = e2e_run(tmp, "pdf");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.err, "logdown: built 1 report into _site\n");
-	run_free(&r);
+	proc_free(&r);
 }
 
 static char *pdf_path(void)
@@ -287,14 +287,14 @@ static void writes_a_pdf_of_every_report(void **state)
 	if (!have_poppler())
 		skip();
 	project(report, NULL);
-	struct run r = e2e_run(tmp, "pdf");
+	struct proc r = e2e_run(tmp, "pdf");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.err, "logdown: built 1 report into _site\n");
 	/* the page is still there, beside the PDF, and links to it */
 	char *page = e2e_read(tmp, "_site/r/index.html");
 	assert_contains(page, "<a class=\"ld-nav-link\" href=\"report.pdf\">PDF</a>\n</nav>");
 	free(page);
-	run_free(&r);
+	proc_free(&r);
 	r = e2e_run(tmp, "build -o plain");
 	page = e2e_read(tmp, "plain/r/index.html");
 	assert_contains(page, "All reports</a>\n</nav>");
@@ -306,7 +306,7 @@ static void writes_a_pdf_of_every_report(void **state)
 	assert_contains(info, "Page size:       595.276 x 841.89 pts (A4)\n");
 	assert_not_contains(info, "CreationDate");
 	free(info);
-	run_free(&r);
+	proc_free(&r);
 }
 
 static void text_is_in_reading_order_with_the_values(void **state)
@@ -480,7 +480,7 @@ static void check_lays_out_and_compares_pdfs(void **state)
 {
 	(void)state;
 	project("---\ntitle: T\n---\n![gone](gone.png)\n", NULL);
-	struct run r = e2e_run(tmp, "check --pdf");
+	struct proc r = e2e_run(tmp, "check --pdf");
 	assert_int_equal(r.status, 0);
 	/* the page's check says it, once: the PDF, not again */
 	assert_string_equal(r.err, "content/r/index.md:4:1: warning: image 'gone.png' does not "
@@ -491,44 +491,44 @@ static void check_lays_out_and_compares_pdfs(void **state)
 				   "logdown: checked 1 report\n");
 	char *none = e2e_read(tmp, "_site/r/report.pdf");
 	assert_null(none);
-	run_free(&r);
+	proc_free(&r);
 	e2e_ok(tmp, "pdf");
 	r = e2e_run(tmp, "check --against _site --pdf");
 	assert_int_equal(r.status, 0);
 	assert_contains(r.err, "logdown: checked 1 report; _site is up to date\n");
-	run_free(&r);
+	proc_free(&r);
 	r = e2e_run(tmp, "check --against _site");
 	assert_int_equal(r.status, 1);
 	assert_contains(r.err, "_site/r/report.pdf: error: a build no longer writes it");
-	run_free(&r);
+	proc_free(&r);
 }
 
 static void bad_paper_is_an_error(void **state)
 {
 	(void)state;
 	project(report, "paper: a5\n");
-	struct run r = e2e_run(tmp, "pdf");
+	struct proc r = e2e_run(tmp, "pdf");
 	assert_int_equal(r.status, 1);
 	assert_contains(r.err, "site.yaml:1:8: error: paper must be 'a4' or 'letter', not 'a5'");
-	run_free(&r);
+	proc_free(&r);
 }
 
 static void help_and_usage(void **state)
 {
 	(void)state;
 	tmp = e2e_tmpdir();
-	struct run r = e2e_run(tmp, "pdf --help");
+	struct proc r = e2e_run(tmp, "pdf --help");
 	assert_int_equal(r.status, 0);
 	assert_contains(r.out, "usage: logdown pdf [DIR]");
 	assert_contains(r.out, "paper: letter");
-	run_free(&r);
+	proc_free(&r);
 	r = e2e_run(tmp, "pdf --bogus");
 	assert_int_equal(r.status, 2);
 	assert_contains(r.err, "logdown: unknown option '--bogus'\n\nusage: logdown pdf");
-	run_free(&r);
+	proc_free(&r);
 	r = e2e_run(tmp, "--help");
 	assert_contains(r.out, "  pdf [DIR]     build the site and a PDF of every report");
-	run_free(&r);
+	proc_free(&r);
 }
 
 static void missing_image_is_a_warning_and_a_description(void **state)
@@ -538,7 +538,7 @@ static void missing_image_is_a_warning_and_a_description(void **state)
 		skip();
 	project("---\ntitle: T\n---\nBefore.\n\n![the loss curve](img/loss.png)\n\nAfter.\n",
 		NULL);
-	struct run r = e2e_run(tmp, "pdf");
+	struct proc r = e2e_run(tmp, "pdf");
 	assert_int_equal(r.status, 0);
 	assert_contains(r.err, "content/r/index.md:6:1: warning: image 'img/loss.png' does not "
 			       "exist: the page would show a broken image (fix the path, or put the "
@@ -549,7 +549,7 @@ static void missing_image_is_a_warning_and_a_description(void **state)
 					    "After.", NULL};
 	in_order(t, words);
 	free(t);
-	run_free(&r);
+	proc_free(&r);
 }
 
 /* A link in the bundle that leads out of the project is not followed. */
@@ -565,7 +565,7 @@ static void image_outside_the_project_is_not_read(void **state)
 	assert_true(file_write(out, svg, strlen(svg)));
 	char *link = path_join(tmp, "content/r/secret.svg");
 	assert_int_equal(symlink(out, link), 0);
-	struct run r = e2e_run(tmp, "pdf");
+	struct proc r = e2e_run(tmp, "pdf");
 	assert_contains(r.err, "content/r/index.md:4:1: warning: image 'secret.svg' leads outside "
 			       "the project: logdown copies nothing from there (copy the file into "
 			       "the report's folder)\n");
@@ -573,7 +573,7 @@ static void image_outside_the_project_is_not_read(void **state)
 	unlink(out);
 	free(out);
 	free(link);
-	run_free(&r);
+	proc_free(&r);
 }
 
 static void a_png_image_is_drawn(void **state)
@@ -886,7 +886,7 @@ static void every_gfm_spec_example_gives_a_pdf(void **state)
 		buf_free(&spec);
 	}
 	assert_true(n > 600);
-	struct run r = e2e_run(tmp, "pdf");
+	struct proc r = e2e_run(tmp, "pdf");
 	if (r.status != 0) {
 		size_t len = strlen(r.err);
 		fail_msg("exit %d; stderr ends:\n%s", r.status, r.err + (len > 4000 ? len - 4000 : 0));
@@ -903,7 +903,7 @@ static void every_gfm_spec_example_gives_a_pdf(void **state)
 	assert_string_equal(bad, want);
 	free(want);
 	free(bad);
-	run_free(&r);
+	proc_free(&r);
 }
 
 /* A rebuild that takes the report from the build cache keeps its PDF;
@@ -916,10 +916,10 @@ static void a_rebuild_from_the_cache_keeps_the_pdf(void **state)
 	pdf_of(report, NULL);
 	char *first = e2e_read(tmp, "_site/r/report.pdf");
 	assert_non_null(first);
-	struct run r = e2e_run(tmp, "pdf -v");
+	struct proc r = e2e_run(tmp, "pdf -v");
 	assert_int_equal(r.status, 0);
 	assert_contains(r.err, "1 report: 0 rendered, 1 from cache");
-	run_free(&r);
+	proc_free(&r);
 	char *again = e2e_read(tmp, "_site/r/report.pdf");
 	assert_non_null(again);
 	assert_string_equal(first, again);

@@ -38,10 +38,10 @@ static char *project(char **proj_out)
 
 static void build_ok(const char *cwd, const char *args)
 {
-	struct run r = e2e_run(cwd, "%s", args);
+	struct proc r = e2e_run(cwd, "%s", args);
 	if (r.status != 0)
 		fail_msg("logdown %s failed:\n%s", args, r.err);
-	run_free(&r);
+	proc_free(&r);
 }
 
 static void output_is_the_same_however_the_project_is_named(void **state)

@@ -569,10 +569,10 @@ static char *served_dir(void)
 static void assert_same_as_a_full_build(void)
 {
 	char *full = xasprintf("%s.full", project);
-	struct run b = e2e_run("/", "build '%s' -o '%s'", project, full);
+	struct proc b = e2e_run("/", "build '%s' -o '%s'", project, full);
 	if (b.status != 0)
 		fail_msg("logdown build failed:\n%s", b.err);
-	run_free(&b);
+	proc_free(&b);
 	char *dir = served_dir();
 	char *cmd = xasprintf("diff -r '%s' '%s' >&2", dir, full);
 	assert_int_equal(system(cmd), 0);
@@ -684,23 +684,23 @@ static void a_port_in_use_is_exit_3(void **state)
 {
 	(void)state;
 	/* the running server holds `port` */
-	struct run r = e2e_run(project, "serve . --port %u", port);
+	struct proc r = e2e_run(project, "serve . --port %u", port);
 	assert_int_equal(r.status, 3);
 	assert_contains(r.err, "Address already in use");
 	assert_contains(r.err, "--port 0");
-	run_free(&r);
+	proc_free(&r);
 }
 
 static void a_bad_host_is_a_usage_error(void **state)
 {
 	(void)state;
-	struct run r = e2e_run(project, "serve . --port 0 --host localhost.invalid");
+	struct proc r = e2e_run(project, "serve . --port 0 --host localhost.invalid");
 	assert_int_equal(r.status, 2);
 	assert_contains(r.err, "not a numeric address");
-	run_free(&r);
+	proc_free(&r);
 	r = e2e_run(project, "serve . --port 70000");
 	assert_int_equal(r.status, 2);
-	run_free(&r);
+	proc_free(&r);
 }
 
 static void sigterm_stops_with_0_and_leaves_nothing(void **state)

@@ -27,21 +27,21 @@ static const char *const *chunk_sizes(size_t *n)
 /* Runs `logdown parse path --json` with refills of every size in
  * chunk_sizes() and asserts that stdout, stderr and the exit status are
  * those of the default size; returns the default run (caller frees). */
-static struct run parse_at_every_chunk_size(const char *path)
+static struct proc parse_at_every_chunk_size(const char *path)
 {
 	unsetenv("LOGDOWN_TEST_CHUNK");
-	struct run want = e2e_run(".", "parse '%s' --json", path);
+	struct proc want = e2e_run(".", "parse '%s' --json", path);
 	size_t n;
 	const char *const *sizes = chunk_sizes(&n);
 	for (size_t k = 0; k < n; k++) {
 		setenv("LOGDOWN_TEST_CHUNK", sizes[k], 1);
-		struct run got = e2e_run(".", "parse '%s' --json", path);
+		struct proc got = e2e_run(".", "parse '%s' --json", path);
 		if (got.status != want.status || strcmp(got.out, want.out) != 0 ||
 		    strcmp(got.err, want.err) != 0)
 			fail_msg("%s with refills of %s bytes: exit %d\n%s%s\ninstead of exit %d\n%s%s",
 				 path, sizes[k], got.status, got.err, got.out, want.status,
 				 want.err, want.out);
-		run_free(&got);
+		proc_free(&got);
 	}
 	unsetenv("LOGDOWN_TEST_CHUNK");
 	return want;
@@ -61,14 +61,14 @@ static void fixtures_parse_the_same_at_every_chunk_size(void **state)
 			if (!str_has_suffix(names[k], ".json") && !str_has_suffix(names[k], ".csv"))
 				continue;
 			char *path = path_join(dirs[i], names[k]);
-			struct run r = parse_at_every_chunk_size(path);
+			struct proc r = parse_at_every_chunk_size(path);
 			assert_int_equal(r.status, 0);
 			assert_string_equal(r.err, "");
 			/* What the comparison is about. */
 			if (strcmp(path, "tests/fixtures/structured/small.json") == 0)
 				assert_contains(r.out, "\"model\": {\"value\": \"llama-7b\", "
 						       "\"text\": \"llama-7b\", \"line\": 2}");
-			run_free(&r);
+			proc_free(&r);
 			free(path);
 			seen++;
 		}
@@ -88,7 +88,7 @@ static void broken_files_report_the_same_at_every_chunk_size(void **state)
 	e2e_write(dir, "a.json", "{\"run\": \"\\ud83d\\ude00\",\n \"rows\": [{\"loss\": 1.5e-3},\n"
 				 "  {\"loss\": 12345678901234567890.25}, {\"loss\": 1.}]}\n");
 	char *csv = path_join(dir, "a.csv");
-	struct run r = parse_at_every_chunk_size(csv);
+	struct proc r = parse_at_every_chunk_size(csv);
 	assert_int_equal(r.status, 1);
 	char *want = xasprintf(
 		"%s:4:6: error: text after the closing quote of a cell (write a quote inside a "
@@ -101,7 +101,7 @@ static void broken_files_report_the_same_at_every_chunk_size(void **state)
 		csv, csv);
 	assert_contains(r.err, want);
 	free(want);
-	run_free(&r);
+	proc_free(&r);
 	char *json = path_join(dir, "a.json");
 	r = parse_at_every_chunk_size(json);
 	assert_int_equal(r.status, 1);
@@ -111,7 +111,7 @@ static void broken_files_report_the_same_at_every_chunk_size(void **state)
 			 json);
 	assert_contains(r.err, want);
 	free(want);
-	run_free(&r);
+	proc_free(&r);
 	free(json);
 	free(csv);
 	e2e_drop(&dir);
@@ -305,7 +305,7 @@ static void files_over_four_megabytes_stream_from_the_disk(void **state)
 	const char *const files[] = {csv, json};
 	for (size_t i = 0; i < 2; i++) {
 		unsetenv("LOGDOWN_TEST_CHUNK");
-		struct run want = e2e_run(".", "parse '%s' --json", files[i]);
+		struct proc want = e2e_run(".", "parse '%s' --json", files[i]);
 		assert_int_equal(want.status, 0);
 		assert_string_equal(want.err, "");
 		char *last = xasprintf("\n        [%d, ", rows - 1);
@@ -314,13 +314,13 @@ static void files_over_four_megabytes_stream_from_the_disk(void **state)
 		assert_contains(want.out, i == 0 ? "\"a \\\"quoted\\\" word, \xC3\xA9\\na \\\"quoted"
 						: "cdef\xC3\xA9\xF0\x9F\x98\x80\\n\\\"x\\\"\", 0.525");
 		setenv("LOGDOWN_TEST_CHUNK", "61", 1);
-		struct run got = e2e_run(".", "parse '%s' --json", files[i]);
+		struct proc got = e2e_run(".", "parse '%s' --json", files[i]);
 		unsetenv("LOGDOWN_TEST_CHUNK");
 		assert_int_equal(got.status, 0);
 		assert_string_equal(got.err, "");
 		assert_true(strcmp(got.out, want.out) == 0);
-		run_free(&got);
-		run_free(&want);
+		proc_free(&got);
+		proc_free(&want);
 	}
 	buf_free(&csv_text);
 	buf_free(&json_text);

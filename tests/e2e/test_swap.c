@@ -112,10 +112,10 @@ static void unchanged_folders_move_over_and_the_old_output_goes(void **state)
 	assert_int_equal(stat(old_page, &before), 0);
 
 	append(dir, 1);
-	struct run r = e2e_run(dir, "build -v");
+	struct proc r = e2e_run(dir, "build -v");
 	assert_int_equal(r.status, 0);
 	assert_contains(r.err, "logdown: 5 reports: 1 rendered, 4 from cache");
-	run_free(&r);
+	proc_free(&r);
 	/* r2's folder is the same folder, moved, not made again */
 	struct stat after;
 	assert_int_equal(stat(old_page, &after), 0);
@@ -131,7 +131,7 @@ static void unchanged_folders_move_over_and_the_old_output_goes(void **state)
 	r = e2e_run(dir, "build -v");
 	assert_int_equal(r.status, 0);
 	assert_contains(r.err, "logdown: 6 reports: 1 rendered, 5 from cache");
-	run_free(&r);
+	proc_free(&r);
 	full_build(dir);
 	assert_true(same_tree(dir, "_site", full));
 	/* the bundle's image removed, then back with other bytes: r0 is
@@ -140,14 +140,14 @@ static void unchanged_folders_move_over_and_the_old_output_goes(void **state)
 	assert_int_equal(unlink(pic), 0);
 	r = e2e_run(dir, "build -v");
 	assert_contains(r.err, "logdown: 6 reports: 1 rendered, 5 from cache");
-	run_free(&r);
+	proc_free(&r);
 	full_build(dir);
 	assert_true(same_tree(dir, "_site", full));
 	e2e_write(dir, "content/r0/pic.png", "another image");
 	r = e2e_run(dir, "build -v");
 	assert_int_equal(r.status, 0);
 	assert_contains(r.err, "logdown: 6 reports: 1 rendered, 5 from cache");
-	run_free(&r);
+	proc_free(&r);
 	full_build(dir);
 	assert_true(same_tree(dir, "_site", full));
 	wait_swept(dir);
@@ -172,11 +172,11 @@ static void a_killed_commit_is_undone_by_the_next_build(void **state)
 	/* a journal line that leads outside is not obeyed */
 	e2e_write(dir, "._site.tmp-999999999.moved", "r2\nr1\n../content\n");
 
-	struct run r = e2e_run(dir, "build -v");
+	struct proc r = e2e_run(dir, "build -v");
 	assert_int_equal(r.status, 0);
 	/* r2's page came back and was reused; r1's stayed the previous one */
 	assert_contains(r.err, "logdown: 4 reports: 0 rendered, 4 from cache");
-	run_free(&r);
+	proc_free(&r);
 	assert_int_equal(count_prefixed(dir, "._site.tmp-999999999"), 0);
 	char *content = path_join(dir, "content/r1.md");
 	assert_true(is_file(content));
@@ -319,9 +319,9 @@ static void a_stalled_or_failed_handoff_is_given_up_and_removed_here(void **stat
 	alarm(getenv("LOGDOWN_VALGRIND") ? 600 : 120);
 	static const char *const faults[] = {"stall-child", "stall-exec", "no-exec"};
 	char *dir = project(2);
-	struct run r = e2e_run(dir, "build");
+	struct proc r = e2e_run(dir, "build");
 	assert_int_equal(r.status, 0);
-	run_free(&r);
+	proc_free(&r);
 	char *full = path_join(dir, "full");
 	for (size_t i = 0; i < ARRAY_LEN(faults); i++) {
 		append(dir, 1);
@@ -333,7 +333,7 @@ static void a_stalled_or_failed_handoff_is_given_up_and_removed_here(void **stat
 		if (r.status != 0)
 			fail_msg("%s: status %d:\n%s", faults[i], r.status, r.err);
 		assert_contains(r.err, "logdown: 3 reports: 1 rendered, 2 from cache");
-		run_free(&r);
+		proc_free(&r);
 		/* removed before the build returned, not by a child later */
 		if (count_prefixed(dir, "._site.tmp-") > 0) {
 			sh("ls -la '%s' '%s'/._site.tmp-* >&2", dir, dir);
