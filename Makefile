@@ -1,9 +1,15 @@
 # logdown: Markdown + result files -> a static report site.
 #
-#   make site     install missing Debian packages, build, build the example site
-#   make test     the same packages, then every test under ASan+UBSan,
-#                 the fuzzers briefly and the e2e tests under valgrind
-#   make install  PREFIX=/usr/local DESTDIR=
+#   make site       install missing Debian packages, build, build the example site
+#   make test       the same packages, then check-all, the fuzzers briefly
+#                   (fuzz-smoke) and the e2e tests under valgrind
+#   make check-all  the stage-include check, every unit, e2e and golden test
+#                   under ASan+UBSan, and the fuzz regressions replayed
+#   make bench      logdown against the tools people use instead (tools/bench.sh)
+#   make install    PREFIX=/usr/local DESTDIR= (make uninstall removes it)
+#   make clean      remove build/, ./logdown and _site/
+#
+# make fuzz, fuzz-smoke, fuzz-replay and valgrind: tests/hardening.mk.
 #
 # Local tweaks (CC, CFLAGS) go in an untracked config.mk.
 -include config.mk
@@ -27,8 +33,9 @@ LIBS    = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -pthread
 SAN     = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 # The modules by stage, in pipeline order (src/README.md): each stage
-# may call the stages above it, never those below.  cmd/main.c, the
-# command line, is linked into the binary only.
+# may call the stages before it in STAGES, never those after
+# (tools/layers.sh checks the includes).  cmd/main.c, the command line,
+# is linked into the binary only, not into the tests.
 STAGES  = base data draw expr parse resolve render site cmd
 MODULES = $(filter-out cmd/main,$(patsubst src/%.c,%,$(foreach s,$(STAGES),$(sort $(wildcard src/$(s)/*.c)))))
 OBJS     = $(MODULES:%=build/rel/%.o) build/rel/embedded.o
@@ -108,6 +115,8 @@ test:
 	@$(MAKE) --no-print-directory check-all
 	@$(MAKE) --no-print-directory fuzz-smoke valgrind
 
+# The stage-include check, then every unit and e2e test (the golden
+# cases run in test_golden) under ASan+UBSan, then the fuzz regressions.
 check-all: $(UNIT_TESTS) $(E2E_TESTS) build/asan/logdown
 	@sh tools/layers.sh
 	@sh tests/run.sh $(UNIT_TESTS) $(E2E_TESTS)
