@@ -767,52 +767,40 @@ static bool need_bool(struct ctx *c, const struct node *op, const struct node *n
 	return false;
 }
 
-static bool eval_not(struct ctx *c, const struct node *n, struct ref *out)
+/* The boolean operand x of n (and, or, not) in *result, named in
+ * *inputs; on an error *inputs is freed. */
+static bool eval_bool(struct ctx *c, const struct node *n, const struct node *x, bool *result,
+		      char **inputs)
 {
-	struct ref a;
-	if (!eval_one(c, n->a, &a))
-		return false;
-	if (!need_bool(c, n, n->a, &a)) {
-		eval_clear(&a.v);
-		return false;
+	struct ref r;
+	if (!eval_one(c, x, &r))
+		goto fail;
+	if (!need_bool(c, n, x, &r)) {
+		eval_clear(&r.v);
+		goto fail;
 	}
-	char *inputs = NULL;
-	inputs_from(c, &inputs, n->a, &a);
-	set_computed(out, EVAL_BOOL, inputs);
-	out->v.boolean = !a.v.boolean;
-	eval_clear(&a.v);
+	inputs_from(c, inputs, x, &r);
+	*result = r.v.boolean;
+	eval_clear(&r.v);
 	return true;
+fail:
+	free(*inputs);
+	*inputs = NULL;
+	return false;
 }
 
-/* Short-circuits, as every language a reader knows does: the right side
- * of "x > 0 and 1 / x < 2" is not evaluated for x = 0. */
+/* not; and, or short-circuit, as every language a reader knows does:
+ * the right side of "x > 0 and 1 / x < 2" is not evaluated for x = 0. */
 static bool eval_logic(struct ctx *c, const struct node *n, struct ref *out)
 {
-	struct ref a, b;
-	if (!eval_one(c, n->a, &a))
-		return false;
-	if (!need_bool(c, n, n->a, &a)) {
-		eval_clear(&a.v);
-		return false;
-	}
 	char *inputs = NULL;
-	inputs_from(c, &inputs, n->a, &a);
-	bool result = a.v.boolean;
-	eval_clear(&a.v);
-	if (result == (n->kind == N_AND)) {
-		if (!eval_one(c, n->b, &b)) {
-			free(inputs);
-			return false;
-		}
-		if (!need_bool(c, n, n->b, &b)) {
-			eval_clear(&b.v);
-			free(inputs);
-			return false;
-		}
-		inputs_from(c, &inputs, n->b, &b);
-		result = b.v.boolean;
-		eval_clear(&b.v);
-	}
+	bool result;
+	if (!eval_bool(c, n, n->a, &result, &inputs))
+		return false;
+	if (n->kind == N_NOT)
+		result = !result;
+	else if (result == (n->kind == N_AND) && !eval_bool(c, n, n->b, &result, &inputs))
+		return false;
 	set_computed(out, EVAL_BOOL, inputs);
 	out->v.boolean = result;
 	return true;
@@ -1218,7 +1206,6 @@ static bool eval_ref(struct ctx *c, const struct node *n, struct ref *out)
 	case N_NEG:
 		return eval_neg(c, n, out);
 	case N_NOT:
-		return eval_not(c, n, out);
 	case N_AND:
 	case N_OR:
 		return eval_logic(c, n, out);
@@ -1231,29 +1218,29 @@ static bool eval_ref(struct ctx *c, const struct node *n, struct ref *out)
 
 static const struct scope no_scope;
 
-bool expr_eval(const struct expr *e, const struct scope *scope, struct eval *out, struct diag *d)
+/* expr_eval(), and expr_eval_one() when `one` (a list is an error). */
+static bool eval_top(const struct expr *e, const struct scope *scope, bool one,
+		     struct eval *out, struct diag *d)
 {
 	struct ctx c = {e, scope ? scope : &no_scope, d};
 	struct ref r;
 	memset(out, 0, sizeof *out);
 	out->kind = EVAL_MISSING;
-	if (!eval_value(&c, e->root, &r))
+	if (!(one ? eval_one(&c, e->root, &r) : eval_value(&c, e->root, &r)))
 		return false;
 	*out = r.v;
 	return true;
 }
 
+bool expr_eval(const struct expr *e, const struct scope *scope, struct eval *out, struct diag *d)
+{
+	return eval_top(e, scope, false, out, d);
+}
+
 bool expr_eval_one(const struct expr *e, const struct scope *scope, struct eval *out,
 		   struct diag *d)
 {
-	struct ctx c = {e, scope ? scope : &no_scope, d};
-	struct ref r;
-	memset(out, 0, sizeof *out);
-	out->kind = EVAL_MISSING;
-	if (!eval_one(&c, e->root, &r))
-		return false;
-	*out = r.v;
-	return true;
+	return eval_top(e, scope, true, out, d);
 }
 
 bool expr_eval_series(const struct expr *e, const struct scope *scope,

@@ -634,20 +634,28 @@ static bool parse_literal(struct parser *p, struct step *st)
 	return true;
 }
 
-/* '.' NAME */
-static bool parse_dot(struct parser *p, const struct token *dot, struct step *st)
+/* The NAME of a step; `what` is what the message says was expected. */
+static bool parse_step_name(struct parser *p, struct step *st, const char *what)
 {
 	const struct token *t = peek(p);
-	st->start = dot->off;
 	if (!is_name_token(t)) {
-		perr(p, t->off, t->len, "expected a name after '.', found %s", found(p, t));
+		perr(p, t->off, t->len, "expected %s, found %s", what, found(p, t));
 		return false;
 	}
 	advance(p);
 	st->name = xstrndup(p->s + t->off, t->len);
 	st->off = t->off;
 	st->len = t->len;
-	st->end = t->off + t->len;
+	return true;
+}
+
+/* '.' NAME */
+static bool parse_dot(struct parser *p, const struct token *dot, struct step *st)
+{
+	st->start = dot->off;
+	if (!parse_step_name(p, st, "a name after '.'"))
+		return false;
+	st->end = st->off + st->len;
 	return true;
 }
 
@@ -656,15 +664,8 @@ static bool parse_lookup(struct parser *p, const struct token *lb, struct step *
 {
 	st->lookup = true;
 	st->start = lb->off;
-	const struct token *t = peek(p);
-	if (!is_name_token(t)) {
-		perr(p, t->off, t->len, "expected a column name after '[', found %s", found(p, t));
+	if (!parse_step_name(p, st, "a column name after '['"))
 		return false;
-	}
-	advance(p);
-	st->name = xstrndup(p->s + t->off, t->len);
-	st->off = t->off;
-	st->len = t->len;
 	const struct token *eq = peek(p);
 	if (eq->kind != T_ASSIGN && eq->kind != T_EQ) {
 		perr(p, eq->off, eq->len, "expected '=' after '[%s', found %s", st->name,
@@ -744,36 +745,50 @@ static struct node *parse_unary(struct parser *p)
 	return prefix(p, t, N_NEG, parse_unary);
 }
 
-/* prod := unary (('*'|'/') unary)* */
-static struct node *parse_prod(struct parser *p)
+/* An operator of one level of left-associative operators: its token
+ * and what it builds. */
+struct infix {
+	enum tok_kind tok;
+	enum node_kind kind;
+	enum bin_op op;
+};
+
+/* operand (op operand)*, for the ops of one level, built to the left:
+ * a - b - c is (a - b) - c.  'and' and 'or' use it too, op unused. */
+static struct node *left_assoc(struct parser *p, struct node *(*operand)(struct parser *),
+			       const struct infix *ops, size_t nops)
 {
-	struct node *a = parse_unary(p);
-	while (a && (peek(p)->kind == T_STAR || peek(p)->kind == T_SLASH)) {
+	struct node *a = operand(p);
+	while (a) {
+		const struct infix *in = NULL;
+		for (size_t i = 0; i < nops && !in; i++)
+			if (peek(p)->kind == ops[i].tok)
+				in = &ops[i];
+		if (!in)
+			break;
 		const struct token *t = advance(p);
-		struct node *b = parse_unary(p);
+		struct node *b = operand(p);
 		if (!b) {
 			node_free(a);
 			return NULL;
 		}
-		a = binary(p, N_BIN, t->kind == T_STAR ? OP_MUL : OP_DIV, t, a, b);
+		a = binary(p, in->kind, in->op, t, a, b);
 	}
 	return a;
+}
+
+/* prod := unary (('*'|'/') unary)* */
+static struct node *parse_prod(struct parser *p)
+{
+	static const struct infix ops[] = {{T_STAR, N_BIN, OP_MUL}, {T_SLASH, N_BIN, OP_DIV}};
+	return left_assoc(p, parse_unary, ops, ARRAY_LEN(ops));
 }
 
 /* sum := prod (('+'|'-') prod)* */
 static struct node *parse_sum(struct parser *p)
 {
-	struct node *a = parse_prod(p);
-	while (a && (peek(p)->kind == T_PLUS || peek(p)->kind == T_MINUS)) {
-		const struct token *t = advance(p);
-		struct node *b = parse_prod(p);
-		if (!b) {
-			node_free(a);
-			return NULL;
-		}
-		a = binary(p, N_BIN, t->kind == T_PLUS ? OP_ADD : OP_SUB, t, a, b);
-	}
-	return a;
+	static const struct infix ops[] = {{T_PLUS, N_BIN, OP_ADD}, {T_MINUS, N_BIN, OP_SUB}};
+	return left_assoc(p, parse_prod, ops, ARRAY_LEN(ops));
 }
 
 /* cmp := sum (('=='|'!='|'<'|'<='|'>'|'>=') sum)? */
@@ -813,33 +828,15 @@ static struct node *parse_not(struct parser *p)
 /* and := not ('and' not)* */
 static struct node *parse_and(struct parser *p)
 {
-	struct node *a = parse_not(p);
-	while (a && peek(p)->kind == T_AND) {
-		const struct token *t = advance(p);
-		struct node *b = parse_not(p);
-		if (!b) {
-			node_free(a);
-			return NULL;
-		}
-		a = binary(p, N_AND, OP_ADD, t, a, b);
-	}
-	return a;
+	static const struct infix ops[] = {{T_AND, N_AND, OP_ADD}};
+	return left_assoc(p, parse_not, ops, ARRAY_LEN(ops));
 }
 
 /* or := and ('or' and)* */
 static struct node *parse_or(struct parser *p)
 {
-	struct node *a = parse_and(p);
-	while (a && peek(p)->kind == T_OR) {
-		const struct token *t = advance(p);
-		struct node *b = parse_and(p);
-		if (!b) {
-			node_free(a);
-			return NULL;
-		}
-		a = binary(p, N_OR, OP_ADD, t, a, b);
-	}
-	return a;
+	static const struct infix ops[] = {{T_OR, N_OR, OP_ADD}};
+	return left_assoc(p, parse_and, ops, ARRAY_LEN(ops));
 }
 
 struct expr *expr_parse(const char *text, size_t len, struct loc at, struct diag *d)
