@@ -17,11 +17,11 @@
 #include <cairo.h>
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
-#include <pthread.h>
 #include <pango/pangocairo.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "draw/font.h"
 #include "chart_int.h"
 
 /* Output */
@@ -67,11 +67,6 @@ static void svg_renumber(const struct buf *in, struct buf *out)
 	}
 }
 
-/* pango, cairo and fontconfig keep the fonts they loaded until exit.
- * Releasing them at exit raced pango's own threads (a cairo assertion
- * now and then), so they are left to the exit; the tests' leak checker
- * is told about those caches in tests/lsan.supp. */
-
 static bool setup_fonts(struct render *r);
 
 static bool setup(struct render *r, enum chart_format f, struct buf *file)
@@ -107,17 +102,8 @@ static bool setup_fonts(struct render *r)
 	cairo_set_source_rgb(r->cr, 1, 1, 1);
 	cairo_paint(r->cr);
 
-	/* Unhinted metrics: text measures the same at 1x and 2x and on
-	 * every machine; fixed resolution, whatever fontconfig says. */
-	r->pango = pango_cairo_create_context(r->cr);
-	cairo_font_options_t *fo = cairo_font_options_create();
-	cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
-	cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
-	cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
-	pango_cairo_context_set_font_options(r->pango, fo);
-	cairo_font_options_destroy(fo);
-	pango_cairo_context_set_resolution(r->pango, 96);
-	pango_context_set_round_glyph_positions(r->pango, FALSE);
+	/* Font sizes in CSS pixels. */
+	r->pango = font_context_new(r->cr, 96, CAIRO_ANTIALIAS_GRAY);
 	r->font_tick = pango_font_description_from_string("DejaVu Sans 9");
 	r->font_small = pango_font_description_from_string("DejaVu Sans 8");
 	r->font_text = pango_font_description_from_string("DejaVu Sans 10");
@@ -295,46 +281,30 @@ void chart_clear(struct chart *c)
 	memset(c, 0, sizeof *c);
 }
 
-/* Fonts: FreeType faces, which cairo shares between threads, and
- * fontconfig are not safe to use from two threads at once (seen as
- * crashes in libfreetype and libcairo under -j), so everything that
- * draws text takes this lock.  Recursive: a PDF page draws charts. */
-static pthread_mutex_t font_lock;
-static pthread_once_t font_once = PTHREAD_ONCE_INIT;
-
-static void font_lock_init(void)
-{
-	pthread_mutexattr_t a;
-	pthread_mutexattr_init(&a);
-	pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
-	pthread_mutex_init(&font_lock, &a);
-	pthread_mutexattr_destroy(&a);
-}
-
+/* Kept for render/pdf.c until it takes font_lock() itself. */
 void chart_fonts_lock(void)
 {
-	pthread_once(&font_once, font_lock_init);
-	pthread_mutex_lock(&font_lock);
+	font_lock();
 }
 
 void chart_fonts_unlock(void)
 {
-	pthread_mutex_unlock(&font_lock);
+	font_unlock();
 }
 
 bool chart_render(const struct chart *c, enum chart_format f, struct buf *out, char **err)
 {
-	chart_fonts_lock();
+	font_lock();
 	bool ok = render_unlocked(c, f, out, err);
-	chart_fonts_unlock();
+	font_unlock();
 	return ok;
 }
 
 bool chart_draw(const struct chart *c, cairo_t *cr, double x, double y, double scale,
 		char **err)
 {
-	chart_fonts_lock();
+	font_lock();
 	bool ok = draw_unlocked(c, cr, x, y, scale, err);
-	chart_fonts_unlock();
+	font_unlock();
 	return ok;
 }
