@@ -99,8 +99,7 @@ struct chart {
  *   "chart width and height must be between 120 and 8000 pixels (got
  *    50x405)"
  *   "cairo: <cairo's status>"
- * The first render registers an atexit() handler that releases pango's,
- * cairo's and fontconfig's font caches, so leak checkers see none. */
+ * Takes font_lock() (draw/font.h) while it draws. */
 bool chart_render(const struct chart *c, enum chart_format f, struct buf *out, char **err);
 
 /* Draws c as chart_render() does, as vectors, onto cr (a PDF page):
@@ -154,10 +153,8 @@ bool chart_ticks(double lo, double hi, bool log, bool widen, int max_labels,
 		 struct chart_ticks *t);
 void chart_ticks_free(struct chart_ticks *t);
 
-/* The lock every drawing of text takes (chart_render() and chart_draw()
- * take it themselves; the PDF takes it around a whole document): the
- * font libraries under cairo and pango are not safe from two threads at
- * once.  Recursive. */
+/* font_lock() and font_unlock() of draw/font.h, under their old names
+ * until render/pdf.c calls those; then these go. */
 void chart_fonts_lock(void);
 void chart_fonts_unlock(void);
 

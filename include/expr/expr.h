@@ -12,8 +12,9 @@
  * 4e-05); STRING is '...' or "..." (escapes \\ \' \" \n \t); NAME is
  * [A-Za-z_][A-Za-z0-9_]*, and `and`, `or`, `not` are keywords (still
  * usable after a '.' or '[').  A row lookup's literal is a number, a
- * string or a bare word: results[source=groq].  Nesting deeper than 200
- * levels is an error.
+ * string or a bare word: results[source=groq].  Nesting deeper than the
+ * cap expr_depth (data/limit.h: 200 levels unless site.yaml or
+ * LOGDOWN_LIMIT_EXPR_DEPTH raises it) is an error.
  *
  * Names: the first name of a chain resolves in the scope (see struct
  * scope), innermost first; then each '.' name is a field or series of a

@@ -1,0 +1,644 @@
+/* layout.c: where everything on a chart goes: the axes' ranges and
+ * ticks, the margins from the measured text (leaving out the title,
+ * then the axis labels, of a chart too small for them), category
+ * labels, the data mapped to pixels (big series reduced to what the
+ * pixel columns show), the room for bar values, and the legend's
+ * corner or its place outside.  draw.c then draws what this decided. */
+#include "draw/chart.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "chart_int.h"
+
+double axis_map(const struct axis *a, double v)
+{
+	double t = a->log ? (log10(v) - log10(a->lo)) / (log10(a->hi) - log10(a->lo))
+			  : (v - a->lo) / (a->hi - a->lo);
+	return a->p0 + t * (a->p1 - a->p0);
+}
+
+/* Layout */
+
+/* Sets the axis range from the data range lo..hi and the explicit
+ * limits, widening automatic ends to whole ticks. */
+static void axis_setup(struct axis *a, double lo, double hi, bool has_lo, double min, bool has_hi,
+		       double max, bool log, bool widen, int max_labels)
+{
+	chart_ticks_free(&a->t);
+	a->log = log;
+	if (has_lo)
+		lo = min;
+	if (has_hi)
+		hi = max;
+	if (!(lo < hi)) {
+		/* One value, or an explicit limit beyond the data: open up the
+		 * automatic end(s). */
+		if (log) {
+			if (!has_lo)
+				lo = (has_hi ? hi : lo) / (has_hi ? 10 : 3.16);
+			if (!has_hi)
+				hi = (has_lo ? lo : hi) * (has_lo ? 10 : 3.16);
+		} else {
+			double d = lo == 0 ? 1 : fabs(lo) * (has_lo || has_hi ? 1 : 0.1);
+			if (!has_lo)
+				lo = (has_hi ? hi : lo) - d;
+			if (!has_hi)
+				hi = (has_lo ? lo : hi) + d;
+		}
+	}
+	if (!chart_ticks(lo, hi, log, widen, max_labels, &a->t)) {
+		a->lo = lo;
+		a->hi = hi;
+		return;
+	}
+	if ((has_lo || has_hi) && widen) {
+		double nlo = has_lo ? min : a->t.lo, nhi = has_hi ? max : a->t.hi;
+		chart_ticks_free(&a->t);
+		if (!chart_ticks(nlo, nhi, log, false, max_labels, &a->t)) {
+			a->lo = nlo;
+			a->hi = nhi;
+			return;
+		}
+	}
+	a->lo = a->t.lo;
+	a->hi = a->t.hi;
+}
+
+static double text_height(struct render *r, const PangoFontDescription *f)
+{
+	double w, h;
+	text_measure(r, f, "0Ay", &w, &h);
+	return h;
+}
+
+/* Do the labelled ticks of a set overlap, given the gap they need? */
+static bool labels_crowd(struct render *r, const struct axis *a, bool horizontal, double gap)
+{
+	double prev_end = -INFINITY;
+	for (size_t i = 0; i < a->t.n; i++) {
+		const struct chart_tick *k = &a->t.tick[i];
+		if (!k->label[0])
+			continue;
+		double w, h, p = axis_map(a, k->value);
+		text_measure(r, r->font_tick, k->label, &w, &h);
+		double size = horizontal ? w : h;
+		/* The y axis runs upward: walk it in pixel order. */
+		double start = horizontal ? p - size / 2 : -p - size / 2;
+		if (start < prev_end + gap)
+			return true;
+		prev_end = start + size;
+	}
+	return false;
+}
+
+static double max_tick_width(struct render *r, const struct axis *a)
+{
+	double m = 0;
+	for (size_t i = 0; i < a->t.n; i++) {
+		if (!a->t.tick[i].label[0])
+			continue;
+		double w, h;
+		text_measure(r, r->font_tick, a->t.tick[i].label, &w, &h);
+		m = fmax(m, w);
+	}
+	return m;
+}
+
+static double last_tick_half_width(struct render *r, const struct axis *a)
+{
+	for (size_t i = a->t.n; i-- > 0;) {
+		if (!a->t.tick[i].label[0])
+			continue;
+		double w, h;
+		text_measure(r, r->font_tick, a->t.tick[i].label, &w, &h);
+		return w / 2 - (a->p1 - axis_map(a, a->t.tick[i].value));
+	}
+	return 0;
+}
+
+PangoLayout *category_layout(struct render *r, size_t i, double slot)
+{
+	double room = fmax(slot * (double)r->cat_every - 6, 8);
+	PangoLayout *l = text_new(r, r->font_tick, r->c->categories[i], room, r->cat_wrap ? 2 : 1);
+	return l;
+}
+
+/* Decides how category names fit under slots of the given width, and
+ * returns the height they take: on one line when they fit; else wrapped
+ * to two lines (and cut short after that) while the slots are wide
+ * enough to read; else one name in every few, on one line each. */
+static double category_labels_plan(struct render *r, double slot)
+{
+	const struct chart *c = r->c;
+	double wmax = 0, hmax = 0;
+	for (size_t i = 0; i < c->ncategories; i++) {
+		double w, h;
+		text_measure(r, r->font_tick, c->categories[i], &w, &h);
+		wmax = fmax(wmax, w);
+		hmax = fmax(hmax, h);
+	}
+	r->cat_wrap = false;
+	r->cat_every = 1;
+	if (wmax <= slot - 6)
+		return hmax;
+	if (slot >= 60) {
+		r->cat_wrap = true;
+		double h2 = 0;
+		for (size_t i = 0; i < c->ncategories; i++) {
+			PangoLayout *l = category_layout(r, i, slot);
+			double w, h;
+			text_size(l, &w, &h);
+			h2 = fmax(h2, h);
+			g_object_unref(l);
+		}
+		return h2;
+	}
+	double every = ceil((fmin(wmax, 160) + 10) / fmax(slot, 1));
+	r->cat_every = every < 1 ? 1 : (size_t)every;
+	return hmax;
+}
+
+/* The roofline's automatic ranges: every point and ridge, a decade of
+ * sloped roof left of the lowest ridge, room above the highest peak for
+ * its label. */
+void roofline_ranges(struct render *r)
+{
+	const struct chart *c = r->c;
+	double top = 0, bw_min = INFINITY, bw_max = 0, peak_min = INFINITY;
+	for (size_t i = 0; i < c->npeaks; i++) {
+		top = fmax(top, c->peaks[i].value);
+		peak_min = fmin(peak_min, c->peaks[i].value);
+	}
+	for (size_t i = 0; i < c->nbandwidths; i++) {
+		bw_min = fmin(bw_min, c->bandwidths[i].value);
+		bw_max = fmax(bw_max, c->bandwidths[i].value);
+	}
+	double xlo = top / bw_max / 10, xhi = top / bw_min * 3;
+	double ylo = peak_min / 10, yhi = top * 2.5;
+	for (size_t i = 0; i < c->npoints; i++) {
+		xlo = fmin(xlo, c->points[i].intensity / 2);
+		xhi = fmax(xhi, c->points[i].intensity * 3);
+		ylo = fmin(ylo, c->points[i].performance / 2);
+	}
+	/* The weakest roof enters at the left edge; show where, unless that
+	 * stretches the axis beyond six decades under the peak. */
+	ylo = fmin(ylo, fmax(bw_min * xlo, top / 1e6));
+	r->dx_lo = xlo;
+	r->dx_hi = xhi;
+	r->dy_lo = ylo;
+	r->dy_hi = yhi;
+}
+
+/* Margins, axes and ticks, from the text they must hold.  A small chart
+ * first leaves out its title, then its axis labels, so that the plot
+ * keeps some room. */
+static void layout(struct render *r)
+{
+	const struct chart *c = r->c;
+	bool bar = c->type == CHART_BAR, roof = c->type == CHART_ROOFLINE;
+	double tick_h = text_height(r, r->font_tick);
+	double label_h = text_height(r, r->font_text);
+	const char *xl = c->x_label && *c->x_label ? c->x_label : NULL;
+	const char *yl = c->y_label && *c->y_label ? c->y_label : NULL;
+	if (roof && !c->x_label)
+		xl = "Arithmetic intensity (FLOP/byte)";
+	if (roof && !c->y_label)
+		yl = "Performance (FLOP/s)";
+	double title_h = 0;
+	if (c->title && *c->title) {
+		PangoLayout *l = text_new(r, r->font_title, c->title, r->w - 24, 2);
+		double w;
+		text_size(l, &w, &title_h);
+		g_object_unref(l);
+	}
+	double right = 14 + (r->legend_outside ? r->lg_w + 12 : 0);
+	double top = 10, bottom = 0, left = 0;
+	for (int level = 0; level < 3; level++) {
+		r->title = level < 1 && title_h > 0 ? c->title : NULL;
+		r->x_label = level < 2 ? xl : NULL;
+		r->y_label = level < 2 ? yl : NULL;
+		top = 10 + (r->title ? title_h + 8 : 0);
+		left = 8 + (r->y_label ? label_h + 8 : 0);
+		bottom = 8 + (r->x_label ? label_h + 6 : 0);
+		double xtick_h = tick_h;
+		if (bar) {
+			double slot = (r->w - left - right - 40) / (double)c->ncategories;
+			xtick_h = category_labels_plan(r, slot);
+		}
+		bottom += xtick_h + TICK_LEN + 4;
+		if (r->h - top - bottom >= 60 && r->w - left - right >= 100)
+			break;
+	}
+	r->T = round(top);
+	r->B = round(fmax(r->h - bottom, top + 10));
+	double plot_h = r->B - r->T;
+
+	/* Line and scatter data keep off the frame by a few pixels where
+	 * the range is automatic, so no marker is cut in half. */
+	double inset = 0;
+	if (c->type == CHART_LINE || c->type == CHART_SCATTER)
+		inset = fmin(r->mark_r > 0 ? r->mark_r + 3 : 4, plot_h / 4);
+	bool has_xlo = c->has_x_min, has_xhi = c->has_x_max;
+	bool has_ylo = c->has_y_min, has_yhi = c->has_y_max;
+	double ylo = r->dy_lo, yhi = r->dy_hi + r->bar_value_room;
+	if (bar && !c->y_log) {
+		ylo = fmin(ylo, 0);
+		yhi = fmax(yhi, 0);
+	}
+	bool xlog = roof || c->x_log, ylog = roof || c->y_log;
+
+	/* y first: its labels set the left margin.  As many ticks as fit
+	 * with room between their labels, and never fewer than two. */
+	for (int ymax = (int)fmax(2, plot_h / 30);; ymax--) {
+		axis_setup(&r->y, ylo, yhi, has_ylo, c->y_min, has_yhi, c->y_max, ylog, !roof,
+			   ymax);
+		r->y.p0 = r->B - (has_ylo || bar ? 0 : inset);
+		r->y.p1 = r->T + (has_yhi || bar ? 0 : inset);
+		if (ymax <= 2 || !labels_crowd(r, &r->y, false, 6))
+			break;
+	}
+	left += max_tick_width(r, &r->y) + 4 + TICK_LEN;
+	r->L = round(left);
+	r->R = round(fmax(r->w - right, left + 10));
+
+	if (bar) {
+		r->x.log = false;
+		r->x.lo = 0;
+		r->x.hi = (double)c->ncategories;
+		r->x.p0 = r->L;
+		r->x.p1 = r->R;
+		category_labels_plan(r, (r->R - r->L) / (double)c->ncategories);
+		return;
+	}
+	/* x likewise; then room on the right for the last label, and again. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (int xmax = (int)fmax(2, (r->R - r->L) / 45);; xmax--) {
+			axis_setup(&r->x, r->dx_lo, r->dx_hi, has_xlo, c->x_min, has_xhi, c->x_max,
+				   xlog, !roof, xmax);
+			r->x.p0 = r->L + (has_xlo ? 0 : inset);
+			r->x.p1 = r->R - (has_xhi ? 0 : inset);
+			if (xmax <= 2 || !labels_crowd(r, &r->x, true, 14))
+				break;
+		}
+		double over = last_tick_half_width(r, &r->x) - (r->w - r->R) + 4;
+		if (over <= 0 || r->R - over < r->L + 40)
+			break;
+		r->R = round(r->R - over);
+	}
+}
+
+/* Data to pixels */
+
+static void pts_push(struct pts *s, double x, double y)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 64;
+		s->p = xrealloc(s->p, s->cap * sizeof *s->p);
+	}
+	/* A tenth of a device pixel is finer than any screen shows, and
+	 * short numbers keep the SVG small. */
+	s->p[s->n].x = isnan(x) ? x : round(x * 10) / 10;
+	s->p[s->n].y = isnan(y) ? y : round(y * 10) / 10;
+	s->n++;
+}
+
+static void pts_break(struct pts *s)
+{
+	if (s->n > 0 && !isnan(s->p[s->n - 1].x))
+		pts_push(s, NAN, NAN);
+}
+
+/* One pixel column's worth of a reduced line: the points in the order
+ * they came, keeping only the first, lowest, highest and last. */
+struct column {
+	long col;
+	size_t n;
+	struct pt first, last, lo, hi;
+	size_t ilo, ihi;
+};
+
+static void column_flush(struct pts *s, const struct column *k, double scale)
+{
+	if (k->n == 0)
+		return;
+	pts_push(s, k->first.x * scale, k->first.y * scale);
+	/* Pixel y grows downward: the highest value has the smallest y. */
+	const struct pt *a = &k->lo, *b = &k->hi;
+	if (k->ihi < k->ilo)
+		a = &k->hi, b = &k->lo;
+	if (k->n > 2) {
+		pts_push(s, a->x * scale, a->y * scale);
+		pts_push(s, b->x * scale, b->y * scale);
+	}
+	if (k->n > 1)
+		pts_push(s, k->last.x * scale, k->last.y * scale);
+}
+
+/* Maps series i to device pixels.  A line with more than twice as many
+ * points as the plot has pixel columns keeps per column its first,
+ * minimum, maximum and last point; a scatter as big keeps one point per
+ * marker-sized cell. */
+static void project(struct render *r, size_t i)
+{
+	const struct chart_series *s = &r->c->series[i];
+	struct pts *out = &r->ser[i];
+	out->n = 0;
+	double sc = r->scale;
+	double cols = (r->R - r->L) * sc;
+	bool reduce = (double)s->n > 2 * cols;
+	out->reduced = reduce;
+	if (r->c->type == CHART_SCATTER) {
+		double cell = fmax(1, r->mark_r) * sc;
+		long gw = (long)((r->R - r->L) * sc / cell) + 3;
+		long gh = (long)((r->B - r->T) * sc / cell) + 3;
+		unsigned char *seen = reduce ? xcalloc((size_t)(gw * gh), 1) : NULL;
+		for (size_t j = 0; j < s->n; j++) {
+			double x = series_x(s, j), y = s->y[j];
+			if (!isfinite(x) || !isfinite(y))
+				continue;
+			double px = axis_map(&r->x, x), py = axis_map(&r->y, y);
+			if (seen) {
+				long cx = (long)floor((px - r->L) * sc / cell) + 1;
+				long cy = (long)floor((py - r->T) * sc / cell) + 1;
+				if (cx < 0 || cy < 0 || cx >= gw || cy >= gh)
+					continue;
+				if (seen[cy * gw + cx])
+					continue;
+				seen[cy * gw + cx] = 1;
+			}
+			pts_push(out, px, py);
+		}
+		free(seen);
+		return;
+	}
+	struct column k = {.col = LONG_MIN};
+	for (size_t j = 0; j < s->n; j++) {
+		double x = series_x(s, j), y = s->y[j];
+		if (!isfinite(x) || !isfinite(y)) {
+			if (reduce) {
+				column_flush(out, &k, 1);
+				k.n = 0;
+				k.col = LONG_MIN;
+			}
+			pts_break(out);
+			continue;
+		}
+		double px = axis_map(&r->x, x) * sc, py = axis_map(&r->y, y) * sc;
+		if (!reduce) {
+			pts_push(out, px / sc, py / sc);
+			continue;
+		}
+		long col = (long)floor(px);
+		if (col != k.col || k.n == 0) {
+			column_flush(out, &k, 1 / sc);
+			k.col = col;
+			k.n = 0;
+			k.first = k.lo = k.hi = (struct pt){px, py};
+			k.ilo = k.ihi = j;
+		}
+		if (py > k.lo.y)
+			k.lo = (struct pt){px, py}, k.ilo = j;
+		if (py < k.hi.y)
+			k.hi = (struct pt){px, py}, k.ihi = j;
+		k.last = (struct pt){px, py};
+		k.n++;
+	}
+	if (reduce)
+		column_flush(out, &k, 1 / sc);
+}
+
+/* Legend */
+
+bool series_labelled(const struct chart *c, size_t i)
+{
+	return c->series[i].label && c->series[i].label[0];
+}
+
+static void legend_measure(struct render *r)
+{
+	const struct chart *c = r->c;
+	r->legend = false;
+	double wmax = 0, h = 0;
+	size_t rows = 0;
+	for (size_t i = 0; i < c->nseries; i++) {
+		if (!series_labelled(c, i))
+			continue;
+		double w, th;
+		text_measure(r, r->font_tick, c->series[i].label, &w, &th);
+		wmax = fmax(wmax, fmin(w, 220));
+		h = fmax(h, th);
+		rows++;
+	}
+	if (rows == 0)
+		return;
+	r->legend = true;
+	r->lg_row = fmax(h, 14) + 3;
+	double sample = c->type == CHART_LINE ? 26 : 14;
+	r->lg_w = ceil(8 + sample + 6 + wmax + 8);
+	r->lg_h = ceil(6 + rows * r->lg_row + 3);
+}
+
+/* A coarse map of the plot: which 3-pixel cells hold data. */
+struct occupancy {
+	double x0, y0, cell;
+	long w, h;
+	unsigned char *m;
+};
+
+static void occ_rect(struct occupancy *o, double x0, double y0, double x1, double y1)
+{
+	long a = (long)floor((fmin(x0, x1) - o->x0) / o->cell);
+	long b = (long)floor((fmax(x0, x1) - o->x0) / o->cell);
+	long c = (long)floor((fmin(y0, y1) - o->y0) / o->cell);
+	long d = (long)floor((fmax(y0, y1) - o->y0) / o->cell);
+	if (a < 0)
+		a = 0;
+	if (c < 0)
+		c = 0;
+	if (b >= o->w)
+		b = o->w - 1;
+	if (d >= o->h)
+		d = o->h - 1;
+	for (long y = c; y <= d; y++)
+		for (long x = a; x <= b; x++)
+			o->m[y * o->w + x] = 1;
+}
+
+static void occ_segment(struct occupancy *o, struct pt a, struct pt b, double pad)
+{
+	double len = hypot(b.x - a.x, b.y - a.y);
+	int steps = (int)(len / o->cell) + 1;
+	for (int i = 0; i <= steps; i++) {
+		double t = (double)i / steps;
+		double x = a.x + t * (b.x - a.x), y = a.y + t * (b.y - a.y);
+		occ_rect(o, x - pad, y - pad, x + pad, y + pad);
+	}
+}
+
+static long occ_count(const struct occupancy *o, double x0, double y0, double x1, double y1)
+{
+	long a = (long)floor((x0 - o->x0) / o->cell), b = (long)floor((x1 - o->x0) / o->cell);
+	long c = (long)floor((y0 - o->y0) / o->cell), d = (long)floor((y1 - o->y0) / o->cell);
+	long n = 0;
+	for (long y = c < 0 ? 0 : c; y <= d && y < o->h; y++)
+		for (long x = a < 0 ? 0 : a; x <= b && x < o->w; x++)
+			n += o->m[y * o->w + x];
+	return n;
+}
+
+/* The geometry of bar j of series i. */
+void bar_rect(const struct render *r, size_t cat, size_t i, double *x0, double *x1)
+{
+	double slot = (r->R - r->L) / (double)r->c->ncategories;
+	double bw = slot * (r->c->nseries == 1 ? 0.6 : 0.78) / (double)r->c->nseries;
+	/* A few categories would give slabs: no bar wider than 110 pixels. */
+	bw = fmin(bw, 110);
+	double group = bw * (double)r->c->nseries;
+	double left = r->L + slot * (double)cat + (slot - group) / 2;
+	double gap = bw > 10 ? 1.5 : 0;
+	*x0 = device_round(r, left + bw * (double)i + gap / 2);
+	*x1 = device_round(r, left + bw * (double)(i + 1) - gap / 2);
+}
+
+double bar_base(const struct render *r)
+{
+	if (r->y.log)
+		return r->y.p0;
+	double base = fmin(fmax(0, r->y.lo), r->y.hi);
+	return axis_map(&r->y, base);
+}
+
+static void occ_fill(struct render *r, struct occupancy *o)
+{
+	const struct chart *c = r->c;
+	if (c->type == CHART_BAR) {
+		double label_h = r->bar_values ? text_height(r, r->font_small) + 3 : 0;
+		for (size_t j = 0; j < c->ncategories; j++)
+			for (size_t i = 0; i < c->nseries; i++) {
+				double v = c->series[i].y[j], x0, x1;
+				if (!isfinite(v))
+					continue;
+				bar_rect(r, j, i, &x0, &x1);
+				double top = axis_map(&r->y, v), base = bar_base(r);
+				occ_rect(o, x0, fmin(top, base) - (v >= 0 ? label_h : 0), x1,
+					 fmax(top, base) + (v < 0 ? label_h : 0));
+			}
+		return;
+	}
+	for (size_t i = 0; i < c->nseries; i++) {
+		const struct pts *s = &r->ser[i];
+		double pad = r->markers[i] ? r->mark_r + 1 : 2;
+		for (size_t j = 0; j < s->n; j++) {
+			struct pt a = s->p[j];
+			if (isnan(a.x))
+				continue;
+			occ_rect(o, a.x - pad, a.y - pad, a.x + pad, a.y + pad);
+			if (c->type == CHART_LINE && j + 1 < s->n && !isnan(s->p[j + 1].x))
+				occ_segment(o, a, s->p[j + 1], 2);
+		}
+	}
+}
+
+/* Puts the legend in the emptiest corner of the plot; with data in
+ * every corner, outside on the right.  Returns false when it must go
+ * outside. */
+static bool legend_place(struct render *r)
+{
+	struct occupancy o = {.x0 = r->L, .y0 = r->T, .cell = 3};
+	o.w = (long)((r->R - r->L) / o.cell) + 1;
+	o.h = (long)((r->B - r->T) / o.cell) + 1;
+	o.m = xcalloc((size_t)(o.w * o.h), 1);
+	occ_fill(r, &o);
+	const double m = 8;
+	double xs[2] = {r->R - m - r->lg_w, r->L + m};
+	double ys[2] = {r->T + m, r->B - m - r->lg_h};
+	/* Preference: top right, top left, bottom right, bottom left. */
+	static const int order[4][2] = {{0, 0}, {1, 0}, {0, 1}, {1, 1}};
+	long best = LONG_MAX;
+	int pick = -1;
+	for (int i = 0; i < 4; i++) {
+		double x = xs[order[i][0]], y = ys[order[i][1]];
+		if (x < r->L || y < r->T)
+			continue;
+		long n = occ_count(&o, x - 3, y - 3, x + r->lg_w + 3, y + r->lg_h + 3);
+		if (n < best) {
+			best = n;
+			pick = i;
+		}
+	}
+	free(o.m);
+	if (pick < 0 || best > 0)
+		return false;
+	r->lg_x = xs[order[pick][0]];
+	r->lg_y = ys[order[pick][1]];
+	return true;
+}
+
+/* Bars */
+
+static void bar_values_plan(struct render *r)
+{
+	/* Values go above the bars when each fits its bar's width. */
+	const struct chart *c = r->c;
+	r->bar_values = false;
+	r->bar_value_room = 0;
+	if (c->y_log || c->ncategories * c->nseries > 40)
+		return;
+	double slot = (r->w - 120) / (double)c->ncategories;
+	double bw = slot * (c->nseries == 1 ? 0.6 : 0.78) / (double)c->nseries;
+	for (size_t i = 0; i < c->nseries; i++)
+		for (size_t j = 0; j < c->ncategories; j++) {
+			char s[64];
+			double w, h;
+			if (!isfinite(c->series[i].y[j]))
+				continue;
+			format_value(s, sizeof s, c->series[i].y[j]);
+			text_measure(r, r->font_small, s, &w, &h);
+			if (w > bw + 4)
+				return;
+		}
+	r->bar_values = true;
+}
+
+/* Lays out and maps the data; again with the legend outside when it
+ * fits in no corner. */
+void layout_arrange(struct render *r)
+{
+	const struct chart *c = r->c;
+	if (c->type == CHART_ROOFLINE) {
+		layout(r);
+		return;
+	}
+	if (c->type == CHART_BAR) {
+		bar_values_plan(r);
+		if (r->bar_values) {
+			/* Room above the tallest bar for its value. */
+			layout(r);
+			double label_h = text_height(r, r->font_small) + 4;
+			double units = (r->y.hi - r->y.lo) / (r->y.p0 - r->y.p1);
+			if (r->dy_hi > 0 && axis_map(&r->y, r->dy_hi) - label_h < r->T)
+				r->bar_value_room = label_h * units;
+		}
+	}
+	legend_measure(r);
+	for (int pass = 0; pass < 3; pass++) {
+		layout(r);
+		/* Outside, the legend must leave the plot some width and fit
+		 * the chart's height; else there is no room for one. */
+		if (r->legend_outside &&
+		    (r->R - r->L < 120 || r->T + r->lg_h > r->h - 4)) {
+			r->legend = r->legend_outside = false;
+			continue;
+		}
+		if (c->type != CHART_BAR)
+			for (size_t i = 0; i < c->nseries; i++)
+				project(r, i);
+		if (!r->legend || r->legend_outside || legend_place(r))
+			break;
+		r->legend_outside = true;
+	}
+}
