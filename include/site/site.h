@@ -3,8 +3,13 @@
  *   load sources (site.yaml, templates, reports and front matter)
  *   -> parse results -> resolve directives -> render -> write
  *
- * The result-file and directive stages are not there yet: reports go
- * from Markdown straight to pages. */
+ * A report's runs are loaded from its result files (runs.h), its values
+ * and directives resolved against them (doc.h), and its page rendered
+ * through the theme (theme.h) and, with pdf, laid out as a PDF (pdf.h).
+ * The site is written into a staging folder that takes the output's
+ * place only when the build succeeds (outdir.h).  Reports are loaded
+ * and rendered on several threads (jobs); what a build may reuse from
+ * the previous output is decided by cache keys (cache.h). */
 #ifndef LOGDOWN_SITE_H
 #define LOGDOWN_SITE_H
 

@@ -1,0 +1,446 @@
+/* pdf_box.c: the resolved document's blocks as boxes (pdf_int.h), in
+ * reading order: paragraphs, headings, code and {log} lines (wrapped,
+ * each continuation marked), lists, block quotes, rules and the
+ * footnotes at the end.  Tables (pdf_table.c), figures and images
+ * (pdf_figure.c) add their boxes through the same box_add().  Which
+ * boxes stay together (keep) is decided where the block is known, and
+ * pagination (pdf.c) only follows it. */
+#include "pdf_int.h"
+
+#include <cmark-gfm-core-extensions.h>
+#include <cmark-gfm.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "resolve/doc.h"
+
+struct box *box_add(struct pdf *p, enum box_kind kind, const struct flow *f, double h,
+		    double before)
+{
+	if (p->nboxes == p->cap) {
+		p->cap = p->cap ? p->cap * 2 : 256;
+		p->boxes = xrealloc(p->boxes, p->cap * sizeof *p->boxes);
+	}
+	struct box *b = &p->boxes[p->nboxes++];
+	memset(b, 0, sizeof *b);
+	b->kind = kind;
+	b->h = h;
+	b->before = before;
+	b->x = f->x;
+	b->w = f->w;
+	b->quote = f->quote < MAX_QUOTE ? f->quote : MAX_QUOTE;
+	memcpy(b->quote_x, f->quote_x, sizeof b->quote_x);
+	b->head = -1;
+	return b;
+}
+
+/* The marker waiting for the first line of a list item. */
+void take_marker(struct flow *f, struct box *b)
+{
+	if (!f->marker)
+		return;
+	b->marker = f->marker;
+	b->marker_x = f->marker_x;
+	f->marker = NULL;
+}
+
+/* Boxes for every line of pa: the first two and the last two stay
+ * together (no orphan, no widow); all of them with keep_all.  Returns
+ * the index of the first box. */
+size_t para_boxes(struct pdf *p, struct flow *f, struct para *pa, double before,
+		  double x_off, bool keep_all)
+{
+	size_t first = p->nboxes;
+	for (int i = 0; i < pa->nlines; i++) {
+		struct box *b = box_add(p, BOX_LINE, f, pa->height[i], i == 0 ? before : 0);
+		b->x += x_off;
+		b->para = pa;
+		b->line = i;
+		pa->refs++;
+		b->keep = keep_all || (i == 0 && pa->nlines >= 2) || i == pa->nlines - 2;
+		if (i == 0)
+			take_marker(f, b);
+	}
+	if (pa->nlines == 0)
+		para_unref(pa);
+	return first;
+}
+
+/* The space above a block: less inside a tight list. */
+double flow_space(const struct flow *f)
+{
+	return f->tight ? 2 : 7;
+}
+
+static void paragraph(struct pdf *p, struct flow *f, cmark_node *n,
+		      const PangoFontDescription *font, unsigned style, double before,
+		      bool keep_all)
+{
+	struct rich r;
+	rich_init(&r);
+	rich_inlines(p, &r, cmark_node_first_child(n), style);
+	PangoLayout *l = layout_new(p, font, f->w);
+	pango_layout_set_text(l, buf_data(&r.text), (int)r.text.len);
+	pango_layout_set_attributes(l, r.attrs);
+	pango_layout_set_line_spacing(l, 1.35f);
+	struct para *pa = para_new(l, &r);
+	if (pa->nlines == 0 || r.text.len == 0) {
+		pa->refs = 1;
+		para_unref(pa);
+		rich_clear(&r);
+		return;
+	}
+	para_boxes(p, f, pa, before, 0, keep_all);
+	rich_clear(&r);
+}
+
+static void heading(struct pdf *p, struct flow *f, cmark_node *n)
+{
+	int level = cmark_node_get_heading_level(n);
+	if (level < 1)
+		level = 1;
+	if (level > 6)
+		level = 6;
+	static const double before[] = {20, 16, 13, 11, 10, 10};
+	struct rich r;
+	rich_init(&r);
+	rich_inlines(p, &r, cmark_node_first_child(n), 0);
+	char *title = xstrdup(buf_data(&r.text));
+	PangoLayout *l = layout_new(p, p->f_head[level - 1], f->w);
+	pango_layout_set_text(l, buf_data(&r.text), (int)r.text.len);
+	pango_layout_set_attributes(l, r.attrs);
+	pango_layout_set_line_spacing(l, 1.2f);
+	struct para *pa = para_new(l, &r);
+	rich_clear(&r);
+	size_t first = p->nboxes;
+	para_boxes(p, f, pa, before[level - 1], 0, true);
+	if (p->nboxes > first) {
+		p->boxes[first].outline = level;
+		p->boxes[first].title = title;
+		/* a little space under it, kept with what follows */
+		p->boxes[p->nboxes - 1].keep = true;
+	} else {
+		free(title);
+	}
+}
+
+/* One line of code or a log as boxes: wrapped to the width, each
+ * continuation marked.  indent: where continuations start (the hanging
+ * indent); the first `lead` bytes (a line number, indentation) stay on
+ * the first line with the character after them; styles come in r. */
+static void code_line(struct pdf *p, struct flow *f, struct rich *r, size_t lead, double indent,
+		      unsigned bg, double before, double pad_top, double pad_bottom, bool keep_first)
+{
+	double inner = f->w - 12;
+	/* no break between the line number or the indentation and the
+	 * first character of the text: a long first word wraps by
+	 * characters instead of leaving the first line empty */
+	const char *t = buf_data(&r->text);
+	if (lead < r->text.len) {
+		lead += (size_t)(g_utf8_next_char(t + lead) - (t + lead));
+		attr_add(r->attrs, pango_attr_allow_breaks_new(FALSE), 0, lead);
+	}
+	PangoLayout *l = layout_new(p, p->f_mono, inner);
+	pango_layout_set_text(l, buf_data(&r->text), (int)r->text.len);
+	pango_layout_set_attributes(l, r->attrs);
+	pango_layout_set_indent(l, (int)(-indent * PANGO_SCALE));
+	struct para *pa = para_new(l, r);
+	for (int i = 0; i < pa->nlines; i++) {
+		double h = pa->height[i] + (i == 0 ? pad_top : 0) +
+			   (i == pa->nlines - 1 ? pad_bottom : 0);
+		struct box *b = box_add(p, BOX_LINE, f, h, i == 0 ? before : 0);
+		b->x += 6;
+		b->para = pa;
+		b->line = i;
+		b->pad_top = i == 0 ? pad_top : 0;
+		b->bg = bg;
+		b->bg_x = f->x;
+		b->bg_w = f->w;
+		b->keep = i < pa->nlines - 1 || keep_first;
+		pa->refs++;
+		if (i == 0)
+			take_marker(f, b);
+		if (i > 0) {
+			b->wrapped = true;
+			b->gutter_x = indent - 8;
+		}
+	}
+	if (pa->nlines == 0) {
+		pa->refs = 1;
+		para_unref(pa);
+	}
+}
+
+static void code_block(struct pdf *p, struct flow *f, cmark_node *n)
+{
+	const char *s = cmark_node_get_literal(n);
+	size_t len = strlen(s);
+	if (len && s[len - 1] == '\n')
+		len--;
+	size_t first = p->nboxes;
+	const char *end = s + len;
+	int k = 0;
+	double em = 8.5 * 0.6; /* a DejaVu Sans Mono cell at 8.5 pt */
+	while (s <= end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		const char *e = nl ? nl : end;
+		struct rich r;
+		rich_init(&r);
+		rich_put(&r, s, (size_t)(e - s), 0, NULL);
+		if (!r.text.len)
+			buf_puts(&r.text, " ");
+		code_line(p, f, &r, strspn(buf_data(&r.text), " \t"), 2 * em, C_CODE_BG,
+			  k == 0 ? flow_space(f) : 0, k == 0 ? 5 : 0, nl ? 0 : 5, false);
+		rich_clear(&r);
+		k++;
+		if (!nl)
+			break;
+		s = nl + 1;
+	}
+	/* the first two and the last two lines stay together */
+	size_t last = p->nboxes;
+	if (last > first + 1)
+		p->boxes[first].keep = true;
+	if (last >= first + 2)
+		p->boxes[last - 2].keep = true;
+}
+
+static void rule(struct pdf *p, struct flow *f)
+{
+	box_add(p, BOX_RULE, f, 12, 6);
+}
+
+static void log_block(struct pdf *p, struct flow *f, const struct directive_result *res)
+{
+	long widest = 1;
+	for (size_t i = 0; i < res->nlines; i++)
+		widest = res->lines[i].no > widest ? res->lines[i].no : widest;
+	int digits = 1;
+	for (long w = widest; w >= 10; w /= 10)
+		digits++;
+	double em = 8.5 * 0.6;
+	double indent = (digits + 1) * em;
+	size_t first = p->nboxes;
+	for (size_t i = 0; i < res->nlines; i++) {
+		const struct directive_line *l = &res->lines[i];
+		struct rich r;
+		rich_init(&r);
+		size_t lead = 0;
+		if (l->no > 0) {
+			char *num = xasprintf("%*ld ", digits, l->no);
+			lead = strlen(num);
+			rich_put(&r, num, strlen(num), S_MUTED, l->href);
+			free(num);
+			/* the number links to the log's page, not underlined */
+			attr_add(r.attrs, pango_attr_underline_new(PANGO_UNDERLINE_NONE), 0,
+				 r.text.len);
+			attr_colour(r.attrs, C_MUTED, 0, r.text.len);
+			rich_put(&r, l->text, strlen(l->text), 0, NULL);
+			if (!*l->text)
+				buf_puts(&r.text, " ");
+		} else {
+			rich_put(&r, l->text, strlen(l->text), S_MUTED | S_ITALIC, NULL);
+		}
+		size_t before = p->nboxes;
+		code_line(p, f, &r, lead, indent, l->hit ? C_HIT_BG : C_CODE_BG,
+			  i == 0 ? flow_space(f) : 0, i == 0 ? 5 : 0, i + 1 == res->nlines ? 5 : 0,
+			  false);
+		if (i == 0 && res->label && p->nboxes > before)
+			p->boxes[before].dest = xstrdup(res->label);
+		rich_clear(&r);
+	}
+	size_t last = p->nboxes;
+	if (last > first + 1)
+		p->boxes[first].keep = true;
+	if (last >= first + 2)
+		p->boxes[last - 2].keep = true;
+}
+
+static PangoLayout *marker_layout(struct pdf *p, const char *text)
+{
+	PangoLayout *l = layout_new(p, p->f_body, 0);
+	pango_layout_set_text(l, text, -1);
+	return l;
+}
+
+static void list_block(struct pdf *p, struct flow *f, cmark_node *n)
+{
+	bool ordered = cmark_node_get_list_type(n) == CMARK_ORDERED_LIST;
+	int k = cmark_node_get_list_start(n);
+	bool tight = cmark_node_get_list_tight(n);
+	static const char *const bullets[] = {"\xE2\x80\xA2", "\xE2\x97\xA6", "\xE2\x96\xAA"};
+	int level = 0;
+	for (cmark_node *a = cmark_node_parent(n); a; a = cmark_node_parent(a))
+		level += cmark_node_get_type(a) == CMARK_NODE_LIST;
+	double indent = ordered ? 20 : 16;
+	bool first_item = true;
+	for (cmark_node *it = cmark_node_first_child(n); it; it = cmark_node_next(it), k++) {
+		struct flow sub = *f;
+		/* deep lists stop moving right while the text has room */
+		bool deep = f->depth >= MAX_DEPTH || f->w - indent < p->tw * 0.4;
+		if (!deep) {
+			sub.x += indent;
+			sub.w -= indent;
+		}
+		sub.depth++;
+		sub.tight = tight;
+		const char *ts = cmark_node_get_type_string(it);
+		char *mark;
+		if (ts && strcmp(ts, "tasklist") == 0)
+			mark = xstrdup(cmark_gfm_extensions_get_tasklist_item_checked(it)
+					       ? "\xE2\x98\x91"
+					       : "\xE2\x98\x90");
+		else if (ordered)
+			mark = xasprintf("%d%c", k, cmark_node_get_list_delim(n) == CMARK_PAREN_DELIM
+							   ? ')'
+							   : '.');
+		else
+			mark = xstrdup(bullets[level % 3]);
+		sub.marker = marker_layout(p, mark);
+		double mw = layout_width(sub.marker);
+		sub.marker_x = deep ? -mw - 4 : -mw - 5;
+		free(mark);
+		size_t before = p->nboxes;
+		pdf_blocks(p, &sub, cmark_node_first_child(it));
+		if (sub.marker) /* an empty item */
+			g_object_unref(sub.marker);
+		if (p->nboxes > before) {
+			p->boxes[before].before = first_item ? flow_space(f) : tight ? 2 : 6;
+		}
+		first_item = false;
+	}
+}
+
+void pdf_footnotes(struct pdf *p, struct flow *f, cmark_node **defs, size_t ndefs)
+{
+	if (!p->nnotes)
+		return;
+	size_t start = p->nboxes;
+	rule(p, f);
+	if (p->nboxes > start)
+		p->boxes[start].before = 14;
+	for (size_t k = 0; k < p->nnotes; k++) {
+		/* cmark-gfm keeps the definitions that are referenced, at the
+		 * end, in the order of their first reference: the order the
+		 * references were numbered in here */
+		cmark_node *def = k < ndefs ? defs[k] : NULL;
+		if (!def)
+			continue;
+		struct flow sub = *f;
+		sub.x += 16;
+		sub.w -= 16;
+		sub.tight = true;
+		char *mark = xasprintf("%zu.", k + 1);
+		sub.marker = layout_new(p, p->f_small, 0);
+		pango_layout_set_text(sub.marker, mark, -1);
+		sub.marker_x = -layout_width(sub.marker) - 5;
+		free(mark);
+		size_t before = p->nboxes;
+		pdf_blocks(p, &sub, cmark_node_first_child(def));
+		if (sub.marker)
+			g_object_unref(sub.marker);
+		if (p->nboxes > before) {
+			char *name = xasprintf("ld-fn-%zu", k + 1);
+			free(p->boxes[before].dest);
+			p->boxes[before].dest = name;
+			p->boxes[before].before = 3;
+		}
+	}
+}
+
+/* A block nested too deep to follow, as one paragraph of its text. */
+static void flat_block(struct pdf *p, struct flow *f, cmark_node *n)
+{
+	struct rich r;
+	rich_init(&r);
+	rich_flat(p, &r, n, 0);
+	PangoLayout *l = layout_new(p, p->f_body, f->w);
+	pango_layout_set_text(l, buf_data(&r.text), (int)r.text.len);
+	pango_layout_set_attributes(l, r.attrs);
+	pango_layout_set_line_spacing(l, 1.35f);
+	struct para *pa = para_new(l, &r);
+	rich_clear(&r);
+	if (pa->nlines == 0) {
+		pa->refs = 1;
+		para_unref(pa);
+		return;
+	}
+	para_boxes(p, f, pa, flow_space(f), 0, false);
+}
+
+static void block(struct pdf *p, struct flow *f, cmark_node *n)
+{
+	const char *ts = cmark_node_get_type_string(n);
+	if (f->depth >= MAX_DEPTH && cmark_node_first_child(n) &&
+	    cmark_node_get_type(n) != CMARK_NODE_PARAGRAPH &&
+	    cmark_node_get_type(n) != CMARK_NODE_HEADING) {
+		flat_block(p, f, n);
+		return;
+	}
+	switch (cmark_node_get_type(n)) {
+	case CMARK_NODE_PARAGRAPH: {
+		cmark_node *img = lone_image(n);
+		if (img)
+			image_block(p, f, img);
+		else
+			paragraph(p, f, n, p->f_body, 0, flow_space(f), false);
+		return;
+	}
+	case CMARK_NODE_HEADING:
+		heading(p, f, n);
+		return;
+	case CMARK_NODE_BLOCK_QUOTE: {
+		struct flow sub = *f;
+		if (f->depth < MAX_DEPTH && f->w - 14 >= p->tw * 0.4) {
+			if (sub.quote < MAX_QUOTE)
+				sub.quote_x[sub.quote] = f->x + 1;
+			sub.quote++;
+			sub.x += 14;
+			sub.w -= 14;
+		}
+		sub.depth++;
+		size_t before = p->nboxes;
+		pdf_blocks(p, &sub, cmark_node_first_child(n));
+		f->marker = sub.marker;
+		if (p->nboxes > before)
+			p->boxes[before].before = flow_space(f);
+		return;
+	}
+	case CMARK_NODE_LIST:
+		list_block(p, f, n);
+		return;
+	case CMARK_NODE_CODE_BLOCK:
+		code_block(p, f, n);
+		return;
+	case CMARK_NODE_THEMATIC_BREAK:
+		rule(p, f);
+		return;
+	case CMARK_NODE_HTML_BLOCK: {
+		const struct directive_result *res = doc_directive(n);
+		if (!res || !res->ok)
+			return; /* the author's own HTML has no print form here */
+		if (res->kind == DIRECTIVE_TABLE)
+			table_block(p, f, res, n);
+		else if (res->kind == DIRECTIVE_LOG)
+			log_block(p, f, res);
+		else
+			chart_block(p, f, res, n);
+		return;
+	}
+	default:
+		break;
+	}
+	if (ts && strcmp(ts, "table") == 0) {
+		gfm_table(p, f, n);
+		return;
+	}
+	if (cmark_node_get_type(n) == CMARK_NODE_FOOTNOTE_DEFINITION)
+		return; /* at the end */
+	pdf_blocks(p, f, cmark_node_first_child(n));
+}
+
+void pdf_blocks(struct pdf *p, struct flow *f, cmark_node *first)
+{
+	for (cmark_node *n = first; n; n = cmark_node_next(n))
+		block(p, f, n);
+}

@@ -1,0 +1,265 @@
+/* pdf_figure.c: figures as boxes: a {chart} drawn as vectors, an image
+ * standing alone in its paragraph (PNG, JPEG, ... through gdk-pixbuf;
+ * SVG through librsvg) or its description where it cannot be shown, and
+ * the caption under a figure or above a table. */
+#include "pdf_int.h"
+
+#include <cmark-gfm.h>
+#include <gdk-pixbuf/gdk-pixbuf.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/fsutil.h"
+#include "resolve/doc.h"
+
+void caption_box(struct pdf *p, struct flow *f, const struct directive_result *res,
+		 const char *kind, double before)
+{
+	if (!res->has_caption && res->number <= 0)
+		return;
+	struct rich r;
+	rich_init(&r);
+	if (res->number > 0) {
+		char *t = xasprintf(res->has_caption ? "%s %d: " : "%s %d", kind, res->number);
+		rich_put(&r, t, strlen(t), S_BOLD, NULL);
+		free(t);
+	}
+	rich_pieces(p, &r, &res->caption, 0, true);
+	PangoLayout *l = layout_new(p, p->f_caption, f->w);
+	pango_layout_set_text(l, buf_data(&r.text), (int)r.text.len);
+	pango_layout_set_attributes(l, r.attrs);
+	pango_layout_set_line_spacing(l, 1.3f);
+	struct para *pa = para_new(l, &r);
+	rich_clear(&r);
+	para_boxes(p, f, pa, before, 0, true);
+}
+
+void chart_block(struct pdf *p, struct flow *f, const struct directive_result *res,
+		 cmark_node *n)
+{
+	const struct chart *c = &res->chart;
+	double cw = (c->width ? c->width : 720) * 0.75, ch = (c->height ? c->height : 405) * 0.75;
+	double body = p->ph - p->mt - p->mb;
+	double scale = 0.75;
+	if (cw > f->w)
+		scale *= f->w / cw, ch *= f->w / cw, cw = f->w;
+	if (ch > body * 0.8) {
+		scale *= body * 0.8 / ch;
+		cw *= body * 0.8 / ch;
+		ch = body * 0.8;
+	}
+	struct box *b = box_add(p, BOX_CHART, f, ch, 10);
+	b->chart = c;
+	b->scale = scale;
+	b->x += (f->w - cw) / 2;
+	b->w = cw;
+	b->keep = true;
+	b->at = loc_line(doc_file(p->doc), doc_line0(p->doc) + cmark_node_get_start_line(n));
+	if (res->label)
+		b->dest = xstrdup(res->label);
+	take_marker(f, b);
+	size_t before = p->nboxes;
+	caption_box(p, f, res, "Figure", 4);
+	if (p->nboxes == before)
+		b->keep = false;
+	else
+		p->boxes[p->nboxes - 1].keep = false;
+}
+
+/* Is n a paragraph holding one image and nothing else? */
+cmark_node *lone_image(cmark_node *n)
+{
+	cmark_node *c = cmark_node_first_child(n);
+	if (!c || cmark_node_get_type(c) != CMARK_NODE_IMAGE)
+		return NULL;
+	for (cmark_node *x = cmark_node_next(c); x; x = cmark_node_next(x)) {
+		if (cmark_node_get_type(x) != CMARK_NODE_SOFTBREAK &&
+		    !(cmark_node_get_type(x) == CMARK_NODE_TEXT &&
+		      strspn(cmark_node_get_literal(x), " \t") == strlen(cmark_node_get_literal(x))))
+			return NULL;
+	}
+	return c;
+}
+
+/* An SVG image and its size in CSS pixels; NULL with *why. */
+static RsvgHandle *svg_load(const char *path, double *w, double *h, const char **why)
+{
+	GError *err = NULL;
+	RsvgHandle *svg = rsvg_handle_new_from_file(path, &err);
+	if (!svg) {
+		g_clear_error(&err);
+		*why = "cannot be read as SVG: the PDF shows its description";
+		return NULL;
+	}
+	rsvg_handle_set_dpi(svg, 96);
+	if (!rsvg_handle_get_intrinsic_size_in_pixels(svg, w, h)) {
+		/* only a viewBox: its size */
+		gboolean has_w, has_h, has_vb;
+		RsvgLength lw, lh;
+		RsvgRectangle vb;
+		rsvg_handle_get_intrinsic_dimensions(svg, &has_w, &lw, &has_h, &lh, &has_vb, &vb);
+		*w = has_vb ? vb.width : 0;
+		*h = has_vb ? vb.height : 0;
+	}
+	if (!(*w > 0 && *h > 0 && *w < 1e5 && *h < 1e5)) {
+		g_object_unref(svg);
+		*why = "has no size (width and height, or a viewBox): the PDF shows its description";
+		return NULL;
+	}
+	return svg;
+}
+
+/* A PNG, JPEG, GIF, ... as a cairo image; NULL with *why. */
+static cairo_surface_t *image_load(const char *path, const char **why)
+{
+	if (g_str_has_suffix(path, ".png") || g_str_has_suffix(path, ".PNG")) {
+		cairo_surface_t *s = cairo_image_surface_create_from_png(path);
+		if (cairo_surface_status(s) == CAIRO_STATUS_SUCCESS)
+			return s;
+		cairo_surface_destroy(s);
+	}
+	GError *err = NULL;
+	GdkPixbuf *pb = gdk_pixbuf_new_from_file(path, &err);
+	if (!pb) {
+		g_clear_error(&err);
+		*why = "cannot be read as an image: the PDF shows its description";
+		return NULL;
+	}
+	int w = gdk_pixbuf_get_width(pb), h = gdk_pixbuf_get_height(pb);
+	int n = gdk_pixbuf_get_n_channels(pb), stride = gdk_pixbuf_get_rowstride(pb);
+	bool alpha = gdk_pixbuf_get_has_alpha(pb);
+	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
+	if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS || n < 3) {
+		cairo_surface_destroy(s);
+		g_object_unref(pb);
+		*why = "is too large or not in colour: the PDF shows its description";
+		return NULL;
+	}
+	cairo_surface_flush(s);
+	const guchar *src = gdk_pixbuf_read_pixels(pb);
+	unsigned char *dst = cairo_image_surface_get_data(s);
+	int dstride = cairo_image_surface_get_stride(s);
+	for (int y = 0; y < h; y++) {
+		const guchar *a = src + (size_t)y * (size_t)stride;
+		uint32_t *d = (uint32_t *)(void *)(dst + (size_t)y * (size_t)dstride);
+		for (int x = 0; x < w; x++, a += n) {
+			/* cairo wants premultiplied native-endian ARGB */
+			unsigned al = alpha ? a[3] : 255;
+			unsigned r = a[0] * al / 255, g = a[1] * al / 255, b = a[2] * al / 255;
+			d[x] = (uint32_t)al << 24 | r << 16 | g << 8 | b;
+		}
+	}
+	cairo_surface_mark_dirty(s);
+	g_object_unref(pb);
+	return s;
+}
+
+void image_block(struct pdf *p, struct flow *f, cmark_node *img)
+{
+	char *src = resolve_url(p, cmark_node_get_url(img));
+	struct loc at = loc_line(doc_file(p->doc),
+				 doc_line0(p->doc) + cmark_node_get_start_line(img));
+	at.col = cmark_node_get_start_column(img);
+	struct rich alt;
+	rich_init(&alt);
+	rich_inlines(p, &alt, cmark_node_first_child(img), 0);
+	cairo_surface_t *s = NULL;
+	RsvgHandle *svg = NULL;
+	double sw = 0, sh = 0;
+	const char *why = NULL;
+	/* the page's check (site.c) reported a missing image and one
+	 * leading outside the project already, but for a source a value
+	 * makes */
+	const char *url = cmark_node_get_url(img);
+	size_t vat, vlen, vindex;
+	bool page_said = false,
+	     page_checked = !doc_next_value(url, strlen(url), &vat, &vlen, &vindex);
+	bool remote = strstr(src, "://") != NULL || str_has_prefix(src, "data:");
+	char *file = doc_url_file(src);
+	bool outside = file[0] == '/' || strstr(file, "..") != NULL;
+	if (remote) {
+		why = "is not a local file: the PDF shows its description";
+	} else if (outside) {
+		why = "is outside the report's folder: the PDF shows its description";
+	} else {
+		char *path = path_join(p->m->dir, file);
+		char *real = path_exists(path) ? path_real(path) : NULL;
+		if (!path_exists(path)) {
+			why = "does not exist: the PDF shows its description";
+			page_said = page_checked;
+		} else if (!real || (p->m->root && !path_under(real, p->m->root))) {
+			why = "leads outside the project: the PDF shows its description";
+			page_said = page_checked;
+		} else if (g_str_has_suffix(path, ".svg") || g_str_has_suffix(path, ".SVG")) {
+			svg = svg_load(path, &sw, &sh, &why);
+		} else {
+			s = image_load(path, &why);
+		}
+		free(real);
+		free(path);
+	}
+	free(file);
+	if (why && !page_said)
+		diag_warning(p->d, at, "image '%s' %s", src, why);
+	if (s || svg) {
+		double iw = s ? cairo_image_surface_get_width(s) * 0.75 : sw * 0.75,
+		       ih = s ? cairo_image_surface_get_height(s) * 0.75 : sh * 0.75;
+		double body = p->ph - p->mt - p->mb;
+		double k = 1;
+		if (iw * k > f->w)
+			k = f->w / iw;
+		if (ih * k > body * 0.8)
+			k = body * 0.8 / ih;
+		struct box *b = box_add(p, s ? BOX_IMAGE : BOX_SVG, f, ih * k, 8);
+		b->image = s;
+		b->svg = svg;
+		b->at = at;
+		b->x += (f->w - iw * k) / 2;
+		b->w = iw * k;
+		take_marker(f, b);
+	} else {
+		/* the description in a frame, where the image would be */
+		char *t = xasprintf("[image: %s] %s", alt.text.len ? buf_data(&alt.text) : "", src);
+		struct rich r;
+		rich_init(&r);
+		rich_put(&r, t, strlen(t), S_ITALIC | S_MUTED, NULL);
+		free(t);
+		PangoLayout *l = layout_new(p, p->f_caption, f->w - 12);
+		pango_layout_set_text(l, buf_data(&r.text), (int)r.text.len);
+		pango_layout_set_attributes(l, r.attrs);
+		struct para *pa = para_new(l, &r);
+		rich_clear(&r);
+		for (int i = 0; i < pa->nlines; i++) {
+			struct box *b = box_add(p, BOX_LINE, f, pa->height[i] + (i == 0 ? 4 : 0) +
+							       (i == pa->nlines - 1 ? 4 : 0),
+						i == 0 ? 8 : 0);
+			b->x += 6;
+			b->para = pa;
+			b->line = i;
+			b->pad_top = i == 0 ? 4 : 0;
+			b->bg = C_CODE_BG;
+			b->bg_x = f->x;
+			b->bg_w = f->w;
+			b->keep = i < pa->nlines - 1;
+			pa->refs++;
+			if (i == 0)
+				take_marker(f, b);
+		}
+		if (!pa->nlines) {
+			pa->refs = 1;
+			para_unref(pa);
+		}
+	}
+	if (cmark_node_get_title(img) && *cmark_node_get_title(img) && (s || svg)) {
+		struct directive_result res = {0};
+		const char *title = cmark_node_get_title(img);
+		directive_text_add(&res.caption, title, strlen(title), NULL, false, false);
+		res.has_caption = true;
+		p->boxes[p->nboxes - 1].keep = true;
+		caption_box(p, f, &res, "", 4);
+		directive_text_clear(&res.caption);
+	}
+	rich_clear(&alt);
+	free(src);
+}

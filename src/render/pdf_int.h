@@ -1,0 +1,218 @@
+/* pdf_int.h: what the files of the PDF renderer share, and no one else
+ * (pdf.h is the public side): the boxes the blocks become and the text
+ * they show.
+ *
+ *   pdf_text.c    inlines as pango text with its links (struct rich),
+ *                 laid out in lines (struct para)
+ *   pdf_box.c     the block walk: blocks into boxes (struct box)
+ *   pdf_table.c   tables, their column widths
+ *   pdf_figure.c  charts, images and captions
+ *   pdf.c         the boxes onto pages, drawn on cairo's PDF surface
+ *
+ * A box is one fixed height: a line of a paragraph, a line of code, a
+ * table row, a figure, a rule.  Every function takes the struct pdf of
+ * the one report being laid out; nothing here is global. */
+#ifndef LOGDOWN_PDF_INT_H
+#define LOGDOWN_PDF_INT_H
+
+#include <cairo.h>
+#include <cmark-gfm.h>
+#include <librsvg/rsvg.h>
+#include <pango/pangocairo.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/diag.h"
+#include "base/util.h"
+#include "draw/chart.h"
+#include "render/pdf.h"
+#include "resolve/directive.h"
+
+struct doc;
+
+#define ELLIPSIS "\xE2\x80\xA6"
+
+/* Colours, 0xRRGGBB. */
+#define C_TEXT 0x1a1a1a
+#define C_MUTED 0x666666
+#define C_LINK 0x0b5cad
+#define C_RULE 0xc8c8c8
+#define C_CODE_BG 0xf4f4f2
+#define C_HIT_BG 0xfff1c2
+#define C_HEAD_BG 0xececec
+#define C_QUOTE 0xb0b0b0
+#define C_MISSING 0xb3261e
+#define C_VALUE 0x1d3f66
+
+/* Inline styles. */
+enum {
+	S_BOLD = 1,
+	S_ITALIC = 2,
+	S_CODE = 4,
+	S_STRIKE = 8,
+	S_LINK = 16,
+	S_VALUE = 32,
+	S_SUP = 64,
+	S_MISSING = 128,
+	S_MUTED = 256,
+};
+
+#define MAX_QUOTE 8
+#define MAX_DEPTH 64 /* nesting the layout follows; deeper blocks stay at that indent */
+
+struct link {
+	int start, end; /* bytes of the layout's text */
+	char *href;
+};
+
+/* Text with its styles and links, as it is built. */
+struct rich {
+	struct buf text;
+	PangoAttrList *attrs;
+	struct link *links;
+	size_t nlinks;
+	int in_link; /* links do not nest */
+	int depth;   /* inline nesting followed so far */
+};
+
+/* A laid-out block of text, shared by the boxes of its lines. */
+struct para {
+	PangoLayout *layout;
+	PangoLayoutLine **lines;
+	double *top, *height, *baseline; /* per line, in points, from the layout's top */
+	double *x;                       /* per line: its left (alignment, indent) */
+	int nlines;
+	struct link *links;
+	size_t nlinks;
+	int refs;
+};
+
+enum box_kind { BOX_LINE, BOX_RULE, BOX_IMAGE, BOX_SVG, BOX_CHART, BOX_ROW };
+
+struct cell {
+	struct para *p;
+	double x, w; /* from the row's left, the cell's box */
+	bool right;
+};
+
+struct row {
+	struct cell *cells;
+	size_t n;
+	double w;      /* the table's width */
+	double pad;
+	bool header;
+};
+
+struct box {
+	enum box_kind kind;
+	double h;
+	double before; /* space above, dropped at the top of a page */
+	double x, w;   /* from the left margin */
+	bool keep;     /* stays on the page of the next box */
+	int quote;     /* block quote bars at quote_x[] */
+	double quote_x[MAX_QUOTE];
+	unsigned bg;   /* background, 0 for none */
+	double bg_x, bg_w;
+	double pad_top;
+	/* BOX_LINE */
+	struct para *para;
+	int line;
+	PangoLayout *marker;  /* a list item's bullet or number */
+	double marker_x;
+	bool wrapped;         /* code: a continuation, marked at gutter_x */
+	double gutter_x;
+	/* a named destination ("fig-loss") and a bookmark */
+	char *dest;
+	int outline;          /* heading level; 0: not in the outline */
+	char *title;
+	/* BOX_IMAGE */
+	cairo_surface_t *image;
+	/* BOX_SVG: drawn by librsvg, as vectors */
+	RsvgHandle *svg;
+	/* BOX_CHART */
+	const struct chart *chart;
+	double scale;
+	struct loc at;
+	/* BOX_ROW */
+	struct row *row;
+	long head;            /* the header row's box to repeat; -1 */
+	bool is_head;
+};
+
+/* Where blocks go: indentation, quote bars, list state. */
+struct flow {
+	double x, w;
+	int quote;
+	double quote_x[MAX_QUOTE];
+	bool tight;              /* inside a tight list item */
+	PangoLayout *marker;     /* given to the next line box */
+	double marker_x;
+	int depth;
+};
+
+struct pdf {
+	struct doc *doc;
+	const struct pdf_meta *m;
+	struct diag *d;
+	cairo_surface_t *surface;
+	cairo_t *cr;
+	PangoContext *pango;
+	double pw, ph;           /* page */
+	double ml, mr, mt, mb;   /* margins */
+	double tw;               /* text width */
+	PangoFontDescription *f_body, *f_mono, *f_sans, *f_small, *f_caption, *f_title, *f_lead,
+		*f_head[6], *f_footer;
+	struct box *boxes;
+	size_t nboxes, cap;
+	/* names defined by dests, for internal links */
+	char **dests;
+	size_t ndests;
+	/* footnotes: labels in the order of their first reference */
+	char **notes;
+	size_t nnotes;
+};
+
+/* pdf_text.c */
+void attr_add(PangoAttrList *l, PangoAttribute *a, size_t start, size_t end);
+void attr_colour(PangoAttrList *l, unsigned c, size_t a, size_t b);
+void rich_init(struct rich *r);
+void rich_clear(struct rich *r);
+void rich_put(struct rich *r, const char *s, size_t n, unsigned style, const char *href);
+void rich_pieces(struct pdf *p, struct rich *r, const struct directive_text *t, unsigned style,
+		 bool link);
+void rich_inlines(struct pdf *p, struct rich *r, cmark_node *first, unsigned style);
+void rich_flat(struct pdf *p, struct rich *r, cmark_node *n, unsigned style);
+/* Caller frees. */
+char *resolve_url(struct pdf *p, const char *s);
+/* Caller unrefs with g_object_unref(), unless para_new() takes it. */
+PangoLayout *layout_new(struct pdf *p, const PangoFontDescription *f, double width);
+double layout_width(PangoLayout *l);
+/* The para starts with no reference: each box that shows one of its
+ * lines takes one, and para_unref() frees it with the last. */
+struct para *para_new(PangoLayout *l, struct rich *r);
+void para_unref(struct para *pa);
+
+/* pdf_box.c */
+struct box *box_add(struct pdf *p, enum box_kind kind, const struct flow *f, double h,
+		    double before);
+void take_marker(struct flow *f, struct box *b);
+size_t para_boxes(struct pdf *p, struct flow *f, struct para *pa, double before, double x_off,
+		  bool keep_all);
+double flow_space(const struct flow *f);
+void pdf_blocks(struct pdf *p, struct flow *f, cmark_node *first);
+void pdf_footnotes(struct pdf *p, struct flow *f, cmark_node **defs, size_t ndefs);
+
+/* pdf_table.c */
+void table_block(struct pdf *p, struct flow *f, const struct directive_result *res,
+		 cmark_node *n);
+void gfm_table(struct pdf *p, struct flow *f, cmark_node *n);
+
+/* pdf_figure.c */
+void caption_box(struct pdf *p, struct flow *f, const struct directive_result *res,
+		 const char *kind, double before);
+void chart_block(struct pdf *p, struct flow *f, const struct directive_result *res,
+		 cmark_node *n);
+cmark_node *lone_image(cmark_node *n);
+void image_block(struct pdf *p, struct flow *f, cmark_node *img);
+
+#endif

@@ -1,0 +1,395 @@
+/* pdf_text.c: the text of the PDF as pango sees it.  A block's inlines
+ * (emphasis, code, links, values with their links to log lines, footnote
+ * references, @fig- references) become a struct rich: UTF-8 text, pango
+ * attributes and link ranges; a struct rich laid out at a width becomes
+ * a struct para, whose lines the boxes share (pdf_int.h). */
+#include "pdf_int.h"
+
+#include <cmark-gfm.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "resolve/doc.h"
+
+void attr_add(PangoAttrList *l, PangoAttribute *a, size_t start, size_t end)
+{
+	a->start_index = (guint)start;
+	a->end_index = (guint)end;
+	pango_attr_list_insert(l, a);
+}
+
+static guint16 c16(unsigned c, int shift)
+{
+	return (guint16)(((c >> shift) & 255) * 257);
+}
+
+void attr_colour(PangoAttrList *l, unsigned c, size_t a, size_t b)
+{
+	attr_add(l, pango_attr_foreground_new(c16(c, 16), c16(c, 8), c16(c, 0)), a, b);
+}
+
+/* Appends s (valid UTF-8 made of it) in a style; href makes it a link. */
+void rich_put(struct rich *r, const char *s, size_t n, unsigned style, const char *href)
+{
+	if (!n)
+		return;
+	size_t a = r->text.len;
+	if (g_utf8_validate(s, (gssize)n, NULL)) {
+		buf_put(&r->text, s, n);
+	} else {
+		gchar *ok = g_utf8_make_valid(s, (gssize)n);
+		buf_puts(&r->text, ok);
+		g_free(ok);
+	}
+	size_t b = r->text.len;
+	if (style & S_BOLD)
+		attr_add(r->attrs, pango_attr_weight_new(PANGO_WEIGHT_BOLD), a, b);
+	if (style & S_ITALIC)
+		attr_add(r->attrs, pango_attr_style_new(PANGO_STYLE_ITALIC), a, b);
+	if (style & S_CODE) {
+		attr_add(r->attrs, pango_attr_family_new("DejaVu Sans Mono"), a, b);
+		attr_add(r->attrs, pango_attr_scale_new(0.88), a, b);
+		attr_add(r->attrs, pango_attr_background_new(0xf000, 0xf000, 0xee00), a, b);
+	}
+	if (style & S_STRIKE)
+		attr_add(r->attrs, pango_attr_strikethrough_new(TRUE), a, b);
+	if (style & S_SUP) {
+		attr_add(r->attrs, pango_attr_rise_new(4 * PANGO_SCALE), a, b);
+		attr_add(r->attrs, pango_attr_scale_new(0.7), a, b);
+	}
+	if (style & S_MISSING) {
+		attr_colour(r->attrs, C_MISSING, a, b);
+		attr_add(r->attrs, pango_attr_weight_new(PANGO_WEIGHT_SEMIBOLD), a, b);
+	} else if (style & S_MUTED) {
+		attr_colour(r->attrs, C_MUTED, a, b);
+	}
+	if (href && *href) {
+		/* a value links to its log line quietly, as the print
+		 * stylesheet shows it: a darker ink, no underline */
+		if (!(style & S_VALUE)) {
+			attr_colour(r->attrs, C_LINK, a, b);
+			attr_add(r->attrs, pango_attr_underline_new(PANGO_UNDERLINE_SINGLE), a, b);
+		} else if (!(style & S_MISSING)) {
+			attr_colour(r->attrs, C_VALUE, a, b);
+		}
+		/* one link over adjacent pieces with the same target */
+		struct link *last = r->nlinks ? &r->links[r->nlinks - 1] : NULL;
+		if (last && last->end == (int)a && strcmp(last->href, href) == 0) {
+			last->end = (int)b;
+		} else {
+			r->links = xrealloc(r->links, (r->nlinks + 1) * sizeof *r->links);
+			r->links[r->nlinks++] = (struct link){(int)a, (int)b, xstrdup(href)};
+		}
+	}
+}
+
+void rich_init(struct rich *r)
+{
+	memset(r, 0, sizeof *r);
+	r->attrs = pango_attr_list_new();
+	/* no hyphen inserted where a word is broken (layout_new()) */
+	pango_attr_list_insert(r->attrs, pango_attr_insert_hyphens_new(FALSE));
+}
+
+void rich_clear(struct rich *r)
+{
+	buf_free(&r->text);
+	if (r->attrs)
+		pango_attr_list_unref(r->attrs);
+	for (size_t i = 0; i < r->nlinks; i++)
+		free(r->links[i].href);
+	free(r->links);
+	memset(r, 0, sizeof *r);
+}
+
+/* Pieces of a directive's text (a caption, a cell, a value); @fig-
+ * and @tbl- references in its plain text become links. */
+void rich_pieces(struct pdf *p, struct rich *r, const struct directive_text *t,
+		 unsigned style, bool link)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const struct directive_piece *pc = &t->p[i];
+		unsigned st = style | (pc->value ? S_VALUE : 0) | (pc->missing ? S_MISSING : 0);
+		const char *href = link && !r->in_link ? pc->href : NULL;
+		if (pc->value || pc->href) {
+			rich_put(r, pc->text, strlen(pc->text), st, href);
+			continue;
+		}
+		/* plain text: references inside it */
+		const char *s = pc->text;
+		while (*s) {
+			const char *at = strstr(s, "@");
+			while (at && !(str_has_prefix(at + 1, "fig-") || str_has_prefix(at + 1, "tbl-")))
+				at = strstr(at + 1, "@");
+			if (!at) {
+				rich_put(r, s, strlen(s), st, NULL);
+				break;
+			}
+			rich_put(r, s, (size_t)(at - s), st, NULL);
+			const char *q = at + 1;
+			while (*q && (g_ascii_isalnum(*q) || *q == '-' || *q == '_'))
+				q++;
+			while (q > at + 5 && (q[-1] == '-' || q[-1] == '_'))
+				q--;
+			char *name = xstrndup(at + 1, (size_t)(q - at - 1));
+			const char *kind;
+			int number;
+			if (doc_label(p->doc, name, &kind, &number)) {
+				char *text = xasprintf("%s %d", kind, number);
+				char *target = xasprintf("#%s", name);
+				rich_put(r, text, strlen(text), st, r->in_link ? NULL : target);
+				free(text);
+				free(target);
+			} else {
+				rich_put(r, at, (size_t)(q - at), st, NULL);
+			}
+			free(name);
+			s = q;
+		}
+	}
+}
+
+/* Text of a cmark literal with its placeholders shown as the HTML
+ * showed them. */
+static void rich_literal(struct pdf *p, struct rich *r, const char *s, unsigned style)
+{
+	size_t len = strlen(s), at, mlen, index;
+	while (doc_next_value(s, len, &at, &mlen, &index)) {
+		rich_put(r, s, at, style, NULL);
+		const struct directive_text *v = doc_value(p->doc, index);
+		if (v)
+			rich_pieces(p, r, v, style, true);
+		else
+			rich_put(r, "\xE2\x80\x94", 3, style | S_MISSING, NULL);
+		s += at + mlen;
+		len -= at + mlen;
+	}
+	rich_put(r, s, len, style, NULL);
+}
+
+/* A link destination or image source with its placeholders as text;
+ * empty when that makes a URL that would run script. */
+char *resolve_url(struct pdf *p, const char *s)
+{
+	struct buf out = BUF_INIT;
+	size_t len = strlen(s), at, mlen, index;
+	while (doc_next_value(s, len, &at, &mlen, &index)) {
+		buf_put(&out, s, at);
+		const struct directive_text *v = doc_value(p->doc, index);
+		for (size_t i = 0; v && i < v->n; i++)
+			buf_puts(&out, v->p[i].text);
+		s += at + mlen;
+		len -= at + mlen;
+	}
+	buf_put(&out, s, len);
+	/* a value that made the URL a script one: no link, as on the page */
+	if (url_is_dangerous(buf_data(&out), out.len))
+		buf_clear(&out);
+	return buf_detach(&out);
+}
+
+static size_t footnote_number(struct pdf *p, const char *label)
+{
+	for (size_t i = 0; i < p->nnotes; i++)
+		if (strcmp(p->notes[i], label) == 0)
+			return i + 1;
+	p->notes = xrealloc(p->notes, (p->nnotes + 1) * sizeof *p->notes);
+	p->notes[p->nnotes++] = xstrdup(label);
+	return p->nnotes;
+}
+
+static void rich_inline(struct pdf *p, struct rich *r, cmark_node *n, unsigned style)
+{
+	const char *ts = cmark_node_get_type_string(n);
+	switch (cmark_node_get_type(n)) {
+	case CMARK_NODE_TEXT:
+		rich_literal(p, r, cmark_node_get_literal(n), style);
+		return;
+	case CMARK_NODE_SOFTBREAK:
+		rich_put(r, " ", 1, style, NULL);
+		return;
+	case CMARK_NODE_LINEBREAK:
+		rich_put(r, "\xE2\x80\xA8", 3, style, NULL); /* U+2028: a line break */
+		return;
+	case CMARK_NODE_CODE:
+		rich_put(r, cmark_node_get_literal(n), strlen(cmark_node_get_literal(n)),
+			 style | S_CODE, NULL);
+		return;
+	case CMARK_NODE_HTML_INLINE: {
+		const char *h = cmark_node_get_literal(n);
+		if (g_ascii_strncasecmp(h, "<br", 3) == 0)
+			rich_put(r, "\xE2\x80\xA8", 3, style, NULL);
+		return;
+	}
+	case CMARK_NODE_EMPH:
+		rich_inlines(p, r, cmark_node_first_child(n), style | S_ITALIC);
+		return;
+	case CMARK_NODE_STRONG:
+		rich_inlines(p, r, cmark_node_first_child(n), style | S_BOLD);
+		return;
+	case CMARK_NODE_LINK: {
+		char *url = resolve_url(p, cmark_node_get_url(n));
+		size_t a = r->text.len, nl = r->nlinks;
+		r->in_link++;
+		rich_inlines(p, r, cmark_node_first_child(n), style | S_LINK);
+		r->in_link--;
+		if (*url && r->text.len > a && !r->in_link) {
+			/* the link's text, whatever styles it has inside */
+			attr_colour(r->attrs, C_LINK, a, r->text.len);
+			attr_add(r->attrs, pango_attr_underline_new(PANGO_UNDERLINE_SINGLE), a,
+				 r->text.len);
+			for (size_t i = nl; i < r->nlinks; i++)
+				free(r->links[i].href);
+			r->nlinks = nl;
+			r->links = xrealloc(r->links, (r->nlinks + 1) * sizeof *r->links);
+			r->links[r->nlinks++] = (struct link){(int)a, (int)r->text.len, url};
+			url = NULL;
+		}
+		free(url);
+		return;
+	}
+	case CMARK_NODE_IMAGE: {
+		/* an image inside running text: its description */
+		struct rich alt;
+		rich_init(&alt);
+		rich_inlines(p, &alt, cmark_node_first_child(n), 0);
+		char *t = xasprintf("[%s]", buf_data(&alt.text));
+		rich_put(r, t, strlen(t), style | S_ITALIC | S_MUTED, NULL);
+		free(t);
+		rich_clear(&alt);
+		return;
+	}
+	case CMARK_NODE_FOOTNOTE_REFERENCE: {
+		const char *label = cmark_node_get_literal(n);
+		size_t k = footnote_number(p, label ? label : "");
+		char *t = xasprintf("%zu", k);
+		char *href = xasprintf("#ld-fn-%zu", k);
+		rich_put(r, t, strlen(t), style | S_SUP, r->in_link ? NULL : href);
+		free(t);
+		free(href);
+		return;
+	}
+	default:
+		break;
+	}
+	if (ts && strcmp(ts, "strikethrough") == 0) {
+		rich_inlines(p, r, cmark_node_first_child(n), style | S_STRIKE);
+		return;
+	}
+	/* anything else: its text */
+	if (cmark_node_first_child(n))
+		rich_inlines(p, r, cmark_node_first_child(n), style);
+	else if (cmark_node_get_literal(n))
+		rich_literal(p, r, cmark_node_get_literal(n), style);
+}
+
+/* The text of everything under n, without recursion: for nesting too
+ * deep to follow (thousands of brackets or quote marks). */
+void rich_flat(struct pdf *p, struct rich *r, cmark_node *n, unsigned style)
+{
+	cmark_iter *it = cmark_iter_new(n);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *x = cmark_iter_get_node(it);
+		cmark_node_type t = cmark_node_get_type(x);
+		if (ev == CMARK_EVENT_ENTER &&
+		    (t == CMARK_NODE_TEXT || t == CMARK_NODE_CODE || t == CMARK_NODE_CODE_BLOCK))
+			rich_literal(p, r, cmark_node_get_literal(x), style);
+		else if ((ev == CMARK_EVENT_ENTER && (t == CMARK_NODE_SOFTBREAK ||
+						       t == CMARK_NODE_LINEBREAK)) ||
+			 (ev == CMARK_EVENT_EXIT && (cmark_node_get_type(x) & CMARK_NODE_TYPE_BLOCK) &&
+			  r->text.len && buf_data(&r->text)[r->text.len - 1] != ' '))
+			rich_put(r, " ", 1, style, NULL);
+	}
+	cmark_iter_free(it);
+}
+
+void rich_inlines(struct pdf *p, struct rich *r, cmark_node *first, unsigned style)
+{
+	r->depth++;
+	for (cmark_node *n = first; n; n = cmark_node_next(n)) {
+		if (r->depth > MAX_DEPTH)
+			rich_flat(p, r, n, style);
+		else
+			rich_inline(p, r, n, style);
+	}
+	r->depth--;
+}
+
+PangoLayout *layout_new(struct pdf *p, const PangoFontDescription *f, double width)
+{
+	PangoLayout *l = pango_layout_new(p->pango);
+	pango_layout_set_font_description(l, f);
+	/* a word broken at the margin (a URL, a path, code) gets no hyphen
+	 * that is not its own: what is copied is what was written */
+	PangoAttrList *al = pango_attr_list_new();
+	pango_attr_list_insert(al, pango_attr_insert_hyphens_new(FALSE));
+	pango_layout_set_attributes(l, al);
+	pango_attr_list_unref(al);
+	if (width > 0) {
+		pango_layout_set_width(l, (int)(width * PANGO_SCALE));
+		pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR);
+	}
+	return l;
+}
+
+double layout_width(PangoLayout *l)
+{
+	PangoRectangle lr;
+	pango_layout_get_extents(l, NULL, &lr);
+	return lr.width / (double)PANGO_SCALE;
+}
+
+/* A layout's lines and their metrics, kept for drawing line by line.
+ * Takes over the layout and r's links. */
+struct para *para_new(PangoLayout *l, struct rich *r)
+{
+	struct para *pa = xcalloc(1, sizeof *pa);
+	pa->layout = l;
+	GSList *lines = pango_layout_get_lines_readonly(l);
+	pa->nlines = (int)g_slist_length(lines);
+	pa->lines = xcalloc((size_t)pa->nlines + 1, sizeof *pa->lines);
+	pa->top = xcalloc((size_t)pa->nlines + 1, sizeof *pa->top);
+	pa->height = xcalloc((size_t)pa->nlines + 1, sizeof *pa->height);
+	pa->baseline = xcalloc((size_t)pa->nlines + 1, sizeof *pa->baseline);
+	pa->x = xcalloc((size_t)pa->nlines + 1, sizeof *pa->x);
+	PangoLayoutIter *it = pango_layout_get_iter(l);
+	int i = 0;
+	do {
+		PangoRectangle lr;
+		pango_layout_iter_get_line_extents(it, NULL, &lr);
+		int y0, y1;
+		pango_layout_iter_get_line_yrange(it, &y0, &y1);
+		pa->lines[i] = pango_layout_iter_get_line_readonly(it);
+		pa->top[i] = y0 / (double)PANGO_SCALE;
+		pa->x[i] = lr.x / (double)PANGO_SCALE;
+		pa->height[i] = (y1 - y0) / (double)PANGO_SCALE;
+		pa->baseline[i] = pango_layout_iter_get_baseline(it) / (double)PANGO_SCALE;
+		i++;
+	} while (i < pa->nlines && pango_layout_iter_next_line(it));
+	pango_layout_iter_free(it);
+	if (r) {
+		pa->links = r->links;
+		pa->nlinks = r->nlinks;
+		r->links = NULL;
+		r->nlinks = 0;
+	}
+	pa->refs = 0;
+	return pa;
+}
+
+void para_unref(struct para *pa)
+{
+	if (!pa || --pa->refs > 0)
+		return;
+	g_object_unref(pa->layout);
+	free(pa->lines);
+	free(pa->top);
+	free(pa->height);
+	free(pa->baseline);
+	free(pa->x);
+	for (size_t i = 0; i < pa->nlinks; i++)
+		free(pa->links[i].href);
+	free(pa->links);
+	free(pa);
+}

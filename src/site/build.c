@@ -1,0 +1,779 @@
+/* build.c: the build, from a project folder to a site folder (site.h).
+ * It loads the sources, finds the reports (discover.c), loads each
+ * report's runs and renders its body on -j threads, reporting in report
+ * order; then writes each page, its figures, log pages and PDF, the
+ * index, static/ and the bundles' files, and swaps the new output in.
+ * What may be reused from the previous output is reuse.c's to say, and
+ * which images a page would show broken images.c's. */
+#define _GNU_SOURCE /* memmem(), sched_getaffinity() */
+#include "site_int.h"
+
+#include <assert.h>
+#include <ctype.h>
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/fsutil.h"
+#include "base/util.h"
+#include "base/version.h"
+#include "parse/logparse.h"
+#include "parse/runs.h"
+#include "render/pdf.h"
+#include "resolve/doc.h"
+#include "resolve/provenance.h"
+
+#define GENERATOR "logdown " LOGDOWN_VERSION
+
+static struct value *site_value(const struct config *c)
+{
+	struct value *s = value_new(VALUE_MAP);
+	value_set_str(s, "title", c->title);
+	value_set_str(s, "author", c->author);
+	value_set_str(s, "base_url", c->base_url);
+	value_set_str(s, "paper", c->paper);
+	return s;
+}
+
+static void set_report_fields(struct value *v, const struct report *r)
+{
+	value_set_str(v, "title", *r->title ? r->title : r->slug);
+	value_set_str(v, "author", r->author);
+	value_set_str(v, "date", r->date);
+	value_set_str(v, "summary", r->summary);
+	value_set_str(v, "slug", r->slug);
+	value_set(v, "draft", value_bool(r->draft));
+}
+
+static void write_file(struct build *b, const char *rel, const char *data, size_t len)
+{
+	if (b->writing && !outdir_write(&b->out, rel, data, len, b->d))
+		b->io_failed = true;
+}
+
+/* The names a report's expressions see: every single run and every
+ * member of a run set; and the sets themselves, for a table's rows. */
+struct report_scope {
+	const struct run **runs;
+	size_t nruns;
+	const char **set_names;
+	const struct run *const **set_runs;
+	size_t *set_counts;
+	size_t nsets;
+};
+
+static void scope_collect(struct report_scope *s, const struct report_runs *rr)
+{
+	memset(s, 0, sizeof *s);
+	for (size_t i = 0; i < rr->count; i++) {
+		const struct runset *set = &rr->sets[i];
+		for (size_t j = 0; j < set->count; j++) {
+			s->runs = xrealloc(s->runs, (s->nruns + 1) * sizeof *s->runs);
+			s->runs[s->nruns++] = set->runs[j];
+		}
+		if (!set->is_set)
+			continue;
+		s->set_names = xrealloc(s->set_names, (s->nsets + 1) * sizeof *s->set_names);
+		s->set_runs = xrealloc(s->set_runs, (s->nsets + 1) * sizeof *s->set_runs);
+		s->set_counts = xrealloc(s->set_counts, (s->nsets + 1) * sizeof *s->set_counts);
+		s->set_names[s->nsets] = set->name;
+		s->set_runs[s->nsets] = (const struct run *const *)set->runs;
+		s->set_counts[s->nsets] = set->count;
+		s->nsets++;
+	}
+}
+
+static void scope_release(struct report_scope *s)
+{
+	free(s->runs);
+	free(s->set_names);
+	free(s->set_runs);
+	free(s->set_counts);
+}
+
+static bool is_ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/* Does the text name `word` as a whole identifier? */
+static bool names_word(const char *text, size_t len, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p = text, *end = text + len;
+	while (n && (p = memmem(p, (size_t)(end - p), word, n)) != NULL) {
+		bool before = p > text && is_ident_char(p[-1]);
+		bool after = p + n < end && is_ident_char(p[n]);
+		if (!before && !after)
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+/* The parts of a body that can name runs: what stands inside {{ }} and
+ * the bodies of fenced {directives}. */
+static void reference_text(const char *p, const char *end, struct buf *out)
+{
+	bool in_directive = false, in_fence = false;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+		const char *s = p;
+		while (s < eol && *s == ' ')
+			s++;
+		bool fence = eol - s >= 3 && (memcmp(s, "```", 3) == 0 || memcmp(s, "~~~", 3) == 0);
+		if (fence) {
+			in_directive = !in_fence && memchr(s, '{', (size_t)(eol - s)) != NULL;
+			in_fence = !in_fence;
+		} else if (in_directive) {
+			buf_put(out, p, (size_t)(eol - p));
+			buf_putc(out, '\n');
+		} else if (!in_fence) {
+			for (const char *q = p; q + 1 < eol; q++) {
+				if (q[0] != '{' || q[1] != '{')
+					continue;
+				const char *close = memmem(q, (size_t)(eol - q), "}}", 2);
+				if (!close)
+					break;
+				buf_put(out, q + 2, (size_t)(close - q - 2));
+				buf_putc(out, '\n');
+				q = close;
+			}
+		}
+		p = nl ? nl + 1 : end;
+	}
+}
+
+/* A run no value, table or excerpt names is a warning: a forgotten file,
+ * or a reference that was meant to be there. */
+static void warn_unused_runs(struct diag *d, const struct report *r)
+{
+	const struct value *spec = value_get(r->meta, "runs");
+	struct buf refs = BUF_INIT;
+	reference_text(r->text + r->body_off, r->text + r->len, &refs);
+	const char *body = buf_data(&refs);
+	size_t len = refs.len;
+	for (size_t i = 0; i < r->runs.count; i++) {
+		const struct runset *set = &r->runs.sets[i];
+		bool used = names_word(body, len, set->name);
+		for (size_t j = 0; !used && set->is_set && j < set->count; j++)
+			used = names_word(body, len, run_name(set->runs[j]));
+		long k = value_index(spec, set->name);
+		if (!used && k >= 0)
+			diag_warning(d, spec->key_locs[k],
+				     "run '%s' is never used: no value, table or excerpt names it",
+				     set->name);
+	}
+	buf_free(&refs);
+}
+
+struct figure_sink {
+	struct build *b;
+	struct job *job;
+	const char *slug;
+};
+
+static bool write_figure(void *ctx, const char *name, const char *ext, const char *data,
+			 size_t len)
+{
+	struct figure_sink *fs = ctx;
+	char *rel = xasprintf("%s/figures/%s.%s", fs->slug, name, ext);
+	bool ok = outdir_write(&fs->b->out, rel, data, len, fs->job->render_d);
+	free(rel);
+	if (!ok)
+		fs->job->io_failed = true;
+	return ok;
+}
+
+/* The report's PDF beside its page, laid out from the same document.
+ * Any thread, as render_body(). */
+static void write_pdf(struct build *b, const struct report *r, struct doc *doc, struct job *job)
+{
+	struct pdf_meta m = {r->title,		r->author, r->date, r->summary, b->config.paper,
+			     r->dir, b->root_real};
+	struct buf pdf = BUF_INIT;
+	if (pdf_render(doc, &m, &pdf, job->render_d)) {
+		char *rel = path_join(r->slug, "report.pdf");
+		/* check --pdf lays it out for its warnings, writes nothing */
+		if (b->writing && !outdir_write(&b->out, rel, pdf.data, pdf.len, job->render_d))
+			job->io_failed = true;
+		free(rel);
+	}
+	buf_free(&pdf);
+}
+
+/* Resolve the directives and values, render Markdown into r->html,
+ * then write the figures and the log pages.  Any thread: everything it
+ * reports goes to job->render_d. */
+static void render_body(struct build *b, struct report *r, struct job *job)
+{
+	struct diag *d = job->render_d;
+	struct report_scope rs;
+	scope_collect(&rs, &r->runs);
+	struct scope scope = {
+		.runs = rs.runs,
+		.nruns = rs.nruns,
+		.set_names = rs.set_names,
+		.set_counts = rs.set_counts,
+		.nsets = rs.nsets,
+	};
+	struct directive_ctx ctx = {
+		.scope = &scope,
+		.set_names = rs.set_names,
+		.set_runs = rs.set_runs,
+		.set_counts = rs.set_counts,
+		.nsets = rs.nsets,
+		.prov = provenance_new(r->dir, b->root_real),
+		.d = d,
+		.root = b->opts->root,
+		.root_real = b->root_real,
+	};
+	struct figure_sink sink = {b, job, r->slug};
+	if (b->writing) {
+		ctx.write_figure = write_figure;
+		ctx.figure_ctx = &sink;
+	}
+	ctx.figure_formats = FIGURE_SVG | b->opts->figures;
+	struct doc *doc = doc_resolve(r->text + r->body_off, r->len - r->body_off, r->path,
+				      r->body_line - 1, &ctx);
+	r->html = doc_html(doc);
+	check_images(b, r, doc, job);
+	if (b->opts->pdf)
+		write_pdf(b, r, doc, job);
+	doc_free(doc);
+	warn_unused_runs(d, r);
+	char *root = report_root_prefix(r->slug);
+	if (!provenance_write(ctx.prov, b->writing ? &b->out : NULL, r->slug, root, d))
+		job->io_failed = true;
+	free(root);
+	provenance_free(ctx.prov);
+	scope_release(&rs);
+}
+
+/* The page template around r->html, written to SLUG/index.html.  One
+ * thread: the theme remembers which missing partials it reported. */
+static void render_page(struct build *b, struct report *r)
+{
+	char *root = report_root_prefix(r->slug);
+	struct value *data = value_new(VALUE_MAP);
+	value_set(data, "site", site_value(&b->config));
+	value_set_str(data, "root", root);
+	free(root);
+	set_report_fields(data, r);
+	value_set_str(data, "content", r->html);
+	if (b->opts->pdf)
+		value_set_str(data, "pdf", "report.pdf");
+	value_set_str(data, "generator", GENERATOR);
+
+	struct buf page = BUF_INIT;
+	if (theme_render(&b->theme, b->theme.page, data, &page)) {
+		char *rel = path_join(r->slug, "index.html");
+		write_file(b, rel, page.data, page.len);
+		free(rel);
+	}
+	buf_free(&page);
+	value_free(data);
+}
+
+/* Newest first; undated reports last; then by slug, so the order never
+ * depends on the file system. */
+static int cmp_newest(const void *pa, const void *pb)
+{
+	const struct report *a = pa, *b = pb;
+	int c = strcmp(b->date, a->date);
+	return c ? c : strcmp(a->slug, b->slug);
+}
+
+static void render_index(struct build *b)
+{
+	struct value *data = value_new(VALUE_MAP);
+	value_set(data, "site", site_value(&b->config));
+	value_set_str(data, "root", "");
+	value_set_str(data, "title", b->config.title);
+	value_set_str(data, "generator", GENERATOR);
+	struct value *list = value_new(VALUE_LIST);
+	for (size_t i = 0; i < b->nreports; i++) {
+		const struct report *r = &b->reports[i];
+		struct value *item = value_new(VALUE_MAP);
+		set_report_fields(item, r);
+		/* index.html spelled out: a folder link opens a listing from
+		 * file:// */
+		char *url = xasprintf("%s/index.html", r->slug);
+		value_set_str(item, "url", url);
+		free(url);
+		value_push(list, item);
+	}
+	value_set(data, "reports", list);
+	struct buf page = BUF_INIT;
+	if (theme_render(&b->theme, b->theme.index, data, &page))
+		write_file(b, "index.html", page.data, page.len);
+	buf_free(&page);
+	value_free(data);
+}
+
+/* Walks static/ as the reports are walked (links confined, loops and
+ * special files reported), copying each file when writing: `check`
+ * finds the same problems as `build`. */
+static void walk_static(struct build *b, const char *dir, const char *rel)
+{
+	size_t n;
+	char **names = walk_enter(b, dir, strchr(rel, '/') != NULL, &n);
+	if (!names)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		char *path = path_join(dir, names[i]);
+		char *out = path_join(rel, names[i]);
+		enum entry kind = classify(b, path);
+		if (kind == ENTRY_DIR)
+			walk_static(b, path, out);
+		else if (kind == ENTRY_FILE && b->writing && !outdir_copy(&b->out, out, path, b->d))
+			b->io_failed = true;
+		free(path);
+		free(out);
+	}
+	walk_leave(b, names);
+}
+
+static void copy_static(struct build *b)
+{
+	const struct embedded_file *css = embedded_find("static/logdown.css");
+	if (css)
+		write_file(b, "static/logdown.css", css->data, css->len);
+	char *src = path_join(b->opts->root, "static");
+	if (path_exists(src) && classify(b, src) == ENTRY_DIR)
+		walk_static(b, src, "static");
+	free(src);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Does rel lie in a folder that moves over on commit? */
+static bool in_moved(const struct build *b, const char *rel)
+{
+	if (!b->nmoved)
+		return false;
+	char *prefix = xstrdup(rel);
+	bool found = false;
+	for (char *s = strchr(prefix, '/'); s && !found; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		const char *key = prefix;
+		found = bsearch(&key, b->moved, b->nmoved, sizeof *b->moved, cmp_str) != NULL;
+		*s = '/';
+	}
+	free(prefix);
+	return found;
+}
+
+static void copy_resources(struct build *b)
+{
+	for (size_t i = 0; b->writing && i < b->nresources; i += 2)
+		if (!in_moved(b, b->resources[i + 1]) &&
+		    !outdir_copy(&b->out, b->resources[i + 1], b->resources[i], b->d))
+			b->io_failed = true;
+}
+
+/* check --against: every file a build writes must be in `against` with
+ * the same bytes, and `against` must hold nothing else. */
+static void compare_trees(struct build *b, const char *built, const char *against, const char *rel)
+{
+	char *bdir = path_join(built, rel), *adir = path_join(against, rel);
+	size_t nb = 0, na = 0;
+	char **bn = dir_list(bdir, &nb), **an = dir_list(adir, &na);
+	size_t i = 0, j = 0;
+	while (bn && (i < nb || j < na)) {
+		int c = i >= nb ? 1 : j >= na || !an ? -1 : strcmp(bn[i], an[j]);
+		const char *name = c <= 0 ? bn[i] : an[j];
+		char *child = path_join(rel, name);
+		char *apath = path_join(against, child), *bpath = path_join(built, child);
+		if (c < 0) {
+			diag_error(b->d, loc_line(apath, 0), "missing: a build writes it (the output "
+							     "is stale: rebuild and commit it)");
+		} else if (c > 0) {
+			diag_error(b->d, loc_line(apath, 0), "a build no longer writes it (the output "
+							     "is stale: rebuild and commit it)");
+		} else if (is_dir(bpath) && is_dir(apath)) {
+			compare_trees(b, built, against, child);
+		} else if (is_dir(bpath) != is_dir(apath) || !file_same(bpath, apath)) {
+			diag_error(b->d, loc_line(apath, 0), "differs from what a build writes (the "
+							     "output is stale: rebuild and commit it)");
+		}
+		free(apath);
+		free(bpath);
+		free(child);
+		if (c <= 0)
+			i++;
+		if (c >= 0)
+			j++;
+		if (!an)
+			j = na;
+	}
+	strv_free(bn);
+	strv_free(an);
+	free(bdir);
+	free(adir);
+}
+
+/* The built-in parsers, the project's parsers/ and the folders
+ * site.yaml lists (relative to the project). */
+static void load_parsers(struct build *b)
+{
+	size_t n = 0;
+	while (b->config.parsers && b->config.parsers[n])
+		n++;
+	char **extra = xcalloc(n + 1, sizeof *extra);
+	for (size_t i = 0; i < n; i++)
+		extra[i] = path_join(b->opts->root, b->config.parsers[i]);
+	b->parsers = parsers_load(b->opts->root, extra, b->d);
+	strv_free(extra);
+}
+
+static void build_free(struct build *b)
+{
+	for (size_t i = 0; i < b->nreports; i++)
+		report_free(&b->reports[i], b->d);
+	free(b->reports);
+	free(b->slug_hashes);
+	for (size_t i = 0; i < b->nresources; i++)
+		free(b->resources[i]);
+	free(b->resources);
+	free(b->by_output);
+	free(b->content);
+	free(b->root_real);
+	assert(b->nwalk == 0);
+	free(b->walk);
+	free(b->slugs);
+	free(b->moved);
+	theme_free(&b->theme);
+	parsers_free(b->parsers);
+	config_free(&b->config);
+}
+
+/* Names every result file rr loaded to opts->on_input. */
+static void report_inputs(const char *slug, const struct report_runs *rr,
+			  const struct build_opts *opts)
+{
+	for (size_t i = 0; i < rr->count; i++)
+		for (size_t j = 0; j < rr->sets[i].count; j++)
+			if (rr->sets[i].runs[j])
+				opts->on_input(opts->input_ctx, slug, run_file(rr->sets[i].runs[j]));
+}
+
+typedef void (*turn_fn)(struct build *b, size_t i, struct job *job);
+
+struct pool {
+	struct build *b;
+	struct job *jobs;
+	size_t n;
+	atomic_size_t next;
+	turn_fn fn;
+};
+
+static void *pool_worker(void *arg)
+{
+	struct pool *p = arg;
+	for (;;) {
+		size_t i = atomic_fetch_add(&p->next, 1);
+		if (i >= p->n)
+			break;
+		p->fn(p->b, i, &p->jobs[i]);
+	}
+	return NULL;
+}
+
+/* Runs fn for every report, on up to opts->jobs threads (the calling
+ * one included).  Each turn reports only through its job. */
+static void run_turns(struct build *b, struct job *jobs, turn_fn fn)
+{
+	struct pool p = {b, jobs, b->nreports, 0, fn};
+	size_t want = b->opts->jobs ? b->opts->jobs : site_default_jobs();
+	if (want > b->nreports)
+		want = b->nreports;
+	pthread_t *tids = xcalloc(want ? want : 1, sizeof *tids);
+	size_t started = 0;
+	for (size_t t = 1; t < want; t++) {
+		if (pthread_create(&tids[started], NULL, pool_worker, &p) != 0)
+			break; /* fewer threads: the work gets done all the same */
+		started++;
+	}
+	pool_worker(&p);
+	for (size_t t = 0; t < started; t++)
+		pthread_join(tids[t], NULL);
+	free(tids);
+}
+
+size_t site_default_jobs(void)
+{
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+		return (size_t)CPU_COUNT(&set);
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (size_t)n : 1;
+}
+
+static void load_turn(struct build *b, size_t i, struct job *job)
+{
+	struct report *r = &b->reports[i];
+	if (!job->reused && b->reports_keyed) {
+		job->keyed = report_key(b, r, job, &job->key);
+		if (job->keyed && cache_reports_has(b->prev, r->slug, &job->key)) {
+			char *rel = path_join(r->slug, "index.html");
+			char *page = path_join(b->out.final, rel);
+			job->reused = is_file(page);
+			free(page);
+			free(rel);
+		}
+	}
+	if (job->reused)
+		return;
+	report_runs_load_cached(&r->runs, value_get(r->meta, "runs"), r->dir, b->root_real,
+				b->parsers, b->pc, job->load_d);
+}
+
+static void render_turn(struct build *b, size_t i, struct job *job)
+{
+	if (job->reused && movable(b, b->reports[i].slug))
+		job->move = true;
+	else if (job->reused)
+		copy_previous(b, b->reports[i].slug, b->reports[i].slug, job);
+	else
+		render_body(b, &b->reports[i], job);
+}
+
+int site_build(const struct build_opts *opts, struct diag *d)
+{
+	struct build b = {.opts = opts, .d = d};
+	int rc = EXIT_OK;
+
+	/* load sources */
+	if (!is_dir(opts->root)) {
+		diag_error(d, loc_line(opts->root, 0), "not a project folder: %s",
+			   path_exists(opts->root) ? "not a folder" : strerror(ENOENT));
+		return EXIT_USAGE;
+	}
+	b.root_real = path_real(opts->root);
+	if (!b.root_real) {
+		diag_error(d, loc_line(opts->root, 0), "cannot resolve: %s", strerror(errno));
+		return EXIT_IO;
+	}
+	config_load(&b.config, opts->root, d);
+	b.content = path_join(opts->root, "content");
+	if (!is_dir(b.content)) {
+		diag_error(d, loc_line(b.content, 0),
+			   "no content/ folder: put reports in %s/<name>.md (or run 'logdown new')",
+			   b.content);
+		build_free(&b);
+		return EXIT_USAGE;
+	}
+	char *scratch = NULL; /* check --against builds here */
+	if (opts->against) {
+		if (!is_dir(opts->against)) {
+			diag_error(d, loc_line(opts->against, 0), "no built site to check against: %s",
+				   path_exists(opts->against) ? "not a folder" : strerror(ENOENT));
+			build_free(&b);
+			return EXIT_USAGE;
+		}
+		char tmpl[] = "/tmp/logdown-check-XXXXXX";
+		if (!mkdtemp(tmpl)) {
+			diag_error(d, loc_line(NULL, 0), "cannot make a temporary folder: %s",
+				   strerror(errno));
+			build_free(&b);
+			return EXIT_IO;
+		}
+		scratch = xstrdup(tmpl);
+	}
+	if (opts->write || scratch) {
+		char *out = scratch ? path_join(scratch, "site")
+			    : opts->output ? xstrdup(opts->output)
+					   : path_join(opts->root, b.config.output);
+		rc = outdir_begin(&b.out, opts->root, out, d);
+		free(out);
+		if (rc != EXIT_OK) {
+			if (scratch)
+				remove_tree(scratch);
+			free(scratch);
+			build_free(&b);
+			return rc;
+		}
+		b.writing = true;
+		b.can_move = !scratch;
+		if (opts->output_dir && !scratch)
+			*opts->output_dir = xstrdup(b.out.final);
+	}
+	theme_load(&b.theme, opts->root, d);
+	discover(&b, b.content, "");
+	index_resources(&b);
+
+	/* parse results (not for a report whose output is reused), then
+	 * render; each on opts->jobs threads, reporting in report order */
+	load_parsers(&b);
+	doc_init();
+	b.pc = opts->cache ? opts->cache : (b.own_pc = parse_cache_new());
+	if (!opts->no_cache && b.parsers) {
+		/* check reads the cache and writes nothing */
+		b.disk = cache_open(opts->root, b.writing && !scratch);
+		b.parsers_key = parse_cache_parsers_key(b.parsers);
+		parse_cache_set_disk(b.pc, b.disk, &b.parsers_key);
+		if (b.writing && !scratch) {
+			b.site_key = site_key(&b, &b.parsers_key);
+			b.reports_keyed = true;
+			b.prev = cache_reports_load(b.disk, b.out.final);
+		}
+	}
+	size_t parsed0 = parse_cache_parsed(b.pc), reused0 = parse_cache_reused(b.pc),
+	       disk0 = parse_cache_from_disk(b.pc);
+	struct job *jobs = xcalloc(b.nreports ? b.nreports : 1, sizeof *jobs);
+	for (size_t i = 0; i < b.nreports; i++) {
+		jobs[i].load_d = diag_new_deferred(d);
+		jobs[i].render_d = diag_new_deferred(d);
+		jobs[i].reused = reusable(&b, &b.reports[i]);
+	}
+	run_turns(&b, jobs, load_turn);
+	cache_report(b.disk, d);
+	for (size_t i = 0; i < b.nreports; i++) {
+		struct report *r = &b.reports[i];
+		jobs[i].clean = diag_errors(jobs[i].load_d) + diag_warnings(jobs[i].load_d) == 0;
+		diag_flush(jobs[i].load_d, d);
+		if (opts->on_report)
+			opts->on_report(opts->input_ctx, r->slug, r->path,
+					r->bundle ? r->dir : NULL, jobs[i].reused);
+		if (opts->on_input && !jobs[i].reused)
+			report_inputs(r->slug, &r->runs, opts);
+		/* a page reused by key read what its key covers */
+		for (size_t k = 0; opts->on_input && jobs[i].reused && k < jobs[i].ninputs; k++)
+			opts->on_input(opts->input_ctx, r->slug, jobs[i].inputs[k]);
+	}
+
+	/* render and write */
+	if (b.theme.page && b.theme.index) {
+		b.slugs = xcalloc(b.nreports ? b.nreports : 1, sizeof *b.slugs);
+		for (size_t i = 0; i < b.nreports; i++)
+			b.slugs[i] = b.reports[i].slug;
+		if (b.nreports > 1)
+			qsort(b.slugs, b.nreports, sizeof *b.slugs, cmp_str);
+		run_turns(&b, jobs, render_turn);
+		b.moved = xcalloc(b.nreports ? b.nreports : 1, sizeof *b.moved);
+		for (size_t i = 0; i < b.nreports; i++) {
+			if (jobs[i].move) {
+				outdir_move(&b.out, b.reports[i].slug);
+				b.moved[b.nmoved++] = b.reports[i].slug;
+			}
+		}
+		if (b.nmoved > 1)
+			qsort(b.moved, b.nmoved, sizeof *b.moved, cmp_str);
+		for (size_t i = 0; i < b.nreports; i++) {
+			struct job *job = &jobs[i];
+			job->clean &= diag_errors(job->render_d) + diag_warnings(job->render_d) == 0;
+			diag_flush(job->render_d, d);
+			if (!job->reused) {
+				size_t before = diag_errors(d) + diag_warnings(d);
+				render_page(&b, &b.reports[i]);
+				job->clean &= diag_errors(d) + diag_warnings(d) == before;
+				b.nrendered++;
+			} else {
+				b.nfrom_cache++;
+			}
+		}
+	}
+	/* the keys of the pages this build wrote cleanly: kept for the next
+	 * one once this output is in place */
+	struct cache_reports *next = b.reports_keyed ? cache_reports_new() : NULL;
+	for (size_t i = 0; next && i < b.nreports; i++)
+		if (jobs[i].keyed && (jobs[i].reused || jobs[i].clean) && !jobs[i].io_failed &&
+		    !jobs[i].shows_others)
+			cache_reports_add(next, b.reports[i].slug, &jobs[i].key);
+	if (b.theme.page && b.theme.index) {
+		/* no reports: no array, and qsort() may not be given NULL */
+		if (b.nreports > 1)
+			qsort(b.reports, b.nreports, sizeof *b.reports, cmp_newest);
+		render_index(&b);
+	}
+	for (size_t i = 0; i < b.nreports; i++) {
+		b.io_failed |= jobs[i].io_failed;
+		diag_free(jobs[i].load_d);
+		diag_free(jobs[i].render_d);
+		for (size_t k = 0; k < jobs[i].ninputs; k++)
+			free(jobs[i].inputs[k]);
+		free(jobs[i].inputs);
+	}
+	free(jobs);
+	copy_static(&b);
+	copy_resources(&b);
+	if (opts->nreports)
+		*opts->nreports = b.nreports;
+	if (opts->nrendered)
+		*opts->nrendered = b.nrendered;
+
+	if (diag_errors(d) > 0)
+		rc = b.io_failed ? EXIT_IO : EXIT_CONTENT;
+	if (rc == EXIT_OK && scratch) {
+		compare_trees(&b, b.out.staging, opts->against, "");
+		if (diag_errors(d) > 0)
+			rc = EXIT_CONTENT;
+	} else if (rc == EXIT_OK && b.writing) {
+		if (!outdir_commit(&b.out, d)) {
+			rc = EXIT_IO;
+		} else if (next) {
+			char *marker = path_join(b.out.final, OUTDIR_MARKER);
+			cache_reports_save(b.disk, next, b.out.final, marker);
+			next = NULL;
+			free(marker);
+		}
+		/* every report's runs were loaded or, for a page reused by
+		 * key, marked: the rest are old versions and unused files */
+		if (rc == EXIT_OK && !opts->reuse)
+			cache_runs_prune(b.disk);
+	}
+	cache_reports_free(next);
+	cache_report(b.disk, d);
+	if (!opts->summary) {
+		/* machine-readable diagnostics: no prose on the same stream */
+	} else if (rc == EXIT_OK) {
+		fprintf(stderr, "logdown: %s %zu report%s", b.writing && !scratch ? "built" : "checked",
+			b.nreports, b.nreports == 1 ? "" : "s");
+		if (b.ndrafts)
+			fprintf(stderr, " (%zu draft%s left out; --drafts includes them)", b.ndrafts,
+				b.ndrafts == 1 ? "" : "s");
+		if (scratch)
+			fprintf(stderr, "; %s is up to date", opts->against);
+		else if (b.writing)
+			fprintf(stderr, " into %s", b.out.shown);
+		fputc('\n', stderr);
+		if (opts->verbose) {
+			size_t parsed = parse_cache_parsed(b.pc) - parsed0;
+			size_t cached = parse_cache_reused(b.pc) - reused0 +
+					parse_cache_from_disk(b.pc) - disk0;
+			fprintf(stderr,
+				"logdown: %zu report%s: %zu rendered, %zu from cache; %zu result "
+				"file%s read: %zu parsed, %zu from cache\n",
+				b.nreports, b.nreports == 1 ? "" : "s", b.nrendered, b.nfrom_cache,
+				parsed + cached, parsed + cached == 1 ? "" : "s", parsed, cached);
+		}
+	} else {
+		fprintf(stderr, "logdown: %zu error%s; %s\n", diag_errors(d),
+			diag_errors(d) == 1 ? "" : "s",
+			b.writing && !scratch ? "the previous output was left as it was"
+					      : "nothing was written");
+	}
+	if (b.writing)
+		outdir_end(&b.out);
+	if (scratch)
+		remove_tree(scratch);
+	free(scratch);
+	build_free(&b);
+	/* the reports are gone: the cache may free what they used */
+	parse_cache_set_disk(opts->cache, NULL, NULL); /* closed below */
+	parse_cache_sweep(opts->cache);
+	parse_cache_free(b.own_pc);
+	cache_reports_free(b.prev);
+	cache_close(b.disk);
+	return rc;
+}

@@ -1,0 +1,245 @@
+/* discover.c: which reports the site holds.  The walk of content/ (and
+ * of static/, for build.c): links followed only inside the project and
+ * never in a loop, special files left out; a folder holding index.md is
+ * a bundle, whose other files are the report's own; each report gets
+ * its slug, a draft is left out without --drafts, and two reports
+ * taking one slug, or one the site keeps for itself, are errors. */
+#include "site_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "base/fsutil.h"
+#include "base/util.h"
+#include "parse/report.h"
+
+/* Files of a report bundle copied beside its page, so that Markdown
+ * like ![plot](loss.png) works.  Result files are not among them: the
+ * result stage copies the ones a report uses. */
+static const char *const resource_exts[] = {
+	".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif", ".pdf", ".mp4", ".webm", NULL,
+};
+
+/* Output names the site writes itself: a report may not take them. */
+static const char *const reserved_slugs[] = {"static", "index.html", NULL};
+
+bool is_resource(const char *name)
+{
+	size_t n = strlen(name);
+	for (size_t i = 0; resource_exts[i]; i++) {
+		size_t m = strlen(resource_exts[i]);
+		if (n > m && strcasecmp(name + n - m, resource_exts[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
+static void add_resource(struct build *b, const char *src, const char *dst)
+{
+	if (b->nresources + 2 > b->resources_cap) {
+		b->resources_cap = b->resources_cap ? 2 * b->resources_cap : 16;
+		b->resources = xrealloc(b->resources, b->resources_cap * sizeof *b->resources);
+	}
+	b->resources[b->nresources++] = xstrdup(src);
+	b->resources[b->nresources++] = xstrdup(dst);
+}
+
+/* What the walk makes of path.  Links are followed only where they lead
+ * inside the project and not back into a folder being walked (a loop);
+ * anything else is reported.  Special files (FIFOs, devices) are left
+ * out with a warning: reading them could hang the build. */
+enum entry classify(struct build *b, const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) != 0) {
+		diag_error(b->d, loc_line(path, 0), "cannot read: %s", strerror(errno));
+		b->io_failed = true;
+		return ENTRY_SKIP;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		char *real = path_real(path);
+		if (!real) {
+			diag_error(b->d, loc_line(path, 0), "a link that leads nowhere: %s",
+				   strerror(errno));
+			return ENTRY_SKIP;
+		}
+		bool inside = path_under(real, b->root_real) != NULL;
+		bool loop = false;
+		for (size_t i = 0; i < b->nwalk && !loop; i++)
+			loop = path_under(b->walk[i], real) != NULL;
+		free(real);
+		if (!inside) {
+			diag_error(b->d, loc_line(path, 0),
+				   "a link leading outside the project: logdown reads nothing there "
+				   "(copy what you need into the project)");
+			return ENTRY_SKIP;
+		}
+		if (stat(path, &st) != 0) {
+			diag_error(b->d, loc_line(path, 0), "cannot read: %s", strerror(errno));
+			return ENTRY_SKIP;
+		}
+		if (loop && S_ISDIR(st.st_mode)) {
+			diag_error(b->d, loc_line(path, 0),
+				   "a link back to a folder that holds it: following it would loop");
+			return ENTRY_SKIP;
+		}
+	}
+	if (S_ISDIR(st.st_mode))
+		return ENTRY_DIR;
+	if (S_ISREG(st.st_mode))
+		return ENTRY_FILE;
+	diag_warning(b->d, loc_line(path, 0), "not a regular file (a FIFO or device): left out");
+	return ENTRY_SKIP;
+}
+
+/* Enters folder dir for walking; false when it cannot be listed.  child:
+ * dir is an entry of the folder walked last. */
+char **walk_enter(struct build *b, const char *dir, bool child, size_t *n)
+{
+	char **names = dir_list(dir, n);
+	if (!names) {
+		diag_error(b->d, loc_line(dir, 0), "cannot list: %s", strerror(errno));
+		b->io_failed = true;
+		return NULL;
+	}
+	/* a folder itself (not a link) in the folder walked last: its
+	 * canonical path follows from that one's, without realpath()'s
+	 * readlink() per component */
+	struct stat st;
+	const char *base = strrchr(dir, '/');
+	char *real = child && b->nwalk > 0 && base && lstat(dir, &st) == 0 && S_ISDIR(st.st_mode)
+			     ? path_join(b->walk[b->nwalk - 1], base + 1)
+			     : path_real(dir);
+	b->walk = xrealloc(b->walk, (b->nwalk + 1) * sizeof *b->walk);
+	b->walk[b->nwalk++] = real ? real : xstrdup(dir);
+	return names;
+}
+
+void walk_leave(struct build *b, char **names)
+{
+	strv_free(names);
+	free(b->walk[--b->nwalk]);
+}
+
+/* Collects the resources under a bundle's folder; rel_out is where they
+ * go in the site.  Markdown files there are the report's own files, not
+ * reports: a likely mistake at the top of the folder, or an index.md
+ * anywhere in it, gets a warning. */
+static void scan_bundle(struct build *b, const char *dir, const char *rel_out, const char *index,
+			bool top)
+{
+	size_t n;
+	char **names = walk_enter(b, dir, true, &n);
+	if (!names)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		if (names[i][0] == '.')
+			continue;
+		char *path = path_join(dir, names[i]);
+		char *out = path_join(rel_out, names[i]);
+		enum entry kind = classify(b, path);
+		if (kind == ENTRY_DIR) {
+			scan_bundle(b, path, out, index, false);
+		} else if (kind == ENTRY_FILE && is_resource(names[i])) {
+			add_resource(b, path, out);
+		} else if (kind == ENTRY_FILE && strcmp(path, index) != 0 &&
+			   ((top && str_has_suffix(names[i], ".md")) ||
+			    strcmp(names[i], "index.md") == 0)) {
+			diag_warning(b->d, loc_line(path, 0),
+				     "not a report: the files in the folder of %s belong to that "
+				     "report (move this one out of the folder to make it a report)",
+				     index);
+		}
+		free(path);
+		free(out);
+	}
+	walk_leave(b, names);
+}
+
+static void add_report(struct build *b, const char *path, const char *rel)
+{
+	char *slug = report_slug(rel);
+	if (!slug) {
+		diag_error(b->d, loc_line(path, 0),
+			   "content/index.md would be the site index, which logdown writes itself: "
+			   "move this report to content/<name>.md");
+		return;
+	}
+	size_t first = strcspn(slug, "/");
+	for (size_t i = 0; reserved_slugs[i]; i++) {
+		if (strlen(reserved_slugs[i]) == first && strncmp(slug, reserved_slugs[i], first) == 0) {
+			diag_error(b->d, loc_line(path, 0),
+				   "this report would be written to %s/, where the site keeps its own "
+				   "'%s': rename it", slug, reserved_slugs[i]);
+			free(slug);
+			return;
+		}
+	}
+	uint64_t h = str_hash(slug);
+	for (size_t i = 0; i < b->nreports; i++) {
+		if (b->slug_hashes[i] == h && strcmp(b->reports[i].slug, slug) == 0) {
+			diag_error(b->d, loc_line(path, 0),
+				   "this report and %s both become %s/index.html: rename one",
+				   b->reports[i].path, slug);
+			free(slug);
+			return;
+		}
+	}
+	if (b->nreports == b->reports_cap) {
+		b->reports_cap = b->reports_cap ? 2 * b->reports_cap : 16;
+		b->reports = xrealloc(b->reports, b->reports_cap * sizeof *b->reports);
+		b->slug_hashes = xrealloc(b->slug_hashes, b->reports_cap * sizeof *b->slug_hashes);
+	}
+	b->slug_hashes[b->nreports] = h;
+	struct report *r = &b->reports[b->nreports];
+	bool ok = report_load(r, path, slug, b->d);
+	free(slug);
+	if (!ok || (r->draft && !b->opts->drafts)) {
+		b->ndrafts += ok;
+		report_free(r, b->d);
+		return;
+	}
+	b->nreports++;
+}
+
+/* Finds the reports under dir (rel: its path below content/).  A folder
+ * holding index.md is one report, a bundle: its other files are the
+ * report's own, not reports. */
+void discover(struct build *b, const char *dir, const char *rel)
+{
+	char *index = path_join(dir, "index.md");
+	if (*rel && is_file(index)) {
+		char *rel_md = path_join(rel, "index.md");
+		size_t before = b->nreports;
+		add_report(b, index, rel_md);
+		if (b->nreports > before) {
+			b->reports[before].bundle = true;
+			scan_bundle(b, dir, b->reports[before].slug, index, true);
+		}
+		free(rel_md);
+		free(index);
+		return;
+	}
+	free(index);
+	size_t n;
+	char **names = walk_enter(b, dir, *rel != '\0', &n);
+	if (!names)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		if (names[i][0] == '.')
+			continue;
+		char *path = path_join(dir, names[i]);
+		char *child_rel = *rel ? path_join(rel, names[i]) : xstrdup(names[i]);
+		enum entry kind = classify(b, path);
+		if (kind == ENTRY_DIR)
+			discover(b, path, child_rel);
+		else if (kind == ENTRY_FILE && str_has_suffix(names[i], ".md"))
+			add_report(b, path, child_rel);
+		free(path);
+		free(child_rel);
+	}
+	walk_leave(b, names);
+}

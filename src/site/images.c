@@ -1,0 +1,192 @@
+/* images.c: the local images a page would show broken.  Every image a
+ * page shows from a relative path must be in the site where the page
+ * looks for it: a bundle file copied beside the page, or a file of
+ * static/.  When it is not, the warning says why, read from the
+ * report's folder as the PDF reads it. */
+#include "site_int.h"
+
+#include <cmark-gfm.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/fsutil.h"
+#include "base/util.h"
+#include "resolve/doc.h"
+
+/* Is url one the site itself cannot hold: with a scheme (http:, data:),
+ * scheme-relative (//host), absolute (/x), or only a query or fragment?
+ * The first two are not logdown's to check; the others name no file. */
+static bool image_not_local(const char *url)
+{
+	if (!*url || url[0] == '/' || url[0] == '#' || url[0] == '?')
+		return true;
+	size_t n = strspn(url, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-");
+	return n > 0 && url[n] == ':' && isalpha((unsigned char)url[0]);
+}
+
+/* rel seen from the page SLUG/index.html, as a path below the site's
+ * root with "." and ".." folded; NULL when it climbs out of the site. */
+static char *site_path(const char *slug, const char *rel)
+{
+	char *all = xasprintf("%s/%s", slug, rel);
+	char **seg = xcalloc(strlen(all) / 2 + 2, sizeof *seg);
+	size_t n = 0;
+	bool out = false;
+	for (char *save = NULL, *t = strtok_r(all, "/", &save); t && !out;
+	     t = strtok_r(NULL, "/", &save)) {
+		if (strcmp(t, ".") == 0)
+			continue;
+		if (strcmp(t, "..") == 0)
+			out = n-- == 0;
+		else
+			seg[n++] = t;
+	}
+	struct buf b = BUF_INIT;
+	for (size_t i = 0; !out && i < n; i++) {
+		if (i)
+			buf_putc(&b, '/');
+		buf_puts(&b, seg[i]);
+	}
+	free(seg);
+	free(all);
+	if (out || b.len == 0) {
+		buf_free(&b);
+		return NULL;
+	}
+	return buf_detach(&b);
+}
+
+/* A bundle file by where it goes in the site. */
+struct output_file {
+	const char *out; /* below the site: "hw07/img/loss.png" */
+	const char *src;
+};
+
+static int cmp_output(const void *pa, const void *pb)
+{
+	return strcmp(((const struct output_file *)pa)->out, ((const struct output_file *)pb)->out);
+}
+
+/* Indexes the bundle files by output path, once they are all known. */
+void index_resources(struct build *b)
+{
+	size_t n = b->nresources / 2;
+	b->by_output = xcalloc(n ? n : 1, sizeof *b->by_output);
+	for (size_t i = 0; i < n; i++)
+		b->by_output[i] = (struct output_file){b->resources[2 * i + 1], b->resources[2 * i]};
+	if (n > 1)
+		qsort(b->by_output, n, sizeof *b->by_output, cmp_output);
+}
+
+/* The bundle file copied to the site's path out, or NULL. */
+static const struct output_file *resource_at(const struct build *b, const char *out)
+{
+	struct output_file key = {out, NULL};
+	return b->nresources ? bsearch(&key, b->by_output, b->nresources / 2, sizeof key, cmp_output)
+			     : NULL;
+}
+
+/* A file of the project's static/ (its path below the site, "static/x"),
+ * which the build copies? */
+static bool static_file(const struct build *b, const char *out)
+{
+	if (!str_has_prefix(out, "static/"))
+		return false;
+	char *path = path_join(b->opts->root, out);
+	char *real = path_resolve(path);
+	struct stat st;
+	bool ok = real && path_under(real, b->root_real) && stat(real, &st) == 0 &&
+		  S_ISREG(st.st_mode);
+	free(real);
+	free(path);
+	return ok;
+}
+
+/* Checks one local image of r's page, written `url` at `at`: the site
+ * must hold it where the page looks (a bundle file copied beside the
+ * page, or a static/ file).  When it does not, the source path, read
+ * from the report's folder as the PDF reads it and confined to the
+ * project as result files are, says why. */
+static void check_image(struct build *b, const struct report *r, const char *url, struct loc at,
+			struct job *job)
+{
+	char *file = doc_url_file(url);
+	char *out = site_path(r->slug, file);
+	const struct output_file *f = out ? resource_at(b, out) : NULL;
+	if (f || (out && static_file(b, out))) {
+		/* another report's file, or static/: not covered by r's key */
+		if (!f || !r->bundle || !str_has_prefix(f->src, r->dir) ||
+		    f->src[strlen(r->dir)] != '/')
+			job->shows_others = true;
+		free(out);
+		free(file);
+		return;
+	}
+	job->shows_others = true; /* it may appear: warn every time */
+	struct diag *d = job->render_d;
+	char *path = path_join(r->dir, file);
+	char *real = path_resolve(path);
+	struct stat st;
+	const char *base = strrchr(file, '/');
+	base = base ? base + 1 : file;
+	if (!real)
+		diag_warning(d, at, "image '%s' cannot be found: %s", url, strerror(errno));
+	else if (!path_under(real, b->root_real))
+		diag_warning(d, at,
+			     "image '%s' leads outside the project: logdown copies nothing from "
+			     "there (copy the file into the report's folder)",
+			     url);
+	else if (stat(real, &st) != 0)
+		diag_warning(d, at,
+			     "image '%s' does not exist: the page would show a broken image (fix "
+			     "the path, or put the file there)",
+			     url);
+	else if (!S_ISREG(st.st_mode))
+		diag_warning(d, at, "image '%s' is not a file", url);
+	else if (!r->bundle)
+		diag_warning(d, at,
+			     "image '%s' is not copied into the site: only the files of a report "
+			     "folder are (move this report to content/%s/index.md, beside its "
+			     "images)",
+			     url, r->slug);
+	else if (!is_resource(base))
+		diag_warning(d, at,
+			     "image '%s' is not copied into the site: a report folder's .png .jpg "
+			     ".jpeg .gif .svg .webp .avif .pdf .mp4 .webm files are",
+			     url);
+	else
+		diag_warning(d, at,
+			     "image '%s' is not copied into the site where the page looks: only "
+			     "the report folder's own files are (copy it into the folder)",
+			     url);
+	free(real);
+	free(path);
+	free(out);
+	free(file);
+}
+
+/* Checks every local image the page shows (values in a source are the
+ * reader's to check). */
+void check_images(struct build *b, const struct report *r, struct doc *doc,
+		  struct job *job)
+{
+	cmark_iter *it = cmark_iter_new(doc_root(doc));
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(n) != CMARK_NODE_IMAGE)
+			continue;
+		const char *url = cmark_node_get_url(n);
+		size_t at, len, index;
+		if (!url || image_not_local(url) || doc_next_value(url, strlen(url), &at, &len, &index))
+			continue;
+		struct loc where = loc_line(doc_file(doc),
+					    doc_line0(doc) + cmark_node_get_start_line(n));
+		where.col = cmark_node_get_start_column(n);
+		check_image(b, r, url, where, job);
+	}
+	cmark_iter_free(it);
+}

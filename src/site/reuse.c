@@ -1,0 +1,239 @@
+/* reuse.c: what a build may take over from the previous output instead
+ * of rendering it again.  A page's cache key (the site's key, the
+ * report, its bundle's files, every result file its runs read) says
+ * whether the page is the one the current output holds; a reused
+ * report's folder is then linked file by file into the new output, or
+ * moved over whole when nothing in it is foreign. */
+#define _GNU_SOURCE /* DT_DIR and the other d_type values of readdir() */
+#include "site_int.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/fsutil.h"
+#include "base/util.h"
+#include "parse/runs.h"
+
+/* Is r's output to be copied from the previous output (opts->reuse)? */
+bool reusable(const struct build *b, const struct report *r)
+{
+	if (!b->writing || !b->opts->reuse)
+		return false;
+	bool listed = false;
+	for (size_t i = 0; i < b->opts->nreuse && !listed; i++)
+		listed = strcmp(b->opts->reuse[i], r->slug) == 0;
+	if (!listed)
+		return false;
+	char *rel = path_join(r->slug, "index.html");
+	char *page = path_join(b->out.final, rel);
+	bool there = is_file(page);
+	free(page);
+	free(rel);
+	return there;
+}
+
+/* Copies the previous output's folder rel (a reused report's, or one
+ * below it) into the staging folder.  At the top of a report's folder
+ * only what rendering writes is taken (index.html, figures/, logs/):
+ * its bundle's files are copied from the sources as always, and the
+ * folders of other reports, nested or gone, are not its own. */
+void copy_previous(struct build *b, const char *slug, const char *rel, struct job *job)
+{
+	/* The staging folder rel first (its parent exists, but for the top
+	 * of a nested slug), then a link per file: no stat, no listing sort,
+	 * no mkdir per file.  1,000 reused reports cost a few ms. */
+	char *staged = path_join(b->out.staging, rel);
+	bool made = mkdir(staged, 0755) == 0 || errno == EEXIST || mkdir_p(staged);
+	free(staged);
+	char *dir = path_join(b->out.final, rel);
+	DIR *dp = made ? opendir(dir) : NULL;
+	if (!dp) {
+		diag_error(job->render_d, loc_line(dir, 0), "cannot list: %s", strerror(errno));
+		job->io_failed = true;
+		free(dir);
+		return;
+	}
+	bool top = strcmp(rel, slug) == 0;
+	struct dirent *e;
+	while ((e = readdir(dp)) != NULL) {
+		const char *name = e->d_name;
+		if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+			continue;
+		bool rendered = strcmp(name, "index.html") == 0 || strcmp(name, "figures") == 0 ||
+				strcmp(name, "logs") == 0 ||
+				(b->opts->pdf && strcmp(name, "report.pdf") == 0);
+		if (top && !rendered)
+			continue; /* a bundle's file, or another report's folder */
+		char *out = path_join(rel, name);
+		bool sub = e->d_type == DT_DIR, link = e->d_type == DT_LNK;
+		if (e->d_type == DT_UNKNOWN) {
+			char *src = path_join(dir, name);
+			struct stat st;
+			link = lstat(src, &st) == 0 && S_ISLNK(st.st_mode);
+			sub = !link && is_dir(src);
+			free(src);
+		}
+		if (link) {
+			/* logdown writes no links: following one could copy, or
+			 * loop over, anything on the machine */
+			char *src = path_join(dir, name);
+			diag_error(job->render_d, loc_line(src, 0),
+				   "a link in the previous output, which logdown did not write: remove "
+				   "it");
+			job->io_failed = true;
+			free(src);
+			free(out);
+			continue;
+		}
+		if (sub)
+			copy_previous(b, slug, out, job);
+		else if (!outdir_link(&b->out, out, job->render_d))
+			job->io_failed = true;
+		free(out);
+	}
+	closedir(dp);
+	free(dir);
+}
+
+/* Is name, in the folder of the report slug, one of its bundle's files
+ * (or the first folder of one)? */
+static bool own_resource(const struct build *b, const char *slug, const char *name)
+{
+	size_t n = strlen(slug), m = strlen(name);
+	for (size_t i = 1; i < b->nresources; i += 2) {
+		const char *dst = b->resources[i];
+		if (strncmp(dst, slug, n) == 0 && dst[n] == '/' && strncmp(dst + n + 1, name, m) == 0 &&
+		    (dst[n + 1 + m] == '\0' || dst[n + 1 + m] == '/'))
+			return true;
+	}
+	return false;
+}
+
+/* May the previous output's folder of the reused report slug move over
+ * whole (outdir_move())?  Only when it holds nothing a build would not
+ * put there (the rendered files, its bundle's files, which its key
+ * covers) and no other report's folder lies below it. */
+bool movable(const struct build *b, const char *slug)
+{
+	if (!b->can_move)
+		return false;
+	char *below = xasprintf("%s/", slug);
+	size_t lo = 0, hi = b->nreports;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(b->slugs[mid], below) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	bool nested = lo < b->nreports && str_has_prefix(b->slugs[lo], below);
+	free(below);
+	if (nested)
+		return false;
+	char *dir = path_join(b->out.final, slug);
+	struct stat st;
+	DIR *dp = lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) ? opendir(dir) : NULL;
+	free(dir);
+	bool ok = dp != NULL;
+	struct dirent *e;
+	while (ok && (e = readdir(dp)) != NULL) {
+		const char *name = e->d_name;
+		ok = strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
+		     strcmp(name, "index.html") == 0 || strcmp(name, "figures") == 0 ||
+		     strcmp(name, "logs") == 0 || (b->opts->pdf && strcmp(name, "report.pdf") == 0) ||
+		     own_resource(b, slug, name);
+	}
+	if (dp)
+		closedir(dp);
+	return ok;
+}
+
+static void job_input(void *ctx, const char *shown)
+{
+	struct job *job = ctx;
+	job->inputs = xrealloc(job->inputs, (job->ninputs + 1) * sizeof *job->inputs);
+	job->inputs[job->ninputs++] = xstrdup(shown);
+}
+
+/* The key of r's page: the site's key, the report's text and slug, its
+ * bundle's files and everything its runs would read.  False when
+ * something could not be resolved: the report is then built as always,
+ * which reports the problem. */
+bool report_key(struct build *b, const struct report *r, struct job *job,
+		struct cache_key *out)
+{
+	struct cache_hasher *h = cache_hasher_new();
+	cache_hasher_str(h, "report");
+	cache_hasher_key(h, &b->site_key);
+	cache_hasher_str(h, r->slug);
+	cache_hasher_str(h, r->path);
+	cache_hasher_bytes(h, r->text, r->len);
+	bool ok = true;
+	size_t n = strlen(r->slug);
+	for (size_t i = 0; ok && i < b->nresources; i += 2) {
+		const char *dst = b->resources[i + 1];
+		if (strncmp(dst, r->slug, n) != 0 || dst[n] != '/')
+			continue;
+		struct cache_key fh;
+		ok = cache_file_hash(b->disk, b->resources[i], &fh);
+		cache_hasher_str(h, dst);
+		cache_hasher_key(h, &fh);
+	}
+	struct diag *quiet = diag_new_deferred(b->d);
+	ok = ok && report_runs_inputs(value_get(r->meta, "runs"), r->dir, b->root_real, b->parsers,
+				      b->disk, &b->parsers_key, h, job_input, job, quiet);
+	ok = ok && diag_errors(quiet) + diag_warnings(quiet) == 0;
+	diag_free(quiet);
+	*out = cache_hasher_end(h);
+	return ok;
+}
+
+/* Adds every file under dir (rel: its name below templates/) to h. */
+static void hash_tree(struct build *b, struct cache_hasher *h, const char *dir, const char *rel)
+{
+	size_t n;
+	char **names = dir_list(dir, &n);
+	for (size_t i = 0; names && i < n; i++) {
+		char *path = path_join(dir, names[i]);
+		char *child = *rel ? path_join(rel, names[i]) : xstrdup(names[i]);
+		struct cache_key fh;
+		if (is_dir(path)) {
+			hash_tree(b, h, path, child);
+		} else {
+			cache_hasher_str(h, child);
+			if (cache_file_hash(b->disk, path, &fh))
+				cache_hasher_key(h, &fh);
+			else
+				cache_hasher_str(h, "unreadable");
+		}
+		free(path);
+		free(child);
+	}
+	strv_free(names);
+}
+
+/* What every page depends on besides its report: the binary (in every
+ * key), the parsers, site.yaml, templates/ and the options. */
+struct cache_key site_key(struct build *b, const struct cache_key *parsers)
+{
+	struct cache_hasher *h = cache_hasher_new();
+	cache_hasher_str(h, "site");
+	cache_hasher_key(h, parsers);
+	unsigned opts[3] = {b->opts->figures, b->opts->drafts, b->opts->pdf};
+	cache_hasher_bytes(h, opts, sizeof opts);
+	char *yaml = path_join(b->opts->root, "site.yaml");
+	struct cache_key fh;
+	if (cache_file_hash(b->disk, yaml, &fh))
+		cache_hasher_key(h, &fh);
+	else
+		cache_hasher_str(h, "no site.yaml");
+	free(yaml);
+	char *tpl = path_join(b->opts->root, "templates");
+	cache_hasher_str(h, "templates");
+	hash_tree(b, h, tpl, "");
+	free(tpl);
+	return cache_hasher_end(h);
+}

@@ -1,0 +1,114 @@
+/* site_int.h: what the files of the build share, and no one else
+ * (site.h is the public side): the build under way and one report's
+ * turn in it.
+ *
+ *   discover.c  the reports: the walk of content/, slugs, drafts,
+ *               collisions; a bundle's files
+ *   reuse.c     cache keys of pages; what the previous output lends
+ *   images.c    the local images a page would show broken
+ *   build.c     the build itself: runs, rendering on -j threads, pages,
+ *               log pages, the index, the PDFs, the output swapped in
+ *   clean.c     logdown clean */
+#ifndef LOGDOWN_SITE_INT_H
+#define LOGDOWN_SITE_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/diag.h"
+#include "base/outdir.h"
+#include "data/cache.h"
+#include "data/config.h"
+#include "parse/report.h"
+#include "render/theme.h"
+#include "site/site.h"
+
+struct doc;
+struct output_file;
+
+/* One site_build(): what it loaded and found, and where it writes.  Its
+ * turns (struct job) run on several threads: they read it, and write
+ * only their own report, their own job and their report's files in the
+ * output. */
+struct build {
+	const struct build_opts *opts;
+	struct diag *d;
+	struct config config;
+	struct theme theme;
+	struct parser_set *parsers;
+	struct outdir out;
+	bool writing;
+	bool io_failed;
+	char *root_real;      /* the project, canonical: nothing outside is read */
+	char *content;        /* ROOT/content */
+	struct report *reports;
+	size_t nreports, reports_cap;
+	uint64_t *slug_hashes; /* str_hash() of each report's slug, while discovering */
+	size_t ndrafts;        /* left out */
+	char **resources;      /* bundle files to copy: source, then output path */
+	size_t nresources, resources_cap;
+	struct output_file *by_output; /* the resources by output path (images) */
+	char **walk;           /* canonical folders being walked, outermost first */
+	size_t nwalk;
+	size_t nrendered;
+	/* the on-disk cache (NULL with --no-cache) */
+	struct cache *disk;
+	struct parse_cache *pc;      /* opts->cache, or this build's own */
+	struct parse_cache *own_pc;
+	struct cache_key site_key;   /* what every page depends on */
+	struct cache_key parsers_key; /* the parser set's (runs.h) */
+	bool reports_keyed;          /* pages may be reused by key */
+	struct cache_reports *prev;  /* the keys the current output was built with */
+	size_t nfrom_cache;
+	/* reused report folders moved over whole from the previous output
+	 * on commit (outdir_move()) rather than linked file by file */
+	bool can_move;
+	const char **slugs;          /* every report's slug, sorted */
+	const char **moved;          /* the moved ones, sorted */
+	size_t nmoved;
+};
+
+enum entry { ENTRY_SKIP, ENTRY_FILE, ENTRY_DIR };
+
+/* What one report's turn reports and whether its writing failed: each
+ * turn has its own, so that turns can run on several threads and still
+ * report in report order (diag_flush()). */
+struct job {
+	struct diag *load_d;   /* loading its runs */
+	struct diag *render_d; /* rendering its body, or copying its output */
+	bool reused;           /* its folder is copied from the previous output */
+	bool move;             /* ... by moving it over whole on commit */
+	bool io_failed;
+	bool keyed;            /* key is what the page depends on (cache.h) */
+	struct cache_key key;
+	bool clean;            /* built without a diagnostic: its key may be kept */
+	bool shows_others;     /* shows an image from outside its folder (not in its key) */
+	char **inputs;         /* the result files the key covers */
+	size_t ninputs;
+};
+
+/* discover.c */
+/* Finds the reports under dir (rel: its path below content/) into
+ * b->reports, and their bundles' files into b->resources. */
+void discover(struct build *b, const char *dir, const char *rel);
+/* Is name a file a bundle copies beside its page (an image, a video)? */
+bool is_resource(const char *name);
+enum entry classify(struct build *b, const char *path);
+/* Caller gives the names back with walk_leave(). */
+char **walk_enter(struct build *b, const char *dir, bool child, size_t *n);
+void walk_leave(struct build *b, char **names);
+
+/* reuse.c */
+bool reusable(const struct build *b, const struct report *r);
+bool report_key(struct build *b, const struct report *r, struct job *job,
+		struct cache_key *out);
+struct cache_key site_key(struct build *b, const struct cache_key *parsers);
+void copy_previous(struct build *b, const char *slug, const char *rel, struct job *job);
+bool movable(const struct build *b, const char *slug);
+
+/* images.c */
+void index_resources(struct build *b);
+void check_images(struct build *b, const struct report *r, struct doc *doc, struct job *job);
+
+#endif
