@@ -153,9 +153,4 @@ bool chart_ticks(double lo, double hi, bool log, bool widen, int max_labels,
 		 struct chart_ticks *t);
 void chart_ticks_free(struct chart_ticks *t);
 
-/* font_lock() and font_unlock() of draw/font.h, under their old names
- * until render/pdf.c calls those; then these go. */
-void chart_fonts_lock(void);
-void chart_fonts_unlock(void);
-
 #endif

@@ -281,17 +281,6 @@ void chart_clear(struct chart *c)
 	memset(c, 0, sizeof *c);
 }
 
-/* Kept for render/pdf.c until it takes font_lock() itself. */
-void chart_fonts_lock(void)
-{
-	font_lock();
-}
-
-void chart_fonts_unlock(void)
-{
-	font_unlock();
-}
-
 bool chart_render(const struct chart *c, enum chart_format f, struct buf *out, char **err)
 {
 	font_lock();

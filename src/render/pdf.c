@@ -21,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "draw/font.h"
 #include "resolve/doc.h"
 
 struct place {
@@ -501,14 +502,7 @@ static bool render_unlocked(struct doc *doc, const struct pdf_meta *m, struct bu
 		cairo_pdf_surface_set_metadata(p.surface, CAIRO_PDF_METADATA_AUTHOR, m->author);
 	cairo_pdf_surface_set_metadata(p.surface, CAIRO_PDF_METADATA_CREATOR, "logdown");
 	p.cr = cairo_create(p.surface);
-	p.pango = pango_cairo_create_context(p.cr);
-	cairo_font_options_t *fo = cairo_font_options_create();
-	cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
-	cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
-	pango_cairo_context_set_font_options(p.pango, fo);
-	cairo_font_options_destroy(fo);
-	pango_cairo_context_set_resolution(p.pango, 72);
-	pango_context_set_round_glyph_positions(p.pango, FALSE);
+	p.pango = font_context_new(p.cr, 72, CAIRO_ANTIALIAS_DEFAULT); /* sizes in points */
 	fonts_setup(&p);
 
 	struct flow f = {.x = 0, .w = p.tw};
@@ -588,8 +582,8 @@ static bool render_unlocked(struct doc *doc, const struct pdf_meta *m, struct bu
 bool pdf_render(struct doc *doc, const struct pdf_meta *m, struct buf *out, struct diag *d)
 {
 	/* pango, cairo and the fonts under them: one document at a time */
-	chart_fonts_lock();
+	font_lock();
 	bool ok = render_unlocked(doc, m, out, d);
-	chart_fonts_unlock();
+	font_unlock();
 	return ok;
 }

@@ -871,20 +871,18 @@ static void a_large_series_gives_a_small_svg_quickly(void **state)
 		fail_msg("the build took %.1f s, not under 10 s", secs);
 }
 
-/* --- behaviour found wrong: what should happen (these fail until fixed) --- */
+/* --- behaviour once found wrong, kept so that it stays fixed --- */
 
 /* `logdown check` of a good chart exits 0, every time.  Found: it
- * aborts now and then (exit 134, about one run in six under ASan, more
- * often in the release build; `build` too, about one in ten to a
- * hundred, so that any test here may fail with it until it is fixed)
- * after "logdown: checked 1 report", in
- * chart.c's atexit handler release_fonts(): cairo_debug_reset_static_data()
- * asserts "hash_table->live_entries == 0" (cairo-hash.c:217) because
- * pango_cairo_font_map_set_default(NULL) left the last reference to the
- * font map to pango's fontconfig thread, which is still inside
- * pango_fc_font_map_shutdown() -> cairo_scaled_font_destroy() on another
- * thread.  build rarely hits it: it does more work after its last
- * chart. */
+ * aborted now and then (exit 134, about one run in six under ASan, more
+ * often in the release build) after "logdown: checked 1 report", in an
+ * atexit handler of the charts that released the fonts:
+ * cairo_debug_reset_static_data() asserted "hash_table->live_entries ==
+ * 0" (cairo-hash.c:217) because pango_cairo_font_map_set_default(NULL)
+ * left the last reference to the font map to pango's fontconfig thread,
+ * still inside pango_fc_font_map_shutdown() on another thread.  The
+ * handler is gone: the fonts are kept until the process exits
+ * (draw/font.h). */
 static void check_of_a_good_chart_never_crashes(void **state)
 {
 	(void)state;
