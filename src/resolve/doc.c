@@ -86,14 +86,19 @@ static void add_slot(struct doc *doc, struct slot s, struct buf *md)
 }
 
 /* Splits "expr :spec" at the last ':' that stands outside quotes and
- * after a blank; spec is empty when there is none. */
+ * after a blank; spec is empty when there is none.  Inside quotes a
+ * backslash escapes the next character, as the expression language
+ * reads a string and as directive.c splits a table's column: "x\" :y"
+ * is one string. */
 static void split_spec(const char *s, size_t n, size_t *expr_len, size_t *spec_off)
 {
 	char quote = 0;
 	size_t at = n;
 	for (size_t i = 0; i < n; i++) {
 		if (quote) {
-			if (s[i] == quote)
+			if (s[i] == '\\' && i + 1 < n)
+				i++;
+			else if (s[i] == quote)
 				quote = 0;
 		} else if (s[i] == '\'' || s[i] == '"') {
 			quote = s[i];
