@@ -25,6 +25,7 @@
 #include "resolve/doc.h"
 #include "resolve/provenance.h"
 #include "base/outdir.h"
+#include "render/html.h"
 #include "render/pdf.h"
 #include "parse/report.h"
 #include "parse/runs.h"
@@ -717,7 +718,7 @@ static void render_body(struct build *b, struct report *r, struct job *job)
 	ctx.figure_formats = FIGURE_SVG | b->opts->figures;
 	struct doc *doc = doc_resolve(r->text + r->body_off, r->len - r->body_off, r->path,
 				      r->body_line - 1, &ctx);
-	r->html = doc_html(doc);
+	r->html = html_doc(doc);
 	check_images(b, r, doc, job);
 	if (b->opts->pdf)
 		write_pdf(b, r, doc, job);
