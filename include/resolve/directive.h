@@ -95,7 +95,7 @@ void directive_text_add(struct directive_text *t, const char *text, size_t len,
 			const char *href, bool value, bool missing);
 void directive_text_clear(struct directive_text *t);
 
-/* What a directive renders into: the report's runs, run sets and
+/* What a directive is resolved with: the report's runs, run sets and
  * provenance, and the numbering of its captions. */
 struct directive_ctx {
 	const struct scope *scope;       /* the report's runs */

@@ -73,8 +73,9 @@ void html_value(struct buf *out, const struct directive_piece *pc, bool link)
 	}
 }
 
-/* A caption's pieces: text escaped, values linked to their lines. */
-static void put_caption(struct buf *out, const struct directive_text *t)
+/* A run of pieces, a caption or a cell: text escaped, values linked to
+ * their lines. */
+static void put_pieces(struct buf *out, const struct directive_text *t)
 {
 	for (size_t i = 0; i < t->n; i++) {
 		if (t->p[i].value)
@@ -112,7 +113,7 @@ static void put_table(struct buf *out, const struct directive_result *r)
 		buf_puts(out, "<caption>");
 		if (r->number > 0)
 			buf_printf(out, "Table %d: ", r->number);
-		put_caption(out, &r->caption);
+		put_pieces(out, &r->caption);
 		buf_puts(out, "</caption>\n");
 	} else if (r->number > 0) {
 		/* labelled, no caption: a reader following "Table 2" finds it */
@@ -131,10 +132,7 @@ static void put_table(struct buf *out, const struct directive_result *r)
 			const struct directive_cell *cell = &r->cells[i * r->cols + j];
 			const char *tag = cell->header ? "th" : "td";
 			open_cell(out, tag, cell->right || (i == 0 && j == 0 && corner));
-			if (i == 0 || (r->transposed && j == 0))
-				put_caption(out, &cell->text); /* a header: plain text */
-			else
-				html_value(out, &cell->text.p[0], true);
+			put_pieces(out, &cell->text);
 			buf_printf(out, "</%s>\n", tag);
 		}
 		buf_puts(out, "</tr>\n");
@@ -186,7 +184,7 @@ static void put_chart(struct buf *out, const struct directive_result *r)
 		buf_puts(out, "<figcaption>");
 		if (r->number > 0)
 			buf_printf(out, r->has_caption ? "Figure %d: " : "Figure %d", r->number);
-		put_caption(out, &r->caption);
+		put_pieces(out, &r->caption);
 		buf_puts(out, "</figcaption>");
 	}
 	buf_puts(out, "</figure>\n");
