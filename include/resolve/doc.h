@@ -1,14 +1,16 @@
-/* doc.h: a report body, from Markdown to HTML, with its references.
+/* doc.h: a report body, from Markdown to what the page and the PDF
+ * show, with its references.
  *
  *   1. inline values {{ expr }} / {{ expr :spec }} and cross-references
  *      @fig-x / @tbl-x are found in the Markdown source (never inside code
  *      spans or fenced code) and replaced by placeholders, so that nothing
  *      inside the braces is Markdown (a | cannot split a table cell);
  *   2. cmark-gfm parses the text with GitHub's extensions;
- *   3. fenced blocks {table}, {log} and {chart} become HTML, their
- *      captions numbered in document order;
- *   4. the HTML is rendered and every placeholder replaced by its value,
- *      linked to the line it came from, or by its "Table 2" link. */
+ *   3. fenced blocks {table}, {log} and {chart} are resolved to their
+ *      results (directive.h), their captions numbered in document order;
+ *   4. a renderer (render/html.h, render/pdf.h) walks the tree and asks
+ *      for each placeholder with doc_show(): its value, linked to the
+ *      line it came from, or its "Table 2" link. */
 #ifndef LOGDOWN_DOC_H
 #define LOGDOWN_DOC_H
 
@@ -17,33 +19,57 @@
 
 #include "resolve/directive.h"
 
-/* Registers cmark-gfm's extensions: once, before doc_render() runs on
+/* Registers cmark-gfm's extensions: once, before doc_resolve() runs on
  * several threads. */
 void doc_init(void);
 
-/* Renders the Markdown body text (which starts on line `line0` + 1 of
- * `file`) with the runs and provenance of c.  Every problem is reported
- * through c->d at its line and column in file.  Returns the HTML, which
- * the caller frees with free(), also after errors. */
-char *doc_render(const char *text, size_t len, const char *file, int line0,
-		 struct directive_ctx *c);
-
-/* The same in steps, for a report that is also laid out as a PDF: the
- * resolved document is what both renderers walk. */
 struct doc;
 struct cmark_node;
+struct _cmark_llist; /* cmark_llist */
 
 /* Steps 1 to 3: the cmark-gfm tree, with every directive replaced by
- * an HTML block whose structured result is doc_directive()'s.  c (and
- * text) must outlive the doc.  Problems are reported through c->d.
- * Free with doc_free(). */
+ * an empty HTML block whose structured result is doc_directive()'s.  c
+ * (and text, which starts on line `line0` + 1 of `file`) must outlive
+ * the doc.  Problems are reported through c->d at their line and column
+ * in file.  Free with doc_free(). */
 struct doc *doc_resolve(const char *text, size_t len, const char *file, int line0,
 			struct directive_ctx *c);
 
-/* Step 4: the HTML, byte for byte doc_render()'s; evaluates every
- * value, reporting its problems, and keeps what each one showed for
- * doc_value().  Call once.  Caller frees with free(). */
-char *doc_html(struct doc *doc);
+/* The cmark-gfm options and extensions the tree was parsed with, for
+ * rendering it. */
+int doc_options(void);
+struct _cmark_llist *doc_extensions(const struct doc *doc);
+
+/* Step 4: placeholder `index` as the page shows it at one place: its
+ * value evaluated, or its reference looked up, each time it is asked
+ * for, so that every place reports its problems (a missing value is a
+ * missing piece, an unknown label the text "@label"); the first time,
+ * what it showed is kept for doc_value().  NULL for an index that is no
+ * placeholder.  Owned by doc. */
+const struct directive_piece *doc_show(struct doc *doc, size_t index);
+
+/* A placeholder is DOC_MARK, "LD", its index, DOC_MARK: a character no
+ * report contains around a number.  In a link's destination cmark
+ * writes it percent-encoded ("%1ALD3%1A"). */
+#define DOC_MARK '\x1a'
+
+/* Where placeholder `index` (< the number of placeholders) was written,
+ * and the diagnostics the doc reports to: for a renderer's warnings
+ * about a value. */
+struct loc doc_place(const struct doc *doc, size_t index);
+struct diag *doc_diag(const struct doc *doc);
+
+/* Does a placeholder start at p (before end)?  Sets *index and *len.
+ * With in_tag (inside an HTML tag: a link's destination) it may come
+ * percent-encoded; in text, "%1A" is the author's or the log's own. */
+bool doc_placeholder_at(const char *p, const char *end, bool in_tag, size_t *index,
+			size_t *len);
+
+/* The HTML of a directive with placeholders for the @tbl- and @fig-
+ * references inside its <caption> or <figcaption>, so that they become
+ * "Table 2" links like the prose's (reported at `at`, the caption's
+ * place, when unknown).  Caller frees. */
+char *doc_caption_refs(struct doc *doc, const char *html, struct loc at);
 
 void doc_free(struct doc *doc);
 
@@ -64,7 +90,7 @@ const struct directive_result *doc_directive(struct cmark_node *node);
  * and index.  False when there is none. */
 bool doc_next_value(const char *s, size_t len, size_t *at, size_t *mark_len, size_t *index);
 
-/* What placeholder `index` showed in the HTML, after doc_html(): a
+/* What placeholder `index` showed on the page, after html_doc(): a
  * value with its link, or a "Table 2" reference linking to "#tbl-x".
  * NULL when unknown.  Owned by doc. */
 const struct directive_text *doc_value(const struct doc *doc, size_t index);

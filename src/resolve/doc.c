@@ -1,5 +1,7 @@
-/* doc.c: a report body: inline values, directives, cross-references,
- * and cmark-gfm in the middle. */
+/* doc.c: a report body resolved: inline values and cross-references
+ * found, the Markdown parsed with cmark-gfm, directives resolved to
+ * their results.  render/html.c writes the page from what is resolved
+ * here, and render/pdf.c the PDF. */
 #define _GNU_SOURCE /* memmem() */
 #include "resolve/doc.h"
 
@@ -15,6 +17,7 @@
 #include "resolve/format.h"
 #include "data/limit.h"
 #include "resolve/provenance.h"
+#include "resolve/show.h"
 #include "data/run.h"
 #include "base/util.h"
 #include "data/yamldoc.h"
@@ -31,7 +34,7 @@ static const char *const extensions[] = {
 /* A placeholder stands where a value or a reference goes: a character
  * no report contains, a number, the same character.  In a link's
  * destination cmark writes it percent-encoded. */
-#define MARK '\x1a'
+#define MARK DOC_MARK
 
 enum slot_kind { SLOT_VALUE, SLOT_REF };
 
@@ -85,33 +88,13 @@ static void add_slot(struct doc *doc, struct slot s, struct buf *md)
 	doc->nslots++;
 }
 
-/* Splits "expr :spec" at the last ':' that stands outside quotes and
- * after a blank; spec is empty when there is none. */
-static void split_spec(const char *s, size_t n, size_t *expr_len, size_t *spec_off)
-{
-	char quote = 0;
-	size_t at = n;
-	for (size_t i = 0; i < n; i++) {
-		if (quote) {
-			if (s[i] == quote)
-				quote = 0;
-		} else if (s[i] == '\'' || s[i] == '"') {
-			quote = s[i];
-		} else if (s[i] == ':' && i > 0 && (s[i - 1] == ' ' || s[i - 1] == '\t')) {
-			at = i;
-		}
-	}
-	*expr_len = at;
-	*spec_off = at < n ? at + 1 : n;
-}
-
 static void inline_value(struct doc *doc, const char *open, const char *close, int line,
 			 const char *line_start, struct buf *md)
 {
 	const char *inner = open + 2;
 	size_t n = (size_t)(close - inner);
 	size_t expr_len, spec_off;
-	split_spec(inner, n, &expr_len, &spec_off);
+	show_split_spec(inner, n, &expr_len, &spec_off);
 	struct slot s = {.kind = SLOT_VALUE};
 	s.at.file = doc->file;
 	s.at.line = line;
@@ -388,48 +371,14 @@ static int *body_shifts(const struct doc *doc, int first, const char *body, size
 	return shift;
 }
 
-/* Placeholders for the @tbl- and @fig- references inside the captions
- * of a directive's HTML, so that they become "Table 2" links like the
- * prose's (reported at the caption's place when unknown).  Caller frees. */
-static char *caption_refs(struct doc *doc, const char *html, struct loc at)
-{
-	struct buf out = BUF_INIT;
-	const char *p = html;
-	bool in_caption = false;
-	while (*p) {
-		if (*p == '<') {
-			if (str_has_prefix(p, "<caption>") || str_has_prefix(p, "<figcaption>"))
-				in_caption = true;
-			else if (str_has_prefix(p, "</caption>") || str_has_prefix(p, "</figcaption>"))
-				in_caption = false;
-		}
-		if (in_caption && *p == '@' && (p == html || !is_label_char(p[-1])) &&
-		    (str_has_prefix(p + 1, "fig-") || str_has_prefix(p + 1, "tbl-")) &&
-		    is_label_char(p[5])) {
-			const char *q = p + 1;
-			while (is_label_char(*q))
-				q++;
-			while (q > p + 5 && (q[-1] == '-' || q[-1] == '_'))
-				q--;
-			struct slot s = {.kind = SLOT_REF, .at = at};
-			s.label = xstrndup(p + 1, (size_t)(q - p - 1));
-			add_slot(doc, s, &out);
-			p = q;
-			continue;
-		}
-		buf_putc(&out, *p++);
-	}
-	return buf_detach(&out);
-}
-
-/* Renders one fenced directive; NULL when node is plain code.  Its
+/* Resolves one fenced directive; false when node is plain code.  Its
  * structured result (owned by doc) goes to *result_out, which stays
  * NULL for an unknown directive. */
-static char *directive(struct doc *doc, cmark_node *node, struct directive_result **result_out)
+static bool directive(struct doc *doc, cmark_node *node, struct directive_result **result_out)
 {
 	const char *info = cmark_node_get_fence_info(node);
 	if (!info || info[0] != '{')
-		return NULL;
+		return false;
 	const char *close = strchr(info, '}');
 	int line = doc->line0 + cmark_node_get_start_line(node);
 	const char *src = source_line(doc, cmark_node_get_start_line(node));
@@ -456,7 +405,7 @@ static char *directive(struct doc *doc, cmark_node *node, struct directive_resul
 				   "unknown directive '{%s}': logdown has {table}, {log} and {chart}",
 				   name);
 		free(name);
-		return xstrdup("");
+		return true;
 	}
 	const char *body_text = cmark_node_get_literal(node);
 	size_t nshift = 0;
@@ -464,9 +413,7 @@ static char *directive(struct doc *doc, cmark_node *node, struct directive_resul
 	struct value *body = yamldoc_parse_at(body_text, strlen(body_text), doc->file, line,
 					      shift, nshift, doc->c->d);
 	free(shift);
-	struct buf html = BUF_INIT;
 	struct directive_result *result = xcalloc(1, sizeof *result);
-	doc->c->result = result;
 	if (body && body->kind != VALUE_MAP) {
 		struct loc bat = {doc->file, line + 1, 1, 0};
 		diag_error(doc->c->d, bat, "the body of {%s} is a YAML map of settings (key: value)",
@@ -483,26 +430,25 @@ static char *directive(struct doc *doc, cmark_node *node, struct directive_resul
 		for (const char *s = good ? lv->text : ""; *s; s++)
 			good = good && is_label_char(*s);
 		char *file = good ? xstrdup(lv->text) : xasprintf("figure-%d", doc->charts);
-		directive_chart(doc->c, body, number, file, &html);
+		directive_chart(doc->c, body, number, file, result);
 		free(file);
 	} else if (body && strcmp(name, "table") == 0) {
 		bool numbered = value_get(body, "caption") || value_get(body, "label");
 		int number = numbered ? ++doc->c->tables : 0;
 		take_label(doc, body, "Table", "tbl-", number);
-		directive_table(doc->c, body, number, &html);
+		directive_table(doc->c, body, number, result);
 	} else if (body) {
-		directive_log(doc->c, body, &html);
+		directive_log(doc->c, body, result);
 	}
-	doc->c->result = NULL;
 	doc->results = xrealloc(doc->results, (doc->nresults + 1) * sizeof *doc->results);
 	doc->results[doc->nresults++] = result;
 	*result_out = result;
 	const struct value *cap = body ? value_get(body, "caption") : NULL;
-	char *out = cap ? caption_refs(doc, buf_data(&html), cap->loc) : buf_detach(&html);
-	buf_free(&html);
+	if (cap)
+		result->caption_at = cap->loc;
 	value_free(body);
 	free(name);
-	return out;
+	return true;
 }
 
 /* Refuses Markdown nested deeper than limit markdown_depth (lists and
@@ -570,57 +516,42 @@ static void replace_directives(struct doc *doc, cmark_node *root)
 	cmark_iter_free(it);
 	for (size_t i = 0; i < n; i++) {
 		struct directive_result *result = NULL;
-		char *html = directive(doc, blocks[i], &result);
-		if (!html)
+		if (!directive(doc, blocks[i], &result))
 			continue;
+		/* An HTML block, empty until render/html.c writes the
+		 * result's HTML into it; the PDF draws the result. */
 		cmark_node *h = cmark_node_new(CMARK_NODE_HTML_BLOCK);
-		cmark_node_set_literal(h, html);
-		/* the directive's structured result, for the PDF */
+		cmark_node_set_literal(h, "");
 		if (result)
 			cmark_node_set_user_data(h, result);
 		cmark_node_insert_before(blocks[i], h);
 		cmark_node_free(blocks[i]);
-		free(html);
 	}
 	free(blocks);
 }
 
-/* --- 4. placeholders into values --- */
+/* --- 4. placeholders into values, as the page asks for them --- */
 
-static void put_value(struct doc *doc, struct slot *s, struct buf *out, bool in_tag,
-		      bool in_link)
+/* The value of slot s: evaluated now (reporting its problems), and
+ * kept in s->piece the first time. */
+static void show_value(struct doc *doc, struct slot *s)
 {
 	struct eval v = {0};
 	if (!s->expr || !expr_eval_one(s->expr, doc->c->scope, &v, doc->c->d)) {
-		buf_puts(out, in_tag ? "" : "<span class=\"ld-missing\">\xE2\x80\x94</span>");
 		if (!s->done)
 			directive_text_add(&s->piece, "\xE2\x80\x94", 3, NULL, true, true);
 		s->done = true;
 		return;
 	}
-	const struct format *fmt = s->has_format ? &s->format : NULL;
 	if (!s->done)
-		directive_value_piece(doc->c, &s->piece, &v, fmt);
+		show_piece(doc->c, &s->piece, &v, s->has_format ? &s->format : NULL);
 	s->done = true;
-	if (!in_tag) {
-		directive_put_value(doc->c, out, &v, fmt, !in_link);
-	} else {
-		/* inside a tag's attribute (a link's destination): the text */
-		struct buf text = BUF_INIT;
-		if (v.kind == EVAL_NUMBER && fmt)
-			format_number(&text, v.num, fmt);
-		else if (v.text)
-			buf_put(&text, v.text, v.len);
-		else if (v.kind == EVAL_NUMBER)
-			number_put_short(&text, v.num);
-		buf_put_html(out, buf_data(&text), text.len);
-		buf_free(&text);
-	}
 	eval_clear(&v);
 }
 
-static void put_ref(struct doc *doc, struct slot *s, struct buf *out, bool in_tag,
-		    bool in_link)
+/* The reference of slot s: "Table 2" linking to "#tbl-x", or the text
+ * "@tbl-x" after reporting that no directive defines it. */
+static void show_ref(struct doc *doc, struct slot *s)
 {
 	const struct label *l = find_label(doc, s->label);
 	if (!l) {
@@ -636,8 +567,6 @@ static void put_ref(struct doc *doc, struct slot *s, struct buf *out, bool in_ta
 				   "label '%s' is not defined: give a {table} or {chart} "
 				   "'label: %s'", s->label, s->label);
 		free(names);
-		buf_puts(out, "@");
-		buf_puts(out, s->label);
 		if (!s->done) {
 			char *text = xasprintf("@%s", s->label);
 			directive_text_add(&s->piece, text, strlen(text), NULL, false, false);
@@ -654,18 +583,69 @@ static void put_ref(struct doc *doc, struct slot *s, struct buf *out, bool in_ta
 		free(href);
 	}
 	s->done = true;
-	if (in_tag || in_link) {
-		buf_printf(out, "%s %d", l->kind, l->number);
-		return;
+}
+
+struct loc doc_place(const struct doc *doc, size_t index)
+{
+	return doc->slots[index].at;
+}
+
+struct diag *doc_diag(const struct doc *doc)
+{
+	return doc->c->d;
+}
+
+const struct directive_piece *doc_show(struct doc *doc, size_t index)
+{
+	if (index >= doc->nslots)
+		return NULL;
+	struct slot *s = &doc->slots[index];
+	if (s->kind == SLOT_VALUE)
+		show_value(doc, s);
+	else
+		show_ref(doc, s);
+	return &s->piece.p[0];
+}
+
+/* Placeholders for the @tbl- and @fig- references inside the captions
+ * of a directive's HTML, so that they become "Table 2" links like the
+ * prose's (reported at the caption's place when unknown).  Caller frees. */
+char *doc_caption_refs(struct doc *doc, const char *html, struct loc at)
+{
+	struct buf out = BUF_INIT;
+	const char *p = html;
+	bool in_caption = false;
+	while (*p) {
+		if (*p == '<') {
+			if (str_has_prefix(p, "<caption>") || str_has_prefix(p, "<figcaption>"))
+				in_caption = true;
+			else if (str_has_prefix(p, "</caption>") || str_has_prefix(p, "</figcaption>"))
+				in_caption = false;
+		}
+		if (in_caption && *p == '@' && (p == html || !is_label_char(p[-1])) &&
+		    (str_has_prefix(p + 1, "fig-") || str_has_prefix(p + 1, "tbl-")) &&
+		    is_label_char(p[5])) {
+			const char *q = p + 1;
+			while (is_label_char(*q))
+				q++;
+			while (q > p + 5 && (q[-1] == '-' || q[-1] == '_'))
+				q--;
+			struct slot s = {.kind = SLOT_REF, .at = at};
+			s.label = xstrndup(p + 1, (size_t)(q - p - 1));
+			add_slot(doc, s, &out);
+			p = q;
+			continue;
+		}
+		buf_putc(&out, *p++);
 	}
-	buf_printf(out, "<a class=\"ld-ref\" href=\"#%s\">%s %d</a>", l->name, l->kind, l->number);
+	return buf_detach(&out);
 }
 
 /* Does a placeholder start at p?  Sets *index and *len.  Inside a tag
  * it may come percent-encoded (a link's destination); in text, "%1A" is
  * the author's or the log's own. */
-static bool placeholder_at(const char *p, const char *end, bool in_tag, size_t *index,
-			   size_t *len)
+bool doc_placeholder_at(const char *p, const char *end, bool in_tag, size_t *index,
+			size_t *len)
 {
 	const char *q;
 	size_t mark;
@@ -687,68 +667,6 @@ static bool placeholder_at(const char *p, const char *end, bool in_tag, size_t *
 	*index = n;
 	*len = (size_t)(q + mark - p);
 	return true;
-}
-
-static char *fill(struct doc *doc, const char *html)
-{
-	struct buf out = BUF_INIT;
-	const char *p = html, *end = html + strlen(html);
-	bool in_tag = false;
-	int in_link = 0; /* inside <a>...</a>: links cannot nest */
-	/* In an href or src value (from where in out), and the value put
-	 * there last: a value may turn a URL into a javascript: one. */
-	size_t url_at = SIZE_MAX;
-	struct slot *url_slot = NULL;
-	while (p < end) {
-		size_t index, len;
-		if ((*p == MARK || *p == '%') && placeholder_at(p, end, in_tag, &index, &len) &&
-		    index < doc->nslots) {
-			struct slot *s = &doc->slots[index];
-			if (s->kind == SLOT_VALUE)
-				put_value(doc, s, &out, in_tag, in_link > 0);
-			else
-				put_ref(doc, s, &out, in_tag, in_link > 0);
-			if (url_at != SIZE_MAX)
-				url_slot = s;
-			p += len;
-			continue;
-		}
-		if (in_tag && *p == '"' && url_at != SIZE_MAX) {
-			if (url_slot && url_is_dangerous(out.data + url_at, out.len - url_at)) {
-				diag_warning(doc->c->d, url_slot->at,
-					     "this value makes a link's URL a '%.*s' one: the link is "
-					     "made inert",
-					     (int)strcspn(out.data + url_at, ":") + 1, out.data + url_at);
-				out.len = url_at;
-				out.data[out.len] = '\0';
-			}
-			url_at = SIZE_MAX;
-			url_slot = NULL;
-		} else if (in_tag && *p == '"' && out.len >= 5 &&
-			   (memcmp(out.data + out.len - 5, "href=", 5) == 0 ||
-			    memcmp(out.data + out.len - 4, "src=", 4) == 0)) {
-			buf_putc(&out, *p++);
-			url_at = out.len;
-			continue;
-		}
-		if (*p == '<') {
-			in_tag = true;
-			if ((p[1] == 'a' || p[1] == 'A') && (p[2] == ' ' || p[2] == '>'))
-				in_link++;
-			else if (p[1] == '/' && (p[2] == 'a' || p[2] == 'A') && p[3] == '>' && in_link)
-				in_link--;
-		} else if (*p == '>') {
-			in_tag = false;
-		}
-		buf_putc(&out, *p++);
-		/* then the plain run up to the next byte that matters here */
-		const char *q = p;
-		while (q < end && *q != MARK && *q != '%' && *q != '"' && *q != '<' && *q != '>')
-			q++;
-		buf_put(&out, p, (size_t)(q - p));
-		p = q;
-	}
-	return buf_detach(&out);
 }
 
 struct doc *doc_resolve(const char *text, size_t len, const char *file, int line0,
@@ -777,13 +695,14 @@ struct doc *doc_resolve(const char *text, size_t len, const char *file, int line
 	return doc;
 }
 
-char *doc_html(struct doc *doc)
+int doc_options(void)
 {
-	char *html = cmark_render_html(doc->root, MD_OPTIONS,
-				       cmark_parser_get_syntax_extensions(doc->parser));
-	char *out = fill(doc, html);
-	free(html);
-	return out;
+	return MD_OPTIONS;
+}
+
+struct _cmark_llist *doc_extensions(const struct doc *doc)
+{
+	return cmark_parser_get_syntax_extensions(doc->parser);
 }
 
 void doc_free(struct doc *doc)
@@ -813,15 +732,6 @@ void doc_free(struct doc *doc)
 	free(doc);
 }
 
-char *doc_render(const char *text, size_t len, const char *file, int line0,
-		 struct directive_ctx *c)
-{
-	struct doc *doc = doc_resolve(text, len, file, line0, c);
-	char *out = doc_html(doc);
-	doc_free(doc);
-	return out;
-}
-
 struct cmark_node *doc_root(const struct doc *doc)
 {
 	return doc->root;
@@ -847,7 +757,7 @@ bool doc_next_value(const char *s, size_t len, size_t *at, size_t *mark_len, siz
 {
 	const char *p = s, *end = s + len;
 	while ((p = memchr(p, MARK, (size_t)(end - p))) != NULL) {
-		if (placeholder_at(p, end, false, index, mark_len)) {
+		if (doc_placeholder_at(p, end, false, index, mark_len)) {
 			*at = (size_t)(p - s);
 			return true;
 		}

@@ -24,6 +24,7 @@
 #include "base/version.h"
 #include "parse/logparse.h"
 #include "parse/runs.h"
+#include "render/html.h"
 #include "render/pdf.h"
 #include "resolve/doc.h"
 #include "resolve/provenance.h"
@@ -242,7 +243,7 @@ static void render_body(struct build *b, struct report *r, struct job *job)
 	ctx.figure_formats = FIGURE_SVG | b->opts->figures;
 	struct doc *doc = doc_resolve(r->text + r->body_off, r->len - r->body_off, r->path,
 				      r->body_line - 1, &ctx);
-	r->html = doc_html(doc);
+	r->html = html_doc(doc);
 	check_images(b, r, doc, job);
 	if (b->opts->pdf)
 		write_pdf(b, r, doc, job);

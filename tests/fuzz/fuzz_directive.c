@@ -1,9 +1,11 @@
 /* fuzz_directive.c: the body of a {table}, {log} or {chart} directive
  * (the first byte chooses) as YAML, rendered against the fixture runs
- * (fuzz.h), as doc.c would; a chart is drawn as SVG but not written. */
+ * (fuzz.h), as doc.c would, and its result written as HTML (html.h); a
+ * chart is drawn as SVG but not written. */
 #include "fuzz.h"
 
 #include "resolve/directive.h"
+#include "render/html.h"
 #include "base/fsutil.h"
 #include "resolve/provenance.h"
 #include "data/yamldoc.h"
@@ -24,14 +26,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * there. */
 	if (body && body->kind == VALUE_MAP) {
 		struct directive_ctx c = fuzz_ctx(d);
-		struct buf out = BUF_INIT;
+		struct directive_result r = {0};
+		bool ok;
 		if (kind == 0)
-			directive_table(&c, body, 1, &out);
+			ok = directive_table(&c, body, 1, &r);
 		else if (kind == 1)
-			directive_log(&c, body, &out);
+			ok = directive_log(&c, body, &r);
 		else
-			directive_chart(&c, body, 1, "fig-1", &out);
+			ok = directive_chart(&c, body, 1, "fig-1", &r);
+		struct buf out = BUF_INIT;
+		if (ok)
+			html_directive(&out, &r);
 		buf_free(&out);
+		directive_result_clear(&r);
 		provenance_free(c.prov);
 	}
 	value_free(body);

@@ -1,11 +1,12 @@
 /* fuzz_doc.c: a report body, Markdown with inline values,
  * cross-references and {table}/{log}/{chart} directives, rendered by
- * doc_render() against the fixture runs (fuzz.h); charts are drawn as
+ * html_render() against the fixture runs (fuzz.h); charts are drawn as
  * SVG, not written. */
 #include "fuzz.h"
 
 #include "resolve/directive.h"
 #include "resolve/doc.h"
+#include "render/html.h"
 #include "base/fsutil.h"
 #include "resolve/provenance.h"
 
@@ -16,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, data, size);
 	diag_add_source(d, "fuzz.md", text, size);
 	struct directive_ctx c = fuzz_ctx(d);
-	free(doc_render(text, size, "fuzz.md", 0, &c));
+	free(html_render(text, size, "fuzz.md", 0, &c));
 	provenance_free(c.prov);
 	diag_free(d);
 	free(text);

@@ -1,5 +1,6 @@
-/* test_directive.c: {table} and {log}: the exact HTML they write, and
- * every diagnostic with its place in the .md file. */
+/* test_directive.c: {table} and {log}: the exact HTML their results
+ * are written as (render/html.h), and every diagnostic with its place in
+ * the .md file. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -15,6 +16,7 @@
 #include "expr/expr.h"
 #include "base/fsutil.h"
 #include "resolve/provenance.h"
+#include "render/html.h"
 #include "data/run.h"
 #include "base/util.h"
 #include "data/yamldoc.h"
@@ -119,16 +121,28 @@ static void fx_body(struct fx *fx, const char *kind, const char *body)
 	buf_clear(&fx->html);
 }
 
+/* The result's HTML into fx->html, when the directive succeeded. */
+static bool fx_html(struct fx *fx, bool ok, struct directive_result *r)
+{
+	assert_true(r->ok == ok);
+	if (ok)
+		html_directive(&fx->html, r);
+	directive_result_clear(r);
+	return ok;
+}
+
 static bool fx_table(struct fx *fx, const char *body, int number)
 {
 	fx_body(fx, "table", body);
-	return directive_table(&fx->c, fx->body, number, &fx->html);
+	struct directive_result r = {0};
+	return fx_html(fx, directive_table(&fx->c, fx->body, number, &r), &r);
 }
 
 static bool fx_log(struct fx *fx, const char *body)
 {
 	fx_body(fx, "log", body);
-	return directive_log(&fx->c, fx->body, &fx->html);
+	struct directive_result r = {0};
+	return fx_html(fx, directive_log(&fx->c, fx->body, &r), &r);
 }
 
 static const char *fx_diags(struct fx *fx)
@@ -386,6 +400,32 @@ static void transpose_puts_runs_in_columns_and_metrics_in_rows(void **state)
 		     "<tr>\n<td>Final loss</td>\n"
 		     "<td align=\"right\">" A512(52, "7.12500") "</td>\n"
 		     "<td align=\"right\">" A2048(60, "6.5") "</td>\n"
+		     "</tr>\n"
+		     "</tbody>\n"
+		     "</table></figure>\n");
+}
+
+/* The HTML aligns the whole header row of a transposed table as its
+ * first column, the corner included (the PDF leaves the corner left). */
+static void transposed_header_row_is_aligned_as_the_first_column(void **state)
+{
+	(void)state;
+	expect_table("rows: [cs512, cs2048]\n"
+		     "columns:\n"
+		     "  Batch: batch_size\n"
+		     "  Device: device\n"
+		     "transpose: true\n",
+		     0,
+		     "<figure class=\"ld-table\"><table>\n"
+		     "<thead>\n<tr>\n"
+		     "<th align=\"right\">Batch</th>\n"
+		     "<th align=\"right\">" A512(1, "512") "</th>\n"
+		     "<th align=\"right\">" A2048(1, "2048") "</th>\n"
+		     "</tr>\n</thead>\n"
+		     "<tbody>\n"
+		     "<tr>\n<td>Device</td>\n"
+		     "<td>" A512(2, "CSX") "</td>\n"
+		     "<td>" A2048(2, "CSX") "</td>\n"
 		     "</tr>\n"
 		     "</tbody>\n"
 		     "</table></figure>\n");
@@ -896,6 +936,7 @@ int main(void)
 		cmocka_unit_test(where_sort_and_limit_pick_and_order_rows),
 		cmocka_unit_test(sort_by_an_expression_is_numeric_and_puts_missing_last),
 		cmocka_unit_test(transpose_puts_runs_in_columns_and_metrics_in_rows),
+		cmocka_unit_test(transposed_header_row_is_aligned_as_the_first_column),
 		cmocka_unit_test(missing_cell_is_a_dash_and_keeps_the_column_numeric),
 		cmocka_unit_test(without_columns_a_series_shows_all_its_columns),
 		cmocka_unit_test(text_from_a_log_is_escaped),

@@ -1,0 +1,322 @@
+/* html.c: the resolved document as HTML (html.h): cmark-gfm renders the
+ * tree, each directive's block is written from its result, and each
+ * placeholder becomes the value or reference resolve/doc.c shows for it.
+ * A table is laid out once, by resolve/table.c; here it is only
+ * written out, as the PDF draws the same cells. */
+#include "render/html.h"
+
+#include <cmark-gfm.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "resolve/provenance.h"
+#include "base/util.h"
+
+#define ELLIPSIS "\xE2\x80\xA6" /* U+2026 */
+#define MDASH "\xE2\x80\x94"    /* U+2014 */
+
+/* Text from a report or a result file, escaped for HTML text and
+ * attributes alike, as the log pages show it. */
+static void put_text(struct buf *b, const char *s, size_t n)
+{
+	provenance_escape(b, s, n, true);
+}
+
+/* A value as the content of an element: the same, but a newline (in a
+ * message read over several log lines) stays one. */
+static void put_content(struct buf *b, const char *s, size_t n)
+{
+	for (;;) {
+		const char *nl = memchr(s, '\n', n);
+		size_t k = nl ? (size_t)(nl - s) : n;
+		provenance_escape(b, s, k, true);
+		if (!nl)
+			return;
+		buf_putc(b, '\n');
+		s += k + 1;
+		n -= k + 1;
+	}
+}
+
+void html_value(struct buf *out, const struct directive_piece *pc, bool link)
+{
+	if (pc->missing) {
+		buf_puts(out, "<span class=\"ld-missing\">" MDASH "</span>");
+		return;
+	}
+	const char *title = pc->title ? pc->title : "";
+	if (pc->href && !link) {
+		buf_puts(out, "<span class=\"ld-value\" title=\"");
+		put_text(out, title, strlen(title));
+		buf_puts(out, "\">");
+		put_content(out, pc->text, pc->len);
+		buf_puts(out, "</span>");
+	} else if (pc->href) {
+		buf_puts(out, "<a class=\"ld-value\" href=\"");
+		buf_put_html(out, pc->href, strlen(pc->href));
+		buf_puts(out, "\" title=\"");
+		put_text(out, title, strlen(title));
+		buf_puts(out, "\">");
+		put_content(out, pc->text, pc->len);
+		buf_puts(out, "</a>");
+	} else {
+		buf_puts(out, "<span class=\"ld-value\"");
+		if (pc->title) {
+			buf_puts(out, " title=\"");
+			put_text(out, pc->title, strlen(pc->title));
+			buf_puts(out, "\"");
+		}
+		buf_puts(out, ">");
+		put_content(out, pc->text, pc->len);
+		buf_puts(out, "</span>");
+	}
+}
+
+/* A run of pieces, a caption or a cell: text escaped, values linked to
+ * their lines. */
+static void put_pieces(struct buf *out, const struct directive_text *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		if (t->p[i].value)
+			html_value(out, &t->p[i], true);
+		else
+			put_text(out, t->p[i].text, t->p[i].len);
+	}
+}
+
+/* id="LABEL" on a directive's outer tag, when it has a label. */
+static void put_id(struct buf *out, const struct directive_result *r)
+{
+	if (!r->label)
+		return;
+	buf_puts(out, " id=\"");
+	put_text(out, r->label, strlen(r->label));
+	buf_puts(out, "\"");
+}
+
+/* A cell tag, right-aligned when asked: a column of numbers. */
+static void open_cell(struct buf *out, const char *tag, bool right)
+{
+	if (right)
+		buf_printf(out, "<%s align=\"right\">", tag);
+	else
+		buf_printf(out, "<%s>", tag);
+}
+
+static void put_table(struct buf *out, const struct directive_result *r)
+{
+	buf_puts(out, "<figure class=\"ld-table\"");
+	put_id(out, r);
+	buf_puts(out, "><table>\n");
+	if (r->has_caption) {
+		buf_puts(out, "<caption>");
+		if (r->number > 0)
+			buf_printf(out, "Table %d: ", r->number);
+		put_pieces(out, &r->caption);
+		buf_puts(out, "</caption>\n");
+	} else if (r->number > 0) {
+		/* labelled, no caption: a reader following "Table 2" finds it */
+		buf_printf(out, "<caption>Table %d</caption>\n", r->number);
+	}
+	/* A transposed table's header row is aligned as its first column
+	 * (cell 0,1 on), its first cell included. */
+	bool corner = r->transposed && r->cols > 1 && r->cells[1].right;
+	for (size_t i = 0; i < r->rows; i++) {
+		if (i == 0)
+			buf_puts(out, "<thead>\n");
+		else if (i == 1)
+			buf_puts(out, "<tbody>\n");
+		buf_puts(out, "<tr>\n");
+		for (size_t j = 0; j < r->cols; j++) {
+			const struct directive_cell *cell = &r->cells[i * r->cols + j];
+			const char *tag = cell->header ? "th" : "td";
+			open_cell(out, tag, cell->right || (i == 0 && j == 0 && corner));
+			put_pieces(out, &cell->text);
+			buf_printf(out, "</%s>\n", tag);
+		}
+		buf_puts(out, "</tr>\n");
+		if (i == 0)
+			buf_puts(out, "</thead>\n");
+	}
+	if (r->rows > 1)
+		buf_puts(out, "</tbody>\n");
+	buf_puts(out, "</table></figure>\n");
+}
+
+static void put_log(struct buf *out, const struct directive_result *r)
+{
+	buf_puts(out, "<pre class=\"ld-log\"");
+	put_id(out, r);
+	buf_puts(out, "><code>");
+	for (size_t i = 0; i < r->nlines; i++) {
+		const struct directive_line *l = &r->lines[i];
+		if (l->no == 0) {
+			buf_puts(out, "<span class=\"ld-gap\">");
+			put_text(out, l->text, l->len);
+			buf_puts(out, "</span>\n");
+			continue;
+		}
+		buf_puts(out, l->hit ? "<span class=\"ld-line ld-hl\">" : "<span class=\"ld-line\">");
+		buf_puts(out, "<a class=\"ld-lineno\" href=\"");
+		buf_put_html(out, l->href, strlen(l->href));
+		buf_printf(out, "\">%ld</a> ", l->no);
+		put_text(out, l->text, l->len);
+		if (l->cut)
+			buf_puts(out, "<span class=\"ld-cut\">" ELLIPSIS " (cut: the whole line is in "
+				      "the raw file)</span>");
+		buf_puts(out, "</span>\n");
+	}
+	buf_puts(out, "</code></pre>\n");
+}
+
+static void put_chart(struct buf *out, const struct directive_result *r)
+{
+	buf_puts(out, "<figure class=\"ld-figure\"");
+	put_id(out, r);
+	/* the image links to itself: on a phone it opens full size */
+	buf_printf(out, "><a href=\"figures/%s.svg\"><img src=\"figures/%s.svg\" width=\"%d\" "
+			"height=\"%d\" alt=\"",
+		   r->figure, r->figure, r->chart.width, r->chart.height);
+	put_text(out, r->alt, strlen(r->alt));
+	buf_puts(out, "\"></a>");
+	if (r->has_caption || r->number > 0) {
+		buf_puts(out, "<figcaption>");
+		if (r->number > 0)
+			buf_printf(out, r->has_caption ? "Figure %d: " : "Figure %d", r->number);
+		put_pieces(out, &r->caption);
+		buf_puts(out, "</figcaption>");
+	}
+	buf_puts(out, "</figure>\n");
+}
+
+void html_directive(struct buf *out, const struct directive_result *r)
+{
+	if (r->kind == DIRECTIVE_TABLE)
+		put_table(out, r);
+	else if (r->kind == DIRECTIVE_LOG)
+		put_log(out, r);
+	else
+		put_chart(out, r);
+}
+
+/* Writes each directive's HTML into its (empty) block, before cmark
+ * renders the tree. */
+static void fill_directives(struct doc *doc)
+{
+	cmark_iter *it = cmark_iter_new(doc_root(doc));
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *node = cmark_iter_get_node(it);
+		const struct directive_result *r = ev == CMARK_EVENT_ENTER ? doc_directive(node) : NULL;
+		if (!r || !r->ok)
+			continue;
+		struct buf html = BUF_INIT;
+		html_directive(&html, r);
+		char *lit = r->has_caption ? doc_caption_refs(doc, buf_data(&html), r->caption_at)
+					   : buf_detach(&html);
+		cmark_node_set_literal(node, lit);
+		free(lit);
+		buf_free(&html);
+	}
+	cmark_iter_free(it);
+}
+
+/* A placeholder's value or reference, where the page shows it: in
+ * text, in a link's text (links cannot nest), or inside a tag (a link's
+ * destination: the bare text). */
+static void put_shown(struct buf *out, const struct directive_piece *pc, bool in_tag,
+		      bool in_link)
+{
+	if (pc->value && in_tag) {
+		if (!pc->missing && !pc->boolean)
+			buf_put_html(out, pc->text, pc->len);
+	} else if (pc->value) {
+		html_value(out, pc, !in_link);
+	} else if (pc->href && !in_tag && !in_link) {
+		buf_printf(out, "<a class=\"ld-ref\" href=\"%s\">%s</a>", pc->href, pc->text);
+	} else {
+		buf_puts(out, pc->text);
+	}
+}
+
+/* The page's HTML with every placeholder replaced: values and
+ * references where the page shows them; a value that turns a link's URL
+ * into a javascript: one makes the link inert, with a warning. */
+static char *fill(struct doc *doc, const char *html)
+{
+	struct buf out = BUF_INIT;
+	const char *p = html, *end = html + strlen(html);
+	bool in_tag = false;
+	int in_link = 0; /* inside <a>...</a>: links cannot nest */
+	/* In an href or src value (from where in out), and the value put
+	 * there last: a value may turn a URL into a javascript: one. */
+	size_t url_at = SIZE_MAX, url_slot = SIZE_MAX;
+	while (p < end) {
+		size_t index, len;
+		const struct directive_piece *pc;
+		if ((*p == DOC_MARK || *p == '%') &&
+		    doc_placeholder_at(p, end, in_tag, &index, &len) &&
+		    (pc = doc_show(doc, index)) != NULL) {
+			put_shown(&out, pc, in_tag, in_link > 0);
+			if (url_at != SIZE_MAX)
+				url_slot = index;
+			p += len;
+			continue;
+		}
+		if (in_tag && *p == '"' && url_at != SIZE_MAX) {
+			if (url_slot != SIZE_MAX &&
+			    url_is_dangerous(out.data + url_at, out.len - url_at)) {
+				diag_warning(doc_diag(doc), doc_place(doc, url_slot),
+					     "this value makes a link's URL a '%.*s' one: the link is "
+					     "made inert",
+					     (int)strcspn(out.data + url_at, ":") + 1, out.data + url_at);
+				out.len = url_at;
+				out.data[out.len] = '\0';
+			}
+			url_at = SIZE_MAX;
+			url_slot = SIZE_MAX;
+		} else if (in_tag && *p == '"' && out.len >= 5 &&
+			   (memcmp(out.data + out.len - 5, "href=", 5) == 0 ||
+			    memcmp(out.data + out.len - 4, "src=", 4) == 0)) {
+			buf_putc(&out, *p++);
+			url_at = out.len;
+			continue;
+		}
+		if (*p == '<') {
+			in_tag = true;
+			if ((p[1] == 'a' || p[1] == 'A') && (p[2] == ' ' || p[2] == '>'))
+				in_link++;
+			else if (p[1] == '/' && (p[2] == 'a' || p[2] == 'A') && p[3] == '>' && in_link)
+				in_link--;
+		} else if (*p == '>') {
+			in_tag = false;
+		}
+		buf_putc(&out, *p++);
+		/* then the plain run up to the next byte that matters here */
+		const char *q = p;
+		while (q < end && *q != DOC_MARK && *q != '%' && *q != '"' && *q != '<' && *q != '>')
+			q++;
+		buf_put(&out, p, (size_t)(q - p));
+		p = q;
+	}
+	return buf_detach(&out);
+}
+
+char *html_doc(struct doc *doc)
+{
+	fill_directives(doc);
+	char *html = cmark_render_html(doc_root(doc), doc_options(), doc_extensions(doc));
+	char *out = fill(doc, html);
+	free(html);
+	return out;
+}
+
+char *html_render(const char *text, size_t len, const char *file, int line0,
+		  struct directive_ctx *c)
+{
+	struct doc *doc = doc_resolve(text, len, file, line0, c);
+	char *out = html_doc(doc);
+	doc_free(doc);
+	return out;
+}
