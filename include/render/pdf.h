@@ -41,7 +41,7 @@ struct pdf_meta {
 	const char *root;   /* the project's real path: no image is read outside it */
 };
 
-/* Lays out doc (after doc_html(), whose values it shows) and appends
+/* Lays out doc (after html_doc(), whose values it shows) and appends
  * the PDF's bytes to out.  Problems with the content (an image that
  * cannot be read, a table row taller than a page) are warnings through
  * d at their place in the .md file; the PDF is still written.  Returns

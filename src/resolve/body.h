@@ -14,11 +14,6 @@
 #include "expr/expr.h"
 #include "resolve/directive.h"
 
-/* Reports key i of body unless it is one of known, with the closest
- * known key or the list of them.  Returns false when it is unknown. */
-bool check_key(struct diag *d, const struct value *body, size_t i, const char *what,
-	       const char *const *known);
-
 /* A scalar that reads as text: a string, or a number as written. */
 bool is_text(const struct value *v);
 

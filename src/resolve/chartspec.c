@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "body.h"
+#include "data/keys.h"
 #include "draw/chart.h"
 #include "data/run.h"
 #include "base/util.h"
@@ -549,8 +550,7 @@ static bool chart_roofline(struct directive_ctx *c, struct chart *ch, const stru
 			continue;
 		}
 		static const char *const point_keys[] = {"label", "intensity", "performance", NULL};
-		for (size_t k = 0; k < p->count; k++)
-			ok = check_key(c->d, p, k, "a roofline point", point_keys) && ok;
+		ok = keys_check(p, point_keys, "in a roofline point", NULL, c->d) && ok;
 		struct chart_point cp = {xstrdup(lv && is_text(lv) ? lv->text : ""), 0, 0};
 		ok = chart_number(c, iv, "intensity", &cp.intensity) && ok;
 		ok = chart_number(c, fv, "performance", &cp.performance) && ok;
@@ -570,8 +570,7 @@ bool directive_chart(struct directive_ctx *c, const struct value *body, int numb
 		     const char *name, struct directive_result *out)
 {
 	bool ok = true;
-	for (size_t i = 0; i < body->count; i++)
-		ok = check_key(c->d, body, i, "{chart}", chart_keys) && ok;
+	ok = keys_check(body, chart_keys, "in {chart}", NULL, c->d) && ok;
 	struct chart ch = {0};
 	ch.width = 720;
 	ch.height = 405;

@@ -72,29 +72,6 @@ void directive_result_clear(struct directive_result *r)
 
 /* --- reading a body: keys, scalars, runs --- */
 
-/* Reports key i of body unless it is one of known, with the closest
- * known key or the list of them.  Returns false when it is unknown. */
-bool check_key(struct diag *d, const struct value *body, size_t i, const char *what,
-	       const char *const *known)
-{
-	for (size_t k = 0; known[k]; k++)
-		if (strcmp(body->keys[i], known[k]) == 0)
-			return true;
-	struct buf b = BUF_INIT;
-	buf_printf(&b, "unknown key '%s' in %s", body->keys[i], what);
-	const char *close = closest_name(body->keys[i], known);
-	if (close) {
-		buf_printf(&b, " (did you mean '%s'?)", close);
-	} else {
-		buf_puts(&b, " (known keys: ");
-		buf_put_names(&b, known);
-		buf_puts(&b, ")");
-	}
-	diag_error(d, body->key_locs[i], "%s", buf_data(&b));
-	buf_free(&b);
-	return false;
-}
-
 /* A scalar that reads as text: a string, or a number as written. */
 bool is_text(const struct value *v)
 {

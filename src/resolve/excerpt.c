@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "body.h"
+#include "data/keys.h"
 #include "data/limit.h"
 #include "resolve/provenance.h"
 #include "data/run.h"
@@ -467,7 +468,7 @@ bool directive_log(struct directive_ctx *c, const struct value *body,
 	for (size_t i = 0; i < body->count; i++) {
 		const char *key = body->keys[i];
 		const struct value *v = body->items[i];
-		if (!check_key(c->d, body, i, "{log}", log_keys)) {
+		if (!keys_check_one(body, i, log_keys, "in {log}", NULL, c->d)) {
 			ok = false;
 		} else if (strcmp(key, "from") == 0) {
 			q.from_v = v;

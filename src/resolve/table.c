@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "body.h"
+#include "data/keys.h"
 #include "resolve/format.h"
 #include "resolve/provenance.h"
 #include "resolve/show.h"
@@ -643,7 +644,7 @@ bool directive_table(struct directive_ctx *c, const struct value *body, int numb
 	for (size_t i = 0; i < body->count; i++) {
 		const char *key = body->keys[i];
 		const struct value *v = body->items[i];
-		if (!check_key(c->d, body, i, "{table}", table_keys)) {
+		if (!keys_check_one(body, i, table_keys, "in {table}", NULL, c->d)) {
 			t.ok = false;
 		} else if (strcmp(key, "caption") == 0) {
 			t.caption = v;
