@@ -1,8 +1,8 @@
 /* scan.c: the scanner, which runs a text parser's patterns over a log.
  *
- * parser_run() reads the file in 4 MiB chunks with read(2) and holds at
- * most three chunks (plus the series it keeps) (scan_file()).  Most
- * lines of a big log match nothing, so the scanner jumps from one
+ * scan_file() reads the file in 4 MiB chunks with read(2) and holds at
+ * most three chunks (plus the series it keeps).  Most lines of a big
+ * log match nothing, so the scanner jumps from one
  * candidate line to the next with the literal prefilter (literal.c) and
  * only counts the lines between.  A candidate line is normalised
  * (below) and matched with pcre2_jit_match().  For a log over 8 MiB, a
