@@ -95,24 +95,4 @@ size_t series_dropped(const struct series *s, long *first_line);
 void series_cell(const struct series *s, size_t row, size_t col, struct datum *out);
 long series_row_line(const struct series *s, size_t row);
 
-/* Types the text of a value as the SPEC says: a number when it reads as
- * one ("98.07%" -> 98.07, "1,024" -> 1024, "4e-05"), missing for "--",
- * "n/a", "N/A", "-", "" and "null"/"None", a string otherwise.  text is
- * borrowed into the result.  line is stored as given.
- *
- * Blanks around the text are not part of it: the result's text is the
- * trimmed view.  Numbers are decimal: an optional sign, digits (grouped
- * in threes by commas, or not at all), an optional fraction and
- * exponent, an optional trailing '%'; also nan, inf and infinity in any
- * case (a diverged loss).  "1,5", "0x10" and "10.99s" are strings. */
-struct datum datum_from_text(const char *text, size_t len, long line);
-
-/* datum_from_text() without reading numbers: missing or a string, for a
- * caller that only passes the text on. */
-struct datum datum_from_text_only(const char *text, size_t len, long line);
-
-/* The number in s[0..n) as datum_from_text() reads one (no blanks
- * allowed), into *out: false when it is not one.  Correctly rounded. */
-bool number_parse(const char *s, size_t n, double *out);
-
 #endif

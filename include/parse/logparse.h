@@ -61,7 +61,7 @@
  * How a line is normalised before matching (CRLF, carriage-return
  * rewrites, MPI rank prefixes, Markdown indentation, invalid UTF-8) and
  * how copies of a row printed by several MPI ranks are skipped: see the
- * comment at the top of logparse.c. */
+ * comment at the top of src/parse/scan.c. */
 #ifndef LOGDOWN_LOGPARSE_H
 #define LOGDOWN_LOGPARSE_H
 

@@ -33,6 +33,7 @@
 #include "base/fsutil.h"
 #include "data/limit.h"
 #include "base/util.h"
+#include "parse/valuetype.h"
 
 /* name_pattern only ever sees a file name: a small budget is plenty,
  * and a pattern that backtracks without end fails instead of hanging. */

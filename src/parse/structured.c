@@ -64,6 +64,7 @@
 #include "data/value.h"
 #include "data/limit.h"
 #include "data/yamldoc.h"
+#include "parse/valuetype.h"
 
 /* JSON nested deeper than limit json_depth (default 200) is refused
  * rather than risking the stack (yamldoc's limit, for the same reason). */

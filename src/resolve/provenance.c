@@ -20,7 +20,9 @@
 #include <unistd.h>
 
 #include "resolve/format.h"
+#include "base/crline.h"
 #include "base/fsutil.h"
+#include "base/linereader.h"
 #include "base/outdir.h"
 #include "base/utf8.h"
 #include "base/util.h"
@@ -493,124 +495,8 @@ void provenance_put_text(struct buf *b, const char *text, size_t n)
 {
 	/* A CRLF line, or a progress bar's last redraw, ends in CRs that
 	 * show nothing. */
-	while (n > 0 && text[n - 1] == '\r')
-		n--;
+	n = (size_t)(crline_end(text, text + n, false) - text);
 	provenance_escape(b, text, n, false);
-}
-
-/* ------------------------------------------------------------- reading */
-
-/* Lines of a file, in chunks.  A line longer than the buffer keeps its
- * start (up to `keep` bytes) and counts the rest. */
-struct reader {
-	int fd;
-	char *buf;
-	size_t cap;
-	size_t pos;
-	size_t len;
-	bool eof;
-	char *held; /* the kept start of a line longer than buf */
-};
-
-static void reader_open(struct reader *r, int fd)
-{
-	memset(r, 0, sizeof *r);
-	r->fd = fd;
-	r->cap = READ_CHUNK;
-	r->buf = xmalloc(r->cap);
-}
-
-static void reader_close(struct reader *r)
-{
-	free(r->buf);
-	free(r->held);
-}
-
-/* read(2) into the buffer's free end; false with errno set. */
-static bool reader_fill(struct reader *r)
-{
-	for (;;) {
-		ssize_t got = read(r->fd, r->buf + r->len, r->cap - r->len);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
-			return false;
-		if (got == 0)
-			r->eof = true;
-		r->len += (size_t)got;
-		return true;
-	}
-}
-
-/* The next line, without its '\n', into *text and *n: at most keep
- * bytes of it (cut at a character boundary), with *more the bytes left
- * out.  Returns 1, 0 at the end, -1 on a read error (errno set). */
-static int reader_next(struct reader *r, size_t keep, const char **text, size_t *n,
-		       unsigned long long *more)
-{
-	for (;;) {
-		char *start = r->buf + r->pos;
-		size_t avail = r->len - r->pos;
-		char *nl = memchr(start, '\n', avail);
-		if (nl || (r->eof && avail > 0)) {
-			size_t len = nl ? (size_t)(nl - start) : avail;
-			r->pos += nl ? len + 1 : len;
-			*text = start;
-			*n = len;
-			*more = 0;
-			if (len > keep) {
-				size_t cut = keep;
-				/* Back to the start of a character: at most three
-				 * continuation bytes. */
-				for (int k = 0; k < 3 && cut > 0 && ((unsigned char)start[cut] & 0xC0) == 0x80;
-				     k++)
-					cut--;
-				*n = cut;
-				*more = len - cut;
-			}
-			return 1;
-		}
-		if (r->eof)
-			return 0;
-		if (r->pos > 0) {
-			memmove(r->buf, start, avail);
-			r->len = avail;
-			r->pos = 0;
-		}
-		if (r->len < r->cap) {
-			if (!reader_fill(r))
-				return -1;
-			continue;
-		}
-		/* A line longer than the buffer: keep its start, then read
-		 * on to its end, only counting. */
-		size_t hold = keep < r->cap ? keep : r->cap;
-		for (int k = 0; k < 3 && hold > 0 && hold < r->cap &&
-				((unsigned char)r->buf[hold] & 0xC0) == 0x80;
-		     k++)
-			hold--;
-		free(r->held);
-		r->held = xstrndup(r->buf, hold);
-		unsigned long long rest = r->len - hold;
-		r->len = 0;
-		for (;;) {
-			if (!reader_fill(r))
-				return -1;
-			nl = memchr(r->buf, '\n', r->len);
-			if (nl || r->eof) {
-				size_t upto = nl ? (size_t)(nl - r->buf) : r->len;
-				rest += upto;
-				r->pos = nl ? upto + 1 : r->len;
-				break;
-			}
-			rest += r->len;
-			r->len = 0;
-		}
-		*text = r->held;
-		*n = hold;
-		*more = rest;
-		return 1;
-	}
 }
 
 /* --------------------------------------------------------------- pages */
@@ -774,12 +660,12 @@ static void put_page_end(struct buf *b)
  * start) into page.  False on a read error, errno set. */
 static bool render_page(struct buf *page, struct pfile *f, int fd, const char *site_root)
 {
-	struct reader r;
-	reader_open(&r, fd);
+	struct linereader r;
+	linereader_init(&r, fd, READ_CHUNK);
 	long total;
 	unsigned long long bytes;
 	if (!fd_count_lines(fd, r.buf, r.cap, &total, &bytes) || lseek(fd, 0, SEEK_SET) != 0) {
-		reader_close(&r);
+		linereader_free(&r);
 		return false;
 	}
 	const char *slash = strrchr(f->name, '/');
@@ -847,7 +733,7 @@ static bool render_page(struct buf *page, struct pfile *f, int fd, const char *s
 		const char *text;
 		size_t n;
 		unsigned long long more;
-		int got = reader_next(&r, keep, &text, &n, &more);
+		int got = linereader_next(&r, keep, &text, &n, &more);
 		if (got < 0)
 			ok = false;
 		if (got <= 0)
@@ -876,7 +762,7 @@ static bool render_page(struct buf *page, struct pfile *f, int fd, const char *s
 	int e = errno;
 	free(ranges);
 	buf_free(&raw);
-	reader_close(&r);
+	linereader_free(&r);
 	errno = e;
 	return ok;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "data/run.h"
+#include "parse/valuetype.h"
 
 /* Sets field name of r to text, as read on line. */
 static inline void runfix_set(struct run *r, const char *name, const char *text, long line)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "data/run.h"
+#include "parse/valuetype.h"
 #include "base/util.h"
 
 /* The typed datum of a C string. */

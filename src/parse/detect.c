@@ -1,0 +1,155 @@
+/* detect.c: which parser reads a file (parsers_detect()): each parser's
+ * detect patterns over the file's first 1 MiB as one text, and its
+ * extensions over the file's name.  A project parser beats a built-in,
+ * and a claim by content beats a claim by extension alone. */
+#include "parser.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/util.h"
+#include "data/limit.h"
+#include "data/re.h"
+
+#define HEAD_BYTES ((size_t)1 << 20) /* detection looks at this much */
+/* Detection matches over 1 MiB at once, and may scan all of it: ten
+ * times the budget of a line (re_line_limit()). */
+#define DETECT_MATCH_LIMIT                                                                   \
+	((uint32_t)(limit_get(LIMIT_PCRE_MATCH) > UINT32_MAX / 10 ? UINT32_MAX                \
+								    : limit_get(LIMIT_PCRE_MATCH) * 10))
+
+/* "a", "'a' and 'b'", "'a', 'b' and 'c'". */
+static void put_quoted_list(struct buf *b, const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			buf_puts(b, i + 1 == n ? " and " : ", ");
+		buf_printf(b, "'%s'", names[i]);
+	}
+}
+
+/* Detection. */
+
+static bool has_extension(const char *path, const char *ext)
+{
+	size_t n = strlen(path), e = strlen(ext);
+	if (e > n)
+		return false;
+	for (size_t i = 0; i < e; i++)
+		if (tolower((unsigned char)path[n - e + i]) != tolower((unsigned char)ext[i]))
+			return false;
+	return true;
+}
+
+/* Reads up to max bytes of the file at path into b. */
+static bool read_head(const char *path, size_t max, struct buf *b)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return false;
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		int e = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		close(fd);
+		errno = e;
+		return false;
+	}
+	buf_grow(b, max);
+	while (b->len < max) {
+		ssize_t n = read(fd, b->data + b->len, max - b->len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+			close(fd);
+			errno = e;
+			return false;
+		}
+		if (n == 0)
+			break;
+		b->len += (size_t)n;
+	}
+	b->data[b->len] = '\0';
+	close(fd);
+	return true;
+}
+
+const struct parser *parsers_detect(const struct parser_set *set, const char *path,
+				    struct loc at, struct diag *d)
+{
+	struct buf head = BUF_INIT;
+	if (!read_head(path, HEAD_BYTES, &head)) {
+		diag_error(d, at, "cannot read %s: %s", path, strerror(errno));
+		buf_free(&head);
+		return NULL;
+	}
+	struct re_matcher m;
+	re_matcher_init(&m, 0, DETECT_MATCH_LIMIT);
+	/* A claim's strength: a project parser beats a built-in, and a
+	 * claim by content beats one by extension alone. */
+	int *score = xcalloc(set->n + 1, sizeof *score);
+	int best = 0;
+	for (size_t i = 0; i < set->n; i++) {
+		const struct parser *p = set->v[i];
+		bool ext = false, content = false;
+		for (size_t j = 0; j < p->nexts; j++)
+			ext |= has_extension(path, p->exts[j]);
+		for (size_t j = 0; j < p->ndetect && !content && head.len; j++) {
+			int rc = re_match(p->detect[j].code, p->detect[j].jit, head.data, head.len, 0,
+					  m.md, m.mctx);
+			if (rc < 0) {
+				char hint[RE_HINT_SIZE];
+				if (p->builtin)
+					diag_add_source(d, p->file, p->source, p->source_len);
+				diag_warning(d, p->detect[j].loc,
+					     "the detect pattern of parser '%s' hit %s on the first "
+					     "MiB of %s: it claims nothing%s",
+					     p->name, re_error(rc), path, re_hint(rc, hint, sizeof hint));
+			}
+			content = rc > 0;
+		}
+		bool claims = p->nexts && p->ndetect ? ext && content : ext || content;
+		if (!claims)
+			continue;
+		score[i] = (p->builtin ? 1 : 3) + (content ? 1 : 0);
+		if (score[i] > best)
+			best = score[i];
+	}
+	re_matcher_free(&m);
+	const char **cands = xcalloc(set->n + 1, sizeof *cands);
+	size_t n = 0;
+	const struct parser *winner = NULL;
+	for (size_t i = 0; i < set->n; i++)
+		if (best && score[i] == best) {
+			cands[n++] = set->v[i]->name;
+			winner = set->v[i];
+		}
+	struct buf b = BUF_INIT;
+	if (n == 0) {
+		const char **names = set_names(set);
+		buf_printf(&b, "cannot tell which parser reads %s: ", path);
+		buf_puts(&b, head.len ? "none recognises it" : "it is empty and none claims its name");
+		buf_puts(&b, "; name one with {file: ..., parser: NAME} (available: ");
+		buf_put_names(&b, names);
+		buf_puts(&b, ")");
+		free(names);
+		diag_error(d, at, "%s", buf_data(&b));
+		winner = NULL;
+	} else if (n > 1) {
+		buf_printf(&b, "cannot tell which parser reads %s: %s", path, n == 2 ? "both " : "");
+		put_quoted_list(&b, cands, n);
+		buf_printf(&b, " %smatch; name one with {file: ..., parser: NAME}", n > 2 ? "all " : "");
+		diag_error(d, at, "%s", buf_data(&b));
+		winner = NULL;
+	}
+	buf_free(&b);
+	free(cands);
+	free(score);
+	buf_free(&head);
+	return winner;
+}

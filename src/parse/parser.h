@@ -1,0 +1,117 @@
+/* parser.h: a parser as its definition loaded it (parserdef.c), which
+ * detection and the scanner read.  Private to parse/: logparse.h keeps
+ * struct parser opaque. */
+#ifndef LOGDOWN_PARSE_PARSER_H
+#define LOGDOWN_PARSE_PARSER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <pcre2.h>
+
+#include "base/diag.h"
+#include "parse/logparse.h"
+#include "parse/valuetype.h"
+
+enum pformat { FMT_TEXT, FMT_JSON, FMT_YAML, FMT_CSV };
+
+struct pattern {
+	char *src;
+	size_t len;
+	struct loc loc; /* the pattern's scalar in the definition */
+	pcre2_code *code;
+	bool jit;
+	char *lit; /* bytes every match contains (the prefilter), or NULL */
+	size_t litlen;
+	size_t rare1, rare2; /* the offsets of lit's two rarest bytes */
+	bool lit_prefix;     /* every match starts with lit */
+};
+
+struct pfield {
+	char *name; /* "*": each match names its field with group "name" */
+	struct loc loc;
+	struct pattern pat;
+	bool first;
+	enum vtype type;
+	int group; /* -1: the first group that took part (the whole match without groups) */
+	int name_group, value_group;
+	char *def; /* default: its text, or NULL */
+	size_t def_len;
+};
+
+struct pseries {
+	char *name;
+	struct loc loc;
+	struct pattern pat;
+	char **cols;
+	int *groups;
+	enum vtype *types;
+	size_t ncols;
+	/* more: the lines after a row's line that go on in one of its cells
+	 * (a GoogleTest failure's message). */
+	int more_col;             /* the cell, or -1 */
+	struct pattern more_until; /* a line that ends them (code NULL: none) */
+	size_t more_max;          /* at most this many lines */
+};
+
+#define MORE_LINES 20    /* lines `more` takes by default */
+#define MORE_LINES_MAX 10000
+
+struct ptable {
+	char *name;
+	struct loc loc;
+	struct pattern header;
+};
+
+struct pderive {
+	char *name;
+	struct loc loc;
+	struct expr *e;
+};
+
+struct parser {
+	char *name;
+	char *description;
+	char *file;   /* the definition, as diagnostics name it */
+	char *origin; /* "built-in" or the path */
+	const char *source; /* a built-in's text (static) */
+	size_t source_len;
+	char *own_text; /* a project parser's text, for parser_source() */
+	size_t own_len;
+	bool builtin;
+	bool keep_cr; /* cr: keep -- lines are not cut at carriage returns */
+	enum pformat format;
+	struct pattern *detect;
+	size_t ndetect;
+	char **exts;
+	size_t nexts;
+	struct pfield *fields;
+	size_t nfields;
+	struct pseries *series;
+	size_t nseries;
+	struct ptable *tables;
+	size_t ntables;
+	struct pderive *derives;
+	size_t nderives;
+};
+
+/* A definition that did not load: a run that names it is told so. */
+struct broken_def {
+	char *name;
+	char *file;
+};
+
+struct parser_set {
+	struct parser **v;
+	size_t n, cap;
+	struct broken_def *broken;
+	size_t nbroken;
+};
+
+/* The number of capture groups of pat. */
+uint32_t pattern_groups(const struct pattern *pat);
+/* The parsers' names, NULL-terminated; caller frees the array. */
+const char **set_names(const struct parser_set *set);
+
+#endif

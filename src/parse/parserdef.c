@@ -1,0 +1,1011 @@
+/* parserdef.c: parser definitions (SPEC section 7, logparse.h) and the
+ * set of parsers.  A definition is a YAML map, checked key by key, an
+ * unknown key or word with a did-you-mean; every pattern is compiled
+ * once with PCRE2 (data/re.h: 8-bit, never UTF, so that invalid UTF-8
+ * in a log is just bytes) and JIT-compiled, and carries the literal the
+ * scanner searches for first (literal.c).  The set holds the built-ins,
+ * then the project's parsers, a later definition of a name replacing an
+ * earlier one, and remembers the definitions that did not load. */
+#include "parser.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/embedded.h"
+#include "base/fsutil.h"
+#include "base/util.h"
+#include "data/re.h"
+#include "data/value.h"
+#include "data/yamldoc.h"
+#include "expr/expr.h"
+#include "literal.h"
+
+static const char *const format_names[] = {"text", "json", "yaml", "csv", NULL};
+
+/* The start of line `line` (1-based) of text, or NULL. */
+static const char *text_line(const char *text, size_t len, int line)
+{
+	const char *p = text, *end = text + len;
+	for (int i = 1; i < line; i++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			return NULL;
+		p = nl + 1;
+	}
+	return p;
+}
+
+/* Where byte `off` of a scalar's value is in the definition's text:
+ * quotes and escapes make the two differ. */
+static struct loc scalar_offset_loc(const char *text, size_t len, const struct value *v, size_t off)
+{
+	struct loc at = v->loc;
+	at.len = 1;
+	const char *ls = at.line > 0 ? text_line(text, len, at.line) : NULL;
+	if (!ls || at.col < 1)
+		return at;
+	const char *end = text + len;
+	const char *p = ls + at.col - 1;
+	if (p >= end)
+		return at;
+	char q = *p;
+	if (q == '|' || q == '>')
+		return at;
+	if (q == '\'' || q == '"')
+		p++;
+	for (size_t k = 0; k < off && p < end && *p != '\n'; k++) {
+		if (q == '\'' && p[0] == '\'' && p + 1 < end && p[1] == '\'')
+			p += 2;
+		else if (q == '"' && p[0] == '\\' && p + 1 < end)
+			p += p[1] == 'x' ? 4 : p[1] == 'u' ? 6 : p[1] == 'U' ? 10 : 2;
+		else
+			p++;
+	}
+	if (p > end)
+		p = end;
+	at.col = (int)(p - ls) + 1;
+	return at;
+}
+
+/* The definition being loaded. */
+struct def {
+	struct parser *p;
+	const char *text;
+	size_t len;
+	struct diag *d;
+	bool ok;
+};
+
+static bool pattern_compile(struct def *df, struct pattern *pat, const struct value *v,
+			    const char *what)
+{
+	memset(pat, 0, sizeof *pat);
+	pat->loc = v->loc;
+	if (v->kind != VALUE_STRING && v->kind != VALUE_NUMBER) {
+		diag_error(df->d, v->loc, "the pattern of %s must be a string, not %s", what,
+			   value_kind_name(v->kind));
+		df->ok = false;
+		return false;
+	}
+	pat->src = xstrndup(v->text, v->len);
+	pat->len = v->len;
+	char msg[256];
+	size_t erroff;
+	pat->code = re_compile(pat->src, pat->len, &pat->jit, msg, sizeof msg, &erroff);
+	if (!pat->code) {
+		diag_error(df->d, scalar_offset_loc(df->text, df->len, v, erroff),
+			   "bad pattern for %s: %s (at offset %zu in the pattern)", what, msg,
+			   erroff);
+		df->ok = false;
+		/* The caller keeps only the patterns that compiled. */
+		free(pat->src);
+		pat->src = NULL;
+		return false;
+	}
+	struct buf lit = BUF_INIT;
+	pattern_literal(pat->src, pat->len, &lit);
+	if (lit.len) {
+		pat->litlen = lit.len;
+		pat->lit = buf_detach(&lit);
+		literal_rare(pat);
+		/* The source starts with the literal's bytes as written (no
+		 * escape, no quantifier that could drop its last byte): a
+		 * match can only start where the literal does. */
+		char after = pat->len > pat->litlen ? pat->src[pat->litlen] : '\0';
+		pat->lit_prefix = memcmp(pat->src, pat->lit, pat->litlen) == 0 &&
+				  !(after && strchr("*?{", after));
+	}
+
+	buf_free(&lit);
+	return true;
+}
+
+static void pattern_free(struct pattern *pat)
+{
+	free(pat->src);
+	free(pat->lit);
+	pcre2_code_free(pat->code);
+}
+
+uint32_t pattern_groups(const struct pattern *pat)
+{
+	uint32_t n = 0;
+	pcre2_pattern_info(pat->code, PCRE2_INFO_CAPTURECOUNT, &n);
+	return n;
+}
+
+/* The named groups in group-number order: names[i] of group nums[i]. */
+static size_t pattern_names(const struct pattern *pat, const char ***names, int **nums)
+{
+	uint32_t count = 0, size = 0;
+	PCRE2_SPTR table = NULL;
+	pcre2_pattern_info(pat->code, PCRE2_INFO_NAMECOUNT, &count);
+	pcre2_pattern_info(pat->code, PCRE2_INFO_NAMEENTRYSIZE, &size);
+	pcre2_pattern_info(pat->code, PCRE2_INFO_NAMETABLE, &table);
+	*names = xcalloc(count + 1, sizeof **names);
+	*nums = xcalloc(count + 1, sizeof **nums);
+	size_t n = 0;
+	for (uint32_t i = 0; i < count; i++) {
+		PCRE2_SPTR e = table + (size_t)i * size;
+		int num = (e[0] << 8) | e[1];
+		const char *name = (const char *)(e + 2);
+		bool dup = false;
+		for (size_t k = 0; k < n; k++)
+			dup |= strcmp((*names)[k], name) == 0;
+		if (dup)
+			continue;
+		/* Insertion sort by group number: the table is sorted by name. */
+		size_t at = n;
+		while (at > 0 && (*nums)[at - 1] > num) {
+			(*nums)[at] = (*nums)[at - 1];
+			(*names)[at] = (*names)[at - 1];
+			at--;
+		}
+		(*nums)[at] = num;
+		(*names)[at] = name;
+		n++;
+	}
+	return n;
+}
+
+static int pattern_group_named(const struct pattern *pat, const char *name)
+{
+	int n = pcre2_substring_number_from_name(pat->code, (PCRE2_SPTR)name);
+	if (n == PCRE2_ERROR_NOUNIQUESUBSTRING) {
+		const char **names;
+		int *nums;
+		size_t k = pattern_names(pat, &names, &nums);
+		n = -1;
+		for (size_t i = 0; i < k && n < 0; i++)
+			if (strcmp(names[i], name) == 0)
+				n = nums[i];
+		free(names);
+		free(nums);
+	}
+	return n < 0 ? -1 : n;
+}
+
+/* Loading definitions. */
+
+static void unknown_key(struct def *df, const struct value *map, size_t i, const char *where,
+			const char *const *known)
+{
+	const char *close = closest_name(map->keys[i], known);
+	struct buf b = BUF_INIT;
+	buf_printf(&b, "unknown key '%s' %s", map->keys[i], where);
+	if (close)
+		buf_printf(&b, " (did you mean '%s'?)", close);
+	else {
+		buf_puts(&b, " (known keys: ");
+		buf_put_names(&b, known);
+		buf_puts(&b, ")");
+	}
+	diag_error(df->d, map->key_locs[i], "%s", buf_data(&b));
+	buf_free(&b);
+	df->ok = false;
+}
+
+static bool want_string(struct def *df, const struct value *v, const char *what)
+{
+	if (v->kind == VALUE_STRING || (v->kind == VALUE_NUMBER && v->text))
+		return true;
+	diag_error(df->d, v->loc, "%s must be a string, not %s", what, value_kind_name(v->kind));
+	df->ok = false;
+	return false;
+}
+
+static bool want_map(struct def *df, const struct value *v, const char *what)
+{
+	if (v->kind == VALUE_MAP)
+		return true;
+	diag_error(df->d, v->loc, "%s must be a map of names, not %s", what,
+		   value_kind_name(v->kind));
+	df->ok = false;
+	return false;
+}
+
+static int word_index(const struct value *v, const char *const *words)
+{
+	if (v->kind != VALUE_STRING)
+		return -1;
+	for (int i = 0; words[i]; i++)
+		if (strlen(words[i]) == v->len && memcmp(words[i], v->text, v->len) == 0)
+			return i;
+	return -1;
+}
+
+/* One of words (the value's own spelling), or -1 after an error. */
+static int want_word(struct def *df, const struct value *v, const char *what,
+		     const char *const *words)
+{
+	int i = word_index(v, words);
+	if (i >= 0)
+		return i;
+	struct buf b = BUF_INIT;
+	if (v->kind == VALUE_STRING) {
+		buf_printf(&b, "unknown %s '%s'", what, v->text);
+		const char *close = closest_name(v->text, words);
+		if (close)
+			buf_printf(&b, " (did you mean '%s'?)", close);
+		else {
+			buf_puts(&b, " (one of: ");
+			buf_put_names(&b, words);
+			buf_puts(&b, ")");
+		}
+	} else {
+		buf_printf(&b, "%s must be one of ", what);
+		buf_put_names(&b, words);
+		buf_printf(&b, ", not %s", value_kind_name(v->kind));
+	}
+	diag_error(df->d, v->loc, "%s", buf_data(&b));
+	buf_free(&b);
+	df->ok = false;
+	return -1;
+}
+
+static const char *const type_words[] = {"number", "string", "duration", "timestamp", NULL};
+
+static enum vtype want_type(struct def *df, const struct value *v)
+{
+	int i = want_word(df, v, "type", type_words);
+	return i < 0 ? VT_AUTO : (enum vtype)(i + 1);
+}
+
+static void load_field(struct def *df, const char *name, struct loc key_loc, const struct value *v)
+{
+	struct parser *p = df->p;
+	struct pfield *f = &p->fields[p->nfields++];
+	memset(f, 0, sizeof *f);
+	f->name = xstrdup(name);
+	f->loc = key_loc;
+	f->group = -1;
+	bool star = strcmp(name, "*") == 0;
+	char *what = star ? xstrdup("field '*'") : xasprintf("field '%s'", name);
+	const struct value *pat = NULL, *group = NULL;
+	if (v->kind == VALUE_MAP) {
+		static const char *const keys[] = {"pattern", "pick", "type", "group", "default",
+						   NULL};
+		for (size_t i = 0; i < v->count; i++) {
+			const struct value *item = v->items[i];
+			const char *k = v->keys[i];
+			if (strcmp(k, "pattern") == 0) {
+				pat = item;
+			} else if (strcmp(k, "pick") == 0) {
+				static const char *const picks[] = {"first", "last", NULL};
+				f->first = want_word(df, item, "pick", picks) == 0;
+			} else if (strcmp(k, "type") == 0) {
+				f->type = want_type(df, item);
+			} else if (strcmp(k, "group") == 0) {
+				group = item;
+			} else if (strcmp(k, "default") == 0) {
+				if (item->kind == VALUE_STRING || item->kind == VALUE_NUMBER) {
+					f->def = xstrndup(item->text, item->len);
+					f->def_len = item->len;
+				} else if (item->kind != VALUE_NULL) {
+					diag_error(df->d, item->loc,
+						   "the default of %s must be a number or a string, not %s",
+						   what, value_kind_name(item->kind));
+					df->ok = false;
+				}
+			} else {
+				char *where = xasprintf("in %s", what);
+				unknown_key(df, v, i, where, keys);
+				free(where);
+			}
+		}
+		if (!pat) {
+			diag_error(df->d, v->loc, "%s has no pattern", what);
+			df->ok = false;
+		}
+	} else {
+		pat = v;
+	}
+	if (!pat || !pattern_compile(df, &f->pat, pat, what))
+		goto out;
+	int ngroups = (int)pattern_groups(&f->pat);
+	if (star) {
+		f->name_group = pattern_group_named(&f->pat, "name");
+		f->value_group = pattern_group_named(&f->pat, "value");
+		if (f->name_group < 0 || f->value_group < 0) {
+			diag_error(df->d, pat->loc,
+				   "field '*' names each field with the pattern's group "
+				   "(?<name>...) and reads (?<value>...): the pattern has no group "
+				   "'%s'",
+				   f->name_group < 0 ? "name" : "value");
+			df->ok = false;
+		}
+	}
+	if (group) {
+		if (group->kind == VALUE_NUMBER && group->number == floor(group->number) &&
+		    group->number >= 0) {
+			f->group = (int)group->number;
+			if (f->group > ngroups) {
+				diag_error(df->d, group->loc,
+					   "%s: the pattern has no group %d (it has %d)", what,
+					   f->group, ngroups);
+				df->ok = false;
+			}
+		} else if (group->kind == VALUE_STRING) {
+			f->group = pattern_group_named(&f->pat, group->text);
+			if (f->group < 0) {
+				diag_error(df->d, group->loc, "%s: the pattern has no group named '%s'",
+					   what, group->text);
+				df->ok = false;
+			}
+		} else {
+			diag_error(df->d, group->loc,
+				   "the group of %s is a number or a group's name, not %s", what,
+				   value_kind_name(group->kind));
+			df->ok = false;
+		}
+	}
+out:
+	free(what);
+}
+
+/* The values of map's keys, in the order of keys (NULL-ended), into
+ * got[] (NULL where a key is absent); any other key is an error
+ * "unknown key ... <where>" with a did-you-mean. */
+static void map_keys(struct def *df, const struct value *map, const char *const *keys,
+		     const struct value **got, const char *where)
+{
+	for (size_t k = 0; keys[k]; k++)
+		got[k] = NULL;
+	for (size_t i = 0; i < map->count; i++) {
+		size_t k = 0;
+		while (keys[k] && strcmp(keys[k], map->keys[i]) != 0)
+			k++;
+		if (keys[k])
+			got[k] = map->items[i];
+		else
+			unknown_key(df, map, i, where, keys);
+	}
+}
+
+/* "series 's' has no column 'x' (did you mean 'y'?)" at `at`. */
+static void no_column(struct def *df, struct pseries *s, const char *what, const char *name,
+		      struct loc at)
+{
+	s->cols[s->ncols] = NULL; /* allocated one longer */
+	const char *close = closest_name(name, (const char *const *)s->cols);
+	if (close)
+		diag_error(df->d, at, "%s has no column '%s' (did you mean '%s'?)", what, name,
+			   close);
+	else
+		diag_error(df->d, at, "%s has no column '%s'", what, name);
+	df->ok = false;
+}
+
+/* A series' `more: {into: COLUMN, until: 'pattern', lines: N}`. */
+static void load_more(struct def *df, struct pseries *s, const char *what,
+		      const struct value *v)
+{
+	if (!want_map(df, v, "more"))
+		return;
+	static const char *const keys[] = {"into", "until", "lines", NULL};
+	const struct value *got[3];
+	char *where = xasprintf("in the more of %s", what);
+	map_keys(df, v, keys, got, where);
+	free(where);
+	const struct value *into = got[0], *until = got[1], *lines = got[2];
+	if (!into) {
+		diag_error(df->d, v->loc, "the more of %s needs into: the column its lines go to",
+			   what);
+		df->ok = false;
+		return;
+	}
+	/* No columns: their error is reported already. */
+	if (!want_string(df, into, "into") || !s->cols)
+		return;
+	for (size_t j = 0; j < s->ncols; j++)
+		if (strcmp(s->cols[j], into->text) == 0)
+			s->more_col = (int)j;
+	if (s->more_col < 0) {
+		no_column(df, s, what, into->text, into->loc);
+		return;
+	}
+	s->more_max = MORE_LINES;
+	if (lines) {
+		if (lines->kind != VALUE_NUMBER || lines->number != floor(lines->number) ||
+		    lines->number < 1 || lines->number > MORE_LINES_MAX) {
+			diag_error(df->d, lines->loc,
+				   "lines in the more of %s is a whole number from 1 to %d", what,
+				   MORE_LINES_MAX);
+			df->ok = false;
+		} else {
+			s->more_max = (size_t)lines->number;
+		}
+	}
+	if (until) {
+		char *uwhat = xasprintf("the more of %s (until)", what);
+		pattern_compile(df, &s->more_until, until, uwhat);
+		free(uwhat);
+	}
+}
+
+static void load_series(struct def *df, const char *name, struct loc key_loc,
+			const struct value *v)
+{
+	struct parser *p = df->p;
+	struct pseries *s = &p->series[p->nseries++];
+	memset(s, 0, sizeof *s);
+	s->name = xstrdup(name);
+	s->loc = key_loc;
+	char *what = xasprintf("series '%s'", name);
+	const struct value *pat = NULL, *cols = NULL, *types = NULL, *more = NULL;
+	s->more_col = -1;
+	if (v->kind == VALUE_MAP) {
+		static const char *const keys[] = {"pattern", "columns", "types", "more", NULL};
+		const struct value *got[4];
+		char *where = xasprintf("in %s", what);
+		map_keys(df, v, keys, got, where);
+		free(where);
+		pat = got[0], cols = got[1], types = got[2], more = got[3];
+		if (!pat) {
+			diag_error(df->d, v->loc, "%s has no pattern", what);
+			df->ok = false;
+		}
+	} else {
+		pat = v;
+	}
+	if (!pat || !pattern_compile(df, &s->pat, pat, what))
+		goto out;
+	const char **names;
+	int *nums;
+	size_t nnames = pattern_names(&s->pat, &names, &nums);
+	if (cols) {
+		if (cols->kind != VALUE_LIST) {
+			diag_error(df->d, cols->loc, "the columns of %s are a list of group names, not %s",
+				   what, value_kind_name(cols->kind));
+			df->ok = false;
+		} else {
+			s->cols = xcalloc(cols->count + 1, sizeof *s->cols);
+			s->groups = xcalloc(cols->count + 1, sizeof *s->groups);
+			for (size_t i = 0; i < cols->count; i++) {
+				const struct value *c = cols->items[i];
+				if (!want_string(df, c, "a column"))
+					continue;
+				int g = pattern_group_named(&s->pat, c->text);
+				if (g < 0) {
+					names[nnames] = NULL;
+					const char *close = closest_name(c->text, names);
+					if (close)
+						diag_error(df->d, c->loc,
+							   "%s: the pattern has no group named '%s' "
+							   "(did you mean '%s'?)",
+							   what, c->text, close);
+					else
+						diag_error(df->d, c->loc,
+							   "%s: the pattern has no group named '%s'",
+							   what, c->text);
+					df->ok = false;
+					continue;
+				}
+				s->cols[s->ncols] = xstrdup(c->text);
+				s->groups[s->ncols++] = g;
+			}
+		}
+	} else if (nnames == 0) {
+		diag_error(df->d, pat->loc,
+			   "%s: name the pattern's groups, as in (?<step>\\d+): they become "
+			   "the columns",
+			   what);
+		df->ok = false;
+	} else {
+		/* one more: a NULL end for closest_name() */
+		s->cols = xcalloc(nnames + 1, sizeof *s->cols);
+		s->groups = xcalloc(nnames + 1, sizeof *s->groups);
+		for (size_t i = 0; i < nnames; i++) {
+			s->cols[i] = xstrdup(names[i]);
+			s->groups[i] = nums[i];
+		}
+		s->ncols = nnames;
+	}
+	free(names);
+	free(nums);
+	s->types = xcalloc(s->ncols + 1, sizeof *s->types);
+	if (types && s->cols && want_map(df, types, "the types of a series")) {
+		for (size_t i = 0; i < types->count; i++) {
+			long j = -1;
+			for (size_t k = 0; k < s->ncols; k++)
+				if (strcmp(s->cols[k], types->keys[i]) == 0)
+					j = (long)k;
+			if (j < 0) {
+				no_column(df, s, what, types->keys[i], types->key_locs[i]);
+				continue;
+			}
+			s->types[j] = want_type(df, types->items[i]);
+		}
+	}
+	if (more)
+		load_more(df, s, what, more);
+out:
+	free(what);
+}
+
+static void load_table(struct def *df, const char *name, struct loc key_loc, const struct value *v)
+{
+	struct parser *p = df->p;
+	struct ptable *t = &p->tables[p->ntables++];
+	memset(t, 0, sizeof *t);
+	t->name = xstrdup(name);
+	t->loc = key_loc;
+	char *what = xasprintf("table '%s'", name);
+	const struct value *pat = NULL;
+	if (v->kind == VALUE_MAP) {
+		static const char *const keys[] = {"header", NULL};
+		char *where = xasprintf("in %s", what);
+		map_keys(df, v, keys, &pat, where);
+		free(where);
+		if (!pat) {
+			diag_error(df->d, v->loc, "%s has no header pattern", what);
+			df->ok = false;
+		}
+	} else {
+		pat = v;
+	}
+	if (pat)
+		pattern_compile(df, &t->header, pat, what);
+	free(what);
+}
+
+static void load_derive(struct def *df, const char *name, struct loc key_loc, const struct value *v)
+{
+	struct parser *p = df->p;
+	if (!want_string(df, v, "a derive expression"))
+		return;
+	struct pderive *dv = &p->derives[p->nderives++];
+	dv->name = xstrdup(name);
+	dv->loc = key_loc;
+	/* The expression's own columns start after a quote. */
+	struct loc at = scalar_offset_loc(df->text, df->len, v, 0);
+	at.len = 0;
+	dv->e = expr_parse(v->text, v->len, at, df->d);
+	if (!dv->e)
+		df->ok = false;
+}
+
+static void load_patterns(struct def *df, const struct value *v, const char *what,
+			  struct pattern **out, size_t *n)
+{
+	if (v->kind == VALUE_LIST) {
+		*out = xcalloc(v->count + 1, sizeof **out);
+		for (size_t i = 0; i < v->count; i++)
+			if (pattern_compile(df, &(*out)[*n], v->items[i], what))
+				(*n)++;
+	} else {
+		*out = xcalloc(1, sizeof **out);
+		if (pattern_compile(df, &(*out)[0], v, what))
+			*n = 1;
+	}
+}
+
+static void parser_free(struct parser *p)
+{
+	if (!p)
+		return;
+	free(p->own_text);
+	for (size_t i = 0; i < p->ndetect; i++)
+		pattern_free(&p->detect[i]);
+	free(p->detect);
+	for (size_t i = 0; i < p->nexts; i++)
+		free(p->exts[i]);
+	free(p->exts);
+	for (size_t i = 0; i < p->nfields; i++) {
+		free(p->fields[i].name);
+		free(p->fields[i].def);
+		pattern_free(&p->fields[i].pat);
+	}
+	free(p->fields);
+	for (size_t i = 0; i < p->nseries; i++) {
+		struct pseries *s = &p->series[i];
+		free(s->name);
+		pattern_free(&s->pat);
+		for (size_t j = 0; j < s->ncols; j++)
+			free(s->cols[j]);
+		free(s->cols);
+		free(s->groups);
+		free(s->types);
+		pattern_free(&s->more_until);
+	}
+	free(p->series);
+	for (size_t i = 0; i < p->ntables; i++) {
+		free(p->tables[i].name);
+		pattern_free(&p->tables[i].header);
+	}
+	free(p->tables);
+	for (size_t i = 0; i < p->nderives; i++) {
+		free(p->derives[i].name);
+		expr_free(p->derives[i].e);
+	}
+	free(p->derives);
+	free(p->name);
+	free(p->description);
+	free(p->file);
+	free(p->origin);
+	free(p);
+}
+
+/* The file's name without folders and extension. */
+static char *file_stem(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	const char *dot = strrchr(base, '.');
+	return xstrndup(base, dot && dot != base ? (size_t)(dot - base) : strlen(base));
+}
+
+/* Parses and checks one definition; NULL after reporting its errors,
+ * with *name (the caller frees it) the name it would have had. */
+static struct parser *parser_load(const char *file, const char *origin, const char *text,
+				  size_t len, bool builtin, struct diag *d, char **name)
+{
+	static const char *const keys[] = {"name",   "description", "detect", "extensions",
+					   "format", "cr",          "fields", "series",
+					   "tables", "derive",      NULL};
+	struct parser *p = xcalloc(1, sizeof *p);
+	p->file = xstrdup(file);
+	p->origin = xstrdup(origin);
+	p->builtin = builtin;
+	if (builtin) {
+		p->source = text;
+		p->source_len = len;
+	} else {
+		p->own_text = xmalloc(len + 1);
+		memcpy(p->own_text, text, len);
+		p->own_text[len] = '\0';
+		p->own_len = len;
+	}
+	struct def df = {p, text, len, d, true};
+	struct value *root = yamldoc_parse(text, len, p->file, 0, d);
+	if (!root)
+		goto fail;
+	if (root->kind != VALUE_MAP) {
+		diag_error(d, root->loc.line ? root->loc : loc_line(p->file, 0),
+			   "a parser definition is a map with name, detect, fields, series, "
+			   "tables and derive; this is %s",
+			   value_kind_name(root->kind));
+		goto fail;
+	}
+	const struct value *fields = NULL, *series = NULL, *tables = NULL, *derive = NULL;
+	bool have_exts = false;
+	for (size_t i = 0; i < root->count; i++) {
+		const char *k = root->keys[i];
+		const struct value *v = root->items[i];
+		if (strcmp(k, "name") == 0) {
+			if (want_string(&df, v, "name")) {
+				free(p->name);
+				p->name = xstrndup(v->text, v->len);
+			}
+		} else if (strcmp(k, "description") == 0) {
+			if (v->kind != VALUE_NULL && want_string(&df, v, "description"))
+				p->description = xstrndup(v->text, v->len);
+		} else if (strcmp(k, "detect") == 0) {
+			load_patterns(&df, v, "detect", &p->detect, &p->ndetect);
+		} else if (strcmp(k, "extensions") == 0) {
+			have_exts = true;
+			const struct value *const *items = (const struct value *const *)&v;
+			size_t n = 1;
+			if (v->kind == VALUE_LIST) {
+				items = (const struct value *const *)v->items;
+				n = v->count;
+			}
+			p->exts = xcalloc(n + 1, sizeof *p->exts);
+			for (size_t j = 0; j < n; j++)
+				if (want_string(&df, items[j], "an extension"))
+					p->exts[p->nexts++] = xstrndup(items[j]->text, items[j]->len);
+		} else if (strcmp(k, "format") == 0) {
+			int f = want_word(&df, v, "format", format_names);
+			p->format = f < 0 ? FMT_TEXT : (enum pformat)f;
+		} else if (strcmp(k, "cr") == 0) {
+			static const char *const crs[] = {"last", "keep", NULL};
+			p->keep_cr = want_word(&df, v, "cr", crs) == 1;
+		} else if (strcmp(k, "fields") == 0) {
+			if (v->kind != VALUE_NULL && want_map(&df, v, "fields"))
+				fields = v;
+		} else if (strcmp(k, "series") == 0) {
+			if (v->kind != VALUE_NULL && want_map(&df, v, "series"))
+				series = v;
+		} else if (strcmp(k, "tables") == 0) {
+			if (v->kind != VALUE_NULL && want_map(&df, v, "tables"))
+				tables = v;
+		} else if (strcmp(k, "derive") == 0) {
+			if (v->kind != VALUE_NULL && want_map(&df, v, "derive"))
+				derive = v;
+		} else {
+			unknown_key(&df, root, i, "in a parser definition", keys);
+		}
+	}
+	if (!p->name)
+		p->name = file_stem(file);
+	if (fields) {
+		p->fields = xcalloc(fields->count + 1, sizeof *p->fields);
+		for (size_t i = 0; i < fields->count; i++)
+			load_field(&df, fields->keys[i], fields->key_locs[i], fields->items[i]);
+	}
+	if (series) {
+		p->series = xcalloc(series->count + 1, sizeof *p->series);
+		for (size_t i = 0; i < series->count; i++)
+			load_series(&df, series->keys[i], series->key_locs[i], series->items[i]);
+	}
+	if (tables) {
+		p->tables = xcalloc(tables->count + 1, sizeof *p->tables);
+		for (size_t i = 0; i < tables->count; i++)
+			load_table(&df, tables->keys[i], tables->key_locs[i], tables->items[i]);
+	}
+	if (derive) {
+		p->derives = xcalloc(derive->count + 1, sizeof *p->derives);
+		for (size_t i = 0; i < derive->count; i++)
+			load_derive(&df, derive->keys[i], derive->key_locs[i], derive->items[i]);
+	}
+	/* A table fills a series of its name: one name, one thing. */
+	for (size_t i = 0; i < p->ntables; i++)
+		for (size_t j = 0; j < p->nseries; j++)
+			if (strcmp(p->tables[i].name, p->series[j].name) == 0) {
+				diag_error(d, p->tables[i].loc,
+					   "table '%s' has the name of a series; name it differently",
+					   p->tables[i].name);
+				df.ok = false;
+			}
+	if (p->format != FMT_TEXT && (p->nfields || p->nseries || p->ntables)) {
+		diag_error(d, loc_line(p->file, 0),
+			   "parser '%s' reads %s: its fields and series come from the file's "
+			   "structure, so it takes no fields, series or tables patterns (derive "
+			   "is fine)",
+			   p->name, format_names[p->format]);
+		df.ok = false;
+	}
+	/* A structured format claims its usual extensions unless told. */
+	if (!have_exts && p->format != FMT_TEXT) {
+		static const char *const exts[][3] = {
+			{NULL}, {".json", NULL}, {".yaml", ".yml", NULL}, {".csv", NULL}};
+		p->exts = xcalloc(3, sizeof *p->exts);
+		for (size_t j = 0; exts[p->format][j]; j++)
+			p->exts[p->nexts++] = xstrdup(exts[p->format][j]);
+	}
+	if (!df.ok)
+		goto fail;
+	value_free(root);
+	return p;
+fail:
+	value_free(root);
+	*name = p->name ? xstrdup(p->name) : file_stem(file);
+	parser_free(p);
+	return NULL;
+}
+
+/* The parser set. */
+
+struct parser_set *parsers_new(void)
+{
+	return xcalloc(1, sizeof(struct parser_set));
+}
+
+/* Adds p, replacing a parser of the same name in its place. */
+static void set_put(struct parser_set *set, struct parser *p, struct diag *d)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		if (strcmp(set->v[i]->name, p->name) != 0)
+			continue;
+		/* Overriding a built-in, or a folder loaded earlier, is what
+		 * the order is for; two files of one name in one folder is a
+		 * slip. */
+		char *dir_old = path_dirname(set->v[i]->file), *dir_new = path_dirname(p->file);
+		if (!set->v[i]->builtin && strcmp(dir_old, dir_new) == 0)
+			diag_warning(d, loc_line(p->file, 0),
+				     "parser '%s' is also defined in %s; this definition replaces it",
+				     p->name, set->v[i]->file);
+		free(dir_old);
+		free(dir_new);
+		parser_free(set->v[i]);
+		set->v[i] = p;
+		return;
+	}
+	if (set->n == set->cap) {
+		set->cap = set->cap ? set->cap * 2 : 16;
+		set->v = xrealloc(set->v, set->cap * sizeof *set->v);
+	}
+	set->v[set->n++] = p;
+}
+
+bool parsers_add(struct parser_set *set, const char *file, const char *text, size_t len,
+		 bool builtin, struct diag *d)
+{
+	char *name = NULL;
+	struct parser *p = parser_load(file, builtin ? "built-in" : file, text, len, builtin, d,
+				       &name);
+	if (!p) {
+		set->broken = xrealloc(set->broken, (set->nbroken + 1) * sizeof *set->broken);
+		set->broken[set->nbroken++] = (struct broken_def){name, xstrdup(file)};
+		return false;
+	}
+	set_put(set, p, d);
+	return true;
+}
+
+/* Loads every .yaml file of dir; a missing dir is fine unless `named`
+ * (a folder the user listed).  A definition must lie inside `root` (the
+ * project), or for a named folder inside that folder: a link leading
+ * elsewhere is refused. */
+static void load_dir(struct parser_set *set, const char *dir, bool named, const char *root,
+		     struct diag *d)
+{
+	size_t n;
+	char **names = dir_list(dir, &n);
+	if (!names) {
+		if (errno != ENOENT || named)
+			diag_error(d, loc_line(dir, 0), "cannot read the parsers folder: %s",
+				   strerror(errno));
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!str_has_suffix(names[i], ".yaml") && !str_has_suffix(names[i], ".yml"))
+			continue;
+		char *path = path_join(dir, names[i]);
+		struct buf b = BUF_INIT;
+		if (!is_file(path)) {
+			/* A folder named x.yaml: not a definition. */
+		} else if (!path_inside(path, root) && !(named && path_inside(path, dir))) {
+			diag_error(d, loc_line(path, 0),
+				   "a link leading outside the project: logdown reads nothing there "
+				   "(copy what you need into the project)");
+		} else if (!file_read(path, &b, NULL)) {
+			diag_error(d, loc_line(path, 0), "cannot read: %s", strerror(errno));
+		} else {
+			diag_add_source(d, path, buf_data(&b), b.len);
+			parsers_add(set, path, buf_data(&b), b.len, false, d);
+			diag_forget_source(d, path);
+		}
+		buf_free(&b);
+		free(path);
+	}
+	strv_free(names);
+}
+
+struct parser_set *parsers_load(const char *root, char *const *extra_dirs, struct diag *d)
+{
+	struct parser_set *set = parsers_new();
+	for (const struct embedded_file *f = embedded_files; f->path; f++) {
+		if (!str_has_prefix(f->path, "parsers/") || !str_has_suffix(f->path, ".yaml"))
+			continue;
+		char *file = xasprintf("(built-in) %s", f->path);
+		/* The text is static: diagnostics may quote it at any time. */
+		diag_add_source(d, file, f->data, f->len);
+		parsers_add(set, file, f->data, f->len, true, d);
+		free(file);
+	}
+	if (root) {
+		char *dir = path_join(root, "parsers");
+		load_dir(set, dir, false, root, d);
+		free(dir);
+	}
+	for (size_t i = 0; extra_dirs && extra_dirs[i]; i++)
+		load_dir(set, extra_dirs[i], true, root ? root : ".", d);
+	return set;
+}
+
+void parsers_free(struct parser_set *set)
+{
+	if (!set)
+		return;
+	for (size_t i = 0; i < set->n; i++)
+		parser_free(set->v[i]);
+	free(set->v);
+	for (size_t i = 0; i < set->nbroken; i++) {
+		free(set->broken[i].name);
+		free(set->broken[i].file);
+	}
+	free(set->broken);
+	free(set);
+}
+
+size_t parsers_count(const struct parser_set *set)
+{
+	return set->n;
+}
+
+const struct parser *parsers_at(const struct parser_set *set, size_t i)
+{
+	return i < set->n ? set->v[i] : NULL;
+}
+
+const struct parser *parsers_find(const struct parser_set *set, const char *name)
+{
+	for (size_t i = 0; i < set->n; i++)
+		if (strcmp(set->v[i]->name, name) == 0)
+			return set->v[i];
+	return NULL;
+}
+
+/* The parsers' names, NULL-terminated; caller frees the array. */
+const char **set_names(const struct parser_set *set)
+{
+	const char **names = xcalloc(set->n + 1, sizeof *names);
+	for (size_t i = 0; i < set->n; i++)
+		names[i] = set->v[i]->name;
+	return names;
+}
+
+static const struct broken_def *broken_find(const struct parser_set *set, const char *name)
+{
+	for (size_t i = 0; i < set->nbroken; i++)
+		if (strcmp(set->broken[i].name, name) == 0)
+			return &set->broken[i];
+	return NULL;
+}
+
+bool parsers_broken(const struct parser_set *set, const char *name)
+{
+	return broken_find(set, name) != NULL;
+}
+
+const struct parser *parsers_lookup(const struct parser_set *set, const char *name,
+				    struct loc at, struct diag *d)
+{
+	const struct parser *p = parsers_find(set, name);
+	if (p)
+		return p;
+	const struct broken_def *broken = broken_find(set, name);
+	if (broken) {
+		diag_error(d, at, "parser '%s' is not loaded: its definition %s has errors (above)",
+			   name, broken->file);
+		return NULL;
+	}
+	const char **names = set_names(set);
+	const char *close = closest_name(name, names);
+	struct buf b = BUF_INIT;
+	if (close)
+		buf_printf(&b, "unknown parser '%s' (did you mean '%s'?)", name, close);
+	else {
+		buf_printf(&b, "unknown parser '%s' (available: ", name);
+		buf_put_names(&b, names);
+		buf_puts(&b, ")");
+	}
+	diag_error(d, at, "%s", buf_data(&b));
+	buf_free(&b);
+	free(names);
+	return NULL;
+}
+
+const char *parser_name(const struct parser *p)
+{
+	return p->name;
+}
+
+const char *parser_description(const struct parser *p)
+{
+	return p->description ? p->description : "";
+}
+
+const char *parser_origin(const struct parser *p)
+{
+	return p->origin;
+}
+
+const char *parser_source(const struct parser *p, size_t *len)
+{
+	*len = p->source ? p->source_len : p->own_len;
+	return p->source ? p->source : p->own_text ? p->own_text : "";
+}

@@ -1,0 +1,295 @@
+/* scan.h: the scanner's state, shared by the files that run a parser
+ * over a log: scan.c (lines, fields, series, more), scantable.c
+ * (tables), scanpipe.c (the threads) and logparse.c (the run).  Private
+ * to parse/. */
+#ifndef LOGDOWN_PARSE_SCAN_H
+#define LOGDOWN_PARSE_SCAN_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "base/diag.h"
+#include "base/util.h"
+#include "data/re.h"
+#include "data/run.h"
+#include "parser.h"
+
+#define BINARY_PROBE ((size_t)64 << 10)  /* a NUL byte here: binary */
+#define CHUNK_BYTES ((size_t)4 << 20)
+#define MAX_LINE ((size_t)64 << 20)      /* longer lines are cut */
+#define PIPE_MIN ((off_t)8 << 20)        /* bigger logs build rows in a second thread */
+#define NSLOTS 3                         /* chunk buffers in flight between the threads */
+#define REC_HEAD 6 /* words before a row record's cells */
+
+/* A line as the patterns see it (see the top of scan.c). */
+struct line {
+	const char *p; /* without leading blanks and fence */
+	size_t n;
+	const char *full; /* with leading blanks: columns of aligned tables */
+	size_t full_n;
+	bool ranked;
+	uint64_t rank;
+};
+
+/* Rows already taken from rank-prefixed lines, by their cells' hash. */
+struct dent {
+	uint64_t hash, rank;
+	size_t row;
+};
+
+struct dedup {
+	struct dent *v;
+	size_t n, cap; /* cap is 0 or a power of two */
+};
+
+/* Names a '*' field found, in first-seen order. */
+struct named {
+	char *name;
+	struct buf text;
+	long line;
+};
+
+struct fstate {
+	bool found;
+	long line;
+	struct buf text;
+	struct named *names;
+	size_t nnames, names_cap;
+	size_t *index; /* open addressing over names + 1 */
+	size_t index_cap;
+};
+
+/* A series' state, used by the row builder (a thread of its own for a
+ * big log): nothing here is touched by the scanner. */
+struct sstate {
+	struct series *s;
+	struct dedup dd;
+	struct datum *cells; /* a row being built */
+	/* Per column, the first value that did not read as the column's
+	 * type, warned about once the file is read. */
+	bool *warned;
+	long *warn_line;
+	char **warn_text;
+	const struct row_sink *sink; /* where its rows go, or NULL */
+};
+
+/* A field's match in one chunk (parallel scanning). */
+struct slot_field {
+	bool found;
+	long line; /* in the chunk */
+	struct buf text;
+};
+
+/* A pattern that failed in one chunk (parallel scanning). */
+struct slot_fail {
+	size_t act;
+	int rc;
+	long line; /* in the chunk */
+};
+
+/* A chunk buffer, and the series rows found in it: for each row, the
+ * words [series, line lo, line hi, ranked, rank lo, rank hi] and an
+ * (offset, length) pair per column, offsets from buf.  When chunks are
+ * scanned in parallel, line numbers count from the chunk's start and
+ * the rest of what the scan found waits here for the builder, which
+ * takes the chunks in file order. */
+struct slot {
+	char *buf;
+	size_t cap;
+	uint32_t *rows;
+	size_t nwords, words_cap;
+	/* Parallel scanning only: */
+	size_t from, to;   /* the lines to scan: buf[from, to) */
+	long nl_before;    /* '\n' passed over before from (the end of a cut line) */
+	bool cut;          /* its first line is longer than MAX_LINE */
+	bool scanned;      /* a scanner is done with it */
+	long nl;           /* '\n' in buf[from, to) */
+	size_t hits;
+	struct slot_field *fields;
+	struct slot_fail *fails;
+	size_t nfails;
+};
+
+/* A big log is read by two threads: the scanner (the caller: reading,
+ * finding lines, matching, fields and tables) and the row builder
+ * (typing series cells and storing rows, which is where the memory of
+ * millions of rows is first touched).  Chunk buffers go round NSLOTS
+ * slots; a slot handed to the builder is read-only until it comes back.
+ *
+ * With more than one core and a parser without tables or '*' fields
+ * (whose state runs from line to line), the caller only reads, and
+ * scanning goes to one thread per core (struct scanner): each takes the
+ * next chunk read, scans it with its own matcher, and leaves what it
+ * found in the slot, line numbers counted from the chunk's start.  The
+ * builder takes the chunks in file order, so it knows where each
+ * starts: it numbers the lines, merges the fields (a first-pick field
+ * from the first chunk that has it, a last-pick one from the last),
+ * reports failed patterns and builds the rows, exactly as one thread
+ * reading the file from the start would. */
+struct pipe {
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct slot *slots;
+	size_t nslots;
+	size_t published, consumed;
+	size_t next_scan;      /* the next chunk for a scanner */
+	bool done;
+	struct scan *sc;
+	struct scanner *scanners;
+	size_t nscanners;
+	bool *act_over;        /* per act: a first-pick field found, or a failed
+				* pattern, in a chunk taken before */
+	unsigned char *reported; /* per act: its failure was reported */
+};
+
+struct tstate {
+	struct series *s;
+	struct dedup dd;
+	bool found;
+	bool clash_warned;
+};
+
+enum act_kind { A_FIELD, A_SERIES, A_TABLE };
+
+/* A pattern looked for during a run. */
+struct act {
+	const struct pattern *pat;
+	enum act_kind what;
+	size_t idx;
+	/* The next place of the pattern's literal in the chunk, at or after
+	 * the line being looked at; NULL when not looked for yet, the
+	 * chunk's end when there is none. */
+	const char *next;
+	bool off; /* a first-pick field that has matched, or a broken pattern */
+};
+
+enum table_mode { TM_SEEK, TM_PIPE, TM_SPACE };
+
+/* The table being read. */
+struct tcur {
+	long table; /* its index, or -1 */
+	enum table_mode mode;
+	int seek_left;
+	bool after_header; /* a space-aligned table's ruler may come next */
+	size_t *ext;       /* a space-aligned table's column starts, from its ruler */
+	size_t next;
+	size_t ncols;
+};
+
+/* A row of a series with `more`, kept until the lines after it that go
+ * on in its cell have been read.  Its cells are copies: those lines may
+ * be in the next chunk. */
+struct more {
+	bool on;
+	size_t series;
+	long line;
+	bool ranked;
+	uint64_t rank;
+	size_t taken;      /* lines after the row's line looked at */
+	bool until_failed; /* the until pattern failed (reported once) */
+	struct buf *cells; /* per column */
+	size_t ncells;
+	struct buf joined; /* the cells one after another, to build the row */
+};
+
+struct scan {
+	const struct parser *p;
+	struct run *r;
+	struct diag *d;
+	const char *shown;
+	bool quote; /* small enough for diagnostics to quote its lines */
+	struct re_matcher m;
+	struct act *acts;
+	size_t nacts;
+	bool every_line;
+	bool has_cr, has_caret; /* in the chunk being read */
+	bool srun_labels;
+	long nl; /* '\n' before the scan position */
+	struct fstate *fs;
+	struct sstate *ss;
+	struct tstate *ts;
+	struct tcur tc;
+	struct span *cells;
+	size_t cells_cap;
+	struct datum *row;
+	size_t row_cap;
+	bool failed;
+	size_t hits;
+	/* Where series rows go: the slot being scanned (its rows are built
+	 * by the builder thread) or, without one, built at once. */
+	struct slot *slot;
+	const char *base; /* the buffer that row offsets count from */
+	uint32_t *rec;    /* a row record, when built at once */
+	size_t rec_cap;
+	bool defer;       /* a parallel scanner: failures wait in the slot */
+	long line_base;   /* the builder: lines before the chunk being built */
+	struct more more; /* a row waiting for its more lines */
+};
+
+/* A thread scanning chunks of a big log (see struct pipe). */
+struct scanner {
+	pthread_t thread;
+	struct pipe *pp;
+	struct scan sc;
+};
+
+/* scan.c */
+
+/* A place in the log.  diag quotes a line by reading the whole file,
+ * which a big log must not cost: its lines are left unquoted. */
+void log_diag(struct scan *sc, bool error, long line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Reports a's pattern hitting a limit (or, in a parallel scanner,
+ * leaves it in the slot), and switches a off. */
+void pattern_failed(struct scan *sc, struct act *a, const char *what, int rc, long line);
+/* "field 'x'", "series 'x'", "table 'x'"; caller frees. */
+char *act_what(const struct scan *sc, const struct act *a);
+struct datum *row_scratch(struct scan *sc, size_t n);
+/* Appends a row, unless it is another rank's copy of a row already
+ * taken.  Returns whether it was taken. */
+bool add_row(struct series *s, struct dedup *dd, const struct datum *cells, bool ranked,
+	     uint64_t line_rank, long line);
+/* Types the cells of one row record and stores the row.  Returns the
+ * words the record took. */
+size_t build_row(struct scan *sc, const uint32_t *w, const char *base);
+void update_every_line(struct scan *sc);
+/* Builds the row that waited for its more lines. */
+void more_end(struct scan *sc);
+void scan_chunk(struct scan *sc, const char *buf, const char *end);
+void scan_init(struct scan *sc, const struct parser *p, struct run *r, struct diag *d,
+	       const char *shown);
+void scan_free(struct scan *sc);
+/* Reads the file in chunks and scans each; false after an error. */
+bool scan_file(struct scan *sc, int fd, off_t size);
+
+/* scantable.c */
+
+/* The header pattern of table t matched this line. */
+void table_start(struct scan *sc, size_t t, const struct line *ln, long line);
+/* A line after a table's header: a row, a ruler, or the end. */
+void table_line(struct scan *sc, const struct line *ln, long line);
+
+/* scanpipe.c */
+
+void slot_free(struct slot *sl, size_t nfields);
+void slot_reserve(struct slot *sl, size_t cap);
+/* The threads that scan a big log's chunks (0: the reading thread). */
+size_t scan_threads(void);
+/* Does a series of p read the lines after its rows (`more`)? */
+bool has_more(const struct parser *p);
+/* Can chunks of a log be scanned apart? */
+bool parallel_ok(const struct parser *p);
+/* Starts the builder, and nscanners scanners, or returns NULL. */
+struct pipe *pipe_start(struct scan *sc, size_t nscanners);
+/* Slot k, once the builder is done with what it held. */
+struct slot *pipe_acquire(struct pipe *pp, size_t k);
+/* Hands the next slot in order to the scanners or the builder. */
+void pipe_publish(struct pipe *pp);
+/* Waits for the threads to finish every slot handed to them. */
+void pipe_finish(struct pipe *pp);
+
+#endif

@@ -1,0 +1,327 @@
+/* scanpipe.c: the scanner's threads for a big log (struct pipe in
+ * scan.h): the row builder, which types and stores series rows while the
+ * reading thread goes on, and the scanners, which scan chunks apart on
+ * one thread per core and whose findings the builder puts back in file
+ * order. */
+#include "scan.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void slot_free(struct slot *sl, size_t nfields)
+{
+	free(sl->buf);
+	free(sl->rows);
+	for (size_t i = 0; sl->fields && i < nfields; i++)
+		buf_free(&sl->fields[i].text);
+	free(sl->fields);
+	free(sl->fails);
+}
+
+void slot_reserve(struct slot *sl, size_t cap)
+{
+	if (sl->cap < cap) {
+		sl->buf = xrealloc(sl->buf, cap);
+		sl->cap = cap;
+	}
+}
+
+/* The threads that scan a big log's chunks: one per core, at most 4
+ * (the builder, one thread, keeps up with about that many; each holds a
+ * 4 MiB chunk), or LOGDOWN_SCAN_THREADS, at most 8.  Under 2, the
+ * reading thread scans. */
+size_t scan_threads(void)
+{
+	const char *env = getenv("LOGDOWN_SCAN_THREADS");
+	long n;
+	if (env && *env) {
+		char *end;
+		n = strtol(env, &end, 10);
+		if (*end || n < 0)
+			n = 1;
+		n = n > 8 ? 8 : n;
+	} else {
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+		n = n > 4 ? 4 : n;
+	}
+	return n < 2 ? 0 : (size_t)n;
+}
+
+/* Does a series of p read the lines after its rows (`more`)? */
+bool has_more(const struct parser *p)
+{
+	for (size_t i = 0; i < p->nseries; i++)
+		if (p->series[i].more_col >= 0)
+			return true;
+	return false;
+}
+
+/* Can chunks of a log be scanned apart?  Not when a table, a '*' field
+ * or a series' more lines carry state from one line to the next. */
+bool parallel_ok(const struct parser *p)
+{
+	if (p->ntables || has_more(p))
+		return false;
+	for (size_t i = 0; i < p->nfields; i++)
+		if (p->fields[i].name[0] == '*' && !p->fields[i].name[1])
+			return false;
+	return true;
+}
+
+/* A scanner's own scan: the parser's acts and a matcher of its own,
+ * nothing of the run, which only the builder touches (scan_free()
+ * frees it). */
+static void scanner_init(struct scan *w, const struct scan *sc)
+{
+	memset(w, 0, sizeof *w);
+	w->p = sc->p;
+	w->shown = sc->shown;
+	w->defer = true;
+	w->tc.table = -1;
+	w->nacts = sc->nacts;
+	w->acts = xcalloc(sc->nacts + 1, sizeof *w->acts);
+	memcpy(w->acts, sc->acts, sc->nacts * sizeof *w->acts);
+	w->fs = xcalloc(sc->p->nfields + 1, sizeof *w->fs);
+	uint32_t groups = 0;
+	for (size_t i = 0; i < w->nacts; i++) {
+		uint32_t g = pattern_groups(w->acts[i].pat);
+		groups = g > groups ? g : groups;
+	}
+	re_matcher_init(&w->m, groups, re_line_limit());
+}
+
+/* Scans one chunk into its slot (a scanner's side of struct pipe); the
+ * acts that are over were switched off by the caller. */
+static void scanner_scan(struct scan *w, struct slot *sl)
+{
+	const struct parser *p = w->p;
+	for (size_t i = 0; i < p->nfields; i++) {
+		w->fs[i].found = false;
+		buf_clear(&w->fs[i].text);
+	}
+	w->slot = sl;
+	w->base = sl->buf;
+	w->nl = 0;
+	w->hits = 0;
+	sl->nfails = 0;
+	update_every_line(w);
+	scan_chunk(w, sl->buf + sl->from, sl->buf + sl->to);
+	sl->nl = w->nl;
+	sl->hits = w->hits;
+	if (p->nfields && !sl->fields)
+		sl->fields = xcalloc(p->nfields, sizeof *sl->fields);
+	for (size_t i = 0; i < p->nfields; i++) {
+		struct slot_field *f = &sl->fields[i];
+		f->found = w->fs[i].found;
+		f->line = w->fs[i].line;
+		buf_clear(&f->text);
+		buf_put(&f->text, buf_data(&w->fs[i].text), w->fs[i].text.len);
+	}
+	w->slot = NULL;
+}
+
+static void *scanner_main(void *arg)
+{
+	struct scanner *w = arg;
+	struct pipe *pp = w->pp;
+	const struct parser *p = w->sc.p;
+	for (;;) {
+		pthread_mutex_lock(&pp->mu);
+		while (pp->next_scan == pp->published && !pp->done)
+			pthread_cond_wait(&pp->cv, &pp->mu);
+		if (pp->next_scan == pp->published) {
+			pthread_mutex_unlock(&pp->mu);
+			return NULL;
+		}
+		struct slot *sl = &pp->slots[pp->next_scan++ % pp->nslots];
+		for (size_t i = 0; i < w->sc.nacts; i++)
+			w->sc.acts[i].off = pp->act_over[i];
+		w->sc.srun_labels = pp->sc->srun_labels;
+		pthread_mutex_unlock(&pp->mu);
+		scanner_scan(&w->sc, sl);
+		pthread_mutex_lock(&pp->mu);
+		/* Chunks taken from now on come later in the file: a field
+		 * picked first is found, a failed pattern is reported. */
+		for (size_t i = 0; i < sl->nfails; i++)
+			pp->act_over[sl->fails[i].act] = true;
+		for (size_t i = 0; i < p->nfields; i++)
+			if (p->fields[i].first && sl->fields[i].found)
+				pp->act_over[i] = true;
+		sl->scanned = true;
+		pthread_cond_broadcast(&pp->cv);
+		pthread_mutex_unlock(&pp->mu);
+	}
+}
+
+/* The builder's side of a chunk scanned apart, before its rows: where
+ * its lines start, its cut line, failed patterns and fields. */
+static void merge_slot(struct pipe *pp, struct slot *sl)
+{
+	struct scan *sc = pp->sc;
+	const struct parser *p = sc->p;
+	sc->line_base += sl->nl_before;
+	long base = sc->line_base;
+	if (sl->cut)
+		log_diag(sc, false, base + 1, "this line is longer than %zu MiB: only its start is read",
+			 MAX_LINE >> 20);
+	for (size_t i = 0; i < sl->nfails; i++) {
+		const struct slot_fail *f = &sl->fails[i];
+		if (pp->reported[f->act])
+			continue;
+		pp->reported[f->act] = 1;
+		struct act *a = &sc->acts[f->act];
+		char *what = act_what(sc, a);
+		pattern_failed(sc, a, what, f->rc, base + f->line);
+		free(what);
+	}
+	for (size_t i = 0; i < p->nfields; i++) {
+		const struct slot_field *f = &sl->fields[i];
+		struct fstate *fs = &sc->fs[i];
+		if (!f->found || (p->fields[i].first && fs->found))
+			continue;
+		buf_clear(&fs->text);
+		buf_put(&fs->text, buf_data(&f->text), f->text.len);
+		fs->found = true;
+		fs->line = base + f->line;
+	}
+	sc->hits += sl->hits;
+}
+
+/* The row builder's thread: builds the rows of each slot in turn. */
+static void *builder_main(void *arg)
+{
+	struct pipe *pp = arg;
+	for (;;) {
+		pthread_mutex_lock(&pp->mu);
+		struct slot *sl = NULL;
+		for (;;) {
+			if (pp->consumed < pp->published) {
+				sl = &pp->slots[pp->consumed % pp->nslots];
+				if (!pp->nscanners || sl->scanned)
+					break;
+				sl = NULL;
+			} else if (pp->done) {
+				break;
+			}
+			pthread_cond_wait(&pp->cv, &pp->mu);
+		}
+		pthread_mutex_unlock(&pp->mu);
+		if (!sl)
+			return NULL;
+		if (pp->nscanners)
+			merge_slot(pp, sl);
+		for (size_t w = 0; w < sl->nwords;)
+			w += build_row(pp->sc, sl->rows + w, sl->buf);
+		if (pp->nscanners)
+			pp->sc->line_base += sl->nl;
+		sl->nwords = 0;
+		pthread_mutex_lock(&pp->mu);
+		sl->scanned = false;
+		pp->consumed++;
+		pthread_cond_broadcast(&pp->cv);
+		pthread_mutex_unlock(&pp->mu);
+	}
+}
+
+static void pipe_free(struct pipe *pp)
+{
+	for (size_t i = 0; i < pp->nscanners; i++)
+		scan_free(&pp->scanners[i].sc);
+	for (size_t i = 0; i < pp->nslots; i++)
+		slot_free(&pp->slots[i], pp->sc->p->nfields);
+	free(pp->scanners);
+	free(pp->slots);
+	free(pp->act_over);
+	free(pp->reported);
+	free(pp);
+}
+
+/* Tells the threads that no slot will come any more and waits for the
+ * scanners, once they have scanned every slot handed to them. */
+static void pipe_stop_scanners(struct pipe *pp)
+{
+	pthread_mutex_lock(&pp->mu);
+	pp->done = true;
+	pthread_cond_broadcast(&pp->cv);
+	pthread_mutex_unlock(&pp->mu);
+	for (size_t i = 0; i < pp->nscanners; i++)
+		pthread_join(pp->scanners[i].thread, NULL);
+}
+
+/* Starts the builder, and nscanners scanners (as many as start), or
+ * returns NULL (the caller then builds rows itself). */
+struct pipe *pipe_start(struct scan *sc, size_t nscanners)
+{
+	struct pipe *pp = xcalloc(1, sizeof *pp);
+	pp->sc = sc;
+	pp->nslots = nscanners ? nscanners + 2 : NSLOTS;
+	pp->slots = xcalloc(pp->nslots, sizeof *pp->slots);
+	pp->act_over = xcalloc(sc->nacts + 1, sizeof *pp->act_over);
+	pp->reported = xcalloc(sc->nacts + 1, 1);
+	if (pthread_mutex_init(&pp->mu, NULL) != 0) {
+		pipe_free(pp);
+		return NULL;
+	}
+	if (pthread_cond_init(&pp->cv, NULL) != 0) {
+		pthread_mutex_destroy(&pp->mu);
+		pipe_free(pp);
+		return NULL;
+	}
+	pp->scanners = xcalloc(nscanners + 1, sizeof *pp->scanners);
+	for (size_t i = 0; i < nscanners; i++) {
+		struct scanner *w = &pp->scanners[pp->nscanners];
+		scanner_init(&w->sc, sc);
+		w->pp = pp;
+		if (pthread_create(&w->thread, NULL, scanner_main, w) != 0) {
+			scan_free(&w->sc);
+			break;
+		}
+		pp->nscanners++;
+	}
+	if (pp->nscanners == 1) {
+		/* One scanner would only take turns with the reader. */
+		pipe_stop_scanners(pp);
+		scan_free(&pp->scanners[0].sc);
+		pp->nscanners = 0;
+		pp->done = false;
+	}
+	if (pthread_create(&pp->thread, NULL, builder_main, pp) != 0) {
+		pipe_stop_scanners(pp);
+		pthread_cond_destroy(&pp->cv);
+		pthread_mutex_destroy(&pp->mu);
+		pipe_free(pp);
+		return NULL;
+	}
+	return pp;
+}
+
+/* Slot k, once the builder is done with what it held. */
+struct slot *pipe_acquire(struct pipe *pp, size_t k)
+{
+	pthread_mutex_lock(&pp->mu);
+	while (k >= pp->consumed + pp->nslots)
+		pthread_cond_wait(&pp->cv, &pp->mu);
+	pthread_mutex_unlock(&pp->mu);
+	return &pp->slots[k % pp->nslots];
+}
+
+/* Hands slot k (the next in order) to the scanners or the builder. */
+void pipe_publish(struct pipe *pp)
+{
+	pthread_mutex_lock(&pp->mu);
+	pp->published++;
+	pthread_cond_broadcast(&pp->cv);
+	pthread_mutex_unlock(&pp->mu);
+}
+
+/* Waits for the threads to finish every slot handed to them. */
+void pipe_finish(struct pipe *pp)
+{
+	pipe_stop_scanners(pp);
+	pthread_join(pp->thread, NULL);
+	pthread_cond_destroy(&pp->cv);
+	pthread_mutex_destroy(&pp->mu);
+	pipe_free(pp);
+}

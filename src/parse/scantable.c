@@ -1,0 +1,296 @@
+/* scantable.c: tables printed in a log, read from the line their header
+ * pattern matches (or the title line right before it): +---+ and
+ * | a | b | rows, box drawing (│ ┃ ║ ─ ┼ ...), Markdown, or columns
+ * aligned with spaces under a "--- ---" ruler.  Columns are the header
+ * cells in snake_case(); each row goes into the series of the table's
+ * name, rank copies skipped as for any series (scan.c). */
+#include "scan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "blank.h"
+#include "parse/structured.h"
+#include "parse/valuetype.h"
+
+/* The UTF-8 box-drawing characters U+2500..U+257F are E2 94 xx and
+ * E2 95 xx. */
+static bool is_box(const char *s, size_t n, size_t i)
+{
+	return i + 2 < n && (unsigned char)s[i] == 0xE2 &&
+	       ((unsigned char)s[i + 1] == 0x94 || (unsigned char)s[i + 1] == 0x95);
+}
+
+/* A vertical bar: '|', or one of │ ┃ ║ (E2 94 82, E2 94 83, E2 95 91).
+ * Returns its length, 0 when there is none at s[i]. */
+static size_t bar_at(const char *s, size_t n, size_t i)
+{
+	if (s[i] == '|')
+		return 1;
+	if (i + 2 < n && (unsigned char)s[i] == 0xE2) {
+		unsigned char b = (unsigned char)s[i + 1], c = (unsigned char)s[i + 2];
+		if ((b == 0x94 && (c == 0x82 || c == 0x83)) || (b == 0x95 && c == 0x91))
+			return 3;
+	}
+	return 0;
+}
+
+/* A ruler: +---+---+, |:---|---:|, ├───┼───┤, ═══ and the like. */
+static bool is_ruler(const char *s, size_t n)
+{
+	size_t marks = 0;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		if (c == '-' || c == '=' || c == '_') {
+			marks++;
+		} else if (is_box(s, n, i)) {
+			marks++;
+			i += 2;
+		} else if (!(c == '+' || c == '|' || c == ':' || is_blank(c))) {
+			return false;
+		}
+	}
+	return marks >= 3;
+}
+
+static void push_cell(struct scan *sc, size_t *k, const char *s, size_t n)
+{
+	if (*k == sc->cells_cap) {
+		sc->cells_cap = sc->cells_cap ? sc->cells_cap * 2 : 16;
+		sc->cells = xrealloc(sc->cells, sc->cells_cap * sizeof *sc->cells);
+	}
+	trim(&s, &n);
+	sc->cells[(*k)++] = (struct span){s, n};
+}
+
+/* The cells of a |-separated row into sc->cells; 0 without a bar. */
+static size_t split_bars(struct scan *sc, const char *s, size_t n)
+{
+	size_t k = 0, from = 0, bars = 0;
+	bool lead = true;
+	for (size_t i = 0; i < n;) {
+		size_t b = bar_at(s, n, i);
+		if (!b) {
+			if (!is_blank(s[i]))
+				lead = false;
+			i++;
+			continue;
+		}
+		/* A leading bar opens the row rather than ending a cell. */
+		if (!(lead && bars == 0))
+			push_cell(sc, &k, s + from, i - from);
+		bars++;
+		i += b;
+		from = i;
+		lead = false;
+	}
+	if (!bars)
+		return 0;
+	const char *rest = s + from;
+	size_t rest_n = n - from;
+	trim(&rest, &rest_n);
+	if (rest_n) /* no closing bar */
+		push_cell(sc, &k, rest, rest_n);
+	return k;
+}
+
+/* The cells of a space-aligned row: two blanks or a tab separate them. */
+static size_t split_wide(struct scan *sc, const char *s, size_t n)
+{
+	size_t k = 0, i = 0;
+	while (i < n && is_blank(s[i]))
+		i++;
+	size_t from = i;
+	while (i < n) {
+		if (s[i] == '\t' || (s[i] == ' ' && i + 1 < n && s[i + 1] == ' ')) {
+			size_t gap = i;
+			while (i < n && is_blank(s[i]))
+				i++;
+			if (gap > from)
+				push_cell(sc, &k, s + from, gap - from);
+			from = i;
+			continue;
+		}
+		i++;
+	}
+	if (from < n)
+		push_cell(sc, &k, s + from, n - from);
+	return k;
+}
+
+/* A space-aligned table's ruler ("--------  -------"): the starts of
+ * its dash groups into tc->ext. */
+static bool space_ruler(struct scan *sc, const char *s, size_t n)
+{
+	size_t groups = 0;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		if (c != '-' && c != '=' && !is_blank(c))
+			return false;
+	}
+	free(sc->tc.ext);
+	sc->tc.ext = xcalloc(n / 2 + 2, sizeof *sc->tc.ext);
+	for (size_t i = 0; i < n; i++)
+		if (!is_blank(s[i]) && (i == 0 || is_blank(s[i - 1])))
+			sc->tc.ext[groups++] = i;
+	sc->tc.next = groups;
+	return groups > 0;
+}
+
+/* The cells of a space-aligned row sliced at the ruler's columns. */
+static size_t split_ext(struct scan *sc, const char *s, size_t n)
+{
+	size_t k = 0;
+	for (size_t j = 0; j < sc->tc.next; j++) {
+		size_t a = sc->tc.ext[j];
+		size_t b = j + 1 < sc->tc.next ? sc->tc.ext[j + 1] : n;
+		if (a > n)
+			a = n;
+		if (b > n)
+			b = n;
+		push_cell(sc, &k, s + a, b - a);
+	}
+	return k;
+}
+
+static void table_end(struct scan *sc)
+{
+	sc->tc.table = -1;
+	free(sc->tc.ext);
+	sc->tc.ext = NULL;
+	sc->tc.next = 0;
+}
+
+/* Starts the table's columns from the header cells in sc->cells. */
+static void table_header(struct scan *sc, size_t ncells, enum table_mode mode, long line)
+{
+	const struct ptable *pt = &sc->p->tables[sc->tc.table];
+	struct tstate *ts = &sc->ts[sc->tc.table];
+	char **cols = xcalloc(ncells + 1, sizeof *cols);
+	for (size_t j = 0; j < ncells; j++) {
+		char *c = snake_case(sc->cells[j].p, sc->cells[j].len);
+		if (!*c) {
+			free(c);
+			c = xasprintf("column_%zu", j + 1);
+		}
+		/* Two cells of one name: the later ones get _2, _3, ... */
+		char *base = c;
+		for (int k = 2;; k++) {
+			bool dup = false;
+			for (size_t i = 0; i < j && !dup; i++)
+				dup = strcmp(cols[i], c) == 0;
+			if (!dup)
+				break;
+			if (c != base)
+				free(c);
+			c = xasprintf("%s_%d", base, k);
+		}
+		if (c != base)
+			free(base);
+		cols[j] = c;
+	}
+	struct series *s = run_add_series(sc->r, pt->name, (const char *const *)cols, ncells);
+	if (!s) {
+		if (!ts->clash_warned) {
+			ts->clash_warned = true;
+			log_diag(sc, false, line,
+				 "table '%s' is here again with other columns; this one is left out",
+				 pt->name);
+		}
+		table_end(sc);
+	} else {
+		ts->s = s;
+		ts->found = true;
+		sc->tc.mode = mode;
+		sc->tc.ncols = ncells;
+		sc->tc.after_header = mode == TM_SPACE;
+		sc->hits++;
+	}
+	for (size_t j = 0; j < ncells; j++)
+		free(cols[j]);
+	free(cols);
+}
+
+static void table_row(struct scan *sc, size_t ncells, const struct line *ln, long line)
+{
+	struct tstate *ts = &sc->ts[sc->tc.table];
+	size_t ncols = sc->tc.ncols;
+	struct datum *cells = row_scratch(sc, ncols ? ncols : 1);
+	/* Short rows are padded with missing cells, long ones cut. */
+	for (size_t j = 0; j < ncols; j++)
+		cells[j] = j < ncells ? datum_from_text(sc->cells[j].p, sc->cells[j].len, line)
+				      : datum_from_text(ln->p, 0, line);
+	add_row(ts->s, &ts->dd, cells, ln->ranked, ln->rank, line);
+	sc->hits++;
+}
+
+void table_start(struct scan *sc, size_t t, const struct line *ln, long line)
+{
+	table_end(sc);
+	sc->tc.table = (long)t;
+	size_t k = split_bars(sc, ln->p, ln->n);
+	if (k >= 2 && !is_ruler(ln->p, ln->n)) {
+		table_header(sc, k, TM_PIPE, line);
+		return;
+	}
+	k = split_wide(sc, ln->full, ln->full_n);
+	if (k >= 2) {
+		table_header(sc, k, TM_SPACE, line);
+		return;
+	}
+	/* A title line: the header row is among the next lines. */
+	sc->tc.mode = TM_SEEK;
+	sc->tc.seek_left = 3;
+	sc->hits++;
+}
+
+void table_line(struct scan *sc, const struct line *ln, long line)
+{
+	struct tcur *tc = &sc->tc;
+	size_t k;
+	switch (tc->mode) {
+	case TM_SEEK:
+		if (ln->n == 0 || is_ruler(ln->p, ln->n)) {
+			if (--tc->seek_left <= 0)
+				table_end(sc);
+			return;
+		}
+		if ((k = split_bars(sc, ln->p, ln->n)) >= 2)
+			table_header(sc, k, TM_PIPE, line);
+		else if ((k = split_wide(sc, ln->full, ln->full_n)) >= 2)
+			table_header(sc, k, TM_SPACE, line);
+		else
+			table_end(sc);
+		return;
+	case TM_PIPE:
+		if (is_ruler(ln->p, ln->n))
+			return;
+		if ((k = split_bars(sc, ln->p, ln->n)) == 0) {
+			table_end(sc);
+			return;
+		}
+		table_row(sc, k, ln, line);
+		return;
+	case TM_SPACE:
+		if (ln->n == 0) {
+			table_end(sc);
+			return;
+		}
+		if (tc->after_header) {
+			tc->after_header = false;
+			if (space_ruler(sc, ln->full, ln->full_n))
+				return;
+		}
+		k = split_wide(sc, ln->full, ln->full_n);
+		/* One cell: the text after the table, not a row of it. */
+		if (k < 2 && tc->ncols >= 2) {
+			table_end(sc);
+			return;
+		}
+		if (k != tc->ncols && tc->next)
+			k = split_ext(sc, ln->full, ln->full_n);
+		table_row(sc, k, ln, line);
+		return;
+	}
+}
+

@@ -1,0 +1,532 @@
+/* valuetype.c: the typing of values: the text of a value, as a parser
+ * or a result file found it, into a number, a string or missing; and
+ * the types a parser definition can ask for (number, string, duration,
+ * timestamp).  See valuetype.h for what reads as what. */
+#include "parse/valuetype.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "blank.h"
+
+const char *const vtype_names[] = {"auto", "number", "string", "duration", "timestamp", NULL};
+
+/* Numbers and missing words. */
+
+/* Any white space around a value's text (is_blank() is a log line's
+ * space and tab). */
+static bool is_space(char c)
+{
+	/* Most bytes are above ' ': one comparison for them. */
+	return (unsigned char)c <= ' ' &&
+	       (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v');
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool word_is(const char *s, size_t n, const char *w)
+{
+	if (strlen(w) != n)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		if (c != w[i])
+			return false;
+	}
+	return true;
+}
+
+/* 10^0 .. 10^22 are exact doubles. */
+static const double pow10_exact[] = {
+	1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+/* The general case of number_parse(): commas, exponents, long digit
+ * strings, nan and inf. */
+static bool number_parse_slow(const char *s, size_t n, double *out);
+
+bool number_parse(const char *s, size_t n, double *out)
+{
+	/* The common case first, in one pass: [-]digits[.digits], at most
+	 * 19 digits, as a training log prints them. */
+	size_t i = 0;
+	bool neg = n && s[0] == '-';
+	i = neg;
+	uint64_t mant = 0;
+	size_t start = i;
+	while (i < n && (unsigned)(s[i] - '0') < 10)
+		mant = mant * 10 + (uint64_t)(s[i++] - '0');
+	size_t int_digits = i - start, frac = 0;
+	if (i < n && s[i] == '.') {
+		size_t f0 = ++i;
+		while (i < n && (unsigned)(s[i] - '0') < 10)
+			mant = mant * 10 + (uint64_t)(s[i++] - '0');
+		frac = i - f0;
+	}
+	if (i == n && int_digits + frac > 0 && int_digits + frac <= 19 &&
+	    mant <= ((uint64_t)1 << 53) && frac <= 22) {
+		/* Clinger's fast path: an integer mantissa below 2^53 and a
+		 * power of ten that is itself exact give a correctly rounded
+		 * quotient. */
+		double v = (double)mant / pow10_exact[frac];
+		*out = neg ? -v : v;
+		return true;
+	}
+	return number_parse_slow(s, n, out);
+}
+
+static bool number_parse_slow(const char *s, size_t n, double *out)
+{
+	size_t i = 0;
+	bool neg = false;
+	if (n && s[n - 1] == '%')
+		n--;
+	if (i < n && (s[i] == '+' || s[i] == '-'))
+		neg = s[i++] == '-';
+	if (i < n && !is_digit(s[i]) && s[i] != '.') {
+		/* nan, inf, infinity: what a diverged loss prints. */
+		const char *w = s + i;
+		size_t wn = n - i;
+		if (word_is(w, wn, "nan")) {
+			*out = neg ? -NAN : NAN;
+			return true;
+		}
+		if (word_is(w, wn, "inf") || word_is(w, wn, "infinity")) {
+			*out = neg ? -INFINITY : INFINITY;
+			return true;
+		}
+		return false;
+	}
+	/* The integer part: plain digits, or thousands grouped with commas
+	 * ("1,024"; "1,02" and "1,0000" are not numbers). */
+	uint64_t mant = 0;
+	int sig = 0;       /* significant digits in mant */
+	int dropped = 0;   /* integer digits beyond the 19 mant can hold */
+	bool commas = false;
+	size_t digits = 0, group = 0;
+	for (; i < n; i++) {
+		char c = s[i];
+		if (is_digit(c)) {
+			if (sig < 19) {
+				mant = mant * 10 + (uint64_t)(c - '0');
+				if (mant)
+					sig++;
+			} else {
+				dropped++;
+			}
+			digits++;
+			group++;
+		} else if (c == ',') {
+			if (digits == 0 || (commas ? group != 3 : group > 3))
+				return false;
+			commas = true;
+			group = 0;
+		} else {
+			break;
+		}
+	}
+	if (commas && group != 3)
+		return false;
+	int frac = 0;
+	bool frac_lost = false;
+	if (i < n && s[i] == '.') {
+		for (i++; i < n && is_digit(s[i]); i++) {
+			digits++;
+			if (sig < 19) {
+				mant = mant * 10 + (uint64_t)(s[i] - '0');
+				if (mant)
+					sig++;
+				frac++;
+			} else if (s[i] != '0') {
+				frac_lost = true;
+			}
+		}
+	}
+	if (digits == 0)
+		return false;
+	bool exp = false;
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		size_t j = i + 1;
+		if (j < n && (s[j] == '+' || s[j] == '-'))
+			j++;
+		if (j == n || !is_digit(s[j]))
+			return false;
+		while (j < n && is_digit(s[j]))
+			j++;
+		i = j;
+		exp = true;
+	}
+	if (i != n)
+		return false;
+	if (!exp && !dropped && !frac_lost && mant <= ((uint64_t)1 << 53) && frac <= 22) {
+		double v = (double)mant / pow10_exact[frac];
+		*out = neg ? -v : v;
+		return true;
+	}
+	char small[64], *copy = n < sizeof small ? small : xmalloc(n + 1);
+	size_t k = 0;
+	for (size_t j = 0; j < n; j++)
+		if (s[j] != ',')
+			copy[k++] = s[j];
+	copy[k] = '\0';
+	*out = strtod(copy, NULL);
+	if (copy != small)
+		free(copy);
+	return true;
+}
+
+static bool is_missing_word(const char *text, size_t len)
+{
+	static const char *const missing[] = {"--", "n/a", "N/A", "-", "null", "None", NULL};
+	/* Every missing word is short and starts with '-', 'n', 'N'. */
+	if (len <= 4 && (text[0] == '-' || text[0] == 'n' || text[0] == 'N'))
+		for (size_t i = 0; missing[i]; i++)
+			if (strlen(missing[i]) == len && memcmp(missing[i], text, len) == 0)
+				return true;
+	return false;
+}
+
+struct datum datum_from_text_only(const char *text, size_t len, long line)
+{
+	while (len && is_space(*text))
+		text++, len--;
+	while (len && is_space(text[len - 1]))
+		len--;
+	struct datum d = {DATUM_STRING, 0, text, len, line};
+	if (len == 0 || is_missing_word(text, len))
+		d.kind = DATUM_MISSING;
+	return d;
+}
+
+struct datum datum_from_text(const char *text, size_t len, long line)
+{
+	struct datum d = datum_from_text_only(text, len, line);
+	if (d.kind == DATUM_MISSING)
+		return d;
+	if (number_parse(d.text, d.len, &d.num))
+		d.kind = DATUM_NUMBER;
+	return d;
+}
+
+/* Durations and timestamps. */
+
+static bool digits_at(const char *s, size_t n, size_t *i, int min, int max, long *out)
+{
+	long v = 0;
+	int k = 0;
+	while (*i < n && isdigit((unsigned char)s[*i]) && k < max) {
+		v = v * 10 + (s[*i] - '0');
+		(*i)++;
+		k++;
+	}
+	*out = v;
+	return k >= min;
+}
+
+/* ".5" or ",663" after seconds: the fraction, as a number below 1. */
+static double fraction_at(const char *s, size_t n, size_t *i)
+{
+	double f = 0, scale = 0.1;
+	if (*i + 1 < n && (s[*i] == '.' || s[*i] == ',') && isdigit((unsigned char)s[*i + 1])) {
+		for ((*i)++; *i < n && isdigit((unsigned char)s[*i]); (*i)++) {
+			f += (s[*i] - '0') * scale;
+			scale /= 10;
+		}
+	}
+	return f;
+}
+
+static bool unit_seconds(const char *u, size_t n, double *mult)
+{
+	static const struct {
+		const char *name;
+		double mult;
+	} units[] = {
+		{"ns", 1e-9},      {"us", 1e-6},      {"\xC2\xB5s", 1e-6}, {"ms", 1e-3},
+		{"s", 1},          {"sec", 1},        {"secs", 1},         {"second", 1},
+		{"seconds", 1},    {"m", 60},         {"min", 60},         {"mins", 60},
+		{"minute", 60},    {"minutes", 60},   {"h", 3600},         {"hr", 3600},
+		{"hrs", 3600},     {"hour", 3600},    {"hours", 3600},     {"d", 86400},
+		{"day", 86400},    {"days", 86400},
+	};
+	for (size_t i = 0; i < ARRAY_LEN(units); i++)
+		if (strlen(units[i].name) == n && memcmp(units[i].name, u, n) == 0) {
+			*mult = units[i].mult;
+			return true;
+		}
+	return false;
+}
+
+/* "01:49" (m:s), "1:02:03" (h:m:s), "1:49.5", "2 days, 1:02:03",
+ * "10.99s", "1h 2m 3.5s", "150 ms", or a plain number of seconds. */
+static bool parse_duration(const char *s, size_t n, double *out)
+{
+	trim(&s, &n);
+	if (!n)
+		return false;
+	double sign = 1;
+	if (s[0] == '-' || s[0] == '+') {
+		sign = s[0] == '-' ? -1 : 1;
+		s++, n--;
+	}
+	double plain;
+	if (number_parse(s, n, &plain)) {
+		*out = sign * plain;
+		return true;
+	}
+	double total = 0;
+	size_t i = 0;
+	/* Python's timedelta: "2 days, 1:02:03". */
+	{
+		size_t j = 0;
+		long days;
+		if (digits_at(s, n, &j, 1, 9, &days) && j < n && s[j] == ' ') {
+			size_t k = j + 1;
+			if (n - k >= 3 && memcmp(s + k, "day", 3) == 0) {
+				k += 3;
+				if (k < n && s[k] == 's')
+					k++;
+				if (k < n && s[k] == ',')
+					k++;
+				while (k < n && s[k] == ' ')
+					k++;
+				total = (double)days * 86400;
+				i = k;
+			}
+		}
+	}
+	size_t colon = i;
+	long part[3];
+	int nparts = 0;
+	while (nparts < 3) {
+		long v;
+		size_t before = colon;
+		if (!digits_at(s, n, &colon, 1, 9, &v)) {
+			colon = before;
+			break;
+		}
+		part[nparts++] = v;
+		if (colon < n && s[colon] == ':' && nparts < 3)
+			colon++;
+		else
+			break;
+	}
+	if (nparts >= 2) {
+		double frac = fraction_at(s, n, &colon);
+		if (colon == n) {
+			double v = nparts == 2 ? part[0] * 60.0 + part[1]
+					       : part[0] * 3600.0 + part[1] * 60.0 + part[2];
+			*out = sign * (total + v + frac);
+			return true;
+		}
+		return false;
+	}
+	if (i != 0)
+		return false;
+	/* A sequence of number-unit pairs. */
+	bool any = false;
+	while (i < n) {
+		size_t a = i;
+		while (i < n && (isdigit((unsigned char)s[i]) || s[i] == '.'))
+			i++;
+		double v;
+		if (i == a || !number_parse(s + a, i - a, &v))
+			return false;
+		while (i < n && s[i] == ' ')
+			i++;
+		size_t u = i;
+		while (i < n && !isdigit((unsigned char)s[i]) && s[i] != ' ' && s[i] != ',')
+			i++;
+		double mult;
+		if (!unit_seconds(s + u, i - u, &mult))
+			return false;
+		total += v * mult;
+		any = true;
+		while (i < n && (s[i] == ' ' || s[i] == ','))
+			i++;
+	}
+	if (!any)
+		return false;
+	*out = sign * total;
+	return true;
+}
+
+/* Days since 1970-01-01 of a civil date (Howard Hinnant's algorithm). */
+static long days_from_civil(long y, long m, long d)
+{
+	y -= m <= 2;
+	long era = (y >= 0 ? y : y - 399) / 400;
+	long yoe = y - era * 400;
+	long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+/* HH:MM[:SS[.frac]] at s[*i]: seconds since midnight. */
+static bool clock_at(const char *s, size_t n, size_t *i, double *out)
+{
+	long h, m, sec = 0;
+	if (!digits_at(s, n, i, 1, 2, &h) || *i >= n || s[*i] != ':')
+		return false;
+	(*i)++;
+	if (!digits_at(s, n, i, 2, 2, &m))
+		return false;
+	double frac = 0;
+	if (*i < n && s[*i] == ':') {
+		(*i)++;
+		if (!digits_at(s, n, i, 2, 2, &sec))
+			return false;
+		frac = fraction_at(s, n, i);
+	}
+	if (h > 24 || m > 59 || sec > 60)
+		return false;
+	*out = h * 3600.0 + m * 60.0 + (double)sec + frac;
+	return true;
+}
+
+/* A time zone at s[*i]: "Z", "UTC", "+02:00", "-0500"; seconds east. */
+static bool zone_at(const char *s, size_t n, size_t *i, double *east)
+{
+	*east = 0;
+	size_t j = *i;
+	while (j < n && s[j] == ' ')
+		j++;
+	if (j < n && s[j] == 'Z') {
+		*i = j + 1;
+		return true;
+	}
+	if (n - j >= 3 && (memcmp(s + j, "UTC", 3) == 0 || memcmp(s + j, "GMT", 3) == 0)) {
+		*i = j + 3;
+		return true;
+	}
+	if (j < n && (s[j] == '+' || s[j] == '-')) {
+		double sign = s[j] == '-' ? -1 : 1;
+		size_t k = j + 1;
+		long hh, mm = 0;
+		if (!digits_at(s, n, &k, 2, 2, &hh))
+			return false;
+		if (k < n && s[k] == ':')
+			k++;
+		digits_at(s, n, &k, 0, 2, &mm);
+		*east = sign * (hh * 3600.0 + mm * 60.0);
+		*i = k;
+		return true;
+	}
+	return false;
+}
+
+static int month_of(const char *s)
+{
+	static const char *const months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+					     "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+	for (int i = 0; i < 12; i++)
+		if (memcmp(s, months[i], 3) == 0)
+			return i + 1;
+	return 0;
+}
+
+/* "2024-03-30 14:09:43,663", "2024-04-08T09:03:33.195878Z", dates with
+ * '/', "Mon Apr  8 09:03:33 2024" (seconds since the epoch, UTC unless
+ * a zone is given); "09:01:59.258" or "[09:01:59.258]" (seconds since
+ * midnight).  Differences of two give seconds. */
+static bool parse_timestamp(const char *s, size_t n, double *out)
+{
+	trim(&s, &n);
+	if (n >= 2 && ((s[0] == '[' && s[n - 1] == ']') || (s[0] == '(' && s[n - 1] == ')'))) {
+		s++;
+		n -= 2;
+		trim(&s, &n);
+	}
+	size_t i = 0;
+	long y, mo, d;
+	double t = 0, east = 0;
+	if (digits_at(s, n, &i, 4, 4, &y) && i < n && (s[i] == '-' || s[i] == '/')) {
+		char sep = s[i++];
+		if (!digits_at(s, n, &i, 1, 2, &mo) || i >= n || s[i] != sep)
+			return false;
+		i++;
+		if (!digits_at(s, n, &i, 1, 2, &d) || mo < 1 || mo > 12 || d < 1 || d > 31)
+			return false;
+		if (i < n && (s[i] == 'T' || s[i] == ' ' || s[i] == '_')) {
+			i++;
+			while (i < n && s[i] == ' ')
+				i++;
+			if (!clock_at(s, n, &i, &t))
+				return false;
+		}
+		zone_at(s, n, &i, &east);
+		if (i != n)
+			return false;
+		*out = (double)days_from_civil(y, mo, d) * 86400 + t - east;
+		return true;
+	}
+	i = 0;
+	if (clock_at(s, n, &i, &t) && i == n) {
+		*out = t;
+		return true;
+	}
+	/* ctime: "Mon Apr  8 09:03:33 2024", the weekday optional. */
+	i = 0;
+	if (n >= 4 && isalpha((unsigned char)s[0]) && s[3] == ' ' && !month_of(s))
+		i = 4;
+	while (i < n && s[i] == ' ')
+		i++;
+	if (n - i < 3 || !(mo = month_of(s + i)))
+		return false;
+	i += 3;
+	while (i < n && s[i] == ' ')
+		i++;
+	if (!digits_at(s, n, &i, 1, 2, &d) || i >= n || s[i] != ' ')
+		return false;
+	while (i < n && s[i] == ' ')
+		i++;
+	if (!clock_at(s, n, &i, &t))
+		return false;
+	zone_at(s, n, &i, &east);
+	while (i < n && s[i] == ' ')
+		i++;
+	if (!digits_at(s, n, &i, 4, 4, &y))
+		return false;
+	if (i != n)
+		return false;
+	*out = (double)days_from_civil(y, mo, d) * 86400 + t - east;
+	return true;
+}
+
+/* The typed value of text as type says; false when it does not read as
+ * that type (the datum is then the text typed as usual). */
+bool type_text(enum vtype type, const char *text, size_t len, long line, struct datum *out)
+{
+	*out = datum_from_text(text, len, line);
+	switch (type) {
+	case VT_AUTO:
+		return true;
+	case VT_NUMBER:
+		return out->kind != DATUM_STRING;
+	case VT_STRING:
+		if (out->kind == DATUM_NUMBER)
+			out->kind = DATUM_STRING;
+		return true;
+	case VT_DURATION:
+	case VT_TIMESTAMP:
+		if (out->kind == DATUM_MISSING)
+			return true;
+		if (type == VT_DURATION ? parse_duration(out->text, out->len, &out->num)
+					: parse_timestamp(out->text, out->len, &out->num)) {
+			out->kind = DATUM_NUMBER;
+			return true;
+		}
+		return false;
+	}
+	return true;
+}
