@@ -361,12 +361,12 @@ static void json_diagnostics_stay_json_when_a_log_is_not_utf8(void **state)
 	e2e_write(dir, "content/x/a.log", "loss=\xff\xfe\n");
 	e2e_write(dir, "content/x/index.md",
 		  "---\ntitle: X\nruns:\n  a: { file: a.log, parser: t }\n---\nLoss {{ a.loss }}.\n");
-	struct run r = e2e_run(dir, "check --diagnostics=json");
+	struct proc r = e2e_run(dir, "check --diagnostics=json");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.err, "{\"severity\":\"warning\",\"file\":\"content/x/a.log\",\"line\":1,"
 				   "\"col\":0,\"message\":\"field 'loss' is a number, but "
 				   "'\\ufffd\\ufffd' is not one; kept as text\"}\n");
-	run_free(&r);
+	proc_free(&r);
 	project_free(dir);
 }
 
