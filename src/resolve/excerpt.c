@@ -4,21 +4,26 @@
  *
  * A {log} streams the run's file line by line (a log may be far bigger
  * than memory), holding only the `context` lines before the current
- * one.  Lines are normalised as logparse.c normalises them for matching
- * (a trailing CR dropped, a line redrawn with CRs taken as its last
- * segment); the page escapes them as provenance.c escapes a log page. */
+ * one.  Lines are read as the parsers read them (base/crline.h: the CRs
+ * a line ends in dropped, a line redrawn with CRs taken as its last
+ * segment) and matched as they match (data/re.h); the page escapes them
+ * as provenance.c escapes a log page. */
 #include "resolve/directive.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
-#include <pcre2.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "base/crline.h"
+#include "base/linereader.h"
 #include "body.h"
+#include "data/re.h"
 #include "data/keys.h"
-#include "data/limit.h"
 #include "resolve/provenance.h"
 #include "data/run.h"
 #include "base/util.h"
@@ -131,37 +136,6 @@ static void ring_flush(struct excerpt *x)
 	x->ring_head = 0;
 }
 
-/* The line as a terminal shows it in the end: without its newline and
- * CR, and when rewritten with CRs (a progress bar), its last segment
- * with something in it. */
-static void line_view(const char *s, size_t n, const char **p, size_t *len)
-{
-	if (n && s[n - 1] == '\n')
-		n--;
-	if (n && s[n - 1] == '\r')
-		n--;
-	const char *cr = memchr(s, '\r', n);
-	if (cr) {
-		const char *end = s + n, *seg_end = end;
-		for (const char *q = end; q > s; q--) {
-			if (q[-1] != '\r')
-				continue;
-			bool blank = true;
-			for (const char *b = q; b < seg_end && blank; b++)
-				blank = *b == ' ' || *b == '\t';
-			if (!blank) {
-				*p = q;
-				*len = (size_t)(seg_end - q);
-				return;
-			}
-			seg_end = q - 1;
-		}
-		n = (size_t)(seg_end - s);
-	}
-	*p = s;
-	*len = n;
-}
-
 /* "lines: 40-55" or "lines: 40" into [*a, *b]; false after an error. */
 static bool parse_lines(struct diag *d, const struct value *v, long *a, long *b)
 {
@@ -230,52 +204,20 @@ static const struct run *log_from(struct directive_ctx *c, const struct value *v
 	return NULL;
 }
 
-static pcre2_code *log_pattern(struct diag *d, const struct value *v)
+static pcre2_code *log_pattern(struct diag *d, const struct value *v, bool *jit)
 {
 	if (!is_text(v)) {
 		diag_error(d, v->loc, "match must be a pattern, not %s", value_kind_name(v->kind));
 		return NULL;
 	}
-	int err;
-	PCRE2_SIZE off;
-	/* Bytes, as logparse.c matches: invalid UTF-8 in a log is no error. */
-	pcre2_code *re = pcre2_compile((PCRE2_SPTR)v->text, v->len, PCRE2_NEVER_UTF, &err, &off,
-				       NULL);
-	if (!re) {
-		PCRE2_UCHAR msg[256];
-		pcre2_get_error_message(err, msg, sizeof msg);
+	char msg[256];
+	size_t off;
+	/* Bytes, as the parsers match: invalid UTF-8 in a log is no error. */
+	pcre2_code *re = re_compile(v->text, v->len, jit, msg, sizeof msg, &off);
+	if (!re)
 		diag_error(d, scalar_at(v, off, 1), "bad pattern: %s (at offset %zu in the pattern)",
-			   (const char *)msg, (size_t)off);
-		return NULL;
-	}
-#ifndef LOGDOWN_NO_JIT /* valgrind cannot follow JIT code: make valgrind */
-	pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
-#endif
+			   msg, off);
 	return re;
-}
-
-static const char *match_error(int rc)
-{
-	switch (rc) {
-	case PCRE2_ERROR_MATCHLIMIT: return "the match limit";
-	case PCRE2_ERROR_DEPTHLIMIT: return "the depth limit";
-	case PCRE2_ERROR_HEAPLIMIT: return "the heap limit";
-	case PCRE2_ERROR_JIT_STACKLIMIT: return "the JIT stack limit";
-	default: return "an error";
-	}
-}
-
-/* " (limit pcre_match: raise it ...)" for a limit one can raise, else
- * "".  The budget of a {log} match is the one logparse.c gives a
- * parser's pattern on one line. */
-static const char *match_hint(int rc)
-{
-	static char text[160];
-	if (rc != PCRE2_ERROR_MATCHLIMIT && rc != PCRE2_ERROR_DEPTHLIMIT)
-		return "";
-	snprintf(text, sizeof text, " (%s)",
-		 limit_hint(rc == PCRE2_ERROR_MATCHLIMIT ? LIMIT_PCRE_MATCH : LIMIT_PCRE_DEPTH));
-	return text;
 }
 
 /* What a {log} asks for, checked. */
@@ -283,110 +225,46 @@ struct log_req {
 	const struct run *run;
 	const struct value *from_v, *match_v, *lines_v;
 	pcre2_code *re;
+	bool jit;         /* re_compile() JIT-compiled re */
 	long first, last; /* lines: */
 	long context;
 	long max;         /* 0: no limit */
 };
 
-/* The lines of a log, read in chunks: a line that fits the buffer comes
- * whole, a longer one as its first PROVENANCE_LINE_MAX bytes (the rest
- * skipped), so that memory stays at the buffer whatever the log holds. */
-struct lines {
-	FILE *f;
-	char *buf;
-	size_t pos, len;
-	bool eof;
-	char head[PROVENANCE_LINE_MAX + 1]; /* one more: excerpt_line() sees the cut */
-};
-
-#define LINES_CHUNK ((size_t)1 << 20)
-
-/* The next line, with its newline when it has one, into *s and *n.
- * Returns 1, 0 at the end, -1 on a read error (errno set). */
-static int lines_next(struct lines *l, const char **s, size_t *n)
-{
-	for (;;) {
-		char *start = l->buf + l->pos;
-		size_t avail = l->len - l->pos;
-		char *nl = memchr(start, '\n', avail);
-		if (nl || (l->eof && avail)) {
-			size_t len = nl ? (size_t)(nl - start) + 1 : avail;
-			l->pos += len;
-			*s = start;
-			*n = len;
-			return 1;
-		}
-		if (l->eof)
-			return 0;
-		if (avail == LINES_CHUNK) {
-			/* Longer than the buffer: keep its start, skip to its end. */
-			memcpy(l->head, start, sizeof l->head);
-			l->pos = l->len = 0;
-			for (;;) {
-				size_t got = fread(l->buf, 1, LINES_CHUNK, l->f);
-				if (got == 0) {
-					if (ferror(l->f))
-						return -1;
-					l->eof = true;
-					break;
-				}
-				char *e = memchr(l->buf, '\n', got);
-				if (e) {
-					l->pos = (size_t)(e - l->buf) + 1;
-					l->len = got;
-					break;
-				}
-			}
-			*s = l->head;
-			*n = sizeof l->head;
-			return 1;
-		}
-		memmove(l->buf, start, avail);
-		l->len = avail;
-		l->pos = 0;
-		size_t got = fread(l->buf + l->len, 1, LINES_CHUNK - l->len, l->f);
-		if (got == 0) {
-			if (ferror(l->f))
-				return -1;
-			l->eof = true;
-		}
-		l->len += got;
-	}
-}
+/* A log is read in chunks of this size: a line that fits comes whole, a
+ * longer one as its first PROVENANCE_LINE_MAX + 1 bytes (the one more
+ * lets excerpt_line() see the cut), so that memory stays at the chunk
+ * whatever the log holds. */
+#define LOG_CHUNK ((size_t)1 << 20)
 
 /* Reads the log and writes the excerpt into x; false after an error. */
 static bool log_excerpt(struct directive_ctx *c, const struct log_req *q, struct excerpt *x)
 {
-	FILE *f = fopen(x->file, "rb");
-	if (!f) {
+	int fd = open(x->file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
 		diag_error(c->d, q->from_v->loc, "cannot read %s: %s", x->file, strerror(errno));
 		return false;
 	}
 	bool ok = true;
-	pcre2_match_data *md = NULL;
-	pcre2_match_context *mctx = NULL;
-	if (q->re) {
-		md = pcre2_match_data_create_from_pattern(q->re, NULL);
-		mctx = pcre2_match_context_create(NULL);
-		if (!md || !mctx) {
-			fprintf(stderr, "logdown: out of memory (PCRE2 match data)\n");
-			abort();
-		}
-		pcre2_set_match_limit(mctx, (uint32_t)limit_get(LIMIT_PCRE_MATCH));
-		pcre2_set_depth_limit(mctx, (uint32_t)limit_get(LIMIT_PCRE_DEPTH));
-	}
-	struct lines *rd = xcalloc(1, sizeof *rd);
-	rd->f = f;
-	rd->buf = xmalloc(LINES_CHUNK);
+	/* The budget of a {log} match is the one a parser's pattern gets
+	 * on one line. */
+	struct re_matcher m = {0};
+	if (q->re)
+		re_matcher_init(&m, 0, re_line_limit());
+	struct linereader rd;
+	linereader_init(&rd, fd, LOG_CHUNK);
 	const char *line;
 	size_t got;
+	unsigned long long left;
 	int more_lines;
 	long no = 0, matches = 0, after = 0;
-	while ((more_lines = lines_next(rd, &line, &got)) == 1) {
+	while ((more_lines = linereader_next(&rd, SIZE_MAX, &line, &got, &left)) == 1) {
 		no++;
-		const char *s;
-		size_t n;
-		line_view(line, got, &s, &n);
+		if (got + left >= LOG_CHUNK)
+			got = PROVENANCE_LINE_MAX + 1;
+		const char *s = line, *e = line + got;
+		crline_view(&s, &e, false);
+		size_t n = (size_t)(e - s);
 		if (!q->re) {
 			/* With context, the range grows by that much each way
 			 * and the lines asked for are highlighted. */
@@ -399,15 +277,16 @@ static bool log_excerpt(struct directive_ctx *c, const struct log_req *q, struct
 				break;
 			continue;
 		}
-		int rc = pcre2_match(q->re, (PCRE2_SPTR)s, n, 0, 0, md, mctx);
-		if (rc < 0 && rc != PCRE2_ERROR_NOMATCH) {
+		int rc = re_match(q->re, q->jit, s, n, 0, m.md, m.mctx);
+		if (rc < 0) {
+			char hint[RE_HINT_SIZE];
 			diag_error(c->d, q->match_v->loc,
 				   "the pattern hits %s on line %ld of %s: make it simpler%s",
-				   match_error(rc), no, x->file, match_hint(rc));
+				   re_error(rc), no, x->file, re_hint(rc, hint, sizeof hint));
 			ok = false;
 			break;
 		}
-		if (rc >= 0) {
+		if (rc == 1) {
 			matches++;
 			ring_flush(x);
 			if (!excerpt_line(x, no, s, n, true))
@@ -424,11 +303,10 @@ static bool log_excerpt(struct directive_ctx *c, const struct log_req *q, struct
 		diag_error(c->d, q->from_v->loc, "cannot read %s: %s", x->file, strerror(errno));
 		ok = false;
 	}
-	free(rd->buf);
-	free(rd);
-	fclose(f);
-	pcre2_match_data_free(md);
-	pcre2_match_context_free(mctx);
+	linereader_free(&rd);
+	close(fd);
+	if (q->re)
+		re_matcher_free(&m);
 	if (!ok)
 		return false;
 	if (!q->re && no < q->last) {
@@ -476,7 +354,7 @@ bool directive_log(struct directive_ctx *c, const struct value *body,
 			ok = ok && q.run;
 		} else if (strcmp(key, "match") == 0) {
 			q.match_v = v;
-			q.re = log_pattern(c->d, v);
+			q.re = log_pattern(c->d, v, &q.jit);
 			ok = ok && q.re;
 		} else if (strcmp(key, "lines") == 0) {
 			q.lines_v = v;

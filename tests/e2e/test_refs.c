@@ -191,6 +191,40 @@ static void two_builds_are_byte_identical(void **state)
 	assert_non_null(site_file("out1/r/logs/bs1024.log"));
 }
 
+/* A {log} reads its log in 1 MiB chunks: a line longer than a chunk is
+ * matched and shown by its first 4096 bytes (PROVENANCE_LINE_MAX), cut,
+ * and the lines after it keep their numbers. */
+static void a_log_line_longer_than_a_chunk_is_shown_cut_and_the_next_keeps_its_number(void **state)
+{
+	(void)state;
+	struct buf log = BUF_INIT;
+	buf_puts(&log, "loss=1\nlong STEP2START ");
+	for (size_t i = 0; i < ((size_t)3 << 20); i++)
+		buf_putc(&log, 'x');
+	buf_puts(&log, " END\nloss=3 tail\n");
+	project = e2e_project(E2E_FILES(
+		E2E_TEXT("content/r/logs/run.log", buf_data(&log)),
+		E2E_TEXT("content/r/index.md", "---\n"
+					       "runs:\n"
+					       "  run: { file: logs/run.log, parser: keyvalue }\n"
+					       "---\n"
+					       "```{log}\n"
+					       "from: run\n"
+					       "match: STEP2START|tail\n"
+					       "```\n")));
+	buf_free(&log);
+	const char *body = e2e_keep(e2e_build_body(project, ""));
+	const char *head = "href=\"logs/run.log.html#L2\">2</a> long STEP2START ";
+	const char *at = strstr(body, head);
+	assert_non_null(at);
+	at += strlen(head);
+	size_t xs = strspn(at, "x");
+	assert_int_equal(xs, 4096 - strlen("long STEP2START "));
+	assert_true(str_has_prefix(at + xs, "<span class=\"ld-cut\">\xE2\x80\xA6 (cut: the whole "
+						"line is in the raw file)</span></span>\n"));
+	assert_non_null(strstr(body, "href=\"logs/run.log.html#L3\">3</a> loss=3 tail</span>"));
+}
+
 #define TEST(f) cmocka_unit_test_teardown(f, cleanup)
 
 int main(void)
@@ -200,6 +234,7 @@ int main(void)
 		TEST(log_pages_anchor_every_line),
 		TEST(every_value_link_points_at_a_line_of_its_log_page),
 		TEST(two_builds_are_byte_identical),
+		TEST(a_log_line_longer_than_a_chunk_is_shown_cut_and_the_next_keeps_its_number),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
