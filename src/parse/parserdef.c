@@ -16,6 +16,7 @@
 #include "base/embedded.h"
 #include "base/fsutil.h"
 #include "base/util.h"
+#include "data/keys.h"
 #include "data/re.h"
 #include "data/value.h"
 #include "data/yamldoc.h"
@@ -189,21 +190,11 @@ static int pattern_group_named(const struct pattern *pat, const char *name)
 
 /* Loading definitions. */
 
+/* An unknown key is an error that fails the definition. */
 static void unknown_key(struct def *df, const struct value *map, size_t i, const char *where,
 			const char *const *known)
 {
-	const char *close = closest_name(map->keys[i], known);
-	struct buf b = BUF_INIT;
-	buf_printf(&b, "unknown key '%s' %s", map->keys[i], where);
-	if (close)
-		buf_printf(&b, " (did you mean '%s'?)", close);
-	else {
-		buf_puts(&b, " (known keys: ");
-		buf_put_names(&b, known);
-		buf_puts(&b, ")");
-	}
-	diag_error(df->d, map->key_locs[i], "%s", buf_data(&b));
-	buf_free(&b);
+	keys_check_one(map, i, known, where, NULL, df->d);
 	df->ok = false;
 }
 

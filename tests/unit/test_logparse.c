@@ -1169,7 +1169,7 @@ static void bad_derive_is_reported_at_its_column(void **state)
 	struct parser_set *set = parsers_new();
 	assert_false(add_def(set, &c, "p.yaml", "derive:\n  x: mean(train.loss\n", false));
 	const char *text = cap_text(&c);
-	/* The expression's own message (expr.c's words), at its column. */
+	/* The expression's own message (the expression parser's words), at its column. */
 	assert_true(strncmp(text, "p.yaml:2:", 9) == 0);
 	assert_non_null(strstr(text, "error: "));
 	parsers_free(set);
