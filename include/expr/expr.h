@@ -89,6 +89,10 @@ struct scope {
 	const char *const *set_names;
 	const size_t *set_counts;
 	size_t nsets;
+	/* NULL, or parallel to runs: an evaluation that resolves a name to
+	 * runs[i] sets runs_used[i], so that a report can tell the runs no
+	 * value actually used (not the ones its text merely mentions). */
+	bool *runs_used;
 };
 
 enum eval_kind {

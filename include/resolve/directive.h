@@ -104,6 +104,10 @@ struct directive_ctx {
 	const struct run *const *const *set_runs;
 	const size_t *set_counts;
 	size_t nsets;
+	/* NULL, or parallel to set_names: set true for each run set a
+	 * directive's rows: or series: named (the scope's runs_used does
+	 * the same for runs). */
+	bool *sets_used;
 	struct provenance *prov;
 	struct diag *d;
 	/* The project folder as given on the command line and canonical

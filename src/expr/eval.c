@@ -355,8 +355,12 @@ static bool resolve_first(struct ctx *c, const struct node *base, const struct s
 	}
 	if (!k && sc->run)
 		k = dotted_match(&dn, probe_run, sc->run, out);
-	if (!k && sc->nruns)
+	if (!k && sc->nruns) {
 		k = dotted_match(&dn, probe_runs, sc, out);
+		for (size_t r = 0; k && sc->runs_used && r < sc->nruns; r++)
+			if (sc->runs[r] == out->run)
+				sc->runs_used[r] = true;
+	}
 	if (k) {
 		*i = k - 1;
 		return true;

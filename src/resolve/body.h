@@ -30,7 +30,8 @@ bool want_count(struct diag *d, const struct value *v, const char *key, long min
 /* The report's runs: c->scope, or none. */
 const struct scope *ctx_scope(const struct directive_ctx *c);
 
-/* The run or the run set (its index) of that name; NULL or -1. */
+/* The run or the run set (its index) of that name; NULL or -1.  What
+ * is found is marked used (scope's runs_used, the ctx's sets_used). */
 const struct run *find_run(const struct directive_ctx *c, const char *name);
 long find_set(const struct directive_ctx *c, const char *name);
 

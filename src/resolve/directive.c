@@ -149,17 +149,25 @@ const struct scope *ctx_scope(const struct directive_ctx *c)
 const struct run *find_run(const struct directive_ctx *c, const char *name)
 {
 	const struct scope *sc = ctx_scope(c);
-	for (size_t i = 0; i < sc->nruns; i++)
-		if (sc->runs[i] && strcmp(run_name(sc->runs[i]), name) == 0)
+	for (size_t i = 0; i < sc->nruns; i++) {
+		if (sc->runs[i] && strcmp(run_name(sc->runs[i]), name) == 0) {
+			if (sc->runs_used)
+				sc->runs_used[i] = true;
 			return sc->runs[i];
+		}
+	}
 	return NULL;
 }
 
 long find_set(const struct directive_ctx *c, const char *name)
 {
-	for (size_t i = 0; i < c->nsets; i++)
-		if (strcmp(c->set_names[i], name) == 0)
+	for (size_t i = 0; i < c->nsets; i++) {
+		if (strcmp(c->set_names[i], name) == 0) {
+			if (c->sets_used)
+				c->sets_used[i] = true;
 			return (long)i;
+		}
+	}
 	return -1;
 }
 

@@ -58,13 +58,16 @@ static void write_file(struct build *b, const char *rel, const char *data, size_
 }
 
 /* The names a report's expressions see: every single run and every
- * member of a run set; and the sets themselves, for a table's rows. */
+ * member of a run set; and the sets themselves, for a table's rows.
+ * Each run and set is marked when something resolved to it. */
 struct report_scope {
 	const struct run **runs;
+	bool *runs_used;
 	size_t nruns;
 	const char **set_names;
 	const struct run *const **set_runs;
 	size_t *set_counts;
+	bool *sets_used;
 	size_t nsets;
 };
 
@@ -87,91 +90,44 @@ static void scope_collect(struct report_scope *s, const struct report_runs *rr)
 		s->set_counts[s->nsets] = set->count;
 		s->nsets++;
 	}
+	s->runs_used = xcalloc(s->nruns + 1, sizeof *s->runs_used);
+	s->sets_used = xcalloc(s->nsets + 1, sizeof *s->sets_used);
 }
 
 static void scope_release(struct report_scope *s)
 {
 	free(s->runs);
+	free(s->runs_used);
+	free(s->sets_used);
 	free(s->set_names);
 	free(s->set_runs);
 	free(s->set_counts);
 }
 
-static bool is_ident_char(char c)
-{
-	return isalnum((unsigned char)c) || c == '_';
-}
-
-/* Does the text name `word` as a whole identifier? */
-static bool names_word(const char *text, size_t len, const char *word)
-{
-	size_t n = strlen(word);
-	const char *p = text, *end = text + len;
-	while (n && (p = memmem(p, (size_t)(end - p), word, n)) != NULL) {
-		bool before = p > text && is_ident_char(p[-1]);
-		bool after = p + n < end && is_ident_char(p[n]);
-		if (!before && !after)
-			return true;
-		p += n;
-	}
-	return false;
-}
-
-/* The parts of a body that can name runs: what stands inside {{ }} and
- * the bodies of fenced {directives}. */
-static void reference_text(const char *p, const char *end, struct buf *out)
-{
-	bool in_directive = false, in_fence = false;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *eol = nl ? nl : end;
-		const char *s = p;
-		while (s < eol && *s == ' ')
-			s++;
-		bool fence = eol - s >= 3 && (memcmp(s, "```", 3) == 0 || memcmp(s, "~~~", 3) == 0);
-		if (fence) {
-			in_directive = !in_fence && memchr(s, '{', (size_t)(eol - s)) != NULL;
-			in_fence = !in_fence;
-		} else if (in_directive) {
-			buf_put(out, p, (size_t)(eol - p));
-			buf_putc(out, '\n');
-		} else if (!in_fence) {
-			for (const char *q = p; q + 1 < eol; q++) {
-				if (q[0] != '{' || q[1] != '{')
-					continue;
-				const char *close = memmem(q, (size_t)(eol - q), "}}", 2);
-				if (!close)
-					break;
-				buf_put(out, q + 2, (size_t)(close - q - 2));
-				buf_putc(out, '\n');
-				q = close;
-			}
-		}
-		p = nl ? nl + 1 : end;
-	}
-}
-
-/* A run no value, table or excerpt names is a warning: a forgotten file,
- * or a reference that was meant to be there. */
-static void warn_unused_runs(struct diag *d, const struct report *r)
+/* A run no value, table or excerpt resolved to is a warning: a
+ * forgotten file, or a reference that was meant to be there.  What
+ * counts is what the expressions and directives actually resolved (rs,
+ * marked while the body was resolved and rendered), so a name in a code
+ * span or in a comment does not.  A run set is used when it or one of
+ * its runs is.  rs lists the runs and sets in the order of r->runs. */
+static void warn_unused_runs(struct diag *d, const struct report *r,
+			     const struct report_scope *rs)
 {
 	const struct value *spec = value_get(r->meta, "runs");
-	struct buf refs = BUF_INIT;
-	reference_text(r->text + r->body_off, r->text + r->len, &refs);
-	const char *body = buf_data(&refs);
-	size_t len = refs.len;
+	size_t run = 0, set_no = 0;
 	for (size_t i = 0; i < r->runs.count; i++) {
 		const struct runset *set = &r->runs.sets[i];
-		bool used = names_word(body, len, set->name);
-		for (size_t j = 0; !used && set->is_set && j < set->count; j++)
-			used = names_word(body, len, run_name(set->runs[j]));
+		bool used = set->is_set && rs->sets_used[set_no];
+		for (size_t j = 0; j < set->count; j++)
+			used = rs->runs_used[run + j] || used;
+		run += set->count;
+		set_no += set->is_set;
 		long k = value_index(spec, set->name);
 		if (!used && k >= 0)
 			diag_warning(d, spec->key_locs[k],
 				     "run '%s' is never used: no value, table or excerpt names it",
 				     set->name);
 	}
-	buf_free(&refs);
 }
 
 struct figure_sink {
@@ -223,6 +179,7 @@ static void render_body(struct build *b, struct report *r, struct job *job)
 		.set_names = rs.set_names,
 		.set_counts = rs.set_counts,
 		.nsets = rs.nsets,
+		.runs_used = rs.runs_used,
 	};
 	struct directive_ctx ctx = {
 		.scope = &scope,
@@ -230,6 +187,7 @@ static void render_body(struct build *b, struct report *r, struct job *job)
 		.set_runs = rs.set_runs,
 		.set_counts = rs.set_counts,
 		.nsets = rs.nsets,
+		.sets_used = rs.sets_used,
 		.prov = provenance_new(r->dir, b->root_real),
 		.d = d,
 		.root = b->opts->root,
@@ -248,7 +206,7 @@ static void render_body(struct build *b, struct report *r, struct job *job)
 	if (b->opts->pdf)
 		write_pdf(b, r, doc, job);
 	doc_free(doc);
-	warn_unused_runs(d, r);
+	warn_unused_runs(d, r, &rs);
 	char *root = report_root_prefix(r->slug);
 	if (!provenance_write(ctx.prov, b->writing ? &b->out : NULL, r->slug, root, d))
 		job->io_failed = true;
