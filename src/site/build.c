@@ -109,7 +109,10 @@ static void scope_release(struct report_scope *s)
  * counts is what the expressions and directives actually resolved (rs,
  * marked while the body was resolved and rendered), so a name in a code
  * span or in a comment does not.  A run set is used when it or one of
- * its runs is.  rs lists the runs and sets in the order of r->runs. */
+ * its runs is.  rs lists the runs and sets in the order of r->runs.
+ * Not after an error in the body: a reference that failed resolved
+ * nothing, and "never used" would send the reader after the wrong
+ * problem. */
 static void warn_unused_runs(struct diag *d, const struct report *r,
 			     const struct report_scope *rs)
 {
@@ -171,6 +174,7 @@ static void write_pdf(struct build *b, const struct report *r, struct doc *doc, 
 static void render_body(struct build *b, struct report *r, struct job *job)
 {
 	struct diag *d = job->render_d;
+	size_t errors_before = diag_errors(d);
 	struct report_scope rs;
 	scope_collect(&rs, &r->runs);
 	struct scope scope = {
@@ -206,7 +210,8 @@ static void render_body(struct build *b, struct report *r, struct job *job)
 	if (b->opts->pdf)
 		write_pdf(b, r, doc, job);
 	doc_free(doc);
-	warn_unused_runs(d, r, &rs);
+	if (diag_errors(d) == errors_before)
+		warn_unused_runs(d, r, &rs);
 	char *root = report_root_prefix(r->slug);
 	if (!provenance_write(ctx.prov, b->writing ? &b->out : NULL, r->slug, root, d))
 		job->io_failed = true;
