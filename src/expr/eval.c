@@ -334,6 +334,37 @@ static bool probe_runs(const void *arg, const char *name, struct ref *out)
 	return false;
 }
 
+bool expr_failed_use(const struct scope *sc, const char *name, struct loc at)
+{
+	for (size_t i = 0; i < sc->nfailed; i++) {
+		if (strcmp(sc->failed[i], name) != 0)
+			continue;
+		struct failed_use *u = &sc->failed_use[i];
+		bool first = !u->used ||
+			     (at.line > 0 && u->file && at.file && strcmp(u->file, at.file) == 0 &&
+			      (u->at.line == 0 || at.line < u->at.line ||
+			       (at.line == u->at.line && at.col < u->at.col)));
+		if (first) {
+			u->used = true;
+			free(u->file);
+			u->file = at.file ? xstrdup(at.file) : NULL;
+			u->at = at;
+			u->at.file = u->file;
+		}
+		return true;
+	}
+	return false;
+}
+
+void failed_use_clear(struct failed_use *u, size_t n)
+{
+	for (size_t i = 0; u && i < n; i++) {
+		free(u[i].file);
+		u[i].file = NULL;
+		u[i].at.file = NULL;
+	}
+}
+
 static void hint_suffix(struct buf *b, const char *hint)
 {
 	if (hint)
@@ -365,6 +396,10 @@ static bool resolve_first(struct ctx *c, const struct node *base, const struct s
 		*i = k - 1;
 		return true;
 	}
+	/* A run whose file or parser failed: its error is above, and the
+	 * report gets one note for all its uses, not an error each. */
+	if (expr_failed_use(sc, base->str, expr_loc(c->e, base->op_off, base->op_len)))
+		return false;
 
 	const struct func *fn = expr_find_func(base->str);
 	if (fn) {

@@ -17,7 +17,11 @@
  * author asked for them.
  *
  * A run that fails to load is left out of the result (its error already
- * reported); a glob whose members all fail stays, as an empty set. */
+ * reported) and its name kept in the result's `failed`, so that a use of
+ * it further down the report is not "not defined".  So is a glob that
+ * loaded no run (it matches no file, or every member failed); a set
+ * that loaded some keeps them, and its failed members' names are kept
+ * as failed too. */
 #include "parse/runs.h"
 
 #include <errno.h>
@@ -47,6 +51,7 @@ struct loader {
 	const struct parser_set *parsers;
 	struct diag *d;
 	bool ok;
+	struct report_runs *out; /* for its names that did not load */
 	struct parse_cache *cache;
 	/* report_runs_inputs(): hash what would be loaded, load nothing */
 	struct cache *disk;
@@ -548,6 +553,14 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* name did not load: its error is reported. */
+static void failed_add(struct loader *ld, const char *name)
+{
+	struct report_runs *out = ld->out;
+	out->failed = xrealloc(out->failed, (out->nfailed + 1) * sizeof *out->failed);
+	out->failed[out->nfailed++] = xstrdup(name);
+}
+
 static void set_push(struct runset *set, struct run *r)
 {
 	set->runs = xrealloc(set->runs, (set->count + 1) * sizeof *set->runs);
@@ -589,14 +602,15 @@ static void load_glob(struct loader *ld, struct runset *set, const struct value 
 			if (is_dir(path))
 				continue;
 			files++;
-			char *real = confined_file(ld, path, path, gv->loc);
-			if (!real)
-				continue;
 			char *name = path_stem(path);
-			struct run *r = load_run(ld, real, path, name, p, gv->loc, npv ? &np : NULL,
-						 npv ? np_text : NULL);
+			char *real = confined_file(ld, path, path, gv->loc);
+			struct run *r = real ? load_run(ld, real, path, name, p, gv->loc,
+							npv ? &np : NULL, npv ? np_text : NULL)
+					     : NULL;
 			if (r)
 				set_push(set, r);
+			else
+				failed_add(ld, name);
 			free(name);
 			free(real);
 		}
@@ -685,7 +699,9 @@ static bool load_entry(struct loader *ld, struct runset *set, const char *name,
 	if (gl) {
 		set->is_set = true;
 		load_glob(ld, set, gl, glob_text, p, np, np_text);
-		return true;
+		/* none loaded: the errors say why, and a table or chart of no
+		 * runs would only add a misleading one */
+		return set->count > 0;
 	}
 	char *path = path_join(ld->report_dir, file_text);
 	char *real = confined_file(ld, path, file_text, file->loc);
@@ -740,6 +756,9 @@ static bool load_all(struct loader *ld, struct report_runs *out, const struct va
 	out->sets = NULL;
 	out->count = 0;
 	out->borrowed = ld->cache != NULL;
+	out->failed = NULL;
+	out->nfailed = 0;
+	ld->out = out;
 	if (!spec || spec->kind == VALUE_NULL)
 		return true;
 	if (spec->kind != VALUE_MAP) {
@@ -765,6 +784,7 @@ static bool load_all(struct loader *ld, struct report_runs *out, const struct va
 		} else {
 			free(set->name);
 			free(set->runs);
+			failed_add(ld, name);
 		}
 	}
 	return ld->ok;
@@ -783,4 +803,9 @@ void report_runs_free(struct report_runs *rr)
 	free(rr->sets);
 	rr->sets = NULL;
 	rr->count = 0;
+	for (size_t i = 0; i < rr->nfailed; i++)
+		free(rr->failed[i]);
+	free(rr->failed);
+	rr->failed = NULL;
+	rr->nfailed = 0;
 }
