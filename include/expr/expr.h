@@ -93,7 +93,32 @@ struct scope {
 	 * runs[i] sets runs_used[i], so that a report can tell the runs no
 	 * value actually used (not the ones its text merely mentions). */
 	bool *runs_used;
+	/* The names of the report's runs that did not load (their error is
+	 * already reported) and, parallel, the first place each is used:
+	 * a name that resolves to nothing else and is one of these is no
+	 * error ("run 'x' is not defined" would mislead) but is kept in
+	 * failed_use, for the one note the report gets (see
+	 * expr_failed_use()).  May be empty. */
+	const char *const *failed;
+	struct failed_use *failed_use;
+	size_t nfailed;
 };
+
+/* Where a run that did not load is first used, in document order
+ * (when used); at.file is `file`, owned by the array's owner (free it
+ * with failed_use_clear()). */
+struct failed_use {
+	bool used;
+	struct loc at;
+	char *file;
+};
+
+/* Whether name is one of sc's runs that did not load.  If it is, `at`
+ * (where the name is written) is kept as its first use when it comes
+ * before the one kept: the caller then reports nothing, and fails. */
+bool expr_failed_use(const struct scope *sc, const char *name, struct loc at);
+/* Frees the files of n uses (not the array). */
+void failed_use_clear(struct failed_use *u, size_t n);
 
 enum eval_kind {
 	EVAL_MISSING,

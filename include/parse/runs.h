@@ -24,6 +24,12 @@ struct report_runs {
 	struct runset *sets;
 	size_t count;
 	bool borrowed; /* the runs belong to a parse_cache: freed by it, not here */
+	/* The names a report could write that did not load, their error
+	 * already reported: a run (or a whole run set) whose entry failed,
+	 * a glob member that failed.  A use of one is then a note, not
+	 * "not defined" (expr.h, struct scope).  Owned. */
+	char **failed;
+	size_t nfailed;
 };
 
 /* Parsed runs kept between builds (`logdown serve`), keyed by the file's

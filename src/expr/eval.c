@@ -51,6 +51,8 @@ struct ctx {
 	const struct expr *e;
 	const struct scope *sc;
 	struct diag *d;
+	bool want_series;  /* expr_eval_series(): the whole chain names a series */
+	bool series_chain; /* the chain being resolved is that one */
 };
 
 static void ref_init(struct ref *r)
@@ -144,15 +146,42 @@ static const char *const *names_list(const struct names *ns)
 	return ns->v ? ns->v : none;
 }
 
-static void names_of_run(struct names *ns, const struct run *r)
+/* What a name names, for a did-you-mean that never offers a name of
+ * another kind than the place needs without saying so. */
+enum name_kind { NK_COLUMN = 1, NK_FIELD = 2, NK_SERIES = 4, NK_RUN = 8 };
+
+/* Names with their kinds: ns.v[i] is of kind kinds[i]. */
+struct kinded {
+	struct names ns;
+	unsigned char *kinds;
+	size_t cap;
+};
+
+static void kinded_add(struct kinded *k, const char *s, enum name_kind kind)
+{
+	if (k->ns.n + 1 > k->cap) {
+		k->cap = k->cap ? k->cap * 2 : 16;
+		k->kinds = xrealloc(k->kinds, k->cap);
+	}
+	k->kinds[k->ns.n] = (unsigned char)kind;
+	names_add(&k->ns, s);
+}
+
+static void kinded_free(struct kinded *k)
+{
+	free(k->ns.v);
+	free(k->kinds);
+}
+
+static void names_of_run(struct kinded *ns, const struct run *r)
 {
 	for (size_t i = 0; i < run_field_count(r); i++)
-		names_add(ns, run_field_name(r, i));
+		kinded_add(ns, run_field_name(r, i), NK_FIELD);
 	for (size_t i = 0; i < run_series_count(r); i++)
-		names_add(ns, series_name(run_series_at(r, i)));
+		kinded_add(ns, series_name(run_series_at(r, i)), NK_SERIES);
 	static const char *const implicit[] = {"name", "file", "line_count", "parser"};
 	for (size_t i = 0; i < ARRAY_LEN(implicit); i++)
-		names_add(ns, implicit[i]);
+		kinded_add(ns, implicit[i], NK_FIELD);
 }
 
 static void names_of_series(struct names *ns, const struct series *s)
@@ -161,11 +190,45 @@ static void names_of_series(struct names *ns, const struct series *s)
 		names_add(ns, series_column(s, i));
 }
 
-static void names_of_runs(struct names *ns, const struct scope *sc)
+static void names_of_runs(struct kinded *ns, const struct scope *sc)
 {
 	for (size_t i = 0; i < sc->nruns; i++)
 		if (sc->runs[i])
-			names_add(ns, run_name(sc->runs[i]));
+			kinded_add(ns, run_name(sc->runs[i]), NK_RUN);
+}
+
+static const char *kind_noun(unsigned kind)
+{
+	switch (kind) {
+	case NK_COLUMN: return "column";
+	case NK_FIELD: return "field";
+	case NK_SERIES: return "series";
+	default: return "run";
+	}
+}
+
+/* The closest to name of the names of the kinds in want; else, of the
+ * others, with *other set to its kind's noun (the message must say
+ * it: "did you mean the series 'train'?").  NULL when none is close. */
+static const char *kinded_closest(const struct kinded *k, const char *name, unsigned want,
+				  const char **other)
+{
+	*other = NULL;
+	const char **pick = xcalloc(k->ns.n + 1, sizeof *pick);
+	const char *hint = NULL;
+	for (int pass = 0; pass < 2 && !hint; pass++) {
+		size_t n = 0;
+		for (size_t i = 0; i < k->ns.n; i++)
+			if (((k->kinds[i] & want) != 0) == (pass == 0))
+				pick[n++] = k->ns.v[i];
+		pick[n] = NULL;
+		hint = closest_name(name, pick);
+		for (size_t i = 0; hint && pass == 1 && i < k->ns.n; i++)
+			if (k->ns.v[i] == hint)
+				*other = kind_noun(k->kinds[i]);
+	}
+	free(pick);
+	return hint;
 }
 
 /* "step, loss, rate", or the first few and "...". */
@@ -248,18 +311,34 @@ struct miss {
 	char *name;
 	size_t off, len;
 	const char *hint;
+	const char *other; /* the hint's kind, when not one the place needs */
 };
 
-static void dotted_miss(const struct dotted *dn, const char *const *cands, struct miss *m)
+/* What the first k parts of dn may name: with nothing after them
+ * (`last`: the chain ends there), a value (a field or a column; a
+ * series where the chain must name one); with more after them, a run
+ * or a series. */
+static unsigned wanted(const struct ctx *c, const struct dotted *dn, size_t k, bool more)
+{
+	if (k < dn->count || more)
+		return NK_RUN | NK_SERIES;
+	return c->series_chain ? NK_SERIES : NK_FIELD | NK_COLUMN;
+}
+
+/* more: steps (a row lookup) follow dn's parts. */
+static void dotted_miss(const struct ctx *c, const struct dotted *dn, const struct kinded *cands,
+			bool more, struct miss *m)
 {
 	for (size_t k = dn->count; k > 0; k--) {
 		char *joined = dotted_join(dn, k);
-		const char *hint = closest_name(joined, cands);
+		const char *other;
+		const char *hint = kinded_closest(cands, joined, wanted(c, dn, k, more), &other);
 		if (hint || k == 1) {
 			m->name = joined;
 			m->off = dn->off[0];
 			m->len = dn->end[k - 1] - dn->off[0];
 			m->hint = hint;
+			m->other = other;
 			return;
 		}
 		free(joined);
@@ -334,10 +413,50 @@ static bool probe_runs(const void *arg, const char *name, struct ref *out)
 	return false;
 }
 
+bool expr_failed_use(const struct scope *sc, const char *name, struct loc at)
+{
+	for (size_t i = 0; i < sc->nfailed; i++) {
+		if (strcmp(sc->failed[i], name) != 0)
+			continue;
+		struct failed_use *u = &sc->failed_use[i];
+		bool first = !u->used ||
+			     (at.line > 0 && u->file && at.file && strcmp(u->file, at.file) == 0 &&
+			      (u->at.line == 0 || at.line < u->at.line ||
+			       (at.line == u->at.line && at.col < u->at.col)));
+		if (first) {
+			u->used = true;
+			free(u->file);
+			u->file = at.file ? xstrdup(at.file) : NULL;
+			u->at = at;
+			u->at.file = u->file;
+		}
+		return true;
+	}
+	return false;
+}
+
+void failed_use_clear(struct failed_use *u, size_t n)
+{
+	for (size_t i = 0; u && i < n; i++) {
+		free(u[i].file);
+		u[i].file = NULL;
+		u[i].at.file = NULL;
+	}
+}
+
 static void hint_suffix(struct buf *b, const char *hint)
 {
 	if (hint)
 		buf_printf(b, " (did you mean '%s'?)", hint);
+}
+
+/* A hint of another kind than the place needs names its kind. */
+static void miss_suffix(struct buf *b, const struct miss *m)
+{
+	if (m->hint && m->other)
+		buf_printf(b, " (did you mean the %s '%s'?)", m->other, m->hint);
+	else
+		hint_suffix(b, m->hint);
 }
 
 /* The first name of a chain: the scope's row, then its run, then the
@@ -365,6 +484,10 @@ static bool resolve_first(struct ctx *c, const struct node *base, const struct s
 		*i = k - 1;
 		return true;
 	}
+	/* A run whose file or parser failed: its error is above, and the
+	 * report gets one note for all its uses, not an error each. */
+	if (expr_failed_use(sc, base->str, expr_loc(c->e, base->op_off, base->op_len)))
+		return false;
 
 	const struct func *fn = expr_find_func(base->str);
 	if (fn) {
@@ -381,16 +504,24 @@ static bool resolve_first(struct ctx *c, const struct node *base, const struct s
 			return false;
 		}
 	}
-	struct names ns = {0};
-	if (sc->series)
-		names_of_series(&ns, sc->series);
+	struct kinded ns = {0};
+	if (sc->series) {
+		struct names cols = {0};
+		names_of_series(&cols, sc->series);
+		for (size_t j = 0; j < cols.n; j++)
+			kinded_add(&ns, cols.v[j], NK_COLUMN);
+		free(cols.v);
+	}
 	if (sc->run)
 		names_of_run(&ns, sc->run);
 	names_of_runs(&ns, sc);
 	struct miss m;
-	dotted_miss(&dn, names_list(&ns), &m);
+	dotted_miss(c, &dn, &ns, dn.count - 1 < nsteps, &m);
 	struct buf msg = BUF_INIT;
 	int parts = (sc->series != NULL) + (sc->run != NULL) + (sc->nruns > 0);
+	/* a message about one kind of name says what the hint is */
+	if (parts == 1 && !sc->run)
+		m.other = NULL;
 	if (parts == 0) {
 		buf_printf(&msg, "'%s' is not defined", m.name);
 	} else if (parts == 1 && sc->series) {
@@ -414,11 +545,11 @@ static bool resolve_first(struct ctx *c, const struct node *base, const struct s
 		if (sc->nruns)
 			buf_printf(&msg, "%sa run", sep);
 	}
-	hint_suffix(&msg, m.hint);
+	miss_suffix(&msg, &m);
 	err(c, m.off, m.len, "%s", buf_data(&msg));
 	buf_free(&msg);
 	free(m.name);
-	free(ns.v);
+	kinded_free(&ns);
 	return false;
 }
 
@@ -537,24 +668,31 @@ static bool apply_step(struct ctx *c, size_t chain_off, const struct step *steps
 		return true;
 	}
 
-	struct names ns = {0};
-	if (cur->kind == REF_RUN)
+	struct kinded ns = {0};
+	if (cur->kind == REF_RUN) {
 		names_of_run(&ns, cur->run);
-	else
-		names_of_series(&ns, cur->series);
+	} else {
+		struct names cols = {0};
+		names_of_series(&cols, cur->series);
+		for (size_t j = 0; j < cols.n; j++)
+			kinded_add(&ns, cols.v[j], NK_COLUMN);
+		free(cols.v);
+	}
 	struct miss m;
-	dotted_miss(&dn, names_list(&ns), &m);
+	dotted_miss(c, &dn, &ns, *i + dn.count < nsteps, &m);
 	struct buf msg = BUF_INIT;
-	if (cur->kind == REF_RUN)
+	if (cur->kind == REF_RUN) {
 		buf_printf(&msg, "%s has no field or series '%s'", run_name(cur->run), m.name);
-	else
+	} else {
 		buf_printf(&msg, "series '%s' has no column '%s'", series_name(cur->series),
 			   m.name);
-	hint_suffix(&msg, m.hint);
+		m.other = NULL; /* columns only */
+	}
+	miss_suffix(&msg, &m);
 	err(c, m.off, m.len, "%s", buf_data(&msg));
 	buf_free(&msg);
 	free(m.name);
-	free(ns.v);
+	kinded_free(&ns);
 	return false;
 }
 
@@ -568,6 +706,7 @@ static bool eval_chain(struct ctx *c, const struct node *n, struct ref *out)
 	size_t nsteps = n->kind == N_POST ? n->nsteps : 0;
 	size_t i = 0;
 	bool ok;
+	c->series_chain = c->want_series && n == c->e->root;
 	if (base->kind == N_NAME) {
 		/* "(a).b" is not the dotted name "a.b": the parenthesised
 		 * name is resolved alone, then .b applies to what it names. */
@@ -1226,7 +1365,7 @@ static const struct scope no_scope;
 static bool eval_top(const struct expr *e, const struct scope *scope, bool one,
 		     struct eval *out, struct diag *d)
 {
-	struct ctx c = {e, scope ? scope : &no_scope, d};
+	struct ctx c = {e, scope ? scope : &no_scope, d, false, false};
 	struct ref r;
 	memset(out, 0, sizeof *out);
 	out->kind = EVAL_MISSING;
@@ -1250,7 +1389,7 @@ bool expr_eval_one(const struct expr *e, const struct scope *scope, struct eval 
 bool expr_eval_series(const struct expr *e, const struct scope *scope,
 		      const struct series **series, const struct run **run, struct diag *d)
 {
-	struct ctx c = {e, scope ? scope : &no_scope, d};
+	struct ctx c = {e, scope ? scope : &no_scope, d, true, false};
 	struct ref r;
 	if (!eval_ref(&c, e->root, &r))
 		return false;

@@ -17,10 +17,15 @@
  * author asked for them.
  *
  * A run that fails to load is left out of the result (its error already
- * reported); a glob whose members all fail stays, as an empty set. */
+ * reported) and its name kept in the result's `failed`, so that a use of
+ * it further down the report is not "not defined".  So is a glob that
+ * loaded no run (it matches no file, or every member failed); a set
+ * that loaded some keeps them, and its failed members' names are kept
+ * as failed too. */
 #include "parse/runs.h"
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <glob.h>
 #include <pcre2.h>
 #include <pthread.h>
@@ -47,6 +52,7 @@ struct loader {
 	const struct parser_set *parsers;
 	struct diag *d;
 	bool ok;
+	struct report_runs *out; /* for its names that did not load */
 	struct parse_cache *cache;
 	/* report_runs_inputs(): hash what would be loaded, load nothing */
 	struct cache *disk;
@@ -268,14 +274,195 @@ static const char *entry_text(struct loader *ld, const char *run, const char *ke
 	return NULL;
 }
 
+/* The entry of folder dir (a path the build can open) closest to name,
+ * among its files (want_dir false) or folders: a plausible typo, or
+ * NULL.  Hidden entries only for a hidden name.  Caller frees. */
+static char *near_entry(const char *dir, const char *name, bool want_dir)
+{
+	size_t n;
+	char **all = dir_list(*dir ? dir : ".", &n);
+	if (!all)
+		return NULL;
+	const char **cands = xcalloc(n + 1, sizeof *cands);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (all[i][0] == '.' && name[0] != '.')
+			continue;
+		char *full = path_join(dir, all[i]);
+		if (want_dir ? is_dir(full) : is_file(full))
+			cands[k++] = all[i];
+		free(full);
+	}
+	const char *near = closest_name(name, cands);
+	char *out = near ? xstrdup(near) : NULL;
+	free(cands);
+	strv_free(all);
+	return out;
+}
+
+/* For a path that does not exist (rel, as written, relative to the
+ * report's folder): the nearest one that does, as the author would
+ * write it ("logs/bs512.lgo" -> "logs/bs512.log"; a folder's typo is
+ * mended too: "logz/bs512.log" -> "logs/bs512.log"); a file, or a folder
+ * when want_dir.  NULL when nothing is close.  Caller frees. */
+static char *near_path(const char *report_dir, const char *rel, bool want_dir)
+{
+	const char *slash = strrchr(rel, '/');
+	const char *base = slash ? slash + 1 : rel;
+	char *head = slash ? xstrndup(rel, slash == rel ? 1 : (size_t)(slash - rel)) : xstrdup("");
+	char *out = NULL;
+	if (!*base)
+		goto out;
+	char *dir = path_join(report_dir, head);
+	char *fixed = NULL; /* head, mended when it is no folder */
+	if (is_dir(*dir ? dir : "."))
+		fixed = xstrdup(head);
+	else if (*head && strcmp(head, "/") != 0)
+		fixed = near_path(report_dir, head, true);
+	free(dir);
+	if (!fixed)
+		goto out;
+	dir = path_join(report_dir, fixed);
+	char *whole = path_join(dir, base);
+	char *name = (want_dir ? is_dir(whole) : is_file(whole)) ? xstrdup(base)
+								  : near_entry(dir, base, want_dir);
+	/* the head as it was is no suggestion: the name itself was not close */
+	if (name && (strcmp(fixed, head) != 0 || strcmp(name, base) != 0))
+		out = *fixed ? path_join(fixed, name) : xstrdup(name);
+	free(name);
+	free(whole);
+	free(dir);
+	free(fixed);
+out:
+	free(head);
+	return out;
+}
+
+/* Whether the first n bytes of b are a plausible typo of those of a
+ * (the literal start or end of a glob: a close whole pattern may still
+ * have replaced all of it, "gpu*.log" by "ali*.log"). */
+static bool end_close(const char *a, const char *b, size_t n)
+{
+	char *x = xstrndup(a, n), *y = xstrndup(b, n);
+	const char *const cand[] = {y, NULL};
+	bool ok = strcmp(x, y) == 0 || closest_name(x, cand) != NULL;
+	free(x);
+	free(y);
+	return ok;
+}
+
+/* For a glob that matches no file (pattern, relative to report_dir):
+ * the nearest one that does, as the author would write it.  A typo is
+ * looked for in the pattern's literal ends: each file of the folder
+ * gives the pattern with its own start and end in their place
+ * ("bs*.lgo" and bs512.log give "bs*.log"), and the closest of those
+ * that matches its file is the suggestion; a folder's typo is mended as
+ * near_path() does.  NULL when nothing is close, or the folders hold
+ * wildcards.  Caller frees. */
+static char *near_glob(const char *report_dir, const char *pattern)
+{
+	const char *slash = strrchr(pattern, '/');
+	const char *base = slash ? slash + 1 : pattern;
+	char *head = slash ? xstrndup(pattern, slash == pattern ? 1 : (size_t)(slash - pattern))
+			   : xstrdup("");
+	char *out = NULL, *fixed = NULL, *dir = NULL, *name = NULL;
+	char **all = NULL;
+	const char **cands = NULL;
+	char **made = NULL;
+	size_t n = 0;
+	if (!*base || strpbrk(head, "*?["))
+		goto out;
+	dir = path_join(report_dir, head);
+	if (is_dir(*dir ? dir : "."))
+		fixed = xstrdup(head);
+	else if (*head && strcmp(head, "/") != 0)
+		fixed = near_path(report_dir, head, true);
+	free(dir);
+	dir = fixed ? path_join(report_dir, fixed) : NULL;
+	all = dir ? dir_list(*dir ? dir : ".", &n) : NULL;
+	if (!all)
+		goto out;
+	size_t pre = strcspn(base, "*?["), blen = strlen(base);
+	bool wild = pre < blen;
+	size_t post = 0; /* the literal end, after the last wildcard */
+	while (wild && post < blen && !strchr("*?]", base[blen - 1 - post]))
+		post++;
+	cands = xcalloc(n + 1, sizeof *cands);
+	made = xcalloc(n + 1, sizeof *made);
+	size_t k = 0;
+	bool matches = false;
+	for (size_t i = 0; i < n; i++) {
+		char *full = path_join(dir, all[i]);
+		bool file = is_file(full);
+		free(full);
+		if (!file)
+			continue;
+		if (fnmatch(base, all[i], FNM_PERIOD) == 0)
+			matches = true;
+		size_t flen = strlen(all[i]);
+		if (!wild) {
+			if (all[i][0] != '.' || base[0] == '.')
+				cands[k++] = all[i];
+			continue;
+		}
+		if (flen < pre + post)
+			continue;
+		/* the file's own ends around the pattern's wildcards */
+		struct buf b = BUF_INIT;
+		buf_put(&b, all[i], pre);
+		buf_put(&b, base + pre, blen - pre - post);
+		buf_puts(&b, all[i] + flen - post);
+		char *c = buf_detach(&b);
+		if (fnmatch(c, all[i], FNM_PERIOD) == 0 && (all[i][0] != '.' || base[0] == '.'))
+			cands[k++] = made[i] = c;
+		else
+			free(c);
+	}
+	const char *best = matches ? NULL : closest_name(base, cands);
+	if (matches)
+		name = xstrdup(base); /* only the folder was wrong */
+	else if (best && (!wild || (end_close(base, best, pre) &&
+				    end_close(base + blen - post, best + strlen(best) - post, post))))
+		name = xstrdup(best);
+	if (name && (strcmp(fixed, head) != 0 || strcmp(name, base) != 0))
+		out = *fixed ? path_join(fixed, name) : xstrdup(name);
+out:
+	for (size_t i = 0; made && i < n; i++)
+		free(made[i]);
+	free(made);
+	free(cands);
+	strv_free(all);
+	free(name);
+	free(dir);
+	free(fixed);
+	free(head);
+	return out;
+}
+
+/* "cannot read REL: No such file or directory", with the nearest
+ * existing path when there is one close; rel is relative to dir. */
+static void cannot_read(struct loader *ld, struct loc at, const char *dir, const char *rel,
+			int err)
+{
+	char *near = err == ENOENT ? near_path(dir, rel, false) : NULL;
+	if (near)
+		diag_error(ld->d, at, "cannot read %s: %s (did you mean '%s'?)", rel, strerror(err),
+			   near);
+	else
+		diag_error(ld->d, at, "cannot read %s: %s", rel, strerror(err));
+	free(near);
+}
+
 /* Checks that path (as written: `rel`, reported at `at`) leads to a
  * regular file inside the project.  Returns its canonical form, which is
  * what gets read, or NULL after an error. */
 static char *confined_file(struct loader *ld, const char *path, const char *rel, struct loc at)
 {
+	/* a glob's member is named by its whole path, a run's file as written */
+	const char *dir = rel == path ? "" : ld->report_dir;
 	char *real = path_resolve(path);
 	if (!real) {
-		diag_error(ld->d, at, "cannot read %s: %s", rel, strerror(errno));
+		cannot_read(ld, at, dir, rel, errno);
 		ld->ok = false;
 		return NULL;
 	}
@@ -288,7 +475,7 @@ static char *confined_file(struct loader *ld, const char *path, const char *rel,
 	}
 	struct stat st;
 	if (stat(real, &st) != 0) {
-		diag_error(ld->d, at, "cannot read %s: %s", rel, strerror(errno));
+		cannot_read(ld, at, dir, rel, errno);
 		goto fail;
 	}
 	if (S_ISDIR(st.st_mode)) {
@@ -548,6 +735,14 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* name did not load: its error is reported. */
+static void failed_add(struct loader *ld, const char *name)
+{
+	struct report_runs *out = ld->out;
+	out->failed = xrealloc(out->failed, (out->nfailed + 1) * sizeof *out->failed);
+	out->failed[out->nfailed++] = xstrdup(name);
+}
+
 static void set_push(struct runset *set, struct run *r)
 {
 	set->runs = xrealloc(set->runs, (set->count + 1) * sizeof *set->runs);
@@ -589,14 +784,15 @@ static void load_glob(struct loader *ld, struct runset *set, const struct value 
 			if (is_dir(path))
 				continue;
 			files++;
-			char *real = confined_file(ld, path, path, gv->loc);
-			if (!real)
-				continue;
 			char *name = path_stem(path);
-			struct run *r = load_run(ld, real, path, name, p, gv->loc, npv ? &np : NULL,
-						 npv ? np_text : NULL);
+			char *real = confined_file(ld, path, path, gv->loc);
+			struct run *r = real ? load_run(ld, real, path, name, p, gv->loc,
+							npv ? &np : NULL, npv ? np_text : NULL)
+					     : NULL;
 			if (r)
 				set_push(set, r);
+			else
+				failed_add(ld, name);
 			free(name);
 			free(real);
 		}
@@ -606,8 +802,14 @@ static void load_glob(struct loader *ld, struct runset *set, const struct value 
 			   rc == GLOB_NOSPACE ? strerror(ENOMEM) : strerror(errno ? errno : EIO));
 		ld->ok = false;
 	} else if (files == 0) {
-		diag_error(ld->d, gv->loc, "no file matches %s (in %s)", pattern,
-			   *ld->report_dir ? ld->report_dir : ".");
+		char *near = near_glob(ld->report_dir, pattern);
+		if (near)
+			diag_error(ld->d, gv->loc, "no file matches %s (in %s; did you mean '%s'?)",
+				   pattern, *ld->report_dir ? ld->report_dir : ".", near);
+		else
+			diag_error(ld->d, gv->loc, "no file matches %s (in %s)", pattern,
+				   *ld->report_dir ? ld->report_dir : ".");
+		free(near);
 		ld->ok = false;
 	}
 	if (rc == 0)
@@ -685,7 +887,9 @@ static bool load_entry(struct loader *ld, struct runset *set, const char *name,
 	if (gl) {
 		set->is_set = true;
 		load_glob(ld, set, gl, glob_text, p, np, np_text);
-		return true;
+		/* none loaded: the errors say why, and a table or chart of no
+		 * runs would only add a misleading one */
+		return set->count > 0;
 	}
 	char *path = path_join(ld->report_dir, file_text);
 	char *real = confined_file(ld, path, file_text, file->loc);
@@ -740,6 +944,9 @@ static bool load_all(struct loader *ld, struct report_runs *out, const struct va
 	out->sets = NULL;
 	out->count = 0;
 	out->borrowed = ld->cache != NULL;
+	out->failed = NULL;
+	out->nfailed = 0;
+	ld->out = out;
 	if (!spec || spec->kind == VALUE_NULL)
 		return true;
 	if (spec->kind != VALUE_MAP) {
@@ -765,6 +972,7 @@ static bool load_all(struct loader *ld, struct report_runs *out, const struct va
 		} else {
 			free(set->name);
 			free(set->runs);
+			failed_add(ld, name);
 		}
 	}
 	return ld->ok;
@@ -783,4 +991,9 @@ void report_runs_free(struct report_runs *rr)
 	free(rr->sets);
 	rr->sets = NULL;
 	rr->count = 0;
+	for (size_t i = 0; i < rr->nfailed; i++)
+		free(rr->failed[i]);
+	free(rr->failed);
+	rr->failed = NULL;
+	rr->nfailed = 0;
 }

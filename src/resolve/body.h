@@ -36,7 +36,9 @@ const struct run *find_run(const struct directive_ctx *c, const char *name);
 long find_set(const struct directive_ctx *c, const char *name);
 
 /* Reports that name (written at `at`) is not a run, or not a run set
- * either when sets, with the closest name. */
+ * either when sets, with the closest name; or, for a run that did not
+ * load (its error is above), reports nothing and keeps `at` for the
+ * report's one note (expr_failed_use()). */
 void unknown_run(const struct directive_ctx *c, struct loc at, const char *name, bool sets);
 
 /* A caption's text into out (which has_caption marks as given): with

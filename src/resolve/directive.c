@@ -192,6 +192,10 @@ static const char **known_names(const struct directive_ctx *c, bool sets)
  * either when sets, with the closest name. */
 void unknown_run(const struct directive_ctx *c, struct loc at, const char *name, bool sets)
 {
+	/* one that did not load has its error above; the report gets one
+	 * note for all its uses (site/build.c) */
+	if (expr_failed_use(ctx_scope(c), name, at))
+		return;
 	const char **names = known_names(c, sets);
 	const char *close = closest_name(name, names);
 	struct buf b = BUF_INIT;

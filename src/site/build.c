@@ -69,6 +69,7 @@ struct report_scope {
 	size_t *set_counts;
 	bool *sets_used;
 	size_t nsets;
+	struct failed_use *failed_use; /* parallel to the runs' failed */
 };
 
 static void scope_collect(struct report_scope *s, const struct report_runs *rr)
@@ -92,10 +93,13 @@ static void scope_collect(struct report_scope *s, const struct report_runs *rr)
 	}
 	s->runs_used = xcalloc(s->nruns + 1, sizeof *s->runs_used);
 	s->sets_used = xcalloc(s->nsets + 1, sizeof *s->sets_used);
+	s->failed_use = xcalloc(rr->nfailed + 1, sizeof *s->failed_use);
 }
 
-static void scope_release(struct report_scope *s)
+static void scope_release(struct report_scope *s, size_t nfailed)
 {
+	failed_use_clear(s->failed_use, nfailed);
+	free(s->failed_use);
 	free(s->runs);
 	free(s->runs_used);
 	free(s->sets_used);
@@ -110,9 +114,9 @@ static void scope_release(struct report_scope *s)
  * marked while the body was resolved and rendered), so a name in a code
  * span or in a comment does not.  A run set is used when it or one of
  * its runs is.  rs lists the runs and sets in the order of r->runs.
- * Not after an error in the body: a reference that failed resolved
- * nothing, and "never used" would send the reader after the wrong
- * problem. */
+ * Not after an error in the body, nor after a use of a run that did
+ * not load: a reference that failed resolved nothing, and "never used"
+ * would send the reader after the wrong problem. */
 static void warn_unused_runs(struct diag *d, const struct report *r,
 			     const struct report_scope *rs)
 {
@@ -131,6 +135,38 @@ static void warn_unused_runs(struct diag *d, const struct report *r,
 				     "run '%s' is never used: no value, table or excerpt names it",
 				     set->name);
 	}
+}
+
+/* A run that did not load has its error above (the load's); each place
+ * that names it would say "run 'x' is not defined" and send the reader
+ * after the wrong problem.  The report gets one note a run instead, at
+ * the first place it is used in the document, in that order.  True when
+ * there was one: a reference failed, and resolved nothing. */
+static bool note_failed_runs(struct diag *d, const struct report_runs *rr,
+			     const struct report_scope *rs)
+{
+	size_t n = rr->nfailed, noted = 0;
+	bool *done = xcalloc(n + 1, sizeof *done);
+	for (;;) {
+		size_t pick = n;
+		for (size_t i = 0; i < n; i++) {
+			const struct failed_use *u = &rs->failed_use[i];
+			if (!u->used || done[i])
+				continue;
+			const struct failed_use *p = pick < n ? &rs->failed_use[pick] : NULL;
+			if (!p || u->at.line < p->at.line ||
+			    (u->at.line == p->at.line && u->at.col < p->at.col))
+				pick = i;
+		}
+		if (pick == n)
+			break;
+		done[pick] = true;
+		noted++;
+		diag_note(d, rs->failed_use[pick].at, "run '%s' did not load (above)",
+			  rr->failed[pick]);
+	}
+	free(done);
+	return noted > 0;
 }
 
 struct figure_sink {
@@ -184,6 +220,9 @@ static void render_body(struct build *b, struct report *r, struct job *job)
 		.set_counts = rs.set_counts,
 		.nsets = rs.nsets,
 		.runs_used = rs.runs_used,
+		.failed = (const char *const *)r->runs.failed,
+		.failed_use = rs.failed_use,
+		.nfailed = r->runs.nfailed,
 	};
 	struct directive_ctx ctx = {
 		.scope = &scope,
@@ -205,19 +244,20 @@ static void render_body(struct build *b, struct report *r, struct job *job)
 	ctx.figure_formats = FIGURE_SVG | b->opts->figures;
 	struct doc *doc = doc_resolve(r->text + r->body_off, r->len - r->body_off, r->path,
 				      r->body_line - 1, &ctx);
-	r->html = html_doc(doc);
+	r->html = html_doc(doc); /* inline values are resolved as it shows them */
+	bool noted = note_failed_runs(d, &r->runs, &rs);
 	check_images(b, r, doc, job);
 	if (b->opts->pdf)
 		write_pdf(b, r, doc, job);
 	doc_free(doc);
-	if (diag_errors(d) == errors_before)
+	if (diag_errors(d) == errors_before && !noted)
 		warn_unused_runs(d, r, &rs);
 	char *root = report_root_prefix(r->slug);
 	if (!provenance_write(ctx.prov, b->writing ? &b->out : NULL, r->slug, root, d))
 		job->io_failed = true;
 	free(root);
 	provenance_free(ctx.prov);
-	scope_release(&rs);
+	scope_release(&rs, r->runs.nfailed);
 }
 
 /* The page template around r->html, written to SLUG/index.html.  One

@@ -274,9 +274,10 @@ static void glob_without_a_match_is_an_error(void **state)
 			    MD ":3:14: error: no file matches logs/gpu*.log (in content/hw)\n"
 			    "    3 |   cs: {glob: \"logs/gpu*.log\", parser: keyvalue}\n"
 			    "      |              ^~~~~~~~~~~~~~~\n");
-	/* The set stays, empty: the report can still name it. */
-	assert_int_equal(f.rr.count, 1);
-	assert_int_equal(f.rr.sets[0].count, 0);
+	/* The set did not load: naming it is a note, not another error. */
+	assert_int_equal(f.rr.count, 0);
+	assert_int_equal(f.rr.nfailed, 1);
+	assert_string_equal(f.rr.failed[0], "cs");
 	fm_free(&f);
 }
 
