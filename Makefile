@@ -93,12 +93,15 @@ build/pcre-floor: tools/pcre_floor.c | build
 
 # The corpus scorer: tools/parser_score.c linked against the modules, as
 # the tests are; the sanitized one for tests/e2e/test_corpus.c.
-# (tests/unit/test_parser_score.c includes the .c itself.)
 build/parser-score: tools/parser_score.c $(OBJS)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(OBJS) $(LIBS)
 build/asan/parser-score: tools/parser_score.c $(ASAN_OBJS)
 	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $< $(ASAN_OBJS) $(LIBS)
 build/asan/test_corpus: build/asan/parser-score
+# Its unit test includes the .c (with its main() left out): compiled once,
+# through the test, not also linked beside it.
+build/asan/test_parser_score: tests/unit/test_parser_score.c tools/parser_score.c $(ASAN_OBJS)
+	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $< $(ASAN_OBJS) $(LIBS) -lcmocka
 
 # The sanitized binary the end-to-end tests run.
 build/asan/logdown: $(ASAN_OBJS) build/asan/cmd/main.o
