@@ -6,6 +6,9 @@
 #   make check-all  the stage-include check, every unit, e2e and golden test
 #                   under ASan+UBSan, and the fuzz regressions replayed
 #   make bench      logdown against the tools people use instead (tools/bench.sh)
+#   make parser-score  the built-in parsers over the corpus of real logs
+#                   (tests/corpus): facts right and detection right, per kind
+#                   (tools/parser_score.c; docs/parsers.md)
 #   make install    PREFIX=/usr/local DESTDIR= (make uninstall removes it)
 #   make clean      remove build/, ./logdown and _site/
 #
@@ -49,7 +52,7 @@ EMBED   = templates/page.html templates/index.html static/logdown.css \
 UNIT_TESTS = $(patsubst tests/unit/%.c,build/asan/%,$(wildcard tests/unit/test_*.c))
 E2E_TESTS  = $(patsubst tests/e2e/%.c,build/asan/%,$(wildcard tests/e2e/test_*.c))
 
-.PHONY: all deps site test check-all bench install uninstall clean
+.PHONY: all deps site test check-all bench parser-score install uninstall clean
 
 all: logdown
 
@@ -87,6 +90,18 @@ build/asan/test_gencorpus: build/gencorpus
 build/pcre-floor: tools/pcre_floor.c | build
 	$(CC) -std=c11 $(WARN) -O2 $(shell pkg-config --cflags libpcre2-8) -o $@ $< \
 		$(shell pkg-config --libs libpcre2-8)
+
+# The corpus scorer: tools/parser_score.c linked against the modules, as
+# the tests are; the sanitized one for tests/e2e/test_corpus.c.
+build/parser-score: tools/parser_score.c $(OBJS)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(OBJS) $(LIBS)
+build/asan/parser-score: tools/parser_score.c $(ASAN_OBJS)
+	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $< $(ASAN_OBJS) $(LIBS)
+build/asan/test_corpus: build/asan/parser-score
+# Its unit test includes the .c (with its main() left out): compiled once,
+# through the test, not also linked beside it.
+build/asan/test_parser_score: tests/unit/test_parser_score.c tools/parser_score.c $(ASAN_OBJS)
+	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $< $(ASAN_OBJS) $(LIBS) -lcmocka
 
 # The sanitized binary the end-to-end tests run.
 build/asan/logdown: $(ASAN_OBJS) build/asan/cmd/main.o
@@ -127,6 +142,12 @@ check-all: $(UNIT_TESTS) $(E2E_TESTS) build/asan/logdown
 # (tools/bench.sh; BENCH_QUICK=1 for a quick run).
 bench: logdown build/gencorpus build/pcre-floor
 	BENCH_QUICK=$(BENCH_QUICK) bash tools/bench.sh
+
+# How well the built-in parsers read real published logs: facts right /
+# total and detection right / total, per kind and overall (-v in
+# SCORE_FLAGS lists every miss).
+parser-score: build/parser-score
+	build/parser-score $(SCORE_FLAGS) tests/corpus
 
 install: logdown
 	mkdir -p $(DESTDIR)$(PREFIX)/bin
