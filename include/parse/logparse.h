@@ -41,22 +41,28 @@
  *   series       name: pattern | {pattern, columns: [group names],
  *                types: {column: type}}: one row per match, the columns
  *                the named groups in group order unless listed
- *   tables       name: header-pattern | {header: pattern}: the table at
- *                the line that matches (or right after it): +---+ and
- *                | a | b | rows, box drawing (│ ┃ ║ ─ ┼ ...), Markdown, or
- *                columns aligned with spaces under a "--- ---" ruler.
- *                Columns are the header cells in snake_case().
+ *   tables       name: header-pattern | {header: pattern, types:
+ *                {column: type}}: the table at the line that matches (or
+ *                right after it): +---+ and | a | b | rows, box drawing
+ *                (│ ┃ ║ ─ ┼ ...), Markdown, or columns aligned with spaces
+ *                under a "--- ---" ruler.  Columns are the header cells in
+ *                snake_case(); a types name no column has is a warning.
+ *   number_style {decimal: ',', thousands: '.'}: every value is read in
+ *                that style (valuetype.h); a number only in the usual
+ *                style is a warning and stays text.
  *   derive       name: expression (expr.h), evaluated in order after the
  *                file is read, names resolving in the run being made
  *
- * Types: number reads as datum_from_text() does (the default types each
- * value that way); duration "01:49" (m:s) = 109, "1:02:03" = 3723,
- * "10.99s", "1:49.5", "1h 2m", "150 ms", "2 days, 1:02:03", seconds;
- * timestamp "2024-03-30 14:09:43,663", "2024-04-08T09:03:33.195878Z",
- * "Mon Apr  8 09:03:33 2024" give seconds since the epoch (UTC unless a
- * zone is written), "[09:01:59.258]" seconds since midnight: differences
- * are seconds.  A value that does not read as its type stays text, with
- * a warning.  Every value keeps its text as written and its line.
+ * Types (valuetype.h): number reads as datum_from_text() does (the
+ * default types each value that way), and a number followed by a unit
+ * ("12345 MiB": 12345); duration "01:49" (m:s) = 109, "1:02:03" = 3723,
+ * "1-02:03:04" (Slurm's d-h:m:s), "10.99s", "1h2m3.5s", "150 ms",
+ * "2 days, 1:02:03", seconds; timestamp "2024-03-30 14:09:43,663",
+ * "2024-04-08T09:03:33.195878Z", "Mon Apr  8 09:03:33 2024" give seconds
+ * since the epoch (UTC unless a zone is written), "[09:01:59.258]"
+ * seconds since midnight: differences are seconds.  A value that does
+ * not read as its type stays text, with a warning.  Every value keeps
+ * its text as written and its line.
  *
  * How a line is normalised before matching (CRLF, carriage-return
  * rewrites, MPI rank prefixes, Markdown indentation, invalid UTF-8) and

@@ -3,9 +3,14 @@
  * types a parser definition can ask for (logparse.h):
  *
  *   number     as datum_from_text() reads one (the default types each
- *              value that way);
+ *              value that way), or a number followed by a unit:
+ *              "12345 MiB", "87 %", "512.0ms", "3.2 GB/s", "1.5K" give
+ *              12345, 87, 512, 3.2, 1.5 (the number as written: no
+ *              unit is converted), the text keeping the unit;
  *   duration   "01:49" (m:s) = 109, "1:02:03" = 3723, "10.99s",
- *              "1:49.5", "1h 2m", "150 ms", "2 days, 1:02:03": seconds;
+ *              "1:49.5", "1h 2m", "1h2m3.5s", "150 ms", "41.7 us",
+ *              "2 days, 1:02:03", Slurm's "1-02:03:04" (d-h:m:s, also
+ *              "1-02:03" d-h:m and "1-02" d-h): seconds;
  *   timestamp  "2024-03-30 14:09:43,663", "2024-04-08T09:03:33.195878Z",
  *              "Mon Apr  8 09:03:33 2024" give seconds since the epoch
  *              (UTC unless a zone is written), "[09:01:59.258]" seconds
@@ -38,13 +43,54 @@ struct datum datum_from_text_only(const char *text, size_t len, long line);
  * allowed), into *out: false when it is not one.  Correctly rounded. */
 bool number_parse(const char *s, size_t n, double *out);
 
+/* How a parser's logs write numbers (its number_style): the decimal
+ * mark ('.' or ',') and the thousands separator (',', '.', ' ', '\''
+ * or 0 for none; never the decimal mark).  Without one (a NULL style)
+ * numbers read as number_parse() reads them. */
+struct numstyle {
+	char decimal;
+	char thousands;
+};
+
+/* The number in s[0..n) (no blanks around it) as written in style:
+ * an optional sign, digits grouped in threes by style->thousands (or
+ * not grouped), an optional fraction after style->decimal, an optional
+ * exponent and '%'; nan and inf.  "12.345" is 12345 and "0,87" is 0.87
+ * in {',', '.'}; "0.87" is not a number there.  A NULL style is
+ * number_parse(). */
+bool number_parse_style(const struct numstyle *style, const char *s, size_t n, double *out);
+
+/* "decimal ',', thousands '.'": the style for messages, in a static
+ * buffer. */
+const char *numstyle_describe(const struct numstyle *style);
+
 /* The type a parser's field or column asks for; VT_AUTO: none. */
 enum vtype { VT_AUTO, VT_NUMBER, VT_STRING, VT_DURATION, VT_TIMESTAMP };
 /* "auto", "number", ...: by enum vtype, NULL-terminated. */
 extern const char *const vtype_names[];
 
-/* The typed value of text as type says; false when it does not read as
- * that type (the datum is then the text typed as usual). */
-bool type_text(enum vtype type, const char *text, size_t len, long line, struct datum *out);
+/* What type_text() made of a text. */
+enum typed {
+	TYPED_OK,        /* as the type says (or missing) */
+	TYPED_NOT_TYPE,  /* not of the type: the datum is the text typed as usual */
+	TYPED_NOT_STYLE, /* a number, but not in the declared style: kept as text */
+};
+
+/* The typed value of text as type says, numbers read in style (NULL:
+ * none declared, the usual reading).  Without a style VT_AUTO never
+ * fails; with one, an untyped value that reads as a number only in the
+ * usual style ("0.87" where the decimal mark is ',') is
+ * TYPED_NOT_STYLE, never a silent misreading. */
+enum typed type_text(enum vtype type, const struct numstyle *style, const char *text, size_t len,
+		     long line, struct datum *out);
+
+/* Where the unit of a number's text starts, blanks before it
+ * included: "12345 MiB" of 12345 gives 5, "512.0ms" of 512 gives 5,
+ * "98.07%" of 98.07 gives 5.  len when the text is not a number
+ * followed by a unit, or when its number (read in any number style) is
+ * not num: "150 ms" typed as a duration (0.15 s) has no unit to show
+ * after 0.15, "1h" (3600) none either.  A format spec formats num and
+ * the unit follows (show.c). */
+size_t number_unit_at(const char *text, size_t len, double num);
 
 #endif

@@ -27,9 +27,20 @@ static void set_typed_field(struct scan *sc, const struct pfield *f, const char 
 			    const char *text, size_t len, long line)
 {
 	struct datum dt;
-	if (!type_text(f->type, text, len, line, &dt))
+	switch (type_text(f->type, parser_style(sc->p), text, len, line, &dt)) {
+	case TYPED_OK:
+		break;
+	case TYPED_NOT_TYPE:
 		log_diag(sc, false, line, "field '%s' is a %s, but '%.*s' is not one; kept as text",
 			 name, vtype_names[f->type], (int)dt.len, dt.text);
+		break;
+	case TYPED_NOT_STYLE:
+		log_diag(sc, false, line,
+			 "field '%s': '%.*s' is not a number in the parser's number_style (%s); "
+			 "kept as text",
+			 name, (int)dt.len, dt.text, numstyle_describe(&sc->p->style));
+		break;
+	}
 	run_set_field(sc->r, name, &dt);
 }
 
@@ -41,12 +52,18 @@ static bool finish_fields(struct scan *sc)
 		const struct pseries *ps = &sc->p->series[i];
 		const struct sstate *st = &sc->ss[i];
 		for (size_t j = 0; j < ps->ncols; j++)
-			if (st->warned[j])
+			if (st->warned[j] == TYPED_NOT_TYPE)
 				log_diag(sc, false, st->warn_line[j],
 					 "column '%s' of series '%s' is a %s, but '%s' is not one; kept "
 					 "as text",
 					 ps->cols[j], ps->name, vtype_names[ps->types[j]],
 					 st->warn_text[j]);
+			else if (st->warned[j] == TYPED_NOT_STYLE)
+				log_diag(sc, false, st->warn_line[j],
+					 "column '%s' of series '%s': '%s' is not a number in the "
+					 "parser's number_style (%s); kept as text",
+					 ps->cols[j], ps->name, st->warn_text[j],
+					 numstyle_describe(&sc->p->style));
 	}
 	bool complete = true;
 	for (size_t i = 0; i < sc->p->nfields; i++) {
@@ -62,7 +79,7 @@ static bool finish_fields(struct scan *sc)
 			set_typed_field(sc, f, f->name, buf_data(&fs->text), fs->text.len, fs->line);
 		} else if (f->def) {
 			struct datum dt;
-			type_text(f->type, f->def, f->def_len, 0, &dt);
+			type_text(f->type, parser_style(sc->p), f->def, f->def_len, 0, &dt);
 			run_set_field(sc->r, f->name, &dt);
 		} else {
 			/* Declared but not in this file: missing, shown as —. */

@@ -62,6 +62,11 @@ struct ptable {
 	char *name;
 	struct loc loc;
 	struct pattern header;
+	/* types: {column: type}; the columns are the header's cells, known
+	 * only once the header is read. */
+	char **type_cols;
+	enum vtype *types;
+	size_t ntypes;
 };
 
 struct pderive {
@@ -82,6 +87,8 @@ struct parser {
 	bool builtin;
 	bool keep_cr; /* cr: keep -- lines are not cut at carriage returns */
 	enum pformat format;
+	bool styled; /* number_style given: numbers are read in `style` */
+	struct numstyle style;
 	struct pattern *detect;
 	size_t ndetect;
 	char **exts;
@@ -108,6 +115,12 @@ struct parser_set {
 	struct broken_def *broken;
 	size_t nbroken;
 };
+
+/* The parser's number style, NULL when it declares none. */
+static inline const struct numstyle *parser_style(const struct parser *p)
+{
+	return p->styled ? &p->style : NULL;
+}
 
 /* The number of capture groups of pat. */
 uint32_t pattern_groups(const struct pattern *pat);

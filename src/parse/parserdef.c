@@ -544,12 +544,14 @@ static void load_table(struct def *df, const char *name, struct loc key_loc, con
 	t->name = xstrdup(name);
 	t->loc = key_loc;
 	char *what = xasprintf("table '%s'", name);
-	const struct value *pat = NULL;
+	const struct value *pat = NULL, *types = NULL;
 	if (v->kind == VALUE_MAP) {
-		static const char *const keys[] = {"header", NULL};
+		static const char *const keys[] = {"header", "types", NULL};
+		const struct value *got[2];
 		char *where = xasprintf("in %s", what);
-		map_keys(df, v, keys, &pat, where);
+		map_keys(df, v, keys, got, where);
 		free(where);
+		pat = got[0], types = got[1];
 		if (!pat) {
 			diag_error(df->d, v->loc, "%s has no header pattern", what);
 			df->ok = false;
@@ -559,6 +561,16 @@ static void load_table(struct def *df, const char *name, struct loc key_loc, con
 	}
 	if (pat)
 		pattern_compile(df, &t->header, pat, what);
+	/* The columns come from the log's header: a name that none has is
+	 * warned about when the table is read (scantable.c). */
+	if (types && want_map(df, types, "the types of a table")) {
+		t->type_cols = xcalloc(types->count + 1, sizeof *t->type_cols);
+		t->types = xcalloc(types->count + 1, sizeof *t->types);
+		for (size_t i = 0; i < types->count; i++) {
+			t->type_cols[t->ntypes] = xstrdup(types->keys[i]);
+			t->types[t->ntypes++] = want_type(df, types->items[i]);
+		}
+	}
 	free(what);
 }
 
@@ -625,6 +637,10 @@ static void parser_free(struct parser *p)
 	for (size_t i = 0; i < p->ntables; i++) {
 		free(p->tables[i].name);
 		pattern_free(&p->tables[i].header);
+		for (size_t j = 0; j < p->tables[i].ntypes; j++)
+			free(p->tables[i].type_cols[j]);
+		free(p->tables[i].type_cols);
+		free(p->tables[i].types);
 	}
 	free(p->tables);
 	for (size_t i = 0; i < p->nderives; i++) {
@@ -637,6 +653,71 @@ static void parser_free(struct parser *p)
 	free(p->file);
 	free(p->origin);
 	free(p);
+}
+
+/* number_style: {decimal: ',', thousands: '.'}: how the parser's logs
+ * write numbers (valuetype.h). */
+static void load_number_style(struct def *df, const struct value *v)
+{
+	if (v->kind != VALUE_MAP) {
+		diag_error(df->d, v->loc,
+			   "number_style is a map such as {decimal: ',', thousands: '.'}, not %s",
+			   value_kind_name(v->kind));
+		df->ok = false;
+		return;
+	}
+	static const char *const keys[] = {"decimal", "thousands", NULL};
+	const struct value *got[2];
+	map_keys(df, v, keys, got, "in number_style");
+	struct numstyle st = {'.', ','};
+	/* Marks of one character: a did-you-mean between them says little,
+	 * so the message lists them. */
+	static const char *const decimals[] = {".", ",", NULL};
+	static const char *const seps[] = {",", ".", " ", "'", "none", NULL};
+	if (got[0]) {
+		int i = word_index(got[0], decimals);
+		if (i >= 0) {
+			st.decimal = decimals[i][0];
+		} else {
+			diag_error(df->d, got[0]->loc,
+				   "the decimal mark is '.' or ',', not %s%s%s",
+				   got[0]->kind == VALUE_STRING ? "'" : "",
+				   got[0]->kind == VALUE_STRING ? got[0]->text
+								: value_kind_name(got[0]->kind),
+				   got[0]->kind == VALUE_STRING ? "'" : "");
+			df->ok = false;
+		}
+	}
+	/* A decimal comma groups thousands with '.' unless told. */
+	st.thousands = st.decimal == ',' ? '.' : ',';
+	if (got[1]) {
+		if (got[1]->kind == VALUE_NULL || (got[1]->kind == VALUE_STRING && got[1]->len == 0)) {
+			st.thousands = 0;
+		} else {
+			int i = word_index(got[1], seps);
+			if (i >= 0) {
+				st.thousands = seps[i][0] == 'n' ? 0 : seps[i][0];
+			} else {
+				diag_error(df->d, got[1]->loc,
+					   "the thousands separator is ',', '.', ' ', \"'\" or none, "
+					   "not %s%s%s",
+					   got[1]->kind == VALUE_STRING ? "'" : "",
+					   got[1]->kind == VALUE_STRING ? got[1]->text
+									: value_kind_name(got[1]->kind),
+					   got[1]->kind == VALUE_STRING ? "'" : "");
+				df->ok = false;
+			}
+			if (i >= 0 && st.thousands == st.decimal) {
+				diag_error(df->d, got[1]->loc,
+					   "the thousands separator '%c' is the decimal mark too: "
+					   "12%c345 would read two ways",
+					   st.thousands, st.thousands);
+				df->ok = false;
+			}
+		}
+	}
+	df->p->styled = true;
+	df->p->style = st;
 }
 
 /* The file's name without folders and extension. */
@@ -653,8 +734,9 @@ static char *file_stem(const char *path)
 static struct parser *parser_load(const char *file, const char *origin, const char *text,
 				  size_t len, bool builtin, struct diag *d, char **name)
 {
-	static const char *const keys[] = {"name",   "description", "detect", "extensions",
-					   "format", "cr",          "fields", "series",
+	static const char *const keys[] = {"name",   "description", "detect",
+					   "extensions", "format", "cr",
+					   "number_style", "fields", "series",
 					   "tables", "derive",      NULL};
 	struct parser *p = xcalloc(1, sizeof *p);
 	p->file = xstrdup(file);
@@ -682,6 +764,7 @@ static struct parser *parser_load(const char *file, const char *origin, const ch
 	}
 	const struct value *fields = NULL, *series = NULL, *tables = NULL, *derive = NULL;
 	bool have_exts = false;
+	struct loc style_loc = {0};
 	for (size_t i = 0; i < root->count; i++) {
 		const char *k = root->keys[i];
 		const struct value *v = root->items[i];
@@ -713,6 +796,9 @@ static struct parser *parser_load(const char *file, const char *origin, const ch
 		} else if (strcmp(k, "cr") == 0) {
 			static const char *const crs[] = {"last", "keep", NULL};
 			p->keep_cr = want_word(&df, v, "cr", crs) == 1;
+		} else if (strcmp(k, "number_style") == 0) {
+			style_loc = root->key_locs[i];
+			load_number_style(&df, v);
 		} else if (strcmp(k, "fields") == 0) {
 			if (v->kind != VALUE_NULL && want_map(&df, v, "fields"))
 				fields = v;
@@ -760,6 +846,13 @@ static struct parser *parser_load(const char *file, const char *origin, const ch
 					   p->tables[i].name);
 				df.ok = false;
 			}
+	if (p->format != FMT_TEXT && p->styled) {
+		diag_error(d, style_loc,
+			   "parser '%s' reads %s, whose numbers are read as the format writes "
+			   "them: number_style is for text logs",
+			   p->name, format_names[p->format]);
+		df.ok = false;
+	}
 	if (p->format != FMT_TEXT && (p->nfields || p->nseries || p->ntables)) {
 		diag_error(d, loc_line(p->file, 0),
 			   "parser '%s' reads %s: its fields and series come from the file's "

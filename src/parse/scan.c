@@ -363,8 +363,10 @@ size_t build_row(struct scan *sc, const uint32_t *w, const char *base)
 			st->cells[j] = datum_from_text_only(text, cell[1], line);
 			continue;
 		}
-		if (!type_text(ps->types[j], text, cell[1], line, &st->cells[j]) && !st->warned[j]) {
-			st->warned[j] = true;
+		enum typed t = type_text(ps->types[j], parser_style(sc->p), text, cell[1], line,
+					 &st->cells[j]);
+		if (t != TYPED_OK && !st->warned[j]) {
+			st->warned[j] = (unsigned char)t;
 			st->warn_line[j] = line;
 			st->warn_text[j] = xstrndup(st->cells[j].text, st->cells[j].len);
 		}
@@ -831,8 +833,10 @@ void scan_free(struct scan *sc)
 		buf_free(&sc->more.cells[i]);
 	free(sc->more.cells);
 	buf_free(&sc->more.joined);
-	for (size_t i = 0; sc->ts && i < sc->p->ntables; i++)
+	for (size_t i = 0; sc->ts && i < sc->p->ntables; i++) {
 		free(sc->ts[i].dd.v);
+		free(sc->ts[i].warned);
+	}
 	free(sc->fs);
 	free(sc->ss);
 	free(sc->ts);
@@ -840,6 +844,7 @@ void scan_free(struct scan *sc)
 	free(sc->cells);
 	free(sc->row);
 	free(sc->tc.ext);
+	free(sc->tc.types);
 	re_matcher_free(&sc->m);
 }
 

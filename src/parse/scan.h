@@ -70,7 +70,7 @@ struct sstate {
 	struct datum *cells; /* a row being built */
 	/* Per column, the first value that did not read as the column's
 	 * type, warned about once the file is read. */
-	bool *warned;
+	unsigned char *warned; /* enum typed: TYPED_OK, or why it was not */
 	long *warn_line;
 	char **warn_text;
 	const struct row_sink *sink; /* where its rows go, or NULL */
@@ -151,6 +151,9 @@ struct tstate {
 	struct dedup dd;
 	bool found;
 	bool clash_warned;
+	bool types_checked;     /* its types' column names, against its header */
+	unsigned char *warned;  /* per column: a value not of its type was warned about */
+	size_t nwarned;
 };
 
 enum act_kind { A_FIELD, A_SERIES, A_TABLE };
@@ -178,6 +181,9 @@ struct tcur {
 	size_t *ext;       /* a space-aligned table's column starts, from its ruler */
 	size_t next;
 	size_t ncols;
+	/* Per column, its type, when the table has types or the parser a
+	 * number_style (NULL otherwise: cells typed as usual). */
+	enum vtype *types;
 };
 
 /* A row of a series with `more`, kept until the lines after it that go

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
+
 #include "blank.h"
 #include "parse/structured.h"
 #include "parse/valuetype.h"
@@ -159,6 +161,71 @@ static void table_end(struct scan *sc)
 	free(sc->tc.ext);
 	sc->tc.ext = NULL;
 	sc->tc.next = 0;
+	free(sc->tc.types);
+	sc->tc.types = NULL;
+}
+
+/* The types of the table's columns, from its types: (a name no
+ * column has is warned about once). */
+static void table_types(struct scan *sc, const struct ptable *pt, struct tstate *ts, char **cols,
+			size_t ncols, long line)
+{
+	sc->tc.types = xrealloc(sc->tc.types, (ncols + 1) * sizeof *sc->tc.types);
+	for (size_t j = 0; j < ncols; j++)
+		sc->tc.types[j] = VT_AUTO;
+	for (size_t k = 0; k < pt->ntypes; k++) {
+		size_t j = 0;
+		while (j < ncols && strcmp(cols[j], pt->type_cols[k]) != 0)
+			j++;
+		if (j < ncols) {
+			sc->tc.types[j] = pt->types[k];
+		} else if (!ts->types_checked) {
+			const char *close = closest_name(pt->type_cols[k], (const char *const *)cols);
+			if (close)
+				log_diag(sc, false, line,
+					 "table '%s' has no column '%s' to type (did you mean '%s'?)",
+					 pt->name, pt->type_cols[k], close);
+			else {
+				struct buf b = BUF_INIT;
+				buf_put_names(&b, (const char *const *)cols);
+				log_diag(sc, false, line,
+					 "table '%s' has no column '%s' to type (its columns: %s)",
+					 pt->name, pt->type_cols[k], buf_data(&b));
+				buf_free(&b);
+			}
+		}
+	}
+	ts->types_checked = true;
+	if (ts->nwarned < ncols) {
+		ts->warned = xrealloc(ts->warned, ncols);
+		memset(ts->warned + ts->nwarned, 0, ncols - ts->nwarned);
+		ts->nwarned = ncols;
+	}
+}
+
+/* One cell of a typed table (see table_types()), warned about once a
+ * column when it is not of its type. */
+static void table_cell(struct scan *sc, size_t j, const struct span *cell, long line,
+		       struct datum *out)
+{
+	const struct ptable *pt = &sc->p->tables[sc->tc.table];
+	struct tstate *ts = &sc->ts[sc->tc.table];
+	enum vtype type = sc->tc.types[j];
+	enum typed t = type_text(type, parser_style(sc->p), cell->p, cell->len, line, out);
+	if (t == TYPED_OK || ts->warned[j])
+		return;
+	ts->warned[j] = 1;
+	/* The column's name, as the series has it. */
+	const char *col = series_column(ts->s, j);
+	if (t == TYPED_NOT_TYPE)
+		log_diag(sc, false, line,
+			 "column '%s' of table '%s' is a %s, but '%.*s' is not one; kept as text",
+			 col, pt->name, vtype_names[type], (int)out->len, out->text);
+	else
+		log_diag(sc, false, line,
+			 "column '%s' of table '%s': '%.*s' is not a number in the parser's "
+			 "number_style (%s); kept as text",
+			 col, pt->name, (int)out->len, out->text, numstyle_describe(&sc->p->style));
 }
 
 /* Starts the table's columns from the header cells in sc->cells. */
@@ -206,6 +273,8 @@ static void table_header(struct scan *sc, size_t ncells, enum table_mode mode, l
 		sc->tc.after_header = mode == TM_SPACE;
 		sc->hits++;
 	}
+	if (s && (pt->ntypes || sc->p->styled))
+		table_types(sc, pt, ts, cols, ncells, line);
 	for (size_t j = 0; j < ncells; j++)
 		free(cols[j]);
 	free(cols);
@@ -217,9 +286,18 @@ static void table_row(struct scan *sc, size_t ncells, const struct line *ln, lon
 	size_t ncols = sc->tc.ncols;
 	struct datum *cells = row_scratch(sc, ncols ? ncols : 1);
 	/* Short rows are padded with missing cells, long ones cut. */
-	for (size_t j = 0; j < ncols; j++)
-		cells[j] = j < ncells ? datum_from_text(sc->cells[j].p, sc->cells[j].len, line)
-				      : datum_from_text(ln->p, 0, line);
+	if (!sc->tc.types) {
+		for (size_t j = 0; j < ncols; j++)
+			cells[j] = j < ncells ? datum_from_text(sc->cells[j].p, sc->cells[j].len, line)
+					      : datum_from_text(ln->p, 0, line);
+	} else {
+		for (size_t j = 0; j < ncols; j++) {
+			if (j < ncells)
+				table_cell(sc, j, &sc->cells[j], line, &cells[j]);
+			else
+				cells[j] = datum_from_text(ln->p, 0, line);
+		}
+	}
 	add_row(ts->s, &ts->dd, cells, ln->ranked, ln->rank, line);
 	sc->hits++;
 }

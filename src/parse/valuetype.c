@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -218,6 +219,125 @@ struct datum datum_from_text(const char *text, size_t len, long line)
 	return d;
 }
 
+/* Number styles and units. */
+
+bool number_parse_style(const struct numstyle *style, const char *s, size_t n, double *out)
+{
+	if (!style)
+		return number_parse(s, n, out);
+	/* The number rewritten as number_parse() reads it: separators
+	 * dropped once checked, the decimal mark a '.'. */
+	char small[64], *copy = n < sizeof small ? small : xmalloc(n + 1);
+	size_t i = 0, k = 0;
+	bool ok = false;
+	if (i < n && (s[i] == '+' || s[i] == '-'))
+		copy[k++] = s[i++];
+	if (i < n && !is_digit(s[i]) && s[i] != style->decimal) {
+		/* nan, inf: no separators to read */
+		ok = number_parse(s, n, out);
+		goto out;
+	}
+	size_t digits = 0, group = 0;
+	bool grouped = false;
+	for (; i < n; i++) {
+		char c = s[i];
+		if (is_digit(c)) {
+			copy[k++] = c;
+			digits++;
+			group++;
+		} else if (style->thousands && c == style->thousands) {
+			/* "12.345.678": a first group of 1 to 3 digits, then
+			 * groups of exactly 3. */
+			if (digits == 0 || (grouped ? group != 3 : group > 3))
+				goto out;
+			grouped = true;
+			group = 0;
+		} else {
+			break;
+		}
+	}
+	if (grouped && group != 3)
+		goto out;
+	if (i < n && s[i] == style->decimal) {
+		copy[k++] = '.';
+		for (i++; i < n && is_digit(s[i]); i++, digits++)
+			copy[k++] = s[i];
+	}
+	if (digits == 0)
+		goto out;
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		copy[k++] = s[i++];
+		if (i < n && (s[i] == '+' || s[i] == '-'))
+			copy[k++] = s[i++];
+		while (i < n && is_digit(s[i]))
+			copy[k++] = s[i++];
+	}
+	if (i < n && s[i] == '%' && i + 1 == n)
+		i++;
+	if (i != n)
+		goto out;
+	ok = number_parse(copy, k, out);
+out:
+	if (copy != small)
+		free(copy);
+	return ok;
+}
+
+const char *numstyle_describe(const struct numstyle *style)
+{
+	static char text[64];
+	if (!style->thousands)
+		snprintf(text, sizeof text, "decimal '%c', no thousands separator", style->decimal);
+	else
+		snprintf(text, sizeof text, "decimal '%c', thousands '%c'", style->decimal,
+			 style->thousands);
+	return text;
+}
+
+/* A unit's bytes: letters, '%', '/', and any non-ASCII character (µ,
+ * °, ²).  Not digits: "12x34" is no number with a unit. */
+static bool is_unit_byte(char c)
+{
+	unsigned char u = (unsigned char)c;
+	return (unsigned)((u | 0x20) - 'a') < 26 || c == '%' || c == '/' || u >= 0x80;
+}
+
+/* A number followed by a unit ("12345 MiB", "512.0ms", "3.2 GB/s"):
+ * true with *num_end the end of the number (the blanks after it not
+ * included).  Only the shape is checked here, not the number. */
+static bool unit_split(const char *s, size_t n, size_t *num_end)
+{
+	size_t u = n;
+	while (u > 0 && is_unit_byte(s[u - 1]))
+		u--;
+	if (u == n || u == 0 || s[u] == '/')
+		return false;
+	while (u > 0 && is_blank(s[u - 1]))
+		u--;
+	if (u == 0 || !(is_digit(s[u - 1]) || s[u - 1] == '.' || s[u - 1] == ','))
+		return false;
+	*num_end = u;
+	return true;
+}
+
+size_t number_unit_at(const char *text, size_t len, double num)
+{
+	size_t end;
+	if (!text || !unit_split(text, len, &end))
+		return len;
+	/* The style the value was read in is the parser's: any style that
+	 * gives num back will do. */
+	static const struct numstyle styles[] = {
+		{'.', ','}, {',', '.'}, {',', 0}, {',', ' '}, {'.', ' '}, {'.', '\''}, {',', '\''},
+	};
+	for (size_t i = 0; i < ARRAY_LEN(styles); i++) {
+		double v;
+		if (number_parse_style(&styles[i], text, end, &v) && v == num)
+			return end;
+	}
+	return len;
+}
+
 /* Durations and timestamps. */
 
 static bool digits_at(const char *s, size_t n, size_t *i, int min, int max, long *out)
@@ -267,9 +387,38 @@ static bool unit_seconds(const char *u, size_t n, double *mult)
 	return false;
 }
 
+/* Slurm's "1-02:03:04" (d-h:m:s), "1-02:03" (d-h:m), "1-02" (d-h). */
+static bool slurm_days(const char *s, size_t n, double *out)
+{
+	size_t i = 0;
+	long days, h, m = 0, sec = 0;
+	if (!digits_at(s, n, &i, 1, 9, &days) || i >= n || s[i] != '-')
+		return false;
+	i++;
+	if (!digits_at(s, n, &i, 1, 2, &h))
+		return false;
+	double frac = 0;
+	if (i < n && s[i] == ':') {
+		i++;
+		if (!digits_at(s, n, &i, 2, 2, &m))
+			return false;
+		if (i < n && s[i] == ':') {
+			i++;
+			if (!digits_at(s, n, &i, 2, 2, &sec))
+				return false;
+			frac = fraction_at(s, n, &i);
+		}
+	}
+	if (i != n || h > 23 || m > 59 || sec > 60)
+		return false;
+	*out = (double)days * 86400 + h * 3600.0 + m * 60.0 + (double)sec + frac;
+	return true;
+}
+
 /* "01:49" (m:s), "1:02:03" (h:m:s), "1:49.5", "2 days, 1:02:03",
- * "10.99s", "1h 2m 3.5s", "150 ms", or a plain number of seconds. */
-static bool parse_duration(const char *s, size_t n, double *out)
+ * "1-02:03:04", "10.99s", "1h 2m 3.5s", "1h2m3.5s", "150 ms", or a
+ * plain number of seconds; numbers read in style (NULL: the usual). */
+static bool parse_duration(const struct numstyle *style, const char *s, size_t n, double *out)
 {
 	trim(&s, &n);
 	if (!n)
@@ -280,10 +429,13 @@ static bool parse_duration(const char *s, size_t n, double *out)
 		s++, n--;
 	}
 	double plain;
-	if (number_parse(s, n, &plain)) {
+	if (number_parse_style(style, s, n, &plain) || slurm_days(s, n, &plain)) {
 		*out = sign * plain;
 		return true;
 	}
+	/* The marks a number of a number-unit pair may hold ("1,5 s"). */
+	char mark1 = style ? style->decimal : '.';
+	char mark2 = style && style->thousands && style->thousands != ' ' ? style->thousands : mark1;
 	double total = 0;
 	size_t i = 0;
 	/* Python's timedelta: "2 days, 1:02:03". */
@@ -337,10 +489,10 @@ static bool parse_duration(const char *s, size_t n, double *out)
 	bool any = false;
 	while (i < n) {
 		size_t a = i;
-		while (i < n && (isdigit((unsigned char)s[i]) || s[i] == '.'))
+		while (i < n && (isdigit((unsigned char)s[i]) || s[i] == mark1 || s[i] == mark2))
 			i++;
 		double v;
-		if (i == a || !number_parse(s + a, i - a, &v))
+		if (i == a || !number_parse_style(style, s + a, i - a, &v))
 			return false;
 		while (i < n && s[i] == ' ')
 			i++;
@@ -503,30 +655,58 @@ static bool parse_timestamp(const char *s, size_t n, double *out)
 	return true;
 }
 
-/* The typed value of text as type says; false when it does not read as
- * that type (the datum is then the text typed as usual). */
-bool type_text(enum vtype type, const char *text, size_t len, long line, struct datum *out)
+/* The typed value of text as type says (valuetype.h). */
+enum typed type_text(enum vtype type, const struct numstyle *style, const char *text, size_t len,
+		     long line, struct datum *out)
 {
-	*out = datum_from_text(text, len, line);
+	double usual;
+	if (!style) {
+		*out = datum_from_text(text, len, line);
+	} else {
+		*out = datum_from_text_only(text, len, line);
+		if (out->kind == DATUM_STRING &&
+		    number_parse_style(style, out->text, out->len, &out->num))
+			out->kind = DATUM_NUMBER;
+	}
 	switch (type) {
 	case VT_AUTO:
-		return true;
-	case VT_NUMBER:
-		return out->kind != DATUM_STRING;
+		/* A number only in the usual style: never read silently. */
+		if (style && out->kind == DATUM_STRING && number_parse(out->text, out->len, &usual))
+			return TYPED_NOT_STYLE;
+		return TYPED_OK;
+	case VT_NUMBER: {
+		if (out->kind != DATUM_STRING)
+			return TYPED_OK;
+		size_t end;
+		if (unit_split(out->text, out->len, &end)) {
+			if (number_parse_style(style, out->text, end, &out->num)) {
+				out->kind = DATUM_NUMBER;
+				return TYPED_OK;
+			}
+			if (style && number_parse(out->text, end, &usual))
+				return TYPED_NOT_STYLE;
+		}
+		if (style && number_parse(out->text, out->len, &usual))
+			return TYPED_NOT_STYLE;
+		return TYPED_NOT_TYPE;
+	}
 	case VT_STRING:
 		if (out->kind == DATUM_NUMBER)
 			out->kind = DATUM_STRING;
-		return true;
+		return TYPED_OK;
 	case VT_DURATION:
 	case VT_TIMESTAMP:
 		if (out->kind == DATUM_MISSING)
-			return true;
-		if (type == VT_DURATION ? parse_duration(out->text, out->len, &out->num)
+			return TYPED_OK;
+		if (type == VT_DURATION ? parse_duration(style, out->text, out->len, &out->num)
 					: parse_timestamp(out->text, out->len, &out->num)) {
 			out->kind = DATUM_NUMBER;
-			return true;
+			return TYPED_OK;
 		}
-		return false;
+		if (type == VT_DURATION && style && parse_duration(NULL, out->text, out->len, &usual))
+			return TYPED_NOT_STYLE;
+		/* The text typed as usual (in style), as the warning says. */
+		return TYPED_NOT_TYPE;
 	}
-	return true;
+	return TYPED_OK;
 }

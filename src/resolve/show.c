@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "expr/expr.h"
+#include "parse/valuetype.h"
 #include "resolve/format.h"
 #include "resolve/provenance.h"
 #include "data/run.h"
@@ -37,9 +38,15 @@ void show_split_spec(const char *s, size_t n, size_t *expr_len, size_t *spec_off
 
 void show_text(struct buf *text, const struct eval *v, const struct format *fmt)
 {
-	if (v->kind == EVAL_NUMBER && fmt)
+	if (v->kind == EVAL_NUMBER && fmt) {
 		format_number(text, v->num, fmt);
-	else if (v->text)
+		/* A number written with its unit keeps it after the formatted
+		 * number ("12345 MiB" :,.0f is "12,345 MiB"); '%' makes its own. */
+		if (v->text && fmt->type != '%') {
+			size_t at = number_unit_at(v->text, v->len, v->num);
+			buf_put(text, v->text + at, v->len - at);
+		}
+	} else if (v->text)
 		buf_put(text, v->text, v->len);
 	else if (v->kind == EVAL_NUMBER)
 		number_put_short(text, v->num);

@@ -451,6 +451,298 @@ static void a_column_not_of_its_type_is_warned_once(void **state)
 	cap_close(&c);
 }
 
+/* Runs the definition over a log written from text; the run, the
+ * diagnostics in c (closed by the caller), the log at *path. */
+static struct run *run_text(struct capture *c, struct parser_set **set, const char *yaml,
+			    const char *text, char **dir, char **path)
+{
+	*dir = make_tmpdir();
+	*path = path_join(*dir, "p.log");
+	write_file(*path, text, strlen(text));
+	return run_def(c, set, yaml, *path);
+}
+
+static void done_text(struct capture *c, struct parser_set *set, struct run *r, char *dir,
+		      char *path)
+{
+	run_free(r);
+	parsers_free(set);
+	cap_close(c);
+	free(path);
+	drop_tmpdir(dir);
+}
+
+static void assert_num(const struct datum *d, double want)
+{
+	assert_non_null(d);
+	assert_int_equal(d->kind, DATUM_NUMBER);
+	if (fabs(d->num - want) > 1e-9 * fmax(1, fabs(want)))
+		fail_msg("%.17g, wanted %.17g", d->num, want);
+}
+
+/* perf stat under a German locale. */
+static const char perf_de_log[] =
+	" Performance counter stats for './train':\n"
+	"\n"
+	"         12.345,67 msec task-clock                #    0,987 CPUs utilized\n"
+	"             1.234      context-switches          #    0,100 K/sec\n"
+	"     3.456.789.012      cycles                    #    2,800 GHz\n"
+	"     2.345.678.901      instructions              #    0,68  insn per cycle\n"
+	"\n"
+	"       1,250000000 seconds time elapsed\n";
+
+static const char perf_de_def[] =
+	"name: perf-de\n"
+	"number_style: {decimal: ',', thousands: '.'}\n"
+	"fields:\n"
+	"  task_clock: { pattern: '^(\\S+ msec) task-clock', type: number }\n"
+	"  switches: '^(\\S+)\\s+context-switches'\n"
+	"  cycles: '^(\\S+)\\s+cycles'\n"
+	"  ipc: '#\\s+(\\S+)\\s+insn per cycle'\n"
+	"  utilized: '#\\s+(\\S+) CPUs utilized'\n"
+	"  elapsed: { pattern: '^(\\S+ seconds) time elapsed', type: duration }\n";
+
+static void number_style_reads_perf_stat_under_a_german_locale(void **state)
+{
+	(void)state;
+	struct capture c;
+	struct parser_set *set;
+	char *dir, *path;
+	struct run *r = run_text(&c, &set, perf_de_def, perf_de_log, &dir, &path);
+	assert_non_null(r);
+	assert_num(run_field(r, "task_clock"), 12345.67);
+	assert_text(run_field(r, "task_clock"), "12.345,67 msec");
+	assert_num(run_field(r, "switches"), 1234);
+	assert_num(run_field(r, "cycles"), 3456789012.0);
+	assert_text(run_field(r, "cycles"), "3.456.789.012");
+	assert_num(run_field(r, "ipc"), 0.68);
+	assert_num(run_field(r, "utilized"), 0.987);
+	assert_num(run_field(r, "elapsed"), 1.25);
+	assert_int_equal(run_field(r, "elapsed")->line, 8);
+	assert_string_equal(cap_text(&c), "");
+	done_text(&c, set, r, dir, path);
+}
+
+static void a_number_not_in_the_number_style_is_a_warning(void **state)
+{
+	(void)state;
+	static const char def[] =
+		"name: d\n"
+		"number_style: {decimal: ','}\n"
+		"fields:\n"
+		"  ipc: '(\\S+) insn per cycle'\n"
+		"  ghz: { pattern: '(\\S+ GHz)', type: number }\n"
+		"series:\n"
+		"  steps: 'step (?<step>\\d+) loss (?<loss>\\S+)'\n";
+	static const char log[] = "0.68 insn per cycle\n"
+				  "2,800 GHz\n"
+				  "step 1 loss 0,5\n"
+				  "step 2 loss 0.25\n"
+				  "step 3 loss 0.125\n";
+	struct capture c;
+	struct parser_set *set;
+	char *dir, *path;
+	struct run *r = run_text(&c, &set, def, log, &dir, &path);
+	assert_non_null(r);
+	/* Kept as text, never read as 68 nor as 0.68. */
+	assert_int_equal(run_field(r, "ipc")->kind, DATUM_STRING);
+	assert_text(run_field(r, "ipc"), "0.68");
+	assert_num(run_field(r, "ghz"), 2.8);
+	const struct series *t = run_series(r, "steps");
+	assert_true(cell_num(t, 0, "loss") == 0.5);
+	struct datum d;
+	series_cell(t, 1, 1, &d);
+	assert_int_equal(d.kind, DATUM_STRING);
+	char *want = xasprintf(
+		"%s:4: warning: column 'loss' of series 'steps': '0.25' is not a number in the "
+		"parser's number_style (decimal ',', thousands '.'); kept as text\n"
+		"    4 | step 2 loss 0.25\n"
+		"%s:1: warning: field 'ipc': '0.68' is not a number in the parser's number_style "
+		"(decimal ',', thousands '.'); kept as text\n"
+		"    1 | 0.68 insn per cycle\n",
+		path, path);
+	assert_string_equal(cap_text(&c), want);
+	free(want);
+	done_text(&c, set, r, dir, path);
+}
+
+static void number_style_is_checked_at_its_place(void **state)
+{
+	(void)state;
+	expect_def_errors("number_style: {decimal: ',', thousand: '.'}\n",
+			  "p.yaml:1:30: error: unknown key 'thousand' in number_style (did you "
+			  "mean 'thousands'?)\n"
+			  "    1 | number_style: {decimal: ',', thousand: '.'}\n"
+			  "      |                              ^~~~~~~~\n");
+	expect_def_errors("number_style: {decimal: ';'}\n",
+			  "p.yaml:1:25: error: the decimal mark is '.' or ',', not ';'\n"
+			  "    1 | number_style: {decimal: ';'}\n"
+			  "      |                         ^~~\n");
+	expect_def_errors("number_style: {decimal: ',', thousands: ','}\n",
+			  "p.yaml:1:41: error: the thousands separator ',' is the decimal mark "
+			  "too: 12,345 would read two ways\n"
+			  "    1 | number_style: {decimal: ',', thousands: ','}\n"
+			  "      |                                         ^~~\n");
+	expect_def_errors("number_style: {thousands: _}\n",
+			  "p.yaml:1:27: error: the thousands separator is ',', '.', ' ', \"'\" or "
+			  "none, not '_'\n"
+			  "    1 | number_style: {thousands: _}\n"
+			  "      |                           ^\n");
+	expect_def_errors("number_style: de\n",
+			  "p.yaml:1:15: error: number_style is a map such as {decimal: ',', "
+			  "thousands: '.'}, not a string\n"
+			  "    1 | number_style: de\n"
+			  "      |               ^~\n");
+	expect_def_errors("format: csv\n"
+			  "number_style: {decimal: ','}\n",
+			  "p.yaml:2:1: error: parser 'p' reads csv, whose numbers are read as the "
+			  "format writes them: number_style is for text logs\n"
+			  "    2 | number_style: {decimal: ','}\n"
+			  "      | ^~~~~~~~~~~~\n");
+}
+
+static void numbers_with_units_keep_their_text(void **state)
+{
+	(void)state;
+	static const char def[] =
+		"name: d\n"
+		"fields:\n"
+		"  used: { pattern: 'used: (.*)', type: number }\n"
+		"  power: { pattern: 'power: (.*)', type: number }\n"
+		"  plain: 'used: (.*)'\n"
+		"series:\n"
+		"  bw:\n"
+		"    pattern: 'size (?<size>\\S+) bw (?<bw>.*)'\n"
+		"    types: { bw: number }\n";
+	static const char log[] = "used: 12345 MiB\n"
+				  "power: 300.5 W\n"
+				  "size 1.5K bw 3.2 GB/s\n"
+				  "size 2K bw 512.0ms\n"
+				  "size 3K bw fast\n";
+	struct capture c;
+	struct parser_set *set;
+	char *dir, *path;
+	struct run *r = run_text(&c, &set, def, log, &dir, &path);
+	assert_non_null(r);
+	assert_num(run_field(r, "used"), 12345);
+	assert_text(run_field(r, "used"), "12345 MiB");
+	assert_num(run_field(r, "power"), 300.5);
+	/* Untyped, a number with a unit is text as before. */
+	assert_int_equal(run_field(r, "plain")->kind, DATUM_STRING);
+	const struct series *t = run_series(r, "bw");
+	assert_true(cell_num(t, 0, "bw") == 3.2);
+	assert_cell(t, 0, "bw", "3.2 GB/s");
+	assert_true(cell_num(t, 1, "bw") == 512);
+	assert_cell(t, 0, "size", "1.5K");
+	char *want = xasprintf("%s:5: warning: column 'bw' of series 'bw' is a number, but "
+			       "'fast' is not one; kept as text\n"
+			       "    5 | size 3K bw fast\n",
+			       path);
+	assert_string_equal(cap_text(&c), want);
+	free(want);
+	done_text(&c, set, r, dir, path);
+}
+
+static void a_bad_duration_is_a_warning(void **state)
+{
+	(void)state;
+	static const char def[] = "name: d\n"
+				  "fields:\n"
+				  "  elapsed: { pattern: 'Elapsed=(\\S+)', type: duration }\n";
+	struct capture c;
+	struct parser_set *set;
+	char *dir, *path;
+	struct run *r = run_text(&c, &set, def, "JobId=7 Elapsed=1-25:00:00\n", &dir, &path);
+	assert_non_null(r);
+	assert_int_equal(run_field(r, "elapsed")->kind, DATUM_STRING);
+	char *want = xasprintf("%s:1: warning: field 'elapsed' is a duration, but '1-25:00:00' "
+			       "is not one; kept as text\n"
+			       "    1 | JobId=7 Elapsed=1-25:00:00\n",
+			       path);
+	assert_string_equal(cap_text(&c), want);
+	free(want);
+	done_text(&c, set, r, dir, path);
+	r = run_text(&c, &set, def, "JobId=7 Elapsed=1-02:03:04\n", &dir, &path);
+	assert_num(run_field(r, "elapsed"), 93784);
+	assert_text(run_field(r, "elapsed"), "1-02:03:04");
+	assert_string_equal(cap_text(&c), "");
+	done_text(&c, set, r, dir, path);
+}
+
+static const char gpu_table_log[] =
+	"GPU memory\n"
+	"| gpu | memory used | power | state |\n"
+	"|-----|-------------|-------|-------|\n"
+	"| 0   | 12345 MiB   | 300 W | ok    |\n"
+	"| 1   | 2048 MiB    | n/a   | 7     |\n"
+	"| 2   | lots        | 250 W | ok    |\n";
+
+static void table_types_type_its_columns(void **state)
+{
+	(void)state;
+	static const char def[] = "name: d\n"
+				  "tables:\n"
+				  "  gpus:\n"
+				  "    header: '^GPU memory'\n"
+				  "    types: { memory_used: number, power: number, state: string }\n";
+	struct capture c;
+	struct parser_set *set;
+	char *dir, *path;
+	struct run *r = run_text(&c, &set, def, gpu_table_log, &dir, &path);
+	assert_non_null(r);
+	const struct series *t = run_series(r, "gpus");
+	assert_int_equal(series_row_count(t), 3);
+	assert_true(cell_num(t, 0, "memory_used") == 12345);
+	assert_cell(t, 0, "memory_used", "12345 MiB");
+	assert_true(cell_num(t, 1, "memory_used") == 2048);
+	assert_true(cell_num(t, 0, "power") == 300);
+	struct datum d;
+	series_cell(t, 1, 2, &d);
+	assert_int_equal(d.kind, DATUM_MISSING);
+	series_cell(t, 1, 3, &d);
+	assert_int_equal(d.kind, DATUM_STRING); /* "7", typed as a string */
+	series_cell(t, 2, 1, &d);
+	assert_int_equal(d.kind, DATUM_STRING);
+	char *want = xasprintf("%s:6: warning: column 'memory_used' of table 'gpus' is a number, "
+			       "but 'lots' is not one; kept as text\n"
+			       "    6 | | 2   | lots        | 250 W | ok    |\n",
+			       path);
+	assert_string_equal(cap_text(&c), want);
+	free(want);
+	done_text(&c, set, r, dir, path);
+}
+
+static void table_types_name_a_missing_column_once(void **state)
+{
+	(void)state;
+	static const char def[] = "name: d\n"
+				  "tables:\n"
+				  "  gpus: { header: '^GPU memory', types: { memory: number } }\n";
+	struct capture c;
+	struct parser_set *set;
+	char *dir, *path;
+	struct run *r = run_text(&c, &set, def, gpu_table_log, &dir, &path);
+	assert_non_null(r);
+	char *want = xasprintf("%s:2: warning: table 'gpus' has no column 'memory' to type (its "
+			       "columns: gpu, memory_used, power, state)\n"
+			       "    2 | | gpu | memory used | power | state |\n",
+			       path);
+	assert_string_equal(cap_text(&c), want);
+	free(want);
+	done_text(&c, set, r, dir, path);
+	expect_def_errors("tables:\n"
+			  "  gpus: { header: '^GPU', types: { memory: numbr } }\n",
+			  "p.yaml:2:44: error: unknown type 'numbr' (did you mean 'number'?)\n"
+			  "    2 |   gpus: { header: '^GPU', types: { memory: numbr } }\n"
+			  "      |                                            ^~~~~\n");
+	expect_def_errors("tables:\n"
+			  "  gpus: { header: '^GPU', typs: { memory: number } }\n",
+			  "p.yaml:2:27: error: unknown key 'typs' in table 'gpus' (did you mean "
+			  "'types'?)\n"
+			  "    2 |   gpus: { header: '^GPU', typs: { memory: number } }\n"
+			  "      |                           ^~~~\n");
+}
+
 static void table_and_series_of_one_name_is_an_error(void **state)
 {
 	(void)state;
@@ -1430,6 +1722,13 @@ int main(void)
 		cmocka_unit_test(project_parser_beats_builtin),
 		cmocka_unit_test(content_claim_beats_extension_claim),
 		cmocka_unit_test(json_parser_reads_structured_results),
+		cmocka_unit_test(number_style_reads_perf_stat_under_a_german_locale),
+		cmocka_unit_test(a_number_not_in_the_number_style_is_a_warning),
+		cmocka_unit_test(number_style_is_checked_at_its_place),
+		cmocka_unit_test(numbers_with_units_keep_their_text),
+		cmocka_unit_test(a_bad_duration_is_a_warning),
+		cmocka_unit_test(table_types_type_its_columns),
+		cmocka_unit_test(table_types_name_a_missing_column_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, drop_leftovers);
 }

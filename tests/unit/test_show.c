@@ -85,6 +85,47 @@ static void text_formats_only_numbers(void **state)
 	buf_free(&b);
 }
 
+/* The text of a number as show_text() gives it with spec (NULL: none). */
+static void expect_shown(const char *text, double num, const char *spec, const char *want)
+{
+	struct format f;
+	if (spec)
+		assert_true(format_parse(spec, strlen(spec), (struct loc){0}, &f, NULL));
+	struct eval v = {.kind = EVAL_NUMBER, .num = num, .text = text,
+			 .len = text ? strlen(text) : 0};
+	struct buf b = BUF_INIT;
+	show_text(&b, &v, spec ? &f : NULL);
+	assert_string_equal(buf_data(&b), want);
+	buf_free(&b);
+}
+
+static void a_formatted_number_keeps_its_unit(void **state)
+{
+	(void)state;
+	expect_shown("12345 MiB", 12345, NULL, "12345 MiB");
+	expect_shown("12345 MiB", 12345, ",.0f", "12,345 MiB");
+	expect_shown("512.0ms", 512, ".0f", "512ms");
+	expect_shown("3.2 GB/s", 3.2, ".2f", "3.20 GB/s");
+	expect_shown("87 %", 87, "d", "87 %");
+	expect_shown("98.07%", 98.07, ".1f", "98.1%");
+	/* Read in a declared number style: the number is shown as the spec
+	 * says, the unit as written. */
+	expect_shown("12.345,67 msec", 12345.67, ",.1f", "12,345.7 msec");
+}
+
+static void a_number_without_its_own_unit_shows_none(void **state)
+{
+	(void)state;
+	/* '%' makes its own sign. */
+	expect_shown("98.07%", 98.07, ".1%", "9807.0%");
+	/* A duration is seconds: "150 ms" is 0.15 s, "1h" 3600 s. */
+	expect_shown("150 ms", 0.15, ".2f", "0.15");
+	expect_shown("1h", 3600, "d", "3600");
+	expect_shown("1-02:03:04", 93784, "d", "93784");
+	/* A computed value has no text, so no unit. */
+	expect_shown(NULL, 24690, ",d", "24,690");
+}
+
 static void piece_of_a_computed_value_names_its_inputs_below_the_project(void **state)
 {
 	(void)state;
@@ -139,6 +180,8 @@ int main(void)
 		cmocka_unit_test(split_spec_leaves_a_colon_inside_quotes),
 		cmocka_unit_test(split_spec_reads_an_escaped_quote_as_part_of_the_string),
 		cmocka_unit_test(text_formats_only_numbers),
+		cmocka_unit_test(a_formatted_number_keeps_its_unit),
+		cmocka_unit_test(a_number_without_its_own_unit_shows_none),
 		cmocka_unit_test(piece_of_a_computed_value_names_its_inputs_below_the_project),
 		cmocka_unit_test(piece_of_a_missing_value_is_the_dash),
 		cmocka_unit_test(piece_of_a_boolean_says_so),
