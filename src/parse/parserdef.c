@@ -8,6 +8,7 @@
  * earlier one, and remembers the definitions that did not load. */
 #include "parser.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -121,6 +122,108 @@ static bool pattern_compile(struct def *df, struct pattern *pat, const struct va
 
 	buf_free(&lit);
 	return true;
+}
+
+/* The length of an atom at s that only matches a blank (' ', '\t',
+ * '\s', '\h', '\x20', '[ \t]', '[[:space:]]', ...), or 0. */
+static size_t blank_atom(const char *s, const char *end)
+{
+	if (s < end && (*s == ' ' || *s == '\t'))
+		return 1;
+	if (end - s >= 2 && s[0] == '\\' && strchr("sht", s[1]))
+		return 2;
+	if (end - s >= 4 && memcmp(s, "\\x20", 4) == 0)
+		return 4;
+	static const char *const classes[] = {"[[:space:]]", "[[:blank:]]", NULL};
+	for (size_t i = 0; classes[i]; i++)
+		if ((size_t)(end - s) >= strlen(classes[i]) &&
+		    memcmp(s, classes[i], strlen(classes[i])) == 0)
+			return strlen(classes[i]);
+	if (s < end && *s == '[' && s + 1 < end && s[1] != '^') {
+		/* A class of blanks only: [ \t], [\s], [\t ]. */
+		const char *q = s + 1;
+		while (q < end && *q != ']') {
+			if (*q == ' ' || *q == '\t')
+				q++;
+			else if (end - q >= 2 && q[0] == '\\' && strchr("sht", q[1]))
+				q += 2;
+			else
+				return 0;
+		}
+		return q < end && q > s + 1 ? (size_t)(q + 1 - s) : 0;
+	}
+	return 0;
+}
+
+/* Does the pattern, at the top level, hold a '|' (another branch that
+ * may match without the start it wants)? */
+static bool has_top_branch(const char *s, const char *end)
+{
+	int depth = 0;
+	bool in_class = false;
+	for (const char *q = s; q < end; q++) {
+		if (*q == '\\') {
+			q++;
+			continue;
+		}
+		if (in_class) {
+			in_class = *q != ']';
+			continue;
+		}
+		if (*q == '[') {
+			in_class = true;
+			if (q + 1 < end && q[1] == ']')
+				q++;
+		} else if (*q == '(') {
+			depth++;
+		} else if (*q == ')') {
+			depth--;
+		} else if (*q == '|' && depth == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/* A pattern a line is matched with that wants blanks right after '^':
+ * lines lose their leading blanks before any pattern sees them (scan.c,
+ * normalize()), so it can never match.  A warning at its blanks. */
+static void warn_leading_blanks(struct def *df, const struct pattern *pat, const struct value *v,
+				const char *what)
+{
+	if (!pat->code)
+		return;
+	const char *s = pat->src, *end = pat->src + pat->len;
+	const char *q = s;
+	/* Leading option settings: (?m), (?i), (?x) ... ((?x) lets a blank
+	 * be layout, not a blank to match: then say nothing.) */
+	while (end - q >= 3 && q[0] == '(' && q[1] == '?') {
+		const char *c = q + 2;
+		while (c < end && (isalpha((unsigned char)*c) || *c == '-'))
+			c++;
+		if (c >= end || *c != ')' || c == q + 2)
+			break;
+		if (memchr(q + 2, 'x', (size_t)(c - q - 2)))
+			return;
+		q = c + 1;
+	}
+	if (q >= end || *q != '^')
+		return;
+	const char *atom = q + 1;
+	size_t n = blank_atom(atom, end);
+	if (!n)
+		return;
+	char quant = atom + n < end ? atom[n] : '\0';
+	if (quant == '*' || quant == '?' || (quant == '{' && atom + n + 1 < end && atom[n + 1] == '0'))
+		return;
+	if (has_top_branch(s, end))
+		return;
+	struct loc at = scalar_offset_loc(df->text, df->len, v, (size_t)(atom - s));
+	diag_warning(df->d, at,
+		     "the pattern of %s can never match: it wants blanks after '^', but lines "
+		     "lose their leading blanks before patterns see them; drop them, or write "
+		     "'^\\s*'",
+		     what);
 }
 
 static void pattern_free(struct pattern *pat)
@@ -315,6 +418,7 @@ static void load_field(struct def *df, const char *name, struct loc key_loc, con
 	}
 	if (!pat || !pattern_compile(df, &f->pat, pat, what))
 		goto out;
+	warn_leading_blanks(df, &f->pat, pat, what);
 	int ngroups = (int)pattern_groups(&f->pat);
 	if (star) {
 		f->name_group = pattern_group_named(&f->pat, "name");
@@ -431,7 +535,8 @@ static void load_more(struct def *df, struct pseries *s, const char *what,
 	}
 	if (until) {
 		char *uwhat = xasprintf("the more of %s (until)", what);
-		pattern_compile(df, &s->more_until, until, uwhat);
+		if (pattern_compile(df, &s->more_until, until, uwhat))
+			warn_leading_blanks(df, &s->more_until, until, uwhat);
 		free(uwhat);
 	}
 }
@@ -463,6 +568,7 @@ static void load_series(struct def *df, const char *name, struct loc key_loc,
 	}
 	if (!pat || !pattern_compile(df, &s->pat, pat, what))
 		goto out;
+	warn_leading_blanks(df, &s->pat, pat, what);
 	const char **names;
 	int *nums;
 	size_t nnames = pattern_names(&s->pat, &names, &nums);
@@ -557,8 +663,8 @@ static void load_table(struct def *df, const char *name, struct loc key_loc, con
 	} else {
 		pat = v;
 	}
-	if (pat)
-		pattern_compile(df, &t->header, pat, what);
+	if (pat && pattern_compile(df, &t->header, pat, what))
+		warn_leading_blanks(df, &t->header, pat, what);
 	free(what);
 }
 
