@@ -26,6 +26,7 @@ struct pattern {
 	size_t litlen;
 	size_t rare1, rare2; /* the offsets of lit's two rarest bytes */
 	bool lit_prefix;     /* every match starts with lit */
+	bool never;          /* wants blanks after '^': warned about at load */
 };
 
 struct pfield {

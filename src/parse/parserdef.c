@@ -188,7 +188,7 @@ static bool has_top_branch(const char *s, const char *end)
 /* A pattern a line is matched with that wants blanks right after '^':
  * lines lose their leading blanks before any pattern sees them (scan.c,
  * normalize()), so it can never match.  A warning at its blanks. */
-static void warn_leading_blanks(struct def *df, const struct pattern *pat, const struct value *v,
+static void warn_leading_blanks(struct def *df, struct pattern *pat, const struct value *v,
 				const char *what)
 {
 	if (!pat->code)
@@ -219,6 +219,8 @@ static void warn_leading_blanks(struct def *df, const struct pattern *pat, const
 	if (has_top_branch(s, end))
 		return;
 	struct loc at = scalar_offset_loc(df->text, df->len, v, (size_t)(atom - s));
+	at.len = (int)n + (quant == '+' || quant == '{' ? 1 : 0);
+	pat->never = true;
 	diag_warning(df->d, at,
 		     "the pattern of %s can never match: it wants blanks after '^', but lines "
 		     "lose their leading blanks before patterns see them; drop them, or write "
