@@ -944,6 +944,16 @@ bool parsers_add(struct parser_set *set, const char *file, const char *text, siz
 	return true;
 }
 
+/* Is b, the definition file `name` of a project, byte for byte the
+ * built-in of that file name? */
+static bool is_builtin_copy(const char *name, const struct buf *b)
+{
+	for (const struct embedded_file *f = embedded_files; f->path; f++)
+		if (str_has_prefix(f->path, "parsers/") && strcmp(f->path + 8, name) == 0)
+			return f->len == b->len && memcmp(f->data, buf_data(b), b->len) == 0;
+	return false;
+}
+
 /* Loads every .yaml file of dir; a missing dir is fine unless `named`
  * (a folder the user listed).  A definition must lie inside `root` (the
  * project), or for a named folder inside that folder: a link leading
@@ -972,6 +982,10 @@ static void load_dir(struct parser_set *set, const char *dir, bool named, const 
 				   "(copy what you need into the project)");
 		} else if (!file_read(path, &b, NULL)) {
 			diag_error(d, loc_line(path, 0), "cannot read: %s", strerror(errno));
+		} else if (is_builtin_copy(names[i], &b)) {
+			/* The built-in itself (this repository's parsers/,
+			 * the project logdown parse finds above its
+			 * fixtures): not an override. */
 		} else {
 			diag_add_source(d, path, buf_data(&b), b.len);
 			parsers_add(set, path, buf_data(&b), b.len, false, d);
