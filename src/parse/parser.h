@@ -54,6 +54,7 @@ struct pseries {
 	int more_col;             /* the cell, or -1 */
 	struct pattern more_until; /* a line that ends them (code NULL: none) */
 	size_t more_max;          /* at most this many lines */
+	bool optional;            /* may have no rows: no warning then */
 };
 
 #define MORE_LINES 20    /* lines `more` takes by default */
@@ -63,6 +64,7 @@ struct ptable {
 	char *name;
 	struct loc loc;
 	struct pattern header;
+	bool optional; /* may be absent: no warning then */
 };
 
 struct pderive {

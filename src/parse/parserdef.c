@@ -312,6 +312,20 @@ static bool want_string(struct def *df, const struct value *v, const char *what)
 	return false;
 }
 
+/* `optional: true|false` of a series or table, into *out. */
+static void read_optional(struct def *df, const struct value *v, const char *what, bool *out)
+{
+	if (!v)
+		return;
+	if (v->kind != VALUE_BOOL) {
+		diag_error(df->d, v->loc, "optional in %s is true or false, not %s", what,
+			   value_kind_name(v->kind));
+		df->ok = false;
+		return;
+	}
+	*out = v->boolean;
+}
+
 static bool want_map(struct def *df, const struct value *v, const char *what)
 {
 	if (v->kind == VALUE_MAP)
@@ -555,12 +569,14 @@ static void load_series(struct def *df, const char *name, struct loc key_loc,
 	const struct value *pat = NULL, *cols = NULL, *types = NULL, *more = NULL;
 	s->more_col = -1;
 	if (v->kind == VALUE_MAP) {
-		static const char *const keys[] = {"pattern", "columns", "types", "more", NULL};
-		const struct value *got[4];
+		static const char *const keys[] = {"pattern", "columns", "types", "more", "optional",
+						   NULL};
+		const struct value *got[5];
 		char *where = xasprintf("in %s", what);
 		map_keys(df, v, keys, got, where);
 		free(where);
 		pat = got[0], cols = got[1], types = got[2], more = got[3];
+		read_optional(df, got[4], what, &s->optional);
 		if (!pat) {
 			diag_error(df->d, v->loc, "%s has no pattern", what);
 			df->ok = false;
@@ -654,10 +670,13 @@ static void load_table(struct def *df, const char *name, struct loc key_loc, con
 	char *what = xasprintf("table '%s'", name);
 	const struct value *pat = NULL;
 	if (v->kind == VALUE_MAP) {
-		static const char *const keys[] = {"header", NULL};
+		static const char *const keys[] = {"header", "optional", NULL};
+		const struct value *got[2];
 		char *where = xasprintf("in %s", what);
-		map_keys(df, v, keys, &pat, where);
+		map_keys(df, v, keys, got, where);
 		free(where);
+		pat = got[0];
+		read_optional(df, got[1], what, &t->optional);
 		if (!pat) {
 			diag_error(df->d, v->loc, "%s has no header pattern", what);
 			df->ok = false;

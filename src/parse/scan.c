@@ -882,14 +882,15 @@ void scan_warn_silent(struct scan *sc)
 	for (size_t i = 0; i < p->nseries; i++) {
 		const struct sstate *st = &sc->ss[i];
 		/* Rows streamed to a sink are not kept in the series. */
-		if (st->sink || !st->s || series_row_count(st->s) > 0 || p->series[i].pat.never)
+		if (st->sink || !st->s || series_row_count(st->s) > 0 || p->series[i].pat.never ||
+		    p->series[i].optional)
 			continue;
 		log_diag(sc, false, 0, "series '%s' has no rows: its pattern '%s' matched no line",
 			 p->series[i].name, p->series[i].pat.src);
 	}
 	for (size_t i = 0; i < p->ntables; i++) {
 		const struct tstate *ts = &sc->ts[i];
-		if (ts->found || p->tables[i].header.never)
+		if (ts->found || p->tables[i].header.never || p->tables[i].optional)
 			continue;
 		if (ts->header_line)
 			log_diag(sc, false, ts->header_line,

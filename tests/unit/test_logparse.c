@@ -1505,6 +1505,39 @@ static void an_empty_series_and_an_unfound_table_are_warnings_naming_their_patte
 	free(path);
 }
 
+/* A series or table that a file of its kind may lack says so with
+ * `optional: true`: no warning then; optional is true or false. */
+static void an_optional_series_or_table_may_be_absent_without_a_word(void **state)
+{
+	(void)state;
+	static const char def[] = "name: p\n"
+				  "fields:\n"
+				  "  gpus: 'using (\\d+) GPUs'\n"
+				  "series:\n"
+				  "  checks: { pattern: 'Expected: (?<what>.*)', optional: true }\n"
+				  "tables:\n"
+				  "  kernels: { header: 'Kernel Summary', optional: true }\n";
+	char *dir = make_tmpdir();
+	char *path = path_join(dir, "t.log");
+	write_file(path, "using 4 GPUs\n", 13);
+	struct capture c;
+	struct parser_set *set;
+	struct run *r = run_def(&c, &set, def, path);
+	assert_non_null(r);
+	assert_string_equal(cap_text(&c), "");
+	assert_int_equal(series_row_count(run_series(r, "checks")), 0);
+	run_free(r);
+	parsers_free(set);
+	cap_close(&c);
+	free(path);
+	expect_def_errors("series:\n"
+			  "  s: { pattern: '(?<a>x)', optional: yes please }\n",
+			  "p.yaml:2:38: error: optional in series 's' is true or false, not a "
+			  "string\n"
+			  "    2 |   s: { pattern: '(?<a>x)', optional: yes please }\n"
+			  "      |                                      ^~~~~~~~~~\n");
+}
+
 /* An nsys-like space-aligned table under a rule ends at the rule that
  * closes it: the text after it is no row, even in columns. */
 static void an_aligned_table_ends_at_its_closing_rule(void **state)
@@ -1656,6 +1689,7 @@ int main(void)
 		cmocka_unit_test(extensions_claim_a_name_without_turning_off_content_detection),
 		cmocka_unit_test(a_pattern_wanting_blanks_after_the_caret_is_a_warning_at_them),
 		cmocka_unit_test(an_empty_series_and_an_unfound_table_are_warnings_naming_their_pattern),
+		cmocka_unit_test(an_optional_series_or_table_may_be_absent_without_a_word),
 		cmocka_unit_test(an_aligned_table_ends_at_its_closing_rule),
 		cmocka_unit_test(star_field_names_are_snake_cased_like_table_headers),
 	};
