@@ -1,7 +1,8 @@
 /* parsecmd.h: `logdown parse FILE` and `logdown parsers` (SPEC sections
  * 7 and 8): what a parser extracts from one file, and which parsers
- * there are.  Both load the built-in parsers and those of the project in
- * the current folder (./parsers). */
+ * there are.  Both load the built-in parsers and those of a project:
+ * `parse` the one FILE belongs to (parsecmd_project()), `parsers` the
+ * one in the current folder (./parsers). */
 #ifndef LOGDOWN_PARSECMD_H
 #define LOGDOWN_PARSECMD_H
 
@@ -16,7 +17,17 @@ struct parse_opts {
 	const char *parser; /* a parser name, or NULL to detect one */
 	bool json;          /* the SPEC section 7 JSON object, not a summary */
 	const char *csv;    /* or this series as CSV, cells as written */
+	bool list_columns;  /* or every name a report can use, one a line */
+	/* More parser folders (--parsers DIR), read after the project's;
+	 * NULL-terminated, may be NULL. */
+	const char *const *parser_dirs;
 };
+
+/* The project `file` belongs to: the nearest folder, from the file's own
+ * up, that holds a site.yaml or a content/ folder; relative to the
+ * current folder when it lies inside it (or "." for it), else absolute.
+ * NULL when there is none.  Caller frees. */
+char *parsecmd_project(const char *file);
 
 /* Parses o->file and prints what was extracted to out.  Returns an exit
  * code: EXIT_USAGE when the file is not there (or is a folder, a FIFO)

@@ -25,8 +25,9 @@
  *   detect       a pattern or a list of them, matched against the first
  *                1 MiB of a file as one text (so '^' is the start of the
  *                file unless the pattern says (?m)); any match claims it
- *   extensions   [.json, ...]: the file names it claims; with detect too,
- *                both must hold.  format json/yaml/csv default to theirs
+ *   extensions   [.json, '*.nsys.txt', ...]: the file names it claims,
+ *                besides the files detect claims.  format json/yaml/csv
+ *                default to theirs
  *   format       text (default) | json | yaml | csv
  *   cr           last (default): a line rewritten with carriage returns
  *                is its last non-blank segment | keep: patterns see the
@@ -37,7 +38,8 @@
  *                part (the whole match for a pattern without groups).  A
  *                field that matched nothing is missing, or its default.
  *                The name '*' makes a field of every match, named by the
- *                group (?<name>...) and valued by (?<value>...).
+ *                group (?<name>...) in snake_case (each dotted part) and
+ *                valued by (?<value>...).
  *   series       name: pattern | {pattern, columns: [group names],
  *                types: {column: type}}: one row per match, the columns
  *                the named groups in group order unless listed
@@ -123,8 +125,9 @@ const char *parser_origin(const struct parser *p);
 const char *parser_source(const struct parser *p, size_t *len);
 
 /* The one parser whose detection claims the file at path (its first
- * 1 MiB).  A project parser beats a built-in, and a claim by content
- * (detect) beats a claim by extension alone; among the strongest
+ * 1 MiB) or its name (extensions): either claims it.  A project parser
+ * beats a built-in, then content and name beat content (detect) alone,
+ * which beats a name alone; among the strongest
  * claims, more than one is an error at `at` naming them ("cannot tell
  * which parser reads logs/x.log: both 'a' and 'b' match; name one with
  * {file: ..., parser: NAME}"), and none an error listing the parsers.
@@ -139,7 +142,9 @@ const struct parser *parsers_detect(const struct parser_set *set, const char *pa
  * is a pattern that hits the match limit (catastrophic backtracking:
  * reported at the pattern in its definition, with the log's line); a
  * parser that matched nothing is a warning ("parser 'x' matched nothing
- * in FILE").  Every field the definition names is set, missing when it
+ * in FILE"), and so, for a project's parser that matched something, are
+ * each series without rows and each table not found, naming the
+ * pattern.  Every field the definition names is set, missing when it
  * matched nothing, and every series exists, empty or not.  A derive
  * that fails is reported and left missing, and the run still returned;
  * when the file lacked some of the parser's fields or series (a run cut

@@ -127,17 +127,26 @@ static const char usage_new[] =
 	"`logdown build DIR` then builds it as it is.\n";
 
 static const char usage_parse[] =
-	"usage: logdown parse FILE [--parser NAME] [--json | --csv SERIES] [--strict]\n"
+	"usage: logdown parse FILE [--parser NAME] [--parsers DIR]...\n"
+	"                     [--json | --csv SERIES | --list-columns] [--strict]\n"
 	"                     [--diagnostics=text|github|json]\n"
 	"\n"
 	"Runs a parser over FILE and shows what it extracts: every field with its\n"
 	"value and the line it came from, and every series with its columns, its\n"
 	"row count and its first and last rows.  Use it to write and debug\n"
-	"parsers.  The parser is detected from the file unless NAME is given;\n"
-	"parsers in ./parsers (the project in the current folder) count.\n"
+	"parsers.  The parser is detected from the file unless NAME is given.\n"
+	"The parsers of the project FILE belongs to count: the nearest folder\n"
+	"above FILE with a site.yaml or a content/ folder (its parsers/ and the\n"
+	"folders its site.yaml lists); without one, ./parsers.\n"
 	"\n"
 	"options:\n"
 	"  --parser NAME   use this parser (see logdown parsers)\n"
+	"  --parsers DIR   also read the parser definitions (*.yaml) in DIR,\n"
+	"                  after the project's (may be given more than once)\n"
+	"  --list-columns  list every name a report can write after the run's\n"
+	"                  name, one a line: the run attributes (name, file,\n"
+	"                  parser, line_count), the fields, and each series'\n"
+	"                  columns as series.column\n"
 	"  --json          print one JSON object instead:\n"
 	"                  {\"file\", \"parser\", \"fields\": {NAME: {\"value\", \"text\",\n"
 	"                  \"line\"}}, \"series\": {NAME: {\"columns\", \"rows\", \"lines\"}}}\n"
@@ -485,47 +494,76 @@ static int finish_output(int rc)
 	return EXIT_IO;
 }
 
-static int cmd_parse(int argc, char **argv)
+/* The options of `logdown parse` into o: -1 to go on, else the exit
+ * code (help shown, bad usage reported).  --parsers folders go in
+ * *dirs, NULL-terminated; the caller frees *dirs. */
+static int parse_args(int argc, char **argv, struct parse_opts *o, struct diag_opts *dopts,
+		      const char ***dirs, size_t *ndirs)
 {
-	struct parse_opts o = {0};
-	struct diag_opts dopts = {0};
 	int rc;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
 			fputs(usage_parse, stdout);
 			return EXIT_OK;
-		} else if ((rc = diag_option(a, &dopts, usage_parse)) != 0) {
+		} else if ((rc = diag_option(a, dopts, usage_parse)) != 0) {
 			if (rc < 0)
 				return EXIT_USAGE;
 		} else if (strcmp(a, "--json") == 0) {
-			o.json = true;
+			o->json = true;
+		} else if (strcmp(a, "--list-columns") == 0) {
+			o->list_columns = true;
+		} else if (strcmp(a, "--parsers") == 0 || str_has_prefix(a, "--parsers=")) {
+			const char *dir = a[9] == '=' ? a + 10 : NULL;
+			if (!dir && ++i >= argc)
+				return usage_error(usage_parse, "%s needs a folder", a);
+			if (!dir)
+				dir = argv[i];
+			*dirs = xrealloc(*dirs, (*ndirs + 2) * sizeof **dirs);
+			(*dirs)[(*ndirs)++] = dir;
+			(*dirs)[*ndirs] = NULL;
 		} else if (strcmp(a, "--csv") == 0) {
 			if (++i >= argc)
 				return usage_error(usage_parse, "%s needs a series name", a);
-			o.csv = argv[i];
+			o->csv = argv[i];
 		} else if (strcmp(a, "--parser") == 0 || strcmp(a, "-p") == 0) {
 			if (++i >= argc)
 				return usage_error(usage_parse, "%s needs a parser name", a);
-			o.parser = argv[i];
+			o->parser = argv[i];
 		} else if (str_has_prefix(a, "--parser=")) {
-			o.parser = a + strlen("--parser=");
+			o->parser = a + strlen("--parser=");
 		} else if (a[0] == '-' && a[1]) {
 			return usage_error(usage_parse, "unknown option '%s'", a);
-		} else if (!o.file) {
-			o.file = a;
+		} else if (!o->file) {
+			o->file = a;
 		} else {
 			return usage_error(usage_parse, "more than one file given ('%s')", a);
 		}
 	}
-	if (!o.file || !*o.file)
+	if (!o->file || !*o->file)
 		return usage_error(usage_parse, "%s", "name the result file to parse");
-	if (o.parser && !*o.parser)
+	if (o->parser && !*o->parser)
 		return usage_error(usage_parse, "%s", "the parser name is empty");
-	struct diag *d = diag_open(&dopts);
-	rc = parsecmd_parse(&o, stdout, d);
-	diag_free(d);
-	return finish_output(rc);
+	return -1;
+}
+
+
+static int cmd_parse(int argc, char **argv)
+{
+	struct parse_opts o = {0};
+	struct diag_opts dopts = {0};
+	const char **dirs = NULL;
+	size_t ndirs = 0;
+	int rc = parse_args(argc, argv, &o, &dopts, &dirs, &ndirs);
+	if (rc < 0) {
+		o.parser_dirs = dirs;
+		struct diag *d = diag_open(&dopts);
+		rc = parsecmd_parse(&o, stdout, d);
+		diag_free(d);
+		rc = finish_output(rc);
+	}
+	free(dirs);
+	return rc;
 }
 
 static int cmd_parsers(int argc, char **argv)

@@ -11,6 +11,7 @@
 #include "base/json.h"
 #include "parse/logparse.h"
 #include "base/util.h"
+#include "data/config.h"
 #include "data/value.h"
 
 /* The summary cuts long strings (a question, a command line) so that
@@ -424,6 +425,147 @@ bool parsecmd_put_csv(FILE *out, const struct run *r, const char *name, struct d
 	return true;
 }
 
+char *parsecmd_project(const char *file)
+{
+	char *real = path_real(file);
+	if (!real)
+		return NULL;
+	char *dir = path_dirname(real);
+	free(real);
+	char *found = NULL;
+	for (;;) {
+		char *site = path_join(dir, "site.yaml"), *content = path_join(dir, "content");
+		bool is_project = is_file(site) || is_dir(content);
+		free(site);
+		free(content);
+		if (is_project) {
+			found = dir;
+			break;
+		}
+		char *up = path_dirname(dir);
+		bool top = strcmp(up, dir) == 0;
+		free(dir);
+		dir = up;
+		if (top) {
+			free(dir);
+			break;
+		}
+	}
+	if (!found)
+		return NULL;
+	/* Shown relative to the current folder where it can be, so that
+	 * parsers are named as `logdown parsers` names them. */
+	char *cwd = path_real(".");
+	const char *under = cwd ? path_under(found, cwd) : NULL;
+	char *shown = under ? xstrdup(*under ? under : ".") : NULL;
+	free(cwd);
+	if (shown) {
+		free(found);
+		return shown;
+	}
+	return found;
+}
+
+/* The parsers `logdown parse FILE` knows: the built-ins, those of the
+ * project FILE belongs to (its parsers/ and the folders its site.yaml
+ * lists; without a project, ./parsers), then o->parser_dirs.  NULL
+ * after reporting a --parsers that is not a folder. */
+static struct parser_set *load_for(const struct parse_opts *o, struct diag *d)
+{
+	for (size_t i = 0; o->parser_dirs && o->parser_dirs[i]; i++)
+		if (!is_dir(o->parser_dirs[i])) {
+			diag_error(d, loc_line(o->parser_dirs[i], 0),
+				   "not a folder: --parsers names a folder of parser .yaml files");
+			return NULL;
+		}
+	char *root = parsecmd_project(o->file);
+	size_t nextra = 0;
+	struct config cfg;
+	memset(&cfg, 0, sizeof cfg);
+	if (root) {
+		/* site.yaml's own problems are the build's to report: here
+		 * only its parser folders are wanted. */
+		char *text = NULL;
+		size_t len = 0;
+		FILE *sink = open_memstream(&text, &len);
+		if (sink) {
+			struct diag *quiet = diag_new(sink, DIAG_TEXT, false);
+			config_load(&cfg, root, quiet);
+			diag_free(quiet);
+			fclose(sink);
+		}
+		free(text);
+	}
+	for (size_t i = 0; cfg.parsers && cfg.parsers[i]; i++)
+		nextra++;
+	for (size_t i = 0; o->parser_dirs && o->parser_dirs[i]; i++)
+		nextra++;
+	char **extra = xcalloc(nextra + 1, sizeof *extra);
+	size_t k = 0;
+	for (size_t i = 0; cfg.parsers && cfg.parsers[i]; i++) {
+		char *dir = path_join(root, cfg.parsers[i]);
+		if (is_dir(dir))
+			extra[k++] = dir;
+		else
+			free(dir);
+	}
+	for (size_t i = 0; o->parser_dirs && o->parser_dirs[i]; i++)
+		extra[k++] = xstrdup(o->parser_dirs[i]);
+	if (root)
+		config_free(&cfg);
+	struct parser_set *set = parsers_load(root ? root : ".", extra, d);
+	strv_free(extra);
+	free(root);
+	return set;
+}
+
+/* --list-columns: every name a report can write after a run's name,
+ * one a line, with what it is: the run's attributes, its fields, and
+ * each series' columns (run.series.column). */
+static void print_names(FILE *out, const struct run *r)
+{
+	static const char *const attrs[][2] = {
+		{"name", "run attribute: the run's name (its key in runs:, or its file stem)"},
+		{"file", "run attribute: the result file, relative to the report"},
+		{"parser", "run attribute: the parser that read it"},
+		{"line_count", "run attribute: the file's lines"},
+	};
+	size_t w = 0;
+	for (size_t i = 0; i < sizeof attrs / sizeof *attrs; i++)
+		w = strlen(attrs[i][0]) > w ? strlen(attrs[i][0]) : w;
+	for (size_t i = 0; i < run_field_count(r); i++)
+		w = strlen(run_field_name(r, i)) > w ? strlen(run_field_name(r, i)) : w;
+	for (size_t i = 0; i < run_series_count(r); i++) {
+		const struct series *s = run_series_at(r, i);
+		for (size_t c = 0; c < series_column_count(s); c++) {
+			size_t n = strlen(series_name(s)) + 1 + strlen(series_column(s, c));
+			w = n > w ? n : w;
+		}
+	}
+	for (size_t i = 0; i < sizeof attrs / sizeof *attrs; i++) {
+		fprintf(out, "%s  ", attrs[i][0]);
+		pad(out, strlen(attrs[i][0]), w);
+		fprintf(out, "%s\n", attrs[i][1]);
+	}
+	for (size_t i = 0; i < run_field_count(r); i++) {
+		const char *name = run_field_name(r, i);
+		const struct datum *d = run_field_at(r, i);
+		fprintf(out, "%s  ", name);
+		pad(out, strlen(name), w);
+		fputs(d->kind == DATUM_MISSING ? "field (missing in this file)\n" : "field\n", out);
+	}
+	for (size_t i = 0; i < run_series_count(r); i++) {
+		const struct series *s = run_series_at(r, i);
+		size_t nrows = series_row_count(s);
+		for (size_t c = 0; c < series_column_count(s); c++) {
+			fprintf(out, "%s.%s  ", series_name(s), series_column(s, c));
+			pad(out, strlen(series_name(s)) + 1 + strlen(series_column(s, c)), w);
+			fprintf(out, "column of series %s (%zu row%s)\n", series_name(s), nrows,
+				nrows == 1 ? "" : "s");
+		}
+	}
+}
+
 int parsecmd_parse(const struct parse_opts *o, FILE *out, struct diag *d)
 {
 	struct stat st;
@@ -442,7 +584,9 @@ int parsecmd_parse(const struct parse_opts *o, FILE *out, struct diag *d)
 	}
 	int rc = EXIT_OK;
 	struct run *r = NULL;
-	struct parser_set *set = parsers_load(".", NULL, d);
+	struct parser_set *set = load_for(o, d);
+	if (!set)
+		return EXIT_USAGE;
 	size_t broken = diag_errors(d);
 	const struct parser *p;
 	if (o->parser) {
@@ -491,7 +635,9 @@ int parsecmd_parse(const struct parse_opts *o, FILE *out, struct diag *d)
 			rc = EXIT_USAGE;
 			goto out;
 		}
-	} else if (o->json)
+	} else if (o->list_columns)
+		print_names(out, r);
+	else if (o->json)
 		parsecmd_put_json(out, r, o->file);
 	else
 		print_summary(out, r, p, o->file);

@@ -1,7 +1,8 @@
 /* detect.c: which parser reads a file (parsers_detect()): each parser's
  * detect patterns over the file's first 1 MiB as one text, and its
- * extensions over the file's name.  A project parser beats a built-in,
- * and a claim by content beats a claim by extension alone. */
+ * extensions over the file's name: either claims the file.  A project
+ * parser beats a built-in; then a claim by content and name beats one
+ * by content alone, which beats one by name alone. */
 #include "parser.h"
 
 #include <ctype.h>
@@ -35,9 +36,15 @@ static void put_quoted_list(struct buf *b, const char *const *names, size_t n)
 
 /* Detection. */
 
+/* Does the file's name end in ext (".json", ".nsys.txt"; a leading '*'
+ * as in "*.nsys.txt" is passed over), whatever the case? */
 static bool has_extension(const char *path, const char *ext)
 {
+	if (*ext == '*')
+		ext++;
 	size_t n = strlen(path), e = strlen(ext);
+	if (e == 0)
+		return false;
 	if (e > n)
 		return false;
 	for (size_t i = 0; i < e; i++)
@@ -90,8 +97,8 @@ const struct parser *parsers_detect(const struct parser_set *set, const char *pa
 	}
 	struct re_matcher m;
 	re_matcher_init(&m, 0, DETECT_MATCH_LIMIT);
-	/* A claim's strength: a project parser beats a built-in, and a
-	 * claim by content beats one by extension alone. */
+	/* A claim's strength: a project parser beats a built-in (4 > 1+2+1),
+	 * then content and name beat content (2), which beats name (1). */
 	int *score = xcalloc(set->n + 1, sizeof *score);
 	int best = 0;
 	for (size_t i = 0; i < set->n; i++) {
@@ -113,10 +120,11 @@ const struct parser *parsers_detect(const struct parser_set *set, const char *pa
 			}
 			content = rc > 0;
 		}
-		bool claims = p->nexts && p->ndetect ? ext && content : ext || content;
-		if (!claims)
+		/* A name claims a file without stopping the content from
+		 * claiming files of other names. */
+		if (!ext && !content)
 			continue;
-		score[i] = (p->builtin ? 1 : 3) + (content ? 1 : 0);
+		score[i] = (p->builtin ? 1 : 4) + (content ? 2 : 0) + (ext ? 1 : 0);
 		if (score[i] > best)
 			best = score[i];
 	}

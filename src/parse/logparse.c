@@ -268,6 +268,8 @@ struct run *parser_run_sink(const struct parser *p, const char *path, const char
 	bool complete = p->format == FMT_TEXT ? finish_fields(&sc) : true;
 	if (p->format == FMT_TEXT && sc.hits == 0 && sc.nacts > 0)
 		log_diag(&sc, false, 0, "parser '%s' matched nothing in %s", p->name, shown);
+	else if (p->format == FMT_TEXT)
+		scan_warn_silent(&sc);
 	scan_free(&sc);
 	derive_all(p, r, complete, d);
 	return r;

@@ -26,6 +26,7 @@ struct pattern {
 	size_t litlen;
 	size_t rare1, rare2; /* the offsets of lit's two rarest bytes */
 	bool lit_prefix;     /* every match starts with lit */
+	bool never;          /* wants blanks after '^': warned about at load */
 };
 
 struct pfield {
@@ -53,6 +54,7 @@ struct pseries {
 	int more_col;             /* the cell, or -1 */
 	struct pattern more_until; /* a line that ends them (code NULL: none) */
 	size_t more_max;          /* at most this many lines */
+	bool optional;            /* may have no rows: no warning then */
 };
 
 #define MORE_LINES 20    /* lines `more` takes by default */
@@ -67,6 +69,7 @@ struct ptable {
 	char **type_cols;
 	enum vtype *types;
 	size_t ntypes;
+	bool optional; /* may be absent: no warning then */
 };
 
 struct pderive {

@@ -8,6 +8,7 @@
  * earlier one, and remembers the definitions that did not load. */
 #include "parser.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -123,6 +124,110 @@ static bool pattern_compile(struct def *df, struct pattern *pat, const struct va
 	return true;
 }
 
+/* The length of an atom at s that only matches a blank (' ', '\t',
+ * '\s', '\h', '\x20', '[ \t]', '[[:space:]]', ...), or 0. */
+static size_t blank_atom(const char *s, const char *end)
+{
+	if (s < end && (*s == ' ' || *s == '\t'))
+		return 1;
+	if (end - s >= 2 && s[0] == '\\' && strchr("sht", s[1]))
+		return 2;
+	if (end - s >= 4 && memcmp(s, "\\x20", 4) == 0)
+		return 4;
+	static const char *const classes[] = {"[[:space:]]", "[[:blank:]]", NULL};
+	for (size_t i = 0; classes[i]; i++)
+		if ((size_t)(end - s) >= strlen(classes[i]) &&
+		    memcmp(s, classes[i], strlen(classes[i])) == 0)
+			return strlen(classes[i]);
+	if (s < end && *s == '[' && s + 1 < end && s[1] != '^') {
+		/* A class of blanks only: [ \t], [\s], [\t ]. */
+		const char *q = s + 1;
+		while (q < end && *q != ']') {
+			if (*q == ' ' || *q == '\t')
+				q++;
+			else if (end - q >= 2 && q[0] == '\\' && strchr("sht", q[1]))
+				q += 2;
+			else
+				return 0;
+		}
+		return q < end && q > s + 1 ? (size_t)(q + 1 - s) : 0;
+	}
+	return 0;
+}
+
+/* Does the pattern, at the top level, hold a '|' (another branch that
+ * may match without the start it wants)? */
+static bool has_top_branch(const char *s, const char *end)
+{
+	int depth = 0;
+	bool in_class = false;
+	for (const char *q = s; q < end; q++) {
+		if (*q == '\\') {
+			q++;
+			continue;
+		}
+		if (in_class) {
+			in_class = *q != ']';
+			continue;
+		}
+		if (*q == '[') {
+			in_class = true;
+			if (q + 1 < end && q[1] == ']')
+				q++;
+		} else if (*q == '(') {
+			depth++;
+		} else if (*q == ')') {
+			depth--;
+		} else if (*q == '|' && depth == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/* A pattern a line is matched with that wants blanks right after '^':
+ * lines lose their leading blanks before any pattern sees them (scan.c,
+ * normalize()), so it can never match.  A warning at its blanks. */
+static void warn_leading_blanks(struct def *df, struct pattern *pat, const struct value *v,
+				const char *what)
+{
+	if (!pat->code)
+		return;
+	const char *s = pat->src, *end = pat->src + pat->len;
+	const char *q = s;
+	/* Leading option settings: (?m), (?i), (?x) ... ((?x) lets a blank
+	 * be layout, not a blank to match: then say nothing.) */
+	while (end - q >= 3 && q[0] == '(' && q[1] == '?') {
+		const char *c = q + 2;
+		while (c < end && (isalpha((unsigned char)*c) || *c == '-'))
+			c++;
+		if (c >= end || *c != ')' || c == q + 2)
+			break;
+		if (memchr(q + 2, 'x', (size_t)(c - q - 2)))
+			return;
+		q = c + 1;
+	}
+	if (q >= end || *q != '^')
+		return;
+	const char *atom = q + 1;
+	size_t n = blank_atom(atom, end);
+	if (!n)
+		return;
+	char quant = atom + n < end ? atom[n] : '\0';
+	if (quant == '*' || quant == '?' || (quant == '{' && atom + n + 1 < end && atom[n + 1] == '0'))
+		return;
+	if (has_top_branch(s, end))
+		return;
+	struct loc at = scalar_offset_loc(df->text, df->len, v, (size_t)(atom - s));
+	at.len = (int)n + (quant == '+' || quant == '{' ? 1 : 0);
+	pat->never = true;
+	diag_warning(df->d, at,
+		     "the pattern of %s can never match: it wants blanks after '^', but lines "
+		     "lose their leading blanks before patterns see them; drop them, or write "
+		     "'^\\s*'",
+		     what);
+}
+
 static void pattern_free(struct pattern *pat)
 {
 	free(pat->src);
@@ -205,6 +310,20 @@ static bool want_string(struct def *df, const struct value *v, const char *what)
 	diag_error(df->d, v->loc, "%s must be a string, not %s", what, value_kind_name(v->kind));
 	df->ok = false;
 	return false;
+}
+
+/* `optional: true|false` of a series or table, into *out. */
+static void read_optional(struct def *df, const struct value *v, const char *what, bool *out)
+{
+	if (!v)
+		return;
+	if (v->kind != VALUE_BOOL) {
+		diag_error(df->d, v->loc, "optional in %s is true or false, not %s", what,
+			   value_kind_name(v->kind));
+		df->ok = false;
+		return;
+	}
+	*out = v->boolean;
 }
 
 static bool want_map(struct def *df, const struct value *v, const char *what)
@@ -315,6 +434,7 @@ static void load_field(struct def *df, const char *name, struct loc key_loc, con
 	}
 	if (!pat || !pattern_compile(df, &f->pat, pat, what))
 		goto out;
+	warn_leading_blanks(df, &f->pat, pat, what);
 	int ngroups = (int)pattern_groups(&f->pat);
 	if (star) {
 		f->name_group = pattern_group_named(&f->pat, "name");
@@ -431,7 +551,8 @@ static void load_more(struct def *df, struct pseries *s, const char *what,
 	}
 	if (until) {
 		char *uwhat = xasprintf("the more of %s (until)", what);
-		pattern_compile(df, &s->more_until, until, uwhat);
+		if (pattern_compile(df, &s->more_until, until, uwhat))
+			warn_leading_blanks(df, &s->more_until, until, uwhat);
 		free(uwhat);
 	}
 }
@@ -448,12 +569,14 @@ static void load_series(struct def *df, const char *name, struct loc key_loc,
 	const struct value *pat = NULL, *cols = NULL, *types = NULL, *more = NULL;
 	s->more_col = -1;
 	if (v->kind == VALUE_MAP) {
-		static const char *const keys[] = {"pattern", "columns", "types", "more", NULL};
-		const struct value *got[4];
+		static const char *const keys[] = {"pattern", "columns", "types", "more", "optional",
+						   NULL};
+		const struct value *got[5];
 		char *where = xasprintf("in %s", what);
 		map_keys(df, v, keys, got, where);
 		free(where);
 		pat = got[0], cols = got[1], types = got[2], more = got[3];
+		read_optional(df, got[4], what, &s->optional);
 		if (!pat) {
 			diag_error(df->d, v->loc, "%s has no pattern", what);
 			df->ok = false;
@@ -463,6 +586,7 @@ static void load_series(struct def *df, const char *name, struct loc key_loc,
 	}
 	if (!pat || !pattern_compile(df, &s->pat, pat, what))
 		goto out;
+	warn_leading_blanks(df, &s->pat, pat, what);
 	const char **names;
 	int *nums;
 	size_t nnames = pattern_names(&s->pat, &names, &nums);
@@ -546,12 +670,13 @@ static void load_table(struct def *df, const char *name, struct loc key_loc, con
 	char *what = xasprintf("table '%s'", name);
 	const struct value *pat = NULL, *types = NULL;
 	if (v->kind == VALUE_MAP) {
-		static const char *const keys[] = {"header", "types", NULL};
-		const struct value *got[2];
+		static const char *const keys[] = {"header", "types", "optional", NULL};
+		const struct value *got[3];
 		char *where = xasprintf("in %s", what);
 		map_keys(df, v, keys, got, where);
 		free(where);
 		pat = got[0], types = got[1];
+		read_optional(df, got[2], what, &t->optional);
 		if (!pat) {
 			diag_error(df->d, v->loc, "%s has no header pattern", what);
 			df->ok = false;
@@ -559,8 +684,8 @@ static void load_table(struct def *df, const char *name, struct loc key_loc, con
 	} else {
 		pat = v;
 	}
-	if (pat)
-		pattern_compile(df, &t->header, pat, what);
+	if (pat && pattern_compile(df, &t->header, pat, what))
+		warn_leading_blanks(df, &t->header, pat, what);
 	/* The columns come from the log's header: a name that none has is
 	 * warned about when the table is read (scantable.c). */
 	if (types && want_map(df, types, "the types of a table")) {
@@ -929,6 +1054,16 @@ bool parsers_add(struct parser_set *set, const char *file, const char *text, siz
 	return true;
 }
 
+/* Is b, the definition file `name` of a project, byte for byte the
+ * built-in of that file name? */
+static bool is_builtin_copy(const char *name, const struct buf *b)
+{
+	for (const struct embedded_file *f = embedded_files; f->path; f++)
+		if (str_has_prefix(f->path, "parsers/") && strcmp(f->path + 8, name) == 0)
+			return f->len == b->len && memcmp(f->data, buf_data(b), b->len) == 0;
+	return false;
+}
+
 /* Loads every .yaml file of dir; a missing dir is fine unless `named`
  * (a folder the user listed).  A definition must lie inside `root` (the
  * project), or for a named folder inside that folder: a link leading
@@ -957,6 +1092,10 @@ static void load_dir(struct parser_set *set, const char *dir, bool named, const 
 				   "(copy what you need into the project)");
 		} else if (!file_read(path, &b, NULL)) {
 			diag_error(d, loc_line(path, 0), "cannot read: %s", strerror(errno));
+		} else if (is_builtin_copy(names[i], &b)) {
+			/* The built-in itself (this repository's parsers/,
+			 * the project logdown parse finds above its
+			 * fixtures): not an override. */
 		} else {
 			diag_add_source(d, path, buf_data(&b), b.len);
 			parsers_add(set, path, buf_data(&b), b.len, false, d);

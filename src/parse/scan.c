@@ -58,6 +58,7 @@
 #include "base/crline.h"
 #include "blank.h"
 #include "literal.h"
+#include "parse/structured.h"
 
 void log_diag(struct scan *sc, bool error, long line, const char *fmt, ...)
 {
@@ -210,6 +211,30 @@ static struct named *named_get(struct fstate *fs, const char *name, size_t n, bo
 	return e;
 }
 
+/* The field name a '*' field gives the name its match captured: each
+ * dot-separated part in snake_case, as a table's header cells are
+ * ("Mean TTFT (ms)" is mean_ttft_ms, "tracked_stats.Throughput" is
+ * tracked_stats.throughput), so that an expression can write it.
+ * Empty parts are left out; "" when nothing is left.  Caller frees. */
+static char *star_name(const char *name, size_t n)
+{
+	struct buf b = BUF_INIT;
+	size_t from = 0;
+	for (size_t i = 0; i <= n; i++) {
+		if (i < n && name[i] != '.')
+			continue;
+		char *part = snake_case(name + from, i - from);
+		if (*part) {
+			if (b.len)
+				buf_putc(&b, '.');
+			buf_puts(&b, part);
+		}
+		free(part);
+		from = i + 1;
+	}
+	return buf_detach(&b);
+}
+
 static void field_line(struct scan *sc, struct act *a, const struct line *ln, long line)
 {
 	const struct pfield *f = &sc->p->fields[a->idx];
@@ -227,8 +252,14 @@ static void field_line(struct scan *sc, struct act *a, const struct line *ln, lo
 			size_t name_n;
 			if (!group_text(sc, ln, f->name_group, &name, &name_n) || !name_n)
 				continue;
+			char *snake = star_name(name, name_n);
+			if (!*snake) {
+				free(snake);
+				continue;
+			}
 			bool fresh;
-			struct named *e = named_get(fs, name, name_n, &fresh);
+			struct named *e = named_get(fs, snake, strlen(snake), &fresh);
+			free(snake);
 			if (f->first && !fresh)
 				continue;
 			if (!group_text(sc, ln, f->value_group, &s, &n))
@@ -846,6 +877,37 @@ void scan_free(struct scan *sc)
 	free(sc->tc.ext);
 	free(sc->tc.types);
 	re_matcher_free(&sc->m);
+}
+
+void scan_warn_silent(struct scan *sc)
+{
+	const struct parser *p = sc->p;
+	if (p->builtin || sc->hits == 0)
+		return;
+	for (size_t i = 0; i < p->nseries; i++) {
+		const struct sstate *st = &sc->ss[i];
+		/* Rows streamed to a sink are not kept in the series. */
+		if (st->sink || !st->s || series_row_count(st->s) > 0 || p->series[i].pat.never ||
+		    p->series[i].optional)
+			continue;
+		log_diag(sc, false, 0, "series '%s' has no rows: its pattern '%s' matched no line",
+			 p->series[i].name, p->series[i].pat.src);
+	}
+	for (size_t i = 0; i < p->ntables; i++) {
+		const struct tstate *ts = &sc->ts[i];
+		if (ts->found || p->tables[i].header.never || p->tables[i].optional)
+			continue;
+		if (ts->header_line)
+			log_diag(sc, false, ts->header_line,
+				 "table '%s' was not found: its header pattern '%s' matched this "
+				 "line, but no table followed (rows of cells split by '|' or by two "
+				 "spaces)",
+				 p->tables[i].name, p->tables[i].header.src);
+		else
+			log_diag(sc, false, 0,
+				 "table '%s' was not found: its header pattern '%s' matched no line",
+				 p->tables[i].name, p->tables[i].header.src);
+	}
 }
 
 

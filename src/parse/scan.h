@@ -154,6 +154,7 @@ struct tstate {
 	bool types_checked;     /* its types' column names, against its header */
 	unsigned char *warned;  /* per column: a value not of its type was warned about */
 	size_t nwarned;
+	long header_line; /* the first line its header pattern matched, or 0 */
 };
 
 enum act_kind { A_FIELD, A_SERIES, A_TABLE };
@@ -269,6 +270,12 @@ void scan_chunk(struct scan *sc, const char *buf, const char *end);
 void scan_init(struct scan *sc, const struct parser *p, struct run *r, struct diag *d,
 	       const char *shown);
 void scan_free(struct scan *sc);
+/* Once the file is read: a warning for each declared series of a
+ * project's parser that got no row, and each table never found, naming
+ * its pattern (a built-in's series and tables may be absent from a
+ * file of its kind).  Said only when something else matched: a parser
+ * that matched nothing gets the one warning of its own. */
+void scan_warn_silent(struct scan *sc);
 /* Reads the file in chunks and scans each; false after an error. */
 bool scan_file(struct scan *sc, int fd, off_t size);
 

@@ -1,7 +1,8 @@
 /* scantable.c: tables printed in a log, read from the line their header
  * pattern matches (or the title line right before it): +---+ and
  * | a | b | rows, box drawing (│ ┃ ║ ─ ┼ ...), Markdown, or columns
- * aligned with spaces under a "--- ---" ruler.  Columns are the header
+ * aligned with spaces under a "--- ---" ruler (a rule under the rows
+ * ends such a table).  Columns are the header
  * cells in snake_case(); each row goes into the series of the table's
  * name, rank copies skipped as for any series (scan.c). */
 #include "scan.h"
@@ -136,6 +137,26 @@ static bool space_ruler(struct scan *sc, const char *s, size_t n)
 		if (!is_blank(s[i]) && (i == 0 || is_blank(s[i - 1])))
 			sc->tc.ext[groups++] = i;
 	sc->tc.next = groups;
+	return groups > 0;
+}
+
+/* A rule under a space-aligned table's rows: groups of three or more
+ * '-' or '=' apart by blanks ("-- --" may be a row of missing cells). */
+static bool closing_rule(const char *s, size_t n)
+{
+	size_t run = 0, groups = 0;
+	for (size_t i = 0; i <= n; i++) {
+		if (i < n && (s[i] == '-' || s[i] == '=')) {
+			run++;
+			continue;
+		}
+		if (i < n && !is_blank(s[i]))
+			return false;
+		if (run && run < 3)
+			return false;
+		groups += run > 0;
+		run = 0;
+	}
 	return groups > 0;
 }
 
@@ -306,6 +327,8 @@ void table_start(struct scan *sc, size_t t, const struct line *ln, long line)
 {
 	table_end(sc);
 	sc->tc.table = (long)t;
+	if (!sc->ts[t].header_line)
+		sc->ts[t].header_line = line;
 	size_t k = split_bars(sc, ln->p, ln->n);
 	if (k >= 2 && !is_ruler(ln->p, ln->n)) {
 		table_header(sc, k, TM_PIPE, line);
@@ -358,6 +381,13 @@ void table_line(struct scan *sc, const struct line *ln, long line)
 			tc->after_header = false;
 			if (space_ruler(sc, ln->full, ln->full_n))
 				return;
+		}
+		/* A rule under the rows ("-------  -----", as tabulate and
+		 * nvidia-smi close a table): the table's end, not a row of
+		 * dashes. */
+		if (closing_rule(ln->p, ln->n)) {
+			table_end(sc);
+			return;
 		}
 		k = split_wide(sc, ln->full, ln->full_n);
 		/* One cell: the text after the table, not a row of it. */

@@ -27,7 +27,9 @@
  *   - anything deeper (a list inside a row, a list of lists of lists)
  *     cannot be a cell: it is left out with a warning at its line;
  *   - a whole document that is a list is the series "rows"; one that is
- *     a lone scalar is the field "value".
+ *     a lone scalar is the field "value";
+ *   - JSON Lines (an object on each line: json_lines()) is read as the
+ *     list of its lines, the series "rows".
  *
  * CSV is RFC 4180: quoted cells, "" for a quote inside one, CRLF or LF
  * line ends, line breaks inside quotes.  The header row names the
@@ -1062,11 +1064,80 @@ static bool json_walk(struct json *j, struct walk *w, int depth, const char *pat
 	return true;
 }
 
+/* The look-ahead of json_lines(): a first line longer than this is not
+ * taken for JSON Lines. */
+#define JSONL_PROBE ((size_t)1 << 20)
+
+/* Is the text from the current byte JSON Lines: an object that ends on
+ * its first line, then, on a later line, another object?  A
+ * pretty-printed document never is ('{' alone on its first line).  It
+ * looks at most JSONL_PROBE bytes ahead. */
+static bool json_lines(struct json *j)
+{
+	if (json_peek(j, 0) != '{')
+		return false;
+	int depth = 0;
+	bool in_str = false;
+	size_t k = 0;
+	for (int c; k < JSONL_PROBE && (c = json_peek(j, k)) >= 0; k++) {
+		if (in_str) {
+			if (c == '\\')
+				k++;
+			else if (c == '"')
+				in_str = false;
+			else if (c == '\n')
+				return false;
+			continue;
+		}
+		if (c == '\n')
+			return false;
+		if (c == '"')
+			in_str = true;
+		else if (c == '{' || c == '[')
+			depth++;
+		else if ((c == '}' || c == ']') && --depth == 0)
+			break;
+	}
+	if (depth != 0)
+		return false;
+	bool newline = false;
+	for (int c; (c = json_peek(j, ++k)) >= 0;) {
+		if (c == '\n')
+			newline = true;
+		else if (c != ' ' && c != '\t' && c != '\r')
+			return newline && c == '{';
+	}
+	return false;
+}
+
+/* JSON Lines (one object a line, as loggers append them): each line a
+ * row of the series "rows", as if the lines were the items of one
+ * list.  False after a syntax error. */
+static bool json_read_lines(struct json *j, struct walk *w)
+{
+	struct builder b;
+	builder_init(&b, w, "rows", json_loc(j, 1));
+	while (json_peek(j, 0) >= 0) {
+		struct value *it = json_value(j, 1);
+		if (!it) {
+			builder_release(&b);
+			return false;
+		}
+		builder_add(&b, it);
+		value_free(it);
+		json_ws(j);
+	}
+	builder_finish(&b);
+	return true;
+}
+
 /* Reads the JSON document in s into w's run. */
 static bool json_read(struct walk *w, struct stream *s)
 {
 	struct json j = {.s = s, .line = 1, .ws_end = -1, .file = w->file, .d = w->d};
 	json_ws(&j);
+	if (json_lines(&j))
+		return json_read_lines(&j, w) && !s->io_error;
 	if (!json_walk(&j, w, 0, ""))
 		return false;
 	json_ws(&j);

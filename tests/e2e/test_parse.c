@@ -428,6 +428,111 @@ static void parser_can_be_named(void **state)
 	free(dir);
 }
 
+static const char mytrain_yaml[] = "name: mytrain\n"
+				   "detect: '(?m)^epoch \\d+ loss='\n"
+				   "fields:\n"
+				   "  gpus: 'using (\\d+) GPUs'\n"
+				   "  '*': '^(?<name>[A-Z][\\w ()]+): (?<value>[\\d.]+)$'\n"
+				   "series:\n"
+				   "  epochs: 'epoch (?<epoch>\\d+) loss=(?<loss>[\\d.]+)'\n";
+static const char train_log[] = "using 4 GPUs\n"
+				"epoch 1 loss=0.9\n"
+				"epoch 2 loss=0.5\n"
+				"Mean TTFT (ms): 12.5\n";
+
+/* The project a file belongs to is the nearest folder above it with a
+ * site.yaml or a content/ folder: its parsers count wherever logdown
+ * runs, and so do the folders its site.yaml lists. */
+static void parse_finds_the_project_a_file_belongs_to(void **state)
+{
+	(void)state;
+	char *dir = e2e_project(E2E_FILES(E2E_TEXT("site.yaml", "parsers: [shared]\n"),
+					  E2E_TEXT("parsers/mytrain.yaml", mytrain_yaml),
+					  E2E_TEXT("shared/kv.yaml", "name: kv\n"
+								     "detect: '^gpu_hours='\n"
+								     "fields:\n"
+								     "  hours: 'gpu_hours=(\\d+)'\n"),
+					  E2E_TEXT("content/r/logs/train.log", train_log),
+					  E2E_TEXT("content/r/logs/hours.txt", "gpu_hours=12\n")));
+	struct proc r = e2e_run(dir, "parse content/r/logs/train.log");
+	assert_string_equal(r.err, "");
+	assert_int_equal(r.status, 0);
+	assert_true(str_has_prefix(r.out, "file     content/r/logs/train.log\n"
+					  "parser   mytrain (parsers/mytrain.yaml)\n"));
+	proc_free(&r);
+	/* From inside the report's folder, and from outside the project. */
+	char *in = path_join(dir, "content/r");
+	r = e2e_run(in, "parse logs/train.log");
+	assert_string_equal(r.err, "");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.out, "parser   mytrain (");
+	assert_contains(r.out, "/parsers/mytrain.yaml)\n");
+	assert_contains(r.out, "  mean_ttft_ms   12.5   (line 4)\n");
+	proc_free(&r);
+	r = e2e_run("/", "parse '%s/content/r/logs/hours.txt'", dir);
+	assert_string_equal(r.err, "");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.out, "parser   kv (");
+	assert_contains(r.out, "  hours   12   (line 1)\n");
+	proc_free(&r);
+	free(in);
+	e2e_drop(&dir);
+}
+
+/* --parsers DIR adds a folder of definitions, for a file outside any
+ * project; a --parsers that is not a folder is bad usage. */
+static void parsers_option_adds_a_folder_of_definitions(void **state)
+{
+	(void)state;
+	char *defs = e2e_project(E2E_FILES(E2E_TEXT("mytrain.yaml", mytrain_yaml)));
+	char *dir = e2e_project(E2E_FILES(E2E_TEXT("train.log", train_log)));
+	struct proc r = e2e_run(dir, "parse train.log");
+	assert_int_equal(r.status, 1);
+	assert_contains(r.err, "cannot tell which parser reads train.log: none recognises it");
+	proc_free(&r);
+	r = e2e_run(dir, "parse train.log --parsers '%s'", defs);
+	assert_string_equal(r.err, "");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.out, "parser   mytrain (");
+	proc_free(&r);
+	r = e2e_run(dir, "parse train.log --parsers=nope");
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.out, "");
+	assert_string_equal(r.err, "nope: error: not a folder: --parsers names a folder of "
+				   "parser .yaml files\n");
+	proc_free(&r);
+	r = e2e_run(dir, "parse train.log --parsers");
+	assert_int_equal(r.status, 2);
+	assert_contains(r.err, "logdown: --parsers needs a folder\n");
+	proc_free(&r);
+	e2e_drop(&defs);
+	e2e_drop(&dir);
+}
+
+/* --list-columns names everything a report can write after a run's
+ * name: the run attributes, the fields, each series' columns. */
+static void list_columns_names_every_name_a_report_can_use(void **state)
+{
+	(void)state;
+	char *dir = e2e_project(E2E_FILES(E2E_TEXT("parsers/mytrain.yaml", mytrain_yaml),
+					  E2E_TEXT("content/r/logs/train.log", train_log)));
+	struct proc r = e2e_run(dir, "parse --list-columns content/r/logs/train.log");
+	assert_string_equal(r.err, "");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out,
+			    "name          run attribute: the run's name (its key in runs:, or "
+			    "its file stem)\n"
+			    "file          run attribute: the result file, relative to the report\n"
+			    "parser        run attribute: the parser that read it\n"
+			    "line_count    run attribute: the file's lines\n"
+			    "gpus          field\n"
+			    "mean_ttft_ms  field\n"
+			    "epochs.epoch  column of series epochs (2 rows)\n"
+			    "epochs.loss   column of series epochs (2 rows)\n");
+	proc_free(&r);
+	e2e_drop(&dir);
+}
+
 static void malformed_file_is_a_content_error_at_its_place(void **state)
 {
 	(void)state;
@@ -575,7 +680,8 @@ static void help_lists_and_explains_the_commands(void **state)
 	proc_free(&r);
 	r = e2e_run(".", "parse --help");
 	assert_int_equal(r.status, 0);
-	assert_contains(r.out, "usage: logdown parse FILE [--parser NAME] [--json | --csv SERIES] "
+	assert_contains(r.out, "usage: logdown parse FILE [--parser NAME] [--parsers DIR]...\n"
+			       "                     [--json | --csv SERIES | --list-columns] "
 			       "[--strict]\n");
 	proc_free(&r);
 	r = e2e_run(".", "help parsers");
@@ -602,6 +708,9 @@ int main(void)
 		cmocka_unit_test(a_parser_with_errors_is_not_loaded_not_unknown),
 		cmocka_unit_test(output_that_cannot_be_written_is_an_io_failure),
 		cmocka_unit_test(parser_can_be_named),
+		cmocka_unit_test(parse_finds_the_project_a_file_belongs_to),
+		cmocka_unit_test(parsers_option_adds_a_folder_of_definitions),
+		cmocka_unit_test(list_columns_names_every_name_a_report_can_use),
 		cmocka_unit_test(malformed_file_is_a_content_error_at_its_place),
 		cmocka_unit_test(bad_usage_exits_2),
 		cmocka_unit_test(file_no_parser_claims_is_a_content_error),

@@ -1652,6 +1652,262 @@ static void content_claim_beats_extension_claim(void **state)
 	cap_close(&c);
 }
 
+/* A name claims a file; content still claims files of other names. */
+static void extensions_claim_a_name_without_turning_off_content_detection(void **state)
+{
+	(void)state;
+	struct capture c;
+	struct parser_set *set = detect_set(&c);
+	assert_true(add_def(set, &c, "mynsys.yaml",
+			    "name: mynsys\nextensions: ['*.nsys.txt']\n"
+			    "detect: 'CUDA GPU Kernel Summary'\n",
+			    false));
+	char *dir = make_tmpdir();
+	char *named = path_join(dir, "profile.NSYS.txt");
+	char *other = path_join(dir, "report.txt");
+	char *neither = path_join(dir, "notes.txt");
+	static const char kern[] = " ** CUDA GPU Kernel Summary (cuda_gpu_kern_sum):\n";
+	write_file(named, "nothing the detect pattern knows\n", 33);
+	write_file(other, kern, sizeof kern - 1);
+	write_file(neither, "nothing the detect pattern knows\n", 33);
+	struct loc at = {"hw07.md", 3, 0, 0};
+	/* By its name alone, by its content alone under another name, */
+	assert_string_equal(parser_name(parsers_detect(set, named, at, c.d)), "mynsys");
+	assert_string_equal(parser_name(parsers_detect(set, other, at, c.d)), "mynsys");
+	assert_string_equal(cap_text(&c), "");
+	/* and neither: no claim. */
+	assert_null(parsers_detect(set, neither, at, c.d));
+	assert_non_null(strstr(cap_text(&c), "reads "));
+	assert_non_null(strstr(cap_text(&c), "notes.txt: none recognises it"));
+	free(named);
+	free(other);
+	free(neither);
+	parsers_free(set);
+	cap_close(&c);
+}
+
+/* Leading blanks are gone before patterns see a line: a pattern that
+ * wants them after '^' is a warning at its blanks, when loaded. */
+static void a_pattern_wanting_blanks_after_the_caret_is_a_warning_at_them(void **state)
+{
+	(void)state;
+	static const char def[] =
+		"name: p\n"
+		"fields:\n"
+		"  a: '^\\s+loss=(\\d+)'\n"
+		"  b: '(?m)^ {2}b=(\\d+)'\n"
+		"  ok1: '^\\s*loss=(\\d+)'\n"
+		"  ok2: '^\\s+x|y=(\\d+)'\n"
+		"  ok3: '(?x)^ loss=(\\d+)'\n"
+		"series:\n"
+		"  s: '^[ \\t]+(?<v>\\d+)'\n"
+		"tables:\n"
+		"  t: { header: '^\\tName' }\n";
+	struct capture c;
+	cap_open(&c);
+	struct parser_set *set = parsers_new();
+	assert_true(add_def(set, &c, "p.yaml", def, false));
+	assert_int_equal(parsers_count(set), 1);
+	assert_string_equal(
+		cap_text(&c),
+		"p.yaml:3:8: warning: the pattern of field 'a' can never match: it wants blanks "
+		"after '^', but lines lose their leading blanks before patterns see them; drop "
+		"them, or write '^\\s*'\n"
+		"    3 |   a: '^\\s+loss=(\\d+)'\n"
+		"      |        ^~~\n"
+		"p.yaml:4:12: warning: the pattern of field 'b' can never match: it wants blanks "
+		"after '^', but lines lose their leading blanks before patterns see them; drop "
+		"them, or write '^\\s*'\n"
+		"    4 |   b: '(?m)^ {2}b=(\\d+)'\n"
+		"      |            ^~\n"
+		"p.yaml:9:8: warning: the pattern of series 's' can never match: it wants blanks "
+		"after '^', but lines lose their leading blanks before patterns see them; drop "
+		"them, or write '^\\s*'\n"
+		"    9 |   s: '^[ \\t]+(?<v>\\d+)'\n"
+		"      |        ^~~~~~\n"
+		"p.yaml:11:18: warning: the pattern of table 't' can never match: it wants blanks "
+		"after '^', but lines lose their leading blanks before patterns see them; drop "
+		"them, or write '^\\s*'\n"
+		"   11 |   t: { header: '^\\tName' }\n"
+		"      |                  ^~\n");
+	parsers_free(set);
+	cap_close(&c);
+}
+
+/* A project parser's series that got no row and table never found are
+ * warnings at the log, naming the pattern, once something else matched;
+ * a pattern warned about at load is not warned about again. */
+static void an_empty_series_and_an_unfound_table_are_warnings_naming_their_pattern(void **state)
+{
+	(void)state;
+#define SILENT_DEF                                                                           \
+	"name: p\n"                                                                          \
+	"fields:\n"                                                                          \
+	"  gpus: 'using (\\d+) GPUs'\n"                                                       \
+	"tables:\n"                                                                          \
+	"  kernels: { header: 'Kernel Summary' }\n"                                          \
+	"  summary: { header: '^Summary:' }\n"                                               \
+	"series:\n"                                                                          \
+	"  epochs: 'epoch (?<epoch>\\d+) loss=(?<loss>[\\d.]+)'\n"
+	static const char def[] = SILENT_DEF "  evals: '^\\s+eval (?<acc>[\\d.]+)'\n";
+	static const char builtin[] = SILENT_DEF;
+	char *dir = make_tmpdir();
+	char *path = path_join(dir, "t.log");
+	static const char log[] = "using 4 GPUs\n"
+				  "Summary:\n"
+				  "nothing like a table here\n"
+				  "  eval 0.7\n";
+	write_file(path, log, sizeof log - 1);
+	struct capture c;
+	cap_open(&c);
+	struct parser_set *set = parsers_new();
+	assert_true(add_def(set, &c, "p.yaml", def, false));
+	diag_add_source(c.d, "t.log", log, sizeof log - 1);
+	struct run *r = parser_run(parsers_at(set, 0), path, "t.log", "r", c.d);
+	assert_non_null(r);
+	assert_string_equal(cap_text(&c),
+			    "p.yaml:9:12: warning: the pattern of series 'evals' can never match: "
+			    "it wants blanks after '^', but lines lose their leading blanks before "
+			    "patterns see them; drop them, or write '^\\s*'\n"
+			    "    9 |   evals: '^\\s+eval (?<acc>[\\d.]+)'\n"
+			    "      |            ^~~\n"
+			    "t.log: warning: series 'epochs' has no rows: its pattern 'epoch "
+			    "(?<epoch>\\d+) loss=(?<loss>[\\d.]+)' matched no line\n"
+			    "t.log: warning: table 'kernels' was not found: its header pattern "
+			    "'Kernel Summary' matched no line\n"
+			    "t.log:2: warning: table 'summary' was not found: its header pattern "
+			    "'^Summary:' matched this line, but no table followed (rows of cells "
+			    "split by '|' or by two spaces)\n"
+			    "    2 | Summary:\n");
+	/* The series exists, empty, for expressions. */
+	assert_int_equal(series_row_count(run_series(r, "epochs")), 0);
+	run_free(r);
+	parsers_free(set);
+	cap_close(&c);
+	/* A built-in's series may be absent from a file of its kind. */
+	cap_open(&c);
+	set = parsers_new();
+	assert_true(add_def(set, &c, "(built-in) parsers/p.yaml", builtin, true));
+	r = parser_run(parsers_at(set, 0), path, "t.log", "r", c.d);
+	assert_non_null(r);
+	assert_string_equal(cap_text(&c), "");
+	run_free(r);
+	parsers_free(set);
+	cap_close(&c);
+	free(path);
+}
+
+/* A series or table that a file of its kind may lack says so with
+ * `optional: true`: no warning then; optional is true or false. */
+static void an_optional_series_or_table_may_be_absent_without_a_word(void **state)
+{
+	(void)state;
+	static const char def[] = "name: p\n"
+				  "fields:\n"
+				  "  gpus: 'using (\\d+) GPUs'\n"
+				  "series:\n"
+				  "  checks: { pattern: 'Expected: (?<what>.*)', optional: true }\n"
+				  "tables:\n"
+				  "  kernels: { header: 'Kernel Summary', optional: true }\n";
+	char *dir = make_tmpdir();
+	char *path = path_join(dir, "t.log");
+	write_file(path, "using 4 GPUs\n", 13);
+	struct capture c;
+	struct parser_set *set;
+	struct run *r = run_def(&c, &set, def, path);
+	assert_non_null(r);
+	assert_string_equal(cap_text(&c), "");
+	assert_int_equal(series_row_count(run_series(r, "checks")), 0);
+	run_free(r);
+	parsers_free(set);
+	cap_close(&c);
+	free(path);
+	expect_def_errors("series:\n"
+			  "  s: { pattern: '(?<a>x)', optional: yes please }\n",
+			  "p.yaml:2:38: error: optional in series 's' is true or false, not a "
+			  "string\n"
+			  "    2 |   s: { pattern: '(?<a>x)', optional: yes please }\n"
+			  "      |                                      ^~~~~~~~~~\n");
+}
+
+/* An nsys-like space-aligned table under a rule ends at the rule that
+ * closes it: the text after it is no row, even in columns. */
+static void an_aligned_table_ends_at_its_closing_rule(void **state)
+{
+	(void)state;
+	static const char def[] =
+		"name: p\n"
+		"tables:\n"
+		"  kernels: { header: '^Time \\(%\\)\\s+Total Time \\(ns\\)' }\n"
+		"fields:\n"
+		"  export: 'Exported (\\S+)'\n";
+	char *dir = make_tmpdir();
+	char *path = path_join(dir, "t.log");
+	static const char log[] =
+		" ** CUDA GPU Kernel Summary (cuda_gpu_kern_sum):\n"                          /* 1 */
+		"\n"                                                                          /* 2 */
+		" Time (%)  Total Time (ns)  Instances  Avg (ns)   Name\n"                    /* 3 */
+		" --------  ---------------  ---------  ---------  ----------------------\n"  /* 4 */
+		"     62.5          1234567         10   123456.7  void gemm<float>(int)\n"   /* 5 */
+		"     37.5           740740          5   148148.0  reduce_kernel\n"           /* 6 */
+		" --------  ---------------  ---------  ---------  ----------------------\n"  /* 7 */
+		"Exported report1.sqlite  in 2 s\n";                                        /* 8 */
+	write_file(path, log, sizeof log - 1);
+	struct capture c;
+	struct parser_set *set;
+	struct run *r = run_def(&c, &set, def, path);
+	assert_non_null(r);
+	assert_string_equal(cap_text(&c), "");
+	const struct series *t = run_series(r, "kernels");
+	assert_int_equal(series_row_count(t), 2);
+	assert_string_equal(series_column(t, 3), "avg_ns");
+	assert_cell(t, 0, "name", "void gemm<float>(int)");
+	assert_cell(t, 1, "avg_ns", "148148.0");
+	assert_int_equal(series_row_line(t, 1), 6);
+	assert_text(run_field(r, "export"), "report1.sqlite");
+	run_free(r);
+	parsers_free(set);
+	cap_close(&c);
+	free(path);
+}
+
+/* '*' names are snake_cased as table headers are, part by dotted part:
+ * a report can write every one of them. */
+static void star_field_names_are_snake_cased_like_table_headers(void **state)
+{
+	(void)state;
+	static const char def[] = "name: p\n"
+				  "fields:\n"
+				  "  '*': '^(?<name>[^:]+): (?<value>\\S+)$'\n";
+	char *dir = make_tmpdir();
+	char *path = path_join(dir, "t.log");
+	static const char log[] = "Mean TTFT (ms): 12.5\n"
+				  "P99 ITL (ms): 40\n"
+				  "tracked_stats.Throughput: 310.5\n"
+				  "mean ttft (ms): 13.0\n"
+				  "%%: 3\n"
+				  "(): 4\n";
+	write_file(path, log, sizeof log - 1);
+	struct capture c;
+	struct parser_set *set;
+	struct run *r = run_def(&c, &set, def, path);
+	assert_non_null(r);
+	assert_string_equal(cap_text(&c), "");
+	assert_int_equal(run_field_count(r), 4);
+	assert_string_equal(run_field_name(r, 0), "mean_ttft_ms");
+	assert_string_equal(run_field_name(r, 1), "p99_itl_ms");
+	assert_string_equal(run_field_name(r, 2), "tracked_stats.throughput");
+	assert_string_equal(run_field_name(r, 3), "pct_pct");
+	/* Two spellings of one name are one field: the last value wins. */
+	const struct datum *d = run_field(r, "mean_ttft_ms");
+	assert_text(d, "13.0");
+	assert_int_equal(d->line, 4);
+	run_free(r);
+	parsers_free(set);
+	cap_close(&c);
+	free(path);
+}
+
 static void json_parser_reads_structured_results(void **state)
 {
 	(void)state;
@@ -1729,6 +1985,12 @@ int main(void)
 		cmocka_unit_test(a_bad_duration_is_a_warning),
 		cmocka_unit_test(table_types_type_its_columns),
 		cmocka_unit_test(table_types_name_a_missing_column_once),
+		cmocka_unit_test(extensions_claim_a_name_without_turning_off_content_detection),
+		cmocka_unit_test(a_pattern_wanting_blanks_after_the_caret_is_a_warning_at_them),
+		cmocka_unit_test(an_empty_series_and_an_unfound_table_are_warnings_naming_their_pattern),
+		cmocka_unit_test(an_optional_series_or_table_may_be_absent_without_a_word),
+		cmocka_unit_test(an_aligned_table_ends_at_its_closing_rule),
+		cmocka_unit_test(star_field_names_are_snake_cased_like_table_headers),
 	};
 	return cmocka_run_group_tests(tests, NULL, drop_leftovers);
 }

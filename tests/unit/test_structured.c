@@ -1002,6 +1002,54 @@ static void streamed_reading_is_exact_at_the_edges(void **state)
 	unsetenv("LOGDOWN_TEST_CHUNK");
 }
 
+/* JSON Lines (an object on each line, as loggers append them) is the
+ * series rows, each line a row at its line; a pretty-printed object is
+ * still one document. */
+static void json_lines_are_rows_of_one_series(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	bool ok;
+	struct run *r = load(JSON, "m.jsonl.json",
+			     "{\"step\": 1, \"loss\": 2.50, \"tag\": \"a\\nb\"}\n"
+			     "{\"step\": 2, \"loss\": 2.1, \"lr\": {\"now\": 0.1}}\r\n"
+			     "\n"
+			     "  {\"step\": 3, \"loss\": null}\n",
+			     &c, &ok);
+	assert_true(ok);
+	assert_string_equal(cap_text(&c), "");
+	assert_int_equal(run_field_count(r), 0);
+	const struct series *s = run_series(r, "rows");
+	check_columns(s, "step,loss,tag,lr.now");
+	assert_int_equal(series_row_count(s), 3);
+	check_cell(s, 0, "loss", DATUM_NUMBER, "2.50");
+	check_cell(s, 0, "tag", DATUM_STRING, "a\nb");
+	check_cell(s, 1, "lr.now", DATUM_NUMBER, "0.1");
+	check_cell(s, 2, "lr.now", DATUM_MISSING, "");
+	assert_int_equal(series_row_line(s, 2), 4);
+	assert_int_equal(run_line_count(r), 4);
+	run_free(r);
+	/* A bad line is an error at its place. */
+	r = load(JSON, "b.json", "{\"step\": 1}\n{\"step\": 2,}\n", &c, &ok);
+	assert_false(ok);
+	assert_string_equal(cap_text(&c),
+			    "b.json:2:12: error: malformed JSON: expected a key in double quotes "
+			    "(no comma after the last member), found '}'\n"
+			    "    2 | {\"step\": 2,}\n"
+			    "      |            ^\n");
+	run_free(r);
+	cap_close(&c);
+	/* Pretty-printed: '{' alone on the first line, one document. */
+	cap_open(&c);
+	r = load(JSON, "p.json", "{\n  \"a\": 1\n}\n", &c, &ok);
+	assert_true(ok);
+	check_field(r, "a", DATUM_NUMBER, "1", 2);
+	assert_int_equal(run_series_count(r), 0);
+	run_free(r);
+	cap_close(&c);
+}
+
 /* A file bigger than 4 MiB is never held whole: read from the disk, its
  * diagnostics give line and column but do not quote the line, except
  * a short first line, which is at hand. */
@@ -1138,6 +1186,7 @@ int main(void)
 		cmocka_unit_test(json_wide_rows_and_long_texts_come_out_as_written),
 		cmocka_unit_test(chunk_size_changes_nothing),
 		cmocka_unit_test(streamed_reading_is_exact_at_the_edges),
+		cmocka_unit_test(json_lines_are_rows_of_one_series),
 		cmocka_unit_test(big_file_diagnostics_quote_only_the_first_line),
 		cmocka_unit_test(missing_file_is_reported_with_strerror),
 		cmocka_unit_test(snake_case_lowers_and_joins_with_underscores),
