@@ -5,7 +5,9 @@
  * like theirs (nsys, hf-trainer and mllog: in the formats those tools
  * print).  Every fixture must be detected as its folder's parser and no
  * other, and the values asserted here are the texts and line numbers of
- * the real log lines.  The tests run from the repository's root. */
+ * the real log lines.  The variants real published logs show are tested
+ * on tests/corpus/<kind>/ (its SOURCES say where each came from).  The
+ * tests run from the repository's root. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -24,6 +26,7 @@
 #include "capture.h"
 
 #define FIX "tests/fixtures/"
+#define CORPUS "tests/corpus/"
 
 static struct parser_set *builtins;
 static struct capture quiet;
@@ -612,6 +615,44 @@ static void groq_table_ends_at_its_border(void **state)
 	    11);
 }
 
+/* MiniLMv2 (ALCF's course docs): the score column is the proof point's
+ * own ("Spearman Rank Correlation Coefficient"), the log is indented, and
+ * the build is named by "Building". */
+static void groq_score_column_is_named_by_the_proof_point(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "groqflow/minilmv2-spearman-alcf-docs.log", "groqflow");
+	STR(r, "build_name", "minilmv2", 2);
+	const struct series *t = SERIES(r, "results", 2);
+	COLUMNS(t, "source", "spearman_rank_correlation_coefficient", "end_to_end_latency_ms",
+		"end_to_end_ips", "on_chip_latency_ms", "on_chip_ips");
+	STR_CELL(t, 0, "source", "cpu", 22);
+	NUM_CELL(t, 0, "spearman_rank_correlation_coefficient", 0.8203, "0.8203", 22);
+	NUM_CELL(t, 0, "end_to_end_latency_ms", 65.67, "65.67", 22);
+	MISSING_CELL(t, 0, "on_chip_ips");
+	NUM_CELL(t, 1, "spearman_rank_correlation_coefficient", 0.8204, "0.8204", 23);
+	NUM_CELL(t, 1, "on_chip_ips", 2620.58, "2620.58", 23);
+	MISSING(r, "proof_point");
+}
+
+/* A build loaded from the cache is named by the cache's line; a rebuild
+ * by its "Building" line. */
+static void groq_build_name_from_the_cache_or_the_build(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "groqflow/bert-tiny-cached-custom-input-md.log", "groqflow");
+	STR(r, "build_name", "bert_tiny", 5);
+	const struct series *t = SERIES(r, "results", 2);
+	NUM_CELL(t, 1, "end_to_end_ips", 19328.60, "19328.60", 19);
+	r = PARSE(CORPUS "groqflow/bert-tiny-seq256-rebuild.log", "groqflow");
+	STR(r, "build_name", "bert_tiny", 13);
+	t = SERIES(r, "results", 2);
+	NUM_CELL(t, 0, "end_to_end_latency_ms", 4.10, "4.10", 34);
+	STR(r, "proof_point",
+	    "/home/prayaagkatta/groqflow/proof_points/natural_language_processing/bert/bert_tiny.py",
+	    37);
+}
+
 /* gtest */
 
 /* Four ranks printed into one terminal: banners cut and repeated. */
@@ -892,6 +933,8 @@ int main(void)
 		cmocka_unit_test_teardown(groq_seq128_results_table, free_current),
 		cmocka_unit_test_teardown(groq_seq512_results_table, free_current),
 		cmocka_unit_test_teardown(groq_table_ends_at_its_border, free_current),
+		cmocka_unit_test_teardown(groq_score_column_is_named_by_the_proof_point, free_current),
+		cmocka_unit_test_teardown(groq_build_name_from_the_cache_or_the_build, free_current),
 		cmocka_unit_test_teardown(gtest_single_precision_passes_7, free_current),
 		cmocka_unit_test_teardown(gtest_double_precision_passes_7, free_current),
 		cmocka_unit_test_teardown(gtest_failing_run_lists_failures, free_current),
