@@ -805,20 +805,24 @@ static void nsys_reads_kernel_and_memcpy_summaries(void **state)
 
 /* hf-trainer */
 
+/* One run: the closing dict, then the metric blocks the script prints
+ * after it.  The last summary wins for every field, so the blocks' values
+ * (rounded: 0:02:11.45 for the dict's 131.4501) are the run's. */
 static void hf_trainer_reads_dicts_and_metrics_blocks(void **state)
 {
 	(void)state;
 	struct run *r = PARSE(FIX "hf-trainer/run_glue_mrpc.log", "hf-trainer");
-	NUM(r, "train_runtime", 131.4501, "131.4501", 42);
-	NUM(r, "train_samples_per_second", 83.713, "83.713", 42);
-	NUM(r, "train_loss", 0.3812028387026414, "0.3812028387026414", 42);
+	NUM(r, "train_runtime", 131.45, "0:02:11.45", 49);
+	NUM(r, "train_samples_per_second", 83.713, "83.713", 51);
+	NUM(r, "train_loss", 0.3812, "0.3812", 48);
+	NUM(r, "epoch", 3.0, "3.0", 59);
 	NUM(r, "total_optimization_steps", 1377, "1,377", 17);
 	/* eval_*: the last value of each key, the closing block's. */
 	NUM(r, "eval_accuracy", 0.8554, "0.8554", 60);
 	NUM(r, "eval_loss", 0.4216, "0.4216", 63);
 	NUM(r, "eval_samples", 408, "408", 65);
-	/* The block writes the runtime as 0:00:03.19: the dict's stays. */
-	NUM(r, "eval_runtime", 3.2003, "3.2003", 36);
+	NUM(r, "eval_runtime", 3.19, "0:00:03.19", 64);
+	MISSING(r, "predict_runtime");
 	const struct series *s = SERIES(r, "log", 6);
 	COLUMNS(s, "step", "epoch", "loss", "learning_rate");
 	/* step comes from the tqdm bar glued before the dict (cr: keep) */
@@ -829,6 +833,53 @@ static void hf_trainer_reads_dicts_and_metrics_blocks(void **state)
 	NUM_CELL(s, 0, "epoch", 0.44, "0.44", 19);
 	NUM_CELL(s, 5, "loss", 0.1752, "0.1752", 32);
 	NUM_CELL(s, 5, "grad_norm", 0.833, "0.833", 32);
+}
+
+/* The same log cut before the metric blocks (a script that never calls
+ * log_metrics): the closing dict and the last eval dict give them. */
+static void hf_trainer_without_metric_blocks_reads_the_dicts(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(FIX "hf-trainer/run_glue_mrpc_no_blocks.log", "hf-trainer");
+	NUM(r, "train_runtime", 131.4501, "131.4501", 42);
+	NUM(r, "train_samples_per_second", 83.713, "83.713", 42);
+	NUM(r, "train_steps_per_second", 10.476, "10.476", 42);
+	NUM(r, "train_loss", 0.3812028387026414, "0.3812028387026414", 42);
+	NUM(r, "epoch", 3.0, "3.0", 42);
+	NUM(r, "eval_runtime", 3.2003, "3.2003", 36);
+	NUM(r, "eval_accuracy", 0.8553921568627451, "0.8553921568627451", 36);
+}
+
+/* A student's notes holding the closing blocks of four runs (the blocks
+ * indented by zero to two spaces): every field is the fourth run's,
+ * predict_* and best_* (P-tuning v2's "best metrics") too. */
+static void hf_trainer_notes_with_four_summaries_give_the_last_run(void **state)
+{
+	(void)state;
+	struct run *r =
+		PARSE(CORPUS "hf-trainer/conll-prefix-tuning-four-summaries.md", "hf-trainer");
+	NUM(r, "train_loss", 0.072, "0.072", 109);
+	NUM(r, "train_runtime", 7279.09, "2:01:19.09", 110);
+	NUM(r, "train_samples_per_second", 57.868, "57.868", 111);
+	NUM(r, "train_steps_per_second", 1.809, "1.809", 112);
+	NUM(r, "best_eval_f1", 0.9529, "0.9529", 115);
+	NUM(r, "epoch", 30.0, "30.0", 120);
+	NUM(r, "eval_f1", 0.9485, "0.9485", 122);
+	NUM(r, "eval_runtime", 40.79, "0:00:40.79", 126);
+	NUM(r, "predict_f1", 0.9117, "0.9117", 132);
+	NUM(r, "predict_runtime", 42.87, "0:00:42.87", 136);
+	MISSING(r, "total_optimization_steps");
+}
+
+static void hf_trainer_two_summaries_give_the_second_run(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "hf-trainer/copa-roberta-two-summaries.md", "hf-trainer");
+	NUM(r, "train_loss", 0.2752, "0.2752", 26);
+	NUM(r, "train_runtime", 1423.5, "0:23:43.50", 27);
+	NUM(r, "best_eval_accuracy", 0.89, "0.89", 32);
+	NUM(r, "eval_accuracy", 0.86, "0.86", 37);
+	NUM(r, "eval_runtime", 1.85, "0:00:01.85", 39);
 }
 
 /* mllog */
@@ -944,6 +995,9 @@ int main(void)
 		cmocka_unit_test_teardown(slurm_reads_a_time_limit, free_current),
 		cmocka_unit_test_teardown(nsys_reads_kernel_and_memcpy_summaries, free_current),
 		cmocka_unit_test_teardown(hf_trainer_reads_dicts_and_metrics_blocks, free_current),
+		cmocka_unit_test_teardown(hf_trainer_without_metric_blocks_reads_the_dicts, free_current),
+		cmocka_unit_test_teardown(hf_trainer_notes_with_four_summaries_give_the_last_run, free_current),
+		cmocka_unit_test_teardown(hf_trainer_two_summaries_give_the_second_run, free_current),
 		cmocka_unit_test_teardown(mllog_reads_events_and_last_values, free_current),
 		cmocka_unit_test_teardown(keyvalue_reads_a_hand_copied_file, free_current),
 		cmocka_unit_test_teardown(keyvalue_reads_equals_and_percent, free_current),
