@@ -560,6 +560,8 @@ static void poptorch_run_after_slurm_errors_is_poptorch(void **state)
 	NUM(r, "test_accuracy", 98.13, "98.13", 39);
 	NUM(r, "seconds_per_epoch", 13.63, "13.63", 14);
 	NUM(r, "compile_time", 28, "00:28", 12);
+	/* the second srun job, the one that trained */
+	NUM(r, "job_id", 20708, "20708", 8);
 	MISSING(r, "error");
 }
 
