@@ -5,7 +5,9 @@
  * like theirs (nsys, hf-trainer and mllog: in the formats those tools
  * print).  Every fixture must be detected as its folder's parser and no
  * other, and the values asserted here are the texts and line numbers of
- * the real log lines.  The tests run from the repository's root. */
+ * the real log lines.  The variants real published logs show are tested
+ * on tests/corpus/<kind>/ (its SOURCES say where each came from).  The
+ * tests run from the repository's root. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -24,6 +26,7 @@
 #include "capture.h"
 
 #define FIX "tests/fixtures/"
+#define CORPUS "tests/corpus/"
 
 static struct parser_set *builtins;
 static struct capture quiet;
@@ -520,6 +523,7 @@ static void poptorch_reads_accuracy_and_tqdm_bars(void **state)
 	NUM(r, "seconds_per_epoch", 10.99, "10.99", 9);
 	NUM(r, "training_time", 109, "01:49", 9);
 	NUM(r, "compile_time", 22, "00:22", 7);
+	NUM(r, "job_id", 20702, "20702", 3);
 	MISSING(r, "error");
 }
 
@@ -556,6 +560,8 @@ static void poptorch_run_after_slurm_errors_is_poptorch(void **state)
 	NUM(r, "test_accuracy", 98.13, "98.13", 39);
 	NUM(r, "seconds_per_epoch", 13.63, "13.63", 14);
 	NUM(r, "compile_time", 28, "00:28", 12);
+	/* the second srun job, the one that trained */
+	NUM(r, "job_id", 20708, "20708", 8);
 	MISSING(r, "error");
 }
 
@@ -568,6 +574,62 @@ static void poptorch_reads_glued_bars(void **state)
 	NUM(r, "epochs", 10, "10", 1);
 	NUM(r, "seconds_per_epoch", 10.81, "10.81", 1);
 	NUM(r, "compile_time", 14, "00:14", 1);
+}
+
+/* Graphcore's examples_utils benchmark (the ResNet50 runs in ALCF's user
+ * docs): the summary its logger prints, claimed by its prefix. */
+static void poptorch_reads_the_examples_utils_benchmark_summary(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "poptorch/resnet50-benchmark-1ipu-examples-utils.log", "poptorch");
+	NUM(r, "total_time", 9633.622455, "9633.622455", 1);
+	NUM(r, "throughput", 3078.715789473684, "3078.715789473684", 2);
+	NUM(r, "accuracy", 57.79, "57.79", 3);
+	NUM(r, "final_loss", 2.7951, "2.7951", 4);
+	NUM(r, "compile_time", 605.56, "605.56", 5);
+	MISSING(r, "test_accuracy");
+}
+
+/* "Total compile time: ERROR": the benchmark could not read it. */
+static void poptorch_benchmark_compile_time_error_is_missing(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "poptorch/resnet50-benchmark-4ipu-compile-error.log", "poptorch");
+	NUM(r, "total_time", 20047.298082, "20047.298082", 1);
+	NUM(r, "throughput", 3420.6052631578946, "3420.6052631578946", 2);
+	NUM(r, "final_loss", 2.304, "2.304", 4);
+	MISSING(r, "compile_time");
+}
+
+/* BERT pretraining (run_pretraining.py, SDK 3.3), two runs pasted one
+ * after the other: the last Step bar, its Training Metrics block and
+ * "Training time" are the second run's. */
+static void poptorch_reads_bert_pretraining_metrics(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "poptorch/bert-tiny-pretraining-sdk3.3-two-runs.log", "poptorch");
+	NUM(r, "final_loss", 8.111, "8.111", 118);
+	NUM(r, "mlm_loss", 7.585, "7.585", 118);
+	NUM(r, "nsp_loss", 0.526, "0.526", 118);
+	NUM(r, "throughput", 1134.5, "1134.5", 118);
+	NUM(r, "global_batch_size", 32, "32", 121);
+	NUM(r, "training_steps", 200, "200", 123);
+	NUM(r, "training_time", 5.718, "5.718", 124);
+}
+
+/* The MNIST tutorial, then an edited copy, in one terminal capture: the
+ * bars, the accuracy and the srun job are the last run's.  (compile_time
+ * is still the first finished bar, the first run's: telling the runs
+ * apart needs split:, issue 15 item 3c.) */
+static void poptorch_two_runs_give_the_last_runs_results(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "poptorch/mnist-alcf-sdk3.3-two-runs.log", "poptorch");
+	NUM(r, "test_accuracy", 97.82, "97.82", 104);
+	NUM(r, "epochs", 10, "10", 82);
+	NUM(r, "seconds_per_epoch", 8.66, "8.66", 82);
+	NUM(r, "training_time", 86, "01:26", 82);
+	NUM(r, "job_id", 28012, "28012", 79);
 }
 
 /* groqflow */
@@ -610,6 +672,44 @@ static void groq_table_ends_at_its_border(void **state)
 	STR(r, "proof_point",
 	    "/home/aeahmed/groqflow/proof_points/natural_language_processing/bert/bert_tiny.py",
 	    11);
+}
+
+/* MiniLMv2 (ALCF's course docs): the score column is the proof point's
+ * own ("Spearman Rank Correlation Coefficient"), the log is indented, and
+ * the build is named by "Building". */
+static void groq_score_column_is_named_by_the_proof_point(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "groqflow/minilmv2-spearman-alcf-docs.log", "groqflow");
+	STR(r, "build_name", "minilmv2", 2);
+	const struct series *t = SERIES(r, "results", 2);
+	COLUMNS(t, "source", "spearman_rank_correlation_coefficient", "end_to_end_latency_ms",
+		"end_to_end_ips", "on_chip_latency_ms", "on_chip_ips");
+	STR_CELL(t, 0, "source", "cpu", 22);
+	NUM_CELL(t, 0, "spearman_rank_correlation_coefficient", 0.8203, "0.8203", 22);
+	NUM_CELL(t, 0, "end_to_end_latency_ms", 65.67, "65.67", 22);
+	MISSING_CELL(t, 0, "on_chip_ips");
+	NUM_CELL(t, 1, "spearman_rank_correlation_coefficient", 0.8204, "0.8204", 23);
+	NUM_CELL(t, 1, "on_chip_ips", 2620.58, "2620.58", 23);
+	MISSING(r, "proof_point");
+}
+
+/* A build loaded from the cache is named by the cache's line; a rebuild
+ * by its "Building" line. */
+static void groq_build_name_from_the_cache_or_the_build(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "groqflow/bert-tiny-cached-custom-input-md.log", "groqflow");
+	STR(r, "build_name", "bert_tiny", 5);
+	const struct series *t = SERIES(r, "results", 2);
+	NUM_CELL(t, 1, "end_to_end_ips", 19328.60, "19328.60", 19);
+	r = PARSE(CORPUS "groqflow/bert-tiny-seq256-rebuild.log", "groqflow");
+	STR(r, "build_name", "bert_tiny", 13);
+	t = SERIES(r, "results", 2);
+	NUM_CELL(t, 0, "end_to_end_latency_ms", 4.10, "4.10", 34);
+	STR(r, "proof_point",
+	    "/home/prayaagkatta/groqflow/proof_points/natural_language_processing/bert/bert_tiny.py",
+	    37);
 }
 
 /* gtest */
@@ -764,20 +864,24 @@ static void nsys_reads_kernel_and_memcpy_summaries(void **state)
 
 /* hf-trainer */
 
+/* One run: the closing dict, then the metric blocks the script prints
+ * after it.  The last summary wins for every field, so the blocks' values
+ * (rounded: 0:02:11.45 for the dict's 131.4501) are the run's. */
 static void hf_trainer_reads_dicts_and_metrics_blocks(void **state)
 {
 	(void)state;
 	struct run *r = PARSE(FIX "hf-trainer/run_glue_mrpc.log", "hf-trainer");
-	NUM(r, "train_runtime", 131.4501, "131.4501", 42);
-	NUM(r, "train_samples_per_second", 83.713, "83.713", 42);
-	NUM(r, "train_loss", 0.3812028387026414, "0.3812028387026414", 42);
+	NUM(r, "train_runtime", 131.45, "0:02:11.45", 49);
+	NUM(r, "train_samples_per_second", 83.713, "83.713", 51);
+	NUM(r, "train_loss", 0.3812, "0.3812", 48);
+	NUM(r, "epoch", 3.0, "3.0", 59);
 	NUM(r, "total_optimization_steps", 1377, "1,377", 17);
 	/* eval_*: the last value of each key, the closing block's. */
 	NUM(r, "eval_accuracy", 0.8554, "0.8554", 60);
 	NUM(r, "eval_loss", 0.4216, "0.4216", 63);
 	NUM(r, "eval_samples", 408, "408", 65);
-	/* The block writes the runtime as 0:00:03.19: the dict's stays. */
-	NUM(r, "eval_runtime", 3.2003, "3.2003", 36);
+	NUM(r, "eval_runtime", 3.19, "0:00:03.19", 64);
+	MISSING(r, "predict_runtime");
 	const struct series *s = SERIES(r, "log", 6);
 	COLUMNS(s, "step", "epoch", "loss", "learning_rate");
 	/* step comes from the tqdm bar glued before the dict (cr: keep) */
@@ -788,6 +892,53 @@ static void hf_trainer_reads_dicts_and_metrics_blocks(void **state)
 	NUM_CELL(s, 0, "epoch", 0.44, "0.44", 19);
 	NUM_CELL(s, 5, "loss", 0.1752, "0.1752", 32);
 	NUM_CELL(s, 5, "grad_norm", 0.833, "0.833", 32);
+}
+
+/* The same log cut before the metric blocks (a script that never calls
+ * log_metrics): the closing dict and the last eval dict give them. */
+static void hf_trainer_without_metric_blocks_reads_the_dicts(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(FIX "hf-trainer/run_glue_mrpc_no_blocks.log", "hf-trainer");
+	NUM(r, "train_runtime", 131.4501, "131.4501", 42);
+	NUM(r, "train_samples_per_second", 83.713, "83.713", 42);
+	NUM(r, "train_steps_per_second", 10.476, "10.476", 42);
+	NUM(r, "train_loss", 0.3812028387026414, "0.3812028387026414", 42);
+	NUM(r, "epoch", 3.0, "3.0", 42);
+	NUM(r, "eval_runtime", 3.2003, "3.2003", 36);
+	NUM(r, "eval_accuracy", 0.8553921568627451, "0.8553921568627451", 36);
+}
+
+/* A student's notes holding the closing blocks of four runs (the blocks
+ * indented by zero to two spaces): every field is the fourth run's,
+ * predict_* and best_* (P-tuning v2's "best metrics") too. */
+static void hf_trainer_notes_with_four_summaries_give_the_last_run(void **state)
+{
+	(void)state;
+	struct run *r =
+		PARSE(CORPUS "hf-trainer/conll-prefix-tuning-four-summaries.md", "hf-trainer");
+	NUM(r, "train_loss", 0.072, "0.072", 109);
+	NUM(r, "train_runtime", 7279.09, "2:01:19.09", 110);
+	NUM(r, "train_samples_per_second", 57.868, "57.868", 111);
+	NUM(r, "train_steps_per_second", 1.809, "1.809", 112);
+	NUM(r, "best_eval_f1", 0.9529, "0.9529", 115);
+	NUM(r, "epoch", 30.0, "30.0", 120);
+	NUM(r, "eval_f1", 0.9485, "0.9485", 122);
+	NUM(r, "eval_runtime", 40.79, "0:00:40.79", 126);
+	NUM(r, "predict_f1", 0.9117, "0.9117", 132);
+	NUM(r, "predict_runtime", 42.87, "0:00:42.87", 136);
+	MISSING(r, "total_optimization_steps");
+}
+
+static void hf_trainer_two_summaries_give_the_second_run(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "hf-trainer/copa-roberta-two-summaries.md", "hf-trainer");
+	NUM(r, "train_loss", 0.2752, "0.2752", 26);
+	NUM(r, "train_runtime", 1423.5, "0:23:43.50", 27);
+	NUM(r, "best_eval_accuracy", 0.89, "0.89", 32);
+	NUM(r, "eval_accuracy", 0.86, "0.86", 37);
+	NUM(r, "eval_runtime", 1.85, "0:00:01.85", 39);
 }
 
 /* mllog */
@@ -889,9 +1040,15 @@ int main(void)
 		cmocka_unit_test_teardown(poptorch_ipu_failure_keeps_the_error, free_current),
 		cmocka_unit_test_teardown(poptorch_run_after_slurm_errors_is_poptorch, free_current),
 		cmocka_unit_test_teardown(poptorch_reads_glued_bars, free_current),
+		cmocka_unit_test_teardown(poptorch_reads_the_examples_utils_benchmark_summary, free_current),
+		cmocka_unit_test_teardown(poptorch_benchmark_compile_time_error_is_missing, free_current),
+		cmocka_unit_test_teardown(poptorch_reads_bert_pretraining_metrics, free_current),
+		cmocka_unit_test_teardown(poptorch_two_runs_give_the_last_runs_results, free_current),
 		cmocka_unit_test_teardown(groq_seq128_results_table, free_current),
 		cmocka_unit_test_teardown(groq_seq512_results_table, free_current),
 		cmocka_unit_test_teardown(groq_table_ends_at_its_border, free_current),
+		cmocka_unit_test_teardown(groq_score_column_is_named_by_the_proof_point, free_current),
+		cmocka_unit_test_teardown(groq_build_name_from_the_cache_or_the_build, free_current),
 		cmocka_unit_test_teardown(gtest_single_precision_passes_7, free_current),
 		cmocka_unit_test_teardown(gtest_double_precision_passes_7, free_current),
 		cmocka_unit_test_teardown(gtest_failing_run_lists_failures, free_current),
@@ -901,6 +1058,9 @@ int main(void)
 		cmocka_unit_test_teardown(slurm_reads_a_time_limit, free_current),
 		cmocka_unit_test_teardown(nsys_reads_kernel_and_memcpy_summaries, free_current),
 		cmocka_unit_test_teardown(hf_trainer_reads_dicts_and_metrics_blocks, free_current),
+		cmocka_unit_test_teardown(hf_trainer_without_metric_blocks_reads_the_dicts, free_current),
+		cmocka_unit_test_teardown(hf_trainer_notes_with_four_summaries_give_the_last_run, free_current),
+		cmocka_unit_test_teardown(hf_trainer_two_summaries_give_the_second_run, free_current),
 		cmocka_unit_test_teardown(mllog_reads_events_and_last_values, free_current),
 		cmocka_unit_test_teardown(keyvalue_reads_a_hand_copied_file, free_current),
 		cmocka_unit_test_teardown(keyvalue_reads_equals_and_percent, free_current),
