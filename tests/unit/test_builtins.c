@@ -512,6 +512,131 @@ static void sambanova_makes_every_name_number_line_a_field(void **state)
 	NUM(r, "training_samples_per_second", 2345.3731591316264, "2345.3731591316264", 5);
 }
 
+/* The corpus's real SambaNova logs (tests/corpus/sambanova/, SOURCES says
+ * where each comes from): the variants besides the "name: number" lines. */
+#define CORPUS "tests/corpus/"
+
+/* GPT 13B on SN30, as the SC23 tutorial quotes it: the result dictionary
+ * alone, indented; and the BERT MLPerf run's, after a logger prefix, where
+ * the dictionary's final_loss wins over the "final_loss 8.308523" line
+ * before it. */
+static void sambanova_reads_the_result_dictionary_bare_and_after_a_logger_prefix(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "sambanova/gpt13b-ss2k-4rdu-result-dict.log", "sambanova");
+	NUM(r, "e2e_train_time", 262.1321773529053, "262.1321773529053", 1);
+	NUM(r, "e2e_training_tokens_per_second", 10000.451018536301, "10000.451018536301", 1);
+	NUM(r, "final_loss", 9.262810707092285, "9.262810707092285", 1);
+	r = PARSE(CORPUS "sambanova/bert-mlperf-ntasks8-slurm-cancelled.log", "sambanova");
+	NUM(r, "e2e_train_time", 457.0915858745575, "457.0915858745575", 7);
+	NUM(r, "training_sequences_per_second", 289619.6825559826, "289619.6825559826", 7);
+	NUM(r, "final_loss", 8.308523178100586, "8.308523178100586", 7);
+	NUM(r, "training_samples_per_second", 2262.653769968614, "2262.653769968614", 7);
+}
+
+/* The same run ends with Slurm cancelling its step after a failed
+ * assertion: detected as SambaNova's alone (PARSE asserts no ambiguity),
+ * with the Slurm facts read too. */
+static void sambanova_log_that_ends_in_slurm_messages_is_sambanova_with_the_slurm_facts(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "sambanova/bert-mlperf-ntasks8-slurm-cancelled.log", "sambanova");
+	NUM(r, "job_id", 30399, "30399", 41);
+	NUM(r, "exit_code", 1, "1", 40);
+	STR(r, "exit_state", "CANCELLED", 42);
+}
+
+/* transformers_on_rdu's "epoch:0|local_step:1|global_step:1|..." lines
+ * after a tqdm bar (ModelBox Llama-2 fine-tuning, and the BERT run), and
+ * the "Epoch [1/1], Step [10000/60000], Loss: 0.4763" lines of the
+ * SambaFlow starter and the Model Zoo: one series, train. */
+static void sambanova_step_lines_become_the_train_series(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "sambanova/llama2-7b-modelbox-finetune-sn30.log", "sambanova");
+	const struct series *t = SERIES(r, "train", 10);
+	COLUMNS(t, "epoch", "local_step", "global_step", "average_loss", "steps_per_second",
+		"step_loss", "learning_rate", "step", "loss");
+	NUM_CELL(t, 0, "global_step", 1, "1", 1);
+	NUM_CELL(t, 0, "step_loss", 7.26778, "7.26778", 1);
+	NUM_CELL(t, 0, "steps_per_second", 0.01306, "0.01306", 1);
+	NUM_CELL(t, 9, "global_step", 10, "10", 10);
+	NUM_CELL(t, 9, "step_loss", 6.13464, "6.13464", 10);
+	NUM_CELL(t, 9, "learning_rate", 1e-05, "1.00e-05", 10);
+	MISSING_CELL(t, 9, "loss");
+	NUM(r, "final_loss", 2.3926801681518555, "2.3926801681518555", 11);
+	r = PARSE(CORPUS "sambanova/bert-mlperf-ntasks8-slurm-cancelled.log", "sambanova");
+	t = SERIES(r, "train", 5);
+	NUM_CELL(t, 0, "global_step", 501, "501", 1);
+	NUM_CELL(t, 4, "step_loss", 8.2374, "8.23740", 5);
+	MISSING_CELL(t, 4, "steps_per_second");
+	r = PARSE(CORPUS "sambanova/logreg-sambaflow-2021-wrapped.log", "sambanova");
+	t = SERIES(r, "train", 6);
+	NUM_CELL(t, 0, "epoch", 1, "1", 24);
+	NUM_CELL(t, 0, "step", 10000, "10000", 24);
+	NUM_CELL(t, 0, "loss", 0.4763, "0.4763", 24);
+	NUM_CELL(t, 5, "step", 60000, "60000", 29);
+	MISSING_CELL(t, 5, "global_step");
+	/* No result dictionary: the last step's loss, not the test loss. */
+	NUM(r, "final_loss", 0.3524, "0.3524", 29);
+	NUM(r, "test_accuracy", 90.07, "90.07", 30);
+	NUM(r, "test_loss", 0.3361, "0.3361", 30);
+}
+
+static void sambanova_reads_the_model_zoo_summaries(void **state)
+{
+	(void)state;
+	struct run *r =
+		PARSE(CORPUS "sambanova/llama2-7b-modelzoo-finetune-ultrachat.log", "sambanova");
+	NUM(r, "epochs", 1, "1", 6);
+	NUM(r, "batch_size", 8, "8", 7);
+	NUM(r, "steps", 1143, "1,143", 8);
+	NUM(r, "final_loss", 0.1626, "0.1626", 24);
+	const struct series *t = SERIES(r, "train", 14);
+	NUM_CELL(t, 13, "step", 1143, "1143", 24);
+	r = PARSE(CORPUS "sambanova/llama2-7b-modelzoo-generate-latency.log", "sambanova");
+	NUM(r, "generated_tokens", 32, "32", 1);
+	NUM(r, "time_to_first_token", 1.1981, "1.1981s", 7);
+	NUM(r, "total_latency", 1.531, "1.5310s", 10);
+	NUM(r, "tokens_per_second_excluding_first_token", 3.0032, "3.0032", 12);
+	NUM(r, "tokens_per_second_overall", 2.7777, "2.7777", 13);
+	MISSING(r, "final_loss");
+	SERIES(r, "train", 0);
+}
+
+/* SambaFlow's --measure-performance summary (BERT-Large on 2 RDUs) and the
+ * UNet2D hook's performance line: times in seconds, as written. */
+static void sambanova_reads_the_performance_summaries(void **state)
+{
+	(void)state;
+	struct run *r =
+		PARSE(CORPUS "sambanova/bert-large-pretrain-sn10-measure-perf.log", "sambanova");
+	NUM(r, "world_size", 2, "2", 1);
+	NUM(r, "e2e_latency", 30.75621747970581, "30.75621747970581 seconds", 4);
+	NUM(r, "throughput", 665.8816225861821, "665.8816225861821", 4);
+	NUM(r, "iterations", 10, "10", 4);
+	NUM(r, "total_duration", 30.75621747970581, "30.75621747970581 s", 6);
+	r = PARSE(CORPUS "sambanova/unet2d-sn30-single-perf-line.log", "sambanova");
+	NUM(r, "inner_train_loop_time", 374.6789753437042, "374.6789753437042", 1);
+	NUM(r, "epochs", 10, "10", 1);
+	NUM(r, "global_steps", 130, "130", 1);
+	NUM(r, "e2e_samples_per_sec", 88.82270474202953, "88.82270474202953", 1);
+}
+
+/* The ALCF wrapper script's own output: what ran where, and the job it
+ * submitted. */
+static void sambanova_reads_the_sbatch_wrapper(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "sambanova/bertlarge-sn30-sbatch-wrapper.log", "sambanova");
+	STR(r, "model", "BertLarge", 1);
+	STR(r, "sambaflow_version", "1.17.7-27", 8);
+	STR(r, "platform", "DataScale SN30-8", 10);
+	NUM(r, "job_id", 30458, "30458", 11);
+	NUM(r, "duration", 1, "1", 14);
+	MISSING(r, "exit_state");
+}
+
 /* poptorch */
 
 static void poptorch_reads_accuracy_and_tqdm_bars(void **state)
@@ -822,6 +947,8 @@ static void slurm_reads_a_job_that_never_started(void **state)
 	    "\"profiler.includeFlopEstimates\": \"true\"}: No such file or directory",
 	    4);
 	NUM(r, "exit_code", 2, "2", 5);
+	STR(r, "node", "gc-poplar-03", 5);
+	MISSING(r, "exit_state");
 }
 
 static void slurm_reads_a_time_limit(void **state)
@@ -834,6 +961,114 @@ static void slurm_reads_a_time_limit(void **state)
 	    6);
 	STR(r, "cancel_reason", "TIME LIMIT", 6);
 	MISSING(r, "exit_code");
+}
+
+/* The corpus's real Slurm output (tests/corpus/slurm/). */
+
+/* One stderr file shared by ten jobs, all cancelled: the first job's id,
+ * and every job in the series jobs. */
+static void slurm_keeps_the_first_job_of_several_and_lists_them_all(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "slurm/cosipy-10-jobs-cancelled-2019.err", "slurm");
+	NUM(r, "job_id", 405228, "405228", 1);
+	STR(r, "exit_state", "CANCELLED", 10);
+	STR(r, "node", "m0832", 1);
+	STR(r, "error", "*** JOB 405228 ON m0832 CANCELLED AT 2019-05-10T22:50:05 ***", 1);
+	const struct series *j = SERIES(r, "jobs", 10);
+	NUM_CELL(j, 0, "job_id", 405228, "405228", 1);
+	STR_CELL(j, 0, "node", "m0832", 1);
+	NUM_CELL(j, 9, "job_id", 405224, "405224", 10);
+	r = PARSE(CORPUS "slurm/scancel-dcc-2025.err", "slurm");
+	NUM(r, "job_id", 39819691, "39819691", 1);
+	STR(r, "exit_state", "CANCELLED", 1);
+	STR(r, "node", "dcc-core-46", 1);
+	MISSING(r, "cancel_reason");
+}
+
+/* Cancelled at its time limit: the reason, and no exit_state, since
+ * Slurm's word for it (TIMEOUT) is not in the line and the job is not
+ * merely CANCELLED. */
+static void slurm_time_limit_gives_the_reason_not_a_cancel(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "slurm/ollama-gin-time-limit-142202.out", "slurm");
+	NUM(r, "job_id", 142202, "142202", 7);
+	STR(r, "cancel_reason", "TIME LIMIT", 7);
+	STR(r, "node", "node-05", 7);
+	MISSING(r, "exit_state");
+	r = PARSE(FIX "slurm/timeout.log", "slurm");
+	STR(r, "node", "hpcc-gpu-5-1", 6);
+	STR(r, "step", "0", 8);
+	MISSING(r, "exit_state");
+	SERIES(r, "jobs", 1);
+}
+
+/* Slurm 23's timestamped notice with StepId=, and the older slurmstepd
+ * wording "in step N.batch cgroup" (after the batch script's own Killed
+ * line). */
+static void slurm_reads_oom_kill_notices(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "slurm/oom-kill-stepid-timestamped-2025.err", "slurm");
+	NUM(r, "job_id", 20160847, "20160847", 1);
+	STR(r, "step", "batch", 1);
+	NUM(r, "oom_kill_events", 9, "9", 1);
+	STR(r, "error",
+	    "Detected 9 oom_kill events in StepId=20160847.batch. Some of the step tasks have been "
+	    "OOM Killed.",
+	    1);
+	r = PARSE(CORPUS "slurm/sigma2-doc-oom-kill-cgroup.txt", "slurm");
+	NUM(r, "job_id", 997857, "997857", 2);
+	STR(r, "step", "batch", 2);
+	NUM(r, "oom_kill_events", 1, "1", 2);
+	STR(r, "error", "Detected 1 oom-kill event(s) in step 997857.batch cgroup.", 2);
+}
+
+/* sbatch refused the job: the first error, and the submission's own
+ * message; no job was ever made. */
+static void slurm_reads_a_refused_submission(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "slurm/sigma2-doc-sbatch-error-qos.txt", "slurm");
+	STR(r, "error", "AssocGrpBillingMinutes", 1);
+	STR(r, "submission_error", "Batch job submission failed: Job violates accounting/QOS policy",
+	    2);
+	MISSING(r, "job_id");
+}
+
+/* The batch script's shell errors, whose path names the job. */
+static void slurm_reads_the_batch_scripts_own_errors(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "slurm/slurm-script-command-not-found.err", "slurm");
+	NUM(r, "job_id", 9197782, "9197782", 5);
+	STR(r, "error", "9197782: command not found", 5);
+	MISSING(r, "exit_state");
+	r = PARSE(CORPUS "slurm/uvicorn-killed-slurm-script.err", "slurm");
+	NUM(r, "job_id", 21518, "21518", 28);
+	STR(r, "exit_state", "Killed", 28);
+	MISSING(r, "error");
+	r = PARSE(CORPUS "slurm/srun-queued-318530.log", "slurm");
+	NUM(r, "job_id", 318530, "318530", 1);
+}
+
+/* sacct's default table: a row per job and step, ids as sacct writes them. */
+static void slurm_reads_sacct_tables(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "slurm/sacct-hyak-48-steps.txt", "slurm");
+	NUM(r, "job_id", 16261988, "16261988", 3);
+	const struct series *j = SERIES(r, "jobs", 48);
+	NUM_CELL(j, 0, "job_id", 16261988, "16261988", 3);
+	STR_CELL(j, 0, "job_name", "h3as5_opt+", 3);
+	STR_CELL(j, 0, "state", "RUNNING", 3);
+	STR_CELL(j, 0, "exit_code", "0:0", 3);
+	STR_CELL(j, 4, "state", "CANCELLED", 7);
+	STR_CELL(j, 4, "exit_code", "0:15", 7);
+	STR_CELL(j, 47, "job_id", "16313407.ex+", 50);
+	STR_CELL(j, 47, "state", "COMPLETED", 50);
+	MISSING_CELL(j, 47, "node");
 }
 
 /* nsys */
@@ -1035,6 +1270,16 @@ int main(void)
 		cmocka_unit_test_teardown(cerebras_cut_lines_keep_only_whole_numbers, free_current),
 		cmocka_unit_test_teardown(cerebras_reads_a_lone_processed_line, free_current),
 		cmocka_unit_test_teardown(sambanova_makes_every_name_number_line_a_field, free_current),
+		cmocka_unit_test_teardown(
+			sambanova_reads_the_result_dictionary_bare_and_after_a_logger_prefix,
+			free_current),
+		cmocka_unit_test_teardown(
+			sambanova_log_that_ends_in_slurm_messages_is_sambanova_with_the_slurm_facts,
+			free_current),
+		cmocka_unit_test_teardown(sambanova_step_lines_become_the_train_series, free_current),
+		cmocka_unit_test_teardown(sambanova_reads_the_model_zoo_summaries, free_current),
+		cmocka_unit_test_teardown(sambanova_reads_the_performance_summaries, free_current),
+		cmocka_unit_test_teardown(sambanova_reads_the_sbatch_wrapper, free_current),
 		cmocka_unit_test_teardown(poptorch_reads_accuracy_and_tqdm_bars, free_current),
 		cmocka_unit_test_teardown(poptorch_epochs_is_what_the_bar_counted, free_current),
 		cmocka_unit_test_teardown(poptorch_ipu_failure_keeps_the_error, free_current),
@@ -1056,6 +1301,13 @@ int main(void)
 		cmocka_unit_test_teardown(gtest_clean_output, free_current),
 		cmocka_unit_test_teardown(slurm_reads_a_job_that_never_started, free_current),
 		cmocka_unit_test_teardown(slurm_reads_a_time_limit, free_current),
+		cmocka_unit_test_teardown(slurm_keeps_the_first_job_of_several_and_lists_them_all,
+					  free_current),
+		cmocka_unit_test_teardown(slurm_time_limit_gives_the_reason_not_a_cancel, free_current),
+		cmocka_unit_test_teardown(slurm_reads_oom_kill_notices, free_current),
+		cmocka_unit_test_teardown(slurm_reads_a_refused_submission, free_current),
+		cmocka_unit_test_teardown(slurm_reads_the_batch_scripts_own_errors, free_current),
+		cmocka_unit_test_teardown(slurm_reads_sacct_tables, free_current),
 		cmocka_unit_test_teardown(nsys_reads_kernel_and_memcpy_summaries, free_current),
 		cmocka_unit_test_teardown(hf_trainer_reads_dicts_and_metrics_blocks, free_current),
 		cmocka_unit_test_teardown(hf_trainer_without_metric_blocks_reads_the_dicts, free_current),
