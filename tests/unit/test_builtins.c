@@ -818,6 +818,28 @@ static void nsys_executing_reports_are_picked_by_their_report_name(void **state)
 	STR_CELL(o, 26, "name", "listen", 45);
 }
 
+/* nsys 2021.x and 2022.1: each report after "Running [.../reports/<report>.py
+ * <file>.sqlite]...", with no title of its own (a fixture in that format). */
+static void nsys_running_reports_are_picked_by_their_script(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(FIX "nsys/stats_running_2021.txt", "nsys");
+	const struct series *a = SERIES(r, "api", 5);
+	COLUMNS(a, "time_pct", "total_time_ns", "num_calls", "average", "minimum", "maximum",
+		"stddev", "name");
+	STR_CELL(a, 0, "name", "cudaMemcpy", 7);
+	NUM_CELL(a, 0, "total_time_ns", 412380115, "412,380,115", 7);
+	const struct series *k = SERIES(r, "kernels", 1);
+	STR_CELL(k, 0, "name", "boxBlur(unsigned char const*, unsigned char*, int, int)", 17);
+	NUM_CELL(k, 0, "average", 16236544.0, "16,236,544.0", 17);
+	const struct series *m = SERIES(r, "memops", 2);
+	STR_CELL(m, 1, "operation", "[CUDA memcpy DtoH]", 24);
+	const struct series *z = SERIES(r, "memsizes", 2);
+	NUM_CELL(z, 0, "total", 585937.5, "585,937.500", 30);
+	const struct series *o = SERIES(r, "osrt", 3);
+	STR_CELL(o, 2, "name", "fread", 39);
+}
+
 /* nvprof: the GPU activities split into kernels and [CUDA memset] /
  * [CUDA memcpy] rows, the API calls apart; times as nvprof scales them,
  * read as seconds. */
@@ -1099,6 +1121,7 @@ int main(void)
 		cmocka_unit_test_teardown(nsys_reads_kernel_and_memcpy_summaries, free_current),
 		cmocka_unit_test_teardown(nsys_2019_5_tables_are_read_by_their_titles, free_current),
 		cmocka_unit_test_teardown(nsys_executing_reports_are_picked_by_their_report_name, free_current),
+		cmocka_unit_test_teardown(nsys_running_reports_are_picked_by_their_script, free_current),
 		cmocka_unit_test_teardown(nvprof_summary_splits_kernels_memops_and_api_calls, free_current),
 		cmocka_unit_test_teardown(nvprof_memcpy_rows_before_the_kernel, free_current),
 		cmocka_unit_test_teardown(nvprof_unified_memory_table_is_left_out, free_current),
