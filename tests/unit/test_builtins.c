@@ -1097,6 +1097,146 @@ static void nsys_reads_kernel_and_memcpy_summaries(void **state)
 	STR(r, "report", "report1.sqlite", 63);
 }
 
+/* The corpus's real logs (tests/corpus/<kind>/, SOURCES says where each
+ * comes from). */
+#ifndef CORPUS
+#define CORPUS "tests/corpus/"
+#endif
+
+/* Nsight Systems 2019.5.2: "CUDA Kernel Statistics (nanoseconds)" and its
+ * siblings, the API table first, no thousands separators; the columns are
+ * this release's header cells. */
+static void nsys_2019_5_tables_are_read_by_their_titles(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "nsys/nsys-2019.5-ece408-conv-m2.txt", "nsys");
+	const struct series *k = SERIES(r, "kernels", 3);
+	COLUMNS(k, "time_pct", "total_time", "instances", "average", "minimum", "maximum", "name");
+	STR_CELL(k, 0, "name", "conv_forward_kernel", 23);
+	NUM_CELL(k, 0, "total_time", 104424277, "104424277", 23);
+	NUM_CELL(k, 0, "instances", 6, "6", 23);
+	NUM_CELL(k, 0, "average", 17404046.2, "17404046.2", 23);
+	STR_CELL(k, 2, "name", "prefn_marker_kernel", 25);
+	const struct series *m = SERIES(r, "memops", 2);
+	STR_CELL(m, 0, "name", "[CUDA memcpy DtoH]", 32);
+	NUM_CELL(m, 0, "total_time", 972281014, "972281014", 32);
+	const struct series *z = SERIES(r, "memsizes", 2);
+	NUM_CELL(z, 1, "minimum", 0.004, "0.004", 41);
+	const struct series *a = SERIES(r, "api", 5);
+	STR_CELL(a, 0, "name", "cudaMemcpy", 7);
+	NUM_CELL(a, 0, "calls", 20, "20", 7);
+	SERIES(r, "nvprof_kernels", 0);
+}
+
+/* nsys 2023 with --stats=true: each report after "[N/8] Executing
+ * '<report>' stats report", the NVTX one (not read) first. */
+static void nsys_executing_reports_are_picked_by_their_report_name(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "nsys/nsys-2023-vectoradd-a100-stats.txt", "nsys");
+	const struct series *k = SERIES(r, "kernels", 1);
+	COLUMNS(k, "time_pct", "total_time_ns", "instances", "avg_ns", "med_ns");
+	STR_CELL(k, 0, "name", "vectorAdd(const float *, const float *, float *, int)", 62);
+	NUM_CELL(k, 0, "time_pct", 100.0, "100.0", 62);
+	NUM_CELL(k, 0, "total_time_ns", 1831281, "1,831,281", 62);
+	NUM_CELL(k, 0, "instances", 1010, "1,010", 62);
+	NUM_CELL(k, 0, "avg_ns", 1813.1, "1,813.1", 62);
+	const struct series *m = SERIES(r, "memops", 2);
+	STR_CELL(m, 0, "operation", "[CUDA memcpy HtoD]", 68);
+	NUM_CELL(m, 0, "total_time_ns", 2432, "2,432", 68);
+	SERIES(r, "memsizes", 2);
+	const struct series *a = SERIES(r, "api", 6);
+	STR_CELL(a, 0, "name", "cudaMalloc", 51);
+	NUM_CELL(a, 0, "total_time_ns", 106912410, "106,912,410", 51);
+	const struct series *o = SERIES(r, "osrt", 27);
+	STR_CELL(o, 0, "name", "sem_wait", 19);
+	STR_CELL(o, 26, "name", "listen", 45);
+}
+
+/* nsys 2021.x and 2022.1: each report after "Running [.../reports/<report>.py
+ * <file>.sqlite]...", with no title of its own (a fixture in that format). */
+static void nsys_running_reports_are_picked_by_their_script(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(FIX "nsys/stats_running_2021.txt", "nsys");
+	const struct series *a = SERIES(r, "api", 5);
+	COLUMNS(a, "time_pct", "total_time_ns", "num_calls", "average", "minimum", "maximum",
+		"stddev", "name");
+	STR_CELL(a, 0, "name", "cudaMemcpy", 7);
+	NUM_CELL(a, 0, "total_time_ns", 412380115, "412,380,115", 7);
+	const struct series *k = SERIES(r, "kernels", 1);
+	STR_CELL(k, 0, "name", "boxBlur(unsigned char const*, unsigned char*, int, int)", 17);
+	NUM_CELL(k, 0, "average", 16236544.0, "16,236,544.0", 17);
+	const struct series *m = SERIES(r, "memops", 2);
+	STR_CELL(m, 1, "operation", "[CUDA memcpy DtoH]", 24);
+	const struct series *z = SERIES(r, "memsizes", 2);
+	NUM_CELL(z, 0, "total", 585937.5, "585,937.500", 30);
+	const struct series *o = SERIES(r, "osrt", 3);
+	STR_CELL(o, 2, "name", "fread", 39);
+}
+
+/* nvprof: the GPU activities split into kernels and [CUDA memset] /
+ * [CUDA memcpy] rows, the API calls apart; times as nvprof scales them,
+ * read as seconds. */
+static void nvprof_summary_splits_kernels_memops_and_api_calls(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "nsys/nvprof-kmeans-memset.txt", "nsys");
+	const struct series *k = SERIES(r, "nvprof_kernels", 2);
+	COLUMNS(k, "time_pct", "total_s", "calls", "avg_s", "min_s", "max_s", "name");
+	STR_CELL(k, 0, "name",
+		 "assignClusters(float const *, int*, float*, int*, float*, float*, int, int)", 7);
+	NUM_CELL(k, 0, "time_pct", 97.14, "97.14", 7);
+	NUM_CELL(k, 0, "total_s", 13.6773, "13.6773s", 7);
+	NUM_CELL(k, 0, "calls", 16800, "16800", 7);
+	NUM_CELL(k, 0, "avg_s", 814.13e-6, "814.13us", 7);
+	NUM_CELL(k, 0, "max_s", 2.2629e-3, "2.2629ms", 7);
+	STR_CELL(k, 1, "name", "updateCentroids(float*, int*, float*, float*, int)", 8);
+	const struct series *m = SERIES(r, "nvprof_memops", 3);
+	STR_CELL(m, 0, "name", "[CUDA memset]", 9);
+	NUM_CELL(m, 0, "total_s", 34.283e-3, "34.283ms", 9);
+	NUM_CELL(m, 0, "avg_s", 680e-9, "680ns", 9);
+	STR_CELL(m, 2, "name", "[CUDA memcpy DtoH]", 11);
+	const struct series *a = SERIES(r, "nvprof_api", 18);
+	STR_CELL(a, 0, "name", "cudaDeviceSynchronize", 12);
+	NUM_CELL(a, 0, "total_s", 16.4775, "16.4775s", 12);
+	STR_CELL(a, 17, "name", "cuDeviceGetUuid", 29);
+	NUM_CELL(a, 17, "min_s", 100e-9, "100ns", 29);
+	/* No Nsight Systems table in the file: no such series. */
+	assert_null(run_series(r, "kernels"));
+}
+
+/* "======== Profiling result:" without a pid, the memcpy rows first. */
+static void nvprof_memcpy_rows_before_the_kernel(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "nsys/nvprof-vector-add-memcpy-first.txt", "nsys");
+	const struct series *m = SERIES(r, "nvprof_memops", 2);
+	STR_CELL(m, 0, "name", "[CUDA memcpy HtoD]", 3);
+	NUM_CELL(m, 0, "total_s", 8.0251e-3, "8.0251ms", 3);
+	const struct series *k = SERIES(r, "nvprof_kernels", 1);
+	STR_CELL(k, 0, "name", "vector_add_kernel(float const *, float const *, float*, int)", 5);
+	NUM_CELL(k, 0, "time_pct", 8.10, "8.10", 5);
+	NUM_CELL(k, 0, "avg_s", 34.975e-6, "34.975us", 5);
+	const struct series *a = SERIES(r, "nvprof_api", 18);
+	STR_CELL(a, 0, "name", "cudaMallocHost", 6);
+}
+
+/* CUDA 9's nvprof with a Unified Memory table after the summary: that
+ * table is none of the three. */
+static void nvprof_unified_memory_table_is_left_out(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "nsys/nvprof-nbody-v100-cuda9.txt", "nsys");
+	const struct series *k = SERIES(r, "nvprof_kernels", 2);
+	NUM_CELL(k, 0, "total_s", 4.6211e-3, "4.6211ms", 7);
+	NUM_CELL(k, 1, "total_s", 16.8e-6, "16.800us", 8);
+	SERIES(r, "nvprof_memops", 0);
+	const struct series *a = SERIES(r, "nvprof_api", 14);
+	STR_CELL(a, 0, "name", "cudaMallocManaged", 9);
+	STR_CELL(a, 13, "name", "cuDeviceGet", 22);
+}
+
 /* hf-trainer */
 
 /* One run: the closing dict, then the metric blocks the script prints
@@ -1198,6 +1338,85 @@ static void mllog_reads_events_and_last_values(void **state)
 	NUM(r, "run_stop_ms", 1712572313593, "1712572313593", 143);
 	STR(r, "run_status", "success", 143);
 	NUM(r, "time_to_train_s", 1820.004, NULL, 0);
+}
+
+/* MLPerf v0.5: ":::MLPv0.5.0 <benchmark> <seconds> (<file:line>) <key>:
+ * <value>"; eval_accuracy is {"epoch": N, "value": X}. */
+static void mllog_reads_the_v0_5_format(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "mllog/mlperf-v0.5-gnmt-tpuv3-8.txt", "mllog");
+	NUM(r, "eval_target", 21.8, "21.8", 5);
+	NUM(r, "input_batch_size", 2048, "2048", 50);
+	STR(r, "model_hp_loss_fn", "Cross Entropy with label smoothing", 71);
+	NUM(r, "eval_accuracy", 22.57, "22.57", 88);
+	STR(r, "run_status", "success", 90);
+	NUM(r, "run_start_s", 1544232771.436360359, "1544232771.436360359", 3);
+	NUM(r, "run_stop_s", 1544234357.961570501, "1544234357.961570501", 90);
+	/* The times are seconds: time_ms and what is derived from it are missing. */
+	MISSING(r, "run_start_ms");
+	MISSING(r, "time_to_train_s");
+	const struct series *v = SERIES(r, "eval", 2);
+	NUM_CELL(v, 0, "value", 18.7, "18.7", 46);
+	NUM_CELL(v, 1, "value", 22.57, "22.57", 88);
+	const struct series *e = SERIES(r, "events", 91);
+	STR_CELL(e, 0, "key", "run_clear_caches", 1);
+	MISSING_CELL(e, 0, "value");
+	MISSING_CELL(e, 0, "time_ms");
+	STR_CELL(e, 1, "key", "preproc_vocab_size", 2);
+	STR_CELL(e, 1, "value", "{\"tgt\": 32316, \"src\": 32316}", 2);
+	STR_CELL(e, 90, "key", "run_final", 91);
+}
+
+/* MLPerf v0.6: ":::MLL <seconds> <key>: {"value": ..., "metadata": ...}",
+ * no newline at the end. */
+static void mllog_reads_the_v0_6_format(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "mllog/mlperf-v0.6-gnmt-tpu-v3-1024.txt", "mllog");
+	STR(r, "submission_benchmark", "gnmt", 1);
+	STR(r, "submission_platform", "tpu-v3-1024", 4);
+	NUM(r, "global_batch_size", 8192, "8192", 7);
+	NUM(r, "eval_accuracy", 24.19, "24.19", 61);
+	STR(r, "run_status", "success", 64);
+	NUM(r, "run_start_s", 1560229129.003, "1560229129.003", 20);
+	NUM(r, "run_stop_s", 1560229256.421, "1560229256.421", 64);
+	const struct series *v = SERIES(r, "eval", 7);
+	NUM_CELL(v, 0, "value", 12.59, "12.59", 25);
+	NUM_CELL(v, 6, "value", 24.19, "24.19", 61);
+	const struct series *e = SERIES(r, "events", 68);
+	STR_CELL(e, 0, "key", "submission_benchmark", 1);
+	STR_CELL(e, 0, "value", "gnmt", 1);
+	MISSING_CELL(e, 0, "time_ms");
+}
+
+/* v3.1: the lines that echo earlier events after "Processing " are not
+ * events. */
+static void mllog_processing_echoes_are_not_events(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "mllog/mlperf-v3.1-gpt3-tpu-v5e-pax.txt", "mllog");
+	const struct series *e = SERIES(r, "events", 36);
+	STR_CELL(e, 35, "key", "train_samples", 36);
+	NUM(r, "eval_accuracy", 2.6897943019866943, "2.6897943019866943", 34);
+	NUM(r, "time_to_train_s", 2668.313, NULL, 0);
+	const struct series *v = SERIES(r, "eval", 3);
+	NUM_CELL(v, 0, "value", 2.7513163089752197, "2.7513163089752197", 29);
+}
+
+/* v4.0 with CRLF line ends: tracked_stats {"throughput": X} and a run_stop
+ * whose value is the final accuracy. */
+static void mllog_reads_tracked_stats_throughput(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "mllog/mlperf-v4.0-llama2-70b-lora-asus.txt", "mllog");
+	NUM(r, "tracked_stats.throughput", 1.954853089236669, "1.954853089236669", 47);
+	NUM(r, "eval_accuracy", 0.9232596755027771, "0.9232596755027771", 50);
+	NUM(r, "run_stop_ms", 1715850093688, "1715850093688", 52);
+	STR(r, "run_status", "success", 52);
+	NUM(r, "time_to_train_s", 1773.263, NULL, 0);
+	const struct series *v = SERIES(r, "eval", 5);
+	NUM_CELL(v, 4, "value", 0.9232596755027771, "0.9232596755027771", 50);
 }
 
 /* keyvalue */
@@ -1309,11 +1528,21 @@ int main(void)
 		cmocka_unit_test_teardown(slurm_reads_the_batch_scripts_own_errors, free_current),
 		cmocka_unit_test_teardown(slurm_reads_sacct_tables, free_current),
 		cmocka_unit_test_teardown(nsys_reads_kernel_and_memcpy_summaries, free_current),
+		cmocka_unit_test_teardown(nsys_2019_5_tables_are_read_by_their_titles, free_current),
+		cmocka_unit_test_teardown(nsys_executing_reports_are_picked_by_their_report_name, free_current),
+		cmocka_unit_test_teardown(nsys_running_reports_are_picked_by_their_script, free_current),
+		cmocka_unit_test_teardown(nvprof_summary_splits_kernels_memops_and_api_calls, free_current),
+		cmocka_unit_test_teardown(nvprof_memcpy_rows_before_the_kernel, free_current),
+		cmocka_unit_test_teardown(nvprof_unified_memory_table_is_left_out, free_current),
 		cmocka_unit_test_teardown(hf_trainer_reads_dicts_and_metrics_blocks, free_current),
 		cmocka_unit_test_teardown(hf_trainer_without_metric_blocks_reads_the_dicts, free_current),
 		cmocka_unit_test_teardown(hf_trainer_notes_with_four_summaries_give_the_last_run, free_current),
 		cmocka_unit_test_teardown(hf_trainer_two_summaries_give_the_second_run, free_current),
 		cmocka_unit_test_teardown(mllog_reads_events_and_last_values, free_current),
+		cmocka_unit_test_teardown(mllog_reads_the_v0_5_format, free_current),
+		cmocka_unit_test_teardown(mllog_reads_the_v0_6_format, free_current),
+		cmocka_unit_test_teardown(mllog_processing_echoes_are_not_events, free_current),
+		cmocka_unit_test_teardown(mllog_reads_tracked_stats_throughput, free_current),
 		cmocka_unit_test_teardown(keyvalue_reads_a_hand_copied_file, free_current),
 		cmocka_unit_test_teardown(keyvalue_reads_equals_and_percent, free_current),
 		cmocka_unit_test_teardown(json_results_by_extension, free_current),
