@@ -55,6 +55,7 @@ struct pseries {
 	struct pattern more_until; /* a line that ends them (code NULL: none) */
 	size_t more_max;          /* at most this many lines */
 	bool optional;            /* may have no rows: no warning then */
+	long table; /* the table of its name (a file holds one of them), or -1 */
 };
 
 #define MORE_LINES 20    /* lines `more` takes by default */
@@ -69,7 +70,16 @@ struct ptable {
 	char **type_cols;
 	enum vtype *types;
 	size_t ntypes;
+	/* columns: {name: [alias, ...]}: a header cell whose snake_case is
+	 * alias[k] gives the column alias_to[k]; names[] are the names, in
+	 * the order of the definition. */
+	char **names;
+	size_t nnames;
+	char **alias;
+	char **alias_to; /* borrowed from names[] */
+	size_t nalias;
 	bool optional; /* may be absent: no warning then */
+	long series;   /* the series of its name, or -1 */
 };
 
 struct pderive {
@@ -104,6 +114,7 @@ struct parser {
 	size_t ntables;
 	struct pderive *derives;
 	size_t nderives;
+	bool shared; /* a table and a series share a name */
 };
 
 /* A definition that did not load: a run that names it is told so. */
