@@ -1078,20 +1078,21 @@ static void nsys_reads_kernel_and_memcpy_summaries(void **state)
 	(void)state;
 	struct run *r = PARSE(FIX "nsys/stats_gtest_profile.txt", "nsys");
 	const struct series *k = SERIES(r, "kernels", 7);
-	COLUMNS(k, "time_pct", "total_time_ns", "instances", "avg_ns");
+	COLUMNS(k, "time_pct", "total_ns", "calls", "avg_ns", "med_ns", "min_ns", "max_ns",
+		"stddev_ns", "name");
 	assert_true(series_column_index(k, "name") >= 0);
 	NUM_CELL(k, 0, "time_pct", 80.5, "80.5", 35);
-	NUM_CELL(k, 0, "total_time_ns", 17834242, "17,834,242", 35);
-	NUM_CELL(k, 0, "instances", 40, "40", 35);
+	NUM_CELL(k, 0, "total_ns", 17834242, "17,834,242", 35);
+	NUM_CELL(k, 0, "calls", 40, "40", 35);
 	NUM_CELL(k, 0, "avg_ns", 445856.0, "445,856.0", 35);
 	STR_CELL(k, 0, "name",
 		 "void TiledMatMul<float>(int, int, int, const float *, const float *, float *)", 35);
 	STR_CELL(k, 6, "name", "void ReluForward<float>(int, const float *, float *)", 41);
 	const struct series *m = SERIES(r, "memops", 3);
-	COLUMNS(m, "time_pct", "total_time_ns", "count", "avg_ns");
+	COLUMNS(m, "time_pct", "total_ns", "calls", "avg_ns");
 	NUM_CELL(m, 0, "time_pct", 77.3, "77.3", 49);
 	NUM_CELL(m, 0, "avg_ns", 382213.6, "382,213.6", 49);
-	STR_CELL(m, 0, "operation", "[CUDA memcpy Host-to-Device]", 49);
+	STR_CELL(m, 0, "name", "[CUDA memcpy Host-to-Device]", 49);
 	const struct series *z = SERIES(r, "memsizes", 3);
 	NUM_CELL(z, 0, "total_mb", 16.28, "16.280", 59);
 	STR(r, "report", "report1.sqlite", 63);
@@ -1105,27 +1106,30 @@ static void nsys_reads_kernel_and_memcpy_summaries(void **state)
 
 /* Nsight Systems 2019.5.2: "CUDA Kernel Statistics (nanoseconds)" and its
  * siblings, the API table first, no thousands separators; the columns are
- * this release's header cells. */
+ * named as in later releases (Total Time is total_ns, Average avg_ns). */
 static void nsys_2019_5_tables_are_read_by_their_titles(void **state)
 {
 	(void)state;
 	struct run *r = PARSE(CORPUS "nsys/nsys-2019.5-ece408-conv-m2.txt", "nsys");
 	const struct series *k = SERIES(r, "kernels", 3);
-	COLUMNS(k, "time_pct", "total_time", "instances", "average", "minimum", "maximum", "name");
+	COLUMNS(k, "time_pct", "total_ns", "calls", "avg_ns", "min_ns", "max_ns", "name");
 	STR_CELL(k, 0, "name", "conv_forward_kernel", 23);
-	NUM_CELL(k, 0, "total_time", 104424277, "104424277", 23);
-	NUM_CELL(k, 0, "instances", 6, "6", 23);
-	NUM_CELL(k, 0, "average", 17404046.2, "17404046.2", 23);
+	NUM_CELL(k, 0, "total_ns", 104424277, "104424277", 23);
+	NUM_CELL(k, 0, "calls", 6, "6", 23);
+	NUM_CELL(k, 0, "avg_ns", 17404046.2, "17404046.2", 23);
 	STR_CELL(k, 2, "name", "prefn_marker_kernel", 25);
 	const struct series *m = SERIES(r, "memops", 2);
 	STR_CELL(m, 0, "name", "[CUDA memcpy DtoH]", 32);
-	NUM_CELL(m, 0, "total_time", 972281014, "972281014", 32);
+	NUM_CELL(m, 0, "total_ns", 972281014, "972281014", 32);
+	NUM_CELL(m, 0, "calls", 6, "6", 32);
 	const struct series *z = SERIES(r, "memsizes", 2);
+	/* Sizes keep the header's names: KiB here, MB from 2022.4. */
+	COLUMNS(z, "total", "calls", "average", "minimum", "maximum", "name");
 	NUM_CELL(z, 1, "minimum", 0.004, "0.004", 41);
 	const struct series *a = SERIES(r, "api", 5);
 	STR_CELL(a, 0, "name", "cudaMemcpy", 7);
 	NUM_CELL(a, 0, "calls", 20, "20", 7);
-	SERIES(r, "nvprof_kernels", 0);
+	NUM_CELL(a, 0, "total_ns", 1053104319, "1053104319", 7);
 }
 
 /* nsys 2023 with --stats=true: each report after "[N/8] Executing
@@ -1135,19 +1139,21 @@ static void nsys_executing_reports_are_picked_by_their_report_name(void **state)
 	(void)state;
 	struct run *r = PARSE(CORPUS "nsys/nsys-2023-vectoradd-a100-stats.txt", "nsys");
 	const struct series *k = SERIES(r, "kernels", 1);
-	COLUMNS(k, "time_pct", "total_time_ns", "instances", "avg_ns", "med_ns");
+	COLUMNS(k, "time_pct", "total_ns", "calls", "avg_ns", "med_ns", "min_ns", "max_ns",
+		"stddev_ns", "name");
 	STR_CELL(k, 0, "name", "vectorAdd(const float *, const float *, float *, int)", 62);
 	NUM_CELL(k, 0, "time_pct", 100.0, "100.0", 62);
-	NUM_CELL(k, 0, "total_time_ns", 1831281, "1,831,281", 62);
-	NUM_CELL(k, 0, "instances", 1010, "1,010", 62);
+	NUM_CELL(k, 0, "total_ns", 1831281, "1,831,281", 62);
+	NUM_CELL(k, 0, "calls", 1010, "1,010", 62);
 	NUM_CELL(k, 0, "avg_ns", 1813.1, "1,813.1", 62);
 	const struct series *m = SERIES(r, "memops", 2);
-	STR_CELL(m, 0, "operation", "[CUDA memcpy HtoD]", 68);
-	NUM_CELL(m, 0, "total_time_ns", 2432, "2,432", 68);
+	STR_CELL(m, 0, "name", "[CUDA memcpy HtoD]", 68);
+	NUM_CELL(m, 0, "total_ns", 2432, "2,432", 68);
 	SERIES(r, "memsizes", 2);
 	const struct series *a = SERIES(r, "api", 6);
 	STR_CELL(a, 0, "name", "cudaMalloc", 51);
-	NUM_CELL(a, 0, "total_time_ns", 106912410, "106,912,410", 51);
+	NUM_CELL(a, 0, "total_ns", 106912410, "106,912,410", 51);
+	NUM_CELL(a, 0, "calls", 3, "3", 51);
 	const struct series *o = SERIES(r, "osrt", 27);
 	STR_CELL(o, 0, "name", "sem_wait", 19);
 	STR_CELL(o, 26, "name", "listen", 45);
@@ -1160,15 +1166,16 @@ static void nsys_running_reports_are_picked_by_their_script(void **state)
 	(void)state;
 	struct run *r = PARSE(FIX "nsys/stats_running_2021.txt", "nsys");
 	const struct series *a = SERIES(r, "api", 5);
-	COLUMNS(a, "time_pct", "total_time_ns", "num_calls", "average", "minimum", "maximum",
-		"stddev", "name");
+	COLUMNS(a, "time_pct", "total_ns", "calls", "avg_ns", "min_ns", "max_ns", "stddev_ns",
+		"name");
+	NUM_CELL(a, 0, "stddev_ns", 77762401.3, "77,762,401.3", 7);
 	STR_CELL(a, 0, "name", "cudaMemcpy", 7);
-	NUM_CELL(a, 0, "total_time_ns", 412380115, "412,380,115", 7);
+	NUM_CELL(a, 0, "total_ns", 412380115, "412,380,115", 7);
 	const struct series *k = SERIES(r, "kernels", 1);
 	STR_CELL(k, 0, "name", "boxBlur(unsigned char const*, unsigned char*, int, int)", 17);
-	NUM_CELL(k, 0, "average", 16236544.0, "16,236,544.0", 17);
+	NUM_CELL(k, 0, "avg_ns", 16236544.0, "16,236,544.0", 17);
 	const struct series *m = SERIES(r, "memops", 2);
-	STR_CELL(m, 1, "operation", "[CUDA memcpy DtoH]", 24);
+	STR_CELL(m, 1, "name", "[CUDA memcpy DtoH]", 24);
 	const struct series *z = SERIES(r, "memsizes", 2);
 	NUM_CELL(z, 0, "total", 585937.5, "585,937.500", 30);
 	const struct series *o = SERIES(r, "osrt", 3);
@@ -1176,34 +1183,37 @@ static void nsys_running_reports_are_picked_by_their_script(void **state)
 }
 
 /* nvprof: the GPU activities split into kernels and [CUDA memset] /
- * [CUDA memcpy] rows, the API calls apart; times as nvprof scales them,
- * read as seconds. */
+ * [CUDA memcpy] rows, the API calls apart, in the series Nsight Systems'
+ * tables fill, with their columns; times as nvprof scales them, read
+ * into nanoseconds exactly (814.13us is 814130, not 814130.0000000001). */
 static void nvprof_summary_splits_kernels_memops_and_api_calls(void **state)
 {
 	(void)state;
 	struct run *r = PARSE(CORPUS "nsys/nvprof-kmeans-memset.txt", "nsys");
-	const struct series *k = SERIES(r, "nvprof_kernels", 2);
-	COLUMNS(k, "time_pct", "total_s", "calls", "avg_s", "min_s", "max_s", "name");
+	const struct series *k = SERIES(r, "kernels", 2);
+	COLUMNS(k, "time_pct", "total_ns", "calls", "avg_ns", "min_ns", "max_ns", "name");
 	STR_CELL(k, 0, "name",
 		 "assignClusters(float const *, int*, float*, int*, float*, float*, int, int)", 7);
 	NUM_CELL(k, 0, "time_pct", 97.14, "97.14", 7);
-	NUM_CELL(k, 0, "total_s", 13.6773, "13.6773s", 7);
+	NUM_CELL(k, 0, "total_ns", 13677300000, "13.6773s", 7);
 	NUM_CELL(k, 0, "calls", 16800, "16800", 7);
-	NUM_CELL(k, 0, "avg_s", 814.13e-6, "814.13us", 7);
-	NUM_CELL(k, 0, "max_s", 2.2629e-3, "2.2629ms", 7);
+	NUM_CELL(k, 0, "avg_ns", 814130, "814.13us", 7);
+	NUM_CELL(k, 0, "max_ns", 2262900, "2.2629ms", 7);
 	STR_CELL(k, 1, "name", "updateCentroids(float*, int*, float*, float*, int)", 8);
-	const struct series *m = SERIES(r, "nvprof_memops", 3);
+	const struct series *m = SERIES(r, "memops", 3);
 	STR_CELL(m, 0, "name", "[CUDA memset]", 9);
-	NUM_CELL(m, 0, "total_s", 34.283e-3, "34.283ms", 9);
-	NUM_CELL(m, 0, "avg_s", 680e-9, "680ns", 9);
+	NUM_CELL(m, 0, "total_ns", 34283000, "34.283ms", 9);
+	NUM_CELL(m, 0, "avg_ns", 680, "680ns", 9);
 	STR_CELL(m, 2, "name", "[CUDA memcpy DtoH]", 11);
-	const struct series *a = SERIES(r, "nvprof_api", 18);
+	const struct series *a = SERIES(r, "api", 18);
 	STR_CELL(a, 0, "name", "cudaDeviceSynchronize", 12);
-	NUM_CELL(a, 0, "total_s", 16.4775, "16.4775s", 12);
+	NUM_CELL(a, 0, "total_ns", 16477500000, "16.4775s", 12);
 	STR_CELL(a, 17, "name", "cuDeviceGetUuid", 29);
-	NUM_CELL(a, 17, "min_s", 100e-9, "100ns", 29);
-	/* No Nsight Systems table in the file: no such series. */
-	assert_null(run_series(r, "kernels"));
+	NUM_CELL(a, 17, "min_ns", 100, "100ns", 29);
+	/* No Nsight Systems table in the file: the tables only of Nsight are
+	 * absent, as a table not found is. */
+	assert_null(run_series(r, "osrt"));
+	assert_null(run_series(r, "nvprof_kernels"));
 }
 
 /* "======== Profiling result:" without a pid, the memcpy rows first. */
@@ -1211,14 +1221,14 @@ static void nvprof_memcpy_rows_before_the_kernel(void **state)
 {
 	(void)state;
 	struct run *r = PARSE(CORPUS "nsys/nvprof-vector-add-memcpy-first.txt", "nsys");
-	const struct series *m = SERIES(r, "nvprof_memops", 2);
+	const struct series *m = SERIES(r, "memops", 2);
 	STR_CELL(m, 0, "name", "[CUDA memcpy HtoD]", 3);
-	NUM_CELL(m, 0, "total_s", 8.0251e-3, "8.0251ms", 3);
-	const struct series *k = SERIES(r, "nvprof_kernels", 1);
+	NUM_CELL(m, 0, "total_ns", 8025100, "8.0251ms", 3);
+	const struct series *k = SERIES(r, "kernels", 1);
 	STR_CELL(k, 0, "name", "vector_add_kernel(float const *, float const *, float*, int)", 5);
 	NUM_CELL(k, 0, "time_pct", 8.10, "8.10", 5);
-	NUM_CELL(k, 0, "avg_s", 34.975e-6, "34.975us", 5);
-	const struct series *a = SERIES(r, "nvprof_api", 18);
+	NUM_CELL(k, 0, "avg_ns", 34975, "34.975us", 5);
+	const struct series *a = SERIES(r, "api", 18);
 	STR_CELL(a, 0, "name", "cudaMallocHost", 6);
 }
 
@@ -1228,11 +1238,12 @@ static void nvprof_unified_memory_table_is_left_out(void **state)
 {
 	(void)state;
 	struct run *r = PARSE(CORPUS "nsys/nvprof-nbody-v100-cuda9.txt", "nsys");
-	const struct series *k = SERIES(r, "nvprof_kernels", 2);
-	NUM_CELL(k, 0, "total_s", 4.6211e-3, "4.6211ms", 7);
-	NUM_CELL(k, 1, "total_s", 16.8e-6, "16.800us", 8);
-	SERIES(r, "nvprof_memops", 0);
-	const struct series *a = SERIES(r, "nvprof_api", 14);
+	const struct series *k = SERIES(r, "kernels", 2);
+	NUM_CELL(k, 0, "total_ns", 4621100, "4.6211ms", 7);
+	NUM_CELL(k, 1, "total_ns", 16800, "16.800us", 8);
+	/* No memory operation: memops is there, empty, as a declared series. */
+	SERIES(r, "memops", 0);
+	const struct series *a = SERIES(r, "api", 14);
 	STR_CELL(a, 0, "name", "cudaMallocManaged", 9);
 	STR_CELL(a, 13, "name", "cuDeviceGet", 22);
 }
