@@ -663,6 +663,53 @@ static void sambanova_notes_with_two_runs_and_a_job_named_by_its_output_file(voi
 	MISSING(r, "exit_state");
 }
 
+/* A compile-and-run script's slurm.out (SambaFlow 2021): the compiler's PEF
+ * and verdict, one test result per data-parallel worker, the next
+ * command's argparse error, the job from the batch script's path. */
+static void sambanova_reads_the_compiler_the_workers_tests_and_the_error(void **state)
+{
+	(void)state;
+	struct run *r =
+		PARSE(CORPUS "sambanova/sn-boilerplate-compile-8-workers-2021.log", "sambanova");
+	NUM(r, "job_id", 13528, "13528", 1);
+	STR(r, "pef",
+	    "/lambda_stor/homes/wilsonb/sambanova_starter/pef/sn_boilerplate//sn_boilerplate.pef",
+	    11);
+	STR(r, "compilation", "succeeded", 15);
+	NUM(r, "test_accuracy", 89.23, "89.23", 55);
+	NUM(r, "test_loss", 0.3676, "0.3676", 55);
+	const struct series *t = SERIES(r, "test", 8);
+	COLUMNS(t, "accuracy", "loss");
+	NUM_CELL(t, 0, "accuracy", 89.86, "89.86", 48);
+	NUM_CELL(t, 2, "loss", 0.3752, "0.3752", 50);
+	NUM_CELL(t, 7, "accuracy", 89.23, "89.23", 55);
+	STR(r, "error", "unrecognized arguments: -ws 8", 71);
+	SERIES(r, "train", 0);
+}
+
+/* SambaNova's Hello SambaFlow tutorial: only the runtime's session line
+ * tells whose log it is; two spaces before "Loss", a test per epoch. */
+static void sambanova_knows_the_runtime_lines_and_a_test_per_epoch(void **state)
+{
+	(void)state;
+	detect_as(CORPUS "sambanova/logreg-hello-sambaflow-2epochs-2023.log", "sambanova",
+		  __FILE__, __LINE__);
+	struct run *r =
+		PARSE(CORPUS "sambanova/logreg-hello-sambaflow-2epochs-2023.log", "sambanova");
+	NUM(r, "test_accuracy", 91.54, "91.54", 16);
+	NUM(r, "test_loss", 0.3001, "0.3001", 16);
+	NUM(r, "final_loss", 0.3061, "0.3061", 15);
+	const struct series *t = SERIES(r, "train", 12);
+	NUM_CELL(t, 11, "epoch", 2, "2", 15);
+	t = SERIES(r, "test", 2);
+	NUM_CELL(t, 0, "loss", 0.3012, "0.3012", 9);
+	MISSING(r, "pef");
+	MISSING(r, "error");
+	r = PARSE(CORPUS "sambanova/logreg-sambaflow-2023-tf-warnings.log", "sambanova");
+	NUM(r, "test_accuracy", 91.40, "91.40", 18);
+	NUM(r, "test_loss", 0.3014, "0.3014", 18);
+}
+
 /* The ALCF wrapper script's own output: what ran where, and the job it
  * submitted. */
 static void sambanova_reads_the_sbatch_wrapper(void **state)
@@ -1565,6 +1612,10 @@ int main(void)
 			free_current),
 		cmocka_unit_test_teardown(
 			sambanova_notes_with_two_runs_and_a_job_named_by_its_output_file, free_current),
+		cmocka_unit_test_teardown(
+			sambanova_reads_the_compiler_the_workers_tests_and_the_error, free_current),
+		cmocka_unit_test_teardown(sambanova_knows_the_runtime_lines_and_a_test_per_epoch,
+					  free_current),
 		cmocka_unit_test_teardown(sambanova_reads_the_sbatch_wrapper, free_current),
 		cmocka_unit_test_teardown(poptorch_reads_accuracy_and_tqdm_bars, free_current),
 		cmocka_unit_test_teardown(poptorch_epochs_is_what_the_bar_counted, free_current),
