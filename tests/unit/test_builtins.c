@@ -621,6 +621,93 @@ static void sambanova_reads_the_performance_summaries(void **state)
 	NUM(r, "epochs", 10, "10", 1);
 	NUM(r, "global_steps", 130, "130", 1);
 	NUM(r, "e2e_samples_per_sec", 88.82270474202953, "88.82270474202953", 1);
+	const struct series *t = SERIES(r, "perf", 1);
+	COLUMNS(t, "inner_train_loop_time", "epochs", "global_steps", "e2e_samples_per_sec");
+	NUM_CELL(t, 0, "global_steps", 130, "130", 1);
+}
+
+/* UNet2d run as 8 data-parallel instances: one performance line each.  The
+ * fields hold the last; series perf has them all, for the mean the ALCF
+ * guide asks for. */
+static void sambanova_perf_lines_of_every_instance_are_the_perf_series(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "sambanova/unet2d-8-instances-perf-lines.log", "sambanova");
+	NUM(r, "inner_train_loop_time", 25.332663536071777, "25.332663536071777", 8);
+	NUM(r, "e2e_samples_per_sec", 808.442427336472, "808.442427336472", 8);
+	const struct series *t = SERIES(r, "perf", 8);
+	NUM_CELL(t, 0, "inner_train_loop_time", 36.314290046691895, "36.314290046691895", 1);
+	NUM_CELL(t, 0, "epochs", 10, "10", 1);
+	NUM_CELL(t, 0, "e2e_samples_per_sec", 563.9653143065, "563.9653143065", 1);
+	NUM_CELL(t, 5, "e2e_samples_per_sec", 727.1660927132315, "727.1660927132315", 6);
+	NUM_CELL(t, 7, "global_steps", 10, "10", 8);
+	SERIES(r, "train", 0);
+}
+
+/* A student's notes holding two runs' dictionaries, each after its
+ * "ntasks: N" line: the last run's values.  And a multi-node run whose job
+ * is named only by its output file, slurm-10191.out. */
+static void sambanova_notes_with_two_runs_and_a_job_named_by_its_output_file(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "sambanova/bert-ntasks-16-then-8-readme.md", "sambanova");
+	NUM(r, "ntasks", 8, "8", 8);
+	NUM(r, "e2e_train_time", 458.7278108596802, "458.7278108596802", 9);
+	NUM(r, "final_loss", 8.308782577514648, "8.308782577514648", 9);
+	MISSING(r, "job_id");
+	r = PARSE(CORPUS "sambanova/gpt15b-2nodes-32tasks-result-dict.log", "sambanova");
+	NUM(r, "ntasks", 32, "32", 1);
+	NUM(r, "job_id", 10191, "10191", 4);
+	NUM(r, "training_sequences_per_second", 192467.31088004305, "192467.31088004305", 7);
+	NUM(r, "final_loss", 4.781678199768066, "4.781678199768066", 7);
+	MISSING(r, "exit_state");
+}
+
+/* A compile-and-run script's slurm.out (SambaFlow 2021): the compiler's PEF
+ * and verdict, one test result per data-parallel worker, the next
+ * command's argparse error, the job from the batch script's path. */
+static void sambanova_reads_the_compiler_the_workers_tests_and_the_error(void **state)
+{
+	(void)state;
+	struct run *r =
+		PARSE(CORPUS "sambanova/sn-boilerplate-compile-8-workers-2021.log", "sambanova");
+	NUM(r, "job_id", 13528, "13528", 1);
+	STR(r, "pef",
+	    "/lambda_stor/homes/wilsonb/sambanova_starter/pef/sn_boilerplate//sn_boilerplate.pef",
+	    11);
+	STR(r, "compilation", "succeeded", 15);
+	NUM(r, "test_accuracy", 89.23, "89.23", 55);
+	NUM(r, "test_loss", 0.3676, "0.3676", 55);
+	const struct series *t = SERIES(r, "test", 8);
+	COLUMNS(t, "accuracy", "loss");
+	NUM_CELL(t, 0, "accuracy", 89.86, "89.86", 48);
+	NUM_CELL(t, 2, "loss", 0.3752, "0.3752", 50);
+	NUM_CELL(t, 7, "accuracy", 89.23, "89.23", 55);
+	STR(r, "error", "unrecognized arguments: -ws 8", 71);
+	SERIES(r, "train", 0);
+}
+
+/* SambaNova's Hello SambaFlow tutorial: only the runtime's session line
+ * tells whose log it is; two spaces before "Loss", a test per epoch. */
+static void sambanova_knows_the_runtime_lines_and_a_test_per_epoch(void **state)
+{
+	(void)state;
+	detect_as(CORPUS "sambanova/logreg-hello-sambaflow-2epochs-2023.log", "sambanova",
+		  __FILE__, __LINE__);
+	struct run *r =
+		PARSE(CORPUS "sambanova/logreg-hello-sambaflow-2epochs-2023.log", "sambanova");
+	NUM(r, "test_accuracy", 91.54, "91.54", 16);
+	NUM(r, "test_loss", 0.3001, "0.3001", 16);
+	NUM(r, "final_loss", 0.3061, "0.3061", 15);
+	const struct series *t = SERIES(r, "train", 12);
+	NUM_CELL(t, 11, "epoch", 2, "2", 15);
+	t = SERIES(r, "test", 2);
+	NUM_CELL(t, 0, "loss", 0.3012, "0.3012", 9);
+	MISSING(r, "pef");
+	MISSING(r, "error");
+	r = PARSE(CORPUS "sambanova/logreg-sambaflow-2023-tf-warnings.log", "sambanova");
+	NUM(r, "test_accuracy", 91.40, "91.40", 18);
+	NUM(r, "test_loss", 0.3014, "0.3014", 18);
 }
 
 /* The ALCF wrapper script's own output: what ran where, and the job it
@@ -835,6 +922,29 @@ static void groq_build_name_from_the_cache_or_the_build(void **state)
 	STR(r, "proof_point",
 	    "/home/prayaagkatta/groqflow/proof_points/natural_language_processing/bert/bert_tiny.py",
 	    37);
+}
+
+/* ResNet50's sample output indented inside a <details> block (its fences
+ * too), and a run pasted into a README without a fence: the same table. */
+static void groq_reads_indented_and_unfenced_tables(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "groqflow/resnet50-sc23-details-indented.md", "groqflow");
+	STR(r, "build_name", "resnet50", 8);
+	const struct series *t = SERIES(r, "results", 2);
+	NUM_CELL(t, 0, "accuracy", 84.54, "84.54%", 28);
+	NUM_CELL(t, 0, "end_to_end_latency_ms", 102.76, "102.76", 28);
+	MISSING_CELL(t, 0, "on_chip_latency_ms");
+	NUM_CELL(t, 1, "accuracy", 84.51, "84.51%", 29);
+	NUM_CELL(t, 1, "on_chip_ips", 2985.40, "2985.40", 29);
+	MISSING(r, "proof_point");
+	r = PARSE(CORPUS "groqflow/bert-tiny-seq256-unfenced-readme.md", "groqflow");
+	STR(r, "build_name", "bert_tiny", 17);
+	t = SERIES(r, "results", 2);
+	NUM_CELL(t, 1, "end_to_end_ips", 14107.26, "14107.26", 39);
+	STR(r, "proof_point",
+	    "/home/saideepgona/groqflow/proof_points/natural_language_processing/bert/bert_tiny.py",
+	    41);
 }
 
 /* gtest */
@@ -1509,6 +1619,14 @@ int main(void)
 		cmocka_unit_test_teardown(sambanova_step_lines_become_the_train_series, free_current),
 		cmocka_unit_test_teardown(sambanova_reads_the_model_zoo_summaries, free_current),
 		cmocka_unit_test_teardown(sambanova_reads_the_performance_summaries, free_current),
+		cmocka_unit_test_teardown(sambanova_perf_lines_of_every_instance_are_the_perf_series,
+			free_current),
+		cmocka_unit_test_teardown(
+			sambanova_notes_with_two_runs_and_a_job_named_by_its_output_file, free_current),
+		cmocka_unit_test_teardown(
+			sambanova_reads_the_compiler_the_workers_tests_and_the_error, free_current),
+		cmocka_unit_test_teardown(sambanova_knows_the_runtime_lines_and_a_test_per_epoch,
+					  free_current),
 		cmocka_unit_test_teardown(sambanova_reads_the_sbatch_wrapper, free_current),
 		cmocka_unit_test_teardown(poptorch_reads_accuracy_and_tqdm_bars, free_current),
 		cmocka_unit_test_teardown(poptorch_epochs_is_what_the_bar_counted, free_current),
@@ -1524,6 +1642,7 @@ int main(void)
 		cmocka_unit_test_teardown(groq_table_ends_at_its_border, free_current),
 		cmocka_unit_test_teardown(groq_score_column_is_named_by_the_proof_point, free_current),
 		cmocka_unit_test_teardown(groq_build_name_from_the_cache_or_the_build, free_current),
+		cmocka_unit_test_teardown(groq_reads_indented_and_unfenced_tables, free_current),
 		cmocka_unit_test_teardown(gtest_single_precision_passes_7, free_current),
 		cmocka_unit_test_teardown(gtest_double_precision_passes_7, free_current),
 		cmocka_unit_test_teardown(gtest_failing_run_lists_failures, free_current),
