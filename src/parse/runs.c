@@ -246,18 +246,6 @@ static struct cache_entry *cache_find(struct parse_cache *c, const char *real, c
 	return NULL;
 }
 
-/* Run names are what expressions write: cs512.final_loss. */
-static bool is_identifier(const char *s)
-{
-	if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_'))
-		return false;
-	for (s++; *s; s++)
-		if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
-		      *s == '_'))
-			return false;
-	return true;
-}
-
 /* The text of a scalar that names a path or a parser ("512" too), or
  * NULL after an error. */
 static const char *entry_text(struct loader *ld, const char *run, const char *key,
