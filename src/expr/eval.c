@@ -496,6 +496,21 @@ static bool resolve_first(struct ctx *c, const struct node *base, const struct s
 		return false;
 	}
 	for (size_t set = 0; set < sc->nsets; set++) {
+		if (strcmp(sc->set_names[set], base->str) == 0 && sc->set_files &&
+		    sc->set_files[set] && sc->set_last && sc->set_last[set]) {
+			/* a file of several runs: name one, or pick one */
+			struct buf ex = BUF_INIT;
+			buf_puts(&ex, sc->set_last[set]);
+			for (size_t j = 1; j < dn.count; j++)
+				buf_printf(&ex, ".%s", dn.part[j]);
+			err(c, base->op_off, base->op_len,
+			    "'%s' is a run set: %s holds %zu runs; name one, as in %s, or pick one "
+			    "in runs: with { file: %s, run: last }",
+			    base->str, sc->set_files[set], sc->set_counts[set], buf_data(&ex),
+			    sc->set_files[set]);
+			buf_free(&ex);
+			return false;
+		}
 		if (strcmp(sc->set_names[set], base->str) == 0) {
 			err(c, base->op_off, base->op_len,
 			    "'%s' is a run set of %zu runs, not one run: name one of its runs "
