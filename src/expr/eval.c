@@ -210,6 +210,25 @@ static const char *kind_noun(unsigned kind)
 /* The closest to name of the names of the kinds in want; else, of the
  * others, with *other set to its kind's noun (the message must say
  * it: "did you mean the series 'train'?").  NULL when none is close. */
+/* Can an expression write name: is each of its dotted parts an
+ * identifier?  A did-you-mean offers only those ("mean-ttft", a JSON
+ * key, cannot be written). */
+static bool writable(const char *name)
+{
+	char *copy = xstrdup(name);
+	bool ok = true;
+	for (char *part = copy, *dot; ok; part = dot + 1) {
+		dot = strchr(part, '.');
+		if (dot)
+			*dot = '\0';
+		ok = is_identifier(part);
+		if (!dot)
+			break;
+	}
+	free(copy);
+	return ok;
+}
+
 static const char *kinded_closest(const struct kinded *k, const char *name, unsigned want,
 				  const char **other)
 {
@@ -219,7 +238,7 @@ static const char *kinded_closest(const struct kinded *k, const char *name, unsi
 	for (int pass = 0; pass < 2 && !hint; pass++) {
 		size_t n = 0;
 		for (size_t i = 0; i < k->ns.n; i++)
-			if (((k->kinds[i] & want) != 0) == (pass == 0))
+			if (((k->kinds[i] & want) != 0) == (pass == 0) && writable(k->ns.v[i]))
 				pick[n++] = k->ns.v[i];
 		pick[n] = NULL;
 		hint = closest_name(name, pick);
@@ -586,6 +605,12 @@ static bool lookup_row(struct ctx *c, const struct series *s, const struct step 
 		names_of_series(&ns, s);
 		struct buf msg = BUF_INIT;
 		buf_printf(&msg, "series '%s' has no column '%s'", series_name(s), st->name);
+		/* a row lookup names its column: only a writable one */
+		size_t w = 0;
+		for (size_t j = 0; j < ns.n; j++)
+			if (writable(ns.v[j]))
+				ns.v[w++] = ns.v[j];
+		ns.n = w;
 		hint_suffix(&msg, closest_name(st->name, names_list(&ns)));
 		err(c, st->off, st->len, "%s", buf_data(&msg));
 		buf_free(&msg);

@@ -156,6 +156,18 @@ static void glob_members_get_identifier_names(void **state)
 			       "digits and '_' made '_'): rename one of the files\n");
 }
 
+static void did_you_mean_offers_only_names_an_expression_can_write(void **state)
+{
+	(void)state;
+	project = e2e_project(E2E_FILES(
+		E2E_TEXT("content/r/b.json", "{\"mean-ttft\": 12.5, \"mean_tpot\": 3}\n"),
+		E2E_TEXT("content/r/index.md", "---\nruns:\n  b: b.json\n---\n{{ b.mean_ttf }}\n")));
+	struct proc r = RUN("build");
+	assert_int_equal(r.status, 1);
+	assert_contains(r.err, "content/r/index.md:5:6: error: b has no field or series "
+			       "'mean_ttf' (did you mean 'mean_tpot'?)\n");
+}
+
 static void parse_shows_each_run(void **state)
 {
 	(void)state;
@@ -181,6 +193,8 @@ int main(void)
 		cmocka_unit_test_teardown(a_split_set_used_as_one_run_says_how_to_name_one, cleanup),
 		cmocka_unit_test_teardown(a_bad_run_pick_is_an_error_at_its_value, cleanup),
 		cmocka_unit_test_teardown(glob_members_get_identifier_names, cleanup),
+		cmocka_unit_test_teardown(did_you_mean_offers_only_names_an_expression_can_write,
+					  cleanup),
 		cmocka_unit_test_teardown(parse_shows_each_run, cleanup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
