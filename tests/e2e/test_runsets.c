@@ -125,6 +125,19 @@ static void a_bad_run_pick_is_an_error_at_its_value(void **state)
 		    "logdown: 1 error; ");
 }
 
+static void a_glob_member_of_several_runs_is_an_error(void **state)
+{
+	(void)state;
+	build_fails("---\n"
+		    "runs:\n"
+		    "  all: { glob: 'logs/*.log' }\n"
+		    "---\n"
+		    "x\n",
+		    "content/r/index.md:3:16: error: content/r/logs/mnist.log holds 2 runs (its "
+		    "parser splits it), and a glob's member is one run: name it in runs: with "
+		    "file: (a run set of its own), and run: last to pick one\n");
+}
+
 static void glob_members_get_identifier_names(void **state)
 {
 	(void)state;
@@ -192,6 +205,7 @@ int main(void)
 		cmocka_unit_test_teardown(run_picks_one_run_as_a_plain_run, cleanup),
 		cmocka_unit_test_teardown(a_split_set_used_as_one_run_says_how_to_name_one, cleanup),
 		cmocka_unit_test_teardown(a_bad_run_pick_is_an_error_at_its_value, cleanup),
+		cmocka_unit_test_teardown(a_glob_member_of_several_runs_is_an_error, cleanup),
 		cmocka_unit_test_teardown(glob_members_get_identifier_names, cleanup),
 		cmocka_unit_test_teardown(did_you_mean_offers_only_names_an_expression_can_write,
 					  cleanup),
