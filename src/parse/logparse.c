@@ -339,16 +339,20 @@ struct run *parser_run_sink(const struct parser *p, const char *path, const char
 	}
 	close(fd);
 	r = sc.r; /* the last run, when the file was split */
-	for (size_t i = 0; ok && i < run_series_count(r); i++) {
-		const struct series *s = run_series_at(r, i);
-		long first;
-		size_t dropped = series_dropped(s, &first);
-		if (dropped) {
-			diag_error(d, loc_line(shown, (int)first),
-				   "series '%s' has more than %lu rows: %zu more were not read (%s)",
-				   series_name(s), limit_get(LIMIT_SERIES_ROWS), dropped,
-				   limit_hint(LIMIT_SERIES_ROWS));
-			ok = false;
+	for (size_t k = 0; k <= sr.n; k++) {
+		const struct run *rk = k < sr.n ? sr.runs[k] : r;
+		for (size_t i = 0; ok && i < run_series_count(rk); i++) {
+			const struct series *s = run_series_at(rk, i);
+			long first;
+			size_t dropped = series_dropped(s, &first);
+			if (dropped) {
+				diag_error(d, loc_line(shown, (int)first),
+					   "series '%s' has more than %lu rows: %zu more were not "
+					   "read (%s)",
+					   series_name(s), limit_get(LIMIT_SERIES_ROWS), dropped,
+					   limit_hint(LIMIT_SERIES_ROWS));
+				ok = false;
+			}
 		}
 	}
 	if (!ok || sc.failed) {
