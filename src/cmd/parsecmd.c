@@ -742,7 +742,9 @@ int parsecmd_parse(const struct parse_opts *o, FILE *out, struct diag *d)
 	if (cols) {
 		/* written */
 	} else if (o->csv) {
-		if (!parsecmd_put_csv(out, r, o->csv, d)) {
+		/* a split file's runs have the same series: name the first's */
+		const struct run *cr = run_member_count(r) ? run_member_at(r, 0) : r;
+		if (!parsecmd_put_csv(out, cr, o->csv, d)) {
 			rc = EXIT_USAGE;
 			goto out;
 		}
