@@ -75,4 +75,13 @@ size_t edit_distance(const char *a, const char *b, size_t cap);
  * close enough to be a plausible typo; NULL otherwise.  Borrowed. */
 const char *closest_name(const char *name, const char *const *candidates);
 
+/* Can s be written as a name in an expression: a letter or '_', then
+ * letters, digits and '_'? */
+bool is_identifier(const char *s);
+/* s made a name an expression can write: each run of other characters
+ * than ASCII letters, digits and '_' becomes one '_', and a name that
+ * starts with a digit gets a '_' in front ("bs-512" -> "bs_512", "512b"
+ * -> "_512b", "" -> "_").  Caller frees. */
+char *identifier_of(const char *s);
+
 #endif

@@ -41,6 +41,22 @@ struct run *run_new(const char *name, const char *file, const char *parser);
 void run_free(struct run *r);
 
 const char *run_name(const struct run *r);
+/* Renames r (a run just made, not yet shared). */
+void run_set_name(struct run *r, const char *name);
+/* The line the run starts at in its file: 1, unless the file holds
+ * several runs (below). */
+long run_first_line(const struct run *r);
+void run_set_first_line(struct run *r, long line);
+
+/* A file that holds several runs (a parser's split:) is read as a run
+ * with no fields or series of its own that holds them, in file order,
+ * each named "NAME.MEMBER" (its name, then the member's: "mnist.run2")
+ * so that a report writes mnist.run2.test_accuracy.  r owns them. */
+void run_add_member(struct run *r, struct run *m);
+size_t run_member_count(const struct run *r);
+struct run *run_member_at(const struct run *r, size_t i);
+/* Takes member i out of r: the caller owns it. */
+struct run *run_take_member(struct run *r, size_t i);
 const char *run_file(const struct run *r);
 const char *run_parser(const struct run *r);
 long run_line_count(const struct run *r);

@@ -89,6 +89,11 @@ struct scope {
 	const char *const *set_names;
 	const size_t *set_counts;
 	size_t nsets;
+	/* NULL, or per set: for a file split into runs, the file and the
+	 * name of its last run ("mnist.run2"), so that the error shows how
+	 * to name one; NULL for a glob's set */
+	const char *const *set_files;
+	const char *const *set_last;
 	/* NULL, or parallel to runs: an evaluation that resolves a name to
 	 * runs[i] sets runs_used[i], so that a report can tell the runs no
 	 * value actually used (not the ones its text merely mentions). */

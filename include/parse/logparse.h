@@ -59,6 +59,13 @@
  *                style is a warning and stays text.
  *   derive       name: expression (expr.h), evaluated in order after the
  *                file is read, names resolving in the run being made
+ *   split        'pattern' | {pattern, name: GROUP}: each line it matches
+ *                starts a new run of the file (the lines before the first
+ *                are the first run's; a split line after nothing found
+ *                joins the run); its named groups are fields of that
+ *                run, but GROUP's, which names it (made an identifier;
+ *                else run1, run2, ...).  Fields, series, tables and
+ *                derive are each run's own.  Read on one thread.
  *
  * Types (valuetype.h): number reads as datum_from_text() does (the
  * default types each value that way), and a number followed by a unit
@@ -155,7 +162,10 @@ const struct parser *parsers_detect(const struct parser_set *set, const char *pa
  * that fails is reported and left missing, and the run still returned;
  * when the file lacked some of the parser's fields or series (a run cut
  * short), a derive that cannot be computed is missing without a word.
- * Returns NULL on an error, reported through d.  Caller frees with
+ * Returns NULL on an error, reported through d.  A file that p's split
+ * cuts into several runs gives a run that holds them (run.h:
+ * run_member_at(), named "RUN_NAME.MEMBER"), with no fields or series
+ * of its own; into one run, a plain run.  Caller frees with
  * run_free(). */
 struct run *parser_run(const struct parser *p, const char *path, const char *shown,
 		       const char *run_name, struct diag *d);

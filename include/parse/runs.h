@@ -15,9 +15,13 @@
  * members are runs named by their file stems. */
 struct runset {
 	char *name;          /* the name in front matter: "cs512", "cs" */
-	bool is_set;         /* a glob: members sorted by path */
+	bool is_set;         /* a glob (members sorted by path), or a split file */
 	struct run **runs;   /* one for a single run */
 	size_t count;
+	/* A file a parser split into several runs (run.h): the run that
+	 * holds them, runs[] its members ("mnist.run1", ...); else NULL. */
+	struct run *whole;
+	char *file; /* then its file as runs: names it ("logs/mnist.log") */
 };
 
 struct report_runs {

@@ -265,6 +265,42 @@ size_t edit_distance(const char *a, const char *b, size_t cap)
 	return d > cap ? cap + 1 : d;
 }
 
+static bool ident_char(char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+	       c == '_';
+}
+
+bool is_identifier(const char *s)
+{
+	if (!*s || (*s >= '0' && *s <= '9'))
+		return false;
+	for (; *s; s++)
+		if (!ident_char(*s))
+			return false;
+	return true;
+}
+
+char *identifier_of(const char *s)
+{
+	struct buf b = BUF_INIT;
+	if (*s >= '0' && *s <= '9')
+		buf_putc(&b, '_');
+	bool gap = false;
+	for (; *s; s++) {
+		if (ident_char(*s)) {
+			buf_putc(&b, *s);
+			gap = false;
+		} else if (!gap) {
+			buf_putc(&b, '_');
+			gap = true;
+		}
+	}
+	if (!b.len)
+		buf_putc(&b, '_');
+	return buf_detach(&b);
+}
+
 const char *closest_name(const char *name, const char *const *candidates)
 {
 	/* A typo changes about one character in three at most. */

@@ -37,17 +37,15 @@ static void put_json_value(FILE *out, const struct datum *d)
 	}
 }
 
-void parsecmd_put_json(FILE *out, const struct run *r, const char *file)
+/* A run's "fields" and "series", each line indented by ind more. */
+static void put_json_run(FILE *out, const struct run *r, const char *ind)
 {
-	fputs("{\n  \"file\": ", out);
-	json_put_cstr(out, file);
-	fputs(",\n  \"parser\": ", out);
-	json_put_cstr(out, run_parser(r));
-	fputs(",\n  \"fields\": {", out);
+	fprintf(out, "\"fields\": {");
 	size_t nf = run_field_count(r);
 	for (size_t i = 0; i < nf; i++) {
 		const struct datum *d = run_field_at(r, i);
-		fputs(i ? ",\n    " : "\n    ", out);
+		fprintf(out, "%s%s    ", i ? "," : "", "\n");
+		fputs(ind, out);
 		json_put_cstr(out, run_field_name(r, i));
 		fputs(": {\"value\": ", out);
 		put_json_value(out, d);
@@ -61,22 +59,25 @@ void parsecmd_put_json(FILE *out, const struct run *r, const char *file)
 		else
 			fputs(", \"line\": null}", out);
 	}
-	fputs(nf ? "\n  },\n  \"series\": {" : "},\n  \"series\": {", out);
+	if (nf)
+		fprintf(out, "\n%s  ", ind);
+	fprintf(out, "},\n%s  \"series\": {", ind);
 	size_t ns = run_series_count(r);
 	for (size_t i = 0; i < ns; i++) {
 		const struct series *s = run_series_at(r, i);
 		size_t ncols = series_column_count(s), nrows = series_row_count(s);
-		fputs(i ? ",\n    " : "\n    ", out);
+		fprintf(out, "%s\n%s    ", i ? "," : "", ind);
 		json_put_cstr(out, series_name(s));
-		fputs(": {\n      \"columns\": [", out);
+		fprintf(out, ": {\n%s      \"columns\": [", ind);
 		for (size_t c = 0; c < ncols; c++) {
 			if (c)
 				fputs(", ", out);
 			json_put_cstr(out, series_column(s, c));
 		}
-		fputs("],\n      \"rows\": [", out);
+		fputs("],\n", out);
+		fprintf(out, "%s      \"rows\": [", ind);
 		for (size_t row = 0; row < nrows; row++) {
-			fputs(row ? ",\n        [" : "\n        [", out);
+			fprintf(out, "%s\n%s        [", row ? "," : "", ind);
 			for (size_t c = 0; c < ncols; c++) {
 				struct datum d;
 				series_cell(s, row, c, &d);
@@ -86,7 +87,9 @@ void parsecmd_put_json(FILE *out, const struct run *r, const char *file)
 			}
 			fputc(']', out);
 		}
-		fputs(nrows ? "\n      ],\n      \"lines\": [" : "],\n      \"lines\": [", out);
+		if (nrows)
+			fprintf(out, "\n%s      ", ind);
+		fprintf(out, "],\n%s      \"lines\": [", ind);
 		for (size_t row = 0; row < nrows; row++) {
 			long line = series_row_line(s, row);
 			if (row)
@@ -96,9 +99,44 @@ void parsecmd_put_json(FILE *out, const struct run *r, const char *file)
 			else
 				fputs("null", out);
 		}
-		fputs("]\n    }", out);
+		fprintf(out, "]\n%s    }", ind);
 	}
-	fputs(ns ? "\n  }\n}\n" : "}\n}\n", out);
+	if (ns)
+		fprintf(out, "\n%s  ", ind);
+	fputs("}", out);
+}
+
+/* A member's name without its file's run name: "run2" of "mnist.run2". */
+static const char *member_name(const struct run *whole, const struct run *m)
+{
+	size_t n = strlen(run_name(whole));
+	const char *name = run_name(m);
+	return strncmp(name, run_name(whole), n) == 0 && name[n] == '.' ? name + n + 1 : name;
+}
+
+void parsecmd_put_json(FILE *out, const struct run *r, const char *file)
+{
+	fputs("{\n  \"file\": ", out);
+	json_put_cstr(out, file);
+	fputs(",\n  \"parser\": ", out);
+	json_put_cstr(out, run_parser(r));
+	fputs(",\n  ", out);
+	size_t nm = run_member_count(r);
+	if (nm == 0) {
+		put_json_run(out, r, "");
+		fputs("\n}\n", out);
+		return;
+	}
+	fputs("\"runs\": [", out);
+	for (size_t i = 0; i < nm; i++) {
+		const struct run *m = run_member_at(r, i);
+		fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", out);
+		json_put_cstr(out, member_name(r, m));
+		fprintf(out, ", \"first_line\": %ld,\n      ", run_first_line(m));
+		put_json_run(out, m, "    ");
+		fputs("}", out);
+	}
+	fputs("\n  ]\n}\n", out);
 }
 
 /* The width of UTF-8 text on a terminal, one column a character. */
@@ -280,6 +318,22 @@ static void print_summary(FILE *out, const struct run *r, const struct parser *p
 	fprintf(out, "file     %s\n", file);
 	fprintf(out, "parser   %s (%s)\n", parser_name(p), parser_origin(p));
 	fprintf(out, "lines    %ld\n", lines);
+	size_t nm = run_member_count(r);
+	if (nm) {
+		fprintf(out, "runs     %zu (split by the parser's split pattern)\n", nm);
+		for (size_t i = 0; i < nm; i++) {
+			const struct run *m = run_member_at(r, i);
+			fprintf(out, "\n== run %s: from line %ld ==\n", member_name(r, m),
+				run_first_line(m));
+			print_fields(out, m);
+			size_t ms = run_series_count(m);
+			if (ms == 0)
+				fputs("\nseries: none\n", out);
+			for (size_t k = 0; k < ms; k++)
+				print_series(out, run_series_at(m, k));
+		}
+		return;
+	}
 	print_fields(out, r);
 	size_t ns = run_series_count(r);
 	if (ns == 0)
@@ -524,6 +578,7 @@ static struct parser_set *load_for(const struct parse_opts *o, struct diag *d)
  * each series' columns (run.series.column). */
 static void print_names(FILE *out, const struct run *r)
 {
+	size_t nm = run_member_count(r);
 	static const char *const attrs[][2] = {
 		{"name", "run attribute: the run's name (its key in runs:, or its file stem)"},
 		{"file", "run attribute: the result file, relative to the report"},
@@ -533,6 +588,62 @@ static void print_names(FILE *out, const struct run *r)
 	size_t w = 0;
 	for (size_t i = 0; i < sizeof attrs / sizeof *attrs; i++)
 		w = strlen(attrs[i][0]) > w ? strlen(attrs[i][0]) : w;
+	if (nm) {
+		/* A run set: each run's names after its own name. */
+		for (size_t i = 0; i < nm; i++) {
+			const struct run *m = run_member_at(r, i);
+			size_t mw = strlen(member_name(r, m)) + 1;
+			for (size_t k = 0; k < run_field_count(m); k++) {
+				size_t n = mw + strlen(run_field_name(m, k));
+				w = n > w ? n : w;
+			}
+			for (size_t k = 0; k < run_series_count(m); k++) {
+				const struct series *s = run_series_at(m, k);
+				for (size_t c = 0; c < series_column_count(s); c++) {
+					size_t n = mw + strlen(series_name(s)) + 1 +
+						   strlen(series_column(s, c));
+					w = n > w ? n : w;
+				}
+			}
+		}
+		for (size_t i = 0; i < sizeof attrs / sizeof *attrs; i++) {
+			fprintf(out, "%s  ", attrs[i][0]);
+			pad(out, strlen(attrs[i][0]), w);
+			fprintf(out, "%s\n", attrs[i][1]);
+		}
+		for (size_t i = 0; i < nm; i++) {
+			const struct run *m = run_member_at(r, i);
+			const char *mn = member_name(r, m);
+			fprintf(out, "%s  ", mn);
+			pad(out, strlen(mn), w);
+			fprintf(out, "run %zu of %zu in this file, from line %ld\n", i + 1, nm,
+				run_first_line(m));
+			for (size_t k = 0; k < run_field_count(m); k++) {
+				const char *name = run_field_name(m, k);
+				const struct datum *d = run_field_at(m, k);
+				fprintf(out, "%s.%s  ", mn, name);
+				pad(out, strlen(mn) + 1 + strlen(name), w);
+				fputs(d->kind == DATUM_MISSING ? "field (missing in this run)\n"
+							       : "field\n",
+				      out);
+			}
+			for (size_t k = 0; k < run_series_count(m); k++) {
+				const struct series *s = run_series_at(m, k);
+				size_t nrows = series_row_count(s);
+				for (size_t c = 0; c < series_column_count(s); c++) {
+					fprintf(out, "%s.%s.%s  ", mn, series_name(s),
+						series_column(s, c));
+					pad(out,
+					    strlen(mn) + 2 + strlen(series_name(s)) +
+						    strlen(series_column(s, c)),
+					    w);
+					fprintf(out, "column of series %s (%zu row%s)\n",
+						series_name(s), nrows, nrows == 1 ? "" : "s");
+				}
+			}
+		}
+		return;
+	}
 	for (size_t i = 0; i < run_field_count(r); i++)
 		w = strlen(run_field_name(r, i)) > w ? strlen(run_field_name(r, i)) : w;
 	for (size_t i = 0; i < run_series_count(r); i++) {
@@ -631,7 +742,9 @@ int parsecmd_parse(const struct parse_opts *o, FILE *out, struct diag *d)
 	if (cols) {
 		/* written */
 	} else if (o->csv) {
-		if (!parsecmd_put_csv(out, r, o->csv, d)) {
+		/* a split file's runs have the same series: name the first's */
+		const struct run *cr = run_member_count(r) ? run_member_at(r, 0) : r;
+		if (!parsecmd_put_csv(out, cr, o->csv, d)) {
 			rc = EXIT_USAGE;
 			goto out;
 		}

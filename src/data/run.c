@@ -93,6 +93,9 @@ struct run {
 	size_t hash_cap;
 	struct series **series;
 	size_t nseries, series_cap;
+	long first_line;
+	struct run **members; /* a file split into runs */
+	size_t nmembers;
 };
 
 static const char *const implicit_names[4] = {"name", "file", "line_count", "parser"};
@@ -156,6 +159,9 @@ void run_free(struct run *r)
 	for (size_t i = 0; i < r->nseries; i++)
 		series_free(r->series[i]);
 	free(r->series);
+	for (size_t i = 0; i < r->nmembers; i++)
+		run_free(r->members[i]);
+	free(r->members);
 	free(r->name);
 	free(r->file);
 	free(r->parser);
@@ -165,6 +171,47 @@ void run_free(struct run *r)
 const char *run_name(const struct run *r)
 {
 	return r->name;
+}
+
+void run_set_name(struct run *r, const char *name)
+{
+	free(r->name);
+	r->name = xstrdup(name);
+	r->implicit[0] = string_datum(r->name);
+}
+
+long run_first_line(const struct run *r)
+{
+	return r->first_line > 0 ? r->first_line : 1;
+}
+
+void run_set_first_line(struct run *r, long line)
+{
+	r->first_line = line;
+}
+
+void run_add_member(struct run *r, struct run *m)
+{
+	r->members = xrealloc(r->members, (r->nmembers + 1) * sizeof *r->members);
+	r->members[r->nmembers++] = m;
+}
+
+size_t run_member_count(const struct run *r)
+{
+	return r->nmembers;
+}
+
+struct run *run_member_at(const struct run *r, size_t i)
+{
+	return r->members[i];
+}
+
+struct run *run_take_member(struct run *r, size_t i)
+{
+	struct run *m = r->members[i];
+	memmove(r->members + i, r->members + i + 1, (r->nmembers - i - 1) * sizeof *r->members);
+	r->nmembers--;
+	return m;
 }
 
 const char *run_file(const struct run *r)

@@ -210,6 +210,25 @@ static const char *kind_noun(unsigned kind)
 /* The closest to name of the names of the kinds in want; else, of the
  * others, with *other set to its kind's noun (the message must say
  * it: "did you mean the series 'train'?").  NULL when none is close. */
+/* Can an expression write name: is each of its dotted parts an
+ * identifier?  A did-you-mean offers only those ("mean-ttft", a JSON
+ * key, cannot be written). */
+static bool writable(const char *name)
+{
+	char *copy = xstrdup(name);
+	bool ok = true;
+	for (char *part = copy, *dot; ok; part = dot + 1) {
+		dot = strchr(part, '.');
+		if (dot)
+			*dot = '\0';
+		ok = is_identifier(part);
+		if (!dot)
+			break;
+	}
+	free(copy);
+	return ok;
+}
+
 static const char *kinded_closest(const struct kinded *k, const char *name, unsigned want,
 				  const char **other)
 {
@@ -219,7 +238,7 @@ static const char *kinded_closest(const struct kinded *k, const char *name, unsi
 	for (int pass = 0; pass < 2 && !hint; pass++) {
 		size_t n = 0;
 		for (size_t i = 0; i < k->ns.n; i++)
-			if (((k->kinds[i] & want) != 0) == (pass == 0))
+			if (((k->kinds[i] & want) != 0) == (pass == 0) && writable(k->ns.v[i]))
 				pick[n++] = k->ns.v[i];
 		pick[n] = NULL;
 		hint = closest_name(name, pick);
@@ -496,6 +515,21 @@ static bool resolve_first(struct ctx *c, const struct node *base, const struct s
 		return false;
 	}
 	for (size_t set = 0; set < sc->nsets; set++) {
+		if (strcmp(sc->set_names[set], base->str) == 0 && sc->set_files &&
+		    sc->set_files[set] && sc->set_last && sc->set_last[set]) {
+			/* a file of several runs: name one, or pick one */
+			struct buf ex = BUF_INIT;
+			buf_puts(&ex, sc->set_last[set]);
+			for (size_t j = 1; j < dn.count; j++)
+				buf_printf(&ex, ".%s", dn.part[j]);
+			err(c, base->op_off, base->op_len,
+			    "'%s' is a run set: %s holds %zu runs; name one, as in %s, or pick one "
+			    "in runs: with { file: %s, run: last }",
+			    base->str, sc->set_files[set], sc->set_counts[set], buf_data(&ex),
+			    sc->set_files[set]);
+			buf_free(&ex);
+			return false;
+		}
 		if (strcmp(sc->set_names[set], base->str) == 0) {
 			err(c, base->op_off, base->op_len,
 			    "'%s' is a run set of %zu runs, not one run: name one of its runs "
@@ -571,6 +605,12 @@ static bool lookup_row(struct ctx *c, const struct series *s, const struct step 
 		names_of_series(&ns, s);
 		struct buf msg = BUF_INIT;
 		buf_printf(&msg, "series '%s' has no column '%s'", series_name(s), st->name);
+		/* a row lookup names its column: only a writable one */
+		size_t w = 0;
+		for (size_t j = 0; j < ns.n; j++)
+			if (writable(ns.v[j]))
+				ns.v[w++] = ns.v[j];
+		ns.n = w;
 		hint_suffix(&msg, closest_name(st->name, names_list(&ns)));
 		err(c, st->off, st->len, "%s", buf_data(&msg));
 		buf_free(&msg);

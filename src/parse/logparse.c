@@ -172,6 +172,93 @@ static void derive_all(const struct parser *p, struct run *r, bool complete, str
 	}
 }
 
+/* The runs of a file a split parser reads, before the last one (which
+ * the scan is still reading). */
+struct split_runs {
+	const struct parser *p;
+	const char *shown, *run_name;
+	struct diag *d;
+	struct run **runs;
+	char **names; /* the name group's text, or NULL */
+	size_t n;
+};
+
+static void split_push(struct split_runs *sr, struct run *r, char *name)
+{
+	sr->runs = xrealloc(sr->runs, (sr->n + 1) * sizeof *sr->runs);
+	sr->names = xrealloc(sr->names, (sr->n + 1) * sizeof *sr->names);
+	sr->runs[sr->n] = r;
+	sr->names[sr->n++] = name;
+}
+
+/* A split line ends sc->r: its fields are set and its derive computed,
+ * and the next run starts at `line`. */
+static struct run *split_next(struct scan *sc, long line)
+{
+	struct split_runs *sr = sc->split_ctx;
+	bool complete = finish_fields(sc);
+	derive_all(sr->p, sc->r, complete, sr->d);
+	split_push(sr, sc->r, sc->split_name);
+	sc->split_name = NULL;
+	struct run *r = run_new(sr->run_name, sr->shown, sr->p->name);
+	run_set_first_line(r, line);
+	return r;
+}
+
+static void split_free(struct split_runs *sr)
+{
+	for (size_t i = 0; i < sr->n; i++) {
+		run_free(sr->runs[i]);
+		free(sr->names[i]);
+	}
+	free(sr->runs);
+	free(sr->names);
+}
+
+/* The runs of a split file into one that holds them, each named
+ * "NAME.MEMBER": by its name group made an identifier, else run1,
+ * run2, ...  NULL after an error (two runs of one name). */
+static struct run *split_whole(struct split_runs *sr, struct scan *sc)
+{
+	struct run *whole = run_new(sr->run_name, sr->shown, sr->p->name);
+	long lines = run_line_count(sr->runs[sr->n - 1]);
+	run_set_line_count(whole, lines);
+	char **short_names = xcalloc(sr->n + 1, sizeof *short_names);
+	bool ok = true;
+	for (size_t i = 0; i < sr->n; i++) {
+		short_names[i] = sr->names[i] ? identifier_of(sr->names[i]) : xasprintf("run%zu", i + 1);
+		for (size_t k = 0; k < i && ok; k++)
+			if (strcmp(short_names[k], short_names[i]) == 0) {
+				log_diag(sc, true, run_first_line(sr->runs[i]),
+					 "this run and the one at line %ld are both named '%s' (by "
+					 "split's name group): a report could not tell them apart",
+					 run_first_line(sr->runs[k]), short_names[i]);
+				ok = false;
+			}
+	}
+	for (size_t i = 0; i < sr->n; i++) {
+		struct run *m = sr->runs[i];
+		char *full = xasprintf("%s.%s", sr->run_name, short_names[i]);
+		run_set_name(m, full);
+		free(full);
+		run_set_line_count(m, lines);
+		run_add_member(whole, m);
+		free(short_names[i]);
+		free(sr->names[i]);
+	}
+	free(short_names);
+	free(sr->runs);
+	free(sr->names);
+	sr->runs = NULL;
+	sr->names = NULL;
+	sr->n = 0;
+	if (!ok) {
+		run_free(whole);
+		return NULL;
+	}
+	return whole;
+}
+
 const char *const *parser_series_columns(const struct parser *p, const char *name,
 					 size_t *ncols)
 {
@@ -214,6 +301,9 @@ struct run *parser_run_sink(const struct parser *p, const char *path, const char
 	struct scan sc;
 	scan_init(&sc, p, r, d, shown);
 	sc.quote = st.st_size <= QUOTE_LIMIT;
+	struct split_runs sr = {p, shown, run_name, d, NULL, NULL, 0};
+	sc.next_run = split_next;
+	sc.split_ctx = &sr;
 	for (size_t i = 0; sink && i < p->nseries; i++)
 		if (strcmp(p->series[i].name, sink->series) == 0)
 			sc.ss[i].sink = sink;
@@ -253,20 +343,26 @@ struct run *parser_run_sink(const struct parser *p, const char *path, const char
 		}
 	}
 	close(fd);
-	for (size_t i = 0; ok && i < run_series_count(r); i++) {
-		const struct series *s = run_series_at(r, i);
-		long first;
-		size_t dropped = series_dropped(s, &first);
-		if (dropped) {
-			diag_error(d, loc_line(shown, (int)first),
-				   "series '%s' has more than %lu rows: %zu more were not read (%s)",
-				   series_name(s), limit_get(LIMIT_SERIES_ROWS), dropped,
-				   limit_hint(LIMIT_SERIES_ROWS));
-			ok = false;
+	r = sc.r; /* the last run, when the file was split */
+	for (size_t k = 0; k <= sr.n; k++) {
+		const struct run *rk = k < sr.n ? sr.runs[k] : r;
+		for (size_t i = 0; ok && i < run_series_count(rk); i++) {
+			const struct series *s = run_series_at(rk, i);
+			long first;
+			size_t dropped = series_dropped(s, &first);
+			if (dropped) {
+				diag_error(d, loc_line(shown, (int)first),
+					   "series '%s' has more than %lu rows: %zu more were not "
+					   "read (%s)",
+					   series_name(s), limit_get(LIMIT_SERIES_ROWS), dropped,
+					   limit_hint(LIMIT_SERIES_ROWS));
+				ok = false;
+			}
 		}
 	}
 	if (!ok || sc.failed) {
 		scan_free(&sc);
+		split_free(&sr);
 		run_free(r);
 		return NULL;
 	}
@@ -275,8 +371,13 @@ struct run *parser_run_sink(const struct parser *p, const char *path, const char
 		log_diag(&sc, false, 0, "parser '%s' matched nothing in %s", p->name, shown);
 	else if (p->format == FMT_TEXT)
 		scan_warn_silent(&sc);
-	scan_free(&sc);
 	derive_all(p, r, complete, d);
+	if (sr.n) {
+		/* a file of several runs */
+		split_push(&sr, r, sc.split_name);
+		sc.split_name = NULL;
+		r = split_whole(&sr, &sc);
+	}
+	scan_free(&sc);
 	return r;
 }
-

@@ -82,6 +82,18 @@ struct ptable {
 	long series;   /* the series of its name, or -1 */
 };
 
+/* split: each line the pattern matches starts a new run of the file
+ * (see scan_split() in scan.c); its named groups are fields of that
+ * run, but the name group, which names the run. */
+struct psplit {
+	struct pattern pat; /* code NULL: no split */
+	struct loc loc;     /* the key */
+	int name_group;     /* -1: runs named run1, run2, ... */
+	char **fields;      /* the other named groups, in group order */
+	int *groups;
+	size_t nfields;
+};
+
 struct pderive {
 	char *name;
 	struct loc loc;
@@ -115,6 +127,7 @@ struct parser {
 	struct pderive *derives;
 	size_t nderives;
 	bool shared; /* a table and a series share a name */
+	struct psplit split;
 };
 
 /* A definition that did not load: a run that names it is told so. */

@@ -881,6 +881,64 @@ static void load_derive(struct def *df, const char *name, struct loc key_loc, co
 		df->ok = false;
 }
 
+/* split: 'pattern' or {pattern: ..., name: GROUP}: each line it
+ * matches starts a new run; its named groups (but `name`'s) are fields
+ * of that run. */
+static void load_split(struct def *df, struct loc key_loc, const struct value *v)
+{
+	struct psplit *sp = &df->p->split;
+	sp->loc = key_loc;
+	sp->name_group = -1;
+	const struct value *pat = v, *name = NULL;
+	if (v->kind == VALUE_MAP) {
+		static const char *const keys[] = {"pattern", "name", NULL};
+		const struct value *got[2];
+		map_keys(df, v, keys, got, "in split");
+		pat = got[0], name = got[1];
+		if (!pat) {
+			diag_error(df->d, v->loc,
+				   "split needs pattern: the line that starts each run");
+			df->ok = false;
+			return;
+		}
+	}
+	if (!pattern_compile(df, &sp->pat, pat, "split"))
+		return;
+	warn_leading_blanks(df, &sp->pat, pat, "split");
+	const char **names;
+	int *nums;
+	size_t n = pattern_names(&sp->pat, &names, &nums);
+	if (name && want_string(df, name, "the name of split")) {
+		char *want = xstrndup(name->text, name->len);
+		sp->name_group = pattern_group_named(&sp->pat, want);
+		if (sp->name_group < 0) {
+			const char *close = closest_name(want, names);
+			if (close)
+				diag_error(df->d, name->loc,
+					   "split's pattern has no group named '%s' (did you mean "
+					   "'%s'?)",
+					   want, close);
+			else
+				diag_error(df->d, name->loc,
+					   "split's pattern has no group named '%s': write "
+					   "(?<%s>...) in it",
+					   want, want);
+			df->ok = false;
+		}
+		free(want);
+	}
+	sp->fields = xcalloc(n + 1, sizeof *sp->fields);
+	sp->groups = xcalloc(n + 1, sizeof *sp->groups);
+	for (size_t i = 0; i < n; i++) {
+		if (nums[i] == sp->name_group)
+			continue;
+		sp->fields[sp->nfields] = xstrdup(names[i]);
+		sp->groups[sp->nfields++] = nums[i];
+	}
+	free(names);
+	free(nums);
+}
+
 static void load_patterns(struct def *df, const struct value *v, const char *what,
 			  struct pattern **out, size_t *n)
 {
@@ -946,6 +1004,11 @@ static void parser_free(struct parser *p)
 		expr_free(p->derives[i].e);
 	}
 	free(p->derives);
+	pattern_free(&p->split.pat);
+	for (size_t i = 0; i < p->split.nfields; i++)
+		free(p->split.fields[i]);
+	free(p->split.fields);
+	free(p->split.groups);
 	free(p->name);
 	free(p->description);
 	free(p->file);
@@ -1035,7 +1098,8 @@ static struct parser *parser_load(const char *file, const char *origin, const ch
 	static const char *const keys[] = {"name",   "description", "detect",
 					   "extensions", "format", "cr",
 					   "number_style", "fields", "series",
-					   "tables", "derive",      NULL};
+					   "tables", "derive",      "split",
+					   NULL};
 	struct parser *p = xcalloc(1, sizeof *p);
 	p->file = xstrdup(file);
 	p->origin = xstrdup(origin);
@@ -1061,6 +1125,8 @@ static struct parser *parser_load(const char *file, const char *origin, const ch
 		goto fail;
 	}
 	const struct value *fields = NULL, *series = NULL, *tables = NULL, *derive = NULL;
+	const struct value *split = NULL;
+	struct loc split_loc = {0};
 	bool have_exts = false;
 	struct loc style_loc = {0};
 	for (size_t i = 0; i < root->count; i++) {
@@ -1109,6 +1175,9 @@ static struct parser *parser_load(const char *file, const char *origin, const ch
 		} else if (strcmp(k, "derive") == 0) {
 			if (v->kind != VALUE_NULL && want_map(&df, v, "derive"))
 				derive = v;
+		} else if (strcmp(k, "split") == 0) {
+			split = v;
+			split_loc = root->key_locs[i];
 		} else {
 			unknown_key(&df, root, i, "in a parser definition", keys);
 		}
@@ -1134,6 +1203,25 @@ static struct parser *parser_load(const char *file, const char *origin, const ch
 		p->derives = xcalloc(derive->count + 1, sizeof *p->derives);
 		for (size_t i = 0; i < derive->count; i++)
 			load_derive(&df, derive->keys[i], derive->key_locs[i], derive->items[i]);
+	}
+	if (split)
+		load_split(&df, split_loc, split);
+	/* A split group is a field of the run it starts: one name, one thing. */
+	for (size_t i = 0; i < p->split.nfields; i++)
+		for (size_t j = 0; j < p->nfields; j++)
+			if (strcmp(p->split.fields[i], p->fields[j].name) == 0) {
+				diag_error(d, p->fields[j].loc,
+					   "field '%s' is also a group of split, which sets it; "
+					   "name one of them differently",
+					   p->fields[j].name);
+				df.ok = false;
+			}
+	if (split && p->format != FMT_TEXT) {
+		diag_error(d, split_loc,
+			   "parser '%s' reads %s: split is for text logs (a structured file is "
+			   "one run)",
+			   p->name, format_names[p->format]);
+		df.ok = false;
 	}
 	/* A table fills the series of its name: a series of that name too
 	 * when a file holds one of them (link_shared()). */

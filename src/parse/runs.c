@@ -27,6 +27,7 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <glob.h>
+#include <math.h>
 #include <pcre2.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -44,7 +45,7 @@
  * and a pattern that backtracks without end fails instead of hanging. */
 #define NAME_MATCH_LIMIT 100000
 
-static const char *const entry_keys[] = {"file", "glob", "parser", "name_pattern", NULL};
+static const char *const entry_keys[] = {"file", "glob", "parser", "name_pattern", "run", NULL};
 
 struct loader {
 	const char *report_dir;
@@ -244,18 +245,6 @@ static struct cache_entry *cache_find(struct parse_cache *c, const char *real, c
 			return e;
 	}
 	return NULL;
-}
-
-/* Run names are what expressions write: cs512.final_loss. */
-static bool is_identifier(const char *s)
-{
-	if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_'))
-		return false;
-	for (s++; *s; s++)
-		if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
-		      *s == '_'))
-			return false;
-	return true;
 }
 
 /* The text of a scalar that names a path or a parser ("512" too), or
@@ -495,6 +484,111 @@ fail:
 
 static bool load_all(struct loader *ld, struct report_runs *out, const struct value *spec);
 
+/* A member's name without the file's run name: "run2" of "mnist.run2". */
+static const char *member_short(const struct run *m, const char *set_name)
+{
+	size_t n = strlen(set_name);
+	const char *name = run_name(m);
+	return strncmp(name, set_name, n) == 0 && name[n] == '.' ? name + n + 1 : name;
+}
+
+/* "run1 (line 1), run2 (line 78)" */
+static char *members_list(const struct run *whole, const char *set_name)
+{
+	struct buf b = BUF_INIT;
+	for (size_t i = 0; i < run_member_count(whole); i++) {
+		const struct run *m = run_member_at(whole, i);
+		buf_printf(&b, "%s%s (line %ld)", i ? ", " : "", member_short(m, set_name),
+			   run_first_line(m));
+	}
+	return buf_detach(&b);
+}
+
+/* `run:` of a file entry: the run it picks of the file's runs (first,
+ * last, a number from 1, or a member's name), renamed run_name and made
+ * a plain run; r is freed.  NULL after an error at the value. */
+static struct run *pick_run(struct loader *ld, struct run *r, const struct value *pick,
+			    const char *set_name)
+{
+	size_t n = run_member_count(r);
+	size_t total = n ? n : 1;
+	long want = -1; /* 0-based */
+	char *text = pick->text ? xstrndup(pick->text, pick->len) : NULL;
+	if (pick->kind == VALUE_NUMBER) {
+		double k = pick->number;
+		if (k != floor(k) || k < 1) {
+			diag_error(ld->d, pick->loc,
+				   "run: is first, last, a run's number from 1 or its name, not %s",
+				   text ? text : "that number");
+			goto fail;
+		}
+		if (k > (double)total) {
+			char *list = n ? members_list(r, set_name) : NULL;
+			if (n)
+				diag_error(ld->d, pick->loc, "run: %s, but %s holds %zu runs: %s", text,
+					   run_file(r), n, list);
+			else
+				diag_error(ld->d, pick->loc,
+					   "run: %s, but %s holds one run (its parser did not split it)",
+					   text, run_file(r));
+			free(list);
+			goto fail;
+		}
+		want = (long)k - 1;
+	} else if (pick->kind == VALUE_STRING && strcmp(text, "first") == 0) {
+		want = 0;
+	} else if (pick->kind == VALUE_STRING && strcmp(text, "last") == 0) {
+		want = (long)total - 1;
+	} else if (pick->kind == VALUE_STRING && *text) {
+		for (size_t i = 0; i < n && want < 0; i++)
+			if (strcmp(member_short(run_member_at(r, i), set_name), text) == 0)
+				want = (long)i;
+		if (want < 0) {
+			if (!n) {
+				diag_error(ld->d, pick->loc,
+					   "%s holds one run (its parser did not split it): it has no "
+					   "run '%s'; leave run: out",
+					   run_file(r), text);
+				goto fail;
+			}
+			const char **names = xcalloc(n + 1, sizeof *names);
+			for (size_t i = 0; i < n; i++)
+				names[i] = member_short(run_member_at(r, i), set_name);
+			const char *close = closest_name(text, names);
+			char *list = members_list(r, set_name);
+			if (close)
+				diag_error(ld->d, pick->loc,
+					   "%s has no run '%s' (did you mean '%s'?); its runs: %s",
+					   run_file(r), text, close, list);
+			else
+				diag_error(ld->d, pick->loc,
+					   "%s has no run '%s'; its runs: %s (or first, last, a "
+					   "number)",
+					   run_file(r), text, list);
+			free(list);
+			free(names);
+			goto fail;
+		}
+	} else {
+		diag_error(ld->d, pick->loc,
+			   "run: is first, last, a run's number from 1 or its name, not %s",
+			   value_kind_name(pick->kind));
+		goto fail;
+	}
+	free(text);
+	if (!n)
+		return r;
+	struct run *m = run_take_member(r, (size_t)want);
+	run_free(r);
+	run_set_name(m, set_name);
+	return m;
+fail:
+	free(text);
+	run_free(r);
+	ld->ok = false;
+	return NULL;
+}
+
 struct name_pattern;
 static void pattern_apply(struct loader *ld, const struct name_pattern *np, const char *path,
 			  struct run *r);
@@ -523,7 +617,8 @@ static struct cache_key disk_key(const struct cache_key *parsers, const struct p
  * an error. */
 static struct run *load_run(struct loader *ld, const char *real, const char *shown,
 			    const char *run_name, const struct parser *p, struct loc at,
-			    const struct name_pattern *np, const char *np_text)
+			    const struct name_pattern *np, const char *np_text,
+			    const struct value *pick)
 {
 	if (ld->inputs) {
 		struct cache_key fh;
@@ -593,6 +688,8 @@ static struct run *load_run(struct loader *ld, const char *real, const char *sho
 	struct run *r = parser_run(p, real, shown, run_name, ld->d);
 	if (r && np)
 		pattern_apply(ld, np, shown, r);
+	if (r && pick)
+		r = pick_run(ld, r, pick, run_name);
 	if (!r) {
 		ld->ok = false;
 		return NULL;
@@ -619,7 +716,8 @@ static struct run *load_run(struct loader *ld, const char *real, const char *sho
 		if (clean)
 			e->dkey = dkey;
 		pthread_mutex_unlock(&c->mu);
-		if (clean)
+		/* a split file's runs are kept in memory only */
+		if (clean && run_member_count(r) == 0)
 			cache_run_put(c->disk, &dkey, r);
 	}
 	return r;
@@ -784,11 +882,39 @@ static void load_glob(struct loader *ld, struct runset *set, const struct value 
 			if (is_dir(path))
 				continue;
 			files++;
-			char *name = path_stem(path);
+			/* named by its stem, made a name an expression can write */
+			char *stem = path_stem(path);
+			char *name = identifier_of(stem);
+			free(stem);
+			const char *twin = NULL;
+			for (size_t k = 0; k < set->count && !ld->inputs; k++)
+				if (strcmp(run_name(set->runs[k]), name) == 0)
+					twin = run_file(set->runs[k]);
+			if (twin) {
+				diag_error(ld->d, gv->loc,
+					   "%s and %s are both named '%s' in expressions (a member's "
+					   "name is its file stem, other characters than letters, "
+					   "digits and '_' made '_'): rename one of the files",
+					   twin, path, name);
+				ld->ok = false;
+				free(name);
+				continue;
+			}
 			char *real = confined_file(ld, path, path, gv->loc);
 			struct run *r = real ? load_run(ld, real, path, name, p, gv->loc,
-							npv ? &np : NULL, npv ? np_text : NULL)
+							npv ? &np : NULL, npv ? np_text : NULL, NULL)
 					     : NULL;
+			if (r && !ld->inputs && run_member_count(r) > 0) {
+				diag_error(ld->d, gv->loc,
+					   "%s holds %zu runs (its parser splits it), and a glob's "
+					   "member is one run: name it in runs: with file: (a run set "
+					   "of its own), and run: last to pick one",
+					   path, run_member_count(r));
+				ld->ok = false;
+				if (!ld->cache)
+					run_free(r);
+				r = NULL;
+			}
 			if (r)
 				set_push(set, r);
 			else
@@ -823,7 +949,7 @@ static void load_glob(struct loader *ld, struct runset *set, const struct value 
 static bool load_entry(struct loader *ld, struct runset *set, const char *name,
 		       const struct value *spec)
 {
-	const struct value *file = NULL, *gl = NULL, *parser = NULL, *np = NULL;
+	const struct value *file = NULL, *gl = NULL, *parser = NULL, *np = NULL, *pick = NULL;
 	bool bad = false;
 	if (spec->kind == VALUE_STRING || spec->kind == VALUE_NUMBER) {
 		file = spec;
@@ -844,6 +970,8 @@ static bool load_entry(struct loader *ld, struct runset *set, const char *name,
 				parser = v;
 			} else if (strcmp(key, "name_pattern") == 0) {
 				np = v;
+			} else if (strcmp(key, "run") == 0) {
+				pick = v;
 			}
 		}
 		if (file && gl) {
@@ -853,6 +981,13 @@ static bool load_entry(struct loader *ld, struct runset *set, const char *name,
 		} else if (!file && !gl) {
 			diag_error(ld->d, spec->loc,
 				   "run '%s' needs file: (one result file) or glob: (a run set)", name);
+			bad = true;
+		}
+		if (pick && !file) {
+			diag_error(ld->d, spec->key_locs[value_index(spec, "run")],
+				   "run: picks one run of a file that holds several: run '%s' has "
+				   "no file:",
+				   name);
 			bad = true;
 		}
 		if (np && !gl) {
@@ -893,11 +1028,27 @@ static bool load_entry(struct loader *ld, struct runset *set, const char *name,
 	}
 	char *path = path_join(ld->report_dir, file_text);
 	char *real = confined_file(ld, path, file_text, file->loc);
-	struct run *r = real ? load_run(ld, real, path, name, p, file->loc, NULL, NULL) : NULL;
+	/* run: is part of what the run is: its cache key */
+	char *pick_key = NULL;
+	if (pick)
+		pick_key = xasprintf("\001run: %.*s", pick->text ? (int)pick->len : 0,
+				     pick->text ? pick->text : "");
+	struct run *r = real ? load_run(ld, real, path, name, p, file->loc, NULL, pick_key, pick)
+			     : NULL;
+	free(pick_key);
 	free(real);
 	free(path);
 	if (!r)
 		return false;
+	if (!ld->inputs && run_member_count(r) > 0) {
+		/* a file of several runs: a run set of them */
+		set->is_set = true;
+		set->whole = r;
+		set->file = xstrdup(file_text);
+		for (size_t i = 0; i < run_member_count(r); i++)
+			set_push(set, run_member_at(r, i));
+		return true;
+	}
 	set_push(set, r);
 	return true;
 }
@@ -983,10 +1134,13 @@ void report_runs_free(struct report_runs *rr)
 	if (!rr)
 		return;
 	for (size_t i = 0; i < rr->count; i++) {
-		for (size_t k = 0; !rr->borrowed && k < rr->sets[i].count; k++)
+		if (rr->sets[i].whole && !rr->borrowed)
+			run_free(rr->sets[i].whole); /* its members too */
+		for (size_t k = 0; !rr->borrowed && !rr->sets[i].whole && k < rr->sets[i].count; k++)
 			run_free(rr->sets[i].runs[k]);
 		free(rr->sets[i].runs);
 		free(rr->sets[i].name);
+		free(rr->sets[i].file);
 	}
 	free(rr->sets);
 	rr->sets = NULL;

@@ -107,6 +107,8 @@ char *act_what(const struct scan *sc, const struct act *a)
 		return xasprintf("field '%s'", sc->p->fields[a->idx].name);
 	case A_SERIES:
 		return xasprintf("series '%s'", sc->p->series[a->idx].name);
+	case A_SPLIT:
+		return xstrdup("split");
 	case A_TABLE:
 		break;
 	}
@@ -714,14 +716,87 @@ static bool looks_labelled(const char *buf, const char *end)
 	return labelled >= 2 && labelled * 2 > lines && texts > 0;
 }
 
+/* A line the split pattern matched: it starts the next run, unless it
+ * is the file's first split line (the lines before it, a command and
+ * its settings, are the first run's) or the run being read found
+ * nothing since its own split line (a run announced by two lines, srun's
+ * and the script's, is one run).  Its named groups are fields of the
+ * run it starts or joins (a field already set there stays). */
+static void split_line(struct scan *sc, const struct line *ln, long line)
+{
+	const struct psplit *sp = &sc->p->split;
+	bool fresh = sc->splits > 0 && sc->hits > sc->split_mark;
+	sc->splits++;
+	sc->split_now = true;
+	/* The groups' texts, before the run ends (typing may match). */
+	struct buf *texts = xcalloc(sp->nfields + 1, sizeof *texts);
+	bool *took = xcalloc(sp->nfields + 1, sizeof *took);
+	for (size_t i = 0; i < sp->nfields; i++) {
+		const char *t;
+		size_t n;
+		took[i] = group_text(sc, ln, sp->groups[i], &t, &n);
+		if (took[i])
+			buf_put(&texts[i], t, n);
+	}
+	const char *nm;
+	size_t nm_n;
+	char *name = group_text(sc, ln, sp->name_group, &nm, &nm_n) && nm_n ? xstrndup(nm, nm_n)
+									      : NULL;
+	if (fresh) {
+		if (sc->more.on)
+			more_end(sc);
+		if (sc->tc.table >= 0) {
+			sc->tc.table = -1;
+			free(sc->tc.ext);
+			sc->tc.ext = NULL;
+			sc->tc.next = 0;
+			free(sc->tc.types);
+			sc->tc.types = NULL;
+		}
+		scan_restart(sc, sc->next_run(sc, line));
+	}
+	if (name && !sc->split_name)
+		sc->split_name = name;
+	else
+		free(name);
+	for (size_t i = 0; i < sp->nfields; i++) {
+		const struct datum *had = run_field(sc->r, sp->fields[i]);
+		if (took[i] && !(had && had->line > 0)) {
+			struct datum dt;
+			type_text(VT_AUTO, parser_style(sc->p), buf_data(&texts[i]), texts[i].len, line,
+				  &dt);
+			run_set_field(sc->r, sp->fields[i], &dt);
+		}
+		buf_free(&texts[i]);
+	}
+	free(texts);
+	free(took);
+}
+
 static void scan_line(struct scan *sc, const char *ls, const char *le, const char *end)
 {
 	long line = sc->nl + 1;
 	struct line ln;
 	bool have = false;
+	struct act *sa = sc->split;
+	if (sa && !sa->off) {
+		if (sa->pat->lit && (!sa->next || sa->next < ls)) {
+			sa->next = lit_find(sa->pat, ls, end);
+			if (!sa->next)
+				sa->next = end;
+		}
+		if (!sa->pat->lit || sa->next < le) {
+			normalize(sc, ls, le, &ln);
+			have = true;
+			size_t start = 0;
+			if (next_match(sc, sa, &ln, &start, line) > 0)
+				split_line(sc, &ln, line);
+		}
+	}
 	bool was_table = sc->tc.table >= 0;
 	if (was_table) {
-		normalize(sc, ls, le, &ln);
+		if (!have)
+			normalize(sc, ls, le, &ln);
 		have = true;
 		table_line(sc, &ln, line);
 	}
@@ -735,7 +810,7 @@ static void scan_line(struct scan *sc, const char *ls, const char *le, const cha
 	}
 	for (size_t i = 0; i < sc->nacts; i++) {
 		struct act *a = &sc->acts[i];
-		if (a->off)
+		if (a->off || a == sa)
 			continue;
 		if (a->pat->lit) {
 			if (!a->next || a->next < ls) {
@@ -767,7 +842,15 @@ static void scan_line(struct scan *sc, const char *ls, const char *le, const cha
 			changed = true;
 			break;
 		}
+		case A_SPLIT:
+			break;
 		}
+	}
+	if (sc->split_now) {
+		/* what the split line itself holds is the new run's start */
+		sc->split_now = false;
+		sc->split_mark = sc->hits;
+		changed = true;
 	}
 	if (changed)
 		update_every_line(sc);
@@ -818,56 +901,31 @@ void scan_chunk(struct scan *sc, const char *buf, const char *end)
 	}
 }
 
-void scan_init(struct scan *sc, const struct parser *p, struct run *r, struct diag *d,
-		      const char *shown)
+/* The state of the run being read: what its fields found, its series
+ * (declared ones exist, rows or not, so that an expression on an empty
+ * one finds it) and tables. */
+static void run_state_init(struct scan *sc)
 {
-	memset(sc, 0, sizeof *sc);
-	sc->p = p;
-	sc->r = r;
-	sc->d = d;
-	sc->shown = shown;
-	sc->tc.table = -1;
-	uint32_t groups = 0;
-	sc->acts = xcalloc(p->nfields + p->nseries + p->ntables + 1, sizeof *sc->acts);
+	const struct parser *p = sc->p;
 	sc->fs = xcalloc(p->nfields + 1, sizeof *sc->fs);
 	sc->ss = xcalloc(p->nseries + 1, sizeof *sc->ss);
 	sc->ts = xcalloc(p->ntables + 1, sizeof *sc->ts);
-	for (size_t i = 0; i < p->nfields; i++) {
-		sc->acts[sc->nacts++] = (struct act){&p->fields[i].pat, A_FIELD, i, NULL, false};
-		uint32_t g = pattern_groups(&p->fields[i].pat);
-		groups = g > groups ? g : groups;
-	}
 	for (size_t i = 0; i < p->nseries; i++) {
 		const struct pseries *ps = &p->series[i];
-		sc->acts[sc->nacts++] = (struct act){&ps->pat, A_SERIES, i, NULL, false};
-		uint32_t g = pattern_groups(&ps->pat);
-		groups = g > groups ? g : groups;
-		if (ps->more_until.code) {
-			g = pattern_groups(&ps->more_until);
-			groups = g > groups ? g : groups;
-		}
-		/* Declared series exist, rows or not, so that an expression
-		 * on an empty one finds it (one that shares its name with a
-		 * table, once the file is read: scan_finish_shared()). */
 		struct sstate *st = &sc->ss[i];
+		/* One that shares its name with a table is made once the
+		 * file is read: scan_finish_shared(). */
 		if (ps->table < 0)
-			st->s = run_add_series(r, ps->name, (const char *const *)ps->cols,
+			st->s = run_add_series(sc->r, ps->name, (const char *const *)ps->cols,
 					       ps->ncols);
 		st->cells = xcalloc(ps->ncols + 1, sizeof *st->cells);
 		st->warned = xcalloc(ps->ncols + 1, sizeof *st->warned);
 		st->warn_line = xcalloc(ps->ncols + 1, sizeof *st->warn_line);
 		st->warn_text = xcalloc(ps->ncols + 1, sizeof *st->warn_text);
 	}
-	for (size_t i = 0; i < p->ntables; i++) {
-		sc->acts[sc->nacts++] = (struct act){&p->tables[i].header, A_TABLE, i, NULL, false};
-		uint32_t g = pattern_groups(&p->tables[i].header);
-		groups = g > groups ? g : groups;
-	}
-	re_matcher_init(&sc->m, groups, re_line_limit());
-	update_every_line(sc);
 }
 
-void scan_free(struct scan *sc)
+static void run_state_free(struct scan *sc)
 {
 	for (size_t i = 0; i < sc->p->nfields; i++) {
 		struct fstate *fs = &sc->fs[i];
@@ -890,11 +948,6 @@ void scan_free(struct scan *sc)
 			free(st->warn_text[j]);
 		free(st->warn_text);
 	}
-	free(sc->rec);
-	for (size_t i = 0; i < sc->more.ncells; i++)
-		buf_free(&sc->more.cells[i]);
-	free(sc->more.cells);
-	buf_free(&sc->more.joined);
 	for (size_t i = 0; sc->ts && i < sc->p->ntables; i++) {
 		free(sc->ts[i].dd.v);
 		free(sc->ts[i].warned);
@@ -902,11 +955,93 @@ void scan_free(struct scan *sc)
 	free(sc->fs);
 	free(sc->ss);
 	free(sc->ts);
+	sc->fs = NULL;
+	sc->ss = NULL;
+	sc->ts = NULL;
+}
+
+void scan_init(struct scan *sc, const struct parser *p, struct run *r, struct diag *d,
+		      const char *shown)
+{
+	memset(sc, 0, sizeof *sc);
+	sc->p = p;
+	sc->r = r;
+	sc->d = d;
+	sc->shown = shown;
+	sc->tc.table = -1;
+	uint32_t groups = 0;
+	sc->acts = xcalloc(p->nfields + p->nseries + p->ntables + 2, sizeof *sc->acts);
+	if (p->split.pat.code) {
+		sc->acts[sc->nacts++] = (struct act){&p->split.pat, A_SPLIT, 0, NULL, false};
+		sc->split = &sc->acts[0];
+		groups = pattern_groups(&p->split.pat);
+		sc->ever_rows = xcalloc(p->nseries + 1, sizeof *sc->ever_rows);
+		sc->ever_found = xcalloc(p->ntables + 1, sizeof *sc->ever_found);
+	}
+	for (size_t i = 0; i < p->nfields; i++) {
+		sc->acts[sc->nacts++] = (struct act){&p->fields[i].pat, A_FIELD, i, NULL, false};
+		uint32_t g = pattern_groups(&p->fields[i].pat);
+		groups = g > groups ? g : groups;
+	}
+	for (size_t i = 0; i < p->nseries; i++) {
+		const struct pseries *ps = &p->series[i];
+		sc->acts[sc->nacts++] = (struct act){&ps->pat, A_SERIES, i, NULL, false};
+		uint32_t g = pattern_groups(&ps->pat);
+		groups = g > groups ? g : groups;
+		if (ps->more_until.code) {
+			g = pattern_groups(&ps->more_until);
+			groups = g > groups ? g : groups;
+		}
+	}
+	for (size_t i = 0; i < p->ntables; i++) {
+		sc->acts[sc->nacts++] = (struct act){&p->tables[i].header, A_TABLE, i, NULL, false};
+		uint32_t g = pattern_groups(&p->tables[i].header);
+		groups = g > groups ? g : groups;
+	}
+	run_state_init(sc);
+	re_matcher_init(&sc->m, groups, re_line_limit());
+	update_every_line(sc);
+}
+
+void scan_restart(struct scan *sc, struct run *r)
+{
+	for (size_t i = 0; i < sc->p->nseries; i++)
+		sc->ever_rows[i] |= sc->ss[i].s && series_row_count(sc->ss[i].s) > 0;
+	for (size_t i = 0; i < sc->p->ntables; i++)
+		sc->ever_found[i] |= sc->ts[i].found;
+	const struct row_sink **sinks = xcalloc(sc->p->nseries + 1, sizeof *sinks);
+	for (size_t i = 0; i < sc->p->nseries; i++)
+		sinks[i] = sc->ss[i].sink;
+	run_state_free(sc);
+	sc->r = r;
+	run_state_init(sc);
+	for (size_t i = 0; i < sc->p->nseries; i++)
+		sc->ss[i].sink = sinks[i];
+	free(sinks);
+	free(sc->split_name);
+	sc->split_name = NULL;
+	/* first-pick fields look again */
+	for (size_t i = 0; i < sc->nacts; i++)
+		sc->acts[i].off = false;
+	update_every_line(sc);
+}
+
+void scan_free(struct scan *sc)
+{
+	run_state_free(sc);
+	free(sc->rec);
+	for (size_t i = 0; i < sc->more.ncells; i++)
+		buf_free(&sc->more.cells[i]);
+	free(sc->more.cells);
+	buf_free(&sc->more.joined);
 	free(sc->acts);
 	free(sc->cells);
 	free(sc->row);
 	free(sc->tc.ext);
 	free(sc->tc.types);
+	free(sc->ever_rows);
+	free(sc->ever_found);
+	free(sc->split_name);
 	re_matcher_free(&sc->m);
 }
 
@@ -930,7 +1065,7 @@ void scan_warn_silent(struct scan *sc)
 		const struct sstate *st = &sc->ss[i];
 		/* Rows streamed to a sink are not kept in the series. */
 		if (st->sink || !st->s || series_row_count(st->s) > 0 || p->series[i].pat.never ||
-		    p->series[i].optional ||
+		    p->series[i].optional || (sc->ever_rows && sc->ever_rows[i]) ||
 		    (p->series[i].table >= 0 && sc->ts[p->series[i].table].found))
 			continue;
 		log_diag(sc, false, 0, "series '%s' has no rows: its pattern '%s' matched no line",
@@ -939,6 +1074,7 @@ void scan_warn_silent(struct scan *sc)
 	for (size_t i = 0; i < p->ntables; i++) {
 		const struct tstate *ts = &sc->ts[i];
 		if (ts->found || p->tables[i].header.never || p->tables[i].optional ||
+		    (sc->ever_found && sc->ever_found[i]) ||
 		    (p->tables[i].series >= 0 && sc->ss[p->tables[i].series].s &&
 		     series_row_count(sc->ss[p->tables[i].series].s) > 0))
 			continue;
@@ -963,7 +1099,8 @@ bool scan_file(struct scan *sc, int fd, off_t size)
 	if (size >= 0 && (size_t)size + 1 < cap)
 		cap = (size_t)size + 1 < 4096 ? 4096 : (size_t)size + 1;
 	struct pipe *pp = NULL;
-	if (size > PIPE_MIN) {
+	/* A split parser's runs follow one another: one thread. */
+	if (size > PIPE_MIN && !sc->split) {
 		size_t nscan = parallel_ok(sc->p) ? scan_threads() : 0;
 		/* A row with more lines is built where it ends: at once; so
 		 * is one of a series that shares its name with a table

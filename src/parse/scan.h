@@ -162,7 +162,7 @@ struct tstate {
 	long header_line; /* the first line its header pattern matched, or 0 */
 };
 
-enum act_kind { A_FIELD, A_SERIES, A_TABLE };
+enum act_kind { A_FIELD, A_SERIES, A_TABLE, A_SPLIT };
 
 /* A pattern looked for during a run. */
 struct act {
@@ -240,6 +240,21 @@ struct scan {
 	bool defer;       /* a parallel scanner: failures wait in the slot */
 	long line_base;   /* the builder: lines before the chunk being built */
 	struct more more; /* a row waiting for its more lines */
+	/* split: (a parser's split pattern, acts[0]; such a parser is read
+	 * on one thread).  A split line ends the run being read, unless it
+	 * is the file's first or the run found nothing since its own split
+	 * line; next_run() then finishes sc->r and gives the next run. */
+	struct act *split;
+	struct run *(*next_run)(struct scan *sc, long line);
+	void *split_ctx;
+	size_t splits;     /* split lines read */
+	size_t split_mark; /* hits when the last split line was read */
+	bool split_now;    /* the line being read is a split line */
+	bool *ever_rows;   /* per series: rows in an earlier run */
+	bool *ever_found;  /* per table: found in an earlier run */
+	/* The name group's text on the run's split lines (the first one
+	 * that has it), or NULL. */
+	char *split_name;
 };
 
 /* A thread scanning chunks of a big log (see struct pipe). */
@@ -286,6 +301,9 @@ void scan_free(struct scan *sc);
 void scan_warn_silent(struct scan *sc);
 /* Reads the file in chunks and scans each; false after an error. */
 bool scan_file(struct scan *sc, int fd, off_t size);
+/* split: sc reads on into r, a new run: the state of the run before
+ * (fields found, series, tables, first-pick fields done) starts afresh. */
+void scan_restart(struct scan *sc, struct run *r);
 
 /* scantable.c */
 

@@ -65,6 +65,7 @@ struct report_scope {
 	bool *runs_used;
 	size_t nruns;
 	const char **set_names;
+	const char **set_files, **set_last; /* a split file's, else NULL */
 	const struct run *const **set_runs;
 	size_t *set_counts;
 	bool *sets_used;
@@ -87,6 +88,11 @@ static void scope_collect(struct report_scope *s, const struct report_runs *rr)
 		s->set_runs = xrealloc(s->set_runs, (s->nsets + 1) * sizeof *s->set_runs);
 		s->set_counts = xrealloc(s->set_counts, (s->nsets + 1) * sizeof *s->set_counts);
 		s->set_names[s->nsets] = set->name;
+		s->set_files = xrealloc(s->set_files, (s->nsets + 1) * sizeof *s->set_files);
+		s->set_last = xrealloc(s->set_last, (s->nsets + 1) * sizeof *s->set_last);
+		s->set_files[s->nsets] = set->whole ? set->file : NULL;
+		s->set_last[s->nsets] =
+			set->whole && set->count ? run_name(set->runs[set->count - 1]) : NULL;
 		s->set_runs[s->nsets] = (const struct run *const *)set->runs;
 		s->set_counts[s->nsets] = set->count;
 		s->nsets++;
@@ -104,6 +110,8 @@ static void scope_release(struct report_scope *s, size_t nfailed)
 	free(s->runs_used);
 	free(s->sets_used);
 	free(s->set_names);
+	free(s->set_files);
+	free(s->set_last);
 	free(s->set_runs);
 	free(s->set_counts);
 }
@@ -219,6 +227,8 @@ static void render_body(struct build *b, struct report *r, struct job *job)
 		.set_names = rs.set_names,
 		.set_counts = rs.set_counts,
 		.nsets = rs.nsets,
+		.set_files = rs.set_files,
+		.set_last = rs.set_last,
 		.runs_used = rs.runs_used,
 		.failed = (const char *const *)r->runs.failed,
 		.failed_use = rs.failed_use,

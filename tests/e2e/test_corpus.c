@@ -91,6 +91,29 @@ static void a_log_no_parser_claims_is_a_detection_miss_with_the_reason(void **st
 	remove_tree(dir);
 }
 
+/* A log its parser splits is scored against its last run: the real
+ * two-run PopTorch capture, with facts of each run. */
+static void a_split_log_is_scored_against_its_last_run(void **state)
+{
+	(void)state;
+	char *dir = e2e_keep(e2e_project(E2E_FILES(
+		E2E_COPY("poptorch/two.log", CORPUS "/poptorch/mnist-alcf-sdk3.3-two-runs.log"),
+		E2E_TEXT("poptorch/two.facts", "parser: poptorch\n"
+					       "test_accuracy = 97.82\n"
+					       "compile_time = 0\n"
+					       "job_id = 28011\n"),
+		E2E_TEXT("poptorch/SOURCES", "two.log\tlogdown\t-\ttests/corpus/poptorch\twhole "
+					     "file\n"))));
+	struct proc r = e2e_keep_proc(score(dir, "-v ."));
+	assert_string_equal(r.err, "");
+	assert_string_equal(r.out, "poptorch/two.log: job_id: expected 28011, got 28012\n"
+				   "kind      facts        detection\n"
+				   "poptorch  2/3   66.6%  1/1  100.0%\n"
+				   "overall   2/3   66.6%  1/1  100.0%\n");
+	assert_int_equal(r.status, 0);
+	remove_tree(dir);
+}
+
 static void a_corpus_that_breaks_its_format_is_an_error_at_each_place_exit_2(void **state)
 {
 	(void)state;
@@ -247,6 +270,7 @@ int main(void)
 					  teardown),
 		cmocka_unit_test_teardown(
 			a_corpus_that_breaks_its_format_is_an_error_at_each_place_exit_2, teardown),
+		cmocka_unit_test_teardown(a_split_log_is_scored_against_its_last_run, teardown),
 		cmocka_unit_test_teardown(a_log_without_facts_is_a_warning_not_scored, teardown),
 		cmocka_unit_test_teardown(the_scorer_needs_one_corpus_folder, teardown),
 		cmocka_unit_test_teardown(the_corpus_scores_no_less_than_tests_corpus_score,

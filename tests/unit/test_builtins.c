@@ -814,12 +814,24 @@ static void poptorch_benchmark_compile_time_error_is_missing(void **state)
 }
 
 /* BERT pretraining (run_pretraining.py, SDK 3.3), two runs pasted one
- * after the other: the last Step bar, its Training Metrics block and
- * "Training time" are the second run's. */
+ * after the other, split at each "Using config:" line (the first run's
+ * srun lines before it are its own): the second run, from line 66, has
+ * its own Step bar, Training Metrics block, "Training time" and
+ * compilation bar. */
 static void poptorch_reads_bert_pretraining_metrics(void **state)
 {
 	(void)state;
-	struct run *r = PARSE(CORPUS "poptorch/bert-tiny-pretraining-sdk3.3-two-runs.log", "poptorch");
+	struct run *whole = PARSE(CORPUS "poptorch/bert-tiny-pretraining-sdk3.3-two-runs.log",
+				  "poptorch");
+	assert_int_equal(run_member_count(whole), 2);
+	struct run *first = run_member_at(whole, 0), *r = run_member_at(whole, 1);
+	assert_int_equal(run_first_line(r), 66);
+	NUM(first, "final_loss", 7.389, "7.389", 56);
+	NUM(first, "global_batch_size", 16, "16", 59);
+	NUM(first, "compile_time", 90, "01:30", 51);
+	NUM(first, "job_id", 21028, "21028", 6);
+	NUM(r, "compile_time", 98, "01:38", 113);
+	MISSING(r, "job_id");
 	NUM(r, "final_loss", 8.111, "8.111", 118);
 	NUM(r, "mlm_loss", 7.585, "7.585", 118);
 	NUM(r, "nsp_loss", 0.526, "0.526", 118);
@@ -829,14 +841,20 @@ static void poptorch_reads_bert_pretraining_metrics(void **state)
 	NUM(r, "training_time", 5.718, "5.718", 124);
 }
 
-/* The MNIST tutorial, then an edited copy, in one terminal capture: the
- * bars, the accuracy and the srun job are the last run's.  (compile_time
- * is still the first finished bar, the first run's: telling the runs
- * apart needs split:, issue 15 item 3c.) */
+/* The MNIST tutorial, then an edited copy, in one terminal capture,
+ * split at srun's job lines: each run has its own bars, accuracy, srun
+ * job and compile_time (its first finished compilation bar). */
 static void poptorch_two_runs_give_the_last_runs_results(void **state)
 {
 	(void)state;
-	struct run *r = PARSE(CORPUS "poptorch/mnist-alcf-sdk3.3-two-runs.log", "poptorch");
+	struct run *whole = PARSE(CORPUS "poptorch/mnist-alcf-sdk3.3-two-runs.log", "poptorch");
+	assert_int_equal(run_member_count(whole), 2);
+	struct run *first = run_member_at(whole, 0), *r = run_member_at(whole, 1);
+	assert_int_equal(run_first_line(r), 78);
+	NUM(first, "test_accuracy", 98.38, "98.38", 69);
+	NUM(first, "compile_time", 21, "00:21", 11);
+	NUM(first, "job_id", 28011, "28011", 3);
+	NUM(r, "compile_time", 0, "00:00", 81);
 	NUM(r, "test_accuracy", 97.82, "97.82", 104);
 	NUM(r, "epochs", 10, "10", 82);
 	NUM(r, "seconds_per_epoch", 8.66, "8.66", 82);
