@@ -55,6 +55,10 @@ struct pseries {
 	struct pattern more_until; /* a line that ends them (code NULL: none) */
 	size_t more_max;          /* at most this many lines */
 	bool optional;            /* may have no rows: no warning then */
+	/* Carried columns (the parser's `carry`) come after the pattern's
+	 * own: column nown + k is carried column carried[k] of the parser. */
+	size_t nown;
+	size_t *carried;
 };
 
 #define MORE_LINES 20    /* lines `more` takes by default */
@@ -70,6 +74,22 @@ struct ptable {
 	enum vtype *types;
 	size_t ntypes;
 	bool optional; /* may be absent: no warning then */
+	/* fill_down: columns whose blank cells take the value above them,
+	 * by name (the columns are known once the header is read). */
+	char **fill;
+	size_t nfill;
+	size_t *carried; /* the parser's carried columns its rows get */
+	size_t ncarried;
+};
+
+/* A line whose named groups are carried into the rows after it
+ * (`carry`): its columns are the parser's carry_cols[first, first +
+ * ncols), and a line `reset` matches clears them. */
+struct pcarry {
+	struct pattern pat;
+	struct pattern reset; /* code NULL: none */
+	size_t first, ncols;
+	int *groups; /* per column, its group in pat */
 };
 
 struct pderive {
@@ -102,6 +122,10 @@ struct parser {
 	size_t nseries;
 	struct ptable *tables;
 	size_t ntables;
+	struct pcarry *carries;
+	size_t ncarries;
+	char **carry_cols; /* every carried column, NULL-ended */
+	size_t ncarry_cols;
 	struct pderive *derives;
 	size_t nderives;
 };

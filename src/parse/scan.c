@@ -48,6 +48,7 @@
 #define _GNU_SOURCE /* memrchr */
 #include "scan.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -107,6 +108,10 @@ char *act_what(const struct scan *sc, const struct act *a)
 		return xasprintf("field '%s'", sc->p->fields[a->idx].name);
 	case A_SERIES:
 		return xasprintf("series '%s'", sc->p->series[a->idx].name);
+	case A_CARRY:
+		return xasprintf("carry %zu", a->idx + 1);
+	case A_RESET:
+		return xasprintf("the reset of carry %zu", a->idx + 1);
 	case A_TABLE:
 		break;
 	}
@@ -483,8 +488,12 @@ static void more_start(struct scan *sc, size_t idx, const struct line *ln, long 
 		const char *t;
 		size_t n;
 		buf_clear(&m->cells[j]);
-		if (group_text(sc, ln, ps->groups[j], &t, &n))
+		if (j >= ps->nown) {
+			const struct buf *v = &sc->carry[ps->carried[j - ps->nown]];
+			buf_put(&m->cells[j], buf_data(v), v->len);
+		} else if (group_text(sc, ln, ps->groups[j], &t, &n)) {
 			buf_put(&m->cells[j], t, n);
+		}
 	}
 	m->on = true;
 	m->series = idx;
@@ -543,6 +552,34 @@ static void more_line(struct scan *sc, const struct line *ln, long line)
 		more_end(sc);
 }
 
+/* Fills row record w of a series with carried columns: its own cells
+ * and the carried values are copied one after another and the row is
+ * built at once (a parser with `carry` has no builder thread: its
+ * values change from line to line). */
+static void carried_row(struct scan *sc, const struct pseries *ps, const struct line *ln,
+			uint32_t *w)
+{
+	assert(!sc->slot);
+	struct buf *b = &sc->carry_row;
+	buf_clear(b);
+	uint32_t *cell = w + REC_HEAD;
+	for (size_t j = 0; j < ps->ncols; j++, cell += 2) {
+		const char *s = NULL;
+		size_t n = 0;
+		if (j >= ps->nown) {
+			const struct buf *v = &sc->carry[ps->carried[j - ps->nown]];
+			s = buf_data(v), n = v->len;
+		} else if (!group_text(sc, ln, ps->groups[j], &s, &n)) {
+			n = 0;
+		}
+		cell[0] = (uint32_t)b->len;
+		cell[1] = (uint32_t)n;
+		if (n)
+			buf_put(b, s, n);
+	}
+	build_row(sc, w, buf_data(b));
+}
+
 static void series_line(struct scan *sc, struct act *a, const struct line *ln, long line)
 {
 	const struct pseries *ps = &sc->p->series[a->idx];
@@ -561,6 +598,10 @@ static void series_line(struct scan *sc, struct act *a, const struct line *ln, l
 		w[4] = (uint32_t)ln->rank;
 		w[5] = (uint32_t)(ln->rank >> 32);
 		uint32_t *cell = w + REC_HEAD;
+		if (ps->nown < ps->ncols) {
+			carried_row(sc, ps, ln, w);
+			continue;
+		}
 		for (size_t j = 0; j < ps->ncols; j++, cell += 2) {
 			const char *s;
 			size_t n;
@@ -572,6 +613,36 @@ static void series_line(struct scan *sc, struct act *a, const struct line *ln, l
 		if (!sc->slot)
 			build_row(sc, w, sc->base);
 	}
+}
+
+/* A line of a carry: its groups are the values carried from now on (a
+ * group that took no part carries nothing). */
+static void carry_line(struct scan *sc, struct act *a, const struct line *ln, long line)
+{
+	const struct pcarry *cr = &sc->p->carries[a->idx];
+	size_t start = 0;
+	if (next_match(sc, a, ln, &start, line) <= 0)
+		return;
+	sc->hits++;
+	for (size_t k = 0; k < cr->ncols; k++) {
+		struct buf *v = &sc->carry[cr->first + k];
+		const char *t;
+		size_t n;
+		buf_clear(v);
+		if (group_text(sc, ln, cr->groups[k], &t, &n))
+			buf_put(v, t, n);
+	}
+}
+
+/* A line of a carry's reset: its values are dropped. */
+static void reset_line(struct scan *sc, struct act *a, const struct line *ln, long line)
+{
+	const struct pcarry *cr = &sc->p->carries[a->idx];
+	size_t start = 0;
+	if (next_match(sc, a, ln, &start, line) <= 0)
+		return;
+	for (size_t k = 0; k < cr->ncols; k++)
+		buf_clear(&sc->carry[cr->first + k]);
 }
 
 
@@ -731,6 +802,14 @@ static void scan_line(struct scan *sc, const char *ls, const char *le, const cha
 			series_line(sc, a, &ln, line);
 			changed |= a->off;
 			break;
+		case A_CARRY:
+			carry_line(sc, a, &ln, line);
+			changed |= a->off;
+			break;
+		case A_RESET:
+			reset_line(sc, a, &ln, line);
+			changed |= a->off;
+			break;
 		case A_TABLE: {
 			size_t start = 0;
 			int rc = next_match(sc, a, &ln, &start, line);
@@ -800,10 +879,25 @@ void scan_init(struct scan *sc, const struct parser *p, struct run *r, struct di
 	sc->shown = shown;
 	sc->tc.table = -1;
 	uint32_t groups = 0;
-	sc->acts = xcalloc(p->nfields + p->nseries + p->ntables + 1, sizeof *sc->acts);
+	sc->acts = xcalloc(p->nfields + p->nseries + p->ntables + 2 * p->ncarries + 1,
+			   sizeof *sc->acts);
 	sc->fs = xcalloc(p->nfields + 1, sizeof *sc->fs);
 	sc->ss = xcalloc(p->nseries + 1, sizeof *sc->ss);
 	sc->ts = xcalloc(p->ntables + 1, sizeof *sc->ts);
+	/* Carries first: a line that carries a value and is a row too (an
+	 * epoch's header with its first step) gives the row its value. */
+	for (size_t i = 0; i < p->ncarries; i++) {
+		const struct pcarry *cr = &p->carries[i];
+		sc->acts[sc->nacts++] = (struct act){&cr->pat, A_CARRY, i, NULL, false};
+		uint32_t g = pattern_groups(&cr->pat);
+		groups = g > groups ? g : groups;
+		if (cr->reset.code) {
+			sc->acts[sc->nacts++] = (struct act){&cr->reset, A_RESET, i, NULL, false};
+			g = pattern_groups(&cr->reset);
+			groups = g > groups ? g : groups;
+		}
+	}
+	sc->carry = xcalloc(p->ncarry_cols + 1, sizeof *sc->carry);
 	for (size_t i = 0; i < p->nfields; i++) {
 		sc->acts[sc->nacts++] = (struct act){&p->fields[i].pat, A_FIELD, i, NULL, false};
 		uint32_t g = pattern_groups(&p->fields[i].pat);
@@ -860,6 +954,10 @@ void scan_free(struct scan *sc)
 		free(st->warn_text);
 	}
 	free(sc->rec);
+	for (size_t i = 0; sc->carry && i < sc->p->ncarry_cols; i++)
+		buf_free(&sc->carry[i]);
+	free(sc->carry);
+	buf_free(&sc->carry_row);
 	for (size_t i = 0; i < sc->more.ncells; i++)
 		buf_free(&sc->more.cells[i]);
 	free(sc->more.cells);
@@ -876,6 +974,11 @@ void scan_free(struct scan *sc)
 	free(sc->row);
 	free(sc->tc.ext);
 	free(sc->tc.types);
+	for (size_t k = 0; k < sc->tc.nfill; k++)
+		buf_free(&sc->tc.fill_prev[k]);
+	free(sc->tc.fill_prev);
+	free(sc->tc.fill);
+	free(sc->tc.carried);
 	re_matcher_free(&sc->m);
 }
 
@@ -920,8 +1023,9 @@ bool scan_file(struct scan *sc, int fd, off_t size)
 	struct pipe *pp = NULL;
 	if (size > PIPE_MIN) {
 		size_t nscan = parallel_ok(sc->p) ? scan_threads() : 0;
-		/* A row with more lines is built where it ends: at once. */
-		if ((sc->p->nseries && !has_more(sc->p)) || nscan)
+		/* A row with more lines is built where it ends, and one with
+		 * carried values while they hold: at once. */
+		if ((sc->p->nseries && !has_more(sc->p) && !sc->p->ncarries) || nscan)
 			pp = pipe_start(sc, nscan);
 	}
 	bool par = pp && pp->nscanners;

@@ -152,12 +152,13 @@ struct tstate {
 	bool found;
 	bool clash_warned;
 	bool types_checked;     /* its types' column names, against its header */
+	bool fill_checked;      /* its fill_down names, likewise */
 	unsigned char *warned;  /* per column: a value not of its type was warned about */
 	size_t nwarned;
 	long header_line; /* the first line its header pattern matched, or 0 */
 };
 
-enum act_kind { A_FIELD, A_SERIES, A_TABLE };
+enum act_kind { A_FIELD, A_SERIES, A_TABLE, A_CARRY, A_RESET };
 
 /* A pattern looked for during a run. */
 struct act {
@@ -185,6 +186,15 @@ struct tcur {
 	/* Per column, its type, when the table has types or the parser a
 	 * number_style (NULL otherwise: cells typed as usual). */
 	enum vtype *types;
+	/* fill_down: the columns that take the cell above when blank, and
+	 * that cell's text (a copy: it may be in an earlier chunk). */
+	size_t *fill;
+	struct buf *fill_prev;
+	size_t nfill;
+	/* The carried columns after the header's: the parser's carried
+	 * column of each (those the header has itself are left out). */
+	size_t *carried;
+	size_t ncarried;
 };
 
 /* A row of a series with `more`, kept until the lines after it that go
@@ -235,6 +245,10 @@ struct scan {
 	bool defer;       /* a parallel scanner: failures wait in the slot */
 	long line_base;   /* the builder: lines before the chunk being built */
 	struct more more; /* a row waiting for its more lines */
+	/* carry: per carried column of the parser, its value now (empty:
+	 * none), and a row's cells copied with them to build it. */
+	struct buf *carry;
+	struct buf carry_row;
 };
 
 /* A thread scanning chunks of a big log (see struct pipe). */
