@@ -982,65 +982,9 @@ static void parser_free(struct parser *p)
  * write numbers (valuetype.h). */
 static void load_number_style(struct def *df, const struct value *v)
 {
-	if (v->kind != VALUE_MAP) {
-		diag_error(df->d, v->loc,
-			   "number_style is a map such as {decimal: ',', thousands: '.'}, not %s",
-			   value_kind_name(v->kind));
+	if (!numstyle_read(v, "in number_style", &df->p->style, df->d))
 		df->ok = false;
-		return;
-	}
-	static const char *const keys[] = {"decimal", "thousands", NULL};
-	const struct value *got[2];
-	map_keys(df, v, keys, got, "in number_style");
-	struct numstyle st = {'.', ','};
-	/* Marks of one character: a did-you-mean between them says little,
-	 * so the message lists them. */
-	static const char *const decimals[] = {".", ",", NULL};
-	static const char *const seps[] = {",", ".", " ", "'", "none", NULL};
-	if (got[0]) {
-		int i = word_index(got[0], decimals);
-		if (i >= 0) {
-			st.decimal = decimals[i][0];
-		} else {
-			diag_error(df->d, got[0]->loc,
-				   "the decimal mark is '.' or ',', not %s%s%s",
-				   got[0]->kind == VALUE_STRING ? "'" : "",
-				   got[0]->kind == VALUE_STRING ? got[0]->text
-								: value_kind_name(got[0]->kind),
-				   got[0]->kind == VALUE_STRING ? "'" : "");
-			df->ok = false;
-		}
-	}
-	/* A decimal comma groups thousands with '.' unless told. */
-	st.thousands = st.decimal == ',' ? '.' : ',';
-	if (got[1]) {
-		if (got[1]->kind == VALUE_NULL || (got[1]->kind == VALUE_STRING && got[1]->len == 0)) {
-			st.thousands = 0;
-		} else {
-			int i = word_index(got[1], seps);
-			if (i >= 0) {
-				st.thousands = seps[i][0] == 'n' ? 0 : seps[i][0];
-			} else {
-				diag_error(df->d, got[1]->loc,
-					   "the thousands separator is ',', '.', ' ', \"'\" or none, "
-					   "not %s%s%s",
-					   got[1]->kind == VALUE_STRING ? "'" : "",
-					   got[1]->kind == VALUE_STRING ? got[1]->text
-									: value_kind_name(got[1]->kind),
-					   got[1]->kind == VALUE_STRING ? "'" : "");
-				df->ok = false;
-			}
-			if (i >= 0 && st.thousands == st.decimal) {
-				diag_error(df->d, got[1]->loc,
-					   "the thousands separator '%c' is the decimal mark too: "
-					   "12%c345 would read two ways",
-					   st.thousands, st.thousands);
-				df->ok = false;
-			}
-		}
-	}
 	df->p->styled = true;
-	df->p->style = st;
 }
 
 /* The file's name without folders and extension. */
