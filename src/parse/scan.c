@@ -32,7 +32,11 @@
  *
  * A series with `more` keeps its row until the lines after it that go
  * on in one of its cells have been read (more_start(), more_line()); such
- * a parser reads its file on one thread.
+ * a parser reads its file on one thread.  So does a parser with `carry`:
+ * a carry's line sets values (carry_line(), reset_line()) that every row
+ * after it takes as its last cells (carried_row()); carries are tried
+ * before the other patterns of a line, so that a line that carries and
+ * is a row gets the new value.
  *
  * Patterns are unanchored, so a series line glued behind a progress bar
  * still matches.  Ranks: when a series (or table) row comes from a

@@ -119,8 +119,8 @@ struct slot {
  * millions of rows is first touched).  Chunk buffers go round NSLOTS
  * slots; a slot handed to the builder is read-only until it comes back.
  *
- * With more than one core and a parser without tables or '*' fields
- * (whose state runs from line to line), the caller only reads, and
+ * With more than one core and a parser without tables, '*' fields,
+ * `more` or `carry` (whose state runs from line to line), the caller only reads, and
  * scanning goes to one thread per core (struct scanner): each takes the
  * next chunk read, scans it with its own matcher, and leaves what it
  * found in the slot, line numbers counted from the chunk's start.  The
