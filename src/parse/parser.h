@@ -55,6 +55,7 @@ struct pseries {
 	struct pattern more_until; /* a line that ends them (code NULL: none) */
 	size_t more_max;          /* at most this many lines */
 	bool optional;            /* may have no rows: no warning then */
+	bool slow; /* more or carried columns: rows built off the common path */
 	/* Carried columns (the parser's `carry`) come after the pattern's
 	 * own: column nown + k is carried column carried[k] of the parser. */
 	size_t nown;

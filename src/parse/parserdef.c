@@ -657,6 +657,7 @@ static void load_series(struct def *df, const char *name, struct loc key_loc,
 	if (more)
 		load_more(df, s, what, more);
 	s->nown = s->ncols;
+	s->slow = s->more_col >= 0;
 out:
 	free(what);
 }
@@ -788,6 +789,7 @@ static void series_carry(struct pseries *s, const char *name, size_t c)
 	s->groups[s->ncols] = -1;
 	s->types[s->ncols] = VT_AUTO;
 	s->carried[k] = c;
+	s->slow = true;
 	s->ncols++;
 	s->cols[s->ncols] = NULL;
 }

@@ -556,14 +556,21 @@ static void more_line(struct scan *sc, const struct line *ln, long line)
 		more_end(sc);
 }
 
-/* Fills row record w of a series with carried columns: its own cells
- * and the carried values are copied one after another and the row is
- * built at once (a parser with `carry` has no builder thread: its
- * values change from line to line). */
-static void carried_row(struct scan *sc, const struct pseries *ps, const struct line *ln,
-			uint32_t *w)
+/* A row of series idx with carried columns: its own cells and the
+ * carried values are copied one after another and the row is built at
+ * once (a parser with `carry` has no builder thread: its values change
+ * from line to line). */
+static void carried_row(struct scan *sc, size_t idx, const struct line *ln, long line)
 {
 	assert(!sc->slot);
+	const struct pseries *ps = &sc->p->series[idx];
+	uint32_t *w = row_record(sc, ps->ncols);
+	w[0] = (uint32_t)idx;
+	w[1] = (uint32_t)(uint64_t)line;
+	w[2] = (uint32_t)((uint64_t)line >> 32);
+	w[3] = ln->ranked;
+	w[4] = (uint32_t)ln->rank;
+	w[5] = (uint32_t)(ln->rank >> 32);
 	struct buf *b = &sc->carry_row;
 	buf_clear(b);
 	uint32_t *cell = w + REC_HEAD;
@@ -590,8 +597,13 @@ static void series_line(struct scan *sc, struct act *a, const struct line *ln, l
 	size_t start = 0;
 	while (next_match(sc, a, ln, &start, line) > 0) {
 		sc->hits++;
-		if (ps->more_col >= 0) {
-			more_start(sc, a->idx, ln, line);
+		/* A row held for its more lines, or one with carried cells:
+		 * off the common path. */
+		if (__builtin_expect(ps->slow, 0)) {
+			if (ps->more_col >= 0)
+				more_start(sc, a->idx, ln, line);
+			else
+				carried_row(sc, a->idx, ln, line);
 			continue;
 		}
 		uint32_t *w = row_record(sc, ps->ncols);
@@ -602,10 +614,6 @@ static void series_line(struct scan *sc, struct act *a, const struct line *ln, l
 		w[4] = (uint32_t)ln->rank;
 		w[5] = (uint32_t)(ln->rank >> 32);
 		uint32_t *cell = w + REC_HEAD;
-		if (ps->nown < ps->ncols) {
-			carried_row(sc, ps, ln, w);
-			continue;
-		}
 		for (size_t j = 0; j < ps->ncols; j++, cell += 2) {
 			const char *s;
 			size_t n;
@@ -636,6 +644,20 @@ static void carry_line(struct scan *sc, struct act *a, const struct line *ln, lo
 		if (group_text(sc, ln, cr->groups[k], &t, &n))
 			buf_put(v, t, n);
 	}
+}
+
+/* A line of a carry's reset: its values are dropped. */
+static void reset_line(struct scan *sc, struct act *a, const struct line *ln, long line);
+
+/* A line that a carry's pattern or its reset looks at: kept out of
+ * scan_line(), whose other patterns are the common case. */
+static __attribute__((noinline)) void carry_act(struct scan *sc, struct act *a,
+						const struct line *ln, long line)
+{
+	if (a->what == A_CARRY)
+		carry_line(sc, a, ln, line);
+	else
+		reset_line(sc, a, ln, line);
 }
 
 /* A line of a carry's reset: its values are dropped. */
@@ -807,11 +829,8 @@ static void scan_line(struct scan *sc, const char *ls, const char *le, const cha
 			changed |= a->off;
 			break;
 		case A_CARRY:
-			carry_line(sc, a, &ln, line);
-			changed |= a->off;
-			break;
 		case A_RESET:
-			reset_line(sc, a, &ln, line);
+			carry_act(sc, a, &ln, line);
 			changed |= a->off;
 			break;
 		case A_TABLE: {
