@@ -299,6 +299,59 @@ static void carried_values_cross_chunks_of_a_big_log(void **state)
 	drop_tmpdir(dir);
 }
 
+/* A row that waits for its more lines takes the values of its own
+ * line; a table gets a carry's column only when `to` names it, and a
+ * header cell of the carried name keeps the table's own. */
+static void more_rows_and_named_tables_take_carried_values(void **state)
+{
+	(void)state;
+	char *dir = make_tmpdir();
+	char *path = path_join(dir, "t.log");
+	write_file(path, "[----------] 2 tests from Math\n" /* 1 */
+			 "math.cc:15: Failure\n"          /* 2 */
+			 "Expected 4\n"                   /* 3 */
+			 "[----------] 1 test from Io\n"  /* 4: after the row's line */
+			 "io.cc:3: Failure\n"             /* 5 */
+			 "\n"                             /* 6 */
+			 "GPU table\n"                    /* 7 */
+			 "| gpu | suite |\n"              /* 8 */
+			 "| 0   | own   |\n"              /* 9 */
+			 "\n"
+			 "CPU table\n"                    /* 11 */
+			 "| cpu | load |\n"               /* 12 */
+			 "| 1   | 0.5  |\n");              /* 13 */
+	static const char def[] =
+		"name: t\n"
+		"carry:\n"
+		"  - { pattern: '^\\[-+\\] \\d+ tests? from (?<suite>\\w+)', to: [failures, gpus] }\n"
+		"series:\n"
+		"  failures:\n"
+		"    pattern: '(?<file>\\w+\\.cc):(?<line>\\d+): Failure'\n"
+		"    columns: [file, line]\n"
+		"    more: { into: line, lines: 1 }\n"
+		"tables:\n"
+		"  gpus: '^GPU table'\n"
+		"  cpus: '^CPU table'\n";
+	struct capture c;
+	struct parser_set *set;
+	struct run *r = run_def(&c, &set, def, path);
+	assert_non_null(r);
+	assert_string_equal(cap_text(&c), "");
+	const struct series *f = run_series(r, "failures");
+	assert_int_equal(series_row_count(f), 2);
+	assert_cell(f, 0, "suite", "Math");
+	assert_cell(f, 1, "suite", "Io");
+	const struct series *g = run_series(r, "gpus");
+	assert_int_equal(series_column_count(g), 2);
+	assert_cell(g, 0, "suite", "own");
+	const struct series *cpu = run_series(r, "cpus");
+	assert_int_equal(series_column_count(cpu), 2);
+	assert_int_equal(series_column_index(cpu, "suite"), -1);
+	done(&c, set, r);
+	free(path);
+	drop_tmpdir(dir);
+}
+
 static void carry_is_checked_when_loaded(void **state)
 {
 	(void)state;
@@ -338,6 +391,22 @@ static void carry_is_checked_when_loaded(void **state)
 			  "p.yaml:4:5: error: carry 3: column 'k' is carried by an earlier carry\n"
 			  "    4 |   - 'B (?<k>\\S+)'\n"
 			  "      |     ^~~~~~~~~~~~~\n");
+	expect_def_errors("carry:\n"
+			  "  - { pattern: 'K: (?<k>\\S+)', reset: '(', to: [3] }\n"
+			  "  - [x]\n"
+			  "series:\n"
+			  "  m: '(?<v>\\d+)'\n",
+			  "p.yaml:2:41: error: bad pattern for the reset of carry 1: missing closing "
+			  "parenthesis (at offset 1 in the pattern)\n"
+			  "    2 |   - { pattern: 'K: (?<k>\\S+)', reset: '(', to: [3] }\n"
+			  "      |                                         ^\n"
+			  "p.yaml:2:49: error: to: in carry 1 is a list of series and table names, not "
+			  "a number\n"
+			  "    2 |   - { pattern: 'K: (?<k>\\S+)', reset: '(', to: [3] }\n"
+			  "      |                                                 ^\n"
+			  "p.yaml:3:5: error: the pattern of carry 2 must be a string, not a list\n"
+			  "    3 |   - [x]\n"
+			  "      |     ^~~\n");
 	expect_def_errors("tables:\n"
 			  "  t: { header: '^x', fill_down: [{a: 1}] }\n",
 			  "p.yaml:2:34: error: fill_down of table 't' is a list of its columns, "
@@ -376,6 +445,7 @@ int main(void)
 		cmocka_unit_test(lm_eval_blank_task_cells_fill_down_and_tables_get_their_heading),
 		cmocka_unit_test(carried_values_start_missing_reset_and_go_to_the_named_series),
 		cmocka_unit_test(carried_values_cross_chunks_of_a_big_log),
+		cmocka_unit_test(more_rows_and_named_tables_take_carried_values),
 		cmocka_unit_test(carry_is_checked_when_loaded),
 		cmocka_unit_test(fill_down_names_a_missing_column_once),
 	};
