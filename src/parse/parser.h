@@ -113,6 +113,7 @@ struct parser {
 	enum pformat format;
 	bool styled; /* number_style given: numbers are read in `style` */
 	struct numstyle style;
+	bool run_style; /* style is a run's own (runs.c), not the definition's */
 	struct pattern *detect;
 	size_t ndetect;
 	char **exts;
@@ -148,6 +149,12 @@ struct parser_set {
 static inline const struct numstyle *parser_style(const struct parser *p)
 {
 	return p->styled ? &p->style : NULL;
+}
+
+/* Whose number_style a message names: "parser's" or "run's". */
+static inline const char *style_owner(const struct parser *p)
+{
+	return p->run_style ? "run's" : "parser's";
 }
 
 /* The number of capture groups of pat. */

@@ -632,6 +632,7 @@ static struct run *load_run_keyed(struct loader *ld, const char *real, const cha
 		struct parser styled = *p;
 		styled.styled = true;
 		styled.style = *ld->style;
+		styled.run_style = true;
 		r = parser_run(&styled, real, shown, run_name, ld->d);
 	} else {
 		r = parser_run(p, real, shown, run_name, ld->d);

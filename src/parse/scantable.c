@@ -289,9 +289,10 @@ static void table_cell(struct scan *sc, size_t j, const struct span *cell, long 
 			 col, pt->name, vtype_names[type], (int)out->len, out->text);
 	else
 		log_diag(sc, false, line,
-			 "column '%s' of table '%s': '%.*s' is not a number in the parser's "
+			 "column '%s' of table '%s': '%.*s' is not a number in the %s "
 			 "number_style (%s); kept as text",
-			 col, pt->name, (int)out->len, out->text, numstyle_describe(&sc->p->style));
+			 col, pt->name, (int)out->len, out->text, style_owner(sc->p),
+			 numstyle_describe(&sc->p->style));
 }
 
 /* Starts the table's columns from the header cells in sc->cells. */
