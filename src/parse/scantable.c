@@ -358,8 +358,9 @@ static void table_header(struct scan *sc, size_t ncells, enum table_mode mode, l
 		sc->tc.after_header = mode == TM_SPACE;
 		sc->hits++;
 	}
+	/* Carried columns are typed too: a number_style reads them as well. */
 	if (s && (pt->ntypes || sc->p->styled))
-		table_types(sc, pt, ts, cols, ncells, line);
+		table_types(sc, pt, ts, cols, nall, line);
 	if (s && pt->nfill)
 		table_fill(sc, pt, ts, cols, ncells, line);
 	for (size_t j = 0; j < nall; j++)
@@ -404,7 +405,11 @@ static void table_row(struct scan *sc, size_t ncells, const struct line *ln, lon
 	}
 	for (size_t k = 0; k < sc->tc.ncarried; k++) {
 		const struct buf *v = &sc->carry[sc->tc.carried[k]];
-		cells[ncols + k] = datum_from_text(buf_data(v), v->len, line);
+		struct span cell = {buf_data(v), v->len};
+		if (sc->tc.types)
+			table_cell(sc, ncols + k, &cell, line, &cells[ncols + k]);
+		else
+			cells[ncols + k] = datum_from_text(cell.p, cell.len, line);
 	}
 	add_row(ts->s, &ts->dd, cells, ln->ranked, ln->rank, line);
 	sc->hits++;

@@ -352,6 +352,56 @@ static void more_rows_and_named_tables_take_carried_values(void **state)
 	drop_tmpdir(dir);
 }
 
+/* A carried value is read in the parser's number_style, in a table as
+ * in a series, and a table's types may name a carried column. */
+static void carried_values_are_read_in_the_number_style(void **state)
+{
+	(void)state;
+	char *dir = make_tmpdir();
+	char *path = path_join(dir, "t.log");
+	write_file(path, "Lauf mit 1.000 Schritten\n" /* 1 */
+			 "| gpu | leistung |\n"         /* 2 */
+			 "| 0   | 12,5     |\n"         /* 3 */
+			 "Schritt 7 fertig\n"           /* 4 */
+			 "Lauf mit 2.5 Schritten\n"     /* 5: no number in the style */
+			 "| gpu | leistung |\n"         /* 6 */
+			 "| 1   | 13,0     |\n");       /* 7 */
+	static const char def[] = "name: t\n"
+				  "number_style: {decimal: ','}\n"
+				  "carry: ['Lauf mit (?<steps>\\S+) Schritten']\n"
+				  "series:\n"
+				  "  done: 'Schritt (?<n>\\d+) fertig'\n"
+				  "tables:\n"
+				  "  t: { header: '^\\| gpu', types: { steps: number } }\n";
+	struct capture c;
+	struct parser_set *set;
+	struct run *r = run_def(&c, &set, def, path);
+	assert_non_null(r);
+	char *want = xasprintf("%s:7: warning: column 'steps' of table 't': '2.5' is not a number "
+			       "in the parser's number_style (decimal ',', thousands '.'); kept as "
+			       "text\n"
+			       "    7 | | 1   | 13,0     |\n",
+			       path);
+	assert_string_equal(cap_text(&c), want);
+	free(want);
+	const struct series *t = run_series(r, "t");
+	assert_int_equal(series_row_count(t), 2);
+	struct datum d;
+	series_cell(t, 0, (size_t)series_column_index(t, "steps"), &d);
+	assert_int_equal(d.kind, DATUM_NUMBER);
+	assert_true(d.num == 1000);
+	series_cell(t, 0, (size_t)series_column_index(t, "leistung"), &d);
+	assert_true(d.kind == DATUM_NUMBER && d.num == 12.5);
+	series_cell(t, 1, (size_t)series_column_index(t, "steps"), &d);
+	assert_int_equal(d.kind, DATUM_STRING);
+	const struct series *s = run_series(r, "done");
+	series_cell(s, 0, (size_t)series_column_index(s, "steps"), &d);
+	assert_true(d.kind == DATUM_NUMBER && d.num == 1000);
+	done(&c, set, r);
+	free(path);
+	drop_tmpdir(dir);
+}
+
 static void carry_is_checked_when_loaded(void **state)
 {
 	(void)state;
@@ -446,6 +496,7 @@ int main(void)
 		cmocka_unit_test(carried_values_start_missing_reset_and_go_to_the_named_series),
 		cmocka_unit_test(carried_values_cross_chunks_of_a_big_log),
 		cmocka_unit_test(more_rows_and_named_tables_take_carried_values),
+		cmocka_unit_test(carried_values_are_read_in_the_number_style),
 		cmocka_unit_test(carry_is_checked_when_loaded),
 		cmocka_unit_test(fill_down_names_a_missing_column_once),
 	};
