@@ -33,7 +33,8 @@
  *                is its last non-blank segment | keep: patterns see the
  *                whole line, CRs included
  *   fields       name: pattern | {pattern, pick: first|last (default last),
- *                type: number|string|duration|timestamp, group: N or name,
+ *                type: number|string|duration|duration_ms|duration_us|
+ *                duration_ns|timestamp, group: N or name,
  *                default: value}.  The value is the first group that took
  *                part (the whole match for a pattern without groups).  A
  *                field that matched nothing is missing, or its default.
@@ -43,12 +44,16 @@
  *   series       name: pattern | {pattern, columns: [group names],
  *                types: {column: type}}: one row per match, the columns
  *                the named groups in group order unless listed
- *   tables       name: header-pattern | {header: pattern, types:
- *                {column: type}}: the table at the line that matches (or
- *                right after it): +---+ and | a | b | rows, box drawing
- *                (│ ┃ ║ ─ ┼ ...), Markdown, or columns aligned with spaces
- *                under a "--- ---" ruler.  Columns are the header cells in
- *                snake_case(); a types name no column has is a warning.
+ *   tables       name: header-pattern | {header: pattern, columns:
+ *                {name: cell | [cells]}, types: {column: type}}: the table
+ *                at the line that matches (or right after it): +---+ and
+ *                | a | b | rows, box drawing (│ ┃ ║ ─ ┼ ...), Markdown, or
+ *                columns aligned with spaces under a "--- ---" ruler.
+ *                Columns are the header cells in snake_case(), or the name
+ *                columns gives a cell; a types name no column has is a
+ *                warning.  A table may share its name with a series whose
+ *                columns its columns all name: the one a file holds fills
+ *                it.
  *   number_style {decimal: ',', thousands: '.'}: every value is read in
  *                that style (valuetype.h); a number only in the usual
  *                style is a warning and stays text.
@@ -59,7 +64,8 @@
  * default types each value that way), and a number followed by a unit
  * ("12345 MiB": 12345); duration "01:49" (m:s) = 109, "1:02:03" = 3723,
  * "1-02:03:04" (Slurm's d-h:m:s), "10.99s", "1h2m3.5s", "150 ms",
- * "2 days, 1:02:03", seconds; timestamp "2024-03-30 14:09:43,663",
+ * "2 days, 1:02:03", seconds; duration_ms, duration_us, duration_ns the
+ * same in that unit, scaled exactly ("814.13us" is 814130 ns); timestamp "2024-03-30 14:09:43,663",
  * "2024-04-08T09:03:33.195878Z", "Mon Apr  8 09:03:33 2024" give seconds
  * since the epoch (UTC unless a zone is written), "[09:01:59.258]"
  * seconds since midnight: differences are seconds.  A value that does

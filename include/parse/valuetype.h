@@ -11,6 +11,9 @@
  *              "1:49.5", "1h 2m", "1h2m3.5s", "150 ms", "41.7 us",
  *              "2 days, 1:02:03", Slurm's "1-02:03:04" (d-h:m:s, also
  *              "1-02:03" d-h:m and "1-02" d-h): seconds;
+ *   duration_ms, duration_us, duration_ns: the same in milliseconds,
+ *              microseconds, nanoseconds ("814.13us" as duration_ns is
+ *              exactly 814130); a plain number is in that unit;
  *   timestamp  "2024-03-30 14:09:43,663", "2024-04-08T09:03:33.195878Z",
  *              "Mon Apr  8 09:03:33 2024" give seconds since the epoch
  *              (UTC unless a zone is written), "[09:01:59.258]" seconds
@@ -74,7 +77,16 @@ bool numstyle_read(const struct value *v, const char *where, struct numstyle *ou
 		   struct diag *d);
 
 /* The type a parser's field or column asks for; VT_AUTO: none. */
-enum vtype { VT_AUTO, VT_NUMBER, VT_STRING, VT_DURATION, VT_TIMESTAMP };
+enum vtype {
+	VT_AUTO,
+	VT_NUMBER,
+	VT_STRING,
+	VT_DURATION,
+	VT_TIMESTAMP,
+	VT_DURATION_MS, /* a duration in milliseconds, ... */
+	VT_DURATION_US,
+	VT_DURATION_NS,
+};
 /* "auto", "number", ...: by enum vtype, NULL-terminated. */
 extern const char *const vtype_names[];
 

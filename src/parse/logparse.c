@@ -49,6 +49,7 @@ static void set_typed_field(struct scan *sc, const struct pfield *f, const char 
  * Returns whether every declared field got a value. */
 static bool finish_fields(struct scan *sc)
 {
+	scan_finish_shared(sc);
 	for (size_t i = 0; i < sc->p->nseries; i++) {
 		const struct pseries *ps = &sc->p->series[i];
 		const struct sstate *st = &sc->ss[i];
@@ -89,10 +90,12 @@ static bool finish_fields(struct scan *sc)
 			complete = false;
 		}
 	}
+	/* A series and a table of one name: a file holds one of them. */
 	for (size_t i = 0; i < sc->p->nseries; i++)
-		complete &= sc->ss[i].s && series_row_count(sc->ss[i].s) > 0;
+		complete &= (sc->ss[i].s && series_row_count(sc->ss[i].s) > 0) ||
+			    (sc->p->series[i].table >= 0 && sc->ts[sc->p->series[i].table].found);
 	for (size_t i = 0; i < sc->p->ntables; i++)
-		complete &= sc->ts[i].found;
+		complete &= sc->ts[i].found || sc->p->tables[i].series >= 0;
 	return complete;
 }
 
@@ -175,8 +178,10 @@ const char *const *parser_series_columns(const struct parser *p, const char *nam
 {
 	if (p->format != FMT_TEXT)
 		return NULL;
+	/* A series that shares its name with a table may be filled by the
+	 * table, whose columns are known once it is read. */
 	for (size_t i = 0; i < p->nseries; i++)
-		if (strcmp(p->series[i].name, name) == 0) {
+		if (strcmp(p->series[i].name, name) == 0 && p->series[i].table < 0) {
 			*ncols = p->series[i].ncols;
 			return (const char *const *)p->series[i].cols;
 		}

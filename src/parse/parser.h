@@ -60,6 +60,7 @@ struct pseries {
 	 * own: column nown + k is carried column carried[k] of the parser. */
 	size_t nown;
 	size_t *carried;
+	long table; /* the table of its name (a file holds one of them), or -1 */
 };
 
 #define MORE_LINES 20    /* lines `more` takes by default */
@@ -74,6 +75,14 @@ struct ptable {
 	char **type_cols;
 	enum vtype *types;
 	size_t ntypes;
+	/* columns: {name: [alias, ...]}: a header cell whose snake_case is
+	 * alias[k] gives the column alias_to[k]; names[] are the names, in
+	 * the order of the definition. */
+	char **names;
+	size_t nnames;
+	char **alias;
+	char **alias_to; /* borrowed from names[] */
+	size_t nalias;
 	bool optional; /* may be absent: no warning then */
 	/* fill_down: columns whose blank cells take the value above them,
 	 * by name (the columns are known once the header is read). */
@@ -81,6 +90,7 @@ struct ptable {
 	size_t nfill;
 	size_t *carried; /* the parser's carried columns its rows get */
 	size_t ncarried;
+	long series;   /* the series of its name, or -1 */
 };
 
 /* A line whose named groups are carried into the rows after it
@@ -130,6 +140,7 @@ struct parser {
 	size_t ncarry_cols;
 	struct pderive *derives;
 	size_t nderives;
+	bool shared; /* a table and a series share a name */
 };
 
 /* A definition that did not load: a run that names it is told so. */

@@ -22,6 +22,7 @@
 #include "data/value.h"
 #include "data/yamldoc.h"
 #include "expr/expr.h"
+#include "parse/structured.h"
 #include "literal.h"
 
 static const char *const format_names[] = {"text", "json", "yaml", "csv", NULL};
@@ -375,7 +376,8 @@ static int want_word(struct def *df, const struct value *v, const char *what,
 	return -1;
 }
 
-static const char *const type_words[] = {"number", "string", "duration", "timestamp", NULL};
+/* The words of enum vtype but "auto": index i is type i + 1. */
+static const char *const *const type_words = vtype_names + 1;
 
 static enum vtype want_type(struct def *df, const struct value *v)
 {
@@ -565,6 +567,7 @@ static void load_series(struct def *df, const char *name, struct loc key_loc,
 	memset(s, 0, sizeof *s);
 	s->name = xstrdup(name);
 	s->loc = key_loc;
+	s->table = -1;
 	char *what = xasprintf("series '%s'", name);
 	const struct value *pat = NULL, *cols = NULL, *types = NULL, *more = NULL;
 	s->more_col = -1;
@@ -662,6 +665,112 @@ out:
 	free(what);
 }
 
+/* Whether name is one a report can write as a column: snake_case's
+ * own output ("avg_ns", not "Avg NS"). */
+static bool is_column_name(const char *name)
+{
+	char *c = snake_case(name, strlen(name));
+	bool ok = *name && strcmp(c, name) == 0;
+	free(c);
+	return ok;
+}
+
+/* A table's `columns: {name: alias | [aliases]}`: the header cells
+ * (as printed or in snake_case) that give each column its name. */
+static void load_columns(struct def *df, struct ptable *t, const char *what, const struct value *v)
+{
+	if (!want_map(df, v, "the columns of a table"))
+		return;
+	t->names = xcalloc(v->count + 1, sizeof *t->names);
+	for (size_t i = 0; i < v->count; i++) {
+		const char *name = v->keys[i];
+		if (!is_column_name(name)) {
+			char *c = snake_case(name, strlen(name));
+			diag_error(df->d, v->key_locs[i],
+				   "'%s' in the columns of %s is not a column name; write '%s'",
+				   name, what, *c ? c : "a_name");
+			free(c);
+			df->ok = false;
+			continue;
+		}
+		t->names[t->nnames++] = xstrdup(name);
+	}
+	size_t cap = 0;
+	for (size_t i = 0; i < v->count; i++) {
+		const struct value *item = v->items[i];
+		const char *name = v->keys[i];
+		size_t idx = 0;
+		while (idx < t->nnames && strcmp(t->names[idx], name) != 0)
+			idx++;
+		if (idx == t->nnames)
+			continue; /* a bad name, reported */
+		const struct value *const *list = &item;
+		size_t n = 1;
+		if (item->kind == VALUE_LIST) {
+			list = (const struct value *const *)item->items;
+			n = item->count;
+			if (n == 0) {
+				diag_error(df->d, item->loc,
+					   "column '%s' of %s lists no header cell: write the cells "
+					   "that give it its name",
+					   name, what);
+				df->ok = false;
+			}
+		}
+		for (size_t k = 0; k < n; k++) {
+			const struct value *a = list[k];
+			if (a->kind != VALUE_STRING && !(a->kind == VALUE_NUMBER && a->text)) {
+				diag_error(df->d, a->loc,
+					   "column '%s' of %s is named from a header cell or a list "
+					   "of them, not %s",
+					   name, what, value_kind_name(a->kind));
+				df->ok = false;
+				continue;
+			}
+			char *al = snake_case(a->text, a->len);
+			if (!*al) {
+				diag_error(df->d, a->loc, "'%s' is not a header cell (column '%s' of %s)",
+					   a->text, name, what);
+				df->ok = false;
+				free(al);
+				continue;
+			}
+			/* Each cell names one column: another's name or alias is
+			 * ambiguous. */
+			const char *other = NULL;
+			for (size_t j = 0; j < t->nnames && !other; j++)
+				if (j != idx && strcmp(t->names[j], al) == 0)
+					other = t->names[j];
+			for (size_t j = 0; j < t->nalias && !other; j++)
+				if (strcmp(t->alias[j], al) == 0)
+					other = t->alias_to[j] == t->names[idx] ? "" : t->alias_to[j];
+			if (other && !*other) {
+				free(al); /* said twice for one column: harmless */
+				continue;
+			}
+			if (other) {
+				diag_error(df->d, a->loc,
+					   "header cell '%s' names two columns of %s: '%s' and '%s'", al,
+					   what, other, name);
+				df->ok = false;
+				free(al);
+				continue;
+			}
+			if (strcmp(al, name) == 0) {
+				free(al); /* a column's own name needs no alias */
+				continue;
+			}
+			if (t->nalias == cap) {
+				cap = cap ? cap * 2 : 16;
+				t->alias = xrealloc(t->alias, cap * sizeof *t->alias);
+				t->alias_to = xrealloc(t->alias_to, cap * sizeof *t->alias_to);
+			}
+			t->alias[t->nalias] = al;
+			t->alias_to[t->nalias++] = t->names[idx];
+		}
+	}
+}
+
 static void load_table(struct def *df, const char *name, struct loc key_loc, const struct value *v)
 {
 	struct parser *p = df->p;
@@ -669,16 +778,17 @@ static void load_table(struct def *df, const char *name, struct loc key_loc, con
 	memset(t, 0, sizeof *t);
 	t->name = xstrdup(name);
 	t->loc = key_loc;
+	t->series = -1;
 	char *what = xasprintf("table '%s'", name);
-	const struct value *pat = NULL, *types = NULL, *fill = NULL;
+	const struct value *pat = NULL, *types = NULL, *cols = NULL, *fill = NULL;
 	if (v->kind == VALUE_MAP) {
-		static const char *const keys[] = {"header", "types", "optional", "fill_down",
-						   NULL};
-		const struct value *got[4];
+		static const char *const keys[] = {"header",  "types",     "optional",
+						   "columns", "fill_down", NULL};
+		const struct value *got[5];
 		char *where = xasprintf("in %s", what);
 		map_keys(df, v, keys, got, where);
 		free(where);
-		pat = got[0], types = got[1], fill = got[3];
+		pat = got[0], types = got[1], cols = got[3], fill = got[4];
 		read_optional(df, got[2], what, &t->optional);
 		if (!pat) {
 			diag_error(df->d, v->loc, "%s has no header pattern", what);
@@ -689,12 +799,23 @@ static void load_table(struct def *df, const char *name, struct loc key_loc, con
 	}
 	if (pat && pattern_compile(df, &t->header, pat, what))
 		warn_leading_blanks(df, &t->header, pat, what);
+	if (cols)
+		load_columns(df, t, what, cols);
 	/* The columns come from the log's header: a name that none has is
 	 * warned about when the table is read (scantable.c). */
 	if (types && want_map(df, types, "the types of a table")) {
 		t->type_cols = xcalloc(types->count + 1, sizeof *t->type_cols);
 		t->types = xcalloc(types->count + 1, sizeof *t->types);
 		for (size_t i = 0; i < types->count; i++) {
+			/* A cell columns: renames has that name no more. */
+			for (size_t k = 0; k < t->nalias; k++)
+				if (strcmp(t->alias[k], types->keys[i]) == 0) {
+					diag_error(df->d, types->key_locs[i],
+						   "%s calls the header cell '%s' '%s' (its columns); "
+						   "types names it so",
+						   what, types->keys[i], t->alias_to[k]);
+					df->ok = false;
+				}
 			t->type_cols[t->ntypes] = xstrdup(types->keys[i]);
 			t->types[t->ntypes++] = want_type(df, types->items[i]);
 		}
@@ -885,6 +1006,52 @@ out:
 	free(what);
 }
 
+/* A table and a series of one name fill one series, from whichever of
+ * them a file holds: they must give the same names, so the table's
+ * columns: must name every column of the series. */
+static void link_shared(struct def *df, struct ptable *t, long ti, struct pseries *s, long si)
+{
+	if (!t->nnames) {
+		struct buf b = BUF_INIT;
+		buf_put_names(&b, (const char *const *)s->cols);
+		diag_error(df->d, t->loc,
+			   "table '%s' has the name of a series: to fill one series from "
+			   "whichever a file holds, give the table columns: naming the series' "
+			   "columns (%s); else name it differently",
+			   t->name, buf_data(&b));
+		buf_free(&b);
+		df->ok = false;
+		return;
+	}
+	bool ok = true;
+	/* Carried columns are the table's as well as the series'. */
+	for (size_t j = 0; j < s->nown; j++) {
+		size_t k = 0;
+		while (k < t->nnames && strcmp(t->names[k], s->cols[j]) != 0)
+			k++;
+		if (k < t->nnames)
+			continue;
+		const char *close = closest_name(s->cols[j], (const char *const *)t->names);
+		if (close)
+			diag_error(df->d, s->loc,
+				   "series '%s' has the name of a table, whose columns: do not "
+				   "name its column '%s' (did you mean '%s'?)",
+				   s->name, s->cols[j], close);
+		else
+			diag_error(df->d, s->loc,
+				   "series '%s' has the name of a table, whose columns: do not "
+				   "name its column '%s'",
+				   s->name, s->cols[j]);
+		df->ok = false;
+		ok = false;
+	}
+	if (ok) {
+		t->series = si;
+		s->table = ti;
+		df->p->shared = true;
+	}
+}
+
 static void load_derive(struct def *df, const char *name, struct loc key_loc, const struct value *v)
 {
 	struct parser *p = df->p;
@@ -957,6 +1124,13 @@ static void parser_free(struct parser *p)
 			free(p->tables[i].fill[j]);
 		free(p->tables[i].fill);
 		free(p->tables[i].carried);
+		for (size_t j = 0; j < p->tables[i].nnames; j++)
+			free(p->tables[i].names[j]);
+		free(p->tables[i].names);
+		for (size_t j = 0; j < p->tables[i].nalias; j++)
+			free(p->tables[i].alias[j]);
+		free(p->tables[i].alias);
+		free(p->tables[i].alias_to);
 	}
 	free(p->tables);
 	for (size_t i = 0; i < p->ncarries; i++) {
@@ -1123,15 +1297,12 @@ static struct parser *parser_load(const char *file, const char *origin, const ch
 		for (size_t i = 0; i < derive->count; i++)
 			load_derive(&df, derive->keys[i], derive->key_locs[i], derive->items[i]);
 	}
-	/* A table fills a series of its name: one name, one thing. */
+	/* A table fills the series of its name: a series of that name too
+	 * when a file holds one of them (link_shared()). */
 	for (size_t i = 0; i < p->ntables; i++)
 		for (size_t j = 0; j < p->nseries; j++)
-			if (strcmp(p->tables[i].name, p->series[j].name) == 0) {
-				diag_error(d, p->tables[i].loc,
-					   "table '%s' has the name of a series; name it differently",
-					   p->tables[i].name);
-				df.ok = false;
-			}
+			if (strcmp(p->tables[i].name, p->series[j].name) == 0 && p->series[j].cols)
+				link_shared(&df, &p->tables[i], (long)i, &p->series[j], (long)j);
 	if (p->format != FMT_TEXT && p->styled) {
 		diag_error(d, style_loc,
 			   "parser '%s' reads %s, whose numbers are read as the format writes "

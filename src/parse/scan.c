@@ -385,6 +385,32 @@ struct datum *row_scratch(struct scan *sc, size_t n)
 
 #define REC_HEAD 6 /* words before a row record's cells */
 
+/* A series that shares its name with a table takes the name at its
+ * first row, unless the table did first: then its rows are left out,
+ * said once.  (Such a parser builds its rows on the scanning thread,
+ * scan_file(), so the run is not touched by two threads.) */
+static bool shared_claim(struct scan *sc, size_t idx, long line)
+{
+	const struct pseries *ps = &sc->p->series[idx];
+	struct sstate *st = &sc->ss[idx];
+	const struct tstate *ts = &sc->ts[ps->table];
+	if (ts->found) {
+		if (!st->shared_warned)
+			log_diag(sc, false, line,
+				 "series '%s' matches this line, but table '%s' (line %ld) filled "
+				 "'%s' already: a file holds one or the other, so these rows are "
+				 "left out",
+				 ps->name, ps->name, ts->header_line, ps->name);
+		st->shared_warned = true;
+		return false;
+	}
+	if (!st->s) {
+		st->s = run_add_series(sc->r, ps->name, (const char *const *)ps->cols, ps->ncols);
+		st->first_line = line;
+	}
+	return st->s != NULL;
+}
+
 /* Types the cells of one row record and stores the row (the builder's
  * side: see struct pipe).  Returns the words the record took. */
 size_t build_row(struct scan *sc, const uint32_t *w, const char *base)
@@ -395,6 +421,8 @@ size_t build_row(struct scan *sc, const uint32_t *w, const char *base)
 	uint64_t rank = (uint64_t)w[4] | (uint64_t)w[5] << 32;
 	const struct pseries *ps = &sc->p->series[idx];
 	struct sstate *st = &sc->ss[idx];
+	if (ps->table >= 0 && !shared_claim(sc, idx, line))
+		return REC_HEAD + 2 * ps->ncols;
 	const uint32_t *cell = w + REC_HEAD;
 	for (size_t j = 0; j < ps->ncols; j++, cell += 2) {
 		const char *text = base + cell[0];
@@ -936,9 +964,12 @@ void scan_init(struct scan *sc, const struct parser *p, struct run *r, struct di
 			groups = g > groups ? g : groups;
 		}
 		/* Declared series exist, rows or not, so that an expression
-		 * on an empty one finds it. */
+		 * on an empty one finds it (one that shares its name with a
+		 * table, once the file is read: scan_finish_shared()). */
 		struct sstate *st = &sc->ss[i];
-		st->s = run_add_series(r, ps->name, (const char *const *)ps->cols, ps->ncols);
+		if (ps->table < 0)
+			st->s = run_add_series(r, ps->name, (const char *const *)ps->cols,
+					       ps->ncols);
 		st->cells = xcalloc(ps->ncols + 1, sizeof *st->cells);
 		st->warned = xcalloc(ps->ncols + 1, sizeof *st->warned);
 		st->warn_line = xcalloc(ps->ncols + 1, sizeof *st->warn_line);
@@ -1005,6 +1036,17 @@ void scan_free(struct scan *sc)
 	re_matcher_free(&sc->m);
 }
 
+void scan_finish_shared(struct scan *sc)
+{
+	const struct parser *p = sc->p;
+	for (size_t i = 0; p->shared && i < p->nseries; i++) {
+		const struct pseries *ps = &p->series[i];
+		if (ps->table >= 0 && !sc->ss[i].s && !sc->ts[ps->table].found)
+			sc->ss[i].s = run_add_series(sc->r, ps->name, (const char *const *)ps->cols,
+						     ps->ncols);
+	}
+}
+
 void scan_warn_silent(struct scan *sc)
 {
 	const struct parser *p = sc->p;
@@ -1014,14 +1056,17 @@ void scan_warn_silent(struct scan *sc)
 		const struct sstate *st = &sc->ss[i];
 		/* Rows streamed to a sink are not kept in the series. */
 		if (st->sink || !st->s || series_row_count(st->s) > 0 || p->series[i].pat.never ||
-		    p->series[i].optional)
+		    p->series[i].optional ||
+		    (p->series[i].table >= 0 && sc->ts[p->series[i].table].found))
 			continue;
 		log_diag(sc, false, 0, "series '%s' has no rows: its pattern '%s' matched no line",
 			 p->series[i].name, p->series[i].pat.src);
 	}
 	for (size_t i = 0; i < p->ntables; i++) {
 		const struct tstate *ts = &sc->ts[i];
-		if (ts->found || p->tables[i].header.never || p->tables[i].optional)
+		if (ts->found || p->tables[i].header.never || p->tables[i].optional ||
+		    (p->tables[i].series >= 0 && sc->ss[p->tables[i].series].s &&
+		     series_row_count(sc->ss[p->tables[i].series].s) > 0))
 			continue;
 		if (ts->header_line)
 			log_diag(sc, false, ts->header_line,
@@ -1046,9 +1091,12 @@ bool scan_file(struct scan *sc, int fd, off_t size)
 	struct pipe *pp = NULL;
 	if (size > PIPE_MIN) {
 		size_t nscan = parallel_ok(sc->p) ? scan_threads() : 0;
-		/* A row with more lines is built where it ends, and one with
-		 * carried values while they hold: at once. */
-		if ((sc->p->nseries && !has_more(sc->p) && !sc->p->ncarries) || nscan)
+		/* A row with more lines is built where it ends: at once; so
+		 * is one of a series that shares its name with a table
+		 * (shared_claim()), and one with carried values while they
+		 * hold. */
+		if ((sc->p->nseries && !has_more(sc->p) && !sc->p->shared && !sc->p->ncarries) ||
+		    nscan)
 			pp = pipe_start(sc, nscan);
 	}
 	bool par = pp && pp->nscanners;

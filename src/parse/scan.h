@@ -74,6 +74,11 @@ struct sstate {
 	long *warn_line;
 	char **warn_text;
 	const struct row_sink *sink; /* where its rows go, or NULL */
+	/* A series that shares its name with a table (pseries.table): made
+	 * at its first row, at first_line; shared_warned once the table
+	 * took the name first. */
+	long first_line;
+	bool shared_warned;
 };
 
 /* A field's match in one chunk (parallel scanning). */
@@ -262,6 +267,9 @@ struct scanner {
 
 /* A place in the log.  diag quotes a line by reading the whole file,
  * which a big log must not cost: its lines are left unquoted. */
+/* Makes, empty, each series that shares its name with a table when the
+ * file held neither, so that it exists as declared series do. */
+void scan_finish_shared(struct scan *sc);
 void log_diag(struct scan *sc, bool error, long line, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* Reports a's pattern hitting a limit (or, in a parallel scanner,

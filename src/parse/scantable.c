@@ -307,6 +307,13 @@ static void table_header(struct scan *sc, size_t ncells, enum table_mode mode, l
 			free(c);
 			c = xasprintf("column_%zu", j + 1);
 		}
+		/* columns: gives the cell its stable name. */
+		for (size_t k = 0; k < pt->nalias; k++)
+			if (strcmp(pt->alias[k], c) == 0) {
+				free(c);
+				c = xstrdup(pt->alias_to[k]);
+				break;
+			}
 		/* Two cells of one name: the later ones get _2, _3, ... */
 		char *base = c;
 		for (int k = 2;; k++) {
@@ -341,8 +348,18 @@ static void table_header(struct scan *sc, size_t ncells, enum table_mode mode, l
 		}
 		cols[nall] = NULL;
 	}
-	struct series *s = run_add_series(sc->r, pt->name, (const char *const *)cols, nall);
-	if (!s) {
+	struct series *s = NULL;
+	const struct sstate *sst = pt->series >= 0 ? &sc->ss[pt->series] : NULL;
+	if (sst && sst->s) {
+		/* The series of its name took it first (scan.c shared_claim()). */
+		if (!ts->clash_warned)
+			log_diag(sc, false, line,
+				 "table '%s' is here, but series '%s' filled '%s' already (line "
+				 "%ld): a file holds one or the other, so the table is left out",
+				 pt->name, pt->name, pt->name, sst->first_line);
+		ts->clash_warned = true;
+		table_end(sc);
+	} else if (!(s = run_add_series(sc->r, pt->name, (const char *const *)cols, nall))) {
 		if (!ts->clash_warned) {
 			ts->clash_warned = true;
 			log_diag(sc, false, line,

@@ -5,6 +5,7 @@
 #include "parse/valuetype.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,7 +16,9 @@
 #include "data/keys.h"
 #include "blank.h"
 
-const char *const vtype_names[] = {"auto", "number", "string", "duration", "timestamp", NULL};
+const char *const vtype_names[] = {"auto",        "number",      "string",      "duration",
+				   "timestamp",   "duration_ms", "duration_us", "duration_ns",
+				   NULL};
 
 /* Numbers and missing words. */
 
@@ -432,25 +435,51 @@ static double fraction_at(const char *s, size_t n, size_t *i)
 	return f;
 }
 
-static bool unit_seconds(const char *u, size_t n, double *mult)
+/* A duration's unit: its length in seconds, and the power of ten it is
+ * when it is one (ns -9, us -6, ms -3, s 0), so that a number in it is
+ * scaled exactly; other units have exp10 INT_MIN. */
+static bool unit_seconds(const char *u, size_t n, double *mult, int *exp10)
 {
 	static const struct {
 		const char *name;
 		double mult;
+		int exp10;
 	} units[] = {
-		{"ns", 1e-9},      {"us", 1e-6},      {"\xC2\xB5s", 1e-6}, {"ms", 1e-3},
-		{"s", 1},          {"sec", 1},        {"secs", 1},         {"second", 1},
-		{"seconds", 1},    {"m", 60},         {"min", 60},         {"mins", 60},
-		{"minute", 60},    {"minutes", 60},   {"h", 3600},         {"hr", 3600},
-		{"hrs", 3600},     {"hour", 3600},    {"hours", 3600},     {"d", 86400},
-		{"day", 86400},    {"days", 86400},
+		{"ns", 1e-9, -9},         {"us", 1e-6, -6},        {"\xC2\xB5s", 1e-6, -6},
+		{"ms", 1e-3, -3},         {"s", 1, 0},             {"sec", 1, 0},
+		{"secs", 1, 0},           {"second", 1, 0},        {"seconds", 1, 0},
+		{"m", 60, INT_MIN},       {"min", 60, INT_MIN},    {"mins", 60, INT_MIN},
+		{"minute", 60, INT_MIN},  {"minutes", 60, INT_MIN}, {"h", 3600, INT_MIN},
+		{"hr", 3600, INT_MIN},    {"hrs", 3600, INT_MIN},  {"hour", 3600, INT_MIN},
+		{"hours", 3600, INT_MIN}, {"d", 86400, INT_MIN},   {"day", 86400, INT_MIN},
+		{"days", 86400, INT_MIN},
 	};
 	for (size_t i = 0; i < ARRAY_LEN(units); i++)
 		if (strlen(units[i].name) == n && memcmp(units[i].name, u, n) == 0) {
 			*mult = units[i].mult;
+			*exp10 = units[i].exp10;
 			return true;
 		}
 	return false;
+}
+
+/* The number in s[0..n) (read in style) times 10^shift, correctly
+ * rounded: "814.13" shifted by 3 is read as "814.13e3", exactly the
+ * 814130 a reader sees, where 814.13 * 1000 is 814130.0000000001. */
+static bool number_scaled(const struct numstyle *style, const char *s, size_t n, int shift,
+			  double *out)
+{
+	char buf[96];
+	if (shift != 0 && n + 8 < sizeof buf && !memchr(s, 'e', n) && !memchr(s, 'E', n) &&
+	    !memchr(s, '%', n)) {
+		memcpy(buf, s, n);
+		int k = snprintf(buf + n, sizeof buf - n, "e%d", shift);
+		return number_parse_style(style, buf, n + (size_t)k, out);
+	}
+	if (!number_parse_style(style, s, n, out))
+		return false;
+	*out *= pow(10, shift);
+	return true;
 }
 
 /* Slurm's "1-02:03:04" (d-h:m:s), "1-02:03" (d-h:m), "1-02" (d-h). */
@@ -483,9 +512,14 @@ static bool slurm_days(const char *s, size_t n, double *out)
 
 /* "01:49" (m:s), "1:02:03" (h:m:s), "1:49.5", "2 days, 1:02:03",
  * "1-02:03:04", "10.99s", "1h 2m 3.5s", "1h2m3.5s", "150 ms", or a
- * plain number of seconds; numbers read in style (NULL: the usual). */
-static bool parse_duration(const struct numstyle *style, const char *s, size_t n, double *out)
+ * plain number, in units of 10^exp10 seconds (0: seconds, -9:
+ * nanoseconds); a plain number is in that unit already.  Numbers read
+ * in style (NULL: the usual). */
+static bool parse_duration(const struct numstyle *style, int exp10, const char *s, size_t n,
+			   double *out)
 {
+	/* Seconds into the unit: exact for whole seconds. */
+	double per_s = pow(10, -exp10);
 	trim(&s, &n);
 	if (!n)
 		return false;
@@ -495,8 +529,12 @@ static bool parse_duration(const struct numstyle *style, const char *s, size_t n
 		s++, n--;
 	}
 	double plain;
-	if (number_parse_style(style, s, n, &plain) || slurm_days(s, n, &plain)) {
+	if (number_parse_style(style, s, n, &plain)) {
 		*out = sign * plain;
+		return true;
+	}
+	if (slurm_days(s, n, &plain)) {
+		*out = sign * plain * per_s;
 		return true;
 	}
 	/* The marks a number of a number-unit pair may hold ("1,5 s"). */
@@ -544,7 +582,7 @@ static bool parse_duration(const struct numstyle *style, const char *s, size_t n
 		if (colon == n) {
 			double v = nparts == 2 ? part[0] * 60.0 + part[1]
 					       : part[0] * 3600.0 + part[1] * 60.0 + part[2];
-			*out = sign * (total + v + frac);
+			*out = sign * (total + v + frac) * per_s;
 			return true;
 		}
 		return false;
@@ -557,18 +595,25 @@ static bool parse_duration(const struct numstyle *style, const char *s, size_t n
 		size_t a = i;
 		while (i < n && (isdigit((unsigned char)s[i]) || s[i] == mark1 || s[i] == mark2))
 			i++;
-		double v;
-		if (i == a || !number_parse_style(style, s + a, i - a, &v))
-			return false;
+		size_t b = i;
 		while (i < n && s[i] == ' ')
 			i++;
 		size_t u = i;
 		while (i < n && !isdigit((unsigned char)s[i]) && s[i] != ' ' && s[i] != ',')
 			i++;
-		double mult;
-		if (!unit_seconds(s + u, i - u, &mult))
+		double mult, v;
+		int uexp;
+		if (b == a || !unit_seconds(s + u, i - u, &mult, &uexp))
 			return false;
-		total += v * mult;
+		if (uexp != INT_MIN) {
+			if (!number_scaled(style, s + a, b - a, uexp - exp10, &v))
+				return false;
+		} else {
+			if (!number_parse_style(style, s + a, b - a, &v))
+				return false;
+			v *= mult * per_s;
+		}
+		total += v;
 		any = true;
 		while (i < n && (s[i] == ' ' || s[i] == ','))
 			i++;
@@ -761,18 +806,27 @@ enum typed type_text(enum vtype type, const struct numstyle *style, const char *
 			out->kind = DATUM_STRING;
 		return TYPED_OK;
 	case VT_DURATION:
-	case VT_TIMESTAMP:
+	case VT_DURATION_MS:
+	case VT_DURATION_US:
+	case VT_DURATION_NS:
+	case VT_TIMESTAMP: {
 		if (out->kind == DATUM_MISSING)
 			return TYPED_OK;
-		if (type == VT_DURATION ? parse_duration(style, out->text, out->len, &out->num)
-					: parse_timestamp(out->text, out->len, &out->num)) {
+		bool dur = type != VT_TIMESTAMP;
+		int exp10 = type == VT_DURATION_MS   ? -3
+			    : type == VT_DURATION_US ? -6
+			    : type == VT_DURATION_NS ? -9
+						     : 0;
+		if (dur ? parse_duration(style, exp10, out->text, out->len, &out->num)
+			: parse_timestamp(out->text, out->len, &out->num)) {
 			out->kind = DATUM_NUMBER;
 			return TYPED_OK;
 		}
-		if (type == VT_DURATION && style && parse_duration(NULL, out->text, out->len, &usual))
+		if (dur && style && parse_duration(NULL, exp10, out->text, out->len, &usual))
 			return TYPED_NOT_STYLE;
 		/* The text typed as usual (in style), as the warning says. */
 		return TYPED_NOT_TYPE;
+	}
 	}
 	return TYPED_OK;
 }

@@ -621,6 +621,93 @@ static void sambanova_reads_the_performance_summaries(void **state)
 	NUM(r, "epochs", 10, "10", 1);
 	NUM(r, "global_steps", 130, "130", 1);
 	NUM(r, "e2e_samples_per_sec", 88.82270474202953, "88.82270474202953", 1);
+	const struct series *t = SERIES(r, "perf", 1);
+	COLUMNS(t, "inner_train_loop_time", "epochs", "global_steps", "e2e_samples_per_sec");
+	NUM_CELL(t, 0, "global_steps", 130, "130", 1);
+}
+
+/* UNet2d run as 8 data-parallel instances: one performance line each.  The
+ * fields hold the last; series perf has them all, for the mean the ALCF
+ * guide asks for. */
+static void sambanova_perf_lines_of_every_instance_are_the_perf_series(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "sambanova/unet2d-8-instances-perf-lines.log", "sambanova");
+	NUM(r, "inner_train_loop_time", 25.332663536071777, "25.332663536071777", 8);
+	NUM(r, "e2e_samples_per_sec", 808.442427336472, "808.442427336472", 8);
+	const struct series *t = SERIES(r, "perf", 8);
+	NUM_CELL(t, 0, "inner_train_loop_time", 36.314290046691895, "36.314290046691895", 1);
+	NUM_CELL(t, 0, "epochs", 10, "10", 1);
+	NUM_CELL(t, 0, "e2e_samples_per_sec", 563.9653143065, "563.9653143065", 1);
+	NUM_CELL(t, 5, "e2e_samples_per_sec", 727.1660927132315, "727.1660927132315", 6);
+	NUM_CELL(t, 7, "global_steps", 10, "10", 8);
+	SERIES(r, "train", 0);
+}
+
+/* A student's notes holding two runs' dictionaries, each after its
+ * "ntasks: N" line: the last run's values.  And a multi-node run whose job
+ * is named only by its output file, slurm-10191.out. */
+static void sambanova_notes_with_two_runs_and_a_job_named_by_its_output_file(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "sambanova/bert-ntasks-16-then-8-readme.md", "sambanova");
+	NUM(r, "ntasks", 8, "8", 8);
+	NUM(r, "e2e_train_time", 458.7278108596802, "458.7278108596802", 9);
+	NUM(r, "final_loss", 8.308782577514648, "8.308782577514648", 9);
+	MISSING(r, "job_id");
+	r = PARSE(CORPUS "sambanova/gpt15b-2nodes-32tasks-result-dict.log", "sambanova");
+	NUM(r, "ntasks", 32, "32", 1);
+	NUM(r, "job_id", 10191, "10191", 4);
+	NUM(r, "training_sequences_per_second", 192467.31088004305, "192467.31088004305", 7);
+	NUM(r, "final_loss", 4.781678199768066, "4.781678199768066", 7);
+	MISSING(r, "exit_state");
+}
+
+/* A compile-and-run script's slurm.out (SambaFlow 2021): the compiler's PEF
+ * and verdict, one test result per data-parallel worker, the next
+ * command's argparse error, the job from the batch script's path. */
+static void sambanova_reads_the_compiler_the_workers_tests_and_the_error(void **state)
+{
+	(void)state;
+	struct run *r =
+		PARSE(CORPUS "sambanova/sn-boilerplate-compile-8-workers-2021.log", "sambanova");
+	NUM(r, "job_id", 13528, "13528", 1);
+	STR(r, "pef",
+	    "/lambda_stor/homes/wilsonb/sambanova_starter/pef/sn_boilerplate//sn_boilerplate.pef",
+	    11);
+	STR(r, "compilation", "succeeded", 15);
+	NUM(r, "test_accuracy", 89.23, "89.23", 55);
+	NUM(r, "test_loss", 0.3676, "0.3676", 55);
+	const struct series *t = SERIES(r, "test", 8);
+	COLUMNS(t, "accuracy", "loss");
+	NUM_CELL(t, 0, "accuracy", 89.86, "89.86", 48);
+	NUM_CELL(t, 2, "loss", 0.3752, "0.3752", 50);
+	NUM_CELL(t, 7, "accuracy", 89.23, "89.23", 55);
+	STR(r, "error", "unrecognized arguments: -ws 8", 71);
+	SERIES(r, "train", 0);
+}
+
+/* SambaNova's Hello SambaFlow tutorial: only the runtime's session line
+ * tells whose log it is; two spaces before "Loss", a test per epoch. */
+static void sambanova_knows_the_runtime_lines_and_a_test_per_epoch(void **state)
+{
+	(void)state;
+	detect_as(CORPUS "sambanova/logreg-hello-sambaflow-2epochs-2023.log", "sambanova",
+		  __FILE__, __LINE__);
+	struct run *r =
+		PARSE(CORPUS "sambanova/logreg-hello-sambaflow-2epochs-2023.log", "sambanova");
+	NUM(r, "test_accuracy", 91.54, "91.54", 16);
+	NUM(r, "test_loss", 0.3001, "0.3001", 16);
+	NUM(r, "final_loss", 0.3061, "0.3061", 15);
+	const struct series *t = SERIES(r, "train", 12);
+	NUM_CELL(t, 11, "epoch", 2, "2", 15);
+	t = SERIES(r, "test", 2);
+	NUM_CELL(t, 0, "loss", 0.3012, "0.3012", 9);
+	MISSING(r, "pef");
+	MISSING(r, "error");
+	r = PARSE(CORPUS "sambanova/logreg-sambaflow-2023-tf-warnings.log", "sambanova");
+	NUM(r, "test_accuracy", 91.40, "91.40", 18);
+	NUM(r, "test_loss", 0.3014, "0.3014", 18);
 }
 
 /* The ALCF wrapper script's own output: what ran where, and the job it
@@ -835,6 +922,29 @@ static void groq_build_name_from_the_cache_or_the_build(void **state)
 	STR(r, "proof_point",
 	    "/home/prayaagkatta/groqflow/proof_points/natural_language_processing/bert/bert_tiny.py",
 	    37);
+}
+
+/* ResNet50's sample output indented inside a <details> block (its fences
+ * too), and a run pasted into a README without a fence: the same table. */
+static void groq_reads_indented_and_unfenced_tables(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "groqflow/resnet50-sc23-details-indented.md", "groqflow");
+	STR(r, "build_name", "resnet50", 8);
+	const struct series *t = SERIES(r, "results", 2);
+	NUM_CELL(t, 0, "accuracy", 84.54, "84.54%", 28);
+	NUM_CELL(t, 0, "end_to_end_latency_ms", 102.76, "102.76", 28);
+	MISSING_CELL(t, 0, "on_chip_latency_ms");
+	NUM_CELL(t, 1, "accuracy", 84.51, "84.51%", 29);
+	NUM_CELL(t, 1, "on_chip_ips", 2985.40, "2985.40", 29);
+	MISSING(r, "proof_point");
+	r = PARSE(CORPUS "groqflow/bert-tiny-seq256-unfenced-readme.md", "groqflow");
+	STR(r, "build_name", "bert_tiny", 17);
+	t = SERIES(r, "results", 2);
+	NUM_CELL(t, 1, "end_to_end_ips", 14107.26, "14107.26", 39);
+	STR(r, "proof_point",
+	    "/home/saideepgona/groqflow/proof_points/natural_language_processing/bert/bert_tiny.py",
+	    41);
 }
 
 /* gtest */
@@ -1078,20 +1188,21 @@ static void nsys_reads_kernel_and_memcpy_summaries(void **state)
 	(void)state;
 	struct run *r = PARSE(FIX "nsys/stats_gtest_profile.txt", "nsys");
 	const struct series *k = SERIES(r, "kernels", 7);
-	COLUMNS(k, "time_pct", "total_time_ns", "instances", "avg_ns");
+	COLUMNS(k, "time_pct", "total_ns", "calls", "avg_ns", "med_ns", "min_ns", "max_ns",
+		"stddev_ns", "name");
 	assert_true(series_column_index(k, "name") >= 0);
 	NUM_CELL(k, 0, "time_pct", 80.5, "80.5", 35);
-	NUM_CELL(k, 0, "total_time_ns", 17834242, "17,834,242", 35);
-	NUM_CELL(k, 0, "instances", 40, "40", 35);
+	NUM_CELL(k, 0, "total_ns", 17834242, "17,834,242", 35);
+	NUM_CELL(k, 0, "calls", 40, "40", 35);
 	NUM_CELL(k, 0, "avg_ns", 445856.0, "445,856.0", 35);
 	STR_CELL(k, 0, "name",
 		 "void TiledMatMul<float>(int, int, int, const float *, const float *, float *)", 35);
 	STR_CELL(k, 6, "name", "void ReluForward<float>(int, const float *, float *)", 41);
 	const struct series *m = SERIES(r, "memops", 3);
-	COLUMNS(m, "time_pct", "total_time_ns", "count", "avg_ns");
+	COLUMNS(m, "time_pct", "total_ns", "calls", "avg_ns");
 	NUM_CELL(m, 0, "time_pct", 77.3, "77.3", 49);
 	NUM_CELL(m, 0, "avg_ns", 382213.6, "382,213.6", 49);
-	STR_CELL(m, 0, "operation", "[CUDA memcpy Host-to-Device]", 49);
+	STR_CELL(m, 0, "name", "[CUDA memcpy Host-to-Device]", 49);
 	const struct series *z = SERIES(r, "memsizes", 3);
 	NUM_CELL(z, 0, "total_mb", 16.28, "16.280", 59);
 	STR(r, "report", "report1.sqlite", 63);
@@ -1105,27 +1216,30 @@ static void nsys_reads_kernel_and_memcpy_summaries(void **state)
 
 /* Nsight Systems 2019.5.2: "CUDA Kernel Statistics (nanoseconds)" and its
  * siblings, the API table first, no thousands separators; the columns are
- * this release's header cells. */
+ * named as in later releases (Total Time is total_ns, Average avg_ns). */
 static void nsys_2019_5_tables_are_read_by_their_titles(void **state)
 {
 	(void)state;
 	struct run *r = PARSE(CORPUS "nsys/nsys-2019.5-ece408-conv-m2.txt", "nsys");
 	const struct series *k = SERIES(r, "kernels", 3);
-	COLUMNS(k, "time_pct", "total_time", "instances", "average", "minimum", "maximum", "name");
+	COLUMNS(k, "time_pct", "total_ns", "calls", "avg_ns", "min_ns", "max_ns", "name");
 	STR_CELL(k, 0, "name", "conv_forward_kernel", 23);
-	NUM_CELL(k, 0, "total_time", 104424277, "104424277", 23);
-	NUM_CELL(k, 0, "instances", 6, "6", 23);
-	NUM_CELL(k, 0, "average", 17404046.2, "17404046.2", 23);
+	NUM_CELL(k, 0, "total_ns", 104424277, "104424277", 23);
+	NUM_CELL(k, 0, "calls", 6, "6", 23);
+	NUM_CELL(k, 0, "avg_ns", 17404046.2, "17404046.2", 23);
 	STR_CELL(k, 2, "name", "prefn_marker_kernel", 25);
 	const struct series *m = SERIES(r, "memops", 2);
 	STR_CELL(m, 0, "name", "[CUDA memcpy DtoH]", 32);
-	NUM_CELL(m, 0, "total_time", 972281014, "972281014", 32);
+	NUM_CELL(m, 0, "total_ns", 972281014, "972281014", 32);
+	NUM_CELL(m, 0, "calls", 6, "6", 32);
 	const struct series *z = SERIES(r, "memsizes", 2);
+	/* Sizes keep the header's names: KiB here, MB from 2022.4. */
+	COLUMNS(z, "total", "calls", "average", "minimum", "maximum", "name");
 	NUM_CELL(z, 1, "minimum", 0.004, "0.004", 41);
 	const struct series *a = SERIES(r, "api", 5);
 	STR_CELL(a, 0, "name", "cudaMemcpy", 7);
 	NUM_CELL(a, 0, "calls", 20, "20", 7);
-	SERIES(r, "nvprof_kernels", 0);
+	NUM_CELL(a, 0, "total_ns", 1053104319, "1053104319", 7);
 }
 
 /* nsys 2023 with --stats=true: each report after "[N/8] Executing
@@ -1135,19 +1249,21 @@ static void nsys_executing_reports_are_picked_by_their_report_name(void **state)
 	(void)state;
 	struct run *r = PARSE(CORPUS "nsys/nsys-2023-vectoradd-a100-stats.txt", "nsys");
 	const struct series *k = SERIES(r, "kernels", 1);
-	COLUMNS(k, "time_pct", "total_time_ns", "instances", "avg_ns", "med_ns");
+	COLUMNS(k, "time_pct", "total_ns", "calls", "avg_ns", "med_ns", "min_ns", "max_ns",
+		"stddev_ns", "name");
 	STR_CELL(k, 0, "name", "vectorAdd(const float *, const float *, float *, int)", 62);
 	NUM_CELL(k, 0, "time_pct", 100.0, "100.0", 62);
-	NUM_CELL(k, 0, "total_time_ns", 1831281, "1,831,281", 62);
-	NUM_CELL(k, 0, "instances", 1010, "1,010", 62);
+	NUM_CELL(k, 0, "total_ns", 1831281, "1,831,281", 62);
+	NUM_CELL(k, 0, "calls", 1010, "1,010", 62);
 	NUM_CELL(k, 0, "avg_ns", 1813.1, "1,813.1", 62);
 	const struct series *m = SERIES(r, "memops", 2);
-	STR_CELL(m, 0, "operation", "[CUDA memcpy HtoD]", 68);
-	NUM_CELL(m, 0, "total_time_ns", 2432, "2,432", 68);
+	STR_CELL(m, 0, "name", "[CUDA memcpy HtoD]", 68);
+	NUM_CELL(m, 0, "total_ns", 2432, "2,432", 68);
 	SERIES(r, "memsizes", 2);
 	const struct series *a = SERIES(r, "api", 6);
 	STR_CELL(a, 0, "name", "cudaMalloc", 51);
-	NUM_CELL(a, 0, "total_time_ns", 106912410, "106,912,410", 51);
+	NUM_CELL(a, 0, "total_ns", 106912410, "106,912,410", 51);
+	NUM_CELL(a, 0, "calls", 3, "3", 51);
 	const struct series *o = SERIES(r, "osrt", 27);
 	STR_CELL(o, 0, "name", "sem_wait", 19);
 	STR_CELL(o, 26, "name", "listen", 45);
@@ -1160,15 +1276,16 @@ static void nsys_running_reports_are_picked_by_their_script(void **state)
 	(void)state;
 	struct run *r = PARSE(FIX "nsys/stats_running_2021.txt", "nsys");
 	const struct series *a = SERIES(r, "api", 5);
-	COLUMNS(a, "time_pct", "total_time_ns", "num_calls", "average", "minimum", "maximum",
-		"stddev", "name");
+	COLUMNS(a, "time_pct", "total_ns", "calls", "avg_ns", "min_ns", "max_ns", "stddev_ns",
+		"name");
+	NUM_CELL(a, 0, "stddev_ns", 77762401.3, "77,762,401.3", 7);
 	STR_CELL(a, 0, "name", "cudaMemcpy", 7);
-	NUM_CELL(a, 0, "total_time_ns", 412380115, "412,380,115", 7);
+	NUM_CELL(a, 0, "total_ns", 412380115, "412,380,115", 7);
 	const struct series *k = SERIES(r, "kernels", 1);
 	STR_CELL(k, 0, "name", "boxBlur(unsigned char const*, unsigned char*, int, int)", 17);
-	NUM_CELL(k, 0, "average", 16236544.0, "16,236,544.0", 17);
+	NUM_CELL(k, 0, "avg_ns", 16236544.0, "16,236,544.0", 17);
 	const struct series *m = SERIES(r, "memops", 2);
-	STR_CELL(m, 1, "operation", "[CUDA memcpy DtoH]", 24);
+	STR_CELL(m, 1, "name", "[CUDA memcpy DtoH]", 24);
 	const struct series *z = SERIES(r, "memsizes", 2);
 	NUM_CELL(z, 0, "total", 585937.5, "585,937.500", 30);
 	const struct series *o = SERIES(r, "osrt", 3);
@@ -1176,34 +1293,37 @@ static void nsys_running_reports_are_picked_by_their_script(void **state)
 }
 
 /* nvprof: the GPU activities split into kernels and [CUDA memset] /
- * [CUDA memcpy] rows, the API calls apart; times as nvprof scales them,
- * read as seconds. */
+ * [CUDA memcpy] rows, the API calls apart, in the series Nsight Systems'
+ * tables fill, with their columns; times as nvprof scales them, read
+ * into nanoseconds exactly (814.13us is 814130, not 814130.0000000001). */
 static void nvprof_summary_splits_kernels_memops_and_api_calls(void **state)
 {
 	(void)state;
 	struct run *r = PARSE(CORPUS "nsys/nvprof-kmeans-memset.txt", "nsys");
-	const struct series *k = SERIES(r, "nvprof_kernels", 2);
-	COLUMNS(k, "time_pct", "total_s", "calls", "avg_s", "min_s", "max_s", "name");
+	const struct series *k = SERIES(r, "kernels", 2);
+	COLUMNS(k, "time_pct", "total_ns", "calls", "avg_ns", "min_ns", "max_ns", "name");
 	STR_CELL(k, 0, "name",
 		 "assignClusters(float const *, int*, float*, int*, float*, float*, int, int)", 7);
 	NUM_CELL(k, 0, "time_pct", 97.14, "97.14", 7);
-	NUM_CELL(k, 0, "total_s", 13.6773, "13.6773s", 7);
+	NUM_CELL(k, 0, "total_ns", 13677300000, "13.6773s", 7);
 	NUM_CELL(k, 0, "calls", 16800, "16800", 7);
-	NUM_CELL(k, 0, "avg_s", 814.13e-6, "814.13us", 7);
-	NUM_CELL(k, 0, "max_s", 2.2629e-3, "2.2629ms", 7);
+	NUM_CELL(k, 0, "avg_ns", 814130, "814.13us", 7);
+	NUM_CELL(k, 0, "max_ns", 2262900, "2.2629ms", 7);
 	STR_CELL(k, 1, "name", "updateCentroids(float*, int*, float*, float*, int)", 8);
-	const struct series *m = SERIES(r, "nvprof_memops", 3);
+	const struct series *m = SERIES(r, "memops", 3);
 	STR_CELL(m, 0, "name", "[CUDA memset]", 9);
-	NUM_CELL(m, 0, "total_s", 34.283e-3, "34.283ms", 9);
-	NUM_CELL(m, 0, "avg_s", 680e-9, "680ns", 9);
+	NUM_CELL(m, 0, "total_ns", 34283000, "34.283ms", 9);
+	NUM_CELL(m, 0, "avg_ns", 680, "680ns", 9);
 	STR_CELL(m, 2, "name", "[CUDA memcpy DtoH]", 11);
-	const struct series *a = SERIES(r, "nvprof_api", 18);
+	const struct series *a = SERIES(r, "api", 18);
 	STR_CELL(a, 0, "name", "cudaDeviceSynchronize", 12);
-	NUM_CELL(a, 0, "total_s", 16.4775, "16.4775s", 12);
+	NUM_CELL(a, 0, "total_ns", 16477500000, "16.4775s", 12);
 	STR_CELL(a, 17, "name", "cuDeviceGetUuid", 29);
-	NUM_CELL(a, 17, "min_s", 100e-9, "100ns", 29);
-	/* No Nsight Systems table in the file: no such series. */
-	assert_null(run_series(r, "kernels"));
+	NUM_CELL(a, 17, "min_ns", 100, "100ns", 29);
+	/* No Nsight Systems table in the file: the tables only of Nsight are
+	 * absent, as a table not found is. */
+	assert_null(run_series(r, "osrt"));
+	assert_null(run_series(r, "nvprof_kernels"));
 }
 
 /* "======== Profiling result:" without a pid, the memcpy rows first. */
@@ -1211,14 +1331,14 @@ static void nvprof_memcpy_rows_before_the_kernel(void **state)
 {
 	(void)state;
 	struct run *r = PARSE(CORPUS "nsys/nvprof-vector-add-memcpy-first.txt", "nsys");
-	const struct series *m = SERIES(r, "nvprof_memops", 2);
+	const struct series *m = SERIES(r, "memops", 2);
 	STR_CELL(m, 0, "name", "[CUDA memcpy HtoD]", 3);
-	NUM_CELL(m, 0, "total_s", 8.0251e-3, "8.0251ms", 3);
-	const struct series *k = SERIES(r, "nvprof_kernels", 1);
+	NUM_CELL(m, 0, "total_ns", 8025100, "8.0251ms", 3);
+	const struct series *k = SERIES(r, "kernels", 1);
 	STR_CELL(k, 0, "name", "vector_add_kernel(float const *, float const *, float*, int)", 5);
 	NUM_CELL(k, 0, "time_pct", 8.10, "8.10", 5);
-	NUM_CELL(k, 0, "avg_s", 34.975e-6, "34.975us", 5);
-	const struct series *a = SERIES(r, "nvprof_api", 18);
+	NUM_CELL(k, 0, "avg_ns", 34975, "34.975us", 5);
+	const struct series *a = SERIES(r, "api", 18);
 	STR_CELL(a, 0, "name", "cudaMallocHost", 6);
 }
 
@@ -1228,11 +1348,12 @@ static void nvprof_unified_memory_table_is_left_out(void **state)
 {
 	(void)state;
 	struct run *r = PARSE(CORPUS "nsys/nvprof-nbody-v100-cuda9.txt", "nsys");
-	const struct series *k = SERIES(r, "nvprof_kernels", 2);
-	NUM_CELL(k, 0, "total_s", 4.6211e-3, "4.6211ms", 7);
-	NUM_CELL(k, 1, "total_s", 16.8e-6, "16.800us", 8);
-	SERIES(r, "nvprof_memops", 0);
-	const struct series *a = SERIES(r, "nvprof_api", 14);
+	const struct series *k = SERIES(r, "kernels", 2);
+	NUM_CELL(k, 0, "total_ns", 4621100, "4.6211ms", 7);
+	NUM_CELL(k, 1, "total_ns", 16800, "16.800us", 8);
+	/* No memory operation: memops is there, empty, as a declared series. */
+	SERIES(r, "memops", 0);
+	const struct series *a = SERIES(r, "api", 14);
 	STR_CELL(a, 0, "name", "cudaMallocManaged", 9);
 	STR_CELL(a, 13, "name", "cuDeviceGet", 22);
 }
@@ -1498,6 +1619,14 @@ int main(void)
 		cmocka_unit_test_teardown(sambanova_step_lines_become_the_train_series, free_current),
 		cmocka_unit_test_teardown(sambanova_reads_the_model_zoo_summaries, free_current),
 		cmocka_unit_test_teardown(sambanova_reads_the_performance_summaries, free_current),
+		cmocka_unit_test_teardown(sambanova_perf_lines_of_every_instance_are_the_perf_series,
+			free_current),
+		cmocka_unit_test_teardown(
+			sambanova_notes_with_two_runs_and_a_job_named_by_its_output_file, free_current),
+		cmocka_unit_test_teardown(
+			sambanova_reads_the_compiler_the_workers_tests_and_the_error, free_current),
+		cmocka_unit_test_teardown(sambanova_knows_the_runtime_lines_and_a_test_per_epoch,
+					  free_current),
 		cmocka_unit_test_teardown(sambanova_reads_the_sbatch_wrapper, free_current),
 		cmocka_unit_test_teardown(poptorch_reads_accuracy_and_tqdm_bars, free_current),
 		cmocka_unit_test_teardown(poptorch_epochs_is_what_the_bar_counted, free_current),
@@ -1513,6 +1642,7 @@ int main(void)
 		cmocka_unit_test_teardown(groq_table_ends_at_its_border, free_current),
 		cmocka_unit_test_teardown(groq_score_column_is_named_by_the_proof_point, free_current),
 		cmocka_unit_test_teardown(groq_build_name_from_the_cache_or_the_build, free_current),
+		cmocka_unit_test_teardown(groq_reads_indented_and_unfenced_tables, free_current),
 		cmocka_unit_test_teardown(gtest_single_precision_passes_7, free_current),
 		cmocka_unit_test_teardown(gtest_double_precision_passes_7, free_current),
 		cmocka_unit_test_teardown(gtest_failing_run_lists_failures, free_current),

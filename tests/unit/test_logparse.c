@@ -743,17 +743,298 @@ static void table_types_name_a_missing_column_once(void **state)
 			  "      |                           ^~~~\n");
 }
 
-static void table_and_series_of_one_name_is_an_error(void **state)
+/* duration_ns, _us and _ms read a duration into that unit, exactly as
+ * a reader scales it: 814.13us is 814130 ns, not 814130.0000000001. */
+static void durations_read_into_a_unit_exactly(void **state)
+{
+	(void)state;
+	static const char def[] = "name: d\n"
+				  "fields:\n"
+				  "  avg: { pattern: '^avg = (.*)', type: duration_ns }\n"
+				  "  total: { pattern: '^total = (.*)', type: duration_ns }\n"
+				  "  small: { pattern: '^small = (.*)', type: duration_ns }\n"
+				  "  mmss: { pattern: '^mmss = (.*)', type: duration_ns }\n"
+				  "  plain: { pattern: '^plain = (.*)', type: duration_ns }\n"
+				  "  ms: { pattern: '^ms = (.*)', type: duration_ms }\n"
+				  "  us: { pattern: '^us = (.*)', type: duration_us }\n"
+				  "  hours: { pattern: '^hours = (.*)', type: duration_ms }\n"
+				  "  bad: { pattern: '^bad = (.*)', type: duration_us }\n";
+	static const char log[] = "avg = 814.13us\n"
+				  "total = 13.6773s\n"
+				  "small = 680ns\n"
+				  "mmss = 01:49\n"
+				  "plain = 42\n"
+				  "ms = 1.5 s\n"
+				  "us = 2.2629ms\n"
+				  "hours = 1h 2m 3.5s\n"
+				  "bad = soon\n";
+	struct capture c;
+	struct parser_set *set;
+	char *dir, *path;
+	struct run *r = run_text(&c, &set, def, log, &dir, &path);
+	assert_non_null(r);
+	static const struct {
+		const char *name;
+		double num;
+	} want[] = {{"avg", 814130},     {"total", 13677300000}, {"small", 680},
+		    {"mmss", 109e9},     {"plain", 42},          {"ms", 1500},
+		    {"us", 2262.9},      {"hours", 3723500}};
+	for (size_t i = 0; i < ARRAY_LEN(want); i++) {
+		const struct datum *d = run_field(r, want[i].name);
+		assert_non_null(d);
+		assert_int_equal(d->kind, DATUM_NUMBER);
+		/* exactly: the double a reader's number is */
+		if (d->num != want[i].num)
+			fail_msg("%s: %.17g, wanted %.17g", want[i].name, d->num, want[i].num);
+	}
+	assert_text(run_field(r, "avg"), "814.13us");
+	char *msg = xasprintf("%s:9: warning: field 'bad' is a duration_us, but 'soon' is not one; "
+			      "kept as text\n"
+			      "    9 | bad = soon\n",
+			      path);
+	assert_string_equal(cap_text(&c), msg);
+	free(msg);
+	done_text(&c, set, r, dir, path);
+}
+
+/* Two releases of one report: their header cells differ, the columns
+ * get the names columns: gives them (a cell as printed or in
+ * snake_case); cells it does not name keep theirs. */
+static const char releases_def[] =
+	"name: d\n"
+	"tables:\n"
+	"  kernels:\n"
+	"    header: '^Kernels'\n"
+	"    columns:\n"
+	"      total_ns: [Total Time (ns), total_time]\n"
+	"      calls: [instances, Num Calls]\n"
+	"      avg_ns: Average\n"
+	"    types: { total_ns: number }\n";
+
+static void table_columns_name_cells_alike_across_releases(void **state)
+{
+	(void)state;
+	static const char old_log[] = "Kernels\n"
+				      "Total Time  Instances  Average  Name\n"
+				      "----------  ---------  -------  ----\n"
+				      "      1200          3    400.0  k1\n";
+	static const char new_log[] = "Kernels\n"
+				      "Total Time (ns)  Num Calls  Avg (ns)  Name\n"
+				      "---------------  ---------  --------  ----\n"
+				      "          1,500          5     300.0  k2\n";
+	struct capture c;
+	struct parser_set *set;
+	char *dir, *path;
+	struct run *r = run_text(&c, &set, releases_def, old_log, &dir, &path);
+	assert_non_null(r);
+	const struct series *t = run_series(r, "kernels");
+	assert_int_equal(series_column_count(t), 4);
+	assert_string_equal(series_column(t, 0), "total_ns");
+	assert_string_equal(series_column(t, 1), "calls");
+	assert_string_equal(series_column(t, 2), "avg_ns");
+	assert_string_equal(series_column(t, 3), "name");
+	assert_true(cell_num(t, 0, "total_ns") == 1200);
+	assert_true(cell_num(t, 0, "avg_ns") == 400);
+	assert_string_equal(cap_text(&c), "");
+	done_text(&c, set, r, dir, path);
+
+	r = run_text(&c, &set, releases_def, new_log, &dir, &path);
+	assert_non_null(r);
+	t = run_series(r, "kernels");
+	assert_string_equal(series_column(t, 0), "total_ns");
+	assert_string_equal(series_column(t, 1), "calls");
+	/* Avg (ns) is avg_ns already: its own name needs no alias. */
+	assert_string_equal(series_column(t, 2), "avg_ns");
+	assert_true(cell_num(t, 0, "total_ns") == 1500);
+	assert_true(cell_num(t, 0, "calls") == 5);
+	assert_cell(t, 0, "name", "k2");
+	/* The header's own name is gone: one name a column. */
+	assert_true(series_column_index(t, "total_time_ns") < 0);
+	assert_string_equal(cap_text(&c), "");
+	done_text(&c, set, r, dir, path);
+}
+
+static void table_columns_are_checked_at_their_place(void **state)
+{
+	(void)state;
+	expect_def_errors("tables:\n"
+			  "  k: { header: '^K', column: { total_ns: total_time } }\n",
+			  "p.yaml:2:22: error: unknown key 'column' in table 'k' (did you mean "
+			  "'columns'?)\n"
+			  "    2 |   k: { header: '^K', column: { total_ns: total_time } }\n"
+			  "      |                      ^~~~~~\n");
+	expect_def_errors("tables:\n"
+			  "  k: { header: '^K', columns: { Avg NS: average } }\n",
+			  "p.yaml:2:33: error: 'Avg NS' in the columns of table 'k' is not a column "
+			  "name; write 'avg_ns'\n"
+			  "    2 |   k: { header: '^K', columns: { Avg NS: average } }\n"
+			  "      |                                 ^~~~~~\n");
+	expect_def_errors("tables:\n"
+			  "  k: { header: '^K', columns: { calls: count, total: [Count] } }\n",
+			  "p.yaml:2:55: error: header cell 'count' names two columns of table 'k': "
+			  "'calls' and 'total'\n"
+			  "    2 |   k: { header: '^K', columns: { calls: count, total: [Count] } }\n"
+			  "      |                                                       ^~~~~\n");
+	expect_def_errors("tables:\n"
+			  "  k: { header: '^K', columns: { calls: count, count: num } }\n",
+			  "p.yaml:2:40: error: header cell 'count' names two columns of table 'k': "
+			  "'count' and 'calls'\n"
+			  "    2 |   k: { header: '^K', columns: { calls: count, count: num } }\n"
+			  "      |                                        ^~~~~\n");
+	expect_def_errors("tables:\n"
+			  "  k: { header: '^K', columns: { calls: [] } }\n",
+			  "p.yaml:2:40: error: column 'calls' of table 'k' lists no header cell: "
+			  "write the cells that give it its name\n"
+			  "    2 |   k: { header: '^K', columns: { calls: [] } }\n"
+			  "      |                                        ^~\n");
+	expect_def_errors("tables:\n"
+			  "  k: { header: '^K', columns: { calls: { a: b } } }\n",
+			  "p.yaml:2:40: error: column 'calls' of table 'k' is named from a header "
+			  "cell or a list of them, not a map\n"
+			  "    2 |   k: { header: '^K', columns: { calls: { a: b } } }\n"
+			  "      |                                        ^~~~~~~~\n");
+	expect_def_errors("tables:\n"
+			  "  k: { header: '^K', columns: [calls] }\n",
+			  "p.yaml:2:31: error: the columns of a table must be a map of names, not "
+			  "a list\n"
+			  "    2 |   k: { header: '^K', columns: [calls] }\n"
+			  "      |                               ^~~~~~~\n");
+	expect_def_errors("tables:\n"
+			  "  k: { header: '^K', columns: { calls: count }, types: { count: number } }\n",
+			  "p.yaml:2:58: error: table 'k' calls the header cell 'count' 'calls' (its "
+			  "columns); types names it so\n"
+			  "    2 |   k: { header: '^K', columns: { calls: count }, types: { count: "
+			  "number } }\n"
+			  "      |                                                          ^~~~~\n");
+}
+
+/* A table and a series of one name fill one series from whichever a
+ * file holds (Nsight Systems' tables, nvprof's lines); they must give
+ * the same names. */
+static void table_and_series_of_one_name_must_agree(void **state)
 {
 	(void)state;
 	expect_def_errors("series:\n"
 			  "  results: 'a=(?<a>\\d)'\n"
 			  "tables:\n"
 			  "  results: '\\| Source'\n",
-			  "p.yaml:4:3: error: table 'results' has the name of a series; name it "
-			  "differently\n"
+			  "p.yaml:4:3: error: table 'results' has the name of a series: to fill one "
+			  "series from whichever a file holds, give the table columns: naming the "
+			  "series' columns (a); else name it differently\n"
 			  "    4 |   results: '\\| Source'\n"
 			  "      |   ^~~~~~~\n");
+	expect_def_errors("series:\n"
+			  "  kernels: 'k (?<total_s>\\d+) (?<name>\\w+)'\n"
+			  "tables:\n"
+			  "  kernels: { header: '^K', columns: { total_ns: total, name: Name } }\n",
+			  "p.yaml:2:3: error: series 'kernels' has the name of a table, whose "
+			  "columns: do not name its column 'total_s' (did you mean 'total_ns'?)\n"
+			  "    2 |   kernels: 'k (?<total_s>\\d+) (?<name>\\w+)'\n"
+			  "      |   ^~~~~~~\n");
+}
+
+static const char shared_def[] =
+	"name: d\n"
+	"tables:\n"
+	"  kernels:\n"
+	"    header: '^Kernels'\n"
+	"    columns: { total_ns: [Total Time], name: Name }\n"
+	"series:\n"
+	"  kernels:\n"
+	"    pattern: '^kernel (?<name>\\w+) took (?<total_ns>\\S+)'\n"
+	"    types: { total_ns: duration_ns }\n";
+
+static void table_or_series_fills_one_name(void **state)
+{
+	(void)state;
+	static const char table_log[] = "Kernels\n"
+					"Total Time  Calls  Name\n"
+					"----------  -----  ----\n"
+					"      1200      3  k1\n";
+	static const char series_log[] = "kernel k2 took 1.5us\n"
+					 "kernel k3 took 20ns\n";
+	static const char both_log[] = "kernel k2 took 1.5us\n"
+				       "Kernels\n"
+				       "Total Time  Calls  Name\n"
+				       "----------  -----  ----\n"
+				       "      1200      3  k1\n";
+	static const char neither_log[] = "nothing here\n";
+	struct capture c;
+	struct parser_set *set;
+	char *dir, *path;
+	struct run *r = run_text(&c, &set, shared_def, table_log, &dir, &path);
+	assert_non_null(r);
+	const struct series *t = run_series(r, "kernels");
+	assert_int_equal(series_row_count(t), 1);
+	assert_int_equal(series_column_count(t), 3);
+	assert_string_equal(series_column(t, 1), "calls");
+	assert_true(cell_num(t, 0, "total_ns") == 1200);
+	assert_cell(t, 0, "name", "k1");
+	assert_string_equal(cap_text(&c), "");
+	done_text(&c, set, r, dir, path);
+
+	r = run_text(&c, &set, shared_def, series_log, &dir, &path);
+	assert_non_null(r);
+	t = run_series(r, "kernels");
+	assert_int_equal(series_row_count(t), 2);
+	assert_true(cell_num(t, 0, "total_ns") == 1500);
+	assert_cell(t, 1, "name", "k3");
+	assert_int_equal(run_series_count(r), 1);
+	assert_string_equal(cap_text(&c), "");
+	done_text(&c, set, r, dir, path);
+
+	/* Both: the first keeps the name, the other is left out, said. */
+	r = run_text(&c, &set, shared_def, both_log, &dir, &path);
+	assert_non_null(r);
+	t = run_series(r, "kernels");
+	assert_int_equal(series_row_count(t), 1);
+	assert_cell(t, 0, "name", "k2");
+	/* at the header row, below the title the pattern matched */
+	char *want = xasprintf("%s:3: warning: table 'kernels' is here, but series 'kernels' "
+			       "filled 'kernels' already (line 1): a file holds one or the other, "
+			       "so the table is left out\n"
+			       "    3 | Total Time  Calls  Name\n",
+			       path);
+	assert_string_equal(cap_text(&c), want);
+	free(want);
+	done_text(&c, set, r, dir, path);
+
+	/* Neither: the series is there, empty, with the series' columns. */
+	r = run_text(&c, &set, shared_def, neither_log, &dir, &path);
+	assert_non_null(r);
+	t = run_series(r, "kernels");
+	assert_non_null(t);
+	assert_int_equal(series_row_count(t), 0);
+	assert_int_equal(series_column_count(t), 2);
+	done_text(&c, set, r, dir, path);
+}
+
+static void a_series_after_its_table_is_left_out(void **state)
+{
+	(void)state;
+	static const char log[] = "Kernels\n"
+				  "Total Time  Calls  Name\n"
+				  "----------  -----  ----\n"
+				  "      1200      3  k1\n"
+				  "\n"
+				  "kernel k2 took 1.5us\n"
+				  "kernel k3 took 20ns\n";
+	struct capture c;
+	struct parser_set *set;
+	char *dir, *path;
+	struct run *r = run_text(&c, &set, shared_def, log, &dir, &path);
+	assert_non_null(r);
+	const struct series *t = run_series(r, "kernels");
+	assert_int_equal(series_row_count(t), 1);
+	assert_cell(t, 0, "name", "k1");
+	char *want = xasprintf("%s:6: warning: series 'kernels' matches this line, but table "
+			       "'kernels' (line 1) filled 'kernels' already: a file holds one or "
+			       "the other, so these rows are left out\n"
+			       "    6 | kernel k2 took 1.5us\n",
+			       path);
+	assert_string_equal(cap_text(&c), want);
+	free(want);
+	done_text(&c, set, r, dir, path);
 }
 
 static const char gtest_def[] =
@@ -1941,7 +2222,12 @@ int main(void)
 		cmocka_unit_test(durations_read_as_seconds),
 		cmocka_unit_test(a_value_not_of_its_type_is_a_warning),
 		cmocka_unit_test(a_column_not_of_its_type_is_warned_once),
-		cmocka_unit_test(table_and_series_of_one_name_is_an_error),
+		cmocka_unit_test(table_and_series_of_one_name_must_agree),
+		cmocka_unit_test(durations_read_into_a_unit_exactly),
+		cmocka_unit_test(table_columns_name_cells_alike_across_releases),
+		cmocka_unit_test(table_columns_are_checked_at_their_place),
+		cmocka_unit_test(table_or_series_fills_one_name),
+		cmocka_unit_test(a_series_after_its_table_is_left_out),
 		cmocka_unit_test(rank_prefixes_are_stripped_and_copies_skipped),
 		cmocka_unit_test(srun_labels_are_stripped),
 		cmocka_unit_test(invalid_utf8_is_just_bytes),
