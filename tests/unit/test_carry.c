@@ -402,6 +402,35 @@ static void carried_values_are_read_in_the_number_style(void **state)
 	drop_tmpdir(dir);
 }
 
+/* A series and a table of one name (a file holds one or the other)
+ * both get a carry's columns; only their own columns must match. */
+static void a_series_shared_with_a_table_gets_carried_columns(void **state)
+{
+	(void)state;
+	char *dir = make_tmpdir();
+	char *path = path_join(dir, "t.log");
+	write_file(path, "Device \"A100\"\n"
+			 "kernel gemm 12.5\n");
+	static const char def[] = "name: t\n"
+				  "carry: ['^Device \"(?<device>[^\"]+)\"']\n"
+				  "series:\n"
+				  "  kernels: '^kernel (?<name>\\S+) (?<avg>\\S+)'\n"
+				  "tables:\n"
+				  "  kernels: { header: '^\\| Name', columns: { name: Name, avg: Avg } }\n";
+	struct capture c;
+	struct parser_set *set;
+	struct run *r = run_def(&c, &set, def, path);
+	assert_non_null(r);
+	assert_string_equal(cap_text(&c), "");
+	const struct series *k = run_series(r, "kernels");
+	assert_int_equal(series_row_count(k), 1);
+	assert_cell(k, 0, "name", "gemm");
+	assert_cell(k, 0, "device", "A100");
+	done(&c, set, r);
+	free(path);
+	drop_tmpdir(dir);
+}
+
 static void carry_is_checked_when_loaded(void **state)
 {
 	(void)state;
@@ -497,6 +526,7 @@ int main(void)
 		cmocka_unit_test(carried_values_cross_chunks_of_a_big_log),
 		cmocka_unit_test(more_rows_and_named_tables_take_carried_values),
 		cmocka_unit_test(carried_values_are_read_in_the_number_style),
+		cmocka_unit_test(a_series_shared_with_a_table_gets_carried_columns),
 		cmocka_unit_test(carry_is_checked_when_loaded),
 		cmocka_unit_test(fill_down_names_a_missing_column_once),
 	};
