@@ -24,7 +24,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "base/diag.h"
 #include "data/run.h"
+#include "data/value.h"
 
 /* Types the text of a value as the SPEC says: a number when it reads as
  * one ("98.07%" -> 98.07, "1,024" -> 1024, "4e-05"), missing for "--",
@@ -66,6 +68,13 @@ bool number_parse_style(const struct numstyle *style, const char *s, size_t n, d
 /* "decimal ',', thousands '.'": the style for messages, in a static
  * buffer. */
 const char *numstyle_describe(const struct numstyle *style);
+
+/* Reads `number_style: {decimal: ',', thousands: '.'}` (a parser's, or
+ * a run's in a report's front matter) into *out.  Each bad key or value
+ * is an error to d at its place; where ("in number_style") follows an
+ * unknown key's name.  Returns false after an error. */
+bool numstyle_read(const struct value *v, const char *where, struct numstyle *out,
+		   struct diag *d);
 
 /* The type a parser's field or column asks for; VT_AUTO: none. */
 enum vtype {

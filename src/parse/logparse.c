@@ -36,9 +36,10 @@ static void set_typed_field(struct scan *sc, const struct pfield *f, const char 
 		break;
 	case TYPED_NOT_STYLE:
 		log_diag(sc, false, line,
-			 "field '%s': '%.*s' is not a number in the parser's number_style (%s); "
+			 "field '%s': '%.*s' is not a number in the %s number_style (%s); "
 			 "kept as text",
-			 name, (int)dt.len, dt.text, numstyle_describe(&sc->p->style));
+			 name, (int)dt.len, dt.text, style_owner(sc->p),
+			 numstyle_describe(&sc->p->style));
 		break;
 	}
 	run_set_field(sc->r, name, &dt);
@@ -62,8 +63,8 @@ static bool finish_fields(struct scan *sc)
 			else if (st->warned[j] == TYPED_NOT_STYLE)
 				log_diag(sc, false, st->warn_line[j],
 					 "column '%s' of series '%s': '%s' is not a number in the "
-					 "parser's number_style (%s); kept as text",
-					 ps->cols[j], ps->name, st->warn_text[j],
+					 "%s number_style (%s); kept as text",
+					 ps->cols[j], ps->name, st->warn_text[j], style_owner(sc->p),
 					 numstyle_describe(&sc->p->style));
 	}
 	bool complete = true;

@@ -55,6 +55,11 @@ struct pseries {
 	struct pattern more_until; /* a line that ends them (code NULL: none) */
 	size_t more_max;          /* at most this many lines */
 	bool optional;            /* may have no rows: no warning then */
+	bool slow; /* more or carried columns: rows built off the common path */
+	/* Carried columns (the parser's `carry`) come after the pattern's
+	 * own: column nown + k is carried column carried[k] of the parser. */
+	size_t nown;
+	size_t *carried;
 	long table; /* the table of its name (a file holds one of them), or -1 */
 };
 
@@ -79,6 +84,12 @@ struct ptable {
 	char **alias_to; /* borrowed from names[] */
 	size_t nalias;
 	bool optional; /* may be absent: no warning then */
+	/* fill_down: columns whose blank cells take the value above them,
+	 * by name (the columns are known once the header is read). */
+	char **fill;
+	size_t nfill;
+	size_t *carried; /* the parser's carried columns its rows get */
+	size_t ncarried;
 	long series;   /* the series of its name, or -1 */
 };
 
@@ -92,6 +103,16 @@ struct psplit {
 	char **fields;      /* the other named groups, in group order */
 	int *groups;
 	size_t nfields;
+};
+
+/* A line whose named groups are carried into the rows after it
+ * (`carry`): its columns are the parser's carry_cols[first, first +
+ * ncols), and a line `reset` matches clears them. */
+struct pcarry {
+	struct pattern pat;
+	struct pattern reset; /* code NULL: none */
+	size_t first, ncols;
+	int *groups; /* per column, its group in pat */
 };
 
 struct pderive {
@@ -114,6 +135,7 @@ struct parser {
 	enum pformat format;
 	bool styled; /* number_style given: numbers are read in `style` */
 	struct numstyle style;
+	bool run_style; /* style is a run's own (runs.c), not the definition's */
 	struct pattern *detect;
 	size_t ndetect;
 	char **exts;
@@ -124,6 +146,10 @@ struct parser {
 	size_t nseries;
 	struct ptable *tables;
 	size_t ntables;
+	struct pcarry *carries;
+	size_t ncarries;
+	char **carry_cols; /* every carried column, NULL-ended */
+	size_t ncarry_cols;
 	struct pderive *derives;
 	size_t nderives;
 	bool shared; /* a table and a series share a name */
@@ -147,6 +173,12 @@ struct parser_set {
 static inline const struct numstyle *parser_style(const struct parser *p)
 {
 	return p->styled ? &p->style : NULL;
+}
+
+/* Whose number_style a message names: "parser's" or "run's". */
+static inline const char *style_owner(const struct parser *p)
+{
+	return p->run_style ? "run's" : "parser's";
 }
 
 /* The number of capture groups of pat. */

@@ -659,6 +659,8 @@ static void load_series(struct def *df, const char *name, struct loc key_loc,
 	}
 	if (more)
 		load_more(df, s, what, more);
+	s->nown = s->ncols;
+	s->slow = s->more_col >= 0;
 out:
 	free(what);
 }
@@ -778,14 +780,15 @@ static void load_table(struct def *df, const char *name, struct loc key_loc, con
 	t->loc = key_loc;
 	t->series = -1;
 	char *what = xasprintf("table '%s'", name);
-	const struct value *pat = NULL, *types = NULL, *cols = NULL;
+	const struct value *pat = NULL, *types = NULL, *cols = NULL, *fill = NULL;
 	if (v->kind == VALUE_MAP) {
-		static const char *const keys[] = {"header", "types", "optional", "columns", NULL};
-		const struct value *got[4];
+		static const char *const keys[] = {"header",  "types",     "optional",
+						   "columns", "fill_down", NULL};
+		const struct value *got[5];
 		char *where = xasprintf("in %s", what);
 		map_keys(df, v, keys, got, where);
 		free(where);
-		pat = got[0], types = got[1], cols = got[3];
+		pat = got[0], types = got[1], cols = got[3], fill = got[4];
 		read_optional(df, got[2], what, &t->optional);
 		if (!pat) {
 			diag_error(df->d, v->loc, "%s has no header pattern", what);
@@ -817,6 +820,189 @@ static void load_table(struct def *df, const char *name, struct loc key_loc, con
 			t->types[t->ntypes++] = want_type(df, types->items[i]);
 		}
 	}
+	/* fill_down: [column, ...] (or one name); checked against the
+	 * header when the table is read, as types are. */
+	if (fill) {
+		const struct value *const *items = (const struct value *const *)&fill;
+		size_t n = 1;
+		if (fill->kind == VALUE_LIST) {
+			items = (const struct value *const *)fill->items;
+			n = fill->count;
+		}
+		t->fill = xcalloc(n + 1, sizeof *t->fill);
+		for (size_t i = 0; i < n; i++) {
+			if (items[i]->kind != VALUE_STRING || items[i]->len == 0) {
+				diag_error(df->d, items[i]->loc,
+					   "fill_down of %s is a list of its columns, such as "
+					   "[suite], not %s",
+					   what, value_kind_name(items[i]->kind));
+				df->ok = false;
+				continue;
+			}
+			t->fill[t->nfill++] = xstrndup(items[i]->text, items[i]->len);
+		}
+	}
+	free(what);
+}
+
+/* The series and tables a carry gives its columns to: all of them, or
+ * those its `to` names. */
+static bool *carry_targets(struct def *df, const struct value *to, const char *what)
+{
+	struct parser *p = df->p;
+	size_t n = p->nseries + p->ntables;
+	bool *on = xcalloc(n + 1, sizeof *on);
+	if (!to) {
+		for (size_t i = 0; i < n; i++)
+			on[i] = true;
+		return on;
+	}
+	const char **names = xcalloc(n + 1, sizeof *names);
+	for (size_t i = 0; i < p->nseries; i++)
+		names[i] = p->series[i].name;
+	for (size_t i = 0; i < p->ntables; i++)
+		names[p->nseries + i] = p->tables[i].name;
+	const struct value *const *items = (const struct value *const *)&to;
+	size_t k = 1;
+	if (to->kind == VALUE_LIST) {
+		items = (const struct value *const *)to->items;
+		k = to->count;
+	}
+	for (size_t i = 0; i < k; i++) {
+		const struct value *it = items[i];
+		if (it->kind != VALUE_STRING) {
+			diag_error(df->d, it->loc,
+				   "to: in %s is a list of series and table names, not %s", what,
+				   value_kind_name(it->kind));
+			df->ok = false;
+			continue;
+		}
+		size_t j = 0;
+		while (j < n && strcmp(names[j], it->text) != 0)
+			j++;
+		if (j < n) {
+			on[j] = true;
+			continue;
+		}
+		const char *close = closest_name(it->text, names);
+		if (close)
+			diag_error(df->d, it->loc,
+				   "%s: no series or table is named '%s' (did you mean '%s'?)", what,
+				   it->text, close);
+		else
+			diag_error(df->d, it->loc, "%s: no series or table is named '%s'", what,
+				   it->text);
+		df->ok = false;
+	}
+	free(names);
+	return on;
+}
+
+/* Appends carried column c to series s. */
+static void series_carry(struct pseries *s, const char *name, size_t c)
+{
+	size_t k = s->ncols - s->nown;
+	s->cols = xrealloc(s->cols, (s->ncols + 2) * sizeof *s->cols);
+	s->groups = xrealloc(s->groups, (s->ncols + 2) * sizeof *s->groups);
+	s->types = xrealloc(s->types, (s->ncols + 2) * sizeof *s->types);
+	s->carried = xrealloc(s->carried, (k + 1) * sizeof *s->carried);
+	s->cols[s->ncols] = xstrdup(name);
+	s->groups[s->ncols] = -1;
+	s->types[s->ncols] = VT_AUTO;
+	s->carried[k] = c;
+	s->slow = true;
+	s->ncols++;
+	s->cols[s->ncols] = NULL;
+}
+
+/* One entry of `carry`: 'pattern' or {pattern, reset, to}. */
+static void load_carry(struct def *df, size_t idx, const struct value *v)
+{
+	struct parser *p = df->p;
+	struct pcarry *cr = &p->carries[p->ncarries];
+	memset(cr, 0, sizeof *cr);
+	char *what = xasprintf("carry %zu", idx + 1);
+	const struct value *pat = v, *reset = NULL, *to = NULL;
+	if (v->kind == VALUE_MAP) {
+		static const char *const keys[] = {"pattern", "reset", "to", NULL};
+		const struct value *got[3];
+		char *where = xasprintf("in %s", what);
+		map_keys(df, v, keys, got, where);
+		free(where);
+		pat = got[0], reset = got[1], to = got[2];
+		if (!pat) {
+			diag_error(df->d, v->loc, "%s has no pattern", what);
+			df->ok = false;
+			goto out;
+		}
+	}
+	if (!pattern_compile(df, &cr->pat, pat, what))
+		goto out;
+	warn_leading_blanks(df, &cr->pat, pat, what);
+	p->ncarries++;
+	if (reset) {
+		char *rwhat = xasprintf("the reset of %s", what);
+		if (pattern_compile(df, &cr->reset, reset, rwhat))
+			warn_leading_blanks(df, &cr->reset, reset, rwhat);
+		free(rwhat);
+	}
+	const char **names;
+	int *nums;
+	size_t nnames = pattern_names(&cr->pat, &names, &nums);
+	if (nnames == 0) {
+		diag_error(df->d, pat->loc,
+			   "%s: name the pattern's groups, as in (?<kernel>.+): they become "
+			   "columns of the rows after the line",
+			   what);
+		df->ok = false;
+	}
+	bool *on = carry_targets(df, to, what);
+	cr->first = p->ncarry_cols;
+	cr->groups = xcalloc(nnames + 1, sizeof *cr->groups);
+	for (size_t i = 0; i < nnames; i++) {
+		bool dup = false;
+		for (size_t c = 0; c < p->ncarry_cols && !dup; c++)
+			dup = strcmp(p->carry_cols[c], names[i]) == 0;
+		if (dup) {
+			diag_error(df->d, pat->loc, "%s: column '%s' is carried by an earlier carry",
+				   what, names[i]);
+			df->ok = false;
+			continue;
+		}
+		size_t c = p->ncarry_cols++;
+		p->carry_cols = xrealloc(p->carry_cols, (c + 2) * sizeof *p->carry_cols);
+		p->carry_cols[c] = xstrdup(names[i]);
+		p->carry_cols[c + 1] = NULL;
+		cr->groups[cr->ncols++] = nums[i];
+		for (size_t j = 0; j < p->nseries; j++) {
+			struct pseries *s = &p->series[j];
+			if (!on[j] || !s->cols)
+				continue;
+			bool clash = false;
+			for (size_t k = 0; k < s->nown && !clash; k++)
+				clash = strcmp(s->cols[k], names[i]) == 0;
+			if (clash) {
+				diag_error(df->d, pat->loc,
+					   "%s: the carried column '%s' is a column of series '%s' "
+					   "too; rename the group, or leave the series out with to:",
+					   what, names[i], s->name);
+				df->ok = false;
+				continue;
+			}
+			series_carry(s, names[i], c);
+		}
+		for (size_t j = 0; j < p->ntables; j++) {
+			struct ptable *t = &p->tables[j];
+			if (!on[p->nseries + j])
+				continue;
+			t->carried = xrealloc(t->carried, (t->ncarried + 1) * sizeof *t->carried);
+			t->carried[t->ncarried++] = c;
+		}
+	}
+	free(on);
+	free(names);
+	free(nums);
+out:
 	free(what);
 }
 
@@ -838,7 +1024,8 @@ static void link_shared(struct def *df, struct ptable *t, long ti, struct pserie
 		return;
 	}
 	bool ok = true;
-	for (size_t j = 0; j < s->ncols; j++) {
+	/* Carried columns are the table's as well as the series'. */
+	for (size_t j = 0; j < s->nown; j++) {
 		size_t k = 0;
 		while (k < t->nnames && strcmp(t->names[k], s->cols[j]) != 0)
 			k++;
@@ -980,6 +1167,7 @@ static void parser_free(struct parser *p)
 		free(s->cols);
 		free(s->groups);
 		free(s->types);
+		free(s->carried);
 		pattern_free(&s->more_until);
 	}
 	free(p->series);
@@ -990,6 +1178,10 @@ static void parser_free(struct parser *p)
 			free(p->tables[i].type_cols[j]);
 		free(p->tables[i].type_cols);
 		free(p->tables[i].types);
+		for (size_t j = 0; j < p->tables[i].nfill; j++)
+			free(p->tables[i].fill[j]);
+		free(p->tables[i].fill);
+		free(p->tables[i].carried);
 		for (size_t j = 0; j < p->tables[i].nnames; j++)
 			free(p->tables[i].names[j]);
 		free(p->tables[i].names);
@@ -999,6 +1191,15 @@ static void parser_free(struct parser *p)
 		free(p->tables[i].alias_to);
 	}
 	free(p->tables);
+	for (size_t i = 0; i < p->ncarries; i++) {
+		pattern_free(&p->carries[i].pat);
+		pattern_free(&p->carries[i].reset);
+		free(p->carries[i].groups);
+	}
+	free(p->carries);
+	for (size_t i = 0; i < p->ncarry_cols; i++)
+		free(p->carry_cols[i]);
+	free(p->carry_cols);
 	for (size_t i = 0; i < p->nderives; i++) {
 		free(p->derives[i].name);
 		expr_free(p->derives[i].e);
@@ -1020,65 +1221,9 @@ static void parser_free(struct parser *p)
  * write numbers (valuetype.h). */
 static void load_number_style(struct def *df, const struct value *v)
 {
-	if (v->kind != VALUE_MAP) {
-		diag_error(df->d, v->loc,
-			   "number_style is a map such as {decimal: ',', thousands: '.'}, not %s",
-			   value_kind_name(v->kind));
+	if (!numstyle_read(v, "in number_style", &df->p->style, df->d))
 		df->ok = false;
-		return;
-	}
-	static const char *const keys[] = {"decimal", "thousands", NULL};
-	const struct value *got[2];
-	map_keys(df, v, keys, got, "in number_style");
-	struct numstyle st = {'.', ','};
-	/* Marks of one character: a did-you-mean between them says little,
-	 * so the message lists them. */
-	static const char *const decimals[] = {".", ",", NULL};
-	static const char *const seps[] = {",", ".", " ", "'", "none", NULL};
-	if (got[0]) {
-		int i = word_index(got[0], decimals);
-		if (i >= 0) {
-			st.decimal = decimals[i][0];
-		} else {
-			diag_error(df->d, got[0]->loc,
-				   "the decimal mark is '.' or ',', not %s%s%s",
-				   got[0]->kind == VALUE_STRING ? "'" : "",
-				   got[0]->kind == VALUE_STRING ? got[0]->text
-								: value_kind_name(got[0]->kind),
-				   got[0]->kind == VALUE_STRING ? "'" : "");
-			df->ok = false;
-		}
-	}
-	/* A decimal comma groups thousands with '.' unless told. */
-	st.thousands = st.decimal == ',' ? '.' : ',';
-	if (got[1]) {
-		if (got[1]->kind == VALUE_NULL || (got[1]->kind == VALUE_STRING && got[1]->len == 0)) {
-			st.thousands = 0;
-		} else {
-			int i = word_index(got[1], seps);
-			if (i >= 0) {
-				st.thousands = seps[i][0] == 'n' ? 0 : seps[i][0];
-			} else {
-				diag_error(df->d, got[1]->loc,
-					   "the thousands separator is ',', '.', ' ', \"'\" or none, "
-					   "not %s%s%s",
-					   got[1]->kind == VALUE_STRING ? "'" : "",
-					   got[1]->kind == VALUE_STRING ? got[1]->text
-									: value_kind_name(got[1]->kind),
-					   got[1]->kind == VALUE_STRING ? "'" : "");
-				df->ok = false;
-			}
-			if (i >= 0 && st.thousands == st.decimal) {
-				diag_error(df->d, got[1]->loc,
-					   "the thousands separator '%c' is the decimal mark too: "
-					   "12%c345 would read two ways",
-					   st.thousands, st.thousands);
-				df->ok = false;
-			}
-		}
-	}
 	df->p->styled = true;
-	df->p->style = st;
 }
 
 /* The file's name without folders and extension. */
@@ -1098,7 +1243,8 @@ static struct parser *parser_load(const char *file, const char *origin, const ch
 	static const char *const keys[] = {"name",   "description", "detect",
 					   "extensions", "format", "cr",
 					   "number_style", "fields", "series",
-					   "tables", "derive",      "split",
+					   "tables", "carry",       "derive",
+					   "split",
 					   NULL};
 	struct parser *p = xcalloc(1, sizeof *p);
 	p->file = xstrdup(file);
@@ -1124,7 +1270,8 @@ static struct parser *parser_load(const char *file, const char *origin, const ch
 			   value_kind_name(root->kind));
 		goto fail;
 	}
-	const struct value *fields = NULL, *series = NULL, *tables = NULL, *derive = NULL;
+	const struct value *fields = NULL, *series = NULL, *tables = NULL, *derive = NULL,
+			   *carry = NULL;
 	const struct value *split = NULL;
 	struct loc split_loc = {0};
 	bool have_exts = false;
@@ -1172,6 +1319,9 @@ static struct parser *parser_load(const char *file, const char *origin, const ch
 		} else if (strcmp(k, "tables") == 0) {
 			if (v->kind != VALUE_NULL && want_map(&df, v, "tables"))
 				tables = v;
+		} else if (strcmp(k, "carry") == 0) {
+			if (v->kind != VALUE_NULL)
+				carry = v;
 		} else if (strcmp(k, "derive") == 0) {
 			if (v->kind != VALUE_NULL && want_map(&df, v, "derive"))
 				derive = v;
@@ -1198,6 +1348,18 @@ static struct parser *parser_load(const char *file, const char *origin, const ch
 		p->tables = xcalloc(tables->count + 1, sizeof *p->tables);
 		for (size_t i = 0; i < tables->count; i++)
 			load_table(&df, tables->keys[i], tables->key_locs[i], tables->items[i]);
+	}
+	/* After the series and tables: a carry gives them columns. */
+	if (carry) {
+		const struct value *const *items = (const struct value *const *)&carry;
+		size_t n = 1;
+		if (carry->kind == VALUE_LIST) {
+			items = (const struct value *const *)carry->items;
+			n = carry->count;
+		}
+		p->carries = xcalloc(n + 1, sizeof *p->carries);
+		for (size_t i = 0; i < n; i++)
+			load_carry(&df, i, items[i]);
 	}
 	if (derive) {
 		p->derives = xcalloc(derive->count + 1, sizeof *p->derives);
@@ -1236,11 +1398,11 @@ static struct parser *parser_load(const char *file, const char *origin, const ch
 			   p->name, format_names[p->format]);
 		df.ok = false;
 	}
-	if (p->format != FMT_TEXT && (p->nfields || p->nseries || p->ntables)) {
+	if (p->format != FMT_TEXT && (p->nfields || p->nseries || p->ntables || p->ncarries)) {
 		diag_error(d, loc_line(p->file, 0),
 			   "parser '%s' reads %s: its fields and series come from the file's "
-			   "structure, so it takes no fields, series or tables patterns (derive "
-			   "is fine)",
+			   "structure, so it takes no fields, series, tables or carry patterns "
+			   "(derive is fine)",
 			   p->name, format_names[p->format]);
 		df.ok = false;
 	}

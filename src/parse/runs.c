@@ -40,12 +40,14 @@
 #include "data/limit.h"
 #include "base/util.h"
 #include "parse/valuetype.h"
+#include "parser.h"
 
 /* name_pattern only ever sees a file name: a small budget is plenty,
  * and a pattern that backtracks without end fails instead of hanging. */
 #define NAME_MATCH_LIMIT 100000
 
-static const char *const entry_keys[] = {"file", "glob", "parser", "name_pattern", "run", NULL};
+static const char *const entry_keys[] = {"file", "glob", "parser", "name_pattern", "run",
+					 "number_style", NULL};
 
 struct loader {
 	const char *report_dir;
@@ -61,6 +63,10 @@ struct loader {
 	struct cache_hasher *inputs;
 	void (*on_file)(void *ctx, const char *shown);
 	void *file_ctx;
+	/* The number_style of the entry being loaded (NULL: the parser's),
+	 * and where it is written. */
+	const struct numstyle *style;
+	struct loc style_loc;
 };
 
 /* What a set holds in report_runs_inputs(): no run is loaded. */
@@ -610,6 +616,11 @@ static struct cache_key disk_key(const struct cache_key *parsers, const struct p
 	return cache_hasher_end(h);
 }
 
+static struct run *load_run_keyed(struct loader *ld, const char *real, const char *shown,
+				  const char *run_name, const struct parser *p, struct loc at,
+				  const struct name_pattern *np, const char *np_text,
+				  const struct value *pick);
+
 /* Parses one confined file (real: its canonical path, shown: as
  * diagnostics name it) into a run named run_name, with parser p or the
  * one detection picks, then np's fields (np_text: its text) when np is
@@ -619,6 +630,24 @@ static struct run *load_run(struct loader *ld, const char *real, const char *sho
 			    const char *run_name, const struct parser *p, struct loc at,
 			    const struct name_pattern *np, const char *np_text,
 			    const struct value *pick)
+{
+	/* A run's own number_style shapes it as its name_pattern does: the
+	 * caches know it by both. */
+	char *styled_key = NULL;
+	if (ld->style) {
+		styled_key = xasprintf("%s\x1fnumber_style %c%c", np_text ? np_text : "",
+				       ld->style->decimal, ld->style->thousands ? ld->style->thousands : '0');
+		np_text = styled_key;
+	}
+	struct run *r = load_run_keyed(ld, real, shown, run_name, p, at, np, np_text, pick);
+	free(styled_key);
+	return r;
+}
+
+static struct run *load_run_keyed(struct loader *ld, const char *real, const char *shown,
+				  const char *run_name, const struct parser *p, struct loc at,
+				  const struct name_pattern *np, const char *np_text,
+				  const struct value *pick)
 {
 	if (ld->inputs) {
 		struct cache_key fh;
@@ -685,7 +714,26 @@ static struct run *load_run(struct loader *ld, const char *real, const char *sho
 			return hit;
 	}
 	size_t before = diag_errors(ld->d) + diag_warnings(ld->d);
-	struct run *r = parser_run(p, real, shown, run_name, ld->d);
+	struct run *r;
+	if (ld->style) {
+		if (p->format != FMT_TEXT) {
+			static const char *const formats[] = {"text", "json", "yaml", "csv"};
+			diag_error(ld->d, ld->style_loc,
+				   "parser '%s' reads %s, whose numbers are read as the format "
+				   "writes them: number_style is for text logs",
+				   parser_name(p), formats[p->format]);
+			ld->ok = false;
+			return NULL;
+		}
+		/* The parser as it is, but for how this file writes numbers. */
+		struct parser styled = *p;
+		styled.styled = true;
+		styled.style = *ld->style;
+		styled.run_style = true;
+		r = parser_run(&styled, real, shown, run_name, ld->d);
+	} else {
+		r = parser_run(p, real, shown, run_name, ld->d);
+	}
 	if (r && np)
 		pattern_apply(ld, np, shown, r);
 	if (r && pick)
@@ -944,12 +992,19 @@ static void load_glob(struct loader *ld, struct runset *set, const struct value 
 	pattern_free(&np);
 }
 
+static bool load_entry_runs(struct loader *ld, struct runset *set, const char *name,
+			    const struct value *file, const char *file_text, const struct value *gl,
+			    const char *glob_text, const struct value *parser,
+			    const char *parser_text, const struct value *np, const char *np_text,
+			    const struct value *pick);
+
 /* One entry of runs:, `name: spec`, into set.  False when nothing was
  * loaded and the set is to be dropped. */
 static bool load_entry(struct loader *ld, struct runset *set, const char *name,
 		       const struct value *spec)
 {
-	const struct value *file = NULL, *gl = NULL, *parser = NULL, *np = NULL, *pick = NULL;
+	const struct value *file = NULL, *gl = NULL, *parser = NULL, *np = NULL, *pick = NULL,
+			   *ns = NULL;
 	bool bad = false;
 	if (spec->kind == VALUE_STRING || spec->kind == VALUE_NUMBER) {
 		file = spec;
@@ -972,6 +1027,8 @@ static bool load_entry(struct loader *ld, struct runset *set, const char *name,
 				np = v;
 			} else if (strcmp(key, "run") == 0) {
 				pick = v;
+			} else if (strcmp(key, "number_style") == 0) {
+				ns = v;
 			}
 		}
 		if (file && gl) {
@@ -1010,6 +1067,32 @@ static bool load_entry(struct loader *ld, struct runset *set, const char *name,
 		ld->ok = false;
 		return false;
 	}
+	/* How this file writes numbers, over the parser's number_style. */
+	struct numstyle style;
+	if (ns) {
+		char *where = xasprintf("in number_style of run '%s'", name);
+		bool ok = numstyle_read(ns, where, &style, ld->d);
+		free(where);
+		if (!ok) {
+			ld->ok = false;
+			return false;
+		}
+		ld->style = &style;
+		ld->style_loc = spec->key_locs[value_index(spec, "number_style")];
+	}
+	bool loaded = load_entry_runs(ld, set, name, file, file_text, gl, glob_text, parser,
+				      parser_text, np, np_text, pick);
+	ld->style = NULL;
+	return loaded;
+}
+
+/* The runs of one entry whose keys are read and checked. */
+static bool load_entry_runs(struct loader *ld, struct runset *set, const char *name,
+			    const struct value *file, const char *file_text, const struct value *gl,
+			    const char *glob_text, const struct value *parser,
+			    const char *parser_text, const struct value *np, const char *np_text,
+			    const struct value *pick)
+{
 	const struct parser *p = NULL;
 	if (parser) {
 		p = parsers_lookup(ld->parsers, parser_text, parser->loc, ld->d);

@@ -32,7 +32,11 @@
  *
  * A series with `more` keeps its row until the lines after it that go
  * on in one of its cells have been read (more_start(), more_line()); such
- * a parser reads its file on one thread.
+ * a parser reads its file on one thread.  So does a parser with `carry`:
+ * a carry's line sets values (carry_line(), reset_line()) that every row
+ * after it takes as its last cells (carried_row()); carries are tried
+ * before the other patterns of a line, so that a line that carries and
+ * is a row gets the new value.
  *
  * Patterns are unanchored, so a series line glued behind a progress bar
  * still matches.  Ranks: when a series (or table) row comes from a
@@ -48,6 +52,7 @@
 #define _GNU_SOURCE /* memrchr */
 #include "scan.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -109,6 +114,10 @@ char *act_what(const struct scan *sc, const struct act *a)
 		return xasprintf("series '%s'", sc->p->series[a->idx].name);
 	case A_SPLIT:
 		return xstrdup("split");
+	case A_CARRY:
+		return xasprintf("carry %zu", a->idx + 1);
+	case A_RESET:
+		return xasprintf("the reset of carry %zu", a->idx + 1);
 	case A_TABLE:
 		break;
 	}
@@ -513,8 +522,12 @@ static void more_start(struct scan *sc, size_t idx, const struct line *ln, long 
 		const char *t;
 		size_t n;
 		buf_clear(&m->cells[j]);
-		if (group_text(sc, ln, ps->groups[j], &t, &n))
+		if (j >= ps->nown) {
+			const struct buf *v = &sc->carry[ps->carried[j - ps->nown]];
+			buf_put(&m->cells[j], buf_data(v), v->len);
+		} else if (group_text(sc, ln, ps->groups[j], &t, &n)) {
 			buf_put(&m->cells[j], t, n);
+		}
 	}
 	m->on = true;
 	m->series = idx;
@@ -573,14 +586,54 @@ static void more_line(struct scan *sc, const struct line *ln, long line)
 		more_end(sc);
 }
 
+/* A row of series idx with carried columns: its own cells and the
+ * carried values are copied one after another and the row is built at
+ * once (a parser with `carry` has no builder thread: its values change
+ * from line to line). */
+static void carried_row(struct scan *sc, size_t idx, const struct line *ln, long line)
+{
+	assert(!sc->slot);
+	const struct pseries *ps = &sc->p->series[idx];
+	uint32_t *w = row_record(sc, ps->ncols);
+	w[0] = (uint32_t)idx;
+	w[1] = (uint32_t)(uint64_t)line;
+	w[2] = (uint32_t)((uint64_t)line >> 32);
+	w[3] = ln->ranked;
+	w[4] = (uint32_t)ln->rank;
+	w[5] = (uint32_t)(ln->rank >> 32);
+	struct buf *b = &sc->carry_row;
+	buf_clear(b);
+	uint32_t *cell = w + REC_HEAD;
+	for (size_t j = 0; j < ps->ncols; j++, cell += 2) {
+		const char *s = NULL;
+		size_t n = 0;
+		if (j >= ps->nown) {
+			const struct buf *v = &sc->carry[ps->carried[j - ps->nown]];
+			s = buf_data(v), n = v->len;
+		} else if (!group_text(sc, ln, ps->groups[j], &s, &n)) {
+			n = 0;
+		}
+		cell[0] = (uint32_t)b->len;
+		cell[1] = (uint32_t)n;
+		if (n)
+			buf_put(b, s, n);
+	}
+	build_row(sc, w, buf_data(b));
+}
+
 static void series_line(struct scan *sc, struct act *a, const struct line *ln, long line)
 {
 	const struct pseries *ps = &sc->p->series[a->idx];
 	size_t start = 0;
 	while (next_match(sc, a, ln, &start, line) > 0) {
 		sc->hits++;
-		if (ps->more_col >= 0) {
-			more_start(sc, a->idx, ln, line);
+		/* A row held for its more lines, or one with carried cells:
+		 * off the common path. */
+		if (__builtin_expect(ps->slow, 0)) {
+			if (ps->more_col >= 0)
+				more_start(sc, a->idx, ln, line);
+			else
+				carried_row(sc, a->idx, ln, line);
 			continue;
 		}
 		uint32_t *w = row_record(sc, ps->ncols);
@@ -602,6 +655,50 @@ static void series_line(struct scan *sc, struct act *a, const struct line *ln, l
 		if (!sc->slot)
 			build_row(sc, w, sc->base);
 	}
+}
+
+/* A line of a carry: its groups are the values carried from now on (a
+ * group that took no part carries nothing). */
+static void carry_line(struct scan *sc, struct act *a, const struct line *ln, long line)
+{
+	const struct pcarry *cr = &sc->p->carries[a->idx];
+	size_t start = 0;
+	if (next_match(sc, a, ln, &start, line) <= 0)
+		return;
+	sc->hits++;
+	for (size_t k = 0; k < cr->ncols; k++) {
+		struct buf *v = &sc->carry[cr->first + k];
+		const char *t;
+		size_t n;
+		buf_clear(v);
+		if (group_text(sc, ln, cr->groups[k], &t, &n))
+			buf_put(v, t, n);
+	}
+}
+
+/* A line of a carry's reset: its values are dropped. */
+static void reset_line(struct scan *sc, struct act *a, const struct line *ln, long line);
+
+/* A line that a carry's pattern or its reset looks at: kept out of
+ * scan_line(), whose other patterns are the common case. */
+static __attribute__((noinline)) void carry_act(struct scan *sc, struct act *a,
+						const struct line *ln, long line)
+{
+	if (a->what == A_CARRY)
+		carry_line(sc, a, ln, line);
+	else
+		reset_line(sc, a, ln, line);
+}
+
+/* A line of a carry's reset: its values are dropped. */
+static void reset_line(struct scan *sc, struct act *a, const struct line *ln, long line)
+{
+	const struct pcarry *cr = &sc->p->carries[a->idx];
+	size_t start = 0;
+	if (next_match(sc, a, ln, &start, line) <= 0)
+		return;
+	for (size_t k = 0; k < cr->ncols; k++)
+		buf_clear(&sc->carry[cr->first + k]);
 }
 
 
@@ -834,6 +931,11 @@ static void scan_line(struct scan *sc, const char *ls, const char *le, const cha
 			series_line(sc, a, &ln, line);
 			changed |= a->off;
 			break;
+		case A_CARRY:
+		case A_RESET:
+			carry_act(sc, a, &ln, line);
+			changed |= a->off;
+			break;
 		case A_TABLE: {
 			size_t start = 0;
 			int rc = next_match(sc, a, &ln, &start, line);
@@ -970,7 +1072,8 @@ void scan_init(struct scan *sc, const struct parser *p, struct run *r, struct di
 	sc->shown = shown;
 	sc->tc.table = -1;
 	uint32_t groups = 0;
-	sc->acts = xcalloc(p->nfields + p->nseries + p->ntables + 2, sizeof *sc->acts);
+	sc->acts = xcalloc(p->nfields + p->nseries + p->ntables + 2 * p->ncarries + 2,
+			   sizeof *sc->acts);
 	if (p->split.pat.code) {
 		sc->acts[sc->nacts++] = (struct act){&p->split.pat, A_SPLIT, 0, NULL, false};
 		sc->split = &sc->acts[0];
@@ -978,6 +1081,20 @@ void scan_init(struct scan *sc, const struct parser *p, struct run *r, struct di
 		sc->ever_rows = xcalloc(p->nseries + 1, sizeof *sc->ever_rows);
 		sc->ever_found = xcalloc(p->ntables + 1, sizeof *sc->ever_found);
 	}
+	/* Carries next: a line that carries a value and is a row too (an
+	 * epoch's header with its first step) gives the row its value. */
+	for (size_t i = 0; i < p->ncarries; i++) {
+		const struct pcarry *cr = &p->carries[i];
+		sc->acts[sc->nacts++] = (struct act){&cr->pat, A_CARRY, i, NULL, false};
+		uint32_t g = pattern_groups(&cr->pat);
+		groups = g > groups ? g : groups;
+		if (cr->reset.code) {
+			sc->acts[sc->nacts++] = (struct act){&cr->reset, A_RESET, i, NULL, false};
+			g = pattern_groups(&cr->reset);
+			groups = g > groups ? g : groups;
+		}
+	}
+	sc->carry = xcalloc(p->ncarry_cols + 1, sizeof *sc->carry);
 	for (size_t i = 0; i < p->nfields; i++) {
 		sc->acts[sc->nacts++] = (struct act){&p->fields[i].pat, A_FIELD, i, NULL, false};
 		uint32_t g = pattern_groups(&p->fields[i].pat);
@@ -1020,6 +1137,9 @@ void scan_restart(struct scan *sc, struct run *r)
 	free(sinks);
 	free(sc->split_name);
 	sc->split_name = NULL;
+	/* a run carries nothing from the one before it */
+	for (size_t i = 0; i < sc->p->ncarry_cols; i++)
+		buf_free(&sc->carry[i]);
 	/* first-pick fields look again */
 	for (size_t i = 0; i < sc->nacts; i++)
 		sc->acts[i].off = false;
@@ -1034,6 +1154,10 @@ void scan_free(struct scan *sc)
 		buf_free(&sc->more.cells[i]);
 	free(sc->more.cells);
 	buf_free(&sc->more.joined);
+	for (size_t i = 0; sc->carry && i < sc->p->ncarry_cols; i++)
+		buf_free(&sc->carry[i]);
+	free(sc->carry);
+	buf_free(&sc->carry_row);
 	free(sc->acts);
 	free(sc->cells);
 	free(sc->row);
@@ -1042,6 +1166,11 @@ void scan_free(struct scan *sc)
 	free(sc->ever_rows);
 	free(sc->ever_found);
 	free(sc->split_name);
+	for (size_t k = 0; k < sc->tc.nfill; k++)
+		buf_free(&sc->tc.fill_prev[k]);
+	free(sc->tc.fill_prev);
+	free(sc->tc.fill);
+	free(sc->tc.carried);
 	re_matcher_free(&sc->m);
 }
 
@@ -1104,8 +1233,10 @@ bool scan_file(struct scan *sc, int fd, off_t size)
 		size_t nscan = parallel_ok(sc->p) ? scan_threads() : 0;
 		/* A row with more lines is built where it ends: at once; so
 		 * is one of a series that shares its name with a table
-		 * (shared_claim()). */
-		if ((sc->p->nseries && !has_more(sc->p) && !sc->p->shared) || nscan)
+		 * (shared_claim()), and one with carried values while they
+		 * hold. */
+		if ((sc->p->nseries && !has_more(sc->p) && !sc->p->shared && !sc->p->ncarries) ||
+		    nscan)
 			pp = pipe_start(sc, nscan);
 	}
 	bool par = pp && pp->nscanners;

@@ -124,8 +124,8 @@ struct slot {
  * millions of rows is first touched).  Chunk buffers go round NSLOTS
  * slots; a slot handed to the builder is read-only until it comes back.
  *
- * With more than one core and a parser without tables or '*' fields
- * (whose state runs from line to line), the caller only reads, and
+ * With more than one core and a parser without tables, '*' fields,
+ * `more` or `carry` (whose state runs from line to line), the caller only reads, and
  * scanning goes to one thread per core (struct scanner): each takes the
  * next chunk read, scans it with its own matcher, and leaves what it
  * found in the slot, line numbers counted from the chunk's start.  The
@@ -157,12 +157,13 @@ struct tstate {
 	bool found;
 	bool clash_warned;
 	bool types_checked;     /* its types' column names, against its header */
+	bool fill_checked;      /* its fill_down names, likewise */
 	unsigned char *warned;  /* per column: a value not of its type was warned about */
 	size_t nwarned;
 	long header_line; /* the first line its header pattern matched, or 0 */
 };
 
-enum act_kind { A_FIELD, A_SERIES, A_TABLE, A_SPLIT };
+enum act_kind { A_FIELD, A_SERIES, A_TABLE, A_SPLIT, A_CARRY, A_RESET };
 
 /* A pattern looked for during a run. */
 struct act {
@@ -190,6 +191,15 @@ struct tcur {
 	/* Per column, its type, when the table has types or the parser a
 	 * number_style (NULL otherwise: cells typed as usual). */
 	enum vtype *types;
+	/* fill_down: the columns that take the cell above when blank, and
+	 * that cell's text (a copy: it may be in an earlier chunk). */
+	size_t *fill;
+	struct buf *fill_prev;
+	size_t nfill;
+	/* The carried columns after the header's: the parser's carried
+	 * column of each (those the header has itself are left out). */
+	size_t *carried;
+	size_t ncarried;
 };
 
 /* A row of a series with `more`, kept until the lines after it that go
@@ -255,6 +265,10 @@ struct scan {
 	/* The name group's text on the run's split lines (the first one
 	 * that has it), or NULL. */
 	char *split_name;
+	/* carry: per carried column of the parser, its value now (empty:
+	 * none), and a row's cells copied with them to build it. */
+	struct buf *carry;
+	struct buf carry_row;
 };
 
 /* A thread scanning chunks of a big log (see struct pipe). */

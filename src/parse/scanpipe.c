@@ -58,11 +58,12 @@ bool has_more(const struct parser *p)
 	return false;
 }
 
-/* Can chunks of a log be scanned apart?  Not when a table, a '*' field
- * or a series' more lines carry state from one line to the next. */
+/* Can chunks of a log be scanned apart?  Not when a table, a '*' field,
+ * a series' more lines or a carry's values hold state from one line to
+ * the next. */
 bool parallel_ok(const struct parser *p)
 {
-	if (p->ntables || has_more(p))
+	if (p->ntables || has_more(p) || p->ncarries)
 		return false;
 	for (size_t i = 0; i < p->nfields; i++)
 		if (p->fields[i].name[0] == '*' && !p->fields[i].name[1])

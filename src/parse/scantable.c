@@ -184,6 +184,51 @@ static void table_end(struct scan *sc)
 	sc->tc.next = 0;
 	free(sc->tc.types);
 	sc->tc.types = NULL;
+	for (size_t k = 0; k < sc->tc.nfill; k++)
+		buf_free(&sc->tc.fill_prev[k]);
+	free(sc->tc.fill_prev);
+	free(sc->tc.fill);
+	sc->tc.fill_prev = NULL;
+	sc->tc.fill = NULL;
+	sc->tc.nfill = 0;
+	free(sc->tc.carried);
+	sc->tc.carried = NULL;
+	sc->tc.ncarried = 0;
+}
+
+/* The columns of fill_down, from the header's (a name no column has is
+ * warned about, once, as a type's is). */
+static void table_fill(struct scan *sc, const struct ptable *pt, struct tstate *ts, char **cols,
+		       size_t ncols, long line)
+{
+	sc->tc.fill = xcalloc(pt->nfill + 1, sizeof *sc->tc.fill);
+	sc->tc.fill_prev = xcalloc(pt->nfill + 1, sizeof *sc->tc.fill_prev);
+	for (size_t k = 0; k < pt->nfill; k++) {
+		size_t j = 0;
+		while (j < ncols && strcmp(cols[j], pt->fill[k]) != 0)
+			j++;
+		if (j < ncols) {
+			sc->tc.fill_prev[sc->tc.nfill] = (struct buf)BUF_INIT;
+			sc->tc.fill[sc->tc.nfill++] = j;
+			continue;
+		}
+		if (ts->fill_checked)
+			continue;
+		const char *close = closest_name(pt->fill[k], (const char *const *)cols);
+		if (close) {
+			log_diag(sc, false, line,
+				 "table '%s' has no column '%s' to fill down (did you mean '%s'?)",
+				 pt->name, pt->fill[k], close);
+		} else {
+			struct buf b = BUF_INIT;
+			buf_put_names(&b, (const char *const *)cols);
+			log_diag(sc, false, line,
+				 "table '%s' has no column '%s' to fill down (its columns: %s)",
+				 pt->name, pt->fill[k], buf_data(&b));
+			buf_free(&b);
+		}
+	}
+	ts->fill_checked = true;
 }
 
 /* The types of the table's columns, from its types: (a name no
@@ -244,9 +289,10 @@ static void table_cell(struct scan *sc, size_t j, const struct span *cell, long 
 			 col, pt->name, vtype_names[type], (int)out->len, out->text);
 	else
 		log_diag(sc, false, line,
-			 "column '%s' of table '%s': '%.*s' is not a number in the parser's "
+			 "column '%s' of table '%s': '%.*s' is not a number in the %s "
 			 "number_style (%s); kept as text",
-			 col, pt->name, (int)out->len, out->text, numstyle_describe(&sc->p->style));
+			 col, pt->name, (int)out->len, out->text, style_owner(sc->p),
+			 numstyle_describe(&sc->p->style));
 }
 
 /* Starts the table's columns from the header cells in sc->cells. */
@@ -284,6 +330,24 @@ static void table_header(struct scan *sc, size_t ncells, enum table_mode mode, l
 			free(base);
 		cols[j] = c;
 	}
+	/* Carried columns follow the header's, unless it has one of that
+	 * name: the table's own cell wins. */
+	size_t nall = ncells;
+	if (pt->ncarried) {
+		cols = xrealloc(cols, (ncells + pt->ncarried + 1) * sizeof *cols);
+		sc->tc.carried = xcalloc(pt->ncarried + 1, sizeof *sc->tc.carried);
+		for (size_t k = 0; k < pt->ncarried; k++) {
+			const char *name = sc->p->carry_cols[pt->carried[k]];
+			bool own = false;
+			for (size_t j = 0; j < ncells && !own; j++)
+				own = strcmp(cols[j], name) == 0;
+			if (own)
+				continue;
+			sc->tc.carried[sc->tc.ncarried++] = pt->carried[k];
+			cols[nall++] = xstrdup(name);
+		}
+		cols[nall] = NULL;
+	}
 	struct series *s = NULL;
 	const struct sstate *sst = pt->series >= 0 ? &sc->ss[pt->series] : NULL;
 	if (sst && sst->s) {
@@ -295,7 +359,7 @@ static void table_header(struct scan *sc, size_t ncells, enum table_mode mode, l
 				 pt->name, pt->name, pt->name, sst->first_line);
 		ts->clash_warned = true;
 		table_end(sc);
-	} else if (!(s = run_add_series(sc->r, pt->name, (const char *const *)cols, ncells))) {
+	} else if (!(s = run_add_series(sc->r, pt->name, (const char *const *)cols, nall))) {
 		if (!ts->clash_warned) {
 			ts->clash_warned = true;
 			log_diag(sc, false, line,
@@ -311,9 +375,12 @@ static void table_header(struct scan *sc, size_t ncells, enum table_mode mode, l
 		sc->tc.after_header = mode == TM_SPACE;
 		sc->hits++;
 	}
+	/* Carried columns are typed too: a number_style reads them as well. */
 	if (s && (pt->ntypes || sc->p->styled))
-		table_types(sc, pt, ts, cols, ncells, line);
-	for (size_t j = 0; j < ncells; j++)
+		table_types(sc, pt, ts, cols, nall, line);
+	if (s && pt->nfill)
+		table_fill(sc, pt, ts, cols, ncells, line);
+	for (size_t j = 0; j < nall; j++)
 		free(cols[j]);
 	free(cols);
 }
@@ -322,7 +389,24 @@ static void table_row(struct scan *sc, size_t ncells, const struct line *ln, lon
 {
 	struct tstate *ts = &sc->ts[sc->tc.table];
 	size_t ncols = sc->tc.ncols;
-	struct datum *cells = row_scratch(sc, ncols ? ncols : 1);
+	struct datum *cells = row_scratch(sc, ncols + sc->tc.ncarried + 1);
+	/* fill_down: a blank cell (or one the row is short of) is the one
+	 * above it; a written one is kept for the rows below. */
+	for (size_t k = 0; k < sc->tc.nfill; k++) {
+		size_t j = sc->tc.fill[k];
+		struct buf *prev = &sc->tc.fill_prev[k];
+		while (ncells <= j) {
+			size_t at = ncells;
+			push_cell(sc, &at, ln->p, 0);
+			ncells = at;
+		}
+		if (sc->cells[j].len == 0) {
+			sc->cells[j] = (struct span){buf_data(prev), prev->len};
+		} else {
+			buf_clear(prev);
+			buf_put(prev, sc->cells[j].p, sc->cells[j].len);
+		}
+	}
 	/* Short rows are padded with missing cells, long ones cut. */
 	if (!sc->tc.types) {
 		for (size_t j = 0; j < ncols; j++)
@@ -335,6 +419,14 @@ static void table_row(struct scan *sc, size_t ncells, const struct line *ln, lon
 			else
 				cells[j] = datum_from_text(ln->p, 0, line);
 		}
+	}
+	for (size_t k = 0; k < sc->tc.ncarried; k++) {
+		const struct buf *v = &sc->carry[sc->tc.carried[k]];
+		struct span cell = {buf_data(v), v->len};
+		if (sc->tc.types)
+			table_cell(sc, ncols + k, &cell, line, &cells[ncols + k]);
+		else
+			cells[ncols + k] = datum_from_text(cell.p, cell.len, line);
 	}
 	add_row(ts->s, &ts->dd, cells, ln->ranked, ln->rank, line);
 	sc->hits++;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "data/keys.h"
 #include "blank.h"
 
 const char *const vtype_names[] = {"auto",        "number",      "string",      "duration",
@@ -295,6 +296,71 @@ const char *numstyle_describe(const struct numstyle *style)
 		snprintf(text, sizeof text, "decimal '%c', thousands '%c'", style->decimal,
 			 style->thousands);
 	return text;
+}
+
+/* A value's text for a message: 'x' for a string, else its kind. */
+static void value_shown(const struct value *v, struct buf *b)
+{
+	if (v->kind == VALUE_STRING)
+		buf_printf(b, "'%s'", v->text);
+	else
+		buf_puts(b, value_kind_name(v->kind));
+}
+
+bool numstyle_read(const struct value *v, const char *where, struct numstyle *out,
+		   struct diag *d)
+{
+	if (v->kind != VALUE_MAP) {
+		diag_error(d, v->loc,
+			   "number_style is a map such as {decimal: ',', thousands: '.'}, not %s",
+			   value_kind_name(v->kind));
+		return false;
+	}
+	static const char *const keys[] = {"decimal", "thousands", NULL};
+	bool ok = keys_check(v, keys, where, NULL, d);
+	const struct value *dec = value_get(v, "decimal"), *sep = value_get(v, "thousands");
+	struct numstyle st = {'.', ','};
+	/* Marks of one character: a did-you-mean between them says little,
+	 * so the message lists them. */
+	struct buf b = BUF_INIT;
+	if (dec) {
+		if (dec->kind == VALUE_STRING && dec->len == 1 && strchr(".,", dec->text[0])) {
+			st.decimal = dec->text[0];
+		} else {
+			value_shown(dec, &b);
+			diag_error(d, dec->loc, "the decimal mark is '.' or ',', not %s", buf_data(&b));
+			ok = false;
+		}
+	}
+	/* A decimal comma groups thousands with '.' unless told. */
+	st.thousands = st.decimal == ',' ? '.' : ',';
+	if (sep) {
+		bool none = sep->kind == VALUE_NULL ||
+			    (sep->kind == VALUE_STRING &&
+			     (sep->len == 0 || strcmp(sep->text, "none") == 0));
+		if (none) {
+			st.thousands = 0;
+		} else if (sep->kind == VALUE_STRING && sep->len == 1 && strchr(",. '", sep->text[0])) {
+			st.thousands = sep->text[0];
+			if (st.thousands == st.decimal) {
+				diag_error(d, sep->loc,
+					   "the thousands separator '%c' is the decimal mark too: "
+					   "12%c345 would read two ways",
+					   st.thousands, st.thousands);
+				ok = false;
+			}
+		} else {
+			buf_clear(&b);
+			value_shown(sep, &b);
+			diag_error(d, sep->loc,
+				   "the thousands separator is ',', '.', ' ', \"'\" or none, not %s",
+				   buf_data(&b));
+			ok = false;
+		}
+	}
+	buf_free(&b);
+	*out = st;
+	return ok;
 }
 
 /* A unit's bytes: letters, '%', '/', and any non-ASCII character (µ,

@@ -340,7 +340,7 @@ static void unknown_key_suggests_the_closest(void **state)
 			       "    3 |   cs: {file: logs/bs512.log, parsr: keyvalue, colour: red}\n"
 			       "      |                              ^~~~~\n" MD
 			       ":3:47: error: unknown key 'colour' in run 'cs' (known: file, glob, "
-			       "parser, name_pattern, run)\n"
+			       "parser, name_pattern, run, number_style)\n"
 			       "    3 |   cs: {file: logs/bs512.log, parsr: keyvalue, colour: red}\n"
 			       "      |                                               ^~~~~~\n");
 	assert_int_equal(f.rr.count, 0);

@@ -240,6 +240,46 @@ static void a_bad_split_is_an_error_at_its_place(void **state)
 			  "      | ^~~~~\n");
 }
 
+/* A carried value belongs to the run it was seen in: the next run's
+ * rows before their own carry line have none. */
+static void a_carried_value_stays_in_its_run(void **state)
+{
+	(void)state;
+	static const char def[] = "name: tr\n"
+				  "split: '^== run'\n"
+				  "carry:\n"
+				  "  - 'phase (?<phase>\\w+)'\n"
+				  "series:\n"
+				  "  steps: 'step (?<step>\\d+) loss=(?<loss>\\S+)'\n";
+	static const char log[] = "== run a\n"
+				  "phase warmup\n"
+				  "step 1 loss=2.5\n"
+				  "== run b\n"
+				  "step 1 loss=2.4\n"
+				  "phase main\n"
+				  "step 2 loss=2.1\n";
+	struct fixture fx;
+	struct run *r = run_split(&fx, def, log);
+	assert_string_equal(cap_text(&fx.c), "");
+	assert_int_equal(run_member_count(r), 2);
+	const struct series *a = run_series(run_member_at(r, 0), "steps");
+	const struct series *b = run_series(run_member_at(r, 1), "steps");
+	assert_int_equal(series_row_count(a), 1);
+	assert_int_equal(series_row_count(b), 2);
+	long ph = series_column_index(b, "phase");
+	assert_true(ph >= 0);
+	struct datum d;
+	series_cell(a, 0, (size_t)ph, &d);
+	assert_int_equal(d.len, 6);
+	assert_memory_equal(d.text, "warmup", 6);
+	series_cell(b, 0, (size_t)ph, &d);
+	assert_int_equal(d.kind, DATUM_MISSING);
+	series_cell(b, 1, (size_t)ph, &d);
+	assert_int_equal(d.len, 4);
+	assert_memory_equal(d.text, "main", 4);
+	done(&fx);
+}
+
 static void identifiers_are_made_of_stems(void **state)
 {
 	(void)state;
@@ -264,6 +304,7 @@ int main(void)
 		cmocka_unit_test(a_split_line_after_nothing_found_joins_the_run),
 		cmocka_unit_test(two_runs_of_one_name_are_an_error_at_the_second),
 		cmocka_unit_test(a_bad_split_is_an_error_at_its_place),
+		cmocka_unit_test(a_carried_value_stays_in_its_run),
 		cmocka_unit_test(identifiers_are_made_of_stems),
 	};
 	return cmocka_run_group_tests(tests, NULL, drop_leftovers);
