@@ -71,6 +71,12 @@ static bool finish_fields(struct scan *sc)
 	for (size_t i = 0; i < sc->p->nfields; i++) {
 		const struct pfield *f = &sc->p->fields[i];
 		struct fstate *fs = &sc->fs[i];
+		if (f->probe) {
+			if (f->probe_value && sc->probed && fs->found)
+				set_typed_field(sc, f, f->name, buf_data(&fs->text), fs->text.len,
+						fs->line);
+			continue;
+		}
 		if (f->name[0] == '*' && !f->name[1]) {
 			for (size_t k = 0; k < fs->nnames; k++)
 				set_typed_field(sc, f, fs->names[k].name, buf_data(&fs->names[k].text),
@@ -281,6 +287,43 @@ struct run *parser_run(const struct parser *p, const char *path, const char *sho
 	return parser_run_sink(p, path, shown, run_name, NULL, d);
 }
 
+/* A scan of the file into r, the runs of a split file into sr, the
+ * rows of the sink's series to it. */
+static void scan_setup(struct scan *sc, struct split_runs *sr, struct run *r,
+		       const struct row_sink *sink, off_t size)
+{
+	const struct parser *p = sr->p;
+	scan_init(sc, p, r, sr->d, sr->shown);
+	sc->quote = size <= QUOTE_LIMIT;
+	sc->next_run = split_next;
+	sc->split_ctx = sr;
+	for (size_t i = 0; sink && i < p->nseries; i++)
+		if (strcmp(p->series[i].name, sink->series) == 0)
+			sc->ss[i].sink = sink;
+}
+
+/* After a scan without split: did anything come after the first end
+ * line (split's probe), so that split would make several runs? */
+static bool several_runs(const struct scan *sc, const struct run *r)
+{
+	const struct fstate *probe = &sc->fs[sc->p->split.probe];
+	if (!probe->found)
+		return false;
+	for (size_t i = 0; i < run_field_count(r); i++)
+		if (run_field_at(r, i)->line > probe->line)
+			return true;
+	for (size_t i = 0; i < sc->p->nfields; i++)
+		if (sc->fs[i].found && !sc->p->fields[i].probe && sc->fs[i].line > probe->line)
+			return true;
+	for (size_t i = 0; i < run_series_count(r); i++) {
+		const struct series *s = run_series_at(r, i);
+		size_t n = series_row_count(s);
+		if (n && series_row_line(s, n - 1) > probe->line)
+			return true;
+	}
+	return false;
+}
+
 struct run *parser_run_sink(const struct parser *p, const char *path, const char *shown,
 			    const char *run_name, const struct row_sink *sink, struct diag *d)
 {
@@ -300,17 +343,35 @@ struct run *parser_run_sink(const struct parser *p, const char *path, const char
 	}
 	struct run *r = run_new(run_name, shown, p->name);
 	struct scan sc;
-	scan_init(&sc, p, r, d, shown);
-	sc.quote = st.st_size <= QUOTE_LIMIT;
 	struct split_runs sr = {p, shown, run_name, d, NULL, NULL, 0};
-	sc.next_run = split_next;
-	sc.split_ctx = &sr;
-	for (size_t i = 0; sink && i < p->nseries; i++)
-		if (strcmp(p->series[i].name, sink->series) == 0)
-			sc.ss[i].sink = sink;
+	scan_setup(&sc, &sr, r, sink, st.st_size);
 	bool ok;
 	if (p->format == FMT_TEXT) {
+		/* A big file whose runs end at split: {end: ...} lines is
+		 * scanned apart, as one run, as any big file; only when one
+		 * held lines with values after its first end line is it read
+		 * again, on one thread, run by run.  Rows sent to a sink
+		 * are the rows of every run in file order either way. */
+		bool probing = p->split.end && p->split.probe >= 0 && st.st_size > PIPE_MIN;
+		if (probing) {
+			sc.split = NULL;
+			sc.probed = true;
+			sc.acts[0].off = true;
+			/* a sink's rows are the same either way: no probe then */
+			for (size_t i = 0; sink && i < sc.nacts; i++)
+				if (sc.acts[i].what == A_FIELD && p->fields[sc.acts[i].idx].probe &&
+				    !p->fields[sc.acts[i].idx].probe_value)
+					sc.acts[i].off = true;
+			update_every_line(&sc);
+		}
 		ok = scan_file(&sc, fd, st.st_size);
+		if (ok && probing && !sink && several_runs(&sc, r) && lseek(fd, 0, SEEK_SET) == 0) {
+			scan_free(&sc);
+			run_free(r);
+			r = run_new(run_name, shown, p->name);
+			scan_setup(&sc, &sr, r, sink, st.st_size);
+			ok = scan_file(&sc, fd, st.st_size);
+		}
 		if (ok && sc.more.on)
 			more_end(&sc); /* the file ended the row */
 	} else {
@@ -367,17 +428,32 @@ struct run *parser_run_sink(const struct parser *p, const char *path, const char
 		run_free(r);
 		return NULL;
 	}
-	bool complete = p->format == FMT_TEXT ? finish_fields(&sc) : true;
-	if (p->format == FMT_TEXT && sc.hits == 0 && sc.nacts > 0)
-		log_diag(&sc, false, 0, "parser '%s' matched nothing in %s", p->name, shown);
-	else if (p->format == FMT_TEXT)
+	/* After a split end line, a run that found nothing (the file's
+	 * last lines, a closing fence) is no run: the one it ended is the
+	 * last. */
+	char *last_name = NULL;
+	if (p->split.end && sr.n && sc.hits == sc.split_mark) {
+		run_free(r);
+		r = sr.runs[--sr.n];
+		last_name = sr.names[sr.n];
 		scan_warn_silent(&sc);
-	derive_all(p, r, complete, d);
+	} else {
+		bool complete = p->format == FMT_TEXT ? finish_fields(&sc) : true;
+		if (p->format == FMT_TEXT && sc.hits == 0 && sc.nacts > 0)
+			log_diag(&sc, false, 0, "parser '%s' matched nothing in %s", p->name,
+				 shown);
+		else if (p->format == FMT_TEXT)
+			scan_warn_silent(&sc);
+		derive_all(p, r, complete, d);
+		last_name = sc.split_name;
+		sc.split_name = NULL;
+	}
 	if (sr.n) {
 		/* a file of several runs */
-		split_push(&sr, r, sc.split_name);
-		sc.split_name = NULL;
+		split_push(&sr, r, last_name);
 		r = split_whole(&sr, &sc);
+	} else {
+		free(last_name);
 	}
 	scan_free(&sc);
 	return r;

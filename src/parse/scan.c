@@ -819,12 +819,34 @@ static bool looks_labelled(const char *buf, const char *end)
  * nothing since its own split line (a run announced by two lines, srun's
  * and the script's, is one run).  Its named groups are fields of the
  * run it starts or joins (a field already set there stays). */
+static void split_restart(struct scan *sc, long line)
+{
+	if (sc->more.on)
+		more_end(sc);
+	if (sc->tc.table >= 0) {
+		sc->tc.table = -1;
+		free(sc->tc.ext);
+		sc->tc.ext = NULL;
+		sc->tc.next = 0;
+		free(sc->tc.types);
+		sc->tc.types = NULL;
+	}
+	scan_restart(sc, sc->next_run(sc, line));
+}
+
 static void split_line(struct scan *sc, const struct line *ln, long line)
 {
 	const struct psplit *sp = &sc->p->split;
-	bool fresh = sc->splits > 0 && sc->hits > sc->split_mark;
+	/* An end line belongs to the run it ends; the next run starts on
+	 * the next line that is read (split_pending). */
+	bool fresh = !sp->end && sc->splits > 0 && sc->hits > sc->split_mark;
 	sc->splits++;
-	sc->split_now = true;
+	if (sp->end) {
+		sc->split_pending = true;
+		sc->split_after = line;
+	} else {
+		sc->split_now = true;
+	}
 	/* The groups' texts, before the run ends (typing may match). */
 	struct buf *texts = xcalloc(sp->nfields + 1, sizeof *texts);
 	bool *took = xcalloc(sp->nfields + 1, sizeof *took);
@@ -839,19 +861,8 @@ static void split_line(struct scan *sc, const struct line *ln, long line)
 	size_t nm_n;
 	char *name = group_text(sc, ln, sp->name_group, &nm, &nm_n) && nm_n ? xstrndup(nm, nm_n)
 									      : NULL;
-	if (fresh) {
-		if (sc->more.on)
-			more_end(sc);
-		if (sc->tc.table >= 0) {
-			sc->tc.table = -1;
-			free(sc->tc.ext);
-			sc->tc.ext = NULL;
-			sc->tc.next = 0;
-			free(sc->tc.types);
-			sc->tc.types = NULL;
-		}
-		scan_restart(sc, sc->next_run(sc, line));
-	}
+	if (fresh)
+		split_restart(sc, line);
 	if (name && !sc->split_name)
 		sc->split_name = name;
 	else
@@ -876,6 +887,12 @@ static void scan_line(struct scan *sc, const char *ls, const char *le, const cha
 	struct line ln;
 	bool have = false;
 	struct act *sa = sc->split;
+	if (sc->split_pending && line > sc->split_after) {
+		/* the run an end line ended: the next one starts after it */
+		sc->split_pending = false;
+		split_restart(sc, sc->split_after + 1);
+		sc->split_mark = sc->hits;
+	}
 	if (sa && !sa->off) {
 		if (sa->pat->lit && (!sa->next || sa->next < ls)) {
 			sa->next = lit_find(sa->pat, ls, end);

@@ -147,9 +147,11 @@ static void *scanner_main(void *arg)
 		 * picked first is found, a failed pattern is reported. */
 		for (size_t i = 0; i < sl->nfails; i++)
 			pp->act_over[sl->fails[i].act] = true;
-		for (size_t i = 0; i < p->nfields; i++)
-			if (p->fields[i].first && sl->fields[i].found)
-				pp->act_over[i] = true;
+		for (size_t k = 0; k < w->sc.nacts; k++) {
+			const struct act *a = &w->sc.acts[k];
+			if (a->what == A_FIELD && p->fields[a->idx].first && sl->fields[a->idx].found)
+				pp->act_over[k] = true;
+		}
 		sl->scanned = true;
 		pthread_cond_broadcast(&pp->cv);
 		pthread_mutex_unlock(&pp->mu);
@@ -260,6 +262,9 @@ struct pipe *pipe_start(struct scan *sc, size_t nscanners)
 	pp->nslots = nscanners ? nscanners + 2 : NSLOTS;
 	pp->slots = xcalloc(pp->nslots, sizeof *pp->slots);
 	pp->act_over = xcalloc(sc->nacts + 1, sizeof *pp->act_over);
+	/* acts the scan switched off before it began (a split's probe) */
+	for (size_t i = 0; i < sc->nacts; i++)
+		pp->act_over[i] = sc->acts[i].off;
 	pp->reported = xcalloc(sc->nacts + 1, 1);
 	if (pthread_mutex_init(&pp->mu, NULL) != 0) {
 		pipe_free(pp);

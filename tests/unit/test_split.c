@@ -215,9 +215,16 @@ static void a_bad_split_is_an_error_at_its_place(void **state)
 			  "      |                                                ^~\n");
 	expect_def_errors("name: x\n"
 			  "split: { name: run }\n",
-			  "p.yaml:2:8: error: split needs pattern: the line that starts each run\n"
+			  "p.yaml:2:8: error: split needs pattern: (the line that starts each "
+			  "run) or end: (the line that ends each run)\n"
 			  "    2 | split: { name: run }\n"
 			  "      |        ^~~~~~~~~~~~~\n");
+	expect_def_errors("name: x\n"
+			  "split: { pattern: '^run', end: '^done' }\n",
+			  "p.yaml:2:27: error: split takes pattern: (the line that starts each "
+			  "run) or end: (the line that ends each run), not both\n"
+			  "    2 | split: { pattern: '^run', end: '^done' }\n"
+			  "      |                           ^~~\n");
 	expect_def_errors("name: x\n"
 			  "split: { pattern: '^run', nmae: run }\n",
 			  "p.yaml:2:27: error: unknown key 'nmae' in split (did you mean 'name'?)\n"
@@ -280,6 +287,93 @@ static void a_carried_value_stays_in_its_run(void **state)
 	done(&fx);
 }
 
+/* split: {end: ...}: the line ends its run (its groups are that run's
+ * fields) and the next run starts on the line after it; lines after
+ * the last end line that hold nothing are no run. */
+static void an_end_line_ends_its_run(void **state)
+{
+	(void)state;
+	static const char def[] = "name: tr\n"
+				  "split: { end: 'done in (?<secs>\\S+) s' }\n"
+				  "fields:\n"
+				  "  acc: 'acc=(\\S+)'\n"
+				  "series:\n"
+				  "  steps: 'step (?<step>\\d+) loss=(?<loss>\\S+)'\n";
+	static const char log[] = "acc=50\n"
+				  "step 1 loss=2.5\n"
+				  "done in 10 s\n"
+				  "```\n"
+				  "acc=60\n"
+				  "step 1 loss=2.1\n"
+				  "step 2 loss=1.9\n"
+				  "done in 12 s\n"
+				  "step n/a\n"
+				  "```\n";
+	struct fixture fx;
+	struct run *r = run_split(&fx, def, log);
+	assert_string_equal(cap_text(&fx.c), "");
+	assert_int_equal(run_member_count(r), 2);
+	const struct run *a = run_member_at(r, 0), *b = run_member_at(r, 1);
+	assert_string_equal(run_name(a), "tr.run1");
+	assert_int_equal(run_first_line(a), 1);
+	assert_int_equal(run_first_line(b), 4);
+	assert_field(a, "acc", "50", 1);
+	assert_field(a, "secs", "10", 3);
+	assert_field(b, "acc", "60", 5);
+	assert_field(b, "secs", "12", 8);
+	assert_int_equal(series_row_count(run_series(a, "steps")), 1);
+	assert_int_equal(series_row_count(run_series(b, "steps")), 2);
+	done(&fx);
+	/* one end line, at the end: one run, a plain one */
+	r = run_split(&fx, def, "acc=50\ndone in 10 s\nstep n/a\n");
+	assert_int_equal(run_member_count(r), 0);
+	assert_field(r, "acc", "50", 1);
+	assert_field(r, "secs", "10", 2);
+	done(&fx);
+}
+
+/* A big file (scanned on several threads when it is one run) splits as
+ * a small one: two runs, each its own; one run: a plain run. */
+static void a_big_file_splits_at_its_end_lines_too(void **state)
+{
+	(void)state;
+	static const char def[] = "name: tr\n"
+				  "split: { end: 'done in (?<secs>\\S+) s' }\n"
+				  "fields:\n"
+				  "  acc: 'acc=(\\S+)'\n"
+				  "series:\n"
+				  "  steps: 'step (?<step>\\d+) loss=(?<loss>\\S+)'\n";
+	struct buf one = {0}, two = {0};
+	buf_puts(&one, "acc=50\n");
+	for (int i = 1; i <= 400000; i++)
+		buf_printf(&one, "step %d loss=%d.5 filler filler filler\n", i, i % 7);
+	buf_puts(&one, "done in 10 s\n```\n");
+	buf_put(&two, buf_data(&one), one.len);
+	buf_puts(&two, "acc=60\nstep 1 loss=2.1\ndone in 12 s\n");
+	assert_true(one.len > ((size_t)8 << 20));
+	struct fixture fx;
+	struct run *r = run_split(&fx, def, buf_data(&one));
+	assert_string_equal(cap_text(&fx.c), "");
+	assert_int_equal(run_member_count(r), 0);
+	assert_field(r, "secs", "10", 400002);
+	assert_int_equal(series_row_count(run_series(r, "steps")), 400000);
+	done(&fx);
+	r = run_split(&fx, def, buf_data(&two));
+	assert_string_equal(cap_text(&fx.c), "");
+	assert_int_equal(run_member_count(r), 2);
+	const struct run *a = run_member_at(r, 0), *b = run_member_at(r, 1);
+	assert_field(a, "acc", "50", 1);
+	assert_field(a, "secs", "10", 400002);
+	assert_int_equal(series_row_count(run_series(a, "steps")), 400000);
+	assert_int_equal(run_first_line(b), 400003);
+	assert_field(b, "acc", "60", 400004);
+	assert_field(b, "secs", "12", 400006);
+	assert_int_equal(series_row_count(run_series(b, "steps")), 1);
+	done(&fx);
+	buf_free(&one);
+	buf_free(&two);
+}
+
 static void identifiers_are_made_of_stems(void **state)
 {
 	(void)state;
@@ -305,6 +399,8 @@ int main(void)
 		cmocka_unit_test(two_runs_of_one_name_are_an_error_at_the_second),
 		cmocka_unit_test(a_bad_split_is_an_error_at_its_place),
 		cmocka_unit_test(a_carried_value_stays_in_its_run),
+		cmocka_unit_test(an_end_line_ends_its_run),
+		cmocka_unit_test(a_big_file_splits_at_its_end_lines_too),
 		cmocka_unit_test(identifiers_are_made_of_stems),
 	};
 	return cmocka_run_group_tests(tests, NULL, drop_leftovers);
