@@ -44,6 +44,27 @@ static void set_typed_field(struct scan *sc, const struct pfield *f, const char 
 	run_set_field(sc->r, name, &dt);
 }
 
+static bool is_star(const struct pfield *f)
+{
+	return f->name[0] == '*' && !f->name[1];
+}
+
+/* Did a '*' field find a value named `name`?  Then a field declared by
+ * that name that found nothing leaves it, rather than its default or a
+ * missing value. */
+static bool star_found(const struct scan *sc, const char *name)
+{
+	for (size_t i = 0; i < sc->p->nfields; i++) {
+		if (!is_star(&sc->p->fields[i]))
+			continue;
+		const struct fstate *fs = &sc->fs[i];
+		for (size_t k = 0; k < fs->nnames; k++)
+			if (strcmp(fs->names[k].name, name) == 0)
+				return true;
+	}
+	return false;
+}
+
 /* The fields, in the order of the definition, once the file is read.
  * Returns whether every declared field got a value. */
 static bool finish_fields(struct scan *sc)
@@ -69,12 +90,17 @@ static bool finish_fields(struct scan *sc)
 	for (size_t i = 0; i < sc->p->nfields; i++) {
 		const struct pfield *f = &sc->p->fields[i];
 		struct fstate *fs = &sc->fs[i];
-		if (f->name[0] == '*' && !f->name[1]) {
+		if (is_star(f)) {
 			for (size_t k = 0; k < fs->nnames; k++)
 				set_typed_field(sc, f, fs->names[k].name, buf_data(&fs->names[k].text),
 						fs->names[k].text.len, fs->names[k].line);
 			continue;
 		}
+		/* Found by both, the later in the definition wins; found by
+		 * the '*' field only, its value stands (set above or below)
+		 * rather than this one's default or a missing value. */
+		if (!fs->found && star_found(sc, f->name))
+			continue;
 		if (fs->found) {
 			set_typed_field(sc, f, f->name, buf_data(&fs->text), fs->text.len, fs->line);
 		} else if (f->def) {

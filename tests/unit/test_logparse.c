@@ -935,6 +935,48 @@ static void star_field_names_fields_by_a_group(void **state)
 	cap_close(&c);
 }
 
+/* A field declared by name that matched nothing leaves the '*' field's
+ * value of its name, wherever it is declared (it used to hide it); when
+ * both matched, the later in the definition wins. */
+static void an_unmatched_explicit_field_keeps_the_star_value(void **state)
+{
+	(void)state;
+	static const char def[] = "name: kv\n"
+				  "fields:\n"
+				  "  speed: 'speed is (\\S+)'\n"
+				  "  '*': '^(?<name>\\w+): (?<value>\\S+)$'\n"
+				  "  loss: 'the loss is (\\S+)'\n"
+				  "  rate: { pattern: 'rate was (\\S+)', default: 0 }\n"
+				  "  acc: 'acc of (\\S+)'\n";
+	struct capture c;
+	struct parser_set *set;
+	char *dir, *path;
+	struct run *r = run_text(&c, &set, def,
+				 "speed: 12\n"      /* 1 */
+				 "loss: 0.5\n"      /* 2 */
+				 "rate: 7\n"        /* 3 */
+				 "acc: 0.9\n"       /* 4 */
+				 "acc of 0.95\n",   /* 5 */
+				 &dir, &path);
+	assert_non_null(r);
+	const struct datum *d = run_field(r, "speed");
+	assert_text(d, "12");
+	assert_int_equal(d->line, 1);
+	d = run_field(r, "loss");
+	assert_text(d, "0.5");
+	assert_int_equal(d->line, 2);
+	/* A '*' value beats a default: the default is for nothing found. */
+	d = run_field(r, "rate");
+	assert_text(d, "7");
+	assert_int_equal(d->line, 3);
+	/* Both matched: acc, declared after '*', wins. */
+	d = run_field(r, "acc");
+	assert_text(d, "0.95");
+	assert_int_equal(d->line, 5);
+	assert_string_equal(cap_text(&c), "");
+	done_text(&c, set, r, dir, path);
+}
+
 static const char tables_def[] =
 	"name: t\n"
 	"tables:\n"
@@ -1948,6 +1990,7 @@ int main(void)
 		cmocka_unit_test(fields_pick_group_by_number_or_name),
 		cmocka_unit_test(unmatched_fields_are_missing_or_default),
 		cmocka_unit_test(star_field_names_fields_by_a_group),
+		cmocka_unit_test(an_unmatched_explicit_field_keeps_the_star_value),
 		cmocka_unit_test(pipe_box_markdown_and_aligned_tables_are_read),
 		cmocka_unit_test(more_lines_go_on_in_a_cell),
 		cmocka_unit_test(a_failing_until_is_reported_once),
