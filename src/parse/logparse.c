@@ -65,6 +65,33 @@ static bool star_found(const struct scan *sc, const char *name)
 	return false;
 }
 
+/* A field that matched: its last (or first) match, or, with pick: sum
+ * or count, every match.  A sum of one match keeps its text and line;
+ * a sum of several, and a count, are computed. */
+static void set_found_field(struct scan *sc, const struct pfield *f, const struct fstate *fs)
+{
+	if (f->agg == AGG_SUM && fs->bad_line)
+		log_diag(sc, false, fs->bad_line,
+			 "field '%s' adds up its matches, but '%.*s' is not a number; left out "
+			 "of the sum",
+			 f->name, (int)fs->bad.len, buf_data(&fs->bad));
+	if (f->agg == AGG_NONE || (f->agg == AGG_SUM && fs->count == 1 && !fs->bad_line)) {
+		set_typed_field(sc, f, f->name, buf_data(&fs->text), fs->text.len, fs->line);
+		return;
+	}
+	struct datum dt = {DATUM_NUMBER, f->agg == AGG_SUM ? fs->sum : (double)fs->count, NULL,
+			   0, 0};
+	run_set_field(sc->r, f->name, &dt);
+	char *inputs = fs->count == 1
+			       ? xasprintf("%s of 1 match (line %ld)",
+					   f->agg == AGG_SUM ? "the sum" : "the count", fs->line)
+			       : xasprintf("%s of %zu matches (lines %ld to %ld)",
+					   f->agg == AGG_SUM ? "the sum" : "the count", fs->count,
+					   fs->first_line, fs->line);
+	run_set_field_inputs(sc->r, f->name, inputs);
+	free(inputs);
+}
+
 /* The fields, in the order of the definition, once the file is read.
  * Returns whether every declared field got a value. */
 static bool finish_fields(struct scan *sc)
@@ -96,16 +123,38 @@ static bool finish_fields(struct scan *sc)
 						fs->names[k].text.len, fs->names[k].line);
 			continue;
 		}
+		if (f->alt)
+			continue; /* with the first alternative */
+		/* Of a field's alternatives, the one that matched latest in
+		 * the file gives the value; on one line, the first listed. */
+		size_t w = i;
+		bool any = false;
+		const struct pfield *def = NULL;
+		for (size_t k = i; k < i + f->nalts; k++) {
+			if (!def && sc->p->fields[k].def)
+				def = &sc->p->fields[k];
+			if (sc->fs[k].found && (!any || sc->fs[k].line > sc->fs[w].line)) {
+				w = k;
+				any = true;
+			}
+		}
+		const struct pfield *wf = &sc->p->fields[w];
+		/* A match of an alternative whose value is null: missing. */
+		bool found = any && !(wf->has_value && !wf->value);
 		/* Found by both, the later in the definition wins; found by
 		 * the '*' field only, its value stands (set above or below)
 		 * rather than this one's default or a missing value. */
-		if (!fs->found && star_found(sc, f->name))
+		if (!found && star_found(sc, f->name))
 			continue;
-		if (fs->found) {
-			set_typed_field(sc, f, f->name, buf_data(&fs->text), fs->text.len, fs->line);
-		} else if (f->def) {
+		if (found) {
+			set_found_field(sc, wf, &sc->fs[w]);
+		} else if (def) {
 			struct datum dt;
-			type_text(f->type, parser_style(sc->p), f->def, f->def_len, 0, &dt);
+			type_text(def->type, parser_style(sc->p), def->def, def->def_len, 0, &dt);
+			run_set_field(sc->r, f->name, &dt);
+		} else if (!any && f->nalts == 1 && f->agg == AGG_COUNT) {
+			/* No match: a count of 0. */
+			struct datum dt = {DATUM_NUMBER, 0, NULL, 0, 0};
 			run_set_field(sc->r, f->name, &dt);
 		} else {
 			/* Declared but not in this file: missing, shown as —. */

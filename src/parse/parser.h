@@ -29,16 +29,29 @@ struct pattern {
 	bool never;          /* wants blanks after '^': warned about at load */
 };
 
+/* pick: sum and count take every match rather than one. */
+enum field_agg { AGG_NONE, AGG_SUM, AGG_COUNT };
+
 struct pfield {
 	char *name; /* "*": each match names its field with group "name" */
 	struct loc loc;
 	struct pattern pat;
 	bool first;
+	enum field_agg agg;
 	enum vtype type;
 	int group; /* -1: the first group that took part (the whole match without groups) */
 	int name_group, value_group;
 	char *def; /* default: its text, or NULL */
 	size_t def_len;
+	/* value: what a match gives, whatever it captured (has_value);
+	 * NULL with has_value: a match makes the field missing. */
+	bool has_value;
+	char *value;
+	size_t value_len;
+	/* A field given as a list of alternatives is one pfield each, one
+	 * after another: the first has nalts, the others alt. */
+	size_t nalts;
+	bool alt;
 };
 
 struct pseries {

@@ -279,6 +279,21 @@ static void field_line(struct scan *sc, struct act *a, const struct line *ln, lo
 			if (!got && !group_text(sc, ln, ngroups ? 1 : 0, &s, &n))
 				s = "", n = 0;
 		}
+		if (f->has_value)
+			s = f->value ? f->value : "", n = f->value_len;
+		if (f->agg == AGG_SUM) {
+			struct datum dt;
+			enum vtype t = f->type == VT_AUTO ? VT_NUMBER : f->type;
+			if (type_text(t, parser_style(sc->p), s, n, line, &dt) == TYPED_OK &&
+			    dt.kind == DATUM_NUMBER) {
+				fs->sum += dt.num;
+			} else if (!fs->bad_line) {
+				fs->bad_line = line;
+				buf_put(&fs->bad, s, n);
+			}
+		}
+		if (!fs->count++)
+			fs->first_line = line;
 		buf_clear(&fs->text);
 		buf_put(&fs->text, s, n);
 		fs->found = true;
@@ -841,6 +856,7 @@ void scan_free(struct scan *sc)
 	for (size_t i = 0; i < sc->p->nfields; i++) {
 		struct fstate *fs = &sc->fs[i];
 		buf_free(&fs->text);
+		buf_free(&fs->bad);
 		for (size_t k = 0; k < fs->nnames; k++) {
 			free(fs->names[k].name);
 			buf_free(&fs->names[k].text);

@@ -56,6 +56,13 @@ struct fstate {
 	bool found;
 	long line;
 	struct buf text;
+	/* pick: sum and count: the matches, their sum, and the first value
+	 * that was not a number (left out of the sum, warned about). */
+	size_t count;
+	double sum;
+	long first_line;
+	long bad_line;
+	struct buf bad;
 	struct named *names;
 	size_t nnames, names_cap;
 	size_t *index; /* open addressing over names + 1 */

@@ -59,13 +59,15 @@ bool has_more(const struct parser *p)
 }
 
 /* Can chunks of a log be scanned apart?  Not when a table, a '*' field
- * or a series' more lines carry state from one line to the next. */
+ * or a series' more lines carry state from one line to the next, nor
+ * with a field that sums or counts its matches. */
 bool parallel_ok(const struct parser *p)
 {
 	if (p->ntables || has_more(p))
 		return false;
 	for (size_t i = 0; i < p->nfields; i++)
-		if (p->fields[i].name[0] == '*' && !p->fields[i].name[1])
+		if ((p->fields[i].name[0] == '*' && !p->fields[i].name[1]) ||
+		    p->fields[i].agg != AGG_NONE)
 			return false;
 	return true;
 }

@@ -977,6 +977,180 @@ static void an_unmatched_explicit_field_keeps_the_star_value(void **state)
 	done_text(&c, set, r, dir, path);
 }
 
+/* pick: sum adds up every match (one match keeps its text and line),
+ * pick: count counts them (0 when none); a value that is not a number is
+ * left out of the sum, with a warning at its line. */
+static void pick_sum_and_count_take_every_match(void **state)
+{
+	(void)state;
+	static const char def[] = "name: t\n"
+				  "fields:\n"
+				  "  passed: { pattern: 'PASSED +\\] (\\S+) tests?\\.', pick: sum }\n"
+				  "  runs: { pattern: 'Running \\d+ tests?', pick: count }\n"
+				  "  once: { pattern: 'DISABLED (\\d+)', pick: sum }\n"
+				  "  crashes: { pattern: 'Segmentation fault', pick: count }\n"
+				  "  none: { pattern: 'never (\\d+)', pick: sum }\n";
+	struct capture c;
+	struct parser_set *set;
+	char *dir, *path;
+	struct run *r = run_text(&c, &set, def,
+				 "[==========] Running 1 test\n" /* 1 */
+				 "[  PASSED  ] 1 test.\n"        /* 2 */
+				 "[==========] Running 2 tests\n" /* 3 */
+				 "[  PASSED  ] 2 tests.\n"       /* 4 */
+				 "DISABLED 3\n"                  /* 5 */
+				 "[  PASSED  ] some tests.\n"    /* 6 */
+				 "[==========] Running 4 tests\n" /* 7 */
+				 "[  PASSED  ] 1,024 tests.\n",  /* 8 */
+				 &dir, &path);
+	assert_non_null(r);
+	const struct datum *d = run_field(r, "passed");
+	assert_num(d, 1027);
+	assert_null(d->text);
+	assert_int_equal(d->line, 0);
+	assert_string_equal(run_field_inputs(r, "passed"), "the sum of 4 matches (lines 2 to 8)");
+	d = run_field(r, "runs");
+	assert_num(d, 3);
+	assert_null(d->text);
+	assert_string_equal(run_field_inputs(r, "runs"), "the count of 3 matches (lines 1 to 7)");
+	d = run_field(r, "once");
+	assert_text(d, "3");
+	assert_num(d, 3);
+	assert_int_equal(d->line, 5);
+	d = run_field(r, "crashes");
+	assert_num(d, 0);
+	assert_null(d->text);
+	assert_int_equal(run_field(r, "none")->kind, DATUM_MISSING);
+	char *want = xasprintf("%s:6: warning: field 'passed' adds up its matches, but 'some' is "
+			       "not a number; left out of the sum\n"
+			       "    6 | [  PASSED  ] some tests.\n",
+			       path);
+	assert_string_equal(cap_text(&c), want);
+	free(want);
+	done_text(&c, set, r, dir, path);
+}
+
+/* A field given as a list of alternatives: the one that matched latest in
+ * the file gives the value, on one line the first listed; `value` fixes
+ * what a match gives, null making the field missing again. */
+static void alternatives_give_the_latest_match_and_fixed_values(void **state)
+{
+	(void)state;
+	static const char def[] =
+		"name: s\n"
+		"fields:\n"
+		"  state:\n"
+		"    - { pattern: 'CANCELLED .* DUE TO TIME LIMIT', value: TIMEOUT }\n"
+		"    - '(CANCELLED)'\n"
+		"    - { pattern: 'oom-kill', value: OUT_OF_MEMORY }\n"
+		"    - { pattern: 'queued and waiting', value: PENDING }\n"
+		"    - { pattern: 'has been allocated', value: null }\n"
+		"  code: [ { pattern: 'exit code (\\d+)', pick: first }, { pattern: 'rc=(\\d+)', default: 0 } ]\n"
+		"  limit: { pattern: 'limit', value: 42 }\n";
+	struct capture c;
+	struct parser_set *set;
+	char *dir, *path;
+	struct run *r = run_text(&c, &set, def,
+				 "srun: job 1 queued and waiting for resources\n" /* 1 */
+				 "exit code 3\n"                                  /* 2 */
+				 "exit code 4\n"                                  /* 3 */
+				 "*** JOB 1 CANCELLED AT now DUE TO TIME LIMIT ***\n" /* 4 */
+				 "rc=5 limit\n",                                   /* 5 */
+				 &dir, &path);
+	assert_non_null(r);
+	/* Line 4 matches two alternatives: the first listed wins. */
+	const struct datum *d = run_field(r, "state");
+	assert_int_equal(d->kind, DATUM_STRING);
+	assert_text(d, "TIMEOUT");
+	assert_int_equal(d->line, 4);
+	d = run_field(r, "code");
+	assert_text(d, "5");
+	assert_int_equal(d->line, 5);
+	d = run_field(r, "limit");
+	assert_num(d, 42);
+	assert_int_equal(d->line, 5);
+	assert_string_equal(cap_text(&c), "");
+	done_text(&c, set, r, dir, path);
+
+	r = run_text(&c, &set, def,
+		     "srun: job 1 queued and waiting for resources\n"
+		     "exit code 3\n"
+		     "exit code 4\n",
+		     &dir, &path);
+	d = run_field(r, "state");
+	assert_text(d, "PENDING");
+	assert_int_equal(d->line, 1);
+	/* pick: first of its alternative: line 2. */
+	d = run_field(r, "code");
+	assert_text(d, "3");
+	assert_int_equal(d->line, 2);
+	done_text(&c, set, r, dir, path);
+
+	/* Allocated after being queued: missing again; no code: the default. */
+	r = run_text(&c, &set, def,
+		     "srun: job 1 queued and waiting for resources\n"
+		     "srun: job 1 has been allocated resources\n",
+		     &dir, &path);
+	assert_int_equal(run_field(r, "state")->kind, DATUM_MISSING);
+	d = run_field(r, "code");
+	assert_num(d, 0);
+	assert_int_equal(d->line, 0);
+	done_text(&c, set, r, dir, path);
+}
+
+static void pick_value_and_alternatives_are_checked_at_their_place(void **state)
+{
+	(void)state;
+	expect_def_errors("name: t\n"
+			  "fields:\n"
+			  "  a: { pattern: 'x(\\d)', pick: summ }\n",
+			  "p.yaml:3:32: error: unknown pick 'summ' (did you mean 'sum'?)\n"
+			  "    3 |   a: { pattern: 'x(\\d)', pick: summ }\n"
+			  "      |                                ^~~~\n");
+	expect_def_errors(
+		"name: t\n"
+		"fields:\n"
+		"  a: { pattern: 'x', value: [1, 2] }\n"
+		"  b: { pattern: 'x(\\d)', value: 1, pick: sum }\n"
+		"  '*': { pattern: '(?<name>\\w+)=(?<value>\\d+)', value: 1, pick: count }\n",
+		"p.yaml:3:29: error: the value of field 'a' is a number, a string or null (a match "
+		"makes it missing), not a list\n"
+		"    3 |   a: { pattern: 'x', value: [1, 2] }\n"
+		"      |                             ^~~~~~\n"
+		"p.yaml:4:42: error: field 'b': a fixed value and pick sum do not go together (the "
+		"value is what one match gives); drop one of them\n"
+		"    4 |   b: { pattern: 'x(\\d)', value: 1, pick: sum }\n"
+		"      |                                          ^~~\n"
+		"p.yaml:5:56: error: field '*' reads each value from its group (?<value>...); a fixed "
+		"value is for a field declared by name\n"
+		"    5 |   '*': { pattern: '(?<name>\\w+)=(?<value>\\d+)', value: 1, pick: count }\n"
+		"      |                                                        ^\n"
+		"p.yaml:5:65: error: field '*' picks first or last; sum and count are for a field "
+		"declared by name\n"
+		"    5 |   '*': { pattern: '(?<name>\\w+)=(?<value>\\d+)', value: 1, pick: count }\n"
+		"      |                                                                 ^~~~~\n");
+	expect_def_errors(
+		"name: t\n"
+		"fields:\n"
+		"  '*': [ '(?<name>\\w+)=(?<value>\\d+)' ]\n"
+		"  a: []\n"
+		"  b: [ [ 'x' ], { pattern: 'y', default: 1 }, { pattern: 'z', default: 2 } ]\n",
+		"p.yaml:3:8: error: field '*' takes one pattern, not a list of alternatives\n"
+		"    3 |   '*': [ '(?<name>\\w+)=(?<value>\\d+)' ]\n"
+		"      |        ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n"
+		"p.yaml:4:6: error: field 'a' has no alternatives: give it a pattern, or a list of "
+		"patterns and {pattern, value} maps\n"
+		"    4 |   a: []\n"
+		"      |      ^~\n"
+		"p.yaml:5:8: error: alternative 1 of field 'b' is a pattern or a map with a pattern, "
+		"not a list\n"
+		"    5 |   b: [ [ 'x' ], { pattern: 'y', default: 1 }, { pattern: 'z', default: 2 } ]\n"
+		"      |        ^~~~~~~\n"
+		"p.yaml:5:72: error: field 'b' has a default in an earlier alternative: give it once\n"
+		"    5 |   b: [ [ 'x' ], { pattern: 'y', default: 1 }, { pattern: 'z', default: 2 } ]\n"
+		"      |                                                                        ^\n");
+}
+
 static const char tables_def[] =
 	"name: t\n"
 	"tables:\n"
@@ -1991,6 +2165,9 @@ int main(void)
 		cmocka_unit_test(unmatched_fields_are_missing_or_default),
 		cmocka_unit_test(star_field_names_fields_by_a_group),
 		cmocka_unit_test(an_unmatched_explicit_field_keeps_the_star_value),
+		cmocka_unit_test(pick_sum_and_count_take_every_match),
+		cmocka_unit_test(alternatives_give_the_latest_match_and_fixed_values),
+		cmocka_unit_test(pick_value_and_alternatives_are_checked_at_their_place),
 		cmocka_unit_test(pipe_box_markdown_and_aligned_tables_are_read),
 		cmocka_unit_test(more_lines_go_on_in_a_cell),
 		cmocka_unit_test(a_failing_until_is_reported_once),
