@@ -934,6 +934,31 @@ static void gtest_clean_output(void **state)
 	STR_CELL(f, 0, "message", "Expected: (rel_err_dW) < (1e-6), actual: 3.81e-05 vs 1e-06", 8);
 }
 
+/* ctest's LastTest.log: one GoogleTest run per test, each with its own
+ * summary, added up (one run's summary keeps its text and line). */
+static void gtest_adds_up_the_runs_of_a_ctest_log(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "gtest/ctest-clion-windows-7tests-1fail.log", "gtest");
+	NUM(r, "passed", 6, NULL, 0);
+	NUM(r, "failed", 1, "1", 81);
+	NUM(r, "total_tests", 7, NULL, 0);
+	NUM(r, "total_time_ms", 0, NULL, 0);
+	STR(r, "failed_test", "GetProductsAmount.IsOverflow", 75);
+	NUM(r, "disabled", 0, "0", 0);
+	const struct series *f = SERIES(r, "failures", 1);
+	STR_CELL(f, 0, "file", "D:/Course/GoogleTesting/Tester.cpp", 70);
+	NUM_CELL(f, 0, "line", 48, "48", 70);
+	r = PARSE(CORPUS "gtest/ctest-pid-2failures.log", "gtest");
+	NUM(r, "passed", 0, NULL, 0);
+	NUM(r, "failed", 2, NULL, 0);
+	STR(r, "failed_test", "PIDControllerTest.TestClamping", 22);
+	r = PARSE(CORPUS "gtest/connect4-gtest-1.14-disabled.txt", "gtest");
+	NUM(r, "passed", 27, "27", 82);
+	NUM(r, "disabled", 4, "4", 84);
+	MISSING(r, "failed_test");
+}
+
 /* slurm */
 
 static void slurm_reads_a_job_that_never_started(void **state)
@@ -948,6 +973,7 @@ static void slurm_reads_a_job_that_never_started(void **state)
 	    4);
 	NUM(r, "exit_code", 2, "2", 5);
 	STR(r, "node", "gc-poplar-03", 5);
+	/* Queued, then allocated (line 3): no longer PENDING. */
 	MISSING(r, "exit_state");
 }
 
@@ -986,21 +1012,20 @@ static void slurm_keeps_the_first_job_of_several_and_lists_them_all(void **state
 	MISSING(r, "cancel_reason");
 }
 
-/* Cancelled at its time limit: the reason, and no exit_state, since
- * Slurm's word for it (TIMEOUT) is not in the line and the job is not
- * merely CANCELLED. */
-static void slurm_time_limit_gives_the_reason_not_a_cancel(void **state)
+/* Cancelled at its time limit: the reason, and Slurm's state name for
+ * it, TIMEOUT (not merely CANCELLED), from the last such line. */
+static void slurm_time_limit_gives_the_reason_and_timeout(void **state)
 {
 	(void)state;
 	struct run *r = PARSE(CORPUS "slurm/ollama-gin-time-limit-142202.out", "slurm");
 	NUM(r, "job_id", 142202, "142202", 7);
 	STR(r, "cancel_reason", "TIME LIMIT", 7);
 	STR(r, "node", "node-05", 7);
-	MISSING(r, "exit_state");
+	STR(r, "exit_state", "TIMEOUT", 7);
 	r = PARSE(FIX "slurm/timeout.log", "slurm");
 	STR(r, "node", "hpcc-gpu-5-1", 6);
 	STR(r, "step", "0", 8);
-	MISSING(r, "exit_state");
+	STR(r, "exit_state", "TIMEOUT", 8);
 	SERIES(r, "jobs", 1);
 }
 
@@ -1014,6 +1039,7 @@ static void slurm_reads_oom_kill_notices(void **state)
 	NUM(r, "job_id", 20160847, "20160847", 1);
 	STR(r, "step", "batch", 1);
 	NUM(r, "oom_kill_events", 9, "9", 1);
+	STR(r, "exit_state", "OUT_OF_MEMORY", 1);
 	STR(r, "error",
 	    "Detected 9 oom_kill events in StepId=20160847.batch. Some of the step tasks have been "
 	    "OOM Killed.",
@@ -1022,6 +1048,8 @@ static void slurm_reads_oom_kill_notices(void **state)
 	NUM(r, "job_id", 997857, "997857", 2);
 	STR(r, "step", "batch", 2);
 	NUM(r, "oom_kill_events", 1, "1", 2);
+	/* The oom-kill notice comes after the script's Killed: the last wins. */
+	STR(r, "exit_state", "OUT_OF_MEMORY", 2);
 	STR(r, "error", "Detected 1 oom-kill event(s) in step 997857.batch cgroup.", 2);
 }
 
@@ -1051,6 +1079,7 @@ static void slurm_reads_the_batch_scripts_own_errors(void **state)
 	MISSING(r, "error");
 	r = PARSE(CORPUS "slurm/srun-queued-318530.log", "slurm");
 	NUM(r, "job_id", 318530, "318530", 1);
+	STR(r, "exit_state", "PENDING", 1);
 }
 
 /* sacct's default table: a row per job and step, ids as sacct writes them. */
@@ -1518,11 +1547,12 @@ int main(void)
 		cmocka_unit_test_teardown(gtest_failing_run_lists_failures, free_current),
 		cmocka_unit_test_teardown(gtest_failure_message_of_several_lines, free_current),
 		cmocka_unit_test_teardown(gtest_clean_output, free_current),
+		cmocka_unit_test_teardown(gtest_adds_up_the_runs_of_a_ctest_log, free_current),
 		cmocka_unit_test_teardown(slurm_reads_a_job_that_never_started, free_current),
 		cmocka_unit_test_teardown(slurm_reads_a_time_limit, free_current),
 		cmocka_unit_test_teardown(slurm_keeps_the_first_job_of_several_and_lists_them_all,
 					  free_current),
-		cmocka_unit_test_teardown(slurm_time_limit_gives_the_reason_not_a_cancel, free_current),
+		cmocka_unit_test_teardown(slurm_time_limit_gives_the_reason_and_timeout, free_current),
 		cmocka_unit_test_teardown(slurm_reads_oom_kill_notices, free_current),
 		cmocka_unit_test_teardown(slurm_reads_a_refused_submission, free_current),
 		cmocka_unit_test_teardown(slurm_reads_the_batch_scripts_own_errors, free_current),
