@@ -171,7 +171,7 @@ static size_t hash_bytes(const char *s, size_t n)
 	return (size_t)h;
 }
 
-static struct named *named_get(struct fstate *fs, const char *name, size_t n, bool *fresh)
+struct named *named_get(struct fstate *fs, const char *name, size_t n, bool *fresh)
 {
 	*fresh = false;
 	size_t mask = fs->index_cap - 1;
@@ -534,7 +534,7 @@ static void more_line(struct scan *sc, const struct line *ln, long line)
 		int rc = re_match(ps->more_until.code, ps->more_until.jit, ln->p, ln->n, 0, sc->m.md,
 				  sc->m.mctx);
 		if (rc < 0) {
-			struct act a = {&ps->more_until, A_SERIES, m->series, NULL, false};
+			struct act a = {&ps->more_until, A_SERIES, m->series, NULL, false, 0};
 			char *what = xasprintf("the more of series '%s' (until)", ps->name);
 			pattern_failed(sc, &a, what, rc, line);
 			free(what);
@@ -701,6 +701,23 @@ static bool looks_labelled(const char *buf, const char *end)
 	return labelled >= 2 && labelled * 2 > lines && texts > 0;
 }
 
+/* Act i's next literal at or after pos.  Acts are looked at in order, so
+ * an earlier act with the same literal, unless switched off, has just
+ * found it: the place is shared rather than searched for again (a
+ * parser's patterns may share one, as cerebras's eval patterns do). */
+static void lit_next(struct scan *sc, size_t i, const char *pos, const char *end)
+{
+	struct act *a = &sc->acts[i];
+	const struct act *l = &sc->acts[a->lead];
+	if (a->lead != i && !l->off && l->next && l->next >= pos) {
+		a->next = l->next;
+		return;
+	}
+	a->next = lit_find(a->pat, pos, end);
+	if (!a->next)
+		a->next = end;
+}
+
 static void scan_line(struct scan *sc, const char *ls, const char *le, const char *end)
 {
 	long line = sc->nl + 1;
@@ -725,11 +742,8 @@ static void scan_line(struct scan *sc, const char *ls, const char *le, const cha
 		if (a->off)
 			continue;
 		if (a->pat->lit) {
-			if (!a->next || a->next < ls) {
-				a->next = lit_find(a->pat, ls, end);
-				if (!a->next)
-					a->next = end;
-			}
+			if (!a->next || a->next < ls)
+				lit_next(sc, i, ls, end);
 			if (a->next >= le)
 				continue;
 		}
@@ -777,13 +791,10 @@ void scan_chunk(struct scan *sc, const char *buf, const char *end)
 			const char *cand = end;
 			for (size_t i = 0; i < sc->nacts; i++) {
 				struct act *a = &sc->acts[i];
-				if (a->off)
-					continue;
-				if (!a->next || a->next < pos) {
-					a->next = lit_find(a->pat, pos, end);
-					if (!a->next)
-						a->next = end;
-				}
+				if (a->off || (a->lead != i && !sc->acts[a->lead].off))
+					continue; /* off, or its lead's place is its own */
+				if (!a->next || a->next < pos)
+					lit_next(sc, i, pos, end);
 				if (a->next < cand)
 					cand = a->next;
 			}
@@ -820,13 +831,13 @@ void scan_init(struct scan *sc, const struct parser *p, struct run *r, struct di
 	sc->ss = xcalloc(p->nseries + 1, sizeof *sc->ss);
 	sc->ts = xcalloc(p->ntables + 1, sizeof *sc->ts);
 	for (size_t i = 0; i < p->nfields; i++) {
-		sc->acts[sc->nacts++] = (struct act){&p->fields[i].pat, A_FIELD, i, NULL, false};
+		sc->acts[sc->nacts++] = (struct act){&p->fields[i].pat, A_FIELD, i, NULL, false, 0};
 		uint32_t g = pattern_groups(&p->fields[i].pat);
 		groups = g > groups ? g : groups;
 	}
 	for (size_t i = 0; i < p->nseries; i++) {
 		const struct pseries *ps = &p->series[i];
-		sc->acts[sc->nacts++] = (struct act){&ps->pat, A_SERIES, i, NULL, false};
+		sc->acts[sc->nacts++] = (struct act){&ps->pat, A_SERIES, i, NULL, false, 0};
 		uint32_t g = pattern_groups(&ps->pat);
 		groups = g > groups ? g : groups;
 		if (ps->more_until.code) {
@@ -843,9 +854,21 @@ void scan_init(struct scan *sc, const struct parser *p, struct run *r, struct di
 		st->warn_text = xcalloc(ps->ncols + 1, sizeof *st->warn_text);
 	}
 	for (size_t i = 0; i < p->ntables; i++) {
-		sc->acts[sc->nacts++] = (struct act){&p->tables[i].header, A_TABLE, i, NULL, false};
+		sc->acts[sc->nacts++] = (struct act){&p->tables[i].header, A_TABLE, i, NULL, false, 0};
 		uint32_t g = pattern_groups(&p->tables[i].header);
 		groups = g > groups ? g : groups;
+	}
+	for (size_t i = 0; i < sc->nacts; i++) {
+		const struct pattern *pi = sc->acts[i].pat;
+		sc->acts[i].lead = i;
+		for (size_t j = 0; j < i && pi->lit; j++) {
+			const struct pattern *pj = sc->acts[j].pat;
+			if (pj->lit && pj->litlen == pi->litlen &&
+			    memcmp(pj->lit, pi->lit, pi->litlen) == 0) {
+				sc->acts[i].lead = j;
+				break;
+			}
+		}
 	}
 	re_matcher_init(&sc->m, groups, re_line_limit());
 	update_every_line(sc);

@@ -83,11 +83,14 @@ struct sstate {
 	const struct row_sink *sink; /* where its rows go, or NULL */
 };
 
-/* A field's match in one chunk (parallel scanning). */
+/* A field's match in one chunk (parallel scanning); a '*' field's
+ * names found in it, in first-seen order, lines in the chunk. */
 struct slot_field {
 	bool found;
 	long line; /* in the chunk */
 	struct buf text;
+	struct named *names;
+	size_t nnames;
 };
 
 /* A pattern that failed in one chunk (parallel scanning). */
@@ -176,6 +179,9 @@ struct act {
 	 * chunk's end when there is none. */
 	const char *next;
 	bool off; /* a first-pick field that has matched, or a broken pattern */
+	/* The first act whose pattern has the same literal (this one's
+	 * index when none comes before): its search serves this one too. */
+	size_t lead;
 };
 
 enum table_mode { TM_SEEK, TM_PIPE, TM_SPACE };
@@ -253,6 +259,9 @@ struct scanner {
 
 /* scan.c */
 
+/* The entry of a '*' field's name (a copy of name[0, n)), made when
+ * new (*fresh). */
+struct named *named_get(struct fstate *fs, const char *name, size_t n, bool *fresh);
 /* A place in the log.  diag quotes a line by reading the whole file,
  * which a big log must not cost: its lines are left unquoted. */
 void log_diag(struct scan *sc, bool error, long line, const char *fmt, ...)

@@ -1151,6 +1151,40 @@ static void pick_value_and_alternatives_are_checked_at_their_place(void **state)
 		"      |                                                                        ^\n");
 }
 
+/* Patterns with one literal share its search: each still finds its own
+ * lines, a first-pick one switched off does not stop the others. */
+static void patterns_sharing_a_literal_each_find_their_lines(void **state)
+{
+	(void)state;
+	static const char def[] = "name: t\n"
+				  "fields:\n"
+				  "  a: { pattern: '- eval/(?:acc) = (\\S+)', pick: first }\n"
+				  "  b: '- eval/(?:loss) = (\\S+)'\n"
+				  "series:\n"
+				  "  m: '- eval/(?<name>\\w+) = (?<value>\\S+)'\n";
+	struct capture c;
+	struct parser_set *set;
+	char *dir, *path;
+	struct run *r = run_text(&c, &set, def,
+				 "- eval/acc = 1\n"  /* 1 */
+				 "noise\n"           /* 2 */
+				 "- eval/loss = 2\n" /* 3 */
+				 "- eval/acc = 3\n"  /* 4 */
+				 "- eval/loss = 4\n", /* 5 */
+				 &dir, &path);
+	assert_non_null(r);
+	const struct datum *d = run_field(r, "a");
+	assert_text(d, "1");
+	assert_int_equal(d->line, 1);
+	d = run_field(r, "b");
+	assert_text(d, "4");
+	assert_int_equal(d->line, 5);
+	const struct series *m = run_series(r, "m");
+	assert_int_equal(series_row_count(m), 4);
+	assert_cell(m, 3, "value", "4");
+	done_text(&c, set, r, dir, path);
+}
+
 static const char tables_def[] =
 	"name: t\n"
 	"tables:\n"
@@ -2166,6 +2200,7 @@ int main(void)
 		cmocka_unit_test(star_field_names_fields_by_a_group),
 		cmocka_unit_test(an_unmatched_explicit_field_keeps_the_star_value),
 		cmocka_unit_test(pick_sum_and_count_take_every_match),
+		cmocka_unit_test(patterns_sharing_a_literal_each_find_their_lines),
 		cmocka_unit_test(alternatives_give_the_latest_match_and_fixed_values),
 		cmocka_unit_test(pick_value_and_alternatives_are_checked_at_their_place),
 		cmocka_unit_test(pipe_box_markdown_and_aligned_tables_are_read),
