@@ -407,6 +407,32 @@ static void cerebras_bs512_gives_every_guaranteed_name(void **state)
 	NUM_CELL(t, 9, "global_rate", 2924.54, "2924.54", 53);
 }
 
+/* An eval-only run (cszoo, R2.9.0): the validation loop's rows, its
+ * average loss and a field of each metric, named as the log names it. */
+static void cerebras_reads_the_validation_loop_and_its_metrics(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "cerebras/bert-large-r2.9.0-eval-cs3.log", "cerebras");
+	NUM(r, "eval_loss", 6.981118208711798, "6.981118208711798", 5);
+	NUM(r, "eval_accuracy_cls", 0.7051668763160706, "0.7051668763160706", 7);
+	NUM(r, "eval_accuracy_masked_lm", 0.13364547491073608, "0.13364547491073608", 8);
+	NUM(r, "eval_mlm_perplexity", 701.6852416992188, "701.6852416992188", 9);
+	NUM(r, "samples", 3720000, "3720000", 11);
+	const struct series *e = SERIES(r, "eval", 3);
+	COLUMNS(e, "global_step", "batch", "loss", "rate", "global_rate");
+	NUM_CELL(e, 0, "global_step", 1000, "1000", 2);
+	NUM_CELL(e, 0, "batch", 100, "100", 2);
+	NUM_CELL(e, 2, "batch", 220, "220", 4);
+	NUM_CELL(e, 2, "loss", 6.98112, "6.98112", 4);
+	NUM_CELL(e, 2, "rate", 6014.04, "6014.04", 4);
+	NUM_CELL(e, 2, "global_rate", 6665.64, "6665.64", 4);
+	SERIES(r, "train", 0);
+	/* A training log has no eval_loss: missing, not an error. */
+	r = PARSE(FIX "cerebras/bs512.log", "cerebras");
+	MISSING(r, "eval_loss");
+	SERIES(r, "eval", 0);
+}
+
 /* Seed 002's 2048 log was copied from the middle of the run: no batch
  * size line. */
 static void cerebras_bs2048_starts_midway_without_a_batch_size(void **state)
@@ -1511,6 +1537,7 @@ int main(void)
 		cmocka_unit_test_teardown(every_fixture_is_claimed_by_its_folders_parser, free_current),
 		cmocka_unit_test_teardown(content_logs_are_claimed_by_the_right_parser, free_current),
 		cmocka_unit_test_teardown(cerebras_bs512_gives_every_guaranteed_name, free_current),
+		cmocka_unit_test_teardown(cerebras_reads_the_validation_loop_and_its_metrics, free_current),
 		cmocka_unit_test_teardown(cerebras_bs2048_starts_midway_without_a_batch_size, free_current),
 		cmocka_unit_test_teardown(cerebras_partial_log_has_a_step_without_rates, free_current),
 		cmocka_unit_test_teardown(cerebras_reads_xla_and_training_complete, free_current),
