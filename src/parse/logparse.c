@@ -170,35 +170,48 @@ static bool finish_fields(struct scan *sc)
 	return complete;
 }
 
-/* Evaluates the derive entries in order.  When the file lacks some of
- * the parser's names (a run cut short), a derive that cannot be
- * computed is quietly missing; otherwise its error is reported. */
+/* Evaluates the derive entries in order, a list of alternatives by its
+ * first that can be computed.  When the file lacks some of the parser's
+ * names (a run cut short), a derive that cannot be computed is quietly
+ * missing; otherwise its error is reported. */
 static void derive_all(const struct parser *p, struct run *r, bool complete, struct diag *d)
 {
 	for (size_t i = 0; i < p->nderives; i++) {
+		if (p->derives[i].alt)
+			continue; /* with the first alternative */
 		const struct pderive *dv = &p->derives[i];
 		struct scope scope;
 		memset(&scope, 0, sizeof scope);
 		scope.run = r;
 		struct eval ev;
 		memset(&ev, 0, sizeof ev);
-		char *sink_text = NULL;
-		size_t sink_len = 0;
-		FILE *sink = open_memstream(&sink_text, &sink_len);
-		bool ok = false;
-		if (sink) {
-			struct diag *quiet = diag_new(sink, DIAG_TEXT, false);
-			ok = expr_eval(dv->e, &scope, &ev, quiet);
-			diag_free(quiet);
-			fclose(sink);
+		bool ok = false, sink = true;
+		/* Of a derive's alternatives, the first that gives a value
+		 * wins; when none can be computed, the last one's error is
+		 * reported (or the value is quietly missing). */
+		for (size_t k = i; k < i + p->derives[i].nalts && !(ok && ev.kind != EVAL_MISSING);
+		     k++) {
+			dv = &p->derives[k];
+			eval_clear(&ev);
+			memset(&ev, 0, sizeof ev);
+			char *sink_text = NULL;
+			size_t sink_len = 0;
+			FILE *f = open_memstream(&sink_text, &sink_len);
+			sink = f != NULL;
+			if (f) {
+				struct diag *quiet = diag_new(f, DIAG_TEXT, false);
+				ok = expr_eval(dv->e, &scope, &ev, quiet);
+				diag_free(quiet);
+				fclose(f);
+			}
+			free(sink_text);
 		}
-		free(sink_text);
 		if (!ok) {
 			struct datum missing = {DATUM_MISSING, 0, NULL, 0, 0};
 			if (complete || !sink) {
 				if (p->builtin)
 					diag_add_source(d, p->file, p->source, p->source_len);
-				memset(&ev, 0, sizeof ev);
+				eval_clear(&ev);
 				ok = expr_eval(dv->e, &scope, &ev, d);
 			}
 			if (!ok) {

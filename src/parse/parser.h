@@ -89,6 +89,10 @@ struct pderive {
 	char *name;
 	struct loc loc;
 	struct expr *e;
+	/* A derive given as a list: one pderive each, the first with
+	 * nalts, the others alt (the first that can be computed wins). */
+	size_t nalts;
+	bool alt;
 };
 
 struct parser {

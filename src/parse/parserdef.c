@@ -793,7 +793,8 @@ static void load_table(struct def *df, const char *name, struct loc key_loc, con
 	free(what);
 }
 
-static void load_derive(struct def *df, const char *name, struct loc key_loc, const struct value *v)
+static void load_derive_one(struct def *df, const char *name, struct loc key_loc,
+			    const struct value *v)
 {
 	struct parser *p = df->p;
 	if (!want_string(df, v, "a derive expression"))
@@ -801,12 +802,40 @@ static void load_derive(struct def *df, const char *name, struct loc key_loc, co
 	struct pderive *dv = &p->derives[p->nderives++];
 	dv->name = xstrdup(name);
 	dv->loc = key_loc;
+	dv->nalts = 1;
 	/* The expression's own columns start after a quote. */
 	struct loc at = scalar_offset_loc(df->text, df->len, v, 0);
 	at.len = 0;
 	dv->e = expr_parse(v->text, v->len, at, df->d);
 	if (!dv->e)
 		df->ok = false;
+}
+
+/* A derive: an expression, or a list of them, its alternatives. */
+static void load_derive(struct def *df, const char *name, struct loc key_loc, const struct value *v)
+{
+	if (v->kind != VALUE_LIST) {
+		load_derive_one(df, name, key_loc, v);
+		return;
+	}
+	if (v->count == 0) {
+		diag_error(df->d, v->loc,
+			   "derive '%s' has no alternatives: give it an expression, or a list of "
+			   "them (the first that gives a value wins)",
+			   name);
+		df->ok = false;
+		return;
+	}
+	struct parser *p = df->p;
+	size_t head = p->nderives;
+	for (size_t i = 0; i < v->count; i++) {
+		size_t at = p->nderives;
+		load_derive_one(df, name, key_loc, v->items[i]);
+		if (p->nderives > at)
+			p->derives[at].alt = at != head;
+	}
+	if (p->nderives > head)
+		p->derives[head].nalts = p->nderives - head;
 }
 
 static void load_patterns(struct def *df, const struct value *v, const char *what,
@@ -1056,7 +1085,10 @@ static struct parser *parser_load(const char *file, const char *origin, const ch
 			load_table(&df, tables->keys[i], tables->key_locs[i], tables->items[i]);
 	}
 	if (derive) {
-		p->derives = xcalloc(derive->count + 1, sizeof *p->derives);
+		size_t n = 0;
+		for (size_t i = 0; i < derive->count; i++)
+			n += derive->items[i]->kind == VALUE_LIST ? derive->items[i]->count : 1;
+		p->derives = xcalloc(n + 1, sizeof *p->derives);
 		for (size_t i = 0; i < derive->count; i++)
 			load_derive(&df, derive->keys[i], derive->key_locs[i], derive->items[i]);
 	}

@@ -1185,6 +1185,50 @@ static void patterns_sharing_a_literal_each_find_their_lines(void **state)
 	done_text(&c, set, r, dir, path);
 }
 
+/* A derive given as a list: the first alternative that gives a value. */
+static void derive_alternatives_take_the_first_with_a_value(void **state)
+{
+	(void)state;
+	static const char def[] = "name: t\n"
+				  "fields:\n"
+				  "  start_ms: 'start_ms=(\\d+)'\n"
+				  "  stop_ms: 'stop_ms=(\\d+)'\n"
+				  "  start_s: 'start_s=(\\S+)'\n"
+				  "  stop_s: 'stop_s=(\\S+)'\n"
+				  "derive:\n"
+				  "  seconds:\n"
+				  "    - (stop_ms - start_ms) / 1000\n"
+				  "    - stop_s - start_s\n";
+	struct capture c;
+	struct parser_set *set;
+	char *dir, *path;
+	struct run *r = run_text(&c, &set, def, "start_s=10.5\nstop_s=12\n", &dir, &path);
+	assert_num(run_field(r, "seconds"), 1.5);
+	done_text(&c, set, r, dir, path);
+	r = run_text(&c, &set, def, "start_ms=1000\nstop_ms=4000\nstart_s=1\nstop_s=9\n", &dir,
+		     &path);
+	assert_num(run_field(r, "seconds"), 3);
+	done_text(&c, set, r, dir, path);
+	r = run_text(&c, &set, def, "start_ms=1000\n", &dir, &path);
+	assert_int_equal(run_field(r, "seconds")->kind, DATUM_MISSING);
+	assert_string_equal(cap_text(&c), "");
+	done_text(&c, set, r, dir, path);
+	expect_def_errors("name: t\n"
+			  "derive:\n"
+			  "  a: []\n"
+			  "  b: [ 'x +', { e: 1 } ]\n",
+			  "p.yaml:3:6: error: derive 'a' has no alternatives: give it an expression, "
+			  "or a list of them (the first that gives a value wins)\n"
+			  "    3 |   a: []\n"
+			  "      |      ^~\n"
+			  "p.yaml:4:12: error: expected a value, found the end of the expression\n"
+			  "    4 |   b: [ 'x +', { e: 1 } ]\n"
+			  "      |            ^\n"
+			  "p.yaml:4:15: error: a derive expression must be a string, not a map\n"
+			  "    4 |   b: [ 'x +', { e: 1 } ]\n"
+			  "      |               ^~~~~~~~\n");
+}
+
 static const char tables_def[] =
 	"name: t\n"
 	"tables:\n"
@@ -2200,6 +2244,7 @@ int main(void)
 		cmocka_unit_test(star_field_names_fields_by_a_group),
 		cmocka_unit_test(an_unmatched_explicit_field_keeps_the_star_value),
 		cmocka_unit_test(pick_sum_and_count_take_every_match),
+		cmocka_unit_test(derive_alternatives_take_the_first_with_a_value),
 		cmocka_unit_test(patterns_sharing_a_literal_each_find_their_lines),
 		cmocka_unit_test(alternatives_give_the_latest_match_and_fixed_values),
 		cmocka_unit_test(pick_value_and_alternatives_are_checked_at_their_place),
