@@ -1408,9 +1408,12 @@ static void mllog_reads_the_v0_5_format(void **state)
 	STR(r, "run_status", "success", 90);
 	NUM(r, "run_start_s", 1544232771.436360359, "1544232771.436360359", 3);
 	NUM(r, "run_stop_s", 1544234357.961570501, "1544234357.961570501", 90);
-	/* The times are seconds: time_ms and what is derived from it are missing. */
+	/* The times are seconds: time_ms is missing, time_to_train_s
+	 * is run_stop_s - run_start_s. */
 	MISSING(r, "run_start_ms");
-	MISSING(r, "time_to_train_s");
+	NUM(r, "time_to_train_s", 1544234357.961570501 - 1544232771.436360359, NULL, 0);
+	/* Every line names the benchmark: the first one. */
+	STR(r, "submission_benchmark", "gnmt", 1);
 	const struct series *v = SERIES(r, "eval", 2);
 	NUM_CELL(v, 0, "value", 18.7, "18.7", 46);
 	NUM_CELL(v, 1, "value", 22.57, "22.57", 88);
@@ -1436,6 +1439,7 @@ static void mllog_reads_the_v0_6_format(void **state)
 	STR(r, "run_status", "success", 64);
 	NUM(r, "run_start_s", 1560229129.003, "1560229129.003", 20);
 	NUM(r, "run_stop_s", 1560229256.421, "1560229256.421", 64);
+	NUM(r, "time_to_train_s", 1560229256.421 - 1560229129.003, NULL, 0);
 	const struct series *v = SERIES(r, "eval", 7);
 	NUM_CELL(v, 0, "value", 12.59, "12.59", 25);
 	NUM_CELL(v, 6, "value", 24.19, "24.19", 61);
@@ -1472,6 +1476,10 @@ static void mllog_reads_tracked_stats_throughput(void **state)
 	NUM(r, "time_to_train_s", 1773.263, NULL, 0);
 	const struct series *v = SERIES(r, "eval", 5);
 	NUM_CELL(v, 4, "value", 0.9232596755027771, "0.9232596755027771", 50);
+	/* NVIDIA's v1.0 ResNet writes {"imgs_sec": X}. */
+	r = PARSE(CORPUS "mllog/mlperf-v1.0-resnet-nvidia-dgxa100-mxnet.txt", "mllog");
+	NUM(r, "tracked_stats.imgs_sec", 26698.847987314937, "26698.847987314937", 14);
+	MISSING(r, "tracked_stats.throughput");
 }
 
 /* keyvalue */
