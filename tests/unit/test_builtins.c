@@ -1371,6 +1371,17 @@ static void hf_trainer_two_summaries_give_the_second_run(void **state)
 	NUM(r, "eval_runtime", 1.85, "0:00:01.85", 39);
 }
 
+/* The TrainOutput that trainer.train() returns, printed by a README's
+ * sample output: global_step, and its metrics dict's values. */
+static void hf_trainer_reads_train_output(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "hf-trainer/bigdl-llm-trl-qlora-llama2-readme.md", "hf-trainer");
+	NUM(r, "global_step", 200, "200", 46);
+	NUM(r, "train_loss", 1.9101631927490235, "1.9101631927490235", 46);
+	NUM(r, "epoch", 0.32, "0.32", 46);
+}
+
 /* mllog */
 
 static void mllog_reads_events_and_last_values(void **state)
@@ -1603,6 +1614,7 @@ int main(void)
 		cmocka_unit_test_teardown(hf_trainer_without_metric_blocks_reads_the_dicts, free_current),
 		cmocka_unit_test_teardown(hf_trainer_notes_with_four_summaries_give_the_last_run, free_current),
 		cmocka_unit_test_teardown(hf_trainer_two_summaries_give_the_second_run, free_current),
+		cmocka_unit_test_teardown(hf_trainer_reads_train_output, free_current),
 		cmocka_unit_test_teardown(mllog_reads_events_and_last_values, free_current),
 		cmocka_unit_test_teardown(mllog_reads_the_v0_5_format, free_current),
 		cmocka_unit_test_teardown(mllog_reads_the_v0_6_format, free_current),
