@@ -739,7 +739,9 @@ static void scan_line(struct scan *sc, const char *ls, const char *le, const cha
 	}
 	for (size_t i = 0; i < sc->nacts; i++) {
 		struct act *a = &sc->acts[i];
-		if (a->off)
+		/* Most acts' literal is known to be further on: the line
+		 * is not theirs. */
+		if ((a->next && a->next >= le) || a->off)
 			continue;
 		if (a->pat->lit) {
 			if (!a->next || a->next < ls)
