@@ -45,6 +45,54 @@ static void set_typed_field(struct scan *sc, const struct pfield *f, const char 
 	run_set_field(sc->r, name, &dt);
 }
 
+static bool is_star(const struct pfield *f)
+{
+	return f->name[0] == '*' && !f->name[1];
+}
+
+/* Did a '*' field find a value named `name`?  Then a field declared by
+ * that name that found nothing leaves it, rather than its default or a
+ * missing value. */
+static bool star_found(const struct scan *sc, const char *name)
+{
+	for (size_t i = 0; i < sc->p->nfields; i++) {
+		if (!is_star(&sc->p->fields[i]))
+			continue;
+		const struct fstate *fs = &sc->fs[i];
+		for (size_t k = 0; k < fs->nnames; k++)
+			if (strcmp(fs->names[k].name, name) == 0)
+				return true;
+	}
+	return false;
+}
+
+/* A field that matched: its last (or first) match, or, with pick: sum
+ * or count, every match.  A sum of one match keeps its text and line;
+ * a sum of several, and a count, are computed. */
+static void set_found_field(struct scan *sc, const struct pfield *f, const struct fstate *fs)
+{
+	if (f->agg == AGG_SUM && fs->bad_line)
+		log_diag(sc, false, fs->bad_line,
+			 "field '%s' adds up its matches, but '%.*s' is not a number; left out "
+			 "of the sum",
+			 f->name, (int)fs->bad.len, buf_data(&fs->bad));
+	if (f->agg == AGG_NONE || (f->agg == AGG_SUM && fs->count == 1 && !fs->bad_line)) {
+		set_typed_field(sc, f, f->name, buf_data(&fs->text), fs->text.len, fs->line);
+		return;
+	}
+	struct datum dt = {DATUM_NUMBER, f->agg == AGG_SUM ? fs->sum : (double)fs->count, NULL,
+			   0, 0};
+	run_set_field(sc->r, f->name, &dt);
+	char *inputs = fs->count == 1
+			       ? xasprintf("%s of 1 match (line %ld)",
+					   f->agg == AGG_SUM ? "the sum" : "the count", fs->line)
+			       : xasprintf("%s of %zu matches (lines %ld to %ld)",
+					   f->agg == AGG_SUM ? "the sum" : "the count", fs->count,
+					   fs->first_line, fs->line);
+	run_set_field_inputs(sc->r, f->name, inputs);
+	free(inputs);
+}
+
 /* The fields, in the order of the definition, once the file is read.
  * Returns whether every declared field got a value. */
 static bool finish_fields(struct scan *sc)
@@ -77,17 +125,44 @@ static bool finish_fields(struct scan *sc)
 						fs->line);
 			continue;
 		}
-		if (f->name[0] == '*' && !f->name[1]) {
+		if (is_star(f)) {
 			for (size_t k = 0; k < fs->nnames; k++)
 				set_typed_field(sc, f, fs->names[k].name, buf_data(&fs->names[k].text),
 						fs->names[k].text.len, fs->names[k].line);
 			continue;
 		}
-		if (fs->found) {
-			set_typed_field(sc, f, f->name, buf_data(&fs->text), fs->text.len, fs->line);
-		} else if (f->def) {
+		if (f->alt)
+			continue; /* with the first alternative */
+		/* Of a field's alternatives, the one that matched latest in
+		 * the file gives the value; on one line, the first listed. */
+		size_t w = i;
+		bool any = false;
+		const struct pfield *def = NULL;
+		for (size_t k = i; k < i + f->nalts; k++) {
+			if (!def && sc->p->fields[k].def)
+				def = &sc->p->fields[k];
+			if (sc->fs[k].found && (!any || sc->fs[k].line > sc->fs[w].line)) {
+				w = k;
+				any = true;
+			}
+		}
+		const struct pfield *wf = &sc->p->fields[w];
+		/* A match of an alternative whose value is null: missing. */
+		bool found = any && !(wf->has_value && !wf->value);
+		/* Found by both, the later in the definition wins; found by
+		 * the '*' field only, its value stands (set above or below)
+		 * rather than this one's default or a missing value. */
+		if (!found && star_found(sc, f->name))
+			continue;
+		if (found) {
+			set_found_field(sc, wf, &sc->fs[w]);
+		} else if (def) {
 			struct datum dt;
-			type_text(f->type, parser_style(sc->p), f->def, f->def_len, 0, &dt);
+			type_text(def->type, parser_style(sc->p), def->def, def->def_len, 0, &dt);
+			run_set_field(sc->r, f->name, &dt);
+		} else if (!any && f->nalts == 1 && f->agg == AGG_COUNT) {
+			/* No match: a count of 0. */
+			struct datum dt = {DATUM_NUMBER, 0, NULL, 0, 0};
 			run_set_field(sc->r, f->name, &dt);
 		} else {
 			/* Declared but not in this file: missing, shown as —. */
@@ -105,35 +180,48 @@ static bool finish_fields(struct scan *sc)
 	return complete;
 }
 
-/* Evaluates the derive entries in order.  When the file lacks some of
- * the parser's names (a run cut short), a derive that cannot be
- * computed is quietly missing; otherwise its error is reported. */
+/* Evaluates the derive entries in order, a list of alternatives by its
+ * first that can be computed.  When the file lacks some of the parser's
+ * names (a run cut short), a derive that cannot be computed is quietly
+ * missing; otherwise its error is reported. */
 static void derive_all(const struct parser *p, struct run *r, bool complete, struct diag *d)
 {
 	for (size_t i = 0; i < p->nderives; i++) {
+		if (p->derives[i].alt)
+			continue; /* with the first alternative */
 		const struct pderive *dv = &p->derives[i];
 		struct scope scope;
 		memset(&scope, 0, sizeof scope);
 		scope.run = r;
 		struct eval ev;
 		memset(&ev, 0, sizeof ev);
-		char *sink_text = NULL;
-		size_t sink_len = 0;
-		FILE *sink = open_memstream(&sink_text, &sink_len);
-		bool ok = false;
-		if (sink) {
-			struct diag *quiet = diag_new(sink, DIAG_TEXT, false);
-			ok = expr_eval(dv->e, &scope, &ev, quiet);
-			diag_free(quiet);
-			fclose(sink);
+		bool ok = false, sink = true;
+		/* Of a derive's alternatives, the first that gives a value
+		 * wins; when none can be computed, the last one's error is
+		 * reported (or the value is quietly missing). */
+		for (size_t k = i; k < i + p->derives[i].nalts && !(ok && ev.kind != EVAL_MISSING);
+		     k++) {
+			dv = &p->derives[k];
+			eval_clear(&ev);
+			memset(&ev, 0, sizeof ev);
+			char *sink_text = NULL;
+			size_t sink_len = 0;
+			FILE *f = open_memstream(&sink_text, &sink_len);
+			sink = f != NULL;
+			if (f) {
+				struct diag *quiet = diag_new(f, DIAG_TEXT, false);
+				ok = expr_eval(dv->e, &scope, &ev, quiet);
+				diag_free(quiet);
+				fclose(f);
+			}
+			free(sink_text);
 		}
-		free(sink_text);
 		if (!ok) {
 			struct datum missing = {DATUM_MISSING, 0, NULL, 0, 0};
 			if (complete || !sink) {
 				if (p->builtin)
 					diag_add_source(d, p->file, p->source, p->source_len);
-				memset(&ev, 0, sizeof ev);
+				eval_clear(&ev);
 				ok = expr_eval(dv->e, &scope, &ev, d);
 			}
 			if (!ok) {

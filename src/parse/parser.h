@@ -29,11 +29,18 @@ struct pattern {
 	bool never;          /* wants blanks after '^': warned about at load */
 };
 
+/* pick: sum and count take every match rather than one. */
+enum field_agg { AGG_NONE, AGG_SUM, AGG_COUNT };
+
 struct pfield {
 	char *name; /* "*": each match names its field with group "name" */
 	struct loc loc;
 	struct pattern pat;
 	bool first;
+	enum field_agg agg;
+	/* sum and count: a line it matches starts them again (code NULL:
+	 * none), as gtest's --gtest_repeat starts each iteration's banner */
+	struct pattern reset;
 	enum vtype type;
 	int group; /* -1: the first group that took part (the whole match without groups) */
 	int name_group, value_group;
@@ -43,6 +50,15 @@ struct pfield {
 	bool probe_value; /* a split group's: the run's field when not split */
 	char *def; /* default: its text, or NULL */
 	size_t def_len;
+	/* value: what a match gives, whatever it captured (has_value);
+	 * NULL with has_value: a match makes the field missing. */
+	bool has_value;
+	char *value;
+	size_t value_len;
+	/* A field given as a list of alternatives is one pfield each, one
+	 * after another: the first has nalts, the others alt. */
+	size_t nalts;
+	bool alt;
 };
 
 struct pseries {
@@ -125,6 +141,10 @@ struct pderive {
 	char *name;
 	struct loc loc;
 	struct expr *e;
+	/* A derive given as a list: one pderive each, the first with
+	 * nalts, the others alt (the first that can be computed wins). */
+	size_t nalts;
+	bool alt;
 };
 
 struct parser {

@@ -385,7 +385,10 @@ static enum vtype want_type(struct def *df, const struct value *v)
 	return i < 0 ? VT_AUTO : (enum vtype)(i + 1);
 }
 
-static void load_field(struct def *df, const char *name, struct loc key_loc, const struct value *v)
+/* One field, or one alternative of a field given as a list (`what`
+ * names it in messages). */
+static void load_field_one(struct def *df, const char *name, struct loc key_loc,
+			   const struct value *v, const char *what)
 {
 	struct parser *p = df->p;
 	struct pfield *f = &p->fields[p->nfields++];
@@ -393,20 +396,42 @@ static void load_field(struct def *df, const char *name, struct loc key_loc, con
 	f->name = xstrdup(name);
 	f->loc = key_loc;
 	f->group = -1;
+	f->nalts = 1;
 	bool star = strcmp(name, "*") == 0;
-	char *what = star ? xstrdup("field '*'") : xasprintf("field '%s'", name);
-	const struct value *pat = NULL, *group = NULL;
+	const struct value *pat = NULL, *group = NULL, *pick = NULL, *value = NULL,
+			   *reset = NULL;
 	if (v->kind == VALUE_MAP) {
-		static const char *const keys[] = {"pattern", "pick", "type", "group", "default",
-						   NULL};
+		static const char *const keys[] = {"pattern", "pick",  "type", "group",
+						   "default", "value", "reset", NULL};
 		for (size_t i = 0; i < v->count; i++) {
 			const struct value *item = v->items[i];
 			const char *k = v->keys[i];
 			if (strcmp(k, "pattern") == 0) {
 				pat = item;
 			} else if (strcmp(k, "pick") == 0) {
-				static const char *const picks[] = {"first", "last", NULL};
-				f->first = want_word(df, item, "pick", picks) == 0;
+				static const char *const picks[] = {"first", "last", "sum", "count",
+								    NULL};
+				int w = want_word(df, item, "pick", picks);
+				f->first = w == 0;
+				f->agg = w == 2 ? AGG_SUM : w == 3 ? AGG_COUNT : AGG_NONE;
+				pick = item;
+			} else if (strcmp(k, "value") == 0) {
+				value = item;
+				if (item->kind == VALUE_STRING || item->kind == VALUE_NUMBER) {
+					f->has_value = true;
+					f->value = xstrndup(item->text, item->len);
+					f->value_len = item->len;
+				} else if (item->kind == VALUE_NULL) {
+					f->has_value = true;
+				} else {
+					diag_error(df->d, item->loc,
+						   "the value of %s is a number, a string or null (a "
+						   "match makes it missing), not %s",
+						   what, value_kind_name(item->kind));
+					df->ok = false;
+				}
+			} else if (strcmp(k, "reset") == 0) {
+				reset = item;
 			} else if (strcmp(k, "type") == 0) {
 				f->type = want_type(df, item);
 			} else if (strcmp(k, "group") == 0) {
@@ -434,8 +459,38 @@ static void load_field(struct def *df, const char *name, struct loc key_loc, con
 	} else {
 		pat = v;
 	}
+	if (value && star) {
+		diag_error(df->d, value->loc,
+			   "field '*' reads each value from its group (?<value>...); a fixed value "
+			   "is for a field declared by name");
+		df->ok = false;
+	} else if (value && f->agg != AGG_NONE) {
+		diag_error(df->d, pick->loc,
+			   "%s: a fixed value and pick %s do not go together (the value is what "
+			   "one match gives); drop one of them",
+			   what, f->agg == AGG_SUM ? "sum" : "count");
+		df->ok = false;
+	}
+	if (pick && star && f->agg != AGG_NONE) {
+		diag_error(df->d, pick->loc,
+			   "field '*' picks first or last; sum and count are for a field declared "
+			   "by name");
+		df->ok = false;
+	}
+	if (reset && f->agg == AGG_NONE) {
+		diag_error(df->d, v->key_locs[value_index(v, "reset")],
+			   "%s: reset starts a sum or a count again; it goes with pick: sum or "
+			   "pick: count",
+			   what);
+		df->ok = false;
+	} else if (reset) {
+		char *rwhat = xasprintf("the reset of %s", what);
+		if (pattern_compile(df, &f->reset, reset, rwhat))
+			warn_leading_blanks(df, &f->reset, reset, rwhat);
+		free(rwhat);
+	}
 	if (!pat || !pattern_compile(df, &f->pat, pat, what))
-		goto out;
+		return;
 	warn_leading_blanks(df, &f->pat, pat, what);
 	int ngroups = (int)pattern_groups(&f->pat);
 	if (star) {
@@ -474,7 +529,61 @@ static void load_field(struct def *df, const char *name, struct loc key_loc, con
 			df->ok = false;
 		}
 	}
-out:
+}
+
+static void load_field(struct def *df, const char *name, struct loc key_loc, const struct value *v)
+{
+	bool star = strcmp(name, "*") == 0;
+	char *what = star ? xstrdup("field '*'") : xasprintf("field '%s'", name);
+	if (v->kind != VALUE_LIST) {
+		load_field_one(df, name, key_loc, v, what);
+		free(what);
+		return;
+	}
+	/* Alternatives: one pfield each; the one that matched latest in the
+	 * file gives the value (logparse.c). */
+	if (star) {
+		diag_error(df->d, v->loc,
+			   "field '*' takes one pattern, not a list of alternatives");
+		df->ok = false;
+	} else if (v->count == 0) {
+		diag_error(df->d, v->loc,
+			   "%s has no alternatives: give it a pattern, or a list of patterns and "
+			   "{pattern, value} maps",
+			   what);
+		df->ok = false;
+	}
+	struct parser *p = df->p;
+	size_t head = p->nfields;
+	const struct value *def_at = NULL;
+	for (size_t i = 0; i < v->count && !star; i++) {
+		const struct value *item = v->items[i];
+		char *alt_what = xasprintf("alternative %zu of %s", i + 1, what);
+		if (item->kind == VALUE_LIST) {
+			diag_error(df->d, item->loc,
+				   "%s is a pattern or a map with a pattern, not a list", alt_what);
+			df->ok = false;
+			free(alt_what);
+			continue;
+		}
+		size_t at = p->nfields;
+		load_field_one(df, name, key_loc, item, alt_what);
+		free(alt_what);
+		struct pfield *f = &p->fields[at];
+		f->alt = at != head;
+		if (f->def) {
+			const struct value *dv = value_get(item, "default");
+			if (def_at) {
+				diag_error(df->d, dv ? dv->loc : item->loc,
+					   "%s has a default in an earlier alternative: give it once",
+					   what);
+				df->ok = false;
+			}
+			def_at = dv ? dv : item;
+		}
+	}
+	if (p->nfields > head)
+		p->fields[head].nalts = p->nfields - head;
 	free(what);
 }
 
@@ -1052,7 +1161,8 @@ static void link_shared(struct def *df, struct ptable *t, long ti, struct pserie
 	}
 }
 
-static void load_derive(struct def *df, const char *name, struct loc key_loc, const struct value *v)
+static void load_derive_one(struct def *df, const char *name, struct loc key_loc,
+			    const struct value *v)
 {
 	struct parser *p = df->p;
 	if (!want_string(df, v, "a derive expression"))
@@ -1060,12 +1170,40 @@ static void load_derive(struct def *df, const char *name, struct loc key_loc, co
 	struct pderive *dv = &p->derives[p->nderives++];
 	dv->name = xstrdup(name);
 	dv->loc = key_loc;
+	dv->nalts = 1;
 	/* The expression's own columns start after a quote. */
 	struct loc at = scalar_offset_loc(df->text, df->len, v, 0);
 	at.len = 0;
 	dv->e = expr_parse(v->text, v->len, at, df->d);
 	if (!dv->e)
 		df->ok = false;
+}
+
+/* A derive: an expression, or a list of them, its alternatives. */
+static void load_derive(struct def *df, const char *name, struct loc key_loc, const struct value *v)
+{
+	if (v->kind != VALUE_LIST) {
+		load_derive_one(df, name, key_loc, v);
+		return;
+	}
+	if (v->count == 0) {
+		diag_error(df->d, v->loc,
+			   "derive '%s' has no alternatives: give it an expression, or a list of "
+			   "them (the first that gives a value wins)",
+			   name);
+		df->ok = false;
+		return;
+	}
+	struct parser *p = df->p;
+	size_t head = p->nderives;
+	for (size_t i = 0; i < v->count; i++) {
+		size_t at = p->nderives;
+		load_derive_one(df, name, key_loc, v->items[i]);
+		if (p->nderives > at)
+			p->derives[at].alt = at != head;
+	}
+	if (p->nderives > head)
+		p->derives[head].nalts = p->nderives - head;
 }
 
 /* split: 'pattern' or {pattern: ..., name: GROUP}: each line it
@@ -1137,7 +1275,8 @@ static void load_split(struct def *df, struct loc key_loc, const struct value *v
 		sp->groups[sp->nfields++] = nums[i];
 	}
 	free(names);
-	free(nums);	if (sp->end) {
+	free(nums);
+	if (sp->end) {
 		/* The probe: fields of the first end line (the line, then each
 		 * group), so that a big file scanned on several threads, split
 		 * or not, learns whether it holds more than one run, and has
@@ -1192,7 +1331,9 @@ static void parser_free(struct parser *p)
 	for (size_t i = 0; i < p->nfields; i++) {
 		free(p->fields[i].name);
 		free(p->fields[i].def);
+		free(p->fields[i].value);
 		pattern_free(&p->fields[i].pat);
+		pattern_free(&p->fields[i].reset);
 	}
 	free(p->fields);
 	for (size_t i = 0; i < p->nseries; i++) {
@@ -1372,7 +1513,10 @@ static struct parser *parser_load(const char *file, const char *origin, const ch
 	if (!p->name)
 		p->name = file_stem(file);
 	if (fields) {
-		p->fields = xcalloc(fields->count + 1, sizeof *p->fields);
+		size_t n = 0;
+		for (size_t i = 0; i < fields->count; i++)
+			n += fields->items[i]->kind == VALUE_LIST ? fields->items[i]->count : 1;
+		p->fields = xcalloc(n + 1, sizeof *p->fields);
 		for (size_t i = 0; i < fields->count; i++)
 			load_field(&df, fields->keys[i], fields->key_locs[i], fields->items[i]);
 	}
@@ -1399,7 +1543,10 @@ static struct parser *parser_load(const char *file, const char *origin, const ch
 			load_carry(&df, i, items[i]);
 	}
 	if (derive) {
-		p->derives = xcalloc(derive->count + 1, sizeof *p->derives);
+		size_t n = 0;
+		for (size_t i = 0; i < derive->count; i++)
+			n += derive->items[i]->kind == VALUE_LIST ? derive->items[i]->count : 1;
+		p->derives = xcalloc(n + 1, sizeof *p->derives);
 		for (size_t i = 0; i < derive->count; i++)
 			load_derive(&df, derive->keys[i], derive->key_locs[i], derive->items[i]);
 	}

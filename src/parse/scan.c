@@ -118,6 +118,8 @@ char *act_what(const struct scan *sc, const struct act *a)
 		return xasprintf("carry %zu", a->idx + 1);
 	case A_RESET:
 		return xasprintf("the reset of carry %zu", a->idx + 1);
+	case A_FRESET:
+		return xasprintf("the reset of field '%s'", sc->p->fields[a->idx].name);
 	case A_TABLE:
 		break;
 	}
@@ -182,7 +184,7 @@ static size_t hash_bytes(const char *s, size_t n)
 	return (size_t)h;
 }
 
-static struct named *named_get(struct fstate *fs, const char *name, size_t n, bool *fresh)
+struct named *named_get(struct fstate *fs, const char *name, size_t n, bool *fresh)
 {
 	*fresh = false;
 	size_t mask = fs->index_cap - 1;
@@ -290,6 +292,21 @@ static void field_line(struct scan *sc, struct act *a, const struct line *ln, lo
 			if (!got && !group_text(sc, ln, ngroups ? 1 : 0, &s, &n))
 				s = "", n = 0;
 		}
+		if (f->has_value)
+			s = f->value ? f->value : "", n = f->value_len;
+		if (f->agg == AGG_SUM) {
+			struct datum dt;
+			enum vtype t = f->type == VT_AUTO ? VT_NUMBER : f->type;
+			if (type_text(t, parser_style(sc->p), s, n, line, &dt) == TYPED_OK &&
+			    dt.kind == DATUM_NUMBER) {
+				fs->sum += dt.num;
+			} else if (!fs->bad_line) {
+				fs->bad_line = line;
+				buf_put(&fs->bad, s, n);
+			}
+		}
+		if (!fs->count++)
+			fs->first_line = line;
 		buf_clear(&fs->text);
 		buf_put(&fs->text, s, n);
 		fs->found = true;
@@ -299,6 +316,19 @@ static void field_line(struct scan *sc, struct act *a, const struct line *ln, lo
 			break;
 		}
 	}
+}
+
+/* A sum or count field's reset line: what it found so far is gone. */
+static void field_reset(struct fstate *fs)
+{
+	fs->count = 0;
+	fs->sum = 0;
+	fs->first_line = 0;
+	fs->bad_line = 0;
+	buf_clear(&fs->bad);
+	buf_clear(&fs->text);
+	fs->found = false;
+	fs->line = 0;
 }
 
 static uint64_t row_hash(const struct datum *cells, size_t n)
@@ -562,7 +592,7 @@ static void more_line(struct scan *sc, const struct line *ln, long line)
 		int rc = re_match(ps->more_until.code, ps->more_until.jit, ln->p, ln->n, 0, sc->m.md,
 				  sc->m.mctx);
 		if (rc < 0) {
-			struct act a = {&ps->more_until, A_SERIES, m->series, NULL, false};
+			struct act a = {&ps->more_until, A_SERIES, m->series, NULL, false, 0};
 			char *what = xasprintf("the more of series '%s' (until)", ps->name);
 			pattern_failed(sc, &a, what, rc, line);
 			free(what);
@@ -881,6 +911,23 @@ static void split_line(struct scan *sc, const struct line *ln, long line)
 	free(took);
 }
 
+/* Act i's next literal at or after pos.  Acts are looked at in order, so
+ * an earlier act with the same literal, unless switched off, has just
+ * found it: the place is shared rather than searched for again (a
+ * parser's patterns may share one, as cerebras's eval patterns do). */
+static void lit_next(struct scan *sc, size_t i, const char *pos, const char *end)
+{
+	struct act *a = &sc->acts[i];
+	const struct act *l = &sc->acts[a->lead];
+	if (a->lead != i && !l->off && l->next && l->next >= pos) {
+		a->next = l->next;
+		return;
+	}
+	a->next = lit_find(a->pat, pos, end);
+	if (!a->next)
+		a->next = end;
+}
+
 static void scan_line(struct scan *sc, const char *ls, const char *le, const char *end)
 {
 	long line = sc->nl + 1;
@@ -924,14 +971,11 @@ static void scan_line(struct scan *sc, const char *ls, const char *le, const cha
 	}
 	for (size_t i = 0; i < sc->nacts; i++) {
 		struct act *a = &sc->acts[i];
-		if (a->off || a == sa)
+		if ((a->next && a->next >= le) || a->off || a == sa)
 			continue;
 		if (a->pat->lit) {
-			if (!a->next || a->next < ls) {
-				a->next = lit_find(a->pat, ls, end);
-				if (!a->next)
-					a->next = end;
-			}
+			if (!a->next || a->next < ls)
+				lit_next(sc, i, ls, end);
 			if (a->next >= le)
 				continue;
 		}
@@ -953,6 +997,12 @@ static void scan_line(struct scan *sc, const char *ls, const char *le, const cha
 			carry_act(sc, a, &ln, line);
 			changed |= a->off;
 			break;
+		case A_FRESET: {
+			size_t start = 0;
+			if (next_match(sc, a, &ln, &start, line) > 0)
+				field_reset(&sc->fs[a->idx]);
+			break;
+		}
 		case A_TABLE: {
 			size_t start = 0;
 			int rc = next_match(sc, a, &ln, &start, line);
@@ -992,13 +1042,10 @@ void scan_chunk(struct scan *sc, const char *buf, const char *end)
 			const char *cand = end;
 			for (size_t i = 0; i < sc->nacts; i++) {
 				struct act *a = &sc->acts[i];
-				if (a->off)
-					continue;
-				if (!a->next || a->next < pos) {
-					a->next = lit_find(a->pat, pos, end);
-					if (!a->next)
-						a->next = end;
-				}
+				if (a->off || (a->lead != i && !sc->acts[a->lead].off))
+					continue; /* off, or its lead's place is its own */
+				if (!a->next || a->next < pos)
+					lit_next(sc, i, pos, end);
 				if (a->next < cand)
 					cand = a->next;
 			}
@@ -1049,6 +1096,7 @@ static void run_state_free(struct scan *sc)
 	for (size_t i = 0; i < sc->p->nfields; i++) {
 		struct fstate *fs = &sc->fs[i];
 		buf_free(&fs->text);
+		buf_free(&fs->bad);
 		for (size_t k = 0; k < fs->nnames; k++) {
 			free(fs->names[k].name);
 			buf_free(&fs->names[k].text);
@@ -1089,10 +1137,10 @@ void scan_init(struct scan *sc, const struct parser *p, struct run *r, struct di
 	sc->shown = shown;
 	sc->tc.table = -1;
 	uint32_t groups = 0;
-	sc->acts = xcalloc(p->nfields + p->nseries + p->ntables + 2 * p->ncarries + 2,
+	sc->acts = xcalloc(2 * p->nfields + p->nseries + p->ntables + 2 * p->ncarries + 2,
 			   sizeof *sc->acts);
 	if (p->split.pat.code) {
-		sc->acts[sc->nacts++] = (struct act){&p->split.pat, A_SPLIT, 0, NULL, false};
+		sc->acts[sc->nacts++] = (struct act){&p->split.pat, A_SPLIT, 0, NULL, false, 0};
 		sc->split = &sc->acts[0];
 		groups = pattern_groups(&p->split.pat);
 		sc->ever_rows = xcalloc(p->nseries + 1, sizeof *sc->ever_rows);
@@ -1102,24 +1150,34 @@ void scan_init(struct scan *sc, const struct parser *p, struct run *r, struct di
 	 * epoch's header with its first step) gives the row its value. */
 	for (size_t i = 0; i < p->ncarries; i++) {
 		const struct pcarry *cr = &p->carries[i];
-		sc->acts[sc->nacts++] = (struct act){&cr->pat, A_CARRY, i, NULL, false};
+		sc->acts[sc->nacts++] = (struct act){&cr->pat, A_CARRY, i, NULL, false, 0};
 		uint32_t g = pattern_groups(&cr->pat);
 		groups = g > groups ? g : groups;
 		if (cr->reset.code) {
-			sc->acts[sc->nacts++] = (struct act){&cr->reset, A_RESET, i, NULL, false};
+			sc->acts[sc->nacts++] = (struct act){&cr->reset, A_RESET, i, NULL, false, 0};
 			g = pattern_groups(&cr->reset);
 			groups = g > groups ? g : groups;
 		}
 	}
 	sc->carry = xcalloc(p->ncarry_cols + 1, sizeof *sc->carry);
+	/* Resets before the fields: a line that resets a sum and is one of
+	 * its matches counts in the new sum. */
 	for (size_t i = 0; i < p->nfields; i++) {
-		sc->acts[sc->nacts++] = (struct act){&p->fields[i].pat, A_FIELD, i, NULL, false};
+		if (!p->fields[i].reset.code)
+			continue;
+		sc->acts[sc->nacts++] =
+			(struct act){&p->fields[i].reset, A_FRESET, i, NULL, false, 0};
+		uint32_t g = pattern_groups(&p->fields[i].reset);
+		groups = g > groups ? g : groups;
+	}
+	for (size_t i = 0; i < p->nfields; i++) {
+		sc->acts[sc->nacts++] = (struct act){&p->fields[i].pat, A_FIELD, i, NULL, false, 0};
 		uint32_t g = pattern_groups(&p->fields[i].pat);
 		groups = g > groups ? g : groups;
 	}
 	for (size_t i = 0; i < p->nseries; i++) {
 		const struct pseries *ps = &p->series[i];
-		sc->acts[sc->nacts++] = (struct act){&ps->pat, A_SERIES, i, NULL, false};
+		sc->acts[sc->nacts++] = (struct act){&ps->pat, A_SERIES, i, NULL, false, 0};
 		uint32_t g = pattern_groups(&ps->pat);
 		groups = g > groups ? g : groups;
 		if (ps->more_until.code) {
@@ -1128,9 +1186,23 @@ void scan_init(struct scan *sc, const struct parser *p, struct run *r, struct di
 		}
 	}
 	for (size_t i = 0; i < p->ntables; i++) {
-		sc->acts[sc->nacts++] = (struct act){&p->tables[i].header, A_TABLE, i, NULL, false};
+		sc->acts[sc->nacts++] = (struct act){&p->tables[i].header, A_TABLE, i, NULL, false, 0};
 		uint32_t g = pattern_groups(&p->tables[i].header);
 		groups = g > groups ? g : groups;
+	}
+	/* Acts whose patterns need the same literal share its search
+	 * (lit_next()). */
+	for (size_t i = 0; i < sc->nacts; i++) {
+		const struct pattern *pi = sc->acts[i].pat;
+		sc->acts[i].lead = i;
+		for (size_t j = 0; j < i && pi->lit; j++) {
+			const struct pattern *pj = sc->acts[j].pat;
+			if (pj->lit && pj->litlen == pi->litlen &&
+			    memcmp(pj->lit, pi->lit, pi->litlen) == 0) {
+				sc->acts[i].lead = j;
+				break;
+			}
+		}
 	}
 	run_state_init(sc);
 	re_matcher_init(&sc->m, groups, re_line_limit());

@@ -56,6 +56,13 @@ struct fstate {
 	bool found;
 	long line;
 	struct buf text;
+	/* pick: sum and count: the matches, their sum, and the first value
+	 * that was not a number (left out of the sum, warned about). */
+	size_t count;
+	double sum;
+	long first_line;
+	long bad_line;
+	struct buf bad;
 	struct named *names;
 	size_t nnames, names_cap;
 	size_t *index; /* open addressing over names + 1 */
@@ -81,11 +88,14 @@ struct sstate {
 	bool shared_warned;
 };
 
-/* A field's match in one chunk (parallel scanning). */
+/* A field's match in one chunk (parallel scanning); a '*' field's
+ * names found in it, in first-seen order, lines in the chunk. */
 struct slot_field {
 	bool found;
 	long line; /* in the chunk */
 	struct buf text;
+	struct named *names;
+	size_t nnames;
 };
 
 /* A pattern that failed in one chunk (parallel scanning). */
@@ -163,7 +173,7 @@ struct tstate {
 	long header_line; /* the first line its header pattern matched, or 0 */
 };
 
-enum act_kind { A_FIELD, A_SERIES, A_TABLE, A_SPLIT, A_CARRY, A_RESET };
+enum act_kind { A_FIELD, A_SERIES, A_TABLE, A_SPLIT, A_CARRY, A_RESET, A_FRESET };
 
 /* A pattern looked for during a run. */
 struct act {
@@ -175,6 +185,9 @@ struct act {
 	 * chunk's end when there is none. */
 	const char *next;
 	bool off; /* a first-pick field that has matched, or a broken pattern */
+	/* The first act whose pattern has the same literal (this one's
+	 * index when none comes before): its search serves this one too. */
+	size_t lead;
 };
 
 enum table_mode { TM_SEEK, TM_PIPE, TM_SPACE };
@@ -286,6 +299,9 @@ struct scanner {
 
 /* scan.c */
 
+/* The entry of a '*' field's name (a copy of name[0, n)), made when
+ * new (*fresh). */
+struct named *named_get(struct fstate *fs, const char *name, size_t n, bool *fresh);
 /* A place in the log.  diag quotes a line by reading the whole file,
  * which a big log must not cost: its lines are left unquoted. */
 /* Makes, empty, each series that shares its name with a table when the

@@ -10,12 +10,23 @@
 #include <string.h>
 #include <unistd.h>
 
+static void names_free(struct named *v, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		free(v[k].name);
+		buf_free(&v[k].text);
+	}
+	free(v);
+}
+
 void slot_free(struct slot *sl, size_t nfields)
 {
 	free(sl->buf);
 	free(sl->rows);
-	for (size_t i = 0; sl->fields && i < nfields; i++)
+	for (size_t i = 0; sl->fields && i < nfields; i++) {
 		buf_free(&sl->fields[i].text);
+		names_free(sl->fields[i].names, sl->fields[i].nnames);
+	}
 	free(sl->fields);
 	free(sl->fails);
 }
@@ -58,15 +69,16 @@ bool has_more(const struct parser *p)
 	return false;
 }
 
-/* Can chunks of a log be scanned apart?  Not when a table, a '*' field,
- * a series' more lines or a carry's values hold state from one line to
- * the next. */
+/* Can chunks of a log be scanned apart?  Not when a table, a series'
+ * more lines or a carry's values hold state from one line to the next,
+ * nor with a field that sums or counts its matches.  A '*' field's names
+ * found in a chunk are merged in file order, as a field's match is. */
 bool parallel_ok(const struct parser *p)
 {
 	if (p->ntables || has_more(p) || p->ncarries)
 		return false;
 	for (size_t i = 0; i < p->nfields; i++)
-		if (p->fields[i].name[0] == '*' && !p->fields[i].name[1])
+		if (p->fields[i].agg != AGG_NONE)
 			return false;
 	return true;
 }
@@ -115,10 +127,21 @@ static void scanner_scan(struct scan *w, struct slot *sl)
 		sl->fields = xcalloc(p->nfields, sizeof *sl->fields);
 	for (size_t i = 0; i < p->nfields; i++) {
 		struct slot_field *f = &sl->fields[i];
-		f->found = w->fs[i].found;
-		f->line = w->fs[i].line;
+		struct fstate *fs = &w->fs[i];
+		f->found = fs->found;
+		f->line = fs->line;
 		buf_clear(&f->text);
-		buf_put(&f->text, buf_data(&w->fs[i].text), w->fs[i].text.len);
+		buf_put(&f->text, buf_data(&fs->text), fs->text.len);
+		/* A '*' field's names go to the slot; the next chunk starts
+		 * with none. */
+		names_free(f->names, f->nnames);
+		f->names = fs->names;
+		f->nnames = fs->nnames;
+		fs->names = NULL;
+		fs->nnames = fs->names_cap = 0;
+		free(fs->index);
+		fs->index = NULL;
+		fs->index_cap = 0;
 	}
 	w->slot = NULL;
 }
@@ -180,8 +203,21 @@ static void merge_slot(struct pipe *pp, struct slot *sl)
 		free(what);
 	}
 	for (size_t i = 0; i < p->nfields; i++) {
-		const struct slot_field *f = &sl->fields[i];
+		struct slot_field *f = &sl->fields[i];
 		struct fstate *fs = &sc->fs[i];
+		for (size_t k = 0; k < f->nnames; k++) {
+			bool fresh;
+			struct named *e = named_get(fs, f->names[k].name, strlen(f->names[k].name),
+						    &fresh);
+			if (p->fields[i].first && !fresh)
+				continue;
+			buf_clear(&e->text);
+			buf_put(&e->text, buf_data(&f->names[k].text), f->names[k].text.len);
+			e->line = base + f->names[k].line;
+		}
+		names_free(f->names, f->nnames);
+		f->names = NULL;
+		f->nnames = 0;
 		if (!f->found || (p->fields[i].first && fs->found))
 			continue;
 		buf_clear(&fs->text);

@@ -247,6 +247,7 @@ static void a_big_log_parses_the_same_on_any_number_of_threads(void **state)
 		  "  checkpoint: 'Saved checkpoint (\\S+)'\n"
 		  "  middle: 'MIDDLE (\\d+)'\n"
 		  "  never: 'NEVER (\\d+)'\n"
+		  "  '*': '^set (?<name>\\w+) = (?<value>\\S+)'\n"
 		  "series:\n"
 		  "  train:\n"
 		  "    pattern: 'Step=(?<step>\\d+), Loss=(?<loss>\\S+)'\n"
@@ -260,6 +261,9 @@ static void a_big_log_parses_the_same_on_any_number_of_threads(void **state)
 			buf_printf(&log, "Saved checkpoint ckpt-%ld.mdl\n", i);
 		else if (i == n / 2 + 1)
 			buf_printf(&log, "MIDDLE %ld\n", i);
+		else if (i % 70000 == 5)
+			/* '*' names over several chunks: b first seen late */
+			buf_printf(&log, "set %s = %ld\n", i > 300000 ? "b" : "a", i);
 		else if (i % 3 == 0)
 			/* every rank prints it: one row */
 			buf_printf(&log, "[1,0]<stdout>:Step=%ld, Loss=%ld.25\n"
@@ -284,6 +288,8 @@ static void a_big_log_parses_the_same_on_any_number_of_threads(void **state)
 				 "\"ckpt-400000.mdl\", \"line\": ");
 	assert_contains(one.out, "\"middle\": {\"value\": 200001, \"text\": \"200001\", \"line\": ");
 	assert_contains(one.out, "\"never\": {\"value\": null");
+	assert_contains(one.out, "\"a\": {\"value\": 280005, \"text\": \"280005\", \"line\": ");
+	assert_contains(one.out, "\"b\": {\"value\": 350005, \"text\": \"350005\", \"line\": ");
 	assert_contains(one.err, "column 'loss' of series 'train' is a number, but 'oops' is not "
 				 "one; kept as text");
 	for (int k = 0; k < 3; k++) {

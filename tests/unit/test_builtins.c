@@ -407,6 +407,32 @@ static void cerebras_bs512_gives_every_guaranteed_name(void **state)
 	NUM_CELL(t, 9, "global_rate", 2924.54, "2924.54", 53);
 }
 
+/* An eval-only run (cszoo, R2.9.0): the validation loop's rows, its
+ * average loss and a field of each metric, named as the log names it. */
+static void cerebras_reads_the_validation_loop_and_its_metrics(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "cerebras/bert-large-r2.9.0-eval-cs3.log", "cerebras");
+	NUM(r, "eval_loss", 6.981118208711798, "6.981118208711798", 5);
+	NUM(r, "eval_accuracy_cls", 0.7051668763160706, "0.7051668763160706", 7);
+	NUM(r, "eval_accuracy_masked_lm", 0.13364547491073608, "0.13364547491073608", 8);
+	NUM(r, "eval_mlm_perplexity", 701.6852416992188, "701.6852416992188", 9);
+	NUM(r, "samples", 3720000, "3720000", 11);
+	const struct series *e = SERIES(r, "eval", 3);
+	COLUMNS(e, "global_step", "batch", "loss", "rate", "global_rate");
+	NUM_CELL(e, 0, "global_step", 1000, "1000", 2);
+	NUM_CELL(e, 0, "batch", 100, "100", 2);
+	NUM_CELL(e, 2, "batch", 220, "220", 4);
+	NUM_CELL(e, 2, "loss", 6.98112, "6.98112", 4);
+	NUM_CELL(e, 2, "rate", 6014.04, "6014.04", 4);
+	NUM_CELL(e, 2, "global_rate", 6665.64, "6665.64", 4);
+	SERIES(r, "train", 0);
+	/* A training log has no eval_loss: missing, not an error. */
+	r = PARSE(FIX "cerebras/bs512.log", "cerebras");
+	MISSING(r, "eval_loss");
+	SERIES(r, "eval", 0);
+}
+
 /* Seed 002's 2048 log was copied from the middle of the run: no batch
  * size line. */
 static void cerebras_bs2048_starts_midway_without_a_batch_size(void **state)
@@ -816,8 +842,8 @@ static void poptorch_benchmark_compile_time_error_is_missing(void **state)
 /* BERT pretraining (run_pretraining.py, SDK 3.3), two runs pasted one
  * after the other, split at each "Using config:" line (the first run's
  * srun lines before it are its own): the second run, from line 66, has
- * its own Step bar, Training Metrics block, "Training time" and
- * compilation bar. */
+ * its own Step bar, Training Metrics block, "Training time", compilation
+ * bar and "Compiled/Loaded model in" line. */
 static void poptorch_reads_bert_pretraining_metrics(void **state)
 {
 	(void)state;
@@ -828,9 +854,10 @@ static void poptorch_reads_bert_pretraining_metrics(void **state)
 	assert_int_equal(run_first_line(r), 66);
 	NUM(first, "final_loss", 7.389, "7.389", 56);
 	NUM(first, "global_batch_size", 16, "16", 59);
-	NUM(first, "compile_time", 90, "01:30", 51);
+	/* the app's own figure, printed after the bar, wins over it */
+	NUM(first, "compile_time", 98.01561326114461, "98.01561326114461", 53);
 	NUM(first, "job_id", 21028, "21028", 6);
-	NUM(r, "compile_time", 98, "01:38", 113);
+	NUM(r, "compile_time", 106.42838645819575, "106.42838645819575", 115);
 	MISSING(r, "job_id");
 	NUM(r, "final_loss", 8.111, "8.111", 118);
 	NUM(r, "mlm_loss", 7.585, "7.585", 118);
@@ -1062,6 +1089,31 @@ static void gtest_clean_output(void **state)
 	STR_CELL(f, 0, "message", "Expected: (rel_err_dW) < (1e-6), actual: 3.81e-05 vs 1e-06", 8);
 }
 
+/* ctest's LastTest.log: one GoogleTest run per test, each with its own
+ * summary, added up (one run's summary keeps its text and line). */
+static void gtest_adds_up_the_runs_of_a_ctest_log(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "gtest/ctest-clion-windows-7tests-1fail.log", "gtest");
+	NUM(r, "passed", 6, NULL, 0);
+	NUM(r, "failed", 1, "1", 81);
+	NUM(r, "total_tests", 7, NULL, 0);
+	NUM(r, "total_time_ms", 0, NULL, 0);
+	STR(r, "failed_test", "GetProductsAmount.IsOverflow", 75);
+	NUM(r, "disabled", 0, "0", 0);
+	const struct series *f = SERIES(r, "failures", 1);
+	STR_CELL(f, 0, "file", "D:/Course/GoogleTesting/Tester.cpp", 70);
+	NUM_CELL(f, 0, "line", 48, "48", 70);
+	r = PARSE(CORPUS "gtest/ctest-pid-2failures.log", "gtest");
+	NUM(r, "passed", 0, NULL, 0);
+	NUM(r, "failed", 2, NULL, 0);
+	STR(r, "failed_test", "PIDControllerTest.TestClamping", 22);
+	r = PARSE(CORPUS "gtest/connect4-gtest-1.14-disabled.txt", "gtest");
+	NUM(r, "passed", 27, "27", 82);
+	NUM(r, "disabled", 4, "4", 84);
+	MISSING(r, "failed_test");
+}
+
 /* slurm */
 
 static void slurm_reads_a_job_that_never_started(void **state)
@@ -1076,6 +1128,7 @@ static void slurm_reads_a_job_that_never_started(void **state)
 	    4);
 	NUM(r, "exit_code", 2, "2", 5);
 	STR(r, "node", "gc-poplar-03", 5);
+	/* Queued, then allocated (line 3): no longer PENDING. */
 	MISSING(r, "exit_state");
 }
 
@@ -1114,21 +1167,20 @@ static void slurm_keeps_the_first_job_of_several_and_lists_them_all(void **state
 	MISSING(r, "cancel_reason");
 }
 
-/* Cancelled at its time limit: the reason, and no exit_state, since
- * Slurm's word for it (TIMEOUT) is not in the line and the job is not
- * merely CANCELLED. */
-static void slurm_time_limit_gives_the_reason_not_a_cancel(void **state)
+/* Cancelled at its time limit: the reason, and Slurm's state name for
+ * it, TIMEOUT (not merely CANCELLED), from the last such line. */
+static void slurm_time_limit_gives_the_reason_and_timeout(void **state)
 {
 	(void)state;
 	struct run *r = PARSE(CORPUS "slurm/ollama-gin-time-limit-142202.out", "slurm");
 	NUM(r, "job_id", 142202, "142202", 7);
 	STR(r, "cancel_reason", "TIME LIMIT", 7);
 	STR(r, "node", "node-05", 7);
-	MISSING(r, "exit_state");
+	STR(r, "exit_state", "TIMEOUT", 7);
 	r = PARSE(FIX "slurm/timeout.log", "slurm");
 	STR(r, "node", "hpcc-gpu-5-1", 6);
 	STR(r, "step", "0", 8);
-	MISSING(r, "exit_state");
+	STR(r, "exit_state", "TIMEOUT", 8);
 	SERIES(r, "jobs", 1);
 }
 
@@ -1142,6 +1194,7 @@ static void slurm_reads_oom_kill_notices(void **state)
 	NUM(r, "job_id", 20160847, "20160847", 1);
 	STR(r, "step", "batch", 1);
 	NUM(r, "oom_kill_events", 9, "9", 1);
+	STR(r, "exit_state", "OUT_OF_MEMORY", 1);
 	STR(r, "error",
 	    "Detected 9 oom_kill events in StepId=20160847.batch. Some of the step tasks have been "
 	    "OOM Killed.",
@@ -1150,6 +1203,8 @@ static void slurm_reads_oom_kill_notices(void **state)
 	NUM(r, "job_id", 997857, "997857", 2);
 	STR(r, "step", "batch", 2);
 	NUM(r, "oom_kill_events", 1, "1", 2);
+	/* The oom-kill notice comes after the script's Killed: the last wins. */
+	STR(r, "exit_state", "OUT_OF_MEMORY", 2);
 	STR(r, "error", "Detected 1 oom-kill event(s) in step 997857.batch cgroup.", 2);
 }
 
@@ -1179,6 +1234,7 @@ static void slurm_reads_the_batch_scripts_own_errors(void **state)
 	MISSING(r, "error");
 	r = PARSE(CORPUS "slurm/srun-queued-318530.log", "slurm");
 	NUM(r, "job_id", 318530, "318530", 1);
+	STR(r, "exit_state", "PENDING", 1);
 }
 
 /* sacct's default table: a row per job and step, ids as sacct writes them. */
@@ -1455,6 +1511,17 @@ static void hf_trainer_two_summaries_give_the_second_run(void **state)
 	NUM(r, "eval_runtime", 1.85, "0:00:01.85", 39);
 }
 
+/* The TrainOutput that trainer.train() returns, printed by a README's
+ * sample output: global_step, and its metrics dict's values. */
+static void hf_trainer_reads_train_output(void **state)
+{
+	(void)state;
+	struct run *r = PARSE(CORPUS "hf-trainer/bigdl-llm-trl-qlora-llama2-readme.md", "hf-trainer");
+	NUM(r, "global_step", 200, "200", 46);
+	NUM(r, "train_loss", 1.9101631927490235, "1.9101631927490235", 46);
+	NUM(r, "epoch", 0.32, "0.32", 46);
+}
+
 /* mllog */
 
 static void mllog_reads_events_and_last_values(void **state)
@@ -1492,9 +1559,12 @@ static void mllog_reads_the_v0_5_format(void **state)
 	STR(r, "run_status", "success", 90);
 	NUM(r, "run_start_s", 1544232771.436360359, "1544232771.436360359", 3);
 	NUM(r, "run_stop_s", 1544234357.961570501, "1544234357.961570501", 90);
-	/* The times are seconds: time_ms and what is derived from it are missing. */
+	/* The times are seconds: time_ms is missing, time_to_train_s
+	 * is run_stop_s - run_start_s. */
 	MISSING(r, "run_start_ms");
-	MISSING(r, "time_to_train_s");
+	NUM(r, "time_to_train_s", 1544234357.961570501 - 1544232771.436360359, NULL, 0);
+	/* Every line names the benchmark: the first one. */
+	STR(r, "submission_benchmark", "gnmt", 1);
 	const struct series *v = SERIES(r, "eval", 2);
 	NUM_CELL(v, 0, "value", 18.7, "18.7", 46);
 	NUM_CELL(v, 1, "value", 22.57, "22.57", 88);
@@ -1520,6 +1590,7 @@ static void mllog_reads_the_v0_6_format(void **state)
 	STR(r, "run_status", "success", 64);
 	NUM(r, "run_start_s", 1560229129.003, "1560229129.003", 20);
 	NUM(r, "run_stop_s", 1560229256.421, "1560229256.421", 64);
+	NUM(r, "time_to_train_s", 1560229256.421 - 1560229129.003, NULL, 0);
 	const struct series *v = SERIES(r, "eval", 7);
 	NUM_CELL(v, 0, "value", 12.59, "12.59", 25);
 	NUM_CELL(v, 6, "value", 24.19, "24.19", 61);
@@ -1556,6 +1627,10 @@ static void mllog_reads_tracked_stats_throughput(void **state)
 	NUM(r, "time_to_train_s", 1773.263, NULL, 0);
 	const struct series *v = SERIES(r, "eval", 5);
 	NUM_CELL(v, 4, "value", 0.9232596755027771, "0.9232596755027771", 50);
+	/* NVIDIA's v1.0 ResNet writes {"imgs_sec": X}. */
+	r = PARSE(CORPUS "mllog/mlperf-v1.0-resnet-nvidia-dgxa100-mxnet.txt", "mllog");
+	NUM(r, "tracked_stats.imgs_sec", 26698.847987314937, "26698.847987314937", 14);
+	MISSING(r, "tracked_stats.throughput");
 }
 
 /* keyvalue */
@@ -1621,6 +1696,7 @@ int main(void)
 		cmocka_unit_test_teardown(every_fixture_is_claimed_by_its_folders_parser, free_current),
 		cmocka_unit_test_teardown(content_logs_are_claimed_by_the_right_parser, free_current),
 		cmocka_unit_test_teardown(cerebras_bs512_gives_every_guaranteed_name, free_current),
+		cmocka_unit_test_teardown(cerebras_reads_the_validation_loop_and_its_metrics, free_current),
 		cmocka_unit_test_teardown(cerebras_bs2048_starts_midway_without_a_batch_size, free_current),
 		cmocka_unit_test_teardown(cerebras_partial_log_has_a_step_without_rates, free_current),
 		cmocka_unit_test_teardown(cerebras_reads_xla_and_training_complete, free_current),
@@ -1666,11 +1742,12 @@ int main(void)
 		cmocka_unit_test_teardown(gtest_failing_run_lists_failures, free_current),
 		cmocka_unit_test_teardown(gtest_failure_message_of_several_lines, free_current),
 		cmocka_unit_test_teardown(gtest_clean_output, free_current),
+		cmocka_unit_test_teardown(gtest_adds_up_the_runs_of_a_ctest_log, free_current),
 		cmocka_unit_test_teardown(slurm_reads_a_job_that_never_started, free_current),
 		cmocka_unit_test_teardown(slurm_reads_a_time_limit, free_current),
 		cmocka_unit_test_teardown(slurm_keeps_the_first_job_of_several_and_lists_them_all,
 					  free_current),
-		cmocka_unit_test_teardown(slurm_time_limit_gives_the_reason_not_a_cancel, free_current),
+		cmocka_unit_test_teardown(slurm_time_limit_gives_the_reason_and_timeout, free_current),
 		cmocka_unit_test_teardown(slurm_reads_oom_kill_notices, free_current),
 		cmocka_unit_test_teardown(slurm_reads_a_refused_submission, free_current),
 		cmocka_unit_test_teardown(slurm_reads_the_batch_scripts_own_errors, free_current),
@@ -1686,6 +1763,7 @@ int main(void)
 		cmocka_unit_test_teardown(hf_trainer_without_metric_blocks_reads_the_dicts, free_current),
 		cmocka_unit_test_teardown(hf_trainer_notes_with_four_summaries_give_the_last_run, free_current),
 		cmocka_unit_test_teardown(hf_trainer_two_summaries_give_the_second_run, free_current),
+		cmocka_unit_test_teardown(hf_trainer_reads_train_output, free_current),
 		cmocka_unit_test_teardown(mllog_reads_events_and_last_values, free_current),
 		cmocka_unit_test_teardown(mllog_reads_the_v0_5_format, free_current),
 		cmocka_unit_test_teardown(mllog_reads_the_v0_6_format, free_current),

@@ -1216,6 +1216,339 @@ static void star_field_names_fields_by_a_group(void **state)
 	cap_close(&c);
 }
 
+/* A field declared by name that matched nothing leaves the '*' field's
+ * value of its name, wherever it is declared (it used to hide it); when
+ * both matched, the later in the definition wins. */
+static void an_unmatched_explicit_field_keeps_the_star_value(void **state)
+{
+	(void)state;
+	static const char def[] = "name: kv\n"
+				  "fields:\n"
+				  "  speed: 'speed is (\\S+)'\n"
+				  "  '*': '^(?<name>\\w+): (?<value>\\S+)$'\n"
+				  "  loss: 'the loss is (\\S+)'\n"
+				  "  rate: { pattern: 'rate was (\\S+)', default: 0 }\n"
+				  "  acc: 'acc of (\\S+)'\n";
+	struct capture c;
+	struct parser_set *set;
+	char *dir, *path;
+	struct run *r = run_text(&c, &set, def,
+				 "speed: 12\n"      /* 1 */
+				 "loss: 0.5\n"      /* 2 */
+				 "rate: 7\n"        /* 3 */
+				 "acc: 0.9\n"       /* 4 */
+				 "acc of 0.95\n",   /* 5 */
+				 &dir, &path);
+	assert_non_null(r);
+	const struct datum *d = run_field(r, "speed");
+	assert_text(d, "12");
+	assert_int_equal(d->line, 1);
+	d = run_field(r, "loss");
+	assert_text(d, "0.5");
+	assert_int_equal(d->line, 2);
+	/* A '*' value beats a default: the default is for nothing found. */
+	d = run_field(r, "rate");
+	assert_text(d, "7");
+	assert_int_equal(d->line, 3);
+	/* Both matched: acc, declared after '*', wins. */
+	d = run_field(r, "acc");
+	assert_text(d, "0.95");
+	assert_int_equal(d->line, 5);
+	assert_string_equal(cap_text(&c), "");
+	done_text(&c, set, r, dir, path);
+}
+
+/* pick: sum adds up every match (one match keeps its text and line),
+ * pick: count counts them (0 when none); a value that is not a number is
+ * left out of the sum, with a warning at its line. */
+static void pick_sum_and_count_take_every_match(void **state)
+{
+	(void)state;
+	static const char def[] = "name: t\n"
+				  "fields:\n"
+				  "  passed: { pattern: 'PASSED +\\] (\\S+) tests?\\.', pick: sum }\n"
+				  "  runs: { pattern: 'Running \\d+ tests?', pick: count }\n"
+				  "  once: { pattern: 'DISABLED (\\d+)', pick: sum }\n"
+				  "  crashes: { pattern: 'Segmentation fault', pick: count }\n"
+				  "  none: { pattern: 'never (\\d+)', pick: sum }\n";
+	struct capture c;
+	struct parser_set *set;
+	char *dir, *path;
+	struct run *r = run_text(&c, &set, def,
+				 "[==========] Running 1 test\n" /* 1 */
+				 "[  PASSED  ] 1 test.\n"        /* 2 */
+				 "[==========] Running 2 tests\n" /* 3 */
+				 "[  PASSED  ] 2 tests.\n"       /* 4 */
+				 "DISABLED 3\n"                  /* 5 */
+				 "[  PASSED  ] some tests.\n"    /* 6 */
+				 "[==========] Running 4 tests\n" /* 7 */
+				 "[  PASSED  ] 1,024 tests.\n",  /* 8 */
+				 &dir, &path);
+	assert_non_null(r);
+	const struct datum *d = run_field(r, "passed");
+	assert_num(d, 1027);
+	assert_null(d->text);
+	assert_int_equal(d->line, 0);
+	assert_string_equal(run_field_inputs(r, "passed"), "the sum of 4 matches (lines 2 to 8)");
+	d = run_field(r, "runs");
+	assert_num(d, 3);
+	assert_null(d->text);
+	assert_string_equal(run_field_inputs(r, "runs"), "the count of 3 matches (lines 1 to 7)");
+	d = run_field(r, "once");
+	assert_text(d, "3");
+	assert_num(d, 3);
+	assert_int_equal(d->line, 5);
+	d = run_field(r, "crashes");
+	assert_num(d, 0);
+	assert_null(d->text);
+	assert_int_equal(run_field(r, "none")->kind, DATUM_MISSING);
+	char *want = xasprintf("%s:6: warning: field 'passed' adds up its matches, but 'some' is "
+			       "not a number; left out of the sum\n"
+			       "    6 | [  PASSED  ] some tests.\n",
+			       path);
+	assert_string_equal(cap_text(&c), want);
+	free(want);
+	done_text(&c, set, r, dir, path);
+}
+
+/* reset: a line it matches starts a sum or a count again (gtest's
+ * --gtest_repeat prints each iteration's banner after such a line); a
+ * reset with no sum or count to reset is an error at its key. */
+static void a_reset_line_starts_a_sum_again(void **state)
+{
+	(void)state;
+	static const char def[] =
+		"name: t\n"
+		"fields:\n"
+		"  passed: { pattern: 'PASSED +\\] (\\d+) tests?\\.', pick: sum,\n"
+		"            reset: '^Repeating all tests' }\n"
+		"  runs: { pattern: 'Running \\d+ tests?', pick: count, reset: '^Repeating' }\n";
+	struct capture c;
+	struct parser_set *set;
+	char *dir, *path;
+	struct run *r = run_text(&c, &set, def,
+				 "Repeating all tests (iteration 1) . . .\n" /* 1 */
+				 "[==========] Running 2 tests\n"            /* 2 */
+				 "[  PASSED  ] 2 tests.\n"                   /* 3 */
+				 "Repeating all tests (iteration 2) . . .\n" /* 4 */
+				 "[==========] Running 2 tests\n"            /* 5 */
+				 "[  PASSED  ] 1 test.\n",                   /* 6 */
+				 &dir, &path);
+	assert_non_null(r);
+	assert_string_equal(cap_text(&c), "");
+	const struct datum *d = run_field(r, "passed");
+	assert_text(d, "1");
+	assert_int_equal(d->line, 6);
+	assert_num(run_field(r, "runs"), 1);
+	done_text(&c, set, r, dir, path);
+	expect_def_errors("name: t\n"
+			  "fields:\n"
+			  "  a: { pattern: 'x(\\d)', reset: '^y' }\n",
+			  "p.yaml:3:26: error: field 'a': reset starts a sum or a count again; it "
+			  "goes with pick: sum or pick: count\n"
+			  "    3 |   a: { pattern: 'x(\\d)', reset: '^y' }\n"
+			  "      |                          ^~~~~\n");
+}
+
+/* A field given as a list of alternatives: the one that matched latest in
+ * the file gives the value, on one line the first listed; `value` fixes
+ * what a match gives, null making the field missing again. */
+static void alternatives_give_the_latest_match_and_fixed_values(void **state)
+{
+	(void)state;
+	static const char def[] =
+		"name: s\n"
+		"fields:\n"
+		"  state:\n"
+		"    - { pattern: 'CANCELLED .* DUE TO TIME LIMIT', value: TIMEOUT }\n"
+		"    - '(CANCELLED)'\n"
+		"    - { pattern: 'oom-kill', value: OUT_OF_MEMORY }\n"
+		"    - { pattern: 'queued and waiting', value: PENDING }\n"
+		"    - { pattern: 'has been allocated', value: null }\n"
+		"  code: [ { pattern: 'exit code (\\d+)', pick: first }, { pattern: 'rc=(\\d+)', default: 0 } ]\n"
+		"  limit: { pattern: 'limit', value: 42 }\n";
+	struct capture c;
+	struct parser_set *set;
+	char *dir, *path;
+	struct run *r = run_text(&c, &set, def,
+				 "srun: job 1 queued and waiting for resources\n" /* 1 */
+				 "exit code 3\n"                                  /* 2 */
+				 "exit code 4\n"                                  /* 3 */
+				 "*** JOB 1 CANCELLED AT now DUE TO TIME LIMIT ***\n" /* 4 */
+				 "rc=5 limit\n",                                   /* 5 */
+				 &dir, &path);
+	assert_non_null(r);
+	/* Line 4 matches two alternatives: the first listed wins. */
+	const struct datum *d = run_field(r, "state");
+	assert_int_equal(d->kind, DATUM_STRING);
+	assert_text(d, "TIMEOUT");
+	assert_int_equal(d->line, 4);
+	d = run_field(r, "code");
+	assert_text(d, "5");
+	assert_int_equal(d->line, 5);
+	d = run_field(r, "limit");
+	assert_num(d, 42);
+	assert_int_equal(d->line, 5);
+	assert_string_equal(cap_text(&c), "");
+	done_text(&c, set, r, dir, path);
+
+	r = run_text(&c, &set, def,
+		     "srun: job 1 queued and waiting for resources\n"
+		     "exit code 3\n"
+		     "exit code 4\n",
+		     &dir, &path);
+	d = run_field(r, "state");
+	assert_text(d, "PENDING");
+	assert_int_equal(d->line, 1);
+	/* pick: first of its alternative: line 2. */
+	d = run_field(r, "code");
+	assert_text(d, "3");
+	assert_int_equal(d->line, 2);
+	done_text(&c, set, r, dir, path);
+
+	/* Allocated after being queued: missing again; no code: the default. */
+	r = run_text(&c, &set, def,
+		     "srun: job 1 queued and waiting for resources\n"
+		     "srun: job 1 has been allocated resources\n",
+		     &dir, &path);
+	assert_int_equal(run_field(r, "state")->kind, DATUM_MISSING);
+	d = run_field(r, "code");
+	assert_num(d, 0);
+	assert_int_equal(d->line, 0);
+	done_text(&c, set, r, dir, path);
+}
+
+static void pick_value_and_alternatives_are_checked_at_their_place(void **state)
+{
+	(void)state;
+	expect_def_errors("name: t\n"
+			  "fields:\n"
+			  "  a: { pattern: 'x(\\d)', pick: summ }\n",
+			  "p.yaml:3:32: error: unknown pick 'summ' (did you mean 'sum'?)\n"
+			  "    3 |   a: { pattern: 'x(\\d)', pick: summ }\n"
+			  "      |                                ^~~~\n");
+	expect_def_errors(
+		"name: t\n"
+		"fields:\n"
+		"  a: { pattern: 'x', value: [1, 2] }\n"
+		"  b: { pattern: 'x(\\d)', value: 1, pick: sum }\n"
+		"  '*': { pattern: '(?<name>\\w+)=(?<value>\\d+)', value: 1, pick: count }\n",
+		"p.yaml:3:29: error: the value of field 'a' is a number, a string or null (a match "
+		"makes it missing), not a list\n"
+		"    3 |   a: { pattern: 'x', value: [1, 2] }\n"
+		"      |                             ^~~~~~\n"
+		"p.yaml:4:42: error: field 'b': a fixed value and pick sum do not go together (the "
+		"value is what one match gives); drop one of them\n"
+		"    4 |   b: { pattern: 'x(\\d)', value: 1, pick: sum }\n"
+		"      |                                          ^~~\n"
+		"p.yaml:5:56: error: field '*' reads each value from its group (?<value>...); a fixed "
+		"value is for a field declared by name\n"
+		"    5 |   '*': { pattern: '(?<name>\\w+)=(?<value>\\d+)', value: 1, pick: count }\n"
+		"      |                                                        ^\n"
+		"p.yaml:5:65: error: field '*' picks first or last; sum and count are for a field "
+		"declared by name\n"
+		"    5 |   '*': { pattern: '(?<name>\\w+)=(?<value>\\d+)', value: 1, pick: count }\n"
+		"      |                                                                 ^~~~~\n");
+	expect_def_errors(
+		"name: t\n"
+		"fields:\n"
+		"  '*': [ '(?<name>\\w+)=(?<value>\\d+)' ]\n"
+		"  a: []\n"
+		"  b: [ [ 'x' ], { pattern: 'y', default: 1 }, { pattern: 'z', default: 2 } ]\n",
+		"p.yaml:3:8: error: field '*' takes one pattern, not a list of alternatives\n"
+		"    3 |   '*': [ '(?<name>\\w+)=(?<value>\\d+)' ]\n"
+		"      |        ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n"
+		"p.yaml:4:6: error: field 'a' has no alternatives: give it a pattern, or a list of "
+		"patterns and {pattern, value} maps\n"
+		"    4 |   a: []\n"
+		"      |      ^~\n"
+		"p.yaml:5:8: error: alternative 1 of field 'b' is a pattern or a map with a pattern, "
+		"not a list\n"
+		"    5 |   b: [ [ 'x' ], { pattern: 'y', default: 1 }, { pattern: 'z', default: 2 } ]\n"
+		"      |        ^~~~~~~\n"
+		"p.yaml:5:72: error: field 'b' has a default in an earlier alternative: give it once\n"
+		"    5 |   b: [ [ 'x' ], { pattern: 'y', default: 1 }, { pattern: 'z', default: 2 } ]\n"
+		"      |                                                                        ^\n");
+}
+
+/* Patterns with one literal share its search: each still finds its own
+ * lines, a first-pick one switched off does not stop the others. */
+static void patterns_sharing_a_literal_each_find_their_lines(void **state)
+{
+	(void)state;
+	static const char def[] = "name: t\n"
+				  "fields:\n"
+				  "  a: { pattern: '- eval/(?:acc) = (\\S+)', pick: first }\n"
+				  "  b: '- eval/(?:loss) = (\\S+)'\n"
+				  "series:\n"
+				  "  m: '- eval/(?<name>\\w+) = (?<value>\\S+)'\n";
+	struct capture c;
+	struct parser_set *set;
+	char *dir, *path;
+	struct run *r = run_text(&c, &set, def,
+				 "- eval/acc = 1\n"  /* 1 */
+				 "noise\n"           /* 2 */
+				 "- eval/loss = 2\n" /* 3 */
+				 "- eval/acc = 3\n"  /* 4 */
+				 "- eval/loss = 4\n", /* 5 */
+				 &dir, &path);
+	assert_non_null(r);
+	const struct datum *d = run_field(r, "a");
+	assert_text(d, "1");
+	assert_int_equal(d->line, 1);
+	d = run_field(r, "b");
+	assert_text(d, "4");
+	assert_int_equal(d->line, 5);
+	const struct series *m = run_series(r, "m");
+	assert_int_equal(series_row_count(m), 4);
+	assert_cell(m, 3, "value", "4");
+	done_text(&c, set, r, dir, path);
+}
+
+/* A derive given as a list: the first alternative that gives a value. */
+static void derive_alternatives_take_the_first_with_a_value(void **state)
+{
+	(void)state;
+	static const char def[] = "name: t\n"
+				  "fields:\n"
+				  "  start_ms: 'start_ms=(\\d+)'\n"
+				  "  stop_ms: 'stop_ms=(\\d+)'\n"
+				  "  start_s: 'start_s=(\\S+)'\n"
+				  "  stop_s: 'stop_s=(\\S+)'\n"
+				  "derive:\n"
+				  "  seconds:\n"
+				  "    - (stop_ms - start_ms) / 1000\n"
+				  "    - stop_s - start_s\n";
+	struct capture c;
+	struct parser_set *set;
+	char *dir, *path;
+	struct run *r = run_text(&c, &set, def, "start_s=10.5\nstop_s=12\n", &dir, &path);
+	assert_num(run_field(r, "seconds"), 1.5);
+	done_text(&c, set, r, dir, path);
+	r = run_text(&c, &set, def, "start_ms=1000\nstop_ms=4000\nstart_s=1\nstop_s=9\n", &dir,
+		     &path);
+	assert_num(run_field(r, "seconds"), 3);
+	done_text(&c, set, r, dir, path);
+	r = run_text(&c, &set, def, "start_ms=1000\n", &dir, &path);
+	assert_int_equal(run_field(r, "seconds")->kind, DATUM_MISSING);
+	assert_string_equal(cap_text(&c), "");
+	done_text(&c, set, r, dir, path);
+	expect_def_errors("name: t\n"
+			  "derive:\n"
+			  "  a: []\n"
+			  "  b: [ 'x +', { e: 1 } ]\n",
+			  "p.yaml:3:6: error: derive 'a' has no alternatives: give it an expression, "
+			  "or a list of them (the first that gives a value wins)\n"
+			  "    3 |   a: []\n"
+			  "      |      ^~\n"
+			  "p.yaml:4:12: error: expected a value, found the end of the expression\n"
+			  "    4 |   b: [ 'x +', { e: 1 } ]\n"
+			  "      |            ^\n"
+			  "p.yaml:4:15: error: a derive expression must be a string, not a map\n"
+			  "    4 |   b: [ 'x +', { e: 1 } ]\n"
+			  "      |               ^~~~~~~~\n");
+}
+
 static const char tables_def[] =
 	"name: t\n"
 	"tables:\n"
@@ -2234,6 +2567,13 @@ int main(void)
 		cmocka_unit_test(fields_pick_group_by_number_or_name),
 		cmocka_unit_test(unmatched_fields_are_missing_or_default),
 		cmocka_unit_test(star_field_names_fields_by_a_group),
+		cmocka_unit_test(an_unmatched_explicit_field_keeps_the_star_value),
+		cmocka_unit_test(pick_sum_and_count_take_every_match),
+		cmocka_unit_test(a_reset_line_starts_a_sum_again),
+		cmocka_unit_test(derive_alternatives_take_the_first_with_a_value),
+		cmocka_unit_test(patterns_sharing_a_literal_each_find_their_lines),
+		cmocka_unit_test(alternatives_give_the_latest_match_and_fixed_values),
+		cmocka_unit_test(pick_value_and_alternatives_are_checked_at_their_place),
 		cmocka_unit_test(pipe_box_markdown_and_aligned_tables_are_read),
 		cmocka_unit_test(more_lines_go_on_in_a_cell),
 		cmocka_unit_test(a_failing_until_is_reported_once),
