@@ -907,6 +907,7 @@ void scan_free(struct scan *sc)
 	free(sc->row);
 	free(sc->tc.ext);
 	free(sc->tc.types);
+	buf_free(&sc->tc.pend);
 	re_matcher_free(&sc->m);
 }
 
