@@ -467,9 +467,9 @@ static void pend_drop(struct scan *sc)
 	tc->row_open = false;
 	if (closes(tc->pend.data, tc->pend.len) || k > tc->ncols)
 		log_diag(sc, false, tc->pend_line,
-			 "table '%s': this row has %zu cells but its header has %zu; the row is "
+			 "table '%s': this row has %zu cell%s but its header has %zu; the row is "
 			 "left out",
-			 pt->name, k, tc->ncols);
+			 pt->name, k, k == 1 ? "" : "s", tc->ncols);
 	else
 		log_diag(sc, false, tc->pend_line,
 			 "table '%s': this row does not end with the table's border and the lines "
@@ -595,13 +595,13 @@ void table_line(struct scan *sc, const struct line *ln, long line)
 	size_t n = ln->n;
 	switch (tc->mode) {
 	case TM_SEEK:
+		unquote(tc, &s, &n, true);
+		tc->quoted = s != ln->p;
 		if (n == 0 || is_ruler(s, n)) {
 			if (--tc->seek_left <= 0)
 				table_end(sc);
 			return;
 		}
-		unquote(tc, &s, &n, true);
-		tc->quoted = s != ln->p;
 		if ((k = split_bars(sc, s, n)) >= 2)
 			pipe_header(sc, s, n, k, ln, line);
 		else if ((k = split_wide(sc, ln->full, ln->full_n)) >= 2)

@@ -960,6 +960,9 @@ static void groq_reads_indented_and_unfenced_tables(void **state)
  *                              pasted in a Markdown quote)
  *   alcf-fold80-lost-line.log  fold -w 80 | sed '31d' (the cpu row's
  *                              second piece lost)
+ *   alcf-fold80-lost-first-piece.log
+ *                              fold -w 80 | sed '30d' (its first piece
+ *                              lost)
  * Each gives the run's cells, each row at the line of its first piece. */
 static void groq_wrapped_tables_are_joined(void **state)
 {
@@ -1010,6 +1013,22 @@ static void groq_wrapped_row_missing_a_piece_is_left_out_with_a_warning(void **s
 			       FIX "groqflow/alcf-fold80-lost-line.log:30: warning: table 'results': "
 				   "this row does not end with the table's border and the lines after "
 				   "it do not complete it; the row is left out\n"));
+}
+
+/* The cpu row's first piece lost: its second piece alone is a row of one
+ * cell, not the row it was cut from. */
+static void groq_lone_piece_of_a_wrapped_row_is_left_out_with_a_warning(void **state)
+{
+	(void)state;
+	size_t said_before = strlen(cap_text(&quiet));
+	struct run *r = PARSE(FIX "groqflow/alcf-fold80-lost-first-piece.log", "groqflow");
+	const struct series *t = SERIES(r, "results", 1);
+	STR_CELL(t, 0, "source", "groq", 31);
+	NUM_CELL(t, 0, "on_chip_ips", 32358.97, "32358.97", 31);
+	assert_non_null(strstr(cap_text(&quiet) + said_before,
+			       FIX "groqflow/alcf-fold80-lost-first-piece.log:30: warning: table "
+				   "'results': this row has 1 cell but its header has 6; the row is "
+				   "left out\n"));
 }
 
 /* gtest */
@@ -1710,6 +1729,8 @@ int main(void)
 		cmocka_unit_test_teardown(groq_reads_indented_and_unfenced_tables, free_current),
 		cmocka_unit_test_teardown(groq_wrapped_tables_are_joined, free_current),
 		cmocka_unit_test_teardown(groq_wrapped_row_missing_a_piece_is_left_out_with_a_warning,
+					  free_current),
+		cmocka_unit_test_teardown(groq_lone_piece_of_a_wrapped_row_is_left_out_with_a_warning,
 					  free_current),
 		cmocka_unit_test_teardown(gtest_single_precision_passes_7, free_current),
 		cmocka_unit_test_teardown(gtest_double_precision_passes_7, free_current),
