@@ -462,6 +462,8 @@ struct run *parser_run_sink(const struct parser *p, const char *path, const char
 		}
 		if (ok && sc.more.on)
 			more_end(&sc); /* the file ended the row */
+		if (ok)
+			table_finish(&sc);
 	} else {
 		/* The structured readers want the whole text; check it is
 		 * text first, with the same words as for a log. */

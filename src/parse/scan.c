@@ -853,14 +853,7 @@ static void split_restart(struct scan *sc, long line)
 {
 	if (sc->more.on)
 		more_end(sc);
-	if (sc->tc.table >= 0) {
-		sc->tc.table = -1;
-		free(sc->tc.ext);
-		sc->tc.ext = NULL;
-		sc->tc.next = 0;
-		free(sc->tc.types);
-		sc->tc.types = NULL;
-	}
+	table_finish(sc); /* a table ends with its run */
 	scan_restart(sc, sc->next_run(sc, line));
 }
 
@@ -1260,6 +1253,7 @@ void scan_free(struct scan *sc)
 	free(sc->tc.fill_prev);
 	free(sc->tc.fill);
 	free(sc->tc.carried);
+	buf_free(&sc->tc.pend);
 	re_matcher_free(&sc->m);
 }
 

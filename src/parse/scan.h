@@ -213,6 +213,16 @@ struct tcur {
 	 * column of each (those the header has itself are left out). */
 	size_t *carried;
 	size_t ncarried;
+	/* A |-table whose rows start and end with a border, and pasted
+	 * behind "> " or "# " (scantable.c). */
+	bool bordered, quoted;
+	/* The header or row a terminal wrapped, joined from its pieces
+	 * until it is whole: its text, first line and rank. */
+	bool head_open, row_open;
+	struct buf pend;
+	long pend_line;
+	bool pend_ranked;
+	uint64_t pend_rank;
 };
 
 /* A row of a series with `more`, kept until the lines after it that go
@@ -347,6 +357,9 @@ void scan_restart(struct scan *sc, struct run *r);
 void table_start(struct scan *sc, size_t t, const struct line *ln, long line);
 /* A line after a table's header: a row, a ruler, or the end. */
 void table_line(struct scan *sc, const struct line *ln, long line);
+/* The file ended: a row still waiting for its wrapped rest is warned
+ * about. */
+void table_finish(struct scan *sc);
 
 /* scanpipe.c */
 

@@ -56,6 +56,77 @@ static bool is_ruler(const char *s, size_t n)
 	return marks >= 3;
 }
 
+/* A piece of a ruler a terminal wrapped ("-----+---", "+"): only ruler
+ * characters, one of them a dash, '+' or box drawing. */
+static bool ruler_piece(const char *s, size_t n)
+{
+	size_t marks = 0;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		if (c == '-' || c == '=' || c == '_' || c == '+') {
+			marks++;
+		} else if (is_box(s, n, i)) {
+			marks++;
+			i += 2;
+		} else if (!(c == '|' || c == ':' || is_blank(c))) {
+			return false;
+		}
+	}
+	return marks > 0;
+}
+
+/* A ruler that cannot be a row: is_ruler() with a '+', '=', ':', box
+ * drawing or three dashes in a row ("|  --  |  --  |" is a row of
+ * missing cells). */
+static bool strong_ruler(const char *s, size_t n)
+{
+	if (!is_ruler(s, n))
+		return false;
+	size_t run = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '+' || s[i] == '=' || s[i] == ':' || is_box(s, n, i) || run >= 3)
+			return true;
+		run = s[i] == '-' ? run + 1 : 0;
+	}
+	return run >= 3;
+}
+
+/* A line that starts a row or a ruler: a bar, '+' or box drawing. */
+static bool opens(const char *s, size_t n)
+{
+	return n && (bar_at(s, n, 0) || s[0] == '+' || is_box(s, n, 0));
+}
+
+/* A line that ends with a border: a bar, '+' or box drawing. */
+static bool closes(const char *s, size_t n)
+{
+	while (n && is_blank(s[n - 1]))
+		n--;
+	if (!n)
+		return false;
+	return s[n - 1] == '|' || s[n - 1] == '+' || (n >= 3 && is_box(s, n, n - 3));
+}
+
+/* A table pasted behind a Markdown quote or a comment ("> | a | b |",
+ * "# +---+"): the text after the '>' or '#' marks and their blanks.
+ * The header line is unquoted when a border follows the marks; the
+ * lines after a quoted header lose their marks whatever follows. */
+static void unquote(const struct tcur *tc, const char **s, size_t *n, bool head)
+{
+	size_t i = 0;
+	while (i < *n && ((*s)[i] == '>' || (*s)[i] == '#'))
+		i++;
+	if (!i)
+		return;
+	size_t j = i;
+	while (j < *n && is_blank((*s)[j]))
+		j++;
+	if (head ? !opens(*s + j, *n - j) : !tc->quoted)
+		return;
+	*s += j;
+	*n -= j;
+}
+
 static void push_cell(struct scan *sc, size_t *k, const char *s, size_t n)
 {
 	if (*k == sc->cells_cap) {
@@ -176,8 +247,14 @@ static size_t split_ext(struct scan *sc, const char *s, size_t n)
 	return k;
 }
 
+static void pend_drop(struct scan *sc);
+
 static void table_end(struct scan *sc)
 {
+	if (sc->tc.row_open)
+		pend_drop(sc);
+	sc->tc.row_open = sc->tc.head_open = false;
+	sc->tc.bordered = sc->tc.quoted = false;
 	sc->tc.table = -1;
 	free(sc->tc.ext);
 	sc->tc.ext = NULL;
@@ -432,15 +509,163 @@ static void table_row(struct scan *sc, size_t ncells, const struct line *ln, lon
 	sc->hits++;
 }
 
+/* Rows and headers a terminal wrapped.  A terminal narrower than a
+ * table folds each of its lines into pieces on consecutive lines
+ * ("| Source | ... | on-chip latency" then "(ms) | on-chip IPS |"),
+ * cut at a fixed width or where a word ends.  A |-table whose header
+ * starts with its border is read a line at a time into tc->pend: a
+ * header takes the next lines while they do not start a row or a ruler
+ * (and, while it does not end with its border, the next rows too); a row of a table whose header starts and ends with its
+ * border takes them until it ends with its border and has the header's
+ * number of cells.  A row that cannot get there is left out with a
+ * warning at its first line: cells counted wrong are numbers put in the
+ * wrong columns, read without a word. */
+
+static void pend_set(struct tcur *tc, const char *s, size_t n, const struct line *ln, long line)
+{
+	buf_clear(&tc->pend);
+	buf_put(&tc->pend, s, n);
+	tc->pend_line = line;
+	tc->pend_ranked = ln->ranked;
+	tc->pend_rank = ln->rank;
+}
+
+/* Appends the next piece of a wrapped line.  A piece whose line began
+ * with blanks is joined with one (a header cell's words stay apart;
+ * cells are trimmed), other pieces go on where the cut was. */
+static void pend_add(struct tcur *tc, const struct line *ln, const char *s, size_t n)
+{
+	if (s > ln->full && is_blank(s[-1]) &&
+	    !(tc->quoted && s - ln->full >= 2 && (s[-2] == '>' || s[-2] == '#')))
+		buf_putc(&tc->pend, ' ');
+	buf_put(&tc->pend, s, n);
+}
+
+/* A row from the joined text in tc->pend. */
+static void pend_row(struct scan *sc, size_t k)
+{
+	struct tcur *tc = &sc->tc;
+	struct line ln = {buf_data(&tc->pend), tc->pend.len, buf_data(&tc->pend), tc->pend.len,
+			  tc->pend_ranked, tc->pend_rank};
+	tc->row_open = false;
+	table_row(sc, k, &ln, tc->pend_line);
+}
+
+static void pend_drop(struct scan *sc)
+{
+	struct tcur *tc = &sc->tc;
+	const struct ptable *pt = &sc->p->tables[tc->table];
+	size_t k = split_bars(sc, tc->pend.data, tc->pend.len);
+	tc->row_open = false;
+	if (closes(tc->pend.data, tc->pend.len) || k > tc->ncols)
+		log_diag(sc, false, tc->pend_line,
+			 "table '%s': this row has %zu cell%s but its header has %zu; the row is "
+			 "left out",
+			 pt->name, k, k == 1 ? "" : "s", tc->ncols);
+	else
+		log_diag(sc, false, tc->pend_line,
+			 "table '%s': this row does not end with the table's border and the lines "
+			 "after it do not complete it; the row is left out",
+			 pt->name);
+}
+
+/* The row joined so far: a row once whole, left out when it has too
+ * many cells, else kept for the next line. */
+static void pend_check(struct scan *sc)
+{
+	struct tcur *tc = &sc->tc;
+	size_t k = split_bars(sc, tc->pend.data, tc->pend.len);
+	if (k > tc->ncols)
+		pend_drop(sc);
+	else if (k == tc->ncols && closes(tc->pend.data, tc->pend.len))
+		pend_row(sc, k);
+}
+
+/* A |-header that starts with its border waits for the wrapped rest of
+ * its line (see above); other headers start the table at once. */
+static void pipe_header(struct scan *sc, const char *s, size_t n, size_t k, const struct line *ln,
+			long line)
+{
+	struct tcur *tc = &sc->tc;
+	if (!opens(s, n)) {
+		table_header(sc, k, TM_PIPE, line);
+		return;
+	}
+	tc->mode = TM_PIPE;
+	tc->head_open = true;
+	pend_set(tc, s, n, ln, line);
+	sc->hits++;
+}
+
+static void head_close(struct scan *sc)
+{
+	struct tcur *tc = &sc->tc;
+	tc->head_open = false;
+	const char *s = buf_data(&tc->pend);
+	size_t n = tc->pend.len;
+	bool bordered = closes(s, n);
+	size_t k = split_bars(sc, s, n);
+	table_header(sc, k, TM_PIPE, tc->pend_line);
+	if (tc->table >= 0)
+		tc->bordered = bordered;
+}
+
+/* A line of a table whose rows start and end with its border. */
+static void bordered_line(struct scan *sc, const char *t, size_t n, const struct line *ln,
+			  long line)
+{
+	struct tcur *tc = &sc->tc;
+	if (tc->row_open) {
+		if (n == 0 || strong_ruler(t, n)) {
+			pend_drop(sc);
+			if (n == 0)
+				table_end(sc);
+			return;
+		}
+		size_t was = tc->pend.len;
+		bool whole = closes(tc->pend.data, was);
+		pend_add(tc, ln, t, n);
+		/* A piece that starts with a bar goes on a row cut before
+		 * one, if the cells still fit. */
+		if (!opens(t, n) ||
+		    (!whole && split_bars(sc, tc->pend.data, tc->pend.len) <= tc->ncols)) {
+			pend_check(sc);
+			return;
+		}
+		tc->pend.len = was;
+		tc->pend.data[was] = '\0';
+		pend_drop(sc);
+	}
+	if (n == 0) {
+		table_end(sc);
+		return;
+	}
+	/* A piece of a wrapped ruler starts with '+', a dash or a corner,
+	 * not with a bar as a row does. */
+	if (strong_ruler(t, n) || (ruler_piece(t, n) && !bar_at(t, n, 0)))
+		return;
+	if (!opens(t, n)) {
+		table_end(sc);
+		return;
+	}
+	pend_set(tc, t, n, ln, line);
+	tc->row_open = true;
+	pend_check(sc);
+}
+
 void table_start(struct scan *sc, size_t t, const struct line *ln, long line)
 {
 	table_end(sc);
 	sc->tc.table = (long)t;
 	if (!sc->ts[t].header_line)
 		sc->ts[t].header_line = line;
-	size_t k = split_bars(sc, ln->p, ln->n);
-	if (k >= 2 && !is_ruler(ln->p, ln->n)) {
-		table_header(sc, k, TM_PIPE, line);
+	const char *s = ln->p;
+	size_t n = ln->n;
+	unquote(&sc->tc, &s, &n, true);
+	sc->tc.quoted = s != ln->p;
+	size_t k = split_bars(sc, s, n);
+	if (k >= 2 && !is_ruler(s, n)) {
+		pipe_header(sc, s, n, k, ln, line);
 		return;
 	}
 	k = split_wide(sc, ln->full, ln->full_n);
@@ -458,24 +683,45 @@ void table_line(struct scan *sc, const struct line *ln, long line)
 {
 	struct tcur *tc = &sc->tc;
 	size_t k;
+	const char *s = ln->p;
+	size_t n = ln->n;
 	switch (tc->mode) {
 	case TM_SEEK:
-		if (ln->n == 0 || is_ruler(ln->p, ln->n)) {
+		unquote(tc, &s, &n, true);
+		tc->quoted = s != ln->p;
+		if (n == 0 || is_ruler(s, n)) {
 			if (--tc->seek_left <= 0)
 				table_end(sc);
 			return;
 		}
-		if ((k = split_bars(sc, ln->p, ln->n)) >= 2)
-			table_header(sc, k, TM_PIPE, line);
+		if ((k = split_bars(sc, s, n)) >= 2)
+			pipe_header(sc, s, n, k, ln, line);
 		else if ((k = split_wide(sc, ln->full, ln->full_n)) >= 2)
 			table_header(sc, k, TM_SPACE, line);
 		else
 			table_end(sc);
 		return;
 	case TM_PIPE:
-		if (is_ruler(ln->p, ln->n))
+		unquote(tc, &s, &n, false);
+		if (tc->head_open) {
+			/* A line that starts no row nor ruler goes on the
+			 * header, and so does one cut before a bar. */
+			bool whole = closes(tc->pend.data, tc->pend.len);
+			if (n && !is_ruler(s, n) && (!opens(s, n) || !whole)) {
+				pend_add(tc, ln, s, n);
+				return;
+			}
+			head_close(sc);
+			if (tc->table < 0)
+				return;
+		}
+		if (tc->bordered) {
+			bordered_line(sc, s, n, ln, line);
 			return;
-		if ((k = split_bars(sc, ln->p, ln->n)) == 0) {
+		}
+		if (is_ruler(s, n))
+			return;
+		if ((k = split_bars(sc, s, n)) == 0) {
 			table_end(sc);
 			return;
 		}
@@ -511,3 +757,11 @@ void table_line(struct scan *sc, const struct line *ln, long line)
 	}
 }
 
+void table_finish(struct scan *sc)
+{
+	if (sc->tc.table >= 0 && sc->tc.head_open)
+		head_close(sc);
+	if (sc->tc.table >= 0)
+		table_end(sc);
+	buf_free(&sc->tc.pend);
+}

@@ -992,6 +992,90 @@ static void groq_reads_indented_and_unfenced_tables(void **state)
 	    41);
 }
 
+/* No real wrapped GroqFlow capture was found, so the alcf-* fixtures are
+ * the corpus's real run tests/corpus/groqflow/bert-tiny-alcf-docs-2023.log
+ * (as published, see that folder's SOURCES) through a mechanical
+ * transformation, what a narrow terminal or a paste makes of its table:
+ *   alcf-fold80.log            fold -w 80
+ *   alcf-fold100.log           fold -w 100
+ *   alcf-fold-s50.log          fold -s -w 50 (cut where a word ends, as a
+ *                              soft wrap; pieces of ruler alone on a line)
+ *   alcf-spaces.log            sed -E 's/ {2,}/ /g' (blanks collapsed)
+ *   alcf-fold80-quoted.md      fold -w 80 | sed 's/^/> /' (wrapped, then
+ *                              pasted in a Markdown quote)
+ *   alcf-fold80-lost-line.log  fold -w 80 | sed '31d' (the cpu row's
+ *                              second piece lost)
+ *   alcf-fold80-lost-first-piece.log
+ *                              fold -w 80 | sed '30d' (its first piece
+ *                              lost)
+ * Each gives the run's cells, each row at the line of its first piece. */
+static void groq_wrapped_tables_are_joined(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *path;
+		int cpu, groq;
+	} cases[] = {
+		{FIX "groqflow/alcf-fold80.log", 30, 32},
+		{FIX "groqflow/alcf-fold100.log", 29, 31},
+		{FIX "groqflow/alcf-fold-s50.log", 37, 40},
+		{FIX "groqflow/alcf-spaces.log", 22, 23},
+		{FIX "groqflow/alcf-fold80-quoted.md", 30, 32},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		size_t said_before = strlen(cap_text(&quiet));
+		struct run *r = PARSE(cases[i].path, "groqflow");
+		const struct series *t = SERIES(r, "results", 2);
+		COLUMNS(t, "source", "accuracy", "end_to_end_latency_ms", "end_to_end_ips",
+			"on_chip_latency_ms", "on_chip_ips");
+		STR_CELL(t, 0, "source", "cpu", cases[i].cpu);
+		NUM_CELL(t, 0, "accuracy", 77.47, "77.47%", cases[i].cpu);
+		NUM_CELL(t, 0, "end_to_end_latency_ms", 2.29, "2.29", cases[i].cpu);
+		NUM_CELL(t, 0, "end_to_end_ips", 436.88, "436.88", cases[i].cpu);
+		MISSING_CELL(t, 0, "on_chip_latency_ms");
+		MISSING_CELL(t, 0, "on_chip_ips");
+		STR_CELL(t, 1, "source", "groq", cases[i].groq);
+		NUM_CELL(t, 1, "end_to_end_latency_ms", 0.06, "0.06", cases[i].groq);
+		NUM_CELL(t, 1, "end_to_end_ips", 17147.76, "17147.76", cases[i].groq);
+		NUM_CELL(t, 1, "on_chip_latency_ms", 0.03, "0.03", cases[i].groq);
+		NUM_CELL(t, 1, "on_chip_ips", 32358.97, "32358.97", cases[i].groq);
+		assert_string_equal(cap_text(&quiet) + said_before, "");
+	}
+}
+
+/* A wrapped row whose second piece was lost cannot be read: a warning at
+ * its line, and the row is left out rather than its cells shifted. */
+static void groq_wrapped_row_missing_a_piece_is_left_out_with_a_warning(void **state)
+{
+	(void)state;
+	size_t said_before = strlen(cap_text(&quiet));
+	struct run *r = PARSE(FIX "groqflow/alcf-fold80-lost-line.log", "groqflow");
+	const struct series *t = SERIES(r, "results", 1);
+	STR_CELL(t, 0, "source", "groq", 31);
+	NUM_CELL(t, 0, "end_to_end_ips", 17147.76, "17147.76", 31);
+	NUM_CELL(t, 0, "on_chip_latency_ms", 0.03, "0.03", 31);
+	assert_non_null(strstr(cap_text(&quiet) + said_before,
+			       FIX "groqflow/alcf-fold80-lost-line.log:30: warning: table 'results': "
+				   "this row does not end with the table's border and the lines after "
+				   "it do not complete it; the row is left out\n"));
+}
+
+/* The cpu row's first piece lost: its second piece alone is a row of one
+ * cell, not the row it was cut from. */
+static void groq_lone_piece_of_a_wrapped_row_is_left_out_with_a_warning(void **state)
+{
+	(void)state;
+	size_t said_before = strlen(cap_text(&quiet));
+	struct run *r = PARSE(FIX "groqflow/alcf-fold80-lost-first-piece.log", "groqflow");
+	const struct series *t = SERIES(r, "results", 1);
+	STR_CELL(t, 0, "source", "groq", 31);
+	NUM_CELL(t, 0, "on_chip_ips", 32358.97, "32358.97", 31);
+	assert_non_null(strstr(cap_text(&quiet) + said_before,
+			       FIX "groqflow/alcf-fold80-lost-first-piece.log:30: warning: table "
+				   "'results': this row has 1 cell but its header has 6; the row is "
+				   "left out\n"));
+}
+
 /* gtest */
 
 /* Four ranks printed into one terminal: banners cut and repeated. */
@@ -1737,6 +1821,11 @@ int main(void)
 		cmocka_unit_test_teardown(groq_score_column_is_named_by_the_proof_point, free_current),
 		cmocka_unit_test_teardown(groq_build_name_from_the_cache_or_the_build, free_current),
 		cmocka_unit_test_teardown(groq_reads_indented_and_unfenced_tables, free_current),
+		cmocka_unit_test_teardown(groq_wrapped_tables_are_joined, free_current),
+		cmocka_unit_test_teardown(groq_wrapped_row_missing_a_piece_is_left_out_with_a_warning,
+					  free_current),
+		cmocka_unit_test_teardown(groq_lone_piece_of_a_wrapped_row_is_left_out_with_a_warning,
+					  free_current),
 		cmocka_unit_test_teardown(gtest_single_precision_passes_7, free_current),
 		cmocka_unit_test_teardown(gtest_double_precision_passes_7, free_current),
 		cmocka_unit_test_teardown(gtest_failing_run_lists_failures, free_current),

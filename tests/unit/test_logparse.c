@@ -2485,6 +2485,84 @@ static void an_aligned_table_ends_at_its_closing_rule(void **state)
 	free(path);
 }
 
+/* The rich table of tables.log (lines 9-15) as a terminal 12 columns
+ * wide shows it, each line cut every 12 characters: box-drawing rulers,
+ * header and rows joined, each row at the line of its first piece. */
+static void a_box_table_a_terminal_wrapped_is_joined(void **state)
+{
+	(void)state;
+	static const char def[] = "name: p\n"
+				  "tables:\n"
+				  "  rich: '\u2503 Source'\n";
+	static const char log[] = "Rich table:\n"                        /* 1 */
+				  "\u250f\u2501\u2501\u2501\u2501\u2501\u2501\u2501\u2501"
+				  "\u2533\u2501\u2501\n"                      /* 2 */
+				  "\u2501\u2501\u2501\u2501\u2501\u2501\u2501\u2501\u2513\n"
+				  "\u2503 Source \u2503 A\n"                  /* 4 */
+				  "ccuracy \u2503\n"                          /* 5 */
+				  "\u2521\u2501\u2501\u2501\u2501\u2501\u2501\u2501\u2501"
+				  "\u2547\u2501\u2501\n"                      /* 6 */
+				  "\u2501\u2501\u2501\u2501\u2501\u2501\u2501\u2501\u2529\n"
+				  "\u2502 cpu    \u2502 7\n"                  /* 8 */
+				  "6.46%   \u2502\n"                          /* 9 */
+				  "\u2502 groq   \u2502 n\n"                  /* 10 */
+				  "/a      \u2502\n"                          /* 11 */
+				  "\u2514\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500"
+				  "\u2534\u2500\u2500\n"                      /* 12 */
+				  "\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2518\n";
+	char *dir, *path;
+	struct capture c;
+	struct parser_set *set;
+	struct run *r = run_text(&c, &set, def, log, &dir, &path);
+	assert_non_null(r);
+	assert_string_equal(cap_text(&c), "");
+	const struct series *t = run_series(r, "rich");
+	assert_int_equal(series_column_count(t), 2);
+	assert_string_equal(series_column(t, 1), "accuracy");
+	assert_int_equal(series_row_count(t), 2);
+	assert_cell(t, 0, "source", "cpu");
+	assert_cell(t, 0, "accuracy", "76.46%");
+	assert_int_equal(series_row_line(t, 0), 8);
+	assert_cell(t, 1, "source", "groq");
+	assert_int_equal(series_row_line(t, 1), 10);
+	done_text(&c, set, r, dir, path);
+}
+
+/* The sweep table of tables.log (lines 32-38) pasted behind "# ", as
+ * Spark's df.show() and mysql output are kept in Python and PHP
+ * comments: its title, rulers and rows are read without the marks. */
+static void a_table_pasted_in_comments_is_read(void **state)
+{
+	(void)state;
+	static const char def[] = "name: p\n"
+				  "tables:\n"
+				  "  lr: { header: 'Sweep summary$' }\n";
+	static const char log[] = "# Sweep summary\n"   /* 1 */
+				  "# +-------+------+\n" /* 2 */
+				  "# | lr    | loss |\n" /* 3 */
+				  "# +-------+------+\n" /* 4 */
+				  "# | 0.01  | 2.31 |\n" /* 5 */
+				  "# | 0.1   |      |\n" /* 6 */
+				  "# +-------+------+\n" /* 7 */
+				  "# done\n";            /* 8 */
+	char *dir, *path;
+	struct capture c;
+	struct parser_set *set;
+	struct run *r = run_text(&c, &set, def, log, &dir, &path);
+	assert_non_null(r);
+	assert_string_equal(cap_text(&c), "");
+	const struct series *t = run_series(r, "lr");
+	assert_int_equal(series_column_count(t), 2);
+	assert_string_equal(series_column(t, 0), "lr");
+	assert_int_equal(series_row_count(t), 2);
+	assert_cell(t, 0, "loss", "2.31");
+	assert_int_equal(series_row_line(t, 0), 5);
+	struct datum d;
+	series_cell(t, 1, 1, &d);
+	assert_int_equal(d.kind, DATUM_MISSING);
+	done_text(&c, set, r, dir, path);
+}
+
 /* '*' names are snake_cased as table headers are, part by dotted part:
  * a report can write every one of them. */
 static void star_field_names_are_snake_cased_like_table_headers(void **state)
@@ -2616,6 +2694,8 @@ int main(void)
 		cmocka_unit_test(an_empty_series_and_an_unfound_table_are_warnings_naming_their_pattern),
 		cmocka_unit_test(an_optional_series_or_table_may_be_absent_without_a_word),
 		cmocka_unit_test(an_aligned_table_ends_at_its_closing_rule),
+		cmocka_unit_test(a_box_table_a_terminal_wrapped_is_joined),
+		cmocka_unit_test(a_table_pasted_in_comments_is_read),
 		cmocka_unit_test(star_field_names_are_snake_cased_like_table_headers),
 	};
 	return cmocka_run_group_tests(tests, NULL, drop_leftovers);
