@@ -385,9 +385,38 @@ static void scan_setup(struct scan *sc, struct split_runs *sr, struct run *r,
 	sc->quote = size <= QUOTE_LIMIT;
 	sc->next_run = split_next;
 	sc->split_ctx = sr;
-	for (size_t i = 0; sink && i < p->nseries; i++)
+	if (!sink)
+		return;
+	for (size_t i = 0; i < p->nseries; i++)
 		if (strcmp(p->series[i].name, sink->series) == 0)
 			sc->ss[i].sink = sink;
+	/* Only the sink's rows go out: the fields, the other series and
+	 * the tables that do not fill it are not looked for.  What shapes
+	 * its rows (carry, split) is. */
+	for (size_t i = 0; i < sc->nacts; i++) {
+		struct act *a = &sc->acts[i];
+		bool keep = true;
+		switch (a->what) {
+		case A_FIELD:
+		case A_FRESET:
+			keep = false;
+			break;
+		case A_SERIES:
+			keep = strcmp(p->series[a->idx].name, sink->series) == 0;
+			break;
+		case A_TABLE:
+			keep = strcmp(p->tables[a->idx].name, sink->series) == 0;
+			break;
+		case A_SPLIT:
+		case A_CARRY:
+		case A_RESET:
+			break;
+		}
+		if (!keep)
+			a->off = true;
+	}
+	sc->sink_only = true;
+	update_every_line(sc);
 }
 
 /* After a scan without split: did anything come after the first end
@@ -529,7 +558,9 @@ struct run *parser_run_sink(const struct parser *p, const char *path, const char
 		scan_warn_silent(&sc);
 	} else {
 		bool complete = p->format == FMT_TEXT ? finish_fields(&sc) : true;
-		if (p->format == FMT_TEXT && sc.hits == 0 && sc.nacts > 0)
+		if (sc.sink_only)
+			; /* only the sink's rows were looked for */
+		else if (p->format == FMT_TEXT && sc.hits == 0 && sc.nacts > 0)
 			log_diag(&sc, false, 0, "parser '%s' matched nothing in %s", p->name,
 				 shown);
 		else if (p->format == FMT_TEXT)

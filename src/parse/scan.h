@@ -289,6 +289,7 @@ struct scan {
 	bool split_pending;
 	long split_after;
 	bool probed; /* read without its split: {end: ...}, as one run */
+	bool sink_only; /* only the rows of a sink's series are looked for */
 	bool *ever_rows;   /* per series: rows in an earlier run */
 	bool *ever_found;  /* per table: found in an earlier run */
 	/* The name group's text on the run's split lines (the first one

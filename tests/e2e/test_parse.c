@@ -515,6 +515,36 @@ static void parsers_option_adds_a_folder_of_definitions(void **state)
 	e2e_drop(&dir);
 }
 
+/* --csv SERIES writes that series' rows: the fields and the other
+ * series are not looked for, so their warnings (a typed field that is
+ * not of its type, a series with no rows) belong to the other forms. */
+static void csv_looks_only_for_its_series(void **state)
+{
+	(void)state;
+	char *dir = e2e_project(E2E_FILES(
+		E2E_TEXT("parsers/t.yaml", "name: t\n"
+					   "detect: '(?m)^epoch \\d+ loss='\n"
+					   "fields:\n"
+					   "  wall: { pattern: 'took (\\S+)', type: duration }\n"
+					   "series:\n"
+					   "  epochs: 'epoch (?<epoch>\\d+) loss=(?<loss>[\\d.]+)'\n"
+					   "  evals: 'eval acc=(?<acc>[\\d.]+)'\n"),
+		E2E_TEXT("train.log", "epoch 1 loss=0.9\nepoch 2 loss=0.5\ntook soon\n")));
+	struct proc r = e2e_run(dir, "parse --csv epochs train.log");
+	assert_string_equal(r.err, "");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "epoch,loss\n1,0.9\n2,0.5\n");
+	proc_free(&r);
+	r = e2e_run(dir, "parse train.log");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.err, "train.log:3: warning: field 'wall' is a duration, but 'soon' is "
+			       "not one; kept as text\n");
+	assert_contains(r.err, "train.log: warning: series 'evals' has no rows: its pattern "
+			       "'eval acc=(?<acc>[\\d.]+)' matched no line\n");
+	proc_free(&r);
+	e2e_drop(&dir);
+}
+
 /* --list-columns names everything a report can write after a run's
  * name: the run attributes, the fields, each series' columns. */
 static void list_columns_names_every_name_a_report_can_use(void **state)
@@ -716,6 +746,7 @@ int main(void)
 		cmocka_unit_test(parser_can_be_named),
 		cmocka_unit_test(parse_finds_the_project_a_file_belongs_to),
 		cmocka_unit_test(parsers_option_adds_a_folder_of_definitions),
+		cmocka_unit_test(csv_looks_only_for_its_series),
 		cmocka_unit_test(list_columns_names_every_name_a_report_can_use),
 		cmocka_unit_test(malformed_file_is_a_content_error_at_its_place),
 		cmocka_unit_test(bad_usage_exits_2),
