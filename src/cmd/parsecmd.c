@@ -311,6 +311,17 @@ static void print_series(FILE *out, const struct series *s)
 	free(widths);
 }
 
+/* A run's fields, then its series. */
+static void print_run_values(FILE *out, const struct run *r)
+{
+	print_fields(out, r);
+	size_t ns = run_series_count(r);
+	if (ns == 0)
+		fputs("\nseries: none\n", out);
+	for (size_t i = 0; i < ns; i++)
+		print_series(out, run_series_at(r, i));
+}
+
 static void print_summary(FILE *out, const struct run *r, const struct parser *p,
 			  const char *file)
 {
@@ -325,21 +336,11 @@ static void print_summary(FILE *out, const struct run *r, const struct parser *p
 			const struct run *m = run_member_at(r, i);
 			fprintf(out, "\n== run %s: from line %ld ==\n", member_name(r, m),
 				run_first_line(m));
-			print_fields(out, m);
-			size_t ms = run_series_count(m);
-			if (ms == 0)
-				fputs("\nseries: none\n", out);
-			for (size_t k = 0; k < ms; k++)
-				print_series(out, run_series_at(m, k));
+			print_run_values(out, m);
 		}
 		return;
 	}
-	print_fields(out, r);
-	size_t ns = run_series_count(r);
-	if (ns == 0)
-		fputs("\nseries: none\n", out);
-	for (size_t i = 0; i < ns; i++)
-		print_series(out, run_series_at(r, i));
+	print_run_values(out, r);
 }
 
 /* Does a cell need quotes in CSV (RFC 4180)? */

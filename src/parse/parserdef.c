@@ -379,6 +379,17 @@ static int want_word(struct def *df, const struct value *v, const char *what,
 /* The words of enum vtype but "auto": index i is type i + 1. */
 static const char *const *const type_words = vtype_names + 1;
 
+/* A key that takes one value or a list of them: its items, as a list. */
+static size_t one_or_list(const struct value *const *v, const struct value *const **items)
+{
+	if ((*v)->kind == VALUE_LIST) {
+		*items = (const struct value *const *)(*v)->items;
+		return (*v)->count;
+	}
+	*items = v;
+	return 1;
+}
+
 static enum vtype want_type(struct def *df, const struct value *v)
 {
 	int i = want_word(df, v, "type", type_words);
@@ -932,12 +943,8 @@ static void load_table(struct def *df, const char *name, struct loc key_loc, con
 	/* fill_down: [column, ...] (or one name); checked against the
 	 * header when the table is read, as types are. */
 	if (fill) {
-		const struct value *const *items = (const struct value *const *)&fill;
-		size_t n = 1;
-		if (fill->kind == VALUE_LIST) {
-			items = (const struct value *const *)fill->items;
-			n = fill->count;
-		}
+		const struct value *const *items;
+		size_t n = one_or_list(&fill, &items);
 		t->fill = xcalloc(n + 1, sizeof *t->fill);
 		for (size_t i = 0; i < n; i++) {
 			if (items[i]->kind != VALUE_STRING || items[i]->len == 0) {
@@ -971,12 +978,8 @@ static bool *carry_targets(struct def *df, const struct value *to, const char *w
 		names[i] = p->series[i].name;
 	for (size_t i = 0; i < p->ntables; i++)
 		names[p->nseries + i] = p->tables[i].name;
-	const struct value *const *items = (const struct value *const *)&to;
-	size_t k = 1;
-	if (to->kind == VALUE_LIST) {
-		items = (const struct value *const *)to->items;
-		k = to->count;
-	}
+	const struct value *const *items;
+	size_t k = one_or_list(&to, &items);
 	for (size_t i = 0; i < k; i++) {
 		const struct value *it = items[i];
 		if (it->kind != VALUE_STRING) {
@@ -1469,12 +1472,8 @@ static struct parser *parser_load(const char *file, const char *origin, const ch
 			load_patterns(&df, v, "detect", &p->detect, &p->ndetect);
 		} else if (strcmp(k, "extensions") == 0) {
 			have_exts = true;
-			const struct value *const *items = (const struct value *const *)&v;
-			size_t n = 1;
-			if (v->kind == VALUE_LIST) {
-				items = (const struct value *const *)v->items;
-				n = v->count;
-			}
+			const struct value *const *items;
+			size_t n = one_or_list(&v, &items);
 			p->exts = xcalloc(n + 1, sizeof *p->exts);
 			for (size_t j = 0; j < n; j++)
 				if (want_string(&df, items[j], "an extension"))
@@ -1532,12 +1531,8 @@ static struct parser *parser_load(const char *file, const char *origin, const ch
 	}
 	/* After the series and tables: a carry gives them columns. */
 	if (carry) {
-		const struct value *const *items = (const struct value *const *)&carry;
-		size_t n = 1;
-		if (carry->kind == VALUE_LIST) {
-			items = (const struct value *const *)carry->items;
-			n = carry->count;
-		}
+		const struct value *const *items;
+		size_t n = one_or_list(&carry, &items);
 		p->carries = xcalloc(n + 1, sizeof *p->carries);
 		for (size_t i = 0; i < n; i++)
 			load_carry(&df, i, items[i]);
