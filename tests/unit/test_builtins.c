@@ -1319,6 +1319,16 @@ static void slurm_reads_the_batch_scripts_own_errors(void **state)
 	r = PARSE(CORPUS "slurm/srun-queued-318530.log", "slurm");
 	NUM(r, "job_id", 318530, "318530", 1);
 	STR(r, "exit_state", "PENDING", 1);
+	/* slurmd's spool path, and dash's error without "line" (a SambaNova
+	 * log, which the sambanova parser claims, read as slurm) */
+	struct loc nowhere = {NULL, 0, 0, 0};
+	const struct parser *sl = parsers_lookup(builtins, "slurm", nowhere, quiet.d);
+	free_current(NULL);
+	current = parser_run(sl, CORPUS "sambanova/sn-boilerplate-compile-8-workers-2021.log",
+			     "sn.log", "r", quiet.d);
+	assert_non_null(current);
+	NUM(current, "job_id", 13528, "13528", 1);
+	STR(current, "error", "/var/spool/slurmd/job13528/slurm_script: source: not found", 1);
 }
 
 /* sacct's default table: a row per job and step, ids as sacct writes them. */
