@@ -119,12 +119,6 @@ static bool finish_fields(struct scan *sc)
 	for (size_t i = 0; i < sc->p->nfields; i++) {
 		const struct pfield *f = &sc->p->fields[i];
 		struct fstate *fs = &sc->fs[i];
-		if (f->probe) {
-			if (f->probe_value && sc->probed && fs->found)
-				set_typed_field(sc, f, f->name, buf_data(&fs->text), fs->text.len,
-						fs->line);
-			continue;
-		}
 		if (is_star(f)) {
 			for (size_t k = 0; k < fs->nnames; k++)
 				set_typed_field(sc, f, fs->names[k].name, buf_data(&fs->names[k].text),
@@ -408,6 +402,13 @@ static void scan_setup(struct scan *sc, struct split_runs *sr, struct run *r,
 			keep = strcmp(p->tables[a->idx].name, sink->series) == 0;
 			break;
 		case A_SPLIT:
+			/* Rows come out in file order whatever the runs; a
+			 * parser without line-to-line state is then read on
+			 * several threads, as without split. */
+			keep = !parallel_ok(p);
+			if (!keep)
+				sc->split = NULL;
+			break;
 		case A_CARRY:
 		case A_RESET:
 			break;
@@ -416,29 +417,10 @@ static void scan_setup(struct scan *sc, struct split_runs *sr, struct run *r,
 			a->off = true;
 	}
 	sc->sink_only = true;
+	sc->sink_off = xcalloc(sc->nacts + 1, sizeof *sc->sink_off);
+	for (size_t i = 0; i < sc->nacts; i++)
+		sc->sink_off[i] = sc->acts[i].off;
 	update_every_line(sc);
-}
-
-/* After a scan without split: did anything come after the first end
- * line (split's probe), so that split would make several runs? */
-static bool several_runs(const struct scan *sc, const struct run *r)
-{
-	const struct fstate *probe = &sc->fs[sc->p->split.probe];
-	if (!probe->found)
-		return false;
-	for (size_t i = 0; i < run_field_count(r); i++)
-		if (run_field_at(r, i)->line > probe->line)
-			return true;
-	for (size_t i = 0; i < sc->p->nfields; i++)
-		if (sc->fs[i].found && !sc->p->fields[i].probe && sc->fs[i].line > probe->line)
-			return true;
-	for (size_t i = 0; i < run_series_count(r); i++) {
-		const struct series *s = run_series_at(r, i);
-		size_t n = series_row_count(s);
-		if (n && series_row_line(s, n - 1) > probe->line)
-			return true;
-	}
-	return false;
 }
 
 struct run *parser_run_sink(const struct parser *p, const char *path, const char *shown,
@@ -464,31 +446,7 @@ struct run *parser_run_sink(const struct parser *p, const char *path, const char
 	scan_setup(&sc, &sr, r, sink, st.st_size);
 	bool ok;
 	if (p->format == FMT_TEXT) {
-		/* A big file whose runs end at split: {end: ...} lines is
-		 * scanned apart, as one run, as any big file; only when one
-		 * held lines with values after its first end line is it read
-		 * again, on one thread, run by run.  Rows sent to a sink
-		 * are the rows of every run in file order either way. */
-		bool probing = p->split.end && p->split.probe >= 0 && st.st_size > PIPE_MIN;
-		if (probing) {
-			sc.split = NULL;
-			sc.probed = true;
-			sc.acts[0].off = true;
-			/* a sink's rows are the same either way: no probe then */
-			for (size_t i = 0; sink && i < sc.nacts; i++)
-				if (sc.acts[i].what == A_FIELD && p->fields[sc.acts[i].idx].probe &&
-				    !p->fields[sc.acts[i].idx].probe_value)
-					sc.acts[i].off = true;
-			update_every_line(&sc);
-		}
 		ok = scan_file(&sc, fd, st.st_size);
-		if (ok && probing && !sink && several_runs(&sc, r) && lseek(fd, 0, SEEK_SET) == 0) {
-			scan_free(&sc);
-			run_free(r);
-			r = run_new(run_name, shown, p->name);
-			scan_setup(&sc, &sr, r, sink, st.st_size);
-			ok = scan_file(&sc, fd, st.st_size);
-		}
 		if (ok && sc.more.on)
 			more_end(&sc); /* the file ended the row */
 		if (ok)
@@ -552,10 +510,12 @@ struct run *parser_run_sink(const struct parser *p, const char *path, const char
 	 * last. */
 	char *last_name = NULL;
 	if (p->split.end && sr.n && sc.hits == sc.split_mark) {
+		scan_warn_silent(&sc); /* before the empty run's series go */
+		long lines = run_line_count(r);
 		run_free(r);
 		r = sr.runs[--sr.n];
+		run_set_line_count(r, lines);
 		last_name = sr.names[sr.n];
-		scan_warn_silent(&sc);
 	} else {
 		bool complete = p->format == FMT_TEXT ? finish_fields(&sc) : true;
 		if (sc.sink_only)
@@ -574,7 +534,10 @@ struct run *parser_run_sink(const struct parser *p, const char *path, const char
 		split_push(&sr, r, last_name);
 		r = split_whole(&sr, &sc);
 	} else {
+		/* one run after all (what followed its end line found nothing) */
 		free(last_name);
+		free(sr.runs);
+		free(sr.names);
 	}
 	scan_free(&sc);
 	return r;

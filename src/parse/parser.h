@@ -44,10 +44,6 @@ struct pfield {
 	enum vtype type;
 	int group; /* -1: the first group that took part (the whole match without groups) */
 	int name_group, value_group;
-	/* split: {end: ...}'s probe: the first end line, which tells a big
-	 * file scanned apart whether it holds several runs; no run field. */
-	bool probe;
-	bool probe_value; /* a split group's: the run's field when not split */
 	char *def; /* default: its text, or NULL */
 	size_t def_len;
 	/* value: what a match gives, whatever it captured (has_value);
@@ -121,7 +117,6 @@ struct psplit {
 	struct loc loc;     /* the key */
 	int name_group;     /* -1: runs named run1, run2, ... */
 	bool end;           /* end: the line ends a run; the next starts after it */
-	long probe;         /* end: its probe in fields[], or -1 */
 	char **fields;      /* the other named groups, in group order */
 	int *groups;
 	size_t nfields;

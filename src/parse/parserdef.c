@@ -1218,7 +1218,6 @@ static void load_split(struct def *df, struct loc key_loc, const struct value *v
 	struct psplit *sp = &df->p->split;
 	sp->loc = key_loc;
 	sp->name_group = -1;
-	sp->probe = -1;
 	const struct value *pat = v, *name = NULL;
 	if (v->kind == VALUE_MAP) {
 		static const char *const keys[] = {"pattern", "name", "end", NULL};
@@ -1279,30 +1278,6 @@ static void load_split(struct def *df, struct loc key_loc, const struct value *v
 	}
 	free(names);
 	free(nums);
-	if (sp->end) {
-		/* The probe: fields of the first end line (the line, then each
-		 * group), so that a big file scanned on several threads, split
-		 * or not, learns whether it holds more than one run, and has
-		 * the groups' fields when it does not (parser_run_sink()). */
-		struct parser *p = df->p;
-		p->fields = xrealloc(p->fields, (p->nfields + sp->nfields + 2) * sizeof *p->fields);
-		for (size_t i = 0; i <= sp->nfields; i++) {
-			struct pfield *f = &p->fields[p->nfields];
-			memset(f, 0, sizeof *f);
-			if (!pattern_compile(df, &f->pat, pat, "split"))
-				break;
-			f->name = xstrdup(i == 0 ? "split" : sp->fields[i - 1]);
-			f->loc = key_loc;
-			f->group = i == 0 ? -1 : sp->groups[i - 1];
-			f->name_group = f->value_group = -1;
-			f->first = true;
-			f->probe = true;
-			f->probe_value = i > 0;
-			if (i == 0)
-				sp->probe = (long)p->nfields;
-			p->nfields++;
-		}
-	}
 }
 
 static void load_patterns(struct def *df, const struct value *v, const char *what,
@@ -1550,7 +1525,7 @@ static struct parser *parser_load(const char *file, const char *origin, const ch
 	/* A split group is a field of the run it starts: one name, one thing. */
 	for (size_t i = 0; i < p->split.nfields; i++)
 		for (size_t j = 0; j < p->nfields; j++)
-			if (!p->fields[j].probe && strcmp(p->split.fields[i], p->fields[j].name) == 0) {
+			if (strcmp(p->split.fields[i], p->fields[j].name) == 0) {
 				diag_error(d, p->fields[j].loc,
 					   "field '%s' is also a group of split, which sets it; "
 					   "name one of them differently",

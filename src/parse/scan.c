@@ -866,7 +866,6 @@ static void split_line(struct scan *sc, const struct line *ln, long line)
 	sc->splits++;
 	if (sp->end) {
 		sc->split_pending = true;
-		sc->split_after = line;
 	} else {
 		sc->split_now = true;
 	}
@@ -927,12 +926,6 @@ static void scan_line(struct scan *sc, const char *ls, const char *le, const cha
 	struct line ln;
 	bool have = false;
 	struct act *sa = sc->split;
-	if (sc->split_pending && line > sc->split_after) {
-		/* the run an end line ended: the next one starts after it */
-		sc->split_pending = false;
-		split_restart(sc, sc->split_after + 1);
-		sc->split_mark = sc->hits;
-	}
 	if (sa && !sa->off) {
 		if (sa->pat->lit && (!sa->next || sa->next < ls)) {
 			sa->next = lit_find(sa->pat, ls, end);
@@ -1011,6 +1004,14 @@ static void scan_line(struct scan *sc, const char *ls, const char *le, const cha
 	if (sc->split_now) {
 		/* what the split line itself holds is the new run's start */
 		sc->split_now = false;
+		sc->split_mark = sc->hits;
+		changed = true;
+	}
+	if (sc->split_pending) {
+		/* an end line ended its run: the next starts on the next line
+		 * (one that finds nothing is dropped at the end of the file) */
+		sc->split_pending = false;
+		split_restart(sc, line + 1);
 		sc->split_mark = sc->hits;
 		changed = true;
 	}
@@ -1222,9 +1223,10 @@ void scan_restart(struct scan *sc, struct run *r)
 	/* a run carries nothing from the one before it */
 	for (size_t i = 0; i < sc->p->ncarry_cols; i++)
 		buf_free(&sc->carry[i]);
-	/* first-pick fields look again */
+	/* first-pick fields look again; what only a sink's rows need
+	 * stays off */
 	for (size_t i = 0; i < sc->nacts; i++)
-		sc->acts[i].off = false;
+		sc->acts[i].off = sc->sink_off ? sc->sink_off[i] : false;
 	update_every_line(sc);
 }
 
@@ -1248,6 +1250,7 @@ void scan_free(struct scan *sc)
 	free(sc->ever_rows);
 	free(sc->ever_found);
 	free(sc->split_name);
+	free(sc->sink_off);
 	for (size_t k = 0; k < sc->tc.nfill; k++)
 		buf_free(&sc->tc.fill_prev[k]);
 	free(sc->tc.fill_prev);
@@ -1278,7 +1281,8 @@ void scan_warn_silent(struct scan *sc)
 		/* Rows streamed to a sink are not kept in the series. */
 		if (st->sink || !st->s || series_row_count(st->s) > 0 || p->series[i].pat.never ||
 		    p->series[i].optional || (sc->ever_rows && sc->ever_rows[i]) ||
-		    (p->series[i].table >= 0 && sc->ts[p->series[i].table].found))
+		    (p->series[i].table >= 0 && (sc->ts[p->series[i].table].found ||
+						 (sc->ever_found && sc->ever_found[p->series[i].table]))))
 			continue;
 		log_diag(sc, false, 0, "series '%s' has no rows: its pattern '%s' matched no line",
 			 p->series[i].name, p->series[i].pat.src);
@@ -1287,8 +1291,10 @@ void scan_warn_silent(struct scan *sc)
 		const struct tstate *ts = &sc->ts[i];
 		if (ts->found || p->tables[i].header.never || p->tables[i].optional ||
 		    (sc->ever_found && sc->ever_found[i]) ||
-		    (p->tables[i].series >= 0 && sc->ss[p->tables[i].series].s &&
-		     series_row_count(sc->ss[p->tables[i].series].s) > 0))
+		    (p->tables[i].series >= 0 &&
+		     ((sc->ss[p->tables[i].series].s &&
+		       series_row_count(sc->ss[p->tables[i].series].s) > 0) ||
+		      (sc->ever_rows && sc->ever_rows[p->tables[i].series]))))
 			continue;
 		if (ts->header_line)
 			log_diag(sc, false, ts->header_line,

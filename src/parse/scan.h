@@ -283,13 +283,13 @@ struct scan {
 	size_t splits;     /* split lines read */
 	size_t split_mark; /* hits when the last split line was read */
 	bool split_now;    /* the line being read is a split line */
-	/* split: {end: ...}: the run that an end line ended, still being
-	 * read until the next line that may hold something (split_after:
-	 * that end line). */
+	/* split: {end: ...}: the line being read ends its run; the next
+	 * run starts after it */
 	bool split_pending;
-	long split_after;
-	bool probed; /* read without its split: {end: ...}, as one run */
-	bool sink_only; /* only the rows of a sink's series are looked for */
+	/* only the rows of a sink's series are looked for: the acts that
+	 * are not (a new run of a split file leaves them off) */
+	bool sink_only;
+	bool *sink_off;
 	bool *ever_rows;   /* per series: rows in an earlier run */
 	bool *ever_found;  /* per table: found in an earlier run */
 	/* The name group's text on the run's split lines (the first one

@@ -298,7 +298,7 @@ struct pipe *pipe_start(struct scan *sc, size_t nscanners)
 	pp->nslots = nscanners ? nscanners + 2 : NSLOTS;
 	pp->slots = xcalloc(pp->nslots, sizeof *pp->slots);
 	pp->act_over = xcalloc(sc->nacts + 1, sizeof *pp->act_over);
-	/* acts the scan switched off before it began (a split's probe) */
+	/* acts the scan switched off before it began (a sink's) */
 	for (size_t i = 0; i < sc->nacts; i++)
 		pp->act_over[i] = sc->acts[i].off;
 	pp->reported = xcalloc(sc->nacts + 1, 1);

@@ -545,6 +545,30 @@ static void csv_looks_only_for_its_series(void **state)
 	e2e_drop(&dir);
 }
 
+/* ... and in every run of a file its parser splits (a parser with a
+ * carry reads it run by run, on one thread). */
+static void csv_looks_only_for_its_series_in_every_run(void **state)
+{
+	(void)state;
+	char *dir = e2e_project(E2E_FILES(
+		E2E_TEXT("parsers/t.yaml", "name: t\n"
+					   "detect: '(?m)^epoch \\d+ loss='\n"
+					   "split: '^== run'\n"
+					   "carry: ['phase (?<phase>\\w+)']\n"
+					   "fields:\n"
+					   "  wall: { pattern: 'took (\\S+)', type: duration }\n"
+					   "series:\n"
+					   "  epochs: 'epoch (?<epoch>\\d+) loss=(?<loss>[\\d.]+)'\n"),
+		E2E_TEXT("train.log", "== run a\nphase warm\nepoch 1 loss=0.9\ntook soon\n"
+				      "== run b\nepoch 1 loss=0.5\ntook later\n")));
+	struct proc r = e2e_run(dir, "parse --csv epochs train.log");
+	assert_string_equal(r.err, "");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "epoch,loss,phase\n1,0.9,warm\n1,0.5,\n");
+	proc_free(&r);
+	e2e_drop(&dir);
+}
+
 /* --list-columns names everything a report can write after a run's
  * name: the run attributes, the fields, each series' columns. */
 static void list_columns_names_every_name_a_report_can_use(void **state)
@@ -747,6 +771,7 @@ int main(void)
 		cmocka_unit_test(parse_finds_the_project_a_file_belongs_to),
 		cmocka_unit_test(parsers_option_adds_a_folder_of_definitions),
 		cmocka_unit_test(csv_looks_only_for_its_series),
+		cmocka_unit_test(csv_looks_only_for_its_series_in_every_run),
 		cmocka_unit_test(list_columns_names_every_name_a_report_can_use),
 		cmocka_unit_test(malformed_file_is_a_content_error_at_its_place),
 		cmocka_unit_test(bad_usage_exits_2),

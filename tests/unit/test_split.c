@@ -327,6 +327,7 @@ static void an_end_line_ends_its_run(void **state)
 	/* one end line, at the end: one run, a plain one */
 	r = run_split(&fx, def, "acc=50\ndone in 10 s\nstep n/a\n");
 	assert_int_equal(run_member_count(r), 0);
+	assert_int_equal(run_line_count(r), 3);
 	assert_field(r, "acc", "50", 1);
 	assert_field(r, "secs", "10", 2);
 	done(&fx);
@@ -374,6 +375,27 @@ static void a_big_file_splits_at_its_end_lines_too(void **state)
 	buf_free(&two);
 }
 
+/* A first-pick field looks again in the run after an end line, on the
+ * line right after it too. */
+static void a_first_pick_field_looks_again_after_an_end_line(void **state)
+{
+	(void)state;
+	static const char def[] = "name: tr\n"
+				  "split: { end: 'Processed (?<samples>\\d+) samples' }\n"
+				  "fields:\n"
+				  "  batch: { pattern: 'batch (\\d+)', pick: first }\n";
+	struct fixture fx;
+	struct run *r = run_split(&fx, def,
+				  "batch 1\nProcessed 10 samples\nbatch 2\nProcessed 20 samples\n");
+	assert_string_equal(cap_text(&fx.c), "");
+	assert_int_equal(run_member_count(r), 2);
+	assert_field(run_member_at(r, 0), "batch", "1", 1);
+	assert_field(run_member_at(r, 0), "samples", "10", 2);
+	assert_field(run_member_at(r, 1), "batch", "2", 3);
+	assert_field(run_member_at(r, 1), "samples", "20", 4);
+	done(&fx);
+}
+
 static void identifiers_are_made_of_stems(void **state)
 {
 	(void)state;
@@ -401,6 +423,7 @@ int main(void)
 		cmocka_unit_test(a_carried_value_stays_in_its_run),
 		cmocka_unit_test(an_end_line_ends_its_run),
 		cmocka_unit_test(a_big_file_splits_at_its_end_lines_too),
+		cmocka_unit_test(a_first_pick_field_looks_again_after_an_end_line),
 		cmocka_unit_test(identifiers_are_made_of_stems),
 	};
 	return cmocka_run_group_tests(tests, NULL, drop_leftovers);
