@@ -207,9 +207,6 @@ static const char *kind_noun(unsigned kind)
 	}
 }
 
-/* The closest to name of the names of the kinds in want; else, of the
- * others, with *other set to its kind's noun (the message must say
- * it: "did you mean the series 'train'?").  NULL when none is close. */
 /* Can an expression write name: is each of its dotted parts an
  * identifier?  A did-you-mean offers only those ("mean-ttft", a JSON
  * key, cannot be written). */
@@ -229,6 +226,9 @@ static bool writable(const char *name)
 	return ok;
 }
 
+/* The closest to name of the names of the kinds in want; else, of the
+ * others, with *other set to its kind's noun (the message must say
+ * it: "did you mean the series 'train'?").  NULL when none is close. */
 static const char *kinded_closest(const struct kinded *k, const char *name, unsigned want,
 				  const char **other)
 {

@@ -1121,6 +1121,16 @@ static void run_state_free(struct scan *sc)
 	sc->ts = NULL;
 }
 
+/* Appends an act for pat; *groups grows to the most groups a pattern
+ * of the scan has (its matcher's size). */
+static void add_act(struct scan *sc, const struct pattern *pat, enum act_kind what, size_t idx,
+		    uint32_t *groups)
+{
+	sc->acts[sc->nacts++] = (struct act){pat, what, idx, NULL, false, 0};
+	uint32_t g = pattern_groups(pat);
+	*groups = g > *groups ? g : *groups;
+}
+
 void scan_init(struct scan *sc, const struct parser *p, struct run *r, struct diag *d,
 		      const char *shown)
 {
@@ -1134,56 +1144,36 @@ void scan_init(struct scan *sc, const struct parser *p, struct run *r, struct di
 	sc->acts = xcalloc(2 * p->nfields + p->nseries + p->ntables + 2 * p->ncarries + 2,
 			   sizeof *sc->acts);
 	if (p->split.pat.code) {
-		sc->acts[sc->nacts++] = (struct act){&p->split.pat, A_SPLIT, 0, NULL, false, 0};
+		add_act(sc, &p->split.pat, A_SPLIT, 0, &groups);
 		sc->split = &sc->acts[0];
-		groups = pattern_groups(&p->split.pat);
 		sc->ever_rows = xcalloc(p->nseries + 1, sizeof *sc->ever_rows);
 		sc->ever_found = xcalloc(p->ntables + 1, sizeof *sc->ever_found);
 	}
 	/* Carries next: a line that carries a value and is a row too (an
 	 * epoch's header with its first step) gives the row its value. */
 	for (size_t i = 0; i < p->ncarries; i++) {
-		const struct pcarry *cr = &p->carries[i];
-		sc->acts[sc->nacts++] = (struct act){&cr->pat, A_CARRY, i, NULL, false, 0};
-		uint32_t g = pattern_groups(&cr->pat);
-		groups = g > groups ? g : groups;
-		if (cr->reset.code) {
-			sc->acts[sc->nacts++] = (struct act){&cr->reset, A_RESET, i, NULL, false, 0};
-			g = pattern_groups(&cr->reset);
-			groups = g > groups ? g : groups;
-		}
+		add_act(sc, &p->carries[i].pat, A_CARRY, i, &groups);
+		if (p->carries[i].reset.code)
+			add_act(sc, &p->carries[i].reset, A_RESET, i, &groups);
 	}
 	sc->carry = xcalloc(p->ncarry_cols + 1, sizeof *sc->carry);
 	/* Resets before the fields: a line that resets a sum and is one of
 	 * its matches counts in the new sum. */
-	for (size_t i = 0; i < p->nfields; i++) {
-		if (!p->fields[i].reset.code)
-			continue;
-		sc->acts[sc->nacts++] =
-			(struct act){&p->fields[i].reset, A_FRESET, i, NULL, false, 0};
-		uint32_t g = pattern_groups(&p->fields[i].reset);
-		groups = g > groups ? g : groups;
-	}
-	for (size_t i = 0; i < p->nfields; i++) {
-		sc->acts[sc->nacts++] = (struct act){&p->fields[i].pat, A_FIELD, i, NULL, false, 0};
-		uint32_t g = pattern_groups(&p->fields[i].pat);
-		groups = g > groups ? g : groups;
-	}
+	for (size_t i = 0; i < p->nfields; i++)
+		if (p->fields[i].reset.code)
+			add_act(sc, &p->fields[i].reset, A_FRESET, i, &groups);
+	for (size_t i = 0; i < p->nfields; i++)
+		add_act(sc, &p->fields[i].pat, A_FIELD, i, &groups);
 	for (size_t i = 0; i < p->nseries; i++) {
-		const struct pseries *ps = &p->series[i];
-		sc->acts[sc->nacts++] = (struct act){&ps->pat, A_SERIES, i, NULL, false, 0};
-		uint32_t g = pattern_groups(&ps->pat);
-		groups = g > groups ? g : groups;
-		if (ps->more_until.code) {
-			g = pattern_groups(&ps->more_until);
+		add_act(sc, &p->series[i].pat, A_SERIES, i, &groups);
+		if (p->series[i].more_until.code) {
+			/* matched by the act's matcher too */
+			uint32_t g = pattern_groups(&p->series[i].more_until);
 			groups = g > groups ? g : groups;
 		}
 	}
-	for (size_t i = 0; i < p->ntables; i++) {
-		sc->acts[sc->nacts++] = (struct act){&p->tables[i].header, A_TABLE, i, NULL, false, 0};
-		uint32_t g = pattern_groups(&p->tables[i].header);
-		groups = g > groups ? g : groups;
-	}
+	for (size_t i = 0; i < p->ntables; i++)
+		add_act(sc, &p->tables[i].header, A_TABLE, i, &groups);
 	/* Acts whose patterns need the same literal share its search
 	 * (lit_next()). */
 	for (size_t i = 0; i < sc->nacts; i++) {

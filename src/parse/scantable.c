@@ -273,6 +273,25 @@ static void table_end(struct scan *sc)
 	sc->tc.ncarried = 0;
 }
 
+/* A name a table's key gives (fill_down, types) that no column of its
+ * header has: a warning at the header, with the nearest column or the
+ * list of them. */
+static void warn_no_column(struct scan *sc, const struct ptable *pt, const char *name,
+			   const char *what, char **cols, long line)
+{
+	const char *close = closest_name(name, (const char *const *)cols);
+	if (close) {
+		log_diag(sc, false, line, "table '%s' has no column '%s' %s (did you mean '%s'?)",
+			 pt->name, name, what, close);
+		return;
+	}
+	struct buf b = BUF_INIT;
+	buf_put_names(&b, (const char *const *)cols);
+	log_diag(sc, false, line, "table '%s' has no column '%s' %s (its columns: %s)", pt->name,
+		 name, what, buf_data(&b));
+	buf_free(&b);
+}
+
 /* The columns of fill_down, from the header's (a name no column has is
  * warned about, once, as a type's is). */
 static void table_fill(struct scan *sc, const struct ptable *pt, struct tstate *ts, char **cols,
@@ -291,19 +310,7 @@ static void table_fill(struct scan *sc, const struct ptable *pt, struct tstate *
 		}
 		if (ts->fill_checked)
 			continue;
-		const char *close = closest_name(pt->fill[k], (const char *const *)cols);
-		if (close) {
-			log_diag(sc, false, line,
-				 "table '%s' has no column '%s' to fill down (did you mean '%s'?)",
-				 pt->name, pt->fill[k], close);
-		} else {
-			struct buf b = BUF_INIT;
-			buf_put_names(&b, (const char *const *)cols);
-			log_diag(sc, false, line,
-				 "table '%s' has no column '%s' to fill down (its columns: %s)",
-				 pt->name, pt->fill[k], buf_data(&b));
-			buf_free(&b);
-		}
+		warn_no_column(sc, pt, pt->fill[k], "to fill down", cols, line);
 	}
 	ts->fill_checked = true;
 }
@@ -323,19 +330,7 @@ static void table_types(struct scan *sc, const struct ptable *pt, struct tstate 
 		if (j < ncols) {
 			sc->tc.types[j] = pt->types[k];
 		} else if (!ts->types_checked) {
-			const char *close = closest_name(pt->type_cols[k], (const char *const *)cols);
-			if (close)
-				log_diag(sc, false, line,
-					 "table '%s' has no column '%s' to type (did you mean '%s'?)",
-					 pt->name, pt->type_cols[k], close);
-			else {
-				struct buf b = BUF_INIT;
-				buf_put_names(&b, (const char *const *)cols);
-				log_diag(sc, false, line,
-					 "table '%s' has no column '%s' to type (its columns: %s)",
-					 pt->name, pt->type_cols[k], buf_data(&b));
-				buf_free(&b);
-			}
+			warn_no_column(sc, pt, pt->type_cols[k], "to type", cols, line);
 		}
 	}
 	ts->types_checked = true;
