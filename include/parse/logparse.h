@@ -132,6 +132,8 @@ const struct parser *parsers_lookup(const struct parser_set *set, const char *na
 
 const char *parser_name(const struct parser *p);
 const char *parser_description(const struct parser *p);
+/* The definition's `example:` (a few lines of what the parser reads), or "". */
+const char *parser_example(const struct parser *p);
 /* "built-in", or the path of the .yaml file that defined it. */
 const char *parser_origin(const struct parser *p);
 /* The definition's YAML text (the cache keys parsed runs by it). */

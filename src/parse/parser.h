@@ -145,6 +145,7 @@ struct pderive {
 struct parser {
 	char *name;
 	char *description;
+	char *example; /* a few lines of what the parser reads, as a tool prints them */
 	char *file;   /* the definition, as diagnostics name it */
 	char *origin; /* "built-in" or the path */
 	const char *source; /* a built-in's text (static) */

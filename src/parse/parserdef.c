@@ -1368,6 +1368,7 @@ static void parser_free(struct parser *p)
 	free(p->split.groups);
 	free(p->name);
 	free(p->description);
+	free(p->example);
 	free(p->file);
 	free(p->origin);
 	free(p);
@@ -1400,7 +1401,7 @@ static struct parser *parser_load(const char *file, const char *origin, const ch
 					   "extensions", "format", "cr",
 					   "number_style", "fields", "series",
 					   "tables", "carry",       "derive",
-					   "split",
+					   "split",       "example",
 					   NULL};
 	struct parser *p = xcalloc(1, sizeof *p);
 	p->file = xstrdup(file);
@@ -1443,6 +1444,9 @@ static struct parser *parser_load(const char *file, const char *origin, const ch
 		} else if (strcmp(k, "description") == 0) {
 			if (v->kind != VALUE_NULL && want_string(&df, v, "description"))
 				p->description = xstrndup(v->text, v->len);
+		} else if (strcmp(k, "example") == 0) {
+			if (v->kind != VALUE_NULL && want_string(&df, v, "example"))
+				p->example = xstrndup(v->text, v->len);
 		} else if (strcmp(k, "detect") == 0) {
 			load_patterns(&df, v, "detect", &p->detect, &p->ndetect);
 		} else if (strcmp(k, "extensions") == 0) {
@@ -1794,6 +1798,11 @@ const char *parser_name(const struct parser *p)
 const char *parser_description(const struct parser *p)
 {
 	return p->description ? p->description : "";
+}
+
+const char *parser_example(const struct parser *p)
+{
+	return p->example ? p->example : "";
 }
 
 const char *parser_origin(const struct parser *p)
