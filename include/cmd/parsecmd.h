@@ -42,6 +42,14 @@ int parsecmd_parse(const struct parse_opts *o, FILE *out, struct diag *d);
  * Returns EXIT_CONTENT when a project parser is broken, else EXIT_OK. */
 int parsecmd_list(FILE *out, struct diag *d);
 
+/* Prints what each parser of names (n of them) reads, how it is detected
+ * and what it extracts (parser_describe()); with n == 0 every parser,
+ * sorted by name.  markdown: as the sections of docs/builtin-parsers.md.
+ * Returns EXIT_USAGE for an unknown name (reported through d, with the
+ * closest), EXIT_CONTENT when a project parser is broken, else EXIT_OK. */
+int parsecmd_describe(FILE *out, const char *const *names, size_t n, bool markdown,
+		      struct diag *d);
+
 /* Writes series `name` of r as CSV: a header of its columns, then one
  * line per row with each cell's text as written in the file (nothing
  * for a missing cell; quoted where it holds a comma, quote or newline).

@@ -90,6 +90,7 @@
 #include <stddef.h>
 
 #include "base/diag.h"
+#include "base/util.h"
 #include "data/run.h"
 
 struct parser;
@@ -132,6 +133,11 @@ const struct parser *parsers_lookup(const struct parser_set *set, const char *na
 
 const char *parser_name(const struct parser *p);
 const char *parser_description(const struct parser *p);
+/* What p reads, how it is detected and what it extracts (fields,
+ * series, tables, their declared types) and its example, appended to b:
+ * the page `logdown parsers NAME` prints, or with markdown its section
+ * of docs/builtin-parsers.md. */
+void parser_describe(const struct parser *p, bool markdown, struct buf *b);
 /* The definition's `example:` (a few lines of what the parser reads), or "". */
 const char *parser_example(const struct parser *p);
 /* "built-in", or the path of the .yaml file that defined it. */

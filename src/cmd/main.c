@@ -161,11 +161,19 @@ static const char usage_parse[] =
 	"usage (FILE missing, unknown parser), 3 FILE cannot be read.\n";
 
 static const char usage_parsers[] =
-	"usage: logdown parsers [--strict] [--diagnostics=text|github|json]\n"
+	"usage: logdown parsers [NAME...] [--markdown] [--strict]\n"
+	"                       [--diagnostics=text|github|json]\n"
 	"\n"
 	"Lists the parsers, one a line: its name, where it is defined (built-in,\n"
 	"or the .yaml file in ./parsers that adds or overrides it) and what it\n"
-	"reads.  logdown parse FILE --parser NAME uses one.\n";
+	"reads.  logdown parse FILE --parser NAME uses one.\n"
+	"\n"
+	"With NAME, shows that parser in full: what it reads, how it is detected,\n"
+	"the fields, series and table columns it extracts (with their declared\n"
+	"types) and an example of what it reads.\n"
+	"\n"
+	"  --markdown   the same for NAME, or for every parser, as Markdown (the\n"
+	"               sections of docs/builtin-parsers.md)\n";
 
 static const char usage_serve[] =
 	"usage: logdown serve [DIR] [--port N] [--host ADDR] [-o OUT] [--drafts] [--strict]\n"
@@ -570,23 +578,39 @@ static int cmd_parsers(int argc, char **argv)
 {
 	struct diag_opts dopts = {0};
 	int rc;
+	bool markdown = false;
+	const char **names = xcalloc((size_t)argc + 1, sizeof *names);
+	size_t n = 0;
 	for (int i = 0; i < argc; i++) {
 		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			free(names);
 			fputs(usage_parsers, stdout);
 			return EXIT_OK;
 		}
-		if ((rc = diag_option(argv[i], &dopts, usage_parsers)) != 0) {
-			if (rc < 0)
-				return EXIT_USAGE;
+		if (strcmp(argv[i], "--markdown") == 0) {
+			markdown = true;
 			continue;
 		}
-		if (argv[i][0] == '-')
+		if ((rc = diag_option(argv[i], &dopts, usage_parsers)) != 0) {
+			if (rc < 0) {
+				free(names);
+				return EXIT_USAGE;
+			}
+			continue;
+		}
+		if (argv[i][0] == '-') {
+			free(names);
 			return usage_error(usage_parsers, "unknown option '%s'", argv[i]);
-		return usage_error(usage_parsers, "unexpected argument '%s'", argv[i]);
+		}
+		names[n++] = argv[i];
 	}
 	struct diag *d = diag_open(&dopts);
-	rc = parsecmd_list(stdout, d);
+	if (n || markdown)
+		rc = parsecmd_describe(stdout, names, n, markdown, d);
+	else
+		rc = parsecmd_list(stdout, d);
 	diag_free(d);
+	free(names);
 	return finish_output(rc);
 }
 

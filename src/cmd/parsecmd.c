@@ -852,3 +852,35 @@ int parsecmd_list(FILE *out, struct diag *d)
 	parsers_free(set);
 	return diag_errors(d) > 0 ? EXIT_CONTENT : EXIT_OK;
 }
+
+int parsecmd_describe(FILE *out, const char *const *names, size_t n, bool markdown,
+		      struct diag *d)
+{
+	struct parser_set *set = parsers_load(".", NULL, d);
+	if (!set)
+		return EXIT_CONTENT;
+	size_t count = n ? n : parsers_count(set);
+	const struct parser **ps = xcalloc(count ? count : 1, sizeof *ps);
+	int rc = EXIT_OK;
+	for (size_t i = 0; i < count; i++) {
+		struct loc nowhere = {NULL, 0, 0, 0};
+		ps[i] = n ? parsers_lookup(set, names[i], nowhere, d) : parsers_at(set, i);
+		if (!ps[i] && rc == EXIT_OK)
+			rc = parsers_broken(set, names[i]) ? EXIT_CONTENT : EXIT_USAGE;
+	}
+	if (!n)
+		qsort(ps, count, sizeof *ps, cmp_parser);
+	for (size_t i = 0; i < count && rc == EXIT_OK; i++) {
+		struct buf b = BUF_INIT;
+		if (i)
+			buf_putc(&b, '\n');
+		parser_describe(ps[i], markdown, &b);
+		fputs(buf_data(&b), out);
+		buf_free(&b);
+	}
+	free(ps);
+	parsers_free(set);
+	if (rc == EXIT_OK && diag_errors(d) > 0)
+		rc = EXIT_CONTENT;
+	return rc;
+}

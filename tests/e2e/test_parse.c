@@ -746,7 +746,8 @@ static void help_lists_and_explains_the_commands(void **state)
 	proc_free(&r);
 	r = e2e_run(".", "help parsers");
 	assert_int_equal(r.status, 0);
-	assert_contains(r.out, "usage: logdown parsers [--strict] [--diagnostics=text|github|json]\n");
+	assert_contains(r.out, "usage: logdown parsers [NAME...] [--markdown] [--strict]\n"
+			       "                       [--diagnostics=text|github|json]\n");
 	proc_free(&r);
 	r = e2e_run(".", "parsrs");
 	assert_int_equal(r.status, 2);
