@@ -635,10 +635,16 @@ static void bordered_line(struct scan *sc, const char *t, size_t n, const struct
 		table_end(sc);
 		return;
 	}
-	/* Two whole rulers in a row are one table's bottom border and the
-	 * top border of the next, stacked without a blank line between
-	 * them (likwid-perfctr prints its tables so): this table ends. */
-	bool whole_rule = strong_ruler(t, n) && opens(t, n) && closes(t, n);
+	/* Two whole +---+ rulers in a row are one table's bottom border
+	 * and the top border of the next, stacked without a blank line
+	 * between them (likwid-perfctr prints its tables so): this table
+	 * ends.  The pieces of a wrapped ruler never both start and end
+	 * with '+' (a '+' is in one piece or the other); box drawing is
+	 * left alone, its pieces start and end with a box character. */
+	size_t m = n;
+	while (m && is_blank(t[m - 1]))
+		m--;
+	bool whole_rule = m > 1 && t[0] == '+' && t[m - 1] == '+' && strong_ruler(t, n);
 	if (whole_rule && tc->ruled) {
 		table_end(sc);
 		return;
