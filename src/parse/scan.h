@@ -219,6 +219,9 @@ struct tcur {
 	/* The header or row a terminal wrapped, joined from its pieces
 	 * until it is whole: its text, first line and rank. */
 	bool head_open, row_open;
+	/* The last line of a bordered table was a whole ruler (+---+---+):
+	 * a second one right after it starts the next table. */
+	bool ruled;
 	struct buf pend;
 	long pend_line;
 	bool pend_ranked;

@@ -253,7 +253,7 @@ static void table_end(struct scan *sc)
 {
 	if (sc->tc.row_open)
 		pend_drop(sc);
-	sc->tc.row_open = sc->tc.head_open = false;
+	sc->tc.row_open = sc->tc.head_open = sc->tc.ruled = false;
 	sc->tc.bordered = sc->tc.quoted = false;
 	sc->tc.table = -1;
 	free(sc->tc.ext);
@@ -635,6 +635,21 @@ static void bordered_line(struct scan *sc, const char *t, size_t n, const struct
 		table_end(sc);
 		return;
 	}
+	/* Two whole +---+ rulers in a row are one table's bottom border
+	 * and the top border of the next, stacked without a blank line
+	 * between them (likwid-perfctr prints its tables so): this table
+	 * ends.  The pieces of a wrapped ruler never both start and end
+	 * with '+' (a '+' is in one piece or the other); box drawing is
+	 * left alone, its pieces start and end with a box character. */
+	size_t m = n;
+	while (m && is_blank(t[m - 1]))
+		m--;
+	bool whole_rule = m > 1 && t[0] == '+' && t[m - 1] == '+' && strong_ruler(t, n);
+	if (whole_rule && tc->ruled) {
+		table_end(sc);
+		return;
+	}
+	tc->ruled = whole_rule;
 	/* A piece of a wrapped ruler starts with '+', a dash or a corner,
 	 * not with a bar as a row does. */
 	if (strong_ruler(t, n) || (ruler_piece(t, n) && !bar_at(t, n, 0)))

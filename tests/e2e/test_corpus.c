@@ -80,9 +80,10 @@ static void a_log_no_parser_claims_is_a_detection_miss_with_the_reason(void **st
 	assert_string_equal(r.out,
 			    "gtest/loss.log: parser: expected gtest, got nothing (cannot tell which "
 			    "parser reads gtest/loss.log: none recognises it; name one with {file: "
-			    "..., parser: NAME} (available: cerebras, csv, groqflow, gtest, "
-			    "hf-trainer, json, keyvalue, mllog, nsys, poptorch, sambanova, slurm, "
-			    "yaml))\n"
+			    "..., parser: NAME} (available: cerebras, csv, gbench, groqflow, gtest, "
+			    "hf-trainer, hpcg, hpl, hyperfine, json, keyvalue, likwid, mllog, "
+			    "nccl-tests, npb, nsys, osu, perf-stat, poptorch, sambanova, slurm, "
+			    "stream, time-v, yaml))\n"
 			    "gtest/loss.log: passed: expected 3, got nothing\n"
 			    "kind     facts        detection\n"
 			    "gtest    0/1    0.0%  0/1    0.0%\n"
