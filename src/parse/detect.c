@@ -139,13 +139,11 @@ const struct parser *parsers_detect(const struct parser_set *set, const char *pa
 		}
 	struct buf b = BUF_INIT;
 	if (n == 0) {
-		const char **names = set_names(set);
 		buf_printf(&b, "cannot tell which parser reads %s: ", path);
 		buf_puts(&b, head.len ? "none recognises it" : "it is empty and none claims its name");
-		buf_puts(&b, "; name one with {file: ..., parser: NAME} (available: ");
-		buf_put_names(&b, names);
+		buf_puts(&b, "; name one with {file: ..., parser: NAME} (");
+		put_available(&b, set);
 		buf_puts(&b, ")");
-		free(names);
 		diag_error(d, at, "%s", buf_data(&b));
 		winner = NULL;
 	} else if (n > 1) {

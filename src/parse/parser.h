@@ -207,5 +207,11 @@ static inline const char *style_owner(const struct parser *p)
 uint32_t pattern_groups(const struct pattern *pat);
 /* The parsers' names, NULL-terminated; caller frees the array. */
 const char **set_names(const struct parser_set *set);
+/* Up to this many parsers, a message that asks for one lists them. */
+#define AVAILABLE_LISTED 12
+/* "available: a, b and c", or, past AVAILABLE_LISTED of them (a list too
+ * long to read), "`logdown parsers` lists them": the end of a message
+ * that asks the user to name a parser. */
+void put_available(struct buf *b, const struct parser_set *set);
 
 #endif

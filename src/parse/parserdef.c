@@ -1749,6 +1749,18 @@ const char **set_names(const struct parser_set *set)
 	return names;
 }
 
+void put_available(struct buf *b, const struct parser_set *set)
+{
+	if (set->n > AVAILABLE_LISTED) {
+		buf_puts(b, "`logdown parsers` lists them");
+		return;
+	}
+	const char **names = set_names(set);
+	buf_puts(b, "available: ");
+	buf_put_names(b, names);
+	free(names);
+}
+
 static const struct broken_def *broken_find(const struct parser_set *set, const char *name)
 {
 	for (size_t i = 0; i < set->nbroken; i++)
@@ -1780,8 +1792,8 @@ const struct parser *parsers_lookup(const struct parser_set *set, const char *na
 	if (close)
 		buf_printf(&b, "unknown parser '%s' (did you mean '%s'?)", name, close);
 	else {
-		buf_printf(&b, "unknown parser '%s' (available: ", name);
-		buf_put_names(&b, names);
+		buf_printf(&b, "unknown parser '%s' (", name);
+		put_available(&b, set);
 		buf_puts(&b, ")");
 	}
 	diag_error(d, at, "%s", buf_data(&b));

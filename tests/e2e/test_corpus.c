@@ -80,10 +80,7 @@ static void a_log_no_parser_claims_is_a_detection_miss_with_the_reason(void **st
 	assert_string_equal(r.out,
 			    "gtest/loss.log: parser: expected gtest, got nothing (cannot tell which "
 			    "parser reads gtest/loss.log: none recognises it; name one with {file: "
-			    "..., parser: NAME} (available: cerebras, csv, gbench, groqflow, gtest, "
-			    "hf-trainer, hpcg, hpl, hyperfine, json, keyvalue, likwid, mllog, "
-			    "nccl-tests, npb, nsys, osu, perf-stat, poptorch, sambanova, slurm, "
-			    "stream, time-v, yaml))\n"
+			    "..., parser: NAME} (`logdown parsers` lists them))\n"
 			    "gtest/loss.log: passed: expected 3, got nothing\n"
 			    "kind     facts        detection\n"
 			    "gtest    0/1    0.0%  0/1    0.0%\n"

@@ -157,7 +157,7 @@ static void every_builtin_has_an_example_and_the_docs_page_matches(void **state)
 	assert_true(parsers >= 13);
 
 	char *page = e2e_read(".", "docs/builtin-parsers.md");
-	const char *marker = "after deleting the old sections. -->\n\n";
+	const char *marker = "regenerate it with `sh tools/builtin-parsers.sh`. -->\n\n";
 	const char *gen = strstr(page, marker);
 	assert_non_null(gen);
 	gen += strlen(marker);
