@@ -190,7 +190,7 @@ struct act {
 	size_t lead;
 };
 
-enum table_mode { TM_SEEK, TM_PIPE, TM_SPACE };
+enum table_mode { TM_SEEK, TM_PIPE, TM_SPACE, TM_DELIM };
 
 /* The table being read. */
 struct tcur {
@@ -220,6 +220,8 @@ struct tcur {
 	 * until it is whole: its text, first line and rank. */
 	bool head_open, row_open;
 	struct buf pend;
+	/* A delimited row's quoted cells with "" in them, unquoted. */
+	struct buf dcells;
 	long pend_line;
 	bool pend_ranked;
 	uint64_t pend_rank;

@@ -2,7 +2,8 @@
  * pattern matches (or the title line right before it): +---+ and
  * | a | b | rows, box drawing (│ ┃ ║ ─ ┼ ...), Markdown, or columns
  * aligned with spaces under a "--- ---" ruler (a rule under the rows
- * ends such a table).  Columns are the header
+ * ends such a table), or cells apart by a delimiter (CSV quoting).
+ * Columns are the header
  * cells in snake_case(); each row goes into the series of the table's
  * name, rank copies skipped as for any series (scan.c). */
 #include "scan.h"
@@ -189,6 +190,62 @@ static size_t split_wide(struct scan *sc, const char *s, size_t n)
 	}
 	if (from < n)
 		push_cell(sc, &k, s + from, n - from);
+	return k;
+}
+
+/* The cells of a delimited row (delimiter: in the table): apart by the
+ * delimiter, a cell in double quotes may hold it, and "" in one is a
+ * quote (RFC 4180, within the line).  A quote left open takes the rest
+ * of the line. */
+static size_t split_delim(struct scan *sc, char delim, const char *s, size_t n)
+{
+	struct buf *dc = &sc->tc.dcells;
+	buf_clear(dc);
+	buf_grow(dc, n + 1); /* unquoted cells are never longer: no moves */
+	size_t k = 0, i = 0;
+	for (;;) {
+		size_t from = i;
+		while (i < n && is_blank(s[i]) && s[i] != delim)
+			i++;
+		if (i < n && s[i] == '"') {
+			size_t at = dc->len;
+			bool copied = false;
+			size_t q = ++i;
+			while (i < n) {
+				if (s[i] == '"' && i + 1 < n && s[i + 1] == '"') {
+					if (!copied) {
+						buf_put(dc, s + q, i - q);
+						copied = true;
+					}
+					buf_putc(dc, '"');
+					i += 2;
+					continue;
+				}
+				if (s[i] == '"')
+					break;
+				if (copied)
+					buf_putc(dc, s[i]);
+				i++;
+			}
+			size_t end = i;
+			if (i < n)
+				i++; /* the closing quote */
+			while (i < n && s[i] != delim)
+				i++; /* text after it: not CSV; left out */
+			if (copied)
+				push_cell(sc, &k, dc->data + at, dc->len - at);
+			else
+				push_cell(sc, &k, s + q, end - q);
+		} else {
+			i = from;
+			while (i < n && s[i] != delim)
+				i++;
+			push_cell(sc, &k, s + from, i - from);
+		}
+		if (i >= n)
+			break;
+		i++; /* the delimiter */
+	}
 	return k;
 }
 
@@ -658,6 +715,18 @@ void table_start(struct scan *sc, size_t t, const struct line *ln, long line)
 	size_t n = ln->n;
 	unquote(&sc->tc, &s, &n, true);
 	sc->tc.quoted = s != ln->p;
+	char delim = sc->p->tables[t].delim;
+	if (delim) {
+		size_t k = split_delim(sc, delim, ln->p, ln->n);
+		if (k >= 2) {
+			table_header(sc, k, TM_DELIM, line);
+			return;
+		}
+		sc->tc.mode = TM_SEEK;
+		sc->tc.seek_left = 3;
+		sc->hits++;
+		return;
+	}
 	size_t k = split_bars(sc, s, n);
 	if (k >= 2 && !is_ruler(s, n)) {
 		pipe_header(sc, s, n, k, ln, line);
@@ -682,6 +751,17 @@ void table_line(struct scan *sc, const struct line *ln, long line)
 	size_t n = ln->n;
 	switch (tc->mode) {
 	case TM_SEEK:
+		if (sc->p->tables[tc->table].delim) {
+			if (n == 0) {
+				if (--tc->seek_left <= 0)
+					table_end(sc);
+			} else if ((k = split_delim(sc, sc->p->tables[tc->table].delim, s, n)) >= 2) {
+				table_header(sc, k, TM_DELIM, line);
+			} else {
+				table_end(sc);
+			}
+			return;
+		}
 		unquote(tc, &s, &n, true);
 		tc->quoted = s != ln->p;
 		if (n == 0 || is_ruler(s, n)) {
@@ -718,6 +798,22 @@ void table_line(struct scan *sc, const struct line *ln, long line)
 			return;
 		if ((k = split_bars(sc, s, n)) == 0) {
 			table_end(sc);
+			return;
+		}
+		table_row(sc, k, ln, line);
+		return;
+	case TM_DELIM:
+		/* A blank line or a line without the delimiter ends it. */
+		if (n == 0 || (k = split_delim(sc, sc->p->tables[tc->table].delim, s, n)) < 2) {
+			table_end(sc);
+			return;
+		}
+		if (k > tc->ncols) {
+			const struct ptable *pt = &sc->p->tables[tc->table];
+			log_diag(sc, false, line,
+				 "table '%s': this row has %zu cells but its header has %zu; the row "
+				 "is left out",
+				 pt->name, k, tc->ncols);
 			return;
 		}
 		table_row(sc, k, ln, line);
@@ -759,4 +855,5 @@ void table_finish(struct scan *sc)
 	if (sc->tc.table >= 0)
 		table_end(sc);
 	buf_free(&sc->tc.pend);
+	buf_free(&sc->tc.dcells);
 }
