@@ -372,8 +372,18 @@ static void table_fill(struct scan *sc, const struct ptable *pt, struct tstate *
 	ts->fill_checked = true;
 }
 
+/* A name the table's columns: declares: a column some releases of the
+ * tool print and others do not, so typing it is no typo. */
+static bool declared_column(const struct ptable *pt, const char *name)
+{
+	for (size_t k = 0; k < pt->nnames; k++)
+		if (strcmp(pt->names[k], name) == 0)
+			return true;
+	return false;
+}
+
 /* The types of the table's columns, from its types: (a name no
- * column has is warned about once). */
+ * column has, nor columns: declares, is warned about once). */
 static void table_types(struct scan *sc, const struct ptable *pt, struct tstate *ts, char **cols,
 			size_t ncols, long line)
 {
@@ -386,7 +396,7 @@ static void table_types(struct scan *sc, const struct ptable *pt, struct tstate 
 			j++;
 		if (j < ncols) {
 			sc->tc.types[j] = pt->types[k];
-		} else if (!ts->types_checked) {
+		} else if (!ts->types_checked && !declared_column(pt, pt->type_cols[k])) {
 			warn_no_column(sc, pt, pt->type_cols[k], "to type", cols, line);
 		}
 	}
