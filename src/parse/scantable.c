@@ -725,6 +725,9 @@ void table_start(struct scan *sc, size_t t, const struct line *ln, long line)
 	size_t n = ln->n;
 	unquote(&sc->tc, &s, &n, true);
 	sc->tc.quoted = s != ln->p;
+	/* A header line with the table's delimiter starts a delimited
+	 * table; one without it is read as the other kinds are (a tool's
+	 * text and CSV output, read by one table). */
 	char delim = sc->p->tables[t].delim;
 	if (delim) {
 		size_t k = split_delim(sc, delim, ln->p, ln->n);
@@ -732,10 +735,6 @@ void table_start(struct scan *sc, size_t t, const struct line *ln, long line)
 			table_header(sc, k, TM_DELIM, line);
 			return;
 		}
-		sc->tc.mode = TM_SEEK;
-		sc->tc.seek_left = 3;
-		sc->hits++;
-		return;
 	}
 	size_t k = split_bars(sc, s, n);
 	if (k >= 2 && !is_ruler(s, n)) {
@@ -761,15 +760,9 @@ void table_line(struct scan *sc, const struct line *ln, long line)
 	size_t n = ln->n;
 	switch (tc->mode) {
 	case TM_SEEK:
-		if (sc->p->tables[tc->table].delim) {
-			if (n == 0) {
-				if (--tc->seek_left <= 0)
-					table_end(sc);
-			} else if ((k = split_delim(sc, sc->p->tables[tc->table].delim, s, n)) >= 2) {
-				table_header(sc, k, TM_DELIM, line);
-			} else {
-				table_end(sc);
-			}
+		if (n && sc->p->tables[tc->table].delim &&
+		    (k = split_delim(sc, sc->p->tables[tc->table].delim, s, n)) >= 2) {
+			table_header(sc, k, TM_DELIM, line);
 			return;
 		}
 		unquote(tc, &s, &n, true);
