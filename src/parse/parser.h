@@ -100,6 +100,9 @@ struct ptable {
 	char **alias_to; /* borrowed from names[] */
 	size_t nalias;
 	bool optional; /* may be absent: no warning then */
+	/* delimiter: ',', ';', '|' or '\t': rows of cells apart by it,
+	 * with CSV quoting (0: the table's look tells its kind). */
+	char delim;
 	/* fill_down: columns whose blank cells take the value above them,
 	 * by name (the columns are known once the header is read). */
 	char **fill;

@@ -327,6 +327,33 @@ static void read_optional(struct def *df, const struct value *v, const char *wha
 	*out = v->boolean;
 }
 
+/* A table's delimiter: ',', ';', '|' or a tab ("\t", or '\t' as
+ * written in single quotes). */
+static void read_delimiter(struct def *df, const struct value *v, const char *what, char *out)
+{
+	if (!v)
+		return;
+	if (v->kind == VALUE_STRING) {
+		if (v->len == 1 && v->text[0] && strchr(",;|\t", v->text[0])) {
+			*out = v->text[0];
+			return;
+		}
+		if (v->len == 2 && v->text[0] == '\\' && v->text[1] == 't') {
+			*out = '\t';
+			return;
+		}
+	}
+	if (v->kind == VALUE_STRING)
+		diag_error(df->d, v->loc,
+			   "the delimiter of %s is ',', ';', '|' or '\\t' (a tab), not '%.*s'", what,
+			   (int)v->len, v->text);
+	else
+		diag_error(df->d, v->loc,
+			   "the delimiter of %s is ',', ';', '|' or '\\t' (a tab), not %s", what,
+			   value_kind_name(v->kind));
+	df->ok = false;
+}
+
 static bool want_map(struct def *df, const struct value *v, const char *what)
 {
 	if (v->kind == VALUE_MAP)
@@ -902,14 +929,15 @@ static void load_table(struct def *df, const char *name, struct loc key_loc, con
 	char *what = xasprintf("table '%s'", name);
 	const struct value *pat = NULL, *types = NULL, *cols = NULL, *fill = NULL;
 	if (v->kind == VALUE_MAP) {
-		static const char *const keys[] = {"header",  "types",     "optional",
-						   "columns", "fill_down", NULL};
-		const struct value *got[5];
+		static const char *const keys[] = {"header",    "types",     "optional", "columns",
+						   "fill_down", "delimiter", NULL};
+		const struct value *got[6];
 		char *where = xasprintf("in %s", what);
 		map_keys(df, v, keys, got, where);
 		free(where);
 		pat = got[0], types = got[1], cols = got[3], fill = got[4];
 		read_optional(df, got[2], what, &t->optional);
+		read_delimiter(df, got[5], what, &t->delim);
 		if (!pat) {
 			diag_error(df->d, v->loc, "%s has no header pattern", what);
 			df->ok = false;

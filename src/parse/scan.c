@@ -1247,6 +1247,7 @@ void scan_free(struct scan *sc)
 	free(sc->tc.fill);
 	free(sc->tc.carried);
 	buf_free(&sc->tc.pend);
+	buf_free(&sc->tc.dcells);
 	re_matcher_free(&sc->m);
 }
 

@@ -190,7 +190,7 @@ struct act {
 	size_t lead;
 };
 
-enum table_mode { TM_SEEK, TM_PIPE, TM_SPACE };
+enum table_mode { TM_SEEK, TM_PIPE, TM_SPACE, TM_DELIM };
 
 /* The table being read. */
 struct tcur {
@@ -223,6 +223,8 @@ struct tcur {
 	 * a second one right after it starts the next table. */
 	bool ruled;
 	struct buf pend;
+	/* A delimited row's quoted cells with "" in them, unquoted. */
+	struct buf dcells;
 	long pend_line;
 	bool pend_ranked;
 	uint64_t pend_rank;

@@ -2,7 +2,8 @@
  * pattern matches (or the title line right before it): +---+ and
  * | a | b | rows, box drawing (│ ┃ ║ ─ ┼ ...), Markdown, or columns
  * aligned with spaces under a "--- ---" ruler (a rule under the rows
- * ends such a table).  Columns are the header
+ * ends such a table), or cells apart by a delimiter (CSV quoting).
+ * Columns are the header
  * cells in snake_case(); each row goes into the series of the table's
  * name, rank copies skipped as for any series (scan.c). */
 #include "scan.h"
@@ -192,6 +193,62 @@ static size_t split_wide(struct scan *sc, const char *s, size_t n)
 	return k;
 }
 
+/* The cells of a delimited row (delimiter: in the table): apart by the
+ * delimiter, a cell in double quotes may hold it, and "" in one is a
+ * quote (RFC 4180, within the line).  A quote left open takes the rest
+ * of the line. */
+static size_t split_delim(struct scan *sc, char delim, const char *s, size_t n)
+{
+	struct buf *dc = &sc->tc.dcells;
+	buf_clear(dc);
+	buf_grow(dc, n + 1); /* unquoted cells are never longer: no moves */
+	size_t k = 0, i = 0;
+	for (;;) {
+		size_t from = i;
+		while (i < n && is_blank(s[i]) && s[i] != delim)
+			i++;
+		if (i < n && s[i] == '"') {
+			size_t at = dc->len;
+			bool copied = false;
+			size_t q = ++i;
+			while (i < n) {
+				if (s[i] == '"' && i + 1 < n && s[i + 1] == '"') {
+					if (!copied) {
+						buf_put(dc, s + q, i - q);
+						copied = true;
+					}
+					buf_putc(dc, '"');
+					i += 2;
+					continue;
+				}
+				if (s[i] == '"')
+					break;
+				if (copied)
+					buf_putc(dc, s[i]);
+				i++;
+			}
+			size_t end = i;
+			if (i < n)
+				i++; /* the closing quote */
+			while (i < n && s[i] != delim)
+				i++; /* text after it: not CSV; left out */
+			if (copied)
+				push_cell(sc, &k, dc->data + at, dc->len - at);
+			else
+				push_cell(sc, &k, s + q, end - q);
+		} else {
+			i = from;
+			while (i < n && s[i] != delim)
+				i++;
+			push_cell(sc, &k, s + from, i - from);
+		}
+		if (i >= n)
+			break;
+		i++; /* the delimiter */
+	}
+	return k;
+}
+
 /* A space-aligned table's ruler ("--------  -------"): the starts of
  * its dash groups into tc->ext. */
 static bool space_ruler(struct scan *sc, const char *s, size_t n)
@@ -315,8 +372,18 @@ static void table_fill(struct scan *sc, const struct ptable *pt, struct tstate *
 	ts->fill_checked = true;
 }
 
+/* A name the table's columns: declares: a column some releases of the
+ * tool print and others do not, so typing it is no typo. */
+static bool declared_column(const struct ptable *pt, const char *name)
+{
+	for (size_t k = 0; k < pt->nnames; k++)
+		if (strcmp(pt->names[k], name) == 0)
+			return true;
+	return false;
+}
+
 /* The types of the table's columns, from its types: (a name no
- * column has is warned about once). */
+ * column has, nor columns: declares, is warned about once). */
 static void table_types(struct scan *sc, const struct ptable *pt, struct tstate *ts, char **cols,
 			size_t ncols, long line)
 {
@@ -329,7 +396,7 @@ static void table_types(struct scan *sc, const struct ptable *pt, struct tstate 
 			j++;
 		if (j < ncols) {
 			sc->tc.types[j] = pt->types[k];
-		} else if (!ts->types_checked) {
+		} else if (!ts->types_checked && !declared_column(pt, pt->type_cols[k])) {
 			warn_no_column(sc, pt, pt->type_cols[k], "to type", cols, line);
 		}
 	}
@@ -673,6 +740,17 @@ void table_start(struct scan *sc, size_t t, const struct line *ln, long line)
 	size_t n = ln->n;
 	unquote(&sc->tc, &s, &n, true);
 	sc->tc.quoted = s != ln->p;
+	/* A header line with the table's delimiter starts a delimited
+	 * table; one without it is read as the other kinds are (a tool's
+	 * text and CSV output, read by one table). */
+	char delim = sc->p->tables[t].delim;
+	if (delim) {
+		size_t k = split_delim(sc, delim, ln->p, ln->n);
+		if (k >= 2) {
+			table_header(sc, k, TM_DELIM, line);
+			return;
+		}
+	}
 	size_t k = split_bars(sc, s, n);
 	if (k >= 2 && !is_ruler(s, n)) {
 		pipe_header(sc, s, n, k, ln, line);
@@ -697,6 +775,11 @@ void table_line(struct scan *sc, const struct line *ln, long line)
 	size_t n = ln->n;
 	switch (tc->mode) {
 	case TM_SEEK:
+		if (n && sc->p->tables[tc->table].delim &&
+		    (k = split_delim(sc, sc->p->tables[tc->table].delim, s, n)) >= 2) {
+			table_header(sc, k, TM_DELIM, line);
+			return;
+		}
 		unquote(tc, &s, &n, true);
 		tc->quoted = s != ln->p;
 		if (n == 0 || is_ruler(s, n)) {
@@ -733,6 +816,22 @@ void table_line(struct scan *sc, const struct line *ln, long line)
 			return;
 		if ((k = split_bars(sc, s, n)) == 0) {
 			table_end(sc);
+			return;
+		}
+		table_row(sc, k, ln, line);
+		return;
+	case TM_DELIM:
+		/* A blank line or a line without the delimiter ends it. */
+		if (n == 0 || (k = split_delim(sc, sc->p->tables[tc->table].delim, s, n)) < 2) {
+			table_end(sc);
+			return;
+		}
+		if (k > tc->ncols) {
+			const struct ptable *pt = &sc->p->tables[tc->table];
+			log_diag(sc, false, line,
+				 "table '%s': this row has %zu cells but its header has %zu; the row "
+				 "is left out",
+				 pt->name, k, tc->ncols);
 			return;
 		}
 		table_row(sc, k, ln, line);
@@ -774,4 +873,5 @@ void table_finish(struct scan *sc)
 	if (sc->tc.table >= 0)
 		table_end(sc);
 	buf_free(&sc->tc.pend);
+	buf_free(&sc->tc.dcells);
 }

@@ -192,9 +192,13 @@ static bool number_parse_slow(const char *s, size_t n, double *out)
 
 static bool is_missing_word(const char *text, size_t len)
 {
-	static const char *const missing[] = {"--", "n/a", "N/A", "-", "null", "None", NULL};
-	/* Every missing word is short and starts with '-', 'n', 'N'. */
-	if (len <= 4 && (text[0] == '-' || text[0] == 'n' || text[0] == 'N'))
+	static const char *const missing[] = {"--",   "n/a",  "N/A",   "-",
+					      "null", "None", "[N/A]", "[Not Supported]",
+					      NULL};
+	/* Every missing word is short and starts with '-', 'n', 'N', or
+	 * is nvidia-smi's bracketed one. */
+	if ((len <= 4 && (text[0] == '-' || text[0] == 'n' || text[0] == 'N')) ||
+	    (len >= 5 && text[0] == '[' && text[len - 1] == ']'))
 		for (size_t i = 0; missing[i]; i++)
 			if (strlen(missing[i]) == len && memcmp(missing[i], text, len) == 0)
 				return true;

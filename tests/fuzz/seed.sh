@@ -97,7 +97,7 @@ fuzz_parsers)
 	i=0
 	for p in $(ls parsers/*.yaml | sort); do
 		stem=$(basename "$p" .yaml)
-		for f in $(find tests/fixtures/"$stem" tests/fixtures/engine -type f 2>/dev/null | sort); do
+		for f in $(find tests/fixtures/"$stem" tests/corpus/"$stem" tests/fixtures/engine -type f ! -name SOURCES ! -name "*.facts" 2>/dev/null | sort); do
 			put "$f" "$(printf '%03o' "$i")"
 		done
 		i=$((i + 1))
