@@ -194,6 +194,37 @@ static size_t class_end(const char *re, size_t n, size_t i)
 	return j;
 }
 
+/* The index of the last byte of the escape whose letter is re[i] (the
+ * byte after its backslash): the letter itself, or the argument some
+ * letters take, which is no literal text of the pattern: \k<name>,
+ * \k{name}, \k'name', \g{-1}, \g1, \p{L}, \x{263A}, \x41, \o{101},
+ * \N{U+263A}, \cA, and a backreference's or an octal escape's digits. */
+static size_t escape_end(const char *re, size_t n, size_t i)
+{
+	char e = re[i];
+	size_t j = i + 1;
+	if (j < n && strchr("kgpPxoN", e) && (re[j] == '<' || re[j] == '{' || re[j] == '\'')) {
+		char close = re[j] == '<' ? '>' : re[j] == '{' ? '}' : '\'';
+		const char *c = memchr(re + j + 1, close, n - j - 1);
+		return c ? (size_t)(c - re) : n - 1;
+	}
+	if (e == 'c' && j < n)
+		return j;
+	if (e == 'x') {
+		while (j < n && j < i + 3 && isxdigit((unsigned char)re[j]))
+			j++;
+		return j - 1;
+	}
+	if (e == 'g' || isdigit((unsigned char)e)) {
+		if (e == 'g' && j < n && (re[j] == '-' || re[j] == '+'))
+			j++;
+		while (j < n && isdigit((unsigned char)re[j]))
+			j++;
+		return j - 1;
+	}
+	return i;
+}
+
 /* The longest run of bytes that every match of the pattern contains,
  * read from its source: literal characters at the top level, outside
  * groups, classes and alternatives, not made optional by a quantifier.
@@ -266,6 +297,8 @@ void pattern_literal(const char *re, size_t n, struct buf *best)
 			if (!isalnum((unsigned char)e)) {
 				one = e;
 				lit = &one;
+			} else {
+				i = escape_end(re, n, i);
 			}
 		} else if (c == '(') {
 			/* Option settings change how what follows matches. */

@@ -845,6 +845,12 @@ void table_line(struct scan *sc, const struct line *ln, long line)
 			tc->after_header = false;
 			if (space_ruler(sc, ln->full, ln->full_n))
 				return;
+			/* A box-drawing rule under the header ("─────", rich's
+			 * table printed without its side borders, as a
+			 * notebook's text keeps Lightning's test results): a
+			 * ruler, not the table's end. */
+			if (strong_ruler(ln->p, ln->n))
+				return;
 		}
 		/* A rule under the rows ("-------  -----", as tabulate and
 		 * nvidia-smi close a table): the table's end, not a row of

@@ -1505,6 +1505,41 @@ static void patterns_sharing_a_literal_each_find_their_lines(void **state)
 	done_text(&c, set, r, dir, path);
 }
 
+/* An escape's argument is no literal text of the pattern: a row of a
+ * pattern with a named backreference (Keras' and Lightning's finished
+ * bars, "469/469"), \x41, \p{Lu}, \g{1} and \cI is found, so the
+ * literal search (which looks first for the pattern's certain bytes)
+ * does not pass the line over. */
+static void escape_arguments_are_no_literal(void **state)
+{
+	(void)state;
+	static const char def[] = "name: t\n"
+				  "series:\n"
+				  "  bar: '^(?<steps>\\d+)/\\k<steps> \\['\n"
+				  "  hex: 'id=\\x41(?<n>\\d+)'\n"
+				  "  prop: 'name=\\p{Lu}(?<rest>\\w+)'\n"
+				  "  again: '(?<w>ab)-\\g{1}-(?<m>\\d)'\n"
+				  "  tab: 'x\\cIy=(?<v>\\d)'\n";
+	struct capture c;
+	struct parser_set *set;
+	char *dir, *path;
+	struct run *r = run_text(&c, &set, def,
+				 "98/98 [00:20<00:00, 4.86it/s]\n" /* 1 */
+				 "7/98 [00:01<00:19]\n"            /* 2: not finished */
+				 "id=A12 name=Bob\n"               /* 3 */
+				 "ab-ab-5 x\ty=1\n",              /* 4 */
+				 &dir, &path);
+	assert_non_null(r);
+	const struct series *bar = run_series(r, "bar");
+	assert_int_equal(series_row_count(bar), 1);
+	assert_cell(bar, 0, "steps", "98");
+	assert_cell(run_series(r, "hex"), 0, "n", "12");
+	assert_cell(run_series(r, "prop"), 0, "rest", "ob");
+	assert_cell(run_series(r, "again"), 0, "m", "5");
+	assert_cell(run_series(r, "tab"), 0, "v", "1");
+	done_text(&c, set, r, dir, path);
+}
+
 /* A derive given as a list: the first alternative that gives a value. */
 static void derive_alternatives_take_the_first_with_a_value(void **state)
 {
@@ -2650,6 +2685,7 @@ int main(void)
 		cmocka_unit_test(a_reset_line_starts_a_sum_again),
 		cmocka_unit_test(derive_alternatives_take_the_first_with_a_value),
 		cmocka_unit_test(patterns_sharing_a_literal_each_find_their_lines),
+		cmocka_unit_test(escape_arguments_are_no_literal),
 		cmocka_unit_test(alternatives_give_the_latest_match_and_fixed_values),
 		cmocka_unit_test(pick_value_and_alternatives_are_checked_at_their_place),
 		cmocka_unit_test(pipe_box_markdown_and_aligned_tables_are_read),
