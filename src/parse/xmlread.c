@@ -156,8 +156,14 @@ static bool report(struct reader *rd)
 			  code == XML_ERROR_UNCLOSED_CDATA_SECTION || code == XML_ERROR_PARTIAL_CHAR)) {
 		const struct frame *f = &rd->stack[rd->depth - 1];
 		diag_warning(rd->d, at,
-			     "the file ends inside <%s> (opened at line %ld): unclosed element; "
+			     "unclosed element <%s> (opened at line %ld): the file ends here; "
 			     "what came before it is read",
+			     f->name, f->line);
+	} else if (rd->depth && code == XML_ERROR_TAG_MISMATCH) {
+		const struct frame *f = &rd->stack[rd->depth - 1];
+		diag_warning(rd->d, at,
+			     "mismatched tag: <%s> (opened at line %ld) is not closed before it; "
+			     "the rest of the file is not read",
 			     f->name, f->line);
 	} else {
 		diag_warning(rd->d, at, "%s: the rest of the file is not read", XML_ErrorString(code));
@@ -274,23 +280,24 @@ struct generic {
 	size_t ntables;
 	/* Per open element: its row (or NULL) and its name in snake_case. */
 	struct gframe {
-		size_t row; /* its row's index + 1; 0: none */
-		struct ptable *table;
+		size_t row;   /* its row's index + 1; 0: none */
+		size_t table; /* its table's index (g->tables moves) */
 		char *name;
 	} *stack;
 	size_t cap;
 };
 
-static struct ptable *table_of(struct generic *g, const char *name)
+/* The index of the table of that name, made if new. */
+static size_t table_of(struct generic *g, const char *name)
 {
 	for (size_t i = 0; i < g->ntables; i++)
 		if (strcmp(g->tables[i].name, name) == 0)
-			return &g->tables[i];
+			return i;
 	g->tables = xrealloc(g->tables, (g->ntables + 1) * sizeof *g->tables);
-	struct ptable *t = &g->tables[g->ntables++];
+	struct ptable *t = &g->tables[g->ntables];
 	memset(t, 0, sizeof *t);
 	t->name = xstrdup(name);
-	return t;
+	return g->ntables++;
 }
 
 static size_t column_of(struct ptable *t, const char *name)
@@ -345,7 +352,7 @@ static bool generic_start(void *ctx, const struct xml_elem *e)
 	}
 	struct gframe *f = &g->stack[e->depth];
 	f->row = 0;
-	f->table = NULL;
+	f->table = 0;
 	f->name = snake_case(e->name, strlen(e->name));
 	bool any = e->attrs && e->attrs[0];
 	if (e->depth == 0) {
@@ -360,8 +367,8 @@ static bool generic_start(void *ctx, const struct xml_elem *e)
 	}
 	if (!any)
 		return true;
-	struct ptable *t = table_of(g, f->name);
-	f->table = t;
+	f->table = table_of(g, f->name);
+	struct ptable *t = &g->tables[f->table];
 	if (t->nrows >= limit_get(LIMIT_SERIES_ROWS)) {
 		/* Kept as a count, for the error that says so. */
 		t->dropped_lines = xrealloc(t->dropped_lines,
@@ -386,9 +393,9 @@ static bool generic_start(void *ctx, const struct xml_elem *e)
 	return true;
 }
 
-static struct prow *frame_row(struct gframe *f)
+static struct prow *frame_row(struct generic *g, struct gframe *f)
 {
-	return f->row ? &f->table->rows[f->row - 1] : NULL;
+	return f->row ? &g->tables[f->table].rows[f->row - 1] : NULL;
 }
 
 static void generic_end(void *ctx, const struct xml_elem *e, const char *text, size_t len,
@@ -398,11 +405,11 @@ static void generic_end(void *ctx, const struct xml_elem *e, const char *text, s
 	struct gframe *f = &g->stack[e->depth];
 	text = trim(text, &len);
 	if (len && f->row) {
-		row_set(f->table, frame_row(f), "text", text, len);
+		row_set(&g->tables[f->table], frame_row(g, f), "text", text, len);
 	} else if (len && leaf && e->depth > 0) {
 		struct gframe *up = &g->stack[e->depth - 1];
 		if (up->row) {
-			row_set(up->table, frame_row(up), f->name, text, len);
+			row_set(&g->tables[up->table], frame_row(g, up), f->name, text, len);
 		} else {
 			/* A field named by its path below the root. */
 			struct buf path = BUF_INIT;
