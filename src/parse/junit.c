@@ -208,25 +208,22 @@ static void junit_end(void *ctx, const struct xml_elem *e, const char *text, siz
 		/* The worst outcome wins (a failed test whose teardown
 		 * errs is an error), the first of its kind gives the
 		 * message: its message attribute, else its text. */
-		if (j->outcome > j->status || !j->message) {
-			bool worse = j->outcome > j->status;
-			if (worse || j->outcome == j->status) {
-				j->status = j->outcome;
-				free(j->message);
-				j->message = NULL;
-				if (j->outcome_message) {
-					j->message = j->outcome_message;
-					j->outcome_message = NULL;
-				} else {
-					while (len && strchr(" \t\r\n", *text)) {
-						text++;
-						len--;
-					}
-					while (len && strchr(" \t\r\n", text[len - 1]))
-						len--;
-					if (len)
-						j->message = xstrndup(text, len);
+		if (j->outcome > j->status || (j->outcome == j->status && !j->message)) {
+			j->status = j->outcome;
+			free(j->message);
+			j->message = NULL;
+			if (j->outcome_message) {
+				j->message = j->outcome_message;
+				j->outcome_message = NULL;
+			} else {
+				while (len && strchr(" \t\r\n", *text)) {
+					text++;
+					len--;
 				}
+				while (len && strchr(" \t\r\n", text[len - 1]))
+					len--;
+				if (len)
+					j->message = xstrndup(text, len);
 			}
 		}
 		free(j->outcome_message);

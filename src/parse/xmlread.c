@@ -32,8 +32,10 @@
 /* Elements nested deeper than this end the reading (with a warning). */
 #define MAX_DEPTH 1000
 /* An element's own text is kept up to this size: a failure's traceback,
- * not a log pasted whole. */
+ * not a log pasted whole; the open elements' texts together up to
+ * TEXT_TOTAL (a thousand nested elements of 1 MiB each are not held). */
 #define TEXT_CAP ((size_t)1 << 20)
+#define TEXT_TOTAL ((size_t)8 << 20)
 
 const char *xml_attr(const char **attrs, const char *name)
 {
@@ -63,6 +65,7 @@ struct reader {
 	bool rooted;  /* the root element opened */
 	bool stopped; /* by the sink (it reported) */
 	bool too_deep;
+	size_t text_total; /* the open elements' texts */
 };
 
 static void XMLCALL on_start(void *ud, const XML_Char *name, const XML_Char **attrs)
@@ -106,6 +109,7 @@ static void XMLCALL on_end(void *ud, const XML_Char *name)
 	if (!rd->depth)
 		return;
 	struct frame *f = &rd->stack[--rd->depth];
+	rd->text_total -= f->text.len;
 	struct xml_elem e = {f->name, NULL, f->line, f->col, rd->depth};
 	if (rd->sink->end)
 		rd->sink->end(rd->sink->ctx, &e, f->text.len ? buf_data(&f->text) : "", f->text.len,
@@ -121,11 +125,14 @@ static void XMLCALL on_text(void *ud, const XML_Char *s, int len)
 		return;
 	struct buf *b = &rd->stack[rd->depth - 1].text;
 	size_t n = (size_t)len;
-	if (b->len >= TEXT_CAP)
+	if (b->len >= TEXT_CAP || rd->text_total >= TEXT_TOTAL)
 		return;
 	if (n > TEXT_CAP - b->len)
 		n = TEXT_CAP - b->len;
+	if (n > TEXT_TOTAL - rd->text_total)
+		n = TEXT_TOTAL - rd->text_total;
 	buf_put(b, s, n);
+	rd->text_total += n;
 }
 
 /* The bytes one XML_Parse call is given: CHUNK, or, for tests only,
@@ -178,11 +185,16 @@ bool xml_stream(const char *path, const char *shown, struct diag *d, const struc
 	bool ok = false, quoted = false;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
-	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		diag_error(d, loc_line(shown, 0), "cannot read: %s",
-			   fd >= 0 && !S_ISREG(st.st_mode) ? "not a regular file" : strerror(errno));
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		diag_error(d, loc_line(shown, 0), "cannot read: %s", strerror(errno));
 		if (fd >= 0)
 			close(fd);
+		return false;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		diag_error(d, loc_line(shown, 0), "cannot read: %s",
+			   S_ISDIR(st.st_mode) ? strerror(EISDIR) : "not a regular file");
+		close(fd);
 		return false;
 	}
 	rd.xp = XML_ParserCreate(NULL);
