@@ -394,6 +394,30 @@ static void deep_nesting_stops_with_a_warning(void **state)
 	buf_free(&b);
 }
 
+static void a_failure_text_is_kept_up_to_1_mib(void **state)
+{
+	(void)state;
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "<testsuite name=\"s\">\n<testcase name=\"big\"><failure>");
+	for (int i = 0; i < (3 << 20) / 64; i++)
+		buf_puts(&b, "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcde\n");
+	buf_puts(&b, "</failure></testcase>\n</testsuite>\n");
+	struct capture c;
+	cap_open(&c);
+	bool ok;
+	struct run *r = load(true, "big.xml", buf_data(&b), &c, &ok);
+	assert_true(ok);
+	struct datum v;
+	const struct series *s = run_series(r, "testcases");
+	series_cell(s, 0, (size_t)series_column_index(s, "message"), &v);
+	/* 1 MiB, less the line end the cut leaves last. */
+	assert_int_equal(v.len, ((size_t)1 << 20) - 1);
+	assert_int_equal(series_row_line(s, 0), 2);
+	run_free(r);
+	cap_close(&c);
+	buf_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -408,6 +432,7 @@ int main(void)
 		cmocka_unit_test(generic_root_attributes_are_fields_and_elements_rows),
 		cmocka_unit_test(chunk_size_changes_nothing),
 		cmocka_unit_test(deep_nesting_stops_with_a_warning),
+		cmocka_unit_test(a_failure_text_is_kept_up_to_1_mib),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
