@@ -5,7 +5,7 @@ set -eu
 
 PKGS="make gcc pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libyaml-dev
 libpcre2-dev libcairo2-dev libpango1.0-dev libcmocka-dev fonts-dejavu-core
-libmicrohttpd-dev libxxhash-dev librsvg2-dev poppler-utils
+libmicrohttpd-dev libxxhash-dev librsvg2-dev libexpat1-dev poppler-utils
 clang libclang-rt-dev valgrind"
 
 # clang and libclang-rt-dev (libFuzzer) build the fuzzers of make fuzz,

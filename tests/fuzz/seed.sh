@@ -108,6 +108,12 @@ fuzz_structured)
 	for f in $(find tests/fixtures -name '*.yaml' | sort); do put "$f" 001; done
 	for f in $(find tests/fixtures content -name '*.csv' | sort); do put "$f" 002; done
 	;;
+fuzz_xml)
+	for f in $(find tests/corpus tests/fixtures -name '*.xml' | sort); do
+		put "$f" 000
+		put "$f" 001
+	done
+	;;
 fuzz_mustache)
 	for f in templates/*.html; do put "$f"; done
 	printf '%s\0%s\0%s' '{{<base}}{{$body}}x{{/body}}{{/base}}' '{{#reports}}{{title}}{{/reports}}' \
