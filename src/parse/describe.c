@@ -21,6 +21,11 @@ static const char *format_gist(enum pformat f)
 		return "YAML: every key of the file, read like JSON";
 	case FMT_CSV:
 		return "CSV: the series rows, its columns the header's cells in snake_case";
+	case FMT_XML:
+		return "XML: the root's attributes as fields, every other element with attributes "
+		       "as a row of the series named after it (docs/parsers.md, XML files)";
+	case FMT_JUNIT:
+		return "JUnit XML: the totals as fields, the series testcases and testsuites";
 	case FMT_TEXT:
 		break;
 	}
