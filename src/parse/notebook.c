@@ -23,13 +23,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/fsutil.h"
 #include "base/util.h"
 #include "data/value.h"
 #include "parse/structured.h"
 
 #define SNIFF_BYTES 4096
+#define QUOTE_LIMIT ((off_t)4 << 20) /* bigger notebooks are not quoted */
 
 static bool name_is_notebook(const char *path)
 {
@@ -303,6 +306,16 @@ bool notebook_load(const char *path, const char *shown, struct notebook *nb, str
 	struct value *root = structured_json_tree(path, shown, d);
 	if (!root)
 		return false;
+	/* Its warnings quote its lines (columns count after a BOM, as the
+	 * JSON reader's do); a big notebook's are not quoted. */
+	struct buf src = BUF_INIT;
+	struct stat st;
+	if (stat(path, &st) == 0 && st.st_size <= QUOTE_LIMIT && file_read(path, &src, NULL)) {
+		size_t bom = src.len >= 3 && memcmp(src.data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+		diag_add_source(d, shown, src.data + bom, src.len - bom);
+	} else {
+		diag_add_source(d, shown, NULL, 0);
+	}
 	struct nbread r = {nb, d, BUF_INIT, 0, 0};
 	bool ok = root->kind == VALUE_MAP && read_cells(&r, root);
 	if (!ok) {
@@ -323,6 +336,8 @@ bool notebook_load(const char *path, const char *shown, struct notebook *nb, str
 		buf_free(&why);
 		ok = false;
 	}
+	diag_forget_source(d, shown);
+	buf_free(&src);
 	nb->ncells = r.cell;
 	nb->len = r.text.len;
 	nb->text = buf_detach(&r.text);
