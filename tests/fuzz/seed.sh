@@ -108,6 +108,9 @@ fuzz_structured)
 	for f in $(find tests/fixtures -name '*.yaml' | sort); do put "$f" 001; done
 	for f in $(find tests/fixtures content -name '*.csv' | sort); do put "$f" 002; done
 	;;
+fuzz_notebook)
+	for f in $(find tests/fixtures tests/corpus -name '*.ipynb' | sort); do put "$f"; done
+	;;
 fuzz_mustache)
 	for f in templates/*.html; do put "$f"; done
 	printf '%s\0%s\0%s' '{{<base}}{{$body}}x{{/body}}{{/base}}' '{{#reports}}{{title}}{{/reports}}' \
