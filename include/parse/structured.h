@@ -13,11 +13,19 @@
 #include "base/diag.h"
 #include "data/run.h"
 
+struct value;
+
 /* Each reads the file at path into r; `shown` names it in diagnostics.
  * A syntax error is reported at its line and column and false returned. */
 bool structured_read_json(struct run *r, const char *path, const char *shown, struct diag *d);
 bool structured_read_yaml(struct run *r, const char *path, const char *shown, struct diag *d);
 bool structured_read_csv(struct run *r, const char *path, const char *shown, struct diag *d);
+
+/* The JSON document in the file at path as one value tree, every value
+ * with its place, for a reader that wants a whole document (a
+ * notebook): NULL after a syntax error, reported at its line and
+ * column.  Caller frees with value_free(). */
+struct value *structured_json_tree(const char *path, const char *shown, struct diag *d);
 
 /* snake_case of a table header cell: "end-to-end latency (ms)" gives
  * "end_to_end_latency_ms", and '%' is spelled pct ("Time (%)" gives

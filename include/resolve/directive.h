@@ -50,6 +50,9 @@ struct directive_cell {
 
 struct directive_line {
 	long no;     /* the line's number; 0 for a gap ("…", "… 3 more lines") */
+	long shown_no; /* the number shown: no, or in a notebook's log the
+			* line in its cell's output (a line no 0 before it
+			* names the cell) */
 	char *text;  /* as the page shows it, not escaped */
 	char *href;  /* the line on the log's page; NULL for a gap */
 	bool hit;    /* matched, or asked for */

@@ -87,6 +87,15 @@ void provenance_use(struct provenance *p, const char *file);
  * not encoded), registering it.  Borrowed: valid until provenance_free(). */
 const char *provenance_name(struct provenance *p, const char *file);
 
+/* When file is a Jupyter notebook, whose runs read the log its cells
+ * printed (parse/notebook.h), the cell of that log's line `line` and
+ * the line in the cell's output; false for any other file.  Its page
+ * then shows the outputs cell by cell, each line numbered in its cell
+ * (the anchors #L<n> keep the log's numbers), and its raw copy is the
+ * notebook. */
+bool provenance_cell(struct provenance *p, const char *file, long line, int *cell,
+		     long *cell_line);
+
 /* Appends one line of a result file (without its '\n') as HTML text,
  * as the log pages show it (see "Log pages" above): for excerpts that
  * should read the same. */

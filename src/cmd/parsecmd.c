@@ -10,6 +10,7 @@
 #include "base/fsutil.h"
 #include "base/json.h"
 #include "parse/logparse.h"
+#include "parse/notebook.h"
 #include "base/util.h"
 #include "data/config.h"
 #include "data/value.h"
@@ -206,6 +207,10 @@ static void pad(FILE *out, size_t have, size_t want)
 		fputc(' ', out);
 }
 
+/* The notebook whose log the summary shows (its fields then name the
+ * cell and the line in its output), or NULL. */
+static const struct notebook *summary_nb;
+
 static void print_fields(FILE *out, const struct run *r)
 {
 	size_t n = run_field_count(r);
@@ -232,7 +237,12 @@ static void print_fields(FILE *out, const struct run *r)
 		pad(out, strlen(name), name_w);
 		fputs(buf_data(&shown[i]), out);
 		pad(out, width_of(buf_data(&shown[i]), shown[i].len), value_w);
-		if (d->line > 0)
+		int cell;
+		long cell_line;
+		if (d->line > 0 && summary_nb &&
+		    notebook_where(summary_nb, d->line, &cell, &cell_line))
+			fprintf(out, "   (cell %d, line %ld)\n", cell, cell_line);
+		else if (d->line > 0)
 			fprintf(out, "   (line %ld)\n", d->line);
 		else if (d->kind == DATUM_MISSING && !d->text)
 			fputs("   (not found)\n", out);
@@ -326,6 +336,19 @@ static void print_summary(FILE *out, const struct run *r, const struct parser *p
 			  const char *file)
 {
 	long lines = run_line_count(r);
+	/* A notebook read as a log: quietly, its reading reported already. */
+	struct notebook nb = {0};
+	bool is_nb = false;
+	if (notebook_is(file)) {
+		FILE *null = fopen("/dev/null", "w");
+		struct diag *quiet = null ? diag_new(null, DIAG_TEXT, false) : NULL;
+		is_nb = quiet && notebook_load(file, file, &nb, quiet);
+		if (quiet)
+			diag_free(quiet);
+		if (null)
+			fclose(null);
+	}
+	summary_nb = is_nb ? &nb : NULL;
 	fprintf(out, "file     %s\n", file);
 	fprintf(out, "parser   %s (%s)\n", parser_name(p), parser_origin(p));
 	fprintf(out, "lines    %ld\n", lines);
@@ -338,9 +361,11 @@ static void print_summary(FILE *out, const struct run *r, const struct parser *p
 				run_first_line(m));
 			print_run_values(out, m);
 		}
-		return;
+	} else {
+		print_run_values(out, r);
 	}
-	print_run_values(out, r);
+	summary_nb = NULL;
+	notebook_free(&nb);
 }
 
 /* Does a cell need quotes in CSV (RFC 4180)? */

@@ -2,12 +2,14 @@
  * detect patterns over the file's first 1 MiB as one text, and its
  * extensions over the file's name: either claims the file.  A project
  * parser beats a built-in; then a claim by content and name beats one
- * by content alone, which beats one by name alone. */
+ * by content alone, which beats one by name alone.  A notebook's content
+ * is the log its cells printed (notebook.h). */
 #include "parser.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -16,6 +18,7 @@
 #include "base/util.h"
 #include "data/limit.h"
 #include "data/re.h"
+#include "parse/notebook.h"
 
 #define HEAD_BYTES ((size_t)1 << 20) /* detection looks at this much */
 /* Detection matches over 1 MiB at once, and may scan all of it: ten
@@ -94,6 +97,32 @@ const struct parser *parsers_detect(const struct parser_set *set, const char *pa
 		diag_error(d, at, "cannot read %s: %s", path, strerror(errno));
 		buf_free(&head);
 		return NULL;
+	}
+	/* A notebook is detected by the log its cells printed
+	 * (notebook.h), unless a parser claims its name. */
+	if (notebook_sniff(path, head.data, head.len)) {
+		/* Quietly: the run reads it again and reports its warnings;
+		 * only a notebook that cannot be read is reported here. */
+		struct notebook nb;
+		FILE *null = fopen("/dev/null", "w");
+		struct diag *quiet = null ? diag_new(null, DIAG_TEXT, false) : NULL;
+		bool ok = notebook_load(path, path, &nb, quiet ? quiet : d);
+		if (quiet)
+			diag_free(quiet);
+		if (null)
+			fclose(null);
+		if (!ok && quiet) {
+			notebook_free(&nb);
+			notebook_load(path, path, &nb, d);
+		}
+		if (!ok) {
+			notebook_free(&nb);
+			buf_free(&head);
+			return NULL;
+		}
+		buf_clear(&head);
+		buf_put(&head, nb.text, nb.len < HEAD_BYTES ? nb.len : HEAD_BYTES);
+		notebook_free(&nb);
 	}
 	struct re_matcher m;
 	re_matcher_init(&m, 0, DETECT_MATCH_LIMIT);

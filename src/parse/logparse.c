@@ -18,6 +18,7 @@
 #include "data/limit.h"
 #include "expr/expr.h"
 #include "literal.h"
+#include "parse/notebook.h"
 #include "parse/structured.h"
 #include "parse/xmlread.h"
 #include "scan.h"
@@ -441,10 +442,31 @@ struct run *parser_run_sink(const struct parser *p, const char *path, const char
 		close(fd);
 		return NULL;
 	}
+	/* A notebook's text parsers read the log its cells printed. */
+	struct notebook nb = {0};
+	bool is_nb = p->format == FMT_TEXT && notebook_is(path);
+	if (is_nb) {
+		close(fd);
+		if (!notebook_load(path, shown, &nb, d)) {
+			notebook_free(&nb);
+			return NULL;
+		}
+		fd = notebook_fd(&nb);
+		if (fd < 0) {
+			diag_error(d, loc_line(shown, 0), "cannot read: %s", strerror(errno));
+			notebook_free(&nb);
+			return NULL;
+		}
+		st.st_size = (off_t)nb.len;
+	}
 	struct run *r = run_new(run_name, shown, p->name);
 	struct scan sc;
 	struct split_runs sr = {p, shown, run_name, d, NULL, NULL, 0};
 	scan_setup(&sc, &sr, r, sink, st.st_size);
+	if (is_nb) {
+		sc.nb = &nb;
+		sc.quote = false;
+	}
 	bool ok;
 	if (p->format == FMT_TEXT) {
 		ok = scan_file(&sc, fd, st.st_size);
@@ -506,6 +528,7 @@ struct run *parser_run_sink(const struct parser *p, const char *path, const char
 		scan_free(&sc);
 		split_free(&sr);
 		run_free(r);
+		notebook_free(&nb);
 		return NULL;
 	}
 	/* After a split end line, a run that found nothing (the file's
@@ -543,5 +566,6 @@ struct run *parser_run_sink(const struct parser *p, const char *path, const char
 		free(sr.names);
 	}
 	scan_free(&sc);
+	notebook_free(&nb);
 	return r;
 }

@@ -73,6 +73,17 @@ void log_diag(struct scan *sc, bool error, long line, const char *fmt, ...)
 	buf_vprintf(&msg, fmt, ap);
 	va_end(ap);
 	struct loc at = loc_line(sc->shown, (int)line);
+	int cell;
+	long cell_line;
+	if (sc->nb && notebook_where(sc->nb, line, &cell, &cell_line)) {
+		/* The notebook's own lines are JSON: name the cell instead. */
+		char *m = xasprintf("cell %d, line %ld of its output: %s", cell, cell_line,
+				    buf_data(&msg));
+		buf_clear(&msg);
+		buf_puts(&msg, m);
+		free(m);
+		at.line = 0;
+	}
 	if (!sc->quote)
 		diag_add_source(sc->d, sc->shown, NULL, 0);
 	if (error)

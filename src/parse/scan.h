@@ -15,6 +15,7 @@
 #include "base/util.h"
 #include "data/re.h"
 #include "data/run.h"
+#include "parse/notebook.h"
 #include "parser.h"
 
 #define BINARY_PROBE ((size_t)64 << 10)  /* a NUL byte here: binary */
@@ -252,6 +253,9 @@ struct scan {
 	struct diag *d;
 	const char *shown;
 	bool quote; /* small enough for diagnostics to quote its lines */
+	/* The notebook whose outputs are the text (notebook.h): diagnostics
+	 * name the cell and the line in its output. */
+	const struct notebook *nb;
 	struct re_matcher m;
 	struct act *acts;
 	size_t nacts;

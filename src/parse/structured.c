@@ -1182,6 +1182,30 @@ bool structured_read_json(struct run *r, const char *path, const char *shown, st
 	return w.ok;
 }
 
+struct value *structured_json_tree(const char *path, const char *shown, struct diag *d)
+{
+	struct buf whole = BUF_INIT;
+	struct stream s;
+	struct value *v = NULL;
+	if (stream_open(&s, path, shown, d, &whole)) {
+		struct json j = {.s = &s, .line = 1, .ws_end = -1, .file = shown, .d = d};
+		json_ws(&j);
+		v = json_value(&j, 0);
+		if (v) {
+			json_ws(&j);
+			if (json_peek(&j, 0) >= 0)
+				json_expected(&j, "the end of the file after the JSON value");
+			if (json_peek(&j, 0) >= 0 || s.io_error) {
+				value_free(v);
+				v = NULL;
+			}
+		}
+	}
+	stream_close(&s, NULL);
+	buf_free(&whole);
+	return v;
+}
+
 /* YAML is read whole: libyaml's document is a tree of all of it. */
 bool structured_read_yaml(struct run *r, const char *path, const char *shown, struct diag *d)
 {

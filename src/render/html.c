@@ -160,7 +160,7 @@ static void put_log(struct buf *out, const struct directive_result *r)
 		buf_puts(out, l->hit ? "<span class=\"ld-line ld-hl\">" : "<span class=\"ld-line\">");
 		buf_puts(out, "<a class=\"ld-lineno\" href=\"");
 		buf_put_html(out, l->href, strlen(l->href));
-		buf_printf(out, "\">%ld</a> ", l->no);
+		buf_printf(out, "\">%ld</a> ", l->shown_no);
 		put_text(out, l->text, l->len);
 		if (l->cut)
 			buf_puts(out, "<span class=\"ld-cut\">" ELLIPSIS " (cut: the whole line is in "

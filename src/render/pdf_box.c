@@ -214,7 +214,7 @@ static void log_block(struct pdf *p, struct flow *f, const struct directive_resu
 {
 	long widest = 1;
 	for (size_t i = 0; i < res->nlines; i++)
-		widest = res->lines[i].no > widest ? res->lines[i].no : widest;
+		widest = res->lines[i].shown_no > widest ? res->lines[i].shown_no : widest;
 	int digits = 1;
 	for (long w = widest; w >= 10; w /= 10)
 		digits++;
@@ -227,7 +227,7 @@ static void log_block(struct pdf *p, struct flow *f, const struct directive_resu
 		rich_init(&r);
 		size_t lead = 0;
 		if (l->no > 0) {
-			char *num = xasprintf("%*ld ", digits, l->no);
+			char *num = xasprintf("%*ld ", digits, l->shown_no);
 			lead = strlen(num);
 			rich_put(&r, num, strlen(num), S_MUTED, l->href);
 			free(num);

@@ -27,6 +27,7 @@
 #include "resolve/provenance.h"
 #include "data/run.h"
 #include "base/util.h"
+#include "parse/notebook.h"
 
 #define ELLIPSIS "\xE2\x80\xA6"    /* U+2026 */
 
@@ -53,6 +54,8 @@ struct excerpt {
 	long max;    /* lines shown at most; 0: no limit */
 	bool cut;    /* max reached: nothing more is shown */
 	long more;   /* what was left out: lines (lines:) or matches (match:) */
+	const struct notebook *nb; /* the run's file is a notebook: its log */
+	int cell;                  /* the cell of the last line shown */
 	struct held *ring; /* the context before the current line */
 	size_t nring;
 	size_t ring_cap;
@@ -66,6 +69,7 @@ static void log_capture(struct excerpt *x, long no, const char *s, size_t n, boo
 	r->lines = xrealloc(r->lines, (r->nlines + 1) * sizeof *r->lines);
 	struct directive_line *l = &r->lines[r->nlines++];
 	l->no = no;
+	l->shown_no = no;
 	/* the bytes as they are: a NUL in a log shows as a symbol */
 	l->text = xmalloc(n + 1);
 	memcpy(l->text, s, n);
@@ -90,6 +94,15 @@ static bool excerpt_line(struct excerpt *x, long no, const char *s, size_t n, bo
 	}
 	if (x->last && no > x->last + 1)
 		log_capture(x, 0, ELLIPSIS, strlen(ELLIPSIS), false, false);
+	const struct nb_span *sp = x->nb ? notebook_span(x->nb, no) : NULL;
+	if (sp && sp->cell != x->cell) {
+		/* A notebook's lines are numbered in their cell, named first. */
+		char *head = sp->exec > 0 ? xasprintf("cell %d · In [%ld]", sp->cell, sp->exec)
+					  : xasprintf("cell %d", sp->cell);
+		log_capture(x, 0, head, strlen(head), false, false);
+		free(head);
+		x->cell = sp->cell;
+	}
 	/* A long line is cut as on the log page (at a character start):
 	 * one 100 MB line must not make a 100 MB report. */
 	bool cut = n > PROVENANCE_LINE_MAX;
@@ -99,6 +112,8 @@ static bool excerpt_line(struct excerpt *x, long no, const char *s, size_t n, bo
 			n--;
 	}
 	log_capture(x, no, s, n, hit, cut);
+	if (sp)
+		x->r->lines[x->r->nlines - 1].shown_no = no - sp->first + 1;
 	x->last = no;
 	x->shown++;
 	return true;
@@ -240,8 +255,16 @@ struct log_req {
 /* Reads the log and writes the excerpt into x; false after an error. */
 static bool log_excerpt(struct directive_ctx *c, const struct log_req *q, struct excerpt *x)
 {
-	int fd = open(x->file, O_RDONLY | O_CLOEXEC);
+	struct notebook nb = {0};
+	bool is_nb = notebook_is(x->file);
+	if (is_nb && !notebook_load(x->file, x->file, &nb, c->d)) {
+		notebook_free(&nb);
+		return false;
+	}
+	x->nb = is_nb ? &nb : NULL;
+	int fd = is_nb ? notebook_fd(&nb) : open(x->file, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
+		notebook_free(&nb);
 		diag_error(c->d, q->from_v->loc, "cannot read %s: %s", x->file, strerror(errno));
 		return false;
 	}
@@ -305,6 +328,8 @@ static bool log_excerpt(struct directive_ctx *c, const struct log_req *q, struct
 	}
 	linereader_free(&rd);
 	close(fd);
+	x->nb = NULL;
+	notebook_free(&nb);
 	if (q->re)
 		re_matcher_free(&m);
 	if (!ok)

@@ -26,6 +26,7 @@
 #include "base/outdir.h"
 #include "base/utf8.h"
 #include "base/util.h"
+#include "parse/notebook.h"
 
 /* Reading: a chunk holds many lines, and a whole log of the full-view
  * size, so that a page in full view never cuts a line. */
@@ -47,6 +48,10 @@ struct pfile {
 	long *lines;  /* lines linked to, unsorted, repeats allowed */
 	size_t nlines;
 	size_t caplines;
+	/* A notebook's outputs as a log (parse/notebook.h), read on first
+	 * need: its page shows them, by cell. */
+	struct notebook *nb;
+	bool nb_tried;
 };
 
 struct provenance {
@@ -139,6 +144,9 @@ void provenance_free(struct provenance *p)
 		free(p->files[i].real);
 		free(p->files[i].name);
 		free(p->files[i].lines);
+		if (p->files[i].nb)
+			notebook_free(p->files[i].nb);
+		free(p->files[i].nb);
 	}
 	free(p->files);
 	strmap_free(&p->by_given);
@@ -347,6 +355,38 @@ void provenance_href(struct provenance *p, struct buf *b, const char *file, long
 		buf_puts(b, "#L");
 		put_long(b, line);
 	}
+}
+
+/* f's notebook, or NULL when f is not one (or does not read as one:
+ * reading its runs said why, and its page then shows the raw JSON). */
+static const struct notebook *file_notebook(struct pfile *f)
+{
+	if (f->nb_tried)
+		return f->nb;
+	f->nb_tried = true;
+	if (!f->real || !notebook_is(f->real))
+		return NULL;
+	FILE *null = fopen("/dev/null", "w");
+	if (!null)
+		return NULL;
+	struct diag *quiet = diag_new(null, DIAG_TEXT, false);
+	struct notebook *nb = xmalloc(sizeof *nb);
+	if (notebook_load(f->real, f->shown, nb, quiet)) {
+		f->nb = nb;
+	} else {
+		notebook_free(nb);
+		free(nb);
+	}
+	diag_free(quiet);
+	fclose(null);
+	return f->nb;
+}
+
+bool provenance_cell(struct provenance *p, const char *file, long line, int *cell,
+		     long *cell_line)
+{
+	const struct notebook *nb = file_notebook(lookup(p, file));
+	return nb && notebook_where(nb, line, cell, cell_line);
 }
 
 void provenance_use(struct provenance *p, const char *file)
@@ -579,7 +619,7 @@ static void put_size(struct buf *b, unsigned long long bytes)
 
 /* One line of the view: its anchor, its number linking to itself, and
  * its text. */
-static void put_line(struct buf *b, long no, const char *text, size_t n,
+static void put_line(struct buf *b, long no, long shown_no, const char *text, size_t n,
 		     unsigned long long more, bool complete)
 {
 	buf_puts(b, "<span class=\"ld-line\" id=\"L");
@@ -587,7 +627,7 @@ static void put_line(struct buf *b, long no, const char *text, size_t n,
 	buf_puts(b, "\"><a class=\"ld-lineno\" href=\"#L");
 	put_long(b, no);
 	buf_puts(b, "\">");
-	put_long(b, no);
+	put_long(b, shown_no);
 	buf_puts(b, "</a> ");
 	/* A line cut short keeps its CRs: they were not its end. */
 	if (complete)
@@ -598,6 +638,22 @@ static void put_line(struct buf *b, long no, const char *text, size_t n,
 		buf_puts(b, "<span class=\"ld-cut\">… (");
 		put_count(b, more);
 		buf_puts(b, " more bytes in the raw file)</span>");
+	}
+	buf_puts(b, "</span>");
+}
+
+/* The line that starts a notebook cell's output on its page: the cell
+ * (counting every cell, as editors do) and its execution count. */
+static void put_cell_head(struct buf *b, const struct nb_span *s)
+{
+	buf_puts(b, "<span class=\"ld-line ld-cell\" id=\"cell-");
+	put_long(b, s->cell);
+	buf_puts(b, "\"><span class=\"ld-lineno\">#</span> cell ");
+	put_long(b, s->cell);
+	if (s->exec > 0) {
+		buf_puts(b, " · In [");
+		put_long(b, s->exec);
+		buf_puts(b, "]");
 	}
 	buf_puts(b, "</span>");
 }
@@ -658,7 +714,8 @@ static void put_page_end(struct buf *b)
 
 /* Writes the view of f's lines (the file open as fd, read from its
  * start) into page.  False on a read error, errno set. */
-static bool render_page(struct buf *page, struct pfile *f, int fd, const char *site_root)
+static bool render_page(struct buf *page, struct pfile *f, int fd, const char *site_root,
+			const struct notebook *nb)
 {
 	struct linereader r;
 	linereader_init(&r, fd, READ_CHUNK);
@@ -681,6 +738,12 @@ static bool render_page(struct buf *page, struct pfile *f, int fd, const char *s
 	put_count(page, (unsigned long long)total);
 	buf_printf(page, " line%s · ", total == 1 ? "" : "s");
 	put_size(page, bytes);
+	if (nb) {
+		buf_puts(page, " · the text output of ");
+		put_count(page, nb->nspans);
+		buf_printf(page, " of the notebook's %d cells, each line numbered in its cell",
+			   nb->ncells);
+	}
 	buf_puts(page, "</p>\n");
 	if (!full) {
 		lines_compact(f);
@@ -729,6 +792,7 @@ static bool render_page(struct buf *page, struct pfile *f, int fd, const char *s
 	bool ok = true;
 	size_t at = 0; /* the range of the next line shown */
 	long no = 0;
+	int last_cell = 0;
 	for (;;) {
 		const char *text;
 		size_t n;
@@ -756,7 +820,13 @@ static bool render_page(struct buf *page, struct pfile *f, int fd, const char *s
 		}
 		if (no > 1)
 			buf_putc(page, '\n');
-		put_line(page, no, text, n, more, more == 0);
+		const struct nb_span *sp = nb ? notebook_span(nb, no) : NULL;
+		if (sp && sp->cell != last_cell) {
+			put_cell_head(page, sp);
+			buf_putc(page, '\n');
+			last_cell = sp->cell;
+		}
+		put_line(page, no, sp ? no - sp->first + 1 : no, text, n, more, more == 0);
 	}
 	put_page_end(page);
 	int e = errno;
@@ -806,8 +876,9 @@ static bool write_file(struct pfile *f, struct outdir *o, const char *slug,
 	bool ok = outdir_copy(o, rel, f->real, d);
 	if (!ok)
 		goto out;
-	fd = open_regular(f->real);
-	if (fd < 0 || !render_page(&page, f, fd, site_root)) {
+	const struct notebook *nb = file_notebook(f);
+	fd = nb ? notebook_fd(nb) : open_regular(f->real);
+	if (fd < 0 || !render_page(&page, f, fd, site_root, nb)) {
 		diag_error(d, loc_line(f->shown, 0), "cannot read: %s", strerror(errno));
 		ok = false;
 		goto out;

@@ -109,7 +109,12 @@ void show_piece(const struct directive_ctx *c, struct directive_text *t, const s
 	if (v->line > 0 && v->file) {
 		provenance_href(c->prov, &href, v->file, v->line);
 		put_sources(c, &title, v->file, strlen(v->file));
-		buf_printf(&title, ":%ld", v->line);
+		int cell;
+		long cell_line;
+		if (provenance_cell(c->prov, v->file, v->line, &cell, &cell_line))
+			buf_printf(&title, ", cell %d, line %ld of its output", cell, cell_line);
+		else
+			buf_printf(&title, ":%ld", v->line);
 	} else if (v->inputs) {
 		put_sources(c, &title, v->inputs, strlen(v->inputs));
 	} else {

@@ -114,6 +114,9 @@ fuzz_xml)
 		put "$f" 001
 	done
 	;;
+fuzz_notebook)
+	for f in $(find tests/fixtures tests/corpus -name '*.ipynb' | sort); do put "$f"; done
+	;;
 fuzz_mustache)
 	for f in templates/*.html; do put "$f"; done
 	printf '%s\0%s\0%s' '{{<base}}{{$body}}x{{/body}}{{/base}}' '{{#reports}}{{title}}{{/reports}}' \
