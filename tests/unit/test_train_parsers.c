@@ -541,6 +541,29 @@ static void torchrun_root_cause_is_the_runs_error(void **state)
 	drop_tmpdir(dir);
 }
 
+/* The launcher's own line, as torch 2.0, 2.2 and 2.4 print it, gives the
+ * exit code when the report is not in the file (published lines). */
+static void torchrun_launcher_line_gives_the_exit_code(void **state)
+{
+	(void)state;
+	static const char *const lines[] = {
+		"ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0 (pid: 15855) of binary: /pfs/lustrep4/users/nouatazi/projects/venv/bin/python\n",
+		"[2024-03-26 16:50:50,123] torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: -9) local_rank: 0 (pid: 11127) of binary: /home/yan/anaconda3/envs/llama2/bin/python\n",
+		"E0813 08:21:22.980000 1245483 torch/distributed/elastic/multiprocessing/api.py:984] failed (exitcode: -6) local_rank: 6 (pid: 1246013) of binary: /home/hychen/min_fa3_demo/.venv/bin/python3\n",
+	};
+	static const double codes[] = {1, -9, -6};
+	static const char *const texts[] = {"1", "-9", "-6"};
+	for (size_t i = 0; i < 3; i++) {
+		char *dir;
+		char *path = write_log(&dir, "job.err", lines[i]);
+		struct run *r = PARSE(path, "torchrun");
+		NUM(r, "exit_code", codes[i], texts[i], 1);
+		MISSING(r, "failed_rank");
+		free(path);
+		drop_tmpdir(dir);
+	}
+}
+
 static void hf_trainer_state_is_read_as_json(void **state)
 {
 	(void)state;
@@ -570,6 +593,7 @@ int main(void)
 		cmocka_unit_test_teardown(megatron_deepspeed_log_is_megatrons, free_current),
 		cmocka_unit_test_teardown(nanogpt_iters_and_evals, free_current),
 		cmocka_unit_test_teardown(torchrun_root_cause_is_the_runs_error, free_current),
+		cmocka_unit_test_teardown(torchrun_launcher_line_gives_the_exit_code, free_current),
 		cmocka_unit_test_teardown(hf_trainer_state_is_read_as_json, free_current),
 	};
 	int failed = cmocka_run_group_tests(tests, load_builtins, free_builtins);
