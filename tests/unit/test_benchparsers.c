@@ -440,6 +440,22 @@ static void time_v_reads_every_line_and_the_elapsed_time(void **state)
 	NO_WARNINGS();
 }
 
+/* A file of two reports is two runs, each with its own numbers. */
+static void time_v_splits_a_file_of_several_reports(void **state)
+{
+	(void)state;
+	WATCH();
+	struct run *whole = PARSE(CORPUS "time-v/jsonrpc-test-two-runs.md", "time-v");
+	assert_int_equal(run_member_count(whole), 2);
+	struct run *first = run_member_at(whole, 0), *r = run_member_at(whole, 1);
+	NUM(first, "max_rss_kb", 2304, "2304", 19);
+	NUM(first, "elapsed_s", 1.13, "0:01.13", 14);
+	NUM(r, "max_rss_kb", 2048, "2048", 45);
+	NUM(r, "involuntary_context_switches", 3377, "3377", 50);
+	STR(r, "command", "target/release/json", 36);
+	NO_WARNINGS();
+}
+
 static void perf_stat_makes_a_field_of_every_event(void **state)
 {
 	(void)state;
@@ -516,6 +532,7 @@ int main(void)
 		cmocka_unit_test_teardown(gbench_reads_the_console_table, free_current),
 		cmocka_unit_test_teardown(hyperfine_reads_times_into_seconds, free_current),
 		cmocka_unit_test_teardown(time_v_reads_every_line_and_the_elapsed_time, free_current),
+		cmocka_unit_test_teardown(time_v_splits_a_file_of_several_reports, free_current),
 		cmocka_unit_test_teardown(perf_stat_makes_a_field_of_every_event, free_current),
 		cmocka_unit_test_teardown(likwid_reads_stacked_tables_region_by_region, free_current),
 		cmocka_unit_test_teardown(npb_reads_the_completion_summary, free_current),
