@@ -29,4 +29,13 @@ bool tfevents_sniff(const char *head, size_t len);
  * skipped with a warning.  What came before is kept either way. */
 bool tfevents_read(struct run *r, const char *path, const char *shown, struct diag *d);
 
+/* The event file open as fd as text, for its log page: a line a
+ * record, so that a row's line (its record number) is the line that
+ * shows it: "step 5  wall_time 1721000300  Loss/train = 0.2", images
+ * and other values skipped named so, a damaged record as the warning the
+ * reader gives.  Returns a new descriptor of a temporary file holding
+ * the text, at its start (caller closes), or -1 with errno set (EINVAL
+ * when fd's first record is not an event file's).  fd's offset moves. */
+int tfevents_text(int fd);
+
 #endif

@@ -35,6 +35,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -48,6 +49,7 @@
 
 #define READ_CHUNK ((size_t)1 << 20)
 #define HEADER_BYTES 12 /* length and its checksum */
+#define TEXT_HEAD 65536 /* tfevents_text() looks at this much first */
 
 /* Protobuf wire format. */
 
@@ -107,8 +109,25 @@ static double f32_of(uint32_t bits)
 {
 	float f;
 	memcpy(&f, &bits, sizeof f);
-	if (!isfinite(f))
+	if (!isfinite(f) || f == 0)
 		return f;
+	/* p significant digits: round f * 10^k (k = p - 1 - exponent) to
+	 * an integer below 10^9, exact in a double, and divide by 10^k
+	 * (exact too for k up to 22), which rounds once as strtod() does;
+	 * printf() and strtod() cost ten times as much. */
+	static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+				       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+				       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+	int e = (int)floor(log10(fabs((double)f)));
+	for (int prec = 6; prec < 9; prec++) {
+		int k = prec - 1 - e;
+		if (k < -22 || k > 22)
+			break;
+		double scaled = k >= 0 ? nearbyint((double)f * pow10[k]) : nearbyint((double)f / pow10[-k]);
+		double v = k >= 0 ? scaled / pow10[k] : scaled * pow10[-k];
+		if ((float)v == f)
+			return v;
+	}
 	char text[32];
 	for (int prec = 6; prec < 9; prec++) {
 		snprintf(text, sizeof text, "%.*g", prec, (double)f);
@@ -307,6 +326,7 @@ struct tag {
 
 struct reader {
 	struct run *r;
+	FILE *text; /* tfevents_text(): each record as a line, no run */
 	const char *shown;
 	struct diag *d;
 	struct tag *tags; /* open addressing, cap a power of two */
@@ -381,9 +401,40 @@ static struct tag *tag_get(struct reader *rd, const unsigned char *name, size_t 
 	return t;
 }
 
+/* v in the fewest digits that read back as it. */
+static void put_number(FILE *f, double v)
+{
+	char text[32];
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(text, sizeof text, "%.*g", prec, v);
+		if (strtod(text, NULL) == v || isnan(v))
+			break;
+	}
+	fputs(text, f);
+}
+
+/* "  TAG = VALUE" or "  TAG (what)" on a record's line of the text. */
+static void put_value(FILE *f, const unsigned char *tag, size_t len, const char *what,
+		      double value)
+{
+	fputs("  ", f);
+	for (size_t i = 0; i < len; i++)
+		fputc(tag[i] < 0x20 || tag[i] == 0x7f ? '?' : tag[i], f);
+	if (what) {
+		fprintf(f, " (%s)", what);
+	} else {
+		fputs(" = ", f);
+		put_number(f, value);
+	}
+}
+
 static void add_row(struct reader *rd, struct tag *t, const struct event *ev, double value,
 		    long rec)
 {
+	if (rd->text) {
+		put_value(rd->text, (const unsigned char *)t->name, t->len, NULL, value);
+		return;
+	}
 	if (!t->s) {
 		static const char *const cols[] = {"step", "wall_time", "value"};
 		char *name = series_name_of(rd, (const unsigned char *)t->name, t->len);
@@ -456,15 +507,22 @@ static bool read_summary(struct reader *rd, const struct event *ev, long rec, co
 		}
 		if (!tensor || other) {
 			rd->skipped++;
+			if (rd->text)
+				put_value(rd->text, tag, tag_len,
+					  other ? "an image, histogram or audio: skipped" : "no value",
+					  0);
 			continue;
 		}
 		struct tag *t = tag_get(rd, tag, tag_len);
 		if (plugin)
 			t->scalars = plugin_len == 7 && memcmp(plugin, "scalars", 7) == 0;
-		if (t->scalars && tensor_scalar(tensor, tensor_len, &value))
+		if (t->scalars && tensor_scalar(tensor, tensor_len, &value)) {
 			add_row(rd, t, ev, value, rec);
-		else
+		} else {
 			rd->skipped++;
+			if (rd->text)
+				put_value(rd->text, tag, tag_len, "a tensor, not a scalar: skipped", 0);
+		}
 	}
 	return rc == 0;
 }
@@ -530,7 +588,7 @@ static void set_number(struct run *r, const char *name, double v)
 bool tfevents_sniff(const char *head, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)head;
-	if (len < HEADER_BYTES)
+	if (len < HEADER_BYTES + 4)
 		return false;
 	uint64_t n = le64(p);
 	if (le32(p + 8) != crc32c_mask(crc32c(0, p, 8)) || n > len - HEADER_BYTES - 4)
@@ -542,83 +600,104 @@ bool tfevents_sniff(const char *head, size_t len)
 	return event_decode(p + HEADER_BYTES, (size_t)n, &ev, &why) && is_event_version(&ev);
 }
 
-bool tfevents_read(struct run *r, const char *path, const char *shown, struct diag *d)
+/* A damaged record: a warning at it, or in the text, its line. */
+static void damage(struct reader *rd, long rec, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void damage(struct reader *rd, long rec, const char *fmt, ...)
 {
-	struct reader rd = {.r = r, .shown = shown, .d = d, .chunk = read_chunk()};
-	bool ok = false;
+	va_list ap;
+	va_start(ap, fmt);
+	if (rd->text) {
+		vfprintf(rd->text, fmt, ap);
+		fputc('\n', rd->text);
+	} else {
+		struct buf b = BUF_INIT;
+		buf_vprintf(&b, fmt, ap);
+		diag_warning(rd->d, loc_line(rd->shown, clamp_line(rec)), "%s", buf_data(&b));
+		buf_free(&b);
+	}
+	va_end(ap);
+}
+
+/* The records of the file open as rd->fd, into rd->r or rd->text.
+ * False when the file is no event file or cannot be read (reported,
+ * unless writing the text). */
+static bool read_records(struct reader *rd)
+{
+	struct diag *d = rd->text ? NULL : rd->d;
 	long rec = 0;
 	struct stat st;
-	rd.fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (rd.fd < 0 || fstat(rd.fd, &st) != 0) {
-		diag_error(d, loc_line(shown, 0), "cannot read: %s", strerror(errno));
-		goto out;
+	if (fstat(rd->fd, &st) != 0) {
+		if (d)
+			diag_error(d, loc_line(rd->shown, 0), "cannot read: %s", strerror(errno));
+		return false;
 	}
-	rd.left = st.st_size > 0 ? (uint64_t)st.st_size : 0;
-	rd.bufcap = READ_CHUNK;
-	rd.buf = xmalloc(rd.bufcap);
-	if (rd.left == 0) {
-		diag_error(d, loc_line(shown, 0), "empty file: a TensorBoard event file starts with "
-						  "a record holding its file_version");
-		goto out;
+	rd->left = st.st_size > 0 ? (uint64_t)st.st_size : 0;
+	rd->bufcap = READ_CHUNK;
+	rd->buf = xmalloc(rd->bufcap);
+	if (rd->left == 0) {
+		if (d)
+			diag_error(d, loc_line(rd->shown, 0),
+				   "empty file: a TensorBoard event file starts with a record "
+				   "holding its file_version");
+		return false;
 	}
 	for (;;) {
-		uint64_t avail = rd.left + (rd.len - rd.pos);
+		uint64_t avail = rd->left + (rd->len - rd->pos);
 		if (avail == 0)
 			break;
 		rec++;
-		int line = clamp_line(rec);
 		const char *why = NULL;
 		if (avail < HEADER_BYTES) {
 			if (rec == 1)
 				goto not_events;
-			diag_warning(d, loc_line(shown, line),
-				     "record %ld is cut short: the file ends %u bytes into its "
-				     "12-byte header; the records before it are read",
-				     rec, (unsigned)avail);
+			damage(rd, rec,
+			       "record %ld is cut short: the file ends %u bytes into its 12-byte "
+			       "header; the records before it are read",
+			       rec, (unsigned)avail);
 			break;
 		}
-		if (!fill(&rd, HEADER_BYTES))
+		if (!fill(rd, HEADER_BYTES))
 			goto read_error;
-		const unsigned char *h = rd.buf + rd.pos;
+		const unsigned char *h = rd->buf + rd->pos;
 		uint64_t n = le64(h);
 		if (le32(h + 8) != crc32c_mask(crc32c(0, h, 8))) {
 			/* The length cannot be trusted, so neither can where
 			 * the next record starts: stop. */
 			if (rec == 1)
 				goto not_events;
-			diag_warning(d, loc_line(shown, line),
-				     "record %ld is corrupt: the checksum of its length is wrong, so "
-				     "where the next record starts is unknown; the records before "
-				     "it are read",
-				     rec);
+			damage(rd, rec,
+			       "record %ld is corrupt: the checksum of its length is wrong, so "
+			       "where the next record starts is unknown; the records before it "
+			       "are read",
+			       rec);
 			break;
 		}
 		if (n > avail - HEADER_BYTES || avail - HEADER_BYTES - n < 4) {
 			if (rec == 1)
 				goto not_events;
-			uint64_t have = avail - HEADER_BYTES;
-			diag_warning(d, loc_line(shown, line),
-				     "record %ld is cut short: it holds %llu bytes and their "
-				     "checksum, the file ends %llu bytes into them; the records "
-				     "before it are read",
-				     rec, (unsigned long long)n, (unsigned long long)have);
+			damage(rd, rec,
+			       "record %ld is cut short: it holds %llu bytes and their checksum, "
+			       "the file ends %llu bytes into them; the records before it are read",
+			       rec, (unsigned long long)n,
+			       (unsigned long long)(avail - HEADER_BYTES));
 			break;
 		}
-		if (!fill(&rd, HEADER_BYTES + (size_t)n + 4))
+		if (!fill(rd, HEADER_BYTES + (size_t)n + 4))
 			goto read_error;
-		const unsigned char *data = rd.buf + rd.pos + HEADER_BYTES;
+		const unsigned char *data = rd->buf + rd->pos + HEADER_BYTES;
 		uint32_t want = le32(data + n);
-		rd.pos += HEADER_BYTES + (size_t)n + 4;
+		rd->pos += HEADER_BYTES + (size_t)n + 4;
 		if (want != crc32c_mask(crc32c(0, data, (size_t)n))) {
 			if (rec == 1)
 				goto not_events;
-			if (rd.bad_crc++ == 0) {
-				rd.first_bad_crc = rec;
-				diag_warning(d, loc_line(shown, line),
-					     "record %ld is corrupt: the checksum of its data is wrong; "
-					     "it is skipped",
-					     rec);
-			}
+			if (rd->bad_crc++ == 0)
+				rd->first_bad_crc = rec;
+			if (rd->bad_crc == 1 || rd->text)
+				damage(rd, rec,
+				       "record %ld is corrupt: the checksum of its data is wrong; it "
+				       "is skipped",
+				       rec);
 			continue;
 		}
 		struct event ev;
@@ -626,57 +705,128 @@ bool tfevents_read(struct run *r, const char *path, const char *shown, struct di
 		if (rec == 1) {
 			if (!good || !is_event_version(&ev))
 				goto not_events;
-			struct datum v = {DATUM_STRING, 0, (const char *)ev.version,
-					  ev.version_len, 1};
-			run_set_field(r, "file_version", &v);
+			if (!rd->text) {
+				struct datum v = {DATUM_STRING, 0, (const char *)ev.version,
+						  ev.version_len, 1};
+				run_set_field(rd->r, "file_version", &v);
+			}
+		}
+		if (rd->text && good) {
+			fprintf(rd->text, "step %lld  wall_time ", (long long)ev.step);
+			put_number(rd->text, ev.wall_time);
+			if (ev.has_version) {
+				fputs("  file_version ", rd->text);
+				for (size_t i = 0; i < ev.version_len; i++) {
+					unsigned char c = ev.version[i];
+					fputc(c < 0x20 || c == 0x7f ? '?' : c, rd->text);
+				}
+			}
 		}
 		if (good && ev.has_summary)
-			good = read_summary(&rd, &ev, rec, &why);
-		if (!good && rd.bad_event++ == 0) {
-			rd.first_bad_event = rec;
-			diag_warning(d, loc_line(shown, line),
-				     "record %ld holds no event that can be read (%s); it is "
-				     "skipped",
-				     rec, why);
+			good = read_summary(rd, &ev, rec, &why);
+		if (rd->text && good)
+			fputc('\n', rd->text);
+		if (!good) {
+			if (rd->bad_event++ == 0)
+				rd->first_bad_event = rec;
+			if (rd->bad_event == 1 || rd->text)
+				damage(rd, rec,
+				       "%srecord %ld holds no event that can be read (%s); it is "
+				       "skipped",
+				       rd->text && ev.has_summary ? "  " : "", rec, why);
 		}
 	}
 	/* One warning a kind of damage, then the count: a file damaged
 	 * throughout should not give a warning a record. */
-	if (rd.bad_crc > 1) {
-		bool one = rd.bad_crc == 2;
-		diag_warning(d, loc_line(shown, clamp_line(rd.first_bad_crc)),
+	if (rd->bad_crc > 1 && d) {
+		bool one = rd->bad_crc == 2;
+		diag_warning(d, loc_line(rd->shown, clamp_line(rd->first_bad_crc)),
 			     "%zu more record%s after record %ld %s corrupt (the checksum of "
 			     "%s data is wrong); %s skipped",
-			     rd.bad_crc - 1, one ? "" : "s", rd.first_bad_crc, one ? "is" : "are",
+			     rd->bad_crc - 1, one ? "" : "s", rd->first_bad_crc, one ? "is" : "are",
 			     one ? "its" : "their", one ? "it is" : "they are");
 	}
-	if (rd.bad_event > 1) {
-		bool one = rd.bad_event == 2;
-		diag_warning(d, loc_line(shown, clamp_line(rd.first_bad_event)),
+	if (rd->bad_event > 1 && d) {
+		bool one = rd->bad_event == 2;
+		diag_warning(d, loc_line(rd->shown, clamp_line(rd->first_bad_event)),
 			     "%zu more record%s after record %ld hold%s no event that can be "
 			     "read; %s skipped",
-			     rd.bad_event - 1, one ? "" : "s", rd.first_bad_event, one ? "s" : "",
+			     rd->bad_event - 1, one ? "" : "s", rd->first_bad_event, one ? "s" : "",
 			     one ? "it is" : "they are");
 	}
-	set_number(r, "records", (double)rec);
-	set_number(r, "skipped_values", (double)rd.skipped);
-	run_set_line_count(r, rec);
-	ok = true;
-	goto out;
+	if (!rd->text) {
+		set_number(rd->r, "records", (double)rec);
+		set_number(rd->r, "skipped_values", (double)rd->skipped);
+		run_set_line_count(rd->r, rec);
+	}
+	return true;
 not_events:
-	diag_error(d, loc_line(shown, 0),
-		   "not a TensorBoard event file: its first record is not a whole TFRecord "
-		   "holding an event with a file_version \"brain.Event:N\"");
-	goto out;
+	if (d)
+		diag_error(d, loc_line(rd->shown, 0),
+			   "not a TensorBoard event file: its first record is not a whole "
+			   "TFRecord holding an event with a file_version \"brain.Event:N\"");
+	return false;
 read_error:
-	diag_error(d, loc_line(shown, clamp_line(rec)), "cannot read record %ld: %s", rec,
-		   strerror(errno));
-out:
-	if (rd.fd >= 0)
-		close(rd.fd);
-	for (size_t i = 0; i < rd.cap; i++)
-		free(rd.tags[i].name);
-	free(rd.tags);
-	free(rd.buf);
+	if (d)
+		diag_error(d, loc_line(rd->shown, clamp_line(rec)), "cannot read record %ld: %s",
+			   rec, strerror(errno));
+	return false;
+}
+
+static void reader_free(struct reader *rd)
+{
+	for (size_t i = 0; i < rd->cap; i++)
+		free(rd->tags[i].name);
+	free(rd->tags);
+	free(rd->buf);
+}
+
+bool tfevents_read(struct run *r, const char *path, const char *shown, struct diag *d)
+{
+	struct reader rd = {.r = r, .shown = shown, .d = d, .chunk = read_chunk()};
+	/* Its "lines" are records: a diagnostic quotes none of its bytes. */
+	diag_add_source(d, shown, NULL, 0);
+	rd.fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (rd.fd < 0) {
+		diag_error(d, loc_line(shown, 0), "cannot read: %s", strerror(errno));
+		return false;
+	}
+	bool ok = read_records(&rd);
+	close(rd.fd);
+	reader_free(&rd);
 	return ok;
+}
+
+int tfevents_text(int fd)
+{
+	/* A first record bigger than the head is no event file's: it holds
+	 * a file_version and perhaps the writer's name. */
+	char *head = xmalloc(TEXT_HEAD);
+	ssize_t n = pread(fd, head, TEXT_HEAD, 0);
+	bool events = n > 0 && tfevents_sniff(head, (size_t)n);
+	free(head);
+	if (n < 0)
+		return -1;
+	if (!events) {
+		errno = EINVAL;
+		return -1;
+	}
+	FILE *out = tmpfile();
+	if (!out)
+		return -1;
+	struct reader rd = {.text = out, .fd = fd, .chunk = read_chunk()};
+	bool ok = lseek(fd, 0, SEEK_SET) == 0 && read_records(&rd);
+	reader_free(&rd);
+	int copy = -1;
+	if (ok && fflush(out) == 0 && !ferror(out)) {
+		copy = dup(fileno(out));
+		if (copy >= 0 && lseek(copy, 0, SEEK_SET) != 0) {
+			close(copy);
+			copy = -1;
+		}
+	}
+	int e = errno;
+	fclose(out);
+	errno = ok ? e : EINVAL;
+	return copy;
 }

@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "base/crc32c.h"
 #include "base/diag.h"
@@ -382,6 +384,14 @@ static void not_an_event_file_is_an_error(void **state)
 	char *path = put("events.out.tfevents.first", bytes, 20);
 	assert_false(tfevents_sniff(bytes, 20));
 	assert_true(tfevents_sniff(bytes, n));
+	/* a head of a whole header and less than a checksum more (found by
+	 * fuzz_tfevents: it was read past) */
+	for (size_t k = 12; k < 16; k++) {
+		char *head = xmalloc(k);
+		memcpy(head, bytes, k);
+		assert_false(tfevents_sniff(head, k));
+		free(head);
+	}
 	struct capture c;
 	cap_open(&c);
 	bool ok;
@@ -400,6 +410,50 @@ static void not_an_event_file_is_an_error(void **state)
 	cap_close(&c);
 	free(path);
 	free(bytes);
+}
+
+/* The text of a log page: a line a record, damage included. */
+static void text_is_a_line_a_record(void **state)
+{
+	(void)state;
+	size_t n;
+	char *bytes = slurp(TF1, &n);
+	bytes[206 + 12 + 30] ^= 0x40; /* the data of record 5 */
+	char *path = put("events.out.tfevents.text", bytes, 629 + 12 + 40);
+	int fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	int t = tfevents_text(fd);
+	close(fd);
+	assert_true(t >= 0);
+	char got[2048];
+	ssize_t len = read(t, got, sizeof got - 1);
+	close(t);
+	assert_true(len > 0);
+	got[len] = '\0';
+	assert_string_equal(
+		got,
+		"step 0  wall_time 1700000000  file_version brain.Event:2\n"
+		"step 0  wall_time 1700000000.25\n"
+		"step 0  wall_time 1700000000.5\n"
+		"step 0  wall_time 1700000010  loss = 2.5  accuracy = 0.125  conv1/weights (an "
+		"image, histogram or audio: skipped)\n"
+		"record 5 is corrupt: the checksum of its data is wrong; it is skipped\n"
+		"step 200  wall_time 1700000030  loss = 1.25  accuracy = 0.5  conv1/weights (an "
+		"image, histogram or audio: skipped)\n"
+		"step 300  wall_time 1700000040  loss = 0.875  accuracy = 0.625  conv1/weights (an "
+		"image, histogram or audio: skipped)\n"
+		"step 400  wall_time 1700000050  loss = 0.625  accuracy = 0.75  conv1/weights (an "
+		"image, histogram or audio: skipped)\n"
+		"record 9 is cut short: it holds 90 bytes and their checksum, the file ends 40 "
+		"bytes into them; the records before it are read\n");
+	free(path);
+	free(bytes);
+	/* not an event file: no text, the raw file is shown */
+	path = put("notes.log", "step 1 loss 0.5\n", 16);
+	fd = open(path, O_RDONLY);
+	assert_int_equal(tfevents_text(fd), -1);
+	close(fd);
+	free(path);
 }
 
 /* Refills of one byte give what the 1 MiB buffer gives. */
@@ -478,6 +532,7 @@ int main(void)
 		cmocka_unit_test(file_cut_mid_record_warns_at_it_and_keeps_the_rest),
 		cmocka_unit_test(corrupt_records_are_warned_about),
 		cmocka_unit_test(not_an_event_file_is_an_error),
+		cmocka_unit_test(text_is_a_line_a_record),
 		cmocka_unit_test(tiny_refills_read_the_same),
 		cmocka_unit_test(detection_by_name_and_content),
 	};
