@@ -682,10 +682,10 @@ static void parsers_lists_one_a_line_sorted(void **state)
 	struct proc r = e2e_run(dir, "parsers");
 	assert_string_equal(r.err, "");
 	assert_int_equal(r.status, 0);
-	assert_contains(r.out, "cerebras    built-in  Cerebras Model Zoo training logs\n");
-	assert_contains(r.out, "json        built-in  JSON result files\n");
+	assert_contains(r.out, "cerebras     built-in  Cerebras Model Zoo training logs\n");
+	assert_contains(r.out, "json         built-in  JSON result files\n");
 	/* Cut at a word, with an ellipsis, when the start is long. */
-	assert_contains(r.out, "keyvalue    built-in  Plain \"name: number\" or \"name = number\" "
+	assert_contains(r.out, "keyvalue     built-in  Plain \"name: number\" or \"name = number\" "
 			       "files (hand-copied\xE2\x80\xA6\n");
 	/* Sorted by name. */
 	assert_true(strstr(r.out, "cerebras ") < strstr(r.out, "csv "));
@@ -701,8 +701,8 @@ static void parsers_lists_one_a_line_sorted(void **state)
 	e2e_write(dir, "run.txt", "step 1\nloss=1.5\n");
 	r = e2e_run(dir, "parsers");
 	assert_string_equal(r.err, "");
-	assert_contains(r.out, "loss        parsers/loss.yaml  Lines like loss=1.5\n");
-	assert_contains(r.out, "json        built-in           JSON result files\n");
+	assert_contains(r.out, "loss         parsers/loss.yaml  Lines like loss=1.5\n");
+	assert_contains(r.out, "json         built-in           JSON result files\n");
 	proc_free(&r);
 	r = e2e_run(dir, "parse run.txt --parser loss --json");
 	assert_int_equal(r.status, 0);
