@@ -412,6 +412,116 @@ static void not_an_event_file_is_an_error(void **state)
 	free(bytes);
 }
 
+/* Builds an event file in memory: the file version, then one event of
+ * simple values with the given tags. */
+static void put_le(struct buf *b, uint64_t v, int n)
+{
+	for (int i = 0; i < n; i++)
+		buf_putc(b, (char)(v >> (8 * i)));
+}
+
+static void put_record(struct buf *file, const struct buf *data)
+{
+	struct buf h = BUF_INIT;
+	put_le(&h, data->len, 8);
+	buf_put(file, h.data, 8);
+	put_le(file, crc32c_mask(crc32c(0, h.data, 8)), 4);
+	buf_put(file, data->data, data->len);
+	put_le(file, crc32c_mask(crc32c(0, data->data, data->len)), 4);
+	buf_free(&h);
+}
+
+/* Tags that give the same snake_case name, or none, or a digit first:
+ * each its own series, numbered after the first. */
+static void tags_become_distinct_names(void **state)
+{
+	(void)state;
+	static const char *const tags[] = {"a/b", "a_b", "A-B", "1/acc", "%"};
+	struct buf file = BUF_INIT, ev = BUF_INIT, sum = BUF_INIT;
+	/* wall_time 1 (field 1, fixed64), file_version (field 3) */
+	buf_putc(&ev, 0x09);
+	put_le(&ev, 0x3ff0000000000000u, 8);
+	buf_putc(&ev, 0x1a);
+	buf_putc(&ev, 13);
+	buf_puts(&ev, "brain.Event:2");
+	put_record(&file, &ev);
+	buf_clear(&ev);
+	for (size_t i = 0; i < ARRAY_LEN(tags); i++) {
+		/* Value: tag (1), simple_value (2) = i */
+		struct buf v = BUF_INIT;
+		buf_putc(&v, 0x0a);
+		buf_putc(&v, (char)strlen(tags[i]));
+		buf_puts(&v, tags[i]);
+		buf_putc(&v, 0x15);
+		float f = (float)i;
+		uint32_t bits;
+		memcpy(&bits, &f, 4);
+		put_le(&v, bits, 4);
+		buf_putc(&sum, 0x0a);
+		buf_putc(&sum, (char)v.len);
+		buf_put(&sum, v.data, v.len);
+		buf_free(&v);
+	}
+	buf_putc(&ev, 0x10); /* step 7 */
+	buf_putc(&ev, 7);
+	buf_putc(&ev, 0x2a); /* summary (5) */
+	buf_putc(&ev, (char)sum.len);
+	buf_put(&ev, sum.data, sum.len);
+	put_record(&file, &ev);
+	char *path = put("events.out.tfevents.tags", file.data, file.len);
+	struct capture c;
+	cap_open(&c);
+	bool ok;
+	struct run *r = load(path, "tags", &c, &ok);
+	assert_true(ok);
+	assert_string_equal(cap_text(&c), "");
+	static const char *const names[] = {"a_b", "a_b_2", "a_b_3", "_1_acc", "pct"};
+	assert_int_equal(run_series_count(r), ARRAY_LEN(names));
+	for (size_t i = 0; i < ARRAY_LEN(names); i++) {
+		const struct series *s = series(r, names[i], 1);
+		assert_true(cell(s, 0, "value") == (double)i);
+		assert_true(cell(s, 0, "step") == 7);
+		assert_int_equal(series_row_line(s, 0), 2);
+	}
+	run_free(r);
+	cap_close(&c);
+	free(path);
+	buf_free(&file);
+	buf_free(&ev);
+	buf_free(&sum);
+}
+
+/* A record whose checksums hold but whose bytes are no Event: skipped
+ * with a warning naming what is wrong; the records around it read. */
+static void malformed_event_is_skipped_with_a_warning(void **state)
+{
+	(void)state;
+	size_t n;
+	char *real = slurp(REAL, &n);
+	struct buf file = BUF_INIT, ev = BUF_INIT;
+	buf_put(&file, real, 40); /* its file-version record */
+	buf_put(&ev, "\x2a\x05\x0a\x03v", 5); /* a summary of 5 bytes, 3 there */
+	put_record(&file, &ev);
+	buf_put(&file, real + 40, n - 40); /* v/1 and v/22 */
+	char *path = put("events.out.tfevents.bad", file.data, file.len);
+	struct capture c;
+	cap_open(&c);
+	bool ok;
+	struct run *r = load(path, "bad", &c, &ok);
+	assert_true(ok);
+	assert_string_equal(cap_text(&c), "bad:2: warning: record 2 holds no event that can be "
+					  "read (a field runs past the end); it is skipped\n");
+	assert_int_equal(series_row_line(series(r, "v_1", 1), 0), 3);
+	assert_int_equal(series_row_line(series(r, "v_22", 1), 0), 4);
+	assert_true(field(r, "records") == 4);
+	run_free(r);
+	cap_close(&c);
+	free(path);
+	free(real);
+	buf_free(&file);
+	buf_free(&ev);
+}
+
 /* The text of a log page: a line a record, damage included. */
 static void text_is_a_line_a_record(void **state)
 {
@@ -532,6 +642,8 @@ int main(void)
 		cmocka_unit_test(file_cut_mid_record_warns_at_it_and_keeps_the_rest),
 		cmocka_unit_test(corrupt_records_are_warned_about),
 		cmocka_unit_test(not_an_event_file_is_an_error),
+		cmocka_unit_test(tags_become_distinct_names),
+		cmocka_unit_test(malformed_event_is_skipped_with_a_warning),
 		cmocka_unit_test(text_is_a_line_a_record),
 		cmocka_unit_test(tiny_refills_read_the_same),
 		cmocka_unit_test(detection_by_name_and_content),
