@@ -16,7 +16,10 @@
 # 1M-point line chart against gnuplot and matplotlib; (d) `logdown serve`
 # against `python3 -m http.server` under wrk; (e) `logdown pdf` against
 # Chromium's print to PDF of the same pages; (f) the rebuild of a
-# 1,000-report site after appending to one of its logs.
+# 1,000-report site after appending to one of its logs; (t) a 200 MB
+# TensorBoard event file (tools/gen_tfevents.py) read by logdown and by
+# the plain-Python reader tools/bench/tfevents_read.py, with and without
+# its CRC checks (20 MB with BENCH_QUICK; BENCH_TB_SIZE=200M sets it).
 #
 # Times are hyperfine medians.  Builds in (b), (c), (e) and the clean
 # build of (f) start with no output and no .logdown-cache, as a first
@@ -41,9 +44,9 @@ OUT=${BENCH_OUT:-/dev/shm/logdown-bench}
 RES=$CORPUS/results
 PY=/usr/bin/python3
 if [ -n "$QUICK" ]; then
-	LOGSIZE=100M SMALLLOG=10M PAGES="1000" RUNS=${BENCH_RUNS:-3} SERVE_SECS=5
+	LOGSIZE=100M SMALLLOG=10M PAGES="1000" RUNS=${BENCH_RUNS:-3} SERVE_SECS=5 TBSIZE=${BENCH_TB_SIZE:-20M}
 else
-	LOGSIZE=1G SMALLLOG=100M PAGES="1000 10000" RUNS=${BENCH_RUNS:-5} SERVE_SECS=10
+	LOGSIZE=1G SMALLLOG=100M PAGES="1000 10000" RUNS=${BENCH_RUNS:-5} SERVE_SECS=10 TBSIZE=${BENCH_TB_SIZE:-200M}
 fi
 # The log rows take a minute a run for Python on 1 GB: three runs there.
 LOGRUNS=${BENCH_LOG_RUNS:-3}
@@ -231,6 +234,43 @@ bench_a() {
 	rm -f "$OUT"/a-*
 }
 
+# ---- (t) a TensorBoard event file against a plain-Python reader ----
+bench_t() {
+	# tools/gen_tfevents.py writes it (pure Python, a minute for 200 MB):
+	# once per size, kept in the corpus.
+	TB=$CORPUS/logs/events.out.tfevents.$TBSIZE
+	if [ ! -e "$TB" ]; then
+		say "generating $(basename "$TB")"
+		mkdir -p "$CORPUS/logs"
+		$PY tools/gen_tfevents.py bench "$TB.tmp" "${TBSIZE%M}" >&2 && mv "$TB.tmp" "$TB"
+	fi
+	TBREAD=$ROOT/tools/bench/tfevents_read.py
+	export TB TBREAD
+	local mb
+	mb=$(awk -v b="$(stat -c %s "$TB")" 'BEGIN {printf "%.0f MB", b / 1e6}')
+	T="/usr/bin/time -f %M -a -o"
+	cat "$TB" > /dev/null
+	# Both read every scalar into memory and list the tags' row counts.
+	if ! hf tfevents "$LOGRUNS" \
+		-n logdown "$T \"\$RES/tb-logdown.rss\" \"\$LD\" parse \"\$TB\" --list-columns > \"\$OUT/t-logdown.txt\"" \
+		-n "python (CRC checked)" "$T \"\$RES/tb-python.rss\" \"\$PY\" \"\$TBREAD\" \"\$TB\" > \"\$OUT/t-py.txt\"" \
+		-n "python (no CRC)" "\"\$PY\" \"\$TBREAD\" --no-crc \"\$TB\" > \"\$OUT/t-py-nocrc.txt\""; then
+		row time "(t)" "$mb event file vs a plain-Python reader" tfevents logdown "python (CRC checked)" -
+		return 0
+	fi
+	local rows
+	rows=$(awk '{s += $2} END {print s}' "$OUT/t-py.txt")
+	if [ "$(grep -c '\.value ' "$OUT/t-logdown.txt")" != "$(wc -l < "$OUT/t-py.txt")" ]; then
+		say "logdown and python found different tags: not the same work"
+		exit 1
+	fi
+	row time "(t)" "$mb event file, $(commas "$rows") scalars, vs python reading as tensorboard's PyRecordReader (CRCs checked)" \
+		tfevents logdown "python (CRC checked)" ">=1"
+	row time "(t)" "$mb event file vs python, CRCs not checked" tfevents logdown "python (no CRC)" ">=1"
+	row rss "(t)" "peak RSS on the $mb event file, logdown vs python" tb-logdown.rss tb-python.rss -
+	rm -f "$OUT"/t-*
+}
+
 # ---- (b) sites of 1,000 and 10,000 pages against Hugo ----
 bench_b() {
 	if have hugo hugo; then
@@ -379,7 +419,7 @@ bench_f() {
 	rm -rf "$FSITE" "$OUT/f-out" "$OUT/f-clean"
 }
 
-for r in ${BENCH_ROWS:-a b c d e f}; do
+for r in ${BENCH_ROWS:-a b c d e f t}; do
 	bench_$r
 done
 

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,6 +20,7 @@
 #include "data/limit.h"
 #include "data/re.h"
 #include "parse/notebook.h"
+#include "parse/tfevents.h"
 
 #define HEAD_BYTES ((size_t)1 << 20) /* detection looks at this much */
 /* Detection matches over 1 MiB at once, and may scan all of it: ten
@@ -40,7 +42,9 @@ static void put_quoted_list(struct buf *b, const char *const *names, size_t n)
 /* Detection. */
 
 /* Does the file's name end in ext (".json", ".nsys.txt"; a leading '*'
- * as in "*.nsys.txt" is passed over), whatever the case? */
+ * as in "*.nsys.txt" is passed over), whatever the case?  An ext that
+ * ends in '*' instead ("events.out.tfevents.*") is what the name (past
+ * its last '/') starts with. */
 static bool has_extension(const char *path, const char *ext)
 {
 	if (*ext == '*')
@@ -48,6 +52,11 @@ static bool has_extension(const char *path, const char *ext)
 	size_t n = strlen(path), e = strlen(ext);
 	if (e == 0)
 		return false;
+	if (ext[e - 1] == '*') {
+		const char *base = strrchr(path, '/');
+		base = base ? base + 1 : path;
+		return strncasecmp(base, ext, e - 1) == 0;
+	}
 	if (e > n)
 		return false;
 	for (size_t i = 0; i < e; i++)
@@ -149,6 +158,9 @@ const struct parser *parsers_detect(const struct parser_set *set, const char *pa
 			}
 			content = rc > 0;
 		}
+		/* An event file is binary: its first record is checked. */
+		if (p->format == FMT_TFEVENTS && !content)
+			content = tfevents_sniff(head.data, head.len);
 		/* A name claims a file without stopping the content from
 		 * claiming files of other names. */
 		if (!ext && !content)

@@ -21,6 +21,7 @@
 #include "parse/notebook.h"
 #include "parse/structured.h"
 #include "parse/xmlread.h"
+#include "parse/tfevents.h"
 #include "scan.h"
 
 #define QUOTE_LIMIT ((off_t)4 << 20) /* bigger logs are not quoted */
@@ -474,6 +475,8 @@ struct run *parser_run_sink(const struct parser *p, const char *path, const char
 			more_end(&sc); /* the file ended the row */
 		if (ok)
 			table_finish(&sc);
+	} else if (p->format == FMT_TFEVENTS) {
+		ok = tfevents_read(r, path, shown, d); /* binary: no text to probe */
 	} else {
 		/* The structured readers want the whole text; check it is
 		 * text first, with the same words as for a log. */

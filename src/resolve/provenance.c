@@ -27,6 +27,7 @@
 #include "base/utf8.h"
 #include "base/util.h"
 #include "parse/notebook.h"
+#include "parse/tfevents.h"
 
 /* Reading: a chunk holds many lines, and a whole log of the full-view
  * size, so that a page in full view never cuts a line. */
@@ -878,6 +879,18 @@ static bool write_file(struct pfile *f, struct outdir *o, const char *slug,
 		goto out;
 	const struct notebook *nb = file_notebook(f);
 	fd = nb ? notebook_fd(nb) : open_regular(f->real);
+	if (fd >= 0 && !nb) {
+		/* A TensorBoard event file is binary: its page shows its
+		 * records decoded, a line each, as its rows' lines count. */
+		int text = tfevents_text(fd);
+		if (text >= 0) {
+			close(fd);
+			fd = text;
+		} else if (lseek(fd, 0, SEEK_SET) != 0) {
+			close(fd);
+			fd = -1;
+		}
+	}
 	if (fd < 0 || !render_page(&page, f, fd, site_root, nb)) {
 		diag_error(d, loc_line(f->shown, 0), "cannot read: %s", strerror(errno));
 		ok = false;

@@ -117,6 +117,13 @@ fuzz_xml)
 fuzz_notebook)
 	for f in $(find tests/fixtures tests/corpus -name '*.ipynb' | sort); do put "$f"; done
 	;;
+fuzz_tfevents)
+	i=0
+	for f in $(find tests/fixtures/tensorboard tests/corpus/tensorboard -name 'events.out.tfevents.*' ! -name '*.facts' | sort); do
+		put "$f" "$(printf '%03o' "$i")"
+		i=$((i + 1))
+	done
+	;;
 fuzz_mustache)
 	for f in templates/*.html; do put "$f"; done
 	printf '%s\0%s\0%s' '{{<base}}{{$body}}x{{/body}}{{/base}}' '{{#reports}}{{title}}{{/reports}}' \
