@@ -26,6 +26,9 @@ static const char *format_gist(enum pformat f)
 		       "as a row of the series named after it (docs/parsers.md, XML files)";
 	case FMT_JUNIT:
 		return "JUnit XML: the totals as fields, the series testcases and testsuites";
+	case FMT_TFEVENTS:
+		return "TensorBoard event files: one series per scalar tag (step, wall_time, value), "
+		       "a row's line its record number";
 	case FMT_TEXT:
 		break;
 	}
