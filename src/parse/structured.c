@@ -28,8 +28,9 @@
  *     cannot be a cell: it is left out with a warning at its line;
  *   - a whole document that is a list is the series "rows"; one that is
  *     a lone scalar is the field "value";
- *   - JSON Lines (an object on each line: json_lines()) is read as the
- *     list of its lines, the series "rows".
+ *   - JSON Lines (an object on each line: json_lines(), or any .jsonl
+ *     or .ndjson file) is read as the list of its lines, the series
+ *     "rows"; a malformed line is a warning and left out.
  *
  * JSON is streamed, not slurped (stream.c, as CSV is): it is read
  * through a buffer of STREAM_CHUNK bytes that is refilled as the reader
@@ -46,9 +47,11 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/fsutil.h"
 #include "base/utf8.h"
@@ -420,7 +423,31 @@ struct json {
 	const char *file;
 	struct diag *d;
 	bool failed;
+	/* JSON Lines: a value ends with its line, and a malformed one is
+	 * a warning, the line left out (json_read_lines()); quiet: one of
+	 * the bad lines past those shown, not reported. */
+	bool lines, quiet;
 };
+
+/* Reports a malformed value at `at`: an error, or in JSON Lines a
+ * warning that the line is left out. */
+__attribute__((format(printf, 3, 4))) static void json_bad(struct json *j, struct loc at,
+							   const char *fmt, ...)
+{
+	j->failed = true;
+	if (j->quiet)
+		return;
+	struct buf msg = BUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (j->lines)
+		diag_warning(j->d, at, "%s; line %d is left out", buf_data(&msg), at.line);
+	else
+		diag_error(j->d, at, "%s", buf_data(&msg));
+	buf_free(&msg);
+}
 
 static inline int json_peek(struct json *j, size_t k)
 {
@@ -443,6 +470,8 @@ static void json_ws(struct json *j)
 		j->ws_line_start = j->line_start;
 	}
 	for (int c; (c = json_peek(j, 0)) >= 0; s->pos++) {
+		if (c == '\n' && j->lines)
+			break;
 		if (c == '\n') {
 			j->line++;
 			j->line_start = stream_at(s) + 1;
@@ -467,7 +496,13 @@ static void json_expected(struct json *j, const char *what)
 		int64_t end = blanks ? j->ws_from : stream_at(j->s);
 		int64_t start = blanks ? j->ws_line_start : j->line_start;
 		struct loc at = {j->file, blanks ? j->ws_line : j->line, (int)(end - start) + 1, 1};
-		diag_error(j->d, at, "malformed JSON: expected %s, found the end of the file", what);
+		json_bad(j, at, "malformed JSON: expected %s, found the end of the file", what);
+		return;
+	}
+	int c0 = json_peek(j, 0);
+	if (j->lines && (c0 == '\n' || (c0 == '\r' && json_peek(j, 1) == '\n'))) {
+		json_bad(j, json_loc(j, 1), "malformed JSON: expected %s, found the end of the line",
+			 what);
 		return;
 	}
 	size_t n = 0;
@@ -479,7 +514,7 @@ static void json_expected(struct json *j, const char *what)
 		for (int c; (c = json_peek(j, n)) >= 0 && (c & 0xC0) == 0x80;)
 			n++;
 	}
-	diag_error(j->d, json_loc(j, (int)n), "malformed JSON: expected %s, found '%.*s'", what,
+	json_bad(j, json_loc(j, (int)n), "malformed JSON: expected %s, found '%.*s'", what,
 		   (int)n, j->s->buf + j->s->pos);
 }
 
@@ -524,7 +559,7 @@ static bool json_string(struct json *j, struct buf *out)
 		if (c < 0 || c == '\n') {
 			j->failed = true;
 			if (!s->io_error)
-				diag_error(j->d, open, "malformed JSON: a string that is never closed "
+				json_bad(j, open, "malformed JSON: a string that is never closed "
 						       "(a string ends on its own line with '\"')");
 			return false;
 		}
@@ -554,7 +589,7 @@ static bool json_string(struct json *j, struct buf *out)
 			if (cp < 0) {
 				at.len = 2;
 				j->failed = true;
-				diag_error(j->d, at, "malformed JSON: \\u must be followed by four hex digits");
+				json_bad(j, at, "malformed JSON: \\u must be followed by four hex digits");
 				return false;
 			}
 			s->pos += 4;
@@ -575,7 +610,7 @@ static bool json_string(struct json *j, struct buf *out)
 		}
 		default:
 			j->failed = true;
-			diag_error(j->d, at, "malformed JSON: unknown escape '\\%c' in a string",
+			json_bad(j, at, "malformed JSON: unknown escape '\\%c' in a string",
 				   e ? e : ' ');
 			return false;
 		}
@@ -637,7 +672,7 @@ static struct value *json_number(struct json *j)
 			    (isalnum(c) || c == '.' || c == '+' || c == '-');)
 			p++;
 		j->failed = true;
-		diag_error(j->d, json_loc(j, (int)p), "malformed JSON: '%.*s' is not a number",
+		json_bad(j, json_loc(j, (int)p), "malformed JSON: '%.*s' is not a number",
 			   (int)p, s->buf + s->pos);
 		return NULL;
 	}
@@ -670,7 +705,7 @@ static bool json_open(struct json *j, int depth)
 {
 	if (depth >= JSON_MAX_DEPTH) {
 		j->failed = true;
-		diag_error(j->d, json_loc(j, 1), "JSON nested deeper than %d levels (%s)",
+		json_bad(j, json_loc(j, 1), "JSON nested deeper than %d levels (%s)",
 			   JSON_MAX_DEPTH, limit_hint(LIMIT_JSON_DEPTH));
 		return false;
 	}
@@ -908,34 +943,85 @@ static bool json_lines(struct json *j)
 	return false;
 }
 
-/* JSON Lines (one object a line, as loggers append them): each line a
+/* Bad lines of a JSON Lines file reported one by one; the rest are
+ * counted in one warning at the end. */
+#define JSONL_BAD_SHOWN 10
+
+/* Passes over the rest of the line and its line end. */
+static void json_skip_line(struct json *j)
+{
+	struct stream *s = j->s;
+	for (int c; (c = json_peek(j, 0)) >= 0;) {
+		const char *nl = memchr(s->buf + s->pos, '\n', s->len - s->pos);
+		if (!nl) {
+			s->pos = s->len;
+			continue;
+		}
+		s->pos = (size_t)(nl - s->buf) + 1;
+		j->line++;
+		j->line_start = stream_at(s);
+		return;
+	}
+}
+
+/* JSON Lines (one value a line, as loggers append them): each line a
  * row of the series "rows", as if the lines were the items of one
- * list.  False after a syntax error. */
+ * list.  Blank lines are skipped.  A malformed line (a line cut short
+ * by a crash, a stray message) is a warning at its place and is left
+ * out: the lines before and after it are read, as a training log that
+ * is still being written must be.  False after a read error only. */
 static bool json_read_lines(struct json *j, struct walk *w)
 {
 	struct builder b;
 	builder_init(&b, w, "rows", json_loc(j, 1));
-	while (json_peek(j, 0) >= 0) {
-		struct value *it = json_value(j, 1);
-		if (!it) {
-			builder_release(&b);
-			return false;
-		}
-		builder_add(&b, it);
-		value_free(it);
+	size_t bad = 0;
+	int first_hidden = 0;
+	for (;;) {
+		j->lines = false; /* blank lines between values */
 		json_ws(j);
+		j->lines = true;
+		if (json_peek(j, 0) < 0)
+			break;
+		int line = j->line;
+		j->quiet = bad >= JSONL_BAD_SHOWN;
+		struct value *it = json_value(j, 1);
+		if (it) {
+			json_ws(j);
+			if (json_peek(j, 0) >= 0 && json_peek(j, 0) != '\n') {
+				json_expected(j, "the end of the line after the JSON value");
+				value_free(it);
+				it = NULL;
+			}
+		}
+		if (it) {
+			builder_add(&b, it);
+			value_free(it);
+			continue;
+		}
+		if (j->s->io_error)
+			break;
+		if (bad++ == JSONL_BAD_SHOWN)
+			first_hidden = line;
+		j->failed = false;
+		json_skip_line(j);
 	}
+	j->lines = false;
+	j->quiet = false;
+	if (bad > JSONL_BAD_SHOWN)
+		diag_warning(w->d, loc_line(w->file, first_hidden),
+			     "%zu more malformed lines, from this one on, were left out", bad - JSONL_BAD_SHOWN);
 	builder_finish(&b);
-	return true;
+	return !j->s->io_error;
 }
 
-/* Reads the JSON document in s into w's run. */
-static bool json_read(struct walk *w, struct stream *s)
+/* Reads the JSON document in s into w's run; lines: it is JSON Lines
+ * whatever its first lines look like (a .jsonl file). */
+static bool json_read(struct walk *w, struct stream *s, bool lines)
 {
 	struct json j = {.s = s, .line = 1, .ws_end = -1, .file = w->file, .d = w->d};
 	json_ws(&j);
-	if (json_lines(&j))
-		return json_read_lines(&j, w) && !s->io_error;
+	if (lines || json_lines(&j))
+		return json_read_lines(&j, w);
 	if (!json_walk(&j, w, 0, ""))
 		return false;
 	json_ws(&j);
@@ -971,8 +1057,13 @@ bool structured_read_json(struct run *r, const char *path, const char *shown, st
 	struct buf whole = BUF_INIT;
 	struct stream s;
 	struct walk w = {.r = r, .file = shown, .d = d, .ok = true};
+	/* .jsonl and .ndjson are JSON Lines even when the first line is
+	 * the bad one, or the only one. */
+	size_t n = strlen(path);
+	bool lines = (n >= 6 && strcasecmp(path + n - 6, ".jsonl") == 0) ||
+		     (n >= 7 && strcasecmp(path + n - 7, ".ndjson") == 0);
 	if (stream_open(&s, path, shown, d, &whole))
-		w.ok = json_read(&w, &s) && w.ok;
+		w.ok = json_read(&w, &s, lines) && w.ok;
 	else
 		w.ok = false;
 	stream_close(&s, r);

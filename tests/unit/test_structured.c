@@ -1030,14 +1030,16 @@ static void json_lines_are_rows_of_one_series(void **state)
 	assert_int_equal(series_row_line(s, 2), 4);
 	assert_int_equal(run_line_count(r), 4);
 	run_free(r);
-	/* A bad line is an error at its place. */
-	r = load(JSON, "b.json", "{\"step\": 1}\n{\"step\": 2,}\n", &c, &ok);
-	assert_false(ok);
+	/* A bad line is a warning at its place, and only it is lost. */
+	r = load(JSON, "b.json", "{\"step\": 1}\n{\"step\": 2,}\n{\"step\": 3}\n", &c, &ok);
+	assert_true(ok);
 	assert_string_equal(cap_text(&c),
-			    "b.json:2:12: error: malformed JSON: expected a key in double quotes "
-			    "(no comma after the last member), found '}'\n"
+			    "b.json:2:12: warning: malformed JSON: expected a key in double quotes "
+			    "(no comma after the last member), found '}'; line 2 is left out\n"
 			    "    2 | {\"step\": 2,}\n"
 			    "      |            ^\n");
+	assert_int_equal(series_row_count(run_series(r, "rows")), 2);
+	assert_int_equal(series_row_line(run_series(r, "rows"), 1), 3);
 	run_free(r);
 	cap_close(&c);
 	/* Pretty-printed: '{' alone on the first line, one document. */
@@ -1046,6 +1048,76 @@ static void json_lines_are_rows_of_one_series(void **state)
 	assert_true(ok);
 	check_field(r, "a", DATUM_NUMBER, "1", 2);
 	assert_int_equal(run_series_count(r), 0);
+	run_free(r);
+	cap_close(&c);
+}
+
+/* A JSON Lines file with malformed lines (one cut short by a crash, an
+ * unclosed object, text after the value): each is one warning at its
+ * line and column, the line is left out, the lines before and after
+ * are rows.  A .jsonl file is JSON Lines even when its first line is the
+ * bad one or its only one. */
+static void jsonl_malformed_lines_are_left_out_with_a_warning(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	bool ok;
+	struct run *r = load(JSON, "t.jsonl",
+			     "{\"step\": 1, \"loss\": 2.5\n"
+			     "{\"step\": 2, \"loss\": 2.1}\n"
+			     "\n"
+			     "{\"step\": 3, \"loss\": 1.9} x\n"
+			     "{\"step\": 4, \"loss\": 1.7}\r\n"
+			     "{\"step\": 5, \"lo",
+			     &c, &ok);
+	assert_true(ok);
+	assert_string_equal(
+		cap_text(&c),
+		"t.jsonl:1:24: warning: malformed JSON: expected ',' or '}', found the end of the "
+		"line; line 1 is left out\n"
+		"    1 | {\"step\": 1, \"loss\": 2.5\n"
+		"      |                        ^\n"
+		"t.jsonl:4:26: warning: malformed JSON: expected the end of the line after the JSON "
+		"value, found 'x'; line 4 is left out\n"
+		"    4 | {\"step\": 3, \"loss\": 1.9} x\n"
+		"      |                          ^\n"
+		"t.jsonl:6:13: warning: malformed JSON: a string that is never closed (a string ends "
+		"on its own line with '\"'); line 6 is left out\n"
+		"    6 | {\"step\": 5, \"lo\n"
+		"      |             ^\n");
+	const struct series *s = run_series(r, "rows");
+	check_columns(s, "step,loss");
+	assert_int_equal(series_row_count(s), 2);
+	check_cell(s, 0, "loss", DATUM_NUMBER, "2.1");
+	assert_int_equal(series_row_line(s, 0), 2);
+	check_cell(s, 1, "step", DATUM_NUMBER, "4");
+	assert_int_equal(series_row_line(s, 1), 5);
+	assert_int_equal(run_line_count(r), 6);
+	run_free(r);
+	cap_close(&c);
+	/* One line: still a row. */
+	cap_open(&c);
+	r = load(JSON, "one.ndjson", "{\"acc\": 0.91}\n", &c, &ok);
+	assert_true(ok);
+	assert_int_equal(run_field_count(r), 0);
+	check_cell(run_series(r, "rows"), 0, "acc", DATUM_NUMBER, "0.91");
+	run_free(r);
+	cap_close(&c);
+	/* Ten bad lines are shown, the rest counted in one warning. */
+	cap_open(&c);
+	struct buf text = BUF_INIT;
+	for (int i = 0; i < 14; i++)
+		buf_puts(&text, i == 7 ? "{\"ok\": 1}\n" : "{bad}\n");
+	r = load(JSON, "many.jsonl", buf_data(&text), &c, &ok);
+	buf_free(&text);
+	assert_true(ok);
+	assert_int_equal(diag_warnings(c.d), 11);
+	assert_non_null(strstr(cap_text(&c), "many.jsonl:11:2: warning: malformed JSON"));
+	assert_non_null(strstr(cap_text(&c), "many.jsonl:12: warning: 3 more malformed lines, "
+					     "from this one on, were left out\n"));
+	assert_null(strstr(cap_text(&c), "many.jsonl:12:2:"));
+	assert_int_equal(series_row_count(run_series(r, "rows")), 1);
 	run_free(r);
 	cap_close(&c);
 }
@@ -1187,6 +1259,7 @@ int main(void)
 		cmocka_unit_test(chunk_size_changes_nothing),
 		cmocka_unit_test(streamed_reading_is_exact_at_the_edges),
 		cmocka_unit_test(json_lines_are_rows_of_one_series),
+		cmocka_unit_test(jsonl_malformed_lines_are_left_out_with_a_warning),
 		cmocka_unit_test(big_file_diagnostics_quote_only_the_first_line),
 		cmocka_unit_test(missing_file_is_reported_with_strerror),
 		cmocka_unit_test(snake_case_lowers_and_joins_with_underscores),
