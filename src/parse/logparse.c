@@ -472,7 +472,7 @@ struct run *parser_run_sink(const struct parser *p, const char *path, const char
 		if (ok) {
 			ok = p->format == FMT_JSON   ? structured_read_json(r, path, shown, d)
 			     : p->format == FMT_YAML ? structured_read_yaml(r, path, shown, d)
-						     : structured_read_csv(r, path, shown, d);
+						     : structured_read_csv_with(r, path, shown, &p->csv, d);
 		}
 		if (ok && run_line_count(r) == 0 && lseek(fd, 0, SEEK_SET) == 0) {
 			long lines;

@@ -12,6 +12,7 @@
 
 #include "base/diag.h"
 #include "parse/logparse.h"
+#include "parse/structured.h"
 #include "parse/valuetype.h"
 
 enum pformat { FMT_TEXT, FMT_JSON, FMT_YAML, FMT_CSV };
@@ -158,6 +159,7 @@ struct parser {
 	bool styled; /* number_style given: numbers are read in `style` */
 	struct numstyle style;
 	bool run_style; /* style is a run's own (runs.c), not the definition's */
+	struct csv_options csv; /* format csv: delimiter, columns, header */
 	struct pattern *detect;
 	size_t ndetect;
 	char **exts;

@@ -599,6 +599,17 @@ static void number_style_is_checked_at_its_place(void **state)
 			  "format writes them: number_style is for text logs\n"
 			  "    2 | number_style: {decimal: ','}\n"
 			  "      | ^~~~~~~~~~~~\n");
+	/* delimiter, columns and header are CSV's. */
+	expect_def_errors("delimiter: '|'\n",
+			  "p.yaml:1:1: error: parser 'p' reads text: delimiter, columns and header "
+			  "are for CSV files (format: csv)\n"
+			  "    1 | delimiter: '|'\n"
+			  "      | ^~~~~~~~~\n");
+	expect_def_errors("format: csv\ncolumns: [a, B]\n",
+			  "p.yaml:2:14: error: 'B' in columns in parser 'p' is not a column name; "
+			  "write 'b'\n"
+			  "    2 | columns: [a, B]\n"
+			  "      |              ^\n");
 }
 
 static void numbers_with_units_keep_their_text(void **state)
