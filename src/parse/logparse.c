@@ -452,8 +452,8 @@ struct run *parser_run_sink(const struct parser *p, const char *path, const char
 		if (ok)
 			table_finish(&sc);
 	} else {
-		/* The structured readers want the whole text; check it is
-		 * text first, with the same words as for a log. */
+		/* The structured readers want text (but a format of binary
+		 * records); check it is, with the same words as for a log. */
 		char probe[4096];
 		ssize_t n;
 		do
@@ -464,8 +464,8 @@ struct run *parser_run_sink(const struct parser *p, const char *path, const char
 			log_diag(&sc, true, 0, "cannot read: %s", strerror(errno));
 		else if (n == 0)
 			log_diag(&sc, true, 0, "empty file");
-		else if (memchr(probe, '\0', (size_t)n)) {
-			log_diag(&sc, true, 0, "binary file (a NUL byte on line %ld); parsers read text",
+		else if (!format_reads_binary(p->format) && memchr(probe, '\0', (size_t)n)) {
+			log_diag(&sc, true, 0, "binary file (a NUL byte on line %ld): " FORMATS_READ,
 				 count_nl(probe, (const char *)memchr(probe, '\0', (size_t)n)) + 1);
 			ok = false;
 		}

@@ -17,6 +17,27 @@
 
 enum pformat { FMT_TEXT, FMT_JSON, FMT_YAML, FMT_CSV };
 
+/* What a binary file is told: the formats logdown reads. */
+#define FORMATS_READ                                                                         \
+	"logdown reads text logs, JSON, JSON Lines, YAML, CSV and TSV, XML and Jupyter "     \
+	"notebooks, and of binary files TensorBoard event files"
+
+/* Whether a parser of format f reads binary files.  The text formats
+ * (a log, JSON, YAML, CSV) refuse a file with a NUL byte in its first
+ * 64 KiB, saying so with FORMATS_READ; a format of binary records (a
+ * TensorBoard event file) answers true here and is handed the file. */
+static inline bool format_reads_binary(enum pformat f)
+{
+	switch (f) {
+	case FMT_TEXT:
+	case FMT_JSON:
+	case FMT_YAML:
+	case FMT_CSV:
+		return false;
+	}
+	return false;
+}
+
 struct pattern {
 	char *src;
 	size_t len;
