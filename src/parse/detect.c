@@ -150,7 +150,7 @@ const struct parser *parsers_detect(const struct parser_set *set, const char *pa
 		if (nul) {
 			buf_printf(&b, "it is a binary file (a NUL byte on line %ld), of no kind "
 				       "logdown reads: %s",
-				   count_nl(head.data, nul) + 1, FORMATS_READ + strlen("logdown reads "));
+				   count_nl(head.data, nul) + 1, FORMATS_LIST);
 		} else {
 			buf_puts(&b, head.len ? "none recognises it"
 					      : "it is empty and none claims its name");

@@ -18,9 +18,10 @@
 enum pformat { FMT_TEXT, FMT_JSON, FMT_YAML, FMT_CSV };
 
 /* What a binary file is told: the formats logdown reads. */
-#define FORMATS_READ                                                                         \
-	"logdown reads text logs, JSON, JSON Lines, YAML, CSV and TSV, XML and Jupyter "     \
-	"notebooks, and of binary files TensorBoard event files"
+#define FORMATS_LIST                                                                         \
+	"text logs, JSON, JSON Lines, YAML, CSV and TSV, XML and Jupyter notebooks, and of " \
+	"binary files TensorBoard event files"
+#define FORMATS_READ "logdown reads " FORMATS_LIST
 
 /* Whether a parser of format f reads binary files.  The text formats
  * (a log, JSON, YAML, CSV) refuse a file with a NUL byte in its first

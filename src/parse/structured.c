@@ -1058,10 +1058,11 @@ bool structured_read_json(struct run *r, const char *path, const char *shown, st
 	struct stream s;
 	struct walk w = {.r = r, .file = shown, .d = d, .ok = true};
 	/* .jsonl and .ndjson are JSON Lines even when the first line is
-	 * the bad one, or the only one. */
-	size_t n = strlen(path);
-	bool lines = (n >= 6 && strcasecmp(path + n - 6, ".jsonl") == 0) ||
-		     (n >= 7 && strcasecmp(path + n - 7, ".ndjson") == 0);
+	 * the bad one, or the only one (the name as the user wrote it:
+	 * detection goes by that one too). */
+	size_t n = strlen(shown);
+	bool lines = (n >= 6 && strcasecmp(shown + n - 6, ".jsonl") == 0) ||
+		     (n >= 7 && strcasecmp(shown + n - 7, ".ndjson") == 0);
 	if (stream_open(&s, path, shown, d, &whole))
 		w.ok = json_read(&w, &s, lines) && w.ok;
 	else
