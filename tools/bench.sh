@@ -399,10 +399,11 @@ bench_j() {
 	hf jsonl "$LOGRUNS" \
 		-n logdown "$T \"\$RES/jsonl-logdown.rss\" \"\$LD\" parse \"\$JSONL\" > \"\$OUT/j-logdown.txt\"" \
 		-n "python json" "$T \"\$RES/jsonl-python.rss\" \"\$PY\" \"\$READJ\" \"\$JSONL\" > \"\$OUT/j-py.txt\"" || true
-	local rows
+	local rows py_rows
 	rows=$(sed -n 's/^series rows: \([0-9]*\) rows.*/\1/p' "$OUT/j-logdown.txt" 2>/dev/null)
-	if [ -n "$rows" ] && [ "$rows $(head -c 40 "$OUT/j-py.txt" | cut -d' ' -f1)" != "$rows $rows" ]; then
-		say "logdown read $rows rows, python $(cut -d' ' -f1 "$OUT/j-py.txt" | head -n 1): not the same work"
+	py_rows=$(head -n 1 "$OUT/j-py.txt" 2>/dev/null | cut -d' ' -f1)
+	if [ -n "$rows" ] && [ "$rows" != "$py_rows" ]; then
+		say "logdown read $rows rows, python $py_rows: not the same work"
 		exit 1
 	fi
 	row time "(j)" "$gb JSON Lines log, $(commas "${rows:-0}") rows, vs python json" jsonl logdown \
