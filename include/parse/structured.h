@@ -50,11 +50,8 @@ bool csv_options_read(const struct value *delimiter, const struct value *columns
 		      struct diag *d);
 void csv_options_free(struct csv_options *o);
 
-/* A deep copy of o into out. Free it with csv_options_free(). */
-void csv_options_copy(struct csv_options *out, const struct csv_options *o);
-
-/* A short text that tells o apart from other options, for cache keys
- * ("" for the defaults).  Caller frees. */
+/* A short text that tells o apart from other options, for cache keys.
+ * Caller frees. */
 char *csv_options_key(const struct csv_options *o);
 
 /* snake_case of a table header cell: "end-to-end latency (ms)" gives

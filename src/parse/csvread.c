@@ -464,20 +464,8 @@ void csv_options_free(struct csv_options *o)
 	o->ncolumns = 0;
 }
 
-void csv_options_copy(struct csv_options *out, const struct csv_options *o)
-{
-	*out = *o;
-	if (o->columns) {
-		out->columns = xcalloc(o->ncolumns + 1, sizeof *out->columns);
-		for (size_t i = 0; i < o->ncolumns; i++)
-			out->columns[i] = xstrdup(o->columns[i]);
-	}
-}
-
 char *csv_options_key(const struct csv_options *o)
 {
-	if (o->delimiter == ',' && !o->columns)
-		return xstrdup("");
 	struct buf b = BUF_INIT;
 	buf_printf(&b, "csv %d %d", o->delimiter, o->header);
 	for (size_t i = 0; i < o->ncolumns; i++)

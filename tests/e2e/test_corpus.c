@@ -82,7 +82,7 @@ static void a_log_no_parser_claims_is_a_detection_miss_with_the_reason(void **st
 			    "parser reads gtest/loss.log: none recognises it; name one with {file: "
 			    "..., parser: NAME} (available: cerebras, csv, groqflow, gtest, "
 			    "hf-trainer, json, keyvalue, mllog, nsys, poptorch, sambanova, slurm, "
-			    "yaml))\n"
+			    "tsv, yaml))\n"
 			    "gtest/loss.log: passed: expected 3, got nothing\n"
 			    "kind     facts        detection\n"
 			    "gtest    0/1    0.0%  0/1    0.0%\n"
