@@ -20,6 +20,9 @@
 # TensorBoard event file (tools/gen_tfevents.py) read by logdown and by
 # the plain-Python reader tools/bench/tfevents_read.py, with and without
 # its CRC checks (20 MB with BENCH_QUICK; BENCH_TB_SIZE=200M sets it).
+# (j) reading a JSON Lines training log of $LOGSIZE (tools/bench/gen_jsonl.py) into its
+# series against Python's json module (tools/bench/read_jsonl.py), with
+# peak RSS.
 #
 # Times are hyperfine medians.  Builds in (b), (c), (e) and the clean
 # build of (f) start with no output and no .logdown-cache, as a first
@@ -419,7 +422,37 @@ bench_f() {
 	rm -rf "$FSITE" "$OUT/f-out" "$OUT/f-clean"
 }
 
-for r in ${BENCH_ROWS:-a b c d e f t}; do
+# ---- (j) a JSON Lines log against Python's json module ----
+bench_j() {
+	JSONL=$CORPUS/logs/metrics-$LOGSIZE.jsonl
+	if [ ! -e "$JSONL" ]; then
+		say "generating logs/metrics-$LOGSIZE.jsonl"
+		$PY tools/bench/gen_jsonl.py "$LOGSIZE" "$JSONL.tmp" "$SEED" && mv "$JSONL.tmp" "$JSONL"
+	fi
+	export JSONL READJ=$ROOT/tools/bench/read_jsonl.py
+	local bytes gb T="/usr/bin/time -f %M -a -o"
+	bytes=$(stat -c %s "$JSONL")
+	gb=$(awk -v b="$bytes" 'BEGIN {printf "%.2f GB", b / 1e9}')
+	cat "$JSONL" > /dev/null # into the page cache
+	# Both collect every column of every line and show the row count
+	# and the last row.
+	hf jsonl "$LOGRUNS" \
+		-n logdown "$T \"\$RES/jsonl-logdown.rss\" \"\$LD\" parse \"\$JSONL\" > \"\$OUT/j-logdown.txt\"" \
+		-n "python json" "$T \"\$RES/jsonl-python.rss\" \"\$PY\" \"\$READJ\" \"\$JSONL\" > \"\$OUT/j-py.txt\"" || true
+	local rows py_rows
+	rows=$(sed -n 's/^series rows: \([0-9]*\) rows.*/\1/p' "$OUT/j-logdown.txt" 2>/dev/null)
+	py_rows=$(head -n 1 "$OUT/j-py.txt" 2>/dev/null | cut -d' ' -f1)
+	if [ -n "$rows" ] && [ "$rows" != "$py_rows" ]; then
+		say "logdown read $rows rows, python $py_rows: not the same work"
+		exit 1
+	fi
+	row time "(j)" "$gb JSON Lines log, $(commas "${rows:-0}") rows, vs python json" jsonl logdown \
+		"python json" ">=1"
+	row rss "(j)" "peak RSS, logdown vs python json" jsonl-logdown.rss jsonl-python.rss -
+	rm -f "$OUT"/j-*
+}
+
+for r in ${BENCH_ROWS:-a b c d e f t j}; do
 	bench_$r
 done
 

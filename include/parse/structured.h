@@ -12,6 +12,7 @@
 
 #include "base/diag.h"
 #include "data/run.h"
+#include "data/value.h"
 
 struct value;
 
@@ -26,6 +27,40 @@ bool structured_read_csv(struct run *r, const char *path, const char *shown, str
  * notebook): NULL after a syntax error, reported at its line and
  * column.  Caller frees with value_free(). */
 struct value *structured_json_tree(const char *path, const char *shown, struct diag *d);
+
+/* How a CSV file is written: its delimiter (',' for CSV, '\t' for TSV,
+ * '|' for `sacct -P`), and its columns' names when the file has no
+ * header row (header false) or when they replace the header's (header
+ * true: its first row is passed over).  columns NULL: the header row
+ * names them, or with header false they are c1, c2, ... as many as the
+ * first row has. */
+struct csv_options {
+	char delimiter;
+	char **columns; /* NULL-ended */
+	size_t ncolumns;
+	bool header;
+};
+
+/* The defaults: ',', a header row. */
+#define CSV_OPTIONS_INIT {',', NULL, 0, true}
+
+/* Reads the CSV file at path as o says (NULL: the defaults). */
+bool structured_read_csv_with(struct run *r, const char *path, const char *shown,
+			      const struct csv_options *o, struct diag *d);
+
+/* Reads the keys delimiter, columns and header of a parser definition
+ * or a run entry (each NULL when not given) into o, which starts as the
+ * defaults; `where` ends the diagnostics ("in parser 'x'").  False after
+ * reporting what is wrong; o is to be freed with csv_options_free() in
+ * any case. */
+bool csv_options_read(const struct value *delimiter, const struct value *columns,
+		      const struct value *header, const char *where, struct csv_options *o,
+		      struct diag *d);
+void csv_options_free(struct csv_options *o);
+
+/* A short text that tells o apart from other options, for cache keys.
+ * Caller frees. */
+char *csv_options_key(const struct csv_options *o);
 
 /* snake_case of a table header cell: "end-to-end latency (ms)" gives
  * "end_to_end_latency_ms", and '%' is spelled pct ("Time (%)" gives

@@ -21,8 +21,10 @@
 #include "data/re.h"
 #include "parse/notebook.h"
 #include "parse/tfevents.h"
+#include "literal.h"
 
 #define HEAD_BYTES ((size_t)1 << 20) /* detection looks at this much */
+#define BINARY_HEAD ((size_t)64 << 10) /* a NUL byte here: binary, as scan.h's BINARY_PROBE */
 /* Detection matches over 1 MiB at once, and may scan all of it: ten
  * times the budget of a line (re_line_limit()). */
 #define DETECT_MATCH_LIMIT                                                                   \
@@ -181,10 +183,21 @@ const struct parser *parsers_detect(const struct parser_set *set, const char *pa
 	struct buf b = BUF_INIT;
 	if (n == 0) {
 		buf_printf(&b, "cannot tell which parser reads %s: ", path);
-		buf_puts(&b, head.len ? "none recognises it" : "it is empty and none claims its name");
-		buf_puts(&b, "; name one with {file: ..., parser: NAME} (");
-		put_available(&b, set);
-		buf_puts(&b, ")");
+		/* A binary file: no parser of a binary format claims it,
+		 * and naming a parser of text would not help. */
+		size_t probe = head.len < BINARY_HEAD ? head.len : BINARY_HEAD;
+		const char *nul = memchr(head.data, '\0', probe);
+		if (nul) {
+			buf_printf(&b, "it is a binary file (a NUL byte on line %ld), of no kind "
+				       "logdown reads: %s",
+				   count_nl(head.data, nul) + 1, FORMATS_LIST);
+		} else {
+			buf_puts(&b, head.len ? "none recognises it"
+					      : "it is empty and none claims its name");
+			buf_puts(&b, "; name one with {file: ..., parser: NAME} (");
+			put_available(&b, set);
+			buf_puts(&b, ")");
+		}
 		diag_error(d, at, "%s", buf_data(&b));
 		winner = NULL;
 	} else if (n > 1) {

@@ -478,8 +478,8 @@ struct run *parser_run_sink(const struct parser *p, const char *path, const char
 	} else if (p->format == FMT_TFEVENTS) {
 		ok = tfevents_read(r, path, shown, d); /* binary: no text to probe */
 	} else {
-		/* The structured readers want the whole text; check it is
-		 * text first, with the same words as for a log. */
+		/* The structured readers want text (but a format of binary
+		 * records); check it is, with the same words as for a log. */
 		char probe[4096];
 		ssize_t n;
 		do
@@ -490,8 +490,8 @@ struct run *parser_run_sink(const struct parser *p, const char *path, const char
 			log_diag(&sc, true, 0, "cannot read: %s", strerror(errno));
 		else if (n == 0)
 			log_diag(&sc, true, 0, "empty file");
-		else if (memchr(probe, '\0', (size_t)n)) {
-			log_diag(&sc, true, 0, "binary file (a NUL byte on line %ld); parsers read text",
+		else if (!format_reads_binary(p->format) && memchr(probe, '\0', (size_t)n)) {
+			log_diag(&sc, true, 0, "binary file (a NUL byte on line %ld): " FORMATS_READ,
 				 count_nl(probe, (const char *)memchr(probe, '\0', (size_t)n)) + 1);
 			ok = false;
 		}
@@ -500,7 +500,7 @@ struct run *parser_run_sink(const struct parser *p, const char *path, const char
 			     : p->format == FMT_YAML  ? structured_read_yaml(r, path, shown, d)
 			     : p->format == FMT_XML   ? xmlread_generic(r, path, shown, d)
 			     : p->format == FMT_JUNIT ? xmlread_junit(r, path, shown, d)
-						      : structured_read_csv(r, path, shown, d);
+						      : structured_read_csv_with(r, path, shown, &p->csv, d);
 		}
 		if (ok && run_line_count(r) == 0 && lseek(fd, 0, SEEK_SET) == 0) {
 			long lines;

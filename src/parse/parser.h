@@ -12,9 +12,36 @@
 
 #include "base/diag.h"
 #include "parse/logparse.h"
+#include "parse/structured.h"
 #include "parse/valuetype.h"
 
 enum pformat { FMT_TEXT, FMT_JSON, FMT_YAML, FMT_CSV, FMT_XML, FMT_JUNIT, FMT_TFEVENTS };
+
+/* What a binary file is told: the formats logdown reads. */
+#define FORMATS_LIST                                                                         \
+	"text logs, JSON, JSON Lines, YAML, CSV and TSV, XML and Jupyter notebooks, and of " \
+	"binary files TensorBoard event files"
+#define FORMATS_READ "logdown reads " FORMATS_LIST
+
+/* Whether a parser of format f reads binary files.  The text formats
+ * (a log, JSON, YAML, CSV) refuse a file with a NUL byte in its first
+ * 64 KiB, saying so with FORMATS_READ; a format of binary records (a
+ * TensorBoard event file) answers true here and is handed the file. */
+static inline bool format_reads_binary(enum pformat f)
+{
+	switch (f) {
+	case FMT_TEXT:
+	case FMT_JSON:
+	case FMT_YAML:
+	case FMT_CSV:
+	case FMT_XML:
+	case FMT_JUNIT:
+		return false;
+	case FMT_TFEVENTS:
+		return true;
+	}
+	return false;
+}
 
 struct pattern {
 	char *src;
@@ -161,6 +188,7 @@ struct parser {
 	bool styled; /* number_style given: numbers are read in `style` */
 	struct numstyle style;
 	bool run_style; /* style is a run's own (runs.c), not the definition's */
+	struct csv_options csv; /* format csv: delimiter, columns, header */
 	struct pattern *detect;
 	size_t ndetect;
 	char **exts;

@@ -1328,6 +1328,7 @@ static void parser_free(struct parser *p)
 	if (!p)
 		return;
 	free(p->own_text);
+	csv_options_free(&p->csv);
 	for (size_t i = 0; i < p->ndetect; i++)
 		pattern_free(&p->detect[i]);
 	free(p->detect);
@@ -1430,6 +1431,7 @@ static struct parser *parser_load(const char *file, const char *origin, const ch
 					   "number_style", "fields", "series",
 					   "tables", "carry",       "derive",
 					   "split",       "example",
+					   "delimiter",   "columns",     "header",
 					   NULL};
 	struct parser *p = xcalloc(1, sizeof *p);
 	p->file = xstrdup(file);
@@ -1461,6 +1463,8 @@ static struct parser *parser_load(const char *file, const char *origin, const ch
 	struct loc split_loc = {0};
 	bool have_exts = false;
 	struct loc style_loc = {0};
+	const struct value *csv_keys[3] = {NULL, NULL, NULL}; /* delimiter, columns, header */
+	struct loc csv_loc = {0};
 	for (size_t i = 0; i < root->count; i++) {
 		const char *k = root->keys[i];
 		const struct value *v = root->items[i];
@@ -1512,12 +1516,29 @@ static struct parser *parser_load(const char *file, const char *origin, const ch
 		} else if (strcmp(k, "split") == 0) {
 			split = v;
 			split_loc = root->key_locs[i];
+		} else if (strcmp(k, "delimiter") == 0 || strcmp(k, "columns") == 0 ||
+			   strcmp(k, "header") == 0) {
+			csv_keys[k[0] == 'd' ? 0 : k[0] == 'c' ? 1 : 2] = v;
+			if (!csv_loc.file)
+				csv_loc = root->key_locs[i];
 		} else {
 			unknown_key(&df, root, i, "in a parser definition", keys);
 		}
 	}
 	if (!p->name)
 		p->name = file_stem(file);
+	if (csv_loc.file && p->format != FMT_CSV) {
+		diag_error(d, csv_loc,
+			   "parser '%s' reads %s: delimiter, columns and header are for CSV files "
+			   "(format: csv)",
+			   p->name, format_names[p->format]);
+		df.ok = false;
+	} else {
+		char *where = xasprintf("in parser '%s'", p->name);
+		if (!csv_options_read(csv_keys[0], csv_keys[1], csv_keys[2], where, &p->csv, d))
+			df.ok = false;
+		free(where);
+	}
 	if (fields) {
 		size_t n = 0;
 		for (size_t i = 0; i < fields->count; i++)

@@ -46,8 +46,9 @@
  * and a pattern that backtracks without end fails instead of hanging. */
 #define NAME_MATCH_LIMIT 100000
 
-static const char *const entry_keys[] = {"file", "glob", "parser", "name_pattern", "run",
-					 "number_style", NULL};
+static const char *const entry_keys[] = {"file",      "glob",    "parser", "name_pattern",
+					 "run",       "number_style", "delimiter", "columns",
+					 "header",    NULL};
 
 struct loader {
 	const char *report_dir;
@@ -67,6 +68,11 @@ struct loader {
 	 * and where it is written. */
 	const struct numstyle *style;
 	struct loc style_loc;
+	/* Its delimiter, columns and header (csv NULL: the parser's), which
+	 * of them it gives, and where the first is written. */
+	const struct csv_options *csv;
+	bool csv_given[3];
+	struct loc csv_loc;
 };
 
 /* What a set holds in report_runs_inputs(): no run is loaded. */
@@ -639,8 +645,17 @@ static struct run *load_run(struct loader *ld, const char *real, const char *sho
 				       ld->style->decimal, ld->style->thousands ? ld->style->thousands : '0');
 		np_text = styled_key;
 	}
+	char *csv_key = NULL;
+	if (ld->csv) {
+		char *k = csv_options_key(ld->csv);
+		csv_key = xasprintf("%s\x1f%d%d%d %s", np_text ? np_text : "", ld->csv_given[0],
+				    ld->csv_given[1], ld->csv_given[2], k);
+		free(k);
+		np_text = csv_key;
+	}
 	struct run *r = load_run_keyed(ld, real, shown, run_name, p, at, np, np_text, pick);
 	free(styled_key);
+	free(csv_key);
 	return r;
 }
 
@@ -715,7 +730,29 @@ static struct run *load_run_keyed(struct loader *ld, const char *real, const cha
 	}
 	size_t before = diag_errors(ld->d) + diag_warnings(ld->d);
 	struct run *r;
-	if (ld->style) {
+	if (ld->csv && p->format != FMT_CSV) {
+		static const char *const formats[] = {"text", "json", "yaml", "csv"};
+		diag_error(ld->d, ld->csv_loc,
+			   "parser '%s' reads %s: delimiter, columns and header are for CSV "
+			   "files",
+			   parser_name(p), formats[p->format]);
+		ld->ok = false;
+		return NULL;
+	}
+	if (ld->csv) {
+		/* The parser as it is, but for how this file is written. */
+		struct parser own = *p;
+		if (ld->csv_given[0])
+			own.csv.delimiter = ld->csv->delimiter;
+		if (ld->csv_given[1]) {
+			own.csv.columns = ld->csv->columns;
+			own.csv.ncolumns = ld->csv->ncolumns;
+			own.csv.header = ld->csv->header;
+		}
+		if (ld->csv_given[2])
+			own.csv.header = ld->csv->header;
+		r = parser_run(&own, real, shown, run_name, ld->d);
+	} else if (ld->style) {
 		if (p->format != FMT_TEXT) {
 			static const char *const formats[] = {"text", "json", "yaml", "csv", "xml", "junit"};
 			diag_error(ld->d, ld->style_loc,
@@ -1004,7 +1041,8 @@ static bool load_entry(struct loader *ld, struct runset *set, const char *name,
 		       const struct value *spec)
 {
 	const struct value *file = NULL, *gl = NULL, *parser = NULL, *np = NULL, *pick = NULL,
-			   *ns = NULL;
+			   *ns = NULL, *csv[3] = {NULL, NULL, NULL};
+	struct loc csv_loc = {0};
 	bool bad = false;
 	if (spec->kind == VALUE_STRING || spec->kind == VALUE_NUMBER) {
 		file = spec;
@@ -1029,6 +1067,11 @@ static bool load_entry(struct loader *ld, struct runset *set, const char *name,
 				pick = v;
 			} else if (strcmp(key, "number_style") == 0) {
 				ns = v;
+			} else if (strcmp(key, "delimiter") == 0 || strcmp(key, "columns") == 0 ||
+				   strcmp(key, "header") == 0) {
+				csv[key[0] == 'd' ? 0 : key[0] == 'c' ? 1 : 2] = v;
+				if (!csv_loc.file)
+					csv_loc = spec->key_locs[i];
 			}
 		}
 		if (file && gl) {
@@ -1080,9 +1123,28 @@ static bool load_entry(struct loader *ld, struct runset *set, const char *name,
 		ld->style = &style;
 		ld->style_loc = spec->key_locs[value_index(spec, "number_style")];
 	}
+	/* How this CSV file is written, over the parser's. */
+	struct csv_options csv_opts = CSV_OPTIONS_INIT;
+	if (csv[0] || csv[1] || csv[2]) {
+		char *where = xasprintf("of run '%s'", name);
+		bool ok = csv_options_read(csv[0], csv[1], csv[2], where, &csv_opts, ld->d);
+		free(where);
+		if (!ok) {
+			csv_options_free(&csv_opts);
+			ld->style = NULL;
+			ld->ok = false;
+			return false;
+		}
+		ld->csv = &csv_opts;
+		for (int i = 0; i < 3; i++)
+			ld->csv_given[i] = csv[i] != NULL;
+		ld->csv_loc = csv_loc;
+	}
 	bool loaded = load_entry_runs(ld, set, name, file, file_text, gl, glob_text, parser,
 				      parser_text, np, np_text, pick);
 	ld->style = NULL;
+	ld->csv = NULL;
+	csv_options_free(&csv_opts);
 	return loaded;
 }
 

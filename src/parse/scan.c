@@ -1374,7 +1374,7 @@ bool scan_file(struct scan *sc, int fd, off_t size)
 			const char *nul = memchr(buf, '\0', probe);
 			if (nul) {
 				log_diag(sc, true, 0,
-					 "binary file (a NUL byte on line %ld); parsers read text",
+					 "binary file (a NUL byte on line %ld): " FORMATS_READ,
 					 count_nl(buf, nul) + 1);
 				ok = false;
 				goto out;

@@ -1,4 +1,4 @@
-/* structured.c: JSON, YAML and CSV result files into runs.
+/* structured.c: JSON and YAML result files into runs (CSV: csvread.c).
  *
  * YAML loads into a value tree (yamldoc) that is then walked; JSON is
  * read by the reader below straight into the run, each item of a list
@@ -28,19 +28,13 @@
  *     cannot be a cell: it is left out with a warning at its line;
  *   - a whole document that is a list is the series "rows"; one that is
  *     a lone scalar is the field "value";
- *   - JSON Lines (an object on each line: json_lines()) is read as the
- *     list of its lines, the series "rows".
+ *   - JSON Lines (an object on each line: json_lines(), or any .jsonl
+ *     or .ndjson file) is read as the list of its lines, the series
+ *     "rows"; a malformed line is a warning and left out.
  *
- * CSV is RFC 4180: quoted cells, "" for a quote inside one, CRLF or LF
- * line ends, line breaks inside quotes.  The header row names the
- * columns of the series "rows" (snake_case; an empty header cell gives
- * c<N>, a repeated name gets _2, _3, ...); cells are typed as log
- * captures are.  Blank lines are skipped; spaces around an unquoted
- * cell are not part of it.
- *
- * JSON and CSV are streamed, not slurped: they are read through a
- * buffer of STREAM_CHUNK bytes that is refilled as the reader goes and
- * grows only to hold one token (a number, a word) bigger than it, so
+ * JSON is streamed, not slurped (stream.c, as CSV is): it is read
+ * through a buffer of STREAM_CHUNK bytes that is refilled as the reader
+ * goes and grows only to hold one token (a number, a word) bigger than it, so
  * that a 1 GB file costs what is kept of it (its series) and not 1 GB
  * of text besides.  The lines of a file up to QUOTE_LIMIT bytes are
  * quoted under its diagnostics: such a file is read whole first, and
@@ -52,13 +46,12 @@
 #include <assert.h>
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include <strings.h>
 
 #include "base/fsutil.h"
 #include "base/utf8.h"
@@ -67,6 +60,7 @@
 #include "data/limit.h"
 #include "data/yamldoc.h"
 #include "parse/valuetype.h"
+#include "stream.h"
 
 /* JSON nested deeper than limit json_depth (default 200) is refused
  * rather than risking the stack (yamldoc's limit, for the same reason). */
@@ -94,199 +88,6 @@ static bool read_text(const char *path, const char *shown, struct buf *text, str
 		return true;
 	diag_error(d, loc_line(shown, 0), "cannot read: %s", strerror(errno));
 	return false;
-}
-
-/* Reading a file in bounded chunks, for JSON and CSV. */
-
-#define STREAM_CHUNK ((size_t)1 << 20)
-/* Files up to this size are read whole so that their diagnostics quote
- * the line (logparse.c quotes logs up to the same size). */
-#define QUOTE_LIMIT ((off_t)4 << 20)
-
-struct stream {
-	int fd;             /* read from it, or from mem when fd < 0 */
-	const char *mem;
-	size_t mem_len, mem_off;
-	const char *file;   /* as shown, for a read error */
-	struct diag *d;
-	char *buf;
-	size_t cap;
-	size_t pos, len;    /* buf[pos, len) is read, not yet consumed */
-	int64_t base;       /* the offset of buf[0] in the content (after a BOM) */
-	size_t chunk;       /* bytes asked of one read */
-	bool eof;
-	bool io_error;      /* reported */
-	bool opened;        /* and d has the file as a source */
-	long nl;            /* line ends read so far */
-	char last;          /* the last byte read */
-};
-
-/* The bytes one refill asks for: STREAM_CHUNK, or, for tests only, the
- * environment's LOGDOWN_TEST_CHUNK (1 to STREAM_CHUNK), so that every
- * token, escape and line end can be made to straddle a refill: the
- * output must not change with it. */
-static size_t stream_chunk(void)
-{
-	const char *e = getenv("LOGDOWN_TEST_CHUNK");
-	if (!e || !*e)
-		return STREAM_CHUNK;
-	char *end;
-	unsigned long n = strtoul(e, &end, 10);
-	return *end || n < 1 || n > STREAM_CHUNK ? STREAM_CHUNK : (size_t)n;
-}
-
-/* Reads more into the buffer until buf[pos + k] is there; false at the
- * end of the file (or after a read error, reported).  Moves the bytes
- * from pos to the buffer's start: pointers into it do not survive. */
-static bool stream_fill(struct stream *s, size_t k)
-{
-	while (s->pos + k >= s->len) {
-		if (s->eof)
-			return false;
-		if (s->pos > 0) {
-			memmove(s->buf, s->buf + s->pos, s->len - s->pos);
-			s->base += (int64_t)s->pos;
-			s->len -= s->pos;
-			s->pos = 0;
-		}
-		/* Full of one token: only then does the buffer grow. */
-		if (s->len == s->cap) {
-			s->cap = s->cap ? 2 * s->cap : s->chunk;
-			s->buf = xrealloc(s->buf, s->cap);
-		}
-		size_t want = s->cap - s->len;
-		if (want > s->chunk)
-			want = s->chunk;
-		ssize_t n;
-		if (s->fd < 0) {
-			n = (ssize_t)(s->mem_len - s->mem_off < want ? s->mem_len - s->mem_off : want);
-			memcpy(s->buf + s->len, s->mem + s->mem_off, (size_t)n);
-			s->mem_off += (size_t)n;
-		} else {
-			do
-				n = read(s->fd, s->buf + s->len, want);
-			while (n < 0 && errno == EINTR);
-		}
-		if (n < 0) {
-			diag_error(s->d, loc_line(s->file, 0), "cannot read: %s", strerror(errno));
-			s->io_error = true;
-		}
-		if (n <= 0) {
-			s->eof = true;
-			return false;
-		}
-		for (const char *p = s->buf + s->len, *end = p + n;
-		     (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
-			s->nl++;
-		s->last = s->buf[s->len + (size_t)n - 1];
-		s->len += (size_t)n;
-	}
-	return true;
-}
-
-/* The byte k after the current one (0: the current one), or -1 past the
- * end of the file. */
-static inline int stream_peek(struct stream *s, size_t k)
-{
-	if (s->pos + k < s->len || stream_fill(s, k))
-		return (unsigned char)s->buf[s->pos + k];
-	return -1;
-}
-
-/* The offset of the current byte in the content. */
-static inline int64_t stream_at(const struct stream *s)
-{
-	return s->base + (int64_t)s->pos;
-}
-
-/* Opens path for r as `shown`: the stream starts after a byte order mark
- * (not content: columns count from after it), and d quotes the file's
- * lines until stream_close() when it is small enough to be held.  False
- * after reporting why it cannot be read; close it in any case. */
-static bool stream_open(struct stream *s, const char *path, const char *shown, struct diag *d,
-			struct buf *whole)
-{
-	memset(s, 0, sizeof *s);
-	s->fd = -1;
-	s->file = shown;
-	s->d = d;
-	s->chunk = stream_chunk();
-	/* O_NONBLOCK: opening a FIFO must not hang the build. */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	struct stat st;
-	if (fd < 0 || fstat(fd, &st) != 0)
-		goto fail;
-	if (!S_ISREG(st.st_mode)) {
-		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
-		goto fail;
-	}
-	if (st.st_size > QUOTE_LIMIT) {
-		s->fd = fd;
-		/* Not read whole by diag to be quoted: its lines are not
-		 * quoted, but for the first one when it is short (a CSV
-		 * header). */
-		buf_grow(whole, STREAM_CHUNK);
-		ssize_t n;
-		do
-			n = pread(fd, whole->data, STREAM_CHUNK, 0);
-		while (n < 0 && errno == EINTR);
-		const char *nl = n > 0 ? memchr(whole->data, '\n', (size_t)n) : NULL;
-		whole->len = nl ? (size_t)(nl - whole->data) : 0;
-		whole->data[whole->len] = '\0';
-		diag_add_source(d, shown, nl ? buf_data(whole) : NULL, whole->len);
-	} else {
-		/* The size, and a byte to see the end by. */
-		buf_grow(whole, (size_t)st.st_size + 1);
-		for (;;) {
-			if (whole->cap - whole->len < 2)
-				buf_grow(whole, 65536);
-			ssize_t n = read(fd, whole->data + whole->len, whole->cap - whole->len - 1);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0)
-				goto fail;
-			if (n == 0)
-				break;
-			whole->len += (size_t)n;
-			whole->data[whole->len] = '\0';
-		}
-		close(fd);
-		fd = -1;
-		s->mem = buf_data(whole);
-		s->mem_len = whole->len;
-		size_t skip = s->mem_len >= 3 && memcmp(s->mem, bom, 3) == 0 ? 3 : 0;
-		diag_add_source(d, shown, s->mem + skip, s->mem_len - skip);
-	}
-	s->opened = true;
-	if (stream_peek(s, 0) == 0xEF && stream_peek(s, 1) == 0xBB && stream_peek(s, 2) == 0xBF) {
-		s->pos = 3;
-		s->base = -3;
-	}
-	return !s->io_error;
-fail:
-	diag_error(d, loc_line(shown, 0), "cannot read: %s", strerror(errno));
-	if (fd >= 0)
-		close(fd);
-	return false;
-}
-
-/* Reads to the end, for the line count, gives r its line count, and
- * stops quoting the file. */
-static void stream_close(struct stream *s, struct run *r)
-{
-	if (r && !s->io_error && s->opened) {
-		s->pos = s->len;
-		while (stream_fill(s, 0))
-			s->pos = s->len;
-		/* Lines, a last one without its line end included. */
-		int64_t size = s->base + (int64_t)s->len;
-		run_set_line_count(r, s->nl + (size > 0 && s->last != '\n' ? 1 : 0));
-	}
-	if (s->fd >= 0)
-		close(s->fd);
-	free(s->buf);
-	if (s->opened)
-		diag_forget_source(s->d, s->file);
 }
 
 /* Parsed values into fields and series. */
@@ -412,6 +213,7 @@ struct builder {
 	struct buf cells;
 	struct pending_row *rows;
 	size_t nrows, rows_cap;
+	size_t next_col; /* the column after the row's last cell: the likely next */
 };
 
 static void builder_init(struct builder *b, struct walk *w, const char *name, struct loc at)
@@ -427,11 +229,21 @@ static void builder_init(struct builder *b, struct walk *w, const char *name, st
 
 static size_t column_of(struct builder *b, const char *name)
 {
+	/* Rows mostly write their keys in one order (a logger's dict):
+	 * the column after the last one is tried first, one comparison
+	 * instead of a lookup. */
+	size_t k = b->next_col;
+	if (k < b->names->count && strcmp(b->names->keys[k], name) == 0) {
+		b->next_col = k + 1;
+		return k;
+	}
 	long i = value_index(b->names, name);
-	if (i >= 0)
-		return (size_t)i;
-	value_set(b->names, name, value_new(VALUE_NULL));
-	return b->names->count - 1;
+	if (i < 0) {
+		value_set(b->names, name, value_new(VALUE_NULL));
+		i = (long)b->names->count - 1;
+	}
+	b->next_col = (size_t)i + 1;
+	return (size_t)i;
 }
 
 static void add_cell(struct builder *b, size_t col, const struct value *v)
@@ -507,6 +319,7 @@ static void builder_add(struct builder *b, const struct value *it)
 	row->first = b->cells.len;
 	row->n = 0;
 	row->line = it->loc.line;
+	b->next_col = 0;
 	if (it->kind == VALUE_NULL && b->shape != VALUE_STRING) {
 		/* A null row: all of it missing, so that rows still count the
 		 * list's items. */
@@ -622,7 +435,31 @@ struct json {
 	const char *file;
 	struct diag *d;
 	bool failed;
+	/* JSON Lines: a value ends with its line, and a malformed one is
+	 * a warning, the line left out (json_read_lines()); quiet: one of
+	 * the bad lines past those shown, not reported. */
+	bool lines, quiet;
 };
+
+/* Reports a malformed value at `at`: an error, or in JSON Lines a
+ * warning that the line is left out. */
+__attribute__((format(printf, 3, 4))) static void json_bad(struct json *j, struct loc at,
+							   const char *fmt, ...)
+{
+	j->failed = true;
+	if (j->quiet)
+		return;
+	struct buf msg = BUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (j->lines)
+		diag_warning(j->d, at, "%s; line %d is left out", buf_data(&msg), at.line);
+	else
+		diag_error(j->d, at, "%s", buf_data(&msg));
+	buf_free(&msg);
+}
 
 static inline int json_peek(struct json *j, size_t k)
 {
@@ -645,6 +482,8 @@ static void json_ws(struct json *j)
 		j->ws_line_start = j->line_start;
 	}
 	for (int c; (c = json_peek(j, 0)) >= 0; s->pos++) {
+		if (c == '\n' && j->lines)
+			break;
 		if (c == '\n') {
 			j->line++;
 			j->line_start = stream_at(s) + 1;
@@ -669,7 +508,13 @@ static void json_expected(struct json *j, const char *what)
 		int64_t end = blanks ? j->ws_from : stream_at(j->s);
 		int64_t start = blanks ? j->ws_line_start : j->line_start;
 		struct loc at = {j->file, blanks ? j->ws_line : j->line, (int)(end - start) + 1, 1};
-		diag_error(j->d, at, "malformed JSON: expected %s, found the end of the file", what);
+		json_bad(j, at, "malformed JSON: expected %s, found the end of the file", what);
+		return;
+	}
+	int c0 = json_peek(j, 0);
+	if (j->lines && (c0 == '\n' || (c0 == '\r' && json_peek(j, 1) == '\n'))) {
+		json_bad(j, json_loc(j, 1), "malformed JSON: expected %s, found the end of the line",
+			 what);
 		return;
 	}
 	size_t n = 0;
@@ -681,7 +526,7 @@ static void json_expected(struct json *j, const char *what)
 		for (int c; (c = json_peek(j, n)) >= 0 && (c & 0xC0) == 0x80;)
 			n++;
 	}
-	diag_error(j->d, json_loc(j, (int)n), "malformed JSON: expected %s, found '%.*s'", what,
+	json_bad(j, json_loc(j, (int)n), "malformed JSON: expected %s, found '%.*s'", what,
 		   (int)n, j->s->buf + j->s->pos);
 }
 
@@ -726,7 +571,7 @@ static bool json_string(struct json *j, struct buf *out)
 		if (c < 0 || c == '\n') {
 			j->failed = true;
 			if (!s->io_error)
-				diag_error(j->d, open, "malformed JSON: a string that is never closed "
+				json_bad(j, open, "malformed JSON: a string that is never closed "
 						       "(a string ends on its own line with '\"')");
 			return false;
 		}
@@ -756,7 +601,7 @@ static bool json_string(struct json *j, struct buf *out)
 			if (cp < 0) {
 				at.len = 2;
 				j->failed = true;
-				diag_error(j->d, at, "malformed JSON: \\u must be followed by four hex digits");
+				json_bad(j, at, "malformed JSON: \\u must be followed by four hex digits");
 				return false;
 			}
 			s->pos += 4;
@@ -777,7 +622,7 @@ static bool json_string(struct json *j, struct buf *out)
 		}
 		default:
 			j->failed = true;
-			diag_error(j->d, at, "malformed JSON: unknown escape '\\%c' in a string",
+			json_bad(j, at, "malformed JSON: unknown escape '\\%c' in a string",
 				   e ? e : ' ');
 			return false;
 		}
@@ -839,7 +684,7 @@ static struct value *json_number(struct json *j)
 			    (isalnum(c) || c == '.' || c == '+' || c == '-');)
 			p++;
 		j->failed = true;
-		diag_error(j->d, json_loc(j, (int)p), "malformed JSON: '%.*s' is not a number",
+		json_bad(j, json_loc(j, (int)p), "malformed JSON: '%.*s' is not a number",
 			   (int)p, s->buf + s->pos);
 		return NULL;
 	}
@@ -872,7 +717,7 @@ static bool json_open(struct json *j, int depth)
 {
 	if (depth >= JSON_MAX_DEPTH) {
 		j->failed = true;
-		diag_error(j->d, json_loc(j, 1), "JSON nested deeper than %d levels (%s)",
+		json_bad(j, json_loc(j, 1), "JSON nested deeper than %d levels (%s)",
 			   JSON_MAX_DEPTH, limit_hint(LIMIT_JSON_DEPTH));
 		return false;
 	}
@@ -1110,34 +955,85 @@ static bool json_lines(struct json *j)
 	return false;
 }
 
-/* JSON Lines (one object a line, as loggers append them): each line a
+/* Bad lines of a JSON Lines file reported one by one; the rest are
+ * counted in one warning at the end. */
+#define JSONL_BAD_SHOWN 10
+
+/* Passes over the rest of the line and its line end. */
+static void json_skip_line(struct json *j)
+{
+	struct stream *s = j->s;
+	for (int c; (c = json_peek(j, 0)) >= 0;) {
+		const char *nl = memchr(s->buf + s->pos, '\n', s->len - s->pos);
+		if (!nl) {
+			s->pos = s->len;
+			continue;
+		}
+		s->pos = (size_t)(nl - s->buf) + 1;
+		j->line++;
+		j->line_start = stream_at(s);
+		return;
+	}
+}
+
+/* JSON Lines (one value a line, as loggers append them): each line a
  * row of the series "rows", as if the lines were the items of one
- * list.  False after a syntax error. */
+ * list.  Blank lines are skipped.  A malformed line (a line cut short
+ * by a crash, a stray message) is a warning at its place and is left
+ * out: the lines before and after it are read, as a training log that
+ * is still being written must be.  False after a read error only. */
 static bool json_read_lines(struct json *j, struct walk *w)
 {
 	struct builder b;
 	builder_init(&b, w, "rows", json_loc(j, 1));
-	while (json_peek(j, 0) >= 0) {
-		struct value *it = json_value(j, 1);
-		if (!it) {
-			builder_release(&b);
-			return false;
-		}
-		builder_add(&b, it);
-		value_free(it);
+	size_t bad = 0;
+	int first_hidden = 0;
+	for (;;) {
+		j->lines = false; /* blank lines between values */
 		json_ws(j);
+		j->lines = true;
+		if (json_peek(j, 0) < 0)
+			break;
+		int line = j->line;
+		j->quiet = bad >= JSONL_BAD_SHOWN;
+		struct value *it = json_value(j, 1);
+		if (it) {
+			json_ws(j);
+			if (json_peek(j, 0) >= 0 && json_peek(j, 0) != '\n') {
+				json_expected(j, "the end of the line after the JSON value");
+				value_free(it);
+				it = NULL;
+			}
+		}
+		if (it) {
+			builder_add(&b, it);
+			value_free(it);
+			continue;
+		}
+		if (j->s->io_error)
+			break;
+		if (bad++ == JSONL_BAD_SHOWN)
+			first_hidden = line;
+		j->failed = false;
+		json_skip_line(j);
 	}
+	j->lines = false;
+	j->quiet = false;
+	if (bad > JSONL_BAD_SHOWN)
+		diag_warning(w->d, loc_line(w->file, first_hidden),
+			     "%zu more malformed lines, from this one on, were left out", bad - JSONL_BAD_SHOWN);
 	builder_finish(&b);
-	return true;
+	return !j->s->io_error;
 }
 
-/* Reads the JSON document in s into w's run. */
-static bool json_read(struct walk *w, struct stream *s)
+/* Reads the JSON document in s into w's run; lines: it is JSON Lines
+ * whatever its first lines look like (a .jsonl file). */
+static bool json_read(struct walk *w, struct stream *s, bool lines)
 {
 	struct json j = {.s = s, .line = 1, .ws_end = -1, .file = w->file, .d = w->d};
 	json_ws(&j);
-	if (json_lines(&j))
-		return json_read_lines(&j, w) && !s->io_error;
+	if (lines || json_lines(&j))
+		return json_read_lines(&j, w);
 	if (!json_walk(&j, w, 0, ""))
 		return false;
 	json_ws(&j);
@@ -1173,8 +1069,14 @@ bool structured_read_json(struct run *r, const char *path, const char *shown, st
 	struct buf whole = BUF_INIT;
 	struct stream s;
 	struct walk w = {.r = r, .file = shown, .d = d, .ok = true};
+	/* .jsonl and .ndjson are JSON Lines even when the first line is
+	 * the bad one, or the only one (the name as the user wrote it:
+	 * detection goes by that one too). */
+	size_t n = strlen(shown);
+	bool lines = (n >= 6 && strcasecmp(shown + n - 6, ".jsonl") == 0) ||
+		     (n >= 7 && strcasecmp(shown + n - 7, ".ndjson") == 0);
 	if (stream_open(&s, path, shown, d, &whole))
-		w.ok = json_read(&w, &s) && w.ok;
+		w.ok = json_read(&w, &s, lines) && w.ok;
 	else
 		w.ok = false;
 	stream_close(&s, r);
@@ -1238,292 +1140,4 @@ bool structured_read_yaml(struct run *r, const char *path, const char *shown, st
 	diag_forget_source(d, shown);
 	buf_free(&text);
 	return w.ok;
-}
-
-/* CSV. */
-
-char *snake_case(const char *text, size_t len)
-{
-	struct buf b = BUF_INIT;
-	bool gap = false;
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)text[i];
-		/* ASCII letters and digits only: the name must be one an
-		 * expression can write. */
-		if (c < 0x80 && isalnum(c)) {
-			if (gap && b.len)
-				buf_putc(&b, '_');
-			gap = false;
-			buf_putc(&b, (char)tolower(c));
-		} else if (c == '%') {
-			/* "Time (%)" is time_pct, as nsys users write it */
-			if (b.len)
-				buf_putc(&b, '_');
-			buf_puts(&b, "pct");
-			gap = true;
-		} else {
-			gap = true;
-		}
-	}
-	return buf_detach(&b);
-}
-
-struct cell {
-	size_t off; /* in the record's buffer */
-	size_t len;
-	int line, col; /* where the cell starts in the file */
-	int width;     /* its width on that line, for a caret */
-};
-
-struct csv {
-	struct stream *s;
-	int line;
-	int64_t line_start;
-	const char *file;
-	struct diag *d;
-	/* The record being read. */
-	struct buf buf;
-	struct cell *cells;
-	size_t ncells, cap;
-	int rec_line;
-	struct loc end; /* where the record ends */
-};
-
-enum csv_result { CSV_RECORD, CSV_BAD_RECORD, CSV_EOF, CSV_STOP };
-
-/* The length of the line end at the current byte: 1 for LF, 2 for CRLF,
- * 0 for none. */
-static int csv_eol(struct csv *c)
-{
-	int ch = stream_peek(c->s, 0);
-	if (ch == '\n')
-		return 1;
-	if (ch == '\r' && stream_peek(c->s, 1) == '\n')
-		return 2;
-	return 0;
-}
-
-/* The place of the current byte, len bytes long. */
-static struct loc csv_loc(const struct csv *c, int len)
-{
-	struct loc l = {c->file, c->line, (int)(stream_at(c->s) - c->line_start) + 1, len};
-	return l;
-}
-
-/* Consumes a line end of n bytes. */
-static void csv_newline(struct csv *c, int n)
-{
-	c->s->pos += (size_t)n;
-	c->line++;
-	c->line_start = stream_at(c->s);
-}
-
-static void csv_blanks(struct csv *c)
-{
-	for (int ch; (ch = stream_peek(c->s, 0)) == ' ' || ch == '\t';)
-		c->s->pos++;
-}
-
-/* Skips the rest of the line (after a bad cell) so that reading goes on
- * with the next record. */
-static void csv_skip_line(struct csv *c)
-{
-	while (stream_peek(c->s, 0) >= 0 && !csv_eol(c))
-		c->s->pos++;
-	if (stream_peek(c->s, 0) >= 0)
-		csv_newline(c, csv_eol(c));
-}
-
-/* Appends the bytes from the current one up to the first a, b or cr
- * (or the end of what is read) to the record, and consumes them. */
-static void csv_take(struct csv *c, char a, char b, char cr)
-{
-	struct stream *s = c->s;
-	size_t start = s->pos;
-	for (char ch; s->pos < s->len && (ch = s->buf[s->pos]) != a && ch != b && ch != cr;)
-		s->pos++;
-	buf_put(&c->buf, s->buf + start, s->pos - start);
-}
-
-/* Reads the next record into c->cells. */
-static enum csv_result csv_record(struct csv *c)
-{
-	struct stream *s = c->s;
-	int n;
-	/* Blank lines (spaces at most) hold no record.  The spaces before
-	 * a record are not part of its first cell either. */
-	for (;;) {
-		csv_blanks(c);
-		if (stream_peek(s, 0) < 0)
-			return CSV_EOF;
-		if (!(n = csv_eol(c)))
-			break;
-		csv_newline(c, n);
-	}
-	buf_clear(&c->buf);
-	c->ncells = 0;
-	c->rec_line = c->line;
-	for (;;) {
-		csv_blanks(c);
-		if (c->ncells == c->cap) {
-			c->cap = c->cap ? 2 * c->cap : 16;
-			c->cells = xrealloc(c->cells, c->cap * sizeof *c->cells);
-		}
-		struct cell *cell = &c->cells[c->ncells++];
-		cell->off = c->buf.len;
-		cell->line = c->line;
-		cell->col = (int)(stream_at(s) - c->line_start) + 1;
-		if (stream_peek(s, 0) == '"') {
-			struct loc open = csv_loc(c, 1);
-			s->pos++;
-			for (;;) {
-				csv_take(c, '"', '\n', '"');
-				int ch = stream_peek(s, 0);
-				if (ch < 0) {
-					if (!s->io_error)
-						diag_error(c->d, open,
-							   "a quoted cell that is never closed (write a "
-							   "quote inside one as \"\")");
-					return CSV_STOP;
-				}
-				if (ch == '"' && stream_peek(s, 1) == '"') {
-					buf_putc(&c->buf, '"');
-					s->pos += 2;
-				} else if (ch == '"') {
-					s->pos++;
-					break;
-				} else if (ch == '\n') {
-					buf_putc(&c->buf, '\n');
-					csv_newline(c, 1);
-				}
-			}
-			cell->len = c->buf.len - cell->off;
-			cell->width = cell->line == c->line
-					      ? (int)(stream_at(s) - c->line_start) + 1 - cell->col
-					      : 1;
-			csv_blanks(c);
-			int ch = stream_peek(s, 0);
-			if (ch >= 0 && ch != ',' && !csv_eol(c)) {
-				diag_error(c->d, csv_loc(c, 1),
-					   "text after the closing quote of a cell (write a quote "
-					   "inside a quoted cell as \"\")");
-				csv_skip_line(c);
-				return CSV_BAD_RECORD;
-			}
-		} else {
-			for (;;) {
-				csv_take(c, ',', '\n', '\r');
-				int ch = stream_peek(s, 0);
-				if (ch < 0 || ch == ',' || csv_eol(c))
-					break;
-				if (ch == '\r') {
-					/* A CR that ends no line is text. */
-					buf_putc(&c->buf, '\r');
-					s->pos++;
-				}
-			}
-			/* Spaces after a cell are not part of it. */
-			size_t end = c->buf.len;
-			while (end > cell->off &&
-			       (c->buf.data[end - 1] == ' ' || c->buf.data[end - 1] == '\t'))
-				end--;
-			c->buf.len = end;
-			if (c->buf.data)
-				c->buf.data[end] = '\0';
-			cell->len = end - cell->off;
-			cell->width = (int)cell->len;
-		}
-		if (stream_peek(s, 0) == ',') {
-			s->pos++;
-			continue;
-		}
-		c->end = csv_loc(c, 1);
-		if (stream_peek(s, 0) >= 0)
-			csv_newline(c, csv_eol(c));
-		return CSV_RECORD;
-	}
-}
-
-/* Column names from the header record: snake_case, c<N> for an empty
- * one, and _2, _3, ... for a repeat. */
-static char **csv_columns(struct csv *c)
-{
-	char **cols = xcalloc(c->ncells + 1, sizeof *cols);
-	struct value *seen = value_new(VALUE_MAP);
-	for (size_t i = 0; i < c->ncells; i++) {
-		char *base = snake_case(buf_data(&c->buf) + c->cells[i].off, c->cells[i].len);
-		if (!*base) {
-			free(base);
-			base = xasprintf("c%zu", i + 1);
-		}
-		char *name = xstrdup(base);
-		for (int k = 2; value_index(seen, name) >= 0; k++) {
-			free(name);
-			name = xasprintf("%s_%d", base, k);
-		}
-		free(base);
-		value_set(seen, name, value_new(VALUE_NULL));
-		cols[i] = name;
-	}
-	value_free(seen);
-	return cols;
-}
-
-bool structured_read_csv(struct run *r, const char *path, const char *shown, struct diag *d)
-{
-	struct buf whole = BUF_INIT;
-	struct stream st;
-	struct csv c = {.s = &st, .line = 1, .file = shown, .d = d};
-	bool ok = stream_open(&st, path, shown, d, &whole);
-	char **cols = NULL;
-	struct datum *cells = NULL;
-	struct series *s = NULL;
-	int header_line = 0;
-	size_t ncols = 0;
-	while (st.opened) {
-		enum csv_result res = csv_record(&c);
-		if (res == CSV_EOF)
-			break;
-		if (res == CSV_STOP) {
-			ok = false;
-			break;
-		}
-		if (res == CSV_BAD_RECORD) {
-			ok = false;
-			continue;
-		}
-		if (!s) {
-			cols = csv_columns(&c);
-			ncols = c.ncells;
-			header_line = c.rec_line;
-			s = run_add_series(r, "rows", (const char *const *)cols, ncols);
-			assert(s);
-			cells = xcalloc(ncols, sizeof *cells);
-			continue;
-		}
-		if (c.ncells != ncols) {
-			struct loc at = c.end;
-			if (c.ncells > ncols) {
-				const struct cell *extra = &c.cells[ncols];
-				struct loc l = {shown, extra->line, extra->col,
-						extra->width > 0 ? extra->width : 1};
-				at = l;
-			}
-			diag_error(d, at, "expected %zu cell%s as in the header (line %d), found %zu",
-				   ncols, ncols == 1 ? "" : "s", header_line, c.ncells);
-			ok = false;
-			continue;
-		}
-		for (size_t i = 0; i < ncols; i++)
-			cells[i] = datum_from_text(buf_data(&c.buf) + c.cells[i].off, c.cells[i].len,
-						   c.rec_line);
-		series_append(s, cells, c.rec_line);
-	}
-	free(cells);
-	strv_free(cols);
-	free(c.cells);
-	buf_free(&c.buf);
-	stream_close(&st, r);
-	buf_free(&whole);
-	return ok && !st.io_error;
 }

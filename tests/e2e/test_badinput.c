@@ -145,8 +145,10 @@ static void binary_log(void **state)
 	char *dir = project_new();
 	build_ok(dir);
 	put_fixture(dir, "content/r/logs/a.log", "binary.log");
-	struct expect e = {1, "content/r/logs/a.log: error: binary file (a NUL byte on line 2); "
-			      "parsers read text\n",
+	struct expect e = {1, "content/r/logs/a.log: error: binary file (a NUL byte on line 2): "
+			      "logdown reads text logs, JSON, JSON Lines, YAML, CSV and TSV, XML "
+			      "and Jupyter notebooks, and of binary files TensorBoard event "
+			      "files\n",
 			   5, 0, NULL};
 	expect_failure(dir, &e);
 	project_free(dir);

@@ -124,6 +124,16 @@ fuzz_tfevents)
 		i=$((i + 1))
 	done
 	;;
+fuzz_jsonl)
+	for f in $(find tests/fixtures tests/corpus -name '*.jsonl' -o -name '*.ndjson' | sort); do put "$f" 000; done
+	printf '\000{"step": 1, "loss": 2.5}\n{"step": 2, "loss": 2.1\n\n{"a": [1, {"b": null}]} x\n{"step": 3}\r\n' | put_stdin
+	;;
+fuzz_csv)
+	for f in $(find tests/fixtures tests/corpus content -name '*.csv' | sort); do put "$f" 000; done
+	for f in $(find tests/fixtures tests/corpus content -name '*.tsv' | sort); do put "$f" 001; done
+	printf '\002JobID|State|Elapsed\n1|COMPLETED|00:01:02\n1.batch|"FAILED"|x|y\n' | put_stdin
+	printf '\010 1,0.5\n2,"0.4\n' | put_stdin
+	;;
 fuzz_mustache)
 	for f in templates/*.html; do put "$f"; done
 	printf '%s\0%s\0%s' '{{<base}}{{$body}}x{{/body}}{{/base}}' '{{#reports}}{{title}}{{/reports}}' \

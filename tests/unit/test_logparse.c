@@ -599,6 +599,17 @@ static void number_style_is_checked_at_its_place(void **state)
 			  "format writes them: number_style is for text logs\n"
 			  "    2 | number_style: {decimal: ','}\n"
 			  "      | ^~~~~~~~~~~~\n");
+	/* delimiter, columns and header are CSV's. */
+	expect_def_errors("delimiter: '|'\n",
+			  "p.yaml:1:1: error: parser 'p' reads text: delimiter, columns and header "
+			  "are for CSV files (format: csv)\n"
+			  "    1 | delimiter: '|'\n"
+			  "      | ^~~~~~~~~\n");
+	expect_def_errors("format: csv\ncolumns: [a, B]\n",
+			  "p.yaml:2:14: error: 'B' in columns in parser 'p' is not a column name; "
+			  "write 'b'\n"
+			  "    2 | columns: [a, B]\n"
+			  "      |              ^\n");
 }
 
 static void numbers_with_units_keep_their_text(void **state)
@@ -1887,7 +1898,9 @@ static void binary_file_is_an_error(void **state)
 	struct parser_set *set;
 	struct run *r = run_def(&c, &set, cerebras_def, path);
 	assert_null(r);
-	char *want = xasprintf("%s: error: binary file (a NUL byte on line 2); parsers read text\n",
+	char *want = xasprintf("%s: error: binary file (a NUL byte on line 2): logdown reads text "
+			       "logs, JSON, JSON Lines, YAML, CSV and TSV, XML and Jupyter "
+			       "notebooks, and of binary files TensorBoard event files\n",
 			       path);
 	assert_string_equal(cap_text(&c), want);
 	free(want);
@@ -2328,6 +2341,20 @@ static void extensions_claim_a_name_without_turning_off_content_detection(void *
 	assert_null(parsers_detect(set, neither, at, c.d));
 	assert_non_null(strstr(cap_text(&c), "reads "));
 	assert_non_null(strstr(cap_text(&c), "notes.txt: none recognises it"));
+	/* A binary file no parser claims is told what logdown reads. */
+	cap_close(&c);
+	cap_open(&c);
+	char *bin = path_join(dir, "model.pt");
+	write_file(bin, "PK\x03\x04\n\n\0\0\x01", 9);
+	assert_null(parsers_detect(set, bin, at, c.d));
+	char *want = xasprintf("hw07.md:3: error: cannot tell which parser reads %s: it is a binary "
+			       "file (a NUL byte on line 3), of no kind logdown reads: text logs, "
+			       "JSON, JSON Lines, YAML, CSV and TSV, XML and Jupyter notebooks, and "
+			       "of binary files TensorBoard event files\n",
+			       bin);
+	assert_string_equal(cap_text(&c), want);
+	free(want);
+	free(bin);
 	free(named);
 	free(other);
 	free(neither);

@@ -55,6 +55,9 @@ static int group_setup(void **state)
 	put("content/hw/logs/bs1024.log", "step: 100\nloss: 6.5\n");
 	put("content/hw/logs/bs2048.log", "step: 100\nloss: 5.96367\n");
 	put("content/hw/logs/notes.txt", "not a run\n");
+	put("content/hw/logs/loss.csv", "1,0.51\n2,0.47\n3,0.44\n");
+	put("content/hw/logs/jobs.txt", "JobID|State\n4242|COMPLETED\n4243|FAILED\n");
+	put("content/hw/logs/acc.tsv", "epoch\tval acc\n1\t0.81\n2\t0.86\n");
 	put("content/hw/logs/plain.txt", "nothing to detect here\n");
 	assert_true(mkdir_p("content/hw/logs/folder.log"));
 	put("shared/common.log", "x: 1\n");
@@ -340,10 +343,54 @@ static void unknown_key_suggests_the_closest(void **state)
 			       "    3 |   cs: {file: logs/bs512.log, parsr: keyvalue, colour: red}\n"
 			       "      |                              ^~~~~\n" MD
 			       ":3:47: error: unknown key 'colour' in run 'cs' (known: file, glob, "
-			       "parser, name_pattern, run, number_style)\n"
+			       "parser, name_pattern, run, number_style, delimiter, columns, "
+			       "header)\n"
 			       "    3 |   cs: {file: logs/bs512.log, parsr: keyvalue, colour: red}\n"
 			       "      |                                               ^~~~~~\n");
 	assert_int_equal(f.rr.count, 0);
+	fm_free(&f);
+}
+
+/* A run entry says how its CSV file is written: columns: for a file
+ * without a header row, delimiter: for one split by '|'; a .tsv file is
+ * the built-in tsv parser's. */
+static void run_entry_names_the_columns_of_a_headerless_csv(void **state)
+{
+	(void)state;
+	struct fm f;
+	load(&f, "runs:\n"
+		 "  loss: {file: logs/loss.csv, columns: [step, loss]}\n"
+		 "  bare: {file: logs/loss.csv, header: false}\n"
+		 "  jobs: {file: logs/jobs.txt, parser: csv, delimiter: '|'}\n"
+		 "  acc: logs/acc.tsv\n");
+	assert_string_equal(cap_text(&f.c), "");
+	assert_true(f.ok);
+	const struct series *s = run_series(set_named(&f.rr, "loss")->runs[0], "rows");
+	assert_int_equal(series_row_count(s), 3);
+	assert_string_equal(series_column(s, 1), "loss");
+	struct datum v;
+	series_cell(s, 2, 1, &v);
+	assert_int_equal(v.len, 4);
+	assert_memory_equal(v.text, "0.44", 4);
+	s = run_series(set_named(&f.rr, "bare")->runs[0], "rows");
+	assert_string_equal(series_column(s, 0), "c1");
+	assert_int_equal(series_row_count(s), 3);
+	s = run_series(set_named(&f.rr, "jobs")->runs[0], "rows");
+	assert_string_equal(series_column(s, 1), "state");
+	series_cell(s, 1, 1, &v);
+	assert_memory_equal(v.text, "FAILED", 6);
+	const struct run *acc = set_named(&f.rr, "acc")->runs[0];
+	assert_string_equal(run_parser(acc), "tsv");
+	assert_string_equal(series_column(run_series(acc, "rows"), 1), "val_acc");
+	fm_free(&f);
+	/* Not for a parser of another format. */
+	load(&f, "runs:\n  x: {file: logs/a.json, delimiter: ';'}\n");
+	assert_false(f.ok);
+	assert_string_equal(cap_text(&f.c),
+			    MD ":3:26: error: parser 'json' reads json: delimiter, columns and "
+			       "header are for CSV files\n"
+			       "    3 |   x: {file: logs/a.json, delimiter: ';'}\n"
+			       "      |                          ^~~~~~~~~\n");
 	fm_free(&f);
 }
 
@@ -542,6 +589,7 @@ int main(void)
 		cmocka_unit_test(name_pattern_that_does_not_match_gives_missing_fields),
 		cmocka_unit_test(name_pattern_errors_point_into_the_pattern),
 		cmocka_unit_test(unknown_key_suggests_the_closest),
+		cmocka_unit_test(run_entry_names_the_columns_of_a_headerless_csv),
 		cmocka_unit_test(dot_dot_out_of_the_project_is_an_error),
 		cmocka_unit_test(symlink_leading_outside_is_an_error),
 		cmocka_unit_test(glob_member_leading_outside_is_an_error_the_rest_load),
