@@ -472,6 +472,30 @@ static bool style_sniff(const struct parser *p, int fd, struct numstyle *out)
 	return told;
 }
 
+/* A file whose number style no line told: the first field that reads as
+ * a number only in the other style says so, at its line. */
+static void style_untold(struct scan *sc, const struct run *r)
+{
+	const struct parser *p = sc->p;
+	struct numstyle other = {',', '.'};
+	if (p->styled && p->style.decimal == ',')
+		other = (struct numstyle){'.', ','};
+	for (size_t i = 0; i < run_field_count(r); i++) {
+		const struct datum *d = run_field_at(r, i);
+		double x;
+		if (d->kind != DATUM_STRING || !d->text ||
+		    !number_parse_style(&other, d->text, d->len, &x))
+			continue;
+		log_diag(sc, false, d->line,
+			 "field '%s': '%.*s' is a number only with '%c' decimals, and no line "
+			 "tells this file's number style (number_style from: '%s' matched "
+			 "none); kept as text",
+			 run_field_name(r, i), (int)d->len, d->text, other.decimal,
+			 p->style_from[0].src);
+		return;
+	}
+}
+
 struct run *parser_run_sink(const struct parser *p, const char *path, const char *shown,
 			    const char *run_name, const struct row_sink *sink, struct diag *d)
 {
@@ -509,11 +533,14 @@ struct run *parser_run_sink(const struct parser *p, const char *path, const char
 	/* number_style: {from: ...}: this file's own style, unless the
 	 * report gave the run one. */
 	struct parser styled;
+	bool untold = false;
 	if (p->nstyle_from && !p->run_style && p->format == FMT_TEXT) {
 		styled = *p;
 		if (style_sniff(p, fd, &styled.style)) {
 			styled.styled = true;
 			p = &styled;
+		} else {
+			untold = true;
 		}
 	}
 	struct run *r = run_new(run_name, shown, p->name);
@@ -610,6 +637,8 @@ struct run *parser_run_sink(const struct parser *p, const char *path, const char
 				 shown);
 		else if (p->format == FMT_TEXT)
 			scan_warn_silent(&sc);
+		if (untold && !sc.sink_only)
+			style_untold(&sc, r);
 		derive_all(p, r, complete, d);
 		last_name = sc.split_name;
 		sc.split_name = NULL;
