@@ -431,6 +431,33 @@ static void vllm_bench_json_reads_the_saved_summary(void **state)
 	NO_WARNINGS();
 }
 
+/* Saved with its per-request details, vLLM writes the lists before the
+ * mean_ and p99_ keys: each list is a series of its name, quietly. */
+static void vllm_bench_json_per_request_lists_are_series(void **state)
+{
+	(void)state;
+	char *file = temp_file("r.json",
+			       "{\"date\": \"20240611-101500\", \"backend\": \"vllm\", \"duration\": 2.5, "
+			       "\"completed\": 2, \"request_throughput\": 0.8, \"input_lens\": [12, 30], "
+			       "\"output_lens\": [4, 3], \"ttfts\": [0.031, 0.047], \"itls\": [[0.012, "
+			       "0.011, 0.013], [0.015, 0.014]], \"generated_texts\": [\"a b c d\", \"e f "
+			       "g\"], \"errors\": [\"\", \"\"], \"mean_ttft_ms\": 39.0}\n");
+	WATCH();
+	struct run *r = PARSE(file, "vllm-bench-json");
+	NUM(r, "request_throughput", 0.8, "0.8", 1);
+	NUM(r, "mean_ttft_ms", 39.0, "39.0", 1);
+	const struct series *s = SERIES(r, "ttfts", 2);
+	NUM_CELL(s, 1, "value", 0.047, "0.047", 1);
+	s = SERIES(r, "itls", 2);
+	COLUMNS(s, "c1", "c2", "c3");
+	MISSING_CELL(s, 1, "c3");
+	s = SERIES(r, "generated_texts", 2);
+	STR_CELL(s, 0, "value", "a b c d", 1);
+	NO_WARNINGS();
+	free_current(NULL);
+	temp_remove(file);
+}
+
 /* perf stat under de_DE: the elapsed line's "0,254132990" tells the file
  * writes decimal commas, so "4.595.014.128" is 4595014128. */
 static void perf_stat_tells_a_decimal_comma_locale_from_its_elapsed_line(void **state)
@@ -527,6 +554,7 @@ int main(void)
 		cmocka_unit_test(lists_a_parser_does_not_name_are_still_warned_about),
 		cmocka_unit_test(hyperfine_json_cut_short_is_a_syntax_error_at_its_end),
 		cmocka_unit_test_teardown(vllm_bench_json_reads_the_saved_summary, free_current),
+		cmocka_unit_test_teardown(vllm_bench_json_per_request_lists_are_series, free_current),
 		cmocka_unit_test_teardown(perf_stat_tells_a_decimal_comma_locale_from_its_elapsed_line,
 					  free_current),
 		cmocka_unit_test(a_file_whose_number_style_no_line_tells_says_so),
