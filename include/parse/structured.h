@@ -19,6 +19,11 @@ struct value;
 /* Each reads the file at path into r; `shown` names it in diagnostics.
  * A syntax error is reported at its line and column and false returned. */
 bool structured_read_json(struct run *r, const char *path, const char *shown, struct diag *d);
+/* The same, leaving out without a warning the lists inside rows whose
+ * dotted paths ("results.times") are among leave_out (a parser's
+ * leave_out: key); other such lists are left out with a warning. */
+bool structured_read_json_leaving(struct run *r, const char *path, const char *shown,
+				  struct diag *d, char *const *leave_out, size_t nleave_out);
 bool structured_read_yaml(struct run *r, const char *path, const char *shown, struct diag *d);
 bool structured_read_csv(struct run *r, const char *path, const char *shown, struct diag *d);
 

@@ -426,6 +426,77 @@ static void scan_setup(struct scan *sc, struct split_runs *sr, struct run *r,
 	update_every_line(sc);
 }
 
+/* The number style of the file open at fd, from the first line among
+ * its first STYLE_PROBE bytes that p's number_style from: pattern
+ * matches (without its leading blanks, as patterns see lines): the last '.' or ',' in what its first group (else the whole
+ * match) captures is the decimal mark, the other one the thousands
+ * separator.  False when no line tells (none matches, or its number
+ * has neither): the parser's own style stays. */
+#define STYLE_PROBE (1 << 20)
+static bool style_sniff(const struct parser *p, int fd, struct numstyle *out)
+{
+	char *buf = xmalloc(STYLE_PROBE);
+	ssize_t n;
+	do
+		n = pread(fd, buf, STYLE_PROBE, 0);
+	while (n < 0 && errno == EINTR);
+	bool told = false;
+	struct re_matcher m;
+	re_matcher_init(&m, 1, re_line_limit());
+	for (size_t at = 0; n > 0 && at < (size_t)n && !told;) {
+		const char *line = buf + at;
+		const char *nl = memchr(line, '\n', (size_t)n - at);
+		size_t len = nl ? (size_t)(nl - line) : (size_t)n - at;
+		at += len + 1;
+		while (len && (*line == ' ' || *line == '\t'))
+			line++, len--;
+		if (len && line[len - 1] == '\r')
+			len--;
+		for (size_t j = 0; j < p->nstyle_from && !told; j++) {
+			const struct pattern *pat = &p->style_from[j];
+			if (re_match(pat->code, pat->jit, line, len, 0, m.md, m.mctx) != 1)
+				continue;
+			size_t g = m.ov_pairs > 1 && m.ov[2] != PCRE2_UNSET ? 1 : 0;
+			char mark = 0;
+			for (size_t k = m.ov[2 * g]; k < m.ov[2 * g + 1]; k++)
+				if (line[k] == '.' || line[k] == ',')
+					mark = line[k];
+			if (mark) {
+				out->decimal = mark;
+				out->thousands = mark == '.' ? ',' : '.';
+				told = true;
+			}
+		}
+	}
+	re_matcher_free(&m);
+	free(buf);
+	return told;
+}
+
+/* A file whose number style no line told: the first field that reads as
+ * a number only in the other style says so, at its line. */
+static void style_untold(struct scan *sc, const struct run *r)
+{
+	const struct parser *p = sc->p;
+	struct numstyle other = {',', '.'};
+	if (p->styled && p->style.decimal == ',')
+		other = (struct numstyle){'.', ','};
+	for (size_t i = 0; i < run_field_count(r); i++) {
+		const struct datum *d = run_field_at(r, i);
+		double x;
+		if (d->kind != DATUM_STRING || !d->text ||
+		    !number_parse_style(&other, d->text, d->len, &x))
+			continue;
+		log_diag(sc, false, d->line,
+			 "field '%s': '%.*s' is a number only with '%c' decimals, and no line "
+			 "tells this file's number style (number_style from: '%s' matched "
+			 "none); kept as text",
+			 run_field_name(r, i), (int)d->len, d->text, other.decimal,
+			 p->style_from[0].src);
+		return;
+	}
+}
+
 struct run *parser_run_sink(const struct parser *p, const char *path, const char *shown,
 			    const char *run_name, const struct row_sink *sink, struct diag *d)
 {
@@ -459,6 +530,19 @@ struct run *parser_run_sink(const struct parser *p, const char *path, const char
 			return NULL;
 		}
 		st.st_size = (off_t)nb.len;
+	}
+	/* number_style: {from: ...}: this file's own style, unless the
+	 * report gave the run one. */
+	struct parser styled;
+	bool untold = false;
+	if (p->nstyle_from && !p->run_style && p->format == FMT_TEXT) {
+		styled = *p;
+		if (style_sniff(p, fd, &styled.style)) {
+			styled.styled = true;
+			p = &styled;
+		} else {
+			untold = true;
+		}
 	}
 	struct run *r = run_new(run_name, shown, p->name);
 	struct scan sc;
@@ -496,7 +580,9 @@ struct run *parser_run_sink(const struct parser *p, const char *path, const char
 			ok = false;
 		}
 		if (ok) {
-			ok = p->format == FMT_JSON    ? structured_read_json(r, path, shown, d)
+			ok = p->format == FMT_JSON    ? structured_read_json_leaving(r, path, shown, d,
+										  p->leave_out,
+										  p->nleave_out)
 			     : p->format == FMT_YAML  ? structured_read_yaml(r, path, shown, d)
 			     : p->format == FMT_XML   ? xmlread_generic(r, path, shown, d)
 			     : p->format == FMT_JUNIT ? xmlread_junit(r, path, shown, d)
@@ -554,6 +640,8 @@ struct run *parser_run_sink(const struct parser *p, const char *path, const char
 				 shown);
 		else if (p->format == FMT_TEXT)
 			scan_warn_silent(&sc);
+		if (untold && !sc.sink_only)
+			style_untold(&sc, r);
 		derive_all(p, r, complete, d);
 		last_name = sc.split_name;
 		sc.split_name = NULL;

@@ -189,10 +189,18 @@ struct parser {
 	struct numstyle style;
 	bool run_style; /* style is a run's own (runs.c), not the definition's */
 	struct csv_options csv; /* format csv: delimiter, columns, header */
+	/* number_style: {from: pattern}: the style is told per file from the
+	 * number its first matching line captures (logparse.c); NULL if not. */
+	struct pattern *style_from;
+	size_t nstyle_from;
 	struct pattern *detect;
 	size_t ndetect;
 	char **exts;
 	size_t nexts;
+	/* leave_out: lists inside a JSON file's rows it drops silently
+	 * ("results.times"). */
+	char **leave_out;
+	size_t nleave_out;
 	struct pfield *fields;
 	size_t nfields;
 	struct pseries *series;

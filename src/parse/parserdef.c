@@ -1335,6 +1335,12 @@ static void parser_free(struct parser *p)
 	for (size_t i = 0; i < p->nexts; i++)
 		free(p->exts[i]);
 	free(p->exts);
+	for (size_t i = 0; i < p->nleave_out; i++)
+		free(p->leave_out[i]);
+	free(p->leave_out);
+	for (size_t i = 0; i < p->nstyle_from; i++)
+		pattern_free(&p->style_from[i]);
+	free(p->style_from);
 	for (size_t i = 0; i < p->nfields; i++) {
 		free(p->fields[i].name);
 		free(p->fields[i].def);
@@ -1405,11 +1411,33 @@ static void parser_free(struct parser *p)
 
 /* number_style: {decimal: ',', thousands: '.'}: how the parser's logs
  * write numbers (valuetype.h). */
+/* number_style: {from: ' ([\d.,]+) seconds time elapsed'}: each file
+ * tells its own style by the number the pattern's first group captures
+ * in the first line it matches (logparse.c). */
 static void load_number_style(struct def *df, const struct value *v)
 {
-	if (!numstyle_read(v, "in number_style", &df->p->style, df->d))
+	long from = v->kind == VALUE_MAP ? value_index(v, "from") : -1;
+	if (from < 0) {
+		if (!numstyle_read(v, "in number_style", &df->p->style, df->d))
+			df->ok = false;
+		df->p->styled = true;
+		return;
+	}
+	if (v->count != 1) {
+		diag_error(df->d, v->key_locs[from == 0 ? 1 : 0],
+			   "number_style with from: tells the style from the file, so it takes no "
+			   "decimal or thousands");
 		df->ok = false;
-	df->p->styled = true;
+	}
+	const struct value *pat = v->items[from];
+	if (pat->kind != VALUE_STRING) {
+		diag_error(df->d, pat->loc,
+			   "number_style's from is a pattern whose first group captures a number "
+			   "written with decimals, such as ' ([\\d.,]+) seconds time elapsed'");
+		df->ok = false;
+		return;
+	}
+	load_patterns(df, pat, "number_style from", &df->p->style_from, &df->p->nstyle_from);
 }
 
 /* The file's name without folders and extension. */
@@ -1432,7 +1460,7 @@ static struct parser *parser_load(const char *file, const char *origin, const ch
 					   "tables", "carry",       "derive",
 					   "split",       "example",
 					   "delimiter",   "columns",     "header",
-					   NULL};
+					   "leave_out",   NULL};
 	struct parser *p = xcalloc(1, sizeof *p);
 	p->file = xstrdup(file);
 	p->origin = xstrdup(origin);
@@ -1465,6 +1493,7 @@ static struct parser *parser_load(const char *file, const char *origin, const ch
 	struct loc style_loc = {0};
 	const struct value *csv_keys[3] = {NULL, NULL, NULL}; /* delimiter, columns, header */
 	struct loc csv_loc = {0};
+	struct loc leave_loc = {0};
 	for (size_t i = 0; i < root->count; i++) {
 		const char *k = root->keys[i];
 		const struct value *v = root->items[i];
@@ -1489,6 +1518,15 @@ static struct parser *parser_load(const char *file, const char *origin, const ch
 			for (size_t j = 0; j < n; j++)
 				if (want_string(&df, items[j], "an extension"))
 					p->exts[p->nexts++] = xstrndup(items[j]->text, items[j]->len);
+		} else if (strcmp(k, "leave_out") == 0) {
+			const struct value *const *items;
+			size_t n = one_or_list(&v, &items);
+			p->leave_out = xcalloc(n + 1, sizeof *p->leave_out);
+			leave_loc = root->key_locs[i];
+			for (size_t j = 0; j < n; j++)
+				if (want_string(&df, items[j], "a dotted path such as results.times"))
+					p->leave_out[p->nleave_out++] =
+						xstrndup(items[j]->text, items[j]->len);
 		} else if (strcmp(k, "format") == 0) {
 			int f = want_word(&df, v, "format", format_names);
 			p->format = f < 0 ? FMT_TEXT : (enum pformat)f;
@@ -1598,7 +1636,14 @@ static struct parser *parser_load(const char *file, const char *origin, const ch
 		for (size_t j = 0; j < p->nseries; j++)
 			if (strcmp(p->tables[i].name, p->series[j].name) == 0 && p->series[j].cols)
 				link_shared(&df, &p->tables[i], (long)i, &p->series[j], (long)j);
-	if (p->format != FMT_TEXT && p->styled) {
+	if (p->format != FMT_JSON && p->nleave_out) {
+		diag_error(d, leave_loc,
+			   "parser '%s' reads %s: leave_out names lists inside a JSON file's "
+			   "rows, so it needs format: json",
+			   p->name, format_names[p->format]);
+		df.ok = false;
+	}
+	if (p->format != FMT_TEXT && (p->styled || p->nstyle_from)) {
 		diag_error(d, style_loc,
 			   "parser '%s' reads %s, whose numbers are read as the format writes "
 			   "them: number_style is for text logs",

@@ -103,6 +103,10 @@ struct walk {
 	/* Offsets of line starts in yaml, for that. */
 	size_t *lines;
 	size_t nlines;
+	/* The parser's leave_out: dotted paths of lists inside rows that it
+	 * leaves out knowingly, without a warning. */
+	char *const *leave_out;
+	size_t nleave_out;
 	bool ok;
 };
 
@@ -266,6 +270,9 @@ static void left_out(struct builder *b, const char *path, const struct value *v)
 	if (value_index(b->warned, path) >= 0)
 		return;
 	value_set(b->warned, path, value_new(VALUE_NULL));
+	for (size_t i = 0; i < b->w->nleave_out; i++)
+		if (strcmp(b->w->leave_out[i], path) == 0)
+			return;
 	diag_warning(b->w->d, v->loc,
 		     "'%s': a %s inside a row cannot be a cell and is left out (logdown reads "
 		     "lists of objects, of values and of lists of values)",
@@ -1066,9 +1073,16 @@ static bool load_text(struct run *r, const char *path, const char *shown, struct
 
 bool structured_read_json(struct run *r, const char *path, const char *shown, struct diag *d)
 {
+	return structured_read_json_leaving(r, path, shown, d, NULL, 0);
+}
+
+bool structured_read_json_leaving(struct run *r, const char *path, const char *shown,
+				  struct diag *d, char *const *leave_out, size_t nleave_out)
+{
 	struct buf whole = BUF_INIT;
 	struct stream s;
-	struct walk w = {.r = r, .file = shown, .d = d, .ok = true};
+	struct walk w = {.r = r, .file = shown, .d = d, .leave_out = leave_out,
+			 .nleave_out = nleave_out, .ok = true};
 	/* .jsonl and .ndjson are JSON Lines even when the first line is
 	 * the bad one, or the only one (the name as the user wrote it:
 	 * detection goes by that one too). */
