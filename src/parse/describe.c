@@ -26,6 +26,9 @@ static const char *format_gist(enum pformat f)
 		       "as a row of the series named after it (docs/parsers.md, XML files)";
 	case FMT_JUNIT:
 		return "JUnit XML: the totals as fields, the series testcases and testsuites";
+	case FMT_DLLOGGER:
+		return "DLLogger: every `DLLL {json}` line; the series log, the PARAMETER and "
+		       "summary events' data as fields";
 	case FMT_TEXT:
 		break;
 	}

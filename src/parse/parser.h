@@ -14,7 +14,7 @@
 #include "parse/logparse.h"
 #include "parse/valuetype.h"
 
-enum pformat { FMT_TEXT, FMT_JSON, FMT_YAML, FMT_CSV, FMT_XML, FMT_JUNIT };
+enum pformat { FMT_TEXT, FMT_JSON, FMT_YAML, FMT_CSV, FMT_XML, FMT_JUNIT, FMT_DLLOGGER };
 
 struct pattern {
 	char *src;

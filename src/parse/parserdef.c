@@ -25,7 +25,7 @@
 #include "parse/structured.h"
 #include "literal.h"
 
-static const char *const format_names[] = {"text", "json", "yaml", "csv", "xml", "junit", NULL};
+static const char *const format_names[] = {"text", "json", "yaml", "csv", "xml", "junit", "dllogger", NULL};
 
 /* The start of line `line` (1-based) of text, or NULL. */
 static const char *text_line(const char *text, size_t len, int line)

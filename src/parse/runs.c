@@ -717,7 +717,7 @@ static struct run *load_run_keyed(struct loader *ld, const char *real, const cha
 	struct run *r;
 	if (ld->style) {
 		if (p->format != FMT_TEXT) {
-			static const char *const formats[] = {"text", "json", "yaml", "csv", "xml", "junit"};
+			static const char *const formats[] = {"text", "json", "yaml", "csv", "xml", "junit", "dllogger"};
 			diag_error(ld->d, ld->style_loc,
 				   "parser '%s' reads %s, whose numbers are read as the format "
 				   "writes them: number_style is for text logs",

@@ -622,7 +622,13 @@ struct json {
 	const char *file;
 	struct diag *d;
 	bool failed;
+	bool warn; /* report malformed JSON as warnings (structured_json_text) */
 };
+
+/* A malformed-JSON diagnostic: an error, or a warning for a reader that
+ * skips what it cannot read. */
+#define JSON_DIAG(j, ...) \
+	((j)->warn ? diag_warning((j)->d, __VA_ARGS__) : diag_error((j)->d, __VA_ARGS__))
 
 static inline int json_peek(struct json *j, size_t k)
 {
@@ -669,7 +675,7 @@ static void json_expected(struct json *j, const char *what)
 		int64_t end = blanks ? j->ws_from : stream_at(j->s);
 		int64_t start = blanks ? j->ws_line_start : j->line_start;
 		struct loc at = {j->file, blanks ? j->ws_line : j->line, (int)(end - start) + 1, 1};
-		diag_error(j->d, at, "malformed JSON: expected %s, found the end of the file", what);
+		JSON_DIAG(j, at, "malformed JSON: expected %s, found the end of the file", what);
 		return;
 	}
 	size_t n = 0;
@@ -681,7 +687,7 @@ static void json_expected(struct json *j, const char *what)
 		for (int c; (c = json_peek(j, n)) >= 0 && (c & 0xC0) == 0x80;)
 			n++;
 	}
-	diag_error(j->d, json_loc(j, (int)n), "malformed JSON: expected %s, found '%.*s'", what,
+	JSON_DIAG(j, json_loc(j, (int)n), "malformed JSON: expected %s, found '%.*s'", what,
 		   (int)n, j->s->buf + j->s->pos);
 }
 
@@ -726,7 +732,7 @@ static bool json_string(struct json *j, struct buf *out)
 		if (c < 0 || c == '\n') {
 			j->failed = true;
 			if (!s->io_error)
-				diag_error(j->d, open, "malformed JSON: a string that is never closed "
+				JSON_DIAG(j, open, "malformed JSON: a string that is never closed "
 						       "(a string ends on its own line with '\"')");
 			return false;
 		}
@@ -756,7 +762,7 @@ static bool json_string(struct json *j, struct buf *out)
 			if (cp < 0) {
 				at.len = 2;
 				j->failed = true;
-				diag_error(j->d, at, "malformed JSON: \\u must be followed by four hex digits");
+				JSON_DIAG(j, at, "malformed JSON: \\u must be followed by four hex digits");
 				return false;
 			}
 			s->pos += 4;
@@ -777,7 +783,7 @@ static bool json_string(struct json *j, struct buf *out)
 		}
 		default:
 			j->failed = true;
-			diag_error(j->d, at, "malformed JSON: unknown escape '\\%c' in a string",
+			JSON_DIAG(j, at, "malformed JSON: unknown escape '\\%c' in a string",
 				   e ? e : ' ');
 			return false;
 		}
@@ -839,7 +845,7 @@ static struct value *json_number(struct json *j)
 			    (isalnum(c) || c == '.' || c == '+' || c == '-');)
 			p++;
 		j->failed = true;
-		diag_error(j->d, json_loc(j, (int)p), "malformed JSON: '%.*s' is not a number",
+		JSON_DIAG(j, json_loc(j, (int)p), "malformed JSON: '%.*s' is not a number",
 			   (int)p, s->buf + s->pos);
 		return NULL;
 	}
@@ -872,7 +878,7 @@ static bool json_open(struct json *j, int depth)
 {
 	if (depth >= JSON_MAX_DEPTH) {
 		j->failed = true;
-		diag_error(j->d, json_loc(j, 1), "JSON nested deeper than %d levels (%s)",
+		JSON_DIAG(j, json_loc(j, 1), "JSON nested deeper than %d levels (%s)",
 			   JSON_MAX_DEPTH, limit_hint(LIMIT_JSON_DEPTH));
 		return false;
 	}
@@ -1203,6 +1209,33 @@ struct value *structured_json_tree(const char *path, const char *shown, struct d
 	}
 	stream_close(&s, NULL);
 	buf_free(&whole);
+	return v;
+}
+
+struct value *structured_json_text(const char *text, size_t len, const char *shown, int line,
+				   int col, struct diag *d)
+{
+	struct stream s;
+	memset(&s, 0, sizeof s);
+	s.fd = -1;
+	s.mem = text;
+	s.mem_len = len;
+	s.file = shown;
+	s.d = d;
+	s.chunk = stream_chunk();
+	/* Columns count from col: the text's first byte is at col. */
+	struct json j = {.s = &s, .line = line, .line_start = -(int64_t)(col - 1), .ws_end = -1,
+			 .file = shown, .d = d, .warn = true};
+	struct value *v = json_value(&j, 0);
+	if (v) {
+		json_ws(&j);
+		if (json_peek(&j, 0) >= 0) {
+			json_expected(&j, "the end of the line after the JSON object");
+			value_free(v);
+			v = NULL;
+		}
+	}
+	free(s.buf);
 	return v;
 }
 
