@@ -1596,7 +1596,7 @@ static struct parser *parser_load(const char *file, const char *origin, const ch
 	if (!have_exts && p->format != FMT_TEXT) {
 		static const char *const exts[][3] = {
 			{NULL}, {".json", NULL}, {".yaml", ".yml", NULL}, {".csv", NULL},
-			{".xml", NULL}, {".xml", NULL}};
+			{".xml", NULL}, {".xml", NULL}, {NULL}};
 		p->exts = xcalloc(3, sizeof *p->exts);
 		for (size_t j = 0; exts[p->format][j]; j++)
 			p->exts[p->nexts++] = xstrdup(exts[p->format][j]);
