@@ -67,6 +67,13 @@ void csv_options_free(struct csv_options *o);
  * Caller frees. */
 char *csv_options_key(const struct csv_options *o);
 
+/* The JSON value in text[0..len), which starts at line `line`, column
+ * col of shown (a line of a log: DLLogger's `DLLL {...}`): NULL when it
+ * is malformed, reported as a WARNING at its line and column.  Caller
+ * frees with value_free(). */
+struct value *structured_json_text(const char *text, size_t len, const char *shown, int line,
+				   int col, struct diag *d);
+
 /* snake_case of a table header cell: "end-to-end latency (ms)" gives
  * "end_to_end_latency_ms", and '%' is spelled pct ("Time (%)" gives
  * "time_pct").  Caller frees. */

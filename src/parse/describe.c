@@ -29,6 +29,9 @@ static const char *format_gist(enum pformat f)
 	case FMT_TFEVENTS:
 		return "TensorBoard event files: one series per scalar tag (step, wall_time, value), "
 		       "a row's line its record number";
+	case FMT_DLLOGGER:
+		return "DLLogger: every `DLLL {json}` line; the series log, the PARAMETER and "
+		       "summary events' data as fields";
 	case FMT_TEXT:
 		break;
 	}

@@ -19,6 +19,7 @@
 #include "expr/expr.h"
 #include "literal.h"
 #include "parse/notebook.h"
+#include "parse/dllogger.h"
 #include "parse/structured.h"
 #include "parse/xmlread.h"
 #include "parse/tfevents.h"
@@ -586,6 +587,7 @@ struct run *parser_run_sink(const struct parser *p, const char *path, const char
 			     : p->format == FMT_YAML  ? structured_read_yaml(r, path, shown, d)
 			     : p->format == FMT_XML   ? xmlread_generic(r, path, shown, d)
 			     : p->format == FMT_JUNIT ? xmlread_junit(r, path, shown, d)
+			     : p->format == FMT_DLLOGGER ? dllogger_read(r, path, shown, d)
 						      : structured_read_csv_with(r, path, shown, &p->csv, d);
 		}
 		if (ok && run_line_count(r) == 0 && lseek(fd, 0, SEEK_SET) == 0) {

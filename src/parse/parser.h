@@ -15,7 +15,9 @@
 #include "parse/structured.h"
 #include "parse/valuetype.h"
 
-enum pformat { FMT_TEXT, FMT_JSON, FMT_YAML, FMT_CSV, FMT_XML, FMT_JUNIT, FMT_TFEVENTS };
+enum pformat { FMT_TEXT, FMT_JSON, FMT_YAML, FMT_CSV, FMT_XML, FMT_JUNIT, FMT_TFEVENTS, FMT_DLLOGGER };
+/* The format's name as a definition writes it (`format: json`). */
+const char *format_name(enum pformat f);
 
 /* What a binary file is told: the formats logdown reads. */
 #define FORMATS_LIST                                                                         \
@@ -36,6 +38,7 @@ static inline bool format_reads_binary(enum pformat f)
 	case FMT_CSV:
 	case FMT_XML:
 	case FMT_JUNIT:
+	case FMT_DLLOGGER:
 		return false;
 	case FMT_TFEVENTS:
 		return true;

@@ -25,7 +25,12 @@
 #include "parse/structured.h"
 #include "literal.h"
 
-static const char *const format_names[] = {"text", "json", "yaml", "csv", "xml", "junit", "tfevents", NULL};
+static const char *const format_names[] = {"text", "json", "yaml", "csv", "xml", "junit", "tfevents", "dllogger", NULL};
+
+const char *format_name(enum pformat f)
+{
+	return (size_t)f < sizeof format_names / sizeof *format_names - 1 ? format_names[f] : "?";
+}
 
 /* The start of line `line` (1-based) of text, or NULL. */
 static const char *text_line(const char *text, size_t len, int line)
@@ -1662,7 +1667,7 @@ static struct parser *parser_load(const char *file, const char *origin, const ch
 	if (!have_exts && p->format != FMT_TEXT) {
 		static const char *const exts[][3] = {
 			{NULL}, {".json", NULL}, {".yaml", ".yml", NULL}, {".csv", NULL},
-			{".xml", NULL}, {".xml", NULL}, {"events.out.tfevents.*", NULL}};
+			{".xml", NULL}, {".xml", NULL}, {"events.out.tfevents.*", NULL}, {NULL}};
 		p->exts = xcalloc(3, sizeof *p->exts);
 		for (size_t j = 0; exts[p->format][j]; j++)
 			p->exts[p->nexts++] = xstrdup(exts[p->format][j]);

@@ -731,11 +731,10 @@ static struct run *load_run_keyed(struct loader *ld, const char *real, const cha
 	size_t before = diag_errors(ld->d) + diag_warnings(ld->d);
 	struct run *r;
 	if (ld->csv && p->format != FMT_CSV) {
-		static const char *const formats[] = {"text", "json", "yaml", "csv"};
 		diag_error(ld->d, ld->csv_loc,
 			   "parser '%s' reads %s: delimiter, columns and header are for CSV "
 			   "files",
-			   parser_name(p), formats[p->format]);
+			   parser_name(p), format_name(p->format));
 		ld->ok = false;
 		return NULL;
 	}
@@ -754,11 +753,10 @@ static struct run *load_run_keyed(struct loader *ld, const char *real, const cha
 		r = parser_run(&own, real, shown, run_name, ld->d);
 	} else if (ld->style) {
 		if (p->format != FMT_TEXT) {
-			static const char *const formats[] = {"text", "json", "yaml", "csv", "xml", "junit"};
 			diag_error(ld->d, ld->style_loc,
 				   "parser '%s' reads %s, whose numbers are read as the format "
 				   "writes them: number_style is for text logs",
-				   parser_name(p), formats[p->format]);
+				   parser_name(p), format_name(p->format));
 			ld->ok = false;
 			return NULL;
 		}

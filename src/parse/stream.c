@@ -18,7 +18,7 @@ static const char bom[] = "\xEF\xBB\xBF";
  * environment's LOGDOWN_TEST_CHUNK (1 to STREAM_CHUNK), so that every
  * token, escape and line end can be made to straddle a refill: the
  * output must not change with it. */
-static size_t stream_chunk(void)
+size_t stream_chunk(void)
 {
 	const char *e = getenv("LOGDOWN_TEST_CHUNK");
 	if (!e || !*e)

@@ -38,6 +38,9 @@ struct stream {
 /* Reads more into the buffer until buf[pos + k] is there; false at the
  * end of the file (or after a read error, reported).  Moves the bytes
  * from pos to the buffer's start: pointers into it do not survive. */
+/* The bytes one read asks for (a stream's chunk), for a stream set up
+ * over text already in memory. */
+size_t stream_chunk(void);
 bool stream_fill(struct stream *s, size_t k);
 
 /* The byte k after the current one (0: the current one), or -1 past the

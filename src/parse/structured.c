@@ -446,10 +446,12 @@ struct json {
 	 * a warning, the line left out (json_read_lines()); quiet: one of
 	 * the bad lines past those shown, not reported. */
 	bool lines, quiet;
+	bool warn; /* malformed JSON is a warning (structured_json_text()) */
 };
 
 /* Reports a malformed value at `at`: an error, or in JSON Lines a
- * warning that the line is left out. */
+ * warning that the line is left out, or for a reader that skips what it
+ * cannot read (warn) a warning. */
 __attribute__((format(printf, 3, 4))) static void json_bad(struct json *j, struct loc at,
 							   const char *fmt, ...)
 {
@@ -463,6 +465,8 @@ __attribute__((format(printf, 3, 4))) static void json_bad(struct json *j, struc
 	va_end(ap);
 	if (j->lines)
 		diag_warning(j->d, at, "%s; line %d is left out", buf_data(&msg), at.line);
+	else if (j->warn)
+		diag_warning(j->d, at, "%s", buf_data(&msg));
 	else
 		diag_error(j->d, at, "%s", buf_data(&msg));
 	buf_free(&msg);
@@ -1119,6 +1123,33 @@ struct value *structured_json_tree(const char *path, const char *shown, struct d
 	}
 	stream_close(&s, NULL);
 	buf_free(&whole);
+	return v;
+}
+
+struct value *structured_json_text(const char *text, size_t len, const char *shown, int line,
+				   int col, struct diag *d)
+{
+	struct stream s;
+	memset(&s, 0, sizeof s);
+	s.fd = -1;
+	s.mem = text;
+	s.mem_len = len;
+	s.file = shown;
+	s.d = d;
+	s.chunk = stream_chunk();
+	/* Columns count from col: the text's first byte is at col. */
+	struct json j = {.s = &s, .line = line, .line_start = -(int64_t)(col - 1), .ws_end = -1,
+			 .file = shown, .d = d, .warn = true};
+	struct value *v = json_value(&j, 0);
+	if (v) {
+		json_ws(&j);
+		if (json_peek(&j, 0) >= 0) {
+			json_expected(&j, "the end of the line after the JSON object");
+			value_free(v);
+			v = NULL;
+		}
+	}
+	free(s.buf);
 	return v;
 }
 

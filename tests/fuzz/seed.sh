@@ -114,6 +114,9 @@ fuzz_xml)
 		put "$f" 001
 	done
 	;;
+fuzz_dllogger)
+	for f in $(find tests/corpus/dllogger -type f ! -name SOURCES ! -name "*.facts" | sort); do put "$f"; done
+	;;
 fuzz_notebook)
 	for f in $(find tests/fixtures tests/corpus -name '*.ipynb' | sort); do put "$f"; done
 	;;

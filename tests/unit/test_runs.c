@@ -392,6 +392,18 @@ static void run_entry_names_the_columns_of_a_headerless_csv(void **state)
 			       "    3 |   x: {file: logs/a.json, delimiter: ';'}\n"
 			       "      |                          ^~~~~~~~~\n");
 	fm_free(&f);
+	/* The formats added later are named too (their names were once
+	 * read past the end of a table of four). */
+	load(&f, "runs:\n  x: {file: logs/a.json, parser: dllogger, delimiter: ';'}\n");
+	assert_false(f.ok);
+	assert_non_null(strstr(cap_text(&f.c), "error: parser 'dllogger' reads dllogger: "
+					       "delimiter, columns and header are for CSV files\n"));
+	fm_free(&f);
+	load(&f, "runs:\n  x: {file: logs/a.json, parser: tensorboard, number_style: {decimal: ','}}\n");
+	assert_false(f.ok);
+	assert_non_null(strstr(cap_text(&f.c), "error: parser 'tensorboard' reads tfevents, whose "
+					       "numbers are read as the format writes them"));
+	fm_free(&f);
 }
 
 static void dot_dot_out_of_the_project_is_an_error(void **state)
