@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 
 struct buf;
 
@@ -17,6 +18,12 @@ bool file_read(const char *path, struct buf *out, const size_t *limit);
  * a symbolic link at path is refused (ELOOP), never written through.
  * file_copy() writes its target the same way. */
 bool file_write(const char *path, const char *data, size_t len);
+/* An open read-only descriptor for the regular file path, its stat in
+ * *st (NULL: not wanted); -1 with errno set (EISDIR for a folder,
+ * EINVAL for a FIFO or a device, never blocking on one). */
+int open_regular(const char *path, struct stat *st);
+/* What open_regular()'s errno e says: "not a regular file" for EINVAL. */
+const char *open_error(int e);
 bool file_copy(const char *from, const char *to);
 /* True when both files hold the same bytes (read in chunks).  False
  * when they differ or either cannot be read (errno set then). */

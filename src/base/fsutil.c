@@ -493,3 +493,30 @@ bool path_inside(const char *path, const char *dir)
 	free(base);
 	return inside;
 }
+
+int open_regular(const char *path, struct stat *st)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat own;
+	if (!st)
+		st = &own;
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, st) != 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		close(fd);
+		errno = S_ISDIR(st->st_mode) ? EISDIR : EINVAL;
+		return -1;
+	}
+	return fd;
+}
+
+const char *open_error(int e)
+{
+	return e == EINVAL ? "not a regular file" : strerror(e);
+}

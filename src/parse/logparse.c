@@ -501,18 +501,10 @@ static void style_untold(struct scan *sc, const struct run *r)
 struct run *parser_run_sink(const struct parser *p, const char *path, const char *shown,
 			    const char *run_name, const struct row_sink *sink, struct diag *d)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
-	if (fd < 0 || fstat(fd, &st) != 0) {
-		diag_error(d, loc_line(shown, 0), "cannot read: %s", strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		diag_error(d, loc_line(shown, 0), "cannot read: %s",
-			   S_ISDIR(st.st_mode) ? strerror(EISDIR) : "not a regular file");
-		close(fd);
+	int fd = open_regular(path, &st);
+	if (fd < 0) {
+		diag_error(d, loc_line(shown, 0), "cannot read: %s", open_error(errno));
 		return NULL;
 	}
 	/* A notebook's text parsers read the log its cells printed. */

@@ -183,18 +183,10 @@ bool xml_stream(const char *path, const char *shown, struct diag *d, const struc
 	struct reader rd = {.sink = sink, .shown = shown, .d = d};
 	struct buf whole = BUF_INIT;
 	bool ok = false, quoted = false;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
-	if (fd < 0 || fstat(fd, &st) != 0) {
-		diag_error(d, loc_line(shown, 0), "cannot read: %s", strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return false;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		diag_error(d, loc_line(shown, 0), "cannot read: %s",
-			   S_ISDIR(st.st_mode) ? strerror(EISDIR) : "not a regular file");
-		close(fd);
+	int fd = open_regular(path, &st);
+	if (fd < 0) {
+		diag_error(d, loc_line(shown, 0), "cannot read: %s", open_error(errno));
 		return false;
 	}
 	rd.xp = XML_ParserCreate(NULL);

@@ -844,28 +844,6 @@ static int cmp_name(const void *pa, const void *pb)
 	return strcmp((*a)->name, (*b)->name);
 }
 
-/* An open file descriptor for the regular file path; -1 with errno set
- * (EINVAL for a FIFO or a device, never blocking on one). */
-static int open_regular(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	struct stat st;
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) != 0) {
-		int e = errno;
-		close(fd);
-		errno = e;
-		return -1;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
-		return -1;
-	}
-	return fd;
-}
-
 /* Copies f and writes its page below <slug>/logs/. */
 static bool write_file(struct pfile *f, struct outdir *o, const char *slug,
 		       const char *site_root, struct diag *d)
@@ -878,7 +856,7 @@ static bool write_file(struct pfile *f, struct outdir *o, const char *slug,
 	if (!ok)
 		goto out;
 	const struct notebook *nb = file_notebook(f);
-	fd = nb ? notebook_fd(nb) : open_regular(f->real);
+	fd = nb ? notebook_fd(nb) : open_regular(f->real, NULL);
 	if (fd >= 0 && !nb) {
 		/* A TensorBoard event file is binary: its page shows its
 		 * records decoded, a line each, as its rows' lines count. */
