@@ -17,6 +17,7 @@ struct bounded {
 	int status;    /* exit status, or 128+signal */
 	char *err;     /* stderr */
 	double secs;   /* wall-clock time */
+	double cpu_secs; /* the child's user and system time: what it did, however busy the machine */
 	long maxrss_kb; /* the child's peak resident memory */
 };
 
@@ -92,6 +93,8 @@ static inline struct bounded bounded_run_as(const char *bin, const char *cwd,
 	r.secs = bounded_now() - t0;
 	r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 	r.maxrss_kb = ru.ru_maxrss;
+	r.cpu_secs = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+		     (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 	r.err = e2e_read("/", err);
 	unlink(err);
 	return r;

@@ -613,9 +613,13 @@ static void many_errors_are_reported_in_linear_time(void **state)
 	assert_contains(r.err, "content/r/index.md:100002:4: error: 'nope' is not defined\n"
 			       "100002 | {{ nope }}\n");
 	assert_contains(r.err, "logdown: 50000 errors; the previous output was left as it was\n");
-	print_message("           release: %.2f s, %ld KB peak\n", r.secs, r.maxrss_kb);
-	if (r.secs > 10 && timing_checked())
-		fail_msg("took %.2f s", r.secs);
+	print_message("           release: %.2f s (CPU %.2f s), %ld KB peak\n", r.secs, r.cpu_secs,
+		      r.maxrss_kb);
+	/* Linear time is a bound on the work, so on CPU time: on a loaded
+	 * machine the wall clock measured the other processes (18 s of wall
+	 * time for under 1 s of CPU, at a load of 12 on 2 cores). */
+	if (r.cpu_secs > 10 && timing_checked())
+		fail_msg("took %.2f s of CPU", r.cpu_secs);
 	bounded_free(&r);
 	buf_free(&b);
 	project_free(dir);
