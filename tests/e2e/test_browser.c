@@ -3,6 +3,10 @@
  * report, the report's source is edited, and the new text must appear
  * without a reload by hand.
  *
+ * The second test builds the example reports (content/) and looks at
+ * every page at 390 and 1280 px, light and dark, through
+ * tests/browser/layout.mjs and the checks in tests/browser/checks/.
+ *
  * It needs /usr/bin/chromium, node and tests/browser/node_modules
  * (tools/deps.sh installs them under CI=true or LOGDOWN_BROWSER_TESTS=1);
  * without them it says so and skips. */
@@ -82,10 +86,38 @@ static void edited_source_shows_in_the_open_page(void **state)
 	free(dir);
 }
 
+/* The example reports, as their readers see them: on a phone and on a
+ * wide screen, light and dark.  What is measured is in layout.mjs and
+ * tests/browser/checks/; each failure names the page, width and scheme. */
+static void example_reports_hold_at_every_width(void **state)
+{
+	(void)state;
+	if (!have_browser()) {
+		printf("browser test: /usr/bin/chromium, node or tests/browser/node_modules "
+		       "missing (LOGDOWN_BROWSER_TESTS=1 make test installs them); skipped\n");
+		skip();
+	}
+	alarm(600); /* never hang CI */
+	char cwd[4096];
+	assert_non_null(getcwd(cwd, sizeof cwd));
+	char *dir = e2e_tmpdir();
+	char *site = path_join(dir, "site");
+	e2e_ok(cwd, "build . -o '%s'", site);
+	char *cmd = xasprintf("node tests/browser/layout.mjs '%s' >&2", site);
+	int rc = system(cmd);
+	alarm(0);
+	assert_int_equal(rc, 0);
+	free(cmd);
+	free(site);
+	remove_tree(dir);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(edited_source_shows_in_the_open_page),
+		cmocka_unit_test(example_reports_hold_at_every_width),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
