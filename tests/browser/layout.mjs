@@ -8,9 +8,10 @@
 // export `checkLog` and `checkIndex` for log pages and the site index.
 // The checks of this file itself apply to every page.
 //
+// The log pages looked at are the first two each report links to.
 // Exits 0 when nothing failed, 1 with one line per failure.  With
 // SHOTS=DIR it also saves a viewport screenshot of each page and setting.
-import { readdirSync, existsSync } from 'node:fs';
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -36,9 +37,11 @@ const reports = readdirSync(site, { withFileTypes: true })
 const pages = [{ kind: 'index', report: '', file: join(site, 'index.html') }];
 for (const report of reports) {
   pages.push({ kind: 'report', report, file: join(site, report, 'index.html') });
-  const logs = join(site, report, 'logs');
-  const first = existsSync(logs) ? readdirSync(logs).filter((f) => f.endsWith('.html')).sort()[0] : null;
-  if (first) pages.push({ kind: 'log', report, file: join(logs, first) });
+  // The first two log pages the report's values link to.
+  const html = readFileSync(join(site, report, 'index.html'), 'utf8');
+  const linked = new Set([...html.matchAll(/href="(logs\/[^"#]+\.html)#/g)].map((m) => m[1]));
+  for (const rel of [...linked].slice(0, 2))
+    pages.push({ kind: 'log', report, file: join(site, report, decodeURI(rel)) });
 }
 
 // Checks that hold on every page: the page never scrolls sideways, and
