@@ -156,7 +156,13 @@ static bool report(struct reader *rd)
 	struct loc at = {rd->shown, (int)XML_GetCurrentLineNumber(rd->xp),
 			 (int)XML_GetCurrentColumnNumber(rd->xp) + 1, 1};
 	if (!rd->rooted) {
-		diag_error(rd->d, at, "not an XML file: %s", XML_ErrorString(code));
+		/* Before the root, which of these expat reports depends on how
+		 * the first bytes were split between calls (its encoding
+		 * guess): one message, so the file reads the same however fed. */
+		bool token = code == XML_ERROR_INVALID_TOKEN || code == XML_ERROR_UNCLOSED_TOKEN ||
+			     code == XML_ERROR_PARTIAL_CHAR;
+		diag_error(rd->d, at, "not an XML file: %s",
+			   token ? "not well-formed" : XML_ErrorString(code));
 		return false;
 	}
 	if (rd->depth && (code == XML_ERROR_NO_ELEMENTS || code == XML_ERROR_UNCLOSED_TOKEN ||

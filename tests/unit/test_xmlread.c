@@ -375,6 +375,28 @@ static void chunk_size_changes_nothing(void **state)
 	unsetenv("LOGDOWN_TEST_CHUNK");
 }
 
+/* A bad token before the root reads the same whole or a byte at a time
+ * (expat names it differently depending on the split). */
+static void bad_token_before_the_root_is_one_message(void **state)
+{
+	(void)state;
+	static const char *const sizes[] = {"", "1"};
+	for (size_t i = 0; i < 2; i++) {
+		setenv("LOGDOWN_TEST_CHUNK", sizes[i], 1);
+		struct capture c;
+		cap_open(&c);
+		bool ok;
+		struct run *r = load(true, "junk.xml", "\n<\x01", &c, &ok);
+		assert_false(ok);
+		assert_string_equal(cap_text(&c), "junk.xml:2:2: error: not an XML file: not well-formed\n"
+						  "    2 | <\x01\n"
+						  "      |  ^\n");
+		run_free(r);
+		cap_close(&c);
+	}
+	unsetenv("LOGDOWN_TEST_CHUNK");
+}
+
 static void deep_nesting_stops_with_a_warning(void **state)
 {
 	(void)state;
@@ -431,6 +453,7 @@ int main(void)
 		cmocka_unit_test(junit_other_root_is_refused_at_the_root),
 		cmocka_unit_test(generic_root_attributes_are_fields_and_elements_rows),
 		cmocka_unit_test(chunk_size_changes_nothing),
+		cmocka_unit_test(bad_token_before_the_root_is_one_message),
 		cmocka_unit_test(deep_nesting_stops_with_a_warning),
 		cmocka_unit_test(a_failure_text_is_kept_up_to_1_mib),
 	};
