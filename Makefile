@@ -23,7 +23,7 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 
 PKGS    = libcmark-gfm yaml-0.1 libpcre2-8 cairo pangocairo libmicrohttpd librsvg-2.0 \
-          libxxhash expat
+          libxxhash expat duktape
 WARN    = -Wall -Wextra -Wpedantic -Wstrict-prototypes -Wmissing-prototypes \
           -Wwrite-strings -Wshadow
 ifeq ($(CI),true)
@@ -44,10 +44,13 @@ MODULES = $(filter-out cmd/main,$(patsubst src/%.c,%,$(foreach s,$(STAGES),$(sor
 OBJS     = $(MODULES:%=build/rel/%.o) build/rel/embedded.o
 ASAN_OBJS = $(MODULES:%=build/asan/%.o) build/asan/embedded.o
 
-# Files compiled into the binary: the default theme, templates and the
-# built-in parsers.
+# Files compiled into the binary: the default theme, templates, the
+# built-in parsers, and for math KaTeX (Debian's libjs-katex) and the
+# math font that matches DejaVu (fonts-texgyre-math).
+MATH_FONT = /usr/share/texmf/fonts/opentype/public/tex-gyre-math/texgyredejavu-math.otf
 EMBED   = templates/page.html templates/index.html static/logdown.css \
-          $(sort $(wildcard parsers/*.yaml))
+          $(sort $(wildcard parsers/*.yaml)) /usr/share/javascript/katex/katex.min.js \
+          $(MATH_FONT)
 
 UNIT_TESTS = $(patsubst tests/unit/%.c,build/asan/%,$(wildcard tests/unit/test_*.c))
 E2E_TESTS  = $(patsubst tests/e2e/%.c,build/asan/%,$(wildcard tests/e2e/test_*.c))

@@ -6,8 +6,11 @@ set -eu
 PKGS="make gcc pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libyaml-dev
 libpcre2-dev libcairo2-dev libpango1.0-dev libcmocka-dev fonts-dejavu-core
 libmicrohttpd-dev libxxhash-dev librsvg2-dev libexpat1-dev poppler-utils
-clang libclang-rt-dev valgrind"
+clang libclang-rt-dev valgrind libjs-katex duktape-dev fonts-texgyre-math"
 
+# libjs-katex (KaTeX, compiled into the binary) and duktape-dev (the
+# JavaScript engine it runs in) turn TeX math into MathML;
+# fonts-texgyre-math has the math font the site ships.
 # clang and libclang-rt-dev (libFuzzer) build the fuzzers of make fuzz,
 # valgrind runs make valgrind; make test runs both.
 

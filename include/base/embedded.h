@@ -10,6 +10,12 @@ struct embedded_file {
 	size_t len;
 };
 
+/* Files from Debian packages, embedded under their installed paths
+ * (the Makefile's EMBED): KaTeX, and the math font the site ships. */
+#define EMBEDDED_KATEX "/usr/share/javascript/katex/katex.min.js"
+#define EMBEDDED_MATH_FONT \
+	"/usr/share/texmf/fonts/opentype/public/tex-gyre-math/texgyredejavu-math.otf"
+
 /* Ends with an entry whose path is NULL. */
 extern const struct embedded_file embedded_files[];
 

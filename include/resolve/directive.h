@@ -32,6 +32,10 @@ struct directive_piece {
 	 * or a computed value's inputs; NULL for none.  Not escaped. */
 	char *title;
 	bool boolean; /* a true or false: left out of a link's URL */
+	/* Math: text is its MathML (HTML, with the placeholders of the
+	 * values in it), title its TeX as written (the values as
+	 * placeholders). */
+	bool math;
 };
 
 /* A run of pieces: a caption, a table cell. */

@@ -225,10 +225,25 @@ static void fill_directives(struct doc *doc)
 /* A placeholder's value or reference, where the page shows it: in
  * text, in a link's text (links cannot nest), or inside a tag (a link's
  * destination: the bare text). */
-static void put_shown(struct buf *out, const struct directive_piece *pc, bool in_tag,
-		      bool in_link)
+static void put_shown(struct doc *doc, struct buf *out, const struct directive_piece *pc,
+		      bool in_tag, bool in_link)
 {
-	if (pc->value && in_tag) {
+	if (pc->math && in_tag) {
+		/* math in an attribute (an image's alt text): its TeX */
+		buf_put_html(out, pc->title, strlen(pc->title));
+	} else if (pc->math) {
+		/* the MathML, its values filled in as in the prose */
+		const char *p = pc->text, *end = p + strlen(p);
+		size_t at, len, index;
+		while (doc_next_value(p, (size_t)(end - p), &at, &len, &index)) {
+			buf_put(out, p, at);
+			const struct directive_piece *v = doc_show(doc, index);
+			if (v)
+				put_shown(doc, out, v, false, in_link);
+			p += at + len;
+		}
+		buf_put(out, p, (size_t)(end - p));
+	} else if (pc->value && in_tag) {
 		if (!pc->missing && !pc->boolean)
 			buf_put_html(out, pc->text, pc->len);
 	} else if (pc->value) {
@@ -258,7 +273,7 @@ static char *fill(struct doc *doc, const char *html)
 		if ((*p == DOC_MARK || *p == '%') &&
 		    doc_placeholder_at(p, end, in_tag, &index, &len) &&
 		    (pc = doc_show(doc, index)) != NULL) {
-			put_shown(&out, pc, in_tag, in_link > 0);
+			put_shown(doc, &out, pc, in_tag, in_link > 0);
 			if (url_at != SIZE_MAX)
 				url_slot = index;
 			p += len;

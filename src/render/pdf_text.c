@@ -104,6 +104,8 @@ void rich_clear(struct rich *r)
 
 /* Pieces of a directive's text (a caption, a cell, a value); @fig-
  * and @tbl- references in its plain text become links. */
+static void rich_literal(struct pdf *p, struct rich *r, const char *s, unsigned style);
+
 void rich_pieces(struct pdf *p, struct rich *r, const struct directive_text *t,
 		 unsigned style, bool link)
 {
@@ -111,6 +113,12 @@ void rich_pieces(struct pdf *p, struct rich *r, const struct directive_text *t,
 		const struct directive_piece *pc = &t->p[i];
 		unsigned st = style | (pc->value ? S_VALUE : 0) | (pc->missing ? S_MISSING : 0);
 		const char *href = link && !r->in_link ? pc->href : NULL;
+		if (pc->math) {
+			/* not laid out as math yet: its TeX, the values in it
+			 * shown as values */
+			rich_literal(p, r, pc->title, style | S_CODE);
+			continue;
+		}
 		if (pc->value || pc->href) {
 			rich_put(r, pc->text, strlen(pc->text), st, href);
 			continue;

@@ -15,6 +15,7 @@
 
 #include "expr/expr.h"
 #include "resolve/format.h"
+#include "resolve/math.h"
 #include "data/limit.h"
 #include "resolve/provenance.h"
 #include "resolve/show.h"
@@ -36,7 +37,9 @@ static const char *const extensions[] = {
  * destination cmark writes it percent-encoded. */
 #define MARK DOC_MARK
 
-enum slot_kind { SLOT_VALUE, SLOT_REF };
+/* SLOT_MATH: $...$ or $$...$$; SLOT_BLANK: nothing, on each further
+ * line of a math span, so that cmark sees the source's lines. */
+enum slot_kind { SLOT_VALUE, SLOT_REF, SLOT_MATH, SLOT_BLANK };
 
 struct slot {
 	enum slot_kind kind;
@@ -44,7 +47,11 @@ struct slot {
 	struct expr *expr;   /* SLOT_VALUE */
 	bool has_format;
 	struct format format;
-	char *label;         /* SLOT_REF: "fig-loss" */
+	char *label;         /* SLOT_REF: "fig-loss"; SLOT_MATH: the TeX, its
+			      * values as placeholders of their slots */
+	bool display;        /* SLOT_MATH: $$...$$ */
+	struct loc tex_at;   /* SLOT_MATH: the TeX's first byte; col 0
+			      * when it holds values (not as written) */
 	bool done;           /* piece holds what the HTML showed */
 	struct directive_text piece;
 };
@@ -117,6 +124,95 @@ static void inline_value(struct doc *doc, const char *open, const char *close, i
 	add_slot(doc, s, md);
 }
 
+/* The TeX of a math span, from..to, into a SLOT_MATH slot: its values
+ * ({{ }}) become slots of their own, named in the TeX by placeholders;
+ * each further line of the span is a SLOT_BLANK, so that the lines stay
+ * the source's. */
+static void math_span(struct doc *doc, const char *from, const char *to, bool display,
+		      int *line, const char **line_start, struct buf *md)
+{
+	struct slot s = {.kind = SLOT_MATH, .display = display};
+	s.at = (struct loc){doc->file, *line, (int)(from - *line_start) + 1 - (display ? 2 : 1),
+			    (int)(to - from) + (display ? 4 : 2)};
+	s.tex_at = (struct loc){doc->file, *line, (int)(from - *line_start) + 1, 0};
+	struct buf tex = BUF_INIT;
+	int lines = 0;
+	for (const char *p = from; p < to;) {
+		if (*p == '{' && p + 1 < to && p[1] == '{') {
+			const char *close = NULL;
+			for (const char *q = p + 2; q + 1 < to && *q != '\n'; q++)
+				if (q[0] == '}' && q[1] == '}') {
+					close = q;
+					break;
+				}
+			if (close) {
+				inline_value(doc, p, close, *line, *line_start, &tex);
+				s.tex_at.col = 0;
+				p = close + 2;
+				continue;
+			}
+		}
+		if (*p == '\n') {
+			lines++;
+			(*line)++;
+			*line_start = p + 1;
+		}
+		buf_putc(&tex, *p++);
+	}
+	s.label = buf_detach(&tex);
+	add_slot(doc, s, md);
+	for (int i = 0; i < lines; i++) {
+		buf_putc(md, '\n');
+		add_slot(doc, (struct slot){.kind = SLOT_BLANK}, md);
+	}
+}
+
+/* The end of the math span that the $ at p opens (after its closing
+ * $ or $$), or NULL when it opens none.  Dollar math as GitHub and
+ * Pandoc read it: $$...$$ is display math; in $...$ no space follows
+ * the opening $ and none comes before the closing one, which no digit
+ * follows; a $ that cannot close makes no math ("$5 and $6").  A span
+ * ends within its paragraph; in it a backslash escapes the next
+ * character (\$ is no closer). */
+static const char *math_end(const char *p, const char *end, const char **tex_from,
+			    const char **tex_to, bool *display)
+{
+	*display = p + 1 < end && p[1] == '$';
+	const char *q = p + (*display ? 2 : 1);
+	if (q >= end || (!*display && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '$')))
+		return NULL;
+	*tex_from = q;
+	for (; q < end; q++) {
+		if (*q == '\\' && q + 1 < end) {
+			q++;
+			continue;
+		}
+		if (*q == '\n') {
+			const char *r = q + 1;
+			while (r < end && (*r == ' ' || *r == '\t' || *r == '\r'))
+				r++;
+			if (r >= end || *r == '\n')
+				return NULL; /* a blank line: the paragraph ended */
+			continue;
+		}
+		if (*q != '$')
+			continue;
+		if (*display) {
+			if (q + 1 < end && q[1] == '$' && q > *tex_from) {
+				*tex_to = q;
+				return q + 2;
+			}
+			continue;
+		}
+		if (q[-1] == ' ' || q[-1] == '\t' || q[-1] == '\n' ||
+		    (q + 1 < end && isdigit((unsigned char)q[1])))
+			return NULL; /* a $ that cannot close: no math ("$5 and $6") */
+		*tex_to = q;
+		return q + 1;
+	}
+	return NULL;
+}
+
 static bool is_label_char(char c)
 {
 	return isalnum((unsigned char)c) || c == '-' || c == '_';
@@ -181,6 +277,8 @@ static void prepass(struct doc *doc, struct buf *md)
 	int line = doc->line0 + 1;
 	size_t body_line = 0; /* 0-based line of the body */
 	bool at_line_start = true;
+	const char *math_stop, *tex_from = NULL, *tex_to = NULL;
+	bool display = false;
 
 	while (p < end) {
 		if (at_line_start) {
@@ -244,6 +342,16 @@ static void prepass(struct doc *doc, struct buf *md)
 			}
 			buf_put(md, p, (size_t)(stop - p));
 			p = stop;
+		} else if (c == '$' && (math_stop = math_end(p, end, &tex_from, &tex_to, &display))) {
+			math_span(doc, tex_from, tex_to, display, &line, &line_start, md);
+			body_line = (size_t)(line - doc->line0 - 1);
+			p = math_stop;
+		} else if (c == '$') {
+			/* a dollar that opens no math: $$ as one, so that its
+			 * second $ opens nothing either */
+			size_t n = p + 1 < end && p[1] == '$' ? 2 : 1;
+			buf_put(md, p, n);
+			p += n;
 		} else if (c == '{' && p + 1 < end && p[1] == '{') {
 			const char *nl = memchr(p, '\n', (size_t)(end - p));
 			const char *eol = nl ? nl : end;
@@ -282,7 +390,8 @@ static void prepass(struct doc *doc, struct buf *md)
 			/* plain text up to the next character that could start
 			 * something: one copy, not one call a byte */
 			const char *q = p + 1;
-			while (q < end && *q != '\n' && *q != '\\' && *q != '`' && *q != '{' && *q != '@')
+			while (q < end && *q != '\n' && *q != '\\' && *q != '`' && *q != '{' && *q != '@' &&
+			       *q != '$')
 				q++;
 			buf_put(md, p, (size_t)(q - p));
 			p = q;
@@ -499,6 +608,35 @@ static void check_tree(struct doc *doc, cmark_node *root)
 	free(open);
 }
 
+/* A ```math block: display math, in a paragraph of its own (so that
+ * the PDF, which draws paragraphs, draws it too).  Its TeX is taken as
+ * written: no values in it. */
+static bool math_block(struct doc *doc, cmark_node *node)
+{
+	const char *info = cmark_node_get_fence_info(node);
+	if (!info || strcmp(info, "math") != 0)
+		return false;
+	const char *tex = cmark_node_get_literal(node);
+	int line = doc->line0 + cmark_node_get_start_line(node);
+	struct slot s = {.kind = SLOT_MATH, .display = true};
+	s.at = (struct loc){doc->file, line, cmark_node_get_start_column(node), 0};
+	s.tex_at = (struct loc){doc->file, line + 1, 1, 0};
+	size_t n = tex ? strlen(tex) : 0;
+	while (n && (tex[n - 1] == '\n' || tex[n - 1] == '\r'))
+		n--;
+	s.label = xstrndup(tex ? tex : "", n);
+	struct buf mark = BUF_INIT;
+	add_slot(doc, s, &mark);
+	cmark_node *para = cmark_node_new(CMARK_NODE_PARAGRAPH);
+	cmark_node *text = cmark_node_new(CMARK_NODE_TEXT);
+	cmark_node_set_literal(text, buf_data(&mark));
+	cmark_node_append_child(para, text);
+	cmark_node_insert_before(node, para);
+	cmark_node_free(node);
+	buf_free(&mark);
+	return true;
+}
+
 static void replace_directives(struct doc *doc, cmark_node *root)
 {
 	/* collected first: the tree cannot change under the iterator */
@@ -516,6 +654,8 @@ static void replace_directives(struct doc *doc, cmark_node *root)
 	cmark_iter_free(it);
 	for (size_t i = 0; i < n; i++) {
 		struct directive_result *result = NULL;
+		if (math_block(doc, blocks[i]))
+			continue;
 		if (!directive(doc, blocks[i], &result))
 			continue;
 		/* An HTML block, empty until render/html.c writes the
@@ -595,6 +735,79 @@ struct diag *doc_diag(const struct doc *doc)
 	return doc->c->d;
 }
 
+/* Appends text to out with &, < and > escaped. */
+static void put_escaped(struct buf *out, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '&')
+			buf_puts(out, "&amp;");
+		else if (s[i] == '<')
+			buf_puts(out, "&lt;");
+		else if (s[i] == '>')
+			buf_puts(out, "&gt;");
+		else
+			buf_putc(out, s[i]);
+	}
+}
+
+/* The math of slot s as MathML.  Each value in the TeX goes to KaTeX as
+ * \href{ldv:N}{\text{0}}, which comes back as <mtext href="ldv:N">0</mtext>;
+ * that becomes <mn> holding the value's placeholder, which the page
+ * fills like any value (linked to its line).  The TeX annotation shows
+ * the values as their text. */
+static void show_math(struct doc *doc, struct slot *s)
+{
+	if (s->done)
+		return;
+	s->done = true;
+	struct buf tex = BUF_INIT, shown = BUF_INIT;
+	const char *t = s->label, *end = t + strlen(t);
+	size_t at, mlen, index;
+	while (doc_next_value(t, (size_t)(end - t), &at, &mlen, &index)) {
+		buf_put(&tex, t, at);
+		put_escaped(&shown, t, at);
+		buf_printf(&tex, "\\href{ldv:%zu}{\\text{0}}", index);
+		const struct directive_piece *v = doc_show(doc, index);
+		if (v)
+			put_escaped(&shown, v->text, strlen(v->text));
+		t += at + mlen;
+	}
+	buf_put(&tex, t, (size_t)(end - t));
+	put_escaped(&shown, t, (size_t)(end - t));
+	char *mathml = math_mathml(buf_data(&tex), tex.len, s->display, s->at, s->tex_at,
+				   doc->c->d);
+	static const char annotation[] = "<annotation encoding=\"application/x-tex\">";
+	struct buf html = BUF_INIT;
+	if (!mathml) {
+		buf_puts(&html, "<code class=\"ld-math-error\">");
+		put_escaped(&html, s->label, strlen(s->label));
+		buf_puts(&html, "</code>");
+	} else {
+		for (const char *p = mathml; *p;) {
+			int n = 0;
+			if (*p == '<' && strncmp(p, "<mtext href=\"ldv:", 17) == 0 &&
+			    sscanf(p, "<mtext href=\"ldv:%zu\">0</mtext>%n", &index, &n) == 1 && n > 0) {
+				buf_printf(&html, "<mn>%cLD%zu%c</mn>", MARK, index, MARK);
+				p += n;
+			} else if (*p == '<' && str_has_prefix(p, annotation)) {
+				const char *close = strstr(p, "</annotation>");
+				buf_puts(&html, annotation);
+				buf_put(&html, buf_data(&shown), shown.len);
+				p = close ? close : p + strlen(annotation);
+			} else {
+				buf_putc(&html, *p++);
+			}
+		}
+	}
+	directive_text_add(&s->piece, buf_data(&html), html.len, NULL, false, false);
+	s->piece.p[0].math = true;
+	s->piece.p[0].title = xstrdup(s->label);
+	free(mathml);
+	buf_free(&html);
+	buf_free(&tex);
+	buf_free(&shown);
+}
+
 const struct directive_piece *doc_show(struct doc *doc, size_t index)
 {
 	if (index >= doc->nslots)
@@ -602,7 +815,14 @@ const struct directive_piece *doc_show(struct doc *doc, size_t index)
 	struct slot *s = &doc->slots[index];
 	if (s->kind == SLOT_VALUE)
 		show_value(doc, s);
-	else
+	else if (s->kind == SLOT_MATH)
+		show_math(doc, s);
+	else if (s->kind == SLOT_BLANK) {
+		if (!s->done)
+			directive_text_add(&s->piece, "", 0, NULL, true, false);
+		s->piece.p[0].value = false;
+		s->done = true;
+	} else
 		show_ref(doc, s);
 	return &s->piece.p[0];
 }
@@ -677,7 +897,7 @@ struct doc *doc_resolve(const char *text, size_t len, const char *file, int line
 	/* Where the pre-pass has nothing to replace, it need not know the
 	 * code lines (a parse of its own): most pages of a big site. */
 	if (memmem(text, len, "{{", 2) || memmem(text, len, "@fig-", 5) ||
-	    memmem(text, len, "@tbl-", 5))
+	    memmem(text, len, "@tbl-", 5) || memchr(text, '$', len))
 		find_code_lines(doc);
 	prepass(doc, &doc->md);
 	doc->parser = new_parser(MD_OPTIONS | CMARK_OPT_SOURCEPOS);

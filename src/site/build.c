@@ -359,6 +359,11 @@ static void copy_static(struct build *b)
 	const struct embedded_file *css = embedded_find("static/logdown.css");
 	if (css)
 		write_file(b, "static/logdown.css", css->data, css->len);
+	/* The math font, for every browser to draw the same glyphs; one
+	 * loads it only for a page with math. */
+	const struct embedded_file *font = embedded_find(EMBEDDED_MATH_FONT);
+	if (font)
+		write_file(b, "static/math.otf", font->data, font->len);
 	char *src = path_join(b->opts->root, "static");
 	if (path_exists(src) && classify(b, src) == ENTRY_DIR)
 		walk_static(b, src, "static");
