@@ -28,6 +28,8 @@ enum limit_id {
 	LIMIT_MARKDOWN_DEPTH, /* nesting of Markdown lists and block quotes */
 	LIMIT_SERIES_ROWS,    /* rows of one series */
 	LIMIT_GLOB_FILES,     /* files one glob: run set may match */
+	LIMIT_MATH_SIZE,      /* bytes of one formula's TeX */
+	LIMIT_MATH_DEPTH,     /* nesting of groups in one formula */
 	LIMIT_COUNT
 };
 

@@ -44,6 +44,12 @@ static const struct limit_def defs[LIMIT_COUNT] = {
 			       HINT("series_rows", "SERIES_ROWS"), 50000000, 1, 4000000000UL},
 	[LIMIT_GLOB_FILES] = {"glob_files", "LOGDOWN_LIMIT_GLOB_FILES",
 			      HINT("glob_files", "GLOB_FILES"), 10000, 1, 100000000},
+	/* KaTeX in duktape takes about 0.1 s for 3,000 bytes of TeX and
+	 * grows faster than the size */
+	[LIMIT_MATH_SIZE] = {"math_size", "LOGDOWN_LIMIT_MATH_SIZE",
+			     HINT("math_size", "MATH_SIZE"), 4000, 10, 1000000},
+	[LIMIT_MATH_DEPTH] = {"math_depth", "LOGDOWN_LIMIT_MATH_DEPTH",
+			      HINT("math_depth", "MATH_DEPTH"), 100, 2, 1000},
 };
 
 static unsigned long values[LIMIT_COUNT];

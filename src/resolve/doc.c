@@ -52,6 +52,8 @@ struct slot {
 	bool display;        /* SLOT_MATH: $$...$$ */
 	struct loc tex_at;   /* SLOT_MATH: the TeX's first byte; col 0
 			      * when it holds values (not as written) */
+	int number;          /* SLOT_MATH: a labelled equation's number */
+	char *eq;            /* SLOT_MATH: its label, "eq-roofline" */
 	bool done;           /* piece holds what the HTML showed */
 	struct directive_text piece;
 };
@@ -75,6 +77,7 @@ struct doc {
 	struct label *labels;
 	size_t nlabels;
 	int charts; /* {chart} blocks so far, for their file names */
+	int equations; /* labelled display equations so far */
 	/* after doc_resolve() */
 	cmark_parser *parser;
 	cmark_node *root;
@@ -124,12 +127,77 @@ static void inline_value(struct doc *doc, const char *open, const char *close, i
 	add_slot(doc, s, md);
 }
 
+static struct label *find_label(struct doc *doc, const char *name);
+static bool is_label_char(char c);
+
+/* The length of the label kind's prefix that s starts with ("fig-",
+ * "tbl-", "eq-"), when a label character follows it; else 0. */
+static size_t ref_prefix(const char *s, const char *end)
+{
+	static const char *const prefixes[] = {"fig-", "tbl-", "eq-"};
+	for (size_t i = 0; i < ARRAY_LEN(prefixes); i++) {
+		size_t n = strlen(prefixes[i]);
+		if ((size_t)(end - s) > n && strncmp(s, prefixes[i], n) == 0 && is_label_char(s[n]))
+			return n;
+	}
+	return 0;
+}
+
+/* A display equation's label after its closing $$, as in
+ * "$$ ... $$ {#eq-name}".  Returns the end of it (or p when there is
+ * none), and the name in name and name_len.  */
+static const char *equation_label(const char *p, const char *end, const char **name,
+				  size_t *name_len)
+{
+	const char *q = p;
+	while (q < end && (*q == ' ' || *q == '\t'))
+		q++;
+	if (end - q < 3 || q[0] != '{' || q[1] != '#')
+		return p;
+	const char *r = q + 2;
+	while (r < end && *r != '}' && *r != '\n')
+		r++;
+	if (r >= end || *r != '}')
+		return p;
+	*name = q + 2;
+	*name_len = (size_t)(r - q - 2);
+	return r + 1;
+}
+
+/* The label of a display equation (name, written at `at`): its number,
+ * or 0 after an error. */
+static int take_equation(struct doc *doc, const char *name, size_t len, struct loc at)
+{
+	char *label = xstrndup(name, len);
+	bool ok = str_has_prefix(label, "eq-") && len > 3;
+	for (size_t i = 0; ok && i < len; i++)
+		ok = is_label_char(label[i]);
+	const struct label *old = ok ? find_label(doc, label) : NULL;
+	if (!ok) {
+		diag_error(doc->c->d, at,
+			   "an equation's label is {#eq-NAME} (letters, digits, '-' and '_'), "
+			   "e.g. {#eq-roofline}");
+	} else if (old) {
+		diag_error(doc->c->d, at, "label '%s' is already %s %d's", label, old->kind,
+			   old->number);
+		ok = false;
+	}
+	if (!ok) {
+		free(label);
+		return 0;
+	}
+	doc->labels = xrealloc(doc->labels, (doc->nlabels + 1) * sizeof *doc->labels);
+	doc->labels[doc->nlabels++] = (struct label){label, "Equation", ++doc->equations};
+	return doc->equations;
+}
+
 /* The TeX of a math span, from..to, into a SLOT_MATH slot: its values
- * ({{ }}) become slots of their own, named in the TeX by placeholders;
+ * ({{ expr }}, a space after the braces) become slots of their own, named in the TeX by placeholders;
  * each further line of the span is a SLOT_BLANK, so that the lines stay
  * the source's. */
-static void math_span(struct doc *doc, const char *from, const char *to, bool display,
-		      int *line, const char **line_start, struct buf *md)
+static const char *math_span(struct doc *doc, const char *from, const char *to, const char *stop,
+			     const char *end, bool display, int *line, const char **line_start,
+			     struct buf *md)
 {
 	struct slot s = {.kind = SLOT_MATH, .display = display};
 	s.at = (struct loc){doc->file, *line, (int)(from - *line_start) + 1 - (display ? 2 : 1),
@@ -138,7 +206,9 @@ static void math_span(struct doc *doc, const char *from, const char *to, bool di
 	struct buf tex = BUF_INIT;
 	int lines = 0;
 	for (const char *p = from; p < to;) {
-		if (*p == '{' && p + 1 < to && p[1] == '{') {
+		/* a value is "{{ " with a space: TeX has groups in groups,
+		 * {{n \choose k}} */
+		if (*p == '{' && p + 2 < to && p[1] == '{' && (p[2] == ' ' || p[2] == '\t')) {
 			const char *close = NULL;
 			for (const char *q = p + 2; q + 1 < to && *q != '\n'; q++)
 				if (q[0] == '}' && q[1] == '}') {
@@ -160,11 +230,21 @@ static void math_span(struct doc *doc, const char *from, const char *to, bool di
 		buf_putc(&tex, *p++);
 	}
 	s.label = buf_detach(&tex);
+	const char *name;
+	size_t name_len;
+	const char *after = display ? equation_label(stop, end, &name, &name_len) : stop;
+	if (after != stop) {
+		struct loc at = {doc->file, *line, (int)(name - 2 - *line_start) + 1, (int)name_len + 3};
+		s.number = take_equation(doc, name, name_len, at);
+		if (s.number)
+			s.eq = xstrndup(name, name_len);
+	}
 	add_slot(doc, s, md);
 	for (int i = 0; i < lines; i++) {
 		buf_putc(md, '\n');
 		add_slot(doc, (struct slot){.kind = SLOT_BLANK}, md);
 	}
+	return after;
 }
 
 /* The end of the math span that the $ at p opens (after its closing
@@ -279,6 +359,7 @@ static void prepass(struct doc *doc, struct buf *md)
 	bool at_line_start = true;
 	const char *math_stop, *tex_from = NULL, *tex_to = NULL;
 	bool display = false;
+	size_t ref_len;
 
 	while (p < end) {
 		if (at_line_start) {
@@ -343,13 +424,19 @@ static void prepass(struct doc *doc, struct buf *md)
 			buf_put(md, p, (size_t)(stop - p));
 			p = stop;
 		} else if (c == '$' && (math_stop = math_end(p, end, &tex_from, &tex_to, &display))) {
-			math_span(doc, tex_from, tex_to, display, &line, &line_start, md);
+			p = math_span(doc, tex_from, tex_to, math_stop, end, display, &line, &line_start,
+				      md);
 			body_line = (size_t)(line - doc->line0 - 1);
-			p = math_stop;
 		} else if (c == '$') {
 			/* a dollar that opens no math: $$ as one, so that its
 			 * second $ opens nothing either */
 			size_t n = p + 1 < end && p[1] == '$' ? 2 : 1;
+			if (n == 2 && !(p + 2 < end && p[2] == '$'))
+				diag_warning(doc->c->d,
+					     (struct loc){doc->file, line, (int)(p - line_start) + 1, 2},
+					     "$$ opens display math that is not closed in its "
+					     "paragraph: close it with $$, or write \\$\\$ for two "
+					     "dollars");
 			buf_put(md, p, n);
 			p += n;
 		} else if (c == '{' && p + 1 < end && p[1] == '{') {
@@ -372,14 +459,13 @@ static void prepass(struct doc *doc, struct buf *md)
 			}
 			inline_value(doc, p, close, line, line_start, md);
 			p = close + 2;
-		} else if (c == '@' && (p == line_start || !is_label_char(p[-1])) && p + 5 < end &&
-			   (strncmp(p + 1, "fig-", 4) == 0 || strncmp(p + 1, "tbl-", 4) == 0) &&
-			   is_label_char(p[5])) {
+		} else if (c == '@' && (p == line_start || !is_label_char(p[-1])) &&
+			   (ref_len = ref_prefix(p + 1, end)) > 0) {
 			const char *q = p + 1;
 			while (q < end && is_label_char(*q))
 				q++;
 			/* a sentence may end right after the label */
-			while (q > p + 5 && (q[-1] == '-' || q[-1] == '_'))
+			while (q > p + 1 + ref_len && (q[-1] == '-' || q[-1] == '_'))
 				q--;
 			struct slot s = {.kind = SLOT_REF};
 			s.at = (struct loc){doc->file, line, (int)(p - line_start) + 1, (int)(q - p)};
@@ -702,6 +788,10 @@ static void show_ref(struct doc *doc, struct slot *s)
 		if (near)
 			diag_error(doc->c->d, s->at, "label '%s' is not defined (did you mean '%s'?)",
 				   s->label, near);
+		else if (str_has_prefix(s->label, "eq-"))
+			diag_error(doc->c->d, s->at,
+				   "label '%s' is not defined: label a display equation "
+				   "$$ ... $$ {#%s}", s->label, s->label);
 		else
 			diag_error(doc->c->d, s->at,
 				   "label '%s' is not defined: give a {table} or {chart} "
@@ -799,9 +889,20 @@ static void show_math(struct doc *doc, struct slot *s)
 			}
 		}
 	}
+	if (s->number) {
+		/* a labelled equation: its number at the right, its id the
+		 * target of @eq- references */
+		struct buf numbered = BUF_INIT;
+		buf_printf(&numbered, "<span class=\"ld-equation\" id=\"%s\">", s->eq);
+		buf_put(&numbered, buf_data(&html), html.len);
+		buf_printf(&numbered, "<span class=\"ld-eqno\">(%d)</span></span>", s->number);
+		buf_free(&html);
+		html = numbered;
+	}
 	directive_text_add(&s->piece, buf_data(&html), html.len, NULL, false, false);
 	s->piece.p[0].math = true;
-	s->piece.p[0].title = xstrdup(s->label);
+	s->piece.p[0].title = s->number ? xasprintf("%s    (%d)", s->label, s->number)
+				       : xstrdup(s->label);
 	free(mathml);
 	buf_free(&html);
 	buf_free(&tex);
@@ -897,7 +998,7 @@ struct doc *doc_resolve(const char *text, size_t len, const char *file, int line
 	/* Where the pre-pass has nothing to replace, it need not know the
 	 * code lines (a parse of its own): most pages of a big site. */
 	if (memmem(text, len, "{{", 2) || memmem(text, len, "@fig-", 5) ||
-	    memmem(text, len, "@tbl-", 5) || memchr(text, '$', len))
+	    memmem(text, len, "@tbl-", 5) || memmem(text, len, "@eq-", 4) || memchr(text, '$', len))
 		find_code_lines(doc);
 	prepass(doc, &doc->md);
 	doc->parser = new_parser(MD_OPTIONS | CMARK_OPT_SOURCEPOS);
@@ -942,6 +1043,7 @@ void doc_free(struct doc *doc)
 	for (size_t i = 0; i < doc->nslots; i++) {
 		expr_free(doc->slots[i].expr);
 		free(doc->slots[i].label);
+		free(doc->slots[i].eq);
 		directive_text_clear(&doc->slots[i].piece);
 	}
 	free(doc->slots);

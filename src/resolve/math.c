@@ -13,6 +13,7 @@
 
 #include "base/embedded.h"
 #include "base/util.h"
+#include "data/limit.h"
 
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -67,10 +68,62 @@ static char *unwrap(const char *html)
 	return xstrndup(from, (size_t)(to + strlen("</math>") - from));
 }
 
+/* The place of tex[i] in the source: at when tex_at is unknown. */
+static struct loc place(const char *tex, size_t i, struct loc at, struct loc tex_at)
+{
+	if (tex_at.col <= 0)
+		return at;
+	struct loc where = tex_at;
+	for (size_t k = 0; k < i; k++) {
+		if (tex[k] == '\n') {
+			where.line++;
+			where.col = 1;
+		} else if (((unsigned char)tex[k] & 0xC0) != 0x80) {
+			where.col++;
+		}
+	}
+	where.len = 1;
+	return where;
+}
+
+/* Within the limits math_size and math_depth (groups: braces, \left,
+ * \begin), which keep one formula's work bounded?  Reports it if not. */
+static bool within_limits(const char *tex, size_t len, struct loc at, struct loc tex_at,
+			  struct diag *d)
+{
+	if (len > limit_get(LIMIT_MATH_SIZE)) {
+		diag_error(d, at, "this formula is %zu bytes of TeX, over %lu (%s)", len,
+			   limit_get(LIMIT_MATH_SIZE), limit_hint(LIMIT_MATH_SIZE));
+		return false;
+	}
+	unsigned long depth = 0, max = limit_get(LIMIT_MATH_DEPTH);
+	for (size_t i = 0; i < len; i++) {
+		bool open = tex[i] == '{' || (tex[i] == '\\' && (str_has_prefix(tex + i, "\\left") ||
+								  str_has_prefix(tex + i, "\\begin")));
+		bool close = tex[i] == '}' || (tex[i] == '\\' && (str_has_prefix(tex + i, "\\right") ||
+								   str_has_prefix(tex + i, "\\end")));
+		if (tex[i] == '\\' && i + 1 < len && (tex[i + 1] == '{' || tex[i + 1] == '}' ||
+							 tex[i + 1] == '\\')) {
+			i++; /* an escaped brace or a line break */
+			continue;
+		}
+		if (close && depth)
+			depth--;
+		if (open && ++depth > max) {
+			diag_error(d, place(tex, i, at, tex_at), "this formula nests deeper than %lu (%s)",
+				   max, limit_hint(LIMIT_MATH_DEPTH));
+			return false;
+		}
+	}
+	return true;
+}
+
 char *math_mathml(const char *tex, size_t len, bool display, struct loc at, struct loc tex_at,
 		  struct diag *d)
 {
 	char *out = NULL;
+	if (!within_limits(tex, len, at, tex_at, d))
+		return NULL;
 	pthread_mutex_lock(&lock);
 	duk_context *ctx = start();
 	if (!ctx) {
@@ -108,18 +161,8 @@ char *math_mathml(const char *tex, size_t len, bool display, struct loc at, stru
 		else if ((quote = strstr(msg, " at end of input")) != NULL)
 			keep = (size_t)(quote - msg);
 		struct loc where = at;
-		if (tex_at.col > 0 && pos >= 0 && (size_t)pos <= len) {
-			where = tex_at;
-			for (int i = 0; i < pos; i++) {
-				if (tex[i] == '\n') {
-					where.line++;
-					where.col = 1;
-				} else if (((unsigned char)tex[i] & 0xC0) != 0x80) {
-					where.col++;
-				}
-			}
-			where.len = 1;
-		}
+		if (pos >= 0 && (size_t)pos <= len)
+			where = place(tex, (size_t)pos, at, tex_at);
 		diag_error(d, where, "TeX: %.*s", (int)keep, msg);
 		duk_pop(ctx);
 	}

@@ -45,7 +45,8 @@ static void inline_math_is_mathml(void **state)
 static void markdown_leaves_math_alone(void **state)
 {
 	(void)state;
-	const char *body = body_of("$a_1 \\, b_2 * c*$\n");
+	const char *body = body_of("$a_1 \\, b_2 * c*$ and $x^{{2}}$\n");
+	assert_non_null(strstr(body, "<msup><mi>x</mi><mn>2</mn></msup>"));
 	assert_non_null(strstr(body, "<msub><mi>a</mi><mn>1</mn></msub><mtext>\xE2\x80\x89</mtext>"
 				     "<msub><mi>b</mi><mn>2</mn></msub><mo>\xE2\x88\x97</mo>"
 				     "<mi>c</mi><mo>\xE2\x88\x97</mo>"));
@@ -156,6 +157,105 @@ static void the_pdf_shows_the_tex(void **state)
 	assert_non_null(strstr(text, "Loss L = 7.12500 and a_1 \\cdot b."));
 }
 
+/* A labelled display equation is numbered, and @eq- refers to it. */
+static void labelled_equations_are_numbered(void **state)
+{
+	(void)state;
+	const char *body = body_of("By @eq-ai and @eq-roofline.\n\n$$I = \\frac{W}{Q}$$ {#eq-ai}\n\n"
+				   "$$\nP \\le \\pi\n$$ {#eq-roofline}\n");
+	assert_non_null(strstr(body, "<p>By <a class=\"ld-ref\" href=\"#eq-ai\">Equation 1</a> and "
+				     "<a class=\"ld-ref\" href=\"#eq-roofline\">Equation 2</a>.</p>"));
+	assert_non_null(strstr(body, "<p><span class=\"ld-equation\" id=\"eq-ai\"><math "));
+	assert_non_null(strstr(body, "</math><span class=\"ld-eqno\">(1)</span></span></p>"));
+	assert_non_null(strstr(body, "<span class=\"ld-equation\" id=\"eq-roofline\">"));
+	assert_non_null(strstr(body, "</math><span class=\"ld-eqno\">(2)</span></span>"));
+}
+
+/* What goes wrong with labels: an unknown one, a taken one, a bad one. */
+static void equation_label_errors(void **state)
+{
+	(void)state;
+	project = e2e_project(E2E_FILES(E2E_TEXT(
+		"content/r/index.md", "---\ntitle: M\n---\nSee @eq-rofline.\n\n"
+				      "$$a$$ {#eq-roofline}\n\n$$b$$ {#eq-roofline}\n\n$$c$$ {#fig-c}\n")));
+	struct proc r = e2e_keep_proc(e2e_run(project, "build"));
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err,
+			    "content/r/index.md:8:7: error: label 'eq-roofline' is already "
+			    "Equation 1's\n"
+			    "    8 | $$b$$ {#eq-roofline}\n"
+			    "      |       ^~~~~~~~~~~~~~\n"
+			    "content/r/index.md:10:7: error: an equation's label is {#eq-NAME} "
+			    "(letters, digits, '-' and '_'), e.g. {#eq-roofline}\n"
+			    "   10 | $$c$$ {#fig-c}\n"
+			    "      |       ^~~~~~~~\n"
+			    "content/r/index.md:4:5: error: label 'eq-rofline' is not defined "
+			    "(did you mean 'eq-roofline'?)\n"
+			    "    4 | See @eq-rofline.\n"
+			    "      |     ^~~~~~~~~~~\n"
+			    "logdown: 3 errors; the previous output was left as it was\n");
+}
+
+/* Math in a table cell and in a link's text; a value in linked math is
+ * not a link inside the link. */
+static void math_in_cells_and_links(void **state)
+{
+	(void)state;
+	const char *body = body_of("| a | b |\n|---|---|\n| $$x^2$$ | $y$ |\n\n"
+				   "[the loss $L = {{ cs.final_loss }}$](https://example.org)\n");
+	assert_non_null(strstr(body, "<td><math xmlns=\"http://www.w3.org/1998/Math/MathML\" "
+				     "display=\"block\"><semantics><mrow><msup>"));
+	assert_non_null(strstr(body, "<a href=\"https://example.org\">the loss <math "));
+	assert_non_null(strstr(body, "<mi>L</mi><mo>=</mo><mn><span class=\"ld-value\""));
+}
+
+/* An unclosed $$ is a warning; an unclosed $ is a dollar. */
+static void an_unclosed_display_is_a_warning(void **state)
+{
+	(void)state;
+	project = e2e_project(E2E_FILES(E2E_TEXT(
+		"content/r/index.md", "---\ntitle: M\n---\nSee $$x + y\n\nand $z costs.\n")));
+	struct proc r = e2e_keep_proc(e2e_run(project, "build"));
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err,
+			    "content/r/index.md:4:5: warning: $$ opens display math that is not "
+			    "closed in its paragraph: close it with $$, or write \\$\\$ for two "
+			    "dollars\n"
+			    "    4 | See $$x + y\n"
+			    "      |     ^~\n"
+			    "logdown: built 1 report into _site\n");
+	char *page = e2e_keep(e2e_read(project, "_site/r/index.html"));
+	assert_non_null(strstr(page, "<p>See $$x + y</p>\n<p>and $z costs.</p>"));
+}
+
+/* A formula too long or nested too deep is stopped by its named limit
+ * before KaTeX sees it. */
+static void formulas_are_bounded(void **state)
+{
+	(void)state;
+	struct buf md = BUF_INIT;
+	buf_puts(&md, "---\ntitle: M\n---\nLong $");
+	for (int i = 0; i < 1250; i++)
+		buf_printf(&md, "x_%d+", i % 10);
+	buf_puts(&md, "y$.\n\nDeep $");
+	for (int i = 0; i < 1000; i++)
+		buf_puts(&md, "{");
+	buf_puts(&md, "x");
+	for (int i = 0; i < 1000; i++)
+		buf_puts(&md, "}");
+	buf_puts(&md, "$.\n");
+	project = e2e_project(E2E_FILES(E2E_TEXT("content/r/index.md", buf_data(&md))));
+	buf_free(&md);
+	struct proc r = e2e_keep_proc(e2e_run(project, "build"));
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "content/r/index.md:4:6: error: this formula is 5001 bytes of "
+				      "TeX, over 4000 (limit math_size: raise it with limits: in "
+				      "site.yaml or LOGDOWN_LIMIT_MATH_SIZE)\n"));
+	assert_non_null(strstr(r.err, "content/r/index.md:6:107: error: this formula nests deeper "
+				      "than 100 (limit math_depth: raise it with limits: in site.yaml "
+				      "or LOGDOWN_LIMIT_MATH_DEPTH)\n"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -168,6 +268,11 @@ int main(void)
 		cmocka_unit_test_teardown(tex_errors_at_their_place, cleanup),
 		cmocka_unit_test_teardown(the_site_has_the_math_font, cleanup),
 		cmocka_unit_test_teardown(the_pdf_shows_the_tex, cleanup),
+		cmocka_unit_test_teardown(labelled_equations_are_numbered, cleanup),
+		cmocka_unit_test_teardown(equation_label_errors, cleanup),
+		cmocka_unit_test_teardown(math_in_cells_and_links, cleanup),
+		cmocka_unit_test_teardown(an_unclosed_display_is_a_warning, cleanup),
+		cmocka_unit_test_teardown(formulas_are_bounded, cleanup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
