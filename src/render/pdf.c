@@ -21,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/fsutil.h"
 #include "draw/font.h"
 #include "resolve/doc.h"
 
@@ -28,6 +29,7 @@ struct place {
 	size_t box;
 	int page;
 	double y;
+	bool floated; /* a figure moved to the top of a later page */
 };
 
 /* The title, the author and the date above the report. */
@@ -79,20 +81,89 @@ static void title_block(struct pdf *p, struct flow *f)
 		box_add(p, BOX_RULE, f, 14, 2);
 }
 
-/* Lays the boxes onto pages; returns the placements (and *n, *pages). */
+/* Pagination: the boxes in order onto pages, and the figures that
+ * wait for the top of the next page meanwhile. */
+struct pager {
+	struct pdf *p;
+	struct place *pl;
+	size_t n, cap;
+	int page;
+	double top, bottom, y;
+	bool empty; /* nothing on the page: the space above the next box is dropped */
+	bool fresh; /* nothing of the text yet (waiting figures may be above) */
+	size_t (*wait)[2]; /* groups of boxes [first, last] */
+	size_t nwait;
+};
+
+static void put(struct pager *g, size_t k, bool floated)
+{
+	const struct box *b = &g->p->boxes[k];
+	double before = g->empty ? 0 : b->before;
+	if (g->n + 2 >= g->cap) {
+		g->cap *= 2;
+		g->pl = xrealloc(g->pl, g->cap * sizeof *g->pl);
+	}
+	g->pl[g->n++] = (struct place){k, g->page, g->y + before, floated};
+	g->y += before + b->h;
+	g->empty = false;
+	if (!floated)
+		g->fresh = false;
+}
+
+/* The height of boxes i..j at the current place. */
+static double group_height(const struct pager *g, size_t i, size_t j)
+{
+	double h = 0;
+	for (size_t k = i; k <= j; k++)
+		h += (k == i && g->empty ? 0 : g->p->boxes[k].before) + g->p->boxes[k].h;
+	return h;
+}
+
+/* A new page, topped with the figures waiting, in their order, as many
+ * as fit. */
+static void new_page(struct pager *g)
+{
+	g->page++;
+	g->y = g->top;
+	g->empty = g->fresh = true;
+	size_t k = 0;
+	for (; k < g->nwait; k++) {
+		size_t i = g->wait[k][0], j = g->wait[k][1];
+		if (!g->empty && g->y + group_height(g, i, j) > g->bottom + 0.01)
+			break;
+		for (size_t m = i; m <= j; m++)
+			put(g, m, true);
+	}
+	memmove(g->wait, g->wait + k, (g->nwait - k) * sizeof *g->wait);
+	g->nwait -= k;
+}
+
+static bool is_figure(const struct box *b)
+{
+	return b->kind == BOX_CHART || b->kind == BOX_IMAGE || b->kind == BOX_SVG;
+}
+
+/* Lays the boxes onto pages; returns the placements (and *n, *pages).
+ * A figure that does not fit in what is left of a page waits for the
+ * top of the next one while the text after it fills the page (a float,
+ * as in TeX); figures keep their order, and the figures waiting go
+ * before the next heading, so a figure stays in its section. */
 static struct place *paginate(struct pdf *p, size_t *nplaces, int *pages)
 {
-	double top = p->mt, bottom = p->ph - p->mb, body = bottom - top;
-	size_t cap = p->nboxes + 16, n = 0;
-	struct place *pl = xcalloc(cap, sizeof *pl);
-	int page = 0;
-	double y = top;
-	bool empty = true;
+	struct pager g = {.p = p, .top = p->mt, .bottom = p->ph - p->mb, .y = p->mt,
+			  .empty = true, .fresh = true};
+	double body = g.bottom - g.top;
+	g.cap = p->nboxes + 16;
+	g.pl = xcalloc(g.cap, sizeof *g.pl);
+	g.wait = xcalloc(p->nboxes + 1, sizeof *g.wait);
 	size_t i = 0;
 	while (i < p->nboxes) {
+		if (p->boxes[i].outline)
+			while (g.nwait)
+				new_page(&g);
 		/* the group of boxes held together from i */
 		size_t j = i;
-		double gh = (empty ? 0 : p->boxes[i].before) + p->boxes[i].h;
+		double gh = (g.empty ? 0 : p->boxes[i].before) + p->boxes[i].h;
 		bool capped = false; /* held together longer than a page: broken anyway */
 		while (p->boxes[j].keep && j + 1 < p->nboxes) {
 			double more = p->boxes[j + 1].before + p->boxes[j + 1].h;
@@ -103,12 +174,18 @@ static struct place *paginate(struct pdf *p, size_t *nplaces, int *pages)
 			j++;
 			gh += more;
 		}
+		struct box *fig = &p->boxes[i];
+		if (is_figure(fig) && !capped && g.nwait) {
+			/* behind the figures waiting: in its order */
+			g.wait[g.nwait][0] = i;
+			g.wait[g.nwait++][1] = j;
+			i = j + 1;
+			continue;
+		}
 		/* a figure that almost fits is drawn a little smaller rather
 		 * than leave the rest of the page empty */
-		struct box *fig = &p->boxes[i];
-		if (!empty && !capped && y + gh > bottom + 0.01 &&
-		    (fig->kind == BOX_CHART || fig->kind == BOX_IMAGE || fig->kind == BOX_SVG)) {
-			double k = (bottom - y - (gh - fig->h)) / fig->h;
+		if (!g.empty && !capped && g.y + gh > g.bottom + 0.01 && is_figure(fig)) {
+			double k = (g.bottom - g.y - (gh - fig->h)) / fig->h;
 			if (k >= 0.8 && k < 1) {
 				fig->x += fig->w * (1 - k) / 2;
 				fig->w *= k;
@@ -117,38 +194,80 @@ static struct place *paginate(struct pdf *p, size_t *nplaces, int *pages)
 				fig->h *= k;
 			}
 		}
-		if (!empty && !capped && y + gh > bottom + 0.01) {
-			page++;
-			y = top;
-			empty = true;
+		if (!g.empty && !capped && g.y + gh > g.bottom + 0.01) {
+			if (is_figure(fig)) {
+				g.wait[g.nwait][0] = i;
+				g.wait[g.nwait++][1] = j;
+				i = j + 1;
+				continue;
+			}
+			new_page(&g);
 		}
 		for (size_t k = i; k <= j; k++) {
 			const struct box *b = &p->boxes[k];
-			double before = empty ? 0 : b->before;
-			if (!empty && y + before + b->h > bottom + 0.01) {
-				page++;
-				y = top;
-				empty = true;
-				before = 0;
-			}
-			if (n + 2 >= cap) {
-				cap *= 2;
-				pl = xrealloc(pl, cap * sizeof *pl);
-			}
+			if (!g.empty && g.y + b->before + b->h > g.bottom + 0.01)
+				new_page(&g);
 			/* a table running onto a new page: its header first */
-			if (empty && b->kind == BOX_ROW && b->head >= 0 && !b->is_head) {
-				pl[n++] = (struct place){(size_t)b->head, page, y};
-				y += p->boxes[b->head].h;
-			}
-			pl[n++] = (struct place){k, page, y + before};
-			y += before + b->h;
-			empty = false;
+			if (g.fresh && b->kind == BOX_ROW && b->head >= 0 && !b->is_head)
+				put(&g, (size_t)b->head, false);
+			put(&g, k, false);
 		}
 		i = j + 1;
 	}
-	*nplaces = n;
-	*pages = page + 1;
-	return pl;
+	while (g.nwait)
+		new_page(&g);
+	free(g.wait);
+	*nplaces = g.n;
+	*pages = g.page + 1;
+	return g.pl;
+}
+
+/* "https://host/...": a scheme, then "//". */
+static bool absolute_url(const char *u)
+{
+	if (!u || !g_ascii_isalpha(*u))
+		return false;
+	const char *s = u;
+	while (g_ascii_isalnum(*s) || *s == '+' || *s == '-' || *s == '.')
+		s++;
+	return str_has_prefix(s, "://") && s[3];
+}
+
+/* The placed boxes, one a line, for the tests of the page rules, when
+ * LOGDOWN_PDF_LAYOUT names a folder: the page body's top and bottom,
+ * then for each box its page (from 1), top, height, kind (text, head,
+ * code, log, figure, row, rule), its code block or excerpt (0: none),
+ * whether it floated, and its place in reading order. */
+static void layout_record(struct pdf *p, const struct place *pl, size_t n, int pages)
+{
+	const char *dir = getenv("LOGDOWN_PDF_LAYOUT");
+	if (!dir || !*dir)
+		return;
+	struct buf b = BUF_INIT;
+	buf_printf(&b, "body\t%.2f\t%.2f\t%d\n", p->mt, p->ph - p->mb, pages);
+	for (size_t k = 0; k < n; k++) {
+		const struct box *x = &p->boxes[pl[k].box];
+		const char *kind = x->outline		       ? "head"
+				   : x->role == 'c'	       ? "code"
+				   : x->role == 'l'	       ? "log"
+				   : is_figure(x)	       ? "figure"
+				   : x->kind == BOX_ROW	       ? "row"
+				   : x->kind == BOX_RULE       ? "rule"
+							       : "text";
+		buf_printf(&b, "%d\t%.2f\t%.2f\t%s\t%d\t%d\t%zu\n", pl[k].page + 1, pl[k].y, x->h,
+			   kind, x->block, pl[k].floated, pl[k].box);
+	}
+	char *name = xstrdup(p->m->slug && *p->m->slug ? p->m->slug : "report");
+	for (char *c = name; *c; c++)
+		if (*c == '/')
+			*c = '-';
+	char *file = xasprintf("%s/%s.tsv", dir, name);
+	if (!file_write(file, buf_data(&b), b.len))
+		diag_warning(p->d, loc_line(doc_file(p->doc), 0), "cannot write %s: %s", file,
+			     strerror(errno));
+	free(file);
+	free(name);
+	buf_free(&b);
 }
 
 static bool dest_known(const struct pdf *p, const char *name)
@@ -464,6 +583,10 @@ static void pdf_free(struct pdf *p)
 	for (size_t i = 0; i < p->nnotes; i++)
 		free(p->notes[i]);
 	free(p->notes);
+	for (size_t i = 0; i < p->nsources; i++)
+		free(p->sources[i]);
+	free(p->sources);
+	free(p->base);
 	PangoFontDescription **fs[] = {&p->f_body,  &p->f_mono,  &p->f_sans,  &p->f_small,
 				       &p->f_caption, &p->f_title, &p->f_lead, &p->f_footer};
 	for (size_t i = 0; i < ARRAY_LEN(fs); i++)
@@ -505,6 +628,9 @@ static bool render_unlocked(struct doc *doc, const struct pdf_meta *m, struct bu
 	p.pango = font_context_new(p.cr, 72, CAIRO_ANTIALIAS_DEFAULT); /* sizes in points */
 	fonts_setup(&p);
 
+	if (absolute_url(m->base_url))
+		p.base = xasprintf("%s%s%s/", m->base_url,
+				   str_has_suffix(m->base_url, "/") ? "" : "/", m->slug ? m->slug : "");
 	struct flow f = {.x = 0, .w = p.tw};
 	title_block(&p, &f);
 	size_t body_start = p.nboxes;
@@ -524,6 +650,8 @@ static bool render_unlocked(struct doc *doc, const struct pdf_meta *m, struct bu
 	free(defs);
 	if (f.marker)
 		g_object_unref(f.marker);
+	f.marker = NULL;
+	pdf_sources(&p, &f);
 
 	for (size_t i = 0; i < p.nboxes; i++) {
 		/* a name given twice (two {log} excerpts with one label)
@@ -540,6 +668,7 @@ static bool render_unlocked(struct doc *doc, const struct pdf_meta *m, struct bu
 	size_t nplaces;
 	int pages;
 	struct place *pl = paginate(&p, &nplaces, &pages);
+	layout_record(&p, pl, nplaces, pages);
 	int parents[7] = {-1, -1, -1, -1, -1, -1, -1};
 	int page = 0;
 	bool *dest_done = xcalloc(p.nboxes + 1, sizeof *dest_done);

@@ -79,6 +79,7 @@ static void paragraph(struct pdf *p, struct flow *f, cmark_node *n,
 	struct rich r;
 	rich_init(&r);
 	rich_inlines(p, &r, cmark_node_first_child(n), style);
+	rich_keep_words(&r, f->w);
 	PangoLayout *l = layout_new(p, font, f->w);
 	pango_layout_set_text(l, buf_data(&r.text), (int)r.text.len);
 	pango_layout_set_attributes(l, r.attrs);
@@ -140,6 +141,8 @@ static void code_line(struct pdf *p, struct flow *f, struct rich *r, size_t lead
 		lead += (size_t)(g_utf8_next_char(t + lead) - (t + lead));
 		attr_add(r->attrs, pango_attr_allow_breaks_new(FALSE), 0, lead);
 	}
+	keep_words(r->attrs, t, r->text.len, lead < r->text.len ? lead : r->text.len,
+		   inner - indent, 8.5);
 	PangoLayout *l = layout_new(p, p->f_mono, inner);
 	pango_layout_set_text(l, buf_data(&r->text), (int)r->text.len);
 	pango_layout_set_attributes(l, r->attrs);
@@ -171,6 +174,27 @@ static void code_line(struct pdf *p, struct flow *f, struct rich *r, size_t lead
 	}
 }
 
+/* What stays together of a code block or an excerpt of `lines` lines,
+ * whose boxes start at first: all of it when it is short, else at
+ * least three lines (as drawn) at the foot of a page and three at the
+ * head of the next.  A page break in the middle of eight lines reads as
+ * a cut, and one or two lines alone look like a mistake. */
+#define SHORT_BLOCK 8
+#define MIN_LINES 3
+static void keep_lines(struct pdf *p, size_t first, int lines, char role)
+{
+	size_t last = p->nboxes;
+	int block = ++p->nblocks;
+	for (size_t k = first; k < last; k++) {
+		struct box *b = &p->boxes[k];
+		b->block = block;
+		b->role = role;
+		if (k + 1 < last && (lines <= SHORT_BLOCK || k < first + MIN_LINES - 1 ||
+				     k + MIN_LINES >= last))
+			b->keep = true;
+	}
+}
+
 static void code_block(struct pdf *p, struct flow *f, cmark_node *n)
 {
 	const char *s = cmark_node_get_literal(n);
@@ -197,12 +221,7 @@ static void code_block(struct pdf *p, struct flow *f, cmark_node *n)
 			break;
 		s = nl + 1;
 	}
-	/* the first two and the last two lines stay together */
-	size_t last = p->nboxes;
-	if (last > first + 1)
-		p->boxes[first].keep = true;
-	if (last >= first + 2)
-		p->boxes[last - 2].keep = true;
+	keep_lines(p, first, k, 'c');
 }
 
 static void rule(struct pdf *p, struct flow *f)
@@ -229,7 +248,9 @@ static void log_block(struct pdf *p, struct flow *f, const struct directive_resu
 		if (l->no > 0) {
 			char *num = xasprintf("%*ld ", digits, l->shown_no);
 			lead = strlen(num);
-			rich_put(&r, num, strlen(num), S_MUTED, l->href);
+			char *to = l->href ? value_href(p, l->href, false) : NULL;
+			rich_put(&r, num, strlen(num), S_MUTED, to);
+			free(to);
 			free(num);
 			/* the number links to the log's page, not underlined */
 			attr_add(r.attrs, pango_attr_underline_new(PANGO_UNDERLINE_NONE), 0,
@@ -249,11 +270,7 @@ static void log_block(struct pdf *p, struct flow *f, const struct directive_resu
 			p->boxes[before].dest = xstrdup(res->label);
 		rich_clear(&r);
 	}
-	size_t last = p->nboxes;
-	if (last > first + 1)
-		p->boxes[first].keep = true;
-	if (last >= first + 2)
-		p->boxes[last - 2].keep = true;
+	keep_lines(p, first, (int)res->nlines, 'l');
 }
 
 static PangoLayout *marker_layout(struct pdf *p, const char *text)
@@ -345,6 +362,61 @@ void pdf_footnotes(struct pdf *p, struct flow *f, cmark_node **defs, size_t ndef
 			p->boxes[before].dest = name;
 			p->boxes[before].before = 3;
 		}
+	}
+}
+
+/* The appendix "Sources": each log line a value links to, numbered in
+ * the order of first use ("1. logs/run.log, line 123"), each entry a
+ * destination its values lead to.  The entry itself links to the line
+ * on the log's page, relative, which works while the PDF sits in the
+ * site. */
+void pdf_sources(struct pdf *p, struct flow *f)
+{
+	if (!p->nsources)
+		return;
+	struct rich r;
+	rich_init(&r);
+	rich_put(&r, "Sources", 7, 0, NULL);
+	PangoLayout *hl = layout_new(p, p->f_head[1], f->w);
+	pango_layout_set_text(hl, buf_data(&r.text), (int)r.text.len);
+	pango_layout_set_attributes(hl, r.attrs);
+	struct para *hp = para_new(hl, &r);
+	rich_clear(&r);
+	size_t first = p->nboxes;
+	para_boxes(p, f, hp, 22, 0, true);
+	if (p->nboxes > first) {
+		p->boxes[first].outline = 2;
+		p->boxes[first].title = xstrdup("Sources");
+		p->boxes[first].dest = xstrdup("ld-sources");
+	}
+	for (size_t k = 0; k < p->nsources; k++) {
+		const char *href = p->sources[k];
+		const char *hash = strstr(href, ".html#L");
+		char *text = xasprintf("%.*s, line %ld", (int)(hash - href), href,
+				       strtol(hash + 7, NULL, 10));
+		struct flow sub = *f;
+		sub.x += 22;
+		sub.w -= 22;
+		char *mark = xasprintf("%zu.", k + 1);
+		PangoLayout *ml = layout_new(p, p->f_small, 0);
+		pango_layout_set_text(ml, mark, -1);
+		free(mark);
+		sub.marker = ml;
+		sub.marker_x = -layout_width(ml) - 5;
+		rich_init(&r);
+		rich_put(&r, text, strlen(text), 0, href);
+		free(text);
+		PangoLayout *l = layout_new(p, p->f_small, sub.w);
+		pango_layout_set_text(l, buf_data(&r.text), (int)r.text.len);
+		pango_layout_set_attributes(l, r.attrs);
+		pango_layout_set_line_spacing(l, 1.3f);
+		struct para *pa = para_new(l, &r);
+		rich_clear(&r);
+		size_t at = para_boxes(p, &sub, pa, k ? 2 : 8, 0, false);
+		if (sub.marker)
+			g_object_unref(sub.marker);
+		if (p->nboxes > at)
+			p->boxes[at].dest = xasprintf("ld-src-%zu", k + 1);
 	}
 }
 

@@ -73,6 +73,8 @@ struct rich {
 	size_t nlinks;
 	int in_link; /* links do not nest */
 	int depth;   /* inline nesting followed so far */
+	size_t (*code)[2]; /* byte ranges of inline code */
+	size_t ncode;
 };
 
 /* A laid-out block of text, shared by the boxes of its lines. */
@@ -137,6 +139,10 @@ struct box {
 	struct row *row;
 	long head;            /* the header row's box to repeat; -1 */
 	bool is_head;
+	/* for the layout record (LOGDOWN_PDF_LAYOUT): the code block or
+	 * {log} excerpt the line belongs to, numbered from 1; 0 for none */
+	int block;
+	char role;            /* 'c' code, 'l' log, 0 otherwise */
 };
 
 /* Where blocks go: indentation, quote bars, list state. */
@@ -170,7 +176,17 @@ struct pdf {
 	/* footnotes: labels in the order of their first reference */
 	char **notes;
 	size_t nnotes;
+	int nblocks;             /* code blocks and excerpts so far */
+	/* values' links to log lines: absolute from base_url, or else
+	 * to entries of the Sources appendix, in the order of first use */
+	char *base;              /* base_url + slug + "/", or NULL */
+	char **sources;          /* each entry's link on the site, relative */
+	size_t nsources;
+	bool no_entries;         /* inside a table too long for the appendix */
 };
+
+/* The rows a {table} may have for its values to get Sources entries. */
+#define SOURCES_TABLE_ROWS 50
 
 /* pdf_text.c */
 void attr_add(PangoAttrList *l, PangoAttribute *a, size_t start, size_t end);
@@ -184,6 +200,17 @@ void rich_inlines(struct pdf *p, struct rich *r, cmark_node *first, unsigned sty
 void rich_flat(struct pdf *p, struct rich *r, cmark_node *n, unsigned style);
 /* Caller frees. */
 char *resolve_url(struct pdf *p, const char *s);
+/* Where a link to a log page's line leads in the PDF: the absolute URL
+ * when there is a base_url, else (entry) "#ld-src-N" of its Sources
+ * entry, else href itself; any other link is href.  Caller frees. */
+char *value_href(struct pdf *p, const char *href, bool entry);
+/* Inline code with its words kept whole where they fit in width
+ * points (a command line breaks at its spaces first). */
+void rich_keep_words(struct rich *r, double width);
+/* The same for a line of code in DejaVu Sans Mono at size points, from
+ * byte `from`. */
+void keep_words(PangoAttrList *attrs, const char *text, size_t len, size_t from, double width,
+		double size);
 /* Caller unrefs with g_object_unref(), unless para_new() takes it. */
 PangoLayout *layout_new(struct pdf *p, const PangoFontDescription *f, double width);
 double layout_width(PangoLayout *l);
@@ -201,6 +228,7 @@ size_t para_boxes(struct pdf *p, struct flow *f, struct para *pa, double before,
 double flow_space(const struct flow *f);
 void pdf_blocks(struct pdf *p, struct flow *f, cmark_node *first);
 void pdf_footnotes(struct pdf *p, struct flow *f, cmark_node **defs, size_t ndefs);
+void pdf_sources(struct pdf *p, struct flow *f);
 
 /* pdf_table.c */
 void table_block(struct pdf *p, struct flow *f, const struct directive_result *res,

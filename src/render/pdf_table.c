@@ -222,10 +222,15 @@ void table_block(struct pdf *p, struct flow *f, const struct directive_result *r
 	caption_box(p, f, res, "Table", flow_space(f) + 4);
 	struct grid g;
 	grid_init(&g, res->rows, res->cols);
+	/* a long table (a series shown whole) adds no Sources entries: the
+	 * appendix would outgrow the report; its values keep their links
+	 * to the log pages, which work from inside the site */
+	p->no_entries = res->rows > SOURCES_TABLE_ROWS + 1;
 	for (size_t i = 0; i < res->rows * res->cols; i++) {
 		rich_pieces(p, &g.cells[i], &res->cells[i].text, 0, true);
 		g.align[i] = res->cells[i].right ? 'r' : 'l';
 	}
+	p->no_entries = false;
 	grid_boxes(p, f, &g, res->label, at);
 	grid_free(&g);
 	if (p->nboxes > first && res->label && !p->boxes[first].dest)

@@ -47,6 +47,9 @@ void rich_put(struct rich *r, const char *s, size_t n, unsigned style, const cha
 	if (style & S_ITALIC)
 		attr_add(r->attrs, pango_attr_style_new(PANGO_STYLE_ITALIC), a, b);
 	if (style & S_CODE) {
+		r->code = xrealloc(r->code, (r->ncode + 1) * sizeof *r->code);
+		r->code[r->ncode][0] = a;
+		r->code[r->ncode++][1] = b;
 		attr_add(r->attrs, pango_attr_family_new("DejaVu Sans Mono"), a, b);
 		attr_add(r->attrs, pango_attr_scale_new(0.88), a, b);
 		attr_add(r->attrs, pango_attr_background_new(0xf000, 0xf000, 0xee00), a, b);
@@ -99,7 +102,70 @@ void rich_clear(struct rich *r)
 	for (size_t i = 0; i < r->nlinks; i++)
 		free(r->links[i].href);
 	free(r->links);
+	free(r->code);
 	memset(r, 0, sizeof *r);
+}
+
+/* A DejaVu Sans Mono cell is 0.602 em: a little more, so that a word
+ * counted as fitting does fit. */
+#define MONO_CELL 0.61
+
+void keep_words(PangoAttrList *attrs, const char *text, size_t len, size_t from, double width,
+		double size)
+{
+	size_t i = from;
+	while (i < len) {
+		while (i < len && (text[i] == ' ' || text[i] == '\t'))
+			i++;
+		size_t a = i;
+		double cells = 0;
+		while (i < len && text[i] != ' ' && text[i] != '\t') {
+			gunichar c = g_utf8_get_char_validated(text + i, (gssize)(len - i));
+			cells += c != (gunichar)-1 && c != (gunichar)-2 && g_unichar_iswide(c) ? 2 : 1;
+			const char *next = g_utf8_find_next_char(text + i, text + len);
+			i = next ? (size_t)(next - text) : len;
+		}
+		/* a word that fits on a line of its own is not broken: the
+		 * line breaks at a space before it; one wider than a line
+		 * keeps its breaks (after '-', '/', then anywhere) */
+		if (i - a > 1 && cells * size * MONO_CELL <= width)
+			attr_add(attrs, pango_attr_allow_breaks_new(FALSE), a, i);
+	}
+}
+
+void rich_keep_words(struct rich *r, double width)
+{
+	/* inline code is the body's 10 pt scaled by 0.88 (rich_put()) */
+	for (size_t k = 0; k < r->ncode; k++)
+		keep_words(r->attrs, buf_data(&r->text), r->code[k][1], r->code[k][0], width,
+			   10 * 0.88);
+}
+
+/* A link to a line of a log's page, as html.c writes it: relative,
+ * "logs/run.log.html#L12". */
+static bool log_line_link(const char *href)
+{
+	const char *hash = strstr(href, ".html#L");
+	return hash && hash != href && href[0] != '/' && href[0] != '#' &&
+	       !strstr(href, "://") && g_ascii_isdigit(hash[7]);
+}
+
+char *value_href(struct pdf *p, const char *href, bool entry)
+{
+	if (!log_line_link(href))
+		return xstrdup(href);
+	if (p->base)
+		return xasprintf("%s%s", p->base, href);
+	if (!entry || p->no_entries)
+		return xstrdup(href);
+	size_t k = 0;
+	while (k < p->nsources && strcmp(p->sources[k], href) != 0)
+		k++;
+	if (k == p->nsources) {
+		p->sources = xrealloc(p->sources, (p->nsources + 1) * sizeof *p->sources);
+		p->sources[p->nsources++] = xstrdup(href);
+	}
+	return xasprintf("#ld-src-%zu", k + 1);
 }
 
 /* Pieces of a directive's text (a caption, a cell, a value); @fig-
@@ -120,7 +186,9 @@ void rich_pieces(struct pdf *p, struct rich *r, const struct directive_text *t,
 			continue;
 		}
 		if (pc->value || pc->href) {
-			rich_put(r, pc->text, strlen(pc->text), st, href);
+			char *to = href ? value_href(p, href, true) : NULL;
+			rich_put(r, pc->text, strlen(pc->text), st, to);
+			free(to);
 			continue;
 		}
 		/* plain text: references inside it */

@@ -200,7 +200,7 @@ static bool write_figure(void *ctx, const char *name, const char *ext, const cha
 static void write_pdf(struct build *b, const struct report *r, struct doc *doc, struct job *job)
 {
 	struct pdf_meta m = {r->title,		r->author, r->date, r->summary, b->config.paper,
-			     r->dir, b->root_real};
+			     r->dir, b->root_real, b->config.base_url, r->slug};
 	struct buf pdf = BUF_INIT;
 	if (pdf_render(doc, &m, &pdf, job->render_d)) {
 		char *rel = path_join(r->slug, "report.pdf");

@@ -13,6 +13,7 @@
  * form for. */
 #include <cairo.h>
 #include <gdk-pixbuf/gdk-pixbuf.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "e2e.h"
@@ -279,6 +280,350 @@ static void words_inside(double margin)
 	}
 	assert_true(words > 0);
 	free(html);
+}
+
+/* One box as the layout placed it (LOGDOWN_PDF_LAYOUT, pdf.h). */
+struct placed {
+	int page;
+	double y, h;
+	char kind[8];
+	int block, floated;
+	long order;
+};
+
+struct layout {
+	double top, bottom;
+	int pages;
+	struct placed *b;
+	size_t n;
+};
+
+static void layout_read(struct layout *l, const char *file)
+{
+	struct buf t = BUF_INIT;
+	assert_true(file_read(file, &t, NULL));
+	memset(l, 0, sizeof *l);
+	const char *s = buf_data(&t);
+	assert_int_equal(sscanf(s, "body\t%lf\t%lf\t%d", &l->top, &l->bottom, &l->pages), 3);
+	for (s = strchr(s, '\n'); s && s[1]; s = strchr(s + 1, '\n')) {
+		l->b = xrealloc(l->b, (l->n + 1) * sizeof *l->b);
+		struct placed *x = &l->b[l->n++];
+		assert_int_equal(sscanf(s + 1, "%d\t%lf\t%lf\t%7s\t%d\t%d\t%ld", &x->page, &x->y,
+					&x->h, x->kind, &x->block, &x->floated, &x->order),
+				 7);
+	}
+	buf_free(&t);
+	assert_true(l->n > 0);
+}
+
+/* The lowest box on page pg (from 1): its bottom. */
+static double layout_low(const struct layout *l, int pg)
+{
+	double low = l->top;
+	for (size_t k = 0; k < l->n; k++)
+		if (l->b[k].page == pg && l->b[k].y + l->b[k].h > low)
+			low = l->b[k].y + l->b[k].h;
+	return low;
+}
+
+/* The page rules of docs/manual.md#pdfs, on the layout of one report:
+ *   - no page is more than a quarter blank at its foot, unless a
+ *     section ends there (the next page's text starts with a heading)
+ *     or the document does;
+ *   - a code block or excerpt of up to 8 lines is on one page; a longer
+ *     one leaves at least 3 of its lines on each page it is on;
+ *   - figures come in their written order.
+ * And the record agrees with the PDF as read back: on each page the
+ * lowest word (pdftotext -bbox, the footer left out) ends where the
+ * lowest box does, less its padding.  Returns the floated boxes. */
+static size_t page_rules(const char *name, const char *tsv, const char *pdf)
+{
+	struct layout l;
+	layout_read(&l, tsv);
+	double body = l.bottom - l.top;
+	for (int pg = 1; pg < l.pages; pg++) {
+		double blank = (l.bottom - layout_low(&l, pg)) / body;
+		const struct placed *next = NULL;
+		for (size_t k = 0; k < l.n && !next; k++)
+			if (l.b[k].page == pg + 1 && !l.b[k].floated)
+				next = &l.b[k];
+		bool section_ends = next && strcmp(next->kind, "head") == 0;
+		if (blank > 0.25 && !section_ends)
+			fail_msg("%s: page %d of %d is %.0f%% blank at its foot (%.0f pt of %.0f) and "
+				 "no section ends there",
+				 name, pg, l.pages, blank * 100, blank * body, body);
+	}
+	int blocks = 0;
+	for (size_t k = 0; k < l.n; k++)
+		blocks = l.b[k].block > blocks ? l.b[k].block : blocks;
+	for (int bl = 1; bl <= blocks; bl++) {
+		int total = 0, on[4096] = {0}, first = 0, last = 0;
+		const char *kind = "";
+		for (size_t k = 0; k < l.n; k++) {
+			if (l.b[k].block != bl)
+				continue;
+			total++;
+			kind = l.b[k].kind;
+			assert_true(l.b[k].page < 4096);
+			on[l.b[k].page]++;
+			first = first ? first : l.b[k].page;
+			last = l.b[k].page;
+		}
+		if (total <= 8 && first != last)
+			fail_msg("%s: %s block %d of %d lines is split over pages %d-%d", name, kind,
+				 bl, total, first, last);
+		for (int pg = first; pg <= last; pg++)
+			if (first != last && on[pg] < 3)
+				fail_msg("%s: %s block %d of %d lines leaves %d of them on page %d", name,
+					 kind, bl, total, on[pg], pg);
+	}
+	long fig = -1;
+	size_t floated = 0;
+	for (size_t k = 0; k < l.n; k++) {
+		floated += l.b[k].floated != 0;
+		if (strcmp(l.b[k].kind, "figure") != 0)
+			continue;
+		if (l.b[k].order < fig)
+			fail_msg("%s: a figure (box %ld) is placed after a later one", name,
+				 l.b[k].order);
+		fig = l.b[k].order;
+	}
+	/* the record against the PDF's words */
+	char *html = sh("pdftotext -bbox '%s' -", pdf);
+	assert_non_null(html);
+	int pg = 0;
+	double lowest = 0;
+	for (const char *s = html;; s++) {
+		s = strstr(s, "<");
+		double a, b, c, d;
+		bool page = s && str_has_prefix(s, "<page ");
+		if (!s || page) {
+			if (pg) {
+				double low = layout_low(&l, pg);
+				if (lowest > low + 1 || lowest < low - 8)
+					fail_msg("%s: page %d: the lowest word ends at %.1f pt, the layout "
+						 "says %.1f",
+						 name, pg, lowest, low);
+			}
+			if (!s)
+				break;
+			pg++;
+			lowest = 0;
+		} else if (sscanf(s, "<word xMin=\"%lf\" yMin=\"%lf\" xMax=\"%lf\" yMax=\"%lf\"", &a,
+				  &b, &c, &d) == 4 &&
+			   d < l.bottom + 10 && d > lowest) {
+			lowest = d;
+		}
+	}
+	assert_int_equal(pg, l.pages);
+	free(html);
+	free(l.b);
+	return floated;
+}
+
+static void example_reports_keep_the_page_rules(void **state)
+{
+	(void)state;
+	if (!have_poppler())
+		skip();
+	tmp = e2e_tmpdir();
+	char *lay = path_join(tmp, "layout");
+	assert_int_equal(mkdir(lay, 0777), 0);
+	setenv("LOGDOWN_PDF_LAYOUT", lay, 1);
+	char *cwd = getcwd(NULL, 0);
+	e2e_ok(cwd, "pdf . -o '%s/_site'", tmp);
+	unsetenv("LOGDOWN_PDF_LAYOUT");
+	free(cwd);
+	size_t n;
+	char **names = dir_list(lay, &n);
+	assert_non_null(names);
+	assert_true(n >= 4);
+	size_t floated = 0;
+	for (size_t i = 0; i < n; i++) {
+		char *tsv = path_join(lay, names[i]);
+		char *slug = xstrndup(names[i], strlen(names[i]) - 4);
+		char *pdf = xasprintf("%s/_site/%s/report.pdf", tmp, slug);
+		floated += page_rules(slug, tsv, pdf);
+		free(pdf);
+		free(slug);
+		free(tsv);
+	}
+	/* the rules hold because figures move, not by luck */
+	assert_true(floated > 0);
+	strv_free(names);
+	free(lay);
+}
+
+/* A long report of sections with paragraphs, code blocks of 2 to 18
+ * lines, excerpts of 1 to 14 lines and charts, where page breaks fall
+ * everywhere: the same rules hold.  (Laid out without floats, or with
+ * code blocks free to break anywhere, it fails them.) */
+static void floats_and_blocks_keep_the_page_rules(void **state)
+{
+	(void)state;
+	if (!have_poppler())
+		skip();
+	struct buf md = BUF_INIT;
+	buf_puts(&md, "---\ntitle: T\nruns:\n  cs512: logs/bs512.log\n---\n");
+	static const char words[] = "words words words words words words words words words words "
+				    "words words words words";
+	/* first a chart that does not fit in the last 28% of page 1, nor
+	 * when drawn smaller: without floating, that much stays blank */
+	buf_puts(&md, "## Opening\n\n");
+	for (int k = 0; k < 11; k++)
+		buf_printf(&md, "Lead%d %s. %s.\n\n", k, words, words);
+	buf_puts(&md, "```{chart}\ntype: line\ncaption: Loss\nseries: [cs512]\nx: train.step\n"
+		      "y: train.loss\n```\n\n");
+	for (int i = 1; i <= 24; i++) {
+		buf_printf(&md, "## Section %d\n\n", i);
+		for (int k = 0; k < 3 + i % 4; k++)
+			buf_printf(&md, "Para%d %s. ", i, words);
+		buf_puts(&md, "\n\n");
+		if (i % 3 == 0)
+			buf_printf(&md, "```{chart}\ntype: line\ncaption: Loss in section %d\n"
+					"series: [cs512]\nx: train.step\ny: train.loss\n```\n\n",
+				   i);
+		for (int k = 0; k < 2 + i % 3; k++)
+			buf_printf(&md, "After%d %s. ", i, words);
+		buf_puts(&md, "\n\n```\n");
+		for (int k = 0; k < 2 + (i * 5) % 17; k++)
+			buf_printf(&md, "code%d line %d --opt=%d\n", i, k, k);
+		buf_puts(&md, "```\n\n");
+		if (i % 4 == 1)
+			buf_printf(&md, "```{log}\nfrom: cs512\nlines: 10-%d\n```\n\n", 10 + (i * 3) % 14);
+		for (int k = 0; k < 1 + i % 2; k++)
+			buf_printf(&md, "Tail%d %s. ", i, words);
+		buf_puts(&md, "\n\n");
+	}
+	project(buf_data(&md), NULL);
+	buf_free(&md);
+	char *lay = path_join(tmp, "layout");
+	assert_int_equal(mkdir(lay, 0777), 0);
+	setenv("LOGDOWN_PDF_LAYOUT", lay, 1);
+	pdf_quiet();
+	unsetenv("LOGDOWN_PDF_LAYOUT");
+	char *tsv = path_join(lay, "r.tsv");
+	char *pdf = pdf_path();
+	assert_true(page_rules("r", tsv, pdf) > 0);
+	free(pdf);
+	free(tsv);
+	free(lay);
+}
+
+/* A value's link leads to its entry in the appendix "Sources", which
+ * names the file and line; the entry links to the log's page. */
+static void values_link_to_a_sources_appendix(void **state)
+{
+	(void)state;
+	if (!have_poppler())
+		skip();
+	char *md = xasprintf("%s\nBatch {{ cs512.batch_size }}, {{ cs512.samples }} samples, "
+			     "loss {{ cs512.final_loss }} again.\n",
+			     report);
+	pdf_of(md, NULL);
+	free(md);
+	char *t = pdf_text();
+	/* numbered in the order of first use; a line used twice (line 53:
+	 * the final loss and step, in the text and in the table) is one
+	 * entry */
+	static const char *const words[] = {
+		"The final loss was 7.12500 after 1000 steps",
+		"Closing words.",
+		"Batch 512, 512000 samples, loss 7.12500 again.",
+		"The footnote text.",
+		"Sources",
+		"1. logs/bs512.log, line 53",
+		"2. logs/bs512.log, line 1",
+		"3. logs/bs512.log, line 58",
+		NULL,
+	};
+	in_order(t, words);
+	assert_null(strstr(t, "4. logs/"));
+	free(t);
+	size_t len;
+	char *pdf = pdf_bytes(&len);
+	/* the values lead to the entries, named destinations of the file */
+	assert_true(mem_has(pdf, len, "/Dest (ld-src-1)"));
+	assert_true(mem_has(pdf, len, "/Dest (ld-src-2)"));
+	assert_true(mem_has(pdf, len, "/Dest (ld-src-3)"));
+	assert_false(mem_has(pdf, len, "/Dest (ld-src-4)"));
+	assert_true(mem_has(pdf, len, "(ld-src-1) ["));
+	assert_true(mem_has(pdf, len, "(ld-src-3) ["));
+	assert_true(mem_has(pdf, len, "/Title (Sources)"));
+	/* and the entries, like the excerpt's line numbers, to the log's
+	 * page, which works while the PDF sits in the site */
+	assert_true(mem_has(pdf, len, "/URI (logs/bs512.log.html#L53)"));
+	assert_true(mem_has(pdf, len, "/URI (logs/bs512.log.html#L58)"));
+	free(pdf);
+}
+
+/* With an absolute base_url, values link to the line on the site, and
+ * there is no appendix. */
+static void an_absolute_base_url_gives_absolute_links(void **state)
+{
+	(void)state;
+	if (!have_poppler())
+		skip();
+	static const char *const bases[] = {"https://example.org/site/", "https://example.org/site"};
+	for (size_t i = 0; i < ARRAY_LEN(bases); i++) {
+		char *site = xasprintf("base_url: %s\n", bases[i]);
+		pdf_of(report, site);
+		free(site);
+		size_t len;
+		char *pdf = pdf_bytes(&len);
+		assert_true(mem_has(pdf, len, "/URI (https://example.org/site/r/logs/bs512.log.html#L53)"));
+
+		assert_false(mem_has(pdf, len, "/URI (logs/bs512.log.html"));
+		assert_false(mem_has(pdf, len, "ld-src-"));
+		free(pdf);
+		char *t = pdf_text();
+		assert_null(strstr(t, "Sources"));
+		free(t);
+		e2e_drop(&tmp);
+	}
+	/* a base_url without a host is not absolute: the appendix */
+	pdf_of(report, "base_url: /site/\n");
+	char *t = pdf_text();
+	assert_contains(t, "1. logs/bs512.log, line 53");
+	free(t);
+}
+
+/* A command line breaks at its spaces before it breaks inside a word:
+ * every option of the fixture's srun line stays whole on its line. */
+static void a_command_line_breaks_at_its_spaces(void **state)
+{
+	(void)state;
+	if (!have_poppler())
+		skip();
+	pdf_of("---\ntitle: T\n---\n"
+	       "```sh\n"
+	       "srun --ntasks 8 --ntasks-per-node=4 ./train --a-very-long-option-name=with-a-long-value "
+	       "--another-long-option=and-another-value --yet-another=1234567890 --nodes 1 "
+	       "--gres=gpu:4 --cpus-per-task=8 END_OF_CODE\n"
+	       "```\n\n"
+	       "Run it with `srun --ntasks 8 --ntasks-per-node=4 --cpus-per-task=8 "
+	       "--a-very-long-option-name=with-a-long-value --gres=gpu:4` and wait, then run "
+	       "`sbatch --output=${HOME}/slurm-%A.out --ntasks-per-node=8 job.sh` again.\n",
+	       NULL);
+	char *t = pdf_text();
+	static const char *const whole[] = {
+		"--ntasks-per-node=4", "--a-very-long-option-name=with-a-long-value",
+		"--another-long-option=and-another-value", "--yet-another=1234567890",
+		"--gres=gpu:4", "--cpus-per-task=8", "--output=${HOME}/slurm-%A.out",
+		"--ntasks-per-node=8",
+	};
+	for (size_t i = 0; i < ARRAY_LEN(whole); i++) {
+		size_t n = 0;
+		for (const char *s = t; (s = strstr(s, whole[i])) != NULL; s++)
+			n++;
+		if (n < 1)
+			fail_msg("'%s' is broken across lines:\n%s", whole[i], t);
+	}
+	/* and it did wrap: the code is wider than the page */
+	const char *c = strstr(t, "srun --ntasks 8");
+	assert_non_null(c);
+	assert_true(strchr(c, '\n') < strstr(c, "END_OF_CODE"));
+	free(t);
 }
 
 static void writes_a_pdf_of_every_report(void **state)
@@ -961,6 +1306,11 @@ int main(void)
 		TEST(deep_nesting_stays_on_the_page),
 		TEST(headings_stay_with_their_text),
 		TEST(every_gfm_spec_example_gives_a_pdf),
+		TEST(example_reports_keep_the_page_rules),
+		TEST(floats_and_blocks_keep_the_page_rules),
+		TEST(values_link_to_a_sources_appendix),
+		TEST(an_absolute_base_url_gives_absolute_links),
+		TEST(a_command_line_breaks_at_its_spaces),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
