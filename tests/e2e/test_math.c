@@ -9,6 +9,18 @@
 
 static char *project;
 
+/* Under memcheck (make valgrind) KaTeX takes half a minute to load in
+ * each logdown run: three tests cover math.c and the prepass there, the
+ * rest say they skipped. */
+#define NOT_UNDER_VALGRIND()                                                             \
+	do {                                                                             \
+		if (getenv("LOGDOWN_VALGRIND")) {                                        \
+			printf("math: %s is left to the sanitizer run under valgrind; skipped\n", \
+			       __func__);                                                \
+			skip();                                                          \
+		}                                                                        \
+	} while (0)
+
 static int cleanup(void **state)
 {
 	(void)state;
@@ -45,6 +57,7 @@ static void inline_math_is_mathml(void **state)
 static void markdown_leaves_math_alone(void **state)
 {
 	(void)state;
+	NOT_UNDER_VALGRIND();
 	const char *body = body_of("$a_1 \\, b_2 * c*$ and $x^{{2}}$\n");
 	assert_non_null(strstr(body, "<msup><mi>x</mi><mn>2</mn></msup>"));
 	assert_non_null(strstr(body, "<msub><mi>a</mi><mn>1</mn></msub><mtext>\xE2\x80\x89</mtext>"
@@ -59,6 +72,7 @@ static void markdown_leaves_math_alone(void **state)
 static void dollars_that_are_not_math(void **state)
 {
 	(void)state;
+	NOT_UNDER_VALGRIND();
 	const char *body = body_of("It costs $5 and $6. A $ x$ and $x $ and $x$5.\n\n"
 				   "An escaped \\$x\\$ and `$y$` in code.\n");
 	assert_string_equal(body, "<p>It costs $5 and $6. A $ x$ and $x $ and $x$5.</p>\n"
@@ -83,6 +97,7 @@ static void a_value_inside_math_links_to_its_line(void **state)
 static void display_math_keeps_the_lines(void **state)
 {
 	(void)state;
+	NOT_UNDER_VALGRIND();
 	project = e2e_project(E2E_FILES(
 		E2E_COPY("content/r/logs/bs512.log", "tests/fixtures/cerebras/bs512.log"),
 		E2E_TEXT("content/r/index.md", "---\ntitle: M\nruns:\n  cs: logs/bs512.log\n---\n"
@@ -102,6 +117,7 @@ static void display_math_keeps_the_lines(void **state)
 static void a_math_fence_is_display_math(void **state)
 {
 	(void)state;
+	NOT_UNDER_VALGRIND();
 	const char *body = body_of("```math\nx^2\n```\n");
 	assert_string_equal(body, "<p><math xmlns=\"http://www.w3.org/1998/Math/MathML\" "
 				  "display=\"block\"><semantics><mrow><msup><mi>x</mi><mn>2</mn></msup>"
@@ -134,6 +150,7 @@ static void tex_errors_at_their_place(void **state)
 static void the_site_has_the_math_font(void **state)
 {
 	(void)state;
+	NOT_UNDER_VALGRIND();
 	body_of("$x$\n");
 	char *css = e2e_keep(e2e_read(project, "_site/static/logdown.css"));
 	assert_non_null(strstr(css, "src: local(\"TeX Gyre DejaVu Math\"), url(\"math.otf\")"));
@@ -147,6 +164,7 @@ static void the_site_has_the_math_font(void **state)
 static void the_pdf_shows_the_tex(void **state)
 {
 	(void)state;
+	NOT_UNDER_VALGRIND();
 	body_of("Loss $L = {{ cs.final_loss }}$ and $a_1 \\cdot b$.\n");
 	e2e_ok(project, "build --pdf");
 	int st;
@@ -161,6 +179,7 @@ static void the_pdf_shows_the_tex(void **state)
 static void labelled_equations_are_numbered(void **state)
 {
 	(void)state;
+	NOT_UNDER_VALGRIND();
 	const char *body = body_of("By @eq-ai and @eq-roofline.\n\n$$I = \\frac{W}{Q}$$ {#eq-ai}\n\n"
 				   "$$\nP \\le \\pi\n$$ {#eq-roofline}\n");
 	assert_non_null(strstr(body, "<p>By <a class=\"ld-ref\" href=\"#eq-ai\">Equation 1</a> and "
@@ -175,6 +194,7 @@ static void labelled_equations_are_numbered(void **state)
 static void equation_label_errors(void **state)
 {
 	(void)state;
+	NOT_UNDER_VALGRIND();
 	project = e2e_project(E2E_FILES(E2E_TEXT(
 		"content/r/index.md", "---\ntitle: M\n---\nSee @eq-rofline.\n\n"
 				      "$$a$$ {#eq-roofline}\n\n$$b$$ {#eq-roofline}\n\n$$c$$ {#fig-c}\n")));
@@ -201,6 +221,7 @@ static void equation_label_errors(void **state)
 static void math_in_cells_and_links(void **state)
 {
 	(void)state;
+	NOT_UNDER_VALGRIND();
 	const char *body = body_of("| a | b |\n|---|---|\n| $$x^2$$ | $y$ |\n\n"
 				   "[the loss $L = {{ cs.final_loss }}$](https://example.org)\n");
 	assert_non_null(strstr(body, "<td><math xmlns=\"http://www.w3.org/1998/Math/MathML\" "
@@ -213,6 +234,7 @@ static void math_in_cells_and_links(void **state)
 static void an_unclosed_display_is_a_warning(void **state)
 {
 	(void)state;
+	NOT_UNDER_VALGRIND();
 	project = e2e_project(E2E_FILES(E2E_TEXT(
 		"content/r/index.md", "---\ntitle: M\n---\nSee $$x + y\n\nand $z costs.\n")));
 	struct proc r = e2e_keep_proc(e2e_run(project, "build"));
@@ -233,6 +255,7 @@ static void an_unclosed_display_is_a_warning(void **state)
 static void formulas_are_bounded(void **state)
 {
 	(void)state;
+	NOT_UNDER_VALGRIND();
 	struct buf md = BUF_INIT;
 	buf_puts(&md, "---\ntitle: M\n---\nLong $");
 	for (int i = 0; i < 1250; i++)
