@@ -769,6 +769,39 @@ static void new_in_an_empty_folder_uses_every_feature_once(void **state)
 	project_free(dir);
 }
 
+/* The example README.md opens with builds as it says, on the log that
+ * `logdown new` writes. */
+static void the_readme_example_builds(void **state)
+{
+	(void)state;
+	char *readme = e2e_read(".", "README.md");
+	assert_non_null(readme);
+	const char *from = strstr(readme, "````markdown\n");
+	assert_non_null(from);
+	from += strlen("````markdown\n");
+	const char *to = strstr(from, "````\n");
+	assert_non_null(to);
+	char *example = xstrndup(from, (size_t)(to - from));
+	char *dir = e2e_tmpdir();
+	struct proc r = e2e_run(dir, "new");
+	assert_int_equal(r.status, 0);
+	proc_free(&r);
+	e2e_write(dir, "content/first-report/index.md", example);
+	r = e2e_run(dir, "build");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "logdown: built 1 report into _site\n");
+	proc_free(&r);
+	char *page = e2e_read(dir, "_site/first-report/index.html");
+	assert_contains(page, ">512,000</a> samples in <a class=\"ld-value\" "
+			      "href=\"logs/bs512.log.html#L15\" "
+			      "title=\"content/first-report/logs/bs512.log:15\">175.1</a> s;");
+	assert_contains(page, "<a class=\"ld-ref\" href=\"#fig-loss\">Figure 1</a>");
+	free(page);
+	free(example);
+	free(readme);
+	project_free(dir);
+}
+
 static void output_paths_are_judged_by_the_folder_they_reach(void **state)
 {
 	(void)state;
@@ -949,6 +982,7 @@ int main(void)
 		cmocka_unit_test(github_and_json_diagnostics),
 		cmocka_unit_test(new_project_builds_as_it_is),
 		cmocka_unit_test(new_in_an_empty_folder_uses_every_feature_once),
+		cmocka_unit_test(the_readme_example_builds),
 		cmocka_unit_test(output_paths_are_judged_by_the_folder_they_reach),
 		cmocka_unit_test(a_linked_output_folder_is_replaced_where_it_points),
 		cmocka_unit_test(a_killed_build_leaves_nothing_the_next_one_keeps),
