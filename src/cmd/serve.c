@@ -70,7 +70,8 @@ struct server {
  * data; the EventSource's own connection errors do not.  The overlay
  * sits at the bottom of the window, so the page's header and title stay
  * readable, and its button closes it (the next good build reloads the
- * page, which clears it too). */
+ * page, which clears it too).  Its text keeps its lines, so that a caret
+ * stays under what it points at, and none of the page's styles. */
 static const char live_script[] =
 	"<script>(function(){var es=new EventSource('" EVENTS_PATH "');"
 	"es.addEventListener('reload',function(){location.reload();});"
@@ -88,10 +89,13 @@ static const char live_script[] =
 	"padding:0 .3em;border:0;background:none;color:#600;font:22px/1 sans-serif;"
 	"cursor:pointer';"
 	"x.onclick=function(){b.remove();};"
+	"var h=document.createElement('p');h.style.cssText='margin:0 0 .75em';"
+	"h.textContent='logdown: the last rebuild failed; showing the last good page';"
 	"var p=document.createElement('pre');"
-	"p.style.cssText='margin:0;white-space:pre-wrap;font:inherit';"
-	"b.appendChild(x);b.appendChild(p);document.body.appendChild(b);}"
-	"b.lastChild.textContent='logdown: the last rebuild failed; showing the last good page\\n\\n'+e.data;"
+	"p.style.cssText='all:unset;display:block;white-space:pre;overflow-x:auto;"
+	"font:inherit;color:inherit';"
+	"b.appendChild(x);b.appendChild(h);b.appendChild(p);document.body.appendChild(b);}"
+	"b.lastChild.textContent=e.data;"
 	"});})();</script>\n";
 
 /* --- events --- */
