@@ -158,7 +158,7 @@ static void piece_of_a_missing_value_is_n_a_saying_why(void **state)
 	directive_text_clear(&t);
 	v.why = NULL;
 	show_piece(&c, &t, &v, NULL);
-	assert_string_equal(t.p[1].title, "no value");
+	assert_string_equal(t.p[0].title, "no value");
 	directive_text_clear(&t);
 }
 
