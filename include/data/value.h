@@ -86,6 +86,12 @@ void number_put(struct buf *b, double n);
 /* n for a reader: at most 15 significant digits, so that the noise of
  * binary arithmetic does not show (264.167, not 264.1670000000013). */
 void number_put_short(struct buf *b, double n);
+/* n rounded to dec decimals, then in its shortest form (1.68 for
+ * 1.6800000000000002 and 2, 3 for 3.00 and 2): how a computed value is
+ * shown to the precision of its inputs.  Whole digits are never rounded
+ * away (dec below 0 counts as 0), nor more than 15 significant digits
+ * shown. */
+void number_put_decimals(struct buf *b, double n, int dec);
 
 /* The kind as a word for diagnostics: "a string", "a list", ... */
 const char *value_kind_name(enum value_kind kind);

@@ -152,6 +152,15 @@ struct eval {
 	size_t column;
 	char *owned;  /* storage for a computed string; freed by eval_clear() */
 	char *inputs; /* "a = 1 (f:3); b = 2 (f:9)", or NULL; freed by eval_clear() */
+	/* A computed number: the decimals it is known to, from the numbers
+	 * as written that it came from (0.84 * 2 is known to 2, so it
+	 * shows as 1.68); dec_known is false when that is not known. */
+	bool dec_known;
+	int dec;
+	/* EVAL_MISSING: why, for the reader ("bs1024.rate is not in
+	 * logs/bs1024.log", "mean of cs.train.loss: no rows"), or NULL;
+	 * freed by eval_clear() */
+	char *why;
 };
 
 /* Evaluates e in scope (NULL: an empty one).  The result may be an

@@ -33,7 +33,16 @@ void show_text(struct buf *text, const struct eval *v, const struct format *fmt)
  * line with c->prov) and the tooltip "logs/bs512.log:53"; for a computed
  * value the tooltip naming its inputs, if it has any.  Tooltips name
  * files relative to the project folder (c->root, c->root_real).  A
- * missing value is a missing piece, its text the dash. */
+ * missing value is a missing piece: show_missing() with the value's why. */
+/* What a missing value shows: a muted "n/a", never a dash that reads
+ * as a minus sign. */
+#define SHOW_MISSING "n/a"
+
+/* Appends a missing value to t: SHOW_MISSING, with why (not escaped)
+ * as its tooltip, its paths relative to the project folder as
+ * show_piece() writes them. */
+void show_missing(const struct directive_ctx *c, struct directive_text *t, const char *why);
+
 void show_piece(const struct directive_ctx *c, struct directive_text *t, const struct eval *v,
 		const struct format *fmt);
 

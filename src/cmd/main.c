@@ -120,11 +120,13 @@ static const char usage_check[] =
 	"  -h, --help           show this help\n";
 
 static const char usage_new[] =
-	"usage: logdown new DIR\n"
+	"usage: logdown new [DIR]\n"
 	"\n"
-	"Creates a starter project in DIR (absent or empty): site.yaml, one\n"
-	"report in content/first-report/ with its log, and a .gitignore.\n"
-	"`logdown build DIR` then builds it as it is.\n";
+	"Creates a starter project in DIR (absent or empty; the current folder\n"
+	"when none is named, if it is empty): site.yaml, one report in\n"
+	"content/first-report/ that reads a real log and uses each feature once\n"
+	"(a value, a table, a chart, a log excerpt, a cross-reference), and a\n"
+	".gitignore.  `logdown build DIR` then builds it as it is.\n";
 
 static const char usage_parse[] =
 	"usage: logdown parse FILE [--parser NAME] [--parsers DIR]...\n"
@@ -484,8 +486,10 @@ static int cmd_new(int argc, char **argv)
 			return usage_error(usage_new, "more than one folder given ('%s')", argv[i]);
 		dir = argv[i];
 	}
-	if (!dir || !*dir)
+	if (dir && !*dir)
 		return usage_error(usage_new, "%s", "name the folder to create");
+	if (!dir)
+		dir = ".";
 	struct diag *d = diag_new(stderr, DIAG_TEXT, diag_want_colour(STDERR_FILENO));
 	int rc = scaffold_new(dir, d);
 	diag_free(d);

@@ -24,35 +24,91 @@ static const struct starter_file starter[] = {
 	{".gitignore", "/_site/\n/.logdown-cache/\n"},
 	{"content/first-report/index.md",
 	 "---\n"
+	 "# The front matter (between the --- lines) says what the report is.\n"
 	 "title: \"My first report\"\n"
 	 "author: A. Student\n"
 	 "date: 2024-04-08\n"
-	 "summary: A Cerebras run at batch size 512, and what it shows.\n"
+	 "summary: One Cerebras run of BERT-Large at batch size 512, read from its log.\n"
+	 "# runs: names the result files the report reads, relative to this folder.\n"
+	 "# logdown picks the parser (cerebras here); to see what it extracts, run\n"
+	 "#   logdown parse content/first-report/logs/bs512.log\n"
+	 "runs:\n"
+	 "  bs512: logs/bs512.log\n"
 	 "---\n"
+	 "\n"
+	 "<!-- A comment like this one does not show on the page.  Edit this file\n"
+	 "     and run `logdown serve` to see the page change as you save. -->\n"
 	 "\n"
 	 "# Setup\n"
 	 "\n"
-	 "I trained BERT-Large on one CS-2 for 1000 steps at batch size 512.\n"
-	 "The log is in `logs/bs512.log`, next to this file.\n"
+	 "I trained BERT-Large on one CS-2 for {{ bs512.final_step }} steps at batch\n"
+	 "size {{ bs512.batch_size }}.\n"
+	 "\n"
+	 "<!-- A value in double braces is read from the log when the site is built,\n"
+	 "     and links to the line it came from.  A spec after \" :\" formats it,\n"
+	 "     as Python does: \",d\" groups thousands, \".1f\" keeps one decimal.\n"
+	 "     Arithmetic and mean, max, first, ... work too. -->\n"
 	 "\n"
 	 "# Results\n"
 	 "\n"
-	 "| Step | Loss    | Rate (samples/s) |\n"
-	 "|-----:|--------:|-----------------:|\n"
-	 "|  100 | 9.39062 | 2983.97          |\n"
-	 "| 1000 | 7.12500 | 2900.63          |\n"
+	 "The run processed {{ bs512.samples :,d }} samples in\n"
+	 "{{ bs512.total_time :.1f }} s, {{ bs512.throughput :,.0f }} samples/s.\n"
+	 "The loss fell from {{ first(bs512.train.loss) }} to {{ bs512.final_loss }}\n"
+	 "(@fig-loss), while the rate held near {{ mean(bs512.train.rate) :,.0f }}\n"
+	 "samples/s (@tbl-steps).\n"
 	 "\n"
-	 "The run processed 512000 samples in 175.070497198 seconds.\n"
+	 "<!-- An at sign before a label is a cross-reference: it becomes a link\n"
+	 "     \"Figure 1\" or \"Table 1\" to the block with that label below. -->\n"
+	 "\n"
+	 "```{table}\n"
+	 "# A table: one row per row of a series (train: the log's \"| Train\" lines).\n"
+	 "caption: Loss and rate every 100 steps\n"
+	 "label: tbl-steps      # the prose links here with @tbl-steps\n"
+	 "rows: bs512.train\n"
+	 "columns:\n"
+	 "  Step: step\n"
+	 "  Loss: loss :.2f      # a spec after \" :\" formats the column\n"
+	 "  Rate (samples/s): rate\n"
+	 "```\n"
+	 "\n"
+	 "```{chart}\n"
+	 "# A chart, drawn by logdown: x and y are columns of a run's series.\n"
+	 "type: line\n"
+	 "caption: Training loss of the run at batch size 512\n"
+	 "label: fig-loss       # the prose links here with @fig-loss\n"
+	 "series: bs512\n"
+	 "x: train.step\n"
+	 "y: train.loss\n"
+	 "x_label: Step\n"
+	 "y_label: Loss\n"
+	 "```\n"
+	 "\n"
+	 "The end of the log says how it went:\n"
+	 "\n"
+	 "```{log}\n"
+	 "# A log excerpt: the lines that match, numbered and linked to the full log.\n"
+	 "from: bs512\n"
+	 "match: 'Training completed|Processed'\n"
+	 "```\n"
 	 "\n"
 	 "- [x] run the baseline\n"
-	 "- [ ] try batch size 2048\n"},
+	 "- [ ] try batch size 2048: copy its log into `logs/`, name it under `runs:`,\n"
+	 "      and compare the two in the table and the chart\n"},
+	/* A real log, shortened: what a Cerebras run writes. */
 	{"content/first-report/logs/bs512.log",
 	 "2024-03-30 14:09:43,663 INFO:   Effective batch size is 512.\n"
+	 "2024-03-30 14:14:52,707 INFO:   Programming Cerebras Wafer Scale Cluster for execution. This may take a few minutes.\n"
 	 "2024-03-30 15:16:16,590 INFO:   Beginning appliance run\n"
-	 "2024-03-30 15:16:33,873 INFO:   | Train Device=CSX, Step=100, Loss=9.39062, "
-	 "Rate=2983.97 samples/sec, GlobalRate=2983.97 samples/sec\n"
-	 "2024-03-30 15:19:11,785 INFO:   | Train Device=CSX, Step=1000, Loss=7.12500, "
-	 "Rate=2900.63 samples/sec, GlobalRate=2924.54 samples/sec\n"
+	 "2024-03-30 15:16:33,873 INFO:   | Train Device=CSX, Step=100, Loss=9.39062, Rate=2983.97 samples/sec, GlobalRate=2983.97 samples/sec\n"
+	 "2024-03-30 15:16:51,449 INFO:   | Train Device=CSX, Step=200, Loss=8.70312, Rate=2941.41 samples/sec, GlobalRate=2948.08 samples/sec\n"
+	 "2024-03-30 15:17:08,962 INFO:   | Train Device=CSX, Step=300, Loss=7.79688, Rate=2930.67 samples/sec, GlobalRate=2939.84 samples/sec\n"
+	 "2024-03-30 15:17:26,398 INFO:   | Train Device=CSX, Step=400, Loss=7.39062, Rate=2934.21 samples/sec, GlobalRate=2939.02 samples/sec\n"
+	 "2024-03-30 15:17:43,810 INFO:   | Train Device=CSX, Step=500, Loss=7.80469, Rate=2937.94 samples/sec, GlobalRate=2939.30 samples/sec\n"
+	 "2024-03-30 15:18:01,430 INFO:   | Train Device=CSX, Step=600, Loss=7.53125, Rate=2918.68 samples/sec, GlobalRate=2933.67 samples/sec\n"
+	 "2024-03-30 15:18:18,968 INFO:   | Train Device=CSX, Step=700, Loss=7.35156, Rate=2919.05 samples/sec, GlobalRate=2931.61 samples/sec\n"
+	 "2024-03-30 15:18:36,572 INFO:   | Train Device=CSX, Step=800, Loss=7.27344, Rate=2912.68 samples/sec, GlobalRate=2928.69 samples/sec\n"
+	 "2024-03-30 15:18:54,039 INFO:   | Train Device=CSX, Step=900, Loss=7.35938, Rate=2923.83 samples/sec, GlobalRate=2928.98 samples/sec\n"
+	 "2024-03-30 15:19:11,785 INFO:   | Train Device=CSX, Step=1000, Loss=7.12500, Rate=2900.63 samples/sec, GlobalRate=2924.54 samples/sec\n"
 	 "2024-03-30 15:20:24,238 INFO:   Training completed successfully!\n"
 	 "2024-03-30 15:20:24,238 INFO:   Processed 512000 sample(s) in 175.070497198 seconds.\n"},
 };
@@ -63,6 +119,12 @@ int scaffold_new(const char *dir, struct diag *d)
 		size_t n;
 		char **names = dir_list(dir, &n);
 		strv_free(names);
+		if ((!names || n > 0) && strcmp(dir, ".") == 0) {
+			diag_error(d, loc_line(NULL, 0),
+				   "this folder is not empty: run logdown new in an empty one, "
+				   "or name a new folder (logdown new DIR)");
+			return EXIT_USAGE;
+		}
 		if (!names || n > 0) {
 			diag_error(d, loc_line(NULL, 0),
 				   "'%s' already exists and is not empty: choose a new folder", dir);
@@ -83,9 +145,22 @@ int scaffold_new(const char *dir, struct diag *d)
 		if (!ok)
 			return EXIT_IO;
 	}
+	/* What to open and what to run next, with the folder as given ("."
+	 * is the folder the user stands in: no need to name it). */
+	bool here = strcmp(dir, ".") == 0;
+	const char *sep = here ? "" : " ";
+	const char *arg = here ? "" : dir;
+	char *report = here ? xstrdup("content/first-report/index.md")
+			    : path_join(dir, "content/first-report/index.md");
+	char *site = here ? xstrdup("_site") : path_join(dir, "_site");
 	printf("Created a logdown project in %s.\n"
-	       "  logdown build %s     writes the site to %s/_site\n"
-	       "  content/first-report/index.md is the report to start from.\n",
-	       dir, dir, dir);
+	       "Start from %s: a report that reads\n"
+	       "a real log and uses each feature once, with comments that say how.\n"
+	       "Next:\n"
+	       "  logdown serve%s%s    preview it at http://127.0.0.1:8000/ as you edit\n"
+	       "  logdown build%s%s    write the site to %s\n",
+	       here ? "this folder" : dir, report, sep, arg, sep, arg, site);
+	free(report);
+	free(site);
 	return EXIT_OK;
 }

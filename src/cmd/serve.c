@@ -18,6 +18,7 @@
 #include "cmd/serve.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
@@ -66,19 +67,35 @@ struct server {
 
 /* The script injected before </body> of every HTML page served here,
  * never into `logdown build` output.  A named "error" event carries
- * data; the EventSource's own connection errors do not. */
+ * data; the EventSource's own connection errors do not.  The overlay
+ * sits at the bottom of the window, so the page's header and title stay
+ * readable, and its button closes it (the next good build reloads the
+ * page, which clears it too).  Its text keeps its lines, so that a caret
+ * stays under what it points at, and none of the page's styles. */
 static const char live_script[] =
 	"<script>(function(){var es=new EventSource('" EVENTS_PATH "');"
 	"es.addEventListener('reload',function(){location.reload();});"
 	"es.addEventListener('error',function(e){if(typeof e.data!=='string')return;"
 	"var b=document.getElementById('__logdown-overlay');"
-	"if(!b){b=document.createElement('pre');b.id='__logdown-overlay';"
-	"b.style.cssText='position:fixed;left:1em;right:1em;top:1em;max-height:80vh;"
-	"overflow:auto;z-index:2147483647;margin:0;padding:1em;background:#fff8f8;"
-	"color:#600;border:2px solid #c00;border-radius:4px;white-space:pre-wrap;"
+	"if(!b){b=document.createElement('div');b.id='__logdown-overlay';"
+	"b.setAttribute('role','alert');"
+	"b.style.cssText='position:fixed;left:1em;right:1em;bottom:1em;max-height:45vh;"
+	"overflow:auto;z-index:2147483647;margin:0;padding:.75em 1em;background:#fff8f8;"
+	"color:#600;border:2px solid #c00;border-radius:4px;"
 	"font:13px/1.4 monospace;box-shadow:0 4px 16px rgba(0,0,0,.3)';"
-	"document.body.appendChild(b);}"
-	"b.textContent='logdown: the last rebuild failed; showing the last good page\\n\\n'+e.data;"
+	"var x=document.createElement('button');x.type='button';x.textContent='\\u00d7';"
+	"x.title='Close';x.setAttribute('aria-label','Close');"
+	"x.style.cssText='position:sticky;top:0;float:right;margin:-.25em -.5em 0 .5em;"
+	"padding:0 .3em;border:0;background:none;color:#600;font:22px/1 sans-serif;"
+	"cursor:pointer';"
+	"x.onclick=function(){b.remove();};"
+	"var h=document.createElement('p');h.style.cssText='margin:0 0 .75em';"
+	"h.textContent='logdown: the last rebuild failed; showing the last good page';"
+	"var p=document.createElement('pre');"
+	"p.style.cssText='all:unset;display:block;white-space:pre;overflow-x:auto;"
+	"font:inherit;color:inherit';"
+	"b.appendChild(x);b.appendChild(h);b.appendChild(p);document.body.appendChild(b);}"
+	"b.lastChild.textContent=e.data;"
 	"});})();</script>\n";
 
 /* --- events --- */
@@ -437,11 +454,31 @@ static size_t keep_escaped(void *cls, struct MHD_Connection *c, char *s)
 	return strlen(s);
 }
 
+/* What libmicrohttpd says when a browser closes a connection first (a
+ * reload, a closed tab, a page left while a file was loading, the event
+ * stream of a page going away): normal for a preview server, and not
+ * an error to show.  Its messages are matched since it passes no errno. */
+static const char *const peer_closed[] = {
+	"closed by remote",          /* an incomplete request */
+	"forcibly closed",           /* ECONNRESET while sending */
+	"no longer available",       /* EPIPE while sending */
+	"has been disconnected",     /* while reading a request */
+	"connection reset",
+	"broken pipe",
+};
+
 static void mhd_log(void *cls, const char *fmt, va_list ap)
 {
 	(void)cls;
-	fputs("logdown: http: ", stderr);
-	vfprintf(stderr, fmt, ap);
+	char msg[1024], low[1024];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	size_t n = strlen(msg);
+	for (size_t i = 0; i <= n; i++)
+		low[i] = (char)tolower((unsigned char)msg[i]);
+	for (size_t i = 0; i < ARRAY_LEN(peer_closed); i++)
+		if (strstr(low, peer_closed[i]))
+			return;
+	fprintf(stderr, "logdown: http: %s%s", msg, n && msg[n - 1] == '\n' ? "" : "\n");
 }
 
 /* --- listening --- */
@@ -514,6 +551,7 @@ struct wreport {
 	char **inputs; /* result files it read, as the build named them */
 	char **reals;  /* and canonical (NULL when unresolved) */
 	size_t ninputs;
+	bool rendered; /* rendered by the last build, not reused */
 };
 
 struct watch {
@@ -562,6 +600,7 @@ static void watch_add_report(void *ctx, const char *slug, const char *source, co
 	r->slug = xstrdup(slug);
 	r->source = xstrdup(source);
 	r->bundle = bundle ? xstrdup(bundle) : NULL;
+	r->rendered = !reused;
 	/* A reused report read nothing this time: it still depends on what
 	 * it read when its output was made (with the cache, the build also
 	 * names those files; the snapshot keeps each once). */
@@ -676,9 +715,56 @@ static void classify_change(void *ctx, const char *path, bool existed, bool exis
  * (NULL: none is reused).  The diagnostics go to a memory stream, then
  * to stderr (the terminal shows what the page shows); *diags gets them
  * after a failed build (caller frees), NULL after a good one. */
-static int build_once(const struct serve_opts *so, struct watch *w, struct parse_cache *cache,
-		      const bool *dirty, char **out_real, char **diags)
+/* A duration as the terminal shows it: "35 ms", "1.2 s". */
+static void put_duration(struct buf *b, double secs)
 {
+	if (secs < 1)
+		buf_printf(b, "%.0f ms", secs * 1000);
+	else
+		buf_printf(b, "%.1f s", secs);
+}
+
+static double since(struct timespec t0)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0.tv_sec) + (double)(t.tv_nsec - t0.tv_nsec) / 1e9;
+}
+
+/* What a good build did, for the terminal: "built 4 reports in 210 ms"
+ * the first time, then "rebuilt 1 of 4 reports (hw07) in 35 ms", naming
+ * up to three of the reports rendered again. */
+static void put_built(struct buf *b, const struct watch *w, bool first, size_t nrendered,
+		      size_t nreports, double secs)
+{
+	const char *s = nreports == 1 ? "" : "s";
+	if (first) {
+		buf_printf(b, "built %zu report%s in ", nreports, s);
+		put_duration(b, secs);
+		return;
+	}
+	buf_printf(b, "rebuilt %zu of %zu report%s", nrendered, nreports, s);
+	size_t named = 0;
+	for (size_t i = 0; i < w->nreports; i++) {
+		if (!w->reports[i].rendered)
+			continue;
+		if (named < 3)
+			buf_printf(b, "%s%s", named ? ", " : " (", w->reports[i].slug);
+		named++;
+	}
+	if (named > 3)
+		buf_printf(b, " and %zu more", named - 3);
+	if (named)
+		buf_putc(b, ')');
+	buf_puts(b, " in ");
+	put_duration(b, secs);
+}
+
+static int build_once(const struct serve_opts *so, struct watch *w, struct parse_cache *cache,
+		      const bool *dirty, char **out_real, char **diags, struct buf *said)
+{
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	char *text = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&text, &len);
@@ -709,6 +795,7 @@ static int build_once(const struct serve_opts *so, struct watch *w, struct parse
 	o.nreports = &nreports;
 	o.nrendered = &nrendered;
 	o.output_dir = out_real && !*out_real ? out_real : NULL;
+	bool first = !*out_real;
 	w->prev = w->reports;
 	w->nprev = w->nreports;
 	w->reports = NULL;
@@ -724,14 +811,17 @@ static int build_once(const struct serve_opts *so, struct watch *w, struct parse
 	fputs(text, stderr);
 	*diags = NULL;
 	if (rc == EXIT_OK) {
-		fputs("logdown: built the site\n", stderr);
-		fprintf(stderr, "logdown: rebuilt %zu of %zu report%s\n", nrendered, nreports,
-			nreports == 1 ? "" : "s");
+		/* the first build's line also says where to look: serve_run()
+		 * prints it once the server listens */
+		put_built(said, w, first, nrendered, nreports, since(t0));
 		free(text);
 	} else {
-		if (rc == EXIT_CONTENT)
-			fprintf(stderr, "logdown: %zu error%s; still serving the last good pages\n",
-				errors, errors == 1 ? "" : "s");
+		if (rc == EXIT_CONTENT && first)
+			buf_printf(said, "the build has %zu error%s (above)", errors,
+				   errors == 1 ? "" : "s");
+		else if (rc == EXIT_CONTENT)
+			buf_printf(said, "%zu error%s; still serving the last good pages", errors,
+				   errors == 1 ? "" : "s");
 		*diags = text;
 	}
 	return rc;
@@ -781,6 +871,7 @@ int serve_run(const struct serve_opts *so)
 	char *diags = NULL;
 	/* seen: what the last build saw; now, again: the polls since */
 	struct snapshot seen = {0}, now = {0}, again = {0};
+	struct buf said = BUF_INIT; /* what the last build did, for the terminal */
 
 	/* Blocked before any thread starts, so that they all inherit it and
 	 * only sigtimedwait() below takes them. */
@@ -803,7 +894,7 @@ int serve_run(const struct serve_opts *so)
 	 * while it runs is rebuilt (see watched()). */
 	struct timespec start = snapshot_clock();
 	watch_snapshot(&w, so->build.root, &now);
-	rc = build_once(so, &w, cache, NULL, &s.out_real, &diags);
+	rc = build_once(so, &w, cache, NULL, &s.out_real, &diags, &said);
 	watched(&w, so->build.root, &now, start, &seen);
 	bool last_ok = rc == EXIT_OK;
 	if (rc != EXIT_OK && rc != EXIT_CONTENT) {
@@ -832,7 +923,9 @@ int serve_run(const struct serve_opts *so)
 		rc = EXIT_IO;
 		goto out_ev;
 	}
-	fprintf(stderr, "serving %s at http://%s:%u/\n", s.out_real, shown, port);
+	/* One line says what was built and where to look. */
+	fprintf(stderr, "logdown: %s; serving %s at http://%s:%u/\n", buf_data(&said), s.out_real,
+		shown, port);
 
 	for (;;) {
 		if (wait_signal(&set, POLL_MS))
@@ -870,8 +963,11 @@ int serve_run(const struct serve_opts *so)
 			parse_cache_clear(cache);
 		fputs("logdown: a source changed; rebuilding\n", stderr);
 		start = snapshot_clock();
+		buf_clear(&said);
 		int brc = build_once(so, &w, cache, a.everything ? NULL : a.dirty, &s.out_real,
-				     &diags);
+				     &diags, &said);
+		if (said.len)
+			fprintf(stderr, "logdown: %s\n", buf_data(&said));
 		free(a.dirty);
 		/* before the pages hear of it: one told to reload may change a
 		 * file at once */
@@ -902,6 +998,7 @@ out:
 	parse_cache_free(cache);
 	free(s.out_real);
 	free(diags);
+	buf_free(&said);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return rc;
 }

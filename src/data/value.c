@@ -285,6 +285,24 @@ void number_put_short(struct buf *b, double n)
 	number_put(b, isfinite(n) ? strtod(tmp, NULL) : n);
 }
 
+void number_put_decimals(struct buf *b, double n, int dec)
+{
+	/* No whole digits are rounded away, and no more than 15
+	 * significant digits shown, which binary arithmetic keeps. */
+	int mag = n == 0 ? 1 : (int)floor(log10(fabs(n))) + 1;
+	if (dec > 15 - mag)
+		dec = 15 - mag;
+	if (dec < 0)
+		dec = 0;
+	if (!isfinite(n) || fabs(n) >= 1e21 || dec > 40) {
+		number_put_short(b, n);
+		return;
+	}
+	char tmp[80];
+	snprintf(tmp, sizeof tmp, "%.*f", dec, n);
+	number_put(b, strtod(tmp, NULL));
+}
+
 void value_put_text(struct buf *b, const struct value *v)
 {
 	if (!v)

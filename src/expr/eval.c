@@ -68,6 +68,7 @@ void eval_clear(struct eval *v)
 		return;
 	free(v->owned);
 	free(v->inputs);
+	free(v->why);
 	memset(v, 0, sizeof *v);
 	v->kind = EVAL_MISSING;
 }
@@ -85,6 +86,95 @@ static void err(struct ctx *c, size_t off, size_t len, const char *fmt, ...)
 
 /* The source text of a node, for "%.*s". */
 #define SRC(c, off, len) (int)(len), (c)->e->text + (off)
+
+/* --- how precisely a number is known (SPEC: a computed value without
+ * a spec is shown to the decimals its inputs had) --- */
+
+static bool is_digit(char ch)
+{
+	return ch >= '0' && ch <= '9';
+}
+
+/* The digits of x before the point (1.68: 1, 0.84: 0, 0.05: -1); 1 for
+ * zero, which has one digit as written. */
+static int magnitude(double x)
+{
+	if (x == 0 || !isfinite(x))
+		return 1;
+	return (int)floor(log10(fabs(x))) + 1;
+}
+
+/* The decimals of a number as written in s[0..n): the digits after its
+ * point less its exponent ("7.12500": 5, "512000": 0, "2.5e-3": 4);
+ * a unit may follow.  False when s does not begin with num itself (a
+ * duration "150 ms" is 0.15 s, "12,345" is 12345). */
+static bool text_decimals(const char *s, size_t n, double num, int *dec)
+{
+	size_t i = 0;
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	size_t start = i;
+	if (i < n && (s[i] == '-' || s[i] == '+'))
+		i++;
+	size_t digits = 0;
+	int frac = 0;
+	for (; i < n && is_digit(s[i]); i++)
+		digits++;
+	if (i < n && s[i] == '.')
+		for (i++; i < n && is_digit(s[i]); i++, frac++)
+			digits++;
+	if (digits == 0)
+		return false;
+	long e = 0;
+	if (i + 1 < n && (s[i] == 'e' || s[i] == 'E')) {
+		size_t k = i + 1;
+		bool neg = s[k] == '-';
+		if (s[k] == '-' || s[k] == '+')
+			k++;
+		if (k < n && is_digit(s[k])) {
+			for (i = k; i < n && is_digit(s[i]); i++)
+				if (e < 1000)
+					e = e * 10 + (s[i] - '0');
+			e = neg ? -e : e;
+		}
+	}
+	char buf[64];
+	if (i - start >= sizeof buf)
+		return false;
+	memcpy(buf, s + start, i - start);
+	buf[i - start] = '\0';
+	if (strtod(buf, NULL) != num)
+		return false;
+	long d = frac - e;
+	*dec = d < -30 ? -30 : d > 30 ? 30 : (int)d;
+	return true;
+}
+
+/* The decimals v is known to: from its computation, or its text. */
+static bool decimals_of(const struct eval *v, int *dec)
+{
+	if (v->kind != EVAL_NUMBER)
+		return false;
+	if (v->dec_known) {
+		*dec = v->dec;
+		return true;
+	}
+	return v->text && text_decimals(v->text, v->len, v->num, dec);
+}
+
+static void set_decimals(struct eval *v, int dec)
+{
+	v->dec_known = true;
+	v->dec = dec < -30 ? -30 : dec > 30 ? 30 : dec;
+}
+
+/* The decimals of an inexact result x (a quotient, a mean) that is
+ * known to sig significant digits: never fewer than three, so that 2 / 3
+ * reads 0.667. */
+static int decimals_for(double x, int sig)
+{
+	return (sig < 3 ? 3 : sig) - magnitude(x);
+}
 
 static const char *kind_word(enum eval_kind k)
 {
@@ -761,6 +851,18 @@ static bool eval_chain(struct ctx *c, const struct node *n, struct ref *out)
 		ok = apply_step(c, n->off, steps, nsteps, &i, out);
 	if (!ok)
 		eval_clear(&out->v);
+	else if (out->kind == REF_VALUE && out->v.kind == EVAL_MISSING && !out->v.why) {
+		struct buf why = BUF_INIT;
+		const struct eval *v = &out->v;
+		if (v->text && v->len && v->file && *v->file && v->line > 0)
+			buf_printf(&why, "%.*s: the log has '%.*s' (%s:%ld)", SRC(c, n->off, n->len),
+				   (int)v->len, v->text, v->file, v->line);
+		else if (v->file && *v->file)
+			buf_printf(&why, "%.*s is not in %s", SRC(c, n->off, n->len), v->file);
+		else
+			buf_printf(&why, "%.*s has no value", SRC(c, n->off, n->len));
+		out->v.why = buf_detach(&why);
+	}
 	return ok;
 }
 
@@ -934,6 +1036,11 @@ static bool eval_neg(struct ctx *c, const struct node *n, struct ref *out)
 	inputs_from(c, &inputs, n->a, &a);
 	set_computed(out, a.v.kind, inputs);
 	out->v.num = -a.v.num;
+	int dec;
+	if (decimals_of(&a.v, &dec))
+		set_decimals(&out->v, dec);
+	if (a.v.why)
+		out->v.why = xstrdup(a.v.why);
 	eval_clear(&a.v);
 	return true;
 }
@@ -1073,7 +1180,9 @@ static bool arith(struct ctx *c, const struct node *n, const struct eval *a, con
 		return false;
 	}
 	if (a->kind == EVAL_MISSING || b->kind == EVAL_MISSING) {
+		const char *why = a->kind == EVAL_MISSING ? a->why : b->why;
 		out->v.kind = EVAL_MISSING;
+		out->v.why = why ? xstrdup(why) : NULL;
 		return true;
 	}
 	out->v.kind = EVAL_NUMBER;
@@ -1088,6 +1197,21 @@ static bool arith(struct ctx *c, const struct node *n, const struct eval *a, con
 			return false;
 		}
 		out->v.num = a->num / b->num;
+	}
+	/* Shown to the decimals of the numbers as written: a sum or a
+	 * difference to the most decimals of the two and a product to
+	 * their total (both exact: 0.1 + 0.2 is 0.3, 0.84 * 2 is 1.68), a
+	 * quotient to the significant digits of the less precise. */
+	int da, db;
+	if (decimals_of(a, &da) && decimals_of(b, &db)) {
+		if (n->op == OP_ADD || n->op == OP_SUB)
+			set_decimals(&out->v, da > db ? da : db);
+		else if (n->op == OP_MUL)
+			set_decimals(&out->v, da + db);
+		else {
+			int sa = magnitude(a->num) + da, sb = magnitude(b->num) + db;
+			set_decimals(&out->v, decimals_for(out->v.num, sa < sb ? sa : sb));
+		}
 	}
 	return true;
 }
@@ -1219,11 +1343,21 @@ static bool eval_aggregate(struct ctx *c, const struct node *n, struct ref *out)
 	/* Neumaier's compensated sum: a million losses add up exactly
 	 * enough to agree with numpy. */
 	double sum = 0, comp = 0;
+	/* The most decimals of the numbers as written, for showing the
+	 * result (dec_all: every one's is known). */
+	int maxdec = 0;
+	bool dec_all = true;
 	struct datum dt;
 	for (size_t r = 0; r < rows; r++) {
 		series_cell(s, r, col, &dt);
 		if (dt.kind == DATUM_MISSING)
 			continue;
+		int dec;
+		if (dt.kind == DATUM_NUMBER && dec_all && dt.text &&
+		    text_decimals(dt.text, dt.len, dt.num, &dec))
+			maxdec = dec > maxdec ? dec : maxdec;
+		else if (dt.kind == DATUM_NUMBER)
+			dec_all = false;
 		if (numeric && dt.kind != DATUM_NUMBER) {
 			struct buf msg = BUF_INIT;
 			buf_printf(&msg, "%s needs numbers, but %.*s holds the string '%.*s'",
@@ -1265,12 +1399,22 @@ static bool eval_aggregate(struct ctx *c, const struct node *n, struct ref *out)
 	if (fn->id == FN_COUNT) {
 		set_computed(out, EVAL_NUMBER, inputs);
 		out->v.num = (double)n_ok;
+		set_decimals(&out->v, 0);
 	} else if (fn->id == FN_SUM) {
 		set_computed(out, EVAL_NUMBER, inputs);
 		out->v.num = sum;
+		if (dec_all)
+			set_decimals(&out->v, maxdec);
 	} else if (n_ok == 0) {
 		/* Nothing to take the mean (or first, or max) of. */
 		set_computed(out, EVAL_MISSING, inputs);
+		struct buf why = BUF_INIT;
+		buf_printf(&why, "%s of %.*s: ", fn->name, SRC(c, arg->off, arg->len));
+		if (rows == 0)
+			buf_puts(&why, "no rows");
+		else
+			buf_printf(&why, "no values in its %zu row%s", rows, rows == 1 ? "" : "s");
+		out->v.why = buf_detach(&why);
 	} else if (fn->id == FN_FIRST || fn->id == FN_LAST || fn->id == FN_MIN ||
 		   fn->id == FN_MAX) {
 		free(inputs);
@@ -1283,6 +1427,10 @@ static bool eval_aggregate(struct ctx *c, const struct node *n, struct ref *out)
 		 * spreadsheets give it: one value has none. */
 		if (n_ok < 2) {
 			set_computed(out, EVAL_MISSING, inputs);
+			struct buf why = BUF_INIT;
+			buf_printf(&why, "std of %.*s: it needs two values and has one",
+				   SRC(c, arg->off, arg->len));
+			out->v.why = buf_detach(&why);
 		} else {
 			double mean = sum / (double)n_ok, ss = 0;
 			for (size_t r = 0; r < rows; r++) {
@@ -1296,6 +1444,13 @@ static bool eval_aggregate(struct ctx *c, const struct node *n, struct ref *out)
 	} else {
 		qsort(items, n_ok, sizeof *items, item_cmp);
 		percentile_of(&list, items, n_ok, p, inputs, out);
+	}
+	/* A mean (a standard deviation, an interpolated percentile) is
+	 * known a little better than its numbers: one decimal more, and at
+	 * least three significant digits (the mean of 1 and 2 is 1.5). */
+	if (out->v.kind == EVAL_NUMBER && !out->v.text && !out->v.dec_known && dec_all) {
+		int d = decimals_for(out->v.num, 3);
+		set_decimals(&out->v, maxdec + 1 > d ? maxdec + 1 : d);
 	}
 	free(items);
 	return true;
@@ -1359,6 +1514,13 @@ static bool eval_math(struct ctx *c, const struct node *n, struct ref *out)
 	set_computed(out, x.v.kind, inputs);
 	if (x.v.kind == EVAL_NUMBER)
 		out->v.num = fn->id == FN_ABS ? fabs(x.v.num) : round_to(x.v.num, digits);
+	int dec;
+	if (fn->id == FN_ROUND)
+		set_decimals(&out->v, digits > 0 ? digits : 0);
+	else if (decimals_of(&x.v, &dec))
+		set_decimals(&out->v, dec);
+	if (x.v.why)
+		out->v.why = xstrdup(x.v.why);
 	eval_clear(&x.v);
 	return true;
 }
@@ -1367,10 +1529,14 @@ static bool eval_ref(struct ctx *c, const struct node *n, struct ref *out)
 {
 	ref_init(out);
 	switch (n->kind) {
-	case N_NUM:
+	case N_NUM: {
 		out->v.kind = EVAL_NUMBER;
 		out->v.num = n->num;
+		int dec;
+		if (text_decimals(c->e->text + n->off, n->len, n->num, &dec))
+			set_decimals(&out->v, dec);
 		return true;
+	}
 	case N_STR:
 		/* A copy: the result may outlive the expression. */
 		out->v.kind = EVAL_STRING;

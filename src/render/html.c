@@ -42,7 +42,15 @@ static void put_content(struct buf *b, const char *s, size_t n)
 void html_value(struct buf *out, const struct directive_piece *pc, bool link)
 {
 	if (pc->missing) {
-		buf_puts(out, "<span class=\"ld-missing\">" MDASH "</span>");
+		buf_puts(out, "<span class=\"ld-missing\"");
+		if (pc->title) {
+			buf_puts(out, " title=\"");
+			put_text(out, pc->title, strlen(pc->title));
+			buf_putc(out, '"');
+		}
+		buf_putc(out, '>');
+		put_content(out, pc->text, pc->len);
+		buf_puts(out, "</span>");
 		return;
 	}
 	const char *title = pc->title ? pc->title : "";

@@ -41,7 +41,6 @@ struct doc;
 #define C_HIT_BG 0xfff1c2
 #define C_HEAD_BG 0xececec
 #define C_QUOTE 0xb0b0b0
-#define C_MISSING 0xb3261e
 #define C_VALUE 0x1d3f66
 
 /* Inline styles. */

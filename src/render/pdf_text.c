@@ -60,10 +60,9 @@ void rich_put(struct rich *r, const char *s, size_t n, unsigned style, const cha
 		attr_add(r->attrs, pango_attr_rise_new(4 * PANGO_SCALE), a, b);
 		attr_add(r->attrs, pango_attr_scale_new(0.7), a, b);
 	}
-	if (style & S_MISSING) {
-		attr_colour(r->attrs, C_MISSING, a, b);
-		attr_add(r->attrs, pango_attr_weight_new(PANGO_WEIGHT_SEMIBOLD), a, b);
-	} else if (style & S_MUTED) {
+	/* a missing value's "n/a" is muted, as on the page: a red dash
+	 * read as a minus sign */
+	if (style & (S_MISSING | S_MUTED)) {
 		attr_colour(r->attrs, C_MUTED, a, b);
 	}
 	if (href && *href) {
@@ -236,7 +235,7 @@ static void rich_literal(struct pdf *p, struct rich *r, const char *s, unsigned 
 		if (v)
 			rich_pieces(p, r, v, style, true);
 		else
-			rich_put(r, "\xE2\x80\x94", 3, style | S_MISSING, NULL);
+			rich_put(r, "n/a", 3, style | S_MISSING, NULL);
 		s += at + mlen;
 		len -= at + mlen;
 	}

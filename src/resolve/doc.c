@@ -765,7 +765,7 @@ static void show_value(struct doc *doc, struct slot *s)
 	struct eval v = {0};
 	if (!s->expr || !expr_eval_one(s->expr, doc->c->scope, &v, doc->c->d)) {
 		if (!s->done)
-			directive_text_add(&s->piece, "\xE2\x80\x94", 3, NULL, true, true);
+			show_missing(doc->c, &s->piece, "not computed: see the build's errors");
 		s->done = true;
 		return;
 	}

@@ -14,7 +14,6 @@
 #include "data/run.h"
 #include "base/util.h"
 
-#define MDASH "\xE2\x80\x94" /* U+2014 */
 
 void show_split_spec(const char *s, size_t n, size_t *expr_len, size_t *spec_off)
 {
@@ -48,6 +47,8 @@ void show_text(struct buf *text, const struct eval *v, const struct format *fmt)
 		}
 	} else if (v->text)
 		buf_put(text, v->text, v->len);
+	else if (v->kind == EVAL_NUMBER && v->dec_known)
+		number_put_decimals(text, v->num, v->dec);
 	else if (v->kind == EVAL_NUMBER)
 		number_put_short(text, v->num);
 	else if (v->kind == EVAL_BOOL)
@@ -78,13 +79,13 @@ static size_t root_prefix(const struct directive_ctx *c, const char *s, size_t n
 
 /* A tooltip naming source files ("logs/bs512.log:53", or a computed
  * value's inputs "a = 1 (logs/bs512.log:53); ..."), with the project
- * folder's prefix left out wherever a path starts: at the start and
- * after "(". */
+ * folder's prefix left out wherever a path starts: at the start, after
+ * "(" and after a blank ("x is not in logs/a.log"). */
 static void put_sources(const struct directive_ctx *c, struct buf *out, const char *s, size_t n)
 {
 	size_t from = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (i > 0 && s[i - 1] != '(')
+		if (i > 0 && s[i - 1] != '(' && s[i - 1] != ' ')
 			continue;
 		size_t skip = root_prefix(c, s + i, n - i);
 		if (!skip)
@@ -96,11 +97,19 @@ static void put_sources(const struct directive_ctx *c, struct buf *out, const ch
 	buf_put(out, s + from, n - from);
 }
 
+void show_missing(const struct directive_ctx *c, struct directive_text *t, const char *why)
+{
+	directive_text_add(t, SHOW_MISSING, strlen(SHOW_MISSING), NULL, true, true);
+	struct buf title = BUF_INIT;
+	put_sources(c, &title, why, strlen(why));
+	t->p[t->n - 1].title = buf_detach(&title);
+}
+
 void show_piece(const struct directive_ctx *c, struct directive_text *t, const struct eval *v,
 		const struct format *fmt)
 {
 	if (v->kind == EVAL_MISSING) {
-		directive_text_add(t, MDASH, strlen(MDASH), NULL, true, true);
+		show_missing(c, t, v->why ? v->why : "no value");
 		return;
 	}
 	struct buf text = BUF_INIT, href = BUF_INIT, title = BUF_INIT;

@@ -3,7 +3,8 @@
  * report, the report's source is edited, and the new text must appear
  * without a reload by hand.
  *
- * The second test builds the example reports (content/) and looks at
+ * Another makes a rebuild fail and checks the error overlay.  The last
+ * builds the example reports (content/) and looks at
  * every page at 390 and 1280 px, light and dark, through
  * tests/browser/layout.mjs and the checks in tests/browser/checks/.
  *
@@ -113,10 +114,53 @@ static void example_reports_hold_at_every_width(void **state)
 	free(dir);
 }
 
+/* A failed rebuild shows its error over the page, leaving the header
+ * and the title readable, and its close button removes it. */
+static void the_error_overlay_leaves_the_title_readable_and_closes(void **state)
+{
+	(void)state;
+	if (!have_browser()) {
+		printf("browser test: /usr/bin/chromium, node or tests/browser/node_modules "
+		       "missing (LOGDOWN_BROWSER_TESTS=1 make test installs them); skipped\n");
+		skip();
+	}
+	alarm(120);
+	char *dir = e2e_project(E2E_FILES(
+		E2E_COPY("content/r/logs/bs512.log", "tests/fixtures/cerebras/bs512.log"),
+		E2E_TEXT("content/r/index.md",
+			 "---\ntitle: Live\nruns:\n  cs: logs/bs512.log\n---\n"
+			 "The loss was {{ cs.final_loss }}. Original sentence.\n")));
+	char *serve_log = path_join(dir, "serve.log");
+	int port;
+	pid_t pid = serve_start(dir, serve_log, &port);
+	assert_true(port > 0);
+
+	char *src = path_join(dir, "content/r/index.md");
+	char *cmd = xasprintf("node tests/browser/overlay.mjs 'http://127.0.0.1:%d/r/' '%s' "
+			      "'{{ cs.final_loss }}' '{{ cs.final_los }}' >&2",
+			      port, src);
+	int rc = system(cmd);
+
+	kill(pid, SIGTERM);
+	int st = 0;
+	waitpid(pid, &st, 0);
+	alarm(0);
+	assert_int_equal(rc, 0);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+
+	free(cmd);
+	free(src);
+	free(serve_log);
+	remove_tree(dir);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(edited_source_shows_in_the_open_page),
+		cmocka_unit_test(the_error_overlay_leaves_the_title_readable_and_closes),
 		cmocka_unit_test(example_reports_hold_at_every_width),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -700,14 +700,17 @@ static void new_project_builds_as_it_is(void **state)
 	char *dir = e2e_tmpdir();
 	struct proc r = e2e_run(dir, "new course");
 	assert_int_equal(r.status, 0);
-	assert_contains(r.out, "Created a logdown project in course.");
+	assert_string_equal(r.out,
+			    "Created a logdown project in course.\n"
+			    "Start from course/content/first-report/index.md: a report that reads\n"
+			    "a real log and uses each feature once, with comments that say how.\n"
+			    "Next:\n"
+			    "  logdown serve course    preview it at http://127.0.0.1:8000/ as you edit\n"
+			    "  logdown build course    write the site to course/_site\n");
 	proc_free(&r);
 	r = e2e_run(dir, "build course");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.err, "logdown: built 1 report into course/_site\n");
-	char *page = e2e_read(dir, "course/_site/first-report/index.html");
-	assert_contains(page, "<td align=\"right\">7.12500</td>");
-	free(page);
 	proc_free(&r);
 
 	r = e2e_run(dir, "new course");
@@ -715,6 +718,87 @@ static void new_project_builds_as_it_is(void **state)
 	assert_string_equal(r.err, "logdown: error: 'course' already exists and is not empty: "
 				   "choose a new folder\n");
 	proc_free(&r);
+	project_free(dir);
+}
+
+/* `logdown new` in an empty folder, then `logdown build`: no warning,
+ * and the page shows each feature the starter report teaches. */
+static void new_in_an_empty_folder_uses_every_feature_once(void **state)
+{
+	(void)state;
+	char *dir = e2e_tmpdir();
+	struct proc r = e2e_run(dir, "new");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out,
+			    "Created a logdown project in this folder.\n"
+			    "Start from content/first-report/index.md: a report that reads\n"
+			    "a real log and uses each feature once, with comments that say how.\n"
+			    "Next:\n"
+			    "  logdown serve    preview it at http://127.0.0.1:8000/ as you edit\n"
+			    "  logdown build    write the site to _site\n");
+	proc_free(&r);
+	r = e2e_run(dir, "build");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "logdown: built 1 report into _site\n");
+	proc_free(&r);
+	char *page = e2e_read(dir, "_site/first-report/index.html");
+	/* a value, formatted and linked to its line */
+	assert_contains(page, "<a class=\"ld-value\" href=\"logs/bs512.log.html#L15\" "
+			      "title=\"content/first-report/logs/bs512.log:15\">512,000</a>");
+	/* a table, a chart and cross-references to them */
+	assert_contains(page, "id=\"tbl-steps\"");
+	assert_contains(page, "Table 1: Loss and rate every 100 steps");
+	assert_contains(page, "<figure class=\"ld-figure\" id=\"fig-loss\">");
+	assert_contains(page, "Figure 1: Training loss of the run at batch size 512");
+	assert_contains(page, "<a class=\"ld-ref\" href=\"#fig-loss\">Figure 1</a>");
+	assert_contains(page, "<a class=\"ld-ref\" href=\"#tbl-steps\">Table 1</a>");
+	/* a log excerpt, its lines linked to the log's page */
+	assert_contains(page, "href=\"logs/bs512.log.html#L14\">14</a>");
+	assert_contains(page, "Training completed successfully!");
+	free(page);
+	char *svg = path_join(dir, "_site/first-report/figures/fig-loss.svg");
+	assert_true(is_file(svg));
+	free(svg);
+
+	/* not twice in the same folder */
+	r = e2e_run(dir, "new");
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "logdown: error: this folder is not empty: run logdown new in "
+				   "an empty one, or name a new folder (logdown new DIR)\n");
+	proc_free(&r);
+	project_free(dir);
+}
+
+/* The example README.md opens with builds as it says, on the log that
+ * `logdown new` writes. */
+static void the_readme_example_builds(void **state)
+{
+	(void)state;
+	char *readme = e2e_read(".", "README.md");
+	assert_non_null(readme);
+	const char *from = strstr(readme, "````markdown\n");
+	assert_non_null(from);
+	from += strlen("````markdown\n");
+	const char *to = strstr(from, "````\n");
+	assert_non_null(to);
+	char *example = xstrndup(from, (size_t)(to - from));
+	char *dir = e2e_tmpdir();
+	struct proc r = e2e_run(dir, "new");
+	assert_int_equal(r.status, 0);
+	proc_free(&r);
+	e2e_write(dir, "content/first-report/index.md", example);
+	r = e2e_run(dir, "build");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "logdown: built 1 report into _site\n");
+	proc_free(&r);
+	char *page = e2e_read(dir, "_site/first-report/index.html");
+	assert_contains(page, ">512,000</a> samples in <a class=\"ld-value\" "
+			      "href=\"logs/bs512.log.html#L15\" "
+			      "title=\"content/first-report/logs/bs512.log:15\">175.1</a> s;");
+	assert_contains(page, "<a class=\"ld-ref\" href=\"#fig-loss\">Figure 1</a>");
+	free(page);
+	free(example);
+	free(readme);
 	project_free(dir);
 }
 
@@ -897,6 +981,8 @@ int main(void)
 		cmocka_unit_test(binary_report_is_refused),
 		cmocka_unit_test(github_and_json_diagnostics),
 		cmocka_unit_test(new_project_builds_as_it_is),
+		cmocka_unit_test(new_in_an_empty_folder_uses_every_feature_once),
+		cmocka_unit_test(the_readme_example_builds),
 		cmocka_unit_test(output_paths_are_judged_by_the_folder_they_reach),
 		cmocka_unit_test(a_linked_output_folder_is_replaced_where_it_points),
 		cmocka_unit_test(a_killed_build_leaves_nothing_the_next_one_keeps),

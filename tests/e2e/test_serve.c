@@ -265,6 +265,13 @@ static int group_setup(void **state)
 	e2e_write(project, "content/s/index.md", other_md);
 	e2e_copy(project, "results/other.log", FIXTURE_LOG);
 	write_log(OLD_LOSS);
+	/* a file big enough that a browser may leave before it is sent */
+	size_t big = 4 << 20;
+	char *text = xmalloc(big + 1);
+	memset(text, 'x', big);
+	text[big] = '\0';
+	e2e_write(project, "static/big.txt", text);
+	free(text);
 	errfile = xasprintf("%s.err", project);
 	return server_start() ? 0 : -1;
 }
@@ -324,6 +331,60 @@ static void pages_are_served_with_the_live_script(void **state)
 	assert_not_contains(r.body, "EventSource");
 	free(type);
 	response_free(&r);
+}
+
+static char *served_dir(void);
+static char *timeless(const char *text);
+
+static void the_first_line_says_what_was_built_and_where(void **state)
+{
+	(void)state;
+	char *err = e2e_read("/", errfile);
+	char *text = timeless(err);
+	char *dir = served_dir();
+	char *want = xasprintf("logdown: built 2 reports in T; serving %s at http://127.0.0.1:%u/\n",
+			       dir, port);
+	assert_string_equal(text, want);
+	free(want);
+	free(dir);
+	free(text);
+	free(err);
+}
+
+/* Sends req, reads up to `upto` bytes of the answer, then resets the
+ * connection, as a browser does when a page is left or reloaded. */
+static void hang_up(const char *req, size_t upto)
+{
+	int fd = connect_server();
+	send_all(fd, req);
+	char chunk[4096];
+	size_t got = 0;
+	ssize_t n;
+	while (got < upto && (n = read(fd, chunk, sizeof chunk)) > 0)
+		got += (size_t)n;
+	struct linger lg = {1, 0}; /* close with RST: ECONNRESET on the server */
+	setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+	close(fd);
+}
+
+static void a_browser_closing_a_connection_is_not_an_error(void **state)
+{
+	(void)state;
+	char *before = e2e_read("/", errfile);
+	/* a big file left half-way, an event stream closed with its page,
+	 * and a request cut short */
+	hang_up("GET /static/big.txt HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 4096);
+	hang_up("GET /__logdown/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 1);
+	hang_up("GET /r/ HT", 0);
+	/* the server still answers, and said nothing */
+	sleep_ms(300);
+	struct response r = http("GET", "/r/", NULL);
+	assert_int_equal(r.status, 200);
+	response_free(&r);
+	char *after = e2e_read("/", errfile);
+	assert_string_equal(after, before);
+	free(after);
+	free(before);
 }
 
 static void a_folder_without_its_slash_redirects(void **state)
@@ -536,8 +597,29 @@ static void a_burst_of_changes_gives_one_build(void **state)
 	close(ev);
 }
 
+/* text with each duration serve printed ("in 35 ms", "in 1.2 s") as
+ * "in T", so that its lines can be compared exactly (caller frees). */
+static char *timeless(const char *text)
+{
+	struct buf b = BUF_INIT;
+	for (const char *p = text; *p;) {
+		if (strncmp(p, " in ", 4) == 0 && p[4] >= '0' && p[4] <= '9') {
+			const char *q = p + 4;
+			while ((*q >= '0' && *q <= '9') || *q == '.')
+				q++;
+			if (strncmp(q, " ms", 3) == 0 || strncmp(q, " s", 2) == 0) {
+				buf_puts(&b, " in T");
+				p = q + (q[1] == 'm' ? 3 : 2);
+				continue;
+			}
+		}
+		buf_putc(&b, *p++);
+	}
+	return buf_detach(&b);
+}
+
 /* Waits for the next reload, then returns what the server wrote to
- * stderr since `before` (caller frees). */
+ * stderr since `before`, durations as "in T" (caller frees). */
 static char *rebuild_output(int ev, const char *before)
 {
 	struct buf acc = BUF_INIT;
@@ -546,7 +628,7 @@ static char *rebuild_output(int ev, const char *before)
 	buf_free(&acc);
 	char *after = e2e_read("/", errfile);
 	assert_true(strlen(after) >= strlen(before));
-	char *since = xstrdup(after + strlen(before));
+	char *since = timeless(after + strlen(before));
 	free(after);
 	return since;
 }
@@ -594,7 +676,8 @@ static void a_change_rebuilds_only_the_reports_it_affects(void **state)
 	/* one report's log: that report only; the other is copied */
 	write_log("5.55555");
 	char *since = rebuild_output(ev, before);
-	assert_contains(since, "logdown: rebuilt 1 of 2 reports\n");
+	assert_contains(since, "logdown: a source changed; rebuilding\n"
+			       "logdown: rebuilt 1 of 2 reports (r) in T\n");
 	free(since);
 	struct response r = http("GET", "/r/", NULL);
 	assert_contains(r.body, "5.55555");
@@ -613,7 +696,7 @@ static void a_change_rebuilds_only_the_reports_it_affects(void **state)
 		  "---\ntitle: Other\ndate: 2024-04-09\nruns:\n  cs: ../../results/other.log\n"
 		  "---\nOther loss now {{ cs.final_loss }}.\n");
 	since = rebuild_output(ev, before);
-	assert_contains(since, "logdown: rebuilt 1 of 2 reports\n");
+	assert_contains(since, "logdown: rebuilt 1 of 2 reports (s) in T\n");
 	free(since);
 	r = http("GET", "/s/", NULL);
 	assert_contains(r.body, "Other loss now <a");
@@ -628,7 +711,7 @@ static void a_change_rebuilds_only_the_reports_it_affects(void **state)
 	before = e2e_read("/", errfile);
 	e2e_write(project, "site.yaml", "title: Served site\n");
 	since = rebuild_output(ev, before);
-	assert_contains(since, "logdown: rebuilt 2 of 2 reports\n");
+	assert_contains(since, "logdown: rebuilt 2 of 2 reports (r, s) in T\n");
 	free(since);
 	assert_same_as_a_full_build();
 
@@ -745,6 +828,15 @@ static void a_first_build_that_fails_is_served_and_recovers(void **state)
 	free(site);
 	e2e_write(project, "content/r/index.md", "---\ntitle: [unclosed\n---\nbroken\n");
 	assert_true(server_start());
+	char *err = e2e_read("/", errfile);
+	char *dir = served_dir();
+	char *want = xasprintf("logdown: the build has 1 error (above); serving %s at "
+			       "http://127.0.0.1:%u/\n",
+			       dir, port);
+	assert_contains(err, want);
+	free(want);
+	free(dir);
+	free(err);
 
 	/* no page yet: a 404 that still listens, and the error at once */
 	struct response r = http("GET", "/r/", NULL);
@@ -776,6 +868,8 @@ int main(void)
 	alarm((unsigned)(120 * slow()));
 	signal(SIGPIPE, SIG_IGN);
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(the_first_line_says_what_was_built_and_where),
+		cmocka_unit_test(a_browser_closing_a_connection_is_not_an_error),
 		cmocka_unit_test(pages_are_served_with_the_live_script),
 		cmocka_unit_test(a_folder_without_its_slash_redirects),
 		cmocka_unit_test(head_has_headers_and_no_body),

@@ -201,7 +201,8 @@ static void expect_log_error(const char *body, const char *want)
 #define A2048(line, text) \
 	"<a class=\"ld-value\" href=\"logs/bs2048.log.html#L" #line \
 	"\" title=\"logs/bs2048.log:" #line "\">" text "</a>"
-#define MISSING "<span class=\"ld-missing\">\xE2\x80\x94</span>"
+/* A missing value: a muted "n/a" whose tooltip says why. */
+#define MISSING(why) "<span class=\"ld-missing\" title=\"" why "\">n/a</span>"
 
 static void run_set_table_shows_values_as_written_and_formats_a_spec(void **state)
 {
@@ -265,7 +266,7 @@ static void computed_cell_names_its_inputs_in_a_tooltip(void **state)
 		     "</table></figure>\n");
 }
 
-static void series_table_has_a_row_per_step_and_dashes_for_missing_cells(void **state)
+static void series_table_has_a_row_per_step_and_n_a_for_missing_cells(void **state)
 {
 	(void)state;
 	expect_table("rows: cs512.train\n"
@@ -290,7 +291,7 @@ static void series_table_has_a_row_per_step_and_dashes_for_missing_cells(void **
 		     "<tr>\n"
 		     "<td align=\"right\">" A512(44, "200") "</td>\n"
 		     "<td align=\"right\">" A512(44, "8.50000") "</td>\n"
-		     "<td align=\"right\">" MISSING "</td>\n"
+		     "<td align=\"right\">" MISSING("rate: the log has &#39;--&#39; (logs/bs512.log:44)") "</td>\n"
 		     "</tr>\n"
 		     "</tbody>\n"
 		     "</table></figure>\n");
@@ -431,7 +432,7 @@ static void transposed_header_row_is_aligned_as_the_first_column(void **state)
 		     "</table></figure>\n");
 }
 
-static void missing_cell_is_a_dash_and_keeps_the_column_numeric(void **state)
+static void missing_cell_is_n_a_and_keeps_the_column_numeric(void **state)
 {
 	(void)state;
 	expect_table("rows: [cs1024]\n"
@@ -446,7 +447,7 @@ static void missing_cell_is_a_dash_and_keeps_the_column_numeric(void **state)
 		     "</tr>\n</thead>\n"
 		     "<tbody>\n"
 		     "<tr>\n"
-		     "<td>" MISSING "</td>\n"
+		     "<td>" MISSING("device is not in logs/bs1024.log") "</td>\n"
 		     "<td align=\"right\"><span class=\"ld-value\" title=\"batch_size = 1024 "
 		     "(logs/bs1024.log:1)\">512</span></td>\n"
 		     "</tr>\n"
@@ -930,14 +931,14 @@ int main(void)
 	const struct CMUnitTest table[] = {
 		cmocka_unit_test(run_set_table_shows_values_as_written_and_formats_a_spec),
 		cmocka_unit_test(computed_cell_names_its_inputs_in_a_tooltip),
-		cmocka_unit_test(series_table_has_a_row_per_step_and_dashes_for_missing_cells),
+		cmocka_unit_test(series_table_has_a_row_per_step_and_n_a_for_missing_cells),
 		cmocka_unit_test(series_row_names_reach_the_runs_too),
 		cmocka_unit_test(rows_take_one_run_or_a_set_inside_a_list),
 		cmocka_unit_test(where_sort_and_limit_pick_and_order_rows),
 		cmocka_unit_test(sort_by_an_expression_is_numeric_and_puts_missing_last),
 		cmocka_unit_test(transpose_puts_runs_in_columns_and_metrics_in_rows),
 		cmocka_unit_test(transposed_header_row_is_aligned_as_the_first_column),
-		cmocka_unit_test(missing_cell_is_a_dash_and_keeps_the_column_numeric),
+		cmocka_unit_test(missing_cell_is_n_a_and_keeps_the_column_numeric),
 		cmocka_unit_test(without_columns_a_series_shows_all_its_columns),
 		cmocka_unit_test(text_from_a_log_is_escaped),
 		cmocka_unit_test(where_that_passes_no_row_warns_and_leaves_no_body),

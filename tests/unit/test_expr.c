@@ -13,6 +13,7 @@
 #include "base/diag.h"
 #include "expr/expr.h"
 #include "data/run.h"
+#include "data/value.h"
 #include "base/util.h"
 #include "capture.h"
 #include "runfix.h"
@@ -370,6 +371,78 @@ static void row_lookup_compares_strings_as_text(void **state)
 	(void)state;
 	/* A quoted number is compared as text with the cell as written. */
 	expect_picked("cs512.train[step='100'].rate", 2983.97, "2983.97", 43);
+}
+
+/* Evaluates text and shows it as a value without a spec is shown: a
+ * computed number to the decimals of the numbers it came from. */
+static void expect_shown(const char *text, const char *want)
+{
+	struct fx *fx = fx_new();
+	assert_true(fx_eval(fx, text));
+	assert_int_equal(fx->v.kind, EVAL_NUMBER);
+	assert_true(fx->v.dec_known);
+	struct buf b = BUF_INIT;
+	number_put_decimals(&b, fx->v.num, fx->v.dec);
+	assert_string_equal(buf_data(&b), want);
+	buf_free(&b);
+	fx_free(fx);
+}
+
+static void sums_and_products_show_the_exact_decimals_of_their_inputs(void **state)
+{
+	(void)state;
+	expect_shown("0.84 * 2", "1.68");
+	expect_shown("0.1 + 0.2", "0.3");
+	expect_shown("cs512.final_loss * 2", "14.25");
+	expect_shown("cs512.total_time - 0.070497198", "175");
+	expect_shown("-cs512.final_loss", "-7.125");
+	expect_shown("abs(0.3 - 0.1)", "0.2");
+	expect_shown("1.5e-3 * 2", "0.003");
+}
+
+static void quotients_show_the_digits_of_the_less_precise_input(void **state)
+{
+	(void)state;
+	expect_shown("cs512.samples / cs512.total_time", "2924.54");
+	expect_shown("cs512.total_time / 43.2", "4.05");
+	/* never fewer than three significant digits, nor whole digits lost */
+	expect_shown("2 / 3", "0.667");
+	expect_shown("1000000 / 3", "333333");
+}
+
+static void aggregates_show_one_decimal_more_than_their_numbers(void **state)
+{
+	(void)state;
+	expect_shown("sum(cs512.train.loss)", "32.76562");
+	expect_shown("mean(cs512.train.loss)", "8.191405");
+	expect_shown("mean(cs512.train.step)", "300");
+	expect_shown("count(cs512.train.loss)", "4");
+	expect_shown("round(cs512.total_time, 1)", "175.1");
+}
+
+/* Evaluates text, expecting a missing value whose reason is why. */
+static void expect_missing_why(const char *text, const char *why)
+{
+	struct fx *fx = fx_new();
+	assert_true(fx_eval(fx, text));
+	assert_int_equal(fx->v.kind, EVAL_MISSING);
+	assert_non_null(fx->v.why);
+	assert_string_equal(fx->v.why, why);
+	fx_free(fx);
+}
+
+static void missing_values_say_why(void **state)
+{
+	(void)state;
+	expect_missing_why("cs512.note", "cs512.note: the log has '--' (logs/bs512.log:4)");
+	expect_missing_why("cs512.note * 2", "cs512.note: the log has '--' (logs/bs512.log:4)");
+	struct fx *fx = fx_new();
+	static const char *const cols[] = {"x"};
+	run_add_series(fx->cs2048, "empty", cols, 1);
+	assert_true(fx_eval(fx, "mean(cs2048.empty.x) + 1"));
+	assert_int_equal(fx->v.kind, EVAL_MISSING);
+	assert_string_equal(fx->v.why, "mean of cs2048.empty.x: no rows");
+	fx_free(fx);
 }
 
 static void missing_field_is_missing_with_its_text(void **state)
@@ -1199,6 +1272,10 @@ int main(void)
 		cmocka_unit_test(row_lookup_compares_numbers_as_numbers),
 		cmocka_unit_test(row_lookup_compares_strings_as_text),
 		cmocka_unit_test(missing_field_is_missing_with_its_text),
+		cmocka_unit_test(sums_and_products_show_the_exact_decimals_of_their_inputs),
+		cmocka_unit_test(quotients_show_the_digits_of_the_less_precise_input),
+		cmocka_unit_test(aggregates_show_one_decimal_more_than_their_numbers),
+		cmocka_unit_test(missing_values_say_why),
 		cmocka_unit_test(derive_scope_resolves_names_inside_the_run),
 		cmocka_unit_test(table_row_scope_prefers_the_row_run_then_other_runs),
 		cmocka_unit_test(series_row_scope_resolves_columns_first),

@@ -144,17 +144,21 @@ static void piece_of_a_computed_value_names_its_inputs_below_the_project(void **
 	directive_text_clear(&t);
 }
 
-static void piece_of_a_missing_value_is_the_dash(void **state)
+static void piece_of_a_missing_value_is_n_a_saying_why(void **state)
 {
 	(void)state;
 	struct directive_ctx c = {0};
-	struct eval v = {.kind = EVAL_MISSING};
+	struct eval v = {.kind = EVAL_MISSING, .why = (char *)"cs.rate is not in logs/a.log"};
 	struct directive_text t = {0};
 	show_piece(&c, &t, &v, NULL);
 	assert_int_equal(t.n, 1);
-	assert_string_equal(t.p[0].text, "\xE2\x80\x94");
+	assert_string_equal(t.p[0].text, "n/a");
 	assert_true(t.p[0].missing);
-	assert_null(t.p[0].title);
+	assert_string_equal(t.p[0].title, "cs.rate is not in logs/a.log");
+	directive_text_clear(&t);
+	v.why = NULL;
+	show_piece(&c, &t, &v, NULL);
+	assert_string_equal(t.p[0].title, "no value");
 	directive_text_clear(&t);
 }
 
@@ -183,7 +187,7 @@ int main(void)
 		cmocka_unit_test(a_formatted_number_keeps_its_unit),
 		cmocka_unit_test(a_number_without_its_own_unit_shows_none),
 		cmocka_unit_test(piece_of_a_computed_value_names_its_inputs_below_the_project),
-		cmocka_unit_test(piece_of_a_missing_value_is_the_dash),
+		cmocka_unit_test(piece_of_a_missing_value_is_n_a_saying_why),
 		cmocka_unit_test(piece_of_a_boolean_says_so),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
