@@ -86,7 +86,7 @@ struct render {
 	double mark_r;  /* marker radius */
 	/* Bars */
 	double bar_value_room; /* extra data units above the bars for values */
-	bool bar_values;
+	bool bar_values, bar_values_off; /* off: they did not fit their bars */
 	/* Legend: in a corner of the plot, outside on its right, or (when
 	 * that would squeeze a narrow chart) below it, its entries flowing
 	 * in rows of lg_w at most. */

@@ -660,11 +660,12 @@ static bool legend_place(struct render *r)
 
 static void bar_values_plan(struct render *r)
 {
-	/* Values go above the bars when each fits its bar's width. */
+	/* Values go above the bars when each fits its bar's width (here
+	 * guessed from the chart's; bar_values_fit() checks the plot's). */
 	const struct chart *c = r->c;
 	r->bar_values = false;
 	r->bar_value_room = 0;
-	if (c->y_log || c->ncategories * c->nseries > 40)
+	if (c->y_log || c->ncategories * c->nseries > 40 || r->bar_values_off)
 		return;
 	double slot = (r->w - 120) / (double)c->ncategories;
 	double bw = slot * (c->nseries == 1 ? 0.6 : 0.78) / (double)c->nseries;
@@ -676,10 +677,30 @@ static void bar_values_plan(struct render *r)
 				continue;
 			format_value(s, sizeof s, c->series[i].y[j]);
 			text_measure(r, r->font_small, s, &w, &h);
-			if (w > bw + 4)
+			if (w > bw)
 				return;
 		}
 	r->bar_values = true;
+}
+
+/* Does every bar's value fit the width of its bar as laid out?  Wider,
+ * it would reach over the next bar. */
+static bool bar_values_fit(struct render *r)
+{
+	const struct chart *c = r->c;
+	for (size_t i = 0; i < c->nseries; i++)
+		for (size_t j = 0; j < c->ncategories; j++) {
+			char s[64];
+			double w, h, x0, x1;
+			if (!isfinite(c->series[i].y[j]))
+				continue;
+			format_value(s, sizeof s, c->series[i].y[j]);
+			text_measure(r, r->font_small, s, &w, &h);
+			bar_rect(r, j, i, &x0, &x1);
+			if (w > x1 - x0)
+				return false;
+		}
+	return true;
 }
 
 /* A roofline: laid out, its labels placed on a throwaway surface; the
@@ -753,5 +774,11 @@ void layout_arrange(struct render *r)
 		} else {
 			r->legend_outside = true;
 		}
+	}
+	if (c->type == CHART_BAR && r->bar_values && !bar_values_fit(r)) {
+		/* again without the values */
+		r->bar_values_off = true;
+		r->legend_outside = r->legend_below = false;
+		layout_arrange(r);
 	}
 }
