@@ -195,14 +195,15 @@ static bool prepare(struct render *r, const struct chart *c, char **err)
 static void svg_mark(const struct buf *in, struct buf *out, double text_min)
 {
 	const char *p = buf_data(in), *root = strstr(p, "<svg");
-	if (!root) {
+	const char *end = root ? strchr(root, '>') : NULL;
+	if (!end) {
 		buf_put(out, p, in->len);
 		return;
 	}
-	root += 4;
-	buf_put(out, p, (size_t)(root - p));
+	/* after the root's own attributes */
+	buf_put(out, p, (size_t)(end - p));
 	buf_printf(out, " data-text-min=\"%.1f\"", text_min);
-	buf_put(out, root, in->len - (size_t)(root - p));
+	buf_put(out, end, in->len - (size_t)(end - p));
 }
 
 static bool render_unlocked(const struct chart *c, enum chart_format f, struct buf *out,
