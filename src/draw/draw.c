@@ -630,18 +630,20 @@ static int place_on_line(struct render *r, const struct roof_line *ln, double w,
 	int best = INT_MAX;
 	double room = len - w - 8;
 	int steps = 12;
-	for (int side = 0; side < 2; side++) {
+	/* Close to the line above it, below it, then above and below clear
+	 * of the markers sitting on it. */
+	for (int side = 0; side < 4; side++) {
 		for (int i = 0; i <= steps; i++) {
 			if (room < 0 && i > 0)
 				break;
 			double t = room < 0 ? 0 : room * (double)i / steps;
 			/* Peak labels read from the right end, slopes from the left. */
 			double along = at_end ? len - 4 - w - t : 4 + t;
-			double off = side == 0 ? 2.5 : -2.5;
+			double off = (side < 2 ? 2.5 : 7) * (side % 2 ? -1 : 1);
 			double x = ln->x0 + ux * along + nx * off, y = ln->y0 + uy * along + ny * off;
-			double a = side == 0 ? 1 : 0;
+			double a = side % 2 ? 0 : 1;
 			struct quad q = text_quad(x, y, 0, a, *angle, w, h, 1);
-			int cost = quad_cost(r, &q) * 2 + side;
+			int cost = quad_cost(r, &q) * 4 + side;
 			if (cost < best) {
 				best = cost;
 				*px = x;
@@ -652,7 +654,7 @@ static int place_on_line(struct render *r, const struct roof_line *ln, double w,
 				return 0;
 		}
 	}
-	return best / 2;
+	return best / 4;
 }
 
 /* Puts a label next to a point: right, left, above, below, then the
