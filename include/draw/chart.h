@@ -48,6 +48,9 @@ struct chart {
 	bool has_x_min, has_x_max, has_y_min, has_y_max;
 	double x_min, x_max, y_min, y_max;
 	int width, height; /* CSS pixels; 0 means 720 x 405; at most 8000 */
+	/* Drawn for a dark page: a dark ground, light text and grid, the
+	 * palette's black as a light grey (the other colours stay). */
+	bool dark;
 	struct chart_series *series;
 	size_t nseries;
 	/* CHART_BAR: the category names along x, one group of bars each */
@@ -81,6 +84,10 @@ struct chart {
  * the series stay), a scatter one point per marker-sized cell.  A
  * million-point line so gives a ~90 KB SVG in ~20 ms.
  *
+ * The SVG's root carries data-text-min: the font size of its smallest
+ * text in CSS pixels, for a page to check what a reader sees once the
+ * chart is scaled to fit.
+ *
  * Returns false, appending nothing, with a message for the user in *err
  * (caller frees; err may be NULL) when the chart cannot be drawn:
  *   "the chart has no series"
@@ -110,6 +117,43 @@ bool chart_render(const struct chart *c, enum chart_format f, struct buf *out, c
 bool chart_draw(const struct chart *c, cairo_t *cr, double x, double y, double scale,
 		char **err);
 
+/* What a drawing of a chart holds, for tests: each text's box and size,
+ * each mark's edges (line segments of series, bars, markers and
+ * ceilings), all in CSS pixels. */
+enum chart_text_kind {
+	CHART_TEXT_TITLE,
+	CHART_TEXT_AXIS,   /* an axis title */
+	CHART_TEXT_TICK,   /* a tick or category label */
+	CHART_TEXT_LEGEND,
+	CHART_TEXT_MARK,   /* beside the data: a bar's value, a ceiling, a ridge, a point */
+};
+
+struct chart_text {
+	enum chart_text_kind kind;
+	char text[96];      /* the start of it */
+	double size;        /* font size, CSS pixels */
+	double x[4], y[4];  /* the corners of its box, turned with it */
+};
+
+struct chart_segment {
+	double x0, y0, x1, y1;
+};
+
+struct chart_layout {
+	int width, height;
+	struct chart_text *texts;
+	size_t ntexts;
+	struct chart_segment *segs;
+	size_t nsegs;
+	bool legend_below; /* the legend sits under the plot */
+};
+
+/* Lays out and draws c (as SVG, thrown away) recording its texts and
+ * marks into *out (caller frees with chart_layout_free()).  False with
+ * chart_render()'s messages in *err when it cannot be drawn. */
+bool chart_inspect(const struct chart *c, struct chart_layout *out, char **err);
+void chart_layout_free(struct chart_layout *l);
+
 /* Frees everything c owns (labels, arrays), not c itself. */
 void chart_clear(struct chart *c);
 
@@ -134,11 +178,11 @@ struct chart_ticks {
  * Linear: steps of 1, 2, 2.5 or 5 times a power of ten, all major.
  * Labels share one unit per axis: with a largest |tick| of 10,000 or
  * more an SI suffix (k, M, G, T, P, E), so 0..2924 gives 0, 500, ...,
- * 3000 but 0..2.5e9 gives 0, 0.5G, 1G, ..., 2.5G; with every |tick|
+ * 3000 but 0..2.5e9 gives 0, 0.5G, 1.0G, ..., 2.5G; with every |tick|
  * below 0.001, a small SI suffix (0..3e-5 gives 0, 5µ, ..., 30µ; n, p,
  * f further down); beyond those, mantissa and exponent (2e-18);
- * otherwise plain decimals, as many as the step needs (0, 0.2, ..., 1),
- * trailing zeros dropped.
+ * otherwise plain decimals, as many as the step needs, the same number
+ * on every label of the axis but 0 (0, 0.2, ..., 1.0; 0, 0.5G, 1.0G).
  * Log: major ticks at the decades, labelled 0.001, 0.01, 0.1, 1, 10,
  * 100, 1k, 10k, 1M, ... (10⁻⁴ and 10²¹ beyond that); when they would be
  * more than max_labels only every 2nd, 3rd, ... decade is labelled,

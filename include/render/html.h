@@ -55,11 +55,16 @@ char *html_render(const char *text, size_t len, const char *file, int line0,
  *
  *     ("ld-hl" marks a hit; a line cut short ends in an "ld-cut" note)
  *
- *   {chart}  <figure class="ld-figure" id="LABEL"><a href="figures/NAME.svg"><img
- *            src="figures/NAME.svg" ...></a><figcaption>Figure N: CAPTION</figcaption>
- *            </figure>
+ *   {chart}  <figure class="ld-figure" id="LABEL"><a href="figures/NAME.svg"><picture>
+ *            <source media="DARK and (max-width: 42em)" srcset="figures/NAME.narrow.dark.svg" ...>
+ *            <source media="(max-width: 42em)" srcset="figures/NAME.narrow.svg" ...>
+ *            <source media="DARK" srcset="figures/NAME.dark.svg">
+ *            <img src="figures/NAME.svg" ...></picture></a>
+ *            <figcaption>Figure N: CAPTION</figcaption></figure>
  *
- *     (the link opens the drawing full size on a phone)
+ *     (DARK is "screen and (prefers-color-scheme: dark)"; the narrow
+ *     sources only for a chart wider than 400 pixels; the link opens
+ *     the drawing full size on a phone)
  *
  * Text from a report or a result file is escaped as the log pages
  * escape it (provenance.h).  A caption's @refs are left as text. */

@@ -91,6 +91,9 @@ struct directive_result {
 	 * written, or "chart") */
 	char *figure;
 	char *alt;
+	/* DIRECTIVE_CHART: the size of figures/FIGURE.narrow.svg, drawn
+	 * for a phone; 0 when the chart is narrow enough as it is */
+	int narrow_width, narrow_height;
 };
 
 /* Frees everything r owns (not r itself); r is zeroed. */

@@ -96,10 +96,11 @@ static bool setup(struct render *r, enum chart_format f, struct buf *file)
 	return setup_fonts(r);
 }
 
-/* The white ground and the fonts, on r->cr as it is transformed. */
+/* The ground and the fonts, on r->cr as it is transformed. */
 static bool setup_fonts(struct render *r)
 {
-	cairo_set_source_rgb(r->cr, 1, 1, 1);
+	r->th = r->c->dark ? &theme_dark : &theme_light;
+	set_rgb(r->cr, r->th->ground);
 	cairo_paint(r->cr);
 
 	/* Font sizes in CSS pixels. */
@@ -134,6 +135,9 @@ static void teardown(struct render *r)
 	}
 	free(r->markers);
 	free(r->obst);
+	free(r->key_point);
+	free(r->key_line);
+	free(r->ridge_in);
 	chart_ticks_free(&r->x.t);
 	chart_ticks_free(&r->y.t);
 }
@@ -155,8 +159,12 @@ static bool prepare(struct render *r, const struct chart *c, char **err)
 		return false;
 	if (c->type == CHART_ROOFLINE ? !check_roofline(c, err) : !check_series(r, err))
 		return false;
-	if (c->type == CHART_ROOFLINE)
+	if (c->type == CHART_ROOFLINE) {
 		roofline_ranges(r);
+		r->key_point = xcalloc(c->npoints + 1, sizeof *r->key_point);
+		r->key_line = xcalloc(c->npeaks + c->nbandwidths + 1, sizeof *r->key_line);
+		r->ridge_in = xcalloc(c->nbandwidths + 1, sizeof *r->ridge_in);
+	}
 
 	if (c->type != CHART_ROOFLINE) {
 		r->ser = xcalloc(c->nseries, sizeof *r->ser);
@@ -182,10 +190,26 @@ static bool prepare(struct render *r, const struct chart *c, char **err)
 	return true;
 }
 
-static bool render_unlocked(const struct chart *c, enum chart_format f, struct buf *out,
-			    char **err)
+/* Copies the SVG in, its root marked with the size of its smallest
+ * text. */
+static void svg_mark(const struct buf *in, struct buf *out, double text_min)
 {
-	struct render r = {.c = c};
+	const char *p = buf_data(in), *root = strstr(p, "<svg");
+	const char *end = root ? strchr(root, '>') : NULL;
+	if (!end) {
+		buf_put(out, p, in->len);
+		return;
+	}
+	/* after the root's own attributes */
+	buf_put(out, p, (size_t)(end - p));
+	buf_printf(out, " data-text-min=\"%.1f\"", text_min);
+	buf_put(out, end, in->len - (size_t)(end - p));
+}
+
+static bool render_unlocked(const struct chart *c, enum chart_format f, struct buf *out,
+			    struct chart_layout *probe, char **err)
+{
+	struct render r = {.c = c, .probe = probe};
 	struct buf file = BUF_INIT;
 	bool ok = false;
 	if (err)
@@ -211,9 +235,16 @@ static bool render_unlocked(const struct chart *c, enum chart_format f, struct b
 		cairo_failed(err, st);
 		goto out;
 	}
-	if (f == CHART_SVG)
-		svg_renumber(&file, out);
-	else
+	if (probe) {
+		probe->width = r.w;
+		probe->height = r.h;
+		probe->legend_below = r.legend && r.legend_below;
+	} else if (f == CHART_SVG) {
+		struct buf svg = BUF_INIT;
+		svg_renumber(&file, &svg);
+		svg_mark(&svg, out, r.text_min);
+		buf_free(&svg);
+	} else
 		buf_put(out, buf_data(&file), file.len);
 	ok = true;
 out:
@@ -284,9 +315,29 @@ void chart_clear(struct chart *c)
 bool chart_render(const struct chart *c, enum chart_format f, struct buf *out, char **err)
 {
 	font_lock();
-	bool ok = render_unlocked(c, f, out, err);
+	bool ok = render_unlocked(c, f, out, NULL, err);
 	font_unlock();
 	return ok;
+}
+
+bool chart_inspect(const struct chart *c, struct chart_layout *out, char **err)
+{
+	memset(out, 0, sizeof *out);
+	struct buf svg = BUF_INIT;
+	font_lock();
+	bool ok = render_unlocked(c, CHART_SVG, &svg, out, err);
+	font_unlock();
+	buf_free(&svg);
+	if (!ok)
+		chart_layout_free(out);
+	return ok;
+}
+
+void chart_layout_free(struct chart_layout *l)
+{
+	free(l->texts);
+	free(l->segs);
+	memset(l, 0, sizeof *l);
 }
 
 bool chart_draw(const struct chart *c, cairo_t *cr, double x, double y, double scale,

@@ -53,8 +53,16 @@ struct quad {
 	int n;
 };
 
+/* The colours of a light or a dark chart (0xRRGGBB). */
+struct theme {
+	unsigned ground, title, text, tick, grid, minor_grid, ceiling;
+	unsigned legend_border, legend_text, ridge_text, point_text;
+	unsigned palette[8];
+};
+
 struct render {
 	const struct chart *c;
+	const struct theme *th;
 	int w, h;
 	double scale; /* device pixels per CSS pixel */
 	cairo_surface_t *surface;
@@ -78,14 +86,28 @@ struct render {
 	double mark_r;  /* marker radius */
 	/* Bars */
 	double bar_value_room; /* extra data units above the bars for values */
-	bool bar_values;
-	/* Legend */
-	bool legend, legend_outside;
+	bool bar_values, bar_values_off; /* off: they did not fit their bars */
+	/* Legend: in a corner of the plot, outside on its right, or (when
+	 * that would squeeze a narrow chart) below it, its entries flowing
+	 * in rows of lg_w at most. */
+	bool legend, legend_outside, legend_below;
 	double lg_x, lg_y, lg_w, lg_h, lg_row;
 	/* Obstacles for placing roofline labels. */
 	struct quad *obst;
 	size_t nobst, cobst;
+	/* A roofline's labels that fit nowhere beside their mark go into a
+	 * key below the plot (legend_below): per point, per line (the
+	 * bandwidths, then the peaks); ridge_in: a ridge's intensity is
+	 * written in its slope's label.  dry: placing only, on a throwaway
+	 * surface; key_changed: a label moved to the key. */
+	bool *key_point, *key_line, *ridge_in;
+	bool dry, key_changed;
 	char *err;
+	/* The smallest font drawn, CSS pixels; and, for chart_inspect(),
+	 * what is drawn (NULL otherwise), the kind of text being drawn. */
+	double text_min;
+	struct chart_layout *probe;
+	enum chart_text_kind text_kind;
 };
 
 /* The x of point i of s: its own, or i + 1 when s has no x values. */
@@ -120,6 +142,8 @@ struct quad text_quad(double x, double y, double ax, double ay, double angle, do
 struct quad box_quad(double x0, double y0, double x1, double y1);
 struct quad seg_quad(double x0, double y0, double x1, double y1);
 void obstacle_add(struct render *r, struct quad q);
+void probe_segment(struct render *r, double x0, double y0, double x1, double y1);
+void probe_box(struct render *r, double x0, double y0, double x1, double y1);
 int quad_cost(const struct render *r, const struct quad *q);
 
 /* layout.c: where things go */
@@ -131,9 +155,18 @@ void bar_rect(const struct render *r, size_t cat, size_t i, double *x0, double *
 double bar_base(const struct render *r);
 void layout_arrange(struct render *r);
 
+/* layout.c: the legend below the plot: where entry i goes (its left
+ * edge and its row's middle), and its width */
+size_t below_count(const struct render *r);
+bool below_present(const struct render *r, size_t i);
+double legend_entry_width(struct render *r, size_t i);
+char *key_text(const struct render *r, size_t i);
+
 /* draw.c: drawing */
+extern const struct theme theme_light, theme_dark;
 void set_rgb(cairo_t *cr, unsigned c);
 double device_round(const struct render *r, double v);
 void draw_chart(struct render *r);
+void draw_roofline(struct render *r);
 
 #endif

@@ -13,11 +13,30 @@
 #include "chart_int.h"
 
 /* Okabe-Ito: told apart with every common colour-vision deficiency.
- * The yellow is faint on white, so it comes last. */
-static const unsigned palette[] = {
-	0x0072B2, 0xE69F00, 0x009E73, 0xD55E00,
-	0xCC79A7, 0x56B4E9, 0x000000, 0xF0E442,
+ * The yellow is faint on white, so it comes last.  On a dark ground
+ * the same hues stay (the blue, the darkest, is 3.4:1 on it, as the
+ * others are more), but the black becomes a light grey. */
+const struct theme theme_light = {
+	.ground = 0xffffff, .title = 0x1a1a1a, .text = 0x333333, .tick = 0x4d4d4d,
+	.grid = 0xe3e3e3, .minor_grid = 0xf3f3f3, .ceiling = 0x3d3d3d,
+	.legend_border = 0xd0d0d0, .legend_text = 0x262626, .ridge_text = 0x6b6b6b,
+	.point_text = 0x1a1a1a,
+	.palette = {0x0072B2, 0xE69F00, 0x009E73, 0xD55E00, 0xCC79A7, 0x56B4E9, 0x000000,
+		    0xF0E442},
 };
+
+/* The ground is the site's dark surface colour (static/logdown.css),
+ * so a chart sits on the page as a code block does. */
+const struct theme theme_dark = {
+	.ground = 0x171b22, .title = 0xe6e9ed, .text = 0xc9d1d9, .tick = 0xa8b1bd,
+	.grid = 0x2f3640, .minor_grid = 0x222831, .ceiling = 0xc9d1d9,
+	.legend_border = 0x3a424d, .legend_text = 0xdde3ea, .ridge_text = 0xa8b1bd,
+	.point_text = 0xe6e9ed,
+	.palette = {0x0072B2, 0xE69F00, 0x009E73, 0xD55E00, 0xCC79A7, 0x56B4E9, 0xE0E0E0,
+		    0xF0E442},
+};
+
+#define SERIES_COLOR(r, i) ((r)->th->palette[(i) % ARRAY_LEN((r)->th->palette)])
 
 enum marker {
 	MK_CIRCLE, MK_SQUARE, MK_TRIANGLE, MK_DIAMOND,
@@ -35,10 +54,6 @@ static const struct {
 	{{7, 3, 1.5, 3}, 4},
 	{{12, 4}, 2},
 };
-
-static const unsigned COLOR_TITLE = 0x1a1a1a, COLOR_TEXT = 0x333333,
-		      COLOR_TICK = 0x4d4d4d, COLOR_GRID = 0xe3e3e3,
-		      COLOR_MINOR_GRID = 0xf3f3f3, COLOR_CEILING = 0x3d3d3d;
 
 void set_rgb(cairo_t *cr, unsigned c)
 {
@@ -153,7 +168,7 @@ static void marker_path(cairo_t *cr, enum marker m, double x, double y, double r
 	}
 }
 
-/* A marker filled in its colour with a thin white edge, which keeps
+/* A marker filled in its colour with a thin edge of the ground's colour, which keeps
  * neighbours apart where they overlap. */
 static void marker_draw(struct render *r, enum marker m, double x, double y, double rad,
 			unsigned color, bool edge)
@@ -164,7 +179,7 @@ static void marker_draw(struct render *r, enum marker m, double x, double y, dou
 	set_rgb(cr, color);
 	if (edge) {
 		cairo_fill_preserve(cr);
-		cairo_set_source_rgb(cr, 1, 1, 1);
+		set_rgb(cr, r->th->ground);
 		cairo_set_line_width(cr, 0.8);
 		cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER);
 		cairo_stroke(cr);
@@ -185,15 +200,130 @@ static void set_series_line(struct render *r, size_t i, double width)
 	cairo_set_dash(cr, dashes[d].d, dashes[d].n, 0);
 }
 
+/* The pen of ceiling i (the bandwidths, then the peaks): solid and
+ * heavy for the roof (the fastest bandwidth and the highest peak),
+ * dashed for the lower ones. */
+static void roof_line_style(struct render *r, size_t i)
+{
+	const struct chart *c = r->c;
+	bool slope = i < c->nbandwidths;
+	const struct chart_mark *set = slope ? c->bandwidths : c->peaks;
+	size_t n = slope ? c->nbandwidths : c->npeaks, k = slope ? i : i - c->nbandwidths, best = 0;
+	for (size_t j = 0; j < n; j++)
+		if (set[j].value > set[best].value)
+			best = j;
+	static const double dash[] = {6, 3};
+	bool roof = k == best;
+	cairo_set_line_width(r->cr, roof ? 2.25 : 1.25);
+	cairo_set_dash(r->cr, dash, roof ? 0 : 2, 0);
+	cairo_set_line_cap(r->cr, CAIRO_LINE_CAP_BUTT);
+	set_rgb(r->cr, r->th->ceiling);
+}
+
+/* Series i's key and name, the key's left edge at sx, on the row whose
+ * middle is cy. */
+static void legend_entry(struct render *r, size_t i, double sx, double cy)
+{
+	const struct chart *c = r->c;
+	cairo_t *cr = r->cr;
+	unsigned color = SERIES_COLOR(r, i);
+	double tx;
+	if (c->type == CHART_ROOFLINE) {
+		/* a point's marker, or a ceiling's line as it is drawn */
+		if (i < c->npoints) {
+			marker_draw(r, series_marker(i), sx + 7, cy, 4.5, color, true);
+			tx = sx + 14 + 6;
+		} else {
+			roof_line_style(r, i - c->npoints);
+			cairo_move_to(cr, sx, cy);
+			cairo_line_to(cr, sx + 26, cy);
+			cairo_stroke(cr);
+			cairo_set_dash(cr, NULL, 0, 0);
+			tx = sx + 26 + 6;
+		}
+		char *text = key_text(r, i);
+		PangoLayout *l = text_new(r, r->font_tick, text, 0, 0);
+		pango_layout_set_width(l, (int)((r->w - 16 - (tx - sx)) * PANGO_SCALE));
+		pango_layout_set_ellipsize(l, PANGO_ELLIPSIZE_END);
+		text_draw(r, l, tx, cy, 0, 0.5, 0, r->th->legend_text);
+		g_object_unref(l);
+		free(text);
+		return;
+	}
+	if (c->type == CHART_LINE && c->series[i].n < 2) {
+		/* a one-point series is drawn as its marker: so is its key */
+		marker_draw(r, series_marker(i), sx + 13, cy, r->mark_r, color, true);
+		tx = sx + 26 + 6;
+	} else if (c->type == CHART_LINE) {
+		cairo_move_to(cr, sx, cy);
+		cairo_line_to(cr, sx + 26, cy);
+		set_series_line(r, i, 2);
+		set_rgb(cr, color);
+		cairo_stroke(cr);
+		cairo_set_dash(cr, NULL, 0, 0);
+		if (r->markers[i])
+			marker_draw(r, series_marker(i), sx + 13, cy, r->mark_r, color, true);
+		tx = sx + 26 + 6;
+	} else if (c->type == CHART_SCATTER) {
+		marker_draw(r, series_marker(i), sx + 7, cy, 3.5, color, true);
+		tx = sx + 14 + 6;
+	} else {
+		cairo_rectangle(cr, device_round(r, sx + 1), device_round(r, cy - 5), 12, 10);
+		set_rgb(cr, color);
+		cairo_fill(cr);
+		tx = sx + 14 + 6;
+	}
+	PangoLayout *l = text_new(r, r->font_tick, c->series[i].label, 0, 0);
+	pango_layout_set_width(l, 220 * PANGO_SCALE);
+	pango_layout_set_ellipsize(l, PANGO_ELLIPSIZE_END);
+	text_draw(r, l, tx, cy, 0, 0.5, 0, r->th->legend_text);
+	g_object_unref(l);
+}
+
+/* Below the plot: the entries flow in rows, each row centred. */
+static void legend_draw_below(struct render *r)
+{
+	const struct chart *c = r->c;
+	double avail = r->w - 16, y = r->h - 4 - r->lg_h;
+	size_t i = 0, n = below_count(r);
+	(void)c;
+	while (i < n) {
+		/* the entries of this row: [i, end) */
+		size_t end = i;
+		double width = 0;
+		for (; end < n; end++) {
+			if (!below_present(r, end))
+				continue;
+			double w = legend_entry_width(r, end);
+			if (width > 0 && width + w - 16 > avail)
+				break;
+			width += w;
+		}
+		double x = round((r->w - (width - 16)) / 2);
+		for (; i < end; i++) {
+			if (!below_present(r, i))
+				continue;
+			legend_entry(r, i, x, y + r->lg_row / 2);
+			x += legend_entry_width(r, i);
+		}
+		y += r->lg_row;
+	}
+}
+
 static void legend_draw(struct render *r)
 {
 	const struct chart *c = r->c;
 	cairo_t *cr = r->cr;
+	r->text_kind = CHART_TEXT_LEGEND;
+	if (r->legend_below) {
+		legend_draw_below(r);
+		return;
+	}
 	double x = round(r->lg_x), y = round(r->lg_y);
 	cairo_rectangle(cr, crisp(r, x, 1), crisp(r, y, 1), r->lg_w, r->lg_h);
-	cairo_set_source_rgba(cr, 1, 1, 1, 0.92);
+	set_rgba(cr, r->th->ground, 0.92);
 	cairo_fill_preserve(cr);
-	set_rgb(cr, 0xd0d0d0);
+	set_rgb(cr, r->th->legend_border);
 	cairo_set_line_width(cr, 1);
 	cairo_set_dash(cr, NULL, 0, 0);
 	cairo_stroke(cr);
@@ -201,36 +331,7 @@ static void legend_draw(struct render *r)
 	for (size_t i = 0; i < c->nseries; i++) {
 		if (!series_labelled(c, i))
 			continue;
-		unsigned color = palette[i % ARRAY_LEN(palette)];
-		double cy = row_y + r->lg_row / 2, sx = x + 8, tx;
-		if (c->type == CHART_LINE && c->series[i].n < 2) {
-			/* a one-point series is drawn as its marker: so is its key */
-			marker_draw(r, series_marker(i), sx + 13, cy, r->mark_r, color, true);
-			tx = sx + 26 + 6;
-		} else if (c->type == CHART_LINE) {
-			cairo_move_to(cr, sx, cy);
-			cairo_line_to(cr, sx + 26, cy);
-			set_series_line(r, i, 2);
-			set_rgb(cr, color);
-			cairo_stroke(cr);
-			cairo_set_dash(cr, NULL, 0, 0);
-			if (r->markers[i])
-				marker_draw(r, series_marker(i), sx + 13, cy, r->mark_r, color, true);
-			tx = sx + 26 + 6;
-		} else if (c->type == CHART_SCATTER) {
-			marker_draw(r, series_marker(i), sx + 7, cy, 3.5, color, true);
-			tx = sx + 14 + 6;
-		} else {
-			cairo_rectangle(cr, device_round(r, sx + 1), device_round(r, cy - 5), 12, 10);
-			set_rgb(cr, color);
-			cairo_fill(cr);
-			tx = sx + 14 + 6;
-		}
-		PangoLayout *l = text_new(r, r->font_tick, c->series[i].label, 0, 0);
-		pango_layout_set_width(l, 220 * PANGO_SCALE);
-		pango_layout_set_ellipsize(l, PANGO_ELLIPSIZE_END);
-		text_draw(r, l, tx, cy, 0, 0.5, 0, 0x262626);
-		g_object_unref(l);
+		legend_entry(r, i, x + 8, row_y + r->lg_row / 2);
 		row_y += r->lg_row;
 	}
 }
@@ -272,7 +373,7 @@ static void draw_grid(struct render *r, bool vertical)
 				}
 			}
 		}
-		set_rgb(cr, major ? COLOR_GRID : COLOR_MINOR_GRID);
+		set_rgb(cr, major ? r->th->grid : r->th->minor_grid);
 		cairo_stroke(cr);
 	}
 }
@@ -285,7 +386,7 @@ static void draw_axes(struct render *r)
 	cairo_set_line_width(cr, 1);
 	cairo_set_dash(cr, NULL, 0, 0);
 	cairo_set_line_cap(cr, CAIRO_LINE_CAP_SQUARE);
-	set_rgb(cr, COLOR_TICK);
+	set_rgb(cr, r->th->tick);
 	/* The spines sit just outside the frame, on whole pixels at 1x and
 	 * 2x alike. */
 	double lx = crisp(r, r->L - 0.5, 1), by = crisp(r, r->B + 0.5, 1);
@@ -320,18 +421,19 @@ static void draw_axes(struct render *r)
 		}
 	cairo_stroke(cr);
 
+	r->text_kind = CHART_TEXT_TICK;
 	for (size_t i = 0; i < r->y.t.n; i++) {
 		const struct chart_tick *k = &r->y.t.tick[i];
 		if (k->label[0])
 			text_put(r, r->font_tick, k->label, r->L - TICK_LEN - 4,
-				 axis_map(&r->y, k->value), 1, 0.5, 0, COLOR_TICK);
+				 axis_map(&r->y, k->value), 1, 0.5, 0, r->th->tick);
 	}
 	if (bar) {
 		double slot = (r->R - r->L) / (double)c->ncategories;
 		for (size_t i = 0; i < c->ncategories; i += r->cat_every) {
 			PangoLayout *l = category_layout(r, i, slot);
 			text_draw(r, l, r->L + slot * ((double)i + 0.5),
-				  r->B + (r->cat_every > 1 ? TICK_LEN + 3 : 5), 0.5, 0, 0, COLOR_TEXT);
+				  r->B + (r->cat_every > 1 ? TICK_LEN + 3 : 5), 0.5, 0, 0, r->th->text);
 			g_object_unref(l);
 		}
 	} else {
@@ -339,13 +441,14 @@ static void draw_axes(struct render *r)
 			const struct chart_tick *k = &r->x.t.tick[i];
 			if (k->label[0])
 				text_put(r, r->font_tick, k->label, axis_map(&r->x, k->value),
-					 r->B + TICK_LEN + 3, 0.5, 0, 0, COLOR_TICK);
+					 r->B + TICK_LEN + 3, 0.5, 0, 0, r->th->tick);
 		}
 	}
 }
 
 static void draw_titles(struct render *r)
 {
+	r->text_kind = CHART_TEXT_TITLE;
 	if (r->title) {
 		PangoLayout *l = text_new(r, r->font_title, r->title, r->w - 24, 2);
 		double w, h;
@@ -354,17 +457,19 @@ static void draw_titles(struct render *r)
 		double cx = (r->L + r->R) / 2;
 		if (w > r->R - r->L)
 			cx = r->w / 2.0;
-		text_draw(r, l, cx, 9, 0.5, 0, 0, COLOR_TITLE);
+		text_draw(r, l, cx, 9, 0.5, 0, 0, r->th->title);
 		g_object_unref(l);
 	}
+	r->text_kind = CHART_TEXT_AXIS;
 	if (r->x_label) {
 		PangoLayout *l = text_new(r, r->font_text, r->x_label, r->R - r->L, 1);
-		text_draw(r, l, (r->L + r->R) / 2, r->h - 7, 0.5, 1, 0, COLOR_TEXT);
+		double below = r->legend_below ? r->lg_h + 6 : 0;
+		text_draw(r, l, (r->L + r->R) / 2, r->h - 7 - below, 0.5, 1, 0, r->th->text);
 		g_object_unref(l);
 	}
 	if (r->y_label) {
 		PangoLayout *l = text_new(r, r->font_text, r->y_label, r->B - r->T, 1);
-		text_draw(r, l, 8, (r->T + r->B) / 2, 0.5, 0, -PI / 2, COLOR_TEXT);
+		text_draw(r, l, 8, (r->T + r->B) / 2, 0.5, 0, -PI / 2, r->th->text);
 		g_object_unref(l);
 	}
 }
@@ -380,7 +485,7 @@ static void draw_xy(struct render *r)
 	cairo_clip(cr);
 	for (size_t i = 0; i < c->nseries; i++) {
 		const struct pts *s = &r->ser[i];
-		unsigned color = palette[i % ARRAY_LEN(palette)];
+		unsigned color = SERIES_COLOR(r, i);
 		if (c->type == CHART_LINE) {
 			cairo_new_path(cr);
 			bool pen = false;
@@ -389,9 +494,11 @@ static void draw_xy(struct render *r)
 					pen = false;
 					continue;
 				}
-				if (pen)
+				if (pen) {
 					cairo_line_to(cr, s->p[j].x, s->p[j].y);
-				else
+					probe_segment(r, s->p[j - 1].x, s->p[j - 1].y, s->p[j].x,
+						      s->p[j].y);
+				} else
 					cairo_move_to(cr, s->p[j].x, s->p[j].y);
 				pen = true;
 			}
@@ -405,9 +512,12 @@ static void draw_xy(struct render *r)
 		bool edge = !s->reduced;
 		if (edge) {
 			for (size_t j = 0; j < s->n; j++)
-				if (!isnan(s->p[j].x))
+				if (!isnan(s->p[j].x)) {
 					marker_draw(r, series_marker(i), s->p[j].x, s->p[j].y,
 						    r->mark_r, color, true);
+					probe_box(r, s->p[j].x - r->mark_r, s->p[j].y - r->mark_r,
+						  s->p[j].x + r->mark_r, s->p[j].y + r->mark_r);
+				}
 		} else {
 			/* Thousands of markers: one path, one fill. */
 			cairo_new_path(cr);
@@ -431,7 +541,7 @@ static void draw_bars(struct render *r)
 	cairo_clip(cr);
 	double base = device_round(r, bar_base(r));
 	for (size_t i = 0; i < c->nseries; i++) {
-		unsigned color = palette[i % ARRAY_LEN(palette)];
+		unsigned color = SERIES_COLOR(r, i);
 		for (size_t j = 0; j < c->ncategories; j++) {
 			double v = c->series[i].y[j], x0, x1;
 			if (!isfinite(v))
@@ -442,12 +552,14 @@ static void draw_bars(struct render *r)
 			cairo_rectangle(cr, x0, fmin(top, base), x1 - x0, fabs(base - top));
 			set_rgb(cr, color);
 			cairo_fill(cr);
+			probe_box(r, x0, fmin(top, base), x1, fmax(top, base));
+			r->text_kind = CHART_TEXT_MARK;
 			if (r->bar_values) {
 				char s[64];
 				format_value(s, sizeof s, v);
 				bool up = v >= 0 || r->y.log;
 				text_put(r, r->font_small, s, (x0 + x1) / 2, top + (up ? -2 : 2), 0.5,
-					 up ? 1 : 0, 0, COLOR_TEXT);
+					 up ? 1 : 0, 0, r->th->text);
 			}
 		}
 	}
@@ -456,7 +568,7 @@ static void draw_bars(struct render *r)
 		double y = crisp(r, axis_map(&r->y, 0), 1);
 		cairo_move_to(cr, r->L, y);
 		cairo_line_to(cr, r->R, y);
-		set_rgb(cr, COLOR_TICK);
+		set_rgb(cr, r->th->tick);
 		cairo_set_line_width(cr, 1);
 		cairo_stroke(cr);
 	}
@@ -501,9 +613,10 @@ static bool clip_segment(const struct render *r, double *x0, double *y0, double 
 /* Finds the best spot for a w x h label along a line: sliding from its
  * left end (or, at_end, its right end), above the line first, then
  * below.  Returns the anchor of the label's left edge in *px, *py, its
- * vertical anchor in *ay and the line's angle in *angle. */
-static void place_on_line(struct render *r, const struct roof_line *ln, double w, double h,
-			  bool at_end, double *px, double *py, double *ay, double *angle)
+ * vertical anchor in *ay and the line's angle in *angle, and how many
+ * things the label hits there (0: none). */
+static int place_on_line(struct render *r, const struct roof_line *ln, double w, double h,
+			 bool at_end, double *px, double *py, double *ay, double *angle)
 {
 	double dx = ln->x1 - ln->x0, dy = ln->y1 - ln->y0, len = hypot(dx, dy);
 	if (len < 1)
@@ -517,18 +630,20 @@ static void place_on_line(struct render *r, const struct roof_line *ln, double w
 	int best = INT_MAX;
 	double room = len - w - 8;
 	int steps = 12;
-	for (int side = 0; side < 2; side++) {
+	/* Close to the line above it, below it, then above and below clear
+	 * of the markers sitting on it. */
+	for (int side = 0; side < 4; side++) {
 		for (int i = 0; i <= steps; i++) {
 			if (room < 0 && i > 0)
 				break;
 			double t = room < 0 ? 0 : room * (double)i / steps;
 			/* Peak labels read from the right end, slopes from the left. */
 			double along = at_end ? len - 4 - w - t : 4 + t;
-			double off = side == 0 ? 2.5 : -2.5;
+			double off = (side < 2 ? 2.5 : 7) * (side % 2 ? -1 : 1);
 			double x = ln->x0 + ux * along + nx * off, y = ln->y0 + uy * along + ny * off;
-			double a = side == 0 ? 1 : 0;
+			double a = side % 2 ? 0 : 1;
 			struct quad q = text_quad(x, y, 0, a, *angle, w, h, 1);
-			int cost = quad_cost(r, &q) * 2 + side;
+			int cost = quad_cost(r, &q) * 4 + side;
 			if (cost < best) {
 				best = cost;
 				*px = x;
@@ -536,9 +651,10 @@ static void place_on_line(struct render *r, const struct roof_line *ln, double w
 				*ay = a;
 			}
 			if (best <= 0)
-				return;
+				return 0;
 		}
 	}
+	return best / 4;
 }
 
 /* Puts a label next to a point: right, left, above, below, then the
@@ -551,17 +667,19 @@ static int place_near(struct render *r, double x, double y, double rad, double w
 		{0.7, -0.7, 0, 1}, {0.7, 0.7, 0, 0}, {-0.7, -0.7, 1, 1}, {-0.7, 0.7, 1, 0},
 	};
 	int best = INT_MAX;
-	for (int i = 0; i < 8; i++) {
-		double d = rad + 4;
-		double sx = x + spots[i][0] * d, sy = y + spots[i][1] * d;
-		struct quad q = text_quad(sx, sy, spots[i][2], spots[i][3], 0, w, h, 1);
+	for (int i = 0; i < 24; i++) {
+		/* the eight spots close by, then further out */
+		double d = rad + (i < 8 ? 4 : i < 16 ? 12 : 22);
+		const double *sp = spots[i % 8];
+		double sx = x + sp[0] * d, sy = y + sp[1] * d;
+		struct quad q = text_quad(sx, sy, sp[2], sp[3], 0, w, h, 1);
 		int cost = quad_cost(r, &q);
 		if (cost < best) {
 			best = cost;
 			*px = sx;
 			*py = sy;
-			*ax = spots[i][2];
-			*ay = spots[i][3];
+			*ax = sp[2];
+			*ay = sp[3];
 		}
 		if (best == 0)
 			break;
@@ -569,33 +687,28 @@ static int place_near(struct render *r, double x, double y, double rad, double w
 	return best;
 }
 
-/* Writes a ceiling's name and value along its line; ridge, when not
- * 0, is the peak whose ridge point the label also names. */
-static void ceiling_label(struct render *r, const struct roof_line *ln, const struct chart_mark *mk,
-			  bool slope, double ridge)
+/* Writes ceiling i's name and value (and ridge) along its line, or,
+ * when placing and it hits something wherever it goes, moves it to the
+ * key. */
+static void ceiling_label(struct render *r, const struct roof_line *ln, size_t i)
 {
-	struct buf text = BUF_INIT;
-	char q[64];
-	format_quantity(q, sizeof q, mk->value, slope ? "B/s" : "FLOP/s");
-	if (mk->name && *mk->name)
-		buf_printf(&text, "%s ", mk->name);
-	buf_puts(&text, q);
-	if (ridge > 0) {
-		format_intensity(q, sizeof q, ridge / mk->value);
-		buf_printf(&text, ", ridge at %s", q);
-	}
+	char *text = key_text(r, r->c->npoints + i);
+	bool slope = i < r->c->nbandwidths;
 	double w, h, px = 0, py = 0, ay = 0, angle = 0;
-	text_measure(r, r->font_small, buf_data(&text), &w, &h);
-	place_on_line(r, ln, w, h, !slope, &px, &py, &ay, &angle);
-	text_put(r, r->font_small, buf_data(&text), px, py, 0, ay, angle, COLOR_CEILING);
-	obstacle_add(r, text_quad(px, py, 0, ay, angle, w, h, 1));
-	buf_free(&text);
+	text_measure(r, r->font_small, text, &w, &h);
+	if (place_on_line(r, ln, w, h, !slope, &px, &py, &ay, &angle) > 0 && r->dry) {
+		r->key_line[i] = r->key_changed = true;
+	} else {
+		text_put(r, r->font_small, text, px, py, 0, ay, angle, r->th->ceiling);
+		obstacle_add(r, text_quad(px, py, 0, ay, angle, w, h, 1));
+	}
+	free(text);
 }
 
 /* Labels each ridge point with its intensity where that hits nothing;
- * the others are flagged in in_label for their roof's label. */
+ * the others are flagged in r->ridge_in for their roof's label. */
 static void ridge_labels(struct render *r, const struct roof_line *lines, double top,
-			 double ridge_r, bool *in_label)
+			 double ridge_r)
 {
 	const struct chart *c = r->c;
 	for (size_t i = 0; i < c->nbandwidths; i++) {
@@ -607,27 +720,27 @@ static void ridge_labels(struct render *r, const struct roof_line *lines, double
 		format_intensity(s, sizeof s, xi);
 		double w, h, px = 0, py = 0, ax = 0, ay = 0;
 		text_measure(r, r->font_small, s, &w, &h);
-		if (place_near(r, x, y, ridge_r, w, h, &px, &py, &ax, &ay) > 0 && lines[i].visible) {
-			in_label[i] = true;
+		r->ridge_in[i] = false;
+		if (place_near(r, x, y, ridge_r, w, h, &px, &py, &ax, &ay) > 0) {
+			/* the slope's label (or key entry) says it instead */
+			r->ridge_in[i] = lines[i].visible || r->key_line[i];
 			continue;
 		}
-		text_put(r, r->font_small, s, px, py, ax, ay, 0, 0x6b6b6b);
+		text_put(r, r->font_small, s, px, py, ax, ay, 0, r->th->ridge_text);
 		obstacle_add(r, text_quad(px, py, ax, ay, 0, w, h, 1));
 	}
 }
 
-static void draw_roofline(struct render *r)
+void draw_roofline(struct render *r)
 {
 	const struct chart *c = r->c;
 	cairo_t *cr = r->cr;
 	double top = 0, bw_top = 0;
-	size_t itop = 0, ibw = 0;
+	r->nobst = 0;
 	for (size_t i = 0; i < c->npeaks; i++)
-		if (c->peaks[i].value > top)
-			top = c->peaks[i].value, itop = i;
+		top = fmax(top, c->peaks[i].value);
 	for (size_t i = 0; i < c->nbandwidths; i++)
-		if (c->bandwidths[i].value > bw_top)
-			bw_top = c->bandwidths[i].value, ibw = i;
+		bw_top = fmax(bw_top, c->bandwidths[i].value);
 	size_t nl = c->npeaks + c->nbandwidths;
 	struct roof_line *lines = xcalloc(nl, sizeof *lines);
 	/* Sloped roofs rise to the highest peak; lower peaks start where
@@ -652,20 +765,16 @@ static void draw_roofline(struct render *r)
 	cairo_save(cr);
 	cairo_rectangle(cr, r->L, r->T, r->R - r->L, r->B - r->T);
 	cairo_clip(cr);
-	static const double dash[] = {6, 3};
 	for (size_t i = 0; i < nl; i++) {
 		struct roof_line *ln = &lines[i];
 		if (!ln->visible)
 			continue;
-		bool roof = i < c->nbandwidths ? i == ibw : i - c->nbandwidths == itop;
 		cairo_move_to(cr, ln->x0, ln->y0);
 		cairo_line_to(cr, ln->x1, ln->y1);
-		cairo_set_line_width(cr, roof ? 2.25 : 1.25);
-		cairo_set_dash(cr, dash, roof ? 0 : 2, 0);
-		cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
-		set_rgb(cr, COLOR_CEILING);
+		roof_line_style(r, i);
 		cairo_stroke(cr);
 		obstacle_add(r, seg_quad(ln->x0, ln->y0, ln->x1, ln->y1));
+		probe_segment(r, ln->x0, ln->y0, ln->x1, ln->y1);
 	}
 	cairo_set_dash(cr, NULL, 0, 0);
 
@@ -678,25 +787,34 @@ static void draw_roofline(struct render *r)
 		double x = axis_map(&r->x, xi), y = axis_map(&r->y, top);
 		cairo_new_path(cr);
 		cairo_arc(cr, x, y, ridge_r, 0, 2 * PI);
-		cairo_set_source_rgb(cr, 1, 1, 1);
+		set_rgb(cr, r->th->ground);
 		cairo_fill_preserve(cr);
-		set_rgb(cr, COLOR_CEILING);
+		set_rgb(cr, r->th->ceiling);
 		cairo_set_line_width(cr, 1.5);
 		cairo_stroke(cr);
 		obstacle_add(r, box_quad(x - ridge_r, y - ridge_r, x + ridge_r, y + ridge_r));
+		probe_box(r, x - ridge_r, y - ridge_r, x + ridge_r, y + ridge_r);
 	}
 	/* Measured points. */
 	for (size_t i = 0; i < c->npoints; i++) {
 		double x = axis_map(&r->x, c->points[i].intensity);
 		double y = axis_map(&r->y, c->points[i].performance);
-		marker_draw(r, series_marker(i), x, y, 4.5, palette[i % ARRAY_LEN(palette)], true);
+		marker_draw(r, series_marker(i), x, y, 4.5, SERIES_COLOR(r, i), true);
 		obstacle_add(r, box_quad(x - 5, y - 5, x + 5, y + 5));
+		probe_box(r, x - 4.5, y - 4.5, x + 4.5, y + 4.5);
 	}
 	cairo_restore(cr);
 
-	/* Labels: points first, as they must stay next to their marker;
-	 * then the ceilings, which can slide along their lines; then the
-	 * ridges. */
+	r->text_kind = CHART_TEXT_MARK;
+	/* Labels: the peaks first, the roof's name mattering most; then
+	 * the points; then each ridge's intensity next to it where there
+	 * is room, else in its slope's label; then the slopes.  Whatever
+	 * finds no free place goes to the key below. */
+	for (size_t i = c->nbandwidths; i < nl; i++)
+		if (lines[i].visible && !r->key_line[i])
+			ceiling_label(r, &lines[i], i);
+	/* Then the points' labels, each at one of 24 spots around its
+	 * marker. */
 	for (size_t i = 0; i < c->npoints; i++) {
 		const char *s = c->points[i].label;
 		if (!s || !*s)
@@ -704,29 +822,20 @@ static void draw_roofline(struct render *r)
 		double x = axis_map(&r->x, c->points[i].intensity);
 		double y = axis_map(&r->y, c->points[i].performance);
 		double w, h, px = 0, py = 0, ax = 0, ay = 0;
+		if (r->key_point[i])
+			continue;
 		text_measure(r, r->font_tick, s, &w, &h);
-		place_near(r, x, y, 5, w, h, &px, &py, &ax, &ay);
-		text_put(r, r->font_tick, s, px, py, ax, ay, 0, 0x1a1a1a);
-		obstacle_add(r, text_quad(px, py, ax, ay, 0, w, h, 1));
-	}
-	/* A ridge's intensity goes next to it where there is room, else
-	 * into its roof's label.  Peaks are named first: their names matter
-	 * more than the ridges' numbers. */
-	bool *ridge_in_label = xcalloc(c->nbandwidths, sizeof *ridge_in_label);
-	for (int pass = 0; pass < 3; pass++) {
-		if (pass == 1) {
-			ridge_labels(r, lines, top, ridge_r, ridge_in_label);
+		if (place_near(r, x, y, 5, w, h, &px, &py, &ax, &ay) > 0 && r->dry) {
+			r->key_point[i] = r->key_changed = true;
 			continue;
 		}
-		for (size_t i = 0; i < nl; i++) {
-			bool slope = i < c->nbandwidths;
-			if (lines[i].visible && slope == (pass == 2))
-				ceiling_label(r, &lines[i], slope ? &c->bandwidths[i]
-								  : &c->peaks[i - c->nbandwidths],
-					      slope, slope && ridge_in_label[i] ? top : 0);
-		}
+		text_put(r, r->font_tick, s, px, py, ax, ay, 0, r->th->point_text);
+		obstacle_add(r, text_quad(px, py, ax, ay, 0, w, h, 1));
 	}
-	free(ridge_in_label);
+	ridge_labels(r, lines, top, ridge_r);
+	for (size_t i = 0; i < c->nbandwidths; i++)
+		if (lines[i].visible && !r->key_line[i])
+			ceiling_label(r, &lines[i], i);
 	free(lines);
 }
 

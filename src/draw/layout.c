@@ -223,7 +223,8 @@ static void layout(struct render *r)
 		r->y_label = level < 2 ? yl : NULL;
 		top = 10 + (r->title ? title_h + 8 : 0);
 		left = 8 + (r->y_label ? label_h + 8 : 0);
-		bottom = 8 + (r->x_label ? label_h + 6 : 0);
+		bottom = 8 + (r->x_label ? label_h + 6 : 0) +
+			 (r->legend_below ? r->lg_h + 6 : 0);
 		double xtick_h = tick_h;
 		if (bar) {
 			double slot = (r->w - left - right - 40) / (double)c->ncategories;
@@ -418,6 +419,81 @@ bool series_labelled(const struct chart *c, size_t i)
 	return c->series[i].label && c->series[i].label[0];
 }
 
+/* The entries below the plot: a series each, or a roofline's points
+ * and lines (those whose labels went into the key). */
+size_t below_count(const struct render *r)
+{
+	const struct chart *c = r->c;
+	return c->type == CHART_ROOFLINE ? c->npoints + c->nbandwidths + c->npeaks : c->nseries;
+}
+
+bool below_present(const struct render *r, size_t i)
+{
+	const struct chart *c = r->c;
+	if (c->type != CHART_ROOFLINE)
+		return series_labelled(c, i);
+	return i < c->npoints ? r->key_point[i] : r->key_line[i - c->npoints];
+}
+
+/* A roofline key entry's text: a point's label, or a line's name and
+ * value (and ridge).  Caller frees. */
+char *key_text(const struct render *r, size_t i)
+{
+	const struct chart *c = r->c;
+	if (i < c->npoints)
+		return xstrdup(c->points[i].label ? c->points[i].label : "");
+	i -= c->npoints;
+	bool slope = i < c->nbandwidths;
+	const struct chart_mark *mk = slope ? &c->bandwidths[i] : &c->peaks[i - c->nbandwidths];
+	struct buf text = BUF_INIT;
+	char q[64];
+	format_quantity(q, sizeof q, mk->value, slope ? "B/s" : "FLOP/s");
+	if (mk->name && *mk->name)
+		buf_printf(&text, "%s ", mk->name);
+	buf_puts(&text, q);
+	if (slope && r->ridge_in[i]) {
+		double top = 0;
+		for (size_t k = 0; k < c->npeaks; k++)
+			top = fmax(top, c->peaks[k].value);
+		format_intensity(q, sizeof q, top / mk->value);
+		buf_printf(&text, ", ridge at %s", q);
+	}
+	return buf_detach(&text);
+}
+
+/* The width an entry below the plot takes: its key (a line, a marker
+ * or a box), its text (cut to fit) and the gap to the next one. */
+double legend_entry_width(struct render *r, size_t i)
+{
+	const struct chart *c = r->c;
+	double w, h;
+	bool roof = c->type == CHART_ROOFLINE;
+	char *text = roof ? key_text(r, i) : NULL;
+	text_measure(r, r->font_tick, roof ? text : c->series[i].label, &w, &h);
+	free(text);
+	bool line = c->type == CHART_LINE || (roof && i >= c->npoints);
+	double key = line ? 26 : 14;
+	return key + 6 + fmin(w, roof ? r->w - 16 - key - 6 : 220) + 16;
+}
+
+/* The rows of the legend below, the entries flowing left to right. */
+static size_t legend_rows(struct render *r)
+{
+	double avail = r->w - 16, x = 0;
+	size_t rows = 0;
+	for (size_t i = 0; i < below_count(r); i++) {
+		if (!below_present(r, i))
+			continue;
+		double w = legend_entry_width(r, i);
+		if (rows == 0 || x + w - 16 > avail) {
+			rows++;
+			x = 0;
+		}
+		x += w;
+	}
+	return rows;
+}
+
 static void legend_measure(struct render *r)
 {
 	const struct chart *c = r->c;
@@ -440,6 +516,8 @@ static void legend_measure(struct render *r)
 	double sample = c->type == CHART_LINE ? 26 : 14;
 	r->lg_w = ceil(8 + sample + 6 + wmax + 8);
 	r->lg_h = ceil(6 + rows * r->lg_row + 3);
+	if (r->legend_below)
+		r->lg_h = ceil((double)legend_rows(r) * r->lg_row);
 }
 
 /* A coarse map of the plot: which 3-pixel cells hold data. */
@@ -582,11 +660,12 @@ static bool legend_place(struct render *r)
 
 static void bar_values_plan(struct render *r)
 {
-	/* Values go above the bars when each fits its bar's width. */
+	/* Values go above the bars when each fits its bar's width (here
+	 * guessed from the chart's; bar_values_fit() checks the plot's). */
 	const struct chart *c = r->c;
 	r->bar_values = false;
 	r->bar_value_room = 0;
-	if (c->y_log || c->ncategories * c->nseries > 40)
+	if (c->y_log || c->ncategories * c->nseries > 40 || r->bar_values_off)
 		return;
 	double slot = (r->w - 120) / (double)c->ncategories;
 	double bw = slot * (c->nseries == 1 ? 0.6 : 0.78) / (double)c->nseries;
@@ -598,19 +677,69 @@ static void bar_values_plan(struct render *r)
 				continue;
 			format_value(s, sizeof s, c->series[i].y[j]);
 			text_measure(r, r->font_small, s, &w, &h);
-			if (w > bw + 4)
+			if (w > bw)
 				return;
 		}
 	r->bar_values = true;
 }
 
+/* Does every bar's value fit the width of its bar as laid out?  Wider,
+ * it would reach over the next bar. */
+static bool bar_values_fit(struct render *r)
+{
+	const struct chart *c = r->c;
+	for (size_t i = 0; i < c->nseries; i++)
+		for (size_t j = 0; j < c->ncategories; j++) {
+			char s[64];
+			double w, h, x0, x1;
+			if (!isfinite(c->series[i].y[j]))
+				continue;
+			format_value(s, sizeof s, c->series[i].y[j]);
+			text_measure(r, r->font_small, s, &w, &h);
+			bar_rect(r, j, i, &x0, &x1);
+			if (w > x1 - x0)
+				return false;
+		}
+	return true;
+}
+
+/* A roofline: laid out, its labels placed on a throwaway surface; the
+ * ones that fit nowhere go into the key below the plot, which takes
+ * room from it, so again until every label left has its place. */
+static void roofline_arrange(struct render *r)
+{
+	for (int pass = 0; pass < 6; pass++) {
+		layout(r);
+		cairo_surface_t *s = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, NULL);
+		cairo_t *cr = cairo_create(s), *keep = r->cr;
+		struct chart_layout *probe = r->probe;
+		r->cr = cr;
+		r->probe = NULL;
+		r->dry = true;
+		r->key_changed = false;
+		draw_roofline(r);
+		r->dry = false;
+		r->cr = keep;
+		r->probe = probe;
+		cairo_destroy(cr);
+		cairo_surface_destroy(s);
+		if (!r->key_changed)
+			break;
+		r->legend = r->legend_below = true;
+		r->lg_row = fmax(text_height(r, r->font_tick), 14) + 3;
+		r->lg_h = ceil((double)legend_rows(r) * r->lg_row);
+	}
+}
+
 /* Lays out and maps the data; again with the legend outside when it
- * fits in no corner. */
+ * fits in no corner: on the right, or below the plot when the right
+ * would take more than a quarter of the chart's width or leave the
+ * plot narrower than 320 pixels (a chart for a phone). */
 void layout_arrange(struct render *r)
 {
 	const struct chart *c = r->c;
 	if (c->type == CHART_ROOFLINE) {
-		layout(r);
+		roofline_arrange(r);
 		return;
 	}
 	if (c->type == CHART_BAR) {
@@ -637,8 +766,19 @@ void layout_arrange(struct render *r)
 		if (c->type != CHART_BAR)
 			for (size_t i = 0; i < c->nseries; i++)
 				project(r, i);
-		if (!r->legend || r->legend_outside || legend_place(r))
+		if (!r->legend || r->legend_outside || r->legend_below || legend_place(r))
 			break;
-		r->legend_outside = true;
+		if (r->lg_w + 12 > r->w / 4.0 || r->R - r->L - r->lg_w - 12 < 320) {
+			r->legend_below = true;
+			legend_measure(r);
+		} else {
+			r->legend_outside = true;
+		}
+	}
+	if (c->type == CHART_BAR && r->bar_values && !bar_values_fit(r)) {
+		/* again without the values */
+		r->bar_values_off = true;
+		r->legend_outside = r->legend_below = false;
+		layout_arrange(r);
 	}
 }

@@ -55,6 +55,23 @@ void text_draw(struct render *r, PangoLayout *l, double x, double y, double ax, 
 	double lx = (double)lr.x / PANGO_SCALE, ly = (double)lr.y / PANGO_SCALE;
 	double w = (double)lr.width / PANGO_SCALE, h = (double)lr.height / PANGO_SCALE;
 	cairo_t *cr = r->cr;
+	const PangoFontDescription *f = pango_layout_get_font_description(l);
+	/* pango sizes are points: the context's 96 dpi makes them CSS px */
+	double size = f ? pango_font_description_get_size(f) / (double)PANGO_SCALE * 96 / 72 : 0;
+	if (size > 0 && (r->text_min == 0 || size < r->text_min))
+		r->text_min = size;
+	if (r->probe) {
+		struct chart_layout *p = r->probe;
+		p->texts = xrealloc(p->texts, (p->ntexts + 1) * sizeof *p->texts);
+		struct chart_text *t = &p->texts[p->ntexts++];
+		memset(t, 0, sizeof *t);
+		t->kind = r->text_kind;
+		t->size = size;
+		snprintf(t->text, sizeof t->text, "%s", pango_layout_get_text(l));
+		struct quad q = text_quad(x, y, ax, ay, angle, w, h, 0);
+		memcpy(t->x, q.x, sizeof t->x);
+		memcpy(t->y, q.y, sizeof t->y);
+	}
 	cairo_save(cr);
 	cairo_translate(cr, x, y);
 	if (angle != 0)
@@ -140,6 +157,23 @@ void obstacle_add(struct render *r, struct quad q)
 		r->obst = xrealloc(r->obst, r->cobst * sizeof *r->obst);
 	}
 	r->obst[r->nobst++] = q;
+}
+
+void probe_segment(struct render *r, double x0, double y0, double x1, double y1)
+{
+	struct chart_layout *p = r->probe;
+	if (!p)
+		return;
+	p->segs = xrealloc(p->segs, (p->nsegs + 1) * sizeof *p->segs);
+	p->segs[p->nsegs++] = (struct chart_segment){x0, y0, x1, y1};
+}
+
+void probe_box(struct render *r, double x0, double y0, double x1, double y1)
+{
+	probe_segment(r, x0, y0, x1, y0);
+	probe_segment(r, x1, y0, x1, y1);
+	probe_segment(r, x1, y1, x0, y1);
+	probe_segment(r, x0, y1, x0, y0);
 }
 
 /* How badly a label at q would sit: obstacles it hits, and a heavy

@@ -34,12 +34,13 @@ static int floor_log10(double v)
 	return (int)floor(log10(v) + 1e-9);
 }
 
-/* Drops trailing zeros after a decimal point ("1.50" -> "1.5", "2.0" ->
- * "2") and writes a minus sign instead of a hyphen. */
-static void tidy_number(char *s, size_t size)
+/* Writes a minus sign instead of a hyphen and, unless keep_zeros,
+ * drops trailing zeros after a decimal point ("1.50" -> "1.5", "2.0" ->
+ * "2"). */
+static void tidy_number(char *s, size_t size, bool keep_zeros)
 {
 	char *dot = strchr(s, '.');
-	if (dot) {
+	if (dot && !keep_zeros) {
 		char *end = dot + strlen(dot);
 		while (end > dot + 1 && end[-1] == '0')
 			end--;
@@ -129,7 +130,7 @@ void format_value(char *out, size_t size, double v)
 	} else {
 		snprintf(out, size, "%.4g", v);
 	}
-	tidy_number(out, size);
+	tidy_number(out, size, false);
 }
 
 static void ticks_push(struct chart_ticks *t, size_t *cap, double v, bool major)
@@ -197,8 +198,9 @@ static void label_linear(struct chart_ticks *t, double step)
 			snprintf(k->label, sizeof k->label, "0");
 			continue;
 		}
+		/* one number of decimals on the axis: 0.5, 1.0, 1.5 */
 		snprintf(k->label, sizeof k->label, "%.*f", dec, k->value / unit);
-		tidy_number(k->label, sizeof k->label);
+		tidy_number(k->label, sizeof k->label, true);
 		size_t len = strlen(k->label);
 		if (sci)
 			snprintf(k->label + len, sizeof k->label - len, "e%d", exp10);

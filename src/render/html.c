@@ -178,16 +178,35 @@ static void put_log(struct buf *out, const struct directive_result *r)
 	buf_puts(out, "</code></pre>\n");
 }
 
+/* 42em: 672 px at the usual 16 px, where the column of 46rem less its
+ * gutters shows a 720-pixel chart at 0.84 of its size: its smallest
+ * text, 10.7 px, at 9 px.  Dark as the stylesheet's dark colours. */
+#define CHART_NARROW_MEDIA "(max-width: 42em)"
+#define CHART_DARK_MEDIA "screen and (prefers-color-scheme: dark)"
+
 static void put_chart(struct buf *out, const struct directive_result *r)
 {
 	buf_puts(out, "<figure class=\"ld-figure\"");
 	put_id(out, r);
-	/* the image links to itself: on a phone it opens full size */
-	buf_printf(out, "><a href=\"figures/%s.svg\"><img src=\"figures/%s.svg\" width=\"%d\" "
-			"height=\"%d\" alt=\"",
-		   r->figure, r->figure, r->chart.width, r->chart.height);
+	/* the image links to itself: on a phone it opens full size.  A
+	 * phone gets the narrow drawing (its text as large as the wide
+	 * one's at full size), a dark page the dark one; CHART_NARROW_MEDIA
+	 * is where the wide chart's smallest text would shrink below 9 px. */
+	buf_printf(out, "><a href=\"figures/%s.svg\"><picture>", r->figure);
+	if (r->narrow_width > 0) {
+		buf_printf(out, "<source media=\"" CHART_DARK_MEDIA " and " CHART_NARROW_MEDIA
+				"\" srcset=\"figures/%s.narrow.dark.svg\" width=\"%d\" height=\"%d\">",
+			   r->figure, r->narrow_width, r->narrow_height);
+		buf_printf(out, "<source media=\"" CHART_NARROW_MEDIA
+				"\" srcset=\"figures/%s.narrow.svg\" width=\"%d\" height=\"%d\">",
+			   r->figure, r->narrow_width, r->narrow_height);
+	}
+	buf_printf(out, "<source media=\"" CHART_DARK_MEDIA "\" srcset=\"figures/%s.dark.svg\">",
+		   r->figure);
+	buf_printf(out, "<img src=\"figures/%s.svg\" width=\"%d\" height=\"%d\" alt=\"", r->figure,
+		   r->chart.width, r->chart.height);
 	put_text(out, r->alt, strlen(r->alt));
-	buf_puts(out, "\"></a>");
+	buf_puts(out, "\"></picture></a>");
 	if (r->has_caption || r->number > 0) {
 		buf_puts(out, "<figcaption>");
 		if (r->number > 0)

@@ -247,6 +247,39 @@ static char *chart_legend(struct directive_ctx *c, const struct value *tmpl, con
 	return buf_detach(&b);
 }
 
+/* Whether a chart of n series has a legend: `legend: true` or a
+ * template asks for one, `legend: false` leaves it out; unsaid, two
+ * series or more have one and a single series none (the axis and the
+ * caption name it). */
+static bool legend_shown(const struct value *body, size_t n)
+{
+	const struct value *lg = value_get(body, "legend");
+	if (lg && lg->kind == VALUE_BOOL)
+		return lg->boolean;
+	return lg || n > 1;
+}
+
+/* An axis title from an expression that is a name (train.loss gives
+ * "loss", batch_size "batch_size"); NULL for anything else. */
+static char *name_of(const struct value *v)
+{
+	if (!v || !is_text(v) || v->len == 0)
+		return NULL;
+	const char *start = v->text;
+	for (size_t i = 0; i < v->len; i++) {
+		char ch = v->text[i];
+		bool letter = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_';
+		bool digit = ch >= '0' && ch <= '9';
+		if (ch == '.' && i > 0 && i + 1 < v->len && v->text[i - 1] != '.') {
+			start = v->text + i + 1;
+			continue;
+		}
+		if (!letter && !(digit && v->text + i > start))
+			return NULL;
+	}
+	return xstrndup(start, v->len - (size_t)(start - v->text));
+}
+
 /* x or y of a line or scatter: an expression in the run, or with a
  * series reference (bench.metis) the column v names in that series. */
 static bool chart_column(struct directive_ctx *c, const struct value *v, const char *ref,
@@ -379,12 +412,14 @@ static bool chart_xy(struct directive_ctx *c, struct chart *ch, const struct val
 			}
 		}
 		const struct value *lg = value_get(body, "legend");
+		if (lg && !is_text(lg))
+			lg = NULL;
 		/* a series reference is named by its last part: bench.metis is
-		 * "metis" */
-		series_push(ch,
-			    refs[i] && !lg ? xstrdup(strrchr(refs[i], '.') + 1)
-					   : chart_legend(c, lg, runs[i]),
-			    x, y, k);
+		 * "metis"; one series has no legend unless asked */
+		char *label = !legend_shown(body, nruns)   ? xstrdup("")
+			      : refs[i] && !lg ? xstrdup(strrchr(refs[i], '.') + 1)
+					       : chart_legend(c, lg, runs[i]);
+		series_push(ch, label, x, y, k);
 	}
 	free(runs);
 	free(refs);
@@ -413,6 +448,7 @@ static bool chart_bars(struct directive_ctx *c, struct chart *ch, const struct v
 	bool grouped = yv->kind == VALUE_MAP;
 	size_t nbars = grouped ? yv->count : 1;
 	const struct value *lg = value_get(body, "legend");
+	bool shown = legend_shown(body, nbars);
 	if (lg && is_text(lg) && strstr(lg->text, "{{")) {
 		diag_error(c->d, lg->loc,
 			   "a bar chart's legend names its bars, not its runs: the runs are the "
@@ -422,14 +458,18 @@ static bool chart_bars(struct directive_ctx *c, struct chart *ch, const struct v
 	}
 	ch->categories = xcalloc(nruns, sizeof *ch->categories);
 	ch->ncategories = nruns;
-	for (size_t b = 0; b < nbars; b++)
-		series_push(ch,
-			    /* one bar per run needs no legend, unless asked */
-			    xstrdup(grouped ? yv->keys[b]
-					    : (value_get(body, "legend") && is_text(value_get(body, "legend"))
-						       ? value_get(body, "legend")->text
-						       : "")),
-			    NULL, xcalloc(nruns, sizeof(double)), nruns);
+	for (size_t b = 0; b < nbars; b++) {
+		/* one bar per run needs no legend, unless asked: then the
+		 * text given, or with `legend: true` y's name */
+		char *label = !shown		? xstrdup("")
+			      : grouped	? xstrdup(yv->keys[b])
+			      : lg && is_text(lg) ? xstrdup(lg->text)
+						    : name_of(yv);
+		if (!label)
+			label = xstrdup(is_text(yv) ? yv->text : "");
+		series_push(ch, label, NULL,
+			    xcalloc(nruns, sizeof(double)), nruns);
+	}
 	bool ok = true;
 	for (size_t i = 0; i < nruns; i++) {
 		struct scope sc = *ctx_scope(c);
@@ -566,6 +606,48 @@ static char *opt_text(const struct value *body, const char *key)
 	return v && is_text(v) ? xstrdup(v->text) : NULL;
 }
 
+/* The page's other drawings of a chart: NAME.dark.svg for a dark page,
+ * and for a chart wider than a phone NAME.narrow.svg and
+ * NAME.narrow.dark.svg, NARROW_WIDTH pixels wide and laid out anew at
+ * the same text size (docs/charts.md says why).  *w and *h are the
+ * narrow size, 0 when there is none.  The PNG and PDF stay light and
+ * wide. */
+enum { NARROW_WIDTH = 360 };
+
+static void narrow_size(const struct chart *ch, int *w, int *h)
+{
+	*w = *h = 0;
+	if (ch->width <= NARROW_WIDTH + 40)
+		return;
+	/* taller than the wide one scaled: the texts keep their size and
+	 * take a larger part of it */
+	*w = NARROW_WIDTH;
+	*h = (int)lround((double)ch->height * NARROW_WIDTH / ch->width * 1.75);
+	*h = *h < 260 ? 260 : *h > ch->height ? ch->height : *h;
+}
+
+static bool chart_variants(struct directive_ctx *c, const struct chart *ch, const char *name,
+			   int *w, int *h)
+{
+	struct chart v = *ch; /* shares ch's arrays; only read */
+	narrow_size(ch, w, h);
+	bool narrow = *w > 0;
+	bool ok = true;
+	for (int k = 0; ok && k < (narrow ? 3 : 1); k++) {
+		static const char *const ext[] = {"dark.svg", "narrow.svg", "narrow.dark.svg"};
+		v.dark = k != 1;
+		v.width = k == 0 ? ch->width : *w;
+		v.height = k == 0 ? ch->height : *h;
+		struct buf b = BUF_INIT;
+		char *err = NULL;
+		ok = chart_render(&v, CHART_SVG, &b, &err) &&
+		     c->write_figure(c->figure_ctx, name, ext[k], b.data, b.len);
+		free(err);
+		buf_free(&b);
+	}
+	return ok;
+}
+
 bool directive_chart(struct directive_ctx *c, const struct value *body, int number,
 		     const char *name, struct directive_result *out)
 {
@@ -641,14 +723,22 @@ bool directive_chart(struct directive_ctx *c, const struct value *body, int numb
 	static const char *const texts[] = {"title", "caption", "legend", "x_label", "y_label"};
 	for (size_t i = 0; i < ARRAY_LEN(texts); i++) {
 		const struct value *v = value_get(body, texts[i]);
-		if (v && !is_text(v)) {
-			bad_value(c->d, v, texts[i], "text");
+		bool legend = strcmp(texts[i], "legend") == 0;
+		if (v && !is_text(v) && !(legend && v->kind == VALUE_BOOL)) {
+			bad_value(c->d, v, texts[i], legend ? "text, true or false" : "text");
 			ok = false;
 		}
 	}
 	ch.title = opt_text(body, "title");
 	ch.x_label = opt_text(body, "x_label");
 	ch.y_label = opt_text(body, "y_label");
+	/* unsaid, an axis is titled with its expression's name; a bar
+	 * chart's y map names its bars in the legend, not the axis */
+	const struct value *yv = value_get(body, "y");
+	if (!value_get(body, "x_label"))
+		ch.x_label = name_of(value_get(body, "x"));
+	if (!value_get(body, "y_label") && !(yv && yv->kind == VALUE_MAP))
+		ch.y_label = name_of(yv);
 	if (ok) {
 		ch.type = (enum chart_type)type;
 		if (ch.type == CHART_LINE || ch.type == CHART_SCATTER)
@@ -665,8 +755,10 @@ bool directive_chart(struct directive_ctx *c, const struct value *body, int numb
 		ok = false;
 	}
 	free(err);
+	int narrow_w = 0, narrow_h = 0;
 	if (ok && c->write_figure) {
-		ok = c->write_figure(c->figure_ctx, name, "svg", svg.data, svg.len);
+		ok = c->write_figure(c->figure_ctx, name, "svg", svg.data, svg.len) &&
+		     chart_variants(c, &ch, name, &narrow_w, &narrow_h);
 		static const enum chart_format more[] = {CHART_PNG, CHART_PDF};
 		static const char *const ext[] = {"png", "pdf"};
 		for (size_t i = 0; ok && i < 2; i++) {
@@ -695,6 +787,9 @@ bool directive_chart(struct directive_ctx *c, const struct value *body, int numb
 		out->alt = xstrdup(ch.title ? ch.title : caption ? caption : "chart");
 		if (caption)
 			read_caption(c, value_get(body, "caption"), out);
+		narrow_size(&ch, &narrow_w, &narrow_h);
+		out->narrow_width = narrow_w;
+		out->narrow_height = narrow_h;
 		out->chart = ch; /* moved */
 		memset(&ch, 0, sizeof ch);
 	}

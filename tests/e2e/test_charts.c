@@ -47,10 +47,17 @@
 #define RUNS2 FRONT(CS512 CS2048)
 
 /* The page's figure for chart NAME (alt text ALT) without a caption,
- * and with one: the image links to the drawing (directive.h). */
-#define IMG(name, alt)                                                                   \
-	"<a href=\"figures/" name ".svg\"><img src=\"figures/" name ".svg\" width=\"720\" "     \
-	"height=\"405\" alt=\"" alt "\"></a>"
+ * and with one: the image links to the drawing (directive.h); a phone
+ * gets the narrow drawing, a dark page the dark one. */
+#define PICTURE(name, w, h, nw, nh, alt)                                                  \
+	"<a href=\"figures/" name ".svg\"><picture><source media=\"screen and "                \
+	"(prefers-color-scheme: dark) and (max-width: 42em)\" srcset=\"figures/" name          \
+	".narrow.dark.svg\" width=\"" nw "\" height=\"" nh "\"><source media=\"(max-width: "     \
+	"42em)\" srcset=\"figures/" name ".narrow.svg\" width=\"" nw "\" height=\"" nh "\">"     \
+	"<source media=\"screen and (prefers-color-scheme: dark)\" srcset=\"figures/" name     \
+	".dark.svg\"><img src=\"figures/" name ".svg\" width=\"" w "\" height=\"" h "\" alt=\""  \
+	alt "\"></picture></a>"
+#define IMG(name, alt) PICTURE(name, "720", "405", "360", "354", alt)
 #define FIG(id, name, alt) "<figure class=\"ld-figure\"" id ">" IMG(name, alt) "</figure>\n"
 #define FIGCAP(id, name, alt, cap)                                                       \
 	"<figure class=\"ld-figure\"" id ">" IMG(name, alt) "<figcaption>" cap             \
@@ -576,10 +583,9 @@ static void width_and_height_size_every_file(void **state)
 						"```\n",
 					   "--figures png");
 	assert_string_equal(body,
-			    "<figure class=\"ld-figure\" id=\"fig-small\"><a "
-			    "href=\"figures/fig-small.svg\"><img src=\"figures/fig-small.svg\" "
-			    "width=\"640\" height=\"360\" alt=\"chart\"></a><figcaption>Figure "
-			    "1</figcaption></figure>\n");
+			    "<figure class=\"ld-figure\" id=\"fig-small\">"
+			    PICTURE("fig-small", "640", "360", "360", "354", "chart")
+			    "<figcaption>Figure 1</figcaption></figure>\n");
 	assert_contains(svg("fig-small"),
 			"width=\"640px\" height=\"360px\" viewBox=\"0 0 640 360\"");
 	size_t len;
@@ -644,7 +650,8 @@ static void only_svg_is_written_without_the_option(void **state)
 	size_t n;
 	names = dir_list(e2e_keep(path_join(project, "_site/r/figures")), &n);
 	assert_non_null(names);
-	assert_int_equal(n, 2);
+	/* each chart's SVG and its dark, narrow and narrow dark drawings */
+	assert_int_equal(n, 8);
 	strv_free(names);
 	assert_false(site_has("_site/r/figures/fig-x.png"));
 	assert_false(site_has("_site/r/figures/fig-x.pdf"));

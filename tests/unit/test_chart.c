@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -468,7 +469,7 @@ static void linear_ticks_step_by_one_two_five(void **state)
 	struct chart_ticks t;
 	assert_true(chart_ticks(0, 1, false, true, 6, &t));
 	static const double v1[] = {0, 0.2, 0.4, 0.6, 0.8, 1};
-	static const char *const l1[] = {"0", "0.2", "0.4", "0.6", "0.8", "1"};
+	static const char *const l1[] = {"0", "0.2", "0.4", "0.6", "0.8", "1.0"};
 	assert_ticks(&t, v1, l1, 6);
 	assert_int_equal(t.n, 6);
 	chart_ticks_free(&t);
@@ -484,7 +485,7 @@ static void linear_ticks_step_by_one_two_five(void **state)
 	/* Not widened: only ticks inside. */
 	assert_true(chart_ticks(7.125, 9.484, false, false, 6, &t));
 	static const double v3[] = {7.5, 8, 8.5, 9};
-	static const char *const l3[] = {"7.5", "8", "8.5", "9"};
+	static const char *const l3[] = {"7.5", "8.0", "8.5", "9.0"};
 	assert_ticks(&t, v3, l3, 4);
 	assert_true(t.lo == 7.125 && t.hi == 9.484);
 	chart_ticks_free(&t);
@@ -492,7 +493,7 @@ static void linear_ticks_step_by_one_two_five(void **state)
 	/* 2.5 steps when 2 would give too many. */
 	assert_true(chart_ticks(0, 10, false, true, 5, &t));
 	static const double v4[] = {0, 2.5, 5, 7.5, 10};
-	static const char *const l4[] = {"0", "2.5", "5", "7.5", "10"};
+	static const char *const l4[] = {"0", "2.5", "5.0", "7.5", "10.0"};
 	assert_ticks(&t, v4, l4, 5);
 	chart_ticks_free(&t);
 }
@@ -503,7 +504,7 @@ static void linear_ticks_use_si_suffixes_and_minus_signs(void **state)
 	struct chart_ticks t;
 	assert_true(chart_ticks(0, 2.4e9, false, true, 6, &t));
 	static const double v1[] = {0, 0.5e9, 1e9, 1.5e9, 2e9, 2.5e9};
-	static const char *const l1[] = {"0", "0.5G", "1G", "1.5G", "2G", "2.5G"};
+	static const char *const l1[] = {"0", "0.5G", "1.0G", "1.5G", "2.0G", "2.5G"};
 	assert_ticks(&t, v1, l1, 6);
 	chart_ticks_free(&t);
 
@@ -515,7 +516,8 @@ static void linear_ticks_use_si_suffixes_and_minus_signs(void **state)
 
 	assert_true(chart_ticks(-1, 1, false, true, 5, &t));
 	static const double v3[] = {-1, -0.5, 0, 0.5, 1};
-	static const char *const l3[] = {"\xe2\x88\x92" "1", "\xe2\x88\x92" "0.5", "0", "0.5", "1"};
+	static const char *const l3[] = {"\xe2\x88\x92" "1.0", "\xe2\x88\x92" "0.5", "0", "0.5",
+					 "1.0"};
 	assert_ticks(&t, v3, l3, 5);
 	chart_ticks_free(&t);
 
@@ -524,6 +526,18 @@ static void linear_ticks_use_si_suffixes_and_minus_signs(void **state)
 	static const char *const l4[] = {"0", "5\xc2\xb5", "10\xc2\xb5", "15\xc2\xb5",
 					 "20\xc2\xb5", "25\xc2\xb5", "30\xc2\xb5"};
 	assert_ticks(&t, v4, l4, 7);
+	chart_ticks_free(&t);
+}
+
+/* Every label of a linear axis has the step's decimals: 0, 0.5, 1.0. */
+static void linear_tick_labels_share_their_decimals(void **state)
+{
+	(void)state;
+	struct chart_ticks t;
+	assert_true(chart_ticks(0, 1.5, false, true, 4, &t));
+	static const double v[] = {0, 0.5, 1, 1.5};
+	static const char *const l[] = {"0", "0.5", "1.0", "1.5"};
+	assert_ticks(&t, v, l, 4);
 	chart_ticks_free(&t);
 }
 
@@ -600,6 +614,204 @@ static void bad_tick_ranges_are_refused(void **state)
 	assert_null(t.tick);
 }
 
+/* Layout, as chart_inspect() records it */
+
+/* The roofline of the mpi-cuda-training example: one measured peak, two
+ * slow roofs whose ridges sit close, three points below. */
+static char ex_peak[] = "TiledMatMul (measured)", ex_pcie[] = "PCIe host to device",
+	    ex_mpi[] = "MPI_Allreduce", ex_p1[] = "TiledMatMul, per byte copied",
+	    ex_p2[] = "Whole step, per byte copied", ex_p3[] = "Whole step, per byte allreduced";
+static struct chart_mark ex_peaks[1], ex_bws[2];
+static struct chart_point ex_points[3];
+
+static struct chart example_roofline(void)
+{
+	struct chart c = make_chart(CHART_ROOFLINE);
+	c.title = NULL;
+	ex_peaks[0] = (struct chart_mark){ex_peak, 5.4e12};
+	ex_bws[0] = (struct chart_mark){ex_pcie, 4.26e9};
+	ex_bws[1] = (struct chart_mark){ex_mpi, 6.14e9};
+	ex_points[0] = (struct chart_point){ex_p1, 1500, 5.4e12};
+	ex_points[1] = (struct chart_point){ex_p2, 1500, 1.75e12};
+	ex_points[2] = (struct chart_point){ex_p3, 750, 1.75e12};
+	c.peaks = ex_peaks;
+	c.npeaks = 1;
+	c.bandwidths = ex_bws;
+	c.nbandwidths = 2;
+	c.points = ex_points;
+	c.npoints = 3;
+	return c;
+}
+
+static bool segment_hits_quad(const struct chart_segment *s, const double *qx, const double *qy)
+{
+	/* A point of the segment inside the (convex) box, or an edge
+	 * crossing; each by the sign of cross products. */
+	double px[2] = {s->x0, s->x1}, py[2] = {s->y0, s->y1};
+	for (int e = 0; e < 2; e++) {
+		int pos = 0, neg = 0;
+		for (int i = 0; i < 4; i++) {
+			int j = (i + 1) % 4;
+			double cr = (qx[j] - qx[i]) * (py[e] - qy[i]) - (qy[j] - qy[i]) * (px[e] - qx[i]);
+			pos += cr > 0;
+			neg += cr < 0;
+		}
+		if (pos == 0 || neg == 0)
+			return true;
+	}
+	for (int i = 0; i < 4; i++) {
+		int j = (i + 1) % 4;
+		double d1 = (s->x1 - s->x0) * (qy[i] - s->y0) - (s->y1 - s->y0) * (qx[i] - s->x0);
+		double d2 = (s->x1 - s->x0) * (qy[j] - s->y0) - (s->y1 - s->y0) * (qx[j] - s->x0);
+		double d3 = (qx[j] - qx[i]) * (s->y0 - qy[i]) - (qy[j] - qy[i]) * (s->x0 - qx[i]);
+		double d4 = (qx[j] - qx[i]) * (s->y1 - qy[i]) - (qy[j] - qy[i]) * (s->x1 - qx[i]);
+		if (((d1 > 0) != (d2 > 0)) && ((d3 > 0) != (d4 > 0)))
+			return true;
+	}
+	return false;
+}
+
+static bool quads_hit(const struct chart_text *a, const struct chart_text *b)
+{
+	for (int i = 0; i < 4; i++) {
+		struct chart_segment e = {a->x[i], a->y[i], a->x[(i + 1) % 4], a->y[(i + 1) % 4]};
+		if (segment_hits_quad(&e, b->x, b->y))
+			return true;
+	}
+	return false;
+}
+
+/* No label beside the data (bar values, ceilings, ridges, points) nor
+ * any legend entry touches a line, bar or marker, or another text. */
+static void assert_labels_clear(const struct chart *c, const char *what)
+{
+	struct chart_layout l;
+	char *err = NULL;
+	if (!chart_inspect(c, &l, &err))
+		fail_msg("%s: %s", what, err);
+	assert_true(l.ntexts > 0);
+	for (size_t i = 0; i < l.ntexts; i++) {
+		const struct chart_text *t = &l.texts[i];
+		if (t->kind != CHART_TEXT_MARK && t->kind != CHART_TEXT_LEGEND)
+			continue;
+		for (size_t k = 0; k < l.nsegs; k++)
+			if (segment_hits_quad(&l.segs[k], t->x, t->y))
+				fail_msg("%s at %dx%d: '%s' at (%.1f, %.1f) hits the mark (%.1f, %.1f)-(%.1f, %.1f)",
+					 what, l.width, l.height, t->text, t->x[0], t->y[0], l.segs[k].x0,
+					 l.segs[k].y0, l.segs[k].x1, l.segs[k].y1);
+		for (size_t k = 0; k < l.ntexts; k++)
+			if (k != i && quads_hit(t, &l.texts[k]))
+				fail_msg("%s at %dx%d: '%s' overlaps '%s'", what, l.width, l.height, t->text,
+					 l.texts[k].text);
+	}
+	chart_layout_free(&l);
+}
+
+static const int sizes[][2] = {{720, 405}, {360, 354}, {480, 300}, {1000, 500}};
+
+static void labels_never_overlap_lines_or_labels(void **state)
+{
+	(void)state;
+	/* the test itself: a line through a box, one beside it, one inside */
+	static const double bx[4] = {10, 50, 50, 10}, by[4] = {10, 10, 20, 20};
+	assert_true(segment_hits_quad(&(struct chart_segment){0, 0, 60, 30}, bx, by));
+	assert_false(segment_hits_quad(&(struct chart_segment){0, 25, 60, 25}, bx, by));
+	assert_true(segment_hits_quad(&(struct chart_segment){20, 15, 30, 16}, bx, by));
+	for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+		for (size_t i = 0; i < sizeof all_types / sizeof all_types[0]; i++) {
+			struct chart c = make_chart(all_types[i]);
+			c.width = sizes[k][0];
+			c.height = sizes[k][1];
+			assert_labels_clear(&c, "test chart");
+		}
+		struct chart c = example_roofline();
+		c.width = sizes[k][0];
+		c.height = sizes[k][1];
+		assert_labels_clear(&c, "example roofline");
+	}
+}
+
+/* Drawn 360 pixels wide for a phone, every text keeps its size: the
+ * smallest, 8 pt at 96 dpi, is 10.7 px, which the page shows at 9 px or
+ * more down to 0.84 of the chart's size; the SVG's root says how small. */
+static void narrow_charts_keep_their_text_size(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof all_types / sizeof all_types[0]; i++) {
+		struct chart c = make_chart(all_types[i]);
+		c.width = 360;
+		c.height = 354;
+		struct chart_layout l;
+		assert_true(chart_inspect(&c, &l, NULL));
+		double least = INFINITY;
+		for (size_t k = 0; k < l.ntexts; k++)
+			least = fmin(least, l.texts[k].size);
+		assert_true(least > 10.66);
+		chart_layout_free(&l);
+		struct buf svg = BUF_INIT;
+		render_ok(&c, CHART_SVG, &svg);
+		char want[64];
+		snprintf(want, sizeof want, " data-text-min=\"%.1f\">", least);
+		assert_non_null(strstr(buf_data(&svg), want));
+		buf_free(&svg);
+	}
+}
+
+/* On a narrow chart a legend that fits no corner goes below the plot,
+ * in rows, not beside it; on a wide one beside it. */
+static void a_crowded_narrow_legend_goes_below(void **state)
+{
+	(void)state;
+	static char n1[] = "a rather long series name one", n2[] = "another long series name";
+	static double y1[10] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, y2[10] = {10, 9, 8, 7, 6, 5, 4, 3, 2, 1};
+	static double y3[10] = {5, 6, 5, 6, 5, 6, 5, 6, 5, 6};
+	static struct chart_series s[3];
+	s[0] = (struct chart_series){n1, steps, y1, 10, 0};
+	s[1] = (struct chart_series){n2, steps, y2, 10, 0};
+	s[2] = (struct chart_series){lbl512, steps, y3, 10, 0};
+	struct chart c = make_chart(CHART_LINE);
+	c.series = s;
+	c.nseries = 3;
+	c.width = 360;
+	c.height = 354;
+	struct chart_layout l;
+	assert_true(chart_inspect(&c, &l, NULL));
+	assert_true(l.legend_below);
+	double axis_bottom = 0;
+	for (size_t k = 0; k < l.ntexts; k++)
+		if (l.texts[k].kind == CHART_TEXT_AXIS && l.texts[k].x[0] < l.texts[k].x[1])
+			axis_bottom = fmax(axis_bottom, l.texts[k].y[2]);
+	for (size_t k = 0; k < l.ntexts; k++)
+		if (l.texts[k].kind == CHART_TEXT_LEGEND)
+			assert_true(l.texts[k].y[0] > axis_bottom);
+	chart_layout_free(&l);
+	assert_labels_clear(&c, "legend below");
+	c.width = 1000;
+	assert_true(chart_inspect(&c, &l, NULL));
+	assert_false(l.legend_below);
+	chart_layout_free(&l);
+}
+
+/* A dark chart is painted on the dark ground; the light one on white. */
+static void a_dark_chart_has_a_dark_ground(void **state)
+{
+	(void)state;
+	for (int dark = 0; dark < 2; dark++) {
+		struct chart c = make_chart(CHART_LINE);
+		c.dark = dark;
+		struct buf png = BUF_INIT;
+		render_ok(&c, CHART_PNG, &png);
+		/* the SVG names its ground's colour as cairo writes it */
+		struct buf svg = BUF_INIT;
+		render_ok(&c, CHART_SVG, &svg);
+		const char *ground = dark ? "rgb(9.019608%,10.588235%,13.333333%)" : "rgb(100%,100%,100%)";
+		if (!strstr(buf_data(&svg), ground))
+			fail_msg("the %s SVG has no %s", dark ? "dark" : "light", ground);
+		buf_free(&svg);
+		buf_free(&png);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -625,6 +837,11 @@ int main(void)
 		cmocka_unit_test(log_ticks_thin_labels_over_many_decades),
 		cmocka_unit_test(narrow_log_axes_label_minor_ticks),
 		cmocka_unit_test(bad_tick_ranges_are_refused),
+		cmocka_unit_test(linear_tick_labels_share_their_decimals),
+		cmocka_unit_test(labels_never_overlap_lines_or_labels),
+		cmocka_unit_test(narrow_charts_keep_their_text_size),
+		cmocka_unit_test(a_crowded_narrow_legend_goes_below),
+		cmocka_unit_test(a_dark_chart_has_a_dark_ground),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

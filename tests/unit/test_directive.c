@@ -1,4 +1,4 @@
-/* test_directive.c: {table} and {log}: the exact HTML their results
+/* test_directive.c: {table}, {log} and {chart}: the exact HTML their results
  * are written as (render/html.h), and every diagnostic with its place in
  * the .md file. */
 #include <stdarg.h>
@@ -926,6 +926,141 @@ static void log_unreadable_file_is_an_error_at_from(void **state)
 				"      |       ^~~~~~\n");
 }
 
+/* {chart}: what the directive fills in for the drawing */
+
+/* Resolves body as a {chart}; the chart as drawn into *out (caller
+ * clears it with directive_result_clear()). */
+static bool fx_chart(struct fx *fx, const char *body, struct directive_result *out)
+{
+	fx_body(fx, "chart", body);
+	memset(out, 0, sizeof *out);
+	return directive_chart(&fx->c, fx->body, 1, "figure-1", out);
+}
+
+/* One line needs no legend: the axis and the caption say what it is;
+ * asked with legend: true it has one; two lines have one unasked. */
+static void chart_of_one_series_has_no_legend_unless_asked(void **state)
+{
+	(void)state;
+	struct fx *fx = fx_new();
+	struct directive_result r;
+	assert_true(fx_chart(fx, "type: line\nseries: cs512\nx: train.step\ny: train.loss\n", &r));
+	assert_int_equal(r.chart.nseries, 1);
+	assert_string_equal(r.chart.series[0].label, "");
+	directive_result_clear(&r);
+
+	assert_true(fx_chart(fx, "type: line\nseries: cs512\nx: train.step\ny: train.loss\n"
+				 "legend: true\n", &r));
+	assert_string_equal(r.chart.series[0].label, "cs512");
+	directive_result_clear(&r);
+
+	assert_true(fx_chart(fx, "type: scatter\nseries: [cs512, cs1024]\nx: batch_size\n"
+				 "y: samples\n", &r));
+	assert_string_equal(r.chart.series[0].label, "cs512");
+	assert_string_equal(r.chart.series[1].label, "cs1024");
+	directive_result_clear(&r);
+
+	assert_true(fx_chart(fx, "type: scatter\nseries: [cs512, cs1024]\nx: batch_size\n"
+				 "y: samples\nlegend: false\n", &r));
+	assert_string_equal(r.chart.series[0].label, "");
+	assert_string_equal(r.chart.series[1].label, "");
+	directive_result_clear(&r);
+
+	/* one bar per run: no legend; asked, y's name */
+	assert_true(fx_chart(fx, "type: bar\nseries: cs\ny: samples\n", &r));
+	assert_string_equal(r.chart.series[0].label, "");
+	directive_result_clear(&r);
+	assert_true(fx_chart(fx, "type: bar\nseries: cs\ny: samples\nlegend: true\n", &r));
+	assert_string_equal(r.chart.series[0].label, "samples");
+	directive_result_clear(&r);
+	assert_string_equal(cap_text(&fx->cap), "");
+	fx_free(fx);
+}
+
+/* Unsaid, an axis is titled by its expression's name; said, by what
+ * is said, even empty; an expression that is no name gives none. */
+static void chart_axes_are_named_by_their_expressions(void **state)
+{
+	(void)state;
+	struct fx *fx = fx_new();
+	struct directive_result r;
+	assert_true(fx_chart(fx, "type: line\nseries: cs512\nx: train.step\ny: train.loss\n", &r));
+	assert_string_equal(r.chart.x_label, "step");
+	assert_string_equal(r.chart.y_label, "loss");
+	directive_result_clear(&r);
+
+	assert_true(fx_chart(fx, "type: line\nseries: cs512\nx: train.step\ny: train.loss\n"
+				 "x_label: Step\ny_label: \"\"\n", &r));
+	assert_string_equal(r.chart.x_label, "Step");
+	assert_string_equal(r.chart.y_label, "");
+	directive_result_clear(&r);
+
+	assert_true(fx_chart(fx, "type: bar\nseries: cs\nx: batch_size\ny: samples / total_time\n",
+			     &r));
+	assert_string_equal(r.chart.x_label, "batch_size");
+	assert_null(r.chart.y_label);
+	directive_result_clear(&r);
+
+	/* a map of bars names them in the legend, not on the axis */
+	assert_true(fx_chart(fx, "type: bar\nseries: cs\ny:\n  Samples: samples\n  Time: total_time\n",
+			     &r));
+	assert_null(r.chart.x_label);
+	assert_null(r.chart.y_label);
+	directive_result_clear(&r);
+	assert_string_equal(cap_text(&fx->cap), "");
+	fx_free(fx);
+}
+
+/* A chart wider than a phone is shown through a <picture>: its narrow
+ * drawing below 42em, its dark one on a dark screen. */
+static void chart_html_offers_narrow_and_dark_drawings(void **state)
+{
+	(void)state;
+	struct fx *fx = fx_new();
+	struct directive_result r;
+	assert_true(fx_chart(fx, "type: bar\nseries: cs\ny: samples\n", &r));
+	assert_int_equal(r.narrow_width, 360);
+	assert_int_equal(r.narrow_height, 354);
+	html_directive(&fx->html, &r);
+	directive_result_clear(&r);
+	assert_string_equal(
+		buf_data(&fx->html),
+		"<figure class=\"ld-figure\"><a href=\"figures/figure-1.svg\"><picture>"
+		"<source media=\"screen and (prefers-color-scheme: dark) and (max-width: 42em)\" "
+		"srcset=\"figures/figure-1.narrow.dark.svg\" width=\"360\" height=\"354\">"
+		"<source media=\"(max-width: 42em)\" srcset=\"figures/figure-1.narrow.svg\" "
+		"width=\"360\" height=\"354\">"
+		"<source media=\"screen and (prefers-color-scheme: dark)\" "
+		"srcset=\"figures/figure-1.dark.svg\">"
+		"<img src=\"figures/figure-1.svg\" width=\"720\" height=\"405\" alt=\"chart\">"
+		"</picture></a><figcaption>Figure 1</figcaption></figure>\n");
+
+	/* a chart already as narrow as a phone has no narrow drawing */
+	buf_clear(&fx->html);
+	assert_true(fx_chart(fx, "type: bar\nseries: cs\ny: samples\nwidth: 400\nheight: 300\n", &r));
+	assert_int_equal(r.narrow_width, 0);
+	html_directive(&fx->html, &r);
+	directive_result_clear(&r);
+	assert_null(strstr(buf_data(&fx->html), "narrow"));
+	assert_non_null(strstr(buf_data(&fx->html), "figure-1.dark.svg"));
+	fx_free(fx);
+}
+
+static void chart_legend_of_the_wrong_kind_is_an_error(void **state)
+{
+	(void)state;
+	struct fx *fx = fx_new();
+	struct directive_result r;
+	assert_false(fx_chart(fx, "type: line\nseries: cs512\nx: train.step\ny: train.loss\n"
+				  "legend: [a, b]\n", &r));
+	directive_result_clear(&r);
+	assert_string_equal(cap_text(&fx->cap),
+			    REPORT ":8:9: error: legend must be text, true or false, not a list\n"
+				   "    8 | legend: [a, b]\n"
+				   "      |         ^~~~~~\n");
+	fx_free(fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest table[] = {
@@ -971,7 +1106,14 @@ int main(void)
 		cmocka_unit_test(log_pattern_that_matches_nothing_is_an_error),
 		cmocka_unit_test(log_unreadable_file_is_an_error_at_from),
 	};
+	const struct CMUnitTest chart[] = {
+		cmocka_unit_test(chart_of_one_series_has_no_legend_unless_asked),
+		cmocka_unit_test(chart_axes_are_named_by_their_expressions),
+		cmocka_unit_test(chart_html_offers_narrow_and_dark_drawings),
+		cmocka_unit_test(chart_legend_of_the_wrong_kind_is_an_error),
+	};
 	int failed = cmocka_run_group_tests_name("table", table, NULL, NULL);
+	failed += cmocka_run_group_tests_name("chart", chart, NULL, NULL);
 	failed += cmocka_run_group_tests_name("log", log, logs_setup, logs_teardown);
 	return failed;
 }
