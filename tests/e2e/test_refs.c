@@ -112,21 +112,28 @@ static void log_pages_anchor_every_line(void **state)
 	build_body(many_links);
 	const char *page = site_file("_site/r/logs/bs512.log.html");
 	assert_non_null(page);
-	assert_contains(page, "<title>bs512.log \xE2\x80\x94 log</title>\n");
+	/* The report (its slug, as it has no title) and the file's path. */
+	assert_contains(page, "<title>content/r/logs/bs512.log \xE2\x80\x94 r</title>\n");
+	assert_contains(page, "<h1 class=\"ld-title\"><span class=\"ld-log-report\">r</span> "
+			      "<span class=\"ld-log-path\">content/<wbr>r/<wbr>logs/<wbr>"
+			      "bs512.log</span></h1>\n");
 	assert_contains(page, "<link rel=\"stylesheet\" href=\"../../static/logdown.css\">\n");
 	assert_contains(page, "<a class=\"ld-site-title\" href=\"../index.html\">");
 	assert_contains(page, "<a class=\"ld-nav-link\" href=\"bs512.log\">Raw file</a>\n");
-	assert_contains(page, "<p class=\"ld-meta\">58 lines \xC2\xB7 6.5 KiB</p>\n");
+	assert_contains(page, "<p class=\"ld-log-meta\">58 lines \xC2\xB7 6.5 KiB</p>\n");
 	assert_contains(page, "<pre class=\"ld-log\"><code><span class=\"ld-line\" id=\"L1\">"
-			      "<a class=\"ld-lineno\" href=\"#L1\">1</a> 2024-03-30 "
-			      "14:09:43,663 INFO:   Effective batch size is 512.</span>\n"
+			      "<a class=\"ld-lineno\" href=\"#L1\">1</a>2024-03-30 "
+			      "14:09:43,663 INFO:   Effective batch size is <mark class=\"ld-mark\" "
+			      "id=\"L1.1\">512</mark>.</span>\n"
 			      "<span class=\"ld-line\" id=\"L2\">");
 	assert_contains(page, "<span class=\"ld-line\" id=\"L3\"><a class=\"ld-lineno\" "
-			      "href=\"#L3\">3</a> 2024-03-30 14:09:43,690 INFO:   No checkpoints "
+			      "href=\"#L3\">3</a>2024-03-30 14:09:43,690 INFO:   No checkpoints "
 			      "were found in \"model_dir_bert_large_pytorch\".</span>\n");
 	assert_contains(page, "<span class=\"ld-line\" id=\"L58\"><a class=\"ld-lineno\" "
-			      "href=\"#L58\">58</a> 2024-03-30 15:20:24,238 INFO:   Processed "
-			      "512000 sample(s) in 175.070497198 seconds.</span></code></pre>\n");
+			      "href=\"#L58\">58</a>2024-03-30 15:20:24,238 INFO:   Processed "
+			      "<mark class=\"ld-mark\" id=\"L58.1\">512000</mark> sample(s) in "
+			      "<mark class=\"ld-mark\" id=\"L58.2\">175.070497198</mark> "
+			      "seconds.</span></code></pre>\n");
 	/* one anchor per line, in order, and none past the end */
 	const char *at = page;
 	for (int n = 1; n <= 58; n++) {
@@ -140,8 +147,9 @@ static void log_pages_anchor_every_line(void **state)
 	assert_not_contains(page, "id=\"L0\"");
 }
 
-/* Every href="logs/X.html#LN" on the report page, from inline values,
- * table cells and log excerpts alike, names a line the page X shows. */
+/* Every href="logs/X.html#LN" (a line: log excerpts) or "#LN.K" (a
+ * value's mark in it: inline values, table cells) on the report page
+ * names an element the page X shows. */
 static void every_value_link_points_at_a_line_of_its_log_page(void **state)
 {
 	(void)state;
@@ -169,9 +177,9 @@ static void every_value_link_points_at_a_line_of_its_log_page(void **state)
 	/* 5 inline values; 3 runs x 3 cells from their files (the names
 	 * link nowhere); the excerpt's lines 56-58 */
 	assert_int_equal(links, 5 + 9 + 3);
-	assert_contains(body, "first <a class=\"ld-value\" href=\"logs/bs512.log.html#L44\" "
+	assert_contains(body, "first <a class=\"ld-value\" href=\"logs/bs512.log.html#L44.1\" "
 			      "title=\"content/r/logs/bs512.log:44\">9.39062</a>, step 500 <a "
-			      "class=\"ld-value\" href=\"logs/bs512.log.html#L48\" "
+			      "class=\"ld-value\" href=\"logs/bs512.log.html#L48.1\" "
 			      "title=\"content/r/logs/bs512.log:48\">2937.94</a>.</p>\n");
 }
 
@@ -214,7 +222,7 @@ static void a_log_line_longer_than_a_chunk_is_shown_cut_and_the_next_keeps_its_n
 					       "```\n")));
 	buf_free(&log);
 	const char *body = e2e_keep(e2e_build_body(project, ""));
-	const char *head = "href=\"logs/run.log.html#L2\">2</a> long STEP2START ";
+	const char *head = "href=\"logs/run.log.html#L2\">2</a>long STEP2START ";
 	const char *at = strstr(body, head);
 	assert_non_null(at);
 	at += strlen(head);
@@ -222,7 +230,7 @@ static void a_log_line_longer_than_a_chunk_is_shown_cut_and_the_next_keeps_its_n
 	assert_int_equal(xs, 4096 - strlen("long STEP2START "));
 	assert_true(str_has_prefix(at + xs, "<span class=\"ld-cut\">\xE2\x80\xA6 (cut: the whole "
 						"line is in the raw file)</span></span>\n"));
-	assert_non_null(strstr(body, "href=\"logs/run.log.html#L3\">3</a> loss=3 tail</span>"));
+	assert_non_null(strstr(body, "href=\"logs/run.log.html#L3\">3</a>loss=3 tail</span>"));
 }
 
 #define TEST(f) cmocka_unit_test_teardown(f, cleanup)
