@@ -233,6 +233,78 @@ static void a_log_line_longer_than_a_chunk_is_shown_cut_and_the_next_keeps_its_n
 	assert_non_null(strstr(body, "href=\"logs/run.log.html#L3\">3</a>loss=3 tail</span>"));
 }
 
+/* --- the click-through: the value's own line, marked there --- */
+
+/* A pretty-printed JSON list: each record over several lines. */
+static const char results_json[] =
+	"{\n"
+	"  \"items\": [\n"
+	"    {\n"
+	"      \"step\": 1,\n"
+	"      \"loss\": 2.5\n"
+	"    },\n"
+	"    {\n"
+	"      \"step\": 2,\n"
+	"      \"loss\": 1.25\n"
+	"    }\n"
+	"  ]\n"
+	"}\n";
+
+static const char marks_md[] =
+	"---\n"
+	"title: Results\n"
+	"runs:\n"
+	"  res: logs/res.json\n"
+	"  sweep: logs/s.csv\n"
+	"---\n"
+	"Loss {{ res.items[step=2].loss }} at step {{ res.items[step=2].step }}; "
+	"CSV loss {{ sweep.rows[bs=512].loss }}.\n";
+
+/* A value of a JSON list links to the line of its own field (not to its
+ * record's "{"), and its log page marks it there; a CSV value marks its
+ * cell.  The second build reads the runs from the cache: the same. */
+static void values_link_to_their_own_field_and_cell_and_are_marked(void **state)
+{
+	(void)state;
+	project = e2e_project(E2E_FILES(E2E_TEXT("content/r/logs/res.json", results_json),
+					E2E_TEXT("content/r/logs/s.csv", "bs,rate,loss\n512,3.5,2.5\n"),
+					E2E_TEXT("content/r/index.md", marks_md)));
+	static const char want[] =
+		"<p>Loss <a class=\"ld-value\" href=\"logs/res.json.html#L9.1\" "
+		"title=\"content/r/logs/res.json:9\">1.25</a> at step <a class=\"ld-value\" "
+		"href=\"logs/res.json.html#L8.1\" title=\"content/r/logs/res.json:8\">2</a>; CSV "
+		"loss <a class=\"ld-value\" href=\"logs/s.csv.html#L2.1\" "
+		"title=\"content/r/logs/s.csv:2\">2.5</a>.</p>\n";
+	const char *body = e2e_keep(e2e_build_body(project, ""));
+	assert_string_equal(body, want);
+	/* Again with the page changed: its runs come from the cache. */
+	char *md = e2e_keep(xasprintf("%s/content/r/index.md", project));
+	char *more = e2e_keep(xasprintf("%s\nMore.\n", marks_md));
+	assert_true(file_write(md, more, strlen(more)));
+	body = e2e_keep(e2e_build_body(project, ""));
+	char *want2 = e2e_keep(xasprintf("%s<p>More.</p>\n", want));
+	assert_string_equal(body, want2);
+	const char *json = site_file("_site/r/logs/res.json.html");
+	assert_non_null(json);
+	assert_contains(json, "<title>content/r/logs/res.json \xE2\x80\x94 Results</title>\n");
+	assert_contains(json, "<h1 class=\"ld-title\"><span class=\"ld-log-report\">Results</span> "
+			      "<span class=\"ld-log-path\">content/<wbr>r/<wbr>logs/<wbr>res.json"
+			      "</span></h1>\n<p class=\"ld-log-meta\">12 lines \xC2\xB7 117 bytes</p>\n");
+	assert_contains(json, "<span class=\"ld-line\" id=\"L8\"><a class=\"ld-lineno\" "
+			      "href=\"#L8\">8</a>      \"step\": <mark class=\"ld-mark\" "
+			      "id=\"L8.1\">2</mark>,</span>\n"
+			      "<span class=\"ld-line\" id=\"L9\"><a class=\"ld-lineno\" "
+			      "href=\"#L9\">9</a>      \"loss\": <mark class=\"ld-mark\" "
+			      "id=\"L9.1\">1.25</mark></span>\n");
+	/* The record's opening line is not linked to. */
+	assert_contains(json, "href=\"#L7\">7</a>    {</span>\n");
+	const char *csv = site_file("_site/r/logs/s.csv.html");
+	assert_non_null(csv);
+	assert_contains(csv, "<p class=\"ld-log-meta\">2 lines \xC2\xB7 25 bytes</p>\n");
+	assert_contains(csv, "href=\"#L2\">2</a>512,3.5,<mark class=\"ld-mark\" "
+			     "id=\"L2.1\">2.5</mark></span></code></pre>\n");
+}
+
 #define TEST(f) cmocka_unit_test_teardown(f, cleanup)
 
 int main(void)
@@ -243,6 +315,7 @@ int main(void)
 		TEST(every_value_link_points_at_a_line_of_its_log_page),
 		TEST(two_builds_are_byte_identical),
 		TEST(a_log_line_longer_than_a_chunk_is_shown_cut_and_the_next_keeps_its_number),
+		TEST(values_link_to_their_own_field_and_cell_and_are_marked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
