@@ -413,6 +413,27 @@ static void transpose_puts_runs_in_columns_and_metrics_in_rows(void **state)
 		     "</table></figure>\n");
 }
 
+/* A header breaks between words only: a hyphenated word is kept whole
+ * (a browser would break it at its hyphen). */
+static void header_keeps_hyphenated_words_whole(void **state)
+{
+	(void)state;
+	expect_table("rows: [cs512]\n"
+		     "columns:\n"
+		     "  Loss at step-1000 (re-run): final_loss\n",
+		     0,
+		     "<figure class=\"ld-table\">\n"
+		     "<table>\n"
+		     "<thead>\n<tr>\n"
+		     "<th align=\"right\">Loss at <span class=\"ld-word\">step-1000</span> "
+		     "<span class=\"ld-word\">(re-run)</span></th>\n"
+		     "</tr>\n</thead>\n"
+		     "<tbody>\n"
+		     "<tr>\n<td align=\"right\">" A512(52, 1, "7.12500") "</td>\n</tr>\n"
+		     "</tbody>\n"
+		     "</table></figure>\n");
+}
+
 static void transposed_header_cells_are_aligned_as_their_columns(void **state)
 {
 	/* The header row names the runs: each of its cells stands over a
@@ -953,6 +974,7 @@ int main(void)
 		cmocka_unit_test(sort_by_an_expression_is_numeric_and_puts_missing_last),
 		cmocka_unit_test(transpose_puts_runs_in_columns_and_metrics_in_rows),
 		cmocka_unit_test(transposed_header_cells_are_aligned_as_their_columns),
+		cmocka_unit_test(header_keeps_hyphenated_words_whole),
 		cmocka_unit_test(missing_cell_is_a_dash_and_keeps_the_column_numeric),
 		cmocka_unit_test(without_columns_a_series_shows_all_its_columns),
 		cmocka_unit_test(text_from_a_log_is_escaped),
