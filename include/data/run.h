@@ -99,14 +99,17 @@ const char *series_column(const struct series *s, size_t col);
 long series_column_index(const struct series *s, const char *name);
 size_t series_row_count(const struct series *s);
 /* Appends a row of series_column_count() cells (texts copied), read from
- * line `line` (0 when computed).  A series already holding limit
+ * line `line` (0 when computed); a cell whose own line is after it
+ * keeps that line.  A series already holding limit
  * series_rows rows keeps the count of the rows past it instead (see
  * series_dropped()). */
 void series_append(struct series *s, const struct datum *cells, long line);
 /* Rows series_append() did not keep because the series had reached
  * limit series_rows (limit.h), and the line of the first of them. */
 size_t series_dropped(const struct series *s, long *first_line);
-/* Cell (row, col) into *out; out->line is the row's line.  The view is
+/* Cell (row, col) into *out; out->line is the cell's own line when it
+ * was appended with one after the row's (a field of a JSON record
+ * written over several lines), else the row's.  The view is
  * valid until the run changes or is freed. */
 void series_cell(const struct series *s, size_t row, size_t col, struct datum *out);
 long series_row_line(const struct series *s, size_t row);

@@ -28,8 +28,9 @@ char *html_render(const char *text, size_t len, const char *file, int line0,
 /* Appends the HTML of a directive's result r (r->ok), one tag per line
  * as cmark-gfm writes a GFM table:
  *
- *   {table}  <figure class="ld-table" id="LABEL"><table>
- *            <caption>Table N: CAPTION</caption>
+ *   {table}  <figure class="ld-table" id="LABEL">
+ *            <figcaption>Table N: CAPTION</figcaption>
+ *            <table>
  *            <thead>
  *            <tr>
  *            <th>Run</th>
@@ -44,16 +45,22 @@ char *html_render(const char *text, size_t len, const char *file, int line0,
  *            </tbody>
  *            </table></figure>
  *
- *     (no id without a label, no <caption> without a caption or a
- *     number, no <tbody> without rows; a transposed table's header row
- *     is aligned as its first column)
+ *     (no id without a label, no <figcaption> without a caption or a
+ *     number, no <tbody> without rows; the caption is outside the
+ *     <table>, which scrolls sideways on its own on a narrow screen; a
+ *     transposed table's header cells are aligned as the columns below
+ *     them)
  *
  *   {log}    <pre class="ld-log" id="LABEL"><code><span class="ld-line ld-hl"><a
  *            class="ld-lineno" href="logs/bs512.log.html#L43">43</a> TEXT</span>
- *            <span class="ld-gap">…</span>
+ *            <span class="ld-line ld-gap"><span class="ld-lineno">…</span></span>
  *            ...</code></pre>
  *
- *     ("ld-hl" marks a hit; a line cut short ends in an "ld-cut" note)
+ *     ("ld-hl" marks a hit; a line cut short ends in an "ld-cut" note;
+ *     a gap's text after its "…", "3 more matching lines", follows the
+ *     number column; a notebook cell's name is an "ld-cell" line with
+ *     "#" there; style="--ld-digits:N" on the <pre> when its numbers
+ *     have more than 3 digits)
  *
  *   {chart}  <figure class="ld-figure" id="LABEL"><a href="figures/NAME.svg"><picture>
  *            <source media="DARK and (max-width: 42em)" srcset="figures/NAME.narrow.dark.svg" ...>

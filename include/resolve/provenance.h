@@ -22,7 +22,9 @@
  *
  * Log pages.  A standalone page in the site's theme (ld-log, ld-line,
  * ld-lineno): one <span class="ld-line" id="L<n>"> per line, whose
- * number links to itself.  The text is HTML-escaped; invalid UTF-8 shows
+ * number links to itself, with each value the report links to marked
+ * in it (provenance_href_text()).  Its heading names the report and the
+ * file's path; a line under it gives the line count and the size.  The text is HTML-escaped; invalid UTF-8 shows
  * as U+FFFD; terminal escape sequences (ANSI colours, titles) are
  * dropped; CRs at the end of a line (CRLF) show nothing, a CR inside one
  * (a redrawn progress bar) shows as ␍, other control characters as their
@@ -79,6 +81,25 @@ void provenance_free(struct provenance *p);
  * view of a very large log keeps it). */
 void provenance_href(struct provenance *p, struct buf *b, const char *file, long line);
 
+/* Like provenance_href(), for a value written `text` (len bytes, as the
+ * file writes it) on that line: the fragment names the value's mark on
+ * the page, "#L52.1", and the page shows the text inside the line as
+ * <mark class="ld-mark" id="L52.1">, k in "L52.k" counting the
+ * different texts linked to on line 52 in the order the report first
+ * links them.  The mark is the text's first place in the line with no
+ * letter, digit or point beside it (so "512" is not marked inside
+ * "512000"), else its first place; a text the line does not hold (a
+ * value the parser rewrote) gets an empty mark at the line's start, so
+ * that the link still lands there.  A text of several lines, or none,
+ * gives the plain "#L52". */
+void provenance_href_text(struct provenance *p, struct buf *b, const char *file, long line,
+			  const char *text, size_t len);
+
+/* The report's title, for its log pages: their <title> and heading
+ * name it and the file's path in the project ("content/hw07/logs/a.log
+ * — HW07").  Copied; NULL or "" leaves it out. */
+void provenance_set_title(struct provenance *p, const char *title);
+
 /* Registers file as used without a particular line (a {log} excerpt's
  * run, a table's run). */
 void provenance_use(struct provenance *p, const char *file);
@@ -104,6 +125,12 @@ void provenance_put_text(struct buf *b, const char *text, size_t n);
  * with attr, " and ') as entities, terminal escape sequences dropped,
  * control characters as their symbols, invalid UTF-8 as U+FFFD. */
 void provenance_escape(struct buf *b, const char *text, size_t n, bool attr);
+
+/* Appends the attribute that widens the line-number column of a log's
+ * <pre> for numbers up to `widest`: style="--ld-digits:5" when they
+ * have more than the 3 digits the stylesheet makes room for by
+ * default, nothing otherwise.  Excerpts and log pages alike. */
+void provenance_put_digits(struct buf *b, long widest);
 
 /* Writes, for every registered file, the raw copy and its HTML view
  * into the output: <report>/logs/<name> and <name>.html, through o (NULL

@@ -21,7 +21,7 @@
 #include "base/util.h"
 #include "base/version.h"
 
-#define CACHE_FORMAT 1u
+#define CACHE_FORMAT 2u /* 2: a series cell keeps its own line */
 #define MAGIC "logdown-cache\n"
 #define MAGIC_LEN (sizeof MAGIC - 1)
 #define TAG_NAME "CACHEDIR.TAG"
@@ -594,11 +594,14 @@ static void encode_run(struct buf *b, const struct run *r)
 			put_str(b, series_column(s, j));
 		put_u64(b, nr);
 		for (size_t row = 0; row < nr && b->len <= MAX_RUN_BYTES; row++) {
-			put_u64(b, (uint64_t)series_row_line(s, row));
+			long line = series_row_line(s, row);
+			put_u64(b, (uint64_t)line);
 			for (size_t j = 0; j < nc; j++) {
 				struct datum d;
 				series_cell(s, row, j, &d);
 				put_datum(b, &d);
+				/* a cell's own line, after its row's (run.h) */
+				put_u64(b, d.line > line ? (uint64_t)(d.line - line) : 0);
 			}
 		}
 	}
@@ -650,8 +653,10 @@ static struct run *decode_run(struct rd *r)
 		struct datum *cells = xcalloc(nc ? nc : 1, sizeof *cells);
 		for (uint64_t row = 0; row < nr && !r->bad; row++) {
 			long line = (long)get_u64(r);
-			for (uint64_t j = 0; j < nc; j++)
+			for (uint64_t j = 0; j < nc; j++) {
 				cells[j] = get_datum(r);
+				cells[j].line = line + (long)get_u64(r);
+			}
 			if (!r->bad)
 				series_append(s, cells, line);
 		}

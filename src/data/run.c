@@ -41,7 +41,8 @@
 /* Cell header bits, below the text length. */
 #define CELL_KIND_MASK 3u
 #define CELL_HAS_TEXT 4u
-#define CELL_LEN_SHIFT 3
+#define CELL_HAS_LINE 8u /* a varint follows: the cell's line after its row's */
+#define CELL_LEN_SHIFT 4
 
 struct chunk {
 	size_t cap;                 /* rows allocated in each array */
@@ -543,6 +544,8 @@ void series_append(struct series *s, const struct datum *cells, long line)
 	for (size_t j = 0; j < s->ncols; j++) {
 		size_t len = cells[j].text ? cells[j].len : 0;
 		need += varint_size(len << CELL_LEN_SHIFT) + len;
+		if (cells[j].line > line)
+			need += varint_size((size_t)(cells[j].line - line));
 	}
 	unsigned char *p = arena_alloc(s, need ? need : 1);
 	ch->rec[i] = p;
@@ -550,9 +553,14 @@ void series_append(struct series *s, const struct datum *cells, long line)
 	for (size_t j = 0; j < s->ncols; j++) {
 		const struct datum *d = &cells[j];
 		size_t len = d->text ? d->len : 0;
+		/* A cell on a later line than its row's (a field of a JSON
+		 * record written over several lines) keeps its own. */
+		bool own_line = d->line > line;
 		size_t head = len << CELL_LEN_SHIFT | (d->text ? CELL_HAS_TEXT : 0) |
-			      ((unsigned)d->kind & CELL_KIND_MASK);
+			      (own_line ? CELL_HAS_LINE : 0) | ((unsigned)d->kind & CELL_KIND_MASK);
 		p = varint_put(p, head);
+		if (own_line)
+			p = varint_put(p, (size_t)(d->line - line));
 		if (len)
 			memcpy(p, d->text, len);
 		p += len;
@@ -574,18 +582,21 @@ void series_cell(const struct series *s, size_t row, size_t col, struct datum *o
 	const struct chunk *ch = &s->chunks[row >> CHUNK_SHIFT];
 	size_t i = row & CHUNK_MASK;
 	const unsigned char *p = ch->rec[i];
-	size_t head;
+	size_t head, after = 0;
 	for (size_t j = 0;; j++) {
 		p = varint_get(p, &head);
+		if (head & CELL_HAS_LINE)
+			p = varint_get(p, &after);
 		if (j == col)
 			break;
+		after = 0;
 		p += head >> CELL_LEN_SHIFT;
 	}
 	out->kind = (enum datum_kind)(head & CELL_KIND_MASK);
 	out->num = ch->num[col][i];
 	out->text = head & CELL_HAS_TEXT ? (const char *)p : NULL;
 	out->len = head >> CELL_LEN_SHIFT;
-	out->line = ch->line[i];
+	out->line = ch->line[i] + (long)after;
 }
 
 long series_row_line(const struct series *s, size_t row)

@@ -171,9 +171,10 @@ static char *join_path(const char *prefix, const char *key)
  * known once the whole list has been seen.  They wait packed, back to
  * back in the builder's `cells`, so that a big list costs little more
  * than its series will: each is its column (a varint), a byte of kind
- * and PENDING_TEXT, a number's value (8 bytes) and a text's length (a
- * varint) and bytes.  (As 40-byte structs, they made a 150 MB JSON list
- * cost 681 MB rather than 430.) */
+ * and PENDING_TEXT, its line after its row's (a varint), a number's
+ * value (8 bytes) and a text's length (a varint) and bytes.  (As
+ * 40-byte structs, they made a 150 MB JSON list cost 681 MB rather than
+ * 430.) */
 #define PENDING_KIND 3u
 #define PENDING_TEXT 4u
 
@@ -256,6 +257,10 @@ static void add_cell(struct builder *b, size_t col, const struct value *v)
 	assert((unsigned)d.kind <= PENDING_KIND);
 	varint_put(&b->cells, col);
 	buf_putc(&b->cells, (char)((unsigned)d.kind | (d.text ? PENDING_TEXT : 0)));
+	/* The field's own line, after its row's: a value links to the line
+	 * that writes it, not to the record's opening brace. */
+	long row_line = b->rows[b->nrows - 1].line;
+	varint_put(&b->cells, d.line > row_line ? (size_t)(d.line - row_line) : 0);
 	if (d.kind == DATUM_NUMBER)
 		buf_put(&b->cells, (const char *)&d.num, sizeof d.num);
 	if (d.text) {
@@ -384,7 +389,10 @@ static void builder_finish(struct builder *b)
 			size_t col;
 			p = varint_get(p, &col);
 			unsigned head = *p++;
-			struct datum d = {(enum datum_kind)(head & PENDING_KIND), 0, NULL, 0, row->line};
+			size_t after;
+			p = varint_get(p, &after);
+			struct datum d = {(enum datum_kind)(head & PENDING_KIND), 0, NULL, 0,
+					  row->line + (long)after};
 			if (d.kind == DATUM_NUMBER) {
 				memcpy(&d.num, p, sizeof d.num);
 				p += sizeof d.num;

@@ -93,6 +93,35 @@ static void put_pieces(struct buf *out, const struct directive_text *t)
 	}
 }
 
+/* A header cell's text: as put_pieces(), but a word with a hyphen
+ * ("Speed-up") is kept whole in <span class="ld-word">, so that the
+ * header breaks between words only, never at its hyphen (a browser
+ * would); the table scrolls instead. */
+static void put_header(struct buf *out, const struct directive_text *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const struct directive_piece *pc = &t->p[i];
+		if (pc->value) {
+			html_value(out, pc, true);
+			continue;
+		}
+		size_t at = 0;
+		while (at < pc->len) {
+			size_t end = at;
+			while (end < pc->len && pc->text[end] != ' ')
+				end++;
+			bool hyphen = end > at + 2 && memchr(pc->text + at + 1, '-', end - at - 2);
+			if (hyphen)
+				buf_puts(out, "<span class=\"ld-word\">");
+			put_text(out, pc->text + at, end - at);
+			if (hyphen)
+				buf_puts(out, "</span>");
+			for (at = end; at < pc->len && pc->text[at] == ' '; at++)
+				buf_putc(out, ' ');
+		}
+	}
+}
+
 /* id="LABEL" on a directive's outer tag, when it has a label. */
 static void put_id(struct buf *out, const struct directive_result *r)
 {
@@ -112,24 +141,41 @@ static void open_cell(struct buf *out, const char *tag, bool right)
 		buf_printf(out, "<%s>", tag);
 }
 
+/* Whether the body cells of column j are numbers (all right-aligned):
+ * in a transposed table the header row names them, so its cells line
+ * up with them. */
+static bool column_right(const struct directive_result *r, size_t j)
+{
+	if (r->rows < 2)
+		return false;
+	for (size_t i = 1; i < r->rows; i++)
+		if (!r->cells[i * r->cols + j].right)
+			return false;
+	return true;
+}
+
 static void put_table(struct buf *out, const struct directive_result *r)
 {
 	buf_puts(out, "<figure class=\"ld-table\"");
 	put_id(out, r);
-	buf_puts(out, "><table>\n");
+	buf_puts(out, ">\n");
+	/* The caption is the figure's, outside the table: the table scrolls
+	 * sideways in its own box on a narrow screen, the caption stays in
+	 * view and takes the text's width, whatever the table's. */
 	if (r->has_caption) {
-		buf_puts(out, "<caption>");
+		buf_puts(out, "<figcaption>");
 		if (r->number > 0)
 			buf_printf(out, "Table %d: ", r->number);
 		put_pieces(out, &r->caption);
-		buf_puts(out, "</caption>\n");
+		buf_puts(out, "</figcaption>\n");
 	} else if (r->number > 0) {
 		/* labelled, no caption: a reader following "Table 2" finds it */
-		buf_printf(out, "<caption>Table %d</caption>\n", r->number);
+		buf_printf(out, "<figcaption>Table %d</figcaption>\n", r->number);
 	}
-	/* A transposed table's header row is aligned as its first column
-	 * (cell 0,1 on), its first cell included. */
-	bool corner = r->transposed && r->cols > 1 && r->cells[1].right;
+	buf_puts(out, "<table>\n");
+	/* A transposed table's header row (the runs, or whatever the rows
+	 * were) is aligned as the column below each of its cells: right
+	 * over numbers, left over text. */
 	for (size_t i = 0; i < r->rows; i++) {
 		if (i == 0)
 			buf_puts(out, "<thead>\n");
@@ -139,8 +185,13 @@ static void put_table(struct buf *out, const struct directive_result *r)
 		for (size_t j = 0; j < r->cols; j++) {
 			const struct directive_cell *cell = &r->cells[i * r->cols + j];
 			const char *tag = cell->header ? "th" : "td";
-			open_cell(out, tag, cell->right || (i == 0 && j == 0 && corner));
-			put_pieces(out, &cell->text);
+			bool right = i == 0 && r->transposed && r->rows > 1 ? column_right(r, j)
+									    : cell->right;
+			open_cell(out, tag, right);
+			if (cell->header)
+				put_header(out, &cell->text);
+			else
+				put_pieces(out, &cell->text);
 			buf_printf(out, "</%s>\n", tag);
 		}
 		buf_puts(out, "</tr>\n");
@@ -156,19 +207,33 @@ static void put_log(struct buf *out, const struct directive_result *r)
 {
 	buf_puts(out, "<pre class=\"ld-log\"");
 	put_id(out, r);
+	long widest = 0;
+	for (size_t i = 0; i < r->nlines; i++)
+		if (r->lines[i].shown_no > widest)
+			widest = r->lines[i].shown_no;
+	provenance_put_digits(out, widest);
 	buf_puts(out, "><code>");
 	for (size_t i = 0; i < r->nlines; i++) {
 		const struct directive_line *l = &r->lines[i];
 		if (l->no == 0) {
-			buf_puts(out, "<span class=\"ld-gap\">");
-			put_text(out, l->text, l->len);
+			/* One row, its mark in the line-number column: "…" for
+			 * lines left out, "#" before a notebook cell's name. */
+			bool gap = l->len >= 3 && memcmp(l->text, ELLIPSIS, 3) == 0;
+			size_t skip = gap ? 3 : 0;
+			while (skip < l->len && l->text[skip] == ' ')
+				skip++;
+			buf_puts(out, gap ? "<span class=\"ld-line ld-gap\"><span class=\"ld-lineno\">"
+					    ELLIPSIS "</span>"
+					  : "<span class=\"ld-line ld-cell\"><span class=\"ld-lineno\">#"
+					    "</span>");
+			put_text(out, l->text + skip, l->len - skip);
 			buf_puts(out, "</span>\n");
 			continue;
 		}
 		buf_puts(out, l->hit ? "<span class=\"ld-line ld-hl\">" : "<span class=\"ld-line\">");
 		buf_puts(out, "<a class=\"ld-lineno\" href=\"");
 		buf_put_html(out, l->href, strlen(l->href));
-		buf_printf(out, "\">%ld</a> ", l->shown_no);
+		buf_printf(out, "\">%ld</a>", l->shown_no);
 		put_text(out, l->text, l->len);
 		if (l->cut)
 			buf_puts(out, "<span class=\"ld-cut\">" ELLIPSIS " (cut: the whole line is in "

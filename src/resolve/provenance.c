@@ -41,6 +41,16 @@ struct strmap {
 	size_t count;
 };
 
+/* A value the report links to inside a line: the text as the file
+ * writes it, marked on the page with <mark id="L<line>.<k>">, k
+ * counting the different texts linked to on that line (1, 2, ...). */
+struct pmark {
+	long line;
+	char *text;
+	size_t len;
+	unsigned k;
+};
+
 struct pfile {
 	char *shown;  /* the file as first given: for diagnostics */
 	char *real;   /* canonical; NULL when it could not be resolved */
@@ -49,6 +59,11 @@ struct pfile {
 	long *lines;  /* lines linked to, unsorted, repeats allowed */
 	size_t nlines;
 	size_t caplines;
+	struct pmark *marks; /* in registration order until the page sorts them */
+	size_t nmarks;
+	size_t capmarks;
+	struct strmap mark_keys;  /* "line\x1ftext" -> index in marks */
+	struct strmap line_marks; /* "line" -> the number of marks on it */
 	/* A notebook's outputs as a log (parse/notebook.h), read on first
 	 * need: its page shows them, by cell. */
 	struct notebook *nb;
@@ -56,6 +71,7 @@ struct pfile {
 };
 
 struct provenance {
+	char *report_title; /* for the log pages' titles, or NULL */
 	char *report_real; /* the report's folder, canonical */
 	char *root_real;
 	struct pfile *files;
@@ -136,6 +152,12 @@ struct provenance *provenance_new(const char *report_dir, const char *root_real)
 	return p;
 }
 
+void provenance_set_title(struct provenance *p, const char *title)
+{
+	free(p->report_title);
+	p->report_title = title && *title ? xstrdup(title) : NULL;
+}
+
 void provenance_free(struct provenance *p)
 {
 	if (!p)
@@ -145,6 +167,11 @@ void provenance_free(struct provenance *p)
 		free(p->files[i].real);
 		free(p->files[i].name);
 		free(p->files[i].lines);
+		for (size_t m = 0; m < p->files[i].nmarks; m++)
+			free(p->files[i].marks[m].text);
+		free(p->files[i].marks);
+		strmap_free(&p->files[i].mark_keys);
+		strmap_free(&p->files[i].line_marks);
 		if (p->files[i].nb)
 			notebook_free(p->files[i].nb);
 		free(p->files[i].nb);
@@ -152,6 +179,7 @@ void provenance_free(struct provenance *p)
 	free(p->files);
 	strmap_free(&p->by_given);
 	strmap_free(&p->by_real);
+	free(p->report_title);
 	free(p->report_real);
 	free(p->root_real);
 	free(p);
@@ -356,6 +384,36 @@ void provenance_href(struct provenance *p, struct buf *b, const char *file, long
 		buf_puts(b, "#L");
 		put_long(b, line);
 	}
+}
+
+void provenance_href_text(struct provenance *p, struct buf *b, const char *file, long line,
+			  const char *text, size_t len)
+{
+	provenance_href(p, b, file, line);
+	/* A text over several lines (a message) is no span of one line. */
+	if (line <= 0 || !text || len == 0 || memchr(text, '\n', len) || memchr(text, '\0', len))
+		return;
+	struct pfile *f = lookup(p, file);
+	char *key = xasprintf("%ld\x1f%.*s", line, (int)len, text);
+	size_t i;
+	if (!strmap_get(&f->mark_keys, key, &i)) {
+		char *lk = xasprintf("%ld", line);
+		size_t count = 0;
+		if (strmap_get(&f->line_marks, lk, &count))
+			f->line_marks.vals[strmap_slot(&f->line_marks, lk)] = count + 1;
+		else
+			strmap_put(&f->line_marks, lk, 1);
+		free(lk);
+		if (f->nmarks == f->capmarks) {
+			f->capmarks = f->capmarks ? f->capmarks * 2 : 16;
+			f->marks = xrealloc(f->marks, f->capmarks * sizeof *f->marks);
+		}
+		i = f->nmarks++;
+		f->marks[i] = (struct pmark){line, xstrndup(text, len), len, (unsigned)count + 1};
+		strmap_put(&f->mark_keys, key, i);
+	}
+	free(key);
+	buf_printf(b, ".%u", f->marks[i].k);
 }
 
 /* f's notebook, or NULL when f is not one (or does not read as one:
@@ -618,10 +676,101 @@ static void put_size(struct buf *b, unsigned long long bytes)
 	buf_printf(b, "%.1f %s", v, units[u]);
 }
 
+static int cmp_mark(const void *pa, const void *pb)
+{
+	const struct pmark *a = pa, *b = pb;
+	if (a->line != b->line)
+		return (a->line > b->line) - (a->line < b->line);
+	return (a->k > b->k) - (a->k < b->k);
+}
+
+/* Whether c may stand beside a value and end it: "Loss=7.125," holds
+ * 7.125, "17.1250" and "x7.125" do not. */
+static bool word_char(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       c == '_' || c == '.' || (unsigned char)c >= 0x80;
+}
+
+/* Where m's text stands in the line s[0..n): the first place with no
+ * letter, digit or point on either side ("512" is not the start of
+ * "512000"), else the first place at all; -1 when it is not there (a
+ * value the parser rewrote). */
+static long mark_at(const struct pmark *m, const char *s, size_t n)
+{
+	long loose = -1;
+	for (size_t i = 0; i + m->len <= n; i++) {
+		if (s[i] != m->text[0] || memcmp(s + i, m->text, m->len) != 0)
+			continue;
+		bool before = i == 0 || !word_char(s[i - 1]) || !word_char(m->text[0]);
+		bool after = i + m->len == n || !word_char(s[i + m->len]) ||
+			     !word_char(m->text[m->len - 1]);
+		if (before && after)
+			return (long)i;
+		if (loose < 0)
+			loose = (long)i;
+	}
+	return loose;
+}
+
+/* A mark placed in a line: bytes [at, at + len), or an empty one at
+ * the line's start when its text is not there, so that the link still
+ * lands on the line. */
+struct placed {
+	size_t at, len;
+	unsigned k;
+};
+
+static int cmp_placed(const void *pa, const void *pb)
+{
+	const struct placed *a = pa, *b = pb;
+	if (a->at != b->at)
+		return (a->at > b->at) - (a->at < b->at);
+	return (a->len > b->len) - (a->len < b->len);
+}
+
+/* Appends the text of a line with its marks: each value the report
+ * links to in <mark class="ld-mark" id="L<no>.<k>">, escaped as
+ * provenance_escape() does. */
+static void put_marked(struct buf *b, long no, const char *text, size_t n,
+		       const struct pmark *marks, size_t nmarks)
+{
+	struct placed *pl = xmalloc(nmarks * sizeof *pl);
+	size_t np = 0;
+	for (size_t i = 0; i < nmarks; i++) {
+		long at = mark_at(&marks[i], text, n);
+		size_t len = marks[i].len;
+		/* Two values overlapping (one text inside another's): the
+		 * later one only anchors. */
+		for (size_t j = 0; at >= 0 && j < np; j++)
+			if ((size_t)at < pl[j].at + pl[j].len && pl[j].at < (size_t)at + len)
+				at = -1;
+		if (at < 0) {
+			at = 0;
+			len = 0;
+		}
+		pl[np++] = (struct placed){(size_t)at, len, marks[i].k};
+	}
+	qsort(pl, np, sizeof *pl, cmp_placed);
+	size_t from = 0;
+	for (size_t i = 0; i < np; i++) {
+		provenance_escape(b, text + from, pl[i].at - from, false);
+		buf_puts(b, "<mark class=\"ld-mark\" id=\"L");
+		put_long(b, no);
+		buf_printf(b, ".%u\">", pl[i].k);
+		provenance_escape(b, text + pl[i].at, pl[i].len, false);
+		buf_puts(b, "</mark>");
+		from = pl[i].at + pl[i].len;
+	}
+	provenance_escape(b, text + from, n - from, false);
+	free(pl);
+}
+
 /* One line of the view: its anchor, its number linking to itself, and
- * its text. */
+ * its text, with the values linked to in it marked. */
 static void put_line(struct buf *b, long no, long shown_no, const char *text, size_t n,
-		     unsigned long long more, bool complete)
+		     unsigned long long more, bool complete, const struct pmark *marks,
+		     size_t nmarks)
 {
 	buf_puts(b, "<span class=\"ld-line\" id=\"L");
 	put_long(b, no);
@@ -629,10 +778,12 @@ static void put_line(struct buf *b, long no, long shown_no, const char *text, si
 	put_long(b, no);
 	buf_puts(b, "\">");
 	put_long(b, shown_no);
-	buf_puts(b, "</a> ");
+	buf_puts(b, "</a>");
 	/* A line cut short keeps its CRs: they were not its end. */
 	if (complete)
-		provenance_put_text(b, text, n);
+		n = (size_t)(crline_end(text, text + n, false) - text);
+	if (nmarks)
+		put_marked(b, no, text, n, marks, nmarks);
 	else
 		provenance_escape(b, text, n, false);
 	if (more) {
@@ -643,13 +794,22 @@ static void put_line(struct buf *b, long no, long shown_no, const char *text, si
 	buf_puts(b, "</span>");
 }
 
+void provenance_put_digits(struct buf *b, long widest)
+{
+	int digits = 1;
+	for (long n = widest; n >= 10; n /= 10)
+		digits++;
+	if (digits > 3)
+		buf_printf(b, " style=\"--ld-digits:%d\"", digits);
+}
+
 /* The line that starts a notebook cell's output on its page: the cell
  * (counting every cell, as editors do) and its execution count. */
 static void put_cell_head(struct buf *b, const struct nb_span *s)
 {
 	buf_puts(b, "<span class=\"ld-line ld-cell\" id=\"cell-");
 	put_long(b, s->cell);
-	buf_puts(b, "\"><span class=\"ld-lineno\">#</span> cell ");
+	buf_puts(b, "\"><span class=\"ld-lineno\">#</span>cell ");
 	put_long(b, s->cell);
 	if (s->exec > 0) {
 		buf_puts(b, " · In [");
@@ -662,7 +822,7 @@ static void put_cell_head(struct buf *b, const struct nb_span *s)
 /* The marker for lines first..last left out of an abridged view. */
 static void put_gap(struct buf *b, long first, long last, const char *raw_href)
 {
-	buf_puts(b, "<span class=\"ld-line ld-gap\"><span class=\"ld-lineno\">…</span> <a href=\"");
+	buf_puts(b, "<span class=\"ld-line ld-gap\"><span class=\"ld-lineno\">…</span><a href=\"");
 	buf_puts(b, raw_href);
 	if (first == last)
 		buf_printf(b, "\">line %ld is in the raw file</a></span>", first);
@@ -684,15 +844,25 @@ static bool is_absolute_url(const char *s)
 	return s[0] == '/' || strstr(s, "://") != NULL;
 }
 
-/* The page's head and header, up to the opening of the log. */
-static void put_page_start(struct buf *b, const struct pfile *f, const char *site_root,
-			   const char *raw_href)
+/* The page's head and header, up to the opening of the log: the title
+ * and heading name the report and the file (its path in the project),
+ * the bar links back to the report and to the raw copy. */
+static void put_page_start(struct buf *b, const struct provenance *p, const struct pfile *f,
+			   const char *site_root, const char *raw_href)
 {
+	const char *path = f->real && p->root_real ? path_under(f->real, p->root_real) : NULL;
+	if (!path || !*path)
+		path = f->name;
+	const char *report = p->report_title;
 	buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 		    "<meta name=\"color-scheme\" content=\"light dark\">\n<title>");
-	buf_put_html(b, f->name, strlen(f->name));
-	buf_puts(b, " — log</title>\n<link rel=\"stylesheet\" href=\"");
+	buf_put_html(b, path, strlen(path));
+	if (report) {
+		buf_puts(b, " — ");
+		buf_put_html(b, report, strlen(report));
+	}
+	buf_puts(b, "</title>\n<link rel=\"stylesheet\" href=\"");
 	if (!is_absolute_url(site_root))
 		put_up(b, f->name);
 	buf_put_html(b, site_root, strlen(site_root));
@@ -704,8 +874,24 @@ static void put_page_start(struct buf *b, const struct pfile *f, const char *sit
 	buf_puts(b, raw_href);
 	buf_puts(b, "\">Raw file</a>\n</nav>\n</header>\n<main id=\"ld-main\" class=\"ld-main\">\n"
 		    "<h1 class=\"ld-title\">");
-	buf_put_html(b, f->name, strlen(f->name));
-	buf_puts(b, "</h1>\n");
+	if (report) {
+		buf_puts(b, "<span class=\"ld-log-report\">");
+		buf_put_html(b, report, strlen(report));
+		buf_puts(b, "</span> ");
+	}
+	/* A long path breaks after a '/' on a phone, not inside a name. */
+	buf_puts(b, "<span class=\"ld-log-path\">");
+	for (const char *s = path, *slash; *s; s = slash + 1) {
+		slash = strchr(s, '/');
+		if (!slash) {
+			buf_put_html(b, s, strlen(s));
+			break;
+		}
+		buf_put_html(b, s, (size_t)(slash - s) + 1);
+		if (slash[1])
+			buf_puts(b, "<wbr>");
+	}
+	buf_puts(b, "</span></h1>\n");
 }
 
 static void put_page_end(struct buf *b)
@@ -715,8 +901,8 @@ static void put_page_end(struct buf *b)
 
 /* Writes the view of f's lines (the file open as fd, read from its
  * start) into page.  False on a read error, errno set. */
-static bool render_page(struct buf *page, struct pfile *f, int fd, const char *site_root,
-			const struct notebook *nb)
+static bool render_page(struct buf *page, const struct provenance *p, struct pfile *f, int fd,
+			const char *site_root, const struct notebook *nb)
 {
 	struct linereader r;
 	linereader_init(&r, fd, READ_CHUNK);
@@ -730,12 +916,12 @@ static bool render_page(struct buf *page, struct pfile *f, int fd, const char *s
 	struct buf raw = BUF_INIT;
 	put_url(&raw, slash ? slash + 1 : f->name);
 
-	put_page_start(page, f, site_root, buf_data(&raw));
+	put_page_start(page, p, f, site_root, buf_data(&raw));
 	bool full = bytes <= PROVENANCE_FULL_BYTES && total <= PROVENANCE_FULL_LINES;
 	struct range *ranges = NULL;
 	size_t nranges = 0;
 	size_t keep = SIZE_MAX;
-	buf_puts(page, "<p class=\"ld-meta\">");
+	buf_puts(page, "<p class=\"ld-log-meta\">");
 	put_count(page, (unsigned long long)total);
 	buf_printf(page, " line%s · ", total == 1 ? "" : "s");
 	put_size(page, bytes);
@@ -788,12 +974,20 @@ static bool render_page(struct buf *page, struct pfile *f, int fd, const char *s
 		buf_puts(page, buf_data(&raw));
 		buf_puts(page, "\">The raw file</a> has all of it.</p>\n");
 	}
-	buf_puts(page, "<pre class=\"ld-log\"><code>");
+	buf_puts(page, "<pre class=\"ld-log\"");
+	provenance_put_digits(page, total);
+	buf_puts(page, "><code>");
 
 	bool ok = true;
 	size_t at = 0; /* the range of the next line shown */
 	long no = 0;
 	int last_cell = 0;
+	/* The marks in line order, a copy: mark_keys indexes f->marks. */
+	struct pmark *marks = xmalloc((f->nmarks + 1) * sizeof *marks);
+	if (f->nmarks)
+		memcpy(marks, f->marks, f->nmarks * sizeof *marks);
+	qsort(marks, f->nmarks, sizeof *marks, cmp_mark);
+	size_t mi = 0; /* the first mark not on a line before this one */
 	for (;;) {
 		const char *text;
 		size_t n;
@@ -827,10 +1021,17 @@ static bool render_page(struct buf *page, struct pfile *f, int fd, const char *s
 			buf_putc(page, '\n');
 			last_cell = sp->cell;
 		}
-		put_line(page, no, sp ? no - sp->first + 1 : no, text, n, more, more == 0);
+		while (mi < f->nmarks && marks[mi].line < no)
+			mi++;
+		size_t mk = mi;
+		while (mk < f->nmarks && marks[mk].line == no)
+			mk++;
+		put_line(page, no, sp ? no - sp->first + 1 : no, text, n, more, more == 0,
+			 marks + mi, mk - mi);
 	}
 	put_page_end(page);
 	int e = errno;
+	free(marks);
 	free(ranges);
 	buf_free(&raw);
 	linereader_free(&r);
@@ -845,7 +1046,8 @@ static int cmp_name(const void *pa, const void *pb)
 }
 
 /* Copies f and writes its page below <slug>/logs/. */
-static bool write_file(struct pfile *f, struct outdir *o, const char *slug,
+static bool write_file(const struct provenance *p, struct pfile *f, struct outdir *o,
+		       const char *slug,
 		       const char *site_root, struct diag *d)
 {
 	char *rel = xasprintf("%s/logs/%s", slug, f->name);
@@ -869,7 +1071,7 @@ static bool write_file(struct pfile *f, struct outdir *o, const char *slug,
 			fd = -1;
 		}
 	}
-	if (fd < 0 || !render_page(&page, f, fd, site_root, nb)) {
+	if (fd < 0 || !render_page(&page, p, f, fd, site_root, nb)) {
 		diag_error(d, loc_line(f->shown, 0), "cannot read: %s", strerror(errno));
 		ok = false;
 		goto out;
@@ -903,7 +1105,7 @@ bool provenance_write(struct provenance *p, struct outdir *o, const char *slug,
 				   "lies outside the project: logdown copies nothing from there");
 			continue;
 		}
-		if (o && !write_file(f, o, slug, site_root ? site_root : "", d))
+		if (o && !write_file(p, f, o, slug, site_root ? site_root : "", d))
 			ok = false;
 	}
 	free(sorted);

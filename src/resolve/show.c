@@ -116,7 +116,7 @@ void show_piece(const struct directive_ctx *c, struct directive_text *t, const s
 	show_text(&text, v, fmt);
 	bool tip = true;
 	if (v->line > 0 && v->file) {
-		provenance_href(c->prov, &href, v->file, v->line);
+		provenance_href_text(c->prov, &href, v->file, v->line, v->text, v->len);
 		put_sources(c, &title, v->file, strlen(v->file));
 		int cell;
 		long cell_line;

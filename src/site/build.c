@@ -263,6 +263,7 @@ static void render_body(struct build *b, struct report *r, struct job *job)
 	if (diag_errors(d) == errors_before && !noted)
 		warn_unused_runs(d, r, &rs);
 	char *root = report_root_prefix(r->slug);
+	provenance_set_title(ctx.prov, *r->title ? r->title : r->slug);
 	if (!provenance_write(ctx.prov, b->writing ? &b->out : NULL, r->slug, root, d))
 		job->io_failed = true;
 	free(root);

@@ -215,7 +215,7 @@ static void crlf_and_cr_only_files_read_as_lines(void **state)
 	assert_int_equal(r.status, 0);
 	char *page = e2e_read(dir, "_site/r/index.html");
 	assert_contains(page, "<h1 class=\"ld-title\">Windows</h1>");
-	assert_contains(page, "Loss <a class=\"ld-value\" href=\"logs/a.log.html#L2\" "
+	assert_contains(page, "Loss <a class=\"ld-value\" href=\"logs/a.log.html#L2.1\" "
 			      "title=\"content/r/logs/a.log:2\">1.5</a>.");
 	char *mac = e2e_read(dir, "_site/mac/index.html");
 	assert_contains(mac, "<h1 class=\"ld-title\">Classic Mac</h1>");
@@ -271,11 +271,11 @@ static void hundred_megabyte_single_line(void **state)
 	if (rel && r.secs > 10)
 		fail_msg("took %.2f s", r.secs);
 	char *page = e2e_read(dir, "_site/r/index.html");
-	assert_contains(page, "href=\"logs/a.log.html#L3\" title=\"content/r/logs/a.log:3\">1.5</a>");
+	assert_contains(page, "href=\"logs/a.log.html#L3.1\" title=\"content/r/logs/a.log:3\">1.5</a>");
 	/* the excerpt and the log page show the line's first 4 KiB */
 	assert_contains(page, "xxx<span class=\"ld-cut\">\xE2\x80\xA6 (cut: the whole line is in the "
 			      "raw file)</span></span>\n<span class=\"ld-line\"><a class=\"ld-lineno\" "
-			      "href=\"logs/a.log.html#L3\">3</a> Step=2, Loss=1.5</span>");
+			      "href=\"logs/a.log.html#L3\">3</a>Step=2, Loss=1.5</span>");
 	assert_true(strlen(page) < 20000);
 	char *logpage = e2e_read(dir, "_site/r/logs/a.log.html");
 	assert_contains(logpage, "xxx<span class=\"ld-cut\">\xE2\x80\xA6 (104,853,504 more bytes in the "

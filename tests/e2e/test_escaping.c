@@ -160,7 +160,7 @@ static void captured_values_file_names_and_tooltips_are_escaped(void **state)
 	(void)state;
 	/* the value, its link to the log page (percent-encoded) and its
 	 * tooltip (the file name, entity-encoded) */
-	assert_contains(page, "Tag <a class=\"ld-value\" href=\"logs/a%22%3Cb%3E.log.html#L1\" "
+	assert_contains(page, "Tag <a class=\"ld-value\" href=\"logs/a%22%3Cb%3E.log.html#L1.1\" "
 			      "title=\"content/r/logs/a&quot;&lt;b&gt;.log:1\">" XE "</a>");
 	/* a computed value names its inputs in a tooltip */
 	assert_contains(page, "twice <span class=\"ld-value\" title=\"final_loss = 1.5 "
@@ -174,11 +174,11 @@ static void captured_values_file_names_and_tooltips_are_escaped(void **state)
 static void table_caption_header_and_cells_are_escaped(void **state)
 {
 	(void)state;
-	assert_contains(page, "<caption>Table 1: cap " XE " <a class=\"ld-value\" "
-			      "href=\"logs/a%22%3Cb%3E.log.html#L1\" "
-			      "title=\"content/r/logs/a&quot;&lt;b&gt;.log:1\">" XE "</a></caption>");
+	assert_contains(page, "<figcaption>Table 1: cap " XE " <a class=\"ld-value\" "
+			      "href=\"logs/a%22%3Cb%3E.log.html#L1.1\" "
+			      "title=\"content/r/logs/a&quot;&lt;b&gt;.log:1\">" XE "</a></figcaption>");
 	assert_contains(page, "<th>" XE "</th>");
-	assert_contains(page, "<td><a class=\"ld-value\" href=\"logs/a%22%3Cb%3E.log.html#L2\" "
+	assert_contains(page, "<td><a class=\"ld-value\" href=\"logs/a%22%3Cb%3E.log.html#L2.1\" "
 			      "title=\"content/r/logs/a&quot;&lt;b&gt;.log:2\">" XE "</a></td>");
 }
 
@@ -199,10 +199,13 @@ static void chart_text_is_drawn_not_written(void **state)
 static void log_excerpts_and_log_pages_are_escaped(void **state)
 {
 	(void)state;
-	assert_contains(page, "</a> Tag=" XE "</span>");
-	assert_contains(log_page, "<title>a&quot;&lt;b&gt;.log \xE2\x80\x94 log</title>");
-	assert_contains(log_page, "<a class=\"ld-lineno\" href=\"#L1\">1</a> Tag=" XT "</span>");
-	assert_contains(log_page, "Who=" XT "</span>");
+	assert_contains(page, "</a>Tag=" XE "</span>");
+	/* The title names the file's path and the report, both escaped. */
+	assert_contains(log_page, "<title>content/r/logs/a&quot;&lt;b&gt;.log \xE2\x80\x94 " XE
+				  "</title>");
+	assert_contains(log_page, "<a class=\"ld-lineno\" href=\"#L1\">1</a>Tag=<mark class=\"ld-mark\" "
+				  "id=\"L1.1\">" XT "</mark></span>");
+	assert_contains(log_page, "Who=<mark class=\"ld-mark\" id=\"L2.1\">" XT "</mark></span>");
 	/* the raw copy beside it is the file as it was */
 	char *raw = e2e_read(project, "_site/r/logs/a\"<b>.log");
 	assert_string_equal(raw, log_text);

@@ -81,13 +81,13 @@ static void hw07_page_shows_front_matter_and_gfm_table(void **state)
 	assert_contains(page, "<th align=\"right\">Batch size</th>");
 	/* every number comes from a log and links to its line */
 	assert_contains(page, "<td align=\"right\"><a class=\"ld-value\" "
-			      "href=\"logs/cerebras/bs512.log.html#L53\" "
+			      "href=\"logs/cerebras/bs512.log.html#L53.2\" "
 			      "title=\"content/hw07-ai-accelerators/logs/cerebras/bs512.log:53\">"
 			      "7.12500</a></td>");
-	assert_contains(page, "<caption>Table 1: BERT-Large on one CSX");
+	assert_contains(page, "<figcaption>Table 1: BERT-Large on one CSX");
 	/* the IPU-acquire failure, as an excerpt with the log's own numbers */
 	assert_contains(page, "<a class=\"ld-lineno\" href=\"logs/graphcore/ipu_error.log.html#L1\">"
-			      "1</a> [09:01:59.258] [poptorch::python] [critical]");
+			      "1</a>[09:01:59.258] [poptorch::python] [critical]");
 	assert_contains(page, "<li><input type=\"checkbox\" checked=\"\" disabled=\"\" /> Cerebras: "
 			      "BERT-Large with batch sizes 512, 1024 and 2048</li>");
 	free(page);

@@ -95,13 +95,13 @@ static void report_writes_the_failures_of_a_pytest_run(void **state)
 	 * counted from the test cases. */
 	assert_string_equal(
 		body,
-		"<p><a class=\"ld-value\" href=\"logs/results/junit.xml.html#L1\" "
+		"<p><a class=\"ld-value\" href=\"logs/results/junit.xml.html#L1.1\" "
 		"title=\"content/r/results/junit.xml:1\">1</a> of <a class=\"ld-value\" "
-		"href=\"logs/results/junit.xml.html#L1\" title=\"content/r/results/junit.xml:1\">2</a> "
+		"href=\"logs/results/junit.xml.html#L1.2\" title=\"content/r/results/junit.xml:1\">2</a> "
 		"failed, <span class=\"ld-value\">1</span> passed; the old run skipped <a "
-		"class=\"ld-value\" href=\"logs/results/old.xml.html#L1\" "
+		"class=\"ld-value\" href=\"logs/results/old.xml.html#L1.1\" "
 		"title=\"content/r/results/old.xml:1\">1</a> of <a class=\"ld-value\" "
-		"href=\"logs/results/old.xml.html#L1\" title=\"content/r/results/old.xml:1\">62</a>."
+		"href=\"logs/results/old.xml.html#L1.2\" title=\"content/r/results/old.xml:1\">62</a>."
 		"</p>\n");
 	remove_tree(dir);
 }

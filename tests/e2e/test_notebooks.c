@@ -44,42 +44,44 @@ static void a_keras_notebook_builds_with_cells_and_lines_shown(void **state)
 	assert_non_null(page);
 	/* Each value links to its line of the notebook's log, and says
 	 * which cell printed it. */
-	assert_non_null(strstr(page, "Trained for <a class=\"ld-value\" href=\"logs/fit.ipynb.html#L9\" "
+	assert_non_null(strstr(page, "Trained for <a class=\"ld-value\" href=\"logs/fit.ipynb.html#L9.1\" "
 				     "title=\"content/r/logs/fit.ipynb, cell 4, line 9 of its output\">5</a> "
 				     "epochs to a loss of <a class=\"ld-value\" "
-				     "href=\"logs/fit.ipynb.html#L10\" title=\"content/r/logs/fit.ipynb, "
+				     "href=\"logs/fit.ipynb.html#L10.1\" title=\"content/r/logs/fit.ipynb, "
 				     "cell 4, line 10 of its output\">0.1612</a>; weighted F1 <a "
-				     "class=\"ld-value\" href=\"logs/fit.ipynb.html#L21\" "
+				     "class=\"ld-value\" href=\"logs/fit.ipynb.html#L21.1\" "
 				     "title=\"content/r/logs/fit.ipynb, cell 7, line 10 of its "
 				     "output\">0.93</a>."));
 	/* The excerpt names each cell before its lines, numbered in it. */
 	assert_non_null(strstr(
-		page, "<pre class=\"ld-log\"><code><span class=\"ld-gap\">cell 4 · In [5]</span>\n"
+		page, "<pre class=\"ld-log\"><code><span class=\"ld-line ld-cell\"><span "
+		      "class=\"ld-lineno\">#</span>cell 4 · In [5]</span>\n"
 		      "<span class=\"ld-line ld-hl\"><a class=\"ld-lineno\" "
-		      "href=\"logs/fit.ipynb.html#L9\">9</a> Epoch 5/5</span>\n"
-		      "<span class=\"ld-gap\">…</span>\n"
-		      "<span class=\"ld-gap\">cell 7 · In [6]</span>\n"
+		      "href=\"logs/fit.ipynb.html#L9\">9</a>Epoch 5/5</span>\n"
+		      "<span class=\"ld-line ld-gap\"><span class=\"ld-lineno\">…</span></span>\n"
+		      "<span class=\"ld-line ld-cell\"><span class=\"ld-lineno\">#</span>cell 7 · "
+		      "In [6]</span>\n"
 		      "<span class=\"ld-line ld-hl\"><a class=\"ld-lineno\" "
-		      "href=\"logs/fit.ipynb.html#L21\">10</a> weighted avg       0.93      0.93"
+		      "href=\"logs/fit.ipynb.html#L21\">10</a>weighted avg       0.93      0.93"
 		      "      0.93       309</span>\n"
 		      "</code></pre>"));
 	free(page);
 	/* The notebook's page: its outputs, cell by cell. */
 	char *log = e2e_read(dir, "_site/r/logs/fit.ipynb.html");
 	assert_non_null(log);
-	assert_non_null(strstr(log, "<p class=\"ld-meta\">22 lines · 1.1 KiB · the text output of 2 "
+	assert_non_null(strstr(log, "<p class=\"ld-log-meta\">22 lines · 1.1 KiB · the text output of 2 "
 				    "of the notebook's 9 cells, each line numbered in its cell</p>"));
 	assert_non_null(strstr(log, "<pre class=\"ld-log\"><code><span class=\"ld-line ld-cell\" "
-				    "id=\"cell-4\"><span class=\"ld-lineno\">#</span> cell 4 · In "
+				    "id=\"cell-4\"><span class=\"ld-lineno\">#</span>cell 4 · In "
 				    "[5]</span>\n<span class=\"ld-line\" id=\"L1\"><a class=\"ld-lineno\" "
-				    "href=\"#L1\">1</a> Epoch 1/5</span>\n"));
+				    "href=\"#L1\">1</a>Epoch 1/5</span>\n"));
 	assert_non_null(strstr(log, "<span class=\"ld-line\" id=\"L11\"><a class=\"ld-lineno\" "
-				    "href=\"#L11\">11</a> &lt;tensorflow.python.keras.callbacks.History "
+				    "href=\"#L11\">11</a>&lt;tensorflow.python.keras.callbacks.History "
 				    "at 0x2a5a3dc9bc8&gt;</span>\n"
 				    "<span class=\"ld-line ld-cell\" id=\"cell-7\"><span "
-				    "class=\"ld-lineno\">#</span> cell 7 · In [6]</span>\n"
+				    "class=\"ld-lineno\">#</span>cell 7 · In [6]</span>\n"
 				    "<span class=\"ld-line\" id=\"L12\"><a class=\"ld-lineno\" "
-				    "href=\"#L12\">1</a> [[174  14]</span>\n"));
+				    "href=\"#L12\">1</a>[[174  14]</span>\n"));
 	free(log);
 	/* The raw copy is the notebook itself. */
 	char *raw = e2e_read(dir, "_site/r/logs/fit.ipynb");

@@ -112,21 +112,28 @@ static void log_pages_anchor_every_line(void **state)
 	build_body(many_links);
 	const char *page = site_file("_site/r/logs/bs512.log.html");
 	assert_non_null(page);
-	assert_contains(page, "<title>bs512.log \xE2\x80\x94 log</title>\n");
+	/* The report (its slug, as it has no title) and the file's path. */
+	assert_contains(page, "<title>content/r/logs/bs512.log \xE2\x80\x94 r</title>\n");
+	assert_contains(page, "<h1 class=\"ld-title\"><span class=\"ld-log-report\">r</span> "
+			      "<span class=\"ld-log-path\">content/<wbr>r/<wbr>logs/<wbr>"
+			      "bs512.log</span></h1>\n");
 	assert_contains(page, "<link rel=\"stylesheet\" href=\"../../static/logdown.css\">\n");
 	assert_contains(page, "<a class=\"ld-site-title\" href=\"../index.html\">");
 	assert_contains(page, "<a class=\"ld-nav-link\" href=\"bs512.log\">Raw file</a>\n");
-	assert_contains(page, "<p class=\"ld-meta\">58 lines \xC2\xB7 6.5 KiB</p>\n");
+	assert_contains(page, "<p class=\"ld-log-meta\">58 lines \xC2\xB7 6.5 KiB</p>\n");
 	assert_contains(page, "<pre class=\"ld-log\"><code><span class=\"ld-line\" id=\"L1\">"
-			      "<a class=\"ld-lineno\" href=\"#L1\">1</a> 2024-03-30 "
-			      "14:09:43,663 INFO:   Effective batch size is 512.</span>\n"
+			      "<a class=\"ld-lineno\" href=\"#L1\">1</a>2024-03-30 "
+			      "14:09:43,663 INFO:   Effective batch size is <mark class=\"ld-mark\" "
+			      "id=\"L1.1\">512</mark>.</span>\n"
 			      "<span class=\"ld-line\" id=\"L2\">");
 	assert_contains(page, "<span class=\"ld-line\" id=\"L3\"><a class=\"ld-lineno\" "
-			      "href=\"#L3\">3</a> 2024-03-30 14:09:43,690 INFO:   No checkpoints "
+			      "href=\"#L3\">3</a>2024-03-30 14:09:43,690 INFO:   No checkpoints "
 			      "were found in \"model_dir_bert_large_pytorch\".</span>\n");
 	assert_contains(page, "<span class=\"ld-line\" id=\"L58\"><a class=\"ld-lineno\" "
-			      "href=\"#L58\">58</a> 2024-03-30 15:20:24,238 INFO:   Processed "
-			      "512000 sample(s) in 175.070497198 seconds.</span></code></pre>\n");
+			      "href=\"#L58\">58</a>2024-03-30 15:20:24,238 INFO:   Processed "
+			      "<mark class=\"ld-mark\" id=\"L58.1\">512000</mark> sample(s) in "
+			      "<mark class=\"ld-mark\" id=\"L58.2\">175.070497198</mark> "
+			      "seconds.</span></code></pre>\n");
 	/* one anchor per line, in order, and none past the end */
 	const char *at = page;
 	for (int n = 1; n <= 58; n++) {
@@ -140,8 +147,9 @@ static void log_pages_anchor_every_line(void **state)
 	assert_not_contains(page, "id=\"L0\"");
 }
 
-/* Every href="logs/X.html#LN" on the report page, from inline values,
- * table cells and log excerpts alike, names a line the page X shows. */
+/* Every href="logs/X.html#LN" (a line: log excerpts) or "#LN.K" (a
+ * value's mark in it: inline values, table cells) on the report page
+ * names an element the page X shows. */
 static void every_value_link_points_at_a_line_of_its_log_page(void **state)
 {
 	(void)state;
@@ -169,9 +177,9 @@ static void every_value_link_points_at_a_line_of_its_log_page(void **state)
 	/* 5 inline values; 3 runs x 3 cells from their files (the names
 	 * link nowhere); the excerpt's lines 56-58 */
 	assert_int_equal(links, 5 + 9 + 3);
-	assert_contains(body, "first <a class=\"ld-value\" href=\"logs/bs512.log.html#L44\" "
+	assert_contains(body, "first <a class=\"ld-value\" href=\"logs/bs512.log.html#L44.1\" "
 			      "title=\"content/r/logs/bs512.log:44\">9.39062</a>, step 500 <a "
-			      "class=\"ld-value\" href=\"logs/bs512.log.html#L48\" "
+			      "class=\"ld-value\" href=\"logs/bs512.log.html#L48.1\" "
 			      "title=\"content/r/logs/bs512.log:48\">2937.94</a>.</p>\n");
 }
 
@@ -214,7 +222,7 @@ static void a_log_line_longer_than_a_chunk_is_shown_cut_and_the_next_keeps_its_n
 					       "```\n")));
 	buf_free(&log);
 	const char *body = e2e_keep(e2e_build_body(project, ""));
-	const char *head = "href=\"logs/run.log.html#L2\">2</a> long STEP2START ";
+	const char *head = "href=\"logs/run.log.html#L2\">2</a>long STEP2START ";
 	const char *at = strstr(body, head);
 	assert_non_null(at);
 	at += strlen(head);
@@ -222,7 +230,79 @@ static void a_log_line_longer_than_a_chunk_is_shown_cut_and_the_next_keeps_its_n
 	assert_int_equal(xs, 4096 - strlen("long STEP2START "));
 	assert_true(str_has_prefix(at + xs, "<span class=\"ld-cut\">\xE2\x80\xA6 (cut: the whole "
 						"line is in the raw file)</span></span>\n"));
-	assert_non_null(strstr(body, "href=\"logs/run.log.html#L3\">3</a> loss=3 tail</span>"));
+	assert_non_null(strstr(body, "href=\"logs/run.log.html#L3\">3</a>loss=3 tail</span>"));
+}
+
+/* --- the click-through: the value's own line, marked there --- */
+
+/* A pretty-printed JSON list: each record over several lines. */
+static const char results_json[] =
+	"{\n"
+	"  \"items\": [\n"
+	"    {\n"
+	"      \"step\": 1,\n"
+	"      \"loss\": 2.5\n"
+	"    },\n"
+	"    {\n"
+	"      \"step\": 2,\n"
+	"      \"loss\": 1.25\n"
+	"    }\n"
+	"  ]\n"
+	"}\n";
+
+static const char marks_md[] =
+	"---\n"
+	"title: Results\n"
+	"runs:\n"
+	"  res: logs/res.json\n"
+	"  sweep: logs/s.csv\n"
+	"---\n"
+	"Loss {{ res.items[step=2].loss }} at step {{ res.items[step=2].step }}; "
+	"CSV loss {{ sweep.rows[bs=512].loss }}.\n";
+
+/* A value of a JSON list links to the line of its own field (not to its
+ * record's "{"), and its log page marks it there; a CSV value marks its
+ * cell.  The second build reads the runs from the cache: the same. */
+static void values_link_to_their_own_field_and_cell_and_are_marked(void **state)
+{
+	(void)state;
+	project = e2e_project(E2E_FILES(E2E_TEXT("content/r/logs/res.json", results_json),
+					E2E_TEXT("content/r/logs/s.csv", "bs,rate,loss\n512,3.5,2.5\n"),
+					E2E_TEXT("content/r/index.md", marks_md)));
+	static const char want[] =
+		"<p>Loss <a class=\"ld-value\" href=\"logs/res.json.html#L9.1\" "
+		"title=\"content/r/logs/res.json:9\">1.25</a> at step <a class=\"ld-value\" "
+		"href=\"logs/res.json.html#L8.1\" title=\"content/r/logs/res.json:8\">2</a>; CSV "
+		"loss <a class=\"ld-value\" href=\"logs/s.csv.html#L2.1\" "
+		"title=\"content/r/logs/s.csv:2\">2.5</a>.</p>\n";
+	const char *body = e2e_keep(e2e_build_body(project, ""));
+	assert_string_equal(body, want);
+	/* Again with the page changed: its runs come from the cache. */
+	char *md = e2e_keep(xasprintf("%s/content/r/index.md", project));
+	char *more = e2e_keep(xasprintf("%s\nMore.\n", marks_md));
+	assert_true(file_write(md, more, strlen(more)));
+	body = e2e_keep(e2e_build_body(project, ""));
+	char *want2 = e2e_keep(xasprintf("%s<p>More.</p>\n", want));
+	assert_string_equal(body, want2);
+	const char *json = site_file("_site/r/logs/res.json.html");
+	assert_non_null(json);
+	assert_contains(json, "<title>content/r/logs/res.json \xE2\x80\x94 Results</title>\n");
+	assert_contains(json, "<h1 class=\"ld-title\"><span class=\"ld-log-report\">Results</span> "
+			      "<span class=\"ld-log-path\">content/<wbr>r/<wbr>logs/<wbr>res.json"
+			      "</span></h1>\n<p class=\"ld-log-meta\">12 lines \xC2\xB7 117 bytes</p>\n");
+	assert_contains(json, "<span class=\"ld-line\" id=\"L8\"><a class=\"ld-lineno\" "
+			      "href=\"#L8\">8</a>      \"step\": <mark class=\"ld-mark\" "
+			      "id=\"L8.1\">2</mark>,</span>\n"
+			      "<span class=\"ld-line\" id=\"L9\"><a class=\"ld-lineno\" "
+			      "href=\"#L9\">9</a>      \"loss\": <mark class=\"ld-mark\" "
+			      "id=\"L9.1\">1.25</mark></span>\n");
+	/* The record's opening line is not linked to. */
+	assert_contains(json, "href=\"#L7\">7</a>    {</span>\n");
+	const char *csv = site_file("_site/r/logs/s.csv.html");
+	assert_non_null(csv);
+	assert_contains(csv, "<p class=\"ld-log-meta\">2 lines \xC2\xB7 25 bytes</p>\n");
+	assert_contains(csv, "href=\"#L2\">2</a>512,3.5,<mark class=\"ld-mark\" "
+			     "id=\"L2.1\">2.5</mark></span></code></pre>\n");
 }
 
 #define TEST(f) cmocka_unit_test_teardown(f, cleanup)
@@ -235,6 +315,7 @@ int main(void)
 		TEST(every_value_link_points_at_a_line_of_its_log_page),
 		TEST(two_builds_are_byte_identical),
 		TEST(a_log_line_longer_than_a_chunk_is_shown_cut_and_the_next_keeps_its_number),
+		TEST(values_link_to_their_own_field_and_cell_and_are_marked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

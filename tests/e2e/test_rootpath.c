@@ -77,7 +77,7 @@ static void output_is_the_same_however_the_project_is_named(void **state)
 	char *page = e2e_read(tmp, "abs/r/index.html");
 	assert_non_null(page);
 	/* a value: its file and line */
-	assert_non_null(strstr(page, "<a class=\"ld-value\" href=\"logs/a.log.html#L53\" "
+	assert_non_null(strstr(page, "<a class=\"ld-value\" href=\"logs/a.log.html#L53.1\" "
 				     "title=\"content/r/logs/a.log:53\">7.12500</a>"));
 	/* a computed value: its inputs */
 	assert_non_null(strstr(page, "<span class=\"ld-value\" title=\"a.final_loss = 7.12500 "

@@ -286,7 +286,10 @@ static void carried_values_cross_chunks_of_a_big_log(void **state)
 		struct datum n, kd;
 		series_cell(m, k, (size_t)jn, &n);
 		series_cell(m, k, (size_t)jk, &kd);
-		long i = strtol(n.text + 1, NULL, 10);
+		/* a cell's text is not NUL-terminated: read its len bytes */
+		char name[32];
+		snprintf(name, sizeof name, "%.*s", (int)n.len, n.text);
+		long i = strtol(name + 1, NULL, 10);
 		char want[32];
 		snprintf(want, sizeof want, "k%ld", i / 1000);
 		if (kd.len != strlen(want) || memcmp(kd.text, want, kd.len) != 0)

@@ -74,17 +74,19 @@ static void gbench_json_reads_the_context_and_every_result(void **state)
 	NUM(r, "context.num_cpus", 4, "4", 6);
 	NUM(r, "context.mhz_per_cpu", 1800, "1800", 7);
 	STR(r, "context.library_build_type", "release", 37);
-	/* a JSON row's cells are at the line its object starts */
+	/* a JSON row is at the line its object starts, each cell at its
+	 * field's line */
 	const struct series *s = SERIES(r, "benchmarks", 4);
-	STR_CELL(s, 0, "run_type", "iteration", 41);
-	NUM_CELL(s, 0, "iterations", 1986354156.0, "1986354156", 41);
-	NUM_CELL(s, 0, "real_time", 0.35172534056940363, "3.5172534056940363e-01", 41);
-	STR_CELL(s, 0, "time_unit", "ns", 41);
+	assert_int_equal(series_row_line(s, 0), 41);
+	STR_CELL(s, 0, "run_type", "iteration", 46);
+	NUM_CELL(s, 0, "iterations", 1986354156.0, "1986354156", 50);
+	NUM_CELL(s, 0, "real_time", 0.35172534056940363, "3.5172534056940363e-01", 51);
+	STR_CELL(s, 0, "time_unit", "ns", 53);
 	MISSING_CELL(s, 0, "aggregate_name");
-	STR_CELL(s, 3, "aggregate_name", "cv", 84);
-	NUM_CELL(s, 3, "cpu_time", 8.6963586363983138e-03, "8.6963586363983138e-03", 84);
+	STR_CELL(s, 3, "aggregate_name", "cv", 92);
+	NUM_CELL(s, 3, "cpu_time", 8.6963586363983138e-03, "8.6963586363983138e-03", 96);
 	s = SERIES(r, "context.caches", 4);
-	NUM_CELL(s, 3, "size", 3145728, "3145728", 28);
+	NUM_CELL(s, 3, "size", 3145728, "3145728", 31);
 	NO_WARNINGS();
 }
 
@@ -95,9 +97,9 @@ static void hyperfine_json_leaves_the_per_run_lists_out_quietly(void **state)
 	struct run *r = PARSE(CORPUS "hyperfine-json/linode-docs-binary-tree.json", "hyperfine-json");
 	const struct series *s = SERIES(r, "results", 2);
 	COLUMNS(s, "command", "mean", "stddev", "median", "user", "system", "min", "max");
-	STR_CELL(s, 0, "command", "./binary-tree.pl 10", 3);
-	NUM_CELL(s, 0, "mean", 0.05719516349499999, "0.05719516349499999", 3);
-	NUM_CELL(s, 1, "max", 0.068906813115, "0.068906813115", 65);
+	STR_CELL(s, 0, "command", "./binary-tree.pl 10", 4);
+	NUM_CELL(s, 0, "mean", 0.05719516349499999, "0.05719516349499999", 5);
+	NUM_CELL(s, 1, "max", 0.068906813115, "0.068906813115", 73);
 	NO_WARNINGS();
 }
 

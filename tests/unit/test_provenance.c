@@ -293,10 +293,54 @@ static void href_percent_encodes_the_name(void **state)
 	assert_string_equal(raw, "x\n");
 	free(raw);
 	char *page = site_file(pj, "hw07/logs/run #1 & \"2\"?.log.html", NULL);
-	assert_contains(page, "<title>run #1 &amp; &quot;2&quot;?.log — log</title>");
+	assert_contains(page, "<title>content/hw07/logs/run #1 &amp; &quot;2&quot;?.log</title>");
 	assert_contains(page, "href=\"run%20%231%20%26%20%222%22%3F.log\">Raw file</a>");
 	free(page);
 	free(g);
+	free(f);
+}
+
+
+static char *href_text(struct proj *pj, const char *file, long line, const char *text)
+{
+	struct buf b = BUF_INIT;
+	provenance_href_text(pj->p, &b, file, line, text, strlen(text));
+	return buf_detach(&b);
+}
+
+/* A value's link names its mark; the page marks the value inside its
+ * line, at a place with no digit or letter beside it. */
+static void value_link_names_its_mark_and_the_page_marks_it(void **state)
+{
+	struct proj *pj = *state;
+	char *f = put_str(pj, "content/hw07/logs/m.log",
+			  "size 5120 then 512, Loss=9.39062\n"
+			  "a <b> & c\n"
+			  "Expected: 1\n");
+	const char *want[][2] = {
+		{"512", "logs/m.log.html#L1.1"},
+		{"9.39062", "logs/m.log.html#L1.2"},
+		{"512", "logs/m.log.html#L1.1"}, /* the same value again */
+		{"<b>", "logs/m.log.html#L2.1"},
+		{"rewritten", "logs/m.log.html#L2.2"},
+		{"two\nlines", "logs/m.log.html#L3"},
+	};
+	long lines[] = {1, 1, 1, 2, 2, 3};
+	for (size_t i = 0; i < ARRAY_LEN(want); i++) {
+		char *h = href_text(pj, f, lines[i], want[i][0]);
+		assert_string_equal(h, want[i][1]);
+		free(h);
+	}
+	assert_true(build(pj, "../"));
+	char *page = site_file(pj, "hw07/logs/m.log.html", NULL);
+	assert_contains(page, "href=\"#L1\">1</a>size 5120 then <mark class=\"ld-mark\" "
+			      "id=\"L1.1\">512</mark>, Loss=<mark class=\"ld-mark\" "
+			      "id=\"L1.2\">9.39062</mark></span>\n");
+	/* A text the line does not hold still anchors the line. */
+	assert_contains(page, "href=\"#L2\">2</a><mark class=\"ld-mark\" id=\"L2.2\"></mark>a "
+			      "<mark class=\"ld-mark\" id=\"L2.1\">&lt;b&gt;</mark> &amp; c</span>\n");
+	assert_contains(page, "href=\"#L3\">3</a>Expected: 1</span>");
+	free(page);
 	free(f);
 }
 
@@ -313,6 +357,7 @@ static void three_line_log_gives_this_exact_page(void **state)
 	char *f = put_str(pj, "content/hw07/logs/bs512.log", three_lines);
 	char *h = href(pj, f, 2);
 	assert_string_equal(h, "logs/bs512.log.html#L2");
+	provenance_set_title(pj->p, "HW7 & friends");
 	assert_true(build(pj, "../"));
 	assert_string_equal(diag_out(pj), "");
 	char *page = site_file(pj, "hw07/logs/bs512.log.html", NULL);
@@ -324,7 +369,7 @@ static void three_line_log_gives_this_exact_page(void **state)
 		"<meta charset=\"utf-8\">\n"
 		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 		"<meta name=\"color-scheme\" content=\"light dark\">\n"
-		"<title>bs512.log — log</title>\n"
+		"<title>content/hw07/logs/bs512.log — HW7 &amp; friends</title>\n"
 		"<link rel=\"stylesheet\" href=\"../../static/logdown.css\">\n"
 		"</head>\n"
 		"<body class=\"ld-page ld-log-page\">\n"
@@ -335,14 +380,15 @@ static void three_line_log_gives_this_exact_page(void **state)
 		"</nav>\n"
 		"</header>\n"
 		"<main id=\"ld-main\" class=\"ld-main\">\n"
-		"<h1 class=\"ld-title\">bs512.log</h1>\n"
-		"<p class=\"ld-meta\">3 lines · 124 bytes</p>\n"
+		"<h1 class=\"ld-title\"><span class=\"ld-log-report\">HW7 &amp; friends</span> "
+		"<span class=\"ld-log-path\">content/<wbr>hw07/<wbr>logs/<wbr>bs512.log</span></h1>\n"
+		"<p class=\"ld-log-meta\">3 lines · 124 bytes</p>\n"
 		"<pre class=\"ld-log\"><code>"
-		"<span class=\"ld-line\" id=\"L1\"><a class=\"ld-lineno\" href=\"#L1\">1</a> "
+		"<span class=\"ld-line\" id=\"L1\"><a class=\"ld-lineno\" href=\"#L1\">1</a>"
 		"2024-04-08 10:00:01 INFO: Effective batch size is 512</span>\n"
-		"<span class=\"ld-line\" id=\"L2\"><a class=\"ld-lineno\" href=\"#L2\">2</a> "
+		"<span class=\"ld-line\" id=\"L2\"><a class=\"ld-lineno\" href=\"#L2\">2</a>"
 		"Step=100, Loss=9.39062, Rate=2983.97</span>\n"
-		"<span class=\"ld-line\" id=\"L3\"><a class=\"ld-lineno\" href=\"#L3\">3</a> "
+		"<span class=\"ld-line\" id=\"L3\"><a class=\"ld-lineno\" href=\"#L3\">3</a>"
 		"Training completed successfully!</span>"
 		"</code></pre>\n"
 		"</main>\n"
@@ -370,14 +416,14 @@ static void nested_page_climbs_to_the_report_and_the_site_root(void **state)
 	assert_contains(page, "<link rel=\"stylesheet\" href=\"../../../static/logdown.css\">");
 	assert_contains(page, "<a class=\"ld-site-title\" href=\"../../index.html\">");
 	assert_contains(page, "<a class=\"ld-nav-link\" href=\"bs512.log\">Raw file</a>");
-	assert_contains(page, "<title>cerebras/bs512.log — log</title>");
+	assert_contains(page, "<title>content/hw07/logs/cerebras/bs512.log</title>");
 	free(page);
 	page = site_file(pj, "hw07/logs/_/shared/x.log.html", NULL);
 	assert_contains(page, "href=\"../../../../static/logdown.css\"");
 	assert_contains(page, "href=\"../../../index.html\"");
 	/* A last line without '\n' counts. */
-	assert_contains(page, "<p class=\"ld-meta\">1 line · 1 byte</p>");
-	assert_contains(page, "<a class=\"ld-lineno\" href=\"#L1\">1</a> x</span></code>");
+	assert_contains(page, "<p class=\"ld-log-meta\">1 line · 1 byte</p>");
+	assert_contains(page, "<a class=\"ld-lineno\" href=\"#L1\">1</a>x</span></code>");
 	free(page);
 	free(g);
 	free(f);
@@ -414,7 +460,7 @@ static void log_text_is_escaped(void **state)
 	provenance_use(pj->p, f);
 	assert_true(build(pj, "../"));
 	char *page = site_file(pj, "hw07/logs/evil.log.html", NULL);
-	assert_contains(page, "href=\"#L1\">1</a> &lt;script&gt;alert('x')&lt;/script&gt; &amp; "
+	assert_contains(page, "href=\"#L1\">1</a>&lt;script&gt;alert('x')&lt;/script&gt; &amp; "
 			      "\"quotes\" &amp;amp;</span>");
 	assert_lacks(page, "<script");
 	free(page);
@@ -435,13 +481,13 @@ static void control_bytes_and_bad_utf8_show_harmlessly(void **state)
 	provenance_use(pj->p, f);
 	assert_true(build(pj, "../"));
 	char *page = site_file(pj, "hw07/logs/bin.log.html", NULL);
-	assert_contains(page, "href=\"#L1\">1</a> PASSED\tin 3 ms</span>\n");
-	assert_contains(page, "href=\"#L2\">2</a>  10%|#␍ 20%|##</span>\n");
-	assert_contains(page, "href=\"#L3\">3</a> a\xEF\xBF\xBD" "b\xEF\xBF\xBD(c\xEF\xBF\xBD</span>\n");
-	assert_contains(page, "href=\"#L4\">4</a> nul␀bell␇ del␡ c1\xEF\xBF\xBD esc␛</span>\n");
-	assert_contains(page, "href=\"#L5\">5</a> after osc € \xF0\x9F\x98\x80</span>\n");
+	assert_contains(page, "href=\"#L1\">1</a>PASSED\tin 3 ms</span>\n");
+	assert_contains(page, "href=\"#L2\">2</a> 10%|#␍ 20%|##</span>\n");
+	assert_contains(page, "href=\"#L3\">3</a>a\xEF\xBF\xBD" "b\xEF\xBF\xBD(c\xEF\xBF\xBD</span>\n");
+	assert_contains(page, "href=\"#L4\">4</a>nul␀bell␇ del␡ c1\xEF\xBF\xBD esc␛</span>\n");
+	assert_contains(page, "href=\"#L5\">5</a>after osc € \xF0\x9F\x98\x80</span>\n");
 	/* One U+FFFD per maximal invalid part, as browsers decode. */
-	assert_contains(page, "href=\"#L6\">6</a> \xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD "
+	assert_contains(page, "href=\"#L6\">6</a>\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD "
 			      "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD "
 			      "\xEF\xBF\xBD\xEF\xBF\xBD</span></code>");
 	/* The raw copy is byte for byte the file. */
@@ -493,7 +539,7 @@ static void empty_file_gives_an_empty_log(void **state)
 	provenance_use(pj->p, f);
 	assert_true(build(pj, "../"));
 	char *page = site_file(pj, "hw07/logs/empty.log.html", NULL);
-	assert_contains(page, "<p class=\"ld-meta\">0 lines · 0 bytes</p>\n"
+	assert_contains(page, "<p class=\"ld-log-meta\">0 lines · 0 bytes</p>\n"
 			      "<pre class=\"ld-log\"><code></code></pre>");
 	free(page);
 	free(f);
@@ -539,7 +585,7 @@ static void large_log_shows_head_linked_lines_and_tail(void **state)
 	size_t len;
 	char *page = site_file(pj, "hw07/logs/big.log.html", &len);
 	assert_true(len < 100 * 1024);
-	assert_contains(page, "<p class=\"ld-meta\">30,000 lines · ");
+	assert_contains(page, "<p class=\"ld-log-meta\">30,000 lines · ");
 	assert_contains(page, "This log is too large to show in full. Shown: its first 200 lines, "
 			      "the lines the report links to with 20 lines around each, and the "
 			      "last 50. <a href=\"big.log\">The raw file</a> has all of it.");
@@ -547,11 +593,11 @@ static void large_log_shows_head_linked_lines_and_tail(void **state)
 	assert_true(has_line(page, 200));
 	assert_false(has_line(page, 201));
 	assert_contains(page, "</span>\n<span class=\"ld-line ld-gap\"><span class=\"ld-lineno\">…"
-			      "</span> <a href=\"big.log\">lines 201–14979 are in the raw file</a>"
+			      "</span><a href=\"big.log\">lines 201–14979 are in the raw file</a>"
 			      "</span>\n<span class=\"ld-line\" id=\"L14980\">");
 	assert_false(has_line(page, 14979));
 	assert_true(has_line(page, 15000));
-	assert_contains(page, "id=\"L15000\"><a class=\"ld-lineno\" href=\"#L15000\">15000</a> "
+	assert_contains(page, "id=\"L15000\"><a class=\"ld-lineno\" href=\"#L15000\">15000</a>"
 			      "2024-04-08 10:00:00 INFO: line 15000: Step=15000,");
 	assert_true(has_line(page, 15020));
 	assert_false(has_line(page, 15021));
@@ -645,7 +691,7 @@ static void a_huge_line_is_cut_in_the_abridged_view(void **state)
 	char *page = site_file(pj, "hw07/logs/wide.log.html", &len);
 	assert_true(len < 64 * 1024);
 	/* 4,095 bytes: the euro sign would have ended past 4,096. */
-	const char *text = strstr(page, "href=\"#L1\">1</a> ") + strlen("href=\"#L1\">1</a> ");
+	const char *text = strstr(page, "href=\"#L1\">1</a>") + strlen("href=\"#L1\">1</a>");
 	assert_int_equal(strspn(text, "a"), PROVENANCE_LINE_MAX - 1);
 	assert_contains(page, "aaaa<span class=\"ld-cut\">… (5,238,785 more bytes in the raw "
 			      "file)</span></span>\n");
@@ -653,8 +699,8 @@ static void a_huge_line_is_cut_in_the_abridged_view(void **state)
 			      "cut after 4,096 bytes. <a href=\"wide.log\">The raw file</a> has all "
 			      "of it.</p>");
 	assert_lacks(page, "ld-gap");
-	assert_contains(page, "href=\"#L2\">2</a> b</span>\n");
-	assert_contains(page, "href=\"#L3\">3</a> c</span></code>");
+	assert_contains(page, "href=\"#L2\">2</a>b</span>\n");
+	assert_contains(page, "href=\"#L3\">3</a>c</span></code>");
 	free(page);
 	free(f);
 }
@@ -771,6 +817,7 @@ int main(void)
 		T(href_links_to_the_line_of_the_page),
 		T(href_appends_to_the_buffer),
 		T(href_percent_encodes_the_name),
+		T(value_link_names_its_mark_and_the_page_marks_it),
 		T(three_line_log_gives_this_exact_page),
 		T(nested_page_climbs_to_the_report_and_the_site_root),
 		T(a_report_two_folders_deep_adds_its_own_prefix),

@@ -335,8 +335,8 @@ static void hf_trainer_state_is_read_as_json(void **state)
 	const struct series *s = SERIES(r, "log_history", 21);
 	COLUMNS(s, "epoch", "grad_norm", "learning_rate", "loss", "step", "eval_loss");
 	MISSING_CELL(s, 6, "loss");
-	/* a row is at the line of its dict's first key */
-	NUM_CELL(s, 6, "eval_loss", 0.3951033353805542, "0.3951033353805542", 54);
+	/* a cell is at its field's line */
+	NUM_CELL(s, 6, "eval_loss", 0.3951033353805542, "0.3951033353805542", 56);
 	/* no closing row in this state: no train_runtime column, and no
 	 * error for it */
 	assert_int_equal(series_column_index(s, "train_runtime"), -1);
