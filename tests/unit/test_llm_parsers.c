@@ -292,7 +292,7 @@ static void pbs_skips_the_lines_qstat_wrapped(void **state)
 static void pbs_reads_the_nci_epilogue(void **state)
 {
 	(void)state;
-	struct run *r = read_as(CORPUS "pbs/nci-gadi-2026-ram3.o", "pbs");
+	struct run *r = read_as(CORPUS "pbs/nci-gadi-2026-ram3.txt", "pbs");
 	assert_text(run_field(r, "job_id"), "161601756.gadi-pbs", 3);
 	assert_text(run_field(r, "project"), "ng72", 4);
 	num_field(r, "exit_status", 0, "0", 5);
@@ -307,7 +307,7 @@ static void pbs_reads_the_nci_epilogue(void **state)
 	assert_non_null(pct);
 	assert_true(fabs(pct->num - 4279.0 / 10800 * 100) < 1e-9);
 
-	r = read_as(CORPUS "pbs/nci-raijin-2017-one-node.o", "pbs");
+	r = read_as(CORPUS "pbs/nci-raijin-2017-one-node.txt", "pbs");
 	num_field(r, "resources_used_ncpus", 16, "16", 10);
 	assert_text(run_field(r, "memory_used"), "71.18MB", 12);
 }
@@ -320,7 +320,7 @@ static void an_npb_job_output_with_the_epilogue_stays_npb(void **state)
 	assert_true(fd >= 0);
 	FILE *out = fdopen(fd, "w");
 	const char *parts[] = {CORPUS "npb/cg-S-omp3.3.1-1thread.log",
-			       CORPUS "pbs/nci-raijin-2017-one-node.o"};
+			       CORPUS "pbs/nci-raijin-2017-one-node.txt"};
 	for (size_t i = 0; i < 2; i++) {
 		FILE *in = fopen(parts[i], "r");
 		assert_non_null(in);
