@@ -312,6 +312,21 @@ static void pbs_reads_the_nci_epilogue(void **state)
 	assert_text(run_field(r, "memory_used"), "71.18MB", 12);
 }
 
+/* Torque's epilogue echoing its arguments: "Job ID:" (not qstat's
+ * "Job Id:"), and every resource on the one "Resources Used:" line. */
+static void pbs_reads_a_torque_epilogue(void **state)
+{
+	(void)state;
+	struct run *r = read_as(CORPUS "pbs/kronos-torque-epilogue.txt", "pbs");
+	assert_text(run_field(r, "job_id"), "171630.kronos.ccs.miami.edu", 4);
+	assert_text(run_field(r, "job_name"), "STDIN", 7);
+	assert_text(run_field(r, "queue"), "default", 11);
+	num_field(r, "resources_used_cput", 3 * 3600 + 52 * 60 + 16, "03:52:16", 10);
+	num_field(r, "resources_used_walltime", 4 * 3600 + 9 * 60 + 58, "04:09:58", 10);
+	num_field(r, "resources_used_mem", 389368, "389368kb", 10);
+	num_field(r, "resources_used_vmem", 706124, "706124kb", 10);
+}
+
 static void an_npb_job_output_with_the_epilogue_stays_npb(void **state)
 {
 	(void)state;
@@ -375,6 +390,7 @@ int main(void)
 		cmocka_unit_test(pbs_reads_qstat_f_times_and_derives_the_queue_wait),
 		cmocka_unit_test(pbs_skips_the_lines_qstat_wrapped),
 		cmocka_unit_test(pbs_reads_the_nci_epilogue),
+		cmocka_unit_test(pbs_reads_a_torque_epilogue),
 		cmocka_unit_test(an_npb_job_output_with_the_epilogue_stays_npb),
 		cmocka_unit_test(slurm_reads_sacct_parsable_tables),
 	};
