@@ -14,6 +14,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/diag.h"
@@ -285,6 +286,71 @@ static void pbs_skips_the_lines_qstat_wrapped(void **state)
 	assert_true(!d || d->kind == DATUM_MISSING);
 }
 
+/* NCI's resource usage epilogue: the requested and used values share
+ * lines, Gadi pads them with spaces, and a job output whose epilogue
+ * follows a benchmark's stays that benchmark's. */
+static void pbs_reads_the_nci_epilogue(void **state)
+{
+	(void)state;
+	struct run *r = read_as(CORPUS "pbs/nci-gadi-2026-ram3.txt", "pbs");
+	assert_text(run_field(r, "job_id"), "161601756.gadi-pbs", 3);
+	assert_text(run_field(r, "project"), "ng72", 4);
+	num_field(r, "exit_status", 0, "0", 5);
+	num_field(r, "service_units", 1369.28, "1369.28", 6);
+	num_field(r, "resource_list_ncpus", 576, "576", 7);
+	num_field(r, "resources_used_cput", 677 * 3600 + 3 * 60 + 38, "677:03:38", 7);
+	assert_text(run_field(r, "memory_used"), "508.79GB", 8);
+	num_field(r, "resource_list_walltime", 3 * 3600, "03:00:00", 9);
+	num_field(r, "resources_used_walltime", 3600 + 11 * 60 + 19, "01:11:19", 9);
+	assert_text(run_field(r, "jobfs_used"), "0B", 10);
+	const struct datum *pct = run_field(r, "walltime_used_pct");
+	assert_non_null(pct);
+	assert_true(fabs(pct->num - 4279.0 / 10800 * 100) < 1e-9);
+
+	r = read_as(CORPUS "pbs/nci-raijin-2017-one-node.txt", "pbs");
+	num_field(r, "resources_used_ncpus", 16, "16", 10);
+	assert_text(run_field(r, "memory_used"), "71.18MB", 12);
+}
+
+/* Torque's epilogue echoing its arguments: "Job ID:" (not qstat's
+ * "Job Id:"), and every resource on the one "Resources Used:" line. */
+static void pbs_reads_a_torque_epilogue(void **state)
+{
+	(void)state;
+	struct run *r = read_as(CORPUS "pbs/kronos-torque-epilogue.txt", "pbs");
+	assert_text(run_field(r, "job_id"), "171630.kronos.ccs.miami.edu", 4);
+	assert_text(run_field(r, "job_name"), "STDIN", 7);
+	assert_text(run_field(r, "queue"), "default", 11);
+	num_field(r, "resources_used_cput", 3 * 3600 + 52 * 60 + 16, "03:52:16", 10);
+	num_field(r, "resources_used_walltime", 4 * 3600 + 9 * 60 + 58, "04:09:58", 10);
+	num_field(r, "resources_used_mem", 389368, "389368kb", 10);
+	num_field(r, "resources_used_vmem", 706124, "706124kb", 10);
+}
+
+static void an_npb_job_output_with_the_epilogue_stays_npb(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/logdown-npb-pbs-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	FILE *out = fdopen(fd, "w");
+	const char *parts[] = {CORPUS "npb/cg-S-omp3.3.1-1thread.log",
+			       CORPUS "pbs/nci-raijin-2017-one-node.txt"};
+	for (size_t i = 0; i < 2; i++) {
+		FILE *in = fopen(parts[i], "r");
+		assert_non_null(in);
+		char b[4096];
+		size_t n;
+		while ((n = fread(b, 1, sizeof b, in)) > 0)
+			fwrite(b, 1, n, out);
+		fclose(in);
+	}
+	fclose(out);
+	struct run *r = read_as(path, "npb");
+	assert_text(run_field(r, "benchmark"), "CG", 32);
+	remove(path);
+}
+
 /* slurm: sacct -P */
 
 static void slurm_reads_sacct_parsable_tables(void **state)
@@ -323,6 +389,9 @@ int main(void)
 		cmocka_unit_test(seff_reads_slurm_durations_in_seconds),
 		cmocka_unit_test(pbs_reads_qstat_f_times_and_derives_the_queue_wait),
 		cmocka_unit_test(pbs_skips_the_lines_qstat_wrapped),
+		cmocka_unit_test(pbs_reads_the_nci_epilogue),
+		cmocka_unit_test(pbs_reads_a_torque_epilogue),
+		cmocka_unit_test(an_npb_job_output_with_the_epilogue_stays_npb),
 		cmocka_unit_test(slurm_reads_sacct_parsable_tables),
 	};
 	return cmocka_run_group_tests(tests, load_builtins, free_builtins);
