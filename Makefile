@@ -44,10 +44,14 @@ MODULES = $(filter-out cmd/main,$(patsubst src/%.c,%,$(foreach s,$(STAGES),$(sor
 OBJS     = $(MODULES:%=build/rel/%.o) build/rel/embedded.o
 ASAN_OBJS = $(MODULES:%=build/asan/%.o) build/asan/embedded.o
 
-# Files compiled into the binary: the default theme, templates and the
-# built-in parsers.
+# Files compiled into the binary: the default theme, templates, the
+# built-in parsers, and the code highlighter's languages: GtkSourceView's
+# (Debian's libgtksourceview-5-common) and logdown's own in lang/.
+GSV_LANGS = def sh python python3 c cpp cuda fortran julia octave yaml json javascript \
+          javascript-literals toml makefile cmake diff sql
 EMBED   = templates/page.html templates/index.html static/logdown.css \
-          $(sort $(wildcard parsers/*.yaml))
+          $(sort $(wildcard parsers/*.yaml)) $(sort $(wildcard lang/*.lang)) \
+          $(GSV_LANGS:%=/usr/share/gtksourceview-5/language-specs/%.lang)
 
 UNIT_TESTS = $(patsubst tests/unit/%.c,build/asan/%,$(wildcard tests/unit/test_*.c))
 E2E_TESTS  = $(patsubst tests/e2e/%.c,build/asan/%,$(wildcard tests/e2e/test_*.c))
