@@ -70,8 +70,10 @@ unsigned char *hl_classes(const struct hl_lang *l, const char *text, size_t len,
 			  const char **stop, int *stop_line);
 
 /* For tests and the fuzzer: reads a .lang file from memory as language
- * `id` (replacing none that is loaded); NULL when it is no language
- * file.  The language stays loaded until the process ends. */
+ * `id` (its <language id> must be that); NULL when it is no language
+ * file, or id is a built-in language.  It replaces (and frees) what an
+ * earlier call loaded under the same id, so a fuzzer's inputs do not
+ * pile up; else it stays loaded until the process ends. */
 const struct hl_lang *hl_load_text(const char *id, const char *xml, size_t len);
 
 #endif

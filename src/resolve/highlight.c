@@ -177,6 +177,7 @@ struct lang {
 	struct ctx **ctxs; /* every context, inline ones included */
 	size_t nctxs;
 	bool linked, linking;
+	bool from_text; /* by hl_load_text() */
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -765,9 +766,19 @@ const struct hl_lang *hl_load_text(const char *id, const char *xml, size_t len)
 {
 	pthread_mutex_lock(&lock);
 	lang_get("def", 3);
-	struct lang *l = read_lang(id, xml, len);
+	struct lang *old = lang_loaded(id, strlen(id));
+	struct lang *l = old && !old->from_text ? NULL : read_lang(id, xml, len);
 	if (l) {
-		lang_add(l);
+		l->from_text = true;
+		if (old) {
+			/* nothing else links to a language read this way */
+			for (size_t i = 0; i < nlangs; i++)
+				if (langs[i] == old)
+					langs[i] = l;
+			lang_free(old);
+		} else {
+			lang_add(l);
+		}
 		link_lang(l);
 	}
 	pthread_mutex_unlock(&lock);
