@@ -48,7 +48,7 @@ ASAN_OBJS = $(MODULES:%=build/asan/%.o) build/asan/embedded.o
 # built-in parsers, and the code highlighter's languages: GtkSourceView's
 # (Debian's libgtksourceview-5-common) and logdown's own in lang/.
 GSV_LANGS = def sh python python3 c cpp cuda fortran julia octave yaml json javascript \
-          javascript-literals toml makefile cmake diff sql
+          javascript-literals toml makefile cmake diff sql markdown
 EMBED   = templates/page.html templates/index.html static/logdown.css \
           $(sort $(wildcard parsers/*.yaml)) $(sort $(wildcard lang/*.lang)) \
           $(GSV_LANGS:%=/usr/share/gtksourceview-5/language-specs/%.lang)

@@ -94,7 +94,8 @@ static const struct {
 	{"f90", "fortran"},	 {"f", "fortran"},	   {"julia", "julia"},	  {"jl", "julia"},
 	{"yaml", "yaml"},	 {"yml", "yaml"},	   {"json", "json"},	  {"toml", "toml"},
 	{"makefile", "makefile"}, {"make", "makefile"},	   {"cmake", "cmake"},	  {"diff", "diff"},
-	{"patch", "diff"},	 {"sql", "sql"},	   {"log", "log"},
+	{"patch", "diff"},	 {"sql", "sql"},	   {"log", "log"},	  {"markdown", "markdown"},
+	{"md", "markdown"},
 };
 
 static const char *const plain_names[] = {"text", "txt", "plain", "plaintext", "none", "math",
@@ -102,10 +103,16 @@ static const char *const plain_names[] = {"text", "txt", "plain", "plaintext", "
 
 static const char *alias_names[sizeof aliases / sizeof aliases[0] + 1];
 
-const char *const *hl_names(void)
+static void fill_names(void)
 {
 	for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
 		alias_names[i] = aliases[i].name;
+}
+
+const char *const *hl_names(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, fill_names);
 	return alias_names;
 }
 
@@ -804,7 +811,18 @@ struct run {
 	struct frame st[MAX_DEPTH];
 	int depth;
 	int err;
+	/* each candidate's next match in this line, for the open frame:
+	 * a match found from an earlier place that starts at or after the
+	 * current one is the match from here too (PCRE2 sees the whole line
+	 * from any start offset, lookbehinds included) */
+	size_t *memo_s, *memo_e; /* MEMO_UNKNOWN, MEMO_NONE or the match */
+	size_t nmemo;
+	const struct ctx *memo_for;
+	int memo_depth;
 };
+
+#define MEMO_UNKNOWN SIZE_MAX
+#define MEMO_NONE (SIZE_MAX - 1)
 
 static void paint(struct run *r, size_t a, size_t b, int cls)
 {
@@ -927,12 +945,31 @@ static void run_line(struct run *r)
 				break;
 		}
 		const struct ctx *c = top->c;
+		if (r->memo_for != c || r->memo_depth != r->depth) {
+			if (r->nmemo < c->ncands) {
+				r->nmemo = c->ncands;
+				r->memo_s = xrealloc(r->memo_s, r->nmemo * sizeof *r->memo_s);
+				r->memo_e = xrealloc(r->memo_e, r->nmemo * sizeof *r->memo_e);
+			}
+			for (size_t i = 0; i < c->ncands; i++)
+				r->memo_s[i] = MEMO_UNKNOWN;
+			r->memo_for = c;
+			r->memo_depth = r->depth;
+		}
 		for (size_t i = 0; i < c->ncands; i++) {
-			size_t e;
+			size_t e = 0, s;
 			const struct cand *k = &c->cands[i];
 			if (k->c->once_only && i < 64 && (top->used >> i & 1))
 				continue;
-			size_t s = try(r, k->c->re, k->c->jit, !k->c->start, pos, &e);
+			if (r->memo_s[i] == MEMO_NONE)
+				continue;
+			if (r->memo_s[i] != MEMO_UNKNOWN && r->memo_s[i] >= pos) {
+				s = r->memo_s[i], e = r->memo_e[i];
+			} else {
+				s = try(r, k->c->re, k->c->jit, !k->c->start, pos, &e);
+				r->memo_s[i] = s == SIZE_MAX ? MEMO_NONE : s;
+				r->memo_e[i] = e;
+			}
 			if (s < best)
 				best = s, best_end = e, which = k, which_end = -1;
 		}
@@ -1005,6 +1042,7 @@ unsigned char *hl_classes(const struct hl_lang *hl, const char *text, size_t len
 		r.line = p;
 		r.n = (size_t)((nl ? nl : end) - p);
 		r.cls = cls + (p - text);
+		r.memo_for = NULL;
 		run_line(&r);
 		if (r.err) {
 			/* the rest stays plain */
@@ -1027,6 +1065,8 @@ unsigned char *hl_classes(const struct hl_lang *hl, const char *text, size_t len
 		line++;
 	}
 	pop_to(&r, 1);
+	free(r.memo_s);
+	free(r.memo_e);
 	re_matcher_free(&r.m);
 	return cls;
 }

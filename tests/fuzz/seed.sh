@@ -169,7 +169,7 @@ fuzz_highlight)
 	# of src/resolve/highlight.c's aliases); the language files of
 	# lang/ as "fuzz" (selector 0200), each with a sample after a NUL
 	names="sh bash shell sbatch zsh console shell-session python py python3 c h cpp c++ cxx
-cuda cu fortran f90 f julia jl yaml yml json toml makefile make cmake diff patch sql log"
+cuda cu fortran f90 f julia jl yaml yml json toml makefile make cmake diff patch sql log markdown md"
 	for f in tests/highlight/*.txt; do
 		lang=$(basename "$f" .txt) i=0
 		for n in $names; do
