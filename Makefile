@@ -79,7 +79,7 @@ build/asan/embedded.o: build/embedded.c | build/asan
 
 build/embed: tools/embed.c | build
 	$(CC) -std=c11 -O1 -o $@ $<
-build/embedded.c: build/embed $(EMBED)
+build/embedded.c: build/embed $(EMBED) Makefile
 	build/embed $(EMBED) > $@.tmp && mv $@.tmp $@
 
 build build/rel build/asan:
