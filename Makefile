@@ -45,12 +45,17 @@ OBJS     = $(MODULES:%=build/rel/%.o) build/rel/embedded.o
 ASAN_OBJS = $(MODULES:%=build/asan/%.o) build/asan/embedded.o
 
 # Files compiled into the binary: the default theme, templates, the
-# built-in parsers, and for math KaTeX (Debian's libjs-katex) and the
-# math font that matches DejaVu (fonts-texgyre-math).
+# built-in parsers, the code highlighter's languages (GtkSourceView's,
+# Debian's libgtksourceview-5-common, and logdown's own in lang/), and
+# for math KaTeX (Debian's libjs-katex) and the math font that matches
+# DejaVu (fonts-texgyre-math).
+GSV_LANGS = def sh python python3 c cpp cuda fortran julia octave yaml json javascript \
+          javascript-literals toml makefile cmake diff sql markdown
 MATH_FONT = /usr/share/texmf/fonts/opentype/public/tex-gyre-math/texgyredejavu-math.otf
 EMBED   = templates/page.html templates/index.html static/logdown.css \
-          $(sort $(wildcard parsers/*.yaml)) /usr/share/javascript/katex/katex.min.js \
-          $(MATH_FONT)
+          $(sort $(wildcard parsers/*.yaml)) $(sort $(wildcard lang/*.lang)) \
+          $(GSV_LANGS:%=/usr/share/gtksourceview-5/language-specs/%.lang) \
+          /usr/share/javascript/katex/katex.min.js $(MATH_FONT)
 
 UNIT_TESTS = $(patsubst tests/unit/%.c,build/asan/%,$(wildcard tests/unit/test_*.c))
 E2E_TESTS  = $(patsubst tests/e2e/%.c,build/asan/%,$(wildcard tests/e2e/test_*.c))
@@ -78,7 +83,7 @@ build/asan/embedded.o: build/embedded.c | build/asan
 
 build/embed: tools/embed.c | build
 	$(CC) -std=c11 -O1 -o $@ $<
-build/embedded.c: build/embed $(EMBED)
+build/embedded.c: build/embed $(EMBED) Makefile
 	build/embed $(EMBED) > $@.tmp && mv $@.tmp $@
 
 build build/rel build/asan:

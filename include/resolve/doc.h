@@ -86,6 +86,11 @@ int doc_line0(const struct doc *doc);
  * NULL (plain HTML).  Owned by its doc. */
 const struct directive_result *doc_directive(struct cmark_node *node);
 
+/* The highlighted classes of a code block (one enum hl_class a byte of
+ * its literal, resolve/highlight.h), or NULL when it is plain text.
+ * Owned by its doc. */
+const unsigned char *doc_code_classes(struct cmark_node *node);
+
 /* Finds the next placeholder in s[0..len): its offset (*at), length
  * and index.  False when there is none. */
 bool doc_next_value(const char *s, size_t len, size_t *at, size_t *mark_len, size_t *index);

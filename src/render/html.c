@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "resolve/highlight.h"
 #include "resolve/provenance.h"
 #include "base/util.h"
 
@@ -410,10 +411,69 @@ static char *fill(struct doc *doc, const char *html)
 	return buf_detach(&out);
 }
 
+/* A highlighted code block as cmark writes a code block, with its
+ * classes as <span class="hl-NAME"> runs. */
+static char *code_html(cmark_node *node, const unsigned char *cls)
+{
+	struct buf out = BUF_INIT;
+	const char *info = cmark_node_get_fence_info(node);
+	const char *code = cmark_node_get_literal(node);
+	size_t n = strlen(code);
+	buf_puts(&out, "<pre><code class=\"language-");
+	buf_put_html(&out, info, strcspn(info, " \t"));
+	buf_puts(&out, "\">");
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		/* a run stops at a line's end, so that a span never holds a
+		 * newline (line numbers and marked lines wrap lines later) */
+		while (j < n && cls[j] == cls[i] && code[j] != '\n' && code[j - 1] != '\n')
+			j++;
+		if (cls[i] && code[i] != '\n') {
+			buf_printf(&out, "<span class=\"hl-%s\">", hl_class_name(cls[i]));
+			buf_put_html(&out, code + i, j - i);
+			buf_puts(&out, "</span>");
+		} else {
+			buf_put_html(&out, code + i, j - i);
+		}
+		i = j;
+	}
+	buf_puts(&out, "</code></pre>\n");
+	return buf_detach(&out);
+}
+
 char *html_doc(struct doc *doc)
 {
 	fill_directives(doc);
+	/* highlighted code blocks stand in HTML blocks while cmark writes
+	 * the page, and are put back for the PDF */
+	cmark_node **swapped = NULL;
+	size_t nswapped = 0;
+	cmark_iter *it = cmark_iter_new(doc_root(doc));
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *node = cmark_iter_get_node(it);
+		if (ev == CMARK_EVENT_ENTER && doc_code_classes(node)) {
+			swapped = xrealloc(swapped, (nswapped + 1) * sizeof *swapped);
+			swapped[nswapped++] = node;
+		}
+	}
+	cmark_iter_free(it);
+	cmark_node **stand = xcalloc(nswapped + 1, sizeof *stand);
+	for (size_t i = 0; i < nswapped; i++) {
+		stand[i] = cmark_node_new(CMARK_NODE_HTML_BLOCK);
+		char *lit = code_html(swapped[i], doc_code_classes(swapped[i]));
+		cmark_node_set_literal(stand[i], lit);
+		free(lit);
+		cmark_node_insert_before(swapped[i], stand[i]);
+		cmark_node_unlink(swapped[i]);
+	}
 	char *html = cmark_render_html(doc_root(doc), doc_options(), doc_extensions(doc));
+	for (size_t i = 0; i < nswapped; i++) {
+		cmark_node_insert_before(stand[i], swapped[i]);
+		cmark_node_free(stand[i]);
+	}
+	free(stand);
+	free(swapped);
 	char *out = fill(doc, html);
 	free(html);
 	return out;

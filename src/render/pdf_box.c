@@ -195,9 +195,34 @@ static void keep_lines(struct pdf *p, size_t first, int lines, char role)
 	}
 }
 
+const unsigned hl_colours[HL_NCLASSES] = {
+	[HL_KEYWORD] = 0xcf222e,  [HL_TYPE] = 0x953800,	    [HL_STRING] = 0x0a3069,
+	[HL_SPECIAL] = 0x116329,  [HL_COMMENT] = 0x57606a,   [HL_NUMBER] = 0x0550ae,
+	[HL_CONSTANT] = 0x0550ae, [HL_BUILTIN] = 0x8250df,   [HL_FUNCTION] = 0x6639ba,
+	[HL_VARIABLE] = 0x953800, [HL_PREPROCESSOR] = 0x116329, [HL_ERROR] = 0xa40e26,
+	[HL_WARNING] = 0x7d4e00,  [HL_INSERTED] = 0x116329,  [HL_DELETED] = 0xa40e26,
+	[HL_HEADING] = 0x0550ae,
+};
+
+/* The runs of a highlighted line (cls, one class a byte of its n bytes)
+ * coloured in r, whose text is the line. */
+static void colour_runs(struct rich *r, const unsigned char *cls, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		while (j < n && cls[j] == cls[i])
+			j++;
+		if (cls[i] < HL_NCLASSES && hl_colours[cls[i]])
+			attr_colour(r->attrs, hl_colours[cls[i]], i, j);
+		i = j;
+	}
+}
+
 static void code_block(struct pdf *p, struct flow *f, cmark_node *n)
 {
 	const char *s = cmark_node_get_literal(n);
+	const char *s0 = s;
+	const unsigned char *cls = doc_code_classes(n);
 	size_t len = strlen(s);
 	if (len && s[len - 1] == '\n')
 		len--;
@@ -211,6 +236,9 @@ static void code_block(struct pdf *p, struct flow *f, cmark_node *n)
 		struct rich r;
 		rich_init(&r);
 		rich_put(&r, s, (size_t)(e - s), 0, NULL);
+		/* (a line of invalid UTF-8 was mended: its bytes moved) */
+		if (cls && r.text.len == (size_t)(e - s))
+			colour_runs(&r, cls + (s - s0), (size_t)(e - s));
 		if (!r.text.len)
 			buf_puts(&r.text, " ");
 		code_line(p, f, &r, strspn(buf_data(&r.text), " \t"), 2 * em, C_CODE_BG,

@@ -26,6 +26,7 @@
 #include "base/util.h"
 #include "draw/chart.h"
 #include "render/pdf.h"
+#include "resolve/highlight.h"
 #include "resolve/directive.h"
 
 struct doc;
@@ -42,6 +43,10 @@ struct doc;
 #define C_HEAD_BG 0xececec
 #define C_QUOTE 0xb0b0b0
 #define C_VALUE 0x1d3f66
+
+/* Highlighted code's colours by enum hl_class: the page's light theme
+ * (static/logdown.css --ld-hl-*); 0 keeps the text's colour. */
+extern const unsigned hl_colours[HL_NCLASSES];
 
 /* Inline styles. */
 enum {

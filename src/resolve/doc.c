@@ -17,6 +17,7 @@
 #include "resolve/format.h"
 #include "resolve/math.h"
 #include "data/limit.h"
+#include "resolve/highlight.h"
 #include "resolve/provenance.h"
 #include "resolve/show.h"
 #include "data/run.h"
@@ -83,6 +84,8 @@ struct doc {
 	cmark_node *root;
 	struct directive_result **results; /* one per directive, the nodes' user data */
 	size_t nresults;
+	unsigned char **classes; /* one per highlighted code block, its user data */
+	size_t nclasses;
 	struct buf md;
 };
 
@@ -723,6 +726,84 @@ static bool math_block(struct doc *doc, cmark_node *node)
 	return true;
 }
 
+/* A fenced code block's language: its classes (resolve/highlight.h) as
+ * the node's user data, for the page and the PDF; an unknown language
+ * is plain text with a warning at the fence's info string. */
+static void highlight_block(struct doc *doc, cmark_node *node)
+{
+	const char *info = cmark_node_get_fence_info(node);
+	size_t n = info ? strcspn(info, " \t") : 0;
+	if (!n)
+		return;
+	char *name = xstrndup(info, n);
+	int line = doc->line0 + cmark_node_get_start_line(node);
+	const char *src = source_line(doc, cmark_node_get_start_line(node));
+	int col = 1;
+	if (src) {
+		const char *q = src, *end = doc->text + doc->len;
+		while (q < end && (*q == ' ' || *q == '\t'))
+			q++;
+		while (q < end && (*q == '`' || *q == '~'))
+			q++;
+		while (q < end && (*q == ' ' || *q == '\t'))
+			q++;
+		col = (int)(q - src) + 1;
+	}
+	struct loc at = {doc->file, line, col, (int)n};
+	bool plain;
+	const struct hl_lang *l = hl_find(name, &plain);
+	if (!l) {
+		if (!plain) {
+			const char *near = closest_name(name, hl_names());
+			if (near)
+				diag_warning(doc->c->d, at,
+					     "unknown language '%s': shown as plain text (did you "
+					     "mean '%s'?)",
+					     name, near);
+			else
+				diag_warning(doc->c->d, at,
+					     "unknown language '%s': shown as plain text (docs/manual.md "
+					     "lists the languages logdown colours)",
+					     name);
+		}
+		free(name);
+		return;
+	}
+	free(name);
+	const char *code = cmark_node_get_literal(node);
+	const char *stop;
+	int stop_line;
+	unsigned char *cls = hl_classes(l, code, strlen(code), &stop, &stop_line);
+	if (stop) {
+		struct loc sat = {doc->file, line + stop_line, 1, 0};
+		diag_warning(doc->c->d, sat,
+			     "code highlighting stopped here: a pattern of the language hit %s; the "
+			     "rest of the block is plain",
+			     stop);
+	}
+	doc->classes = xrealloc(doc->classes, (doc->nclasses + 1) * sizeof *doc->classes);
+	doc->classes[doc->nclasses++] = cls;
+	cmark_node_set_user_data(node, cls);
+}
+
+static void highlight_blocks(struct doc *doc, cmark_node *root)
+{
+	cmark_iter *it = cmark_iter_new(root);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *node = cmark_iter_get_node(it);
+		if (ev == CMARK_EVENT_ENTER && cmark_node_get_type(node) == CMARK_NODE_CODE_BLOCK)
+			highlight_block(doc, node);
+	}
+	cmark_iter_free(it);
+}
+
+const unsigned char *doc_code_classes(struct cmark_node *node)
+{
+	return cmark_node_get_type(node) == CMARK_NODE_CODE_BLOCK ? cmark_node_get_user_data(node)
+								   : NULL;
+}
+
 static void replace_directives(struct doc *doc, cmark_node *root)
 {
 	/* collected first: the tree cannot change under the iterator */
@@ -1013,6 +1094,7 @@ struct doc *doc_resolve(const char *text, size_t len, const char *file, int line
 	pthread_mutex_unlock(&gfm_parse_lock);
 	check_tree(doc, doc->root);
 	replace_directives(doc, doc->root);
+	highlight_blocks(doc, doc->root);
 	return doc;
 }
 
@@ -1040,6 +1122,9 @@ void doc_free(struct doc *doc)
 		free(doc->results[i]);
 	}
 	free(doc->results);
+	for (size_t i = 0; i < doc->nclasses; i++)
+		free(doc->classes[i]);
+	free(doc->classes);
 	for (size_t i = 0; i < doc->nslots; i++) {
 		expr_free(doc->slots[i].expr);
 		free(doc->slots[i].label);

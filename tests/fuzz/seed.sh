@@ -164,6 +164,24 @@ fuzz_doc)
 			on == 1 { gsub("→", "\t"); print > file }' "$shared/gfm-spec/spec.txt"
 	fi
 	;;
+fuzz_highlight)
+	# a sample per language, after its index in hl_names() (the order
+	# of src/resolve/highlight.c's aliases); the language files of
+	# lang/ as "fuzz" (selector 0200), each with a sample after a NUL
+	names="sh bash shell sbatch zsh console shell-session python py python3 c h cpp c++ cxx
+cuda cu fortran f90 f julia jl yaml yml json toml makefile make cmake diff patch sql log markdown md"
+	for f in tests/highlight/*.txt; do
+		lang=$(basename "$f" .txt) i=0
+		for n in $names; do
+			[ "$n" = "$lang" ] && put "$f" "$(printf '%o' "$i")"
+			i=$((i + 1))
+		done
+	done
+	for f in lang/*.lang; do
+		{ printf '\200'; sed 's/<language id="[^"]*"/<language id="fuzz"/' "$f"; printf '\000';
+		  cat tests/highlight/log.txt; } | put_stdin
+	done
+	;;
 *)
 	echo "seed.sh: no seeds for $name" >&2
 	;;

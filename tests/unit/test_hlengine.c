@@ -1,0 +1,187 @@
+/* test_hlengine.c: the highlighter's engine and colours.
+ *
+ * The colours: each class's colour in static/logdown.css, light and
+ * dark, reaches WCAG AA (4.5:1) against the code background of its
+ * scheme, and the PDF draws the light ones (render/pdf_box.c's table
+ * equals the stylesheet's).  The engine: a .lang file that is no
+ * language is refused, a pathological pattern stops at the match limit
+ * with the rest plain, the names and aliases. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../src/render/pdf_int.h"
+#include "base/fsutil.h"
+#include "base/util.h"
+#include "resolve/highlight.h"
+
+static double channel(unsigned c)
+{
+	double v = c / 255.0;
+	return v <= 0.03928 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4);
+}
+
+static double luminance(unsigned rgb)
+{
+	return 0.2126 * channel(rgb >> 16 & 255) + 0.7152 * channel(rgb >> 8 & 255) +
+	       0.0722 * channel(rgb & 255);
+}
+
+static double contrast(unsigned a, unsigned b)
+{
+	double la = luminance(a), lb = luminance(b);
+	return la > lb ? (la + 0.05) / (lb + 0.05) : (lb + 0.05) / (la + 0.05);
+}
+
+/* The nth (0: light, 1: dark) "#rrggbb" the stylesheet gives var. */
+static unsigned css_colour(const char *css, const char *var, int nth)
+{
+	char *key = xasprintf("%s: #", var);
+	const char *p = css;
+	for (int i = 0; i <= nth; i++) {
+		p = strstr(p, key);
+		if (!p)
+			fail_msg("static/logdown.css has no %s (scheme %d)", var, nth);
+		p += strlen(key);
+	}
+	free(key);
+	return (unsigned)strtoul(p, NULL, 16);
+}
+
+static char *read_css(void)
+{
+	struct buf b = BUF_INIT;
+	assert_true(file_read("static/logdown.css", &b, NULL));
+	return buf_detach(&b);
+}
+
+static void every_class_reaches_aa_on_the_code_background(void **state)
+{
+	(void)state;
+	char *css = read_css();
+	unsigned bg[2] = {css_colour(css, "--ld-surface", 0), css_colour(css, "--ld-surface", 1)};
+	for (int c = 1; c < HL_NCLASSES; c++) {
+		if (c == HL_OPERATOR)
+			continue; /* the text's own colour */
+		char *var = xasprintf("--ld-hl-%s", hl_class_name(c));
+		for (int s = 0; s < 2; s++) {
+			unsigned fg = css_colour(css, var, s);
+			double r = contrast(fg, bg[s]);
+			if (r < 4.5)
+				fail_msg("%s #%06x on #%06x (%s): %.2f:1, under 4.5:1", var, fg, bg[s],
+					 s ? "dark" : "light", r);
+		}
+		/* the PDF: the light colour, on its own code background */
+		unsigned light = css_colour(css, var, 0);
+		if (hl_colours[c] != light)
+			fail_msg("the PDF draws %s as #%06x, the page as #%06x", var, hl_colours[c],
+				 light);
+		if (contrast(hl_colours[c], C_CODE_BG) < 4.5)
+			fail_msg("the PDF's %s: %.2f:1 on its code background", var,
+				 contrast(hl_colours[c], C_CODE_BG));
+		free(var);
+	}
+	free(css);
+}
+
+static void names_and_aliases(void **state)
+{
+	(void)state;
+	bool plain;
+	assert_non_null(hl_find("bash", &plain));
+	assert_false(plain);
+	assert_ptr_equal(hl_find("bash", &plain), hl_find("sbatch", &plain));
+	assert_ptr_equal(hl_find("Python", &plain), hl_find("py", &plain));
+	assert_ptr_equal(hl_find("console", &plain), hl_find("shell-session", &plain));
+	assert_ptr_equal(hl_find("f90", &plain), hl_find("fortran", &plain));
+	assert_ptr_equal(hl_find("make", &plain), hl_find("makefile", &plain));
+	assert_ptr_equal(hl_find("cu", &plain), hl_find("cuda", &plain));
+	assert_null(hl_find("text", &plain));
+	assert_true(plain);
+	assert_null(hl_find("pyhton", &plain));
+	assert_false(plain);
+	assert_string_equal(closest_name("pyhton", hl_names()), "python");
+	assert_string_equal(hl_class_name(HL_KEYWORD), "keyword");
+}
+
+static void what_is_no_language_file_is_refused(void **state)
+{
+	(void)state;
+	const char *bad[] = {"", "<language", "not xml at all",
+			     "<language id=\"other\"><definitions/></language>",
+			     "<language><definitions/></language>"};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		assert_null(hl_load_text("t-bad", bad[i], strlen(bad[i])));
+}
+
+static const char slow_lang[] =
+	"<language id=\"t-slow\"><styles><style id=\"k\" map-to=\"def:keyword\"/></styles>"
+	"<definitions>"
+	"<context id=\"w\" style-ref=\"k\"><match>ok</match></context>"
+	"<context id=\"bad\" style-ref=\"k\"><match>(a+)+$</match></context>"
+	"<context id=\"t-slow\"><include><context ref=\"w\"/><context ref=\"bad\"/></include>"
+	"</context></definitions></language>";
+
+static void a_pathological_pattern_stops_at_the_match_limit(void **state)
+{
+	(void)state;
+	const struct hl_lang *l = hl_load_text("t-slow", slow_lang, strlen(slow_lang));
+	assert_non_null(l);
+	const char text[] = "ok\nok aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab\nok\n";
+	const char *stop;
+	int line;
+	unsigned char *cls = hl_classes(l, text, strlen(text), &stop, &line);
+	assert_non_null(stop);
+	assert_string_equal(stop, "the match limit");
+	assert_int_equal(line, 2);
+	assert_int_equal(cls[0], HL_KEYWORD); /* line 1 coloured */
+	for (size_t i = 3; i < strlen(text); i++)
+		assert_int_equal(cls[i], HL_NONE); /* the rest plain */
+	free(cls);
+}
+
+static const char nest_lang[] =
+	"<language id=\"t-nest\"><styles><style id=\"s\" map-to=\"def:string\"/></styles>"
+	"<definitions>"
+	"<context id=\"p\" style-ref=\"s\"><start>\\(</start><end>\\)</end>"
+	"<include><context ref=\"p\"/></include></context>"
+	"<context id=\"e\"><match>x*</match></context>"
+	"<context id=\"t-nest\"><include><context ref=\"p\"/><context ref=\"e\"/>"
+	"</include></context></definitions></language>";
+
+static void deep_nesting_and_empty_matches_end(void **state)
+{
+	(void)state;
+	const struct hl_lang *l = hl_load_text("t-nest", nest_lang, strlen(nest_lang));
+	assert_non_null(l);
+	struct buf t = BUF_INIT;
+	for (int i = 0; i < 10000; i++)
+		buf_putc(&t, '(');
+	buf_puts(&t, "\nyy\n");
+	const char *stop;
+	int line;
+	unsigned char *cls = hl_classes(l, buf_data(&t), t.len, &stop, &line);
+	assert_null(stop);
+	assert_int_equal(cls[0], HL_STRING);
+	assert_int_equal(cls[t.len - 2], HL_STRING); /* still inside */
+	free(cls);
+	buf_free(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(every_class_reaches_aa_on_the_code_background),
+		cmocka_unit_test(names_and_aliases),
+		cmocka_unit_test(what_is_no_language_file_is_refused),
+		cmocka_unit_test(a_pathological_pattern_stops_at_the_match_limit),
+		cmocka_unit_test(deep_nesting_and_empty_matches_end),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
