@@ -73,6 +73,9 @@ struct rich {
 	size_t nlinks;
 	int in_link; /* links do not nest */
 	int depth;   /* inline nesting followed so far */
+	double width; /* the text's width, for display math (0: unknown) */
+	double size;  /* its font size, for math (0: the body's) */
+	bool after_display; /* a line break before the next text */
 };
 
 /* A laid-out block of text, shared by the boxes of its lines. */
@@ -170,6 +173,12 @@ struct pdf {
 	/* footnotes: labels in the order of their first reference */
 	char **notes;
 	size_t nnotes;
+	/* math: the font (once looked for), the laid-out formulas the
+	 * layouts' shapes point to */
+	struct math_font *math_font;
+	bool math_font_tried;
+	struct pdf_math **maths;
+	size_t nmaths;
 };
 
 /* pdf_text.c */
@@ -191,6 +200,13 @@ double layout_width(PangoLayout *l);
  * lines takes one, and para_unref() frees it with the last. */
 struct para *para_new(PangoLayout *l, struct rich *r);
 void para_unref(struct para *pa);
+
+/* pdf_text.c: math pieces as pango shapes drawn by pdf_math.c */
+void math_shapes_setup(struct pdf *p);
+void math_shapes_free(struct pdf *p);
+
+/* pdf.c */
+void link_rect(struct pdf *p, const char *href, double x, double y, double w, double h);
 
 /* pdf_box.c */
 struct box *box_add(struct pdf *p, enum box_kind kind, const struct flow *f, double h,
