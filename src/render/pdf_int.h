@@ -7,6 +7,7 @@
  *   pdf_box.c     the block walk: blocks into boxes (struct box)
  *   pdf_table.c   tables, their column widths
  *   pdf_figure.c  charts, images and captions
+ *   pdf_math.c    math (render/mathlayout.h), a pango shape in its line
  *   pdf.c         the boxes onto pages, drawn on cairo's PDF surface
  *
  * A box is one fixed height: a line of a paragraph, a line of code, a
