@@ -290,7 +290,7 @@ static void put_attr(struct buf *b, const char *s)
 	buf_putc(b, '\'');
 }
 
-static void link_rect(struct pdf *p, const char *href, double x, double y, double w, double h)
+void link_rect(struct pdf *p, const char *href, double x, double y, double w, double h)
 {
 	struct buf a = BUF_INIT;
 	if (href[0] == '#') {
@@ -587,6 +587,7 @@ static void pdf_free(struct pdf *p)
 		free(p->sources[i]);
 	free(p->sources);
 	free(p->base);
+	math_shapes_free(p);
 	PangoFontDescription **fs[] = {&p->f_body,  &p->f_mono,  &p->f_sans,  &p->f_small,
 				       &p->f_caption, &p->f_title, &p->f_lead, &p->f_footer};
 	for (size_t i = 0; i < ARRAY_LEN(fs); i++)
@@ -627,6 +628,7 @@ static bool render_unlocked(struct doc *doc, const struct pdf_meta *m, struct bu
 	p.cr = cairo_create(p.surface);
 	p.pango = font_context_new(p.cr, 72, CAIRO_ANTIALIAS_DEFAULT); /* sizes in points */
 	fonts_setup(&p);
+	math_shapes_setup(&p);
 
 	if (absolute_url(m->base_url))
 		p.base = xasprintf("%s%s%s/", m->base_url,

@@ -78,6 +78,8 @@ static void paragraph(struct pdf *p, struct flow *f, cmark_node *n,
 {
 	struct rich r;
 	rich_init(&r);
+	r.width = f->w;
+	r.size = pango_font_description_get_size(font) / (double)PANGO_SCALE;
 	rich_inlines(p, &r, cmark_node_first_child(n), style);
 	rich_keep_words(&r, f->w);
 	PangoLayout *l = layout_new(p, font, f->w);

@@ -7,6 +7,7 @@
  *   pdf_box.c     the block walk: blocks into boxes (struct box)
  *   pdf_table.c   tables, their column widths
  *   pdf_figure.c  charts, images and captions
+ *   pdf_math.c    math (render/mathlayout.h), a pango shape in its line
  *   pdf.c         the boxes onto pages, drawn on cairo's PDF surface
  *
  * A box is one fixed height: a line of a paragraph, a line of code, a
@@ -79,6 +80,9 @@ struct rich {
 	int depth;   /* inline nesting followed so far */
 	size_t (*code)[2]; /* byte ranges of inline code */
 	size_t ncode;
+	double width; /* the text's width, for display math (0: unknown) */
+	double size;  /* its font size, for math (0: the body's) */
+	bool after_display; /* a line break before the next text */
 };
 
 /* A laid-out block of text, shared by the boxes of its lines. */
@@ -187,6 +191,12 @@ struct pdf {
 	char **sources;          /* each entry's link on the site, relative */
 	size_t nsources;
 	bool no_entries;         /* inside a table too long for the appendix */
+	/* math: the font (once looked for), the laid-out formulas the
+	 * layouts' shapes point to */
+	struct math_font *math_font;
+	bool math_font_tried;
+	struct pdf_math **maths;
+	size_t nmaths;
 };
 
 /* The rows a {table} may have for its values to get Sources entries. */
@@ -222,6 +232,13 @@ double layout_width(PangoLayout *l);
  * lines takes one, and para_unref() frees it with the last. */
 struct para *para_new(PangoLayout *l, struct rich *r);
 void para_unref(struct para *pa);
+
+/* pdf_text.c: math pieces as pango shapes drawn by pdf_math.c */
+void math_shapes_setup(struct pdf *p);
+void math_shapes_free(struct pdf *p);
+
+/* pdf.c */
+void link_rect(struct pdf *p, const char *href, double x, double y, double w, double h);
 
 /* pdf_box.c */
 struct box *box_add(struct pdf *p, enum box_kind kind, const struct flow *f, double h,

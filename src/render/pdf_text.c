@@ -6,9 +6,11 @@
 #include "pdf_int.h"
 
 #include <cmark-gfm.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "render/mathlayout.h"
 #include "resolve/doc.h"
 
 void attr_add(PangoAttrList *l, PangoAttribute *a, size_t start, size_t end)
@@ -31,6 +33,15 @@ void attr_colour(PangoAttrList *l, unsigned c, size_t a, size_t b)
 /* Appends s (valid UTF-8 made of it) in a style; href makes it a link. */
 void rich_put(struct rich *r, const char *s, size_t n, unsigned style, const char *href)
 {
+	if (r->after_display) {
+		/* the text after display math: on a line of its own */
+		while (n && (*s == ' ' || *s == '\n'))
+			s++, n--;
+		if (!n)
+			return;
+		r->after_display = false;
+		buf_puts(&r->text, "\xE2\x80\xA8");
+	}
 	if (!n)
 		return;
 	size_t a = r->text.len;
@@ -167,6 +178,169 @@ char *value_href(struct pdf *p, const char *href, bool entry)
 	return xasprintf("#ld-src-%zu", k + 1);
 }
 
+/* --- math: a formula is one pango shape (U+FFFC) of its size, drawn
+ * by the shape renderer; display math a shape as wide as the text, on
+ * a line of its own, the formula centred in it and its number at the
+ * right. --- */
+
+struct pdf_math {
+	struct pdf *p;
+	struct math_layout *m;
+	double w, asc, desc; /* the formula's */
+	double shape_w;      /* the shape's: the text's width for display math */
+	char *number;        /* "(2)" for a labelled equation, or NULL */
+};
+
+static void math_link(void *ctx, const char *href, double x, double y, double w, double h)
+{
+	link_rect(ctx, href, x, y, w, h);
+}
+
+static void draw_shape(cairo_t *cr, PangoAttrShape *attr, gboolean do_path, gpointer data)
+{
+	(void)data;
+	struct pdf_math *pm = attr->data;
+	if (do_path || !pm)
+		return;
+	double x, y;
+	cairo_get_current_point(cr, &x, &y);
+	double left = x + (pm->shape_w - pm->w) / 2;
+	if (pm->number) {
+		/* the number at the right, on the baseline */
+		PangoLayout *l = layout_new(pm->p, pm->p->f_body, 0);
+		pango_layout_set_text(l, pm->number, -1);
+		double nw = layout_width(l);
+		cairo_move_to(cr, x + pm->shape_w - nw, y - pango_layout_get_baseline(l) / (double)PANGO_SCALE);
+		pango_cairo_show_layout(cr, l);
+		g_object_unref(l);
+		left = fmin(left, x + pm->shape_w - nw - 12 - pm->w);
+		left = fmax(left, x);
+	}
+	math_layout_draw(pm->m, cr, left, y, math_link, pm->p);
+}
+
+void math_shapes_setup(struct pdf *p)
+{
+	pango_cairo_context_set_shape_renderer(p->pango, draw_shape, NULL, NULL);
+}
+
+void math_shapes_free(struct pdf *p)
+{
+	for (size_t i = 0; i < p->nmaths; i++) {
+		math_layout_free(p->maths[i]->m);
+		free(p->maths[i]->number);
+		free(p->maths[i]);
+	}
+	free(p->maths);
+	math_font_free(p->math_font);
+}
+
+/* The piece's MathML with each value's placeholder as its text, as an
+ * <mn> that says its link (data-ld-href) or that it is missing. */
+static char *math_xml(struct pdf *p, const char *html)
+{
+	const char *from = strstr(html, "<math"), *to = strstr(html, "</math>");
+	if (!from || !to || to < from)
+		return NULL;
+	to += strlen("</math>");
+	struct buf out = BUF_INIT;
+	static const char open[] = "<mn>";
+	const char *s = from;
+	while (s < to) {
+		size_t at, mlen, index;
+		const char *mn = strstr(s, open);
+		if (!mn || mn >= to || !doc_next_value(mn + 4, (size_t)(to - mn - 4), &at, &mlen, &index) ||
+		    at != 0 || strncmp(mn + 4 + mlen, "</mn>", 5) != 0) {
+			const char *next = mn && mn < to ? mn + 4 : to;
+			buf_put(&out, s, (size_t)(next - s));
+			s = next;
+			continue;
+		}
+		buf_put(&out, s, (size_t)(mn - s));
+		const struct directive_text *v = doc_value(p->doc, index);
+		const char *href = NULL;
+		bool missing = !v;
+		struct buf text = BUF_INIT;
+		for (size_t i = 0; v && i < v->n; i++) {
+			buf_puts(&text, v->p[i].text);
+			if (!href && v->p[i].href)
+				href = v->p[i].href;
+			missing |= v->p[i].missing;
+		}
+		if (!v)
+			buf_puts(&text, "n/a");
+		buf_puts(&out, "<mn");
+		if (href) {
+			/* as a value in prose links: base_url, or its Sources entry */
+			char *to = value_href(p, href, true);
+			buf_puts(&out, " data-ld-href=\"");
+			buf_put_html(&out, to, strlen(to));
+			buf_puts(&out, "\"");
+			free(to);
+		}
+		if (missing)
+			buf_puts(&out, " data-ld-missing=\"1\"");
+		buf_puts(&out, ">");
+		buf_put_html(&out, buf_data(&text), text.len);
+		buf_puts(&out, "</mn>");
+		buf_free(&text);
+		s = mn + 4 + mlen + 5;
+	}
+	return buf_detach(&out);
+}
+
+/* A math piece as a shape in r; false when it cannot be (no math font,
+ * MathML that is not well-formed: a TeX error). */
+static bool rich_math(struct pdf *p, struct rich *r, const struct directive_piece *pc)
+{
+	if (!p->math_font_tried) {
+		p->math_font_tried = true;
+		p->math_font = math_font_new(pango_context_get_font_map(p->pango));
+	}
+	if (!p->math_font)
+		return false;
+	char *xml = math_xml(p, pc->text);
+	if (!xml)
+		return false;
+	double size = r->size > 0 ? r->size : 10;
+	const struct math_colours colours = {C_TEXT, C_VALUE, C_MUTED};
+	struct math_layout *m = math_layout_new(p->math_font, xml, strlen(xml), size, &colours);
+	free(xml);
+	if (!m)
+		return false;
+	struct pdf_math *pm = xcalloc(1, sizeof *pm);
+	pm->p = p;
+	pm->m = m;
+	math_layout_extents(m, &pm->w, &pm->asc, &pm->desc);
+	pm->shape_w = pm->w;
+	bool display = math_layout_display(m) && r->width > 0;
+	const char *no = strstr(pc->text, "<span class=\"ld-eqno\">");
+	if (no) {
+		no += strlen("<span class=\"ld-eqno\">");
+		const char *e = strchr(no, '<');
+		pm->number = xstrndup(no, e ? (size_t)(e - no) : strlen(no));
+	}
+	p->maths = xrealloc(p->maths, (p->nmaths + 1) * sizeof *p->maths);
+	p->maths[p->nmaths++] = pm;
+	double pad = 0;
+	if (display) {
+		/* a line of its own, the text's width, some space above and below */
+		pm->shape_w = fmax(r->width - 1, pm->w);
+		pad = 0.25 * size;
+		if (r->text.len && !str_has_suffix(buf_data(&r->text), "\xE2\x80\xA8"))
+			buf_puts(&r->text, "\xE2\x80\xA8");
+	}
+	size_t a = r->text.len;
+	buf_puts(&r->text, "\xEF\xBF\xBC"); /* U+FFFC, the object */
+	PangoRectangle ink = {0, (int)(-(pm->asc + pad) * PANGO_SCALE), (int)(pm->shape_w * PANGO_SCALE),
+			      (int)((pm->asc + pm->desc + 2 * pad) * PANGO_SCALE)};
+	attr_add(r->attrs, pango_attr_shape_new_with_data(&ink, &ink, pm, NULL, NULL), a,
+		 r->text.len);
+	if (display)
+		r->after_display = true;
+	return true;
+}
+
 /* Pieces of a directive's text (a caption, a cell, a value); @fig-
  * and @tbl- references in its plain text become links. */
 static void rich_literal(struct pdf *p, struct rich *r, const char *s, unsigned style);
@@ -179,9 +353,10 @@ void rich_pieces(struct pdf *p, struct rich *r, const struct directive_text *t,
 		unsigned st = style | (pc->value ? S_VALUE : 0) | (pc->missing ? S_MISSING : 0);
 		const char *href = link && !r->in_link ? pc->href : NULL;
 		if (pc->math) {
-			/* not laid out as math yet: its TeX, the values in it
-			 * shown as values */
-			rich_literal(p, r, pc->title, style | S_CODE);
+			/* laid out by pdf_math.c; its TeX, the values in it
+			 * shown as values, where that cannot be */
+			if (!rich_math(p, r, pc))
+				rich_literal(p, r, pc->title, style | S_CODE);
 			continue;
 		}
 		if (pc->value || pc->href) {

@@ -41,6 +41,14 @@ static duk_context *start(void)
 	/* KaTeX's UMD wrapper sets katex on `self` when there is no module
 	 * system; the global object serves. */
 	duk_eval_string_noresult(ctx, "var self = this;");
+	/* duktape is ES5 and a bit: KaTeX's arrays (matrices, cases) call
+	 * Array.prototype.fill, ES2015's */
+	duk_eval_string_noresult(
+		ctx, "if (!Array.prototype.fill) Array.prototype.fill = function (v, a, b) {"
+		     "  var n = this.length >>> 0; a = a === undefined ? 0 : a | 0;"
+		     "  b = b === undefined ? n : b | 0;"
+		     "  if (a < 0) a = Math.max(n + a, 0); if (b < 0) b = Math.max(n + b, 0);"
+		     "  for (var i = a; i < Math.min(b, n); i++) this[i] = v; return this; };");
 	if (duk_peval_lstring(ctx, js->data, js->len) != 0) {
 		duk_destroy_heap(ctx);
 		engine_failed = true;

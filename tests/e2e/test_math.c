@@ -1,7 +1,8 @@
 /* test_math.c: TeX math in a report ($...$, $$...$$, ```math): MathML
  * in the page from KaTeX, the dollar rules, values inside math linked
  * to their lines, TeX errors at their place, the math font, and the
- * PDF (which shows the TeX until it lays math out itself).
+ * PDF (which lays the math out itself: test_mathpdf.c compares it
+ * with the browser's).
  *
  * The log is the seed Cerebras log tests/fixtures/cerebras/bs512.log:
  * its final loss, 7.12500, is on line 53. */
@@ -159,20 +160,30 @@ static void the_site_has_the_math_font(void **state)
 	assert_memory_equal(font, "OTTO", 4);
 }
 
-/* Until the PDF lays math out, it shows the TeX as written, the values
- * in it as values. */
-static void the_pdf_shows_the_tex(void **state)
+/* The PDF lays the math out itself (render/mathlayout.h): letters in
+ * the math italic of the math font, no TeX left, the value drawn as a
+ * number and linked to its log line, a labelled equation numbered;
+ * TeX that KaTeX rejects shows as its TeX. */
+static void the_pdf_lays_math_out(void **state)
 {
 	(void)state;
 	NOT_UNDER_VALGRIND();
-	body_of("Loss $L = {{ cs.final_loss }}$ and $a_1 \\cdot b$.\n");
+	body_of("Loss $L = {{ cs.final_loss }}$ and $a_1 \\cdot b$.\n\n$$ P \\le \\pi $$ {#eq-roof}\n");
 	e2e_ok(project, "build --pdf");
 	int st;
 	char *cmd = xasprintf("pdftotext '%s/_site/r/report.pdf' -", project);
 	char *text = e2e_keep(e2e_sh(&st, "%s", cmd));
 	free(cmd);
 	assert_int_equal(st, 0);
-	assert_non_null(strstr(text, "Loss L = 7.12500 and a_1 \\cdot b."));
+	/* U+1D43F, U+1D44E, U+1D44F: math italic L, a, b */
+	assert_non_null(strstr(text, "Loss \xF0\x9D\x90\xBF = 7.12500 and \xF0\x9D\x91\x8E" "1 "
+				     "\xE2\x8B\x85 \xF0\x9D\x91\x8F."));
+	assert_null(strstr(text, "\\cdot"));
+	assert_non_null(strstr(text, "(1)"));
+	/* the value's link: an annotation of the PDF */
+	char *links = e2e_keep(e2e_sh(&st, "grep -a -o '/URI ([^)]*)' '%s/_site/r/report.pdf'",
+				      project));
+	assert_string_equal(links, "/URI (logs/bs512.log.html#L53)\n");
 }
 
 /* A labelled display equation is numbered, and @eq- refers to it. */
@@ -290,7 +301,7 @@ int main(void)
 		cmocka_unit_test_teardown(a_math_fence_is_display_math, cleanup),
 		cmocka_unit_test_teardown(tex_errors_at_their_place, cleanup),
 		cmocka_unit_test_teardown(the_site_has_the_math_font, cleanup),
-		cmocka_unit_test_teardown(the_pdf_shows_the_tex, cleanup),
+		cmocka_unit_test_teardown(the_pdf_lays_math_out, cleanup),
 		cmocka_unit_test_teardown(labelled_equations_are_numbered, cleanup),
 		cmocka_unit_test_teardown(equation_label_errors, cleanup),
 		cmocka_unit_test_teardown(math_in_cells_and_links, cleanup),
