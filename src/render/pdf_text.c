@@ -272,11 +272,11 @@ static char *math_xml(struct pdf *p, const char *html)
 		buf_puts(&out, "<mn");
 		if (href) {
 			/* as a value in prose links: base_url, or its Sources entry */
-			char *to = value_href(p, href, true);
+			char *link = value_href(p, href, true);
 			buf_puts(&out, " data-ld-href=\"");
-			buf_put_html(&out, to, strlen(to));
+			buf_put_html(&out, link, strlen(link));
 			buf_puts(&out, "\"");
-			free(to);
+			free(link);
 		}
 		if (missing)
 			buf_puts(&out, " data-ld-missing=\"1\"");
