@@ -168,12 +168,16 @@ char *value_href(struct pdf *p, const char *href, bool entry)
 		return xasprintf("%s%s", p->base, href);
 	if (!entry || p->no_entries)
 		return xstrdup(href);
+	/* an entry a line: "#L53.2", the second value the report links to
+	 * on line 53, shares line 53's entry, which links to the line */
+	const char *hash = strstr(href, ".html#L") + 7;
+	size_t n = (size_t)(hash - href) + strspn(hash, "0123456789");
 	size_t k = 0;
-	while (k < p->nsources && strcmp(p->sources[k], href) != 0)
+	while (k < p->nsources && !(strlen(p->sources[k]) == n && strncmp(p->sources[k], href, n) == 0))
 		k++;
 	if (k == p->nsources) {
 		p->sources = xrealloc(p->sources, (p->nsources + 1) * sizeof *p->sources);
-		p->sources[p->nsources++] = xstrdup(href);
+		p->sources[p->nsources++] = xstrndup(href, n);
 	}
 	return xasprintf("#ld-src-%zu", k + 1);
 }

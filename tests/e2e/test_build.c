@@ -743,7 +743,7 @@ static void new_in_an_empty_folder_uses_every_feature_once(void **state)
 	proc_free(&r);
 	char *page = e2e_read(dir, "_site/first-report/index.html");
 	/* a value, formatted and linked to its line */
-	assert_contains(page, "<a class=\"ld-value\" href=\"logs/bs512.log.html#L15\" "
+	assert_contains(page, "<a class=\"ld-value\" href=\"logs/bs512.log.html#L15.1\" "
 			      "title=\"content/first-report/logs/bs512.log:15\">512,000</a>");
 	/* a table, a chart and cross-references to them */
 	assert_contains(page, "id=\"tbl-steps\"");
@@ -793,7 +793,7 @@ static void the_readme_example_builds(void **state)
 	proc_free(&r);
 	char *page = e2e_read(dir, "_site/first-report/index.html");
 	assert_contains(page, ">512,000</a> samples in <a class=\"ld-value\" "
-			      "href=\"logs/bs512.log.html#L15\" "
+			      "href=\"logs/bs512.log.html#L15.2\" "
 			      "title=\"content/first-report/logs/bs512.log:15\">175.1</a> s;");
 	assert_contains(page, "<a class=\"ld-ref\" href=\"#fig-loss\">Figure 1</a>");
 	free(page);

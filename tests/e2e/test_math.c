@@ -87,7 +87,7 @@ static void a_value_inside_math_links_to_its_line(void **state)
 	(void)state;
 	const char *body = body_of("$L = {{ cs.final_loss }}\\,\\text{nats}$\n");
 	assert_non_null(strstr(body, "<mi>L</mi><mo>=</mo><mn><a class=\"ld-value\" "
-				     "href=\"logs/bs512.log.html#L53\" "
+				     "href=\"logs/bs512.log.html#L53.1\" "
 				     "title=\"content/r/logs/bs512.log:53\">7.12500</a></mn>"));
 	assert_non_null(strstr(body, "<annotation encoding=\"application/x-tex\">"
 				     "L = 7.12500\\,\\text{nats}</annotation>"));
@@ -180,7 +180,8 @@ static void the_pdf_lays_math_out(void **state)
 				     "\xE2\x8B\x85 \xF0\x9D\x91\x8F."));
 	assert_null(strstr(text, "\\cdot"));
 	assert_non_null(strstr(text, "(1)"));
-	/* the value's link: an annotation of the PDF */
+	/* the value links to its Sources entry, which links to its line:
+	 * the one URI of the PDF */
 	char *links = e2e_keep(e2e_sh(&st, "grep -a -o '/URI ([^)]*)' '%s/_site/r/report.pdf'",
 				      project));
 	assert_string_equal(links, "/URI (logs/bs512.log.html#L53)\n");
