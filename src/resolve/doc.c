@@ -20,6 +20,7 @@
 #include "resolve/highlight.h"
 #include "resolve/provenance.h"
 #include "resolve/show.h"
+#include "resolve/xref.h"
 #include "data/run.h"
 #include "base/util.h"
 #include "data/yamldoc.h"
@@ -59,12 +60,6 @@ struct slot {
 	struct directive_text piece;
 };
 
-struct label {
-	char *name;
-	const char *kind; /* "Table", "Figure" */
-	int number;
-};
-
 struct doc {
 	const char *file;
 	int line0;
@@ -75,8 +70,7 @@ struct doc {
 	struct directive_ctx *c;
 	struct slot *slots;
 	size_t nslots;
-	struct label *labels;
-	size_t nlabels;
+	struct xref xref;   /* the labels of figures, tables and equations */
 	int charts; /* {chart} blocks so far, for their file names */
 	int equations; /* labelled display equations so far */
 	/* after doc_resolve() */
@@ -130,21 +124,6 @@ static void inline_value(struct doc *doc, const char *open, const char *close, i
 	add_slot(doc, s, md);
 }
 
-static struct label *find_label(struct doc *doc, const char *name);
-static bool is_label_char(char c);
-
-/* The length of the label kind's prefix that s starts with ("fig-",
- * "tbl-", "eq-"), when a label character follows it; else 0. */
-static size_t ref_prefix(const char *s, const char *end)
-{
-	static const char *const prefixes[] = {"fig-", "tbl-", "eq-"};
-	for (size_t i = 0; i < ARRAY_LEN(prefixes); i++) {
-		size_t n = strlen(prefixes[i]);
-		if ((size_t)(end - s) > n && strncmp(s, prefixes[i], n) == 0 && is_label_char(s[n]))
-			return n;
-	}
-	return 0;
-}
 
 /* A display equation's label after its closing $$, as in
  * "$$ ... $$ {#eq-name}".  Returns the end of it (or p when there is
@@ -172,26 +151,15 @@ static const char *equation_label(const char *p, const char *end, const char **n
 static int take_equation(struct doc *doc, const char *name, size_t len, struct loc at)
 {
 	char *label = xstrndup(name, len);
-	bool ok = str_has_prefix(label, "eq-") && len > 3;
-	for (size_t i = 0; ok && i < len; i++)
-		ok = is_label_char(label[i]);
-	const struct label *old = ok ? find_label(doc, label) : NULL;
-	if (!ok) {
+	bool ok = xref_good_name(label, "eq-");
+	if (!ok)
 		diag_error(doc->c->d, at,
 			   "an equation's label is {#eq-NAME} (letters, digits, '-' and '_'), "
 			   "e.g. {#eq-roofline}");
-	} else if (old) {
-		diag_error(doc->c->d, at, "label '%s' is already %s %d's", label, old->kind,
-			   old->number);
-		ok = false;
-	}
-	if (!ok) {
-		free(label);
-		return 0;
-	}
-	doc->labels = xrealloc(doc->labels, (doc->nlabels + 1) * sizeof *doc->labels);
-	doc->labels[doc->nlabels++] = (struct label){label, "Equation", ++doc->equations};
-	return doc->equations;
+	else
+		ok = xref_add(&doc->xref, label, "Equation", doc->equations + 1, NULL, at, doc->c->d);
+	free(label);
+	return ok ? ++doc->equations : 0;
 }
 
 /* The TeX of a math span, from..to, into a SLOT_MATH slot: its values
@@ -294,11 +262,6 @@ static const char *math_end(const char *p, const char *end, const char **tex_fro
 		return q + 1;
 	}
 	return NULL;
-}
-
-static bool is_label_char(char c)
-{
-	return isalnum((unsigned char)c) || c == '-' || c == '_';
 }
 
 static pthread_mutex_t gfm_parse_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -462,10 +425,10 @@ static void prepass(struct doc *doc, struct buf *md)
 			}
 			inline_value(doc, p, close, line, line_start, md);
 			p = close + 2;
-		} else if (c == '@' && (p == line_start || !is_label_char(p[-1])) &&
-			   (ref_len = ref_prefix(p + 1, end)) > 0) {
+		} else if (c == '@' && (p == line_start || !xref_label_char(p[-1])) &&
+			   (ref_len = xref_prefix(p + 1, end)) > 0) {
 			const char *q = p + 1;
-			while (q < end && is_label_char(*q))
+			while (q < end && xref_label_char(*q))
 				q++;
 			/* a sentence may end right after the label */
 			while (q > p + 1 + ref_len && (q[-1] == '-' || q[-1] == '_'))
@@ -490,14 +453,6 @@ static void prepass(struct doc *doc, struct buf *md)
 
 /* --- 2 and 3: cmark, and the directives in its tree --- */
 
-static struct label *find_label(struct doc *doc, const char *name)
-{
-	for (size_t i = 0; i < doc->nlabels; i++)
-		if (strcmp(doc->labels[i].name, name) == 0)
-			return &doc->labels[i];
-	return NULL;
-}
-
 /* Registers body's label, if any, for a caption of `kind`. */
 static void take_label(struct doc *doc, const struct value *body, const char *kind,
 		       const char *prefix, int number)
@@ -511,21 +466,12 @@ static void take_label(struct doc *doc, const struct value *body, const char *ki
 			   strcmp(kind, "Table") == 0 ? "table" : "figure", prefix, prefix);
 		return;
 	}
-	for (const char *s = v->text; *s; s++) {
-		if (!is_label_char(*s)) {
-			diag_error(doc->c->d, v->loc,
-				   "label '%s' may hold only letters, digits, '-' and '_'", v->text);
-			return;
-		}
-	}
-	const struct label *old = find_label(doc, v->text);
-	if (old) {
-		diag_error(doc->c->d, v->loc, "label '%s' is already %s %d's", v->text, old->kind,
-			   old->number);
+	if (!xref_good_name(v->text, prefix)) {
+		diag_error(doc->c->d, v->loc,
+			   "label '%s' may hold only letters, digits, '-' and '_'", v->text);
 		return;
 	}
-	doc->labels = xrealloc(doc->labels, (doc->nlabels + 1) * sizeof *doc->labels);
-	doc->labels[doc->nlabels++] = (struct label){xstrdup(v->text), kind, number};
+	xref_add(&doc->xref, v->text, kind, number, NULL, v->loc, doc->c->d);
 }
 
 /* Line n (1-based, of the body) of the source, NUL-free up to its end;
@@ -624,9 +570,7 @@ static bool directive(struct doc *doc, cmark_node *node, struct directive_result
 		 * its place among the report's charts */
 		doc->charts++;
 		const struct value *lv = value_get(body, "label");
-		bool good = lv && lv->kind == VALUE_STRING && str_has_prefix(lv->text, "fig-");
-		for (const char *s = good ? lv->text : ""; *s; s++)
-			good = good && is_label_char(*s);
+		bool good = lv && lv->kind == VALUE_STRING && xref_good_name(lv->text, "fig-");
 		char *file = good ? xstrdup(lv->text) : xasprintf("figure-%d", doc->charts);
 		directive_chart(doc->c, body, number, file, result);
 		free(file);
@@ -860,24 +804,9 @@ static void show_value(struct doc *doc, struct slot *s)
  * "@tbl-x" after reporting that no directive defines it. */
 static void show_ref(struct doc *doc, struct slot *s)
 {
-	const struct label *l = find_label(doc, s->label);
+	const struct xref_label *l = xref_find(&doc->xref, s->label);
 	if (!l) {
-		const char **names = xcalloc(doc->nlabels + 1, sizeof *names);
-		for (size_t i = 0; i < doc->nlabels; i++)
-			names[i] = doc->labels[i].name;
-		const char *near = closest_name(s->label, names);
-		if (near)
-			diag_error(doc->c->d, s->at, "label '%s' is not defined (did you mean '%s'?)",
-				   s->label, near);
-		else if (str_has_prefix(s->label, "eq-"))
-			diag_error(doc->c->d, s->at,
-				   "label '%s' is not defined: label a display equation "
-				   "$$ ... $$ {#%s}", s->label, s->label);
-		else
-			diag_error(doc->c->d, s->at,
-				   "label '%s' is not defined: give a {table} or {chart} "
-				   "'label: %s'", s->label, s->label);
-		free(names);
+		xref_unknown(&doc->xref, s->label, s->at, doc->c->d);
 		if (!s->done) {
 			char *text = xasprintf("@%s", s->label);
 			directive_text_add(&s->piece, text, strlen(text), NULL, false, false);
@@ -887,10 +816,8 @@ static void show_ref(struct doc *doc, struct slot *s)
 		return;
 	}
 	if (!s->done) {
-		char *text = xasprintf("%s %d", l->kind, l->number);
 		char *href = xasprintf("#%s", l->name);
-		directive_text_add(&s->piece, text, strlen(text), href, false, false);
-		free(text);
+		directive_text_add(&s->piece, l->text, strlen(l->text), href, false, false);
 		free(href);
 	}
 	s->done = true;
@@ -1024,13 +951,13 @@ char *doc_caption_refs(struct doc *doc, const char *html, struct loc at)
 			else if (str_has_prefix(p, "</caption>") || str_has_prefix(p, "</figcaption>"))
 				in_caption = false;
 		}
-		if (in_caption && *p == '@' && (p == html || !is_label_char(p[-1])) &&
-		    (str_has_prefix(p + 1, "fig-") || str_has_prefix(p + 1, "tbl-")) &&
-		    is_label_char(p[5])) {
+		size_t pre;
+		if (in_caption && *p == '@' && (p == html || !xref_label_char(p[-1])) &&
+		    (pre = xref_prefix(p + 1, p + 1 + strlen(p + 1))) > 0) {
 			const char *q = p + 1;
-			while (is_label_char(*q))
+			while (xref_label_char(*q))
 				q++;
-			while (q > p + 5 && (q[-1] == '-' || q[-1] == '_'))
+			while (q > p + 1 + pre + 1 && (q[-1] == '-' || q[-1] == '_'))
 				q--;
 			struct slot s = {.kind = SLOT_REF, .at = at};
 			s.label = xstrndup(p + 1, (size_t)(q - p - 1));
@@ -1132,9 +1059,7 @@ void doc_free(struct doc *doc)
 		directive_text_clear(&doc->slots[i].piece);
 	}
 	free(doc->slots);
-	for (size_t i = 0; i < doc->nlabels; i++)
-		free(doc->labels[i].name);
-	free(doc->labels);
+	xref_free(&doc->xref);
 	free(doc->code_line);
 	free(doc);
 }
@@ -1182,14 +1107,12 @@ const struct directive_text *doc_value(const struct doc *doc, size_t index)
 
 bool doc_label(const struct doc *doc, const char *name, const char **kind, int *number)
 {
-	for (size_t i = 0; i < doc->nlabels; i++) {
-		if (strcmp(doc->labels[i].name, name) == 0) {
-			*kind = doc->labels[i].kind;
-			*number = doc->labels[i].number;
-			return true;
-		}
+	const struct xref_label *l = xref_find(&doc->xref, name);
+	if (l) {
+		*kind = l->kind;
+		*number = l->number;
 	}
-	return false;
+	return l != NULL;
 }
 
 static int hexval(char c)

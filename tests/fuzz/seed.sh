@@ -164,6 +164,16 @@ fuzz_doc)
 			on == 1 { gsub("→", "\t"); print > file }' "$shared/gfm-spec/spec.txt"
 	fi
 	;;
+fuzz_attrs)
+	# the attribute blocks of the examples and goldens, then Pandoc's forms
+	grep -rhoE '\{[#.][^}]*\}' content tests/golden --include='*.md' 2>/dev/null | sort -u |
+		while IFS= read -r a; do printf '%s' "$a" | put_stdin; done
+	for a in '{#sec-results}' '{#fig-loss width=60% height="3cm"}' \
+		'{.python .numberLines hl_lines="3-5"}' "{ #a .b k='x y' }" '{-}' '{=html}' \
+		'{#a k="q \" \\ x"}' '{#}' '{k=}' '{#a #b}' '{#a width=60%'; do
+		printf '%s' "$a" | put_stdin
+	done
+	;;
 fuzz_highlight)
 	# a sample per language, after its index in hl_names() (the order
 	# of src/resolve/highlight.c's aliases); the language files of
