@@ -20,6 +20,9 @@
 # TensorBoard event file (tools/gen_tfevents.py) read by logdown and by
 # the plain-Python reader tools/bench/tfevents_read.py, with and without
 # its CRC checks (20 MB with BENCH_QUICK; BENCH_TB_SIZE=200M sets it).
+# (m) a report of 500 formulas and 5,000 lines of code (tools/bench/gen_mathcode.py)
+# against pandoc --mathml, with the 2 s target, and what math and
+# highlighting add to building the example site (at most 20%);
 # (j) reading a JSON Lines training log of $LOGSIZE (tools/bench/gen_jsonl.py) into its
 # series against Python's json module (tools/bench/read_jsonl.py), with
 # peak RSS.
@@ -422,6 +425,39 @@ bench_f() {
 	rm -rf "$FSITE" "$OUT/f-out" "$OUT/f-clean"
 }
 
+# ---- (m) math and highlighted code against pandoc --mathml ----
+bench_m() {
+	export MPROJ=$OUT/m-project MPLAIN=$OUT/m-plain
+	rm -rf "$MPROJ" "$MPLAIN" "$OUT"/m-*
+	$PY tools/bench/gen_mathcode.py "$MPROJ" 500 5000
+	# The example site without math or colour: every $ escaped, every
+	# code fence's language dropped (the directives' fences stay).
+	mkdir -p "$MPLAIN"
+	cp -r site.yaml content parsers "$MPLAIN"/
+	find "$MPLAIN/content" -name '*.md' -exec sed -i -E \
+		-e 's/\$/\\$/g' -e 's/^([ >]*```+) *[A-Za-z][^ {]*[ ]*$/\1/' {} +
+	export MROOT=$ROOT
+	local cmds=(-n "logdown build" '"$LD" build "$MPROJ" -o "$OUT/m-out" 2>/dev/null')
+	if have pandoc pandoc; then
+		cmds+=(-n "pandoc --mathml" 'pandoc --mathml -s --highlight-style=pygments "$MPROJ/content/mathcode.md" -o "$OUT/m-pandoc.html"')
+	fi
+	hf mathcode "$RUNS" --warmup 1 --prepare 'rm -rf "$OUT/m-out" "$MPROJ/.logdown-cache"' "${cmds[@]}" || true
+	if have pandoc pandoc; then
+		row time "(m)" "a report of 500 formulas and 5,000 lines of code vs pandoc --mathml" \
+			mathcode "logdown build" "pandoc --mathml" -
+	else
+		skip "(m)" "500 formulas and 5,000 lines of code vs pandoc" "pandoc not installed"
+	fi
+	row under "(m)" "the same report: logdown's time against the target" mathcode "logdown build" 2
+	hf mathcode-example "$RUNS" --warmup 1 \
+		--prepare 'rm -rf "$OUT/m-ex" "$OUT/m-explain" "$MROOT/.logdown-cache" "$MPLAIN/.logdown-cache"' \
+		-n "example site" 'cd "$MROOT" && "$LD" build . -o "$OUT/m-ex" 2>/dev/null' \
+		-n "without math and colour" '"$LD" build "$MPLAIN" -o "$OUT/m-explain" 2>/dev/null' || true
+	row overhead "(m)" "the example site's build, with math and highlighting vs without" \
+		mathcode-example "example site" "without math and colour" 0.2
+	rm -rf "$MPROJ" "$MPLAIN" "$OUT"/m-*
+}
+
 # ---- (j) a JSON Lines log against Python's json module ----
 bench_j() {
 	JSONL=$CORPUS/logs/metrics-$LOGSIZE.jsonl
@@ -452,7 +488,7 @@ bench_j() {
 	rm -f "$OUT"/j-*
 }
 
-for r in ${BENCH_ROWS:-a b c d e f t j}; do
+for r in ${BENCH_ROWS:-a b c d e f t j m}; do
 	bench_$r
 done
 

@@ -146,6 +146,21 @@ for raw in open(os.path.join(res, "rows.tsv")):
             cells = ["%.0f req/s, %d errors" % (ld, max(lerr, 0)),
                      "%.0f req/s, %d errors" % (py, max(perr, 0)), ratio(r),
                      "≥ %gx, 0 errors" % want, judge(ok, ", ".join(why))]
+        elif kind == "under":
+            ld = medians(f[3])[f[4]]
+            want = float(f[5])
+            cells = [wall_cpu(f[4], ld), "—", "—", "< %s" % secs(want),
+                     judge(ld < want, "%.1fx over" % (ld / want))]
+        elif kind == "overhead":
+            # judged on CPU time (user + system, every thread): the work
+            # added, which a busy machine's waits do not blur
+            med = medians(f[3])
+            full, plain = med[f[4]], med[f[5]]
+            want = float(f[6])
+            more = cpu[f[4]] / cpu[f[5]] - 1
+            cells = [wall_cpu(f[4], full), wall_cpu(f[5], plain) + " (without)",
+                     "%+.0f%% CPU" % (100 * more), "≤ +%.0f%%" % (100 * want),
+                     judge(more <= want, "adds %.0f%%" % (100 * more))]
         elif kind == "abs":
             ld = medians(f[3])[f[4]]
             clean = medians(f[5])[f[6]]
