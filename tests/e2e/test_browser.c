@@ -47,14 +47,22 @@ static pid_t serve_start(const char *dir, const char *log, int *port)
 	return pid;
 }
 
-static void edited_source_shows_in_the_open_page(void **state)
+/* Skips the calling test when there is no browser to drive. */
+static void need_browser(void)
 {
-	(void)state;
 	if (!have_browser()) {
 		printf("browser test: /usr/bin/chromium, node or tests/browser/node_modules "
 		       "missing (LOGDOWN_BROWSER_TESTS=1 make test installs them); skipped\n");
 		skip();
 	}
+}
+
+/* Serves a one-report project (its value from a Cerebras log) and runs
+ * `node tests/browser/SCRIPT URL REPORT FROM TO`, which edits the
+ * report's text FROM to TO and watches the open page; the script and
+ * the server must both end well. */
+static void serve_and_edit(const char *script, const char *from, const char *to)
+{
 	alarm(120); /* never hang CI */
 	char *dir = e2e_project(E2E_FILES(
 		E2E_COPY("content/r/logs/bs512.log", "tests/fixtures/cerebras/bs512.log"),
@@ -67,9 +75,8 @@ static void edited_source_shows_in_the_open_page(void **state)
 	assert_true(port > 0);
 
 	char *src = path_join(dir, "content/r/index.md");
-	char *cmd = xasprintf("node tests/browser/live_reload.mjs 'http://127.0.0.1:%d/r/' '%s' "
-			      "'Original sentence' 'Edited sentence' >&2",
-			      port, src);
+	char *cmd = xasprintf("node tests/browser/%s 'http://127.0.0.1:%d/r/' '%s' '%s' '%s' >&2",
+			      script, port, src, from, to);
 	int rc = system(cmd);
 
 	kill(pid, SIGTERM);
@@ -87,17 +94,20 @@ static void edited_source_shows_in_the_open_page(void **state)
 	free(dir);
 }
 
+static void edited_source_shows_in_the_open_page(void **state)
+{
+	(void)state;
+	need_browser();
+	serve_and_edit("live_reload.mjs", "Original sentence", "Edited sentence");
+}
+
 /* The example reports, as their readers see them: on a phone and on a
  * wide screen, light and dark.  What is measured is in layout.mjs and
  * tests/browser/checks/; each failure names the page, width and scheme. */
 static void example_reports_hold_at_every_width(void **state)
 {
 	(void)state;
-	if (!have_browser()) {
-		printf("browser test: /usr/bin/chromium, node or tests/browser/node_modules "
-		       "missing (LOGDOWN_BROWSER_TESTS=1 make test installs them); skipped\n");
-		skip();
-	}
+	need_browser();
 	alarm(600); /* never hang CI */
 	char cwd[4096];
 	assert_non_null(getcwd(cwd, sizeof cwd));
@@ -119,41 +129,8 @@ static void example_reports_hold_at_every_width(void **state)
 static void the_error_overlay_leaves_the_title_readable_and_closes(void **state)
 {
 	(void)state;
-	if (!have_browser()) {
-		printf("browser test: /usr/bin/chromium, node or tests/browser/node_modules "
-		       "missing (LOGDOWN_BROWSER_TESTS=1 make test installs them); skipped\n");
-		skip();
-	}
-	alarm(120);
-	char *dir = e2e_project(E2E_FILES(
-		E2E_COPY("content/r/logs/bs512.log", "tests/fixtures/cerebras/bs512.log"),
-		E2E_TEXT("content/r/index.md",
-			 "---\ntitle: Live\nruns:\n  cs: logs/bs512.log\n---\n"
-			 "The loss was {{ cs.final_loss }}. Original sentence.\n")));
-	char *serve_log = path_join(dir, "serve.log");
-	int port;
-	pid_t pid = serve_start(dir, serve_log, &port);
-	assert_true(port > 0);
-
-	char *src = path_join(dir, "content/r/index.md");
-	char *cmd = xasprintf("node tests/browser/overlay.mjs 'http://127.0.0.1:%d/r/' '%s' "
-			      "'{{ cs.final_loss }}' '{{ cs.final_los }}' >&2",
-			      port, src);
-	int rc = system(cmd);
-
-	kill(pid, SIGTERM);
-	int st = 0;
-	waitpid(pid, &st, 0);
-	alarm(0);
-	assert_int_equal(rc, 0);
-	assert_true(WIFEXITED(st));
-	assert_int_equal(WEXITSTATUS(st), 0);
-
-	free(cmd);
-	free(src);
-	free(serve_log);
-	remove_tree(dir);
-	free(dir);
+	need_browser();
+	serve_and_edit("overlay.mjs", "{{ cs.final_loss }}", "{{ cs.final_los }}");
 }
 
 int main(void)
