@@ -861,9 +861,16 @@ static void show_math(struct doc *doc, struct slot *s)
 	struct buf tex = BUF_INIT, shown = BUF_INIT;
 	const char *t = s->label, *end = t + strlen(t);
 	size_t at, mlen, index;
+	/* the value slots this span put in: a placeholder in KaTeX's output
+	 * is taken for one of them only, never for what the TeX itself
+	 * wrote (\href{ldv:N}, a \char of the mark: a slot of another
+	 * kind, or this span's own) */
+	size_t *mine = NULL, nmine = 0;
 	while (doc_next_value(t, (size_t)(end - t), &at, &mlen, &index)) {
 		buf_put(&tex, t, at);
 		put_escaped(&shown, t, at);
+		mine = xrealloc(mine, (nmine + 1) * sizeof *mine);
+		mine[nmine++] = index;
 		buf_printf(&tex, "\\href{ldv:%zu}{\\text{0}}", index);
 		const struct directive_piece *v = doc_show(doc, index);
 		if (v)
@@ -883,10 +890,17 @@ static void show_math(struct doc *doc, struct slot *s)
 	} else {
 		for (const char *p = mathml; *p;) {
 			int n = 0;
+			bool ours = false;
 			if (*p == '<' && strncmp(p, "<mtext href=\"ldv:", 17) == 0 &&
-			    sscanf(p, "<mtext href=\"ldv:%zu\">0</mtext>%n", &index, &n) == 1 && n > 0) {
+			    sscanf(p, "<mtext href=\"ldv:%zu\">0</mtext>%n", &index, &n) == 1 && n > 0)
+				for (size_t k = 0; k < nmine && !ours; k++)
+					ours = mine[k] == index;
+			if (ours) {
 				buf_printf(&html, "<mn>%cLD%zu%c</mn>", MARK, index, MARK);
 				p += n;
+			} else if (*p == MARK) {
+				buf_puts(&html, "\xEF\xBF\xBD"); /* U+FFFD: never a placeholder */
+				p++;
 			} else if (*p == '<' && str_has_prefix(p, annotation)) {
 				const char *close = strstr(p, "</annotation>");
 				buf_puts(&html, annotation);
@@ -912,6 +926,7 @@ static void show_math(struct doc *doc, struct slot *s)
 	s->piece.p[0].title = s->number ? xasprintf("%s    (%d)", s->label, s->number)
 				       : xstrdup(s->label);
 	free(mathml);
+	free(mine);
 	buf_free(&html);
 	buf_free(&tex);
 	buf_free(&shown);

@@ -9,6 +9,7 @@
 #include <duktape.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 #include "base/embedded.h"
@@ -86,16 +87,35 @@ static struct loc place(const char *tex, size_t i, struct loc at, struct loc tex
 		if (tex[k] == '\n') {
 			where.line++;
 			where.col = 1;
-		} else if (((unsigned char)tex[k] & 0xC0) != 0x80) {
-			where.col++;
+		} else {
+			where.col++; /* columns count bytes (diag.h) */
 		}
 	}
 	where.len = 1;
 	return where;
 }
 
+/* Whether the command at tex[i] (a backslash) is name: the letters
+ * after the backslash are exactly name's, "\\left" is not "\\leftarrow". */
+static bool command_is(const char *tex, size_t i, size_t len, const char *name)
+{
+	size_t n = strlen(name);
+	if (i + n > len || strncmp(tex + i, name, n) != 0)
+		return false;
+	return i + n == len || !isalpha((unsigned char)tex[i + n]);
+}
+
+/* TeX's macro definitions: KaTeX 0.16.4 bounds macro expansion
+ * (maxExpand) but not what \edef builds (CVE-2024-28243), so that a
+ * formula of 163 bytes may cost seconds; a report's math defines none. */
+static const char *const definitions[] = {
+	"\\def", "\\edef", "\\gdef", "\\xdef", "\\let", "\\futurelet", "\\global",
+	"\\newcommand", "\\renewcommand", "\\providecommand",
+};
+
 /* Within the limits math_size and math_depth (groups: braces, \left,
- * \begin), which keep one formula's work bounded?  Reports it if not. */
+ * \begin), which keep one formula's work bounded, and free of macro
+ * definitions?  Reports it if not. */
 static bool within_limits(const char *tex, size_t len, struct loc at, struct loc tex_at,
 			  struct diag *d)
 {
@@ -106,15 +126,26 @@ static bool within_limits(const char *tex, size_t len, struct loc at, struct loc
 	}
 	unsigned long depth = 0, max = limit_get(LIMIT_MATH_DEPTH);
 	for (size_t i = 0; i < len; i++) {
-		bool open = tex[i] == '{' || (tex[i] == '\\' && (str_has_prefix(tex + i, "\\left") ||
-								  str_has_prefix(tex + i, "\\begin")));
-		bool close = tex[i] == '}' || (tex[i] == '\\' && (str_has_prefix(tex + i, "\\right") ||
-								   str_has_prefix(tex + i, "\\end")));
-		if (tex[i] == '\\' && i + 1 < len && (tex[i + 1] == '{' || tex[i + 1] == '}' ||
-							 tex[i + 1] == '\\')) {
-			i++; /* an escaped brace or a line break */
+		if (tex[i] == '\\' && i + 1 < len && !isalpha((unsigned char)tex[i + 1])) {
+			i++; /* an escaped brace, a line break, \, or \; */
 			continue;
 		}
+		bool cmd = tex[i] == '\\';
+		for (size_t k = 0; cmd && k < ARRAY_LEN(definitions); k++) {
+			if (command_is(tex, i, len, definitions[k])) {
+				struct loc where = place(tex, i, at, tex_at);
+				where.len = (int)strlen(definitions[k]);
+				diag_error(d, where,
+					   "TeX: %s defines a macro, which logdown does not run in "
+					   "math: write the formula out",
+					   definitions[k]);
+				return false;
+			}
+		}
+		bool open = tex[i] == '{' ||
+			    (cmd && (command_is(tex, i, len, "\\left") || command_is(tex, i, len, "\\begin")));
+		bool close = tex[i] == '}' ||
+			     (cmd && (command_is(tex, i, len, "\\right") || command_is(tex, i, len, "\\end")));
 		if (close && depth)
 			depth--;
 		if (open && ++depth > max) {
@@ -124,6 +155,20 @@ static bool within_limits(const char *tex, size_t len, struct loc at, struct loc
 		}
 	}
 	return true;
+}
+
+/* The byte offset in tex of KaTeX's position, which counts characters
+ * (JavaScript's string indices; duktape keeps a character beyond the
+ * BMP as one, not as a surrogate pair), where a column counts bytes. */
+static size_t byte_offset(const char *tex, size_t len, size_t chars)
+{
+	size_t i = 0;
+	for (size_t c = 0; i < len && c < chars; c++) {
+		unsigned char b = (unsigned char)tex[i];
+		size_t n = b < 0xC0 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2;
+		i += n < len - i ? n : len - i;
+	}
+	return i;
 }
 
 char *math_mathml(const char *tex, size_t len, bool display, struct loc at, struct loc tex_at,
@@ -169,8 +214,8 @@ char *math_mathml(const char *tex, size_t len, bool display, struct loc at, stru
 		else if ((quote = strstr(msg, " at end of input")) != NULL)
 			keep = (size_t)(quote - msg);
 		struct loc where = at;
-		if (pos >= 0 && (size_t)pos <= len)
-			where = place(tex, (size_t)pos, at, tex_at);
+		if (pos >= 0)
+			where = place(tex, byte_offset(tex, len, (size_t)pos), at, tex_at);
 		diag_error(d, where, "TeX: %.*s", (int)keep, msg);
 		duk_pop(ctx);
 	}

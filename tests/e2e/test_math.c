@@ -291,6 +291,52 @@ static void formulas_are_bounded(void **state)
 				      "or LOGDOWN_LIMIT_MATH_DEPTH)\n"));
 }
 
+/* TeX that names a placeholder of its own, or defines macros, is inert
+ * or refused at once (a review found each: a recursion that crashed the
+ * build, and \edef taking seconds a formula, CVE-2024-28243); commands
+ * are matched whole (\leftarrow is no \left); KaTeX's error positions
+ * count characters (one for a character beyond the BMP, in duktape),
+ * the caret is still under the right one. */
+static void hostile_tex_is_inert_or_refused(void **state)
+{
+	(void)state;
+	NOT_UNDER_VALGRIND();
+	struct buf md = BUF_INIT;
+	buf_puts(&md, "---\ntitle: M\n---\nSelf: $\\href{ldv:0}{\\text{0}}$ and "
+		      "$\\text{{\\char\"1A}LD1{\\char\"1A}}$.\n\nArrows $a");
+	for (int i = 0; i < 101; i++)
+		buf_puts(&md, " \\leftarrow a");
+	buf_puts(&md, "$.\n\nMacro $\\def\\a{x}\\edef\\b{\\a\\a}\\b$.\n\n"
+		      "Accents $\\text{\xC3\xA4\xC3\xB6} + \\foo$.\n\n"
+		      "```math\na % \xF0\x9D\x90\x80, one character of four bytes\n+ \\bar{b} \\fooo\n```\n");
+	project = e2e_project(E2E_FILES(E2E_TEXT("content/r/index.md", buf_data(&md))));
+	buf_free(&md);
+	struct proc r = e2e_keep_proc(e2e_run(project, "build"));
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err,
+			    "content/r/index.md:8:8: error: TeX: \\def defines a macro, which "
+			    "logdown does not run in math: write the formula out\n"
+			    "    8 | Macro $\\def\\a{x}\\edef\\b{\\a\\a}\\b$.\n"
+			    "      |        ^~~~\n"
+			    "content/r/index.md:10:24: error: TeX: Undefined control sequence: \\foo\n"
+			    "   10 | Accents $\\text{\xC3\xA4\xC3\xB6} + \\foo$.\n"
+			    "      |                      ^\n"
+			    "content/r/index.md:14:11: error: TeX: Undefined control sequence: \\fooo\n"
+			    "   14 | + \\bar{b} \\fooo\n"
+			    "      |           ^\n"
+			    "logdown: 3 errors; the previous output was left as it was\n");
+	/* without the errors, the rest builds: the placeholders stay text */
+	char *text = e2e_keep(e2e_read(project, "content/r/index.md"));
+	*strstr(text, "\n\nMacro") = '\0';
+	e2e_write(project, "content/r/index.md", text);
+	struct proc ok = e2e_keep_proc(e2e_run(project, "build"));
+	assert_int_equal(ok.status, 0);
+	char *page = e2e_keep(e2e_read(project, "_site/r/index.html"));
+	assert_non_null(strstr(page, "<mtext href=\"ldv:0\">0</mtext>"));
+	assert_non_null(strstr(page, "<mtext>\xEF\xBF\xBDLD1\xEF\xBF\xBD</mtext>"));
+	assert_null(strstr(page, "\x1a"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -308,6 +354,7 @@ int main(void)
 		cmocka_unit_test_teardown(math_in_cells_and_links, cleanup),
 		cmocka_unit_test_teardown(an_unclosed_display_is_a_warning, cleanup),
 		cmocka_unit_test_teardown(formulas_are_bounded, cleanup),
+		cmocka_unit_test_teardown(hostile_tex_is_inert_or_refused, cleanup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
