@@ -800,6 +800,18 @@ struct frame {
 	pcre2_code *end; /* c->re_end, or compiled for this opening */
 	bool jit, own;
 	uint64_t used; /* the once-only candidates (of the first 64) already met */
+	/* this line's matches of the frame's candidates (memo_s, memo_e:
+	 * MEMO_UNKNOWN, MEMO_NONE or the match) and of its end, kept while
+	 * the frame is open: a match found from an earlier place that
+	 * starts at or after the current one is the match from here too
+	 * (PCRE2 sees the whole line from any start offset, lookbehinds
+	 * included).  Kept per frame, so that coming back to a frame
+	 * after an inner one (a string closed) costs no search again: one
+	 * memo for the top alone made a line of many strings quadratic. */
+	size_t *memo_s, *memo_e;
+	size_t nmemo;
+	bool memo_ok;
+	size_t end_s, end_e;
 };
 
 struct run {
@@ -811,14 +823,6 @@ struct run {
 	struct frame st[MAX_DEPTH];
 	int depth;
 	int err;
-	/* each candidate's next match in this line, for the open frame:
-	 * a match found from an earlier place that starts at or after the
-	 * current one is the match from here too (PCRE2 sees the whole line
-	 * from any start offset, lookbehinds included) */
-	size_t *memo_s, *memo_e; /* MEMO_UNKNOWN, MEMO_NONE or the match */
-	size_t nmemo;
-	const struct ctx *memo_for;
-	int memo_depth;
 };
 
 #define MEMO_UNKNOWN SIZE_MAX
@@ -855,7 +859,17 @@ static void pop_to(struct run *r, int depth)
 		struct frame *f = &r->st[--r->depth];
 		if (f->own)
 			pcre2_code_free(f->end);
+		f->own = false;
+		f->memo_ok = false;
 	}
+}
+
+/* Opens frame f (r->st[r->depth]) for context c: its memo arrays, kept
+ * from the frame that was there before, start over. */
+static void frame_open(struct frame *f, struct ctx *c, int cls, pcre2_code *end, bool jit)
+{
+	size_t *ms = f->memo_s, *me = f->memo_e, nm = f->nmemo;
+	*f = (struct frame){c, cls, end, jit, false, 0, ms, me, nm, false, MEMO_UNKNOWN, 0};
 }
 
 /* The end of a context opened by the match in r->m, its \%{x@start}
@@ -937,38 +951,46 @@ static void run_line(struct run *r)
 		int which_end = -1; /* frame index */
 		const struct cand *which = NULL;
 		for (int d = r->depth - 1; d >= 1; d--) {
-			size_t e;
-			size_t s = try(r, r->st[d].end, r->st[d].jit, false, pos, &e);
+			struct frame *f = &r->st[d];
+			size_t e, s;
+			if (f->end_s == MEMO_NONE) {
+				s = SIZE_MAX;
+			} else if (f->end_s != MEMO_UNKNOWN && f->end_s >= pos) {
+				s = f->end_s, e = f->end_e;
+			} else {
+				s = try(r, f->end, f->jit, false, pos, &e);
+				f->end_s = s == SIZE_MAX ? MEMO_NONE : s;
+				f->end_e = e;
+			}
 			if (s < best)
 				best = s, best_end = e, which_end = d;
 			if (r->st[d].c->extend_parent)
 				break;
 		}
 		const struct ctx *c = top->c;
-		if (r->memo_for != c || r->memo_depth != r->depth) {
-			if (r->nmemo < c->ncands) {
-				r->nmemo = c->ncands;
-				r->memo_s = xrealloc(r->memo_s, r->nmemo * sizeof *r->memo_s);
-				r->memo_e = xrealloc(r->memo_e, r->nmemo * sizeof *r->memo_e);
+		if (!top->memo_ok) {
+			if (top->nmemo < c->ncands) {
+				top->nmemo = c->ncands;
+				top->memo_s = xrealloc(top->memo_s, top->nmemo * sizeof *top->memo_s);
+				top->memo_e = xrealloc(top->memo_e, top->nmemo * sizeof *top->memo_e);
 			}
 			for (size_t i = 0; i < c->ncands; i++)
-				r->memo_s[i] = MEMO_UNKNOWN;
-			r->memo_for = c;
-			r->memo_depth = r->depth;
+				top->memo_s[i] = MEMO_UNKNOWN;
+			top->memo_ok = true;
 		}
 		for (size_t i = 0; i < c->ncands; i++) {
 			size_t e = 0, s;
 			const struct cand *k = &c->cands[i];
 			if (k->c->once_only && i < 64 && (top->used >> i & 1))
 				continue;
-			if (r->memo_s[i] == MEMO_NONE)
+			if (top->memo_s[i] == MEMO_NONE)
 				continue;
-			if (r->memo_s[i] != MEMO_UNKNOWN && r->memo_s[i] >= pos) {
-				s = r->memo_s[i], e = r->memo_e[i];
+			if (top->memo_s[i] != MEMO_UNKNOWN && top->memo_s[i] >= pos) {
+				s = top->memo_s[i], e = top->memo_e[i];
 			} else {
 				s = try(r, k->c->re, k->c->jit, !k->c->start, pos, &e);
-				r->memo_s[i] = s == SIZE_MAX ? MEMO_NONE : s;
-				r->memo_e[i] = e;
+				top->memo_s[i] = s == SIZE_MAX ? MEMO_NONE : s;
+				top->memo_e[i] = e;
 			}
 			if (s < best)
 				best = s, best_end = e, which = k, which_end = -1;
@@ -1000,7 +1022,7 @@ static void run_line(struct run *r)
 				cls = top->cls;
 			if (k->start && r->depth < MAX_DEPTH) {
 				struct frame *f = &r->st[r->depth];
-				*f = (struct frame){(struct ctx *)k, cls, k->re_end, k->jit_end, false, 0};
+				frame_open(f, (struct ctx *)k, cls, k->re_end, k->jit_end);
 				if (k->end_src) {
 					f->end = end_for(r, k, &f->jit);
 					f->own = true;
@@ -1033,7 +1055,7 @@ unsigned char *hl_classes(const struct hl_lang *hl, const char *text, size_t len
 		return cls;
 	struct run r = {.l = l};
 	re_matcher_init(&r.m, 32, re_line_limit());
-	r.st[0] = (struct frame){main, main->cls > 0 ? main->cls : HL_NONE, NULL, false, false, 0};
+	frame_open(&r.st[0], main, main->cls > 0 ? main->cls : HL_NONE, NULL, false);
 	r.depth = 1;
 	const char *p = text, *end = text + len;
 	int line = 1;
@@ -1042,7 +1064,10 @@ unsigned char *hl_classes(const struct hl_lang *hl, const char *text, size_t len
 		r.line = p;
 		r.n = (size_t)((nl ? nl : end) - p);
 		r.cls = cls + (p - text);
-		r.memo_for = NULL;
+		for (int d = 0; d < r.depth; d++) {
+			r.st[d].memo_ok = false;
+			r.st[d].end_s = MEMO_UNKNOWN;
+		}
 		run_line(&r);
 		if (r.err) {
 			/* the rest stays plain */
@@ -1065,8 +1090,10 @@ unsigned char *hl_classes(const struct hl_lang *hl, const char *text, size_t len
 		line++;
 	}
 	pop_to(&r, 1);
-	free(r.memo_s);
-	free(r.memo_e);
+	for (int d = 0; d < MAX_DEPTH; d++) {
+		free(r.st[d].memo_s);
+		free(r.st[d].memo_e);
+	}
 	re_matcher_free(&r.m);
 	return cls;
 }
