@@ -692,26 +692,39 @@ static bool word_char(char c)
 	       c == '_' || c == '.' || (unsigned char)c >= 0x80;
 }
 
-/* Where m's text stands in the line s[0..n): the first place with no
+/* Where m's text stands in the line s[0..n), looking at the places
+ * from..to (to: where the text may end): the first place with no
  * letter, digit or point on either side ("512" is not the start of
  * "512000"), else the first place at all; -1 when it is not there (a
  * value the parser rewrote). */
-static long mark_at(const struct pmark *m, const char *s, size_t n)
+static long mark_at(const struct pmark *m, const char *s, size_t n, size_t from, size_t to)
 {
 	long loose = -1;
-	for (size_t i = 0; i + m->len <= n; i++) {
-		if (s[i] != m->text[0] || memcmp(s + i, m->text, m->len) != 0)
-			continue;
-		bool before = i == 0 || !word_char(s[i - 1]) || !word_char(m->text[0]);
-		bool after = i + m->len == n || !word_char(s[i + m->len]) ||
-			     !word_char(m->text[m->len - 1]);
-		if (before && after)
-			return (long)i;
-		if (loose < 0)
-			loose = (long)i;
+	if (m->len == 0 || to > n || to < from + m->len)
+		return -1;
+	for (size_t i = from; i + m->len <= to;) {
+		const char *hit = memchr(s + i, m->text[0], to - m->len + 1 - i);
+		if (!hit)
+			break;
+		i = (size_t)(hit - s);
+		if (memcmp(s + i, m->text, m->len) == 0) {
+			bool before = i == 0 || !word_char(s[i - 1]) || !word_char(m->text[0]);
+			bool after = i + m->len == n || !word_char(s[i + m->len]) ||
+				     !word_char(m->text[m->len - 1]);
+			if (before && after)
+				return (long)i;
+			if (loose < 0)
+				loose = (long)i;
+		}
+		i++;
 	}
 	return loose;
 }
+
+/* Up to this many values in a line, each is looked for in the whole
+ * line; beyond, each within MARK_WINDOW bytes after the one before. */
+#define MARKS_SEARCHED_WHOLE 16
+#define MARK_WINDOW 4096
 
 /* A mark placed in a line: bytes [at, at + len), or an empty one at
  * the line's start when its text is not there, so that the link still
@@ -737,14 +750,29 @@ static void put_marked(struct buf *b, long no, const char *text, size_t n,
 {
 	struct placed *pl = xmalloc(nmarks * sizeof *pl);
 	size_t np = 0;
+	/* A line of a few values: each is looked for in the whole line.
+	 * A line of many (a JSON file on one line): each after the one
+	 * before, in the order the parser read them, within a window, so
+	 * that the line costs its length, not its length times its
+	 * values; one not found there anchors at the line's start. */
+	bool few = nmarks <= MARKS_SEARCHED_WHOLE;
+	size_t cursor = 0;
 	for (size_t i = 0; i < nmarks; i++) {
-		long at = mark_at(&marks[i], text, n);
 		size_t len = marks[i].len;
-		/* Two values overlapping (one text inside another's): the
-		 * later one only anchors. */
-		for (size_t j = 0; at >= 0 && j < np; j++)
-			if ((size_t)at < pl[j].at + pl[j].len && pl[j].at < (size_t)at + len)
-				at = -1;
+		long at;
+		if (few) {
+			at = mark_at(&marks[i], text, n, 0, n);
+			/* Two values overlapping (one text inside another's):
+			 * the later one only anchors. */
+			for (size_t j = 0; at >= 0 && j < np; j++)
+				if ((size_t)at < pl[j].at + pl[j].len && pl[j].at < (size_t)at + len)
+					at = -1;
+		} else {
+			size_t to = n - cursor > MARK_WINDOW + len ? cursor + MARK_WINDOW + len : n;
+			at = mark_at(&marks[i], text, n, cursor, to);
+			if (at >= 0)
+				cursor = (size_t)at + len;
+		}
 		if (at < 0) {
 			at = 0;
 			len = 0;
