@@ -57,10 +57,13 @@ static duk_context *start(void)
 	}
 	duk_pop(ctx);
 	duk_eval_string_noresult(
-		ctx, "function ld_math(tex, display) {"
+		ctx, "var ld_refused = [];"
+		     "function ld_math(tex, display) {"
+		     "  ld_refused = [];"
 		     "  return katex.renderToString(tex, {output: 'mathml', displayMode: display,"
 		     "    throwOnError: true, strict: 'ignore', trust: function (c) {"
-		     "      return c.command === '\\\\href' && /^ldv:[0-9]+$/.test(c.url); },"
+		     "      if (c.command === '\\\\href' && /^ldv:[0-9]+$/.test(c.url)) return true;"
+		     "      ld_refused.push(c.command); return false; },"
 		     "    maxExpand: 1000});"
 		     "}");
 	engine = ctx;
@@ -189,6 +192,19 @@ char *math_mathml(const char *tex, size_t len, bool display, struct loc at, stru
 	duk_push_boolean(ctx, display);
 	if (duk_pcall(ctx, 2) == 0) {
 		out = unwrap(duk_safe_to_string(ctx, -1));
+		/* a command KaTeX runs only when trusted (\\href, \\url,
+		 * \\includegraphics, \\htmlClass...) shows as its TeX in red:
+		 * said, once a formula */
+		duk_get_global_string(ctx, "ld_refused");
+		if (duk_get_length(ctx, -1) > 0) {
+			duk_get_prop_index(ctx, -1, 0);
+			diag_warning(d, at,
+				     "TeX: %s is not run in a report's math (links, images and "
+				     "HTML from math are left out): it shows as written",
+				     duk_safe_to_string(ctx, -1));
+			duk_pop(ctx);
+		}
+		duk_pop(ctx);
 	} else {
 		/* a ParseError: its message without KaTeX's prefix, and the
 		 * offset in tex where it is */

@@ -337,6 +337,37 @@ static void hostile_tex_is_inert_or_refused(void **state)
 	assert_null(strstr(page, "\x1a"));
 }
 
+/* What KaTeX runs only when trusted (links, images, HTML classes)
+ * shows as written, with a warning once a formula. */
+static void untrusted_commands_are_a_warning(void **state)
+{
+	(void)state;
+	NOT_UNDER_VALGRIND();
+	project = e2e_project(E2E_FILES(E2E_TEXT(
+		"content/r/index.md",
+		"---\ntitle: M\n---\nA $\\href{https://x.org}{y} + \\url{https://a.b}$ and "
+		"$\\includegraphics{/etc/passwd}$.\n")));
+	struct proc r = e2e_keep_proc(e2e_run(project, "build"));
+	assert_int_equal(r.status, 0);
+	assert_string_equal(
+		r.err,
+		"content/r/index.md:4:3: warning: TeX: \\href is not run in a report's math (links, "
+		"images and HTML from math are left out): it shows as written\n"
+		"    4 | A $\\href{https://x.org}{y} + \\url{https://a.b}$ and "
+		"$\\includegraphics{/etc/passwd}$.\n"
+		"      |   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n"
+		"content/r/index.md:4:53: warning: TeX: \\includegraphics is not run in a report's "
+		"math (links, images and HTML from math are left out): it shows as written\n"
+		"    4 | A $\\href{https://x.org}{y} + \\url{https://a.b}$ and "
+		"$\\includegraphics{/etc/passwd}$.\n"
+		"      |                                                     "
+		"^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n"
+		"logdown: built 1 report into _site\n");
+	char *page = e2e_keep(e2e_read(project, "_site/r/index.html"));
+	assert_null(strstr(page, "href=\"https://x.org"));
+	assert_null(strstr(page, "<img"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -355,6 +386,7 @@ int main(void)
 		cmocka_unit_test_teardown(an_unclosed_display_is_a_warning, cleanup),
 		cmocka_unit_test_teardown(formulas_are_bounded, cleanup),
 		cmocka_unit_test_teardown(hostile_tex_is_inert_or_refused, cleanup),
+		cmocka_unit_test_teardown(untrusted_commands_are_a_warning, cleanup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
