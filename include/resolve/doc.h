@@ -77,6 +77,11 @@ void doc_free(struct doc *doc);
  * sources hold placeholders: find them with doc_next_value(). */
 struct cmark_node *doc_root(const struct doc *doc);
 
+/* The report's citations and References (resolve/cite.h), or NULL
+ * when it is resolved without. */
+struct cites;
+struct cites *doc_cites(const struct doc *doc);
+
 /* The .md file and the line before the body's first (node lines are
  * 1-based lines of the body). */
 const char *doc_file(const struct doc *doc);

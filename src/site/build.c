@@ -26,6 +26,7 @@
 #include "parse/runs.h"
 #include "render/html.h"
 #include "render/pdf.h"
+#include "resolve/cite.h"
 #include "resolve/doc.h"
 #include "resolve/provenance.h"
 
@@ -252,6 +253,7 @@ static void render_body(struct build *b, struct report *r, struct job *job)
 		ctx.figure_ctx = &sink;
 	}
 	ctx.figure_formats = FIGURE_SVG | b->opts->figures;
+	ctx.cites = cites_new(r->meta, b->config.raw, r->dir, b->opts->root, d);
 	struct doc *doc = doc_resolve(r->text + r->body_off, r->len - r->body_off, r->path,
 				      r->body_line - 1, &ctx);
 	r->html = html_doc(doc); /* inline values are resolved as it shows them */
@@ -260,6 +262,7 @@ static void render_body(struct build *b, struct report *r, struct job *job)
 	if (b->opts->pdf)
 		write_pdf(b, r, doc, job);
 	doc_free(doc);
+	cites_free(ctx.cites);
 	if (diag_errors(d) == errors_before && !noted)
 		warn_unused_runs(d, r, &rs);
 	char *root = report_root_prefix(r->slug);
