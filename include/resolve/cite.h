@@ -72,8 +72,8 @@ const char *cite_group_at(const char *p, const char *end, struct cite_group *g);
 
 /* A bare citation "@key" at p ('@'), when c has a bibliography: a
  * letter or '_' after the '@', which starts the line or follows a
- * space or one of ( [ " ' * _ (never a word: "a@b.com" is no citation).
- * Returns its end, or NULL. */
+ * space or one of ( " ' * _: never a word ("a@b.com" is no citation)
+ * nor a link's text ("[@a](url)").  Returns its end, or NULL. */
 const char *cite_bare_at(const struct cites *c, const char *p, const char *line_start,
 			 const char *end, struct cite_group *g);
 

@@ -753,6 +753,15 @@ static const char *entry(struct reader *r, const char *p)
 		p = skip_ws(p, end);
 		if (p < end && *p == ',') {
 			p++;
+		} else if (p < end && *p == '@' && entry_starts(p, end)) {
+			/* a '}' missing inside a value ate the entry's own */
+			int eline = loc_at(r, at, 1).line, fline = loc_at(r, fp, 1).line;
+			diag_error(r->d, loc_at(r, p, 1),
+				   "entry '%s' (line %d) is not closed before this one: is a '}' "
+				   "missing in its field '%s' (line %d)?",
+				   key, eline, fname, fline);
+			r->ok = false;
+			ok = false;
 		} else if (p >= end || *p != close) {
 			error_at(r, p < end ? p : end, 1,
 				 "expected ',' or the end of the entry after field '%s'", fname);

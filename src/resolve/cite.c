@@ -295,7 +295,7 @@ const char *cite_bare_at(const struct cites *c, const char *p, const char *line_
 		return NULL;
 	if (!(isalpha((unsigned char)p[1]) || p[1] == '_'))
 		return NULL;
-	if (p > line_start && !isspace((unsigned char)p[-1]) && !strchr("([\"'*_", p[-1]))
+	if (p > line_start && !isspace((unsigned char)p[-1]) && !strchr("(\"'*_", p[-1]))
 		return NULL;
 	const char *ke = key_end(p + 1, end);
 	g->bare = true;
