@@ -1,8 +1,8 @@
 /* doc.h: a report body, from Markdown to what the page and the PDF
  * show, with its references.
  *
- *   1. inline values {{ expr }} / {{ expr :spec }} and cross-references
- *      @fig-x / @tbl-x are found in the Markdown source (never inside code
+ *   1. inline values {{ expr }} / {{ expr :spec }}, cross-references
+ *      @fig-x / @tbl-x and citations [@key] (resolve/cite.h) are found in the Markdown source (never inside code
  *      spans or fenced code) and replaced by placeholders, so that nothing
  *      inside the braces is Markdown (a | cannot split a table cell);
  *   2. cmark-gfm parses the text with GitHub's extensions;

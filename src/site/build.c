@@ -668,8 +668,13 @@ int site_build(const struct build_opts *opts, struct diag *d)
 		if (opts->on_report)
 			opts->on_report(opts->input_ctx, r->slug, r->path,
 					r->bundle ? r->dir : NULL, jobs[i].reused);
-		if (opts->on_input && !jobs[i].reused)
+		if (opts->on_input && !jobs[i].reused) {
 			report_inputs(r->slug, &r->runs, opts);
+			char **bibs = cites_files(r->meta, b.config.raw, r->dir, opts->root);
+			for (size_t k = 0; bibs && bibs[k]; k++)
+				opts->on_input(opts->input_ctx, r->slug, bibs[k]);
+			strv_free(bibs);
+		}
 		/* a page reused by key read what its key covers */
 		for (size_t k = 0; opts->on_input && jobs[i].reused && k < jobs[i].ninputs; k++)
 			opts->on_input(opts->input_ctx, r->slug, jobs[i].inputs[k]);

@@ -290,6 +290,23 @@ static void the_pdf_lists_and_links_the_references(void **state)
 	buf_free(&raw);
 }
 
+/* A page's cache key covers its bibliography: an edited .bib is a new
+ * References, not the page of the last build. */
+static void an_edited_bib_rebuilds_the_page(void **state)
+{
+	(void)state;
+	char *body = build(md, NULL);
+	assert_contains(body, "Dissecting the Graphcore IPU.");
+	char *path = e2e_keep(path_join(project, "content/r/refs.bib"));
+	char *text = e2e_keep(e2e_read(project, "content/r/refs.bib"));
+	char *at = strstr(text, "{IPU}");
+	assert_non_null(at);
+	memcpy(at, "{TPU}", 5);
+	assert_true(file_write(path, text, strlen(text)));
+	body = e2e_keep(e2e_build_body(project, ""));
+	assert_contains(body, "Dissecting the Graphcore TPU.");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -305,6 +322,7 @@ int main(void)
 		cmocka_unit_test_teardown(csl_json_is_read_too, cleanup),
 		cmocka_unit_test_teardown(real_bib_files_read_whole, cleanup),
 		cmocka_unit_test_teardown(the_pdf_lists_and_links_the_references, cleanup),
+		cmocka_unit_test_teardown(an_edited_bib_rebuilds_the_page, cleanup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
