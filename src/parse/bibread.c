@@ -562,6 +562,8 @@ const struct bib_entry *bib_find(const struct bib *b, const char *key)
 	return NULL;
 }
 
+static void entry_free(struct bib_entry *e);
+
 /* Adds entry e to b, unless its key is taken (a warning). */
 static void add_entry(struct bib *b, struct bib_entry *e, struct diag *d)
 {
@@ -569,8 +571,7 @@ static void add_entry(struct bib *b, struct bib_entry *e, struct diag *d)
 	if (old) {
 		diag_warning(d, e->at, "entry '%s' is already defined at %s:%d: this one is ignored",
 			     e->key, old->at.file, old->at.line);
-		struct bib tmp = {e, 1, NULL, 0};
-		bib_clear(&tmp);
+		entry_free(e);
 		return;
 	}
 	b->e = xrealloc(b->e, (b->n + 1) * sizeof *b->e);
@@ -961,25 +962,28 @@ static void names_free(struct bib_name *n, size_t k)
 	free(n);
 }
 
+static void entry_free(struct bib_entry *e)
+{
+	free(e->key);
+	free(e->type);
+	names_free(e->authors, e->nauthors);
+	names_free(e->editors, e->neditors);
+	free(e->title);
+	free(e->container);
+	free(e->year);
+	free(e->volume);
+	free(e->number);
+	free(e->pages);
+	free(e->publisher);
+	free(e->doi);
+	free(e->url);
+	free(e->eprint);
+}
+
 void bib_clear(struct bib *b)
 {
-	for (size_t i = 0; i < b->n; i++) {
-		struct bib_entry *e = &b->e[i];
-		free(e->key);
-		free(e->type);
-		names_free(e->authors, e->nauthors);
-		names_free(e->editors, e->neditors);
-		free(e->title);
-		free(e->container);
-		free(e->year);
-		free(e->volume);
-		free(e->number);
-		free(e->pages);
-		free(e->publisher);
-		free(e->doi);
-		free(e->url);
-		free(e->eprint);
-	}
+	for (size_t i = 0; i < b->n; i++)
+		entry_free(&b->e[i]);
 	free(b->e);
 	for (size_t i = 0; i < b->nfiles; i++)
 		free(b->files[i]);

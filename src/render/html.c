@@ -472,7 +472,10 @@ static void put_references(struct buf *out, struct cites *c)
 		if (*r.label) {
 			buf_puts(out, "<span class=\"ref-label\">");
 			put_text(out, r.label, strlen(r.label));
-			buf_puts(out, "</span> ");
+			/* the space inside: the label's box ends the line it
+			 * starts, so it adds no gap, but text without the
+			 * stylesheet reads "[1] Name" */
+			buf_puts(out, " </span>");
 		}
 		for (size_t k = 0; k < r.text->n; k++) {
 			const struct directive_piece *pc = &r.text->p[k];

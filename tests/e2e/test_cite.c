@@ -75,12 +75,12 @@ static void numeric_citations_link_to_their_entries(void **state)
 	assert_contains(body,
 			"<section class=\"references\" id=\"references\">\n<h2>References</h2>\n"
 			"<ol class=\"references-numeric\">\n"
-			"<li id=\"ref-williams2009\"><span class=\"ref-label\">[1]</span> Samuel "
+			"<li id=\"ref-williams2009\"><span class=\"ref-label\">[1] </span>Samuel "
 			"Williams, Andrew Waterman and David Patterson. Roofline: An Insightful Visual "
 			"Performance Model. Communications of the ACM 52(4):65–76, 2009. <a "
 			"href=\"https://doi.org/10.1145/1498765.1498785\">https://doi.org/10.1145/"
 			"1498765.1498785</a></li>\n"
-			"<li id=\"ref-jia2019\"><span class=\"ref-label\">[2]</span> Zhe Jia and Blake "
+			"<li id=\"ref-jia2019\"><span class=\"ref-label\">[2] </span>Zhe Jia and Blake "
 			"Tillman. Dissecting the Graphcore IPU. 2019. <a "
 			"href=\"https://arxiv.org/abs/1912.03413\">https://arxiv.org/abs/1912.03413</a>"
 			"</li>\n</ol>\n</section>\n");
@@ -179,6 +179,23 @@ static void a_bib_syntax_error_is_at_its_line(void **state)
 		   "logdown: 1 error; the previous output was left as it was\n");
 }
 
+static void a_key_defined_twice_is_a_warning_and_the_first_wins(void **state)
+{
+	(void)state;
+	project = e2e_project(E2E_FILES(
+		E2E_TEXT("content/r/refs.bib", "@misc{a, title = {First}}\n@misc{a, title = {Second}}\n"),
+		E2E_TEXT("content/r/index.md", "---\nbibliography: refs.bib\n---\n[@a]\n")));
+	struct proc r = RUN("build");
+	assert_string_equal(r.err, "content/r/refs.bib:2:7: warning: entry 'a' is already defined at "
+				   "content/r/refs.bib:1: this one is ignored\n"
+				   "    2 | @misc{a, title = {Second}}\n"
+				   "      |       ^\n"
+				   "logdown: built 1 report into _site\n");
+	assert_int_equal(r.status, 0);
+	char *page = e2e_keep(e2e_read(project, "_site/r/index.html"));
+	assert_contains(page, "<span class=\"ref-label\">[1] </span>First.</li>");
+}
+
 static void a_missing_bibliography_is_an_error_at_its_key(void **state)
 {
 	(void)state;
@@ -226,7 +243,7 @@ static void csl_json_is_read_too(void **state)
 			 "[[2023]]}, \"DOI\": \"10.1109/MM.2023.3256384\"}]\n"),
 		E2E_TEXT("content/r/index.md", "---\nbibliography: [refs.json]\n---\n[@lie2023]\n")));
 	char *body = e2e_keep(e2e_build_body(project, ""));
-	assert_contains(body, "<li id=\"ref-lie2023\"><span class=\"ref-label\">[1]</span> Sean "
+	assert_contains(body, "<li id=\"ref-lie2023\"><span class=\"ref-label\">[1] </span>Sean "
 			      "Lie. Cerebras Architecture Deep Dive. IEEE Micro 43(3):18-30, 2023. <a "
 			      "href=\"https://doi.org/10.1109/MM.2023.3256384\">");
 }
@@ -256,7 +273,7 @@ static void real_bib_files_read_whole(void **state)
 			      "Machinery and Morgan &amp;#38; Claypool, 2018.");
 	assert_contains(body, "Daniela Soares Cruzes, Michael Felderer, Tosin Daniel Oyetoyan, "
 			      "Matthias Gander and Irdin Pekaric. How is Security Testing Done");
-	assert_contains(body, "<li id=\"ref-ESAPI\"><span class=\"ref-label\">[7]</span> OWASP "
+	assert_contains(body, "<li id=\"ref-ESAPI\"><span class=\"ref-label\">[7] </span>OWASP "
 			      "Enterprise Security API Toolkits - Datasheet.</li>");
 	assert_contains(body, "Commun. ACM 52(4):65–76, Association for Computing Machinery, "
 			      "2009. <a href=\"https://doi.org/10.1145/1498765.1498785\">");
@@ -316,6 +333,7 @@ int main(void)
 		cmocka_unit_test_teardown(what_is_no_citation_stays_text, cleanup),
 		cmocka_unit_test_teardown(an_unknown_key_is_an_error_with_did_you_mean, cleanup),
 		cmocka_unit_test_teardown(a_bib_syntax_error_is_at_its_line, cleanup),
+		cmocka_unit_test_teardown(a_key_defined_twice_is_a_warning_and_the_first_wins, cleanup),
 		cmocka_unit_test_teardown(a_missing_bibliography_is_an_error_at_its_key, cleanup),
 		cmocka_unit_test_teardown(a_citation_without_bibliography_says_how_to_add_one, cleanup),
 		cmocka_unit_test_teardown(an_unknown_style_is_an_error, cleanup),
