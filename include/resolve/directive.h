@@ -16,6 +16,7 @@
 #include "draw/chart.h"
 
 struct buf;
+struct cites;
 struct provenance;
 
 /* A piece of text as the page and the PDF show it: plain text (href
@@ -125,6 +126,9 @@ struct directive_ctx {
 	 * so that a page is the same however the folder was named. */
 	const char *root;
 	const char *root_real;
+	/* the bibliography and the citations so far (resolve/cite.h);
+	 * NULL: citations are left as text */
+	struct cites *cites;
 	int tables;  /* captions numbered so far: the caller's to count */
 	int figures;
 	/* Writes a chart's file, figures/NAME.EXT beside the report's page;

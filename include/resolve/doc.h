@@ -1,8 +1,8 @@
 /* doc.h: a report body, from Markdown to what the page and the PDF
  * show, with its references.
  *
- *   1. inline values {{ expr }} / {{ expr :spec }} and cross-references
- *      @fig-x / @tbl-x are found in the Markdown source (never inside code
+ *   1. inline values {{ expr }} / {{ expr :spec }}, cross-references
+ *      @fig-x / @tbl-x and citations [@key] (resolve/cite.h) are found in the Markdown source (never inside code
  *      spans or fenced code) and replaced by placeholders, so that nothing
  *      inside the braces is Markdown (a | cannot split a table cell);
  *   2. cmark-gfm parses the text with GitHub's extensions;
@@ -76,6 +76,11 @@ void doc_free(struct doc *doc);
 /* The tree (owned by doc).  Text, link destinations and image
  * sources hold placeholders: find them with doc_next_value(). */
 struct cmark_node *doc_root(const struct doc *doc);
+
+/* The report's citations and References (resolve/cite.h), or NULL
+ * when it is resolved without. */
+struct cites;
+struct cites *doc_cites(const struct doc *doc);
 
 /* The .md file and the line before the body's first (node lines are
  * 1-based lines of the body). */

@@ -14,7 +14,8 @@
 #include "data/yamldoc.h"
 
 static const char *const config_keys[] = {
-	"title", "author", "base_url", "output", "paper", "parsers", "limits", NULL,
+	"title", "author", "base_url", "output", "paper", "parsers", "limits", "bibliography",
+	"citation_style", NULL,
 };
 static const struct keys_words config_words = {true, "site.yaml key", "known keys"};
 

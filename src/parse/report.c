@@ -12,7 +12,7 @@
 #include "data/yamldoc.h"
 
 static const char *const front_keys[] = {
-	"title", "author", "date", "summary", "draft", "runs", NULL,
+	"title", "author", "date", "summary", "draft", "runs", "bibliography", "citation_style", NULL,
 };
 static const struct keys_words front_words = {true, "front matter key", "known keys"};
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "resolve/cite.h"
 #include "resolve/highlight.h"
 #include "resolve/provenance.h"
 #include "base/util.h"
@@ -342,7 +343,18 @@ static void put_shown(struct doc *doc, struct buf *out, const struct directive_p
 	} else if (pc->value) {
 		html_value(out, pc, !in_link);
 	} else if (pc->href && !in_tag && !in_link) {
-		buf_printf(out, "<a class=\"ld-ref\" href=\"%s\">%s</a>", pc->href, pc->text);
+		buf_puts(out, "<a class=\"ld-ref\" href=\"");
+		buf_put_html(out, pc->href, strlen(pc->href));
+		if (pc->title) {
+			/* a citation: the reference it stands for */
+			buf_puts(out, "\" title=\"");
+			put_text(out, pc->title, strlen(pc->title));
+		}
+		buf_puts(out, "\">");
+		put_text(out, pc->text, strlen(pc->text));
+		buf_puts(out, "</a>");
+	} else if (pc->href && pc->title) {
+		put_text(out, pc->text, strlen(pc->text));
 	} else {
 		buf_puts(out, pc->text);
 	}
@@ -441,6 +453,47 @@ static char *code_html(cmark_node *node, const unsigned char *cls)
 	return buf_detach(&out);
 }
 
+/* The References: the entries cited, each with the id its citations
+ * link to. */
+static void put_references(struct buf *out, struct cites *c)
+{
+	size_t n = c ? cites_count(c) : 0;
+	if (!n)
+		return;
+	bool numeric = cites_style(c) == CITE_NUMERIC;
+	buf_printf(out, "<section class=\"references\" id=\"references\">\n<h2>References</h2>\n"
+			"<ol class=\"references-%s\">\n",
+		   numeric ? "numeric" : "author-year");
+	for (size_t i = 0; i < n; i++) {
+		struct cite_ref r = cites_ref(c, i);
+		buf_puts(out, "<li id=\"");
+		put_text(out, r.id, strlen(r.id));
+		buf_puts(out, "\">");
+		if (*r.label) {
+			buf_puts(out, "<span class=\"ref-label\">");
+			put_text(out, r.label, strlen(r.label));
+			/* the space inside: the label's box ends the line it
+			 * starts, so it adds no gap, but text without the
+			 * stylesheet reads "[1] Name" */
+			buf_puts(out, " </span>");
+		}
+		for (size_t k = 0; k < r.text->n; k++) {
+			const struct directive_piece *pc = &r.text->p[k];
+			if (pc->href) {
+				buf_puts(out, "<a href=\"");
+				put_text(out, pc->href, strlen(pc->href));
+				buf_puts(out, "\">");
+				put_text(out, pc->text, pc->len);
+				buf_puts(out, "</a>");
+			} else {
+				put_text(out, pc->text, pc->len);
+			}
+		}
+		buf_puts(out, "</li>\n");
+	}
+	buf_puts(out, "</ol>\n</section>\n");
+}
+
 char *html_doc(struct doc *doc)
 {
 	fill_directives(doc);
@@ -474,9 +527,22 @@ char *html_doc(struct doc *doc)
 	}
 	free(stand);
 	free(swapped);
-	char *out = fill(doc, html);
+	char *filled = fill(doc, html);
 	free(html);
-	return out;
+	/* the References before the footnotes, as Pandoc places them */
+	struct buf refs = BUF_INIT;
+	put_references(&refs, doc_cites(doc));
+	if (!refs.len)
+		return filled;
+	struct buf out = BUF_INIT;
+	const char *notes = strstr(filled, "<section class=\"footnotes\"");
+	size_t at = notes ? (size_t)(notes - filled) : strlen(filled);
+	buf_put(&out, filled, at);
+	buf_put(&out, buf_data(&refs), refs.len);
+	buf_puts(&out, filled + at);
+	free(filled);
+	buf_free(&refs);
+	return buf_detach(&out);
 }
 
 char *html_render(const char *text, size_t len, const char *file, int line0,

@@ -640,6 +640,7 @@ static bool render_unlocked(struct doc *doc, const struct pdf_meta *m, struct bu
 	pdf_blocks(&p, &f, cmark_node_first_child(root));
 	if (p.nboxes > body_start)
 		p.boxes[body_start].before = 0;
+	pdf_references(&p, &f);
 	cmark_node **defs = NULL;
 	size_t ndefs = 0;
 	for (cmark_node *n = cmark_node_first_child(root); n; n = cmark_node_next(n)) {

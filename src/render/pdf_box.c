@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "resolve/cite.h"
 #include "resolve/doc.h"
 
 struct box *box_add(struct pdf *p, enum box_kind kind, const struct flow *f, double h,
@@ -447,6 +448,61 @@ void pdf_sources(struct pdf *p, struct flow *f)
 			g_object_unref(sub.marker);
 		if (p->nboxes > at)
 			p->boxes[at].dest = xasprintf("ld-src-%zu", k + 1);
+	}
+}
+
+/* The References: the entries cited, each a destination its
+ * citations lead to ("ref-KEY"), its DOI and URL linked. */
+void pdf_references(struct pdf *p, struct flow *f)
+{
+	struct cites *c = doc_cites(p->doc);
+	size_t n = c ? cites_count(c) : 0;
+	if (!n)
+		return;
+	struct rich r;
+	rich_init(&r);
+	rich_put(&r, "References", 10, 0, NULL);
+	PangoLayout *hl = layout_new(p, p->f_head[1], f->w);
+	pango_layout_set_text(hl, buf_data(&r.text), (int)r.text.len);
+	pango_layout_set_attributes(hl, r.attrs);
+	struct para *hp = para_new(hl, &r);
+	rich_clear(&r);
+	size_t first = p->nboxes;
+	para_boxes(p, f, hp, 22, 0, true);
+	if (p->nboxes > first) {
+		p->boxes[first].outline = 2;
+		p->boxes[first].title = xstrdup("References");
+		p->boxes[first].dest = xstrdup("references");
+	}
+	bool numeric = cites_style(c) == CITE_NUMERIC;
+	double indent = numeric ? 26 : 0;
+	for (size_t k = 0; k < n; k++) {
+		struct cite_ref ref = cites_ref(c, k);
+		struct flow sub = *f;
+		sub.x += indent;
+		sub.w -= indent;
+		if (numeric) {
+			PangoLayout *ml = layout_new(p, p->f_small, 0);
+			pango_layout_set_text(ml, ref.label, -1);
+			sub.marker = ml;
+			sub.marker_x = -indent;
+		}
+		rich_init(&r);
+		for (size_t i = 0; i < ref.text->n; i++) {
+			const struct directive_piece *pc = &ref.text->p[i];
+			rich_put(&r, pc->text, pc->len, 0, pc->href);
+		}
+		PangoLayout *l = layout_new(p, p->f_small, sub.w);
+		pango_layout_set_text(l, buf_data(&r.text), (int)r.text.len);
+		pango_layout_set_attributes(l, r.attrs);
+		pango_layout_set_line_spacing(l, 1.3f);
+		struct para *pa = para_new(l, &r);
+		rich_clear(&r);
+		size_t at = para_boxes(p, &sub, pa, k ? 4 : 8, 0, false);
+		if (sub.marker)
+			g_object_unref(sub.marker);
+		if (p->nboxes > at)
+			p->boxes[at].dest = xstrdup(ref.id);
 	}
 }
 

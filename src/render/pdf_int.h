@@ -250,6 +250,7 @@ double flow_space(const struct flow *f);
 void pdf_blocks(struct pdf *p, struct flow *f, cmark_node *first);
 void pdf_footnotes(struct pdf *p, struct flow *f, cmark_node **defs, size_t ndefs);
 void pdf_sources(struct pdf *p, struct flow *f);
+void pdf_references(struct pdf *p, struct flow *f);
 
 /* pdf_table.c */
 void table_block(struct pdf *p, struct flow *f, const struct directive_result *res,

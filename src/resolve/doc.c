@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "expr/expr.h"
+#include "resolve/cite.h"
 #include "resolve/format.h"
 #include "resolve/math.h"
 #include "data/limit.h"
@@ -41,7 +42,7 @@ static const char *const extensions[] = {
 
 /* SLOT_MATH: $...$ or $$...$$; SLOT_BLANK: nothing, on each further
  * line of a math span, so that cmark sees the source's lines. */
-enum slot_kind { SLOT_VALUE, SLOT_REF, SLOT_MATH, SLOT_BLANK };
+enum slot_kind { SLOT_VALUE, SLOT_REF, SLOT_MATH, SLOT_BLANK, SLOT_CITE };
 
 struct slot {
 	enum slot_kind kind;
@@ -56,6 +57,9 @@ struct slot {
 			      * when it holds values (not as written) */
 	int number;          /* SLOT_MATH: a labelled equation's number */
 	char *eq;            /* SLOT_MATH: its label, "eq-roofline" */
+	long entry;          /* SLOT_CITE: the bibliography entry (label: its
+			      * key), -1 when unknown; display: bare @key;
+			      * number: 1 for -@key */
 	bool done;           /* piece holds what the HTML showed */
 	struct directive_text piece;
 };
@@ -313,6 +317,24 @@ static void find_code_lines(struct doc *doc)
 	cmark_parser_free(parser);
 }
 
+static void cite_slot(void *ctx, long entry, const struct cite_item *it, bool bare, struct loc at,
+		      struct buf *md)
+{
+	struct slot s = {.kind = SLOT_CITE, .at = at, .entry = entry, .display = bare};
+	s.label = xstrndup(it->key, it->key_len);
+	s.number = it->suppress;
+	add_slot(ctx, s, md);
+}
+
+/* A citation group (resolve/cite.h) at column col0 (0-based) of line:
+ * its text in the report's style around a placeholder a citation. */
+static void put_cites(struct doc *doc, const struct cite_group *g, int line, ptrdiff_t col0,
+		      struct buf *md)
+{
+	struct loc at = {doc->file, line, (int)col0 + 1, 0};
+	cite_write(doc->c->cites, g, at, doc->c->d, md, cite_slot, doc);
+}
+
 /* Copies text into md with inline values and references replaced by
  * placeholders.  Line structure is kept, so that cmark's line numbers
  * are the source's. */
@@ -326,6 +348,8 @@ static void prepass(struct doc *doc, struct buf *md)
 	const char *math_stop, *tex_from = NULL, *tex_to = NULL;
 	bool display = false;
 	size_t ref_len;
+	const char *cite_stop;
+	struct cite_group g;
 
 	while (p < end) {
 		if (at_line_start) {
@@ -425,6 +449,9 @@ static void prepass(struct doc *doc, struct buf *md)
 			}
 			inline_value(doc, p, close, line, line_start, md);
 			p = close + 2;
+		} else if (c == '[' && doc->c->cites && (cite_stop = cite_group_at(p, end, &g))) {
+			put_cites(doc, &g, line, p - line_start, md);
+			p = cite_stop;
 		} else if (c == '@' && (p == line_start || !xref_label_char(p[-1])) &&
 			   (ref_len = xref_prefix(p + 1, end)) > 0) {
 			const char *q = p + 1;
@@ -438,12 +465,16 @@ static void prepass(struct doc *doc, struct buf *md)
 			s.label = xstrndup(p + 1, (size_t)(q - p - 1));
 			add_slot(doc, s, md);
 			p = q;
+		} else if (c == '@' && doc->c->cites &&
+			   (cite_stop = cite_bare_at(doc->c->cites, p, line_start, end, &g))) {
+			put_cites(doc, &g, line, p - line_start, md);
+			p = cite_stop;
 		} else {
 			/* plain text up to the next character that could start
 			 * something: one copy, not one call a byte */
 			const char *q = p + 1;
 			while (q < end && *q != '\n' && *q != '\\' && *q != '`' && *q != '{' && *q != '@' &&
-			       *q != '$')
+			       *q != '$' && *q != '[')
 				q++;
 			buf_put(md, p, (size_t)(q - p));
 			p = q;
@@ -946,6 +977,11 @@ const struct directive_piece *doc_show(struct doc *doc, size_t index)
 			directive_text_add(&s->piece, "", 0, NULL, true, false);
 		s->piece.p[0].value = false;
 		s->done = true;
+	} else if (s->kind == SLOT_CITE) {
+		if (!s->done)
+			cite_piece(doc->c->cites, s->entry, s->label, s->display, s->number,
+				   &s->piece);
+		s->done = true;
 	} else
 		show_ref(doc, s);
 	return &s->piece.p[0];
@@ -1020,7 +1056,8 @@ struct doc *doc_resolve(const char *text, size_t len, const char *file, int line
 	*doc = (struct doc){.file = file, .line0 = line0, .text = text, .len = len, .c = c};
 	/* Where the pre-pass has nothing to replace, it need not know the
 	 * code lines (a parse of its own): most pages of a big site. */
-	if (memmem(text, len, "{{", 2) || memmem(text, len, "@fig-", 5) ||
+	if (memmem(text, len, "{{", 2) || (c->cites && memchr(text, '@', len)) ||
+	    memmem(text, len, "@fig-", 5) ||
 	    memmem(text, len, "@tbl-", 5) || memmem(text, len, "@eq-", 4) || memchr(text, '$', len))
 		find_code_lines(doc);
 	prepass(doc, &doc->md);
@@ -1077,6 +1114,11 @@ void doc_free(struct doc *doc)
 	xref_free(&doc->xref);
 	free(doc->code_line);
 	free(doc);
+}
+
+struct cites *doc_cites(const struct doc *doc)
+{
+	return doc->c->cites;
 }
 
 struct cmark_node *doc_root(const struct doc *doc)

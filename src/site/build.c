@@ -26,6 +26,7 @@
 #include "parse/runs.h"
 #include "render/html.h"
 #include "render/pdf.h"
+#include "resolve/cite.h"
 #include "resolve/doc.h"
 #include "resolve/provenance.h"
 
@@ -252,6 +253,7 @@ static void render_body(struct build *b, struct report *r, struct job *job)
 		ctx.figure_ctx = &sink;
 	}
 	ctx.figure_formats = FIGURE_SVG | b->opts->figures;
+	ctx.cites = cites_new(r->meta, b->config.raw, r->dir, b->opts->root, d);
 	struct doc *doc = doc_resolve(r->text + r->body_off, r->len - r->body_off, r->path,
 				      r->body_line - 1, &ctx);
 	r->html = html_doc(doc); /* inline values are resolved as it shows them */
@@ -260,6 +262,7 @@ static void render_body(struct build *b, struct report *r, struct job *job)
 	if (b->opts->pdf)
 		write_pdf(b, r, doc, job);
 	doc_free(doc);
+	cites_free(ctx.cites);
 	if (diag_errors(d) == errors_before && !noted)
 		warn_unused_runs(d, r, &rs);
 	char *root = report_root_prefix(r->slug);
@@ -665,8 +668,13 @@ int site_build(const struct build_opts *opts, struct diag *d)
 		if (opts->on_report)
 			opts->on_report(opts->input_ctx, r->slug, r->path,
 					r->bundle ? r->dir : NULL, jobs[i].reused);
-		if (opts->on_input && !jobs[i].reused)
+		if (opts->on_input && !jobs[i].reused) {
 			report_inputs(r->slug, &r->runs, opts);
+			char **bibs = cites_files(r->meta, b.config.raw, r->dir, opts->root);
+			for (size_t k = 0; bibs && bibs[k]; k++)
+				opts->on_input(opts->input_ctx, r->slug, bibs[k]);
+			strv_free(bibs);
+		}
 		/* a page reused by key read what its key covers */
 		for (size_t k = 0; opts->on_input && jobs[i].reused && k < jobs[i].ninputs; k++)
 			opts->on_input(opts->input_ctx, r->slug, jobs[i].inputs[k]);

@@ -16,6 +16,7 @@
 #include "base/fsutil.h"
 #include "base/util.h"
 #include "parse/runs.h"
+#include "resolve/cite.h"
 
 /* Is r's output to be copied from the previous output (opts->reuse)? */
 bool reusable(const struct build *b, const struct report *r)
@@ -182,6 +183,18 @@ bool report_key(struct build *b, const struct report *r, struct job *job,
 		cache_hasher_str(h, dst);
 		cache_hasher_key(h, &fh);
 	}
+	/* the bibliography: a changed .bib changes the References */
+	char **bibs = cites_files(r->meta, b->config.raw, r->dir, b->opts->root);
+	for (size_t i = 0; bibs && bibs[i]; i++) {
+		struct cache_key fh;
+		cache_hasher_str(h, bibs[i]);
+		if (cache_file_hash(b->disk, bibs[i], &fh))
+			cache_hasher_key(h, &fh);
+		else
+			cache_hasher_str(h, "unreadable");
+		job_input(job, bibs[i]);
+	}
+	strv_free(bibs);
 	struct diag *quiet = diag_new_deferred(b->d);
 	ok = ok && report_runs_inputs(value_get(r->meta, "runs"), r->dir, b->root_real, b->parsers,
 				      b->disk, &b->parsers_key, h, job_input, job, quiet);

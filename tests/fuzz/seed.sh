@@ -174,6 +174,14 @@ fuzz_attrs)
 		printf '%s' "$a" | put_stdin
 	done
 	;;
+fuzz_bib)
+	# the real .bib files (selector 0: BibTeX), the example's, and a
+	# CSL-JSON item (selector 1); the prose of the examples, for the
+	# citation scanner
+	for f in tests/fixtures/bib/*.bib $(find content -name '*.bib' | sort); do put "$f" 000; done
+	{ printf '\001'; printf '[{"id": "lie2023", "type": "article-journal", "title": "T", "author": [{"family": "Lie", "given": "Sean"}, {"literal": "NVIDIA"}], "issued": {"date-parts": [[2023, 4]]}, "DOI": "10.1/x"}]'; } | put_stdin
+	for f in $(find content -name index.md | sort); do put "$f" 000; done
+	;;
 fuzz_highlight)
 	# a sample per language, after its index in hl_names() (the order
 	# of src/resolve/highlight.c's aliases); the language files of
