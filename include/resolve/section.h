@@ -69,7 +69,8 @@ const struct section *sections_get(const struct sections *ss, const char *id);
 /* Appends GitHub's slug of text[0..len) to out: lower case; letters,
  * digits (any script), '-' and '_' kept; each space a '-'; the rest
  * (punctuation, symbols) left out.  Placeholders of values are left
- * out too, so that an id stays when the data changes. */
+ * out too, with the spaces around them as one, so that an id stays
+ * when the data changes. */
 void section_slug(struct buf *out, const char *text, size_t len);
 
 void sections_free(struct sections *ss);

@@ -476,7 +476,8 @@ static char *heading_html(struct doc *doc, cmark_node *node, const struct sectio
 	buf_puts(&out, "<a class=\"ld-anchor\" href=\"#");
 	put_text(&out, sec->id, strlen(sec->id));
 	buf_puts(&out, "\" aria-label=\"Link to this section: ");
-	put_text(&out, sec->text, strlen(sec->text));
+	/* its values' placeholders stay, for fill() to write in */
+	buf_put_html(&out, sec->text, strlen(sec->text));
 	buf_printf(&out, "\">#</a></h%d>\n", level);
 	free(inner);
 	return buf_detach(&out);

@@ -53,12 +53,20 @@ static bool slug_keeps(gunichar c)
 
 void section_slug(struct buf *out, const char *text, size_t len)
 {
+	/* a value counts as nothing, and the spaces around it as one:
+	 * "Loss at {{ x }} steps" is "loss-at-steps" */
 	struct buf plain = BUF_INIT;
 	const char *p = text, *end = text + len;
 	while (p < end) {
 		size_t index, n;
 		if (*p == DOC_MARK && doc_placeholder_at(p, end, false, &index, &n)) {
 			p += n;
+			if (!plain.len || plain.data[plain.len - 1] == ' ')
+				while (p < end && *p == ' ')
+					p++;
+			if (p == end)
+				while (plain.len && plain.data[plain.len - 1] == ' ')
+					plain.data[--plain.len] = '\0';
 			continue;
 		}
 		buf_putc(&plain, *p++);
