@@ -2,7 +2,7 @@
  * current section is the last heading above the top quarter of the
  * window (the whole report read: the last one).  No framework: an
  * IntersectionObserver says when a heading crosses that line, and the
- * rail is read again then.  Without this script the rail is a plain
+ * headings are measured again then.  Without this script the rail is a plain
  * list of links. */
 (function () {
 	"use strict";
@@ -35,7 +35,10 @@
 		links[k].setAttribute("aria-current", "location");
 		current = k;
 	}
-	var line = new IntersectionObserver(update, { rootMargin: "0px 0px -75% 0px" });
+	/* the band from far above the window down to the line: a heading
+	 * enters it when it goes up past the line, however far a jump
+	 * takes it */
+	var line = new IntersectionObserver(update, { rootMargin: "100000px 0px -75% 0px" });
 	heads.forEach(function (h) { line.observe(h); });
 	/* the end of the page, where the last headings may never reach the line */
 	var foot = document.querySelector(".ld-site-footer");
