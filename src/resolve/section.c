@@ -76,7 +76,12 @@ void section_slug(struct buf *out, const char *text, size_t len)
 	gchar *lower = g_utf8_strdown(valid, -1);
 	for (const gchar *s = lower; *s; s = g_utf8_next_char(s)) {
 		gunichar c = g_utf8_get_char(s);
-		if (c == ' ')
+		if (c >= 0x24B6 && c <= 0x24CF) {
+			/* GLib lowers letters only: the circled capitals are
+			 * symbols with a lower case, which JavaScript uses */
+			char u[8];
+			buf_put(out, u, (size_t)g_unichar_to_utf8(c + 26, u));
+		} else if (c == ' ')
 			buf_putc(out, '-');
 		else if (slug_keeps(c))
 			buf_put(out, s, (size_t)(g_utf8_next_char(s) - s));
