@@ -101,11 +101,13 @@ void pdf_contents_draw(struct pdf *p, const struct box *b, double x, double y)
 	 * up down the page */
 	const double step = 4.5;
 	pdf_set_rgb(cr, C_MUTED);
+	cairo_new_path(cr); /* not from where the text left the point */
 	for (double dx = p->ml + step * (double)(long)((end + 6 - p->ml) / step + 1);
 	     dx < right - nw - 6; dx += step) {
+		cairo_new_sub_path(cr);
 		cairo_arc(cr, dx, base - 0.6, 0.55, 0, 2 * G_PI);
-		cairo_fill(cr);
 	}
+	cairo_fill(cr);
 	char *href = xasprintf("#%s", b->toc_dest);
 	link_rect(p, href, x, y, right - x, b->h);
 	free(href);
