@@ -201,6 +201,19 @@ static void no_contents_when_off_or_under_two_sections(void **state)
 	assert_not_contains(page_of(), "toc.js");
 }
 
+static void toc_and_number_sections_are_true_or_false(void **state)
+{
+	(void)state;
+	project = e2e_project(E2E_FILES(
+		E2E_TEXT("content/r/index.md", "---\nnumber_sections: 1\n---\n## A\n"),
+		E2E_TEXT("site.yaml", "toc: pdf\n")));
+	struct proc r = RUN("build");
+	assert_int_equal(r.status, 1);
+	assert_contains(r.err, "site.yaml:1:6: error: 'toc' must be true or false\n");
+	assert_contains(r.err, "content/r/index.md:2:18: error: 'number_sections' must be true or "
+			       "false\n");
+}
+
 /* --- the PDF --- */
 
 static char *sh_out(const char *fmt, const char *arg)
@@ -321,6 +334,7 @@ int main(void)
 		cmocka_unit_test_teardown(bad_labels_are_errors_at_their_columns, cleanup),
 		cmocka_unit_test_teardown(contents_list_the_first_two_depths, cleanup),
 		cmocka_unit_test_teardown(no_contents_when_off_or_under_two_sections, cleanup),
+		cmocka_unit_test_teardown(toc_and_number_sections_are_true_or_false, cleanup),
 		cmocka_unit_test_teardown(pdf_contents_give_pages_and_link_to_sections, cleanup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
