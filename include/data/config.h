@@ -15,6 +15,10 @@ struct config {
 	char *output;   /* default "_site", relative to the project root */
 	char *paper;    /* "a4" (default) or "letter" */
 	char **parsers; /* extra parser folders, NULL-terminated */
+	int toc;        /* 1 true, 0 false, -1 not given: contents in the
+			 * HTML, and with true in the PDF too */
+	bool number_sections; /* "Section 2.1"; a report's front matter may
+			       * say otherwise */
 	struct value *raw; /* the whole document, or NULL without site.yaml */
 };
 

@@ -26,7 +26,12 @@ struct report {
 	char *date;
 	char *summary;
 	bool draft;
+	/* toc, number_sections: 1 true, 0 false, -1 not given (site.yaml's
+	 * then) */
+	int toc;
+	int number_sections;
 	char *html; /* the rendered body, once rendered */
+	char *toc_html; /* its table of contents, "" for none */
 	struct report_runs runs; /* its result files, once loaded */
 };
 

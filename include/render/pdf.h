@@ -45,6 +45,7 @@ struct pdf_meta {
 	const char *root;   /* the project's real path: no image is read outside it */
 	const char *base_url; /* site.yaml's; NULL or not absolute: a Sources appendix */
 	const char *slug;     /* the report's folder in the site ("q3") */
+	bool toc;             /* a contents list after the title block */
 };
 
 /* Lays out doc (after html_doc(), whose values it shows) and appends

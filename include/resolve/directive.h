@@ -37,6 +37,9 @@ struct directive_piece {
 	 * values in it), title its TeX as written (the values as
 	 * placeholders). */
 	bool math;
+	/* A reference's name in italics: an unnumbered section's heading,
+	 * as in "the section *Results*". */
+	bool emph;
 };
 
 /* A run of pieces: a caption, a table cell. */
@@ -129,6 +132,7 @@ struct directive_ctx {
 	/* the bibliography and the citations so far (resolve/cite.h);
 	 * NULL: citations are left as text */
 	struct cites *cites;
+	bool number_sections; /* headings numbered, "Section 2.1" (section.h) */
 	int tables;  /* captions numbered so far: the caller's to count */
 	int figures;
 	/* Writes a chart's file, figures/NAME.EXT beside the report's page;

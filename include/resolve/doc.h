@@ -109,6 +109,11 @@ const struct directive_text *doc_value(const struct doc *doc, size_t index);
  * fragment, with %XX decoded (a %00 stays as written).  Caller frees. */
 char *doc_url_file(const char *url);
 
+/* The report's headings, with their ids and numbers (section.h).
+ * Owned by doc. */
+struct sections;
+const struct sections *doc_sections(const struct doc *doc);
+
 /* The kind ("Table", "Figure") and number of a label; false when no
  * directive defines it. */
 bool doc_label(const struct doc *doc, const char *name, const char **kind, int *number);

@@ -15,7 +15,7 @@
 
 static const char *const config_keys[] = {
 	"title", "author", "base_url", "output", "paper", "parsers", "limits", "bibliography",
-	"citation_style", NULL,
+	"citation_style", "toc", "number_sections", NULL,
 };
 static const struct keys_words config_words = {true, "site.yaml key", "known keys"};
 
@@ -66,6 +66,7 @@ bool config_load(struct config *c, const char *root, struct diag *d)
 	c->base_url = xstrdup("/");
 	c->output = xstrdup("_site");
 	c->paper = xstrdup("a4");
+	c->toc = -1;
 	/* The caps start from their defaults and the environment on every
 	 * load (serve loads again after an edit); site.yaml's own YAML is
 	 * read under those. */
@@ -111,6 +112,15 @@ bool config_load(struct config *c, const char *root, struct diag *d)
 				free(c->paper);
 				c->paper = xstrdup("a4");
 				ok = false;
+			}
+		} else if (strcmp(key, "toc") == 0 || strcmp(key, "number_sections") == 0) {
+			if (v->kind != VALUE_BOOL) {
+				diag_error(d, v->loc, "'%s' must be true or false", key);
+				ok = false;
+			} else if (key[0] == 't') {
+				c->toc = v->boolean;
+			} else {
+				c->number_sections = v->boolean;
 			}
 		} else if (strcmp(key, "parsers") == 0)
 			ok = take_parsers(c, v, d) && ok;

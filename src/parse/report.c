@@ -12,7 +12,8 @@
 #include "data/yamldoc.h"
 
 static const char *const front_keys[] = {
-	"title", "author", "date", "summary", "draft", "runs", "bibliography", "citation_style", NULL,
+	"title", "author", "date", "summary", "draft", "runs", "bibliography", "citation_style",
+	"toc", "number_sections", NULL,
 };
 static const struct keys_words front_words = {true, "front matter key", "known keys"};
 
@@ -195,6 +196,13 @@ static bool read_meta(struct report *r, struct diag *d)
 			} else {
 				r->draft = v->boolean;
 			}
+		} else if (strcmp(key, "toc") == 0 || strcmp(key, "number_sections") == 0) {
+			if (v->kind != VALUE_BOOL) {
+				diag_error(d, v->loc, "'%s' must be true or false", key);
+				ok = false;
+			} else {
+				*(key[0] == 't' ? &r->toc : &r->number_sections) = v->boolean;
+			}
 		} else if (strcmp(key, "runs") == 0) {
 			/* Runs are read by the result-file stage. */
 		} else {
@@ -214,6 +222,7 @@ bool report_load(struct report *r, const char *path, const char *slug, struct di
 	r->author = xstrdup("");
 	r->date = xstrdup("");
 	r->summary = xstrdup("");
+	r->toc = r->number_sections = -1;
 	r->meta = value_new(VALUE_MAP);
 
 	struct buf b = BUF_INIT;
@@ -277,6 +286,7 @@ void report_free(struct report *r, struct diag *d)
 	free(r->date);
 	free(r->summary);
 	free(r->html);
+	free(r->toc_html);
 	report_runs_free(&r->runs);
 	value_free(r->meta);
 	memset(r, 0, sizeof *r);

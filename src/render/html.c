@@ -13,6 +13,7 @@
 #include "resolve/cite.h"
 #include "resolve/highlight.h"
 #include "resolve/provenance.h"
+#include "resolve/section.h"
 #include "base/util.h"
 
 #define ELLIPSIS "\xE2\x80\xA6" /* U+2026 */
@@ -350,13 +351,17 @@ static void put_shown(struct doc *doc, struct buf *out, const struct directive_p
 			buf_puts(out, "\" title=\"");
 			put_text(out, pc->title, strlen(pc->title));
 		}
-		buf_puts(out, "\">");
+		buf_puts(out, pc->emph ? "\"><em>" : "\">");
 		put_text(out, pc->text, strlen(pc->text));
-		buf_puts(out, "</a>");
+		buf_puts(out, pc->emph ? "</em></a>" : "</a>");
 	} else if (pc->href && pc->title) {
 		put_text(out, pc->text, strlen(pc->text));
+	} else if (pc->emph && !in_tag) {
+		buf_puts(out, "<em>");
+		put_text(out, pc->text, strlen(pc->text));
+		buf_puts(out, "</em>");
 	} else {
-		buf_puts(out, pc->text);
+		put_text(out, pc->text, strlen(pc->text));
 	}
 }
 
@@ -378,7 +383,13 @@ static char *fill(struct doc *doc, const char *html)
 		if ((*p == DOC_MARK || *p == '%') &&
 		    doc_placeholder_at(p, end, in_tag, &index, &len) &&
 		    (pc = doc_show(doc, index)) != NULL) {
-			put_shown(doc, &out, pc, in_tag, in_link > 0);
+			/* a reference may be more than one piece: "the
+			 * section " and its name */
+			const struct directive_text *all = doc_value(doc, index);
+			for (size_t i = 0; all && i < all->n; i++)
+				put_shown(doc, &out, &all->p[i], in_tag, in_link > 0);
+			if (!all)
+				put_shown(doc, &out, pc, in_tag, in_link > 0);
 			if (url_at != SIZE_MAX)
 				url_slot = index;
 			p += len;
@@ -494,18 +505,46 @@ static void put_references(struct buf *out, struct cites *c)
 	buf_puts(out, "</ol>\n</section>\n");
 }
 
+/* A heading as cmark writes it, with its id, its number and the link
+ * to it: <h2 id="results"><span class="ld-secno">2</span> Results<a
+ * class="ld-anchor" ...>#</a></h2>.  The link comes after the text, so
+ * that it moves nothing; the stylesheet shows it on hover and focus. */
+static char *heading_html(struct doc *doc, cmark_node *node, const struct section *sec)
+{
+	char *inner = cmark_render_html(node, doc_options(), doc_extensions(doc));
+	int level = cmark_node_get_heading_level(node);
+	/* "<hN>" ... "</hN>\n" */
+	size_t n = strlen(inner);
+	const char *from = n >= 10 ? inner + 4 : inner, *to = n >= 10 ? inner + n - 6 : inner;
+	struct buf out = BUF_INIT;
+	buf_printf(&out, "<h%d id=\"", level);
+	put_text(&out, sec->id, strlen(sec->id));
+	buf_puts(&out, "\">");
+	if (*sec->number)
+		buf_printf(&out, "<span class=\"ld-secno\">%s</span> ", sec->number);
+	buf_put(&out, from, (size_t)(to - from));
+	buf_puts(&out, "<a class=\"ld-anchor\" href=\"#");
+	put_text(&out, sec->id, strlen(sec->id));
+	buf_puts(&out, "\" aria-label=\"Link to this section: ");
+	/* its values' placeholders stay, for fill() to write in */
+	buf_put_html(&out, sec->text, strlen(sec->text));
+	buf_printf(&out, "\">#</a></h%d>\n", level);
+	free(inner);
+	return buf_detach(&out);
+}
+
 char *html_doc(struct doc *doc)
 {
 	fill_directives(doc);
-	/* highlighted code blocks stand in HTML blocks while cmark writes
-	 * the page, and are put back for the PDF */
+	/* highlighted code blocks and headings stand in HTML blocks while
+	 * cmark writes the page, and are put back for the PDF */
 	cmark_node **swapped = NULL;
 	size_t nswapped = 0;
 	cmark_iter *it = cmark_iter_new(doc_root(doc));
 	cmark_event_type ev;
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 		cmark_node *node = cmark_iter_get_node(it);
-		if (ev == CMARK_EVENT_ENTER && doc_code_classes(node)) {
+		if (ev == CMARK_EVENT_ENTER && (doc_code_classes(node) || sections_of(node))) {
 			swapped = xrealloc(swapped, (nswapped + 1) * sizeof *swapped);
 			swapped[nswapped++] = node;
 		}
@@ -514,7 +553,9 @@ char *html_doc(struct doc *doc)
 	cmark_node **stand = xcalloc(nswapped + 1, sizeof *stand);
 	for (size_t i = 0; i < nswapped; i++) {
 		stand[i] = cmark_node_new(CMARK_NODE_HTML_BLOCK);
-		char *lit = code_html(swapped[i], doc_code_classes(swapped[i]));
+		const struct section *sec = sections_of(swapped[i]);
+		char *lit = sec ? heading_html(doc, swapped[i], sec)
+				: code_html(swapped[i], doc_code_classes(swapped[i]));
 		cmark_node_set_literal(stand[i], lit);
 		free(lit);
 		cmark_node_insert_before(swapped[i], stand[i]);

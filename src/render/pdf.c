@@ -310,7 +310,7 @@ void link_rect(struct pdf *p, const char *href, double x, double y, double w, do
 	buf_free(&a);
 }
 
-static void set_rgb(cairo_t *cr, unsigned c)
+void pdf_set_rgb(cairo_t *cr, unsigned c)
 {
 	cairo_set_source_rgb(cr, ((c >> 16) & 255) / 255.0, ((c >> 8) & 255) / 255.0,
 			     (c & 255) / 255.0);
@@ -323,7 +323,7 @@ static void draw_line(struct pdf *p, struct para *pa, int i, double x, double y)
 	double lx = pa->x[i];
 	double base = y + pa->baseline[i] - pa->top[i];
 	cairo_move_to(p->cr, x + lx, base);
-	set_rgb(p->cr, C_TEXT);
+	pdf_set_rgb(p->cr, C_TEXT);
 	pango_cairo_show_layout_line(p->cr, line);
 	if (!pa->nlinks)
 		return;
@@ -350,7 +350,7 @@ static void draw_row(struct pdf *p, const struct box *b, double x, double y)
 	cairo_rectangle(cr, x - 1, y - 1, row->w + 2, b->h + 2);
 	cairo_clip(cr);
 	if (row->header) {
-		set_rgb(cr, C_HEAD_BG);
+		pdf_set_rgb(cr, C_HEAD_BG);
 		cairo_rectangle(cr, x, y, row->w, b->h);
 		cairo_fill(cr);
 	}
@@ -362,7 +362,7 @@ static void draw_row(struct pdf *p, const struct box *b, double x, double y)
 			cy += c->p->height[i];
 		}
 	}
-	set_rgb(cr, row->header ? 0x888888 : C_RULE);
+	pdf_set_rgb(cr, row->header ? 0x888888 : C_RULE);
 	cairo_set_line_width(cr, row->header ? 0.8 : 0.4);
 	cairo_move_to(cr, x, y + b->h - 0.2);
 	cairo_line_to(cr, x + row->w, y + b->h - 0.2);
@@ -384,12 +384,12 @@ static void draw_box(struct pdf *p, struct box *b, double y)
 		buf_free(&a);
 	}
 	for (int q = 0; q < b->quote; q++) {
-		set_rgb(cr, C_QUOTE);
+		pdf_set_rgb(cr, C_QUOTE);
 		cairo_rectangle(cr, p->ml + b->quote_x[q], y, 2.5, b->h);
 		cairo_fill(cr);
 	}
 	if (b->bg) {
-		set_rgb(cr, b->bg);
+		pdf_set_rgb(cr, b->bg);
 		cairo_rectangle(cr, p->ml + b->bg_x, y, b->bg_w, b->h + 0.3);
 		cairo_fill(cr);
 	}
@@ -402,7 +402,7 @@ static void draw_box(struct pdf *p, struct box *b, double y)
 			base += b->para->baseline[b->line] - b->para->top[b->line];
 		else
 			base += mb;
-		set_rgb(cr, C_TEXT);
+		pdf_set_rgb(cr, C_TEXT);
 		cairo_move_to(cr, x + b->marker_x, base - mb);
 		pango_cairo_show_layout(cr, b->marker);
 	}
@@ -414,7 +414,7 @@ static void draw_box(struct pdf *p, struct box *b, double y)
 			 * copying the code copies only the code */
 			double gx = x + b->gutter_x, gy = y + b->pad_top,
 			       gh = b->para->height[b->line];
-			set_rgb(cr, 0x999999);
+			pdf_set_rgb(cr, 0x999999);
 			cairo_set_line_width(cr, 0.7);
 			cairo_move_to(cr, gx, gy + gh * 0.2);
 			cairo_line_to(cr, gx, gy + gh * 0.55);
@@ -428,7 +428,7 @@ static void draw_box(struct pdf *p, struct box *b, double y)
 		}
 		break;
 	case BOX_RULE:
-		set_rgb(cr, C_RULE);
+		pdf_set_rgb(cr, C_RULE);
 		cairo_set_line_width(cr, 0.6);
 		cairo_move_to(cr, x, y + b->h / 2);
 		cairo_line_to(cr, x + b->w, y + b->h / 2);
@@ -469,6 +469,8 @@ static void draw_box(struct pdf *p, struct box *b, double y)
 		draw_row(p, b, x, y);
 		break;
 	}
+	if (b->toc_dest)
+		pdf_contents_draw(p, b, x, y);
 }
 
 static void footer(struct pdf *p, int page, int pages)
@@ -477,7 +479,7 @@ static void footer(struct pdf *p, int page, int pages)
 	PangoLayout *l = layout_new(p, p->f_footer, 0);
 	pango_layout_set_text(l, t, -1);
 	double w = layout_width(l);
-	set_rgb(p->cr, C_MUTED);
+	pdf_set_rgb(p->cr, C_MUTED);
 	cairo_move_to(p->cr, p->pw - p->mr - w, p->ph - p->mb + 24);
 	pango_cairo_show_layout(p->cr, l);
 	g_object_unref(l);
@@ -486,10 +488,24 @@ static void footer(struct pdf *p, int page, int pages)
 		PangoLayout *h = layout_new(p, p->f_footer, p->tw - w - 24);
 		pango_layout_set_text(h, p->m->title, -1);
 		pango_layout_set_ellipsize(h, PANGO_ELLIPSIZE_END);
-		set_rgb(p->cr, C_MUTED);
+		pdf_set_rgb(p->cr, C_MUTED);
 		cairo_move_to(p->cr, p->ml, p->ph - p->mb + 24);
 		pango_cairo_show_layout(p->cr, h);
 		g_object_unref(h);
+	}
+}
+
+/* Each entry of the contents gets the page its section's heading was
+ * placed on. */
+static void contents_pages(struct pdf *p, const struct place *pl, size_t n)
+{
+	for (size_t i = 0; i < p->nboxes; i++) {
+		struct box *e = &p->boxes[i];
+		for (size_t k = 0; e->toc_dest && k < n && !e->toc_page; k++) {
+			const struct box *b = &p->boxes[pl[k].box];
+			if (b->outline && b->dest && strcmp(b->dest, e->toc_dest) == 0)
+				e->toc_page = pl[k].page + 1;
+		}
 	}
 }
 
@@ -503,7 +519,16 @@ static void outline_add(struct pdf *p, int *parents, const struct box *b, int pa
 			break;
 		}
 	}
-	char *link = xasprintf("page=%d pos=[%.2f %.2f]", page + 1, p->ml, y > 12 ? y - 12 : 0);
+	/* a section's entry leads to its destination, as its references
+	 * do; a heading without one (the Sources appendix's) to its place */
+	struct buf lb = BUF_INIT;
+	if (b->dest && dest_known(p, b->dest)) {
+		buf_puts(&lb, "dest=");
+		put_attr(&lb, b->dest);
+	} else {
+		buf_printf(&lb, "page=%d pos=[%.2f %.2f]", page + 1, p->ml, y > 12 ? y - 12 : 0);
+	}
+	char *link = buf_detach(&lb);
 	char *title = b->title;
 	gchar *ok = g_utf8_validate(title, -1, NULL) ? NULL : g_utf8_make_valid(title, -1);
 	int id = cairo_pdf_surface_add_outline(p->surface, parent, ok ? ok : title, link,
@@ -567,6 +592,7 @@ static void pdf_free(struct pdf *p)
 			g_object_unref(b->marker);
 		free(b->dest);
 		free(b->title);
+		free(b->toc_dest);
 		if (b->image)
 			cairo_surface_destroy(b->image);
 		if (b->svg)
@@ -635,6 +661,8 @@ static bool render_unlocked(struct doc *doc, const struct pdf_meta *m, struct bu
 				   str_has_suffix(m->base_url, "/") ? "" : "/", m->slug ? m->slug : "");
 	struct flow f = {.x = 0, .w = p.tw};
 	title_block(&p, &f);
+	if (m->toc)
+		pdf_contents(&p, &f);
 	size_t body_start = p.nboxes;
 	cmark_node *root = doc_root(doc);
 	pdf_blocks(&p, &f, cmark_node_first_child(root));
@@ -672,6 +700,7 @@ static bool render_unlocked(struct doc *doc, const struct pdf_meta *m, struct bu
 	int pages;
 	struct place *pl = paginate(&p, &nplaces, &pages);
 	layout_record(&p, pl, nplaces, pages);
+	contents_pages(&p, pl, nplaces);
 	int parents[7] = {-1, -1, -1, -1, -1, -1, -1};
 	int page = 0;
 	bool *dest_done = xcalloc(p.nboxes + 1, sizeof *dest_done);

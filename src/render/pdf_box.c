@@ -14,6 +14,7 @@
 
 #include "resolve/cite.h"
 #include "resolve/doc.h"
+#include "resolve/section.h"
 
 struct box *box_add(struct pdf *p, enum box_kind kind, const struct flow *f, double h,
 		    double before)
@@ -108,6 +109,12 @@ static void heading(struct pdf *p, struct flow *f, cmark_node *n)
 	static const double before[] = {20, 16, 13, 11, 10, 10};
 	struct rich r;
 	rich_init(&r);
+	/* its number, with number_sections, as on the page */
+	const struct section *sec = sections_of(n);
+	if (sec && *sec->number) {
+		rich_put(&r, sec->number, strlen(sec->number), S_MUTED, NULL);
+		rich_put(&r, "  ", 2, 0, NULL);
+	}
 	rich_inlines(p, &r, cmark_node_first_child(n), 0);
 	char *title = xstrdup(buf_data(&r.text));
 	PangoLayout *l = layout_new(p, p->f_head[level - 1], f->w);
@@ -121,6 +128,10 @@ static void heading(struct pdf *p, struct flow *f, cmark_node *n)
 	if (p->nboxes > first) {
 		p->boxes[first].outline = level;
 		p->boxes[first].title = title;
+		/* the section's id: where its references, the outline and
+		 * the contents lead */
+		if (sec)
+			p->boxes[first].dest = xstrdup(sec->id);
 		/* a little space under it, kept with what follows */
 		p->boxes[p->nboxes - 1].keep = true;
 	} else {

@@ -135,6 +135,10 @@ struct box {
 	char *dest;
 	int outline;          /* heading level; 0: not in the outline */
 	char *title;
+	/* an entry of the contents (pdf_toc.c): the section it leads to,
+	 * and its page (from 1) once the pages are known */
+	char *toc_dest;
+	int toc_page;
 	/* BOX_IMAGE */
 	cairo_surface_t *image;
 	/* BOX_SVG: drawn by librsvg, as vectors */
@@ -239,6 +243,15 @@ void math_shapes_free(struct pdf *p);
 
 /* pdf.c */
 void link_rect(struct pdf *p, const char *href, double x, double y, double w, double h);
+void pdf_set_rgb(cairo_t *cr, unsigned c);
+
+/* pdf_toc.c: the contents after the title block, with m->toc: a line
+ * a section (the first TOC_DEPTH depths), its page number at the right
+ * after dot leaders, the whole line a link to the section. */
+void pdf_contents(struct pdf *p, struct flow *f);
+/* The page number and the leaders of entry b, drawn at (x, y), and
+ * its link. */
+void pdf_contents_draw(struct pdf *p, const struct box *b, double x, double y);
 
 /* pdf_box.c */
 struct box *box_add(struct pdf *p, enum box_kind kind, const struct flow *f, double h,

@@ -354,7 +354,8 @@ void rich_pieces(struct pdf *p, struct rich *r, const struct directive_text *t,
 {
 	for (size_t i = 0; i < t->n; i++) {
 		const struct directive_piece *pc = &t->p[i];
-		unsigned st = style | (pc->value ? S_VALUE : 0) | (pc->missing ? S_MISSING : 0);
+		unsigned st = style | (pc->value ? S_VALUE : 0) | (pc->missing ? S_MISSING : 0) |
+			      (pc->emph ? S_ITALIC : 0);
 		const char *href = link && !r->in_link ? pc->href : NULL;
 		if (pc->math) {
 			/* laid out by pdf_math.c; its TeX, the values in it

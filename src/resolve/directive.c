@@ -35,7 +35,7 @@ void directive_text_add(struct directive_text *t, const char *text, size_t len,
 	copy[len] = '\0';
 	t->p = xrealloc(t->p, (t->n + 1) * sizeof *t->p);
 	t->p[t->n++] = (struct directive_piece){copy, href ? xstrdup(href) : NULL, value, missing,
-						 len, NULL, false, false};
+						 len, NULL, false, false, false};
 }
 
 void directive_text_clear(struct directive_text *t)

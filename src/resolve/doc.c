@@ -20,6 +20,7 @@
 #include "data/limit.h"
 #include "resolve/highlight.h"
 #include "resolve/provenance.h"
+#include "resolve/section.h"
 #include "resolve/show.h"
 #include "resolve/xref.h"
 #include "data/run.h"
@@ -74,7 +75,8 @@ struct doc {
 	struct directive_ctx *c;
 	struct slot *slots;
 	size_t nslots;
-	struct xref xref;   /* the labels of figures, tables and equations */
+	struct xref xref;   /* the labels of figures, tables, equations and sections */
+	struct sections sections; /* the headings */
 	int charts; /* {chart} blocks so far, for their file names */
 	int equations; /* labelled display equations so far */
 	/* after doc_resolve() */
@@ -848,7 +850,32 @@ static void show_ref(struct doc *doc, struct slot *s)
 	}
 	if (!s->done) {
 		char *href = xasprintf("#%s", l->name);
-		directive_text_add(&s->piece, l->text, strlen(l->text), href, false, false);
+		const struct section *sec = sections_get(&doc->sections, l->name);
+		if (sec && !*sec->number) {
+			/* an unnumbered section: "the section *Results*", its
+			 * name linked, with the values in it as shown */
+			struct buf name = BUF_INIT;
+			const char *t = sec->text;
+			size_t at, len, index;
+			while (doc_next_value(t, strlen(t), &at, &len, &index)) {
+				buf_put(&name, t, at);
+				/* not a reference in it: it may be to this section */
+				const struct directive_piece *v =
+					index < doc->nslots && doc->slots[index].kind != SLOT_REF
+						? doc_show(doc, index)
+						: NULL;
+				if (v)
+					buf_puts(&name, v->math ? v->title : v->text);
+				t += at + len;
+			}
+			buf_puts(&name, t);
+			directive_text_add(&s->piece, "the section ", 12, NULL, false, false);
+			directive_text_add(&s->piece, buf_data(&name), name.len, href, false, false);
+			s->piece.p[1].emph = true;
+			buf_free(&name);
+		} else {
+			directive_text_add(&s->piece, l->text, strlen(l->text), href, false, false);
+		}
 		free(href);
 	}
 	s->done = true;
@@ -1057,8 +1084,8 @@ struct doc *doc_resolve(const char *text, size_t len, const char *file, int line
 	/* Where the pre-pass has nothing to replace, it need not know the
 	 * code lines (a parse of its own): most pages of a big site. */
 	if (memmem(text, len, "{{", 2) || (c->cites && memchr(text, '@', len)) ||
-	    memmem(text, len, "@fig-", 5) ||
-	    memmem(text, len, "@tbl-", 5) || memmem(text, len, "@eq-", 4) || memchr(text, '$', len))
+	    memmem(text, len, "@fig-", 5) || memmem(text, len, "@tbl-", 5) ||
+	    memmem(text, len, "@eq-", 4) || memmem(text, len, "@sec-", 5) || memchr(text, '$', len))
 		find_code_lines(doc);
 	prepass(doc, &doc->md);
 	doc->parser = new_parser(MD_OPTIONS | CMARK_OPT_SOURCEPOS);
@@ -1074,6 +1101,8 @@ struct doc *doc_resolve(const char *text, size_t len, const char *file, int line
 	check_tree(doc, doc->root);
 	replace_directives(doc, doc->root);
 	highlight_blocks(doc, doc->root);
+	struct section_src src = {file, line0, text, len, c->d, &doc->xref, c->number_sections};
+	sections_find(&doc->sections, doc->root, &src);
 	return doc;
 }
 
@@ -1112,6 +1141,7 @@ void doc_free(struct doc *doc)
 	}
 	free(doc->slots);
 	xref_free(&doc->xref);
+	sections_free(&doc->sections);
 	free(doc->code_line);
 	free(doc);
 }
@@ -1153,6 +1183,11 @@ bool doc_next_value(const char *s, size_t len, size_t *at, size_t *mark_len, siz
 		p++;
 	}
 	return false;
+}
+
+const struct sections *doc_sections(const struct doc *doc)
+{
+	return &doc->sections;
 }
 
 const struct directive_text *doc_value(const struct doc *doc, size_t index)

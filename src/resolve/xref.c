@@ -16,6 +16,7 @@ static const struct {
 	{"fig-", "give a {chart} 'label: %s'"},
 	{"tbl-", "give a {table} 'label: %s'"},
 	{"eq-", "label a display equation $$ ... $$ {#%s}"},
+	{"sec-", "label a heading, as in '## Results {#%s}'"},
 };
 
 bool xref_label_char(char c)

@@ -27,6 +27,7 @@
 #include "render/html.h"
 #include "render/pdf.h"
 #include "resolve/cite.h"
+#include "render/toc.h"
 #include "resolve/doc.h"
 #include "resolve/provenance.h"
 
@@ -201,7 +202,10 @@ static bool write_figure(void *ctx, const char *name, const char *ext, const cha
 static void write_pdf(struct build *b, const struct report *r, struct doc *doc, struct job *job)
 {
 	struct pdf_meta m = {r->title,		r->author, r->date, r->summary, b->config.paper,
-			     r->dir, b->root_real, b->config.base_url, r->slug};
+			     r->dir, b->root_real, b->config.base_url, r->slug,
+			     /* a contents list only when asked for: the PDF has
+			      * its outline */
+			     (r->toc >= 0 ? r->toc : b->config.toc) == 1};
 	struct buf pdf = BUF_INIT;
 	if (pdf_render(doc, &m, &pdf, job->render_d)) {
 		char *rel = path_join(r->slug, "report.pdf");
@@ -254,9 +258,12 @@ static void render_body(struct build *b, struct report *r, struct job *job)
 	}
 	ctx.figure_formats = FIGURE_SVG | b->opts->figures;
 	ctx.cites = cites_new(r->meta, b->config.raw, r->dir, b->opts->root, d);
+	ctx.number_sections = r->number_sections >= 0 ? r->number_sections
+						      : b->config.number_sections;
 	struct doc *doc = doc_resolve(r->text + r->body_off, r->len - r->body_off, r->path,
 				      r->body_line - 1, &ctx);
 	r->html = html_doc(doc); /* inline values are resolved as it shows them */
+	r->toc_html = (r->toc >= 0 ? r->toc : b->config.toc) != 0 ? toc_html(doc) : xstrdup("");
 	bool noted = note_failed_runs(d, &r->runs, &rs);
 	check_images(b, r, doc, job);
 	if (b->opts->pdf)
@@ -285,6 +292,8 @@ static void render_page(struct build *b, struct report *r)
 	free(root);
 	set_report_fields(data, r);
 	value_set_str(data, "content", r->html);
+	if (r->toc_html && *r->toc_html)
+		value_set_str(data, "toc", r->toc_html);
 	if (b->opts->pdf)
 		value_set_str(data, "pdf", "report.pdf");
 	value_set_str(data, "generator", GENERATOR);
@@ -360,9 +369,12 @@ static void walk_static(struct build *b, const char *dir, const char *rel)
 
 static void copy_static(struct build *b)
 {
-	const struct embedded_file *css = embedded_find("static/logdown.css");
-	if (css)
-		write_file(b, "static/logdown.css", css->data, css->len);
+	static const char *const files[] = {"static/logdown.css", "static/toc.js"};
+	for (size_t i = 0; i < ARRAY_LEN(files); i++) {
+		const struct embedded_file *f = embedded_find(files[i]);
+		if (f)
+			write_file(b, files[i], f->data, f->len);
+	}
 	/* The math font, for every browser to draw the same glyphs; one
 	 * loads it only for a page with math. */
 	const struct embedded_file *font = embedded_find(EMBEDDED_MATH_FONT);

@@ -581,7 +581,9 @@ static void project_templates_and_partials_override_the_builtins(void **state)
 	assert_int_equal(r.status, 0);
 	char *page = e2e_read(dir, "_site/hw07/index.html");
 	assert_true(str_has_prefix(page, "<h1>Homework 7: AI accelerators</h1>"
-					 "<footer>Course site</footer>\n<h1>Cerebras</h1>"));
+					 "<footer>Course site</footer>\n<h1 id=\"cerebras\">Cerebras<a "
+					 "class=\"ld-anchor\" href=\"#cerebras\" aria-label=\"Link to "
+					 "this section: Cerebras\">#</a></h1>"));
 	free(page);
 	proc_free(&r);
 	project_free(dir);

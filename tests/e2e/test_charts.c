@@ -520,7 +520,9 @@ static void figures_are_numbered_in_document_order_apart_from_tables(void **stat
 		FIG("", "figure-2", "chart")
 		FIGCAP("", "figure-3", "Say &quot;loss&quot;", "Figure 2: Unlabelled")
 		FIGCAP(ID("fig-b"), "fig-b", "chart", "Figure 3")
-		"<h2>Closing on <a class=\"ld-ref\" href=\"#fig-a\">Figure 1</a></h2>\n");
+		"<h2 id=\"closing-on\">Closing on <a class=\"ld-ref\" href=\"#fig-a\">Figure 1</a><a "
+		"class=\"ld-anchor\" href=\"#closing-on\" aria-label=\"Link to this section: Closing "
+		"on Figure 1\">#</a></h2>\n");
 	svg("fig-a");
 	svg("figure-2");
 	svg("figure-3");

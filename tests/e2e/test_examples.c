@@ -119,10 +119,16 @@ static void theme_stylesheet_is_written_and_needs_no_network(void **state)
 	assert_not_contains(css, "@import");
 	free(css);
 	char *page = site_file("metis-vs-sophia/index.html");
-	assert_not_contains(page, "<script");
+	/* one script, the site's own: the contents rail's */
+	assert_contains(page, "<script src=\"../static/toc.js\" defer></script>\n</head>");
+	assert_not_contains(strstr(page, "</head>"), "<script");
 	assert_not_contains(page, "src=\"http");
 	assert_not_contains(page, "href=\"http://fonts");
 	free(page);
+	char *js = site_file("static/toc.js");
+	assert_non_null(js);
+	assert_not_contains(js, "http");
+	free(js);
 }
 
 int main(void)
