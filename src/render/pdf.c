@@ -393,6 +393,20 @@ static void draw_box(struct pdf *p, struct box *b, double y)
 		cairo_rectangle(cr, p->ml + b->bg_x, y, b->bg_w, b->h + 0.3);
 		cairo_fill(cr);
 	}
+	if (b->bar) {
+		set_rgb(cr, b->bar);
+		cairo_rectangle(cr, p->ml + b->bar_x, y, 3, b->h + 0.3);
+		cairo_fill(cr);
+	}
+	if (b->icon && b->kind == BOX_LINE) {
+		/* a callout's icon, as tall as the title's capitals, centred on
+		 * its line */
+		double lh = b->para->height[b->line], s = 9;
+		RsvgRectangle vp = {p->ml + b->icon_x, y + b->pad_top + (lh - s) / 2, s, s};
+		cairo_save(cr);
+		rsvg_handle_render_document(b->icon, cr, &vp, NULL);
+		cairo_restore(cr);
+	}
 	if (b->marker) {
 		PangoLayoutIter *it = pango_layout_get_iter(b->marker);
 		double mb = pango_layout_iter_get_baseline(it) / (double)PANGO_SCALE;
@@ -438,7 +452,8 @@ static void draw_box(struct pdf *p, struct box *b, double y)
 		double iw = cairo_image_surface_get_width(b->image);
 		cairo_save(cr);
 		cairo_translate(cr, x, y);
-		cairo_scale(cr, b->w / iw, b->w / iw);
+		/* a width and a height may stretch it, as on the page */
+		cairo_scale(cr, b->w / iw, b->h / cairo_image_surface_get_height(b->image));
 		cairo_set_source_surface(cr, b->image, 0, 0);
 		cairo_paint(cr);
 		cairo_restore(cr);
@@ -571,6 +586,8 @@ static void pdf_free(struct pdf *p)
 			cairo_surface_destroy(b->image);
 		if (b->svg)
 			g_object_unref(b->svg);
+		if (b->icon)
+			g_object_unref(b->icon);
 		if (b->row) {
 			for (size_t j = 0; j < b->row->n; j++)
 				para_unref(b->row->cells[j].p);

@@ -21,6 +21,7 @@
 #include "resolve/provenance.h"
 #include "resolve/show.h"
 #include "resolve/xref.h"
+#include "blocks_int.h"
 #include "data/run.h"
 #include "base/util.h"
 #include "data/yamldoc.h"
@@ -342,6 +343,22 @@ static void prepass(struct doc *doc, struct buf *md)
 				at_line_start = true;
 				continue;
 			}
+		}
+		const char *feol = p == line_start ? memchr(p, '\n', (size_t)(end - p)) : NULL;
+		int fence = p == line_start ? tabs_fence(p, (size_t)((feol ? feol : end) - p)) : 0;
+		if (fence) {
+			/* a "::: tabs" fence: an HTML comment of its own (tabs.c) */
+			feol = feol ? feol : end;
+			const char *name = p + strspn(p, " :\t");
+			size_t nlen = (size_t)(feol - name);
+			while (nlen && (name[nlen - 1] == ' ' || name[nlen - 1] == '\t' ||
+					name[nlen - 1] == '\r'))
+				nlen--;
+			buf_puts(md, fence == 1 ? TABS_OPEN : TABS_CLOSE);
+			buf_put(md, name, fence == 1 ? nlen : 0);
+			buf_puts(md, "\x1a-->");
+			p = feol;
+			continue;
 		}
 		char c = *p;
 		if (c == '\n') {
@@ -750,6 +767,7 @@ const unsigned char *doc_code_classes(struct cmark_node *node)
 
 static void replace_directives(struct doc *doc, cmark_node *root)
 {
+	struct block_src src = {doc->file, doc->line0, doc->text, doc->len, doc->c, &doc->xref};
 	/* collected first: the tree cannot change under the iterator */
 	cmark_node **blocks = NULL;
 	size_t n = 0;
@@ -757,7 +775,9 @@ static void replace_directives(struct doc *doc, cmark_node *root)
 	cmark_event_type ev;
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 		cmark_node *node = cmark_iter_get_node(it);
-		if (ev == CMARK_EVENT_ENTER && cmark_node_get_type(node) == CMARK_NODE_CODE_BLOCK) {
+		/* images too: figures are numbered with the charts, in order */
+		if (ev == CMARK_EVENT_ENTER && (cmark_node_get_type(node) == CMARK_NODE_CODE_BLOCK ||
+						cmark_node_get_type(node) == CMARK_NODE_IMAGE)) {
 			blocks = xrealloc(blocks, (n + 1) * sizeof *blocks);
 			blocks[n++] = node;
 		}
@@ -765,6 +785,10 @@ static void replace_directives(struct doc *doc, cmark_node *root)
 	cmark_iter_free(it);
 	for (size_t i = 0; i < n; i++) {
 		struct directive_result *result = NULL;
+		if (cmark_node_get_type(blocks[i]) == CMARK_NODE_IMAGE) {
+			figure_image(&src, blocks[i]);
+			continue;
+		}
 		if (math_block(doc, blocks[i]))
 			continue;
 		if (!directive(doc, blocks[i], &result))
@@ -1006,7 +1030,8 @@ struct doc *doc_resolve(const char *text, size_t len, const char *file, int line
 	/* Where the pre-pass has nothing to replace, it need not know the
 	 * code lines (a parse of its own): most pages of a big site. */
 	if (memmem(text, len, "{{", 2) || memmem(text, len, "@fig-", 5) ||
-	    memmem(text, len, "@tbl-", 5) || memmem(text, len, "@eq-", 4) || memchr(text, '$', len))
+	    memmem(text, len, "@tbl-", 5) || memmem(text, len, "@eq-", 4) || memchr(text, '$', len) ||
+	    memmem(text, len, ":::", 3))
 		find_code_lines(doc);
 	prepass(doc, &doc->md);
 	doc->parser = new_parser(MD_OPTIONS | CMARK_OPT_SOURCEPOS);
@@ -1020,6 +1045,9 @@ struct doc *doc_resolve(const char *text, size_t len, const char *file, int line
 	doc->root = cmark_parser_finish(doc->parser);
 	pthread_mutex_unlock(&gfm_parse_lock);
 	check_tree(doc, doc->root);
+	struct block_src src = {doc->file, doc->line0, doc->text, doc->len, c, &doc->xref};
+	callouts_find(&src, doc->root);
+	tabs_find(&src, doc->root);
 	replace_directives(doc, doc->root);
 	highlight_blocks(doc, doc->root);
 	return doc;
