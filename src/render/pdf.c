@@ -370,6 +370,19 @@ static void draw_row(struct pdf *p, const struct box *b, double x, double y)
 	cairo_restore(cr);
 }
 
+/* A callout's tint and bar from y, h high, under whatever b draws. */
+static void callout_ground(struct pdf *p, const struct box *b, double y, double h)
+{
+	if (!b->tint)
+		return;
+	set_rgb(p->cr, b->tint);
+	cairo_rectangle(p->cr, p->ml + b->tint_x, y, b->tint_w, h + 0.3);
+	cairo_fill(p->cr);
+	set_rgb(p->cr, b->bar);
+	cairo_rectangle(p->cr, p->ml + b->tint_x, y, 3, h + 0.3);
+	cairo_fill(p->cr);
+}
+
 static void draw_box(struct pdf *p, struct box *b, double y)
 {
 	cairo_t *cr = p->cr;
@@ -383,6 +396,7 @@ static void draw_box(struct pdf *p, struct box *b, double y)
 		cairo_tag_end(cr, CAIRO_TAG_DEST);
 		buf_free(&a);
 	}
+	callout_ground(p, b, y, b->h);
 	for (int q = 0; q < b->quote; q++) {
 		set_rgb(cr, C_QUOTE);
 		cairo_rectangle(cr, p->ml + b->quote_x[q], y, 2.5, b->h);
@@ -391,11 +405,6 @@ static void draw_box(struct pdf *p, struct box *b, double y)
 	if (b->bg) {
 		set_rgb(cr, b->bg);
 		cairo_rectangle(cr, p->ml + b->bg_x, y, b->bg_w, b->h + 0.3);
-		cairo_fill(cr);
-	}
-	if (b->bar) {
-		set_rgb(cr, b->bar);
-		cairo_rectangle(cr, p->ml + b->bar_x, y, 3, b->h + 0.3);
 		cairo_fill(cr);
 	}
 	if (b->icon && b->kind == BOX_LINE) {
@@ -705,6 +714,10 @@ static bool render_unlocked(struct doc *doc, const struct pdf_meta *m, struct bu
 		dest_done[pl[k].box] = true;
 		if (b->outline)
 			outline_add(&p, parents, b, page, pl[k].y);
+		/* the space above a box of a callout after one of its own */
+		const struct box *prev = k ? &p.boxes[pl[k - 1].box] : NULL;
+		if (b->group && prev && prev->group == b->group && pl[k - 1].page == pl[k].page)
+			callout_ground(&p, b, pl[k - 1].y + prev->h, pl[k].y - pl[k - 1].y - prev->h);
 		draw_box(&p, b, pl[k].y);
 		b->dest = dest;
 	}

@@ -57,25 +57,19 @@ void callout_block(struct pdf *p, struct flow *f, cmark_node *n, const struct bl
 		p->boxes[body].before = 3;
 	else if (p->nboxes > first)
 		p->boxes[p->nboxes - 1].keep = false;
+	int group = ++p->ncallouts;
 	for (size_t i = first; i < p->nboxes; i++) {
 		struct box *x = &p->boxes[i];
+		x->tint = k->tint;
 		x->bar = k->colour;
-		x->bar_x = f->x;
-		if (x->bg)
-			continue; /* code keeps its own ground */
-		x->bg = k->tint;
-		x->bg_x = f->x;
-		x->bg_w = f->w;
-		/* the space between the callout's blocks is tinted too: a
-		 * line's own, above its text */
-		if (i > first && x->kind == BOX_LINE) {
-			x->pad_top += x->before;
-			x->h += x->before;
-			x->before = 0;
-		}
+		x->tint_x = f->x;
+		x->tint_w = f->w;
+		x->group = group;
 	}
-	if (p->nboxes > first)
-		p->boxes[p->nboxes - 1].h += CALLOUT_PAD;
+	/* room under the last line of text (code and figures have theirs) */
+	struct box *last = p->nboxes > first ? &p->boxes[p->nboxes - 1] : NULL;
+	if (last && last->kind == BOX_LINE && !last->bg)
+		last->h += CALLOUT_PAD;
 }
 
 /* A tab's title: a small bold heading, kept with its first line. */

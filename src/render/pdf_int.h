@@ -124,8 +124,12 @@ struct box {
 	double quote_x[MAX_QUOTE];
 	unsigned bg;   /* background, 0 for none */
 	double bg_x, bg_w;
-	unsigned bar;  /* a callout's bar at bar_x, its colour; 0 for none */
-	double bar_x;
+	/* a callout's ground (tint, under bg) and bar, from tint_x, tint_w
+	 * wide; group: the callout's number, whose boxes' gaps on a page
+	 * are painted too */
+	unsigned tint, bar;
+	double tint_x, tint_w;
+	int group;
 	RsvgHandle *icon; /* a callout's icon, drawn at icon_x on the line */
 	double icon_x;
 	double pad_top;
@@ -190,6 +194,7 @@ struct pdf {
 	char **notes;
 	size_t nnotes;
 	int nblocks;             /* code blocks and excerpts so far */
+	int ncallouts;           /* callouts so far, their boxes' group */
 	/* values' links to log lines: absolute from base_url, or else
 	 * to entries of the Sources appendix, in the order of first use */
 	char *base;              /* base_url + slug + "/", or NULL */

@@ -87,6 +87,8 @@ static const char *where_nested(cmark_node *quote)
 			return "in another quote";
 		if (cmark_node_get_type(a) == CMARK_NODE_FOOTNOTE_DEFINITION)
 			return "in a footnote";
+		if (cmark_node_get_type(a) == CMARK_NODE_CUSTOM_BLOCK)
+			return "in another callout";
 	}
 	return NULL;
 }
@@ -94,7 +96,8 @@ static const char *where_nested(cmark_node *quote)
 /* The quote as a callout of kind k: its blocks moved into a custom
  * block, less the marker and the line break after it. */
 static void make_callout(const struct block_src *s, cmark_node *quote, cmark_node *para,
-			 cmark_node *stop, const struct callout_kind *k, struct loc at)
+			 cmark_node *stop, const struct callout_kind *k, const char *name,
+			 size_t len, struct loc at)
 {
 	cmark_node *n = cmark_node_first_child(para);
 	while (n && n != stop) {
@@ -108,9 +111,9 @@ static void make_callout(const struct block_src *s, cmark_node *quote, cmark_nod
 		cmark_node_free(para);
 	if (!cmark_node_first_child(quote))
 		diag_warning(s->c->d, at,
-			     "an empty callout: its text goes on the lines after '> [!%s]', each "
+			     "an empty callout: its text goes on the lines after '> [!%.*s]', each "
 			     "starting with '>'",
-			     k->title);
+			     (int)len, name);
 	cmark_node *box = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK);
 	struct block *b = block_attach(box, BLOCK_CALLOUT, at);
 	b->callout = k;
@@ -176,7 +179,7 @@ static void callout(const struct block_src *s, cmark_node *quote)
 			     "'%s'; start the text on the next line)",
 			     (int)len, name, k->title);
 	} else {
-		make_callout(s, quote, para, stop, k, at);
+		make_callout(s, quote, para, stop, k, name, len, at);
 	}
 	free(lower);
 	free(line);
@@ -197,9 +200,9 @@ void callouts_find(const struct block_src *s, cmark_node *root)
 		}
 	}
 	cmark_iter_free(it);
-	/* the inner quotes first: a quote turned into a callout is freed,
-	 * and the quotes inside it with their nodes moved, not freed */
-	for (size_t i = n; i-- > 0;)
+	/* in document order: a quote turned into a callout is freed, the
+	 * quotes inside it moved into the callout, not freed */
+	for (size_t i = 0; i < n; i++)
 		callout(s, quotes[i]);
 	free(quotes);
 }
