@@ -482,8 +482,16 @@ static char *figure_html(cmark_node *img, const struct block *b)
 		buf_puts(&out, "\"");
 	}
 	buf_puts(&out, ">");
+	/* the image links to itself, as a chart does: on a phone it opens
+	 * full size */
 	char *tag = image_html(img, b);
+	const char *src = strstr(tag, " src=\"");
+	const char *q = src ? strchr(src + 6, '"') : NULL;
+	if (q)
+		buf_printf(&out, "<a href=\"%.*s\">", (int)(q - src - 6), src + 6);
 	buf_puts(&out, tag);
+	if (q)
+		buf_puts(&out, "</a>");
 	free(tag);
 	buf_printf(&out, "<figcaption>Figure %d: ", b->number);
 	if (b->title_caption) {
