@@ -35,7 +35,7 @@ int tabs_fence(const char *line, size_t len)
 		return 0;
 	while (i < len && (line[i] == ' ' || line[i] == '\t'))
 		i++;
-	while (len > i && (line[len - 1] == ' ' || line[len - 1] == '\t'))
+	while (len > i && (line[len - 1] == ' ' || line[len - 1] == '\t' || line[len - 1] == '\r'))
 		len--;
 	if (i == len)
 		return 2; /* ":::" closes */

@@ -112,11 +112,12 @@ static bool static_file(const struct build *b, const char *out)
  * from the report's folder as the PDF reads it and confined to the
  * project as result files are, says why. */
 static void check_image(struct build *b, const struct report *r, const char *url, struct loc at,
-			bool figure, struct job *job)
+			bool labelled, struct job *job)
 {
-	/* a numbered figure that would show broken is an error: its
-	 * references lead to it */
-	void (*say)(struct diag *, struct loc, const char *, ...) = figure ? diag_error
+	/* a labelled figure that would show broken is an error: its
+	 * references lead to it (a titled one is plain Markdown, GitHub's
+	 * too, and keeps the warning) */
+	void (*say)(struct diag *, struct loc, const char *, ...) = labelled ? diag_error
 									  : diag_warning;
 	char *file = doc_url_file(url);
 	char *out = site_path(r->slug, file);
@@ -192,7 +193,7 @@ void check_images(struct build *b, const struct report *r, struct doc *doc,
 					    doc_line0(doc) + cmark_node_get_start_line(n));
 		where.col = cmark_node_get_start_column(n);
 		const struct block *fig = doc_block(n);
-		check_image(b, r, url, where, fig && fig->figure, job);
+		check_image(b, r, url, where, fig && fig->label, job);
 	}
 	cmark_iter_free(it);
 }
