@@ -770,7 +770,7 @@ static void replace_directives(struct doc *doc, cmark_node *root)
 	struct block_src src = {doc->file, doc->line0, doc->text, doc->len, doc->c, &doc->xref};
 	/* collected first: the tree cannot change under the iterator */
 	cmark_node **blocks = NULL;
-	size_t n = 0;
+	size_t n = 0, cap = 0;
 	cmark_iter *it = cmark_iter_new(root);
 	cmark_event_type ev;
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
@@ -778,7 +778,10 @@ static void replace_directives(struct doc *doc, cmark_node *root)
 		/* images too: figures are numbered with the charts, in order */
 		if (ev == CMARK_EVENT_ENTER && (cmark_node_get_type(node) == CMARK_NODE_CODE_BLOCK ||
 						cmark_node_get_type(node) == CMARK_NODE_IMAGE)) {
-			blocks = xrealloc(blocks, (n + 1) * sizeof *blocks);
+			if (n == cap) {
+				cap = cap ? 2 * cap : 16;
+				blocks = xrealloc(blocks, cap * sizeof *blocks);
+			}
 			blocks[n++] = node;
 		}
 	}

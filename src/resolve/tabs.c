@@ -157,7 +157,7 @@ static void build(const struct block_src *s, cmark_node *open, cmark_node *close
 void tabs_find(const struct block_src *s, cmark_node *root)
 {
 	cmark_node **marks = NULL;
-	size_t n = 0;
+	size_t n = 0, cap = 0;
 	cmark_iter *it = cmark_iter_new(root);
 	cmark_event_type ev;
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
@@ -166,7 +166,10 @@ void tabs_find(const struct block_src *s, cmark_node *root)
 		if (ev == CMARK_EVENT_ENTER && cmark_node_get_type(node) == CMARK_NODE_HTML_BLOCK &&
 		    (lit = cmark_node_get_literal(node)) != NULL &&
 		    (str_has_prefix(lit, TABS_OPEN) || str_has_prefix(lit, TABS_CLOSE))) {
-			marks = xrealloc(marks, (n + 1) * sizeof *marks);
+			if (n == cap) {
+				cap = cap ? 2 * cap : 16;
+				marks = xrealloc(marks, cap * sizeof *marks);
+			}
 			marks[n++] = node;
 		}
 	}
