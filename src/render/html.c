@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "resolve/cite.h"
+#include "resolve/blocks.h"
 #include "resolve/highlight.h"
 #include "resolve/provenance.h"
 #include "resolve/section.h"
@@ -533,18 +534,135 @@ static char *heading_html(struct doc *doc, cmark_node *node, const struct sectio
 	return buf_detach(&out);
 }
 
+/* An image as cmark writes it, with its width and height as a style
+ * (a percentage is the column's). */
+static char *image_html(cmark_node *img, const struct block *b)
+{
+	char *html = cmark_render_html(img, doc_options(), NULL);
+	size_t n = strlen(html);
+	while (n && (html[n - 1] == '\n' || html[n - 1] == ' ' || html[n - 1] == '/' ||
+		     html[n - 1] == '>'))
+		n--;
+	struct buf out = BUF_INIT;
+	buf_put(&out, html, n);
+	if (b->width.css || b->height.css) {
+		buf_puts(&out, " style=\"");
+		if (b->width.css)
+			buf_printf(&out, "width:%s;", b->width.css);
+		if (b->height.css)
+			buf_printf(&out, "height:%s;", b->height.css);
+		if (b->width.css && !b->height.css)
+			buf_puts(&out, "height:auto;");
+		else if (b->height.css && !b->width.css)
+			buf_puts(&out, "width:auto;");
+		buf_puts(&out, "\"");
+	}
+	buf_puts(&out, " />");
+	free(html);
+	return buf_detach(&out);
+}
+
+/* An image figure, as a {chart}'s: the image, then "Figure 2: " and its
+ * title, or its description. */
+static char *figure_html(cmark_node *img, const struct block *b)
+{
+	struct buf out = BUF_INIT;
+	buf_puts(&out, "<figure class=\"ld-figure ld-image\"");
+	if (b->label) {
+		buf_puts(&out, " id=\"");
+		put_text(&out, b->label, strlen(b->label));
+		buf_puts(&out, "\"");
+	}
+	buf_puts(&out, ">");
+	/* the image links to itself, as a chart does: on a phone it opens
+	 * full size */
+	char *tag = image_html(img, b);
+	const char *src = strstr(tag, " src=\"");
+	const char *q = src ? strchr(src + 6, '"') : NULL;
+	if (q)
+		buf_printf(&out, "<a href=\"%.*s\">", (int)(q - src - 6), src + 6);
+	buf_puts(&out, tag);
+	if (q)
+		buf_puts(&out, "</a>");
+	free(tag);
+	buf_printf(&out, "<figcaption>Figure %d: ", b->number);
+	if (b->title_caption) {
+		const char *t = cmark_node_get_title(img);
+		buf_put_html(&out, t, strlen(t));
+	} else {
+		for (cmark_node *c = cmark_node_first_child(img); c; c = cmark_node_next(c)) {
+			char *h = cmark_render_html(c, doc_options(), NULL);
+			buf_puts(&out, h);
+			free(h);
+		}
+	}
+	buf_puts(&out, "</figcaption></figure>\n");
+	return buf_detach(&out);
+}
+
+/* A callout, GitHub's alert: its title with its icon, then its blocks. */
+static void callout_html(cmark_node *node, const struct callout_kind *k)
+{
+	struct buf on = BUF_INIT;
+	buf_printf(&on,
+		   "<div class=\"ld-callout ld-callout-%s\">\n<p class=\"ld-callout-title\">"
+		   "<svg class=\"ld-callout-icon\" viewBox=\"0 0 16 16\" width=\"16\" height=\"16\" "
+		   "aria-hidden=\"true\"><path fill-rule=\"evenodd\" d=\"%s\"/></svg>%s</p>",
+		   k->name, k->icon, k->title);
+	cmark_node_set_on_enter(node, buf_data(&on));
+	cmark_node_set_on_exit(node, "</div>");
+	buf_free(&on);
+}
+
+/* Tabs without script: a radio button a tab (hidden, its label the
+ * tab's title, reached by Tab and switched by the arrow keys), each
+ * panel shown by the stylesheet while its button is checked. */
+static void tabs_html(cmark_node *node, const struct block *b)
+{
+	char *s;
+	switch (b->kind) {
+	case BLOCK_TABS:
+		cmark_node_set_on_enter(node, "<div class=\"ld-tabs\">");
+		cmark_node_set_on_exit(node, "</div>");
+		break;
+	case BLOCK_TAB:
+		s = xasprintf("<input type=\"radio\" class=\"ld-tab-input\" name=\"ld-tabs-%d\" "
+			      "id=\"ld-tabs-%d-%d\"%s>",
+			      b->tabs, b->tabs, b->tab, b->tab == 1 ? " checked" : "");
+		cmark_node_set_on_enter(node, s);
+		free(s);
+		cmark_node_set_on_exit(node, "</div>");
+		break;
+	case BLOCK_TAB_TITLE:
+		s = xasprintf("<label class=\"ld-tab\" for=\"ld-tabs-%d-%d\">", b->tabs, b->tab);
+		cmark_node_set_on_enter(node, s);
+		free(s);
+		cmark_node_set_on_exit(node, "</label>\n<div class=\"ld-tab-panel\">");
+		break;
+	default:
+		break;
+	}
+}
+
 char *html_doc(struct doc *doc)
 {
 	fill_directives(doc);
-	/* highlighted code blocks and headings stand in HTML blocks while
-	 * cmark writes the page, and are put back for the PDF */
+	/* highlighted code blocks, headings, figures and images with a
+	 * size stand in HTML blocks (inline: custom inlines) while cmark
+	 * writes the page, and are put back for the PDF */
 	cmark_node **swapped = NULL;
 	size_t nswapped = 0;
 	cmark_iter *it = cmark_iter_new(doc_root(doc));
 	cmark_event_type ev;
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 		cmark_node *node = cmark_iter_get_node(it);
-		if (ev == CMARK_EVENT_ENTER && (doc_code_classes(node) || sections_of(node))) {
+		const struct block *b = ev == CMARK_EVENT_ENTER ? doc_block(node) : NULL;
+		if (b && b->kind == BLOCK_CALLOUT)
+			callout_html(node, b->callout);
+		else if (b && b->kind != BLOCK_IMAGE)
+			tabs_html(node, b);
+		if (ev == CMARK_EVENT_ENTER &&
+		    (doc_code_classes(node) || sections_of(node) || (b && b->kind == BLOCK_IMAGE))) {
 			swapped = xrealloc(swapped, (nswapped + 1) * sizeof *swapped);
 			swapped[nswapped++] = node;
 		}
@@ -552,11 +670,27 @@ char *html_doc(struct doc *doc)
 	cmark_iter_free(it);
 	cmark_node **stand = xcalloc(nswapped + 1, sizeof *stand);
 	for (size_t i = 0; i < nswapped; i++) {
-		stand[i] = cmark_node_new(CMARK_NODE_HTML_BLOCK);
-		const struct section *sec = sections_of(swapped[i]);
-		char *lit = sec ? heading_html(doc, swapped[i], sec)
-				: code_html(swapped[i], doc_code_classes(swapped[i]));
-		cmark_node_set_literal(stand[i], lit);
+		const struct block *b = doc_block(swapped[i]);
+		char *lit;
+		if (b && b->figure) {
+			/* the paragraph the figure stands alone in */
+			lit = figure_html(swapped[i], b);
+			swapped[i] = cmark_node_parent(swapped[i]);
+			stand[i] = cmark_node_new(CMARK_NODE_HTML_BLOCK);
+			cmark_node_set_literal(stand[i], lit);
+		} else if (b) {
+			lit = image_html(swapped[i], b);
+			stand[i] = cmark_node_new(CMARK_NODE_CUSTOM_INLINE);
+			cmark_node_set_on_enter(stand[i], lit);
+		} else if (sections_of(swapped[i])) {
+			stand[i] = cmark_node_new(CMARK_NODE_HTML_BLOCK);
+			lit = heading_html(doc, swapped[i], sections_of(swapped[i]));
+			cmark_node_set_literal(stand[i], lit);
+		} else {
+			stand[i] = cmark_node_new(CMARK_NODE_HTML_BLOCK);
+			lit = code_html(swapped[i], doc_code_classes(swapped[i]));
+			cmark_node_set_literal(stand[i], lit);
+		}
 		free(lit);
 		cmark_node_insert_before(swapped[i], stand[i]);
 		cmark_node_unlink(swapped[i]);

@@ -370,6 +370,19 @@ static void draw_row(struct pdf *p, const struct box *b, double x, double y)
 	cairo_restore(cr);
 }
 
+/* A callout's tint and bar from y, h high, under whatever b draws. */
+static void callout_ground(struct pdf *p, const struct box *b, double y, double h)
+{
+	if (!b->tint)
+		return;
+	pdf_set_rgb(p->cr, b->tint);
+	cairo_rectangle(p->cr, p->ml + b->tint_x, y, b->tint_w, h + 0.3);
+	cairo_fill(p->cr);
+	pdf_set_rgb(p->cr, b->bar);
+	cairo_rectangle(p->cr, p->ml + b->tint_x, y, 3, h + 0.3);
+	cairo_fill(p->cr);
+}
+
 static void draw_box(struct pdf *p, struct box *b, double y)
 {
 	cairo_t *cr = p->cr;
@@ -383,6 +396,7 @@ static void draw_box(struct pdf *p, struct box *b, double y)
 		cairo_tag_end(cr, CAIRO_TAG_DEST);
 		buf_free(&a);
 	}
+	callout_ground(p, b, y, b->h);
 	for (int q = 0; q < b->quote; q++) {
 		pdf_set_rgb(cr, C_QUOTE);
 		cairo_rectangle(cr, p->ml + b->quote_x[q], y, 2.5, b->h);
@@ -392,6 +406,15 @@ static void draw_box(struct pdf *p, struct box *b, double y)
 		pdf_set_rgb(cr, b->bg);
 		cairo_rectangle(cr, p->ml + b->bg_x, y, b->bg_w, b->h + 0.3);
 		cairo_fill(cr);
+	}
+	if (b->icon && b->kind == BOX_LINE) {
+		/* a callout's icon, as tall as the title's capitals, centred on
+		 * its line */
+		double lh = b->para->height[b->line], s = 9;
+		RsvgRectangle vp = {p->ml + b->icon_x, y + b->pad_top + (lh - s) / 2, s, s};
+		cairo_save(cr);
+		rsvg_handle_render_document(b->icon, cr, &vp, NULL);
+		cairo_restore(cr);
 	}
 	if (b->marker) {
 		PangoLayoutIter *it = pango_layout_get_iter(b->marker);
@@ -438,7 +461,8 @@ static void draw_box(struct pdf *p, struct box *b, double y)
 		double iw = cairo_image_surface_get_width(b->image);
 		cairo_save(cr);
 		cairo_translate(cr, x, y);
-		cairo_scale(cr, b->w / iw, b->w / iw);
+		/* a width and a height may stretch it, as on the page */
+		cairo_scale(cr, b->w / iw, b->h / cairo_image_surface_get_height(b->image));
 		cairo_set_source_surface(cr, b->image, 0, 0);
 		cairo_paint(cr);
 		cairo_restore(cr);
@@ -597,6 +621,8 @@ static void pdf_free(struct pdf *p)
 			cairo_surface_destroy(b->image);
 		if (b->svg)
 			g_object_unref(b->svg);
+		if (b->icon)
+			g_object_unref(b->icon);
 		if (b->row) {
 			for (size_t j = 0; j < b->row->n; j++)
 				para_unref(b->row->cells[j].p);
@@ -718,6 +744,10 @@ static bool render_unlocked(struct doc *doc, const struct pdf_meta *m, struct bu
 		dest_done[pl[k].box] = true;
 		if (b->outline)
 			outline_add(&p, parents, b, page, pl[k].y);
+		/* the space above a box of a callout after one of its own */
+		const struct box *prev = k ? &p.boxes[pl[k - 1].box] : NULL;
+		if (b->group && prev && prev->group == b->group && pl[k - 1].page == pl[k].page)
+			callout_ground(&p, b, pl[k - 1].y + prev->h, pl[k].y - pl[k - 1].y - prev->h);
 		draw_box(&p, b, pl[k].y);
 		b->dest = dest;
 	}

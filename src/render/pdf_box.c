@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "resolve/cite.h"
+#include "resolve/blocks.h"
 #include "resolve/doc.h"
 #include "resolve/section.h"
 
@@ -584,6 +585,16 @@ static void block(struct pdf *p, struct flow *f, cmark_node *n)
 	case CMARK_NODE_THEMATIC_BREAK:
 		rule(p, f);
 		return;
+	case CMARK_NODE_CUSTOM_BLOCK: {
+		const struct block *b = doc_block(n);
+		if (b && b->kind == BLOCK_CALLOUT)
+			callout_block(p, f, n, b);
+		else if (b && b->kind == BLOCK_TABS)
+			tabs_block(p, f, n);
+		else
+			pdf_blocks(p, f, cmark_node_first_child(n));
+		return;
+	}
 	case CMARK_NODE_HTML_BLOCK: {
 		const struct directive_result *res = doc_directive(n);
 		if (!res || !res->ok)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/fsutil.h"
+#include "resolve/blocks.h"
 #include "resolve/doc.h"
 
 void caption_box(struct pdf *p, struct flow *f, const struct directive_result *res,
@@ -155,15 +156,17 @@ static cairo_surface_t *image_load(const char *path, const char **why)
 	return s;
 }
 
-void image_block(struct pdf *p, struct flow *f, cmark_node *img)
+/* The file image img shows, read: a cairo image (*s) or an SVG (*svg,
+ * its size in CSS pixels in *sw, *sh); neither, with a warning unless
+ * the page's check said it already, when it cannot be shown.  *src_out
+ * is its source as written, values in (caller frees). */
+void image_open(struct pdf *p, cmark_node *img, cairo_surface_t **s_out, RsvgHandle **svg_out,
+		double *sw_out, double *sh_out, char **src_out)
 {
 	char *src = resolve_url(p, cmark_node_get_url(img));
 	struct loc at = loc_line(doc_file(p->doc),
 				 doc_line0(p->doc) + cmark_node_get_start_line(img));
 	at.col = cmark_node_get_start_column(img);
-	struct rich alt;
-	rich_init(&alt);
-	rich_inlines(p, &alt, cmark_node_first_child(img), 0);
 	cairo_surface_t *s = NULL;
 	RsvgHandle *svg = NULL;
 	double sw = 0, sh = 0;
@@ -202,21 +205,59 @@ void image_block(struct pdf *p, struct flow *f, cmark_node *img)
 	free(file);
 	if (why && !page_said)
 		diag_warning(p->d, at, "image '%s' %s", src, why);
+	*s_out = s;
+	*svg_out = svg;
+	*sw_out = sw;
+	*sh_out = sh;
+	*src_out = src;
+}
+
+void image_block(struct pdf *p, struct flow *f, cmark_node *img)
+{
+	struct loc at = loc_line(doc_file(p->doc),
+				 doc_line0(p->doc) + cmark_node_get_start_line(img));
+	at.col = cmark_node_get_start_column(img);
+	struct rich alt;
+	rich_init(&alt);
+	rich_inlines(p, &alt, cmark_node_first_child(img), 0);
+	cairo_surface_t *s;
+	RsvgHandle *svg;
+	double sw, sh;
+	char *src;
+	image_open(p, img, &s, &svg, &sw, &sh, &src);
+	const struct block *blk = doc_block(img);
+	size_t shown = p->nboxes;
 	if (s || svg) {
 		double iw = s ? cairo_image_surface_get_width(s) * 0.75 : sw * 0.75,
 		       ih = s ? cairo_image_surface_get_height(s) * 0.75 : sh * 0.75;
 		double body = p->ph - p->mt - p->mb;
+		/* its width and height as asked (a percentage is the text's
+		 * width), else its own size at 96 pixels an inch; never wider
+		 * than the text nor taller than most of a page */
+		double w = iw, h = ih;
+		if (blk && blk->width.unit && blk->height.unit) {
+			w = image_size_pt(&blk->width, f->w, 10);
+			h = image_size_pt(&blk->height, body, 10);
+		} else if (blk && blk->width.unit) {
+			w = image_size_pt(&blk->width, f->w, 10);
+			h = ih * w / iw;
+		} else if (blk && blk->height.unit) {
+			h = image_size_pt(&blk->height, body, 10);
+			w = iw * h / ih;
+		}
 		double k = 1;
-		if (iw * k > f->w)
-			k = f->w / iw;
-		if (ih * k > body * 0.8)
-			k = body * 0.8 / ih;
-		struct box *b = box_add(p, s ? BOX_IMAGE : BOX_SVG, f, ih * k, 8);
+		if (w * k > f->w)
+			k = f->w / w;
+		if (h * k > body * 0.8)
+			k = body * 0.8 / h;
+		struct box *b = box_add(p, s ? BOX_IMAGE : BOX_SVG, f, h * k, 8);
 		b->image = s;
 		b->svg = svg;
 		b->at = at;
-		b->x += (f->w - iw * k) / 2;
-		b->w = iw * k;
+		b->x += (f->w - w * k) / 2;
+		b->w = w * k;
+		if (blk && blk->label)
+			b->dest = xstrdup(blk->label);
 		take_marker(f, b);
 	} else {
 		/* the description in a frame, where the image would be */
@@ -251,13 +292,34 @@ void image_block(struct pdf *p, struct flow *f, cmark_node *img)
 			para_unref(pa);
 		}
 	}
-	if (cmark_node_get_title(img) && *cmark_node_get_title(img) && (s || svg)) {
+	if (blk && blk->figure) {
+		/* "Figure 2: " and its title, or its description; under its
+		 * description's frame too, so that the numbers run on */
 		struct directive_result res = {0};
 		const char *title = cmark_node_get_title(img);
-		directive_text_add(&res.caption, title, strlen(title), NULL, false, false);
-		res.has_caption = true;
-		p->boxes[p->nboxes - 1].keep = true;
-		caption_box(p, f, &res, "", 4);
+		if (blk->title_caption) {
+			/* as text, its values shown */
+			struct rich t;
+			rich_init(&t);
+			cmark_node *tn = cmark_node_new(CMARK_NODE_TEXT);
+			cmark_node_set_literal(tn, title);
+			rich_inlines(p, &t, tn, 0);
+			cmark_node_free(tn);
+			directive_text_add(&res.caption, buf_data(&t.text), t.text.len, NULL, false,
+					   false);
+			rich_clear(&t);
+		} else {
+			directive_text_add(&res.caption, buf_data(&alt.text), alt.text.len, NULL, false,
+					   false);
+		}
+		res.has_caption = res.caption.n > 0;
+		res.number = blk->number;
+		if (p->nboxes > shown) {
+			p->boxes[p->nboxes - 1].keep = true;
+			if (blk->label && !p->boxes[shown].dest)
+				p->boxes[shown].dest = xstrdup(blk->label);
+		}
+		caption_box(p, f, &res, "Figure", 4);
 		directive_text_clear(&res.caption);
 	}
 	rich_clear(&alt);

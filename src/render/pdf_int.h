@@ -7,6 +7,7 @@
  *   pdf_box.c     the block walk: blocks into boxes (struct box)
  *   pdf_table.c   tables, their column widths
  *   pdf_figure.c  charts, images and captions
+ *   pdf_blocks.c  callouts and tabs
  *   pdf_math.c    math (render/mathlayout.h), a pango shape in its line
  *   pdf.c         the boxes onto pages, drawn on cairo's PDF surface
  *
@@ -123,6 +124,14 @@ struct box {
 	double quote_x[MAX_QUOTE];
 	unsigned bg;   /* background, 0 for none */
 	double bg_x, bg_w;
+	/* a callout's ground (tint, under bg) and bar, from tint_x, tint_w
+	 * wide; group: the callout's number, whose boxes' gaps on a page
+	 * are painted too */
+	unsigned tint, bar;
+	double tint_x, tint_w;
+	int group;
+	RsvgHandle *icon; /* a callout's icon, drawn at icon_x on the line */
+	double icon_x;
 	double pad_top;
 	/* BOX_LINE */
 	struct para *para;
@@ -189,6 +198,7 @@ struct pdf {
 	char **notes;
 	size_t nnotes;
 	int nblocks;             /* code blocks and excerpts so far */
+	int ncallouts;           /* callouts so far, their boxes' group */
 	/* values' links to log lines: absolute from base_url, or else
 	 * to entries of the Sources appendix, in the order of first use */
 	char *base;              /* base_url + slug + "/", or NULL */
@@ -270,6 +280,11 @@ void table_block(struct pdf *p, struct flow *f, const struct directive_result *r
 		 cmark_node *n);
 void gfm_table(struct pdf *p, struct flow *f, cmark_node *n);
 
+/* pdf_blocks.c */
+struct block;
+void callout_block(struct pdf *p, struct flow *f, cmark_node *n, const struct block *b);
+void tabs_block(struct pdf *p, struct flow *f, cmark_node *n);
+
 /* pdf_figure.c */
 void caption_box(struct pdf *p, struct flow *f, const struct directive_result *res,
 		 const char *kind, double before);
@@ -277,5 +292,7 @@ void chart_block(struct pdf *p, struct flow *f, const struct directive_result *r
 		 cmark_node *n);
 cmark_node *lone_image(cmark_node *n);
 void image_block(struct pdf *p, struct flow *f, cmark_node *img);
+void image_open(struct pdf *p, cmark_node *img, cairo_surface_t **s, RsvgHandle **svg,
+		double *sw, double *sh, char **src);
 
 #endif

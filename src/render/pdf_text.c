@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "render/mathlayout.h"
+#include "resolve/blocks.h"
 #include "resolve/doc.h"
 
 void attr_add(PangoAttrList *l, PangoAttribute *a, size_t start, size_t end)
@@ -193,6 +194,9 @@ struct pdf_math {
 	double w, asc, desc; /* the formula's */
 	double shape_w;      /* the shape's: the text's width for display math */
 	char *number;        /* "(2)" for a labelled equation, or NULL */
+	/* or an image in the text (no m): w wide, asc tall on the baseline */
+	cairo_surface_t *image;
+	RsvgHandle *svg;
 };
 
 static void math_link(void *ctx, const char *href, double x, double y, double w, double h)
@@ -208,6 +212,23 @@ static void draw_shape(cairo_t *cr, PangoAttrShape *attr, gboolean do_path, gpoi
 		return;
 	double x, y;
 	cairo_get_current_point(cr, &x, &y);
+	if (pm->image) {
+		cairo_save(cr);
+		cairo_translate(cr, x, y - pm->asc);
+		cairo_scale(cr, pm->w / cairo_image_surface_get_width(pm->image),
+			    pm->asc / cairo_image_surface_get_height(pm->image));
+		cairo_set_source_surface(cr, pm->image, 0, 0);
+		cairo_paint(cr);
+		cairo_restore(cr);
+		return;
+	}
+	if (pm->svg) {
+		RsvgRectangle vp = {x, y - pm->asc, pm->w, pm->asc};
+		cairo_save(cr);
+		rsvg_handle_render_document(pm->svg, cr, &vp, NULL);
+		cairo_restore(cr);
+		return;
+	}
 	double left = x + (pm->shape_w - pm->w) / 2;
 	if (pm->number) {
 		/* the number at the right, on the baseline */
@@ -231,7 +252,12 @@ void math_shapes_setup(struct pdf *p)
 void math_shapes_free(struct pdf *p)
 {
 	for (size_t i = 0; i < p->nmaths; i++) {
-		math_layout_free(p->maths[i]->m);
+		if (p->maths[i]->image)
+			cairo_surface_destroy(p->maths[i]->image);
+		if (p->maths[i]->svg)
+			g_object_unref(p->maths[i]->svg);
+		if (p->maths[i]->m)
+			math_layout_free(p->maths[i]->m);
 		free(p->maths[i]->number);
 		free(p->maths[i]);
 	}
@@ -342,6 +368,58 @@ static bool rich_math(struct pdf *p, struct rich *r, const struct directive_piec
 		 r->text.len);
 	if (display)
 		r->after_display = true;
+	return true;
+}
+
+/* An image in running text as a shape on the baseline: a line of text
+ * tall (the font's size), or as its width and height say; false when
+ * it cannot be shown (warned of by image_open()). */
+static bool rich_image(struct pdf *p, struct rich *r, cmark_node *n)
+{
+	cairo_surface_t *s;
+	RsvgHandle *svg;
+	double sw, sh;
+	char *src;
+	image_open(p, n, &s, &svg, &sw, &sh, &src);
+	free(src);
+	if (!s && !svg)
+		return false;
+	double iw = s ? cairo_image_surface_get_width(s) : sw,
+	       ih = s ? cairo_image_surface_get_height(s) : sh;
+	double em = r->size > 0 ? r->size : 10, column = r->width > 0 ? r->width : p->tw;
+	const struct block *b = doc_block(n);
+	double w, h;
+	if (b && b->width.unit && b->height.unit) {
+		w = image_size_pt(&b->width, column, em);
+		h = image_size_pt(&b->height, em, em);
+	} else if (b && b->width.unit) {
+		w = image_size_pt(&b->width, column, em);
+		h = ih * w / iw;
+	} else if (b && b->height.unit) {
+		h = image_size_pt(&b->height, em, em);
+		w = iw * h / ih;
+	} else {
+		h = em;
+		w = iw * h / ih;
+	}
+	if (w > column) {
+		h *= column / w;
+		w = column;
+	}
+	struct pdf_math *pm = xcalloc(1, sizeof *pm);
+	pm->p = p;
+	pm->image = s;
+	pm->svg = svg;
+	pm->w = pm->shape_w = w;
+	pm->asc = h;
+	p->maths = xrealloc(p->maths, (p->nmaths + 1) * sizeof *p->maths);
+	p->maths[p->nmaths++] = pm;
+	size_t a = r->text.len;
+	buf_puts(&r->text, "\xEF\xBF\xBC"); /* U+FFFC, the object */
+	PangoRectangle ink = {0, (int)(-h * PANGO_SCALE), (int)(w * PANGO_SCALE),
+			      (int)(h * PANGO_SCALE)};
+	attr_add(r->attrs, pango_attr_shape_new_with_data(&ink, &ink, pm, NULL, NULL), a,
+		 r->text.len);
 	return true;
 }
 
@@ -504,7 +582,10 @@ static void rich_inline(struct pdf *p, struct rich *r, cmark_node *n, unsigned s
 		return;
 	}
 	case CMARK_NODE_IMAGE: {
-		/* an image inside running text: its description */
+		/* an image inside running text: drawn there, or else its
+		 * description */
+		if (rich_image(p, r, n))
+			return;
 		struct rich alt;
 		rich_init(&alt);
 		rich_inlines(p, &alt, cmark_node_first_child(n), 0);

@@ -23,6 +23,7 @@
 #include "resolve/section.h"
 #include "resolve/show.h"
 #include "resolve/xref.h"
+#include "blocks_int.h"
 #include "data/run.h"
 #include "base/util.h"
 #include "data/yamldoc.h"
@@ -368,6 +369,22 @@ static void prepass(struct doc *doc, struct buf *md)
 				at_line_start = true;
 				continue;
 			}
+		}
+		const char *feol = p == line_start ? memchr(p, '\n', (size_t)(end - p)) : NULL;
+		int fence = p == line_start ? tabs_fence(p, (size_t)((feol ? feol : end) - p)) : 0;
+		if (fence) {
+			/* a "::: tabs" fence: an HTML comment of its own (tabs.c) */
+			feol = feol ? feol : end;
+			const char *name = p + strspn(p, " :\t");
+			size_t nlen = (size_t)(feol - name);
+			while (nlen && (name[nlen - 1] == ' ' || name[nlen - 1] == '\t' ||
+					name[nlen - 1] == '\r'))
+				nlen--;
+			buf_puts(md, fence == 1 ? TABS_OPEN : TABS_CLOSE);
+			buf_put(md, name, fence == 1 ? nlen : 0);
+			buf_puts(md, "\x1a-->");
+			p = feol;
+			continue;
 		}
 		char c = *p;
 		if (c == '\n') {
@@ -783,21 +800,31 @@ const unsigned char *doc_code_classes(struct cmark_node *node)
 
 static void replace_directives(struct doc *doc, cmark_node *root)
 {
+	struct block_src src = {doc->file, doc->line0, doc->text, doc->len, doc->c, &doc->xref};
 	/* collected first: the tree cannot change under the iterator */
 	cmark_node **blocks = NULL;
-	size_t n = 0;
+	size_t n = 0, cap = 0;
 	cmark_iter *it = cmark_iter_new(root);
 	cmark_event_type ev;
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 		cmark_node *node = cmark_iter_get_node(it);
-		if (ev == CMARK_EVENT_ENTER && cmark_node_get_type(node) == CMARK_NODE_CODE_BLOCK) {
-			blocks = xrealloc(blocks, (n + 1) * sizeof *blocks);
+		/* images too: figures are numbered with the charts, in order */
+		if (ev == CMARK_EVENT_ENTER && (cmark_node_get_type(node) == CMARK_NODE_CODE_BLOCK ||
+						cmark_node_get_type(node) == CMARK_NODE_IMAGE)) {
+			if (n == cap) {
+				cap = cap ? 2 * cap : 16;
+				blocks = xrealloc(blocks, cap * sizeof *blocks);
+			}
 			blocks[n++] = node;
 		}
 	}
 	cmark_iter_free(it);
 	for (size_t i = 0; i < n; i++) {
 		struct directive_result *result = NULL;
+		if (cmark_node_get_type(blocks[i]) == CMARK_NODE_IMAGE) {
+			figure_image(&src, blocks[i]);
+			continue;
+		}
 		if (math_block(doc, blocks[i]))
 			continue;
 		if (!directive(doc, blocks[i], &result))
@@ -1085,7 +1112,8 @@ struct doc *doc_resolve(const char *text, size_t len, const char *file, int line
 	 * code lines (a parse of its own): most pages of a big site. */
 	if (memmem(text, len, "{{", 2) || (c->cites && memchr(text, '@', len)) ||
 	    memmem(text, len, "@fig-", 5) || memmem(text, len, "@tbl-", 5) ||
-	    memmem(text, len, "@eq-", 4) || memmem(text, len, "@sec-", 5) || memchr(text, '$', len))
+	    memmem(text, len, "@eq-", 4) || memmem(text, len, "@sec-", 5) || memchr(text, '$', len) ||
+	    memmem(text, len, ":::", 3))
 		find_code_lines(doc);
 	prepass(doc, &doc->md);
 	doc->parser = new_parser(MD_OPTIONS | CMARK_OPT_SOURCEPOS);
@@ -1099,10 +1127,13 @@ struct doc *doc_resolve(const char *text, size_t len, const char *file, int line
 	doc->root = cmark_parser_finish(doc->parser);
 	pthread_mutex_unlock(&gfm_parse_lock);
 	check_tree(doc, doc->root);
+	struct block_src src = {doc->file, doc->line0, doc->text, doc->len, c, &doc->xref};
+	callouts_find(&src, doc->root);
+	tabs_find(&src, doc->root);
 	replace_directives(doc, doc->root);
 	highlight_blocks(doc, doc->root);
-	struct section_src src = {file, line0, text, len, c->d, &doc->xref, c->number_sections};
-	sections_find(&doc->sections, doc->root, &src);
+	struct section_src ssrc = {file, line0, text, len, c->d, &doc->xref, c->number_sections};
+	sections_find(&doc->sections, doc->root, &ssrc);
 	return doc;
 }
 

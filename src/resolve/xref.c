@@ -11,9 +11,9 @@
  * message at a reference to an undefined label. */
 static const struct {
 	const char *prefix;
-	const char *how; /* %s: the label */
+	const char *how; /* each %s: the label */
 } kinds[] = {
-	{"fig-", "give a {chart} 'label: %s'"},
+	{"fig-", "give a {chart} 'label: %s', or an image {#%s}"},
 	{"tbl-", "give a {table} 'label: %s'"},
 	{"eq-", "label a display equation $$ ... $$ {#%s}"},
 	{"sec-", "label a heading, as in '## Results {#%s}'"},
@@ -92,7 +92,7 @@ void xref_unknown(const struct xref *x, const char *name, struct loc at, struct 
 		buf_printf(&msg, "label '%s' is not defined", name);
 		if (how) {
 			buf_puts(&msg, ": ");
-			buf_printf(&msg, how, name);
+			buf_printf(&msg, how, name, name);
 		}
 		diag_error(d, at, "%s", msg.data);
 		buf_free(&msg);

@@ -14,6 +14,7 @@
 
 #include "base/fsutil.h"
 #include "base/util.h"
+#include "resolve/blocks.h"
 #include "resolve/doc.h"
 
 /* Is url one the site itself cannot hold: with a scheme (http:, data:),
@@ -111,8 +112,13 @@ static bool static_file(const struct build *b, const char *out)
  * from the report's folder as the PDF reads it and confined to the
  * project as result files are, says why. */
 static void check_image(struct build *b, const struct report *r, const char *url, struct loc at,
-			struct job *job)
+			bool labelled, struct job *job)
 {
+	/* a labelled figure that would show broken is an error: its
+	 * references lead to it (a titled one is plain Markdown, GitHub's
+	 * too, and keeps the warning) */
+	void (*say)(struct diag *, struct loc, const char *, ...) = labelled ? diag_error
+									  : diag_warning;
 	char *file = doc_url_file(url);
 	char *out = site_path(r->slug, file);
 	const struct output_file *f = out ? resource_at(b, out) : NULL;
@@ -133,32 +139,32 @@ static void check_image(struct build *b, const struct report *r, const char *url
 	const char *base = strrchr(file, '/');
 	base = base ? base + 1 : file;
 	if (!real)
-		diag_warning(d, at, "image '%s' cannot be found: %s", url, strerror(errno));
+		say(d, at, "image '%s' cannot be found: %s", url, strerror(errno));
 	else if (!path_under(real, b->root_real))
-		diag_warning(d, at,
+		say(d, at,
 			     "image '%s' leads outside the project: logdown copies nothing from "
 			     "there (copy the file into the report's folder)",
 			     url);
 	else if (stat(real, &st) != 0)
-		diag_warning(d, at,
+		say(d, at,
 			     "image '%s' does not exist: the page would show a broken image (fix "
 			     "the path, or put the file there)",
 			     url);
 	else if (!S_ISREG(st.st_mode))
-		diag_warning(d, at, "image '%s' is not a file", url);
+		say(d, at, "image '%s' is not a file", url);
 	else if (!r->bundle)
-		diag_warning(d, at,
+		say(d, at,
 			     "image '%s' is not copied into the site: only the files of a report "
 			     "folder are (move this report to content/%s/index.md, beside its "
 			     "images)",
 			     url, r->slug);
 	else if (!is_resource(base))
-		diag_warning(d, at,
+		say(d, at,
 			     "image '%s' is not copied into the site: a report folder's .png .jpg "
 			     ".jpeg .gif .svg .webp .avif .pdf .mp4 .webm files are",
 			     url);
 	else
-		diag_warning(d, at,
+		say(d, at,
 			     "image '%s' is not copied into the site where the page looks: only "
 			     "the report folder's own files are (copy it into the folder)",
 			     url);
@@ -186,7 +192,8 @@ void check_images(struct build *b, const struct report *r, struct doc *doc,
 		struct loc where = loc_line(doc_file(doc),
 					    doc_line0(doc) + cmark_node_get_start_line(n));
 		where.col = cmark_node_get_start_column(n);
-		check_image(b, r, url, where, job);
+		const struct block *fig = doc_block(n);
+		check_image(b, r, url, where, fig && fig->label, job);
 	}
 	cmark_iter_free(it);
 }

@@ -163,6 +163,11 @@ fuzz_doc)
 			on && $0 == fence { on = 0; next }
 			on == 1 { gsub("→", "\t"); print > file }' "$shared/gfm-spec/spec.txt"
 	fi
+	# callouts, image figures and tabs at their edges (the golden cases
+	# above hold the common forms)
+	printf '> [!NOTE]\n> a\n\n> [!tip]\n\n- > [!WARNING]\n  > b\n\n> > [!CAUTION]\n> > c\n\n> [!NOTES] x\n' | put_stdin
+	printf '![a](x.png){#fig-a width=60%% height="3cm"}\n\n![b](y.png "t"){widht=1 #fig-}\n\nx ![c](z.svg){height=1em} y ![d](w.png){#fig-d}\n\n![e *f*](v.png){#fig-e\n' | put_stdin
+	printf '::: tabs\n## A\na\n::: tabs\n## B\n:::\n:::\n\n- ::: tabs\n  ## C\n  :::\n\n::: {.panel-tabset}\n#\n:::\n::: tabz\n> ::: tabs\n::: tabs\n' | put_stdin
 	;;
 fuzz_attrs)
 	# the attribute blocks of the examples and goldens, then Pandoc's forms

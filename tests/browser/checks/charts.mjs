@@ -1,6 +1,7 @@
 // checks/charts.mjs: what a reader sees of each chart on a report's page.
 //
-// For every chart (figure.ld-figure img, in its <picture>):
+// For every chart (figure.ld-figure img, in its <picture>; an image
+// figure, .ld-image, is checks/figures.mjs's):
 //  - its smallest text on screen: the scale it is shown at (the image's
 //    content box over the drawing's own width) times the drawing's
 //    smallest font size (data-text-min on the SVG's root, which
@@ -36,7 +37,7 @@ const luma = ([r, g, b]) => (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
 export default async function check(page, ctx) {
   const where = `${ctx.report} at ${ctx.width} px, ${ctx.scheme}`;
   const failures = [];
-  const charts = await page.$$eval('figure.ld-figure img', (imgs) =>
+  const charts = await page.$$eval('figure.ld-figure:not(.ld-image) img', (imgs) =>
     Promise.all(imgs.map(async (img, i) => {
       img.scrollIntoView({ block: 'center' });
       try { await img.decode(); } catch { /* reported below as not loaded */ }
@@ -57,9 +58,11 @@ export default async function check(page, ctx) {
         shown: r.width - pad('paddingLeft') - pad('paddingRight') - pad('borderLeftWidth') - pad('borderRightWidth'),
         padTop: pad('paddingTop'), padLeft: pad('paddingLeft'),
         right: r.right + window.scrollX, pageWidth: document.documentElement.clientWidth,
+        hidden: img.getClientRects().length === 0,
       };
     })));
   for (const c of charts) {
+    if (c.hidden) continue; /* in a tab not shown: no box to measure */
     const name = `${where}: chart ${c.i + 1} (${c.src})`;
     if (!c.loaded) { failures.push(`${name}: the image did not load`); continue; }
     if (!(c.textMin > 0)) { failures.push(`${name}: the SVG has no data-text-min`); continue; }
@@ -72,10 +75,10 @@ export default async function check(page, ctx) {
       failures.push(`${name}: reaches ${c.right.toFixed(1)} px, past the page's ${c.pageWidth} px`);
   }
   // The ground: sampled on screen, in the card's padding and inside the drawing.
-  const imgs = await page.$$('figure.ld-figure img');
+  const imgs = await page.$$('figure.ld-figure:not(.ld-image) img');
   for (const [k, handle] of imgs.entries()) {
     const c = charts[k];
-    if (!c || !c.loaded) continue;
+    if (!c || !c.loaded || c.hidden) continue;
     await handle.scrollIntoViewIfNeeded();
     const box = await handle.boundingBox();
     if (!box) continue;
