@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "expr/expr.h"
+#include "resolve/diagram.h"
 #include "resolve/format.h"
 #include "resolve/math.h"
 #include "data/limit.h"
@@ -593,6 +594,40 @@ static bool directive(struct doc *doc, cmark_node *node, struct directive_result
 	return true;
 }
 
+/* A ```dot fence (resolve/diagram.h): false when node is none. */
+static bool diagram(struct doc *doc, cmark_node *node, struct directive_result **result_out)
+{
+	const char *info = cmark_node_get_fence_info(node);
+	if (!diagram_info(info))
+		return false;
+	int start = cmark_node_get_start_line(node);
+	const char *src = source_line(doc, start);
+	int col = 1;
+	if (src) {
+		/* the info string's first byte, after the fence */
+		const char *q = src, *end = doc->text + doc->len;
+		while (q < end && (*q == ' ' || *q == '\t' || *q == '>'))
+			q++;
+		while (q < end && (*q == '`' || *q == '~'))
+			q++;
+		while (q < end && (*q == ' ' || *q == '\t'))
+			q++;
+		col = (int)(q - src) + 1;
+	}
+	struct loc at = {doc->file, doc->line0 + start, col, 0};
+	const char *body = cmark_node_get_literal(node);
+	size_t nshift = 0;
+	int *shift = body_shifts(doc, start + 1, body ? body : "", &nshift);
+	struct directive_result *result = xcalloc(1, sizeof *result);
+	directive_diagram(doc->c, &doc->xref, info, at, body ? body : "", doc->line0 + start + 1,
+			  shift, nshift, result);
+	free(shift);
+	doc->results = xrealloc(doc->results, (doc->nresults + 1) * sizeof *doc->results);
+	doc->results[doc->nresults++] = result;
+	*result_out = result;
+	return true;
+}
+
 /* Refuses Markdown nested deeper than limit markdown_depth (lists and
  * block quotes), so that whatever walks the tree recursively later keeps
  * to a bounded stack; makes links and images to javascript:, vbscript:,
@@ -767,7 +802,7 @@ static void replace_directives(struct doc *doc, cmark_node *root)
 		struct directive_result *result = NULL;
 		if (math_block(doc, blocks[i]))
 			continue;
-		if (!directive(doc, blocks[i], &result))
+		if (!diagram(doc, blocks[i], &result) && !directive(doc, blocks[i], &result))
 			continue;
 		/* An HTML block, empty until render/html.c writes the
 		 * result's HTML into it; the PDF draws the result. */
