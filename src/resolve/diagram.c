@@ -42,7 +42,8 @@
 #define VOPEN "\xE2\x9F\xA6LD"
 #define VCLOSE "\xE2\x9F\xA7"
 
-/* Attributes that read a file or leave the layout unbounded: refused. */
+/* Attributes that read a file (the first five) or leave the layout
+ * unbounded or paged: refused. */
 static const char *const forbidden[] = {
 	"image", "shapefile", "fontpath", "imagepath", "stylesheet", "charset",
 	"mclimit", "nslimit", "nslimit1", "searchsize", "maxiter", "page", "layout",
@@ -255,12 +256,33 @@ static void visit_all(Agraph_t *g, visit_fn fn, void *ctx)
 
 /* --- the checks --- */
 
+/* What the checks found, reported in the order of the lines: cgraph
+ * keeps no places, so each is found in the text again. */
+struct issue {
+	struct loc at;
+	char *msg;
+};
+
 struct check {
 	const struct place *pl;
-	struct diag *d;
-	bool ok;
+	struct issue *issues;
+	size_t n;
 	bool img_said, url_said;
 };
+
+static void issue(struct check *ck, struct loc at, char *msg)
+{
+	ck->issues = xrealloc(ck->issues, (ck->n + 1) * sizeof *ck->issues);
+	ck->issues[ck->n++] = (struct issue){at, msg};
+}
+
+static int by_place(const void *a, const void *b)
+{
+	const struct issue *x = a, *y = b;
+	if (x->at.line != y->at.line)
+		return x->at.line < y->at.line ? -1 : 1;
+	return (x->at.col > y->at.col) - (x->at.col < y->at.col);
+}
 
 static bool ci_find(const char *s, const char *what, const char **at)
 {
@@ -301,11 +323,10 @@ static void check_object(Agraph_t *root, void *obj, int kind, void *ctx)
 			 * may lead to a script */
 			const char *hit;
 			if (!ck->img_said && ci_find(v, "<img", &hit)) {
-				diag_error(ck->d, find_text(ck->pl, "<img"),
-					   "<IMG> in a diagram's HTML label would read a file: not "
-					   "allowed in a report");
+				issue(ck, find_text(ck->pl, "<img"),
+				      xstrdup("<IMG> in a diagram's HTML label would read a file: not "
+					      "allowed in a report"));
 				ck->img_said = true;
-				ck->ok = false;
 			}
 			for (const char *p = v; !ck->url_said && ci_find(p, "href=", &hit);
 			     p = hit + 5) {
@@ -313,10 +334,10 @@ static void check_object(Agraph_t *root, void *obj, int kind, void *ctx)
 				if (*u == '"' || *u == '\'')
 					u++;
 				if (url_is_dangerous(u, strcspn(u, "\"' >"))) {
-					diag_error(ck->d, find_text(ck->pl, "href="),
-						   "a link in a diagram would run script: not allowed");
+					issue(ck, find_text(ck->pl, "href="),
+					      xstrdup("a link in a diagram would run script: not "
+						      "allowed"));
 					ck->url_said = true;
-					ck->ok = false;
 				}
 			}
 			continue;
@@ -324,11 +345,11 @@ static void check_object(Agraph_t *root, void *obj, int kind, void *ctx)
 		for (size_t i = 0; url_attrs[i]; i++)
 			if (strcmp(sym->name, url_attrs[i]) == 0 && !ck->url_said &&
 			    url_is_dangerous(v, strlen(v))) {
-				diag_error(ck->d, find_attr(ck->pl, sym->name),
-					   "%s leads to a '%.*s' URL, which would run script: not allowed",
-					   sym->name, (int)(strcspn(v, ":") + 1), v);
+				issue(ck, find_attr(ck->pl, sym->name),
+				      xasprintf("%s leads to a '%.*s' URL, which would run script: not "
+						"allowed",
+						sym->name, (int)(strcspn(v, ":") + 1), v));
 				ck->url_said = true;
-				ck->ok = false;
 			}
 	}
 }
@@ -345,7 +366,7 @@ static bool check_graph(Agraph_t *g, const struct place *pl, struct loc fence, s
 			   agnnodes(g), agnedges(g), max, limit_hint(LIMIT_DOT_NODES));
 		return false;
 	}
-	bool ok = true;
+	struct check ck = {pl, NULL, 0, false, false};
 	static const int kinds[] = {AGRAPH, AGNODE, AGEDGE};
 	for (size_t k = 0; k < 3; k++)
 		for (Agsym_t *sym = agnxtattr(g, kinds[k], NULL); sym;
@@ -355,18 +376,23 @@ static bool check_graph(Agraph_t *g, const struct place *pl, struct loc fence, s
 				bad = strcmp(sym->name, forbidden[i]) == 0;
 			if (!bad)
 				continue;
-			const char *why = sym->name[0] == '_' || strstr("image shapefile fontpath "
-									  "imagepath stylesheet",
-									  sym->name)
-						  ? "it would read a file"
-						  : "logdown lays diagrams out with dot's own settings";
-			diag_error(d, find_attr(pl, sym->name),
-				   "a diagram may not set '%s': %s", sym->name, why);
-			ok = false;
+			bool file = sym->name[0] == '_';
+			for (size_t i = 0; i < 5 && !file; i++)
+				file = strcmp(sym->name, forbidden[i]) == 0;
+			issue(&ck, find_attr(pl, sym->name),
+			      xasprintf("a diagram may not set '%s': %s", sym->name,
+					file ? "it would read a file"
+					     : "logdown lays diagrams out with dot's own settings"));
 		}
-	struct check ck = {pl, d, true, false, false};
 	visit_all(g, check_object, &ck);
-	return ok && ck.ok;
+	if (ck.n)
+		qsort(ck.issues, ck.n, sizeof *ck.issues, by_place);
+	for (size_t i = 0; i < ck.n; i++) {
+		diag_error(d, ck.issues[i].at, "%s", ck.issues[i].msg);
+		free(ck.issues[i].msg);
+	}
+	free(ck.issues);
+	return ck.n == 0;
 }
 
 /* --- values in the DOT --- */
@@ -687,23 +713,36 @@ bool directive_diagram(struct directive_ctx *c, struct xref *x, const char *info
 	fence.len = (int)strcspn(info, " \t{");
 	if (info[0] == '{')
 		fence.len = (int)strcspn(info, "}") + 1;
+	/* the caption first: its problems come before the DOT's, in the
+	 * order of the lines */
+	if (cap) {
+		struct value v = {.kind = VALUE_STRING};
+		v.text = cap->value;
+		v.len = strlen(cap->value);
+		v.loc = info_at;
+		v.loc.col = cap->col + (int)strlen("caption=") +
+			    (cap->len > (int)(strlen("caption=") + v.len) ? 1 : 0);
+		v.loc.len = 0;
+		size_t before = diag_errors(c->d);
+		read_caption(c, &v, out);
+		ok = diag_errors(c->d) == before && ok;
+	}
 	struct vals vals = {0};
 	char *src = take_values(c, &pl, &vals, &ok);
 	char *svg = NULL;
 	unsigned svg_len = 0;
 	gv_begin();
-	Agraph_t *g = NULL;
-	if (ok) {
-		agreadline(0);
-		g = agmemread(src);
-		bool bad = report_messages(&pl, fence, c->d, false);
-		if (!g && !bad)
-			diag_error(c->d, fence, "this diagram is empty: write a graph, e.g. digraph "
-						"{ a -> b }");
-		ok = g && !bad;
-	}
-	if (ok)
-		ok = check_graph(g, &pl, fence, c->d);
+	/* parsed and checked even after an error above, so that every
+	 * problem is reported at once; laid out only when all is well */
+	agreadline(1);
+	Agraph_t *g = agmemread(src);
+	bool bad = report_messages(&pl, fence, c->d, false);
+	if (!g && !bad)
+		diag_error(c->d, fence, "this diagram is empty: write a graph, e.g. digraph "
+					"{ a -> b }");
+	ok = g && !bad && ok;
+	if (g)
+		ok = check_graph(g, &pl, fence, c->d) && ok;
 	if (ok) {
 		struct fill f = {&vals, g};
 		visit_all(g, fill_object, &f);
@@ -733,17 +772,10 @@ bool directive_diagram(struct directive_ctx *c, struct xref *x, const char *info
 		out->svg_len = strlen(out->svg);
 		if (id)
 			out->label = xstrdup(id->value);
-		if (cap) {
-			struct value v = {.kind = VALUE_STRING};
-			v.text = cap->value;
-			v.len = strlen(cap->value);
-			v.loc = info_at;
-			v.loc.col = cap->col + (int)strlen("caption=") +
-				    (cap->len > (int)(strlen("caption=") + v.len) ? 1 : 0);
-			v.loc.len = 0;
-			read_caption(c, &v, out);
-		}
 		out->alt = xstrdup(alt ? alt->value : cap ? cap->value : "diagram");
+	} else {
+		directive_result_clear(out);
+		ok = false;
 	}
 	free(svg);
 	free(src);
@@ -759,7 +791,7 @@ bool diagram_check(const char *dot, size_t len, struct loc at, struct diag *d)
 	char *text = xstrndup(dot, len);
 	struct place pl = {at.file, at.line, NULL, 0, text};
 	gv_begin();
-	agreadline(0);
+	agreadline(1);
 	Agraph_t *g = agmemread(text);
 	bool ok = !report_messages(&pl, at, d, false) && g;
 	if (g) {

@@ -498,10 +498,12 @@ static int *body_shifts(const struct doc *doc, int first, const char *body, size
 		lines += *b == '\n';
 	int *shift = xcalloc(lines + 1, sizeof *shift);
 	const char *end = doc->text + doc->len, *b = body;
+	/* line by line from the first, not each from the top: a body of
+	 * 100,000 lines is read once */
+	const char *s = source_line(doc, first);
 	for (size_t i = 0; i < lines; i++) {
 		const char *bnl = strchr(b, '\n');
 		size_t blen = (size_t)(bnl - b);
-		const char *s = source_line(doc, first + (int)i);
 		if (s) {
 			const char *snl = memchr(s, '\n', (size_t)(end - s));
 			size_t slen = snl ? (size_t)(snl - s) : (size_t)(end - s);
@@ -509,6 +511,7 @@ static int *body_shifts(const struct doc *doc, int first, const char *body, size
 				slen--;
 			if (slen >= blen && memcmp(s + slen - blen, b, blen) == 0)
 				shift[i] = (int)(slen - blen);
+			s = snl && snl + 1 < end ? snl + 1 : NULL;
 		}
 		b = bnl + 1;
 	}
