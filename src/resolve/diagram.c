@@ -474,6 +474,8 @@ static char *take_values(struct directive_ctx *c, const struct place *pl, struct
 struct fill {
 	const struct vals *vals;
 	Agraph_t *root;
+	const char *ink; /* the default colour: INK, or INK_ON_FILL on the
+			  * author's own background */
 };
 
 static bool label_attr(const char *name)
@@ -580,21 +582,26 @@ static void fill_object(Agraph_t *root, void *obj, int kind, void *ctx)
 	}
 	if (!*get(obj, "fontname"))
 		set(obj, "fontname", FONT);
+	/* text on a fill (a filled node or cluster) stays dark: the fill
+	 * is the author's, or Graphviz's light grey */
+	bool filled = kind != AGEDGE && strstr(get(obj, "style"), "filled");
+	/* Graphviz fills with the colour when there is no fillcolor: keep
+	 * its light grey, not the ink */
+	if (filled && !*get(obj, "fillcolor") && !*get(obj, "color"))
+		set(obj, "fillcolor", "lightgrey");
 	if (kind == AGRAPH) {
 		if (!*get(obj, "fontcolor"))
-			set(obj, "fontcolor", INK);
+			set(obj, "fontcolor", filled ? INK_ON_FILL : f->ink);
 		if (obj == root && !*get(obj, "bgcolor"))
 			set(obj, "bgcolor", "transparent");
 		if (!*get(obj, "color") && !*get(obj, "pencolor"))
-			set(obj, "pencolor", INK);
+			set(obj, "pencolor", f->ink);
 		return;
 	}
 	if (!*get(obj, "color"))
-		set(obj, "color", INK);
+		set(obj, "color", f->ink);
 	if (!*get(obj, "fontcolor"))
-		set(obj, "fontcolor", kind == AGNODE && strstr(get(obj, "style"), "filled")
-					      ? INK_ON_FILL
-					      : INK);
+		set(obj, "fontcolor", filled ? INK_ON_FILL : f->ink);
 }
 
 /* --- the SVG, for the page --- */
@@ -744,7 +751,11 @@ bool directive_diagram(struct directive_ctx *c, struct xref *x, const char *info
 	if (g)
 		ok = check_graph(g, &pl, fence, c->d) && ok;
 	if (ok) {
-		struct fill f = {&vals, g};
+		/* a background of the author's own is light, as DOT's are:
+		 * then the default colour is dark in both schemes */
+		const char *bg = agget(g, (char *)"bgcolor");
+		bool own_bg = bg && *bg && strcmp(bg, "transparent") != 0 && strcmp(bg, "none") != 0;
+		struct fill f = {&vals, g, own_bg ? INK_ON_FILL : INK};
 		visit_all(g, fill_object, &f);
 		ok = gvLayout(gvc, g, "dot") == 0;
 		ok = !report_messages(&pl, fence, c->d, !ok) && ok;

@@ -97,6 +97,30 @@ static void a_value_in_a_label_is_shown_and_linked(void **state)
 	assert_contains(body, "fill=\"currentColor\">loss 7.125</text>\n</a>");
 }
 
+/* The default colour is the page's text (currentColor); text on a fill
+ * stays dark in both schemes, as do the defaults on the author's own
+ * background; colours the author wrote stay as written. */
+static void colours_follow_the_page_and_fills(void **state)
+{
+	(void)state;
+	const char *body = body_of("```dot\n"
+				   "digraph { a [style=filled]; b [color=red, fontcolor=blue]; a -> b }\n"
+				   "```\n"
+				   "\n"
+				   "```dot\n"
+				   "digraph { bgcolor=lightyellow; c -> d }\n"
+				   "```\n"
+				   "\n"
+				   "Loss {{ cs.final_loss }}.\n");
+	assert_contains(body, "<ellipse fill=\"lightgrey\" stroke=\"currentColor\"");
+	assert_contains(body, "fill=\"#1c2128\">a</text>");
+	assert_contains(body, "<ellipse fill=\"none\" stroke=\"red\"");
+	assert_contains(body, "fill=\"blue\">b</text>");
+	assert_contains(body, "<path fill=\"none\" stroke=\"currentColor\"");
+	assert_contains(body, "<polygon fill=\"lightyellow\" stroke=\"transparent\"");
+	assert_contains(body, "fill=\"#1c2128\">c</text>");
+}
+
 /* Charts and diagrams are one sequence of figures. */
 static void diagrams_and_charts_share_the_numbers(void **state)
 {
@@ -303,6 +327,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(a_diagram_is_a_figure_with_inline_svg, cleanup),
 		cmocka_unit_test_teardown(a_value_in_a_label_is_shown_and_linked, cleanup),
+		cmocka_unit_test_teardown(colours_follow_the_page_and_fills, cleanup),
 		cmocka_unit_test_teardown(diagrams_and_charts_share_the_numbers, cleanup),
 		cmocka_unit_test_teardown(the_pdf_has_the_labels_and_the_caption, cleanup),
 		cmocka_unit_test_teardown(a_syntax_error_is_at_its_line, cleanup),
