@@ -7,13 +7,15 @@ PKGS="make gcc pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libyaml-d
 libpcre2-dev libcairo2-dev libpango1.0-dev libcmocka-dev fonts-dejavu-core
 libmicrohttpd-dev libxxhash-dev librsvg2-dev libexpat1-dev poppler-utils
 clang libclang-rt-dev valgrind libjs-katex duktape-dev fonts-texgyre-math
-libgtksourceview-5-common"
+libgtksourceview-5-common libgraphviz-dev"
 
 # libjs-katex (KaTeX, compiled into the binary) and duktape-dev (the
 # JavaScript engine it runs in) turn TeX math into MathML;
 # fonts-texgyre-math has the math font the site ships.
 # libgtksourceview-5-common: the language files of code highlighting
 # (data only), compiled into the binary (Makefile GSV_LANGS).
+# libgraphviz-dev: Graphviz's libgvc and libcgraph lay out and draw the
+# ```dot diagrams (docs/internals.md says why).
 # clang and libclang-rt-dev (libFuzzer) build the fuzzers of make fuzz,
 # valgrind runs make valgrind; make test runs both.
 

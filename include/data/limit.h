@@ -30,6 +30,7 @@ enum limit_id {
 	LIMIT_GLOB_FILES,     /* files one glob: run set may match */
 	LIMIT_MATH_SIZE,      /* bytes of one formula's TeX */
 	LIMIT_MATH_DEPTH,     /* nesting of groups in one formula */
+	LIMIT_DOT_NODES,      /* nodes and edges of one DOT diagram */
 	LIMIT_COUNT
 };
 

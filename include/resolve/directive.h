@@ -48,7 +48,7 @@ struct directive_text {
 	size_t n;
 };
 
-enum directive_kind { DIRECTIVE_TABLE, DIRECTIVE_LOG, DIRECTIVE_CHART };
+enum directive_kind { DIRECTIVE_TABLE, DIRECTIVE_LOG, DIRECTIVE_CHART, DIRECTIVE_DIAGRAM };
 
 struct directive_cell {
 	struct directive_text text;
@@ -98,6 +98,13 @@ struct directive_result {
 	/* DIRECTIVE_CHART: the size of figures/FIGURE.narrow.svg, drawn
 	 * for a phone; 0 when the chart is narrow enough as it is */
 	int narrow_width, narrow_height;
+	/* DIRECTIVE_DIAGRAM (resolve/diagram.h): the SVG Graphviz drew, as
+	 * the page inlines it (its default colour currentColor), its size
+	 * in CSS pixels, and its smallest text's size in pixels */
+	char *svg;
+	size_t svg_len;
+	int svg_width, svg_height;
+	double svg_text_min;
 };
 
 /* Frees everything r owns (not r itself); r is zeroed. */

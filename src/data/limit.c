@@ -50,6 +50,10 @@ static const struct limit_def defs[LIMIT_COUNT] = {
 			     HINT("math_size", "MATH_SIZE"), 4000, 10, 1000000},
 	[LIMIT_MATH_DEPTH] = {"math_depth", "LOGDOWN_LIMIT_MATH_DEPTH",
 			      HINT("math_depth", "MATH_DEPTH"), 100, 2, 1000},
+	/* Graphviz's dot lays out 2,000 nodes and edges in about 0.4 s and
+	 * grows faster than the size */
+	[LIMIT_DOT_NODES] = {"dot_nodes", "LOGDOWN_LIMIT_DOT_NODES",
+			     HINT("dot_nodes", "DOT_NODES"), 2000, 1, 1000000},
 };
 
 static unsigned long values[LIMIT_COUNT];

@@ -286,9 +286,39 @@ static void put_chart(struct buf *out, const struct directive_result *r)
 	buf_puts(out, "</figure>\n");
 }
 
+/* A diagram's SVG, inline: its text is text (selectable, found by the
+ * browser's search), its values link to their lines, and its default
+ * colour is currentColor, the page's text in light and dark.  It
+ * shrinks to the column, but never so far that its smallest text goes
+ * below 9 px: past that its box scrolls sideways (--ld-min). */
+static void put_diagram(struct buf *out, const struct directive_result *r)
+{
+	buf_puts(out, "<figure class=\"ld-figure ld-diagram\"");
+	put_id(out, r);
+	buf_puts(out, "><div class=\"ld-diagram-box\"");
+	if (r->svg_text_min > 0 && r->svg_text_min < 9 * 4) {
+		double k = 9 / r->svg_text_min;
+		int min = (int)(r->svg_width * (k > 1 ? 1 : k) + 0.5);
+		buf_printf(out, " style=\"--ld-min: %dpx\"", min);
+	}
+	buf_puts(out, ">\n");
+	buf_put(out, r->svg, r->svg_len);
+	buf_puts(out, "</div>");
+	if (r->has_caption || r->number > 0) {
+		buf_puts(out, "<figcaption>");
+		if (r->number > 0)
+			buf_printf(out, r->has_caption ? "Figure %d: " : "Figure %d", r->number);
+		put_pieces(out, &r->caption);
+		buf_puts(out, "</figcaption>");
+	}
+	buf_puts(out, "</figure>\n");
+}
+
 void html_directive(struct buf *out, const struct directive_result *r)
 {
-	if (r->kind == DIRECTIVE_TABLE)
+	if (r->kind == DIRECTIVE_DIAGRAM)
+		put_diagram(out, r);
+	else if (r->kind == DIRECTIVE_TABLE)
 		put_table(out, r);
 	else if (r->kind == DIRECTIVE_LOG)
 		put_log(out, r);

@@ -599,7 +599,9 @@ static void block(struct pdf *p, struct flow *f, cmark_node *n)
 		const struct directive_result *res = doc_directive(n);
 		if (!res || !res->ok)
 			return; /* the author's own HTML has no print form here */
-		if (res->kind == DIRECTIVE_TABLE)
+		if (res->kind == DIRECTIVE_DIAGRAM)
+			diagram_block(p, f, res, n);
+		else if (res->kind == DIRECTIVE_TABLE)
 			table_block(p, f, res, n);
 		else if (res->kind == DIRECTIVE_LOG)
 			log_block(p, f, res);

@@ -68,6 +68,42 @@ void chart_block(struct pdf *p, struct flow *f, const struct directive_result *r
 		p->boxes[p->nboxes - 1].keep = false;
 }
 
+void diagram_block(struct pdf *p, struct flow *f, const struct directive_result *res,
+		   cmark_node *n)
+{
+	struct loc at = loc_line(doc_file(p->doc), doc_line0(p->doc) + cmark_node_get_start_line(n));
+	GError *err = NULL;
+	RsvgHandle *svg = rsvg_handle_new_from_data((const guint8 *)res->svg, res->svg_len, &err);
+	if (!svg) {
+		diag_warning(p->d, at, "cannot draw this diagram in the PDF: %s",
+			     err ? err->message : "librsvg failed");
+		g_clear_error(&err);
+		return;
+	}
+	rsvg_handle_set_dpi(svg, 96);
+	double w = res->svg_width * 0.75, h = res->svg_height * 0.75;
+	double body = p->ph - p->mt - p->mb;
+	if (w > f->w)
+		h *= f->w / w, w = f->w;
+	if (h > body * 0.8)
+		w *= body * 0.8 / h, h = body * 0.8;
+	struct box *b = box_add(p, BOX_SVG, f, h, 10);
+	b->svg = svg;
+	b->at = at;
+	b->x += (f->w - w) / 2;
+	b->w = w;
+	b->keep = true;
+	if (res->label)
+		b->dest = xstrdup(res->label);
+	take_marker(f, b);
+	size_t before = p->nboxes;
+	caption_box(p, f, res, "Figure", 4);
+	if (p->nboxes == before)
+		b->keep = false;
+	else
+		p->boxes[p->nboxes - 1].keep = false;
+}
+
 /* Is n a paragraph holding one image and nothing else? */
 cmark_node *lone_image(cmark_node *n)
 {

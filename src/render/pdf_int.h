@@ -290,6 +290,11 @@ void caption_box(struct pdf *p, struct flow *f, const struct directive_result *r
 		 const char *kind, double before);
 void chart_block(struct pdf *p, struct flow *f, const struct directive_result *res,
 		 cmark_node *n);
+/* A diagram (resolve/diagram.h): its SVG drawn by librsvg as vectors,
+ * a CSS pixel 0.75 pt as a chart's, narrowed to the column, and its
+ * caption. */
+void diagram_block(struct pdf *p, struct flow *f, const struct directive_result *res,
+		   cmark_node *n);
 cmark_node *lone_image(cmark_node *n);
 void image_block(struct pdf *p, struct flow *f, cmark_node *img);
 void image_open(struct pdf *p, cmark_node *img, cairo_surface_t **s, RsvgHandle **svg,

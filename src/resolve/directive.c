@@ -67,6 +67,7 @@ void directive_result_clear(struct directive_result *r)
 	chart_clear(&r->chart);
 	free(r->figure);
 	free(r->alt);
+	free(r->svg);
 	memset(r, 0, sizeof *r);
 }
 

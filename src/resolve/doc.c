@@ -15,6 +15,7 @@
 
 #include "expr/expr.h"
 #include "resolve/cite.h"
+#include "resolve/diagram.h"
 #include "resolve/format.h"
 #include "resolve/math.h"
 #include "data/limit.h"
@@ -547,10 +548,12 @@ static int *body_shifts(const struct doc *doc, int first, const char *body, size
 		lines += *b == '\n';
 	int *shift = xcalloc(lines + 1, sizeof *shift);
 	const char *end = doc->text + doc->len, *b = body;
+	/* line by line from the first, not each from the top: a body of
+	 * 100,000 lines is read once */
+	const char *s = source_line(doc, first);
 	for (size_t i = 0; i < lines; i++) {
 		const char *bnl = strchr(b, '\n');
 		size_t blen = (size_t)(bnl - b);
-		const char *s = source_line(doc, first + (int)i);
 		if (s) {
 			const char *snl = memchr(s, '\n', (size_t)(end - s));
 			size_t slen = snl ? (size_t)(snl - s) : (size_t)(end - s);
@@ -558,6 +561,7 @@ static int *body_shifts(const struct doc *doc, int first, const char *body, size
 				slen--;
 			if (slen >= blen && memcmp(s + slen - blen, b, blen) == 0)
 				shift[i] = (int)(slen - blen);
+			s = snl && snl + 1 < end ? snl + 1 : NULL;
 		}
 		b = bnl + 1;
 	}
@@ -640,6 +644,40 @@ static bool directive(struct doc *doc, cmark_node *node, struct directive_result
 		result->caption_at = cap->loc;
 	value_free(body);
 	free(name);
+	return true;
+}
+
+/* A ```dot fence (resolve/diagram.h): false when node is none. */
+static bool diagram(struct doc *doc, cmark_node *node, struct directive_result **result_out)
+{
+	const char *info = cmark_node_get_fence_info(node);
+	if (!diagram_info(info))
+		return false;
+	int start = cmark_node_get_start_line(node);
+	const char *src = source_line(doc, start);
+	int col = 1;
+	if (src) {
+		/* the info string's first byte, after the fence */
+		const char *q = src, *end = doc->text + doc->len;
+		while (q < end && (*q == ' ' || *q == '\t' || *q == '>'))
+			q++;
+		while (q < end && (*q == '`' || *q == '~'))
+			q++;
+		while (q < end && (*q == ' ' || *q == '\t'))
+			q++;
+		col = (int)(q - src) + 1;
+	}
+	struct loc at = {doc->file, doc->line0 + start, col, 0};
+	const char *body = cmark_node_get_literal(node);
+	size_t nshift = 0;
+	int *shift = body_shifts(doc, start + 1, body ? body : "", &nshift);
+	struct directive_result *result = xcalloc(1, sizeof *result);
+	directive_diagram(doc->c, &doc->xref, info, at, body ? body : "", doc->line0 + start + 1,
+			  shift, nshift, result);
+	free(shift);
+	doc->results = xrealloc(doc->results, (doc->nresults + 1) * sizeof *doc->results);
+	doc->results[doc->nresults++] = result;
+	*result_out = result;
 	return true;
 }
 
@@ -827,7 +865,7 @@ static void replace_directives(struct doc *doc, cmark_node *root)
 		}
 		if (math_block(doc, blocks[i]))
 			continue;
-		if (!directive(doc, blocks[i], &result))
+		if (!diagram(doc, blocks[i], &result) && !directive(doc, blocks[i], &result))
 			continue;
 		/* An HTML block, empty until render/html.c writes the
 		 * result's HTML into it; the PDF draws the result. */

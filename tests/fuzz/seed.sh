@@ -187,6 +187,25 @@ fuzz_bib)
 	{ printf '\001'; printf '[{"id": "lie2023", "type": "article-journal", "title": "T", "author": [{"family": "Lie", "given": "Sean"}, {"literal": "NVIDIA"}], "issued": {"date-parts": [[2023, 4]]}, "DOI": "10.1/x"}]'; } | put_stdin
 	for f in $(find content -name index.md | sort); do put "$f" 000; done
 	;;
+fuzz_dot)
+	# the ```dot fences of the examples (selector 1: the whole fence,
+	# its info string first), then small graphs of every kind and the
+	# refused forms (selector 0: the checks alone)
+	for f in $(md_files); do
+		awk -v dir="$out" '
+			/^[ \t>]*```+ *(dot|graphviz|\{\.dot)/ { on = 1; k++; file = dir "/seed-dot-" k "-" FILENAME; gsub("/", "_", file); sub("^[^/]*_", dir "/", file); info = $0; sub("^[ \t>]*```+ *", "", info); printf "\001%s\n", info > file; next }
+			on && /^[ \t>]*```/ { on = 0; close(file); next }
+			on { print > file }' "$f" 2>/dev/null || true
+	done
+	for g in 'digraph { a -> b [label="x"] }' 'graph { a -- b -- c; subgraph cluster_0 { d } }' \
+		'strict digraph G { rankdir=LR; node [shape=box, style=filled]; a -> {b c} }' \
+		'digraph { a [label=<<B>bold</B><BR/>x>]; a -> a }' 'digraph { a [image="/etc/passwd"] }' \
+		'digraph { a [label=<<IMG SRC="x"/>>] }' 'digraph { a [URL="javascript:x"] }' \
+		'digraph { a -> ; }' 'digraph { _background="x" }' 'digraph { a -> b [label="{{ x }}"] }'; do
+		printf '\000%s' "$g" | put_stdin
+		printf '\001dot {#fig-a caption="c"}\n%s\n' "$g" | put_stdin
+	done
+	;;
 fuzz_highlight)
 	# a sample per language, after its index in hl_names() (the order
 	# of src/resolve/highlight.c's aliases); the language files of
