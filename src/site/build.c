@@ -360,6 +360,9 @@ static void copy_static(struct build *b)
 	const struct embedded_file *css = embedded_find("static/logdown.css");
 	if (css)
 		write_file(b, "static/logdown.css", css->data, css->len);
+	const struct embedded_file *js = embedded_find("static/copy.js");
+	if (js)
+		write_file(b, "static/copy.js", js->data, js->len);
 	/* The math font, for every browser to draw the same glyphs; one
 	 * loads it only for a page with math. */
 	const struct embedded_file *font = embedded_find(EMBEDDED_MATH_FONT);
