@@ -380,8 +380,9 @@ static void draw_lineno(struct pdf *p, const struct box *b, double y)
 	double right = p->ml + b->num_r;
 	set_rgb(cr, C_RULE);
 	cairo_set_line_width(cr, 0.6);
-	cairo_move_to(cr, right + 3, y);
-	cairo_line_to(cr, right + 3, y + b->h + 0.3);
+	double rx = right + 0.8 * 8.5 * 0.6; /* between the numbers and the code */
+	cairo_move_to(cr, rx, y);
+	cairo_line_to(cr, rx, y + b->h + 0.3);
 	cairo_stroke(cr);
 	if (b->wrapped)
 		return;

@@ -251,7 +251,7 @@ static void code_block(struct pdf *p, struct flow *f, cmark_node *n)
 		int digits = 1;
 		for (long w = cb->start + (long)cb->nlines; w >= 10; w /= 10)
 			digits++;
-		gutter = (digits + 1.5) * em;
+		gutter = (digits + 2.5) * em;
 		g.x += gutter;
 		g.w -= gutter;
 	}
@@ -275,7 +275,7 @@ static void code_block(struct pdf *p, struct flow *f, cmark_node *n)
 			struct box *b = &p->boxes[j];
 			b->bg_x = f->x;
 			b->bg_w = f->w;
-			b->num_r = g.x + 6 - 0.75 * em;
+			b->num_r = g.x + 6 - 1.6 * em;
 			b->lineno = cb->start + k;
 		}
 		rich_clear(&r);
