@@ -30,6 +30,8 @@ static bool name_char(char c)
 /* Moves the items of from to the end of to. */
 static void take_items(struct attrs *to, struct attrs *from)
 {
+	if (!from->n)
+		return;
 	to->items = xrealloc(to->items, (to->n + from->n + 1) * sizeof *to->items);
 	memcpy(to->items + to->n, from->items, from->n * sizeof *from->items);
 	to->n += from->n;
