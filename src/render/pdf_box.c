@@ -279,6 +279,9 @@ static void code_block(struct pdf *p, struct flow *f, cmark_node *n)
 			b->lineno = cb->start + k;
 		}
 		rich_clear(&r);
+		/* a list item's marker went to the first line: taken from f
+		 * too, which g copies */
+		f->marker = g.marker;
 		k++;
 		if (!nl)
 			break;
