@@ -9,8 +9,9 @@
  *     ```python {.numberLines hl_lines="1 3-5"}
  *     ```python numberLines hl_lines="2"
  *
- * (the last only when what follows the language reads as attributes:
- * "```text any words" stays a language and ignored words, as before).
+ * (the last only when every word after the language is one of these:
+ * "```ruby startline=3 $%@#$" stays a language and ignored words, as
+ * GFM leaves them).
  * startFrom (or linenums, MkDocs' name) numbers the lines from its
  * value; hl_lines counts the block's lines from 1 whatever startFrom
  * says, as MkDocs does.  The code is coloured by resolve/highlight.h. */

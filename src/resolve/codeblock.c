@@ -47,12 +47,42 @@ static bool bare_item(const char *s, const char *e)
 	const char *k = s;
 	while (k < e && name_char(*k))
 		k++;
-	if (k > s && k < e && *k == '=')
-		return true;
+	size_t n = (size_t)((k < e && *k == '=' ? k : e) - s);
+	if (k < e && *k != '=')
+		return false;
+	for (size_t i = 0; keys[i]; i++)
+		if (k < e && i > 0 && strlen(keys[i]) == n && memcmp(keys[i], s, n) == 0)
+			return true;
 	for (size_t i = 0; classes[i]; i++)
-		if (strlen(classes[i]) == (size_t)(e - s) && memcmp(classes[i], s, (size_t)(e - s)) == 0)
+		if (k == e && strlen(classes[i]) == n && memcmp(classes[i], s, n) == 0)
 			return true;
 	return false;
+}
+
+/* Whether every item of s..end is one bare_item() knows (quotes kept
+ * whole): GFM leaves the words after the language to the author
+ * ("```ruby startline=3 $%@#$"), so anything else leaves them all. */
+static bool bare_items(const char *s, const char *end)
+{
+	while (s < end) {
+		while (s < end && blank(*s))
+			s++;
+		if (s >= end)
+			break;
+		const char *e = s;
+		char q = 0;
+		while (e < end && (q || !blank(*e))) {
+			if (q && *e == q)
+				q = 0;
+			else if (!q && (*e == '"' || *e == '\''))
+				q = *e;
+			e++;
+		}
+		if (!bare_item(s, e))
+			return false;
+		s = e;
+	}
+	return true;
 }
 
 /* The bare form "numberLines hl_lines="1 3-5"": each item read as if
@@ -257,7 +287,7 @@ struct code_block *code_block_read(const char *info, const char *code, struct lo
 		if (rest < end && *rest == '{') {
 			const char *after;
 			has_attrs = attrs_parse(rest, end, rat, d, &a, &after) != ATTRS_NONE;
-		} else if (rest < end && bare_item(rest, rest + strcspn(rest, " \t"))) {
+		} else if (rest < end && bare_items(rest, end)) {
 			has_attrs = true;
 			bare_attrs(rest, end, rat, d, &a);
 		}

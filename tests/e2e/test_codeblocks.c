@@ -211,7 +211,7 @@ static void bad_attributes_are_reported_at_their_columns(void **state)
 		    "a\n"
 		    "```\n"
 		    "\n"
-		    "```python hl_lines=\"1\" numberLnes\n"
+		    "```python startline=3 $%@#$ hl_lines=\"1\"\n"
 		    "a\n"
 		    "```\n"))));
 	struct proc r = e2e_keep_proc(e2e_run(dir, "build"));
@@ -243,10 +243,6 @@ static void bad_attributes_are_reported_at_their_columns(void **state)
 		"(did you mean 'numberLines'?)\n"
 		"    4 | ```python {hl_lines=\"5-3 x 0 9\" startFrom=ab hl_line=2 .numberlines}\n"
 		"      |                                                        ^~~~~~~~~~~~\n"
-		"content/r/index.md:8:24: warning: a code block has no class 'numberLnes': ignored "
-		"(did you mean 'numberLines'?)\n"
-		"    8 | ```python hl_lines=\"1\" numberLnes\n"
-		"      |                        ^~~~~~~~~~\n"
 		"logdown: 5 errors; the previous output was left as it was\n";
 	if (strcmp(r.err, want) != 0)
 		fail_msg("got:\n%s\nwant:\n%s", r.err, want);
