@@ -25,6 +25,7 @@ void doc_init(void);
 
 struct doc;
 struct cmark_node;
+struct code_block;
 struct _cmark_llist; /* cmark_llist */
 
 /* Steps 1 to 3: the cmark-gfm tree, with every directive replaced by
@@ -91,10 +92,10 @@ int doc_line0(const struct doc *doc);
  * NULL (plain HTML).  Owned by its doc. */
 const struct directive_result *doc_directive(struct cmark_node *node);
 
-/* The highlighted classes of a code block (one enum hl_class a byte of
- * its literal, resolve/highlight.h), or NULL when it is plain text.
+/* A fenced code block as read (resolve/codeblock.h: its classes, line
+ * numbers, highlighted lines), or NULL when cmark writes it as it is.
  * Owned by its doc. */
-const unsigned char *doc_code_classes(struct cmark_node *node);
+const struct code_block *doc_code_block(struct cmark_node *node);
 
 /* Finds the next placeholder in s[0..len): its offset (*at), length
  * and index.  False when there is none. */

@@ -69,6 +69,17 @@ const char *const *hl_names(void);
 unsigned char *hl_classes(const struct hl_lang *l, const char *text, size_t len,
 			  const char **stop, int *stop_line);
 
+/* For many short texts in a row (a log's lines, a call each): the
+ * setup hl_classes() does each call (PCRE2's match data and JIT stack,
+ * which cost more than colouring a line) done once.  One thread's.
+ * hl_matcher_new(NULL) is NULL; hl_matcher_classes() is hl_classes()
+ * with l's, a highlighting stopped by a limit leaving the rest plain
+ * silently; caller frees the array.  Free with hl_matcher_free(). */
+struct hl_matcher;
+struct hl_matcher *hl_matcher_new(const struct hl_lang *l);
+unsigned char *hl_matcher_classes(struct hl_matcher *m, const char *text, size_t len);
+void hl_matcher_free(struct hl_matcher *m);
+
 /* For tests and the fuzzer: reads a .lang file from memory as language
  * `id` (its <language id> must be that); NULL when it is no language
  * file, or id is a built-in language.  It replaces (and frees) what an

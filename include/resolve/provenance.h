@@ -126,6 +126,21 @@ void provenance_put_text(struct buf *b, const char *text, size_t n);
  * control characters as their symbols, invalid UTF-8 as U+FFFD. */
 void provenance_escape(struct buf *b, const char *text, size_t n, bool attr);
 
+/* Log lines coloured as the `log` language (resolve/highlight.h: time
+ * stamps, levels, errors and warnings, numbers), on the log pages and
+ * in {log} excerpts alike.  provenance_log_matcher() colours with that
+ * language, one line after another (NULL if it failed to load; free
+ * with hl_matcher_free()); provenance_log_classes() a class a byte of
+ * text[0..n) (a terminal's escape sequences left plain, as they are
+ * dropped whole), or NULL for none, caller frees; and
+ * provenance_put_coloured() appends the text escaped as
+ * provenance_escape() does, each run of a class in <span
+ * class="hl-NAME">. */
+struct hl_matcher;
+struct hl_matcher *provenance_log_matcher(void);
+unsigned char *provenance_log_classes(struct hl_matcher *m, const char *text, size_t n);
+void provenance_put_coloured(struct buf *b, const char *text, size_t n, const unsigned char *cls);
+
 /* Appends the attribute that widens the line-number column of a log's
  * <pre> for numbers up to `widest`: style="--ld-digits:5" when they
  * have more than the 3 digits the stylesheet makes room for by

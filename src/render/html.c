@@ -12,6 +12,7 @@
 
 #include "resolve/cite.h"
 #include "resolve/blocks.h"
+#include "resolve/codeblock.h"
 #include "resolve/highlight.h"
 #include "resolve/provenance.h"
 #include "resolve/section.h"
@@ -217,6 +218,8 @@ static void put_log(struct buf *out, const struct directive_result *r)
 			widest = r->lines[i].shown_no;
 	provenance_put_digits(out, widest);
 	buf_puts(out, "><code>");
+	/* coloured as the log pages are */
+	struct hl_matcher *lang = provenance_log_matcher();
 	for (size_t i = 0; i < r->nlines; i++) {
 		const struct directive_line *l = &r->lines[i];
 		if (l->no == 0) {
@@ -238,12 +241,15 @@ static void put_log(struct buf *out, const struct directive_result *r)
 		buf_puts(out, "<a class=\"ld-lineno\" href=\"");
 		buf_put_html(out, l->href, strlen(l->href));
 		buf_printf(out, "\">%ld</a>", l->shown_no);
-		put_text(out, l->text, l->len);
+		unsigned char *cls = provenance_log_classes(lang, l->text, l->len);
+		provenance_put_coloured(out, l->text, l->len, cls);
+		free(cls);
 		if (l->cut)
 			buf_puts(out, "<span class=\"ld-cut\">" ELLIPSIS " (cut: the whole line is in "
 				      "the raw file)</span>");
 		buf_puts(out, "</span>\n");
 	}
+	hl_matcher_free(lang);
 	buf_puts(out, "</code></pre>\n");
 }
 
@@ -465,29 +471,65 @@ static char *fill(struct doc *doc, const char *html)
 	return buf_detach(&out);
 }
 
-/* A highlighted code block as cmark writes a code block, with its
- * classes as <span class="hl-NAME"> runs. */
-static char *code_html(cmark_node *node, const unsigned char *cls)
+/* A code block as cmark writes one, its classes as <span
+ * class="hl-NAME"> runs.  With line numbers or highlighted lines, each
+ * line is a <span class="ld-cl"> holding its newline (ld-hl when
+ * hl_lines names it): the numbers are a CSS counter's, drawn before
+ * the line and never part of its text, so that selecting or copying
+ * the code (static/copy.js copies the <code>'s text) gives the code
+ * alone. */
+static char *code_html(cmark_node *node, const struct code_block *b)
 {
 	struct buf out = BUF_INIT;
-	const char *info = cmark_node_get_fence_info(node);
 	const char *code = cmark_node_get_literal(node);
+	const unsigned char *cls = b->classes;
 	size_t n = strlen(code);
-	buf_puts(&out, "<pre><code class=\"language-");
-	buf_put_html(&out, info, strcspn(info, " \t"));
-	buf_puts(&out, "\">");
+	bool lines = b->numbered || b->marked;
+	if (lines) {
+		buf_puts(&out, "<pre class=\"ld-code");
+		if (b->numbered)
+			buf_puts(&out, " ld-numbered");
+		buf_putc(&out, '"');
+		if (b->numbered) {
+			long last = b->start + (long)(b->nlines ? b->nlines - 1 : 0);
+			int digits = 1;
+			for (long k = last; k >= 10; k /= 10)
+				digits++;
+			buf_printf(&out, " style=\"--ld-digits:%d;counter-reset:ld-ln %ld\"", digits,
+				   b->start - 1);
+		}
+		buf_putc(&out, '>');
+	} else {
+		buf_puts(&out, "<pre>");
+	}
+	buf_puts(&out, "<code");
+	if (b->lang) {
+		buf_puts(&out, " class=\"language-");
+		buf_put_html(&out, b->lang, strlen(b->lang));
+		buf_putc(&out, '"');
+	}
+	buf_putc(&out, '>');
+	size_t line = 0;
 	for (size_t i = 0; i < n;) {
+		if (lines && (i == 0 || code[i - 1] == '\n'))
+			buf_puts(&out, b->marked && line < b->nlines && b->marked[line]
+					       ? "<span class=\"ld-cl ld-hl\">"
+					       : "<span class=\"ld-cl\">");
 		size_t j = i + 1;
 		/* a run stops at a line's end, so that a span never holds a
-		 * newline (line numbers and marked lines wrap lines later) */
-		while (j < n && cls[j] == cls[i] && code[j] != '\n' && code[j - 1] != '\n')
+		 * newline */
+		while (j < n && (!cls || cls[j] == cls[i]) && code[j] != '\n' && code[j - 1] != '\n')
 			j++;
-		if (cls[i] && code[i] != '\n') {
+		if (cls && cls[i] && code[i] != '\n') {
 			buf_printf(&out, "<span class=\"hl-%s\">", hl_class_name(cls[i]));
 			buf_put_html(&out, code + i, j - i);
 			buf_puts(&out, "</span>");
 		} else {
 			buf_put_html(&out, code + i, j - i);
+		}
+		if (lines && (code[j - 1] == '\n' || j == n)) {
+			buf_puts(&out, "</span>");
+			line++;
 		}
 		i = j;
 	}
@@ -692,7 +734,7 @@ char *html_doc(struct doc *doc)
 		else if (b && b->kind != BLOCK_IMAGE)
 			tabs_html(node, b);
 		if (ev == CMARK_EVENT_ENTER &&
-		    (doc_code_classes(node) || sections_of(node) || (b && b->kind == BLOCK_IMAGE))) {
+		    (doc_code_block(node) || sections_of(node) || (b && b->kind == BLOCK_IMAGE))) {
 			swapped = xrealloc(swapped, (nswapped + 1) * sizeof *swapped);
 			swapped[nswapped++] = node;
 		}
@@ -718,7 +760,7 @@ char *html_doc(struct doc *doc)
 			cmark_node_set_literal(stand[i], lit);
 		} else {
 			stand[i] = cmark_node_new(CMARK_NODE_HTML_BLOCK);
-			lit = code_html(swapped[i], doc_code_classes(swapped[i]));
+			lit = code_html(swapped[i], doc_code_block(swapped[i]));
 			cmark_node_set_literal(stand[i], lit);
 		}
 		free(lit);

@@ -17,6 +17,7 @@
 
 #include <cairo-pdf.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -383,6 +384,34 @@ static void callout_ground(struct pdf *p, const struct box *b, double y, double 
 	cairo_fill(p->cr);
 }
 
+/* A code line's number in the gutter left of it, right-aligned on the
+ * line's baseline, and the gutter's rule.  Drawn as outlines, not
+ * text: copying the code from the PDF copies no numbers. */
+static void draw_lineno(struct pdf *p, const struct box *b, double y)
+{
+	cairo_t *cr = p->cr;
+	double right = p->ml + b->num_r;
+	pdf_set_rgb(cr, C_RULE);
+	cairo_set_line_width(cr, 0.6);
+	double rx = right + 0.8 * 8.5 * 0.6; /* between the numbers and the code */
+	cairo_move_to(cr, rx, y);
+	cairo_line_to(cr, rx, y + b->h + 0.3);
+	cairo_stroke(cr);
+	if (b->wrapped)
+		return;
+	char num[24];
+	snprintf(num, sizeof num, "%ld", b->lineno);
+	PangoLayout *l = layout_new(p, p->f_mono, 0);
+	pango_layout_set_text(l, num, -1);
+	double lb = pango_layout_get_baseline(l) / (double)PANGO_SCALE;
+	double base = y + b->pad_top + b->para->baseline[b->line] - b->para->top[b->line];
+	cairo_move_to(cr, right - layout_width(l), base - lb);
+	pango_cairo_layout_path(cr, l);
+	pdf_set_rgb(cr, C_MUTED);
+	cairo_fill(cr);
+	g_object_unref(l);
+}
+
 static void draw_box(struct pdf *p, struct box *b, double y)
 {
 	cairo_t *cr = p->cr;
@@ -432,6 +461,8 @@ static void draw_box(struct pdf *p, struct box *b, double y)
 	switch (b->kind) {
 	case BOX_LINE:
 		draw_line(p, b->para, b->line, x, y + b->pad_top);
+		if (b->num_r > 0)
+			draw_lineno(p, b, y);
 		if (b->wrapped) {
 			/* a hooked arrow, drawn rather than written, so that
 			 * copying the code copies only the code */

@@ -14,7 +14,9 @@
 
 #include "resolve/cite.h"
 #include "resolve/blocks.h"
+#include "resolve/codeblock.h"
 #include "resolve/doc.h"
+#include "resolve/provenance.h"
 #include "resolve/section.h"
 
 struct box *box_add(struct pdf *p, enum box_kind kind, const struct flow *f, double h,
@@ -221,23 +223,34 @@ const unsigned hl_colours[HL_NCLASSES] = {
 
 /* The runs of a highlighted line (cls, one class a byte of its n bytes)
  * coloured in r, whose text is the line. */
-static void colour_runs(struct rich *r, const unsigned char *cls, size_t n)
+static void colour_runs_at(struct rich *r, const unsigned char *cls, size_t n, size_t at)
 {
 	for (size_t i = 0; i < n;) {
 		size_t j = i + 1;
 		while (j < n && cls[j] == cls[i])
 			j++;
 		if (cls[i] < HL_NCLASSES && hl_colours[cls[i]])
-			attr_colour(r->attrs, hl_colours[cls[i]], i, j);
+			attr_colour(r->attrs, hl_colours[cls[i]], at + i, at + j);
 		i = j;
 	}
 }
 
+static void colour_runs(struct rich *r, const unsigned char *cls, size_t n)
+{
+	colour_runs_at(r, cls, n, 0);
+}
+
+/* A code block, a box a line as drawn.  With line numbers, the code
+ * moves right of a gutter where pdf.c draws each number as outlines
+ * (as it draws the wrap arrows), so that copying the code from the PDF
+ * copies the code alone; a line hl_lines names is on the band of an
+ * excerpt's matched line. */
 static void code_block(struct pdf *p, struct flow *f, cmark_node *n)
 {
 	const char *s = cmark_node_get_literal(n);
 	const char *s0 = s;
-	const unsigned char *cls = doc_code_classes(n);
+	const struct code_block *cb = doc_code_block(n);
+	const unsigned char *cls = cb ? cb->classes : NULL;
 	size_t len = strlen(s);
 	if (len && s[len - 1] == '\n')
 		len--;
@@ -245,6 +258,16 @@ static void code_block(struct pdf *p, struct flow *f, cmark_node *n)
 	const char *end = s + len;
 	int k = 0;
 	double em = 8.5 * 0.6; /* a DejaVu Sans Mono cell at 8.5 pt */
+	struct flow g = *f;
+	double gutter = 0;
+	if (cb && cb->numbered) {
+		int digits = 1;
+		for (long w = cb->start + (long)cb->nlines; w >= 10; w /= 10)
+			digits++;
+		gutter = (digits + 2.5) * em;
+		g.x += gutter;
+		g.w -= gutter;
+	}
 	while (s <= end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		const char *e = nl ? nl : end;
@@ -256,9 +279,22 @@ static void code_block(struct pdf *p, struct flow *f, cmark_node *n)
 			colour_runs(&r, cls + (s - s0), (size_t)(e - s));
 		if (!r.text.len)
 			buf_puts(&r.text, " ");
-		code_line(p, f, &r, strspn(buf_data(&r.text), " \t"), 2 * em, C_CODE_BG,
-			  k == 0 ? flow_space(f) : 0, k == 0 ? 5 : 0, nl ? 0 : 5, false);
+		bool marked = cb && cb->marked && (size_t)k < cb->nlines && cb->marked[k];
+		size_t before = p->nboxes;
+		code_line(p, &g, &r, strspn(buf_data(&r.text), " \t"), 2 * em,
+			  marked ? C_HIT_BG : C_CODE_BG, k == 0 ? flow_space(f) : 0, k == 0 ? 5 : 0,
+			  nl ? 0 : 5, false);
+		for (size_t j = before; gutter > 0 && j < p->nboxes; j++) {
+			struct box *b = &p->boxes[j];
+			b->bg_x = f->x;
+			b->bg_w = f->w;
+			b->num_r = g.x + 6 - 1.6 * em;
+			b->lineno = cb->start + k;
+		}
 		rich_clear(&r);
+		/* a list item's marker went to the first line: taken from f
+		 * too, which g copies */
+		f->marker = g.marker;
 		k++;
 		if (!nl)
 			break;
@@ -283,6 +319,7 @@ static void log_block(struct pdf *p, struct flow *f, const struct directive_resu
 	double em = 8.5 * 0.6;
 	double indent = (digits + 1) * em;
 	size_t first = p->nboxes;
+	struct hl_matcher *lang = provenance_log_matcher();
 	for (size_t i = 0; i < res->nlines; i++) {
 		const struct directive_line *l = &res->lines[i];
 		struct rich r;
@@ -299,7 +336,14 @@ static void log_block(struct pdf *p, struct flow *f, const struct directive_resu
 			attr_add(r.attrs, pango_attr_underline_new(PANGO_UNDERLINE_NONE), 0,
 				 r.text.len);
 			attr_colour(r.attrs, C_MUTED, 0, r.text.len);
-			rich_put(&r, l->text, strlen(l->text), 0, NULL);
+			size_t at = r.text.len, n = strlen(l->text);
+			rich_put(&r, l->text, n, 0, NULL);
+			/* coloured as the page colours it (a line mended from
+			 * invalid UTF-8 or control bytes moved: plain) */
+			unsigned char *cls = provenance_log_classes(lang, l->text, n);
+			if (cls && r.text.len - at == n)
+				colour_runs_at(&r, cls, n, at);
+			free(cls);
 			if (!*l->text)
 				buf_puts(&r.text, " ");
 		} else {
@@ -313,6 +357,7 @@ static void log_block(struct pdf *p, struct flow *f, const struct directive_resu
 			p->boxes[before].dest = xstrdup(res->label);
 		rich_clear(&r);
 	}
+	hl_matcher_free(lang);
 	keep_lines(p, first, (int)res->nlines, 'l');
 }
 

@@ -140,6 +140,9 @@ struct box {
 	double marker_x;
 	bool wrapped;         /* code: a continuation, marked at gutter_x */
 	double gutter_x;
+	double num_r;         /* code: the number gutter's right edge, from the
+			       * margin; 0: no gutter */
+	long lineno;          /* its line's number, drawn there unless wrapped */
 	/* a named destination ("fig-loss") and a bookmark */
 	char *dest;
 	int outline;          /* heading level; 0: not in the outline */

@@ -19,7 +19,7 @@
 #include "resolve/format.h"
 #include "resolve/math.h"
 #include "data/limit.h"
-#include "resolve/highlight.h"
+#include "resolve/codeblock.h"
 #include "resolve/provenance.h"
 #include "resolve/section.h"
 #include "resolve/show.h"
@@ -86,8 +86,8 @@ struct doc {
 	cmark_node *root;
 	struct directive_result **results; /* one per directive, the nodes' user data */
 	size_t nresults;
-	unsigned char **classes; /* one per highlighted code block, its user data */
-	size_t nclasses;
+	struct code_block **blocks; /* one per code block read, its user data */
+	size_t nblocks;
 	struct buf md;
 };
 
@@ -575,7 +575,7 @@ static int *body_shifts(const struct doc *doc, int first, const char *body, size
 static bool directive(struct doc *doc, cmark_node *node, struct directive_result **result_out)
 {
 	const char *info = cmark_node_get_fence_info(node);
-	if (!info || info[0] != '{')
+	if (!info || info[0] != '{' || code_block_attrs(info))
 		return false;
 	const char *close = strchr(info, '}');
 	int line = doc->line0 + cmark_node_get_start_line(node);
@@ -758,16 +758,15 @@ static bool math_block(struct doc *doc, cmark_node *node)
 	return true;
 }
 
-/* A fenced code block's language: its classes (resolve/highlight.h) as
- * the node's user data, for the page and the PDF; an unknown language
- * is plain text with a warning at the fence's info string. */
+/* A fenced code block read (resolve/codeblock.h): its language
+ * coloured, its line numbers and highlighted lines, as the node's user
+ * data for the page and the PDF; problems are reported at the info
+ * string's columns. */
 static void highlight_block(struct doc *doc, cmark_node *node)
 {
 	const char *info = cmark_node_get_fence_info(node);
-	size_t n = info ? strcspn(info, " \t") : 0;
-	if (!n)
+	if (!info || !*info)
 		return;
-	char *name = xstrndup(info, n);
 	int line = doc->line0 + cmark_node_get_start_line(node);
 	const char *src = source_line(doc, cmark_node_get_start_line(node));
 	int col = 1;
@@ -781,41 +780,13 @@ static void highlight_block(struct doc *doc, cmark_node *node)
 			q++;
 		col = (int)(q - src) + 1;
 	}
-	struct loc at = {doc->file, line, col, (int)n};
-	bool plain;
-	const struct hl_lang *l = hl_find(name, &plain);
-	if (!l) {
-		if (!plain) {
-			const char *near = closest_name(name, hl_names());
-			if (near)
-				diag_warning(doc->c->d, at,
-					     "unknown language '%s': shown as plain text (did you "
-					     "mean '%s'?)",
-					     name, near);
-			else
-				diag_warning(doc->c->d, at,
-					     "unknown language '%s': shown as plain text (docs/manual.md "
-					     "lists the languages logdown colours)",
-					     name);
-		}
-		free(name);
+	struct loc at = {doc->file, line, col, 0};
+	struct code_block *b = code_block_read(info, cmark_node_get_literal(node), at, doc->c->d);
+	if (!b)
 		return;
-	}
-	free(name);
-	const char *code = cmark_node_get_literal(node);
-	const char *stop;
-	int stop_line;
-	unsigned char *cls = hl_classes(l, code, strlen(code), &stop, &stop_line);
-	if (stop) {
-		struct loc sat = {doc->file, line + stop_line, 1, 0};
-		diag_warning(doc->c->d, sat,
-			     "code highlighting stopped here: a pattern of the language hit %s; the "
-			     "rest of the block is plain",
-			     stop);
-	}
-	doc->classes = xrealloc(doc->classes, (doc->nclasses + 1) * sizeof *doc->classes);
-	doc->classes[doc->nclasses++] = cls;
-	cmark_node_set_user_data(node, cls);
+	doc->blocks = xrealloc(doc->blocks, (doc->nblocks + 1) * sizeof *doc->blocks);
+	doc->blocks[doc->nblocks++] = b;
+	cmark_node_set_user_data(node, b);
 }
 
 static void highlight_blocks(struct doc *doc, cmark_node *root)
@@ -830,7 +801,7 @@ static void highlight_blocks(struct doc *doc, cmark_node *root)
 	cmark_iter_free(it);
 }
 
-const unsigned char *doc_code_classes(struct cmark_node *node)
+const struct code_block *doc_code_block(struct cmark_node *node)
 {
 	return cmark_node_get_type(node) == CMARK_NODE_CODE_BLOCK ? cmark_node_get_user_data(node)
 								   : NULL;
@@ -1199,9 +1170,9 @@ void doc_free(struct doc *doc)
 		free(doc->results[i]);
 	}
 	free(doc->results);
-	for (size_t i = 0; i < doc->nclasses; i++)
-		free(doc->classes[i]);
-	free(doc->classes);
+	for (size_t i = 0; i < doc->nblocks; i++)
+		code_block_free(doc->blocks[i]);
+	free(doc->blocks);
 	for (size_t i = 0; i < doc->nslots; i++) {
 		expr_free(doc->slots[i].expr);
 		free(doc->slots[i].label);

@@ -1041,10 +1041,11 @@ static void run_line(struct run *r)
 	}
 }
 
-unsigned char *hl_classes(const struct hl_lang *hl, const char *text, size_t len,
-			  const char **stop, int *stop_line)
+/* The classes of text[0..len) with the matcher m, set up by the
+ * caller (hl_classes() for one text, hl_matcher for many). */
+static unsigned char *classes_with(const struct lang *l, const struct re_matcher *m,
+				   const char *text, size_t len, const char **stop, int *stop_line)
 {
-	const struct lang *l = (const struct lang *)hl;
 	unsigned char *cls = xcalloc(len + 1, 1);
 	if (stop)
 		*stop = NULL;
@@ -1053,8 +1054,7 @@ unsigned char *hl_classes(const struct hl_lang *hl, const char *text, size_t len
 	struct ctx *main = l ? ctx_in(l, l->id, strlen(l->id)) : NULL;
 	if (!main)
 		return cls;
-	struct run r = {.l = l};
-	re_matcher_init(&r.m, 32, re_line_limit());
+	struct run r = {.l = l, .m = *m};
 	frame_open(&r.st[0], main, main->cls > 0 ? main->cls : HL_NONE, NULL, false);
 	r.depth = 1;
 	const char *p = text, *end = text + len;
@@ -1094,6 +1094,43 @@ unsigned char *hl_classes(const struct hl_lang *hl, const char *text, size_t len
 		free(r.st[d].memo_s);
 		free(r.st[d].memo_e);
 	}
-	re_matcher_free(&r.m);
 	return cls;
+}
+
+unsigned char *hl_classes(const struct hl_lang *hl, const char *text, size_t len,
+			  const char **stop, int *stop_line)
+{
+	struct re_matcher m;
+	re_matcher_init(&m, 32, re_line_limit());
+	unsigned char *cls = classes_with((const struct lang *)hl, &m, text, len, stop, stop_line);
+	re_matcher_free(&m);
+	return cls;
+}
+
+struct hl_matcher {
+	const struct lang *l;
+	struct re_matcher m;
+};
+
+struct hl_matcher *hl_matcher_new(const struct hl_lang *l)
+{
+	if (!l)
+		return NULL;
+	struct hl_matcher *hm = xcalloc(1, sizeof *hm);
+	hm->l = (const struct lang *)l;
+	re_matcher_init(&hm->m, 32, re_line_limit());
+	return hm;
+}
+
+unsigned char *hl_matcher_classes(struct hl_matcher *hm, const char *text, size_t len)
+{
+	return classes_with(hm->l, &hm->m, text, len, NULL, NULL);
+}
+
+void hl_matcher_free(struct hl_matcher *hm)
+{
+	if (!hm)
+		return;
+	re_matcher_free(&hm->m);
+	free(hm);
 }

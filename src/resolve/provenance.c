@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "resolve/format.h"
+#include "resolve/highlight.h"
 #include "base/crline.h"
 #include "base/fsutil.h"
 #include "base/linereader.h"
@@ -590,6 +591,56 @@ void provenance_escape(struct buf *b, const char *text, size_t n, bool attr)
 	}
 }
 
+/* ---------------------------------------------------- log colours */
+
+struct hl_matcher *provenance_log_matcher(void)
+{
+	bool on_purpose;
+	return hl_matcher_new(hl_find("log", &on_purpose));
+}
+
+unsigned char *provenance_log_classes(struct hl_matcher *m, const char *text, size_t n)
+{
+	if (!m || !n)
+		return NULL;
+	unsigned char *cls = hl_matcher_classes(m, text, n);
+	/* A terminal's escape sequence is dropped whole: a number inside
+	 * one ("\e[31m") must not cut it in two. */
+	for (const char *e = memchr(text, 0x1B, n); e; e = memchr(e, 0x1B, (size_t)(text + n - e))) {
+		size_t k = escape_len((const unsigned char *)e, (size_t)(text + n - e));
+		if (k == 0)
+			k = 1;
+		memset(cls + (e - text), HL_NONE, k);
+		e += k;
+		if (e >= text + n)
+			break;
+	}
+	return cls;
+}
+
+void provenance_put_coloured(struct buf *b, const char *text, size_t n, const unsigned char *cls)
+{
+	if (!cls) {
+		provenance_escape(b, text, n, false);
+		return;
+	}
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		while (j < n && cls[j] == cls[i])
+			j++;
+		if (cls[i]) {
+			buf_puts(b, "<span class=\"hl-");
+			buf_puts(b, hl_class_name(cls[i]));
+			buf_puts(b, "\">");
+			provenance_escape(b, text + i, j - i, false);
+			buf_puts(b, "</span>");
+		} else {
+			provenance_escape(b, text + i, j - i, false);
+		}
+		i = j;
+	}
+}
+
 void provenance_put_text(struct buf *b, const char *text, size_t n)
 {
 	/* A CRLF line, or a progress bar's last redraw, ends in CRs that
@@ -746,7 +797,7 @@ static int cmp_placed(const void *pa, const void *pb)
  * links to in <mark class="ld-mark" id="L<no>.<k>">, escaped as
  * provenance_escape() does. */
 static void put_marked(struct buf *b, long no, const char *text, size_t n,
-		       const struct pmark *marks, size_t nmarks)
+		       const unsigned char *cls, const struct pmark *marks, size_t nmarks)
 {
 	struct placed *pl = xmalloc(nmarks * sizeof *pl);
 	size_t np = 0;
@@ -782,23 +833,23 @@ static void put_marked(struct buf *b, long no, const char *text, size_t n,
 	qsort(pl, np, sizeof *pl, cmp_placed);
 	size_t from = 0;
 	for (size_t i = 0; i < np; i++) {
-		provenance_escape(b, text + from, pl[i].at - from, false);
+		provenance_put_coloured(b, text + from, pl[i].at - from, cls ? cls + from : NULL);
 		buf_puts(b, "<mark class=\"ld-mark\" id=\"L");
 		put_long(b, no);
 		buf_printf(b, ".%u\">", pl[i].k);
-		provenance_escape(b, text + pl[i].at, pl[i].len, false);
+		provenance_put_coloured(b, text + pl[i].at, pl[i].len, cls ? cls + pl[i].at : NULL);
 		buf_puts(b, "</mark>");
 		from = pl[i].at + pl[i].len;
 	}
-	provenance_escape(b, text + from, n - from, false);
+	provenance_put_coloured(b, text + from, n - from, cls ? cls + from : NULL);
 	free(pl);
 }
 
 /* One line of the view: its anchor, its number linking to itself, and
  * its text, with the values linked to in it marked. */
 static void put_line(struct buf *b, long no, long shown_no, const char *text, size_t n,
-		     unsigned long long more, bool complete, const struct pmark *marks,
-		     size_t nmarks)
+		     unsigned long long more, bool complete, struct hl_matcher *lang,
+		     const struct pmark *marks, size_t nmarks)
 {
 	buf_puts(b, "<span class=\"ld-line\" id=\"L");
 	put_long(b, no);
@@ -810,10 +861,12 @@ static void put_line(struct buf *b, long no, long shown_no, const char *text, si
 	/* A line cut short keeps its CRs: they were not its end. */
 	if (complete)
 		n = (size_t)(crline_end(text, text + n, false) - text);
+	unsigned char *cls = provenance_log_classes(lang, text, n);
 	if (nmarks)
-		put_marked(b, no, text, n, marks, nmarks);
+		put_marked(b, no, text, n, cls, marks, nmarks);
 	else
-		provenance_escape(b, text, n, false);
+		provenance_put_coloured(b, text, n, cls);
+	free(cls);
 	if (more) {
 		buf_puts(b, "<span class=\"ld-cut\">… (");
 		put_count(b, more);
@@ -1016,6 +1069,7 @@ static bool render_page(struct buf *page, const struct provenance *p, struct pfi
 		memcpy(marks, f->marks, f->nmarks * sizeof *marks);
 	qsort(marks, f->nmarks, sizeof *marks, cmp_mark);
 	size_t mi = 0; /* the first mark not on a line before this one */
+	struct hl_matcher *lang = provenance_log_matcher();
 	for (;;) {
 		const char *text;
 		size_t n;
@@ -1054,11 +1108,12 @@ static bool render_page(struct buf *page, const struct provenance *p, struct pfi
 		size_t mk = mi;
 		while (mk < f->nmarks && marks[mk].line == no)
 			mk++;
-		put_line(page, no, sp ? no - sp->first + 1 : no, text, n, more, more == 0,
+		put_line(page, no, sp ? no - sp->first + 1 : no, text, n, more, more == 0, lang,
 			 marks + mi, mk - mi);
 	}
 	put_page_end(page);
 	int e = errno;
+	hl_matcher_free(lang);
 	free(marks);
 	free(ranges);
 	buf_free(&raw);

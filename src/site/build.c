@@ -369,7 +369,7 @@ static void walk_static(struct build *b, const char *dir, const char *rel)
 
 static void copy_static(struct build *b)
 {
-	static const char *const files[] = {"static/logdown.css", "static/toc.js"};
+	static const char *const files[] = {"static/logdown.css", "static/toc.js", "static/copy.js"};
 	for (size_t i = 0; i < ARRAY_LEN(files); i++) {
 		const struct embedded_file *f = embedded_find(files[i]);
 		if (f)

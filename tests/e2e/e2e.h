@@ -312,4 +312,30 @@ static inline char *e2e_build_body(const char *dir, const char *args)
 	return body;
 }
 
+
+/* s without the log colours' <span class="hl-NAME">...</span> (each
+ * holds text only), in place; returns s.  For tests about a log's
+ * lines, anchors and marks (test_codeblocks checks the colours). */
+static inline char *e2e_strip_hl(char *s)
+{
+	if (!s)
+		return s;
+	char *w = s;
+	const char *r = s;
+	while (*r) {
+		const char *gt, *close;
+		if (strncmp(r, "<span class=\"hl-", 16) == 0 && (gt = strchr(r, '>')) &&
+		    (close = strstr(gt, "</span>"))) {
+			size_t n = (size_t)(close - gt - 1);
+			memmove(w, gt + 1, n);
+			w += n;
+			r = close + 7;
+		} else {
+			*w++ = *r++;
+		}
+	}
+	*w = '\0';
+	return s;
+}
+
 #endif

@@ -275,7 +275,8 @@ static void hundred_megabyte_single_line(void **state)
 	/* the excerpt and the log page show the line's first 4 KiB */
 	assert_contains(page, "xxx<span class=\"ld-cut\">\xE2\x80\xA6 (cut: the whole line is in the "
 			      "raw file)</span></span>\n<span class=\"ld-line\"><a class=\"ld-lineno\" "
-			      "href=\"logs/a.log.html#L3\">3</a>Step=2, Loss=1.5</span>");
+			      "href=\"logs/a.log.html#L3\">3</a>Step=<span class=\"hl-number\">2</span>, "
+			      "Loss=<span class=\"hl-number\">1.5</span></span>");
 	assert_true(strlen(page) < 20000);
 	char *logpage = e2e_read(dir, "_site/r/logs/a.log.html");
 	assert_contains(logpage, "xxx<span class=\"ld-cut\">\xE2\x80\xA6 (104,853,504 more bytes in the "

@@ -87,7 +87,8 @@ static void hw07_page_shows_front_matter_and_gfm_table(void **state)
 	assert_contains(page, "<figcaption>Table 1: BERT-Large on one CSX");
 	/* the IPU-acquire failure, as an excerpt with the log's own numbers */
 	assert_contains(page, "<a class=\"ld-lineno\" href=\"logs/graphcore/ipu_error.log.html#L1\">"
-			      "1</a>[09:01:59.258] [poptorch::python] [critical]");
+			      "1</a>[<span class=\"hl-comment\">09:01:59.258</span>] [poptorch::python] "
+			      "[critical]");
 	assert_contains(page, "<li><input type=\"checkbox\" checked=\"\" disabled=\"\" /> Cerebras: "
 			      "BERT-Large with batch sizes 512, 1024 and 2048</li>");
 	free(page);
@@ -119,9 +120,12 @@ static void theme_stylesheet_is_written_and_needs_no_network(void **state)
 	assert_not_contains(css, "@import");
 	free(css);
 	char *page = site_file("metis-vs-sophia/index.html");
-	/* one script, the site's own: the contents rail's */
+	/* the site's own scripts: the Copy buttons and the contents rail */
+	assert_contains(page, "<script src=\"../static/copy.js\" defer></script>");
 	assert_contains(page, "<script src=\"../static/toc.js\" defer></script>\n</head>");
 	assert_not_contains(strstr(page, "</head>"), "<script");
+	assert_not_contains(page, "<script>");
+	assert_not_contains(page, "<script src=\"http");
 	assert_not_contains(page, "src=\"http");
 	assert_not_contains(page, "href=\"http://fonts");
 	free(page);

@@ -53,7 +53,7 @@ static void project_new(const char *md)
 /* The contents of project/rel, or NULL. */
 static char *site_file(const char *rel)
 {
-	return e2e_keep(e2e_read(project, rel));
+	return e2e_keep(e2e_strip_hl(e2e_read(project, rel)));
 }
 
 /* Makes the project of md and builds it, which must succeed without a
@@ -221,7 +221,7 @@ static void a_log_line_longer_than_a_chunk_is_shown_cut_and_the_next_keeps_its_n
 					       "match: STEP2START|tail\n"
 					       "```\n")));
 	buf_free(&log);
-	const char *body = e2e_keep(e2e_build_body(project, ""));
+	const char *body = e2e_keep(e2e_strip_hl(e2e_build_body(project, "")));
 	const char *head = "href=\"logs/run.log.html#L2\">2</a>long STEP2START ";
 	const char *at = strstr(body, head);
 	assert_non_null(at);

@@ -206,6 +206,15 @@ fuzz_dot)
 		printf '\001dot {#fig-a caption="c"}\n%s\n' "$g" | put_stdin
 	done
 	;;
+fuzz_codeblock)
+	# info strings in each spelling, good and bad, each with a sample
+	for a in 'python' '{.python .numberLines startFrom="10" hl_lines="2-3"}' \
+		'bash {.numberLines hl_lines="1 3-5"}' 'python numberLines hl_lines="2"' \
+		'python linenums="7"' 'text any words' '{hl_lines="5-3 x 0 9" startFrom=ab}' \
+		'python hl_lines="1" numberLnes' '{.numberlines}' '{log}' 'py {#id k=}'; do
+		printf '%s\n#SBATCH -N 2\nx = 1\n\nprint("a")\n' "$a" | put_stdin
+	done
+	;;
 fuzz_highlight)
 	# a sample per language, after its index in hl_names() (the order
 	# of src/resolve/highlight.c's aliases); the language files of
