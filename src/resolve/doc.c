@@ -1180,6 +1180,21 @@ const struct directive_text *doc_value(const struct doc *doc, size_t index)
 	return &doc->slots[index].piece;
 }
 
+const char *doc_value_source(const struct doc *doc, size_t index, size_t *len)
+{
+	if (index >= doc->nslots || doc->slots[index].kind != SLOT_VALUE)
+		return NULL;
+	const struct slot *s = &doc->slots[index];
+	const char *line = source_line(doc, s->at.line - doc->line0);
+	if (!line || s->at.col < 1 || s->at.len < 4)
+		return NULL;
+	const char *open = line + s->at.col - 1;
+	if (open + s->at.len > doc->text + doc->len || open[0] != '{' || open[1] != '{')
+		return NULL; /* a value inside math: written in the TeX */
+	*len = (size_t)s->at.len - 4;
+	return open + 2;
+}
+
 bool doc_label(const struct doc *doc, const char *name, const char **kind, int *number)
 {
 	for (size_t i = 0; i < doc->nlabels; i++) {

@@ -255,6 +255,7 @@ static void render_body(struct build *b, struct report *r, struct job *job)
 	struct doc *doc = doc_resolve(r->text + r->body_off, r->len - r->body_off, r->path,
 				      r->body_line - 1, &ctx);
 	r->html = html_doc(doc); /* inline values are resolved as it shows them */
+	search_report(b, r, doc, job);
 	bool noted = note_failed_runs(d, &r->runs, &rs);
 	check_images(b, r, doc, job);
 	if (b->opts->pdf)
@@ -360,6 +361,9 @@ static void copy_static(struct build *b)
 	const struct embedded_file *css = embedded_find("static/logdown.css");
 	if (css)
 		write_file(b, "static/logdown.css", css->data, css->len);
+	const struct embedded_file *js = embedded_find("static/search.js");
+	if (js)
+		write_file(b, "static/search.js", js->data, js->len);
 	/* The math font, for every browser to draw the same glyphs; one
 	 * loads it only for a page with math. */
 	const struct embedded_file *font = embedded_find(EMBEDDED_MATH_FONT);
@@ -703,6 +707,8 @@ int site_build(const struct build_opts *opts, struct diag *d)
 			}
 		}
 	}
+	if (b.theme.page && b.theme.index)
+		search_index_write(&b, jobs);
 	/* the keys of the pages this build wrote cleanly: kept for the next
 	 * one once this output is in place */
 	struct cache_reports *next = b.reports_keyed ? cache_reports_new() : NULL;
@@ -723,6 +729,7 @@ int site_build(const struct build_opts *opts, struct diag *d)
 		for (size_t k = 0; k < jobs[i].ninputs; k++)
 			free(jobs[i].inputs[k]);
 		free(jobs[i].inputs);
+		search_doc_free(&jobs[i].search);
 	}
 	free(jobs);
 	copy_static(&b);
