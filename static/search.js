@@ -88,12 +88,13 @@
     return lo;
   }
 
-  function startsWithAny(text, qs) {
-    var ts = tokens(text);
+  /* How many of the query's terms begin a term of text. */
+  function matched(text, qs) {
+    var ts = tokens(text), n = 0;
     for (var i = 0; i < qs.length; i++)
       for (var j = 0; j < ts.length; j++)
-        if (ts[j].lastIndexOf(qs[i], 0) === 0) return true;
-    return false;
+        if (ts[j].lastIndexOf(qs[i], 0) === 0) { n++; break; }
+    return n;
   }
 
   /* The sections that hold every term of q, best first. */
@@ -122,19 +123,21 @@
     for (var f = 0; f < found.length && f < 2000; f++) {
       var sec = ix.sections[found[f]];
       var head = sec[2] || ix.reports[sec[0]][1];
-      if (startsWithAny(head, qs)) score[found[f]] += 4 * qs.length;
+      score[found[f]] += 4 * matched(head, qs);
     }
     found.sort(function (a, b) { return score[b] - score[a] || a - b; });
     return { qs: qs, found: found };
   }
 
-  /* The value of section s that the query names: its expression's or
-   * its text's terms begin with one of the query's. */
+  /* The value of section sec that the query names best: the first with
+   * the most query terms beginning its expression's or its text's. */
   function valueOf(sec, qs) {
-    var v = sec[4];
-    for (var i = 0; i + 1 < v.length; i += 2)
-      if (startsWithAny(v[i] + ' ' + v[i + 1], qs)) return v[i] + ' = ' + v[i + 1];
-    return '';
+    var v = sec[4], best = '', most = 0;
+    for (var i = 0; i + 1 < v.length; i += 2) {
+      var n = matched(v[i] + ' ' + v[i + 1], qs);
+      if (n > most) { most = n; best = v[i] + ' = ' + v[i + 1]; }
+    }
+    return best;
   }
 
   function el(tag, cls, text) {

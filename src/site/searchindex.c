@@ -24,6 +24,7 @@
  * time. */
 #include "site_int.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,9 +96,15 @@ static char *get_str(const char **p)
 		}
 		s++;
 		if (*s == 'u') {
-			unsigned long c = strtoul((char[5]){s[1], s[2], s[3], s[4], 0}, NULL, 16);
+			unsigned long c = 0;
+			int k = 0;
+			for (; k < 4 && isxdigit((unsigned char)s[1]); k++, s++)
+				c = c * 16 + (unsigned long)(isdigit((unsigned char)*(s + 1))
+								 ? s[1] - '0'
+								 : (tolower((unsigned char)s[1]) - 'a' + 10));
+			if (k < 4 || (c >= 0xD800 && c <= 0xDFFF))
+				break; /* not as this file writes it */
 			utf8_put(&b, c);
-			s += 4;
 		} else if (*s) {
 			buf_putc(&b, *s == 'n' ? '\n' : *s == 't' ? '\t' : *s);
 		} else {

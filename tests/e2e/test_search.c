@@ -124,6 +124,19 @@ static void reused_pages_keep_their_sections(void **state)
 	assert_not_contains(index, "twice");
 	proc_free(&r);
 	free(index);
+
+	/* an index damaged by hand: the reused pages keep their titles and
+	 * run names, nothing is read past the damage */
+	e2e_write(dir, "_site/search-index.js",
+		  "var LD_SEARCH = {\n\"terms\": \"a b\",\n\"reports\": [\n[\"a\",\"\\u12");
+	r = e2e_run(dir, "build -v");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.err, "2 reports: 0 rendered, 2 from cache");
+	index = e2e_read(dir, "_site/search-index.js");
+	assert_contains(index, "\"terms\": \"01 05 2024 a alpha b beta bs512 notes sweep\",\n");
+	assert_not_contains(index, "Results of the first run");
+	proc_free(&r);
+	free(index);
 	e2e_drop(&dir);
 }
 
