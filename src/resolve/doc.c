@@ -53,6 +53,8 @@ struct slot {
 	bool display;        /* SLOT_MATH: $$...$$ */
 	struct loc tex_at;   /* SLOT_MATH: the TeX's first byte; col 0
 			      * when it holds values (not as written) */
+	const char *src;     /* SLOT_VALUE: the text between the braces */
+	size_t src_len;
 	int number;          /* SLOT_MATH: a labelled equation's number */
 	char *eq;            /* SLOT_MATH: its label, "eq-roofline" */
 	bool done;           /* piece holds what the HTML showed */
@@ -108,7 +110,7 @@ static void inline_value(struct doc *doc, const char *open, const char *close, i
 	size_t n = (size_t)(close - inner);
 	size_t expr_len, spec_off;
 	show_split_spec(inner, n, &expr_len, &spec_off);
-	struct slot s = {.kind = SLOT_VALUE};
+	struct slot s = {.kind = SLOT_VALUE, .src = inner, .src_len = n};
 	s.at.file = doc->file;
 	s.at.line = line;
 	s.at.col = (int)(open - line_start) + 1;
@@ -1184,15 +1186,8 @@ const char *doc_value_source(const struct doc *doc, size_t index, size_t *len)
 {
 	if (index >= doc->nslots || doc->slots[index].kind != SLOT_VALUE)
 		return NULL;
-	const struct slot *s = &doc->slots[index];
-	const char *line = source_line(doc, s->at.line - doc->line0);
-	if (!line || s->at.col < 1 || s->at.len < 4)
-		return NULL;
-	const char *open = line + s->at.col - 1;
-	if (open + s->at.len > doc->text + doc->len || open[0] != '{' || open[1] != '{')
-		return NULL; /* a value inside math: written in the TeX */
-	*len = (size_t)s->at.len - 4;
-	return open + 2;
+	*len = doc->slots[index].src_len;
+	return doc->slots[index].src;
 }
 
 bool doc_label(const struct doc *doc, const char *name, const char **kind, int *number)

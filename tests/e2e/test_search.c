@@ -20,6 +20,8 @@ static const char report_a[] =
 	"---\n"
 	"The loss fell to {{ bs512.final_loss :.3f }} in 1,000 steps.\n"
 	"\n"
+	"<h3 id=\"raw\">An author's heading</h3>\n"
+	"\n"
 	"## Results of the *first* run\n"
 	"\n"
 	"A table of `Samples`:\n"
@@ -52,7 +54,10 @@ static char *small_site(void)
 
 /* Every term once, sorted; each section its terms' numbers as base-36
  * differences (section 0 of a: 0 "01", 1 "05", 3 "1000", 4 "2024", ...);
- * a value with its expression; markup in a heading escaped. */
+ * a value with its expression; markup in a heading escaped.  The
+ * author's <h3> is counted among the page's heading tags, so that its id
+ * is not taken for the next heading's (no heading has one yet); its
+ * text, raw HTML, is not indexed. */
 static const char small_index[] =
 	"/* logdown's search index: static/search.js reads it */\n"
 	"var LD_SEARCH = {\n"

@@ -7,9 +7,10 @@
 // section of this report; the first value the prose shows (a number),
 // typed, lists a section of this report; the results drop down inside
 // the screen; ArrowDown moves to the heading's result (aria-selected) and
-// Enter opens it: the report's page, at the heading's id when the heading
-// has one, the heading then in view.  Each keystroke's search takes under
-// 50 ms (the best of three typings).  Without JavaScript the box is not shown.
+// Enter opens it (at 390 px dark and 1280 px light): the report's page, at
+// the heading's id when the heading has one, the heading then in view.
+// Each keystroke's search takes under 50 ms (the best of five typings).
+// Without JavaScript the box is not shown.
 // On the site index: a word of a report's title lists that report, and
 // Enter opens it.
 import { fileURLToPath } from 'node:url';
@@ -17,17 +18,19 @@ import { fileURLToPath } from 'node:url';
 const SLOW_MS = 50;
 
 // Types q into the box one key at a time; the results as shown, and the
-// slowest keystroke's search (the input handler, results written).
+// slowest keystroke's search (the input handler, results written).  One
+// round trip to the page: a busy machine runs this on every page view.
 export async function typeQuery(page, q) {
-  await page.click('.ld-search-input');
-  await page.fill('.ld-search-input', '');
-  await page.waitForFunction(() => document.querySelector('.ld-search').hasAttribute('data-ready'));
-  const slowest = await page.evaluate((text) => {
-    // typed three times, each keystroke's best kept: a busy machine's
+  return page.evaluate(async (text) => {
+    const box = document.querySelector('.ld-search');
+    const input = box.querySelector('.ld-search-input');
+    input.focus();
+    for (let i = 0; i < 200 && !box.hasAttribute('data-ready'); i++)
+      await new Promise((r) => setTimeout(r, 50));
+    // typed five times, each keystroke's best kept: a busy machine's
     // pauses are not the search's
-    const input = document.querySelector('.ld-search-input');
     const best = [];
-    for (let round = 0; round < 3; round++) {
+    for (let round = 0; round < 5; round++) {
       for (let i = 1; i <= text.length; i++) {
         input.value = text.slice(0, i);
         const t0 = performance.now();
@@ -36,21 +39,18 @@ export async function typeQuery(page, q) {
         best[i] = round ? Math.min(best[i], ms) : ms;
       }
     }
-    return Math.max(0, ...best.slice(1));
-  }, q);
-  const results = await page.$$eval('.ld-search-results [role=option]', (ls) => ls.map((l) => ({
-    href: l.querySelector('a').getAttribute('href'),
-    abs: l.querySelector('a').href,
-    report: l.querySelector('.ld-search-report').textContent,
-    section: l.querySelector('.ld-search-section')?.textContent || '',
-    value: l.querySelector('.ld-search-value')?.textContent || '',
-    elements: l.querySelectorAll('*').length,
-  })));
-  const geo = await page.evaluate(() => {
+    const results = [...document.querySelectorAll('.ld-search-results [role=option]')].map((l) => ({
+      href: l.querySelector('a').getAttribute('href'),
+      abs: l.querySelector('a').href,
+      report: l.querySelector('.ld-search-report').textContent,
+      section: l.querySelector('.ld-search-section')?.textContent || '',
+      value: l.querySelector('.ld-search-value')?.textContent || '',
+      elements: l.querySelectorAll('*').length,
+    }));
     const r = document.querySelector('.ld-search-results').getBoundingClientRect();
-    return { left: r.left, right: r.right, inner: window.innerWidth, shown: r.height > 0 };
-  });
-  return { slowest, results, geo };
+    return { slowest: Math.max(0, ...best.slice(1)), results,
+             geo: { left: r.left, right: r.right, inner: window.innerWidth, shown: r.height > 0 } };
+  }, q);
 }
 
 function place(abs) {
@@ -120,6 +120,9 @@ export default async function check(page, ctx) {
                `(${t.results.length} results: ${t.results.slice(0, 3).map((r) => `${r.report} ${r.section}`).join('; ')})`);
     return fails;
   }
+  // following it, at two settings of the four: a page load each
+  if (!(ctx.width === 390 && ctx.scheme === 'dark') && !(ctx.width === 1280 && ctx.scheme === 'light'))
+    return fails;
   for (let i = 0; i <= at; i++) await page.keyboard.press('ArrowDown');
   const selected = await page.$$eval('.ld-search-results [role=option]',
     (ls) => ls.findIndex((l) => l.getAttribute('aria-selected') === 'true'));
