@@ -52,7 +52,7 @@ ASAN_OBJS = $(MODULES:%=build/asan/%.o) build/asan/embedded.o
 GSV_LANGS = def sh python python3 c cpp cuda fortran julia octave yaml json javascript \
           javascript-literals toml makefile cmake diff sql markdown
 MATH_FONT = /usr/share/texmf/fonts/opentype/public/tex-gyre-math/texgyredejavu-math.otf
-EMBED   = templates/page.html templates/index.html static/logdown.css static/toc.js static/copy.js \
+EMBED   = templates/page.html templates/index.html static/logdown.css static/toc.js static/copy.js static/search.js \
           $(sort $(wildcard parsers/*.yaml)) $(sort $(wildcard lang/*.lang)) \
           $(GSV_LANGS:%=/usr/share/gtksourceview-5/language-specs/%.lang) \
           /usr/share/javascript/katex/katex.min.js $(MATH_FONT)

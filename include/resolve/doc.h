@@ -106,6 +106,11 @@ bool doc_next_value(const char *s, size_t len, size_t *at, size_t *mark_len, siz
  * NULL when unknown.  Owned by doc. */
 const struct directive_text *doc_value(const struct doc *doc, size_t index);
 
+/* The text between the braces of value placeholder `index` as written
+ * ("cs.final_loss :.3f"), not NUL-terminated; NULL for a placeholder
+ * that is no value.  Owned by doc. */
+const char *doc_value_source(const struct doc *doc, size_t index, size_t *len);
+
 /* The file a relative link or image URL names: up to its query or
  * fragment, with %XX decoded (a %00 stays as written).  Caller frees. */
 char *doc_url_file(const char *url);

@@ -58,6 +58,8 @@ struct slot {
 	bool display;        /* SLOT_MATH: $$...$$ */
 	struct loc tex_at;   /* SLOT_MATH: the TeX's first byte; col 0
 			      * when it holds values (not as written) */
+	const char *src;     /* SLOT_VALUE: the text between the braces */
+	size_t src_len;
 	int number;          /* SLOT_MATH: a labelled equation's number */
 	char *eq;            /* SLOT_MATH: its label, "eq-roofline" */
 	long entry;          /* SLOT_CITE: the bibliography entry (label: its
@@ -110,7 +112,7 @@ static void inline_value(struct doc *doc, const char *open, const char *close, i
 	size_t n = (size_t)(close - inner);
 	size_t expr_len, spec_off;
 	show_split_spec(inner, n, &expr_len, &spec_off);
-	struct slot s = {.kind = SLOT_VALUE};
+	struct slot s = {.kind = SLOT_VALUE, .src = inner, .src_len = n};
 	s.at.file = doc->file;
 	s.at.line = line;
 	s.at.col = (int)(open - line_start) + 1;
@@ -1235,6 +1237,14 @@ const struct directive_text *doc_value(const struct doc *doc, size_t index)
 	if (index >= doc->nslots || !doc->slots[index].done)
 		return NULL;
 	return &doc->slots[index].piece;
+}
+
+const char *doc_value_source(const struct doc *doc, size_t index, size_t *len)
+{
+	if (index >= doc->nslots || doc->slots[index].kind != SLOT_VALUE)
+		return NULL;
+	*len = doc->slots[index].src_len;
+	return doc->slots[index].src;
 }
 
 bool doc_label(const struct doc *doc, const char *name, const char **kind, int *number)

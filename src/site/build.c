@@ -264,6 +264,7 @@ static void render_body(struct build *b, struct report *r, struct job *job)
 				      r->body_line - 1, &ctx);
 	r->html = html_doc(doc); /* inline values are resolved as it shows them */
 	r->toc_html = (r->toc >= 0 ? r->toc : b->config.toc) != 0 ? toc_html(doc) : xstrdup("");
+	search_report(b, r, doc, job);
 	bool noted = note_failed_runs(d, &r->runs, &rs);
 	check_images(b, r, doc, job);
 	if (b->opts->pdf)
@@ -369,7 +370,8 @@ static void walk_static(struct build *b, const char *dir, const char *rel)
 
 static void copy_static(struct build *b)
 {
-	static const char *const files[] = {"static/logdown.css", "static/toc.js", "static/copy.js"};
+	static const char *const files[] = {"static/logdown.css", "static/toc.js", "static/copy.js",
+					    "static/search.js"};
 	for (size_t i = 0; i < ARRAY_LEN(files); i++) {
 		const struct embedded_file *f = embedded_find(files[i]);
 		if (f)
@@ -723,6 +725,8 @@ int site_build(const struct build_opts *opts, struct diag *d)
 			}
 		}
 	}
+	if (b.theme.page && b.theme.index)
+		search_index_write(&b, jobs);
 	/* the keys of the pages this build wrote cleanly: kept for the next
 	 * one once this output is in place */
 	struct cache_reports *next = b.reports_keyed ? cache_reports_new() : NULL;
@@ -743,6 +747,7 @@ int site_build(const struct build_opts *opts, struct diag *d)
 		for (size_t k = 0; k < jobs[i].ninputs; k++)
 			free(jobs[i].inputs[k]);
 		free(jobs[i].inputs);
+		search_doc_free(&jobs[i].search);
 	}
 	free(jobs);
 	copy_static(&b);

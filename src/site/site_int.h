@@ -8,7 +8,8 @@
  *   images.c    the local images a page would show broken
  *   build.c     the build itself: runs, rendering on -j threads, pages,
  *               log pages, the index, the PDFs, the output swapped in
- *   clean.c     logdown clean */
+ *   clean.c     logdown clean
+ *   searchindex.c  the site's search index, search-index.js */
 #ifndef LOGDOWN_SITE_INT_H
 #define LOGDOWN_SITE_INT_H
 
@@ -21,6 +22,7 @@
 #include "data/cache.h"
 #include "data/config.h"
 #include "parse/report.h"
+#include "render/searchtext.h"
 #include "render/theme.h"
 #include "site/site.h"
 
@@ -86,6 +88,7 @@ struct job {
 	bool shows_others;     /* shows an image from outside its folder (not in its key) */
 	char **inputs;         /* the result files the key covers */
 	size_t ninputs;
+	struct search_doc search; /* its sections for the search index */
 };
 
 /* discover.c */
@@ -110,5 +113,12 @@ bool movable(const struct build *b, const char *slug);
 /* images.c */
 void index_resources(struct build *b);
 void check_images(struct build *b, const struct report *r, struct doc *doc, struct job *job);
+
+/* searchindex.c */
+/* Collects r's sections for the index from its doc, after r->html. */
+void search_report(struct build *b, const struct report *r, struct doc *doc, struct job *job);
+/* Writes search-index.js from every job's sections (jobs parallel to
+ * b->reports), a reused page's taken from the previous output's. */
+void search_index_write(struct build *b, struct job *jobs);
 
 #endif

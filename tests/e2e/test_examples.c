@@ -120,7 +120,9 @@ static void theme_stylesheet_is_written_and_needs_no_network(void **state)
 	assert_not_contains(css, "@import");
 	free(css);
 	char *page = site_file("metis-vs-sophia/index.html");
-	/* the site's own scripts: the Copy buttons and the contents rail */
+	/* the site's own scripts: the search box, the Copy buttons and the
+	 * contents rail; none inline, none from elsewhere */
+	assert_contains(page, "<script src=\"../static/search.js\" defer></script>");
 	assert_contains(page, "<script src=\"../static/copy.js\" defer></script>");
 	assert_contains(page, "<script src=\"../static/toc.js\" defer></script>\n</head>");
 	assert_not_contains(strstr(page, "</head>"), "<script");

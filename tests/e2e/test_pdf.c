@@ -637,12 +637,13 @@ static void writes_a_pdf_of_every_report(void **state)
 	assert_string_equal(r.err, "logdown: built 1 report into _site\n");
 	/* the page is still there, beside the PDF, and links to it */
 	char *page = e2e_read(tmp, "_site/r/index.html");
-	assert_contains(page, "<a class=\"ld-nav-link\" href=\"report.pdf\">PDF</a>\n</nav>");
+	assert_contains(page, "<a class=\"ld-nav-link\" href=\"report.pdf\">PDF</a>\n"
+			      "<div class=\"ld-search\"");
 	free(page);
 	proc_free(&r);
 	r = e2e_run(tmp, "build -o plain");
 	page = e2e_read(tmp, "plain/r/index.html");
-	assert_contains(page, "All reports</a>\n</nav>");
+	assert_contains(page, "All reports</a>\n<div class=\"ld-search\"");
 	assert_not_contains(page, "report.pdf");
 	free(page);
 	char *info = pdf_info();

@@ -1,0 +1,368 @@
+/* searchtext.c: a report's sections, headings, words and values for the
+ * site's search (searchtext.h), read from the resolved tree after the
+ * page was rendered from it. */
+#include "render/searchtext.h"
+
+#include <cmark-gfm.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/utf8.h"
+#include "base/util.h"
+#include "resolve/doc.h"
+#include "resolve/show.h"
+
+/* --- terms --- */
+
+static bool word_cp(unsigned long c)
+{
+	if (c < 0x80)
+		return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+	if (c < 0xC0 || c == 0xD7 || c == 0xF7)
+		return false;
+	if ((c >= 0x2000 && c <= 0x2BFF) || (c >= 0x3000 && c <= 0x303F))
+		return false;
+	return c < 0xE000;
+}
+
+static bool digit_at(const char *s, size_t len, size_t i)
+{
+	return i < len && s[i] >= '0' && s[i] <= '9';
+}
+
+void search_tokens(const char *text, size_t len, void (*fn)(void *ctx, const char *term),
+		   void *ctx)
+{
+	char t[SEARCH_TERM_MAX + 1];
+	size_t n = 0;
+	for (size_t i = 0; i < len;) {
+		unsigned long c = 0;
+		size_t k = utf8_decode((const unsigned char *)text + i, len - i, NULL, &c);
+		if (k == 0) {
+			k = 1;
+			c = UTF8_REPLACEMENT; /* separates words */
+		}
+		if (word_cp(c)) {
+			if (n + k <= SEARCH_TERM_MAX) {
+				for (size_t j = 0; j < k; j++)
+					t[n++] = text[i + j];
+				if (c >= 'A' && c <= 'Z')
+					t[n - 1] = (char)(c - 'A' + 'a');
+			}
+			i += k;
+			continue;
+		}
+		if (n && (c == '.' || c == ',') && t[n - 1] >= '0' && t[n - 1] <= '9' &&
+		    digit_at(text, len, i + 1)) {
+			if (c == '.') {
+				if (n < SEARCH_TERM_MAX)
+					t[n++] = '.';
+				i++;
+				continue;
+			}
+			if (digit_at(text, len, i + 2) && digit_at(text, len, i + 3) &&
+			    !digit_at(text, len, i + 4)) {
+				i++;
+				continue;
+			}
+		}
+		if (n) {
+			t[n] = '\0';
+			fn(ctx, t);
+			n = 0;
+		}
+		i += k;
+	}
+	if (n) {
+		t[n] = '\0';
+		fn(ctx, t);
+	}
+}
+
+void search_add_term(struct search_section *s, const char *term)
+{
+	if (s->nterms == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 16;
+		s->terms = xrealloc(s->terms, s->cap * sizeof *s->terms);
+	}
+	s->terms[s->nterms++] = xstrdup(term);
+}
+
+static void add_term_cb(void *ctx, const char *term)
+{
+	search_add_term(ctx, term);
+}
+
+void search_add_text(struct search_section *s, const char *text, size_t len)
+{
+	search_tokens(text, len, add_term_cb, s);
+}
+
+static int cmp_term(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void search_section_finish(struct search_section *s)
+{
+	if (s->nterms > 1)
+		qsort(s->terms, s->nterms, sizeof *s->terms, cmp_term);
+	size_t w = 0;
+	for (size_t i = 0; i < s->nterms; i++) {
+		if (w && strcmp(s->terms[w - 1], s->terms[i]) == 0)
+			free(s->terms[i]);
+		else
+			s->terms[w++] = s->terms[i];
+	}
+	s->nterms = w;
+}
+
+struct search_section *search_section_add(struct search_doc *d, const char *heading,
+					  const char *id)
+{
+	d->s = xrealloc(d->s, (d->n + 1) * sizeof *d->s);
+	struct search_section *s = &d->s[d->n++];
+	memset(s, 0, sizeof *s);
+	s->heading = heading ? xstrdup(heading) : NULL;
+	s->id = id ? xstrdup(id) : NULL;
+	return s;
+}
+
+void search_doc_free(struct search_doc *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		struct search_section *s = &d->s[i];
+		for (size_t j = 0; j < s->nterms; j++)
+			free(s->terms[j]);
+		free(s->terms);
+		for (size_t j = 0; j < s->nvalues; j++) {
+			free(s->values[j].expr);
+			free(s->values[j].shown);
+		}
+		free(s->values);
+		free(s->id);
+		free(s->heading);
+	}
+	free(d->s);
+	d->s = NULL;
+	d->n = 0;
+}
+
+/* --- the headings' ids, from the rendered page --- */
+
+/* Does a heading's start tag begin at p ("<h2>", "<H3 id=...")? */
+static bool heading_tag(const char *p)
+{
+	return p[0] == '<' && (p[1] == 'h' || p[1] == 'H') && p[2] >= '1' && p[2] <= '6' &&
+	       (p[3] == '>' || p[3] == ' ' || p[3] == '\t' || p[3] == '\n' || p[3] == '/');
+}
+
+static size_t count_heading_tags(const char *s)
+{
+	size_t n = 0;
+	for (const char *p = s ? strchr(s, '<') : NULL; p; p = strchr(p + 1, '<'))
+		n += heading_tag(p);
+	return n;
+}
+
+/* The id attribute of the tag at p, its entities decoded, or NULL. */
+static char *tag_id(const char *p)
+{
+	const char *end = strchr(p, '>');
+	if (!end)
+		return NULL;
+	for (const char *a = p + 3; a + 4 < end; a++) {
+		if ((a[0] != ' ' && a[0] != '\t' && a[0] != '\n') || strncmp(a + 1, "id=\"", 4) != 0)
+			continue;
+		const char *v = a + 5, *q = memchr(v, '"', (size_t)(end - v));
+		if (!q)
+			return NULL;
+		struct buf b = BUF_INIT;
+		static const char *const ent[][2] = {
+			{"&amp;", "&"}, {"&quot;", "\""}, {"&lt;", "<"}, {"&gt;", ">"}, {"&#39;", "'"}};
+		while (v < q) {
+			size_t i = 0;
+			while (i < ARRAY_LEN(ent) && strncmp(v, ent[i][0], strlen(ent[i][0])) != 0)
+				i++;
+			if (*v == '&' && i < ARRAY_LEN(ent)) {
+				buf_puts(&b, ent[i][1]);
+				v += strlen(ent[i][0]);
+			} else {
+				buf_putc(&b, *v++);
+			}
+		}
+		return buf_detach(&b);
+	}
+	return NULL;
+}
+
+/* Every heading tag of html in order: its id, or NULL. */
+static char **heading_ids(const char *html, size_t *n)
+{
+	char **ids = NULL;
+	*n = 0;
+	for (const char *p = strchr(html, '<'); p; p = strchr(p + 1, '<')) {
+		if (!heading_tag(p))
+			continue;
+		ids = xrealloc(ids, (*n + 1) * sizeof *ids);
+		ids[(*n)++] = tag_id(p);
+	}
+	return ids;
+}
+
+/* --- the walk --- */
+
+struct walk {
+	struct doc *doc;
+	struct search_doc *out;
+	struct search_section *cur;
+	size_t tags;      /* heading tags met so far, the author's HTML's too */
+	char **ids;       /* the page's heading tags' ids */
+	size_t nids;
+	size_t *heading_at; /* for each section after 0: its heading's tag number */
+};
+
+/* The text of a literal as the page shows it: each placeholder's value
+ * or reference ("Table 2") in its place; math left out.  With values,
+ * each inline value is recorded in s with its expression. */
+static void shown_text(struct walk *w, const char *lit, struct buf *out,
+		       struct search_section *values)
+{
+	size_t len = strlen(lit), at, mlen, index;
+	while (doc_next_value(lit, len, &at, &mlen, &index)) {
+		buf_put(out, lit, at);
+		const struct directive_text *t = doc_value(w->doc, index);
+		for (size_t i = 0; t && i < t->n; i++) {
+			const struct directive_piece *p = &t->p[i];
+			if (p->math)
+				continue;
+			buf_put(out, p->text, strlen(p->text));
+			size_t slen, elen, spec;
+			const char *src = doc_value_source(w->doc, index, &slen);
+			if (!values || !p->value || !src)
+				continue;
+			show_split_spec(src, slen, &elen, &spec);
+			while (elen && (*src == ' ' || *src == '\t'))
+				src++, elen--;
+			while (elen && (src[elen - 1] == ' ' || src[elen - 1] == '\t'))
+				elen--;
+			values->values = xrealloc(values->values,
+						  (values->nvalues + 1) * sizeof *values->values);
+			struct search_value *v = &values->values[values->nvalues++];
+			v->expr = xstrndup(src, elen);
+			v->shown = p->missing ? xstrdup(SHOW_MISSING) : xstrdup(p->text);
+			search_add_text(values, v->expr, elen);
+		}
+		lit += at + mlen;
+		len -= at + mlen;
+	}
+	buf_put(out, lit, len);
+}
+
+static void add_literal(struct walk *w, const char *lit)
+{
+	struct buf b = BUF_INIT;
+	shown_text(w, lit, &b, w->cur);
+	search_add_text(w->cur, buf_data(&b), b.len);
+	buf_free(&b);
+}
+
+static void add_pieces(struct walk *w, const struct directive_text *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (!t->p[i].math)
+			search_add_text(w->cur, t->p[i].text, strlen(t->p[i].text));
+}
+
+static void add_directive(struct walk *w, const struct directive_result *r)
+{
+	if (r->has_caption)
+		add_pieces(w, &r->caption);
+	if (r->kind == DIRECTIVE_TABLE)
+		for (size_t i = 0; i < r->rows * r->cols; i++)
+			add_pieces(w, &r->cells[i].text);
+}
+
+/* The heading's text as shown: its inline descendants' literals. */
+static char *heading_text(struct walk *w, cmark_node *h)
+{
+	struct buf b = BUF_INIT;
+	cmark_iter *it = cmark_iter_new(h);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		cmark_node_type t = cmark_node_get_type(n);
+		if (ev != CMARK_EVENT_ENTER)
+			continue;
+		if (t == CMARK_NODE_TEXT || t == CMARK_NODE_CODE)
+			shown_text(w, cmark_node_get_literal(n), &b, NULL);
+		else if (t == CMARK_NODE_SOFTBREAK || t == CMARK_NODE_LINEBREAK)
+			buf_putc(&b, ' ');
+		else if (t == CMARK_NODE_HTML_INLINE)
+			w->tags += count_heading_tags(cmark_node_get_literal(n));
+	}
+	cmark_iter_free(it);
+	return buf_detach(&b);
+}
+
+void search_collect(struct doc *doc, const char *html, struct search_doc *out)
+{
+	struct walk w = {.doc = doc, .out = out};
+	size_t first = out->n;
+	w.cur = search_section_add(out, NULL, NULL);
+	w.ids = heading_ids(html, &w.nids);
+	size_t nh = 0;
+	cmark_iter *it = cmark_iter_new(doc_root(doc));
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		if (ev != CMARK_EVENT_ENTER)
+			continue;
+		switch (cmark_node_get_type(n)) {
+		case CMARK_NODE_HEADING: {
+			size_t tag = w.tags++;
+			char *text = heading_text(&w, n);
+			w.cur = search_section_add(out, text, NULL);
+			search_add_text(w.cur, text, strlen(text));
+			free(text);
+			w.heading_at = xrealloc(w.heading_at, (nh + 1) * sizeof *w.heading_at);
+			w.heading_at[nh++] = tag;
+			/* its text is read: on past its inlines */
+			cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
+			break;
+		}
+		case CMARK_NODE_TEXT:
+		case CMARK_NODE_CODE:
+			add_literal(&w, cmark_node_get_literal(n));
+			break;
+		case CMARK_NODE_HTML_BLOCK: {
+			const struct directive_result *r = doc_directive(n);
+			if (r && r->ok)
+				add_directive(&w, r);
+			else if (!r)
+				w.tags += count_heading_tags(cmark_node_get_literal(n));
+			break;
+		}
+		case CMARK_NODE_HTML_INLINE:
+			w.tags += count_heading_tags(cmark_node_get_literal(n));
+			break;
+		default:
+			break;
+		}
+	}
+	cmark_iter_free(it);
+	/* the tags line up with the tree's headings only when every tag was
+	 * counted: else no ids (the sections link to the report) */
+	for (size_t i = 0; w.tags == w.nids && i < nh; i++) {
+		char *id = w.ids[w.heading_at[i]];
+		out->s[first + 1 + i].id = id;
+		w.ids[w.heading_at[i]] = NULL;
+	}
+	for (size_t i = 0; i < w.nids; i++)
+		free(w.ids[i]);
+	free(w.ids);
+	free(w.heading_at);
+	for (size_t i = first; i < out->n; i++)
+		search_section_finish(&out->s[i]);
+}

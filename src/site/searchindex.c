@@ -1,0 +1,379 @@
+/* searchindex.c: the site's search index, search-index.js: every
+ * report's sections (render/searchtext.h) with their terms numbered in
+ * one sorted list of the site's terms, each written once.  A script
+ * that defines a global, loaded by static/search.js with a plain
+ * <script src>, so that search works from file:// where nothing can be
+ * fetched.  A page reused from the previous output (reuse.c) takes its
+ * sections back from the previous index.
+ *
+ *   var LD_SEARCH = {
+ *   "terms": "0.412 accelerators batch cs ...",
+ *   "reports": [
+ *   ["hw07","Homework 7"],
+ *   ...],
+ *   "sections": [
+ *   [0,"","","0,2,1,a",[]],
+ *   [0,"results","Results","1,4,13",["cs.final_loss","0.412"]],
+ *   ...]};
+ *
+ * A section is its report's number, its heading's id and text ("" for
+ * the part before the first heading), its terms' numbers ascending,
+ * each after the first as the difference from the one before, in base
+ * 36, and its values: expression, shown, expression, shown... .  One
+ * report or section a line: the reader below reads it back a line at a
+ * time. */
+#include "site_int.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/fsutil.h"
+#include "base/utf8.h"
+#include "base/util.h"
+#include "render/searchtext.h"
+
+#define INDEX_FILE "search-index.js"
+
+/* A JSON string that is also a JavaScript one: quotes, backslashes,
+ * control characters, U+2028 and U+2029 escaped, and '<' too (the text
+ * may be pasted into a page); each byte that is not UTF-8 a U+FFFD. */
+static void put_str(struct buf *b, const char *s)
+{
+	size_t n = strlen(s);
+	buf_putc(b, '"');
+	for (size_t i = 0; i < n;) {
+		unsigned long c;
+		size_t sub, k = utf8_decode((const unsigned char *)s + i, n - i, &sub, &c);
+		if (k == 0) {
+			buf_puts(b, "\\ufffd");
+			i += sub;
+			continue;
+		}
+		if (c == '"' || c == '\\')
+			buf_printf(b, "\\%c", (char)c);
+		else if (c < 0x20 || c == '<' || c == 0x2028 || c == 0x2029)
+			buf_printf(b, "\\u%04lx", c);
+		else
+			buf_put(b, s + i, k);
+		i += k;
+	}
+	buf_putc(b, '"');
+}
+
+/* --- reading a previous index back --- */
+
+struct prev_report {
+	char *slug;
+	struct search_doc doc;
+};
+
+struct prev_index {
+	char **terms;
+	size_t nterms;
+	struct prev_report *reports;
+	size_t nreports;
+};
+
+static const char *skip_ws(const char *p)
+{
+	while (*p == ' ' || *p == ',' || *p == '\n')
+		p++;
+	return p;
+}
+
+/* The JSON string at *p (after blanks and commas), or NULL. */
+static char *get_str(const char **p)
+{
+	const char *s = skip_ws(*p);
+	if (*s != '"')
+		return NULL;
+	struct buf b = BUF_INIT;
+	for (s++; *s && *s != '"'; s++) {
+		if (*s != '\\') {
+			buf_putc(&b, *s);
+			continue;
+		}
+		s++;
+		if (*s == 'u') {
+			unsigned long c = 0;
+			int k = 0;
+			for (; k < 4 && isxdigit((unsigned char)s[1]); k++, s++)
+				c = c * 16 + (unsigned long)(isdigit((unsigned char)*(s + 1))
+								 ? s[1] - '0'
+								 : (tolower((unsigned char)s[1]) - 'a' + 10));
+			if (k < 4 || (c >= 0xD800 && c <= 0xDFFF))
+				break; /* not as this file writes it */
+			utf8_put(&b, c);
+		} else if (*s) {
+			buf_putc(&b, *s == 'n' ? '\n' : *s == 't' ? '\t' : *s);
+		} else {
+			break;
+		}
+	}
+	if (*s != '"') {
+		buf_free(&b);
+		return NULL;
+	}
+	*p = s + 1;
+	return buf_detach(&b);
+}
+
+/* One section line into r's doc; false when it is not one. */
+static bool read_section(struct prev_index *pi, const char *line)
+{
+	char *end;
+	const char *p = line + 1;
+	unsigned long r = strtoul(p, &end, 10);
+	if (end == p || r >= pi->nreports)
+		return false;
+	p = end;
+	char *id = get_str(&p), *heading = id ? get_str(&p) : NULL;
+	char *deltas = heading ? get_str(&p) : NULL;
+	bool ok = deltas != NULL;
+	struct search_section *s = NULL;
+	if (ok) {
+		s = search_section_add(&pi->reports[r].doc, *heading ? heading : NULL,
+				       *id ? id : NULL);
+		unsigned long t = 0;
+		for (const char *d = deltas; ok && *d;) {
+			unsigned long k = strtoul(d, &end, 36);
+			ok = end != d && (d == deltas || k > 0);
+			t += k;
+			ok = ok && t < pi->nterms;
+			if (ok)
+				search_add_term(s, pi->terms[t]);
+			d = *end == ',' ? end + 1 : end;
+		}
+		p = skip_ws(p);
+		ok = ok && *p == '[';
+		p++;
+		char *e, *v;
+		while (ok && (e = get_str(&p)) != NULL) {
+			v = get_str(&p);
+			if (!v) {
+				free(e);
+				ok = false;
+				break;
+			}
+			s->values = xrealloc(s->values, (s->nvalues + 1) * sizeof *s->values);
+			s->values[s->nvalues++] = (struct search_value){e, v};
+		}
+	}
+	free(id);
+	free(heading);
+	free(deltas);
+	return ok;
+}
+
+static void prev_free(struct prev_index *pi)
+{
+	for (size_t i = 0; i < pi->nterms; i++)
+		free(pi->terms[i]);
+	free(pi->terms);
+	for (size_t i = 0; i < pi->nreports; i++) {
+		free(pi->reports[i].slug);
+		search_doc_free(&pi->reports[i].doc);
+	}
+	free(pi->reports);
+}
+
+/* The previous output's index, as this file writes it; empty when
+ * there is none or it is not one. */
+static void prev_load(struct prev_index *pi, const char *path)
+{
+	memset(pi, 0, sizeof *pi);
+	struct buf text = BUF_INIT;
+	if (!file_read(path, &text, NULL)) {
+		buf_free(&text);
+		return;
+	}
+	enum { NONE, REPORTS, SECTIONS } part = NONE;
+	bool ok = true;
+	char *save = NULL;
+	for (char *line = strtok_r(text.data, "\n", &save); ok && line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (str_has_prefix(line, "\"terms\": ")) {
+			const char *p = line + 9;
+			char *terms = get_str(&p);
+			ok = terms != NULL;
+			char *ts = NULL;
+			for (char *t = terms ? strtok_r(terms, " ", &ts) : NULL; t;
+			     t = strtok_r(NULL, " ", &ts)) {
+				pi->terms = xrealloc(pi->terms, (pi->nterms + 1) * sizeof *pi->terms);
+				pi->terms[pi->nterms++] = xstrdup(t);
+			}
+			free(terms);
+		} else if (strcmp(line, "\"reports\": [") == 0) {
+			part = REPORTS;
+		} else if (strcmp(line, "\"sections\": [") == 0) {
+			part = SECTIONS;
+		} else if (part == REPORTS && line[0] == '[') {
+			const char *p = line + 1;
+			char *slug = get_str(&p);
+			ok = slug != NULL;
+			pi->reports = xrealloc(pi->reports, (pi->nreports + 1) * sizeof *pi->reports);
+			pi->reports[pi->nreports++] = (struct prev_report){slug, {0}};
+		} else if (part == SECTIONS && line[0] == '[') {
+			ok = read_section(pi, line);
+		}
+	}
+	buf_free(&text);
+	if (!ok) {
+		prev_free(pi);
+		memset(pi, 0, sizeof *pi);
+	}
+}
+
+/* --- writing --- */
+
+/* What the report adds to its section 0: its title, summary, author,
+ * date and slug, and the names of its runs. */
+static void add_report_terms(struct search_section *s, const struct report *r)
+{
+	const char *fields[] = {r->title, r->summary, r->author, r->date, r->slug};
+	for (size_t i = 0; i < ARRAY_LEN(fields); i++)
+		search_add_text(s, fields[i], strlen(fields[i]));
+	const struct value *runs = value_get(r->meta, "runs");
+	for (size_t i = 0; runs && runs->kind == VALUE_MAP && i < runs->count; i++)
+		search_add_text(s, runs->keys[i], strlen(runs->keys[i]));
+	search_section_finish(s);
+}
+
+void search_report(struct build *b, const struct report *r, struct doc *doc, struct job *job)
+{
+	if (!b->writing)
+		return;
+	search_collect(doc, r->html, &job->search);
+	add_report_terms(&job->search.s[0], r);
+}
+
+static int cmp_term(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Newest first, undated last, then by slug: the site index's order. */
+static int cmp_newest(const void *pa, const void *pb)
+{
+	const struct report *a = *(const struct report *const *)pa;
+	const struct report *b = *(const struct report *const *)pb;
+	int c = strcmp(b->date, a->date);
+	return c ? c : strcmp(a->slug, b->slug);
+}
+
+void search_index_write(struct build *b, struct job *jobs)
+{
+	if (!b->writing)
+		return;
+	/* the reused reports' sections, from the previous index */
+	struct prev_index prev = {0};
+	bool any_reused = false;
+	for (size_t i = 0; i < b->nreports; i++)
+		any_reused |= jobs[i].reused;
+	if (any_reused) {
+		char *path = path_join(b->out.final, INDEX_FILE);
+		prev_load(&prev, path);
+		free(path);
+	}
+	const struct search_doc **docs = xcalloc(b->nreports + 1, sizeof *docs);
+	const struct report **order = xcalloc(b->nreports + 1, sizeof *order);
+	for (size_t i = 0; i < b->nreports; i++) {
+		struct job *job = &jobs[i];
+		const struct report *r = &b->reports[i];
+		for (size_t k = 0; job->reused && !job->search.n && k < prev.nreports; k++) {
+			if (strcmp(prev.reports[k].slug, r->slug) == 0) {
+				job->search = prev.reports[k].doc;
+				prev.reports[k].doc = (struct search_doc){0};
+			}
+		}
+		if (!job->search.n) /* not in the previous index: its title at least */
+			add_report_terms(search_section_add(&job->search, NULL, NULL), r);
+		order[i] = r;
+	}
+	prev_free(&prev);
+	if (b->nreports > 1)
+		qsort(order, b->nreports, sizeof *order, cmp_newest);
+	for (size_t i = 0; i < b->nreports; i++)
+		docs[i] = &jobs[order[i] - b->reports].search;
+
+	/* every term once, sorted: a term's number is its place */
+	size_t nall = 0;
+	for (size_t i = 0; i < b->nreports; i++)
+		for (size_t k = 0; k < docs[i]->n; k++)
+			nall += docs[i]->s[k].nterms;
+	const char **all = xcalloc(nall + 1, sizeof *all);
+	nall = 0;
+	for (size_t i = 0; i < b->nreports; i++)
+		for (size_t k = 0; k < docs[i]->n; k++)
+			for (size_t t = 0; t < docs[i]->s[k].nterms; t++)
+				all[nall++] = docs[i]->s[k].terms[t];
+	if (nall > 1)
+		qsort(all, nall, sizeof *all, cmp_term);
+	size_t nterms = 0;
+	for (size_t i = 0; i < nall; i++)
+		if (!nterms || strcmp(all[nterms - 1], all[i]) != 0)
+			all[nterms++] = all[i];
+
+	struct buf out = BUF_INIT;
+	buf_puts(&out, "/* logdown's search index: static/search.js reads it */\n"
+		       "var LD_SEARCH = {\n\"terms\": \"");
+	for (size_t i = 0; i < nterms; i++) {
+		if (i)
+			buf_putc(&out, ' ');
+		buf_puts(&out, all[i]); /* terms hold no quote, backslash or blank */
+	}
+	buf_puts(&out, "\",\n\"reports\": [\n");
+	for (size_t i = 0; i < b->nreports; i++) {
+		buf_putc(&out, '[');
+		put_str(&out, order[i]->slug);
+		buf_putc(&out, ',');
+		put_str(&out, *order[i]->title ? order[i]->title : order[i]->slug);
+		buf_puts(&out, i + 1 < b->nreports ? "],\n" : "]\n");
+	}
+	buf_puts(&out, "],\n\"sections\": [\n");
+	bool first = true;
+	for (size_t i = 0; i < b->nreports; i++) {
+		for (size_t k = 0; k < docs[i]->n; k++) {
+			const struct search_section *s = &docs[i]->s[k];
+			buf_printf(&out, "%s[%zu,", first ? "" : ",\n", i);
+			first = false;
+			put_str(&out, s->id ? s->id : "");
+			buf_putc(&out, ',');
+			put_str(&out, s->heading ? s->heading : "");
+			buf_puts(&out, ",\"");
+			size_t prev_id = 0;
+			for (size_t t = 0; t < s->nterms; t++) {
+				const char **at = bsearch(&s->terms[t], all, nterms, sizeof *all, cmp_term);
+				size_t id = (size_t)(at - all);
+				char digits[16];
+				size_t d = id - prev_id, nd = 0;
+				do {
+					digits[nd++] = "0123456789abcdefghijklmnopqrstuvwxyz"[d % 36];
+					d /= 36;
+				} while (d);
+				if (t)
+					buf_putc(&out, ',');
+				while (nd)
+					buf_putc(&out, digits[--nd]);
+				prev_id = id;
+			}
+			buf_puts(&out, "\",[");
+			for (size_t v = 0; v < s->nvalues; v++) {
+				if (v)
+					buf_putc(&out, ',');
+				put_str(&out, s->values[v].expr);
+				buf_putc(&out, ',');
+				put_str(&out, s->values[v].shown);
+			}
+			buf_puts(&out, "]]");
+		}
+	}
+	buf_puts(&out, "\n]};\n");
+	if (!outdir_write(&b->out, INDEX_FILE, out.data, out.len, b->d))
+		b->io_failed = true;
+	buf_free(&out);
+	free(all);
+	free(docs);
+	free(order);
+}
