@@ -104,6 +104,19 @@ const struct directive_text *doc_value(const struct doc *doc, size_t index);
  * fragment, with %XX decoded (a %00 stays as written).  Caller frees. */
 char *doc_url_file(const char *url);
 
+/* For the build's manifest (site/manifest.h), after html_doc(): the
+ * number of placeholders, and of placeholder `index` when it is an
+ * inline value {{ }}: where it was written (the braces), and the number
+ * it showed at full precision (*has_num false for text, a missing
+ * value).  False for a reference, math, or an index past the end. */
+size_t doc_value_count(const struct doc *doc);
+bool doc_value_number(const struct doc *doc, size_t index, struct loc *at, bool *has_num,
+		      double *num);
+/* The directives' results in document order (NULL past the end).
+ * Owned by doc. */
+size_t doc_directive_count(const struct doc *doc);
+const struct directive_result *doc_directive_at(const struct doc *doc, size_t i);
+
 /* The kind ("Table", "Figure") and number of a label; false when no
  * directive defines it. */
 bool doc_label(const struct doc *doc, const char *name, const char **kind, int *number);
