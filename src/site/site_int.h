@@ -67,6 +67,9 @@ struct build {
 	const char **slugs;          /* every report's slug, sorted */
 	const char **moved;          /* the moved ones, sorted */
 	size_t nmoved;
+	/* the previous output's manifest.json (manifest.h), or NULL: a
+	 * reused report takes its entry from there */
+	struct value *prev_manifest;
 };
 
 enum entry { ENTRY_SKIP, ENTRY_FILE, ENTRY_DIR };
@@ -86,6 +89,7 @@ struct job {
 	bool shows_others;     /* shows an image from outside its folder (not in its key) */
 	char **inputs;         /* the result files the key covers */
 	size_t ninputs;
+	struct value *manifest; /* its entry in manifest.json (manifest.h) */
 };
 
 /* discover.c */
