@@ -7,6 +7,7 @@
 #include "site/manifest.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -294,22 +295,29 @@ static struct value *table_entry(const struct manifest_ctx *m, const struct dire
 	return e;
 }
 
-/* The hash of a series' points as text ("x y" a line, numbers in their
- * shortest form; a bar chart's categories first): the same on every
- * machine. */
+/* Appends n as the 8 bytes of its IEEE double, least significant first:
+ * the same on every machine, and fast for a series of a million points
+ * (no text to format). */
+static void put_double(struct buf *b, double n)
+{
+	uint64_t u;
+	memcpy(&u, &n, sizeof u);
+	for (int i = 0; i < 8; i++)
+		buf_putc(b, (char)(u >> (8 * i) & 0xff));
+}
+
+/* The hash of a series' points: a bar chart's categories (each ending
+ * in a NUL), then x and y of each point (x NaN when the points are
+ * numbered, y NaN past the last y). */
 static struct value *points_hash(const struct chart *c, const struct chart_series *s)
 {
 	struct buf b = BUF_INIT;
 	for (size_t i = 0; c->type == CHART_BAR && i < c->ncategories; i++)
-		buf_printf(&b, "%s\n", c->categories[i]);
+		buf_put(&b, c->categories[i], strlen(c->categories[i]) + 1);
 	size_t nx = s->nx ? s->nx : s->n;
 	for (size_t i = 0; i < s->n || i < nx; i++) {
-		if (s->x && i < nx)
-			number_put(&b, s->x[i]);
-		buf_putc(&b, ' ');
-		if (i < s->n)
-			number_put(&b, s->y[i]);
-		buf_putc(&b, '\n');
+		put_double(&b, s->x && i < nx ? s->x[i] : NAN);
+		put_double(&b, i < s->n ? s->y[i] : NAN);
 	}
 	struct cache_key k = cache_hash_bytes(b.data ? b.data : "", b.len);
 	buf_free(&b);

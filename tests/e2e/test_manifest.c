@@ -289,8 +289,8 @@ static void diff_lists_what_changed_as_text(void **state)
 		"      from content/r/logs/a.log:2 \u2192 content/r/logs/a.log:2\n"
 		"  content/r/index.md:13:4: Table 1 (tbl-loss), row 1000, column Loss: 7.12500 "
 		"\u2192 7.31250 (+2.6%)\n"
-		"  content/r/index.md:22:4: Figure 1 (fig-loss), series 1: 2 points (d505ed78439f) "
-		"\u2192 2 points (42ec48d4842d)\n"
+		"  content/r/index.md:22:4: Figure 1 (fig-loss), series 1: 2 points (bc795a1ef2bc) "
+		"\u2192 2 points (01585675ec44)\n"
 		"logdown: 5 changes in 1 report\n");
 	proc_free(&r);
 	e2e_drop(&dir);
@@ -318,8 +318,8 @@ static void diff_lists_what_changed_as_markdown(void **state)
 		"`content/r/logs/a.log:2` \u2192 `content/r/logs/a.log:2` |\n"
 		"| `content/r/index.md:13:4` | Table 1 (tbl-loss), row 1000, column Loss | 7.12500 | "
 		"7.31250 | +2.6% |  |\n"
-		"| `content/r/index.md:22:4` | Figure 1 (fig-loss), series 1 | 2 points (d505ed78439f) "
-		"| 2 points (42ec48d4842d) |  |  |\n");
+		"| `content/r/index.md:22:4` | Figure 1 (fig-loss), series 1 | 2 points (bc795a1ef2bc) "
+		"| 2 points (01585675ec44) |  |  |\n");
 	proc_free(&r);
 	e2e_drop(&dir);
 }
@@ -355,7 +355,7 @@ static void diff_lists_what_changed_as_json(void **state)
 		"\"old_from\": null, \"new_from\": null},\n"
 		"      {\"kind\": \"series\", \"change\": \"changed\", \"at\": "
 		"\"content/r/index.md:22:4\", \"what\": \"Figure 1 (fig-loss), series 1\", "
-		"\"old\": \"2 points (d505ed78439f)\", \"new\": \"2 points (42ec48d4842d)\", "
+		"\"old\": \"2 points (bc795a1ef2bc)\", \"new\": \"2 points (01585675ec44)\", "
 		"\"relative\": null, \"old_from\": null, \"new_from\": null}\n"
 		"    ]}\n"
 		"  ]\n"
