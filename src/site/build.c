@@ -791,7 +791,9 @@ int site_build(const struct build_opts *opts, struct diag *d)
 		compare_trees(&b, b.out.staging, opts->against, "");
 		if (diag_errors(d) > 0) {
 			rc = EXIT_CONTENT;
-			against_summary(&b, opts->against);
+			/* prose: not on a stream of github or json diagnostics */
+			if (opts->summary)
+				against_summary(&b, opts->against);
 		}
 	} else if (rc == EXIT_OK && b.writing) {
 		if (!outdir_commit(&b.out, d)) {
