@@ -80,10 +80,14 @@ static struct value *key_string(const struct cache_key *k)
 	return value_string(text);
 }
 
-/* Adds text to list unless it is there already. */
+/* Job ids and hosts a run lists at most (a sacct table may hold a
+ * million rows): the first ones found. */
+#define MANIFEST_FACTS_MAX 1000
+
+/* Adds text to list unless it is there already or the list is full. */
 static void add_unique(struct value *list, const char *text, size_t n)
 {
-	if (!n)
+	if (!n || list->count >= MANIFEST_FACTS_MAX)
 		return;
 	for (size_t i = 0; i < list->count; i++)
 		if (list->items[i]->len == n && memcmp(list->items[i]->text, text, n) == 0)
@@ -147,7 +151,10 @@ static void job_facts(const struct run *r, struct value *ids, struct value *host
 		for (size_t c = 0; c < series_column_count(s); c++) {
 			const char *col = series_column(s, c);
 			bool id = strcmp(col, "job_id") == 0, host = is_host_name(col);
-			for (size_t row = 0; (id || host) && row < series_row_count(s); row++) {
+			struct value *to = id ? ids : hosts;
+			for (size_t row = 0; (id || host) && to->count < MANIFEST_FACTS_MAX &&
+					     row < series_row_count(s);
+			     row++) {
 				struct datum d;
 				series_cell(s, row, c, &d);
 				if (d.kind == DATUM_MISSING)
@@ -219,15 +226,30 @@ static struct value *place(const struct manifest_ctx *m, struct loc at)
 	return v;
 }
 
+/* Where each line of the .md file starts (lines[k] for line k + 1): a
+ * report of 50,000 values is not scanned from its start for each. */
+static size_t *line_starts(const struct report *r, size_t *n)
+{
+	size_t cap = 64;
+	size_t *lines = xmalloc(cap * sizeof *lines);
+	*n = 0;
+	lines[(*n)++] = 0;
+	for (const char *p = r->text, *end = r->text + r->len;
+	     (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++) {
+		if (*n == cap)
+			lines = xrealloc(lines, (cap *= 2) * sizeof *lines);
+		lines[(*n)++] = (size_t)(p + 1 - r->text);
+	}
+	return lines;
+}
+
 /* The text at `at` (at.len bytes from its line and column) of the .md
  * file, whose whole text is r->text. */
-static struct value *written(const struct report *r, struct loc at)
+static struct value *written(const struct report *r, const size_t *lines, size_t nlines,
+			     struct loc at)
 {
-	const char *p = r->text, *end = r->text + r->len;
-	for (int line = 1; line < at.line && p < end; line++) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		p = nl ? nl + 1 : end;
-	}
+	size_t start = at.line >= 1 && (size_t)at.line <= nlines ? lines[at.line - 1] : r->len;
+	const char *p = r->text + start, *end = r->text + r->len;
 	size_t off = at.col > 0 ? (size_t)at.col - 1 : 0;
 	if (off > (size_t)(end - p))
 		off = (size_t)(end - p);
@@ -252,6 +274,8 @@ static struct value *values_list(const struct manifest_ctx *m, const struct repo
 				 const struct doc *doc)
 {
 	struct value *list = value_new(VALUE_LIST);
+	size_t nlines;
+	size_t *lines = line_starts(r, &nlines);
 	for (size_t i = 0; i < doc_value_count(doc); i++) {
 		struct loc at;
 		bool has_num;
@@ -261,7 +285,7 @@ static struct value *values_list(const struct manifest_ctx *m, const struct repo
 			continue;
 		struct value *e = value_new(VALUE_MAP);
 		value_set(e, "at", place(m, at));
-		value_set(e, "source", written(r, at));
+		value_set(e, "source", written(r, lines, nlines, at));
 		value_set(e, "text", shown_text(t));
 		value_set(e, "number", has_num ? json_number(num) : value_new(VALUE_NULL));
 		const struct directive_piece *p = &t->p[0];
@@ -269,6 +293,7 @@ static struct value *values_list(const struct manifest_ctx *m, const struct repo
 							     : value_new(VALUE_NULL));
 		value_push(list, e);
 	}
+	free(lines);
 	return list;
 }
 

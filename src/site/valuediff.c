@@ -102,16 +102,39 @@ static bool text_number(const char *s, double *out)
 	return *end == '\0' && isfinite(*out);
 }
 
-/* Keys that tell equal keys apart by occurrence: "key\x1f3". */
+static char *const *sort_keys; /* for the comparators below; one thread */
+
+/* By key, then by index: equal keys stay in document order. */
+static int cmp_index(const void *pa, const void *pb)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	int c = strcmp(sort_keys[a], sort_keys[b]);
+	return c ? c : (a > b) - (a < b);
+}
+
+/* The indices of keys[0..n) sorted by key (and index).  Caller frees. */
+static size_t *sorted_indices(char *const *keys, size_t n)
+{
+	size_t *idx = xcalloc(n + 1, sizeof *idx);
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	sort_keys = keys;
+	if (n > 1)
+		qsort(idx, n, sizeof *idx, cmp_index);
+	return idx;
+}
+
+/* Keys that tell equal keys apart by occurrence: "key\x1f3".  Sorted,
+ * not compared pairwise: a report may show 50,000 values. */
 static char **occurrence_keys(char **keys, size_t n)
 {
 	char **out = xcalloc(n + 1, sizeof *out);
-	for (size_t i = 0; i < n; i++) {
-		size_t k = 0;
-		for (size_t j = 0; j < i; j++)
-			k += strcmp(keys[j], keys[i]) == 0;
-		out[i] = xasprintf("%s\x1f%zu", keys[i], k);
+	size_t *idx = sorted_indices(keys, n);
+	for (size_t i = 0, k = 0; i < n; i++) {
+		k = i > 0 && strcmp(keys[idx[i - 1]], keys[idx[i]]) == 0 ? k + 1 : 0;
+		out[idx[i]] = xasprintf("%s\x1f%zu", keys[idx[i]], k);
 	}
+	free(idx);
 	return out;
 }
 
@@ -122,19 +145,31 @@ static void keys_free(char **k, size_t n)
 	free(k);
 }
 
-/* match[i]: the index in old of new's i-th key, or -1. */
+/* match[i]: the index in old of new's i-th key, or -1; each old key is
+ * matched once.  Keys are unique on each side (occurrence_keys()), but
+ * a repeated one is matched in order all the same. */
 static long *match_keys(char **old, size_t nold, char **now, size_t nnew, bool **old_used)
 {
 	long *m = xcalloc(nnew + 1, sizeof *m);
 	*old_used = xcalloc(nold + 1, sizeof **old_used);
+	size_t *idx = sorted_indices(old, nold);
 	for (size_t i = 0; i < nnew; i++) {
 		m[i] = -1;
-		for (size_t j = 0; j < nold && m[i] < 0; j++)
-			if (!(*old_used)[j] && strcmp(old[j], now[i]) == 0) {
-				m[i] = (long)j;
-				(*old_used)[j] = true;
+		size_t lo = 0, hi = nold;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (strcmp(old[idx[mid]], now[i]) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < nold && strcmp(old[idx[lo]], now[i]) == 0 && m[i] < 0; lo++)
+			if (!(*old_used)[idx[lo]]) {
+				m[i] = (long)idx[lo];
+				(*old_used)[idx[lo]] = true;
 			}
 	}
+	free(idx);
 	return m;
 }
 
