@@ -47,6 +47,13 @@ void cache_hasher_key(struct cache_hasher *h, const struct cache_key *k);
 /* The key; frees h. */
 struct cache_key cache_hasher_end(struct cache_hasher *h);
 
+/* XXH3-128 of p[0..n), as cache_file_hash() hashes a file. */
+struct cache_key cache_hash_bytes(const void *p, size_t n);
+/* k as text naming its algorithm, "xxh3-128:" and 32 hex digits (the
+ * canonical, big-endian form: xxhsum's), NUL-terminated. */
+#define CACHE_KEY_TEXT 42
+void cache_key_text(const struct cache_key *k, char out[CACHE_KEY_TEXT]);
+
 struct cache;
 
 /* Opens the cache of the project at root.  When writable, what the build
@@ -61,7 +68,9 @@ void cache_report(struct cache *c, struct diag *d);
 void cache_close(struct cache *c);
 
 /* The content hash of the file at path (its canonical path), through
- * the remembered stat signatures.  False when it cannot be read. */
+ * the remembered stat signatures; c NULL (--no-cache) reads the file
+ * and remembers nothing.  The hash is XXH3-128 of the bytes, as
+ * `xxhsum -H2` prints it.  False when it cannot be read. */
 bool cache_file_hash(struct cache *c, const char *path, struct cache_key *out);
 
 /* The run stored under key, or NULL (a damaged file is a warning and is

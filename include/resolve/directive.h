@@ -88,6 +88,8 @@ struct directive_result {
 	struct chart chart;
 	/* where the caption was written: its @refs are reported there */
 	struct loc caption_at;
+	/* where the directive's fence was written (its '{') */
+	struct loc at;
 	/* DIRECTIVE_TABLE: turned about its diagonal (transpose: true) */
 	bool transposed;
 	/* DIRECTIVE_CHART: the files' name, figures/FIGURE.svg (and .png,

@@ -119,6 +119,18 @@ char *doc_url_file(const char *url);
  * Owned by doc. */
 struct sections;
 const struct sections *doc_sections(const struct doc *doc);
+/* For the build's manifest (site/manifest.h), after html_doc(): the
+ * number of placeholders, and of placeholder `index` when it is an
+ * inline value {{ }}: where it was written (the braces), and the number
+ * it showed at full precision (*has_num false for text, a missing
+ * value).  False for a reference, math, or an index past the end. */
+size_t doc_value_count(const struct doc *doc);
+bool doc_value_number(const struct doc *doc, size_t index, struct loc *at, bool *has_num,
+		      double *num);
+/* The directives' results in document order (NULL past the end).
+ * Owned by doc. */
+size_t doc_directive_count(const struct doc *doc);
+const struct directive_result *doc_directive_at(const struct doc *doc, size_t i);
 
 /* The kind ("Table", "Figure") and number of a label; false when no
  * directive defines it. */

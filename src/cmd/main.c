@@ -8,6 +8,7 @@
 
 #include "base/diag.h"
 #include "resolve/directive.h"
+#include "cmd/diffcmd.h"
 #include "cmd/parsecmd.h"
 #include "cmd/scaffold.h"
 #include "cmd/serve.h"
@@ -24,6 +25,7 @@ static const char usage_main[] =
 	"commands:\n"
 	"  build [DIR]   build the site of the project in DIR (default .)\n"
 	"  check [DIR]   check every report as a build would, write nothing\n"
+	"  diff OLD NEW  list the values that changed between two built sites\n"
 	"  new DIR       create a starter project that builds as it is\n"
 	"  parse FILE    show what a parser extracts from a result file\n"
 	"  pdf [DIR]     build the site and a PDF of every report (no browser needed)\n"
@@ -118,6 +120,28 @@ static const char usage_check[] =
 	"  --no-cache           do not read the build cache\n"
 	"  -v, --verbose        say what came from the cache\n"
 	"  -h, --help           show this help\n";
+
+static const char usage_diff[] =
+	"usage: logdown diff OLD NEW [--format text|markdown|json]\n"
+	"\n"
+	"Lists, report by report, what changed between two built sites (folders\n"
+	"a build wrote: each has a manifest.json): every input file whose size,\n"
+	"hash or parser changed; every value whose shown text changed, with its\n"
+	"place in the .md (file:line:col in NEW), old and new text, the relative\n"
+	"change when both are numbers and both source lines; every table cell\n"
+	"and chart series that changed; and what was added or removed.  A value\n"
+	"is matched across builds by its report, its {{ }} as written and which\n"
+	"occurrence of that writing it is, not by its line: editing prose above\n"
+	"it changes nothing.\n"
+	"\n"
+	"options:\n"
+	"  --format FMT   text (default; coloured on a terminal unless NO_COLOR is\n"
+	"                 set), markdown (a table per report: for a pull request\n"
+	"                 comment or $GITHUB_STEP_SUMMARY) or json\n"
+	"  -h, --help     show this help\n"
+	"\n"
+	"exit status: 0 no change, 1 changes (as diff(1)), 2 bad usage or a site\n"
+	"that cannot be read.\n";
 
 static const char usage_new[] =
 	"usage: logdown new [DIR]\n"
@@ -506,6 +530,46 @@ static int finish_output(int rc)
 	return EXIT_IO;
 }
 
+static int cmd_diff(int argc, char **argv)
+{
+	const char *dirs[2] = {NULL, NULL};
+	enum valuediff_format format = VALUEDIFF_TEXT;
+	int n = 0;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			fputs(usage_diff, stdout);
+			return EXIT_OK;
+		} else if (strcmp(a, "--format") == 0 || str_has_prefix(a, "--format=")) {
+			const char *f = a[8] == '=' ? a + 9 : ++i < argc ? argv[i] : NULL;
+			if (f && strcmp(f, "text") == 0)
+				format = VALUEDIFF_TEXT;
+			else if (f && strcmp(f, "markdown") == 0)
+				format = VALUEDIFF_MARKDOWN;
+			else if (f && strcmp(f, "json") == 0)
+				format = VALUEDIFF_JSON;
+			else
+				return usage_error(usage_diff,
+						   "--format takes text, markdown or json, not '%s'",
+						   f ? f : "nothing");
+		} else if (a[0] == '-' && a[1]) {
+			return usage_error(usage_diff, "unknown option '%s'", a);
+		} else if (n < 2) {
+			dirs[n++] = a;
+		} else {
+			return usage_error(usage_diff, "more than two sites given ('%s')", a);
+		}
+	}
+	if (n < 2)
+		return usage_error(usage_diff, "%s", "name two built sites: logdown diff OLD NEW");
+	struct diag *d = diag_new(stderr, DIAG_TEXT, diag_want_colour(STDERR_FILENO));
+	int rc = diffcmd_run(dirs[0], dirs[1], format,
+			     format == VALUEDIFF_TEXT && diag_want_colour(STDOUT_FILENO), stdout, d);
+	diag_free(d);
+	rc = finish_output(rc);
+	return rc == EXIT_IO ? DIFF_TROUBLE : rc;
+}
+
 /* The options of `logdown parse` into o: -1 to go on, else the exit
  * code (help shown, bad usage reported).  --parsers folders go in
  * *dirs, NULL-terminated; the caller frees *dirs. */
@@ -621,7 +685,7 @@ static int cmd_parsers(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	static const char *const commands[] = {"build", "check", "new", "parse", "parsers", "pdf", "serve",
-					       "clean", "help", NULL};
+					       "clean", "diff", "help", NULL};
 	if (argc < 2)
 		return usage_error(usage_main, "%s", "no command given");
 	const char *cmd = argv[1];
@@ -642,6 +706,8 @@ int main(int argc, char **argv)
 				return cmd_serve(1, args);
 			if (strcmp(argv[2], "clean") == 0)
 				return cmd_clean(1, args);
+			if (strcmp(argv[2], "diff") == 0)
+				return cmd_diff(1, args);
 		}
 		fputs(usage_main, stdout);
 		return EXIT_OK;
@@ -666,6 +732,8 @@ int main(int argc, char **argv)
 		return cmd_serve(argc - 2, argv + 2);
 	if (strcmp(cmd, "clean") == 0)
 		return cmd_clean(argc - 2, argv + 2);
+	if (strcmp(cmd, "diff") == 0)
+		return cmd_diff(argc - 2, argv + 2);
 	const char *near = closest_name(cmd, commands);
 	if (near) {
 		fprintf(stderr, "logdown: unknown command '%s' (did you mean '%s'?)\n\n", cmd, near);

@@ -497,6 +497,8 @@ static bool hash_file(const char *path, struct cache_key *out)
 
 bool cache_file_hash(struct cache *c, const char *path, struct cache_key *out)
 {
+	if (!c)
+		return hash_file(path, out); /* --no-cache: the same hash, not kept */
 	int64_t sig[5];
 	if (!stat_sig(path, sig))
 		return false;
@@ -523,6 +525,17 @@ bool cache_file_hash(struct cache *c, const char *path, struct cache_key *out)
 	e->used = true;
 	pthread_mutex_unlock(&c->mu);
 	return true;
+}
+
+struct cache_key cache_hash_bytes(const void *p, size_t n)
+{
+	return key_of(XXH3_128bits(p, n));
+}
+
+void cache_key_text(const struct cache_key *k, char out[CACHE_KEY_TEXT])
+{
+	memcpy(out, "xxh3-128:", 9);
+	key_hex(k, out + 9);
 }
 
 /* --- runs --- */

@@ -67,6 +67,8 @@ struct slot {
 			      * number: 1 for -@key */
 	bool done;           /* piece holds what the HTML showed */
 	struct directive_text piece;
+	bool has_num;        /* SLOT_VALUE: showed a number, num (the manifest's) */
+	double num;
 };
 
 struct doc {
@@ -641,6 +643,7 @@ static bool directive(struct doc *doc, cmark_node *node, struct directive_result
 	doc->results = xrealloc(doc->results, (doc->nresults + 1) * sizeof *doc->results);
 	doc->results[doc->nresults++] = result;
 	*result_out = result;
+	result->at = at;
 	const struct value *cap = body ? value_get(body, "caption") : NULL;
 	if (cap)
 		result->caption_at = cap->loc;
@@ -865,8 +868,11 @@ static void show_value(struct doc *doc, struct slot *s)
 		s->done = true;
 		return;
 	}
-	if (!s->done)
+	if (!s->done) {
 		show_piece(doc->c, &s->piece, &v, s->has_format ? &s->format : NULL);
+		s->has_num = v.kind == EVAL_NUMBER;
+		s->num = v.num;
+	}
 	s->done = true;
 	eval_clear(&v);
 }
@@ -1245,6 +1251,32 @@ const char *doc_value_source(const struct doc *doc, size_t index, size_t *len)
 		return NULL;
 	*len = doc->slots[index].src_len;
 	return doc->slots[index].src;
+}
+
+size_t doc_value_count(const struct doc *doc)
+{
+	return doc->nslots;
+}
+
+bool doc_value_number(const struct doc *doc, size_t index, struct loc *at, bool *has_num,
+		      double *num)
+{
+	if (index >= doc->nslots || doc->slots[index].kind != SLOT_VALUE)
+		return false;
+	*at = doc->slots[index].at;
+	*has_num = doc->slots[index].has_num;
+	*num = doc->slots[index].num;
+	return true;
+}
+
+size_t doc_directive_count(const struct doc *doc)
+{
+	return doc->nresults;
+}
+
+const struct directive_result *doc_directive_at(const struct doc *doc, size_t i)
+{
+	return i < doc->nresults ? doc->results[i] : NULL;
 }
 
 bool doc_label(const struct doc *doc, const char *name, const char **kind, int *number)

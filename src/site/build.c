@@ -30,6 +30,8 @@
 #include "render/toc.h"
 #include "resolve/doc.h"
 #include "resolve/provenance.h"
+#include "site/manifest.h"
+#include "site/valuediff.h"
 
 #define GENERATOR "logdown " LOGDOWN_VERSION
 
@@ -265,6 +267,8 @@ static void render_body(struct build *b, struct report *r, struct job *job)
 	r->html = html_doc(doc); /* inline values are resolved as it shows them */
 	r->toc_html = (r->toc >= 0 ? r->toc : b->config.toc) != 0 ? toc_html(doc) : xstrdup("");
 	search_report(b, r, doc, job);
+	struct manifest_ctx mc = {b->opts->root, b->root_real, b->disk, b->parsers};
+	job->manifest = manifest_report(&mc, r, doc);
 	bool noted = note_failed_runs(d, &r->runs, &rs);
 	check_images(b, r, doc, job);
 	if (b->opts->pdf)
@@ -459,6 +463,44 @@ static void compare_trees(struct build *b, const char *built, const char *agains
 	free(adir);
 }
 
+/* manifest.json: every report's entry, rendered or reused. */
+static void write_manifest(struct build *b, struct job *jobs)
+{
+	struct value **entries = xcalloc(b->nreports + 1, sizeof *entries);
+	size_t n = 0;
+	for (size_t i = 0; i < b->nreports; i++)
+		if (jobs[i].manifest)
+			entries[n++] = jobs[i].manifest;
+	struct buf json = BUF_INIT;
+	manifest_write(&json, entries, n);
+	write_file(b, MANIFEST_FILE, json.data, json.len);
+	buf_free(&json);
+	free(entries);
+}
+
+/* check --against failed: what changed between the committed output's
+ * manifest and this build's, values and inputs (valuediff.h), on
+ * stderr after the stale files.  Without a manifest there, a note. */
+static void against_summary(struct build *b, const char *against)
+{
+	struct diag *quiet = diag_new_deferred(b->d);
+	struct value *old = manifest_load(against, against, quiet);
+	struct value *now = manifest_load(b->out.staging, b->out.staging, quiet);
+	if (!old && now)
+		diag_note(b->d, loc_line(against, 0),
+			  "it has no readable %s, so what changed cannot be told: rebuild it",
+			  MANIFEST_FILE);
+	diag_free(quiet);
+	if (old && now) {
+		struct valuediff_opts o = {.format = VALUEDIFF_TEXT,
+					   .colour = diag_want_colour(STDERR_FILENO)};
+		fprintf(stderr, "what changed since %s was built:\n", against);
+		valuediff_print(stderr, old, now, &o);
+	}
+	value_free(old);
+	value_free(now);
+}
+
 /* The built-in parsers, the project's parsers/ and the folders
  * site.yaml lists (relative to the project). */
 static void load_parsers(struct build *b)
@@ -564,7 +606,8 @@ static void load_turn(struct build *b, size_t i, struct job *job)
 		if (job->keyed && cache_reports_has(b->prev, r->slug, &job->key)) {
 			char *rel = path_join(r->slug, "index.html");
 			char *page = path_join(b->out.final, rel);
-			job->reused = is_file(page);
+			/* its manifest entry comes from the previous output too */
+			job->reused = is_file(page) && manifest_find(b->prev_manifest, r->slug);
 			free(page);
 			free(rel);
 		}
@@ -577,6 +620,8 @@ static void load_turn(struct build *b, size_t i, struct job *job)
 
 static void render_turn(struct build *b, size_t i, struct job *job)
 {
+	if (job->reused)
+		job->manifest = value_copy(manifest_find(b->prev_manifest, b->reports[i].slug));
 	if (job->reused && movable(b, b->reports[i].slug))
 		job->move = true;
 	else if (job->reused)
@@ -667,6 +712,12 @@ int site_build(const struct build_opts *opts, struct diag *d)
 	}
 	size_t parsed0 = parse_cache_parsed(b.pc), reused0 = parse_cache_reused(b.pc),
 	       disk0 = parse_cache_from_disk(b.pc);
+	if (b.writing && !scratch && (b.reports_keyed || opts->reuse)) {
+		/* quietly: a missing or damaged one only means rendering all */
+		struct diag *quiet = diag_new_deferred(d);
+		b.prev_manifest = manifest_load(b.out.final, b.out.final, quiet);
+		diag_free(quiet);
+	}
 	struct job *jobs = xcalloc(b.nreports ? b.nreports : 1, sizeof *jobs);
 	for (size_t i = 0; i < b.nreports; i++) {
 		jobs[i].load_d = diag_new_deferred(d);
@@ -740,8 +791,10 @@ int site_build(const struct build_opts *opts, struct diag *d)
 			qsort(b.reports, b.nreports, sizeof *b.reports, cmp_newest);
 		render_index(&b);
 	}
+	write_manifest(&b, jobs);
 	for (size_t i = 0; i < b.nreports; i++) {
 		b.io_failed |= jobs[i].io_failed;
+		value_free(jobs[i].manifest);
 		diag_free(jobs[i].load_d);
 		diag_free(jobs[i].render_d);
 		for (size_t k = 0; k < jobs[i].ninputs; k++)
@@ -761,8 +814,12 @@ int site_build(const struct build_opts *opts, struct diag *d)
 		rc = b.io_failed ? EXIT_IO : EXIT_CONTENT;
 	if (rc == EXIT_OK && scratch) {
 		compare_trees(&b, b.out.staging, opts->against, "");
-		if (diag_errors(d) > 0)
+		if (diag_errors(d) > 0) {
 			rc = EXIT_CONTENT;
+			/* prose: not on a stream of github or json diagnostics */
+			if (opts->summary)
+				against_summary(&b, opts->against);
+		}
 	} else if (rc == EXIT_OK && b.writing) {
 		if (!outdir_commit(&b.out, d)) {
 			rc = EXIT_IO;
@@ -819,6 +876,7 @@ int site_build(const struct build_opts *opts, struct diag *d)
 	parse_cache_sweep(opts->cache);
 	parse_cache_free(b.own_pc);
 	cache_reports_free(b.prev);
+	value_free(b.prev_manifest);
 	cache_close(b.disk);
 	return rc;
 }

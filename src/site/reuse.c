@@ -17,6 +17,7 @@
 #include "base/util.h"
 #include "parse/runs.h"
 #include "resolve/cite.h"
+#include "site/manifest.h"
 
 /* Is r's output to be copied from the previous output (opts->reuse)? */
 bool reusable(const struct build *b, const struct report *r)
@@ -33,7 +34,8 @@ bool reusable(const struct build *b, const struct report *r)
 	bool there = is_file(page);
 	free(page);
 	free(rel);
-	return there;
+	/* and its entry in the manifest, which the copy does not write */
+	return there && manifest_find(b->prev_manifest, r->slug);
 }
 
 /* Copies the previous output's folder rel (a reused report's, or one

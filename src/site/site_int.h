@@ -69,6 +69,9 @@ struct build {
 	const char **slugs;          /* every report's slug, sorted */
 	const char **moved;          /* the moved ones, sorted */
 	size_t nmoved;
+	/* the previous output's manifest.json (manifest.h), or NULL: a
+	 * reused report takes its entry from there */
+	struct value *prev_manifest;
 };
 
 enum entry { ENTRY_SKIP, ENTRY_FILE, ENTRY_DIR };
@@ -89,6 +92,7 @@ struct job {
 	char **inputs;         /* the result files the key covers */
 	size_t ninputs;
 	struct search_doc search; /* its sections for the search index */
+	struct value *manifest; /* its entry in manifest.json (manifest.h) */
 };
 
 /* discover.c */

@@ -436,7 +436,10 @@ static void check_against_names_every_stale_file(void **state)
 	e2e_write(dir, "_site/old.html", "gone");
 	r = e2e_run(dir, "check --against _site");
 	assert_int_equal(r.status, 1);
+	/* the manifest too; then what changed, from it */
 	assert_string_equal(r.err,
+			    "_site/manifest.json: error: differs from what a build writes (the "
+			    "output is stale: rebuild and commit it)\n"
 			    "_site/old.html: error: a build no longer writes it (the output is "
 			    "stale: rebuild and commit it)\n"
 			    "_site/r/index.html: error: differs from what a build writes (the "
@@ -448,7 +451,15 @@ static void check_against_names_every_stale_file(void **state)
 			    /* the search index holds the value as shown */
 			    "_site/search-index.js: error: differs from what a build writes (the "
 			    "output is stale: rebuild and commit it)\n"
-			    "logdown: 5 errors; nothing was written\n");
+			    "what changed since _site was built:\n"
+			    "r (content/r/index.md)\n"
+			    "  content/r/logs/bs512.log changed: hash 1a24fea465e5 \u2192 "
+			    "d4bf7abd12e6\n"
+			    "  content/r/index.md:5:6: {{ cs512.final_loss }}: 7.12500 \u2192 7.12590 "
+			    "(+0.013%)\n"
+			    "      from content/r/logs/bs512.log:1 \u2192 content/r/logs/bs512.log:1\n"
+			    "logdown: 2 changes in 1 report\n"
+			    "logdown: 6 errors; nothing was written\n");
 	proc_free(&r);
 	r = e2e_run(dir, "check --against nowhere");
 	assert_int_equal(r.status, 2);

@@ -1,0 +1,544 @@
+/* manifest.c: OUT/manifest.json (manifest.h): each report's entry made
+ * from its runs and its rendered document, written and read back as
+ * JSON.  An entry is a value tree, so that a report reused from the
+ * previous output takes its entry from that output's manifest and
+ * writes it again byte for byte. */
+#define _GNU_SOURCE /* open_memstream() */
+#include "site/manifest.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/fsutil.h"
+#include "base/json.h"
+#include "base/utf8.h"
+#include "base/util.h"
+#include "base/version.h"
+#include "parse/logparse.h"
+#include "parse/report.h"
+#include "parse/structured.h"
+#include "resolve/doc.h"
+
+/* path with the project's folder left out ("content/r/logs/a.log"),
+ * as the tooltips name files.  Borrowed from path. */
+static const char *project_rel(const struct manifest_ctx *m, const char *path)
+{
+	const char *roots[2] = {m->root, m->root_real};
+	for (int i = 0; i < 2; i++) {
+		const char *r = roots[i];
+		if (!r || !*r || strcmp(r, ".") == 0)
+			continue;
+		size_t len = strlen(r);
+		while (len > 1 && r[len - 1] == '/')
+			len--;
+		if (strncmp(path, r, len) == 0 && path[len] == '/')
+			return path + len + 1;
+	}
+	return path;
+}
+
+/* A string from a log or a page as valid UTF-8 (a byte that is not
+ * becomes U+FFFD): written and read back, it gives the same bytes. */
+static struct value *clean_string(const char *s, size_t n)
+{
+	struct buf b = BUF_INIT;
+	for (size_t i = 0; i < n;) {
+		size_t sub, k = utf8_decode((const unsigned char *)s + i, n - i, &sub, NULL);
+		if (k) {
+			buf_put(&b, s + i, k);
+			i += k;
+		} else {
+			utf8_put(&b, UTF8_REPLACEMENT);
+			i += sub;
+		}
+	}
+	struct value *v = value_stringn(buf_data(&b), b.len);
+	buf_free(&b);
+	return v;
+}
+
+/* A number as JSON has one: NaN and the infinities by name, as strings. */
+static struct value *json_number(double n)
+{
+	if (isfinite(n))
+		return value_number(n, NULL);
+	struct buf b = BUF_INIT;
+	number_put(&b, n);
+	struct value *v = value_string(buf_data(&b));
+	buf_free(&b);
+	return v;
+}
+
+static struct value *key_string(const struct cache_key *k)
+{
+	char text[CACHE_KEY_TEXT];
+	cache_key_text(k, text);
+	return value_string(text);
+}
+
+/* Job ids and hosts a run lists at most (a sacct table may hold a
+ * million rows): the first ones found. */
+#define MANIFEST_FACTS_MAX 1000
+
+/* Adds text to list unless it is there already or the list is full. */
+static void add_unique(struct value *list, const char *text, size_t n)
+{
+	if (!n || list->count >= MANIFEST_FACTS_MAX)
+		return;
+	for (size_t i = 0; i < list->count; i++)
+		if (list->items[i]->len == n && memcmp(list->items[i]->text, text, n) == 0)
+			return;
+	value_push(list, clean_string(text, n));
+}
+
+static void datum_text(struct buf *b, const struct datum *d)
+{
+	buf_clear(b);
+	if (d->text)
+		buf_put(b, d->text, d->len);
+	else if (d->kind == DATUM_NUMBER)
+		number_put(b, d->num);
+}
+
+/* A host as written: "nid001" of PBS's exec_host "nid001/0*8+nid002/0"
+ * (each host before its '/'), a Slurm node list as it is. */
+static void add_hosts(struct value *hosts, const char *s, size_t n)
+{
+	const char *end = s + n;
+	while (s < end) {
+		const char *plus = memchr(s, '+', (size_t)(end - s));
+		const char *stop = plus ? plus : end;
+		const char *slash = memchr(s, '/', (size_t)(stop - s));
+		add_unique(hosts, s, (size_t)((slash ? slash : stop) - s));
+		s = stop + (plus != NULL);
+	}
+}
+
+static bool is_host_name(const char *name)
+{
+	static const char *const names[] = {"node", "host", "hostname", "exec_host", "nodelist",
+					    NULL};
+	for (size_t i = 0; names[i]; i++)
+		if (strcmp(name, names[i]) == 0)
+			return true;
+	return false;
+}
+
+/* The job ids and hosts a run holds: its fields job_id and node, host,
+ * hostname, exec_host or nodelist (the Slurm, seff and PBS parsers'),
+ * and the columns of those names of its series (Slurm's jobs), each
+ * once, in the order found. */
+static void job_facts(const struct run *r, struct value *ids, struct value *hosts)
+{
+	struct buf b = BUF_INIT;
+	for (size_t i = 0; i < run_field_count(r); i++) {
+		const char *name = run_field_name(r, i);
+		const struct datum *d = run_field_at(r, i);
+		if (d->kind == DATUM_MISSING)
+			continue;
+		datum_text(&b, d);
+		if (strcmp(name, "job_id") == 0)
+			add_unique(ids, buf_data(&b), b.len);
+		else if (is_host_name(name))
+			add_hosts(hosts, buf_data(&b), b.len);
+	}
+	for (size_t i = 0; i < run_series_count(r); i++) {
+		const struct series *s = run_series_at(r, i);
+		for (size_t c = 0; c < series_column_count(s); c++) {
+			const char *col = series_column(s, c);
+			bool id = strcmp(col, "job_id") == 0, host = is_host_name(col);
+			struct value *to = id ? ids : hosts;
+			for (size_t row = 0; (id || host) && to->count < MANIFEST_FACTS_MAX &&
+					     row < series_row_count(s);
+			     row++) {
+				struct datum d;
+				series_cell(s, row, c, &d);
+				if (d.kind == DATUM_MISSING)
+					continue;
+				datum_text(&b, &d);
+				if (id)
+					add_unique(ids, buf_data(&b), b.len);
+				else
+					add_hosts(hosts, buf_data(&b), b.len);
+			}
+		}
+	}
+	buf_free(&b);
+}
+
+static struct value *run_entry(const struct manifest_ctx *m, const struct run *r)
+{
+	struct value *e = value_new(VALUE_MAP);
+	value_set(e, "name", clean_string(run_name(r), strlen(run_name(r))));
+	const char *file = run_file(r);
+	value_set(e, "file", clean_string(project_rel(m, file), strlen(project_rel(m, file))));
+	struct stat st;
+	char *real = path_real(file);
+	struct cache_key k;
+	if (real && stat(real, &st) == 0 && cache_file_hash(m->disk, real, &k)) {
+		value_set(e, "size", value_number((double)st.st_size, NULL));
+		value_set(e, "hash", key_string(&k));
+	} else {
+		value_set(e, "size", value_new(VALUE_NULL));
+		value_set(e, "hash", value_new(VALUE_NULL));
+	}
+	free(real);
+	const char *pname = run_parser(r);
+	value_set_str(e, "parser", pname ? pname : "");
+	const struct parser *p = pname ? parsers_find(m->parsers, pname) : NULL;
+	if (p) {
+		size_t len;
+		const char *text = parser_source(p, &len);
+		k = cache_hash_bytes(text, len);
+		value_set(e, "parser_hash", key_string(&k));
+	} else {
+		value_set(e, "parser_hash", value_new(VALUE_NULL));
+	}
+	struct value *ids = value_new(VALUE_LIST), *hosts = value_new(VALUE_LIST);
+	job_facts(r, ids, hosts);
+	value_set(e, "job_ids", ids);
+	value_set(e, "hosts", hosts);
+	return e;
+}
+
+static struct value *runs_list(const struct manifest_ctx *m, const struct report *r)
+{
+	struct value *list = value_new(VALUE_LIST);
+	for (size_t i = 0; i < r->runs.count; i++) {
+		const struct runset *set = &r->runs.sets[i];
+		for (size_t j = 0; j < set->count; j++)
+			if (set->runs[j])
+				value_push(list, run_entry(m, set->runs[j]));
+	}
+	return list;
+}
+
+/* "content/r/index.md:12:5" */
+static struct value *place(const struct manifest_ctx *m, struct loc at)
+{
+	char *s = xasprintf("%s:%d:%d", project_rel(m, at.file ? at.file : ""), at.line, at.col);
+	struct value *v = value_string(s);
+	free(s);
+	return v;
+}
+
+/* Where each line of the .md file starts (lines[k] for line k + 1): a
+ * report of 50,000 values is not scanned from its start for each. */
+static size_t *line_starts(const struct report *r, size_t *n)
+{
+	size_t cap = 64;
+	size_t *lines = xmalloc(cap * sizeof *lines);
+	*n = 0;
+	lines[(*n)++] = 0;
+	for (const char *p = r->text, *end = r->text + r->len;
+	     (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++) {
+		if (*n == cap)
+			lines = xrealloc(lines, (cap *= 2) * sizeof *lines);
+		lines[(*n)++] = (size_t)(p + 1 - r->text);
+	}
+	return lines;
+}
+
+/* The text at `at` (at.len bytes from its line and column) of the .md
+ * file, whose whole text is r->text. */
+static struct value *written(const struct report *r, const size_t *lines, size_t nlines,
+			     struct loc at)
+{
+	size_t start = at.line >= 1 && (size_t)at.line <= nlines ? lines[at.line - 1] : r->len;
+	const char *p = r->text + start, *end = r->text + r->len;
+	size_t off = at.col > 0 ? (size_t)at.col - 1 : 0;
+	if (off > (size_t)(end - p))
+		off = (size_t)(end - p);
+	p += off;
+	size_t n = at.len > 0 ? (size_t)at.len : 0;
+	if (n > (size_t)(end - p))
+		n = (size_t)(end - p);
+	return clean_string(p, n);
+}
+
+static struct value *shown_text(const struct directive_text *t)
+{
+	struct buf b = BUF_INIT;
+	for (size_t i = 0; t && i < t->n; i++)
+		buf_put(&b, t->p[i].text, t->p[i].len);
+	struct value *v = clean_string(buf_data(&b), b.len);
+	buf_free(&b);
+	return v;
+}
+
+static struct value *values_list(const struct manifest_ctx *m, const struct report *r,
+				 const struct doc *doc)
+{
+	struct value *list = value_new(VALUE_LIST);
+	size_t nlines;
+	size_t *lines = line_starts(r, &nlines);
+	for (size_t i = 0; i < doc_value_count(doc); i++) {
+		struct loc at;
+		bool has_num;
+		double num;
+		const struct directive_text *t = doc_value(doc, i);
+		if (!t || !t->n || !doc_value_number(doc, i, &at, &has_num, &num))
+			continue;
+		struct value *e = value_new(VALUE_MAP);
+		value_set(e, "at", place(m, at));
+		value_set(e, "source", written(r, lines, nlines, at));
+		value_set(e, "text", shown_text(t));
+		value_set(e, "number", has_num ? json_number(num) : value_new(VALUE_NULL));
+		const struct directive_piece *p = &t->p[0];
+		value_set(e, "from", p->title && !p->missing ? clean_string(p->title, strlen(p->title))
+							     : value_new(VALUE_NULL));
+		value_push(list, e);
+	}
+	free(lines);
+	return list;
+}
+
+static void put_common(const struct manifest_ctx *m, struct value *e,
+		       const struct directive_result *d)
+{
+	value_set(e, "at", place(m, d->at));
+	value_set(e, "label", d->label ? value_string(d->label) : value_new(VALUE_NULL));
+	value_set(e, "number", value_number(d->number, NULL));
+}
+
+static struct value *table_entry(const struct manifest_ctx *m, const struct directive_result *d)
+{
+	struct value *e = value_new(VALUE_MAP);
+	put_common(m, e, d);
+	struct value *rows = value_new(VALUE_LIST);
+	for (size_t i = 0; i < d->rows; i++) {
+		struct value *row = value_new(VALUE_LIST);
+		for (size_t j = 0; j < d->cols; j++)
+			value_push(row, shown_text(&d->cells[i * d->cols + j].text));
+		value_push(rows, row);
+	}
+	value_set(e, "cells", rows);
+	return e;
+}
+
+/* Appends n as the 8 bytes of its IEEE double, least significant first:
+ * the same on every machine, and fast for a series of a million points
+ * (no text to format). */
+static void put_double(struct buf *b, double n)
+{
+	uint64_t u;
+	memcpy(&u, &n, sizeof u);
+	for (int i = 0; i < 8; i++)
+		buf_putc(b, (char)(u >> (8 * i) & 0xff));
+}
+
+/* The hash of a series' points: a bar chart's categories (each ending
+ * in a NUL), then x and y of each point (x NaN when the points are
+ * numbered, y NaN past the last y). */
+static struct value *points_hash(const struct chart *c, const struct chart_series *s)
+{
+	struct buf b = BUF_INIT;
+	for (size_t i = 0; c->type == CHART_BAR && i < c->ncategories; i++)
+		buf_put(&b, c->categories[i], strlen(c->categories[i]) + 1);
+	size_t nx = s->nx ? s->nx : s->n;
+	for (size_t i = 0; i < s->n || i < nx; i++) {
+		put_double(&b, s->x && i < nx ? s->x[i] : NAN);
+		put_double(&b, i < s->n ? s->y[i] : NAN);
+	}
+	struct cache_key k = cache_hash_bytes(b.data ? b.data : "", b.len);
+	buf_free(&b);
+	return key_string(&k);
+}
+
+static struct value *chart_entry(const struct manifest_ctx *m, const struct directive_result *d)
+{
+	struct value *e = value_new(VALUE_MAP);
+	put_common(m, e, d);
+	struct value *list = value_new(VALUE_LIST);
+	const struct chart *c = &d->chart;
+	for (size_t i = 0; i < c->nseries; i++) {
+		const struct chart_series *s = &c->series[i];
+		struct value *se = value_new(VALUE_MAP);
+		const char *name = s->label ? s->label : "";
+		value_set(se, "name", clean_string(name, strlen(name)));
+		value_set(se, "points", value_number((double)s->n, NULL));
+		value_set(se, "hash", points_hash(c, s));
+		value_push(list, se);
+	}
+	for (size_t i = 0; i < c->npoints; i++) {
+		/* a roofline's measured points: one series each */
+		const struct chart_point *p = &c->points[i];
+		struct value *se = value_new(VALUE_MAP);
+		const char *name = p->label ? p->label : "";
+		value_set(se, "name", clean_string(name, strlen(name)));
+		value_set(se, "points", value_number(1, NULL));
+		double xy[2] = {p->intensity, p->performance};
+		struct chart_series one = {NULL, &xy[0], &xy[1], 1, 0};
+		value_set(se, "hash", points_hash(c, &one));
+		value_push(list, se);
+	}
+	value_set(e, "series", list);
+	return e;
+}
+
+struct value *manifest_report(const struct manifest_ctx *m, const struct report *r,
+			      const struct doc *doc)
+{
+	struct value *e = value_new(VALUE_MAP);
+	value_set(e, "slug", clean_string(r->slug, strlen(r->slug)));
+	value_set(e, "source", clean_string(project_rel(m, r->path), strlen(project_rel(m, r->path))));
+	value_set(e, "runs", runs_list(m, r));
+	value_set(e, "values", values_list(m, r, doc));
+	struct value *tables = value_new(VALUE_LIST), *charts = value_new(VALUE_LIST);
+	for (size_t i = 0; i < doc_directive_count(doc); i++) {
+		const struct directive_result *d = doc_directive_at(doc, i);
+		if (d->kind == DIRECTIVE_TABLE && d->ok)
+			value_push(tables, table_entry(m, d));
+		else if (d->kind == DIRECTIVE_CHART && d->ok)
+			value_push(charts, chart_entry(m, d));
+	}
+	value_set(e, "tables", tables);
+	value_set(e, "charts", charts);
+	return e;
+}
+
+struct value *manifest_load(const char *dir, const char *shown, struct diag *d)
+{
+	char *path = path_join(dir, MANIFEST_FILE);
+	char *name = path_join(shown, MANIFEST_FILE);
+	struct value *v = NULL;
+	if (!is_dir(dir)) {
+		diag_error(d, loc_line(shown, 0), "not a built site: %s",
+			   path_exists(dir) ? "not a folder" : "No such file or directory");
+	} else if (!path_exists(path)) {
+		diag_error(d, loc_line(shown, 0),
+			   "no %s: %s was built by a logdown without manifests or is not a site: "
+			   "rebuild it",
+			   MANIFEST_FILE, shown);
+	} else {
+		v = structured_json_tree(path, name, d);
+		const struct value *reports = v ? value_get(v, "reports") : NULL;
+		if (v && (v->kind != VALUE_MAP || !reports || reports->kind != VALUE_LIST)) {
+			diag_error(d, v->loc.line ? v->loc : loc_line(name, 0),
+				   "not a logdown manifest: it has no \"reports\" list");
+			value_free(v);
+			v = NULL;
+		}
+	}
+	/* the diagnostics are done with the names */
+	free(path);
+	free(name);
+	return v;
+}
+
+const struct value *manifest_find(const struct value *m, const char *slug)
+{
+	const struct value *reports = m ? value_get(m, "reports") : NULL;
+	for (size_t i = 0; reports && reports->kind == VALUE_LIST && i < reports->count; i++) {
+		const struct value *s = value_get(reports->items[i], "slug");
+		if (s && s->kind == VALUE_STRING && strcmp(s->text, slug) == 0)
+			return reports->items[i];
+	}
+	return NULL;
+}
+
+static bool scalar(const struct value *v)
+{
+	return v->kind != VALUE_LIST && v->kind != VALUE_MAP;
+}
+
+static void put_json(FILE *f, const struct value *v, int indent)
+{
+	switch (v->kind) {
+	case VALUE_NULL:
+		fputs("null", f);
+		break;
+	case VALUE_BOOL:
+		fputs(v->boolean ? "true" : "false", f);
+		break;
+	case VALUE_NUMBER:
+		if (v->text) {
+			fwrite(v->text, 1, v->len, f);
+		} else {
+			struct buf b = BUF_INIT;
+			number_put(&b, v->number);
+			fputs(buf_data(&b), f);
+			buf_free(&b);
+		}
+		break;
+	case VALUE_STRING:
+		json_put_string(f, v->text, v->len);
+		break;
+	case VALUE_LIST: {
+		bool flat = true;
+		for (size_t i = 0; i < v->count; i++)
+			flat = flat && scalar(v->items[i]);
+		fputc('[', f);
+		for (size_t i = 0; i < v->count; i++) {
+			if (flat)
+				fputs(i ? ", " : "", f);
+			else
+				fprintf(f, "%s\n%*s", i ? "," : "", indent + 2, "");
+			put_json(f, v->items[i], indent + 2);
+		}
+		if (!flat && v->count)
+			fprintf(f, "\n%*s", indent, "");
+		fputc(']', f);
+		break;
+	}
+	case VALUE_MAP:
+		fputc('{', f);
+		for (size_t i = 0; i < v->count; i++) {
+			fprintf(f, "%s\n%*s", i ? "," : "", indent + 2, "");
+			json_put_cstr(f, v->keys[i]);
+			fputs(": ", f);
+			put_json(f, v->items[i], indent + 2);
+		}
+		if (v->count)
+			fprintf(f, "\n%*s", indent, "");
+		fputc('}', f);
+		break;
+	}
+}
+
+void manifest_put_json(struct buf *out, const struct value *v)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f) {
+		fprintf(stderr, "logdown: out of memory\n");
+		abort();
+	}
+	put_json(f, v, 0);
+	fclose(f);
+	buf_put(out, text, len);
+	free(text);
+}
+
+static int cmp_slug(const void *pa, const void *pb)
+{
+	const struct value *a = *(struct value *const *)pa, *b = *(struct value *const *)pb;
+	const struct value *sa = value_get(a, "slug"), *sb = value_get(b, "slug");
+	return strcmp(sa && sa->text ? sa->text : "", sb && sb->text ? sb->text : "");
+}
+
+void manifest_write(struct buf *out, struct value *const *entries, size_t n)
+{
+	struct value **sorted = xcalloc(n + 1, sizeof *sorted);
+	memcpy(sorted, entries, n * sizeof *sorted);
+	if (n > 1)
+		qsort(sorted, n, sizeof *sorted, cmp_slug);
+	/* the entries are borrowed: the tree holds them only to write it */
+	struct value *m = value_new(VALUE_MAP);
+	value_set_str(m, "logdown", LOGDOWN_VERSION);
+	struct value *list = value_new(VALUE_LIST);
+	list->items = sorted;
+	list->count = list->cap = n;
+	value_set(m, "reports", list);
+	manifest_put_json(out, m);
+	buf_putc(out, '\n');
+	list->items = NULL;
+	list->count = list->cap = 0;
+	value_free(m);
+	free(sorted);
+}
