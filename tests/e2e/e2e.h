@@ -229,6 +229,33 @@ static inline char *e2e_sh(int *status, const char *fmt, ...)
 	return out;
 }
 
+/* The pixels of page 1 of pdf, drawn at dpi by pdftoppm into dir,
+ * within tol of colour rgb (0xRRGGBB) in each channel. */
+static inline long e2e_pdf_pixels(const char *pdf, const char *dir, int dpi, unsigned rgb,
+				  int tol)
+{
+	char *out = path_join(dir, "page");
+	int status;
+	free(e2e_sh(&status, "pdftoppm -r %d -f 1 -l 1 '%s' '%s'", dpi, pdf, out));
+	assert_int_equal(status, 0);
+	char *name = path_join(dir, "page-1.ppm");
+	struct buf img = BUF_INIT;
+	assert_true(file_read(name, &img, NULL));
+	int w, h, max, off = 0;
+	assert_int_equal(sscanf(buf_data(&img), "P6 %d %d %d%n", &w, &h, &max, &off), 3);
+	const unsigned char *px = (const unsigned char *)buf_data(&img) + off + 1;
+	int r0 = (rgb >> 16) & 255, g0 = (rgb >> 8) & 255, b0 = rgb & 255;
+	long n = 0;
+	for (long i = 0; i < (long)w * h; i++)
+		if (abs(px[3 * i] - r0) < tol && abs(px[3 * i + 1] - g0) < tol &&
+		    abs(px[3 * i + 2] - b0) < tol)
+			n++;
+	buf_free(&img);
+	free(name);
+	free(out);
+	return n;
+}
+
 /* Fails with the haystack shown when needle is not in it. */
 #define assert_contains(hay, needle)                                                     \
 	do {                                                                             \

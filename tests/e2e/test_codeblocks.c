@@ -154,26 +154,7 @@ static void log_excerpts_and_log_pages_are_coloured(void **state)
 static long pdf_pixels(unsigned rgb)
 {
 	char *pdf = path_join(project, "_site/r/report.pdf");
-	char *out = path_join(project, "page");
-	int status;
-	char *o = e2e_sh(&status, "pdftoppm -r 100 -f 1 -l 1 '%s' '%s'", pdf, out);
-	free(o);
-	assert_int_equal(status, 0);
-	char *name = path_join(project, "page-1.ppm");
-	struct buf img = BUF_INIT;
-	assert_true(file_read(name, &img, NULL));
-	int w, h, max, off = 0;
-	assert_int_equal(sscanf(buf_data(&img), "P6 %d %d %d%n", &w, &h, &max, &off), 3);
-	const unsigned char *px = (const unsigned char *)buf_data(&img) + off + 1;
-	int r0 = (rgb >> 16) & 255, g0 = (rgb >> 8) & 255, b0 = rgb & 255;
-	long n = 0;
-	for (long i = 0; i < (long)w * h; i++)
-		if (abs(px[3 * i] - r0) < 6 && abs(px[3 * i + 1] - g0) < 6 &&
-		    abs(px[3 * i + 2] - b0) < 6)
-			n++;
-	buf_free(&img);
-	free(name);
-	free(out);
+	long n = e2e_pdf_pixels(pdf, project, 100, rgb, 6);
 	free(pdf);
 	return n;
 }

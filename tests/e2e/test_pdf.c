@@ -205,25 +205,7 @@ static long info_number(const char *info, const char *key)
 static long page_pixels(unsigned rgb)
 {
 	char *p = pdf_path();
-	char *ppm = path_join(tmp, "page");
-	char *o = sh("pdftoppm -r 60 -f 1 -l 1 '%s' '%s' && ls '%s'", p, ppm, tmp);
-	assert_non_null(o);
-	free(o);
-	char *name = path_join(tmp, "page-1.ppm");
-	struct buf img = BUF_INIT;
-	assert_true(file_read(name, &img, NULL));
-	int w, h, max, off = 0;
-	assert_int_equal(sscanf(buf_data(&img), "P6 %d %d %d%n", &w, &h, &max, &off), 3);
-	const unsigned char *px = (const unsigned char *)buf_data(&img) + off + 1;
-	int r0 = (rgb >> 16) & 255, g0 = (rgb >> 8) & 255, b0 = rgb & 255;
-	long n = 0;
-	for (long i = 0; i < (long)w * h; i++)
-		if (abs(px[3 * i] - r0) < 24 && abs(px[3 * i + 1] - g0) < 24 &&
-		    abs(px[3 * i + 2] - b0) < 24)
-			n++;
-	buf_free(&img);
-	free(name);
-	free(ppm);
+	long n = e2e_pdf_pixels(p, tmp, 60, rgb, 24);
 	free(p);
 	return n;
 }
