@@ -545,7 +545,10 @@ static void put_references(struct buf *out, struct cites *c)
 	if (!n)
 		return;
 	bool numeric = cites_style(c) == CITE_NUMERIC;
-	buf_printf(out, "<section class=\"references\" id=\"references\">\n<h2>References</h2>\n"
+	/* its heading like the report's own: an id and a link to itself */
+	buf_printf(out, "<section class=\"references\">\n<h2 id=\"references\">References"
+			"<a class=\"ld-anchor\" href=\"#references\" aria-label=\"Link to this "
+			"section: References\">#</a></h2>\n"
 			"<ol class=\"references-%s\">\n",
 		   numeric ? "numeric" : "author-year");
 	for (size_t i = 0; i < n; i++) {

@@ -73,7 +73,9 @@ static void numeric_citations_link_to_their_entries(void **state)
 			      "href=\"#ref-williams2009\" title=\"" W_TITLE "\">1</a>].");
 	/* only the entries cited, in the order of first citation */
 	assert_contains(body,
-			"<section class=\"references\" id=\"references\">\n<h2>References</h2>\n"
+			"<section class=\"references\">\n<h2 id=\"references\">References<a "
+			"class=\"ld-anchor\" href=\"#references\" aria-label=\"Link to this section: "
+			"References\">#</a></h2>\n"
 			"<ol class=\"references-numeric\">\n"
 			"<li id=\"ref-williams2009\"><span class=\"ref-label\">[1] </span>Samuel "
 			"Williams, Andrew Waterman and David Patterson. Roofline: An Insightful Visual "

@@ -102,7 +102,11 @@ export default async function check(page, ctx) {
     const h = document.querySelector('.ld-content h2, .ld-content h3');
     const v = [...document.querySelectorAll('.ld-content .ld-value')]
       .find((e) => !e.closest('math, .ld-log, pre') && /\d/.test(e.textContent));
-    return { heading: h ? h.textContent.trim() : null, id: h ? h.id : '', value: v ? v.textContent.trim() : null };
+    // the heading's words as the reader sees them, without its number
+    // (numbered sections) and its link to itself (the "#")
+    const words = h && h.cloneNode(true);
+    words?.querySelectorAll('.ld-anchor, .ld-secno').forEach((e) => e.remove());
+    return { heading: words ? words.textContent.trim() : null, id: h ? h.id : '', value: v ? v.textContent.trim() : null };
   });
   if (probe.value) {
     const t = await typeQuery(page, probe.value);
