@@ -197,12 +197,16 @@ static char *tag_id(const char *p)
 	return NULL;
 }
 
-/* Every heading tag of html in order: its id, or NULL. */
+/* Every heading tag of html in order: its id, or NULL.  The References
+ * that html.c adds after the report's own blocks (its heading is in no
+ * tree) end the search. */
 static char **heading_ids(const char *html, size_t *n)
 {
 	char **ids = NULL;
 	*n = 0;
 	for (const char *p = strchr(html, '<'); p; p = strchr(p + 1, '<')) {
+		if (str_has_prefix(p, "<section class=\"references\">"))
+			break;
 		if (!heading_tag(p))
 			continue;
 		ids = xrealloc(ids, (*n + 1) * sizeof *ids);
