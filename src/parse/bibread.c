@@ -696,8 +696,9 @@ static const char *entry(struct reader *r, const char *p)
 	(void)tp;
 	p = skip_ws(p, end);
 	const char *kp = p;
+	/* a key ends at a NUL too: it is a C string from here on */
 	while (p < end && *p != ',' && *p != close && !isspace((unsigned char)*p) && *p != '{' &&
-	       *p != '}' && *p != '@')
+	       *p != '}' && *p != '@' && *p != '\0')
 		p++;
 	struct field *f = NULL;
 	size_t nf = 0;
