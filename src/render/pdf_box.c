@@ -453,18 +453,13 @@ void pdf_footnotes(struct pdf *p, struct flow *f, cmark_node **defs, size_t ndef
 	}
 }
 
-/* The appendix "Sources": each log line a value links to, numbered in
- * the order of first use ("1. logs/run.log, line 123"), each entry a
- * destination its values lead to.  The entry itself links to the line
- * on the log's page, relative, which works while the PDF sits in the
- * site. */
-void pdf_sources(struct pdf *p, struct flow *f)
+/* An appendix's heading (Sources, References): a level-2 heading in
+ * the outline, the destination dest. */
+static void appendix_heading(struct pdf *p, struct flow *f, const char *title, const char *dest)
 {
-	if (!p->nsources)
-		return;
 	struct rich r;
 	rich_init(&r);
-	rich_put(&r, "Sources", 7, 0, NULL);
+	rich_put(&r, title, strlen(title), 0, NULL);
 	PangoLayout *hl = layout_new(p, p->f_head[1], f->w);
 	pango_layout_set_text(hl, buf_data(&r.text), (int)r.text.len);
 	pango_layout_set_attributes(hl, r.attrs);
@@ -474,9 +469,22 @@ void pdf_sources(struct pdf *p, struct flow *f)
 	para_boxes(p, f, hp, 22, 0, true);
 	if (p->nboxes > first) {
 		p->boxes[first].outline = 2;
-		p->boxes[first].title = xstrdup("Sources");
-		p->boxes[first].dest = xstrdup("ld-sources");
+		p->boxes[first].title = xstrdup(title);
+		p->boxes[first].dest = xstrdup(dest);
 	}
+}
+
+/* The appendix "Sources": each log line a value links to, numbered in
+ * the order of first use ("1. logs/run.log, line 123"), each entry a
+ * destination its values lead to.  The entry itself links to the line
+ * on the log's page, relative, which works while the PDF sits in the
+ * site. */
+void pdf_sources(struct pdf *p, struct flow *f)
+{
+	if (!p->nsources)
+		return;
+	appendix_heading(p, f, "Sources", "ld-sources");
+	struct rich r;
 	for (size_t k = 0; k < p->nsources; k++) {
 		const char *href = p->sources[k];
 		const char *hash = strstr(href, ".html#L");
@@ -516,21 +524,8 @@ void pdf_references(struct pdf *p, struct flow *f)
 	size_t n = c ? cites_count(c) : 0;
 	if (!n)
 		return;
+	appendix_heading(p, f, "References", "references");
 	struct rich r;
-	rich_init(&r);
-	rich_put(&r, "References", 10, 0, NULL);
-	PangoLayout *hl = layout_new(p, p->f_head[1], f->w);
-	pango_layout_set_text(hl, buf_data(&r.text), (int)r.text.len);
-	pango_layout_set_attributes(hl, r.attrs);
-	struct para *hp = para_new(hl, &r);
-	rich_clear(&r);
-	size_t first = p->nboxes;
-	para_boxes(p, f, hp, 22, 0, true);
-	if (p->nboxes > first) {
-		p->boxes[first].outline = 2;
-		p->boxes[first].title = xstrdup("References");
-		p->boxes[first].dest = xstrdup("references");
-	}
 	bool numeric = cites_style(c) == CITE_NUMERIC;
 	double indent = numeric ? 26 : 0;
 	for (size_t k = 0; k < n; k++) {
