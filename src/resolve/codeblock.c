@@ -59,25 +59,35 @@ static bool bare_item(const char *s, const char *e)
 	return false;
 }
 
+/* The next word of s..end, after blanks: its start (end when none),
+ * and in *e its end; a quoted part (" or ') is kept whole. */
+static const char *next_word(const char *s, const char *end, const char **e)
+{
+	while (s < end && blank(*s))
+		s++;
+	const char *p = s;
+	char q = 0;
+	while (p < end && (q || !blank(*p))) {
+		if (q && *p == q)
+			q = 0;
+		else if (!q && (*p == '"' || *p == '\''))
+			q = *p;
+		p++;
+	}
+	*e = p;
+	return s;
+}
+
 /* Whether every item of s..end is one bare_item() knows (quotes kept
  * whole): GFM leaves the words after the language to the author
  * ("```ruby startline=3 $%@#$"), so anything else leaves them all. */
 static bool bare_items(const char *s, const char *end)
 {
 	while (s < end) {
-		while (s < end && blank(*s))
-			s++;
+		const char *e;
+		s = next_word(s, end, &e);
 		if (s >= end)
 			break;
-		const char *e = s;
-		char q = 0;
-		while (e < end && (q || !blank(*e))) {
-			if (q && *e == q)
-				q = 0;
-			else if (!q && (*e == '"' || *e == '\''))
-				q = *e;
-			e++;
-		}
 		if (!bare_item(s, e))
 			return false;
 		s = e;
@@ -93,19 +103,10 @@ static bool bare_attrs(const char *s, const char *end, struct loc at, struct dia
 	const char *s0 = s;
 	bool ok = true;
 	while (s < end) {
-		while (s < end && blank(*s))
-			s++;
+		const char *e;
+		s = next_word(s, end, &e);
 		if (s >= end)
 			break;
-		const char *e = s;
-		char q = 0;
-		while (e < end && (q || !blank(*e))) {
-			if (q && *e == q)
-				q = 0;
-			else if (!q && (*e == '"' || *e == '\''))
-				q = *e;
-			e++;
-		}
 		struct loc iat = at;
 		iat.col = at.col + (int)(s - s0);
 		iat.len = (int)(e - s);
