@@ -8,6 +8,7 @@
 
 #include "base/fsutil.h"
 #include "base/json.h"
+#include "base/utf8.h"
 #include "base/util.h"
 
 struct source {
@@ -233,22 +234,42 @@ static bool line_of(const char *text, const char *end, int line, int *at_line, s
 	return true;
 }
 
-/* GitHub's workflow commands need %, CR and LF escaped in the message. */
+/* GitHub's workflow commands need %, CR and LF escaped in the message
+ * (and ':' and ',' in a property).  Other control bytes, from a file's
+ * name or a log line, become '?' as on a terminal (a log's escape
+ * sequences would reach the job's log), and invalid UTF-8 U+FFFD. */
 static void put_github_text(FILE *out, const char *s, bool property)
 {
-	for (; *s; s++) {
-		if (*s == '%')
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s);
+	for (size_t i = 0; i < n;) {
+		unsigned char c = p[i];
+		if (c >= 0x80) {
+			size_t len = utf8_decode(p + i, n - i, NULL, NULL);
+			if (len == 0) {
+				fputs("\xEF\xBF\xBD", out);
+				i++;
+			} else {
+				fwrite(p + i, 1, len, out);
+				i += len;
+			}
+			continue;
+		}
+		if (c == '%')
 			fputs("%25", out);
-		else if (*s == '\r')
+		else if (c == '\r')
 			fputs("%0D", out);
-		else if (*s == '\n')
+		else if (c == '\n')
 			fputs("%0A", out);
-		else if (property && *s == ':')
+		else if (property && c == ':')
 			fputs("%3A", out);
-		else if (property && *s == ',')
+		else if (property && c == ',')
 			fputs("%2C", out);
+		else if (c < 0x20 || c == 0x7F)
+			fputc('?', out);
 		else
-			fputc(*s, out);
+			fputc(c, out);
+		i++;
 	}
 }
 

@@ -276,6 +276,21 @@ bool dir_is_empty(const char *path)
 	return names && n == 0;
 }
 
+const char *file_kind_word(mode_t mode)
+{
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISLNK(mode))
+		return "a symbolic link";
+	return "not a regular file";
+}
+
 bool is_file(const char *path)
 {
 	struct stat st;

@@ -716,7 +716,8 @@ int parsecmd_parse(const struct parse_opts *o, FILE *out, struct diag *d)
 	}
 	if (!S_ISREG(st.st_mode)) {
 		/* Reading a FIFO or a terminal could wait for ever. */
-		diag_error(d, loc_line(o->file, 0), "not a regular file (a FIFO or device)");
+		diag_error(d, loc_line(o->file, 0), "not a regular file (%s)",
+			   file_kind_word(st.st_mode));
 		return EXIT_USAGE;
 	}
 	int rc = EXIT_OK;

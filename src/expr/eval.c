@@ -1057,40 +1057,43 @@ static bool need_bool(struct ctx *c, const struct node *op, const struct node *n
 	return false;
 }
 
-/* The boolean operand x of n (and, or, not) in *result, named in
- * *inputs; on an error *inputs is freed. */
-static bool eval_bool(struct ctx *c, const struct node *n, const struct node *x, bool *result,
-		      char **inputs)
+/* The boolean operand x of n (and, or, not), evaluated into *r (taken),
+ * in *result, named in *inputs; on an error *inputs is freed. */
+static bool take_bool(struct ctx *c, const struct node *n, const struct node *x, struct ref *r,
+		      bool *result, char **inputs)
 {
-	struct ref r;
-	if (!eval_one(c, x, &r))
-		goto fail;
-	if (!need_bool(c, n, x, &r)) {
-		eval_clear(&r.v);
-		goto fail;
+	if (!need_bool(c, n, x, r)) {
+		eval_clear(&r->v);
+		free(*inputs);
+		*inputs = NULL;
+		return false;
 	}
-	inputs_from(c, inputs, x, &r);
-	*result = r.v.boolean;
-	eval_clear(&r.v);
+	inputs_from(c, inputs, x, r);
+	*result = r->v.boolean;
+	eval_clear(&r->v);
 	return true;
-fail:
-	free(*inputs);
-	*inputs = NULL;
-	return false;
 }
 
-/* not; and, or short-circuit, as every language a reader knows does:
- * the right side of "x > 0 and 1 / x < 2" is not evaluated for x = 0. */
-static bool eval_logic(struct ctx *c, const struct node *n, struct ref *out)
+/* not x; and, or with their left operand a already evaluated (taken).
+ * and, or short-circuit, as every language a reader knows does: the
+ * right side of "x > 0 and 1 / x < 2" is not evaluated for x = 0. */
+static bool eval_logic(struct ctx *c, const struct node *n, struct ref *a, struct ref *out)
 {
 	char *inputs = NULL;
 	bool result;
-	if (!eval_bool(c, n, n->a, &result, &inputs))
+	if (!take_bool(c, n, n->a, a, &result, &inputs))
 		return false;
-	if (n->kind == N_NOT)
+	if (n->kind == N_NOT) {
 		result = !result;
-	else if (result == (n->kind == N_AND) && !eval_bool(c, n, n->b, &result, &inputs))
-		return false;
+	} else if (result == (n->kind == N_AND)) {
+		struct ref b;
+		if (!eval_one(c, n->b, &b)) {
+			free(inputs);
+			return false;
+		}
+		if (!take_bool(c, n, n->b, &b, &result, &inputs))
+			return false;
+	}
 	set_computed(out, EVAL_BOOL, inputs);
 	out->v.boolean = result;
 	return true;
@@ -1216,30 +1219,67 @@ static bool arith(struct ctx *c, const struct node *n, const struct eval *a, con
 	return true;
 }
 
-static bool eval_binary(struct ctx *c, const struct node *n, struct ref *out)
+/* n, an arithmetic operator or a comparison, with its left operand
+ * already evaluated into *a (taken). */
+static bool eval_binary(struct ctx *c, const struct node *n, struct ref *a, struct ref *out)
 {
-	struct ref a, b;
-	if (!eval_one(c, n->a, &a))
-		return false;
+	struct ref b;
 	if (!eval_one(c, n->b, &b)) {
-		eval_clear(&a.v);
+		eval_clear(&a->v);
 		return false;
 	}
 	char *inputs = NULL;
-	inputs_from(c, &inputs, n->a, &a);
+	inputs_from(c, &inputs, n->a, a);
 	inputs_from(c, &inputs, n->b, &b);
 	set_computed(out, EVAL_MISSING, inputs);
 	bool ok;
 	if (n->op >= OP_EQ) {
 		out->v.kind = EVAL_BOOL;
-		ok = compare(c, n, &a.v, &b.v, &out->v.boolean);
+		ok = compare(c, n, &a->v, &b.v, &out->v.boolean);
 	} else {
-		ok = arith(c, n, &a.v, &b.v, out);
+		ok = arith(c, n, &a->v, &b.v, out);
 	}
-	eval_clear(&a.v);
+	eval_clear(&a->v);
 	eval_clear(&b.v);
 	if (!ok)
 		eval_clear(&out->v);
+	return ok;
+}
+
+/* A chain of infix operators, "a + b - c + ..." or "x and y and z": the
+ * parser builds it to the left, ((a + b) - c) + ..., as deep as the
+ * chain is long.  Its left operands are walked with a loop, from the
+ * innermost out, so that a long sum costs no stack: the depth limit
+ * (expr_depth) is on nesting, not on length (node.h, height). */
+static bool eval_chain_ops(struct ctx *c, const struct node *n, struct ref *out)
+{
+	const struct node *small[32], **spine = small;
+	size_t k = 0, cap = ARRAY_LEN(small);
+	const struct node *x = n;
+	for (; node_is_chain(x); x = x->a) {
+		if (k == cap) {
+			cap *= 2;
+			const struct node **grown = xmalloc(cap * sizeof *grown);
+			memcpy(grown, spine, k * sizeof *grown);
+			if (spine != small)
+				free(spine);
+			spine = grown;
+		}
+		spine[k++] = x;
+	}
+	struct ref acc;
+	bool ok = eval_one(c, x, &acc);
+	while (ok && k > 0) {
+		const struct node *s = spine[--k];
+		struct ref r;
+		ok = s->kind == N_BIN ? eval_binary(c, s, &acc, &r) : eval_logic(c, s, &acc, &r);
+		if (ok)
+			acc = r;
+	}
+	if (spine != small)
+		free(spine);
+	if (ok)
+		*out = acc;
 	return ok;
 }
 
@@ -1554,12 +1594,14 @@ static bool eval_ref(struct ctx *c, const struct node *n, struct ref *out)
 		return eval_aggregate(c, n, out);
 	case N_NEG:
 		return eval_neg(c, n, out);
-	case N_NOT:
+	case N_NOT: {
+		struct ref a;
+		return eval_one(c, n->a, &a) && eval_logic(c, n, &a, out);
+	}
 	case N_AND:
 	case N_OR:
-		return eval_logic(c, n, out);
 	case N_BIN:
-		return eval_binary(c, n, out);
+		return eval_chain_ops(c, n, out);
 	}
 	assert(0);
 	return false;

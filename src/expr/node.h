@@ -69,7 +69,9 @@ struct step {
 struct node {
 	enum node_kind kind;
 	size_t off, len; /* the whole node as written, parentheses included */
-	int height;      /* 1 for a leaf */
+	int height;      /* the evaluation's recursion: 1 for a leaf; a chain
+			  * "a + b + c" adds one level, not one per operator
+			  * (node_is_chain()) */
 	enum bin_op op;
 	size_t op_off, op_len; /* the operator's token; a call's or name's name */
 	double num;
@@ -82,6 +84,13 @@ struct node {
 	struct step *steps;
 	size_t nsteps;
 };
+
+/* An infix operator (+ - * /, a comparison, and, or): its left operand
+ * is evaluated in a loop, not by recursion (eval.c, eval_chain_ops()). */
+static inline bool node_is_chain(const struct node *n)
+{
+	return n->kind == N_BIN || n->kind == N_AND || n->kind == N_OR;
+}
 
 struct expr {
 	char *text; /* a NUL-terminated copy of the source */

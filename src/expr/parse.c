@@ -77,6 +77,13 @@ static const struct func funcs[] = {
 
 static void node_free(struct node *n)
 {
+	/* down a chain's left operands in a loop, as eval.c walks them */
+	while (n && node_is_chain(n)) {
+		struct node *a = n->a;
+		node_free(n->b);
+		free(n);
+		n = a;
+	}
 	if (!n)
 		return;
 	node_free(n->a);
@@ -395,6 +402,8 @@ static struct node *node_check(struct parser *p, struct node *n)
 	int h = 0;
 	if (n->a && n->a->height > h)
 		h = n->a->height;
+	if (node_is_chain(n) && node_is_chain(n->a))
+		h--; /* evaluated in the same loop (node.h) */
 	if (n->b && n->b->height > h)
 		h = n->b->height;
 	for (size_t i = 0; i < n->nargs; i++)

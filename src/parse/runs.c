@@ -484,7 +484,8 @@ static char *confined_file(struct loader *ld, const char *path, const char *rel,
 		goto fail;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		diag_error(ld->d, at, "%s is not a regular file (a FIFO or device)", rel);
+		diag_error(ld->d, at, "%s is not a regular file (%s)", rel,
+			   file_kind_word(st.st_mode));
 		goto fail;
 	}
 	return real;

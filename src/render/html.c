@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h> /* strncasecmp() */
 
 #include "resolve/cite.h"
 #include "resolve/blocks.h"
@@ -402,18 +403,59 @@ static void put_shown(struct doc *doc, struct buf *out, const struct directive_p
 	}
 }
 
+/* HTML attributes whose value is a URL a browser follows or loads. */
+static bool url_attribute(const char *name, size_t n)
+{
+	static const char *const names[] = {
+		"href", "src", "action", "formaction", "xlink:href", "poster", "cite",
+		"data", "background", "srcset", "ping", "codebase", "longdesc", "usemap",
+		"manifest", "lowsrc", "dynsrc",
+	};
+	for (size_t i = 0; i < ARRAY_LEN(names); i++)
+		if (strlen(names[i]) == n && strncasecmp(name, names[i], n) == 0)
+			return true;
+	return false;
+}
+
+/* An attribute's value being copied by fill(): where it began in the
+ * output, how it is quoted, whether it is a URL and the value put in it
+ * last. */
+struct attr_value {
+	char quote;   /* '"' or '\'', or ' ' for an unquoted one; 0: none */
+	bool url;
+	size_t at;    /* its first byte in the output */
+	size_t slot;  /* the value put in it, SIZE_MAX: none */
+};
+
+/* The end of the attribute value a (its closing quote not yet written):
+ * a URL that a value made a javascript: one loses its value, with a
+ * warning at the value. */
+static void attr_end(struct doc *doc, struct buf *out, struct attr_value *a)
+{
+	if (a->url && a->slot != SIZE_MAX && url_is_dangerous(out->data + a->at, out->len - a->at)) {
+		diag_warning(doc_diag(doc), doc_place(doc, a->slot),
+			     "this value makes a link's URL a '%.*s' one: the link is made inert",
+			     (int)strcspn(out->data + a->at, ":") + 1, out->data + a->at);
+		out->len = a->at;
+		out->data[out->len] = '\0';
+	}
+	a->quote = 0;
+}
+
 /* The page's HTML with every placeholder replaced: values and
- * references where the page shows them; a value that turns a link's URL
- * into a javascript: one makes the link inert, with a warning. */
+ * references where the page shows them.  Inside a tag the attributes
+ * are followed, quoted either way or not at all: a value put in an
+ * unquoted one gets double quotes (a blank in it would start another
+ * attribute), and a value that turns a URL attribute (href, src,
+ * formaction, ...) into a javascript: one empties it, with a warning. */
 static char *fill(struct doc *doc, const char *html)
 {
 	struct buf out = BUF_INIT;
 	const char *p = html, *end = html + strlen(html);
 	bool in_tag = false;
-	int in_link = 0; /* inside <a>...</a>: links cannot nest */
-	/* In an href or src value (from where in out), and the value put
-	 * there last: a value may turn a URL into a javascript: one. */
-	size_t url_at = SIZE_MAX, url_slot = SIZE_MAX;
+	bool attrs = false; /* in a start tag's attributes, not a comment */
+	int in_link = 0;    /* inside <a>...</a>: links cannot nest */
+	struct attr_value av = {0};
 	while (p < end) {
 		size_t index, len;
 		const struct directive_piece *pc;
@@ -427,47 +469,71 @@ static char *fill(struct doc *doc, const char *html)
 				put_shown(doc, &out, &all->p[i], in_tag, in_link > 0);
 			if (!all)
 				put_shown(doc, &out, pc, in_tag, in_link > 0);
-			if (url_at != SIZE_MAX)
-				url_slot = index;
+			if (av.quote)
+				av.slot = index;
 			p += len;
 			continue;
 		}
-		if (in_tag && *p == '"' && url_at != SIZE_MAX) {
-			if (url_slot != SIZE_MAX &&
-			    url_is_dangerous(out.data + url_at, out.len - url_at)) {
-				diag_warning(doc_diag(doc), doc_place(doc, url_slot),
-					     "this value makes a link's URL a '%.*s' one: the link is "
-					     "made inert",
-					     (int)strcspn(out.data + url_at, ":") + 1, out.data + url_at);
-				out.len = url_at;
-				out.data[out.len] = '\0';
+		if (av.quote) {
+			bool ends = av.quote == ' ' ? (*p == '>' || *p == ' ' || *p == '\t' ||
+						       *p == '\n' || *p == '\r' || *p == '\f')
+						    : *p == av.quote;
+			if (ends) {
+				bool unquoted = av.quote == ' ';
+				attr_end(doc, &out, &av);
+				if (unquoted)
+					buf_putc(&out, '"');
+				else
+					buf_putc(&out, *p++);
+				continue;
 			}
-			url_at = SIZE_MAX;
-			url_slot = SIZE_MAX;
-		} else if (in_tag && *p == '"' && out.len >= 5 &&
-			   (memcmp(out.data + out.len - 5, "href=", 5) == 0 ||
-			    memcmp(out.data + out.len - 4, "src=", 4) == 0)) {
+			if (av.quote == ' ' && *p == '"') {
+				buf_puts(&out, "&quot;");
+				p++;
+				continue;
+			}
+		} else if (attrs && *p == '=') {
+			/* name=value: the name is what the output ends with */
+			size_t e = out.len, n = 0;
+			while (e > 0 && strchr(" \t\n\r\f", out.data[e - 1]))
+				e--; /* name = value */
+			while (n < e && !strchr(" \t\n\r\f<", out.data[e - n - 1]))
+				n++;
+			bool url = url_attribute(out.data + e - n, n);
 			buf_putc(&out, *p++);
-			url_at = out.len;
+			while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+				buf_putc(&out, *p++);
+			if (p < end && *p != '>') {
+				av.quote = *p == '"' || *p == '\'' ? *p : ' ';
+				av.url = url;
+				buf_putc(&out, av.quote == ' ' ? '"' : *p++);
+				av.at = out.len;
+				av.slot = SIZE_MAX;
+			}
 			continue;
 		}
-		if (*p == '<') {
+		if (*p == '<' && !av.quote) {
 			in_tag = true;
+			attrs = (p[1] >= 'a' && p[1] <= 'z') || (p[1] >= 'A' && p[1] <= 'Z');
 			if ((p[1] == 'a' || p[1] == 'A') && (p[2] == ' ' || p[2] == '>'))
 				in_link++;
 			else if (p[1] == '/' && (p[2] == 'a' || p[2] == 'A') && p[3] == '>' && in_link)
 				in_link--;
-		} else if (*p == '>') {
+		} else if (*p == '>' && !av.quote) {
 			in_tag = false;
+			attrs = false;
 		}
 		buf_putc(&out, *p++);
 		/* then the plain run up to the next byte that matters here */
 		const char *q = p;
-		while (q < end && *q != DOC_MARK && *q != '%' && *q != '"' && *q != '<' && *q != '>')
+		while (q < end && *q != DOC_MARK && *q != '%' && *q != '"' && *q != '\'' &&
+		       *q != '<' && *q != '>' && *q != '=' && !(av.quote == ' ' && *q <= ' '))
 			q++;
 		buf_put(&out, p, (size_t)(q - p));
 		p = q;
 	}
+	if (av.quote)
+		attr_end(doc, &out, &av);
 	return buf_detach(&out);
 }
 

@@ -91,7 +91,8 @@ enum entry classify(struct build *b, const char *path)
 		return ENTRY_DIR;
 	if (S_ISREG(st.st_mode))
 		return ENTRY_FILE;
-	diag_warning(b->d, loc_line(path, 0), "not a regular file (a FIFO or device): left out");
+	diag_warning(b->d, loc_line(path, 0), "not a regular file (%s): left out",
+		     file_kind_word(st.st_mode));
 	return ENTRY_SKIP;
 }
 

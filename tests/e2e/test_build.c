@@ -1,4 +1,8 @@
 /* test_build.c: `logdown build`, `check` and `new` as a user runs them. */
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
 #include "e2e.h"
 
 #include <sys/stat.h>
@@ -284,10 +288,20 @@ static void special_files_are_left_out_with_a_warning(void **state)
 	char *fifo = path_join(dir, "content/pipe.md");
 	assert_int_equal(mkfifo(fifo, 0644), 0);
 	free(fifo);
+	/* a socket is called one */
+	char *sock = path_join(dir, "content/sock.md");
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	assert_true(strlen(sock) < sizeof sa.sun_path);
+	strcpy(sa.sun_path, sock);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof sa), 0);
+	free(sock);
 	struct proc r = e2e_run(dir, "check");
+	close(fd);
 	assert_int_equal(r.status, 0);
-	assert_string_equal(r.err, "content/pipe.md: warning: not a regular file (a FIFO or "
-				   "device): left out\n"
+	assert_string_equal(r.err, "content/pipe.md: warning: not a regular file (a FIFO): left out\n"
+				   "content/sock.md: warning: not a regular file (a socket): left "
+				   "out\n"
 				   "logdown: checked 1 report\n");
 	proc_free(&r);
 	project_free(dir);

@@ -53,6 +53,10 @@ static const char report[] =
 	"\n"
 	"[tagged]({{ a.url }}) [fine](https://example.org/{{ a.url }})\n"
 	"\n"
+	"<a href='{{ a.url }}'>sq</a> <a href={{ a.url }}>uq</a> "
+	"<button formaction=\"{{ a.url }}\">fa</button> <a title={{ a.tag }}>tt</a> "
+	"<img src = {{ a.url }} alt=x>\n"
+	"\n"
 	"```{table}\n"
 	"caption: 'cap " XY " {{ a.tag }}'\n"
 	"rows: a.train\n"
@@ -126,6 +130,15 @@ static void the_build_succeeds_with_a_warning_per_inert_link(void **state)
 	assert_contains(build.err, "warning: link to a 'vbscript:' URL made inert");
 	assert_contains(build.err, "warning: link to a 'file:' URL made inert");
 	assert_contains(build.err, "content/r/index.md:12:10: warning: this value makes a link's "
+				   "URL a 'javascript:' one: the link is made inert\n");
+	/* in raw HTML too, whatever the quotes and the URL attribute */
+	assert_contains(build.err, "content/r/index.md:14:10: warning: this value makes a link's "
+				   "URL a 'javascript:' one: the link is made inert\n");
+	assert_contains(build.err, "content/r/index.md:14:38: warning: this value makes a link's "
+				   "URL a 'javascript:' one: the link is made inert\n");
+	assert_contains(build.err, "content/r/index.md:14:77: warning: this value makes a link's "
+				   "URL a 'javascript:' one: the link is made inert\n");
+	assert_contains(build.err, "content/r/index.md:14:141: warning: this value makes a link's "
 				   "URL a 'javascript:' one: the link is made inert\n");
 	assert_contains(build.err, "logdown: built 2 reports into _site\n");
 	assert_not_contains(build.err, "'https:'");
@@ -247,6 +260,11 @@ static void dangerous_urls_lose_their_url(void **state)
 	 * inside a path it is harmless and stays */
 	assert_contains(page, "<a href=\"\">tagged</a> "
 			      "<a href=\"https://example.org/javascript:alert(9)\">fine</a>");
+	/* raw HTML: single quotes, no quotes (given double ones, so that a
+	 * blank in a value cannot start an attribute), formaction */
+	assert_contains(page, "<a href=''>sq</a> <a href=\"\">uq</a> "
+			      "<button formaction=\"\">fa</button> <a title=\"" XE "\">tt</a> "
+			      "<img src = \"\" alt=\"x\">");
 }
 
 /* The PDF: strings are text in it, never actions; a link keeps only a

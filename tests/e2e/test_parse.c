@@ -646,7 +646,7 @@ static void bad_usage_exits_2(void **state)
 
 	r = e2e_run(FIXTURES, "parse /dev/null");
 	assert_int_equal(r.status, 2);
-	assert_string_equal(r.err, "/dev/null: error: not a regular file (a FIFO or device)\n");
+	assert_string_equal(r.err, "/dev/null: error: not a regular file (a character device)\n");
 	proc_free(&r);
 
 	r = e2e_run(FIXTURES, "parse small.json --parser jsno");

@@ -419,6 +419,20 @@ static void github_format_escapes_percent_and_line_breaks(void **state)
 	cap_close(&c);
 }
 
+/* A file's name or a log line can carry escape sequences and bytes that
+ * are not UTF-8: neither reaches the job's log raw. */
+static void github_format_keeps_control_bytes_and_bad_utf8_out(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open_as(&c, DIAG_GITHUB, false);
+	struct loc at = {"a\x1b[2Jb\xff.md", 1, 1, 1};
+	diag_error(c.d, at, "%s", "x\x1b]0;title\x07y \xc3\xa9 \xc3( \x7f");
+	assert_string_equal(cap_text(&c), "::error file=a?[2Jb\xEF\xBF\xBD.md,line=1,col=1::"
+					  "x?]0;title?y \xc3\xa9 \xEF\xBF\xBD( ?\n");
+	cap_close(&c);
+}
+
 static void github_format_escapes_colon_and_comma_in_the_file(void **state)
 {
 	(void)state;
@@ -885,6 +899,7 @@ int main(void)
 		cmocka_unit_test(github_format_is_a_workflow_command),
 		cmocka_unit_test(github_format_never_quotes_the_source),
 		cmocka_unit_test(github_format_escapes_percent_and_line_breaks),
+		cmocka_unit_test(github_format_keeps_control_bytes_and_bad_utf8_out),
 		cmocka_unit_test(github_format_escapes_colon_and_comma_in_the_file),
 		cmocka_unit_test(github_format_without_a_location),
 		cmocka_unit_test(json_format_is_one_object_per_line),

@@ -1171,12 +1171,45 @@ static void deep_nesting_is_an_error_not_a_crash(void **state)
 	for (int i = 0; i < 100000; i++)
 		buf_putc(&b, '-');
 	assert_false(fx_parse(fx, buf_data(&b)));
-	buf_clear(&b);
+	assert_int_equal(diag_errors(fx->cap.d), 3);
+	buf_free(&b);
+	fx_free(fx);
+}
+
+/* Depth is nesting, not length: a sum of 100,000 terms, or 201, is one
+ * level (evaluated in a loop), and so is a long chain of 'and'. */
+static void long_chain_is_length_not_nesting(void **state)
+{
+	(void)state;
+	struct fx *fx = fx_new();
+	struct buf b = BUF_INIT;
 	buf_putc(&b, '1');
+	for (int i = 0; i < 200; i++)
+		buf_puts(&b, " + 1");
+	assert_true(fx_eval(fx, buf_data(&b)));
+	assert_num_near(fx->v.num, 201);
+	buf_clear(&b);
+	buf_puts(&b, "2 * 3");
 	for (int i = 0; i < 100000; i++)
-		buf_puts(&b, "+1");
-	assert_false(fx_parse(fx, buf_data(&b)));
-	assert_int_equal(diag_errors(fx->cap.d), 4);
+		buf_puts(&b, i % 2 ? "+1" : "-1");
+	assert_true(fx_eval(fx, buf_data(&b)));
+	assert_num_near(fx->v.num, 6);
+	buf_clear(&b);
+	buf_puts(&b, "1 < 2");
+	for (int i = 0; i < 100000; i++)
+		buf_puts(&b, " and 2 > 1");
+	assert_true(fx_eval(fx, buf_data(&b)));
+	assert_true(fx->v.boolean);
+	/* a chain inside parentheses inside a chain: each level is one */
+	buf_clear(&b);
+	for (int i = 0; i < 150; i++)
+		buf_puts(&b, "(1+1+1+");
+	buf_putc(&b, '1');
+	for (int i = 0; i < 150; i++)
+		buf_putc(&b, ')');
+	assert_true(fx_eval(fx, buf_data(&b)));
+	assert_num_near(fx->v.num, 451);
+	assert_int_equal(diag_errors(fx->cap.d), 0);
 	buf_free(&b);
 	fx_free(fx);
 }
@@ -1343,6 +1376,7 @@ int main(void)
 		cmocka_unit_test(keywords_may_name_fields_after_a_dot),
 		cmocka_unit_test(expression_over_two_lines_reports_the_right_line),
 		cmocka_unit_test(deep_nesting_is_an_error_not_a_crash),
+		cmocka_unit_test(long_chain_is_length_not_nesting),
 		cmocka_unit_test(nesting_within_the_limit_evaluates),
 		cmocka_unit_test(long_dotted_chain_is_an_error_not_a_hang),
 		cmocka_unit_test(random_input_never_crashes),
