@@ -93,7 +93,12 @@ struct cache_entry {
 struct parse_cache {
 	pthread_mutex_t mu; /* reports load on several threads (site.h: jobs) */
 	struct cache_entry *e;
-	size_t n;
+	size_t n, cap;
+	/* The entries by content key and by path, stat and names: open
+	 * addressing, entry index + 1 (0: empty), icap slots each.  A
+	 * report with 100,000 runs looks each up once, not in a scan. */
+	size_t *by_dkey, *by_path;
+	size_t icap;
 	unsigned long gen;
 	size_t parsed, reused, from_disk;
 	struct cache *disk;          /* or NULL */
@@ -118,6 +123,82 @@ static void entry_free(struct cache_entry *e)
 	run_free(e->run);
 }
 
+static uint64_t dkey_hash(const struct cache_key *k)
+{
+	uint64_t h;
+	memcpy(&h, k->b, sizeof h);
+	return h;
+}
+
+static uint64_t path_hash(const char *real, const char *shown, const char *run_name,
+			  const char *parser, const char *np, const long long st[6])
+{
+	const char *parts[] = {real, shown, run_name, parser, np};
+	uint64_t h = 1469598103934665603u;
+	for (size_t i = 0; i < ARRAY_LEN(parts); i++)
+		h = (h ^ str_hash(parts[i])) * 1099511628211u;
+	for (int i = 0; i < 6; i++)
+		h = (h ^ (uint64_t)st[i]) * 1099511628211u;
+	return h;
+}
+
+static void slot_put(size_t *t, size_t cap, uint64_t h, size_t i)
+{
+	size_t at = (size_t)h & (cap - 1);
+	while (t[at])
+		at = (at + 1) & (cap - 1);
+	t[at] = i + 1;
+}
+
+static void index_put(struct parse_cache *c, size_t i)
+{
+	const struct cache_entry *e = &c->e[i];
+	if (e->has_dkey)
+		slot_put(c->by_dkey, c->icap, dkey_hash(&e->dkey), i);
+	/* only what cache_find() can return: a run read back from disk has
+	 * no path, and all such would share one slot's chain */
+	if (e->reusable && *e->real)
+		slot_put(c->by_path, c->icap,
+			 path_hash(e->real, e->shown, e->run_name, e->parser, e->np, e->st), i);
+}
+
+/* Both indexes made again for the entries there are (after a sweep, or
+ * to grow them): at most half full. */
+static void index_rebuild(struct parse_cache *c)
+{
+	size_t cap = 64;
+	while (cap < 2 * (c->n + 1))
+		cap *= 2;
+	free(c->by_dkey);
+	free(c->by_path);
+	c->by_dkey = xcalloc(cap, sizeof *c->by_dkey);
+	c->by_path = xcalloc(cap, sizeof *c->by_path);
+	c->icap = cap;
+	for (size_t i = 0; i < c->n; i++)
+		index_put(c, i);
+}
+
+/* A new entry at the end, zeroed; index it with entry_indexed() once its
+ * keys are set.  Under c->mu. */
+static struct cache_entry *entry_new(struct parse_cache *c)
+{
+	if (c->n == c->cap) {
+		c->cap = c->cap ? 2 * c->cap : 16;
+		c->e = xrealloc(c->e, c->cap * sizeof *c->e);
+	}
+	struct cache_entry *e = &c->e[c->n++];
+	memset(e, 0, sizeof *e);
+	return e;
+}
+
+static void entry_indexed(struct parse_cache *c)
+{
+	if (2 * c->n > c->icap)
+		index_rebuild(c);
+	else
+		index_put(c, c->n - 1);
+}
+
 void parse_cache_sweep(struct parse_cache *c)
 {
 	if (!c)
@@ -131,6 +212,7 @@ void parse_cache_sweep(struct parse_cache *c)
 	}
 	c->n = k;
 	c->gen++;
+	index_rebuild(c);
 }
 
 void parse_cache_clear(struct parse_cache *c)
@@ -140,6 +222,7 @@ void parse_cache_clear(struct parse_cache *c)
 	for (size_t i = 0; i < c->n; i++)
 		entry_free(&c->e[i]);
 	c->n = 0;
+	index_rebuild(c);
 }
 
 void parse_cache_free(struct parse_cache *c)
@@ -148,6 +231,8 @@ void parse_cache_free(struct parse_cache *c)
 		return;
 	parse_cache_clear(c);
 	pthread_mutex_destroy(&c->mu);
+	free(c->by_dkey);
+	free(c->by_path);
 	free(c->e);
 	free(c);
 }
@@ -197,8 +282,9 @@ struct cache_key parse_cache_parsers_key(const struct parser_set *set)
 static struct run *content_hit(struct parse_cache *c, const struct cache_key *k)
 {
 	pthread_mutex_lock(&c->mu);
-	for (size_t i = 0; i < c->n; i++) {
-		struct cache_entry *e = &c->e[i];
+	for (size_t at = c->icap ? (size_t)dkey_hash(k) & (c->icap - 1) : 0;
+	     c->icap && c->by_dkey[at]; at = (at + 1) & (c->icap - 1)) {
+		struct cache_entry *e = &c->e[c->by_dkey[at] - 1];
 		if (e->reusable && e->has_dkey && memcmp(e->dkey.b, k->b, sizeof k->b) == 0) {
 			e->gen = c->gen;
 			c->reused++;
@@ -213,9 +299,7 @@ static struct run *content_hit(struct parse_cache *c, const struct cache_key *k)
 		return NULL;
 	pthread_mutex_lock(&c->mu);
 	c->from_disk++;
-	c->e = xrealloc(c->e, (c->n + 1) * sizeof *c->e);
-	struct cache_entry *e = &c->e[c->n++];
-	memset(e, 0, sizeof *e);
+	struct cache_entry *e = entry_new(c);
 	e->real = xstrdup("");
 	e->shown = xstrdup("");
 	e->run_name = xstrdup("");
@@ -226,6 +310,7 @@ static struct run *content_hit(struct parse_cache *c, const struct cache_key *k)
 	e->has_dkey = true;
 	e->dkey = *k;
 	e->gen = c->gen;
+	entry_indexed(c);
 	pthread_mutex_unlock(&c->mu);
 	return r;
 }
@@ -249,8 +334,11 @@ static struct cache_entry *cache_find(struct parse_cache *c, const char *real, c
 				      const char *run_name, const char *parser, const char *np,
 				      const long long st[6])
 {
-	for (size_t i = 0; i < c->n; i++) {
-		struct cache_entry *e = &c->e[i];
+	for (size_t at = c->icap ? (size_t)path_hash(real, shown, run_name, parser, np, st) &
+					   (c->icap - 1)
+				 : 0;
+	     c->icap && c->by_path[at]; at = (at + 1) & (c->icap - 1)) {
+		struct cache_entry *e = &c->e[c->by_path[at] - 1];
 		if (e->reusable && strcmp(e->real, real) == 0 && strcmp(e->shown, shown) == 0 &&
 		    strcmp(e->run_name, run_name) == 0 && strcmp(e->parser, parser) == 0 &&
 		    strcmp(e->np, np) == 0 && memcmp(e->st, st, sizeof e->st) == 0)
@@ -781,9 +869,7 @@ static struct run *load_run_keyed(struct loader *ld, const char *real, const cha
 	if (c) {
 		pthread_mutex_lock(&c->mu);
 		c->parsed++;
-		c->e = xrealloc(c->e, (c->n + 1) * sizeof *c->e);
-		struct cache_entry *e = &c->e[c->n++];
-		memset(e, 0, sizeof *e);
+		struct cache_entry *e = entry_new(c);
 		e->real = xstrdup(real);
 		e->shown = xstrdup(shown);
 		e->run_name = xstrdup(run_name);
@@ -799,6 +885,7 @@ static struct run *load_run_keyed(struct loader *ld, const char *real, const cha
 		e->has_dkey = clean;
 		if (clean)
 			e->dkey = dkey;
+		entry_indexed(c);
 		pthread_mutex_unlock(&c->mu);
 		/* a split file's runs are kept in memory only */
 		if (clean && run_member_count(r) == 0)

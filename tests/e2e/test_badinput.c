@@ -670,6 +670,47 @@ static void a_line_of_many_shown_values_is_marked_in_linear_time(void **state)
 	project_free(dir);
 }
 
+/* Front matter of 20,000 runs of one log: each run is found in the
+ * parse cache by a hash, not a scan of the runs before it, and each of
+ * the 19,999 "never used" warnings is written with one call (stderr is
+ * unbuffered: a call a byte was 2.7 million calls). */
+static void many_runs_build_in_linear_time(void **state)
+{
+	(void)state;
+	const char *rel = bounded_release();
+	if (!rel) {
+		print_message("[  SKIP    ] ./logdown is not built\n");
+		skip();
+	}
+	char *dir = project_new();
+	e2e_write(dir, "content/r/logs/a.log", "Step 1, loss 2.5\n");
+	e2e_write(dir, "parsers/t.yaml", "name: t\nfields:\n  loss: 'loss ([\\d.]+)'\n");
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "---\ntitle: T\nruns:\n");
+	for (int i = 0; i < 20000; i++)
+		buf_printf(&b, "  r%d: { file: logs/a.log, parser: t }\n", i);
+	buf_puts(&b, "---\nThe loss was {{ r19999.loss }}.\n");
+	e2e_write(dir, "content/r/index.md", buf_data(&b));
+	struct bounded r = bounded_run(rel, dir, build_argv, NULL, 300);
+	assert_int_equal(r.status, 0);
+	bounded_free(&r);
+	/* again, every run from the cache */
+	r = bounded_run(rel, dir, build_argv, NULL, 300);
+	assert_int_equal(r.status, 0);
+	assert_contains(r.err, "content/r/index.md:20002:3: warning: run 'r19998' is never used: "
+			       "no value, table or excerpt names it\n");
+	char *page = e2e_read(dir, "_site/r/index.html");
+	assert_contains(page, ">2.5</a>.</p>");
+	free(page);
+	print_message("           release, cached: %.2f s (CPU %.2f s), %ld KB peak\n", r.secs,
+		      r.cpu_secs, r.maxrss_kb);
+	if (r.cpu_secs > 10 && timing_checked())
+		fail_msg("took %.2f s of CPU", r.cpu_secs);
+	bounded_free(&r);
+	buf_free(&b);
+	project_free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -693,6 +734,7 @@ int main(void)
 		cmocka_unit_test(long_lines_are_quoted_in_a_window),
 		cmocka_unit_test(many_errors_are_reported_in_linear_time),
 		cmocka_unit_test(a_line_of_many_shown_values_is_marked_in_linear_time),
+		cmocka_unit_test(many_runs_build_in_linear_time),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
