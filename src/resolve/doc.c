@@ -454,10 +454,11 @@ static void prepass(struct doc *doc, struct buf *md)
 			buf_put(md, p, n);
 			p += n;
 		} else if (c == '{' && p + 1 < end && p[1] == '{') {
-			const char *nl = memchr(p, '\n', (size_t)(end - p));
-			const char *eol = nl ? nl : end;
+			/* the closing }} on this line: looked for up to it, not
+			 * past the line's end first (a line of 2,000,000 values
+			 * was read to its end once for each) */
 			const char *close = NULL;
-			for (const char *q = p + 2; q + 1 < eol; q++)
+			for (const char *q = p + 2; q + 1 < end && *q != '\n'; q++)
 				if (q[0] == '}' && q[1] == '}') {
 					close = q;
 					break;

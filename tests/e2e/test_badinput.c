@@ -711,6 +711,43 @@ static void many_runs_build_in_linear_time(void **state)
 	project_free(dir);
 }
 
+/* A line of 20,000 values and 32 MB of prose after them: each value's
+ * closing braces are looked for up to them, not after reading to the
+ * line's end (which read the line 20,000 times: 640 GB). */
+static void a_line_of_many_values_resolves_in_linear_time(void **state)
+{
+	(void)state;
+	const char *rel = bounded_release();
+	if (!rel) {
+		print_message("[  SKIP    ] ./logdown is not built\n");
+		skip();
+	}
+	char *dir = project_new();
+	e2e_write(dir, "content/r/logs/a.log", "Step 1, loss 2.5\n");
+	e2e_write(dir, "parsers/t.yaml", "name: t\nfields:\n  loss: 'loss ([\\d.]+)'\n");
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "---\ntitle: T\nruns:\n  a: { file: logs/a.log, parser: t }\n---\n");
+	for (int i = 0; i < 20000; i++)
+		buf_puts(&b, "{{ a.loss }} ");
+	buf_puts(&b, "{{ a.loss :.2f }}");
+	for (int i = 0; i < 4 * 1024 * 1024; i++)
+		buf_puts(&b, " prose.");
+	buf_puts(&b, "\n");
+	e2e_write(dir, "content/r/index.md", buf_data(&b));
+	struct bounded r = bounded_run(rel, dir, build_argv, NULL, 300);
+	assert_int_equal(r.status, 0);
+	char *page = e2e_read(dir, "_site/r/index.html");
+	assert_contains(page, ">2.50</a> prose. prose.");
+	free(page);
+	print_message("           release: %.2f s (CPU %.2f s), %ld KB peak\n", r.secs, r.cpu_secs,
+		      r.maxrss_kb);
+	if (r.cpu_secs > 10 && timing_checked())
+		fail_msg("took %.2f s of CPU", r.cpu_secs);
+	bounded_free(&r);
+	buf_free(&b);
+	project_free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -735,6 +772,7 @@ int main(void)
 		cmocka_unit_test(many_errors_are_reported_in_linear_time),
 		cmocka_unit_test(a_line_of_many_shown_values_is_marked_in_linear_time),
 		cmocka_unit_test(many_runs_build_in_linear_time),
+		cmocka_unit_test(a_line_of_many_values_resolves_in_linear_time),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
