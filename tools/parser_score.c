@@ -897,7 +897,11 @@ static void score_log_suggest(struct scorer *sc, struct tally *t, const char *lo
 			p = parsers_at(set, before);
 		diag_free(dd);
 		fclose(out);
-		if (!p) {
+		if (!p && len == 0) {
+			/* Added in a built-in's place: the same name. */
+			buf_puts(&failed, "nothing (the suggested parser has a built-in parser's "
+					  "name: suggest it with --name suggest)");
+		} else if (!p) {
 			buf_puts(&failed, "nothing (the suggested parser does not load: ");
 			first_message(text, &failed);
 			buf_putc(&failed, ')');

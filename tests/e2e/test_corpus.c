@@ -327,8 +327,8 @@ static void suggest_mode_runs_the_suggester_and_reports_its_failure(void **state
 
 /* The suggest corpus has no `parser:` lines (its logs have no built-in
  * parser: an error, the facts still scored); a parser without a detect
- * pattern misses detection only; one that does not load misses every
- * fact, saying why. */
+ * pattern misses detection only; one that does not load, or that takes a
+ * built-in parser's name, misses every fact, saying why. */
 static void suggest_mode_errors_and_unreadable_parsers(void **state)
 {
 	(void)state;
@@ -337,10 +337,14 @@ static void suggest_mode_errors_and_unreadable_parsers(void **state)
 		E2E_TEXT("c/a.facts", "parser: slurm\nrequests = 2525852\n"),
 		E2E_COPY("c/b.log", SUGGEST_SAMPLE "/corpus/wrk-solon-jetty.log"),
 		E2E_TEXT("c/b.facts", "requests = 2525852\n"),
+		E2E_COPY("c/c.log", SUGGEST_SAMPLE "/corpus/wrk-solon-jetty.log"),
+		E2E_TEXT("c/c.facts", "requests = 2525852\n"),
 		E2E_TEXT("c/SOURCES", "a.log\towner/repo\tabc\ta.log\twhole\n"
-				      "b.log\towner/repo\tabc\tb.log\twhole\n"),
+				      "b.log\towner/repo\tabc\tb.log\twhole\n"
+				      "c.log\towner/repo\tabc\tc.log\twhole\n"),
 		E2E_TEXT("p/a.yaml", "name: suggest\nfields: { requests: '(\\d+) requests in' }\n"),
-		E2E_TEXT("p/b.yaml", "name: suggest\nfields: 3\n"))));
+		E2E_TEXT("p/b.yaml", "name: suggest\nfields: 3\n"),
+		E2E_TEXT("p/c.yaml", "name: stream\nfields: { requests: '(\\d+) requests in' }\n"))));
 	struct proc r = e2e_keep_proc(score(dir, "--suggest -v --parsers-from p c"));
 	assert_string_equal(r.err, "c/a.facts:1: error: a 'parser:' line in the suggest corpus: "
 				   "its logs are of kinds no built-in parser reads (tests/corpus "
@@ -354,10 +358,15 @@ static void suggest_mode_errors_and_unreadable_parsers(void **state)
 		       "load: fields must be a map of names, not a number)\n"
 		       "c/b.log: requests: expected 2525852, got nothing (the suggested parser does "
 		       "not load: fields must be a map of names, not a number)\n"
+		       "c/c.log: parser: expected suggest, got nothing (the suggested parser has a "
+		       "built-in parser's name: suggest it with --name suggest)\n"
+		       "c/c.log: requests: expected 2525852, got nothing (the suggested parser has "
+		       "a built-in parser's name: suggest it with --name suggest)\n"
 		       "log      facts        detection\n"
 		       "a        1/1  100.0%  0/1    0.0%\n"
 		       "b        0/1    0.0%  0/1    0.0%\n"
-		       "overall  1/2   50.0%  0/2    0.0%\n");
+		       "c        0/1    0.0%  0/1    0.0%\n"
+		       "overall  1/3   33.3%  0/3    0.0%\n");
 	assert_int_equal(r.status, 2);
 	r = e2e_keep_proc(score(NULL, "--parsers-from p " SUGGEST_SAMPLE "/corpus"));
 	assert_int_equal(r.status, 2);
