@@ -322,6 +322,34 @@ static char *inject_script(const char *html, size_t len, size_t *out_len)
 	return buf_detach(&b);
 }
 
+/* Where a folder's URL without its slash is sent: its decoded path with
+ * its slashes one at a time, percent-encoded but for the characters a
+ * path segment may hold, and a slash at the end.  Never "//host/" (a
+ * request for //evil.example would send the browser there) and never a
+ * line break.  Caller frees. */
+static char *folder_location(const char *url)
+{
+	struct buf path = BUF_INIT, to = BUF_INIT;
+	decode_path(url, &path);
+	const char *p = buf_data(&path);
+	for (size_t i = 0; p[i]; i++) {
+		unsigned char c = (unsigned char)p[i];
+		if (c == '/') {
+			if (!to.len || to.data[to.len - 1] != '/')
+				buf_putc(&to, '/');
+		} else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+			   strchr("-._~!$&'()*+,;=:@", c)) {
+			buf_putc(&to, (char)c);
+		} else {
+			buf_printf(&to, "%%%02X", c);
+		}
+	}
+	if (!to.len || to.data[to.len - 1] != '/')
+		buf_putc(&to, '/');
+	buf_free(&path);
+	return buf_detach(&to);
+}
+
 static enum MHD_Result serve_file(struct server *s, struct MHD_Connection *c, const char *url)
 {
 	struct buf path = BUF_INIT;
@@ -336,7 +364,7 @@ static enum MHD_Result serve_file(struct server *s, struct MHD_Connection *c, co
 	if (stat(full, &st) == 0 && S_ISDIR(st.st_mode)) {
 		if (!str_has_suffix(url, "/")) {
 			/* /x to /x/, so that the page's relative links work */
-			char *to = xasprintf("%s/", url);
+			char *to = folder_location(url);
 			struct MHD_Response *r =
 				MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
 			MHD_add_response_header(r, MHD_HTTP_HEADER_LOCATION, to);

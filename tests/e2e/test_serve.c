@@ -396,6 +396,18 @@ static void a_folder_without_its_slash_redirects(void **state)
 	assert_string_equal(loc, "/r/");
 	free(loc);
 	response_free(&r);
+	/* never to another host: //r/ would be the host r */
+	static const char *const tricks[] = {"//r", "///r", "/%2Fr", "/%2F%2Fr", "//r//"};
+	for (size_t i = 0; i < ARRAY_LEN(tricks); i++) {
+		r = http("GET", tricks[i], NULL);
+		if (r.status == 301) {
+			loc = header(&r, "Location");
+			if (strcmp(loc, "/r/") != 0)
+				fail_msg("%s redirects to %s", tricks[i], loc);
+			free(loc);
+		}
+		response_free(&r);
+	}
 }
 
 static void head_has_headers_and_no_body(void **state)
