@@ -109,17 +109,22 @@ struct stream {
 	bool started;
 };
 
-/* Appends an SSE event; each line of data becomes a "data:" line. */
+/* Appends an SSE event; each line of data becomes a "data:" line.  A
+ * line ends at LF, CR LF or a lone CR, as an event stream's reader reads
+ * one: a CR from a file's name or a log line then starts another "data:"
+ * line, never a field of its own ("event: reload"). */
 static void sse_event(struct buf *b, const char *name, const char *data)
 {
 	buf_printf(b, "event: %s\n", name);
 	const char *p = data;
 	do {
-		size_t n = strcspn(p, "\n");
+		size_t n = strcspn(p, "\r\n");
 		buf_puts(b, "data: ");
 		buf_put(b, p, n);
 		buf_putc(b, '\n');
 		p += n;
+		if (*p == '\r' && p[1] == '\n')
+			p++;
 		if (*p)
 			p++;
 	} while (*p);

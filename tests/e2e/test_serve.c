@@ -573,6 +573,16 @@ static void a_failed_rebuild_shows_errors_and_keeps_the_page(void **state)
 	assert_contains(err, "content/r/index.md:3:5: error: malformed YAML");
 	free(err);
 
+	/* a file's name with line breaks in it cannot split the stream into
+	 * a field of its own */
+	buf_clear(&acc);
+	e2e_write(project, "content/r/index.md",
+		  "---\ntitle: T\nruns:\n  cs: \"x\\revent: reload\\r\\ndata: y\\n\\nevent: "
+		  "reload\\n.log\"\n---\nFinal loss {{ cs.final_loss }}.\n");
+	if (!events_wait(ev, &acc, "x?event: reload??data: y??event: reload?.log", 3000))
+		fail_msg("no error event naming the file; the stream had:\n%s", buf_data(&acc));
+	assert_null(strstr(buf_data(&acc), "event: reload\n"));
+
 	e2e_write(project, "content/r/index.md", report_md);
 	buf_clear(&acc);
 	if (!events_wait(ev, &acc, "event: reload\n", 3000))
