@@ -223,21 +223,15 @@ const unsigned hl_colours[HL_NCLASSES] = {
 
 /* The runs of a highlighted line (cls, one class a byte of its n bytes)
  * coloured in r, whose text is the line. */
-static void colour_runs_at(struct rich *r, const unsigned char *cls, size_t n, size_t at)
-{
-	for (size_t i = 0; i < n;) {
-		size_t j = i + 1;
-		while (j < n && cls[j] == cls[i])
-			j++;
-		if (cls[i] < HL_NCLASSES && hl_colours[cls[i]])
-			attr_colour(r->attrs, hl_colours[cls[i]], at + i, at + j);
-		i = j;
-	}
-}
+/* A line of code or log longer than this is drawn in one colour: pango
+ * walks a paragraph's colours from its start for each line it wraps to,
+ * so a 1 MB line of 300,000 coloured tokens took minutes. */
+#define COLOUR_MAX 8192
 
-static void colour_runs(struct rich *r, const unsigned char *cls, size_t n)
+static void colour_run(struct rich *r, unsigned char cls, size_t a, size_t b)
 {
-	colour_runs_at(r, cls, n, 0);
+	if (cls < HL_NCLASSES && hl_colours[cls])
+		attr_colour(r->attrs, hl_colours[cls], a, b);
 }
 
 /* A code block, a box a line as drawn.  With line numbers, the code
@@ -275,8 +269,8 @@ static void code_block(struct pdf *p, struct flow *f, cmark_node *n)
 		rich_init(&r);
 		rich_put(&r, s, (size_t)(e - s), 0, NULL);
 		/* (a line of invalid UTF-8 was mended: its bytes moved) */
-		if (cls && r.text.len == (size_t)(e - s))
-			colour_runs(&r, cls + (s - s0), (size_t)(e - s));
+		if (cls && (size_t)(e - s) <= COLOUR_MAX && r.text.len - rich_added(&r, 0) == (size_t)(e - s))
+			rich_classes(&r, cls + (s - s0), (size_t)(e - s), 0, colour_run);
 		if (!r.text.len)
 			buf_puts(&r.text, " ");
 		bool marked = cb && cb->marked && (size_t)k < cb->nlines && cb->marked[k];
@@ -341,8 +335,8 @@ static void log_block(struct pdf *p, struct flow *f, const struct directive_resu
 			/* coloured as the page colours it (a line mended from
 			 * invalid UTF-8 or control bytes moved: plain) */
 			unsigned char *cls = provenance_log_classes(lang, l->text, n);
-			if (cls && r.text.len - at == n)
-				colour_runs_at(&r, cls, n, at);
+			if (cls && n <= COLOUR_MAX && r.text.len - at - rich_added(&r, at) == n)
+				rich_classes(&r, cls, n, at, colour_run);
 			free(cls);
 			if (!*l->text)
 				buf_puts(&r.text, " ");

@@ -84,6 +84,9 @@ struct rich {
 	double width; /* the text's width, for display math (0: unknown) */
 	double size;  /* its font size, for math (0: the body's) */
 	bool after_display; /* a line break before the next text */
+	size_t unbroken; /* characters since the last break opportunity */
+	size_t *zw;      /* where rich_put() added a zero-width space (U+200B, */
+	size_t nzw;      /* 3 bytes) to a long unbroken run, ascending */
 };
 
 /* A laid-out block of text, shared by the boxes of its lines. */
@@ -225,6 +228,16 @@ void attr_colour(PangoAttrList *l, unsigned c, size_t a, size_t b);
 void rich_init(struct rich *r);
 void rich_clear(struct rich *r);
 void rich_put(struct rich *r, const char *s, size_t n, unsigned style, const char *href);
+
+/* How many bytes rich_put() added (zero-width spaces in long unbroken
+ * runs) after r->text offset at. */
+size_t rich_added(const struct rich *r, size_t at);
+
+/* For classes cls[0..n) of the n bytes put at r->text offset at (one
+ * rich_put() of n bytes), run() on each run of one class with its range
+ * in r->text as it is now, the added zero-width spaces counted. */
+void rich_classes(struct rich *r, const unsigned char *cls, size_t n, size_t at,
+		  void (*run)(struct rich *r, unsigned char cls, size_t a, size_t b));
 void rich_pieces(struct pdf *p, struct rich *r, const struct directive_text *t, unsigned style,
 		 bool link);
 void rich_inlines(struct pdf *p, struct rich *r, cmark_node *first, unsigned style);

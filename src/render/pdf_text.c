@@ -31,6 +31,70 @@ void attr_colour(PangoAttrList *l, unsigned c, size_t a, size_t b)
 	attr_add(l, pango_attr_foreground_new(c16(c, 16), c16(c, 8), c16(c, 0)), a, b);
 }
 
+/* An unbroken run (a 300 KB value, a hash, a minified line) longer than
+ * LONG_RUN characters gets a zero-width space after every BREAK_EVERY
+ * more.  Pango finds a line's end in a run with no break opportunity by
+ * shaping the rest of the run again for each line: a 300 KB word took
+ * two minutes, and takes a second with these.  They draw nothing and
+ * are not in the PDF's text (pdftotext shows none); a run that long is
+ * broken across lines anyway. */
+#define LONG_RUN 256
+#define BREAK_EVERY 32
+
+static void put_breakable(struct rich *r, const char *s, size_t n)
+{
+	size_t from = 0;
+	for (size_t i = 0; i < n;) {
+		unsigned char c = (unsigned char)s[i];
+		size_t k = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+		if (i + k > n)
+			k = n - i;
+		if (c == ' ' || c == '\t' || c == '\n' || c == '-' || c == '/' ||
+		    (k == 3 && c == 0xE2 && (unsigned char)s[i + 1] == 0x80 &&
+		     ((unsigned char)s[i + 2] == 0x8B || (unsigned char)s[i + 2] == 0xA8))) {
+			r->unbroken = 0; /* a blank, a break, U+200B or U+2028 */
+		} else if (++r->unbroken > LONG_RUN && r->unbroken % BREAK_EVERY == 0) {
+			buf_put(&r->text, s + from, i + k - from);
+			if (r->nzw % 64 == 0)
+				r->zw = xrealloc(r->zw, (r->nzw + 64) * sizeof *r->zw);
+			r->zw[r->nzw++] = r->text.len;
+			buf_puts(&r->text, "\xE2\x80\x8B");
+			from = i + k;
+		}
+		i += k;
+	}
+	buf_put(&r->text, s + from, n - from);
+}
+
+size_t rich_added(const struct rich *r, size_t at)
+{
+	size_t k = r->nzw;
+	while (k > 0 && r->zw[k - 1] >= at)
+		k--;
+	return 3 * (r->nzw - k);
+}
+
+void rich_classes(struct rich *r, const unsigned char *cls, size_t n, size_t at,
+		  void (*run)(struct rich *r, unsigned char cls, size_t a, size_t b))
+{
+	size_t k = r->nzw;
+	while (k > 0 && r->zw[k - 1] >= at)
+		k--;
+	size_t shift = 0; /* bytes added before the current byte */
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		while (j < n && cls[j] == cls[i])
+			j++;
+		while (k < r->nzw && r->zw[k] <= at + i + shift)
+			k++, shift += 3;
+		size_t a = at + i + shift, add = 0;
+		for (size_t m = k; m < r->nzw && r->zw[m] < at + j + shift + add; m++)
+			add += 3;
+		run(r, cls[i], a, at + j + shift + add);
+		i = j;
+	}
+}
+
 /* Appends s (valid UTF-8 made of it) in a style; href makes it a link. */
 void rich_put(struct rich *r, const char *s, size_t n, unsigned style, const char *href)
 {
@@ -47,10 +111,10 @@ void rich_put(struct rich *r, const char *s, size_t n, unsigned style, const cha
 		return;
 	size_t a = r->text.len;
 	if (g_utf8_validate(s, (gssize)n, NULL)) {
-		buf_put(&r->text, s, n);
+		put_breakable(r, s, n);
 	} else {
 		gchar *ok = g_utf8_make_valid(s, (gssize)n);
-		buf_puts(&r->text, ok);
+		put_breakable(r, ok, strlen(ok));
 		g_free(ok);
 	}
 	size_t b = r->text.len;
@@ -114,6 +178,7 @@ void rich_clear(struct rich *r)
 		free(r->links[i].href);
 	free(r->links);
 	free(r->code);
+	free(r->zw);
 	memset(r, 0, sizeof *r);
 }
 

@@ -748,6 +748,57 @@ static void a_line_of_many_values_resolves_in_linear_time(void **state)
 	project_free(dir);
 }
 
+/* A 300 KB word shown as a value and a 1 MB line of code, in the PDF:
+ * laid out in linear time (pango shaped the rest of an unbroken run
+ * again for each line: two minutes for the word; and it walked a line's
+ * colours from its start for each wrapped line), the whole text kept,
+ * and the zero-width spaces that make it breakable not in the text. */
+static void a_huge_word_and_code_line_lay_out_in_linear_time(void **state)
+{
+	(void)state;
+	const char *rel = bounded_release();
+	int st;
+	char *have = e2e_sh(&st, "command -v pdftotext");
+	free(have);
+	if (!rel || st != 0) {
+		print_message("[  SKIP    ] ./logdown or pdftotext is missing\n");
+		skip();
+	}
+	char *dir = project_new();
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "Tag=");
+	for (int i = 0; i < 30000; i++)
+		buf_puts(&b, "abcdefghij");
+	buf_puts(&b, "END\n");
+	e2e_write(dir, "content/r/logs/a.log", buf_data(&b));
+	e2e_write(dir, "parsers/t.yaml", "name: t\nfields:\n  tag: 'Tag=(.*)'\n");
+	buf_clear(&b);
+	buf_puts(&b, "---\ntitle: T\nruns:\n  a: { file: logs/a.log, parser: t }\n---\n"
+		     "The tag is {{ a.tag }}.\n\n```python\nx = [");
+	for (int i = 0; i < 150000; i++)
+		buf_printf(&b, "%d,", i);
+	buf_puts(&b, "-1]\n```\n");
+	e2e_write(dir, "content/r/index.md", buf_data(&b));
+	static const char *const pdf_argv[] = {"logdown", "pdf", ".", "-o", "out", NULL};
+	struct bounded r = bounded_run(rel, dir, pdf_argv, NULL, 300);
+	assert_int_equal(r.status, 0);
+	print_message("           release: %.2f s (CPU %.2f s), %ld KB peak\n", r.secs, r.cpu_secs,
+		      r.maxrss_kb);
+	if (r.cpu_secs > 10 && timing_checked())
+		fail_msg("took %.2f s of CPU", r.cpu_secs);
+	/* the text, lines joined: every character, no U+200B */
+	char *text = e2e_sh(&st, "pdftotext -nopgbrk -enc UTF-8 '%s/out/r/report.pdf' - | grep -v "
+				 "'^T *[0-9]*/[0-9]*$' | tr -d '\\n'", dir);
+	assert_int_equal(st, 0);
+	assert_null(strstr(text, "\xE2\x80\x8B"));
+	assert_contains(text, "abcdefghijabcdefghijEND.");
+	assert_contains(text, "149998,149999,-1]");
+	free(text);
+	bounded_free(&r);
+	buf_free(&b);
+	project_free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -773,6 +824,7 @@ int main(void)
 		cmocka_unit_test(a_line_of_many_shown_values_is_marked_in_linear_time),
 		cmocka_unit_test(many_runs_build_in_linear_time),
 		cmocka_unit_test(a_line_of_many_values_resolves_in_linear_time),
+		cmocka_unit_test(a_huge_word_and_code_line_lay_out_in_linear_time),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
