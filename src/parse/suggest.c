@@ -345,6 +345,14 @@ static char *slot_name(const struct sg_tok *t, size_t n, size_t k, size_t prev, 
 	}
 	char *name = snake_case(buf_data(&phrase), phrase.len);
 	buf_free(&phrase);
+	/* PCRE2 takes group names of up to 32 bytes: room for "_99" */
+	if (strlen(name) > 24) {
+		char *cut = name + 24;
+		*cut = '\0';
+		char *us = strrchr(name, '_');
+		if (us && us > name + 8)
+			*us = '\0';
+	}
 	if (!*name || is_digit(name[0])) {
 		char *v = xasprintf("n_%s", name);
 		free(name);

@@ -509,7 +509,8 @@ void sg_write(struct sg_mine *m, const char *shown, const char *name,
 	}
 	/* the items: series, then fields, then tables */
 	out->items = xrealloc(out->items, (out->nitems + nfield_items + 1) * sizeof *out->items);
-	memcpy(out->items + out->nitems, field_items, nfield_items * sizeof *field_items);
+	if (nfield_items)
+		memcpy(out->items + out->nitems, field_items, nfield_items * sizeof *field_items);
 	out->nitems += nfield_items;
 	free(field_items);
 	out->nfields = nf;
