@@ -242,7 +242,7 @@ static char *slot_name(const struct sg_tok *t, size_t n, size_t k, size_t prev, 
 		j--;
 	if (j > 0 && j - 1 != prev && t[j - 1].kind == SG_PUNCT &&
 	    (tok_is(&t[j - 1], "=") || tok_is(&t[j - 1], ":") || tok_is(&t[j - 1], ":=") ||
-	     tok_is(&t[j - 1], "=>") || tok_is(&t[j - 1], "->"))) {
+	     tok_is(&t[j - 1], "=>") || tok_is(&t[j - 1], "->") || tok_is(&t[j - 1], "|"))) {
 		sep = true;
 		j--;
 		while (j > 0 && j - 1 != prev && t[j - 1].kind == SG_SPACE)
@@ -486,8 +486,8 @@ static void grow_hash(struct sg_mine *m)
 	m->hcap = cap;
 }
 
-static void add_template_line(struct sg_mine *m, const struct line *ln, const struct sg_tok *t,
-			      size_t nt)
+static void add_template_line(struct sg_mine *m, const struct line *ln, const struct line *above,
+			      const struct sg_tok *t, size_t nt)
 {
 	struct buf key = BUF_INIT;
 	size_t slots = 0, nums = 0;
@@ -530,6 +530,7 @@ static void add_template_line(struct sg_mine *m, const struct line *ln, const st
 	x->first_line = ln->no;
 	x->first_off = ln->off;
 	x->example = xstrndup(ln->s, ln->n);
+	x->above = above ? xstrndup(above->s, above->n) : NULL;
 	x->toks = xcalloc(nt ? nt : 1, sizeof *x->toks);
 	for (size_t k = 0; k < nt; k++)
 		x->toks[k] = (struct sg_tok){t[k].kind, x->example + (t[k].s - ln->s), t[k].n};
@@ -677,10 +678,60 @@ static void mine(struct sg_mine *m, const char *text, size_t len, long first_lin
 		size_t nt = suggest_tokenise(l[i].s, l[i].n, t, SG_MAX_TOKENS);
 		if (nt > SG_MAX_TOKENS)
 			continue;
-		add_template_line(m, &l[i], t, nt);
+		const struct line *above = NULL;
+		for (size_t k = i; k-- > 0 && i - k <= 2;)
+			if (l[k].n) {
+				above = &l[k];
+				break;
+			}
+		add_template_line(m, &l[i], above, t, nt);
 	}
 	free(t);
 	free(l);
+}
+
+/* The slots of x named by the header above it ("Step Temp E_pair"
+ * over "0 2.4 -6.7"), when its words are as many as x's slots. */
+static void header_names(struct sg_tmpl *x)
+{
+	struct sg_tok t[SG_MAX_TOKENS];
+	size_t n = suggest_tokenise(x->above, strlen(x->above), t, SG_MAX_TOKENS);
+	if (n > SG_MAX_TOKENS)
+		return;
+	/* the header's cells: runs of words and punctuation between blanks
+	 * ("Time(%)", "Bandwidth(GB/s)" are one cell each) */
+	struct buf cell = BUF_INIT;
+	char **cells = xcalloc(x->nslots + 1, sizeof *cells);
+	size_t nc = 0;
+	bool ok = true;
+	for (size_t k = 0; k <= n && ok; k++) {
+		if (k == n || t[k].kind == SG_SPACE || (t[k].kind == SG_PUNCT && tok_is(&t[k], "|"))) {
+			if (cell.len) {
+				if (nc == x->nslots) {
+					ok = false;
+					break;
+				}
+				cells[nc++] = snake_case(buf_data(&cell), cell.len);
+				buf_clear(&cell);
+			}
+			continue;
+		}
+		if (sg_is_slot(t[k].kind))
+			ok = false;
+		buf_put(&cell, t[k].s, t[k].n);
+	}
+	buf_free(&cell);
+	for (size_t i = 0; ok && i < nc; i++)
+		ok = cells[i][0] && !is_digit(cells[i][0]) && strlen(cells[i]) <= 28;
+	for (size_t i = 0; ok && i < nc; i++)
+		for (size_t k = 0; k < i && ok; k++)
+			ok = strcmp(cells[i], cells[k]) != 0;
+	if (ok && nc == x->nslots) {
+		strv_free(x->names);
+		x->names = cells;
+	} else {
+		strv_free(cells);
+	}
 }
 
 /* Names every template's slots; a template of numbers alone under a
@@ -690,6 +741,11 @@ static void name_templates(struct sg_mine *m)
 	for (size_t i = 0; i < m->n; i++) {
 		struct sg_tmpl *x = m->v[i];
 		x->names = names_of(x->toks, x->ntok, x->nslots);
+		size_t words = 0;
+		for (size_t k = 0; k < x->ntok; k++)
+			words += x->toks[k].kind == SG_WORD;
+		if (x->above && x->nslots >= 2 && words < x->nslots)
+			header_names(x);
 	}
 }
 
@@ -699,6 +755,7 @@ static void mine_free(struct sg_mine *m)
 		struct sg_tmpl *x = m->v[i];
 		free(x->key);
 		free(x->example);
+		free(x->above);
 		free(x->toks);
 		if (x->names)
 			strv_free(x->names);

@@ -18,6 +18,7 @@ struct sg_tmpl {
 	long first_line;     /* its first line; 0 when past the sample's head */
 	unsigned long long first_off; /* its first line's byte offset */
 	char *example;       /* its first line, normalised */
+	char *above;         /* the non-blank line above it, or NULL */
 	struct sg_tok *toks; /* the example's tokens (into example) */
 	size_t ntok;
 	size_t nslots;       /* numbers, durations and timestamps */

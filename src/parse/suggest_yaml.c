@@ -86,14 +86,31 @@ static void put_range(struct buf *b, const struct sg_tmpl *x, enum mode mode, si
 		case SG_PUNCT:
 			suggest_put_literal(b, t->s, t->n);
 			break;
-		default:
+		default: {
+			/* a unit glued to the number is part of its text
+			 * ("4.61ms", "18.8MiB/s"), as the tool printed it */
+			size_t u = k + 1;
+			if (t->kind == SG_NUM && u < to && x->toks[u].kind == SG_WORD && x->toks[u].n <= 5) {
+				u++;
+				if (u + 1 < to && x->toks[u].kind == SG_PUNCT && x->toks[u].n == 1 &&
+				    x->toks[u].s[0] == '/' && x->toks[u + 1].kind == SG_WORD &&
+				    x->toks[u + 1].n <= 3)
+					u += 2;
+			}
+			bool group = mode == M_SERIES || (mode == M_FIELD && slot == which);
 			if (mode == M_SERIES)
-				buf_printf(b, "(?<%s>%s)", x->names[slot], re);
-			else if (mode == M_FIELD && slot == which)
-				buf_printf(b, "(%s)", re);
+				buf_printf(b, "(?<%s>%s", x->names[slot], re);
+			else if (group)
+				buf_printf(b, "(%s", re);
 			else
 				buf_puts(b, re);
+			for (size_t v = k + 1; v < u; v++)
+				suggest_put_literal(b, x->toks[v].s, x->toks[v].n);
+			if (group)
+				buf_putc(b, ')');
+			k = u - 1;
 			slot++;
+		}
 		}
 	}
 	if (to == x->ntok)
@@ -132,6 +149,9 @@ static void choose_range(const struct sg_mine *m, const struct sg_tmpl *x, size_
 	size_t e = l + 1;
 	if (e < x->ntok && (x->toks[e].kind == SG_WORD || x->toks[e].kind == SG_PUNCT))
 		e++;
+	if (e + 1 < x->ntok && x->toks[e - 1].kind == SG_WORD && x->toks[e].kind == SG_PUNCT &&
+	    x->toks[e].n == 1 && x->toks[e].s[0] == '/' && x->toks[e + 1].kind == SG_WORD)
+		e += 2; /* "MiB/s" */
 	if (e + 1 < x->ntok && x->toks[e].kind == SG_SPACE && x->toks[e + 1].kind == SG_WORD)
 		e += 2;
 	if (a == 0 && e == x->ntok)

@@ -70,6 +70,8 @@ static char *names(const char *s)
 		free(got_);                                                              \
 	} while (0)
 
+static char *suggest(const char *text, char **err);
+
 static void slots_are_named_from_the_words_next_to_them(void **state)
 {
 	(void)state;
@@ -87,6 +89,33 @@ static void slots_are_named_from_the_words_next_to_them(void **state)
 	 * two of one name in a line are told apart */
 	assert_names("2024-03-30 14:09:43 12 x 7", "time number x");
 	assert_names("loss=1 loss=2", "loss loss_2");
+	/* a key in a pipe table's first cell (Stable-Baselines3) */
+	assert_names("|    ep_rew_mean     | 1.43     |", "ep_rew_mean");
+}
+
+static void numbers_under_a_header_take_its_cells(void **state)
+{
+	(void)state;
+	char *err;
+	char *y = suggest("Step Temp E_pair Press\n0 2.4 -6.7 5.1\n100 1.1 -5.9 0.3\n"
+			  "Loop time of 1.5 on 4 procs\n", &err);
+	assert_non_null(y);
+	assert_non_null(strstr(y, "  step: '^(?<step>[-+]?\\d+"));
+	assert_non_null(strstr(y, "\\s+(?<e_pair>[-+]?\\d+"));
+	free(y);
+	free(err);
+}
+
+static void a_unit_glued_to_a_number_is_in_its_text(void **state)
+{
+	(void)state;
+	char *err;
+	char *y = suggest("Latency:\n  avg: 4.61ms\n  max: 7.85ms\n  bw: 18.8MiB/s\n", &err);
+	assert_non_null(y);
+	assert_non_null(strstr(y, "  avg: '^avg:\\s+([-+]?\\d+(?:,\\d{3})*(?:\\.\\d+)?(?:[eE][-+]?\\d+)?ms)\\s*$'\n"));
+	assert_non_null(strstr(y, "?MiB/s)\\s*$'\n"));
+	free(y);
+	free(err);
 }
 
 static void patterns_and_yaml_are_escaped(void **state)
@@ -230,6 +259,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(tokens_are_words_numbers_durations_timestamps),
 		cmocka_unit_test(slots_are_named_from_the_words_next_to_them),
+		cmocka_unit_test(numbers_under_a_header_take_its_cells),
+		cmocka_unit_test(a_unit_glued_to_a_number_is_in_its_text),
 		cmocka_unit_test(patterns_and_yaml_are_escaped),
 		cmocka_unit_test(files_it_cannot_read_get_a_clear_message),
 		cmocka_unit_test(a_proposal_loads_and_reads_the_file),
