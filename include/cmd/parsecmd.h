@@ -18,6 +18,9 @@ struct parse_opts {
 	bool json;          /* the SPEC section 7 JSON object, not a summary */
 	const char *csv;    /* or this series as CSV, cells as written */
 	bool list_columns;  /* or every name a report can use, one a line */
+	bool suggest;       /* or propose a parser for it (parse/suggest.h) */
+	const char *output; /* --suggest: write it here, not to out (-o) */
+	const char *name;   /* --suggest: its name (default: FILE's stem) */
 	/* More parser folders (--parsers DIR), read after the project's;
 	 * NULL-terminated, may be NULL. */
 	const char *const *parser_dirs;

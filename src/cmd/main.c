@@ -156,6 +156,7 @@ static const char usage_parse[] =
 	"usage: logdown parse FILE [--parser NAME] [--parsers DIR]...\n"
 	"                     [--json | --csv SERIES | --list-columns] [--strict]\n"
 	"                     [--diagnostics=text|github|json]\n"
+	"       logdown parse FILE --suggest [-o OUT.yaml] [--name NAME]\n"
 	"\n"
 	"Runs a parser over FILE and shows what it extracts: every field with its\n"
 	"value and the line it came from, and every series with its columns, its\n"
@@ -180,6 +181,12 @@ static const char usage_parse[] =
 	"                  computed)\n"
 	"  --csv SERIES    print that series as CSV, each cell as written in FILE\n"
 	"  --strict        treat warnings (a parser that matched nothing) as errors\n"
+	"  --suggest       propose a parser definition for FILE, from its line\n"
+	"                  templates: its repeated lines as series, the numbers\n"
+	"                  of its other lines as fields, its tables, a detect\n"
+	"                  pattern (docs/suggest.md); to stdout, or with\n"
+	"  -o OUT.yaml     to that file (e.g. parsers/NAME.yaml)\n"
+	"  --name NAME     the proposed parser's name (default: FILE's stem)\n"
 	"  --diagnostics=FMT  text (default), github or json\n"
 	"  -h, --help      show this help\n"
 	"\n"
@@ -589,6 +596,16 @@ static int parse_args(int argc, char **argv, struct parse_opts *o, struct diag_o
 			o->json = true;
 		} else if (strcmp(a, "--list-columns") == 0) {
 			o->list_columns = true;
+		} else if (strcmp(a, "--suggest") == 0) {
+			o->suggest = true;
+		} else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+			if (++i >= argc)
+				return usage_error(usage_parse, "%s needs a file", a);
+			o->output = argv[i];
+		} else if (strcmp(a, "--name") == 0) {
+			if (++i >= argc)
+				return usage_error(usage_parse, "%s needs a parser name", a);
+			o->name = argv[i];
 		} else if (strcmp(a, "--parsers") == 0 || str_has_prefix(a, "--parsers=")) {
 			const char *dir = a[9] == '=' ? a + 10 : NULL;
 			if (!dir && ++i >= argc)
@@ -620,6 +637,15 @@ static int parse_args(int argc, char **argv, struct parse_opts *o, struct diag_o
 		return usage_error(usage_parse, "%s", "name the result file to parse");
 	if (o->parser && !*o->parser)
 		return usage_error(usage_parse, "%s", "the parser name is empty");
+	if ((o->output || o->name) && !o->suggest)
+		return usage_error(usage_parse, "%s", "-o and --name go with --suggest");
+	if (o->suggest && (o->json || o->csv || o->list_columns || o->parser))
+		return usage_error(usage_parse, "%s",
+				   "--suggest proposes a parser: it goes without --parser, --json, "
+				   "--csv and --list-columns");
+	if (o->name && !is_identifier(o->name))
+		return usage_error(usage_parse, "--name '%s' is not a name (letters, digits, '_')",
+				   o->name);
 	return -1;
 }
 

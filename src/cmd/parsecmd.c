@@ -11,6 +11,7 @@
 #include "base/json.h"
 #include "parse/logparse.h"
 #include "parse/notebook.h"
+#include "parse/suggest.h"
 #include "base/util.h"
 #include "data/config.h"
 #include "data/value.h"
@@ -703,6 +704,101 @@ static void print_names(FILE *out, const struct run *r)
 	}
 }
 
+/* The name --suggest gives a parser by default: FILE's stem, made a
+ * lowercase identifier ("BS-512.log" gives bs_512). */
+static char *suggest_slug(const char *file)
+{
+	char *stem = path_stem(file);
+	char *id = identifier_of(stem);
+	free(stem);
+	for (char *p = id; *p; p++)
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p + 32);
+	return id;
+}
+
+/* Makes the folder path goes in (parsers/ of a project that has none). */
+static bool mkdir_parent(const char *path)
+{
+	char *dir = path_dirname(path);
+	bool ok = mkdir_p(dir);
+	free(dir);
+	return ok;
+}
+
+/* --suggest: the definition proposed for o->file, to out or o->output. */
+static int suggest_cmd(const struct parse_opts *o, const struct parser_set *set, FILE *out,
+		       struct diag *d)
+{
+	char *name = o->name ? xstrdup(o->name) : suggest_slug(o->file);
+	struct suggestion sg;
+	int rc = EXIT_OK;
+	if (!suggest_file(o->file, name, set, &sg, d)) {
+		rc = EXIT_CONTENT;
+	} else if (!o->output) {
+		fputs(sg.yaml, out);
+	} else if (!mkdir_parent(o->output) || !file_write(o->output, sg.yaml, strlen(sg.yaml))) {
+		diag_error(d, loc_line(o->output, 0), "cannot write: %s", strerror(errno));
+		rc = EXIT_IO;
+	} else {
+		char *dir = path_dirname(o->output);
+		fprintf(out,
+			"wrote %s: %zu series, %zu field%s, %zu table%s\n"
+			"see what it extracts: logdown parse %s --parsers %s --parser %s\n",
+			o->output, sg.nseries, sg.nfields, sg.nfields == 1 ? "" : "s", sg.ntables,
+			sg.ntables == 1 ? "" : "s", o->file, dir, name);
+		free(dir);
+	}
+	suggestion_free(&sg);
+	free(name);
+	return rc;
+}
+
+/* When no parser claims o->file: the top five proposals of --suggest,
+ * as notes, and how to write them out.  Quiet when it has none. */
+static void suggest_notes(const struct parse_opts *o, const struct parser_set *set,
+			  struct diag *d)
+{
+	char *name = suggest_slug(o->file);
+	struct suggestion sg;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *sink = open_memstream(&text, &len);
+	bool ok = false;
+	if (sink) {
+		struct diag *quiet = diag_new(sink, DIAG_TEXT, false);
+		ok = suggest_file(o->file, name, set, &sg, quiet);
+		diag_free(quiet);
+		fclose(sink);
+	}
+	free(text);
+	if (ok && sg.nitems) {
+		struct loc nowhere = {NULL, 0, 0, 0};
+		struct buf b = BUF_INIT;
+		diag_note(d, nowhere, "logdown parse --suggest proposes a parser for it; its first %s:",
+			  sg.nitems < 5 ? "proposals" : "five proposals");
+		for (size_t i = 0; i < sg.nitems && i < 5; i++) {
+			const struct sg_item *it = &sg.items[i];
+			buf_clear(&b);
+			buf_printf(&b, "  %s: %s", it->name, it->value);
+			if (it->line)
+				buf_printf(&b, " (line %ld", it->line);
+			else
+				buf_puts(&b, " (in the sample");
+			if (it->rows)
+				buf_printf(&b, ", %zu rows", it->rows);
+			buf_putc(&b, ')');
+			diag_note(d, nowhere, "%s", buf_data(&b));
+		}
+		diag_note(d, nowhere, "write them out with: logdown parse %s --suggest -o parsers/%s.yaml",
+			  o->file, name);
+		buf_free(&b);
+	}
+	if (ok)
+		suggestion_free(&sg);
+	free(name);
+}
+
 int parsecmd_parse(const struct parse_opts *o, FILE *out, struct diag *d)
 {
 	struct stat st;
@@ -727,6 +823,10 @@ int parsecmd_parse(const struct parse_opts *o, FILE *out, struct diag *d)
 		return EXIT_USAGE;
 	size_t broken = diag_errors(d);
 	const struct parser *p;
+	if (o->suggest) {
+		rc = suggest_cmd(o, set, out, d);
+		goto out;
+	}
 	if (o->parser) {
 		/* A name on the command line has no place in a file. */
 		struct loc nowhere = {NULL, 0, 0, 0};
@@ -743,6 +843,8 @@ int parsecmd_parse(const struct parse_opts *o, FILE *out, struct diag *d)
 			struct loc nowhere = {NULL, 0, 0, 0};
 			diag_note(d, nowhere, "on the command line, name the parser with "
 					      "--parser NAME (logdown parsers lists them)");
+			if (diag_errors(d) == broken + 1)
+				suggest_notes(o, set, d);
 			rc = EXIT_CONTENT;
 			goto out;
 		}

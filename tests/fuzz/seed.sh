@@ -233,6 +233,12 @@ cuda cu fortran f90 f julia jl yaml yml json toml makefile make cmake diff patch
 		  cat tests/highlight/log.txt; } | put_stdin
 	done
 	;;
+fuzz_suggest)
+	# real logs: the corpus of every kind, the undetected fixtures
+	for f in $(find tests/corpus tests/fixtures/undetected tests/fixtures/engine -type f ! -name SOURCES ! -name "*.facts" ! -name SCORE ! -name README.md 2>/dev/null | sort); do
+		head -c 65536 "$f" | put_stdin
+	done
+	;;
 *)
 	echo "seed.sh: no seeds for $name" >&2
 	;;

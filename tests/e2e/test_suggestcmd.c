@@ -1,0 +1,230 @@
+/* test_suggestcmd.c: `logdown parse FILE --suggest` on real logs no
+ * built-in parser reads (tests/fixtures/undetected: a homework's
+ * learning-rate sweep), and `logdown parse FILE` proposing when no
+ * parser claims FILE.  The proposal is written out, loaded back through
+ * --parsers, and read the file's values from its real lines; its
+ * detect claims that file and none of tests/corpus and tests/fixtures. */
+#define _DEFAULT_SOURCE /* DT_DIR */
+#include "e2e.h"
+
+#include <dirent.h>
+
+#include "base/diag.h"
+#include "parse/logparse.h"
+
+#define SWEEP "tests/fixtures/undetected/lr_sweep.log"
+
+static void suggest_writes_a_definition_to_stdout(void **state)
+{
+	(void)state;
+	char *dir = e2e_tmpdir();
+	e2e_copy(dir, "lr_sweep.log", SWEEP);
+	struct proc r = e2e_run(dir, "parse lr_sweep.log --suggest");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "");
+	assert_contains(r.out, "name: 'lr_sweep'\n");
+	assert_contains(r.out,
+			"detect: '(?m)^Precision\\s+on\\s+testing\\s+set\\s+for\\s+sequential\\s+"
+			"training\\s+=\\s+[-+]?\\d+(?:,\\d{3})*(?:\\.\\d+)?(?:[eE][-+]?\\d+)?\\s+Precision'\n");
+	assert_contains(r.out,
+			"series:\n"
+			"  # 6 rows, the first at line 8: Precision on testing set for parallel "
+			"training = 0.6211000084877014\n"
+			"  parallel_training: '^Precision\\s+on\\s+testing\\s+set\\s+for\\s+parallel\\s+"
+			"training\\s+=\\s+(?<parallel_training>[-+]?\\d+(?:,\\d{3})*(?:\\.\\d+)?"
+			"(?:[eE][-+]?\\d+)?)\\s*$'\n");
+	assert_contains(r.out, "  # line 5: hidden_size=512, num_epochs = 4, learning_rate = 1e-2\n");
+	/* the same file, the same YAML */
+	struct proc again = e2e_run(dir, "parse lr_sweep.log --suggest");
+	assert_string_equal(again.out, r.out);
+	proc_free(&again);
+	proc_free(&r);
+	e2e_drop(&dir);
+}
+
+static void a_written_proposal_reads_the_real_lines(void **state)
+{
+	(void)state;
+	char *dir = e2e_tmpdir();
+	e2e_copy(dir, "lr_sweep.log", SWEEP);
+	struct proc r = e2e_run(dir, "parse lr_sweep.log --suggest -o parsers/sweep.yaml --name sweep");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "wrote parsers/sweep.yaml: 4 series, 6 fields, 0 tables\n"
+				   "see what it extracts: logdown parse lr_sweep.log --parsers parsers "
+				   "--parser sweep\n");
+	proc_free(&r);
+	char *yaml = e2e_read(dir, "parsers/sweep.yaml");
+	assert_contains(yaml, "name: 'sweep'\n");
+	free(yaml);
+	/* detected (the project's parsers/), and read */
+	r = e2e_run(dir, "parse lr_sweep.log --csv parallel_training");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "parallel_training\n"
+				   "0.6211000084877014\n"
+				   "0.7279000282287598\n"
+				   "0.7932000160217285\n"
+				   "0.8442000150680542\n"
+				   "0.8623999953269958\n"
+				   "0.8404999971389771\n");
+	proc_free(&r);
+	r = e2e_run(dir, "parse lr_sweep.log --parser sweep --json");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.out, "\"num_epochs\": {\"value\": 4, \"text\": \"4\", \"line\": 5}");
+	assert_contains(r.out, "\"parser\": \"sweep\"");
+	proc_free(&r);
+	e2e_drop(&dir);
+}
+
+/* Does the parser set claim any file under root (recursively)? The
+ * first such file into *hit. */
+static bool claims_any(const struct parser_set *set, const char *root, struct diag *d, char **hit)
+{
+	DIR *dh = opendir(root);
+	if (!dh)
+		return false;
+	struct dirent *e;
+	bool found = false;
+	while (!found && (e = readdir(dh)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		char *p = path_join(root, e->d_name);
+		if (is_dir(p))
+			found = claims_any(set, p, d, hit);
+		else if (strcmp(p, SWEEP) != 0 &&
+			 parsers_detect(set, p, loc_line(p, 0), d) != NULL) {
+			found = true;
+			*hit = xstrdup(p);
+		}
+		free(p);
+	}
+	closedir(dh);
+	return found;
+}
+
+static void detect_claims_this_file_and_no_fixture(void **state)
+{
+	(void)state;
+	struct proc r = e2e_run(".", "parse " SWEEP " --suggest");
+	assert_int_equal(r.status, 0);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *sink = open_memstream(&text, &len);
+	struct diag *d = diag_new(sink, DIAG_TEXT, false);
+	struct parser_set *set = parsers_new();
+	assert_true(parsers_add(set, "lr_sweep.yaml", r.out, strlen(r.out), false, d));
+	assert_non_null(parsers_detect(set, SWEEP, loc_line(SWEEP, 0), d));
+	char *hit = NULL;
+	bool any = claims_any(set, "tests/corpus", d, &hit) || claims_any(set, "tests/fixtures", d, &hit);
+	if (any)
+		fail_msg("the proposal's detect claims %s", hit);
+	parsers_free(set);
+	diag_free(d);
+	fclose(sink);
+	free(text);
+	proc_free(&r);
+}
+
+static void a_file_no_parser_claims_gets_the_first_five_proposals(void **state)
+{
+	(void)state;
+	char *dir = e2e_tmpdir();
+	e2e_copy(dir, "lr_sweep.log", SWEEP);
+	struct proc r = e2e_run(dir, "parse lr_sweep.log");
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.out, "");
+	assert_contains(r.err, "lr_sweep.log: error: cannot tell which parser reads lr_sweep.log: "
+			       "none recognises it");
+	assert_contains(r.err,
+			"logdown: note: logdown parse --suggest proposes a parser for it; its first "
+			"five proposals:\n"
+			"logdown: note:   parallel_training.parallel_training: 0.6211000084877014 "
+			"(line 8, 6 rows)\n"
+			"logdown: note:   sequential_training.sequential_training: 0.7279000282287598 "
+			"(line 2, 3 rows)\n"
+			"logdown: note:   sequential_training.parallel_training: 0.7279000282287598 "
+			"(line 2, 3 rows)\n"
+			"logdown: note:   learning_rate.learning_rate: 2 (line 11, 3 rows)\n"
+			"logdown: note:   hidden_size.hidden_size: 512 (line 1, 2 rows)\n"
+			"logdown: note: write them out with: logdown parse lr_sweep.log --suggest -o "
+			"parsers/lr_sweep.yaml\n");
+	proc_free(&r);
+	e2e_drop(&dir);
+}
+
+static void files_it_cannot_propose_for_say_why(void **state)
+{
+	(void)state;
+	char *dir = e2e_tmpdir();
+	e2e_write_bytes(dir, "core.bin", "\x7f" "ELF\n\x02\x01\0\0\n", 10);
+	e2e_write(dir, "one.log", "Step=1, Loss=2.5\n");
+	e2e_write(dir, "same.log", "tick 1\ntick 1\ntick 1\n");
+	e2e_write(dir, "words.log", "starting\nloading the model\ndone\n");
+	static const char *const cases[][2] = {
+		{"core.bin", "core.bin: error: a binary file (a NUL byte on line 2): --suggest reads "
+			     "text logs\n"},
+		{"one.log", "one.log: error: the file has one line: --suggest finds the templates of "
+			    "a log's lines, and needs several; write a parser for it by hand "
+			    "(docs/parsers.md)\n"},
+		{"same.log", "same.log: error: every line of the file is the same line: there are no "
+			     "values to extract\n"},
+		{"words.log", "words.log: error: the file has no numbers: --suggest proposes fields "
+			      "and series of numbers, and there are none here\n"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		struct proc r = e2e_run(dir, "parse %s --suggest", cases[i][0]);
+		assert_int_equal(r.status, 1);
+		assert_string_equal(r.out, "");
+		assert_string_equal(r.err, cases[i][1]);
+		proc_free(&r);
+	}
+	struct proc r = e2e_run(dir, "parse one.log --suggest --json");
+	assert_int_equal(r.status, 2);
+	assert_contains(r.err, "--suggest proposes a parser: it goes without --parser, --json, --csv "
+			       "and --list-columns");
+	proc_free(&r);
+	r = e2e_run(dir, "parse one.log -o x.yaml");
+	assert_int_equal(r.status, 2);
+	assert_contains(r.err, "-o and --name go with --suggest");
+	proc_free(&r);
+	e2e_drop(&dir);
+}
+
+/* A log over 4 MiB is sampled: its head, blocks between, its tail. */
+static void a_big_log_is_sampled(void **state)
+{
+	(void)state;
+	char *dir = e2e_tmpdir();
+	char *path = path_join(dir, "big.log");
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("run started with 8 workers\n", f);
+	for (int i = 1; i <= 200000; i++)
+		fprintf(f, "iter %d | loss %.4f | tokens/s %d\n", i, 10.0 / (1 + i * 0.01), 9000 + i % 500);
+	fputs("finished: total time 1234.5 s\n", f);
+	fclose(f);
+	struct proc r = e2e_run(dir, "parse big.log --suggest");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.out, "# a sample of big.log: keep, rename or delete what you need");
+	assert_contains(r.out, "  # line 1: run started with 8 workers\n  workers: ");
+	assert_contains(r.out, " rows in the sample, the first at line 2: iter 1 | loss 9.9010 | "
+			       "tokens/s 9001\n  iter: '^iter\\s+(?<iter>");
+	/* the last line is in the tail: its place is a byte offset */
+	assert_contains(r.out, ": finished: total time 1234.5 s\n  time_s: ");
+	assert_contains(r.out, "  # byte ");
+	proc_free(&r);
+	free(path);
+	e2e_drop(&dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(suggest_writes_a_definition_to_stdout),
+		cmocka_unit_test(a_written_proposal_reads_the_real_lines),
+		cmocka_unit_test(detect_claims_this_file_and_no_fixture),
+		cmocka_unit_test(a_file_no_parser_claims_gets_the_first_five_proposals),
+		cmocka_unit_test(files_it_cannot_propose_for_say_why),
+		cmocka_unit_test(a_big_log_is_sampled),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

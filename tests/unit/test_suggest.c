@@ -1,0 +1,270 @@
+/* test_suggest.c: `logdown parse --suggest`'s miner and writer
+ * (parse/suggest.h): the tokeniser, the typing of slots, the names from
+ * the words next to a number, the escaping of patterns and YAML, the
+ * clear messages of files it cannot read, that a proposal loads back
+ * as a parser that reads the file, and determinism. */
+#define _XOPEN_SOURCE 700 /* nftw() */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/diag.h"
+#include "base/fsutil.h"
+#include "base/util.h"
+#include "data/run.h"
+#include "parse/logparse.h"
+#include "parse/suggest.h"
+#include "capture.h"
+
+#define TMPDIR_TAG "suggest"
+#include "tmpdirs.h"
+
+/* The kinds of the tokens of s, one letter each: W N D T _ P. */
+static const char *kinds(const char *s, char *out)
+{
+	struct sg_tok t[64];
+	size_t n = suggest_tokenise(s, strlen(s), t, 64);
+	assert_true(n < 64);
+	for (size_t i = 0; i < n; i++)
+		out[i] = "WNDT_P"[t[i].kind];
+	out[n] = '\0';
+	return out;
+}
+
+static void tokens_are_words_numbers_durations_timestamps(void **state)
+{
+	(void)state;
+	char k[64];
+	assert_string_equal(kinds("Step=100, Loss=2.3", k), "WPNP_WPN");
+	assert_string_equal(kinds("loss: -0.31 - acc: 1e-3", k), "WP_N_P_WP_N");
+	assert_string_equal(kinds("took 01:49 and 1:02:03.5", k), "W_D_W_D");
+	assert_string_equal(kinds("2024-03-30 14:09:43,663 INFO: x", k), "T_WP_W");
+	assert_string_equal(kinds("2024-04-08T09:03:33.195878Z done", k), "T_W");
+	/* a unit glued to a number is a word of its own; a name with
+	 * digits is one word; a range's '-' is not a sign */
+	assert_string_equal(kinds("3s 1ms/step fc1 1-5", k), "NW_NWPW_W_NPN");
+	assert_string_equal(kinds("1,234,567.5 items", k), "N_W");
+	assert_string_equal(kinds("=====>....", k), "PPP");
+}
+
+/* The names of s's slots, joined by spaces. */
+static char *names(const char *s)
+{
+	char **v = suggest_names(s, strlen(s));
+	struct buf b = BUF_INIT;
+	for (size_t i = 0; v[i]; i++)
+		buf_printf(&b, "%s%s", i ? " " : "", v[i]);
+	strv_free(v);
+	return buf_detach(&b);
+}
+
+#define assert_names(line, want)                                                         \
+	do {                                                                             \
+		char *got_ = names(line);                                                \
+		assert_string_equal(got_, want);                                         \
+		free(got_);                                                              \
+	} while (0)
+
+static char *suggest(const char *text, char **err);
+
+static void slots_are_named_from_the_words_next_to_them(void **state)
+{
+	(void)state;
+	assert_names("Step=100, Loss=2.3", "step loss");
+	assert_names("loss: 0.31 - accuracy: 0.91", "loss accuracy");
+	assert_names("Processed 512000 sample(s) in 175.07 seconds.", "processed_samples seconds");
+	assert_names("Epoch [1/10], Step [10/60], Loss: 0.47", "epoch epochs step steps loss");
+	assert_names("| Train Device=CSX, Step=100, GlobalRate=2937.77 samples/sec",
+		     "step global_rate");
+	assert_names("Mean TTFT (ms): 12.5", "mean_ttft_ms");
+	assert_names("epoch 3 loss 0.5 acc 0.9", "epoch loss acc");
+	assert_names("it=100 | lossy 2.3", "it lossy");
+	assert_names("Test Accuracy: 91.54%", "test_accuracy");
+	/* a timestamp is time; a number with no word by it says so, and
+	 * two of one name in a line are told apart */
+	assert_names("2024-03-30 14:09:43 12 x 7", "time number x");
+	assert_names("loss=1 loss=2", "loss loss_2");
+	/* a key in a pipe table's first cell (Stable-Baselines3) */
+	assert_names("|    ep_rew_mean     | 1.43     |", "ep_rew_mean");
+}
+
+static void numbers_under_a_header_take_its_cells(void **state)
+{
+	(void)state;
+	char *err;
+	char *y = suggest("Step Temp E_pair Press\n0 2.4 -6.7 5.1\n100 1.1 -5.9 0.3\n"
+			  "Loop time of 1.5 on 4 procs\n", &err);
+	assert_non_null(y);
+	assert_non_null(strstr(y, "  step: '^(?<step>[-+]?\\d+"));
+	assert_non_null(strstr(y, "\\s+(?<e_pair>[-+]?\\d+"));
+	free(y);
+	free(err);
+}
+
+static void a_unit_glued_to_a_number_is_in_its_text(void **state)
+{
+	(void)state;
+	char *err;
+	char *y = suggest("Latency:\n  avg: 4.61ms\n  max: 7.85ms\n  bw: 18.8MiB/s\n", &err);
+	assert_non_null(y);
+	assert_non_null(strstr(y, "  avg: '^avg:\\s+([-+]?\\d+(?:,\\d{3})*(?:\\.\\d+)?(?:[eE][-+]?\\d+)?ms)\\s*$'\n"));
+	assert_non_null(strstr(y, "?MiB/s)\\s*$'\n"));
+	free(y);
+	free(err);
+}
+
+static void patterns_and_yaml_are_escaped(void **state)
+{
+	(void)state;
+	struct buf b = BUF_INIT;
+	suggest_put_literal(&b, "a.b*c+(d)[e]{f}|g?^$\\", 21);
+	assert_string_equal(buf_data(&b), "a\\.b\\*c\\+\\(d\\)\\[e\\]\\{f\\}\\|g\\?\\^\\$\\\\");
+	buf_clear(&b);
+	suggest_put_literal(&b, "\x01\xff\xc3\xa9", 4);
+	assert_string_equal(buf_data(&b), "\\x01\\xFF\xc3\xa9");
+	buf_clear(&b);
+	suggest_put_quoted(&b, "it's");
+	assert_string_equal(buf_data(&b), "'it''s'");
+	buf_free(&b);
+}
+
+/* The suggestion for text, or NULL with the error in *err. */
+static char *suggest(const char *text, char **err)
+{
+	struct capture c;
+	cap_open(&c);
+	struct suggestion sg;
+	bool ok = suggest_text(text, strlen(text), "x.log", "x", NULL, &sg, c.d);
+	*err = cap_take(&c);
+	if (!ok)
+		return NULL;
+	char *y = xstrdup(sg.yaml);
+	suggestion_free(&sg);
+	return y;
+}
+
+static void files_it_cannot_read_get_a_clear_message(void **state)
+{
+	(void)state;
+	char *err;
+	assert_null(suggest("", &err));
+	assert_string_equal(err, "x.log: error: the file is empty (or blank): --suggest needs a log to read\n");
+	free(err);
+	assert_null(suggest("Step=1, Loss=2\n", &err));
+	assert_string_equal(err, "x.log: error: the file has one line: --suggest finds the templates "
+				 "of a log's lines, and needs several; write a parser for it by "
+				 "hand (docs/parsers.md)\n");
+	free(err);
+	assert_null(suggest("Step=1, Loss=2\nStep=1, Loss=2\nStep=1, Loss=2\n", &err));
+	assert_string_equal(err, "x.log: error: every line of the file is the same line: there are "
+				 "no values to extract\n");
+	free(err);
+	assert_null(suggest("hello\nworld\n", &err));
+	assert_string_equal(err, "x.log: error: the file has no numbers: --suggest proposes fields "
+				 "and series of numbers, and there are none here\n");
+	free(err);
+	struct capture c;
+	cap_open(&c);
+	struct suggestion sg;
+	assert_false(suggest_text("a\nb\0c\n", 6, "x.log", "x", NULL, &sg, c.d));
+	assert_string_equal(cap_text(&c), "x.log: error: a binary file (a NUL byte on line 2): "
+					  "--suggest reads text logs\n");
+	cap_close(&c);
+}
+
+static const char train_log[] = "using 4 GPUs\n"
+				"Step=100, Loss=2.3\n"
+				"Step=200, Loss=2.1\n"
+				"Step=300, Loss=1.9\n"
+				"Processed 512000 sample(s) in 175.07 seconds.\n";
+
+static void a_proposal_loads_and_reads_the_file(void **state)
+{
+	(void)state;
+	char *err;
+	char *y = suggest(train_log, &err);
+	assert_non_null(y);
+	assert_string_equal(err, "");
+	free(err);
+	assert_non_null(strstr(y, "name: 'x'\n"));
+	assert_non_null(strstr(y, "  # line 5: Processed 512000 sample(s) in 175.07 seconds.\n"
+				  "  processed_samples: '^Processed\\s+([-+]?\\d+"));
+	assert_non_null(strstr(y, "  # 3 rows, the first at line 2: Step=100, Loss=2.3\n"
+				  "  step: '^Step=(?<step>"));
+	assert_non_null(strstr(y, "detect: '(?m)^"));
+
+	char *dir = make_tmpdir();
+	char *log = path_join(dir, "x.log");
+	FILE *f = fopen(log, "w");
+	assert_non_null(f);
+	fputs(train_log, f);
+	fclose(f);
+	struct capture c;
+	cap_open(&c);
+	struct parser_set *set = parsers_new();
+	assert_true(parsers_add(set, "x.yaml", y, strlen(y), false, c.d));
+	struct run *r = parser_run(parsers_at(set, 0), log, "x.log", "x", c.d);
+	assert_non_null(r);
+	assert_string_equal(cap_text(&c), "");
+	const struct datum *samples = run_field(r, "processed_samples");
+	assert_non_null(samples);
+	assert_int_equal(samples->kind, DATUM_NUMBER);
+	assert_true(samples->num == 512000);
+	const struct datum *secs = run_field(r, "seconds");
+	assert_non_null(secs);
+	assert_true(secs->num == 175.07);
+	const struct series *s = run_series(r, "step");
+	assert_non_null(s);
+	assert_int_equal(series_row_count(s), 3);
+	/* detect claims the file */
+	const struct parser *p = parsers_detect(set, log, loc_line("x.log", 0), c.d);
+	assert_non_null(p);
+	run_free(r);
+	parsers_free(set);
+	cap_close(&c);
+	free(log);
+	drop_tmpdir(dir);
+	free(y);
+}
+
+static void the_same_text_gives_the_same_yaml(void **state)
+{
+	(void)state;
+	struct buf b = BUF_INIT;
+	for (int i = 0; i < 500; i++)
+		buf_printf(&b, "%s iter %d: loss=%d.%03d lr=%de-4 (%d ms)\n",
+			   i % 7 ? "INFO" : "DEBUG", i, 3 - i / 200, (i * 37) % 1000, i % 9 + 1, 40 + i % 13);
+	buf_puts(&b, "| name | time (s) |\n|---|---|\n| fwd | 1.5 |\n| bwd | 2.5 |\n\nbest loss: 1.2\n");
+	char *e1, *e2;
+	char *a = suggest(buf_data(&b), &e1);
+	char *c = suggest(buf_data(&b), &e2);
+	assert_non_null(a);
+	assert_string_equal(a, c);
+	assert_non_null(strstr(a, "tables:\n"));
+	assert_non_null(strstr(a, "  name: { header: '^\\|\\s*name\\s*\\|"));
+	free(a);
+	free(c);
+	free(e1);
+	free(e2);
+	buf_free(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(tokens_are_words_numbers_durations_timestamps),
+		cmocka_unit_test(slots_are_named_from_the_words_next_to_them),
+		cmocka_unit_test(numbers_under_a_header_take_its_cells),
+		cmocka_unit_test(a_unit_glued_to_a_number_is_in_its_text),
+		cmocka_unit_test(patterns_and_yaml_are_escaped),
+		cmocka_unit_test(files_it_cannot_read_get_a_clear_message),
+		cmocka_unit_test(a_proposal_loads_and_reads_the_file),
+		cmocka_unit_test(the_same_text_gives_the_same_yaml),
+	};
+	return cmocka_run_group_tests(tests, NULL, drop_leftovers);
+}
