@@ -31,12 +31,15 @@ struct parser_set;
 
 /* What an entry is made with: the project as named on the command line
  * and canonical (paths are written relative to it), the cache that
- * hashes files (may be NULL), the parsers. */
+ * hashes files (may be NULL), the parsers, and where to warn of a run
+ * with more job ids or hosts than limit manifest_facts lets it list
+ * (may be NULL). */
 struct manifest_ctx {
 	const char *root;
 	const char *root_real;
 	struct cache *disk;
 	const struct parser_set *parsers;
+	struct diag *d;
 };
 
 /* The entry of report r, rendered into doc (after html_doc()), its runs

@@ -267,7 +267,7 @@ static void render_body(struct build *b, struct report *r, struct job *job)
 	r->html = html_doc(doc); /* inline values are resolved as it shows them */
 	r->toc_html = (r->toc >= 0 ? r->toc : b->config.toc) != 0 ? toc_html(doc) : xstrdup("");
 	search_report(b, r, doc, job);
-	struct manifest_ctx mc = {b->opts->root, b->root_real, b->disk, b->parsers};
+	struct manifest_ctx mc = {b->opts->root, b->root_real, b->disk, b->parsers, d};
 	job->manifest = manifest_report(&mc, r, doc);
 	bool noted = note_failed_runs(d, &r->runs, &rs);
 	check_images(b, r, doc, job);
