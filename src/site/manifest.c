@@ -428,6 +428,21 @@ struct value *manifest_report(const struct manifest_ctx *m, const struct report 
 	return e;
 }
 
+void manifest_entry_hash(const struct value *entry, char out[MANIFEST_SHORT_HASH + 1])
+{
+	struct buf b = BUF_INIT;
+	manifest_put_json(&b, entry);
+	struct cache_key k = cache_hash_bytes(b.data ? b.data : "", b.len);
+	buf_free(&b);
+	char text[CACHE_KEY_TEXT];
+	cache_key_text(&k, text);
+	/* "xxh3-128:" and the digits */
+	const char *digits = strchr(text, ':');
+	digits = digits ? digits + 1 : text;
+	memcpy(out, digits, MANIFEST_SHORT_HASH);
+	out[MANIFEST_SHORT_HASH] = '\0';
+}
+
 struct value *manifest_load(const char *dir, const char *shown, struct diag *d)
 {
 	char *path = path_join(dir, MANIFEST_FILE);
