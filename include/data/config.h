@@ -19,6 +19,8 @@ struct config {
 			 * HTML, and with true in the PDF too */
 	bool number_sections; /* "Section 2.1"; a report's front matter may
 			       * say otherwise */
+	bool footer_hash; /* the page's footer (and the PDF's) shows the short
+			   * hash of the report's manifest entry */
 	struct value *raw; /* the whole document, or NULL without site.yaml */
 };
 

@@ -46,6 +46,7 @@ struct pdf_meta {
 	const char *base_url; /* site.yaml's; NULL or not absolute: a Sources appendix */
 	const char *slug;     /* the report's folder in the site ("q3") */
 	bool toc;             /* a contents list after the title block */
+	const char *manifest_hash; /* shown before each page's number; NULL: none */
 };
 
 /* Lays out doc (after html_doc(), whose values it shows) and appends

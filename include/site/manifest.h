@@ -31,18 +31,31 @@ struct parser_set;
 
 /* What an entry is made with: the project as named on the command line
  * and canonical (paths are written relative to it), the cache that
- * hashes files (may be NULL), the parsers. */
+ * hashes files (may be NULL), the parsers, and where to warn of a run
+ * with more job ids or hosts than limit manifest_facts lets it list
+ * (may be NULL). */
 struct manifest_ctx {
 	const char *root;
 	const char *root_real;
 	struct cache *disk;
 	const struct parser_set *parsers;
+	struct diag *d;
 };
 
 /* The entry of report r, rendered into doc (after html_doc()), its runs
  * loaded.  Any thread.  Caller frees with value_free(). */
 struct value *manifest_report(const struct manifest_ctx *m, const struct report *r,
 			      const struct doc *doc);
+
+/* The digits of a report's short hash: manifest_entry_hash(). */
+#define MANIFEST_SHORT_HASH 12
+
+/* The short hash of a report's entry (from manifest_report(), or as
+ * read back from manifest.json: the same bytes): the first 12 hex digits
+ * of the XXH3-128 hash of the entry written as JSON on its own by
+ * manifest_put_json().  It changes when an input's hash, a parser or a
+ * value, table cell or chart series shown changes.  Into out. */
+void manifest_entry_hash(const struct value *entry, char out[MANIFEST_SHORT_HASH + 1]);
 
 /* The manifest in folder dir (dir/manifest.json), `shown` naming the
  * folder in diagnostics.  NULL after reporting through d why not: no

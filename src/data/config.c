@@ -15,7 +15,7 @@
 
 static const char *const config_keys[] = {
 	"title", "author", "base_url", "output", "paper", "parsers", "limits", "bibliography",
-	"citation_style", "toc", "number_sections", NULL,
+	"citation_style", "toc", "number_sections", "footer_hash", NULL,
 };
 static const struct keys_words config_words = {true, "site.yaml key", "known keys"};
 
@@ -113,14 +113,17 @@ bool config_load(struct config *c, const char *root, struct diag *d)
 				c->paper = xstrdup("a4");
 				ok = false;
 			}
-		} else if (strcmp(key, "toc") == 0 || strcmp(key, "number_sections") == 0) {
+		} else if (strcmp(key, "toc") == 0 || strcmp(key, "number_sections") == 0 ||
+			   strcmp(key, "footer_hash") == 0) {
 			if (v->kind != VALUE_BOOL) {
 				diag_error(d, v->loc, "'%s' must be true or false", key);
 				ok = false;
 			} else if (key[0] == 't') {
 				c->toc = v->boolean;
-			} else {
+			} else if (key[0] == 'n') {
 				c->number_sections = v->boolean;
+			} else {
+				c->footer_hash = v->boolean;
 			}
 		} else if (strcmp(key, "parsers") == 0)
 			ok = take_parsers(c, v, d) && ok;

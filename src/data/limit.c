@@ -54,6 +54,10 @@ static const struct limit_def defs[LIMIT_COUNT] = {
 	 * grows faster than the size */
 	[LIMIT_DOT_NODES] = {"dot_nodes", "LOGDOWN_LIMIT_DOT_NODES",
 			     HINT("dot_nodes", "DOT_NODES"), 2000, 1, 1000000},
+	/* a sacct table may hold a million jobs: the manifest lists the
+	 * first ones found */
+	[LIMIT_MANIFEST_FACTS] = {"manifest_facts", "LOGDOWN_LIMIT_MANIFEST_FACTS",
+				  HINT("manifest_facts", "MANIFEST_FACTS"), 1000, 1, 100000000},
 };
 
 static unsigned long values[LIMIT_COUNT];

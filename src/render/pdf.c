@@ -530,7 +530,9 @@ static void draw_box(struct pdf *p, struct box *b, double y)
 
 static void footer(struct pdf *p, int page, int pages)
 {
-	char *t = xasprintf("%d / %d", page + 1, pages);
+	char *t = p->m->manifest_hash
+			  ? xasprintf("manifest %s · %d / %d", p->m->manifest_hash, page + 1, pages)
+			  : xasprintf("%d / %d", page + 1, pages);
 	PangoLayout *l = layout_new(p, p->f_footer, 0);
 	pango_layout_set_text(l, t, -1);
 	double w = layout_width(l);

@@ -207,7 +207,8 @@ static void write_pdf(struct build *b, const struct report *r, struct doc *doc, 
 			     r->dir, b->root_real, b->config.base_url, r->slug,
 			     /* a contents list only when asked for: the PDF has
 			      * its outline */
-			     (r->toc >= 0 ? r->toc : b->config.toc) == 1};
+			     (r->toc >= 0 ? r->toc : b->config.toc) == 1,
+			     *job->manifest_hash ? job->manifest_hash : NULL};
 	struct buf pdf = BUF_INIT;
 	if (pdf_render(doc, &m, &pdf, job->render_d)) {
 		char *rel = path_join(r->slug, "report.pdf");
@@ -267,8 +268,12 @@ static void render_body(struct build *b, struct report *r, struct job *job)
 	r->html = html_doc(doc); /* inline values are resolved as it shows them */
 	r->toc_html = (r->toc >= 0 ? r->toc : b->config.toc) != 0 ? toc_html(doc) : xstrdup("");
 	search_report(b, r, doc, job);
-	struct manifest_ctx mc = {b->opts->root, b->root_real, b->disk, b->parsers};
+	struct manifest_ctx mc = {b->opts->root, b->root_real, b->disk, b->parsers, d};
 	job->manifest = manifest_report(&mc, r, doc);
+	/* made here, before the page and the PDF show it; a reused page
+	 * shows its entry's, which the cache key covers */
+	if (b->config.footer_hash)
+		manifest_entry_hash(job->manifest, job->manifest_hash);
 	bool noted = note_failed_runs(d, &r->runs, &rs);
 	check_images(b, r, doc, job);
 	if (b->opts->pdf)
@@ -288,7 +293,7 @@ static void render_body(struct build *b, struct report *r, struct job *job)
 
 /* The page template around r->html, written to SLUG/index.html.  One
  * thread: the theme remembers which missing partials it reported. */
-static void render_page(struct build *b, struct report *r)
+static void render_page(struct build *b, struct report *r, const struct job *job)
 {
 	char *root = report_root_prefix(r->slug);
 	struct value *data = value_new(VALUE_MAP);
@@ -302,6 +307,7 @@ static void render_page(struct build *b, struct report *r)
 	if (b->opts->pdf)
 		value_set_str(data, "pdf", "report.pdf");
 	value_set_str(data, "generator", GENERATOR);
+	value_set_str(data, "manifest_hash", job->manifest_hash);
 
 	struct buf page = BUF_INIT;
 	if (theme_render(&b->theme, b->theme.page, data, &page)) {
@@ -768,7 +774,7 @@ int site_build(const struct build_opts *opts, struct diag *d)
 			diag_flush(job->render_d, d);
 			if (!job->reused) {
 				size_t before = diag_errors(d) + diag_warnings(d);
-				render_page(&b, &b.reports[i]);
+				render_page(&b, &b.reports[i], job);
 				job->clean &= diag_errors(d) + diag_warnings(d) == before;
 				b.nrendered++;
 			} else {

@@ -18,6 +18,7 @@
 #include "base/utf8.h"
 #include "base/util.h"
 #include "base/version.h"
+#include "data/limit.h"
 #include "parse/logparse.h"
 #include "parse/report.h"
 #include "parse/structured.h"
@@ -80,19 +81,33 @@ static struct value *key_string(const struct cache_key *k)
 	return value_string(text);
 }
 
-/* Job ids and hosts a run lists at most (a sacct table may hold a
- * million rows): the first ones found. */
-#define MANIFEST_FACTS_MAX 1000
+/* A list of job ids or hosts, each once, of at most limit
+ * manifest_facts (a sacct table may hold a million rows): the first
+ * ones found.  seen holds them as keys, so that a million rows are
+ * compared in linear time. */
+struct facts {
+	struct value *list;
+	struct value *seen;
+	unsigned long max;
+	bool more; /* a further one was found past the limit */
+};
 
-/* Adds text to list unless it is there already or the list is full. */
-static void add_unique(struct value *list, const char *text, size_t n)
+/* Adds text to f unless it is there already; past the limit, notes
+ * that there was more. */
+static void add_unique(struct facts *f, const char *text, size_t n)
 {
-	if (!n || list->count >= MANIFEST_FACTS_MAX)
+	if (!n || f->more)
 		return;
-	for (size_t i = 0; i < list->count; i++)
-		if (list->items[i]->len == n && memcmp(list->items[i]->text, text, n) == 0)
-			return;
-	value_push(list, clean_string(text, n));
+	char *key = xstrndup(text, n);
+	if (value_index(f->seen, key) < 0) {
+		if (f->list->count >= f->max) {
+			f->more = true;
+		} else {
+			value_set(f->seen, key, value_new(VALUE_NULL));
+			value_push(f->list, clean_string(text, n));
+		}
+	}
+	free(key);
 }
 
 static void datum_text(struct buf *b, const struct datum *d)
@@ -106,7 +121,7 @@ static void datum_text(struct buf *b, const struct datum *d)
 
 /* A host as written: "nid001" of PBS's exec_host "nid001/0*8+nid002/0"
  * (each host before its '/'), a Slurm node list as it is. */
-static void add_hosts(struct value *hosts, const char *s, size_t n)
+static void add_hosts(struct facts *hosts, const char *s, size_t n)
 {
 	const char *end = s + n;
 	while (s < end) {
@@ -132,7 +147,7 @@ static bool is_host_name(const char *name)
  * hostname, exec_host or nodelist (the Slurm, seff and PBS parsers'),
  * and the columns of those names of its series (Slurm's jobs), each
  * once, in the order found. */
-static void job_facts(const struct run *r, struct value *ids, struct value *hosts)
+static void job_facts(const struct run *r, struct facts *ids, struct facts *hosts)
 {
 	struct buf b = BUF_INIT;
 	for (size_t i = 0; i < run_field_count(r); i++) {
@@ -151,9 +166,8 @@ static void job_facts(const struct run *r, struct value *ids, struct value *host
 		for (size_t c = 0; c < series_column_count(s); c++) {
 			const char *col = series_column(s, c);
 			bool id = strcmp(col, "job_id") == 0, host = is_host_name(col);
-			struct value *to = id ? ids : hosts;
-			for (size_t row = 0; (id || host) && to->count < MANIFEST_FACTS_MAX &&
-					     row < series_row_count(s);
+			struct facts *to = id ? ids : hosts;
+			for (size_t row = 0; (id || host) && !to->more && row < series_row_count(s);
 			     row++) {
 				struct datum d;
 				series_cell(s, row, c, &d);
@@ -198,10 +212,23 @@ static struct value *run_entry(const struct manifest_ctx *m, const struct run *r
 	} else {
 		value_set(e, "parser_hash", value_new(VALUE_NULL));
 	}
-	struct value *ids = value_new(VALUE_LIST), *hosts = value_new(VALUE_LIST);
-	job_facts(r, ids, hosts);
-	value_set(e, "job_ids", ids);
-	value_set(e, "hosts", hosts);
+	unsigned long max = limit_get(LIMIT_MANIFEST_FACTS);
+	struct facts ids = {value_new(VALUE_LIST), value_new(VALUE_MAP), max, false};
+	struct facts hosts = {value_new(VALUE_LIST), value_new(VALUE_MAP), max, false};
+	job_facts(r, &ids, &hosts);
+	struct facts *both[2] = {&ids, &hosts};
+	const char *what[2] = {"job ids", "hosts"};
+	for (int i = 0; i < 2; i++) {
+		if (both[i]->more && m->d)
+			diag_warning(m->d, loc_line(file, 0),
+				     "run '%s' has more than %lu %s: manifest.json lists the first "
+				     "%lu (%s)",
+				     run_name(r), max, what[i], max,
+				     limit_hint(LIMIT_MANIFEST_FACTS));
+		value_free(both[i]->seen);
+	}
+	value_set(e, "job_ids", ids.list);
+	value_set(e, "hosts", hosts.list);
 	return e;
 }
 
@@ -399,6 +426,21 @@ struct value *manifest_report(const struct manifest_ctx *m, const struct report 
 	value_set(e, "tables", tables);
 	value_set(e, "charts", charts);
 	return e;
+}
+
+void manifest_entry_hash(const struct value *entry, char out[MANIFEST_SHORT_HASH + 1])
+{
+	struct buf b = BUF_INIT;
+	manifest_put_json(&b, entry);
+	struct cache_key k = cache_hash_bytes(b.data ? b.data : "", b.len);
+	buf_free(&b);
+	char text[CACHE_KEY_TEXT];
+	cache_key_text(&k, text);
+	/* "xxh3-128:" and the digits */
+	const char *digits = strchr(text, ':');
+	digits = digits ? digits + 1 : text;
+	memcpy(out, digits, MANIFEST_SHORT_HASH);
+	out[MANIFEST_SHORT_HASH] = '\0';
 }
 
 struct value *manifest_load(const char *dir, const char *shown, struct diag *d)

@@ -24,6 +24,7 @@
 #include "parse/report.h"
 #include "render/searchtext.h"
 #include "render/theme.h"
+#include "site/manifest.h"
 #include "site/site.h"
 
 struct doc;
@@ -93,6 +94,9 @@ struct job {
 	size_t ninputs;
 	struct search_doc search; /* its sections for the search index */
 	struct value *manifest; /* its entry in manifest.json (manifest.h) */
+	/* with site.yaml's footer_hash: the entry's short hash, which the
+	 * page's footer and the PDF's show; else "" */
+	char manifest_hash[MANIFEST_SHORT_HASH + 1];
 };
 
 /* discover.c */

@@ -736,7 +736,9 @@ static void new_project_builds_as_it_is(void **state)
 			    "a real log and uses each feature once, with comments that say how.\n"
 			    "Next:\n"
 			    "  logdown serve course    preview it at http://127.0.0.1:8000/ as you edit\n"
-			    "  logdown build course    write the site to course/_site\n");
+			    "  logdown build course    write the site to course/_site\n"
+			    "Commit course/_site with the rest: the CI files (.github/workflows/report.yml,\n"
+			    ".gitlab-ci.yml) check it against its sources and say which numbers changed.\n");
 	proc_free(&r);
 	r = e2e_run(dir, "build course");
 	assert_int_equal(r.status, 0);
@@ -765,7 +767,9 @@ static void new_in_an_empty_folder_uses_every_feature_once(void **state)
 			    "a real log and uses each feature once, with comments that say how.\n"
 			    "Next:\n"
 			    "  logdown serve    preview it at http://127.0.0.1:8000/ as you edit\n"
-			    "  logdown build    write the site to _site\n");
+			    "  logdown build    write the site to _site\n"
+			    "Commit _site with the rest: the CI files (.github/workflows/report.yml,\n"
+			    ".gitlab-ci.yml) check it against its sources and say which numbers changed.\n");
 	proc_free(&r);
 	r = e2e_run(dir, "build");
 	assert_int_equal(r.status, 0);
