@@ -132,6 +132,21 @@ bool check_series(struct render *r, char **err)
 	}
 	if (!any)
 		return fail(err, xstrdup("the chart has no data: every series is empty"));
+	/* a span a double cannot hold (-1e308 to 1e308) has no scale; a
+	 * bar chart's bars start at 0 */
+	double ylo = bar ? fmin(r->dy_lo, 0) : r->dy_lo, yhi = bar ? fmax(r->dy_hi, 0) : r->dy_hi;
+	double xlo = c->has_x_min ? c->x_min : r->dx_lo, xhi = c->has_x_max ? c->x_max : r->dx_hi;
+	if (c->has_y_min)
+		ylo = c->y_min;
+	if (c->has_y_max)
+		yhi = c->y_max;
+	const char *wide = !bar && !isfinite(xhi - xlo) ? "x" : !isfinite(yhi - ylo) ? "y" : NULL;
+	if (wide) {
+		double lo = *wide == 'x' ? xlo : ylo, hi = *wide == 'x' ? xhi : yhi;
+		return fail(err, xasprintf("the %s values span %g to %g, a range too wide to draw; "
+					   "set %s_min and %s_max, or leave the outliers out",
+					   wide, lo, hi, wide, wide));
+	}
 	return true;
 }
 

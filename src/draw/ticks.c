@@ -317,7 +317,7 @@ bool chart_ticks(double lo, double hi, bool log, bool widen, int max_labels, str
 	t->hi = hi;
 	t->tick = NULL;
 	t->n = 0;
-	if (!isfinite(lo) || !isfinite(hi) || !(lo < hi) || (log && lo <= 0))
+	if (!isfinite(lo) || !isfinite(hi) || !(lo < hi) || !isfinite(hi - lo) || (log && lo <= 0))
 		return false;
 	if (max_labels < 2)
 		max_labels = 2;

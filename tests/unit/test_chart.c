@@ -611,7 +611,36 @@ static void bad_tick_ranges_are_refused(void **state)
 	assert_false(chart_ticks(0, 10, true, true, 5, &t));
 	assert_false(chart_ticks(NAN, 1, false, true, 5, &t));
 	assert_false(chart_ticks(0, INFINITY, false, true, 5, &t));
+	/* a span a double cannot hold: refused at once (it looped for 10 s) */
+	assert_false(chart_ticks(-1e308, 1.7e308, false, true, 5, &t));
 	assert_null(t.tick);
+}
+
+/* Data from -1e308 to 1.7e308 has no scale: an error naming the axis and
+ * what to do, not cairo's "invalid matrix" ten seconds later; with
+ * limits set, the chart draws. */
+static void a_range_too_wide_for_a_double_is_an_error(void **state)
+{
+	(void)state;
+	struct chart c = make_chart(CHART_LINE);
+	double x[3] = {1, 2, 3}, y[3] = {-1e308, 1e308, 1.7e308};
+	line_series[0] = (struct chart_series){lbl512, x, y, 3, 0};
+	c.nseries = 1;
+	assert_render_err(&c, "the y values span -1e+308 to 1.7e+308, a range too wide to draw; "
+			      "set y_min and y_max, or leave the outliers out");
+	c.has_y_min = c.has_y_max = true;
+	c.y_min = -10;
+	c.y_max = 10;
+	struct buf svg = BUF_INIT;
+	render_ok(&c, CHART_SVG, &svg);
+	assert_non_null(strstr(buf_data(&svg), "<svg"));
+	buf_free(&svg);
+	double wx[2] = {-1.5e308, 1.5e308}, wy[2] = {1, 2};
+	c = make_chart(CHART_LINE);
+	line_series[0] = (struct chart_series){lbl512, wx, wy, 2, 2};
+	c.nseries = 1;
+	assert_render_err(&c, "the x values span -1.5e+308 to 1.5e+308, a range too wide to "
+			      "draw; set x_min and x_max, or leave the outliers out");
 }
 
 /* Layout, as chart_inspect() records it */
@@ -837,6 +866,7 @@ int main(void)
 		cmocka_unit_test(log_ticks_thin_labels_over_many_decades),
 		cmocka_unit_test(narrow_log_axes_label_minor_ticks),
 		cmocka_unit_test(bad_tick_ranges_are_refused),
+		cmocka_unit_test(a_range_too_wide_for_a_double_is_an_error),
 		cmocka_unit_test(linear_tick_labels_share_their_decimals),
 		cmocka_unit_test(labels_never_overlap_lines_or_labels),
 		cmocka_unit_test(narrow_charts_keep_their_text_size),
