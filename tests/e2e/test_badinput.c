@@ -799,6 +799,73 @@ static void a_huge_word_and_code_line_lay_out_in_linear_time(void **state)
 	project_free(dir);
 }
 
+/* Every built-in parser over 5 MB of lines made to make a pattern
+ * backtrack: 10,000 digits alone and after a key, two long numbers in
+ * one line, 1 MiB without a match, a 1 MiB run of blanks, of "1." and of
+ * "a ".  Each parser reads it in bounded CPU time (0.1 s here): none of
+ * their patterns backtracks superlinearly. */
+static void built_in_parsers_do_not_backtrack_on_long_lines(void **state)
+{
+	(void)state;
+	const char *rel = bounded_release();
+	if (!rel) {
+		print_message("[  SKIP    ] ./logdown is not built\n");
+		skip();
+	}
+	char *dir = project_new();
+	struct buf b = BUF_INIT;
+	for (int i = 0; i < 10000; i++)
+		buf_putc(&b, '9');
+	buf_puts(&b, "\nloss: ");
+	for (int i = 0; i < 10000; i++)
+		buf_putc(&b, '1');
+	buf_puts(&b, "\nStep ");
+	for (int i = 0; i < 10000; i++)
+		buf_putc(&b, '2');
+	buf_puts(&b, ", loss=");
+	for (int i = 0; i < 10000; i++)
+		buf_putc(&b, '3');
+	buf_putc(&b, '\n');
+	static const char *const runs[] = {"x", " ", "1.", "a ", "=", "9,"};
+	for (size_t k = 0; k < ARRAY_LEN(runs); k++) {
+		size_t n = strlen(runs[k]);
+		for (size_t i = 0; i < (1u << 20) / n; i++)
+			buf_puts(&b, runs[k]);
+		buf_putc(&b, '\n');
+	}
+	e2e_write(dir, "evil.log", buf_data(&b));
+	static const char *const list_argv[] = {"logdown", "parsers", NULL};
+	struct bounded l = bounded_run(rel, dir, list_argv, NULL, 60);
+	assert_int_equal(l.status, 0);
+	/* stdout is not kept: read the names from the built-in folder */
+	bounded_free(&l);
+	int st;
+	char *names = e2e_sh(&st, "cd '%s' && '%s' parsers | cut -d' ' -f1", dir, rel);
+	assert_int_equal(st, 0);
+	int count = 0;
+	double worst = 0;
+	char worst_name[64] = "";
+	for (char *name = strtok(names, "\n"); name; name = strtok(NULL, "\n")) {
+		const char *argv[] = {"logdown", "parse", "evil.log", "--parser", name, NULL};
+		struct bounded r = bounded_run(rel, dir, argv, NULL, 120);
+		if (r.cpu_secs > worst) {
+			worst = r.cpu_secs;
+			snprintf(worst_name, sizeof worst_name, "%s", name);
+		}
+		if (r.cpu_secs > 5 && timing_checked())
+			fail_msg("parser %s took %.2f s of CPU over 5 MB of long lines", name,
+				 r.cpu_secs);
+		bounded_free(&r);
+		count++;
+	}
+	assert_true(count >= 40);
+	print_message("           %d parsers, the slowest %s: %.2f s of CPU\n", count, worst_name,
+		      worst);
+	free(names);
+	buf_free(&b);
+	project_free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -825,6 +892,7 @@ int main(void)
 		cmocka_unit_test(many_runs_build_in_linear_time),
 		cmocka_unit_test(a_line_of_many_values_resolves_in_linear_time),
 		cmocka_unit_test(a_huge_word_and_code_line_lay_out_in_linear_time),
+		cmocka_unit_test(built_in_parsers_do_not_backtrack_on_long_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
