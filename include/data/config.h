@@ -19,6 +19,8 @@ struct config {
 			 * HTML, and with true in the PDF too */
 	bool number_sections; /* "Section 2.1"; a report's front matter may
 			       * say otherwise */
+	bool allow_numbers; /* no `check --lint` of hand-typed numbers; a
+			     * report's front matter may say otherwise */
 	struct value *raw; /* the whole document, or NULL without site.yaml */
 };
 
