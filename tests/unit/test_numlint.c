@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <cmark-gfm.h>
+#include <cmark-gfm-core-extensions.h>
 
 #include "base/util.h"
 #include "data/run.h"
@@ -185,7 +186,9 @@ static char *lint(const char *md)
 	struct run *r = sample_run();
 	const struct run *runs[] = {r};
 	struct numlint *nl = numlint_new(runs, 1);
+	cmark_gfm_core_extensions_ensure_registered();
 	cmark_parser *p = cmark_parser_new(CMARK_OPT_SOURCEPOS | CMARK_OPT_UNSAFE);
+	cmark_parser_attach_syntax_extension(p, cmark_find_syntax_extension("table"));
 	cmark_parser_feed(p, md, strlen(md));
 	cmark_node *root = cmark_parser_finish(p);
 	struct capture c;
@@ -241,6 +244,17 @@ static void comment_in_a_paragraph_allows_its_numbers(void **state)
 	free(got);
 }
 
+static void comment_in_a_table_cell_allows_that_cell(void **state)
+{
+	(void)state;
+	char *got = lint("| a | b |\n|---|---|\n| 2.31 <!-- logdown: allow-number --> | 2.31 |\n");
+	assert_string_equal(got, "r.md:3:41: warning: 2.31 is bs512.final_loss, 2.3147 rounded "
+				 "(logs/bs512.log:412): write {{ bs512.final_loss :.2f }}\n"
+				 "    3 | | 2.31 <!-- logdown: allow-number --> | 2.31 |\n"
+				 "      |                                         ^~~~\n");
+	free(got);
+}
+
 static void bad_comments_are_warned_of(void **state)
 {
 	(void)state;
@@ -270,6 +284,7 @@ int main(void)
 		cmocka_unit_test(walk_leaves_code_headings_links_and_html),
 		cmocka_unit_test(comment_allows_the_next_block),
 		cmocka_unit_test(comment_in_a_paragraph_allows_its_numbers),
+		cmocka_unit_test(comment_in_a_table_cell_allows_that_cell),
 		cmocka_unit_test(bad_comments_are_warned_of),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
