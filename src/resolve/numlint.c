@@ -50,9 +50,9 @@ static bool ordinal_at(const char *s, size_t i, size_t len)
 }
 
 /* A round number: a power of two (16, 512, 1024) or one digit and
- * zeros (100, 200, 5000).  Batch sizes, steps, sequence lengths and
- * node counts are written so: settings a report names, seldom a result
- * it measured, which is rarely this round. */
+ * zeros (100, 200, 5000).  Batch sizes, steps, sequence lengths, node
+ * counts and learning rates are written so: settings a report names,
+ * seldom a result it measured, which is rarely this round. */
 static bool round_number(const char *norm)
 {
 	if (*norm == '-')
@@ -191,8 +191,8 @@ static size_t read_number(const char *s, size_t i, size_t len, struct numlint_to
 		if (year >= 1900 && year <= 2100)
 			*keep = false;
 	}
-	if (*keep && !t->decimals && !t->exponent && round_number(t->norm))
-		*keep = false;
+	if (*keep && !t->exponent && (t->sig < 2 || (!t->decimals && round_number(t->norm))))
+		*keep = false; /* one significant digit (0.03, 0.5, 200), a power of two */
 	t->at = sign ? start - 1 : start;
 	t->len = end - t->at;
 	return end;
@@ -356,15 +356,18 @@ static void add_column(struct numlint *nl, const struct run *r, const struct ser
 			  &pick[k], run_file(r));
 }
 
-static void add_run(struct numlint *nl, const struct run *r)
+/* A run's fields, or (series) its series' columns; its members' too. */
+static void add_run(struct numlint *nl, const struct run *r, bool series)
 {
+	for (size_t i = 0; i < run_member_count(r); i++)
+		add_run(nl, run_member_at(r, i), series);
 	if (!expr_name(run_name(r)))
 		return;
-	for (size_t i = 0; i < run_field_count(r); i++)
+	for (size_t i = 0; !series && i < run_field_count(r); i++)
 		if (expr_name(run_field_name(r, i)))
 			add_value(nl, xasprintf("%s.%s", run_name(r), run_field_name(r, i)),
 				  run_field_at(r, i), run_file(r));
-	for (size_t i = 0; i < run_series_count(r); i++) {
+	for (size_t i = 0; series && i < run_series_count(r); i++) {
 		const struct series *s = run_series_at(r, i);
 		if (!is_identifier(series_name(s)))
 			continue;
@@ -372,8 +375,6 @@ static void add_run(struct numlint *nl, const struct run *r)
 			if (is_identifier(series_column(s, c)))
 				add_column(nl, r, s, c);
 	}
-	for (size_t i = 0; i < run_member_count(r); i++)
-		add_run(nl, run_member_at(r, i));
 }
 
 struct num_key {
@@ -392,8 +393,12 @@ static int by_num(const void *a, const void *b)
 struct numlint *numlint_new(const struct run *const *runs, size_t nruns)
 {
 	struct numlint *nl = xcalloc(1, sizeof *nl);
+	/* every run's fields before any series: a field is what a log
+	 * states once (final_loss), a series' 7.125 may be any step's */
 	for (size_t i = 0; i < nruns; i++)
-		add_run(nl, runs[i]);
+		add_run(nl, runs[i], false);
+	for (size_t i = 0; i < nruns; i++)
+		add_run(nl, runs[i], true);
 	struct num_key *keys = xmalloc((nl->n + 1) * sizeof *keys);
 	for (size_t i = 0; i < nl->n; i++)
 		keys[i] = (struct num_key){nl->v[i].num, i};
@@ -733,9 +738,11 @@ static void lint_text(struct walk *w, cmark_node *node)
 		const char *how = m.how == NUMLINT_SAME      ? ""
 				  : m.how == NUMLINT_ROUNDED ? " rounded"
 							     : " as a percent";
-		diag_warning(w->d, at, "%.*s is %s, %.*s%s (%s:%ld): write {{ %s%s%s }}", (int)t.len,
-			     s + t.at, m.expr, (int)m.text_len, m.text, how, m.file, m.line, m.expr,
-			     *m.spec ? " :" : "", m.spec);
+		/* "97.13%" for a log's 97.13: the sign stays in the text */
+		bool sign = t.percent && m.how == NUMLINT_SAME && !memchr(m.text, '%', m.text_len);
+		diag_warning(w->d, at, "%.*s is %s, %.*s%s (%s:%ld): write {{ %s%s%s }}%s",
+			     (int)t.len, s + t.at, m.expr, (int)m.text_len, m.text, how, m.file,
+			     m.line, m.expr, *m.spec ? " :" : "", m.spec, sign ? "%" : "");
 	}
 }
 

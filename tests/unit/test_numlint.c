@@ -76,6 +76,7 @@ static void scanner_leaves_alone_ordinals_digits_round_numbers(void **state)
 	assert_scan("2 nodes, 8 GPUs, 5%", "");
 	assert_scan("batch 512, 1024 steps, 100 epochs, 5000 and 16", "");
 	assert_scan("batch 513, 1000.5 and 1,024", "513|1000.5");
+	assert_scan("lr 0.03, dropout 0.5, 300 steps, 0.0010 and 0.012", "0.0010|0.012");
 }
 
 static void scanner_leaves_alone_citations_and_placeholders(void **state)
@@ -101,6 +102,8 @@ static struct run *sample_run(void)
 	run_set_field(r, "total_time", &d);
 	d = (struct datum){DATUM_STRING, 0, "37.5", 4, 9};
 	run_set_field(r, "label", &d);
+	d = (struct datum){DATUM_NUMBER, 97.13, "97.13", 5, 33};
+	run_set_field(r, "test_accuracy", &d);
 	d = (struct datum){DATUM_NUMBER, 41.25, "41.25", 5, 60};
 	run_set_field(r, "bad-name", &d);
 	const char *cols[] = {"step", "loss"};
@@ -170,6 +173,25 @@ static void matcher_leaves_near_misses(void **state)
 	assert_match(nl, "93.5%", "");  /* not this percent */
 	numlint_free(nl);
 	run_free(r);
+}
+
+static void fields_come_before_series(void **state)
+{
+	(void)state;
+	struct run *a = run_new("bs2048", "logs/bs2048.log", "cerebras");
+	const char *cols[] = {"loss"};
+	struct series *s = run_add_series(a, "train", cols, 1);
+	struct datum cell = {DATUM_NUMBER, 7.125, "7.12500", 7, 0};
+	series_append(s, &cell, 35);
+	struct run *b = sample_run();
+	struct datum d = {DATUM_NUMBER, 7.125, "7.12500", 7, 53};
+	run_set_field(b, "final_loss", &d);
+	const struct run *runs[] = {a, b};
+	struct numlint *nl = numlint_new(runs, 2);
+	assert_match(nl, "7.12500", "bs512.final_loss : 0 logs/bs512.log:53");
+	numlint_free(nl);
+	run_free(a);
+	run_free(b);
 }
 
 static void no_runs_match_nothing(void **state)
@@ -255,6 +277,15 @@ static void comment_in_a_table_cell_allows_that_cell(void **state)
 	free(got);
 }
 
+static void percent_sign_stays_after_a_value_without_one(void **state)
+{
+	(void)state;
+	char *got = lint("accuracy 97.13% on MNIST\n");
+	assert_non_null(strstr(got, "r.md:1:10: warning: 97.13% is bs512.test_accuracy, 97.13 "
+				    "(logs/bs512.log:33): write {{ bs512.test_accuracy }}%\n"));
+	free(got);
+}
+
 static void bad_comments_are_warned_of(void **state)
 {
 	(void)state;
@@ -279,12 +310,14 @@ int main(void)
 		cmocka_unit_test(scanner_leaves_alone_citations_and_placeholders),
 		cmocka_unit_test(matcher_finds_same_digits_roundings_and_percents),
 		cmocka_unit_test(matcher_leaves_near_misses),
+		cmocka_unit_test(fields_come_before_series),
 		cmocka_unit_test(no_runs_match_nothing),
 		cmocka_unit_test(walk_warns_at_the_number_with_its_value),
 		cmocka_unit_test(walk_leaves_code_headings_links_and_html),
 		cmocka_unit_test(comment_allows_the_next_block),
 		cmocka_unit_test(comment_in_a_paragraph_allows_its_numbers),
 		cmocka_unit_test(comment_in_a_table_cell_allows_that_cell),
+		cmocka_unit_test(percent_sign_stays_after_a_value_without_one),
 		cmocka_unit_test(bad_comments_are_warned_of),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
