@@ -555,22 +555,33 @@ struct walk {
 	size_t nactive;
 	struct allow *pending; /* blocks after a comment, not yet entered */
 	size_t npending;
+	size_t *starts; /* where each body line starts, and len after the last */
+	size_t nlines;
 };
 
 /* Line n (1-based) of the body and its length; NULL past the end. */
 static const char *body_line(const struct walk *w, int n, size_t *line_len)
 {
-	const char *p = w->text, *end = w->text + w->len;
-	for (int i = 1; i < n && p; i++) {
-		p = memchr(p, '\n', (size_t)(end - p));
-		if (p)
-			p++;
-	}
-	if (!p || p > end || n < 1)
+	if (n < 1 || (size_t)n > w->nlines)
 		return NULL;
-	const char *nl = memchr(p, '\n', (size_t)(end - p));
-	*line_len = (size_t)((nl ? nl : end) - p);
-	return p;
+	size_t from = w->starts[n - 1], to = w->starts[n];
+	/* to is past the line's '\n', except for the last line */
+	*line_len = to - from - (to > from && w->text[to - 1] == '\n');
+	return w->text + from;
+}
+
+static void find_lines(struct walk *w)
+{
+	w->nlines = 1;
+	for (size_t i = 0; i < w->len; i++)
+		w->nlines += w->text[i] == '\n';
+	w->starts = xmalloc((w->nlines + 1) * sizeof *w->starts);
+	size_t k = 0;
+	w->starts[k++] = 0;
+	for (size_t i = 0; i < w->len; i++)
+		if (w->text[i] == '\n')
+			w->starts[k++] = i + 1;
+	w->starts[k] = w->len;
 }
 
 static void allow_free(struct allow *a)
@@ -685,6 +696,8 @@ static void push(struct allow **v, size_t *n, struct allow a)
 	(*v)[(*n)++] = a;
 }
 
+#define NUMLINT_NEAR 4096
+
 /* The column (1-based) of number t, read at offset `off` of a text
  * node that cmark places at column `col` of body line `line`: cmark's
  * inline columns are close but not exact (a value's placeholder is not
@@ -701,7 +714,13 @@ static int number_column(const struct walk *w, int line, int col, size_t off, co
 		return (int)(guess + 1);
 	long best = -1;
 	bool in_value = false, in_code = false;
-	for (size_t i = 0; i + tok_len <= line_len; i++) {
+	/* near the guess only: a line of a megabyte with a number every
+	 * few bytes is not read once per number */
+	size_t from = guess > NUMLINT_NEAR ? (size_t)(guess - NUMLINT_NEAR) : 0;
+	size_t to = (size_t)(guess < 0 ? 0 : guess) + NUMLINT_NEAR + tok_len;
+	if (to > line_len)
+		to = line_len;
+	for (size_t i = from; i + tok_len <= to; i++) {
 		if (!in_code && i + 1 < line_len && src[i] == '{' && src[i + 1] == '{')
 			in_value = true;
 		if (in_value && i + 1 < line_len && src[i] == '}' && src[i + 1] == '}')
@@ -758,7 +777,8 @@ static bool holds_inlines(cmark_node *node)
 void numlint_doc(const struct numlint *nl, struct cmark_node *root, const char *text,
 		 size_t len, const char *file, int line0, struct diag *d)
 {
-	struct walk w = {nl, text, len, file, line0, d, NULL, 0, NULL, 0};
+	struct walk w = {nl, text, len, file, line0, d, NULL, 0, NULL, 0, NULL, 0};
+	find_lines(&w);
 	cmark_iter *it = cmark_iter_new(root);
 	cmark_event_type ev;
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
@@ -822,4 +842,5 @@ void numlint_doc(const struct numlint *nl, struct cmark_node *root, const char *
 		allow_free(&w.pending[--w.npending]);
 	free(w.active);
 	free(w.pending);
+	free(w.starts);
 }
