@@ -12,7 +12,7 @@
  * word (A100, fp16, x86_64), versions (v1.2.3, 3.10.4), dates and times
  * (2024-04-08, 04/08, 12:30), years (1900 to 2100), ordinals (1st),
  * numbers with a leading zero (007), bracketed ones ([12]), numbers
- * with one significant digit (7, 0.03, 200) and powers of two (512).  The walk over the tree leaves alone code,
+ * with one significant digit (7, 0.03, 200) and bare powers of two (512).  The walk over the tree leaves alone code,
  * math, headings, image text, raw HTML, link destinations and the
  * values {{ }} themselves; a comment <!-- logdown: allow-number --> (or
  * with the numbers it allows) silences the block after it, or the

@@ -88,7 +88,7 @@ static size_t read_number(const char *s, size_t i, size_t len, struct numlint_to
 		j++;
 	size_t int_digits = j - start;
 	/* a group is a comma and exactly three digits, after one to three */
-	while (int_digits <= 3 && j + 3 < len + 0 && s[j] == ',' && is_digit(s[j + 1]) &&
+	while (int_digits <= 3 && j + 3 < len && s[j] == ',' && is_digit(s[j + 1]) &&
 	       is_digit(s[j + 2]) && is_digit(s[j + 3]) && (j + 4 >= len || !is_digit(s[j + 4]))) {
 		t->grouped = true;
 		j += 4;
@@ -191,8 +191,11 @@ static size_t read_number(const char *s, size_t i, size_t len, struct numlint_to
 		if (year >= 1900 && year <= 2100)
 			*keep = false;
 	}
-	if (*keep && !t->exponent && (t->sig < 2 || (!t->decimals && round_number(t->norm))))
-		*keep = false; /* one significant digit (0.03, 0.5, 200), a power of two */
+	/* one significant digit (0.03, 0.5, 200), a power of two written
+	 * bare as a setting is ("batch 1024"; "1,024" is a quantity) */
+	if (*keep && !t->exponent &&
+	    (t->sig < 2 || (!t->decimals && !t->grouped && round_number(t->norm))))
+		*keep = false;
 	t->at = sign ? start - 1 : start;
 	t->len = end - t->at;
 	return end;

@@ -75,7 +75,7 @@ static void scanner_leaves_alone_ordinals_digits_round_numbers(void **state)
 	assert_scan("the 1st, 22nd, 3rd and 11th run", "");
 	assert_scan("2 nodes, 8 GPUs, 5%", "");
 	assert_scan("batch 512, 1024 steps, 100 epochs, 5000 and 16", "");
-	assert_scan("batch 513, 1000.5 and 1,024", "513|1000.5");
+	assert_scan("batch 513, 1000.5 and 1,024", "513|1000.5|1,024");
 	assert_scan("lr 0.03, dropout 0.5, 300 steps, 0.0010 and 0.012", "0.0010|0.012");
 }
 
@@ -102,6 +102,8 @@ static struct run *sample_run(void)
 	run_set_field(r, "total_time", &d);
 	d = (struct datum){DATUM_STRING, 0, "37.5", 4, 9};
 	run_set_field(r, "label", &d);
+	d = (struct datum){DATUM_NUMBER, 1024, "1024", 4, 34};
+	run_set_field(r, "seqs", &d);
 	d = (struct datum){DATUM_NUMBER, 97.13, "97.13", 5, 33};
 	run_set_field(r, "test_accuracy", &d);
 	d = (struct datum){DATUM_NUMBER, 41.25, "41.25", 5, 60};
@@ -149,6 +151,7 @@ static void matcher_finds_same_digits_roundings_and_percents(void **state)
 	assert_match(nl, "93%", "bs512.accuracy :.0% 2 logs/bs512.log:413");
 	assert_match(nl, "12,345", "bs512.samples :,d 0 logs/bs512.log:20");
 	assert_match(nl, "98.07%", "bs512.util : 0 logs/bs512.log:30");
+	assert_match(nl, "1,024", "bs512.seqs :,d 0 logs/bs512.log:34");
 	assert_match(nl, "98.1%", "bs512.util :.1f 1 logs/bs512.log:30");
 	assert_match(nl, "175", "bs512.total_time :.0f 1 logs/bs512.log:52");
 	assert_match(nl, "175.07", "bs512.total_time :.2f 1 logs/bs512.log:52");
