@@ -21,6 +21,8 @@ struct config {
 			       * say otherwise */
 	bool footer_hash; /* the page's footer (and the PDF's) shows the short
 			   * hash of the report's manifest entry */
+	bool allow_numbers; /* no `check --lint` of hand-typed numbers; a
+			     * report's front matter may say otherwise */
 	struct value *raw; /* the whole document, or NULL without site.yaml */
 };
 

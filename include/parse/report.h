@@ -30,6 +30,9 @@ struct report {
 	 * then) */
 	int toc;
 	int number_sections;
+	/* allow_numbers: 1 true (no `check --lint` of its prose), 0 false,
+	 * -1 not given (site.yaml's then) */
+	int allow_numbers;
 	char *html; /* the rendered body, once rendered */
 	char *toc_html; /* its table of contents, "" for none */
 	struct report_runs runs; /* its result files, once loaded */

@@ -40,6 +40,9 @@ struct build_opts {
 	/* also lay out OUT/<report>/report.pdf for every report (pdf.h),
 	 * written when the build writes */
 	bool pdf;
+	/* check --lint: warn of hand-typed numbers that equal a value of the
+	 * report's runs (resolve/numlint.h), unless allow_numbers says not */
+	bool lint;
 	/* For `logdown serve`, which watches what a build read.  When set,
 	 * on_report is called with every report the build includes: its
 	 * slug, its source file, its bundle folder (NULL for a lone .md) and

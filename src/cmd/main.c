@@ -99,7 +99,7 @@ static const char usage_pdf[] =
 
 static const char usage_check[] =
 	"usage: logdown check [DIR] [--against OUT [--figures LIST]] [--pdf] [--drafts]\n"
-	"                     [--strict] [--diagnostics=FMT] [-j N]\n"
+	"                     [--lint | --no-lint] [--strict] [--diagnostics=FMT] [-j N]\n"
 	"\n"
 	"Reads and renders every report of the project in DIR (default .) as\n"
 	"`logdown build` would, reports every problem, and writes nothing.\n"
@@ -114,7 +114,16 @@ static const char usage_check[] =
 	"                       earlier, differs from what a build writes now,\n"
 	"                       naming each stale, missing or extra file\n"
 	"  --drafts             check draft reports too\n"
-	"  --strict             treat warnings as errors\n"
+	"  --lint               warn of every number typed by hand in the prose that\n"
+	"                       equals a value of the report's runs as the log shows\n"
+	"                       it (2.31 for a final_loss of 2.3147), with the {{ }}\n"
+	"                       to write instead; code, math, headings, dates, times,\n"
+	"                       years, versions, ordinals, numbers inside words and\n"
+	"                       round numbers (7, 0.03, 200, 512) are left alone, and\n"
+	"                       so is a block after <!-- logdown: allow-number --> or\n"
+	"                       a report whose front matter says allow_numbers: true\n"
+	"  --no-lint            not even with --strict\n"
+	"  --strict             treat warnings as errors; implies --lint\n"
 	"  --diagnostics=FMT    text (default), github or json\n"
 	"  -j, --jobs N         threads (default: one per core)\n"
 	"  --no-cache           do not read the build cache\n"
@@ -323,6 +332,7 @@ struct cli {
 	bool no_cache, verbose;
 	size_t jobs;
 	bool pdf;
+	int lint; /* check: 1 --lint, 0 --no-lint, -1 as --strict says */
 	struct diag_opts diag;
 };
 
@@ -370,6 +380,8 @@ static int parse_build_args(int argc, char **argv, struct cli *c, bool is_build)
 			c->verbose = true;
 		} else if (strcmp(a, "--pdf") == 0) {
 			c->pdf = true;
+		} else if (!is_build && (strcmp(a, "--lint") == 0 || strcmp(a, "--no-lint") == 0)) {
+			c->lint = a[2] == 'l';
 		} else if (strcmp(a, "--figures") == 0 || str_has_prefix(a, "--figures=")) {
 			const char *list = a[9] == '=' ? a + 10 : ++i < argc ? argv[i] : NULL;
 			if (!list)
@@ -402,7 +414,7 @@ static int parse_build_args(int argc, char **argv, struct cli *c, bool is_build)
 
 static int cmd_build(int argc, char **argv, bool is_build, bool pdf)
 {
-	struct cli c = {.pdf = pdf};
+	struct cli c = {.pdf = pdf, .lint = -1};
 	int rc = parse_build_args(argc, argv, &c, is_build);
 	if (rc >= 0)
 		return rc;
@@ -419,6 +431,7 @@ static int cmd_build(int argc, char **argv, bool is_build, bool pdf)
 		.no_cache = c.no_cache,
 		.verbose = c.verbose,
 		.pdf = c.pdf,
+		.lint = !is_build && (c.lint >= 0 ? c.lint == 1 : c.diag.strict),
 	};
 	rc = site_build(&o, d);
 	diag_free(d);

@@ -15,7 +15,7 @@
 
 static const char *const config_keys[] = {
 	"title", "author", "base_url", "output", "paper", "parsers", "limits", "bibliography",
-	"citation_style", "toc", "number_sections", "footer_hash", NULL,
+	"citation_style", "toc", "number_sections", "footer_hash", "allow_numbers", NULL,
 };
 static const struct keys_words config_words = {true, "site.yaml key", "known keys"};
 
@@ -124,6 +124,13 @@ bool config_load(struct config *c, const char *root, struct diag *d)
 				c->number_sections = v->boolean;
 			} else {
 				c->footer_hash = v->boolean;
+			}
+		} else if (strcmp(key, "allow_numbers") == 0) {
+			if (v->kind != VALUE_BOOL) {
+				diag_error(d, v->loc, "'%s' must be true or false", key);
+				ok = false;
+			} else {
+				c->allow_numbers = v->boolean;
 			}
 		} else if (strcmp(key, "parsers") == 0)
 			ok = take_parsers(c, v, d) && ok;

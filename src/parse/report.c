@@ -13,7 +13,7 @@
 
 static const char *const front_keys[] = {
 	"title", "author", "date", "summary", "draft", "runs", "bibliography", "citation_style",
-	"toc", "number_sections", NULL,
+	"toc", "number_sections", "allow_numbers", NULL,
 };
 static const struct keys_words front_words = {true, "front matter key", "known keys"};
 
@@ -203,6 +203,13 @@ static bool read_meta(struct report *r, struct diag *d)
 			} else {
 				*(key[0] == 't' ? &r->toc : &r->number_sections) = v->boolean;
 			}
+		} else if (strcmp(key, "allow_numbers") == 0) {
+			if (v->kind != VALUE_BOOL) {
+				diag_error(d, v->loc, "'%s' must be true or false", key);
+				ok = false;
+			} else {
+				r->allow_numbers = v->boolean;
+			}
 		} else if (strcmp(key, "runs") == 0) {
 			/* Runs are read by the result-file stage. */
 		} else {
@@ -222,7 +229,7 @@ bool report_load(struct report *r, const char *path, const char *slug, struct di
 	r->author = xstrdup("");
 	r->date = xstrdup("");
 	r->summary = xstrdup("");
-	r->toc = r->number_sections = -1;
+	r->toc = r->number_sections = r->allow_numbers = -1;
 	r->meta = value_new(VALUE_MAP);
 
 	struct buf b = BUF_INIT;

@@ -29,6 +29,7 @@
 #include "resolve/cite.h"
 #include "render/toc.h"
 #include "resolve/doc.h"
+#include "resolve/numlint.h"
 #include "resolve/provenance.h"
 #include "site/manifest.h"
 #include "site/valuediff.h"
@@ -266,6 +267,12 @@ static void render_body(struct build *b, struct report *r, struct job *job)
 	struct doc *doc = doc_resolve(r->text + r->body_off, r->len - r->body_off, r->path,
 				      r->body_line - 1, &ctx);
 	r->html = html_doc(doc); /* inline values are resolved as it shows them */
+	if (b->opts->lint && !(r->allow_numbers >= 0 ? r->allow_numbers : b->config.allow_numbers)) {
+		struct numlint *nl = numlint_new(scope.runs, scope.nruns);
+		numlint_doc(nl, doc_root(doc), r->text + r->body_off, r->len - r->body_off, r->path,
+			    r->body_line - 1, d);
+		numlint_free(nl);
+	}
 	r->toc_html = (r->toc >= 0 ? r->toc : b->config.toc) != 0 ? toc_html(doc) : xstrdup("");
 	search_report(b, r, doc, job);
 	struct manifest_ctx mc = {b->opts->root, b->root_real, b->disk, b->parsers, d};

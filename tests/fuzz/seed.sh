@@ -151,6 +151,19 @@ fuzz_mustache)
 		done
 	fi
 	;;
+fuzz_numlint)
+	# Each report's body as prose (selector 0) and as Markdown (1), and
+	# the shared seed reports, which hold hand-typed numbers.
+	for f in $(md_files); do
+		{ printf '\000'; body "$f"; } | put_stdin
+		{ printf '\001'; body "$f"; } | put_stdin
+	done
+	if [ -d ../shared/seeds ]; then
+		for f in ../shared/seeds/*.txt; do put "$f" 001; done
+	fi
+	printf '\0002.31 1,024 93.4%% -0.25 1.5e-3 v1.2.3 2024-04-08 12:30 1st A100 [12] 512 7\n' | put_stdin
+	printf '\001<!-- logdown: allow-number 2.31 x -->\n2.31 and 93.4%%\n\n2.31 <!-- logdown: allow -->\n' | put_stdin
+	;;
 fuzz_doc)
 	for f in $(md_files); do
 		body "$f" | put_stdin

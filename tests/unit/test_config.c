@@ -324,7 +324,7 @@ static void unknown_key_far_from_all_lists_the_known_keys(void **state)
 	assert_true(fx_load(&fx, "stylesheet: x.css\n"));
 	fx_expect(&fx, "%1$s:1:1: warning: unknown site.yaml key 'stylesheet' (known keys: title, author, "
 		       "base_url, output, paper, parsers, limits, bibliography, citation_style, toc, "
-		       "number_sections, footer_hash)\n"
+		       "number_sections, footer_hash, allow_numbers)\n"
 		       "    1 | stylesheet: x.css\n"
 		       "      | ^~~~~~~~~~\n");
 	assert_int_equal(diag_warnings(fx.cap.d), 1);
