@@ -199,6 +199,7 @@ static bool read_claim(const char *s, size_t i, size_t n, struct loc at, struct 
 		if (percent)
 			c->a /= 100;
 		c->op = ops[k].op;
+		j = skip_blanks(s, j, n);
 		return j == n || (diag_error(d, place(at, j, n - j),
 					     "unexpected '%.*s' after the claim: one claim a value, "
 					     "one of " FORMS, (int)(n - j), s + j), false);
@@ -210,6 +211,7 @@ static bool read_claim(const char *s, size_t i, size_t n, struct loc at, struct 
 		c->relative = true;
 		if (!read_tolerance(s, &j, n, at, c, d))
 			return false;
+		j = skip_blanks(s, j, n);
 		return j == n || (diag_error(d, place(at, j, n - j),
 					     "unexpected '%.*s' after the claim", (int)(n - j), s + j),
 				  false);
@@ -274,6 +276,7 @@ static bool read_claim(const char *s, size_t i, size_t n, struct loc at, struct 
 			   s + j);
 		return false;
 	}
+	j = skip_blanks(s, j, n);
 	return j == n || (diag_error(d, place(at, j, n - j), "unexpected '%.*s' after the claim",
 				     (int)(n - j), s + j),
 			  false);
