@@ -105,7 +105,8 @@ enum claim_outcome claim_check(const struct claim *c, const char *expr, const st
 /* One claim as a build checked it, for the manifest (site/manifest.h):
  * where it is, the expression and the claim as written, the number
  * (has_num false for a missing value or one not a number), and whether
- * it held. */
+ * it held (a relative claim's outcome depends on the committed site,
+ * not on the inputs alone: the manifest leaves it out). */
 struct claim_record {
 	struct loc at;
 	char *expr;
@@ -113,6 +114,7 @@ struct claim_record {
 	bool has_num;
 	double num;
 	enum claim_outcome outcome;
+	bool relative;     /* its outcome depends on the committed value */
 	size_t occurrence; /* among the report's claims on expr, 0 for the first */
 };
 

@@ -92,7 +92,13 @@ static bool read_number(const char *s, size_t *i, size_t n, struct loc at, const
 {
 	size_t j = *i, start = j;
 	if (j >= n) {
-		diag_error(d, place(at, j, 1), "missing number after %s", after);
+		/* under what it follows */
+		while (j > 0 && blank(s[j - 1]))
+			j--;
+		size_t k = j ? j - 1 : 0;
+		while (k > 0 && ((unsigned char)s[k] & 0xC0) == 0x80)
+			k--; /* the start of a "±" */
+		diag_error(d, place(at, k, j - k), "missing number after %s", after);
 		return false;
 	}
 	if (s[j] == '+' || s[j] == '-')
@@ -314,14 +320,15 @@ bool claim_parse(const char *s, size_t n, struct loc at, bool keyword, struct cl
 			char *word = xstrndup(s + i, w);
 			const char *const names[] = {"expect", NULL};
 			const char *near = closest_name(word, names);
+			size_t t = token_len(s, i, n);
 			if (near)
 				diag_error(d, place(at, i, w), "unknown claim '%s' (did you mean 'expect'?)",
 					   word);
 			else
-				diag_error(d, place(at, i, w),
+				diag_error(d, place(at, i, t),
 					   "a '|' in a value starts a claim, as in {{ x | expect < 8 }}, "
-					   "not '%s' (to combine conditions, write 'or')",
-					   word);
+					   "not '%.*s' (to combine conditions, write 'or')",
+					   (int)t, s + i);
 			free(word);
 			return false;
 		}
@@ -486,7 +493,8 @@ size_t claims_add(struct claims *cl, const struct claim *c, const char *expr, si
 	cl->parsed = xrealloc(cl->parsed, (cl->n + 1) * sizeof *cl->parsed);
 	struct claim_record *r = &cl->p[cl->n];
 	*r = (struct claim_record){.at = c->at, .expr = xstrndup(expr, len),
-				   .claim = xstrndup(c->text, c->len), .outcome = CLAIM_UNCHECKED};
+				   .claim = xstrndup(c->text, c->len), .outcome = CLAIM_UNCHECKED,
+				   .relative = c->relative};
 	for (size_t i = 0; i < cl->n; i++)
 		if (strcmp(cl->p[i].expr, r->expr) == 0)
 			r->occurrence++;
@@ -504,6 +512,7 @@ void claims_check(struct claims *cl, size_t id, const struct directive_ctx *ctx,
 				 r->occurrence, ctx->claims_warn, &base, ctx->d);
 	r->has_num = v->kind == EVAL_NUMBER;
 	r->num = r->has_num ? v->num : 0;
+	(void)base;
 }
 
 void claims_front(struct claims *cl, const struct directive_ctx *ctx)

@@ -383,7 +383,9 @@ static struct value *chart_entry(const struct manifest_ctx *m, const struct dire
 }
 
 /* The report's claims as checked: where, on what, as written, the
- * number, and whether it held (null: not checked). */
+ * number, and whether it held (null: not checked, or relative: its
+ * outcome depends on the committed site, and the manifest only on the
+ * inputs, so that check --against finds it the same). */
 static struct value *claims_list(const struct manifest_ctx *m, const struct doc *doc)
 {
 	struct value *list = value_new(VALUE_LIST);
@@ -394,7 +396,8 @@ static struct value *claims_list(const struct manifest_ctx *m, const struct doc 
 		value_set(e, "expression", clean_string(c->expr, strlen(c->expr)));
 		value_set(e, "claim", clean_string(c->claim, strlen(c->claim)));
 		value_set(e, "number", c->has_num ? json_number(c->num) : value_new(VALUE_NULL));
-		value_set(e, "holds", c->outcome == CLAIM_HELD    ? value_bool(true)
+		value_set(e, "holds", c->relative                ? value_new(VALUE_NULL)
+				      : c->outcome == CLAIM_HELD  ? value_bool(true)
 				      : c->outcome == CLAIM_BROKE ? value_bool(false)
 								  : value_new(VALUE_NULL));
 		value_push(list, e);

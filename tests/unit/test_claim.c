@@ -166,7 +166,7 @@ static void an_unknown_operator_lists_the_forms(void **state)
 static void a_missing_or_bad_number_is_an_error_at_its_column(void **state)
 {
 	(void)state;
-	parse_bad(" expect <", true, "r.md:3:19: error: missing number after '<'\n");
+	parse_bad(" expect <", true, "r.md:3:18: error: missing number after '<'\n");
 	parse_bad(" expect < x", true, "r.md:3:20: error: expected a number after '<', not 'x'\n");
 	parse_bad(" expect < 8ms", true, "r.md:3:20: error: '8ms' is not a number\n");
 	parse_bad(" expect < nan", true, "r.md:3:20: error: a claim's number is finite, not 'nan'\n");
@@ -176,7 +176,7 @@ static void a_missing_or_bad_number_is_an_error_at_its_column(void **state)
 		  "r.md:3:18: error: missing operator before '7.1': write '== 7.1', '7.1 \xC2\xB1 T' or "
 		  "another of < N, <= N, > N, >= N, == N, != N, N \xC2\xB1 T, N \xC2\xB1 T%, "
 		  "\xC2\xB1 T%, or A to B\n");
-	parse_bad(" expect 7.1 \xC2\xB1", true, "r.md:3:24: error: missing number after '\xC2\xB1'\n");
+	parse_bad(" expect 7.1 \xC2\xB1", true, "r.md:3:22: error: missing number after '\xC2\xB1'\n");
 	parse_bad(" expect < 8 s", true,
 		  "r.md:3:22: error: unexpected 's' after the claim: one claim a value, one of < N, "
 		  "<= N, > N, >= N, == N, != N, N \xC2\xB1 T, N \xC2\xB1 T%, \xC2\xB1 T%, or A to B\n");
