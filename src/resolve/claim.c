@@ -188,6 +188,19 @@ static const char *const misses[][2] = {
 	{"~", "±"}, {"~=", "±"}, {"\xE2\x89\x88", "±"}, {"+/-", "±"},
 };
 
+/* Does the claim end at s[j] (blanks aside)?  Else an error at what
+ * follows it. */
+static bool claim_ends(const char *s, size_t j, size_t n, struct loc at, struct diag *d)
+{
+	j = skip_blanks(s, j, n);
+	if (j == n)
+		return true;
+	diag_error(d, place(at, j, n - j),
+		   "unexpected '%.*s' after the claim: one claim a value, one of " FORMS,
+		   (int)(n - j), s + j);
+	return false;
+}
+
 /* The claim proper, from s[i] (after "expect"). */
 static bool read_claim(const char *s, size_t i, size_t n, struct loc at, struct claim *c,
 		       struct diag *d)
@@ -205,10 +218,7 @@ static bool read_claim(const char *s, size_t i, size_t n, struct loc at, struct 
 		if (percent)
 			c->a /= 100;
 		c->op = ops[k].op;
-		j = skip_blanks(s, j, n);
-		return j == n || (diag_error(d, place(at, j, n - j),
-					     "unexpected '%.*s' after the claim: one claim a value, "
-					     "one of " FORMS, (int)(n - j), s + j), false);
+		return claim_ends(s, j, n, at, d);
 	}
 	size_t pm = plus_minus(s, i, n);
 	if (pm) {
@@ -217,10 +227,7 @@ static bool read_claim(const char *s, size_t i, size_t n, struct loc at, struct 
 		c->relative = true;
 		if (!read_tolerance(s, &j, n, at, c, d))
 			return false;
-		j = skip_blanks(s, j, n);
-		return j == n || (diag_error(d, place(at, j, n - j),
-					     "unexpected '%.*s' after the claim", (int)(n - j), s + j),
-				  false);
+		return claim_ends(s, j, n, at, d);
 	}
 	bool number_first = (s[i] >= '0' && s[i] <= '9') || s[i] == '.' ||
 			    ((s[i] == '-' || s[i] == '+') && i + 1 < n &&
@@ -282,10 +289,7 @@ static bool read_claim(const char *s, size_t i, size_t n, struct loc at, struct 
 			   s + j);
 		return false;
 	}
-	j = skip_blanks(s, j, n);
-	return j == n || (diag_error(d, place(at, j, n - j), "unexpected '%.*s' after the claim",
-				     (int)(n - j), s + j),
-			  false);
+	return claim_ends(s, j, n, at, d);
 }
 
 bool claim_parse(const char *s, size_t n, struct loc at, bool keyword, struct claim *c,
