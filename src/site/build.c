@@ -220,9 +220,6 @@ static void write_pdf(struct build *b, const struct report *r, struct doc *doc, 
 	buf_free(&pdf);
 }
 
-/* Resolve the directives and values, render Markdown into r->html,
- * then write the figures and the log pages.  Any thread: everything it
- * reports goes to job->render_d. */
 /* A relative claim's committed value: in the baseline's entry of the
  * report. */
 struct claim_lookup {
@@ -238,6 +235,9 @@ static bool find_committed(void *ctx, const char *expr, size_t occurrence, doubl
 				   occurrence, num, why);
 }
 
+/* Resolve the directives and values, render Markdown into r->html,
+ * then write the figures and the log pages.  Any thread: everything it
+ * reports goes to job->render_d. */
 static void render_body(struct build *b, struct report *r, struct job *job)
 {
 	struct diag *d = job->render_d;
@@ -744,9 +744,13 @@ int site_build(const struct build_opts *opts, struct diag *d)
 	b.claim_base_dir = opts->against ? xstrdup(opts->against)
 			   : opts->output ? xstrdup(opts->output)
 					  : path_join(opts->root, b.config.output);
-	struct diag *quiet_base = diag_new_deferred(d);
-	b.claim_base = manifest_load(b.claim_base_dir, b.claim_base_dir, quiet_base);
-	diag_free(quiet_base);
+	if (!opts->against && b.prev_manifest) {
+		b.claim_base = b.prev_manifest; /* the same folder's, read already */
+	} else {
+		struct diag *quiet_base = diag_new_deferred(d);
+		b.claim_base = manifest_load(b.claim_base_dir, b.claim_base_dir, quiet_base);
+		diag_free(quiet_base);
+	}
 	struct job *jobs = xcalloc(b.nreports ? b.nreports : 1, sizeof *jobs);
 	for (size_t i = 0; i < b.nreports; i++) {
 		jobs[i].load_d = diag_new_deferred(d);
@@ -906,7 +910,8 @@ int site_build(const struct build_opts *opts, struct diag *d)
 	parse_cache_free(b.own_pc);
 	cache_reports_free(b.prev);
 	value_free(b.prev_manifest);
-	value_free(b.claim_base);
+	if (b.claim_base != b.prev_manifest)
+		value_free(b.claim_base);
 	free(b.claim_base_dir);
 	cache_close(b.disk);
 	return rc;

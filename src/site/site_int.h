@@ -75,7 +75,7 @@ struct build {
 	/* where relative claims find their committed values (claim.h): the
 	 * manifest of check --against's folder, else of the output folder,
 	 * as named on the command line (claim_base_dir); NULL when there is
-	 * none */
+	 * none; prev_manifest itself when that was read from the same folder */
 	struct value *claim_base;
 	char *claim_base_dir;
 };
