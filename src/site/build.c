@@ -909,9 +909,9 @@ int site_build(const struct build_opts *opts, struct diag *d)
 	parse_cache_sweep(opts->cache);
 	parse_cache_free(b.own_pc);
 	cache_reports_free(b.prev);
-	value_free(b.prev_manifest);
 	if (b.claim_base != b.prev_manifest)
 		value_free(b.claim_base);
+	value_free(b.prev_manifest);
 	free(b.claim_base_dir);
 	cache_close(b.disk);
 	return rc;
