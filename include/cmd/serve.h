@@ -14,7 +14,7 @@
 #include "site/site.h"
 
 struct serve_opts {
-	struct build_opts build; /* root, output, drafts, figures; the rest is set here */
+	struct build_opts build; /* root, output, drafts, figures, no_claims; the rest is set here */
 	const char *host;        /* numeric address to listen on, NULL for 127.0.0.1 */
 	unsigned port;           /* 0 picks a free one */
 	bool strict;             /* warnings count as errors */

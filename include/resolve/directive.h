@@ -17,6 +17,7 @@
 
 struct buf;
 struct cites;
+struct claim_base;
 struct provenance;
 
 /* A piece of text as the page and the PDF show it: plain text (href
@@ -151,6 +152,12 @@ struct directive_ctx {
 			     size_t len);
 	void *figure_ctx;
 	unsigned figure_formats; /* FIGURE_SVG (always), FIGURE_PNG, FIGURE_PDF */
+	/* Claims (claim.h): the front matter's expect: block (NULL: none),
+	 * where a relative claim finds its committed value (NULL: nowhere),
+	 * and --no-claims (a broken claim is a warning). */
+	const struct value *expect;
+	const struct claim_base *claim_base;
+	bool claims_warn;
 };
 
 #define FIGURE_SVG 1u

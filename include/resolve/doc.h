@@ -127,6 +127,11 @@ const struct sections *doc_sections(const struct doc *doc);
 size_t doc_value_count(const struct doc *doc);
 bool doc_value_number(const struct doc *doc, size_t index, struct loc *at, bool *has_num,
 		      double *num);
+/* The report's claims (resolve/claim.h) as checked, after html_doc():
+ * the front matter's, then the text's in order; NULL past the end.
+ * Owned by doc. */
+struct claim_record;
+const struct claim_record *doc_claim(const struct doc *doc, size_t i);
 /* The directives' results in document order (NULL past the end).
  * Owned by doc. */
 size_t doc_directive_count(const struct doc *doc);

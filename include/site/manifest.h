@@ -67,6 +67,14 @@ struct value *manifest_load(const char *dir, const char *shown, struct diag *d);
 /* The entry of slug in manifest m (NULL: none), or NULL.  Borrowed. */
 const struct value *manifest_find(const struct value *m, const char *slug);
 
+/* The committed value of a relative claim (resolve/claim.h): in
+ * manifest m (read from the folder `shown`), report slug's
+ * occurrence-th claim on expr (as written), else its first value of
+ * that expression (a claim added since m was built).  True with *num;
+ * false with *why saying why not (caller frees). */
+bool manifest_claim_base(const struct value *m, const char *shown, const char *slug,
+			 const char *expr, size_t occurrence, double *num, char **why);
+
 /* The manifest of entries (taken in any order; written sorted by slug,
  * not freed) as JSON text into out. */
 void manifest_write(struct buf *out, struct value *const *entries, size_t n);

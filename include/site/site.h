@@ -71,6 +71,9 @@ struct build_opts {
 	 * folder's canonical path, whether or not the build succeeded once
 	 * the folder was accepted.  Caller frees. */
 	char **output_dir;
+	/* --no-claims: a broken claim (resolve/claim.h) is a warning, not an
+	 * error */
+	bool no_claims;
 };
 
 /* The number of cores this process may run on (at least 1). */

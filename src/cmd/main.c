@@ -42,7 +42,7 @@ static const char usage_main[] =
 
 static const char usage_build[] =
 	"usage: logdown build [DIR] [-o OUT] [--drafts] [--strict] [--figures svg,png,pdf]\n"
-	"                     [--pdf] [--diagnostics=text|github|json] [-j N]\n"
+	"                     [--pdf] [--diagnostics=text|github|json] [-j N] [--no-claims]\n"
 	"\n"
 	"Builds the project in DIR (default .): every report under DIR/content\n"
 	"(content/NAME.md or content/NAME/index.md) becomes OUT/NAME/index.html,\n"
@@ -60,6 +60,8 @@ static const char usage_build[] =
 	"  --figures LIST       chart files to write besides SVG: png (2x), pdf\n"
 	"  --pdf                also write OUT/NAME/report.pdf (see logdown pdf --help)\n"
 	"  --strict             treat warnings as errors\n"
+	"  --no-claims          a broken claim ({{ x | expect < 8 }}) is a warning,\n"
+	"                       not an error\n"
 	"  --diagnostics=FMT    text (default), github (Actions annotations) or json\n"
 	"                       (one object per line)\n"
 	"  -j, --jobs N         load and render reports on N threads (default: one\n"
@@ -75,7 +77,7 @@ static const char usage_build[] =
 
 static const char usage_pdf[] =
 	"usage: logdown pdf [DIR] [-o OUT] [--drafts] [--strict] [--figures LIST]\n"
-	"                   [--diagnostics=text|github|json] [-j N] [--no-cache]\n"
+	"                   [--diagnostics=text|github|json] [-j N] [--no-cache] [--no-claims]\n"
 	"\n"
 	"Builds the project in DIR (default .) as `logdown build` does and writes\n"
 	"OUT/NAME/report.pdf beside every report's page, laid out by logdown\n"
@@ -92,6 +94,7 @@ static const char usage_pdf[] =
 	"  --drafts             include reports whose front matter says draft: true\n"
 	"  --figures LIST       chart files to write besides SVG: png (2x), pdf\n"
 	"  --strict             treat warnings as errors\n"
+	"  --no-claims          a broken claim is a warning, not an error\n"
 	"  --diagnostics=FMT    text (default), github or json\n"
 	"  -j N                 lay out N reports at a time (default: one per core)\n"
 	"  --no-cache           neither read nor write the build cache\n"
@@ -99,7 +102,8 @@ static const char usage_pdf[] =
 
 static const char usage_check[] =
 	"usage: logdown check [DIR] [--against OUT [--figures LIST]] [--pdf] [--drafts]\n"
-	"                     [--lint | --no-lint] [--strict] [--diagnostics=FMT] [-j N]\n"
+	"                     [--lint | --no-lint] [--strict] [--no-claims]\n"
+	"                     [--diagnostics=FMT] [-j N]\n"
 	"\n"
 	"Reads and renders every report of the project in DIR (default .) as\n"
 	"`logdown build` would, reports every problem, and writes nothing.\n"
@@ -124,6 +128,9 @@ static const char usage_check[] =
 	"                       a report whose front matter says allow_numbers: true\n"
 	"  --no-lint            not even with --strict\n"
 	"  --strict             treat warnings as errors; implies --lint\n"
+	"  --no-claims          a broken claim ({{ x | expect < 8 }}) is a warning,\n"
+	"                       not an error; relative claims (± 5%) compare with\n"
+	"                       OUT's values with --against, else the output folder's\n"
 	"  --diagnostics=FMT    text (default), github or json\n"
 	"  -j, --jobs N         threads (default: one per core)\n"
 	"  --no-cache           do not read the build cache\n"
@@ -219,7 +226,7 @@ static const char usage_parsers[] =
 
 static const char usage_serve[] =
 	"usage: logdown serve [DIR] [--port N] [--host ADDR] [-o OUT] [--drafts] [--strict]\n"
-	"                     [--figures LIST] [-j N]\n"
+	"                     [--figures LIST] [-j N] [--no-claims]\n"
 	"\n"
 	"Builds the project in DIR (default .) as `logdown build` does, serves\n"
 	"the output on http://127.0.0.1:8000/ and watches the reports, site.yaml,\n"
@@ -237,6 +244,7 @@ static const char usage_serve[] =
 	"  --drafts         include draft reports\n"
 	"  --figures LIST   chart files to write besides SVG: png, pdf\n"
 	"  --strict         treat warnings as errors\n"
+	"  --no-claims      a broken claim is a warning, not an error\n"
 	"  -j, --jobs N     threads for a build (default: one per core)\n"
 	"  --no-cache       neither read nor write the build cache\n"
 	"  -h, --help       show this help\n"
@@ -330,6 +338,7 @@ struct cli {
 	unsigned figures;
 	bool drafts;
 	bool no_cache, verbose;
+	bool no_claims;
 	size_t jobs;
 	bool pdf;
 	int lint; /* check: 1 --lint, 0 --no-lint, -1 as --strict says */
@@ -376,6 +385,8 @@ static int parse_build_args(int argc, char **argv, struct cli *c, bool is_build)
 			c->drafts = true;
 		} else if (strcmp(a, "--no-cache") == 0) {
 			c->no_cache = true;
+		} else if (strcmp(a, "--no-claims") == 0) {
+			c->no_claims = true;
 		} else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
 			c->verbose = true;
 		} else if (strcmp(a, "--pdf") == 0) {
@@ -432,6 +443,7 @@ static int cmd_build(int argc, char **argv, bool is_build, bool pdf)
 		.verbose = c.verbose,
 		.pdf = c.pdf,
 		.lint = !is_build && (c.lint >= 0 ? c.lint == 1 : c.diag.strict),
+		.no_claims = c.no_claims,
 	};
 	rc = site_build(&o, d);
 	diag_free(d);
@@ -471,6 +483,8 @@ static int cmd_serve(int argc, char **argv)
 			o.strict = true;
 		} else if (strcmp(a, "--no-cache") == 0) {
 			o.build.no_cache = true;
+		} else if (strcmp(a, "--no-claims") == 0) {
+			o.build.no_claims = true;
 		} else if ((rc = jobs_option(argc, argv, &i, &o.build.jobs, usage_serve)) != 0) {
 			if (rc < 0)
 				return EXIT_USAGE;

@@ -13,7 +13,7 @@
 
 static const char *const front_keys[] = {
 	"title", "author", "date", "summary", "draft", "runs", "bibliography", "citation_style",
-	"toc", "number_sections", "allow_numbers", NULL,
+	"toc", "number_sections", "allow_numbers", "expect", NULL,
 };
 static const struct keys_words front_words = {true, "front matter key", "known keys"};
 
@@ -210,8 +210,9 @@ static bool read_meta(struct report *r, struct diag *d)
 			} else {
 				r->allow_numbers = v->boolean;
 			}
-		} else if (strcmp(key, "runs") == 0) {
-			/* Runs are read by the result-file stage. */
+		} else if (strcmp(key, "runs") == 0 || strcmp(key, "expect") == 0) {
+			/* Runs are read by the result-file stage, claims by
+			 * resolve/claim.c. */
 		} else {
 			keys_check_one(m, i, front_keys, NULL, &front_words, d);
 		}

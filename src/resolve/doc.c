@@ -15,6 +15,7 @@
 
 #include "expr/expr.h"
 #include "resolve/cite.h"
+#include "resolve/claim.h"
 #include "resolve/diagram.h"
 #include "resolve/format.h"
 #include "resolve/math.h"
@@ -69,6 +70,7 @@ struct slot {
 	struct directive_text piece;
 	bool has_num;        /* SLOT_VALUE: showed a number, num (the manifest's) */
 	double num;
+	size_t claim;        /* SLOT_VALUE: its claim's id in doc->claims, 0 for none */
 };
 
 struct doc {
@@ -83,6 +85,7 @@ struct doc {
 	size_t nslots;
 	struct xref xref;   /* the labels of figures, tables, equations and sections */
 	struct sections sections; /* the headings */
+	struct claims claims; /* the front matter's and the values' (claim.h) */
 	int charts; /* {chart} blocks so far, for their file names */
 	int equations; /* labelled display equations so far */
 	/* after doc_resolve() */
@@ -111,7 +114,8 @@ static void inline_value(struct doc *doc, const char *open, const char *close, i
 			 const char *line_start, struct buf *md)
 {
 	const char *inner = open + 2;
-	size_t n = (size_t)(close - inner);
+	size_t whole = (size_t)(close - inner);
+	size_t n = claim_split(inner, whole); /* "expr :spec" before a "| expect ..." */
 	size_t expr_len, spec_off;
 	show_split_spec(inner, n, &expr_len, &spec_off);
 	struct slot s = {.kind = SLOT_VALUE, .src = inner, .src_len = n};
@@ -129,6 +133,17 @@ static void inline_value(struct doc *doc, const char *open, const char *close, i
 		struct loc spec_at = {doc->file, line, (int)(spec - line_start) + 1, (int)spec_len};
 		s.has_format = format_parse(spec, spec_len, spec_at, &s.format, doc->c->d);
 		if (!s.has_format) {
+			expr_free(s.expr);
+			s.expr = NULL;
+		}
+	}
+	if (n < whole) {
+		struct loc claim_at = {doc->file, line, (int)(inner + n + 1 - line_start) + 1, 0};
+		struct claim c;
+		if (claim_parse(inner + n + 1, whole - n - 1, claim_at, true, &c, doc->c->d)) {
+			if (s.expr)
+				s.claim = claims_add(&doc->claims, &c, inner, expr_len);
+		} else {
 			expr_free(s.expr);
 			s.expr = NULL;
 		}
@@ -873,6 +888,8 @@ static void show_value(struct doc *doc, struct slot *s)
 		show_piece(doc->c, &s->piece, &v, s->has_format ? &s->format : NULL);
 		s->has_num = v.kind == EVAL_NUMBER;
 		s->num = v.num;
+		if (s->claim)
+			claims_check(&doc->claims, s->claim, doc->c, &v, s->piece.p[0].text, "text");
 	}
 	s->done = true;
 	eval_clear(&v);
@@ -1133,6 +1150,7 @@ struct doc *doc_resolve(const char *text, size_t len, const char *file, int line
 	    memmem(text, len, "@eq-", 4) || memmem(text, len, "@sec-", 5) || memchr(text, '$', len) ||
 	    memmem(text, len, ":::", 3))
 		find_code_lines(doc);
+	claims_front(&doc->claims, c);
 	prepass(doc, &doc->md);
 	doc->parser = new_parser(MD_OPTIONS | CMARK_OPT_SOURCEPOS);
 	/* cmark-gfm registers its extensions' inline characters in one
@@ -1191,6 +1209,7 @@ void doc_free(struct doc *doc)
 	free(doc->slots);
 	xref_free(&doc->xref);
 	sections_free(&doc->sections);
+	claims_free(&doc->claims);
 	free(doc->code_line);
 	free(doc);
 }
@@ -1268,6 +1287,11 @@ bool doc_value_number(const struct doc *doc, size_t index, struct loc *at, bool 
 	*has_num = doc->slots[index].has_num;
 	*num = doc->slots[index].num;
 	return true;
+}
+
+const struct claim_record *doc_claim(const struct doc *doc, size_t i)
+{
+	return i < doc->claims.n ? &doc->claims.p[i] : NULL;
 }
 
 size_t doc_directive_count(const struct doc *doc)

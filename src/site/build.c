@@ -27,6 +27,7 @@
 #include "render/html.h"
 #include "render/pdf.h"
 #include "resolve/cite.h"
+#include "resolve/claim.h"
 #include "render/toc.h"
 #include "resolve/doc.h"
 #include "resolve/numlint.h"
@@ -221,6 +222,21 @@ static void write_pdf(struct build *b, const struct report *r, struct doc *doc, 
 	buf_free(&pdf);
 }
 
+/* A relative claim's committed value: in the baseline's entry of the
+ * report. */
+struct claim_lookup {
+	const struct build *b;
+	const char *slug;
+};
+
+static bool find_committed(void *ctx, const char *expr, size_t occurrence, double *num,
+			   char **why)
+{
+	const struct claim_lookup *l = ctx;
+	return manifest_claim_base(l->b->claim_base, l->b->claim_base_dir, l->slug, expr,
+				   occurrence, num, why);
+}
+
 /* Resolve the directives and values, render Markdown into r->html,
  * then write the figures and the log pages.  Any thread: everything it
  * reports goes to job->render_d. */
@@ -264,6 +280,11 @@ static void render_body(struct build *b, struct report *r, struct job *job)
 	ctx.cites = cites_new(r->meta, b->config.raw, r->dir, b->opts->root, d);
 	ctx.number_sections = r->number_sections >= 0 ? r->number_sections
 						      : b->config.number_sections;
+	struct claim_lookup lookup = {b, r->slug};
+	struct claim_base base = {find_committed, &lookup};
+	ctx.expect = value_get(r->meta, "expect");
+	ctx.claim_base = &base;
+	ctx.claims_warn = b->opts->no_claims;
 	struct doc *doc = doc_resolve(r->text + r->body_off, r->len - r->body_off, r->path,
 				      r->body_line - 1, &ctx);
 	r->html = html_doc(doc); /* inline values are resolved as it shows them */
@@ -731,6 +752,18 @@ int site_build(const struct build_opts *opts, struct diag *d)
 		b.prev_manifest = manifest_load(b.out.final, b.out.final, quiet);
 		diag_free(quiet);
 	}
+	/* the committed values of relative claims: quietly, a missing
+	 * manifest is said where a claim needs it */
+	b.claim_base_dir = opts->against ? xstrdup(opts->against)
+			   : opts->output ? xstrdup(opts->output)
+					  : path_join(opts->root, b.config.output);
+	if (!opts->against && b.prev_manifest) {
+		b.claim_base = b.prev_manifest; /* the same folder's, read already */
+	} else {
+		struct diag *quiet_base = diag_new_deferred(d);
+		b.claim_base = manifest_load(b.claim_base_dir, b.claim_base_dir, quiet_base);
+		diag_free(quiet_base);
+	}
 	struct job *jobs = xcalloc(b.nreports ? b.nreports : 1, sizeof *jobs);
 	for (size_t i = 0; i < b.nreports; i++) {
 		jobs[i].load_d = diag_new_deferred(d);
@@ -889,7 +922,10 @@ int site_build(const struct build_opts *opts, struct diag *d)
 	parse_cache_sweep(opts->cache);
 	parse_cache_free(b.own_pc);
 	cache_reports_free(b.prev);
+	if (b.claim_base != b.prev_manifest)
+		value_free(b.claim_base);
 	value_free(b.prev_manifest);
+	free(b.claim_base_dir);
 	cache_close(b.disk);
 	return rc;
 }

@@ -22,7 +22,9 @@
 #include "parse/logparse.h"
 #include "parse/report.h"
 #include "parse/structured.h"
+#include "resolve/claim.h"
 #include "resolve/doc.h"
+#include "resolve/show.h"
 
 /* path with the project's folder left out ("content/r/logs/a.log"),
  * as the tooltips name files.  Borrowed from path. */
@@ -407,6 +409,29 @@ static struct value *chart_entry(const struct manifest_ctx *m, const struct dire
 	return e;
 }
 
+/* The report's claims as checked: where, on what, as written, the
+ * number, and whether it held (null: not checked, or relative: its
+ * outcome depends on the committed site, and the manifest only on the
+ * inputs, so that check --against finds it the same). */
+static struct value *claims_list(const struct manifest_ctx *m, const struct doc *doc)
+{
+	struct value *list = value_new(VALUE_LIST);
+	const struct claim_record *c;
+	for (size_t i = 0; (c = doc_claim(doc, i)) != NULL; i++) {
+		struct value *e = value_new(VALUE_MAP);
+		value_set(e, "at", place(m, c->at));
+		value_set(e, "expression", clean_string(c->expr, strlen(c->expr)));
+		value_set(e, "claim", clean_string(c->claim, strlen(c->claim)));
+		value_set(e, "number", c->has_num ? json_number(c->num) : value_new(VALUE_NULL));
+		value_set(e, "holds", c->relative                ? value_new(VALUE_NULL)
+				      : c->outcome == CLAIM_HELD  ? value_bool(true)
+				      : c->outcome == CLAIM_BROKE ? value_bool(false)
+								  : value_new(VALUE_NULL));
+		value_push(list, e);
+	}
+	return list;
+}
+
 struct value *manifest_report(const struct manifest_ctx *m, const struct report *r,
 			      const struct doc *doc)
 {
@@ -425,6 +450,8 @@ struct value *manifest_report(const struct manifest_ctx *m, const struct report 
 	}
 	value_set(e, "tables", tables);
 	value_set(e, "charts", charts);
+	if (doc_claim(doc, 0))
+		value_set(e, "claims", claims_list(m, doc));
 	return e;
 }
 
@@ -441,6 +468,75 @@ void manifest_entry_hash(const struct value *entry, char out[MANIFEST_SHORT_HASH
 	digits = digits ? digits + 1 : text;
 	memcpy(out, digits, MANIFEST_SHORT_HASH);
 	out[MANIFEST_SHORT_HASH] = '\0';
+}
+
+/* The expression of a value's source as the manifest writes it,
+ * "{{ a.loss :.2f | expect ±5% }}": "a.loss".  Caller frees. */
+static char *source_expr(const struct value *src)
+{
+	if (!src || src->kind != VALUE_STRING || src->len < 4 || strncmp(src->text, "{{", 2) != 0)
+		return NULL;
+	const char *inner = src->text + 2;
+	size_t n = src->len - 4, expr_len, spec_off;
+	n = claim_split(inner, n);
+	show_split_spec(inner, n, &expr_len, &spec_off);
+	while (expr_len && (*inner == ' ' || *inner == '\t'))
+		inner++, expr_len--;
+	while (expr_len && (inner[expr_len - 1] == ' ' || inner[expr_len - 1] == '\t'))
+		expr_len--;
+	return xstrndup(inner, expr_len);
+}
+
+/* The number of the occurrence-th item of list whose expression (key
+ * "expression", or a value's source) is expr: 1 with it, 0 when its
+ * number was null, -1 when there is no such item. */
+static int nth_number(const struct value *list, bool sources, const char *expr,
+		      size_t occurrence, double *num)
+{
+	for (size_t i = 0; list && list->kind == VALUE_LIST && i < list->count; i++) {
+		const struct value *it = list->items[i];
+		char *e = sources ? source_expr(value_get(it, "source")) : NULL;
+		const struct value *x = sources ? NULL : value_get(it, "expression");
+		bool same = sources ? e && strcmp(e, expr) == 0
+				    : x && x->kind == VALUE_STRING && strcmp(x->text, expr) == 0;
+		free(e);
+		if (!same || occurrence-- > 0)
+			continue;
+		const struct value *v = value_get(it, "number");
+		if (!v || v->kind != VALUE_NUMBER)
+			return 0;
+		*num = v->number;
+		return 1;
+	}
+	return -1;
+}
+
+bool manifest_claim_base(const struct value *m, const char *shown, const char *slug,
+			 const char *expr, size_t occurrence, double *num, char **why)
+{
+	const struct value *e = manifest_find(m, slug);
+	if (!m) {
+		char *path = path_join(shown, MANIFEST_FILE);
+		*why = path_exists(path)
+			       ? xasprintf("%s cannot be read: rebuild the site", path)
+			       : xasprintf("nothing was built into %s before, so there is no value "
+					   "to compare with yet",
+					   shown);
+		free(path);
+		return false;
+	}
+	if (!e) {
+		*why = xasprintf("%s holds no report '%s' to compare with", shown, slug);
+		return false;
+	}
+	int got = nth_number(value_get(e, "claims"), false, expr, occurrence, num);
+	if (got < 0)
+		got = nth_number(value_get(e, "values"), true, expr, 0, num);
+	if (got < 0)
+		*why = xasprintf("the report in %s shows no %s to compare with", shown, expr);
+	else if (got == 0)
+		*why = xasprintf("%s had no number in %s", expr, shown);
+	return got > 0;
 }
 
 struct value *manifest_load(const char *dir, const char *shown, struct diag *d)

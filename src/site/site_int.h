@@ -73,6 +73,12 @@ struct build {
 	/* the previous output's manifest.json (manifest.h), or NULL: a
 	 * reused report takes its entry from there */
 	struct value *prev_manifest;
+	/* where relative claims find their committed values (claim.h): the
+	 * manifest of check --against's folder, else of the output folder,
+	 * as named on the command line (claim_base_dir); NULL when there is
+	 * none; prev_manifest itself when that was read from the same folder */
+	struct value *claim_base;
+	char *claim_base_dir;
 };
 
 enum entry { ENTRY_SKIP, ENTRY_FILE, ENTRY_DIR };

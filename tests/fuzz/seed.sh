@@ -79,6 +79,24 @@ fuzz_format)
 		done
 	done
 	;;
+fuzz_claim)
+	# A byte (1: "expect" required), the value 7.125 and the committed
+	# 174.282130137 as little-endian doubles, then a claim: every form,
+	# and the claims of the examples.
+	{
+		for c in '< 8' '<= 7.125' '> -1' '>= 1e3' '== 7.125' '!= 0' '7.1 ± 0.025' \
+			'1200 +- 5%' '±5%' '+- 0.2' '7.0 to 7.2' '> 98%' '=< 8' '< nan' \
+			'7.1 ± -0.1' '8 to 7' '< 8 ms'; do
+			printf 'expect %s\n' "$c"
+		done
+		for f in $(md_files); do
+			grep -o '{{[^}]*| *expect[^}]*}}' "$f" | sed 's/^.*| *//; s/ *}}$//' || true
+		done
+	} | sort -u | while IFS= read -r c; do
+		{ printf '\001\000\000\000\000\000\200\034\100\061\364\307\065\007\311\145\100'
+		  printf '%s' "$c"; } | put_stdin
+	done
+	;;
 fuzz_directive)
 	directives table 000
 	directives log 001

@@ -662,7 +662,7 @@ static void unknown_key_far_from_all_lists_the_known_keys(void **state)
 	assert_true(fx_load(&fx, "---\ntitle: T\ncolour: red\n---\n"));
 	fx_expect(&fx, "%1$s:3:1: warning: unknown front matter key 'colour' (known keys: title, author, "
 		       "date, summary, draft, runs, bibliography, citation_style, toc, number_sections, "
-		       "allow_numbers)\n"
+		       "allow_numbers, expect)\n"
 		       "    3 | colour: red\n"
 		       "      | ^~~~~~\n");
 	assert_int_equal(diag_warnings(fx.c.d), 1);
