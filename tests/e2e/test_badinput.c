@@ -64,6 +64,18 @@ static bool timing_checked(void)
 	return getenv("LOGDOWN_VALGRIND") == NULL;
 }
 
+/* The release binary, whose time and memory the bounded tests measure;
+ * the test is skipped, saying so, without it. */
+static const char *release_or_skip(void)
+{
+	const char *rel = bounded_release();
+	if (!rel) {
+		print_message("[  SKIP    ] ./logdown is not built\n");
+		skip();
+	}
+	return rel;
+}
+
 struct expect {
 	int status;
 	const char *diag;      /* a whole line (or lines) of stderr */
@@ -601,11 +613,7 @@ static void long_lines_are_quoted_in_a_window(void **state)
 static void many_errors_are_reported_in_linear_time(void **state)
 {
 	(void)state;
-	const char *rel = bounded_release();
-	if (!rel) {
-		print_message("[  SKIP    ] ./logdown is not built\n");
-		skip();
-	}
+	const char *rel = release_or_skip();
 	char *dir = project_new();
 	struct buf b = BUF_INIT;
 	buf_puts(&b, "---\ntitle: T\n---\n");
@@ -636,11 +644,7 @@ static void many_errors_are_reported_in_linear_time(void **state)
 static void a_line_of_many_shown_values_is_marked_in_linear_time(void **state)
 {
 	(void)state;
-	const char *rel = bounded_release();
-	if (!rel) {
-		print_message("[  SKIP    ] ./logdown is not built\n");
-		skip();
-	}
+	const char *rel = release_or_skip();
 	char *dir = project_new();
 	struct buf b = BUF_INIT;
 	buf_puts(&b, "{\"rows\":[");
@@ -677,11 +681,7 @@ static void a_line_of_many_shown_values_is_marked_in_linear_time(void **state)
 static void many_runs_build_in_linear_time(void **state)
 {
 	(void)state;
-	const char *rel = bounded_release();
-	if (!rel) {
-		print_message("[  SKIP    ] ./logdown is not built\n");
-		skip();
-	}
+	const char *rel = release_or_skip();
 	char *dir = project_new();
 	e2e_write(dir, "content/r/logs/a.log", "Step 1, loss 2.5\n");
 	e2e_write(dir, "parsers/t.yaml", "name: t\nfields:\n  loss: 'loss ([\\d.]+)'\n");
@@ -717,11 +717,7 @@ static void many_runs_build_in_linear_time(void **state)
 static void a_line_of_many_values_resolves_in_linear_time(void **state)
 {
 	(void)state;
-	const char *rel = bounded_release();
-	if (!rel) {
-		print_message("[  SKIP    ] ./logdown is not built\n");
-		skip();
-	}
+	const char *rel = release_or_skip();
 	char *dir = project_new();
 	e2e_write(dir, "content/r/logs/a.log", "Step 1, loss 2.5\n");
 	e2e_write(dir, "parsers/t.yaml", "name: t\nfields:\n  loss: 'loss ([\\d.]+)'\n");
@@ -807,11 +803,7 @@ static void a_huge_word_and_code_line_lay_out_in_linear_time(void **state)
 static void built_in_parsers_do_not_backtrack_on_long_lines(void **state)
 {
 	(void)state;
-	const char *rel = bounded_release();
-	if (!rel) {
-		print_message("[  SKIP    ] ./logdown is not built\n");
-		skip();
-	}
+	const char *rel = release_or_skip();
 	char *dir = project_new();
 	struct buf b = BUF_INIT;
 	for (int i = 0; i < 10000; i++)
