@@ -1,6 +1,8 @@
 /* test_parse.c: `logdown parse` and `logdown parsers` as a user runs them. */
 #define _DEFAULT_SOURCE /* bounded.h: wait4(), setgroups(), usleep() */
 #include "e2e.h"
+#include <grp.h>
+
 #include "bounded.h"
 
 #define FIXTURES "tests/fixtures/structured"
