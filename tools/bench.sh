@@ -25,7 +25,8 @@
 # highlighting add to building the example site (at most 20%);
 # (j) reading a JSON Lines training log of $LOGSIZE (tools/bench/gen_jsonl.py) into its
 # series against Python's json module (tools/bench/read_jsonl.py), with
-# peak RSS.
+# peak RSS; (p) `logdown parse --json` against `parse --csv` on the same
+# $LOGSIZE log (issue 22: at most twice its time), both with peak RSS.
 #
 # Times are hyperfine medians.  Builds in (b), (c), (e) and the clean
 # build of (f) start with no output and no .logdown-cache, as a first
@@ -488,7 +489,27 @@ bench_j() {
 	rm -f "$OUT"/j-*
 }
 
-for r in ${BENCH_ROWS:-a b c d e f t j m}; do
+# ---- (p) parse --json against parse --csv of the same log ----
+bench_p() {
+	LOG=$CORPUS/logs/cerebras-$LOGSIZE.log
+	export LOG
+	local gb T="/usr/bin/time -f %M -a -o"
+	gb=$(awk -v b="$(stat -c %s "$LOG")" 'BEGIN {printf "%.2f GB", b / 1e9}')
+	cat "$LOG" > /dev/null # into the page cache
+	# --json writes every series (rows and lines) and the fields; --csv
+	# the train series' rows: the same parse, two ways out.
+	hf parsejson "$LOGRUNS" \
+		-n "parse --json" "$T \"\$RES/pj-json.rss\" \"\$LD\" parse \"\$LOG\" --parser cerebras --json > \"\$OUT/p-json.json\"" \
+		-n "parse --csv" "$T \"\$RES/pj-csv.rss\" \"\$LD\" parse \"\$LOG\" --parser cerebras --csv train > \"\$OUT/p-csv.csv\"" || true
+	# The ratio is --csv's time over --json's: at least 0.5, --json at
+	# most twice as long.
+	row time "(p)" "$gb log: parse --json vs parse --csv (JSON at most 2x the time)" parsejson \
+		"parse --json" "parse --csv" ">=0.5"
+	row rss "(p)" "peak RSS, parse --json vs parse --csv" pj-json.rss pj-csv.rss -
+	rm -f "$OUT"/p-*
+}
+
+for r in ${BENCH_ROWS:-a b c d e f t j m p}; do
 	bench_$r
 done
 

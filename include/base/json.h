@@ -14,5 +14,10 @@
 void json_put_string(FILE *out, const char *s, size_t n);
 /* The same for a NUL-terminated string. */
 void json_put_cstr(FILE *out, const char *s);
+/* The same appended to a buffer, for writers that emit millions of
+ * strings (`logdown parse --json`): plain runs of bytes are copied at
+ * once. */
+struct buf;
+void json_buf_string(struct buf *b, const char *s, size_t n);
 
 #endif

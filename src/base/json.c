@@ -5,45 +5,56 @@
 #include <string.h>
 
 #include "base/utf8.h"
+#include "base/util.h"
 
 /* Bytes that are not UTF-8 (a binary log) become U+FFFD, so that the
  * output is always valid JSON. */
 void json_put_string(FILE *out, const char *s, size_t n)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	fputc('"', out);
-	for (size_t i = 0; i < n;) {
-		unsigned char c = p[i];
-		if (c == '"' || c == '\\') {
-			fputc('\\', out);
-			fputc(c, out);
-		} else if (c == '\n') {
-			fputs("\\n", out);
-		} else if (c == '\t') {
-			fputs("\\t", out);
-		} else if (c == '\r') {
-			fputs("\\r", out);
-		} else if (c < 0x20 || c == 0x7F) {
-			fprintf(out, "\\u%04x", c);
-		} else if (c >= 0x80) {
-			size_t len = utf8_decode(p + i, n - i, NULL, NULL);
-			if (len == 0) {
-				fputs("\\ufffd", out);
-				i++;
-				continue;
-			}
-			fwrite(p + i, 1, len, out);
-			i += len;
-			continue;
-		} else {
-			fputc(c, out);
-		}
-		i++;
-	}
-	fputc('"', out);
+	struct buf b = BUF_INIT;
+	json_buf_string(&b, s, n);
+	fwrite(b.data, 1, b.len, out);
+	buf_free(&b);
 }
 
 void json_put_cstr(FILE *out, const char *s)
 {
 	json_put_string(out, s, strlen(s));
+}
+
+void json_buf_string(struct buf *b, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	buf_putc(b, '"');
+	size_t plain = 0; /* the start of bytes copied as they are */
+	for (size_t i = 0; i < n;) {
+		unsigned char c = p[i];
+		if (c >= 0x20 && c != '"' && c != '\\' && c < 0x7F) {
+			i++;
+			continue;
+		}
+		size_t len = c >= 0x80 ? utf8_decode(p + i, n - i, NULL, NULL) : 0;
+		if (len) {
+			i += len;
+			continue;
+		}
+		buf_put(b, s + plain, i - plain);
+		if (c == '"' || c == '\\') {
+			buf_putc(b, '\\');
+			buf_putc(b, (char)c);
+		} else if (c == '\n') {
+			buf_puts(b, "\\n");
+		} else if (c == '\t') {
+			buf_puts(b, "\\t");
+		} else if (c == '\r') {
+			buf_puts(b, "\\r");
+		} else if (c < 0x20 || c == 0x7F) {
+			buf_printf(b, "\\u%04x", c);
+		} else {
+			buf_puts(b, "\\ufffd");
+		}
+		plain = ++i;
+	}
+	buf_put(b, s + plain, n - plain);
+	buf_putc(b, '"');
 }

@@ -23,89 +23,125 @@
 /* `logdown parsers` shows the start of each description. */
 #define GIST_WIDTH 60
 
+/* `--json` writes into a buffer that goes out whenever it holds this
+ * much: a series of millions of rows is written as it is walked, and
+ * memory beyond the parsed run stays this size. */
+#define JSON_FLUSH (1u << 16)
+
+static void json_flush(FILE *out, struct buf *w)
+{
+	if (w->len)
+		fwrite(w->data, 1, w->len, out);
+	buf_clear(w);
+}
+
+/* A line number, or a count: decimal digits without printf. */
+static void put_long(struct buf *w, long v)
+{
+	char tmp[24];
+	size_t n = sizeof tmp;
+	unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
+	do
+		tmp[--n] = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		tmp[--n] = '-';
+	buf_put(w, tmp + n, sizeof tmp - n);
+}
+
 /* A datum's value: a number in its shortest round-trip form (JSON has
  * no NaN or infinity: null), a string, or null for a missing value. */
-static void put_json_value(FILE *out, const struct datum *d)
+static void put_json_value(struct buf *w, const struct datum *d)
 {
-	if (d->kind == DATUM_NUMBER && isfinite(d->num)) {
-		struct buf b = BUF_INIT;
-		number_put(&b, d->num);
-		fputs(buf_data(&b), out);
-		buf_free(&b);
-	} else if (d->kind == DATUM_STRING) {
-		json_put_string(out, d->text ? d->text : "", d->text ? d->len : 0);
-	} else {
-		fputs("null", out);
-	}
+	if (d->kind == DATUM_NUMBER && isfinite(d->num))
+		number_put(w, d->num);
+	else if (d->kind == DATUM_STRING)
+		json_buf_string(w, d->text ? d->text : "", d->text ? d->len : 0);
+	else
+		buf_puts(w, "null");
 }
 
 /* A run's "fields" and "series", each line indented by ind more. */
-static void put_json_run(FILE *out, const struct run *r, const char *ind)
+static void put_json_run(FILE *out, struct buf *w, const struct run *r, const char *ind)
 {
-	fprintf(out, "\"fields\": {");
+	buf_puts(w, "\"fields\": {");
 	size_t nf = run_field_count(r);
 	for (size_t i = 0; i < nf; i++) {
 		const struct datum *d = run_field_at(r, i);
-		fprintf(out, "%s%s    ", i ? "," : "", "\n");
-		fputs(ind, out);
-		json_put_cstr(out, run_field_name(r, i));
-		fputs(": {\"value\": ", out);
-		put_json_value(out, d);
-		fputs(", \"text\": ", out);
+		buf_printf(w, "%s%s    ", i ? "," : "", "\n");
+		buf_puts(w, ind);
+		json_buf_string(w, run_field_name(r, i), strlen(run_field_name(r, i)));
+		buf_puts(w, ": {\"value\": ");
+		put_json_value(w, d);
+		buf_puts(w, ", \"text\": ");
 		if (d->text)
-			json_put_string(out, d->text, d->len);
+			json_buf_string(w, d->text, d->len);
 		else
-			fputs("null", out);
+			buf_puts(w, "null");
 		if (d->line > 0)
-			fprintf(out, ", \"line\": %ld}", d->line);
+			buf_printf(w, ", \"line\": %ld}", d->line);
 		else
-			fputs(", \"line\": null}", out);
+			buf_puts(w, ", \"line\": null}");
+		if (w->len >= JSON_FLUSH)
+			json_flush(out, w);
 	}
 	if (nf)
-		fprintf(out, "\n%s  ", ind);
-	fprintf(out, "},\n%s  \"series\": {", ind);
+		buf_printf(w, "\n%s  ", ind);
+	buf_printf(w, "},\n%s  \"series\": {", ind);
 	size_t ns = run_series_count(r);
 	for (size_t i = 0; i < ns; i++) {
 		const struct series *s = run_series_at(r, i);
 		size_t ncols = series_column_count(s), nrows = series_row_count(s);
-		fprintf(out, "%s\n%s    ", i ? "," : "", ind);
-		json_put_cstr(out, series_name(s));
-		fprintf(out, ": {\n%s      \"columns\": [", ind);
+		buf_printf(w, "%s\n%s    ", i ? "," : "", ind);
+		json_buf_string(w, series_name(s), strlen(series_name(s)));
+		buf_printf(w, ": {\n%s      \"columns\": [", ind);
 		for (size_t c = 0; c < ncols; c++) {
 			if (c)
-				fputs(", ", out);
-			json_put_cstr(out, series_column(s, c));
+				buf_puts(w, ", ");
+			json_buf_string(w, series_column(s, c), strlen(series_column(s, c)));
 		}
-		fputs("],\n", out);
-		fprintf(out, "%s      \"rows\": [", ind);
+		buf_puts(w, "],\n");
+		buf_printf(w, "%s      \"rows\": [", ind);
+		/* What goes before each row after the first: ",\n" and the
+		 * indent, made once. */
+		struct buf lead = BUF_INIT;
+		buf_printf(&lead, "\n%s        [", ind);
 		for (size_t row = 0; row < nrows; row++) {
-			fprintf(out, "%s\n%s        [", row ? "," : "", ind);
+			if (row)
+				buf_putc(w, ',');
+			buf_put(w, lead.data, lead.len);
 			for (size_t c = 0; c < ncols; c++) {
 				struct datum d;
 				series_cell(s, row, c, &d);
 				if (c)
-					fputs(", ", out);
-				put_json_value(out, &d);
+					buf_puts(w, ", ");
+				put_json_value(w, &d);
 			}
-			fputc(']', out);
+			buf_putc(w, ']');
+			if (w->len >= JSON_FLUSH)
+				json_flush(out, w);
 		}
+		buf_free(&lead);
 		if (nrows)
-			fprintf(out, "\n%s      ", ind);
-		fprintf(out, "],\n%s      \"lines\": [", ind);
+			buf_printf(w, "\n%s      ", ind);
+		buf_printf(w, "],\n%s      \"lines\": [", ind);
 		for (size_t row = 0; row < nrows; row++) {
 			long line = series_row_line(s, row);
 			if (row)
-				fputs(", ", out);
+				buf_puts(w, ", ");
 			if (line > 0)
-				fprintf(out, "%ld", line);
+				put_long(w, line);
 			else
-				fputs("null", out);
+				buf_puts(w, "null");
+			if (w->len >= JSON_FLUSH)
+				json_flush(out, w);
 		}
-		fprintf(out, "]\n%s    }", ind);
+		buf_printf(w, "]\n%s    }", ind);
 	}
 	if (ns)
-		fprintf(out, "\n%s  ", ind);
-	fputs("}", out);
+		buf_printf(w, "\n%s  ", ind);
+	buf_puts(w, "}");
+	json_flush(out, w);
 }
 
 /* A member's name without its file's run name: "run2" of "mnist.run2". */
@@ -118,27 +154,30 @@ static const char *member_name(const struct run *whole, const struct run *m)
 
 void parsecmd_put_json(FILE *out, const struct run *r, const char *file)
 {
-	fputs("{\n  \"file\": ", out);
-	json_put_cstr(out, file);
-	fputs(",\n  \"parser\": ", out);
-	json_put_cstr(out, run_parser(r));
-	fputs(",\n  ", out);
+	struct buf w = BUF_INIT;
+	buf_puts(&w, "{\n  \"file\": ");
+	json_buf_string(&w, file, strlen(file));
+	buf_puts(&w, ",\n  \"parser\": ");
+	json_buf_string(&w, run_parser(r), strlen(run_parser(r)));
+	buf_puts(&w, ",\n  ");
 	size_t nm = run_member_count(r);
 	if (nm == 0) {
-		put_json_run(out, r, "");
-		fputs("\n}\n", out);
-		return;
+		put_json_run(out, &w, r, "");
+		buf_puts(&w, "\n}\n");
+	} else {
+		buf_puts(&w, "\"runs\": [");
+		for (size_t i = 0; i < nm; i++) {
+			const struct run *m = run_member_at(r, i);
+			buf_puts(&w, i ? ",\n    {\"name\": " : "\n    {\"name\": ");
+			json_buf_string(&w, member_name(r, m), strlen(member_name(r, m)));
+			buf_printf(&w, ", \"first_line\": %ld,\n      ", run_first_line(m));
+			put_json_run(out, &w, m, "    ");
+			buf_puts(&w, "}");
+		}
+		buf_puts(&w, "\n  ]\n}\n");
 	}
-	fputs("\"runs\": [", out);
-	for (size_t i = 0; i < nm; i++) {
-		const struct run *m = run_member_at(r, i);
-		fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", out);
-		json_put_cstr(out, member_name(r, m));
-		fprintf(out, ", \"first_line\": %ld,\n      ", run_first_line(m));
-		put_json_run(out, m, "    ");
-		fputs("}", out);
-	}
-	fputs("\n  ]\n}\n", out);
+	json_flush(out, &w);
+	buf_free(&w);
 }
 
 /* The width of UTF-8 text on a terminal, one column a character. */

@@ -215,6 +215,56 @@ bool value_truthy(const struct value *v)
 	}
 }
 
+/* Exact powers of ten: every one up to 1e22 is a double. */
+static const double pow10_exact[23] = {
+	1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+/* The fast way to number_put()'s digits, for the numbers logs hold
+ * (millions of them in `logdown parse --json`): x > 0 rounded to 15
+ * significant digits by arithmetic, trailing zeros dropped, and kept
+ * only when it reads back as x, checked exactly (Clinger's fast path:
+ * an integer below 2^53 times or over an exact power of ten is one
+ * correctly rounded operation).  Two decimals of at most 15 significant
+ * digits never read as the same normal double (DBL_DIG), so a 15-digit
+ * decimal that reads back is the shortest one, and the one the printf
+ * loop finds.  False (use that loop) when x needs 16 or 17 digits, is
+ * out of the fast path's range, or the rounding here missed by one. */
+static bool short_digits(double x, char *digits, int *k, int *point)
+{
+	if (!(x >= 1e-7 && x < 1e22))
+		return false;
+	int e = (int)floor(log10(x)); /* x is about d.ddd * 10^e */
+	int s = 14 - e;               /* scale to 15 integer digits */
+	if (s < -22 || s > 22)
+		return false;
+	double m = s >= 0 ? x * pow10_exact[s] : x / pow10_exact[-s];
+	m = nearbyint(m);
+	if (m < 1e14 || m >= 1e15)
+		return false; /* log10 was off by one near a power of ten */
+	uint64_t u = (uint64_t)m;
+	int scale = s; /* the value is u / 10^scale */
+	while (u % 10 == 0) {
+		u /= 10;
+		scale--;
+	}
+	if (scale < -22 || scale > 22)
+		return false;
+	double back = scale >= 0 ? (double)u / pow10_exact[scale] : (double)u * pow10_exact[-scale];
+	if (back != x)
+		return false;
+	char tmp[20];
+	int len = 0;
+	for (; u; u /= 10)
+		tmp[len++] = (char)('0' + u % 10);
+	for (int i = 0; i < len; i++)
+		digits[i] = tmp[len - 1 - i];
+	*k = len;
+	*point = len - scale;
+	return true;
+}
+
 void number_put(struct buf *b, double n)
 {
 	if (isnan(n)) {
@@ -231,30 +281,32 @@ void number_put(struct buf *b, double n)
 		buf_puts(b, "0");
 		return;
 	}
-	/* The fewest significant digits that read back as n; 17 always do. */
-	char tmp[40];
-	for (int prec = 0; prec <= 16; prec++) {
-		snprintf(tmp, sizeof tmp, "%.*e", prec, n);
-		if (strtod(tmp, NULL) == n)
-			break;
-	}
-	/* tmp is "-d.ddde+x": take the digits and the exponent apart. */
-	const char *p = tmp;
-	if (*p == '-') {
-		buf_putc(b, '-');
-		p++;
-	}
 	char digits[20];
-	int k = 0;
-	for (; *p != 'e'; p++)
-		if (*p != '.')
-			digits[k++] = *p;
-	while (k > 1 && digits[k - 1] == '0')
-		k--;
+	int k, point;
+	if (n < 0)
+		buf_putc(b, '-');
+	if (!short_digits(fabs(n), digits, &k, &point)) {
+		/* The fewest significant digits that read back as n; 17
+		 * always do. */
+		char tmp[40];
+		for (int prec = 0; prec <= 16; prec++) {
+			snprintf(tmp, sizeof tmp, "%.*e", prec, fabs(n));
+			if (strtod(tmp, NULL) == fabs(n))
+				break;
+		}
+		/* tmp is "d.ddde+x": take the digits and the exponent apart. */
+		const char *p = tmp;
+		k = 0;
+		for (; *p != 'e'; p++)
+			if (*p != '.')
+				digits[k++] = *p;
+		while (k > 1 && digits[k - 1] == '0')
+			k--;
+		point = atoi(p + 1) + 1;
+	}
 	/* The decimal point goes after `point` digits.  Like JavaScript's
 	 * Number::toString, write plain decimals from 0.000001 up to 1e21
 	 * (100, not %g's 1e+02) and an exponent beyond. */
-	int point = atoi(p + 1) + 1;
 	if (k <= point && point <= 21) {
 		buf_put(b, digits, (size_t)k);
 		for (int i = k; i < point; i++)

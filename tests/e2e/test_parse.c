@@ -1,5 +1,9 @@
 /* test_parse.c: `logdown parse` and `logdown parsers` as a user runs them. */
+#define _DEFAULT_SOURCE /* bounded.h: wait4(), setgroups(), usleep() */
 #include "e2e.h"
+#include <grp.h>
+
+#include "bounded.h"
 
 #define FIXTURES "tests/fixtures/structured"
 
@@ -211,6 +215,59 @@ static void csv_of_a_big_ranked_log_streams_each_row_once(void **state)
 		rows++;
 	assert_int_equal(rows, 1 + steps + 1);
 	proc_free(&r);
+	remove_tree(dir);
+	free(dir);
+}
+
+/* CPU bounds hold in the ASan run; under valgrind's neighbour they
+ * measure the neighbour (as test_badinput's). */
+static bool timing_checked(void)
+{
+	return getenv("LOGDOWN_VALGRIND") == NULL;
+}
+
+/* --json of a series of 1,000,000 rows goes out through a small buffer
+ * as the series is walked: peak memory is the parsed run's (what
+ * --list-columns, which writes nothing, takes) and not the ~70 MB of
+ * JSON on top, and the CPU time is a few seconds (25 s when each number
+ * took up to 17 printf/strtod rounds and each cell an fprintf). */
+static void json_of_a_million_rows_streams_in_flat_memory(void **state)
+{
+	(void)state;
+	const char *rel = bounded_release();
+	if (!rel || getenv("LOGDOWN_VALGRIND")) {
+		print_message("[  SKIP    ] ./logdown is not built (or under valgrind)\n");
+		skip();
+	}
+	char *dir = e2e_tmpdir();
+	char *path = path_join(dir, "big.log");
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	for (int i = 1; i <= 1000000; i++)
+		fprintf(f, "| Train Device=CSX, Step=%d, Loss=%d.%05d, Rate=%d.%02d samples/sec, "
+			   "GlobalRate=%d.%02d samples/sec\n",
+			i, 9 - i % 7, i % 99991, 2900 + i % 97, i % 100, 3000 + i % 89, i % 7);
+	assert_int_equal(fclose(f), 0);
+	free(path);
+	const char *list_argv[] = {"logdown", "parse", "big.log", "--parser", "cerebras",
+				   "--list-columns", NULL};
+	const char *json_argv[] = {"logdown", "parse", "big.log", "--parser", "cerebras",
+				   "--json", NULL};
+	struct bounded l = bounded_run(rel, dir, list_argv, NULL, 300);
+	struct bounded j = bounded_run(rel, dir, json_argv, NULL, 300);
+	assert_int_equal(l.status, 0);
+	assert_int_equal(j.status, 0);
+	assert_string_equal(j.err, "");
+	print_message("           --list-columns: CPU %.2f s, %ld KB peak; --json: CPU %.2f s, "
+		      "%ld KB peak\n",
+		      l.cpu_secs, l.maxrss_kb, j.cpu_secs, j.maxrss_kb);
+	if (l.maxrss_kb >= 0 && j.maxrss_kb > l.maxrss_kb + 16 * 1024)
+		fail_msg("--json peaked at %ld KB, more than the run's %ld KB + 16 MB", j.maxrss_kb,
+			 l.maxrss_kb);
+	if (j.cpu_secs > 2 * l.cpu_secs + 4 && timing_checked())
+		fail_msg("--json took %.2f s of CPU, the parse alone %.2f s", j.cpu_secs, l.cpu_secs);
+	bounded_free(&l);
+	bounded_free(&j);
 	remove_tree(dir);
 	free(dir);
 }
@@ -802,6 +859,7 @@ int main(void)
 		cmocka_unit_test(parsers_lists_one_a_line_sorted),
 		cmocka_unit_test(parse_takes_strict_and_github_diagnostics),
 		cmocka_unit_test(help_lists_and_explains_the_commands),
+		cmocka_unit_test(json_of_a_million_rows_streams_in_flat_memory),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -298,6 +298,67 @@ static void number_put_gives_the_shortest_round_trip_form(void **state)
 	assert_number(0.1 + 0.2, "0.30000000000000004");
 	assert_number(1.0 / 3, "0.3333333333333333");
 	assert_number(5e-324, "5e-324");
+	/* The 15-digit fast path's edges: 15 digits, a power of ten, the
+	 * range ends, and 16 and 17 digits left to the printf loop. */
+	assert_number(123456789012345, "123456789012345");
+	assert_number(0.999999999999999, "0.999999999999999");
+	assert_number(9.99999999999999e21, "9.99999999999999e+21");
+	assert_number(1e22, "1e+22");
+	assert_number(1.0000001e-7, "1.0000001e-7");
+	assert_number(2.34567, "2.34567");
+	assert_number(-7.125, "-7.125");
+	assert_number(1234567890123456, "1234567890123456");
+	assert_number(0.1234567890123456, "0.1234567890123456");
+	/* Every number agrees with the loop the fast path stands in for:
+	 * the fewest digits of %.*e that read back. */
+	unsigned long long x = 88172645463325252ULL;
+	for (int i = 0; i < 200000; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		double n;
+		if (i % 2) {
+			memcpy(&n, &x, sizeof n);
+		} else {
+			char t[40];
+			snprintf(t, sizeof t, "%.*e", (int)(x % 17), (double)(x >> 11) / 9e15);
+			n = strtod(t, NULL) * pow(10, (double)(x % 50) - 25);
+		}
+		if (!isfinite(n) || n == 0)
+			continue;
+		char t[40];
+		int prec = 0;
+		for (; prec <= 16; prec++) {
+			snprintf(t, sizeof t, "%.*e", prec, n);
+			if (strtod(t, NULL) == n)
+				break;
+		}
+		struct buf b = BUF_INIT;
+		number_put(&b, n);
+		if (strtod(buf_data(&b), NULL) != n)
+			fail_msg("%.17g put as '%s', which reads back otherwise", n, buf_data(&b));
+		size_t digits = 0;
+		const char *p = buf_data(&b);
+		for (bool lead = true; *p && *p != 'e'; p++) {
+			if (*p >= '1' && *p <= '9')
+				lead = false;
+			if (*p >= '0' && *p <= '9' && !lead)
+				digits++;
+		}
+		/* trailing zeros of an integer ("1200") are not digits of %e */
+		char *e = strchr(t, 'e');
+		size_t want = 0;
+		for (char *q = t; q < e; q++)
+			if (*q >= '0' && *q <= '9')
+				want++;
+		while (want > 1 && e[-1] == '0')
+			want--, e--;
+		if (!strchr(buf_data(&b), '.') && !strchr(buf_data(&b), 'e'))
+			while (digits > want && buf_data(&b)[b.len - 1] == '0')
+				digits--, b.len--;
+		if (digits != want)
+			fail_msg("%.17g put as '%s': %zu digits, the loop's %s has %zu", n, buf_data(&b),
+				 digits, t, want);
+		buf_free(&b);
+	}
 	assert_number(1.7976931348623157e308, "1.7976931348623157e+308");
 	assert_number(NAN, "NaN");
 	assert_number(INFINITY, "Infinity");
