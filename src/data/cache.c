@@ -879,12 +879,15 @@ struct run *cache_run_get(struct cache *c, const struct cache_key *key)
 	run_name_of(key, name);
 	struct buf b = BUF_INIT;
 	struct run *run = NULL;
-	if (!read_at(c->rfd, name, &b)) {
+	pthread_mutex_lock(&c->mu); /* ensure_dir() may be opening it */
+	int rfd = c->rfd;
+	pthread_mutex_unlock(&c->mu);
+	if (!read_at(rfd, name, &b)) {
 		const char *why = read_problem(errno);
 		if (why) {
 			warn_damaged(c, path, why);
 			if (c->writable)
-				unlinkat(c->rfd, name, 0); /* the link itself */
+				unlinkat(rfd, name, 0); /* the link itself */
 		}
 		goto out;
 	}
@@ -899,7 +902,7 @@ struct run *cache_run_get(struct cache *c, const struct cache_key *key)
 	if (!run && v != FILE_OTHER_VERSION) {
 		warn_damaged(c, path, "damaged or not logdown's");
 		if (c->writable)
-			unlinkat(c->rfd, name, 0);
+			unlinkat(rfd, name, 0);
 	}
 	if (run)
 		cache_run_keep(c, key);
