@@ -73,6 +73,24 @@ void cache_close(struct cache *c);
  * `xxhsum -H2` prints it.  False when it cannot be read. */
 bool cache_file_hash(struct cache *c, const char *path, struct cache_key *out);
 
+/* What a hash was taken from: the file's stat signature, taken before
+ * its bytes were read, and whether it is "racy" (changed less than 2 s
+ * before: a write in the same clock tick might not move its times). */
+struct cache_stamp {
+	long long sig[5];
+	bool racy;
+};
+/* cache_file_hash(), and the stamp of what was hashed. */
+bool cache_file_hash_stamped(struct cache *c, const char *path, struct cache_key *out,
+			     struct cache_stamp *stamp);
+/* After the file at path was read again (parsed): true when what was
+ * read is what was hashed, that is, the file did not change since the
+ * stamp was taken: its signature is the same and, for a racy stamp, its
+ * bytes still hash to hash.  A run parsed from a file that changed is
+ * not stored under the old content's key. */
+bool cache_file_unchanged(const char *path, const struct cache_stamp *stamp,
+			  const struct cache_key *hash);
+
 /* The run stored under key, or NULL (a damaged file is a warning and is
  * removed).  Caller frees with run_free(). */
 struct run *cache_run_get(struct cache *c, const struct cache_key *key);

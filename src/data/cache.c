@@ -1,11 +1,16 @@
 /* cache.c: the on-disk build cache (see cache.h for its layout).
  *
+ * Every file is reached relative to the cache folder's descriptor,
+ * opened without following a link (see docs/internals.md, "Links are
+ * never followed").
+ *
  * Encoding: little-endian fixed-width integers and length-prefixed
  * strings, read through a cursor that checks every length against the
  * bytes left; any inconsistency makes the whole file unusable. */
 #define _GNU_SOURCE
 #include "data/cache.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -14,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <xxhash.h>
 
@@ -244,6 +250,11 @@ struct file_entry {
 struct cache {
 	pthread_mutex_t mu;
 	char *dir;
+	/* The cache folder and its runs folder, opened without following a
+	 * link (O_NOFOLLOW): every file in them is reached relative to
+	 * these, never by a path that a planted link could redirect; -1
+	 * while they do not exist (or are refused: nothing is read). */
+	int dfd, rfd;
 	bool writable;
 	bool warned;    /* the one warning was written */
 	char *bad_file, *bad_why; /* the first problem found, until written */
@@ -327,13 +338,62 @@ static struct file_entry *add_file(struct cache *c, const char *path)
 	return e;
 }
 
+/* Reads name in the folder open at dfd into b: a regular file, opened
+ * without following a link.  False with errno (ELOOP: a link, EINVAL:
+ * not a regular file). */
+static bool read_at(int dfd, const char *name, struct buf *b)
+{
+	if (dfd < 0) {
+		errno = ENOENT;
+		return false;
+	}
+	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0)
+		return false;
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return false;
+	}
+	char chunk[65536];
+	for (;;) {
+		ssize_t n = read(fd, chunk, sizeof chunk);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+			close(fd);
+			errno = e;
+			return false;
+		}
+		if (n == 0)
+			break;
+		buf_put(b, chunk, (size_t)n);
+	}
+	close(fd);
+	return true;
+}
+
+/* Why read_at() failed, for the one warning; NULL when the file is
+ * simply not there. */
+static const char *read_problem(int e)
+{
+	return e == ENOENT ? NULL
+	       : e == ELOOP ? "damaged (a symbolic link where a file of it goes: not followed, "
+			      "removed)"
+	       : e == EINVAL ? "damaged (something other than a file where a file of it goes)"
+			     : "unreadable";
+}
+
 static void load_files(struct cache *c)
 {
 	char *path = path_join(c->dir, "files");
 	struct buf b = BUF_INIT;
-	if (!file_read(path, &b, NULL)) {
-		if (errno != ENOENT)
-			warn_damaged(c, path, "unreadable");
+	if (!read_at(c->dfd, "files", &b)) {
+		const char *why = read_problem(errno);
+		if (why)
+			warn_damaged(c, path, why);
 		goto out;
 	}
 	struct rd r;
@@ -371,23 +431,99 @@ out:
 	free(path);
 }
 
+/* Is name in the folder open at dfd a regular file (not a link)? */
+static bool regular_at(int dfd, const char *name)
+{
+	struct stat st;
+	return fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Opens the runs folder inside the cache folder (c->dfd): a link there
+ * is never ours (logdown makes a folder), so it is removed (the link,
+ * not what it points to) and, when writable, replaced. */
+static void open_runs(struct cache *c, bool make)
+{
+	c->rfd = openat(c->dfd, "runs", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (c->rfd >= 0 || errno == ENOENT) {
+		if (c->rfd < 0 && make && mkdirat(c->dfd, "runs", 0755) == 0)
+			c->rfd = openat(c->dfd, "runs", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		return;
+	}
+	char *path = path_join(c->dir, "runs");
+	warn_damaged(c, path, "damaged (its runs folder is a symbolic link or not a folder: not "
+			      "followed, removed)");
+	free(path);
+	if (c->writable && unlinkat(c->dfd, "runs", 0) == 0 && make &&
+	    mkdirat(c->dfd, "runs", 0755) == 0)
+		c->rfd = openat(c->dfd, "runs", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
 struct cache *cache_open(const char *root, bool writable)
 {
 	struct cache *c = xcalloc(1, sizeof *c);
 	pthread_mutex_init(&c->mu, NULL);
 	c->dir = path_join(root, CACHE_DIR);
 	c->writable = writable;
-	if (path_exists(c->dir)) {
-		char *tag = path_join(c->dir, TAG_NAME);
-		if (!is_dir(c->dir) || !is_file(tag)) {
-			warn_damaged(c, c->dir, "not logdown's (no " TAG_NAME " inside)");
-			c->writable = false; /* never write into someone else's folder */
-		} else {
-			load_files(c);
-		}
-		free(tag);
+	c->dfd = c->rfd = -1;
+	struct stat st;
+	if (lstat(c->dir, &st) != 0)
+		return c; /* made when the build first writes to it */
+	if (S_ISLNK(st.st_mode)) {
+		/* Perhaps the user's own (a cache on another disk), perhaps
+		 * planted: either way never followed, and not removed. */
+		warn_damaged(c, c->dir,
+			     "a symbolic link: not followed, the build runs without it (remove "
+			     "the link to have one)");
+		c->writable = false;
+		return c;
 	}
+	c->dfd = S_ISDIR(st.st_mode)
+			 ? open(c->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+			 : -1;
+	if (c->dfd < 0 || !regular_at(c->dfd, TAG_NAME)) {
+		warn_damaged(c, c->dir, "not logdown's (no " TAG_NAME " inside)");
+		c->writable = false; /* never write into someone else's folder */
+		if (c->dfd >= 0)
+			close(c->dfd);
+		c->dfd = -1;
+		return c;
+	}
+	load_files(c);
+	open_runs(c, false);
 	return c;
+}
+
+/* Writes data as name in the folder open at dfd, through a temporary
+ * file renamed into place: a reader sees the old file or the new one,
+ * never half of one.  The temporary file is created afresh (O_EXCL,
+ * O_NOFOLLOW): a link or file planted under its name makes the write
+ * fail, never go through it; the rename replaces a link at name itself,
+ * never what it points to. */
+static void write_at(int dfd, const char *name, const struct buf *data)
+{
+	char *tmp = xasprintf("%s.tmp-%ld-%lx", name, (long)getpid(), (unsigned long)pthread_self());
+	int fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		free(tmp);
+		return;
+	}
+	const char *p = data->data;
+	size_t left = data->len;
+	bool ok = true;
+	while (ok && left > 0) {
+		ssize_t n = write(fd, p, left);
+		if (n < 0 && errno == EINTR)
+			continue;
+		ok = n > 0;
+		if (ok) {
+			p += n;
+			left -= (size_t)n;
+		}
+	}
+	ok = close(fd) == 0 && ok;
+	if (!ok || renameat(dfd, tmp, dfd, name) != 0)
+		unlinkat(dfd, tmp, 0);
+	free(tmp);
 }
 
 /* Makes the cache folder (once); false when it cannot be. */
@@ -397,32 +533,27 @@ static bool ensure_dir(struct cache *c)
 		return false;
 	pthread_mutex_lock(&c->mu);
 	if (!c->dir_ready) {
-		char *runs = path_join(c->dir, "runs");
-		char *tag = path_join(c->dir, TAG_NAME);
-		c->dir_ready = mkdir_p(runs) && (is_file(tag) || file_write(tag, TAG_TEXT,
-									     sizeof TAG_TEXT - 1));
+		/* mkdir() does not follow a link planted in the meantime
+		 * (EEXIST), and the folder is opened without following one. */
+		if (c->dfd < 0 && (mkdir(c->dir, 0755) == 0 || errno == EEXIST))
+			c->dfd = open(c->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (c->dfd >= 0 && !regular_at(c->dfd, TAG_NAME)) {
+			struct buf tag = BUF_INIT;
+			buf_put(&tag, TAG_TEXT, sizeof TAG_TEXT - 1);
+			write_at(c->dfd, TAG_NAME, &tag);
+			buf_free(&tag);
+		}
+		if (c->dfd >= 0 && c->rfd < 0)
+			open_runs(c, true);
+		c->dir_ready = c->dfd >= 0 && c->rfd >= 0 && regular_at(c->dfd, TAG_NAME);
 		if (!c->dir_ready)
 			c->writable = false; /* a read-only project: build without writing it */
-		free(tag);
-		free(runs);
 	}
 	bool ok = c->dir_ready;
 	pthread_mutex_unlock(&c->mu);
 	return ok;
 }
 
-/* Writes data to path through a temporary file renamed into place: a
- * reader sees the old file or the new one, never half of one. */
-static void write_atomic(const char *path, const struct buf *data)
-{
-	char *tmp = xasprintf("%s.tmp-%ld-%lx", path, (long)getpid(), (unsigned long)pthread_self());
-	if (file_write(tmp, data->data, data->len) && rename(tmp, path) == 0) {
-		free(tmp);
-		return;
-	}
-	unlink(tmp);
-	free(tmp);
-}
 
 void cache_close(struct cache *c)
 {
@@ -445,11 +576,13 @@ void cache_close(struct cache *c)
 			buf_put(&b, (const char *)e->hash.b, sizeof e->hash.b);
 		}
 		put_trailer(&b);
-		char *path = path_join(c->dir, "files");
-		write_atomic(path, &b);
-		free(path);
+		write_at(c->dfd, "files", &b);
 		buf_free(&b);
 	}
+	if (c->rfd >= 0)
+		close(c->rfd);
+	if (c->dfd >= 0)
+		close(c->dfd);
 	for (size_t i = 0; i < c->nfiles; i++)
 		free(c->files[i].path);
 	free(c->files);
@@ -495,13 +628,43 @@ static bool hash_file(const char *path, struct cache_key *out)
 	return ok;
 }
 
+/* A file changed less than this before its signature was taken may
+ * change again without its times showing it: file systems keep times in
+ * ticks (a jiffy on Linux, 2 s on FAT), and two writes in one tick leave
+ * the same mtime and ctime (git's "racily clean" files). */
+#define RACY_NS 2000000000LL
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static bool sig_racy(const int64_t sig[5], int64_t taken)
+{
+	return sig[1] > taken - RACY_NS || sig[4] > taken - RACY_NS;
+}
+
 bool cache_file_hash(struct cache *c, const char *path, struct cache_key *out)
 {
-	if (!c)
-		return hash_file(path, out); /* --no-cache: the same hash, not kept */
+	return cache_file_hash_stamped(c, path, out, NULL);
+}
+
+bool cache_file_hash_stamped(struct cache *c, const char *path, struct cache_key *out,
+			     struct cache_stamp *stamp)
+{
 	int64_t sig[5];
+	int64_t taken = now_ns();
 	if (!stat_sig(path, sig))
 		return false;
+	bool racy = sig_racy(sig, taken);
+	if (stamp) {
+		memcpy(stamp->sig, sig, sizeof sig);
+		stamp->racy = racy;
+	}
+	if (!c)
+		return hash_file(path, out); /* --no-cache: the same hash, not kept */
 	pthread_mutex_lock(&c->mu);
 	struct file_entry *e = find_file(c, path);
 	bool hit = e && memcmp(e->sig, sig, sizeof sig) == 0;
@@ -516,6 +679,10 @@ bool cache_file_hash(struct cache *c, const char *path, struct cache_key *out)
 	 * read leaves a signature that no longer matches next time. */
 	if (!hash_file(path, out))
 		return false;
+	/* A racy file's hash is not remembered: the next build hashes it
+	 * again rather than trust a signature that may not have moved. */
+	if (racy)
+		return true;
 	pthread_mutex_lock(&c->mu);
 	e = find_file(c, path);
 	if (!e)
@@ -525,6 +692,18 @@ bool cache_file_hash(struct cache *c, const char *path, struct cache_key *out)
 	e->used = true;
 	pthread_mutex_unlock(&c->mu);
 	return true;
+}
+
+bool cache_file_unchanged(const char *path, const struct cache_stamp *stamp,
+			  const struct cache_key *hash)
+{
+	int64_t sig[5];
+	if (!stat_sig(path, sig) || memcmp(sig, stamp->sig, sizeof sig) != 0)
+		return false;
+	if (!stamp->racy)
+		return true; /* any write since would have moved its times */
+	struct cache_key now;
+	return hash_file(path, &now) && memcmp(now.b, hash->b, sizeof now.b) == 0;
 }
 
 struct cache_key cache_hash_bytes(const void *p, size_t n)
@@ -539,6 +718,13 @@ void cache_key_text(const struct cache_key *k, char out[CACHE_KEY_TEXT])
 }
 
 /* --- runs --- */
+
+/* A run's file name in the runs folder: "<32 hex digits>.run". */
+static void run_name_of(const struct cache_key *key, char out[40])
+{
+	key_hex(key, out);
+	memcpy(out + 32, ".run", 5);
+}
 
 static char *run_path(const struct cache *c, const struct cache_key *key)
 {
@@ -689,10 +875,22 @@ static struct run *decode_run(struct rd *r)
 struct run *cache_run_get(struct cache *c, const struct cache_key *key)
 {
 	char *path = run_path(c, key);
+	char name[40];
+	run_name_of(key, name);
 	struct buf b = BUF_INIT;
 	struct run *run = NULL;
-	if (!file_read(path, &b, NULL))
+	pthread_mutex_lock(&c->mu); /* ensure_dir() may be opening it */
+	int rfd = c->rfd;
+	pthread_mutex_unlock(&c->mu);
+	if (!read_at(rfd, name, &b)) {
+		const char *why = read_problem(errno);
+		if (why) {
+			warn_damaged(c, path, why);
+			if (c->writable)
+				unlinkat(rfd, name, 0); /* the link itself */
+		}
 		goto out;
+	}
 	struct rd r;
 	enum verdict v = open_payload(b.data, b.len, KIND_RUN, &r);
 	struct cache_key stored;
@@ -704,7 +902,7 @@ struct run *cache_run_get(struct cache *c, const struct cache_key *key)
 	if (!run && v != FILE_OTHER_VERSION) {
 		warn_damaged(c, path, "damaged or not logdown's");
 		if (c->writable)
-			unlink(path);
+			unlinkat(rfd, name, 0);
 	}
 	if (run)
 		cache_run_keep(c, key);
@@ -725,9 +923,9 @@ void cache_run_put(struct cache *c, const struct cache_key *key, const struct ru
 	encode_run(&b, r);
 	if (b.len <= MAX_RUN_BYTES) {
 		put_trailer(&b);
-		char *path = run_path(c, key);
-		write_atomic(path, &b);
-		free(path);
+		char name[40];
+		run_name_of(key, name);
+		write_at(c->rfd, name, &b);
 	}
 	buf_free(&b);
 }
@@ -774,11 +972,28 @@ static bool run_name_key(const char *name, struct cache_key *out)
 
 void cache_runs_prune(struct cache *c)
 {
-	if (!c || !c->writable)
+	if (!c || !c->writable || c->rfd < 0)
 		return;
-	char *dir = path_join(c->dir, "runs");
-	size_t n = 0;
-	char **names = dir_list(dir, &n);
+	/* Listed through the folder open at rfd: a runs folder swapped for
+	 * a link since is not the one listed. */
+	size_t n = 0, cap = 0;
+	char **names = NULL;
+	int lfd = dup(c->rfd);
+	DIR *dp = lfd >= 0 ? fdopendir(lfd) : NULL;
+	if (!dp && lfd >= 0)
+		close(lfd);
+	if (dp) {
+		rewinddir(dp);
+		for (struct dirent *de; (de = readdir(dp));) {
+			if (n + 1 >= cap) {
+				cap = cap ? 2 * cap : 64;
+				names = xrealloc(names, cap * sizeof *names);
+			}
+			names[n++] = xstrdup(de->d_name);
+			names[n] = NULL;
+		}
+		closedir(dp);
+	}
 	pthread_mutex_lock(&c->mu);
 	if (c->nkept > 1)
 		qsort(c->kept, c->nkept, sizeof *c->kept, cmp_key);
@@ -788,13 +1003,12 @@ void cache_runs_prune(struct cache *c)
 		if (!run_name_key(names[i], &k) ||
 		    (c->nkept && bsearch(&k, c->kept, c->nkept, sizeof *c->kept, cmp_key)))
 			continue;
-		char *path = path_join(dir, names[i]);
-		unlink(path);
-		free(path);
+		/* unlinkat() removes an entry of the folder itself (a link
+		 * planted there, not what it points to; never a folder). */
+		unlinkat(c->rfd, names[i], 0);
 	}
 	pthread_mutex_unlock(&c->mu);
 	strv_free(names);
-	free(dir);
 }
 
 /* --- report keys --- */
@@ -809,10 +1023,17 @@ struct cache_reports {
 	size_t n;
 };
 
+static char *reports_name(const char *out)
+{
+	return xasprintf("reports-%016llx", (unsigned long long)XXH3_64bits(out, strlen(out)));
+}
+
 static char *reports_path(const struct cache *c, const char *out)
 {
-	return xasprintf("%s/reports-%016llx", c->dir,
-			 (unsigned long long)XXH3_64bits(out, strlen(out)));
+	char *name = reports_name(out);
+	char *path = path_join(c->dir, name);
+	free(name);
+	return path;
 }
 
 struct cache_reports *cache_reports_new(void)
@@ -850,10 +1071,20 @@ struct cache_reports *cache_reports_load(struct cache *c, const char *out)
 {
 	struct cache_reports *set = cache_reports_new();
 	char *path = reports_path(c, out);
+	char *name = reports_name(out);
 	char *marker = path_join(out, ".logdown-site");
 	struct buf b = BUF_INIT;
 	int64_t now[5];
-	if (!file_read(path, &b, NULL) || !stat_sig(marker, now))
+	if (!read_at(c->dfd, name, &b)) {
+		const char *why = read_problem(errno);
+		if (why) {
+			warn_damaged(c, path, why);
+			if (c->writable)
+				unlinkat(c->dfd, name, 0);
+		}
+		goto out;
+	}
+	if (!stat_sig(marker, now))
 		goto out;
 	struct rd r;
 	enum verdict v = open_payload(b.data, b.len, KIND_REPORTS, &r);
@@ -886,6 +1117,7 @@ struct cache_reports *cache_reports_load(struct cache *c, const char *out)
 out:
 	buf_free(&b);
 	free(marker);
+	free(name);
 	free(path);
 	return set;
 }
@@ -906,9 +1138,9 @@ void cache_reports_save(struct cache *c, struct cache_reports *r, const char *ou
 			buf_put(&b, (const char *)r->e[i].key.b, sizeof r->e[i].key.b);
 		}
 		put_trailer(&b);
-		char *path = reports_path(c, out);
-		write_atomic(path, &b);
-		free(path);
+		char *name = reports_name(out);
+		write_at(c->dfd, name, &b);
+		free(name);
 		buf_free(&b);
 	}
 	cache_reports_free(r);
@@ -919,9 +1151,12 @@ bool cache_remove(const char *root)
 	char *dir = path_join(root, CACHE_DIR);
 	char *tag = path_join(dir, TAG_NAME);
 	bool ok = true;
-	if (!path_exists(dir)) {
+	struct stat st, tst;
+	if (lstat(dir, &st) != 0) {
 		/* nothing to do */
-	} else if (!is_file(tag)) {
+	} else if (S_ISLNK(st.st_mode)) {
+		ok = unlink(dir) == 0; /* the link, never what it points to */
+	} else if (!S_ISDIR(st.st_mode) || lstat(tag, &tst) != 0 || !S_ISREG(tst.st_mode)) {
 		errno = EPERM;
 		ok = false;
 	} else {

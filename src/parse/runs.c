@@ -779,11 +779,11 @@ static struct run *load_run_keyed(struct loader *ld, const char *real, const cha
 	 * comes from: the parsers, the file, the names.  Detection too is
 	 * a function of those, so a hit skips it. */
 	struct parse_cache *pc = ld->cache;
-	struct cache_key dkey;
+	struct cache_key dkey, fh;
+	struct cache_stamp stamp;
 	bool dkeyed = false;
 	if (pc && pc->disk) {
-		struct cache_key fh;
-		if (cache_file_hash(pc->disk, real, &fh)) {
+		if (cache_file_hash_stamped(pc->disk, real, &fh, &stamp)) {
 			dkey = disk_key(&pc->parsers_key, p, &fh, shown, run_name, np_text);
 			dkeyed = true;
 			struct run *hit = content_hit(pc, &dkey);
@@ -866,6 +866,10 @@ static struct run *load_run_keyed(struct loader *ld, const char *real, const cha
 		ld->ok = false;
 		return NULL;
 	}
+	/* Only a run parsed from the bytes that were hashed is known by
+	 * their hash: a file rewritten in between (a running job's log, a
+	 * save during serve) is parsed again next time. */
+	bool same = dkeyed && cache_file_unchanged(real, &stamp, &fh);
 	if (c) {
 		pthread_mutex_lock(&c->mu);
 		c->parsed++;
@@ -881,7 +885,7 @@ static struct run *load_run_keyed(struct loader *ld, const char *real, const cha
 		e->gen = c->gen;
 		e->reusable = keyed && diag_errors(ld->d) + diag_warnings(ld->d) == before;
 		/* only a parse that reported nothing is kept on disk */
-		bool clean = dkeyed && diag_errors(ld->d) + diag_warnings(ld->d) == before_all;
+		bool clean = same && diag_errors(ld->d) + diag_warnings(ld->d) == before_all;
 		e->has_dkey = clean;
 		if (clean)
 			e->dkey = dkey;

@@ -368,6 +368,153 @@ static void the_runs_folder_keeps_only_what_the_build_uses(void **state)
 	free(dir);
 }
 
+/* A folder outside the project (beside it), holding what a followed
+ * link would read, write or remove: a file, a cache tag, a runs folder
+ * with a run named like one of ours.  Returns its path; *copy is a copy
+ * of it to compare with afterwards. */
+static char *outside(const char *dir, char **copy)
+{
+	char *out = xasprintf("%s-outside", dir);
+	*copy = xasprintf("%s-outside-copy", dir);
+	char *cmd = xasprintf("rm -rf '%s' '%s' && mkdir -p '%s/runs' && "
+			      "printf 'keep me\\n' > '%s/keep.txt' && "
+			      "printf 'Signature: 8a477f597d28d172789f06886806bc55\\n' > "
+			      "'%s/CACHEDIR.TAG' && printf 'not a run\\n' > "
+			      "'%s/runs/00000000000000000000000000000000.run' && "
+			      "cp -a '%s' '%s'",
+			      out, *copy, out, out, out, out, out, *copy);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	return out;
+}
+
+/* The outside folder is byte for byte as it was, with nothing added or
+ * removed; then both are removed. */
+static void outside_untouched(char *out, char *copy)
+{
+	char *cmd = xasprintf("diff -r '%s' '%s' >&2", out, copy);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	remove_tree(out);
+	remove_tree(copy);
+	free(out);
+	free(copy);
+}
+
+static void sh(const char *dir, const char *script)
+{
+	char *cmd = xasprintf("cd '%s' && %s", dir, script);
+	if (system(cmd) != 0)
+		fail_msg("failed: %s", script);
+	free(cmd);
+}
+
+/* .logdown-cache a symbolic link (to a folder that even looks like a
+ * cache): refused with a warning, never followed, never removed; the
+ * build is right without it; `clean` removes the link only. */
+static void a_cache_that_is_a_link_is_never_followed(void **state)
+{
+	(void)state;
+	char *dir = project();
+	char *copy, *out = outside(dir, &copy);
+	char *cmd = xasprintf("ln -s '%s' '%s/.logdown-cache'", out, dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	for (int i = 0; i < 2; i++) {
+		struct proc b = e2e_run(dir, "build -v");
+		if (b.status != 0)
+			fail_msg("build failed:\n%s", b.err);
+		assert_contains(b.err, ".logdown-cache: warning: the build cache is a symbolic "
+				       "link: not followed, the build runs without it (remove the "
+				       "link to have one)");
+		assert_contains(b.err, "3 result files read: 3 parsed, 0 from cache");
+		proc_free(&b);
+		same_as_without_cache(dir);
+	}
+	struct proc c = e2e_run(dir, "check");
+	assert_int_equal(c.status, 0);
+	proc_free(&c);
+	struct proc cl = e2e_run(dir, "clean");
+	assert_int_equal(cl.status, 0);
+	proc_free(&cl);
+	char *link = path_join(dir, ".logdown-cache");
+	struct stat st;
+	assert_int_not_equal(lstat(link, &st), 0); /* the link went, */
+	free(link);
+	outside_untouched(out, copy); /* what it pointed to did not */
+	remove_tree(dir);
+	free(dir);
+}
+
+/* Inside logdown's own cache folder a link is never logdown's: the runs
+ * folder, a run, the file list or a report list that is a link is a
+ * warning, is not followed (not read, not written through, not pruned
+ * through) and is replaced by what the build writes. */
+static void links_inside_the_cache_are_replaced_never_followed(void **state)
+{
+	(void)state;
+	static const char *const plants[] = {
+		/* the runs folder */
+		"mv .logdown-cache/runs \"$OUT/ours\" && ln -s \"$OUT/runs\" .logdown-cache/runs",
+		/* each run: a valid run of ours, moved out, would be a hit */
+		"for f in .logdown-cache/runs/*.run; do mv \"$f\" \"$OUT/$(basename $f)\" && "
+		"ln -s \"$OUT/$(basename $f)\" \"$f\"; done",
+		/* the file list and the report list */
+		"for f in .logdown-cache/files .logdown-cache/reports-*; do cp \"$f\" \"$OUT/\" && "
+		"rm \"$f\" && ln -s \"$OUT/$(basename $f)\" \"$f\"; done",
+		/* links the prune would remove if it followed them */
+		"ln -s \"$OUT/keep.txt\" .logdown-cache/runs/0123456789abcdef0123456789abcdef.run "
+		"&& ln -s \"$OUT/runs\" .logdown-cache/runs/fedcba9876543210fedcba9876543210.run",
+	};
+	static const char *const warnings[] = {
+		"runs: warning: the build cache is damaged (its runs folder is a symbolic link or "
+		"not a folder: not followed, removed)",
+		".run: warning: the build cache is damaged (a symbolic link where a file of it "
+		"goes: not followed, removed)",
+		"warning: the build cache is damaged (a symbolic link where a file of it goes: not "
+		"followed, removed)",
+		NULL,
+	};
+	for (size_t i = 0; i < ARRAY_LEN(plants); i++) {
+		char *dir = project();
+		e2e_ok(dir, "build");
+		char *copy, *out = outside(dir, &copy);
+		/* the outside folder gets what is moved there, then is copied */
+		char *script = xasprintf("export OUT='%s' && %s && rm -rf '%s' && cp -a \"$OUT\" '%s'",
+					 out, plants[i], copy, copy);
+		sh(dir, script);
+		free(script);
+		/* every page renders again: the runs are read */
+		e2e_write(dir, "site.yaml", "title: Again\n");
+		struct proc b = e2e_run(dir, "build -v");
+		if (b.status != 0)
+			fail_msg("case %zu: build failed:\n%s", i, b.err);
+		if (warnings[i])
+			assert_contains(b.err, warnings[i]);
+		else
+			assert_not_contains(b.err, "warning");
+		proc_free(&b);
+		same_as_without_cache(dir);
+		/* no link is left in the cache, and the next build is quiet
+		 * and from the cache */
+		sh(dir, "test -z \"$(find .logdown-cache -type l)\"");
+		struct proc again = e2e_run(dir, "build -v");
+		assert_int_equal(again.status, 0);
+		assert_not_contains(again.err, "warning");
+		assert_contains(again.err, "0 rendered, 3 from cache");
+		proc_free(&again);
+		e2e_write(dir, "site.yaml", "title: Once more\n");
+		struct proc hit = e2e_run(dir, "build -v");
+		assert_int_equal(hit.status, 0);
+		assert_not_contains(hit.err, "warning");
+		assert_contains(hit.err, "0 parsed, 3 from cache");
+		proc_free(&hit);
+		outside_untouched(out, copy);
+		remove_tree(dir);
+		free(dir);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -376,6 +523,8 @@ int main(void)
 		cmocka_unit_test(clean_removes_the_cache_and_the_output),
 		cmocka_unit_test(a_report_with_warnings_is_rendered_every_time),
 		cmocka_unit_test(the_runs_folder_keeps_only_what_the_build_uses),
+		cmocka_unit_test(a_cache_that_is_a_link_is_never_followed),
+		cmocka_unit_test(links_inside_the_cache_are_replaced_never_followed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

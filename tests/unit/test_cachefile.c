@@ -1,0 +1,162 @@
+/* test_cachefile.c: the build cache's files, at the level of the
+ * functions: a link planted where a run's temporary file goes is never
+ * written through, and a file rewritten between its hash and its parse
+ * is seen as changed (cache_file_unchanged()).  The e2e side (links as
+ * the cache, its runs folder, its entries) is in tests/e2e/test_cache.c. */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/fsutil.h"
+#include "base/util.h"
+#include "data/cache.h"
+#include "data/run.h"
+
+static char *tmp_root(void)
+{
+	char *root = xstrdup("/tmp/logdown-test-cachefile-XXXXXX");
+	assert_non_null(mkdtemp(root));
+	return root;
+}
+
+static void put(const char *path, const char *text)
+{
+	assert_true(file_write(path, text, strlen(text)));
+}
+
+static char *get(const char *path)
+{
+	struct buf b = BUF_INIT;
+	assert_true(file_read(path, &b, NULL));
+	return buf_detach(&b);
+}
+
+/* A link planted under the temporary file's name (it is predictable:
+ * the run's name, the pid and the thread) makes the write fail: what it
+ * points to is neither written nor truncated, and no run is stored. */
+static void a_link_where_the_temporary_file_goes_is_not_written_through(void **state)
+{
+	(void)state;
+	char *root = tmp_root();
+	char *outside = xasprintf("%s-outside.txt", root);
+	put(outside, "keep me\n");
+	char *runs = xasprintf("%s/" CACHE_DIR "/runs", root);
+	assert_true(mkdir_p(runs));
+	char *tag = xasprintf("%s/" CACHE_DIR "/CACHEDIR.TAG", root);
+	put(tag, "Signature: 8a477f597d28d172789f06886806bc55\n");
+	struct cache_key key = cache_hash_bytes("k", 1);
+	char text[CACHE_KEY_TEXT];
+	cache_key_text(&key, text);
+	char *final = xasprintf("%s/%s.run", runs, text + 9);
+	char *tmp = xasprintf("%s.tmp-%ld-%lx", final, (long)getpid(),
+			      (unsigned long)pthread_self());
+	assert_int_equal(symlink(outside, tmp), 0);
+
+	struct cache *c = cache_open(root, true);
+	struct run *r = run_new("r", "logs/a.log", "cerebras");
+	struct datum d = {DATUM_NUMBER, 1.5, NULL, 0, 3};
+	run_set_field(r, "loss", &d);
+	cache_run_put(c, &key, r);
+	cache_close(c);
+	run_free(r);
+
+	char *after = get(outside);
+	assert_string_equal(after, "keep me\n");
+	struct stat st;
+	assert_int_equal(lstat(tmp, &st), 0);
+	assert_true(S_ISLNK(st.st_mode)); /* left as it was */
+	assert_int_not_equal(lstat(final, &st), 0); /* nothing stored */
+
+	/* without the plant, the same put stores the run, and it reads back */
+	assert_int_equal(unlink(tmp), 0);
+	c = cache_open(root, true);
+	r = run_new("r", "logs/a.log", "cerebras");
+	run_set_field(r, "loss", &d);
+	cache_run_put(c, &key, r);
+	run_free(r);
+	struct run *back = cache_run_get(c, &key);
+	assert_non_null(back);
+	assert_true(run_field(back, "loss")->num == 1.5);
+	run_free(back);
+	cache_close(c);
+
+	free(after);
+	free(tmp);
+	free(final);
+	free(tag);
+	free(runs);
+	unlink(outside);
+	free(outside);
+	assert_true(remove_tree(root));
+	free(root);
+}
+
+/* The stamp taken with the hash tells whether the file still holds what
+ * was hashed: a file left alone does; one rewritten in place with the
+ * same size and its mtime put back, or replaced by a rename, does not.
+ * A file just written is "racy" (its times may not move within a tick),
+ * and for it the bytes are hashed again. */
+static void a_file_rewritten_after_its_hash_is_seen_as_changed(void **state)
+{
+	(void)state;
+	char *root = tmp_root();
+	char *log = path_join(root, "a.log");
+	put(log, "loss 1.5\n");
+	struct cache_key h, h2;
+	struct cache_stamp s;
+	assert_true(cache_file_hash_stamped(NULL, log, &h, &s));
+	assert_true(s.racy); /* written just now */
+	struct cache_key want = cache_hash_bytes("loss 1.5\n", 9);
+	assert_memory_equal(h.b, want.b, sizeof h.b);
+	assert_true(cache_file_unchanged(log, &s, &h));
+
+	/* in place, same size, mtime restored: ctime or the bytes tell */
+	struct stat before;
+	assert_int_equal(stat(log, &before), 0);
+	int fd = open(log, O_WRONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, "loss 9.5\n", 9, 0), 9);
+	struct timespec times[2] = {before.st_atim, before.st_mtim};
+	assert_int_equal(futimens(fd, times), 0);
+	close(fd);
+	assert_false(cache_file_unchanged(log, &s, &h));
+
+	/* replaced by a rename: another inode */
+	assert_true(cache_file_hash_stamped(NULL, log, &h2, &s));
+	char *next = path_join(root, "a.log.new");
+	put(next, "loss 9.5\n");
+	assert_int_equal(rename(next, log), 0);
+	assert_false(cache_file_unchanged(log, &s, &h2));
+
+	/* through a cache: the same hash, and a racy file is not remembered
+	 * (a later call hashes it again rather than trust its signature) */
+	struct cache *c = cache_open(root, true);
+	assert_true(cache_file_hash_stamped(c, log, &h, &s));
+	assert_memory_equal(h.b, h2.b, sizeof h.b);
+	assert_true(cache_file_unchanged(log, &s, &h));
+	cache_close(c);
+
+	free(next);
+	free(log);
+	assert_true(remove_tree(root));
+	free(root);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(a_link_where_the_temporary_file_goes_is_not_written_through),
+		cmocka_unit_test(a_file_rewritten_after_its_hash_is_seen_as_changed),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
