@@ -32,6 +32,7 @@ enum limit_id {
 	LIMIT_MATH_DEPTH,     /* nesting of groups in one formula */
 	LIMIT_DOT_NODES,      /* nodes and edges of one DOT diagram */
 	LIMIT_MANIFEST_FACTS, /* job ids, and hosts, manifest.json lists for a run */
+	LIMIT_IMAGE_PIXELS,   /* pixels of one image (width times height) */
 	LIMIT_COUNT
 };
 

@@ -58,6 +58,10 @@ static const struct limit_def defs[LIMIT_COUNT] = {
 	 * first ones found */
 	[LIMIT_MANIFEST_FACTS] = {"manifest_facts", "LOGDOWN_LIMIT_MANIFEST_FACTS",
 				  HINT("manifest_facts", "MANIFEST_FACTS"), 1000, 1, 100000000},
+	/* an 8K photo is 33 megapixels (132 MB decoded); 50 keeps every
+	 * real figure and stops a header claiming 30000x30000 (3.6 GB) */
+	[LIMIT_IMAGE_PIXELS] = {"image_pixels", "LOGDOWN_LIMIT_IMAGE_PIXELS",
+				HINT("image_pixels", "IMAGE_PIXELS"), 50000000, 1, 4000000000UL},
 };
 
 static unsigned long values[LIMIT_COUNT];

@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "base/fsutil.h"
+#include "base/imagesize.h"
+#include "data/limit.h"
 #include "resolve/blocks.h"
 #include "resolve/doc.h"
 
@@ -119,14 +121,43 @@ cmark_node *lone_image(cmark_node *n)
 	return c;
 }
 
-/* An SVG image and its size in CSS pixels; NULL with *why. */
-static RsvgHandle *svg_load(const char *path, double *w, double *h, const char **why)
+/* Does an image of w x h pixels pass limit image_pixels?  If not,
+ * *why_buf says so (caller frees). */
+static bool too_many_pixels(double w, double h, char **why_buf)
+{
+	unsigned long max = limit_get(LIMIT_IMAGE_PIXELS);
+	if (w * h <= (double)max)
+		return false;
+	*why_buf = xasprintf("is %.0fx%.0f pixels, more than the %lu an image may have: the PDF "
+			     "shows its description (%s)",
+			     w, h, max, limit_hint(LIMIT_IMAGE_PIXELS));
+	return true;
+}
+
+/* An SVG image and its size in CSS pixels; NULL with *why (in *why_buf
+ * when made for it). */
+static RsvgHandle *svg_load(const char *path, double *w, double *h, const char **why,
+			    char **why_buf)
 {
 	GError *err = NULL;
 	RsvgHandle *svg = rsvg_handle_new_from_file(path, &err);
 	if (!svg) {
+		/* libxml2's last words ("XML parse error: Error domain 1 code
+		 * 89 on line 14 column 91 of data: Detected an entity reference
+		 * loop\n"): libxml2 stops entity expansion (a "billion laughs")
+		 * itself, librsvg never asks it not to */
+		char *m = xstrdup(err && err->message ? err->message : "");
+		size_t n = strlen(m);
+		while (n && (m[n - 1] == '\n' || m[n - 1] == ' '))
+			m[--n] = '\0';
+		const char *last = strrchr(m, ':');
+		last = last ? last + 1 + strspn(last + 1, " ") : m;
+		*why_buf = *last ? xasprintf("cannot be read as SVG (%s): the PDF shows its description",
+					     last)
+				 : xstrdup("cannot be read as SVG: the PDF shows its description");
+		*why = *why_buf;
+		free(m);
 		g_clear_error(&err);
-		*why = "cannot be read as SVG: the PDF shows its description";
 		return NULL;
 	}
 	rsvg_handle_set_dpi(svg, 96);
@@ -139,17 +170,42 @@ static RsvgHandle *svg_load(const char *path, double *w, double *h, const char *
 		*w = has_vb ? vb.width : 0;
 		*h = has_vb ? vb.height : 0;
 	}
-	if (!(*w > 0 && *h > 0 && *w < 1e5 && *h < 1e5)) {
+	if (!(*w > 0 && *h > 0)) {
 		g_object_unref(svg);
 		*why = "has no size (width and height, or a viewBox): the PDF shows its description";
+		return NULL;
+	}
+	/* drawn as vectors at the box's size, never rasterized at its own:
+	 * its size only has to be one a page can scale */
+	if (too_many_pixels(*w, *h, why_buf)) {
+		g_object_unref(svg);
+		*why = *why_buf;
 		return NULL;
 	}
 	return svg;
 }
 
-/* A PNG, JPEG, GIF, ... as a cairo image; NULL with *why. */
-static cairo_surface_t *image_load(const char *path, const char **why)
+/* A PNG, JPEG, GIF, ... as a cairo image; NULL with *why (in *why_buf
+ * when made for it).  Its size is read from its header first, and one
+ * past limit image_pixels is never decoded: a 30000x30000 PNG of zeros
+ * is a few kilobytes on disk and 3.6 GB decoded. */
+static cairo_surface_t *image_load(const char *path, const char **why, char **why_buf)
 {
+	unsigned long hw = 0, hh = 0;
+	const char *kind = image_size_path(path, &hw, &hh);
+	if (!kind) {
+		/* another format gdk-pixbuf reads: its loader's own header */
+		int gw = 0, gh = 0;
+		GdkPixbufFormat *fmt = gdk_pixbuf_get_file_info(path, &gw, &gh);
+		if (fmt && gw > 0 && gh > 0) {
+			hw = (unsigned long)gw, hh = (unsigned long)gh;
+			kind = "image";
+		}
+	}
+	if (kind && too_many_pixels((double)hw, (double)hh, why_buf)) {
+		*why = *why_buf;
+		return NULL;
+	}
 	if (g_str_has_suffix(path, ".png") || g_str_has_suffix(path, ".PNG")) {
 		cairo_surface_t *s = cairo_image_surface_create_from_png(path);
 		if (cairo_surface_status(s) == CAIRO_STATUS_SUCCESS)
@@ -207,6 +263,7 @@ void image_open(struct pdf *p, cmark_node *img, cairo_surface_t **s_out, RsvgHan
 	RsvgHandle *svg = NULL;
 	double sw = 0, sh = 0;
 	const char *why = NULL;
+	char *why_buf = NULL;
 	/* the page's check (site.c) reported a missing image and one
 	 * leading outside the project already, but for a source a value
 	 * makes */
@@ -231,9 +288,9 @@ void image_open(struct pdf *p, cmark_node *img, cairo_surface_t **s_out, RsvgHan
 			why = "leads outside the project: the PDF shows its description";
 			page_said = page_checked;
 		} else if (g_str_has_suffix(path, ".svg") || g_str_has_suffix(path, ".SVG")) {
-			svg = svg_load(path, &sw, &sh, &why);
+			svg = svg_load(path, &sw, &sh, &why, &why_buf);
 		} else {
-			s = image_load(path, &why);
+			s = image_load(path, &why, &why_buf);
 		}
 		free(real);
 		free(path);
@@ -241,6 +298,7 @@ void image_open(struct pdf *p, cmark_node *img, cairo_surface_t **s_out, RsvgHan
 	free(file);
 	if (why && !page_said)
 		diag_warning(p->d, at, "image '%s' %s", src, why);
+	free(why_buf);
 	*s_out = s;
 	*svg_out = svg;
 	*sw_out = sw;

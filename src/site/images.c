@@ -13,7 +13,9 @@
 #include <sys/stat.h>
 
 #include "base/fsutil.h"
+#include "base/imagesize.h"
 #include "base/util.h"
+#include "data/limit.h"
 #include "resolve/blocks.h"
 #include "resolve/doc.h"
 
@@ -106,6 +108,24 @@ static bool static_file(const struct build *b, const char *out)
 	return ok;
 }
 
+/* Warns at `at` when the image file src (a PNG, JPEG, GIF or WebP; its
+ * header read, never decoded) has more pixels than limit image_pixels.
+ * The site keeps it, copied as every bundle file is: the build only
+ * copies its bytes, and a link to it stays whole; the warning says the
+ * page asks a reader's browser to decode it all.  An SVG is drawn as
+ * vectors at the size the page gives it, so only the PDF checks one. */
+static void pixel_bomb(const char *src, const char *url, struct loc at, struct diag *d)
+{
+	unsigned long w, h, max = limit_get(LIMIT_IMAGE_PIXELS);
+	if (!image_size_path(src, &w, &h) || (double)w * (double)h <= (double)max)
+		return;
+	diag_warning(d, at,
+		     "image '%s' is %lux%lu pixels, more than the %lu an image may have: a "
+		     "browser needs %.1f GB to show it (%s)",
+		     url, w, h, max, (double)w * (double)h * 4 / 1e9,
+		     limit_hint(LIMIT_IMAGE_PIXELS));
+}
+
 /* Checks one local image of r's page, written `url` at `at`: the site
  * must hold it where the page looks (a bundle file copied beside the
  * page, or a static/ file).  When it does not, the source path, read
@@ -123,6 +143,9 @@ static void check_image(struct build *b, const struct report *r, const char *url
 	char *out = site_path(r->slug, file);
 	const struct output_file *f = out ? resource_at(b, out) : NULL;
 	if (f || (out && static_file(b, out))) {
+		char *src = f ? xstrdup(f->src) : path_join(b->opts->root, out);
+		pixel_bomb(src, url, at, job->render_d);
+		free(src);
 		/* another report's file, or static/: not covered by r's key */
 		if (!f || !r->bundle || !str_has_prefix(f->src, r->dir) ||
 		    f->src[strlen(r->dir)] != '/')

@@ -138,6 +138,11 @@ fuzz_dllogger)
 fuzz_notebook)
 	for f in $(find tests/fixtures tests/corpus -name '*.ipynb' | sort); do put "$f"; done
 	;;
+fuzz_imagesize)
+	for f in $(find content tests -name '*.png' -o -name '*.jpg' -o -name '*.jpeg' -o -name '*.gif' -o -name '*.webp' | sort | head -50); do
+		put "$f"
+	done
+	;;
 fuzz_tfevents)
 	i=0
 	for f in $(find tests/fixtures/tensorboard tests/corpus/tensorboard -name 'events.out.tfevents.*' ! -name '*.facts' | sort); do
