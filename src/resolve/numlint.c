@@ -187,7 +187,10 @@ static size_t read_number(const char *s, size_t i, size_t len, struct numlint_to
 	if (*keep && !t->decimals && !t->grouped && !t->exponent && int_digits == 1)
 		*keep = false; /* a single digit: "2 nodes", "4 GPUs" */
 	if (*keep && !t->decimals && !t->grouped && !t->exponent && !t->percent && int_digits == 4) {
-		long year = strtol(s + start, NULL, 10);
+		/* its four digits (s is not NUL-terminated at len) */
+		long year = 0;
+		for (size_t k = start; k < start + 4; k++)
+			year = year * 10 + (s[k] - '0');
 		if (year >= 1900 && year <= 2100)
 			*keep = false;
 	}
