@@ -160,7 +160,7 @@ static bool report(struct reader *rd)
 		 * the first bytes were split between calls (its encoding
 		 * guess): one message, so the file reads the same however fed. */
 		bool token = code == XML_ERROR_INVALID_TOKEN || code == XML_ERROR_UNCLOSED_TOKEN ||
-			     code == XML_ERROR_PARTIAL_CHAR;
+			     code == XML_ERROR_PARTIAL_CHAR || code == XML_ERROR_SYNTAX;
 		diag_error(rd->d, at, "not an XML file: %s",
 			   token ? "not well-formed" : XML_ErrorString(code));
 		return false;

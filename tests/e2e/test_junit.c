@@ -138,7 +138,7 @@ static void text_log_given_the_junit_parser_is_not_xml(void **state)
 	struct proc r = e2e_keep_proc(e2e_run(dir, "parse --parser junit train.log"));
 	assert_int_equal(r.status, 1);
 	assert_string_equal(r.out, "");
-	assert_string_equal(r.err, "train.log:1:1: error: not an XML file: syntax error\n"
+	assert_string_equal(r.err, "train.log:1:1: error: not an XML file: not well-formed\n"
 				   "    1 | Epoch 1/3\n"
 				   "      | ^\n");
 	remove_tree(dir);

@@ -292,7 +292,7 @@ static void junit_text_file_is_not_xml(void **state)
 	bool ok;
 	struct run *r = load(true, "train.log", "epoch 1 loss=0.52\nepoch 2 loss=0.31\n", &c, &ok);
 	assert_false(ok);
-	assert_string_equal(cap_text(&c), "train.log:1:1: error: not an XML file: syntax error\n"
+	assert_string_equal(cap_text(&c), "train.log:1:1: error: not an XML file: not well-formed\n"
 					  "    1 | epoch 1 loss=0.52\n"
 					  "      | ^\n");
 	run_free(r);
