@@ -14,6 +14,13 @@ struct buf;
 struct eval;
 struct format;
 
+/* The index of the quote closing the string that opens at s[i] (a ' or
+ * a "), or n when it is not closed; inside, a backslash escapes the
+ * next character, as the expression language reads a string (expr.h).
+ * Every scan of a value's text for a separator outside strings skips
+ * them with it. */
+size_t show_skip_quoted(const char *s, size_t i, size_t n);
+
 /* Splits "expr :spec" at the last ':' outside quotes with a blank
  * before it: the expression is s[0..*expr_len), the spec starts at
  * *spec_off (n when there is none).  Inside quotes a backslash escapes

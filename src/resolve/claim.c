@@ -19,15 +19,9 @@
 
 size_t claim_split(const char *s, size_t n)
 {
-	char quote = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (quote) {
-			if (s[i] == '\\' && i + 1 < n)
-				i++;
-			else if (s[i] == quote)
-				quote = 0;
-		} else if (s[i] == '\'' || s[i] == '"') {
-			quote = s[i];
+		if (s[i] == '\'' || s[i] == '"') {
+			i = show_skip_quoted(s, i, n);
 		} else if (s[i] == '|') {
 			if (i + 1 < n && s[i + 1] == '|') {
 				i++; /* "||": the expression's to report */

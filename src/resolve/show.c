@@ -15,21 +15,26 @@
 #include "base/util.h"
 
 
+size_t show_skip_quoted(const char *s, size_t i, size_t n)
+{
+	char quote = s[i];
+	for (i++; i < n; i++) {
+		if (s[i] == '\\' && i + 1 < n)
+			i++;
+		else if (s[i] == quote)
+			return i;
+	}
+	return n;
+}
+
 void show_split_spec(const char *s, size_t n, size_t *expr_len, size_t *spec_off)
 {
-	char quote = 0;
 	size_t at = n;
 	for (size_t i = 0; i < n; i++) {
-		if (quote) {
-			if (s[i] == '\\' && i + 1 < n)
-				i++;
-			else if (s[i] == quote)
-				quote = 0;
-		} else if (s[i] == '\'' || s[i] == '"') {
-			quote = s[i];
-		} else if (s[i] == ':' && i > 0 && (s[i - 1] == ' ' || s[i - 1] == '\t')) {
+		if (s[i] == '\'' || s[i] == '"')
+			i = show_skip_quoted(s, i, n);
+		else if (s[i] == ':' && i > 0 && (s[i - 1] == ' ' || s[i - 1] == '\t'))
 			at = i;
-		}
 	}
 	*expr_len = at;
 	*spec_off = at < n ? at + 1 : n;
