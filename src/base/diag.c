@@ -334,10 +334,17 @@ static void print_quote(struct diag *d, FILE *o, struct loc at, const struct spa
 	if (d->colour)
 		fputs("\033[1;32m", o);
 	fputc('^', o);
-	int len = at.len;
-	if (len > 1 && (size_t)len > to - caret + 3)
-		len = (int)(to - caret + 3);
-	for (int i = 1; i < len; i++)
+	/* One mark per character of the span, as for the padding: a span
+	 * past the window's end runs on under its "..." */
+	size_t end = caret + (size_t)(at.len > 1 ? at.len : 1), over = 0;
+	if (end > to) {
+		over = end - to < 3 ? end - to : 3;
+		end = to;
+	}
+	size_t marks = over;
+	for (size_t i = caret; i < end; i++)
+		marks += ((unsigned char)line.p[i] & 0xC0) != 0x80;
+	for (size_t i = 1; i < marks; i++)
 		fputc('~', o);
 	if (d->colour)
 		fputs("\033[0m", o);

@@ -148,6 +148,22 @@ static void caret_after_three_and_four_byte_characters_lines_up(void **state)
 	cap_close(&c);
 }
 
+static void tildes_under_multibyte_characters_count_characters(void **state)
+{
+	(void)state;
+	/* "{{ größe }}" spans 11 characters in 13 bytes: one caret, ten tildes. */
+	const char *src = "Die {{ gr\xc3\xb6\xc3\x9f" "e }} ist.\n";
+	struct capture c;
+	cap_open_as(&c, DIAG_TEXT, false);
+	diag_add_source(c.d, "u.md", src, strlen(src));
+	struct loc at = {"u.md", 1, 5, 13};
+	diag_error(c.d, at, "unknown");
+	assert_string_equal(cap_text(&c), "u.md:1:5: error: unknown\n"
+					  "    1 | Die {{ gr\xc3\xb6\xc3\x9f" "e }} ist.\n"
+					  "      |     ^~~~~~~~~~~\n");
+	cap_close(&c);
+}
+
 static void col_zero_quotes_the_line_without_a_caret(void **state)
 {
 	(void)state;
@@ -881,6 +897,7 @@ int main(void)
 		cmocka_unit_test(caret_after_a_tab_is_padded_with_the_tab),
 		cmocka_unit_test(caret_after_multibyte_characters_counts_characters),
 		cmocka_unit_test(caret_after_three_and_four_byte_characters_lines_up),
+		cmocka_unit_test(tildes_under_multibyte_characters_count_characters),
 		cmocka_unit_test(col_zero_quotes_the_line_without_a_caret),
 		cmocka_unit_test(line_zero_names_the_file_and_quotes_nothing),
 		cmocka_unit_test(no_file_is_prefixed_with_the_program_name),
