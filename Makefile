@@ -101,6 +101,10 @@ build/pcre-floor: tools/pcre_floor.c | build
 	$(CC) -std=c11 $(WARN) -O2 $(shell pkg-config --cflags libpcre2-8) -o $@ $< \
 		$(shell pkg-config --libs libpcre2-8)
 
+# The floor of make bench's row (b): cmark-gfm alone, one thread.
+build/cmark-floor: tools/cmark_floor.c | build
+	$(CC) -std=c11 $(WARN) -O2 -o $@ $< -lcmark-gfm-extensions -lcmark-gfm
+
 # The corpus scorer: tools/parser_score.c linked against the modules, as
 # the tests are; the sanitized one for tests/e2e/test_corpus.c.
 build/parser-score: tools/parser_score.c $(OBJS)
@@ -150,7 +154,7 @@ check-all: $(UNIT_TESTS) $(E2E_TESTS) build/asan/logdown
 # logdown against grep/rg/python, Hugo, gnuplot/matplotlib, python's
 # http.server and Chromium, side by side, one table of ratios
 # (tools/bench.sh; BENCH_QUICK=1 for a quick run).
-bench: logdown build/gencorpus build/pcre-floor
+bench: logdown build/gencorpus build/pcre-floor build/cmark-floor
 	BENCH_QUICK=$(BENCH_QUICK) bash tools/bench.sh
 
 # How well the built-in parsers read real published logs: facts right /
