@@ -62,7 +62,7 @@ EMBED   = templates/page.html templates/index.html static/logdown.css static/toc
 UNIT_TESTS = $(patsubst tests/unit/%.c,build/asan/%,$(wildcard tests/unit/test_*.c))
 E2E_TESTS  = $(patsubst tests/e2e/%.c,build/asan/%,$(wildcard tests/e2e/test_*.c))
 
-.PHONY: all deps site test check-all bench parser-score suggest-score install uninstall clean
+.PHONY: all deps site test test-build check-all bench parser-score suggest-score install uninstall clean
 
 all: logdown
 
@@ -139,10 +139,17 @@ site:
 	@$(MAKE) --no-print-directory logdown
 	./logdown build .
 
+# Everything test runs is built first, on every core (JOBS); the tests
+# themselves then run in their own order.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 test:
 	@sh tools/deps.sh
+	@$(MAKE) --no-print-directory -j$(JOBS) test-build
 	@$(MAKE) --no-print-directory check-all
-	@$(MAKE) --no-print-directory fuzz-smoke valgrind
+	@$(MAKE) --no-print-directory fuzz-smoke
+	@$(MAKE) --no-print-directory valgrind
+
+test-build: $(UNIT_TESTS) $(E2E_TESTS) build/asan/logdown fuzz-build build/vg/logdown
 
 # The stage-include check, then every unit and e2e test (the golden
 # cases run in test_golden) under ASan+UBSan, then the fuzz regressions.

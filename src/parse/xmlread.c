@@ -63,6 +63,10 @@ struct reader {
 	struct frame *stack;
 	size_t depth, cap;
 	bool rooted;  /* the root element opened */
+	bool closed;  /* and closed again */
+	long closed_line;  /* where its end tag starts */
+	size_t closed_end; /* the byte after its end tag */
+	const char *whole; /* the file's bytes, when it is read whole */
 	bool stopped; /* by the sink (it reported) */
 	bool too_deep;
 	size_t text_total; /* the open elements' texts */
@@ -116,6 +120,37 @@ static void XMLCALL on_end(void *ud, const XML_Char *name)
 			      f->leaf);
 	free(f->name);
 	buf_free(&f->text);
+	if (!rd->depth) {
+		rd->closed = true;
+		rd->closed_line = (long)XML_GetCurrentLineNumber(rd->xp);
+		rd->closed_end = (size_t)XML_GetCurrentByteIndex(rd->xp) +
+				 (size_t)XML_GetCurrentByteCount(rd->xp);
+	}
+}
+
+/* Where the first byte after the root element that is not white space
+ * is: expat places (and names) that error differently depending on how
+ * the bytes were split between calls, so the reader finds it itself in
+ * a file read whole, and says the line the root ended on otherwise. */
+static struct loc junk_place(const struct reader *rd, size_t len)
+{
+	if (!rd->whole)
+		return loc_line(rd->shown, (int)rd->closed_line);
+	size_t i = rd->closed_end < len ? rd->closed_end : len;
+	while (i < len && (rd->whole[i] == ' ' || rd->whole[i] == '\t' || rd->whole[i] == '\n' ||
+			   rd->whole[i] == '\r'))
+		i++;
+	int line = 1, col = 1;
+	size_t skip = len >= 3 && memcmp(rd->whole, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+	for (size_t k = skip; k < i; k++) {
+		if (rd->whole[k] == '\n') {
+			line++;
+			col = 1;
+		} else if (((unsigned char)rd->whole[k] & 0xC0) != 0x80) {
+			col++;
+		}
+	}
+	return (struct loc){rd->shown, line, col, 1};
 }
 
 static void XMLCALL on_text(void *ud, const XML_Char *s, int len)
@@ -150,7 +185,7 @@ static size_t chunk_size(void)
 
 /* Reports expat's error: an error before the root element (this is not
  * XML), a warning after it (what was read stays).  False for an error. */
-static bool report(struct reader *rd)
+static bool report(struct reader *rd, size_t len)
 {
 	enum XML_Error code = XML_GetErrorCode(rd->xp);
 	struct loc at = {rd->shown, (int)XML_GetCurrentLineNumber(rd->xp),
@@ -164,6 +199,11 @@ static bool report(struct reader *rd)
 		diag_error(rd->d, at, "not an XML file: %s",
 			   token ? "not well-formed" : XML_ErrorString(code));
 		return false;
+	}
+	if (rd->closed) {
+		diag_warning(rd->d, junk_place(rd, len),
+			     "junk after the document element: the rest of the file is not read");
+		return true;
 	}
 	if (rd->depth && (code == XML_ERROR_NO_ELEMENTS || code == XML_ERROR_UNCLOSED_TOKEN ||
 			  code == XML_ERROR_UNCLOSED_CDATA_SECTION || code == XML_ERROR_PARTIAL_CHAR)) {
@@ -214,6 +254,7 @@ bool xml_stream(const char *path, const char *shown, struct diag *d, const struc
 		size_t skip = whole.len >= 3 && memcmp(t, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
 		diag_add_source(d, shown, t + skip, whole.len - skip);
 		quoted = true;
+		rd.whole = t;
 	} else {
 		buf_grow(&whole, chunk);
 	}
@@ -223,7 +264,10 @@ bool xml_stream(const char *path, const char *shown, struct diag *d, const struc
 		size_t n;
 		if (quoted) {
 			p = buf_data(&whole) + off;
-			n = whole.len - off < chunk ? whole.len - off : chunk;
+			/* expat guesses the encoding from the first four bytes:
+			 * given fewer, it places an error in them differently */
+			size_t want = off == 0 && chunk < 4 ? 4 : chunk;
+			n = whole.len - off < want ? whole.len - off : want;
 			off += n;
 		} else {
 			ssize_t got;
@@ -243,7 +287,7 @@ bool xml_stream(const char *path, const char *shown, struct diag *d, const struc
 			if (rd.stopped)
 				ok = false;
 			else if (!rd.too_deep)
-				ok = report(&rd);
+				ok = report(&rd, whole.len);
 			break;
 		}
 		if (last)
