@@ -5,7 +5,11 @@
 # leak or hang that must stay fixed).
 #
 # Per harness: the corpus grows in build/fuzz/corpus/<name>/ (kept
-# between runs), seeded from the fixtures (seed.sh) into
+# between runs; FUZZ_CORPUS=DIR puts it in DIR/<name>/, and FUZZ_SEED=N
+# then starts it afresh and fixes libFuzzer's seed, so that a run on one
+# machine goes through the inputs a shorter run elsewhere did: `make
+# fuzz-smoke` does, and CI's smoke run tries nothing a local one did not),
+# seeded from the fixtures (seed.sh) into
 # build/fuzz/seed/<name>/; a crash, leak or timeout leaves its input in
 # build/fuzz/artifacts/<name>/ and fails the run.  Ends with one line per
 # harness: time, executions, corpus size, and ok or what it found.
@@ -36,7 +40,12 @@ failed=0
 for bin in "$@"; do
 	name=$(basename "$bin")
 	log=build/fuzz/logs/$name.log
-	corpus=build/fuzz/corpus/$name
+	corpus=${FUZZ_CORPUS:-build/fuzz/corpus}/$name
+	seed_arg=""
+	if [ -n "${FUZZ_SEED:-}" ]; then
+		seed_arg="-seed=$FUZZ_SEED"
+		$replay || rm -rf "$corpus"
+	fi
 	seeds=build/fuzz/seed/$name
 	artifacts=build/fuzz/artifacts/$name
 	regressions=tests/fuzz/regressions/$name
@@ -62,7 +71,7 @@ for bin in "$@"; do
 	start=$(date +%s)
 	"$bin" -max_total_time="$secs" -timeout="$FUZZ_TIMEOUT" -rss_limit_mb="$FUZZ_RSS" \
 		-max_len="$FUZZ_MAX_LEN" -print_final_stats=1 -artifact_prefix="$artifacts/" \
-		"$corpus" "$seeds" >"$log" 2>&1
+		$seed_arg "$corpus" "$seeds" >"$log" 2>&1
 	rc=$?
 	end=$(date +%s)
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
