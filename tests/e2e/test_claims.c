@@ -118,7 +118,7 @@ static void front_matter_claims_are_checked_at_their_value(void **state)
 			    "content/r/index.md:6:18: error: a.total_time is 174.282130137, the front "
 			    "matter claims 174 \xC2\xB1 0.1% (173.826 to 174.174)\n"
 			    "    6 |   a.total_time: \"174 \xC2\xB1 0.1%\"\n"
-			    "      |                  ^~~~~~~~~~~\n"
+			    "      |                  ^~~~~~~~~~\n"
 			    "content/r/index.md:7:17: error: a.final_loss is 7.12500, the front matter "
 			    "claims < 7\n"
 			    "    7 |   a.final_loss: < 7\n"
@@ -205,7 +205,7 @@ static void a_relative_claim_is_noted_on_the_first_build(void **state)
 			    "not checked: nothing was built into _site before, so there is no value to "
 			    "compare with yet\n"
 			    "    6 | It took {{ a.total_time :.1f | expect \xC2\xB1" "5% }} s.\n"
-			    "      |                                ^~~~~~~~~~~\n"
+			    "      |                                ^~~~~~~~~~\n"
 			    "logdown: built 1 report into _site\n");
 	proc_free(&r);
 	char *m = e2e_read(dir, "_site/manifest.json");
