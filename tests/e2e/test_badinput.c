@@ -795,6 +795,136 @@ static void a_huge_word_and_code_line_lay_out_in_linear_time(void **state)
 	project_free(dir);
 }
 
+/* Runs the release binary's build of dir, which must fail with diag,
+ * within cpu seconds and max_kb of memory: a cap that stops the input
+ * before the memory it would take is spent. */
+static void release_refuses(const char *dir, const char *diag, double cpu, long max_kb)
+{
+	const char *rel = release_or_skip();
+	struct bounded r = bounded_run(rel, dir, build_argv, NULL, 120);
+	if (r.status != 1)
+		fail_msg("exit %d, expected 1; stderr:\n%s", r.status, r.err);
+	assert_contains(r.err, diag);
+	print_message("           release: %.2f s (CPU %.2f s), %ld KB peak\n", r.secs, r.cpu_secs,
+		      r.maxrss_kb);
+	if (r.cpu_secs > cpu && timing_checked())
+		fail_msg("took %.2f s of CPU, more than %.1f", r.cpu_secs, cpu);
+	if (r.maxrss_kb > max_kb)
+		fail_msg("peak memory %ld KB, more than %ld KB", r.maxrss_kb, max_kb);
+	bounded_free(&r);
+}
+
+/* A {table} of a million rows is refused by page_values before a cell
+ * is made (it built a 247 MB page in 2 GB), at its rows: line; lowered
+ * to 1,000 under ASan, with the previous site left as it was. */
+static void a_table_of_a_million_rows_is_refused_by_page_values(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	build_ok(dir);
+	static const char page[] = "---\ntitle: T\nruns:\n  d: d.csv\n---\n"
+				   "```{table}\nrows: d.rows\ncolumns:\n  A: a\n  B: b\n```\n";
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "a,b\n");
+	for (int i = 0; i < 2000; i++)
+		buf_printf(&b, "%d,%d\n", i, 2 * i);
+	e2e_write(dir, "content/r/d.csv", buf_data(&b));
+	e2e_write(dir, "content/r/index.md", page);
+	static const char *const env[] = {"LOGDOWN_LIMIT_PAGE_VALUES=1000", NULL};
+	struct expect e = {1,
+			   "content/r/index.md:7:7: error: this table has 2000 rows of 2 columns: "
+			   "4000 values, more than the 1000 a page may show; show fewer with limit: "
+			   "or where: (limit page_values: raise it with limits: in site.yaml or "
+			   "LOGDOWN_LIMIT_PAGE_VALUES)\n"
+			   "    7 | rows: d.rows\n"
+			   "      |       ^~~~~~\n",
+			   10, 0, env};
+	expect_failure(dir, &e);
+	buf_clear(&b);
+	buf_puts(&b, "a,b\n");
+	for (int i = 0; i < 1000000; i++)
+		buf_printf(&b, "%d,%d\n", i, 2 * i);
+	e2e_write(dir, "content/r/d.csv", buf_data(&b));
+	release_refuses(dir,
+			"content/r/index.md:7:7: error: this table has 1000000 rows of 2 columns: "
+			"2000000 values, more than the 100000 a page may show; show fewer with "
+			"limit: or where: (limit page_values",
+			5, 400 * 1024);
+	buf_free(&b);
+	project_free(dir);
+}
+
+/* A line of 150,000 values stops at the 100,001st, before it is made:
+ * the rest of the page is not read (2,000,000 of them took 6 GB). */
+static void a_page_of_too_many_values_stops_at_page_values(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	build_ok(dir);
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "---\ntitle: T\nruns:\n  a: { file: logs/a.log, parser: t }\n---\n");
+	for (int i = 0; i < 1500; i++)
+		buf_puts(&b, "{{ a.final_loss }} ");
+	buf_puts(&b, "\n");
+	e2e_write(dir, "content/r/index.md", buf_data(&b));
+	static const char *const env[] = {"LOGDOWN_LIMIT_PAGE_VALUES=1000", NULL};
+	struct expect e = {1,
+			   "content/r/index.md:6:19001: error: this page shows more than 1000 "
+			   "values: the rest of it is not read (limit page_values: raise it with "
+			   "limits: in site.yaml or LOGDOWN_LIMIT_PAGE_VALUES)\n",
+			   10, 0, env};
+	expect_failure(dir, &e);
+	buf_clear(&b);
+	buf_puts(&b, "---\ntitle: T\nruns:\n  a: { file: logs/a.log, parser: t }\n---\n");
+	for (int i = 0; i < 150000; i++)
+		buf_puts(&b, "{{ a.final_loss }} ");
+	buf_puts(&b, "\n");
+	e2e_write(dir, "content/r/index.md", buf_data(&b));
+	release_refuses(dir,
+			"content/r/index.md:6:1900001: error: this page shows more than 100000 "
+			"values: the rest of it is not read (limit page_values",
+			5, 500 * 1024);
+	buf_free(&b);
+	project_free(dir);
+}
+
+/* Ten partials, each including the next ten times: a "billion laughs"
+ * of 3 GB of page, stopped by template_bytes at 100 MB (lowered to
+ * 100,000 under ASan), at the tag that passed it. */
+static void a_partial_fan_out_stops_at_template_bytes(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	build_ok(dir);
+	for (int i = 0; i < 10; i++) {
+		struct buf b = BUF_INIT;
+		for (int k = 0; k < 10; k++)
+			buf_printf(&b, i < 9 ? "{{> p%d}}" : "lol", i + 1);
+		char *rel = xasprintf("templates/partials/p%d.html", i);
+		e2e_write(dir, rel, buf_data(&b));
+		free(rel);
+		buf_free(&b);
+	}
+	e2e_write(dir, "templates/page.html", "<html>{{> p0}}{{{content}}}</html>\n");
+	static const char *const env[] = {"LOGDOWN_LIMIT_TEMPLATE_BYTES=100000", NULL};
+	struct expect e = {1,
+			   "p8:1:33: error: the page grows past 100000 bytes of template text "
+			   "here: does a partial include others many times over? (limit "
+			   "template_bytes: raise it with limits: in site.yaml or "
+			   "LOGDOWN_LIMIT_TEMPLATE_BYTES)\n"
+			   "    1 | {{> p9}}{{> p9}}{{> p9}}{{> p9}}{{> p9}}{{> p9}}{{> p9}}{{> "
+			   "p9}}{{> p9}}{{> p9}}\n"
+			   "      |                                 ^~~~~~~~\n",
+			   10, 0, env};
+	expect_failure(dir, &e);
+	release_refuses(dir,
+			"p8:1:33: error: the page grows past 100000000 bytes of template text "
+			"here: does a partial include others many times over? (limit "
+			"template_bytes",
+			5, 300 * 1024);
+	project_free(dir);
+}
+
 /* Every built-in parser over 5 MB of lines made to make a pattern
  * backtrack: 10,000 digits alone and after a key, two long numbers in
  * one line, 1 MiB without a match, a 1 MiB run of blanks, of "1." and of
@@ -885,6 +1015,9 @@ int main(void)
 		cmocka_unit_test(a_line_of_many_values_resolves_in_linear_time),
 		cmocka_unit_test(a_huge_word_and_code_line_lay_out_in_linear_time),
 		cmocka_unit_test(built_in_parsers_do_not_backtrack_on_long_lines),
+		cmocka_unit_test(a_table_of_a_million_rows_is_refused_by_page_values),
+		cmocka_unit_test(a_page_of_too_many_values_stops_at_page_values),
+		cmocka_unit_test(a_partial_fan_out_stops_at_template_bytes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
