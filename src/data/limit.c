@@ -72,6 +72,10 @@ static const struct limit_def defs[LIMIT_COUNT] = {
 	[LIMIT_TEMPLATE_BYTES] = {"template_bytes", "LOGDOWN_LIMIT_TEMPLATE_BYTES",
 				  HINT("template_bytes", "TEMPLATE_BYTES"), 100000000, 1000,
 				  4000000000UL},
+	/* a YAML result file is read whole into a tree of about 25 times
+	 * its size (300 bytes a value): 10 MB is 250 MB; JSON is streamed */
+	[LIMIT_YAML_BYTES] = {"yaml_bytes", "LOGDOWN_LIMIT_YAML_BYTES",
+			      HINT("yaml_bytes", "YAML_BYTES"), 10000000, 1000, 4000000000UL},
 };
 
 static unsigned long values[LIMIT_COUNT];

@@ -925,6 +925,42 @@ static void a_partial_fan_out_stops_at_template_bytes(void **state)
 	project_free(dir);
 }
 
+/* A 20 MB YAML result file is refused by yaml_bytes on its size, before
+ * a byte is read (read whole, it took 540 MB: a tree of 300 bytes a
+ * value); lowered to 1,000 under ASan on a small one. */
+static void a_yaml_result_file_over_yaml_bytes_is_refused_unread(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	build_ok(dir);
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "loss: 1.5\nrows:\n");
+	for (int i = 0; i < 200; i++)
+		buf_printf(&b, "  - step: %d\n    loss: %d.5\n", i, i);
+	e2e_write(dir, "content/r/res.yaml", buf_data(&b));
+	e2e_write(dir, "content/r/index.md",
+		  "---\ntitle: T\nruns:\n  d: res.yaml\n---\nLoss {{ d.loss }}.\n");
+	static const char *const env[] = {"LOGDOWN_LIMIT_YAML_BYTES=1000", NULL};
+	struct expect e = {1,
+			   "content/r/res.yaml: error: this YAML file is larger than 1000 bytes: "
+			   "YAML is read whole, into about 25 times its size of memory; write the "
+			   "results as JSON, which is read as a stream (limit yaml_bytes: raise it "
+			   "with limits: in site.yaml or LOGDOWN_LIMIT_YAML_BYTES)\n"
+			   "content/r/index.md:6:9: note: run 'd' did not load (above)\n",
+			   10, 0, env};
+	expect_failure(dir, &e);
+	for (int i = 200; i < 600000; i++)
+		buf_printf(&b, "  - step: %d\n    loss: %d.5\n", i, i);
+	e2e_write(dir, "content/r/res.yaml", buf_data(&b));
+	assert_true(b.len > 20000000);
+	release_refuses(dir,
+			"content/r/res.yaml: error: this YAML file is larger than 10000000 bytes: "
+			"YAML is read whole",
+			1, 60 * 1024);
+	buf_free(&b);
+	project_free(dir);
+}
+
 /* Every built-in parser over 5 MB of lines made to make a pattern
  * backtrack: 10,000 digits alone and after a key, two long numbers in
  * one line, 1 MiB without a match, a 1 MiB run of blanks, of "1." and of
@@ -1018,6 +1054,7 @@ int main(void)
 		cmocka_unit_test(a_table_of_a_million_rows_is_refused_by_page_values),
 		cmocka_unit_test(a_page_of_too_many_values_stops_at_page_values),
 		cmocka_unit_test(a_partial_fan_out_stops_at_template_bytes),
+		cmocka_unit_test(a_yaml_result_file_over_yaml_bytes_is_refused_unread),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
