@@ -961,6 +961,53 @@ static void a_yaml_result_file_over_yaml_bytes_is_refused_unread(void **state)
 	project_free(dir);
 }
 
+/* A 390 KB value of 40,000 words in the prose of the PDF: shown whole,
+ * on 90 pages.  Pango summed the width of one run of text in an int of
+ * 1/1024 points; past 300 KB it overflowed, and the paragraph became one
+ * line cut at the page's edge, with no warning. */
+static void a_long_value_with_blanks_is_shown_whole_in_the_pdf(void **state)
+{
+	(void)state;
+	const char *rel = bounded_release();
+	int st;
+	char *have = e2e_sh(&st, "command -v pdftotext");
+	free(have);
+	if (!rel || st != 0) {
+		print_message("[  SKIP    ] ./logdown or pdftotext is missing\n");
+		skip();
+	}
+	char *dir = project_new();
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "{\"blob\": \"");
+	for (int i = 0; i < 40000; i++)
+		buf_printf(&b, "%sword%d", i ? " " : "", i);
+	buf_puts(&b, "\"}\n");
+	assert_true(b.len > 380000);
+	e2e_write(dir, "content/r/d.json", buf_data(&b));
+	e2e_write(dir, "content/r/index.md",
+		  "---\ntitle: T\nruns:\n  d: d.json\n---\nA {{ d.blob }} B.\n");
+	static const char *const pdf_argv[] = {"logdown", "pdf", ".", "-o", "out", NULL};
+	struct bounded r = bounded_run(rel, dir, pdf_argv, NULL, 120);
+	assert_int_equal(r.status, 0);
+	print_message("           release: %.2f s (CPU %.2f s), %ld KB peak\n", r.secs, r.cpu_secs,
+		      r.maxrss_kb);
+	if (r.cpu_secs > 3 && timing_checked())
+		fail_msg("took %.2f s of CPU", r.cpu_secs);
+	char *count = e2e_sh(&st, "pdftotext -nopgbrk -enc UTF-8 '%s/out/r/report.pdf' - | tr -d "
+				  "'\\n' | grep -o 'word[0-9]*' | wc -l",
+			     dir);
+	assert_int_equal(atoi(count), 40000);
+	free(count);
+	char *text = e2e_sh(&st, "pdftotext -nopgbrk -enc UTF-8 '%s/out/r/report.pdf' - | tr '\\n' ' '",
+			    dir);
+	assert_contains(text, "A word0 word1 ");
+	assert_contains(text, "word39998 word39999 B.");
+	free(text);
+	bounded_free(&r);
+	buf_free(&b);
+	project_free(dir);
+}
+
 /* Every built-in parser over 5 MB of lines made to make a pattern
  * backtrack: 10,000 digits alone and after a key, two long numbers in
  * one line, 1 MiB without a match, a 1 MiB run of blanks, of "1." and of
@@ -1055,6 +1102,7 @@ int main(void)
 		cmocka_unit_test(a_page_of_too_many_values_stops_at_page_values),
 		cmocka_unit_test(a_partial_fan_out_stops_at_template_bytes),
 		cmocka_unit_test(a_yaml_result_file_over_yaml_bytes_is_refused_unread),
+		cmocka_unit_test(a_long_value_with_blanks_is_shown_whole_in_the_pdf),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
