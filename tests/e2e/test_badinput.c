@@ -1008,6 +1008,61 @@ static void a_long_value_with_blanks_is_shown_whole_in_the_pdf(void **state)
 	project_free(dir);
 }
 
+/* The release binary's CPU time (user and system) for `build --no-cache`
+ * of dir with index.md as given, which must succeed. */
+static double build_cpu(const char *dir, const char *index_md)
+{
+	static const char *const argv[] = {"logdown", "build", "--no-cache", NULL};
+	e2e_write(dir, "content/r/index.md", index_md);
+	struct bounded r = bounded_run(release_or_skip(), dir, argv, NULL, 120);
+	if (r.status != 0)
+		fail_msg("exit %d:\n%.2000s", r.status, r.err);
+	double cpu = r.cpu_secs;
+	bounded_free(&r);
+	return cpu;
+}
+
+/* Two sizes, four times apart, of a front matter of runs and of a line
+ * of values: the CPU time grows about four times (3 to 4 here, with the
+ * start's fixed cost), never the sixteen of a quadratic step (100,000
+ * runs took minutes once). */
+static void runs_and_values_build_in_time_linear_in_their_number(void **state)
+{
+	(void)state;
+	release_or_skip();
+	char *dir = project_new();
+	e2e_write(dir, "content/r/logs/a.log", "Step 1, loss 2.5\n");
+	e2e_write(dir, "parsers/t.yaml", "name: t\nfields:\n  loss: 'loss ([\\d.]+)'\n");
+	double cpu[2][2];
+	for (int k = 0; k < 2; k++) {
+		int n = k ? 20000 : 5000;
+		struct buf b = BUF_INIT;
+		buf_puts(&b, "---\ntitle: T\nruns:\n");
+		for (int i = 0; i < n; i++)
+			buf_printf(&b, "  r%d: { file: logs/a.log, parser: t }\n", i);
+		buf_puts(&b, "---\nThe loss was {{ r0.loss }}.\n");
+		cpu[0][k] = build_cpu(dir, buf_data(&b));
+		buf_clear(&b);
+		buf_puts(&b, "---\ntitle: T\nruns:\n  a: { file: logs/a.log, parser: t }\n---\n");
+		for (int i = 0; i < 2 * n; i++)
+			buf_puts(&b, "{{ a.loss }} ");
+		buf_puts(&b, "\n");
+		cpu[1][k] = build_cpu(dir, buf_data(&b));
+		buf_free(&b);
+	}
+	print_message("           release: 5,000 and 20,000 runs %.2f s and %.2f s of CPU; "
+		      "10,000 and 40,000 values %.2f s and %.2f s\n",
+		      cpu[0][0], cpu[0][1], cpu[1][0], cpu[1][1]);
+	if (timing_checked()) {
+		if (cpu[0][1] > 8 * cpu[0][0] + 0.2)
+			fail_msg("4 times the runs took %.1f times the CPU", cpu[0][1] / cpu[0][0]);
+		if (cpu[1][1] > 8 * cpu[1][0] + 0.2)
+			fail_msg("4 times the values took %.1f times the CPU",
+				 cpu[1][1] / cpu[1][0]);
+	}
+	project_free(dir);
+}
+
 /* Every built-in parser over 5 MB of lines made to make a pattern
  * backtrack: 10,000 digits alone and after a key, two long numbers in
  * one line, 1 MiB without a match, a 1 MiB run of blanks, of "1." and of
@@ -1103,6 +1158,7 @@ int main(void)
 		cmocka_unit_test(a_partial_fan_out_stops_at_template_bytes),
 		cmocka_unit_test(a_yaml_result_file_over_yaml_bytes_is_refused_unread),
 		cmocka_unit_test(a_long_value_with_blanks_is_shown_whole_in_the_pdf),
+		cmocka_unit_test(runs_and_values_build_in_time_linear_in_their_number),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
