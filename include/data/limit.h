@@ -33,6 +33,9 @@ enum limit_id {
 	LIMIT_DOT_NODES,      /* nodes and edges of one DOT diagram */
 	LIMIT_MANIFEST_FACTS, /* job ids, and hosts, manifest.json lists for a run */
 	LIMIT_IMAGE_PIXELS,   /* pixels of one image (width times height) */
+	LIMIT_PAGE_VALUES,    /* values one page shows: {{ }} and table cells */
+	LIMIT_TEMPLATE_BYTES, /* bytes a page's template writes but for values shown once */
+	LIMIT_YAML_BYTES,     /* bytes of one YAML result file, read whole */
 	LIMIT_COUNT
 };
 

@@ -158,6 +158,10 @@ struct directive_ctx {
 	const struct value *expect;
 	const struct claim_base *claim_base;
 	bool claims_warn;
+	/* Values the page shows so far, {{ }} and table cells: the caller
+	 * starts it at 0; past limit page_values the page is refused before
+	 * the next ones are made. */
+	size_t values_shown;
 };
 
 #define FIGURE_SVG 1u

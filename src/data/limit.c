@@ -62,6 +62,20 @@ static const struct limit_def defs[LIMIT_COUNT] = {
 	 * real figure and stops a header claiming 30000x30000 (3.6 GB) */
 	[LIMIT_IMAGE_PIXELS] = {"image_pixels", "LOGDOWN_LIMIT_IMAGE_PIXELS",
 				HINT("image_pixels", "IMAGE_PIXELS"), 50000000, 1, 4000000000UL},
+	/* each value shown takes 1 to 3 KB while the page is made (its
+	 * expression, its text, its mark, its manifest entry): 100,000 is
+	 * at most 300 MB, and far more than a report shows */
+	[LIMIT_PAGE_VALUES] = {"page_values", "LOGDOWN_LIMIT_PAGE_VALUES",
+			       HINT("page_values", "PAGE_VALUES"), 100000, 1, 4000000000UL},
+	/* a template's own text and its partials: a "billion laughs" of
+	 * partials stops at 100 MB, not at the memory's end */
+	[LIMIT_TEMPLATE_BYTES] = {"template_bytes", "LOGDOWN_LIMIT_TEMPLATE_BYTES",
+				  HINT("template_bytes", "TEMPLATE_BYTES"), 100000000, 1000,
+				  4000000000UL},
+	/* a YAML result file is read whole into a tree of about 25 times
+	 * its size (300 bytes a value): 10 MB is 250 MB; JSON is streamed */
+	[LIMIT_YAML_BYTES] = {"yaml_bytes", "LOGDOWN_LIMIT_YAML_BYTES",
+			      HINT("yaml_bytes", "YAML_BYTES"), 10000000, 1000, 4000000000UL},
 };
 
 static unsigned long values[LIMIT_COUNT];

@@ -723,6 +723,10 @@ static struct node *parse_post(struct parser *p)
 		}
 		n->len = st->end - n->off;
 	}
+	/* as long as the chain: a page holds a node a value (four steps
+	 * each were 290 bytes a value more) */
+	if (n->nsteps < cap)
+		n->steps = xrealloc(n->steps, n->nsteps * sizeof *n->steps);
 	return node_check(p, n);
 }
 

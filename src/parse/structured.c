@@ -81,12 +81,22 @@ static long count_lines(const char *text, size_t len)
 	return n;
 }
 
-/* Reads the whole file; false after reporting why it cannot be read. */
+/* Reads the whole file, a YAML file up to limit yaml_bytes (checked on
+ * the open file before a byte is read); false after reporting why it
+ * cannot be read. */
 static bool read_text(const char *path, const char *shown, struct buf *text, struct diag *d)
 {
-	if (file_read(path, text, NULL))
+	size_t max = (size_t)limit_get(LIMIT_YAML_BYTES);
+	if (file_read(path, text, &max))
 		return true;
-	diag_error(d, loc_line(shown, 0), "cannot read: %s", strerror(errno));
+	if (errno == EFBIG)
+		diag_error(d, loc_line(shown, 0),
+			   "this YAML file is larger than %zu bytes: YAML is read whole, into "
+			   "about 25 times its size of memory; write the results as JSON, which "
+			   "is read as a stream (%s)",
+			   max, limit_hint(LIMIT_YAML_BYTES));
+	else
+		diag_error(d, loc_line(shown, 0), "cannot read: %s", strerror(errno));
 	return false;
 }
 

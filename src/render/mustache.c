@@ -47,6 +47,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "data/limit.h"
 
 /* Sections may nest this deep in one template; deeper is refused so that
  * compiling, rendering and freeing (all recursive over the tree) keep to
@@ -868,7 +869,19 @@ struct render {
 	struct buf indent;
 	/* The last template text rendered ended a line. */
 	bool bol;
+	/* Bytes written that count against limit template_bytes: all but
+	 * a big value's first showing (a page's content is not the
+	 * template's), and the limit.  A "billion laughs" of partials that
+	 * each include the next ten times stops here, at once. */
+	size_t counted;
+	size_t max;
+	/* Values of 64 KB and more shown so far, shown again counted. */
+	const struct value **big;
+	size_t nbig;
+	bool over;
 };
+
+#define BIG_VALUE 65536
 
 /* Resolves a name: its first part in the nearest map on the stack that
  * has it as a key, the other parts in that value alone. */
@@ -905,6 +918,7 @@ static void emit_text(struct render *r, const char *s, size_t n)
 {
 	if (!n)
 		return;
+	r->counted += n + (r->bol ? r->indent.len : 0);
 	if (!r->indent.len) {
 		buf_put(r->out, s, n);
 		r->bol = s[n - 1] == '\n';
@@ -932,6 +946,18 @@ static void emit_value(struct render *r, const struct value *v, bool escape)
 		buf_put(out, r->indent.data, r->indent.len);
 	size_t mark = out->len;
 	put_value(out, v, escape);
+	size_t n = out->len - before;
+	if (n >= BIG_VALUE) {
+		bool again = false;
+		for (size_t i = 0; i < r->nbig && !again; i++)
+			again = r->big[i] == v;
+		if (!again) {
+			r->big = xrealloc(r->big, (r->nbig + 1) * sizeof *r->big);
+			r->big[r->nbig++] = v;
+			n = 0;
+		}
+	}
+	r->counted += n;
 	if (out->len != mark) {
 		r->bol = false;
 	} else if (out->len != before) {
@@ -1051,6 +1077,15 @@ static bool render_nodes(struct render *r, const struct mustache *tpl, const str
 	for (size_t i = 0; i < n; i++) {
 		const struct node *nd = &nodes[i];
 		const struct value *v;
+		if (r->counted > r->max) {
+			if (!r->over)
+				report(r->d, tpl, false, nd->loc,
+				       "the page grows past %zu bytes of template text here: does a "
+				       "partial include others many times over? (%s)",
+				       r->max, limit_hint(LIMIT_TEMPLATE_BYTES));
+			r->over = true;
+			return false;
+		}
 		switch (nd->kind) {
 		case NODE_TEXT:
 			emit_text(r, nd->text.p, nd->text.len);
@@ -1101,9 +1136,11 @@ bool mustache_render(struct mustache *m, const struct value *data, mustache_load
 	assert(out);
 	if (!m)
 		return false;
-	struct render r = {m, load, ctx, out, d, 0, BUF_INIT, true};
+	struct render r = {m, load, ctx, out, d, 0, BUF_INIT, true, 0,
+			   (size_t)limit_get(LIMIT_TEMPLATE_BYTES), NULL, 0, false};
 	struct ctx top = {data, NULL};
 	bool ok = render_nodes(&r, m, m->nodes, m->nnodes, &top, NULL);
 	buf_free(&r.indent);
+	free(r.big);
 	return ok;
 }

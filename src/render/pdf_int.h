@@ -85,6 +85,8 @@ struct rich {
 	double size;  /* its font size, for math (0: the body's) */
 	bool after_display; /* a line break before the next text */
 	size_t unbroken; /* characters since the last break opportunity */
+	size_t chunk_start; /* where the text's current chunk starts (put_breakable()) */
+	size_t nchunks;
 	size_t *zw;      /* where rich_put() added a zero-width space (U+200B, */
 	size_t nzw;      /* 3 bytes) to a long unbroken run, ascending */
 };

@@ -41,14 +41,42 @@ void attr_colour(PangoAttrList *l, unsigned c, size_t a, size_t b)
 #define LONG_RUN 256
 #define BREAK_EVERY 32
 
+/* Pango sums the width of an item (a run of text in one font and
+ * language) in an int of 1/1024 points: past 2,097,152 points, about
+ * 300 KB of text, it overflows, the item counts as fitting on one line,
+ * and the paragraph became that one line, cut at the page's edge (a 300
+ * KB value showed 69 characters, silently).  So every CHUNK bytes or so,
+ * at a blank when there is one, the text's language attribute changes
+ * ("en", "en-us": the same shaping and breaks for the scripts pango
+ * shapes alike), which ends an item: none is wider than about 400,000
+ * points even at 24 points a character. */
+#define CHUNK 16384
+
+static void close_chunk(struct rich *r)
+{
+	const char *lang = r->nchunks % 2 ? "en" : "en-us";
+	attr_add(r->attrs, pango_attr_language_new(pango_language_from_string(lang)),
+		 r->chunk_start, r->text.len);
+	r->chunk_start = r->text.len;
+	r->nchunks++;
+}
+
 static void put_breakable(struct rich *r, const char *s, size_t n)
 {
 	size_t from = 0;
+	if (r->chunk_start > r->text.len)
+		r->chunk_start = r->text.len;
 	for (size_t i = 0; i < n;) {
 		unsigned char c = (unsigned char)s[i];
 		size_t k = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
 		if (i + k > n)
 			k = n - i;
+		size_t in_chunk = r->text.len + (i - from) - r->chunk_start;
+		if (in_chunk >= CHUNK && (c == ' ' || in_chunk >= CHUNK + 4096)) {
+			buf_put(&r->text, s + from, i - from);
+			from = i;
+			close_chunk(r);
+		}
 		if (c == ' ' || c == '\t' || c == '\n' || c == '-' || c == '/' ||
 		    (k == 3 && c == 0xE2 && (unsigned char)s[i + 1] == 0x80 &&
 		     ((unsigned char)s[i + 2] == 0x8B || (unsigned char)s[i + 2] == 0xA8))) {

@@ -487,6 +487,17 @@ static void prepass(struct doc *doc, struct buf *md)
 				p += 2;
 				continue;
 			}
+			if (++doc->c->values_shown > limit_get(LIMIT_PAGE_VALUES)) {
+				/* stopped before a value more is made: the rest
+				 * of the page is not read */
+				struct loc at = {doc->file, line, (int)(p - line_start) + 1,
+						 (int)(close + 2 - p)};
+				diag_error(doc->c->d, at,
+					   "this page shows more than %lu values: the rest of it is "
+					   "not read (%s)",
+					   limit_get(LIMIT_PAGE_VALUES), limit_hint(LIMIT_PAGE_VALUES));
+				break;
+			}
 			inline_value(doc, p, close, line, line_start, md);
 			p = close + 2;
 		} else if (c == '[' && doc->c->cites && (cite_stop = cite_group_at(p, end, &g))) {

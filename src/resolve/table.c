@@ -16,11 +16,13 @@
 #include "resolve/directive.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "body.h"
 #include "data/keys.h"
+#include "data/limit.h"
 #include "resolve/format.h"
 #include "resolve/provenance.h"
 #include "resolve/show.h"
@@ -697,9 +699,27 @@ bool directive_table(struct directive_ctx *c, const struct value *body, int numb
 				eval_clear(&t.rows[i].key);
 			t.nrows = (size_t)t.limit;
 		}
-		texts = eval_cells(&t);
-		if (!texts)
+		/* checked before a cell is made: each takes a kilobyte or so
+		 * until the page is written */
+		size_t cells = t.nrows * t.ncols;
+		unsigned long max = limit_get(LIMIT_PAGE_VALUES);
+		if (c->values_shown + cells > max) {
+			char before[64] = "";
+			if (c->values_shown)
+				snprintf(before, sizeof before, " (with the page's %zu before it)",
+					 c->values_shown);
+			diag_error(c->d, rows->loc,
+				   "this table has %zu rows of %zu columns: %zu values, more%s "
+				   "than the %lu a page may show; show fewer with limit: or where: "
+				   "(%s)",
+				   t.nrows, t.ncols, cells, before, max, limit_hint(LIMIT_PAGE_VALUES));
 			t.ok = false;
+		} else {
+			c->values_shown += cells;
+			texts = eval_cells(&t);
+			if (!texts)
+				t.ok = false;
+		}
 	}
 	if (t.ok && texts && t.ncols)
 		table_result(&t, texts, number, out);

@@ -795,6 +795,274 @@ static void a_huge_word_and_code_line_lay_out_in_linear_time(void **state)
 	project_free(dir);
 }
 
+/* Runs the release binary's build of dir, which must fail with diag,
+ * within cpu seconds and max_kb of memory: a cap that stops the input
+ * before the memory it would take is spent. */
+static void release_refuses(const char *dir, const char *diag, double cpu, long max_kb)
+{
+	const char *rel = release_or_skip();
+	struct bounded r = bounded_run(rel, dir, build_argv, NULL, 120);
+	if (r.status != 1)
+		fail_msg("exit %d, expected 1; stderr:\n%s", r.status, r.err);
+	assert_contains(r.err, diag);
+	print_message("           release: %.2f s (CPU %.2f s), %ld KB peak\n", r.secs, r.cpu_secs,
+		      r.maxrss_kb);
+	if (r.cpu_secs > cpu && timing_checked())
+		fail_msg("took %.2f s of CPU, more than %.1f", r.cpu_secs, cpu);
+	if (r.maxrss_kb > max_kb)
+		fail_msg("peak memory %ld KB, more than %ld KB", r.maxrss_kb, max_kb);
+	bounded_free(&r);
+}
+
+/* A {table} of a million rows is refused by page_values before a cell
+ * is made (it built a 247 MB page in 2 GB), at its rows: line; lowered
+ * to 1,000 under ASan, with the previous site left as it was. */
+static void a_table_of_a_million_rows_is_refused_by_page_values(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	build_ok(dir);
+	static const char page[] = "---\ntitle: T\nruns:\n  d: d.csv\n---\n"
+				   "```{table}\nrows: d.rows\ncolumns:\n  A: a\n  B: b\n```\n";
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "a,b\n");
+	for (int i = 0; i < 2000; i++)
+		buf_printf(&b, "%d,%d\n", i, 2 * i);
+	e2e_write(dir, "content/r/d.csv", buf_data(&b));
+	e2e_write(dir, "content/r/index.md", page);
+	static const char *const env[] = {"LOGDOWN_LIMIT_PAGE_VALUES=1000", NULL};
+	struct expect e = {1,
+			   "content/r/index.md:7:7: error: this table has 2000 rows of 2 columns: "
+			   "4000 values, more than the 1000 a page may show; show fewer with limit: "
+			   "or where: (limit page_values: raise it with limits: in site.yaml or "
+			   "LOGDOWN_LIMIT_PAGE_VALUES)\n"
+			   "    7 | rows: d.rows\n"
+			   "      |       ^~~~~~\n",
+			   10, 0, env};
+	expect_failure(dir, &e);
+	buf_clear(&b);
+	buf_puts(&b, "a,b\n");
+	for (int i = 0; i < 1000000; i++)
+		buf_printf(&b, "%d,%d\n", i, 2 * i);
+	e2e_write(dir, "content/r/d.csv", buf_data(&b));
+	release_refuses(dir,
+			"content/r/index.md:7:7: error: this table has 1000000 rows of 2 columns: "
+			"2000000 values, more than the 100000 a page may show; show fewer with "
+			"limit: or where: (limit page_values",
+			5, 400 * 1024);
+	buf_free(&b);
+	project_free(dir);
+}
+
+/* A line of 150,000 values stops at the 100,001st, before it is made:
+ * the rest of the page is not read (2,000,000 of them took 6 GB). */
+static void a_page_of_too_many_values_stops_at_page_values(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	build_ok(dir);
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "---\ntitle: T\nruns:\n  a: { file: logs/a.log, parser: t }\n---\n");
+	for (int i = 0; i < 1500; i++)
+		buf_puts(&b, "{{ a.final_loss }} ");
+	buf_puts(&b, "\n");
+	e2e_write(dir, "content/r/index.md", buf_data(&b));
+	static const char *const env[] = {"LOGDOWN_LIMIT_PAGE_VALUES=1000", NULL};
+	struct expect e = {1,
+			   "content/r/index.md:6:19001: error: this page shows more than 1000 "
+			   "values: the rest of it is not read (limit page_values: raise it with "
+			   "limits: in site.yaml or LOGDOWN_LIMIT_PAGE_VALUES)\n",
+			   10, 0, env};
+	expect_failure(dir, &e);
+	buf_clear(&b);
+	buf_puts(&b, "---\ntitle: T\nruns:\n  a: { file: logs/a.log, parser: t }\n---\n");
+	for (int i = 0; i < 150000; i++)
+		buf_puts(&b, "{{ a.final_loss }} ");
+	buf_puts(&b, "\n");
+	e2e_write(dir, "content/r/index.md", buf_data(&b));
+	release_refuses(dir,
+			"content/r/index.md:6:1900001: error: this page shows more than 100000 "
+			"values: the rest of it is not read (limit page_values",
+			5, 500 * 1024);
+	buf_free(&b);
+	project_free(dir);
+}
+
+/* Ten partials, each including the next ten times: a "billion laughs"
+ * of 3 GB of page, stopped by template_bytes at 100 MB (lowered to
+ * 100,000 under ASan), at the tag that passed it. */
+static void a_partial_fan_out_stops_at_template_bytes(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	build_ok(dir);
+	for (int i = 0; i < 10; i++) {
+		struct buf b = BUF_INIT;
+		for (int k = 0; k < 10; k++)
+			buf_printf(&b, i < 9 ? "{{> p%d}}" : "lol", i + 1);
+		char *rel = xasprintf("templates/partials/p%d.html", i);
+		e2e_write(dir, rel, buf_data(&b));
+		free(rel);
+		buf_free(&b);
+	}
+	e2e_write(dir, "templates/page.html", "<html>{{> p0}}{{{content}}}</html>\n");
+	static const char *const env[] = {"LOGDOWN_LIMIT_TEMPLATE_BYTES=100000", NULL};
+	struct expect e = {1,
+			   "p8:1:33: error: the page grows past 100000 bytes of template text "
+			   "here: does a partial include others many times over? (limit "
+			   "template_bytes: raise it with limits: in site.yaml or "
+			   "LOGDOWN_LIMIT_TEMPLATE_BYTES)\n"
+			   "    1 | {{> p9}}{{> p9}}{{> p9}}{{> p9}}{{> p9}}{{> p9}}{{> p9}}{{> "
+			   "p9}}{{> p9}}{{> p9}}\n"
+			   "      |                                 ^~~~~~~~\n",
+			   10, 0, env};
+	expect_failure(dir, &e);
+	release_refuses(dir,
+			"p8:1:33: error: the page grows past 100000000 bytes of template text "
+			"here: does a partial include others many times over? (limit "
+			"template_bytes",
+			5, 300 * 1024);
+	project_free(dir);
+}
+
+/* A 20 MB YAML result file is refused by yaml_bytes on its size, before
+ * a byte is read (read whole, it took 540 MB: a tree of 300 bytes a
+ * value); lowered to 1,000 under ASan on a small one. */
+static void a_yaml_result_file_over_yaml_bytes_is_refused_unread(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	build_ok(dir);
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "loss: 1.5\nrows:\n");
+	for (int i = 0; i < 200; i++)
+		buf_printf(&b, "  - step: %d\n    loss: %d.5\n", i, i);
+	e2e_write(dir, "content/r/res.yaml", buf_data(&b));
+	e2e_write(dir, "content/r/index.md",
+		  "---\ntitle: T\nruns:\n  d: res.yaml\n---\nLoss {{ d.loss }}.\n");
+	static const char *const env[] = {"LOGDOWN_LIMIT_YAML_BYTES=1000", NULL};
+	struct expect e = {1,
+			   "content/r/res.yaml: error: this YAML file is larger than 1000 bytes: "
+			   "YAML is read whole, into about 25 times its size of memory; write the "
+			   "results as JSON, which is read as a stream (limit yaml_bytes: raise it "
+			   "with limits: in site.yaml or LOGDOWN_LIMIT_YAML_BYTES)\n"
+			   "content/r/index.md:6:9: note: run 'd' did not load (above)\n",
+			   10, 0, env};
+	expect_failure(dir, &e);
+	for (int i = 200; i < 600000; i++)
+		buf_printf(&b, "  - step: %d\n    loss: %d.5\n", i, i);
+	e2e_write(dir, "content/r/res.yaml", buf_data(&b));
+	assert_true(b.len > 20000000);
+	release_refuses(dir,
+			"content/r/res.yaml: error: this YAML file is larger than 10000000 bytes: "
+			"YAML is read whole",
+			1, 60 * 1024);
+	buf_free(&b);
+	project_free(dir);
+}
+
+/* A 390 KB value of 40,000 words in the prose of the PDF: shown whole,
+ * on 90 pages.  Pango summed the width of one run of text in an int of
+ * 1/1024 points; past 300 KB it overflowed, and the paragraph became one
+ * line cut at the page's edge, with no warning. */
+static void a_long_value_with_blanks_is_shown_whole_in_the_pdf(void **state)
+{
+	(void)state;
+	const char *rel = bounded_release();
+	int st;
+	char *have = e2e_sh(&st, "command -v pdftotext");
+	free(have);
+	if (!rel || st != 0) {
+		print_message("[  SKIP    ] ./logdown or pdftotext is missing\n");
+		skip();
+	}
+	char *dir = project_new();
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "{\"blob\": \"");
+	for (int i = 0; i < 40000; i++)
+		buf_printf(&b, "%sword%d", i ? " " : "", i);
+	buf_puts(&b, "\"}\n");
+	assert_true(b.len > 380000);
+	e2e_write(dir, "content/r/d.json", buf_data(&b));
+	e2e_write(dir, "content/r/index.md",
+		  "---\ntitle: T\nruns:\n  d: d.json\n---\nA {{ d.blob }} B.\n");
+	static const char *const pdf_argv[] = {"logdown", "pdf", ".", "-o", "out", NULL};
+	struct bounded r = bounded_run(rel, dir, pdf_argv, NULL, 120);
+	assert_int_equal(r.status, 0);
+	print_message("           release: %.2f s (CPU %.2f s), %ld KB peak\n", r.secs, r.cpu_secs,
+		      r.maxrss_kb);
+	if (r.cpu_secs > 3 && timing_checked())
+		fail_msg("took %.2f s of CPU", r.cpu_secs);
+	char *count = e2e_sh(&st, "pdftotext -nopgbrk -enc UTF-8 '%s/out/r/report.pdf' - | tr -d "
+				  "'\\n' | grep -o 'word[0-9]*' | wc -l",
+			     dir);
+	assert_int_equal(atoi(count), 40000);
+	free(count);
+	char *text = e2e_sh(&st, "pdftotext -nopgbrk -enc UTF-8 '%s/out/r/report.pdf' - | tr '\\n' ' '",
+			    dir);
+	assert_contains(text, "A word0 word1 ");
+	assert_contains(text, "word39998 word39999 B.");
+	free(text);
+	bounded_free(&r);
+	buf_free(&b);
+	project_free(dir);
+}
+
+/* The release binary's CPU time (user and system) for `build --no-cache`
+ * of dir with index.md as given, which must succeed. */
+static double build_cpu(const char *dir, const char *index_md)
+{
+	static const char *const argv[] = {"logdown", "build", "--no-cache", NULL};
+	e2e_write(dir, "content/r/index.md", index_md);
+	struct bounded r = bounded_run(release_or_skip(), dir, argv, NULL, 120);
+	if (r.status != 0)
+		fail_msg("exit %d:\n%.2000s", r.status, r.err);
+	double cpu = r.cpu_secs;
+	bounded_free(&r);
+	return cpu;
+}
+
+/* Two sizes, four times apart, of a front matter of runs and of a line
+ * of values: the CPU time grows about four times (3 to 4 here, with the
+ * start's fixed cost), never the sixteen of a quadratic step (100,000
+ * runs took minutes once). */
+static void runs_and_values_build_in_time_linear_in_their_number(void **state)
+{
+	(void)state;
+	release_or_skip();
+	char *dir = project_new();
+	e2e_write(dir, "content/r/logs/a.log", "Step 1, loss 2.5\n");
+	e2e_write(dir, "parsers/t.yaml", "name: t\nfields:\n  loss: 'loss ([\\d.]+)'\n");
+	double cpu[2][2];
+	for (int k = 0; k < 2; k++) {
+		int n = k ? 20000 : 5000;
+		struct buf b = BUF_INIT;
+		buf_puts(&b, "---\ntitle: T\nruns:\n");
+		for (int i = 0; i < n; i++)
+			buf_printf(&b, "  r%d: { file: logs/a.log, parser: t }\n", i);
+		buf_puts(&b, "---\nThe loss was {{ r0.loss }}.\n");
+		cpu[0][k] = build_cpu(dir, buf_data(&b));
+		buf_clear(&b);
+		buf_puts(&b, "---\ntitle: T\nruns:\n  a: { file: logs/a.log, parser: t }\n---\n");
+		for (int i = 0; i < 2 * n; i++)
+			buf_puts(&b, "{{ a.loss }} ");
+		buf_puts(&b, "\n");
+		cpu[1][k] = build_cpu(dir, buf_data(&b));
+		buf_free(&b);
+	}
+	print_message("           release: 5,000 and 20,000 runs %.2f s and %.2f s of CPU; "
+		      "10,000 and 40,000 values %.2f s and %.2f s\n",
+		      cpu[0][0], cpu[0][1], cpu[1][0], cpu[1][1]);
+	if (timing_checked()) {
+		if (cpu[0][1] > 8 * cpu[0][0] + 0.2)
+			fail_msg("4 times the runs took %.1f times the CPU", cpu[0][1] / cpu[0][0]);
+		if (cpu[1][1] > 8 * cpu[1][0] + 0.2)
+			fail_msg("4 times the values took %.1f times the CPU",
+				 cpu[1][1] / cpu[1][0]);
+	}
+	project_free(dir);
+}
+
 /* Every built-in parser over 5 MB of lines made to make a pattern
  * backtrack: 10,000 digits alone and after a key, two long numbers in
  * one line, 1 MiB without a match, a 1 MiB run of blanks, of "1." and of
@@ -885,6 +1153,12 @@ int main(void)
 		cmocka_unit_test(a_line_of_many_values_resolves_in_linear_time),
 		cmocka_unit_test(a_huge_word_and_code_line_lay_out_in_linear_time),
 		cmocka_unit_test(built_in_parsers_do_not_backtrack_on_long_lines),
+		cmocka_unit_test(a_table_of_a_million_rows_is_refused_by_page_values),
+		cmocka_unit_test(a_page_of_too_many_values_stops_at_page_values),
+		cmocka_unit_test(a_partial_fan_out_stops_at_template_bytes),
+		cmocka_unit_test(a_yaml_result_file_over_yaml_bytes_is_refused_unread),
+		cmocka_unit_test(a_long_value_with_blanks_is_shown_whole_in_the_pdf),
+		cmocka_unit_test(runs_and_values_build_in_time_linear_in_their_number),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
