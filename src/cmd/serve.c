@@ -470,9 +470,39 @@ static void page_free(void *cls)
 	free(pg);
 }
 
-/* The response for the HTML page open at fd (which it takes). */
+/* The response for the HTML page open at fd (which it takes).  A page
+ * of up to PAGE_BLOCK bytes (most pages) is read once into the buffer it
+ * is sent from, with the script: one copy of a bounded size costs less
+ * than a streamed response's calls.  A bigger one is streamed. */
 static struct MHD_Response *page_response(int fd, uint64_t size)
 {
+	if (size <= PAGE_BLOCK) {
+		char *b = xmalloc((size_t)size + SCRIPT_LEN);
+		size_t got = 0;
+		while (got < size) {
+			ssize_t r = pread(fd, b + got, (size_t)size - got, (off_t)got);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0)
+				break;
+			got += (size_t)r;
+		}
+		close(fd);
+		if (got < size) {
+			free(b);
+			return NULL;
+		}
+		size_t at = (size_t)size;
+		for (size_t i = size >= 7 ? (size_t)size - 7 + 1 : 0; i-- > 0;)
+			if (strncasecmp(b + i, "</body>", 7) == 0) {
+				at = i;
+				break;
+			}
+		memmove(b + at + SCRIPT_LEN, b + at, (size_t)size - at);
+		memcpy(b + at, live_script, SCRIPT_LEN);
+		return MHD_create_response_from_buffer((size_t)size + SCRIPT_LEN, b,
+							MHD_RESPMEM_MUST_FREE);
+	}
 	struct page *pg = xmalloc(sizeof *pg);
 	pg->fd = fd;
 	pg->size = size;

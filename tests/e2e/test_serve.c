@@ -905,6 +905,60 @@ static void a_first_build_that_fails_is_served_and_recovers(void **state)
 	assert_int_equal(server_wait(5000), 0);
 }
 
+/* A page too big to be read into one buffer is streamed, and still gets
+ * the script just before its last "</body>" (any case), wherever the tag
+ * falls against the blocks the end is searched in, or at its end when
+ * it has none. */
+static void a_streamed_page_gets_the_script_before_its_last_body_tag(void **state)
+{
+	(void)state;
+	char *dir = served_dir();
+	enum { SIZE = 200000, BLOCK = 64 * 1024, TAG = 7 };
+	struct response small = http("GET", "/r/", NULL);
+	const char *open_ = strstr(small.body, "<script>(function(){var es=");
+	assert_non_null(open_);
+	const char *close_ = strstr(open_, "</script>\n");
+	assert_non_null(close_);
+	char *script = xstrndup(open_, (size_t)(close_ + strlen("</script>\n") - open_));
+	response_free(&small);
+	char *page = xmalloc(SIZE + 1);
+	/* at a block's edge from the end, and elsewhere */
+	long where[24];
+	size_t nw = 0;
+	for (long d = -10; d <= 10; d++)
+		where[nw++] = SIZE - BLOCK - TAG + d;
+	where[nw++] = 3;
+	where[nw++] = SIZE - TAG;
+	where[nw++] = -1; /* none */
+	for (size_t i = 0; i < nw; i++) {
+		memset(page, 'x', SIZE);
+		page[SIZE] = '\0';
+		if (where[i] >= 0) {
+			memcpy(page + where[i], "</BoDy>", TAG);
+			if (where[i] > 100)
+				memcpy(page + 5, "</body>", TAG); /* an earlier one */
+		}
+		e2e_write(dir, "big.html", page);
+		struct response r = http("GET", "/big.html", NULL);
+		assert_int_equal(r.status, 200);
+		size_t at = where[i] >= 0 ? (size_t)where[i] : SIZE;
+		struct buf want = BUF_INIT;
+		buf_put(&want, page, at);
+		buf_puts(&want, script);
+		buf_put(&want, page + at, SIZE - at);
+		if (r.body_len != want.len || memcmp(r.body, want.data, want.len) != 0)
+			fail_msg("the tag at %ld: the script is not just before it", where[i]);
+		buf_free(&want);
+		response_free(&r);
+	}
+	char *big = path_join(dir, "big.html");
+	unlink(big);
+	free(big);
+	free(page);
+	free(script);
+	free(dir);
+}
+
 /* --- under load, and against what is planted in the output --- */
 
 #define IDLE_SECS 10 /* serve.c's */
@@ -1366,6 +1420,7 @@ int main(void)
 		cmocka_unit_test(a_burst_of_changes_gives_one_build),
 		cmocka_unit_test(a_change_rebuilds_only_the_reports_it_affects),
 		cmocka_unit_test(a_link_in_the_previous_output_is_not_copied),
+		cmocka_unit_test(a_streamed_page_gets_the_script_before_its_last_body_tag),
 		cmocka_unit_test(a_fifo_in_the_output_is_never_opened),
 		cmocka_unit_test(the_output_folder_removed_or_replaced_by_a_link),
 		cmocka_unit_test(half_open_requests_do_not_keep_a_page_waiting),
