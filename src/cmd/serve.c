@@ -13,7 +13,8 @@
  * which asks the main thread to stop and, when a build holds it longer
  * than STOP_GRACE_MS (a slow file, a huge log), ends the process itself:
  * serve stops within a second whatever it is doing, however many signals
- * come, with exit 0.
+ * come, with exit 0.  A child forked at the start, the sweeper, then
+ * removes what that build had begun to write (sweeper()).
  *
  * Files are served from the output folder as the last build left it,
  * opened one path segment at a time with O_NOFOLLOW: a symbolic link is
@@ -1185,8 +1186,9 @@ static struct timespec deadline_in(long ms)
  * to do so.  A main thread still in a build then (one reading a slow or
  * huge file cannot be cut short from outside) is not waited for: the
  * process ends here, with exit 0.  Its staging folder, if the build had
- * made one, is what a killed build leaves, and the next build sweeps it;
- * the previous site is untouched (outdir.h). */
+ * made one, is what a killed build leaves: the sweeper removes it once
+ * this process is gone (and the next build would); the previous site is
+ * untouched (outdir.h). */
 static void *watchdog(void *arg)
 {
 	struct stopper *k = arg;
@@ -1231,6 +1233,63 @@ static bool stop_wait(struct stopper *k, long ms)
 	bool stop = k->stop;
 	pthread_mutex_unlock(&k->lock);
 	return stop;
+}
+
+/* --- after serve --- */
+
+/* The sweeper, a child forked before any thread starts (so it may do
+ * what any process does): it waits on a pipe only serve holds open.  At
+ * its end of file, however serve ended (returned, stopped by the
+ * watchdog during a build, killed), it takes the output folder serve
+ * wrote there, waits until serve is gone (a process that still exists
+ * keeps its staging folder), sweeps beside the output what a dropped
+ * build left (outdir_sweep(): its staging folder, and folders a cut
+ * commit had moved, put back), and ends. */
+static void sweeper(int rfd, pid_t parent)
+{
+	signal(SIGINT, SIG_IGN); /* Ctrl-C goes to the whole group */
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	struct buf out = BUF_INIT;
+	char b[4096];
+	for (;;) {
+		ssize_t n = read(rfd, b, sizeof b);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		buf_put(&out, b, (size_t)n);
+	}
+	for (int i = 0; i < 1000 && kill(parent, 0) == 0; i++) {
+		struct timespec ms10 = {0, 10000000L};
+		nanosleep(&ms10, NULL);
+	}
+	if (out.len && kill(parent, 0) != 0 && errno == ESRCH)
+		outdir_sweep(buf_data(&out));
+	_exit(EXIT_OK);
+}
+
+/* Starts the sweeper; returns the pipe's end serve writes the output
+ * folder to, or -1 when there is none (nothing is swept then). */
+static int sweeper_start(void)
+{
+	int p[2];
+	if (pipe(p) != 0)
+		return -1;
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(p[1]);
+		sweeper(p[0], parent);
+	}
+	close(p[0]);
+	if (pid < 0) {
+		close(p[1]);
+		return -1;
+	}
+	/* not inherited by what the build starts */
+	fcntl(p[1], F_SETFD, FD_CLOEXEC);
+	return p[1];
 }
 
 /* --- the output folder --- */
@@ -1359,6 +1418,7 @@ int serve_run(const struct serve_opts *so)
 	pthread_sigmask(SIG_BLOCK, &k.set, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	unsigned limit = connection_limit();
+	int sweep = sweeper_start();
 
 	int fd = listen_on(host, so->port, &port, shown, sizeof shown);
 	if (fd < 0) {
@@ -1399,6 +1459,11 @@ int serve_run(const struct serve_opts *so)
 		goto out_k;
 	}
 	struct out_state out_seen = hold_site(&s);
+	if (sweep >= 0) {
+		/* the sweeper's: what to sweep beside once serve is gone */
+		ssize_t n = write(sweep, s.out_real, strlen(s.out_real));
+		(void)n;
+	}
 	events_publish(&s.ev, diags);
 	free(diags);
 	diags = NULL;
@@ -1522,5 +1587,7 @@ out:
 	free(s.out_real);
 	free(diags);
 	buf_free(&said);
+	if (sweep >= 0)
+		close(sweep); /* the sweeper goes on once serve is gone */
 	return rc;
 }
