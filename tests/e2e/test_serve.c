@@ -1028,6 +1028,7 @@ static void half_open_requests_do_not_keep_a_page_waiting(void **state)
 	assert_int_equal(r.status, 200);
 	assert_contains(r.body, "Final loss");
 	response_free(&r);
+	print_message("           a page behind %d half-open requests: %ld ms\n", N, took);
 	if (took > 1000 * slow())
 		fail_msg("a page took %ld ms behind %d half-open requests", took, N);
 
@@ -1378,6 +1379,7 @@ static void sigterm_stops_serve_within_a_second_even_during_a_rebuild(void **sta
 		skip();
 	}
 	assert_int_equal(status, 0);
+	print_message("           stopped %ld ms after SIGTERM during a rebuild\n", took);
 	if (took > 1000 * slow())
 		fail_msg("serve took %ld ms to stop during a rebuild", took);
 	text = e2e_read("/", errfile);
