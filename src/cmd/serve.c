@@ -94,6 +94,12 @@ struct events {
 	bool stopping;
 	struct stream **waiting;
 	size_t nwaiting, waiting_cap;
+	/* While a build runs, a request for what the output lacks waits for
+	 * its end (suspended) and is answered from the site it leaves: the
+	 * output's folders move while it is swapped (outdir_commit()). */
+	bool building;
+	struct MHD_Connection **held;
+	size_t nheld, held_cap;
 };
 
 struct server {
@@ -273,8 +279,45 @@ static void events_stop(struct events *ev)
 {
 	pthread_mutex_lock(&ev->lock);
 	ev->stopping = true;
+	ev->building = false;
 	events_wake(ev, false);
+	for (size_t i = 0; i < ev->nheld; i++)
+		MHD_resume_connection(ev->held[i]);
+	ev->nheld = 0;
 	pthread_mutex_unlock(&ev->lock);
+}
+
+/* A build begins (true) or has ended (false); at its end the requests
+ * held for it are resumed, and answered again. */
+static void events_building(struct events *ev, bool building)
+{
+	pthread_mutex_lock(&ev->lock);
+	ev->building = building;
+	if (!building) {
+		for (size_t i = 0; i < ev->nheld; i++)
+			MHD_resume_connection(ev->held[i]);
+		ev->nheld = 0;
+	}
+	pthread_mutex_unlock(&ev->lock);
+}
+
+/* Holds connection c until the running build ends; false when none
+ * runs.  Called from the request's handler, which returns MHD_YES and is
+ * called again once c is resumed. */
+static bool events_hold(struct events *ev, struct MHD_Connection *c)
+{
+	pthread_mutex_lock(&ev->lock);
+	bool hold = ev->building && !ev->stopping;
+	if (hold) {
+		if (ev->nheld == ev->held_cap) {
+			ev->held_cap = ev->held_cap ? 2 * ev->held_cap : 16;
+			ev->held = xrealloc(ev->held, ev->held_cap * sizeof *ev->held);
+		}
+		ev->held[ev->nheld++] = c;
+		MHD_suspend_connection(c);
+	}
+	pthread_mutex_unlock(&ev->lock);
+	return hold;
 }
 
 /* --- requests --- */
@@ -658,7 +701,11 @@ static char *folder_location(const char *url)
 	return buf_detach(&to);
 }
 
-static enum MHD_Result serve_file(struct server *s, struct MHD_Connection *c, const char *url)
+/* Answers GET or HEAD url from the site.  With may_hold, a request for
+ * something the output lacks while a build runs is held until it ends
+ * (events_hold()): *held says so, and nothing is queued. */
+static enum MHD_Result serve_file(struct server *s, struct MHD_Connection *c, const char *url,
+				  bool may_hold, bool *held)
 {
 	struct buf path = BUF_INIT;
 	if (!decode_path(url, &path)) {
@@ -694,6 +741,11 @@ static enum MHD_Result serve_file(struct server *s, struct MHD_Connection *c, co
 			close(fd);
 			f = MISSING;
 		}
+	}
+	if (f == MISSING && may_hold && events_hold(&s->ev, c)) {
+		buf_free(&path);
+		*held = true;
+		return MHD_YES;
 	}
 	if (f != FOUND) {
 		buf_free(&path);
@@ -741,7 +793,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 {
 	(void)version;
 	(void)upload_data;
-	static int seen;
+	static int seen, held_once;
 	struct server *s = cls;
 	/* Refused at once, without reading a body: the connection closes. */
 	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
@@ -750,7 +802,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	/* A response queued on the first call, before MHD has read the whole
 	 * request, closes the connection: answer on the next call so that it
 	 * is kept alive.  A GET's body, if any, is read and ignored. */
-	if (*con_cls != &seen) {
+	if (*con_cls != &seen && *con_cls != &held_once) {
 		*con_cls = &seen;
 		return MHD_YES;
 	}
@@ -770,7 +822,12 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		MHD_destroy_response(r);
 		return ret;
 	}
-	return serve_file(s, c, url);
+	/* held once at most: resumed, it is answered from what is there */
+	bool held = false;
+	enum MHD_Result ret = serve_file(s, c, url, *con_cls == &seen, &held);
+	if (held)
+		*con_cls = &held_once;
+	return ret;
 }
 
 /* The request path reaches handle() as sent: decode_path() decodes it,
@@ -1533,6 +1590,7 @@ int serve_run(const struct serve_opts *so)
 			      stderr);
 			start = snapshot_clock();
 			buf_clear(&said);
+			events_building(&s.ev, true);
 			brc = build_once(so, &w, cache, a.everything ? NULL : a.dirty, &s.out_real,
 					 &diags, &said);
 			if (said.len)
@@ -1548,6 +1606,7 @@ int serve_run(const struct serve_opts *so)
 		}
 		free(a.dirty);
 		out_seen = hold_site(&s);
+		events_building(&s.ev, false);
 		last_ok = brc == EXIT_OK;
 		if (brc != EXIT_OK && !diags)
 			diags = xstrdup("logdown: the build failed; see the terminal\n");
@@ -1577,6 +1636,7 @@ out_ev:
 	pthread_mutex_destroy(&s.root_lock);
 	free(s.ev.error);
 	free(s.ev.waiting);
+	free(s.ev.held);
 	if (s.last_good >= 0)
 		close(s.last_good);
 out:

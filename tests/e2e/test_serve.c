@@ -1331,6 +1331,74 @@ static void a_big_page_to_eight_clients_streams_in_bounded_memory(void **state)
 	free(dir);
 }
 
+/* A page that exists before and after a rebuild is served all through
+ * it: the output's report folders move while the new site is swapped in
+ * (outdir_commit()), and a request that finds one missing then waits for
+ * the build's end instead of getting a 404.  150 reports (149 folders
+ * move), one log changed five times, a page of another read in a loop
+ * meanwhile. */
+static void a_page_never_goes_missing_while_serve_rebuilds(void **state)
+{
+	(void)state;
+	enum { REPORTS = 150 };
+	char *dir = e2e_tmpdir();
+	for (int i = 0; i < REPORTS; i++) {
+		char *rel = xasprintf("content/r%d/index.md", i);
+		char *md = xasprintf("---\ntitle: R%d\nruns:\n  cs: run.log\n---\nLoss {{ cs.final_loss "
+				     "}}.\n",
+				     i);
+		e2e_write(dir, rel, md);
+		free(rel);
+		free(md);
+		rel = xasprintf("content/r%d/run.log", i);
+		e2e_copy(dir, rel, FIXTURE_LOG);
+		free(rel);
+	}
+	char *err = xasprintf("%s.err", dir);
+	pid_t pid;
+	unsigned keep = port;
+	assert_true(spawn_serve(e2e_binary(), dir, err, &pid, &port));
+	char *log = path_join(dir, "content/r1/run.log");
+	size_t ok = 0, bad = 0;
+	int last = 0;
+	for (int k = 0; k < 5; k++) {
+		FILE *f = fopen(log, "a");
+		assert_non_null(f);
+		fprintf(f, "appended %d\n", k);
+		fclose(f);
+		long until = now_ms() + 1000 * slow();
+		while (now_ms() < until) {
+			struct response r = http("GET", "/r5/", NULL);
+			if (r.status == 200)
+				ok++;
+			else {
+				bad++;
+				last = r.status;
+			}
+			response_free(&r);
+		}
+	}
+	char *text = e2e_read("/", err);
+	size_t rebuilds = 0;
+	for (const char *p = text; (p = strstr(p, "logdown: rebuilt")); p++)
+		rebuilds++;
+	free(text);
+	port = keep;
+	kill(pid, SIGTERM);
+	assert_int_equal(child_wait(pid, 5000), 0);
+	print_message("           %zu requests during %zu rebuilds, %zu not 200\n", ok + bad,
+		      rebuilds, bad);
+	if (bad)
+		fail_msg("%zu of %zu requests for a page got %d while serve rebuilt", bad, ok + bad,
+			 last);
+	assert_true(rebuilds >= 2);
+	unlink(err);
+	free(err);
+	free(log);
+	remove_tree(dir);
+	free(dir);
+}
+
 /* What makes a rebuild slow, and how it is undone. */
 struct slow_input {
 	const char *what;
@@ -1513,6 +1581,7 @@ int main(void)
 		cmocka_unit_test(the_output_folder_removed_or_replaced_by_a_link),
 		cmocka_unit_test(half_open_requests_do_not_keep_a_page_waiting),
 		cmocka_unit_test(a_big_page_to_eight_clients_streams_in_bounded_memory),
+		cmocka_unit_test(a_page_never_goes_missing_while_serve_rebuilds),
 		cmocka_unit_test(a_port_in_use_is_exit_3),
 		cmocka_unit_test(a_bad_host_is_a_usage_error),
 		cmocka_unit_test(sigterm_stops_with_0_and_leaves_nothing),
