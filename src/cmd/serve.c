@@ -1307,6 +1307,16 @@ static void sweeper(int rfd, pid_t parent)
 	signal(SIGINT, SIG_IGN); /* Ctrl-C goes to the whole group */
 	signal(SIGTERM, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);
+	/* It says nothing, and must not keep serve's output open: a reader
+	 * waiting for its end (a pipe to tee, a test) would wait for it. */
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null >= 0) {
+		dup2(null, 0);
+		dup2(null, 1);
+		dup2(null, 2);
+		if (null > 2)
+			close(null);
+	}
 	struct buf out = BUF_INIT;
 	char b[4096];
 	for (;;) {
