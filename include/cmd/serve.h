@@ -21,7 +21,9 @@ struct serve_opts {
 };
 
 /* Runs until SIGINT or SIGTERM, then returns EXIT_OK, leaving nothing
- * behind.  Returns EXIT_IO when the address cannot be listened on (a
+ * behind; when a build holds it more than half a second after the
+ * signal, the process ends there with exit 0 instead, and a child it
+ * forked at the start removes what that build had begun once it is gone.  Returns EXIT_IO when the address cannot be listened on (a
  * port in use) and the first build's code when it could not write the
  * site at all (EXIT_USAGE, EXIT_IO); a first build with content errors
  * is served like any failed rebuild.  Problems go to stderr. */

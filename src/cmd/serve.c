@@ -1,12 +1,28 @@
 /* serve.c: `logdown serve`, the preview server (SPEC section 10).
  *
- * Threads: libmicrohttpd runs one thread per connection (an event
- * stream blocks in its reader for as long as the page is open); the
- * main thread builds, polls the watched files and waits for SIGINT or
- * SIGTERM with sigtimedwait(), so that a signal never interrupts a
- * build half-way and the staging folder is always cleaned up.  The
- * only state shared with the connections is `struct events`, under its
- * mutex.
+ * Threads: libmicrohttpd runs a few worker threads, each with its own
+ * epoll set (poll where there is no epoll), never one thread per
+ * connection, so the number of connections is bounded by the file
+ * descriptors the process may open (connection_limit()), not by
+ * select()'s 1,024.  A connection idle for IDLE_SECS is closed.  An
+ * event stream that has nothing to send is suspended and resumed when a
+ * build ends or every second for a ping (struct events).
+ *
+ * The main thread builds and polls the watched files.  SIGINT and
+ * SIGTERM are blocked in every thread and taken by a watchdog thread,
+ * which asks the main thread to stop and, when a build holds it longer
+ * than STOP_GRACE_MS (a slow file, a huge log), ends the process itself:
+ * serve stops within a second whatever it is doing, however many signals
+ * come, with exit 0.  A child forked at the start, the sweeper, then
+ * removes what that build had begun to write (sweeper()).
+ *
+ * Files are served from the output folder as the last build left it,
+ * opened one path segment at a time with O_NOFOLLOW: a symbolic link is
+ * never followed, a FIFO, socket or device never opened (site_open()).
+ * When the output folder is removed or replaced (by a link, say), the
+ * last good site is served from the folder held open since its build,
+ * and a build is run again; one that would write through a link is not
+ * run.
  *
  * A change rebuilds only what it affects: the build tells which report
  * read which file; a report whose source, bundle and result files did
@@ -21,6 +37,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -30,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -38,31 +56,60 @@
 
 #include <microhttpd.h>
 
-#include "data/config.h"
 #include "base/diag.h"
 #include "base/fsutil.h"
-#include "parse/runs.h"
-#include "cmd/snapshot.h"
+#include "base/outdir.h"
 #include "base/util.h"
+#include "cmd/snapshot.h"
+#include "data/config.h"
+#include "parse/runs.h"
 
 #define EVENTS_PATH "/__logdown/events"
 #define MAX_URL 1024
 #define POLL_MS 300
 #define SETTLE_MS 150
+/* A connection that sends or takes nothing for this long is closed: a
+ * half-sent request, a kept-alive connection, a client that stopped
+ * reading.  Event streams are pinged every second, so they stay. */
+#define IDLE_SECS 10
+/* At most this many connections at once, whatever the descriptor limit
+ * allows; one address may hold three quarters of them. */
+#define MAX_CONNECTIONS 10000
+/* Descriptors kept for the build (result files, images, the output). */
+#define FD_RESERVE 512
+/* How long a signal waits for the main thread to finish its build and
+ * stop cleanly before the watchdog ends the process. */
+#define STOP_GRACE_MS 500
+
+struct stream;
 
 /* What the pages are told: a generation bumped by every build, and the
- * diagnostics of the last one when it failed. */
+ * diagnostics of the last one when it failed.  Event streams with
+ * nothing to send wait in `waiting`, suspended; they are resumed (and
+ * the list emptied) under the lock, by the thread that has news. */
 struct events {
 	pthread_mutex_t lock;
-	pthread_cond_t changed;
 	unsigned long gen;
 	char *error; /* NULL after a good build */
 	bool stopping;
+	struct stream **waiting;
+	size_t nwaiting, waiting_cap;
+	/* While a build runs, a request for what the output lacks waits for
+	 * its end (suspended) and is answered from the site it leaves: the
+	 * output's folders move while it is swapped (outdir_commit()). */
+	bool building;
+	struct MHD_Connection **held;
+	size_t nheld, held_cap;
 };
 
 struct server {
 	char *out_real; /* the output folder, canonical */
 	struct events ev;
+	/* The folder of the last good site, held open: served from when the
+	 * output folder is gone or no longer one of logdown's (-1 before a
+	 * build wrote one). */
+	pthread_mutex_t root_lock;
+	int last_good;
 };
 
 /* The script injected before </body> of every HTML page served here,
@@ -103,10 +150,12 @@ static const char live_script[] =
 /* One open /__logdown/events stream: what is still to be sent. */
 struct stream {
 	struct server *s;
+	struct MHD_Connection *c;
 	unsigned long gen; /* the last generation announced */
 	struct buf pending;
 	size_t off;
 	bool started;
+	bool ping; /* resumed by the ticker: send a comment */
 };
 
 /* Appends an SSE event; each line of data becomes a "data:" line.  A
@@ -131,10 +180,23 @@ static void sse_event(struct buf *b, const char *name, const char *data)
 	buf_putc(b, '\n');
 }
 
-/* The stream's reader: it blocks (this connection has its own thread)
- * until a build ends, sending a comment every second so that a closed
- * page is noticed.  Returning 0 is not allowed in thread-per-connection
- * mode, so it always has something. */
+/* Resumes every waiting stream, each told whether it is only for a
+ * ping.  Called with ev->lock held. */
+static void events_wake(struct events *ev, bool ping)
+{
+	for (size_t i = 0; i < ev->nwaiting; i++) {
+		ev->waiting[i]->ping = ping;
+		MHD_resume_connection(ev->waiting[i]->c);
+	}
+	ev->nwaiting = 0;
+}
+
+/* The stream's reader.  With something to send (the start, a build's
+ * news, a ping) it sends it; else it suspends its connection, which no
+ * longer costs a thread or a poll, until events_wake().  Suspending and
+ * resuming both happen under ev->lock, so a stream is resumed exactly
+ * once for each time it was suspended, and never after `stopping` (the
+ * daemon may only stop with no connection suspended). */
 static ssize_t stream_read(void *cls, uint64_t pos, char *out, size_t max)
 {
 	(void)pos;
@@ -151,27 +213,29 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *out, size_t max)
 			buf_puts(&st->pending, "retry: 1000\n\n");
 			if (ev->error)
 				sse_event(&st->pending, "error", ev->error);
+		} else if (ev->stopping) {
+			pthread_mutex_unlock(&ev->lock);
+			return MHD_CONTENT_READER_END_OF_STREAM;
+		} else if (ev->gen != st->gen) {
+			st->gen = ev->gen;
+			if (ev->error)
+				sse_event(&st->pending, "error", ev->error);
+			else
+				sse_event(&st->pending, "reload", "");
+		} else if (st->ping) {
+			/* so that a page closed meanwhile is noticed */
+			st->ping = false;
+			buf_puts(&st->pending, ": ping\n\n");
 		} else {
-			struct timespec until;
-			clock_gettime(CLOCK_REALTIME, &until);
-			until.tv_sec += 1;
-			while (!ev->stopping && ev->gen == st->gen)
-				if (pthread_cond_timedwait(&ev->changed, &ev->lock, &until) ==
-				    ETIMEDOUT)
-					break;
-			if (ev->stopping) {
-				pthread_mutex_unlock(&ev->lock);
-				return MHD_CONTENT_READER_END_OF_STREAM;
+			if (ev->nwaiting == ev->waiting_cap) {
+				ev->waiting_cap = ev->waiting_cap ? 2 * ev->waiting_cap : 16;
+				ev->waiting = xrealloc(ev->waiting,
+						       ev->waiting_cap * sizeof *ev->waiting);
 			}
-			if (ev->gen != st->gen) {
-				st->gen = ev->gen;
-				if (ev->error)
-					sse_event(&st->pending, "error", ev->error);
-				else
-					sse_event(&st->pending, "reload", "");
-			} else {
-				buf_puts(&st->pending, ": ping\n\n");
-			}
+			ev->waiting[ev->nwaiting++] = st;
+			MHD_suspend_connection(st->c);
+			pthread_mutex_unlock(&ev->lock);
+			return 0;
 		}
 		pthread_mutex_unlock(&ev->lock);
 	}
@@ -198,8 +262,62 @@ static void events_publish(struct events *ev, const char *error)
 	free(ev->error);
 	ev->error = error ? xstrdup(error) : NULL;
 	ev->gen++;
-	pthread_cond_broadcast(&ev->changed);
+	events_wake(ev, false);
 	pthread_mutex_unlock(&ev->lock);
+}
+
+/* Every second: each waiting stream sends a comment. */
+static void events_ping(struct events *ev)
+{
+	pthread_mutex_lock(&ev->lock);
+	events_wake(ev, true);
+	pthread_mutex_unlock(&ev->lock);
+}
+
+/* Ends every stream, now and from now on. */
+static void events_stop(struct events *ev)
+{
+	pthread_mutex_lock(&ev->lock);
+	ev->stopping = true;
+	ev->building = false;
+	events_wake(ev, false);
+	for (size_t i = 0; i < ev->nheld; i++)
+		MHD_resume_connection(ev->held[i]);
+	ev->nheld = 0;
+	pthread_mutex_unlock(&ev->lock);
+}
+
+/* A build begins (true) or has ended (false); at its end the requests
+ * held for it are resumed, and answered again. */
+static void events_building(struct events *ev, bool building)
+{
+	pthread_mutex_lock(&ev->lock);
+	ev->building = building;
+	if (!building) {
+		for (size_t i = 0; i < ev->nheld; i++)
+			MHD_resume_connection(ev->held[i]);
+		ev->nheld = 0;
+	}
+	pthread_mutex_unlock(&ev->lock);
+}
+
+/* Holds connection c until the running build ends; false when none
+ * runs.  Called from the request's handler, which returns MHD_YES and is
+ * called again once c is resumed. */
+static bool events_hold(struct events *ev, struct MHD_Connection *c)
+{
+	pthread_mutex_lock(&ev->lock);
+	bool hold = ev->building && !ev->stopping;
+	if (hold) {
+		if (ev->nheld == ev->held_cap) {
+			ev->held_cap = ev->held_cap ? 2 * ev->held_cap : 16;
+			ev->held = xrealloc(ev->held, ev->held_cap * sizeof *ev->held);
+		}
+		ev->held[ev->nheld++] = c;
+		MHD_suspend_connection(c);
+	}
+	pthread_mutex_unlock(&ev->lock);
+	return hold;
 }
 
 /* --- requests --- */
@@ -308,23 +426,251 @@ static enum MHD_Result send_not_found(struct MHD_Connection *c)
 	return ret;
 }
 
-/* The page with the live-reload script before its last </body>, or at
- * its end when it has none.  Caller frees. */
-static char *inject_script(const char *html, size_t len, size_t *out_len)
+/* An HTML page streamed from its file with the live-reload script
+ * inserted at `at`: the page is never read whole, however big, and
+ * however many clients fetch it. */
+struct page {
+	int fd;
+	uint64_t at, size; /* the file's bytes */
+};
+
+#define SCRIPT_LEN (sizeof live_script - 1)
+
+static size_t at_most(size_t max, uint64_t n)
 {
-	const char *at = NULL;
-	for (size_t i = len >= 7 ? len - 7 + 1 : 0; i-- > 0;)
-		if (strncasecmp(html + i, "</body>", 7) == 0) {
-			at = html + i;
-			break;
+	return n < max ? (size_t)n : max;
+}
+#define PAGE_BLOCK (64 * 1024)
+
+/* Where the script goes: before the page's last "</body>" (any case),
+ * found by reading back from the end a block at a time (blocks overlap
+ * by six bytes, so a tag across two is found); at the end when there is
+ * none or the file cannot be read. */
+static uint64_t body_end(int fd, uint64_t size)
+{
+	static const char tag[] = "</body>";
+	const size_t tl = sizeof tag - 1;
+	char *b = xmalloc(PAGE_BLOCK + tl);
+	uint64_t found = size, end = size;
+	while (end >= tl) {
+		uint64_t start = end > PAGE_BLOCK + tl ? end - PAGE_BLOCK - tl : 0;
+		size_t len = (size_t)(end - start), got = 0;
+		while (got < len) {
+			ssize_t r = pread(fd, b + got, len - got, (off_t)(start + got));
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0)
+				break;
+			got += (size_t)r;
 		}
-	size_t head = at ? (size_t)(at - html) : len;
-	struct buf b = BUF_INIT;
-	buf_put(&b, html, head);
-	buf_puts(&b, live_script);
-	buf_put(&b, html + head, len - head);
-	*out_len = b.len;
-	return buf_detach(&b);
+		if (got < len)
+			break;
+		for (size_t i = len - tl + 1; i-- > 0;)
+			if (strncasecmp(b + i, tag, tl) == 0) {
+				found = start + i;
+				goto out;
+			}
+		if (start == 0)
+			break;
+		end = start + tl - 1;
+	}
+out:
+	free(b);
+	return found;
+}
+
+/* Reads the page at its file's offset p into out; a file cut short
+ * since it was opened ends the response with an error. */
+static ssize_t page_pread(int fd, char *out, size_t n, uint64_t p)
+{
+	for (;;) {
+		ssize_t r = pread(fd, out, n, (off_t)p);
+		if (r < 0 && errno == EINTR)
+			continue;
+		return r > 0 ? r : MHD_CONTENT_READER_END_WITH_ERROR;
+	}
+}
+
+static ssize_t page_read(void *cls, uint64_t pos, char *out, size_t max)
+{
+	struct page *pg = cls;
+	if (pos < pg->at)
+		return page_pread(pg->fd, out, at_most(max, pg->at - pos), pos);
+	if (pos < pg->at + SCRIPT_LEN) {
+		size_t n = at_most(max, pg->at + SCRIPT_LEN - pos);
+		memcpy(out, live_script + (pos - pg->at), n);
+		return (ssize_t)n;
+	}
+	uint64_t p = pos - SCRIPT_LEN;
+	if (p >= pg->size)
+		return MHD_CONTENT_READER_END_OF_STREAM;
+	return page_pread(pg->fd, out, at_most(max, pg->size - p), p);
+}
+
+static void page_free(void *cls)
+{
+	struct page *pg = cls;
+	close(pg->fd);
+	free(pg);
+}
+
+/* The response for the HTML page open at fd (which it takes).  A page
+ * of up to PAGE_BLOCK bytes (most pages) is read once into the buffer it
+ * is sent from, with the script: one copy of a bounded size costs less
+ * than a streamed response's calls.  A bigger one is streamed. */
+static struct MHD_Response *page_response(int fd, uint64_t size)
+{
+	if (size <= PAGE_BLOCK) {
+		char *b = xmalloc((size_t)size + SCRIPT_LEN);
+		size_t got = 0;
+		while (got < size) {
+			ssize_t r = pread(fd, b + got, (size_t)size - got, (off_t)got);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0)
+				break;
+			got += (size_t)r;
+		}
+		close(fd);
+		if (got < size) {
+			free(b);
+			return NULL;
+		}
+		size_t at = (size_t)size;
+		for (size_t i = size >= 7 ? (size_t)size - 7 + 1 : 0; i-- > 0;)
+			if (strncasecmp(b + i, "</body>", 7) == 0) {
+				at = i;
+				break;
+			}
+		memmove(b + at + SCRIPT_LEN, b + at, (size_t)size - at);
+		memcpy(b + at, live_script, SCRIPT_LEN);
+		return MHD_create_response_from_buffer((size_t)size + SCRIPT_LEN, b,
+							MHD_RESPMEM_MUST_FREE);
+	}
+	struct page *pg = xmalloc(sizeof *pg);
+	pg->fd = fd;
+	pg->size = size;
+	pg->at = body_end(fd, size);
+	struct MHD_Response *r = MHD_create_response_from_callback(size + SCRIPT_LEN, PAGE_BLOCK,
+								   page_read, pg, page_free);
+	if (!r)
+		page_free(pg);
+	return r;
+}
+
+/* What a request's path is in the site. */
+enum found {
+	FOUND,        /* a regular file, open */
+	FOUND_FOLDER, /* a folder, open */
+	MISSING,      /* 404 */
+	REFUSED,      /* 403: a symbolic link, a FIFO, a socket, a device */
+};
+
+/* Opens the decoded path (see decode_path()) inside the folder open at
+ * root, one segment at a time, never through a symbolic link: each
+ * entry's type is read without following it, a folder is opened with
+ * O_DIRECTORY | O_NOFOLLOW, and a file only when it is a regular one
+ * (O_NONBLOCK | O_NOFOLLOW, and checked again on the descriptor, so one
+ * swapped meanwhile is refused): a FIFO, socket or device planted in
+ * the output is never opened, which could block or act.  Empty segments
+ * are skipped.  On FOUND and FOUND_FOLDER, *fd is open (caller closes)
+ * and *st its status. */
+static enum found site_open(int root, const char *path, int *fd, struct stat *st)
+{
+	int dir = fcntl(root, F_DUPFD_CLOEXEC, 0);
+	if (dir < 0)
+		return MISSING;
+	const char *p = path;
+	for (;;) {
+		while (*p == '/')
+			p++;
+		size_t n = strcspn(p, "/");
+		if (n == 0) {
+			if (fstat(dir, st) != 0) {
+				close(dir);
+				return MISSING;
+			}
+			*fd = dir;
+			return FOUND_FOLDER;
+		}
+		char name[NAME_MAX + 1];
+		if (n > NAME_MAX) {
+			close(dir);
+			return MISSING;
+		}
+		memcpy(name, p, n);
+		name[n] = '\0';
+		p += n;
+		struct stat ls;
+		if (fstatat(dir, name, &ls, AT_SYMLINK_NOFOLLOW) != 0) {
+			int err = errno;
+			close(dir);
+			return err == ENOENT || err == ENOTDIR ? MISSING : REFUSED;
+		}
+		if (S_ISDIR(ls.st_mode)) {
+			int next = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			int err = errno;
+			close(dir);
+			if (next < 0)
+				return err == ENOENT ? MISSING : REFUSED;
+			dir = next;
+			if (!*p) {
+				if (fstat(dir, st) != 0) {
+					close(dir);
+					return MISSING;
+				}
+				*fd = dir;
+				return FOUND_FOLDER;
+			}
+			continue;
+		}
+		if (!S_ISREG(ls.st_mode)) {
+			close(dir);
+			return REFUSED;
+		}
+		if (*p) { /* a file where the path wants a folder */
+			close(dir);
+			return MISSING;
+		}
+		int f = openat(dir, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+		int err = errno;
+		close(dir);
+		if (f < 0)
+			return err == ENOENT ? MISSING : REFUSED;
+		if (fstat(f, st) != 0 || !S_ISREG(st->st_mode) || st->st_dev != ls.st_dev ||
+		    st->st_ino != ls.st_ino) {
+			close(f);
+			return REFUSED;
+		}
+		*fd = f;
+		return FOUND;
+	}
+}
+
+/* Whether the folder open at dir is a site logdown wrote: it holds the
+ * marker, a regular file. */
+static bool site_marked(int dir)
+{
+	struct stat st;
+	return fstatat(dir, OUTDIR_MARKER, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The folder to serve a request from: the output folder when it is
+ * still one logdown wrote (a folder, not a link, with the marker), else
+ * the last good site held open since its build.  The output is opened
+ * for each request, so one swapped in by a build is served at once.
+ * Returns a descriptor (caller closes), or -1 when there is no site. */
+static int site_root(struct server *s)
+{
+	int fd = open(s->out_real, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0 && site_marked(fd))
+		return fd;
+	if (fd >= 0)
+		close(fd);
+	pthread_mutex_lock(&s->root_lock);
+	fd = s->last_good >= 0 ? fcntl(s->last_good, F_DUPFD_CLOEXEC, 0) : -1;
+	pthread_mutex_unlock(&s->root_lock);
+	return fd;
 }
 
 /* Where a folder's URL without its slash is sent: its decoded path with
@@ -355,20 +701,29 @@ static char *folder_location(const char *url)
 	return buf_detach(&to);
 }
 
-static enum MHD_Result serve_file(struct server *s, struct MHD_Connection *c, const char *url)
+/* Answers GET or HEAD url from the site.  With may_hold, a request for
+ * something the output lacks while a build runs is held until it ends
+ * (events_hold()): *held says so, and nothing is queued. */
+static enum MHD_Result serve_file(struct server *s, struct MHD_Connection *c, const char *url,
+				  bool may_hold, bool *held)
 {
 	struct buf path = BUF_INIT;
 	if (!decode_path(url, &path)) {
 		buf_free(&path);
 		return send_text(c, MHD_HTTP_FORBIDDEN, "text/plain; charset=utf-8", "forbidden\n");
 	}
-	char *full = xasprintf("%s%s", s->out_real, buf_data(&path));
-	buf_free(&path);
 	enum MHD_Result ret;
+	int root = site_root(s), fd = -1;
 	struct stat st;
-	if (stat(full, &st) == 0 && S_ISDIR(st.st_mode)) {
-		if (!str_has_suffix(url, "/")) {
+	enum found f = root >= 0 ? site_open(root, buf_data(&path), &fd, &st) : MISSING;
+	if (root >= 0)
+		close(root);
+	const char *name = buf_data(&path);
+	if (f == FOUND_FOLDER) {
+		if (!str_has_suffix(name, "/")) {
 			/* /x to /x/, so that the page's relative links work */
+			close(fd);
+			buf_free(&path);
 			char *to = folder_location(url);
 			struct MHD_Response *r =
 				MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
@@ -376,30 +731,31 @@ static enum MHD_Result serve_file(struct server *s, struct MHD_Connection *c, co
 			ret = MHD_queue_response(c, MHD_HTTP_MOVED_PERMANENTLY, r);
 			MHD_destroy_response(r);
 			free(to);
-			free(full);
 			return ret;
 		}
-		char *index = xasprintf("%sindex.html", full);
-		free(full);
-		full = index;
-	}
-	/* After symbolic links, the file must still lie in the output. */
-	char *real = path_real(full);
-	free(full);
-	if (!real)
-		return send_not_found(c);
-	if (!path_under(real, s->out_real)) {
-		free(real);
-		return send_text(c, MHD_HTTP_FORBIDDEN, "text/plain; charset=utf-8", "forbidden\n");
-	}
-	int fd = open(real, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		if (fd >= 0)
+		int dir = fd;
+		name = "index.html";
+		f = site_open(dir, name, &fd, &st);
+		close(dir);
+		if (f == FOUND_FOLDER) {
 			close(fd);
-		free(real);
+			f = MISSING;
+		}
+	}
+	if (f == MISSING && may_hold && events_hold(&s->ev, c)) {
+		buf_free(&path);
+		*held = true;
+		return MHD_YES;
+	}
+	if (f != FOUND) {
+		buf_free(&path);
+		if (f == REFUSED)
+			return send_text(c, MHD_HTTP_FORBIDDEN, "text/plain; charset=utf-8",
+					 "forbidden\n");
 		return send_not_found(c);
 	}
-	const char *type = mime_type(real);
+	const char *type = mime_type(name);
+	buf_free(&path);
 	bool html = str_has_prefix(type, "text/html");
 	char etag[96];
 	snprintf(etag, sizeof etag, "\"%llx-%llx-%llx%s\"", (unsigned long long)st.st_size,
@@ -413,23 +769,13 @@ static enum MHD_Result serve_file(struct server *s, struct MHD_Connection *c, co
 		r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
 		status = MHD_HTTP_NOT_MODIFIED;
 	} else if (html) {
-		struct buf text = BUF_INIT;
-		bool ok = file_read(real, &text, NULL);
-		close(fd);
-		if (!ok) {
-			buf_free(&text);
-			free(real);
-			return send_not_found(c);
-		}
-		size_t n;
-		char *page = inject_script(buf_data(&text), text.len, &n);
-		buf_free(&text);
-		r = MHD_create_response_from_buffer(n, page, MHD_RESPMEM_MUST_FREE);
+		r = page_response(fd, (uint64_t)st.st_size); /* takes fd */
 	} else {
-		/* MHD closes fd */
-		r = MHD_create_response_from_fd((size_t)st.st_size, fd);
+		/* sent with sendfile(); MHD closes fd */
+		r = MHD_create_response_from_fd64((uint64_t)st.st_size, fd);
+		if (!r)
+			close(fd);
 	}
-	free(real);
 	if (!r)
 		return MHD_NO;
 	MHD_add_response_header(r, MHD_HTTP_HEADER_ETAG, etag);
@@ -447,7 +793,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 {
 	(void)version;
 	(void)upload_data;
-	static int seen;
+	static int seen, held_once;
 	struct server *s = cls;
 	/* Refused at once, without reading a body: the connection closes. */
 	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
@@ -456,7 +802,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	/* A response queued on the first call, before MHD has read the whole
 	 * request, closes the connection: answer on the next call so that it
 	 * is kept alive.  A GET's body, if any, is read and ignored. */
-	if (*con_cls != &seen) {
+	if (*con_cls != &seen && *con_cls != &held_once) {
 		*con_cls = &seen;
 		return MHD_YES;
 	}
@@ -467,6 +813,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	if (strcmp(url, EVENTS_PATH) == 0) {
 		struct stream *st = xcalloc(1, sizeof *st);
 		st->s = s;
+		st->c = c;
 		struct MHD_Response *r = MHD_create_response_from_callback(
 			MHD_SIZE_UNKNOWN, 4096, stream_read, st, stream_free);
 		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
@@ -475,7 +822,12 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		MHD_destroy_response(r);
 		return ret;
 	}
-	return serve_file(s, c, url);
+	/* held once at most: resumed, it is answered from what is there */
+	bool held = false;
+	enum MHD_Result ret = serve_file(s, c, url, *con_cls == &seen, &held);
+	if (held)
+		*con_cls = &held_once;
+	return ret;
 }
 
 /* The request path reaches handle() as sent: decode_path() decodes it,
@@ -552,7 +904,7 @@ static int listen_on(const char *host, unsigned port, unsigned *port_out, char *
 	int fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	int one = 1;
 	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
-	    bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || listen(fd, 64) != 0) {
+	    bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || listen(fd, SOMAXCONN) != 0) {
 		int err = errno;
 		fprintf(stderr, "logdown: cannot listen on %s port %u: %s%s\n", host, port,
 			strerror(err),
@@ -860,19 +1212,220 @@ static int build_once(const struct serve_opts *so, struct watch *w, struct parse
 	return rc;
 }
 
-/* Waits up to ms for SIGINT or SIGTERM (blocked in every thread).
- * Returns true when one came. */
-static bool wait_signal(const sigset_t *set, long ms)
+/* --- stopping --- */
+
+/* Between the watchdog, which takes the signals, and the main thread. */
+struct stopper {
+	pthread_mutex_t lock;
+	pthread_cond_t cond; /* on CLOCK_MONOTONIC */
+	bool stop;           /* a signal came: the main thread is to stop */
+	bool done;           /* the main thread has stopped everything */
+	sigset_t set;        /* SIGINT and SIGTERM */
+	struct events *ev;   /* pinged every second */
+	pthread_t thread;
+};
+
+static struct timespec deadline_in(long ms)
 {
-	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-	for (;;) {
-		int sig = sigtimedwait(set, NULL, &ts);
-		if (sig > 0)
-			return true;
-		if (errno == EAGAIN)
-			return false;
-		/* EINTR: another signal; wait again (a little longer at worst) */
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	t.tv_sec += ms / 1000;
+	t.tv_nsec += (ms % 1000) * 1000000L;
+	if (t.tv_nsec >= 1000000000L) {
+		t.tv_sec++;
+		t.tv_nsec -= 1000000000L;
 	}
+	return t;
+}
+
+/* The watchdog: pings the event streams every second until SIGINT or
+ * SIGTERM, then tells the main thread to stop and gives it STOP_GRACE_MS
+ * to do so.  A main thread still in a build then (one reading a slow or
+ * huge file cannot be cut short from outside) is not waited for: the
+ * process ends here, with exit 0.  Its staging folder, if the build had
+ * made one, is what a killed build leaves: the sweeper removes it once
+ * this process is gone (and the next build would); the previous site is
+ * untouched (outdir.h). */
+static void *watchdog(void *arg)
+{
+	struct stopper *k = arg;
+	for (;;) {
+		struct timespec second = {1, 0};
+		int sig = sigtimedwait(&k->set, NULL, &second);
+		pthread_mutex_lock(&k->lock);
+		bool done = k->done;
+		pthread_mutex_unlock(&k->lock);
+		if (done)
+			return NULL;
+		if (sig > 0)
+			break;
+		if (errno == EAGAIN)
+			events_ping(k->ev);
+	}
+	pthread_mutex_lock(&k->lock);
+	k->stop = true;
+	pthread_cond_broadcast(&k->cond);
+	struct timespec until = deadline_in(STOP_GRACE_MS);
+	while (!k->done)
+		if (pthread_cond_timedwait(&k->cond, &k->lock, &until) == ETIMEDOUT)
+			break;
+	bool done = k->done;
+	pthread_mutex_unlock(&k->lock);
+	if (done)
+		return NULL;
+	fputs("logdown: stopped during a rebuild (it is dropped; the site stays as the last "
+	      "good build left it)\n",
+	      stderr);
+	_exit(EXIT_OK);
+}
+
+/* Waits up to ms for a stop; returns whether one was asked for. */
+static bool stop_wait(struct stopper *k, long ms)
+{
+	struct timespec until = deadline_in(ms);
+	pthread_mutex_lock(&k->lock);
+	while (!k->stop)
+		if (pthread_cond_timedwait(&k->cond, &k->lock, &until) == ETIMEDOUT)
+			break;
+	bool stop = k->stop;
+	pthread_mutex_unlock(&k->lock);
+	return stop;
+}
+
+/* --- after serve --- */
+
+/* The sweeper, a child forked before any thread starts (so it may do
+ * what any process does): it waits on a pipe only serve holds open.  At
+ * its end of file, however serve ended (returned, stopped by the
+ * watchdog during a build, killed), it takes the output folder serve
+ * wrote there, waits until serve is gone (a process that still exists
+ * keeps its staging folder), sweeps beside the output what a dropped
+ * build left (outdir_sweep(): its staging folder, and folders a cut
+ * commit had moved, put back), and ends. */
+static void sweeper(int rfd, pid_t parent)
+{
+	signal(SIGINT, SIG_IGN); /* Ctrl-C goes to the whole group */
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	/* It says nothing, and must not keep serve's output open: a reader
+	 * waiting for its end (a pipe to tee, a test) would wait for it. */
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null >= 0) {
+		dup2(null, 0);
+		dup2(null, 1);
+		dup2(null, 2);
+		if (null > 2)
+			close(null);
+	}
+	struct buf out = BUF_INIT;
+	char b[4096];
+	for (;;) {
+		ssize_t n = read(rfd, b, sizeof b);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		buf_put(&out, b, (size_t)n);
+	}
+	for (int i = 0; i < 1000 && kill(parent, 0) == 0; i++) {
+		struct timespec ms10 = {0, 10000000L};
+		nanosleep(&ms10, NULL);
+	}
+	if (out.len && kill(parent, 0) != 0 && errno == ESRCH)
+		outdir_sweep(buf_data(&out));
+	_exit(EXIT_OK);
+}
+
+/* Starts the sweeper; returns the pipe's end serve writes the output
+ * folder to, or -1 when there is none (nothing is swept then). */
+static int sweeper_start(void)
+{
+	int p[2];
+	if (pipe(p) != 0)
+		return -1;
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(p[1]);
+		sweeper(p[0], parent);
+	}
+	close(p[0]);
+	if (pid < 0) {
+		close(p[1]);
+		return -1;
+	}
+	/* not inherited by what the build starts */
+	fcntl(p[1], F_SETFD, FD_CLOEXEC);
+	return p[1];
+}
+
+/* --- the output folder --- */
+
+/* What is at the output folder's path, as lstat() sees it. */
+struct out_state {
+	int kind; /* 0 nothing, 1 a folder, 2 a symbolic link, 3 something else */
+	dev_t dev;
+	ino_t ino;
+};
+
+static struct out_state out_state(const char *path)
+{
+	struct out_state o = {0, 0, 0};
+	struct stat st;
+	if (lstat(path, &st) != 0)
+		return o;
+	o.kind = S_ISDIR(st.st_mode) ? 1 : S_ISLNK(st.st_mode) ? 2 : 3;
+	o.dev = st.st_dev;
+	o.ino = st.st_ino;
+	return o;
+}
+
+static bool out_state_same(struct out_state a, struct out_state b)
+{
+	return a.kind == b.kind && a.dev == b.dev && a.ino == b.ino;
+}
+
+/* After a build: holds the output folder open as the last good site
+ * when it is a folder logdown wrote (a failed build left the previous
+ * one there, which is the last good site too).  Returns what is at the
+ * output's path now. */
+static struct out_state hold_site(struct server *s)
+{
+	int fd = open(s->out_real, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0 && site_marked(fd)) {
+		pthread_mutex_lock(&s->root_lock);
+		int old = s->last_good;
+		s->last_good = fd;
+		pthread_mutex_unlock(&s->root_lock);
+		if (old >= 0)
+			close(old);
+	} else if (fd >= 0) {
+		close(fd);
+	}
+	return out_state(s->out_real);
+}
+
+/* --- the loop --- */
+
+/* As many connections as the process may open files, less a reserve
+ * for the build, and at most MAX_CONNECTIONS: the soft descriptor limit
+ * is raised towards the hard one for that (a shell's default soft limit
+ * is often 1,024). */
+static unsigned connection_limit(void)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+		return 256;
+	rlim_t want = MAX_CONNECTIONS + FD_RESERVE;
+	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < want) {
+		struct rlimit up = rl;
+		up.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > want ? want : rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &up) == 0)
+			rl = up;
+	}
+	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= want)
+		return MAX_CONNECTIONS;
+	return (unsigned)(rl.rlim_cur > 2 * FD_RESERVE ? rl.rlim_cur - FD_RESERVE : rl.rlim_cur / 2);
 }
 
 /* After a build: replaces *seen with what it saw, and frees *before,
@@ -891,6 +1444,21 @@ static void watched(const struct watch *w, const char *root, struct snapshot *be
 	snapshot_free(before);
 }
 
+/* Whether a rebuild may run: not when the output folder's path has
+ * become a symbolic link, which the build would write through.  Says
+ * why not in *diags (caller frees) and on the terminal. */
+static bool may_build(const struct server *s, char **diags)
+{
+	if (out_state(s->out_real).kind != 2)
+		return true;
+	*diags = xasprintf("logdown: error: the output folder %s is now a symbolic link: serve does "
+			   "not build through it, and keeps serving the last good site (remove the "
+			   "link to build again)\n",
+			   s->out_real);
+	fputs(*diags, stderr);
+	return false;
+}
+
 int serve_run(const struct serve_opts *so)
 {
 	const char *host = so->host ? so->host : "127.0.0.1";
@@ -898,6 +1466,7 @@ int serve_run(const struct serve_opts *so)
 	unsigned port = 0;
 	int rc = EXIT_OK;
 	struct server s = {0};
+	s.last_good = -1;
 	struct watch w = {0};
 	struct parse_cache *cache = parse_cache_new();
 	struct MHD_Daemon *daemon = NULL;
@@ -905,15 +1474,18 @@ int serve_run(const struct serve_opts *so)
 	/* seen: what the last build saw; now, again: the polls since */
 	struct snapshot seen = {0}, now = {0}, again = {0};
 	struct buf said = BUF_INIT; /* what the last build did, for the terminal */
+	struct stopper k = {0};
 
 	/* Blocked before any thread starts, so that they all inherit it and
-	 * only sigtimedwait() below takes them. */
-	sigset_t set, old;
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	pthread_sigmask(SIG_BLOCK, &set, &old);
+	 * only the watchdog takes them; never unblocked, so that signals
+	 * that come while serve ends change nothing of its exit. */
+	sigemptyset(&k.set);
+	sigaddset(&k.set, SIGINT);
+	sigaddset(&k.set, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &k.set, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	unsigned limit = connection_limit();
+	int sweep = sweeper_start();
 
 	int fd = listen_on(host, so->port, &port, shown, sizeof shown);
 	if (fd < 0) {
@@ -921,7 +1493,20 @@ int serve_run(const struct serve_opts *so)
 		goto out;
 	}
 	pthread_mutex_init(&s.ev.lock, NULL);
-	pthread_cond_init(&s.ev.changed, NULL);
+	pthread_mutex_init(&s.root_lock, NULL);
+	pthread_mutex_init(&k.lock, NULL);
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&k.cond, &ca);
+	pthread_condattr_destroy(&ca);
+	k.ev = &s.ev;
+	if (pthread_create(&k.thread, NULL, watchdog, &k) != 0) {
+		fprintf(stderr, "logdown: cannot start a thread: %s\n", strerror(errno));
+		close(fd);
+		rc = EXIT_IO;
+		goto out_ev;
+	}
 
 	/* The sources as they were before the build, so that one changed
 	 * while it runs is rebuilt (see watched()). */
@@ -932,39 +1517,52 @@ int serve_run(const struct serve_opts *so)
 	bool last_ok = rc == EXIT_OK;
 	if (rc != EXIT_OK && rc != EXIT_CONTENT) {
 		close(fd);
-		goto out_ev;
+		goto out_k;
 	}
 	rc = EXIT_OK;
 	if (!s.out_real) {
 		close(fd);
 		rc = EXIT_IO;
-		goto out_ev;
+		goto out_k;
+	}
+	struct out_state out_seen = hold_site(&s);
+	if (sweep >= 0) {
+		/* the sweeper's: what to sweep beside once serve is gone */
+		ssize_t n = write(sweep, s.out_real, strlen(s.out_real));
+		(void)n;
 	}
 	events_publish(&s.ev, diags);
 	free(diags);
 	diags = NULL;
 
-	daemon = MHD_start_daemon(MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
-					  MHD_USE_ERROR_LOG,
-				  0, NULL, NULL, handle, &s, MHD_OPTION_EXTERNAL_LOGGER, mhd_log,
-				  NULL, MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_UNESCAPE_CALLBACK,
-				  keep_escaped, NULL,
-				  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30, MHD_OPTION_END);
+	/* epoll (or poll) in a few threads, suspended event streams, idle
+	 * connections closed, and one address kept from taking them all */
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned threads = cpus < 2 ? 2 : cpus > 4 ? 4 : (unsigned)cpus;
+	daemon = MHD_start_daemon(
+		MHD_USE_AUTO_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG, 0, NULL,
+		NULL, handle, &s, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
+		MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_UNESCAPE_CALLBACK, keep_escaped, NULL,
+		MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_LIMIT, limit,
+		MHD_OPTION_PER_IP_CONNECTION_LIMIT, limit / 4 * 3, MHD_OPTION_CONNECTION_TIMEOUT,
+		(unsigned)IDLE_SECS, MHD_OPTION_END);
 	if (!daemon) {
 		fprintf(stderr, "logdown: cannot start the HTTP server\n");
 		close(fd);
 		rc = EXIT_IO;
-		goto out_ev;
+		goto out_k;
 	}
 	/* One line says what was built and where to look. */
 	fprintf(stderr, "logdown: %s; serving %s at http://%s:%u/\n", buf_data(&said), s.out_real,
 		shown, port);
 
-	for (;;) {
-		if (wait_signal(&set, POLL_MS))
-			break;
+	while (!stop_wait(&k, POLL_MS)) {
+		/* The output folder removed or replaced (the build's own swaps
+		 * are seen by hold_site()): build again, at once. */
+		struct out_state out_now = out_state(s.out_real);
+		bool out_moved = !out_state_same(out_now, out_seen);
 		watch_snapshot(&w, so->build.root, &now);
-		if (snapshot_diff(&seen, &now, NULL, NULL) == 0) {
+		if (!out_moved && snapshot_diff(&seen, &now, NULL, NULL) == 0) {
 			snapshot_free(&now);
 			continue;
 		}
@@ -972,7 +1570,7 @@ int serve_run(const struct serve_opts *so)
 		 * one build: wait until nothing changed for SETTLE_MS. */
 		bool stop = false;
 		for (;;) {
-			if ((stop = wait_signal(&set, SETTLE_MS)))
+			if ((stop = stop_wait(&k, SETTLE_MS)))
 				break;
 			watch_snapshot(&w, so->build.root, &again);
 			bool same = snapshot_diff(&now, &again, NULL, NULL) == 0;
@@ -988,23 +1586,37 @@ int serve_run(const struct serve_opts *so)
 			break;
 		}
 		/* Only the reports the changes touch are rendered again, unless
-		 * the last build failed (its output is older than its sources). */
+		 * the last build failed (its output is older than its sources)
+		 * or the output folder went. */
 		struct affected a = {&w, so->build.root, xcalloc(w.nreports + 1, sizeof(bool)),
-				     !last_ok, false};
+				     !last_ok || out_moved, false};
 		snapshot_diff(&seen, &now, classify_change, &a);
 		if (a.parsers)
 			parse_cache_clear(cache);
-		fputs("logdown: a source changed; rebuilding\n", stderr);
-		start = snapshot_clock();
-		buf_clear(&said);
-		int brc = build_once(so, &w, cache, a.everything ? NULL : a.dirty, &s.out_real,
-				     &diags, &said);
-		if (said.len)
-			fprintf(stderr, "logdown: %s\n", buf_data(&said));
+		int brc = EXIT_IO;
+		if (may_build(&s, &diags)) {
+			fputs(out_moved ? "logdown: the output folder changed; rebuilding\n"
+					: "logdown: a source changed; rebuilding\n",
+			      stderr);
+			start = snapshot_clock();
+			buf_clear(&said);
+			events_building(&s.ev, true);
+			brc = build_once(so, &w, cache, a.everything ? NULL : a.dirty, &s.out_real,
+					 &diags, &said);
+			if (said.len)
+				fprintf(stderr, "logdown: %s\n", buf_data(&said));
+			/* before the pages hear of it: one told to reload may
+			 * change a file at once */
+			watched(&w, so->build.root, &now, start, &seen);
+		} else {
+			snapshot_free(&seen);
+			seen = now;
+			now.f = NULL;
+			now.n = 0;
+		}
 		free(a.dirty);
-		/* before the pages hear of it: one told to reload may change a
-		 * file at once */
-		watched(&w, so->build.root, &now, start, &seen);
+		out_seen = hold_site(&s);
+		events_building(&s.ev, false);
 		last_ok = brc == EXIT_OK;
 		if (brc != EXIT_OK && !diags)
 			diags = xstrdup("logdown: the build failed; see the terminal\n");
@@ -1014,16 +1626,29 @@ int serve_run(const struct serve_opts *so)
 	}
 	fputs("logdown: stopped\n", stderr);
 
-	/* The event streams wait for a build: wake them to end. */
-	pthread_mutex_lock(&s.ev.lock);
-	s.ev.stopping = true;
-	pthread_cond_broadcast(&s.ev.changed);
-	pthread_mutex_unlock(&s.ev.lock);
+	/* The event streams wait for a build: end them, then the server
+	 * (which may only stop with none suspended). */
+	events_stop(&s.ev);
 	MHD_stop_daemon(daemon); /* closes fd too */
+out_k:
+	/* The watchdog ends: told by done, woken by a signal of its own
+	 * when it waits for one. */
+	pthread_mutex_lock(&k.lock);
+	k.done = true;
+	pthread_cond_broadcast(&k.cond);
+	pthread_mutex_unlock(&k.lock);
+	pthread_kill(k.thread, SIGTERM);
+	pthread_join(k.thread, NULL);
+	pthread_cond_destroy(&k.cond);
+	pthread_mutex_destroy(&k.lock);
 out_ev:
-	pthread_cond_destroy(&s.ev.changed);
 	pthread_mutex_destroy(&s.ev.lock);
+	pthread_mutex_destroy(&s.root_lock);
 	free(s.ev.error);
+	free(s.ev.waiting);
+	free(s.ev.held);
+	if (s.last_good >= 0)
+		close(s.last_good);
 out:
 	snapshot_free(&seen);
 	snapshot_free(&now);
@@ -1032,6 +1657,7 @@ out:
 	free(s.out_real);
 	free(diags);
 	buf_free(&said);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (sweep >= 0)
+		close(sweep); /* the sweeper goes on once serve is gone */
 	return rc;
 }

@@ -5,19 +5,25 @@
  * with SIGTERM by the last test.  Every wait is bounded (socket
  * timeouts, deadlines, and an alarm over the whole run), so a bug can
  * fail the tests but never hang CI. */
+#define _DEFAULT_SOURCE /* wait4(), setgroups(), usleep() for bounded.h */
 #include "e2e.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/inotify.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/stat.h>
 #include <time.h>
+
+#include "bounded.h"
 
 extern char **environ;
 
@@ -202,59 +208,74 @@ static bool events_wait(int fd, struct buf *acc, const char *needle, long ms)
 
 /* --- the server --- */
 
-/* Waits (bounded) for the child to exit; its status as e2e_run gives. */
-static int server_wait(long ms)
+/* Waits (bounded) for the child pid to exit; its status as e2e_run
+ * gives.  A child still there after ms is killed, and the test fails. */
+static int child_wait(pid_t pid, long ms)
 {
 	ms *= slow();
 	long deadline = now_ms() + ms;
 	int st;
 	for (;;) {
-		pid_t p = waitpid(server, &st, WNOHANG);
-		if (p == server)
+		pid_t p = waitpid(pid, &st, WNOHANG);
+		if (p == pid)
 			break;
 		if (now_ms() > deadline) {
-			kill(server, SIGKILL);
-			waitpid(server, &st, 0);
-			server = -1;
+			kill(pid, SIGKILL);
+			waitpid(pid, &st, 0);
 			fail_msg("logdown serve did not stop within %ld ms", ms);
 		}
-		sleep_ms(20);
+		sleep_ms(5);
 	}
-	server = -1;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 }
 
-/* Starts `logdown serve PROJECT --port 0`, stderr to errfile, and reads
- * its port.  Returns false when it did not start within 20 s. */
-static bool server_start(void)
+/* The same for the group's server, which is gone after it. */
+static int server_wait(long ms)
+{
+	pid_t pid = server;
+	server = -1;
+	return child_wait(pid, ms);
+}
+
+/* Starts `BIN serve DIR --port 0`, stderr to err, and reads its port.
+ * Returns false when it did not start within 20 s. */
+static bool spawn_serve(const char *bin, const char *dir, const char *err, pid_t *pid,
+			unsigned *port_out)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 2, errfile, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	char *argv[] = {(char *)e2e_binary(), (char *)"serve", project, (char *)"--port",
-			(char *)"0", NULL};
-	if (posix_spawn(&server, argv[0], &fa, NULL, argv, environ) != 0)
-		return false;
+	posix_spawn_file_actions_addopen(&fa, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	char *argv[] = {(char *)bin, (char *)"serve", (char *)dir, (char *)"--port", (char *)"0",
+			NULL};
+	int e = posix_spawn(pid, argv[0], &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
+	if (e != 0)
+		return false;
 
 	/* The port is in the line "serving DIR at http://127.0.0.1:PORT/". */
 	long deadline = now_ms() + 20000 * slow();
 	while (now_ms() < deadline) {
-		char *err = e2e_read("/", errfile);
-		const char *p = err ? strstr(err, "at http://127.0.0.1:") : NULL;
+		char *text = e2e_read("/", err);
+		const char *p = text ? strstr(text, "at http://127.0.0.1:") : NULL;
 		if (p && strchr(p, '\n')) {
-			port = 0;
-			sscanf(p, "at http://127.0.0.1:%u/", &port);
-			free(err);
-			return port != 0;
+			*port_out = 0;
+			sscanf(p, "at http://127.0.0.1:%u/", port_out);
+			free(text);
+			return *port_out != 0;
 		}
-		free(err);
+		free(text);
 		sleep_ms(50);
 	}
 	fprintf(stderr, "logdown serve did not start\n");
 	return false;
+}
+
+/* Starts `logdown serve PROJECT --port 0`, stderr to errfile. */
+static bool server_start(void)
+{
+	return spawn_serve(e2e_binary(), project, errfile, &server, &port);
 }
 
 static int group_setup(void **state)
@@ -884,6 +905,761 @@ static void a_first_build_that_fails_is_served_and_recovers(void **state)
 	assert_int_equal(server_wait(5000), 0);
 }
 
+/* A page too big to be read into one buffer is streamed, and still gets
+ * the script just before its last "</body>" (any case), wherever the tag
+ * falls against the blocks the end is searched in, or at its end when
+ * it has none. */
+static void a_streamed_page_gets_the_script_before_its_last_body_tag(void **state)
+{
+	(void)state;
+	char *dir = served_dir();
+	enum { SIZE = 200000, BLOCK = 64 * 1024, TAG = 7 };
+	struct response small = http("GET", "/r/", NULL);
+	const char *open_ = strstr(small.body, "<script>(function(){var es=");
+	assert_non_null(open_);
+	const char *close_ = strstr(open_, "</script>\n");
+	assert_non_null(close_);
+	char *script = xstrndup(open_, (size_t)(close_ + strlen("</script>\n") - open_));
+	response_free(&small);
+	char *page = xmalloc(SIZE + 1);
+	/* at a block's edge from the end, and elsewhere */
+	long where[24];
+	size_t nw = 0;
+	for (long d = -10; d <= 10; d++)
+		where[nw++] = SIZE - BLOCK - TAG + d;
+	where[nw++] = 3;
+	where[nw++] = SIZE - TAG;
+	where[nw++] = -1; /* none */
+	for (size_t i = 0; i < nw; i++) {
+		memset(page, 'x', SIZE);
+		page[SIZE] = '\0';
+		if (where[i] >= 0) {
+			memcpy(page + where[i], "</BoDy>", TAG);
+			if (where[i] > 100)
+				memcpy(page + 5, "</body>", TAG); /* an earlier one */
+		}
+		e2e_write(dir, "big.html", page);
+		struct response r = http("GET", "/big.html", NULL);
+		assert_int_equal(r.status, 200);
+		size_t at = where[i] >= 0 ? (size_t)where[i] : SIZE;
+		struct buf want = BUF_INIT;
+		buf_put(&want, page, at);
+		buf_puts(&want, script);
+		buf_put(&want, page + at, SIZE - at);
+		if (r.body_len != want.len || memcmp(r.body, want.data, want.len) != 0)
+			fail_msg("the tag at %ld: the script is not just before it", where[i]);
+		buf_free(&want);
+		response_free(&r);
+	}
+	char *big = path_join(dir, "big.html");
+	unlink(big);
+	free(big);
+	free(page);
+	free(script);
+	free(dir);
+}
+
+/* --- under load, and against what is planted in the output --- */
+
+#define IDLE_SECS 10 /* serve.c's */
+
+/* Raises this process's descriptor limit to at least n; false when its
+ * hard limit is lower. */
+static bool fds_at_least(rlim_t n)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+		return false;
+	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < n) {
+		if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < n)
+			return false;
+		rl.rlim_cur = n;
+		return setrlimit(RLIMIT_NOFILE, &rl) == 0;
+	}
+	return true;
+}
+
+/* How many of the n sockets the server has closed (readable: EOF, or
+ * an error), waiting up to ms for the first. */
+static size_t closed_by_server(const int *fds, size_t n, int ms)
+{
+	struct pollfd *p = xcalloc(n, sizeof *p);
+	for (size_t i = 0; i < n; i++) {
+		p[i].fd = fds[i];
+		p[i].events = POLLIN;
+	}
+	size_t closed = 0;
+	if (poll(p, (nfds_t)n, ms) > 0)
+		for (size_t i = 0; i < n; i++)
+			closed += (p[i].revents & (POLLIN | POLLHUP | POLLERR)) != 0;
+	free(p);
+	return closed;
+}
+
+/* 1,100 requests sent half-way and left there (more than select()'s
+ * 1,024 descriptors): all are held, a page is still answered at once,
+ * and the idle ones are closed after IDLE_SECS.  (With one thread per
+ * connection and select(), the ones past 1,020 were refused, and a slow
+ * client held a thread each.) */
+static void half_open_requests_do_not_keep_a_page_waiting(void **state)
+{
+	(void)state;
+	enum { N = 1100 };
+	/* ours, plus what serve keeps for its builds (it raises its own
+	 * limit the same way, to what the hard limit allows) */
+	if (!fds_at_least(N + 512 + 64)) {
+		print_message("[  SKIP    ] the descriptor limit cannot be raised to %d: the load "
+			      "is not tried\n",
+			      N + 512 + 64);
+		skip();
+	}
+	int *fds = xcalloc(N, sizeof *fds);
+	for (size_t i = 0; i < N; i++) {
+		fds[i] = connect_server();
+		send_all(fds[i], "GET /r/ HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+	}
+	/* all accepted and kept, none refused */
+	sleep_ms(300);
+	assert_int_equal(closed_by_server(fds, N, 0), 0);
+
+	long start = now_ms();
+	struct response r = http("GET", "/r/", NULL);
+	long took = now_ms() - start;
+	assert_int_equal(r.status, 200);
+	assert_contains(r.body, "Final loss");
+	response_free(&r);
+	print_message("           a page behind %d half-open requests: %ld ms\n", N, took);
+	if (took > 1000 * slow())
+		fail_msg("a page took %ld ms behind %d half-open requests", took, N);
+
+	/* the idle ones are closed after IDLE_SECS, not kept for ever */
+	long deadline = now_ms() + (IDLE_SECS + 6) * 1000L * slow();
+	size_t closed = 0;
+	while (closed < N && now_ms() < deadline) {
+		sleep_ms(250);
+		closed = closed_by_server(fds, N, 0);
+	}
+	if (closed < N)
+		fail_msg("%zu of %d half-open requests still open after %d s", N - closed, N,
+			 IDLE_SECS + 6);
+	for (size_t i = 0; i < N; i++)
+		close(fds[i]);
+	free(fds);
+	/* the server still answers, and said nothing about them */
+	r = http("GET", "/r/", NULL);
+	assert_int_equal(r.status, 200);
+	response_free(&r);
+	char *err = e2e_read("/", errfile);
+	assert_not_contains(err, "logdown: http:");
+	free(err);
+}
+
+/* Starts `logdown serve DIR --port 0` with its descriptor limit (soft
+ * and hard) set to nofile, so that it cannot raise it. */
+static bool spawn_serve_limited(const char *dir, const char *err, rlim_t nofile, pid_t *pid,
+				unsigned *port_out)
+{
+	*pid = fork();
+	if (*pid < 0)
+		return false;
+	if (*pid == 0) {
+		struct rlimit rl = {nofile, nofile};
+		int in = open("/dev/null", O_RDONLY), out = open("/dev/null", O_WRONLY);
+		int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (setrlimit(RLIMIT_NOFILE, &rl) != 0 || in < 0 || out < 0 || e < 0 ||
+		    dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(e, 2) < 0)
+			_exit(126);
+		execl(e2e_binary(), e2e_binary(), "serve", dir, "--port", "0", (char *)NULL);
+		_exit(127);
+	}
+	long deadline = now_ms() + 20000 * slow();
+	while (now_ms() < deadline) {
+		char *text = e2e_read("/", err);
+		const char *p = text ? strstr(text, "at http://127.0.0.1:") : NULL;
+		if (p && strchr(p, '\n')) {
+			*port_out = 0;
+			sscanf(p, "at http://127.0.0.1:%u/", port_out);
+			free(text);
+			return *port_out != 0;
+		}
+		free(text);
+		sleep_ms(50);
+	}
+	return false;
+}
+
+/* A connection from 127.0.0.2 (another address), half a request sent. */
+static int connect_from_other_address(void)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	assert_true(fd >= 0);
+	struct sockaddr_in from = {0};
+	from.sin_family = AF_INET;
+	from.sin_addr.s_addr = htonl(0x7f000002);
+	assert_int_equal(bind(fd, (struct sockaddr *)&from, sizeof from), 0);
+	struct sockaddr_in sa = {0};
+	sa.sin_family = AF_INET;
+	sa.sin_port = htons((uint16_t)port);
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof sa), 0);
+	send_all(fd, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+	return fd;
+}
+
+/* One address cannot take every connection: with 1,024 descriptors
+ * serve takes 512 connections (512 kept for its builds), at most 384
+ * from one address; 600 from another address (more than all 512) leave
+ * the browser's own requests answered at once. */
+static void one_address_cannot_take_every_connection(void **state)
+{
+	(void)state;
+	enum { N = 600, PER_IP = (1024 - 512) / 4 * 3 };
+	if (!fds_at_least(N + 64)) {
+		print_message("[  SKIP    ] the descriptor limit cannot be raised to %d\n", N + 64);
+		skip();
+	}
+	char *dir = e2e_tmpdir();
+	e2e_write(dir, "content/a/index.md", "---\ntitle: A\n---\nHello.\n");
+	char *err = xasprintf("%s.err", dir);
+	pid_t pid;
+	unsigned keep = port;
+	assert_true(spawn_serve_limited(dir, err, 1024, &pid, &port));
+	int *fds = xcalloc(N, sizeof *fds);
+	for (size_t i = 0; i < N; i++)
+		fds[i] = connect_from_other_address();
+	sleep_ms(300 * slow());
+	size_t closed = closed_by_server(fds, N, 0);
+	long start = now_ms();
+	struct response r = http("GET", "/a/", NULL);
+	long took = now_ms() - start;
+	port = keep;
+	assert_int_equal(r.status, 200);
+	assert_contains(r.body, "Hello.");
+	response_free(&r);
+	for (size_t i = 0; i < N; i++)
+		close(fds[i]);
+	free(fds);
+	kill(pid, SIGTERM);
+	assert_int_equal(child_wait(pid, 5000), 0);
+	print_message("           %zu of %d connections from one address refused; a page in %ld "
+		      "ms\n",
+		      closed, N, took);
+	/* at least those past one address's share (valgrind keeps a few
+	 * descriptors of its own, which lowers serve's limits a little),
+	 * where the limit on all connections alone would refuse 88 */
+	if (closed < N - PER_IP || closed == N)
+		fail_msg("%zu of %d connections from one address refused, expected %d or more", closed,
+			 N, N - PER_IP);
+	if (took > 1000 * slow())
+		fail_msg("a page took %ld ms", took);
+	unlink(err);
+	free(err);
+	remove_tree(dir);
+	free(dir);
+}
+
+/* A FIFO planted in the output as a page, a file, or a folder's
+ * index.html is refused at once and never opened (inotify sees every
+ * open): opening one for reading would block, and a device could act on
+ * being opened. */
+static void a_fifo_in_the_output_is_never_opened(void **state)
+{
+	(void)state;
+	char *dir = served_dir();
+	static const char *const planted[] = {"r/pipe.html", "pipe.txt", "d/index.html"};
+	static const char *const urls[] = {"/r/pipe.html", "/pipe.txt", "/d/"};
+	char *d = path_join(dir, "d");
+	assert_int_equal(mkdir(d, 0755), 0);
+	int in = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	assert_true(in >= 0);
+	char *paths[ARRAY_LEN(planted)];
+	for (size_t i = 0; i < ARRAY_LEN(planted); i++) {
+		paths[i] = path_join(dir, planted[i]);
+		assert_int_equal(mkfifo(paths[i], 0644), 0);
+		assert_true(inotify_add_watch(in, paths[i], IN_OPEN) >= 0);
+	}
+	for (size_t i = 0; i < ARRAY_LEN(urls); i++) {
+		long start = now_ms();
+		struct response r = http("GET", urls[i], NULL);
+		long took = now_ms() - start;
+		if (r.status != 403)
+			fail_msg("GET %s: status %d, expected 403", urls[i], r.status);
+		if (took > 1000 * slow())
+			fail_msg("GET %s took %ld ms", urls[i], took);
+		response_free(&r);
+	}
+	char ev[4096];
+	ssize_t n = read(in, ev, sizeof ev);
+	if (n > 0)
+		fail_msg("serve opened a FIFO planted in the output");
+	assert_int_equal(errno, EAGAIN);
+	close(in);
+	for (size_t i = 0; i < ARRAY_LEN(planted); i++) {
+		unlink(paths[i]);
+		free(paths[i]);
+	}
+	rmdir(d);
+	free(d);
+	free(dir);
+}
+
+/* Waits for the stream to say event, then returns what the server wrote
+ * to stderr since before (caller frees). */
+static char *after_event(int ev, struct buf *acc, const char *event, const char *before)
+{
+	if (!events_wait(ev, acc, event, 5000))
+		fail_msg("no '%s'; the stream had:\n%s", event, buf_data(acc));
+	char *now = e2e_read("/", errfile);
+	char *since = xstrdup(now + strlen(before));
+	free(now);
+	return since;
+}
+
+/* The output folder removed: built again at once, the same pages.
+ * Replaced by a symbolic link (to a folder that even has logdown's
+ * marker): the link is never followed nor built through, and the last
+ * good site goes on being served from the folder serve holds open. */
+static void the_output_folder_removed_or_replaced_by_a_link(void **state)
+{
+	(void)state;
+	char *dir = served_dir();
+	int ev = events_open();
+	struct buf acc = BUF_INIT;
+	assert_true(events_wait(ev, &acc, "retry:", 5000));
+	struct response good = http("GET", "/r/", NULL);
+	assert_int_equal(good.status, 200);
+
+	char *before = e2e_read("/", errfile);
+	assert_true(remove_tree(dir));
+	char *since = after_event(ev, &acc, "event: reload\n", before);
+	assert_contains(since, "logdown: the output folder changed; rebuilding\n");
+	free(since);
+	struct response r = http("GET", "/r/", NULL);
+	assert_int_equal(r.status, 200);
+	assert_string_equal(r.body, good.body);
+	response_free(&r);
+
+	char *away = xasprintf("%s.away", dir);
+	assert_int_equal(rename(dir, away), 0);
+	char *evil = e2e_tmpdir();
+	e2e_write(evil, ".logdown-site", "not this one\n");
+	e2e_write(evil, "index.html", "SECRET\n");
+	e2e_write(evil, "r/index.html", "SECRET\n");
+	assert_int_equal(symlink(evil, dir), 0);
+	free(before);
+	before = e2e_read("/", errfile);
+	buf_clear(&acc);
+	since = after_event(ev, &acc, "is now a symbolic link", before);
+	char *want = xasprintf("logdown: error: the output folder %s is now a symbolic link: serve "
+			       "does not build through it, and keeps serving the last good site "
+			       "(remove the link to build again)\n",
+			       dir);
+	assert_contains(since, want);
+	free(want);
+	free(since);
+	static const char *const pages[] = {"/r/", "/", "/static/logdown.css"};
+	for (size_t i = 0; i < ARRAY_LEN(pages); i++) {
+		r = http("GET", pages[i], NULL);
+		assert_int_equal(r.status, 200);
+		assert_not_contains(r.body, "SECRET");
+		if (i == 0)
+			assert_string_equal(r.body, good.body);
+		response_free(&r);
+	}
+	/* a change to a source: still not built through the link */
+	write_log("2.22222");
+	sleep_ms(1500);
+	char *text = e2e_read("/", errfile);
+	assert_not_contains(text + strlen(before), "rebuilt");
+	free(text);
+	size_t n;
+	char **names = dir_list(evil, &n);
+	assert_int_equal(n, 3);
+	strv_free(names);
+	char *page = e2e_read(evil, "r/index.html");
+	assert_string_equal(page, "SECRET\n");
+	free(page);
+
+	/* the link gone: built again */
+	buf_clear(&acc);
+	assert_int_equal(unlink(dir), 0);
+	if (!events_wait(ev, &acc, "event: reload\n", 5000))
+		fail_msg("no reload once the link went; the stream had:\n%s", buf_data(&acc));
+	r = http("GET", "/r/", NULL);
+	assert_int_equal(r.status, 200);
+	assert_contains(r.body, "2.22222");
+	response_free(&r);
+	assert_same_as_a_full_build();
+
+	remove_tree(away);
+	remove_tree(evil);
+	free(away);
+	free(evil);
+	free(before);
+	response_free(&good);
+	buf_free(&acc);
+	close(ev);
+	free(dir);
+}
+
+/* The peak resident memory of pid in KB (VmHWM), -1 if unknown. */
+static long peak_kb(pid_t pid)
+{
+	char *path = xasprintf("/proc/%ld/status", (long)pid);
+	char *text = e2e_read("/", path);
+	free(path);
+	const char *p = text ? strstr(text, "VmHWM:") : NULL;
+	long kb = p ? atol(p + strlen("VmHWM:")) : -1;
+	free(text);
+	return kb;
+}
+
+/* A big page fetched by 8 clients at once: streamed from its file with
+ * the script spliced in, so serve's memory does not grow with the page
+ * (it read the page whole and copied it, twice a request: a 337 MB page
+ * to 8 clients took gigabytes).  The release binary, for its memory;
+ * LOGDOWN_TEST_PAGE_MB sets the page's size (docs/performance.md has the
+ * 337 MB run). */
+static void a_big_page_to_eight_clients_streams_in_bounded_memory(void **state)
+{
+	(void)state;
+	const char *rel = bounded_release();
+	if (!rel || getenv("LOGDOWN_VALGRIND")) {
+		print_message("[  SKIP    ] ./logdown is not built (or under valgrind): memory not "
+			      "measured\n");
+		skip();
+	}
+	const char *mb_env = getenv("LOGDOWN_TEST_PAGE_MB");
+	size_t mb = mb_env ? (size_t)atol(mb_env) : 64;
+	char *dir = e2e_tmpdir();
+	e2e_write(dir, "content/a/index.md", "---\ntitle: A\n---\nHello.\n");
+	char *err = xasprintf("%s.err", dir);
+	pid_t pid;
+	unsigned big_port;
+	assert_true(spawn_serve(rel, dir, err, &pid, &big_port));
+
+	/* the page, written into the output after the build */
+	char *page = path_join(dir, "_site/big.html");
+	FILE *f = fopen(page, "w");
+	assert_non_null(f);
+	fputs("<!doctype html>\n<html><body>\n", f);
+	static const char line[] = "<p>0123456789 abcdefghij klmnopqrst uvwxyz 0123456789 ABCDEF</p>\n";
+	for (size_t i = 0; i < mb * 1024 * 1024 / (sizeof line - 1); i++)
+		fputs(line, f);
+	fputs("</body></html>\n", f);
+	assert_int_equal(fclose(f), 0);
+	struct stat st;
+	assert_int_equal(stat(page, &st), 0);
+
+	/* the size of the page with the script, from a HEAD */
+	unsigned keep = port;
+	port = big_port;
+	struct response h = http("HEAD", "/big.html", NULL);
+	assert_int_equal(h.status, 200);
+	char *len = header(&h, "Content-Length");
+	assert_non_null(len);
+	unsigned long long want = strtoull(len, NULL, 10);
+	assert_true(want > (unsigned long long)st.st_size);
+	free(len);
+	response_free(&h);
+
+	/* the peak so far is forgotten (clear_refs 5), then 8 at once */
+	char *clear = xasprintf("/proc/%ld/clear_refs", (long)pid);
+	FILE *c = fopen(clear, "w");
+	bool cleared = c && fputs("5", c) >= 0;
+	if (c && fclose(c) != 0)
+		cleared = false;
+	free(clear);
+	long base = peak_kb(pid);
+	enum { CLIENTS = 8 };
+	int fds[CLIENTS];
+	unsigned long long got[CLIENTS] = {0};
+	char tails[CLIENTS][64];
+	struct pollfd p[CLIENTS];
+	for (int i = 0; i < CLIENTS; i++) {
+		fds[i] = connect_server();
+		send_all(fds[i], "GET /big.html HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n");
+		p[i].fd = fds[i];
+		p[i].events = POLLIN;
+		tails[i][0] = '\0';
+	}
+	port = keep;
+	static char chunk[256 * 1024];
+	int open_ = CLIENTS;
+	long deadline = now_ms() + 120000;
+	while (open_ > 0 && now_ms() < deadline) {
+		if (poll(p, CLIENTS, 1000) <= 0)
+			continue;
+		for (int i = 0; i < CLIENTS; i++) {
+			if (p[i].fd < 0 || !(p[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			ssize_t n = read(p[i].fd, chunk, sizeof chunk);
+			if (n <= 0) {
+				close(p[i].fd);
+				p[i].fd = -1;
+				open_--;
+				continue;
+			}
+			got[i] += (unsigned long long)n;
+			/* the last 63 bytes seen */
+			size_t t = strlen(tails[i]);
+			char both[64 + sizeof chunk];
+			memcpy(both, tails[i], t);
+			memcpy(both + t, chunk, (size_t)n);
+			size_t all = t + (size_t)n, keepn = all < 63 ? all : 63;
+			memcpy(tails[i], both + all - keepn, keepn);
+			tails[i][keepn] = '\0';
+		}
+	}
+	long peak = peak_kb(pid);
+	kill(pid, SIGTERM);
+	assert_int_equal(child_wait(pid, 5000), 0);
+	for (int i = 0; i < CLIENTS; i++) {
+		/* each got the headers and the whole page with the script */
+		if (got[i] < want || got[i] > want + 1024)
+			fail_msg("client %d got %llu bytes for a body of %llu", i, got[i], want);
+		if (!str_has_suffix(tails[i], "</script>\n</body></html>\n"))
+			fail_msg("client %d's page ends with: %s", i, tails[i]);
+	}
+	print_message("           %zu MB page to %d clients: serve's peak %ld KB (%ld KB before)\n",
+		      mb, CLIENTS, peak, base);
+	if (peak > 100 * 1024)
+		fail_msg("serve's peak memory was %ld KB", peak);
+	if (cleared && peak - base > (long)(st.st_size / 1024 / 4))
+		fail_msg("serve's memory grew by %ld KB for a page of %lld KB", peak - base,
+			 (long long)st.st_size / 1024);
+	unlink(err);
+	free(err);
+	free(page);
+	remove_tree(dir);
+	free(dir);
+}
+
+/* A page that exists before and after a rebuild is served all through
+ * it: the output's report folders move while the new site is swapped in
+ * (outdir_commit()), and a request that finds one missing then waits for
+ * the build's end instead of getting a 404.  150 reports (149 folders
+ * move), one log changed five times, a page of another read in a loop
+ * meanwhile. */
+static void a_page_never_goes_missing_while_serve_rebuilds(void **state)
+{
+	(void)state;
+	enum { REPORTS = 150 };
+	char *dir = e2e_tmpdir();
+	for (int i = 0; i < REPORTS; i++) {
+		char *rel = xasprintf("content/r%d/index.md", i);
+		char *md = xasprintf("---\ntitle: R%d\nruns:\n  cs: run.log\n---\nLoss {{ cs.final_loss "
+				     "}}.\n",
+				     i);
+		e2e_write(dir, rel, md);
+		free(rel);
+		free(md);
+		rel = xasprintf("content/r%d/run.log", i);
+		e2e_copy(dir, rel, FIXTURE_LOG);
+		free(rel);
+	}
+	char *err = xasprintf("%s.err", dir);
+	pid_t pid;
+	unsigned keep = port;
+	assert_true(spawn_serve(e2e_binary(), dir, err, &pid, &port));
+	char *log = path_join(dir, "content/r1/run.log");
+	size_t ok = 0, bad = 0;
+	int last = 0;
+	for (int k = 0; k < 5; k++) {
+		FILE *f = fopen(log, "a");
+		assert_non_null(f);
+		fprintf(f, "appended %d\n", k);
+		fclose(f);
+		long until = now_ms() + 1000 * slow();
+		while (now_ms() < until) {
+			struct response r = http("GET", "/r5/", NULL);
+			if (r.status == 200)
+				ok++;
+			else {
+				bad++;
+				last = r.status;
+			}
+			response_free(&r);
+		}
+	}
+	char *text = e2e_read("/", err);
+	size_t rebuilds = 0;
+	for (const char *p = text; (p = strstr(p, "logdown: rebuilt")); p++)
+		rebuilds++;
+	free(text);
+	port = keep;
+	kill(pid, SIGTERM);
+	assert_int_equal(child_wait(pid, 5000), 0);
+	print_message("           %zu requests during %zu rebuilds, %zu not 200\n", ok + bad,
+		      rebuilds, bad);
+	if (bad)
+		fail_msg("%zu of %zu requests for a page got %d while serve rebuilt", bad, ok + bad,
+			 last);
+	assert_true(rebuilds >= 2);
+	unlink(err);
+	free(err);
+	free(log);
+	remove_tree(dir);
+	free(dir);
+}
+
+/* What makes a rebuild slow, and how it is undone. */
+struct slow_input {
+	const char *what;
+	void (*make)(void);
+	void (*undo)(void);
+};
+
+/* site.yaml made a FIFO: the build blocks opening it. */
+static void fifo_yaml(void)
+{
+	char *yaml = path_join(project, "site.yaml");
+	unlink(yaml);
+	assert_int_equal(mkfifo(yaml, 0644), 0);
+	free(yaml);
+}
+
+static void fifo_yaml_undo(void)
+{
+	char *yaml = path_join(project, "site.yaml");
+	unlink(yaml);
+	free(yaml);
+	e2e_write(project, "site.yaml", "title: Served site\n");
+}
+
+/* The report's log made 200 MB of training lines (by rename, as a job
+ * saves it): the rebuild hashes and parses it for seconds. */
+static void huge_log(void)
+{
+	char *text = e2e_read(".", FIXTURE_LOG);
+	assert_non_null(text);
+	struct buf lines = BUF_INIT;
+	for (const char *p = text; *p;) {
+		size_t n = strcspn(p, "\n");
+		char *line = xstrndup(p, n);
+		if (strstr(line, "Loss="))
+			buf_put(&lines, p, n + (p[n] == '\n'));
+		free(line);
+		p += n + (p[n] == '\n');
+	}
+	assert_true(lines.len > 0);
+	char *tmp = path_join(project, "results/run.log.tmp");
+	FILE *f = fopen(tmp, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	for (size_t done = 0; done < 200u << 20; done += lines.len)
+		fwrite(lines.data, 1, lines.len, f);
+	assert_int_equal(fclose(f), 0);
+	char *to = path_join(project, "results/run.log");
+	assert_int_equal(rename(tmp, to), 0);
+	free(to);
+	free(tmp);
+	buf_free(&lines);
+	free(text);
+}
+
+static void huge_log_undo(void)
+{
+	write_log(OLD_LOSS);
+}
+
+/* SIGTERM while a rebuild is busy with a slow input, and a storm of
+ * SIGTERM and SIGINT after it: serve ends within a second, with exit 0,
+ * and nothing is left over. */
+static void stop_during_a_rebuild(const struct slow_input *in)
+{
+	assert_true(server < 0);
+	assert_true(server_start());
+	char *before = e2e_read("/", errfile);
+	in->make();
+	long deadline = now_ms() + 5000 * slow();
+	char *text = NULL;
+	const char *at = NULL;
+	while (now_ms() < deadline) {
+		free(text);
+		text = e2e_read("/", errfile);
+		if ((at = strstr(text + strlen(before), "rebuilding\n")))
+			break;
+		sleep_ms(20);
+	}
+	if (!at)
+		fail_msg("no rebuild started; serve said:\n%s", text);
+	sleep_ms(100);
+	free(text);
+	text = e2e_read("/", errfile);
+	at = strstr(text + strlen(before), "rebuilding\n");
+	bool busy = !strstr(at, "logdown: rebuilt") && !strstr(at, "error");
+	free(text);
+
+	assert_int_equal(kill(server, SIGTERM), 0);
+	long start = now_ms();
+	pid_t pid = server;
+	for (int i = 0; i < 20; i++) {
+		kill(pid, i % 2 ? SIGINT : SIGTERM);
+		sleep_ms(10);
+	}
+	int status = server_wait(5000);
+	long took = now_ms() - start;
+	text = e2e_read("/", errfile);
+	/* still building when serve stopped */
+	busy = busy && strstr(text + strlen(before), "logdown: stopped during a rebuild");
+	free(text);
+	in->undo();
+	if (!busy) {
+		print_message("[  SKIP    ] the rebuild with %s ended before serve stopped: this "
+			      "case needs a slower input\n",
+			      in->what);
+		skip();
+	}
+	assert_int_equal(status, 0);
+	print_message("           %s: stopped %ld ms after SIGTERM during the rebuild\n", in->what,
+		      took);
+	if (took > 1000 * slow())
+		fail_msg("serve took %ld ms to stop during a rebuild", took);
+
+	/* what the dropped build had begun (its staging folder) is swept
+	 * once serve is gone, by the child it left for that; the site is
+	 * as the last good build left it */
+	deadline = now_ms() + 3000 * slow();
+	char *left = NULL;
+	do {
+		free(left);
+		left = NULL;
+		size_t n;
+		char **names = dir_list(project, &n);
+		assert_non_null(names);
+		for (size_t i = 0; i < n && !left; i++)
+			if (names[i][0] == '.' && strcmp(names[i], ".logdown-cache") != 0)
+				left = xstrdup(names[i]);
+		strv_free(names);
+		if (left)
+			sleep_ms(20);
+	} while (left && now_ms() < deadline);
+	if (left)
+		fail_msg("left behind: %s", left);
+	char *page = e2e_read(project, "_site/r/index.html");
+	assert_non_null(page);
+	assert_contains(page, "Final loss");
+	free(page);
+	free(before);
+}
+
+/* The build blocks opening a FIFO site.yaml (the build cache opens it
+ * without O_NONBLOCK: a build that stops blocking skips this case). */
+static void sigterm_stops_serve_within_a_second_even_during_a_rebuild(void **state)
+{
+	(void)state;
+	static const struct slow_input fifo = {"a FIFO site.yaml", fifo_yaml, fifo_yaml_undo};
+	stop_during_a_rebuild(&fifo);
+}
+
+static void sigterm_stops_serve_while_a_rebuild_parses_a_huge_log(void **state)
+{
+	(void)state;
+	static const struct slow_input big = {"a 200 MB log", huge_log, huge_log_undo};
+	stop_during_a_rebuild(&big);
+}
+
 int main(void)
 {
 	/* Whatever goes wrong, CI is not held up. */
@@ -904,10 +1680,19 @@ int main(void)
 		cmocka_unit_test(a_burst_of_changes_gives_one_build),
 		cmocka_unit_test(a_change_rebuilds_only_the_reports_it_affects),
 		cmocka_unit_test(a_link_in_the_previous_output_is_not_copied),
+		cmocka_unit_test(a_streamed_page_gets_the_script_before_its_last_body_tag),
+		cmocka_unit_test(a_fifo_in_the_output_is_never_opened),
+		cmocka_unit_test(the_output_folder_removed_or_replaced_by_a_link),
+		cmocka_unit_test(half_open_requests_do_not_keep_a_page_waiting),
+		cmocka_unit_test(one_address_cannot_take_every_connection),
+		cmocka_unit_test(a_big_page_to_eight_clients_streams_in_bounded_memory),
+		cmocka_unit_test(a_page_never_goes_missing_while_serve_rebuilds),
 		cmocka_unit_test(a_port_in_use_is_exit_3),
 		cmocka_unit_test(a_bad_host_is_a_usage_error),
 		cmocka_unit_test(sigterm_stops_with_0_and_leaves_nothing),
 		cmocka_unit_test(a_first_build_that_fails_is_served_and_recovers),
+		cmocka_unit_test(sigterm_stops_serve_within_a_second_even_during_a_rebuild),
+		cmocka_unit_test(sigterm_stops_serve_while_a_rebuild_parses_a_huge_log),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
