@@ -16,11 +16,15 @@
  *                                    report was built with
  *
  * Every file starts with a header (magic, format number, kind, the
- * binary's version) and ends with a checksum of all before it; it is
- * written to a temporary file and renamed into place.  A file that is
- * damaged or not ours is reported once per build with a warning and
+ * binary's version, the id of the user's key), is sealed with that key
+ * (seal.h: a file another user wrote, or anyone changed, is not used)
+ * and ends with a checksum of all before it; it is written to a
+ * temporary file and renamed into place.  A file that is damaged, not
+ * ours or not this user's is reported once per build with a warning and
  * ignored (and replaced); one written by another version is ignored
- * silently.  All functions may be called from several threads. */
+ * silently.  Without a key logdown can trust (seal_key_load()), the
+ * cache is neither read nor written.  All functions may be called from
+ * several threads. */
 #ifndef LOGDOWN_CACHE_H
 #define LOGDOWN_CACHE_H
 
