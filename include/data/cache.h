@@ -87,6 +87,12 @@ struct cache_stamp {
 /* cache_file_hash(), and the stamp of what was hashed. */
 bool cache_file_hash_stamped(struct cache *c, const char *path, struct cache_key *out,
 			     struct cache_stamp *stamp);
+/* cache_file_hash_stamped() of the file open at fd (its stat signature
+ * and its bytes, read from its start), remembered under path: the
+ * bytes hashed are those of the file that was opened and checked, not
+ * of whatever path leads to now. */
+bool cache_fd_hash_stamped(struct cache *c, const char *path, int fd, struct cache_key *out,
+			   struct cache_stamp *stamp);
 /* After the file at path was read again (parsed): true when what was
  * read is what was hashed, that is, the file did not change since the
  * stamp was taken: its signature is the same and, for a racy stamp, its

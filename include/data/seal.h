@@ -42,7 +42,10 @@ struct seal_key {
  * others may write to.  True with *k filled; false with *where set to
  * the path at fault (caller frees) and *why to what is wrong with it, a
  * static phrase to follow "the key is": "a symbolic link", "readable or
- * writable by others", "in a folder others may write to", ... */
+ * writable by others", "in a folder others may write to", ...  Where no
+ * key can be kept at all (its folder cannot be made for want of
+ * permission: no writable home), false with *why NULL: no cache, and
+ * nothing worth a warning on every build. */
 bool seal_key_load(struct seal_key *k, char **where, const char **why);
 
 /* Where seal_key_load() looks: $XDG_CACHE_HOME/logdown/key when that is

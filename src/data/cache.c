@@ -532,8 +532,10 @@ struct cache *cache_open(const char *root, bool writable)
 	if (!seal_key_load(&c->key, &key_at, &key_why)) {
 		/* Without the user's key nothing in it can be trusted, and
 		 * nothing written would be this user's: no cache at all. */
-		warn_damaged(c, key_at, key_why);
-		c->bad_key = true;
+		if (key_why) {
+			warn_damaged(c, key_at, key_why);
+			c->bad_key = true;
+		}
 		c->writable = false;
 		free(key_at);
 		return c;
@@ -669,17 +671,45 @@ void cache_close(struct cache *c)
 	free(c);
 }
 
-static bool stat_sig(const char *path, int64_t sig[5])
+static void sig_of(const struct stat *stp, int64_t sig[5])
 {
-	struct stat st;
-	if (stat(path, &st) != 0)
-		return false;
+	const struct stat st = *stp;
 	sig[0] = (int64_t)st.st_size;
 	sig[1] = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
 	sig[2] = (int64_t)st.st_ino;
 	sig[3] = (int64_t)st.st_dev;
 	sig[4] = (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec;
+}
+
+static bool stat_sig(const char *path, int64_t sig[5])
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return false;
+	sig_of(&st, sig);
 	return true;
+}
+
+/* The hash of what fd holds, read from its start (pread: its offset
+ * stays). */
+static bool hash_fd(int fd, struct cache_key *out)
+{
+	XXH3_state_t *st = XXH3_createState();
+	XXH3_128bits_reset(st);
+	size_t cap = 1 << 20;
+	char *buf = xmalloc(cap);
+	ssize_t n;
+	off_t at = 0;
+	while ((n = pread(fd, buf, cap, at)) > 0 || (n < 0 && errno == EINTR))
+		if (n > 0) {
+			XXH3_128bits_update(st, buf, (size_t)n);
+			at += n;
+		}
+	bool ok = n == 0;
+	*out = key_of(XXH3_128bits_digest(st));
+	XXH3_freeState(st);
+	free(buf);
+	return ok;
 }
 
 static bool hash_file(const char *path, struct cache_key *out)
@@ -687,17 +717,7 @@ static bool hash_file(const char *path, struct cache_key *out)
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
-	XXH3_state_t *st = XXH3_createState();
-	XXH3_128bits_reset(st);
-	size_t cap = 1 << 20;
-	char *buf = xmalloc(cap);
-	ssize_t n;
-	while ((n = read(fd, buf, cap)) > 0)
-		XXH3_128bits_update(st, buf, (size_t)n);
-	bool ok = n == 0;
-	*out = key_of(XXH3_128bits_digest(st));
-	XXH3_freeState(st);
-	free(buf);
+	bool ok = hash_fd(fd, out);
 	close(fd);
 	return ok;
 }
@@ -728,17 +748,26 @@ bool cache_file_hash(struct cache *c, const char *path, struct cache_key *out)
 bool cache_file_hash_stamped(struct cache *c, const char *path, struct cache_key *out,
 			     struct cache_stamp *stamp)
 {
+	return cache_fd_hash_stamped(c, path, -1, out, stamp);
+}
+
+bool cache_fd_hash_stamped(struct cache *c, const char *path, int fd, struct cache_key *out,
+			   struct cache_stamp *stamp)
+{
 	int64_t sig[5];
 	int64_t taken = now_ns();
-	if (!stat_sig(path, sig))
+	struct stat fst;
+	if (fd >= 0 && fstat(fd, &fst) == 0)
+		sig_of(&fst, sig);
+	else if (fd >= 0 || !stat_sig(path, sig))
 		return false;
 	bool racy = sig_racy(sig, taken);
 	if (stamp) {
 		memcpy(stamp->sig, sig, sizeof sig);
 		stamp->racy = racy;
 	}
-	if (!c)
-		return hash_file(path, out); /* --no-cache: the same hash, not kept */
+	if (!c) /* --no-cache: the same hash, not kept */
+		return fd >= 0 ? hash_fd(fd, out) : hash_file(path, out);
 	pthread_mutex_lock(&c->mu);
 	struct file_entry *e = find_file(c, path);
 	bool hit = e && memcmp(e->sig, sig, sizeof sig) == 0;
@@ -751,7 +780,7 @@ bool cache_file_hash_stamped(struct cache *c, const char *path, struct cache_key
 		return true;
 	/* The signature is taken before reading: a change while the file is
 	 * read leaves a signature that no longer matches next time. */
-	if (!hash_file(path, out))
+	if (!(fd >= 0 ? hash_fd(fd, out) : hash_file(path, out)))
 		return false;
 	/* A racy file's hash is not remembered: the next build hashes it
 	 * again rather than trust a signature that may not have moved. */

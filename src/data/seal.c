@@ -136,6 +136,10 @@ bool seal_key_load(struct seal_key *k, char **where, const char **why)
 	/* The folders above are the user's to arrange (a cache on another
 	 * disk through a link is theirs); logdown's own folder is 0700. */
 	if (!mkdir_p(parent) || (mkdir(dir, 0700) != 0 && errno != EEXIST)) {
+		/* No home to keep a key in (a sandbox, a user without one):
+		 * no cache, and nothing to warn of on every build. */
+		if (errno == EACCES || errno == EPERM || errno == EROFS)
+			goto out;
 		*why = "in a folder that cannot be made";
 		*where = xstrdup(parent);
 		goto out;
