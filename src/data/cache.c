@@ -13,6 +13,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -486,7 +487,8 @@ static void load_files(struct cache *c)
 		for (size_t i = 0; i < c->nfiles; i++)
 			free(c->files[i].path);
 		c->nfiles = 0;
-		memset(c->index, 0, c->index_cap * sizeof *c->index);
+		if (c->index) /* none before the first entry */
+			memset(c->index, 0, c->index_cap * sizeof *c->index);
 	}
 out:
 	buf_free(&b);
@@ -957,7 +959,13 @@ static struct run *decode_run(struct rd *r)
 			long line = (long)get_u64(r);
 			for (uint64_t j = 0; j < nc; j++) {
 				cells[j] = get_datum(r);
-				cells[j].line = line + (long)get_u64(r);
+				/* a line past LONG_MAX is no file's */
+				uint64_t off = get_u64(r);
+				if (line < 0 || off > (uint64_t)(LONG_MAX - line)) {
+					r->bad = true;
+					off = 0;
+				}
+				cells[j].line = line + (long)off;
 			}
 			if (!r->bad)
 				series_append(s, cells, line);
