@@ -20,7 +20,13 @@
 /* The outside log's final loss (the project's is 7.12500). */
 #define SECRET_LOSS "6.66666"
 
-static const char *const targets[] = {"content/r/pic.png", "static/s.css", "logs/a.log"};
+static const char *const targets[] = {"content/r/pic.png", "content/r/fig.svg", "static/s.css",
+				      "logs/a.log"};
+
+/* An SVG whose text is what the PDF shows of it. */
+#define SVG(text)                                                                            \
+	"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"200\" height=\"40\">"             \
+	"<text x=\"5\" y=\"20\" font-size=\"12\">" text "</text></svg>\n"
 
 /* The project: a bundle report with an image that reads logs/a.log,
  * and a static file; beside it, outside, one file per target holding
@@ -31,20 +37,22 @@ static char *project(char **outside)
 	char *dir = e2e_project(E2E_FILES(
 		E2E_COPY("logs/a.log", "tests/fixtures/cerebras/bs512.log"),
 		E2E_TEXT("content/r/index.md", "---\ntitle: R\nruns:\n  cs: ../../logs/a.log\n---\n"
-					       "Loss {{ cs.final_loss }}.\n\n![img](pic.png)\n"),
+					       "Loss {{ cs.final_loss }}.\n\n![img](pic.png)\n\n"
+					       "![fig](fig.svg)\n"),
 		E2E_TEXT("content/r/pic.png", "inside picture\n"),
+		E2E_TEXT("content/r/fig.svg", SVG("inside figure")),
 		E2E_TEXT("static/s.css", "body { color: black }\n")));
 	*outside = xasprintf("%s-outside", dir);
 	int st;
 	free(e2e_sh(&st,
 		    "set -e; mkdir -p '%s' '%s/.keep'; cd '%s'; "
-		    "for t in content/r/pic.png static/s.css logs/a.log; do "
+		    "for t in content/r/pic.png content/r/fig.svg static/s.css logs/a.log; do "
 		    "  mkdir -p \".keep/$(dirname $t)\"; cp \"$t\" \".keep/$t\"; "
 		    "  printf '%s\\n' > '%s'/\"$(basename $t)\"; done; "
 		    /* a log that parses, with its own loss and the secret */
 		    "sed 's/Loss=7.12500/Loss=" SECRET_LOSS "/; 1s/^/" SECRET " /' logs/a.log > "
-		    "'%s/a.log'",
-		    *outside, dir, dir, SECRET, *outside, *outside));
+		    "'%s/a.log'; printf '%%s' '" SVG(SECRET) "' > '%s/fig.svg'",
+		    *outside, dir, dir, SECRET, *outside, *outside, *outside));
 	assert_int_equal(st, 0);
 	return dir;
 }
@@ -95,12 +103,15 @@ static void stop_swapper(pid_t pid)
 	waitpid(pid, NULL, 0);
 }
 
-/* Fails when any file under dir/_site holds what only outside files do. */
+/* Fails when any file under dir/_site holds what only outside files do
+ * (a PDF's text read back with pdftotext). */
 static void nothing_from_outside(const char *dir, int round, const char *err)
 {
 	int st;
 	char *hits = e2e_sh(&st, "cd '%s' && grep -rl -e '" SECRET "' -e '" SECRET_LOSS
-				 "' _site 2>/dev/null; true",
+				 "' _site 2>/dev/null; for f in $(find _site -name '*.pdf'); do "
+				 "pdftotext \"$f\" - | grep -l -e '" SECRET "' -e '" SECRET_LOSS
+				 "' | sed \"s|.*|$f|\"; done; true",
 			    dir);
 	if (*hits)
 		fail_msg("round %d: outside bytes in the site: %s\nstderr:\n%s", round, hits, err);
@@ -117,8 +128,11 @@ static void a_file_swapped_for_a_link_mid_build_copies_nothing_from_outside(void
 	pid_t swapper = start_swapper(dir, outside);
 	int failed = 0, built = 0;
 	for (int round = 0; round < 24; round++) {
-		/* mostly without the cache: every file read every time */
-		struct proc r = e2e_run(dir, round % 4 == 3 ? "build" : "build --no-cache");
+		/* mostly without the cache: every file read every time; the
+		 * PDF every third round */
+		struct proc r = e2e_run(dir, round % 4 == 3   ? "build"
+					     : round % 3 == 1 ? "build --no-cache --pdf"
+							      : "build --no-cache");
 		if (r.status != 0 && r.status != 1) {
 			stop_swapper(swapper);
 			fail_msg("round %d: exit %d:\n%s", round, r.status, r.err);
@@ -143,13 +157,17 @@ static void a_file_swapped_for_a_link_mid_build_copies_nothing_from_outside(void
 	/* back to the project's own files: the site is right again */
 	int st;
 	free(e2e_sh(&st, "cd '%s' && cp content/r/pic.png /dev/null; for t in content/r/pic.png "
-			 "static/s.css logs/a.log; do cp \".keep/$t\" \"$t.new\" && mv \"$t.new\" "
+			 "content/r/fig.svg static/s.css logs/a.log; do cp \".keep/$t\" \"$t.new\" && mv \"$t.new\" "
 			 "\"$t\"; done",
 		    dir));
-	e2e_ok(dir, "build");
+	e2e_ok(dir, "build --pdf");
 	char *pic = e2e_read(dir, "_site/r/pic.png");
 	assert_string_equal(pic, "inside picture\n");
 	free(pic);
+	/* and the PDF does show the project's figure: the test reads it */
+	char *txt = e2e_sh(&st, "pdftotext '%s/_site/r/report.pdf' -", dir);
+	assert_contains(txt, "inside figure");
+	free(txt);
 	nothing_from_outside(dir, 99, "");
 	remove_tree(outside);
 	free(outside);
