@@ -1140,7 +1140,8 @@ static bool write_file(const struct provenance *p, struct pfile *f, struct outdi
 	/* One descriptor, opened confined to the project and checked
 	 * there, for the copy and the page: a log swapped for a link out
 	 * of the project since it was parsed gives neither a byte. */
-	int fd = open_confined(f->real, p->root_real, NULL);
+	int fd = p->root_real ? open_confined(f->real, p->root_real, NULL)
+			      : open_regular(f->real, NULL); /* no project: nothing to confine to */
 	if (fd < 0) {
 		/* a link out is the content's error (exit 1), not an I/O
 		 * failure (exit 3) */
