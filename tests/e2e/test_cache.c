@@ -748,7 +748,9 @@ static void a_key_that_is_not_safe_means_no_cache(void **state)
 		char *cache = path_join(dir, ".logdown-cache");
 		remove_tree(cache);
 		e2e_write(dir, "site.yaml", "title: Keyless\n");
-		for (int round = 0; round < 2; round++) {
+		/* twice for the first case: the second build, too, reads and
+		 * writes no cache */
+		for (int round = 0; round < (i == 0 ? 2 : 1); round++) {
 			struct proc b = e2e_run(dir, "build -v");
 			if (b.status != 0)
 				fail_msg("case %zu: build failed:\n%s", i, b.err);
