@@ -25,7 +25,7 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 
 PKGS    = libcmark-gfm yaml-0.1 libpcre2-8 cairo pangocairo libmicrohttpd librsvg-2.0 \
-          libxxhash expat duktape harfbuzz libgvc
+          libxxhash expat duktape harfbuzz libgvc nettle
 WARN    = -Wall -Wextra -Wpedantic -Wstrict-prototypes -Wmissing-prototypes \
           -Wwrite-strings -Wshadow
 ifeq ($(CI),true)

@@ -9,6 +9,12 @@
 #   make valgrind        the end-to-end tests against build/vg/logdown
 #                        under valgrind memcheck
 #
+#   make attack          the attack campaign (issue 23): the e2e tests that
+#                        plant links, swap files mid-build, poison the
+#                        cache, and feed bombs and hostile input, under
+#                        ATTACK_TIME seconds in all (default 900), then the
+#                        cache reader's fuzz regressions
+#
 # The harnesses are built with clang's libFuzzer against the modules
 # compiled by clang into build/fuzz/ (build/asan/ uses cc).
 
@@ -19,7 +25,7 @@ FUZZ_SAN  = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 FUZZ_OBJS = $(MODULES:%=build/fuzz/%.o) build/fuzz/embedded.o
 FUZZERS   = $(patsubst tests/fuzz/%.c,build/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 
-.PHONY: fuzz fuzz-build fuzz-smoke fuzz-replay valgrind
+.PHONY: fuzz fuzz-build fuzz-smoke fuzz-replay valgrind attack
 
 build/fuzz:
 	mkdir -p $@
@@ -50,6 +56,25 @@ fuzz-smoke: $(FUZZERS)
 
 fuzz-replay: $(FUZZERS)
 	@sh tests/fuzz/run.sh -replay $(FUZZERS)
+
+# The attack campaign as a named subset of check-all's tests (which
+# runs them all already): each asserts the exit status, the exact
+# diagnostic, its time and memory bounds (bounded.h), and that nothing
+# from outside the project is read, written or served.
+#   test_confine   links out of the project, in the old output, planted
+#                  staging folders, permission errors
+#   test_readswap  files swapped for links out while builds run
+#   test_cache     a poisoned, forged, foreign or linked cache, unsafe keys
+#   test_swap      SIGKILL at every step of the output's swap
+#   test_imgbomb   decompression bombs (PNG, SVG sizes, entity expansion)
+#   test_badinput  truncated, binary, huge, nested, overflowing input
+#   test_escaping  one hostile payload in every place a string comes from
+ATTACK_TESTS = $(addprefix build/asan/,test_confine test_readswap test_cache test_swap \
+		test_imgbomb test_badinput test_escaping)
+ATTACK_TIME ?= 900
+attack: $(ATTACK_TESTS) build/asan/logdown logdown build/fuzz/fuzz_cache
+	@timeout $(ATTACK_TIME) sh tests/run.sh $(ATTACK_TESTS)
+	@sh tests/fuzz/run.sh -replay build/fuzz/fuzz_cache
 
 # A plain build for memcheck: valgrind cannot run an ASan binary, nor
 # follow PCRE2's JIT code (its reads look uninitialised to it), so the

@@ -7,7 +7,7 @@ PKGS="make gcc pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libyaml-d
 libpcre2-dev libcairo2-dev libpango1.0-dev libcmocka-dev fonts-dejavu-core
 libmicrohttpd-dev libxxhash-dev librsvg2-dev libexpat1-dev poppler-utils
 clang libclang-rt-dev valgrind libjs-katex duktape-dev fonts-texgyre-math
-libgtksourceview-5-common libgraphviz-dev time"
+libgtksourceview-5-common libgraphviz-dev nettle-dev time"
 
 # libjs-katex (KaTeX, compiled into the binary) and duktape-dev (the
 # JavaScript engine it runs in) turn TeX math into MathML;
@@ -18,6 +18,8 @@ libgtksourceview-5-common libgraphviz-dev time"
 # ```dot diagrams (docs/internals.md says why).
 # clang and libclang-rt-dev (libFuzzer) build the fuzzers of make fuzz,
 # valgrind runs make valgrind; make test runs both.
+# nettle-dev: HMAC-SHA256 seals the build cache with the user's key
+# (docs/internals.md says why nettle).
 # time (/usr/bin/time) measures the peak memory of the logdown runs the
 # hostile-input tests bound (tests/e2e/bounded.h).
 

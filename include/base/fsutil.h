@@ -25,6 +25,20 @@ int open_regular(const char *path, struct stat *st);
 /* What open_regular()'s errno e says: "not a regular file" for EINVAL. */
 const char *open_error(int e);
 bool file_copy(const char *from, const char *to);
+/* Copies the regular file open at fd, from its start, to the path to
+ * (written as file_write() writes).  fd stays open, its offset moved. */
+bool file_copy_fd(int fd, const char *to);
+/* Opens path for reading, confined to the folder root_real (canonical):
+ * its links are followed as everywhere (path_resolve()), and the file
+ * opened is the one found, reached below root_real without following
+ * any link (a link planted there since is seen, never followed), and
+ * checked on the open descriptor to be a regular file.  What is read
+ * through it is the file that was checked: swapping it for a link out
+ * of the project mid-build gets nothing from outside.  Its stat in *st
+ * (may be NULL).  -1 with errno: EXDEV when it lies outside root_real,
+ * EISDIR, EINVAL for a FIFO or a device, ELOOP when links kept being
+ * planted, or the open's own. */
+int open_confined(const char *path, const char *root_real, struct stat *st);
 /* True when both files hold the same bytes (read in chunks).  False
  * when they differ or either cannot be read (errno set then). */
 bool file_same(const char *a, const char *b);

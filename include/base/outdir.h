@@ -58,6 +58,11 @@ bool outdir_write(struct outdir *o, const char *rel, const char *data, size_t le
 /* Copies the file src to REL inside the staging folder, creating
  * folders; a failure is reported through d. */
 bool outdir_copy(struct outdir *o, const char *rel, const char *src, struct diag *d);
+/* outdir_copy() from the file open at fd (from its start; its offset
+ * moves), named shown in a diagnostic: for a file opened once and
+ * checked on its descriptor (open_confined()). */
+bool outdir_copy_fd(struct outdir *o, const char *rel, int fd, const char *shown,
+		    struct diag *d);
 
 /* Puts the previous output's file REL at REL inside the staging folder
  * as a hard link (a copy where links cannot be made), creating folders.

@@ -16,11 +16,15 @@
  *                                    report was built with
  *
  * Every file starts with a header (magic, format number, kind, the
- * binary's version) and ends with a checksum of all before it; it is
- * written to a temporary file and renamed into place.  A file that is
- * damaged or not ours is reported once per build with a warning and
+ * binary's version, the id of the user's key), is sealed with that key
+ * (seal.h: a file another user wrote, or anyone changed, is not used)
+ * and ends with a checksum of all before it; it is written to a
+ * temporary file and renamed into place.  A file that is damaged, not
+ * ours or not this user's is reported once per build with a warning and
  * ignored (and replaced); one written by another version is ignored
- * silently.  All functions may be called from several threads. */
+ * silently.  Without a key logdown can trust (seal_key_load()), the
+ * cache is neither read nor written.  All functions may be called from
+ * several threads. */
 #ifndef LOGDOWN_CACHE_H
 #define LOGDOWN_CACHE_H
 
@@ -83,6 +87,12 @@ struct cache_stamp {
 /* cache_file_hash(), and the stamp of what was hashed. */
 bool cache_file_hash_stamped(struct cache *c, const char *path, struct cache_key *out,
 			     struct cache_stamp *stamp);
+/* cache_file_hash_stamped() of the file open at fd (its stat signature
+ * and its bytes, read from its start), remembered under path: the
+ * bytes hashed are those of the file that was opened and checked, not
+ * of whatever path leads to now. */
+bool cache_fd_hash_stamped(struct cache *c, const char *path, int fd, struct cache_key *out,
+			   struct cache_stamp *stamp);
 /* After the file at path was read again (parsed): true when what was
  * read is what was hashed, that is, the file did not change since the
  * stamp was taken: its signature is the same and, for a racy stamp, its

@@ -90,29 +90,24 @@ bool file_write(const char *path, const char *data, size_t len)
 
 bool file_copy(const char *from, const char *to)
 {
-	/* In chunks: a result file may be far larger than memory wants. */
-	int in = open(from, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	int in = open_regular(from, NULL);
 	if (in < 0)
 		return false;
-	struct stat st;
-	if (fstat(in, &st) != 0) {
-		int e = errno;
-		close(in);
-		errno = e;
+	bool ok = file_copy_fd(in, to);
+	int e = errno;
+	close(in);
+	errno = e;
+	return ok;
+}
+
+bool file_copy_fd(int in, const char *to)
+{
+	/* In chunks: a result file may be far larger than memory wants. */
+	if (lseek(in, 0, SEEK_SET) != 0)
 		return false;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		close(in);
-		errno = EINVAL;
-		return false;
-	}
 	int out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (out < 0) {
-		int e = errno;
-		close(in);
-		errno = e;
+	if (out < 0)
 		return false;
-	}
 	/* In the kernel where it can (no copy through this process; a
 	 * reflink on file systems that share extents), else in chunks. */
 	bool ok = true;
@@ -164,7 +159,6 @@ bool file_copy(const char *from, const char *to)
 	errno = saved;
 done:;
 	int e = errno;
-	close(in);
 	if (close(out) != 0 && ok) {
 		e = errno;
 		ok = false;
@@ -507,6 +501,83 @@ bool path_inside(const char *path, const char *dir)
 	free(real);
 	free(base);
 	return inside;
+}
+
+/* Opens rel (canonical, relative, no "." or "..") below the folder
+ * root without following a link anywhere below root: one folder at a
+ * time, each with O_NOFOLLOW.  A link where rel's resolution found none
+ * (planted since) is ELOOP. */
+static int open_beneath(const char *root, const char *rel, struct stat *st)
+{
+	if (!*rel) {
+		errno = EISDIR; /* the project itself */
+		return -1;
+	}
+	int dfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -1;
+	char *copy = xstrdup(rel);
+	char *name = copy;
+	for (char *slash; (slash = strchr(name, '/'));) {
+		*slash = '\0';
+		int next = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		int e = errno;
+		close(dfd);
+		if (next < 0) {
+			free(copy);
+			/* a link as a folder is ELOOP or ENOTDIR, by kernel */
+			errno = e == ENOTDIR ? ELOOP : e;
+			return -1;
+		}
+		dfd = next;
+		name = slash + 1;
+	}
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	int e = errno;
+	close(dfd);
+	free(copy);
+	if (fd < 0) {
+		errno = e;
+		return -1;
+	}
+	if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) {
+		e = S_ISDIR(st->st_mode) ? EISDIR : EINVAL;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+int open_confined(const char *path, const char *root_real, struct stat *st)
+{
+	struct stat own;
+	if (!st)
+		st = &own;
+	/* A link can be planted between the resolution and the open; the
+	 * open then fails on it (ELOOP) and the path is resolved again: a
+	 * link inside the project is followed as always, one out refused.
+	 * A few times, for one who keeps swapping. */
+	for (int attempt = 0; attempt < 4; attempt++) {
+		char *real = path_resolve(path);
+		if (!real)
+			return -1;
+		const char *rel = path_under(real, root_real);
+		if (!rel) {
+			free(real);
+			errno = EXDEV;
+			return -1;
+		}
+		int fd = open_beneath(root_real, rel, st);
+		int e = errno;
+		free(real);
+		if (fd >= 0 || e != ELOOP) {
+			errno = e;
+			return fd;
+		}
+	}
+	errno = ELOOP;
+	return -1;
 }
 
 int open_regular(const char *path, struct stat *st)

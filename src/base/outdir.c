@@ -296,6 +296,23 @@ bool outdir_copy(struct outdir *o, const char *rel, const char *src, struct diag
 	return ok;
 }
 
+bool outdir_copy_fd(struct outdir *o, const char *rel, int fd, const char *shown,
+		    struct diag *d)
+{
+	if (!rel_ok(o, rel, d))
+		return false;
+	char *path = path_join(o->staging, rel);
+	char *dir = path_dirname(path);
+	unlink(path);
+	bool ok = mkdir_p(dir) && file_copy_fd(fd, path);
+	if (!ok)
+		diag_error(d, loc_line(shown, 0), "cannot copy to %s/%s: %s", o->shown, rel,
+			   strerror(errno));
+	free(dir);
+	free(path);
+	return ok;
+}
+
 bool outdir_link(struct outdir *o, const char *rel, struct diag *d)
 {
 	char *path = path_join(o->staging, rel);

@@ -103,7 +103,7 @@ static const char usage_pdf[] =
 static const char usage_check[] =
 	"usage: logdown check [DIR] [--against OUT [--figures LIST]] [--pdf] [--drafts]\n"
 	"                     [--lint | --no-lint] [--strict] [--no-claims]\n"
-	"                     [--diagnostics=FMT] [-j N]\n"
+	"                     [--diagnostics=FMT] [-j N] [--cache]\n"
 	"\n"
 	"Reads and renders every report of the project in DIR (default .) as\n"
 	"`logdown build` would, reports every problem, and writes nothing.\n"
@@ -133,7 +133,11 @@ static const char usage_check[] =
 	"                       OUT's values with --against, else the output folder's\n"
 	"  --diagnostics=FMT    text (default), github or json\n"
 	"  -j, --jobs N         threads (default: one per core)\n"
-	"  --no-cache           do not read the build cache\n"
+	"  --cache              read the build cache (DIR/.logdown-cache, sealed with\n"
+	"                       your key) instead of parsing every result file; check\n"
+	"                       never writes it.  Without --cache (and with\n"
+	"                       --no-cache) check reads no cache: in CI, a cache that\n"
+	"                       came with the project decides nothing\n"
 	"  -v, --verbose        say what came from the cache\n"
 	"  -h, --help           show this help\n";
 
@@ -338,6 +342,7 @@ struct cli {
 	unsigned figures;
 	bool drafts;
 	bool no_cache, verbose;
+	bool cache; /* check --cache */
 	bool no_claims;
 	size_t jobs;
 	bool pdf;
@@ -385,6 +390,8 @@ static int parse_build_args(int argc, char **argv, struct cli *c, bool is_build)
 			c->drafts = true;
 		} else if (strcmp(a, "--no-cache") == 0) {
 			c->no_cache = true;
+		} else if (!is_build && strcmp(a, "--cache") == 0) {
+			c->cache = true;
 		} else if (strcmp(a, "--no-claims") == 0) {
 			c->no_claims = true;
 		} else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
@@ -439,7 +446,8 @@ static int cmd_build(int argc, char **argv, bool is_build, bool pdf)
 		.against = c.against,
 		.figures = c.figures,
 		.jobs = c.jobs,
-		.no_cache = c.no_cache,
+		/* check (CI) trusts no cache unless asked */
+		.no_cache = is_build ? c.no_cache : c.no_cache || !c.cache,
 		.verbose = c.verbose,
 		.pdf = c.pdf,
 		.lint = !is_build && (c.lint >= 0 ? c.lint == 1 : c.diag.strict),

@@ -13,6 +13,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -26,8 +27,10 @@
 #include "base/fsutil.h"
 #include "base/util.h"
 #include "base/version.h"
+#include "data/seal.h"
 
-#define CACHE_FORMAT 2u /* 2: a series cell keeps its own line */
+/* 2: a series cell keeps its own line; 3: sealed with the user's key */
+#define CACHE_FORMAT 3u
 #define MAGIC "logdown-cache\n"
 #define MAGIC_LEN (sizeof MAGIC - 1)
 #define TAG_NAME "CACHEDIR.TAG"
@@ -136,18 +139,28 @@ static void put_str(struct buf *b, const char *s)
 	put_bytes(b, s ? s : "", s ? strlen(s) : 0);
 }
 
-/* The header every cache file starts with. */
-static void put_header(struct buf *b, enum kind kind)
+/* The header every cache file starts with; the key's id is its last
+ * part.  Returns its length, for cache_seal(). */
+static size_t put_header(const struct seal_key *key, struct buf *b, enum kind kind)
 {
+	size_t start = b->len;
 	buf_put(b, MAGIC, MAGIC_LEN);
 	put_u32(b, CACHE_FORMAT);
 	put_u32(b, (uint32_t)kind);
 	put_str(b, cache_version());
+	buf_put(b, (const char *)key->id, SEAL_ID_BYTES);
+	return b->len - start;
 }
 
-/* The checksum every cache file ends with. */
-static void put_trailer(struct buf *b)
+/* Ends the cache file in b, whose first hlen bytes are its header: its
+ * seal under the user's key (seal.h), then an XXH3-64 checksum of all
+ * before, which tells a damaged file from another user's or a forged
+ * one.  Every kind of file is sealed here, and only here. */
+static void cache_seal(const struct seal_key *key, struct buf *b, size_t hlen)
 {
+	unsigned char seal[SEAL_BYTES];
+	seal_make(key, b->data, hlen, b->data + hlen, b->len - hlen, seal);
+	buf_put(b, (const char *)seal, sizeof seal);
 	put_u64(b, XXH3_64bits(b->data, b->len));
 }
 
@@ -213,29 +226,68 @@ static char *get_str(struct rd *r)
 }
 
 /* How a cache file failed its checks. */
-enum verdict { FILE_OK, FILE_DAMAGED, FILE_OTHER_VERSION };
+enum verdict {
+	FILE_OK,
+	FILE_DAMAGED,       /* its checksum, its header or its lengths */
+	FILE_OTHER_VERSION, /* another binary's or format's: ignored silently */
+	FILE_OTHER_KEY,     /* sealed by another user, or on another machine */
+	FILE_FORGED,        /* this user's key id, but the seal does not match */
+};
 
-/* Checks data's header (of kind) and trailer; on success r reads the
- * payload. */
-static enum verdict open_payload(const char *data, size_t len, enum kind kind, struct rd *r)
+/* Checks data's checksum, header (of kind) and seal under key; on
+ * success r reads the payload.  The one check every kind of file is
+ * read through. */
+static enum verdict cache_open_sealed(const struct seal_key *key, const char *data, size_t len,
+				      enum kind kind, struct rd *r)
 {
 	uint64_t sum;
-	if (len < MAGIC_LEN + sizeof sum || memcmp(data, MAGIC, MAGIC_LEN) != 0)
+	if (len < MAGIC_LEN + SEAL_BYTES + sizeof sum || memcmp(data, MAGIC, MAGIC_LEN) != 0)
 		return FILE_DAMAGED;
 	memcpy(&sum, data + len - sizeof sum, sizeof sum);
 	if (XXH3_64bits(data, len - sizeof sum) != sum)
 		return FILE_DAMAGED;
+	const char *seal = data + len - sizeof sum - SEAL_BYTES;
 	r->p = data + MAGIC_LEN;
-	r->end = data + len - sizeof sum;
+	r->end = seal;
 	r->bad = false;
-	uint32_t format = get_u32(r), k = get_u32(r);
+	uint32_t format = get_u32(r);
+	if (r->bad)
+		return FILE_DAMAGED;
+	if (format != CACHE_FORMAT)
+		return FILE_OTHER_VERSION; /* its header may be laid out otherwise */
+	uint32_t k = get_u32(r);
 	struct span v = get_span(r);
+	unsigned char id[SEAL_ID_BYTES];
+	get(r, id, sizeof id);
 	if (r->bad || k != (uint32_t)kind)
 		return FILE_DAMAGED;
 	const char *want = cache_version();
-	if (format != CACHE_FORMAT || v.len != strlen(want) || memcmp(v.p, want, v.len) != 0)
+	if (v.len != strlen(want) || memcmp(v.p, want, v.len) != 0)
 		return FILE_OTHER_VERSION;
+	if (memcmp(id, key->id, sizeof id) != 0)
+		return FILE_OTHER_KEY;
+	size_t hlen = (size_t)(r->p - data);
+	if (!seal_check(key, data, hlen, r->p, (size_t)(seal - r->p),
+			(const unsigned char *)seal))
+		return FILE_FORGED;
 	return FILE_OK;
+}
+
+/* The words for a verdict, in "the build cache is %s: ignored"; NULL
+ * for one that is not worth a warning. */
+static const char *verdict_why(enum verdict v)
+{
+	switch (v) {
+	case FILE_DAMAGED:
+		return "damaged or not logdown's";
+	case FILE_OTHER_KEY:
+		return "not this user's (sealed with another key: written by another user or on "
+		       "another machine)";
+	case FILE_FORGED:
+		return "altered (its seal does not match: changed by something other than logdown)";
+	default:
+		return NULL;
+	}
 }
 
 /* --- the cache --- */
@@ -256,8 +308,12 @@ struct cache {
 	 * while they do not exist (or are refused: nothing is read). */
 	int dfd, rfd;
 	bool writable;
+	/* the user's key (seal.h): every file read must be sealed with
+	 * it, every file written is */
+	struct seal_key key;
 	bool warned;    /* the one warning was written */
 	char *bad_file, *bad_why; /* the first problem found, until written */
+	bool bad_key;   /* ... and it is the key's */
 	bool dir_ready;
 	struct file_entry *files;
 	size_t nfiles, files_cap;
@@ -284,10 +340,17 @@ void cache_report(struct cache *c, struct diag *d)
 {
 	if (!c || !c->bad_file || c->warned)
 		return;
-	diag_warning(d, loc_line(c->bad_file, 0),
-		     "the build cache is %s: ignored (logdown rebuilds it; `logdown clean` "
-		     "removes it)",
-		     c->bad_why);
+	if (c->bad_key)
+		diag_warning(d, loc_line(c->bad_file, 0),
+			     "the build cache's key is %s: the build runs without the cache (it "
+			     "must be a file of yours that only you can read, in a folder only "
+			     "you can write to; or remove it, and logdown makes a new one)",
+			     c->bad_why);
+	else
+		diag_warning(d, loc_line(c->bad_file, 0),
+			     "the build cache is %s: ignored (logdown rebuilds it; `logdown clean` "
+			     "removes it)",
+			     c->bad_why);
 	c->warned = true;
 	free(c->bad_file);
 	free(c->bad_why);
@@ -397,9 +460,9 @@ static void load_files(struct cache *c)
 		goto out;
 	}
 	struct rd r;
-	enum verdict v = open_payload(b.data, b.len, KIND_FILES, &r);
-	if (v == FILE_DAMAGED) {
-		warn_damaged(c, path, "damaged or not logdown's");
+	enum verdict v = cache_open_sealed(&c->key, b.data, b.len, KIND_FILES, &r);
+	if (verdict_why(v)) {
+		warn_damaged(c, path, verdict_why(v));
 		goto out;
 	}
 	if (v != FILE_OK)
@@ -424,7 +487,8 @@ static void load_files(struct cache *c)
 		for (size_t i = 0; i < c->nfiles; i++)
 			free(c->files[i].path);
 		c->nfiles = 0;
-		memset(c->index, 0, c->index_cap * sizeof *c->index);
+		if (c->index) /* none before the first entry */
+			memset(c->index, 0, c->index_cap * sizeof *c->index);
 	}
 out:
 	buf_free(&b);
@@ -465,6 +529,19 @@ struct cache *cache_open(const char *root, bool writable)
 	c->dir = path_join(root, CACHE_DIR);
 	c->writable = writable;
 	c->dfd = c->rfd = -1;
+	char *key_at;
+	const char *key_why;
+	if (!seal_key_load(&c->key, &key_at, &key_why)) {
+		/* Without the user's key nothing in it can be trusted, and
+		 * nothing written would be this user's: no cache at all. */
+		if (key_why) {
+			warn_damaged(c, key_at, key_why);
+			c->bad_key = true;
+		}
+		c->writable = false;
+		free(key_at);
+		return c;
+	}
 	struct stat st;
 	if (lstat(c->dir, &st) != 0)
 		return c; /* made when the build first writes to it */
@@ -561,7 +638,7 @@ void cache_close(struct cache *c)
 		return;
 	if (c->writable && ensure_dir(c)) {
 		struct buf b = BUF_INIT;
-		put_header(&b, KIND_FILES);
+		size_t hlen = put_header(&c->key, &b, KIND_FILES);
 		size_t n = 0;
 		for (size_t i = 0; i < c->nfiles; i++)
 			n += c->files[i].used;
@@ -575,7 +652,7 @@ void cache_close(struct cache *c)
 				put_u64(&b, (uint64_t)e->sig[j]);
 			buf_put(&b, (const char *)e->hash.b, sizeof e->hash.b);
 		}
-		put_trailer(&b);
+		cache_seal(&c->key, &b, hlen);
 		write_at(c->dfd, "files", &b);
 		buf_free(&b);
 	}
@@ -591,8 +668,19 @@ void cache_close(struct cache *c)
 	free(c->dir);
 	free(c->bad_file);
 	free(c->bad_why);
+	memset(&c->key, 0, sizeof c->key);
 	pthread_mutex_destroy(&c->mu);
 	free(c);
+}
+
+static void sig_of(const struct stat *stp, int64_t sig[5])
+{
+	const struct stat st = *stp;
+	sig[0] = (int64_t)st.st_size;
+	sig[1] = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+	sig[2] = (int64_t)st.st_ino;
+	sig[3] = (int64_t)st.st_dev;
+	sig[4] = (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec;
 }
 
 static bool stat_sig(const char *path, int64_t sig[5])
@@ -600,12 +688,30 @@ static bool stat_sig(const char *path, int64_t sig[5])
 	struct stat st;
 	if (stat(path, &st) != 0)
 		return false;
-	sig[0] = (int64_t)st.st_size;
-	sig[1] = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
-	sig[2] = (int64_t)st.st_ino;
-	sig[3] = (int64_t)st.st_dev;
-	sig[4] = (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec;
+	sig_of(&st, sig);
 	return true;
+}
+
+/* The hash of what fd holds, read from its start (pread: its offset
+ * stays). */
+static bool hash_fd(int fd, struct cache_key *out)
+{
+	XXH3_state_t *st = XXH3_createState();
+	XXH3_128bits_reset(st);
+	size_t cap = 1 << 20;
+	char *buf = xmalloc(cap);
+	ssize_t n;
+	off_t at = 0;
+	while ((n = pread(fd, buf, cap, at)) > 0 || (n < 0 && errno == EINTR))
+		if (n > 0) {
+			XXH3_128bits_update(st, buf, (size_t)n);
+			at += n;
+		}
+	bool ok = n == 0;
+	*out = key_of(XXH3_128bits_digest(st));
+	XXH3_freeState(st);
+	free(buf);
+	return ok;
 }
 
 static bool hash_file(const char *path, struct cache_key *out)
@@ -613,17 +719,7 @@ static bool hash_file(const char *path, struct cache_key *out)
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
-	XXH3_state_t *st = XXH3_createState();
-	XXH3_128bits_reset(st);
-	size_t cap = 1 << 20;
-	char *buf = xmalloc(cap);
-	ssize_t n;
-	while ((n = read(fd, buf, cap)) > 0)
-		XXH3_128bits_update(st, buf, (size_t)n);
-	bool ok = n == 0;
-	*out = key_of(XXH3_128bits_digest(st));
-	XXH3_freeState(st);
-	free(buf);
+	bool ok = hash_fd(fd, out);
 	close(fd);
 	return ok;
 }
@@ -654,17 +750,26 @@ bool cache_file_hash(struct cache *c, const char *path, struct cache_key *out)
 bool cache_file_hash_stamped(struct cache *c, const char *path, struct cache_key *out,
 			     struct cache_stamp *stamp)
 {
+	return cache_fd_hash_stamped(c, path, -1, out, stamp);
+}
+
+bool cache_fd_hash_stamped(struct cache *c, const char *path, int fd, struct cache_key *out,
+			   struct cache_stamp *stamp)
+{
 	int64_t sig[5];
 	int64_t taken = now_ns();
-	if (!stat_sig(path, sig))
+	struct stat fst;
+	if (fd >= 0 && fstat(fd, &fst) == 0)
+		sig_of(&fst, sig);
+	else if (fd >= 0 || !stat_sig(path, sig))
 		return false;
 	bool racy = sig_racy(sig, taken);
 	if (stamp) {
 		memcpy(stamp->sig, sig, sizeof sig);
 		stamp->racy = racy;
 	}
-	if (!c)
-		return hash_file(path, out); /* --no-cache: the same hash, not kept */
+	if (!c) /* --no-cache: the same hash, not kept */
+		return fd >= 0 ? hash_fd(fd, out) : hash_file(path, out);
 	pthread_mutex_lock(&c->mu);
 	struct file_entry *e = find_file(c, path);
 	bool hit = e && memcmp(e->sig, sig, sizeof sig) == 0;
@@ -677,7 +782,7 @@ bool cache_file_hash_stamped(struct cache *c, const char *path, struct cache_key
 		return true;
 	/* The signature is taken before reading: a change while the file is
 	 * read leaves a signature that no longer matches next time. */
-	if (!hash_file(path, out))
+	if (!(fd >= 0 ? hash_fd(fd, out) : hash_file(path, out)))
 		return false;
 	/* A racy file's hash is not remembered: the next build hashes it
 	 * again rather than trust a signature that may not have moved. */
@@ -854,7 +959,13 @@ static struct run *decode_run(struct rd *r)
 			long line = (long)get_u64(r);
 			for (uint64_t j = 0; j < nc; j++) {
 				cells[j] = get_datum(r);
-				cells[j].line = line + (long)get_u64(r);
+				/* a line past LONG_MAX is no file's */
+				uint64_t off = get_u64(r);
+				if (line < 0 || off > (uint64_t)(LONG_MAX - line)) {
+					r->bad = true;
+					off = 0;
+				}
+				cells[j].line = line + (long)off;
 			}
 			if (!r->bad)
 				series_append(s, cells, line);
@@ -892,7 +1003,7 @@ struct run *cache_run_get(struct cache *c, const struct cache_key *key)
 		goto out;
 	}
 	struct rd r;
-	enum verdict v = open_payload(b.data, b.len, KIND_RUN, &r);
+	enum verdict v = cache_open_sealed(&c->key, b.data, b.len, KIND_RUN, &r);
 	struct cache_key stored;
 	if (v == FILE_OK) {
 		get(&r, stored.b, sizeof stored.b);
@@ -900,7 +1011,7 @@ struct run *cache_run_get(struct cache *c, const struct cache_key *key)
 			run = decode_run(&r);
 	}
 	if (!run && v != FILE_OTHER_VERSION) {
-		warn_damaged(c, path, "damaged or not logdown's");
+		warn_damaged(c, path, verdict_why(v) ? verdict_why(v) : verdict_why(FILE_DAMAGED));
 		if (c->writable)
 			unlinkat(rfd, name, 0);
 	}
@@ -918,11 +1029,11 @@ void cache_run_put(struct cache *c, const struct cache_key *key, const struct ru
 		return;
 	cache_run_keep(c, key);
 	struct buf b = BUF_INIT;
-	put_header(&b, KIND_RUN);
+	size_t hlen = put_header(&c->key, &b, KIND_RUN);
 	buf_put(&b, (const char *)key->b, sizeof key->b);
 	encode_run(&b, r);
 	if (b.len <= MAX_RUN_BYTES) {
-		put_trailer(&b);
+		cache_seal(&c->key, &b, hlen);
 		char name[40];
 		run_name_of(key, name);
 		write_at(c->rfd, name, &b);
@@ -1087,9 +1198,9 @@ struct cache_reports *cache_reports_load(struct cache *c, const char *out)
 	if (!stat_sig(marker, now))
 		goto out;
 	struct rd r;
-	enum verdict v = open_payload(b.data, b.len, KIND_REPORTS, &r);
-	if (v == FILE_DAMAGED)
-		warn_damaged(c, path, "damaged or not logdown's");
+	enum verdict v = cache_open_sealed(&c->key, b.data, b.len, KIND_REPORTS, &r);
+	if (verdict_why(v))
+		warn_damaged(c, path, verdict_why(v));
 	if (v != FILE_OK)
 		goto out;
 	char *stored_out = get_str(&r);
@@ -1128,7 +1239,7 @@ void cache_reports_save(struct cache *c, struct cache_reports *r, const char *ou
 	int64_t sig[5];
 	if (ensure_dir(c) && stat_sig(marker, sig)) {
 		struct buf b = BUF_INIT;
-		put_header(&b, KIND_REPORTS);
+		size_t hlen = put_header(&c->key, &b, KIND_REPORTS);
 		put_str(&b, out);
 		for (int j = 0; j < 5; j++)
 			put_u64(&b, (uint64_t)sig[j]);
@@ -1137,7 +1248,7 @@ void cache_reports_save(struct cache *c, struct cache_reports *r, const char *ou
 			put_str(&b, r->e[i].slug);
 			buf_put(&b, (const char *)r->e[i].key.b, sizeof r->e[i].key.b);
 		}
-		put_trailer(&b);
+		cache_seal(&c->key, &b, hlen);
 		char *name = reports_name(out);
 		write_at(c->dfd, name, &b);
 		free(name);

@@ -33,6 +33,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <stdio.h>
+#include <unistd.h>
 
 #include "data/cache.h"
 #include "data/keys.h"
@@ -715,6 +717,11 @@ static struct run *load_run_keyed(struct loader *ld, const char *real, const cha
 				  const char *run_name, const struct parser *p, struct loc at,
 				  const struct name_pattern *np, const char *np_text,
 				  const struct value *pick);
+static struct run *load_run_opened(struct loader *ld, const char *real, const char *rpath,
+				   int cfd, const char *shown, const char *run_name,
+				   const struct parser *p, struct loc at,
+				   const struct name_pattern *np, const char *np_text,
+				   const struct value *pick);
 
 /* Parses one confined file (real: its canonical path, shown: as
  * diagnostics name it) into a run named run_name, with parser p or the
@@ -775,6 +782,41 @@ static struct run *load_run_keyed(struct loader *ld, const char *real, const cha
 			ld->on_file(ld->file_ctx, shown);
 		return (struct run *)(void *)&placeholder;
 	}
+	/* The file is opened once, confined to the project and checked on
+	 * the descriptor; it is hashed from that descriptor, and the
+	 * readers, which open files by path, are given the path of that
+	 * descriptor (Linux's /proc/self/fd): a file swapped for a link out
+	 * of the project after confined_file() checked it gives nothing
+	 * from outside.  A notebook is known by its name's .ipynb, so it is
+	 * read by its own path (and so is everything where /proc is not
+	 * mounted). */
+	int cfd = open_confined(real, ld->root_real, NULL);
+	if (cfd < 0) {
+		if (errno == EXDEV || errno == ELOOP)
+			diag_error(ld->d, at,
+				   "%s leads outside the project: logdown reads nothing there (copy "
+				   "the file into the project)",
+				   shown);
+		else /* as a reader says it */
+			diag_error(ld->d, loc_line(shown, 0), "cannot read: %s", open_error(errno));
+		ld->ok = false;
+		return NULL;
+	}
+	char via[48];
+	snprintf(via, sizeof via, "/proc/self/fd/%d", cfd);
+	const char *rpath = !str_has_suffix(real, ".ipynb") && access(via, R_OK) == 0 ? via : real;
+	struct run *r = load_run_opened(ld, real, rpath, cfd, shown, run_name, p, at, np, np_text,
+					pick);
+	close(cfd);
+	return r;
+}
+
+static struct run *load_run_opened(struct loader *ld, const char *real, const char *rpath,
+				   int cfd, const char *shown, const char *run_name,
+				   const struct parser *p, struct loc at,
+				   const struct name_pattern *np, const char *np_text,
+				   const struct value *pick)
+{
 	/* With a disk cache, a run is known by the content of everything it
 	 * comes from: the parsers, the file, the names.  Detection too is
 	 * a function of those, so a hit skips it. */
@@ -783,7 +825,7 @@ static struct run *load_run_keyed(struct loader *ld, const char *real, const cha
 	struct cache_stamp stamp;
 	bool dkeyed = false;
 	if (pc && pc->disk) {
-		if (cache_file_hash_stamped(pc->disk, real, &fh, &stamp)) {
+		if (cache_fd_hash_stamped(pc->disk, real, cfd, &fh, &stamp)) {
 			dkey = disk_key(&pc->parsers_key, p, &fh, shown, run_name, np_text);
 			dkeyed = true;
 			struct run *hit = content_hit(pc, &dkey);
@@ -839,7 +881,7 @@ static struct run *load_run_keyed(struct loader *ld, const char *real, const cha
 		}
 		if (ld->csv_given[2])
 			own.csv.header = ld->csv->header;
-		r = parser_run(&own, real, shown, run_name, ld->d);
+		r = parser_run(&own, rpath, shown, run_name, ld->d);
 	} else if (ld->style) {
 		if (p->format != FMT_TEXT) {
 			diag_error(ld->d, ld->style_loc,
@@ -854,9 +896,9 @@ static struct run *load_run_keyed(struct loader *ld, const char *real, const cha
 		styled.styled = true;
 		styled.style = *ld->style;
 		styled.run_style = true;
-		r = parser_run(&styled, real, shown, run_name, ld->d);
+		r = parser_run(&styled, rpath, shown, run_name, ld->d);
 	} else {
-		r = parser_run(p, real, shown, run_name, ld->d);
+		r = parser_run(p, rpath, shown, run_name, ld->d);
 	}
 	if (r && np)
 		pattern_apply(ld, np, shown, r);

@@ -5,8 +5,10 @@
 #include "pdf_int.h"
 
 #include <cmark-gfm.h>
+#include <errno.h>
 #include <gdk-pixbuf/gdk-pixbuf.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -189,14 +191,17 @@ static RsvgHandle *svg_load(const char *path, double *w, double *h, const char *
  * when made for it).  Its size is read from its header first, and one
  * past limit image_pixels is never decoded: a 30000x30000 PNG of zeros
  * is a few kilobytes on disk and 3.6 GB decoded. */
-static cairo_surface_t *image_load(const char *path, const char **why, char **why_buf)
+static cairo_surface_t *image_load(const char *path, const char *from, const char **why,
+				   char **why_buf)
 {
+	/* path names it (its kind is its extension); it is read from `from`
+	 * (the descriptor image_open() checked) */
 	unsigned long hw = 0, hh = 0;
-	const char *kind = image_size_path(path, &hw, &hh);
+	const char *kind = image_size_path(from, &hw, &hh);
 	if (!kind) {
 		/* another format gdk-pixbuf reads: its loader's own header */
 		int gw = 0, gh = 0;
-		GdkPixbufFormat *fmt = gdk_pixbuf_get_file_info(path, &gw, &gh);
+		GdkPixbufFormat *fmt = gdk_pixbuf_get_file_info(from, &gw, &gh);
 		if (fmt && gw > 0 && gh > 0) {
 			hw = (unsigned long)gw, hh = (unsigned long)gh;
 			kind = "image";
@@ -207,13 +212,13 @@ static cairo_surface_t *image_load(const char *path, const char **why, char **wh
 		return NULL;
 	}
 	if (g_str_has_suffix(path, ".png") || g_str_has_suffix(path, ".PNG")) {
-		cairo_surface_t *s = cairo_image_surface_create_from_png(path);
+		cairo_surface_t *s = cairo_image_surface_create_from_png(from);
 		if (cairo_surface_status(s) == CAIRO_STATUS_SUCCESS)
 			return s;
 		cairo_surface_destroy(s);
 	}
 	GError *err = NULL;
-	GdkPixbuf *pb = gdk_pixbuf_new_from_file(path, &err);
+	GdkPixbuf *pb = gdk_pixbuf_new_from_file(from, &err);
 	if (!pb) {
 		g_clear_error(&err);
 		*why = "cannot be read as an image: the PDF shows its description";
@@ -287,10 +292,26 @@ void image_open(struct pdf *p, cmark_node *img, cairo_surface_t **s_out, RsvgHan
 		} else if (!real || (p->m->root && !path_under(real, p->m->root))) {
 			why = "leads outside the project: the PDF shows its description";
 			page_said = page_checked;
-		} else if (g_str_has_suffix(path, ".svg") || g_str_has_suffix(path, ".SVG")) {
-			svg = svg_load(path, &sw, &sh, &why, &why_buf);
 		} else {
-			s = image_load(path, &why, &why_buf);
+			/* Opened once, confined to the project and checked on the
+			 * descriptor; the loaders, which open by path, read that
+			 * descriptor through /proc/self/fd: an image swapped for
+			 * a link out since the check gives nothing from outside. */
+			int fd = p->m->root ? open_confined(path, p->m->root, NULL)
+					    : open_regular(path, NULL);
+			char via[48];
+			snprintf(via, sizeof via, "/proc/self/fd/%d", fd);
+			const char *from = fd >= 0 && access(via, R_OK) == 0 ? via : path;
+			if (fd < 0)
+				why = errno == EXDEV || errno == ELOOP
+					      ? "leads outside the project: the PDF shows its description"
+					      : "cannot be read: the PDF shows its description";
+			else if (g_str_has_suffix(path, ".svg") || g_str_has_suffix(path, ".SVG"))
+				svg = svg_load(from, &sw, &sh, &why, &why_buf);
+			else
+				s = image_load(path, from, &why, &why_buf);
+			if (fd >= 0)
+				close(fd);
 		}
 		free(real);
 		free(path);

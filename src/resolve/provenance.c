@@ -1136,12 +1136,32 @@ static bool write_file(const struct provenance *p, struct pfile *f, struct outdi
 	char *rel = xasprintf("%s/logs/%s", slug, f->name);
 	char *rel_html = xasprintf("%s.html", rel);
 	struct buf page = BUF_INIT;
-	int fd = -1;
-	bool ok = outdir_copy(o, rel, f->real, d);
+	bool ok = false;
+	/* One descriptor, opened confined to the project and checked
+	 * there, for the copy and the page: a log swapped for a link out
+	 * of the project since it was parsed gives neither a byte. */
+	int fd = p->root_real ? open_confined(f->real, p->root_real, NULL)
+			      : open_regular(f->real, NULL); /* no project: nothing to confine to */
+	if (fd < 0) {
+		/* a link out is the content's error (exit 1), not an I/O
+		 * failure (exit 3) */
+		ok = errno == EXDEV || errno == ELOOP;
+		if (ok)
+			diag_error(d, loc_line(f->shown, 0),
+				   "leads outside the project: logdown reads nothing there (copy "
+				   "the file into the project)");
+		else
+			diag_error(d, loc_line(f->shown, 0), "cannot read: %s", open_error(errno));
+		goto out;
+	}
+	ok = outdir_copy_fd(o, rel, fd, f->real, d);
 	if (!ok)
 		goto out;
 	const struct notebook *nb = file_notebook(f);
-	fd = nb ? notebook_fd(nb) : open_regular(f->real, NULL);
+	if (nb) {
+		close(fd);
+		fd = notebook_fd(nb);
+	}
 	if (fd >= 0 && !nb) {
 		/* A TensorBoard event file is binary: its page shows its
 		 * records decoded, a line each, as its rows' lines count. */

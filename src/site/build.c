@@ -383,6 +383,30 @@ static void render_index(struct build *b)
 	value_free(data);
 }
 
+/* Copies the project's file src to rel in the site, through one
+ * descriptor opened confined to the project and checked there
+ * (open_confined()): a file swapped for a link out of the project since
+ * the walk found it copies nothing, and is an error.  False after a
+ * diagnostic; *io set when the copy itself failed. */
+static bool copy_confined(struct build *b, const char *rel, const char *src, bool *io)
+{
+	int fd = open_confined(src, b->root_real, NULL);
+	if (fd < 0) {
+		if (errno == EXDEV || errno == ELOOP)
+			diag_error(b->d, loc_line(src, 0),
+				   "a link leading outside the project: logdown reads nothing there "
+				   "(copy what you need into the project)");
+		else
+			diag_error(b->d, loc_line(src, 0), "cannot read: %s", open_error(errno));
+		return false;
+	}
+	bool ok = outdir_copy_fd(&b->out, rel, fd, src, b->d);
+	close(fd);
+	if (!ok)
+		*io = true;
+	return ok;
+}
+
 /* Walks static/ as the reports are walked (links confined, loops and
  * special files reported), copying each file when writing: `check`
  * finds the same problems as `build`. */
@@ -398,8 +422,8 @@ static void walk_static(struct build *b, const char *dir, const char *rel)
 		enum entry kind = classify(b, path);
 		if (kind == ENTRY_DIR)
 			walk_static(b, path, out);
-		else if (kind == ENTRY_FILE && b->writing && !outdir_copy(&b->out, out, path, b->d))
-			b->io_failed = true;
+		else if (kind == ENTRY_FILE && b->writing)
+			copy_confined(b, out, path, &b->io_failed);
 		free(path);
 		free(out);
 	}
@@ -451,9 +475,8 @@ static bool in_moved(const struct build *b, const char *rel)
 static void copy_resources(struct build *b)
 {
 	for (size_t i = 0; b->writing && i < b->nresources; i += 2)
-		if (!in_moved(b, b->resources[i + 1]) &&
-		    !outdir_copy(&b->out, b->resources[i + 1], b->resources[i], b->d))
-			b->io_failed = true;
+		if (!in_moved(b, b->resources[i + 1]))
+			copy_confined(b, b->resources[i + 1], b->resources[i], &b->io_failed);
 }
 
 /* check --against: every file a build writes must be in `against` with

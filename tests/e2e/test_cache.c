@@ -10,10 +10,15 @@
  * and every build's output equals a --no-cache build's.  A new binary
  * is played with LOGDOWN_CACHE_VERSION, a hidden override of the
  * version the cache is keyed by (cache.h). */
+#define _GNU_SOURCE
 #include "e2e.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <xxhash.h>
+
+#include "base/version.h"
+#include "data/seal.h"
 
 /* Three reports: a and b share logs/shared.log, c has its own log;
  * a also has a bundle image. */
@@ -515,6 +520,285 @@ static void links_inside_the_cache_are_replaced_never_followed(void **state)
 	}
 }
 
+/* --- the seal: a cache is this user's or it is not used --- */
+
+/* A key folder for this test: XDG_CACHE_HOME, which every logdown run
+ * it starts inherits.  Caller removes it with e2e_drop(). */
+static char *key_home(void)
+{
+	char *home = e2e_tmpdir();
+	assert_int_equal(setenv("XDG_CACHE_HOME", home, 1), 0);
+	return home;
+}
+
+/* Replaces every n bytes `from` in b by `to` (as long); returns how many. */
+static size_t replace_bytes(struct buf *b, const void *from, const void *to, size_t n)
+{
+	size_t count = 0;
+	for (char *p = b->data; (p = memmem(p, b->len - (size_t)(p - b->data), from, n));
+	     p += n) {
+		memcpy(p, to, n);
+		count++;
+	}
+	return count;
+}
+
+/* Poisons the one run stored in dir's cache: the final loss 7.12500
+ * (text and number) becomes 9.12500, and the XXH3-64 checksum at its
+ * end is fixed up, as one who knows the format would.  With key_dir
+ * (an XDG_CACHE_HOME), it is also sealed again with the key kept
+ * there: a run the owner of that key could have stored. */
+static void poison_run(const char *dir, const char *key_dir)
+{
+	size_t n;
+	char **runs = stored_runs(dir, &n);
+	assert_int_equal(n, 1);
+	char *rel = xasprintf(".logdown-cache/runs/%s", runs[0]);
+	char *path = path_join(dir, rel);
+	struct buf b = BUF_INIT;
+	assert_true(file_read(path, &b, NULL));
+	double was = 7.125, now = 9.125;
+	assert_true(replace_bytes(&b, "7.12500", "9.12500", 7) > 0);
+	assert_true(replace_bytes(&b, &was, &now, sizeof was) > 0);
+	if (key_dir) {
+		/* header: magic, format, kind, the version, the key's id */
+		size_t hlen = 14 + 4 + 4 + 8 + strlen(LOGDOWN_VERSION) + SEAL_ID_BYTES;
+		size_t end = b.len - 8 - SEAL_BYTES;
+		char *kp = path_join(key_dir, "logdown/key");
+		struct buf kb = BUF_INIT;
+		assert_true(file_read(kp, &kb, NULL));
+		assert_int_equal(kb.len, SEAL_KEY_BYTES);
+		struct seal_key k;
+		seal_key_from(&k, (const unsigned char *)kb.data);
+		seal_make(&k, b.data, hlen, b.data + hlen, end - hlen, (unsigned char *)b.data + end);
+		buf_free(&kb);
+		free(kp);
+	}
+	uint64_t sum = XXH3_64bits(b.data, b.len - 8);
+	memcpy(b.data + b.len - 8, &sum, 8);
+	assert_true(file_write(path, b.data, b.len));
+	buf_free(&b);
+	free(path);
+	free(rel);
+	strv_free(runs);
+}
+
+/* One report whose loss a claim checks: a poisoned value fails it. */
+static char *claim_project(void)
+{
+	return e2e_project(E2E_FILES(
+		E2E_COPY("logs/a.log", "tests/fixtures/cerebras/bs512.log"),
+		E2E_TEXT("content/r.md", "---\ntitle: R\nruns:\n  cs: ../logs/a.log\n---\n"
+					 "Loss {{ cs.final_loss | expect < 8 }}.\n")));
+}
+
+/* The page shows the log's loss, never the poisoned one. */
+static void shows_the_true_loss(const char *dir)
+{
+	char *page = e2e_read(dir, "_site/r/index.html");
+	assert_non_null(page);
+	assert_contains(page, ">7.12500</a>");
+	assert_not_contains(page, "9.125");
+	free(page);
+}
+
+/* A run edited in place, its checksum fixed up: its seal no longer
+ * matches, so it is a warning and a fresh parse, and the page shows
+ * what the log says. */
+static void an_edited_run_with_its_checksum_fixed_is_not_used(void **state)
+{
+	(void)state;
+	char *home = key_home();
+	char *dir = claim_project();
+	e2e_ok(dir, "build");
+	poison_run(dir, NULL);
+	e2e_write(dir, "site.yaml", "title: Again\n"); /* the page renders again */
+	struct proc b = e2e_run(dir, "build -v");
+	if (b.status != 0)
+		fail_msg("build failed:\n%s", b.err);
+	assert_contains(b.err, "runs/");
+	assert_contains(b.err, ".run: warning: the build cache is altered (its seal does not "
+			       "match: changed by something other than logdown): ignored (logdown "
+			       "rebuilds it; `logdown clean` removes it)\n");
+	assert_contains(b.err, "1 result file read: 1 parsed, 0 from cache");
+	proc_free(&b);
+	shows_the_true_loss(dir);
+	/* the run was replaced: the next build takes it from the cache */
+	e2e_write(dir, "site.yaml", "title: Once more\n");
+	struct proc again = e2e_run(dir, "build -v");
+	assert_int_equal(again.status, 0);
+	assert_not_contains(again.err, "warning");
+	assert_contains(again.err, "1 result file read: 0 parsed, 1 from cache");
+	proc_free(&again);
+	shows_the_true_loss(dir);
+	e2e_drop(&dir);
+	e2e_drop(&home);
+	unsetenv("XDG_CACHE_HOME");
+}
+
+/* A cache another user wrote (here: with another key), even one whose
+ * runs they poisoned and sealed again with their own key, is not used;
+ * and the test's own reseal is right: under the key it was sealed with,
+ * the poisoned run is read (so the seal is what keeps it out). */
+static void a_cache_sealed_with_another_key_is_not_used(void **state)
+{
+	(void)state;
+	char *theirs = key_home();
+	char *dir = claim_project();
+	e2e_ok(dir, "build");
+	poison_run(dir, theirs);
+	e2e_write(dir, "site.yaml", "title: Theirs\n");
+	/* the other user's own build takes the poisoned run: the claim fails */
+	struct proc t = e2e_run(dir, "build -v");
+	assert_int_equal(t.status, 1);
+	assert_contains(t.err, "error: cs.final_loss is 9.12500, the text claims < 8");
+	proc_free(&t);
+	/* this user's build: another key, not used */
+	char *mine = key_home();
+	struct proc b = e2e_run(dir, "build -v");
+	if (b.status != 0)
+		fail_msg("build failed:\n%s", b.err);
+	assert_contains(b.err, "warning: the build cache is not this user's (sealed with another "
+			       "key: written by another user or on another machine): ignored");
+	assert_contains(b.err, "1 result file read: 1 parsed, 0 from cache");
+	proc_free(&b);
+	shows_the_true_loss(dir);
+	same_as_without_cache(dir);
+	e2e_drop(&dir);
+	e2e_drop(&theirs);
+	e2e_drop(&mine);
+	unsetenv("XDG_CACHE_HOME");
+}
+
+/* check, the CI command, reads no cache unless given --cache: a run
+ * poisoned and sealed with this user's very key (the strongest poison:
+ * a cache restored from somewhere) decides nothing. */
+static void check_reads_no_cache_unless_asked(void **state)
+{
+	(void)state;
+	char *home = key_home();
+	char *dir = claim_project();
+	e2e_ok(dir, "build");
+	poison_run(dir, home);
+	struct proc c = e2e_run(dir, "check -v");
+	if (c.status != 0)
+		fail_msg("check failed:\n%s", c.err);
+	assert_contains(c.err, "1 result file read: 1 parsed, 0 from cache");
+	proc_free(&c);
+	/* --no-cache, as before, is the same */
+	c = e2e_run(dir, "check -v --no-cache");
+	assert_int_equal(c.status, 0);
+	proc_free(&c);
+	/* asked to, it reads it (and the claim on the poisoned value fails) */
+	c = e2e_run(dir, "check -v --cache");
+	assert_int_equal(c.status, 1);
+	assert_contains(c.err, "error: cs.final_loss is 9.12500, the text claims < 8");
+	proc_free(&c);
+	c = e2e_run(dir, "check --help");
+	assert_contains(c.out, "  --cache              read the build cache");
+	proc_free(&c);
+	e2e_drop(&dir);
+	e2e_drop(&home);
+	unsetenv("XDG_CACHE_HOME");
+}
+
+/* A key logdown cannot trust is a warning, and the build runs without
+ * any cache: it reads none and writes none, and its output is right. */
+static void a_key_that_is_not_safe_means_no_cache(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *setup; /* run in the key's home, after a first build */
+		const char *warning;
+		bool root_only;
+	} cases[] = {
+		{"mv logdown/key elsewhere && ln -s \"$PWD/elsewhere\" logdown/key",
+		 "logdown/key: warning: the build cache's key is a symbolic link: the build runs "
+		 "without the cache (it must be a file of yours that only you can read, in a folder "
+		 "only you can write to; or remove it, and logdown makes a new one)",
+		 false},
+		{"chmod 640 logdown/key", "logdown/key: warning: the build cache's key is readable or "
+					  "writable by others: the build runs without the cache",
+		 false},
+		{"chmod 602 logdown/key", "the build cache's key is readable or writable by others",
+		 false},
+		{"chmod 777 logdown", "/logdown: warning: the build cache's key is in a folder others "
+				      "may write to: the build runs without the cache",
+		 false},
+		{"mv logdown real && ln -s real logdown", "/logdown: warning: the build cache's key is "
+							  "in a symbolic link or a file where its "
+							  "folder goes",
+		 false},
+		{"chown 65534 logdown/key",
+		 "logdown/key: warning: the build cache's key is not yours (another user owns it)",
+		 true},
+		{"rm logdown/key && mkdir logdown/key", "the build cache's key is not a file", false},
+		{"head -c 16 /dev/urandom > logdown/key",
+		 "the build cache's key is not a key logdown made (one is 32 bytes)", false},
+	};
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		if (cases[i].root_only && geteuid() != 0)
+			continue;
+		char *home = key_home();
+		char *dir = claim_project();
+		e2e_ok(dir, "build");
+		char *cmd = xasprintf("cd '%s' && %s", home, cases[i].setup);
+		assert_int_equal(system(cmd), 0);
+		free(cmd);
+		char *cache = path_join(dir, ".logdown-cache");
+		remove_tree(cache);
+		e2e_write(dir, "site.yaml", "title: Keyless\n");
+		/* twice for the first case: the second build, too, reads and
+		 * writes no cache */
+		for (int round = 0; round < (i == 0 ? 2 : 1); round++) {
+			struct proc b = e2e_run(dir, "build -v");
+			if (b.status != 0)
+				fail_msg("case %zu: build failed:\n%s", i, b.err);
+			assert_contains(b.err, cases[i].warning);
+			assert_contains(b.err, "1 rendered, 0 from cache; 1 result file read: 1 "
+					       "parsed, 0 from cache");
+			proc_free(&b);
+			assert_false(path_exists(cache)); /* nothing written */
+		}
+		shows_the_true_loss(dir);
+		free(cache);
+		e2e_drop(&dir);
+		e2e_drop(&home);
+	}
+	unsetenv("XDG_CACHE_HOME");
+}
+
+/* A fresh key is made once, 0600 in a 0700 folder, and kept. */
+static void the_key_is_made_once_and_private(void **state)
+{
+	(void)state;
+	char *home = key_home();
+	char *dir = claim_project();
+	e2e_ok(dir, "build");
+	char *key = path_join(home, "logdown/key"), *kdir = path_join(home, "logdown");
+	struct stat st, dst;
+	assert_int_equal(lstat(key, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(st.st_mode & 0777, 0600);
+	assert_int_equal(st.st_size, SEAL_KEY_BYTES);
+	assert_int_equal(lstat(kdir, &dst), 0);
+	assert_int_equal(dst.st_mode & 0777, 0700);
+	char *first = e2e_read(home, "logdown/key");
+	struct proc b = e2e_run(dir, "build -v");
+	assert_int_equal(b.status, 0);
+	assert_contains(b.err, "0 rendered, 1 from cache");
+	proc_free(&b);
+	char *second = e2e_read(home, "logdown/key");
+	assert_memory_equal(first, second, SEAL_KEY_BYTES);
+	free(first);
+	free(second);
+	free(key);
+	free(kdir);
+	e2e_drop(&dir);
+	e2e_drop(&home);
+	unsetenv("XDG_CACHE_HOME");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -525,6 +809,11 @@ int main(void)
 		cmocka_unit_test(the_runs_folder_keeps_only_what_the_build_uses),
 		cmocka_unit_test(a_cache_that_is_a_link_is_never_followed),
 		cmocka_unit_test(links_inside_the_cache_are_replaced_never_followed),
+		cmocka_unit_test(an_edited_run_with_its_checksum_fixed_is_not_used),
+		cmocka_unit_test(a_cache_sealed_with_another_key_is_not_used),
+		cmocka_unit_test(check_reads_no_cache_unless_asked),
+		cmocka_unit_test(a_key_that_is_not_safe_means_no_cache),
+		cmocka_unit_test(the_key_is_made_once_and_private),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -275,6 +275,33 @@ fuzz_suggest)
 		head -c 65536 "$f" | put_stdin
 	done
 	;;
+fuzz_cache)
+	# The cache files of a real build, sealed with the harness's key
+	# (32 bytes of 0x42): each as a body (header, seal and checksum cut
+	# off; selector = its kind) and whole but its checksum (kind | 4).
+	bin=./logdown
+	[ -x "$bin" ] || bin=build/asan/logdown
+	if [ -x "$bin" ]; then
+		tmp=$(mktemp -d)
+		mkdir -p "$tmp/home/logdown" "$tmp/p/content" "$tmp/p/logs"
+		chmod 700 "$tmp/home/logdown"
+		head -c 32 /dev/zero | tr '\000' '\102' >"$tmp/home/logdown/key"
+		chmod 600 "$tmp/home/logdown/key"
+		cp tests/fixtures/cerebras/bs512.log "$tmp/p/logs/a.log"
+		printf -- '---\ntitle: A\nruns:\n  cs: ../logs/a.log\n---\n{{ cs.final_loss }}\n' >"$tmp/p/content/a.md"
+		XDG_CACHE_HOME="$tmp/home" "$bin" build "$tmp/p" >/dev/null 2>&1 || true
+		version=$(sed -n 's/^#define LOGDOWN_VERSION "\(.*\)"/\1/p' include/base/version.h)
+		hlen=$((38 + ${#version}))
+		for f in "$tmp/p/.logdown-cache/files" "$tmp/p/.logdown-cache"/runs/*.run "$tmp/p/.logdown-cache"/reports-*; do
+			[ -f "$f" ] || continue
+			case $f in */files) k=1 ;; *.run) k=2 ;; *) k=3 ;; esac
+			n=$(wc -c <"$f")
+			{ printf "\\$(printf '%03o' $k)"; tail -c +$((hlen + 1)) "$f" | head -c $((n - hlen - 40)); } | put_stdin
+			{ printf "\\$(printf '%03o' $((k + 4)))"; head -c $((n - 8)) "$f"; } | put_stdin
+		done
+		rm -rf "$tmp"
+	fi
+	;;
 *)
 	echo "seed.sh: no seeds for $name" >&2
 	;;

@@ -1,0 +1,160 @@
+/* fuzz_cache.c: the build cache's reader (data/cache.c) on cache files
+ * mutated and fixed up, as one who knows the format would fix them.
+ *
+ * The first byte picks the file and how it is made:
+ *   bits 0-1  the kind: 1 the file list, 2 a run (0 too), 3 a report list;
+ *   bit 2     clear: the rest is the file's body, given a right header
+ *             and sealed with the harness's key, then checksummed: what
+ *             the decoders see is arbitrary.  Set: the rest is the whole
+ *             file but its checksum (header and seal included), and only
+ *             the XXH3-64 checksum is fixed up: the header checks and the
+ *             seal must turn it away.
+ * The file is put in a project's .logdown-cache, opened with
+ * cache_open(), and read the way a build reads that kind.  Nothing may
+ * crash, leak, hang or read past the file; a forged file (bit 2) must
+ * never give a run. */
+#include "fuzz.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <xxhash.h>
+
+#include "base/version.h"
+#include "data/cache.h"
+#include "data/seal.h"
+
+#define MAGIC "logdown-cache\n"
+
+static char *root, *cache_dir, *out;
+static struct seal_key key;
+
+/* A project with a tagged cache folder and an output folder, and a key
+ * home (XDG_CACHE_HOME) holding a fixed key; once. */
+static void setup(void)
+{
+	if (root)
+		return;
+	char tmpl[] = "/tmp/logdown-fuzz-cache-XXXXXX";
+	if (!mkdtemp(tmpl))
+		abort();
+	root = xstrdup(tmpl);
+	cache_dir = path_join(root, CACHE_DIR);
+	char *runs = path_join(cache_dir, "runs"), *tag = path_join(cache_dir, "CACHEDIR.TAG");
+	char *home = path_join(root, "keyhome"), *kdir = path_join(home, "logdown");
+	char *kfile = path_join(kdir, "key");
+	out = path_join(root, "_site");
+	char *marker = path_join(out, ".logdown-site");
+	unsigned char raw[SEAL_KEY_BYTES];
+	memset(raw, 0x42, sizeof raw);
+	static const char tag_text[] = "Signature: 8a477f597d28d172789f06886806bc55\n";
+	if (!mkdir_p(runs) || !file_write(tag, tag_text, sizeof tag_text - 1) || !mkdir_p(kdir) ||
+	    chmod(kdir, 0700) != 0 || !file_write(kfile, (const char *)raw, sizeof raw) ||
+	    chmod(kfile, 0600) != 0 || !mkdir_p(out) || !file_write(marker, "", 0))
+		abort();
+	setenv("XDG_CACHE_HOME", home, 1);
+	seal_key_from(&key, raw);
+	free(runs);
+	free(tag);
+	free(home);
+	free(kdir);
+	free(kfile);
+	free(marker);
+}
+
+static void put_u32(struct buf *b, uint32_t v)
+{
+	buf_put(b, (const char *)&v, sizeof v);
+}
+
+/* The header cache.c writes for kind. */
+static size_t header(struct buf *b, uint32_t kind)
+{
+	buf_put(b, MAGIC, sizeof MAGIC - 1);
+	put_u32(b, 3); /* the format */
+	put_u32(b, kind);
+	uint64_t n = strlen(LOGDOWN_VERSION);
+	buf_put(b, (const char *)&n, sizeof n);
+	buf_put(b, LOGDOWN_VERSION, n);
+	buf_put(b, (const char *)key.id, SEAL_ID_BYTES);
+	return b->len;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size < 1)
+		return 0;
+	setup();
+	unsigned kind = data[0] & 3u ? data[0] & 3u : 2u;
+	bool forged = data[0] & 4u;
+	data++;
+	size--;
+
+	struct buf file = BUF_INIT;
+	struct buf probe = BUF_INIT;
+	size_t hlen = header(&probe, kind); /* where a run's key starts */
+	buf_free(&probe);
+	if (forged) {
+		buf_put(&file, (const char *)data, size);
+	} else {
+		header(&file, kind);
+		buf_put(&file, (const char *)data, size);
+		unsigned char seal[SEAL_BYTES];
+		seal_make(&key, file.data, hlen, file.data + hlen, file.len - hlen, seal);
+		buf_put(&file, (const char *)seal, sizeof seal);
+	}
+	uint64_t sum = XXH3_64bits(file.data, file.len);
+	buf_put(&file, (const char *)&sum, sizeof sum);
+
+	/* A run is named after its key, which its body starts with. */
+	struct cache_key rk;
+	memset(&rk, 0, sizeof rk);
+	if (file.len >= hlen + sizeof rk.b)
+		memcpy(rk.b, file.data + hlen, sizeof rk.b);
+	char name[64], hex[33];
+	for (size_t i = 0; i < sizeof rk.b; i++)
+		snprintf(hex + 2 * i, 3, "%02x", rk.b[i]);
+	if (kind == 1)
+		snprintf(name, sizeof name, "files");
+	else if (kind == 2)
+		snprintf(name, sizeof name, "runs/%s.run", hex);
+	else
+		snprintf(name, sizeof name, "reports-%016llx",
+			 (unsigned long long)XXH3_64bits(out, strlen(out)));
+	char *path = path_join(cache_dir, name);
+	if (!file_write(path, file.data, file.len))
+		abort();
+
+	struct cache *c = cache_open(root, false);
+	if (kind == 1) {
+		struct cache_key h;
+		char *marker = path_join(out, ".logdown-site");
+		cache_file_hash(c, marker, &h);
+		free(marker);
+	} else if (kind == 2) {
+		struct run *r = cache_run_get(c, &rk);
+		/* a file only checksummed (not sealed with the key, as a
+		 * file copied whole from a seed is) was trusted */
+		size_t end = file.len - sizeof sum;
+		if (r && forged &&
+		    (end < hlen + SEAL_BYTES ||
+		     !seal_check(&key, file.data, hlen, file.data + hlen, end - SEAL_BYTES - hlen,
+				 (const unsigned char *)file.data + end - SEAL_BYTES)))
+			abort();
+		for (size_t i = 0; r && i < run_field_count(r); i++)
+			(void)run_field_at(r, i);
+		run_free(r);
+	} else {
+		struct cache_reports *set = cache_reports_load(c, out);
+		(void)cache_reports_has(set, "r", &rk);
+		cache_reports_free(set);
+	}
+	struct diag *d = fuzz_diag();
+	cache_report(c, d);
+	diag_free(d);
+	cache_close(c);
+
+	unlink(path);
+	free(path);
+	buf_free(&file);
+	return 0;
+}
