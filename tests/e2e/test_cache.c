@@ -368,6 +368,124 @@ static void the_runs_folder_keeps_only_what_the_build_uses(void **state)
 	free(dir);
 }
 
+/* The example site, its runs read from the store (mapped) rather than
+ * parsed, builds byte for byte as a build that parses them. */
+static void the_examples_read_from_the_store_build_as_parsed(void **state)
+{
+	(void)state;
+	char *dir = e2e_tmpdir();
+	char *cmd = xasprintf("cp -r site.yaml content '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	struct proc r = e2e_run(dir, "build -v");
+	if (r.status != 0)
+		fail_msg("build failed:\n%s", r.err);
+	assert_contains(r.err, " parsed, 0 from cache\n");
+	proc_free(&r);
+	/* every page renders again: every run comes from the store */
+	e2e_write(dir, "templates/page.html",
+		  "<html><body><h1>{{title}}</h1>{{{content}}}</body></html>\n");
+	r = e2e_run(dir, "build -v");
+	if (r.status != 0)
+		fail_msg("build failed:\n%s", r.err);
+	assert_contains(r.err, " rendered, 0 from cache; ");
+	/* a split file's runs are not stored: those are parsed */
+	const char *line = strstr(r.err, "result files read: ");
+	assert_non_null(line);
+	unsigned long read = 0, parsed = 0, cached = 0;
+	assert_int_equal(sscanf(line, "result files read: %lu parsed, %lu from cache", &parsed,
+				&cached),
+			 2);
+	read = parsed + cached;
+	if (cached < 10 || cached * 2 < read)
+		fail_msg("only %lu of %lu runs from the store:\n%s", cached, read, r.err);
+	proc_free(&r);
+	same_as_without_cache(dir);
+	remove_tree(dir);
+	free(dir);
+}
+
+/* Writes the bytes of file rel (of dir) into file to (of dir). */
+static void copy_over(const char *dir, const char *rel, const char *to)
+{
+	char *cmd = xasprintf("cd '%s' && cp %s %s", dir, rel, to);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+}
+
+/* A stored run changed past its header (its texts, its numbers), or one
+ * written by another logdown under this one's name: a warning, the run
+ * parsed again, the site right, and the store quiet after. */
+static void a_store_changed_inside_or_from_another_version_is_refused(void **state)
+{
+	(void)state;
+	char *dir = project();
+	e2e_ok(dir, "build");
+	/* a byte near the end: the directory, past the header's checks */
+	char *cmd = xasprintf("cd '%s' && for f in .logdown-cache/runs/*.run; do "
+			      "printf X | dd of=\"$f\" bs=1 seek=$(($(stat -c %%s \"$f\") - 9)) "
+			      "conv=notrunc 2>/dev/null; done",
+			      dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	e2e_write(dir, "site.yaml", "title: Changed\n");
+	struct proc b = e2e_run(dir, "build -v");
+	assert_int_equal(b.status, 0);
+	assert_contains(b.err, "warning: the build cache is damaged or not logdown's: ignored");
+	assert_contains(b.err, "3 result files read: 3 parsed, 0 from cache\n");
+	proc_free(&b);
+	same_as_without_cache(dir);
+	/* a store another version wrote, where this one's goes */
+	struct proc o = e2e_run(dir, "build -v");
+	assert_not_contains(o.err, "warning");
+	proc_free(&o);
+	e2e_ok(dir, "clean");
+	setenv("LOGDOWN_CACHE_VERSION", "0.0-other", 1);
+	e2e_ok(dir, "build");
+	unsetenv("LOGDOWN_CACHE_VERSION");
+	copy_over(dir, "-r .logdown-cache/runs", "old-runs");
+	e2e_ok(dir, "build");
+	cmd = xasprintf("cd '%s' && old=$(ls old-runs | head -1) && for f in "
+			".logdown-cache/runs/*.run; do cp old-runs/$old \"$f\"; done",
+			dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	e2e_write(dir, "site.yaml", "title: Again\n");
+	b = e2e_run(dir, "build -v");
+	assert_int_equal(b.status, 0);
+	assert_contains(b.err,
+			"warning: the build cache is from another version of logdown: ignored");
+	assert_contains(b.err, "3 parsed, 0 from cache\n");
+	proc_free(&b);
+	same_as_without_cache(dir);
+	remove_tree(dir);
+	free(dir);
+}
+
+/* A log rewritten in place (not appended to: the same size, other
+ * bytes, its times put back) is parsed in full, never answered from the
+ * store of its old bytes. */
+static void a_rewritten_log_is_parsed_again(void **state)
+{
+	(void)state;
+	char *dir = project();
+	e2e_ok(dir, "build");
+	char *cmd = xasprintf("cd '%s' && touch -r logs/own.log stamp && "
+			      "sed -i 's/Step=1000,/Step=9000,/' logs/own.log && "
+			      "touch -r stamp logs/own.log",
+			      dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	build_expect(dir,
+		     "logdown: 3 reports: 1 rendered, 2 from cache; 1 result file read: 1 parsed, "
+		     "0 from cache\n");
+	char *page = e2e_read(dir, "_site/c/index.html");
+	assert_contains(page, "title=\"content/../logs/own.log:53\">9000</a>");
+	free(page);
+	remove_tree(dir);
+	free(dir);
+}
+
 /* A folder outside the project (beside it), holding what a followed
  * link would read, write or remove: a file, a cache tag, a runs folder
  * with a run named like one of ours.  Returns its path; *copy is a copy
@@ -525,6 +643,9 @@ int main(void)
 		cmocka_unit_test(the_runs_folder_keeps_only_what_the_build_uses),
 		cmocka_unit_test(a_cache_that_is_a_link_is_never_followed),
 		cmocka_unit_test(links_inside_the_cache_are_replaced_never_followed),
+		cmocka_unit_test(the_examples_read_from_the_store_build_as_parsed),
+		cmocka_unit_test(a_store_changed_inside_or_from_another_version_is_refused),
+		cmocka_unit_test(a_rewritten_log_is_parsed_again),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
