@@ -29,6 +29,7 @@
 #include "data/run.h"
 
 #include <assert.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -643,7 +644,8 @@ static void view_cell(const struct series *s, size_t row, size_t col, struct dat
 	unsigned tag = c->tags ? c->tags[row] : c->tag;
 	unsigned kind = tag & CELL_KIND_MASK;
 	out->kind = kind > DATUM_STRING ? DATUM_MISSING : (enum datum_kind)kind;
-	out->num = c->num ? c->num[row] : 0;
+	/* as series_append() keeps them: a number only for a number */
+	out->num = c->num && out->kind == DATUM_NUMBER ? c->num[row] : 0;
 	out->text = NULL;
 	out->len = 0;
 	if (tag & SERIES_VIEW_TEXT) {
@@ -657,8 +659,12 @@ static void view_cell(const struct series *s, size_t row, size_t col, struct dat
 		out->len = (size_t)(end - start);
 	}
 	out->line = view_row_line(s->view, row);
-	if (tag & SERIES_VIEW_LINE)
-		out->line = (long)(int64_t)((uint64_t)out->line + view_own_line(c, row));
+	if (tag & SERIES_VIEW_LINE) {
+		/* after the row's line, as series_append() keeps it */
+		uint64_t after = view_own_line(c, row);
+		if (after > 0 && after <= (uint64_t)(LONG_MAX - (out->line > 0 ? out->line : 0)))
+			out->line += (long)after;
+	}
 }
 
 struct series *run_add_series_view(struct run *r, const char *name, const char *const *columns,

@@ -588,6 +588,8 @@ static struct run *read_directory(const unsigned char *map, const struct hdr *h)
 		if ((tag & 3u) > DATUM_STRING || tag > 7u || has_inputs > 1)
 			c.bad = true;
 		d.kind = (enum datum_kind)(tag & 3u);
+		if (d.kind != DATUM_NUMBER)
+			d.num = 0; /* as written */
 		if (!(tag & SERIES_VIEW_TEXT)) {
 			d.text = NULL;
 			d.len = 0;

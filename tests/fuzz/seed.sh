@@ -275,6 +275,16 @@ fuzz_suggest)
 		head -c 65536 "$f" | put_stdin
 	done
 	;;
+fuzz_runstore)
+	# a fixture's store (selector 0, fixture N), as written and with an
+	# edit in its header, its sections and its directory
+	for n in 0 1 2 3 4 5; do
+		printf "\\000\\00$n" | put_stdin
+		printf "\\000\\00$n\\070\\000\\000\\000\\001" | put_stdin
+		printf "\\000\\00$n\\200\\001\\000\\000\\377" | put_stdin
+		printf "\\000\\00$n\\377\\377\\377\\377\\004" | put_stdin
+	done
+	;;
 *)
 	echo "seed.sh: no seeds for $name" >&2
 	;;
