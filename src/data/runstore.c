@@ -422,13 +422,14 @@ static bool body_digest_ok(const unsigned char *map, size_t size, const unsigned
 	if (!st)
 		return false;
 	XXH3_128bits_reset(st);
+	long ps = sysconf(_SC_PAGESIZE);
+	size_t page = ps > 0 ? (size_t)ps : 4096;
 	for (size_t at = HEADER_SIZE; at < size; at += DIGEST_WINDOW) {
 		size_t n = size - at < DIGEST_WINDOW ? size - at : DIGEST_WINDOW;
 		XXH3_128bits_update(st, map + at, n);
-		/* whole pages only: the window starts page-aligned after the
-		 * first, whose header page is kept */
-		size_t from = at & ~(size_t)4095, to = (at + n) & ~(size_t)4095;
-		if (from >= 4096 && to > from)
+		/* whole pages only, the header's first page kept */
+		size_t from = (at + page - 1) / page * page, to = (at + n) / page * page;
+		if (to > from)
 			madvise((void *)(map + from), to - from, MADV_DONTNEED);
 	}
 	XXH128_canonical_t c;
