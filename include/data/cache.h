@@ -11,12 +11,14 @@
  *                                    `logdown clean` removes only a
  *                                    folder that has it)
  *   .logdown-cache/files            path -> stat signature, content hash
- *   .logdown-cache/runs/<key>.run   one parsed run
+ *   .logdown-cache/runs/<key>.run   one parsed run, in runstore.h's
+ *                                    form: mapped, not read
  *   .logdown-cache/reports-<out>    for one output folder: the key each
  *                                    report was built with
  *
- * Every file starts with a header (magic, format number, kind, the
- * binary's version) and ends with a checksum of all before it; it is
+ * Every other file starts with a header (magic, format number, kind,
+ * the binary's version) and ends with a checksum of all before it (a
+ * run's has its own header, with a digest of the rest); each is
  * written to a temporary file and renamed into place.  A file that is
  * damaged or not ours is reported once per build with a warning and
  * ignored (and replaced); one written by another version is ignored
@@ -91,8 +93,10 @@ bool cache_file_hash_stamped(struct cache *c, const char *path, struct cache_key
 bool cache_file_unchanged(const char *path, const struct cache_stamp *stamp,
 			  const struct cache_key *hash);
 
-/* The run stored under key, or NULL (a damaged file is a warning and is
- * removed).  Caller frees with run_free(). */
+/* The run stored under key, or NULL (a damaged file, or one another
+ * version wrote, is a warning and is removed).  Its series read the
+ * stored file in place (mapped) until run_free().  Caller frees with
+ * run_free(). */
 struct run *cache_run_get(struct cache *c, const struct cache_key *key);
 /* Stores r under key (when writable). */
 void cache_run_put(struct cache *c, const struct cache_key *key, const struct run *r);

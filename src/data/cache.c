@@ -480,12 +480,13 @@ struct cache *cache_open(const char *root, bool writable)
 	return c;
 }
 
-/* Writes data as name in the folder open at dfd, through a temporary
- * file renamed into place: a reader sees the old file or the new one,
- * never half of one.  The temporary file is created afresh (O_EXCL,
- * O_NOFOLLOW): a link or file planted under its name makes the write
- * fail, never go through it; the rename replaces a link at name itself,
- * never what it points to. */
+/* Files are written as name in the folder open at dfd through a
+ * temporary file renamed into place: a reader sees the old file or the
+ * new one, never half of one.  The temporary file is created afresh
+ * (O_EXCL, O_NOFOLLOW): a link or file planted under its name makes the
+ * write fail, never go through it; the rename replaces a link at name
+ * itself, never what it points to.  tmp_create() gives the temporary
+ * file's descriptor and name (*tmp, freed by tmp_commit()), or -1. */
 static int tmp_create(int dfd, const char *name, char **tmp)
 {
 	*tmp = xasprintf("%s.tmp-%ld-%lx", name, (long)getpid(), (unsigned long)pthread_self());
@@ -507,6 +508,7 @@ static void tmp_commit(int dfd, int fd, char *tmp, const char *name, bool ok)
 	free(tmp);
 }
 
+/* Writes data as name in the folder open at dfd (as above). */
 static void write_at(int dfd, const char *name, const struct buf *data)
 {
 	char *tmp;
