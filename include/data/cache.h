@@ -11,16 +11,18 @@
  *                                    `logdown clean` removes only a
  *                                    folder that has it)
  *   .logdown-cache/files            path -> stat signature, content hash
- *   .logdown-cache/runs/<key>.run   one parsed run
+ *   .logdown-cache/runs/<key>.run   one parsed run, in runstore.h's
+ *                                    form: mapped, not read
  *   .logdown-cache/reports-<out>    for one output folder: the key each
  *                                    report was built with
  *
- * Every file starts with a header (magic, format number, kind, the
- * binary's version, the id of the user's key), is sealed with that key
- * (seal.h: a file another user wrote, or anyone changed, is not used)
- * and ends with a checksum of all before it; it is written to a
- * temporary file and renamed into place.  A file that is damaged, not
- * ours or not this user's is reported once per build with a warning and
+ * Every other file starts with a header (magic, format number, kind,
+ * the binary's version, the id of the user's key) and ends with a
+ * checksum of all before it; a run's is a run store (runstore.h), with
+ * a header of its own.  Each is sealed with the user's key (seal.h: a
+ * file another user wrote, or anyone changed, is not used), written to
+ * a temporary file and renamed into place.  A file that is damaged,
+ * not ours or not this user's is reported once per build with a warning and
  * ignored (and replaced); one written by another version is ignored
  * silently.  Without a key logdown can trust (seal_key_load()), the
  * cache is neither read nor written.  All functions may be called from
@@ -101,8 +103,10 @@ bool cache_fd_hash_stamped(struct cache *c, const char *path, int fd, struct cac
 bool cache_file_unchanged(const char *path, const struct cache_stamp *stamp,
 			  const struct cache_key *hash);
 
-/* The run stored under key, or NULL (a damaged file is a warning and is
- * removed).  Caller frees with run_free(). */
+/* The run stored under key, or NULL (a damaged file, or one another
+ * version wrote, is a warning and is removed).  Its series read the
+ * stored file in place (mapped) until run_free().  Caller frees with
+ * run_free(). */
 struct run *cache_run_get(struct cache *c, const struct cache_key *key);
 /* Stores r under key (when writable). */
 void cache_run_put(struct cache *c, const struct cache_key *key, const struct run *r);

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 enum datum_kind {
 	DATUM_MISSING, /* "--", "n/a", an empty cell: skipped by aggregations, shown as — */
@@ -113,5 +114,51 @@ size_t series_dropped(const struct series *s, long *first_line);
  * valid until the run changes or is freed. */
 void series_cell(const struct series *s, size_t row, size_t col, struct datum *out);
 long series_row_line(const struct series *s, size_t row);
+
+/* A series read in place from memory the run does not own a copy of (a
+ * mapped run store, data/runstore.c): its arrays are read by
+ * series_cell() as they are, never copied, so that only the rows and
+ * columns a report reads are touched.  Any bytes in them are safe to
+ * read (a text never reaches outside its pool); a series so made is
+ * never appended to. */
+struct series_view_col {
+	/* per row: the kind (low 2 bits), SERIES_VIEW_TEXT, SERIES_VIEW_LINE;
+	 * NULL when every cell has `tag` */
+	const unsigned char *tags;
+	unsigned tag;
+	const double *num;   /* per row, or NULL: 0 */
+	/* per row: where its text ends in pool (it starts where the row
+	 * before's ends, row 0's at 0), ends_width bytes each (4 or 8) */
+	const void *ends;
+	unsigned ends_width;
+	const char *pool;
+	size_t pool_len;
+	/* nown pairs (row, the cell's line after its row's), in row order:
+	 * the cells tagged SERIES_VIEW_LINE */
+	const uint64_t *own;
+	size_t nown;
+};
+#define SERIES_VIEW_TEXT 4u
+#define SERIES_VIEW_LINE 8u
+/* Row lines are kept per block of this many rows: the block's least
+ * line (line_base) and each row's line after it (line_off, line_width
+ * bytes: 1, 2, 4 or 8). */
+#define SERIES_VIEW_BLOCK 256
+struct series_view {
+	size_t nrows;
+	size_t dropped;
+	long first_dropped;
+	const int64_t *line_base;
+	const void *line_off;
+	unsigned line_width;
+	const struct series_view_col *cols; /* series_column_count() of them, copied */
+};
+/* Adds a series (no series of that name may exist) read through v.
+ * The memory v points to must outlive r: see run_hold(). */
+struct series *run_add_series_view(struct run *r, const char *name, const char *const *columns,
+				   size_t ncols, const struct series_view *v);
+/* Makes r own p: run_free() calls release(p) last (a mapping its series
+ * views read). */
+void run_hold(struct run *r, void *p, void (*release)(void *));
 
 #endif

@@ -19,6 +19,7 @@
 #ifndef LOGDOWN_SEAL_H
 #define LOGDOWN_SEAL_H
 
+#include <nettle/sha2.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -60,6 +61,20 @@ void seal_key_from(struct seal_key *k, const unsigned char key[SEAL_KEY_BYTES]);
  * body[0..blen), under k, into out. */
 void seal_make(const struct seal_key *k, const void *head, size_t hlen, const void *body,
 	       size_t blen, unsigned char out[SEAL_BYTES]);
+
+/* The same seal for a body taken in pieces (a file too big to hold,
+ * read in windows): init, add each piece in order, then seal with the
+ * header, which may be filled only after the body was added. */
+struct seal_body {
+	struct sha256_ctx sha;
+};
+void seal_body_init(struct seal_body *b);
+void seal_body_add(struct seal_body *b, const void *p, size_t n);
+void seal_body_seal(struct seal_body *b, const struct seal_key *k, const void *head,
+		    size_t hlen, unsigned char out[SEAL_BYTES]);
+
+/* Are two seals the same?  Compares in constant time. */
+bool seal_equal(const unsigned char a[SEAL_BYTES], const unsigned char b[SEAL_BYTES]);
 
 /* Does seal match head and body under k?  Compares in constant time. */
 bool seal_check(const struct seal_key *k, const void *head, size_t hlen, const void *body,

@@ -6,7 +6,8 @@
  *
  * Encoding: little-endian fixed-width integers and length-prefixed
  * strings, read through a cursor that checks every length against the
- * bytes left; any inconsistency makes the whole file unusable. */
+ * bytes left; any inconsistency makes the whole file unusable.  A run
+ * is kept in runstore.c's form instead, mapped rather than read. */
 #define _GNU_SOURCE
 #include "data/cache.h"
 
@@ -27,9 +28,11 @@
 #include "base/fsutil.h"
 #include "base/util.h"
 #include "base/version.h"
+#include "data/runstore.h"
 #include "data/seal.h"
 
-/* 2: a series cell keeps its own line; 3: sealed with the user's key */
+/* 2: a series cell keeps its own line; 3: sealed with the user's key,
+ * runs in runstore.c's form */
 #define CACHE_FORMAT 3u
 #define MAGIC "logdown-cache\n"
 #define MAGIC_LEN (sizeof MAGIC - 1)
@@ -37,9 +40,6 @@
 #define TAG_TEXT                                                                               \
 	"Signature: 8a477f597d28d172789f06886806bc55\n"                                        \
 	"# This folder is logdown's build cache: `logdown clean` removes it.\n"
-/* A run bigger than this, serialised, is not stored: reading it back
- * would cost about as much as parsing the log again. */
-#define MAX_RUN_BYTES ((size_t)256 << 20)
 
 enum kind { KIND_FILES = 1, KIND_RUN = 2, KIND_REPORTS = 3 };
 
@@ -123,11 +123,6 @@ static void put_u64(struct buf *b, uint64_t v)
 	buf_put(b, (const char *)&v, sizeof v);
 }
 
-static void put_f64(struct buf *b, double v)
-{
-	buf_put(b, (const char *)&v, sizeof v);
-}
-
 static void put_bytes(struct buf *b, const char *p, size_t n)
 {
 	put_u64(b, n);
@@ -191,13 +186,6 @@ static uint32_t get_u32(struct rd *r)
 static uint64_t get_u64(struct rd *r)
 {
 	uint64_t v;
-	get(r, &v, sizeof v);
-	return v;
-}
-
-static double get_f64(struct rd *r)
-{
-	double v;
 	get(r, &v, sizeof v);
 	return v;
 }
@@ -570,20 +558,41 @@ struct cache *cache_open(const char *root, bool writable)
 	return c;
 }
 
-/* Writes data as name in the folder open at dfd, through a temporary
- * file renamed into place: a reader sees the old file or the new one,
- * never half of one.  The temporary file is created afresh (O_EXCL,
- * O_NOFOLLOW): a link or file planted under its name makes the write
- * fail, never go through it; the rename replaces a link at name itself,
- * never what it points to. */
+/* Files are written as name in the folder open at dfd through a
+ * temporary file renamed into place: a reader sees the old file or the
+ * new one, never half of one.  The temporary file is created afresh
+ * (O_EXCL, O_NOFOLLOW): a link or file planted under its name makes the
+ * write fail, never go through it; the rename replaces a link at name
+ * itself, never what it points to.  tmp_create() gives the temporary
+ * file's descriptor and name (*tmp, freed by tmp_commit()), or -1. */
+static int tmp_create(int dfd, const char *name, char **tmp)
+{
+	*tmp = xasprintf("%s.tmp-%ld-%lx", name, (long)getpid(), (unsigned long)pthread_self());
+	int fd = openat(dfd, *tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		free(*tmp);
+		*tmp = NULL;
+	}
+	return fd;
+}
+
+/* Closes fd, the temporary file tmp written by tmp_create(), and renames
+ * it to name when ok (else removes it); frees tmp. */
+static void tmp_commit(int dfd, int fd, char *tmp, const char *name, bool ok)
+{
+	ok = close(fd) == 0 && ok;
+	if (!ok || renameat(dfd, tmp, dfd, name) != 0)
+		unlinkat(dfd, tmp, 0);
+	free(tmp);
+}
+
+/* Writes data as name in the folder open at dfd (as above). */
 static void write_at(int dfd, const char *name, const struct buf *data)
 {
-	char *tmp = xasprintf("%s.tmp-%ld-%lx", name, (long)getpid(), (unsigned long)pthread_self());
-	int fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		free(tmp);
+	char *tmp;
+	int fd = tmp_create(dfd, name, &tmp);
+	if (fd < 0)
 		return;
-	}
 	const char *p = data->data;
 	size_t left = data->len;
 	bool ok = true;
@@ -597,10 +606,7 @@ static void write_at(int dfd, const char *name, const struct buf *data)
 			left -= (size_t)n;
 		}
 	}
-	ok = close(fd) == 0 && ok;
-	if (!ok || renameat(dfd, tmp, dfd, name) != 0)
-		unlinkat(dfd, tmp, 0);
-	free(tmp);
+	tmp_commit(dfd, fd, tmp, name, ok);
 }
 
 /* Makes the cache folder (once); false when it cannot be. */
@@ -838,188 +844,43 @@ static char *run_path(const struct cache *c, const struct cache_key *key)
 	return xasprintf("%s/runs/%s.run", c->dir, hex);
 }
 
-static void put_datum(struct buf *b, const struct datum *d)
-{
-	buf_putc(b, (char)((unsigned)d->kind | (d->text ? 4u : 0u)));
-	if (d->kind == DATUM_NUMBER)
-		put_f64(b, d->num);
-	if (d->text)
-		put_bytes(b, d->text, d->len);
-}
-
-/* A datum whose text points into the file being read. */
-static struct datum get_datum(struct rd *r)
-{
-	struct datum d = {DATUM_MISSING, 0, NULL, 0, 0};
-	unsigned char tag = 0;
-	get(r, &tag, 1);
-	if ((tag & 3u) > DATUM_STRING || tag > 7u) {
-		r->bad = true;
-		return d;
-	}
-	d.kind = (enum datum_kind)(tag & 3u);
-	if (d.kind == DATUM_NUMBER)
-		d.num = get_f64(r);
-	if (tag & 4u) {
-		struct span s = get_span(r);
-		d.text = s.p;
-		d.len = s.len;
-	}
-	return d;
-}
-
-static void encode_run(struct buf *b, const struct run *r)
-{
-	put_str(b, run_name(r));
-	put_str(b, run_file(r));
-	put_str(b, run_parser(r));
-	put_u64(b, (uint64_t)run_line_count(r));
-	size_t nf = run_field_count(r);
-	put_u64(b, nf);
-	for (size_t i = 0; i < nf; i++) {
-		const char *name = run_field_name(r, i);
-		const struct datum *d = run_field_at(r, i);
-		put_str(b, name);
-		put_datum(b, d);
-		put_u64(b, (uint64_t)d->line);
-		const char *inputs = run_field_inputs(r, name);
-		buf_putc(b, inputs ? 1 : 0);
-		if (inputs)
-			put_str(b, inputs);
-	}
-	size_t ns = run_series_count(r);
-	put_u64(b, ns);
-	for (size_t i = 0; i < ns && b->len <= MAX_RUN_BYTES; i++) {
-		const struct series *s = run_series_at(r, i);
-		size_t nc = series_column_count(s), nr = series_row_count(s);
-		put_str(b, series_name(s));
-		put_u64(b, nc);
-		for (size_t j = 0; j < nc; j++)
-			put_str(b, series_column(s, j));
-		put_u64(b, nr);
-		for (size_t row = 0; row < nr && b->len <= MAX_RUN_BYTES; row++) {
-			long line = series_row_line(s, row);
-			put_u64(b, (uint64_t)line);
-			for (size_t j = 0; j < nc; j++) {
-				struct datum d;
-				series_cell(s, row, j, &d);
-				put_datum(b, &d);
-				/* a cell's own line, after its row's (run.h) */
-				put_u64(b, d.line > line ? (uint64_t)(d.line - line) : 0);
-			}
-		}
-	}
-}
-
-/* The run in r's payload, or NULL when it is inconsistent. */
-static struct run *decode_run(struct rd *r)
-{
-	char *name = get_str(r), *file = get_str(r), *parser = get_str(r);
-	struct run *run = r->bad ? NULL : run_new(name, file, parser);
-	free(name);
-	free(file);
-	free(parser);
-	if (!run)
-		return NULL;
-	run_set_line_count(run, (long)get_u64(r));
-	uint64_t nf = get_u64(r);
-	for (uint64_t i = 0; i < nf && !r->bad; i++) {
-		char *fname = get_str(r);
-		struct datum d = get_datum(r);
-		d.line = (long)get_u64(r);
-		unsigned char has_inputs = 0;
-		get(r, &has_inputs, 1);
-		char *inputs = has_inputs ? get_str(r) : NULL;
-		if (!r->bad)
-			run_set_field(run, fname, &d);
-		if (!r->bad && inputs)
-			run_set_field_inputs(run, fname, inputs);
-		free(fname);
-		free(inputs);
-	}
-	uint64_t ns = get_u64(r);
-	for (uint64_t i = 0; i < ns && !r->bad; i++) {
-		char *sname = get_str(r);
-		uint64_t nc = get_u64(r);
-		if (nc > 4096 || nc > (uint64_t)(r->end - r->p)) {
-			r->bad = true;
-			free(sname);
-			break;
-		}
-		char **cols = xcalloc(nc ? nc : 1, sizeof *cols);
-		for (uint64_t j = 0; j < nc; j++)
-			cols[j] = get_str(r);
-		struct series *s =
-			r->bad ? NULL : run_add_series(run, sname, (const char *const *)cols, nc);
-		if (!s)
-			r->bad = true;
-		uint64_t nr = get_u64(r);
-		struct datum *cells = xcalloc(nc ? nc : 1, sizeof *cells);
-		for (uint64_t row = 0; row < nr && !r->bad; row++) {
-			long line = (long)get_u64(r);
-			for (uint64_t j = 0; j < nc; j++) {
-				cells[j] = get_datum(r);
-				/* a line past LONG_MAX is no file's */
-				uint64_t off = get_u64(r);
-				if (line < 0 || off > (uint64_t)(LONG_MAX - line)) {
-					r->bad = true;
-					off = 0;
-				}
-				cells[j].line = line + (long)off;
-			}
-			if (!r->bad)
-				series_append(s, cells, line);
-		}
-		free(cells);
-		for (uint64_t j = 0; j < nc; j++)
-			free(cols[j]);
-		free(cols);
-		free(sname);
-	}
-	if (r->bad || r->p != r->end) {
-		run_free(run);
-		return NULL;
-	}
-	return run;
-}
-
 struct run *cache_run_get(struct cache *c, const struct cache_key *key)
 {
-	char *path = run_path(c, key);
 	char name[40];
 	run_name_of(key, name);
-	struct buf b = BUF_INIT;
 	struct run *run = NULL;
 	pthread_mutex_lock(&c->mu); /* ensure_dir() may be opening it */
 	int rfd = c->rfd;
 	pthread_mutex_unlock(&c->mu);
-	if (!read_at(rfd, name, &b)) {
-		const char *why = read_problem(errno);
-		if (why) {
-			warn_damaged(c, path, why);
-			if (c->writable)
-				unlinkat(rfd, name, 0); /* the link itself */
-		}
-		goto out;
+	/* As read_at() opens a file, but the run is mapped, not read. */
+	int fd = rfd >= 0 ? openat(rfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) : -1;
+	struct stat st;
+	const char *why = NULL;
+	if (fd < 0) {
+		why = read_problem(rfd >= 0 ? errno : ENOENT);
+	} else if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		why = read_problem(EINVAL);
+	} else {
+		enum runstore_verdict v;
+		run = runstore_map(fd, (size_t)st.st_size, &c->key, key, &v);
+		why = v == RUNSTORE_OK		   ? NULL
+		      : v == RUNSTORE_OTHER_VERSION ? "from another version of logdown"
+		      : v == RUNSTORE_UNREADABLE    ? "unreadable"
+		      : v == RUNSTORE_OTHER_KEY     ? verdict_why(FILE_OTHER_KEY)
+		      : v == RUNSTORE_FORGED	   ? verdict_why(FILE_FORGED)
+						    : verdict_why(FILE_DAMAGED);
 	}
-	struct rd r;
-	enum verdict v = cache_open_sealed(&c->key, b.data, b.len, KIND_RUN, &r);
-	struct cache_key stored;
-	if (v == FILE_OK) {
-		get(&r, stored.b, sizeof stored.b);
-		if (!r.bad && memcmp(stored.b, key->b, sizeof key->b) == 0)
-			run = decode_run(&r);
-	}
-	if (!run && v != FILE_OTHER_VERSION) {
-		warn_damaged(c, path, verdict_why(v) ? verdict_why(v) : verdict_why(FILE_DAMAGED));
+	if (fd >= 0)
+		close(fd);
+	if (why) {
+		char *path = run_path(c, key);
+		warn_damaged(c, path, why);
+		free(path);
 		if (c->writable)
-			unlinkat(rfd, name, 0);
+			unlinkat(rfd, name, 0); /* the entry itself, a link too */
 	}
 	if (run)
 		cache_run_keep(c, key);
-out:
-	buf_free(&b);
-	free(path);
 	return run;
 }
 
@@ -1028,17 +889,14 @@ void cache_run_put(struct cache *c, const struct cache_key *key, const struct ru
 	if (!ensure_dir(c))
 		return;
 	cache_run_keep(c, key);
-	struct buf b = BUF_INIT;
-	size_t hlen = put_header(&c->key, &b, KIND_RUN);
-	buf_put(&b, (const char *)key->b, sizeof key->b);
-	encode_run(&b, r);
-	if (b.len <= MAX_RUN_BYTES) {
-		cache_seal(&c->key, &b, hlen);
-		char name[40];
-		run_name_of(key, name);
-		write_at(c->rfd, name, &b);
-	}
-	buf_free(&b);
+	char name[40];
+	run_name_of(key, name);
+	char *tmp;
+	int fd = tmp_create(c->rfd, name, &tmp);
+	if (fd < 0)
+		return;
+	/* written as it is encoded: a big run never sits in memory twice */
+	tmp_commit(c->rfd, fd, tmp, name, runstore_write(fd, &c->key, key, r));
 }
 
 void cache_run_keep(struct cache *c, const struct cache_key *key)

@@ -19,10 +19,17 @@
  * A four-column row costs 4 * 8 bytes of numbers, 16 bytes of line and
  * record pointer, and its texts plus one header byte per cell: about
  * 80 bytes for a Cerebras training line, against the ~150 bytes of the
- * line itself.  Growing never copies more than one chunk. */
+ * line itself.  Growing never copies more than one chunk.
+ *
+ * A series may instead be a view (struct series_view in run.h): arrays
+ * in a mapped run store, read in place.  series_cell() then reads the
+ * cell's tag, number and text end straight from them, clamping what
+ * it reads to the arrays' bounds, since a view's bytes come from a
+ * file. */
 #include "data/run.h"
 
 #include <assert.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +78,7 @@ struct series {
 	size_t nchunks, chunks_cap;
 	struct block *arena; /* the block being filled; older ones chained */
 	size_t next_block;   /* the size of the next block */
+	struct series_view *view; /* a view: rows read from there, never appended */
 };
 
 struct field {
@@ -97,6 +105,8 @@ struct run {
 	long first_line;
 	struct run **members; /* a file split into runs */
 	size_t nmembers;
+	void *held; /* run_hold() */
+	void (*release)(void *);
 };
 
 static const char *const implicit_names[4] = {"name", "file", "line_count", "parser"};
@@ -135,6 +145,9 @@ static void series_free(struct series *s)
 		free(ch->num);
 	}
 	free(s->chunks);
+	if (s->view)
+		free((void *)s->view->cols);
+	free(s->view);
 	for (struct block *b = s->arena, *next; b; b = next) {
 		next = b->next;
 		free(b);
@@ -166,7 +179,16 @@ void run_free(struct run *r)
 	free(r->name);
 	free(r->file);
 	free(r->parser);
+	if (r->release)
+		r->release(r->held);
 	free(r);
+}
+
+void run_hold(struct run *r, void *p, void (*release)(void *))
+{
+	assert(!r->release);
+	r->held = p;
+	r->release = release;
 }
 
 const char *run_name(const struct run *r)
@@ -533,6 +555,7 @@ static struct chunk *row_slot(struct series *s, size_t *i)
 
 void series_append(struct series *s, const struct datum *cells, long line)
 {
+	assert(!s->view);
 	if (s->nrows >= limit_get(LIMIT_SERIES_ROWS)) {
 		if (s->dropped++ == 0)
 			s->first_dropped = line;
@@ -576,9 +599,98 @@ size_t series_dropped(const struct series *s, long *first_line)
 	return s->dropped;
 }
 
+static uint64_t uint_at(const void *a, unsigned width, size_t i)
+{
+	const unsigned char *p = (const unsigned char *)a + i * width;
+	switch (width) {
+	case 1:
+		return *p;
+	case 2:
+		return *(const uint16_t *)(const void *)p;
+	case 4:
+		return *(const uint32_t *)(const void *)p;
+	default:
+		return *(const uint64_t *)(const void *)p;
+	}
+}
+
+static long view_row_line(const struct series_view *v, size_t row)
+{
+	uint64_t line = (uint64_t)v->line_base[row / SERIES_VIEW_BLOCK] +
+			uint_at(v->line_off, v->line_width, row);
+	return (long)(int64_t)line;
+}
+
+/* The line of a view's cell after its row's: the pair for row. */
+static uint64_t view_own_line(const struct series_view_col *c, size_t row)
+{
+	size_t lo = 0, hi = c->nown;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint64_t r = c->own[2 * mid];
+		if (r == row)
+			return c->own[2 * mid + 1];
+		if (r < row)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+static void view_cell(const struct series *s, size_t row, size_t col, struct datum *out)
+{
+	const struct series_view_col *c = &s->view->cols[col];
+	unsigned tag = c->tags ? c->tags[row] : c->tag;
+	unsigned kind = tag & CELL_KIND_MASK;
+	out->kind = kind > DATUM_STRING ? DATUM_MISSING : (enum datum_kind)kind;
+	/* as series_append() keeps them: a number only for a number */
+	out->num = c->num && out->kind == DATUM_NUMBER ? c->num[row] : 0;
+	out->text = NULL;
+	out->len = 0;
+	if (tag & SERIES_VIEW_TEXT) {
+		uint64_t end = uint_at(c->ends, c->ends_width, row);
+		uint64_t start = row ? uint_at(c->ends, c->ends_width, row - 1) : 0;
+		if (end > c->pool_len)
+			end = c->pool_len;
+		if (start > end)
+			start = end;
+		out->text = c->pool + start;
+		out->len = (size_t)(end - start);
+	}
+	out->line = view_row_line(s->view, row);
+	if (tag & SERIES_VIEW_LINE) {
+		/* after the row's line, as series_append() keeps it */
+		uint64_t after = view_own_line(c, row);
+		if (after > 0 && after <= (uint64_t)(LONG_MAX - (out->line > 0 ? out->line : 0)))
+			out->line += (long)after;
+	}
+}
+
+struct series *run_add_series_view(struct run *r, const char *name, const char *const *columns,
+				   size_t ncols, const struct series_view *v)
+{
+	assert(!run_series(r, name));
+	struct series *s = run_add_series(r, name, columns, ncols);
+	s->view = xmalloc(sizeof *s->view);
+	*s->view = *v;
+	struct series_view_col *cols = xcalloc(ncols ? ncols : 1, sizeof *cols);
+	if (ncols)
+		memcpy(cols, v->cols, ncols * sizeof *cols);
+	s->view->cols = cols;
+	s->nrows = v->nrows;
+	s->dropped = v->dropped;
+	s->first_dropped = v->first_dropped;
+	return s;
+}
+
 void series_cell(const struct series *s, size_t row, size_t col, struct datum *out)
 {
 	assert(row < s->nrows && col < s->ncols);
+	if (s->view) {
+		view_cell(s, row, col, out);
+		return;
+	}
 	const struct chunk *ch = &s->chunks[row >> CHUNK_SHIFT];
 	size_t i = row & CHUNK_MASK;
 	const unsigned char *p = ch->rec[i];
@@ -602,5 +714,7 @@ void series_cell(const struct series *s, size_t row, size_t col, struct datum *o
 long series_row_line(const struct series *s, size_t row)
 {
 	assert(row < s->nrows);
+	if (s->view)
+		return view_row_line(s->view, row);
 	return s->chunks[row >> CHUNK_SHIFT].line[row & CHUNK_MASK];
 }

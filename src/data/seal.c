@@ -37,14 +37,21 @@ void seal_key_from(struct seal_key *k, const unsigned char key[SEAL_KEY_BYTES])
 	memcpy(k->id, d, SEAL_ID_BYTES);
 }
 
-void seal_make(const struct seal_key *k, const void *head, size_t hlen, const void *body,
-	       size_t blen, unsigned char out[SEAL_BYTES])
+void seal_body_init(struct seal_body *b)
 {
-	struct sha256_ctx sha;
+	sha256_init(&b->sha);
+}
+
+void seal_body_add(struct seal_body *b, const void *p, size_t n)
+{
+	sha256_update(&b->sha, n, p);
+}
+
+void seal_body_seal(struct seal_body *b, const struct seal_key *k, const void *head,
+		    size_t hlen, unsigned char out[SEAL_BYTES])
+{
 	unsigned char digest[SHA256_DIGEST_SIZE];
-	sha256_init(&sha);
-	sha256_update(&sha, blen, body);
-	sha256_digest(&sha, sizeof digest, digest);
+	sha256_digest(&b->sha, sizeof digest, digest);
 	struct hmac_sha256_ctx ctx;
 	hmac_sha256_set_key(&ctx, SEAL_KEY_BYTES, k->key);
 	hmac_sha256_update(&ctx, hlen, head);
@@ -52,12 +59,26 @@ void seal_make(const struct seal_key *k, const void *head, size_t hlen, const vo
 	hmac_sha256_digest(&ctx, SEAL_BYTES, out);
 }
 
+bool seal_equal(const unsigned char a[SEAL_BYTES], const unsigned char b[SEAL_BYTES])
+{
+	return memeql_sec(a, b, SEAL_BYTES) != 0;
+}
+
+void seal_make(const struct seal_key *k, const void *head, size_t hlen, const void *body,
+	       size_t blen, unsigned char out[SEAL_BYTES])
+{
+	struct seal_body b;
+	seal_body_init(&b);
+	seal_body_add(&b, body, blen);
+	seal_body_seal(&b, k, head, hlen, out);
+}
+
 bool seal_check(const struct seal_key *k, const void *head, size_t hlen, const void *body,
 		size_t blen, const unsigned char seal[SEAL_BYTES])
 {
 	unsigned char want[SEAL_BYTES];
 	seal_make(k, head, hlen, body, blen, want);
-	return memeql_sec(want, seal, SEAL_BYTES) != 0;
+	return seal_equal(want, seal);
 }
 
 char *seal_key_path(void)

@@ -373,6 +373,126 @@ static void the_runs_folder_keeps_only_what_the_build_uses(void **state)
 	free(dir);
 }
 
+/* The example site, its runs read from the store (mapped) rather than
+ * parsed, builds byte for byte as a build that parses them. */
+static void the_examples_read_from_the_store_build_as_parsed(void **state)
+{
+	(void)state;
+	char *dir = e2e_tmpdir();
+	char *cmd = xasprintf("cp -r site.yaml content '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	struct proc r = e2e_run(dir, "build -v");
+	if (r.status != 0)
+		fail_msg("build failed:\n%s", r.err);
+	assert_contains(r.err, " parsed, 0 from cache\n");
+	proc_free(&r);
+	/* every page renders again: every run comes from the store */
+	e2e_write(dir, "templates/page.html",
+		  "<html><body><h1>{{title}}</h1>{{{content}}}</body></html>\n");
+	r = e2e_run(dir, "build -v");
+	if (r.status != 0)
+		fail_msg("build failed:\n%s", r.err);
+	assert_contains(r.err, " rendered, 0 from cache; ");
+	/* a split file's runs are not stored: those are parsed */
+	const char *line = strstr(r.err, "result files read: ");
+	assert_non_null(line);
+	unsigned long read = 0, parsed = 0, cached = 0;
+	assert_int_equal(sscanf(line, "result files read: %lu parsed, %lu from cache", &parsed,
+				&cached),
+			 2);
+	read = parsed + cached;
+	if (cached < 10 || cached * 2 < read)
+		fail_msg("only %lu of %lu runs from the store:\n%s", cached, read, r.err);
+	proc_free(&r);
+	same_as_without_cache(dir);
+	remove_tree(dir);
+	free(dir);
+}
+
+/* Writes the bytes of file rel (of dir) into file to (of dir). */
+static void copy_over(const char *dir, const char *rel, const char *to)
+{
+	char *cmd = xasprintf("cd '%s' && cp %s %s", dir, rel, to);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+}
+
+/* A stored run changed past its header (its texts, its numbers), or one
+ * written by another logdown under this one's name: a warning, the run
+ * parsed again, the site right, and the store quiet after. */
+static void a_store_changed_inside_or_from_another_version_is_refused(void **state)
+{
+	(void)state;
+	char *dir = project();
+	e2e_ok(dir, "build");
+	/* a byte near the end: the directory, past the header's checks:
+	 * the seal sees it */
+	char *cmd = xasprintf("cd '%s' && for f in .logdown-cache/runs/*.run; do "
+			      "printf X | dd of=\"$f\" bs=1 seek=$(($(stat -c %%s \"$f\") - 9)) "
+			      "conv=notrunc 2>/dev/null; done",
+			      dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	e2e_write(dir, "site.yaml", "title: Changed\n");
+	struct proc b = e2e_run(dir, "build -v");
+	assert_int_equal(b.status, 0);
+	assert_contains(b.err, "warning: the build cache is altered (its seal does not match: "
+			       "changed by something other than logdown): ignored");
+	assert_contains(b.err, "3 result files read: 3 parsed, 0 from cache\n");
+	proc_free(&b);
+	same_as_without_cache(dir);
+	/* a store another version wrote, where this one's goes */
+	struct proc o = e2e_run(dir, "build -v");
+	assert_not_contains(o.err, "warning");
+	proc_free(&o);
+	e2e_ok(dir, "clean");
+	setenv("LOGDOWN_CACHE_VERSION", "0.0-other", 1);
+	e2e_ok(dir, "build");
+	unsetenv("LOGDOWN_CACHE_VERSION");
+	copy_over(dir, "-r .logdown-cache/runs", "old-runs");
+	e2e_ok(dir, "build");
+	cmd = xasprintf("cd '%s' && old=$(ls old-runs | head -1) && for f in "
+			".logdown-cache/runs/*.run; do cp old-runs/$old \"$f\"; done",
+			dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	e2e_write(dir, "site.yaml", "title: Again\n");
+	b = e2e_run(dir, "build -v");
+	assert_int_equal(b.status, 0);
+	assert_contains(b.err,
+			"warning: the build cache is from another version of logdown: ignored");
+	assert_contains(b.err, "3 parsed, 0 from cache\n");
+	proc_free(&b);
+	same_as_without_cache(dir);
+	remove_tree(dir);
+	free(dir);
+}
+
+/* A log rewritten in place (not appended to: the same size, other
+ * bytes, its times put back) is parsed in full, never answered from the
+ * store of its old bytes. */
+static void a_rewritten_log_is_parsed_again(void **state)
+{
+	(void)state;
+	char *dir = project();
+	e2e_ok(dir, "build");
+	char *cmd = xasprintf("cd '%s' && touch -r logs/own.log stamp && "
+			      "sed -i 's/Step=1000,/Step=9000,/' logs/own.log && "
+			      "touch -r stamp logs/own.log",
+			      dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	build_expect(dir,
+		     "logdown: 3 reports: 1 rendered, 2 from cache; 1 result file read: 1 parsed, "
+		     "0 from cache\n");
+	char *page = e2e_read(dir, "_site/c/index.html");
+	assert_contains(page, "title=\"content/../logs/own.log:53\">9000</a>");
+	free(page);
+	remove_tree(dir);
+	free(dir);
+}
+
 /* A folder outside the project (beside it), holding what a followed
  * link would read, write or remove: a file, a cache tag, a runs folder
  * with a run named like one of ours.  Returns its path; *copy is a copy
@@ -544,10 +664,12 @@ static size_t replace_bytes(struct buf *b, const void *from, const void *to, siz
 }
 
 /* Poisons the one run stored in dir's cache: the final loss 7.12500
- * (text and number) becomes 9.12500, and the XXH3-64 checksum at its
- * end is fixed up, as one who knows the format would.  With key_dir
- * (an XDG_CACHE_HOME), it is also sealed again with the key kept
- * there: a run the owner of that key could have stored. */
+ * (text and number) becomes 9.12500, and the header's XXH3-64 checksum
+ * is fixed up, as one who knows the format would (runstore.c: a
+ * 128-byte header, its seal at 88 over the 88 bytes before it and the
+ * body after the header, its checksum at 120).  With key_dir (an
+ * XDG_CACHE_HOME), it is also sealed again with the key kept there: a
+ * run the owner of that key could have stored. */
 static void poison_run(const char *dir, const char *key_dir)
 {
 	size_t n;
@@ -557,25 +679,24 @@ static void poison_run(const char *dir, const char *key_dir)
 	char *path = path_join(dir, rel);
 	struct buf b = BUF_INIT;
 	assert_true(file_read(path, &b, NULL));
+	assert_true(b.len > 128);
 	double was = 7.125, now = 9.125;
 	assert_true(replace_bytes(&b, "7.12500", "9.12500", 7) > 0);
 	assert_true(replace_bytes(&b, &was, &now, sizeof was) > 0);
 	if (key_dir) {
-		/* header: magic, format, kind, the version, the key's id */
-		size_t hlen = 14 + 4 + 4 + 8 + strlen(LOGDOWN_VERSION) + SEAL_ID_BYTES;
-		size_t end = b.len - 8 - SEAL_BYTES;
 		char *kp = path_join(key_dir, "logdown/key");
 		struct buf kb = BUF_INIT;
 		assert_true(file_read(kp, &kb, NULL));
 		assert_int_equal(kb.len, SEAL_KEY_BYTES);
 		struct seal_key k;
 		seal_key_from(&k, (const unsigned char *)kb.data);
-		seal_make(&k, b.data, hlen, b.data + hlen, end - hlen, (unsigned char *)b.data + end);
+		memcpy(b.data + 72, k.id, SEAL_ID_BYTES);
+		seal_make(&k, b.data, 88, b.data + 128, b.len - 128, (unsigned char *)b.data + 88);
 		buf_free(&kb);
 		free(kp);
 	}
-	uint64_t sum = XXH3_64bits(b.data, b.len - 8);
-	memcpy(b.data + b.len - 8, &sum, 8);
+	uint64_t sum = XXH3_64bits(b.data, 120);
+	memcpy(b.data + 120, &sum, 8);
 	assert_true(file_write(path, b.data, b.len));
 	buf_free(&b);
 	free(path);
@@ -814,6 +935,9 @@ int main(void)
 		cmocka_unit_test(check_reads_no_cache_unless_asked),
 		cmocka_unit_test(a_key_that_is_not_safe_means_no_cache),
 		cmocka_unit_test(the_key_is_made_once_and_private),
+		cmocka_unit_test(the_examples_read_from_the_store_build_as_parsed),
+		cmocka_unit_test(a_store_changed_inside_or_from_another_version_is_refused),
+		cmocka_unit_test(a_rewritten_log_is_parsed_again),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

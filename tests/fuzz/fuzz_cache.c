@@ -9,6 +9,9 @@
  *             file but its checksum (header and seal included), and only
  *             the XXH3-64 checksum is fixed up: the header checks and the
  *             seal must turn it away.
+ * A run is a run store (runstore.c), whose forgeries with the seal made
+ * again are fuzz_runstore's: here its rest is the whole file as it is,
+ * and one accepted must carry the seal of its bytes under the key.
  * The file is put in a project's .logdown-cache, opened with
  * cache_open(), and read the way a build reads that kind.  Nothing may
  * crash, leak, hang or read past the file; a forged file (bit 2) must
@@ -91,9 +94,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	struct buf file = BUF_INIT;
 	struct buf probe = BUF_INIT;
-	size_t hlen = header(&probe, kind); /* where a run's key starts */
+	size_t hlen = header(&probe, kind);
 	buf_free(&probe);
-	if (forged) {
+	if (kind == 2) {
+		buf_put(&file, (const char *)data, size);
+	} else if (forged) {
 		buf_put(&file, (const char *)data, size);
 	} else {
 		header(&file, kind);
@@ -103,13 +108,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		buf_put(&file, (const char *)seal, sizeof seal);
 	}
 	uint64_t sum = XXH3_64bits(file.data, file.len);
-	buf_put(&file, (const char *)&sum, sizeof sum);
+	if (kind != 2)
+		buf_put(&file, (const char *)&sum, sizeof sum);
 
-	/* A run is named after its key, which its body starts with. */
+	/* A run store is named after its key, at 24 in its header; the
+	 * report list's key is the body's first bytes. */
 	struct cache_key rk;
 	memset(&rk, 0, sizeof rk);
-	if (file.len >= hlen + sizeof rk.b)
-		memcpy(rk.b, file.data + hlen, sizeof rk.b);
+	size_t kat = kind == 2 ? 24 : hlen;
+	if (file.len >= kat + sizeof rk.b)
+		memcpy(rk.b, file.data + kat, sizeof rk.b);
 	char name[64], hex[33];
 	for (size_t i = 0; i < sizeof rk.b; i++)
 		snprintf(hex + 2 * i, 3, "%02x", rk.b[i]);
@@ -132,13 +140,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(marker);
 	} else if (kind == 2) {
 		struct run *r = cache_run_get(c, &rk);
-		/* a file only checksummed (not sealed with the key, as a
-		 * file copied whole from a seed is) was trusted */
-		size_t end = file.len - sizeof sum;
-		if (r && forged &&
-		    (end < hlen + SEAL_BYTES ||
-		     !seal_check(&key, file.data, hlen, file.data + hlen, end - SEAL_BYTES - hlen,
-				 (const unsigned char *)file.data + end - SEAL_BYTES)))
+		/* a store not sealed with the key (as one copied whole from a
+		 * seed is) was trusted: its seal at 88 covers the 88 bytes
+		 * before it and the body after its 128-byte header */
+		if (r && (file.len < 128 ||
+			  !seal_check(&key, file.data, 88, file.data + 128, file.len - 128,
+				      (const unsigned char *)file.data + 88)))
 			abort();
 		for (size_t i = 0; r && i < run_field_count(r); i++)
 			(void)run_field_at(r, i);

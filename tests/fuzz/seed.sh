@@ -278,7 +278,8 @@ fuzz_suggest)
 fuzz_cache)
 	# The cache files of a real build, sealed with the harness's key
 	# (32 bytes of 0x42): each as a body (header, seal and checksum cut
-	# off; selector = its kind) and whole but its checksum (kind | 4).
+	# off; selector = its kind) and whole but its checksum (kind | 4); a
+	# run store whole.
 	bin=./logdown
 	[ -x "$bin" ] || bin=build/asan/logdown
 	if [ -x "$bin" ]; then
@@ -295,12 +296,27 @@ fuzz_cache)
 		for f in "$tmp/p/.logdown-cache/files" "$tmp/p/.logdown-cache"/runs/*.run "$tmp/p/.logdown-cache"/reports-*; do
 			[ -f "$f" ] || continue
 			case $f in */files) k=1 ;; *.run) k=2 ;; *) k=3 ;; esac
+			if [ $k = 2 ]; then
+				# a run store, whole: fuzz_cache takes it as it is
+				{ printf '\002'; cat "$f"; } | put_stdin
+				continue
+			fi
 			n=$(wc -c <"$f")
 			{ printf "\\$(printf '%03o' $k)"; tail -c +$((hlen + 1)) "$f" | head -c $((n - hlen - 40)); } | put_stdin
 			{ printf "\\$(printf '%03o' $((k + 4)))"; head -c $((n - 8)) "$f"; } | put_stdin
 		done
 		rm -rf "$tmp"
 	fi
+	;;
+fuzz_runstore)
+	# a fixture's store (selector 0, fixture N), as written and with an
+	# edit in its header, its sections and its directory
+	for n in 0 1 2 3 4 5; do
+		printf "\\000\\00$n" | put_stdin
+		printf "\\000\\00$n\\070\\000\\000\\000\\001" | put_stdin
+		printf "\\000\\00$n\\200\\001\\000\\000\\377" | put_stdin
+		printf "\\000\\00$n\\377\\377\\377\\377\\004" | put_stdin
+	done
 	;;
 *)
 	echo "seed.sh: no seeds for $name" >&2

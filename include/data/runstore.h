@@ -1,0 +1,46 @@
+/* runstore.h: a parsed run as the build cache keeps it on disk
+ * (.logdown-cache/runs/<key>.run): a columnar binary file that a later
+ * build maps and reads in place, without parsing or copying its series.
+ * The layout is in runstore.c and docs/internals.md ("The build
+ * cache"); cache.c decides where the files go and when. */
+#ifndef LOGDOWN_RUNSTORE_H
+#define LOGDOWN_RUNSTORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "data/cache.h"
+#include "data/run.h"
+#include "data/seal.h"
+
+/* The format number a run store's header carries. */
+#define RUNSTORE_FORMAT 1u
+
+/* Writes r (a run without members) under key to fd, a new empty file
+ * open for writing, from its start, sealed under sk (seal.h).  False when it could not (a write
+ * failed, errno set; or r has members, errno EINVAL): the caller then
+ * removes the file. */
+bool runstore_write(int fd, const struct seal_key *sk, const struct cache_key *key,
+		    const struct run *r);
+
+/* Why runstore_map() refused a file. */
+enum runstore_verdict {
+	RUNSTORE_OK,
+	RUNSTORE_DAMAGED,       /* truncated, corrupted, or not a run store */
+	RUNSTORE_OTHER_VERSION, /* another format or another logdown's */
+	RUNSTORE_UNREADABLE,    /* mapping it failed (errno) */
+	RUNSTORE_OTHER_KEY,     /* sealed by another user, or on another machine */
+	RUNSTORE_FORGED,        /* this user's key id, but the seal does not match */
+};
+
+/* Maps the run store open at fd (a regular file of `size` bytes) and
+ * checks it: its header (format, the binary's version, key, sizes, its
+ * own checksum), its seal under sk over the header and the whole body,
+ * and every section's place.
+ * The run it gives reads its series from the mapping, which it holds
+ * until run_free().  NULL and *verdict otherwise.  fd may be closed
+ * afterwards. */
+struct run *runstore_map(int fd, size_t size, const struct seal_key *sk,
+			 const struct cache_key *key, enum runstore_verdict *verdict);
+
+#endif

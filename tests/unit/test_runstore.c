@@ -1,0 +1,392 @@
+/* test_runstore.c: the run store (data/runstore.c): a run written and
+ * mapped back reads exactly as the run parsed, for every fixture the
+ * built-in parsers read; a store truncated, with any byte changed,
+ * written by another version or format, under another run's key, or
+ * sealed by another user, is refused and says why. */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include "base/fsutil.h"
+#include "base/util.h"
+#include "data/limit.h"
+#include "data/runstore.h"
+#include "data/seal.h"
+#include "builtincheck.h"
+
+/* Everything a report can read of r, as text, members included. */
+static void dump(struct buf *b, const struct run *r)
+{
+	static const char *const implicit[] = {"name", "file", "parser", "line_count"};
+	buf_printf(b, "run %s first %ld\n", run_name(r), run_first_line(r));
+	for (size_t i = 0; i < ARRAY_LEN(implicit); i++) {
+		const struct datum *d = run_field(r, implicit[i]);
+		buf_printf(b, "%s %d %.17g [%.*s] %ld\n", implicit[i], (int)d->kind, d->num,
+			   (int)d->len, d->text ? d->text : "", d->line);
+	}
+	for (size_t i = 0; i < run_field_count(r); i++) {
+		const char *name = run_field_name(r, i);
+		const struct datum *d = run_field_at(r, i);
+		const char *inputs = run_field_inputs(r, name);
+		buf_printf(b, "field %s %d %.17g %s[%.*s] %ld {%s}\n", name, (int)d->kind, d->num,
+			   d->text ? "" : "null", (int)d->len, d->text ? d->text : "", d->line,
+			   inputs ? inputs : "-");
+	}
+	for (size_t i = 0; i < run_series_count(r); i++) {
+		const struct series *s = run_series_at(r, i);
+		long first;
+		size_t dropped = series_dropped(s, &first);
+		buf_printf(b, "series %s rows %zu dropped %zu at %ld:", series_name(s),
+			   series_row_count(s), dropped, first);
+		for (size_t j = 0; j < series_column_count(s); j++)
+			buf_printf(b, " %s", series_column(s, j));
+		buf_putc(b, '\n');
+		for (size_t row = 0; row < series_row_count(s); row++) {
+			buf_printf(b, "%ld:", series_row_line(s, row));
+			for (size_t j = 0; j < series_column_count(s); j++) {
+				struct datum d;
+				series_cell(s, row, j, &d);
+				buf_printf(b, " %d/%.17g/%s[%.*s]/%ld", (int)d.kind, d.num,
+					   d.text ? "" : "null", (int)d.len, d.text ? d.text : "",
+					   d.line);
+			}
+			buf_putc(b, '\n');
+		}
+	}
+	for (size_t i = 0; i < run_member_count(r); i++)
+		dump(b, run_member_at(r, i));
+}
+
+static char *dump_text(const struct run *r)
+{
+	struct buf b = BUF_INIT;
+	dump(&b, r);
+	return buf_detach(&b);
+}
+
+static char *tmp_file(void)
+{
+	char *path = xstrdup("/tmp/logdown-test-runstore-XXXXXX");
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	return path;
+}
+
+/* The user's key the stores are sealed with, and another user's. */
+static struct seal_key mine, theirs;
+
+static int make_keys(void **state)
+{
+	unsigned char raw[SEAL_KEY_BYTES];
+	memset(raw, 0x42, sizeof raw);
+	seal_key_from(&mine, raw);
+	raw[0] = 0x43;
+	seal_key_from(&theirs, raw);
+	return load_builtins(state);
+}
+
+/* Writes r under key into path (anew). */
+static void store(const char *path, const struct cache_key *key, const struct run *r)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_true(runstore_write(fd, &mine, key, r));
+	close(fd);
+}
+
+/* Maps path as key's run; *v says why not. */
+static struct run *load(const char *path, const struct cache_key *key,
+			enum runstore_verdict *v)
+{
+	int fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	struct stat st;
+	assert_int_equal(fstat(fd, &st), 0);
+	struct run *r = runstore_map(fd, (size_t)st.st_size, &mine, key, v);
+	close(fd);
+	return r;
+}
+
+/* r written and mapped back dumps as r; with the store's bytes. */
+static void round_trip(const struct run *r, const char *what)
+{
+	struct cache_key key = cache_hash_bytes(what, strlen(what));
+	char *path = tmp_file();
+	store(path, &key, r);
+	enum runstore_verdict v;
+	struct run *back = load(path, &key, &v);
+	if (!back)
+		fail_msg("%s: not read back (%d)", what, (int)v);
+	char *want = dump_text(r), *got = dump_text(back);
+	if (strcmp(want, got) != 0)
+		fail_msg("%s: read back differently:\n--- parsed\n%.2000s\n--- mapped\n%.2000s", what,
+			 want, got);
+	free(want);
+	free(got);
+	run_free(back);
+	unlink(path);
+	free(path);
+}
+
+static size_t fixture_runs;
+
+static int each_fixture(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (type != FTW_F)
+		return 0;
+	const struct parser *p = parsers_detect(builtins, path, loc_line(path, 0), quiet.d);
+	struct run *r = p ? parser_run(p, path, path, "r", quiet.d) : NULL;
+	if (!r)
+		return 0;
+	/* a split file's members are runs of their own; the store keeps
+	 * one run without members (cache.c stores no split file) */
+	if (run_member_count(r) == 0) {
+		round_trip(r, path);
+		fixture_runs++;
+	}
+	for (size_t i = 0; i < run_member_count(r); i++) {
+		char *what = xasprintf("%s member %zu", path, i);
+		round_trip(run_member_at(r, i), what);
+		fixture_runs++;
+		free(what);
+	}
+	run_free(r);
+	return 0;
+}
+
+static void every_fixture_reads_back_as_parsed(void **state)
+{
+	(void)state;
+	fixture_runs = 0;
+	assert_int_equal(nftw("tests/fixtures", each_fixture, 16, FTW_PHYS), 0);
+	/* the fixtures hold 72 runs the built-ins read (members counted) */
+	if (fixture_runs < 70)
+		fail_msg("only %zu fixture runs read: %s", fixture_runs, said());
+}
+
+/* The edges the fixtures may not reach: a cell on a line after its
+ * row's, rows past limit series_rows (counted), lines far apart (wide
+ * line offsets), negative and computed lines, an empty series, texts
+ * with NUL-free bytes of every kind, a field's inputs. */
+static void edge_runs_read_back(void **state)
+{
+	(void)state;
+	struct run *r = run_new("edge", "logs/e.json", "jsonl");
+	struct datum f = {DATUM_NUMBER, 2.5, "2.50", 4, 7};
+	run_set_field(r, "x", &f);
+	run_set_field_inputs(r, "x", "a = 1 (logs/e.json:3)");
+	struct datum m = {DATUM_MISSING, 0, NULL, 0, 0};
+	run_set_field(r, "missing", &m);
+	struct datum e = {DATUM_STRING, 0, "", 0, 9};
+	run_set_field(r, "empty", &e);
+	run_set_line_count(r, 123456789);
+	run_set_first_line(r, 5);
+	static const char *const cols[] = {"a", "b"};
+	struct series *s = run_add_series(r, "s", cols, 2);
+	for (long row = 0; row < 1000; row++) {
+		long line = row < 500 ? row + 1 : row * 100000 + (row % 3 ? 0 : 4000000000L);
+		char text[32];
+		int n = snprintf(text, sizeof text, "%ld.0", row);
+		struct datum cells[2] = {
+			{DATUM_NUMBER, (double)row, text, (size_t)n, line},
+			{row % 7 ? DATUM_STRING : DATUM_MISSING, 0, row % 7 ? "\xc3\xa9t\xe9" : NULL,
+			 row % 7 ? 4u : 0u, line + (row % 5 == 0 ? row + 1 : 0)},
+		};
+		series_append(s, cells, line);
+	}
+	run_add_series(r, "empty", cols, 2);
+	struct series *neg = run_add_series(r, "neg", cols, 1);
+	struct datum c = {DATUM_NUMBER, -1, "-1", 2, -3};
+	series_append(neg, &c, -3);
+	c.line = 0;
+	series_append(neg, &c, 0);
+	round_trip(r, "edge");
+	run_free(r);
+
+	/* rows past the limit: counted, the first's line kept */
+	limit_set(LIMIT_SERIES_ROWS, 3);
+	r = run_new("capped", "logs/c.log", "p");
+	s = run_add_series(r, "t", cols, 1);
+	for (long row = 1; row <= 10; row++) {
+		struct datum d = {DATUM_NUMBER, (double)row, "1", 1, row};
+		series_append(s, &d, row * 2);
+	}
+	long first;
+	assert_int_equal(series_dropped(s, &first), 7);
+	round_trip(r, "capped");
+	run_free(r);
+	limit_reset(NULL);
+}
+
+/* A small store of the Cerebras fixture, in memory. */
+static char *fixture_store(const struct cache_key *key, size_t *len)
+{
+	const char *path = "tests/fixtures/cerebras/bs512.log";
+	const struct parser *p = parsers_detect(builtins, path, loc_line(path, 0), quiet.d);
+	assert_non_null(p);
+	struct run *r = parser_run(p, path, path, "r", quiet.d);
+	assert_non_null(r);
+	char *file = tmp_file();
+	store(file, key, r);
+	run_free(r);
+	struct buf b = BUF_INIT;
+	assert_true(file_read(file, &b, NULL));
+	unlink(file);
+	free(file);
+	*len = b.len;
+	return buf_detach(&b);
+}
+
+static enum runstore_verdict verdict_of(const char *data, size_t len, const struct cache_key *key)
+{
+	char *path = tmp_file();
+	int fd = open(path, O_WRONLY | O_TRUNC);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, data, len), (ssize_t)len);
+	close(fd);
+	enum runstore_verdict v;
+	struct run *r = load(path, key, &v);
+	assert_true((r != NULL) == (v == RUNSTORE_OK));
+	run_free(r);
+	unlink(path);
+	free(path);
+	return v;
+}
+
+/* Recomputes the header's checksum, as a forger would; with k, seals
+ * the store again with it first (its id at 72, the seal at 88 over the
+ * 88 bytes before and the body after the 128-byte header): with the
+ * user's own key, what is left are the structural checks. */
+static void fix_sums(char *data, size_t len, const struct seal_key *k)
+{
+	if (k) {
+		memcpy(data + 72, k->id, SEAL_ID_BYTES);
+		seal_make(k, data, 88, data + 128, len - 128, (unsigned char *)data + 88);
+	}
+	uint64_t sum = XXH3_64bits(data, 120);
+	memcpy(data + 120, &sum, 8);
+}
+
+static void truncated_or_changed_stores_are_refused(void **state)
+{
+	(void)state;
+	struct cache_key key = cache_hash_bytes("k", 1);
+	size_t len;
+	char *data = fixture_store(&key, &len);
+	assert_int_equal(verdict_of(data, len, &key), RUNSTORE_OK);
+	assert_true(len > 1000);
+	/* every length short of the whole, and one byte more */
+	for (size_t n = 0; n < len; n += n < 200 ? 1 : 37)
+		assert_int_equal(verdict_of(data, n, &key), RUNSTORE_DAMAGED);
+	assert_int_equal(verdict_of(data, len - 1, &key), RUNSTORE_DAMAGED);
+	char *longer = xmalloc(len + 1);
+	memcpy(longer, data, len);
+	longer[len] = '\n';
+	assert_int_equal(verdict_of(longer, len + 1, &key), RUNSTORE_DAMAGED);
+	free(longer);
+	/* any byte changed, header or body: the header's checksum or the
+	 * seal sees it */
+	for (size_t at = 0; at < len; at += at < 256 ? 1 : 13) {
+		data[at] ^= 0x20;
+		enum runstore_verdict want = at < 128 ? RUNSTORE_DAMAGED : RUNSTORE_FORGED;
+		if (verdict_of(data, len, &key) != want)
+			fail_msg("a change at byte %zu of %zu was not seen", at, len);
+		/* with the header's checksum fixed up, the seal does */
+		if (at < 120) {
+			char *copy = xmalloc(len);
+			memcpy(copy, data, len);
+			fix_sums(copy, len, NULL);
+			if (verdict_of(copy, len, &key) == RUNSTORE_OK)
+				fail_msg("a change at byte %zu, checksum fixed, was not seen", at);
+			free(copy);
+		}
+		data[at] ^= 0x20;
+	}
+	/* another run's store under this key's name */
+	struct cache_key other = cache_hash_bytes("other", 5);
+	assert_int_equal(verdict_of(data, len, &other), RUNSTORE_DAMAGED);
+	/* a directory that says more than its bytes, checksums fixed up */
+	char *copy = xmalloc(len);
+	memcpy(copy, data, len);
+	uint64_t dir_off;
+	memcpy(&dir_off, copy + 56, 8);
+	memset(copy + dir_off + 8, 0xff, 8); /* the run name's length */
+	fix_sums(copy, len, &mine);
+	assert_int_equal(verdict_of(copy, len, &key), RUNSTORE_DAMAGED);
+	free(copy);
+	free(data);
+}
+
+static void another_version_or_format_is_said_so(void **state)
+{
+	(void)state;
+	struct cache_key key = cache_hash_bytes("k", 1);
+	size_t len;
+	setenv("LOGDOWN_CACHE_VERSION", "0.0-other", 1);
+	char *data = fixture_store(&key, &len);
+	unsetenv("LOGDOWN_CACHE_VERSION");
+	assert_int_equal(verdict_of(data, len, &key), RUNSTORE_OTHER_VERSION);
+	setenv("LOGDOWN_CACHE_VERSION", "0.0-other", 1);
+	assert_int_equal(verdict_of(data, len, &key), RUNSTORE_OK);
+	unsetenv("LOGDOWN_CACHE_VERSION");
+	free(data);
+	/* a later format, its checksums right */
+	data = fixture_store(&key, &len);
+	uint32_t format = RUNSTORE_FORMAT + 1;
+	memcpy(data + 16, &format, 4);
+	fix_sums(data, len, &mine);
+	assert_int_equal(verdict_of(data, len, &key), RUNSTORE_OTHER_VERSION);
+	free(data);
+}
+
+/* A store another user sealed (their key) is said to be theirs; one
+ * whose loss was changed and whose checksum was fixed up is forged;
+ * either, sealed again with this user's key, would be read: the seal is
+ * what keeps them out. */
+static void a_store_sealed_by_another_or_edited_is_refused(void **state)
+{
+	(void)state;
+	struct cache_key key = cache_hash_bytes("k", 1);
+	size_t len;
+	char *data = fixture_store(&key, &len);
+	fix_sums(data, len, &theirs);
+	assert_int_equal(verdict_of(data, len, &key), RUNSTORE_OTHER_KEY);
+	fix_sums(data, len, &mine);
+	assert_int_equal(verdict_of(data, len, &key), RUNSTORE_OK);
+	/* the final loss, 7.125, as a number in the body */
+	double was = 7.125, now = 9.125;
+	char *at = memmem(data + 128, len - 128, &was, sizeof was);
+	assert_non_null(at);
+	memcpy(at, &now, sizeof now);
+	fix_sums(data, len, NULL);
+	assert_int_equal(verdict_of(data, len, &key), RUNSTORE_FORGED);
+	fix_sums(data, len, &mine);
+	assert_int_equal(verdict_of(data, len, &key), RUNSTORE_OK);
+	free(data);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(every_fixture_reads_back_as_parsed),
+		cmocka_unit_test(edge_runs_read_back),
+		cmocka_unit_test(truncated_or_changed_stores_are_refused),
+		cmocka_unit_test(another_version_or_format_is_said_so),
+		cmocka_unit_test(a_store_sealed_by_another_or_edited_is_refused),
+	};
+	return cmocka_run_group_tests(tests, make_keys, free_builtins);
+}
