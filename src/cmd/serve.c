@@ -18,7 +18,7 @@
  *
  * Files are served from the output folder as the last build left it,
  * opened one path segment at a time with O_NOFOLLOW: a symbolic link is
- * never followed, a FIFO, socket or device never opened (site_open()).
+ * never followed, a FIFO, socket or device never opened (request_open()).
  * When the output folder is removed or replaced (by a link, say), the
  * last good site is served from the folder held open since its build,
  * and a build is run again; one that would write through a link is not
@@ -60,12 +60,12 @@
 #include "base/fsutil.h"
 #include "base/outdir.h"
 #include "base/util.h"
+#include "cmd/request.h"
 #include "cmd/snapshot.h"
 #include "data/config.h"
 #include "parse/runs.h"
 
 #define EVENTS_PATH "/__logdown/events"
-#define MAX_URL 1024
 #define POLL_MS 300
 #define SETTLE_MS 150
 /* A connection that sends or takes nothing for this long is closed: a
@@ -322,83 +322,6 @@ static bool events_hold(struct events *ev, struct MHD_Connection *c)
 
 /* --- requests --- */
 
-static const char *mime_type(const char *path)
-{
-	static const char *const types[][2] = {
-		{".html", "text/html; charset=utf-8"},
-		{".htm", "text/html; charset=utf-8"},
-		{".css", "text/css; charset=utf-8"},
-		{".js", "text/javascript; charset=utf-8"},
-		{".json", "application/json"},
-		{".svg", "image/svg+xml"},
-		{".png", "image/png"},
-		{".jpg", "image/jpeg"},
-		{".jpeg", "image/jpeg"},
-		{".gif", "image/gif"},
-		{".webp", "image/webp"},
-		{".ico", "image/x-icon"},
-		{".pdf", "application/pdf"},
-		{".csv", "text/csv; charset=utf-8"},
-		{".txt", "text/plain; charset=utf-8"},
-		{".log", "text/plain; charset=utf-8"},
-		{".out", "text/plain; charset=utf-8"},
-		{".err", "text/plain; charset=utf-8"},
-		{".yaml", "text/plain; charset=utf-8"},
-		{".md", "text/plain; charset=utf-8"},
-	};
-	const char *slash = strrchr(path, '/');
-	const char *dot = strrchr(slash ? slash : path, '.');
-	if (dot)
-		for (size_t i = 0; i < ARRAY_LEN(types); i++)
-			if (strcasecmp(dot, types[i][0]) == 0)
-				return types[i][1];
-	return "application/octet-stream";
-}
-
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* Decodes the raw request path into out and checks it: it must start
- * with '/', hold no NUL or backslash (even encoded), no "." or ".."
- * segment and no segment starting with a dot (the output's marker, and
- * nothing hidden is ever served).  Returns false to refuse (403). */
-static bool decode_path(const char *raw, struct buf *out)
-{
-	if (strlen(raw) > MAX_URL || raw[0] != '/')
-		return false;
-	for (const char *p = raw; *p; p++) {
-		char c = *p;
-		if (c == '%') {
-			int hi = hex_digit(p[1]), lo = hi < 0 ? -1 : hex_digit(p[2]);
-			if (lo < 0)
-				return false;
-			c = (char)(hi * 16 + lo);
-			p += 2;
-			if (c == '\0')
-				return false;
-		}
-		if (c == '\\')
-			return false;
-		buf_putc(out, c);
-	}
-	/* Segments, after decoding: "%2e%2e%2f" is "../". */
-	for (const char *seg = buf_data(out); *seg;) {
-		seg += *seg == '/';
-		if (*seg == '.')
-			return false;
-		seg += strcspn(seg, "/");
-	}
-	return true;
-}
-
 static enum MHD_Result send_text(struct MHD_Connection *c, unsigned status, const char *type,
 				 const char *text)
 {
@@ -558,95 +481,6 @@ static struct MHD_Response *page_response(int fd, uint64_t size)
 	return r;
 }
 
-/* What a request's path is in the site. */
-enum found {
-	FOUND,        /* a regular file, open */
-	FOUND_FOLDER, /* a folder, open */
-	MISSING,      /* 404 */
-	REFUSED,      /* 403: a symbolic link, a FIFO, a socket, a device */
-};
-
-/* Opens the decoded path (see decode_path()) inside the folder open at
- * root, one segment at a time, never through a symbolic link: each
- * entry's type is read without following it, a folder is opened with
- * O_DIRECTORY | O_NOFOLLOW, and a file only when it is a regular one
- * (O_NONBLOCK | O_NOFOLLOW, and checked again on the descriptor, so one
- * swapped meanwhile is refused): a FIFO, socket or device planted in
- * the output is never opened, which could block or act.  Empty segments
- * are skipped.  On FOUND and FOUND_FOLDER, *fd is open (caller closes)
- * and *st its status. */
-static enum found site_open(int root, const char *path, int *fd, struct stat *st)
-{
-	int dir = fcntl(root, F_DUPFD_CLOEXEC, 0);
-	if (dir < 0)
-		return MISSING;
-	const char *p = path;
-	for (;;) {
-		while (*p == '/')
-			p++;
-		size_t n = strcspn(p, "/");
-		if (n == 0) {
-			if (fstat(dir, st) != 0) {
-				close(dir);
-				return MISSING;
-			}
-			*fd = dir;
-			return FOUND_FOLDER;
-		}
-		char name[NAME_MAX + 1];
-		if (n > NAME_MAX) {
-			close(dir);
-			return MISSING;
-		}
-		memcpy(name, p, n);
-		name[n] = '\0';
-		p += n;
-		struct stat ls;
-		if (fstatat(dir, name, &ls, AT_SYMLINK_NOFOLLOW) != 0) {
-			int err = errno;
-			close(dir);
-			return err == ENOENT || err == ENOTDIR ? MISSING : REFUSED;
-		}
-		if (S_ISDIR(ls.st_mode)) {
-			int next = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			int err = errno;
-			close(dir);
-			if (next < 0)
-				return err == ENOENT ? MISSING : REFUSED;
-			dir = next;
-			if (!*p) {
-				if (fstat(dir, st) != 0) {
-					close(dir);
-					return MISSING;
-				}
-				*fd = dir;
-				return FOUND_FOLDER;
-			}
-			continue;
-		}
-		if (!S_ISREG(ls.st_mode)) {
-			close(dir);
-			return REFUSED;
-		}
-		if (*p) { /* a file where the path wants a folder */
-			close(dir);
-			return MISSING;
-		}
-		int f = openat(dir, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
-		int err = errno;
-		close(dir);
-		if (f < 0)
-			return err == ENOENT ? MISSING : REFUSED;
-		if (fstat(f, st) != 0 || !S_ISREG(st->st_mode) || st->st_dev != ls.st_dev ||
-		    st->st_ino != ls.st_ino) {
-			close(f);
-			return REFUSED;
-		}
-		*fd = f;
-		return FOUND;
-	}
-}
-
 /* Whether the folder open at dir is a site logdown wrote: it holds the
  * marker, a regular file. */
 static bool site_marked(int dir)
@@ -673,34 +507,6 @@ static int site_root(struct server *s)
 	return fd;
 }
 
-/* Where a folder's URL without its slash is sent: its decoded path with
- * its slashes one at a time, percent-encoded but for the characters a
- * path segment may hold, and a slash at the end.  Never "//host/" (a
- * request for //evil.example would send the browser there) and never a
- * line break.  Caller frees. */
-static char *folder_location(const char *url)
-{
-	struct buf path = BUF_INIT, to = BUF_INIT;
-	decode_path(url, &path);
-	const char *p = buf_data(&path);
-	for (size_t i = 0; p[i]; i++) {
-		unsigned char c = (unsigned char)p[i];
-		if (c == '/') {
-			if (!to.len || to.data[to.len - 1] != '/')
-				buf_putc(&to, '/');
-		} else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-			   strchr("-._~!$&'()*+,;=:@", c)) {
-			buf_putc(&to, (char)c);
-		} else {
-			buf_printf(&to, "%%%02X", c);
-		}
-	}
-	if (!to.len || to.data[to.len - 1] != '/')
-		buf_putc(&to, '/');
-	buf_free(&path);
-	return buf_detach(&to);
-}
-
 /* Answers GET or HEAD url from the site.  With may_hold, a request for
  * something the output lacks while a build runs is held until it ends
  * (events_hold()): *held says so, and nothing is queued. */
@@ -708,23 +514,23 @@ static enum MHD_Result serve_file(struct server *s, struct MHD_Connection *c, co
 				  bool may_hold, bool *held)
 {
 	struct buf path = BUF_INIT;
-	if (!decode_path(url, &path)) {
+	if (!request_decode(url, &path)) {
 		buf_free(&path);
 		return send_text(c, MHD_HTTP_FORBIDDEN, "text/plain; charset=utf-8", "forbidden\n");
 	}
 	enum MHD_Result ret;
 	int root = site_root(s), fd = -1;
 	struct stat st;
-	enum found f = root >= 0 ? site_open(root, buf_data(&path), &fd, &st) : MISSING;
+	enum request_found f = root >= 0 ? request_open(root, buf_data(&path), &fd, &st) : REQUEST_MISSING;
 	if (root >= 0)
 		close(root);
 	const char *name = buf_data(&path);
-	if (f == FOUND_FOLDER) {
+	if (f == REQUEST_FOLDER) {
 		if (!str_has_suffix(name, "/")) {
 			/* /x to /x/, so that the page's relative links work */
 			close(fd);
 			buf_free(&path);
-			char *to = folder_location(url);
+			char *to = request_folder_location(url);
 			struct MHD_Response *r =
 				MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
 			MHD_add_response_header(r, MHD_HTTP_HEADER_LOCATION, to);
@@ -735,26 +541,26 @@ static enum MHD_Result serve_file(struct server *s, struct MHD_Connection *c, co
 		}
 		int dir = fd;
 		name = "index.html";
-		f = site_open(dir, name, &fd, &st);
+		f = request_open(dir, name, &fd, &st);
 		close(dir);
-		if (f == FOUND_FOLDER) {
+		if (f == REQUEST_FOLDER) {
 			close(fd);
-			f = MISSING;
+			f = REQUEST_MISSING;
 		}
 	}
-	if (f == MISSING && may_hold && events_hold(&s->ev, c)) {
+	if (f == REQUEST_MISSING && may_hold && events_hold(&s->ev, c)) {
 		buf_free(&path);
 		*held = true;
 		return MHD_YES;
 	}
-	if (f != FOUND) {
+	if (f != REQUEST_FILE) {
 		buf_free(&path);
-		if (f == REFUSED)
+		if (f == REQUEST_REFUSED)
 			return send_text(c, MHD_HTTP_FORBIDDEN, "text/plain; charset=utf-8",
 					 "forbidden\n");
 		return send_not_found(c);
 	}
-	const char *type = mime_type(name);
+	const char *type = request_mime_type(name);
 	buf_free(&path);
 	bool html = str_has_prefix(type, "text/html");
 	char etag[96];
@@ -830,7 +636,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	return ret;
 }
 
-/* The request path reaches handle() as sent: decode_path() decodes it,
+/* The request path reaches handle() as sent: request_decode() decodes it,
  * so that an encoded NUL is refused instead of cutting the path short. */
 static size_t keep_escaped(void *cls, struct MHD_Connection *c, char *s)
 {

@@ -308,6 +308,15 @@ fuzz_cache)
 		rm -rf "$tmp"
 	fi
 	;;
+fuzz_request)
+	# what a browser, a crawler and an attacker ask serve for
+	for u in / /index.html /r /r/ /r/logs/run.log /r/logs/deep/a%20b%25.txt \
+		/out /out/secret.html /r/secret.html /r/pipe.log /.logdown-site \
+		//evil.example /%2fevil.example /r/%2e%2e/%2e%2e/etc/passwd /r/..%2f..%2f \
+		/a%00b /%5cwindows /r//logs///deep /r/logs/deep/ '/r?x=1' /%zz /%e2%82%ac; do
+		printf '%s' "$u" | put_stdin
+	done
+	;;
 fuzz_runstore)
 	# a fixture's store (selector 0, fixture N), as written and with an
 	# edit in its header, its sections and its directory
