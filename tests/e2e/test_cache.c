@@ -723,6 +723,72 @@ static void shows_the_true_loss(const char *dir)
 	free(page);
 }
 
+/* A log rewritten in place again and again while builds run (a job
+ * writing its log during serve): whatever a build read, no run parsed
+ * from one content is stored under the other's key.  After the writer
+ * stops, the log as A shows A's loss and as B shows B's, from the cache
+ * or not.  (A build that hashed A and parsed B stores nothing:
+ * cache_file_unchanged().) */
+static void a_log_rewritten_during_builds_is_never_stored_under_the_other_content(void **state)
+{
+	(void)state;
+	char *home = key_home();
+	char *dir = claim_project();
+	char *log = path_join(dir, "logs/a.log");
+	struct buf a = BUF_INIT, b = BUF_INIT;
+	assert_true(file_read(log, &a, NULL));
+	assert_true(file_read(log, &b, NULL));
+	assert_true(replace_bytes(&b, "7.12500", "9.12500", 7) > 0);
+	pid_t writer = fork();
+	assert_true(writer >= 0);
+	if (writer == 0) {
+		for (unsigned i = 0;; i++) {
+			const struct buf *w = i % 2 ? &b : &a;
+			int fd = open(log, O_WRONLY | O_TRUNC);
+			if (fd < 0 || write(fd, w->data, w->len) != (ssize_t)w->len)
+				_exit(1);
+			close(fd);
+			usleep(200 + (i * 7919) % 1500);
+		}
+	}
+	int rounds = getenv("LOGDOWN_VALGRIND") ? 4 : 30;
+	for (int i = 0; i < rounds; i++) {
+		char *title = xasprintf("title: Round %d\n", i);
+		e2e_write(dir, "site.yaml", title);
+		free(title);
+		struct proc p = e2e_run(dir, "build");
+		if (p.status != 0 && p.status != 1)
+			fail_msg("round %d: exit %d\n%s", i, p.status, p.err);
+		proc_free(&p);
+	}
+	kill(writer, SIGKILL);
+	waitpid(writer, NULL, 0);
+	for (int i = 0; i < 2; i++) {
+		const struct buf *w = i ? &b : &a;
+		assert_true(file_write(log, w->data, w->len));
+		e2e_write(dir, "site.yaml", i ? "title: B\n" : "title: A\n");
+		struct proc p = e2e_run(dir, "build");
+		char *page = e2e_read(dir, "_site/r/index.html");
+		assert_non_null(page);
+		if (i == 0) {
+			assert_int_equal(p.status, 0);
+			assert_contains(page, ">7.12500</a>");
+			assert_not_contains(page, "9.125");
+		} else {
+			assert_int_equal(p.status, 1); /* the claim < 8 breaks */
+			assert_contains(p.err, "error: cs.final_loss is 9.12500, the text claims < 8");
+		}
+		free(page);
+		proc_free(&p);
+	}
+	buf_free(&a);
+	buf_free(&b);
+	free(log);
+	e2e_drop(&dir);
+	e2e_drop(&home);
+	unsetenv("XDG_CACHE_HOME");
+}
+
 /* A run edited in place, its checksum fixed up: its seal no longer
  * matches, so it is a warning and a fresh parse, and the page shows
  * what the log says. */
@@ -938,6 +1004,7 @@ int main(void)
 		cmocka_unit_test(the_examples_read_from_the_store_build_as_parsed),
 		cmocka_unit_test(a_store_changed_inside_or_from_another_version_is_refused),
 		cmocka_unit_test(a_rewritten_log_is_parsed_again),
+		cmocka_unit_test(a_log_rewritten_during_builds_is_never_stored_under_the_other_content),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
