@@ -384,6 +384,49 @@ static void json_diagnostics_stay_json_when_a_log_is_not_utf8(void **state)
 	project_free(dir);
 }
 
+/* A report folder named with a newline, an escape sequence, a byte that
+ * is not UTF-8 and GitHub's separators, and a log line with an escape
+ * sequence, a C1 CSI and stray bytes: a GitHub annotation is still one
+ * workflow command (%0A, %2C, %3A, %25; controls as '?', stray bytes as
+ * U+FFFD) and a JSON diagnostic one line of valid JSON (\u escapes). */
+static void annotations_and_json_never_carry_raw_control_bytes(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	e2e_write(dir, "parsers/t.yaml",
+		  "name: t\n"
+		  "description: a typed field\n"
+		  "fields:\n"
+		  "  loss: { pattern: 'loss=(\\S+)', type: number }\n");
+#define NAME "content/x\n\x1b[2J\xff,:%"
+	e2e_write(dir, NAME "/a.log", "loss=\x1b]0;t\x07\xc2\x9b" "2J\xff%\r\n");
+	e2e_write(dir, NAME "/index.md",
+		  "---\ntitle: X\nruns:\n  a: { file: a.log, parser: t }\n---\nLoss {{ a.loss }}.\n");
+	struct proc r = e2e_run(dir, "check --diagnostics=github");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "::warning file=content/x%0A?[2J\xEF\xBF\xBD%2C%3A%25/a.log,"
+				   "line=1::field 'loss' is a number, but '?]0;t??2J\xEF\xBF\xBD%25' "
+				   "is not one; kept as text\n");
+	proc_free(&r);
+	r = e2e_run(dir, "check --diagnostics=json");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "{\"severity\":\"warning\",\"file\":\"content/x\\n\\u001b[2J"
+				   "\\ufffd,:%/a.log\",\"line\":1,\"col\":0,\"message\":\"field 'loss' "
+				   "is a number, but '\\u001b]0;t\\u0007\\u009b2J\\ufffd%' is not one; "
+				   "kept as text\"}\n");
+	proc_free(&r);
+	/* and on a terminal, the same controls as '?' */
+	r = e2e_run(dir, "check");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "content/x??[2J\xff,:%/a.log:1: warning: field 'loss' is a "
+				   "number, but '?]0;t??2J\xff%' is not one; kept as text\n"
+				   "    1 | loss=?]0;t??2J\xff%\n"
+				   "logdown: checked 2 reports\n");
+#undef NAME
+	proc_free(&r);
+	project_free(dir);
+}
+
 static void runs_are_loaded_and_checked_at_their_line(void **state)
 {
 	(void)state;
@@ -999,6 +1042,7 @@ int main(void)
 		cmocka_unit_test(markdown_inside_a_bundle_is_not_a_report),
 		cmocka_unit_test(json_diagnostics_are_the_only_output),
 		cmocka_unit_test(json_diagnostics_stay_json_when_a_log_is_not_utf8),
+		cmocka_unit_test(annotations_and_json_never_carry_raw_control_bytes),
 		cmocka_unit_test(runs_are_loaded_and_checked_at_their_line),
 		cmocka_unit_test(check_against_names_every_stale_file),
 		cmocka_unit_test(a_run_nothing_names_is_a_warning),
