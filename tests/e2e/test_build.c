@@ -307,6 +307,69 @@ static void special_files_are_left_out_with_a_warning(void **state)
 	project_free(dir);
 }
 
+/* A Unix socket bound at dir/rel; the caller closes it. */
+static int socket_at(const char *dir, const char *rel)
+{
+	char *path = path_join(dir, rel);
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	assert_true(fd >= 0 && strlen(path) < sizeof sa.sun_path);
+	strcpy(sa.sun_path, path);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof sa), 0);
+	free(path);
+	return fd;
+}
+
+/* A socket where a log, an image, a bibliography or the output should
+ * be is called a socket, not "a FIFO or device" nor only "not a file". */
+static void a_socket_is_called_a_socket(void **state)
+{
+	(void)state;
+	char *dir = e2e_tmpdir();
+	e2e_write(dir, "parsers/t.yaml", "name: t\nfields:\n  loss: 'loss=(\\S+)'\n");
+	e2e_write(dir, "content/r/index.md",
+		  "---\ntitle: R\nbibliography: refs.bib\nruns:\n  a: { file: a.log, parser: t }\n"
+		  "---\nLoss {{ a.loss }}. ![plot](plot.png) [@knuth]\n");
+	int fds[] = {socket_at(dir, "content/r/a.log"), socket_at(dir, "content/r/plot.png"),
+		     socket_at(dir, "content/r/refs.bib"), socket_at(dir, "out")};
+	struct proc r = e2e_run(dir, "check");
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err,
+			    "content/r/a.log: warning: not a regular file (a socket): left out\n"
+			    "content/r/plot.png: warning: not a regular file (a socket): left out\n"
+			    "content/r/refs.bib: warning: not a regular file (a socket): left out\n"
+			    "content/r/index.md:5:14: error: a.log is not a regular file (a socket)\n"
+			    "    5 |   a: { file: a.log, parser: t }\n"
+			    "      |              ^~~~~\n"
+			    "content/r/index.md:3:15: error: bibliography 'content/r/refs.bib' is a "
+			    "socket, not a file\n"
+			    "    3 | bibliography: refs.bib\n"
+			    "      |               ^~~~~~~~\n"
+			    "content/r/index.md:7:9: note: run 'a' did not load (above)\n"
+			    "    7 | Loss {{ a.loss }}. ![plot](plot.png) [@knuth]\n"
+			    "      |         ^\n"
+			    "content/r/index.md:7:13: warning: image 'plot.png' is a socket, not a "
+			    "file\n"
+			    "    7 | Loss {{ a.loss }}. ![plot](plot.png) [@knuth]\n"
+			    "      |             ^\n"
+			    "logdown: 2 errors; nothing was written\n");
+	proc_free(&r);
+	r = e2e_run(dir, "parse content/r/a.log --parser t");
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "content/r/a.log: error: not a regular file (a socket)\n");
+	proc_free(&r);
+	e2e_write(dir, "content/r/index.md", "---\ntitle: R\n---\nNothing.\n");
+	r = e2e_run(dir, "build -o out");
+	assert_int_equal(r.status, 2);
+	/* the output: what src/base/outdir.c says of anything not a folder */
+	assert_string_equal(r.err, "logdown: error: refusing to write the site to 'out': it exists "
+				   "and is not a folder\n");
+	proc_free(&r);
+	for (size_t i = 0; i < ARRAY_LEN(fds); i++)
+		close(fds[i]);
+	project_free(dir);
+}
+
 static void reports_cannot_take_the_names_the_site_uses(void **state)
 {
 	(void)state;
@@ -1038,6 +1101,7 @@ int main(void)
 		cmocka_unit_test(dangling_link_is_an_error_naming_the_file),
 		cmocka_unit_test(links_stay_inside_the_project_and_never_loop),
 		cmocka_unit_test(special_files_are_left_out_with_a_warning),
+		cmocka_unit_test(a_socket_is_called_a_socket),
 		cmocka_unit_test(reports_cannot_take_the_names_the_site_uses),
 		cmocka_unit_test(markdown_inside_a_bundle_is_not_a_report),
 		cmocka_unit_test(json_diagnostics_are_the_only_output),
