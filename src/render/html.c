@@ -487,6 +487,18 @@ static char *fill(struct doc *doc, const char *html)
 		if ((*p == DOC_MARK || *p == '%') &&
 		    doc_placeholder_at(p, end, in_tag, &index, &len) &&
 		    (pc = doc_show(doc, index)) != NULL) {
+			if (in_tag && !av.quote &&
+			    (attrs || (out.len > 0 && out.data[out.len - 1] == '<'))) {
+				/* a tag's name or its attributes, not a value:
+				 * whatever it held would become attributes
+				 * (<div {{ v }}> with "onmouseover=...") */
+				diag_warning(doc_diag(doc), doc_place(doc, index),
+					     "a value cannot stand in a tag outside an attribute's "
+					     "value (it would become attributes): left out (write "
+					     "name=\"{{ ... }}\")");
+				p += len;
+				continue;
+			}
 			/* a reference may be more than one piece: "the
 			 * section " and its name */
 			const struct directive_text *all = doc_value(doc, index);

@@ -87,7 +87,13 @@ static const char report[] =
 	"```{log}\n"
 	"from: a\n"
 	"match: 'Tag'\n"
-	"```\n";
+	"```\n"
+	"\n"
+	"<div title=x {{ a.tag }}>hb</div>\n"
+	"\n"
+	"<div>\n"
+	"<{{ a.tag }}>tn\n"
+	"</div>\n";
 
 static char *project;
 static char *page, *index_page, *log_page, *svg;
@@ -156,6 +162,13 @@ static void the_build_succeeds_with_a_warning_per_inert_link(void **state)
 		assert_contains(build.err, want);
 		free(want);
 	}
+	/* a value where a tag's attributes or name go, in an HTML block */
+	assert_contains(build.err, "content/r/index.md:41:14: warning: a value cannot stand in a "
+				   "tag outside an attribute's value (it would become attributes): "
+				   "left out (write name=\"{{ ... }}\")\n");
+	assert_contains(build.err, "content/r/index.md:44:2: warning: a value cannot stand in a "
+				   "tag outside an attribute's value (it would become attributes): "
+				   "left out (write name=\"{{ ... }}\")\n");
 	/* vbscript: and data: as in a Markdown link */
 	assert_contains(build.err, "content/r/index.md:14:350: warning: this value makes a link's "
 				   "URL a 'VBScript:' one: the link is made inert\n");
@@ -294,6 +307,8 @@ static void dangerous_urls_lose_their_url(void **state)
 			      "<img src = \"\" alt=\"x\"> <a onclick=\"\">oc</a> <a href=''>sp</a> "
 			      "<svg><a xlink:href=\"\">xl</a></svg> <video poster=''></video> "
 			      "<form action=\"\"></form> <a href=''>vb</a> <object data=\"\"></object></p>");
+	/* the HTML blocks: no attribute, no tag made by a value */
+	assert_contains(page, "<div title=\"x\" >hb</div>\n<div>\n<>tn\n</div>\n");
 }
 
 /* The PDF: strings are text in it, never actions; a link keeps only a
