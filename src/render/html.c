@@ -410,6 +410,9 @@ static bool url_attribute(const char *name, size_t n)
 		"href", "src", "action", "formaction", "xlink:href", "poster", "cite",
 		"data", "background", "srcset", "ping", "codebase", "longdesc", "usemap",
 		"manifest", "lowsrc", "dynsrc",
+		/* SVG animation sets another attribute, href too:
+		 * <set attributeName="href" to="..."> */
+		"to", "from", "values",
 	};
 	for (size_t i = 0; i < ARRAY_LEN(names); i++)
 		if (strlen(names[i]) == n && strncasecmp(name, names[i], n) == 0)
@@ -422,6 +425,23 @@ static bool url_attribute(const char *name, size_t n)
 static bool script_attribute(const char *name, size_t n)
 {
 	return n > 2 && strncasecmp(name, "on", 2) == 0;
+}
+
+/* The first of an attribute's URLs that is dangerous, or NULL: SVG's
+ * values="a;b;c" holds a list. */
+static const char *dangerous_url(const char *name, const char *v, size_t n)
+{
+	if (url_is_dangerous(v, n))
+		return v;
+	if (strcasecmp(name, "values") != 0)
+		return NULL;
+	for (const char *semi; (semi = memchr(v, ';', n)) != NULL;) {
+		n -= (size_t)(semi + 1 - v);
+		v = semi + 1;
+		if (url_is_dangerous(v, n))
+			return v;
+	}
+	return NULL;
 }
 
 /* An attribute's value being copied by fill(): where it began in the
@@ -447,10 +467,10 @@ static void attr_end(struct doc *doc, struct buf *out, struct attr_value *a)
 	size_t n = out->len - a->at;
 	if (a->slot == SIZE_MAX) {
 		/* nothing from a log in it: the author's own */
-	} else if (a->url && url_is_dangerous(v, n)) {
+	} else if (a->url && (v = dangerous_url(a->name, v, n)) != NULL) {
 		/* the scheme as the browser reads it: no leading blanks */
-		while (n > 0 && (unsigned char)*v <= 0x20)
-			v++, n--;
+		while ((unsigned char)*v <= 0x20 && *v)
+			v++;
 		diag_warning(doc_diag(doc), doc_place(doc, a->slot),
 			     "this value makes a link's URL a '%.*s' one: the link is made inert",
 			     (int)strcspn(v, ":") + 1, v);

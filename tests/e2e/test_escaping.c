@@ -62,7 +62,9 @@ static const char report[] =
 	"<img src = {{ a.url }} alt=x> <a onclick=\"f('{{ a.tag }}')\">oc</a> "
 	"<a href=' {{ a.url }}'>sp</a> <svg><a xlink:href={{ a.url }}>xl</a></svg> "
 	"<video poster='{{ a.url }}'></video> <form action={{ a.url }}></form> "
-	"<a href='{{ a.vb }}'>vb</a> <object data={{ a.dt }}></object>\n"
+	"<a href='{{ a.vb }}'>vb</a> <object data={{ a.dt }}></object> <svg><a><set "
+	"attributeName=href to={{ a.url }} /><animate attributeName=href values=\"x; {{ a.url }}\" "
+	"/>an</a></svg>\n"
 	"\n"
 	"```{table}\n"
 	"caption: 'cap " XY " {{ a.tag }}'\n"
@@ -162,6 +164,11 @@ static void the_build_succeeds_with_a_warning_per_inert_link(void **state)
 		assert_contains(build.err, want);
 		free(want);
 	}
+	/* SVG animation setting an href: to=, and any of values= */
+	assert_contains(build.err, "content/r/index.md:14:438: warning: this value makes a link's "
+				   "URL a 'javascript:' one: the link is made inert\n");
+	assert_contains(build.err, "content/r/index.md:14:491: warning: this value makes a link's "
+				   "URL a 'javascript:' one: the link is made inert\n");
 	/* a value where a tag's attributes or name go, in an HTML block */
 	assert_contains(build.err, "content/r/index.md:41:14: warning: a value cannot stand in a "
 				   "tag outside an attribute's value (it would become attributes): "
@@ -306,7 +313,9 @@ static void dangerous_urls_lose_their_url(void **state)
 			      "<button formaction=\"\">fa</button> <a title=\"" XE "\">tt</a> "
 			      "<img src = \"\" alt=\"x\"> <a onclick=\"\">oc</a> <a href=''>sp</a> "
 			      "<svg><a xlink:href=\"\">xl</a></svg> <video poster=''></video> "
-			      "<form action=\"\"></form> <a href=''>vb</a> <object data=\"\"></object></p>");
+			      "<form action=\"\"></form> <a href=''>vb</a> <object data=\"\"></object> "
+			      "<svg><a><set attributeName=\"href\" to=\"\" /><animate "
+			      "attributeName=\"href\" values=\"\" />an</a></svg></p>");
 	/* the HTML blocks: no attribute, no tag made by a value */
 	assert_contains(page, "<div title=\"x\" >hb</div>\n<div>\n<>tn\n</div>\n");
 }
