@@ -52,9 +52,9 @@ bool is_dir(const char *path);
 bool dir_is_empty(const char *path);
 bool is_file(const char *path);
 
-/* What a file that is not a regular one or a folder is, for a message:
- * "a FIFO", "a socket", "a character device", "a block device", "a
- * symbolic link" (from lstat()), else "not a regular file". */
+/* What a file that is not a regular one is, for a message: "a FIFO",
+ * "a socket", "a character device", "a block device", "a symbolic
+ * link" (from lstat()), "a folder", else "not a regular file". */
 const char *file_kind_word(mode_t mode);
 bool path_exists(const char *path);
 

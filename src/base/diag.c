@@ -236,9 +236,10 @@ static bool line_of(const char *text, const char *end, int line, int *at_line, s
 }
 
 /* GitHub's workflow commands need %, CR and LF escaped in the message
- * (and ':' and ',' in a property).  Other control bytes, from a file's
- * name or a log line, become '?' as on a terminal (a log's escape
- * sequences would reach the job's log), and invalid UTF-8 U+FFFD. */
+ * (and ':' and ',' in a property).  Other control characters (C1 ones
+ * too), from a file's name or a log line, become '?' as on a terminal
+ * (a log's escape sequences would reach the job's log), and invalid
+ * UTF-8 U+FFFD. */
 static void put_github_text(FILE *out, const char *s, bool property)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -246,10 +247,14 @@ static void put_github_text(FILE *out, const char *s, bool property)
 	for (size_t i = 0; i < n;) {
 		unsigned char c = p[i];
 		if (c >= 0x80) {
-			size_t len = utf8_decode(p + i, n - i, NULL, NULL);
+			unsigned long cp = 0;
+			size_t len = utf8_decode(p + i, n - i, NULL, &cp);
 			if (len == 0) {
-				fputs("\xEF\xBF\xBD", out);
+				fputs("\xEF\xBF\xBD", out); /* a stray byte */
 				i++;
+			} else if (cp <= 0x9F) {
+				fputc('?', out); /* a C1 control: 0x9B is CSI */
+				i += len;
 			} else {
 				fwrite(p + i, 1, len, out);
 				i += len;
@@ -278,12 +283,21 @@ static void put_github_text(FILE *out, const char *s, bool property)
 #define QUOTE_WIDTH 160
 
 /* Writes s[0..n) for a terminal: control characters (a log's escape
- * sequences, a stray CR) become '?', so that quoting a hostile file
- * cannot move the cursor, retitle the window or hide text. */
+ * sequences, a stray CR, a C1 control) become '?', so that quoting a
+ * hostile file cannot move the cursor, retitle the window or hide
+ * text. */
 static void put_terminal_text(FILE *out, const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
+		if (c == 0xC2 && i + 1 < n && (unsigned char)s[i + 1] >= 0x80 &&
+		    (unsigned char)s[i + 1] <= 0x9F) {
+			/* a C1 control in UTF-8 (U+009B is CSI): one column,
+			 * one '?' */
+			fputc('?', out);
+			i++;
+			continue;
+		}
 		fputc((c < 0x20 && c != '\t') || c == 0x7F ? '?' : (int)c, out);
 	}
 }

@@ -282,6 +282,8 @@ const char *file_kind_word(mode_t mode)
 		return "a block device";
 	if (S_ISLNK(mode))
 		return "a symbolic link";
+	if (S_ISDIR(mode))
+		return "a folder";
 	return "not a regular file";
 }
 

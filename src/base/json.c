@@ -8,7 +8,8 @@
 #include "base/util.h"
 
 /* Bytes that are not UTF-8 (a binary log) become U+FFFD, so that the
- * output is always valid JSON. */
+ * output is always valid JSON; control characters, C1 ones too, are
+ * \u escapes, never raw. */
 void json_put_string(FILE *out, const char *s, size_t n)
 {
 	struct buf b = BUF_INIT;
@@ -33,8 +34,9 @@ void json_buf_string(struct buf *b, const char *s, size_t n)
 			i++;
 			continue;
 		}
-		size_t len = c >= 0x80 ? utf8_decode(p + i, n - i, NULL, NULL) : 0;
-		if (len) {
+		unsigned long cp = 0;
+		size_t len = c >= 0x80 ? utf8_decode(p + i, n - i, NULL, &cp) : 0;
+		if (len && cp > 0x9F) {
 			i += len;
 			continue;
 		}
@@ -50,8 +52,14 @@ void json_buf_string(struct buf *b, const char *s, size_t n)
 			buf_puts(b, "\\r");
 		} else if (c < 0x20 || c == 0x7F) {
 			buf_printf(b, "\\u%04x", c);
+		} else if (len) {
+			/* a C1 control (U+0080..U+009F, 0x9B is a terminal's
+			 * CSI): valid JSON raw, but never raw in what we write */
+			buf_printf(b, "\\u%04lx", cp);
+			plain = i += len;
+			continue;
 		} else {
-			buf_puts(b, "\\ufffd");
+			buf_puts(b, "\\ufffd"); /* a stray byte */
 		}
 		plain = ++i;
 	}

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "base/fsutil.h"
 #include "base/utf8.h"
@@ -936,9 +937,13 @@ bool bib_read_csl(struct bib *b, const char *path, const char *shown, struct dia
 bool bib_read_file(struct bib *b, const char *path, const char *shown, struct loc at,
 		   struct diag *d)
 {
-	if (!is_file(path)) {
-		diag_error(d, at, "bibliography '%s' %s", shown,
-			   path_exists(path) ? "is not a file" : "does not exist");
+	struct stat st;
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+		if (path_exists(path))
+			diag_error(d, at, "bibliography '%s' is %s, not a file", shown,
+				   file_kind_word(st.st_mode));
+		else
+			diag_error(d, at, "bibliography '%s' does not exist", shown);
 		return false;
 	}
 	if (str_has_suffix(path, ".json"))

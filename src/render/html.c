@@ -410,6 +410,9 @@ static bool url_attribute(const char *name, size_t n)
 		"href", "src", "action", "formaction", "xlink:href", "poster", "cite",
 		"data", "background", "srcset", "ping", "codebase", "longdesc", "usemap",
 		"manifest", "lowsrc", "dynsrc",
+		/* SVG animation sets another attribute, href too:
+		 * <set attributeName="href" to="..."> */
+		"to", "from", "values",
 	};
 	for (size_t i = 0; i < ARRAY_LEN(names); i++)
 		if (strlen(names[i]) == n && strncasecmp(name, names[i], n) == 0)
@@ -417,25 +420,67 @@ static bool url_attribute(const char *name, size_t n)
 	return false;
 }
 
+/* An event handler attribute (onclick, onerror, ...): its value is
+ * script. */
+static bool script_attribute(const char *name, size_t n)
+{
+	return n > 2 && strncasecmp(name, "on", 2) == 0;
+}
+
+/* The first of an attribute's URLs that is dangerous, or NULL: SVG's
+ * values="a;b;c" holds a list. */
+static const char *dangerous_url(const char *name, const char *v, size_t n)
+{
+	if (url_is_dangerous(v, n))
+		return v;
+	if (strcasecmp(name, "values") != 0)
+		return NULL;
+	for (const char *semi; (semi = memchr(v, ';', n)) != NULL;) {
+		n -= (size_t)(semi + 1 - v);
+		v = semi + 1;
+		if (url_is_dangerous(v, n))
+			return v;
+	}
+	return NULL;
+}
+
 /* An attribute's value being copied by fill(): where it began in the
- * output, how it is quoted, whether it is a URL and the value put in it
- * last. */
+ * output, how it is quoted, whether it is a URL or script and the value
+ * put in it last. */
 struct attr_value {
 	char quote;   /* '"' or '\'', or ' ' for an unquoted one; 0: none */
 	bool url;
+	bool script;
 	size_t at;    /* its first byte in the output */
 	size_t slot;  /* the value put in it, SIZE_MAX: none */
+	char name[24]; /* the attribute's name, for a message (cut) */
 };
 
 /* The end of the attribute value a (its closing quote not yet written):
  * a URL that a value made a javascript: one loses its value, with a
- * warning at the value. */
+ * warning at the value; so does an event handler a value is put in,
+ * since HTML escaping does not keep a value inside a script's string
+ * (the browser decodes &#39; back to a quote before running it). */
 static void attr_end(struct doc *doc, struct buf *out, struct attr_value *a)
 {
-	if (a->url && a->slot != SIZE_MAX && url_is_dangerous(out->data + a->at, out->len - a->at)) {
+	const char *v = out->data + a->at;
+	size_t n = out->len - a->at;
+	if (a->slot == SIZE_MAX) {
+		/* nothing from a log in it: the author's own */
+	} else if (a->url && (v = dangerous_url(a->name, v, n)) != NULL) {
+		/* the scheme as the browser reads it: no leading blanks */
+		while ((unsigned char)*v <= 0x20 && *v)
+			v++;
 		diag_warning(doc_diag(doc), doc_place(doc, a->slot),
 			     "this value makes a link's URL a '%.*s' one: the link is made inert",
-			     (int)strcspn(out->data + a->at, ":") + 1, out->data + a->at);
+			     (int)strcspn(v, ":") + 1, v);
+		out->len = a->at;
+		out->data[out->len] = '\0';
+	} else if (a->script) {
+		diag_warning(doc_diag(doc), doc_place(doc, a->slot),
+			     "a value in the event handler '%s' would be script: the attribute is "
+			     "emptied (show the value in the page's text instead)",
+			     a->name);
 		out->len = a->at;
 		out->data[out->len] = '\0';
 	}
@@ -462,6 +507,18 @@ static char *fill(struct doc *doc, const char *html)
 		if ((*p == DOC_MARK || *p == '%') &&
 		    doc_placeholder_at(p, end, in_tag, &index, &len) &&
 		    (pc = doc_show(doc, index)) != NULL) {
+			if (in_tag && !av.quote &&
+			    (attrs || (out.len > 0 && out.data[out.len - 1] == '<'))) {
+				/* a tag's name or its attributes, not a value:
+				 * whatever it held would become attributes
+				 * (<div {{ v }}> with "onmouseover=...") */
+				diag_warning(doc_diag(doc), doc_place(doc, index),
+					     "a value cannot stand in a tag outside an attribute's "
+					     "value (it would become attributes): left out (write "
+					     "name=\"{{ ... }}\")");
+				p += len;
+				continue;
+			}
 			/* a reference may be more than one piece: "the
 			 * section " and its name */
 			const struct directive_text *all = doc_value(doc, index);
@@ -499,13 +556,21 @@ static char *fill(struct doc *doc, const char *html)
 				e--; /* name = value */
 			while (n < e && !strchr(" \t\n\r\f<", out.data[e - n - 1]))
 				n++;
-			bool url = url_attribute(out.data + e - n, n);
+			const char *name = out.data + e - n;
+			bool url = url_attribute(name, n);
+			bool script = script_attribute(name, n);
+			char name_copy[sizeof av.name];
+			size_t shown = n < sizeof name_copy - 1 ? n : sizeof name_copy - 1;
+			memcpy(name_copy, name, shown); /* before out grows */
+			name_copy[shown] = '\0';
 			buf_putc(&out, *p++);
 			while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
 				buf_putc(&out, *p++);
 			if (p < end && *p != '>') {
 				av.quote = *p == '"' || *p == '\'' ? *p : ' ';
 				av.url = url;
+				av.script = script;
+				memcpy(av.name, name_copy, sizeof av.name);
 				buf_putc(&out, av.quote == ' ' ? '"' : *p++);
 				av.at = out.len;
 				av.slot = SIZE_MAX;

@@ -174,7 +174,7 @@ static void check_image(struct build *b, const struct report *r, const char *url
 			     "the path, or put the file there)",
 			     url);
 	else if (!S_ISREG(st.st_mode))
-		say(d, at, "image '%s' is not a file", url);
+		say(d, at, "image '%s' is %s, not a file", url, file_kind_word(st.st_mode));
 	else if (!r->bundle)
 		say(d, at,
 			     "image '%s' is not copied into the site: only the files of a report "

@@ -398,6 +398,73 @@ static void deeply_nested_expression(void **state)
 	project_free(dir);
 }
 
+/* Depth is nesting, not length: a sum of 201 terms, or 10,000, is one
+ * level of nesting evaluated in a loop (it was "nested too deeply" past
+ * 200 terms), while 201 parentheses still are too deep.  200,000 terms
+ * take linear time in the release binary. */
+static void a_long_sum_is_length_not_nesting(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	build_ok(dir);
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "---\ntitle: T\n---\nA {{ 1");
+	for (int i = 1; i < 201; i++)
+		buf_puts(&b, "+1");
+	buf_puts(&b, " }} B {{ 1");
+	for (int i = 1; i < 10000; i++)
+		buf_puts(&b, i % 2 ? " + 2" : " - 1");
+	buf_puts(&b, " }} C {{ 1 < 2");
+	for (int i = 1; i < 201; i++)
+		buf_puts(&b, " and 1 < 2");
+	buf_puts(&b, " }}\n");
+	e2e_write(dir, "content/r/index.md", buf_data(&b));
+	build_ok(dir);
+	char *page = e2e_read(dir, "_site/r/index.html");
+	assert_contains(page, "<p>A <span class=\"ld-value\">201</span> B <span "
+			      "class=\"ld-value\">5002</span> C <span class=\"ld-value\">true</span></p>");
+	free(page);
+
+	/* 201 parentheses are 201 levels */
+	buf_clear(&b);
+	buf_puts(&b, "---\ntitle: T\n---\n{{ ");
+	for (int i = 0; i < 201; i++)
+		buf_putc(&b, '(');
+	buf_putc(&b, '1');
+	for (int i = 0; i < 201; i++)
+		buf_putc(&b, ')');
+	buf_puts(&b, " }}\n");
+	e2e_write(dir, "content/r/index.md", buf_data(&b));
+	struct expect e = {1,
+			   "content/r/index.md:4:204: error: expression nested too deeply (more than "
+			   "200 levels; limit expr_depth: raise it with limits: in site.yaml or "
+			   "LOGDOWN_LIMIT_EXPR_DEPTH)\n",
+			   5, 0, NULL};
+	expect_failure(dir, &e);
+
+	/* linear time: 200,000 terms */
+	const char *rel = release_or_skip();
+	buf_clear(&b);
+	buf_puts(&b, "---\ntitle: T\n---\nA {{ 1");
+	for (int i = 1; i < 200000; i++)
+		buf_puts(&b, " + 1");
+	buf_puts(&b, " }}\n");
+	e2e_write(dir, "content/r/index.md", buf_data(&b));
+	struct bounded r = bounded_run(rel, dir, build_argv, NULL, 120);
+	if (r.status != 0)
+		fail_msg("exit %d; stderr:\n%s", r.status, r.err);
+	print_message("           release: %.2f s (CPU %.2f s), %ld KB peak\n", r.secs, r.cpu_secs,
+		      r.maxrss_kb);
+	if (r.cpu_secs > 5 && timing_checked())
+		fail_msg("took %.2f s of CPU", r.cpu_secs);
+	bounded_free(&r);
+	page = e2e_read(dir, "_site/r/index.html");
+	assert_contains(page, "<p>A <span class=\"ld-value\">200000</span></p>");
+	free(page);
+	buf_free(&b);
+	project_free(dir);
+}
+
 /* --- YAML --- */
 
 /* Aliases are never expanded: a billion laughs is one error and a note,
@@ -1139,6 +1206,7 @@ int main(void)
 		cmocka_unit_test(deeply_nested_yaml_front_matter),
 		cmocka_unit_test(deeply_nested_markdown_lists_and_quotes),
 		cmocka_unit_test(deeply_nested_expression),
+		cmocka_unit_test(a_long_sum_is_length_not_nesting),
 		cmocka_unit_test(yaml_alias_bomb),
 		cmocka_unit_test(directive_body_that_is_not_a_map),
 		cmocka_unit_test(numbers_that_overflow),

@@ -307,6 +307,69 @@ static void special_files_are_left_out_with_a_warning(void **state)
 	project_free(dir);
 }
 
+/* A Unix socket bound at dir/rel; the caller closes it. */
+static int socket_at(const char *dir, const char *rel)
+{
+	char *path = path_join(dir, rel);
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	assert_true(fd >= 0 && strlen(path) < sizeof sa.sun_path);
+	strcpy(sa.sun_path, path);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof sa), 0);
+	free(path);
+	return fd;
+}
+
+/* A socket where a log, an image, a bibliography or the output should
+ * be is called a socket, not "a FIFO or device" nor only "not a file". */
+static void a_socket_is_called_a_socket(void **state)
+{
+	(void)state;
+	char *dir = e2e_tmpdir();
+	e2e_write(dir, "parsers/t.yaml", "name: t\nfields:\n  loss: 'loss=(\\S+)'\n");
+	e2e_write(dir, "content/r/index.md",
+		  "---\ntitle: R\nbibliography: refs.bib\nruns:\n  a: { file: a.log, parser: t }\n"
+		  "---\nLoss {{ a.loss }}. ![plot](plot.png) [@knuth]\n");
+	int fds[] = {socket_at(dir, "content/r/a.log"), socket_at(dir, "content/r/plot.png"),
+		     socket_at(dir, "content/r/refs.bib"), socket_at(dir, "out")};
+	struct proc r = e2e_run(dir, "check");
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err,
+			    "content/r/a.log: warning: not a regular file (a socket): left out\n"
+			    "content/r/plot.png: warning: not a regular file (a socket): left out\n"
+			    "content/r/refs.bib: warning: not a regular file (a socket): left out\n"
+			    "content/r/index.md:5:14: error: a.log is not a regular file (a socket)\n"
+			    "    5 |   a: { file: a.log, parser: t }\n"
+			    "      |              ^~~~~\n"
+			    "content/r/index.md:3:15: error: bibliography 'content/r/refs.bib' is a "
+			    "socket, not a file\n"
+			    "    3 | bibliography: refs.bib\n"
+			    "      |               ^~~~~~~~\n"
+			    "content/r/index.md:7:9: note: run 'a' did not load (above)\n"
+			    "    7 | Loss {{ a.loss }}. ![plot](plot.png) [@knuth]\n"
+			    "      |         ^\n"
+			    "content/r/index.md:7:13: warning: image 'plot.png' is a socket, not a "
+			    "file\n"
+			    "    7 | Loss {{ a.loss }}. ![plot](plot.png) [@knuth]\n"
+			    "      |             ^\n"
+			    "logdown: 2 errors; nothing was written\n");
+	proc_free(&r);
+	r = e2e_run(dir, "parse content/r/a.log --parser t");
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "content/r/a.log: error: not a regular file (a socket)\n");
+	proc_free(&r);
+	e2e_write(dir, "content/r/index.md", "---\ntitle: R\n---\nNothing.\n");
+	r = e2e_run(dir, "build -o out");
+	assert_int_equal(r.status, 2);
+	/* the output: what src/base/outdir.c says of anything not a folder */
+	assert_string_equal(r.err, "logdown: error: refusing to write the site to 'out': it exists "
+				   "and is not a folder\n");
+	proc_free(&r);
+	for (size_t i = 0; i < ARRAY_LEN(fds); i++)
+		close(fds[i]);
+	project_free(dir);
+}
+
 static void reports_cannot_take_the_names_the_site_uses(void **state)
 {
 	(void)state;
@@ -380,6 +443,49 @@ static void json_diagnostics_stay_json_when_a_log_is_not_utf8(void **state)
 	assert_string_equal(r.err, "{\"severity\":\"warning\",\"file\":\"content/x/a.log\",\"line\":1,"
 				   "\"col\":0,\"message\":\"field 'loss' is a number, but "
 				   "'\\ufffd\\ufffd' is not one; kept as text\"}\n");
+	proc_free(&r);
+	project_free(dir);
+}
+
+/* A report folder named with a newline, an escape sequence, a byte that
+ * is not UTF-8 and GitHub's separators, and a log line with an escape
+ * sequence, a C1 CSI and stray bytes: a GitHub annotation is still one
+ * workflow command (%0A, %2C, %3A, %25; controls as '?', stray bytes as
+ * U+FFFD) and a JSON diagnostic one line of valid JSON (\u escapes). */
+static void annotations_and_json_never_carry_raw_control_bytes(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	e2e_write(dir, "parsers/t.yaml",
+		  "name: t\n"
+		  "description: a typed field\n"
+		  "fields:\n"
+		  "  loss: { pattern: 'loss=(\\S+)', type: number }\n");
+#define NAME "content/x\n\x1b[2J\xff,:%"
+	e2e_write(dir, NAME "/a.log", "loss=\x1b]0;t\x07\xc2\x9b" "2J\xff%\r\n");
+	e2e_write(dir, NAME "/index.md",
+		  "---\ntitle: X\nruns:\n  a: { file: a.log, parser: t }\n---\nLoss {{ a.loss }}.\n");
+	struct proc r = e2e_run(dir, "check --diagnostics=github");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "::warning file=content/x%0A?[2J\xEF\xBF\xBD%2C%3A%25/a.log,"
+				   "line=1::field 'loss' is a number, but '?]0;t??2J\xEF\xBF\xBD%25' "
+				   "is not one; kept as text\n");
+	proc_free(&r);
+	r = e2e_run(dir, "check --diagnostics=json");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "{\"severity\":\"warning\",\"file\":\"content/x\\n\\u001b[2J"
+				   "\\ufffd,:%/a.log\",\"line\":1,\"col\":0,\"message\":\"field 'loss' "
+				   "is a number, but '\\u001b]0;t\\u0007\\u009b2J\\ufffd%' is not one; "
+				   "kept as text\"}\n");
+	proc_free(&r);
+	/* and on a terminal, the same controls as '?' */
+	r = e2e_run(dir, "check");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "content/x??[2J\xff,:%/a.log:1: warning: field 'loss' is a "
+				   "number, but '?]0;t??2J\xff%' is not one; kept as text\n"
+				   "    1 | loss=?]0;t??2J\xff%\n"
+				   "logdown: checked 2 reports\n");
+#undef NAME
 	proc_free(&r);
 	project_free(dir);
 }
@@ -995,10 +1101,12 @@ int main(void)
 		cmocka_unit_test(dangling_link_is_an_error_naming_the_file),
 		cmocka_unit_test(links_stay_inside_the_project_and_never_loop),
 		cmocka_unit_test(special_files_are_left_out_with_a_warning),
+		cmocka_unit_test(a_socket_is_called_a_socket),
 		cmocka_unit_test(reports_cannot_take_the_names_the_site_uses),
 		cmocka_unit_test(markdown_inside_a_bundle_is_not_a_report),
 		cmocka_unit_test(json_diagnostics_are_the_only_output),
 		cmocka_unit_test(json_diagnostics_stay_json_when_a_log_is_not_utf8),
+		cmocka_unit_test(annotations_and_json_never_carry_raw_control_bytes),
 		cmocka_unit_test(runs_are_loaded_and_checked_at_their_line),
 		cmocka_unit_test(check_against_names_every_stale_file),
 		cmocka_unit_test(a_run_nothing_names_is_a_warning),

@@ -27,6 +27,8 @@ static const char parser_t[] = "name: t\n"
 			       "  final_loss: 'Loss=([\\d.]+)'\n"
 			       "  tag: 'Tag=(.*)'\n"
 			       "  url: 'Url=(.*)'\n"
+			       "  vb: 'Vb=(.*)'\n"
+			       "  dt: 'Dt=(.*)'\n"
 			       "series:\n"
 			       "  train: 'Step=(?<step>\\d+), Loss=(?<loss>[\\d.]+), Who=(?<who>.*)'\n"
 			       "derive:\n"
@@ -35,7 +37,9 @@ static const char parser_t[] = "name: t\n"
 static const char log_text[] = "Tag=" X "\n"
 			       "Step=1, Loss=2.5, Who=" X "\n"
 			       "Step=2, Loss=1.5, Who=" X "\n"
-			       "Url=javascript:alert(9)\n";
+			       "Url=javascript:alert(9)\n"
+			       "Vb=VBScript:msgbox(1)\n"
+			       "Dt=data:text/html,x\n";
 
 static const char report[] =
 	"---\n"
@@ -55,7 +59,12 @@ static const char report[] =
 	"\n"
 	"<a href='{{ a.url }}'>sq</a> <a href={{ a.url }}>uq</a> "
 	"<button formaction=\"{{ a.url }}\">fa</button> <a title={{ a.tag }}>tt</a> "
-	"<img src = {{ a.url }} alt=x>\n"
+	"<img src = {{ a.url }} alt=x> <a onclick=\"f('{{ a.tag }}')\">oc</a> "
+	"<a href=' {{ a.url }}'>sp</a> <svg><a xlink:href={{ a.url }}>xl</a></svg> "
+	"<video poster='{{ a.url }}'></video> <form action={{ a.url }}></form> "
+	"<a href='{{ a.vb }}'>vb</a> <object data={{ a.dt }}></object> <svg><a><set "
+	"attributeName=href to={{ a.url }} /><animate attributeName=href values=\"x; {{ a.url }}\" "
+	"/>an</a></svg>\n"
 	"\n"
 	"```{table}\n"
 	"caption: 'cap " XY " {{ a.tag }}'\n"
@@ -80,7 +89,13 @@ static const char report[] =
 	"```{log}\n"
 	"from: a\n"
 	"match: 'Tag'\n"
-	"```\n";
+	"```\n"
+	"\n"
+	"<div title=x {{ a.tag }}>hb</div>\n"
+	"\n"
+	"<div>\n"
+	"<{{ a.tag }}>tn\n"
+	"</div>\n";
 
 static char *project;
 static char *page, *index_page, *log_page, *svg;
@@ -140,6 +155,37 @@ static void the_build_succeeds_with_a_warning_per_inert_link(void **state)
 				   "URL a 'javascript:' one: the link is made inert\n");
 	assert_contains(build.err, "content/r/index.md:14:141: warning: this value makes a link's "
 				   "URL a 'javascript:' one: the link is made inert\n");
+	/* a leading blank is not part of the scheme the message names */
+	for (size_t i = 0; i < 4; i++) {
+		static const char *const cols[] = {"207", "246", "286", "321"};
+		char *want = xasprintf("content/r/index.md:14:%s: warning: this value makes a "
+				       "link's URL a 'javascript:' one: the link is made inert\n",
+				       cols[i]);
+		assert_contains(build.err, want);
+		free(want);
+	}
+	/* SVG animation setting an href: to=, and any of values= */
+	assert_contains(build.err, "content/r/index.md:14:438: warning: this value makes a link's "
+				   "URL a 'javascript:' one: the link is made inert\n");
+	assert_contains(build.err, "content/r/index.md:14:491: warning: this value makes a link's "
+				   "URL a 'javascript:' one: the link is made inert\n");
+	/* a value where a tag's attributes or name go, in an HTML block */
+	assert_contains(build.err, "content/r/index.md:41:14: warning: a value cannot stand in a "
+				   "tag outside an attribute's value (it would become attributes): "
+				   "left out (write name=\"{{ ... }}\")\n");
+	assert_contains(build.err, "content/r/index.md:44:2: warning: a value cannot stand in a "
+				   "tag outside an attribute's value (it would become attributes): "
+				   "left out (write name=\"{{ ... }}\")\n");
+	/* vbscript: and data: as in a Markdown link */
+	assert_contains(build.err, "content/r/index.md:14:350: warning: this value makes a link's "
+				   "URL a 'VBScript:' one: the link is made inert\n");
+	assert_contains(build.err, "content/r/index.md:14:382: warning: this value makes a link's "
+				   "URL a 'data:' one: the link is made inert\n");
+	/* an event handler: HTML escaping cannot keep a value inside the
+	 * script's string (the browser decodes &#39; before running it) */
+	assert_contains(build.err, "content/r/index.md:14:175: warning: a value in the event "
+				   "handler 'onclick' would be script: the attribute is emptied (show "
+				   "the value in the page's text instead)\n");
 	assert_contains(build.err, "logdown: built 2 reports into _site\n");
 	assert_not_contains(build.err, "'https:'");
 	assert_not_contains(build.err, "image to a 'data:'");
@@ -261,10 +307,17 @@ static void dangerous_urls_lose_their_url(void **state)
 	assert_contains(page, "<a href=\"\">tagged</a> "
 			      "<a href=\"https://example.org/javascript:alert(9)\">fine</a>");
 	/* raw HTML: single quotes, no quotes (given double ones, so that a
-	 * blank in a value cannot start an attribute), formaction */
+	 * blank in a value cannot start an attribute), formaction, src,
+	 * xlink:href, poster, action; an event handler loses its script */
 	assert_contains(page, "<a href=''>sq</a> <a href=\"\">uq</a> "
 			      "<button formaction=\"\">fa</button> <a title=\"" XE "\">tt</a> "
-			      "<img src = \"\" alt=\"x\">");
+			      "<img src = \"\" alt=\"x\"> <a onclick=\"\">oc</a> <a href=''>sp</a> "
+			      "<svg><a xlink:href=\"\">xl</a></svg> <video poster=''></video> "
+			      "<form action=\"\"></form> <a href=''>vb</a> <object data=\"\"></object> "
+			      "<svg><a><set attributeName=\"href\" to=\"\" /><animate "
+			      "attributeName=\"href\" values=\"\" />an</a></svg></p>");
+	/* the HTML blocks: no attribute, no tag made by a value */
+	assert_contains(page, "<div title=\"x\" >hb</div>\n<div>\n<>tn\n</div>\n");
 }
 
 /* The PDF: strings are text in it, never actions; a link keeps only a

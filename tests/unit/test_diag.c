@@ -443,9 +443,9 @@ static void github_format_keeps_control_bytes_and_bad_utf8_out(void **state)
 	struct capture c;
 	cap_open_as(&c, DIAG_GITHUB, false);
 	struct loc at = {"a\x1b[2Jb\xff.md", 1, 1, 1};
-	diag_error(c.d, at, "%s", "x\x1b]0;title\x07y \xc3\xa9 \xc3( \x7f");
+	diag_error(c.d, at, "%s", "x\x1b]0;title\x07y \xc3\xa9 \xc3( \x7f \xc2\x9b" "2J \xc2\xa0");
 	assert_string_equal(cap_text(&c), "::error file=a?[2Jb\xEF\xBF\xBD.md,line=1,col=1::"
-					  "x?]0;title?y \xc3\xa9 \xEF\xBF\xBD( ?\n");
+					  "x?]0;title?y \xc3\xa9 \xEF\xBF\xBD( ? ?2J \xc2\xa0\n");
 	cap_close(&c);
 }
 
@@ -496,10 +496,11 @@ static void json_format_escapes_quotes_backslashes_and_controls(void **state)
 	struct capture c;
 	cap_open_as(&c, DIAG_JSON, false);
 	struct loc at = {"dir\\\"q\".md", 1, 1, 1};
-	diag_error(c.d, at, "say \"hi\"\nnext\ttab\x01\x1f\r end \xc3\xa9");
+	diag_error(c.d, at, "say \"hi\"\nnext\ttab\x01\x1f\r end \xc3\xa9 \xc2\x9b\xc2\x80\xc2\xa0");
 	assert_string_equal(cap_text(&c),
 			    "{\"severity\":\"error\",\"file\":\"dir\\\\\\\"q\\\".md\",\"line\":1,\"col\":1,"
-			    "\"message\":\"say \\\"hi\\\"\\nnext\\ttab\\u0001\\u001f\\r end \xc3\xa9\"}\n");
+			    "\"message\":\"say \\\"hi\\\"\\nnext\\ttab\\u0001\\u001f\\r end \xc3\xa9 "
+			    "\\u009b\\u0080\xc2\xa0\"}\n");
 	cap_close(&c);
 }
 
@@ -884,12 +885,31 @@ static void control_characters_are_never_sent_to_the_terminal(void **state)
 	cap_close(&c);
 }
 
+/* C1 controls in UTF-8 too: U+009B is CSI to a terminal that reads
+ * UTF-8.  Each is one '?', one column, so the caret stays under its
+ * character. */
+static void c1_controls_are_never_sent_to_the_terminal(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open_as(&c, DIAG_TEXT, false);
+	static const char src[] = "a\xc2\x9b" "2J\xc2\xa0" "b\n";
+	diag_add_source(c.d, "x\xc2\x9dy.log", src, strlen(src));
+	struct loc at = {"x\xc2\x9dy.log", 1, 8, 1};
+	diag_error(c.d, at, "value '%s'", "\xc2\x9b" "2J");
+	assert_string_equal(cap_text(&c), "x?y.log:1:8: error: value '?2J'\n"
+					  "    1 | a?2J\xc2\xa0" "b\n"
+					  "      |      ^\n");
+	cap_close(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(lines_are_quoted_right_in_any_order),
 		cmocka_unit_test(a_long_line_is_quoted_around_its_caret),
 		cmocka_unit_test(control_characters_are_never_sent_to_the_terminal),
+		cmocka_unit_test(c1_controls_are_never_sent_to_the_terminal),
 		cmocka_unit_test(text_error_quotes_the_line_with_a_caret_and_tildes),
 		cmocka_unit_test(caret_of_len_zero_or_one_is_a_single_caret),
 		cmocka_unit_test(byte_order_mark_is_not_quoted_and_not_counted),
