@@ -54,7 +54,7 @@ static void put_long(struct buf *w, long v)
 static void put_json_value(struct buf *w, const struct datum *d)
 {
 	if (d->kind == DATUM_NUMBER && isfinite(d->num))
-		number_put(w, d->num);
+		number_put_written(w, d->num, d->text, d->len);
 	else if (d->kind == DATUM_STRING)
 		json_buf_string(w, d->text ? d->text : "", d->text ? d->len : 0);
 	else

@@ -138,12 +138,18 @@ static bool text_decimals(const char *s, size_t n, double num, int *dec)
 			e = neg ? -e : e;
 		}
 	}
+	double back;
 	char buf[64];
-	if (i - start >= sizeof buf)
+	if (number_read_exact(s + start, i - start, &back)) {
+		/* as a log prints numbers: no strtod() for each */
+	} else if (i - start < sizeof buf) {
+		memcpy(buf, s + start, i - start);
+		buf[i - start] = '\0';
+		back = strtod(buf, NULL);
+	} else {
 		return false;
-	memcpy(buf, s + start, i - start);
-	buf[i - start] = '\0';
-	if (strtod(buf, NULL) != num)
+	}
+	if (back != num)
 		return false;
 	long d = frac - e;
 	*dec = d < -30 ? -30 : d > 30 ? 30 : (int)d;
