@@ -97,6 +97,8 @@ void number_put(struct buf *b, double n);
  * "1e3"): a check instead of a search for the shortest digits.  text
  * may be NULL. */
 void number_put_written(struct buf *b, double n, const char *text, size_t len);
+/* Is text[0..len) what number_put() writes for n?  (text may be NULL.) */
+bool number_written_is_shortest(double n, const char *text, size_t len);
 /* n for a reader: at most 15 significant digits, so that the noise of
  * binary arithmetic does not show (264.167, not 264.1670000000013). */
 void number_put_short(struct buf *b, double n);

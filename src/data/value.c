@@ -353,38 +353,56 @@ void number_put(struct buf *b, double n)
 	}
 }
 
+bool number_written_is_shortest(double n, const char *text, size_t len)
+{
+	/* One pass over [-]digits[.digits]: no leading zero but the one of
+	 * "0.5", no trailing zero after the point, at most 15 significant
+	 * digits (two decimals of at most 15 digits never share a double,
+	 * so no shorter one reads back as n), and the double it reads as
+	 * (one correctly rounded division, number_read_exact()) is n.
+	 * number_put() writes 0 and numbers below 10^-6 its own way. */
+	if (!text || len == 0 || n == 0 || !(fabs(n) >= 1e-6))
+		return false;
+	size_t i = text[0] == '-', sig = 0, frac = 0;
+	if (i >= len)
+		return false;
+	uint64_t mant = 0;
+	unsigned d;
+	if (text[i] == '0') {
+		if (++i >= len || text[i] != '.')
+			return false;
+	} else {
+		if ((unsigned)(text[i] - '0') >= 10)
+			return false; /* ".5", "-x" */
+		for (; i < len && (d = (unsigned)(text[i] - '0')) < 10; i++) {
+			mant = mant * 10 + d;
+			if (++sig > 15)
+				return false;
+		}
+	}
+	if (i < len) {
+		if (text[i] != '.' || text[len - 1] == '0')
+			return false;
+		size_t f0 = ++i;
+		for (; i < len && (d = (unsigned)(text[i] - '0')) < 10; i++) {
+			mant = mant * 10 + d;
+			if (mant && ++sig > 15)
+				return false;
+		}
+		frac = i - f0;
+		if (i != len || frac == 0 || frac > 22)
+			return false;
+	}
+	double v = (double)mant / number_pow10[frac];
+	return (text[0] == '-' ? -v : v) == n;
+}
+
 void number_put_written(struct buf *b, double n, const char *text, size_t len)
 {
-	double back;
-	if (!text || n == 0 || !(fabs(n) >= 1e-6) || !number_read_exact(text, len, &back) ||
-	    back != n) {
+	if (number_written_is_shortest(n, text, len))
+		buf_put(b, text, len);
+	else
 		number_put(b, n);
-		return;
-	}
-	/* As written, it must be the digits number_put() finds: no leading
-	 * zero but the one of "0.5", no trailing zero after the point, at
-	 * most 15 significant digits (two decimals of at most 15 digits
-	 * never share a double, so no shorter one reads back as n). */
-	size_t i = text[0] == '-', sig = 0;
-	bool point = false, lead = true;
-	if (i >= len || text[i] == '.' || (text[i] == '0' && i + 1 < len && text[i + 1] != '.')) {
-		number_put(b, n);
-		return;
-	}
-	for (; i < len; i++) {
-		if (text[i] == '.') {
-			point = true;
-			continue;
-		}
-		if (text[i] != '0')
-			lead = false;
-		sig += !lead;
-	}
-	if (sig > 15 || (point && (text[len - 1] == '0' || text[len - 1] == '.'))) {
-		number_put(b, n);
-		return;
-	}
-	buf_put(b, text, len);
 }
 
 void number_put_short(struct buf *b, double n)

@@ -385,6 +385,10 @@ static void number_put_written_keeps_the_text_only_when_it_is_the_shortest(void 
 	assert_string_equal(written(&b, "2934.70"), "2934.7");
 	assert_string_equal(written(&b, "7."), "7");
 	assert_string_equal(written(&b, ".5"), "0.5");
+	assert_string_equal(written(&b, "-.5"), "-0.5");
+	assert_string_equal(written(&b, "00.5"), "0.5");
+	assert_string_equal(written(&b, "0."), "0");
+	assert_string_equal(written(&b, "-"), "0");
 	assert_string_equal(written(&b, "007"), "7");
 	assert_string_equal(written(&b, "-0"), "0");
 	assert_string_equal(written(&b, "0.0000001"), "1e-7");
@@ -394,6 +398,12 @@ static void number_put_written_keeps_the_text_only_when_it_is_the_shortest(void 
 	b.len = 0;
 	number_put_written(&b, 2.5, NULL, 0);
 	assert_string_equal(buf_data(&b), "2.5");
+	/* a number whose text says something else: 150 ms is 0.15 s */
+	b.len = 0;
+	number_put_written(&b, 0.15, "150", 3);
+	assert_string_equal(buf_data(&b), "0.15");
+	assert_false(number_written_is_shortest(0.15, "150", 3));
+	assert_true(number_written_is_shortest(150, "150", 3));
 	/* and never anything else than number_put(): random decimals of
 	 * 1 to 19 digits with 0 to 12 of them after the point */
 	struct buf want = BUF_INIT;
