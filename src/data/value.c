@@ -239,7 +239,7 @@ bool number_read_exact(const char *s, size_t n, double *out)
 		return false;
 	/* Clinger's fast path: an integer mantissa below 2^53 and a power
 	 * of ten that is itself exact give a correctly rounded quotient. */
-	double v = (double)mant / number_pow10[frac];
+	double v = frac ? (double)mant / number_pow10[frac] : (double)mant;
 	*out = neg ? -v : v;
 	return true;
 }
