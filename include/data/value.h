@@ -92,13 +92,14 @@ bool number_read_exact(const char *s, size_t n, double *out);
  * exponent beyond ("1e+21", "2.5e-7"); -0 as "0"; NaN, Infinity and
  * -Infinity by name. */
 void number_put(struct buf *b, double n);
-/* What number_put() writes for n, written as text[0..len) when that
- * text is already those digits (a log's "2934.71", not "2934.70" or
- * "1e3"): a check instead of a search for the shortest digits.  text
- * may be NULL. */
+/* What number_put() writes for n, taken from text[0..len) when the
+ * text holds those digits (a log's "2934.71", or "2934.70" less its
+ * zero, not "1e3"): a check instead of a search for the shortest
+ * digits.  text may be NULL. */
 void number_put_written(struct buf *b, double n, const char *text, size_t len);
-/* Is text[0..len) what number_put() writes for n?  (text may be NULL.) */
-bool number_written_is_shortest(double n, const char *text, size_t len);
+/* The length of text's beginning that is what number_put() writes for
+ * n ("2934.7" of "2934.70"), or 0 when text does not hold it. */
+size_t number_written_shortest(double n, const char *text, size_t len);
 /* n for a reader: at most 15 significant digits, so that the noise of
  * binary arithmetic does not show (264.167, not 264.1670000000013). */
 void number_put_short(struct buf *b, double n);

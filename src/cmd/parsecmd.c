@@ -127,8 +127,11 @@ static void put_json_run(FILE *out, struct buf *w, const struct run *r, const ch
 					put_raw(w, ", ", 2);
 				/* A number as the log wrote it when those are
 				 * its shortest digits (most of a log's). */
-				if (d->kind == DATUM_NUMBER && number_written_is_shortest(d->num, d->text, d->len))
-					put_raw(w, d->text, d->len);
+				size_t k = d->kind == DATUM_NUMBER
+						   ? number_written_shortest(d->num, d->text, d->len)
+						   : 0;
+				if (k)
+					put_raw(w, d->text, k);
 				else
 					put_json_value(w, d);
 			}

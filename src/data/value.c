@@ -353,54 +353,67 @@ void number_put(struct buf *b, double n)
 	}
 }
 
-bool number_written_is_shortest(double n, const char *text, size_t len)
+size_t number_written_shortest(double n, const char *text, size_t len)
 {
 	/* One pass over [-]digits[.digits]: no leading zero but the one of
-	 * "0.5", no trailing zero after the point, at most 15 significant
-	 * digits (two decimals of at most 15 digits never share a double,
-	 * so no shorter one reads back as n), and the double it reads as
-	 * (one correctly rounded division, number_read_exact()) is n.
-	 * number_put() writes 0 and numbers below 10^-6 its own way. */
+	 * "0.5"; trailing zeros after the point (and then the point) left
+	 * off; at most 15 significant digits (two decimals of at most 15
+	 * digits never share a double, so no shorter one reads back as n);
+	 * and the double those digits read as (one correctly rounded
+	 * division, as number_read_exact()) is n.  number_put() writes 0
+	 * and numbers below 10^-6 its own way. */
 	if (!text || len == 0 || n == 0 || !(fabs(n) >= 1e-6))
-		return false;
-	size_t i = text[0] == '-', sig = 0, frac = 0;
+		return 0;
+	size_t i = text[0] == '-', sig = 0;
 	if (i >= len)
-		return false;
+		return 0;
 	uint64_t mant = 0;
 	unsigned d;
 	if (text[i] == '0') {
 		if (++i >= len || text[i] != '.')
-			return false;
+			return 0;
 	} else {
 		if ((unsigned)(text[i] - '0') >= 10)
-			return false; /* ".5", "-x" */
+			return 0; /* ".5", "-x" */
 		for (; i < len && (d = (unsigned)(text[i] - '0')) < 10; i++) {
 			mant = mant * 10 + d;
 			if (++sig > 15)
-				return false;
+				return 0;
 		}
 	}
+	/* What is kept: the digits up to the last one that is not a zero
+	 * after the point. */
+	size_t end = i, frac = 0;
+	uint64_t kept = mant;
 	if (i < len) {
-		if (text[i] != '.' || text[len - 1] == '0')
-			return false;
+		if (text[i] != '.')
+			return 0;
 		size_t f0 = ++i;
 		for (; i < len && (d = (unsigned)(text[i] - '0')) < 10; i++) {
+			if (i - f0 >= 22)
+				return 0;
 			mant = mant * 10 + d;
-			if (mant && ++sig > 15)
-				return false;
+			sig += mant != 0;
+			if (d) {
+				if (sig > 15)
+					return 0;
+				kept = mant;
+				frac = i - f0 + 1;
+				end = i + 1;
+			}
 		}
-		frac = i - f0;
-		if (i != len || frac == 0 || frac > 22)
-			return false;
+		if (i != len)
+			return 0;
 	}
-	double v = (double)mant / number_pow10[frac];
-	return (text[0] == '-' ? -v : v) == n;
+	double v = frac ? (double)kept / number_pow10[frac] : (double)kept;
+	return (text[0] == '-' ? -v : v) == n ? end : 0;
 }
 
 void number_put_written(struct buf *b, double n, const char *text, size_t len)
 {
-	if (number_written_is_shortest(n, text, len))
-		buf_put(b, text, len);
+	size_t k = number_written_shortest(n, text, len);
+	if (k)
+		buf_put(b, text, k);
 	else
 		number_put(b, n);
 }

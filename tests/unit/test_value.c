@@ -402,8 +402,11 @@ static void number_put_written_keeps_the_text_only_when_it_is_the_shortest(void 
 	b.len = 0;
 	number_put_written(&b, 0.15, "150", 3);
 	assert_string_equal(buf_data(&b), "0.15");
-	assert_false(number_written_is_shortest(0.15, "150", 3));
-	assert_true(number_written_is_shortest(150, "150", 3));
+	assert_int_equal(number_written_shortest(0.15, "150", 3), 0);
+	assert_int_equal(number_written_shortest(150, "150", 3), 3);
+	assert_int_equal(number_written_shortest(2934.7, "2934.70", 7), 6);
+	assert_int_equal(number_written_shortest(7, "7.000", 5), 1);
+	assert_int_equal(number_written_shortest(0.5, "0.5000", 6), 3);
 	/* and never anything else than number_put(): random decimals of
 	 * 1 to 19 digits with 0 to 12 of them after the point */
 	struct buf want = BUF_INIT;
