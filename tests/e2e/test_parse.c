@@ -318,9 +318,9 @@ static void write_train_log(const char *dir, const char *name, int train)
  * typed and written); the bound here is 3x, for a shared machine.  Each
  * is the least CPU time of three runs, less what the same command takes
  * on a log of ten lines (starting: loading the built-in parsers).  On 20
- * MB, 150,000 training lines: about 0.05 s for --csv, 0.09 s for --json
- * beyond the start (1.6x); 1.3 s when each number took up to 17
- * printf/strtod rounds. */
+ * MB, 150,000 training lines: about 0.04 s for --csv, 0.075 s for
+ * --json beyond the start (1.7x); seconds when each number took up to
+ * 17 printf/strtod rounds. */
 static void json_costs_at_most_three_times_csv(void **state)
 {
 	(void)state;
