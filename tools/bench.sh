@@ -511,14 +511,19 @@ bench_p() {
 	gb=$(awk -v b="$(stat -c %s "$LOG")" 'BEGIN {printf "%.2f GB", b / 1e9}')
 	cat "$LOG" > /dev/null # into the page cache
 	# --json writes every series (rows and lines) and the fields; --csv
-	# the train series' rows: the same parse, two ways out.
+	# the train series' rows, looking for nothing else (no fields, no
+	# eval series, no split: several threads); --list-columns is
+	# --json's parse without the writing.
 	hf parsejson "$LOGRUNS" \
 		-n "parse --json" "$T \"\$RES/pj-json.rss\" \"\$LD\" parse \"\$LOG\" --parser cerebras --json > \"\$OUT/p-json.json\"" \
-		-n "parse --csv" "$T \"\$RES/pj-csv.rss\" \"\$LD\" parse \"\$LOG\" --parser cerebras --csv train > \"\$OUT/p-csv.csv\"" || true
+		-n "parse --csv" "$T \"\$RES/pj-csv.rss\" \"\$LD\" parse \"\$LOG\" --parser cerebras --csv train > \"\$OUT/p-csv.csv\"" \
+		-n "parse --list-columns" "\"\$LD\" parse \"\$LOG\" --parser cerebras --list-columns > \"\$OUT/p-list.txt\"" || true
 	# The ratio is --csv's time over --json's: at least 0.5, --json at
 	# most twice as long.
 	row time "(p)" "$gb log: parse --json vs parse --csv (JSON at most 2x the time)" parsejson \
 		"parse --json" "parse --csv" ">=0.5"
+	row time "(p)" "$gb log: parse --json vs its parse alone (--list-columns)" parsejson \
+		"parse --json" "parse --list-columns" -
 	row rss "(p)" "peak RSS, parse --json vs parse --csv" pj-json.rss pj-csv.rss -
 	rm -f "$OUT"/p-*
 }

@@ -113,6 +113,10 @@ size_t series_dropped(const struct series *s, long *first_line);
  * written over several lines), else the row's.  The view is
  * valid until the run changes or is freed. */
 void series_cell(const struct series *s, size_t row, size_t col, struct datum *out);
+/* Every cell of a row into out[0 .. series_column_count()): what
+ * series_cell() gives for each, the row's record read once (a writer of
+ * millions of rows). */
+void series_row(const struct series *s, size_t row, struct datum *out);
 long series_row_line(const struct series *s, size_t row);
 
 /* A series read in place from memory the run does not own a copy of (a

@@ -78,11 +78,28 @@ bool value_truthy(const struct value *v);
  * nothing for null.  Lists and maps append nothing. */
 struct buf;
 void value_put_text(struct buf *b, const struct value *v);
+/* 10^0 .. 10^22: every one is a double, exactly. */
+extern const double number_pow10[23];
+/* Reads s[0..n) when it is [-]digits[.digits] (either side may be
+ * empty, not both) of at most 19 digits, a mantissa up to 2^53 and at
+ * most 22 decimals, as a training log prints numbers: the double
+ * strtod() gives, by one correctly rounded division.  False for any
+ * other text (commas, an exponent, a sign '+', more digits): the caller
+ * goes the long way. */
+bool number_read_exact(const char *s, size_t n, double *out);
 /* The shortest text that reads back as n, written as JavaScript writes
  * numbers: plain from 0.000001 up to 1e21 ("100", "0.1"), with an
  * exponent beyond ("1e+21", "2.5e-7"); -0 as "0"; NaN, Infinity and
  * -Infinity by name. */
 void number_put(struct buf *b, double n);
+/* What number_put() writes for n, taken from text[0..len) when the
+ * text holds those digits (a log's "2934.71", or "2934.70" less its
+ * zero, not "1e3"): a check instead of a search for the shortest
+ * digits.  text may be NULL. */
+void number_put_written(struct buf *b, double n, const char *text, size_t len);
+/* The length of text's beginning that is what number_put() writes for
+ * n ("2934.7" of "2934.70"), or 0 when text does not hold it. */
+size_t number_written_shortest(double n, const char *text, size_t len);
 /* n for a reader: at most 15 significant digits, so that the noise of
  * binary arithmetic does not show (264.167, not 264.1670000000013). */
 void number_put_short(struct buf *b, double n);

@@ -35,6 +35,16 @@ static void json_flush(FILE *out, struct buf *w)
 	buf_clear(w);
 }
 
+/* Appends n bytes without ending the buffer with a NUL (the caller
+ * does, when it is done): the writer's inner loop. */
+static inline void put_raw(struct buf *w, const char *p, size_t n)
+{
+	if (w->cap - w->len <= n)
+		buf_grow(w, n);
+	memcpy(w->data + w->len, p, n);
+	w->len += n;
+}
+
 /* A line number, or a count: decimal digits without printf. */
 static void put_long(struct buf *w, long v)
 {
@@ -46,7 +56,7 @@ static void put_long(struct buf *w, long v)
 	while (u /= 10);
 	if (v < 0)
 		tmp[--n] = '-';
-	buf_put(w, tmp + n, sizeof tmp - n);
+	put_raw(w, tmp + n, sizeof tmp - n);
 }
 
 /* A datum's value: a number in its shortest round-trip form (JSON has
@@ -54,7 +64,7 @@ static void put_long(struct buf *w, long v)
 static void put_json_value(struct buf *w, const struct datum *d)
 {
 	if (d->kind == DATUM_NUMBER && isfinite(d->num))
-		number_put(w, d->num);
+		number_put_written(w, d->num, d->text, d->len);
 	else if (d->kind == DATUM_STRING)
 		json_buf_string(w, d->text ? d->text : "", d->text ? d->len : 0);
 	else
@@ -105,22 +115,33 @@ static void put_json_run(FILE *out, struct buf *w, const struct run *r, const ch
 		/* What goes before each row after the first: ",\n" and the
 		 * indent, made once. */
 		struct buf lead = BUF_INIT;
-		buf_printf(&lead, "\n%s        [", ind);
+		buf_printf(&lead, ",\n%s        [", ind);
+		struct datum few[16], *cells = ncols <= 16 ? few : xmalloc(ncols * sizeof *cells);
 		for (size_t row = 0; row < nrows; row++) {
-			if (row)
-				buf_putc(w, ',');
-			buf_put(w, lead.data, lead.len);
+			series_row(s, row, cells);
+			/* The first row has no comma before it. */
+			put_raw(w, lead.data + !row, lead.len - !row);
 			for (size_t c = 0; c < ncols; c++) {
-				struct datum d;
-				series_cell(s, row, c, &d);
+				const struct datum *d = &cells[c];
 				if (c)
-					buf_puts(w, ", ");
-				put_json_value(w, &d);
+					put_raw(w, ", ", 2);
+				/* A number as the log wrote it when those are
+				 * its shortest digits (most of a log's). */
+				size_t k = d->kind == DATUM_NUMBER
+						   ? number_written_shortest(d->num, d->text, d->len)
+						   : 0;
+				if (k)
+					put_raw(w, d->text, k);
+				else
+					put_json_value(w, d);
 			}
-			buf_putc(w, ']');
+			put_raw(w, "]", 1);
 			if (w->len >= JSON_FLUSH)
 				json_flush(out, w);
 		}
+		w->data[w->len] = '\0';
+		if (cells != few)
+			free(cells);
 		buf_free(&lead);
 		if (nrows)
 			buf_printf(w, "\n%s      ", ind);
@@ -128,14 +149,15 @@ static void put_json_run(FILE *out, struct buf *w, const struct run *r, const ch
 		for (size_t row = 0; row < nrows; row++) {
 			long line = series_row_line(s, row);
 			if (row)
-				buf_puts(w, ", ");
+				put_raw(w, ", ", 2);
 			if (line > 0)
 				put_long(w, line);
 			else
-				buf_puts(w, "null");
+				put_raw(w, "null", 4);
 			if (w->len >= JSON_FLUSH)
 				json_flush(out, w);
 		}
+		w->data[w->len] = '\0';
 		buf_printf(w, "]\n%s    }", ind);
 	}
 	if (ns)

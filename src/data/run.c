@@ -711,6 +711,27 @@ void series_cell(const struct series *s, size_t row, size_t col, struct datum *o
 	out->line = ch->line[i] + (long)after;
 }
 
+void series_row(const struct series *s, size_t row, struct datum *out)
+{
+	assert(row < s->nrows);
+	const struct chunk *ch = &s->chunks[row >> CHUNK_SHIFT];
+	size_t i = row & CHUNK_MASK;
+	const unsigned char *p = ch->rec[i];
+	long line = ch->line[i];
+	for (size_t j = 0; j < s->ncols; j++) {
+		size_t head, after = 0;
+		p = varint_get(p, &head);
+		if (head & CELL_HAS_LINE)
+			p = varint_get(p, &after);
+		out[j].kind = (enum datum_kind)(head & CELL_KIND_MASK);
+		out[j].num = ch->num[j][i];
+		out[j].text = head & CELL_HAS_TEXT ? (const char *)p : NULL;
+		out[j].len = head >> CELL_LEN_SHIFT;
+		out[j].line = line + (long)after;
+		p += head >> CELL_LEN_SHIFT;
+	}
+}
+
 long series_row_line(const struct series *s, size_t row)
 {
 	assert(row < s->nrows);

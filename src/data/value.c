@@ -215,11 +215,34 @@ bool value_truthy(const struct value *v)
 	}
 }
 
-/* Exact powers of ten: every one up to 1e22 is a double. */
-static const double pow10_exact[23] = {
+const double number_pow10[23] = {
 	1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 };
+bool number_read_exact(const char *s, size_t n, double *out)
+{
+	size_t i = n && s[0] == '-';
+	bool neg = i;
+	uint64_t mant = 0;
+	size_t start = i;
+	while (i < n && (unsigned)(s[i] - '0') < 10)
+		mant = mant * 10 + (uint64_t)(s[i++] - '0');
+	size_t int_digits = i - start, frac = 0;
+	if (i < n && s[i] == '.') {
+		size_t f0 = ++i;
+		while (i < n && (unsigned)(s[i] - '0') < 10)
+			mant = mant * 10 + (uint64_t)(s[i++] - '0');
+		frac = i - f0;
+	}
+	if (i != n || int_digits + frac == 0 || int_digits + frac > 19 ||
+	    mant > ((uint64_t)1 << 53) || frac > 22)
+		return false;
+	/* Clinger's fast path: an integer mantissa below 2^53 and a power
+	 * of ten that is itself exact give a correctly rounded quotient. */
+	double v = frac ? (double)mant / number_pow10[frac] : (double)mant;
+	*out = neg ? -v : v;
+	return true;
+}
 
 /* The fast way to number_put()'s digits, for the numbers logs hold
  * (millions of them in `logdown parse --json`): x > 0 rounded to 15
@@ -239,7 +262,7 @@ static bool short_digits(double x, char *digits, int *k, int *point)
 	int s = 14 - e;               /* scale to 15 integer digits */
 	if (s < -22 || s > 22)
 		return false;
-	double m = s >= 0 ? x * pow10_exact[s] : x / pow10_exact[-s];
+	double m = s >= 0 ? x * number_pow10[s] : x / number_pow10[-s];
 	m = nearbyint(m);
 	if (m < 1e14 || m >= 1e15)
 		return false; /* log10 was off by one near a power of ten */
@@ -251,7 +274,7 @@ static bool short_digits(double x, char *digits, int *k, int *point)
 	}
 	if (scale < -22 || scale > 22)
 		return false;
-	double back = scale >= 0 ? (double)u / pow10_exact[scale] : (double)u * pow10_exact[-scale];
+	double back = scale >= 0 ? (double)u / number_pow10[scale] : (double)u * number_pow10[-scale];
 	if (back != x)
 		return false;
 	char tmp[20];
@@ -328,6 +351,71 @@ void number_put(struct buf *b, double n)
 		}
 		buf_printf(b, "e%c%d", point - 1 < 0 ? '-' : '+', abs(point - 1));
 	}
+}
+
+size_t number_written_shortest(double n, const char *text, size_t len)
+{
+	/* One pass over [-]digits[.digits]: no leading zero but the one of
+	 * "0.5"; trailing zeros after the point (and then the point) left
+	 * off; at most 15 significant digits (two decimals of at most 15
+	 * digits never share a double, so no shorter one reads back as n);
+	 * and the double those digits read as (one correctly rounded
+	 * division, as number_read_exact()) is n.  number_put() writes 0
+	 * and numbers below 10^-6 its own way. */
+	if (!text || len == 0 || n == 0 || !(fabs(n) >= 1e-6))
+		return 0;
+	size_t i = text[0] == '-', sig = 0;
+	if (i >= len)
+		return 0;
+	uint64_t mant = 0;
+	unsigned d;
+	if (text[i] == '0') {
+		if (++i >= len || text[i] != '.')
+			return 0;
+	} else {
+		if ((unsigned)(text[i] - '0') >= 10)
+			return 0; /* ".5", "-x" */
+		for (; i < len && (d = (unsigned)(text[i] - '0')) < 10; i++) {
+			mant = mant * 10 + d;
+			if (++sig > 15)
+				return 0;
+		}
+	}
+	/* What is kept: the digits up to the last one that is not a zero
+	 * after the point. */
+	size_t end = i, frac = 0;
+	uint64_t kept = mant;
+	if (i < len) {
+		if (text[i] != '.')
+			return 0;
+		size_t f0 = ++i;
+		for (; i < len && (d = (unsigned)(text[i] - '0')) < 10; i++) {
+			if (i - f0 >= 22)
+				return 0;
+			mant = mant * 10 + d;
+			sig += mant != 0;
+			if (d) {
+				if (sig > 15)
+					return 0;
+				kept = mant;
+				frac = i - f0 + 1;
+				end = i + 1;
+			}
+		}
+		if (i != len)
+			return 0;
+	}
+	double v = frac ? (double)kept / number_pow10[frac] : (double)kept;
+	return (text[0] == '-' ? -v : v) == n ? end : 0;
+}
+
+void number_put_written(struct buf *b, double n, const char *text, size_t len)
+{
+	size_t k = number_written_shortest(n, text, len);
+	if (k)
+		buf_put(b, text, k);
+	else
+		number_put(b, n);
 }
 
 void number_put_short(struct buf *b, double n)

@@ -110,6 +110,17 @@ static int magnitude(double x)
  * duration "150 ms" is 0.15 s, "12,345" is 12345). */
 static bool text_decimals(const char *s, size_t n, double num, int *dec)
 {
+	double back;
+	if (number_read_exact(s, n, &back)) {
+		/* The whole text a plain decimal, as a log prints numbers
+		 * (a mean over a million of them reads each): its digits
+		 * after the point. */
+		if (back != num)
+			return false;
+		const char *point = memchr(s, '.', n);
+		*dec = point ? (int)(n - 1 - (size_t)(point - s)) : 0;
+		return true;
+	}
 	size_t i = 0;
 	while (i < n && (s[i] == ' ' || s[i] == '\t'))
 		i++;
@@ -139,11 +150,16 @@ static bool text_decimals(const char *s, size_t n, double num, int *dec)
 		}
 	}
 	char buf[64];
-	if (i - start >= sizeof buf)
+	if (number_read_exact(s + start, i - start, &back)) {
+		/* as a log prints numbers: no strtod() for each */
+	} else if (i - start < sizeof buf) {
+		memcpy(buf, s + start, i - start);
+		buf[i - start] = '\0';
+		back = strtod(buf, NULL);
+	} else {
 		return false;
-	memcpy(buf, s + start, i - start);
-	buf[i - start] = '\0';
-	if (strtod(buf, NULL) != num)
+	}
+	if (back != num)
 		return false;
 	long d = frac - e;
 	*dec = d < -30 ? -30 : d > 30 ? 30 : (int)d;

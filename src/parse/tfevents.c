@@ -45,6 +45,7 @@
 
 #include "base/crc32c.h"
 #include "base/util.h"
+#include "data/value.h"
 #include "parse/structured.h"
 
 #define READ_CHUNK ((size_t)1 << 20)
@@ -115,16 +116,14 @@ static double f32_of(uint32_t bits)
 	 * an integer below 10^9, exact in a double, and divide by 10^k
 	 * (exact too for k up to 22), which rounds once as strtod() does;
 	 * printf() and strtod() cost ten times as much. */
-	static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-				       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-				       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 	int e = (int)floor(log10(fabs((double)f)));
 	for (int prec = 6; prec < 9; prec++) {
 		int k = prec - 1 - e;
 		if (k < -22 || k > 22)
 			break;
-		double scaled = k >= 0 ? nearbyint((double)f * pow10[k]) : nearbyint((double)f / pow10[-k]);
-		double v = k >= 0 ? scaled / pow10[k] : scaled * pow10[-k];
+		double scaled = k >= 0 ? nearbyint((double)f * number_pow10[k])
+				       : nearbyint((double)f / number_pow10[-k]);
+		double v = k >= 0 ? scaled / number_pow10[k] : scaled * number_pow10[-k];
 		if ((float)v == f)
 			return v;
 	}

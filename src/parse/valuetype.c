@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "data/value.h"
 #include "data/keys.h"
 #include "blank.h"
 
@@ -50,44 +51,15 @@ static bool word_is(const char *s, size_t n, const char *w)
 	return true;
 }
 
-/* 10^0 .. 10^22 are exact doubles. */
-static const double pow10_exact[] = {
-	1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-};
-
 /* The general case of number_parse(): commas, exponents, long digit
  * strings, nan and inf. */
 static bool number_parse_slow(const char *s, size_t n, double *out);
 
 bool number_parse(const char *s, size_t n, double *out)
 {
-	/* The common case first, in one pass: [-]digits[.digits], at most
-	 * 19 digits, as a training log prints them. */
-	size_t i = 0;
-	bool neg = n && s[0] == '-';
-	i = neg;
-	uint64_t mant = 0;
-	size_t start = i;
-	while (i < n && (unsigned)(s[i] - '0') < 10)
-		mant = mant * 10 + (uint64_t)(s[i++] - '0');
-	size_t int_digits = i - start, frac = 0;
-	if (i < n && s[i] == '.') {
-		size_t f0 = ++i;
-		while (i < n && (unsigned)(s[i] - '0') < 10)
-			mant = mant * 10 + (uint64_t)(s[i++] - '0');
-		frac = i - f0;
-	}
-	if (i == n && int_digits + frac > 0 && int_digits + frac <= 19 &&
-	    mant <= ((uint64_t)1 << 53) && frac <= 22) {
-		/* Clinger's fast path: an integer mantissa below 2^53 and a
-		 * power of ten that is itself exact give a correctly rounded
-		 * quotient. */
-		double v = (double)mant / pow10_exact[frac];
-		*out = neg ? -v : v;
-		return true;
-	}
-	return number_parse_slow(s, n, out);
+	/* The common case first, in one pass, as a training log prints
+	 * numbers. */
+	return number_read_exact(s, n, out) || number_parse_slow(s, n, out);
 }
 
 static bool number_parse_slow(const char *s, size_t n, double *out)
@@ -174,7 +146,7 @@ static bool number_parse_slow(const char *s, size_t n, double *out)
 	if (i != n)
 		return false;
 	if (!exp && !dropped && !frac_lost && mant <= ((uint64_t)1 << 53) && frac <= 22) {
-		double v = (double)mant / pow10_exact[frac];
+		double v = (double)mant / number_pow10[frac];
 		*out = neg ? -v : v;
 		return true;
 	}

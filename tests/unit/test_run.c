@@ -281,6 +281,19 @@ static void series_cells_keep_kind_text_and_line(void **state)
 	assert_null(c.text);
 	assert_int_equal(c.line, 4); /* none of its own: the row's */
 	assert_int_equal(series_row_line(s, 0), 4);
+	/* the whole row at once: each cell as series_cell() gives it */
+	struct datum all[4];
+	series_row(s, 0, all);
+	for (size_t j = 0; j < 4; j++) {
+		series_cell(s, 0, j, &c);
+		assert_int_equal(all[j].kind, c.kind);
+		assert_true(all[j].num == c.num);
+		assert_ptr_equal(all[j].text, c.text);
+		assert_int_equal(all[j].len, c.len);
+		assert_int_equal(all[j].line, c.line);
+	}
+	assert_int_equal(all[0].line, 7);
+	assert_int_equal(all[3].line, 4);
 	run_free(r);
 }
 

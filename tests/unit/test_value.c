@@ -365,6 +365,75 @@ static void number_put_gives_the_shortest_round_trip_form(void **state)
 	assert_number(-INFINITY, "-Infinity");
 }
 
+static const char *written(struct buf *b, const char *text)
+{
+	b->len = 0;
+	number_put_written(b, strtod(text, NULL), text, strlen(text));
+	return buf_data(b);
+}
+
+static void number_put_written_keeps_the_text_only_when_it_is_the_shortest(void **state)
+{
+	(void)state;
+	struct buf b = BUF_INIT;
+	/* the log's text is already number_put()'s digits */
+	assert_string_equal(written(&b, "2934.71"), "2934.71");
+	assert_string_equal(written(&b, "-0.5"), "-0.5");
+	assert_string_equal(written(&b, "0.000001"), "0.000001");
+	assert_string_equal(written(&b, "100"), "100");
+	/* it is not: the shortest digits, as number_put() writes them */
+	assert_string_equal(written(&b, "2934.70"), "2934.7");
+	assert_string_equal(written(&b, "7."), "7");
+	assert_string_equal(written(&b, ".5"), "0.5");
+	assert_string_equal(written(&b, "-.5"), "-0.5");
+	assert_string_equal(written(&b, "00.5"), "0.5");
+	assert_string_equal(written(&b, "0."), "0");
+	assert_string_equal(written(&b, "-"), "0");
+	assert_string_equal(written(&b, "007"), "7");
+	assert_string_equal(written(&b, "-0"), "0");
+	assert_string_equal(written(&b, "0.0000001"), "1e-7");
+	assert_string_equal(written(&b, "1e3"), "1000");
+	assert_string_equal(written(&b, "0.30000000000000004"), "0.30000000000000004");
+	assert_string_equal(written(&b, "1234567890123456"), "1234567890123456");
+	b.len = 0;
+	number_put_written(&b, 2.5, NULL, 0);
+	assert_string_equal(buf_data(&b), "2.5");
+	/* a number whose text says something else: 150 ms is 0.15 s */
+	b.len = 0;
+	number_put_written(&b, 0.15, "150", 3);
+	assert_string_equal(buf_data(&b), "0.15");
+	assert_int_equal(number_written_shortest(0.15, "150", 3), 0);
+	assert_int_equal(number_written_shortest(150, "150", 3), 3);
+	assert_int_equal(number_written_shortest(2934.7, "2934.70", 7), 6);
+	assert_int_equal(number_written_shortest(7, "7.000", 5), 1);
+	assert_int_equal(number_written_shortest(0.5, "0.5000", 6), 3);
+	/* and never anything else than number_put(): random decimals of
+	 * 1 to 19 digits with 0 to 12 of them after the point */
+	struct buf want = BUF_INIT;
+	char text[64];
+	srand(7);
+	for (int k = 0; k < 200000; k++) {
+		int digits = 1 + rand() % 19, frac = rand() % 13, n = 0;
+		if (rand() % 4 == 0)
+			text[n++] = '-';
+		for (int d = 0; d < digits; d++) {
+			if (d == digits - frac && d > 0)
+				text[n++] = '.';
+			text[n++] = (char)('0' + rand() % 10);
+		}
+		text[n] = '\0';
+		double v = strtod(text, NULL);
+		want.len = 0;
+		number_put(&want, v);
+		const char *got = written(&b, text);
+		if (strcmp(got, buf_data(&want)) != 0)
+			fail_msg("%s: number_put_written gives %s, number_put %s", text, got,
+				 buf_data(&want));
+	}
+	buf_free(&want);
+	buf_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -378,6 +447,7 @@ int main(void)
 		cmocka_unit_test(truth_follows_the_template_rules),
 		cmocka_unit_test(put_text_shows_a_scalar_as_a_reader_sees_it),
 		cmocka_unit_test(number_put_gives_the_shortest_round_trip_form),
+		cmocka_unit_test(number_put_written_keeps_the_text_only_when_it_is_the_shortest),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
