@@ -714,6 +714,11 @@ void series_cell(const struct series *s, size_t row, size_t col, struct datum *o
 void series_row(const struct series *s, size_t row, struct datum *out)
 {
 	assert(row < s->nrows);
+	if (s->view) {
+		for (size_t j = 0; j < s->ncols; j++)
+			view_cell(s, row, j, &out[j]);
+		return;
+	}
 	const struct chunk *ch = &s->chunks[row >> CHUNK_SHIFT];
 	size_t i = row & CHUNK_MASK;
 	const unsigned char *p = ch->rec[i];

@@ -135,6 +135,27 @@ static void round_trip(const struct run *r, const char *what)
 			 want, got);
 	free(want);
 	free(got);
+	/* a mapped series' whole rows (series_row(), as parse --json reads
+	 * them) are its cells */
+	for (size_t i = 0; i < run_series_count(back); i++) {
+		const struct series *sv = run_series_at(back, i);
+		size_t nc = series_column_count(sv);
+		struct datum *row = xcalloc(nc ? nc : 1, sizeof *row);
+		for (size_t k = 0; k < series_row_count(sv); k++) {
+			series_row(sv, k, row);
+			for (size_t j = 0; j < nc; j++) {
+				struct datum d;
+				series_cell(sv, k, j, &d);
+				if (row[j].kind != d.kind || row[j].line != d.line ||
+				    row[j].len != d.len || row[j].text != d.text ||
+				    memcmp(&row[j].num, &d.num, sizeof d.num) != 0)
+					fail_msg("%s: series %zu row %zu column %zu: series_row() "
+						 "differs from series_cell()",
+						 what, i, k, j);
+			}
+		}
+		free(row);
+	}
 	run_free(back);
 	unlink(path);
 	free(path);
