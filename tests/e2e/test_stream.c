@@ -239,7 +239,7 @@ static void big_files_are_read_in_bounded_memory(void **state)
 	}
 	const char *rel = bounded_release();
 	if (!rel) {
-		print_message("[  SKIP    ] ./logdown is not built: memory not measured\n");
+		print_message("[  SKIP    ] ./logdown is not built (or under valgrind): memory not measured\n");
 		skip();
 	}
 	char *dir = e2e_tmpdir();
