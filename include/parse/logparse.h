@@ -155,6 +155,12 @@ const char *parser_source(const struct parser *p, size_t *len);
  * NULL then. */
 const struct parser *parsers_detect(const struct parser_set *set, const char *path,
 				    struct loc at, struct diag *d);
+/* The same for a file read from `from` (a path to a descriptor already
+ * opened and checked, /proc/self/fd/N) and known as `path`: its name
+ * (extensions, a notebook's .ipynb) and diagnostics are path's, its
+ * bytes from's. */
+const struct parser *parsers_detect_read(const struct parser_set *set, const char *from,
+					 const char *path, struct loc at, struct diag *d);
 
 /* Runs p over the file at path (streamed: memory grows with the series
  * kept, not with the file), naming the run run_name.  `shown` is the

@@ -55,6 +55,9 @@ bool notebook_sniff(const char *path, const char *head, size_t n);
 /* notebook_sniff() over the file's first bytes; false when it cannot be
  * read (the caller's reading then says why). */
 bool notebook_is(const char *path);
+/* notebook_is() of the file at path known as name (its .ipynb), as
+ * when path is a descriptor's (/proc/self/fd/N). */
+bool notebook_is_named(const char *path, const char *name);
 
 /* Reads the notebook at path (shown names it in diagnostics) into *nb.
  * Malformed JSON is an error at its line and column (nothing is kept);

@@ -103,8 +103,14 @@ static bool read_head(const char *path, size_t max, struct buf *b)
 const struct parser *parsers_detect(const struct parser_set *set, const char *path,
 				    struct loc at, struct diag *d)
 {
+	return parsers_detect_read(set, path, path, at, d);
+}
+
+const struct parser *parsers_detect_read(const struct parser_set *set, const char *from,
+					 const char *path, struct loc at, struct diag *d)
+{
 	struct buf head = BUF_INIT;
-	if (!read_head(path, HEAD_BYTES, &head)) {
+	if (!read_head(from, HEAD_BYTES, &head)) {
 		diag_error(d, at, "cannot read %s: %s", path, strerror(errno));
 		buf_free(&head);
 		return NULL;
@@ -117,14 +123,14 @@ const struct parser *parsers_detect(const struct parser_set *set, const char *pa
 		struct notebook nb;
 		FILE *null = fopen("/dev/null", "w");
 		struct diag *quiet = null ? diag_new(null, DIAG_TEXT, false) : NULL;
-		bool ok = notebook_load(path, path, &nb, quiet ? quiet : d);
+		bool ok = notebook_load(from, path, &nb, quiet ? quiet : d);
 		if (quiet)
 			diag_free(quiet);
 		if (null)
 			fclose(null);
 		if (!ok && quiet) {
 			notebook_free(&nb);
-			notebook_load(path, path, &nb, d);
+			notebook_load(from, path, &nb, d);
 		}
 		if (!ok) {
 			notebook_free(&nb);

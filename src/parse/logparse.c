@@ -509,7 +509,7 @@ struct run *parser_run_sink(const struct parser *p, const char *path, const char
 	}
 	/* A notebook's text parsers read the log its cells printed. */
 	struct notebook nb = {0};
-	bool is_nb = p->format == FMT_TEXT && notebook_is(path);
+	bool is_nb = p->format == FMT_TEXT && notebook_is_named(path, shown);
 	if (is_nb) {
 		close(fd);
 		if (!notebook_load(path, shown, &nb, d)) {

@@ -75,7 +75,12 @@ bool notebook_sniff(const char *path, const char *head, size_t n)
 
 bool notebook_is(const char *path)
 {
-	if (name_is_notebook(path))
+	return notebook_is_named(path, path);
+}
+
+bool notebook_is_named(const char *path, const char *name)
+{
+	if (name_is_notebook(name))
 		return true;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)

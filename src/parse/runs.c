@@ -787,9 +787,9 @@ static struct run *load_run_keyed(struct loader *ld, const char *real, const cha
 	 * readers, which open files by path, are given the path of that
 	 * descriptor (Linux's /proc/self/fd): a file swapped for a link out
 	 * of the project after confined_file() checked it gives nothing
-	 * from outside.  A notebook is known by its name's .ipynb, so it is
-	 * read by its own path (and so is everything where /proc is not
-	 * mounted). */
+	 * from outside, to detection as to the parse (both know the file
+	 * by its name: a notebook's .ipynb).  Where /proc is not mounted,
+	 * the file is read by its own path. */
 	int cfd = open_confined(real, ld->root_real, NULL);
 	if (cfd < 0) {
 		if (errno == EXDEV || errno == ELOOP)
@@ -804,7 +804,7 @@ static struct run *load_run_keyed(struct loader *ld, const char *real, const cha
 	}
 	char via[48];
 	snprintf(via, sizeof via, "/proc/self/fd/%d", cfd);
-	const char *rpath = !str_has_suffix(real, ".ipynb") && access(via, R_OK) == 0 ? via : real;
+	const char *rpath = access(via, R_OK) == 0 ? via : real;
 	struct run *r = load_run_opened(ld, real, rpath, cfd, shown, run_name, p, at, np, np_text,
 					pick);
 	close(cfd);
@@ -837,7 +837,7 @@ static struct run *load_run_opened(struct loader *ld, const char *real, const ch
 	/* Detection names the file it looked at: the path as the project
 	 * knows it, not the canonical one. */
 	if (!p)
-		p = parsers_detect(ld->parsers, shown, at, ld->d);
+		p = parsers_detect_read(ld->parsers, rpath, shown, at, ld->d);
 	if (!p) {
 		ld->ok = false;
 		return NULL;

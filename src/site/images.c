@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/fsutil.h"
 #include "base/imagesize.h"
@@ -114,10 +115,22 @@ static bool static_file(const struct build *b, const char *out)
  * copies its bytes, and a link to it stays whole; the warning says the
  * page asks a reader's browser to decode it all.  An SVG is drawn as
  * vectors at the size the page gives it, so only the PDF checks one. */
-static void pixel_bomb(const char *src, const char *url, struct loc at, struct diag *d)
+static void pixel_bomb(const struct build *b, const char *src, const char *url, struct loc at,
+		       struct diag *d)
 {
+	/* read as the copy reads it (open_confined()): a file swapped for
+	 * a link out of the project is not measured, and its copy fails */
+	int fd = open_confined(src, b->root_real, NULL);
+	FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
 	unsigned long w, h, max = limit_get(LIMIT_IMAGE_PIXELS);
-	if (!image_size_path(src, &w, &h) || (double)w * (double)h <= (double)max)
+	const char *kind = image_size(f, &w, &h);
+	fclose(f);
+	if (!kind || (double)w * (double)h <= (double)max)
 		return;
 	diag_warning(d, at,
 		     "image '%s' is %lux%lu pixels, more than the %lu an image may have: a "
@@ -144,7 +157,7 @@ static void check_image(struct build *b, const struct report *r, const char *url
 	const struct output_file *f = out ? resource_at(b, out) : NULL;
 	if (f || (out && static_file(b, out))) {
 		char *src = f ? xstrdup(f->src) : path_join(b->opts->root, out);
-		pixel_bomb(src, url, at, job->render_d);
+		pixel_bomb(b, src, url, at, job->render_d);
 		free(src);
 		/* another report's file, or static/: not covered by r's key */
 		if (!f || !r->bundle || !str_has_prefix(f->src, r->dir) ||
