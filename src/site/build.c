@@ -646,6 +646,10 @@ static void load_turn(struct build *b, size_t i, struct job *job)
 			free(rel);
 		}
 	}
+	/* a folder of the previous output holding anything a build does
+	 * not write (a planted link) is rendered again, and replaced */
+	if (job->reused && !previous_clean(b, r->slug))
+		job->reused = false;
 	if (job->reused)
 		return;
 	report_runs_load_cached(&r->runs, value_get(r->meta, "runs"), r->dir, b->root_real,
@@ -802,7 +806,7 @@ int site_build(const struct build_opts *opts, struct diag *d)
 		b.moved = xcalloc(b.nreports ? b.nreports : 1, sizeof *b.moved);
 		for (size_t i = 0; i < b.nreports; i++) {
 			if (jobs[i].move) {
-				outdir_move(&b.out, b.reports[i].slug);
+				outdir_keep(&b.out, b.reports[i].slug);
 				b.moved[b.nmoved++] = b.reports[i].slug;
 			}
 		}

@@ -2,16 +2,19 @@
  * of rendering it again.  A page's cache key (the site's key, the
  * report, its bundle's files, every result file its runs read) says
  * whether the page is the one the current output holds; a reused
- * report's folder is then linked file by file into the new output, or
- * moved over whole when nothing in it is foreign. */
+ * report's folder is then kept where it is in the output, or linked
+ * file by file into the new one when other reports' folders lie below
+ * it; either only when nothing in it is foreign (previous_clean()). */
 #define _GNU_SOURCE /* DT_DIR and the other d_type values of readdir() */
 #include "site_int.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/fsutil.h"
 #include "base/util.h"
@@ -115,8 +118,88 @@ static bool own_resource(const struct build *b, const char *slug, const char *na
 	return false;
 }
 
-/* May the previous output's folder of the reused report slug move over
- * whole (outdir_move())?  Only when it holds nothing a build would not
+/* Is everything below the folder dfd (which it closes) what a build
+ * writes: folders and regular files with one name each?  A symbolic
+ * link, a FIFO or device, or a file with another name elsewhere (a hard
+ * link to a file outside the output, which the build never makes in a
+ * folder it keeps) is not; depth bounds a planted folder chain. */
+static bool tree_clean(int dfd, int depth)
+{
+	DIR *dp = fdopendir(dfd);
+	if (!dp) {
+		close(dfd);
+		return false;
+	}
+	bool ok = depth < 64;
+	struct dirent *e;
+	while (ok && (e = readdir(dp)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		struct stat st;
+		ok = fstatat(dirfd(dp), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+		if (ok && S_ISDIR(st.st_mode)) {
+			int sub = openat(dirfd(dp), e->d_name,
+					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			ok = sub >= 0 && tree_clean(sub, depth + 1);
+		} else {
+			ok = ok && S_ISREG(st.st_mode) && st.st_nlink == 1;
+		}
+	}
+	closedir(dp);
+	return ok;
+}
+
+/* May the previous output's folder of the reused report slug be taken
+ * over (kept, or linked by copy_previous())?  Only when it is reached
+ * through real folders from the output and everything in it that a
+ * reuse takes (the rendered files, its bundle's files) is tree_clean():
+ * nothing in the previous output is trusted, since anyone who could
+ * write there may have planted a link; otherwise the report is rendered
+ * again and its folder replaced. */
+bool previous_clean(const struct build *b, const char *slug)
+{
+	int dfd = open(b->out.final, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	char *path = xstrdup(slug);
+	for (char *seg = path, *next; dfd >= 0 && seg; seg = next) {
+		next = strchr(seg, '/');
+		if (next)
+			*next++ = '\0';
+		int sub = openat(dfd, seg, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		close(dfd);
+		dfd = sub;
+	}
+	free(path);
+	if (dfd < 0)
+		return false;
+	DIR *dp = fdopendir(dfd);
+	if (!dp) {
+		close(dfd);
+		return false;
+	}
+	bool ok = true;
+	struct dirent *e;
+	while (ok && (e = readdir(dp)) != NULL) {
+		const char *name = e->d_name;
+		bool taken = strcmp(name, "index.html") == 0 || strcmp(name, "figures") == 0 ||
+			     strcmp(name, "logs") == 0 || strcmp(name, "report.pdf") == 0 ||
+			     own_resource(b, slug, name);
+		if (!taken)
+			continue; /* neither kept (movable() says no) nor linked */
+		struct stat st;
+		ok = fstatat(dirfd(dp), name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+		if (ok && S_ISDIR(st.st_mode)) {
+			int sub = openat(dirfd(dp), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			ok = sub >= 0 && tree_clean(sub, 0);
+		} else {
+			ok = ok && S_ISREG(st.st_mode) && st.st_nlink == 1;
+		}
+	}
+	closedir(dp);
+	return ok;
+}
+
+/* May the previous output's folder of the reused report slug stay
+ * where it is (outdir_keep()), checked by previous_clean() before?  Only when it holds nothing a build would not
  * put there (the rendered files, its bundle's files, which its key
  * covers) and no other report's folder lies below it. */
 bool movable(const struct build *b, const char *slug)

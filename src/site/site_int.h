@@ -64,11 +64,11 @@ struct build {
 	bool reports_keyed;          /* pages may be reused by key */
 	struct cache_reports *prev;  /* the keys the current output was built with */
 	size_t nfrom_cache;
-	/* reused report folders moved over whole from the previous output
-	 * on commit (outdir_move()) rather than linked file by file */
+	/* reused report folders kept where they are in the output on
+	 * commit (outdir_keep()) rather than linked file by file */
 	bool can_move;
 	const char **slugs;          /* every report's slug, sorted */
-	const char **moved;          /* the moved ones, sorted */
+	const char **moved;          /* the kept ones, sorted */
 	size_t nmoved;
 	/* the previous output's manifest.json (manifest.h), or NULL: a
 	 * reused report takes its entry from there */
@@ -123,6 +123,7 @@ bool report_key(struct build *b, const struct report *r, struct job *job,
 struct cache_key site_key(struct build *b, const struct cache_key *parsers);
 void copy_previous(struct build *b, const char *slug, const char *rel, struct job *job);
 bool movable(const struct build *b, const char *slug);
+bool previous_clean(const struct build *b, const char *slug);
 
 /* images.c */
 void index_resources(struct build *b);
