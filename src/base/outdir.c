@@ -695,16 +695,26 @@ static bool merge(struct outdir *o, struct diag *d)
 		free(up);
 		free(in);
 	}
-	struct step *steps = NULL;
+	struct step *planned = NULL;
 	size_t n = 0;
-	bool ok = plan(o, "", &steps, &n);
+	bool ok = plan(o, "", &planned, &n);
+	/* new pages first, then the changed ones (the index that links the
+	 * new ones), then the removed ones, which the index no longer
+	 * links, and the marker last */
+	struct step *steps = xmalloc((n + 1) * sizeof *steps);
+	size_t m = 0;
+	for (const char *kind = "AXG"; *kind; kind++)
+		for (size_t i = 0; i < n; i++)
+			if (planned[i].kind == *kind)
+				steps[m++] = planned[i];
+	free(planned);
 	add_step(&steps, &n, 'X', o->staging, o->final, OUTDIR_MARKER);
 	struct buf text = BUF_INIT;
 	for (size_t i = 0; ok && i < n; i++) {
 		char line[64];
-		int m = snprintf(line, sizeof line, "%c %llu %llu ", steps[i].kind,
-				 (unsigned long long)steps[i].fresh, (unsigned long long)steps[i].old);
-		buf_put(&text, line, (size_t)m);
+		int len = snprintf(line, sizeof line, "%c %llu %llu ", steps[i].kind,
+				   (unsigned long long)steps[i].fresh, (unsigned long long)steps[i].old);
+		buf_put(&text, line, (size_t)len);
 		buf_put(&text, steps[i].rel, strlen(steps[i].rel));
 		buf_putc(&text, '\n');
 	}

@@ -1,10 +1,14 @@
 /* test_swap.c: how a cached rebuild replaces the output (outdir.h).
  *
- * Unchanged report folders move over from the previous output on
- * commit; the previous output is removed by a detached child after the
- * build has returned; a build killed at any moment leaves either the
- * previous output or the new one, or a journal from which the next
- * build puts moved folders back; leftovers of dead processes are swept.
+ * Unchanged report folders stay in the output, the new site merged in
+ * around them on commit; the previous output is removed by a detached
+ * child after the build has returned; a build killed at any moment
+ * leaves either the previous output or the new one, or a journal from
+ * which the next build puts the previous site back (a merge's, or the
+ * moves' of a file system without RENAME_EXCHANGE); leftovers of dead
+ * processes are swept.  Nothing planted in the previous output is
+ * carried over; no page in both sites is ever missing; a second build
+ * into the same output stops at once.
  * A handoff to that child that stalls or fails is given up within
  * seconds and the build removes the previous output itself.  Every
  * output is compared with a --no-cache build's. */
@@ -103,7 +107,7 @@ static void wait_swept(const char *dir)
 	assert_int_equal(count_prefixed(dir, "._site.tmp-"), 0);
 }
 
-static void unchanged_folders_move_over_and_the_old_output_goes(void **state)
+static void unchanged_folders_stay_and_the_old_output_goes(void **state)
 {
 	(void)state;
 	char *dir = project(4);
@@ -117,7 +121,7 @@ static void unchanged_folders_move_over_and_the_old_output_goes(void **state)
 	assert_int_equal(r.status, 0);
 	assert_contains(r.err, "logdown: 5 reports: 1 rendered, 4 from cache");
 	proc_free(&r);
-	/* r2's folder is the same folder, moved, not made again */
+	/* r2's folder is the same folder, kept, not made again */
 	struct stat after;
 	assert_int_equal(stat(old_page, &after), 0);
 	assert_int_equal(before.st_ino, after.st_ino);
@@ -159,8 +163,9 @@ static void unchanged_folders_move_over_and_the_old_output_goes(void **state)
 	free(dir);
 }
 
-/* The state a commit killed halfway through its moves leaves: r2's
- * folder in the dead build's staging folder, listed in its journal. */
+/* The state a commit killed halfway through its moves leaves (on a file
+ * system without RENAME_EXCHANGE): r2's folder in the dead build's
+ * staging folder, listed in its journal. */
 static void a_killed_commit_is_undone_by_the_next_build(void **state)
 {
 	(void)state;
@@ -712,7 +717,7 @@ static void a_second_build_into_the_same_output_fails_at_once(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(unchanged_folders_move_over_and_the_old_output_goes),
+		cmocka_unit_test(unchanged_folders_stay_and_the_old_output_goes),
 		cmocka_unit_test(a_killed_commit_is_undone_by_the_next_build),
 		cmocka_unit_test(clean_sweeps_leftovers_of_dead_builds),
 		cmocka_unit_test(a_killed_build_leaves_the_previous_or_the_new_output),
