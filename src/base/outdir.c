@@ -158,11 +158,29 @@ struct step {
 	char *rel;
 };
 
+/* Are root and every folder on the way to rel's last segment below it
+ * real folders (lstat(), no link)?  A journal is read from beside the
+ * output, where anyone who can write there could have planted one: its
+ * steps must not rename through a link to anywhere else. */
+static bool real_path(const char *root, const char *rel)
+{
+	struct stat st;
+	bool ok = lstat(root, &st) == 0 && S_ISDIR(st.st_mode);
+	char *path = path_join(root, rel);
+	for (char *s = path + strlen(root) + 1; ok && (s = strchr(s, '/')) != NULL; s++) {
+		*s = '\0';
+		ok = lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
+		*s = '/';
+	}
+	free(path);
+	return ok;
+}
+
 /* Undoes step s of a commit between staging and final: true when the
  * output is as it was before the step. */
 static bool undo_step(const struct step *s, const char *staging, const char *final)
 {
-	if (!rel_safe(s->rel))
+	if (!rel_safe(s->rel) || !real_path(staging, s->rel) || !real_path(final, s->rel))
 		return false;
 	char *from = path_join(staging, s->rel), *to = path_join(final, s->rel);
 	bool ok = true;

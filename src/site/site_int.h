@@ -73,6 +73,7 @@ struct build {
 	/* the previous output's manifest.json (manifest.h), or NULL: a
 	 * reused report takes its entry from there */
 	struct value *prev_manifest;
+	int prev_fd; /* the previous output folder (O_NOFOLLOW), or -1 */
 	/* where relative claims find their committed values (claim.h): the
 	 * manifest of check --against's folder, else of the output folder,
 	 * as named on the command line (claim_base_dir); NULL when there is
@@ -90,7 +91,8 @@ struct job {
 	struct diag *load_d;   /* loading its runs */
 	struct diag *render_d; /* rendering its body, or copying its output */
 	bool reused;           /* its folder is copied from the previous output */
-	bool move;             /* ... by moving it over whole on commit */
+	bool move;             /* ... by keeping it where it is on commit */
+	bool whole;            /* its folder holds only what a build writes */
 	bool io_failed;
 	bool keyed;            /* key is what the page depends on (cache.h) */
 	struct cache_key key;
@@ -123,7 +125,7 @@ bool report_key(struct build *b, const struct report *r, struct job *job,
 struct cache_key site_key(struct build *b, const struct cache_key *parsers);
 void copy_previous(struct build *b, const char *slug, const char *rel, struct job *job);
 bool movable(const struct build *b, const char *slug);
-bool previous_clean(const struct build *b, const char *slug);
+bool previous_clean(const struct build *b, const char *slug, bool *whole);
 
 /* images.c */
 void index_resources(struct build *b);

@@ -457,6 +457,40 @@ static void nothing_planted_in_the_previous_output_is_carried_over(void **state)
 	free(dir);
 }
 
+/* A journal planted beside the output, as a dead build's, whose steps
+ * lead through a link in the output: nothing is renamed through it. */
+static void a_planted_journal_renames_nothing_through_a_link(void **state)
+{
+	(void)state;
+	char *dir = project(2);
+	e2e_ok(dir, "build");
+	wait_swept(dir);
+	char *outside = xasprintf("%s.outside", dir);
+	assert_true(mkdir_p(outside));
+	char *lnk = path_join(dir, "_site/lnk");
+	assert_int_equal(symlink(outside, lnk), 0);
+	e2e_write(dir, "._site.tmp-999999999/.logdown-site", "x");
+	e2e_write(dir, "._site.tmp-999999999/lnk/evil", "planted\n");
+	struct stat st;
+	char *evil = path_join(dir, "._site.tmp-999999999/lnk/evil");
+	assert_int_equal(lstat(evil, &st), 0);
+	char *journal = xasprintf("G 0 %llu lnk/evil\n", (unsigned long long)st.st_ino);
+	e2e_write(dir, "._site.tmp-999999999.journal", journal);
+	e2e_ok(dir, "build");
+	char *out = path_join(outside, "evil");
+	assert_false(path_exists(out));
+	assert_int_equal(count_prefixed(dir, "._site.tmp-999999999"), 0);
+	free(out);
+	free(journal);
+	free(evil);
+	free(lnk);
+	remove_tree(outside);
+	free(outside);
+	wait_swept(dir);
+	remove_tree(dir);
+	free(dir);
+}
+
 /* --- no moment without a site (issue 24, item 2; issue 23, item 5) --- */
 
 /* The files below root/rel, as paths relative to root. */
@@ -724,6 +758,7 @@ int main(void)
 		cmocka_unit_test(a_stalled_or_failed_handoff_is_given_up_and_removed_here),
 		cmocka_unit_test(nothing_planted_in_the_previous_output_is_carried_over),
 		cmocka_unit_test(a_commit_killed_at_any_step_is_undone_by_the_next_build),
+		cmocka_unit_test(a_planted_journal_renames_nothing_through_a_link),
 		cmocka_unit_test(pages_never_go_missing_while_a_rebuild_commits),
 		cmocka_unit_test(a_second_build_into_the_same_output_fails_at_once),
 	};
