@@ -607,12 +607,15 @@ static void a_commit_killed_at_any_step_is_undone_by_the_next_build(void **state
 
 /* A reader opens every page of a many-report site in a loop while the
  * site is rebuilt again and again, one log changed each time: not one
- * open fails.  300 reports and 6 rebuilds keep it to seconds under
- * ASan (tools/gen-reports.sh writes the project). */
+ * open fails (before the merge commit, 3,708 of 126,351 did).  300
+ * reports and 6 rebuilds take about 20 s under ASan on 2 shared cores
+ * (tools/gen-reports.sh writes the project). */
 static void pages_never_go_missing_while_a_rebuild_commits(void **state)
 {
 	(void)state;
-	enum { N = 300, REBUILDS = 6 };
+	/* under memcheck (LOGDOWN_VALGRIND), a smaller site */
+	const int N = getenv("LOGDOWN_VALGRIND") ? 40 : 300;
+	const int REBUILDS = getenv("LOGDOWN_VALGRIND") ? 3 : 6;
 	char *dir = e2e_tmpdir();
 	char *n = xasprintf("%d", N);
 	assert_int_equal(sh("sh tools/gen-reports.sh '%s' %s >/dev/null", dir, n), 0);
@@ -622,7 +625,7 @@ static void pages_never_go_missing_while_a_rebuild_commits(void **state)
 	char **files = NULL;
 	size_t nfiles = 0;
 	list_files(site, "", &files, &nfiles);
-	assert_true(nfiles > 2 * N);
+	assert_true(nfiles > (size_t)(2 * N));
 	int counts[2];
 	assert_int_equal(pipe(counts), 0);
 	pid_t reader = fork();
