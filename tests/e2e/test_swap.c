@@ -608,7 +608,7 @@ static void a_commit_killed_at_any_step_is_undone_by_the_next_build(void **state
 /* A reader opens every page of a many-report site in a loop while the
  * site is rebuilt again and again, one log changed each time: not one
  * open fails (before the merge commit, 3,708 of 126,351 did).  300
- * reports and 6 rebuilds take about 20 s under ASan on 2 shared cores
+ * reports and 6 rebuilds take about 16 s under ASan on 2 shared cores
  * (tools/gen-reports.sh writes the project). */
 static void pages_never_go_missing_while_a_rebuild_commits(void **state)
 {
