@@ -19,6 +19,7 @@ enum exit_code {
 	EXIT_CONTENT = 1, /* the content has errors */
 	EXIT_USAGE = 2,   /* bad command-line usage */
 	EXIT_IO = 3,      /* an I/O or internal failure */
+	EXIT_BUSY = 4,    /* another build is writing the output folder */
 };
 
 /* A place in a source file.  line and col are 1-based; 0 means unknown

@@ -20,8 +20,9 @@ struct outdir {
 	char *staging; /* where this build writes: a hidden sibling of final */
 	char *prefix;  /* staging folders' names up to the pid: "PARENT/.BASE.tmp-" */
 	bool swapped;  /* staging now holds the previous output */
-	char **moves;  /* folders of the previous output moved over on commit */
+	char **moves;  /* folders of the previous output kept (outdir_keep()) */
 	size_t nmoves, moves_cap;
+	int lock; /* the descriptor holding the output's lock, or -1 */
 };
 
 /* Checks that out may be replaced and creates the staging folder.  It
@@ -29,14 +30,19 @@ struct outdir {
  * the project, a folder holding content/ or lying inside one of the
  * source folders (content/, static/, templates/, parsers/), and
  * an existing non-empty folder without the marker.  Returns EXIT_OK,
- * EXIT_USAGE for a refused folder, EXIT_IO on an I/O error; problems are
+ * EXIT_USAGE for a refused folder, EXIT_BUSY when another build holds
+ * the output's lock (below), EXIT_IO on an I/O error; problems are
  * reported through d. */
 int outdir_begin(struct outdir *o, const char *root, const char *out, struct diag *d);
 
 /* Swaps the staging folder in place of the output, atomically where the
- * file system can, first moving over the folders outdir_move() named.
- * Returns false on an I/O error, reported through d; the previous
- * output is then kept as it was (moved folders are put back). */
+ * file system can.  With folders kept (outdir_keep()), the new site is
+ * merged into the output instead, one atomic exchange per entry, around
+ * the kept folders, so that every page in both sites can be opened at
+ * every moment; a commit killed amid it leaves a journal from which the
+ * next build (or outdir_sweep()) undoes it, and until then every page is
+ * whole, the previous one or the new one.  Returns false on an I/O
+ * error, reported through d; the previous output is then kept as it was. */
 bool outdir_commit(struct outdir *o, struct diag *d);
 
 /* Removes the staging folder and frees o; the output is untouched.
@@ -73,16 +79,22 @@ bool outdir_link(struct outdir *o, const char *rel, struct diag *d);
 /* Sweeps what killed builds left beside the output folder out: their
  * staging folders, and the previous outputs their children were
  * removing (after putting back any folder a killed commit had moved;
- * see outdir_move()).  A folder of a live process is left alone. */
+ * see outdir_keep()).  A folder of a live process is left alone, and
+ * nothing is done while a build holds the output's lock. */
 void outdir_sweep(const char *out);
 
-/* Has the previous output's folder REL (relative, canonical, with no
- * other folder named for moving below or above it) moved into the
- * staging folder by outdir_commit(), with one rename(2) instead of a
- * link per file.  Nothing of the previous output moves before the
- * commit; the staging folder must not get anything at REL meanwhile.
- * A killed commit leaves a journal (the staging folder's name +
- * ".moved") from which the next build puts the folders back. */
-void outdir_move(struct outdir *o, const char *rel);
+/* Keeps the previous output's folder REL (relative, canonical, with no
+ * other folder named for keeping below or above it) where it is: the
+ * commit puts the new site around it instead of rendering or linking it
+ * again.  The staging folder must not get anything at REL.  On a file
+ * system without renameat2(RENAME_EXCHANGE) the folder moves into the
+ * staging folder before a two-rename swap instead (journaled in the
+ * staging folder's name + ".moved", put back by the next build). */
+void outdir_keep(struct outdir *o, const char *rel);
+
+/* Taken by outdir_begin() and held until outdir_end(): a lock on the
+ * output (flock(2) on the file .BASE.lock beside it, never removed), so
+ * that a second build into the same output fails at once with "another
+ * build is writing OUT" and EXIT_BUSY. */
 
 #endif

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -137,6 +138,96 @@ static void undo_journal(const char *journal, const char *staging, const char *f
 	unlink(journal);
 }
 
+/* The inode at path (not followed), or 0 when there is none. */
+static ino_t ino_at(const char *path)
+{
+	struct stat st;
+	return lstat(path, &st) == 0 ? st.st_ino : 0;
+}
+
+/* One step of a commit that merges the new site into the output in
+ * place (merge()): X exchanges staging/rel and final/rel, A adds
+ * staging/rel to the output, G takes final/rel out into the staging
+ * folder.  fresh and old are the inodes of the new build's entry and of
+ * the previous output's, as they were before the step: whether a step
+ * was done is read from which inode is where, so that undoing a journal
+ * twice, or one whose last steps never ran, puts back exactly what moved. */
+struct step {
+	char kind;
+	ino_t fresh, old;
+	char *rel;
+};
+
+/* Are root and every folder on the way to rel's last segment below it
+ * real folders (lstat(), no link)?  A journal is read from beside the
+ * output, where anyone who can write there could have planted one: its
+ * steps must not rename through a link to anywhere else. */
+static bool real_path(const char *root, const char *rel)
+{
+	struct stat st;
+	bool ok = lstat(root, &st) == 0 && S_ISDIR(st.st_mode);
+	char *path = path_join(root, rel);
+	for (char *s = path + strlen(root) + 1; ok && (s = strchr(s, '/')) != NULL; s++) {
+		*s = '\0';
+		ok = lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
+		*s = '/';
+	}
+	free(path);
+	return ok;
+}
+
+/* Undoes step s of a commit between staging and final: true when the
+ * output is as it was before the step. */
+static bool undo_step(const struct step *s, const char *staging, const char *final)
+{
+	if (!rel_safe(s->rel) || !real_path(staging, s->rel) || !real_path(final, s->rel))
+		return false;
+	char *from = path_join(staging, s->rel), *to = path_join(final, s->rel);
+	bool ok = true;
+	ino_t now = ino_at(to);
+	if (s->kind == 'X' && now == s->fresh && s->fresh)
+		ok = renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_EXCHANGE) == 0;
+	else if (s->kind == 'A' && now == s->fresh && s->fresh && !ino_at(from))
+		ok = rename(to, from) == 0;
+	else if (s->kind == 'G' && !now && ino_at(from) == s->old && s->old)
+		ok = rename(from, to) == 0;
+	free(from);
+	free(to);
+	return ok;
+}
+
+/* A commit killed amid its merge left its journal (the staging folder's
+ * name + ".journal"): every step is undone, last first, so that the
+ * output is the previous site again before anything else happens. */
+static void undo_merge(const char *journal, const char *staging, const char *final)
+{
+	struct buf b = BUF_INIT;
+	bool ours = file_read(journal, &b, NULL);
+	buf_putc(&b, '\0');
+	char *marker = path_join(staging, OUTDIR_MARKER);
+	ours = ours && is_file(marker);
+	free(marker);
+	struct step *steps = NULL;
+	size_t n = 0;
+	for (char *line = b.data, *next; ours && line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		unsigned long long fresh, old;
+		int at = 0;
+		char kind;
+		if (sscanf(line, "%c %llu %llu %n", &kind, &fresh, &old, &at) != 3 || !at)
+			continue;
+		steps = xrealloc(steps, (n + 1) * sizeof *steps);
+		steps[n++] = (struct step){kind, (ino_t)fresh, (ino_t)old, line + at};
+	}
+	for (size_t i = n; i-- > 0;)
+		undo_step(&steps[i], staging, final);
+	free(steps);
+	buf_free(&b);
+	unlink(journal);
+}
+
 /* Removes staging folders of builds that were killed, and of children
  * removing a previous output that were: they carry the marker and their
  * process is gone.  Their journals of moves are undone first. */
@@ -150,14 +241,18 @@ static void sweep_stale(const char *parent, const char *prefix, const char *fina
 				continue;
 			char *end;
 			long pid = strtol(names[i] + strlen(prefix), &end, 10);
-			bool journal = strcmp(end, ".moved") == 0;
+			bool moved = strcmp(end, ".moved") == 0, merged = strcmp(end, ".journal") == 0;
+			bool journal = moved || merged;
 			if (pid <= 0 || (*end && !journal) || journal != (pass == 0) ||
 			    pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
 				continue;
 			char *path = path_join(parent, names[i]);
 			if (journal) {
-				char *dir = xstrndup(path, strlen(path) - strlen(".moved"));
-				undo_journal(path, dir, final);
+				char *dir = xstrndup(path, strlen(path) - strlen(end));
+				if (moved)
+					undo_journal(path, dir, final);
+				else
+					undo_merge(path, dir, final);
 				free(dir);
 			} else {
 				/* without the marker only when empty: a build killed
@@ -175,6 +270,28 @@ static void sweep_stale(const char *parent, const char *prefix, const char *fina
 	strv_free(names);
 }
 
+/* The lock that keeps a second build out of the output while one
+ * writes it: flock(2) on PARENT/.BASE.lock, a file beside the output
+ * that is never removed (removing a lock file lets two processes hold
+ * "the" lock at once).  The kernel lets go of it however the build
+ * ends.  Returns the descriptor, or -1 with *busy set when another
+ * process holds it. */
+static int take_lock(const char *parent, const char *base, bool create, bool *busy)
+{
+	*busy = false;
+	char *path = xasprintf("%s/.%s.lock", parent, base);
+	int fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | (create ? O_CREAT : 0), 0644);
+	free(path);
+	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		int e = errno;
+		*busy = e == EWOULDBLOCK;
+		close(fd);
+		fd = -1;
+		errno = e;
+	}
+	return fd;
+}
+
 void outdir_sweep(const char *out)
 {
 	char *final = path_resolve(out);
@@ -184,7 +301,14 @@ void outdir_sweep(const char *out)
 	if (slash && slash[1]) {
 		char *parent = slash == final ? xstrdup("/") : xstrndup(final, (size_t)(slash - final));
 		char *prefix = xasprintf(".%s.tmp-", slash + 1);
-		sweep_stale(parent, prefix, final);
+		/* under the lock: a journal of a live build's commit is not
+		 * a dead one's, and its commit is not undone under it */
+		bool busy;
+		int fd = take_lock(parent, slash + 1, false, &busy);
+		if (!busy)
+			sweep_stale(parent, prefix, final);
+		if (fd >= 0)
+			close(fd);
 		free(prefix);
 		free(parent);
 	}
@@ -194,6 +318,7 @@ void outdir_sweep(const char *out)
 int outdir_begin(struct outdir *o, const char *root, const char *out, struct diag *d)
 {
 	memset(o, 0, sizeof *o);
+	o->lock = -1;
 	/* Every check, the staging folder and the swap work on one canonical
 	 * path: "x/../site", "site/" and a link to the real folder all mean
 	 * the folder they lead to. */
@@ -224,6 +349,29 @@ int outdir_begin(struct outdir *o, const char *root, const char *out, struct dia
 	final = NULL;
 	bool ok = mkdir_p(parent);
 	if (ok) {
+		bool busy;
+		o->lock = take_lock(parent, base, true, &busy);
+		if (busy) {
+			diag_error(d, loc_line(NULL, 0),
+				   "another build is writing %s (wait for it to end, or build into "
+				   "another folder with -o)",
+				   out);
+			free(prefix);
+			free(parent);
+			outdir_end(o);
+			free(rroot);
+			return EXIT_BUSY;
+		}
+		if (o->lock < 0) {
+			int e = errno;
+			diag_error(d, loc_line(NULL, 0), "%s/.%s.lock: cannot lock: %s", parent, base,
+				   strerror(e));
+			free(prefix);
+			free(parent);
+			outdir_end(o);
+			free(rroot);
+			return EXIT_IO;
+		}
 		sweep_stale(parent, prefix, o->final);
 		remove_marked(o->staging);
 		/* Made here and now, not found: whatever the build writes goes
@@ -334,7 +482,7 @@ bool outdir_link(struct outdir *o, const char *rel, struct diag *d)
 	return ok;
 }
 
-void outdir_move(struct outdir *o, const char *rel)
+void outdir_keep(struct outdir *o, const char *rel)
 {
 	if (o->nmoves == o->moves_cap) {
 		o->moves_cap = o->moves_cap ? 2 * o->moves_cap : 64;
@@ -447,10 +595,214 @@ static bool swap(struct outdir *o, struct diag *d)
 	return ok;
 }
 
+/* LOGDOWN_TEST_KILL_AT, for tests only (tests/e2e/test_swap.c): "merge:N"
+ * kills the build with SIGKILL after the Nth step of its merge, the
+ * journal written ("merge:0": before any step), so that a commit cut
+ * short at that moment is seen to be undone. */
+static long kill_at(void)
+{
+	const char *v = getenv("LOGDOWN_TEST_KILL_AT");
+	if (!v || !str_has_prefix(v, "merge:"))
+		return -1;
+	return strtol(v + strlen("merge:"), NULL, 10);
+}
+
+static int cmp_rel(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Is rel one of the kept folders (o->moves, sorted)? */
+static bool is_kept(const struct outdir *o, const char *rel)
+{
+	return bsearch(&rel, o->moves, o->nmoves, sizeof *o->moves, cmp_rel) != NULL;
+}
+
+/* Does a kept folder lie below rel? */
+static bool holds_kept(const struct outdir *o, const char *rel)
+{
+	char *below = xasprintf("%s/", rel);
+	size_t lo = 0, hi = o->nmoves;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(o->moves[mid], below) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	bool found = lo < o->nmoves && str_has_prefix(o->moves[lo], below);
+	free(below);
+	return found;
+}
+
+static bool real_dir(const char *path)
+{
+	struct stat st;
+	return lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static void add_step(struct step **steps, size_t *n, char kind, const char *staging,
+		     const char *final, const char *rel)
+{
+	char *from = path_join(staging, rel), *to = path_join(final, rel);
+	*steps = xrealloc(*steps, (*n + 1) * sizeof **steps);
+	(*steps)[(*n)++] = (struct step){kind, kind == 'G' ? 0 : ino_at(from),
+					 kind == 'A' ? 0 : ino_at(to), xstrdup(rel)};
+	free(from);
+	free(to);
+}
+
+/* The steps that make the output (final) the new site (staging) while
+ * leaving the kept folders where they are: below rel, each entry of the
+ * new site is exchanged with the output's or added to it; a folder that
+ * holds kept ones is merged entry by entry instead; what the output has
+ * and the new site has not goes (but kept folders). */
+static bool plan(const struct outdir *o, const char *rel, struct step **steps, size_t *n)
+{
+	char *sdir = *rel ? path_join(o->staging, rel) : xstrdup(o->staging);
+	char *fdir = *rel ? path_join(o->final, rel) : xstrdup(o->final);
+	size_t ns, nf;
+	char **snames = dir_list(sdir, &ns), **fnames = dir_list(fdir, &nf);
+	bool ok = snames && fnames;
+	for (size_t i = 0, j = 0; ok && (i < ns || j < nf);) {
+		int c = i >= ns ? 1 : j >= nf ? -1 : strcmp(snames[i], fnames[j]);
+		const char *name = c <= 0 ? snames[i] : fnames[j];
+		char *child = *rel ? path_join(rel, name) : xstrdup(name);
+		if (!*rel && strcmp(name, OUTDIR_MARKER) == 0) {
+			/* exchanged last, below */
+		} else if (c < 0) {
+			add_step(steps, n, 'A', o->staging, o->final, child);
+		} else if (c > 0) {
+			if (!is_kept(o, child) && !holds_kept(o, child))
+				add_step(steps, n, 'G', o->staging, o->final, child);
+		} else {
+			char *sp = path_join(o->staging, child), *fp = path_join(o->final, child);
+			if (holds_kept(o, child) && real_dir(sp) && real_dir(fp))
+				ok = plan(o, child, steps, n);
+			else
+				add_step(steps, n, 'X', o->staging, o->final, child);
+			free(sp);
+			free(fp);
+		}
+		i += c <= 0;
+		j += c >= 0;
+		free(child);
+	}
+	strv_free(snames);
+	strv_free(fnames);
+	free(sdir);
+	free(fdir);
+	return ok;
+}
+
+/* Can this file system exchange two entries (renameat2 RENAME_EXCHANGE)?
+ * Asked of two files of the staging folder, exchanged and put back. */
+static bool can_exchange(const struct outdir *o)
+{
+	char *a = path_join(o->staging, OUTDIR_MARKER), *b = path_join(o->staging, ".probe");
+	bool ok = file_write(b, "", 0) &&
+		  renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE) == 0 &&
+		  renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE) == 0;
+	unlink(b);
+	free(a);
+	free(b);
+	return ok;
+}
+
+/* Makes the output the new site without taking the kept folders out of
+ * it: the steps of plan(), journaled first, each one an atomic rename,
+ * so that a page in both sites can be opened at every moment (it is the
+ * previous one or the new one), and the marker last, which tells the
+ * cache (cache_reports_load()) that the output changed.  On failure the
+ * steps done are undone; a process killed amid them leaves the journal,
+ * from which the next build (or clean, or serve's sweeper) undoes them
+ * before anything else (undo_merge()).  Afterwards the staging folder
+ * holds what the new site replaced, for outdir_end() to remove. */
+static bool merge(struct outdir *o, struct diag *d)
+{
+	/* the folders that hold kept ones, in the new site too */
+	for (size_t i = 0; i < o->nmoves; i++) {
+		if (!strchr(o->moves[i], '/'))
+			continue;
+		char *in = path_join(o->staging, o->moves[i]);
+		char *up = path_dirname(in);
+		mkdir_p(up);
+		free(up);
+		free(in);
+	}
+	struct step *planned = NULL;
+	size_t n = 0;
+	bool ok = plan(o, "", &planned, &n);
+	/* new pages first, then the changed ones (the index that links the
+	 * new ones), then the removed ones, which the index no longer
+	 * links, and the marker last */
+	struct step *steps = xmalloc((n + 1) * sizeof *steps);
+	size_t m = 0;
+	for (const char *kind = "AXG"; *kind; kind++)
+		for (size_t i = 0; i < n; i++)
+			if (planned[i].kind == *kind)
+				steps[m++] = planned[i];
+	free(planned);
+	add_step(&steps, &n, 'X', o->staging, o->final, OUTDIR_MARKER);
+	struct buf text = BUF_INIT;
+	for (size_t i = 0; ok && i < n; i++) {
+		char line[64];
+		int len = snprintf(line, sizeof line, "%c %llu %llu ", steps[i].kind,
+				   (unsigned long long)steps[i].fresh, (unsigned long long)steps[i].old);
+		buf_put(&text, line, (size_t)len);
+		buf_put(&text, steps[i].rel, strlen(steps[i].rel));
+		buf_putc(&text, '\n');
+	}
+	char *journal = xasprintf("%s.journal", o->staging);
+	if (!ok)
+		diag_error(d, loc_line(NULL, 0), "%s: cannot list: %s", o->shown, strerror(errno));
+	else if (!(ok = file_write(journal, text.data, text.len)))
+		diag_error(d, loc_line(NULL, 0), "%s: cannot write: %s", journal, strerror(errno));
+	buf_free(&text);
+	long kill_after = kill_at();
+	size_t done = 0;
+	for (; ok && done < n; done++) {
+		if ((long)done == kill_after)
+			raise(SIGKILL);
+		const struct step *s = &steps[done];
+		char *from = path_join(o->staging, s->rel), *to = path_join(o->final, s->rel);
+		ok = s->kind == 'X'   ? renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_EXCHANGE) == 0
+		     : s->kind == 'A' ? rename(from, to) == 0
+				      : rename(to, from) == 0;
+		if (!ok)
+			diag_error(d, loc_line(NULL, 0), "%s/%s: cannot replace: %s", o->shown, s->rel,
+				   strerror(errno));
+		free(from);
+		free(to);
+	}
+	if (!ok) {
+		for (size_t i = done; i-- > 0;)
+			if (!undo_step(&steps[i], o->staging, o->final))
+				diag_error(d, loc_line(NULL, 0), "%s/%s: cannot put back: %s", o->shown,
+					   steps[i].rel, strerror(errno));
+	} else {
+		o->swapped = true;
+	}
+	if ((long)n == kill_after)
+		raise(SIGKILL);
+	unlink(journal);
+	free(journal);
+	for (size_t i = 0; i < n; i++)
+		free(steps[i].rel);
+	free(steps);
+	return ok;
+}
+
 bool outdir_commit(struct outdir *o, struct diag *d)
 {
 	if (o->nmoves == 0)
 		return swap(o, d);
+	qsort(o->moves, o->nmoves, sizeof *o->moves, cmp_rel);
+	if (can_exchange(o))
+		return merge(o, d);
+	/* Without the exchange (some network and FUSE file systems): the
+	 * kept folders move into the new site, which then replaces the
+	 * output with two renames; pages are missing for that moment. */
 	char *journal = xasprintf("%s.moved", o->staging);
 	bool ok = move_over(o, journal, d);
 	if (ok) {
@@ -644,7 +996,10 @@ static void discard(struct outdir *o)
 	long deadline = now_ms() + HANDOFF_MS;
 	pid_t child = fork();
 	if (child == 0) {
-		/* async-signal-safe calls only, as in grandchild() */
+		/* async-signal-safe calls only, as in grandchild(); the
+		 * lock is the build's, not held by what outlives it */
+		if (o->lock >= 0)
+			close(o->lock);
 		if (fault == FAULT_STALL_CHILD)
 			for (;;)
 				pause();
@@ -703,5 +1058,8 @@ void outdir_end(struct outdir *o)
 	for (size_t i = 0; i < o->nmoves; i++)
 		free(o->moves[i]);
 	free(o->moves);
+	if (o->lock >= 0)
+		close(o->lock); /* last: the output is left as it will stay */
 	memset(o, 0, sizeof *o);
+	o->lock = -1;
 }

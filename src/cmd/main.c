@@ -38,7 +38,7 @@ static const char usage_main[] =
 	"  --version     show the version\n"
 	"\n"
 	"exit status: 0 success, 1 the content has errors, 2 bad usage,\n"
-	"3 an I/O or internal failure.\n";
+	"3 an I/O or internal failure, 4 another build is writing the output.\n";
 
 static const char usage_build[] =
 	"usage: logdown build [DIR] [-o OUT] [--drafts] [--strict] [--figures svg,png,pdf]\n"

@@ -11,6 +11,7 @@
 #include <assert.h>
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -669,6 +670,10 @@ static void load_turn(struct build *b, size_t i, struct job *job)
 			free(rel);
 		}
 	}
+	/* a folder of the previous output holding anything a build does
+	 * not write (a planted link) is rendered again, and replaced */
+	if (job->reused && !previous_clean(b, r->slug, &job->whole))
+		job->reused = false;
 	if (job->reused)
 		return;
 	report_runs_load_cached(&r->runs, value_get(r->meta, "runs"), r->dir, b->root_real,
@@ -679,7 +684,7 @@ static void render_turn(struct build *b, size_t i, struct job *job)
 {
 	if (job->reused)
 		job->manifest = value_copy(manifest_find(b->prev_manifest, b->reports[i].slug));
-	if (job->reused && movable(b, b->reports[i].slug))
+	if (job->reused && job->whole && movable(b, b->reports[i].slug))
 		job->move = true;
 	else if (job->reused)
 		copy_previous(b, b->reports[i].slug, b->reports[i].slug, job);
@@ -689,7 +694,7 @@ static void render_turn(struct build *b, size_t i, struct job *job)
 
 int site_build(const struct build_opts *opts, struct diag *d)
 {
-	struct build b = {.opts = opts, .d = d};
+	struct build b = {.opts = opts, .d = d, .prev_fd = -1};
 	int rc = EXIT_OK;
 
 	/* load sources */
@@ -774,6 +779,7 @@ int site_build(const struct build_opts *opts, struct diag *d)
 		struct diag *quiet = diag_new_deferred(d);
 		b.prev_manifest = manifest_load(b.out.final, b.out.final, quiet);
 		diag_free(quiet);
+		b.prev_fd = open(b.out.final, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	}
 	/* the committed values of relative claims: quietly, a missing
 	 * manifest is said where a claim needs it */
@@ -825,7 +831,7 @@ int site_build(const struct build_opts *opts, struct diag *d)
 		b.moved = xcalloc(b.nreports ? b.nreports : 1, sizeof *b.moved);
 		for (size_t i = 0; i < b.nreports; i++) {
 			if (jobs[i].move) {
-				outdir_move(&b.out, b.reports[i].slug);
+				outdir_keep(&b.out, b.reports[i].slug);
 				b.moved[b.nmoved++] = b.reports[i].slug;
 			}
 		}
@@ -948,6 +954,8 @@ int site_build(const struct build_opts *opts, struct diag *d)
 	if (b.claim_base != b.prev_manifest)
 		value_free(b.claim_base);
 	value_free(b.prev_manifest);
+	if (b.prev_fd >= 0)
+		close(b.prev_fd);
 	free(b.claim_base_dir);
 	cache_close(b.disk);
 	return rc;

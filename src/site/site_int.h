@@ -64,15 +64,16 @@ struct build {
 	bool reports_keyed;          /* pages may be reused by key */
 	struct cache_reports *prev;  /* the keys the current output was built with */
 	size_t nfrom_cache;
-	/* reused report folders moved over whole from the previous output
-	 * on commit (outdir_move()) rather than linked file by file */
+	/* reused report folders kept where they are in the output on
+	 * commit (outdir_keep()) rather than linked file by file */
 	bool can_move;
 	const char **slugs;          /* every report's slug, sorted */
-	const char **moved;          /* the moved ones, sorted */
+	const char **moved;          /* the kept ones, sorted */
 	size_t nmoved;
 	/* the previous output's manifest.json (manifest.h), or NULL: a
 	 * reused report takes its entry from there */
 	struct value *prev_manifest;
+	int prev_fd; /* the previous output folder (O_NOFOLLOW), or -1 */
 	/* where relative claims find their committed values (claim.h): the
 	 * manifest of check --against's folder, else of the output folder,
 	 * as named on the command line (claim_base_dir); NULL when there is
@@ -90,7 +91,8 @@ struct job {
 	struct diag *load_d;   /* loading its runs */
 	struct diag *render_d; /* rendering its body, or copying its output */
 	bool reused;           /* its folder is copied from the previous output */
-	bool move;             /* ... by moving it over whole on commit */
+	bool move;             /* ... by keeping it where it is on commit */
+	bool whole;            /* its folder holds only what a build writes */
 	bool io_failed;
 	bool keyed;            /* key is what the page depends on (cache.h) */
 	struct cache_key key;
@@ -123,6 +125,7 @@ bool report_key(struct build *b, const struct report *r, struct job *job,
 struct cache_key site_key(struct build *b, const struct cache_key *parsers);
 void copy_previous(struct build *b, const char *slug, const char *rel, struct job *job);
 bool movable(const struct build *b, const char *slug);
+bool previous_clean(const struct build *b, const char *slug, bool *whole);
 
 /* images.c */
 void index_resources(struct build *b);

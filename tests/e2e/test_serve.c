@@ -762,27 +762,81 @@ static void a_change_rebuilds_only_the_reports_it_affects(void **state)
 	close(ev);
 }
 
-/* A reused report's folder moves from the previous output: a link
- * planted there (logdown writes none) is never followed nor served, and
- * one beside the page is not carried over. */
-static void a_link_in_the_previous_output_is_not_copied(void **state)
+/* What plant() can leave in a reused report's folder of the previous
+ * output (the same kinds as test_swap.c's). */
+enum plant { PLANT_FILE_LINK, PLANT_HARD_LINK, PLANT_DIR_LINK, PLANT_REPORT_LINK, NPLANTS };
+static const char *const plant_names[] = {"a link as logs/FILE", "a hard link out as logs/FILE",
+					  "logs/ a link to a folder", "the report a link"};
+
+static void plant(const char *site, const char *slug, const char *outside, enum plant kind)
+{
+	char *logs = xasprintf("%s/%s/logs", site, slug);
+	char *file = xstrdup(logs); /* the first file below logs/ */
+	while (is_dir(file)) {
+		size_t n;
+		char **names = dir_list(file, &n);
+		assert_true(names && n > 0);
+		char *next = path_join(file, names[0]);
+		strv_free(names);
+		free(file);
+		file = next;
+	}
+	char *secret = path_join(outside, "secret");
+	e2e_write(outside, "secret", "a secret of the machine's\n");
+	if (kind == PLANT_FILE_LINK || kind == PLANT_HARD_LINK) {
+		assert_int_equal(unlink(file), 0);
+		assert_int_equal(kind == PLANT_FILE_LINK ? symlink(secret, file) : link(secret, file),
+				 0);
+	} else {
+		char *from = kind == PLANT_DIR_LINK ? xstrdup(logs) : xasprintf("%s/%s", site, slug);
+		char *to = xasprintf("%s/%s", outside, kind == PLANT_DIR_LINK ? "logs" : "report");
+		remove_tree(to);
+		assert_int_equal(rename(from, to), 0);
+		char *extra = path_join(to, "planted.txt");
+		assert_true(file_write(extra, "planted\n", 8));
+		assert_int_equal(symlink(to, from), 0);
+		free(extra);
+		free(from);
+		free(to);
+	}
+	free(secret);
+	free(file);
+	free(logs);
+}
+
+/* A rebuild reuses the unchanged report s from the previous output:
+ * each kind of link planted in its folder makes it render again, and
+ * the new site has no link and no file with a second name; a link
+ * planted beside its page is not carried over either. */
+static void nothing_planted_in_the_previous_output_is_carried_by_a_rebuild(void **state)
 {
 	(void)state;
+	static const char *const losses[] = {"4.44444", "3.33333", "2.22222", "1.11111"};
 	int ev = events_open();
 	struct buf acc = BUF_INIT;
 	assert_true(events_wait(ev, &acc, "retry:", 5000));
 	char *dir = served_dir();
-	char *inner = xasprintf("%s/s/logs/leak.txt", dir);
+	char *outside = xasprintf("%s.outside", project);
+	for (int kind = 0; kind < NPLANTS; kind++) {
+		plant(dir, "s", outside, (enum plant)kind);
+		buf_clear(&acc);
+		write_log(losses[kind]);
+		if (!events_wait(ev, &acc, "event: reload\n", 10000))
+			fail_msg("%s: no reload; the stream had:\n%s", plant_names[kind],
+				 buf_data(&acc));
+		char *cmd = xasprintf("find '%s' -type l -o -type f -links +1 | grep .", dir);
+		if (system(cmd) == 0)
+			fail_msg("%s: carried into the new site (above)", plant_names[kind]);
+		free(cmd);
+		struct response r = http("GET", "/s/logs/planted.txt", NULL);
+		assert_int_equal(r.status, 404);
+		response_free(&r);
+		assert_same_as_a_full_build();
+	}
+	remove_tree(outside);
+	free(outside);
+	/* beside the page: the folder is linked file by file, without it */
 	char *top = xasprintf("%s/s/leak.txt", dir);
-	assert_int_equal(symlink("/etc/hostname", inner), 0);
-	write_log("4.44444");
-	if (!events_wait(ev, &acc, "event: reload\n", 10000))
-		fail_msg("no reload; the stream had:\n%s", buf_data(&acc));
-	struct response r = http("GET", "/s/logs/leak.txt", NULL);
-	assert_int_equal(r.status, 403);
-	response_free(&r);
-	/* beside the page: the folder is copied file by file, without it */
-	assert_int_equal(unlink(inner), 0);
 	assert_int_equal(symlink("/etc/hostname", top), 0);
 	buf_clear(&acc);
 	/* written as soon as the reload comes, before serve polls again:
@@ -791,10 +845,9 @@ static void a_link_in_the_previous_output_is_not_copied(void **state)
 	write_log("3.33333");
 	if (!events_wait(ev, &acc, "event: reload\n", 10000))
 		fail_msg("no reload; the stream had:\n%s", buf_data(&acc));
-	r = http("GET", "/s/leak.txt", NULL);
+	struct response r = http("GET", "/s/leak.txt", NULL);
 	assert_int_equal(r.status, 404);
 	response_free(&r);
-	free(inner);
 	free(top);
 	buf_clear(&acc);
 	write_log("1.11111");
@@ -851,9 +904,11 @@ static void sigterm_stops_with_0_and_leaves_nothing(void **state)
 	size_t n;
 	char **names = dir_list(project, &n);
 	assert_non_null(names);
-	/* the build cache stays, as after `logdown build` */
+	/* the build cache and the output's lock file stay, as after
+	 * `logdown build` */
 	for (size_t i = 0; i < n; i++)
-		if (names[i][0] == '.' && strcmp(names[i], ".logdown-cache") != 0)
+		if (names[i][0] == '.' && strcmp(names[i], ".logdown-cache") != 0 &&
+		    strcmp(names[i], "._site.lock") != 0)
 			fail_msg("left behind: %s", names[i]);
 	strv_free(names);
 	char *err = e2e_read("/", errfile);
@@ -1629,7 +1684,8 @@ static void stop_during_a_rebuild(const struct slow_input *in)
 		char **names = dir_list(project, &n);
 		assert_non_null(names);
 		for (size_t i = 0; i < n && !left; i++)
-			if (names[i][0] == '.' && strcmp(names[i], ".logdown-cache") != 0)
+			if (names[i][0] == '.' && strcmp(names[i], ".logdown-cache") != 0 &&
+			    strcmp(names[i], "._site.lock") != 0)
 				left = xstrdup(names[i]);
 		strv_free(names);
 		if (left)
@@ -1679,7 +1735,7 @@ int main(void)
 		cmocka_unit_test(a_failed_rebuild_shows_errors_and_keeps_the_page),
 		cmocka_unit_test(a_burst_of_changes_gives_one_build),
 		cmocka_unit_test(a_change_rebuilds_only_the_reports_it_affects),
-		cmocka_unit_test(a_link_in_the_previous_output_is_not_copied),
+		cmocka_unit_test(nothing_planted_in_the_previous_output_is_carried_by_a_rebuild),
 		cmocka_unit_test(a_streamed_page_gets_the_script_before_its_last_body_tag),
 		cmocka_unit_test(a_fifo_in_the_output_is_never_opened),
 		cmocka_unit_test(the_output_folder_removed_or_replaced_by_a_link),
