@@ -153,6 +153,50 @@ static void bad_switch_values_are_errors_at_their_column(void **state)
 	e2e_drop(&dir);
 }
 
+/* Every cell of a series is a value too, by its digits: the loss at
+ * step 500 (the log's line 80, in the middle of the series) as the log
+ * shows it, and a middle rate written with a thousands comma, named by
+ * their row's step; the round step 500 and a rounding of a middle loss
+ * (7.80) stay silent, and so do code, headings and an allowed block. */
+static void lint_warns_at_a_value_in_the_middle_of_a_series(void **state)
+{
+	(void)state;
+	char *dir = project("---\n"
+			    "title: Lint\n"
+			    "runs:\n"
+			    "  a: logs/a.log\n"
+			    "---\n"
+			    "## Step 500: 7.80469\n"
+			    "\n"
+			    "At step 500 the loss was 7.80469 (`7.80469`), about 7.80; the rate\n"
+			    "at 600 was 2,946.17 after 500 steps.\n"
+			    "\n"
+			    "<!-- logdown: allow-number -->\n"
+			    "A quoted 7.80469.\n"
+			    "\n"
+			    "Now {{ a.train[step=500].loss }}.\n");
+	struct proc r = e2e_run(dir, "check --lint");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(
+		r.err,
+		"content/r/index.md:8:26: warning: 7.80469 is a.train[step=500].loss, 7.80469 "
+		"(content/r/logs/a.log:80): write {{ a.train[step=500].loss }}\n"
+		"    8 | At step 500 the loss was 7.80469 (`7.80469`), about 7.80; the rate\n"
+		"      |                          ^~~~~~~\n"
+		"content/r/index.md:9:12: warning: 2,946.17 is a.train[step=600].rate, 2946.17 "
+		"(content/r/logs/a.log:81): write {{ a.train[step=600].rate :,.2f }}\n"
+		"    9 | at 600 was 2,946.17 after 500 steps.\n"
+		"      |            ^~~~~~~~\n"
+		"logdown: checked 1 report\n");
+	proc_free(&r);
+	/* the expression the warning suggests shows that very value */
+	char *page = e2e_build_body(dir, "");
+	assert_contains(page, "Now <a class=\"ld-value\" href=\"logs/a.log.html#L80.1\" "
+			      "title=\"content/r/logs/a.log:80\">7.80469</a>.");
+	free(page);
+	e2e_drop(&dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -160,6 +204,7 @@ int main(void)
 		cmocka_unit_test(strict_lints_and_fails),
 		cmocka_unit_test(front_matter_and_site_switch_it_off),
 		cmocka_unit_test(bad_switch_values_are_errors_at_their_column),
+		cmocka_unit_test(lint_warns_at_a_value_in_the_middle_of_a_series),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
