@@ -2,7 +2,9 @@
  * one (tests/corpus/cerebras): the exact warnings for hand-typed
  * numbers, each kind the lint leaves alone, the comment and the
  * front-matter and site.yaml switches, and the exit statuses (warnings
- * exit 0, errors with --strict, which lints unless --no-lint). */
+ * exit 0, errors with --strict, which lints unless --no-lint), and a
+ * value in the middle of a series (the log's line 80) matched by its
+ * digits. */
 #include "e2e.h"
 
 #define LOG "tests/corpus/cerebras/bert-large-bs512-student-2024-04.log"

@@ -6,7 +6,12 @@
  * diff` is compared whole, as text, Markdown and JSON, for a log whose
  * line changed (a value, a table cell, a chart series), for values
  * added and removed, for prose edited above the values (no change), and
- * for each bad input; `check --against` prints the same summary. */
+ * for each bad input; `check --against` prints the same summary (with
+ * text, github and json diagnostics, and after a broken claim).  An
+ * input's change is said in every format (a parser's YAML, hosts, job
+ * ids); `diff --against OUT [DIR]` builds the project and compares;
+ * cells shown as 2,925 or 93.4% get a relative change; PBS's exec_host
+ * gives each host once. */
 #include "e2e.h"
 
 #include <xxhash.h>
@@ -559,7 +564,7 @@ static void diff_says_what_of_an_input_changed_in_every_format(void **state)
 }
 
 /* Hosts and job ids that changed are said in Markdown and JSON too. */
-static void diff_says_which_hosts_changed_in_markdown_and_json(void **state)
+static void diff_says_which_hosts_and_job_ids_changed_in_markdown_and_json(void **state)
 {
 	(void)state;
 	char *dir = project();
@@ -575,6 +580,16 @@ static void diff_says_which_hosts_changed_in_markdown_and_json(void **state)
 	assert_int_equal(r.status, 1);
 	assert_contains(r.out, "\"detail\": \"hash ef07b2897bd2 \u2192 7d260a28a595, hosts "
 			       "dcc-core-46 \u2192 dcc-core-47\"}");
+	proc_free(&r);
+	replace(dir, "content/r/logs/job.err", "JOB 39819691", "JOB 39819692");
+	e2e_ok(dir, "build -o new2");
+	r = e2e_run(dir, "diff new new2 --format markdown");
+	assert_int_equal(r.status, 1);
+	assert_contains(r.out, ", job ids 39819691 \u2192 39819692 |  |\n");
+	proc_free(&r);
+	r = e2e_run(dir, "diff new new2 --format json");
+	assert_int_equal(r.status, 1);
+	assert_contains(r.out, ", job ids 39819691 \u2192 39819692\"}");
 	proc_free(&r);
 	e2e_drop(&dir);
 }
@@ -781,7 +796,7 @@ int main(void)
 		cmocka_unit_test(diff_reports_each_bad_input),
 		cmocka_unit_test(check_against_says_what_changed),
 		cmocka_unit_test(diff_says_what_of_an_input_changed_in_every_format),
-		cmocka_unit_test(diff_says_which_hosts_changed_in_markdown_and_json),
+		cmocka_unit_test(diff_says_which_hosts_and_job_ids_changed_in_markdown_and_json),
 		cmocka_unit_test(diff_against_compares_a_committed_site_with_the_project),
 		cmocka_unit_test(check_against_says_what_changed_with_github_and_json),
 		cmocka_unit_test(check_against_says_what_changed_after_a_broken_claim),
