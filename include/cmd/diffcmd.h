@@ -21,4 +21,14 @@ enum {
 int diffcmd_run(const char *old, const char *now, enum valuediff_format format, bool colour,
 		FILE *out, struct diag *d);
 
+/* `logdown diff --against OLD [PROJECT]`: builds the project in the
+ * folder project into a temporary folder, as `check --against OLD`
+ * does (no cache; relative claims against OLD's values), and compares
+ * OLD with what it built, as diffcmd_run() does.  The project's
+ * diagnostics go to d; with errors in its content, the changes are
+ * printed all the same and DIFF_TROUBLE is returned.  jobs: threads,
+ * 0 for one per core. */
+int diffcmd_against(const char *old, const char *project, size_t jobs,
+		    enum valuediff_format format, bool colour, FILE *out, struct diag *d);
+
 #endif

@@ -2,8 +2,9 @@
  *
  * A number written by hand in a report's prose that equals a value of
  * the report's runs as the log shows it (the same digits, or the same
- * rounding of them, or the same fraction as a percent) is warned of at
- * its place, with the {{ }} to write instead:
+ * rounding of them, or the same fraction as a percent; any other cell
+ * of a series by the same digits only) is warned of at its place, with
+ * the {{ }} to write instead:
  *
  *   r.md:14:22: warning: 2.31 is bs512.final_loss, 2.3147 rounded
  *   (logs/bs512.log:412): write {{ bs512.final_loss :.2f }}
@@ -74,7 +75,10 @@ bool numlint_match(const struct numlint *nl, const struct numlint_token *t,
 
 /* Warns of every hand-typed number in the prose of a resolved
  * report's tree (resolve/doc.h), at its line and column in text (the
- * report's body: body line 1 is line line0 + 1 of file).  Bad
+ * report's body: body line 1 is line line0 + 1 of file).  The numbers
+ * that match no value of numlint_match() are then looked for, by the
+ * same digits, in every cell of the runs' series (read once; the runs
+ * must still be alive) and named as a.train[step=500].loss.  Bad
  * logdown comments are warned of too. */
 void numlint_doc(const struct numlint *nl, struct cmark_node *root, const char *text,
 		 size_t len, const char *file, int line0, struct diag *d);

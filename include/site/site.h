@@ -34,6 +34,16 @@ struct build_opts {
 	/* check only: build into a temporary folder and report every file
 	 * where this committed output differs from it */
 	const char *against;
+	/* with against, when the check fails: what changed (valuediff.h) is
+	 * printed as JSON on stdout (for --diagnostics=json, whose stderr
+	 * holds only JSON lines), else as text on stderr */
+	bool against_json;
+	/* with against, for `logdown diff --against`: called with the folder
+	 * this build wrote (its manifest.json in it) once it is written, with
+	 * or without errors in the content, before the folder is removed;
+	 * against is then not compared file by file */
+	void (*on_built)(void *ctx, const char *built);
+	void *built_ctx;
 	/* the chart files to write: FIGURE_SVG | FIGURE_PNG | FIGURE_PDF
 	 * (directive.h); SVG is always written */
 	unsigned figures;

@@ -116,7 +116,10 @@ static const char usage_check[] =
 	"                       logdown pdf\n"
 	"  --against OUT        also fail when OUT, a site built and committed\n"
 	"                       earlier, differs from what a build writes now,\n"
-	"                       naming each stale, missing or extra file\n"
+	"                       naming each stale, missing or extra file; when\n"
+	"                       the check fails, what changed follows as logdown\n"
+	"                       diff prints it (on stdout as JSON with\n"
+	"                       --diagnostics=json)\n"
 	"  --drafts             check draft reports too\n"
 	"  --lint               warn of every number typed by hand in the prose that\n"
 	"                       equals a value of the report's runs as the log shows\n"
@@ -143,10 +146,12 @@ static const char usage_check[] =
 
 static const char usage_diff[] =
 	"usage: logdown diff OLD NEW [--format text|markdown|json]\n"
+	"       logdown diff --against OLD [DIR] [--format text|markdown|json]\n"
 	"\n"
 	"Lists, report by report, what changed between two built sites (folders\n"
 	"a build wrote: each has a manifest.json): every input file whose size,\n"
-	"hash or parser changed; every value whose shown text changed, with its\n"
+	"hash, parser (or its definition), job ids or hosts changed, saying\n"
+	"which in every format; every value whose shown text changed, with its\n"
 	"place in the .md (file:line:col in NEW), old and new text, the relative\n"
 	"change when both are numbers and both source lines; every table cell\n"
 	"and chart series that changed; and what was added or removed.  A value\n"
@@ -155,13 +160,17 @@ static const char usage_diff[] =
 	"it changes nothing.\n"
 	"\n"
 	"options:\n"
+	"  --against OLD  compare OLD, a site built and committed earlier, with\n"
+	"                 what the project in DIR (default .) builds now, as\n"
+	"                 `logdown check --against OLD` builds it (into a\n"
+	"                 temporary folder, removed after)\n"
 	"  --format FMT   text (default; coloured on a terminal unless NO_COLOR is\n"
 	"                 set), markdown (a table per report: for a pull request\n"
 	"                 comment or $GITHUB_STEP_SUMMARY) or json\n"
 	"  -h, --help     show this help\n"
 	"\n"
-	"exit status: 0 no change, 1 changes (as diff(1)), 2 bad usage or a site\n"
-	"that cannot be read.\n";
+	"exit status: 0 no change, 1 changes (as diff(1)), 2 bad usage, a site\n"
+	"that cannot be read or, with --against, a project with errors.\n";
 
 static const char usage_new[] =
 	"usage: logdown new [DIR]\n"
@@ -444,6 +453,7 @@ static int cmd_build(int argc, char **argv, bool is_build, bool pdf)
 		.write = is_build,
 		.summary = c.diag.format == DIAG_TEXT,
 		.against = c.against,
+		.against_json = c.diag.format == DIAG_JSON,
 		.figures = c.figures,
 		.jobs = c.jobs,
 		/* check (CI) trusts no cache unless asked */
@@ -574,7 +584,7 @@ static int finish_output(int rc)
 
 static int cmd_diff(int argc, char **argv)
 {
-	const char *dirs[2] = {NULL, NULL};
+	const char *dirs[2] = {NULL, NULL}, *against = NULL;
 	enum valuediff_format format = VALUEDIFF_TEXT;
 	int n = 0;
 	for (int i = 0; i < argc; i++) {
@@ -594,6 +604,11 @@ static int cmd_diff(int argc, char **argv)
 				return usage_error(usage_diff,
 						   "--format takes text, markdown or json, not '%s'",
 						   f ? f : "nothing");
+		} else if (strcmp(a, "--against") == 0 || str_has_prefix(a, "--against=")) {
+			against = a[9] == '=' ? a + 10 : ++i < argc ? argv[i] : NULL;
+			if (!against || !*against)
+				return usage_error(usage_diff, "%s needs the built site's folder",
+						   "--against");
 		} else if (a[0] == '-' && a[1]) {
 			return usage_error(usage_diff, "unknown option '%s'", a);
 		} else if (n < 2) {
@@ -602,11 +617,16 @@ static int cmd_diff(int argc, char **argv)
 			return usage_error(usage_diff, "more than two sites given ('%s')", a);
 		}
 	}
-	if (n < 2)
+	if (against && n > 1)
+		return usage_error(usage_diff,
+				   "with --against, name one project folder, not '%s' too", dirs[1]);
+	if (!against && n < 2)
 		return usage_error(usage_diff, "%s", "name two built sites: logdown diff OLD NEW");
 	struct diag *d = diag_new(stderr, DIAG_TEXT, diag_want_colour(STDERR_FILENO));
-	int rc = diffcmd_run(dirs[0], dirs[1], format,
-			     format == VALUEDIFF_TEXT && diag_want_colour(STDOUT_FILENO), stdout, d);
+	bool colour = format == VALUEDIFF_TEXT && diag_want_colour(STDOUT_FILENO);
+	int rc = against ? diffcmd_against(against, dirs[0] ? dirs[0] : ".", 0, format, colour,
+					   stdout, d)
+			 : diffcmd_run(dirs[0], dirs[1], format, colour, stdout, d);
 	diag_free(d);
 	rc = finish_output(rc);
 	return rc == EXIT_IO ? DIFF_TROUBLE : rc;

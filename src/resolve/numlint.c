@@ -250,6 +250,8 @@ struct numlint {
 	struct lint_value *v;
 	size_t n;
 	size_t *by_num; /* indexes into v, by num */
+	const struct run *const *runs; /* for the middle of the series */
+	size_t nruns;
 };
 
 /* Reads the number a value's text starts with into v; false when it
@@ -399,6 +401,8 @@ static int by_num(const void *a, const void *b)
 struct numlint *numlint_new(const struct run *const *runs, size_t nruns)
 {
 	struct numlint *nl = xcalloc(1, sizeof *nl);
+	nl->runs = runs;
+	nl->nruns = nruns;
 	/* every run's fields before any series: a field is what a log
 	 * states once (final_loss), a series' 7.125 may be any step's */
 	for (size_t i = 0; i < nruns; i++)
@@ -540,6 +544,194 @@ bool numlint_match(const struct numlint *nl, const struct numlint_token *t, stru
 	return true;
 }
 
+/* --- the middle of the series ---
+ *
+ * A series' other cells (the loss at step 500 of 1000) are values too,
+ * but only by the same digits: a million cells would match any
+ * rounding by chance.  They are not kept: the prose's numbers that
+ * match nothing above are few, so they go in a small table first, and
+ * every cell of every series is read once and looked up in it (linear
+ * in the cells, memory in the prose's numbers). */
+
+struct middle_slot {
+	const char *norm;      /* borrowed from a token in `tokens` */
+	struct lint_value v;   /* v.expr set once a cell matched */
+};
+
+/* At most this many rows are read in all, for one report, to tell
+ * whether a cell's row is the first with its key (first_with_key()):
+ * thousands of numbers that each match a cell deep in a million rows
+ * would read every row once per number.  Past it, a cell whose row
+ * cannot be told is not suggested (another of the same digits may be). */
+#define NUMLINT_KEY_ROWS 10000000
+
+struct middle {
+	struct middle_slot *slot;
+	size_t cap, n, found;
+	size_t key_rows; /* left of NUMLINT_KEY_ROWS */
+	struct numlint_token *tokens;
+	size_t ntokens;
+};
+
+static struct middle_slot *middle_find(const struct middle *m, const char *norm)
+{
+	if (!m->cap)
+		return NULL;
+	for (size_t i = (size_t)str_hash(norm) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+		if (!m->slot[i].norm)
+			return NULL;
+		if (strcmp(m->slot[i].norm, norm) == 0)
+			return &m->slot[i];
+	}
+}
+
+/* The rows of s before `row` whose column 0 shows `key`: is `row` the
+ * first, which s[col0=key] finds? */
+static bool first_with_key(struct middle *m, const struct series *s, size_t row,
+			   const struct datum *key)
+{
+	if (row > m->key_rows)
+		return false;
+	m->key_rows -= row;
+	for (size_t r = 0; r < row; r++) {
+		struct datum c;
+		series_cell(s, r, 0, &c);
+		if (c.text && c.len == key->len && memcmp(c.text, key->text, c.len) == 0)
+			return false;
+	}
+	return true;
+}
+
+/* How an expression names cell (row, col) of s: by its row's first
+ * column, as a.train[step=500].loss; NULL when that does not find it. */
+static char *cell_expr(struct middle *m, const struct run *r, const struct series *s, size_t row,
+		       size_t col)
+{
+	struct datum key;
+	if (col == 0 || !series_column(s, 0) || !is_identifier(series_column(s, 0)))
+		return NULL;
+	series_cell(s, row, 0, &key);
+	if (!key.text || !key.len || !first_with_key(m, s, row, &key))
+		return NULL;
+	if (key.kind == DATUM_NUMBER)
+		return xasprintf("%s.%s[%s=%.*s].%s", run_name(r), series_name(s), series_column(s, 0),
+				 (int)key.len, key.text, series_column(s, col));
+	if (memchr(key.text, '"', key.len) || memchr(key.text, '\\', key.len) ||
+	    memchr(key.text, '\n', key.len))
+		return NULL;
+	return xasprintf("%s.%s[%s=\"%.*s\"].%s", run_name(r), series_name(s), series_column(s, 0),
+			 (int)key.len, key.text, series_column(s, col));
+}
+
+static void middle_scan(struct middle *m, const struct run *r)
+{
+	for (size_t i = 0; i < run_member_count(r) && m->found < m->n; i++)
+		middle_scan(m, run_member_at(r, i));
+	if (!expr_name(run_name(r)))
+		return;
+	for (size_t i = 0; i < run_series_count(r) && m->found < m->n; i++) {
+		const struct series *s = run_series_at(r, i);
+		if (!is_identifier(series_name(s)))
+			continue;
+		size_t rows = series_row_count(s);
+		for (size_t c = 0; c < series_column_count(s) && m->found < m->n; c++) {
+			if (!is_identifier(series_column(s, c)))
+				continue;
+			for (size_t row = 0; row < rows && m->found < m->n; row++) {
+				struct datum d;
+				series_cell(s, row, c, &d);
+				if (d.kind != DATUM_NUMBER || !d.text || !d.len || d.line <= 0)
+					continue;
+				struct lint_value v = {.text = d.text, .len = d.len,
+						       .file = run_file(r), .line = d.line};
+				if (!lint_number(&v, d.num))
+					continue;
+				struct middle_slot *slot = middle_find(m, v.norm);
+				if (!slot || slot->v.expr)
+					continue;
+				char *expr = cell_expr(m, r, s, row, c);
+				if (!expr)
+					continue; /* another cell of the same digits may do */
+				v.expr = expr;
+				slot->v = v;
+				m->found++;
+			}
+		}
+	}
+}
+
+/* The numbers of the prose that match no value (numlint_match()),
+ * each once, looked for in every cell of the runs' series. */
+static void middle_build(struct middle *m, const struct numlint *nl, cmark_node *root)
+{
+	memset(m, 0, sizeof *m);
+	cmark_iter *it = cmark_iter_new(root);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *node = cmark_iter_get_node(it);
+		const char *lit = cmark_node_get_literal(node);
+		if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(node) != CMARK_NODE_TEXT || !lit)
+			continue;
+		size_t len = strlen(lit), pos = 0;
+		struct numlint_token t;
+		struct numlint_match mt;
+		while (numlint_next(lit, len, &pos, &t))
+			if (!numlint_match(nl, &t, &mt)) {
+				m->tokens = xrealloc(m->tokens, (m->ntokens + 1) * sizeof *m->tokens);
+				m->tokens[m->ntokens++] = t;
+			}
+	}
+	cmark_iter_free(it);
+	if (!m->ntokens)
+		return;
+	for (m->cap = 16; m->cap < 2 * m->ntokens; m->cap *= 2)
+		;
+	m->slot = xcalloc(m->cap, sizeof *m->slot);
+	m->key_rows = NUMLINT_KEY_ROWS;
+	for (size_t k = 0; k < m->ntokens; k++) {
+		const char *norm = m->tokens[k].norm;
+		if (middle_find(m, norm))
+			continue;
+		size_t i = (size_t)str_hash(norm) & (m->cap - 1);
+		while (m->slot[i].norm)
+			i = (i + 1) & (m->cap - 1);
+		m->slot[i].norm = norm;
+		m->n++;
+	}
+	for (size_t i = 0; i < nl->nruns && m->found < m->n; i++)
+		middle_scan(m, nl->runs[i]);
+}
+
+static void middle_free(struct middle *m)
+{
+	for (size_t i = 0; i < m->cap; i++)
+		free(m->slot[i].v.expr);
+	free(m->slot);
+	free(m->tokens);
+}
+
+/* A number of the prose that has the same digits as a cell in the
+ * middle of a series. */
+static bool middle_match(const struct middle *m, const struct numlint_token *t,
+			 struct numlint_match *out)
+{
+	const struct middle_slot *slot = middle_find(m, t->norm);
+	if (!slot || !slot->v.expr)
+		return false;
+	const struct lint_value *v = &slot->v;
+	out->expr = v->expr;
+	out->text = v->text;
+	out->text_len = v->len;
+	out->file = v->file;
+	out->line = v->line;
+	out->how = NUMLINT_SAME;
+	out->spec[0] = '\0';
+	/* "1,024" for a log's 1024: the grouping is the spec's */
+	if (t->grouped && !memchr(v->text, ',', v->len))
+		snprintf(out->spec, sizeof out->spec, v->decimals ? ",.%df" : ",d", v->decimals);
+	return true;
+}
+
 /* --- the walk over a report --- */
 
 /* What a <!-- logdown: allow-number --> comment allows, in the node it
@@ -552,6 +744,7 @@ struct allow {
 
 struct walk {
 	const struct numlint *nl;
+	const struct middle *mid;
 	const char *text;
 	size_t len;
 	const char *file;
@@ -753,7 +946,8 @@ static void lint_text(struct walk *w, cmark_node *node)
 	struct numlint_token t;
 	while (numlint_next(s, len, &pos, &t)) {
 		struct numlint_match m;
-		if (allowed(w, &t) || !numlint_match(w->nl, &t, &m))
+		if (allowed(w, &t) ||
+		    (!numlint_match(w->nl, &t, &m) && !middle_match(w->mid, &t, &m)))
 			continue;
 		int line = cmark_node_get_start_line(node);
 		struct loc at = {w->file, w->line0 + line,
@@ -783,7 +977,9 @@ static bool holds_inlines(cmark_node *node)
 void numlint_doc(const struct numlint *nl, struct cmark_node *root, const char *text,
 		 size_t len, const char *file, int line0, struct diag *d)
 {
-	struct walk w = {nl, text, len, file, line0, d, NULL, 0, NULL, 0, NULL, 0};
+	struct middle mid;
+	middle_build(&mid, nl, root);
+	struct walk w = {nl, &mid, text, len, file, line0, d, NULL, 0, NULL, 0, NULL, 0};
 	find_lines(&w);
 	cmark_iter *it = cmark_iter_new(root);
 	cmark_event_type ev;
@@ -849,4 +1045,5 @@ void numlint_doc(const struct numlint *nl, struct cmark_node *root, const char *
 	free(w.active);
 	free(w.pending);
 	free(w.starts);
+	middle_free(&mid);
 }

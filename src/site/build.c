@@ -538,7 +538,10 @@ static void write_manifest(struct build *b, struct job *jobs)
 
 /* check --against failed: what changed between the committed output's
  * manifest and this build's, values and inputs (valuediff.h), on
- * stderr after the stale files.  Without a manifest there, a note. */
+ * stderr after the stale files and any other error, whatever the
+ * diagnostics' format (a CI log says which numbers moved); with
+ * --diagnostics=json, as JSON on stdout.  Without a manifest there, a
+ * note. */
 static void against_summary(struct build *b, const char *against)
 {
 	struct diag *quiet = diag_new_deferred(b->d);
@@ -549,9 +552,15 @@ static void against_summary(struct build *b, const char *against)
 			  "it has no readable %s, so what changed cannot be told: rebuild it",
 			  MANIFEST_FILE);
 	diag_free(quiet);
-	if (old && now) {
+	if (old && now && b->opts->against_json) {
+		struct valuediff_opts o = {.format = VALUEDIFF_JSON};
+		valuediff_print(stdout, old, now, &o);
+		fflush(stdout);
+	} else if (old && now) {
+		/* colour only among coloured text diagnostics */
 		struct valuediff_opts o = {.format = VALUEDIFF_TEXT,
-					   .colour = diag_want_colour(STDERR_FILENO)};
+					   .colour = b->opts->summary &&
+						     diag_want_colour(STDERR_FILENO)};
 		fprintf(stderr, "what changed since %s was built:\n", against);
 		valuediff_print(stderr, old, now, &o);
 	}
@@ -887,15 +896,18 @@ int site_build(const struct build_opts *opts, struct diag *d)
 
 	if (diag_errors(d) > 0)
 		rc = b.io_failed ? EXIT_IO : EXIT_CONTENT;
-	if (rc == EXIT_OK && scratch) {
+	if (rc == EXIT_OK && scratch && !opts->on_built) {
 		compare_trees(&b, b.out.staging, opts->against, "");
-		if (diag_errors(d) > 0) {
+		if (diag_errors(d) > 0)
 			rc = EXIT_CONTENT;
-			/* prose: not on a stream of github or json diagnostics */
-			if (opts->summary)
-				against_summary(&b, opts->against);
-		}
-	} else if (rc == EXIT_OK && b.writing) {
+	}
+	if ((rc == EXIT_OK || rc == EXIT_CONTENT) && scratch && opts->on_built) {
+		opts->on_built(opts->built_ctx, b.out.staging);
+	} else if (rc == EXIT_CONTENT && scratch) {
+		/* stale files or a content error (a broken claim): either way
+		 * the manifest was written, and says which numbers moved */
+		against_summary(&b, opts->against);
+	} else if (rc == EXIT_OK && b.writing && !scratch) {
 		if (!outdir_commit(&b.out, d)) {
 			rc = EXIT_IO;
 		} else if (next) {

@@ -10,6 +10,7 @@
 
 #include "base/json.h"
 #include "base/util.h"
+#include "parse/valuetype.h"
 
 enum ch_kind { CH_INPUT, CH_VALUE, CH_CELL, CH_SERIES, CH_TABLE, CH_CHART };
 enum ch_how { CH_CHANGED, CH_ADDED, CH_REMOVED };
@@ -92,14 +93,11 @@ static char *relative(double a, double b)
 }
 
 /* The number a whole text is, as a table cell shows one ("7.125",
- * "-3", "1e6"); false for anything else. */
+ * "-3", "1e6", "2,925", "93.4%"), read as the parsers read a value
+ * (number_parse()); false for anything else. */
 static bool text_number(const char *s, double *out)
 {
-	if (!s || !*s)
-		return false;
-	char *end;
-	*out = strtod(s, &end);
-	return *end == '\0' && isfinite(*out);
+	return s && *s && number_parse(s, strlen(s), out) && isfinite(*out);
 }
 
 static char *const *sort_keys; /* for the comparators below; one thread */
@@ -512,7 +510,7 @@ static char *series_text(const struct value *s)
 
 /* A series as the diff names it: its legend, or its place (a chart of
  * one series has no legend). */
-static char *series_name(const char *name, const struct value *s, size_t i)
+static char *series_title(const char *name, const struct value *s, size_t i)
 {
 	const char *sn = str(s, "name");
 	return sn && *sn ? xasprintf("%s, series %s", name, sn)
@@ -542,7 +540,7 @@ static void diff_series(struct report_diff *rd, const char *name, const char *at
 			continue;
 		struct change *c = add(rd, CH_SERIES, x ? CH_CHANGED : CH_ADDED);
 		c->at = xstrdup(at);
-		c->what = series_name(name, y, i);
+		c->what = series_title(name, y, i);
 		c->old = x ? series_text(x) : NULL;
 		c->now = series_text(y);
 	}
@@ -551,7 +549,7 @@ static void diff_series(struct report_diff *rd, const char *name, const char *at
 			continue;
 		struct change *c = add(rd, CH_SERIES, CH_REMOVED);
 		c->at = xstrdup(at);
-		c->what = series_name(name, os->items[j], j);
+		c->what = series_title(name, os->items[j], j);
 		c->old = series_text(os->items[j]);
 	}
 	free(m);
@@ -701,6 +699,8 @@ static void md_change(FILE *out, const struct change *c)
 		fputs(how_names[c->how], out);
 	else if (c->rel)
 		fputs(c->rel, out);
+	else if (c->detail)
+		md_cell(out, c->detail, false); /* an input: what of it changed */
 	fputs(" | ", out);
 	if (c->how == CH_CHANGED && (c->old_from || c->new_from)) {
 		md_cell(out, c->old_from ? c->old_from : "nothing", true);
@@ -733,6 +733,7 @@ static void json_change(FILE *out, const struct change *c, bool first)
 	json_field(out, "relative", c->rel, true);
 	json_field(out, "old_from", c->old_from, true);
 	json_field(out, "new_from", c->new_from, true);
+	json_field(out, "detail", c->detail, true);
 	fputc('}', out);
 }
 

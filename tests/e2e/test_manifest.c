@@ -6,7 +6,12 @@
  * diff` is compared whole, as text, Markdown and JSON, for a log whose
  * line changed (a value, a table cell, a chart series), for values
  * added and removed, for prose edited above the values (no change), and
- * for each bad input; `check --against` prints the same summary. */
+ * for each bad input; `check --against` prints the same summary (with
+ * text, github and json diagnostics, and after a broken claim).  An
+ * input's change is said in every format (a parser's YAML, hosts, job
+ * ids); `diff --against OUT [DIR]` builds the project and compares;
+ * cells shown as 2,925 or 93.4% get a relative change; PBS's exec_host
+ * gives each host once. */
 #include "e2e.h"
 
 #include <xxhash.h>
@@ -311,7 +316,8 @@ static void diff_lists_what_changed_as_markdown(void **state)
 		"| Where | What | Old | New | Change | Source |\n"
 		"|---|---|---|---|---|---|\n"
 		"| `content/r/logs/a.log` | input | size 352, hash 1bbe4ba25c14, parser cerebras | "
-		"size 352, hash ace5f5ed9c23, parser cerebras |  |  |\n"
+		"size 352, hash ace5f5ed9c23, parser cerebras | hash 1bbe4ba25c14 \u2192 ace5f5ed9c23 "
+		"|  |\n"
 		"| `content/r/index.md:11:6` | `{{ a.final_loss :.2f }}` | 7.12 | 7.31 | +2.6% | "
 		"`content/r/logs/a.log:2` \u2192 `content/r/logs/a.log:2` |\n"
 		"| `content/r/index.md:11:39` | `{{ a.final_loss }}` | 7.12500 | 7.31250 | +2.6% | "
@@ -340,23 +346,24 @@ static void diff_lists_what_changed_as_json(void **state)
 		"      {\"kind\": \"input\", \"change\": \"changed\", \"at\": null, \"what\": "
 		"\"content/r/logs/a.log\", \"old\": \"size 352, hash 1bbe4ba25c14, parser cerebras\", "
 		"\"new\": \"size 352, hash ace5f5ed9c23, parser cerebras\", \"relative\": null, "
-		"\"old_from\": null, \"new_from\": null},\n"
+		"\"old_from\": null, \"new_from\": null, \"detail\": \"hash 1bbe4ba25c14 \u2192 "
+		"ace5f5ed9c23\"},\n"
 		"      {\"kind\": \"value\", \"change\": \"changed\", \"at\": "
 		"\"content/r/index.md:11:6\", \"what\": \"{{ a.final_loss :.2f }}\", \"old\": "
 		"\"7.12\", \"new\": \"7.31\", \"relative\": \"+2.6%\", \"old_from\": "
-		"\"content/r/logs/a.log:2\", \"new_from\": \"content/r/logs/a.log:2\"},\n"
+		"\"content/r/logs/a.log:2\", \"new_from\": \"content/r/logs/a.log:2\", \"detail\": null},\n"
 		"      {\"kind\": \"value\", \"change\": \"changed\", \"at\": "
 		"\"content/r/index.md:11:39\", \"what\": \"{{ a.final_loss }}\", \"old\": "
 		"\"7.12500\", \"new\": \"7.31250\", \"relative\": \"+2.6%\", \"old_from\": "
-		"\"content/r/logs/a.log:2\", \"new_from\": \"content/r/logs/a.log:2\"},\n"
+		"\"content/r/logs/a.log:2\", \"new_from\": \"content/r/logs/a.log:2\", \"detail\": null},\n"
 		"      {\"kind\": \"cell\", \"change\": \"changed\", \"at\": "
 		"\"content/r/index.md:13:4\", \"what\": \"Table 1 (tbl-loss), row 1000, column "
 		"Loss\", \"old\": \"7.12500\", \"new\": \"7.31250\", \"relative\": \"+2.6%\", "
-		"\"old_from\": null, \"new_from\": null},\n"
+		"\"old_from\": null, \"new_from\": null, \"detail\": null},\n"
 		"      {\"kind\": \"series\", \"change\": \"changed\", \"at\": "
 		"\"content/r/index.md:22:4\", \"what\": \"Figure 1 (fig-loss), series 1\", "
 		"\"old\": \"2 points (bc795a1ef2bc)\", \"new\": \"2 points (01585675ec44)\", "
-		"\"relative\": null, \"old_from\": null, \"new_from\": null}\n"
+		"\"relative\": null, \"old_from\": null, \"new_from\": null, \"detail\": null}\n"
 		"    ]}\n"
 		"  ]\n"
 		"}\n");
@@ -495,6 +502,287 @@ static void check_against_says_what_changed(void **state)
 	e2e_drop(&dir);
 }
 
+/* Only a project parser's YAML changed: the input's size and hash are
+ * the same, and each format says the parser's definition changed (the
+ * Markdown and JSON too, not two equal cells). */
+static void diff_says_what_of_an_input_changed_in_every_format(void **state)
+{
+	(void)state;
+	char *dir = e2e_project(E2E_FILES(
+		E2E_TEXT("parsers/mine.yaml", "name: mine\nfields:\n  loss: 'loss ([\\d.]+)'\n"),
+		E2E_TEXT("content/r/logs/m.txt", "loss 7.5\n"),
+		E2E_TEXT("content/r/index.md", "---\ntitle: R\nruns:\n  m: { file: logs/m.txt, "
+					       "parser: mine }\n---\nLoss {{ m.loss }}.\n")));
+	e2e_ok(dir, "build -o old");
+	char *old_hash = e2e_sh(NULL, "grep -o '\"parser_hash\": \"xxh3-128:[0-9a-f]\\{12\\}' "
+				"'%s/old/manifest.json' | tail -c 13 | tr -d '\\n'", dir);
+	e2e_write(dir, "parsers/mine.yaml", "name: mine\nfields:\n  loss: 'loss ([0-9.]+)'\n");
+	e2e_ok(dir, "build -o new");
+	char *new_hash = e2e_sh(NULL, "grep -o '\"parser_hash\": \"xxh3-128:[0-9a-f]\\{12\\}' "
+				"'%s/new/manifest.json' | tail -c 13 | tr -d '\\n'", dir);
+	assert_int_equal(strlen(old_hash), 12);
+	assert_string_not_equal(old_hash, new_hash);
+	char *detail = xasprintf("parser definition %s \u2192 %s", old_hash, new_hash);
+
+	struct proc r = e2e_run(dir, "diff old new");
+	assert_int_equal(r.status, 1);
+	char *want = xasprintf("r (content/r/index.md)\n"
+			       "  content/r/logs/m.txt changed: %s\n"
+			       "logdown: 1 change in 1 report\n",
+			       detail);
+	assert_string_equal(r.out, want);
+	free(want);
+	proc_free(&r);
+
+	r = e2e_run(dir, "diff old new --format markdown");
+	assert_int_equal(r.status, 1);
+	/* the file's size and hash are the same on both sides */
+	char *h = e2e_sh(NULL, "sha=$(grep -o '\"hash\": \"xxh3-128:[0-9a-f]\\{12\\}' "
+			 "'%s/new/manifest.json' | tail -c 13); printf %%s \"$sha\"", dir);
+	want = xasprintf("| `content/r/logs/m.txt` | input | size 9, hash %s, parser mine | size 9, "
+			 "hash %s, parser mine | %s |  |\n",
+			 h, h, detail);
+	assert_contains(r.out, want);
+	free(want);
+	free(h);
+	proc_free(&r);
+
+	r = e2e_run(dir, "diff old new --format json");
+	assert_int_equal(r.status, 1);
+	want = xasprintf("\"relative\": null, \"old_from\": null, \"new_from\": null, \"detail\": "
+			 "\"%s\"}\n",
+			 detail);
+	assert_contains(r.out, want);
+	assert_contains(r.out, "{\"kind\": \"input\", \"change\": \"changed\", \"at\": null, "
+			       "\"what\": \"content/r/logs/m.txt\", ");
+	free(want);
+	proc_free(&r);
+	free(detail);
+	free(old_hash);
+	free(new_hash);
+	e2e_drop(&dir);
+}
+
+/* Hosts and job ids that changed are said in Markdown and JSON too. */
+static void diff_says_which_hosts_and_job_ids_changed_in_markdown_and_json(void **state)
+{
+	(void)state;
+	char *dir = project();
+	e2e_ok(dir, "build -o old");
+	replace(dir, "content/r/logs/job.err", "dcc-core-46", "dcc-core-47");
+	e2e_ok(dir, "build -o new");
+	struct proc r = e2e_run(dir, "diff old new --format markdown");
+	assert_int_equal(r.status, 1);
+	assert_contains(r.out, " | hash ef07b2897bd2 \u2192 7d260a28a595, hosts dcc-core-46 \u2192 "
+			       "dcc-core-47 |  |\n");
+	proc_free(&r);
+	r = e2e_run(dir, "diff old new --format json");
+	assert_int_equal(r.status, 1);
+	assert_contains(r.out, "\"detail\": \"hash ef07b2897bd2 \u2192 7d260a28a595, hosts "
+			       "dcc-core-46 \u2192 dcc-core-47\"}");
+	proc_free(&r);
+	replace(dir, "content/r/logs/job.err", "JOB 39819691", "JOB 39819692");
+	e2e_ok(dir, "build -o new2");
+	r = e2e_run(dir, "diff new new2 --format markdown");
+	assert_int_equal(r.status, 1);
+	assert_contains(r.out, ", job ids 39819691 \u2192 39819692 |  |\n");
+	proc_free(&r);
+	r = e2e_run(dir, "diff new new2 --format json");
+	assert_int_equal(r.status, 1);
+	assert_contains(r.out, ", job ids 39819691 \u2192 39819692\"}");
+	proc_free(&r);
+	e2e_drop(&dir);
+}
+
+/* `diff --against OLD [DIR]` builds the project as `check --against`
+ * does and compares OLD with it; the built folder is not left behind. */
+static void diff_against_compares_a_committed_site_with_the_project(void **state)
+{
+	(void)state;
+	char *dir = project();
+	e2e_ok(dir, "build");
+	struct proc r = e2e_run(dir, "diff --against _site");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "logdown: no change\n");
+	assert_string_equal(r.err, "");
+	proc_free(&r);
+	replace(dir, "content/r/logs/a.log", "Loss=7.12500", "Loss=7.31250");
+	r = e2e_run(dir, "diff . --against=_site --format markdown");
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err, "");
+	assert_contains(r.out, "## logdown diff: 5 changes in 1 report\n");
+	assert_contains(r.out, "| `content/r/index.md:9:6` | `{{ a.final_loss :.2f }}` | 7.12 | "
+			       "7.31 | +2.6% | ");
+	proc_free(&r);
+	/* from another folder, naming the project */
+	char *cmd = xasprintf("diff --against %s/_site %s", dir, dir);
+	r = e2e_run("/", cmd);
+	free(cmd);
+	assert_int_equal(r.status, 1);
+	assert_contains(r.out, "  content/r/index.md:9:6: {{ a.final_loss :.2f }}: 7.12 \u2192 "
+			       "7.31 (+2.6%)\n");
+	assert_contains(r.out, "logdown: 5 changes in 1 report\n");
+	proc_free(&r);
+	/* the committed site is untouched */
+	char *m = e2e_read(dir, "_site/manifest.json");
+	assert_contains(m, "\"text\": \"7.12\"");
+	free(m);
+	/* a project with an error: its diagnostic, the diff all the same,
+	 * exit 2 */
+	replace(dir, "content/r/index.md", "{{ a.final_loss :.2f }}", "{{ a.final_loss :.2f | expect < 7.2 }}");
+	r = e2e_run(dir, "diff --against _site");
+	assert_int_equal(r.status, 2);
+	assert_contains(r.err, "content/r/index.md:9:29: error: a.final_loss is 7.31 (unrounded "
+			       "7.3125), the text claims < 7.2\n");
+	assert_contains(r.out, "logdown: 6 changes in 1 report\n");
+	proc_free(&r);
+	/* bad usage and a folder that is no site */
+	r = e2e_run(dir, "diff --against _site . other");
+	assert_int_equal(r.status, 2);
+	assert_contains(r.err, "logdown: with --against, name one project folder, not 'other' "
+			       "too\n");
+	proc_free(&r);
+	r = e2e_run(dir, "diff --against");
+	assert_int_equal(r.status, 2);
+	assert_contains(r.err, "logdown: --against needs the built site's folder\n");
+	proc_free(&r);
+	r = e2e_run(dir, "diff --against content");
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.out, "");
+	assert_string_equal(r.err, "content: error: no manifest.json: content was built by a "
+				   "logdown without manifests or is not a site: rebuild it\n");
+	proc_free(&r);
+	r = e2e_run(dir, "diff --help");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.out, "       logdown diff --against OLD [DIR] [--format "
+			       "text|markdown|json]\n");
+	proc_free(&r);
+	e2e_drop(&dir);
+}
+
+static const char against_changes[] =
+	"what changed since _site was built:\n"
+	"r (content/r/index.md)\n"
+	"  content/r/logs/a.log changed: hash 1bbe4ba25c14 \u2192 ace5f5ed9c23\n"
+	"  content/r/index.md:9:6: {{ a.final_loss :.2f }}: 7.12 \u2192 7.31 (+2.6%)\n"
+	"      from content/r/logs/a.log:2 \u2192 content/r/logs/a.log:2\n";
+
+/* The CI workflow checks with --diagnostics=github: the summary follows
+ * the annotations; with json it is one JSON object on stdout and
+ * stderr holds only JSON lines. */
+static void check_against_says_what_changed_with_github_and_json(void **state)
+{
+	(void)state;
+	char *dir = project();
+	e2e_ok(dir, "build");
+	replace(dir, "content/r/logs/a.log", "Loss=7.12500", "Loss=7.31250");
+	struct proc r = e2e_run(dir, "check --against _site --diagnostics=github");
+	assert_int_equal(r.status, 1);
+	assert_contains(r.err, "::error file=_site/search-index.js::differs from what a build "
+			       "writes (the output is stale: rebuild and commit it)\n");
+	assert_contains(r.err, against_changes);
+	assert_contains(r.err, "logdown: 5 changes in 1 report\n");
+	assert_null(strstr(r.err, "\033["));
+	proc_free(&r);
+	r = e2e_run(dir, "check --against _site --diagnostics=json");
+	assert_int_equal(r.status, 1);
+	assert_contains(r.out, "{\n  \"changes\": 5,\n  \"reports\": [\n");
+	assert_contains(r.out, "{\"kind\": \"value\", \"change\": \"changed\", \"at\": "
+			       "\"content/r/index.md:9:6\", \"what\": \"{{ a.final_loss :.2f }}\", "
+			       "\"old\": \"7.12\", \"new\": \"7.31\", \"relative\": \"+2.6%\"");
+	/* every line of stderr is a JSON object */
+	for (const char *p = r.err; *p; p = strchr(p, '\n') + 1) {
+		assert_true(strncmp(p, "{\"severity\":", 12) == 0);
+		assert_non_null(strchr(p, '\n'));
+	}
+	proc_free(&r);
+	e2e_drop(&dir);
+}
+
+/* A broken claim fails the check before the files are compared: the
+ * summary is printed all the same, after the claim's error. */
+static void check_against_says_what_changed_after_a_broken_claim(void **state)
+{
+	(void)state;
+	char *dir = project();
+	replace(dir, "content/r/index.md", "{{ a.final_loss :.2f }}",
+		"{{ a.final_loss :.2f | expect < 7.2 }}");
+	e2e_ok(dir, "build");
+	replace(dir, "content/r/logs/a.log", "Loss=7.12500", "Loss=7.31250");
+	struct proc r = e2e_run(dir, "check --against _site");
+	assert_int_equal(r.status, 1);
+	assert_string_equal(
+		r.err,
+		"content/r/index.md:9:29: error: a.final_loss is 7.31 (unrounded 7.3125), the text "
+		"claims < 7.2\n"
+		"    9 | Loss {{ a.final_loss :.2f | expect < 7.2 }}, exactly {{ a.final_loss }}; "
+		"{{ a.samples }} samples.\n"
+		"      |                             ^~~~~~~~~~~~\n"
+		"what changed since _site was built:\n"
+		"r (content/r/index.md)\n"
+		"  content/r/logs/a.log changed: hash 1bbe4ba25c14 \u2192 ace5f5ed9c23\n"
+		"  content/r/index.md:9:6: {{ a.final_loss :.2f | expect < 7.2 }}: 7.12 \u2192 7.31 "
+		"(+2.6%)\n"
+		"      from content/r/logs/a.log:2 \u2192 content/r/logs/a.log:2\n"
+		"  content/r/index.md:9:54: {{ a.final_loss }}: 7.12500 \u2192 7.31250 (+2.6%)\n"
+		"      from content/r/logs/a.log:2 \u2192 content/r/logs/a.log:2\n"
+		"  content/r/index.md:11:4: Table 1 (tbl-loss), row 1000, column Loss: 7.12500 "
+		"\u2192 7.31250 (+2.6%)\n"
+		"  content/r/index.md:20:4: Figure 1 (fig-loss), series 1: 2 points (bc795a1ef2bc) "
+		"\u2192 2 points (01585675ec44)\n"
+		"logdown: 5 changes in 1 report\n"
+		"logdown: 1 error; nothing was written\n");
+	proc_free(&r);
+	e2e_drop(&dir);
+}
+
+/* Cells shown with thousands separators or as a percentage are numbers
+ * to the diff: their relative change is given. */
+static void diff_gives_the_relative_change_of_grouped_and_percent_cells(void **state)
+{
+	(void)state;
+	char *dir = project();
+	replace(dir, "content/r/index.md", "  Loss: loss\n",
+		"  Loss: loss :.1%\n  Rate: rate :,.0f\n");
+	e2e_ok(dir, "build -o old");
+	replace(dir, "content/r/logs/a.log", "Loss=7.12500, Rate=2900.63",
+		"Loss=7.31250, Rate=3100.00");
+	e2e_ok(dir, "build -o new");
+	struct proc r = e2e_run(dir, "diff old new");
+	assert_int_equal(r.status, 1);
+	assert_contains(r.out, "Table 1 (tbl-loss), row 1000, column Loss: 712.5% \u2192 731.2% "
+			       "(+2.6%)\n");
+	assert_contains(r.out, "Table 1 (tbl-loss), row 1000, column Rate: 2,901 \u2192 3,100 "
+			       "(+6.9%)\n");
+	proc_free(&r);
+	e2e_drop(&dir);
+}
+
+/* PBS's exec_host lists each host once, without its cpus: a real
+ * qstat -f excerpt (one host) and a job on two nodes. */
+static void manifest_lists_pbs_hosts(void **state)
+{
+	(void)state;
+	char *dir = e2e_project(E2E_FILES(
+		E2E_COPY("content/r/logs/q.txt", "tests/corpus/pbs/az-hop-opm-qstat-fx.txt"),
+		E2E_TEXT("content/r/logs/p.txt",
+			 "Job Id: 7.pbs\n    exec_host = nid001/0*8+nid002/0*8\n"),
+		E2E_TEXT("content/r/index.md",
+			 "---\ntitle: R\nruns:\n  q: { file: logs/q.txt, parser: pbs }\n"
+			 "  p: { file: logs/p.txt, parser: pbs }\n---\n"
+			 "On {{ q.exec_host }} and {{ p.exec_host }}.\n")));
+	e2e_ok(dir, "build");
+	char *m = e2e_read(dir, "_site/manifest.json");
+	assert_contains(m, "\"name\": \"q\",\n");
+	assert_contains(m, "\"parser\": \"pbs\",\n");
+	assert_contains(m, "          \"job_ids\": [\"8.scheduler\"],\n"
+			   "          \"hosts\": [\"hb120v2-2\"]\n");
+	assert_contains(m, "          \"job_ids\": [\"7.pbs\"],\n"
+			   "          \"hosts\": [\"nid001\", \"nid002\"]\n");
+	free(m);
+	e2e_drop(&dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -507,6 +795,13 @@ int main(void)
 		cmocka_unit_test(diff_lists_values_added_and_removed),
 		cmocka_unit_test(diff_reports_each_bad_input),
 		cmocka_unit_test(check_against_says_what_changed),
+		cmocka_unit_test(diff_says_what_of_an_input_changed_in_every_format),
+		cmocka_unit_test(diff_says_which_hosts_and_job_ids_changed_in_markdown_and_json),
+		cmocka_unit_test(diff_against_compares_a_committed_site_with_the_project),
+		cmocka_unit_test(check_against_says_what_changed_with_github_and_json),
+		cmocka_unit_test(check_against_says_what_changed_after_a_broken_claim),
+		cmocka_unit_test(diff_gives_the_relative_change_of_grouped_and_percent_cells),
+		cmocka_unit_test(manifest_lists_pbs_hosts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,6 +8,7 @@
 
 #include <cmark-gfm.h>
 
+#include "parse/valuetype.h"
 #include "resolve/numlint.h"
 
 static struct run *values(void)
@@ -23,6 +24,19 @@ static struct run *values(void)
 	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
 		struct datum d = {DATUM_NUMBER, f[i].num, f[i].text, strlen(f[i].text), (long)i + 1};
 		run_set_field(r, f[i].name, &d);
+	}
+	/* a series whose middle rows are matched by their digits, keyed by
+	 * step: a repeated step (row 3) and a string key (row 4) too */
+	static const char *const cols[] = {"step", "loss"};
+	static const struct {
+		const char *step, *loss;
+	} rows[] = {{"100", "9.39062"}, {"200", "7.80469"}, {"300", "7.79688"},
+		    {"200", "7.53125"}, {"end", "2,946.17"}, {"600", "7.125"}};
+	struct series *s = run_add_series(r, "train", cols, 2);
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct datum c[2] = {datum_from_text(rows[i].step, strlen(rows[i].step), 0),
+				     datum_from_text(rows[i].loss, strlen(rows[i].loss), 0)};
+		series_append(s, c, (long)i + 10);
 	}
 	return r;
 }
