@@ -13,6 +13,7 @@
 #include "parse/logparse.h"
 
 #define SWEEP "tests/fixtures/undetected/lr_sweep.log"
+#define SUGGEST_CORPUS "tests/corpus-suggest"
 
 static void suggest_writes_a_definition_to_stdout(void **state)
 {
@@ -216,6 +217,71 @@ static void a_big_log_is_sampled(void **state)
 	e2e_drop(&dir);
 }
 
+/* Every proposal carries a detect that claims the file it was made
+ * from: for each log of the suggest corpus (indented ones too, as
+ * chronicle-metrics-read1's), the proposal written into a project's
+ * parsers/ is the parser `logdown parse` picks for that log. */
+static void every_corpus_log_is_detected_by_its_written_proposal(void **state)
+{
+	(void)state;
+	size_t n;
+	char **names = dir_list(SUGGEST_CORPUS, &n);
+	assert_non_null(names);
+	size_t logs = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!str_has_suffix(names[i], ".log"))
+			continue;
+		char *dir = e2e_tmpdir();
+		char *from = path_join(SUGGEST_CORPUS, names[i]);
+		e2e_copy(dir, names[i], from);
+		struct proc r = e2e_run(dir, "parse %s --suggest -o parsers/p.yaml --name p", names[i]);
+		if (r.status != 0)
+			fail_msg("%s: --suggest exited %d: %s", from, r.status, r.err);
+		proc_free(&r);
+		char *yaml = e2e_read(dir, "parsers/p.yaml");
+		if (!strstr(yaml, "\ndetect: '"))
+			fail_msg("%s: the proposal has no detect:\n%s", from, yaml);
+		free(yaml);
+		r = e2e_run(dir, "parse %s", names[i]);
+		if (r.status != 0 || !strstr(r.out, "\nparser   p (parsers/p.yaml)\n"))
+			fail_msg("%s: logdown parse does not pick its proposal (exit %d):\n%s%s", from,
+				 r.status, r.out, r.err);
+		proc_free(&r);
+		free(from);
+		e2e_drop(&dir);
+		logs++;
+	}
+	strv_free(names);
+	assert_int_equal(logs, 34);
+}
+
+/* An indented log of one template: its detect allows the blanks. */
+static void an_indented_log_gets_a_detect_that_claims_it(void **state)
+{
+	(void)state;
+	char *dir = e2e_tmpdir();
+	e2e_write(dir, "count.log", "   count = 10\n   count = 11\n   count = 12\n");
+	struct proc r = e2e_run(dir, "parse count.log --suggest -o parsers/count.yaml");
+	assert_int_equal(r.status, 0);
+	proc_free(&r);
+	char *yaml = e2e_read(dir, "parsers/count.yaml");
+	assert_contains(yaml, "\ndetect: '(?m)^[ \\t]*count\\s+=\\s+[-+]?\\d+(?:,\\d{3})*"
+			      "(?:\\.\\d+)?(?:[eE][-+]?\\d+)?\\s*$'\n");
+	free(yaml);
+	r = e2e_run(dir, "parse count.log --csv count");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "");
+	assert_string_equal(r.out, "count\n10\n11\n12\n");
+	proc_free(&r);
+	/* lines of numbers alone: the file's first line, as written */
+	e2e_write(dir, "pairs.log", "1 2\n3 4\n");
+	r = e2e_run(dir, "parse pairs.log --suggest");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.out, "\ndetect: '(?m)^1 2'\n");
+	proc_free(&r);
+	e2e_drop(&dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -225,6 +291,8 @@ int main(void)
 		cmocka_unit_test(a_file_no_parser_claims_gets_the_first_five_proposals),
 		cmocka_unit_test(files_it_cannot_propose_for_say_why),
 		cmocka_unit_test(a_big_log_is_sampled),
+		cmocka_unit_test(every_corpus_log_is_detected_by_its_written_proposal),
+		cmocka_unit_test(an_indented_log_gets_a_detect_that_claims_it),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
