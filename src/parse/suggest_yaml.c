@@ -518,7 +518,10 @@ void sg_write(struct sg_mine *m, const char *shown, const char *name,
 		buf_put(&y, f.data, f.len);
 	}
 	buf_free(&f);
-	if (ns)
+	size_t nplain = 0;
+	for (size_t i = 0; i < m->ntables; i++)
+		nplain += m->tables[i].shape != NULL;
+	if (ns || nplain)
 		buf_puts(&y, "series:\n");
 	for (size_t i = 0; i < ns; i++) {
 		const struct sg_tmpl *x = series[i];
@@ -562,10 +565,38 @@ void sg_write(struct sg_mine *m, const char *shown, const char *name,
 		buf_free(&types);
 		buf_free(&p);
 	}
-	if (m->ntables)
+	/* tables aligned with single blanks: a series each, its columns
+	 * the header's cells */
+	for (size_t i = 0; i < m->ntables; i++) {
+		const struct sg_table *tb = &m->tables[i];
+		if (!tb->shape)
+			continue;
+		char *tname = unique(&used, &nused, *tb->name ? tb->name : "table");
+		buf_printf(&y, "  # %zu rows of a table, its header at ", tb->rows);
+		put_where(&y, tb->line, tb->off);
+		buf_puts(&y, ": ");
+		put_comment_line(&y, tb->header);
+		buf_puts(&y, "\n  #   first row: ");
+		put_comment_line(&y, tb->row);
+		buf_putc(&y, '\n');
+		struct buf p = BUF_INIT;
+		buf_putc(&p, '^');
+		for (size_t k = 0; tb->shape[k]; k++)
+			buf_printf(&p, "%s(?<%s>%s)", k ? "\\s+" : "", tb->cols[k],
+				   tb->shape[k] == 'n' ? NUM_RE : "\\S+");
+		buf_puts(&p, "\\s*$");
+		buf_printf(&y, "  %s: ", tname);
+		suggest_put_quoted(&y, buf_data(&p));
+		buf_putc(&y, '\n');
+		buf_free(&p);
+		free(tname);
+	}
+	if (m->ntables > nplain)
 		buf_puts(&y, "tables:\n");
 	for (size_t i = 0; i < m->ntables; i++) {
 		const struct sg_table *tb = &m->tables[i];
+		if (tb->shape)
+			continue;
 		char *tname = unique(&used, &nused, *tb->name ? tb->name : "table");
 		buf_printf(&y, "  # %zu rows, the header at ", tb->rows);
 		put_where(&y, tb->line, tb->off);
@@ -600,8 +631,8 @@ void sg_write(struct sg_mine *m, const char *shown, const char *name,
 	out->nitems += nfield_items;
 	free(field_items);
 	out->nfields = nf;
-	out->nseries = ns;
-	out->ntables = m->ntables;
+	out->nseries = ns + nplain;
+	out->ntables = m->ntables - nplain;
 	out->yaml = buf_detach(&y);
 	for (size_t i = 0; i < ns; i++)
 		free(snames[i]);

@@ -282,6 +282,119 @@ static void an_indented_log_gets_a_detect_that_claims_it(void **state)
 	e2e_drop(&dir);
 }
 
+/* A timing table three ways: under a ruler, aligned with two blanks or
+ * more and no ruler, aligned with single blanks.  The first two are a
+ * `tables:` entry, the third a series of the header's columns (no
+ * `tables:` entry reads cells apart by one blank); each proposal,
+ * written out, reads the same rows, and none makes fields of the rows'
+ * labels (fwd, bwd, opt). */
+#define NUM "[-+]?\\d+(?:,\\d{3})*(?:\\.\\d+)?(?:[eE][-+]?\\d+)?"
+static const char *const table_logs[][2] = {
+	{"ruled.log", "bench v1 starting with 4 threads\n"
+		      "name    time    ops\n"
+		      "------  ------  ----\n"
+		      "fwd     1.2     300\n"
+		      "bwd     2.4     300\n"
+		      "opt     0.1     12\n"
+		      "\n"
+		      "total time 3.7 s\n"},
+	{"plain.log", "bench v1 starting with 4 threads\n"
+		      "name   time   ops\n"
+		      "fwd    1.2    300\n"
+		      "bwd    2.4    300\n"
+		      "opt    0.1    12\n"
+		      "\n"
+		      "total time 3.7 s\n"},
+	{"tight.log", "bench v1 starting with 4 threads\n"
+		      "name time ops\n"
+		      "fwd 1.2 300\n"
+		      "bwd 2.4 300\n"
+		      "opt 0.1 12\n"
+		      "\n"
+		      "total time 3.7 s\n"},
+};
+
+static void tables_are_proposed_with_their_columns_and_read(void **state)
+{
+	(void)state;
+	static const char *const want[] = {
+		"tables:\n"
+		"  # 3 rows, the header at line 2: name    time    ops\n"
+		"  #   first row: fwd     1.2     300\n"
+		"  name: { header: '^name\\s*time\\s*ops' }\n",
+		"tables:\n"
+		"  # 3 rows, the header at line 2: name   time   ops\n"
+		"  #   first row: fwd    1.2    300\n"
+		"  name: { header: '^name\\s*time\\s*ops' }\n",
+		"series:\n"
+		"  # 3 rows of a table, its header at line 2: name time ops\n"
+		"  #   first row: fwd 1.2 300\n"
+		"  name: '^(?<name>\\S+)\\s+(?<time>" NUM ")\\s+(?<ops>" NUM ")\\s*$'\n",
+	};
+	static const char *const summary[] = {"0 series, 2 fields, 1 table",
+					      "0 series, 2 fields, 1 table",
+					      "1 series, 2 fields, 0 tables"};
+	for (size_t i = 0; i < sizeof table_logs / sizeof *table_logs; i++) {
+		char *dir = e2e_tmpdir();
+		e2e_write(dir, table_logs[i][0], table_logs[i][1]);
+		struct proc r = e2e_run(dir, "parse %s --suggest -o parsers/bench.yaml --name bench",
+					table_logs[i][0]);
+		assert_int_equal(r.status, 0);
+		assert_contains(r.out, summary[i]);
+		proc_free(&r);
+		char *yaml = e2e_read(dir, "parsers/bench.yaml");
+		assert_contains(yaml, "fields:\n"
+				      "  # line 1: bench v1 starting with 4 threads\n"
+				      "  threads: 'starting\\s+with\\s+(" NUM ")\\s+threads\\s*$'\n");
+		/* the table's block ends the proposal */
+		const char *block = strstr(yaml, want[i]);
+		if (!block || strlen(block) != strlen(want[i]))
+			fail_msg("%s: the proposal does not end with\n%s\nit is:\n%s", table_logs[i][0],
+				 want[i], yaml);
+		assert_null(strstr(yaml, "\n  fwd:"));
+		free(yaml);
+		r = e2e_run(dir, "parse %s --csv name", table_logs[i][0]);
+		assert_int_equal(r.status, 0);
+		assert_string_equal(r.err, "");
+		assert_string_equal(r.out, "name,time,ops\n"
+					   "fwd,1.2,300\n"
+					   "bwd,2.4,300\n"
+					   "opt,0.1,12\n");
+		proc_free(&r);
+		e2e_drop(&dir);
+	}
+}
+
+/* Lines of one template under a line of as many words are no table
+ * (their words do not change from row to row), nor are "key: value"
+ * lines: each stays a series. */
+static void lines_of_one_template_under_words_are_no_table(void **state)
+{
+	(void)state;
+	char *dir = e2e_tmpdir();
+	e2e_write(dir, "a.log", "loading the model weights\n"
+				"epoch 1 loss 0.5\n"
+				"epoch 2 loss 0.4\n"
+				"epoch 3 loss 0.3\n");
+	e2e_write(dir, "b.log", "solver settings follow\n"
+				"lr_policy: \"inv\"\n"
+				"gamma: 0.0001\n"
+				"power: 0.75\n"
+				"momentum: 0.9\n");
+	struct proc r = e2e_run(dir, "parse a.log --suggest");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.out, "series:\n  # 3 rows, the first at line 2: epoch 1 loss 0.5\n"
+			       "  epoch: '^epoch\\s+(?<epoch>" NUM ")\\s+loss\\s+(?<loss>" NUM ")\\s*$'\n");
+	assert_null(strstr(r.out, "of a table"));
+	proc_free(&r);
+	r = e2e_run(dir, "parse b.log --suggest");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.out, "  momentum: ");
+	assert_null(strstr(r.out, "of a table"));
+	proc_free(&r);
+	e2e_drop(&dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -293,6 +406,8 @@ int main(void)
 		cmocka_unit_test(a_big_log_is_sampled),
 		cmocka_unit_test(every_corpus_log_is_detected_by_its_written_proposal),
 		cmocka_unit_test(an_indented_log_gets_a_detect_that_claims_it),
+		cmocka_unit_test(tables_are_proposed_with_their_columns_and_read),
+		cmocka_unit_test(lines_of_one_template_under_words_are_no_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
