@@ -435,8 +435,24 @@ void sg_write(struct sg_mine *m, const char *shown, const char *name,
 		if (m->v[i]->count >= 2 && m->v[i]->nnum)
 			series[ns++] = m->v[i];
 	qsort(series, ns, sizeof *series, by_rows);
-	if (ns > MAX_SERIES)
+	/* what the caps leave out is named in a comment, not dropped
+	 * silently */
+	struct buf more_series = BUF_INIT;
+	if (ns > MAX_SERIES) {
+		buf_printf(&more_series,
+			   "  # %zu more series not proposed (at most %d are, the most rows first):",
+			   ns - MAX_SERIES, MAX_SERIES);
+		for (size_t i = MAX_SERIES; i < ns && i < MAX_SERIES + 6; i++) {
+			char *sn = tmpl_series_name(series[i]);
+			buf_printf(&more_series, "%s %s (%zu rows, ", i > MAX_SERIES ? "," : "", sn,
+				   series[i]->count);
+			put_where(&more_series, series[i]->first_line, series[i]->first_off);
+			buf_putc(&more_series, ')');
+			free(sn);
+		}
+		buf_puts(&more_series, ns > MAX_SERIES + 6 ? ", ...\n" : "\n");
 		ns = MAX_SERIES;
+	}
 
 	buf_printf(&y, "# Proposed by `logdown parse %s --suggest` from the line templates of\n", shown);
 	buf_printf(&y, "# %s%s: keep, rename or delete what you need (docs/suggest.md).\n",
@@ -465,21 +481,43 @@ void sg_write(struct sg_mine *m, const char *shown, const char *name,
 	}
 
 	struct buf f = BUF_INIT;
-	size_t nf = 0;
-	for (size_t i = 0; i < m->n && nf < MAX_FIELDS; i++) {
+	size_t nf = 0, nmore = 0;
+	struct buf more = BUF_INIT;
+	for (size_t i = 0; i < m->n; i++) {
 		const struct sg_tmpl *x = m->v[i];
 		if (x->count != 1 || !x->nnum)
 			continue;
+		if (nf >= MAX_FIELDS) {
+			/* every number is in the range choose_range() keeps */
+			size_t slot = 0;
+			for (size_t k = 0; k < x->ntok; k++) {
+				if (!sg_is_slot(x->toks[k].kind))
+					continue;
+				const char *fn = x->names[slot++];
+				if (x->toks[k].kind == SG_TIME || blank_name(fn))
+					continue;
+				if (nmore < 6)
+					buf_printf(&more, "%s %s", nmore ? "," : "", fn);
+				nmore++;
+			}
+			continue;
+		}
 		bool commented = false;
 		size_t slot = 0, from, to;
 		choose_range(m, x, &from, &to);
-		for (size_t k = 0; k < x->ntok && nf < MAX_FIELDS; k++) {
+		for (size_t k = 0; k < x->ntok; k++) {
 			const struct sg_tok *t = &x->toks[k];
 			if (!sg_is_slot(t->kind))
 				continue;
 			size_t s = slot++;
 			if (t->kind == SG_TIME || blank_name(x->names[s]) || k < from || k >= to)
 				continue;
+			if (nf >= MAX_FIELDS) {
+				if (nmore < 6)
+					buf_printf(&more, "%s %s", nmore ? "," : "", x->names[s]);
+				nmore++;
+				continue;
+			}
 			if (!commented) {
 				buf_puts(&f, "  # ");
 				put_where(&f, x->first_line, x->first_off);
@@ -517,6 +555,11 @@ void sg_write(struct sg_mine *m, const char *shown, const char *name,
 		buf_puts(&y, "fields:\n");
 		buf_put(&y, f.data, f.len);
 	}
+	if (nmore)
+		buf_printf(&y, "  # %zu more field%s not proposed (at most %d are, in line order):%s%s\n",
+			   nmore, nmore == 1 ? "" : "s", MAX_FIELDS, buf_data(&more),
+			   nmore > 6 ? ", ..." : "");
+	buf_free(&more);
 	buf_free(&f);
 	size_t nplain = 0;
 	for (size_t i = 0; i < m->ntables; i++)
@@ -565,6 +608,8 @@ void sg_write(struct sg_mine *m, const char *shown, const char *name,
 		buf_free(&types);
 		buf_free(&p);
 	}
+	buf_put(&y, more_series.data, more_series.len);
+	buf_free(&more_series);
 	/* tables aligned with single blanks: a series each, its columns
 	 * the header's cells */
 	for (size_t i = 0; i < m->ntables; i++) {

@@ -395,6 +395,38 @@ static void lines_of_one_template_under_words_are_no_table(void **state)
 	e2e_drop(&dir);
 }
 
+/* At most 24 series and 80 fields are proposed: what the caps leave
+ * out is named in a comment, not dropped silently. */
+static void what_the_caps_leave_out_is_named_in_a_comment(void **state)
+{
+	(void)state;
+	char *dir = e2e_tmpdir();
+	struct buf b = BUF_INIT;
+	for (int i = 1; i <= 85; i++)
+		buf_printf(&b, "param_%d = %d\n", i, i * 10);
+	for (int round = 0; round < 2; round++)
+		for (int j = 1; j <= 26; j++)
+			buf_printf(&b, "loss_%d: %d.5\n", j, round);
+	e2e_write(dir, "many.log", buf_data(&b));
+	buf_free(&b);
+	struct proc r = e2e_run(dir, "parse many.log --suggest -o parsers/many.yaml");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.out, "wrote parsers/many.yaml: 24 series, 80 fields, 0 tables\n");
+	proc_free(&r);
+	char *yaml = e2e_read(dir, "parsers/many.yaml");
+	assert_contains(yaml, "  param_80: '^param_80\\s+=\\s+(" NUM ")\\s*$'\n"
+			      "  # 5 more fields not proposed (at most 80 are, in line order): "
+			      "param_81, param_82, param_83, param_84, param_85\n"
+			      "series:\n");
+	assert_contains(yaml, "  loss_24: '^loss_24:\\s+(?<loss_24>" NUM ")\\s*$'\n"
+			      "  # 2 more series not proposed (at most 24 are, the most rows first): "
+			      "loss_25 (2 rows, line 110), loss_26 (2 rows, line 111)\n");
+	assert_null(strstr(yaml, "  param_81:"));
+	assert_null(strstr(yaml, "  loss_25:"));
+	free(yaml);
+	e2e_drop(&dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -408,6 +440,7 @@ int main(void)
 		cmocka_unit_test(an_indented_log_gets_a_detect_that_claims_it),
 		cmocka_unit_test(tables_are_proposed_with_their_columns_and_read),
 		cmocka_unit_test(lines_of_one_template_under_words_are_no_table),
+		cmocka_unit_test(what_the_caps_leave_out_is_named_in_a_comment),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
