@@ -51,8 +51,7 @@ static void a_written_proposal_reads_the_real_lines(void **state)
 	struct proc r = e2e_run(dir, "parse lr_sweep.log --suggest -o parsers/sweep.yaml --name sweep");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.out, "wrote parsers/sweep.yaml: 4 series, 6 fields, 0 tables\n"
-				   "see what it extracts: logdown parse lr_sweep.log --parsers parsers "
-				   "--parser sweep\n");
+				   "see what it extracts: logdown parse lr_sweep.log --parser sweep\n");
 	proc_free(&r);
 	char *yaml = e2e_read(dir, "parsers/sweep.yaml");
 	assert_contains(yaml, "name: 'sweep'\n");
@@ -427,6 +426,46 @@ static void what_the_caps_leave_out_is_named_in_a_comment(void **state)
 	e2e_drop(&dir);
 }
 
+/* The hint --suggest -o prints is a command that runs as it is, with
+ * no warning: without --parsers when the folder is read anyway (the
+ * project's parsers/, ./parsers without a project), with it when not. */
+static void the_hint_after_writing_runs_without_a_warning(void **state)
+{
+	(void)state;
+	static const char *const cases[][3] = {
+		/* cwd under the temporary folder, the log, -o, the hint */
+		{"", "lr_sweep.log --suggest -o parsers/sweep.yaml --name sweep",
+		 "see what it extracts: logdown parse lr_sweep.log --parser sweep\n"},
+		{"", "lr_sweep.log --suggest -o mine/sweep.yaml --name sweep",
+		 "see what it extracts: logdown parse lr_sweep.log --parsers mine --parser sweep\n"},
+		{"proj", "logs/lr_sweep.log --suggest -o parsers/sweep.yaml --name sweep",
+		 "see what it extracts: logdown parse logs/lr_sweep.log --parser sweep\n"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char *dir = e2e_tmpdir();
+		e2e_copy(dir, "lr_sweep.log", SWEEP);
+		e2e_write(dir, "proj/site.yaml", "title: sweep\n");
+		e2e_copy(dir, "proj/logs/lr_sweep.log", SWEEP);
+		char *cwd = path_join(dir, cases[i][0]);
+		struct proc r = e2e_run(cwd, "parse %s", cases[i][1]);
+		assert_int_equal(r.status, 0);
+		const char *hint = strstr(r.out, "see what it extracts: ");
+		if (!hint || strcmp(hint, cases[i][2]) != 0)
+			fail_msg("case %zu: the hint is not\n%sbut:\n%s", i, cases[i][2], r.out);
+		/* the hint's command, as printed */
+		char *cmd = xstrndup(hint + strlen("see what it extracts: logdown "),
+				     strlen(hint) - strlen("see what it extracts: logdown ") - 1);
+		proc_free(&r);
+		r = e2e_run(cwd, "%s", cmd);
+		if (r.status != 0 || strcmp(r.err, "") != 0 || !strstr(r.out, "\nparser   sweep ("))
+			fail_msg("case %zu: logdown %s exited %d:\n%s%s", i, cmd, r.status, r.err, r.out);
+		proc_free(&r);
+		free(cmd);
+		free(cwd);
+		e2e_drop(&dir);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -441,6 +480,7 @@ int main(void)
 		cmocka_unit_test(tables_are_proposed_with_their_columns_and_read),
 		cmocka_unit_test(lines_of_one_template_under_words_are_no_table),
 		cmocka_unit_test(what_the_caps_leave_out_is_named_in_a_comment),
+		cmocka_unit_test(the_hint_after_writing_runs_without_a_warning),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
