@@ -4,13 +4,17 @@
  * parser claims FILE.  The proposal is written out, loaded back through
  * --parsers, and read the file's values from its real lines; its
  * detect claims that file and none of tests/corpus and tests/fixtures. */
-#define _DEFAULT_SOURCE /* DT_DIR */
+#define _DEFAULT_SOURCE /* DT_DIR; bounded.h: wait4(), setgroups() */
 #include "e2e.h"
 
 #include <dirent.h>
+#include <grp.h>
+
+#include "bounded.h"
 
 #include "base/diag.h"
 #include "parse/logparse.h"
+#include "parse/suggest.h"
 
 #define SWEEP "tests/fixtures/undetected/lr_sweep.log"
 #define SUGGEST_CORPUS "tests/corpus-suggest"
@@ -218,43 +222,50 @@ static void a_big_log_is_sampled(void **state)
 
 /* Every proposal carries a detect that claims the file it was made
  * from: for each log of the suggest corpus (indented ones too, as
- * chronicle-metrics-read1's), the proposal written into a project's
- * parsers/ is the parser `logdown parse` picks for that log. */
+ * chronicle-metrics-read1's), the proposal, loaded as a project's
+ * parser beside the built-ins, is the one detection picks for that log
+ * (what `logdown parse LOG` does; an_indented_log_... runs the command
+ * itself).  In-process, so the 34 logs take about a second. */
 static void every_corpus_log_is_detected_by_its_written_proposal(void **state)
 {
 	(void)state;
 	size_t n;
 	char **names = dir_list(SUGGEST_CORPUS, &n);
 	assert_non_null(names);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *sink = open_memstream(&text, &len);
+	struct diag *d = diag_new(sink, DIAG_TEXT, false);
 	size_t logs = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (!str_has_suffix(names[i], ".log"))
 			continue;
-		char *dir = e2e_tmpdir();
-		char *from = path_join(SUGGEST_CORPUS, names[i]);
-		e2e_copy(dir, names[i], from);
-		struct proc r = e2e_run(dir, "parse %s --suggest -o parsers/p.yaml --name p", names[i]);
-		if (r.status != 0)
-			fail_msg("%s: --suggest exited %d: %s", from, r.status, r.err);
-		proc_free(&r);
-		char *yaml = e2e_read(dir, "parsers/p.yaml");
-		if (!strstr(yaml, "\ndetect: '"))
-			fail_msg("%s: the proposal has no detect:\n%s", from, yaml);
-		free(yaml);
-		r = e2e_run(dir, "parse %s", names[i]);
-		if (r.status != 0 || !strstr(r.out, "\nparser   p (parsers/p.yaml)\n"))
-			fail_msg("%s: logdown parse does not pick its proposal (exit %d):\n%s%s", from,
-				 r.status, r.out, r.err);
-		proc_free(&r);
-		free(from);
-		e2e_drop(&dir);
+		char *path = path_join(SUGGEST_CORPUS, names[i]);
+		struct parser_set *set = parsers_load(NULL, NULL, d);
+		struct suggestion sg;
+		if (!suggest_file(path, "proposal", set, &sg, d))
+			fail_msg("%s: no proposal", path);
+		if (!strstr(sg.yaml, "\ndetect: '"))
+			fail_msg("%s: the proposal has no detect:\n%s", path, sg.yaml);
+		assert_true(parsers_add(set, "parsers/proposal.yaml", sg.yaml, strlen(sg.yaml), false, d));
+		const struct parser *p = parsers_detect(set, path, loc_line(path, 0), d);
+		if (!p || strcmp(parser_name(p), "proposal") != 0)
+			fail_msg("%s: detection picks %s, not its proposal:\n%s", path,
+				 p ? parser_name(p) : "no parser", sg.yaml);
+		suggestion_free(&sg);
+		parsers_free(set);
+		free(path);
 		logs++;
 	}
 	strv_free(names);
+	diag_free(d);
+	fclose(sink);
+	free(text);
 	assert_int_equal(logs, 34);
 }
 
-/* An indented log of one template: its detect allows the blanks. */
+/* An indented log of one template: its detect allows the blanks, and
+ * `logdown parse` picks the written proposal. */
 static void an_indented_log_gets_a_detect_that_claims_it(void **state)
 {
 	(void)state;
@@ -262,6 +273,10 @@ static void an_indented_log_gets_a_detect_that_claims_it(void **state)
 	e2e_write(dir, "count.log", "   count = 10\n   count = 11\n   count = 12\n");
 	struct proc r = e2e_run(dir, "parse count.log --suggest -o parsers/count.yaml");
 	assert_int_equal(r.status, 0);
+	proc_free(&r);
+	r = e2e_run(dir, "parse count.log");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.out, "\nparser   count (parsers/count.yaml)\n");
 	proc_free(&r);
 	char *yaml = e2e_read(dir, "parsers/count.yaml");
 	assert_contains(yaml, "\ndetect: '(?m)^[ \\t]*count\\s+=\\s+[-+]?\\d+(?:,\\d{3})*"
@@ -466,6 +481,61 @@ static void the_hint_after_writing_runs_without_a_warning(void **state)
 	}
 }
 
+/* Writes a log of about mib MiB to dir/name: a line, then lines of a
+ * training loop, then a last line. */
+static void write_sized_log(const char *dir, const char *name, size_t mib)
+{
+	struct buf chunk = BUF_INIT;
+	for (int i = 1; chunk.len < (1u << 20); i++)
+		buf_printf(&chunk, "iter %d | loss %.4f | tokens/s %d\n", i, 10.0 / (1 + i * 0.01),
+			   9000 + i % 500);
+	char *path = path_join(dir, name);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("run started with 8 workers\n", f);
+	for (size_t i = 0; i < mib; i++)
+		assert_int_equal(fwrite(chunk.data, 1, chunk.len, f), chunk.len);
+	fputs("finished: total time 1234.5 s\n", f);
+	assert_int_equal(fclose(f), 0);
+	free(path);
+	buf_free(&chunk);
+}
+
+/* A big log is sampled, so its suggestion takes the time of a small
+ * one: 200 MiB takes no more CPU than 8 MiB (both sampled) and 0.3 s,
+ * and well under issue 21's 2 s for 1 GB.  The release binary's CPU
+ * time, whatever else runs on the machine. */
+static void a_big_logs_suggestion_does_not_grow_with_its_size(void **state)
+{
+	(void)state;
+	const char *rel = bounded_release();
+	if (!rel || getenv("LOGDOWN_VALGRIND")) {
+		print_message("[  SKIP    ] ./logdown is not built (or under valgrind)\n");
+		skip();
+	}
+	char *dir = e2e_tmpdir();
+	write_sized_log(dir, "small.log", 8);
+	write_sized_log(dir, "big.log", 200);
+	const char *small_argv[] = {"logdown", "parse", "small.log", "--suggest", NULL};
+	const char *big_argv[] = {"logdown", "parse", "big.log", "--suggest", NULL};
+	struct bounded s = bounded_run(rel, dir, small_argv, NULL, 60);
+	struct bounded b = bounded_run(rel, dir, big_argv, NULL, 60);
+	assert_int_equal(s.status, 0);
+	assert_int_equal(b.status, 0);
+	assert_string_equal(b.err, "");
+	print_message("           --suggest of 8 MiB: CPU %.3f s; of 200 MiB: CPU %.3f s (wall %.3f s)\n",
+		      s.cpu_secs, b.cpu_secs, b.secs);
+	if (b.cpu_secs > s.cpu_secs + 0.3)
+		fail_msg("--suggest of 200 MiB took %.3f s of CPU, of 8 MiB %.3f s: the sample grew",
+			 b.cpu_secs, s.cpu_secs);
+	if (b.cpu_secs > 1.0)
+		fail_msg("--suggest of 200 MiB took %.3f s of CPU (1 GB must take under 2 s)",
+			 b.cpu_secs);
+	bounded_free(&s);
+	bounded_free(&b);
+	e2e_drop(&dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -481,6 +551,7 @@ int main(void)
 		cmocka_unit_test(lines_of_one_template_under_words_are_no_table),
 		cmocka_unit_test(what_the_caps_leave_out_is_named_in_a_comment),
 		cmocka_unit_test(the_hint_after_writing_runs_without_a_warning),
+		cmocka_unit_test(a_big_logs_suggestion_does_not_grow_with_its_size),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
