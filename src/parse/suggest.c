@@ -462,6 +462,15 @@ static bool is_ruler(const char *s, size_t n)
 	return marks >= 3;
 }
 
+/* Does s[0..n) hold a number (a table's row)? */
+static bool has_number(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (is_digit(s[i]) && (i == 0 || !is_word_char(s[i - 1])))
+			return true;
+	return false;
+}
+
 /* ---- the miner ---- */
 
 struct line {
@@ -614,7 +623,7 @@ static size_t plain_table_at(const struct line *l, size_t nl, size_t i, bool *wi
 	for (; r < nl && l[r].n && r - i <= 100000; r++) {
 		if (blank_cells(l[r].s, l[r].n, l[r].ind, at, to, num, SG_PLAIN_COLS) != hc)
 			break;
-		bool same = true;
+		bool same = true, differs = false;
 		size_t any_num = 0, any_word = 0;
 		for (size_t k = 0; k < hc && same; k++) {
 			same = at[k] < hto[k] + 2 && hat[k] < to[k] + 2;
@@ -622,7 +631,7 @@ static size_t plain_table_at(const struct line *l, size_t nl, size_t i, bool *wi
 			    (to[k] - at[k] != wto[k] - wat[k] ||
 			     memcmp(l[r].s + at[k] - l[r].ind, l[i + 1].s + wat[k] - l[i + 1].ind,
 				    to[k] - at[k]) != 0))
-				differ = true;
+				differs = true;
 			if (r > i + 1)
 				same = same && (shape[k] == 'n') == num[k];
 			any_num += num[k];
@@ -632,6 +641,7 @@ static size_t plain_table_at(const struct line *l, size_t nl, size_t i, bool *wi
 		}
 		if (!same || !any_word || any_num < any_word)
 			break;
+		differ |= differs;
 		if (r == i + 1) {
 			for (size_t k = 0; k < hc; k++)
 				shape[k] = num[k] ? 'n' : 'w';
@@ -840,9 +850,7 @@ static void mine(struct sg_mine *m, const char *text, size_t len, long first_lin
 			for (size_t k = i + 1; k < i + span && k < nl; k++)
 				if (l[k].n) {
 					m->lines++;
-					size_t w, nu;
-					cells_of(l[k].s, l[k].n, &w, &nu);
-					m->numbered += nu > 0;
+					m->numbered += has_number(l[k].s, l[k].n);
 					if (m->all_same)
 						m->all_same = false;
 				}

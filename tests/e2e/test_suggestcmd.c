@@ -377,6 +377,15 @@ static void tables_are_proposed_with_their_columns_and_read(void **state)
 		proc_free(&r);
 		e2e_drop(&dir);
 	}
+	/* a file that is a table alone has numbers (its rows') */
+	char *dir = e2e_tmpdir();
+	e2e_write(dir, "only.log", "name time ops\nfwd 1.2 300\nbwd 2.4 300\n");
+	struct proc r = e2e_run(dir, "parse only.log --suggest");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.out, "series:\n"
+			       "  # 2 rows of a table, its header at line 1: name time ops\n");
+	proc_free(&r);
+	e2e_drop(&dir);
 }
 
 /* Lines of one template under a line of as many words are no table
