@@ -9,12 +9,16 @@
  * same (in the manner of Drain: the key of a line is its tokens with
  * every number, duration and timestamp made a slot), names each slot
  * from the words next to it in its line, and finds tables (a header
- * line then a ruler or pipe rows).  The writer (suggest_yaml.c) makes a
- * parser definition of them: a template seen twice or more is a series
- * (ordered by rows), once a field per number, a table a `tables:` entry,
- * and `detect` the most distinctive template that claims this file and
- * no built-in parser's example.  Deterministic: the same bytes give the
- * same YAML.
+ * line then a ruler or pipe rows, or rows of a word and numbers aligned
+ * under a header of words).  The writer (suggest_yaml.c) makes a parser
+ * definition of them: a template seen twice or more is a series
+ * (ordered by rows, at most 24), once a field per number (at most 80;
+ * what the caps leave out is named in a comment), a table a `tables:`
+ * entry (a series of its header's columns when single blanks part its
+ * cells), and `detect` the most distinctive template that claims this
+ * file and no built-in parser's example, else the file's first line:
+ * every proposal detects its file.  Deterministic: the same bytes give
+ * the same YAML.
  *
  * A big file is sampled (suggest_file()): its first and last MiB and 32
  * blocks of 64 KiB spread between, each cut at line ends. */

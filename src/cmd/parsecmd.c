@@ -787,6 +787,31 @@ static bool mkdir_parent(const char *path)
 	return ok;
 }
 
+/* Does `logdown parse o->file` (no --parsers) load the parser name
+ * from o->output, just written? */
+static bool suggest_loaded_anyway(const struct parse_opts *o, const char *name)
+{
+	struct parse_opts plain = *o;
+	plain.parser_dirs = NULL;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *sink = open_memstream(&text, &len);
+	if (!sink)
+		return false;
+	struct diag *quiet = diag_new(sink, DIAG_TEXT, false);
+	struct parser_set *set = load_for(&plain, quiet);
+	const struct parser *p = set ? parsers_find(set, name) : NULL;
+	char *at = p ? path_real(parser_origin(p)) : NULL, *written = path_real(o->output);
+	bool loaded = at && written && strcmp(at, written) == 0;
+	free(at);
+	free(written);
+	parsers_free(set);
+	diag_free(quiet);
+	fclose(sink);
+	free(text);
+	return loaded;
+}
+
 /* --suggest: the definition proposed for o->file, to out or o->output. */
 static int suggest_cmd(const struct parse_opts *o, const struct parser_set *set, FILE *out,
 		       struct diag *d)
@@ -802,12 +827,19 @@ static int suggest_cmd(const struct parse_opts *o, const struct parser_set *set,
 		diag_error(d, loc_line(o->output, 0), "cannot write: %s", strerror(errno));
 		rc = EXIT_IO;
 	} else {
+		fprintf(out, "wrote %s: %zu series, %zu field%s, %zu table%s\n", o->output,
+			sg.nseries, sg.nfields, sg.nfields == 1 ? "" : "s", sg.ntables,
+			sg.ntables == 1 ? "" : "s");
+		/* The project's parsers/ (./parsers without one) is read
+		 * anyway: naming it with --parsers too would load the file
+		 * twice, and warn. */
 		char *dir = path_dirname(o->output);
-		fprintf(out,
-			"wrote %s: %zu series, %zu field%s, %zu table%s\n"
-			"see what it extracts: logdown parse %s --parsers %s --parser %s\n",
-			o->output, sg.nseries, sg.nfields, sg.nfields == 1 ? "" : "s", sg.ntables,
-			sg.ntables == 1 ? "" : "s", o->file, dir, name);
+		if (suggest_loaded_anyway(o, name))
+			fprintf(out, "see what it extracts: logdown parse %s --parser %s\n", o->file,
+				name);
+		else
+			fprintf(out, "see what it extracts: logdown parse %s --parsers %s --parser %s\n",
+				o->file, dir, name);
 		free(dir);
 	}
 	suggestion_free(&sg);

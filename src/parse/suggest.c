@@ -462,11 +462,21 @@ static bool is_ruler(const char *s, size_t n)
 	return marks >= 3;
 }
 
+/* Does s[0..n) hold a number (a table's row)? */
+static bool has_number(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (is_digit(s[i]) && (i == 0 || !is_word_char(s[i - 1])))
+			return true;
+	return false;
+}
+
 /* ---- the miner ---- */
 
 struct line {
 	const char *s;
 	size_t n;
+	size_t ind;             /* the blanks cut before s */
 	long no;                /* 0: unknown */
 	unsigned long long off;
 };
@@ -546,9 +556,182 @@ static void add_template_line(struct sg_mine *m, const struct line *ln, const st
 	m->slot[h] = m->n;
 }
 
-/* The table whose header is lines[i], if one starts there: how many
- * lines it takes (header, rulers, rows), else 0. */
-static size_t table_at(struct sg_mine *m, const struct line *l, size_t nl, size_t i)
+/* The cells of a line apart by blanks: where each starts and ends (as
+ * columns of the line as written, ind its blanks cut before s) and
+ * whether it is a number.  Returns how many (more than cap: only cap
+ * are written). */
+#define SG_PLAIN_COLS 32
+static size_t blank_cells(const char *s, size_t n, size_t ind, size_t *at, size_t *to, bool *num,
+			  size_t cap)
+{
+	size_t k = 0, i = 0;
+	while (i < n) {
+		while (i < n && (s[i] == ' ' || s[i] == '\t'))
+			i++;
+		if (i >= n)
+			break;
+		size_t b = i;
+		while (i < n && s[i] != ' ' && s[i] != '\t')
+			i++;
+		if (k < cap) {
+			at[k] = ind + b;
+			to[k] = ind + i;
+			num[k] = num_at(s, n, b) == i - b;
+		}
+		k++;
+	}
+	return k;
+}
+
+/* A cell that is a key, not a header's or a row's ("gamma:", "lr=",
+ * "\"inv\""): the lines are "key: value" ones. */
+static bool key_cell(const char *s, size_t n)
+{
+	return n && (strchr(":=,;", s[n - 1]) || memchr(s, '"', n) || memchr(s, '\'', n) ||
+		     memchr(s, '=', n));
+}
+
+/* A table aligned with blanks, without a ruler: a header of words
+ * ("name  time  ops"), then two rows or more of as many cells, of the
+ * same shape (words, and as many numbers or more: rows of numbers alone
+ * are a template the header names, name_templates()), each cell under its header cell
+ * (their columns overlap, give or take two), whose words differ from
+ * row to row (rows of one line template are that template's).  How many lines it takes, else 0; *wide
+ * when every cell is apart by two blanks or a tab (a `tables:` entry
+ * reads it), *shape_out the rows' shape. */
+static size_t plain_table_at(const struct line *l, size_t nl, size_t i, bool *wide,
+			     char **shape_out)
+{
+	size_t hat[SG_PLAIN_COLS], hto[SG_PLAIN_COLS], at[SG_PLAIN_COLS], to[SG_PLAIN_COLS];
+	bool hnum[SG_PLAIN_COLS], num[SG_PLAIN_COLS];
+	size_t hc = blank_cells(l[i].s, l[i].n, l[i].ind, hat, hto, hnum, SG_PLAIN_COLS);
+	if (hc < 2 || hc > SG_PLAIN_COLS)
+		return 0;
+	for (size_t k = 0; k < hc; k++) {
+		bool letter = false;
+		for (size_t c = hat[k]; c < hto[k] && !letter; c++)
+			letter = is_word_start(l[i].s[c - l[i].ind]) && l[i].s[c - l[i].ind] != '_';
+		if (hnum[k] || !letter || key_cell(l[i].s + hat[k] - l[i].ind, hto[k] - hat[k]))
+			return 0;
+	}
+	size_t w, nu;
+	*wide = cells_of(l[i].s, l[i].n, &w, &nu) == hc;
+	char shape[SG_PLAIN_COLS + 1];
+	size_t wat[SG_PLAIN_COLS], wto[SG_PLAIN_COLS]; /* the first row's cells */
+	bool differ = false;
+	size_t r = i + 1;
+	for (; r < nl && l[r].n && r - i <= 100000; r++) {
+		if (blank_cells(l[r].s, l[r].n, l[r].ind, at, to, num, SG_PLAIN_COLS) != hc)
+			break;
+		bool same = true, differs = false;
+		size_t any_num = 0, any_word = 0;
+		for (size_t k = 0; k < hc && same; k++) {
+			same = at[k] < hto[k] + 2 && hat[k] < to[k] + 2;
+			if (same && !num[k] && r > i + 1 &&
+			    (to[k] - at[k] != wto[k] - wat[k] ||
+			     memcmp(l[r].s + at[k] - l[r].ind, l[i + 1].s + wat[k] - l[i + 1].ind,
+				    to[k] - at[k]) != 0))
+				differs = true;
+			if (r > i + 1)
+				same = same && (shape[k] == 'n') == num[k];
+			any_num += num[k];
+			any_word += !num[k];
+			if (!num[k] && key_cell(l[r].s + at[k] - l[r].ind, to[k] - at[k]))
+				same = false;
+		}
+		if (!same || !any_word || any_num < any_word)
+			break;
+		differ |= differs;
+		if (r == i + 1) {
+			for (size_t k = 0; k < hc; k++)
+				shape[k] = num[k] ? 'n' : 'w';
+			shape[hc] = '\0';
+			memcpy(wat, at, sizeof wat);
+			memcpy(wto, to, sizeof wto);
+		}
+		if (cells_of(l[r].s, l[r].n, &w, &nu) != hc)
+			*wide = false;
+	}
+	if (r - i - 1 < 2 || !differ)
+		return 0;
+	*shape_out = xstrdup(shape);
+	return r - i;
+}
+
+/* The names of a plain table's columns, from its header's cells, as
+ * group names: snake_case, unique, of at most 28 bytes.  NULL when a
+ * cell gives none. */
+static char **plain_columns(const char *s, size_t n, size_t cols)
+{
+	char **v = xcalloc(cols + 1, sizeof *v);
+	size_t k = 0, i = 0;
+	while (i < n && k < cols) {
+		while (i < n && (s[i] == ' ' || s[i] == '\t'))
+			i++;
+		size_t b = i;
+		while (i < n && s[i] != ' ' && s[i] != '\t')
+			i++;
+		char *name = snake_case(s + b, i - b);
+		if (!*name || is_digit(name[0]) || strlen(name) > 28) {
+			free(name);
+			strv_free(v);
+			return NULL;
+		}
+		for (int dup = 2;; dup++) {
+			bool clash = false;
+			for (size_t j = 0; j < k && !clash; j++)
+				clash = strcmp(v[j], name) == 0;
+			if (!clash)
+				break;
+			char *d = xasprintf("%s_%d", name, dup);
+			free(name);
+			name = d;
+		}
+		v[k++] = name;
+	}
+	return v;
+}
+
+/* The table of header l[i] and first row *first, of rows rows, into m. */
+static void add_table(struct sg_mine *m, const struct line *l, size_t i, const struct line *first,
+		      size_t rows, char **cols, char *shape)
+{
+	struct sg_table tb = {0};
+	/* the table's name: a short title line right above, else its
+	 * first header cell */
+	const char *ns = NULL;
+	size_t nn = 0;
+	if (i > 0 && l[i - 1].n && l[i - 1].n <= 60 && !is_ruler(l[i - 1].s, l[i - 1].n)) {
+		size_t w3, n3;
+		if (cells_of(l[i - 1].s, l[i - 1].n, &w3, &n3) == 1 && w3 == 1 && !n3)
+			ns = l[i - 1].s, nn = l[i - 1].n;
+	}
+	if (!ns) {
+		const char *s = l[i].s;
+		size_t k = 0;
+		while (k < l[i].n && (s[k] == '|' || s[k] == ' ' || s[k] == '\t'))
+			k++;
+		size_t e = k;
+		while (e < l[i].n && s[e] != '|' && !(s[e] == ' ' && e + 1 < l[i].n && s[e + 1] == ' ') &&
+		       !(shape && (s[e] == ' ' || s[e] == '\t')))
+			e++;
+		ns = s + k, nn = e - k;
+	}
+	tb.name = snake_case(ns, nn);
+	tb.header = xstrndup(l[i].s, l[i].n);
+	tb.row = xstrndup(first->s, first->n);
+	tb.line = l[i].no;
+	tb.off = l[i].off;
+	tb.rows = rows;
+	tb.cols = cols;
+	tb.shape = shape;
+	m->tables = xrealloc(m->tables, (m->ntables + 1) * sizeof *m->tables);
+	m->tables[m->ntables++] = tb;
+}
+
+/* The table under a ruler, or of pipe rows, whose header is lines[i]:
+ * how many lines it takes (header, rulers, rows), else 0. */
+static size_t ruled_table_at(struct sg_mine *m, const struct line *l, size_t nl, size_t i)
 {
 	size_t words, nums;
 	size_t hc = cells_of(l[i].s, l[i].n, &words, &nums);
@@ -582,35 +765,32 @@ static size_t table_at(struct sg_mine *m, const struct line *l, size_t nl, size_
 	}
 	if (!rows || (!ruled && rows < 2))
 		return 0;
-	struct sg_table tb = {0};
-	/* the table's name: a short title line right above, else its
-	 * first header cell */
-	const char *ns = NULL;
-	size_t nn = 0;
-	if (i > 0 && l[i - 1].n && l[i - 1].n <= 60 && !is_ruler(l[i - 1].s, l[i - 1].n)) {
-		size_t w3, n3;
-		if (cells_of(l[i - 1].s, l[i - 1].n, &w3, &n3) == 1 && w3 == 1 && !n3)
-			ns = l[i - 1].s, nn = l[i - 1].n;
-	}
-	if (!ns) {
-		const char *s = l[i].s;
-		size_t k = 0;
-		while (k < l[i].n && (s[k] == '|' || s[k] == ' ' || s[k] == '\t'))
-			k++;
-		size_t e = k;
-		while (e < l[i].n && s[e] != '|' && !(s[e] == ' ' && e + 1 < l[i].n && s[e + 1] == ' '))
-			e++;
-		ns = s + k, nn = e - k;
-	}
-	tb.name = snake_case(ns, nn);
-	tb.header = xstrndup(l[i].s, l[i].n);
-	tb.row = xstrndup(first->s, first->n);
-	tb.line = l[i].no;
-	tb.off = l[i].off;
-	tb.rows = rows;
-	m->tables = xrealloc(m->tables, (m->ntables + 1) * sizeof *m->tables);
-	m->tables[m->ntables++] = tb;
+	add_table(m, l, i, first, rows, NULL, NULL);
 	return r - i;
+}
+
+/* The table whose header is lines[i], if one starts there: how many
+ * lines it takes, else 0. */
+static size_t table_at(struct sg_mine *m, const struct line *l, size_t nl, size_t i)
+{
+	size_t span = ruled_table_at(m, l, nl, i);
+	if (span || i + 2 >= nl)
+		return span;
+	bool wide = false;
+	char *shape = NULL;
+	span = plain_table_at(l, nl, i, &wide, &shape);
+	if (!span)
+		return 0;
+	char **cols = NULL;
+	if (wide) {
+		free(shape);
+		shape = NULL;
+	} else if (!(cols = plain_columns(l[i].s, l[i].n, strlen(shape)))) {
+		free(shape);
+		return 0;
+	}
+	add_table(m, l, i, &l[i + 1], span - 1, cols, shape);
+	return span;
 }
 
 /* Mines the lines of text[0..len): their numbers from first_line (0:
@@ -637,7 +817,11 @@ static void mine(struct sg_mine *m, const char *text, size_t len, long first_lin
 			cap *= 2;
 			l = xrealloc(l, cap * sizeof *l);
 		}
-		l[nl++] = (struct line){s, (size_t)(le - s), no, off + (unsigned long long)(p - text)};
+		size_t ind = 0;
+		for (const char *k = p; k < s; k++)
+			ind = *k == '\r' ? 0 : ind + 1;
+		l[nl++] = (struct line){s, (size_t)(le - s), ind, no,
+					off + (unsigned long long)(p - text)};
 		if (no)
 			no++;
 		p = e + 1;
@@ -666,9 +850,7 @@ static void mine(struct sg_mine *m, const char *text, size_t len, long first_lin
 			for (size_t k = i + 1; k < i + span && k < nl; k++)
 				if (l[k].n) {
 					m->lines++;
-					size_t w, nu;
-					cells_of(l[k].s, l[k].n, &w, &nu);
-					m->numbered += nu > 0;
+					m->numbered += has_number(l[k].s, l[k].n);
 					if (m->all_same)
 						m->all_same = false;
 				}
@@ -767,6 +949,9 @@ static void mine_free(struct sg_mine *m)
 		free(m->tables[i].name);
 		free(m->tables[i].header);
 		free(m->tables[i].row);
+		if (m->tables[i].cols)
+			strv_free(m->tables[i].cols);
+		free(m->tables[i].shape);
 	}
 	free(m->tables);
 	free(m->first);

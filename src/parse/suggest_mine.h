@@ -35,6 +35,12 @@ struct sg_table {
 	long line;     /* the header's line; 0 when past the head */
 	unsigned long long off;
 	size_t rows;
+	/* A table aligned with single blanks too, which no `tables:` entry
+	 * reads (its cells are apart by two blanks or more): proposed as a
+	 * series, a column per header cell (cols), each row's cells a
+	 * number ('n') or a word ('w') as shape says. */
+	char **cols;
+	char *shape;
 };
 
 struct sg_mine {

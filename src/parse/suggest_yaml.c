@@ -62,6 +62,8 @@ enum mode {
 	M_SERIES, /* every slot a named group */
 	M_FIELD,  /* one slot a group */
 	M_DETECT, /* no groups */
+	M_INDENT, /* no groups, blanks allowed before the line (detect reads
+		   * the file as written, indented lines too) */
 };
 
 /* The pattern of tokens [from, to) of template x: anchored at the
@@ -74,7 +76,7 @@ static void put_range(struct buf *b, const struct sg_tmpl *x, enum mode mode, si
 	for (size_t k = 0; k < from; k++)
 		slot += sg_is_slot(x->toks[k].kind);
 	if (from == 0)
-		buf_putc(b, '^');
+		buf_puts(b, mode == M_INDENT ? "^[ \\t]*" : "^");
 	for (size_t k = from; k < to; k++) {
 		const struct sg_tok *t = &x->toks[k];
 		const char *re = t->kind == SG_NUM ? NUM_RE : t->kind == SG_DUR ? DUR_RE : TIME_RE;
@@ -305,44 +307,108 @@ static bool matches(pcre2_code *code, bool jit, struct re_matcher *m, const char
 	return re_match(code, jit, text, n, 0, m->md, m->mctx) == 1;
 }
 
-/* The detect pattern: the template of the most constant letters, among
- * those in the file's first MiB, that matches it and no example of a
- * parser of set.  Caller frees; NULL when none does. */
+/* How a detect pattern fares: it does not compile or misses the file's
+ * head, claims a parser's example too, or claims the head alone. */
+enum fit { FIT_NONE, FIT_EXAMPLE, FIT_GOOD };
+
+static enum fit detect_fit(const struct buf *b, const struct sg_mine *m,
+			   const struct parser_set *set, struct re_matcher *rm)
+{
+	char msg[128];
+	size_t erroff;
+	bool jit = false;
+	pcre2_code *code = re_compile(buf_data(b), b->len, &jit, msg, sizeof msg, &erroff);
+	if (!code)
+		return FIT_NONE;
+	enum fit fit = matches(code, jit, rm, m->head, m->head_len) ? FIT_GOOD : FIT_NONE;
+	for (size_t k = 0; fit == FIT_GOOD && set && k < parsers_count(set); k++) {
+		const char *ex = parser_example(parsers_at(set, k));
+		if (ex && *ex && matches(code, jit, rm, ex, strlen(ex)))
+			fit = FIT_EXAMPLE;
+	}
+	pcre2_code_free(code);
+	return fit;
+}
+
+/* The file's first non-blank line, literally, from its start: up to 120
+ * bytes, cut before a carriage return and at a character's end. */
+static void put_first_line(struct buf *b, const struct sg_mine *m)
+{
+	const char *s = m->head, *end = m->head + m->head_len;
+	while (s < end) {
+		const char *e = memchr(s, '\n', (size_t)(end - s));
+		if (!e)
+			e = end;
+		const char *k = s;
+		while (k < e && (*k == ' ' || *k == '\t' || *k == '\r'))
+			k++;
+		if (k < e)
+			break;
+		s = e + 1;
+	}
+	size_t n = 0;
+	while (s + n < end && n < 120 && s[n] != '\n' && s[n] != '\r')
+		n++;
+	if (s + n < end && n == 120)
+		while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+			n--;
+	buf_puts(b, "(?m)^");
+	suggest_put_literal(b, s, n);
+}
+
+/* The detect pattern.  First the start (up to its eighth word) of the
+ * template of the most constant letters, among those in the file's
+ * first MiB, that claims the file and no example of a parser of set;
+ * then a template's whole line; each as the miner saw it, else with
+ * blanks before it (an indented log).  Failing those, the file's first
+ * non-blank line as written, or a pattern that claims an example too
+ * (a project's parser beats a built-in): every proposal detects the
+ * file it was made from.  Caller frees. */
 static char *choose_detect(struct sg_mine *m, const struct parser_set *set)
 {
 	const struct sg_tmpl **c = xcalloc(m->n ? m->n : 1, sizeof *c);
 	size_t nc = 0;
 	for (size_t i = 0; i < m->n; i++)
-		if (m->v[i]->first_line && m->v[i]->first_off < m->head_len && letters(m->v[i]) >= 4)
+		if (m->v[i]->first_line && m->v[i]->first_off < m->head_len && letters(m->v[i]) >= 1)
 			c[nc++] = m->v[i];
 	qsort(c, nc, sizeof *c, by_letters);
 	struct re_matcher rm;
 	re_matcher_init(&rm, 1, re_line_limit());
-	char *found = NULL;
-	for (size_t i = 0; i < nc && i < 40 && !found; i++) {
-		struct buf b = BUF_INIT;
-		buf_puts(&b, "(?m)");
-		/* the line's start, up to its eighth word */
-		size_t e = 0, words = 0;
-		while (e < c[i]->ntok && words < 8)
-			words += c[i]->toks[e++].kind == SG_WORD;
-		put_range(&b, c[i], M_DETECT, 0, 0, e);
-		char msg[128];
-		size_t erroff;
-		bool jit = false;
-		pcre2_code *code = re_compile(buf_data(&b), b.len, &jit, msg, sizeof msg, &erroff);
-		bool ok = code && matches(code, jit, &rm, m->head, m->head_len);
-		for (size_t k = 0; ok && set && k < parsers_count(set); k++) {
-			const char *ex = parser_example(parsers_at(set, k));
-			if (ex && *ex && matches(code, jit, &rm, ex, strlen(ex)))
-				ok = false;
+	char *found = NULL, *shared = NULL;
+	for (int whole = 0; whole < 2 && !found; whole++) {
+		for (size_t i = 0; i < nc && i < (whole ? 200 : 40) && !found; i++) {
+			if (!whole && letters(c[i]) < 4)
+				continue;
+			size_t e = c[i]->ntok, words = 0;
+			if (!whole)
+				for (e = 0; e < c[i]->ntok && words < 8;)
+					words += c[i]->toks[e++].kind == SG_WORD;
+			for (int indent = 0; indent < 2 && !found; indent++) {
+				struct buf b = BUF_INIT;
+				buf_puts(&b, "(?m)");
+				put_range(&b, c[i], indent ? M_INDENT : M_DETECT, 0, 0, e);
+				enum fit fit = detect_fit(&b, m, set, &rm);
+				if (fit == FIT_GOOD)
+					found = buf_detach(&b);
+				else if (fit == FIT_EXAMPLE && !shared)
+					shared = buf_detach(&b);
+				buf_free(&b);
+				if (fit != FIT_NONE)
+					break;
+			}
 		}
-		if (code)
-			pcre2_code_free(code);
-		if (ok)
+	}
+	if (!found) {
+		struct buf b = BUF_INIT;
+		put_first_line(&b, m);
+		enum fit fit = detect_fit(&b, m, set, &rm);
+		if (fit == FIT_GOOD || !shared)
 			found = buf_detach(&b);
+		else
+			found = xstrdup(shared);
 		buf_free(&b);
 	}
+	free(shared);
 	re_matcher_free(&rm);
 	free(c);
 	return found;
@@ -369,8 +435,24 @@ void sg_write(struct sg_mine *m, const char *shown, const char *name,
 		if (m->v[i]->count >= 2 && m->v[i]->nnum)
 			series[ns++] = m->v[i];
 	qsort(series, ns, sizeof *series, by_rows);
-	if (ns > MAX_SERIES)
+	/* what the caps leave out is named in a comment, not dropped
+	 * silently */
+	struct buf more_series = BUF_INIT;
+	if (ns > MAX_SERIES) {
+		buf_printf(&more_series,
+			   "  # %zu more series not proposed (at most %d are, the most rows first):",
+			   ns - MAX_SERIES, MAX_SERIES);
+		for (size_t i = MAX_SERIES; i < ns && i < MAX_SERIES + 6; i++) {
+			char *sn = tmpl_series_name(series[i]);
+			buf_printf(&more_series, "%s %s (%zu rows, ", i > MAX_SERIES ? "," : "", sn,
+				   series[i]->count);
+			put_where(&more_series, series[i]->first_line, series[i]->first_off);
+			buf_putc(&more_series, ')');
+			free(sn);
+		}
+		buf_puts(&more_series, ns > MAX_SERIES + 6 ? ", ...\n" : "\n");
 		ns = MAX_SERIES;
+	}
 
 	buf_printf(&y, "# Proposed by `logdown parse %s --suggest` from the line templates of\n", shown);
 	buf_printf(&y, "# %s%s: keep, rename or delete what you need (docs/suggest.md).\n",
@@ -399,21 +481,43 @@ void sg_write(struct sg_mine *m, const char *shown, const char *name,
 	}
 
 	struct buf f = BUF_INIT;
-	size_t nf = 0;
-	for (size_t i = 0; i < m->n && nf < MAX_FIELDS; i++) {
+	size_t nf = 0, nmore = 0;
+	struct buf more = BUF_INIT;
+	for (size_t i = 0; i < m->n; i++) {
 		const struct sg_tmpl *x = m->v[i];
 		if (x->count != 1 || !x->nnum)
 			continue;
+		if (nf >= MAX_FIELDS) {
+			/* every number is in the range choose_range() keeps */
+			size_t slot = 0;
+			for (size_t k = 0; k < x->ntok; k++) {
+				if (!sg_is_slot(x->toks[k].kind))
+					continue;
+				const char *fn = x->names[slot++];
+				if (x->toks[k].kind == SG_TIME || blank_name(fn))
+					continue;
+				if (nmore < 6)
+					buf_printf(&more, "%s %s", nmore ? "," : "", fn);
+				nmore++;
+			}
+			continue;
+		}
 		bool commented = false;
 		size_t slot = 0, from, to;
 		choose_range(m, x, &from, &to);
-		for (size_t k = 0; k < x->ntok && nf < MAX_FIELDS; k++) {
+		for (size_t k = 0; k < x->ntok; k++) {
 			const struct sg_tok *t = &x->toks[k];
 			if (!sg_is_slot(t->kind))
 				continue;
 			size_t s = slot++;
 			if (t->kind == SG_TIME || blank_name(x->names[s]) || k < from || k >= to)
 				continue;
+			if (nf >= MAX_FIELDS) {
+				if (nmore < 6)
+					buf_printf(&more, "%s %s", nmore ? "," : "", x->names[s]);
+				nmore++;
+				continue;
+			}
 			if (!commented) {
 				buf_puts(&f, "  # ");
 				put_where(&f, x->first_line, x->first_off);
@@ -451,8 +555,16 @@ void sg_write(struct sg_mine *m, const char *shown, const char *name,
 		buf_puts(&y, "fields:\n");
 		buf_put(&y, f.data, f.len);
 	}
+	if (nmore)
+		buf_printf(&y, "  # %zu more field%s not proposed (at most %d are, in line order):%s%s\n",
+			   nmore, nmore == 1 ? "" : "s", MAX_FIELDS, buf_data(&more),
+			   nmore > 6 ? ", ..." : "");
+	buf_free(&more);
 	buf_free(&f);
-	if (ns)
+	size_t nplain = 0;
+	for (size_t i = 0; i < m->ntables; i++)
+		nplain += m->tables[i].shape != NULL;
+	if (ns || nplain)
 		buf_puts(&y, "series:\n");
 	for (size_t i = 0; i < ns; i++) {
 		const struct sg_tmpl *x = series[i];
@@ -496,10 +608,40 @@ void sg_write(struct sg_mine *m, const char *shown, const char *name,
 		buf_free(&types);
 		buf_free(&p);
 	}
-	if (m->ntables)
+	buf_put(&y, more_series.data, more_series.len);
+	buf_free(&more_series);
+	/* tables aligned with single blanks: a series each, its columns
+	 * the header's cells */
+	for (size_t i = 0; i < m->ntables; i++) {
+		const struct sg_table *tb = &m->tables[i];
+		if (!tb->shape)
+			continue;
+		char *tname = unique(&used, &nused, *tb->name ? tb->name : "table");
+		buf_printf(&y, "  # %zu rows of a table, its header at ", tb->rows);
+		put_where(&y, tb->line, tb->off);
+		buf_puts(&y, ": ");
+		put_comment_line(&y, tb->header);
+		buf_puts(&y, "\n  #   first row: ");
+		put_comment_line(&y, tb->row);
+		buf_putc(&y, '\n');
+		struct buf p = BUF_INIT;
+		buf_putc(&p, '^');
+		for (size_t k = 0; tb->shape[k]; k++)
+			buf_printf(&p, "%s(?<%s>%s)", k ? "\\s+" : "", tb->cols[k],
+				   tb->shape[k] == 'n' ? NUM_RE : "\\S+");
+		buf_puts(&p, "\\s*$");
+		buf_printf(&y, "  %s: ", tname);
+		suggest_put_quoted(&y, buf_data(&p));
+		buf_putc(&y, '\n');
+		buf_free(&p);
+		free(tname);
+	}
+	if (m->ntables > nplain)
 		buf_puts(&y, "tables:\n");
 	for (size_t i = 0; i < m->ntables; i++) {
 		const struct sg_table *tb = &m->tables[i];
+		if (tb->shape)
+			continue;
 		char *tname = unique(&used, &nused, *tb->name ? tb->name : "table");
 		buf_printf(&y, "  # %zu rows, the header at ", tb->rows);
 		put_where(&y, tb->line, tb->off);
@@ -534,8 +676,8 @@ void sg_write(struct sg_mine *m, const char *shown, const char *name,
 	out->nitems += nfield_items;
 	free(field_items);
 	out->nfields = nf;
-	out->nseries = ns;
-	out->ntables = m->ntables;
+	out->nseries = ns + nplain;
+	out->ntables = m->ntables - nplain;
 	out->yaml = buf_detach(&y);
 	for (size_t i = 0; i < ns; i++)
 		free(snames[i]);

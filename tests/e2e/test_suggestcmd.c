@@ -4,15 +4,20 @@
  * parser claims FILE.  The proposal is written out, loaded back through
  * --parsers, and read the file's values from its real lines; its
  * detect claims that file and none of tests/corpus and tests/fixtures. */
-#define _DEFAULT_SOURCE /* DT_DIR */
+#define _DEFAULT_SOURCE /* DT_DIR; bounded.h: wait4(), setgroups() */
 #include "e2e.h"
 
 #include <dirent.h>
+#include <grp.h>
+
+#include "bounded.h"
 
 #include "base/diag.h"
 #include "parse/logparse.h"
+#include "parse/suggest.h"
 
 #define SWEEP "tests/fixtures/undetected/lr_sweep.log"
+#define SUGGEST_CORPUS "tests/corpus-suggest"
 
 static void suggest_writes_a_definition_to_stdout(void **state)
 {
@@ -50,8 +55,7 @@ static void a_written_proposal_reads_the_real_lines(void **state)
 	struct proc r = e2e_run(dir, "parse lr_sweep.log --suggest -o parsers/sweep.yaml --name sweep");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.out, "wrote parsers/sweep.yaml: 4 series, 6 fields, 0 tables\n"
-				   "see what it extracts: logdown parse lr_sweep.log --parsers parsers "
-				   "--parser sweep\n");
+				   "see what it extracts: logdown parse lr_sweep.log --parser sweep\n");
 	proc_free(&r);
 	char *yaml = e2e_read(dir, "parsers/sweep.yaml");
 	assert_contains(yaml, "name: 'sweep'\n");
@@ -216,6 +220,331 @@ static void a_big_log_is_sampled(void **state)
 	e2e_drop(&dir);
 }
 
+/* Every proposal carries a detect that claims the file it was made
+ * from: for each log of the suggest corpus (indented ones too, as
+ * chronicle-metrics-read1's), the proposal, loaded as a project's
+ * parser beside the built-ins, is the one detection picks for that log
+ * (what `logdown parse LOG` does; an_indented_log_... runs the command
+ * itself).  In-process, so the 34 logs take about a second. */
+static void every_corpus_log_is_detected_by_its_written_proposal(void **state)
+{
+	(void)state;
+	size_t n;
+	char **names = dir_list(SUGGEST_CORPUS, &n);
+	assert_non_null(names);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *sink = open_memstream(&text, &len);
+	struct diag *d = diag_new(sink, DIAG_TEXT, false);
+	size_t logs = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!str_has_suffix(names[i], ".log"))
+			continue;
+		char *path = path_join(SUGGEST_CORPUS, names[i]);
+		struct parser_set *set = parsers_load(NULL, NULL, d);
+		struct suggestion sg;
+		if (!suggest_file(path, "proposal", set, &sg, d))
+			fail_msg("%s: no proposal", path);
+		if (!strstr(sg.yaml, "\ndetect: '"))
+			fail_msg("%s: the proposal has no detect:\n%s", path, sg.yaml);
+		assert_true(parsers_add(set, "parsers/proposal.yaml", sg.yaml, strlen(sg.yaml), false, d));
+		const struct parser *p = parsers_detect(set, path, loc_line(path, 0), d);
+		if (!p || strcmp(parser_name(p), "proposal") != 0)
+			fail_msg("%s: detection picks %s, not its proposal:\n%s", path,
+				 p ? parser_name(p) : "no parser", sg.yaml);
+		suggestion_free(&sg);
+		parsers_free(set);
+		free(path);
+		logs++;
+	}
+	strv_free(names);
+	diag_free(d);
+	fclose(sink);
+	free(text);
+	assert_int_equal(logs, 34);
+}
+
+/* An indented log of one template: its detect allows the blanks, and
+ * `logdown parse` picks the written proposal. */
+static void an_indented_log_gets_a_detect_that_claims_it(void **state)
+{
+	(void)state;
+	char *dir = e2e_tmpdir();
+	e2e_write(dir, "count.log", "   count = 10\n   count = 11\n   count = 12\n");
+	struct proc r = e2e_run(dir, "parse count.log --suggest -o parsers/count.yaml");
+	assert_int_equal(r.status, 0);
+	proc_free(&r);
+	r = e2e_run(dir, "parse count.log");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.out, "\nparser   count (parsers/count.yaml)\n");
+	proc_free(&r);
+	char *yaml = e2e_read(dir, "parsers/count.yaml");
+	assert_contains(yaml, "\ndetect: '(?m)^[ \\t]*count\\s+=\\s+[-+]?\\d+(?:,\\d{3})*"
+			      "(?:\\.\\d+)?(?:[eE][-+]?\\d+)?\\s*$'\n");
+	free(yaml);
+	r = e2e_run(dir, "parse count.log --csv count");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "");
+	assert_string_equal(r.out, "count\n10\n11\n12\n");
+	proc_free(&r);
+	/* lines of numbers alone: the file's first line, as written */
+	e2e_write(dir, "pairs.log", "1 2\n3 4\n");
+	r = e2e_run(dir, "parse pairs.log --suggest");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.out, "\ndetect: '(?m)^1 2'\n");
+	proc_free(&r);
+	e2e_drop(&dir);
+}
+
+/* A timing table three ways: under a ruler, aligned with two blanks or
+ * more and no ruler, aligned with single blanks.  The first two are a
+ * `tables:` entry, the third a series of the header's columns (no
+ * `tables:` entry reads cells apart by one blank); each proposal,
+ * written out, reads the same rows, and none makes fields of the rows'
+ * labels (fwd, bwd, opt). */
+#define NUM "[-+]?\\d+(?:,\\d{3})*(?:\\.\\d+)?(?:[eE][-+]?\\d+)?"
+static const char *const table_logs[][2] = {
+	{"ruled.log", "bench v1 starting with 4 threads\n"
+		      "name    time    ops\n"
+		      "------  ------  ----\n"
+		      "fwd     1.2     300\n"
+		      "bwd     2.4     300\n"
+		      "opt     0.1     12\n"
+		      "\n"
+		      "total time 3.7 s\n"},
+	{"plain.log", "bench v1 starting with 4 threads\n"
+		      "name   time   ops\n"
+		      "fwd    1.2    300\n"
+		      "bwd    2.4    300\n"
+		      "opt    0.1    12\n"
+		      "\n"
+		      "total time 3.7 s\n"},
+	{"tight.log", "bench v1 starting with 4 threads\n"
+		      "name time ops\n"
+		      "fwd 1.2 300\n"
+		      "bwd 2.4 300\n"
+		      "opt 0.1 12\n"
+		      "\n"
+		      "total time 3.7 s\n"},
+};
+
+static void tables_are_proposed_with_their_columns_and_read(void **state)
+{
+	(void)state;
+	static const char *const want[] = {
+		"tables:\n"
+		"  # 3 rows, the header at line 2: name    time    ops\n"
+		"  #   first row: fwd     1.2     300\n"
+		"  name: { header: '^name\\s*time\\s*ops' }\n",
+		"tables:\n"
+		"  # 3 rows, the header at line 2: name   time   ops\n"
+		"  #   first row: fwd    1.2    300\n"
+		"  name: { header: '^name\\s*time\\s*ops' }\n",
+		"series:\n"
+		"  # 3 rows of a table, its header at line 2: name time ops\n"
+		"  #   first row: fwd 1.2 300\n"
+		"  name: '^(?<name>\\S+)\\s+(?<time>" NUM ")\\s+(?<ops>" NUM ")\\s*$'\n",
+	};
+	static const char *const summary[] = {"0 series, 2 fields, 1 table",
+					      "0 series, 2 fields, 1 table",
+					      "1 series, 2 fields, 0 tables"};
+	for (size_t i = 0; i < sizeof table_logs / sizeof *table_logs; i++) {
+		char *dir = e2e_tmpdir();
+		e2e_write(dir, table_logs[i][0], table_logs[i][1]);
+		struct proc r = e2e_run(dir, "parse %s --suggest -o parsers/bench.yaml --name bench",
+					table_logs[i][0]);
+		assert_int_equal(r.status, 0);
+		assert_contains(r.out, summary[i]);
+		proc_free(&r);
+		char *yaml = e2e_read(dir, "parsers/bench.yaml");
+		assert_contains(yaml, "fields:\n"
+				      "  # line 1: bench v1 starting with 4 threads\n"
+				      "  threads: 'starting\\s+with\\s+(" NUM ")\\s+threads\\s*$'\n");
+		/* the table's block ends the proposal */
+		const char *block = strstr(yaml, want[i]);
+		if (!block || strlen(block) != strlen(want[i]))
+			fail_msg("%s: the proposal does not end with\n%s\nit is:\n%s", table_logs[i][0],
+				 want[i], yaml);
+		assert_null(strstr(yaml, "\n  fwd:"));
+		free(yaml);
+		r = e2e_run(dir, "parse %s --csv name", table_logs[i][0]);
+		assert_int_equal(r.status, 0);
+		assert_string_equal(r.err, "");
+		assert_string_equal(r.out, "name,time,ops\n"
+					   "fwd,1.2,300\n"
+					   "bwd,2.4,300\n"
+					   "opt,0.1,12\n");
+		proc_free(&r);
+		e2e_drop(&dir);
+	}
+	/* a file that is a table alone has numbers (its rows') */
+	char *dir = e2e_tmpdir();
+	e2e_write(dir, "only.log", "name time ops\nfwd 1.2 300\nbwd 2.4 300\n");
+	struct proc r = e2e_run(dir, "parse only.log --suggest");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.out, "series:\n"
+			       "  # 2 rows of a table, its header at line 1: name time ops\n");
+	proc_free(&r);
+	e2e_drop(&dir);
+}
+
+/* Lines of one template under a line of as many words are no table
+ * (their words do not change from row to row), nor are "key: value"
+ * lines: each stays a series. */
+static void lines_of_one_template_under_words_are_no_table(void **state)
+{
+	(void)state;
+	char *dir = e2e_tmpdir();
+	e2e_write(dir, "a.log", "loading the model weights\n"
+				"epoch 1 loss 0.5\n"
+				"epoch 2 loss 0.4\n"
+				"epoch 3 loss 0.3\n");
+	e2e_write(dir, "b.log", "solver settings follow\n"
+				"lr_policy: \"inv\"\n"
+				"gamma: 0.0001\n"
+				"power: 0.75\n"
+				"momentum: 0.9\n");
+	struct proc r = e2e_run(dir, "parse a.log --suggest");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.out, "series:\n  # 3 rows, the first at line 2: epoch 1 loss 0.5\n"
+			       "  epoch: '^epoch\\s+(?<epoch>" NUM ")\\s+loss\\s+(?<loss>" NUM ")\\s*$'\n");
+	assert_null(strstr(r.out, "of a table"));
+	proc_free(&r);
+	r = e2e_run(dir, "parse b.log --suggest");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.out, "  momentum: ");
+	assert_null(strstr(r.out, "of a table"));
+	proc_free(&r);
+	e2e_drop(&dir);
+}
+
+/* At most 24 series and 80 fields are proposed: what the caps leave
+ * out is named in a comment, not dropped silently. */
+static void what_the_caps_leave_out_is_named_in_a_comment(void **state)
+{
+	(void)state;
+	char *dir = e2e_tmpdir();
+	struct buf b = BUF_INIT;
+	for (int i = 1; i <= 85; i++)
+		buf_printf(&b, "param_%d = %d\n", i, i * 10);
+	for (int round = 0; round < 2; round++)
+		for (int j = 1; j <= 26; j++)
+			buf_printf(&b, "loss_%d: %d.5\n", j, round);
+	e2e_write(dir, "many.log", buf_data(&b));
+	buf_free(&b);
+	struct proc r = e2e_run(dir, "parse many.log --suggest -o parsers/many.yaml");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.out, "wrote parsers/many.yaml: 24 series, 80 fields, 0 tables\n");
+	proc_free(&r);
+	char *yaml = e2e_read(dir, "parsers/many.yaml");
+	assert_contains(yaml, "  param_80: '^param_80\\s+=\\s+(" NUM ")\\s*$'\n"
+			      "  # 5 more fields not proposed (at most 80 are, in line order): "
+			      "param_81, param_82, param_83, param_84, param_85\n"
+			      "series:\n");
+	assert_contains(yaml, "  loss_24: '^loss_24:\\s+(?<loss_24>" NUM ")\\s*$'\n"
+			      "  # 2 more series not proposed (at most 24 are, the most rows first): "
+			      "loss_25 (2 rows, line 110), loss_26 (2 rows, line 111)\n");
+	assert_null(strstr(yaml, "  param_81:"));
+	assert_null(strstr(yaml, "  loss_25:"));
+	free(yaml);
+	e2e_drop(&dir);
+}
+
+/* The hint --suggest -o prints is a command that runs as it is, with
+ * no warning: without --parsers when the folder is read anyway (the
+ * project's parsers/, ./parsers without a project), with it when not. */
+static void the_hint_after_writing_runs_without_a_warning(void **state)
+{
+	(void)state;
+	static const char *const cases[][3] = {
+		/* cwd under the temporary folder, the log, -o, the hint */
+		{"", "lr_sweep.log --suggest -o parsers/sweep.yaml --name sweep",
+		 "see what it extracts: logdown parse lr_sweep.log --parser sweep\n"},
+		{"", "lr_sweep.log --suggest -o mine/sweep.yaml --name sweep",
+		 "see what it extracts: logdown parse lr_sweep.log --parsers mine --parser sweep\n"},
+		{"proj", "logs/lr_sweep.log --suggest -o parsers/sweep.yaml --name sweep",
+		 "see what it extracts: logdown parse logs/lr_sweep.log --parser sweep\n"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char *dir = e2e_tmpdir();
+		e2e_copy(dir, "lr_sweep.log", SWEEP);
+		e2e_write(dir, "proj/site.yaml", "title: sweep\n");
+		e2e_copy(dir, "proj/logs/lr_sweep.log", SWEEP);
+		char *cwd = path_join(dir, cases[i][0]);
+		struct proc r = e2e_run(cwd, "parse %s", cases[i][1]);
+		assert_int_equal(r.status, 0);
+		const char *hint = strstr(r.out, "see what it extracts: ");
+		if (!hint || strcmp(hint, cases[i][2]) != 0)
+			fail_msg("case %zu: the hint is not\n%sbut:\n%s", i, cases[i][2], r.out);
+		/* the hint's command, as printed */
+		char *cmd = xstrndup(hint + strlen("see what it extracts: logdown "),
+				     strlen(hint) - strlen("see what it extracts: logdown ") - 1);
+		proc_free(&r);
+		r = e2e_run(cwd, "%s", cmd);
+		if (r.status != 0 || strcmp(r.err, "") != 0 || !strstr(r.out, "\nparser   sweep ("))
+			fail_msg("case %zu: logdown %s exited %d:\n%s%s", i, cmd, r.status, r.err, r.out);
+		proc_free(&r);
+		free(cmd);
+		free(cwd);
+		e2e_drop(&dir);
+	}
+}
+
+/* Writes a log of about mib MiB to dir/name: a line, then lines of a
+ * training loop, then a last line. */
+static void write_sized_log(const char *dir, const char *name, size_t mib)
+{
+	struct buf chunk = BUF_INIT;
+	for (int i = 1; chunk.len < (1u << 20); i++)
+		buf_printf(&chunk, "iter %d | loss %.4f | tokens/s %d\n", i, 10.0 / (1 + i * 0.01),
+			   9000 + i % 500);
+	char *path = path_join(dir, name);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("run started with 8 workers\n", f);
+	for (size_t i = 0; i < mib; i++)
+		assert_int_equal(fwrite(chunk.data, 1, chunk.len, f), chunk.len);
+	fputs("finished: total time 1234.5 s\n", f);
+	assert_int_equal(fclose(f), 0);
+	free(path);
+	buf_free(&chunk);
+}
+
+/* A big log is sampled, so its suggestion takes the time of a small
+ * one: 200 MiB takes no more CPU than 8 MiB (both sampled) and 0.3 s,
+ * and well under issue 21's 2 s for 1 GB.  The release binary's CPU
+ * time, whatever else runs on the machine. */
+static void a_big_logs_suggestion_does_not_grow_with_its_size(void **state)
+{
+	(void)state;
+	const char *rel = bounded_release();
+	if (!rel || getenv("LOGDOWN_VALGRIND")) {
+		print_message("[  SKIP    ] ./logdown is not built (or under valgrind)\n");
+		skip();
+	}
+	char *dir = e2e_tmpdir();
+	write_sized_log(dir, "small.log", 8);
+	write_sized_log(dir, "big.log", 200);
+	const char *small_argv[] = {"logdown", "parse", "small.log", "--suggest", NULL};
+	const char *big_argv[] = {"logdown", "parse", "big.log", "--suggest", NULL};
+	struct bounded s = bounded_run(rel, dir, small_argv, NULL, 60);
+	struct bounded b = bounded_run(rel, dir, big_argv, NULL, 60);
+	assert_int_equal(s.status, 0);
+	assert_int_equal(b.status, 0);
+	assert_string_equal(b.err, "");
+	print_message("           --suggest of 8 MiB: CPU %.3f s; of 200 MiB: CPU %.3f s (wall %.3f s)\n",
+		      s.cpu_secs, b.cpu_secs, b.secs);
+	if (b.cpu_secs > s.cpu_secs + 0.3)
+		fail_msg("--suggest of 200 MiB took %.3f s of CPU, of 8 MiB %.3f s: the sample grew",
+			 b.cpu_secs, s.cpu_secs);
+	if (b.cpu_secs > 1.0)
+		fail_msg("--suggest of 200 MiB took %.3f s of CPU (1 GB must take under 2 s)",
+			 b.cpu_secs);
+	bounded_free(&s);
+	bounded_free(&b);
+	e2e_drop(&dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -225,6 +554,13 @@ int main(void)
 		cmocka_unit_test(a_file_no_parser_claims_gets_the_first_five_proposals),
 		cmocka_unit_test(files_it_cannot_propose_for_say_why),
 		cmocka_unit_test(a_big_log_is_sampled),
+		cmocka_unit_test(every_corpus_log_is_detected_by_its_written_proposal),
+		cmocka_unit_test(an_indented_log_gets_a_detect_that_claims_it),
+		cmocka_unit_test(tables_are_proposed_with_their_columns_and_read),
+		cmocka_unit_test(lines_of_one_template_under_words_are_no_table),
+		cmocka_unit_test(what_the_caps_leave_out_is_named_in_a_comment),
+		cmocka_unit_test(the_hint_after_writing_runs_without_a_warning),
+		cmocka_unit_test(a_big_logs_suggestion_does_not_grow_with_its_size),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
