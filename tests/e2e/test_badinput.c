@@ -943,9 +943,9 @@ static void a_yaml_result_file_over_yaml_bytes_is_refused_unread(void **state)
 	static const char *const env[] = {"LOGDOWN_LIMIT_YAML_BYTES=1000", NULL};
 	struct expect e = {1,
 			   "content/r/res.yaml: error: this YAML file is larger than 1000 bytes: "
-			   "YAML is read whole, into about 25 times its size of memory; write the "
-			   "results as JSON, which is read as a stream (limit yaml_bytes: raise it "
-			   "with limits: in site.yaml or LOGDOWN_LIMIT_YAML_BYTES)\n"
+			   "YAML is read whole; write the results as JSON, which is read as a "
+			   "stream (limit yaml_bytes: raise it with limits: in site.yaml or "
+			   "LOGDOWN_LIMIT_YAML_BYTES)\n"
 			   "content/r/index.md:6:9: note: run 'd' did not load (above)\n",
 			   10, 0, env};
 	expect_failure(dir, &e);
@@ -958,6 +958,115 @@ static void a_yaml_result_file_over_yaml_bytes_is_refused_unread(void **state)
 			"YAML is read whole",
 			1, 60 * 1024);
 	buf_free(&b);
+	project_free(dir);
+}
+
+/* The release binary's peak memory building dir (--no-cache), which
+ * must succeed. */
+static long build_peak_kb(const char *dir)
+{
+	static const char *const argv[] = {"logdown", "build", "--no-cache", NULL};
+	struct bounded r = bounded_run(release_or_skip(), dir, argv, NULL, 120);
+	if (r.status != 0)
+		fail_msg("exit %d:\n%.2000s", r.status, r.err);
+	long kb = r.maxrss_kb;
+	print_message("           release: %.2f s (CPU %.2f s), %ld KB peak\n", r.secs, r.cpu_secs,
+		      kb);
+	bounded_free(&r);
+	return kb;
+}
+
+/* A 9 MB YAML result file (256,000 rows, under yaml_bytes) is streamed:
+ * reading it costs its text and one row at a time beyond the series it
+ * becomes, which the same rows as JSON measure (a tree of it all took
+ * 240 MB where the JSON took 47).  Its values are the file's. */
+static void a_yaml_result_file_is_read_in_about_its_size(void **state)
+{
+	(void)state;
+	release_or_skip();
+	char *dir = project_new();
+	struct buf y = BUF_INIT, j = BUF_INIT;
+	buf_puts(&y, "loss: 1.5\nname: \"98%\"\nacc: 98%\nrows:\n");
+	buf_puts(&j, "{\"loss\": 1.5, \"name\": \"98%\", \"acc\": \"98%\", \"rows\": [\n");
+	int n = 0;
+	for (; y.len < 9000000; n++) {
+		buf_printf(&y, "  - step: %d\n    loss: %d.5\n", n, n);
+		buf_printf(&j, "%s{\"step\": %d, \"loss\": %d.5}", n ? ",\n" : "", n, n);
+	}
+	buf_puts(&j, "]}\n");
+	e2e_write(dir, "content/r/res.yaml", buf_data(&y));
+	e2e_write(dir, "content/r/res.json", buf_data(&j));
+	e2e_write(dir, "content/r/index.md",
+		  "---\ntitle: T\nruns:\n  d: res.json\n---\nLoss {{ d.loss }}.\n");
+	long json_kb = build_peak_kb(dir);
+	e2e_write(dir, "content/r/index.md",
+		  "---\ntitle: T\nruns:\n  d: res.yaml\n---\nLoss {{ d.loss }}, {{ d.name }}, "
+		  "{{ d.acc + 1 }}, {{ count(d.rows.step) }} rows, last {{ last(d.rows.loss) }}.\n");
+	long yaml_kb = build_peak_kb(dir);
+	print_message("           9 MB: JSON %ld KB, YAML %ld KB\n", json_kb, yaml_kb);
+	if (yaml_kb - json_kb > (long)(y.len * 3 / 2 / 1024))
+		fail_msg("the YAML took %ld KB more than the JSON, more than 1.5 times its %zu bytes",
+			 yaml_kb - json_kb, y.len);
+	char *page = e2e_read(dir, "_site/r/index.html");
+	char *want = xasprintf(">%d</span> rows, last <a", n);
+	assert_contains(page, want);
+	free(want);
+	want = xasprintf(">%d.5</a>.", n - 1);
+	assert_contains(page, want);
+	free(want);
+	assert_contains(page, ">98%</a>, <span");
+	assert_contains(page, ">99</span>, <span");
+	free(page);
+	buf_free(&y);
+	buf_free(&j);
+	project_free(dir);
+}
+
+/* A 200 MB line of Markdown is refused by markdown_line_bytes at the
+ * line, before cmark-gfm makes an inline node of 180 bytes at each of
+ * its characters that may start an inline (it took 7.7 GB; `w ` takes
+ * 90 times its size): the release binary holds the file once and stops.
+ * Lowered to 1,000 under ASan, with the caret at the byte past it. */
+static void a_huge_markdown_line_stops_at_markdown_line_bytes(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	build_ok(dir);
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "---\ntitle: T\n---\nSome text.\n\n");
+	for (int i = 0; i < 2500; i++)
+		buf_puts(&b, "w ");
+	buf_puts(&b, "\n");
+	e2e_write(dir, "content/r/index.md", buf_data(&b));
+	static const char *const env[] = {"LOGDOWN_LIMIT_MARKDOWN_LINE_BYTES=1000", NULL};
+	struct expect e = {1,
+			   "content/r/index.md:6:1001: error: this line is 5000 bytes, longer than "
+			   "the 1000 a Markdown line may have: Markdown's parser takes up to 90 "
+			   "times a line's size; break it into lines, or put long data in a file "
+			   "the page reads (limit markdown_line_bytes: raise it with limits: in "
+			   "site.yaml or LOGDOWN_LIMIT_MARKDOWN_LINE_BYTES)\n"
+			   "    6 | ...w w w w w",
+			   10, 0, env};
+	expect_failure(dir, &e);
+	buf_free(&b);
+	/* 200 MB, written in pieces */
+	char *md = path_join(dir, "content/r/index.md");
+	FILE *f = fopen(md, "w");
+	assert_non_null(f);
+	fputs("---\ntitle: T\n---\nSome text.\n\n", f);
+	char *chunk = xmalloc(1 << 20);
+	for (int i = 0; i < 1 << 20; i += 2)
+		memcpy(chunk + i, "w ", 2);
+	for (int i = 0; i < 200; i++)
+		assert_int_equal(fwrite(chunk, 1, 1 << 20, f), 1 << 20);
+	fputs("\n", f);
+	assert_int_equal(fclose(f), 0);
+	free(chunk);
+	free(md);
+	release_refuses(dir,
+			"content/r/index.md:6:2000001: error: this line is 209715200 bytes, longer "
+			"than the 2000000 a Markdown line may have",
+			3, 300 * 1024);
 	project_free(dir);
 }
 
@@ -1157,6 +1266,8 @@ int main(void)
 		cmocka_unit_test(a_page_of_too_many_values_stops_at_page_values),
 		cmocka_unit_test(a_partial_fan_out_stops_at_template_bytes),
 		cmocka_unit_test(a_yaml_result_file_over_yaml_bytes_is_refused_unread),
+		cmocka_unit_test(a_yaml_result_file_is_read_in_about_its_size),
+		cmocka_unit_test(a_huge_markdown_line_stops_at_markdown_line_bytes),
 		cmocka_unit_test(a_long_value_with_blanks_is_shown_whole_in_the_pdf),
 		cmocka_unit_test(runs_and_values_build_in_time_linear_in_their_number),
 	};
