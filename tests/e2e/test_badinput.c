@@ -1070,6 +1070,102 @@ static void a_huge_markdown_line_stops_at_markdown_line_bytes(void **state)
 	project_free(dir);
 }
 
+/* The release binary's `pdf` of a project whose index.md is md (and
+ * whose d.json is json, when given): it must succeed within cpu
+ * seconds of CPU; returns the PDF's text, lines joined, page footers
+ * ("T" and "n / m") left out.  Caller frees. */
+static char *pdf_text_within(const char *md, const char *json, double cpu)
+{
+	char *dir = project_new();
+	e2e_write(dir, "content/r/index.md", md);
+	if (json)
+		e2e_write(dir, "content/r/d.json", json);
+	static const char *const pdf_argv[] = {"logdown", "pdf", ".", "-o", "out", NULL};
+	struct bounded r = bounded_run(bounded_release(), dir, pdf_argv, NULL, 120);
+	if (r.status != 0)
+		fail_msg("exit %d:\n%.2000s", r.status, r.err);
+	assert_string_equal(r.err, "logdown: built 1 report into out\n");
+	print_message("           release: %.2f s (CPU %.2f s), %ld KB peak\n", r.secs, r.cpu_secs,
+		      r.maxrss_kb);
+	if (r.cpu_secs > cpu && timing_checked())
+		fail_msg("took %.2f s of CPU, more than %.1f", r.cpu_secs, cpu);
+	bounded_free(&r);
+	int st;
+	char *text = e2e_sh(&st,
+			    "pdftotext -nopgbrk -enc UTF-8 '%s/out/r/report.pdf' - | grep -v "
+			    "'^[0-9]* / [0-9]*$' | grep -v '^T$' | tr -d '\\n'",
+			    dir);
+	assert_int_equal(st, 0);
+	project_free(dir);
+	return text;
+}
+
+/* How many times needle is in text (not overlapping). */
+static size_t count_of(const char *text, const char *needle)
+{
+	size_t n = 0, k = strlen(needle);
+	for (const char *p = strstr(text, needle); p; p = strstr(p + k, needle))
+		n++;
+	return n;
+}
+
+/* A 200 KB word in prose, a 250 KB JSON value and a 1 MiB line of code:
+ * each is laid out in the PDF whole, in linear time (they took 31 s,
+ * 55 s and 2 minutes once).  The word and the value take well under a
+ * second of CPU (0.15 and 0.25 s); the line of code about 0.9 s, all
+ * but 0.1 s of it pango's shaping and cairo's PDF writer (see
+ * docs/performance.md), bounded here at 2 s for a busy machine. */
+static void long_words_values_and_code_lines_are_laid_out_whole_and_quickly(void **state)
+{
+	(void)state;
+	int st;
+	char *have = e2e_sh(&st, "command -v pdftotext");
+	free(have);
+	if (!bounded_release() || st != 0) {
+		print_message("[  SKIP    ] ./logdown or pdftotext is missing\n");
+		skip();
+	}
+	struct buf md = BUF_INIT, json = BUF_INIT;
+	buf_puts(&md, "---\ntitle: T\n---\n\nA ");
+	for (int i = 0; i < 20000; i++)
+		buf_puts(&md, "abcdefghij");
+	buf_puts(&md, " B.\n");
+	char *text = pdf_text_within(buf_data(&md), NULL, 1);
+	assert_int_equal(count_of(text, "abcdefghij"), 20000);
+	/* (the word starts a line of its own: lines are joined) */
+	assert_contains(text, "Aabcdefghij");
+	assert_contains(text, "abcdefghij B.");
+	free(text);
+
+	buf_clear(&md);
+	buf_puts(&json, "{\"blob\": \"");
+	for (int i = 0; i < 25000; i++)
+		buf_puts(&json, "0123456789");
+	buf_puts(&json, "\"}\n");
+	text = pdf_text_within("---\ntitle: T\nruns:\n  d: d.json\n---\n\nA {{ d.blob }} B.\n",
+			       buf_data(&json), 1);
+	assert_int_equal(count_of(text, "0123456789"), 25000);
+	assert_contains(text, "A0123456789");
+	assert_contains(text, "0123456789 B.");
+	free(text);
+
+	buf_puts(&md, "---\ntitle: T\n---\n\n```python\nx = [");
+	int n = 0;
+	while (md.len < (1 << 20) + 40)
+		buf_printf(&md, "%d,", n++);
+	buf_puts(&md, "-1]\n```\n");
+	text = pdf_text_within(buf_data(&md), NULL, 2);
+	char *last = xasprintf("%d,%d,-1]", n - 2, n - 1);
+	assert_contains(text, "x =");
+	assert_contains(text, "[0,1,2,3,");
+	assert_contains(text, last);
+	assert_int_equal(count_of(text, ","), n);
+	free(last);
+	free(text);
+	buf_free(&md);
+	buf_free(&json);
+}
+
 /* A 390 KB value of 40,000 words in the prose of the PDF: shown whole,
  * on 90 pages.  Pango summed the width of one run of text in an int of
  * 1/1024 points; past 300 KB it overflowed, and the paragraph became one
@@ -1269,6 +1365,7 @@ int main(void)
 		cmocka_unit_test(a_yaml_result_file_is_read_in_about_its_size),
 		cmocka_unit_test(a_huge_markdown_line_stops_at_markdown_line_bytes),
 		cmocka_unit_test(a_long_value_with_blanks_is_shown_whole_in_the_pdf),
+		cmocka_unit_test(long_words_values_and_code_lines_are_laid_out_whole_and_quickly),
 		cmocka_unit_test(runs_and_values_build_in_time_linear_in_their_number),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
