@@ -1111,7 +1111,8 @@ static size_t count_of(const char *text, const char *needle)
 
 /* A 200 KB word in prose, a 250 KB JSON value and a 1 MiB line of code:
  * each is laid out in the PDF whole, in linear time (they took 31 s,
- * 55 s and 2 minutes once).  The word and the value take well under a
+ * 55 s and 2 minutes once; a 1 MiB line of code with a blank after each
+ * comma, 5.5 minutes).  The word and the value take well under a
  * second of CPU (0.15 and 0.25 s); the line of code about 0.9 s, all
  * but 0.1 s of it pango's shaping and cairo's PDF writer (see
  * docs/performance.md), bounded here at 2 s for a busy machine. */
@@ -1158,6 +1159,21 @@ static void long_words_values_and_code_lines_are_laid_out_whole_and_quickly(void
 	char *last = xasprintf("%d,%d,-1]", n - 2, n - 1);
 	assert_contains(text, "x =");
 	assert_contains(text, "[0,1,2,3,");
+	assert_contains(text, last);
+	assert_int_equal(count_of(text, ","), n);
+	free(last);
+	free(text);
+
+	/* with a blank after each comma: 200,000 words, each kept whole by
+	 * an attribute pango walked the line for (5.5 minutes) */
+	buf_clear(&md);
+	buf_puts(&md, "---\ntitle: T\n---\n\n```python\nx = [");
+	n = 0;
+	while (md.len < (1 << 20) + 40)
+		buf_printf(&md, "%d, ", n++);
+	buf_puts(&md, "-1]\n```\n");
+	text = pdf_text_within(buf_data(&md), NULL, 2);
+	last = xasprintf("%d, %d, -1]", n - 2, n - 1);
 	assert_contains(text, last);
 	assert_int_equal(count_of(text, ","), n);
 	free(last);
