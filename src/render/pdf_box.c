@@ -167,7 +167,7 @@ static void code_line(struct pdf *p, struct flow *f, struct rich *r, size_t lead
 	}
 	if (r->text.len <= COLOUR_MAX)
 		keep_words(r->attrs, t, r->text.len, lead < r->text.len ? lead : r->text.len,
-			   inner - indent, 8.5);
+			   inner - indent, 8.5, SIZE_MAX);
 	PangoLayout *l = layout_new(p, p->f_mono, inner);
 	pango_layout_set_text(l, buf_data(&r->text), (int)r->text.len);
 	pango_layout_set_attributes(l, r->attrs);

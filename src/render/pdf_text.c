@@ -217,11 +217,25 @@ void rich_clear(struct rich *r)
  * counted as fitting does fit. */
 #define MONO_CELL 0.61
 
-void keep_words(PangoAttrList *attrs, const char *text, size_t len, size_t from, double width,
-		double size)
+/* Can a line break inside this word (no blank in it)?  Never between
+ * ASCII letters, digits and '_', nor before or after '.', ',', ':' and
+ * ';' among them (the line breaking rules' classes AL, NU and IS):
+ * such a word needs no attribute to stay whole. */
+static bool word_may_break(const char *w, size_t n)
 {
-	size_t i = from;
-	while (i < len) {
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)w[i];
+		if (!g_ascii_isalnum(c) && c != '_' && c != '.' && c != ',' && c != ':' && c != ';')
+			return true;
+	}
+	return false;
+}
+
+size_t keep_words(PangoAttrList *attrs, const char *text, size_t len, size_t from, double width,
+		  double size, size_t max)
+{
+	size_t i = from, added = 0;
+	while (i < len && added < max) {
 		while (i < len && (text[i] == ' ' || text[i] == '\t'))
 			i++;
 		size_t a = i;
@@ -235,17 +249,27 @@ void keep_words(PangoAttrList *attrs, const char *text, size_t len, size_t from,
 		/* a word that fits on a line of its own is not broken: the
 		 * line breaks at a space before it; one wider than a line
 		 * keeps its breaks (after '-', '/', then anywhere) */
-		if (i - a > 1 && cells * size * MONO_CELL <= width)
+		if (i - a > 1 && cells * size * MONO_CELL <= width && word_may_break(text + a, i - a)) {
 			attr_add(attrs, pango_attr_allow_breaks_new(FALSE), a, i);
+			added++;
+		}
 	}
+	return added;
 }
+
+/* Pango's break pass counts characters from the paragraph's start for
+ * each allow_breaks attribute: past this many of them times the
+ * paragraph's bytes, the rest of its inline code breaks where pango's
+ * rules allow (20,000 `a-b` spans in a paragraph took 11 s). */
+#define KEEP_BUDGET 50000000.0
 
 void rich_keep_words(struct rich *r, double width)
 {
 	/* inline code is the body's 10 pt scaled by 0.88 (rich_put()) */
-	for (size_t k = 0; k < r->ncode; k++)
-		keep_words(r->attrs, buf_data(&r->text), r->code[k][1], r->code[k][0], width,
-			   10 * 0.88);
+	size_t max = r->text.len ? (size_t)(KEEP_BUDGET / (double)r->text.len) : 0;
+	for (size_t k = 0; k < r->ncode && max > 0; k++)
+		max -= keep_words(r->attrs, buf_data(&r->text), r->code[k][1], r->code[k][0], width,
+				  10 * 0.88, max);
 }
 
 /* A link to a line of a log's page, as html.c writes it: relative,
