@@ -100,6 +100,8 @@ struct para {
 	int nlines;
 	struct link *links;
 	size_t nlinks;
+	size_t (*code)[2]; /* byte ranges of inline code, in order: their background */
+	size_t ncode;
 	int refs;
 };
 

@@ -1112,7 +1112,8 @@ static size_t count_of(const char *text, const char *needle)
 /* A 200 KB word in prose, a 250 KB JSON value and a 1 MiB line of code:
  * each is laid out in the PDF whole, in linear time (they took 31 s,
  * 55 s and 2 minutes once; a 1 MiB line of code with a blank after each
- * comma, 5.5 minutes).  The word and the value take well under a
+ * comma, 5.5 minutes), and so is a paragraph of 20,000 inline code
+ * spans, or of 20,000 values.  The word and the value take well under a
  * second of CPU (0.15 and 0.25 s); the line of code about 0.9 s, all
  * but 0.1 s of it pango's shaping and cairo's PDF writer (see
  * docs/performance.md), bounded here at 2 s for a busy machine. */
@@ -1177,6 +1178,28 @@ static void long_words_values_and_code_lines_are_laid_out_whole_and_quickly(void
 	assert_contains(text, last);
 	assert_int_equal(count_of(text, ","), n);
 	free(last);
+	free(text);
+
+	/* a paragraph of 20,000 inline code spans: pango walked the
+	 * paragraph's attributes for each span's background (11.6 s) */
+	buf_clear(&md);
+	buf_puts(&md, "---\ntitle: T\n---\n\n");
+	for (int i = 0; i < 20000; i++)
+		buf_puts(&md, "`a-b` ");
+	buf_puts(&md, "end.\n");
+	text = pdf_text_within(buf_data(&md), NULL, 2);
+	assert_int_equal(count_of(text, "a-b"), 20000);
+	free(text);
+
+	/* and one of 20,000 values: logdown walked its links for each run
+	 * (1.1 s, growing as the square) */
+	buf_clear(&md);
+	buf_puts(&md, "---\ntitle: T\nruns:\n  d: d.json\n---\n\n");
+	for (int i = 0; i < 20000; i++)
+		buf_puts(&md, "{{ d.v }} ");
+	buf_puts(&md, "end.\n");
+	text = pdf_text_within(buf_data(&md), "{\"v\": 7.5}\n", 2);
+	assert_int_equal(count_of(text, "7.5"), 20000);
 	free(text);
 	buf_free(&md);
 	buf_free(&json);
