@@ -730,7 +730,10 @@ static void a_line_of_many_values_resolves_in_linear_time(void **state)
 		buf_puts(&b, " prose.");
 	buf_puts(&b, "\n");
 	e2e_write(dir, "content/r/index.md", buf_data(&b));
-	struct bounded r = bounded_run(rel, dir, build_argv, NULL, 300);
+	/* a 29 MB line: past markdown_line_bytes, raised here (" prose."
+	 * makes few inline nodes) */
+	static const char *const env[] = {"LOGDOWN_LIMIT_MARKDOWN_LINE_BYTES=100000000", NULL};
+	struct bounded r = bounded_run(rel, dir, build_argv, env, 300);
 	assert_int_equal(r.status, 0);
 	char *page = e2e_read(dir, "_site/r/index.html");
 	assert_contains(page, ">2.50</a> prose. prose.");
@@ -798,10 +801,11 @@ static void a_huge_word_and_code_line_lay_out_in_linear_time(void **state)
 /* Runs the release binary's build of dir, which must fail with diag,
  * within cpu seconds and max_kb of memory: a cap that stops the input
  * before the memory it would take is spent. */
-static void release_refuses(const char *dir, const char *diag, double cpu, long max_kb)
+static void release_refuses_env(const char *dir, const char *diag, double cpu, long max_kb,
+				const char *const *env)
 {
 	const char *rel = release_or_skip();
-	struct bounded r = bounded_run(rel, dir, build_argv, NULL, 120);
+	struct bounded r = bounded_run(rel, dir, build_argv, env, 120);
 	if (r.status != 1)
 		fail_msg("exit %d, expected 1; stderr:\n%s", r.status, r.err);
 	assert_contains(r.err, diag);
@@ -812,6 +816,11 @@ static void release_refuses(const char *dir, const char *diag, double cpu, long 
 	if (r.maxrss_kb > max_kb)
 		fail_msg("peak memory %ld KB, more than %ld KB", r.maxrss_kb, max_kb);
 	bounded_free(&r);
+}
+
+static void release_refuses(const char *dir, const char *diag, double cpu, long max_kb)
+{
+	release_refuses_env(dir, diag, cpu, max_kb, NULL);
 }
 
 /* A {table} of a million rows is refused by page_values before a cell
@@ -880,10 +889,12 @@ static void a_page_of_too_many_values_stops_at_page_values(void **state)
 		buf_puts(&b, "{{ a.final_loss }} ");
 	buf_puts(&b, "\n");
 	e2e_write(dir, "content/r/index.md", buf_data(&b));
-	release_refuses(dir,
-			"content/r/index.md:6:1900001: error: this page shows more than 100000 "
-			"values: the rest of it is not read (limit page_values",
-			5, 500 * 1024);
+	/* (a line of 2.85 MB: past markdown_line_bytes, raised here) */
+	static const char *const wide[] = {"LOGDOWN_LIMIT_MARKDOWN_LINE_BYTES=10000000", NULL};
+	release_refuses_env(dir,
+			    "content/r/index.md:6:1900001: error: this page shows more than 100000 "
+			    "values: the rest of it is not read (limit page_values",
+			    5, 500 * 1024, wide);
 	buf_free(&b);
 	project_free(dir);
 }
