@@ -36,6 +36,7 @@ enum limit_id {
 	LIMIT_PAGE_VALUES,    /* values one page shows: {{ }} and table cells */
 	LIMIT_TEMPLATE_BYTES, /* bytes a page's template writes but for values shown once */
 	LIMIT_YAML_BYTES,     /* bytes of one YAML result file, read whole */
+	LIMIT_MARKDOWN_LINE_BYTES, /* bytes of one line of a report's Markdown */
 	LIMIT_COUNT
 };
 

@@ -24,6 +24,10 @@ enum value_kind {
 struct value {
 	enum value_kind kind;
 	bool boolean;
+	/* A scalar written in YAML plain (no quotes, no | or >, no !!str),
+	 * set by yamldoc: a result file's plain "98.07%" is typed as a log
+	 * capture would be, a quoted one stays a string. */
+	bool plain;
 	double number;
 	/* A string's contents; for a scalar loaded from text, the text as
 	 * written (a number's "7.12500"); NULL for lists and maps. */

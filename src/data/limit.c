@@ -72,10 +72,17 @@ static const struct limit_def defs[LIMIT_COUNT] = {
 	[LIMIT_TEMPLATE_BYTES] = {"template_bytes", "LOGDOWN_LIMIT_TEMPLATE_BYTES",
 				  HINT("template_bytes", "TEMPLATE_BYTES"), 100000000, 1000,
 				  4000000000UL},
-	/* a YAML result file is read whole into a tree of about 25 times
-	 * its size (300 bytes a value): 10 MB is 250 MB; JSON is streamed */
+	/* a YAML result file's text is read whole (its events streamed,
+	 * one list item at a time a tree); JSON is streamed from the disk */
 	[LIMIT_YAML_BYTES] = {"yaml_bytes", "LOGDOWN_LIMIT_YAML_BYTES",
 			      HINT("yaml_bytes", "YAML_BYTES"), 10000000, 1000, 4000000000UL},
+	/* cmark-gfm makes an inline node of about 180 bytes at each
+	 * character that may start an inline (`*`, `_`, `[`, `<`, `w`,
+	 * `:` ...): a line costs up to 90 times its size, 2 MB at most
+	 * about 190 MB (a 200 MB line took 7.7 GB) */
+	[LIMIT_MARKDOWN_LINE_BYTES] = {"markdown_line_bytes", "LOGDOWN_LIMIT_MARKDOWN_LINE_BYTES",
+				       HINT("markdown_line_bytes", "MARKDOWN_LINE_BYTES"), 2000000,
+				       1000, 4000000000UL},
 };
 
 static unsigned long values[LIMIT_COUNT];

@@ -74,6 +74,7 @@ struct value *value_copy(const struct value *v)
 		return NULL;
 	struct value *c = value_new(v->kind);
 	c->boolean = v->boolean;
+	c->plain = v->plain;
 	c->number = v->number;
 	c->loc = v->loc;
 	if (v->text) {

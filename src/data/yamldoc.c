@@ -294,6 +294,7 @@ static struct value *load_node(struct loader *ld, yaml_event_t *ev, int depth)
 			v = yamldoc_scalar(s, n);
 		else
 			v = value_stringn(s, n);
+		v->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE && !str_tag;
 		v->loc = mark_loc(ld, ev->start_mark);
 		v->loc.len = (int)(ev->end_mark.index - ev->start_mark.index);
 		break;
@@ -357,8 +358,112 @@ struct value *yamldoc_parse(const char *text, size_t len, const char *file, int 
 	return yamldoc_parse_at(text, len, file, line0, NULL, 0, d);
 }
 
-struct value *yamldoc_parse_at(const char *text, size_t len, const char *file, int line0,
-			       const int *col0, size_t ncol0, struct diag *d)
+/* Streams the node that starts with ev (and deletes ev) to vis: a
+ * map's members by their dotted key path, a list item by item (each
+ * item loaded as a tree of its own, handed over and freed), a scalar
+ * whole.  False only when reading stops (ld->stop). */
+static bool walk_node(struct loader *ld, yaml_event_t *ev, int depth, const char *path,
+		      const struct yamldoc_visitor *vis)
+{
+	if (ev->type == YAML_SEQUENCE_START_EVENT) {
+		if (++ld->nodes > limit_get(LIMIT_YAML_NODES) || depth >= YAML_MAX_DEPTH)
+			return load_node(ld, ev, depth) != NULL; /* reports it */
+		struct loc at = mark_loc(ld, ev->start_mark);
+		yaml_event_delete(ev);
+		void *list = vis->list_open(vis->ctx, *path ? path : "rows", at);
+		for (;;) {
+			yaml_event_t item_ev;
+			if (!next_event(ld, &item_ev))
+				break;
+			if (item_ev.type == YAML_SEQUENCE_END_EVENT) {
+				yaml_event_delete(&item_ev);
+				vis->list_close(vis->ctx, list, true);
+				return true;
+			}
+			struct value *item = load_node(ld, &item_ev, depth + 1);
+			if (!item)
+				break;
+			vis->list_item(vis->ctx, list, item);
+			value_free(item);
+		}
+		vis->list_close(vis->ctx, list, false);
+		return false;
+	}
+	if (ev->type != YAML_MAPPING_START_EVENT) {
+		struct value *v = load_node(ld, ev, depth);
+		if (!v)
+			return false;
+		/* an empty document is no field */
+		if (*path || v->kind != VALUE_NULL)
+			vis->scalar(vis->ctx, *path ? path : "value", v);
+		value_free(v);
+		return true;
+	}
+	if (++ld->nodes > limit_get(LIMIT_YAML_NODES) || depth >= YAML_MAX_DEPTH)
+		return load_node(ld, ev, depth) != NULL;
+	yaml_event_delete(ev);
+	/* the keys seen, for duplicates: their values are streamed */
+	struct value *seen = value_new(VALUE_MAP);
+	bool ok = false;
+	for (;;) {
+		yaml_event_t kev;
+		if (!next_event(ld, &kev))
+			break;
+		if (kev.type == YAML_MAPPING_END_EVENT) {
+			yaml_event_delete(&kev);
+			ok = true;
+			break;
+		}
+		if (kev.type != YAML_SCALAR_EVENT) {
+			diag_error(ld->d, mark_loc(ld, kev.start_mark),
+				   "a map key must be a plain name or string");
+			ld->failed = true;
+			struct value *skip = load_node(ld, &kev, depth + 1);
+			if (!skip)
+				break;
+			value_free(skip);
+			if (!next_event(ld, &kev) || !(skip = load_node(ld, &kev, depth + 1)))
+				break;
+			value_free(skip);
+			continue;
+		}
+		char *key = xstrndup((const char *)kev.data.scalar.value, kev.data.scalar.length);
+		struct loc key_loc = mark_loc(ld, kev.start_mark);
+		key_loc.len = (int)kev.data.scalar.length;
+		yaml_event_delete(&kev);
+		long dup = value_index(seen, key);
+		yaml_event_t vev;
+		if (dup >= 0) {
+			diag_error(ld->d, key_loc, "duplicate key '%s' (first given on line %d)", key,
+				   seen->key_locs[dup].line);
+			ld->failed = true;
+			/* read for its errors, then dropped */
+			struct value *skip = next_event(ld, &vev) ? load_node(ld, &vev, depth + 1) : NULL;
+			free(key);
+			if (!skip)
+				break;
+			value_free(skip);
+			continue;
+		}
+		value_set(seen, key, value_new(VALUE_NULL));
+		seen->key_locs[seen->count - 1] = key_loc;
+		char *child = *path ? xasprintf("%s.%s", path, key) : xstrdup(key);
+		free(key);
+		bool walked = next_event(ld, &vev) && walk_node(ld, &vev, depth + 1, child, vis);
+		free(child);
+		if (!walked)
+			break;
+	}
+	value_free(seen);
+	return ok;
+}
+
+/* Reads text's one document, node by node: with vis, streamed to it
+ * (returning NULL for a good document too); without, loaded whole. */
+static struct value *read_document(const char *text, size_t len, const char *file, int line0,
+				   const int *col0, size_t ncol0,
+				   const struct yamldoc_visitor *vis, bool *failed,
+				   struct diag *d)
 {
 	/* A byte order mark is not content.  Left in, libyaml counts it as a
 	 * column of line 1, so the first key is indented more than the next
@@ -370,6 +475,7 @@ struct value *yamldoc_parse_at(const char *text, size_t len, const char *file, i
 	struct loader ld = {.text = text, .len = len, .file = file, .line0 = line0, .d = d,
 			    .col0 = col0, .ncol0 = ncol0};
 	struct value *root = NULL;
+	*failed = true;
 	if (!yaml_parser_initialize(&ld.parser)) {
 		diag_error(d, loc_line(file, 0), "cannot start the YAML parser");
 		return NULL;
@@ -392,7 +498,10 @@ struct value *yamldoc_parse_at(const char *text, size_t len, const char *file, i
 	yaml_event_delete(&ev);
 	if (empty || !next_event(&ld, &ev))
 		goto out;
-	root = load_node(&ld, &ev, 0);
+	if (vis)
+		walk_node(&ld, &ev, 0, "", vis);
+	else
+		root = load_node(&ld, &ev, 0);
 	if (ld.stop || !next_event(&ld, &ev))
 		goto out;
 	assert(ev.type == YAML_DOCUMENT_END_EVENT);
@@ -402,13 +511,29 @@ out:
 	if (ld.aliases > 1)
 		diag_note(d, ld.first_alias, "and %zu more aliases in this document", ld.aliases - 1);
 	yaml_parser_delete(&ld.parser);
+	*failed = ld.failed;
 	if (ld.failed) {
 		value_free(root);
 		return NULL;
 	}
-	if (!root) {
+	if (!root && !vis) {
 		root = value_new(VALUE_NULL);
 		root->loc = loc_line(file, line0 + 1);
 	}
 	return root;
+}
+
+struct value *yamldoc_parse_at(const char *text, size_t len, const char *file, int line0,
+			       const int *col0, size_t ncol0, struct diag *d)
+{
+	bool failed;
+	return read_document(text, len, file, line0, col0, ncol0, NULL, &failed, d);
+}
+
+bool yamldoc_walk(const char *text, size_t len, const char *file,
+		  const struct yamldoc_visitor *vis, struct diag *d)
+{
+	bool failed;
+	read_document(text, len, file, 0, NULL, 0, vis, &failed, d);
+	return !failed;
 }

@@ -1,8 +1,8 @@
 /* structured.c: JSON and YAML result files into runs (CSV: csvread.c).
  *
- * YAML loads into a value tree (yamldoc) that is then walked; JSON is
- * read by the reader below straight into the run, each item of a list
- * a small tree of its own, so that a big file never becomes a big tree.
+ * YAML is streamed by yamldoc_walk() and JSON read by the reader below,
+ * both straight into the run, each item of a list a small tree of its
+ * own, so that a big file never becomes a big tree.
  * Both give the same fields and series:
  *
  *   - a map's members become fields named by their dotted key path
@@ -40,7 +40,8 @@
  * quoted under its diagnostics: such a file is read whole first, and
  * streamed from memory; a bigger one is streamed from the disk and its
  * diagnostics give line and column without the line, as for a big log.
- * YAML is read whole: libyaml builds its tree of the whole document. */
+ * YAML's text is read whole (up to limit yaml_bytes) and its events
+ * streamed. */
 #include "parse/structured.h"
 
 #include <assert.h>
@@ -91,9 +92,8 @@ static bool read_text(const char *path, const char *shown, struct buf *text, str
 		return true;
 	if (errno == EFBIG)
 		diag_error(d, loc_line(shown, 0),
-			   "this YAML file is larger than %zu bytes: YAML is read whole, into "
-			   "about 25 times its size of memory; write the results as JSON, which "
-			   "is read as a stream (%s)",
+			   "this YAML file is larger than %zu bytes: YAML is read whole; write "
+			   "the results as JSON, which is read as a stream (%s)",
 			   max, limit_hint(LIMIT_YAML_BYTES));
 	else
 		diag_error(d, loc_line(shown, 0), "cannot read: %s", strerror(errno));
@@ -106,13 +106,9 @@ struct walk {
 	struct run *r;
 	const char *file;
 	struct diag *d;
-	/* The file's text, to tell a plain YAML scalar from a quoted one;
-	 * NULL for JSON, whose strings are always strings. */
-	const char *yaml;
-	size_t yaml_len;
-	/* Offsets of line starts in yaml, for that. */
-	size_t *lines;
-	size_t nlines;
+	/* YAML, whose plain strings are typed (JSON's strings are always
+	 * strings). */
+	bool yaml;
 	/* The parser's leave_out: dotted paths of lists inside rows that it
 	 * leaves out knowingly, without a warning. */
 	char *const *leave_out;
@@ -120,17 +116,10 @@ struct walk {
 	bool ok;
 };
 
-/* True when the scalar v was written without quotes in the YAML text. */
+/* True when the scalar v was written without quotes in YAML. */
 static bool yaml_plain(const struct walk *w, const struct value *v)
 {
-	if (!w->yaml || v->loc.line < 1 || (size_t)v->loc.line > w->nlines || v->loc.col < 1)
-		return false;
-	size_t at = w->lines[v->loc.line - 1] + (size_t)v->loc.col - 1;
-	if (at >= w->yaml_len)
-		return false;
-	char c = w->yaml[at];
-	/* Quoted, or a block scalar (| or >): meant as text. */
-	return c != '"' && c != '\'' && c != '|' && c != '>';
+	return w->yaml && v->plain;
 }
 
 /* The datum of a scalar; its text is borrowed from v. */
@@ -420,26 +409,44 @@ static void builder_finish(struct builder *b)
 	builder_release(b);
 }
 
-/* Walks a loaded tree (YAML): maps into dotted fields, lists into
- * series. */
-static void walk_value(struct walk *w, const struct value *v, const char *path)
+/* YAML streamed by yamldoc_walk(): maps into dotted fields, lists into
+ * series, item by item. */
+static void yaml_scalar(void *ctx, const char *path, const struct value *v)
 {
-	if (v->kind == VALUE_MAP) {
-		for (size_t i = 0; i < v->count; i++) {
-			char *child = join_path(path, v->keys[i]);
-			walk_value(w, v->items[i], child);
-			free(child);
-		}
-	} else if (v->kind == VALUE_LIST) {
-		struct builder b;
-		builder_init(&b, w, *path ? path : "rows", v->loc);
-		for (size_t i = 0; i < v->count; i++)
-			builder_add(&b, v->items[i]);
-		builder_finish(&b);
-	} else {
-		struct datum d = scalar_datum(w, v);
-		run_set_field(w->r, *path ? path : "value", &d);
-	}
+	struct walk *w = ctx;
+	struct datum d = scalar_datum(w, v);
+	run_set_field(w->r, path, &d);
+}
+
+struct yaml_list {
+	struct builder b;
+	char *name;
+};
+
+static void *yaml_list_open(void *ctx, const char *path, struct loc at)
+{
+	struct yaml_list *l = xmalloc(sizeof *l);
+	l->name = xstrdup(path);
+	builder_init(&l->b, ctx, l->name, at);
+	return l;
+}
+
+static void yaml_list_item(void *ctx, void *list, const struct value *item)
+{
+	(void)ctx;
+	builder_add(&((struct yaml_list *)list)->b, item);
+}
+
+static void yaml_list_close(void *ctx, void *list, bool ok)
+{
+	(void)ctx;
+	struct yaml_list *l = list;
+	if (ok)
+		builder_finish(&l->b);
+	else
+		builder_release(&l->b);
+	free(l->name);
+	free(l);
 }
 
 /* JSON, read here rather than by libyaml, which refuses the surrogate
@@ -1171,7 +1178,9 @@ struct value *structured_json_text(const char *text, size_t len, const char *sho
 	return v;
 }
 
-/* YAML is read whole: libyaml's document is a tree of all of it. */
+/* YAML is read whole as text (its lines are quoted under diagnostics)
+ * and streamed by libyaml's events: only one list item at a time is a
+ * tree (a 9 MB file of 256,000 rows took 240 MB as one tree). */
 bool structured_read_yaml(struct run *r, const char *path, const char *shown, struct diag *d)
 {
 	struct buf text = BUF_INIT;
@@ -1181,25 +1190,10 @@ bool structured_read_yaml(struct run *r, const char *path, const char *shown, st
 		buf_free(&text);
 		return false;
 	}
-	struct walk w = {.r = r, .file = shown, .d = d, .ok = true};
-	struct value *root = yamldoc_parse(t, len, shown, 0, d);
-	if (root) {
-		w.yaml = t;
-		w.yaml_len = len;
-		w.nlines = (size_t)count_lines(t, len) + 1;
-		w.lines = xmalloc(w.nlines * sizeof *w.lines);
-		size_t n = 0;
-		w.lines[n++] = 0;
-		for (size_t i = 0; i < len && n < w.nlines; i++)
-			if (t[i] == '\n')
-				w.lines[n++] = i + 1;
-		w.nlines = n;
-		if (root->kind != VALUE_NULL)
-			walk_value(&w, root, "");
-	}
-	w.ok = w.ok && root;
-	free(w.lines);
-	value_free(root);
+	struct walk w = {.r = r, .file = shown, .d = d, .yaml = true, .ok = true};
+	const struct yamldoc_visitor vis = {&w, yaml_scalar, yaml_list_open, yaml_list_item,
+					    yaml_list_close};
+	w.ok = yamldoc_walk(t, len, shown, &vis, d) && w.ok;
 	diag_forget_source(d, shown);
 	buf_free(&text);
 	return w.ok;

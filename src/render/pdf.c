@@ -318,11 +318,49 @@ void pdf_set_rgb(cairo_t *cr, unsigned c)
 }
 
 /* Draws line i of pa with its top at (x, y), and its links. */
+/* The background of the inline code on a line whose baseline starts at
+ * (x, base): the height of the line, the width of each of its runs in
+ * code, as pango draws a background attribute. */
+static void draw_code_background(struct pdf *p, const struct para *pa, PangoLayoutLine *line,
+				 double x, double base)
+{
+	PangoRectangle overall;
+	pango_layout_line_get_extents(line, NULL, &overall);
+	double rx = x;
+	bool any = false;
+	for (GSList *r = line->runs; r; r = r->next) {
+		PangoGlyphItem *gi = r->data;
+		double w = pango_glyph_string_get_width(gi->glyphs) / (double)PANGO_SCALE;
+		size_t a = (size_t)gi->item->offset, b = a + (size_t)gi->item->length;
+		/* the last span starting at or before the run */
+		size_t lo = 0, hi = pa->ncode;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (pa->code[mid][0] <= a)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo > 0 && b <= pa->code[lo - 1][1] && b > a) {
+			cairo_rectangle(p->cr, rx, base + overall.y / (double)PANGO_SCALE, w,
+					overall.height / (double)PANGO_SCALE);
+			any = true;
+		}
+		rx += w;
+	}
+	if (any) {
+		cairo_set_source_rgb(p->cr, 0xf0 / 255.0, 0xf0 / 255.0, 0xee / 255.0);
+		cairo_fill(p->cr);
+	}
+}
+
 static void draw_line(struct pdf *p, struct para *pa, int i, double x, double y)
 {
 	PangoLayoutLine *line = pa->lines[i];
 	double lx = pa->x[i];
 	double base = y + pa->baseline[i] - pa->top[i];
+	if (pa->ncode)
+		draw_code_background(p, pa, line, x + lx, base);
 	cairo_move_to(p->cr, x + lx, base);
 	pdf_set_rgb(p->cr, C_TEXT);
 	pango_cairo_show_layout_line(p->cr, line);
@@ -333,12 +371,20 @@ static void draw_line(struct pdf *p, struct para *pa, int i, double x, double y)
 		PangoGlyphItem *gi = r->data;
 		double w = pango_glyph_string_get_width(gi->glyphs) / (double)PANGO_SCALE;
 		int a = gi->item->offset, b = a + gi->item->length;
-		for (size_t k = 0; k < pa->nlinks; k++) {
-			if (a >= pa->links[k].start && b <= pa->links[k].end) {
-				link_rect(p, pa->links[k].href, rx, y, w, pa->height[i]);
-				break;
-			}
+		/* the links are in the text's order and never overlap: the
+		 * run's is the last one starting at or before it (a search,
+		 * not a walk of them all for each run: a paragraph of 20,000
+		 * values spent most of its time here) */
+		size_t lo = 0, hi = pa->nlinks;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (pa->links[mid].start <= a)
+				lo = mid + 1;
+			else
+				hi = mid;
 		}
+		if (lo > 0 && b <= pa->links[lo - 1].end)
+			link_rect(p, pa->links[lo - 1].href, rx, y, w, pa->height[i]);
 		rx += w;
 	}
 }

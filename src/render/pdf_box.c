@@ -142,6 +142,13 @@ static void heading(struct pdf *p, struct flow *f, cmark_node *n)
 	}
 }
 
+/* A line of code or log longer than this is drawn in one colour, and
+ * its words may break where pango's rules allow (after '-', '/', ...):
+ * pango walks a paragraph's attributes from its start for each line it
+ * wraps to, so a 1 MB line of 300,000 coloured tokens, or of 200,000
+ * words each kept whole, took minutes (the second 5.5 minutes of CPU). */
+#define COLOUR_MAX 8192
+
 /* One line of code or a log as boxes: wrapped to the width, each
  * continuation marked.  indent: where continuations start (the hanging
  * indent); the first `lead` bytes (a line number, indentation) stay on
@@ -158,8 +165,9 @@ static void code_line(struct pdf *p, struct flow *f, struct rich *r, size_t lead
 		lead += (size_t)(g_utf8_next_char(t + lead) - (t + lead));
 		attr_add(r->attrs, pango_attr_allow_breaks_new(FALSE), 0, lead);
 	}
-	keep_words(r->attrs, t, r->text.len, lead < r->text.len ? lead : r->text.len,
-		   inner - indent, 8.5);
+	if (r->text.len <= COLOUR_MAX)
+		keep_words(r->attrs, t, r->text.len, lead < r->text.len ? lead : r->text.len,
+			   inner - indent, 8.5, SIZE_MAX);
 	PangoLayout *l = layout_new(p, p->f_mono, inner);
 	pango_layout_set_text(l, buf_data(&r->text), (int)r->text.len);
 	pango_layout_set_attributes(l, r->attrs);
@@ -223,11 +231,6 @@ const unsigned hl_colours[HL_NCLASSES] = {
 
 /* The runs of a highlighted line (cls, one class a byte of its n bytes)
  * coloured in r, whose text is the line. */
-/* A line of code or log longer than this is drawn in one colour: pango
- * walks a paragraph's colours from its start for each line it wraps to,
- * so a 1 MB line of 300,000 coloured tokens took minutes. */
-#define COLOUR_MAX 8192
-
 static void colour_run(struct rich *r, unsigned char cls, size_t a, size_t b)
 {
 	if (cls < HL_NCLASSES && hl_colours[cls])

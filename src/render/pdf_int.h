@@ -100,6 +100,8 @@ struct para {
 	int nlines;
 	struct link *links;
 	size_t nlinks;
+	size_t (*code)[2]; /* byte ranges of inline code, in order: their background */
+	size_t ncode;
 	int refs;
 };
 
@@ -254,9 +256,9 @@ char *value_href(struct pdf *p, const char *href, bool entry);
  * points (a command line breaks at its spaces first). */
 void rich_keep_words(struct rich *r, double width);
 /* The same for a line of code in DejaVu Sans Mono at size points, from
- * byte `from`. */
-void keep_words(PangoAttrList *attrs, const char *text, size_t len, size_t from, double width,
-		double size);
+ * byte `from`: at most max words (each an attribute); returns how many. */
+size_t keep_words(PangoAttrList *attrs, const char *text, size_t len, size_t from, double width,
+		  double size, size_t max);
 /* Caller unrefs with g_object_unref(), unless para_new() takes it. */
 PangoLayout *layout_new(struct pdf *p, const PangoFontDescription *f, double width);
 double layout_width(PangoLayout *l);

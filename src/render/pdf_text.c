@@ -37,9 +37,12 @@ void attr_colour(PangoAttrList *l, unsigned c, size_t a, size_t b)
  * shaping the rest of the run again for each line: a 300 KB word took
  * two minutes, and takes a second with these.  They draw nothing and
  * are not in the PDF's text (pdftotext shows none); a run that long is
- * broken across lines anyway. */
+ * broken across lines anyway.  A line breaks at the last one that fits:
+ * a line of code holds 86 cells, so one every 32 filled 64 of them (a
+ * 1 MiB line of code took 228 pages), one every 16 fills 80 (183 pages,
+ * a tenth less time: each line drawn costs more than the breaks). */
 #define LONG_RUN 256
-#define BREAK_EVERY 32
+#define BREAK_EVERY 16
 
 /* Pango sums the width of an item (a run of text in one font and
  * language) in an int of 1/1024 points: past 2,097,152 points, about
@@ -156,7 +159,10 @@ void rich_put(struct rich *r, const char *s, size_t n, unsigned style, const cha
 		r->code[r->ncode++][1] = b;
 		attr_add(r->attrs, pango_attr_family_new("DejaVu Sans Mono"), a, b);
 		attr_add(r->attrs, pango_attr_scale_new(0.88), a, b);
-		attr_add(r->attrs, pango_attr_background_new(0xf000, 0xf000, 0xee00), a, b);
+		/* its background is drawn by draw_line() from r->code: pango
+		 * applies such an attribute to each run of a line by walking
+		 * the paragraph's attributes from the start, so a paragraph of
+		 * 20,000 spans took 6.5 s */
 	}
 	if (style & S_STRIKE)
 		attr_add(r->attrs, pango_attr_strikethrough_new(TRUE), a, b);
@@ -214,11 +220,25 @@ void rich_clear(struct rich *r)
  * counted as fitting does fit. */
 #define MONO_CELL 0.61
 
-void keep_words(PangoAttrList *attrs, const char *text, size_t len, size_t from, double width,
-		double size)
+/* Can a line break inside this word (no blank in it)?  Never between
+ * ASCII letters, digits and '_', nor before or after '.', ',', ':' and
+ * ';' among them (the line breaking rules' classes AL, NU and IS):
+ * such a word needs no attribute to stay whole. */
+static bool word_may_break(const char *w, size_t n)
 {
-	size_t i = from;
-	while (i < len) {
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)w[i];
+		if (!g_ascii_isalnum(c) && c != '_' && c != '.' && c != ',' && c != ':' && c != ';')
+			return true;
+	}
+	return false;
+}
+
+size_t keep_words(PangoAttrList *attrs, const char *text, size_t len, size_t from, double width,
+		  double size, size_t max)
+{
+	size_t i = from, added = 0;
+	while (i < len && added < max) {
 		while (i < len && (text[i] == ' ' || text[i] == '\t'))
 			i++;
 		size_t a = i;
@@ -232,17 +252,27 @@ void keep_words(PangoAttrList *attrs, const char *text, size_t len, size_t from,
 		/* a word that fits on a line of its own is not broken: the
 		 * line breaks at a space before it; one wider than a line
 		 * keeps its breaks (after '-', '/', then anywhere) */
-		if (i - a > 1 && cells * size * MONO_CELL <= width)
+		if (i - a > 1 && cells * size * MONO_CELL <= width && word_may_break(text + a, i - a)) {
 			attr_add(attrs, pango_attr_allow_breaks_new(FALSE), a, i);
+			added++;
+		}
 	}
+	return added;
 }
+
+/* Pango's break pass counts characters from the paragraph's start for
+ * each allow_breaks attribute: past this many of them times the
+ * paragraph's bytes, the rest of its inline code breaks where pango's
+ * rules allow (20,000 `a-b` spans in a paragraph took 11 s). */
+#define KEEP_BUDGET 50000000.0
 
 void rich_keep_words(struct rich *r, double width)
 {
 	/* inline code is the body's 10 pt scaled by 0.88 (rich_put()) */
-	for (size_t k = 0; k < r->ncode; k++)
-		keep_words(r->attrs, buf_data(&r->text), r->code[k][1], r->code[k][0], width,
-			   10 * 0.88);
+	size_t max = r->text.len ? (size_t)(KEEP_BUDGET / (double)r->text.len) : 0;
+	for (size_t k = 0; k < r->ncode && max > 0; k++)
+		max -= keep_words(r->attrs, buf_data(&r->text), r->code[k][1], r->code[k][0], width,
+				  10 * 0.88, max);
 }
 
 /* A link to a line of a log's page, as html.c writes it: relative,
@@ -802,6 +832,10 @@ struct para *para_new(PangoLayout *l, struct rich *r)
 		pa->nlinks = r->nlinks;
 		r->links = NULL;
 		r->nlinks = 0;
+		pa->code = r->code;
+		pa->ncode = r->ncode;
+		r->code = NULL;
+		r->ncode = 0;
 	}
 	pa->refs = 0;
 	return pa;
@@ -820,5 +854,6 @@ void para_unref(struct para *pa)
 	for (size_t i = 0; i < pa->nlinks; i++)
 		free(pa->links[i].href);
 	free(pa->links);
+	free(pa->code);
 	free(pa);
 }
