@@ -1119,6 +1119,7 @@ static void a_yaml_result_file_is_read_in_about_its_size(void **state)
 static void a_huge_markdown_line_stops_at_markdown_line_bytes(void **state)
 {
 	(void)state;
+	release_or_skip(); /* before anything is made: skip() leaves the test there */
 	char *dir = project_new();
 	build_ok(dir);
 	struct buf b = BUF_INIT;
