@@ -428,23 +428,9 @@ bool outdir_write(struct outdir *o, const char *rel, const char *data, size_t le
 	return ok;
 }
 
-bool outdir_copy(struct outdir *o, const char *rel, const char *src, struct diag *d)
-{
-	if (!rel_ok(o, rel, d))
-		return false;
-	char *path = path_join(o->staging, rel);
-	char *dir = path_dirname(path);
-	unlink(path);
-	bool ok = mkdir_p(dir) && file_copy(src, path);
-	if (!ok)
-		diag_error(d, loc_line(src, 0), "cannot copy to %s/%s: %s", o->shown, rel,
-			   strerror(errno));
-	free(dir);
-	free(path);
-	return ok;
-}
-
-bool outdir_copy_fd(struct outdir *o, const char *rel, int fd, const char *shown,
+/* Copies src (by path), or the file open at fd when fd >= 0, to rel;
+ * shown names the source in the diagnostic. */
+static bool copy_in(struct outdir *o, const char *rel, const char *src, int fd, const char *shown,
 		    struct diag *d)
 {
 	if (!rel_ok(o, rel, d))
@@ -452,13 +438,24 @@ bool outdir_copy_fd(struct outdir *o, const char *rel, int fd, const char *shown
 	char *path = path_join(o->staging, rel);
 	char *dir = path_dirname(path);
 	unlink(path);
-	bool ok = mkdir_p(dir) && file_copy_fd(fd, path);
+	bool ok = mkdir_p(dir) && (fd >= 0 ? file_copy_fd(fd, path) : file_copy(src, path));
 	if (!ok)
 		diag_error(d, loc_line(shown, 0), "cannot copy to %s/%s: %s", o->shown, rel,
 			   strerror(errno));
 	free(dir);
 	free(path);
 	return ok;
+}
+
+bool outdir_copy(struct outdir *o, const char *rel, const char *src, struct diag *d)
+{
+	return copy_in(o, rel, src, -1, src, d);
+}
+
+bool outdir_copy_fd(struct outdir *o, const char *rel, int fd, const char *shown,
+		    struct diag *d)
+{
+	return copy_in(o, rel, NULL, fd, shown, d);
 }
 
 bool outdir_link(struct outdir *o, const char *rel, struct diag *d)

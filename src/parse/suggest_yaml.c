@@ -210,6 +210,19 @@ static void put_where(struct buf *b, long line, unsigned long long off)
 		buf_printf(b, "byte %llu", off);
 }
 
+/* A table's comment lines: "  # N <what> at WHERE: HEADER" and its
+ * first row. */
+static void put_table_comment(struct buf *y, const struct sg_table *tb, const char *what)
+{
+	buf_printf(y, "  # %zu %s at ", tb->rows, what);
+	put_where(y, tb->line, tb->off);
+	buf_puts(y, ": ");
+	put_comment_line(y, tb->header);
+	buf_puts(y, "\n  #   first row: ");
+	put_comment_line(y, tb->row);
+	buf_putc(y, '\n');
+}
+
 /* name made unique among used (appended to it).  Returns a copy. */
 static char *unique(char ***used, size_t *nused, const char *name)
 {
@@ -617,13 +630,7 @@ void sg_write(struct sg_mine *m, const char *shown, const char *name,
 		if (!tb->shape)
 			continue;
 		char *tname = unique(&used, &nused, *tb->name ? tb->name : "table");
-		buf_printf(&y, "  # %zu rows of a table, its header at ", tb->rows);
-		put_where(&y, tb->line, tb->off);
-		buf_puts(&y, ": ");
-		put_comment_line(&y, tb->header);
-		buf_puts(&y, "\n  #   first row: ");
-		put_comment_line(&y, tb->row);
-		buf_putc(&y, '\n');
+		put_table_comment(&y, tb, "rows of a table, its header");
 		struct buf p = BUF_INIT;
 		buf_putc(&p, '^');
 		for (size_t k = 0; tb->shape[k]; k++)
@@ -643,13 +650,7 @@ void sg_write(struct sg_mine *m, const char *shown, const char *name,
 		if (tb->shape)
 			continue;
 		char *tname = unique(&used, &nused, *tb->name ? tb->name : "table");
-		buf_printf(&y, "  # %zu rows, the header at ", tb->rows);
-		put_where(&y, tb->line, tb->off);
-		buf_puts(&y, ": ");
-		put_comment_line(&y, tb->header);
-		buf_puts(&y, "\n  #   first row: ");
-		put_comment_line(&y, tb->row);
-		buf_putc(&y, '\n');
+		put_table_comment(&y, tb, "rows, the header");
 		/* the header's words, blanks as \s* */
 		struct buf p = BUF_INIT;
 		buf_putc(&p, '^');
