@@ -301,6 +301,34 @@ static void diff_lists_what_changed_as_text(void **state)
 	e2e_drop(&dir);
 }
 
+/* On a terminal (script(1) gives diff one) the text is coloured: the
+ * place bold, the old value red, the new green; NO_COLOR turns it off,
+ * and a pipe never gets colour (the test above). */
+static void diff_is_coloured_on_a_terminal_unless_no_color(void **state)
+{
+	(void)state;
+	int st;
+	char *have = e2e_sh(&st, "command -v script");
+	free(have);
+	if (st != 0) {
+		print_message("[  SKIP    ] script(1) is missing: no terminal to test on\n");
+		skip();
+	}
+	char *dir = changed_project();
+	char *out = e2e_sh(&st, "cd '%s' && env -u NO_COLOR script -qec '%s diff old new' /dev/null",
+			   dir, e2e_binary());
+	assert_contains(out, "\033[1mcontent/r/index.md:11:6\033[0m: {{ a.final_loss :.2f }}: "
+			     "\033[31m7.12\033[0m \u2192 \033[32m7.31\033[0m (+2.6%)");
+	free(out);
+	out = e2e_sh(&st, "cd '%s' && NO_COLOR=1 script -qec '%s diff old new' /dev/null", dir,
+		     e2e_binary());
+	assert_contains(out, "content/r/index.md:11:6: {{ a.final_loss :.2f }}: 7.12 \u2192 7.31 "
+			     "(+2.6%)");
+	assert_null(strchr(out, '\033'));
+	free(out);
+	e2e_drop(&dir);
+}
+
 static void diff_lists_what_changed_as_markdown(void **state)
 {
 	(void)state;
@@ -789,6 +817,7 @@ int main(void)
 		cmocka_unit_test(manifest_lists_runs_values_tables_and_charts),
 		cmocka_unit_test(manifest_is_the_same_clean_cached_and_uncached),
 		cmocka_unit_test(diff_lists_what_changed_as_text),
+		cmocka_unit_test(diff_is_coloured_on_a_terminal_unless_no_color),
 		cmocka_unit_test(diff_lists_what_changed_as_markdown),
 		cmocka_unit_test(diff_lists_what_changed_as_json),
 		cmocka_unit_test(editing_prose_changes_no_value),
