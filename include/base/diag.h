@@ -45,6 +45,11 @@ struct diag;
  * when colour is true; diag_want_colour() tells whether it should be.
  * Caller frees with diag_free(). */
 struct diag *diag_new(FILE *out, enum diag_format format, bool colour);
+
+/* s as a GitHub workflow command's message (property false) or a
+ * property's value (true): %, CR and LF escaped (and ':' and ',' in a
+ * property), other control characters '?', invalid UTF-8 U+FFFD. */
+void diag_put_github(FILE *out, const char *s, bool property);
 void diag_free(struct diag *d);
 
 /* A sink for one thread's share of the work: it writes nothing but keeps

@@ -38,6 +38,9 @@ struct build_opts {
 	 * printed as JSON on stdout (for --diagnostics=json, whose stderr
 	 * holds only JSON lines), else as text on stderr */
 	bool against_json;
+	/* with against and --diagnostics=github: each change is also a
+	 * ::notice annotation at its place (after the text) */
+	bool against_github;
 	/* with against, for `logdown diff --against`: called with the folder
 	 * this build wrote (its manifest.json in it) once it is written, with
 	 * or without errors in the content, before the folder is removed;

@@ -24,7 +24,11 @@
 #include "base/diag.h"
 #include "data/value.h"
 
-enum valuediff_format { VALUEDIFF_TEXT, VALUEDIFF_MARKDOWN, VALUEDIFF_JSON };
+/* VALUEDIFF_GITHUB: each change as a GitHub workflow command,
+ * "::notice file=F,line=L,col=C,title=...::what changed", at its place
+ * in the .md (an input's: the input), for check --against's annotations;
+ * nothing else. */
+enum valuediff_format { VALUEDIFF_TEXT, VALUEDIFF_MARKDOWN, VALUEDIFF_JSON, VALUEDIFF_GITHUB };
 
 struct valuediff_opts {
 	enum valuediff_format format;

@@ -240,7 +240,7 @@ static bool line_of(const char *text, const char *end, int line, int *at_line, s
  * too), from a file's name or a log line, become '?' as on a terminal
  * (a log's escape sequences would reach the job's log), and invalid
  * UTF-8 U+FFFD. */
-static void put_github_text(FILE *out, const char *s, bool property)
+void diag_put_github(FILE *out, const char *s, bool property)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t n = strlen(s);
@@ -384,14 +384,14 @@ static void write_one(struct diag *d, enum severity sev, struct loc at, const ch
 		fprintf(o, "::%s", sev == SEV_NOTE ? "notice" : sev_name[sev]);
 		if (at.file) {
 			fputs(" file=", o);
-			put_github_text(o, at.file, true);
+			diag_put_github(o, at.file, true);
 			if (at.line > 0)
 				fprintf(o, ",line=%d", at.line);
 			if (at.col > 0)
 				fprintf(o, ",col=%d", at.col);
 		}
 		fputs("::", o);
-		put_github_text(o, buf_data(&msg), false);
+		diag_put_github(o, buf_data(&msg), false);
 		fputc('\n', o);
 		break;
 	case DIAG_JSON:

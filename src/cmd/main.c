@@ -454,6 +454,7 @@ static int cmd_build(int argc, char **argv, bool is_build, bool pdf)
 		.summary = c.diag.format == DIAG_TEXT,
 		.against = c.against,
 		.against_json = c.diag.format == DIAG_JSON,
+		.against_github = c.diag.format == DIAG_GITHUB,
 		.figures = c.figures,
 		.jobs = c.jobs,
 		/* check (CI) trusts no cache unless asked */

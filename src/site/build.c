@@ -563,6 +563,11 @@ static void against_summary(struct build *b, const char *against)
 						     diag_want_colour(STDERR_FILENO)};
 		fprintf(stderr, "what changed since %s was built:\n", against);
 		valuediff_print(stderr, old, now, &o);
+		if (b->opts->against_github) {
+			/* and each change at its place, on the pull request */
+			o.format = VALUEDIFF_GITHUB;
+			valuediff_print(stderr, old, now, &o);
+		}
 	}
 	value_free(old);
 	value_free(now);

@@ -755,9 +755,94 @@ static int cmp_diff(const void *pa, const void *pb)
 	return strcmp(a->slug, b->slug);
 }
 
+/* One GitHub annotation: where (FILE:LINE:COL, FILE, or NULL), and
+ * the message, trimmed of the text's indentation and last newline. */
+static void github_notice(FILE *out, const char *where, const char *text)
+{
+	fputs("::notice ", out);
+	if (where) {
+		/* FILE[:LINE[:COL]]: the numbers from the right */
+		const char *end = where + strlen(where), *nums[2] = {NULL, NULL};
+		for (int k = 0; k < 2; k++) {
+			const char *colon = end;
+			while (colon > where && colon[-1] != ':')
+				colon--;
+			if (colon == where || colon == end ||
+			    strspn(colon, "0123456789") != (size_t)(end - colon))
+				break;
+			nums[k] = colon;
+			end = colon - 1;
+		}
+		char *file = xstrndup(where, (size_t)(end - where));
+		fputs("file=", out);
+		diag_put_github(out, file, true);
+		free(file);
+		const char *line = nums[1] ? nums[1] : nums[0], *col = nums[1] ? nums[0] : NULL;
+		if (line)
+			fprintf(out, ",line=%ld", strtol(line, NULL, 10));
+		if (col)
+			fprintf(out, ",col=%ld", strtol(col, NULL, 10));
+		fputc(',', out);
+	}
+	fputs("title=", out);
+	diag_put_github(out, "logdown: changed since the committed site", true);
+	fputs("::", out);
+	/* the place is the annotation's: not again in its text */
+	size_t wl = where ? strlen(where) : 0;
+	if (wl && strncmp(text + strspn(text, " "), where, wl) == 0 &&
+	    strncmp(text + strspn(text, " ") + wl, ": ", 2) == 0)
+		text += strspn(text, " ") + wl + 2;
+	/* the text's lines without their indentation */
+	struct buf msg = BUF_INIT;
+	for (const char *p = text; *p;) {
+		p += strspn(p, " ");
+		size_t n = strcspn(p, "\n");
+		if (msg.len)
+			buf_putc(&msg, '\n');
+		buf_put(&msg, p, n);
+		p += n + (p[n] == '\n');
+	}
+	diag_put_github(out, buf_data(&msg), false);
+	buf_free(&msg);
+	fputc('\n', out);
+}
+
+static void print_github(FILE *out, struct report_diff *rd, size_t n,
+			 const struct valuediff_opts *o)
+{
+	static const char *const report_how[] = {"", "a new report", "no longer built"};
+	struct valuediff_opts plain = *o;
+	plain.colour = false;
+	for (size_t i = 0; i < n; i++) {
+		const struct report_diff *r = &rd[i];
+		if (r->how != CH_CHANGED) {
+			char *msg = xasprintf("%s: %s", r->slug, report_how[r->how]);
+			github_notice(out, r->source, msg);
+			free(msg);
+			continue;
+		}
+		for (size_t j = 0; j < r->n; j++) {
+			const struct change *c = &r->c[j];
+			char *text = NULL;
+			size_t len = 0;
+			FILE *m = open_memstream(&text, &len);
+			if (!m)
+				continue;
+			text_change(m, c, &plain);
+			fclose(m);
+			github_notice(out, c->kind == CH_INPUT ? c->what : c->at, text);
+			free(text);
+		}
+	}
+}
+
 static void print(FILE *out, struct report_diff *rd, size_t n, size_t total, size_t nreports,
 		  const struct valuediff_opts *o)
 {
+	if (o->format == VALUEDIFF_GITHUB) {
+		print_github(out, rd, n, o);
+		return;
+	}
 	static const char *const report_how[] = {"", "a new report", "no longer built"};
 	if (o->format == VALUEDIFF_JSON) {
 		fprintf(out, "{\n  \"changes\": %zu,\n  \"reports\": [", total);

@@ -711,6 +711,17 @@ static void check_against_says_what_changed_with_github_and_json(void **state)
 	assert_contains(r.err, against_changes);
 	assert_contains(r.err, "logdown: 5 changes in 1 report\n");
 	assert_null(strstr(r.err, "\033["));
+	/* and each change at its place, for the pull request */
+	assert_contains(r.err, "::notice file=content/r/logs/a.log,title=logdown%3A changed since the "
+			       "committed site::content/r/logs/a.log changed: hash 1bbe4ba25c14 "
+			       "\u2192 ace5f5ed9c23\n");
+	assert_contains(r.err, "::notice file=content/r/index.md,line=9,col=6,title=logdown%3A "
+			       "changed since the committed site::{{ a.final_loss :.2f }}: 7.12 "
+			       "\u2192 7.31 (+2.6%25)%0Afrom content/r/logs/a.log:2 \u2192 "
+			       "content/r/logs/a.log:2\n");
+	assert_contains(r.err, "::notice file=content/r/index.md,line=11,col=4,title=logdown%3A "
+			       "changed since the committed site::Table 1 (tbl-loss), row 1000, column "
+			       "Loss: 7.12500 \u2192 7.31250 (+2.6%25)\n");
 	proc_free(&r);
 	r = e2e_run(dir, "check --against _site --diagnostics=json");
 	assert_int_equal(r.status, 1);
