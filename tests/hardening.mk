@@ -70,11 +70,12 @@ fuzz-replay: $(FUZZERS)
 #   test_badinput  truncated, binary, huge, nested, overflowing input
 #   test_escaping  one hostile payload in every place a string comes from
 ATTACK_TESTS = $(addprefix build/asan/,test_confine test_readswap test_cache test_swap \
-		test_imgbomb test_badinput test_escaping)
+		test_imgbomb test_badinput test_escaping test_serve)
+ATTACK_FUZZ = $(addprefix build/fuzz/,fuzz_cache fuzz_runstore fuzz_request)
 ATTACK_TIME ?= 900
-attack: $(ATTACK_TESTS) build/asan/logdown logdown build/fuzz/fuzz_cache
+attack: $(ATTACK_TESTS) build/asan/logdown logdown $(ATTACK_FUZZ)
 	@timeout $(ATTACK_TIME) sh tests/run.sh $(ATTACK_TESTS)
-	@sh tests/fuzz/run.sh -replay build/fuzz/fuzz_cache
+	@sh tests/fuzz/run.sh -replay $(ATTACK_FUZZ)
 
 # A plain build for memcheck: valgrind cannot run an ASan binary, nor
 # follow PCRE2's JIT code (its reads look uninitialised to it), so the
