@@ -83,6 +83,12 @@ bool outdir_link(struct outdir *o, const char *rel, struct diag *d);
  * nothing is done while a build holds the output's lock. */
 void outdir_sweep(const char *out);
 
+/* Takes the output's lock (below) for something other than a build
+ * (`logdown clean`): its descriptor (close it to let go), or -1, with
+ * *busy true when a build holds it, false when there is no lock file
+ * (no build has run) or the output cannot be resolved. */
+int outdir_lock(const char *out, bool *busy);
+
 /* Keeps the previous output's folder REL (relative, canonical, with no
  * other folder named for keeping below or above it) where it is: the
  * commit puts the new site around it instead of rendering or linking it

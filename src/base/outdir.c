@@ -292,6 +292,21 @@ static int take_lock(const char *parent, const char *base, bool create, bool *bu
 	return fd;
 }
 
+int outdir_lock(const char *out, bool *busy)
+{
+	*busy = false;
+	char *final = path_resolve(out);
+	const char *slash = final ? strrchr(final, '/') : NULL;
+	int fd = -1;
+	if (slash && slash[1]) {
+		char *parent = slash == final ? xstrdup("/") : xstrndup(final, (size_t)(slash - final));
+		fd = take_lock(parent, slash + 1, false, busy);
+		free(parent);
+	}
+	free(final);
+	return fd;
+}
+
 void outdir_sweep(const char *out)
 {
 	char *final = path_resolve(out);

@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/fsutil.h"
+#include "base/outdir.h"
 #include "base/util.h"
 
 int site_clean(const char *root, const char *output, struct diag *d)
@@ -16,6 +18,23 @@ int site_clean(const char *root, const char *output, struct diag *d)
 		diag_error(d, loc_line(root, 0), "not a project folder: %s",
 			   path_exists(root) ? "not a folder" : strerror(ENOENT));
 		return EXIT_USAGE;
+	}
+	struct config config;
+	struct diag *quiet = diag_new_deferred(d); /* site.yaml is checked by build */
+	config_load(&config, root, quiet);
+	diag_free(quiet);
+	char *out = output ? xstrdup(output) : path_join(root, config.output);
+	config_free(&config);
+	outdir_sweep(out);
+	/* nothing is removed under a build: its output nor the cache it
+	 * reads and writes */
+	bool busy;
+	int lock = outdir_lock(out, &busy);
+	if (busy) {
+		diag_error(d, loc_line(NULL, 0),
+			   "another build is writing %s (wait for it to end, then clean)", out);
+		free(out);
+		return EXIT_BUSY;
 	}
 	int rc = EXIT_OK;
 	char *cache = path_join(root, CACHE_DIR);
@@ -29,13 +48,6 @@ int site_clean(const char *root, const char *output, struct diag *d)
 		fprintf(stderr, "logdown: removed %s\n", cache);
 	}
 	free(cache);
-	struct config config;
-	struct diag *quiet = diag_new_deferred(d); /* site.yaml is checked by build */
-	config_load(&config, root, quiet);
-	diag_free(quiet);
-	char *out = output ? xstrdup(output) : path_join(root, config.output);
-	config_free(&config);
-	outdir_sweep(out);
 	char *marker = path_join(out, OUTDIR_MARKER);
 	if (!path_exists(out)) {
 		/* nothing to do */
@@ -50,5 +62,7 @@ int site_clean(const char *root, const char *output, struct diag *d)
 	}
 	free(marker);
 	free(out);
+	if (lock >= 0)
+		close(lock);
 	return rc;
 }

@@ -710,6 +710,15 @@ static void a_second_build_into_the_same_output_fails_at_once(void **state)
 	proc_free(&r);
 	/* nothing swept, written or undone under another build's lock */
 	assert_int_equal(count_prefixed(dir, "._site.tmp-"), 0);
+	/* nor removed by clean */
+	r = e2e_run(dir, "clean");
+	assert_int_equal(r.status, 4);
+	assert_string_equal(r.err, "logdown: error: another build is writing _site (wait for it to "
+				   "end, then clean)\n");
+	proc_free(&r);
+	char *marker = path_join(dir, "_site/.logdown-site");
+	assert_true(is_file(marker));
+	free(marker);
 	close(fd);
 
 	char *full = path_join(dir, "full");
