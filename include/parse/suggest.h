@@ -8,7 +8,10 @@
  * blanks, punctuation), groups the lines whose constant tokens are the
  * same (in the manner of Drain: the key of a line is its tokens with
  * every number, duration and timestamp made a slot), names each slot
- * from the words next to it in its line, and finds tables (a header
+ * from the words next to it in its line (suggest_words.c first merges
+ * the templates that differ in a word or two, a level, a rank, a
+ * phase=train/val, into one whose word is a slot too), and finds
+ * tables (a header
  * line then a ruler or pipe rows, or rows of a word and numbers aligned
  * under a header of words).  The writer (suggest_yaml.c) makes a parser
  * definition of them: a template seen twice or more is a series

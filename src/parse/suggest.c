@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -203,6 +204,16 @@ bool sg_stopword(const char *s, size_t n)
 	return false;
 }
 
+bool sg_log_level(const char *s, size_t n)
+{
+	static const char *const levels[] = {"INFO", "WARNING", "WARN", "DEBUG", "ERROR",
+					     "TRACE", "CRITICAL", "NOTICE", "FATAL"};
+	for (size_t i = 0; i < sizeof levels / sizeof *levels; i++)
+		if (strlen(levels[i]) == n && strncasecmp(levels[i], s, n) == 0)
+			return true;
+	return false;
+}
+
 static bool tok_is(const struct sg_tok *t, const char *lit)
 {
 	return t->n == strlen(lit) && memcmp(t->s, lit, t->n) == 0;
@@ -227,9 +238,12 @@ static void put_word(struct buf *b, const struct sg_tok *w)
 }
 
 /* The name of the slot t[k], prev the token index of the slot before
- * it (or SIZE_MAX), pname that slot's name (or NULL).  Caller frees. */
-static char *slot_name(const struct sg_tok *t, size_t n, size_t k, size_t prev, const char *pname)
+ * it (or SIZE_MAX), pname that slot's name (or NULL), ws the word
+ * slots (sg_tmpl's wslot, or NULL).  Caller frees. */
+static char *slot_name(const struct sg_tok *t, size_t n, size_t k, size_t prev, const char *pname,
+		       const unsigned char *ws)
 {
+	bool word = ws && ws[k];
 	struct buf phrase = BUF_INIT;
 	const struct sg_tok *words[3];
 	size_t nw = 0;
@@ -286,7 +300,7 @@ static char *slot_name(const struct sg_tok *t, size_t n, size_t k, size_t prev, 
 	} else if (k + 1 < n && tok_is(&t[k + 1], "%")) {
 		unit = &t[k + 1];
 	} else if (k + 2 < n && t[k + 1].kind == SG_SPACE && t[k + 2].kind == SG_WORD &&
-		   !sg_stopword(t[k + 2].s, t[k + 2].n)) {
+		   !sg_stopword(t[k + 2].s, t[k + 2].n) && !(ws && ws[k + 2])) {
 		size_t a = k + 3;
 		if (a + 2 < n && tok_is(&t[a], "(") && tok_is(&t[a + 1], "s") && tok_is(&t[a + 2], ")")) {
 			plural = true;
@@ -295,13 +309,25 @@ static char *slot_name(const struct sg_tok *t, size_t n, size_t k, size_t prev, 
 		size_t b = a;
 		while (b < n && (t[b].kind == SG_SPACE || (t[b].kind == SG_PUNCT && (tok_is(&t[b], "=") || tok_is(&t[b], ":")))))
 			b++;
-		bool key_of_next = b < n && b > a && sg_is_slot(t[b].kind);
+		bool key_of_next = b < n && b > a && (sg_is_slot(t[b].kind) || (ws && ws[b]));
 		if (a < n && a + 1 == b && tok_is(&t[a], ":"))
 			key_of_next = true;
 		if (!key_of_next || plural)
 			noun = &t[k + 2];
 	}
-	if (t[k].kind == SG_TIME && !(sep && nw)) {
+	if (word) {
+		/* a word slot: its key, the words before it (not a log
+		 * level: "INFO [rank0]"), else what its words are */
+		for (size_t i = 0; i < nw && !sep; i++)
+			if (sg_log_level(words[i]->s, words[i]->n))
+				nw = 0;
+		for (size_t i = nw; i-- > 0;) {
+			put_word(&phrase, words[i]);
+			buf_putc(&phrase, ' ');
+		}
+		if (!nw)
+			buf_puts(&phrase, ws[k] == SG_WLEVEL ? "level" : "word");
+	} else if (t[k].kind == SG_TIME && !(sep && nw)) {
 		buf_puts(&phrase, "time");
 	} else if (sep && nw) {
 		for (size_t i = nw; i-- > 0;) {
@@ -361,15 +387,16 @@ static char *slot_name(const struct sg_tok *t, size_t n, size_t k, size_t prev, 
 	return name;
 }
 
-/* The names of the slots of t[0..n), unique in the line. */
-static char **names_of(const struct sg_tok *t, size_t n, size_t nslots)
+/* The names of the slots of t[0..n) (ws its word slots, or NULL),
+ * unique in the line. */
+static char **names_of(const struct sg_tok *t, size_t n, size_t nslots, const unsigned char *ws)
 {
 	char **v = xcalloc(nslots + 1, sizeof *v);
 	size_t s = 0, prev = SIZE_MAX;
 	for (size_t k = 0; k < n; k++) {
-		if (!sg_is_slot(t[k].kind))
+		if (!sg_is_slot(t[k].kind) && !(ws && ws[k]))
 			continue;
-		char *name = slot_name(t, n, k, prev, s ? v[s - 1] : NULL);
+		char *name = slot_name(t, n, k, prev, s ? v[s - 1] : NULL, ws);
 		for (int dup = 2;; dup++) {
 			bool clash = false;
 			for (size_t i = 0; i < s && !clash; i++)
@@ -399,7 +426,7 @@ char **suggest_names(const char *s, size_t n)
 	size_t slots = 0;
 	for (size_t k = 0; k < nt; k++)
 		slots += sg_is_slot(t[k].kind);
-	return names_of(t, nt, slots);
+	return names_of(t, nt, slots, NULL);
 }
 
 /* ---- tables ---- */
@@ -916,17 +943,63 @@ static void header_names(struct sg_tmpl *x)
 	}
 }
 
+/* A word slot named by nothing next to it ("word"), whose words share
+ * a stem of two letters or more before their digits ("rank0, rank1"):
+ * named by the stem, when no other slot has that name. */
+static void stem_names(struct sg_tmpl *x)
+{
+	size_t slot = 0, w = 0;
+	for (size_t k = 0; k < x->ntok; k++) {
+		if (!sg_slot_at(x, k))
+			continue;
+		char **name = &x->names[slot++];
+		if (!x->wslot[k])
+			continue;
+		const char *v = x->wvals[w++];
+		if (strncmp(*name, "word", 4) != 0 || ((*name)[4] && (*name)[4] != '_'))
+			continue;
+		/* the letters of the first word, which every word starts
+		 * with, then a digit */
+		size_t n = 0;
+		while (v[n] && !is_digit(v[n]) && v[n] != ',')
+			n++;
+		if (n < 2 || !is_digit(v[n]))
+			continue;
+		bool all = true;
+		for (const char *p = v; p && all;) {
+			all = strcmp(p, "...") == 0 || (strncmp(p, v, n) == 0 && is_digit(p[n]));
+			p = strstr(p, ", ");
+			if (p)
+				p += 2;
+		}
+		if (!all)
+			continue;
+		char *stem = snake_case(v, n);
+		bool clash = !*stem || is_digit(stem[0]) || strlen(stem) > 24;
+		for (size_t i = 0; x->names[i] && !clash; i++)
+			clash = strcmp(x->names[i], stem) == 0;
+		if (clash) {
+			free(stem);
+			continue;
+		}
+		free(*name);
+		*name = stem;
+	}
+}
+
 /* Names every template's slots; a template of numbers alone under a
  * header of as many words takes the header's cells. */
 static void name_templates(struct sg_mine *m)
 {
 	for (size_t i = 0; i < m->n; i++) {
 		struct sg_tmpl *x = m->v[i];
-		x->names = names_of(x->toks, x->ntok, x->nslots);
+		x->names = names_of(x->toks, x->ntok, x->nslots, x->wslot);
+		if (x->wslot)
+			stem_names(x);
 		size_t words = 0;
 		for (size_t k = 0; k < x->ntok; k++)
 			words += x->toks[k].kind == SG_WORD;
-		if (x->above && x->nslots >= 2 && words < x->nslots)
+		if (x->above && !x->wslot && x->nslots >= 2 && words < x->nslots)
 			header_names(x);
 	}
 }
@@ -941,6 +1014,9 @@ static void mine_free(struct sg_mine *m)
 		free(x->toks);
 		if (x->names)
 			strv_free(x->names);
+		free(x->wslot);
+		if (x->wvals)
+			strv_free(x->wvals);
 		free(x);
 	}
 	free(m->v);
@@ -988,6 +1064,7 @@ static bool finish(struct sg_mine *m, const char *shown, const char *name,
 			   "numbers, and there are none here");
 		return false;
 	}
+	sg_merge_words(m);
 	name_templates(m);
 	sg_write(m, shown, name, set, out);
 	return true;

@@ -21,11 +21,28 @@ struct sg_tmpl {
 	char *above;         /* the non-blank line above it, or NULL */
 	struct sg_tok *toks; /* the example's tokens (into example) */
 	size_t ntok;
-	size_t nslots;       /* numbers, durations and timestamps */
+	size_t nslots;       /* numbers, durations and timestamps (and
+			      * word slots) */
 	size_t nnum;         /* numbers and durations */
 	char **names;        /* a name per slot, made unique in the line */
 	size_t order;        /* when it was first seen */
+	/* Word slots (sg_merge_words()): per token, 0 a constant, SG_WSLOT
+	 * a word that varies, SG_WLEVEL one whose words are log levels;
+	 * NULL when the template has none.  wvals: the words each word
+	 * slot takes, in order, for the comment ("train, val"). */
+	unsigned char *wslot;
+	char **wvals;
 };
+
+#define SG_WSLOT 1
+#define SG_WLEVEL 2
+
+/* Is token k of x a slot: a number, a duration, a timestamp or a word
+ * slot? */
+static inline bool sg_slot_at(const struct sg_tmpl *x, size_t k)
+{
+	return sg_is_slot(x->toks[k].kind) || (x->wslot && x->wslot[k]);
+}
 
 /* A table: a header line, then a ruler or rows of cells. */
 struct sg_table {
@@ -67,5 +84,12 @@ void sg_write(struct sg_mine *m, const char *shown, const char *name,
 
 /* Is w a word that names nothing by itself ("in", "of", "the")? */
 bool sg_stopword(const char *s, size_t n);
+
+/* Is s[0..n) a log level (INFO, WARNING, ...)? */
+bool sg_log_level(const char *s, size_t n);
+
+/* Merges the templates of m that differ in a word or two into one with
+ * word slots, in the manner of Drain (suggest_words.c). */
+void sg_merge_words(struct sg_mine *m);
 
 #endif

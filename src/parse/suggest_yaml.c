@@ -74,12 +74,32 @@ static void put_range(struct buf *b, const struct sg_tmpl *x, enum mode mode, si
 {
 	size_t slot = 0;
 	for (size_t k = 0; k < from; k++)
-		slot += sg_is_slot(x->toks[k].kind);
+		slot += sg_slot_at(x, k);
 	if (from == 0)
 		buf_puts(b, mode == M_INDENT ? "^[ \\t]*" : "^");
 	for (size_t k = from; k < to; k++) {
 		const struct sg_tok *t = &x->toks[k];
 		const char *re = t->kind == SG_NUM ? NUM_RE : t->kind == SG_DUR ? DUR_RE : TIME_RE;
+		if (x->wslot && x->wslot[k]) {
+			/* a word slot: up to a blank, or to the punctuation
+			 * after it ("phase=train," stops at the comma) */
+			if (mode == M_SERIES)
+				buf_printf(b, "(?<%s>", x->names[slot]);
+			if (k + 1 < x->ntok && x->toks[k + 1].kind == SG_PUNCT) {
+				buf_puts(b, "[^\\s");
+				char c = x->toks[k + 1].s[0];
+				if (strchr("\\]^-[", c))
+					buf_putc(b, '\\');
+				buf_putc(b, c);
+				buf_puts(b, "]+");
+			} else {
+				buf_puts(b, "\\S+");
+			}
+			if (mode == M_SERIES)
+				buf_putc(b, ')');
+			slot++;
+			continue;
+		}
 		switch (t->kind) {
 		case SG_SPACE:
 			buf_puts(b, "\\s+");
@@ -129,7 +149,8 @@ static void choose_range(const struct sg_mine *m, const struct sg_tmpl *x, size_
 {
 	size_t f = SIZE_MAX, l = 0;
 	for (size_t k = 0; k < x->ntok; k++)
-		if (x->toks[k].kind == SG_NUM || x->toks[k].kind == SG_DUR) {
+		if (x->toks[k].kind == SG_NUM || x->toks[k].kind == SG_DUR ||
+		    (x->wslot && x->wslot[k])) {
 			if (f == SIZE_MAX)
 				f = k;
 			l = k;
@@ -249,31 +270,23 @@ static bool blank_name(const char *n)
 	       strcmp(n, "numbers") == 0 || strncmp(n, "n_", 2) == 0;
 }
 
-static bool log_level(const char *s, size_t n)
-{
-	static const char *const levels[] = {"INFO", "WARNING", "WARN", "DEBUG", "ERROR",
-					     "TRACE", "CRITICAL", "NOTICE", "FATAL"};
-	for (size_t i = 0; i < sizeof levels / sizeof *levels; i++)
-		if (strlen(levels[i]) == n && strncasecmp(levels[i], s, n) == 0)
-			return true;
-	return false;
-}
-
 /* A series' name: its first column named by a word, else its first
  * word of three letters or more that is not a log level. */
 static char *tmpl_series_name(const struct sg_tmpl *x)
 {
 	size_t slot = 0;
 	for (size_t k = 0; k < x->ntok; k++) {
-		if (!sg_is_slot(x->toks[k].kind))
+		if (!sg_slot_at(x, k))
 			continue;
 		const char *n = x->names[slot++];
-		if (x->toks[k].kind != SG_TIME && !blank_name(n) && strcmp(n, "time") != 0)
+		if (sg_is_slot(x->toks[k].kind) && x->toks[k].kind != SG_TIME && !blank_name(n) &&
+		    strcmp(n, "time") != 0)
 			return xstrdup(n);
 	}
 	for (size_t k = 0; k < x->ntok; k++) {
 		const struct sg_tok *t = &x->toks[k];
-		if (t->kind == SG_WORD && t->n >= 3 && !sg_stopword(t->s, t->n) && !log_level(t->s, t->n)) {
+		if (t->kind == SG_WORD && t->n >= 3 && !sg_stopword(t->s, t->n) &&
+		    !sg_log_level(t->s, t->n) && !(x->wslot && x->wslot[k])) {
 			char *v = xstrndup(t->s, t->n);
 			char *id = identifier_of(v);
 			free(v);
@@ -290,7 +303,7 @@ static size_t letters(const struct sg_tmpl *x)
 {
 	size_t n = 0;
 	for (size_t k = 0; k < x->ntok; k++)
-		if (x->toks[k].kind == SG_WORD)
+		if (x->toks[k].kind == SG_WORD && !(x->wslot && x->wslot[k]))
 			n += x->toks[k].n;
 	return n;
 }
@@ -427,6 +440,25 @@ static char *choose_detect(struct sg_mine *m, const struct parser_set *set)
 	return found;
 }
 
+/* The words of x's word slots, a comment line each ("  #   phase:
+ * train, val"). */
+static void put_word_slots(struct buf *y, const struct sg_tmpl *x)
+{
+	if (!x->wslot)
+		return;
+	size_t slot = 0, w = 0;
+	for (size_t k = 0; k < x->ntok; k++) {
+		if (!sg_slot_at(x, k))
+			continue;
+		const char *col = x->names[slot++];
+		if (!x->wslot[k])
+			continue;
+		buf_printf(y, "  #   %s: ", col);
+		put_comment_line(y, x->wvals[w++]);
+		buf_putc(y, '\n');
+	}
+}
+
 static void add_item(struct suggestion *out, const char *name, const struct sg_tok *t, long line,
 		     size_t rows)
 {
@@ -504,10 +536,11 @@ void sg_write(struct sg_mine *m, const char *shown, const char *name,
 			/* every number is in the range choose_range() keeps */
 			size_t slot = 0;
 			for (size_t k = 0; k < x->ntok; k++) {
-				if (!sg_is_slot(x->toks[k].kind))
+				if (!sg_slot_at(x, k))
 					continue;
 				const char *fn = x->names[slot++];
-				if (x->toks[k].kind == SG_TIME || blank_name(fn))
+				if (x->toks[k].kind == SG_TIME || !sg_is_slot(x->toks[k].kind) ||
+				    blank_name(fn))
 					continue;
 				if (nmore < 6)
 					buf_printf(&more, "%s %s", nmore ? "," : "", fn);
@@ -520,10 +553,11 @@ void sg_write(struct sg_mine *m, const char *shown, const char *name,
 		choose_range(m, x, &from, &to);
 		for (size_t k = 0; k < x->ntok; k++) {
 			const struct sg_tok *t = &x->toks[k];
-			if (!sg_is_slot(t->kind))
+			if (!sg_slot_at(x, k))
 				continue;
 			size_t s = slot++;
-			if (t->kind == SG_TIME || blank_name(x->names[s]) || k < from || k >= to)
+			if (t->kind == SG_TIME || !sg_is_slot(t->kind) || blank_name(x->names[s]) ||
+			    k < from || k >= to)
 				continue;
 			if (nf >= MAX_FIELDS) {
 				if (nmore < 6)
@@ -586,6 +620,7 @@ void sg_write(struct sg_mine *m, const char *shown, const char *name,
 		buf_puts(&y, ": ");
 		put_comment_line(&y, x->example);
 		buf_putc(&y, '\n');
+		put_word_slots(&y, x);
 		struct buf p = BUF_INIT;
 		size_t from, to;
 		choose_range(m, x, &from, &to);
@@ -594,10 +629,10 @@ void sg_write(struct sg_mine *m, const char *shown, const char *name,
 		size_t slot = 0, shown_items = 0;
 		for (size_t k = 0; k < x->ntok; k++) {
 			const struct sg_tok *t = &x->toks[k];
-			if (!sg_is_slot(t->kind))
+			if (!sg_slot_at(x, k))
 				continue;
 			const char *col = x->names[slot++];
-			if (k < from || k >= to)
+			if (k < from || k >= to || !sg_is_slot(t->kind))
 				continue;
 			if (t->kind != SG_NUM)
 				buf_printf(&types, "%s%s: %s", types.len ? ", " : "", col,

@@ -545,6 +545,45 @@ static void a_big_logs_suggestion_does_not_grow_with_its_size(void **state)
 	e2e_drop(&dir);
 }
 
+/* Lines of one template but a word (phase=train, phase=val): one series
+ * whose word is a text column, read back through --csv. */
+static void a_word_that_varies_is_a_column_of_the_series(void **state)
+{
+	(void)state;
+	char *dir = e2e_tmpdir();
+	e2e_write(dir, "phases.log",
+		  "Epoch 1 phase=train loss=0.47\n"
+		  "Epoch 1 phase=val loss=0.58\n"
+		  "Epoch 2 phase=train loss=0.44\n"
+		  "Epoch 2 phase=val loss=0.56\n"
+		  "Epoch 3 phase=train loss=0.41\n"
+		  "Epoch 3 phase=val loss=0.54\n");
+	struct proc r = e2e_run(dir, "parse phases.log --suggest");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.out, "  #   phase: train, val\n");
+	struct proc again = e2e_run(dir, "parse phases.log --suggest");
+	assert_string_equal(again.out, r.out);
+	proc_free(&again);
+	proc_free(&r);
+	r = e2e_run(dir, "parse phases.log --suggest -o parsers/phases.yaml");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "wrote parsers/phases.yaml: 1 series, 0 fields, 0 tables\n"
+				   "see what it extracts: logdown parse phases.log --parser phases\n");
+	proc_free(&r);
+	r = e2e_run(dir, "parse phases.log --csv epoch");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "");
+	assert_string_equal(r.out, "epoch,phase,loss\n"
+				   "1,train,0.47\n"
+				   "1,val,0.58\n"
+				   "2,train,0.44\n"
+				   "2,val,0.56\n"
+				   "3,train,0.41\n"
+				   "3,val,0.54\n");
+	proc_free(&r);
+	e2e_drop(&dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -561,6 +600,7 @@ int main(void)
 		cmocka_unit_test(what_the_caps_leave_out_is_named_in_a_comment),
 		cmocka_unit_test(the_hint_after_writing_runs_without_a_warning),
 		cmocka_unit_test(a_big_logs_suggestion_does_not_grow_with_its_size),
+		cmocka_unit_test(a_word_that_varies_is_a_column_of_the_series),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

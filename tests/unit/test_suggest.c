@@ -232,6 +232,136 @@ static void a_proposal_loads_and_reads_the_file(void **state)
 	free(y);
 }
 
+/* A series' columns, joined by spaces. */
+static char *columns_of(const struct series *s)
+{
+	struct buf b = BUF_INIT;
+	for (size_t i = 0; i < series_column_count(s); i++)
+		buf_printf(&b, "%s%s", i ? " " : "", series_column(s, i));
+	return buf_detach(&b);
+}
+
+static const char phase_log[] = "Epoch 1 phase=train loss=0.47\n"
+				"Epoch 1 phase=val loss=0.58\n"
+				"Epoch 2 phase=train loss=0.44\n"
+				"Epoch 2 phase=val loss=0.56\n"
+				"Epoch 3 phase=train loss=0.41\n"
+				"Epoch 3 phase=val loss=0.54\n";
+
+static void lines_that_differ_in_a_word_are_one_series_with_a_word_slot(void **state)
+{
+	(void)state;
+	char *err;
+	char *y = suggest(phase_log, &err);
+	assert_non_null(y);
+	assert_string_equal(err, "");
+	free(err);
+	/* one series, its word slot named by its key, its words shown */
+	assert_non_null(strstr(y, "series:\n"
+				  "  # 6 rows, the first at line 1: Epoch 1 phase=train loss=0.47\n"
+				  "  #   phase: train, val\n"
+				  "  epoch: '^Epoch\\s+(?<epoch>[-+]?\\d+(?:,\\d{3})*(?:\\.\\d+)?(?:[eE][-+]?\\d+)?)"
+				  "\\s+phase=(?<phase>\\S+)\\s+loss=(?<loss>"));
+	assert_null(strstr(y, "epoch_2"));
+
+	char *dir = make_tmpdir();
+	char *log = path_join(dir, "x.log");
+	FILE *f = fopen(log, "w");
+	assert_non_null(f);
+	fputs(phase_log, f);
+	fclose(f);
+	struct capture c;
+	cap_open(&c);
+	struct parser_set *set = parsers_new();
+	assert_true(parsers_add(set, "x.yaml", y, strlen(y), false, c.d));
+	struct run *r = parser_run(parsers_at(set, 0), log, "x.log", "x", c.d);
+	assert_non_null(r);
+	assert_string_equal(cap_text(&c), "");
+	const struct series *s = run_series(r, "epoch");
+	assert_non_null(s);
+	assert_int_equal(series_row_count(s), 6);
+	char *cols = columns_of(s);
+	assert_string_equal(cols, "epoch phase loss");
+	free(cols);
+	run_free(r);
+	parsers_free(set);
+	cap_close(&c);
+	free(log);
+	drop_tmpdir(dir);
+	free(y);
+
+	/* a log level and a rank: named "level" and by the words' stem;
+	 * a WARN line seen once joins the INFO lines */
+	y = suggest("2024-03-30 14:09:43 INFO [rank0] step 10 loss 2.31\n"
+		    "2024-03-30 14:09:43 INFO [rank1] step 10 loss 2.35\n"
+		    "2024-03-30 14:09:44 WARN [rank0] step 20 loss 2.11\n"
+		    "2024-03-30 14:09:44 INFO [rank1] step 20 loss 2.15\n"
+		    "2024-03-30 14:09:45 INFO [rank0] step 30 loss 1.91\n"
+		    "2024-03-30 14:09:45 INFO [rank1] step 30 loss 1.95\n",
+		    &err);
+	assert_non_null(y);
+	assert_non_null(strstr(y, "  # 6 rows, the first at line 1: 2024-03-30 14:09:43 INFO [rank0] step 10 loss 2.31\n"
+				  "  #   level: INFO, WARN\n"
+				  "  #   rank: rank0, rank1\n"
+				  "  step: '(?<level>\\S+)\\s+\\[(?<rank>[^\\s\\]]+)\\]\\s+step\\s+(?<step>"));
+	assert_null(strstr(y, "fields:"));
+	free(err);
+	free(y);
+}
+
+static void free_text_and_names_get_no_word_slots(void **state)
+{
+	(void)state;
+	/* messages of a few words each, twice: no template of word slots */
+	static const char messages[] = "Connected to server alpha after 3 retries\n"
+				       "Downloaded package numpy in 12 seconds\n"
+				       "Opened file results in 4 seconds\n"
+				       "Removed cache entry in 5 seconds\n"
+				       "Skipped broken link in 7 seconds\n"
+				       "Wrote final report in 9 seconds\n"
+				       "Loaded model weights in 2 seconds\n";
+	struct buf b = BUF_INIT;
+	buf_puts(&b, messages);
+	buf_puts(&b, messages);
+	char *err;
+	char *y = suggest(buf_data(&b), &err);
+	buf_free(&b);
+	assert_non_null(y);
+	assert_null(strstr(y, "\\S+"));
+	assert_null(strstr(y, "[^\\s"));
+	assert_non_null(strstr(y, "  seconds_6: 'weights\\s+in\\s+(?<seconds>"));
+	free(err);
+	free(y);
+	/* a word that names its number ("Train-accuracy", "val loss") is a
+	 * series each, not a word column */
+	y = suggest("Epoch[0] Train-accuracy=0.95\nEpoch[0] Validation-accuracy=0.96\n"
+		    "Epoch[1] Train-accuracy=0.97\nEpoch[1] Validation-accuracy=0.97\n"
+		    "step 1 train loss 0.5\nstep 1 val loss 0.6\n"
+		    "step 2 train loss 0.4\nstep 2 val loss 0.5\n",
+		    &err);
+	assert_non_null(y);
+	assert_null(strstr(y, "\\S+"));
+	assert_null(strstr(y, "[^\\s"));
+	assert_non_null(strstr(y, "(?<train_accuracy>"));
+	assert_non_null(strstr(y, "(?<validation_accuracy>"));
+	assert_non_null(strstr(y, "(?<train_loss>"));
+	assert_non_null(strstr(y, "(?<val_loss>"));
+	free(err);
+	free(y);
+	/* a word after a key may take any words; one that is not takes
+	 * few (eight at most) */
+	b = (struct buf)BUF_INIT;
+	for (int i = 0; i < 20; i++)
+		buf_printf(&b, "host h%c%c up since %d days\nhost h%c%c up since %d days\n", 'a' + i,
+			   'a' + i, i, 'a' + i, 'a' + i, i + 1);
+	y = suggest(buf_data(&b), &err);
+	buf_free(&b);
+	assert_non_null(y);
+	assert_null(strstr(y, "\\S+"));
+	free(err);
+	free(y);
+}
+
 static void the_same_text_gives_the_same_yaml(void **state)
 {
 	(void)state;
@@ -247,6 +377,8 @@ static void the_same_text_gives_the_same_yaml(void **state)
 	assert_string_equal(a, c);
 	assert_non_null(strstr(a, "tables:\n"));
 	assert_non_null(strstr(a, "  name: { header: '^\\|\\s*name\\s*\\|"));
+	/* INFO and DEBUG lines, one template of a level slot */
+	assert_non_null(strstr(a, "  #   level: DEBUG, INFO\n"));
 	free(a);
 	free(c);
 	free(e1);
@@ -264,6 +396,8 @@ int main(void)
 		cmocka_unit_test(patterns_and_yaml_are_escaped),
 		cmocka_unit_test(files_it_cannot_read_get_a_clear_message),
 		cmocka_unit_test(a_proposal_loads_and_reads_the_file),
+		cmocka_unit_test(lines_that_differ_in_a_word_are_one_series_with_a_word_slot),
+		cmocka_unit_test(free_text_and_names_get_no_word_slots),
 		cmocka_unit_test(the_same_text_gives_the_same_yaml),
 	};
 	return cmocka_run_group_tests(tests, NULL, drop_leftovers);
