@@ -7,6 +7,7 @@
  * fail the tests but never hang CI. */
 #define _DEFAULT_SOURCE /* wait4(), setgroups(), usleep() for bounded.h */
 #include "e2e.h"
+#include "plant.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -760,48 +761,6 @@ static void a_change_rebuilds_only_the_reports_it_affects(void **state)
 
 	free(before);
 	close(ev);
-}
-
-/* What plant() can leave in a reused report's folder of the previous
- * output (the same kinds as test_swap.c's). */
-enum plant { PLANT_FILE_LINK, PLANT_HARD_LINK, PLANT_DIR_LINK, PLANT_REPORT_LINK, NPLANTS };
-static const char *const plant_names[] = {"a link as logs/FILE", "a hard link out as logs/FILE",
-					  "logs/ a link to a folder", "the report a link"};
-
-static void plant(const char *site, const char *slug, const char *outside, enum plant kind)
-{
-	char *logs = xasprintf("%s/%s/logs", site, slug);
-	char *file = xstrdup(logs); /* the first file below logs/ */
-	while (is_dir(file)) {
-		size_t n;
-		char **names = dir_list(file, &n);
-		assert_true(names && n > 0);
-		char *next = path_join(file, names[0]);
-		strv_free(names);
-		free(file);
-		file = next;
-	}
-	char *secret = path_join(outside, "secret");
-	e2e_write(outside, "secret", "a secret of the machine's\n");
-	if (kind == PLANT_FILE_LINK || kind == PLANT_HARD_LINK) {
-		assert_int_equal(unlink(file), 0);
-		assert_int_equal(kind == PLANT_FILE_LINK ? symlink(secret, file) : link(secret, file),
-				 0);
-	} else {
-		char *from = kind == PLANT_DIR_LINK ? xstrdup(logs) : xasprintf("%s/%s", site, slug);
-		char *to = xasprintf("%s/%s", outside, kind == PLANT_DIR_LINK ? "logs" : "report");
-		remove_tree(to);
-		assert_int_equal(rename(from, to), 0);
-		char *extra = path_join(to, "planted.txt");
-		assert_true(file_write(extra, "planted\n", 8));
-		assert_int_equal(symlink(to, from), 0);
-		free(extra);
-		free(from);
-		free(to);
-	}
-	free(secret);
-	free(file);
-	free(logs);
 }
 
 /* A rebuild reuses the unchanged report s from the previous output:

@@ -13,6 +13,7 @@
  * seconds and the build removes the previous output itself.  Every
  * output is compared with a --no-cache build's. */
 #include "e2e.h"
+#include "plant.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -369,51 +370,6 @@ static void a_stalled_or_failed_handoff_is_given_up_and_removed_here(void **stat
 }
 
 /* --- nothing from the previous output is trusted (issue 24, item 1) --- */
-
-enum plant { PLANT_FILE_LINK, PLANT_HARD_LINK, PLANT_DIR_LINK, PLANT_REPORT_LINK, NPLANTS };
-static const char *const plant_names[] = {"a link as logs/FILE", "a hard link out as logs/FILE",
-					  "logs/ a link to a folder", "the report a link"};
-
-/* Plants kind in the previous output site's folder of report slug,
- * with what it leads to in outside (a folder out of the output). */
-static void plant(const char *site, const char *slug, const char *outside, enum plant kind)
-{
-	char *logs = xasprintf("%s/%s/logs", site, slug);
-	/* the first file below logs/ (a log out of the bundle is below
-	 * logs/_/) */
-	char *file = xstrdup(logs);
-	while (is_dir(file)) {
-		size_t n;
-		char **names = dir_list(file, &n);
-		assert_true(names && n > 0);
-		char *next = path_join(file, names[0]);
-		strv_free(names);
-		free(file);
-		file = next;
-	}
-	char *secret = path_join(outside, "secret");
-	e2e_write(outside, "secret", "a secret of the machine's\n");
-	if (kind == PLANT_FILE_LINK || kind == PLANT_HARD_LINK) {
-		assert_int_equal(unlink(file), 0);
-		assert_int_equal(kind == PLANT_FILE_LINK ? symlink(secret, file) : link(secret, file),
-				 0);
-	} else {
-		/* the same files, somewhere else, and one more */
-		char *from = kind == PLANT_DIR_LINK ? xstrdup(logs) : xasprintf("%s/%s", site, slug);
-		char *to = xasprintf("%s/%s", outside, kind == PLANT_DIR_LINK ? "logs" : "report");
-		remove_tree(to);
-		assert_int_equal(rename(from, to), 0);
-		char *extra = path_join(to, "planted.txt");
-		assert_true(file_write(extra, "planted\n", 8));
-		assert_int_equal(symlink(to, from), 0);
-		free(extra);
-		free(from);
-		free(to);
-	}
-	free(secret);
-	free(file);
-	free(logs);
-}
 
 /* Nothing in site is a symbolic link or a file with a second name. */
 static void assert_nothing_foreign(const char *site, const char *what)
