@@ -34,7 +34,8 @@ FUZZ_RSS=${FUZZ_RSS:-2048}
 FUZZ_MAX_LEN=${FUZZ_MAX_LEN:-65536}
 
 summary=$(mktemp)
-trap 'rm -f "$summary"' EXIT
+failures=$(mktemp)
+trap 'rm -f "$summary" "$failures"' EXIT
 failed=0
 
 for bin in "$@"; do
@@ -82,10 +83,19 @@ for bin in "$@"; do
 		art=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -n 1)
 		status="FAILED: ${what:-exit $rc}; input: ${art:-none}; log: $log"
 		failed=$((failed + 1))
+		# for the end: CI keeps only the output's last lines
+		{
+			echo "== $name failed: the first frames, and the input"
+			grep -m 12 '^ *#[0-9]\|ERROR\|SUMMARY\|runtime error' "$log"
+			[ -n "$art" ] && [ -f "$art" ] && head -c 600 "$art" | od -An -c | head -n 12
+		} >>"$failures"
 	fi
 	echo "$name: $((end - start)) s, ${runs:-?} runs, corpus $size, $status" >>"$summary"
 done
 
 $replay && echo "== fuzz regressions" || echo "== fuzz summary"
-cat "$summary"
+# the failed harnesses last, with what failed: a CI log's tail shows them
+grep -v ': FAILED: ' "$summary"
+grep ': FAILED: ' "$summary"
+cat "$failures"
 [ "$failed" -eq 0 ]
