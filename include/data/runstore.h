@@ -36,11 +36,14 @@ enum runstore_verdict {
 /* Maps the run store open at fd (a regular file of `size` bytes) and
  * checks it: its header (format, the binary's version, key, sizes, its
  * own checksum), its seal under sk over the header and the whole body,
- * and every section's place.
+ * and every section's place.  With body_known, the caller vouches that
+ * this very file (same inode, size and times, recorded under the
+ * user's key) passed the seal before: the body is not read again.
  * The run it gives reads its series from the mapping, which it holds
  * until run_free().  NULL and *verdict otherwise.  fd may be closed
  * afterwards. */
 struct run *runstore_map(int fd, size_t size, const struct seal_key *sk,
-			 const struct cache_key *key, enum runstore_verdict *verdict);
+			 const struct cache_key *key, bool body_known,
+			 enum runstore_verdict *verdict);
 
 #endif

@@ -15,6 +15,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <xxhash.h>
 
 #include "base/version.h"
@@ -826,6 +827,44 @@ static void an_edited_run_with_its_checksum_fixed_is_not_used(void **state)
 	unsetenv("XDG_CACHE_HOME");
 }
 
+/* A store this user's build has checked is not read whole again while
+ * it stays the same file (its memo, a row of the sealed files table,
+ * holds its inode, size and times); editing it in place moves its
+ * change time, which no one can set back, so the edit is still found.
+ * The store must be older than the racy window (2 s) to be memoised. */
+static void a_store_checked_before_is_refused_once_edited(void **state)
+{
+	(void)state;
+	char *home = key_home();
+	char *dir = claim_project();
+	e2e_ok(dir, "build");
+	struct timespec two = {2, 200000000};
+	nanosleep(&two, NULL);
+	e2e_write(dir, "site.yaml", "title: Checked\n");
+	struct proc c = e2e_run(dir, "build -v");
+	assert_int_equal(c.status, 0);
+	assert_contains(c.err, "1 result file read: 0 parsed, 1 from cache");
+	proc_free(&c);
+	struct buf files = BUF_INIT;
+	char *fpath = path_join(dir, ".logdown-cache/files");
+	assert_true(file_read(fpath, &files, NULL));
+	assert_non_null(memmem(files.data, files.len, "run store ", 10));
+	buf_free(&files);
+	free(fpath);
+	poison_run(dir, NULL);
+	e2e_write(dir, "site.yaml", "title: Edited\n");
+	struct proc b = e2e_run(dir, "build -v");
+	if (b.status != 0)
+		fail_msg("build failed:\n%s", b.err);
+	assert_contains(b.err, ".run: warning: the build cache is altered");
+	assert_contains(b.err, "1 result file read: 1 parsed, 0 from cache");
+	proc_free(&b);
+	shows_the_true_loss(dir);
+	e2e_drop(&dir);
+	e2e_drop(&home);
+	unsetenv("XDG_CACHE_HOME");
+}
+
 /* A cache another user wrote (here: with another key), even one whose
  * runs they poisoned and sealed again with their own key, is not used;
  * and the test's own reseal is right: under the key it was sealed with,
@@ -1000,6 +1039,7 @@ int main(void)
 		cmocka_unit_test(a_cache_that_is_a_link_is_never_followed),
 		cmocka_unit_test(links_inside_the_cache_are_replaced_never_followed),
 		cmocka_unit_test(an_edited_run_with_its_checksum_fixed_is_not_used),
+		cmocka_unit_test(a_store_checked_before_is_refused_once_edited),
 		cmocka_unit_test(a_cache_sealed_with_another_key_is_not_used),
 		cmocka_unit_test(check_reads_no_cache_unless_asked),
 		cmocka_unit_test(a_key_that_is_not_safe_means_no_cache),

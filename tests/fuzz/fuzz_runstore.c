@@ -104,7 +104,7 @@ static struct run *map_bytes(const unsigned char *data, size_t len, const struct
 	int fd = memfd();
 	if (len && pwrite(fd, data, len, 0) != (ssize_t)len)
 		abort();
-	struct run *r = runstore_map(fd, len, &sk, key, v);
+	struct run *r = runstore_map(fd, len, &sk, key, false, v);
 	close(fd);
 	return r;
 }

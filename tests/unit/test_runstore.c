@@ -114,7 +114,7 @@ static struct run *load(const char *path, const struct cache_key *key,
 	assert_true(fd >= 0);
 	struct stat st;
 	assert_int_equal(fstat(fd, &st), 0);
-	struct run *r = runstore_map(fd, (size_t)st.st_size, &mine, key, v);
+	struct run *r = runstore_map(fd, (size_t)st.st_size, &mine, key, false, v);
 	close(fd);
 	return r;
 }
