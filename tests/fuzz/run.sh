@@ -13,6 +13,9 @@
 # build/fuzz/seed/<name>/; a crash, leak or timeout leaves its input in
 # build/fuzz/artifacts/<name>/ and fails the run.  Ends with one line per
 # harness: time, executions, corpus size, and ok or what it found.
+# A failing input is run again on its own three times: one that fails
+# again fails the run; one that never does (a timeout on a busy machine)
+# is reported FLAKY, with its input, and does not.
 set -u
 
 replay=false
@@ -81,11 +84,29 @@ for bin in "$@"; do
 		tail -n 60 "$log"
 		what=$(grep -m 1 -o 'ERROR: [A-Za-z]*: [a-z-]*\|ERROR: libFuzzer: [a-z-]*\|runtime error: .*' "$log")
 		art=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -n 1)
-		status="FAILED: ${what:-exit $rc}; input: ${art:-none}; log: $log"
-		failed=$((failed + 1))
+		# Does the input fail again on its own?  A crash, leak or
+		# overflow does; a timeout or memory limit hit only because the
+		# machine was busy (or state left by earlier inputs) may not.
+		# Only one that fails again fails the run; one that does not is
+		# reported as FLAKY, with its input, and kept in the artifacts.
+		again=0
+		if [ -n "$art" ] && [ -f "$art" ]; then
+			for _ in 1 2 3; do
+				"$bin" -timeout="$FUZZ_TIMEOUT" -rss_limit_mb="$FUZZ_RSS" "$art" \
+					>>"$log.replay" 2>&1 || again=$((again + 1))
+			done
+		else
+			again=3
+		fi
+		if [ "$again" -gt 0 ]; then
+			status="FAILED: ${what:-exit $rc}; input: ${art:-none} (fails again on its own: $again of 3); log: $log"
+			failed=$((failed + 1))
+		else
+			status="FLAKY: ${what:-exit $rc} while fuzzing, but its input passes on its own 3 times; input: $art; log: $log"
+		fi
 		# for the end: CI keeps only the output's last lines
 		{
-			echo "== $name failed: the first frames, and the input"
+			echo "== $name: ${status%%;*}: the first frames, and the input"
 			grep -m 12 '^ *#[0-9]\|ERROR\|SUMMARY\|runtime error' "$log"
 			[ -n "$art" ] && [ -f "$art" ] && head -c 600 "$art" | od -An -c | head -n 12
 		} >>"$failures"
@@ -95,7 +116,7 @@ done
 
 $replay && echo "== fuzz regressions" || echo "== fuzz summary"
 # the failed harnesses last, with what failed: a CI log's tail shows them
-grep -v ': FAILED: ' "$summary"
-grep ': FAILED: ' "$summary"
+grep -v ': FAILED: \|: FLAKY: ' "$summary"
+grep ': FAILED: \|: FLAKY: ' "$summary"
 cat "$failures"
 [ "$failed" -eq 0 ]
