@@ -70,6 +70,19 @@ void strv_free(char **v);
  * may be NULL. */
 bool fd_count_lines(int fd, char *buf, size_t cap, long *lines, unsigned long long *bytes);
 
+/* Where every `every`-th line of a file starts: starts[k] is the offset
+ * of line k * every + 1 (starts[0] is 0), n of them. */
+struct line_index {
+	long every;
+	off_t *starts;
+	size_t n;
+};
+
+/* fd_count_lines(), keeping the line index ix (ix->every set by the
+ * caller, at least 1; free ix->starts) in the same read. */
+bool fd_count_lines_indexed(int fd, char *buf, size_t cap, long *lines,
+			    unsigned long long *bytes, struct line_index *ix);
+
 /* Caller frees the results of these with free(). */
 /* The file name without folders and its last extension: "logs/bs512.log"
  * gives "bs512". */

@@ -25,6 +25,10 @@ struct linereader {
 void linereader_init(struct linereader *r, int fd, size_t cap);
 void linereader_free(struct linereader *r);
 
+/* Forgets what the reader holds: the next line is read from where fd
+ * is now (after the caller's lseek()). */
+void linereader_reset(struct linereader *r);
+
 /* The next line, without its '\n', into *text and *n: at most keep
  * bytes of it (SIZE_MAX: all that fits the chunk), cut at the start of
  * a UTF-8 character, with *more the bytes left out (0 for a whole

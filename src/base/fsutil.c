@@ -378,9 +378,30 @@ char *path_stem(const char *path)
 
 bool fd_count_lines(int fd, char *buf, size_t cap, long *lines, unsigned long long *bytes)
 {
+	return fd_count_lines_indexed(fd, buf, cap, lines, bytes, NULL);
+}
+
+static void index_add(struct line_index *ix, size_t *cap, off_t at)
+{
+	if (ix->n == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		ix->starts = xrealloc(ix->starts, *cap * sizeof *ix->starts);
+	}
+	ix->starts[ix->n++] = at;
+}
+
+bool fd_count_lines_indexed(int fd, char *buf, size_t cap, long *lines,
+			    unsigned long long *bytes, struct line_index *ix)
+{
 	long nl = 0;
 	unsigned long long total = 0;
 	char last = '\n';
+	size_t icap = 0;
+	if (ix) {
+		ix->starts = NULL;
+		ix->n = 0;
+		index_add(ix, &icap, 0);
+	}
 	for (;;) {
 		ssize_t got = read(fd, buf, cap);
 		if (got < 0 && errno == EINTR)
@@ -389,10 +410,14 @@ bool fd_count_lines(int fd, char *buf, size_t cap, long *lines, unsigned long lo
 			return false;
 		if (got == 0)
 			break;
-		total += (unsigned long long)got;
 		for (const char *q = buf, *end = buf + got; (q = memchr(q, '\n', (size_t)(end - q)));
-		     q++)
+		     q++) {
 			nl++;
+			/* line nl + 1 starts after this newline */
+			if (ix && nl % ix->every == 0)
+				index_add(ix, &icap, (off_t)(total + (unsigned long long)(q - buf) + 1));
+		}
+		total += (unsigned long long)got;
 		last = buf[got - 1];
 	}
 	*lines = nl + (last != '\n' ? 1 : 0);

@@ -22,6 +22,14 @@ void linereader_free(struct linereader *r)
 	free(r->held);
 }
 
+void linereader_reset(struct linereader *r)
+{
+	free(r->held);
+	r->held = NULL;
+	r->pos = r->len = 0;
+	r->eof = false;
+}
+
 /* read(2) into the buffer's free end; false with errno set. */
 static bool linereader_fill(struct linereader *r)
 {

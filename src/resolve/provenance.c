@@ -980,6 +980,29 @@ static void put_page_end(struct buf *b)
 	buf_puts(b, "</code></pre>\n</main>\n</body>\n</html>\n");
 }
 
+/* Lines between two noted starts (fd_count_lines_indexed()). */
+#define LINE_INDEX_EVERY 4096L
+
+/* Before reading line *no + 1 of an abridged view: when the next range
+ * it shows (ranges from at) starts more than LINE_INDEX_EVERY lines
+ * further, moves the reader to the noted start at or before it, and *no
+ * to the line before that start.  On a file that cannot seek (a decoded
+ * event file's pipe), reads on. */
+static void skip_to_range(struct linereader *r, int fd, const struct line_index *ix,
+			  const struct range *ranges, size_t nranges, size_t at, long *no)
+{
+	long next = *no + 1;
+	while (at < nranges && next > ranges[at].last)
+		at++;
+	if (at == nranges || ranges[at].first - next < ix->every)
+		return;
+	size_t k = (size_t)((ranges[at].first - 1) / ix->every);
+	if (k >= ix->n || lseek(fd, ix->starts[k], SEEK_SET) != ix->starts[k])
+		return;
+	linereader_reset(r);
+	*no = (long)k * ix->every;
+}
+
 /* Writes the view of f's lines (the file open as fd, read from its
  * start) into page.  False on a read error, errno set. */
 static bool render_page(struct buf *page, const struct provenance *p, struct pfile *f, int fd,
@@ -989,7 +1012,13 @@ static bool render_page(struct buf *page, const struct provenance *p, struct pfi
 	linereader_init(&r, fd, READ_CHUNK);
 	long total;
 	unsigned long long bytes;
-	if (!fd_count_lines(fd, r.buf, r.cap, &total, &bytes) || lseek(fd, 0, SEEK_SET) != 0) {
+	/* One read of the whole file, to count its lines and note where
+	 * every LINE_INDEX_EVERY-th starts; an abridged view then reads only
+	 * near the lines it shows. */
+	struct line_index ix = {LINE_INDEX_EVERY, NULL, 0};
+	if (!fd_count_lines_indexed(fd, r.buf, r.cap, &total, &bytes, &ix) ||
+	    lseek(fd, 0, SEEK_SET) != 0) {
+		free(ix.starts);
 		linereader_free(&r);
 		return false;
 	}
@@ -1071,6 +1100,8 @@ static bool render_page(struct buf *page, const struct provenance *p, struct pfi
 	size_t mi = 0; /* the first mark not on a line before this one */
 	struct hl_matcher *lang = provenance_log_matcher();
 	for (;;) {
+		if (!full)
+			skip_to_range(&r, fd, &ix, ranges, nranges, at, &no);
 		const char *text;
 		size_t n;
 		unsigned long long more;
@@ -1114,6 +1145,7 @@ static bool render_page(struct buf *page, const struct provenance *p, struct pfi
 	put_page_end(page);
 	int e = errno;
 	hl_matcher_free(lang);
+	free(ix.starts);
 	free(marks);
 	free(ranges);
 	buf_free(&raw);

@@ -699,6 +699,39 @@ static void many_links_shrink_the_context_not_the_links(void **state)
 	free(f);
 }
 
+/* The abridged view reads only near the lines it shows, from where
+ * every 4,096th line starts (noted while the lines are counted): a
+ * range starting on such a line (8,193 = 2 x 4,096 + 1), one starting a
+ * line before one (12,288), and the lines between them are each the
+ * file's own, and the gaps say which lines are left out. */
+static void an_abridged_view_starts_each_range_at_its_own_line(void **state)
+{
+	struct proj *pj = *state;
+	char *f = big_log(pj, "content/hw07/logs/big.log", 30000);
+	char *h = href(pj, f, 8213);
+	free(h);
+	h = href(pj, f, 12308);
+	free(h);
+	assert_true(build(pj, "../"));
+	size_t len;
+	char *page = site_file(pj, "hw07/logs/big.log.html", &len);
+	assert_contains(page, "lines 201–8192 are in the raw file</a></span>\n"
+			      "<span class=\"ld-line\" id=\"L8193\">");
+	assert_contains(page, "id=\"L8193\"><a class=\"ld-lineno\" href=\"#L8193\">8193</a>"
+			      "2024-04-08 10:00:00 INFO: line 8193: Step=8193,");
+	assert_true(has_line(page, 8233));
+	assert_false(has_line(page, 8234));
+	assert_contains(page, "lines 8234–12287 are in the raw file");
+	assert_contains(page, "id=\"L12288\"><a class=\"ld-lineno\" href=\"#L12288\">12288</a>"
+			      "2024-04-08 10:00:00 INFO: line 12288: Step=12288,");
+	assert_contains(page, "id=\"L12289\"><a class=\"ld-lineno\" href=\"#L12289\">12289</a>"
+			      "2024-04-08 10:00:00 INFO: line 12289: Step=12289,");
+	assert_contains(page, "lines 12329–29950 are in the raw file");
+	assert_contains(page, "line 30000: Step=30000,");
+	free(page);
+	free(f);
+}
+
 static void a_huge_line_is_cut_in_the_abridged_view(void **state)
 {
 	struct proj *pj = *state;
@@ -853,6 +886,7 @@ int main(void)
 		cmocka_unit_test(text_drops_terminal_sequences_of_every_kind),
 		T(empty_file_gives_an_empty_log),
 		T(large_log_shows_head_linked_lines_and_tail),
+		T(an_abridged_view_starts_each_range_at_its_own_line),
 		T(a_log_without_links_shows_head_and_tail),
 		T(a_log_at_the_limits_is_shown_whole),
 		T(many_links_shrink_the_context_not_the_links),
