@@ -10,7 +10,10 @@
  *   .logdown-cache/CACHEDIR.TAG     marks it (backup tools skip it;
  *                                    `logdown clean` removes only a
  *                                    folder that has it)
- *   .logdown-cache/files            path -> stat signature, content hash
+ *   .logdown-cache/files            path -> stat signature, content hash;
+ *                                    also the run stores whose seal was
+ *                                    checked, and the raw copies in the
+ *                                    output (cache_output_note())
  *   .logdown-cache/runs/<key>.run   one parsed run, in runstore.h's
  *                                    form: mapped, not read
  *   .logdown-cache/reports-<out>    for one output folder: the key each
@@ -29,6 +32,8 @@
  * several threads. */
 #ifndef LOGDOWN_CACHE_H
 #define LOGDOWN_CACHE_H
+
+struct stat;
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -95,6 +100,26 @@ bool cache_file_hash_stamped(struct cache *c, const char *path, struct cache_key
  * of whatever path leads to now. */
 bool cache_fd_hash_stamped(struct cache *c, const char *path, int fd, struct cache_key *out,
 			   struct cache_stamp *stamp);
+/* The hash cache_fd_hash_stamped() remembered for path, when the file
+ * open at fd still has the signature it was hashed with; false (nothing
+ * read) otherwise. */
+bool cache_fd_hash_known(struct cache *c, const char *path, int fd, struct cache_key *out);
+
+/* A file the build put into its output (rel below the output folder
+ * final), copied from content: remembered by its inode, size and times
+ * (st, as fstatat() gave them without following a link) in the sealed
+ * files table, so that the next build may leave it where it is rather
+ * than copy it again.  cache_output_note() remembers it only when its
+ * times are old enough that a write after st was taken moves them (more
+ * than a tick of the file system's clock: 20 ms, or 2 s where times
+ * have no nanoseconds); false when it did not. */
+bool cache_output_note(struct cache *c, const char *final, const char *rel,
+		       const struct stat *st, const struct cache_key *content);
+/* Is the file st of the output the one cache_output_note() remembered
+ * under final and rel, copied from content, untouched since? */
+bool cache_output_known(struct cache *c, const char *final, const char *rel,
+			const struct stat *st, const struct cache_key *content);
+
 /* After the file at path was read again (parsed): true when what was
  * read is what was hashed, that is, the file did not change since the
  * stamp was taken: its signature is the same and, for a racy stamp, its

@@ -100,6 +100,17 @@ void provenance_href_text(struct provenance *p, struct buf *b, const char *file,
  * — HW07").  Copied; NULL or "" leaves it out. */
 void provenance_set_title(struct provenance *p, const char *title);
 
+/* Asked by provenance_write() before it copies a file (open at fd, its
+ * canonical path real) to rel below the output: true when the previous
+ * output's copy stays in its place instead (the keeper checked it and
+ * kept it: site/keepcopy.c), and nothing is copied. */
+struct provenance_keeper {
+	bool (*keep)(void *ctx, const char *rel, int fd, const char *real);
+	void *ctx;
+};
+/* Sets (or with NULL, unsets) the keeper; it must outlive p's writes. */
+void provenance_set_keeper(struct provenance *p, const struct provenance_keeper *k);
+
 /* Registers file as used without a particular line (a {log} excerpt's
  * run, a table's run). */
 void provenance_use(struct provenance *p, const char *file);

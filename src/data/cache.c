@@ -638,6 +638,15 @@ static bool ensure_dir(struct cache *c)
 }
 
 
+/* Is the row kept for the next build?  Those this build used; and the
+ * raw copies of the output (cache_output_note()), which a build that
+ * reuses a report's folder whole does not look at: a stale one matches
+ * no file, and `logdown clean` removes them with the rest. */
+static bool kept_row(const struct file_entry *e)
+{
+	return e->used || strncmp(e->path, "output ", 7) == 0;
+}
+
 void cache_close(struct cache *c)
 {
 	if (!c)
@@ -647,11 +656,11 @@ void cache_close(struct cache *c)
 		size_t hlen = put_header(&c->key, &b, KIND_FILES);
 		size_t n = 0;
 		for (size_t i = 0; i < c->nfiles; i++)
-			n += c->files[i].used;
+			n += kept_row(&c->files[i]);
 		put_u64(&b, n);
 		for (size_t i = 0; i < c->nfiles; i++) {
 			const struct file_entry *e = &c->files[i];
-			if (!e->used)
+			if (!kept_row(e))
 				continue;
 			put_str(&b, e->path);
 			for (int j = 0; j < 5; j++)
@@ -803,6 +812,77 @@ bool cache_fd_hash_stamped(struct cache *c, const char *path, int fd, struct cac
 	e->used = true;
 	pthread_mutex_unlock(&c->mu);
 	return true;
+}
+
+/* The files table's row for a file of the output: a name no real path
+ * has. */
+static char *output_row(const char *final, const char *rel)
+{
+	return xasprintf("output %s/%s", final, rel);
+}
+
+bool cache_output_note(struct cache *c, const char *final, const char *rel,
+		       const struct stat *st, const struct cache_key *content)
+{
+	if (!c || !S_ISREG(st->st_mode) || st->st_nlink != 1)
+		return false;
+	int64_t sig[5];
+	sig_of(st, sig);
+	bool coarse = st->st_mtim.tv_nsec == 0 && st->st_ctim.tv_nsec == 0;
+	int64_t tick = coarse ? RACY_NS : 20000000LL, newest = sig[1] > sig[4] ? sig[1] : sig[4];
+	int64_t wait = newest + tick - now_ns();
+	if (wait > 0 && !coarse) {
+		/* written a moment ago: wait out the tick, then look again */
+		struct timespec ts = {0, (long)wait};
+		nanosleep(&ts, NULL);
+		wait = 0;
+	}
+	if (wait > 0)
+		return false;
+	pthread_mutex_lock(&c->mu);
+	char *row = output_row(final, rel);
+	struct file_entry *e = find_file(c, row);
+	if (!e)
+		e = add_file(c, row);
+	free(row);
+	memcpy(e->sig, sig, sizeof sig);
+	e->hash = *content;
+	e->used = true;
+	pthread_mutex_unlock(&c->mu);
+	return true;
+}
+
+bool cache_output_known(struct cache *c, const char *final, const char *rel,
+			const struct stat *st, const struct cache_key *content)
+{
+	if (!c || !S_ISREG(st->st_mode) || st->st_nlink != 1)
+		return false;
+	int64_t sig[5];
+	sig_of(st, sig);
+	char *row = output_row(final, rel);
+	pthread_mutex_lock(&c->mu);
+	struct file_entry *e = find_file(c, row);
+	bool known = e && memcmp(e->sig, sig, sizeof sig) == 0 &&
+		     memcmp(e->hash.b, content->b, sizeof e->hash.b) == 0;
+	pthread_mutex_unlock(&c->mu);
+	free(row);
+	return known;
+}
+
+bool cache_fd_hash_known(struct cache *c, const char *path, int fd, struct cache_key *out)
+{
+	struct stat st;
+	if (!c || fstat(fd, &st) != 0)
+		return false;
+	int64_t sig[5];
+	sig_of(&st, sig);
+	pthread_mutex_lock(&c->mu);
+	struct file_entry *e = find_file(c, path);
+	bool hit = e && memcmp(e->sig, sig, sizeof sig) == 0;
+	if (hit)
+		*out = e->hash;
+	pthread_mutex_unlock(&c->mu);
+	return hit;
 }
 
 bool cache_file_unchanged(const char *path, const struct cache_stamp *stamp,

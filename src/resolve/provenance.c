@@ -73,6 +73,7 @@ struct pfile {
 
 struct provenance {
 	char *report_title; /* for the log pages' titles, or NULL */
+	const struct provenance_keeper *keeper; /* or NULL: always copy */
 	char *report_real; /* the report's folder, canonical */
 	char *root_real;
 	struct pfile *files;
@@ -157,6 +158,11 @@ void provenance_set_title(struct provenance *p, const char *title)
 {
 	free(p->report_title);
 	p->report_title = title && *title ? xstrdup(title) : NULL;
+}
+
+void provenance_set_keeper(struct provenance *p, const struct provenance_keeper *k)
+{
+	p->keeper = k;
 }
 
 void provenance_free(struct provenance *p)
@@ -1186,7 +1192,8 @@ static bool write_file(const struct provenance *p, struct pfile *f, struct outdi
 			diag_error(d, loc_line(f->shown, 0), "cannot read: %s", open_error(errno));
 		goto out;
 	}
-	ok = outdir_copy_fd(o, rel, fd, f->real, d);
+	ok = (p->keeper && p->keeper->keep(p->keeper->ctx, rel, fd, f->real)) ||
+	     outdir_copy_fd(o, rel, fd, f->real, d);
 	if (!ok)
 		goto out;
 	const struct notebook *nb = file_notebook(f);

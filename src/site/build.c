@@ -313,6 +313,8 @@ static void render_body(struct build *b, struct report *r, struct job *job)
 		warn_unused_runs(d, r, &rs);
 	char *root = report_root_prefix(r->slug);
 	provenance_set_title(ctx.prov, *r->title ? r->title : r->slug);
+	const struct provenance_keeper keeper = {keepcopy_keep, b};
+	provenance_set_keeper(ctx.prov, &keeper);
 	if (!provenance_write(ctx.prov, b->writing ? &b->out : NULL, r->slug, root, d))
 		job->io_failed = true;
 	free(root);
@@ -915,11 +917,14 @@ int site_build(const struct build_opts *opts, struct diag *d)
 	} else if (rc == EXIT_OK && b.writing && !scratch) {
 		if (!outdir_commit(&b.out, d)) {
 			rc = EXIT_IO;
-		} else if (next) {
-			char *marker = path_join(b.out.final, OUTDIR_MARKER);
-			cache_reports_save(b.disk, next, b.out.final, marker);
-			next = NULL;
-			free(marker);
+		} else {
+			if (next) {
+				char *marker = path_join(b.out.final, OUTDIR_MARKER);
+				cache_reports_save(b.disk, next, b.out.final, marker);
+				next = NULL;
+				free(marker);
+			}
+			keepcopy_commit(&b);
 		}
 		/* every report's runs were loaded or, for a page reused by
 		 * key, marked: the rest are old versions and unused files */
@@ -973,6 +978,7 @@ int site_build(const struct build_opts *opts, struct diag *d)
 	value_free(b.prev_manifest);
 	if (b.prev_fd >= 0)
 		close(b.prev_fd);
+	keepcopy_free(&b);
 	free(b.claim_base_dir);
 	cache_close(b.disk);
 	return rc;

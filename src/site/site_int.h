@@ -80,6 +80,12 @@ struct build {
 	 * none; prev_manifest itself when that was read from the same folder */
 	struct value *claim_base;
 	char *claim_base_dir;
+	/* the raw copies this build put in the output (keepcopy.c) */
+	struct kept_copy {
+		char *rel;
+		struct cache_key content;
+	} *copies;
+	size_t ncopies, copies_cap;
 };
 
 enum entry { ENTRY_SKIP, ENTRY_FILE, ENTRY_DIR };
@@ -126,6 +132,16 @@ struct cache_key site_key(struct build *b, const struct cache_key *parsers);
 void copy_previous(struct build *b, const char *slug, const char *rel, struct job *job);
 bool movable(const struct build *b, const char *slug);
 bool previous_clean(const struct build *b, const char *slug, bool *whole);
+
+/* keepcopy.c */
+/* provenance_keeper's question (ctx: the build): may the previous
+ * output's copy at rel of the file open at fd stay where it is?  Notes
+ * the copy either way, for keepcopy_commit(). */
+bool keepcopy_keep(void *ctx, const char *rel, int fd, const char *real);
+/* Once the output is committed: remembers each copy of this build as it
+ * is now in the output (cache_output_note()). */
+void keepcopy_commit(struct build *b);
+void keepcopy_free(struct build *b);
 
 /* images.c */
 void index_resources(struct build *b);

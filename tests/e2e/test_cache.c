@@ -865,6 +865,99 @@ static void a_store_checked_before_is_refused_once_edited(void **state)
 	unsetenv("XDG_CACHE_HOME");
 }
 
+/* The inode of dir/rel, without following a link; 0 when there is none
+ * or it is not a regular file with one name. */
+static ino_t single_inode(const char *dir, const char *rel)
+{
+	char *path = path_join(dir, rel);
+	struct stat st;
+	bool ok = lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1;
+	free(path);
+	return ok ? st.st_ino : 0;
+}
+
+/* Asserts that the copy is the log's bytes, a regular file of its own. */
+static void copy_is_the_log(const char *dir, const char *copy)
+{
+	assert_int_not_equal(single_inode(dir, copy), 0);
+	char *want = e2e_read(dir, "logs/a.log"), *have = e2e_read(dir, copy);
+	assert_non_null(have);
+	assert_string_equal(have, want);
+	free(want);
+	free(have);
+}
+
+/* After an edit of the prose only, the raw copy of an unchanged log
+ * stays where the previous build put it (the same inode: not copied
+ * again, keepcopy.c); but a copy anyone touched since is copied again:
+ * written in place (its modify time even set back), replaced by a link
+ * out, or given a second name. */
+static void an_unchanged_logs_copy_stays_unless_touched(void **state)
+{
+	(void)state;
+	char *home = key_home();
+	char *dir = claim_project();
+	static const char copy[] = "_site/r/logs/_/logs/a.log";
+	/* a log older than the racy window: its hash is remembered */
+	struct timespec two = {2, 200000000};
+	nanosleep(&two, NULL);
+	e2e_ok(dir, "build");
+	copy_is_the_log(dir, copy);
+	ino_t first = single_inode(dir, copy);
+	e2e_write(dir, "content/r.md", "---\ntitle: R\nruns:\n  cs: ../logs/a.log\n---\n"
+				       "The loss: {{ cs.final_loss | expect < 8 }}.\n");
+	e2e_ok(dir, "build");
+	assert_int_equal(single_inode(dir, copy), first);
+	copy_is_the_log(dir, copy);
+	shows_the_true_loss(dir);
+
+	/* written in place, same size, its times set back */
+	char *path = path_join(dir, copy);
+	struct stat before;
+	assert_int_equal(stat(path, &before), 0);
+	char *text = e2e_read(dir, copy);
+	char *at = strstr(text, "7.125");
+	assert_non_null(at);
+	memcpy(at, "9.125", 5);
+	assert_true(file_write(path, text, strlen(text)));
+	free(text);
+	struct timespec times[2] = {before.st_atim, before.st_mtim};
+	assert_int_equal(utimensat(AT_FDCWD, path, times, 0), 0);
+	e2e_write(dir, "site.yaml", "title: Edited copy\n");
+	e2e_ok(dir, "build");
+	copy_is_the_log(dir, copy);
+
+	/* a link out in its place */
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(symlink("/etc/passwd", path), 0);
+	e2e_write(dir, "site.yaml", "title: Linked copy\n");
+	e2e_ok(dir, "build");
+	copy_is_the_log(dir, copy);
+
+	/* a second name */
+	char *other = path_join(dir, "other-name");
+	assert_int_equal(link(path, other), 0);
+	e2e_write(dir, "site.yaml", "title: Two names\n");
+	e2e_ok(dir, "build");
+	copy_is_the_log(dir, copy);
+	unlink(other);
+	free(other);
+
+	/* the log grew: the copy follows it */
+	char *log = path_join(dir, "logs/a.log");
+	FILE *f = fopen(log, "a");
+	assert_non_null(f);
+	fputs("one more line\n", f);
+	assert_int_equal(fclose(f), 0);
+	e2e_ok(dir, "build");
+	copy_is_the_log(dir, copy);
+	free(log);
+	free(path);
+	e2e_drop(&dir);
+	e2e_drop(&home);
+	unsetenv("XDG_CACHE_HOME");
+}
+
 /* A cache another user wrote (here: with another key), even one whose
  * runs they poisoned and sealed again with their own key, is not used;
  * and the test's own reseal is right: under the key it was sealed with,
@@ -1040,6 +1133,7 @@ int main(void)
 		cmocka_unit_test(links_inside_the_cache_are_replaced_never_followed),
 		cmocka_unit_test(an_edited_run_with_its_checksum_fixed_is_not_used),
 		cmocka_unit_test(a_store_checked_before_is_refused_once_edited),
+		cmocka_unit_test(an_unchanged_logs_copy_stays_unless_touched),
 		cmocka_unit_test(a_cache_sealed_with_another_key_is_not_used),
 		cmocka_unit_test(check_reads_no_cache_unless_asked),
 		cmocka_unit_test(a_key_that_is_not_safe_means_no_cache),
