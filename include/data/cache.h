@@ -33,10 +33,10 @@
 #ifndef LOGDOWN_CACHE_H
 #define LOGDOWN_CACHE_H
 
-struct stat;
-
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "base/fsutil.h" /* struct line_index, struct stat */
 
 #include "base/diag.h"
 #include "data/run.h"
@@ -104,6 +104,18 @@ bool cache_fd_hash_stamped(struct cache *c, const char *path, int fd, struct cac
  * open at fd still has the signature it was hashed with; false (nothing
  * read) otherwise. */
 bool cache_fd_hash_known(struct cache *c, const char *path, int fd, struct cache_key *out);
+
+/* A log page's count of the lines of the file open at fd (as
+ * fd_count_lines_indexed() gives them), remembered on path's row while
+ * the file keeps the signature its hash was taken with: an unchanged
+ * 1 GB log is not read again to count them.  _known() fills lines,
+ * bytes and ix (whose `every` the caller sets: another spacing is not
+ * known; free ix->starts); _note() remembers them (nothing when the row
+ * is not the file's). */
+bool cache_fd_lines_known(struct cache *c, const char *path, int fd, long *lines,
+			  unsigned long long *bytes, struct line_index *ix);
+void cache_fd_lines_note(struct cache *c, const char *path, int fd, long lines,
+			 unsigned long long bytes, const struct line_index *ix);
 
 /* A file the build put into its output (rel below the output folder
  * final), copied from content: remembered by its inode, size and times

@@ -111,6 +111,12 @@ struct provenance_keeper {
 /* Sets (or with NULL, unsets) the keeper; it must outlive p's writes. */
 void provenance_set_keeper(struct provenance *p, const struct provenance_keeper *k);
 
+/* The build cache (or NULL) where a log page finds the lines of an
+ * unchanged log counted before (cache_fd_lines_known()) and leaves
+ * them; it must outlive p's writes. */
+struct cache;
+void provenance_set_cache(struct provenance *p, struct cache *c);
+
 /* Registers file as used without a particular line (a {log} excerpt's
  * run, a table's run). */
 void provenance_use(struct provenance *p, const char *file);

@@ -33,7 +33,7 @@
 
 /* 2: a series cell keeps its own line; 3: sealed with the user's key,
  * runs in runstore.c's form */
-#define CACHE_FORMAT 3u
+#define CACHE_FORMAT 4u
 #define MAGIC "logdown-cache\n"
 #define MAGIC_LEN (sizeof MAGIC - 1)
 #define TAG_NAME "CACHEDIR.TAG"
@@ -285,7 +285,21 @@ struct file_entry {
 	int64_t sig[5]; /* size, mtime ns, inode, device, ctime ns */
 	struct cache_key hash;
 	bool used;
+	/* its lines, counted by a log page (cache_fd_lines_note()), for the
+	 * content of hash: ix.starts is NULL until they are */
+	long lines;
+	unsigned long long bytes;
+	struct line_index ix;
 };
+
+/* Forgets e's lines: its content changed, or it never had them. */
+static void entry_drop_lines(struct file_entry *e)
+{
+	free(e->ix.starts);
+	memset(&e->ix, 0, sizeof e->ix);
+	e->lines = 0;
+	e->bytes = 0;
+}
 
 struct cache {
 	pthread_mutex_t mu;
@@ -463,17 +477,41 @@ static void load_files(struct cache *c)
 		for (int j = 0; j < 5; j++)
 			sig[j] = (int64_t)get_u64(&r);
 		get(&r, k.b, sizeof k.b);
+		/* its lines, when a log page counted them */
+		uint64_t nstarts = get_u64(&r), lines = 0, bytes = 0, every = 0;
+		off_t *starts = NULL;
+		if (nstarts) {
+			lines = get_u64(&r);
+			bytes = get_u64(&r);
+			every = get_u64(&r);
+			if (r.bad || every == 0 || lines > LONG_MAX || every > LONG_MAX ||
+			    nstarts > (uint64_t)(r.end - r.p) / 8)
+				r.bad = true;
+			else
+				starts = xmalloc((size_t)nstarts * sizeof *starts);
+			for (uint64_t j = 0; j < nstarts && !r.bad; j++)
+				starts[j] = (off_t)get_u64(&r);
+		}
 		if (!r.bad && !find_file(c, p)) {
 			struct file_entry *e = add_file(c, p);
 			memcpy(e->sig, sig, sizeof sig);
 			e->hash = k;
+			if (starts) {
+				e->lines = (long)lines;
+				e->bytes = bytes;
+				e->ix = (struct line_index){(long)every, starts, (size_t)nstarts};
+				starts = NULL;
+			}
 		}
+		free(starts);
 		free(p);
 	}
 	if (r.bad || r.p != r.end) {
 		warn_damaged(c, path, "damaged (its file list is inconsistent)");
-		for (size_t i = 0; i < c->nfiles; i++)
+		for (size_t i = 0; i < c->nfiles; i++) {
 			free(c->files[i].path);
+			entry_drop_lines(&c->files[i]);
+		}
 		c->nfiles = 0;
 		if (c->index) /* none before the first entry */
 			memset(c->index, 0, c->index_cap * sizeof *c->index);
@@ -666,6 +704,14 @@ void cache_close(struct cache *c)
 			for (int j = 0; j < 5; j++)
 				put_u64(&b, (uint64_t)e->sig[j]);
 			buf_put(&b, (const char *)e->hash.b, sizeof e->hash.b);
+			put_u64(&b, e->ix.n);
+			if (e->ix.n) {
+				put_u64(&b, (uint64_t)e->lines);
+				put_u64(&b, e->bytes);
+				put_u64(&b, (uint64_t)e->ix.every);
+				for (size_t j = 0; j < e->ix.n; j++)
+					put_u64(&b, (uint64_t)e->ix.starts[j]);
+			}
 		}
 		cache_seal(&c->key, &b, hlen);
 		write_at(c->dfd, "files", &b);
@@ -675,8 +721,10 @@ void cache_close(struct cache *c)
 		close(c->rfd);
 	if (c->dfd >= 0)
 		close(c->dfd);
-	for (size_t i = 0; i < c->nfiles; i++)
+	for (size_t i = 0; i < c->nfiles; i++) {
 		free(c->files[i].path);
+		entry_drop_lines(&c->files[i]);
+	}
 	free(c->files);
 	free(c->index);
 	free(c->kept);
@@ -807,6 +855,8 @@ bool cache_fd_hash_stamped(struct cache *c, const char *path, int fd, struct cac
 	e = find_file(c, path);
 	if (!e)
 		e = add_file(c, path);
+	if (memcmp(e->hash.b, out->b, sizeof out->b) != 0)
+		entry_drop_lines(e);
 	memcpy(e->sig, sig, sizeof sig);
 	e->hash = *out;
 	e->used = true;
@@ -845,6 +895,7 @@ bool cache_output_note(struct cache *c, const char *final, const char *rel,
 	if (!e)
 		e = add_file(c, row);
 	free(row);
+	entry_drop_lines(e);
 	memcpy(e->sig, sig, sizeof sig);
 	e->hash = *content;
 	e->used = true;
@@ -883,6 +934,58 @@ bool cache_fd_hash_known(struct cache *c, const char *path, int fd, struct cache
 		*out = e->hash;
 	pthread_mutex_unlock(&c->mu);
 	return hit;
+}
+
+/* The row of path whose signature is the file open at fd's now; NULL
+ * otherwise.  Under c->mu. */
+static struct file_entry *row_of_fd(struct cache *c, const char *path, int fd)
+{
+	struct stat st;
+	if (fstat(fd, &st) != 0)
+		return NULL;
+	int64_t sig[5];
+	sig_of(&st, sig);
+	struct file_entry *e = find_file(c, path);
+	return e && memcmp(e->sig, sig, sizeof sig) == 0 ? e : NULL;
+}
+
+bool cache_fd_lines_known(struct cache *c, const char *path, int fd, long *lines,
+			  unsigned long long *bytes, struct line_index *ix)
+{
+	if (!c)
+		return false;
+	pthread_mutex_lock(&c->mu);
+	struct file_entry *e = row_of_fd(c, path, fd);
+	bool known = e && e->ix.n && e->ix.every == ix->every;
+	if (known) {
+		*lines = e->lines;
+		*bytes = e->bytes;
+		ix->n = e->ix.n;
+		ix->starts = xmalloc(ix->n * sizeof *ix->starts);
+		memcpy(ix->starts, e->ix.starts, ix->n * sizeof *ix->starts);
+		e->used = true;
+	}
+	pthread_mutex_unlock(&c->mu);
+	return known;
+}
+
+void cache_fd_lines_note(struct cache *c, const char *path, int fd, long lines,
+			 unsigned long long bytes, const struct line_index *ix)
+{
+	if (!c || !ix->n)
+		return;
+	pthread_mutex_lock(&c->mu);
+	struct file_entry *e = row_of_fd(c, path, fd);
+	if (e) {
+		entry_drop_lines(e);
+		e->lines = lines;
+		e->bytes = bytes;
+		e->ix.every = ix->every;
+		e->ix.n = ix->n;
+		e->ix.starts = xmalloc(ix->n * sizeof *ix->starts);
+		memcpy(e->ix.starts, ix->starts, ix->n * sizeof *ix->starts);
+	}
+	pthread_mutex_unlock(&c->mu);
 }
 
 bool cache_file_unchanged(const char *path, const struct cache_stamp *stamp,

@@ -27,6 +27,7 @@
 #include "base/outdir.h"
 #include "base/utf8.h"
 #include "base/util.h"
+#include "data/cache.h"
 #include "parse/notebook.h"
 #include "parse/tfevents.h"
 
@@ -74,6 +75,7 @@ struct pfile {
 struct provenance {
 	char *report_title; /* for the log pages' titles, or NULL */
 	const struct provenance_keeper *keeper; /* or NULL: always copy */
+	struct cache *cache;                    /* or NULL: lines counted each time */
 	char *report_real; /* the report's folder, canonical */
 	char *root_real;
 	struct pfile *files;
@@ -163,6 +165,11 @@ void provenance_set_title(struct provenance *p, const char *title)
 void provenance_set_keeper(struct provenance *p, const struct provenance_keeper *k)
 {
 	p->keeper = k;
+}
+
+void provenance_set_cache(struct provenance *p, struct cache *c)
+{
+	p->cache = c;
 }
 
 void provenance_free(struct provenance *p)
@@ -1010,9 +1017,11 @@ static void skip_to_range(struct linereader *r, int fd, const struct line_index 
 }
 
 /* Writes the view of f's lines (the file open as fd, read from its
- * start) into page.  False on a read error, errno set. */
+ * start; is_file when fd reads f itself, not a text made of it, whose
+ * lines the cache may know) into page.  False on a read error, errno
+ * set. */
 static bool render_page(struct buf *page, const struct provenance *p, struct pfile *f, int fd,
-			const char *site_root, const struct notebook *nb)
+			bool is_file, const char *site_root, const struct notebook *nb)
 {
 	struct linereader r;
 	linereader_init(&r, fd, READ_CHUNK);
@@ -1022,8 +1031,18 @@ static bool render_page(struct buf *page, const struct provenance *p, struct pfi
 	 * every LINE_INDEX_EVERY-th starts; an abridged view then reads only
 	 * near the lines it shows. */
 	struct line_index ix = {LINE_INDEX_EVERY, NULL, 0};
-	if (!fd_count_lines_indexed(fd, r.buf, r.cap, &total, &bytes, &ix) ||
-	    lseek(fd, 0, SEEK_SET) != 0) {
+	/* counted before, for this very content (the cache's row of the
+	 * file, while it has the signature its hash was taken with) */
+	bool known = is_file && p->cache &&
+		     cache_fd_lines_known(p->cache, f->real, fd, &total, &bytes, &ix);
+	if (!known && !fd_count_lines_indexed(fd, r.buf, r.cap, &total, &bytes, &ix)) {
+		free(ix.starts);
+		linereader_free(&r);
+		return false;
+	}
+	if (!known && is_file && p->cache)
+		cache_fd_lines_note(p->cache, f->real, fd, total, bytes, &ix);
+	if (lseek(fd, 0, SEEK_SET) != 0) {
 		free(ix.starts);
 		linereader_free(&r);
 		return false;
@@ -1197,6 +1216,7 @@ static bool write_file(const struct provenance *p, struct pfile *f, struct outdi
 	if (!ok)
 		goto out;
 	const struct notebook *nb = file_notebook(f);
+	bool raw = !nb; /* fd reads the file itself, not a text made of it */
 	if (nb) {
 		close(fd);
 		fd = notebook_fd(nb);
@@ -1208,12 +1228,13 @@ static bool write_file(const struct provenance *p, struct pfile *f, struct outdi
 		if (text >= 0) {
 			close(fd);
 			fd = text;
+			raw = false;
 		} else if (lseek(fd, 0, SEEK_SET) != 0) {
 			close(fd);
 			fd = -1;
 		}
 	}
-	if (fd < 0 || !render_page(&page, p, f, fd, site_root, nb)) {
+	if (fd < 0 || !render_page(&page, p, f, fd, raw, site_root, nb)) {
 		diag_error(d, loc_line(f->shown, 0), "cannot read: %s", strerror(errno));
 		ok = false;
 		goto out;

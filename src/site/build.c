@@ -315,6 +315,7 @@ static void render_body(struct build *b, struct report *r, struct job *job)
 	provenance_set_title(ctx.prov, *r->title ? r->title : r->slug);
 	const struct provenance_keeper keeper = {keepcopy_keep, b};
 	provenance_set_keeper(ctx.prov, &keeper);
+	provenance_set_cache(ctx.prov, b->disk);
 	if (!provenance_write(ctx.prov, b->writing ? &b->out : NULL, r->slug, root, d))
 		job->io_failed = true;
 	free(root);

@@ -876,6 +876,17 @@ static ino_t single_inode(const char *dir, const char *rel)
 	return ok ? st.st_ino : 0;
 }
 
+/* How many lines dir/rel has (each ending in a newline). */
+static long lines_of(const char *dir, const char *rel)
+{
+	char *text = e2e_read(dir, rel);
+	long n = 0;
+	for (const char *p = text; (p = strchr(p, '\n')); p++)
+		n++;
+	free(text);
+	return n;
+}
+
 /* Asserts that the copy is the log's bytes, a regular file of its own. */
 static void copy_is_the_log(const char *dir, const char *copy)
 {
@@ -943,7 +954,13 @@ static void an_unchanged_logs_copy_stays_unless_touched(void **state)
 	unlink(other);
 	free(other);
 
-	/* the log grew: the copy follows it */
+	/* the log grew: the copy follows it, and its page counts its lines
+	 * again (the count the cache kept was of the old content) */
+	char *page = e2e_read(dir, "_site/r/logs/_/logs/a.log.html");
+	char *want = xasprintf("<p class=\"ld-log-meta\">%ld lines", lines_of(dir, "logs/a.log"));
+	assert_contains(page, want);
+	free(page);
+	free(want);
 	char *log = path_join(dir, "logs/a.log");
 	FILE *f = fopen(log, "a");
 	assert_non_null(f);
@@ -951,6 +968,11 @@ static void an_unchanged_logs_copy_stays_unless_touched(void **state)
 	assert_int_equal(fclose(f), 0);
 	e2e_ok(dir, "build");
 	copy_is_the_log(dir, copy);
+	page = e2e_read(dir, "_site/r/logs/_/logs/a.log.html");
+	want = xasprintf("<p class=\"ld-log-meta\">%ld lines", lines_of(dir, "logs/a.log"));
+	assert_contains(page, want);
+	free(page);
+	free(want);
 	free(log);
 	free(path);
 	e2e_drop(&dir);
