@@ -62,12 +62,16 @@
 #include "base/util.h"
 #include "cmd/request.h"
 #include "cmd/snapshot.h"
+#include "cmd/wake.h"
 #include "data/config.h"
 #include "parse/runs.h"
 
 #define EVENTS_PATH "/__logdown/events"
+/* The poll, when inotify does not wake serve first (cmd/wake.h): a
+ * save is seen at once, then built once nothing changed for SETTLE_MS
+ * (an editor's write and rename, a burst of a job's appends). */
 #define POLL_MS 300
-#define SETTLE_MS 150
+#define SETTLE_MS 40
 /* A connection that sends or takes nothing for this long is closed: a
  * half-sent request, a kept-alive connection, a client that stopped
  * reading.  Event streams are pinged every second, so they stay. */
@@ -1025,6 +1029,7 @@ struct stopper {
 	pthread_mutex_t lock;
 	pthread_cond_t cond; /* on CLOCK_MONOTONIC */
 	bool stop;           /* a signal came: the main thread is to stop */
+	bool changed;        /* a watched folder changed (wake.h) */
 	bool done;           /* the main thread has stopped everything */
 	sigset_t set;        /* SIGINT and SIGTERM */
 	struct events *ev;   /* pinged every second */
@@ -1085,17 +1090,39 @@ static void *watchdog(void *arg)
 	_exit(EXIT_OK);
 }
 
-/* Waits up to ms for a stop; returns whether one was asked for. */
-static bool stop_wait(struct stopper *k, long ms)
+/* Waits up to ms for a stop, or with on_change also for a change in a
+ * watched folder; returns whether a stop was asked for. */
+static bool stop_wait(struct stopper *k, long ms, bool on_change)
 {
 	struct timespec until = deadline_in(ms);
 	pthread_mutex_lock(&k->lock);
-	while (!k->stop)
+	while (!k->stop && !(on_change && k->changed))
 		if (pthread_cond_timedwait(&k->cond, &k->lock, &until) == ETIMEDOUT)
 			break;
+	if (on_change)
+		k->changed = false;
 	bool stop = k->stop;
 	pthread_mutex_unlock(&k->lock);
 	return stop;
+}
+
+/* POLL_MS, or for tests only LOGDOWN_TEST_POLL_MS (test_serve: a poll
+ * of ten minutes shows that a save is seen through inotify alone). */
+static long poll_ms(void)
+{
+	const char *v = getenv("LOGDOWN_TEST_POLL_MS");
+	long ms = v ? atol(v) : 0;
+	return ms > 0 ? ms : POLL_MS;
+}
+
+/* wake.h's call: a watched folder changed. */
+static void wake_changed(void *arg)
+{
+	struct stopper *k = arg;
+	pthread_mutex_lock(&k->lock);
+	k->changed = true;
+	pthread_cond_broadcast(&k->cond);
+	pthread_mutex_unlock(&k->lock);
 }
 
 /* --- after serve --- */
@@ -1281,6 +1308,7 @@ int serve_run(const struct serve_opts *so)
 	struct snapshot seen = {0}, now = {0}, again = {0};
 	struct buf said = BUF_INIT; /* what the last build did, for the terminal */
 	struct stopper k = {0};
+	struct wake *wk = NULL;
 
 	/* Blocked before any thread starts, so that they all inherit it and
 	 * only the watchdog takes them; never unblocked, so that signals
@@ -1332,6 +1360,10 @@ int serve_run(const struct serve_opts *so)
 		goto out_k;
 	}
 	struct out_state out_seen = hold_site(&s);
+	/* inotify on the folders of what the build read: a save wakes the
+	 * poll at once (none: the poll alone) */
+	wk = wake_start(wake_changed, &k);
+	wake_watch(wk, &seen, so->build.root);
 	if (sweep >= 0) {
 		/* the sweeper's: what to sweep beside once serve is gone */
 		ssize_t n = write(sweep, s.out_real, strlen(s.out_real));
@@ -1362,7 +1394,8 @@ int serve_run(const struct serve_opts *so)
 	fprintf(stderr, "logdown: %s; serving %s at http://%s:%u/\n", buf_data(&said), s.out_real,
 		shown, port);
 
-	while (!stop_wait(&k, POLL_MS)) {
+	long poll = poll_ms();
+	while (!stop_wait(&k, poll, true)) {
 		/* The output folder removed or replaced (the build's own swaps
 		 * are seen by hold_site()): build again, at once. */
 		struct out_state out_now = out_state(s.out_real);
@@ -1376,7 +1409,7 @@ int serve_run(const struct serve_opts *so)
 		 * one build: wait until nothing changed for SETTLE_MS. */
 		bool stop = false;
 		for (;;) {
-			if ((stop = stop_wait(&k, SETTLE_MS)))
+			if ((stop = stop_wait(&k, SETTLE_MS, false)))
 				break;
 			watch_snapshot(&w, so->build.root, &again);
 			bool same = snapshot_diff(&now, &again, NULL, NULL) == 0;
@@ -1414,6 +1447,7 @@ int serve_run(const struct serve_opts *so)
 			/* before the pages hear of it: one told to reload may
 			 * change a file at once */
 			watched(&w, so->build.root, &now, start, &seen);
+			wake_watch(wk, &seen, so->build.root);
 		} else {
 			snapshot_free(&seen);
 			seen = now;
@@ -1431,12 +1465,15 @@ int serve_run(const struct serve_opts *so)
 		diags = NULL;
 	}
 	fputs("logdown: stopped\n", stderr);
+	wake_stop(wk);
+	wk = NULL;
 
 	/* The event streams wait for a build: end them, then the server
 	 * (which may only stop with none suspended). */
 	events_stop(&s.ev);
 	MHD_stop_daemon(daemon); /* closes fd too */
 out_k:
+	wake_stop(wk);
 	/* The watchdog ends: told by done, woken by a signal of its own
 	 * when it waits for one. */
 	pthread_mutex_lock(&k.lock);

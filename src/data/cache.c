@@ -676,13 +676,21 @@ static bool ensure_dir(struct cache *c)
 }
 
 
-/* Is the row kept for the next build?  Those this build used; and the
- * raw copies of the output (cache_output_note()), which a build that
- * reuses a report's folder whole does not look at: a stale one matches
- * no file, and `logdown clean` removes them with the rest. */
-static bool kept_row(const struct file_entry *e)
+static bool run_name_key(const char *name, struct cache_key *out);
+static int cmp_key(const void *a, const void *b);
+
+/* Is the row kept for the next build?  Those this build used; the raw
+ * copies of the output (cache_output_note()), which a build that reuses
+ * a report's folder whole does not look at (a stale one matches no file,
+ * and `logdown clean` removes them with the rest); and the memo of a
+ * store this build kept without loading it (a reused page's run).
+ * c->kept is sorted. */
+static bool kept_row(const struct cache *c, const struct file_entry *e)
 {
-	return e->used || strncmp(e->path, "output ", 7) == 0;
+	struct cache_key k;
+	return e->used || strncmp(e->path, "output ", 7) == 0 ||
+	       (strncmp(e->path, "run store ", 10) == 0 && run_name_key(e->path + 10, &k) &&
+		c->nkept && bsearch(&k, c->kept, c->nkept, sizeof *c->kept, cmp_key));
 }
 
 void cache_close(struct cache *c)
@@ -693,12 +701,14 @@ void cache_close(struct cache *c)
 		struct buf b = BUF_INIT;
 		size_t hlen = put_header(&c->key, &b, KIND_FILES);
 		size_t n = 0;
+		if (c->nkept > 1)
+			qsort(c->kept, c->nkept, sizeof *c->kept, cmp_key);
 		for (size_t i = 0; i < c->nfiles; i++)
-			n += kept_row(&c->files[i]);
+			n += kept_row(c, &c->files[i]);
 		put_u64(&b, n);
 		for (size_t i = 0; i < c->nfiles; i++) {
 			const struct file_entry *e = &c->files[i];
-			if (!kept_row(e))
+			if (!kept_row(c, e))
 				continue;
 			put_str(&b, e->path);
 			for (int j = 0; j < 5; j++)

@@ -919,6 +919,48 @@ static void a_first_build_that_fails_is_served_and_recovers(void **state)
 	assert_int_equal(server_wait(5000), 0);
 }
 
+/* A save is seen at once, not at the next poll: serve's poll is woken
+ * by inotify on the folders of what it watches (cmd/wake.c).  With the
+ * poll made ten minutes long, the page still reloads after an edit of
+ * the report, of its log, and of a new report's file in a new folder. */
+static void a_save_wakes_serve_without_waiting_for_the_poll(void **state)
+{
+	(void)state;
+	assert_true(server < 0); /* the previous test stopped it */
+	setenv("LOGDOWN_TEST_POLL_MS", "600000", 1);
+	bool started = server_start();
+	unsetenv("LOGDOWN_TEST_POLL_MS");
+	assert_true(started);
+	int ev = events_open();
+	struct buf acc = BUF_INIT;
+	assert_true(events_wait(ev, &acc, "retry:", 5000));
+
+	e2e_write(project, "content/r/index.md",
+		  "---\ntitle: Woken\n---\nWoken by the save.\n");
+	if (!events_wait(ev, &acc, "event: reload\n", 5000))
+		fail_msg("no reload after the save; the stream had:\n%s", buf_data(&acc));
+	struct response r = http("GET", "/r/", NULL);
+	assert_contains(r.body, "Woken by the save.");
+	response_free(&r);
+
+	buf_clear(&acc);
+	e2e_write(project, "content/t/u/index.md", "---\ntitle: New\n---\nA new report.\n");
+	if (!events_wait(ev, &acc, "event: reload\n", 5000))
+		fail_msg("no reload after a new report; the stream had:\n%s", buf_data(&acc));
+	r = http("GET", "/t/u/", NULL);
+	assert_int_equal(r.status, 200);
+	assert_contains(r.body, "A new report.");
+	response_free(&r);
+	buf_free(&acc);
+	close(ev);
+	char *t = path_join(project, "content/t");
+	assert_true(remove_tree(t));
+	free(t);
+	e2e_write(project, "content/r/index.md", report_md);
+	assert_int_equal(kill(server, SIGTERM), 0);
+	assert_int_equal(server_wait(5000), 0);
+}
+
 /* A page too big to be read into one buffer is streamed, and still gets
  * the script just before its last "</body>" (any case), wherever the tag
  * falls against the blocks the end is searched in, or at its end when
@@ -1706,6 +1748,7 @@ int main(void)
 		cmocka_unit_test(a_bad_host_is_a_usage_error),
 		cmocka_unit_test(sigterm_stops_with_0_and_leaves_nothing),
 		cmocka_unit_test(a_first_build_that_fails_is_served_and_recovers),
+		cmocka_unit_test(a_save_wakes_serve_without_waiting_for_the_poll),
 		cmocka_unit_test(sigterm_stops_serve_within_a_second_even_during_a_rebuild),
 		cmocka_unit_test(sigterm_stops_serve_while_a_rebuild_parses_a_huge_log),
 	};
