@@ -874,6 +874,22 @@ bool cache_fd_hash_stamped(struct cache *c, const char *path, int fd, struct cac
 	return true;
 }
 
+/* Sets the row named row (made if need be) to sig and hash, used, with
+ * no lines counted; takes c->mu. */
+static void set_row(struct cache *c, const char *row, const int64_t sig[5],
+		    const struct cache_key *hash)
+{
+	pthread_mutex_lock(&c->mu);
+	struct file_entry *e = find_file(c, row);
+	if (!e)
+		e = add_file(c, row);
+	entry_drop_lines(e);
+	memcpy(e->sig, sig, 5 * sizeof *sig);
+	e->hash = *hash;
+	e->used = true;
+	pthread_mutex_unlock(&c->mu);
+}
+
 /* The files table's row for a file of the output: a name no real path
  * has. */
 static char *output_row(const char *final, const char *rel)
@@ -899,17 +915,9 @@ bool cache_output_note(struct cache *c, const char *final, const char *rel,
 	}
 	if (wait > 0)
 		return false;
-	pthread_mutex_lock(&c->mu);
 	char *row = output_row(final, rel);
-	struct file_entry *e = find_file(c, row);
-	if (!e)
-		e = add_file(c, row);
+	set_row(c, row, sig, content);
 	free(row);
-	entry_drop_lines(e);
-	memcpy(e->sig, sig, sizeof sig);
-	e->hash = *content;
-	e->used = true;
-	pthread_mutex_unlock(&c->mu);
 	return true;
 }
 
@@ -1070,15 +1078,9 @@ struct run *cache_run_get(struct cache *c, const struct cache_key *key)
 		pthread_mutex_unlock(&c->mu);
 		enum runstore_verdict v;
 		run = runstore_map(fd, (size_t)st.st_size, &c->key, key, known, &v);
-		if (run && (known || !sig_racy(sig, taken))) {
-			pthread_mutex_lock(&c->mu);
-			e = find_file(c, memo);
-			if (!e)
-				e = add_file(c, memo);
-			memcpy(e->sig, sig, sizeof sig);
-			e->used = true;
-			pthread_mutex_unlock(&c->mu);
-		}
+		static const struct cache_key none;
+		if (run && (known || !sig_racy(sig, taken)))
+			set_row(c, memo, sig, &none);
 		free(memo);
 		why = v == RUNSTORE_OK		   ? NULL
 		      : v == RUNSTORE_OTHER_VERSION ? "from another version of logdown"
