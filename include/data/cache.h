@@ -60,6 +60,10 @@ struct cache_key cache_hasher_end(struct cache_hasher *h);
 
 /* XXH3-128 of p[0..n), as cache_file_hash() hashes a file. */
 struct cache_key cache_hash_bytes(const void *p, size_t n);
+/* cache_hash_bytes() of bytes given in pieces: the same digest as of
+ * their concatenation (no prefix, no lengths). */
+struct cache_hasher *cache_hasher_plain(void);
+void cache_hasher_plain_bytes(struct cache_hasher *h, const void *p, size_t n);
 /* k as text naming its algorithm, "xxh3-128:" and 32 hex digits (the
  * canonical, big-endian form: xxhsum's), NUL-terminated. */
 #define CACHE_KEY_TEXT 42

@@ -55,7 +55,18 @@ struct cache_hasher {
 	XXH3_state_t *st;
 };
 
+struct cache_hasher *cache_hasher_plain(void);
+
 struct cache_hasher *cache_hasher_new(void)
+{
+	struct cache_hasher *h = cache_hasher_plain();
+	uint32_t format = CACHE_FORMAT;
+	cache_hasher_bytes(h, &format, sizeof format);
+	cache_hasher_str(h, cache_version());
+	return h;
+}
+
+struct cache_hasher *cache_hasher_plain(void)
 {
 	struct cache_hasher *h = xcalloc(1, sizeof *h);
 	h->st = XXH3_createState();
@@ -64,10 +75,12 @@ struct cache_hasher *cache_hasher_new(void)
 		abort();
 	}
 	XXH3_128bits_reset(h->st);
-	uint32_t format = CACHE_FORMAT;
-	cache_hasher_bytes(h, &format, sizeof format);
-	cache_hasher_str(h, cache_version());
 	return h;
+}
+
+void cache_hasher_plain_bytes(struct cache_hasher *h, const void *p, size_t n)
+{
+	XXH3_128bits_update(h->st, p, n);
 }
 
 void cache_hasher_bytes(struct cache_hasher *h, const void *p, size_t n)

@@ -352,29 +352,38 @@ static struct value *table_entry(const struct manifest_ctx *m, const struct dire
 /* Appends n as the 8 bytes of its IEEE double, least significant first:
  * the same on every machine, and fast for a series of a million points
  * (no text to format). */
-static void put_double(struct buf *b, double n)
+/* n's 8 bytes, least significant first, at out. */
+static void put_double(unsigned char *out, double n)
 {
 	uint64_t u;
 	memcpy(&u, &n, sizeof u);
 	for (int i = 0; i < 8; i++)
-		buf_putc(b, (char)(u >> (8 * i) & 0xff));
+		out[i] = (unsigned char)(u >> (8 * i) & 0xff);
 }
 
 /* The hash of a series' points: a bar chart's categories (each ending
  * in a NUL), then x and y of each point (x NaN when the points are
- * numbered, y NaN past the last y). */
+ * numbered, y NaN past the last y).  Hashed in pieces: a chart of
+ * millions of points is never a second copy in memory. */
 static struct value *points_hash(const struct chart *c, const struct chart_series *s)
 {
-	struct buf b = BUF_INIT;
+	struct cache_hasher *h = cache_hasher_plain();
 	for (size_t i = 0; c->type == CHART_BAR && i < c->ncategories; i++)
-		buf_put(&b, c->categories[i], strlen(c->categories[i]) + 1);
+		cache_hasher_plain_bytes(h, c->categories[i], strlen(c->categories[i]) + 1);
 	size_t nx = s->nx ? s->nx : s->n;
+	unsigned char piece[16 * 4096];
+	size_t used = 0;
 	for (size_t i = 0; i < s->n || i < nx; i++) {
-		put_double(&b, s->x && i < nx ? s->x[i] : NAN);
-		put_double(&b, i < s->n ? s->y[i] : NAN);
+		if (used == sizeof piece) {
+			cache_hasher_plain_bytes(h, piece, used);
+			used = 0;
+		}
+		put_double(piece + used, s->x && i < nx ? s->x[i] : NAN);
+		put_double(piece + used + 8, i < s->n ? s->y[i] : NAN);
+		used += 16;
 	}
-	struct cache_key k = cache_hash_bytes(b.data ? b.data : "", b.len);
-	buf_free(&b);
+	cache_hasher_plain_bytes(h, piece, used);
+	struct cache_key k = cache_hasher_end(h);
 	return key_string(&k);
 }
 
