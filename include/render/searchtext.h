@@ -40,8 +40,12 @@ struct search_value {
 struct search_section {
 	char *id;      /* the rendered heading's id attribute, or NULL */
 	char *heading; /* its text as shown; NULL for section 0 */
-	char **terms;  /* sorted and unique after search_section_finish() */
+	char **terms;  /* unique; sorted after search_section_finish() */
 	size_t nterms, cap;
+	/* open addressing over terms' indexes + 1 (0: empty): a word
+	 * repeated a million times is kept once, as it is added */
+	size_t *seen;
+	size_t seen_cap;
 	struct search_value *values;
 	size_t nvalues;
 };

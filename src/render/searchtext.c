@@ -80,13 +80,40 @@ void search_tokens(const char *text, size_t len, void (*fn)(void *ctx, const cha
 	}
 }
 
+/* Puts terms[i] into the set (its slot is free or its own). */
+static void seen_put(struct search_section *s, size_t i)
+{
+	size_t mask = s->seen_cap - 1, h = (size_t)str_hash(s->terms[i]) & mask;
+	while (s->seen[h])
+		h = (h + 1) & mask;
+	s->seen[h] = i + 1;
+}
+
 void search_add_term(struct search_section *s, const char *term)
 {
+	if (s->seen_cap) {
+		size_t mask = s->seen_cap - 1;
+		for (size_t h = (size_t)str_hash(term) & mask; s->seen[h]; h = (h + 1) & mask)
+			if (strcmp(s->terms[s->seen[h] - 1], term) == 0)
+				return;
+	}
 	if (s->nterms == s->cap) {
 		s->cap = s->cap ? 2 * s->cap : 16;
 		s->terms = xrealloc(s->terms, s->cap * sizeof *s->terms);
 	}
 	s->terms[s->nterms++] = xstrdup(term);
+	if (2 * s->nterms > s->seen_cap) {
+		/* at most half full (a section finished and added to again
+		 * starts from none) */
+		free(s->seen);
+		while (2 * s->nterms > s->seen_cap)
+			s->seen_cap = s->seen_cap ? 2 * s->seen_cap : 64;
+		s->seen = xcalloc(s->seen_cap, sizeof *s->seen);
+		for (size_t i = 0; i < s->nterms; i++)
+			seen_put(s, i);
+	} else {
+		seen_put(s, s->nterms - 1);
+	}
 }
 
 static void add_term_cb(void *ctx, const char *term)
@@ -106,16 +133,12 @@ static int cmp_term(const void *a, const void *b)
 
 void search_section_finish(struct search_section *s)
 {
+	/* unique already (search_add_term()); the set is done with */
+	free(s->seen);
+	s->seen = NULL;
+	s->seen_cap = 0;
 	if (s->nterms > 1)
 		qsort(s->terms, s->nterms, sizeof *s->terms, cmp_term);
-	size_t w = 0;
-	for (size_t i = 0; i < s->nterms; i++) {
-		if (w && strcmp(s->terms[w - 1], s->terms[i]) == 0)
-			free(s->terms[i]);
-		else
-			s->terms[w++] = s->terms[i];
-	}
-	s->nterms = w;
 }
 
 struct search_section *search_section_add(struct search_doc *d, const char *heading,
@@ -136,6 +159,7 @@ void search_doc_free(struct search_doc *d)
 		for (size_t j = 0; j < s->nterms; j++)
 			free(s->terms[j]);
 		free(s->terms);
+		free(s->seen);
 		for (size_t j = 0; j < s->nvalues; j++) {
 			free(s->values[j].expr);
 			free(s->values[j].shown);
