@@ -675,19 +675,20 @@ static void load_turn(struct build *b, size_t i, struct job *job)
 	struct report *r = &b->reports[i];
 	if (!job->reused && b->reports_keyed) {
 		job->keyed = report_key(b, r, job, &job->key);
-		if (job->keyed && cache_reports_has(b->prev, r->slug, &job->key)) {
-			char *rel = path_join(r->slug, "index.html");
-			char *page = path_join(b->out.final, rel);
+		/* the previous build kept the key with the digest of the files
+		 * it left in the report's folder: a folder holding anything a
+		 * build does not write (a planted link), or other files than
+		 * that build left (one planted, one changed since), is
+		 * rendered again, and replaced */
+		if (job->keyed && previous_clean(b, r->slug, &job->whole, &job->listing)) {
+			struct cache_key listed = report_listed(&job->key, &job->listing);
 			/* its manifest entry comes from the previous output too */
-			job->reused = is_file(page) && manifest_find(b->prev_manifest, r->slug);
-			free(page);
-			free(rel);
+			job->reused = cache_reports_has(b->prev, r->slug, &listed) &&
+				      manifest_find(b->prev_manifest, r->slug);
 		}
-	}
-	/* a folder of the previous output holding anything a build does
-	 * not write (a planted link) is rendered again, and replaced */
-	if (job->reused && !previous_clean(b, r->slug, &job->whole))
+	} else if (job->reused && !previous_clean(b, r->slug, &job->whole, NULL)) {
 		job->reused = false;
+	}
 	if (job->reused)
 		return;
 	report_runs_load_cached(&r->runs, value_get(r->meta, "runs"), r->dir, b->root_real,
@@ -868,12 +869,18 @@ int site_build(const struct build_opts *opts, struct diag *d)
 	if (b.theme.page && b.theme.index)
 		search_index_write(&b, jobs);
 	/* the keys of the pages this build wrote cleanly: kept for the next
-	 * one once this output is in place */
-	struct cache_reports *next = b.reports_keyed ? cache_reports_new() : NULL;
-	for (size_t i = 0; next && i < b.nreports; i++)
-		if (jobs[i].keyed && (jobs[i].reused || jobs[i].clean) && !jobs[i].io_failed &&
-		    !jobs[i].shows_others)
-			cache_reports_add(next, b.reports[i].slug, &jobs[i].key);
+	 * one once this output is in place, with what their folders hold
+	 * then (kept_listed()) */
+	struct kept *kept = NULL;
+	size_t nkept = 0;
+	if (b.reports_keyed) {
+		kept = xcalloc(b.nreports ? b.nreports : 1, sizeof *kept);
+		for (size_t i = 0; i < b.nreports; i++)
+			if (jobs[i].keyed && (jobs[i].reused || jobs[i].clean) &&
+			    !jobs[i].io_failed && !jobs[i].shows_others)
+				kept[nkept++] = (struct kept){b.reports[i].slug, jobs[i].key,
+							      jobs[i].move, jobs[i].listing};
+	}
 	if (b.theme.page && b.theme.index) {
 		/* no reports: no array, and qsort() may not be given NULL */
 		if (b.nreports > 1)
@@ -915,10 +922,10 @@ int site_build(const struct build_opts *opts, struct diag *d)
 	} else if (rc == EXIT_OK && b.writing && !scratch) {
 		if (!outdir_commit(&b.out, d)) {
 			rc = EXIT_IO;
-		} else if (next) {
+		} else if (kept) {
+			struct cache_reports *next = kept_listed(&b, kept, nkept);
 			char *marker = path_join(b.out.final, OUTDIR_MARKER);
 			cache_reports_save(b.disk, next, b.out.final, marker);
-			next = NULL;
 			free(marker);
 		}
 		/* every report's runs were loaded or, for a page reused by
@@ -926,7 +933,7 @@ int site_build(const struct build_opts *opts, struct diag *d)
 		if (rc == EXIT_OK && !opts->reuse)
 			cache_runs_prune(b.disk);
 	}
-	cache_reports_free(next);
+	free(kept);
 	cache_report(b.disk, d);
 	if (!opts->summary) {
 		/* machine-readable diagnostics: no prose on the same stream */
