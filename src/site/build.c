@@ -686,8 +686,15 @@ static void load_turn(struct build *b, size_t i, struct job *job)
 			job->reused = cache_reports_has(b->prev, r->slug, &listed) &&
 				      manifest_find(b->prev_manifest, r->slug);
 		}
-	} else if (job->reused && !previous_clean(b, r->slug, &job->whole, NULL)) {
-		job->reused = false;
+	} else if (job->reused) {
+		/* serve without the cache names it: the same check, against
+		 * what the last build left (opts->listings) */
+		static const struct cache_key none;
+		job->reused = previous_clean(b, r->slug, &job->whole, &job->listing);
+		if (job->reused && b->opts->listings) {
+			struct cache_key listed = report_listed(&none, &job->listing);
+			job->reused = cache_reports_has(*b->opts->listings, r->slug, &listed);
+		}
 	}
 	if (job->reused)
 		return;
@@ -873,11 +880,15 @@ int site_build(const struct build_opts *opts, struct diag *d)
 	 * then (kept_listed()) */
 	struct kept *kept = NULL;
 	size_t nkept = 0;
-	if (b.reports_keyed) {
+	/* without the cache, serve's reuse (opts->listings) is its watch's
+	 * say: each report written, under no key */
+	bool listed = b.reports_keyed || (opts->listings && b.writing && !scratch);
+	if (listed) {
 		kept = xcalloc(b.nreports ? b.nreports : 1, sizeof *kept);
 		for (size_t i = 0; i < b.nreports; i++)
-			if (jobs[i].keyed && (jobs[i].reused || jobs[i].clean) &&
-			    !jobs[i].io_failed && !jobs[i].shows_others)
+			if (b.reports_keyed ? jobs[i].keyed && (jobs[i].reused || jobs[i].clean) &&
+						      !jobs[i].io_failed && !jobs[i].shows_others
+					    : !jobs[i].io_failed)
 				kept[nkept++] = (struct kept){b.reports[i].slug, jobs[i].key,
 							      jobs[i].move, jobs[i].listing};
 	}
@@ -922,11 +933,14 @@ int site_build(const struct build_opts *opts, struct diag *d)
 	} else if (rc == EXIT_OK && b.writing && !scratch) {
 		if (!outdir_commit(&b.out, d)) {
 			rc = EXIT_IO;
-		} else if (kept) {
+		} else if (kept && b.reports_keyed) {
 			struct cache_reports *next = kept_listed(&b, kept, nkept);
 			char *marker = path_join(b.out.final, OUTDIR_MARKER);
 			cache_reports_save(b.disk, next, b.out.final, marker);
 			free(marker);
+		} else if (kept) {
+			cache_reports_free(*opts->listings);
+			*opts->listings = kept_listed(&b, kept, nkept);
 		}
 		/* every report's runs were loaded or, for a page reused by
 		 * key, marked: the rest are old versions and unused files */

@@ -410,7 +410,9 @@ struct cache_reports *kept_listed(const struct build *b, const struct kept *kept
 	bool again = false;
 	for (size_t i = 0; out >= 0 && i < n; i++) {
 		bool whole;
-		ok[i] = report_walk(b, out, old, kept[i].slug, &whole, &digest[i], &newest[i]);
+		/* a folder kept where it was has no file linked from elsewhere */
+		ok[i] = report_walk(b, out, kept[i].moved ? -1 : old, kept[i].slug, &whole,
+				    &digest[i], &newest[i]);
 		if (ok[i] && not_before(newest[i], began)) {
 			again = true;
 			if (not_before(newest[i], latest))
