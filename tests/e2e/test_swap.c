@@ -386,7 +386,8 @@ static void assert_nothing_foreign(const char *site, const char *what)
  * folder a link), or a regular file no build wrote (one more in logs/,
  * the page changed in place, a log changed in place with its times put
  * back) is rendered again, and the new site has none of them: it is
- * the same as a --no-cache build's. */
+ * the same as a --no-cache build's.  A file beside the page, where a
+ * reuse takes nothing but what rendering writes, is left behind. */
 static void nothing_planted_in_the_previous_output_is_carried_over(void **state)
 {
 	(void)state;
@@ -407,6 +408,18 @@ static void nothing_planted_in_the_previous_output_is_carried_over(void **state)
 		full_build(dir);
 		assert_true(same_tree(dir, "_site", full));
 	}
+	/* beside the page, where a reuse takes nothing but what it renders:
+	 * the folder is reused, linked file by file without it */
+	e2e_write(site, "r2/extra.html", "<script>alert(1)</script>\n");
+	append(dir, 1);
+	struct proc r = e2e_run(dir, "build -v");
+	assert_contains(r.err, "logdown: 5 reports: 1 rendered, 4 from cache");
+	proc_free(&r);
+	char *extra = path_join(site, "r2/extra.html");
+	assert_false(path_exists(extra));
+	free(extra);
+	full_build(dir);
+	assert_true(same_tree(dir, "_site", full));
 	wait_swept(dir);
 	remove_tree(outside);
 	free(outside);
