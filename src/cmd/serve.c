@@ -1464,6 +1464,7 @@ out:
 	snapshot_free(&seen);
 	snapshot_free(&now);
 	wreports_free(w.reports, w.nreports);
+	cache_reports_free(w.listings);
 	parse_cache_free(cache);
 	free(s.out_real);
 	free(diags);

@@ -53,6 +53,9 @@ static const char other_md[] = "---\n"
 static char *project;
 static char *errfile;
 static pid_t server = -1;
+/* a test's own server, while it runs: stopped by the group's teardown
+ * when the test fails before it stops it */
+static pid_t other_server = -1;
 static unsigned port;
 
 static long now_ms(void)
@@ -310,6 +313,10 @@ static int group_teardown(void **state)
 	if (server > 0) {
 		kill(server, SIGKILL);
 		waitpid(server, NULL, 0);
+	}
+	if (other_server > 0) {
+		kill(other_server, SIGKILL);
+		waitpid(other_server, NULL, 0);
 	}
 	char *err = e2e_read("/", errfile);
 	if (err && strstr(err, "ERROR: AddressSanitizer"))
@@ -967,9 +974,11 @@ static void without_the_cache_nothing_planted_is_carried_by_a_rebuild(void **sta
 	char *outside = xasprintf("%s.outside", dir);
 	char *site = path_join(dir, "_site"), *full = xasprintf("%s.full", dir);
 	char *log = path_join(dir, "content/a/run.log");
-	pid_t pid;
-	unsigned keep = port;
-	assert_true(spawn_serve_with(e2e_binary(), dir, "--no-cache", err, &pid, &port));
+	/* its own port: the group's server keeps `port`; its pid where the
+	 * group's teardown finds it should this test fail */
+	unsigned own_port;
+	assert_true(spawn_serve_with(e2e_binary(), dir, "--no-cache", err, &other_server,
+				     &own_port));
 	for (int kind = -1; kind <= NPLANTS; kind++) {
 		/* first and last untouched: b is reused */
 		bool planted = kind >= 0 && kind < NPLANTS;
@@ -1003,9 +1012,10 @@ static void without_the_cache_nothing_planted_is_carried_by_a_rebuild(void **sta
 		free(cmd);
 		remove_tree(full);
 	}
+	pid_t pid = other_server;
+	other_server = -1;
 	kill(pid, SIGTERM);
 	assert_int_equal(child_wait(pid, 5000), 0);
-	port = keep;
 	unlink(err);
 	free(err);
 	remove_tree(outside);
