@@ -17,6 +17,8 @@
 
 #include "base/diag.h"
 
+struct cache_reports;
+
 struct build_opts {
 	const char *root;   /* the project folder */
 	const char *output; /* -o, or NULL for site.yaml's output */
@@ -77,6 +79,14 @@ struct build_opts {
 	 * built as always. */
 	char *const *reuse;
 	size_t nreuse;
+	/* With reuse and no_cache: each report's folder as the build that
+	 * wrote the current output left it (kept by the caller between
+	 * builds; *listings NULL at first), so that a report in reuse whose
+	 * folder holds a file planted or changed since is rendered again,
+	 * not copied.  A build that commits replaces *listings with what it
+	 * left (the old set freed); caller frees the last with
+	 * cache_reports_free() (data/cache.h). */
+	struct cache_reports **listings;
 	/* When set, receives how many reports the build included and how
 	 * many of them it rendered (the others were reused). */
 	size_t *nreports, *nrendered;

@@ -63,6 +63,7 @@
 #include "cmd/request.h"
 #include "cmd/snapshot.h"
 #include "cmd/wake.h"
+#include "data/cache.h"
 #include "data/config.h"
 #include "parse/runs.h"
 
@@ -754,6 +755,9 @@ struct watch {
 	size_t nreports;
 	struct wreport *prev; /* during a build: the build before's */
 	size_t nprev;
+	/* with --no-cache: what the last build left in each report's
+	 * folder (build_opts.listings) */
+	struct cache_reports *listings;
 };
 
 static void wreport_free(struct wreport *r)
@@ -987,6 +991,7 @@ static int build_once(const struct serve_opts *so, struct watch *w, struct parse
 	 * hold (cache.h): the watch only says when to build. */
 	o.reuse = dirty && o.no_cache ? reuse : NULL;
 	o.nreuse = nreuse;
+	o.listings = o.no_cache ? &w->listings : NULL;
 	o.nreports = &nreports;
 	o.nrendered = &nrendered;
 	o.output_dir = out_real && !*out_real ? out_real : NULL;
@@ -1496,6 +1501,7 @@ out:
 	snapshot_free(&seen);
 	snapshot_free(&now);
 	wreports_free(w.reports, w.nreports);
+	cache_reports_free(w.listings);
 	parse_cache_free(cache);
 	free(s.out_real);
 	free(diags);

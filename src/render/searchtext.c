@@ -91,29 +91,26 @@ static void seen_put(struct search_section *s, size_t i)
 
 void search_add_term(struct search_section *s, const char *term)
 {
-	if (s->seen_cap) {
-		size_t mask = s->seen_cap - 1;
-		for (size_t h = (size_t)str_hash(term) & mask; s->seen[h]; h = (h + 1) & mask)
-			if (strcmp(s->terms[s->seen[h] - 1], term) == 0)
-				return;
+	/* room for one more at most half full; a section finished and
+	 * added to again (search_report()'s title terms) starts from none */
+	if (2 * (s->nterms + 1) > s->seen_cap) {
+		free(s->seen);
+		while (2 * (s->nterms + 1) > s->seen_cap)
+			s->seen_cap = s->seen_cap ? 2 * s->seen_cap : 64;
+		s->seen = xcalloc(s->seen_cap, sizeof *s->seen);
+		for (size_t i = 0; i < s->nterms; i++)
+			seen_put(s, i);
 	}
+	size_t mask = s->seen_cap - 1;
+	for (size_t h = (size_t)str_hash(term) & mask; s->seen[h]; h = (h + 1) & mask)
+		if (strcmp(s->terms[s->seen[h] - 1], term) == 0)
+			return;
 	if (s->nterms == s->cap) {
 		s->cap = s->cap ? 2 * s->cap : 16;
 		s->terms = xrealloc(s->terms, s->cap * sizeof *s->terms);
 	}
 	s->terms[s->nterms++] = xstrdup(term);
-	if (2 * s->nterms > s->seen_cap) {
-		/* at most half full (a section finished and added to again
-		 * starts from none) */
-		free(s->seen);
-		while (2 * s->nterms > s->seen_cap)
-			s->seen_cap = s->seen_cap ? 2 * s->seen_cap : 64;
-		s->seen = xcalloc(s->seen_cap, sizeof *s->seen);
-		for (size_t i = 0; i < s->nterms; i++)
-			seen_put(s, i);
-	} else {
-		seen_put(s, s->nterms - 1);
-	}
+	seen_put(s, s->nterms - 1);
 }
 
 static void add_term_cb(void *ctx, const char *term)

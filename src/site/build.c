@@ -678,19 +678,27 @@ static void load_turn(struct build *b, size_t i, struct job *job)
 	struct report *r = &b->reports[i];
 	if (!job->reused && b->reports_keyed) {
 		job->keyed = report_key(b, r, job, &job->key);
-		if (job->keyed && cache_reports_has(b->prev, r->slug, &job->key)) {
-			char *rel = path_join(r->slug, "index.html");
-			char *page = path_join(b->out.final, rel);
+		/* the previous build kept the key with the digest of the files
+		 * it left in the report's folder: a folder holding anything a
+		 * build does not write (a planted link), or other files than
+		 * that build left (one planted, one changed since), is
+		 * rendered again, and replaced */
+		if (job->keyed && previous_clean(b, r->slug, &job->whole, &job->listing)) {
+			struct cache_key listed = report_listed(&job->key, &job->listing);
 			/* its manifest entry comes from the previous output too */
-			job->reused = is_file(page) && manifest_find(b->prev_manifest, r->slug);
-			free(page);
-			free(rel);
+			job->reused = cache_reports_has(b->prev, r->slug, &listed) &&
+				      manifest_find(b->prev_manifest, r->slug);
+		}
+	} else if (job->reused) {
+		/* serve without the cache names it: the same check, against
+		 * what the last build left (opts->listings) */
+		static const struct cache_key none;
+		job->reused = previous_clean(b, r->slug, &job->whole, &job->listing);
+		if (job->reused && b->opts->listings) {
+			struct cache_key listed = report_listed(&none, &job->listing);
+			job->reused = cache_reports_has(*b->opts->listings, r->slug, &listed);
 		}
 	}
-	/* a folder of the previous output holding anything a build does
-	 * not write (a planted link) is rendered again, and replaced */
-	if (job->reused && !previous_clean(b, r->slug, &job->whole))
-		job->reused = false;
 	if (job->reused)
 		return;
 	report_runs_load_cached(&r->runs, value_get(r->meta, "runs"), r->dir, b->root_real,
@@ -871,12 +879,22 @@ int site_build(const struct build_opts *opts, struct diag *d)
 	if (b.theme.page && b.theme.index)
 		search_index_write(&b, jobs);
 	/* the keys of the pages this build wrote cleanly: kept for the next
-	 * one once this output is in place */
-	struct cache_reports *next = b.reports_keyed ? cache_reports_new() : NULL;
-	for (size_t i = 0; next && i < b.nreports; i++)
-		if (jobs[i].keyed && (jobs[i].reused || jobs[i].clean) && !jobs[i].io_failed &&
-		    !jobs[i].shows_others)
-			cache_reports_add(next, b.reports[i].slug, &jobs[i].key);
+	 * one once this output is in place, with what their folders hold
+	 * then (kept_listed()) */
+	struct kept *kept = NULL;
+	size_t nkept = 0;
+	/* without the cache, serve's reuse (opts->listings) is its watch's
+	 * say: each report written, under no key */
+	bool listed = b.reports_keyed || (opts->listings && b.writing && !scratch);
+	if (listed) {
+		kept = xcalloc(b.nreports ? b.nreports : 1, sizeof *kept);
+		for (size_t i = 0; i < b.nreports; i++)
+			if (b.reports_keyed ? jobs[i].keyed && (jobs[i].reused || jobs[i].clean) &&
+						      !jobs[i].io_failed && !jobs[i].shows_others
+					    : !jobs[i].io_failed)
+				kept[nkept++] = (struct kept){b.reports[i].slug, jobs[i].key,
+							      jobs[i].move, jobs[i].listing};
+	}
 	if (b.theme.page && b.theme.index) {
 		/* no reports: no array, and qsort() may not be given NULL */
 		if (b.nreports > 1)
@@ -919,12 +937,17 @@ int site_build(const struct build_opts *opts, struct diag *d)
 		if (!outdir_commit(&b.out, d)) {
 			rc = EXIT_IO;
 		} else {
-			if (next) {
+			if (kept && b.reports_keyed) {
+				struct cache_reports *next = kept_listed(&b, kept, nkept);
 				char *marker = path_join(b.out.final, OUTDIR_MARKER);
 				cache_reports_save(b.disk, next, b.out.final, marker);
-				next = NULL;
 				free(marker);
+			} else if (kept) {
+				cache_reports_free(*opts->listings);
+				*opts->listings = kept_listed(&b, kept, nkept);
 			}
+			/* after the listings: they may drop an old second name,
+			 * which moves a file's change time */
 			keepcopy_commit(&b);
 		}
 		/* every report's runs were loaded or, for a page reused by
@@ -932,7 +955,7 @@ int site_build(const struct build_opts *opts, struct diag *d)
 		if (rc == EXIT_OK && !opts->reuse)
 			cache_runs_prune(b.disk);
 	}
-	cache_reports_free(next);
+	free(kept);
 	cache_report(b.disk, d);
 	if (!opts->summary) {
 		/* machine-readable diagnostics: no prose on the same stream */

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/fsutil.h"
@@ -146,17 +147,80 @@ static bool each_entry(int fd, bool (*fn)(void *ctx, int dfd, const char *name, 
 	}
 }
 
-/* Is dfd/name a folder or a regular file with one name, as a build
- * writes them?  A folder's contents are checked in turn (tree_clean()). */
-static bool entry_clean(int dfd, const char *name, unsigned type, int depth);
+/* A report folder's listing: a line per entry below it, its path there
+ * and its kind, and for a regular file its size, inode and modify and
+ * change times, from fstatat() alone (a 1 GB log is not read).  Its
+ * digest changes when a file is added, removed, replaced or written in
+ * place: writing, or putting the modify time back with utimensat(),
+ * sets the change time, which no call sets to a chosen value. */
+struct listing {
+	char **lines;
+	size_t n, cap;
+	struct timespec newest; /* the latest change time among them */
+};
 
+static void listing_add(struct listing *ls, const char *prefix, const char *name,
+			const struct stat *st)
+{
+	if (!ls)
+		return;
+	if (st && (st->st_ctim.tv_sec > ls->newest.tv_sec ||
+		   (st->st_ctim.tv_sec == ls->newest.tv_sec &&
+		    st->st_ctim.tv_nsec > ls->newest.tv_nsec)))
+		ls->newest = st->st_ctim;
+	if (ls->n == ls->cap) {
+		ls->cap = ls->cap ? 2 * ls->cap : 16;
+		ls->lines = xrealloc(ls->lines, ls->cap * sizeof *ls->lines);
+	}
+	ls->lines[ls->n++] =
+		st ? xasprintf("%s%s\tf %lld %llu %lld.%09ld %lld.%09ld", prefix, name,
+			       (long long)st->st_size, (unsigned long long)st->st_ino,
+			       (long long)st->st_mtim.tv_sec, st->st_mtim.tv_nsec,
+			       (long long)st->st_ctim.tv_sec, st->st_ctim.tv_nsec)
+		   : xasprintf("%s%s\td", prefix, name);
+}
+
+static int cmp_line(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The digest of the lines, sorted (a listing's order is the file
+ * system's), and frees them. */
+static struct cache_key listing_end(struct listing *ls)
+{
+	if (ls->n > 1)
+		qsort(ls->lines, ls->n, sizeof *ls->lines, cmp_line);
+	struct cache_hasher *h = cache_hasher_new();
+	cache_hasher_str(h, "listing");
+	for (size_t i = 0; i < ls->n; i++) {
+		cache_hasher_str(h, ls->lines[i]);
+		free(ls->lines[i]);
+	}
+	free(ls->lines);
+	ls->lines = NULL;
+	ls->n = ls->cap = 0;
+	return cache_hasher_end(h);
+}
+
+/* A walk below a report's folder: how deep it is, and with a listing
+ * (ls), the path there (prefix) and the same folder in the output the
+ * build just replaced (old, or -1), whose names of the files the build
+ * linked from it go first (one_name()). */
 struct walk {
 	int depth;
+	struct listing *ls;
+	const char *prefix;
+	int old;
 };
+
+/* Is dfd/name a folder or a regular file with one name, as a build
+ * writes them?  A folder's contents are checked in turn (tree_clean()). */
+static bool entry_clean(int dfd, const char *name, unsigned type, const struct walk *w);
 
 static bool visit(void *ctx, int dfd, const char *name, unsigned type)
 {
-	return entry_clean(dfd, name, type, ((struct walk *)ctx)->depth);
+	return entry_clean(dfd, name, type, ctx);
 }
 
 /* Is everything below the folder dfd (which it closes) what a build
@@ -164,33 +228,66 @@ static bool visit(void *ctx, int dfd, const char *name, unsigned type)
  * link, a FIFO or device, or a file with another name elsewhere (a hard
  * link to a file outside the output, which the build never makes in a
  * folder it keeps) is not; depth bounds a planted folder chain. */
-static bool tree_clean(int dfd, int depth)
+static bool tree_clean(int dfd, const struct walk *w)
 {
-	struct walk w = {depth + 1};
-	bool ok = depth < 64 && each_entry(dfd, visit, &w);
+	bool ok = w->depth < 64 && each_entry(dfd, visit, (void *)w);
 	close(dfd);
 	return ok;
 }
 
-static bool entry_clean(int dfd, const char *name, unsigned type, int depth)
+/* The file dfd/name (*st) has a second name: the one it had in the
+ * output the build replaced (w->old), when copy_previous() linked it
+ * from there.  That name goes now rather than when the replaced output
+ * is removed later, so that the file's link count and change time
+ * (which unlink() sets) are final before they are listed; *st is then
+ * the file's again.  False when the second name is not that one. */
+static bool one_name(int dfd, const char *name, const struct walk *w, struct stat *st)
+{
+	struct stat was;
+	return w->old >= 0 && fstatat(w->old, name, &was, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       was.st_dev == st->st_dev && was.st_ino == st->st_ino &&
+	       unlinkat(w->old, name, 0) == 0 && fstatat(dfd, name, st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       S_ISREG(st->st_mode) && st->st_nlink == 1;
+}
+
+static bool entry_clean(int dfd, const char *name, unsigned type, const struct walk *w)
 {
 	if (type == DT_DIR || type == DT_UNKNOWN) {
 		/* a link in its place fails O_NOFOLLOW, a file O_DIRECTORY */
 		int sub = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (sub >= 0)
-			return tree_clean(sub, depth);
+		if (sub >= 0) {
+			listing_add(w->ls, w->prefix, name, NULL);
+			struct walk below = {w->depth + 1, w->ls, NULL, -1};
+			if (w->ls) {
+				below.prefix = xasprintf("%s%s/", w->prefix, name);
+				if (w->old >= 0)
+					below.old = openat(w->old, name, O_RDONLY | O_DIRECTORY |
+										 O_NOFOLLOW | O_CLOEXEC);
+			}
+			bool ok = tree_clean(sub, &below);
+			if (below.old >= 0)
+				close(below.old);
+			free((char *)below.prefix);
+			return ok;
+		}
 		if (type == DT_DIR)
 			return false;
 	}
 	struct stat st;
-	return type != DT_LNK && fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-	       S_ISREG(st.st_mode) && st.st_nlink == 1;
+	if (type == DT_LNK || fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+	    !S_ISREG(st.st_mode))
+		return false;
+	if (st.st_nlink != 1 && !(st.st_nlink == 2 && one_name(dfd, name, w, &st)))
+		return false;
+	listing_add(w->ls, w->prefix, name, &st);
+	return true;
 }
 
 struct top {
 	const struct build *b;
 	const char *slug;
 	bool *whole;
+	struct walk w;
 };
 
 static bool visit_top(void *ctx, int dfd, const char *name, unsigned type)
@@ -204,7 +301,55 @@ static bool visit_top(void *ctx, int dfd, const char *name, unsigned type)
 		*t->whole = false; /* not kept, then, but linked without it */
 		return true;
 	}
-	return entry_clean(dfd, name, type, 0);
+	return entry_clean(dfd, name, type, &t->w);
+}
+
+/* The folder slug below the folder fd, reached through real folders
+ * only (O_NOFOLLOW at each step), or -1. */
+static int open_below(int fd, const char *slug)
+{
+	int dfd = fd;
+	char *path = xstrdup(slug);
+	for (char *seg = path, *next; dfd >= 0 && seg; seg = next) {
+		next = strchr(seg, '/');
+		if (next)
+			*next++ = '\0';
+		int sub = openat(dfd, seg, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (dfd != fd)
+			close(dfd);
+		dfd = sub;
+	}
+	free(path);
+	return dfd == fd ? -1 : dfd;
+}
+
+/* Walks the folder of the report slug in the output open at out_fd
+ * (previous_clean()); with digest, lists it too, and with old_fd (the
+ * output this build replaced, or -1) takes their old names from the
+ * files linked from there (one_name()). */
+static bool report_walk(const struct build *b, int out_fd, int old_fd, const char *slug,
+			bool *whole, struct cache_key *digest, struct timespec *newest)
+{
+	*whole = true;
+	if (out_fd < 0)
+		return false;
+	int dfd = open_below(out_fd, slug);
+	if (dfd < 0)
+		return false;
+	struct listing ls = {NULL, 0, 0, {0, 0}};
+	struct top t = {b, slug, whole, {0, digest ? &ls : NULL, "", -1}};
+	if (digest && old_fd >= 0)
+		t.w.old = open_below(old_fd, slug);
+	bool ok = each_entry(dfd, visit_top, &t);
+	close(dfd);
+	if (t.w.old >= 0)
+		close(t.w.old);
+	if (newest)
+		*newest = ls.newest;
+	struct cache_key k = listing_end(&ls);
+	if (digest)
+		*digest = k;
+	return ok;
 }
 
 /* May the previous output's folder of the reused report slug be taken
@@ -214,28 +359,103 @@ static bool visit_top(void *ctx, int dfd, const char *name, unsigned type)
  * writes (entry_clean()): nothing in the previous output is trusted,
  * since anyone who could write there may have planted a link;
  * otherwise the report is rendered again and its folder replaced.
- * *whole says whether it holds nothing else (which movable() needs). */
-bool previous_clean(const struct build *b, const char *slug, bool *whole)
+ * *whole says whether it holds nothing else (which movable() needs).
+ * With digest, *digest is the digest of the listing of what it takes
+ * (struct listing), which the build that wrote it kept with its key
+ * (report_listed()): a regular file planted or changed since is seen. */
+bool previous_clean(const struct build *b, const char *slug, bool *whole,
+		    struct cache_key *digest)
 {
-	*whole = true;
-	int dfd = b->prev_fd;
-	char *path = xstrdup(slug);
-	for (char *seg = path, *next; dfd >= 0 && seg; seg = next) {
-		next = strchr(seg, '/');
-		if (next)
-			*next++ = '\0';
-		int sub = openat(dfd, seg, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (dfd != b->prev_fd)
-			close(dfd);
-		dfd = sub;
+	return report_walk(b, b->prev_fd, -1, slug, whole, digest, NULL);
+}
+
+static struct timespec coarse_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_REALTIME_COARSE, &t);
+	return t;
+}
+
+/* Is a at b or after it? */
+static bool not_before(struct timespec a, struct timespec b)
+{
+	return a.tv_sec > b.tv_sec || (a.tv_sec == b.tv_sec && a.tv_nsec >= b.tv_nsec);
+}
+
+/* The listings are taken after the commit, from the output in place,
+ * so that they hold what the next build will find unless someone
+ * changed it since: the old names of the files linked from the previous
+ * output go first (one_name()), and a folder kept where it was must
+ * list as it did when this build checked it (a change between that
+ * check and now would otherwise be trusted).
+ *
+ * A change time is the clock's coarse time (the kernel's tick, a few
+ * ms, on kernels before 6.13): a file written in the same tick as its
+ * listing and again in that tick would list the same.  So a listing
+ * counts only when every change time in it is before the time the walk
+ * began; when one is not (a page this build wrote just now), the build
+ * waits for the clock to pass it, at most 100 ms, and lists those
+ * folders again. */
+struct cache_reports *kept_listed(const struct build *b, const struct kept *kept, size_t n)
+{
+	struct cache_reports *next = cache_reports_new();
+	int out = open(b->out.final, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int old = b->out.swapped && b->out.staging
+			  ? open(b->out.staging, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+			  : -1;
+	struct cache_key *digest = xcalloc(n ? n : 1, sizeof *digest);
+	struct timespec *newest = xcalloc(n ? n : 1, sizeof *newest);
+	bool *ok = xcalloc(n ? n : 1, sizeof *ok);
+	struct timespec began = coarse_now(), latest = {0, 0};
+	bool again = false;
+	for (size_t i = 0; out >= 0 && i < n; i++) {
+		bool whole;
+		/* a folder kept where it was has no file linked from elsewhere */
+		ok[i] = report_walk(b, out, kept[i].moved ? -1 : old, kept[i].slug, &whole,
+				    &digest[i], &newest[i]);
+		if (ok[i] && not_before(newest[i], began)) {
+			again = true;
+			if (not_before(newest[i], latest))
+				latest = newest[i];
+		}
 	}
-	free(path);
-	if (dfd < 0)
-		return false;
-	struct top t = {b, slug, whole};
-	bool ok = each_entry(dfd, visit_top, &t);
-	close(dfd);
-	return ok;
+	if (again) {
+		struct timespec ms = {0, 1000000L};
+		for (int k = 0; k < 100 && not_before(latest, coarse_now()); k++)
+			nanosleep(&ms, NULL);
+		struct timespec now = coarse_now();
+		for (size_t i = 0; i < n; i++) {
+			if (!ok[i] || !not_before(newest[i], began))
+				continue;
+			bool whole;
+			ok[i] = report_walk(b, out, -1, kept[i].slug, &whole, &digest[i], &newest[i]) &&
+				!not_before(newest[i], now);
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!ok[i] || (kept[i].moved && memcmp(&digest[i], &kept[i].listing,
+						       sizeof digest[i]) != 0))
+			continue;
+		struct cache_key listed = report_listed(&kept[i].key, &digest[i]);
+		cache_reports_add(next, kept[i].slug, &listed);
+	}
+	free(ok);
+	free(newest);
+	free(digest);
+	if (old >= 0)
+		close(old);
+	if (out >= 0)
+		close(out);
+	return next;
+}
+
+struct cache_key report_listed(const struct cache_key *key, const struct cache_key *digest)
+{
+	struct cache_hasher *h = cache_hasher_new();
+	cache_hasher_str(h, "report and its files");
+	cache_hasher_key(h, key);
+	cache_hasher_key(h, digest);
+	return cache_hasher_end(h);
 }
 
 /* May the previous output's folder of the reused report slug stay

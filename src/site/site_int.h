@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "base/diag.h"
 #include "base/outdir.h"
@@ -102,6 +103,7 @@ struct job {
 	bool io_failed;
 	bool keyed;            /* key is what the page depends on (cache.h) */
 	struct cache_key key;
+	struct cache_key listing; /* its folder's in the previous output (previous_clean()) */
 	bool clean;            /* built without a diagnostic: its key may be kept */
 	bool shows_others;     /* shows an image from outside its folder (not in its key) */
 	char **inputs;         /* the result files the key covers */
@@ -131,7 +133,31 @@ bool report_key(struct build *b, const struct report *r, struct job *job,
 struct cache_key site_key(struct build *b, const struct cache_key *parsers);
 void copy_previous(struct build *b, const char *slug, const char *rel, struct job *job);
 bool movable(const struct build *b, const char *slug);
-bool previous_clean(const struct build *b, const char *slug, bool *whole);
+bool previous_clean(const struct build *b, const char *slug, bool *whole,
+		    struct cache_key *digest);
+/* A report whose page the next build may reuse, once this output is in
+ * place: its slug (b->reports is sorted again before the commit), its
+ * key, and for a folder kept where it was (job->move), the digest of
+ * its listing when this build checked it (job->listing). */
+struct kept {
+	const char *slug;
+	struct cache_key key;
+	bool moved;
+	struct cache_key listing;
+};
+/* After the commit: the reports list the next build reads (cache.h),
+ * each of the n kept reports under report_listed() of its key and of
+ * the listing of its folder in the output as it is now.  A folder that
+ * holds what a build does not write, a kept folder changed while this
+ * build ran, or a file changed too recently to tell a later change
+ * from it, is left out: rendered again next time.  Caller gives it to
+ * cache_reports_save(). */
+struct cache_reports *kept_listed(const struct build *b, const struct kept *kept, size_t n);
+/* The key a report is kept under for the next build: its page's key and
+ * the digest of the files the commit left in its folder, so that a
+ * folder holding anything else (a planted file, one changed since) is
+ * not reused. */
+struct cache_key report_listed(const struct cache_key *key, const struct cache_key *digest);
 
 /* keepcopy.c */
 /* provenance_keeper's question (ctx: the build): may the previous

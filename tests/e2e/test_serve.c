@@ -53,6 +53,9 @@ static const char other_md[] = "---\n"
 static char *project;
 static char *errfile;
 static pid_t server = -1;
+/* a test's own server, while it runs: stopped by the group's teardown
+ * when the test fails before it stops it */
+static pid_t other_server = -1;
 static unsigned port;
 
 static long now_ms(void)
@@ -238,10 +241,10 @@ static int server_wait(long ms)
 	return child_wait(pid, ms);
 }
 
-/* Starts `BIN serve DIR --port 0`, stderr to err, and reads its port.
- * Returns false when it did not start within 20 s. */
-static bool spawn_serve(const char *bin, const char *dir, const char *err, pid_t *pid,
-			unsigned *port_out)
+/* Starts `BIN serve DIR --port 0 [OPT]`, stderr to err, and reads its
+ * port.  Returns false when it did not start within 20 s. */
+static bool spawn_serve_with(const char *bin, const char *dir, const char *opt, const char *err,
+			     pid_t *pid, unsigned *port_out)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawn_file_actions_init(&fa);
@@ -249,7 +252,7 @@ static bool spawn_serve(const char *bin, const char *dir, const char *err, pid_t
 	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	char *argv[] = {(char *)bin, (char *)"serve", (char *)dir, (char *)"--port", (char *)"0",
-			NULL};
+			(char *)opt, NULL};
 	int e = posix_spawn(pid, argv[0], &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	if (e != 0)
@@ -271,6 +274,12 @@ static bool spawn_serve(const char *bin, const char *dir, const char *err, pid_t
 	}
 	fprintf(stderr, "logdown serve did not start\n");
 	return false;
+}
+
+static bool spawn_serve(const char *bin, const char *dir, const char *err, pid_t *pid,
+			unsigned *port_out)
+{
+	return spawn_serve_with(bin, dir, NULL, err, pid, port_out);
 }
 
 /* Starts `logdown serve PROJECT --port 0`, stderr to errfile. */
@@ -304,6 +313,10 @@ static int group_teardown(void **state)
 	if (server > 0) {
 		kill(server, SIGKILL);
 		waitpid(server, NULL, 0);
+	}
+	if (other_server > 0) {
+		kill(other_server, SIGKILL);
+		waitpid(other_server, NULL, 0);
 	}
 	char *err = e2e_read("/", errfile);
 	if (err && strstr(err, "ERROR: AddressSanitizer"))
@@ -764,13 +777,17 @@ static void a_change_rebuilds_only_the_reports_it_affects(void **state)
 }
 
 /* A rebuild reuses the unchanged report s from the previous output:
- * each kind of link planted in its folder makes it render again, and
- * the new site has no link and no file with a second name; a link
+ * each kind of link planted in its folder, and each regular file no
+ * build left there (one more in logs/, the page or a log changed in
+ * place), makes it render again, and the new site has no link, no file
+ * with a second name and nothing a full build would not write; a link
  * planted beside its page is not carried over either. */
 static void nothing_planted_in_the_previous_output_is_carried_by_a_rebuild(void **state)
 {
 	(void)state;
-	static const char *const losses[] = {"4.44444", "3.33333", "2.22222", "1.11111"};
+	static const char *const losses[] = {"4.44444", "3.33333", "2.22222", "1.11111",
+					     "5.55555", "6.66666", "7.77777"};
+	assert_int_equal(sizeof losses / sizeof *losses, NPLANTS);
 	int ev = events_open();
 	struct buf acc = BUF_INIT;
 	assert_true(events_wait(ev, &acc, "retry:", 5000));
@@ -959,6 +976,97 @@ static void a_save_wakes_serve_without_waiting_for_the_poll(void **state)
 	e2e_write(project, "content/r/index.md", report_md);
 	assert_int_equal(kill(server, SIGTERM), 0);
 	assert_int_equal(server_wait(5000), 0);
+}
+
+/* How many times needle is in the file path. */
+static size_t count_in(const char *path, const char *needle)
+{
+	char *text = e2e_read("/", path);
+	size_t n = 0;
+	for (const char *p = text; p && (p = strstr(p, needle)); p++)
+		n++;
+	free(text);
+	return n;
+}
+
+/* serve --no-cache reuses by its watch's say alone, with no cache keys:
+ * the listings it keeps between builds tell it, too, that a folder it
+ * would reuse holds a link or a regular file no build left there (one
+ * more, the page or a log changed in place): that report is rendered
+ * again and the new site is a full build's.  An untouched one is
+ * reused. */
+static void without_the_cache_nothing_planted_is_carried_by_a_rebuild(void **state)
+{
+	(void)state;
+	char *dir = e2e_tmpdir();
+	static const char *const names[] = {"a", "b"};
+	for (int i = 0; i < 2; i++) {
+		char *rel = xasprintf("content/%s/index.md", names[i]);
+		char *md = xasprintf("---\ntitle: %s\nruns:\n  cs: run.log\n---\nLoss {{ "
+				     "cs.final_loss }}.\n",
+				     names[i]);
+		e2e_write(dir, rel, md);
+		free(rel);
+		free(md);
+		rel = xasprintf("content/%s/run.log", names[i]);
+		e2e_copy(dir, rel, FIXTURE_LOG);
+		free(rel);
+	}
+	char *err = xasprintf("%s.err", dir);
+	char *outside = xasprintf("%s.outside", dir);
+	char *site = path_join(dir, "_site"), *full = xasprintf("%s.full", dir);
+	char *log = path_join(dir, "content/a/run.log");
+	/* its own port: the group's server keeps `port`; its pid where the
+	 * group's teardown finds it should this test fail */
+	unsigned own_port;
+	assert_true(spawn_serve_with(e2e_binary(), dir, "--no-cache", err, &other_server,
+				     &own_port));
+	for (int kind = -1; kind <= NPLANTS; kind++) {
+		/* first and last untouched: b is reused */
+		bool planted = kind >= 0 && kind < NPLANTS;
+		const char *what = planted ? plant_names[kind] : "nothing planted";
+		if (planted)
+			plant(site, "b", outside, (enum plant)kind);
+		size_t before = count_in(err, "logdown: rebuilt");
+		FILE *f = fopen(log, "a");
+		assert_non_null(f);
+		fprintf(f, "appended %d\n", kind);
+		fclose(f);
+		long until = now_ms() + 10000 * slow();
+		while (count_in(err, "logdown: rebuilt") == before && now_ms() < until)
+			sleep_ms(20);
+		const char *want = planted ? "logdown: rebuilt 2 of 2 reports (a, b) in "
+					   : "logdown: rebuilt 1 of 2 reports (a) in ";
+		if (count_in(err, want) != (planted ? (size_t)kind + 1 : kind < 0 ? 1 : 2)) {
+			char *text = e2e_read("/", err);
+			fail_msg("%s: not \"%s\" in:\n%s", what, want, text);
+		}
+		char *cmd = xasprintf("find '%s' -type l -o -type f -links +1 | grep .", site);
+		if (system(cmd) == 0)
+			fail_msg("%s: carried into the new site (above)", what);
+		free(cmd);
+		struct proc b = e2e_run("/", "build '%s' --no-cache -o '%s'", dir, full);
+		assert_int_equal(b.status, 0);
+		proc_free(&b);
+		cmd = xasprintf("diff -r '%s' '%s' >&2", site, full);
+		if (system(cmd) != 0)
+			fail_msg("%s: the site is not a full build's (above)", what);
+		free(cmd);
+		remove_tree(full);
+	}
+	pid_t pid = other_server;
+	other_server = -1;
+	kill(pid, SIGTERM);
+	assert_int_equal(child_wait(pid, 5000), 0);
+	unlink(err);
+	free(err);
+	remove_tree(outside);
+	free(outside);
+	free(site);
+	free(full);
+	free(log);
+	remove_tree(dir);
+	free(dir);
 }
 
 /* A page too big to be read into one buffer is streamed, and still gets
@@ -1737,6 +1845,7 @@ int main(void)
 		cmocka_unit_test(a_burst_of_changes_gives_one_build),
 		cmocka_unit_test(a_change_rebuilds_only_the_reports_it_affects),
 		cmocka_unit_test(nothing_planted_in_the_previous_output_is_carried_by_a_rebuild),
+		cmocka_unit_test(without_the_cache_nothing_planted_is_carried_by_a_rebuild),
 		cmocka_unit_test(a_streamed_page_gets_the_script_before_its_last_body_tag),
 		cmocka_unit_test(a_fifo_in_the_output_is_never_opened),
 		cmocka_unit_test(the_output_folder_removed_or_replaced_by_a_link),

@@ -383,7 +383,11 @@ static void assert_nothing_foreign(const char *site, const char *what)
 /* A cached rebuild reuses unchanged reports' folders from the previous
  * output: one holding a link planted there (a log a link, a hard link
  * to a file out of the output, logs/ a link to a folder, the report's
- * folder a link) is rendered again, and the new site has none of them. */
+ * folder a link), or a regular file no build wrote (one more in logs/,
+ * the page changed in place, a log changed in place with its times put
+ * back) is rendered again, and the new site has none of them: it is
+ * the same as a --no-cache build's.  A file beside the page, where a
+ * reuse takes nothing but what rendering writes, is left behind. */
 static void nothing_planted_in_the_previous_output_is_carried_over(void **state)
 {
 	(void)state;
@@ -404,11 +408,135 @@ static void nothing_planted_in_the_previous_output_is_carried_over(void **state)
 		full_build(dir);
 		assert_true(same_tree(dir, "_site", full));
 	}
+	/* beside the page, where a reuse takes nothing but what it renders:
+	 * the folder is reused, linked file by file without it */
+	e2e_write(site, "r2/extra.html", "<script>alert(1)</script>\n");
+	append(dir, 1);
+	struct proc r = e2e_run(dir, "build -v");
+	assert_contains(r.err, "logdown: 5 reports: 1 rendered, 4 from cache");
+	proc_free(&r);
+	char *extra = path_join(site, "r2/extra.html");
+	assert_false(path_exists(extra));
+	free(extra);
+	full_build(dir);
+	assert_true(same_tree(dir, "_site", full));
 	wait_swept(dir);
 	remove_tree(outside);
 	free(outside);
 	free(site);
 	free(full);
+	remove_tree(dir);
+	free(dir);
+}
+
+/* The same for a folder the rebuild links file by file (x, with the
+ * report x/y below it): a regular file planted or changed in it is not
+ * linked into the new site.  Unchanged, it is reused build after build:
+ * the files it links have one name once the build is done. */
+static void regular_files_planted_in_a_linked_folder_are_not_carried_over(void **state)
+{
+	(void)state;
+	char *dir = project(4);
+	char *outside = xasprintf("%s.outside", dir);
+	e2e_write(dir, "content/x.md",
+		  "---\ntitle: X\nruns:\n  cs: ../logs/r3.log\n---\nX {{ cs.final_loss }}.\n");
+	e2e_write(dir, "content/x/y.md", "---\ntitle: Y\n---\nY.\n");
+	e2e_ok(dir, "build");
+	char *site = path_join(dir, "_site"), *full = path_join(dir, "full");
+	for (int i = 0; i < 2; i++) {
+		struct proc r = e2e_run(dir, "build -v");
+		assert_int_equal(r.status, 0);
+		assert_contains(r.err, "logdown: 6 reports: 0 rendered, 6 from cache");
+		proc_free(&r);
+		assert_nothing_foreign(site, "an unchanged rebuild");
+	}
+	for (int kind = PLANT_EXTRA_FILE; kind < NPLANTS; kind++) {
+		plant(site, "x", outside, (enum plant)kind);
+		append(dir, 1);
+		struct proc r = e2e_run(dir, "build -v");
+		if (r.status != 0)
+			fail_msg("%s: status %d:\n%s", plant_names[kind], r.status, r.err);
+		/* r1 changed, x is rendered again, the others are reused */
+		if (!strstr(r.err, "logdown: 6 reports: 2 rendered, 4 from cache"))
+			fail_msg("%s: %s", plant_names[kind], r.err);
+		proc_free(&r);
+		assert_nothing_foreign(site, plant_names[kind]);
+		full_build(dir);
+		if (!same_tree(dir, "_site", full))
+			fail_msg("%s: carried into the new site", plant_names[kind]);
+	}
+	struct proc r = e2e_run(dir, "build -v");
+	assert_contains(r.err, "logdown: 6 reports: 0 rendered, 6 from cache");
+	proc_free(&r);
+	wait_swept(dir);
+	remove_tree(outside);
+	free(outside);
+	free(site);
+	free(full);
+	remove_tree(dir);
+	free(dir);
+}
+
+/* Does reading a file here update its access time (a relatime or
+ * strictatime mount)? */
+static bool reads_show(const char *dir)
+{
+	char *probe = path_join(dir, "probe");
+	assert_true(file_write(probe, "probe\n", 6));
+	struct stat before, after;
+	assert_int_equal(stat(probe, &before), 0);
+	struct timespec ts = {0, 20000000L};
+	nanosleep(&ts, NULL);
+	char *text = e2e_read(dir, "probe");
+	free(text);
+	assert_int_equal(stat(probe, &after), 0);
+	unlink(probe);
+	free(probe);
+	return after.st_atim.tv_sec != before.st_atim.tv_sec ||
+	       after.st_atim.tv_nsec != before.st_atim.tv_nsec;
+}
+
+/* The listing that tells a planted or changed file is stat() alone: a
+ * rebuild that reuses a folder (kept, r2; linked file by file, x) reads
+ * none of its files, as their access times show: a 1 GB log copied
+ * beside a page costs no more than a small one. */
+static void a_reused_folder_is_listed_without_reading_its_files(void **state)
+{
+	(void)state;
+	char *dir = project(4);
+	e2e_write(dir, "content/x.md",
+		  "---\ntitle: X\nruns:\n  cs: ../logs/r3.log\n---\nX {{ cs.final_loss }}.\n");
+	e2e_write(dir, "content/x/y.md", "---\ntitle: Y\n---\nY.\n");
+	if (!reads_show(dir)) {
+		print_message("skipped: reads do not show in access times here (noatime)\n");
+		remove_tree(dir);
+		free(dir);
+		return;
+	}
+	e2e_ok(dir, "build");
+	e2e_ok(dir, "build"); /* x's files linked once */
+	static const char *const files[] = {"_site/r2/index.html", "_site/r2/logs/_/logs/r2.log",
+					    "_site/x/index.html", "_site/x/logs/_/logs/r3.log"};
+	struct stat before[4], after;
+	for (int i = 0; i < 4; i++) {
+		char *path = path_join(dir, files[i]);
+		assert_int_equal(stat(path, &before[i]), 0);
+		free(path);
+	}
+	struct timespec ts = {0, 20000000L};
+	nanosleep(&ts, NULL);
+	struct proc r = e2e_run(dir, "build -v");
+	assert_contains(r.err, "logdown: 6 reports: 0 rendered, 6 from cache");
+	proc_free(&r);
+	for (int i = 0; i < 4; i++) {
+		char *path = path_join(dir, files[i]);
+		assert_int_equal(stat(path, &after), 0);
+		if (after.st_atim.tv_sec != before[i].st_atim.tv_sec ||
+		    after.st_atim.tv_nsec != before[i].st_atim.tv_nsec)
+			fail_msg("%s was read by a rebuild that reused it", files[i]);
+		free(path);
+	}
+	wait_swept(dir);
 	remove_tree(dir);
 	free(dir);
 }
@@ -725,6 +853,8 @@ int main(void)
 		cmocka_unit_test(a_killed_build_leaves_the_previous_or_the_new_output),
 		cmocka_unit_test(a_stalled_or_failed_handoff_is_given_up_and_removed_here),
 		cmocka_unit_test(nothing_planted_in_the_previous_output_is_carried_over),
+		cmocka_unit_test(regular_files_planted_in_a_linked_folder_are_not_carried_over),
+		cmocka_unit_test(a_reused_folder_is_listed_without_reading_its_files),
 		cmocka_unit_test(a_commit_killed_at_any_step_is_undone_by_the_next_build),
 		cmocka_unit_test(a_planted_journal_renames_nothing_through_a_link),
 		cmocka_unit_test(pages_never_go_missing_while_a_rebuild_commits),

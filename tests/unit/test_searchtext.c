@@ -102,6 +102,16 @@ static void a_section_keeps_each_term_once_sorted(void **state)
 		assert_string_equal(s->terms[i], want[i]);
 	assert_string_equal(d.s[0].heading, "Results");
 	assert_string_equal(d.s[0].id, "results");
+	/* added to after it was finished (a report's title terms): still
+	 * once each, and a word repeated a million times is one term */
+	search_add_text(s, "c d a", strlen("c d a"));
+	for (int i = 0; i < 1000000; i++)
+		search_add_term(s, "loss");
+	search_section_finish(s);
+	const char *then[] = {"10", "9", "a", "b", "c", "d", "loss"};
+	assert_int_equal(s->nterms, ARRAY_LEN(then));
+	for (size_t i = 0; i < ARRAY_LEN(then); i++)
+		assert_string_equal(s->terms[i], then[i]);
 	search_doc_free(&d);
 	assert_int_equal(d.n, 0);
 }
