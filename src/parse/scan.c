@@ -862,6 +862,8 @@ static bool looks_labelled(const char *buf, const char *end)
  * run it starts or joins (a field already set there stays). */
 static void split_restart(struct scan *sc, long line)
 {
+	if (sc->pipe)
+		pipe_drain(sc->pipe, sc);
 	if (sc->more.on)
 		more_end(sc);
 	table_finish(sc); /* a table ends with its run */
@@ -1319,9 +1321,11 @@ bool scan_file(struct scan *sc, int fd, off_t size)
 	if (size >= 0 && (size_t)size + 1 < cap)
 		cap = (size_t)size + 1 < 4096 ? 4096 : (size_t)size + 1;
 	struct pipe *pp = NULL;
-	/* A split parser's runs follow one another: one thread. */
-	if (size > PIPE_MIN && !sc->split) {
-		size_t nscan = parallel_ok(sc->p) ? scan_threads() : 0;
+	/* A split parser's runs follow one another: its chunks are scanned
+	 * in order on this thread, and the builder is waited for at each
+	 * split line (pipe_drain()). */
+	if (size > PIPE_MIN) {
+		size_t nscan = !sc->split && parallel_ok(sc->p) ? scan_threads() : 0;
 		/* A row with more lines is built where it ends: at once; so
 		 * is one of a series that shares its name with a table
 		 * (shared_claim()), and one with carried values while they
@@ -1331,6 +1335,7 @@ bool scan_file(struct scan *sc, int fd, off_t size)
 			pp = pipe_start(sc, nscan);
 	}
 	bool par = pp && pp->nscanners;
+	sc->pipe = par ? NULL : pp;
 	struct slot single = {0};
 	size_t k = 0; /* the slot being filled, when there is a builder */
 	struct slot *cur = pp ? pipe_acquire(pp, 0) : &single;
@@ -1449,6 +1454,7 @@ bool scan_file(struct scan *sc, int fd, off_t size)
 	}
 out:
 	sc->slot = NULL;
+	sc->pipe = NULL;
 	if (pp)
 		pipe_finish(pp);
 	slot_free(&single, 0);
