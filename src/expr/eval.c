@@ -1405,12 +1405,18 @@ static bool eval_aggregate(struct ctx *c, const struct node *n, struct ref *out)
 	bool dec_all = true;
 	struct datum dt;
 	for (size_t r = 0; r < rows; r++) {
-		series_cell(s, r, col, &dt);
+		bool shortest = series_cell_shortest(s, r, col, &dt);
 		if (dt.kind == DATUM_MISSING)
 			continue;
 		int dec;
-		if (dt.kind == DATUM_NUMBER && dec_all && dt.text &&
-		    text_decimals(dt.text, dt.len, dt.num, &dec))
+		if (dt.kind == DATUM_NUMBER && dec_all && shortest) {
+			/* read from its text, a plain decimal: the digits
+			 * after its point, with no second reading */
+			const char *point = memchr(dt.text, '.', dt.len);
+			dec = point ? (int)(dt.len - 1 - (size_t)(point - dt.text)) : 0;
+			maxdec = dec > maxdec ? dec : maxdec;
+		} else if (dt.kind == DATUM_NUMBER && dec_all && dt.text &&
+			   text_decimals(dt.text, dt.len, dt.num, &dec))
 			maxdec = dec > maxdec ? dec : maxdec;
 		else if (dt.kind == DATUM_NUMBER)
 			dec_all = false;

@@ -340,8 +340,8 @@ char *act_what(const struct scan *sc, const struct act *a);
 struct datum *row_scratch(struct scan *sc, size_t n);
 /* Appends a row, unless it is another rank's copy of a row already
  * taken.  Returns whether it was taken. */
-bool add_row(struct series *s, struct dedup *dd, const struct datum *cells, bool ranked,
-	     uint64_t line_rank, long line);
+bool add_row(struct series *s, struct dedup *dd, const struct datum *cells, uint64_t shortest,
+	     bool ranked, uint64_t line_rank, long line);
 /* Types the cells of one row record and stores the row.  Returns the
  * words the record took. */
 size_t build_row(struct scan *sc, const uint32_t *w, const char *base);
