@@ -313,15 +313,16 @@ static void write_train_log(const char *dir, const char *name, int train)
 	free(path);
 }
 
-/* Issue 22: --json of a training log costs at most about twice what
- * --csv of its series does (the same parse, then every series and field
- * typed and written); the bound here is 3x, for a shared machine.  Each
- * is the least CPU time of three runs, less what the same command takes
- * on a log of ten lines (starting: loading the built-in parsers).  On 20
- * MB, 150,000 training lines: about 0.04 s for --csv, 0.075 s for
- * --json beyond the start (1.7x); seconds when each number took up to
- * 17 printf/strtod rounds. */
-static void json_costs_at_most_three_times_csv(void **state)
+/* Issue 22: --json of a training log costs at most twice what --csv of
+ * its series does (the same parse, then every series and field typed
+ * and written).  Each is the least CPU time of three runs, less what the
+ * same command takes on a log of ten lines (starting: loading the
+ * built-in parsers).  On 20 MB, 150,000 training lines: about 0.044 s
+ * for --csv, 0.067 s for --json beyond the start (1.5x; 1.7x before its
+ * numbers were marked shortest as they were read, 2.5x before they were
+ * written from their text); seconds when each number took up to 17
+ * printf/strtod rounds. */
+static void json_costs_at_most_twice_csv(void **state)
 {
 	(void)state;
 	const char *rel = bounded_release();
@@ -344,8 +345,8 @@ static void json_costs_at_most_three_times_csv(void **state)
 	print_message("           beyond starting (%.3f s): --csv train %.3f s of CPU, --json "
 		      "%.3f s (%.2fx)\n",
 		      csv0, csv, json, json / csv);
-	if (json > 3 * csv + 0.01)
-		fail_msg("--json took %.3f s of CPU, more than 3x --csv's %.3f s", json, csv);
+	if (json > 2 * csv + 0.01)
+		fail_msg("--json took %.3f s of CPU, more than 2x --csv's %.3f s", json, csv);
 	remove_tree(dir);
 	free(dir);
 }
@@ -1047,7 +1048,7 @@ int main(void)
 		cmocka_unit_test(parse_takes_strict_and_github_diagnostics),
 		cmocka_unit_test(help_lists_and_explains_the_commands),
 		cmocka_unit_test(json_of_a_million_rows_streams_in_flat_memory),
-		cmocka_unit_test(json_costs_at_most_three_times_csv),
+		cmocka_unit_test(json_costs_at_most_twice_csv),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
