@@ -105,6 +105,13 @@ size_t series_row_count(const struct series *s);
  * series_rows rows keeps the count of the rows past it instead (see
  * series_dropped()). */
 void series_append(struct series *s, const struct datum *cells, long line);
+/* series_append(), with bit j of shortest set when cell j is a number
+ * whose text is what number_put() writes for it (the scanner knows as
+ * it reads it: datum_from_text_short()); series_row_shortest() and
+ * series_cell_shortest() give the bits back, so that a writer need not
+ * check the text again.  Columns past the 64th are never marked. */
+void series_append_shortest(struct series *s, const struct datum *cells, long line,
+			    uint64_t shortest);
 /* Rows series_append() did not keep because the series had reached
  * limit series_rows (limit.h), and the line of the first of them. */
 size_t series_dropped(const struct series *s, long *first_line);
@@ -113,10 +120,16 @@ size_t series_dropped(const struct series *s, long *first_line);
  * written over several lines), else the row's.  The view is
  * valid until the run changes or is freed. */
 void series_cell(const struct series *s, size_t row, size_t col, struct datum *out);
+/* series_cell(), and whether the cell was marked shortest when it was
+ * appended (series_append_shortest()). */
+bool series_cell_shortest(const struct series *s, size_t row, size_t col, struct datum *out);
 /* Every cell of a row into out[0 .. series_column_count()): what
  * series_cell() gives for each, the row's record read once (a writer of
  * millions of rows). */
 void series_row(const struct series *s, size_t row, struct datum *out);
+/* series_row(), and the row's cells marked shortest when it was
+ * appended, bit j for column j (series_append_shortest()). */
+uint64_t series_row_shortest(const struct series *s, size_t row, struct datum *out);
 long series_row_line(const struct series *s, size_t row);
 
 /* A series read in place from memory the run does not own a copy of (a

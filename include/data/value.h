@@ -91,6 +91,12 @@ extern const double number_pow10[23];
  * other text (commas, an exponent, a sign '+', more digits): the caller
  * goes the long way. */
 bool number_read_exact(const char *s, size_t n, double *out);
+/* number_read_exact(), and *shortest set to whether s[0..n) is, byte
+ * for byte, what number_put() writes for the number read
+ * (number_written_shortest() gives n): the same pass tells, so that a
+ * number typed from a log's text need not be checked again when it is
+ * written out. */
+bool number_read_exact_short(const char *s, size_t n, double *out, bool *shortest);
 /* The shortest text that reads back as n, written as JavaScript writes
  * numbers: plain from 0.000001 up to 1e21 ("100", "0.1"), with an
  * exponent beyond ("1e+21", "2.5e-7"); -0 as "0"; NaN, Infinity and

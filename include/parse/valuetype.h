@@ -39,6 +39,10 @@
  * exponent, an optional trailing '%'; also nan, inf and infinity in any
  * case (a diverged loss).  "1,5", "0x10" and "10.99s" are strings. */
 struct datum datum_from_text(const char *text, size_t len, long line);
+/* datum_from_text(), and *shortest set to whether the result is a
+ * number whose trimmed text is, byte for byte, what number_put() writes
+ * for it (number_read_exact_short()). */
+struct datum datum_from_text_short(const char *text, size_t len, long line, bool *shortest);
 
 /* datum_from_text() without reading numbers: missing or a string, for a
  * caller that only passes the text on. */

@@ -118,7 +118,7 @@ static void put_json_run(FILE *out, struct buf *w, const struct run *r, const ch
 		buf_printf(&lead, ",\n%s        [", ind);
 		struct datum few[16], *cells = ncols <= 16 ? few : xmalloc(ncols * sizeof *cells);
 		for (size_t row = 0; row < nrows; row++) {
-			series_row(s, row, cells);
+			uint64_t short_cells = series_row_shortest(s, row, cells);
 			/* The first row has no comma before it. */
 			put_raw(w, lead.data + !row, lead.len - !row);
 			for (size_t c = 0; c < ncols; c++) {
@@ -126,10 +126,12 @@ static void put_json_run(FILE *out, struct buf *w, const struct run *r, const ch
 				if (c)
 					put_raw(w, ", ", 2);
 				/* A number as the log wrote it when those are
-				 * its shortest digits (most of a log's). */
-				size_t k = d->kind == DATUM_NUMBER
-						   ? number_written_shortest(d->num, d->text, d->len)
-						   : 0;
+				 * its shortest digits (most of a log's): known
+				 * since it was read (shortest), or checked. */
+				size_t k = d->kind != DATUM_NUMBER ? 0
+					   : c < 64 && short_cells >> c & 1
+						   ? d->len
+						   : number_written_shortest(d->num, d->text, d->len);
 				if (k)
 					put_raw(w, d->text, k);
 				else

@@ -47,6 +47,9 @@
 
 /* Cell header bits, below the text length. */
 #define CELL_KIND_MASK 3u
+/* In the kind bits, beyond enum datum_kind's three: a number whose text
+ * is number_put()'s (series_append_shortest()). */
+#define CELL_SHORTEST 3u
 #define CELL_HAS_TEXT 4u
 #define CELL_HAS_LINE 8u /* a varint follows: the cell's line after its row's */
 #define CELL_LEN_SHIFT 4
@@ -555,6 +558,12 @@ static struct chunk *row_slot(struct series *s, size_t *i)
 
 void series_append(struct series *s, const struct datum *cells, long line)
 {
+	series_append_shortest(s, cells, line, 0);
+}
+
+void series_append_shortest(struct series *s, const struct datum *cells, long line,
+			    uint64_t shortest)
+{
 	assert(!s->view);
 	if (s->nrows >= limit_get(LIMIT_SERIES_ROWS)) {
 		if (s->dropped++ == 0)
@@ -580,7 +589,10 @@ void series_append(struct series *s, const struct datum *cells, long line)
 		 * record written over several lines) keeps its own. */
 		bool own_line = d->line > line;
 		size_t head = len << CELL_LEN_SHIFT | (d->text ? CELL_HAS_TEXT : 0) |
-			      (own_line ? CELL_HAS_LINE : 0) | ((unsigned)d->kind & CELL_KIND_MASK);
+			      (own_line ? CELL_HAS_LINE : 0) |
+			      (j < 64 && shortest >> j & 1 && d->kind == DATUM_NUMBER && len
+				       ? CELL_SHORTEST
+				       : ((unsigned)d->kind & CELL_KIND_MASK));
 		p = varint_put(p, head);
 		if (own_line)
 			p = varint_put(p, (size_t)(d->line - line));
@@ -686,10 +698,15 @@ struct series *run_add_series_view(struct run *r, const char *name, const char *
 
 void series_cell(const struct series *s, size_t row, size_t col, struct datum *out)
 {
+	series_cell_shortest(s, row, col, out);
+}
+
+bool series_cell_shortest(const struct series *s, size_t row, size_t col, struct datum *out)
+{
 	assert(row < s->nrows && col < s->ncols);
 	if (s->view) {
 		view_cell(s, row, col, out);
-		return;
+		return false;
 	}
 	const struct chunk *ch = &s->chunks[row >> CHUNK_SHIFT];
 	size_t i = row & CHUNK_MASK;
@@ -704,21 +721,29 @@ void series_cell(const struct series *s, size_t row, size_t col, struct datum *o
 		after = 0;
 		p += head >> CELL_LEN_SHIFT;
 	}
-	out->kind = (enum datum_kind)(head & CELL_KIND_MASK);
+	unsigned kind = head & CELL_KIND_MASK;
+	out->kind = kind == CELL_SHORTEST ? DATUM_NUMBER : (enum datum_kind)kind;
 	out->num = ch->num[col][i];
 	out->text = head & CELL_HAS_TEXT ? (const char *)p : NULL;
 	out->len = head >> CELL_LEN_SHIFT;
 	out->line = ch->line[i] + (long)after;
+	return kind == CELL_SHORTEST;
 }
 
 void series_row(const struct series *s, size_t row, struct datum *out)
+{
+	series_row_shortest(s, row, out);
+}
+
+uint64_t series_row_shortest(const struct series *s, size_t row, struct datum *out)
 {
 	assert(row < s->nrows);
 	if (s->view) {
 		for (size_t j = 0; j < s->ncols; j++)
 			view_cell(s, row, j, &out[j]);
-		return;
+		return 0;
 	}
+	uint64_t shortest = 0;
 	const struct chunk *ch = &s->chunks[row >> CHUNK_SHIFT];
 	size_t i = row & CHUNK_MASK;
 	const unsigned char *p = ch->rec[i];
@@ -728,13 +753,17 @@ void series_row(const struct series *s, size_t row, struct datum *out)
 		p = varint_get(p, &head);
 		if (head & CELL_HAS_LINE)
 			p = varint_get(p, &after);
-		out[j].kind = (enum datum_kind)(head & CELL_KIND_MASK);
+		unsigned kind = head & CELL_KIND_MASK;
+		out[j].kind = kind == CELL_SHORTEST ? DATUM_NUMBER : (enum datum_kind)kind;
+		if (kind == CELL_SHORTEST && j < 64)
+			shortest |= (uint64_t)1 << j;
 		out[j].num = ch->num[j][i];
 		out[j].text = head & CELL_HAS_TEXT ? (const char *)p : NULL;
 		out[j].len = head >> CELL_LEN_SHIFT;
 		out[j].line = line + (long)after;
 		p += head >> CELL_LEN_SHIFT;
 	}
+	return shortest;
 }
 
 long series_row_line(const struct series *s, size_t row)

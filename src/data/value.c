@@ -220,7 +220,10 @@ const double number_pow10[23] = {
 	1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 };
-bool number_read_exact(const char *s, size_t n, double *out)
+/* number_read_exact() and, when short is not NULL, whether the text
+ * is number_put()'s: as number_written_shortest() checks it, with the
+ * double it reads as known to be the one read here. */
+static inline bool read_exact(const char *s, size_t n, double *out, bool *short_)
 {
 	size_t i = n && s[0] == '-';
 	bool neg = i;
@@ -229,7 +232,9 @@ bool number_read_exact(const char *s, size_t n, double *out)
 	while (i < n && (unsigned)(s[i] - '0') < 10)
 		mant = mant * 10 + (uint64_t)(s[i++] - '0');
 	size_t int_digits = i - start, frac = 0;
+	bool point = false;
 	if (i < n && s[i] == '.') {
+		point = true;
 		size_t f0 = ++i;
 		while (i < n && (unsigned)(s[i] - '0') < 10)
 			mant = mant * 10 + (uint64_t)(s[i++] - '0');
@@ -242,7 +247,29 @@ bool number_read_exact(const char *s, size_t n, double *out)
 	 * of ten that is itself exact give a correctly rounded quotient. */
 	double v = frac ? (double)mant / number_pow10[frac] : (double)mant;
 	*out = neg ? -v : v;
+	if (short_) {
+		/* number_put()'s digits: a whole part without a leading zero
+		 * (but the one of "0.5"), no point without a digit after it
+		 * and no zero ending the decimals, at most 15 significant
+		 * digits (mant less its leading zeros, the decimals' ones
+		 * after "0."), and |v| from 10^-6 on, which it writes
+		 * plainly (below 10^21, as 15 digits are). */
+		bool whole_ok = int_digits > 0 && (s[start] != '0' || (int_digits == 1 && point));
+		*short_ = whole_ok && mant != 0 && (!point || (frac && s[n - 1] != '0')) &&
+			  mant < 1000000000000000u && v >= 1e-6;
+	}
 	return true;
+}
+
+bool number_read_exact(const char *s, size_t n, double *out)
+{
+	return read_exact(s, n, out, NULL);
+}
+
+bool number_read_exact_short(const char *s, size_t n, double *out, bool *shortest)
+{
+	*shortest = false;
+	return read_exact(s, n, out, shortest);
 }
 
 /* The fast way to number_put()'s digits, for the numbers logs hold

@@ -1404,13 +1404,31 @@ static bool eval_aggregate(struct ctx *c, const struct node *n, struct ref *out)
 	int maxdec = 0;
 	bool dec_all = true;
 	struct datum dt;
-	for (size_t r = 0; r < rows; r++) {
+	/* first and last take one cell (the first or last one that is not
+	 * missing) as it is, text and all: the others are not read (a
+	 * training log's final_step looks at one row of millions). */
+	bool one = fn->id == FN_FIRST || fn->id == FN_LAST;
+	for (size_t k = 0; one && k < rows && n_ok == 0; k++) {
+		size_t r = fn->id == FN_FIRST ? k : rows - 1 - k;
 		series_cell(s, r, col, &dt);
+		if (dt.kind != DATUM_MISSING) {
+			first = last = r;
+			n_ok = 1;
+		}
+	}
+	for (size_t r = 0; !one && r < rows; r++) {
+		bool shortest = series_cell_shortest(s, r, col, &dt);
 		if (dt.kind == DATUM_MISSING)
 			continue;
 		int dec;
-		if (dt.kind == DATUM_NUMBER && dec_all && dt.text &&
-		    text_decimals(dt.text, dt.len, dt.num, &dec))
+		if (dt.kind == DATUM_NUMBER && dec_all && shortest) {
+			/* read from its text, a plain decimal: the digits
+			 * after its point, with no second reading */
+			const char *point = memchr(dt.text, '.', dt.len);
+			dec = point ? (int)(dt.len - 1 - (size_t)(point - dt.text)) : 0;
+			maxdec = dec > maxdec ? dec : maxdec;
+		} else if (dt.kind == DATUM_NUMBER && dec_all && dt.text &&
+			   text_decimals(dt.text, dt.len, dt.num, &dec))
 			maxdec = dec > maxdec ? dec : maxdec;
 		else if (dt.kind == DATUM_NUMBER)
 			dec_all = false;

@@ -31,8 +31,13 @@ static int byte_rank(unsigned char c)
 		return 190 - (int)(at - common) * 4;
 	if (c >= 'a' && c <= 'z')
 		return 90;
-	if (strchr(".,:-_/=()[]'\"", c) && c)
+	if (strchr(".,:-_/=", c) && c)
 		return 150;
+	/* Brackets and quotes are rarer in logs than most lowercase
+	 * letters: "sample(s) in" is looked for by its "(" and ")", not
+	 * by the "m" and "p" of every "samples/sec". */
+	if (strchr("()[]'\"", c) && c)
+		return 100;
 	if (c >= 'A' && c <= 'Z')
 		return 70;
 	if (c == '\t')

@@ -390,12 +390,12 @@ static void dedup_insert(struct dedup *dd, struct dent e)
 
 /* Appends a row, unless it is another rank's copy of a row already taken
  * (the rule at the top of this file).  Returns whether it was taken. */
-bool add_row(struct series *s, struct dedup *dd, const struct datum *cells, bool ranked,
-		    uint64_t line_rank, long line)
+bool add_row(struct series *s, struct dedup *dd, const struct datum *cells, uint64_t shortest,
+	     bool ranked, uint64_t line_rank, long line)
 {
 	size_t ncols = series_column_count(s);
 	if (!ranked) {
-		series_append(s, cells, line);
+		series_append_shortest(s, cells, line, shortest);
 		return true;
 	}
 	uint64_t h = row_hash(cells, ncols);
@@ -411,7 +411,7 @@ bool add_row(struct series *s, struct dedup *dd, const struct datum *cells, bool
 			same_rank = true;
 		}
 	}
-	series_append(s, cells, line);
+	series_append_shortest(s, cells, line, shortest);
 	if (!same_rank)
 		dedup_insert(dd, (struct dent){h, rank, series_row_count(s) - 1});
 	return true;
@@ -467,11 +467,21 @@ size_t build_row(struct scan *sc, const uint32_t *w, const char *base)
 	if (ps->table >= 0 && !shared_claim(sc, idx, line))
 		return REC_HEAD + 2 * ps->ncols;
 	const uint32_t *cell = w + REC_HEAD;
+	/* the cells whose text is number_put()'s for their number */
+	uint64_t shortest = 0;
 	for (size_t j = 0; j < ps->ncols; j++, cell += 2) {
 		const char *text = base + cell[0];
 		if (st->sink && ps->types[j] == VT_AUTO) {
 			/* passed on as written: reading the number is wasted */
 			st->cells[j] = datum_from_text_only(text, cell[1], line);
+			continue;
+		}
+		if (ps->types[j] == VT_AUTO && !parser_style(sc->p)) {
+			/* type_text()'s way for these, which also tells
+			 * whether the text is the number's shortest */
+			bool sh;
+			st->cells[j] = datum_from_text_short(text, cell[1], line, &sh);
+			shortest |= (uint64_t)(sh && j < 64) << (j & 63);
 			continue;
 		}
 		enum typed t = type_text(ps->types[j], parser_style(sc->p), text, cell[1], line,
@@ -483,8 +493,8 @@ size_t build_row(struct scan *sc, const uint32_t *w, const char *base)
 		}
 	}
 	if (!st->sink)
-		add_row(st->s, &st->dd, st->cells, ranked, rank, line);
-	else if (!ranked || add_row(st->s, &st->dd, st->cells, ranked, rank, line))
+		add_row(st->s, &st->dd, st->cells, shortest, ranked, rank, line);
+	else if (!ranked || add_row(st->s, &st->dd, st->cells, 0, ranked, rank, line))
 		st->sink->row(st->sink->ctx, st->cells, ps->ncols, line);
 	return REC_HEAD + 2 * ps->ncols;
 }
@@ -862,6 +872,8 @@ static bool looks_labelled(const char *buf, const char *end)
  * run it starts or joins (a field already set there stays). */
 static void split_restart(struct scan *sc, long line)
 {
+	if (sc->pipe)
+		pipe_drain(sc->pipe, sc);
 	if (sc->more.on)
 		more_end(sc);
 	table_finish(sc); /* a table ends with its run */
@@ -1319,9 +1331,11 @@ bool scan_file(struct scan *sc, int fd, off_t size)
 	if (size >= 0 && (size_t)size + 1 < cap)
 		cap = (size_t)size + 1 < 4096 ? 4096 : (size_t)size + 1;
 	struct pipe *pp = NULL;
-	/* A split parser's runs follow one another: one thread. */
-	if (size > PIPE_MIN && !sc->split) {
-		size_t nscan = parallel_ok(sc->p) ? scan_threads() : 0;
+	/* A split parser's runs follow one another: its chunks are scanned
+	 * in order on this thread, and the builder is waited for at each
+	 * split line (pipe_drain()). */
+	if (size > PIPE_MIN) {
+		size_t nscan = !sc->split && parallel_ok(sc->p) ? scan_threads() : 0;
 		/* A row with more lines is built where it ends: at once; so
 		 * is one of a series that shares its name with a table
 		 * (shared_claim()), and one with carried values while they
@@ -1331,6 +1345,7 @@ bool scan_file(struct scan *sc, int fd, off_t size)
 			pp = pipe_start(sc, nscan);
 	}
 	bool par = pp && pp->nscanners;
+	sc->pipe = par ? NULL : pp;
 	struct slot single = {0};
 	size_t k = 0; /* the slot being filled, when there is a builder */
 	struct slot *cur = pp ? pipe_acquire(pp, 0) : &single;
@@ -1449,6 +1464,7 @@ bool scan_file(struct scan *sc, int fd, off_t size)
 	}
 out:
 	sc->slot = NULL;
+	sc->pipe = NULL;
 	if (pp)
 		pipe_finish(pp);
 	slot_free(&single, 0);

@@ -276,16 +276,19 @@ struct scan {
 	/* Where series rows go: the slot being scanned (its rows are built
 	 * by the builder thread) or, without one, built at once. */
 	struct slot *slot;
+	struct pipe *pipe; /* the builder's, while scan_file() runs one */
 	const char *base; /* the buffer that row offsets count from */
 	uint32_t *rec;    /* a row record, when built at once */
 	size_t rec_cap;
 	bool defer;       /* a parallel scanner: failures wait in the slot */
 	long line_base;   /* the builder: lines before the chunk being built */
 	struct more more; /* a row waiting for its more lines */
-	/* split: (a parser's split pattern, acts[0]; such a parser is read
-	 * on one thread).  A split line ends the run being read, unless it
-	 * is the file's first or the run found nothing since its own split
-	 * line; next_run() then finishes sc->r and gives the next run. */
+	/* split: (a parser's split pattern, acts[0]; such a parser's log
+	 * is scanned on one thread, its rows built by the builder, which is
+	 * waited for at each split line: pipe_drain()).  A split line ends
+	 * the run being read, unless it is the file's first or the run found
+	 * nothing since its own split line; next_run() then finishes sc->r
+	 * and gives the next run. */
 	struct act *split;
 	struct run *(*next_run)(struct scan *sc, long line);
 	void *split_ctx;
@@ -337,8 +340,8 @@ char *act_what(const struct scan *sc, const struct act *a);
 struct datum *row_scratch(struct scan *sc, size_t n);
 /* Appends a row, unless it is another rank's copy of a row already
  * taken.  Returns whether it was taken. */
-bool add_row(struct series *s, struct dedup *dd, const struct datum *cells, bool ranked,
-	     uint64_t line_rank, long line);
+bool add_row(struct series *s, struct dedup *dd, const struct datum *cells, uint64_t shortest,
+	     bool ranked, uint64_t line_rank, long line);
 /* Types the cells of one row record and stores the row.  Returns the
  * words the record took. */
 size_t build_row(struct scan *sc, const uint32_t *w, const char *base);
@@ -389,5 +392,10 @@ struct slot *pipe_acquire(struct pipe *pp, size_t k);
 void pipe_publish(struct pipe *pp);
 /* Waits for the threads to finish every slot handed to them. */
 void pipe_finish(struct pipe *pp);
+/* A split line ends the run being read (no scanners): waits for the
+ * builder to finish every slot handed to it, then builds the rows of
+ * sc->slot found so far here, so that the run is whole before it is
+ * finished. */
+void pipe_drain(struct pipe *pp, struct scan *sc);
 
 #endif

@@ -5,6 +5,7 @@
  * order. */
 #include "scan.h"
 
+#include <assert.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -356,6 +357,19 @@ void pipe_publish(struct pipe *pp)
 	pp->published++;
 	pthread_cond_broadcast(&pp->cv);
 	pthread_mutex_unlock(&pp->mu);
+}
+
+void pipe_drain(struct pipe *pp, struct scan *sc)
+{
+	assert(!pp->nscanners);
+	pthread_mutex_lock(&pp->mu);
+	while (pp->consumed < pp->published)
+		pthread_cond_wait(&pp->cv, &pp->mu);
+	pthread_mutex_unlock(&pp->mu);
+	struct slot *sl = sc->slot;
+	for (size_t w = 0; w < sl->nwords;)
+		w += build_row(sc, sl->rows + w, sl->buf);
+	sl->nwords = 0;
 }
 
 /* Waits for the threads to finish every slot handed to them. */

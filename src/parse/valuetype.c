@@ -189,14 +189,22 @@ struct datum datum_from_text_only(const char *text, size_t len, long line)
 	return d;
 }
 
-struct datum datum_from_text(const char *text, size_t len, long line)
+struct datum datum_from_text_short(const char *text, size_t len, long line, bool *shortest)
 {
 	struct datum d = datum_from_text_only(text, len, line);
+	*shortest = false;
 	if (d.kind == DATUM_MISSING)
 		return d;
-	if (number_parse(d.text, d.len, &d.num))
+	if (number_read_exact_short(d.text, d.len, &d.num, shortest) ||
+	    number_parse_slow(d.text, d.len, &d.num))
 		d.kind = DATUM_NUMBER;
 	return d;
+}
+
+struct datum datum_from_text(const char *text, size_t len, long line)
+{
+	bool shortest;
+	return datum_from_text_short(text, len, line, &shortest);
 }
 
 /* Number styles and units. */

@@ -313,15 +313,16 @@ static void write_train_log(const char *dir, const char *name, int train)
 	free(path);
 }
 
-/* Issue 22: --json of a training log costs at most about twice what
- * --csv of its series does (the same parse, then every series and field
- * typed and written); the bound here is 3x, for a shared machine.  Each
- * is the least CPU time of three runs, less what the same command takes
- * on a log of ten lines (starting: loading the built-in parsers).  On 20
- * MB, 150,000 training lines: about 0.04 s for --csv, 0.075 s for
- * --json beyond the start (1.7x); seconds when each number took up to
- * 17 printf/strtod rounds. */
-static void json_costs_at_most_three_times_csv(void **state)
+/* Issue 22: --json of a training log costs at most twice what --csv of
+ * its series does (the same parse, then every series and field typed
+ * and written).  Each is the least CPU time of three runs, less what the
+ * same command takes on a log of ten lines (starting: loading the
+ * built-in parsers).  On 20 MB, 150,000 training lines: about 0.044 s
+ * for --csv, 0.067 s for --json beyond the start (1.5x; 1.7x before its
+ * numbers were marked shortest as they were read, 2.5x before they were
+ * written from their text); seconds when each number took up to 17
+ * printf/strtod rounds. */
+static void json_costs_at_most_twice_csv(void **state)
 {
 	(void)state;
 	const char *rel = bounded_release();
@@ -344,8 +345,116 @@ static void json_costs_at_most_three_times_csv(void **state)
 	print_message("           beyond starting (%.3f s): --csv train %.3f s of CPU, --json "
 		      "%.3f s (%.2fx)\n",
 		      csv0, csv, json, json / csv);
-	if (json > 3 * csv + 0.01)
-		fail_msg("--json took %.3f s of CPU, more than 3x --csv's %.3f s", json, csv);
+	if (json > 2 * csv + 0.01)
+		fail_msg("--json took %.3f s of CPU, more than 2x --csv's %.3f s", json, csv);
+	remove_tree(dir);
+	free(dir);
+}
+
+/* Run k (0, 1, 2) of the three that a_big_split_log_gives_each_run_its_own_rows()
+ * writes, into f; with blank, its lines are written as "." lines
+ * instead (the same line numbers, nothing found). */
+static void write_split_run(FILE *f, int k, bool blank)
+{
+	int batch = 256 << k;
+	if (blank)
+		fputs(".\n", f);
+	else
+		fprintf(f, "2024-11-03 14:54:29,679 INFO:   Effective batch size is %d.\n", batch);
+	for (int i = 1; i <= 36000; i++) {
+		if (blank)
+			fputs(".\n", f);
+		else
+			fprintf(f,
+				"2024-11-03 %02d:%02d:%02d,%03d INFO:   | Train Device=CSX, Step=%d, "
+				"Loss=%d.%05d, Rate=%d.%02d samples/sec, GlobalRate=%d.%02d "
+				"samples/sec\n",
+				i / 3600 % 24, i / 60 % 60, i % 60, i % 1000, 100 * i, 2 + (i + k) % 9,
+				i * 7919 % 100000, 2900 + i % 97, (i + k) % 100, 2940 + i % 13,
+				i * 31 % 100);
+		if (i % 5000 == 0) {
+			if (blank)
+				fputs(".\n", f);
+			else
+				fprintf(f,
+					"2024-11-03 15:00:00,000 INFO:   | Eval Device=CSX, "
+					"GlobalStep=%d, Batch=%d, Loss=%d.%02d, Rate=7796.80 "
+					"samples/sec, GlobalRate=7499.90 samples/sec\n",
+					100 * i, i / 5000, 7 - k, i % 89);
+		}
+	}
+	if (blank)
+		fputs(".\n", f);
+	else
+		fprintf(f,
+			"2024-11-04 00:00:00,000 INFO:   Processed %d sample(s) in %d.5 seconds.\n",
+			36000 * batch, 26101 + k);
+}
+
+/* s without its blanks and line breaks. */
+static char *squeezed(const char *s)
+{
+	char *t = xmalloc(strlen(s) + 1), *w = t;
+	for (; *s; s++)
+		if (*s != ' ' && *s != '\n')
+			*w++ = *s;
+	*w = '\0';
+	return t;
+}
+
+/* A split parser's log bigger than 8 MiB has its rows typed and stored
+ * on a second thread, which the reading thread waits for at each split
+ * line: each run of the file gets exactly its own rows and fields, the
+ * ones it gives read alone (the other runs' lines blanked, so that the
+ * line numbers agree, and the file small enough for one thread). */
+static void a_big_split_log_gives_each_run_its_own_rows(void **state)
+{
+	(void)state;
+	if (getenv("LOGDOWN_VALGRIND")) {
+		printf("a_big_split_log_gives_each_run_its_own_rows: under valgrind; skipped "
+		       "(ASan runs it)\n");
+		skip();
+	}
+	char *dir = e2e_tmpdir();
+	const char *names[] = {"all.log", "run0.log", "run1.log", "run2.log"};
+	for (int w = 0; w < 4; w++) {
+		char *path = path_join(dir, names[w]);
+		FILE *f = fopen(path, "w");
+		assert_non_null(f);
+		for (int k = 0; k < 3; k++)
+			write_split_run(f, k, w > 0 && k != w - 1);
+		assert_int_equal(fclose(f), 0);
+		free(path);
+	}
+	struct stat st;
+	char *all_path = path_join(dir, "all.log");
+	assert_int_equal(stat(all_path, &st), 0);
+	assert_true(st.st_size > (8 << 20)); /* the second thread's */
+	free(all_path);
+	struct proc all = e2e_run(dir, "parse all.log --parser cerebras --json");
+	assert_int_equal(all.status, 0);
+	assert_string_equal(all.err, "");
+	char *whole = squeezed(all.out);
+	assert_contains(whole, "\"runs\":[{\"name\":\"run1\",\"first_line\":1,");
+	for (int k = 0; k < 3; k++) {
+		struct proc one = e2e_run(dir, "parse %s --parser cerebras --json", names[k + 1]);
+		assert_int_equal(one.status, 0);
+		char *alone = squeezed(one.out);
+		/* its "fields" and "series", without the closing brace */
+		char *from = strstr(alone, "\"fields\":");
+		assert_non_null(from);
+		alone[strlen(alone) - 1] = '\0';
+		char want[64];
+		snprintf(want, sizeof want, "\"batch_size\":{\"value\":%d,", 256 << k);
+		assert_contains(from, want);
+		assert_contains(from, "[3600000,");
+		if (!strstr(whole, from))
+			fail_msg("run %d of all.log differs from %s read alone", k + 1, names[k + 1]);
+		free(alone);
+		proc_free(&one);
+	}
+	free(whole);
+	proc_free(&all);
 	remove_tree(dir);
 	free(dir);
 }
@@ -922,6 +1031,7 @@ int main(void)
 		cmocka_unit_test(summary_of_a_long_series_shows_first_and_last_rows),
 		cmocka_unit_test(parse_json_of_a_cerebras_log),
 		cmocka_unit_test(a_big_log_parses_the_same_on_any_number_of_threads),
+		cmocka_unit_test(a_big_split_log_gives_each_run_its_own_rows),
 		cmocka_unit_test(a_failing_pattern_in_a_big_log_is_named_at_its_first_line),
 		cmocka_unit_test(a_parser_with_errors_is_not_loaded_not_unknown),
 		cmocka_unit_test(output_that_cannot_be_written_is_an_io_failure),
@@ -938,7 +1048,7 @@ int main(void)
 		cmocka_unit_test(parse_takes_strict_and_github_diagnostics),
 		cmocka_unit_test(help_lists_and_explains_the_commands),
 		cmocka_unit_test(json_of_a_million_rows_streams_in_flat_memory),
-		cmocka_unit_test(json_costs_at_most_three_times_csv),
+		cmocka_unit_test(json_costs_at_most_twice_csv),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

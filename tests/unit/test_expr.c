@@ -473,6 +473,42 @@ static void derive_scope_resolves_names_inside_the_run(void **state)
 	fx_free(fx);
 }
 
+/* first and last take the first and last cell that is not missing, as
+ * written, wherever it is; a column of missing cells has neither, and
+ * says how many rows it looked at. */
+static void first_and_last_skip_missing_cells_at_either_end(void **state)
+{
+	(void)state;
+	struct fx *fx = fx_new();
+	static const char *const cols[] = {"x", "y", "z"};
+	struct series *s = run_add_series(fx->cs2048, "gaps", cols, 3);
+	runfix_row3(s, 20, "n/a", "--", "a");
+	runfix_row3(s, 21, "1.50", "n/a", "b");
+	runfix_row3(s, 22, "2", "n/a", "c");
+	runfix_row3(s, 23, "n/a", "--", "d");
+	assert_true(fx_eval(fx, "first(cs2048.gaps.x)"));
+	assert_int_equal(fx->v.kind, EVAL_NUMBER);
+	assert_num_near(fx->v.num, 1.5);
+	assert_int_equal(fx->v.len, 4);
+	assert_memory_equal(fx->v.text, "1.50", 4);
+	assert_int_equal(fx->v.line, 21);
+	assert_true(fx_eval(fx, "last(cs2048.gaps.x)"));
+	assert_num_near(fx->v.num, 2);
+	assert_memory_equal(fx->v.text, "2", 1);
+	assert_int_equal(fx->v.line, 22);
+	assert_true(fx_eval(fx, "last(cs2048.gaps.z)"));
+	assert_int_equal(fx->v.kind, EVAL_STRING);
+	assert_memory_equal(fx->v.text, "d", 1);
+	assert_int_equal(fx->v.line, 23);
+	assert_true(fx_eval(fx, "first(cs2048.gaps.y)"));
+	assert_int_equal(fx->v.kind, EVAL_MISSING);
+	assert_string_equal(fx->v.why, "first of cs2048.gaps.y: no values in its 4 rows");
+	assert_true(fx_eval(fx, "last(cs2048.gaps.y)"));
+	assert_string_equal(fx->v.why, "last of cs2048.gaps.y: no values in its 4 rows");
+	assert_string_equal(fx_diags(fx), "");
+	fx_free(fx);
+}
+
 static void table_row_scope_prefers_the_row_run_then_other_runs(void **state)
 {
 	(void)state;
@@ -1310,6 +1346,7 @@ int main(void)
 		cmocka_unit_test(aggregates_show_one_decimal_more_than_their_numbers),
 		cmocka_unit_test(missing_values_say_why),
 		cmocka_unit_test(derive_scope_resolves_names_inside_the_run),
+		cmocka_unit_test(first_and_last_skip_missing_cells_at_either_end),
 		cmocka_unit_test(table_row_scope_prefers_the_row_run_then_other_runs),
 		cmocka_unit_test(series_row_scope_resolves_columns_first),
 		cmocka_unit_test(parenthesised_run_name_takes_a_field),

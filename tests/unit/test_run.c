@@ -355,10 +355,64 @@ static void a_cell_bigger_than_a_block_is_kept_whole(void **state)
 	run_free(r);
 }
 
+/* A row appended with its shortest cells marked gives the marks back,
+ * with the same cells as series_row() and series_cell(); a mark on a
+ * cell that is not a number is not kept, and columns past the 64th
+ * have none. */
+static void shortest_marks_come_back_with_their_rows(void **state)
+{
+	(void)state;
+	const char *names[70];
+	char name_text[70][8];
+	for (int j = 0; j < 70; j++) {
+		snprintf(name_text[j], sizeof name_text[j], "c%d", j);
+		names[j] = name_text[j];
+	}
+	struct run *r = run_new("r", "f.log", "p");
+	struct series *s = run_add_series(r, "s", names, 70);
+	struct datum cells[70];
+	bool sh[70];
+	for (int j = 0; j < 70; j++)
+		cells[j] = datum_from_text_short(j % 3 ? "2934.70" : "2934.71", 7, 4, &sh[j]);
+	cells[1] = datum_from_text_short("x", 1, 4, &sh[1]);
+	cells[2] = datum_from_text_short("--", 2, 4, &sh[2]);
+	assert_false(sh[1] || sh[2] || sh[4]);
+	assert_true(sh[0] && sh[3] && sh[66]);
+	/* the marks datum_from_text_short() gave, and the string's and
+	 * the missing cell's, which are not numbers: not kept */
+	uint64_t mask = 6;
+	for (int j = 0; j < 64; j++)
+		mask |= (uint64_t)sh[j] << j;
+	series_append_shortest(s, cells, 4, mask);
+	series_append(s, cells, 5);
+	struct datum got[70], one;
+	uint64_t marks = series_row_shortest(s, 0, got);
+	for (int j = 0; j < 64; j++) {
+		bool want = j % 3 == 0;
+		if ((marks >> j & 1) != want)
+			fail_msg("column %d: mark %d", j, (int)(marks >> j & 1));
+		assert_int_equal(series_cell_shortest(s, 0, (size_t)j, &one), want);
+		assert_int_equal(one.kind, got[j].kind);
+		assert_int_equal(one.len, got[j].len);
+	}
+	assert_int_equal(got[1].kind, DATUM_STRING);
+	assert_int_equal(got[2].kind, DATUM_MISSING);
+	assert_int_equal(got[3].kind, DATUM_NUMBER);
+	assert_true(got[3].num == 2934.71);
+	assert_false(series_cell_shortest(s, 0, 66, &one));
+	assert_int_equal(one.kind, DATUM_NUMBER);
+	/* appended without marks: none */
+	assert_int_equal(series_row_shortest(s, 1, got), 0);
+	assert_false(series_cell_shortest(s, 1, 0, &one));
+	assert_true(one.num == 2934.71);
+	run_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(number_keeps_its_text),
+		cmocka_unit_test(shortest_marks_come_back_with_their_rows),
 		cmocka_unit_test(percent_reads_as_its_number),
 		cmocka_unit_test(thousands_commas_read_as_one_number),
 		cmocka_unit_test(misplaced_commas_make_a_string),

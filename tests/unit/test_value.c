@@ -434,6 +434,58 @@ static void number_put_written_keeps_the_text_only_when_it_is_the_shortest(void 
 	buf_free(&b);
 }
 
+/* number_read_exact_short() tells, in the pass that reads a number, what
+ * number_written_shortest() finds by checking the text again: the text
+ * is number_put()'s digits exactly ("2934.70", "0100", "5." and "1e3"
+ * are not; "0.5" and "-7" are), and the number read is strtod()'s. */
+static void number_read_exact_short_knows_the_shortest_text(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text;
+		bool shortest;
+	} cases[] = {
+		{"2934.71", true},  {"2934.70", false}, {"100", true},     {"0100", false},
+		{"0.5", true},      {"00.5", false},    {"5.", false},     {"-7", true},
+		{"-0.25", true},    {"0", false},       {"0.0", false},    {"0.000001", true},
+		{"0.0000001", false}, {"123456789012345", true}, {"1234567890123456", false},
+		{"0.123456789012345", true}, {"0.1234567890123456", false},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		double v;
+		bool sh = !cases[i].shortest;
+		assert_true(number_read_exact_short(cases[i].text, strlen(cases[i].text), &v, &sh));
+		if (sh != cases[i].shortest)
+			fail_msg("%s: shortest %d, want %d", cases[i].text, sh, cases[i].shortest);
+	}
+	double v;
+	bool sh = true;
+	assert_false(number_read_exact_short("1e3", 3, &v, &sh));
+	assert_false(sh);
+	/* random decimals, leading and trailing zeros included: shortest
+	 * exactly when number_written_shortest() keeps the whole text */
+	char text[64];
+	srand(11);
+	for (int k = 0; k < 200000; k++) {
+		int digits = 1 + rand() % 19, frac = rand() % 13, n = 0;
+		if (rand() % 4 == 0)
+			text[n++] = '-';
+		for (int d = 0; d < digits; d++) {
+			if (d == digits - frac && d > 0)
+				text[n++] = '.';
+			int zero = rand() % 3 == 0; /* zeros at either end, often */
+			text[n++] = (char)('0' + (zero ? 0 : rand() % 10));
+		}
+		text[n] = '\0';
+		if (!number_read_exact_short(text, (size_t)n, &v, &sh))
+			continue;
+		assert_true(v == strtod(text, NULL));
+		bool want = number_written_shortest(v, text, (size_t)n) == (size_t)n;
+		if (sh != want)
+			fail_msg("%s: shortest %d, number_written_shortest says %d", text, sh, want);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -448,6 +500,7 @@ int main(void)
 		cmocka_unit_test(put_text_shows_a_scalar_as_a_reader_sees_it),
 		cmocka_unit_test(number_put_gives_the_shortest_round_trip_form),
 		cmocka_unit_test(number_put_written_keeps_the_text_only_when_it_is_the_shortest),
+		cmocka_unit_test(number_read_exact_short_knows_the_shortest_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
