@@ -37,6 +37,7 @@ enum limit_id {
 	LIMIT_TEMPLATE_BYTES, /* bytes a page's template writes but for values shown once */
 	LIMIT_YAML_BYTES,     /* bytes of one YAML result file, read whole */
 	LIMIT_MARKDOWN_LINE_BYTES, /* bytes of one line of a report's Markdown */
+	LIMIT_MARKDOWN_INLINES,    /* characters of one paragraph that may start an inline */
 	LIMIT_COUNT
 };
 

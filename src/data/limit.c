@@ -76,13 +76,18 @@ static const struct limit_def defs[LIMIT_COUNT] = {
 	 * one list item at a time a tree); JSON is streamed from the disk */
 	[LIMIT_YAML_BYTES] = {"yaml_bytes", "LOGDOWN_LIMIT_YAML_BYTES",
 			      HINT("yaml_bytes", "YAML_BYTES"), 10000000, 1000, 4000000000UL},
-	/* cmark-gfm makes an inline node of about 180 bytes at each
-	 * character that may start an inline (`*`, `_`, `[`, `<`, `w`,
-	 * `:` ...): a line costs up to 90 times its size, 2 MB at most
-	 * about 190 MB (a 200 MB line took 7.7 GB) */
+	/* a line is read whole by every pass: 256 MiB; what a line costs
+	 * the Markdown parser beyond its size is markdown_inlines' */
 	[LIMIT_MARKDOWN_LINE_BYTES] = {"markdown_line_bytes", "LOGDOWN_LIMIT_MARKDOWN_LINE_BYTES",
-				       HINT("markdown_line_bytes", "MARKDOWN_LINE_BYTES"), 2000000,
-				       1000, 4000000000UL},
+				       HINT("markdown_line_bytes", "MARKDOWN_LINE_BYTES"),
+				       268435456, 1000, 4000000000UL},
+	/* cmark-gfm makes an inline node of about 180 bytes at each
+	 * character of a paragraph that may start an inline (`*`, `_`,
+	 * `[`, `<`, `w`, `:` ...): 4,000,000 cost about 720 MB (a 200 MB
+	 * line of "w " took 7.7 GB) */
+	[LIMIT_MARKDOWN_INLINES] = {"markdown_inlines", "LOGDOWN_LIMIT_MARKDOWN_INLINES",
+				    HINT("markdown_inlines", "MARKDOWN_INLINES"), 4000000, 100,
+				    4000000000UL},
 };
 
 static unsigned long values[LIMIT_COUNT];

@@ -221,11 +221,10 @@ static bool read_meta(struct report *r, struct diag *d)
 	return ok;
 }
 
-/* Is every line of r's Markdown within limit markdown_line_bytes?
- * cmark-gfm makes an inline node (about 180 bytes) at each character
- * that may start an inline, so a line costs up to 90 times its size
- * before any of logdown's own passes: a 200 MB line took 7.7 GB.  The
- * first longer line is an error at the byte that passes the limit. */
+/* Is every line of r's Markdown within limit markdown_line_bytes?  The
+ * first longer line is an error at the byte that passes the limit.
+ * What a line costs the Markdown parser beyond its size is
+ * inlines_fit()'s. */
 static bool lines_fit(const struct report *r, struct diag *d)
 {
 	size_t max = (size_t)limit_get(LIMIT_MARKDOWN_LINE_BYTES);
@@ -239,10 +238,93 @@ static bool lines_fit(const struct report *r, struct diag *d)
 			struct loc at = {r->path, line, (int)max + 1, 1};
 			diag_error(d, at,
 				   "this line is %zu bytes, longer than the %zu a Markdown line may "
-				   "have: Markdown's parser takes up to 90 times a line's size; break "
-				   "it into lines, or put long data in a file the page reads (%s)",
+				   "have: break it into lines, or put long data in a file the page "
+				   "reads (%s)",
 				   n, max, limit_hint(LIMIT_MARKDOWN_LINE_BYTES));
 			return false;
+		}
+		if (!nl)
+			break;
+		t = nl + 1;
+	}
+	return true;
+}
+
+/* Characters cmark-gfm's inline parser stops at (its own, and those of
+ * the extensions logdown attaches: strikethrough's `~`, table's `|`,
+ * autolink's `:` and `w`): each may become a node of about 180 bytes. */
+static bool starts_inline(unsigned char c)
+{
+	switch (c) {
+	case '\\': case '`': case '&': case '_': case '*': case '[': case ']': case '<':
+	case '!': case '~': case '|': case ':': case 'w': case 'W':
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* A fence's opening or closing line: up to three blanks, then three or
+ * more of ` or ~; its character and length in *ch and *n. */
+static bool fence_line(const char *t, size_t len, char *ch, size_t *n)
+{
+	size_t i = 0;
+	while (i < len && i < 3 && t[i] == ' ')
+		i++;
+	if (i == len || (t[i] != '`' && t[i] != '~'))
+		return false;
+	size_t k = i;
+	while (k < len && t[k] == t[i])
+		k++;
+	if (k - i < 3)
+		return false;
+	*ch = t[i];
+	*n = k - i;
+	return true;
+}
+
+/* Does each paragraph of r's Markdown (lines between blank ones, fenced
+ * code left out, which is not parsed for inlines) hold at most limit
+ * markdown_inlines characters that may start an inline?  The first
+ * that holds more is an error at its character that passes the limit:
+ * the parser would make a node at each (a 200 MB line of "w " took 7.7
+ * GB), while a long paragraph of words costs about its size. */
+static bool inlines_fit(const struct report *r, struct diag *d)
+{
+	size_t max = (size_t)limit_get(LIMIT_MARKDOWN_INLINES), count = 0;
+	char fence = 0;
+	size_t fence_n = 0;
+	const char *t = r->text + r->body_off, *end = r->text + r->len;
+	for (int line = r->body_line; t < end; line++) {
+		const char *nl = memchr(t, '\n', (size_t)(end - t));
+		size_t n = (size_t)((nl ? nl : end) - t);
+		char ch;
+		size_t k;
+		bool blank = true;
+		for (size_t i = 0; blank && i < n; i++)
+			blank = t[i] == ' ' || t[i] == '\t' || t[i] == '\r';
+		if (fence) {
+			if (fence_line(t, n, &ch, &k) && ch == fence && k >= fence_n)
+				fence = 0;
+		} else if (fence_line(t, n, &ch, &k)) {
+			fence = ch;
+			fence_n = k;
+			count = 0;
+		} else if (blank) {
+			count = 0;
+		} else {
+			for (size_t i = 0; i < n; i++) {
+				if (!starts_inline((unsigned char)t[i]) || ++count <= max)
+					continue;
+				struct loc at = {r->path, line, (int)i + 1, 1};
+				diag_error(d, at,
+					   "this paragraph has more than %zu characters that may start "
+					   "an inline (`*`, `_`, `[`, `<`, `w`, `:` ...): Markdown's "
+					   "parser makes a node of about 180 bytes at each; break it into "
+					   "paragraphs, or put long data in a file the page reads (%s)",
+					   max, limit_hint(LIMIT_MARKDOWN_INLINES));
+				return false;
+			}
 		}
 		if (!nl)
 			break;
@@ -293,7 +375,7 @@ bool report_load(struct report *r, const char *path, const char *slug, struct di
 		diag_error(d, at, "front matter is never closed: end it with a line holding only ---");
 		return false;
 	}
-	if (!lines_fit(r, d))
+	if (!lines_fit(r, d) || !inlines_fit(r, d))
 		return false;
 	if (yaml_len == 0)
 		return true;
