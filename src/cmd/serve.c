@@ -72,7 +72,7 @@
  * save is seen at once, then built once nothing changed for SETTLE_MS
  * (an editor's write and rename, a burst of a job's appends). */
 #define POLL_MS 300
-#define SETTLE_MS 40
+#define SETTLE_MS 80
 /* A connection that sends or takes nothing for this long is closed: a
  * half-sent request, a kept-alive connection, a client that stopped
  * reading.  Event streams are pinged every second, so they stay. */
