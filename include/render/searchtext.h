@@ -45,6 +45,8 @@ struct search_section {
 	size_t nterms, cap;
 	uint32_t *seen; /* until finished: a hash set of terms' indexes + 1 */
 	size_t seen_cap;
+	uint32_t *ids;  /* the terms' numbers in the site's table of them
+			   (site/searchindex.c), or NULL */
 	char *pool;     /* the terms' bytes: blocks, each after a pointer to
 			   the block before */
 	char *pool_at;

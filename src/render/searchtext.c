@@ -191,6 +191,7 @@ void search_doc_free(struct search_doc *d)
 		}
 		free(s->values);
 		free(s->seen);
+		free(s->ids);
 		free(s->id);
 		free(s->heading);
 	}

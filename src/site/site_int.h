@@ -29,6 +29,7 @@
 
 struct doc;
 struct output_file;
+struct term_table;
 
 /* One site_build(): what it loaded and found, and where it writes.  Its
  * turns (struct job) run on several threads: they read it, and write
@@ -68,6 +69,7 @@ struct build {
 	 * commit (outdir_keep()) rather than linked file by file */
 	bool can_move;
 	const char **slugs;          /* every report's slug, sorted */
+	struct term_table *terms;    /* the search index's terms (searchindex.c) */
 	const char **moved;          /* the kept ones, sorted */
 	size_t nmoved;
 	/* the previous output's manifest.json (manifest.h), or NULL: a
