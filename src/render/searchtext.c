@@ -98,7 +98,11 @@ static size_t seen_slot(const struct search_section *s, const char *term, uint64
 static void seen_grow(struct search_section *s)
 {
 	free(s->seen);
+	/* at most half full; a finished section has no set, but may be
+	 * given more terms (add_report_terms() on section 0) */
 	s->seen_cap = s->seen_cap ? 2 * s->seen_cap : 64;
+	while (s->seen_cap < 2 * (s->nterms + 1))
+		s->seen_cap *= 2;
 	s->seen = xcalloc(s->seen_cap, sizeof *s->seen);
 	for (size_t t = 0; t < s->nterms; t++)
 		s->seen[seen_slot(s, s->terms[t], str_hash(s->terms[t]))] = (uint32_t)(t + 1);
