@@ -593,6 +593,7 @@ static void build_free(struct build *b)
 		report_free(&b->reports[i], b->d);
 	free(b->reports);
 	free(b->slug_hashes);
+	free(b->slug_slots);
 	for (size_t i = 0; i < b->nresources; i++)
 		free(b->resources[i]);
 	free(b->resources);

@@ -49,6 +49,8 @@ struct build {
 	struct report *reports;
 	size_t nreports, reports_cap;
 	uint64_t *slug_hashes; /* str_hash() of each report's slug, while discovering */
+	size_t *slug_slots;    /* a hash table of those reports: index + 1, or 0 */
+	size_t slug_cap;
 	size_t ndrafts;        /* left out */
 	char **resources;      /* bundle files to copy: source, then output path */
 	size_t nresources, resources_cap;
