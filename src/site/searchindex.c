@@ -403,10 +403,10 @@ static int cmp_newest(const void *pa, const void *pb)
 	return c ? c : strcmp(a->slug, b->slug);
 }
 
-void search_index_write(struct build *b, struct job *jobs)
+bool search_index_write(struct build *b, struct job *jobs, struct diag *d)
 {
 	if (!b->writing)
-		return;
+		return true;
 	/* the reused reports' sections, from the previous index */
 	struct prev_index prev = {0};
 	bool any_reused = false;
@@ -486,12 +486,12 @@ void search_index_write(struct build *b, struct job *jobs)
 			for (size_t k2 = 0; k2 < s->nterms; k2++) {
 				/* ascending: the section's terms are sorted as sorted is */
 				size_t id = rank[s->ids[k2]];
-				char d[16];
+				char digits[16];
 				size_t nd = 0;
 				if (k2)
-					d[nd++] = ',';
-				nd += base36(id - prev_id, d + nd);
-				buf_put(&out, d, nd);
+					digits[nd++] = ',';
+				nd += base36(id - prev_id, digits + nd);
+				buf_put(&out, digits, nd);
 				prev_id = id;
 			}
 			buf_puts(&out, "\",[");
@@ -506,8 +506,7 @@ void search_index_write(struct build *b, struct job *jobs)
 		}
 	}
 	buf_puts(&out, "\n]};\n");
-	if (!outdir_write(&b->out, INDEX_FILE, out.data, out.len, b->d))
-		b->io_failed = true;
+	bool ok = outdir_write(&b->out, INDEX_FILE, out.data, out.len, d);
 	buf_free(&out);
 	free(sorted);
 	free(rank);
@@ -515,4 +514,5 @@ void search_index_write(struct build *b, struct job *jobs)
 	b->terms = NULL;
 	free(docs);
 	free(order);
+	return ok;
 }

@@ -139,7 +139,11 @@ void check_images(struct build *b, const struct report *r, struct doc *doc, stru
 /* Collects r's sections for the index from its doc, after r->html. */
 void search_report(struct build *b, const struct report *r, struct doc *doc, struct job *job);
 /* Writes search-index.js from every job's sections (jobs parallel to
- * b->reports), a reused page's taken from the previous output's. */
-void search_index_write(struct build *b, struct job *jobs);
+ * b->reports), a reused page's taken from the previous output's; a
+ * failure to write it reported through d.  False when it was not
+ * written.  Runs beside the thread writing the pages (render_page()):
+ * it reads b's reports and output and the jobs' search and reused, and
+ * writes only the jobs' search and b->terms. */
+bool search_index_write(struct build *b, struct job *jobs, struct diag *d);
 
 #endif
