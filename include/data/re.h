@@ -51,6 +51,9 @@ struct re_matcher {
  * re_line_limit() for a line.  Aborts when out of memory.  Free with
  * re_matcher_free(). */
 void re_matcher_init(struct re_matcher *m, uint32_t groups, uint32_t limit);
+/* Sets m's match limit to limit and its depth limit to pcre_depth again
+ * (a matcher kept for later calls, when the limits may have changed). */
+void re_matcher_limit(struct re_matcher *m, uint32_t limit);
 void re_matcher_free(struct re_matcher *m);
 
 /* One match of code in subj[0..n) from start: 1 on a match (its places

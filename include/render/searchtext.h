@@ -27,6 +27,7 @@
 #define LOGDOWN_SEARCHTEXT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct doc;
 
@@ -40,12 +41,16 @@ struct search_value {
 struct search_section {
 	char *id;      /* the rendered heading's id attribute, or NULL */
 	char *heading; /* its text as shown; NULL for section 0 */
-	char **terms;  /* unique; sorted after search_section_finish() */
+	char **terms;  /* unique, in pool; sorted after search_section_finish() */
 	size_t nterms, cap;
-	/* open addressing over terms' indexes + 1 (0: empty): a word
-	 * repeated a million times is kept once, as it is added */
-	size_t *seen;
+	uint32_t *seen; /* until finished: a hash set of terms' indexes + 1 */
 	size_t seen_cap;
+	uint32_t *ids;  /* the terms' numbers in the site's table of them
+			   (site/searchindex.c), or NULL */
+	char *pool;     /* the terms' bytes: blocks, each after a pointer to
+			   the block before */
+	char *pool_at;
+	size_t pool_left;
 	struct search_value *values;
 	size_t nvalues;
 };
@@ -66,9 +71,9 @@ struct search_section *search_section_add(struct search_doc *d, const char *head
 					  const char *id);
 /* Adds the terms of text[0..len) to s. */
 void search_add_text(struct search_section *s, const char *text, size_t len);
-/* Adds one term as it is (already a term). */
+/* Adds one term as it is (already a term), unless s holds it already. */
 void search_add_term(struct search_section *s, const char *term);
-/* Sorts s's terms and drops the repeats. */
+/* Sorts s's terms (each is there once) and drops its set of them. */
 void search_section_finish(struct search_section *s);
 
 /* Calls fn with each term of text[0..len), in order, repeats included. */

@@ -44,7 +44,11 @@ struct diag {
 	size_t errors;
 	size_t warnings;
 	struct source *sources;
-	size_t nsources;
+	size_t nsources, sources_cap;
+	/* the sources by file name: a hash table (linear probing) of their
+	 * indexes + 1, 0 for none; nslots a power of two, at most half used */
+	size_t *slots;
+	size_t nslots;
 	const struct diag *parent; /* a deferred sink: events go to parent */
 	struct event *events;
 	size_t nevents;
@@ -96,6 +100,7 @@ void diag_free(struct diag *d)
 	for (size_t i = 0; i < d->nsources; i++)
 		source_release(&d->sources[i]);
 	free(d->sources);
+	free(d->slots);
 	for (size_t i = 0; i < d->nevents; i++)
 		event_release(&d->events[i]);
 	free(d->events);
@@ -115,25 +120,84 @@ void diag_set_strict(struct diag *d, bool strict)
 	d->strict = strict;
 }
 
+/* A build of 10,000 reports adds, looks up and forgets its sources
+ * 10,000 times each: a hash table, not a walk of them all each time
+ * (50 million compares, and an array copied on every addition). */
+static size_t slot_of(const struct diag *d, const char *file, uint64_t h)
+{
+	size_t mask = d->nslots - 1, i = (size_t)h & mask;
+	for (; d->slots[i]; i = (i + 1) & mask) {
+		const struct source *s = &d->sources[d->slots[i] - 1];
+		if (s->hash == h && strcmp(s->file, file) == 0)
+			break;
+	}
+	return i;
+}
+
 static struct source *find_source(struct diag *d, const char *file)
 {
-	/* a build of 10,000 reports looks its sources up 10,000 times: the
-	 * hashes first, not 50 million compares of long paths */
-	uint64_t h = str_hash(file);
-	for (size_t i = 0; i < d->nsources; i++)
-		if (d->sources[i].hash == h && strcmp(d->sources[i].file, file) == 0)
-			return &d->sources[i];
-	return NULL;
+	if (!d->nslots)
+		return NULL;
+	size_t i = slot_of(d, file, str_hash(file));
+	return d->slots[i] ? &d->sources[d->slots[i] - 1] : NULL;
+}
+
+static void slots_rebuild(struct diag *d, size_t nslots)
+{
+	free(d->slots);
+	d->slots = xcalloc(nslots, sizeof *d->slots);
+	d->nslots = nslots;
+	for (size_t k = 0; k < d->nsources; k++) {
+		size_t i = (size_t)d->sources[k].hash & (nslots - 1);
+		while (d->slots[i])
+			i = (i + 1) & (nslots - 1);
+		d->slots[i] = k + 1;
+	}
 }
 
 static struct source *push_source(struct diag *d, const char *file)
 {
-	d->sources = xrealloc(d->sources, (d->nsources + 1) * sizeof *d->sources);
+	if (d->nsources == d->sources_cap) {
+		d->sources_cap = d->sources_cap ? 2 * d->sources_cap : 16;
+		d->sources = xrealloc(d->sources, d->sources_cap * sizeof *d->sources);
+	}
 	struct source *s = &d->sources[d->nsources++];
 	memset(s, 0, sizeof *s);
 	s->file = xstrdup(file);
 	s->hash = str_hash(file);
+	if (2 * d->nsources > d->nslots) {
+		slots_rebuild(d, d->nslots ? 2 * d->nslots : 64);
+	} else {
+		size_t i = slot_of(d, s->file, s->hash);
+		d->slots[i] = d->nsources;
+	}
 	return s;
+}
+
+/* Empties slot i, moving the entries after it that may move back
+ * (deletion in linear probing, without markers). */
+static void slot_clear(struct diag *d, size_t i)
+{
+	size_t mask = d->nslots - 1;
+	for (size_t j = (i + 1) & mask; d->slots[j]; j = (j + 1) & mask) {
+		size_t home = (size_t)d->sources[d->slots[j] - 1].hash & mask;
+		/* the entry at j stays when its home lies in (i, j], cyclically */
+		bool stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
+		if (!stays) {
+			d->slots[i] = d->slots[j];
+			i = j;
+		}
+	}
+	d->slots[i] = 0;
+}
+
+/* The slot holding source k. */
+static size_t slot_at(const struct diag *d, size_t k)
+{
+	size_t mask = d->nslots - 1, i = (size_t)d->sources[k].hash & mask;
+	while (d->slots[i] != k + 1)
+		i = (i + 1) & mask;
+	return i;
 }
 
 void diag_add_source(struct diag *d, const char *file, const char *text, size_t len)
@@ -158,8 +222,13 @@ void diag_forget_source(struct diag *d, const char *file)
 	struct source *s = find_source(d, file);
 	if (!s)
 		return;
+	size_t k = (size_t)(s - d->sources), last = d->nsources - 1;
+	slot_clear(d, slot_at(d, k));
+	if (k != last) /* the last source takes its place */
+		d->slots[slot_at(d, last)] = k + 1;
 	source_release(s);
-	*s = d->sources[--d->nsources];
+	*s = d->sources[last];
+	d->nsources--;
 }
 
 static bool line_of(const char *text, const char *end, int line, int *at_line, size_t *at_off,

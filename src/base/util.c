@@ -93,19 +93,32 @@ void buf_puts(struct buf *b, const char *s)
 
 void buf_putc(struct buf *b, char c)
 {
+	if (b->len + 2 <= b->cap) { /* the byte and the NUL fit: most calls */
+		b->data[b->len++] = c;
+		b->data[b->len] = '\0';
+		return;
+	}
 	buf_put(b, &c, 1);
 }
 
 void buf_vprintf(struct buf *b, const char *fmt, va_list ap)
 {
+	/* Formatted straight into the room left, which the text mostly
+	 * fits; formatted again only when it did not. */
+	size_t room = b->cap - b->len;
 	va_list ap2;
 	va_copy(ap2, ap);
-	int n = vsnprintf(NULL, 0, fmt, ap2);
+	int n = vsnprintf(b->cap ? b->data + b->len : NULL, b->cap ? room : 0, fmt, ap2);
 	va_end(ap2);
-	if (n < 0)
+	if (n < 0) {
+		if (b->cap)
+			b->data[b->len] = '\0';
 		return;
-	buf_grow(b, (size_t)n);
-	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	}
+	if ((size_t)n >= room || !b->cap) {
+		buf_grow(b, (size_t)n);
+		vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	}
 	b->len += (size_t)n;
 }
 

@@ -50,6 +50,11 @@ void re_matcher_init(struct re_matcher *m, uint32_t groups, uint32_t limit)
 	m->ov_pairs = pcre2_get_ovector_count(m->md);
 	if (m->jstack)
 		pcre2_jit_stack_assign(m->mctx, NULL, m->jstack);
+	re_matcher_limit(m, limit);
+}
+
+void re_matcher_limit(struct re_matcher *m, uint32_t limit)
+{
 	pcre2_set_match_limit(m->mctx, limit);
 	pcre2_set_depth_limit(m->mctx, (uint32_t)limit_get(LIMIT_PCRE_DEPTH));
 	pcre2_set_heap_limit(m->mctx, HEAP_LIMIT_KIB);

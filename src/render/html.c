@@ -590,10 +590,17 @@ static char *fill(struct doc *doc, const char *html)
 		}
 		buf_putc(&out, *p++);
 		/* then the plain run up to the next byte that matters here */
+		static const bool matters[256] = {
+			[DOC_MARK] = true, ['%'] = true, ['"'] = true, ['\''] = true,
+			['<'] = true,      ['>'] = true, ['='] = true,
+		};
 		const char *q = p;
-		while (q < end && *q != DOC_MARK && *q != '%' && *q != '"' && *q != '\'' &&
-		       *q != '<' && *q != '>' && *q != '=' && !(av.quote == ' ' && *q <= ' '))
-			q++;
+		if (av.quote == ' ') /* an unquoted value ends at a blank too */
+			while (q < end && !matters[(unsigned char)*q] && *q > ' ')
+				q++;
+		else
+			while (q < end && !matters[(unsigned char)*q])
+				q++;
 		buf_put(&out, p, (size_t)(q - p));
 		p = q;
 	}

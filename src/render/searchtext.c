@@ -5,6 +5,7 @@
 
 #include <cmark-gfm.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,18 +38,20 @@ void search_tokens(const char *text, size_t len, void (*fn)(void *ctx, const cha
 	char t[SEARCH_TERM_MAX + 1];
 	size_t n = 0;
 	for (size_t i = 0; i < len;) {
-		unsigned long c = 0;
-		size_t k = utf8_decode((const unsigned char *)text + i, len - i, NULL, &c);
+		unsigned long c = (unsigned char)text[i];
+		/* ASCII, most of any text, without the decoder's call */
+		size_t k = c < 0x80 ? 1
+				    : utf8_decode((const unsigned char *)text + i, len - i, NULL, &c);
 		if (k == 0) {
 			k = 1;
 			c = UTF8_REPLACEMENT; /* separates words */
 		}
 		if (word_cp(c)) {
-			if (n + k <= SEARCH_TERM_MAX) {
-				for (size_t j = 0; j < k; j++)
-					t[n++] = text[i + j];
-				if (c >= 'A' && c <= 'Z')
-					t[n - 1] = (char)(c - 'A' + 'a');
+			if (k == 1 && n < SEARCH_TERM_MAX) {
+				t[n++] = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : (char)c;
+			} else if (n + k <= SEARCH_TERM_MAX) {
+				memcpy(t + n, text + i, k);
+				n += k;
 			}
 			i += k;
 			continue;
@@ -80,37 +83,65 @@ void search_tokens(const char *text, size_t len, void (*fn)(void *ctx, const cha
 	}
 }
 
-/* Puts terms[i] into the set (its slot is free or its own). */
-static void seen_put(struct search_section *s, size_t i)
+/* A section's terms are kept once each as they come (a hash set of
+ * their indexes beside them): a term repeats in a section many times,
+ * and copying and sorting every repeat cost more than the page's
+ * Markdown parse. */
+static size_t seen_slot(const struct search_section *s, const char *term, uint64_t h)
 {
-	size_t mask = s->seen_cap - 1, h = (size_t)str_hash(s->terms[i]) & mask;
-	while (s->seen[h])
-		h = (h + 1) & mask;
-	s->seen[h] = i + 1;
+	size_t i = (size_t)h & (s->seen_cap - 1);
+	while (s->seen[i] && strcmp(s->terms[s->seen[i] - 1], term) != 0)
+		i = (i + 1) & (s->seen_cap - 1);
+	return i;
+}
+
+static void seen_grow(struct search_section *s)
+{
+	free(s->seen);
+	/* at most half full; a finished section has no set, but may be
+	 * given more terms (add_report_terms() on section 0) */
+	s->seen_cap = s->seen_cap ? 2 * s->seen_cap : 64;
+	while (s->seen_cap < 2 * (s->nterms + 1))
+		s->seen_cap *= 2;
+	s->seen = xcalloc(s->seen_cap, sizeof *s->seen);
+	for (size_t t = 0; t < s->nterms; t++)
+		s->seen[seen_slot(s, s->terms[t], str_hash(s->terms[t]))] = (uint32_t)(t + 1);
+}
+
+/* A copy of term in s's pool: one allocation for many terms, and
+ * freeing a section frees its few blocks, not every term (10,000 pages
+ * hold millions). */
+static char *pool_dup(struct search_section *s, const char *term)
+{
+	size_t n = strlen(term) + 1;
+	if (n > s->pool_left) {
+		size_t size = n > 1024 ? n : 1024;
+		char *block = xmalloc(sizeof(char *) + size);
+		memcpy(block, &s->pool, sizeof(char *)); /* the block before */
+		s->pool = block;
+		s->pool_at = block + sizeof(char *);
+		s->pool_left = size;
+	}
+	char *p = s->pool_at;
+	memcpy(p, term, n);
+	s->pool_at += n;
+	s->pool_left -= n;
+	return p;
 }
 
 void search_add_term(struct search_section *s, const char *term)
 {
-	/* room for one more at most half full; a section finished and
-	 * added to again (search_report()'s title terms) starts from none */
-	if (2 * (s->nterms + 1) > s->seen_cap) {
-		free(s->seen);
-		while (2 * (s->nterms + 1) > s->seen_cap)
-			s->seen_cap = s->seen_cap ? 2 * s->seen_cap : 64;
-		s->seen = xcalloc(s->seen_cap, sizeof *s->seen);
-		for (size_t i = 0; i < s->nterms; i++)
-			seen_put(s, i);
-	}
-	size_t mask = s->seen_cap - 1;
-	for (size_t h = (size_t)str_hash(term) & mask; s->seen[h]; h = (h + 1) & mask)
-		if (strcmp(s->terms[s->seen[h] - 1], term) == 0)
-			return;
+	if (2 * (s->nterms + 1) > s->seen_cap)
+		seen_grow(s);
+	size_t i = seen_slot(s, term, str_hash(term));
+	if (s->seen[i])
+		return;
 	if (s->nterms == s->cap) {
 		s->cap = s->cap ? 2 * s->cap : 16;
 		s->terms = xrealloc(s->terms, s->cap * sizeof *s->terms);
 	}
-	s->terms[s->nterms++] = xstrdup(term);
-	seen_put(s, s->nterms - 1);
+	s->terms[s->nterms++] = pool_dup(s, term);
+	s->seen[i] = (uint32_t)s->nterms;
 }
 
 static void add_term_cb(void *ctx, const char *term)
@@ -130,7 +161,7 @@ static int cmp_term(const void *a, const void *b)
 
 void search_section_finish(struct search_section *s)
 {
-	/* unique already (search_add_term()); the set is done with */
+	/* unique already: sorted, the set's indexes would be stale */
 	free(s->seen);
 	s->seen = NULL;
 	s->seen_cap = 0;
@@ -153,15 +184,18 @@ void search_doc_free(struct search_doc *d)
 {
 	for (size_t i = 0; i < d->n; i++) {
 		struct search_section *s = &d->s[i];
-		for (size_t j = 0; j < s->nterms; j++)
-			free(s->terms[j]);
+		for (char *block = s->pool, *before; block; block = before) {
+			memcpy(&before, block, sizeof before);
+			free(block);
+		}
 		free(s->terms);
-		free(s->seen);
 		for (size_t j = 0; j < s->nvalues; j++) {
 			free(s->values[j].expr);
 			free(s->values[j].shown);
 		}
 		free(s->values);
+		free(s->seen);
+		free(s->ids);
 		free(s->id);
 		free(s->heading);
 	}

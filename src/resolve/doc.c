@@ -2,7 +2,6 @@
  * found, the Markdown parsed with cmark-gfm, directives resolved to
  * their results.  render/html.c writes the page from what is resolved
  * here, and render/pdf.c the PDF. */
-#define _GNU_SOURCE /* memmem() */
 #include "resolve/doc.h"
 
 #include <cmark-gfm-core-extensions.h>
@@ -1149,6 +1148,40 @@ bool doc_placeholder_at(const char *p, const char *end, bool in_tag, size_t *ind
 	return true;
 }
 
+/* Does text hold anything the pre-pass may replace: "{{", "$", ":::",
+ * a cross-reference "@fig-", "@tbl-", "@eq-", "@sec-", or any '@' when
+ * the report cites?  One pass over the text, not one a needle. */
+static bool may_replace(const char *text, size_t len, bool cites)
+{
+	for (const char *p = text, *end = text + len; p < end; p++) {
+		switch (*p) {
+		case '$':
+			return true;
+		case '{':
+			if (p + 1 < end && p[1] == '{')
+				return true;
+			break;
+		case ':':
+			if (end - p >= 3 && p[1] == ':' && p[2] == ':')
+				return true;
+			break;
+		case '@': {
+			if (cites)
+				return true;
+			size_t left = (size_t)(end - p);
+			if ((left >= 5 && (memcmp(p, "@fig-", 5) == 0 || memcmp(p, "@tbl-", 5) == 0 ||
+					   memcmp(p, "@sec-", 5) == 0)) ||
+			    (left >= 4 && memcmp(p, "@eq-", 4) == 0))
+				return true;
+			break;
+		}
+		default:
+			break;
+		}
+	}
+	return false;
+}
+
 struct doc *doc_resolve(const char *text, size_t len, const char *file, int line0,
 			struct directive_ctx *c)
 {
@@ -1156,10 +1189,7 @@ struct doc *doc_resolve(const char *text, size_t len, const char *file, int line
 	*doc = (struct doc){.file = file, .line0 = line0, .text = text, .len = len, .c = c};
 	/* Where the pre-pass has nothing to replace, it need not know the
 	 * code lines (a parse of its own): most pages of a big site. */
-	if (memmem(text, len, "{{", 2) || (c->cites && memchr(text, '@', len)) ||
-	    memmem(text, len, "@fig-", 5) || memmem(text, len, "@tbl-", 5) ||
-	    memmem(text, len, "@eq-", 4) || memmem(text, len, "@sec-", 5) || memchr(text, '$', len) ||
-	    memmem(text, len, ":::", 3))
+	if (may_replace(text, len, c->cites != NULL))
 		find_code_lines(doc);
 	claims_front(&doc->claims, c);
 	prepass(doc, &doc->md);

@@ -1097,13 +1097,38 @@ static unsigned char *classes_with(const struct lang *l, const struct re_matcher
 	return cls;
 }
 
+/* Matchers kept between calls to hl_classes(), under lock: making one
+ * maps a JIT stack of a megabyte (mmap, then munmap when freed), and a
+ * site of 10,000 pages highlights some 18,000 code blocks.  At most one
+ * a thread is in use at once; the spares live as long as the process,
+ * as the languages do. */
+#define MAX_SPARE 16
+static struct re_matcher spare[MAX_SPARE];
+static size_t nspare;
+
 unsigned char *hl_classes(const struct hl_lang *hl, const char *text, size_t len,
 			  const char **stop, int *stop_line)
 {
 	struct re_matcher m;
-	re_matcher_init(&m, 32, re_line_limit());
+	bool kept = false;
+	pthread_mutex_lock(&lock);
+	if (nspare) {
+		m = spare[--nspare];
+		kept = true;
+	}
+	pthread_mutex_unlock(&lock);
+	if (kept)
+		re_matcher_limit(&m, re_line_limit());
+	else
+		re_matcher_init(&m, 32, re_line_limit());
 	unsigned char *cls = classes_with((const struct lang *)hl, &m, text, len, stop, stop_line);
-	re_matcher_free(&m);
+	pthread_mutex_lock(&lock);
+	kept = nspare < MAX_SPARE;
+	if (kept)
+		spare[nspare++] = m;
+	pthread_mutex_unlock(&lock);
+	if (!kept)
+		re_matcher_free(&m);
 	return cls;
 }
 

@@ -596,6 +596,7 @@ static void build_free(struct build *b)
 		report_free(&b->reports[i], b->d);
 	free(b->reports);
 	free(b->slug_hashes);
+	free(b->slug_slots);
 	for (size_t i = 0; i < b->nresources; i++)
 		free(b->resources[i]);
 	free(b->resources);
@@ -703,6 +704,21 @@ static void load_turn(struct build *b, size_t i, struct job *job)
 		return;
 	report_runs_load_cached(&r->runs, value_get(r->meta, "runs"), r->dir, b->root_real,
 				b->parsers, b->pc, job->load_d);
+}
+
+/* search_index_write() on a thread of its own (site_build()). */
+struct index_job {
+	struct build *b;
+	struct job *jobs;
+	struct diag *d; /* deferred: flushed after the pages' diagnostics */
+	bool ok;
+};
+
+static void *index_thread(void *arg)
+{
+	struct index_job *ix = arg;
+	ix->ok = search_index_write(ix->b, ix->jobs, ix->d);
+	return NULL;
 }
 
 static void render_turn(struct build *b, size_t i, struct job *job)
@@ -819,6 +835,9 @@ int site_build(const struct build_opts *opts, struct diag *d)
 		diag_free(quiet_base);
 	}
 	struct job *jobs = xcalloc(b.nreports ? b.nreports : 1, sizeof *jobs);
+	struct index_job ix = {0};
+	pthread_t ix_tid;
+	bool ix_started = false;
 	for (size_t i = 0; i < b.nreports; i++) {
 		jobs[i].load_d = diag_new_deferred(d);
 		jobs[i].render_d = diag_new_deferred(d);
@@ -862,6 +881,11 @@ int site_build(const struct build_opts *opts, struct diag *d)
 		}
 		if (b.nmoved > 1)
 			qsort(b.moved, b.nmoved, sizeof *b.moved, cmp_str);
+		/* the search index on a thread of its own while this one
+		 * writes the pages: on a big site each is a few tenths of a
+		 * second that nothing else overlaps */
+		ix = (struct index_job){&b, jobs, diag_new_deferred(d), true};
+		ix_started = pthread_create(&ix_tid, NULL, index_thread, &ix) == 0;
 		for (size_t i = 0; i < b.nreports; i++) {
 			struct job *job = &jobs[i];
 			job->clean &= diag_errors(job->render_d) + diag_warnings(job->render_d) == 0;
@@ -876,8 +900,16 @@ int site_build(const struct build_opts *opts, struct diag *d)
 			}
 		}
 	}
-	if (b.theme.page && b.theme.index)
-		search_index_write(&b, jobs);
+	if (b.theme.page && b.theme.index) {
+		if (ix_started)
+			pthread_join(ix_tid, NULL);
+		else
+			index_thread(&ix);
+		diag_flush(ix.d, d);
+		diag_free(ix.d);
+		if (!ix.ok)
+			b.io_failed = true;
+	}
 	/* the keys of the pages this build wrote cleanly: kept for the next
 	 * one once this output is in place, with what their folders hold
 	 * then (kept_listed()) */

@@ -160,6 +160,37 @@ static void scan_bundle(struct build *b, const char *dir, const char *rel_out, c
 	walk_leave(b, names);
 }
 
+/* The reports found so far by slug, in a hash table: a site of 10,000
+ * reports compared each new slug's hash with every one before (50
+ * million compares).  slug_slot() is where slug is, or the empty slot
+ * where it would go; the table is kept at most half full. */
+static size_t slug_slot(const struct build *b, const char *slug, uint64_t h)
+{
+	size_t i = (size_t)h & (b->slug_cap - 1);
+	for (; b->slug_slots[i]; i = (i + 1) & (b->slug_cap - 1)) {
+		size_t k = b->slug_slots[i] - 1;
+		if (b->slug_hashes[k] == h && strcmp(b->reports[k].slug, slug) == 0)
+			break;
+	}
+	return i;
+}
+
+static void slug_grow(struct build *b)
+{
+	if (2 * (b->nreports + 1) <= b->slug_cap)
+		return;
+	size_t cap = b->slug_cap ? 2 * b->slug_cap : 64;
+	free(b->slug_slots);
+	b->slug_slots = xcalloc(cap, sizeof *b->slug_slots);
+	b->slug_cap = cap;
+	for (size_t k = 0; k < b->nreports; k++) {
+		size_t i = (size_t)b->slug_hashes[k] & (cap - 1);
+		while (b->slug_slots[i])
+			i = (i + 1) & (cap - 1);
+		b->slug_slots[i] = k + 1;
+	}
+}
+
 static void add_report(struct build *b, const char *path, const char *rel)
 {
 	char *slug = report_slug(rel);
@@ -180,14 +211,14 @@ static void add_report(struct build *b, const char *path, const char *rel)
 		}
 	}
 	uint64_t h = str_hash(slug);
-	for (size_t i = 0; i < b->nreports; i++) {
-		if (b->slug_hashes[i] == h && strcmp(b->reports[i].slug, slug) == 0) {
-			diag_error(b->d, loc_line(path, 0),
-				   "this report and %s both become %s/index.html: rename one",
-				   b->reports[i].path, slug);
-			free(slug);
-			return;
-		}
+	slug_grow(b);
+	size_t at = slug_slot(b, slug, h);
+	if (b->slug_slots[at]) {
+		diag_error(b->d, loc_line(path, 0),
+			   "this report and %s both become %s/index.html: rename one",
+			   b->reports[b->slug_slots[at] - 1].path, slug);
+		free(slug);
+		return;
 	}
 	if (b->nreports == b->reports_cap) {
 		b->reports_cap = b->reports_cap ? 2 * b->reports_cap : 16;
@@ -204,6 +235,7 @@ static void add_report(struct build *b, const char *path, const char *rel)
 		return;
 	}
 	b->nreports++;
+	b->slug_slots[at] = b->nreports;
 }
 
 /* Finds the reports under dir (rel: its path below content/).  A folder

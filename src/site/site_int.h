@@ -30,6 +30,7 @@
 
 struct doc;
 struct output_file;
+struct term_table;
 
 /* One site_build(): what it loaded and found, and where it writes.  Its
  * turns (struct job) run on several threads: they read it, and write
@@ -49,6 +50,8 @@ struct build {
 	struct report *reports;
 	size_t nreports, reports_cap;
 	uint64_t *slug_hashes; /* str_hash() of each report's slug, while discovering */
+	size_t *slug_slots;    /* a hash table of those reports: index + 1, or 0 */
+	size_t slug_cap;
 	size_t ndrafts;        /* left out */
 	char **resources;      /* bundle files to copy: source, then output path */
 	size_t nresources, resources_cap;
@@ -69,6 +72,7 @@ struct build {
 	 * commit (outdir_keep()) rather than linked file by file */
 	bool can_move;
 	const char **slugs;          /* every report's slug, sorted */
+	struct term_table *terms;    /* the search index's terms (searchindex.c) */
 	const char **moved;          /* the kept ones, sorted */
 	size_t nmoved;
 	/* the previous output's manifest.json (manifest.h), or NULL: a
@@ -177,7 +181,11 @@ void check_images(struct build *b, const struct report *r, struct doc *doc, stru
 /* Collects r's sections for the index from its doc, after r->html. */
 void search_report(struct build *b, const struct report *r, struct doc *doc, struct job *job);
 /* Writes search-index.js from every job's sections (jobs parallel to
- * b->reports), a reused page's taken from the previous output's. */
-void search_index_write(struct build *b, struct job *jobs);
+ * b->reports), a reused page's taken from the previous output's; a
+ * failure to write it reported through d.  False when it was not
+ * written.  Runs beside the thread writing the pages (render_page()):
+ * it reads b's reports and output and the jobs' search and reused, and
+ * writes only the jobs' search and b->terms. */
+bool search_index_write(struct build *b, struct job *jobs, struct diag *d);
 
 #endif

@@ -49,6 +49,46 @@ static void text_error_quotes_the_line_with_a_caret_and_tildes(void **state)
 	cap_close(&c);
 }
 
+/* Many sources added and every other one forgotten (a build of many
+ * reports): each one left still quotes its own line, a forgotten one
+ * quotes nothing. */
+static void sources_forgotten_among_many_quote_nothing_the_rest_quote_theirs(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open_as(&c, DIAG_TEXT, false);
+	char *names[300], *texts[300];
+	for (int i = 0; i < 300; i++) {
+		names[i] = xasprintf("content/r%03d.md", i);
+		texts[i] = xasprintf("line of %03d\n", i);
+		diag_add_source(c.d, names[i], texts[i], strlen(texts[i]));
+	}
+	for (int i = 0; i < 300; i += 2)
+		diag_forget_source(c.d, names[i]);
+	for (int i = 0; i < 300; i++) {
+		cap_close(&c);
+		cap_open_as(&c, DIAG_TEXT, false);
+		/* the capture's sink is new: sources again, as the build keeps them */
+		for (int k = 1; k < 300; k += 2)
+			diag_add_source(c.d, names[k], texts[k], strlen(texts[k]));
+		for (int k = 0; k < 300; k += 30)
+			diag_forget_source(c.d, names[k + 1]);
+		struct loc at = {names[i], 1, 1, 1};
+		diag_error(c.d, at, "x");
+		bool quoted = i % 2 == 1 && (i - 1) % 30 != 0;
+		char *want = quoted ? xasprintf("%s:1:1: error: x\n    1 | line of %03d\n      | ^\n",
+						names[i], i)
+				    : xasprintf("%s:1:1: error: x\n", names[i]);
+		assert_string_equal(cap_text(&c), want);
+		free(want);
+	}
+	cap_close(&c);
+	for (int i = 0; i < 300; i++) {
+		free(names[i]);
+		free(texts[i]);
+	}
+}
+
 static void byte_order_mark_is_not_quoted_and_not_counted(void **state)
 {
 	(void)state;
@@ -911,6 +951,7 @@ int main(void)
 		cmocka_unit_test(control_characters_are_never_sent_to_the_terminal),
 		cmocka_unit_test(c1_controls_are_never_sent_to_the_terminal),
 		cmocka_unit_test(text_error_quotes_the_line_with_a_caret_and_tildes),
+		cmocka_unit_test(sources_forgotten_among_many_quote_nothing_the_rest_quote_theirs),
 		cmocka_unit_test(caret_of_len_zero_or_one_is_a_single_caret),
 		cmocka_unit_test(byte_order_mark_is_not_quoted_and_not_counted),
 		cmocka_unit_test(line_number_is_right_aligned_in_five_columns),

@@ -116,6 +116,31 @@ static void a_section_keeps_each_term_once_sorted(void **state)
 	assert_int_equal(d.n, 0);
 }
 
+/* A finished section given more terms (the report's title and names on
+ * section 0) keeps each once and sorted: a section of hundreds of terms,
+ * so that its set of them is made again larger than its first size. */
+static void a_finished_section_takes_more_terms(void **state)
+{
+	(void)state;
+	struct search_doc d = {0};
+	struct search_section *s = search_section_add(&d, NULL, NULL);
+	struct buf text = BUF_INIT;
+	for (int i = 0; i < 300; i++)
+		buf_printf(&text, "w%03d ", i);
+	search_add_text(s, text.data, text.len);
+	search_section_finish(s);
+	search_add_text(s, text.data, text.len); /* every one again */
+	search_add_text(s, "w999 zz w000", strlen("w999 zz w000"));
+	search_section_finish(s);
+	assert_int_equal(s->nterms, 302);
+	assert_string_equal(s->terms[0], "w000");
+	assert_string_equal(s->terms[299], "w299");
+	assert_string_equal(s->terms[300], "w999");
+	assert_string_equal(s->terms[301], "zz");
+	buf_free(&text);
+	search_doc_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -124,6 +149,7 @@ int main(void)
 		cmocka_unit_test(letters_beyond_ascii_are_words_symbols_are_not),
 		cmocka_unit_test(a_long_word_is_cut_at_the_limit_never_inside_a_character),
 		cmocka_unit_test(a_section_keeps_each_term_once_sorted),
+		cmocka_unit_test(a_finished_section_takes_more_terms),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
