@@ -29,29 +29,16 @@
  * folders only (O_NOFOLLOW), into *st without following a last link. */
 static bool stat_previous(int out_fd, const char *rel, struct stat *st)
 {
-	char *path = xstrdup(rel);
-	char *last = strrchr(path, '/');
+	const char *slash = strrchr(rel, '/');
 	int dfd = out_fd;
-	bool ok = true;
-	if (last) {
-		*last++ = '\0';
-		for (char *seg = path, *next; ok && seg; seg = next) {
-			next = strchr(seg, '/');
-			if (next)
-				*next++ = '\0';
-			int sub = openat(dfd, seg, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			if (dfd != out_fd)
-				close(dfd);
-			dfd = sub;
-			ok = dfd >= 0;
-		}
-	} else {
-		last = path;
+	if (slash) {
+		char *dir = xstrndup(rel, (size_t)(slash - rel));
+		dfd = open_below(out_fd, dir);
+		free(dir);
 	}
-	ok = ok && fstatat(dfd, last, st, AT_SYMLINK_NOFOLLOW) == 0;
+	bool ok = dfd >= 0 && fstatat(dfd, slash ? slash + 1 : rel, st, AT_SYMLINK_NOFOLLOW) == 0;
 	if (dfd >= 0 && dfd != out_fd)
 		close(dfd);
-	free(path);
 	return ok;
 }
 

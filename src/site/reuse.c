@@ -304,9 +304,7 @@ static bool visit_top(void *ctx, int dfd, const char *name, unsigned type)
 	return entry_clean(dfd, name, type, &t->w);
 }
 
-/* The folder slug below the folder fd, reached through real folders
- * only (O_NOFOLLOW at each step), or -1. */
-static int open_below(int fd, const char *slug)
+int open_below(int fd, const char *slug)
 {
 	int dfd = fd;
 	char *path = xstrdup(slug);

@@ -163,6 +163,10 @@ struct cache_reports *kept_listed(const struct build *b, const struct kept *kept
  * not reused. */
 struct cache_key report_listed(const struct cache_key *key, const struct cache_key *digest);
 
+/* The folder slug (or any folder path) below the folder fd, reached
+ * through real folders only (O_NOFOLLOW at each step), or -1. */
+int open_below(int fd, const char *slug);
+
 /* keepcopy.c */
 /* provenance_keeper's question (ctx: the build): may the previous
  * output's copy at rel of the file open at fd stay where it is?  Notes
