@@ -947,7 +947,13 @@ void para_unref(struct para *pa)
 {
 	if (!pa || --pa->refs > 0)
 		return;
-	g_object_unref(pa->layout);
+	if (pa->layout)
+		g_object_unref(pa->layout);
+	for (int i = 0; pa->glyphs && i < pa->nlines; i++)
+		pango_glyph_string_free(pa->glyphs[i]);
+	free(pa->glyphs);
+	if (pa->font)
+		g_object_unref(pa->font);
 	free(pa->lines);
 	free(pa->top);
 	free(pa->height);
@@ -958,4 +964,95 @@ void para_unref(struct para *pa)
 	free(pa->links);
 	free(pa->code);
 	free(pa);
+}
+
+/* The code font's glyph for each printable ASCII character, as pango
+ * shapes them in a line of their own: usable when it gives one glyph a
+ * character, in one run. */
+static void mono_setup(struct pdf *p)
+{
+	p->mono_tried = true;
+	char chars[95];
+	for (int c = 0; c < 95; c++)
+		chars[c] = (char)(0x20 + c);
+	PangoLayout *l = layout_new(p, p->f_mono, 0);
+	pango_layout_set_text(l, chars, 95);
+	PangoLayoutLine *line = pango_layout_get_line_readonly(l, 0);
+	PangoGlyphItem *gi = line && line->runs && !line->runs->next ? line->runs->data : NULL;
+	bool ok = gi && pango_layout_get_line_count(l) == 1 && gi->glyphs->num_glyphs == 95;
+	for (int c = 0; ok && c < 95; c++) {
+		PangoGlyphInfo *g = &gi->glyphs->glyphs[c];
+		ok = gi->glyphs->log_clusters[c] == c && g->attr.is_cluster_start &&
+		     !(g->glyph & PANGO_GLYPH_UNKNOWN_FLAG) && g->geometry.width > 0;
+		p->mono_glyph[c] = *g;
+	}
+	if (ok) {
+		p->mono_font = g_object_ref(gi->item->analysis.font);
+		PangoLayoutIter *it = pango_layout_get_iter(l);
+		int y0, y1;
+		pango_layout_iter_get_line_yrange(it, &y0, &y1);
+		p->mono_h = (y1 - y0) / (double)PANGO_SCALE;
+		p->mono_base = (pango_layout_iter_get_baseline(it) - y0) / (double)PANGO_SCALE;
+		pango_layout_iter_free(it);
+	}
+	g_object_unref(l);
+}
+
+void mono_free(struct pdf *p)
+{
+	if (p->mono_font)
+		g_object_unref(p->mono_font);
+	p->mono_font = NULL;
+}
+
+struct para *mono_para(struct pdf *p, const char *s, size_t n, double width, double indent)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] < 0x20 || s[i] > 0x7e)
+			return NULL;
+	if (!p->mono_tried)
+		mono_setup(p);
+	if (!p->mono_font || n == 0)
+		return NULL;
+	struct para *pa = xcalloc(1, sizeof *pa);
+	pa->font = g_object_ref(p->mono_font);
+	size_t cap = 0;
+	for (size_t at = 0; at < n;) {
+		/* as many characters as fit (at least one) */
+		long room = (long)((pa->nlines ? width - indent : width) * PANGO_SCALE);
+		size_t end = at;
+		long used = 0;
+		while (end < n && (end == at || used + p->mono_glyph[s[end] - 0x20].geometry.width <= room))
+			used += p->mono_glyph[s[end++] - 0x20].geometry.width;
+		if (end < n) {
+			/* after the last blank in the line's second half */
+			size_t b = end;
+			while (b > at + (end - at) / 2 && s[b - 1] != ' ')
+				b--;
+			if (b > at + (end - at) / 2)
+				end = b;
+		}
+		if ((size_t)pa->nlines == cap) {
+			cap = cap ? 2 * cap : 64;
+			pa->glyphs = xrealloc(pa->glyphs, cap * sizeof *pa->glyphs);
+			pa->top = xrealloc(pa->top, cap * sizeof *pa->top);
+			pa->height = xrealloc(pa->height, cap * sizeof *pa->height);
+			pa->baseline = xrealloc(pa->baseline, cap * sizeof *pa->baseline);
+			pa->x = xrealloc(pa->x, cap * sizeof *pa->x);
+		}
+		PangoGlyphString *g = pango_glyph_string_new();
+		pango_glyph_string_set_size(g, (gint)(end - at));
+		for (size_t i = at; i < end; i++) {
+			g->glyphs[i - at] = p->mono_glyph[s[i] - 0x20];
+			g->log_clusters[i - at] = (gint)(i - at);
+		}
+		int k = pa->nlines++;
+		pa->glyphs[k] = g;
+		pa->top[k] = k * p->mono_h;
+		pa->height[k] = p->mono_h;
+		pa->baseline[k] = pa->top[k] + p->mono_base;
+		pa->x[k] = k ? indent : 0;
+		at = end;
+	}
+	return pa;
 }
