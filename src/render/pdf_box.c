@@ -146,37 +146,10 @@ static void heading(struct pdf *p, struct flow *f, cmark_node *n)
  * its words may break where pango's rules allow (after '-', '/', ...):
  * pango walks a paragraph's attributes from its start for each line it
  * wraps to, so a 1 MB line of 300,000 coloured tokens, or of 200,000
- * words each kept whole, took minutes (the second 5.5 minutes of CPU). */
+ * words each kept whole, took minutes (the second 5.5 minutes of CPU).
+ * A code line this long of printable ASCII alone is set by mono_para(),
+ * without pango. */
 #define COLOUR_MAX 8192
-
-static void code_boxes(struct pdf *p, struct flow *f, struct para *pa, double indent, unsigned bg,
-		       double before, double pad_top, double pad_bottom, bool keep_first);
-
-/* One line of code or a log as boxes: wrapped to the width, each
- * continuation marked.  indent: where continuations start (the hanging
- * indent); the first `lead` bytes (a line number, indentation) stay on
- * the first line with the character after them; styles come in r. */
-static void code_line(struct pdf *p, struct flow *f, struct rich *r, size_t lead, double indent,
-		      unsigned bg, double before, double pad_top, double pad_bottom, bool keep_first)
-{
-	double inner = f->w - 12;
-	/* no break between the line number or the indentation and the
-	 * first character of the text: a long first word wraps by
-	 * characters instead of leaving the first line empty */
-	const char *t = buf_data(&r->text);
-	if (lead < r->text.len) {
-		lead += (size_t)(g_utf8_next_char(t + lead) - (t + lead));
-		attr_add(r->attrs, pango_attr_allow_breaks_new(FALSE), 0, lead);
-	}
-	if (r->text.len <= COLOUR_MAX)
-		keep_words(r->attrs, t, r->text.len, lead < r->text.len ? lead : r->text.len,
-			   inner - indent, 8.5, SIZE_MAX);
-	PangoLayout *l = layout_new(p, p->f_mono, inner);
-	pango_layout_set_text(l, buf_data(&r->text), (int)r->text.len);
-	pango_layout_set_attributes(l, r->attrs);
-	pango_layout_set_indent(l, (int)(-indent * PANGO_SCALE));
-	code_boxes(p, f, para_new(l, r), indent, bg, before, pad_top, pad_bottom, keep_first);
-}
 
 /* The boxes of pa, the lines of one line of code or a log. */
 static void code_boxes(struct pdf *p, struct flow *f, struct para *pa, double indent, unsigned bg,
@@ -206,6 +179,32 @@ static void code_boxes(struct pdf *p, struct flow *f, struct para *pa, double in
 		pa->refs = 1;
 		para_unref(pa);
 	}
+}
+
+/* One line of code or a log as boxes: wrapped to the width, each
+ * continuation marked.  indent: where continuations start (the hanging
+ * indent); the first `lead` bytes (a line number, indentation) stay on
+ * the first line with the character after them; styles come in r. */
+static void code_line(struct pdf *p, struct flow *f, struct rich *r, size_t lead, double indent,
+		      unsigned bg, double before, double pad_top, double pad_bottom, bool keep_first)
+{
+	double inner = f->w - 12;
+	/* no break between the line number or the indentation and the
+	 * first character of the text: a long first word wraps by
+	 * characters instead of leaving the first line empty */
+	const char *t = buf_data(&r->text);
+	if (lead < r->text.len) {
+		lead += (size_t)(g_utf8_next_char(t + lead) - (t + lead));
+		attr_add(r->attrs, pango_attr_allow_breaks_new(FALSE), 0, lead);
+	}
+	if (r->text.len <= COLOUR_MAX)
+		keep_words(r->attrs, t, r->text.len, lead < r->text.len ? lead : r->text.len,
+			   inner - indent, 8.5, SIZE_MAX);
+	PangoLayout *l = layout_new(p, p->f_mono, inner);
+	pango_layout_set_text(l, buf_data(&r->text), (int)r->text.len);
+	pango_layout_set_attributes(l, r->attrs);
+	pango_layout_set_indent(l, (int)(-indent * PANGO_SCALE));
+	code_boxes(p, f, para_new(l, r), indent, bg, before, pad_top, pad_bottom, keep_first);
 }
 
 /* What stays together of a code block or an excerpt of `lines` lines,
