@@ -356,9 +356,16 @@ static void draw_code_background(struct pdf *p, const struct para *pa, PangoLayo
 
 static void draw_line(struct pdf *p, struct para *pa, int i, double x, double y)
 {
-	PangoLayoutLine *line = pa->lines[i];
 	double lx = pa->x[i];
 	double base = y + pa->baseline[i] - pa->top[i];
+	if (pa->glyphs) {
+		/* (mono_para(): plain code, one colour, no links) */
+		cairo_move_to(p->cr, x + lx, base);
+		pdf_set_rgb(p->cr, C_TEXT);
+		pango_cairo_show_glyph_string(p->cr, pa->font, pa->glyphs[i]);
+		return;
+	}
+	PangoLayoutLine *line = pa->lines[i];
 	if (pa->ncode)
 		draw_code_background(p, pa, line, x + lx, base);
 	cairo_move_to(p->cr, x + lx, base);
@@ -719,6 +726,7 @@ static void pdf_free(struct pdf *p)
 	free(p->sources);
 	free(p->base);
 	math_shapes_free(p);
+	mono_free(p);
 	PangoFontDescription **fs[] = {&p->f_body,  &p->f_mono,  &p->f_sans,  &p->f_small,
 				       &p->f_caption, &p->f_title, &p->f_lead, &p->f_footer};
 	for (size_t i = 0; i < ARRAY_LEN(fs); i++)

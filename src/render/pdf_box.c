@@ -146,33 +146,15 @@ static void heading(struct pdf *p, struct flow *f, cmark_node *n)
  * its words may break where pango's rules allow (after '-', '/', ...):
  * pango walks a paragraph's attributes from its start for each line it
  * wraps to, so a 1 MB line of 300,000 coloured tokens, or of 200,000
- * words each kept whole, took minutes (the second 5.5 minutes of CPU). */
+ * words each kept whole, took minutes (the second 5.5 minutes of CPU).
+ * A code line this long of printable ASCII alone is set by mono_para(),
+ * without pango. */
 #define COLOUR_MAX 8192
 
-/* One line of code or a log as boxes: wrapped to the width, each
- * continuation marked.  indent: where continuations start (the hanging
- * indent); the first `lead` bytes (a line number, indentation) stay on
- * the first line with the character after them; styles come in r. */
-static void code_line(struct pdf *p, struct flow *f, struct rich *r, size_t lead, double indent,
-		      unsigned bg, double before, double pad_top, double pad_bottom, bool keep_first)
+/* The boxes of pa, the lines of one line of code or a log. */
+static void code_boxes(struct pdf *p, struct flow *f, struct para *pa, double indent, unsigned bg,
+		       double before, double pad_top, double pad_bottom, bool keep_first)
 {
-	double inner = f->w - 12;
-	/* no break between the line number or the indentation and the
-	 * first character of the text: a long first word wraps by
-	 * characters instead of leaving the first line empty */
-	const char *t = buf_data(&r->text);
-	if (lead < r->text.len) {
-		lead += (size_t)(g_utf8_next_char(t + lead) - (t + lead));
-		attr_add(r->attrs, pango_attr_allow_breaks_new(FALSE), 0, lead);
-	}
-	if (r->text.len <= COLOUR_MAX)
-		keep_words(r->attrs, t, r->text.len, lead < r->text.len ? lead : r->text.len,
-			   inner - indent, 8.5, SIZE_MAX);
-	PangoLayout *l = layout_new(p, p->f_mono, inner);
-	pango_layout_set_text(l, buf_data(&r->text), (int)r->text.len);
-	pango_layout_set_attributes(l, r->attrs);
-	pango_layout_set_indent(l, (int)(-indent * PANGO_SCALE));
-	struct para *pa = para_new(l, r);
 	for (int i = 0; i < pa->nlines; i++) {
 		double h = pa->height[i] + (i == 0 ? pad_top : 0) +
 			   (i == pa->nlines - 1 ? pad_bottom : 0);
@@ -197,6 +179,32 @@ static void code_line(struct pdf *p, struct flow *f, struct rich *r, size_t lead
 		pa->refs = 1;
 		para_unref(pa);
 	}
+}
+
+/* One line of code or a log as boxes: wrapped to the width, each
+ * continuation marked.  indent: where continuations start (the hanging
+ * indent); the first `lead` bytes (a line number, indentation) stay on
+ * the first line with the character after them; styles come in r. */
+static void code_line(struct pdf *p, struct flow *f, struct rich *r, size_t lead, double indent,
+		      unsigned bg, double before, double pad_top, double pad_bottom, bool keep_first)
+{
+	double inner = f->w - 12;
+	/* no break between the line number or the indentation and the
+	 * first character of the text: a long first word wraps by
+	 * characters instead of leaving the first line empty */
+	const char *t = buf_data(&r->text);
+	if (lead < r->text.len) {
+		lead += (size_t)(g_utf8_next_char(t + lead) - (t + lead));
+		attr_add(r->attrs, pango_attr_allow_breaks_new(FALSE), 0, lead);
+	}
+	if (r->text.len <= COLOUR_MAX)
+		keep_words(r->attrs, t, r->text.len, lead < r->text.len ? lead : r->text.len,
+			   inner - indent, 8.5, SIZE_MAX);
+	PangoLayout *l = layout_new(p, p->f_mono, inner);
+	pango_layout_set_text(l, buf_data(&r->text), (int)r->text.len);
+	pango_layout_set_attributes(l, r->attrs);
+	pango_layout_set_indent(l, (int)(-indent * PANGO_SCALE));
+	code_boxes(p, f, para_new(l, r), indent, bg, before, pad_top, pad_bottom, keep_first);
 }
 
 /* What stays together of a code block or an excerpt of `lines` lines,
@@ -268,19 +276,33 @@ static void code_block(struct pdf *p, struct flow *f, cmark_node *n)
 	while (s <= end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		const char *e = nl ? nl : end;
-		struct rich r;
-		rich_init(&r);
-		rich_put(&r, s, (size_t)(e - s), 0, NULL);
-		/* (a line of invalid UTF-8 was mended: its bytes moved) */
-		if (cls && (size_t)(e - s) <= COLOUR_MAX && r.text.len - rich_added(&r, 0) == (size_t)(e - s))
-			rich_classes(&r, cls + (s - s0), (size_t)(e - s), 0, colour_run);
-		if (!r.text.len)
-			buf_puts(&r.text, " ");
 		bool marked = cb && cb->marked && (size_t)k < cb->nlines && cb->marked[k];
 		size_t before = p->nboxes;
-		code_line(p, &g, &r, strspn(buf_data(&r.text), " \t"), 2 * em,
-			  marked ? C_HIT_BG : C_CODE_BG, k == 0 ? flow_space(f) : 0, k == 0 ? 5 : 0,
-			  nl ? 0 : 5, false);
+		/* a long line of plain ASCII: its glyphs set without pango,
+		 * which spent about 40% of a 1 MiB line's time shaping it
+		 * and breaking it into lines */
+		struct para *mono = (size_t)(e - s) > COLOUR_MAX
+					    ? mono_para(p, s, (size_t)(e - s), g.w - 12, 2 * em)
+					    : NULL;
+		unsigned bg = marked ? C_HIT_BG : C_CODE_BG;
+		double above = k == 0 ? flow_space(f) : 0, pad_top = k == 0 ? 5 : 0,
+		       pad_bottom = nl ? 0 : 5;
+		if (mono) {
+			code_boxes(p, &g, mono, 2 * em, bg, above, pad_top, pad_bottom, false);
+		} else {
+			struct rich r;
+			rich_init(&r);
+			rich_put(&r, s, (size_t)(e - s), 0, NULL);
+			/* (a line of invalid UTF-8 was mended: its bytes moved) */
+			if (cls && (size_t)(e - s) <= COLOUR_MAX &&
+			    r.text.len - rich_added(&r, 0) == (size_t)(e - s))
+				rich_classes(&r, cls + (s - s0), (size_t)(e - s), 0, colour_run);
+			if (!r.text.len)
+				buf_puts(&r.text, " ");
+			code_line(p, &g, &r, strspn(buf_data(&r.text), " \t"), 2 * em, bg, above,
+				  pad_top, pad_bottom, false);
+			rich_clear(&r);
+		}
 		for (size_t j = before; gutter > 0 && j < p->nboxes; j++) {
 			struct box *b = &p->boxes[j];
 			b->bg_x = f->x;
@@ -288,7 +310,6 @@ static void code_block(struct pdf *p, struct flow *f, cmark_node *n)
 			b->num_r = g.x + 6 - 1.6 * em;
 			b->lineno = cb->start + k;
 		}
-		rich_clear(&r);
 		/* a list item's marker went to the first line: taken from f
 		 * too, which g copies */
 		f->marker = g.marker;

@@ -103,6 +103,10 @@ struct para {
 	size_t (*code)[2]; /* byte ranges of inline code, in order: their background */
 	size_t ncode;
 	int refs;
+	/* a long line of plain code laid out without pango (mono_para()):
+	 * no layout and no lines, each line's glyphs in font instead */
+	PangoGlyphString **glyphs;
+	PangoFont *font;
 };
 
 enum box_kind { BOX_LINE, BOX_RULE, BOX_IMAGE, BOX_SVG, BOX_CHART, BOX_ROW };
@@ -221,6 +225,12 @@ struct pdf {
 	bool math_font_tried;
 	struct pdf_math **maths;
 	size_t nmaths;
+	/* the code font's glyphs of printable ASCII (mono_para()), found
+	 * once; mono_font NULL when they cannot be used */
+	bool mono_tried;
+	PangoFont *mono_font;
+	PangoGlyphInfo mono_glyph[95];
+	double mono_h, mono_base; /* a line's height and baseline */
 };
 
 /* The rows a {table} may have for its values to get Sources entries. */
@@ -266,6 +276,15 @@ double layout_width(PangoLayout *l);
  * lines takes one, and para_unref() frees it with the last. */
 struct para *para_new(PangoLayout *l, struct rich *r);
 void para_unref(struct para *pa);
+/* The n bytes of s, a line of code in the code font, wrapped to width
+ * points, continuations indented by indent, without pango's shaping
+ * and line breaking: each character one glyph of a fixed advance,
+ * a line broken after its last blank in its second half, else where
+ * it is full.  NULL when s is not all printable ASCII, or the font
+ * does not give each such character one glyph: lay it out with pango. */
+struct para *mono_para(struct pdf *p, const char *s, size_t n, double width, double indent);
+/* Frees what mono_para() found once. */
+void mono_free(struct pdf *p);
 
 /* pdf_text.c: math pieces as pango shapes drawn by pdf_math.c */
 void math_shapes_setup(struct pdf *p);

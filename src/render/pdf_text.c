@@ -799,12 +799,113 @@ double layout_width(PangoLayout *l)
 	return lr.width / (double)PANGO_SCALE;
 }
 
+/* An attribute pango applies to a line's runs after the lines are
+ * broken, changing how they are drawn, not their glyphs or breaks. */
+static bool paints(const PangoAttribute *a)
+{
+	switch ((int)a->klass->type) {
+	case PANGO_ATTR_FOREGROUND:
+	case PANGO_ATTR_BACKGROUND:
+	case PANGO_ATTR_UNDERLINE:
+	case PANGO_ATTR_UNDERLINE_COLOR:
+	case PANGO_ATTR_STRIKETHROUGH:
+	case PANGO_ATTR_STRIKETHROUGH_COLOR:
+	case PANGO_ATTR_OVERLINE:
+	case PANGO_ATTR_OVERLINE_COLOR:
+	case PANGO_ATTR_FOREGROUND_ALPHA:
+	case PANGO_ATTR_BACKGROUND_ALPHA:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Takes r's painting attributes (colours, underlines) out of the
+ * layout's: returns them in the text's order, *n of them, to be given
+ * to the lines by paint_lines().  Pango applies them to each run of
+ * each line by walking the paragraph's whole list from its start: a
+ * paragraph of 20,000 code spans each followed by a value (40,000 runs,
+ * 20,000 colours) took 7 s, growing as the square. */
+static PangoAttribute **unpaint(PangoLayout *l, struct rich *r, size_t *n)
+{
+	*n = 0;
+	GSList *all = pango_attr_list_get_attributes(r->attrs);
+	PangoAttrList *rest = pango_attr_list_new();
+	PangoAttribute **out = NULL;
+	size_t cap = 0;
+	for (GSList *a = all; a; a = a->next) {
+		PangoAttribute *at = a->data;
+		if (!paints(at)) {
+			pango_attr_list_insert(rest, at); /* in order: appended */
+			continue;
+		}
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 64;
+			out = xrealloc(out, cap * sizeof *out);
+		}
+		out[(*n)++] = at;
+	}
+	g_slist_free(all);
+	if (*n)
+		pango_layout_set_attributes(l, rest);
+	pango_attr_list_unref(rest);
+	return out;
+}
+
+/* The painting attributes a[0..n) applied to the runs of pa's lines as
+ * pango applies them, but each line's runs from a list of the
+ * attributes over that line alone: linear in the paragraph.  Frees a. */
+static void paint_lines(struct para *pa, PangoAttribute **a, size_t n)
+{
+	if (!n)
+		return;
+	const char *text = pango_layout_get_text(pa->layout);
+	PangoAttrList **per = xcalloc((size_t)pa->nlines, sizeof *per);
+	for (size_t k = 0; k < n; k++) {
+		/* the first line ending after the attribute's start */
+		int lo = 0, hi = pa->nlines;
+		while (lo < hi) {
+			int mid = lo + (hi - lo) / 2;
+			const PangoLayoutLine *ln = pa->lines[mid];
+			if ((guint)(ln->start_index + ln->length) <= a[k]->start_index)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (int i = lo; i < pa->nlines && (guint)pa->lines[i]->start_index < a[k]->end_index;
+		     i++) {
+			if (!per[i])
+				per[i] = pango_attr_list_new();
+			pango_attr_list_insert(per[i], pango_attribute_copy(a[k]));
+		}
+		pango_attribute_destroy(a[k]);
+	}
+	free(a);
+	for (int i = 0; i < pa->nlines; i++) {
+		if (!per[i])
+			continue;
+		/* as pango's apply_attributes_to_runs(): each run split where
+		 * the attributes change, in the line's order */
+		PangoLayoutLine *line = pa->lines[i];
+		GSList *old = g_slist_reverse(line->runs);
+		line->runs = NULL;
+		for (GSList *rl = old; rl; rl = rl->next)
+			line->runs = g_slist_concat(pango_glyph_item_apply_attrs(rl->data, text, per[i]),
+						    line->runs);
+		g_slist_free(old);
+		pango_attr_list_unref(per[i]);
+	}
+	free(per);
+}
+
 /* A layout's lines and their metrics, kept for drawing line by line.
  * Takes over the layout and r's links. */
 struct para *para_new(PangoLayout *l, struct rich *r)
 {
 	struct para *pa = xcalloc(1, sizeof *pa);
 	pa->layout = l;
+	size_t npaint = 0;
+	PangoAttribute **paint = r ? unpaint(l, r, &npaint) : NULL;
 	GSList *lines = pango_layout_get_lines_readonly(l);
 	pa->nlines = (int)g_slist_length(lines);
 	pa->lines = xcalloc((size_t)pa->nlines + 1, sizeof *pa->lines);
@@ -827,6 +928,7 @@ struct para *para_new(PangoLayout *l, struct rich *r)
 		i++;
 	} while (i < pa->nlines && pango_layout_iter_next_line(it));
 	pango_layout_iter_free(it);
+	paint_lines(pa, paint, npaint);
 	if (r) {
 		pa->links = r->links;
 		pa->nlinks = r->nlinks;
@@ -845,7 +947,13 @@ void para_unref(struct para *pa)
 {
 	if (!pa || --pa->refs > 0)
 		return;
-	g_object_unref(pa->layout);
+	if (pa->layout)
+		g_object_unref(pa->layout);
+	for (int i = 0; pa->glyphs && i < pa->nlines; i++)
+		pango_glyph_string_free(pa->glyphs[i]);
+	free(pa->glyphs);
+	if (pa->font)
+		g_object_unref(pa->font);
 	free(pa->lines);
 	free(pa->top);
 	free(pa->height);
@@ -856,4 +964,95 @@ void para_unref(struct para *pa)
 	free(pa->links);
 	free(pa->code);
 	free(pa);
+}
+
+/* The code font's glyph for each printable ASCII character, as pango
+ * shapes them in a line of their own: usable when it gives one glyph a
+ * character, in one run. */
+static void mono_setup(struct pdf *p)
+{
+	p->mono_tried = true;
+	char chars[95];
+	for (int c = 0; c < 95; c++)
+		chars[c] = (char)(0x20 + c);
+	PangoLayout *l = layout_new(p, p->f_mono, 0);
+	pango_layout_set_text(l, chars, 95);
+	PangoLayoutLine *line = pango_layout_get_line_readonly(l, 0);
+	PangoGlyphItem *gi = line && line->runs && !line->runs->next ? line->runs->data : NULL;
+	bool ok = gi && pango_layout_get_line_count(l) == 1 && gi->glyphs->num_glyphs == 95;
+	for (int c = 0; ok && c < 95; c++) {
+		PangoGlyphInfo *g = &gi->glyphs->glyphs[c];
+		ok = gi->glyphs->log_clusters[c] == c && g->attr.is_cluster_start &&
+		     !(g->glyph & PANGO_GLYPH_UNKNOWN_FLAG) && g->geometry.width > 0;
+		p->mono_glyph[c] = *g;
+	}
+	if (ok) {
+		p->mono_font = g_object_ref(gi->item->analysis.font);
+		PangoLayoutIter *it = pango_layout_get_iter(l);
+		int y0, y1;
+		pango_layout_iter_get_line_yrange(it, &y0, &y1);
+		p->mono_h = (y1 - y0) / (double)PANGO_SCALE;
+		p->mono_base = (pango_layout_iter_get_baseline(it) - y0) / (double)PANGO_SCALE;
+		pango_layout_iter_free(it);
+	}
+	g_object_unref(l);
+}
+
+void mono_free(struct pdf *p)
+{
+	if (p->mono_font)
+		g_object_unref(p->mono_font);
+	p->mono_font = NULL;
+}
+
+struct para *mono_para(struct pdf *p, const char *s, size_t n, double width, double indent)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] < 0x20 || s[i] > 0x7e)
+			return NULL;
+	if (!p->mono_tried)
+		mono_setup(p);
+	if (!p->mono_font || n == 0)
+		return NULL;
+	struct para *pa = xcalloc(1, sizeof *pa);
+	pa->font = g_object_ref(p->mono_font);
+	size_t cap = 0;
+	for (size_t at = 0; at < n;) {
+		/* as many characters as fit (at least one) */
+		long room = (long)((pa->nlines ? width - indent : width) * PANGO_SCALE);
+		size_t end = at;
+		long used = 0;
+		while (end < n && (end == at || used + p->mono_glyph[s[end] - 0x20].geometry.width <= room))
+			used += p->mono_glyph[s[end++] - 0x20].geometry.width;
+		if (end < n) {
+			/* after the last blank in the line's second half */
+			size_t b = end;
+			while (b > at + (end - at) / 2 && s[b - 1] != ' ')
+				b--;
+			if (b > at + (end - at) / 2)
+				end = b;
+		}
+		if ((size_t)pa->nlines == cap) {
+			cap = cap ? 2 * cap : 64;
+			pa->glyphs = xrealloc(pa->glyphs, cap * sizeof *pa->glyphs);
+			pa->top = xrealloc(pa->top, cap * sizeof *pa->top);
+			pa->height = xrealloc(pa->height, cap * sizeof *pa->height);
+			pa->baseline = xrealloc(pa->baseline, cap * sizeof *pa->baseline);
+			pa->x = xrealloc(pa->x, cap * sizeof *pa->x);
+		}
+		PangoGlyphString *g = pango_glyph_string_new();
+		pango_glyph_string_set_size(g, (gint)(end - at));
+		for (size_t i = at; i < end; i++) {
+			g->glyphs[i - at] = p->mono_glyph[s[i] - 0x20];
+			g->log_clusters[i - at] = (gint)(i - at);
+		}
+		int k = pa->nlines++;
+		pa->glyphs[k] = g;
+		pa->top[k] = k * p->mono_h;
+		pa->height[k] = p->mono_h;
+		pa->baseline[k] = pa->top[k] + p->mono_base;
+		pa->x[k] = k ? indent : 0;
+		at = end;
+	}
+	return pa;
 }
