@@ -887,6 +887,34 @@ bool cache_fd_hash_stamped(struct cache *c, const char *path, int fd, struct cac
 	return true;
 }
 
+/* The row named name when it has the signature sig; else NULL.  Under
+ * c->mu. */
+static struct file_entry *row_with_sig(struct cache *c, const char *name, const int64_t sig[5])
+{
+	struct file_entry *e = find_file(c, name);
+	return e && memcmp(e->sig, sig, 5 * sizeof *sig) == 0 ? e : NULL;
+}
+
+/* The row of path whose signature is the file open at fd's now; NULL
+ * otherwise.  Under c->mu. */
+static struct file_entry *row_of_fd(struct cache *c, const char *path, int fd)
+{
+	struct stat st;
+	if (fstat(fd, &st) != 0)
+		return NULL;
+	int64_t sig[5];
+	sig_of(&st, sig);
+	return row_with_sig(c, path, sig);
+}
+
+/* A copy of ix's starts (caller frees). */
+static off_t *starts_dup(const struct line_index *ix)
+{
+	off_t *starts = xmalloc(ix->n * sizeof *starts);
+	memcpy(starts, ix->starts, ix->n * sizeof *starts);
+	return starts;
+}
+
 /* Sets the row named row (made if need be) to sig and hash, used, with
  * no lines counted; takes c->mu. */
 static void set_row(struct cache *c, const char *row, const int64_t sig[5],
@@ -943,9 +971,8 @@ bool cache_output_known(struct cache *c, const char *final, const char *rel,
 	sig_of(st, sig);
 	char *row = output_row(final, rel);
 	pthread_mutex_lock(&c->mu);
-	struct file_entry *e = find_file(c, row);
-	bool known = e && memcmp(e->sig, sig, sizeof sig) == 0 &&
-		     memcmp(e->hash.b, content->b, sizeof e->hash.b) == 0;
+	struct file_entry *e = row_with_sig(c, row, sig);
+	bool known = e && memcmp(e->hash.b, content->b, sizeof e->hash.b) == 0;
 	pthread_mutex_unlock(&c->mu);
 	free(row);
 	return known;
@@ -953,31 +980,14 @@ bool cache_output_known(struct cache *c, const char *final, const char *rel,
 
 bool cache_fd_hash_known(struct cache *c, const char *path, int fd, struct cache_key *out)
 {
-	struct stat st;
-	if (!c || fstat(fd, &st) != 0)
+	if (!c)
 		return false;
-	int64_t sig[5];
-	sig_of(&st, sig);
 	pthread_mutex_lock(&c->mu);
-	struct file_entry *e = find_file(c, path);
-	bool hit = e && memcmp(e->sig, sig, sizeof sig) == 0;
-	if (hit)
+	struct file_entry *e = row_of_fd(c, path, fd);
+	if (e)
 		*out = e->hash;
 	pthread_mutex_unlock(&c->mu);
-	return hit;
-}
-
-/* The row of path whose signature is the file open at fd's now; NULL
- * otherwise.  Under c->mu. */
-static struct file_entry *row_of_fd(struct cache *c, const char *path, int fd)
-{
-	struct stat st;
-	if (fstat(fd, &st) != 0)
-		return NULL;
-	int64_t sig[5];
-	sig_of(&st, sig);
-	struct file_entry *e = find_file(c, path);
-	return e && memcmp(e->sig, sig, sizeof sig) == 0 ? e : NULL;
+	return e != NULL;
 }
 
 bool cache_fd_lines_known(struct cache *c, const char *path, int fd, long *lines,
@@ -992,8 +1002,7 @@ bool cache_fd_lines_known(struct cache *c, const char *path, int fd, long *lines
 		*lines = e->lines;
 		*bytes = e->bytes;
 		ix->n = e->ix.n;
-		ix->starts = xmalloc(ix->n * sizeof *ix->starts);
-		memcpy(ix->starts, e->ix.starts, ix->n * sizeof *ix->starts);
+		ix->starts = starts_dup(&e->ix);
 		e->used = true;
 	}
 	pthread_mutex_unlock(&c->mu);
@@ -1011,10 +1020,7 @@ void cache_fd_lines_note(struct cache *c, const char *path, int fd, long lines,
 		entry_drop_lines(e);
 		e->lines = lines;
 		e->bytes = bytes;
-		e->ix.every = ix->every;
-		e->ix.n = ix->n;
-		e->ix.starts = xmalloc(ix->n * sizeof *ix->starts);
-		memcpy(e->ix.starts, ix->starts, ix->n * sizeof *ix->starts);
+		e->ix = (struct line_index){ix->every, starts_dup(ix), ix->n};
 	}
 	pthread_mutex_unlock(&c->mu);
 }
@@ -1086,8 +1092,7 @@ struct run *cache_run_get(struct cache *c, const struct cache_key *key)
 		sig_of(&st, sig);
 		char *memo = xasprintf("run store %s", name);
 		pthread_mutex_lock(&c->mu);
-		struct file_entry *e = find_file(c, memo);
-		bool known = e && memcmp(e->sig, sig, sizeof sig) == 0;
+		bool known = row_with_sig(c, memo, sig) != NULL;
 		pthread_mutex_unlock(&c->mu);
 		enum runstore_verdict v;
 		run = runstore_map(fd, (size_t)st.st_size, &c->key, key, known, &v);
