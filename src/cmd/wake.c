@@ -139,26 +139,32 @@ struct wake *wake_start(void (*fn)(void *ctx), void *ctx)
 	return w;
 }
 
+/* Is dir the folder prev or one above it? */
+static bool holds(const char *dir, const char *prev)
+{
+	size_t n = strlen(dir);
+	return prev && strncmp(prev, dir, n) == 0 && (prev[n] == '\0' || prev[n] == '/');
+}
+
 void wake_watch(struct wake *w, const struct snapshot *s, const char *root)
 {
 	if (!w)
 		return;
 	size_t nroot = strlen(root);
 	char *last = NULL; /* the folder of the path before: paths come sorted */
+	pthread_mutex_lock(&w->lock);
 	for (size_t i = 0; i < s->n; i++) {
 		char *dir = path_dirname(s->f[i].path);
-		if (last && strcmp(dir, last) == 0) {
+		if (holds(dir, last)) {
 			free(dir);
 			continue;
 		}
-		free(last);
-		last = xstrdup(dir);
-		/* the folder and those above it, up to the project */
+		char *leaf = xstrdup(dir);
+		/* the folder and those above it, up to the project, or up to
+		 * one the folder before was below (watched a moment ago) */
 		for (;;) {
 			/* a watch on a folder watched already is the same watch */
-			pthread_mutex_lock(&w->lock);
 			add_dir(w, dir);
-			pthread_mutex_unlock(&w->lock);
 			if (strlen(dir) <= nroot || strncmp(dir, root, nroot) != 0) {
 				free(dir);
 				break;
@@ -166,8 +172,15 @@ void wake_watch(struct wake *w, const struct snapshot *s, const char *root)
 			char *up = path_dirname(dir);
 			free(dir);
 			dir = up;
+			if (holds(dir, last)) {
+				free(dir);
+				break;
+			}
 		}
+		free(last);
+		last = leaf;
 	}
+	pthread_mutex_unlock(&w->lock);
 	free(last);
 }
 
