@@ -29,6 +29,11 @@
 # series against Python's json module (tools/bench/read_jsonl.py), with
 # peak RSS; (p) `logdown parse --json` against `parse --csv` on the same
 # $LOGSIZE log (issue 22: at most twice its time), both with peak RSS.
+# (g) one report (a value, a mean, a chart) over the $LOGSIZE log as a
+# running job writes it: the first build against grep -oP on the same
+# file (at most 1.3x its time; peak RSS at most 400 MiB for 1 GB), the
+# rebuild after a sentence is added (< 100 ms, < 100 MiB), and after 1 KB
+# is appended to the log (< 150 ms) (issue 22).
 #
 # Times are hyperfine medians.  Builds in (b), (c), (e) and the clean
 # build of (f) start with no output and no .logdown-cache, as a first
@@ -528,7 +533,65 @@ bench_p() {
 	rm -f "$OUT"/p-*
 }
 
-for r in ${BENCH_ROWS:-a b c d e f t j m p}; do
+# ---- (g) one report over the $LOGSIZE log: first build, prose edit, append ----
+bench_g() {
+	# A running job's log: the corpus log without its closing lines
+	# (Training completed, Processed ...), copied beside the report so
+	# that the appends of the third part leave the corpus alone.
+	export GPROJ=$OUT/g-project GPAT='Train Device=\w+, Step=(\d+), Loss=([0-9.]+), Rate=([0-9.]+) samples/sec, GlobalRate=([0-9.]+)'
+	export GLOG=$GPROJ/logs/run.log GMD=$GPROJ/content/big.md
+	local src=$CORPUS/logs/cerebras-$LOGSIZE.log gb T="/usr/bin/time -f %M -a -o"
+	rm -rf "$GPROJ" "$OUT"/g-*
+	mkdir -p "$GPROJ/logs" "$GPROJ/content"
+	head -c "$(grep -b -m 1 'Training completed' "$src" | cut -d: -f1)" "$src" > "$GLOG"
+	gb=$(awk -v b="$(stat -c %s "$GLOG")" 'BEGIN {printf "%.2f GB", b / 1e9}')
+	printf 'title: Big log\n' > "$GPROJ/site.yaml"
+	cat > "$GMD" <<'MD'
+---
+title: One big run
+runs:
+  cs: {file: ../logs/run.log, parser: cerebras}
+---
+
+The loss ended at {{ cs.final_loss }} after {{ cs.final_step }} steps, at
+{{ mean(cs.train.rate) }} samples/s on average.
+
+```{chart}
+type: line
+series: cs
+x: train.step
+y: train.loss
+```
+MD
+	# The 8 lines (1 KB) the job prints next.
+	export GMORE=$OUT/g-more.log
+	tail -n 8 "$GLOG" | grep 'Train Device' > "$GMORE"
+	# 1. the first build (the log parsed, its store written, the site
+	# made) against grep -oP taking the same rows out of the same file
+	hf bigfirst "$LOGRUNS" --prepare 'rm -rf "$OUT/g-site" "$GPROJ/.logdown-cache"' \
+		-n "logdown first build" "$T \"\$RES/g-first.rss\" \"\$LD\" build \"\$GPROJ\" -o \"\$OUT/g-site\" 2>/dev/null" \
+		-n "grep -oP" "LC_ALL=C grep -oP \"\$GPAT\" \"\$GLOG\" > \"\$OUT/g-grep.out\"" || true
+	# logdown at most 1.3x grep's time: grep's over logdown's >= 0.77
+	row time "(g)" "first build of one report over a $gb log vs grep -oP on it" bigfirst \
+		"logdown first build" "grep -oP" ">=0.77"
+	row rssmax "(g)" "peak RSS of that first build" g-first.rss "$([ -n "$QUICK" ] && echo - || echo 400)"
+	# 2. a sentence added to the report, the site built again
+	"$LD" build "$GPROJ" -o "$OUT/g-site" 2>/dev/null || true
+	hf bigedit "$RUNS" --warmup 1 --prepare 'echo "A sentence more." >> "$GMD"' \
+		-n "logdown prose edit" "$T \"\$RES/g-edit.rss\" \"\$LD\" build \"\$GPROJ\" -o \"\$OUT/g-site\" 2>/dev/null" || true
+	row abs "(g)" "rebuild after a prose edit (vs the first build)" bigedit "logdown prose edit" \
+		bigfirst "logdown first build" 0.1
+	row rssmax "(g)" "peak RSS of the prose-edit rebuild" g-edit.rss 100
+	# 3. the job printed 1 KB more
+	hf bigappend "$RUNS" --warmup 1 --prepare 'cat "$GMORE" >> "$GLOG"' \
+		-n "logdown append" "$T \"\$RES/g-append.rss\" \"\$LD\" build \"\$GPROJ\" -o \"\$OUT/g-site\" 2>/dev/null" || true
+	row abs "(g)" "rebuild after 1 KB appended to the log (vs the first build)" bigappend "logdown append" \
+		bigfirst "logdown first build" 0.15
+	row rss "(g)" "peak RSS, the append's rebuild vs the first build" g-append.rss g-first.rss -
+	rm -rf "$GPROJ" "$OUT"/g-*
+}
+
+for r in ${BENCH_ROWS:-a b c d e f t j m p g}; do
 	bench_$r
 done
 

@@ -126,6 +126,15 @@ for raw in open(os.path.join(res, "rows.tsv")):
                          judge(r <= 1.25, "grows %.2fx" % r)]
             else:
                 cells = [mib(ld), mib(other), ratio(other / ld), "—", "—"]
+        elif kind == "rssmax":
+            # a peak RSS against an absolute bound in MiB ("-": none)
+            ld = rss_kb(f[3])
+            if f[4] == "-":
+                cells = [mib(ld), "—", "—", "—", "—"]
+            else:
+                want = float(f[4])
+                cells = [mib(ld), "—", "—", "≤ %g MiB" % want,
+                         judge(ld / 1024 <= want, "%.1fx over" % (ld / 1024 / want))]
         elif kind == "size":
             ld, peer = int(f[3]), int(f[4])
             if ld and peer:
