@@ -67,6 +67,13 @@ struct value *manifest_load(const char *dir, const char *shown, struct diag *d);
 /* The entry of slug in manifest m (NULL: none), or NULL.  Borrowed. */
 const struct value *manifest_find(const struct value *m, const char *slug);
 
+/* The digest of a report's entry (NULL: none) as the manifest writes
+ * it: a report reused from the previous output takes its entry from
+ * that output's manifest, which is as untrusted as the output, so the
+ * reports list the next build reads keys each kept report with it too
+ * (report_listed()): an entry edited since is not carried over. */
+struct cache_key manifest_entry_digest(const struct value *entry);
+
 /* The committed value of a relative claim (resolve/claim.h): in
  * manifest m (read from the folder `shown`), report slug's
  * occurrence-th claim on expr (as written), else its first value of

@@ -684,11 +684,13 @@ static void load_turn(struct build *b, size_t i, struct job *job)
 		 * build does not write (a planted link), or other files than
 		 * that build left (one planted, one changed since), is
 		 * rendered again, and replaced */
-		if (job->keyed && previous_clean(b, r->slug, &job->whole, &job->listing)) {
-			struct cache_key listed = report_listed(&job->key, &job->listing);
-			/* its manifest entry comes from the previous output too */
-			job->reused = cache_reports_has(b->prev, r->slug, &listed) &&
-				      manifest_find(b->prev_manifest, r->slug);
+		const struct value *entry = manifest_find(b->prev_manifest, r->slug);
+		if (job->keyed && entry && previous_clean(b, r->slug, &job->whole, &job->listing)) {
+			/* its manifest entry comes from the previous output
+			 * too: it must be the one that build wrote */
+			struct cache_key written = manifest_entry_digest(entry);
+			struct cache_key listed = report_listed(&job->key, &job->listing, &written);
+			job->reused = cache_reports_has(b->prev, r->slug, &listed);
 		}
 	} else if (job->reused) {
 		/* serve without the cache names it: the same check, against
@@ -696,7 +698,9 @@ static void load_turn(struct build *b, size_t i, struct job *job)
 		static const struct cache_key none;
 		job->reused = previous_clean(b, r->slug, &job->whole, &job->listing);
 		if (job->reused && b->opts->listings) {
-			struct cache_key listed = report_listed(&none, &job->listing);
+			struct cache_key written =
+				manifest_entry_digest(manifest_find(b->prev_manifest, r->slug));
+			struct cache_key listed = report_listed(&none, &job->listing, &written);
 			job->reused = cache_reports_has(*b->opts->listings, r->slug, &listed);
 		}
 	}
@@ -925,7 +929,8 @@ int site_build(const struct build_opts *opts, struct diag *d)
 						      !jobs[i].io_failed && !jobs[i].shows_others
 					    : !jobs[i].io_failed)
 				kept[nkept++] = (struct kept){b.reports[i].slug, jobs[i].key,
-							      jobs[i].move, jobs[i].listing};
+							      jobs[i].move, jobs[i].listing,
+							      manifest_entry_digest(jobs[i].manifest)};
 	}
 	if (b.theme.page && b.theme.index) {
 		/* no reports: no array, and qsort() may not be given NULL */

@@ -662,6 +662,18 @@ void manifest_put_json(struct buf *out, const struct value *v)
 	free(text);
 }
 
+struct cache_key manifest_entry_digest(const struct value *entry)
+{
+	struct buf json = BUF_INIT;
+	if (entry)
+		manifest_put_json(&json, entry);
+	struct cache_hasher *h = cache_hasher_new();
+	cache_hasher_str(h, entry ? "manifest entry" : "no manifest entry");
+	cache_hasher_bytes(h, json.data, json.len);
+	buf_free(&json);
+	return cache_hasher_end(h);
+}
+
 static int cmp_slug(const void *pa, const void *pb)
 {
 	const struct value *a = *(struct value *const *)pa, *b = *(struct value *const *)pb;

@@ -434,7 +434,7 @@ struct cache_reports *kept_listed(const struct build *b, const struct kept *kept
 		if (!ok[i] || (kept[i].moved && memcmp(&digest[i], &kept[i].listing,
 						       sizeof digest[i]) != 0))
 			continue;
-		struct cache_key listed = report_listed(&kept[i].key, &digest[i]);
+		struct cache_key listed = report_listed(&kept[i].key, &digest[i], &kept[i].entry);
 		cache_reports_add(next, kept[i].slug, &listed);
 	}
 	free(ok);
@@ -447,12 +447,14 @@ struct cache_reports *kept_listed(const struct build *b, const struct kept *kept
 	return next;
 }
 
-struct cache_key report_listed(const struct cache_key *key, const struct cache_key *digest)
+struct cache_key report_listed(const struct cache_key *key, const struct cache_key *digest,
+			       const struct cache_key *entry)
 {
 	struct cache_hasher *h = cache_hasher_new();
-	cache_hasher_str(h, "report and its files");
+	cache_hasher_str(h, "report, its files and its manifest entry");
 	cache_hasher_key(h, key);
 	cache_hasher_key(h, digest);
+	cache_hasher_key(h, entry);
 	return cache_hasher_end(h);
 }
 

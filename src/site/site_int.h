@@ -148,6 +148,7 @@ struct kept {
 	struct cache_key key;
 	bool moved;
 	struct cache_key listing;
+	struct cache_key entry; /* manifest_entry_digest() of its entry */
 };
 /* After the commit: the reports list the next build reads (cache.h),
  * each of the n kept reports under report_listed() of its key and of
@@ -157,11 +158,13 @@ struct kept {
  * from it, is left out: rendered again next time.  Caller gives it to
  * cache_reports_save(). */
 struct cache_reports *kept_listed(const struct build *b, const struct kept *kept, size_t n);
-/* The key a report is kept under for the next build: its page's key and
+/* The key a report is kept under for the next build: its page's key,
  * the digest of the files the commit left in its folder, so that a
  * folder holding anything else (a planted file, one changed since) is
- * not reused. */
-struct cache_key report_listed(const struct cache_key *key, const struct cache_key *digest);
+ * not reused, and the digest of its manifest entry, which a reuse
+ * takes from the output's manifest.json (manifest_entry_digest()). */
+struct cache_key report_listed(const struct cache_key *key, const struct cache_key *digest,
+			       const struct cache_key *entry);
 
 /* The folder slug (or any folder path) below the folder fd, reached
  * through real folders only (O_NOFOLLOW at each step), or -1. */

@@ -429,6 +429,43 @@ static void nothing_planted_in_the_previous_output_is_carried_over(void **state)
 	free(dir);
 }
 
+/* A reused report's entry in manifest.json is taken from the previous
+ * output's manifest: an entry edited there (a number that is in no
+ * log) is not carried over; the report is rendered again. */
+static void an_edited_manifest_entry_is_not_carried_over(void **state)
+{
+	(void)state;
+	char *dir = project(4);
+	e2e_ok(dir, "build");
+	char *m = e2e_read(dir, "_site/manifest.json");
+	char *r2 = strstr(m, "\"slug\": \"r2\"");
+	assert_non_null(r2);
+	char *text = strstr(r2, "\"text\": \"7.12500\"");
+	assert_non_null(text);
+	memcpy(text + strlen("\"text\": \""), "9.99999", 7);
+	e2e_write(dir, "_site/manifest.json", m);
+	free(m);
+	struct proc r = e2e_run(dir, "build -v");
+	assert_int_equal(r.status, 0);
+	/* r2 is rendered again, r0, r1, r3 and x are reused */
+	assert_contains(r.err, "logdown: 5 reports: 1 rendered, 4 from cache");
+	proc_free(&r);
+	m = e2e_read(dir, "_site/manifest.json");
+	assert_null(strstr(m, "9.99999"));
+	free(m);
+	/* unchanged, the next build reuses all five */
+	r = e2e_run(dir, "build -v");
+	assert_contains(r.err, "logdown: 5 reports: 0 rendered, 5 from cache");
+	proc_free(&r);
+	full_build(dir);
+	char *full = path_join(dir, "full");
+	assert_true(same_tree(dir, "_site", full));
+	free(full);
+	wait_swept(dir);
+	remove_tree(dir);
+	free(dir);
+}
+
 /* The same for a folder the rebuild links file by file (x, with the
  * report x/y below it): a regular file planted or changed in it is not
  * linked into the new site.  Unchanged, it is reused build after build:
@@ -854,6 +891,7 @@ int main(void)
 		cmocka_unit_test(a_stalled_or_failed_handoff_is_given_up_and_removed_here),
 		cmocka_unit_test(nothing_planted_in_the_previous_output_is_carried_over),
 		cmocka_unit_test(regular_files_planted_in_a_linked_folder_are_not_carried_over),
+		cmocka_unit_test(an_edited_manifest_entry_is_not_carried_over),
 		cmocka_unit_test(a_reused_folder_is_listed_without_reading_its_files),
 		cmocka_unit_test(a_commit_killed_at_any_step_is_undone_by_the_next_build),
 		cmocka_unit_test(a_planted_journal_renames_nothing_through_a_link),
