@@ -1224,9 +1224,13 @@ struct report_entry {
 	struct cache_key key;
 };
 
+/* The slugs found by a hash index (open addressing, entry + 1, 0 for
+ * none): a site of thousands of reports asks for each one. */
 struct cache_reports {
 	struct report_entry *e;
-	size_t n;
+	size_t n, cap;
+	size_t *index;
+	size_t icap; /* 0 or a power of two, over twice n */
 };
 
 static char *reports_name(const char *out)
@@ -1254,23 +1258,49 @@ void cache_reports_free(struct cache_reports *r)
 	for (size_t i = 0; i < r->n; i++)
 		free(r->e[i].slug);
 	free(r->e);
+	free(r->index);
 	free(r);
+}
+
+/* The index slot of slug: its entry's, or the empty one it would take. */
+static size_t *reports_slot(const struct cache_reports *r, const char *slug)
+{
+	for (size_t i = (size_t)str_hash(slug) & (r->icap - 1);; i = (i + 1) & (r->icap - 1))
+		if (!r->index[i] || strcmp(r->e[r->index[i] - 1].slug, slug) == 0)
+			return &r->index[i];
 }
 
 void cache_reports_add(struct cache_reports *r, const char *slug, const struct cache_key *key)
 {
-	r->e = xrealloc(r->e, (r->n + 1) * sizeof *r->e);
+	if (r->n == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 16;
+		r->e = xrealloc(r->e, r->cap * sizeof *r->e);
+	}
+	if (2 * (r->n + 1) > r->icap) {
+		free(r->index);
+		r->icap = r->icap ? 2 * r->icap : 32;
+		r->index = xcalloc(r->icap, sizeof *r->index);
+		for (size_t i = 0; i < r->n; i++) {
+			size_t *at = reports_slot(r, r->e[i].slug);
+			if (!*at)
+				*at = i + 1;
+		}
+	}
 	r->e[r->n].slug = xstrdup(slug);
 	r->e[r->n].key = *key;
 	r->n++;
+	/* a slug listed twice: the first one counts, as it always did */
+	size_t *at = reports_slot(r, slug);
+	if (!*at)
+		*at = r->n;
 }
 
 bool cache_reports_has(const struct cache_reports *r, const char *slug, const struct cache_key *key)
 {
-	for (size_t i = 0; r && i < r->n; i++)
-		if (strcmp(r->e[i].slug, slug) == 0)
-			return memcmp(r->e[i].key.b, key->b, sizeof key->b) == 0;
-	return false;
+	if (!r || !r->n)
+		return false;
+	size_t at = *reports_slot(r, slug);
+	return at && memcmp(r->e[at - 1].key.b, key->b, sizeof key->b) == 0;
 }
 
 struct cache_reports *cache_reports_load(struct cache *c, const char *out)

@@ -152,11 +152,44 @@ static void a_file_rewritten_after_its_hash_is_seen_as_changed(void **state)
 	free(root);
 }
 
+/* The reports list: a slug's key as added (the first, for a slug
+ * listed twice), none for another slug or key; 20,000 slugs found each
+ * in constant time (a linear search took seconds for them). */
+static void the_reports_list_finds_each_slug_by_its_key(void **state)
+{
+	(void)state;
+	struct cache_reports *r = cache_reports_new();
+	struct cache_key none = {{0}};
+	assert_false(cache_reports_has(r, "a", &none));
+	enum { N = 20000 };
+	for (int i = 0; i < N; i++) {
+		char slug[32];
+		snprintf(slug, sizeof slug, "reports/r%05d", i);
+		struct cache_key k = cache_hash_bytes(slug, strlen(slug));
+		cache_reports_add(r, slug, &k);
+	}
+	struct cache_key other = cache_hash_bytes("x", 1);
+	cache_reports_add(r, "reports/r00007", &other);
+	for (int i = 0; i < N; i++) {
+		char slug[32];
+		snprintf(slug, sizeof slug, "reports/r%05d", i);
+		struct cache_key k = cache_hash_bytes(slug, strlen(slug));
+		assert_true(cache_reports_has(r, slug, &k));
+		assert_false(cache_reports_has(r, slug, &other));
+	}
+	assert_false(cache_reports_has(r, "reports/r00007", &other));
+	assert_false(cache_reports_has(r, "reports/r20000", &none));
+	assert_false(cache_reports_has(r, "", &none));
+	cache_reports_free(r);
+	cache_reports_free(NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(a_link_where_the_temporary_file_goes_is_not_written_through),
 		cmocka_unit_test(a_file_rewritten_after_its_hash_is_seen_as_changed),
+		cmocka_unit_test(the_reports_list_finds_each_slug_by_its_key),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
