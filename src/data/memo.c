@@ -14,6 +14,7 @@ struct memo_entry {
 	size_t n;
 	bool used;
 	bool fresh;
+	bool gone; /* loaded, then replaced by a fresh one (memo_put()) */
 };
 
 struct memo {
@@ -155,16 +156,23 @@ struct memo *memo_open(struct cache *c, const char *report)
 	return m;
 }
 
-bool memo_get(struct memo *m, const struct cache_key *key, struct span *out)
+/* The entry under key that is not gone, or NULL. */
+static struct memo_entry *find(struct memo *m, const struct cache_key *key)
 {
-	if (!m)
-		return false;
 	struct memo_entry want = {.key = *key};
 	struct memo_entry *e =
 		m->loaded ? bsearch(&want, m->e, m->loaded, sizeof *m->e, cmp_entry) : NULL;
+	if (e && e->gone)
+		e = NULL;
 	for (size_t i = m->loaded; !e && i < m->n; i++)
 		if (cmp_entry(&m->e[i], &want) == 0)
 			e = &m->e[i];
+	return e;
+}
+
+bool memo_get(struct memo *m, const struct cache_key *key, struct span *out)
+{
+	struct memo_entry *e = m ? find(m, key) : NULL;
 	if (!e)
 		return false;
 	if (!e->used && !e->fresh)
@@ -179,10 +187,25 @@ void memo_put(struct memo *m, const struct cache_key *key, const void *p, size_t
 {
 	if (!m)
 		return;
-	struct span had;
-	if (memo_get(m, key, &had))
-		return; /* the same inputs give the same bytes */
-	struct memo_entry *e = add(m);
+	struct memo_entry *e = find(m, key);
+	if (e && e->n == n && memcmp(e->p, p, n) == 0) {
+		memo_get(m, key, &(struct span){NULL, 0});
+		return; /* the same inputs gave the same bytes */
+	}
+	/* new, or replacing one its reader could not use: a loaded one is
+	 * then gone (the loaded entries stay sorted for bsearch), a fresh
+	 * one replaced where it is */
+	if (e && !e->fresh) {
+		if (e->used)
+			m->used--;
+		e->used = false;
+		e->gone = true;
+		e = NULL;
+	}
+	if (e)
+		free((char *)e->p);
+	else
+		e = add(m);
 	e->key = *key;
 	char *copy = xmalloc(n ? n : 1);
 	memcpy(copy, p, n);
@@ -196,7 +219,8 @@ void memo_close(struct memo *m)
 	if (!m)
 		return;
 	if (m->n > m->loaded || m->used != m->loaded) {
-		/* only what this render used: the rest is for inputs gone */
+		/* only what this render used (never a gone one): the rest
+		 * is for inputs gone */
 		size_t keep = 0;
 		for (size_t i = 0; i < m->n; i++)
 			if (m->e[i].used)
