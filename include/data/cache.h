@@ -18,6 +18,8 @@
  *                                    form: mapped, not read
  *   .logdown-cache/reports-<out>    for one output folder: the key each
  *                                    report was built with
+ *   .logdown-cache/memo-<report>    one report's values and charts kept
+ *                                    by the keys of their inputs (memo.h)
  *
  * Every other file starts with a header (magic, format number, kind,
  * the binary's version, the id of the user's key) and ends with a
@@ -159,6 +161,21 @@ void cache_run_keep(struct cache *c, const struct cache_key *key);
  * runs of result files that changed or are no longer used.  Reads no
  * run and hashes nothing.  Call once, after a build that succeeded. */
 void cache_runs_prune(struct cache *c);
+
+/* A report's memo (memo.h), a file of the cache named by the report's
+ * path: _read() puts its body in body (emptied first), checked and
+ * sealed as every file is, and marks it kept (cache_memo_keep());
+ * false when there is none or it is damaged, altered or another user's
+ * (the cache's one warning; it is removed).  _write() seals p[0..n) as
+ * the report's memo (when writable). */
+bool cache_memo_read(struct cache *c, const char *report, struct buf *body);
+void cache_memo_write(struct cache *c, const char *report, const void *p, size_t n);
+/* Marks the memo of the report at path as one of this build's reports',
+ * rendered or not: cache_memo_prune() then keeps it. */
+void cache_memo_keep(struct cache *c, const char *report);
+/* Removes the memos of reports this build did not mark (when
+ * writable).  Call once, after a build that succeeded. */
+void cache_memo_prune(struct cache *c);
 
 /* Report keys, per output folder (its canonical path).  The keys hold
  * for the folder only as long as it is the one the last build with the

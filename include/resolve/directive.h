@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "base/diag.h"
+#include "data/cache.h"
 #include "expr/expr.h"
 #include "data/value.h"
 
@@ -17,6 +18,7 @@
 
 struct buf;
 struct cites;
+struct memo;
 struct claim_base;
 struct provenance;
 
@@ -85,8 +87,15 @@ struct directive_result {
 	/* DIRECTIVE_LOG */
 	struct directive_line *lines;
 	size_t nlines;
-	/* DIRECTIVE_CHART: the chart as drawn (chart.h) */
+	/* DIRECTIVE_CHART: the chart as drawn (chart.h); its series and
+	 * points only when it was drawn from the runs, not taken from the
+	 * memo (directive_ctx's memo_charts) */
 	struct chart chart;
+	/* DIRECTIVE_CHART: what the manifest records of each series, then
+	 * of each roofline point: its name, its number of points and the
+	 * hash of its points (chart_digest_hash()) */
+	struct chart_digest *digest;
+	size_t ndigest;
 	/* where the caption was written: its @refs are reported there */
 	struct loc caption_at;
 	/* where the directive's fence was written (its '{') */
@@ -109,6 +118,19 @@ struct directive_result {
 	int svg_width, svg_height;
 	double svg_text_min;
 };
+
+struct chart_digest {
+	char *name;
+	size_t points;
+	struct cache_key hash;
+};
+
+/* The hash of a series' points: a bar chart's categories (each ending
+ * in a NUL), then x and y of each point (x NaN when the points are
+ * numbered, y NaN past the last y), each as the 8 bytes of its IEEE
+ * double, least significant first.  Hashed in pieces: a chart of
+ * millions of points is never a second copy in memory. */
+struct cache_key chart_digest_hash(const struct chart *c, const struct chart_series *s);
 
 /* Frees everything r owns (not r itself); r is zeroed. */
 void directive_result_clear(struct directive_result *r);
@@ -158,6 +180,17 @@ struct directive_ctx {
 	const struct value *expect;
 	const struct claim_base *claim_base;
 	bool claims_warn;
+	/* The report's memo (data/memo.h; NULL: none) and the key of what
+	 * its values and charts may read besides their own text: the
+	 * site's key, the report's path and front matter, and the keys of
+	 * every input of its runs (site/reuse.c, report_key()).  A value
+	 * that is not a plain reference, and with memo_charts a chart, is
+	 * taken from the memo when its key is there (resolve/memoize.c).
+	 * memo_charts is false when a PDF is drawn: it draws the chart's
+	 * points, which a chart from the memo does not have. */
+	struct memo *memo;
+	struct cache_key memo_key;
+	bool memo_charts;
 	/* Values the page shows so far, {{ }} and table cells: the caller
 	 * starts it at 0; past limit page_values the page is refused before
 	 * the next ones are made. */

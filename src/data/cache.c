@@ -41,7 +41,7 @@
 	"Signature: 8a477f597d28d172789f06886806bc55\n"                                        \
 	"# This folder is logdown's build cache: `logdown clean` removes it.\n"
 
-enum kind { KIND_FILES = 1, KIND_RUN = 2, KIND_REPORTS = 3 };
+enum kind { KIND_FILES = 1, KIND_RUN = 2, KIND_REPORTS = 3, KIND_MEMO = 4 };
 
 const char *cache_version(void)
 {
@@ -337,6 +337,10 @@ struct cache {
 	/* the runs this build used: cache_runs_prune() keeps only these */
 	struct cache_key *kept;
 	size_t nkept, kept_cap;
+	/* the memos of this build's reports: cache_memo_prune() keeps only
+	 * these (their file names, "memo-" and 16 hex digits) */
+	char **memos;
+	size_t nmemos, memos_cap;
 };
 
 /* Remembers the first problem: one warning per build, written by
@@ -751,6 +755,9 @@ void cache_close(struct cache *c)
 	free(c->files);
 	free(c->index);
 	free(c->kept);
+	for (size_t i = 0; i < c->nmemos; i++)
+		free(c->memos[i]);
+	free(c->memos);
 	free(c->dir);
 	free(c->bad_file);
 	free(c->bad_why);
@@ -1215,6 +1222,119 @@ void cache_runs_prune(struct cache *c)
 	}
 	pthread_mutex_unlock(&c->mu);
 	strv_free(names);
+}
+
+/* --- memos (memo.h) --- */
+
+/* A report's memo's file name in the cache folder: "memo-" and the
+ * XXH3-64 of the report's path in 16 hex digits. */
+static char *memo_name(const char *report)
+{
+	return xasprintf("memo-%016llx", (unsigned long long)XXH3_64bits(report, strlen(report)));
+}
+
+bool cache_memo_read(struct cache *c, const char *report, struct buf *body)
+{
+	buf_clear(body);
+	if (!c)
+		return false;
+	cache_memo_keep(c, report);
+	char *name = memo_name(report);
+	struct buf b = BUF_INIT;
+	bool ok = false;
+	pthread_mutex_lock(&c->mu); /* ensure_dir() may be opening it */
+	int dfd = c->dfd;
+	pthread_mutex_unlock(&c->mu);
+	if (!read_at(dfd, name, &b)) {
+		const char *why = read_problem(errno);
+		if (why) {
+			char *path = path_join(c->dir, name);
+			warn_damaged(c, path, why);
+			free(path);
+			if (c->writable)
+				unlinkat(dfd, name, 0);
+		}
+		goto out;
+	}
+	struct rd r;
+	enum verdict v = cache_open_sealed(&c->key, b.data, b.len, KIND_MEMO, &r);
+	if (verdict_why(v)) {
+		char *path = path_join(c->dir, name);
+		warn_damaged(c, path, verdict_why(v));
+		free(path);
+		if (c->writable)
+			unlinkat(dfd, name, 0);
+	}
+	if (v != FILE_OK)
+		goto out;
+	buf_put(body, r.p, (size_t)(r.end - r.p));
+	ok = true;
+out:
+	buf_free(&b);
+	free(name);
+	return ok;
+}
+
+void cache_memo_write(struct cache *c, const char *report, const void *p, size_t n)
+{
+	if (!c || !ensure_dir(c))
+		return;
+	struct buf b = BUF_INIT;
+	size_t hlen = put_header(&c->key, &b, KIND_MEMO);
+	buf_put(&b, p, n);
+	cache_seal(&c->key, &b, hlen);
+	char *name = memo_name(report);
+	write_at(c->dfd, name, &b);
+	free(name);
+	buf_free(&b);
+}
+
+void cache_memo_keep(struct cache *c, const char *report)
+{
+	if (!c)
+		return;
+	char *name = memo_name(report);
+	pthread_mutex_lock(&c->mu);
+	if (c->nmemos == c->memos_cap) {
+		c->memos_cap = c->memos_cap ? 2 * c->memos_cap : 16;
+		c->memos = xrealloc(c->memos, c->memos_cap * sizeof *c->memos);
+	}
+	c->memos[c->nmemos++] = name;
+	pthread_mutex_unlock(&c->mu);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void cache_memo_prune(struct cache *c)
+{
+	if (!c || !c->writable || c->dfd < 0)
+		return;
+	int lfd = dup(c->dfd);
+	DIR *dp = lfd >= 0 ? fdopendir(lfd) : NULL;
+	if (!dp) {
+		if (lfd >= 0)
+			close(lfd);
+		return;
+	}
+	pthread_mutex_lock(&c->mu);
+	if (c->nmemos > 1)
+		qsort(c->memos, c->nmemos, sizeof *c->memos, cmp_str);
+	rewinddir(dp);
+	for (struct dirent *de; (de = readdir(dp));) {
+		const char *nm = de->d_name;
+		/* only our names: a temporary file is some writer's */
+		if (strncmp(nm, "memo-", 5) != 0 || strlen(nm) != 21 ||
+		    strspn(nm + 5, "0123456789abcdef") != 16)
+			continue;
+		if (c->nmemos && bsearch(&nm, c->memos, c->nmemos, sizeof *c->memos, cmp_str))
+			continue;
+		unlinkat(c->dfd, nm, 0);
+	}
+	pthread_mutex_unlock(&c->mu);
+	closedir(dp);
 }
 
 /* --- report keys --- */

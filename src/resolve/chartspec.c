@@ -8,10 +8,13 @@
 #include "resolve/directive.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "body.h"
+#include "memoize.h"
+#include "data/cache.h"
 #include "data/keys.h"
 #include "draw/chart.h"
 #include "data/run.h"
@@ -648,6 +651,55 @@ static bool chart_variants(struct directive_ctx *c, const struct chart *ch, cons
 	return ok;
 }
 
+struct cache_key chart_digest_hash(const struct chart *c, const struct chart_series *s)
+{
+	struct cache_hasher *h = cache_hasher_plain();
+	for (size_t i = 0; c->type == CHART_BAR && i < c->ncategories; i++)
+		cache_hasher_plain_bytes(h, c->categories[i], strlen(c->categories[i]) + 1);
+	size_t nx = s->nx ? s->nx : s->n;
+	unsigned char piece[16 * 4096];
+	size_t used = 0;
+	for (size_t i = 0; i < s->n || i < nx; i++) {
+		if (used == sizeof piece) {
+			cache_hasher_plain_bytes(h, piece, used);
+			used = 0;
+		}
+		double xy[2] = {s->x && i < nx ? s->x[i] : NAN, i < s->n ? s->y[i] : NAN};
+		for (int k = 0; k < 2; k++) {
+			uint64_t u;
+			memcpy(&u, &xy[k], sizeof u);
+			for (int j = 0; j < 8; j++)
+				piece[used++] = (unsigned char)(u >> (8 * j) & 0xff);
+		}
+	}
+	cache_hasher_plain_bytes(h, piece, used);
+	return cache_hasher_end(h);
+}
+
+/* What the manifest records of ch's series and roofline points, into
+ * out's digest. */
+static void chart_digest(const struct chart *ch, struct directive_result *out)
+{
+	out->ndigest = ch->nseries + ch->npoints;
+	out->digest = xcalloc(out->ndigest + 1, sizeof *out->digest);
+	for (size_t i = 0; i < ch->nseries; i++) {
+		const struct chart_series *s = &ch->series[i];
+		out->digest[i].name = xstrdup(s->label ? s->label : "");
+		out->digest[i].points = s->n;
+		out->digest[i].hash = chart_digest_hash(ch, s);
+	}
+	for (size_t i = 0; i < ch->npoints; i++) {
+		/* a roofline's measured points: one series each */
+		const struct chart_point *p = &ch->points[i];
+		double xy[2] = {p->intensity, p->performance};
+		struct chart_series one = {NULL, &xy[0], &xy[1], 1, 0};
+		struct chart_digest *g = &out->digest[ch->nseries + i];
+		g->name = xstrdup(p->label ? p->label : "");
+		g->points = 1;
+		g->hash = chart_digest_hash(ch, &one);
+	}
+}
+
 bool directive_chart(struct directive_ctx *c, const struct value *body, int number,
 		     const char *name, struct directive_result *out)
 {
@@ -739,8 +791,13 @@ bool directive_chart(struct directive_ctx *c, const struct value *body, int numb
 		ch.x_label = name_of(value_get(body, "x"));
 	if (!value_get(body, "y_label") && !(yv && yv->kind == VALUE_MAP))
 		ch.y_label = name_of(yv);
-	if (ok) {
+	if (ok)
 		ch.type = (enum chart_type)type;
+	/* from the memo, when this chart of these inputs was drawn before:
+	 * nothing of its series is read */
+	struct memoize_chart memo = {.on = false};
+	bool hit = ok && memoize_chart_get(c, body, name, out, &memo, &ok);
+	if (ok && !hit) {
 		if (ch.type == CHART_LINE || ch.type == CHART_SCATTER)
 			ok = chart_xy(c, &ch, body);
 		else if (ch.type == CHART_BAR)
@@ -750,13 +807,13 @@ bool directive_chart(struct directive_ctx *c, const struct value *body, int numb
 	}
 	char *err = NULL;
 	struct buf svg = BUF_INIT;
-	if (ok && !chart_render(&ch, CHART_SVG, &svg, &err)) {
+	if (ok && !hit && !chart_render(&ch, CHART_SVG, &svg, &err)) {
 		diag_error(c->d, tv ? tv->loc : body->loc, "cannot draw this chart: %s", err);
 		ok = false;
 	}
 	free(err);
 	int narrow_w = 0, narrow_h = 0;
-	if (ok && c->write_figure) {
+	if (ok && !hit && c->write_figure) {
 		ok = c->write_figure(c->figure_ctx, name, "svg", svg.data, svg.len) &&
 		     chart_variants(c, &ch, name, &narrow_w, &narrow_h);
 		static const enum chart_format more[] = {CHART_PNG, CHART_PDF};
@@ -772,6 +829,9 @@ bool directive_chart(struct directive_ctx *c, const struct value *body, int numb
 			buf_free(&b);
 		}
 	}
+	if (ok && !hit)
+		chart_digest(&ch, out);
+	memoize_chart_end(c, &memo, ok, out);
 	buf_free(&svg);
 	if (ok) {
 		const char *caption = value_get(body, "caption") && is_text(value_get(body, "caption"))

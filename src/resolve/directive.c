@@ -65,6 +65,9 @@ void directive_result_clear(struct directive_result *r)
 	}
 	free(r->lines);
 	chart_clear(&r->chart);
+	for (size_t i = 0; i < r->ndigest; i++)
+		free(r->digest[i].name);
+	free(r->digest);
 	free(r->figure);
 	free(r->alt);
 	free(r->svg);

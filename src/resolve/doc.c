@@ -21,6 +21,7 @@
 #include "data/limit.h"
 #include "resolve/codeblock.h"
 #include "resolve/provenance.h"
+#include "memoize.h"
 #include "resolve/section.h"
 #include "resolve/show.h"
 #include "resolve/xref.h"
@@ -888,7 +889,7 @@ static void replace_directives(struct doc *doc, cmark_node *root)
 static void show_value(struct doc *doc, struct slot *s)
 {
 	struct eval v = {0};
-	if (!s->expr || !expr_eval_one(s->expr, doc->c->scope, &v, doc->c->d)) {
+	if (!s->expr || !memoize_eval_one(doc->c, s->expr, s->src, s->src_len, &v)) {
 		if (!s->done)
 			show_missing(doc->c, &s->piece, "not computed: see the build's errors");
 		s->done = true;

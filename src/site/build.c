@@ -23,6 +23,7 @@
 #include "base/fsutil.h"
 #include "base/util.h"
 #include "base/version.h"
+#include "data/memo.h"
 #include "parse/logparse.h"
 #include "parse/runs.h"
 #include "render/html.h"
@@ -286,6 +287,12 @@ static void render_body(struct build *b, struct report *r, struct job *job)
 	ctx.expect = value_get(r->meta, "expect");
 	ctx.claim_base = &base;
 	ctx.claims_warn = b->opts->no_claims;
+	/* values and charts kept by their inputs' keys: a prose edit reads
+	 * no series again (resolve/memoize.h) */
+	struct memo *memo = job->keyed ? memo_open(b->disk, r->path) : NULL;
+	ctx.memo = memo;
+	ctx.memo_key = job->memo_key;
+	ctx.memo_charts = !b->opts->pdf;
 	struct doc *doc = doc_resolve(r->text + r->body_off, r->len - r->body_off, r->path,
 				      r->body_line - 1, &ctx);
 	r->html = html_doc(doc); /* inline values are resolved as it shows them */
@@ -308,6 +315,7 @@ static void render_body(struct build *b, struct report *r, struct job *job)
 	if (b->opts->pdf)
 		write_pdf(b, r, doc, job);
 	doc_free(doc);
+	memo_close(memo);
 	cites_free(ctx.cites);
 	if (diag_errors(d) == errors_before && !noted)
 		warn_unused_runs(d, r, &rs);
@@ -989,8 +997,13 @@ int site_build(const struct build_opts *opts, struct diag *d)
 		}
 		/* every report's runs were loaded or, for a page reused by
 		 * key, marked: the rest are old versions and unused files */
-		if (rc == EXIT_OK && !opts->reuse)
+		if (rc == EXIT_OK && !opts->reuse) {
 			cache_runs_prune(b.disk);
+			/* the memos of reports gone (their pages' memos stay) */
+			for (size_t i = 0; i < b.nreports; i++)
+				cache_memo_keep(b.disk, b.reports[i].path);
+			cache_memo_prune(b.disk);
+		}
 	}
 	free(kept);
 	cache_report(b.disk, d);

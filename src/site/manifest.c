@@ -349,69 +349,19 @@ static struct value *table_entry(const struct manifest_ctx *m, const struct dire
 	return e;
 }
 
-/* Appends n as the 8 bytes of its IEEE double, least significant first:
- * the same on every machine, and fast for a series of a million points
- * (no text to format). */
-/* n's 8 bytes, least significant first, at out. */
-static void put_double(unsigned char *out, double n)
-{
-	uint64_t u;
-	memcpy(&u, &n, sizeof u);
-	for (int i = 0; i < 8; i++)
-		out[i] = (unsigned char)(u >> (8 * i) & 0xff);
-}
-
-/* The hash of a series' points: a bar chart's categories (each ending
- * in a NUL), then x and y of each point (x NaN when the points are
- * numbered, y NaN past the last y).  Hashed in pieces: a chart of
- * millions of points is never a second copy in memory. */
-static struct value *points_hash(const struct chart *c, const struct chart_series *s)
-{
-	struct cache_hasher *h = cache_hasher_plain();
-	for (size_t i = 0; c->type == CHART_BAR && i < c->ncategories; i++)
-		cache_hasher_plain_bytes(h, c->categories[i], strlen(c->categories[i]) + 1);
-	size_t nx = s->nx ? s->nx : s->n;
-	unsigned char piece[16 * 4096];
-	size_t used = 0;
-	for (size_t i = 0; i < s->n || i < nx; i++) {
-		if (used == sizeof piece) {
-			cache_hasher_plain_bytes(h, piece, used);
-			used = 0;
-		}
-		put_double(piece + used, s->x && i < nx ? s->x[i] : NAN);
-		put_double(piece + used + 8, i < s->n ? s->y[i] : NAN);
-		used += 16;
-	}
-	cache_hasher_plain_bytes(h, piece, used);
-	struct cache_key k = cache_hasher_end(h);
-	return key_string(&k);
-}
-
 static struct value *chart_entry(const struct manifest_ctx *m, const struct directive_result *d)
 {
 	struct value *e = value_new(VALUE_MAP);
 	put_common(m, e, d);
 	struct value *list = value_new(VALUE_LIST);
-	const struct chart *c = &d->chart;
-	for (size_t i = 0; i < c->nseries; i++) {
-		const struct chart_series *s = &c->series[i];
+	/* the series as the chart was drawn, or as the memo kept them: the
+	 * points are hashed where they are read (chart_digest_hash()) */
+	for (size_t i = 0; i < d->ndigest; i++) {
+		const struct chart_digest *g = &d->digest[i];
 		struct value *se = value_new(VALUE_MAP);
-		const char *name = s->label ? s->label : "";
-		value_set(se, "name", clean_string(name, strlen(name)));
-		value_set(se, "points", value_number((double)s->n, NULL));
-		value_set(se, "hash", points_hash(c, s));
-		value_push(list, se);
-	}
-	for (size_t i = 0; i < c->npoints; i++) {
-		/* a roofline's measured points: one series each */
-		const struct chart_point *p = &c->points[i];
-		struct value *se = value_new(VALUE_MAP);
-		const char *name = p->label ? p->label : "";
-		value_set(se, "name", clean_string(name, strlen(name)));
-		value_set(se, "points", value_number(1, NULL));
-		double xy[2] = {p->intensity, p->performance};
-		struct chart_series one = {NULL, &xy[0], &xy[1], 1, 0};
-		value_set(se, "hash", points_hash(c, &one));
+		value_set(se, "name", clean_string(g->name, strlen(g->name)));
+		value_set(se, "points", value_number((double)g->points, NULL));
+		value_set(se, "hash", key_string(&g->hash));
 		value_push(list, se);
 	}
 	value_set(e, "series", list);

@@ -524,12 +524,28 @@ bool report_key(struct build *b, const struct report *r, struct job *job,
 		job_input(job, bibs[i]);
 	}
 	strv_free(bibs);
+	/* everything the runs would read, kept apart for the memo's key */
+	struct cache_hasher *rh = cache_hasher_new();
+	cache_hasher_str(rh, "runs");
 	struct diag *quiet = diag_new_deferred(b->d);
 	ok = ok && report_runs_inputs(value_get(r->meta, "runs"), r->dir, b->root_real, b->parsers,
-				      b->disk, &b->parsers_key, h, job_input, job, quiet);
+				      b->disk, &b->parsers_key, rh, job_input, job, quiet);
 	ok = ok && diag_errors(quiet) + diag_warnings(quiet) == 0;
 	diag_free(quiet);
+	struct cache_key runs = cache_hasher_end(rh);
+	cache_hasher_key(h, &runs);
 	*out = cache_hasher_end(h);
+	/* The memo's (resolve/memoize.h): the page's key less the report's
+	 * body and bundle, so that an edit of the prose keeps it.  The
+	 * front matter is in it whole: its runs, its formats, its vars. */
+	struct cache_hasher *mh = cache_hasher_new();
+	cache_hasher_str(mh, "memo");
+	cache_hasher_key(mh, &b->site_key);
+	cache_hasher_str(mh, r->path);
+	cache_hasher_str(mh, b->opts->root);
+	cache_hasher_bytes(mh, r->text, r->body_off);
+	cache_hasher_key(mh, &runs);
+	job->memo_key = cache_hasher_end(mh);
 	return ok;
 }
 

@@ -117,6 +117,9 @@ struct job {
 	/* with site.yaml's footer_hash: the entry's short hash, which the
 	 * page's footer and the PDF's show; else "" */
 	char manifest_hash[MANIFEST_SHORT_HASH + 1];
+	/* with key: the key of what its values and charts may read besides
+	 * their own text (directive_ctx's memo_key) */
+	struct cache_key memo_key;
 };
 
 /* discover.c */

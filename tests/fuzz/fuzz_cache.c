@@ -3,6 +3,7 @@
  *
  * The first byte picks the file and how it is made:
  *   bits 0-1  the kind: 1 the file list, 2 a run (0 too), 3 a report list;
+ *             bit 3 set: 4, a report's memo (data/memo.h), whatever bits 0-1;
  *   bit 2     clear: the rest is the file's body, given a right header
  *             and sealed with the harness's key, then checksummed: what
  *             the decoders see is arbitrary.  Set: the rest is the whole
@@ -15,7 +16,7 @@
  * The file is put in a project's .logdown-cache, opened with
  * cache_open(), and read the way a build reads that kind.  Nothing may
  * crash, leak, hang or read past the file; a forged file (bit 2) must
- * never give a run. */
+ * never give a run, nor a memo entry. */
 #include "fuzz.h"
 
 #include <fcntl.h>
@@ -24,6 +25,7 @@
 
 #include "base/version.h"
 #include "data/cache.h"
+#include "data/memo.h"
 #include "data/seal.h"
 
 #define MAGIC "logdown-cache\n"
@@ -87,7 +89,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1)
 		return 0;
 	setup();
-	unsigned kind = data[0] & 3u ? data[0] & 3u : 2u;
+	unsigned kind = data[0] & 8u ? 4u : data[0] & 3u ? data[0] & 3u : 2u;
 	bool forged = data[0] & 4u;
 	data++;
 	size--;
@@ -112,10 +114,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		buf_put(&file, (const char *)&sum, sizeof sum);
 
 	/* A run store is named after its key, at 24 in its header; the
-	 * report list's key is the body's first bytes. */
+	 * report list's key is the body's first bytes, a memo's first
+	 * entry's after its count. */
 	struct cache_key rk;
 	memset(&rk, 0, sizeof rk);
-	size_t kat = kind == 2 ? 24 : hlen;
+	size_t kat = kind == 2 ? 24 : kind == 4 ? hlen + 8 : hlen;
 	if (file.len >= kat + sizeof rk.b)
 		memcpy(rk.b, file.data + kat, sizeof rk.b);
 	char name[64], hex[33];
@@ -125,6 +128,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		snprintf(name, sizeof name, "files");
 	else if (kind == 2)
 		snprintf(name, sizeof name, "runs/%s.run", hex);
+	else if (kind == 4)
+		snprintf(name, sizeof name, "memo-%016llx",
+			 (unsigned long long)XXH3_64bits("content/r.md", 12));
 	else
 		snprintf(name, sizeof name, "reports-%016llx",
 			 (unsigned long long)XXH3_64bits(out, strlen(out)));
@@ -150,6 +156,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (size_t i = 0; r && i < run_field_count(r); i++)
 			(void)run_field_at(r, i);
 		run_free(r);
+	} else if (kind == 4) {
+		struct memo *m = memo_open(c, "content/r.md");
+		struct span got;
+		if (memo_get(m, &rk, &got)) {
+			if (forged)
+				abort();
+			/* an entry's bytes, read as an entry is */
+			struct memo_rd r = {got.p, got.p + got.len, false};
+			while (!r.bad && r.p < r.end) {
+				free(memo_rd_str(&r));
+				(void)memo_rd_double(&r);
+			}
+		}
+		memo_close(m);
 	} else {
 		struct cache_reports *set = cache_reports_load(c, out);
 		(void)cache_reports_has(set, "r", &rk);

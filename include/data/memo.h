@@ -1,0 +1,58 @@
+/* memo.h: results kept by the keys of their inputs (a report's memo).
+ *
+ * What a report computes from whole series (an aggregation's value, a
+ * chart's drawings) is kept in the build cache under a key of
+ * everything it depends on, so that a build whose inputs did not
+ * change reads none of those series again (docs/internals.md, "The
+ * memo").  One memo a report, a sealed file of the cache
+ * (cache_memo_read()): the entries its last render got or put, each a
+ * key and opaque bytes that the caller encodes (memo_put_*) and decodes
+ * (memo_rd_*).  An entry the render did not use is not written back:
+ * the memo never grows over edits.  A memo is used by one thread. */
+#ifndef LOGDOWN_MEMO_H
+#define LOGDOWN_MEMO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/util.h"
+#include "data/cache.h"
+
+struct memo;
+
+/* The memo of the report at path (as the build names it) in c, read
+ * and checked (a damaged, altered or foreign one is the cache's one
+ * warning and an empty memo); NULL when c is NULL (no cache).  Caller
+ * frees with memo_close(). */
+struct memo *memo_open(struct cache *c, const char *report);
+/* The bytes kept under key, valid until memo_close(); the entry is then
+ * kept for the next build.  False when there are none (or m is NULL). */
+bool memo_get(struct memo *m, const struct cache_key *key, struct span *out);
+/* Keeps p[0..n) under key (copied), for this build and the next. */
+void memo_put(struct memo *m, const struct cache_key *key, const void *p, size_t n);
+/* Writes the entries this render got or put back to the cache, when
+ * they are not what was read, and frees m; NULL is a no-op. */
+void memo_close(struct memo *m);
+
+/* Encoding an entry: little-endian integers, doubles as their 8 bytes,
+ * length-prefixed bytes. */
+void memo_put_u64(struct buf *b, uint64_t v);
+void memo_put_double(struct buf *b, double v);
+void memo_put_bytes(struct buf *b, const void *p, size_t n);
+void memo_put_str(struct buf *b, const char *s); /* NULL as a flag, not "" */
+
+/* Decoding one: every read checks the bytes left; past the end (or on
+ * any inconsistency the caller finds) bad is set, and the entry is not
+ * used. */
+struct memo_rd {
+	const char *p, *end;
+	bool bad;
+};
+uint64_t memo_rd_u64(struct memo_rd *r);
+double memo_rd_double(struct memo_rd *r);
+struct span memo_rd_bytes(struct memo_rd *r);
+/* A copy of a memo_put_str()'s string (NULL for NULL); caller frees. */
+char *memo_rd_str(struct memo_rd *r);
+
+#endif

@@ -1,0 +1,370 @@
+/* memoize.c: values and charts through the report's memo (memoize.h).
+ *
+ * A value's entry: the runs it marked used (their indexes in the
+ * scope), then the struct eval it gave, its texts copied: kind, number,
+ * boolean, text, the file it came from (by name: on a hit it points
+ * to the scope's run of that file again, or the entry is not used),
+ * line, inputs, decimals, why.  A chart's: the runs and sets it marked
+ * used, its digest (what the manifest records), and each figure file
+ * written, by extension. */
+#include "memoize.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "data/memo.h"
+
+/* Whether diagnostics were reported since `before` (notes aside). */
+static size_t diag_count(struct diag *d)
+{
+	return diag_errors(d) + diag_warnings(d);
+}
+
+/* The indexes of the marks set in used[0..n), then of none past. */
+static void put_marks(struct buf *b, const bool *used, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; used && i < n; i++)
+		k += used[i];
+	memo_put_u64(b, k);
+	for (size_t i = 0; used && i < n; i++)
+		if (used[i])
+			memo_put_u64(b, i);
+}
+
+/* Reads put_marks()'s indexes and sets them in used[0..n) (kept in
+ * `set` first: nothing is marked from an entry that turns out bad). */
+static size_t *read_marks(struct memo_rd *r, size_t n, size_t *k)
+{
+	uint64_t count = memo_rd_u64(r);
+	*k = 0;
+	if (r->bad || count > n) {
+		r->bad = true;
+		return NULL;
+	}
+	size_t *at = xmalloc((size_t)(count ? count : 1) * sizeof *at);
+	for (uint64_t i = 0; i < count; i++) {
+		uint64_t v = memo_rd_u64(r);
+		if (r->bad || v >= n) {
+			r->bad = true;
+			break;
+		}
+		at[(*k)++] = (size_t)v;
+	}
+	return at;
+}
+
+static void set_marks(bool *used, const size_t *at, size_t k)
+{
+	for (size_t i = 0; used && i < k; i++)
+		used[at[i]] = true;
+}
+
+/* The key of the report's memo_key with what follows. */
+static struct cache_hasher *key_start(const struct directive_ctx *c, const char *what)
+{
+	struct cache_hasher *h = cache_hasher_new();
+	cache_hasher_str(h, what);
+	cache_hasher_key(h, &c->memo_key);
+	return h;
+}
+
+/* Is the memo on for c's report? */
+static bool memo_on(const struct directive_ctx *c)
+{
+	return c->memo && c->scope && c->scope->nfailed == 0;
+}
+
+/* --- values --- */
+
+/* The scope's run (or member run) whose file is file; NULL if none. */
+static const char *scope_file(const struct scope *sc, const char *file)
+{
+	for (size_t i = 0; i < sc->nruns; i++) {
+		const struct run *r = sc->runs[i];
+		if (strcmp(run_file(r), file) == 0)
+			return run_file(r);
+		for (size_t j = 0; j < run_member_count(r); j++)
+			if (strcmp(run_file(run_member_at(r, j)), file) == 0)
+				return run_file(run_member_at(r, j));
+	}
+	return NULL;
+}
+
+static void put_eval(struct buf *b, const struct eval *v)
+{
+	memo_put_u64(b, (uint64_t)v->kind);
+	memo_put_double(b, v->num);
+	memo_put_u64(b, v->boolean);
+	memo_put_u64(b, v->text != NULL);
+	memo_put_bytes(b, v->text ? v->text : "", v->text ? v->len : 0);
+	memo_put_str(b, v->file);
+	memo_put_u64(b, (uint64_t)v->line);
+	memo_put_str(b, v->inputs);
+	memo_put_u64(b, v->dec_known);
+	memo_put_u64(b, (uint64_t)(int64_t)v->dec);
+	memo_put_str(b, v->why);
+}
+
+/* The eval an entry holds into *out (owning its texts); false when it
+ * is not one put_eval() wrote, or its file is no run's of sc. */
+static bool read_eval(struct memo_rd *r, const struct scope *sc, struct eval *out)
+{
+	memset(out, 0, sizeof *out);
+	uint64_t kind = memo_rd_u64(r);
+	out->num = memo_rd_double(r);
+	out->boolean = memo_rd_u64(r) != 0;
+	bool has_text = memo_rd_u64(r) != 0;
+	struct span text = memo_rd_bytes(r);
+	char *file = memo_rd_str(r);
+	out->line = (long)(int64_t)memo_rd_u64(r);
+	out->inputs = memo_rd_str(r);
+	out->dec_known = memo_rd_u64(r) != 0;
+	int64_t dec = (int64_t)memo_rd_u64(r);
+	out->why = memo_rd_str(r);
+	if (kind == EVAL_LIST || kind > EVAL_BOOL || dec < -1000 || dec > 1000)
+		r->bad = true;
+	out->file = file && !r->bad ? scope_file(sc, file) : NULL;
+	if (file && !out->file)
+		r->bad = true;
+	free(file);
+	if (r->bad || r->p != r->end) {
+		eval_clear(out);
+		return false;
+	}
+	out->kind = (enum eval_kind)kind;
+	out->dec = (int)dec;
+	if (has_text) {
+		out->owned = xmalloc(text.len + 1);
+		memcpy(out->owned, text.p, text.len);
+		out->owned[text.len] = '\0';
+		out->text = out->owned;
+		out->len = text.len;
+	}
+	return true;
+}
+
+bool memoize_eval_one(struct directive_ctx *c, const struct expr *e, const char *src,
+		      size_t len, struct eval *out)
+{
+	if (!memo_on(c) || expr_is_reference(e))
+		return expr_eval_one(e, c->scope, out, c->d);
+	const struct scope *sc = c->scope;
+	struct cache_hasher *h = key_start(c, "value");
+	cache_hasher_bytes(h, src, len);
+	struct cache_key key = cache_hasher_end(h);
+	struct span got;
+	if (memo_get(c->memo, &key, &got)) {
+		struct memo_rd r = {got.p, got.p + got.len, false};
+		size_t k;
+		size_t *at = read_marks(&r, sc->runs_used ? sc->nruns : 0, &k);
+		if (read_eval(&r, sc, out)) {
+			set_marks(sc->runs_used, at, k);
+			free(at);
+			return true;
+		}
+		free(at);
+	}
+	/* evaluated with marks of its own, to know which runs it used */
+	struct scope mine = *sc;
+	mine.runs_used = sc->runs_used ? xcalloc(sc->nruns + 1, sizeof *mine.runs_used) : NULL;
+	size_t before = diag_count(c->d);
+	bool ok = expr_eval_one(e, &mine, out, c->d);
+	for (size_t i = 0; mine.runs_used && i < sc->nruns; i++)
+		sc->runs_used[i] = sc->runs_used[i] || mine.runs_used[i];
+	if (ok && diag_count(c->d) == before && out->kind != EVAL_LIST) {
+		struct buf b = BUF_INIT;
+		put_marks(&b, mine.runs_used, sc->nruns);
+		put_eval(&b, out);
+		memo_put(c->memo, &key, b.data, b.len);
+		buf_free(&b);
+	}
+	free(mine.runs_used);
+	return ok;
+}
+
+/* --- charts --- */
+
+/* Adds what a chart's body says to h: each node's kind and contents,
+ * keys in their order (their places are left out: a result that gave
+ * a diagnostic is not kept). */
+static void hash_value(struct cache_hasher *h, const struct value *v)
+{
+	unsigned char kind = (unsigned char)v->kind;
+	cache_hasher_bytes(h, &kind, 1);
+	switch (v->kind) {
+	case VALUE_NULL:
+		break;
+	case VALUE_BOOL:
+		cache_hasher_bytes(h, v->boolean ? "1" : "0", 1);
+		break;
+	case VALUE_NUMBER:
+		/* and its text as written, when it has one */
+		cache_hasher_bytes(h, &v->number, sizeof v->number);
+		/* fall through */
+	case VALUE_STRING:
+		cache_hasher_bytes(h, &v->plain, 1);
+		cache_hasher_bytes(h, v->text ? v->text : "", v->text ? v->len : 0);
+		break;
+	case VALUE_LIST:
+	case VALUE_MAP: {
+		uint64_t n = v->count;
+		cache_hasher_bytes(h, &n, sizeof n);
+		for (size_t i = 0; i < v->count; i++) {
+			if (v->kind == VALUE_MAP)
+				cache_hasher_str(h, v->keys[i]);
+			hash_value(h, v->items[i]);
+		}
+		break;
+	}
+	}
+}
+
+static bool tap_figure(void *ctx, const char *name, const char *ext, const char *data,
+		       size_t len)
+{
+	struct memoize_chart *m = ctx;
+	memo_put_str(&m->figures, ext);
+	memo_put_bytes(&m->figures, data, len);
+	m->nfigures++;
+	return m->write_figure(m->figure_ctx, name, ext, data, len);
+}
+
+/* A chart entry's figures written as name through c: false when the
+ * entry is bad (nothing written) or a write failed (*io set). */
+static bool write_figures(struct directive_ctx *c, struct memo_rd *r, const char *name,
+			  bool *io)
+{
+	uint64_t n = memo_rd_u64(r);
+	struct memo_rd all = *r;
+	/* checked whole first: a bad entry writes nothing */
+	for (uint64_t i = 0; i < n && !r->bad; i++) {
+		free(memo_rd_str(r));
+		memo_rd_bytes(r);
+	}
+	if (r->bad || r->p != r->end || n > 16)
+		return false;
+	for (uint64_t i = 0; i < n; i++) {
+		char *ext = memo_rd_str(&all);
+		struct span data = memo_rd_bytes(&all);
+		bool ok = ext && c->write_figure(c->figure_ctx, name, ext, data.p, data.len);
+		free(ext);
+		if (!ok) {
+			*io = true;
+			return false;
+		}
+	}
+	return true;
+}
+
+bool memoize_chart_get(struct directive_ctx *c, const struct value *body, const char *name,
+		       struct directive_result *out, struct memoize_chart *m, bool *ok)
+{
+	memset(m, 0, sizeof *m);
+	if (!memo_on(c) || !c->memo_charts || !c->write_figure)
+		return false;
+	const struct scope *sc = c->scope;
+	struct cache_hasher *h = key_start(c, "chart");
+	uint32_t formats = c->figure_formats;
+	cache_hasher_bytes(h, &formats, sizeof formats);
+	hash_value(h, body);
+	m->key = cache_hasher_end(h);
+	struct span got;
+	if (memo_get(c->memo, &m->key, &got)) {
+		struct memo_rd r = {got.p, got.p + got.len, false};
+		size_t kr, ks;
+		size_t *runs = read_marks(&r, sc->runs_used ? sc->nruns : 0, &kr);
+		size_t *sets = read_marks(&r, c->sets_used ? c->nsets : 0, &ks);
+		uint64_t nd = memo_rd_u64(&r);
+		if (nd > (uint64_t)(r.end - r.p) / 8)
+			r.bad = true;
+		struct chart_digest *dg = r.bad ? NULL : xcalloc((size_t)nd + 1, sizeof *dg);
+		size_t have = 0;
+		for (uint64_t i = 0; i < nd && !r.bad; i++) {
+			char *nm = memo_rd_str(&r);
+			uint64_t points = memo_rd_u64(&r);
+			struct span hash = memo_rd_bytes(&r);
+			if (!nm || hash.len != sizeof dg->hash.b)
+				r.bad = true;
+			if (r.bad) {
+				free(nm);
+				break;
+			}
+			dg[have].name = nm;
+			dg[have].points = (size_t)points;
+			memcpy(dg[have].hash.b, hash.p, hash.len);
+			have++;
+		}
+		bool io = false;
+		if (!r.bad && write_figures(c, &r, name, &io)) {
+			set_marks(sc->runs_used, runs, kr);
+			set_marks(c->sets_used, sets, ks);
+			out->digest = dg;
+			out->ndigest = have;
+			free(runs);
+			free(sets);
+			return true;
+		}
+		for (size_t i = 0; i < have; i++)
+			free(dg[i].name);
+		free(dg);
+		free(runs);
+		free(sets);
+		if (io) {
+			*ok = false;
+			return true;
+		}
+	}
+	/* resolved as always, recording what it marks and writes */
+	m->on = true;
+	m->diags = diag_count(c->d);
+	m->scope = sc;
+	m->mine = *sc;
+	m->mine.runs_used = sc->runs_used ? xcalloc(sc->nruns + 1, sizeof *m->mine.runs_used) : NULL;
+	c->scope = &m->mine;
+	m->sets_used = c->sets_used;
+	c->sets_used = m->sets_used ? xcalloc(c->nsets + 1, sizeof *c->sets_used) : NULL;
+	m->write_figure = c->write_figure;
+	m->figure_ctx = c->figure_ctx;
+	c->write_figure = tap_figure;
+	c->figure_ctx = m;
+	return false;
+}
+
+void memoize_chart_end(struct directive_ctx *c, struct memoize_chart *m, bool ok,
+		       const struct directive_result *out)
+{
+	if (!m->on)
+		return;
+	const struct scope *sc = m->scope;
+	bool *sets = c->sets_used;
+	c->scope = sc;
+	c->sets_used = m->sets_used;
+	c->write_figure = m->write_figure;
+	c->figure_ctx = m->figure_ctx;
+	for (size_t i = 0; m->mine.runs_used && i < sc->nruns; i++)
+		sc->runs_used[i] = sc->runs_used[i] || m->mine.runs_used[i];
+	for (size_t i = 0; sets && i < c->nsets; i++)
+		c->sets_used[i] = c->sets_used[i] || sets[i];
+	if (ok && diag_count(c->d) == m->diags) {
+		struct buf b = BUF_INIT;
+		put_marks(&b, m->mine.runs_used, sc->nruns);
+		put_marks(&b, sets, c->nsets);
+		memo_put_u64(&b, out->ndigest);
+		for (size_t i = 0; i < out->ndigest; i++) {
+			memo_put_str(&b, out->digest[i].name);
+			memo_put_u64(&b, out->digest[i].points);
+			memo_put_bytes(&b, out->digest[i].hash.b, sizeof out->digest[i].hash.b);
+		}
+		memo_put_u64(&b, m->nfigures);
+		buf_put(&b, m->figures.data, m->figures.len);
+		memo_put(c->memo, &m->key, b.data, b.len);
+		buf_free(&b);
+	}
+	free(m->mine.runs_used);
+	free(sets);
+	buf_free(&m->figures);
+	m->on = false;
+}

@@ -1,0 +1,62 @@
+/* memoize.h: a report's values and charts through its memo
+ * (data/memo.h), defined in memoize.c: what reads whole series is
+ * taken from the memo when the key of its inputs is there, and put in
+ * it otherwise, so that a build whose inputs did not change reads none
+ * of those series again.
+ *
+ * A key is the report's (directive_ctx's memo_key: the site, the
+ * report's path and front matter, every input of its runs) with the
+ * value's expression as written, or the chart's body as parsed and the
+ * figure formats.  Only a result that gave no diagnostic is kept (a
+ * warning shows on every build), and none while a run of the report
+ * failed to load.  What the evaluation marked as used (the scope's
+ * runs_used, the ctx's sets_used) is kept with it and marked again on
+ * a hit, so that "run 'x' is never used" is the same either way. */
+#ifndef LOGDOWN_RESOLVE_MEMOIZE_H
+#define LOGDOWN_RESOLVE_MEMOIZE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/util.h"
+#include "resolve/directive.h"
+
+/* expr_eval_one() of e, written as src[0..len), in c's scope: from the
+ * memo when it is a computed value (not a plain reference) whose key
+ * is there; evaluated, and kept, otherwise.  As expr_eval_one(), out
+ * then needs eval_clear(). */
+bool memoize_eval_one(struct directive_ctx *c, const struct expr *e, const char *src,
+		      size_t len, struct eval *out);
+
+/* A chart being resolved: while memoize_chart_begin() .. _end() run,
+ * the figures written through c and the runs and sets marked used are
+ * recorded. */
+struct memoize_chart {
+	bool on;
+	struct cache_key key;
+	size_t diags;
+	const struct scope *scope; /* c's, given back at _end() */
+	struct scope mine;
+	bool *sets_used;
+	bool (*write_figure)(void *ctx, const char *name, const char *ext, const char *data,
+			     size_t len);
+	void *figure_ctx;
+	struct buf figures;
+	size_t nfigures;
+};
+
+/* True when the chart of this body (with c's figure formats) is in the
+ * memo: its figures are written as name through c (false after an I/O
+ * error, reported, with *ok false), its digest put in out, its runs
+ * marked used.  Otherwise starts recording m (when the memo is on),
+ * and the caller resolves the chart as always, then calls
+ * memoize_chart_end(). */
+bool memoize_chart_get(struct directive_ctx *c, const struct value *body, const char *name,
+		       struct directive_result *out, struct memoize_chart *m, bool *ok);
+/* Ends the recording (nothing when none began): gives c back its own,
+ * and keeps the chart when it was drawn (ok) without a diagnostic,
+ * with out's digest. */
+void memoize_chart_end(struct directive_ctx *c, struct memoize_chart *m, bool ok,
+		       const struct directive_result *out);
+
+#endif

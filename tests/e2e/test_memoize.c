@@ -1,0 +1,475 @@
+/* test_memoize.c: a report's memo (data/memo.h, resolve/memoize.h): the
+ * values that read whole series and the charts kept by the keys of
+ * their inputs.
+ *
+ * A build that takes them from the memo gives the site a build without
+ * the cache gives; each input a value or chart reads invalidates it (a
+ * rewritten log, a changed parser, a changed chart, a changed format);
+ * a memo altered, truncated or sealed with another key is one warning
+ * and is not used; and a prose edit over a log of millions of rows
+ * reads none of them again (release binary, bounded.h).  The memo's
+ * file at the level of its functions: tests/unit/test_memo.c. */
+#define _GNU_SOURCE
+#include "e2e.h"
+
+#include <grp.h>
+#include <xxhash.h>
+
+#include "bounded.h"
+
+#include "base/version.h"
+#include "data/seal.h"
+
+#define REPORT_HEAD "---\ntitle: R\nruns:\n  cs: {file: ../logs/a.log, parser: cerebras}\n---\n"
+#define REPORT_VALUES                                                                          \
+	"Mean {{ mean(cs.train.loss) :.3f }}, least {{ min(cs.train.loss) }}, most rate "      \
+	"{{ max(cs.train.rate) }}.\n\n"
+#define CHART(more) "```{chart}\ntype: line\n" more "series: cs\nx: train.step\ny: train.loss\n```\n"
+#define REPORT_BODY REPORT_VALUES CHART("")
+
+static char *project(void)
+{
+	return e2e_project(E2E_FILES(E2E_COPY("logs/a.log", "tests/fixtures/cerebras/bs512.log"),
+				     E2E_TEXT("content/r.md", REPORT_HEAD REPORT_BODY)));
+}
+
+/* A key folder of the test's own (XDG_CACHE_HOME), as test_cache.c. */
+static char *key_home(void)
+{
+	char *home = e2e_tmpdir();
+	assert_int_equal(setenv("XDG_CACHE_HOME", home, 1), 0);
+	return home;
+}
+
+static void drop_key_home(char **home)
+{
+	e2e_drop(home);
+	unsetenv("XDG_CACHE_HOME");
+}
+
+/* dir/_site equals a build without the cache (dir/full). */
+static void same_as_without_cache(const char *dir)
+{
+	/* under memcheck once a test: each is another build it checks */
+	static const char *checked;
+	if (getenv("LOGDOWN_VALGRIND") && checked == dir)
+		return;
+	checked = dir;
+	e2e_ok(dir, "build --no-cache -o full");
+	char *cmd = xasprintf("diff -r '%s/_site' '%s/full' >&2", dir, dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+}
+
+static void append(const char *dir, const char *rel, const char *text)
+{
+	char *path = path_join(dir, rel);
+	FILE *f = fopen(path, "a");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	free(path);
+}
+
+/* A prose edit, then a build that must succeed; its stderr (caller
+ * frees). */
+static char *edit_and_build(const char *dir, const char *rel)
+{
+	append(dir, rel, "\nMore prose.\n");
+	struct proc r = e2e_run(dir, "build -v");
+	if (r.status != 0)
+		fail_msg("build failed:\n%s", r.err);
+	char *err = xstrdup(r.err);
+	proc_free(&r);
+	return err;
+}
+
+/* The names of the memo files in dir's cache. */
+static char **memos(const char *dir, size_t *n)
+{
+	char *cache = path_join(dir, ".logdown-cache");
+	size_t all;
+	char **names = dir_list(cache, &all);
+	assert_non_null(names);
+	*n = 0;
+	for (size_t i = 0; i < all; i++)
+		if (str_has_prefix(names[i], "memo-"))
+			names[(*n)++] = names[i];
+		else
+			free(names[i]);
+	names[*n] = NULL;
+	free(cache);
+	return names;
+}
+
+/* The path of the one memo in dir's cache (caller frees). */
+static char *the_memo(const char *dir)
+{
+	size_t n;
+	char **names = memos(dir, &n);
+	assert_int_equal(n, 1);
+	char *rel = xasprintf(".logdown-cache/%s", names[0]);
+	char *path = path_join(dir, rel);
+	free(rel);
+	strv_free(names);
+	return path;
+}
+
+static void page_has(const char *dir, const char *what)
+{
+	char *page = e2e_read(dir, "_site/r/index.html");
+	assert_non_null(page);
+	assert_contains(page, what);
+	free(page);
+}
+
+static char *figure(const char *dir)
+{
+	char *svg = e2e_read(dir, "_site/r/figures/figure-1.svg");
+	assert_non_null(svg);
+	return svg;
+}
+
+/* The example content and a report with mean(), min(), max() and a
+ * chart: after a prose edit of every report, whose values and charts
+ * then come from the memo, the site is a fresh build's. */
+static void a_prose_edit_builds_what_a_fresh_build_does(void **state)
+{
+	(void)state;
+	char *home = key_home();
+	char *dir = project();
+	e2e_ok(dir, "build");
+	char *err = edit_and_build(dir, "content/r.md");
+	assert_contains(err, "1 report: 1 rendered, 0 from cache");
+	free(err);
+	page_has(dir, ">7.773</span>");
+	page_has(dir, ">7.12500</a>");
+	page_has(dir, ">2983.97</a>");
+	same_as_without_cache(dir);
+	/* nothing but its report's entries: one memo, for r.md */
+	char *memo = the_memo(dir);
+	free(memo);
+	e2e_drop(&dir);
+
+	/* the examples: test_cache builds them under memcheck already */
+	if (getenv("LOGDOWN_VALGRIND")) {
+		drop_key_home(&home);
+		return;
+	}
+	dir = e2e_tmpdir();
+	char *cmd = xasprintf("cp -r site.yaml content '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	e2e_ok(dir, "build");
+	int status;
+	char *out = e2e_sh(&status,
+			   "cd '%s' && find content -name '*.md' -exec sh -c "
+			   "'printf \"\\nMore prose.\\n\" >> \"$1\"' _ {} \\;",
+			   dir);
+	assert_int_equal(status, 0);
+	free(out);
+	struct proc r = e2e_run(dir, "build -v");
+	if (r.status != 0)
+		fail_msg("build failed:\n%s", r.err);
+	assert_contains(r.err, " rendered, 0 from cache; ");
+	proc_free(&r);
+	size_t n;
+	char **names = memos(dir, &n);
+	/* the four reports, each with values or charts kept */
+	if (n < 4)
+		fail_msg("only %zu memos for the examples", n);
+	strv_free(names);
+	same_as_without_cache(dir);
+	e2e_drop(&dir);
+	drop_key_home(&home);
+}
+
+/* Replaces the first `from` in dir/rel by `to` (as long). */
+static void replace_in(const char *dir, const char *rel, const char *from, const char *to)
+{
+	char *path = path_join(dir, rel);
+	struct buf b = BUF_INIT;
+	assert_true(file_read(path, &b, NULL));
+	char *at = memmem(b.data, b.len, from, strlen(from));
+	assert_non_null(at);
+	assert_int_equal(strlen(from), strlen(to));
+	memcpy(at, to, strlen(to));
+	assert_true(file_write(path, b.data, b.len));
+	buf_free(&b);
+	free(path);
+}
+
+/* Each input invalidates what reads it, and only a build's own answer
+ * is shown: a rewritten log, a parser, the chart's block, a value's
+ * format. */
+static void each_input_invalidates_what_reads_it(void **state)
+{
+	(void)state;
+	char *home = key_home();
+	char *dir = project();
+	e2e_ok(dir, "build");
+	free(edit_and_build(dir, "content/r.md"));
+	page_has(dir, ">7.773</span>");
+	char *svg0 = figure(dir);
+
+	/* the log rewritten (same size): the values and the chart */
+	replace_in(dir, "logs/a.log", "Loss=9.39062", "Loss=1.39062");
+	free(edit_and_build(dir, "content/r.md"));
+	page_has(dir, ">6.973</span>");
+	page_has(dir, ">1.39062</a>");
+	char *svg1 = figure(dir);
+	assert_string_not_equal(svg0, svg1);
+	same_as_without_cache(dir);
+
+	/* the parser: its loss is now the log's rate */
+	e2e_write(dir, "parsers/cerebras.yaml",
+		  "name: cerebras\ndetect: 'Train Device='\nseries:\n  train:\n"
+		  "    pattern: 'Step=(?<step>\\d+), Loss=[\\d.]+, Rate=(?<loss>[\\d.]+) "
+		  "samples/sec, GlobalRate=(?<rate>[\\d.]+)'\n"
+		  "    columns: [step, loss, rate]\n");
+	free(edit_and_build(dir, "content/r.md"));
+	page_has(dir, ">2930.307</span>");
+	char *svg2 = figure(dir);
+	assert_string_not_equal(svg1, svg2);
+	same_as_without_cache(dir);
+
+	/* the chart's block: a log axis */
+	e2e_write(dir, "content/r.md", REPORT_HEAD REPORT_VALUES CHART("y_log: true\n"));
+	free(edit_and_build(dir, "content/r.md"));
+	char *svg3 = figure(dir);
+	assert_string_not_equal(svg2, svg3);
+	same_as_without_cache(dir);
+
+	/* a value's format */
+	replace_in(dir, "content/r.md", ":.3f", ":.1f");
+	free(edit_and_build(dir, "content/r.md"));
+	page_has(dir, ">2930.3</span>");
+	same_as_without_cache(dir);
+	free(svg0);
+	free(svg1);
+	free(svg2);
+	free(svg3);
+	e2e_drop(&dir);
+	drop_key_home(&home);
+}
+
+/* The length of a cache file's header (cache.c's put_header()). */
+static size_t header_len(void)
+{
+	return 14 + 4 + 4 + 8 + strlen(LOGDOWN_VERSION) + SEAL_ID_BYTES;
+}
+
+/* Re-checksums a cache file: its last 8 bytes, XXH3-64 of all before,
+ * as one who knows the format would. */
+static void fix_checksum(struct buf *b)
+{
+	uint64_t sum = XXH3_64bits(b->data, b->len - 8);
+	memcpy(b->data + b->len - 8, &sum, 8);
+}
+
+enum spoil { ALTERED, TRUNCATED, FOREIGN };
+
+/* Spoils the memo of dir's one report: the smallest loss it keeps,
+ * 7.12500, becomes 9.12500 (checksum fixed up, the seal not: ALTERED;
+ * sealed again with a key of the test's own: FOREIGN), or the file is
+ * cut in half (TRUNCATED). */
+static void spoil(const char *dir, enum spoil how)
+{
+	char *path = the_memo(dir);
+	struct buf b = BUF_INIT;
+	assert_true(file_read(path, &b, NULL));
+	assert_true(b.len > header_len() + 40);
+	if (how == TRUNCATED) {
+		b.len /= 2;
+	} else {
+		char *at = memmem(b.data, b.len, "7.12500", 7);
+		assert_non_null(at);
+		at[0] = '9';
+		if (how == FOREIGN) {
+			unsigned char raw[SEAL_KEY_BYTES];
+			for (size_t i = 0; i < sizeof raw; i++)
+				raw[i] = (unsigned char)(i * 37 + 11);
+			struct seal_key k;
+			seal_key_from(&k, raw);
+			size_t h = header_len();
+			memcpy(b.data + h - SEAL_ID_BYTES, k.id, SEAL_ID_BYTES);
+			seal_make(&k, b.data, h, b.data + h, b.len - h - SEAL_BYTES - 8,
+				  (unsigned char *)b.data + b.len - SEAL_BYTES - 8);
+		}
+		fix_checksum(&b);
+	}
+	assert_true(file_write(path, b.data, b.len));
+	buf_free(&b);
+	free(path);
+}
+
+/* A memo altered (its checksum fixed up), truncated, or sealed with
+ * another key is one warning, is not used, and is replaced: the page
+ * shows what the log says, as a fresh build does. */
+static void a_spoiled_memo_is_a_warning_and_never_used(void **state)
+{
+	(void)state;
+	static const struct {
+		enum spoil how;
+		const char *why;
+	} cases[] = {
+		{ALTERED, "warning: the build cache is altered (its seal does not match: changed by "
+			  "something other than logdown): ignored (logdown rebuilds it; `logdown "
+			  "clean` removes it)\n"},
+		{TRUNCATED, "warning: the build cache is damaged or not logdown's: ignored"},
+		{FOREIGN, "warning: the build cache is not this user's (sealed with another key: "
+			  "written by another user or on another machine): ignored"},
+	};
+	char *home = key_home();
+	/* under memcheck one case: the three take the same path */
+	size_t ncases = getenv("LOGDOWN_VALGRIND") ? 1 : ARRAY_LEN(cases);
+	for (size_t i = 0; i < ncases; i++) {
+		char *dir = project();
+		e2e_ok(dir, "build");
+		free(edit_and_build(dir, "content/r.md"));
+		spoil(dir, cases[i].how);
+		char *err = edit_and_build(dir, "content/r.md");
+		assert_contains(err, ".logdown-cache/memo-");
+		assert_contains(err, cases[i].why);
+		free(err);
+		page_has(dir, ">7.12500</a>");
+		char *page = e2e_read(dir, "_site/r/index.html");
+		assert_not_contains(page, "9.125");
+		free(page);
+		same_as_without_cache(dir);
+		/* written again: the next build uses it, without a word */
+		err = edit_and_build(dir, "content/r.md");
+		assert_not_contains(err, "warning");
+		free(err);
+		page_has(dir, ">7.12500</a>");
+		e2e_drop(&dir);
+	}
+	drop_key_home(&home);
+}
+
+/* A removed report's memo is removed; a report's memo keeps only what
+ * its last render used. */
+static void memos_do_not_grow_over_edits(void **state)
+{
+	(void)state;
+	char *home = key_home();
+	char *dir = project();
+	e2e_write(dir, "content/s.md", REPORT_HEAD "Mean {{ mean(cs.train.rate) }}.\n");
+	e2e_ok(dir, "build");
+	size_t n;
+	strv_free(memos(dir, &n));
+	assert_int_equal(n, 2);
+	char *path = path_join(dir, "content/s.md");
+	assert_int_equal(unlink(path), 0);
+	free(path);
+	e2e_ok(dir, "build");
+	char *memo = the_memo(dir);
+	struct buf b = BUF_INIT;
+	assert_true(file_read(memo, &b, NULL));
+	size_t first = b.len;
+	/* twenty different charts, one after the other: the memo holds one */
+	for (int i = 0; i < 20; i++) {
+		char *text = xasprintf(REPORT_HEAD REPORT_VALUES CHART("title: T%d\n"), i);
+		e2e_write(dir, "content/r.md", text);
+		free(text);
+		e2e_ok(dir, "build");
+		if (getenv("LOGDOWN_VALGRIND") && i == 2)
+			break;
+	}
+	buf_clear(&b);
+	assert_true(file_read(memo, &b, NULL));
+	if (b.len > first + first / 2)
+		fail_msg("the memo grew from %zu to %zu bytes", first, b.len);
+	buf_free(&b);
+	free(memo);
+	e2e_drop(&dir);
+	drop_key_home(&home);
+}
+
+/* A log of rows rows in the Cerebras parser's form. */
+static void write_log(const char *path, long rows)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("Effective batch size is 512.\n", f);
+	for (long i = 1; i <= rows; i++)
+		fprintf(f, "| Train Device=CSX, Step=%ld, Loss=%.5f, Rate=%.2f samples/sec\n", i,
+			1.0 / (1.0 + (double)i * 1e-4), 2900.0 + (double)(i % 97));
+	assert_int_equal(fclose(f), 0);
+}
+
+static struct bounded timed_build(const char *rel, const char *dir)
+{
+	const char *argv[] = {"logdown", "build", "-v", NULL};
+	struct bounded b = bounded_run(rel, dir, argv, NULL, 600);
+	if (b.status != 0)
+		fail_msg("build failed:\n%s", b.err);
+	return b;
+}
+
+/* A prose edit of a report with mean() and a chart over a log of two
+ * million rows reads none of them again: a fraction of the first
+ * build's CPU time and memory (the first parses the log and writes the
+ * run store; the edit's build maps the store and takes the mean and
+ * the chart from the memo).  Measured here: about 1.5 s and 250 MB
+ * against 0.02 s and 23 MB. */
+static void a_prose_edit_over_millions_of_rows_reads_none_of_them(void **state)
+{
+	(void)state;
+	const char *rel = bounded_release();
+	if (!rel) {
+		print_message("[  SKIP    ] ./logdown is not built (or under valgrind): not measured\n");
+		skip();
+	}
+	char *home = key_home();
+	char *dir = e2e_project(E2E_FILES(
+		E2E_TEXT("content/r.md", REPORT_HEAD "Mean {{ mean(cs.train.rate) :.2f }}, last "
+						     "{{ cs.final_loss }}.\n\n```{chart}\ntype: "
+						     "line\nseries: cs\nx: train.step\ny: "
+						     "train.loss\n```\n")));
+	char *logs = path_join(dir, "logs");
+	assert_int_equal(mkdir(logs, 0755), 0);
+	char *log = path_join(dir, "logs/a.log");
+	write_log(log, 2000000);
+	struct bounded first = timed_build(rel, dir);
+	assert_contains(first.err, "1 parsed, 0 from cache");
+	/* the store is older than the racy window: its seal is memoised by
+	 * the next build, and the one after reads nothing of it */
+	struct timespec two = {2, 200000000};
+	nanosleep(&two, NULL);
+	append(dir, "content/r.md", "\nMore prose.\n");
+	struct bounded second = timed_build(rel, dir);
+	append(dir, "content/r.md", "\nMore prose.\n");
+	struct bounded edit = timed_build(rel, dir);
+	assert_contains(edit.err, "0 parsed, 1 from cache");
+	print_message("           first build %.2f s CPU, %ld KB; prose edits %.2f and %.2f s CPU, "
+		      "%ld and %ld KB\n",
+		      first.cpu_secs, first.maxrss_kb, second.cpu_secs, edit.cpu_secs,
+		      second.maxrss_kb, edit.maxrss_kb);
+	if (edit.cpu_secs > first.cpu_secs / 8 + 0.05)
+		fail_msg("a prose edit took %.2f s of CPU, the first build %.2f s", edit.cpu_secs,
+			 first.cpu_secs);
+	if (edit.maxrss_kb > 0 && (edit.maxrss_kb > 100 * 1024 || edit.maxrss_kb * 4 > first.maxrss_kb))
+		fail_msg("a prose edit took %ld KB, the first build %ld KB", edit.maxrss_kb,
+			 first.maxrss_kb);
+	same_as_without_cache(dir);
+	bounded_free(&first);
+	bounded_free(&second);
+	bounded_free(&edit);
+	free(log);
+	free(logs);
+	e2e_drop(&dir);
+	drop_key_home(&home);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(a_prose_edit_builds_what_a_fresh_build_does),
+		cmocka_unit_test(each_input_invalidates_what_reads_it),
+		cmocka_unit_test(a_spoiled_memo_is_a_warning_and_never_used),
+		cmocka_unit_test(memos_do_not_grow_over_edits),
+		cmocka_unit_test(a_prose_edit_over_millions_of_rows_reads_none_of_them),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
