@@ -226,6 +226,8 @@ static bool timing_checked(void)
 	return getenv("LOGDOWN_VALGRIND") == NULL;
 }
 
+static char *squeezed(const char *s);
+
 /* --json of a series of 1,000,000 rows goes out through a small buffer
  * as the series is walked: peak memory is the parsed run's (what
  * --list-columns, which writes nothing, takes) and not the ~70 MB of
@@ -268,6 +270,45 @@ static void json_of_a_million_rows_streams_in_flat_memory(void **state)
 		fail_msg("--json took %.2f s of CPU, the parse alone %.2f s", j.cpu_secs, l.cpu_secs);
 	bounded_free(&l);
 	bounded_free(&j);
+	remove_tree(dir);
+	free(dir);
+}
+
+/* A series of more than four blocks of 16,384 rows is formatted on two
+ * threads, every other block by the second one: the rows and line
+ * numbers come out whole and in order, as one thread writes them. */
+static void json_of_a_big_series_comes_out_in_order(void **state)
+{
+	(void)state;
+	char *dir = e2e_tmpdir();
+	e2e_write(dir, "parsers/steps.yaml",
+		  "name: steps\n"
+		  "series:\n"
+		  "  s:\n"
+		  "    pattern: 'Step=(?<step>\\d+), Loss=(?<loss>\\S+)'\n");
+	const int n = 70000; /* five blocks, the last one short */
+	struct buf log = BUF_INIT, rows = BUF_INIT, lines = BUF_INIT;
+	buf_puts(&rows, "\"rows\":[");
+	buf_puts(&lines, "\"lines\":[");
+	for (int i = 1; i <= n; i++) {
+		buf_printf(&log, "Step=%d, Loss=%d.5\n", i, i % 1000);
+		buf_printf(&rows, "%s[%d,%d.5]", i > 1 ? "," : "", i, i % 1000);
+		buf_printf(&lines, "%s%d", i > 1 ? "," : "", i);
+	}
+	buf_puts(&rows, "]");
+	buf_puts(&lines, "]");
+	e2e_write(dir, "steps.log", buf_data(&log));
+	struct proc r = e2e_run(dir, "parse steps.log --parser steps --json");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "");
+	char *got = squeezed(r.out);
+	assert_contains(got, buf_data(&rows));
+	assert_contains(got, buf_data(&lines));
+	free(got);
+	proc_free(&r);
+	buf_free(&log);
+	buf_free(&rows);
+	buf_free(&lines);
 	remove_tree(dir);
 	free(dir);
 }
@@ -1141,6 +1182,7 @@ int main(void)
 		cmocka_unit_test(parsers_lists_one_a_line_sorted),
 		cmocka_unit_test(parse_takes_strict_and_github_diagnostics),
 		cmocka_unit_test(help_lists_and_explains_the_commands),
+		cmocka_unit_test(json_of_a_big_series_comes_out_in_order),
 		cmocka_unit_test(json_of_a_million_rows_streams_in_flat_memory),
 		cmocka_unit_test(json_costs_at_most_twice_csv),
 	};
