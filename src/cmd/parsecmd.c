@@ -3,9 +3,11 @@
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/fsutil.h"
 #include "base/json.h"
@@ -71,6 +73,154 @@ static void put_json_value(struct buf *w, const struct datum *d)
 		buf_puts(w, "null");
 }
 
+/* A series' rows, or their line numbers, as the JSON writes them. */
+struct rows_fmt {
+	const struct series *s;
+	size_t ncols, nrows;
+	const struct buf *lead; /* before each row but the first */
+	bool lines;             /* the "lines" array rather than "rows" */
+};
+
+/* Rows [from, to) of f into w, flushed to out (when not NULL) as it
+ * fills; w is not ended with a NUL. */
+static void fmt_rows(FILE *out, struct buf *w, const struct rows_fmt *f, size_t from, size_t to)
+{
+	if (f->lines) {
+		for (size_t row = from; row < to; row++) {
+			long line = series_row_line(f->s, row);
+			if (row)
+				put_raw(w, ", ", 2);
+			if (line > 0)
+				put_long(w, line);
+			else
+				put_raw(w, "null", 4);
+			if (out && w->len >= JSON_FLUSH)
+				json_flush(out, w);
+		}
+		return;
+	}
+	size_t ncols = f->ncols;
+	const struct buf *lead = f->lead;
+	struct datum few[16], *cells = ncols <= 16 ? few : xmalloc(ncols * sizeof *cells);
+	for (size_t row = from; row < to; row++) {
+		uint64_t short_cells = series_row_shortest(f->s, row, cells);
+		/* The first row has no comma before it. */
+		put_raw(w, lead->data + !row, lead->len - !row);
+		for (size_t c = 0; c < ncols; c++) {
+			const struct datum *d = &cells[c];
+			if (c)
+				put_raw(w, ", ", 2);
+			/* A number as the log wrote it when those are its
+			 * shortest digits (most of a log's): known since it
+			 * was read (shortest), or checked. */
+			size_t k = d->kind != DATUM_NUMBER		? 0
+				   : c < 64 && short_cells >> c & 1 ? d->len
+								    : number_written_shortest(d->num, d->text,
+											      d->len);
+			if (k)
+				put_raw(w, d->text, k);
+			else
+				put_json_value(w, d);
+		}
+		put_raw(w, "]", 1);
+		if (out && w->len >= JSON_FLUSH)
+			json_flush(out, w);
+	}
+	if (cells != few)
+		free(cells);
+}
+
+/* Formatting a big series' JSON is shared with a second thread (the
+ * parse's threads are done by then, and the other core idle): the rows
+ * go in blocks of JSON_BLOCK, the helper formats every other block into
+ * one of its two buffers while the writer formats the others and writes
+ * all of them in order.  The bytes are those one thread writes. */
+#define JSON_BLOCK ((size_t)16384)
+
+struct rows_helper {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	const struct rows_fmt *f;
+	size_t nblocks;
+	struct buf bufs[2]; /* the helper's i-th block (block 2i + 1) in bufs[i & 1] */
+	size_t made, taken; /* the helper's blocks formatted, and written */
+};
+
+static void *rows_helper_main(void *arg)
+{
+	struct rows_helper *h = arg;
+	for (size_t i = 0; 2 * i + 1 < h->nblocks; i++) {
+		pthread_mutex_lock(&h->mu);
+		while (h->made - h->taken >= 2)
+			pthread_cond_wait(&h->cv, &h->mu);
+		pthread_mutex_unlock(&h->mu);
+		size_t b = 2 * i + 1, to = (b + 1) * JSON_BLOCK;
+		struct buf *w = &h->bufs[i & 1];
+		buf_clear(w);
+		fmt_rows(NULL, w, h->f, b * JSON_BLOCK, to < h->f->nrows ? to : h->f->nrows);
+		pthread_mutex_lock(&h->mu);
+		h->made++;
+		pthread_cond_broadcast(&h->cv);
+		pthread_mutex_unlock(&h->mu);
+	}
+	return NULL;
+}
+
+/* Is a second core there to format with? */
+static bool two_cores(void)
+{
+	static int n;
+	if (!n)
+		n = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	return n >= 2;
+}
+
+/* All rows of f into w, flushed to out as it fills. */
+static void put_rows(FILE *out, struct buf *w, const struct rows_fmt *f)
+{
+	struct rows_helper h = {.f = f, .nblocks = (f->nrows + JSON_BLOCK - 1) / JSON_BLOCK};
+	pthread_t th;
+	bool helped = h.nblocks >= 4 && two_cores() && pthread_mutex_init(&h.mu, NULL) == 0;
+	if (helped && pthread_cond_init(&h.cv, NULL) != 0) {
+		pthread_mutex_destroy(&h.mu);
+		helped = false;
+	}
+	if (helped && pthread_create(&th, NULL, rows_helper_main, &h) != 0) {
+		pthread_cond_destroy(&h.cv);
+		pthread_mutex_destroy(&h.mu);
+		helped = false;
+	}
+	if (!helped) {
+		fmt_rows(out, w, f, 0, f->nrows);
+		w->data[w->len] = '\0';
+		return;
+	}
+	for (size_t b = 0; b < h.nblocks; b++) {
+		size_t to = (b + 1) * JSON_BLOCK;
+		if (b % 2 == 0) {
+			fmt_rows(out, w, f, b * JSON_BLOCK, to < f->nrows ? to : f->nrows);
+			continue;
+		}
+		json_flush(out, w);
+		size_t i = b / 2;
+		pthread_mutex_lock(&h.mu);
+		while (h.made <= i)
+			pthread_cond_wait(&h.cv, &h.mu);
+		pthread_mutex_unlock(&h.mu);
+		fwrite(h.bufs[i & 1].data, 1, h.bufs[i & 1].len, out);
+		pthread_mutex_lock(&h.mu);
+		h.taken++;
+		pthread_cond_broadcast(&h.cv);
+		pthread_mutex_unlock(&h.mu);
+	}
+	pthread_join(th, NULL);
+	pthread_cond_destroy(&h.cv);
+	pthread_mutex_destroy(&h.mu);
+	buf_free(&h.bufs[0]);
+	buf_free(&h.bufs[1]);
+	w->data[w->len] = '\0';
+}
+
 /* A run's "fields" and "series", each line indented by ind more. */
 static void put_json_run(FILE *out, struct buf *w, const struct run *r, const char *ind)
 {
@@ -116,50 +266,14 @@ static void put_json_run(FILE *out, struct buf *w, const struct run *r, const ch
 		 * indent, made once. */
 		struct buf lead = BUF_INIT;
 		buf_printf(&lead, ",\n%s        [", ind);
-		struct datum few[16], *cells = ncols <= 16 ? few : xmalloc(ncols * sizeof *cells);
-		for (size_t row = 0; row < nrows; row++) {
-			uint64_t short_cells = series_row_shortest(s, row, cells);
-			/* The first row has no comma before it. */
-			put_raw(w, lead.data + !row, lead.len - !row);
-			for (size_t c = 0; c < ncols; c++) {
-				const struct datum *d = &cells[c];
-				if (c)
-					put_raw(w, ", ", 2);
-				/* A number as the log wrote it when those are
-				 * its shortest digits (most of a log's): known
-				 * since it was read (shortest), or checked. */
-				size_t k = d->kind != DATUM_NUMBER ? 0
-					   : c < 64 && short_cells >> c & 1
-						   ? d->len
-						   : number_written_shortest(d->num, d->text, d->len);
-				if (k)
-					put_raw(w, d->text, k);
-				else
-					put_json_value(w, d);
-			}
-			put_raw(w, "]", 1);
-			if (w->len >= JSON_FLUSH)
-				json_flush(out, w);
-		}
-		w->data[w->len] = '\0';
-		if (cells != few)
-			free(cells);
+		struct rows_fmt f = {s, ncols, nrows, &lead, false};
+		put_rows(out, w, &f);
 		buf_free(&lead);
 		if (nrows)
 			buf_printf(w, "\n%s      ", ind);
 		buf_printf(w, "],\n%s      \"lines\": [", ind);
-		for (size_t row = 0; row < nrows; row++) {
-			long line = series_row_line(s, row);
-			if (row)
-				put_raw(w, ", ", 2);
-			if (line > 0)
-				put_long(w, line);
-			else
-				put_raw(w, "null", 4);
-			if (w->len >= JSON_FLUSH)
-				json_flush(out, w);
-		}
-		w->data[w->len] = '\0';
+		f.lines = true;
+		put_rows(out, w, &f);
 		buf_printf(w, "]\n%s    }", ind);
 	}
 	if (ns)

@@ -880,6 +880,9 @@ static void split_restart(struct scan *sc, long line)
 	scan_restart(sc, sc->next_run(sc, line));
 }
 
+static void split_fields(struct scan *sc, const struct buf *texts, const bool *took, char *name,
+			 long line);
+
 static void split_line(struct scan *sc, const struct line *ln, long line)
 {
 	const struct psplit *sp = &sc->p->split;
@@ -906,8 +909,27 @@ static void split_line(struct scan *sc, const struct line *ln, long line)
 	size_t nm_n;
 	char *name = group_text(sc, ln, sp->name_group, &nm, &nm_n) && nm_n ? xstrndup(nm, nm_n)
 									      : NULL;
+	if (sc->defer) {
+		/* a parallel scanner: the builder, which has the run, takes
+		 * the line's texts where it meets the line (split_replay()) */
+		scanner_split(sc, texts, took, name, line);
+		return;
+	}
 	if (fresh)
 		split_restart(sc, line);
+	split_fields(sc, texts, took, name, line);
+	for (size_t i = 0; i < sp->nfields; i++)
+		buf_free(&texts[i]);
+	free(texts);
+	free(took);
+}
+
+/* The split line's name and named groups (texts, when took), into the
+ * run being read; takes name. */
+static void split_fields(struct scan *sc, const struct buf *texts, const bool *took, char *name,
+			 long line)
+{
+	const struct psplit *sp = &sc->p->split;
 	if (name && !sc->split_name)
 		sc->split_name = name;
 	else
@@ -920,10 +942,17 @@ static void split_line(struct scan *sc, const struct line *ln, long line)
 				  &dt);
 			run_set_field(sc->r, sp->fields[i], &dt);
 		}
-		buf_free(&texts[i]);
 	}
-	free(texts);
-	free(took);
+}
+
+void split_replay(struct scan *sc, const struct buf *texts, const bool *took, char *name,
+		  long line)
+{
+	assert(sc->p->split.end);
+	sc->splits++;
+	split_fields(sc, texts, took, name, line);
+	split_restart(sc, line + 1);
+	sc->split_mark = sc->hits;
 }
 
 /* Act i's next literal at or after pos.  Acts are looked at in order, so
@@ -1032,10 +1061,15 @@ static void scan_line(struct scan *sc, const char *ls, const char *le, const cha
 	}
 	if (sc->split_pending) {
 		/* an end line ended its run: the next starts on the next line
-		 * (one that finds nothing is dropped at the end of the file) */
+		 * (one that finds nothing is dropped at the end of the file);
+		 * a parallel scanner starts the chunk's next part */
 		sc->split_pending = false;
-		split_restart(sc, line + 1);
-		sc->split_mark = sc->hits;
+		if (sc->defer) {
+			scanner_cut(sc);
+		} else {
+			split_restart(sc, line + 1);
+			sc->split_mark = sc->hits;
+		}
 		changed = true;
 	}
 	if (changed)
@@ -1331,11 +1365,17 @@ bool scan_file(struct scan *sc, int fd, off_t size)
 	if (size >= 0 && (size_t)size + 1 < cap)
 		cap = (size_t)size + 1 < 4096 ? 4096 : (size_t)size + 1;
 	struct pipe *pp = NULL;
-	/* A split parser's runs follow one another: its chunks are scanned
-	 * in order on this thread, and the builder is waited for at each
-	 * split line (pipe_drain()). */
+	/* A split parser's runs follow one another.  When each split line
+	 * ends its run (`split: {end: ...}`), scanners find them as any
+	 * match and the builder, taking the chunks in order, ends the runs
+	 * there (split_replay()).  A split line that starts a run starts it
+	 * only if the run before found something since its own split line,
+	 * which a scanner of a later chunk cannot know: such a log is
+	 * scanned in order on this thread, and the builder is waited for at
+	 * each split line (pipe_drain()). */
 	if (size > PIPE_MIN) {
-		size_t nscan = !sc->split && parallel_ok(sc->p) ? scan_threads() : 0;
+		bool apart = (!sc->split || sc->p->split.end) && parallel_ok(sc->p);
+		size_t nscan = apart ? scan_threads() : 0;
 		/* A row with more lines is built where it ends: at once; so
 		 * is one of a series that shares its name with a table
 		 * (shared_claim()), and one with carried values while they
@@ -1467,7 +1507,7 @@ out:
 	sc->pipe = NULL;
 	if (pp)
 		pipe_finish(pp);
-	slot_free(&single, 0);
+	slot_free(&single, sc->p);
 	if (par) {
 		sc->nl = sc->line_base + pending_nl;
 		sc->line_base = 0;

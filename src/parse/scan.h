@@ -106,6 +106,22 @@ struct slot_fail {
 	long line; /* in the chunk */
 };
 
+/* An end line of a split parser that a scanner found in its chunk
+ * (parallel scanning): the part of the chunk before it, up to the end
+ * of the line, is the end of a run.  What the scan found in that part:
+ * its rows are those before words, its failed patterns those before
+ * nfails, its fields and hits are here; the texts of the split
+ * pattern's named groups and name group, for the builder to give the
+ * run (split_replay()). */
+struct slot_split {
+	long line; /* in the chunk */
+	size_t words, nfails, hits;
+	struct slot_field *fields;
+	struct buf *texts;
+	bool *took;
+	char *name;
+};
+
 /* A chunk buffer, and the series rows found in it: for each row, the
  * words [series, line lo, line hi, ranked, rank lo, rank hi] and an
  * (offset, length) pair per column, offsets from buf.  When chunks are
@@ -127,6 +143,8 @@ struct slot {
 	struct slot_field *fields;
 	struct slot_fail *fails;
 	size_t nfails;
+	struct slot_split *splits; /* in file order */
+	size_t nsplits, splits_cap;
 };
 
 /* A big log is read by two threads: the scanner (the caller: reading,
@@ -283,12 +301,14 @@ struct scan {
 	bool defer;       /* a parallel scanner: failures wait in the slot */
 	long line_base;   /* the builder: lines before the chunk being built */
 	struct more more; /* a row waiting for its more lines */
-	/* split: (a parser's split pattern, acts[0]; such a parser's log
-	 * is scanned on one thread, its rows built by the builder, which is
-	 * waited for at each split line: pipe_drain()).  A split line ends
-	 * the run being read, unless it is the file's first or the run found
-	 * nothing since its own split line; next_run() then finishes sc->r
-	 * and gives the next run. */
+	/* split: (a parser's split pattern, acts[0]; with `end`, a big
+	 * log's chunks are scanned apart and the builder ends the runs at
+	 * the end lines the scanners found, split_replay(); otherwise the
+	 * log is scanned on one thread, its rows built by the builder,
+	 * which is waited for at each split line: pipe_drain()).  A split
+	 * line ends the run being read, unless it is the file's first or
+	 * the run found nothing since its own split line; next_run() then
+	 * finishes sc->r and gives the next run. */
 	struct act *split;
 	struct run *(*next_run)(struct scan *sc, long line);
 	void *split_ctx;
@@ -363,6 +383,12 @@ bool scan_file(struct scan *sc, int fd, off_t size);
 /* split: sc reads on into r, a new run: the state of the run before
  * (fields found, series, tables, first-pick fields done) starts afresh. */
 void scan_restart(struct scan *sc, struct run *r);
+/* The builder meets an end line that a scanner found at `line`: the
+ * line's named groups (texts, when took) and name (taken) go to the run
+ * it ends, which is finished, and the next run starts after it, as one
+ * thread's scan_line() does. */
+void split_replay(struct scan *sc, const struct buf *texts, const bool *took, char *name,
+		  long line);
 
 /* scantable.c */
 
@@ -376,7 +402,7 @@ void table_finish(struct scan *sc);
 
 /* scanpipe.c */
 
-void slot_free(struct slot *sl, size_t nfields);
+void slot_free(struct slot *sl, const struct parser *p);
 void slot_reserve(struct slot *sl, size_t cap);
 /* The threads that scan a big log's chunks (0: the reading thread). */
 size_t scan_threads(void);
@@ -392,6 +418,13 @@ struct slot *pipe_acquire(struct pipe *pp, size_t k);
 void pipe_publish(struct pipe *pp);
 /* Waits for the threads to finish every slot handed to them. */
 void pipe_finish(struct pipe *pp);
+/* A parallel scanner read an end line at `line`: its texts, took and
+ * name are kept (taken) in the slot for the builder. */
+void scanner_split(struct scan *w, struct buf *texts, bool *took, char *name, long line);
+/* ... and is at the end of that line: what it found since the chunk's
+ * start or the end line before goes with the end line, and the scan of
+ * the chunk goes on as that of a new run. */
+void scanner_cut(struct scan *w);
 /* A split line ends the run being read (no scanners): waits for the
  * builder to finish every slot handed to it, then builds the rows of
  * sc->slot found so far here, so that the run is whole before it is

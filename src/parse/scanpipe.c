@@ -20,16 +20,39 @@ static void names_free(struct named *v, size_t n)
 	free(v);
 }
 
-void slot_free(struct slot *sl, size_t nfields)
+static void fields_free(struct slot_field *f, size_t nfields)
+{
+	for (size_t i = 0; f && i < nfields; i++) {
+		buf_free(&f[i].text);
+		names_free(f[i].names, f[i].nnames);
+	}
+	free(f);
+}
+
+/* The end lines a slot holds (nsplits back to 0); nfields and ntexts:
+ * the parser's fields and its split's named groups. */
+static void splits_clear(struct slot *sl, size_t nfields, size_t ntexts)
+{
+	for (size_t k = 0; k < sl->nsplits; k++) {
+		struct slot_split *e = &sl->splits[k];
+		fields_free(e->fields, nfields);
+		for (size_t i = 0; e->texts && i < ntexts; i++)
+			buf_free(&e->texts[i]);
+		free(e->texts);
+		free(e->took);
+		free(e->name);
+	}
+	sl->nsplits = 0;
+}
+
+void slot_free(struct slot *sl, const struct parser *p)
 {
 	free(sl->buf);
 	free(sl->rows);
-	for (size_t i = 0; sl->fields && i < nfields; i++) {
-		buf_free(&sl->fields[i].text);
-		names_free(sl->fields[i].names, sl->fields[i].nnames);
-	}
-	free(sl->fields);
+	fields_free(sl->fields, p->nfields);
 	free(sl->fails);
+	splits_clear(sl, p->nfields, p->split.nfields);
+	free(sl->splits);
 }
 
 void slot_reserve(struct slot *sl, size_t cap)
@@ -104,6 +127,59 @@ static void scanner_init(struct scan *w, const struct scan *sc)
 		groups = g > groups ? g : groups;
 	}
 	re_matcher_init(&w->m, groups, re_line_limit());
+	if (sc->split)
+		w->split = w->acts + (sc->split - sc->acts);
+}
+
+/* What the scanner's fields found, into f (the fields of a slot or of
+ * one of its end lines); its fields then start afresh. */
+static void take_fields(struct scan *w, struct slot_field *f)
+{
+	for (size_t i = 0; i < w->p->nfields; i++) {
+		struct fstate *fs = &w->fs[i];
+		f[i].found = fs->found;
+		f[i].line = fs->line;
+		buf_clear(&f[i].text);
+		buf_put(&f[i].text, buf_data(&fs->text), fs->text.len);
+		fs->found = false;
+		buf_clear(&fs->text);
+		/* A '*' field's names go too. */
+		names_free(f[i].names, f[i].nnames);
+		f[i].names = fs->names;
+		f[i].nnames = fs->nnames;
+		fs->names = NULL;
+		fs->nnames = fs->names_cap = 0;
+		free(fs->index);
+		fs->index = NULL;
+		fs->index_cap = 0;
+	}
+}
+
+void scanner_split(struct scan *w, struct buf *texts, bool *took, char *name, long line)
+{
+	struct slot *sl = w->slot;
+	if (sl->nsplits == sl->splits_cap) {
+		sl->splits_cap = sl->splits_cap ? sl->splits_cap * 2 : 4;
+		sl->splits = xrealloc(sl->splits, sl->splits_cap * sizeof *sl->splits);
+	}
+	sl->splits[sl->nsplits++] = (struct slot_split){line, 0, 0, 0, NULL, texts, took, name};
+}
+
+void scanner_cut(struct scan *w)
+{
+	struct slot *sl = w->slot;
+	assert(sl->nsplits > 0);
+	struct slot_split *e = &sl->splits[sl->nsplits - 1];
+	e->words = sl->nwords;
+	e->nfails = sl->nfails;
+	e->hits = w->hits;
+	w->hits = 0;
+	e->fields = xcalloc(w->p->nfields + 1, sizeof *e->fields);
+	take_fields(w, e->fields);
+	/* The next run looks for its first-pick fields again, and tries
+	 * a pattern that failed again, as scan_restart() has it. */
+	for (size_t i = 0; i < w->nacts; i++)
+		w->acts[i].off = false;
 }
 
 /* Scans one chunk into its slot (a scanner's side of struct pipe); the
@@ -120,30 +196,15 @@ static void scanner_scan(struct scan *w, struct slot *sl)
 	w->nl = 0;
 	w->hits = 0;
 	sl->nfails = 0;
+	assert(sl->nsplits == 0);
 	update_every_line(w);
 	scan_chunk(w, sl->buf + sl->from, sl->buf + sl->to);
 	sl->nl = w->nl;
 	sl->hits = w->hits;
 	if (p->nfields && !sl->fields)
 		sl->fields = xcalloc(p->nfields, sizeof *sl->fields);
-	for (size_t i = 0; i < p->nfields; i++) {
-		struct slot_field *f = &sl->fields[i];
-		struct fstate *fs = &w->fs[i];
-		f->found = fs->found;
-		f->line = fs->line;
-		buf_clear(&f->text);
-		buf_put(&f->text, buf_data(&fs->text), fs->text.len);
-		/* A '*' field's names go to the slot; the next chunk starts
-		 * with none. */
-		names_free(f->names, f->nnames);
-		f->names = fs->names;
-		f->nnames = fs->nnames;
-		fs->names = NULL;
-		fs->nnames = fs->names_cap = 0;
-		free(fs->index);
-		fs->index = NULL;
-		fs->index_cap = 0;
-	}
+	/* the next chunk starts with no field found */
+	take_fields(w, sl->fields);
 	w->slot = NULL;
 }
 
@@ -168,10 +229,12 @@ static void *scanner_main(void *arg)
 		scanner_scan(&w->sc, sl);
 		pthread_mutex_lock(&pp->mu);
 		/* Chunks taken from now on come later in the file: a field
-		 * picked first is found, a failed pattern is reported. */
-		for (size_t i = 0; i < sl->nfails; i++)
+		 * picked first is found, a failed pattern is reported.  Not
+		 * with split, whose next run (in a chunk taken later, or one
+		 * taken before but after this one in the file) looks again. */
+		for (size_t i = 0; !w->sc.split && i < sl->nfails; i++)
 			pp->act_over[sl->fails[i].act] = true;
-		for (size_t k = 0; k < w->sc.nacts; k++) {
+		for (size_t k = 0; !w->sc.split && k < w->sc.nacts; k++) {
 			const struct act *a = &w->sc.acts[k];
 			if (a->what == A_FIELD && p->fields[a->idx].first && sl->fields[a->idx].found)
 				pp->act_over[k] = true;
@@ -182,29 +245,33 @@ static void *scanner_main(void *arg)
 	}
 }
 
-/* The builder's side of a chunk scanned apart, before its rows: where
- * its lines start, its cut line, failed patterns and fields. */
-static void merge_slot(struct pipe *pp, struct slot *sl)
+/* The failed patterns of a chunk scanned apart from *from up to to,
+ * each reported once a run (scan_restart() tries them again). */
+static void merge_fails(struct pipe *pp, const struct slot *sl, size_t *from, size_t to)
 {
 	struct scan *sc = pp->sc;
-	const struct parser *p = sc->p;
-	sc->line_base += sl->nl_before;
-	long base = sc->line_base;
-	if (sl->cut)
-		log_diag(sc, false, base + 1, "this line is longer than %zu MiB: only its start is read",
-			 MAX_LINE >> 20);
-	for (size_t i = 0; i < sl->nfails; i++) {
-		const struct slot_fail *f = &sl->fails[i];
+	for (; *from < to; ++*from) {
+		const struct slot_fail *f = &sl->fails[*from];
 		if (pp->reported[f->act])
 			continue;
 		pp->reported[f->act] = 1;
 		struct act *a = &sc->acts[f->act];
 		char *what = act_what(sc, a);
-		pattern_failed(sc, a, what, f->rc, base + f->line);
+		pattern_failed(sc, a, what, f->rc, sc->line_base + f->line);
 		free(what);
 	}
+}
+
+/* What the fields found in a chunk scanned apart (or in the part of it
+ * before an end line), merged into the run's: a field picked first
+ * from the first chunk that has it, one picked last from the last. */
+static void merge_fields(struct pipe *pp, struct slot_field *fields, size_t hits)
+{
+	struct scan *sc = pp->sc;
+	const struct parser *p = sc->p;
+	long base = sc->line_base;
 	for (size_t i = 0; i < p->nfields; i++) {
-		struct slot_field *f = &sl->fields[i];
+		struct slot_field *f = &fields[i];
 		struct fstate *fs = &sc->fs[i];
 		for (size_t k = 0; k < f->nnames; k++) {
 			bool fresh;
@@ -226,7 +293,38 @@ static void merge_slot(struct pipe *pp, struct slot *sl)
 		fs->found = true;
 		fs->line = base + f->line;
 	}
-	sc->hits += sl->hits;
+	sc->hits += hits;
+}
+
+/* The builder's side of a chunk scanned apart: where its lines start,
+ * its cut line, then, part by part up to each end line it holds, failed
+ * patterns, fields and rows, the run ended at the end line; then the
+ * rest.  The same calls in the same order as one thread reading the
+ * file from its start makes. */
+static void build_apart(struct pipe *pp, struct slot *sl)
+{
+	struct scan *sc = pp->sc;
+	sc->line_base += sl->nl_before;
+	if (sl->cut)
+		log_diag(sc, false, sc->line_base + 1,
+			 "this line is longer than %zu MiB: only its start is read", MAX_LINE >> 20);
+	size_t fail = 0, w = 0;
+	for (size_t k = 0; k < sl->nsplits; k++) {
+		struct slot_split *e = &sl->splits[k];
+		merge_fails(pp, sl, &fail, e->nfails);
+		merge_fields(pp, e->fields, e->hits);
+		while (w < e->words)
+			w += build_row(sc, sl->rows + w, sl->buf);
+		split_replay(sc, e->texts, e->took, e->name, sc->line_base + e->line);
+		e->name = NULL; /* taken */
+		memset(pp->reported, 0, sc->nacts);
+	}
+	splits_clear(sl, sc->p->nfields, sc->p->split.nfields);
+	merge_fails(pp, sl, &fail, sl->nfails);
+	merge_fields(pp, sl->fields, sl->hits);
+	while (w < sl->nwords)
+		w += build_row(sc, sl->rows + w, sl->buf);
+	sc->line_base += sl->nl;
 }
 
 /* The row builder's thread: builds the rows of each slot in turn. */
@@ -251,11 +349,10 @@ static void *builder_main(void *arg)
 		if (!sl)
 			return NULL;
 		if (pp->nscanners)
-			merge_slot(pp, sl);
-		for (size_t w = 0; w < sl->nwords;)
-			w += build_row(pp->sc, sl->rows + w, sl->buf);
-		if (pp->nscanners)
-			pp->sc->line_base += sl->nl;
+			build_apart(pp, sl);
+		else
+			for (size_t w = 0; w < sl->nwords;)
+				w += build_row(pp->sc, sl->rows + w, sl->buf);
 		sl->nwords = 0;
 		pthread_mutex_lock(&pp->mu);
 		sl->scanned = false;
@@ -270,7 +367,7 @@ static void pipe_free(struct pipe *pp)
 	for (size_t i = 0; i < pp->nscanners; i++)
 		scan_free(&pp->scanners[i].sc);
 	for (size_t i = 0; i < pp->nslots; i++)
-		slot_free(&pp->slots[i], pp->sc->p->nfields);
+		slot_free(&pp->slots[i], pp->sc->p);
 	free(pp->scanners);
 	free(pp->slots);
 	free(pp->act_over);

@@ -226,6 +226,8 @@ static bool timing_checked(void)
 	return getenv("LOGDOWN_VALGRIND") == NULL;
 }
 
+static char *squeezed(const char *s);
+
 /* --json of a series of 1,000,000 rows goes out through a small buffer
  * as the series is walked: peak memory is the parsed run's (what
  * --list-columns, which writes nothing, takes) and not the ~70 MB of
@@ -268,6 +270,45 @@ static void json_of_a_million_rows_streams_in_flat_memory(void **state)
 		fail_msg("--json took %.2f s of CPU, the parse alone %.2f s", j.cpu_secs, l.cpu_secs);
 	bounded_free(&l);
 	bounded_free(&j);
+	remove_tree(dir);
+	free(dir);
+}
+
+/* A series of more than four blocks of 16,384 rows is formatted on two
+ * threads, every other block by the second one: the rows and line
+ * numbers come out whole and in order, as one thread writes them. */
+static void json_of_a_big_series_comes_out_in_order(void **state)
+{
+	(void)state;
+	char *dir = e2e_tmpdir();
+	e2e_write(dir, "parsers/steps.yaml",
+		  "name: steps\n"
+		  "series:\n"
+		  "  s:\n"
+		  "    pattern: 'Step=(?<step>\\d+), Loss=(?<loss>\\S+)'\n");
+	const int n = 70000; /* five blocks, the last one short */
+	struct buf log = BUF_INIT, rows = BUF_INIT, lines = BUF_INIT;
+	buf_puts(&rows, "\"rows\":[");
+	buf_puts(&lines, "\"lines\":[");
+	for (int i = 1; i <= n; i++) {
+		buf_printf(&log, "Step=%d, Loss=%d.5\n", i, i % 1000);
+		buf_printf(&rows, "%s[%d,%d.5]", i > 1 ? "," : "", i, i % 1000);
+		buf_printf(&lines, "%s%d", i > 1 ? "," : "", i);
+	}
+	buf_puts(&rows, "]");
+	buf_puts(&lines, "]");
+	e2e_write(dir, "steps.log", buf_data(&log));
+	struct proc r = e2e_run(dir, "parse steps.log --parser steps --json");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "");
+	char *got = squeezed(r.out);
+	assert_contains(got, buf_data(&rows));
+	assert_contains(got, buf_data(&lines));
+	free(got);
+	proc_free(&r);
+	buf_free(&log);
+	buf_free(&rows);
+	buf_free(&lines);
 	remove_tree(dir);
 	free(dir);
 }
@@ -554,6 +595,99 @@ static void a_big_log_parses_the_same_on_any_number_of_threads(void **state)
 	assert_string_equal(csv1.err, csv2.err);
 	proc_free(&csv1);
 	proc_free(&csv2);
+	proc_free(&one);
+	remove_tree(dir);
+	free(dir);
+}
+
+/* A parser whose split lines end their runs (`split: {end: ...}`) has a
+ * big log's chunks scanned on several threads too: the builder ends each
+ * run at the end lines the scanners found, in file order.  Runs of a few
+ * lines (several end lines in one 4 MiB chunk) and of several chunks,
+ * first-pick fields found again in each run, '*' names, the end line's
+ * name and groups, ranked rows, a bad cell and an empty last run give the
+ * same JSON and messages as one thread reading from the start. */
+static void a_parallel_scanned_split_log_gives_the_json_of_one_thread(void **state)
+{
+	(void)state;
+	if (getenv("LOGDOWN_VALGRIND")) {
+		printf("a_parallel_scanned_split_log_gives_the_json_of_one_thread: under "
+		       "valgrind; skipped (ASan runs it)\n");
+		skip();
+	}
+	char *dir = e2e_tmpdir();
+	e2e_write(dir, "parsers/ends.yaml",
+		  "name: ends\n"
+		  "split: {end: '^=== end of (?<job>\\w+) code=(?<code>\\d+)', name: job}\n"
+		  "fields:\n"
+		  "  version:\n"
+		  "    pattern: 'version (\\S+)'\n"
+		  "    pick: first\n"
+		  "  checkpoint: 'Saved checkpoint (\\S+)'\n"
+		  "  '*': '^set (?<name>\\w+) = (?<value>\\S+)'\n"
+		  "series:\n"
+		  "  train:\n"
+		  "    pattern: 'Step=(?<step>\\d+), Loss=(?<loss>\\S+)'\n"
+		  "    types: {loss: number}\n"
+		  "derive:\n"
+		  "  last_step: last(train.step)\n"
+		  "  mean_loss: mean(train.loss)\n");
+	struct buf log = BUF_INIT;
+	/* lines of each run: short ones share a chunk, long ones span
+	 * several */
+	static const long lens[] = {90000, 30, 5, 1, 160000, 7, 2000, 3, 120000, 12, 40000};
+	const size_t nruns = sizeof lens / sizeof lens[0];
+	long step = 0;
+	for (size_t r = 0; r < nruns; r++) {
+		for (long i = 1; i <= lens[r]; i++) {
+			step++;
+			if (i % 30000 == 2)
+				buf_printf(&log, "version v%zu.%ld\n", r, i);
+			else if (i % 20000 == 0)
+				buf_printf(&log, "Saved checkpoint ckpt-%zu-%ld.mdl\n", r, i);
+			else if (i % 25000 == 4)
+				buf_printf(&log, "set %s = %ld\n", i > 50000 ? "b" : "a", step);
+			else if (i % 3 == 0)
+				buf_printf(&log, "[1,0]<stdout>:Step=%ld, Loss=%ld.25\n"
+						 "[1,1]<stdout>:Step=%ld, Loss=%ld.25\n",
+					   step, step % 9, step, step % 9);
+			else if (i % 3 == 1)
+				buf_printf(&log, "Step=%ld, Loss=%s\n", step,
+					   r == 4 && i == 70000 ? "oops" : "1.5");
+			else
+				buf_printf(&log, "2024-03-30 15:16:33,873 INFO: nothing %ld\n", step);
+		}
+		buf_printf(&log, "=== end of job%zu code=%zu\n", r, r % 4);
+	}
+	buf_puts(&log, "bye\n"); /* a last run that finds nothing: none */
+	assert_true(log.len > (12 << 20)); /* scanned apart, in four chunks */
+	e2e_write(dir, "big.log", buf_data(&log));
+	buf_free(&log);
+	struct proc one = parse_with_threads(dir, "1", "big.log --parser ends --json");
+	/* the bad cell: a warning, and its run's mean an error */
+	assert_int_equal(one.status, 1);
+	assert_contains(one.err, "error: mean needs numbers, but train.loss holds the string "
+				 "'oops' (big.log:");
+	assert_contains(one.out, "{\"name\": \"job0\", \"first_line\": 1,");
+	assert_contains(one.out, "{\"name\": \"job10\", \"first_line\": ");
+	size_t runs = 0;
+	for (const char *at = one.out; (at = strstr(at, "\"first_line\"")); at++)
+		runs++;
+	assert_int_equal(runs, nruns); /* "bye" is no run */
+	assert_contains(one.out, "\"version\": {\"value\": \"v4.2\", \"text\": \"v4.2\", "
+				 "\"line\": ");
+	assert_contains(one.out, "\"code\": {\"value\": 3, \"text\": \"3\", \"line\": ");
+	assert_contains(one.err, "column 'loss' of series 'train' is a number, but 'oops' is not "
+				 "one; kept as text");
+	for (int k = 0; k < 2; k++) {
+		const char *threads[] = {"2", "3"};
+		struct proc many = parse_with_threads(dir, threads[k], "big.log --parser ends --json");
+		assert_int_equal(many.status, one.status);
+		assert_string_equal(many.err, one.err);
+		if (strcmp(many.out, one.out) != 0)
+			fail_msg("--json on %s threads differs from one thread's", threads[k]);
+		proc_free(&many);
+	}
 	proc_free(&one);
 	remove_tree(dir);
 	free(dir);
@@ -1032,6 +1166,7 @@ int main(void)
 		cmocka_unit_test(parse_json_of_a_cerebras_log),
 		cmocka_unit_test(a_big_log_parses_the_same_on_any_number_of_threads),
 		cmocka_unit_test(a_big_split_log_gives_each_run_its_own_rows),
+		cmocka_unit_test(a_parallel_scanned_split_log_gives_the_json_of_one_thread),
 		cmocka_unit_test(a_failing_pattern_in_a_big_log_is_named_at_its_first_line),
 		cmocka_unit_test(a_parser_with_errors_is_not_loaded_not_unknown),
 		cmocka_unit_test(output_that_cannot_be_written_is_an_io_failure),
@@ -1047,6 +1182,7 @@ int main(void)
 		cmocka_unit_test(parsers_lists_one_a_line_sorted),
 		cmocka_unit_test(parse_takes_strict_and_github_diagnostics),
 		cmocka_unit_test(help_lists_and_explains_the_commands),
+		cmocka_unit_test(json_of_a_big_series_comes_out_in_order),
 		cmocka_unit_test(json_of_a_million_rows_streams_in_flat_memory),
 		cmocka_unit_test(json_costs_at_most_twice_csv),
 	};
