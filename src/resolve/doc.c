@@ -25,6 +25,7 @@
 #include "resolve/show.h"
 #include "resolve/xref.h"
 #include "blocks_int.h"
+#include "gfmchars.h"
 #include "data/run.h"
 #include "base/util.h"
 #include "data/yamldoc.h"
@@ -290,16 +291,43 @@ static const char *math_end(const char *p, const char *end, const char **tex_fro
 	return NULL;
 }
 
+/* Taken around every parse when gfmchars_init() could not make
+ * cmark-gfm's table of special characters stable: then its parses with
+ * extensions change the table, and no other parse may run meanwhile. */
 static pthread_mutex_t gfm_parse_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static bool gfm_parallel(void)
+{
+	return gfmchars_init(extensions, ARRAY_LEN(extensions));
+}
 
 void doc_init(void)
 {
-	cmark_gfm_core_extensions_ensure_registered();
+	gfm_parallel();
+}
+
+bool doc_parallel_parse(void)
+{
+	return gfm_parallel();
+}
+
+/* Feeds and finishes a parser, on any thread at once with others when
+ * gfmchars.c made that safe, one at a time otherwise. */
+static cmark_node *parse(cmark_parser *parser, const char *text, size_t len)
+{
+	bool parallel = gfm_parallel();
+	if (!parallel)
+		pthread_mutex_lock(&gfm_parse_lock);
+	cmark_parser_feed(parser, text, len);
+	cmark_node *root = cmark_parser_finish(parser);
+	if (!parallel)
+		pthread_mutex_unlock(&gfm_parse_lock);
+	return root;
 }
 
 static cmark_parser *new_parser(int options)
 {
-	cmark_gfm_core_extensions_ensure_registered();
+	gfm_parallel();
 	cmark_parser *parser = cmark_parser_new(options);
 	for (size_t i = 0; i < ARRAY_LEN(extensions); i++) {
 		cmark_syntax_extension *ext = cmark_find_syntax_extension(extensions[i]);
@@ -321,8 +349,7 @@ static void find_code_lines(struct doc *doc)
 	/* No extensions: none of them makes or unmakes a code block, and
 	 * the table extension alone costs a sixth of a page's build. */
 	cmark_parser *parser = cmark_parser_new(CMARK_OPT_SOURCEPOS);
-	cmark_parser_feed(parser, doc->text, doc->len);
-	cmark_node *root = cmark_parser_finish(parser);
+	cmark_node *root = parse(parser, doc->text, doc->len);
 	cmark_iter *it = cmark_iter_new(root);
 	cmark_event_type ev;
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
@@ -1194,15 +1221,7 @@ struct doc *doc_resolve(const char *text, size_t len, const char *file, int line
 	claims_front(&doc->claims, c);
 	prepass(doc, &doc->md);
 	doc->parser = new_parser(MD_OPTIONS | CMARK_OPT_SOURCEPOS);
-	/* cmark-gfm registers its extensions' inline characters in one
-	 * process-wide table when a parse starts and clears them when it
-	 * ends: two parses with extensions at once would pull it from under
-	 * each other (a crash, or a strikethrough read as text).  One at a
-	 * time, then; rendering and the rest of the report stay parallel. */
-	pthread_mutex_lock(&gfm_parse_lock);
-	cmark_parser_feed(doc->parser, buf_data(&doc->md), doc->md.len);
-	doc->root = cmark_parser_finish(doc->parser);
-	pthread_mutex_unlock(&gfm_parse_lock);
+	doc->root = parse(doc->parser, buf_data(&doc->md), doc->md.len);
 	check_tree(doc, doc->root);
 	struct block_src src = {doc->file, doc->line0, doc->text, doc->len, c, &doc->xref};
 	callouts_find(&src, doc->root);
