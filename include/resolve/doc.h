@@ -29,6 +29,12 @@ void doc_init(void);
  * self-check failed). */
 bool doc_parallel_parse(void);
 
+/* A new node of a cmark_node_type, for a tree doc_resolve() parsed: made
+ * with the tree's allocator (resolve/gfmarena.c), as cmark-gfm requires
+ * of a node put among its nodes (else the insertion does nothing).
+ * Freed with the tree, or with cmark_node_free(). */
+struct cmark_node *doc_node_new(int type);
+
 struct doc;
 struct cmark_node;
 struct code_block;

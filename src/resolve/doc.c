@@ -25,6 +25,7 @@
 #include "resolve/show.h"
 #include "resolve/xref.h"
 #include "blocks_int.h"
+#include "gfmarena.h"
 #include "gfmchars.h"
 #include "data/run.h"
 #include "base/util.h"
@@ -91,6 +92,7 @@ struct doc {
 	/* after doc_resolve() */
 	cmark_parser *parser;
 	cmark_node *root;
+	struct gfm_arena *arena; /* the parses' memory (gfmarena.c) */
 	struct directive_result **results; /* one per directive, the nodes' user data */
 	size_t nresults;
 	struct code_block **blocks; /* one per code block read, its user data */
@@ -311,24 +313,36 @@ bool doc_parallel_parse(void)
 	return gfm_parallel();
 }
 
-/* Feeds and finishes a parser, on any thread at once with others when
- * gfmchars.c made that safe, one at a time otherwise. */
-static cmark_node *parse(cmark_parser *parser, const char *text, size_t len)
+struct cmark_node *doc_node_new(int type)
+{
+	return cmark_node_new_with_mem((cmark_node_type)type, gfm_arena_mem());
+}
+
+/* Feeds and finishes a parser made by new_parser(), on any thread at
+ * once with others when gfmchars.c made that safe, one at a time
+ * otherwise; what it allocates comes from doc's arena. */
+static cmark_node *parse(struct doc *doc, cmark_parser *parser, const char *text, size_t len)
 {
 	bool parallel = gfm_parallel();
+	if (!doc->arena)
+		doc->arena = gfm_arena_new();
 	if (!parallel)
 		pthread_mutex_lock(&gfm_parse_lock);
+	struct gfm_arena *was = gfm_arena_use(doc->arena);
 	cmark_parser_feed(parser, text, len);
 	cmark_node *root = cmark_parser_finish(parser);
+	gfm_arena_use(was);
 	if (!parallel)
 		pthread_mutex_unlock(&gfm_parse_lock);
 	return root;
 }
 
-static cmark_parser *new_parser(int options)
+static cmark_parser *new_parser(int options, bool with_extensions)
 {
 	gfm_parallel();
-	cmark_parser *parser = cmark_parser_new(options);
+	cmark_parser *parser = cmark_parser_new_with_mem(options, gfm_arena_mem());
+	if (!with_extensions)
+		return parser;
 	for (size_t i = 0; i < ARRAY_LEN(extensions); i++) {
 		cmark_syntax_extension *ext = cmark_find_syntax_extension(extensions[i]);
 		if (ext)
@@ -348,8 +362,8 @@ static void find_code_lines(struct doc *doc)
 	doc->code_line = xcalloc(doc->nlines, sizeof *doc->code_line);
 	/* No extensions: none of them makes or unmakes a code block, and
 	 * the table extension alone costs a sixth of a page's build. */
-	cmark_parser *parser = cmark_parser_new(CMARK_OPT_SOURCEPOS);
-	cmark_node *root = parse(parser, doc->text, doc->len);
+	cmark_parser *parser = new_parser(CMARK_OPT_SOURCEPOS, false);
+	cmark_node *root = parse(doc, parser, doc->text, doc->len);
 	cmark_iter *it = cmark_iter_new(root);
 	cmark_event_type ev;
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
@@ -806,8 +820,8 @@ static bool math_block(struct doc *doc, cmark_node *node)
 	s.label = xstrndup(tex ? tex : "", n);
 	struct buf mark = BUF_INIT;
 	add_slot(doc, s, &mark);
-	cmark_node *para = cmark_node_new(CMARK_NODE_PARAGRAPH);
-	cmark_node *text = cmark_node_new(CMARK_NODE_TEXT);
+	cmark_node *para = doc_node_new(CMARK_NODE_PARAGRAPH);
+	cmark_node *text = doc_node_new(CMARK_NODE_TEXT);
 	cmark_node_set_literal(text, buf_data(&mark));
 	cmark_node_append_child(para, text);
 	cmark_node_insert_before(node, para);
@@ -898,7 +912,7 @@ static void replace_directives(struct doc *doc, cmark_node *root)
 			continue;
 		/* An HTML block, empty until render/html.c writes the
 		 * result's HTML into it; the PDF draws the result. */
-		cmark_node *h = cmark_node_new(CMARK_NODE_HTML_BLOCK);
+		cmark_node *h = doc_node_new(CMARK_NODE_HTML_BLOCK);
 		cmark_node_set_literal(h, "");
 		if (result)
 			cmark_node_set_user_data(h, result);
@@ -1220,8 +1234,8 @@ struct doc *doc_resolve(const char *text, size_t len, const char *file, int line
 		find_code_lines(doc);
 	claims_front(&doc->claims, c);
 	prepass(doc, &doc->md);
-	doc->parser = new_parser(MD_OPTIONS | CMARK_OPT_SOURCEPOS);
-	doc->root = parse(doc->parser, buf_data(&doc->md), doc->md.len);
+	doc->parser = new_parser(MD_OPTIONS | CMARK_OPT_SOURCEPOS, true);
+	doc->root = parse(doc, doc->parser, buf_data(&doc->md), doc->md.len);
 	check_tree(doc, doc->root);
 	struct block_src src = {doc->file, doc->line0, doc->text, doc->len, c, &doc->xref};
 	callouts_find(&src, doc->root);
@@ -1251,6 +1265,7 @@ void doc_free(struct doc *doc)
 		cmark_node_free(doc->root);
 	if (doc->parser)
 		cmark_parser_free(doc->parser);
+	gfm_arena_free(doc->arena); /* after the tree and the parser */
 	buf_free(&doc->md);
 	for (size_t i = 0; i < doc->nresults; i++) {
 		directive_result_clear(doc->results[i]);
