@@ -154,19 +154,13 @@ void search_add_text(struct search_section *s, const char *text, size_t len)
 	search_tokens(text, len, add_term_cb, s);
 }
 
-static int cmp_term(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 void search_section_finish(struct search_section *s)
 {
 	/* unique already: sorted, the set's indexes would be stale */
 	free(s->seen);
 	s->seen = NULL;
 	s->seen_cap = 0;
-	if (s->nterms > 1)
-		qsort(s->terms, s->nterms, sizeof *s->terms, cmp_term);
+	str_sort(s->terms, s->nterms);
 }
 
 struct search_section *search_section_add(struct search_doc *d, const char *heading,
