@@ -403,19 +403,34 @@ static void put_shown(struct doc *doc, struct buf *out, const struct directive_p
 	}
 }
 
+/* HTML's blanks between attributes: strchr(" \t\n\r\f", c) != NULL
+ * (NUL included, as strchr() finds the terminator) without the call. */
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\0';
+}
+
 /* HTML attributes whose value is a URL a browser follows or loads. */
 static bool url_attribute(const char *name, size_t n)
 {
-	static const char *const names[] = {
-		"href", "src", "action", "formaction", "xlink:href", "poster", "cite",
-		"data", "background", "srcset", "ping", "codebase", "longdesc", "usemap",
-		"manifest", "lowsrc", "dynsrc",
+#define NAME(s) {s, sizeof s - 1}
+	/* with their lengths: asked of every attribute of every tag */
+	static const struct {
+		const char *s;
+		size_t n;
+	} names[] = {
+		NAME("href"), NAME("src"), NAME("action"), NAME("formaction"),
+		NAME("xlink:href"), NAME("poster"), NAME("cite"), NAME("data"),
+		NAME("background"), NAME("srcset"), NAME("ping"), NAME("codebase"),
+		NAME("longdesc"), NAME("usemap"), NAME("manifest"), NAME("lowsrc"),
+		NAME("dynsrc"),
 		/* SVG animation sets another attribute, href too:
 		 * <set attributeName="href" to="..."> */
-		"to", "from", "values",
+		NAME("to"), NAME("from"), NAME("values"),
 	};
+#undef NAME
 	for (size_t i = 0; i < ARRAY_LEN(names); i++)
-		if (strlen(names[i]) == n && strncasecmp(name, names[i], n) == 0)
+		if (names[i].n == n && strncasecmp(name, names[i].s, n) == 0)
 			return true;
 	return false;
 }
@@ -552,9 +567,9 @@ static char *fill(struct doc *doc, const char *html)
 		} else if (attrs && *p == '=') {
 			/* name=value: the name is what the output ends with */
 			size_t e = out.len, n = 0;
-			while (e > 0 && strchr(" \t\n\r\f", out.data[e - 1]))
+			while (e > 0 && is_blank(out.data[e - 1]))
 				e--; /* name = value */
-			while (n < e && !strchr(" \t\n\r\f<", out.data[e - n - 1]))
+			while (n < e && !is_blank(out.data[e - n - 1]) && out.data[e - n - 1] != '<')
 				n++;
 			const char *name = out.data + e - n;
 			bool url = url_attribute(name, n);
