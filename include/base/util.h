@@ -71,6 +71,10 @@ uint64_t str_hash(const char *s);
  * without a call.  O(n log n) whatever the order given. */
 void str_sort(char **v, size_t n);
 
+/* The same order without moving v: order[0..n) gets the indexes of v's
+ * strings, in strcmp() order.  n is at most UINT32_MAX. */
+void str_sort_order(char *const *v, size_t n, uint32_t *order);
+
 /* Appends the NULL-terminated names joined with ", ". */
 void buf_put_names(struct buf *b, const char *const *names);
 

@@ -1,6 +1,7 @@
 /* util.c: allocation, buffers, spans and did-you-mean. */
 #include "base/util.h"
 
+#include <assert.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,6 +164,7 @@ uint64_t str_hash(const char *s)
 struct keyed {
 	uint64_t key;
 	char *s;
+	uint32_t at; /* its index in the array given (str_sort_order()) */
 };
 
 static uint64_t str_key(const char *s)
@@ -264,19 +266,35 @@ static void keyed_sort(struct keyed *v, size_t n, unsigned depth)
 	}
 }
 
-void str_sort(char **v, size_t n)
+/* v's n strings with their keys and indexes, sorted; caller frees. */
+static struct keyed *keyed_sorted(char *const *v, size_t n)
 {
-	if (n < 2)
-		return;
-	struct keyed *k = xmalloc(n * sizeof *k);
+	struct keyed *k = xmalloc((n ? n : 1) * sizeof *k);
 	for (size_t i = 0; i < n; i++)
-		k[i] = (struct keyed){str_key(v[i]), v[i]};
+		k[i] = (struct keyed){str_key(v[i]), v[i], (uint32_t)i};
 	unsigned depth = 0;
 	for (size_t m = n; m; m >>= 1)
 		depth += 2;
 	keyed_sort(k, n, depth);
+	return k;
+}
+
+void str_sort(char **v, size_t n)
+{
+	if (n < 2)
+		return;
+	struct keyed *k = keyed_sorted(v, n);
 	for (size_t i = 0; i < n; i++)
 		v[i] = k[i].s;
+	free(k);
+}
+
+void str_sort_order(char *const *v, size_t n, uint32_t *order)
+{
+	assert(n <= UINT32_MAX);
+	struct keyed *k = keyed_sorted(v, n);
+	for (size_t i = 0; i < n; i++)
+		order[i] = k[i].at;
 	free(k);
 }
 

@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -410,12 +411,27 @@ static void str_sort_orders_as_strcmp(void **state)
 	check_sort(1000, gen_same_prefix);
 }
 
+static void str_sort_order_gives_the_indexes_in_order(void **state)
+{
+	(void)state;
+	char w0[] = "loss", w1[] = "accuracy", w2[] = "step", w3[] = "a", w4[] = "accuracy_top5",
+	     w5[] = "rate";
+	char *v[] = {w0, w1, w2, w3, w4, w5};
+	uint32_t order[6];
+	str_sort_order(v, 6, order);
+	static const uint32_t want[] = {3, 1, 4, 0, 5, 2};
+	for (size_t i = 0; i < 6; i++)
+		assert_int_equal(order[i], want[i]);
+	assert_string_equal(v[0], "loss"); /* v itself unmoved */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(empty_buffer_data_is_empty_string),
 		cmocka_unit_test(put_keeps_nul),
 		cmocka_unit_test(str_sort_orders_as_strcmp),
+		cmocka_unit_test(str_sort_order_gives_the_indexes_in_order),
 		cmocka_unit_test(buffer_grows_past_its_first_allocation),
 		cmocka_unit_test(put_copies_embedded_nul_bytes),
 		cmocka_unit_test(put_of_nothing_still_terminates),
