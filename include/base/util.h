@@ -65,6 +65,16 @@ bool url_is_dangerous(const char *s, size_t n);
  * themselves where many long names (paths) are looked up. */
 uint64_t str_hash(const char *s);
 
+/* Sorts the n strings of v in place, in strcmp() order: as qsort() with
+ * strcmp, in about a third of its time where most strings differ in
+ * their first 8 bytes (words), since those are compared as one integer
+ * without a call.  O(n log n) whatever the order given. */
+void str_sort(char **v, size_t n);
+
+/* The same order without moving v: order[0..n) gets the indexes of v's
+ * strings, in strcmp() order.  n is at most UINT32_MAX. */
+void str_sort_order(char *const *v, size_t n, uint32_t *order);
+
 /* Appends the NULL-terminated names joined with ", ". */
 void buf_put_names(struct buf *b, const char *const *names);
 

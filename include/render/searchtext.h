@@ -43,7 +43,8 @@ struct search_section {
 	char *heading; /* its text as shown; NULL for section 0 */
 	char **terms;  /* unique, in pool; sorted after search_section_finish() */
 	size_t nterms, cap;
-	uint32_t *seen; /* until finished: a hash set of terms' indexes + 1 */
+	uint64_t *seen; /* until finished: a hash set of terms' indexes + 1,
+			   each under its hash's upper 32 bits */
 	size_t seen_cap;
 	uint32_t *ids;  /* the terms' numbers in the site's table of them
 			   (site/searchindex.c), or NULL */

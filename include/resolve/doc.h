@@ -19,9 +19,21 @@
 
 #include "resolve/directive.h"
 
-/* Registers cmark-gfm's extensions: once, before doc_resolve() runs on
- * several threads. */
+/* Registers cmark-gfm's extensions and makes its parses safe to run at
+ * once where it can (resolve/gfmchars.c): once; doc_resolve() does it
+ * too, so calling it first only moves the work. */
 void doc_init(void);
+
+/* Whether doc_resolve()'s cmark-gfm parses run at once on several
+ * threads (true) or one at a time under a lock (false: gfmchars.c's
+ * self-check failed). */
+bool doc_parallel_parse(void);
+
+/* A new node of a cmark_node_type, for a tree doc_resolve() parsed: made
+ * with the tree's allocator (resolve/gfmarena.c), as cmark-gfm requires
+ * of a node put among its nodes (else the insertion does nothing).
+ * Freed with the tree, or with cmark_node_free(). */
+struct cmark_node *doc_node_new(int type);
 
 struct doc;
 struct cmark_node;

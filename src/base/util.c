@@ -1,6 +1,7 @@
 /* util.c: allocation, buffers, spans and did-you-mean. */
 #include "base/util.h"
 
+#include <assert.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,6 +157,145 @@ uint64_t str_hash(const char *s)
 	for (; *s; s++)
 		h = (h ^ (unsigned char)*s) * 1099511628211u;
 	return h;
+}
+
+/* A string's first 8 bytes as a big-endian integer, NUL-padded: two
+ * strings whose keys differ compare as their keys do under strcmp(). */
+struct keyed {
+	uint64_t key;
+	char *s;
+	uint32_t at; /* its index in the array given (str_sort_order()) */
+};
+
+static uint64_t str_key(const char *s)
+{
+	uint64_t k = 0;
+	for (int i = 0; i < 8; i++) {
+		unsigned char c = (unsigned char)*s;
+		k = k << 8 | c;
+		s += c != 0; /* past the end: NUL again */
+	}
+	return k;
+}
+
+static int keyed_cmp(const struct keyed *a, const struct keyed *b)
+{
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	/* equal keys: both strings are equal up to 8 bytes, and past them
+	 * only when neither ended within them (the key's last byte is the
+	 * 8th byte, not padding) */
+	if ((a->key & 0xFF) == 0)
+		return 0;
+	return strcmp(a->s + 8, b->s + 8);
+}
+
+static void keyed_swap(struct keyed *a, struct keyed *b)
+{
+	struct keyed t = *a;
+	*a = *b;
+	*b = t;
+}
+
+static void keyed_sift(struct keyed *v, size_t at, size_t n)
+{
+	for (size_t child; (child = 2 * at + 1) < n; at = child) {
+		if (child + 1 < n && keyed_cmp(&v[child], &v[child + 1]) < 0)
+			child++;
+		if (keyed_cmp(&v[at], &v[child]) >= 0)
+			return;
+		keyed_swap(&v[at], &v[child]);
+	}
+}
+
+/* Introsort: quicksort with the median of three, insertion sort for
+ * short runs, and heapsort where the partitions go too deep (an order
+ * made to defeat the median). */
+static void keyed_sort(struct keyed *v, size_t n, unsigned depth)
+{
+	while (n > 16) {
+		if (depth-- == 0) {
+			for (size_t i = n / 2; i-- > 0;)
+				keyed_sift(v, i, n);
+			for (size_t end = n; end-- > 1;) {
+				keyed_swap(&v[0], &v[end]);
+				keyed_sift(v, 0, end);
+			}
+			return;
+		}
+		/* the lower middle: Hoare's partition then leaves both sides
+		 * non-empty */
+		size_t mid = (n - 1) / 2;
+		if (keyed_cmp(&v[mid], &v[0]) < 0)
+			keyed_swap(&v[mid], &v[0]);
+		if (keyed_cmp(&v[n - 1], &v[mid]) < 0) {
+			keyed_swap(&v[n - 1], &v[mid]);
+			if (keyed_cmp(&v[mid], &v[0]) < 0)
+				keyed_swap(&v[mid], &v[0]);
+		}
+		struct keyed pivot = v[mid];
+		size_t i = 0, j = n - 1;
+		for (;;) {
+			while (keyed_cmp(&v[i], &pivot) < 0)
+				i++;
+			while (keyed_cmp(&pivot, &v[j]) < 0)
+				j--;
+			if (i >= j)
+				break;
+			keyed_swap(&v[i], &v[j]);
+			i++;
+			j--;
+		}
+		/* [0, j] <= pivot <= [j + 1, n): the smaller side recursively */
+		size_t left = j + 1;
+		if (left < n - left) {
+			keyed_sort(v, left, depth);
+			v += left;
+			n -= left;
+		} else {
+			keyed_sort(v + left, n - left, depth);
+			n = left;
+		}
+	}
+	for (size_t i = 1; i < n; i++) {
+		struct keyed x = v[i];
+		size_t j = i;
+		for (; j > 0 && keyed_cmp(&x, &v[j - 1]) < 0; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
+/* v's n strings with their keys and indexes, sorted; caller frees. */
+static struct keyed *keyed_sorted(char *const *v, size_t n)
+{
+	struct keyed *k = xmalloc((n ? n : 1) * sizeof *k);
+	for (size_t i = 0; i < n; i++)
+		k[i] = (struct keyed){str_key(v[i]), v[i], (uint32_t)i};
+	unsigned depth = 0;
+	for (size_t m = n; m; m >>= 1)
+		depth += 2;
+	keyed_sort(k, n, depth);
+	return k;
+}
+
+void str_sort(char **v, size_t n)
+{
+	if (n < 2)
+		return;
+	struct keyed *k = keyed_sorted(v, n);
+	for (size_t i = 0; i < n; i++)
+		v[i] = k[i].s;
+	free(k);
+}
+
+void str_sort_order(char *const *v, size_t n, uint32_t *order)
+{
+	assert(n <= UINT32_MAX);
+	struct keyed *k = keyed_sorted(v, n);
+	for (size_t i = 0; i < n; i++)
+		order[i] = k[i].at;
+	free(k);
 }
 
 bool url_is_dangerous(const char *s, size_t n)

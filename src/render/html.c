@@ -403,19 +403,34 @@ static void put_shown(struct doc *doc, struct buf *out, const struct directive_p
 	}
 }
 
+/* HTML's blanks between attributes: strchr(" \t\n\r\f", c) != NULL
+ * (NUL included, as strchr() finds the terminator) without the call. */
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\0';
+}
+
 /* HTML attributes whose value is a URL a browser follows or loads. */
 static bool url_attribute(const char *name, size_t n)
 {
-	static const char *const names[] = {
-		"href", "src", "action", "formaction", "xlink:href", "poster", "cite",
-		"data", "background", "srcset", "ping", "codebase", "longdesc", "usemap",
-		"manifest", "lowsrc", "dynsrc",
+#define NAME(s) {s, sizeof s - 1}
+	/* with their lengths: asked of every attribute of every tag */
+	static const struct {
+		const char *s;
+		size_t n;
+	} names[] = {
+		NAME("href"), NAME("src"), NAME("action"), NAME("formaction"),
+		NAME("xlink:href"), NAME("poster"), NAME("cite"), NAME("data"),
+		NAME("background"), NAME("srcset"), NAME("ping"), NAME("codebase"),
+		NAME("longdesc"), NAME("usemap"), NAME("manifest"), NAME("lowsrc"),
+		NAME("dynsrc"),
 		/* SVG animation sets another attribute, href too:
 		 * <set attributeName="href" to="..."> */
-		"to", "from", "values",
+		NAME("to"), NAME("from"), NAME("values"),
 	};
+#undef NAME
 	for (size_t i = 0; i < ARRAY_LEN(names); i++)
-		if (strlen(names[i]) == n && strncasecmp(name, names[i], n) == 0)
+		if (names[i].n == n && strncasecmp(name, names[i].s, n) == 0)
 			return true;
 	return false;
 }
@@ -552,9 +567,9 @@ static char *fill(struct doc *doc, const char *html)
 		} else if (attrs && *p == '=') {
 			/* name=value: the name is what the output ends with */
 			size_t e = out.len, n = 0;
-			while (e > 0 && strchr(" \t\n\r\f", out.data[e - 1]))
+			while (e > 0 && is_blank(out.data[e - 1]))
 				e--; /* name = value */
-			while (n < e && !strchr(" \t\n\r\f<", out.data[e - n - 1]))
+			while (n < e && !is_blank(out.data[e - n - 1]) && out.data[e - n - 1] != '<')
 				n++;
 			const char *name = out.data + e - n;
 			bool url = url_attribute(name, n);
@@ -719,13 +734,22 @@ static void put_references(struct buf *out, struct cites *c)
 	buf_puts(out, "</ol>\n</section>\n");
 }
 
+/* cmark_render_html() allocates with the node's allocator, which for a
+ * parsed tree is its document's arena's (resolve/gfmarena.c): the HTML
+ * is asked of the heap instead, for free(). */
+static char *render_node(cmark_node *node, struct _cmark_llist *extensions)
+{
+	return cmark_render_html_with_mem(node, doc_options(), extensions,
+					  cmark_get_default_mem_allocator());
+}
+
 /* A heading as cmark writes it, with its id, its number and the link
  * to it: <h2 id="results"><span class="ld-secno">2</span> Results<a
  * class="ld-anchor" ...>#</a></h2>.  The link comes after the text, so
  * that it moves nothing; the stylesheet shows it on hover and focus. */
 static char *heading_html(struct doc *doc, cmark_node *node, const struct section *sec)
 {
-	char *inner = cmark_render_html(node, doc_options(), doc_extensions(doc));
+	char *inner = render_node(node, doc_extensions(doc));
 	int level = cmark_node_get_heading_level(node);
 	/* "<hN>" ... "</hN>\n" */
 	size_t n = strlen(inner);
@@ -751,7 +775,7 @@ static char *heading_html(struct doc *doc, cmark_node *node, const struct sectio
  * (a percentage is the column's). */
 static char *image_html(cmark_node *img, const struct block *b)
 {
-	char *html = cmark_render_html(img, doc_options(), NULL);
+	char *html = render_node(img, NULL);
 	size_t n = strlen(html);
 	while (n && (html[n - 1] == '\n' || html[n - 1] == ' ' || html[n - 1] == '/' ||
 		     html[n - 1] == '>'))
@@ -804,7 +828,7 @@ static char *figure_html(cmark_node *img, const struct block *b)
 		buf_put_html(&out, t, strlen(t));
 	} else {
 		for (cmark_node *c = cmark_node_first_child(img); c; c = cmark_node_next(c)) {
-			char *h = cmark_render_html(c, doc_options(), NULL);
+			char *h = render_node(c, NULL);
 			buf_puts(&out, h);
 			free(h);
 		}
@@ -889,18 +913,18 @@ char *html_doc(struct doc *doc)
 			/* the paragraph the figure stands alone in */
 			lit = figure_html(swapped[i], b);
 			swapped[i] = cmark_node_parent(swapped[i]);
-			stand[i] = cmark_node_new(CMARK_NODE_HTML_BLOCK);
+			stand[i] = doc_node_new(CMARK_NODE_HTML_BLOCK);
 			cmark_node_set_literal(stand[i], lit);
 		} else if (b) {
 			lit = image_html(swapped[i], b);
-			stand[i] = cmark_node_new(CMARK_NODE_CUSTOM_INLINE);
+			stand[i] = doc_node_new(CMARK_NODE_CUSTOM_INLINE);
 			cmark_node_set_on_enter(stand[i], lit);
 		} else if (sections_of(swapped[i])) {
-			stand[i] = cmark_node_new(CMARK_NODE_HTML_BLOCK);
+			stand[i] = doc_node_new(CMARK_NODE_HTML_BLOCK);
 			lit = heading_html(doc, swapped[i], sections_of(swapped[i]));
 			cmark_node_set_literal(stand[i], lit);
 		} else {
-			stand[i] = cmark_node_new(CMARK_NODE_HTML_BLOCK);
+			stand[i] = doc_node_new(CMARK_NODE_HTML_BLOCK);
 			lit = code_html(swapped[i], doc_code_block(swapped[i]));
 			cmark_node_set_literal(stand[i], lit);
 		}
@@ -908,7 +932,7 @@ char *html_doc(struct doc *doc)
 		cmark_node_insert_before(swapped[i], stand[i]);
 		cmark_node_unlink(swapped[i]);
 	}
-	char *html = cmark_render_html(doc_root(doc), doc_options(), doc_extensions(doc));
+	char *html = render_node(doc_root(doc), doc_extensions(doc));
 	for (size_t i = 0; i < nswapped; i++) {
 		cmark_node_insert_before(stand[i], swapped[i]);
 		cmark_node_free(stand[i]);

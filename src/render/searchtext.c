@@ -32,11 +32,19 @@ static bool digit_at(const char *s, size_t len, size_t i)
 	return i < len && s[i] >= '0' && s[i] <= '9';
 }
 
-void search_tokens(const char *text, size_t len, void (*fn)(void *ctx, const char *term),
-		   void *ctx)
+#define FNV_BASIS 1469598103934665603u
+#define FNV_PRIME 1099511628211u
+
+/* The tokenizer of search_tokens(), giving fn each term with its length
+ * and its str_hash(), taken as its bytes come; inlined into its two
+ * callers, each with its own fn. */
+static inline void scan_terms(const char *text, size_t len,
+			      void (*fn)(void *ctx, const char *term, size_t n, uint64_t h),
+			      void *ctx)
 {
 	char t[SEARCH_TERM_MAX + 1];
 	size_t n = 0;
+	uint64_t h = FNV_BASIS;
 	for (size_t i = 0; i < len;) {
 		unsigned long c = (unsigned char)text[i];
 		/* ASCII, most of any text, without the decoder's call */
@@ -48,10 +56,14 @@ void search_tokens(const char *text, size_t len, void (*fn)(void *ctx, const cha
 		}
 		if (word_cp(c)) {
 			if (k == 1 && n < SEARCH_TERM_MAX) {
-				t[n++] = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : (char)c;
+				char b = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : (char)c;
+				t[n++] = b;
+				h = (h ^ (unsigned char)b) * FNV_PRIME;
 			} else if (n + k <= SEARCH_TERM_MAX) {
-				memcpy(t + n, text + i, k);
-				n += k;
+				for (size_t m = 0; m < k; m++) {
+					t[n++] = text[i + m];
+					h = (h ^ (unsigned char)text[i + m]) * FNV_PRIME;
+				}
 			}
 			i += k;
 			continue;
@@ -59,8 +71,10 @@ void search_tokens(const char *text, size_t len, void (*fn)(void *ctx, const cha
 		if (n && (c == '.' || c == ',') && t[n - 1] >= '0' && t[n - 1] <= '9' &&
 		    digit_at(text, len, i + 1)) {
 			if (c == '.') {
-				if (n < SEARCH_TERM_MAX)
+				if (n < SEARCH_TERM_MAX) {
 					t[n++] = '.';
+					h = (h ^ (unsigned char)'.') * FNV_PRIME;
+				}
 				i++;
 				continue;
 			}
@@ -72,15 +86,36 @@ void search_tokens(const char *text, size_t len, void (*fn)(void *ctx, const cha
 		}
 		if (n) {
 			t[n] = '\0';
-			fn(ctx, t);
+			fn(ctx, t, n, h);
 			n = 0;
+			h = FNV_BASIS;
 		}
 		i += k;
 	}
 	if (n) {
 		t[n] = '\0';
-		fn(ctx, t);
+		fn(ctx, t, n, h);
 	}
+}
+
+struct plain_fn {
+	void (*fn)(void *ctx, const char *term);
+	void *ctx;
+};
+
+static void plain_cb(void *ctx, const char *term, size_t n, uint64_t h)
+{
+	(void)n;
+	(void)h;
+	struct plain_fn *p = ctx;
+	p->fn(p->ctx, term);
+}
+
+void search_tokens(const char *text, size_t len, void (*fn)(void *ctx, const char *term),
+		   void *ctx)
+{
+	struct plain_fn p = {fn, ctx};
+	scan_terms(text, len, plain_cb, &p);
 }
 
 /* A section's terms are kept once each as they come (a hash set of
@@ -89,8 +124,12 @@ void search_tokens(const char *text, size_t len, void (*fn)(void *ctx, const cha
  * Markdown parse. */
 static size_t seen_slot(const struct search_section *s, const char *term, uint64_t h)
 {
+	/* a slot holds the term's hash's upper half and its index + 1:
+	 * most probes that miss compare no string */
+	uint32_t hi = (uint32_t)(h >> 32);
 	size_t i = (size_t)h & (s->seen_cap - 1);
-	while (s->seen[i] && strcmp(s->terms[s->seen[i] - 1], term) != 0)
+	while (s->seen[i] && ((uint32_t)(s->seen[i] >> 32) != hi ||
+			      strcmp(s->terms[(uint32_t)s->seen[i] - 1], term) != 0))
 		i = (i + 1) & (s->seen_cap - 1);
 	return i;
 }
@@ -104,16 +143,18 @@ static void seen_grow(struct search_section *s)
 	while (s->seen_cap < 2 * (s->nterms + 1))
 		s->seen_cap *= 2;
 	s->seen = xcalloc(s->seen_cap, sizeof *s->seen);
-	for (size_t t = 0; t < s->nterms; t++)
-		s->seen[seen_slot(s, s->terms[t], str_hash(s->terms[t]))] = (uint32_t)(t + 1);
+	for (size_t t = 0; t < s->nterms; t++) {
+		uint64_t h = str_hash(s->terms[t]);
+		s->seen[seen_slot(s, s->terms[t], h)] = (h >> 32) << 32 | (uint32_t)(t + 1);
+	}
 }
 
-/* A copy of term in s's pool: one allocation for many terms, and
- * freeing a section frees its few blocks, not every term (10,000 pages
- * hold millions). */
-static char *pool_dup(struct search_section *s, const char *term)
+/* A copy of term (n bytes and its NUL) in s's pool: one allocation for
+ * many terms, and freeing a section frees its few blocks, not every
+ * term (10,000 pages hold millions). */
+static char *pool_dup(struct search_section *s, const char *term, size_t n)
 {
-	size_t n = strlen(term) + 1;
+	n++;
 	if (n > s->pool_left) {
 		size_t size = n > 1024 ? n : 1024;
 		char *block = xmalloc(sizeof(char *) + size);
@@ -129,34 +170,35 @@ static char *pool_dup(struct search_section *s, const char *term)
 	return p;
 }
 
-void search_add_term(struct search_section *s, const char *term)
+/* term, n bytes long, of hash h (str_hash()), into s unless there. */
+static void add_term(struct search_section *s, const char *term, size_t n, uint64_t h)
 {
 	if (2 * (s->nterms + 1) > s->seen_cap)
 		seen_grow(s);
-	size_t i = seen_slot(s, term, str_hash(term));
+	size_t i = seen_slot(s, term, h);
 	if (s->seen[i])
 		return;
 	if (s->nterms == s->cap) {
 		s->cap = s->cap ? 2 * s->cap : 16;
 		s->terms = xrealloc(s->terms, s->cap * sizeof *s->terms);
 	}
-	s->terms[s->nterms++] = pool_dup(s, term);
-	s->seen[i] = (uint32_t)s->nterms;
+	s->terms[s->nterms++] = pool_dup(s, term, n);
+	s->seen[i] = (h >> 32) << 32 | (uint32_t)s->nterms;
 }
 
-static void add_term_cb(void *ctx, const char *term)
+void search_add_term(struct search_section *s, const char *term)
 {
-	search_add_term(ctx, term);
+	add_term(s, term, strlen(term), str_hash(term));
+}
+
+static void add_term_cb(void *ctx, const char *term, size_t n, uint64_t h)
+{
+	add_term(ctx, term, n, h);
 }
 
 void search_add_text(struct search_section *s, const char *text, size_t len)
 {
-	search_tokens(text, len, add_term_cb, s);
-}
-
-static int cmp_term(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	scan_terms(text, len, add_term_cb, s);
 }
 
 void search_section_finish(struct search_section *s)
@@ -165,8 +207,7 @@ void search_section_finish(struct search_section *s)
 	free(s->seen);
 	s->seen = NULL;
 	s->seen_cap = 0;
-	if (s->nterms > 1)
-		qsort(s->terms, s->nterms, sizeof *s->terms, cmp_term);
+	str_sort(s->terms, s->nterms);
 }
 
 struct search_section *search_section_add(struct search_doc *d, const char *heading,

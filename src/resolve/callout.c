@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "resolve/doc.h"
 
 /* The icons are drawn for logdown (16 x 16, filled even-odd): a ring
  * with an i, a bulb, a speech bubble, a triangle and an octagon with an
@@ -114,7 +115,7 @@ static void make_callout(const struct block_src *s, cmark_node *quote, cmark_nod
 			     "an empty callout: its text goes on the lines after '> [!%.*s]', each "
 			     "starting with '>'",
 			     (int)len, name);
-	cmark_node *box = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK);
+	cmark_node *box = doc_node_new(CMARK_NODE_CUSTOM_BLOCK);
 	struct block *b = block_attach(box, BLOCK_CALLOUT, at);
 	b->callout = k;
 	cmark_node_insert_before(quote, box);

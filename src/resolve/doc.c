@@ -26,6 +26,8 @@
 #include "resolve/show.h"
 #include "resolve/xref.h"
 #include "blocks_int.h"
+#include "gfmarena.h"
+#include "gfmchars.h"
 #include "data/run.h"
 #include "base/util.h"
 #include "data/yamldoc.h"
@@ -91,6 +93,7 @@ struct doc {
 	/* after doc_resolve() */
 	cmark_parser *parser;
 	cmark_node *root;
+	struct gfm_arena *arena; /* the parses' memory (gfmarena.c) */
 	struct directive_result **results; /* one per directive, the nodes' user data */
 	size_t nresults;
 	struct code_block **blocks; /* one per code block read, its user data */
@@ -291,17 +294,56 @@ static const char *math_end(const char *p, const char *end, const char **tex_fro
 	return NULL;
 }
 
+/* Taken around every parse when gfmchars_init() could not make
+ * cmark-gfm's table of special characters stable: then its parses with
+ * extensions change the table, and no other parse may run meanwhile. */
 static pthread_mutex_t gfm_parse_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static bool gfm_parallel(void)
+{
+	return gfmchars_init(extensions, ARRAY_LEN(extensions));
+}
 
 void doc_init(void)
 {
-	cmark_gfm_core_extensions_ensure_registered();
+	gfm_parallel();
 }
 
-static cmark_parser *new_parser(int options)
+bool doc_parallel_parse(void)
 {
-	cmark_gfm_core_extensions_ensure_registered();
-	cmark_parser *parser = cmark_parser_new(options);
+	return gfm_parallel();
+}
+
+struct cmark_node *doc_node_new(int type)
+{
+	return cmark_node_new_with_mem((cmark_node_type)type, gfm_arena_mem());
+}
+
+/* Feeds and finishes a parser made by new_parser(), on any thread at
+ * once with others when gfmchars.c made that safe, one at a time
+ * otherwise; what it allocates comes from doc's arena. */
+static cmark_node *parse(struct doc *doc, cmark_parser *parser, const char *text, size_t len)
+{
+	bool parallel = gfm_parallel();
+	if (!doc->arena)
+		doc->arena = gfm_arena_new();
+	if (!parallel)
+		pthread_mutex_lock(&gfm_parse_lock);
+	struct gfm_arena *was = gfm_arena_use(doc->arena);
+	cmark_parser_feed(parser, text, len);
+	cmark_node *root = cmark_parser_finish(parser);
+	gfm_arena_use(was);
+	if (!parallel)
+		pthread_mutex_unlock(&gfm_parse_lock);
+	return root;
+}
+
+static cmark_parser *new_parser(int options, bool with_extensions)
+{
+	gfm_parallel();
+	cmark_parser *parser = cmark_parser_new_with_mem(options, gfm_arena_mem());
+	if (!with_extensions)
+		return parser;
 	for (size_t i = 0; i < ARRAY_LEN(extensions); i++) {
 		cmark_syntax_extension *ext = cmark_find_syntax_extension(extensions[i]);
 		if (ext)
@@ -321,9 +363,8 @@ static void find_code_lines(struct doc *doc)
 	doc->code_line = xcalloc(doc->nlines, sizeof *doc->code_line);
 	/* No extensions: none of them makes or unmakes a code block, and
 	 * the table extension alone costs a sixth of a page's build. */
-	cmark_parser *parser = cmark_parser_new(CMARK_OPT_SOURCEPOS);
-	cmark_parser_feed(parser, doc->text, doc->len);
-	cmark_node *root = cmark_parser_finish(parser);
+	cmark_parser *parser = new_parser(CMARK_OPT_SOURCEPOS, false);
+	cmark_node *root = parse(doc, parser, doc->text, doc->len);
 	cmark_iter *it = cmark_iter_new(root);
 	cmark_event_type ev;
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
@@ -357,6 +398,14 @@ static void put_cites(struct doc *doc, const struct cite_group *g, int line, ptr
 	struct loc at = {doc->file, line, (int)col0 + 1, 0};
 	cite_write(doc->c->cites, g, at, doc->c->d, md, cite_slot, doc);
 }
+
+/* The bytes at which the pre-pass's plain text may stop: what starts a
+ * value, math, a reference, a citation, an escape or code, and a line's
+ * end. */
+static const bool may_start[256] = {
+	['\n'] = true, ['\\'] = true, ['`'] = true, ['{'] = true,
+	['@'] = true,  ['$'] = true,  ['['] = true,
+};
 
 /* Copies text into md with inline values and references replaced by
  * placeholders.  Line structure is kept, so that cmark's line numbers
@@ -524,8 +573,7 @@ static void prepass(struct doc *doc, struct buf *md)
 			/* plain text up to the next character that could start
 			 * something: one copy, not one call a byte */
 			const char *q = p + 1;
-			while (q < end && *q != '\n' && *q != '\\' && *q != '`' && *q != '{' && *q != '@' &&
-			       *q != '$' && *q != '[')
+			while (q < end && !may_start[(unsigned char)*q])
 				q++;
 			buf_put(md, p, (size_t)(q - p));
 			p = q;
@@ -780,8 +828,8 @@ static bool math_block(struct doc *doc, cmark_node *node)
 	s.label = xstrndup(tex ? tex : "", n);
 	struct buf mark = BUF_INIT;
 	add_slot(doc, s, &mark);
-	cmark_node *para = cmark_node_new(CMARK_NODE_PARAGRAPH);
-	cmark_node *text = cmark_node_new(CMARK_NODE_TEXT);
+	cmark_node *para = doc_node_new(CMARK_NODE_PARAGRAPH);
+	cmark_node *text = doc_node_new(CMARK_NODE_TEXT);
 	cmark_node_set_literal(text, buf_data(&mark));
 	cmark_node_append_child(para, text);
 	cmark_node_insert_before(node, para);
@@ -872,7 +920,7 @@ static void replace_directives(struct doc *doc, cmark_node *root)
 			continue;
 		/* An HTML block, empty until render/html.c writes the
 		 * result's HTML into it; the PDF draws the result. */
-		cmark_node *h = cmark_node_new(CMARK_NODE_HTML_BLOCK);
+		cmark_node *h = doc_node_new(CMARK_NODE_HTML_BLOCK);
 		cmark_node_set_literal(h, "");
 		if (result)
 			cmark_node_set_user_data(h, result);
@@ -1154,7 +1202,14 @@ bool doc_placeholder_at(const char *p, const char *end, bool in_tag, size_t *ind
  * the report cites?  One pass over the text, not one a needle. */
 static bool may_replace(const char *text, size_t len, bool cites)
 {
+	/* the bytes the switch looks at: the rest skipped a table lookup
+	 * each, not a switch each (a tenth of a page's own work) */
+	static const bool looked_at[256] = {['$'] = true, ['{'] = true, [':'] = true, ['@'] = true};
 	for (const char *p = text, *end = text + len; p < end; p++) {
+		while (p < end && !looked_at[(unsigned char)*p])
+			p++;
+		if (p == end)
+			break;
 		switch (*p) {
 		case '$':
 			return true;
@@ -1194,16 +1249,8 @@ struct doc *doc_resolve(const char *text, size_t len, const char *file, int line
 		find_code_lines(doc);
 	claims_front(&doc->claims, c);
 	prepass(doc, &doc->md);
-	doc->parser = new_parser(MD_OPTIONS | CMARK_OPT_SOURCEPOS);
-	/* cmark-gfm registers its extensions' inline characters in one
-	 * process-wide table when a parse starts and clears them when it
-	 * ends: two parses with extensions at once would pull it from under
-	 * each other (a crash, or a strikethrough read as text).  One at a
-	 * time, then; rendering and the rest of the report stay parallel. */
-	pthread_mutex_lock(&gfm_parse_lock);
-	cmark_parser_feed(doc->parser, buf_data(&doc->md), doc->md.len);
-	doc->root = cmark_parser_finish(doc->parser);
-	pthread_mutex_unlock(&gfm_parse_lock);
+	doc->parser = new_parser(MD_OPTIONS | CMARK_OPT_SOURCEPOS, true);
+	doc->root = parse(doc, doc->parser, buf_data(&doc->md), doc->md.len);
 	check_tree(doc, doc->root);
 	struct block_src src = {doc->file, doc->line0, doc->text, doc->len, c, &doc->xref};
 	callouts_find(&src, doc->root);
@@ -1233,6 +1280,7 @@ void doc_free(struct doc *doc)
 		cmark_node_free(doc->root);
 	if (doc->parser)
 		cmark_parser_free(doc->parser);
+	gfm_arena_free(doc->arena); /* after the tree and the parser */
 	buf_free(&doc->md);
 	for (size_t i = 0; i < doc->nresults; i++) {
 		directive_result_clear(doc->results[i]);

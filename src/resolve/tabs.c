@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "resolve/doc.h"
 
 static const char *const fences[] = {"tabs", NULL};
 
@@ -121,7 +122,7 @@ static void build(const struct block_src *s, cmark_node *open, cmark_node *close
 			     "'::: tabs' with one tab shows no alternative: add a tab (a heading "
 			     "of level %d), or drop the fence",
 			     level);
-	cmark_node *tabs = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK);
+	cmark_node *tabs = doc_node_new(CMARK_NODE_CUSTOM_BLOCK);
 	struct block *b = block_attach(tabs, BLOCK_TABS, at);
 	b->tabs = number;
 	b->ntabs = ntabs;
@@ -132,12 +133,12 @@ static void build(const struct block_src *s, cmark_node *open, cmark_node *close
 		next = cmark_node_next(n);
 		if (cmark_node_get_type(n) == CMARK_NODE_HEADING &&
 		    cmark_node_get_heading_level(n) == level) {
-			tab = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK);
+			tab = doc_node_new(CMARK_NODE_CUSTOM_BLOCK);
 			struct block *t = block_attach(tab, BLOCK_TAB, block_loc(s, n));
 			t->tab = ++k;
 			t->tabs = number;
 			cmark_node_append_child(tabs, tab);
-			cmark_node *title = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK);
+			cmark_node *title = doc_node_new(CMARK_NODE_CUSTOM_BLOCK);
 			struct block *tt = block_attach(title, BLOCK_TAB_TITLE, block_loc(s, n));
 			tt->tab = k;
 			tt->tabs = number;

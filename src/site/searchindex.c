@@ -337,33 +337,21 @@ static void table_free(struct term_table *t)
 	free(t);
 }
 
-struct distinct {
-	const char *term;
-	uint32_t index; /* its number in the table */
-};
-
-static int cmp_distinct(const void *a, const void *b)
-{
-	return strcmp(((const struct distinct *)a)->term, ((const struct distinct *)b)->term);
-}
-
 /* The table's terms sorted (strcmp), and for each term's number in the
  * table its place among them, which the index calls its number.
  * Caller frees both. */
 static void table_sort(const struct term_table *t, const char ***sorted, uint32_t **rank)
 {
-	struct distinct *all = xcalloc(t->n + 1, sizeof *all);
-	for (size_t i = 0; i < t->n; i++)
-		all[i] = (struct distinct){t->terms[i], (uint32_t)i};
-	if (t->n > 1)
-		qsort(all, t->n, sizeof *all, cmp_distinct);
+	uint32_t *order = xcalloc(t->n + 1, sizeof *order);
+	/* str_sort_order() reads the strings only */
+	str_sort_order((char *const *)t->terms, t->n, order);
 	*sorted = xcalloc(t->n + 1, sizeof **sorted);
 	*rank = xcalloc(t->n + 1, sizeof **rank);
 	for (size_t i = 0; i < t->n; i++) {
-		(*sorted)[i] = all[i].term;
-		(*rank)[all[i].index] = (uint32_t)i;
+		(*sorted)[i] = t->terms[order[i]];
+		(*rank)[order[i]] = (uint32_t)i;
 	}
-	free(all);
+	free(order);
 }
 
 /* --- writing --- */

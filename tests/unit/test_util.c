@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -348,11 +349,89 @@ static void closest_name_returns_the_candidate_pointer(void **state)
 	assert_ptr_equal(closest_name("draf", front_keys), front_keys[4]);
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* str_sort() gives qsort()'s strcmp order on n strings made by gen. */
+static void check_sort(size_t n, char *(*gen)(size_t i, size_t n))
+{
+	char **a = xcalloc(n + 1, sizeof *a), **b = xcalloc(n + 1, sizeof *b);
+	for (size_t i = 0; i < n; i++)
+		a[i] = b[i] = gen(i, n);
+	str_sort(a, n);
+	qsort(b, n, sizeof *b, cmp_str);
+	for (size_t i = 0; i < n; i++)
+		assert_string_equal(a[i], b[i]);
+	for (size_t i = 0; i < n; i++)
+		free(a[i]);
+	free(a);
+	free(b);
+}
+
+/* words of every length around 8, sharing long prefixes, with bytes
+ * above 0x7F (unsigned, as strcmp compares them) */
+static char *gen_mixed(size_t i, size_t n)
+{
+	(void)n;
+	static const char *const stem[] = {"", "a", "accelerat", "accelerate", "\xc3\xa9t\xc3\xa9",
+					   "zz", "loss_0000", "0.412"};
+	unsigned x = (unsigned)(i * 2654435761u);
+	return xasprintf("%s%u%s", stem[x % 8], x % 97, (x >> 8) % 3 ? "" : "tail\xff");
+}
+
+static char *gen_ascending(size_t i, size_t n)
+{
+	(void)n;
+	return xasprintf("term%08zu", i);
+}
+
+static char *gen_descending(size_t i, size_t n)
+{
+	return xasprintf("%08zu", n - i);
+}
+
+static char *gen_same_prefix(size_t i, size_t n)
+{
+	(void)n;
+	return xasprintf("abcdefgh%zu", (i * 7919) % 1000);
+}
+
+static void str_sort_orders_as_strcmp(void **state)
+{
+	(void)state;
+	check_sort(0, gen_mixed);
+	check_sort(1, gen_mixed);
+	for (size_t n = 2; n < 40; n++)
+		check_sort(n, gen_mixed);
+	check_sort(5000, gen_mixed);
+	check_sort(3000, gen_ascending);
+	check_sort(3000, gen_descending);
+	check_sort(1000, gen_same_prefix);
+}
+
+static void str_sort_order_gives_the_indexes_in_order(void **state)
+{
+	(void)state;
+	char w0[] = "loss", w1[] = "accuracy", w2[] = "step", w3[] = "a", w4[] = "accuracy_top5",
+	     w5[] = "rate";
+	char *v[] = {w0, w1, w2, w3, w4, w5};
+	uint32_t order[6];
+	str_sort_order(v, 6, order);
+	static const uint32_t want[] = {3, 1, 4, 0, 5, 2};
+	for (size_t i = 0; i < 6; i++)
+		assert_int_equal(order[i], want[i]);
+	assert_string_equal(v[0], "loss"); /* v itself unmoved */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(empty_buffer_data_is_empty_string),
 		cmocka_unit_test(put_keeps_nul),
+		cmocka_unit_test(str_sort_orders_as_strcmp),
+		cmocka_unit_test(str_sort_order_gives_the_indexes_in_order),
 		cmocka_unit_test(buffer_grows_past_its_first_allocation),
 		cmocka_unit_test(put_copies_embedded_nul_bytes),
 		cmocka_unit_test(put_of_nothing_still_terminates),
