@@ -155,6 +155,14 @@ void cache_run_put(struct cache *c, const struct cache_key *key, const struct ru
  * and cache_run_put()'s runs are marked already): a page reused without
  * loading its runs marks theirs, so that they outlive the prune. */
 void cache_run_keep(struct cache *c, const struct cache_key *key);
+/* A log's resume state stored under key (runs/<key>.scan: parse/
+ * scanstate.c), appended to out; false when there is none, or, with one
+ * warning and the file removed, when it is damaged, another user's or
+ * altered (sealed as every cache file).  Marked as cache_run_keep()
+ * marks a run. */
+bool cache_state_get(struct cache *c, const struct cache_key *key, struct buf *out);
+/* Stores data[0, len) as the resume state under key (when writable). */
+void cache_state_put(struct cache *c, const struct cache_key *key, const void *data, size_t len);
 /* Removes every stored run this build did not mark (when writable): the
  * runs of result files that changed or are no longer used.  Reads no
  * run and hashes nothing.  Call once, after a build that succeeded. */

@@ -220,9 +220,10 @@ struct scan_point {
 /* parser_run(), for a text log: from `from` (NULL: the file's start),
  * the file's first from->point bytes taken to be the ones that state
  * was taken over (the caller checks their hash); and, when `to` is not
- * NULL and p's state can be carried (not a split parser, a notebook,
- * nor a number_style read from the file), the state at the end of the
- * file's last whole line into *to (to->state left empty when not).
+ * NULL and p's state can be carried (not a notebook, nor a
+ * number_style read from the file, nor a file split into several runs
+ * by then), the state at the end of the file's last whole line into
+ * *to (to->state left empty when not).
  * *refused is set, with nothing reported and NULL returned, when the
  * state cannot go on in this file (not p's, damaged, or the grown
  * file's start says otherwise: a NUL byte for the binary probe, srun's

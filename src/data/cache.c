@@ -41,7 +41,7 @@
 	"Signature: 8a477f597d28d172789f06886806bc55\n"                                        \
 	"# This folder is logdown's build cache: `logdown clean` removes it.\n"
 
-enum kind { KIND_FILES = 1, KIND_RUN = 2, KIND_REPORTS = 3 };
+enum kind { KIND_FILES = 1, KIND_RUN = 2, KIND_REPORTS = 3, KIND_STATE = 4 };
 
 const char *cache_version(void)
 {
@@ -1136,6 +1136,63 @@ void cache_run_put(struct cache *c, const struct cache_key *key, const struct ru
 	tmp_commit(c->rfd, fd, tmp, name, runstore_write(fd, &c->key, key, r));
 }
 
+/* --- resume states (appends: parse/scanstate.c) --- */
+
+bool cache_state_get(struct cache *c, const struct cache_key *key, struct buf *out)
+{
+	if (!c)
+		return false;
+	char name[48];
+	key_hex(key, name);
+	memcpy(name + 32, ".scan", 6);
+	pthread_mutex_lock(&c->mu);
+	int rfd = c->rfd;
+	pthread_mutex_unlock(&c->mu);
+	struct buf b = BUF_INIT;
+	const char *why = NULL;
+	bool ok = false;
+	if (!read_at(rfd, name, &b)) {
+		why = read_problem(rfd >= 0 ? errno : ENOENT);
+	} else {
+		struct rd r;
+		enum verdict v = cache_open_sealed(&c->key, b.data, b.len, KIND_STATE, &r);
+		struct span body = v == FILE_OK ? get_span(&r) : (struct span){"", 0};
+		if (v == FILE_OK && !r.bad && r.p == r.end) {
+			buf_put(out, body.p, body.len);
+			ok = true;
+		} else {
+			why = verdict_why(v == FILE_OK ? FILE_DAMAGED : v);
+		}
+	}
+	buf_free(&b);
+	if (why) {
+		char *path = xasprintf("%s/runs/%s", c->dir, name);
+		warn_damaged(c, path, why);
+		free(path);
+		if (c->writable)
+			unlinkat(rfd, name, 0);
+	}
+	if (ok)
+		cache_run_keep(c, key);
+	return ok;
+}
+
+void cache_state_put(struct cache *c, const struct cache_key *key, const void *data, size_t len)
+{
+	if (!c || !ensure_dir(c))
+		return;
+	cache_run_keep(c, key);
+	char name[48];
+	key_hex(key, name);
+	memcpy(name + 32, ".scan", 6);
+	struct buf b = BUF_INIT;
+	size_t hlen = put_header(&c->key, &b, KIND_STATE);
+	put_bytes(&b, data, len);
+	cache_seal(&c->key, &b, hlen);
+	write_at(c->rfd, name, &b);
+	buf_free(&b);
+}
+
 void cache_run_keep(struct cache *c, const struct cache_key *key)
 {
 	if (!c)
@@ -1154,11 +1211,13 @@ static int cmp_key(const void *a, const void *b)
 	return memcmp(a, b, sizeof(struct cache_key));
 }
 
-/* The key a run file is named by ("<32 hex digits>.run"); false for
- * any other name. */
+/* The key a run file is named by ("<32 hex digits>.run", or ".scan"
+ * for a log's resume state); false for any other name. */
 static bool run_name_key(const char *name, struct cache_key *out)
 {
-	if (strlen(name) != 2 * sizeof out->b + 4 || strcmp(name + 2 * sizeof out->b, ".run") != 0)
+	size_t n = strlen(name), h = 2 * sizeof out->b;
+	if (!(n == h + 4 && strcmp(name + h, ".run") == 0) &&
+	    !(n == h + 5 && strcmp(name + h, ".scan") == 0))
 		return false;
 	for (size_t i = 0; i < sizeof out->b; i++) {
 		unsigned v = 0;

@@ -521,8 +521,7 @@ struct run *parser_run_from(const struct parser *p, const char *path, const char
  * longer version of it? */
 static bool state_carries(const struct parser *p, bool is_nb, const struct row_sink *sink)
 {
-	return p->format == FMT_TEXT && !is_nb && !sink && !p->split.pat.code &&
-	       !p->nstyle_from;
+	return p->format == FMT_TEXT && !is_nb && !sink && !p->nstyle_from;
 }
 
 static struct run *parse_file(const struct parser *p, const char *path, const char *shown,

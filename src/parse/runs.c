@@ -35,6 +35,7 @@
 #include <sys/stat.h>
 #include <stdio.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include "data/cache.h"
 #include "data/keys.h"
@@ -103,6 +104,7 @@ struct parse_cache {
 	size_t icap;
 	unsigned long gen;
 	size_t parsed, reused, from_disk;
+	size_t continued; /* of parsed: from where the last parse stopped */
 	struct cache *disk;          /* or NULL */
 	struct cache_key parsers_key; /* the parser set, for disk keys */
 };
@@ -252,6 +254,11 @@ size_t parse_cache_reused(const struct parse_cache *c)
 size_t parse_cache_from_disk(const struct parse_cache *c)
 {
 	return c ? c->from_disk : 0;
+}
+
+size_t parse_cache_continued(const struct parse_cache *c)
+{
+	return c ? c->continued : 0;
 }
 
 void parse_cache_set_disk(struct parse_cache *c, struct cache *disk,
@@ -713,6 +720,168 @@ static struct cache_key disk_key(const struct cache_key *parsers, const struct p
 	return cache_hasher_end(h);
 }
 
+/* Appends (docs/internals.md): a log's resume state is known by what
+ * names the run, not by the log's content, so that the log grown since
+ * finds the state its last parse left. */
+static struct cache_key tail_key(const struct cache_key *parsers, const char *shown,
+				 const char *run_name, const char *np_text)
+{
+	struct cache_hasher *h = cache_hasher_new();
+	cache_hasher_str(h, "scan state");
+	cache_hasher_key(h, parsers);
+	cache_hasher_str(h, shown);
+	cache_hasher_str(h, run_name);
+	cache_hasher_str(h, np_text ? np_text : "");
+	return cache_hasher_end(h);
+}
+
+/* A stored state: the run it goes with, the XXH3-128 of the log's
+ * bytes before its point, the point, then the scanner's state. */
+#define TAIL_HEAD (16 + 16 + 8)
+
+/* Feeds the file's bytes [from, to) to st.  False when the file is
+ * shorter or unreadable. */
+static bool hash_range(XXH3_state_t *st, int fd, uint64_t from, uint64_t to)
+{
+	size_t cap = (size_t)1 << 20;
+	char *buf = xmalloc(cap);
+	bool ok = true;
+	while (ok && from < to) {
+		size_t want = to - from < cap ? (size_t)(to - from) : cap;
+		ssize_t n = pread(fd, buf, want, (off_t)from);
+		if (n < 0 && errno == EINTR)
+			continue;
+		ok = n > 0;
+		if (ok) {
+			XXH3_128bits_update(st, buf, (size_t)n);
+			from += (uint64_t)n;
+		}
+	}
+	free(buf);
+	return ok;
+}
+
+static void hash_bytes_of(const XXH128_hash_t *h, unsigned char out[16])
+{
+	XXH128_canonical_t c;
+	XXH128_canonicalFromHash(&c, *h);
+	memcpy(out, c.digest, 16);
+}
+
+/* The state stored under tkey for a log that grew since (cfd: size
+ * bytes now): *from with its run (caller frees from->prev's run) and
+ * the prefix hash to check, or false. */
+static bool tail_find(struct cache *disk, const struct cache_key *tkey, off_t size,
+		      struct scan_point *from, unsigned char prefix[16])
+{
+	struct buf b = BUF_INIT;
+	if (!cache_state_get(disk, tkey, &b) || b.len < TAIL_HEAD) {
+		buf_free(&b);
+		return false;
+	}
+	struct cache_key prev_key;
+	memcpy(prev_key.b, b.data, 16);
+	memcpy(prefix, b.data + 16, 16);
+	uint64_t point = 0;
+	for (int i = 0; i < 8; i++)
+		point |= (uint64_t)(unsigned char)b.data[32 + i] << (8 * i);
+	struct run *prev = NULL;
+	/* Only a log longer than it was: one the same length is another
+	 * log, whose key missed. */
+	if (point > 0 && (off_t)point < size)
+		prev = cache_run_get(disk, &prev_key);
+	if (!prev) {
+		buf_free(&b);
+		return false;
+	}
+	buf_put(&from->state, b.data + TAIL_HEAD, b.len - TAIL_HEAD);
+	from->point = point;
+	from->prev = prev;
+	buf_free(&b);
+	return true;
+}
+
+/* Stores the state `to` of the run stored under dkey, the log's bytes
+ * before its point hashed (*prefix when known). */
+static void tail_put(struct cache *disk, const struct cache_key *tkey,
+		     const struct cache_key *dkey, const struct scan_point *to,
+		     const XXH128_hash_t *prefix)
+{
+	struct buf b = BUF_INIT;
+	buf_put(&b, (const char *)dkey->b, 16);
+	unsigned char h[16];
+	hash_bytes_of(prefix, h);
+	buf_put(&b, (const char *)h, 16);
+	for (int i = 0; i < 8; i++)
+		buf_putc(&b, (char)(unsigned char)(to->point >> (8 * i)));
+	buf_put(&b, buf_data(&to->state), to->state.len);
+	cache_state_put(disk, tkey, b.data, b.len);
+	buf_free(&b);
+}
+
+/* parser_run(), through the log's resume state when the disk cache has
+ * one and the log only grew since (its bytes before the state's point
+ * hash as they did: the one read of them, which goes on to the new
+ * point), and the state for the next build into *to, with the hash of
+ * the log's bytes before its point (*to_prefix; *has_prefix). */
+static struct run *run_resuming(struct parse_cache *pc, const struct cache_key *tkey, int cfd,
+				const struct parser *p, const char *rpath, const char *shown,
+				const char *run_name, struct scan_point *to,
+				XXH128_hash_t *to_prefix, bool *has_prefix, struct diag *d)
+{
+	struct stat st;
+	struct scan_point from = {BUF_INIT, 0, NULL};
+	unsigned char want[16], got[16];
+	struct run *r = NULL;
+	*has_prefix = false;
+	XXH3_state_t *hs = XXH3_createState();
+	if (!hs)
+		return parser_run_from(p, rpath, shown, run_name, NULL, NULL, NULL, d);
+	XXH3_128bits_reset(hs);
+	uint64_t hashed = 0;
+	if (fstat(cfd, &st) == 0 && tail_find(pc->disk, tkey, st.st_size, &from, want)) {
+		XXH128_hash_t a;
+		bool same = hash_range(hs, cfd, 0, from.point);
+		if (same) {
+			a = XXH3_128bits_digest(hs);
+			hash_bytes_of(&a, got);
+			same = memcmp(got, want, 16) == 0;
+			hashed = from.point;
+		}
+		bool refused = !same;
+		if (same)
+			r = parser_run_from(p, rpath, shown, run_name, &from, to, &refused, d);
+		if (r) {
+			pthread_mutex_lock(&pc->mu);
+			pc->continued++;
+			pthread_mutex_unlock(&pc->mu);
+		} else if (refused) {
+			buf_clear(&to->state);
+		} else {
+			/* an error, reported: as a full parse would have */
+			hashed = 0;
+		}
+		run_free((struct run *)from.prev);
+		if (!r && !refused) {
+			buf_free(&from.state);
+			XXH3_freeState(hs);
+			return NULL;
+		}
+	}
+	buf_free(&from.state);
+	if (!r) {
+		XXH3_128bits_reset(hs);
+		hashed = 0;
+		r = parser_run_from(p, rpath, shown, run_name, NULL, to, NULL, d);
+	}
+	if (r && to->state.len && to->point >= hashed && hash_range(hs, cfd, hashed, to->point)) {
+		*to_prefix = XXH3_128bits_digest(hs);
+		*has_prefix = true;
+	}
+	XXH3_freeState(hs);
+	return r;
+}
+
 static struct run *load_run_keyed(struct loader *ld, const char *real, const char *shown,
 				  const char *run_name, const struct parser *p, struct loc at,
 				  const struct name_pattern *np, const char *np_text,
@@ -861,6 +1030,10 @@ static struct run *load_run_opened(struct loader *ld, const char *real, const ch
 	}
 	size_t before = diag_errors(ld->d) + diag_warnings(ld->d);
 	struct run *r;
+	struct scan_point to = {BUF_INIT, 0, NULL};
+	struct cache_key tkey;
+	XXH128_hash_t to_prefix;
+	bool has_prefix = false;
 	if (ld->csv && p->format != FMT_CSV) {
 		diag_error(ld->d, ld->csv_loc,
 			   "parser '%s' reads %s: delimiter, columns and header are for CSV "
@@ -897,6 +1070,11 @@ static struct run *load_run_opened(struct loader *ld, const char *real, const ch
 		styled.style = *ld->style;
 		styled.run_style = true;
 		r = parser_run(&styled, rpath, shown, run_name, ld->d);
+	} else if (dkeyed && !pick) {
+		/* the log may have grown since its last parse */
+		tkey = tail_key(&pc->parsers_key, shown, run_name, np_text);
+		r = run_resuming(pc, &tkey, cfd, p, rpath, shown, run_name, &to, &to_prefix,
+				 &has_prefix, ld->d);
 	} else {
 		r = parser_run(p, rpath, shown, run_name, ld->d);
 	}
@@ -905,6 +1083,7 @@ static struct run *load_run_opened(struct loader *ld, const char *real, const ch
 	if (r && pick)
 		r = pick_run(ld, r, pick, run_name);
 	if (!r) {
+		buf_free(&to.state);
 		ld->ok = false;
 		return NULL;
 	}
@@ -934,9 +1113,14 @@ static struct run *load_run_opened(struct loader *ld, const char *real, const ch
 		entry_indexed(c);
 		pthread_mutex_unlock(&c->mu);
 		/* a split file's runs are kept in memory only */
-		if (clean && run_member_count(r) == 0)
+		if (clean && run_member_count(r) == 0) {
 			cache_run_put(c->disk, &dkey, r);
+			/* and the state to go on from, when the log grows */
+			if (has_prefix)
+				tail_put(c->disk, &tkey, &dkey, &to, &to_prefix);
+		}
 	}
+	buf_free(&to.state);
 	return r;
 }
 

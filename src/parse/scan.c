@@ -877,6 +877,7 @@ static void split_restart(struct scan *sc, long line)
 	if (sc->more.on)
 		more_end(sc);
 	table_finish(sc); /* a table ends with its run */
+	sc->runs_done++;
 	scan_restart(sc, sc->next_run(sc, line));
 }
 
@@ -1364,8 +1365,12 @@ static void scan_capture(struct scan *sc, const char *tail, size_t n)
 			a->off = true;
 	}
 	update_every_line(sc);
-	scan_state_save(sc, sc->capture);
-	sc->captured = true;
+	/* A split file whose first run has ended is several runs, which
+	 * the cache does not keep: no state either. */
+	if (!sc->runs_done) {
+		scan_state_save(sc, sc->capture);
+		sc->captured = true;
+	}
 	if (n) {
 		sc->slot = NULL;
 		sc->base = tail;

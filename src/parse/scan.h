@@ -317,6 +317,7 @@ struct scan {
 	 * taken before a last line without its '\n' is read (captured),
 	 * point_read bytes after where the scan started. */
 	bool resumed;
+	size_t runs_done; /* split: runs ended before the one being read */
 	struct buf *capture;
 	bool captured;
 	uint64_t point_read;

@@ -209,6 +209,27 @@ void scan_state_save(const struct scan *sc, struct buf *out)
 		put_buf(out, &m->cells[j]);
 	for (size_t k = 0; k < p->ncarry_cols; k++)
 		put_buf(out, &sc->carry[k]);
+	/* split: its lines read so far, and the fields they set (the only
+	 * fields a run has before the file is read) */
+	put_u64(out, sc->splits);
+	put_u64(out, sc->split_mark);
+	put_u64(out, sc->split_name != NULL);
+	put_bytes(out, sc->split_name ? sc->split_name : "",
+		  sc->split_name ? strlen(sc->split_name) : 0);
+	put_u64(out, run_field_count(sc->r));
+	for (size_t i = 0; i < run_field_count(sc->r); i++) {
+		const char *name = run_field_name(sc->r, i);
+		const struct datum *d = run_field_at(sc->r, i);
+		const char *inputs = run_field_inputs(sc->r, name);
+		put_bytes(out, name, strlen(name));
+		put_u64(out, (uint64_t)d->kind);
+		put_f64(out, d->num);
+		put_u64(out, d->text != NULL);
+		put_bytes(out, d->text ? d->text : "", d->text ? d->len : 0);
+		put_i64(out, d->line);
+		put_u64(out, inputs != NULL);
+		put_bytes(out, inputs ? inputs : "", inputs ? strlen(inputs) : 0);
+	}
 }
 
 /* --- reading --- */
@@ -572,6 +593,38 @@ bool scan_state_load(struct scan *sc, const void *data, size_t len, const struct
 	}
 	for (size_t k = 0; k < p->ncarry_cols; k++)
 		get_buf(r, &sc->carry[k]);
+	sc->splits = (size_t)get_u64(r);
+	sc->split_mark = (size_t)get_u64(r);
+	bool named = get_bool(r);
+	char *split_name = get_str(r);
+	if (named && !r->bad)
+		sc->split_name = split_name;
+	else
+		free(split_name);
+	size_t nfields = get_count(r, 56);
+	for (size_t i = 0; i < nfields && !r->bad; i++) {
+		char *name = get_str(r);
+		uint64_t kind = get_u64(r);
+		struct datum d = {DATUM_MISSING, 0, NULL, 0, 0};
+		d.num = get_f64(r);
+		bool has_text = get_bool(r);
+		struct span t = get_span(r);
+		d.line = (long)get_i64(r);
+		bool has_inputs = get_bool(r);
+		char *inputs = get_str(r);
+		if (kind > DATUM_STRING || !*name)
+			r->bad = true;
+		if (!r->bad) {
+			d.kind = (enum datum_kind)kind;
+			d.text = has_text ? t.p : NULL;
+			d.len = has_text ? t.len : 0;
+			run_set_field(sc->r, name, &d);
+			if (has_inputs)
+				run_set_field_inputs(sc->r, name, inputs);
+		}
+		free(name);
+		free(inputs);
+	}
 	if (r->bad || r->p != r->end)
 		return false;
 	update_every_line(sc);
