@@ -566,6 +566,10 @@ bool scan_state_load(struct scan *sc, const void *data, size_t len, const struct
 	bool rows = tc->table >= 0 && tc->mode != TM_SEEK && !tc->head_open;
 	if (r->bad || (rows && (!ts_s || tc->ncols + tc->ncarried != series_column_count(ts_s))))
 		return false;
+	/* Otherwise what a table's header sets is not set yet (table_end()
+	 * cleared it): table_header() starts from nothing. */
+	if (!rows && (tc->next || tc->types || tc->nfill || tc->ncarried))
+		return false;
 	get_buf(r, &tc->pend);
 	tc->pend_line = (long)get_i64(r);
 	tc->pend_ranked = get_bool(r);
