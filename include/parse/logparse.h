@@ -214,7 +214,7 @@ struct run *parser_run_sink(const struct parser *p, const char *path, const char
 struct scan_point {
 	struct buf state;
 	uint64_t point;
-	const struct run *prev; /* resuming: borrowed */
+	struct run *prev; /* resuming: taken by parser_run_from() */
 };
 
 /* parser_run(), for a text log: from `from` (NULL: the file's start),
@@ -228,7 +228,9 @@ struct scan_point {
  * state cannot go on in this file (not p's, damaged, or the grown
  * file's start says otherwise: a NUL byte for the binary probe, srun's
  * labels): parse it in full then.  A resumed run is the run a full
- * parse gives, byte for byte. */
+ * parse gives, byte for byte; it reads its first rows from from->prev
+ * where they lie (a mapped store), which parser_run_from() takes, to
+ * free with the run (or at once when it returns NULL). */
 struct run *parser_run_from(const struct parser *p, const char *path, const char *shown,
 			    const char *run_name, const struct scan_point *from,
 			    struct scan_point *to, bool *refused, struct diag *d);

@@ -524,6 +524,11 @@ static bool state_carries(const struct parser *p, bool is_nb, const struct row_s
 	return p->format == FMT_TEXT && !is_nb && !sink && !p->nstyle_from;
 }
 
+static void release_run(void *r)
+{
+	run_free(r);
+}
+
 static struct run *parse_file(const struct parser *p, const char *path, const char *shown,
 			    const char *run_name, const struct row_sink *sink,
 			    const struct scan_point *from, struct scan_point *to, bool *refused,
@@ -577,6 +582,10 @@ static struct run *parse_file(const struct parser *p, const char *path, const ch
 	bool carries = state_carries(p, is_nb, sink);
 	if (to && carries)
 		sc.capture = &to->state;
+	/* The resumed run reads its first rows where the stored one does:
+	 * it holds it (and frees it with itself, refused or not). */
+	if (from)
+		run_hold(r, from->prev, release_run);
 	if (from && (!carries || (off_t)from->point >= st.st_size ||
 		     !scan_state_load(&sc, buf_data(&from->state), from->state.len, from->prev) ||
 		     !scan_resume_ok(&sc, fd, st.st_size, from->point) ||

@@ -735,6 +735,11 @@ static struct cache_key tail_key(const struct cache_key *parsers, const char *sh
 	return cache_hasher_end(h);
 }
 
+/* A log resumed from its state is stored again (run and state) only
+ * when it is small or what was read past the stored point is an eighth
+ * of it or more (run_resuming()). */
+#define RESTORE_MIN ((uint64_t)8 << 20)
+
 /* A stored state: the run it goes with, the XXH3-128 of the log's
  * bytes before its point, the point, then the scanner's state. */
 #define TAIL_HEAD (16 + 16 + 8)
@@ -827,8 +832,10 @@ static void tail_put(struct cache *disk, const struct cache_key *tkey,
 static struct run *run_resuming(struct parse_cache *pc, const struct cache_key *tkey, int cfd,
 				const struct parser *p, const char *rpath, const char *shown,
 				const char *run_name, struct scan_point *to,
-				XXH128_hash_t *to_prefix, bool *has_prefix, struct diag *d)
+				XXH128_hash_t *to_prefix, bool *has_prefix, bool *store,
+				struct diag *d)
 {
+	*store = true;
 	struct stat st;
 	struct scan_point from = {BUF_INIT, 0, NULL};
 	unsigned char want[16], got[16];
@@ -851,17 +858,25 @@ static struct run *run_resuming(struct parse_cache *pc, const struct cache_key *
 		bool refused = !same;
 		if (same)
 			r = parser_run_from(p, rpath, shown, run_name, &from, to, &refused, d);
+		else
+			run_free(from.prev);
 		if (r) {
 			pthread_mutex_lock(&pc->mu);
 			pc->continued++;
 			pthread_mutex_unlock(&pc->mu);
+			/* A run written again whole costs more than its parse
+			 * (a 567 MB store and its seal for the 1 GB log): while
+			 * what was read past the stored point is small beside
+			 * it, the stored run and state stay, and the next build
+			 * goes on from the same point again. */
+			uint64_t past = (uint64_t)st.st_size - from.point;
+			*store = (uint64_t)st.st_size < RESTORE_MIN || past * 8 >= (uint64_t)st.st_size;
 		} else if (refused) {
 			buf_clear(&to->state);
 		} else {
 			/* an error, reported: as a full parse would have */
 			hashed = 0;
 		}
-		run_free((struct run *)from.prev);
 		if (!r && !refused) {
 			buf_free(&from.state);
 			XXH3_freeState(hs);
@@ -946,6 +961,16 @@ static struct run *load_run_keyed(struct loader *ld, const char *real, const cha
 			struct cache_key dkey = disk_key(ld->parsers_key, p, &fh, shown, run_name,
 							 np_text);
 			cache_run_keep(ld->disk, &dkey);
+			/* and a grown log's resume state, with the run it
+			 * goes on from */
+			struct cache_key tkey = tail_key(ld->parsers_key, shown, run_name, np_text);
+			struct buf tb = BUF_INIT;
+			if (cache_state_get(ld->disk, &tkey, &tb) && tb.len >= TAIL_HEAD) {
+				struct cache_key prev_key;
+				memcpy(prev_key.b, tb.data, 16);
+				cache_run_keep(ld->disk, &prev_key);
+			}
+			buf_free(&tb);
 		}
 		if (ld->on_file)
 			ld->on_file(ld->file_ctx, shown);
@@ -1033,7 +1058,7 @@ static struct run *load_run_opened(struct loader *ld, const char *real, const ch
 	struct scan_point to = {BUF_INIT, 0, NULL};
 	struct cache_key tkey;
 	XXH128_hash_t to_prefix;
-	bool has_prefix = false;
+	bool has_prefix = false, store = true;
 	if (ld->csv && p->format != FMT_CSV) {
 		diag_error(ld->d, ld->csv_loc,
 			   "parser '%s' reads %s: delimiter, columns and header are for CSV "
@@ -1074,7 +1099,7 @@ static struct run *load_run_opened(struct loader *ld, const char *real, const ch
 		/* the log may have grown since its last parse */
 		tkey = tail_key(&pc->parsers_key, shown, run_name, np_text);
 		r = run_resuming(pc, &tkey, cfd, p, rpath, shown, run_name, &to, &to_prefix,
-				 &has_prefix, ld->d);
+				 &has_prefix, &store, ld->d);
 	} else {
 		r = parser_run(p, rpath, shown, run_name, ld->d);
 	}
@@ -1113,7 +1138,7 @@ static struct run *load_run_opened(struct loader *ld, const char *real, const ch
 		entry_indexed(c);
 		pthread_mutex_unlock(&c->mu);
 		/* a split file's runs are kept in memory only */
-		if (clean && run_member_count(r) == 0) {
+		if (clean && run_member_count(r) == 0 && store) {
 			cache_run_put(c->disk, &dkey, r);
 			/* and the state to go on from, when the log grows */
 			if (has_prefix)

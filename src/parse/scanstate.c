@@ -377,9 +377,10 @@ static void get_run_series(struct rd *r, struct scan *sc, const struct run *prev
 		if (!from || series_column_count(from) != ncols || series_row_count(from) < nrows ||
 		    series_row_count(s) != 0) {
 			r->bad = true;
-		} else if (nrows) {
-			/* The rows as the stored run keeps them: cells, their
-			 * own lines and whether each is a number's shortest text. */
+		} else if (nrows && !series_take_view(s, from, nrows)) {
+			/* The rows as the stored run keeps them: read where
+			 * they lie when it is mapped, else copied (cells, their
+			 * own lines, whether each is a number's shortest text). */
 			struct datum *cells = xcalloc(ncols + 1, sizeof *cells);
 			for (size_t row = 0; row < nrows; row++) {
 				uint64_t shortest = series_row_shortest(from, row, cells);

@@ -230,15 +230,15 @@ static void an_altered_resume_state_is_refused_with_a_warning(void **state)
 			    "match");
 }
 
-/* Appending 1 KB to a log of some tens of MB: the rebuild costs less
- * CPU than the rebuild after the same log was rewritten (a full parse
- * of it, the page, the log's copy and the run store written alike). */
-static void appending_1_kb_costs_less_than_a_full_parse(void **state)
+/* Appending 1 KB to a log of some tens of MB: the rebuild costs well
+ * under the CPU of the rebuild after the same log was rewritten (a full
+ * parse of it; the page and the log's copy alike). */
+static void appending_1_kb_costs_well_under_a_full_parse(void **state)
 {
 	(void)state;
 	const char *rel = bounded_release();
 	if (!rel) {
-		printf("appending_1_kb_costs_less_than_a_full_parse: measures the release binary: "
+		printf("appending_1_kb_costs_well_under_a_full_parse: measures the release binary: "
 		       "skipped here\n");
 		return;
 	}
@@ -257,6 +257,23 @@ static void appending_1_kb_costs_less_than_a_full_parse(void **state)
 	struct bounded grown = bounded_run(rel, dir, argv, NULL, 300);
 	assert_int_equal(grown.status, 0);
 	assert_contains(grown.err, CONTINUED);
+	/* A big log's run is not written again for 1 KB: the next build
+	 * goes on from the same stored point, past both appends, and its
+	 * page is a fresh build's. */
+	b = (struct buf)BUF_INIT;
+	put_rows(&b, 40000900, 40001600);
+	append(dir, buf_data(&b));
+	buf_free(&b);
+	struct bounded again = bounded_run(rel, dir, argv, NULL, 300);
+	assert_int_equal(again.status, 0);
+	assert_contains(again.err, CONTINUED);
+	char *page = e2e_read(dir, "_site/r/index.html");
+	char *body = e2e_page_body(page);
+	free(page);
+	assert_contains(body, ">40001600</a>;");
+	assert_fresh(dir, body);
+	free(body);
+	bounded_free(&again);
 	/* its first byte changed: the same size, parsed in full */
 	char *path = xasprintf("%s/content/r/job.log", dir);
 	FILE *f = fopen(path, "r+");
@@ -271,7 +288,7 @@ static void appending_1_kb_costs_less_than_a_full_parse(void **state)
 		      "log rewritten %.2f s CPU, %ld KB\n",
 		      first.cpu_secs, grown.cpu_secs, grown.maxrss_kb, rewritten.cpu_secs,
 		      rewritten.maxrss_kb);
-	if (grown.cpu_secs > 0.95 * rewritten.cpu_secs)
+	if (grown.cpu_secs > 0.6 * rewritten.cpu_secs)
 		fail_msg("the append took %.2f s of CPU, the rewritten log %.2f s", grown.cpu_secs,
 			 rewritten.cpu_secs);
 	bounded_free(&first);
@@ -287,7 +304,7 @@ int main(void)
 		cmocka_unit_test(a_rewritten_log_is_parsed_in_full),
 		cmocka_unit_test(a_resume_state_cut_short_is_refused_with_a_warning),
 		cmocka_unit_test(an_altered_resume_state_is_refused_with_a_warning),
-		cmocka_unit_test(appending_1_kb_costs_less_than_a_full_parse),
+		cmocka_unit_test(appending_1_kb_costs_well_under_a_full_parse),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -131,7 +131,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t size)
 		abort(); /* the real state refused */
 	}
 	run_free(r);
-	run_free(prev);
 	buf_free(&from.state);
 	buf_free(&log);
 	diag_free(d);

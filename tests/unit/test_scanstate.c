@@ -179,8 +179,8 @@ static void check_cut(const struct parser *p, const char *shown, const char *con
 		skipped_total++;
 		goto out;
 	}
-	struct run *prev = mapped(r1);
-	st1.prev = prev;
+	/* the prefix's run as a later build maps it; the resume takes it */
+	st1.prev = mapped(r1);
 	struct scan_point st2 = {BUF_INIT, 0, NULL};
 	char *diags2;
 	struct run *r2 = parse_capturing(p, whole_path, shown, &st1, &st2, &refused, &diags2);
@@ -221,7 +221,6 @@ static void check_cut(const struct parser *p, const char *shown, const char *con
 refused:
 	free(diags2);
 	run_free(r2);
-	run_free(prev);
 	buf_free(&st2.state);
 out:
 	run_free(r1);
