@@ -773,37 +773,31 @@ static void hash_bytes_of(const XXH128_hash_t *h, unsigned char out[16])
 	memcpy(out, c.digest, 16);
 }
 
-/* The state stored under tkey for a log that grew since (cfd: size
- * bytes now): *from with its run (caller frees from->prev's run) and
- * the prefix hash to check, or false. */
+/* The state stored under tkey for a log that grew since (size bytes
+ * now): *from (its run not loaded yet), the key of its run and the
+ * prefix hash to check, or false. */
 static bool tail_find(struct cache *disk, const struct cache_key *tkey, off_t size,
-		      struct scan_point *from, unsigned char prefix[16])
+		      struct scan_point *from, struct cache_key *prev_key, unsigned char prefix[16])
 {
 	struct buf b = BUF_INIT;
 	if (!cache_state_get(disk, tkey, &b) || b.len < TAIL_HEAD) {
 		buf_free(&b);
 		return false;
 	}
-	struct cache_key prev_key;
-	memcpy(prev_key.b, b.data, 16);
+	memcpy(prev_key->b, b.data, 16);
 	memcpy(prefix, b.data + 16, 16);
 	uint64_t point = 0;
 	for (int i = 0; i < 8; i++)
 		point |= (uint64_t)(unsigned char)b.data[32 + i] << (8 * i);
-	struct run *prev = NULL;
 	/* Only a log longer than it was: one the same length is another
 	 * log, whose key missed. */
-	if (point > 0 && (off_t)point < size)
-		prev = cache_run_get(disk, &prev_key);
-	if (!prev) {
-		buf_free(&b);
-		return false;
+	bool longer = point > 0 && (off_t)point < size;
+	if (longer) {
+		buf_put(&from->state, b.data + TAIL_HEAD, b.len - TAIL_HEAD);
+		from->point = point;
 	}
-	buf_put(&from->state, b.data + TAIL_HEAD, b.len - TAIL_HEAD);
-	from->point = point;
-	from->prev = prev;
 	buf_free(&b);
-	return true;
+	return longer;
 }
 
 /* Stores the state `to` of the run stored under dkey, the log's bytes
@@ -846,8 +840,11 @@ static struct run *run_resuming(struct parse_cache *pc, const struct cache_key *
 		return parser_run_from(p, rpath, shown, run_name, NULL, NULL, NULL, d);
 	XXH3_128bits_reset(hs);
 	uint64_t hashed = 0;
-	if (fstat(cfd, &st) == 0 && tail_find(pc->disk, tkey, st.st_size, &from, want)) {
+	struct cache_key prev_key;
+	if (fstat(cfd, &st) == 0 && tail_find(pc->disk, tkey, st.st_size, &from, &prev_key, want)) {
 		XXH128_hash_t a;
+		/* the bytes before the point first: a log rewritten costs its
+		 * read, not the stored run's mapping and seal too */
 		bool same = hash_range(hs, cfd, 0, from.point);
 		if (same) {
 			a = XXH3_128bits_digest(hs);
@@ -855,11 +852,11 @@ static struct run *run_resuming(struct parse_cache *pc, const struct cache_key *
 			same = memcmp(got, want, 16) == 0;
 			hashed = from.point;
 		}
-		bool refused = !same;
 		if (same)
+			from.prev = cache_run_get(pc->disk, &prev_key);
+		bool refused = !same || !from.prev;
+		if (!refused)
 			r = parser_run_from(p, rpath, shown, run_name, &from, to, &refused, d);
-		else
-			run_free(from.prev);
 		if (r) {
 			pthread_mutex_lock(&pc->mu);
 			pc->continued++;
