@@ -16,6 +16,8 @@
  *                                    output (cache_output_note())
  *   .logdown-cache/runs/<key>.run   one parsed run, in runstore.h's
  *                                    form: mapped, not read
+ *   .logdown-cache/runs/<key>.scan  a log's resume state (appends:
+ *                                    parse/scanstate.c), by its path
  *   .logdown-cache/reports-<out>    for one output folder: the key each
  *                                    report was built with
  *
@@ -35,6 +37,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/fsutil.h" /* struct line_index, struct stat */
 
@@ -104,6 +107,13 @@ bool cache_file_hash_stamped(struct cache *c, const char *path, struct cache_key
  * of whatever path leads to now. */
 bool cache_fd_hash_stamped(struct cache *c, const char *path, int fd, struct cache_key *out,
 			   struct cache_stamp *stamp);
+/* cache_fd_hash_stamped(), and when the file's bytes are read for it
+ * (not remembered) and it holds at least mid bytes, the XXH3-128 of its
+ * first mid bytes into *prefix (*prefix_ok), in the same read (a log
+ * that grew: its bytes before a resume point, parse/runs.c). */
+bool cache_fd_hash_mid(struct cache *c, const char *path, int fd, struct cache_key *out,
+		       struct cache_stamp *stamp, uint64_t mid, struct cache_key *prefix,
+		       bool *prefix_ok);
 /* The hash cache_fd_hash_stamped() remembered for path, when the file
  * open at fd still has the signature it was hashed with; false (nothing
  * read) otherwise. */

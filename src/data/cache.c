@@ -779,8 +779,10 @@ static bool stat_sig(const char *path, int64_t sig[5])
 }
 
 /* The hash of what fd holds, read from its start (pread: its offset
- * stays). */
-static bool hash_fd(int fd, struct cache_key *out)
+ * stays); with prefix, also the hash of its first `mid` bytes when it
+ * holds that many (*prefix_ok), taken on the way. */
+static bool hash_fd_mid(int fd, struct cache_key *out, uint64_t mid, struct cache_key *prefix,
+			bool *prefix_ok)
 {
 	XXH3_state_t *st = XXH3_createState();
 	XXH3_128bits_reset(st);
@@ -788,16 +790,34 @@ static bool hash_fd(int fd, struct cache_key *out)
 	char *buf = xmalloc(cap);
 	ssize_t n;
 	off_t at = 0;
-	while ((n = pread(fd, buf, cap, at)) > 0 || (n < 0 && errno == EINTR))
-		if (n > 0) {
-			XXH3_128bits_update(st, buf, (size_t)n);
-			at += n;
+	if (prefix_ok)
+		*prefix_ok = false;
+	for (;;) {
+		if (prefix && !*prefix_ok && (uint64_t)at == mid) {
+			*prefix = key_of(XXH3_128bits_digest(st));
+			*prefix_ok = true;
 		}
+		size_t want = cap;
+		if (prefix && !*prefix_ok && mid - (uint64_t)at < want)
+			want = (size_t)(mid - (uint64_t)at);
+		n = pread(fd, buf, want, at);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		XXH3_128bits_update(st, buf, (size_t)n);
+		at += n;
+	}
 	bool ok = n == 0;
 	*out = key_of(XXH3_128bits_digest(st));
 	XXH3_freeState(st);
 	free(buf);
 	return ok;
+}
+
+static bool hash_fd(int fd, struct cache_key *out)
+{
+	return hash_fd_mid(fd, out, 0, NULL, NULL);
 }
 
 static bool hash_file(const char *path, struct cache_key *out)
@@ -842,6 +862,15 @@ bool cache_file_hash_stamped(struct cache *c, const char *path, struct cache_key
 bool cache_fd_hash_stamped(struct cache *c, const char *path, int fd, struct cache_key *out,
 			   struct cache_stamp *stamp)
 {
+	return cache_fd_hash_mid(c, path, fd, out, stamp, 0, NULL, NULL);
+}
+
+bool cache_fd_hash_mid(struct cache *c, const char *path, int fd, struct cache_key *out,
+		       struct cache_stamp *stamp, uint64_t mid, struct cache_key *prefix,
+		       bool *prefix_ok)
+{
+	if (prefix_ok)
+		*prefix_ok = false;
 	int64_t sig[5];
 	int64_t taken = now_ns();
 	struct stat fst;
@@ -855,7 +884,7 @@ bool cache_fd_hash_stamped(struct cache *c, const char *path, int fd, struct cac
 		stamp->racy = racy;
 	}
 	if (!c) /* --no-cache: the same hash, not kept */
-		return fd >= 0 ? hash_fd(fd, out) : hash_file(path, out);
+		return fd >= 0 ? hash_fd_mid(fd, out, mid, prefix, prefix_ok) : hash_file(path, out);
 	pthread_mutex_lock(&c->mu);
 	struct file_entry *e = find_file(c, path);
 	bool hit = e && memcmp(e->sig, sig, sizeof sig) == 0;
@@ -868,7 +897,7 @@ bool cache_fd_hash_stamped(struct cache *c, const char *path, int fd, struct cac
 		return true;
 	/* The signature is taken before reading: a change while the file is
 	 * read leaves a signature that no longer matches next time. */
-	if (!(fd >= 0 ? hash_fd(fd, out) : hash_file(path, out)))
+	if (!(fd >= 0 ? hash_fd_mid(fd, out, mid, prefix, prefix_ok) : hash_file(path, out)))
 		return false;
 	/* A racy file's hash is not remembered: the next build hashes it
 	 * again rather than trust a signature that may not have moved. */

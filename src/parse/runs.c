@@ -818,45 +818,66 @@ static void tail_put(struct cache *disk, const struct cache_key *tkey,
 	buf_free(&b);
 }
 
-/* parser_run(), through the log's resume state when the disk cache has
- * one and the log only grew since (its bytes before the state's point
- * hash as they did: the one read of them, which goes on to the new
- * point), and the state for the next build into *to, with the hash of
- * the log's bytes before its point (*to_prefix; *has_prefix). */
-static struct run *run_resuming(struct parse_cache *pc, const struct cache_key *tkey, int cfd,
+/* A log's stored resume state, found before its content is hashed (so
+ * that the hash of its bytes before the point is taken in that read). */
+struct tail {
+	bool found;
+	struct scan_point from;   /* its run not loaded yet */
+	struct cache_key prev_key; /* the run stored with it */
+	unsigned char want[16];   /* the hash its bytes before the point had */
+	bool prefix_known;        /* the content hash's read gave it: */
+	struct cache_key prefix;  /* what they hash to now */
+};
+
+/* parser_run(), through the log's resume state tl when the log only
+ * grew since (its bytes before the state's point hash as they did), and
+ * the state for the next build into *to, with the hash of the log's
+ * bytes before its point (*to_prefix; *has_prefix), when the run is to
+ * be stored (*store). */
+static struct run *run_resuming(struct parse_cache *pc, const struct cache_key *tkey,
+				struct tail *tl, int cfd,
 				const struct parser *p, const char *rpath, const char *shown,
 				const char *run_name, struct scan_point *to,
 				XXH128_hash_t *to_prefix, bool *has_prefix, bool *store,
 				struct diag *d)
 {
 	*store = true;
-	struct stat st;
-	struct scan_point from = {BUF_INIT, 0, NULL};
-	unsigned char want[16], got[16];
-	struct run *r = NULL;
 	*has_prefix = false;
+	struct run *r = NULL;
+	struct stat st;
 	XXH3_state_t *hs = XXH3_createState();
 	if (!hs)
 		return parser_run_from(p, rpath, shown, run_name, NULL, NULL, NULL, d);
 	XXH3_128bits_reset(hs);
 	uint64_t hashed = 0;
-	struct cache_key prev_key;
-	if (fstat(cfd, &st) == 0 && tail_find(pc->disk, tkey, st.st_size, &from, &prev_key, want)) {
-		XXH128_hash_t a;
-		/* the bytes before the point first: a log rewritten costs its
-		 * read, not the stored run's mapping and seal too */
-		bool same = hash_range(hs, cfd, 0, from.point);
-		if (same) {
-			a = XXH3_128bits_digest(hs);
-			hash_bytes_of(&a, got);
-			same = memcmp(got, want, 16) == 0;
-			hashed = from.point;
+	/* Not looked for yet when the log's hash was known: the log is the
+	 * one hashed before, whose resumed run was not stored. */
+	if (!tl->found && fstat(cfd, &st) == 0)
+		tl->found = tail_find(pc->disk, tkey, st.st_size, &tl->from, &tl->prev_key, tl->want);
+	if (tl->found && fstat(cfd, &st) == 0) {
+		struct scan_point *from = &tl->from;
+		bool same;
+		if (tl->prefix_known) {
+			same = memcmp(tl->prefix.b, tl->want, 16) == 0;
+		} else {
+			/* the bytes before the point first: a log rewritten
+			 * costs their read, not the stored run's mapping and
+			 * seal too */
+			same = hash_range(hs, cfd, 0, from->point);
+			if (same) {
+				XXH128_hash_t a = XXH3_128bits_digest(hs);
+				unsigned char got[16];
+				hash_bytes_of(&a, got);
+				same = memcmp(got, tl->want, 16) == 0;
+				hashed = from->point;
+			}
 		}
 		if (same)
-			from.prev = cache_run_get(pc->disk, &prev_key);
-		bool refused = !same || !from.prev;
+			from->prev = cache_run_get(pc->disk, &tl->prev_key);
+		bool refused = !same || !from->prev;
 		if (!refused)
-			r = parser_run_from(p, rpath, shown, run_name, &from, to, &refused, d);
+			r = parser_run_from(p, rpath, shown, run_name, from, to, &refused, d);
+		from->prev = NULL; /* taken */
 		if (r) {
 			pthread_mutex_lock(&pc->mu);
 			pc->continued++;
@@ -866,27 +887,24 @@ static struct run *run_resuming(struct parse_cache *pc, const struct cache_key *
 			 * what was read past the stored point is small beside
 			 * it, the stored run and state stay, and the next build
 			 * goes on from the same point again. */
-			uint64_t past = (uint64_t)st.st_size - from.point;
+			uint64_t past = (uint64_t)st.st_size - from->point;
 			*store = (uint64_t)st.st_size < RESTORE_MIN || past * 8 >= (uint64_t)st.st_size;
 		} else if (refused) {
 			buf_clear(&to->state);
 		} else {
 			/* an error, reported: as a full parse would have */
-			hashed = 0;
-		}
-		if (!r && !refused) {
-			buf_free(&from.state);
 			XXH3_freeState(hs);
 			return NULL;
 		}
 	}
-	buf_free(&from.state);
 	if (!r) {
 		XXH3_128bits_reset(hs);
 		hashed = 0;
 		r = parser_run_from(p, rpath, shown, run_name, NULL, to, NULL, d);
 	}
-	if (r && to->state.len && to->point >= hashed && hash_range(hs, cfd, hashed, to->point)) {
+	/* the new state's prefix hash, only for a state to be stored */
+	if (r && *store && to->state.len && to->point >= hashed &&
+	    hash_range(hs, cfd, hashed, to->point)) {
 		*to_prefix = XXH3_128bits_digest(hs);
 		*has_prefix = true;
 	}
@@ -1002,11 +1020,32 @@ static struct run *load_run_keyed(struct loader *ld, const char *real, const cha
 	return r;
 }
 
+static struct run *load_run_tail(struct loader *ld, const char *real, const char *rpath,
+				   int cfd, const char *shown, const char *run_name,
+				   const struct parser *p, struct loc at,
+				   const struct name_pattern *np, const char *np_text,
+				   const struct value *pick, struct tail *tl);
+
 static struct run *load_run_opened(struct loader *ld, const char *real, const char *rpath,
 				   int cfd, const char *shown, const char *run_name,
 				   const struct parser *p, struct loc at,
 				   const struct name_pattern *np, const char *np_text,
 				   const struct value *pick)
+{
+	struct tail tl;
+	memset(&tl, 0, sizeof tl);
+	tl.from.state = (struct buf)BUF_INIT;
+	struct run *r = load_run_tail(ld, real, rpath, cfd, shown, run_name, p, at, np, np_text,
+				      pick, &tl);
+	buf_free(&tl.from.state);
+	return r;
+}
+
+static struct run *load_run_tail(struct loader *ld, const char *real, const char *rpath,
+				   int cfd, const char *shown, const char *run_name,
+				   const struct parser *p, struct loc at,
+				   const struct name_pattern *np, const char *np_text,
+				   const struct value *pick, struct tail *tl)
 {
 	/* With a disk cache, a run is known by the content of everything it
 	 * comes from: the parsers, the file, the names.  Detection too is
@@ -1015,8 +1054,21 @@ static struct run *load_run_opened(struct loader *ld, const char *real, const ch
 	struct cache_key dkey, fh;
 	struct cache_stamp stamp;
 	bool dkeyed = false;
+	struct cache_key tkey;
 	if (pc && pc->disk) {
-		if (cache_fd_hash_stamped(pc->disk, real, cfd, &fh, &stamp)) {
+		/* A log whose bytes are read again (changed since its hash
+		 * was taken) may have grown: its resume state's point is
+		 * hashed on the way. */
+		tkey = tail_key(&pc->parsers_key, shown, run_name, np_text);
+		struct cache_key known;
+		struct stat fst;
+		if (!pick && !cache_fd_hash_known(pc->disk, real, cfd, &known) &&
+		    fstat(cfd, &fst) == 0)
+			tl->found = tail_find(pc->disk, &tkey, fst.st_size, &tl->from, &tl->prev_key,
+					      tl->want);
+		if (cache_fd_hash_mid(pc->disk, real, cfd, &fh, &stamp,
+				      tl->found ? tl->from.point : 0, tl->found ? &tl->prefix : NULL,
+				      &tl->prefix_known)) {
 			dkey = disk_key(&pc->parsers_key, p, &fh, shown, run_name, np_text);
 			dkeyed = true;
 			struct run *hit = content_hit(pc, &dkey);
@@ -1053,7 +1105,6 @@ static struct run *load_run_opened(struct loader *ld, const char *real, const ch
 	size_t before = diag_errors(ld->d) + diag_warnings(ld->d);
 	struct run *r;
 	struct scan_point to = {BUF_INIT, 0, NULL};
-	struct cache_key tkey;
 	XXH128_hash_t to_prefix;
 	bool has_prefix = false, store = true;
 	if (ld->csv && p->format != FMT_CSV) {
@@ -1094,8 +1145,7 @@ static struct run *load_run_opened(struct loader *ld, const char *real, const ch
 		r = parser_run(&styled, rpath, shown, run_name, ld->d);
 	} else if (dkeyed && !pick) {
 		/* the log may have grown since its last parse */
-		tkey = tail_key(&pc->parsers_key, shown, run_name, np_text);
-		r = run_resuming(pc, &tkey, cfd, p, rpath, shown, run_name, &to, &to_prefix,
+		r = run_resuming(pc, &tkey, tl, cfd, p, rpath, shown, run_name, &to, &to_prefix,
 				 &has_prefix, &store, ld->d);
 	} else {
 		r = parser_run(p, rpath, shown, run_name, ld->d);
