@@ -538,6 +538,7 @@ static struct run *parse_file(const struct parser *p, const char *path, const ch
 	int fd = open_regular(path, &st);
 	if (fd < 0) {
 		diag_error(d, loc_line(shown, 0), "cannot read: %s", open_error(errno));
+		run_free(from ? from->prev : NULL); /* taken */
 		return NULL;
 	}
 	/* A notebook's text parsers read the log its cells printed. */
@@ -547,12 +548,14 @@ static struct run *parse_file(const struct parser *p, const char *path, const ch
 		close(fd);
 		if (!notebook_load(path, shown, &nb, d)) {
 			notebook_free(&nb);
+			run_free(from ? from->prev : NULL);
 			return NULL;
 		}
 		fd = notebook_fd(&nb);
 		if (fd < 0) {
 			diag_error(d, loc_line(shown, 0), "cannot read: %s", strerror(errno));
 			notebook_free(&nb);
+			run_free(from ? from->prev : NULL);
 			return NULL;
 		}
 		st.st_size = (off_t)nb.len;
