@@ -72,7 +72,7 @@ fuzz-replay: $(FUZZERS)
 #   test_memoize   an altered, truncated or foreign memo of values and charts
 ATTACK_TESTS = $(addprefix build/asan/,test_confine test_readswap test_cache test_swap \
 		test_imgbomb test_badinput test_escaping test_serve test_memoize)
-ATTACK_FUZZ = $(addprefix build/fuzz/,fuzz_cache fuzz_runstore fuzz_request)
+ATTACK_FUZZ = $(addprefix build/fuzz/,fuzz_cache fuzz_runstore fuzz_scanstate fuzz_request)
 ATTACK_TIME ?= 900
 attack: $(ATTACK_TESTS) build/asan/logdown logdown $(ATTACK_FUZZ)
 	@timeout $(ATTACK_TIME) sh tests/run.sh $(ATTACK_TESTS)

@@ -16,6 +16,8 @@
  *                                    output (cache_output_note())
  *   .logdown-cache/runs/<key>.run   one parsed run, in runstore.h's
  *                                    form: mapped, not read
+ *   .logdown-cache/runs/<key>.scan  a log's resume state (appends:
+ *                                    parse/scanstate.c), by its path
  *   .logdown-cache/reports-<out>    for one output folder: the key each
  *                                    report was built with
  *   .logdown-cache/memo-<report>    one report's values and charts kept
@@ -37,6 +39,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/fsutil.h" /* struct line_index, struct stat */
 
@@ -106,6 +109,13 @@ bool cache_file_hash_stamped(struct cache *c, const char *path, struct cache_key
  * of whatever path leads to now. */
 bool cache_fd_hash_stamped(struct cache *c, const char *path, int fd, struct cache_key *out,
 			   struct cache_stamp *stamp);
+/* cache_fd_hash_stamped(), and when the file's bytes are read for it
+ * (not remembered) and it holds at least mid bytes, the XXH3-128 of its
+ * first mid bytes into *prefix (*prefix_ok), in the same read (a log
+ * that grew: its bytes before a resume point, parse/runs.c). */
+bool cache_fd_hash_mid(struct cache *c, const char *path, int fd, struct cache_key *out,
+		       struct cache_stamp *stamp, uint64_t mid, struct cache_key *prefix,
+		       bool *prefix_ok);
 /* The hash cache_fd_hash_stamped() remembered for path, when the file
  * open at fd still has the signature it was hashed with; false (nothing
  * read) otherwise. */
@@ -157,6 +167,14 @@ void cache_run_put(struct cache *c, const struct cache_key *key, const struct ru
  * and cache_run_put()'s runs are marked already): a page reused without
  * loading its runs marks theirs, so that they outlive the prune. */
 void cache_run_keep(struct cache *c, const struct cache_key *key);
+/* A log's resume state stored under key (runs/<key>.scan: parse/
+ * scanstate.c), appended to out; false when there is none, or, with one
+ * warning and the file removed, when it is damaged, another user's or
+ * altered (sealed as every cache file).  Marked as cache_run_keep()
+ * marks a run. */
+bool cache_state_get(struct cache *c, const struct cache_key *key, struct buf *out);
+/* Stores data[0, len) as the resume state under key (when writable). */
+void cache_state_put(struct cache *c, const struct cache_key *key, const void *data, size_t len);
 /* Removes every stored run this build did not mark (when writable): the
  * runs of result files that changed or are no longer used.  Reads no
  * run and hashes nothing.  Call once, after a build that succeeded. */

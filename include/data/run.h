@@ -136,8 +136,8 @@ long series_row_line(const struct series *s, size_t row);
  * mapped run store, data/runstore.c): its arrays are read by
  * series_cell() as they are, never copied, so that only the rows and
  * columns a report reads are touched.  Any bytes in them are safe to
- * read (a text never reaches outside its pool); a series so made is
- * never appended to. */
+ * read (a text never reaches outside its pool); rows appended to a
+ * series so made come after the view's (series_take_view()). */
 struct series_view_col {
 	/* per row: the kind (low 2 bits), SERIES_VIEW_TEXT, SERIES_VIEW_LINE;
 	 * NULL when every cell has `tag` */
@@ -174,6 +174,11 @@ struct series_view {
  * The memory v points to must outlive r: see run_hold(). */
 struct series *run_add_series_view(struct run *r, const char *name, const char *const *columns,
 				   size_t ncols, const struct series_view *v);
+/* Makes s, an empty series, read its first nrows rows from the view
+ * series `from` reads (whose memory must outlive s: run_hold()), rows
+ * appended to s coming after them; false (s unchanged) when from is not
+ * a view of as many columns and at least nrows rows. */
+bool series_take_view(struct series *s, const struct series *from, size_t nrows);
 /* Makes r own p: run_free() calls release(p) last (a mapping its series
  * views read). */
 void run_hold(struct run *r, void *p, void (*release)(void *));

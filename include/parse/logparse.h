@@ -205,6 +205,36 @@ struct row_sink {
 struct run *parser_run_sink(const struct parser *p, const char *path, const char *shown,
 			    const char *run_name, const struct row_sink *sink, struct diag *d);
 
+/* Appends: a log that only grew is scanned from where the last parse
+ * of it stopped (docs/internals.md, "Appends").  A scan_point is the
+ * scanner's state at the end of a log's last whole line: `state` (the
+ * bytes scanstate.c writes) is taken `point` bytes into the file, with
+ * the run stored for that parse (`prev`: its series' first rows are the
+ * rows found before the point). */
+struct scan_point {
+	struct buf state;
+	uint64_t point;
+	struct run *prev; /* resuming: taken by parser_run_from() */
+};
+
+/* parser_run(), for a text log: from `from` (NULL: the file's start),
+ * the file's first from->point bytes taken to be the ones that state
+ * was taken over (the caller checks their hash); and, when `to` is not
+ * NULL and p's state can be carried (not a notebook, nor a
+ * number_style read from the file, nor a file split into several runs
+ * by then), the state at the end of the file's last whole line into
+ * *to (to->state left empty when not).
+ * *refused is set, with nothing reported and NULL returned, when the
+ * state cannot go on in this file (not p's, damaged, or the grown
+ * file's start says otherwise: a NUL byte for the binary probe, srun's
+ * labels): parse it in full then.  A resumed run is the run a full
+ * parse gives, byte for byte; it reads its first rows from from->prev
+ * where they lie (a mapped store), which parser_run_from() takes, to
+ * free with the run (or at once when it returns NULL). */
+struct run *parser_run_from(const struct parser *p, const char *path, const char *shown,
+			    const char *run_name, const struct scan_point *from,
+			    struct scan_point *to, bool *refused, struct diag *d);
+
 /* The columns of the series `name` when p is a text parser that
  * declares it (the series a row_sink can take), else NULL.  Borrowed
  * from p. */

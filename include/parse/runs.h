@@ -56,6 +56,9 @@ void parse_cache_clear(struct parse_cache *c);
 size_t parse_cache_parsed(const struct parse_cache *c);
 size_t parse_cache_reused(const struct parse_cache *c);
 size_t parse_cache_from_disk(const struct parse_cache *c);
+/* Of those parsed, how many went on from where the last parse of a log
+ * that only grew since stopped (appends). */
+size_t parse_cache_continued(const struct parse_cache *c);
 
 /* Backs c with the on-disk cache (cache.h; NULL: none), where runs are
  * keyed by the content hashes of the parser set (`parsers`, see

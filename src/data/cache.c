@@ -41,7 +41,7 @@
 	"Signature: 8a477f597d28d172789f06886806bc55\n"                                        \
 	"# This folder is logdown's build cache: `logdown clean` removes it.\n"
 
-enum kind { KIND_FILES = 1, KIND_RUN = 2, KIND_REPORTS = 3, KIND_MEMO = 4 };
+enum kind { KIND_FILES = 1, KIND_RUN = 2, KIND_REPORTS = 3, KIND_MEMO = 4, KIND_STATE = 5 };
 
 const char *cache_version(void)
 {
@@ -786,8 +786,10 @@ static bool stat_sig(const char *path, int64_t sig[5])
 }
 
 /* The hash of what fd holds, read from its start (pread: its offset
- * stays). */
-static bool hash_fd(int fd, struct cache_key *out)
+ * stays); with prefix, also the hash of its first `mid` bytes when it
+ * holds that many (*prefix_ok), taken on the way. */
+static bool hash_fd_mid(int fd, struct cache_key *out, uint64_t mid, struct cache_key *prefix,
+			bool *prefix_ok)
 {
 	XXH3_state_t *st = XXH3_createState();
 	XXH3_128bits_reset(st);
@@ -795,16 +797,34 @@ static bool hash_fd(int fd, struct cache_key *out)
 	char *buf = xmalloc(cap);
 	ssize_t n;
 	off_t at = 0;
-	while ((n = pread(fd, buf, cap, at)) > 0 || (n < 0 && errno == EINTR))
-		if (n > 0) {
-			XXH3_128bits_update(st, buf, (size_t)n);
-			at += n;
+	if (prefix_ok)
+		*prefix_ok = false;
+	for (;;) {
+		if (prefix && !*prefix_ok && (uint64_t)at == mid) {
+			*prefix = key_of(XXH3_128bits_digest(st));
+			*prefix_ok = true;
 		}
+		size_t want = cap;
+		if (prefix && !*prefix_ok && mid - (uint64_t)at < want)
+			want = (size_t)(mid - (uint64_t)at);
+		n = pread(fd, buf, want, at);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		XXH3_128bits_update(st, buf, (size_t)n);
+		at += n;
+	}
 	bool ok = n == 0;
 	*out = key_of(XXH3_128bits_digest(st));
 	XXH3_freeState(st);
 	free(buf);
 	return ok;
+}
+
+static bool hash_fd(int fd, struct cache_key *out)
+{
+	return hash_fd_mid(fd, out, 0, NULL, NULL);
 }
 
 static bool hash_file(const char *path, struct cache_key *out)
@@ -849,6 +869,15 @@ bool cache_file_hash_stamped(struct cache *c, const char *path, struct cache_key
 bool cache_fd_hash_stamped(struct cache *c, const char *path, int fd, struct cache_key *out,
 			   struct cache_stamp *stamp)
 {
+	return cache_fd_hash_mid(c, path, fd, out, stamp, 0, NULL, NULL);
+}
+
+bool cache_fd_hash_mid(struct cache *c, const char *path, int fd, struct cache_key *out,
+		       struct cache_stamp *stamp, uint64_t mid, struct cache_key *prefix,
+		       bool *prefix_ok)
+{
+	if (prefix_ok)
+		*prefix_ok = false;
 	int64_t sig[5];
 	int64_t taken = now_ns();
 	struct stat fst;
@@ -862,7 +891,7 @@ bool cache_fd_hash_stamped(struct cache *c, const char *path, int fd, struct cac
 		stamp->racy = racy;
 	}
 	if (!c) /* --no-cache: the same hash, not kept */
-		return fd >= 0 ? hash_fd(fd, out) : hash_file(path, out);
+		return fd >= 0 ? hash_fd_mid(fd, out, mid, prefix, prefix_ok) : hash_file(path, out);
 	pthread_mutex_lock(&c->mu);
 	struct file_entry *e = find_file(c, path);
 	bool hit = e && memcmp(e->sig, sig, sizeof sig) == 0;
@@ -875,7 +904,7 @@ bool cache_fd_hash_stamped(struct cache *c, const char *path, int fd, struct cac
 		return true;
 	/* The signature is taken before reading: a change while the file is
 	 * read leaves a signature that no longer matches next time. */
-	if (!(fd >= 0 ? hash_fd(fd, out) : hash_file(path, out)))
+	if (!(fd >= 0 ? hash_fd_mid(fd, out, mid, prefix, prefix_ok) : hash_file(path, out)))
 		return false;
 	/* A racy file's hash is not remembered: the next build hashes it
 	 * again rather than trust a signature that may not have moved. */
@@ -1143,6 +1172,63 @@ void cache_run_put(struct cache *c, const struct cache_key *key, const struct ru
 	tmp_commit(c->rfd, fd, tmp, name, runstore_write(fd, &c->key, key, r));
 }
 
+/* --- resume states (appends: parse/scanstate.c) --- */
+
+bool cache_state_get(struct cache *c, const struct cache_key *key, struct buf *out)
+{
+	if (!c)
+		return false;
+	char name[48];
+	key_hex(key, name);
+	memcpy(name + 32, ".scan", 6);
+	pthread_mutex_lock(&c->mu);
+	int rfd = c->rfd;
+	pthread_mutex_unlock(&c->mu);
+	struct buf b = BUF_INIT;
+	const char *why = NULL;
+	bool ok = false;
+	if (!read_at(rfd, name, &b)) {
+		why = read_problem(rfd >= 0 ? errno : ENOENT);
+	} else {
+		struct rd r;
+		enum verdict v = cache_open_sealed(&c->key, b.data, b.len, KIND_STATE, &r);
+		struct span body = v == FILE_OK ? get_span(&r) : (struct span){"", 0};
+		if (v == FILE_OK && !r.bad && r.p == r.end) {
+			buf_put(out, body.p, body.len);
+			ok = true;
+		} else {
+			why = verdict_why(v == FILE_OK ? FILE_DAMAGED : v);
+		}
+	}
+	buf_free(&b);
+	if (why) {
+		char *path = xasprintf("%s/runs/%s", c->dir, name);
+		warn_damaged(c, path, why);
+		free(path);
+		if (c->writable)
+			unlinkat(rfd, name, 0);
+	}
+	if (ok)
+		cache_run_keep(c, key);
+	return ok;
+}
+
+void cache_state_put(struct cache *c, const struct cache_key *key, const void *data, size_t len)
+{
+	if (!c || !ensure_dir(c))
+		return;
+	cache_run_keep(c, key);
+	char name[48];
+	key_hex(key, name);
+	memcpy(name + 32, ".scan", 6);
+	struct buf b = BUF_INIT;
+	size_t hlen = put_header(&c->key, &b, KIND_STATE);
+	put_bytes(&b, data, len);
+	cache_seal(&c->key, &b, hlen);
+	write_at(c->rfd, name, &b);
+	buf_free(&b);
+}
+
 void cache_run_keep(struct cache *c, const struct cache_key *key)
 {
 	if (!c)
@@ -1161,11 +1247,13 @@ static int cmp_key(const void *a, const void *b)
 	return memcmp(a, b, sizeof(struct cache_key));
 }
 
-/* The key a run file is named by ("<32 hex digits>.run"); false for
- * any other name. */
+/* The key a run file is named by ("<32 hex digits>.run", or ".scan"
+ * for a log's resume state); false for any other name. */
 static bool run_name_key(const char *name, struct cache_key *out)
 {
-	if (strlen(name) != 2 * sizeof out->b + 4 || strcmp(name + 2 * sizeof out->b, ".run") != 0)
+	size_t n = strlen(name), h = 2 * sizeof out->b;
+	if (!(n == h + 4 && strcmp(name + h, ".run") == 0) &&
+	    !(n == h + 5 && strcmp(name + h, ".scan") == 0))
 		return false;
 	for (size_t i = 0; i < sizeof out->b; i++) {
 		unsigned v = 0;

@@ -81,7 +81,10 @@ struct series {
 	size_t nchunks, chunks_cap;
 	struct block *arena; /* the block being filled; older ones chained */
 	size_t next_block;   /* the size of the next block */
-	struct series_view *view; /* a view: rows read from there, never appended */
+	/* a view: its first vrows rows read from there; rows appended after
+	 * them (series_take_view()) are the series' own, from row vrows */
+	struct series_view *view;
+	size_t vrows;
 };
 
 struct field {
@@ -537,8 +540,9 @@ static void chunk_alloc(struct chunk *ch, size_t ncols, size_t cap)
 /* The chunk and index of a new row, growing the storage. */
 static struct chunk *row_slot(struct series *s, size_t *i)
 {
-	size_t c = s->nrows >> CHUNK_SHIFT;
-	*i = s->nrows & CHUNK_MASK;
+	size_t own = s->nrows - s->vrows;
+	size_t c = own >> CHUNK_SHIFT;
+	*i = own & CHUNK_MASK;
 	if (c == s->nchunks) {
 		if (s->nchunks == s->chunks_cap) {
 			s->chunks_cap = s->chunks_cap ? s->chunks_cap * 2 : 4;
@@ -564,7 +568,6 @@ void series_append(struct series *s, const struct datum *cells, long line)
 void series_append_shortest(struct series *s, const struct datum *cells, long line,
 			    uint64_t shortest)
 {
-	assert(!s->view);
 	if (s->nrows >= limit_get(LIMIT_SERIES_ROWS)) {
 		if (s->dropped++ == 0)
 			s->first_dropped = line;
@@ -691,9 +694,28 @@ struct series *run_add_series_view(struct run *r, const char *name, const char *
 		memcpy(cols, v->cols, ncols * sizeof *cols);
 	s->view->cols = cols;
 	s->nrows = v->nrows;
+	s->vrows = v->nrows;
 	s->dropped = v->dropped;
 	s->first_dropped = v->first_dropped;
 	return s;
+}
+
+bool series_take_view(struct series *s, const struct series *from, size_t nrows)
+{
+	if (!from->view || s->view || s->nrows || from->ncols != s->ncols ||
+	    nrows > from->vrows)
+		return false;
+	s->view = xmalloc(sizeof *s->view);
+	*s->view = *from->view;
+	struct series_view_col *cols = xcalloc(s->ncols ? s->ncols : 1, sizeof *cols);
+	if (s->ncols)
+		memcpy(cols, from->view->cols, s->ncols * sizeof *cols);
+	s->view->cols = cols;
+	s->view->nrows = nrows;
+	s->view->dropped = 0;
+	s->view->first_dropped = 0;
+	s->nrows = s->vrows = nrows;
+	return true;
 }
 
 void series_cell(const struct series *s, size_t row, size_t col, struct datum *out)
@@ -704,10 +726,11 @@ void series_cell(const struct series *s, size_t row, size_t col, struct datum *o
 bool series_cell_shortest(const struct series *s, size_t row, size_t col, struct datum *out)
 {
 	assert(row < s->nrows && col < s->ncols);
-	if (s->view) {
+	if (row < s->vrows) {
 		view_cell(s, row, col, out);
 		return false;
 	}
+	row -= s->vrows;
 	const struct chunk *ch = &s->chunks[row >> CHUNK_SHIFT];
 	size_t i = row & CHUNK_MASK;
 	const unsigned char *p = ch->rec[i];
@@ -738,11 +761,12 @@ void series_row(const struct series *s, size_t row, struct datum *out)
 uint64_t series_row_shortest(const struct series *s, size_t row, struct datum *out)
 {
 	assert(row < s->nrows);
-	if (s->view) {
+	if (row < s->vrows) {
 		for (size_t j = 0; j < s->ncols; j++)
 			view_cell(s, row, j, &out[j]);
 		return 0;
 	}
+	row -= s->vrows;
 	uint64_t shortest = 0;
 	const struct chunk *ch = &s->chunks[row >> CHUNK_SHIFT];
 	size_t i = row & CHUNK_MASK;
@@ -769,7 +793,8 @@ uint64_t series_row_shortest(const struct series *s, size_t row, struct datum *o
 long series_row_line(const struct series *s, size_t row)
 {
 	assert(row < s->nrows);
-	if (s->view)
+	if (row < s->vrows)
 		return view_row_line(s->view, row);
+	row -= s->vrows;
 	return s->chunks[row >> CHUNK_SHIFT].line[row & CHUNK_MASK];
 }

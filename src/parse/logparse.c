@@ -498,13 +498,47 @@ static void style_untold(struct scan *sc, const struct run *r)
 	}
 }
 
+static struct run *parse_file(const struct parser *p, const char *path, const char *shown,
+			    const char *run_name, const struct row_sink *sink,
+			    const struct scan_point *from, struct scan_point *to, bool *refused,
+			    struct diag *d);
+
 struct run *parser_run_sink(const struct parser *p, const char *path, const char *shown,
 			    const char *run_name, const struct row_sink *sink, struct diag *d)
+{
+	return parse_file(p, path, shown, run_name, sink, NULL, NULL, NULL, d);
+}
+
+struct run *parser_run_from(const struct parser *p, const char *path, const char *shown,
+			    const char *run_name, const struct scan_point *from,
+			    struct scan_point *to, bool *refused, struct diag *d)
+{
+	bool dummy = false;
+	return parse_file(p, path, shown, run_name, NULL, from, to, refused ? refused : &dummy, d);
+}
+
+/* Can the scanner's state of p over this file be carried to a later,
+ * longer version of it? */
+static bool state_carries(const struct parser *p, bool is_nb, const struct row_sink *sink)
+{
+	return p->format == FMT_TEXT && !is_nb && !sink && !p->nstyle_from;
+}
+
+static void release_run(void *r)
+{
+	run_free(r);
+}
+
+static struct run *parse_file(const struct parser *p, const char *path, const char *shown,
+			    const char *run_name, const struct row_sink *sink,
+			    const struct scan_point *from, struct scan_point *to, bool *refused,
+			    struct diag *d)
 {
 	struct stat st;
 	int fd = open_regular(path, &st);
 	if (fd < 0) {
 		diag_error(d, loc_line(shown, 0), "cannot read: %s", open_error(errno));
+		run_free(from ? from->prev : NULL); /* taken */
 		return NULL;
 	}
 	/* A notebook's text parsers read the log its cells printed. */
@@ -514,12 +548,14 @@ struct run *parser_run_sink(const struct parser *p, const char *path, const char
 		close(fd);
 		if (!notebook_load(path, shown, &nb, d)) {
 			notebook_free(&nb);
+			run_free(from ? from->prev : NULL);
 			return NULL;
 		}
 		fd = notebook_fd(&nb);
 		if (fd < 0) {
 			diag_error(d, loc_line(shown, 0), "cannot read: %s", strerror(errno));
 			notebook_free(&nb);
+			run_free(from ? from->prev : NULL);
 			return NULL;
 		}
 		st.st_size = (off_t)nb.len;
@@ -546,8 +582,29 @@ struct run *parser_run_sink(const struct parser *p, const char *path, const char
 		sc.quote = false;
 	}
 	bool ok;
+	bool carries = state_carries(p, is_nb, sink);
+	if (to && carries)
+		sc.capture = &to->state;
+	/* The resumed run reads its first rows where the stored one does:
+	 * it holds it (and frees it with itself, refused or not). */
+	if (from)
+		run_hold(r, from->prev, release_run);
+	if (from && (!carries || (off_t)from->point >= st.st_size ||
+		     !scan_state_load(&sc, buf_data(&from->state), from->state.len, from->prev) ||
+		     !scan_resume_ok(&sc, fd, st.st_size, from->point) ||
+		     lseek(fd, (off_t)from->point, SEEK_SET) != (off_t)from->point)) {
+		*refused = true;
+		close(fd);
+		scan_free(&sc);
+		run_free(r);
+		notebook_free(&nb);
+		return NULL;
+	}
 	if (p->format == FMT_TEXT) {
-		ok = scan_file(&sc, fd, st.st_size);
+		sc.resumed = from != NULL;
+		ok = scan_file(&sc, fd, from ? st.st_size - (off_t)from->point : st.st_size);
+		if (to && sc.captured)
+			to->point = (from ? from->point : 0) + sc.point_read;
 		if (ok && sc.more.on)
 			more_end(&sc); /* the file ended the row */
 		if (ok)

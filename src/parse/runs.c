@@ -35,6 +35,7 @@
 #include <sys/stat.h>
 #include <stdio.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include "data/cache.h"
 #include "data/keys.h"
@@ -103,6 +104,7 @@ struct parse_cache {
 	size_t icap;
 	unsigned long gen;
 	size_t parsed, reused, from_disk;
+	size_t continued; /* of parsed: from where the last parse stopped */
 	struct cache *disk;          /* or NULL */
 	struct cache_key parsers_key; /* the parser set, for disk keys */
 };
@@ -252,6 +254,11 @@ size_t parse_cache_reused(const struct parse_cache *c)
 size_t parse_cache_from_disk(const struct parse_cache *c)
 {
 	return c ? c->from_disk : 0;
+}
+
+size_t parse_cache_continued(const struct parse_cache *c)
+{
+	return c ? c->continued : 0;
 }
 
 void parse_cache_set_disk(struct parse_cache *c, struct cache *disk,
@@ -713,6 +720,198 @@ static struct cache_key disk_key(const struct cache_key *parsers, const struct p
 	return cache_hasher_end(h);
 }
 
+/* Appends (docs/internals.md): a log's resume state is known by what
+ * names the run, not by the log's content, so that the log grown since
+ * finds the state its last parse left. */
+static struct cache_key tail_key(const struct cache_key *parsers, const char *shown,
+				 const char *run_name, const char *np_text)
+{
+	struct cache_hasher *h = cache_hasher_new();
+	cache_hasher_str(h, "scan state");
+	cache_hasher_key(h, parsers);
+	cache_hasher_str(h, shown);
+	cache_hasher_str(h, run_name);
+	cache_hasher_str(h, np_text ? np_text : "");
+	return cache_hasher_end(h);
+}
+
+/* A log resumed from its state is stored again (run and state) only
+ * when it is small or what was read past the stored point is an eighth
+ * of it or more (run_resuming()). */
+#define RESTORE_MIN ((uint64_t)8 << 20)
+
+/* A stored state: the run it goes with, the XXH3-128 of the log's
+ * bytes before its point, the point, then the scanner's state. */
+#define TAIL_HEAD (16 + 16 + 8)
+
+/* Feeds the file's bytes [from, to) to st.  False when the file is
+ * shorter or unreadable. */
+static bool hash_range(XXH3_state_t *st, int fd, uint64_t from, uint64_t to)
+{
+	size_t cap = (size_t)1 << 20;
+	char *buf = xmalloc(cap);
+	bool ok = true;
+	while (ok && from < to) {
+		size_t want = to - from < cap ? (size_t)(to - from) : cap;
+		ssize_t n = pread(fd, buf, want, (off_t)from);
+		if (n < 0 && errno == EINTR)
+			continue;
+		ok = n > 0;
+		if (ok) {
+			XXH3_128bits_update(st, buf, (size_t)n);
+			from += (uint64_t)n;
+		}
+	}
+	free(buf);
+	return ok;
+}
+
+static void hash_bytes_of(const XXH128_hash_t *h, unsigned char out[16])
+{
+	XXH128_canonical_t c;
+	XXH128_canonicalFromHash(&c, *h);
+	memcpy(out, c.digest, 16);
+}
+
+/* The state stored under tkey for a log that grew since (size bytes
+ * now): *from (its run not loaded yet), the key of its run and the
+ * prefix hash to check, or false. */
+static bool tail_find(struct cache *disk, const struct cache_key *tkey, off_t size,
+		      struct scan_point *from, struct cache_key *prev_key, unsigned char prefix[16])
+{
+	struct buf b = BUF_INIT;
+	if (!cache_state_get(disk, tkey, &b) || b.len < TAIL_HEAD) {
+		buf_free(&b);
+		return false;
+	}
+	memcpy(prev_key->b, b.data, 16);
+	memcpy(prefix, b.data + 16, 16);
+	uint64_t point = 0;
+	for (int i = 0; i < 8; i++)
+		point |= (uint64_t)(unsigned char)b.data[32 + i] << (8 * i);
+	/* Only a log longer than it was: one the same length is another
+	 * log, whose key missed. */
+	bool longer = point > 0 && (off_t)point < size;
+	if (longer) {
+		buf_put(&from->state, b.data + TAIL_HEAD, b.len - TAIL_HEAD);
+		from->point = point;
+	}
+	buf_free(&b);
+	return longer;
+}
+
+/* Stores the state `to` of the run stored under dkey, the log's bytes
+ * before its point hashed (*prefix when known). */
+static void tail_put(struct cache *disk, const struct cache_key *tkey,
+		     const struct cache_key *dkey, const struct scan_point *to,
+		     const XXH128_hash_t *prefix)
+{
+	struct buf b = BUF_INIT;
+	buf_put(&b, (const char *)dkey->b, 16);
+	unsigned char h[16];
+	hash_bytes_of(prefix, h);
+	buf_put(&b, (const char *)h, 16);
+	for (int i = 0; i < 8; i++)
+		buf_putc(&b, (char)(unsigned char)(to->point >> (8 * i)));
+	buf_put(&b, buf_data(&to->state), to->state.len);
+	cache_state_put(disk, tkey, b.data, b.len);
+	buf_free(&b);
+}
+
+/* A log's stored resume state, found before its content is hashed (so
+ * that the hash of its bytes before the point is taken in that read). */
+struct tail {
+	bool found;
+	struct scan_point from;   /* its run not loaded yet */
+	struct cache_key prev_key; /* the run stored with it */
+	unsigned char want[16];   /* the hash its bytes before the point had */
+	bool prefix_known;        /* the content hash's read gave it: */
+	struct cache_key prefix;  /* what they hash to now */
+};
+
+/* parser_run(), through the log's resume state tl when the log only
+ * grew since (its bytes before the state's point hash as they did), and
+ * the state for the next build into *to, with the hash of the log's
+ * bytes before its point (*to_prefix; *has_prefix), when the run is to
+ * be stored (*store). */
+static struct run *run_resuming(struct parse_cache *pc, const struct cache_key *tkey,
+				struct tail *tl, int cfd,
+				const struct parser *p, const char *rpath, const char *shown,
+				const char *run_name, struct scan_point *to,
+				XXH128_hash_t *to_prefix, bool *has_prefix, bool *store,
+				struct diag *d)
+{
+	*store = true;
+	*has_prefix = false;
+	struct run *r = NULL;
+	struct stat st;
+	XXH3_state_t *hs = XXH3_createState();
+	if (!hs)
+		return parser_run_from(p, rpath, shown, run_name, NULL, NULL, NULL, d);
+	XXH3_128bits_reset(hs);
+	uint64_t hashed = 0;
+	/* Not looked for yet when the log's hash was known: the log is the
+	 * one hashed before, whose resumed run was not stored. */
+	if (!tl->found && fstat(cfd, &st) == 0)
+		tl->found = tail_find(pc->disk, tkey, st.st_size, &tl->from, &tl->prev_key, tl->want);
+	if (tl->found && fstat(cfd, &st) == 0) {
+		struct scan_point *from = &tl->from;
+		bool same;
+		if (tl->prefix_known) {
+			same = memcmp(tl->prefix.b, tl->want, 16) == 0;
+		} else {
+			/* the bytes before the point first: a log rewritten
+			 * costs their read, not the stored run's mapping and
+			 * seal too */
+			same = hash_range(hs, cfd, 0, from->point);
+			if (same) {
+				XXH128_hash_t a = XXH3_128bits_digest(hs);
+				unsigned char got[16];
+				hash_bytes_of(&a, got);
+				same = memcmp(got, tl->want, 16) == 0;
+				hashed = from->point;
+			}
+		}
+		if (same)
+			from->prev = cache_run_get(pc->disk, &tl->prev_key);
+		bool refused = !same || !from->prev;
+		if (!refused)
+			r = parser_run_from(p, rpath, shown, run_name, from, to, &refused, d);
+		from->prev = NULL; /* taken */
+		if (r) {
+			pthread_mutex_lock(&pc->mu);
+			pc->continued++;
+			pthread_mutex_unlock(&pc->mu);
+			/* A run written again whole costs more than its parse
+			 * (a 567 MB store and its seal for the 1 GB log): while
+			 * what was read past the stored point is small beside
+			 * it, the stored run and state stay, and the next build
+			 * goes on from the same point again. */
+			uint64_t past = (uint64_t)st.st_size - from->point;
+			*store = (uint64_t)st.st_size < RESTORE_MIN || past * 8 >= (uint64_t)st.st_size;
+		} else if (refused) {
+			buf_clear(&to->state);
+		} else {
+			/* an error, reported: as a full parse would have */
+			XXH3_freeState(hs);
+			return NULL;
+		}
+	}
+	if (!r) {
+		XXH3_128bits_reset(hs);
+		hashed = 0;
+		r = parser_run_from(p, rpath, shown, run_name, NULL, to, NULL, d);
+	}
+	/* the new state's prefix hash, only for a state to be stored */
+	if (r && *store && to->state.len && to->point >= hashed &&
+	    hash_range(hs, cfd, hashed, to->point)) {
+		*to_prefix = XXH3_128bits_digest(hs);
+		*has_prefix = true;
+	}
+	XXH3_freeState(hs);
+	return r;
+}
+
 static struct run *load_run_keyed(struct loader *ld, const char *real, const char *shown,
 				  const char *run_name, const struct parser *p, struct loc at,
 				  const struct name_pattern *np, const char *np_text,
@@ -777,6 +976,16 @@ static struct run *load_run_keyed(struct loader *ld, const char *real, const cha
 			struct cache_key dkey = disk_key(ld->parsers_key, p, &fh, shown, run_name,
 							 np_text);
 			cache_run_keep(ld->disk, &dkey);
+			/* and a grown log's resume state, with the run it
+			 * goes on from */
+			struct cache_key tkey = tail_key(ld->parsers_key, shown, run_name, np_text);
+			struct buf tb = BUF_INIT;
+			if (cache_state_get(ld->disk, &tkey, &tb) && tb.len >= TAIL_HEAD) {
+				struct cache_key prev_key;
+				memcpy(prev_key.b, tb.data, 16);
+				cache_run_keep(ld->disk, &prev_key);
+			}
+			buf_free(&tb);
 		}
 		if (ld->on_file)
 			ld->on_file(ld->file_ctx, shown);
@@ -811,11 +1020,32 @@ static struct run *load_run_keyed(struct loader *ld, const char *real, const cha
 	return r;
 }
 
+static struct run *load_run_tail(struct loader *ld, const char *real, const char *rpath,
+				   int cfd, const char *shown, const char *run_name,
+				   const struct parser *p, struct loc at,
+				   const struct name_pattern *np, const char *np_text,
+				   const struct value *pick, struct tail *tl);
+
 static struct run *load_run_opened(struct loader *ld, const char *real, const char *rpath,
 				   int cfd, const char *shown, const char *run_name,
 				   const struct parser *p, struct loc at,
 				   const struct name_pattern *np, const char *np_text,
 				   const struct value *pick)
+{
+	struct tail tl;
+	memset(&tl, 0, sizeof tl);
+	tl.from.state = (struct buf)BUF_INIT;
+	struct run *r = load_run_tail(ld, real, rpath, cfd, shown, run_name, p, at, np, np_text,
+				      pick, &tl);
+	buf_free(&tl.from.state);
+	return r;
+}
+
+static struct run *load_run_tail(struct loader *ld, const char *real, const char *rpath,
+				   int cfd, const char *shown, const char *run_name,
+				   const struct parser *p, struct loc at,
+				   const struct name_pattern *np, const char *np_text,
+				   const struct value *pick, struct tail *tl)
 {
 	/* With a disk cache, a run is known by the content of everything it
 	 * comes from: the parsers, the file, the names.  Detection too is
@@ -824,8 +1054,21 @@ static struct run *load_run_opened(struct loader *ld, const char *real, const ch
 	struct cache_key dkey, fh;
 	struct cache_stamp stamp;
 	bool dkeyed = false;
+	struct cache_key tkey;
 	if (pc && pc->disk) {
-		if (cache_fd_hash_stamped(pc->disk, real, cfd, &fh, &stamp)) {
+		/* A log whose bytes are read again (changed since its hash
+		 * was taken) may have grown: its resume state's point is
+		 * hashed on the way. */
+		tkey = tail_key(&pc->parsers_key, shown, run_name, np_text);
+		struct cache_key known;
+		struct stat fst;
+		if (!pick && !cache_fd_hash_known(pc->disk, real, cfd, &known) &&
+		    fstat(cfd, &fst) == 0)
+			tl->found = tail_find(pc->disk, &tkey, fst.st_size, &tl->from, &tl->prev_key,
+					      tl->want);
+		if (cache_fd_hash_mid(pc->disk, real, cfd, &fh, &stamp,
+				      tl->found ? tl->from.point : 0, tl->found ? &tl->prefix : NULL,
+				      &tl->prefix_known)) {
 			dkey = disk_key(&pc->parsers_key, p, &fh, shown, run_name, np_text);
 			dkeyed = true;
 			struct run *hit = content_hit(pc, &dkey);
@@ -861,6 +1104,9 @@ static struct run *load_run_opened(struct loader *ld, const char *real, const ch
 	}
 	size_t before = diag_errors(ld->d) + diag_warnings(ld->d);
 	struct run *r;
+	struct scan_point to = {BUF_INIT, 0, NULL};
+	XXH128_hash_t to_prefix;
+	bool has_prefix = false, store = true;
 	if (ld->csv && p->format != FMT_CSV) {
 		diag_error(ld->d, ld->csv_loc,
 			   "parser '%s' reads %s: delimiter, columns and header are for CSV "
@@ -897,6 +1143,10 @@ static struct run *load_run_opened(struct loader *ld, const char *real, const ch
 		styled.style = *ld->style;
 		styled.run_style = true;
 		r = parser_run(&styled, rpath, shown, run_name, ld->d);
+	} else if (dkeyed && !pick) {
+		/* the log may have grown since its last parse */
+		r = run_resuming(pc, &tkey, tl, cfd, p, rpath, shown, run_name, &to, &to_prefix,
+				 &has_prefix, &store, ld->d);
 	} else {
 		r = parser_run(p, rpath, shown, run_name, ld->d);
 	}
@@ -905,6 +1155,7 @@ static struct run *load_run_opened(struct loader *ld, const char *real, const ch
 	if (r && pick)
 		r = pick_run(ld, r, pick, run_name);
 	if (!r) {
+		buf_free(&to.state);
 		ld->ok = false;
 		return NULL;
 	}
@@ -934,9 +1185,14 @@ static struct run *load_run_opened(struct loader *ld, const char *real, const ch
 		entry_indexed(c);
 		pthread_mutex_unlock(&c->mu);
 		/* a split file's runs are kept in memory only */
-		if (clean && run_member_count(r) == 0)
+		if (clean && run_member_count(r) == 0 && store) {
 			cache_run_put(c->disk, &dkey, r);
+			/* and the state to go on from, when the log grows */
+			if (has_prefix)
+				tail_put(c->disk, &tkey, &dkey, &to, &to_prefix);
+		}
 	}
+	buf_free(&to.state);
 	return r;
 }
 

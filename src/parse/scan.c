@@ -364,7 +364,7 @@ static bool row_equal(const struct series *s, size_t row, const struct datum *ce
 	return true;
 }
 
-static void dedup_insert(struct dedup *dd, struct dent e)
+void dedup_insert(struct dedup *dd, struct dent e)
 {
 	if ((dd->n + 1) * 2 > dd->cap) {
 		size_t cap = dd->cap ? dd->cap * 2 : 64;
@@ -877,6 +877,7 @@ static void split_restart(struct scan *sc, long line)
 	if (sc->more.on)
 		more_end(sc);
 	table_finish(sc); /* a table ends with its run */
+	sc->runs_done++;
 	scan_restart(sc, sc->next_run(sc, line));
 }
 
@@ -1358,6 +1359,59 @@ void scan_warn_silent(struct scan *sc)
 }
 
 
+bool scan_resume_ok(const struct scan *sc, int fd, off_t size, uint64_t point)
+{
+	/* The first buffer scan_file() would read, which the binary probe
+	 * and srun's labels look at. */
+	size_t cap = CHUNK_BYTES;
+	if ((size_t)size + 1 < cap)
+		cap = (size_t)size + 1 < 4096 ? 4096 : (size_t)size + 1;
+	size_t want = (size_t)size < cap ? (size_t)size : cap;
+	char *buf = xmalloc(want + 1);
+	size_t have = 0;
+	while (have < want) {
+		ssize_t n = pread(fd, buf + have, want - have, (off_t)have);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		have += (size_t)n;
+	}
+	size_t probe = have < BINARY_PROBE ? have : BINARY_PROBE;
+	bool ok = have == want &&
+		  !(point < probe && memchr(buf + point, '\0', probe - (size_t)point)) &&
+		  looks_labelled(buf, buf + have) == sc->srun_labels;
+	free(buf);
+	return ok;
+}
+
+/* The state is taken at the end of the last whole line (every thread
+ * done with what came before), then the rest of the file is read: a
+ * last line without its '\n'. */
+static void scan_capture(struct scan *sc, const char *tail, size_t n)
+{
+	/* Parallel scanners left the fields to the builder: a field
+	 * picked first and found is off, as on one thread. */
+	for (size_t i = 0; i < sc->nacts; i++) {
+		struct act *a = &sc->acts[i];
+		const struct pfield *f = a->what == A_FIELD ? &sc->p->fields[a->idx] : NULL;
+		if (f && f->first && !(f->name[0] == '*' && !f->name[1]) && sc->fs[a->idx].found)
+			a->off = true;
+	}
+	update_every_line(sc);
+	/* A split file whose first run has ended is several runs, which
+	 * the cache does not keep: no state either. */
+	if (!sc->runs_done) {
+		scan_state_save(sc, sc->capture);
+		sc->captured = true;
+	}
+	if (n) {
+		sc->slot = NULL;
+		sc->base = tail;
+		scan_chunk(sc, tail, tail + n);
+	}
+}
+
 /* Reads the file in chunks and scans each; false after an error. */
 bool scan_file(struct scan *sc, int fd, off_t size)
 {
@@ -1386,13 +1440,18 @@ bool scan_file(struct scan *sc, int fd, off_t size)
 	}
 	bool par = pp && pp->nscanners;
 	sc->pipe = par ? NULL : pp;
+	if (par)
+		sc->line_base = sc->nl; /* lines before the scan's start (resumed) */
+	bool grab = sc->capture != NULL;
+	char *tail = NULL;
+	size_t tail_n = 0;
 	struct slot single = {0};
 	size_t k = 0; /* the slot being filled, when there is a builder */
 	struct slot *cur = pp ? pipe_acquire(pp, 0) : &single;
 	slot_reserve(cur, cap);
 	size_t have = 0;
 	unsigned long long total = 0;
-	bool first = true, eof = false, ok = true, skipping = false, cut = false;
+	bool first = !sc->resumed, eof = false, ok = true, skipping = false, cut = false;
 	long pending_nl = 0; /* parallel: '\n' passed over, for the next slot */
 	int read_errno = 0;
 	char last = '\n';
@@ -1445,6 +1504,7 @@ bool scan_file(struct scan *sc, int fd, off_t size)
 				continue;
 			}
 			skipping = false;
+			grab = false; /* a cut line: no state */
 			if (par)
 				pending_nl++;
 			else
@@ -1471,6 +1531,11 @@ bool scan_file(struct scan *sc, int fd, off_t size)
 			} else {
 				end = nl ? nl + 1 : start;
 			}
+		} else if (grab) {
+			/* A last line without its '\n' is read after the state
+			 * is taken: it may yet go on. */
+			const char *nl = memrchr(start, '\n', (size_t)(end - start));
+			end = nl ? nl + 1 : start;
 		}
 		sc->slot = pp ? cur : NULL;
 		sc->base = buf;
@@ -1502,6 +1567,12 @@ bool scan_file(struct scan *sc, int fd, off_t size)
 		}
 		have = rest;
 	}
+	if (grab) {
+		tail = xmalloc(have + 1);
+		memcpy(tail, cur->buf, have);
+		tail_n = have;
+		sc->point_read = total - have;
+	}
 out:
 	sc->slot = NULL;
 	sc->pipe = NULL;
@@ -1514,6 +1585,9 @@ out:
 	}
 	if (read_errno)
 		log_diag(sc, true, 0, "cannot read: %s", strerror(read_errno));
+	if (ok && grab && tail)
+		scan_capture(sc, tail, tail_n);
+	free(tail);
 	if (ok)
 		run_set_line_count(sc->r, sc->nl + (last != '\n' ? 1 : 0));
 	return ok;

@@ -331,6 +331,16 @@ struct scan {
 	 * none), and a row's cells copied with them to build it. */
 	struct buf *carry;
 	struct buf carry_row;
+	/* Appends (scanstate.c): the scan goes on from a state read back,
+	 * the file's start checked then (resumed); the state at the end of
+	 * the file's last whole line is wanted into *capture (NULL: not),
+	 * taken before a last line without its '\n' is read (captured),
+	 * point_read bytes after where the scan started. */
+	bool resumed;
+	size_t runs_done; /* split: runs ended before the one being read */
+	struct buf *capture;
+	bool captured;
+	uint64_t point_read;
 };
 
 /* A thread scanning chunks of a big log (see struct pipe). */
@@ -362,6 +372,8 @@ struct datum *row_scratch(struct scan *sc, size_t n);
  * taken.  Returns whether it was taken. */
 bool add_row(struct series *s, struct dedup *dd, const struct datum *cells, uint64_t shortest,
 	     bool ranked, uint64_t line_rank, long line);
+/* Adds an entry to a rank de-duplication table (growing it). */
+void dedup_insert(struct dedup *dd, struct dent e);
 /* Types the cells of one row record and stores the row.  Returns the
  * words the record took. */
 size_t build_row(struct scan *sc, const uint32_t *w, const char *base);
@@ -380,6 +392,10 @@ void scan_free(struct scan *sc);
 void scan_warn_silent(struct scan *sc);
 /* Reads the file in chunks and scans each; false after an error. */
 bool scan_file(struct scan *sc, int fd, off_t size);
+/* Would a full scan of the file open at fd, size bytes, see its start
+ * as the scan that stopped `point` bytes into it did (no NUL byte for
+ * the binary probe, srun's labels as sc has them, read back)? */
+bool scan_resume_ok(const struct scan *sc, int fd, off_t size, uint64_t point);
 /* split: sc reads on into r, a new run: the state of the run before
  * (fields found, series, tables, first-pick fields done) starts afresh. */
 void scan_restart(struct scan *sc, struct run *r);
@@ -389,6 +405,20 @@ void scan_restart(struct scan *sc, struct run *r);
  * thread's scan_line() does. */
 void split_replay(struct scan *sc, const struct buf *texts, const bool *took, char *name,
 		  long line);
+
+/* scanstate.c */
+
+/* Appends to out the state of sc that runs from line to line (fields,
+ * series and their rows counted, rank de-duplication, the table being
+ * read, a row waiting for its more lines, carried values), as it is
+ * between two lines. */
+void scan_state_save(const struct scan *sc, struct buf *out);
+/* Sets the state of sc, fresh from scan_init() over an empty run, from
+ * data[0, len) (scan_state_save()'s), the run's series taking their
+ * first rows from prev (the run stored with the state).  False when the
+ * state is not one of sc's parser, or is damaged: sc is then only fit
+ * for scan_free(). */
+bool scan_state_load(struct scan *sc, const void *data, size_t len, const struct run *prev);
 
 /* scantable.c */
 

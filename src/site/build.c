@@ -826,7 +826,7 @@ int site_build(const struct build_opts *opts, struct diag *d)
 		}
 	}
 	size_t parsed0 = parse_cache_parsed(b.pc), reused0 = parse_cache_reused(b.pc),
-	       disk0 = parse_cache_from_disk(b.pc);
+	       disk0 = parse_cache_from_disk(b.pc), cont0 = parse_cache_continued(b.pc);
 	if (b.writing && !scratch && (b.reports_keyed || opts->reuse)) {
 		/* quietly: a missing or damaged one only means rendering all */
 		struct diag *quiet = diag_new_deferred(d);
@@ -1024,11 +1024,16 @@ int site_build(const struct build_opts *opts, struct diag *d)
 			size_t parsed = parse_cache_parsed(b.pc) - parsed0;
 			size_t cached = parse_cache_reused(b.pc) - reused0 +
 					parse_cache_from_disk(b.pc) - disk0;
+			/* a log that only grew is parsed from where it stopped */
+			size_t cont = parse_cache_continued(b.pc) - cont0;
+			char more[64] = "";
+			if (cont)
+				snprintf(more, sizeof more, " (%zu continued)", cont);
 			fprintf(stderr,
 				"logdown: %zu report%s: %zu rendered, %zu from cache; %zu result "
-				"file%s read: %zu parsed, %zu from cache\n",
+				"file%s read: %zu parsed%s, %zu from cache\n",
 				b.nreports, b.nreports == 1 ? "" : "s", b.nrendered, b.nfrom_cache,
-				parsed + cached, parsed + cached == 1 ? "" : "s", parsed, cached);
+				parsed + cached, parsed + cached == 1 ? "" : "s", parsed, more, cached);
 		}
 	} else {
 		fprintf(stderr, "logdown: %zu error%s; %s\n", diag_errors(d),

@@ -327,6 +327,17 @@ fuzz_runstore)
 		printf "\\000\\00$n\\377\\377\\377\\377\\004" | put_stdin
 	done
 	;;
+fuzz_scanstate)
+	# each log (first byte) cut a quarter, half and most of the way
+	# (third byte), its real state (second byte even) as taken and with
+	# one edit
+	for n in 0 1 2 3 4 5 6; do
+		for c in 100 200 350; do
+			printf "\\00$n\\000\\$c" | put_stdin
+			printf "\\00$n\\000\\$c\\070\\000\\000\\000\\001" | put_stdin
+		done
+	done
+	;;
 *)
 	echo "seed.sh: no seeds for $name" >&2
 	;;

@@ -1,0 +1,321 @@
+/* test_appends.c: a log that only grew since the last build (a running
+ * job) is parsed from where the last parse stopped (issue 22, item 3):
+ * the build says "(1 continued)" and its page is a fresh build's; a log
+ * rewritten rather than appended to is parsed in full; a resume state
+ * cut short or altered is refused with a warning and the page is still
+ * right; and appending 1 KB to a log of tens of MB costs a fraction of
+ * its full parse (release binary, outside valgrind). */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <glob.h>
+#include <grp.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include "base/fsutil.h"
+#include "base/util.h"
+#include "e2e.h"
+#include "bounded.h"
+
+static const char report[] = "---\n"
+			     "title: R\n"
+			     "runs:\n"
+			     "  cs: {file: job.log, parser: cerebras}\n"
+			     "---\n\n"
+			     "Loss {{ cs.final_loss }} at step {{ cs.final_step }}; last rate "
+			     "{{ last(cs.train.rate) }}, mean loss {{ mean(cs.train.loss) :.4f }} "
+			     "over {{ count(cs.train.loss) }} rows.\n";
+
+static char *train_line(long step)
+{
+	return xasprintf("2024-03-30 15:16:33,873 INFO:   | Train Device=CSX, Step=%ld, "
+			 "Loss=%.5f, Rate=%ld.%02ld samples/sec, GlobalRate=2983.97 samples/sec\n",
+			 step, 9.0 - (double)(step % 997) / 200.0, 2900 + step % 89, step % 100);
+}
+
+/* A running job's log: its start, then rows from step `from` to `to`. */
+static void put_rows(struct buf *b, long from, long to)
+{
+	for (long s = from; s <= to; s += 100) {
+		char *l = train_line(s);
+		buf_puts(b, l);
+		free(l);
+	}
+}
+
+static char *project(long last_step)
+{
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "2024-03-30 15:16:00,001 INFO:   Effective batch size is 512.\n");
+	put_rows(&b, 100, last_step);
+	char *dir = e2e_project(E2E_FILES(E2E_TEXT("content/r/index.md", report),
+					  E2E_TEXT("content/r/job.log", buf_data(&b))));
+	buf_free(&b);
+	return dir;
+}
+
+static void append(const char *dir, const char *text)
+{
+	char *path = xasprintf("%s/content/r/job.log", dir);
+	FILE *f = fopen(path, "a");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	free(path);
+}
+
+/* The page's body, built with `build -v`: its summary line must be
+ * `summary`. */
+static char *build_saying(const char *dir, const char *summary)
+{
+	struct proc r = e2e_run(dir, "build -v");
+	if (r.status != 0 || !strstr(r.err, summary)) {
+		e2e_keep_proc(r);
+		fail_msg("expected '%s' in:\n%s", summary, r.err);
+	}
+	proc_free(&r);
+	char *page = e2e_read(dir, "_site/r/index.html");
+	char *body = e2e_page_body(page);
+	free(page);
+	assert_non_null(body);
+	return body;
+}
+
+/* The page a build without the cache makes of the project as it is. */
+static char *fresh_body(const char *dir)
+{
+	return e2e_build_body(dir, "--no-cache");
+}
+
+static void assert_fresh(const char *dir, const char *body)
+{
+	char *want = fresh_body(dir);
+	assert_string_equal(body, want);
+	free(want);
+}
+
+#define CONTINUED "1 result file read: 1 parsed (1 continued), 0 from cache\n"
+#define PARSED "1 result file read: 1 parsed, 0 from cache\n"
+
+static void a_grown_log_goes_on_from_where_its_last_parse_stopped(void **state)
+{
+	(void)state;
+	char *dir = project(2000);
+	free(build_saying(dir, PARSED));
+	char *l = train_line(2100);
+	append(dir, l);
+	free(l);
+	char *body = build_saying(dir, CONTINUED);
+	assert_contains(body, ">2100</a>;");
+	assert_contains(body, ">21</span> rows.");
+	assert_fresh(dir, body);
+	free(body);
+	/* a last line without its newline, then its rest */
+	append(dir, "2024-03-30 15:16:33,873 INFO:   | Train Device=CSX, Step=2200, Loss=7.2");
+	body = build_saying(dir, CONTINUED);
+	assert_contains(body, ">22</span> rows.");
+	assert_fresh(dir, body);
+	free(body);
+	append(dir, "5, Rate=2911.00 samples/sec, GlobalRate=2983.97 samples/sec\n");
+	body = build_saying(dir, CONTINUED);
+	assert_contains(body, ">7.25</a> at step");
+	assert_fresh(dir, body);
+	free(body);
+	/* unchanged: nothing parsed (the --no-cache build above rewrote
+	 * the output: its page renders once), then the page reused whole;
+	 * the state
+	 * outlives that build's prune, and the next append goes on */
+	free(build_saying(dir, "1 result file read: 0 parsed, 1 from cache\n"));
+	free(build_saying(dir, "1 report: 0 rendered, 1 from cache"));
+	l = train_line(2300);
+	append(dir, l);
+	free(l);
+	body = build_saying(dir, CONTINUED);
+	assert_contains(body, ">2300</a>;");
+	assert_fresh(dir, body);
+	free(body);
+	e2e_drop(&dir);
+}
+
+static void a_rewritten_log_is_parsed_in_full(void **state)
+{
+	(void)state;
+	char *dir = project(2000);
+	free(build_saying(dir, PARSED));
+	/* the same length and more, but its first line changed */
+	char *log = e2e_read(dir, "content/r/job.log");
+	char *at = strstr(log, "512");
+	memcpy(at, "256", 3);
+	e2e_write(dir, "content/r/job.log", log);
+	free(log);
+	char *l = train_line(2100);
+	append(dir, l);
+	free(l);
+	char *body = build_saying(dir, PARSED);
+	assert_fresh(dir, body);
+	free(body);
+	/* and one cut shorter */
+	log = e2e_read(dir, "content/r/job.log");
+	*strstr(log, "| Train Device=CSX, Step=2000,") = '\0';
+	e2e_write(dir, "content/r/job.log", log);
+	free(log);
+	body = build_saying(dir, PARSED);
+	assert_contains(body, ">19</span> rows.");
+	assert_fresh(dir, body);
+	free(body);
+	e2e_drop(&dir);
+}
+
+/* Cuts the state file short. */
+static void cut_short(struct buf *b)
+{
+	b->len = 60;
+}
+
+/* Changes a byte of the state itself and fixes up the file's XXH3-64
+ * checksum (its last 8 bytes), as one who knows the format would: only
+ * the seal tells. */
+static void alter(struct buf *b)
+{
+	assert_true(b->len > 200);
+	b->data[b->len - 80] ^= 1;
+	uint64_t sum = XXH3_64bits(b->data, b->len - 8);
+	memcpy(b->data + b->len - 8, &sum, 8);
+}
+
+/* The resume state, damaged by how(), is refused with `warning`: the
+ * log grown since is parsed in full and the page is right. */
+static void refused_when(void (*how)(struct buf *), const char *warning)
+{
+	char *dir = project(2000);
+	free(build_saying(dir, PARSED));
+	char *pat = xasprintf("%s/.logdown-cache/runs/*.scan", dir);
+	glob_t g;
+	assert_int_equal(glob(pat, 0, NULL, &g), 0);
+	assert_int_equal(g.gl_pathc, 1);
+	struct buf b = BUF_INIT;
+	assert_true(file_read(g.gl_pathv[0], &b, NULL));
+	how(&b);
+	assert_true(file_write(g.gl_pathv[0], b.data, b.len));
+	buf_free(&b);
+	globfree(&g);
+	free(pat);
+	char *l = train_line(2100);
+	append(dir, l);
+	free(l);
+	struct proc r = e2e_run(dir, "build -v");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.err, warning);
+	assert_contains(r.err, PARSED);
+	proc_free(&r);
+	char *page = e2e_read(dir, "_site/r/index.html");
+	char *body = e2e_page_body(page);
+	free(page);
+	assert_fresh(dir, body);
+	free(body);
+	/* the state written anew: the next append goes on */
+	l = train_line(2200);
+	append(dir, l);
+	free(l);
+	free(build_saying(dir, CONTINUED));
+	e2e_drop(&dir);
+}
+
+static void a_resume_state_cut_short_is_refused_with_a_warning(void **state)
+{
+	(void)state;
+	refused_when(cut_short, ".scan: warning: the build cache is damaged or not logdown's");
+}
+
+static void an_altered_resume_state_is_refused_with_a_warning(void **state)
+{
+	(void)state;
+	refused_when(alter, ".scan: warning: the build cache is altered (its seal does not "
+			    "match");
+}
+
+/* Appending 1 KB to a log of some tens of MB: the rebuild costs well
+ * under the CPU of the rebuild after the same log was rewritten (a full
+ * parse of it; the page and the log's copy alike). */
+static void appending_1_kb_costs_well_under_a_full_parse(void **state)
+{
+	(void)state;
+	const char *rel = bounded_release();
+	if (!rel) {
+		printf("appending_1_kb_costs_well_under_a_full_parse: measures the release binary: "
+		       "skipped here\n");
+		return;
+	}
+	char *dir = project(100);
+	struct buf b = BUF_INIT;
+	put_rows(&b, 200, 40000000); /* 400,000 rows, 52 MB */
+	append(dir, buf_data(&b));
+	buf_free(&b);
+	const char *argv[] = {"logdown", "build", "-v", NULL};
+	struct bounded first = bounded_run(rel, dir, argv, NULL, 300);
+	assert_int_equal(first.status, 0);
+	b = (struct buf)BUF_INIT;
+	put_rows(&b, 40000100, 40000800); /* 8 lines, 1 KB */
+	append(dir, buf_data(&b));
+	buf_free(&b);
+	struct bounded grown = bounded_run(rel, dir, argv, NULL, 300);
+	assert_int_equal(grown.status, 0);
+	assert_contains(grown.err, CONTINUED);
+	/* A big log's run is not written again for 1 KB: the next build
+	 * goes on from the same stored point, past both appends, and its
+	 * page is a fresh build's. */
+	b = (struct buf)BUF_INIT;
+	put_rows(&b, 40000900, 40001600);
+	append(dir, buf_data(&b));
+	buf_free(&b);
+	struct bounded again = bounded_run(rel, dir, argv, NULL, 300);
+	assert_int_equal(again.status, 0);
+	assert_contains(again.err, CONTINUED);
+	char *page = e2e_read(dir, "_site/r/index.html");
+	char *body = e2e_page_body(page);
+	free(page);
+	assert_contains(body, ">40001600</a>;");
+	assert_fresh(dir, body);
+	free(body);
+	bounded_free(&again);
+	/* its first byte changed: the same size, parsed in full */
+	char *path = xasprintf("%s/content/r/job.log", dir);
+	FILE *f = fopen(path, "r+");
+	assert_non_null(f);
+	fputc('3', f);
+	fclose(f);
+	free(path);
+	struct bounded rewritten = bounded_run(rel, dir, argv, NULL, 300);
+	assert_int_equal(rewritten.status, 0);
+	assert_contains(rewritten.err, PARSED);
+	print_message("           first build %.2f s CPU; 1 KB appended %.2f s CPU, %ld KB; the "
+		      "log rewritten %.2f s CPU, %ld KB\n",
+		      first.cpu_secs, grown.cpu_secs, grown.maxrss_kb, rewritten.cpu_secs,
+		      rewritten.maxrss_kb);
+	if (grown.cpu_secs > 0.6 * rewritten.cpu_secs)
+		fail_msg("the append took %.2f s of CPU, the rewritten log %.2f s", grown.cpu_secs,
+			 rewritten.cpu_secs);
+	bounded_free(&first);
+	bounded_free(&grown);
+	bounded_free(&rewritten);
+	e2e_drop(&dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(a_grown_log_goes_on_from_where_its_last_parse_stopped),
+		cmocka_unit_test(a_rewritten_log_is_parsed_in_full),
+		cmocka_unit_test(a_resume_state_cut_short_is_refused_with_a_warning),
+		cmocka_unit_test(an_altered_resume_state_is_refused_with_a_warning),
+		cmocka_unit_test(appending_1_kb_costs_well_under_a_full_parse),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,341 @@
+/* test_scanstate.c: appends (parse/scanstate.c, parser_run_from()): a
+ * log cut anywhere, parsed, its state and run stored, then parsed on
+ * from that state over the whole log, gives exactly the run, the
+ * diagnostics and the next state of a full parse, for every file of
+ * tests/corpus and tests/fixtures that a built-in text parser reads, cut
+ * at its line boundaries (at most LINE_CUTS of them, spread evenly) and
+ * at random bytes (a last line without its newline), as written, with
+ * CRLF line ends and without the final newline.  A state that is not
+ * the parser's, or damaged, is refused without a word. */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/fsutil.h"
+#include "base/util.h"
+#include "data/runstore.h"
+#include "data/seal.h"
+#include "builtincheck.h"
+#define TMPDIR_TAG "scanstate"
+#include "tmpdirs.h"
+
+#define LINE_CUTS 40
+#define BYTE_CUTS 6
+
+static struct seal_key mine;
+static char *dir;
+
+static int setup(void **state)
+{
+	unsigned char raw[SEAL_KEY_BYTES];
+	memset(raw, 0x42, sizeof raw);
+	seal_key_from(&mine, raw);
+	dir = make_tmpdir();
+	return load_builtins(state);
+}
+
+static int teardown(void **state)
+{
+	drop_tmpdir(dir);
+	drop_leftovers(state);
+	return free_builtins(state);
+}
+
+static char *in_dir(const char *name)
+{
+	return xasprintf("%s/%s", dir, name);
+}
+
+static void write_all(const char *path, const char *p, size_t n)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, p, n), (ssize_t)n);
+	close(fd);
+}
+
+/* Everything a report can read of r, as text, members included. */
+static void dump(struct buf *b, const struct run *r)
+{
+	static const char *const implicit[] = {"name", "file", "parser", "line_count"};
+	buf_printf(b, "run %s first %ld\n", run_name(r), run_first_line(r));
+	for (size_t i = 0; i < ARRAY_LEN(implicit); i++) {
+		const struct datum *d = run_field(r, implicit[i]);
+		buf_printf(b, "%s %d %.17g [%.*s] %ld\n", implicit[i], (int)d->kind, d->num,
+			   (int)d->len, d->text ? d->text : "", d->line);
+	}
+	for (size_t i = 0; i < run_field_count(r); i++) {
+		const char *name = run_field_name(r, i);
+		const struct datum *d = run_field_at(r, i);
+		const char *inputs = run_field_inputs(r, name);
+		buf_printf(b, "field %s %d %.17g %s[%.*s] %ld {%s}\n", name, (int)d->kind, d->num,
+			   d->text ? "" : "null", (int)d->len, d->text ? d->text : "", d->line,
+			   inputs ? inputs : "-");
+	}
+	for (size_t i = 0; i < run_series_count(r); i++) {
+		const struct series *s = run_series_at(r, i);
+		long first;
+		size_t dropped = series_dropped(s, &first);
+		buf_printf(b, "series %s rows %zu dropped %zu at %ld:", series_name(s),
+			   series_row_count(s), dropped, first);
+		for (size_t j = 0; j < series_column_count(s); j++)
+			buf_printf(b, " %s", series_column(s, j));
+		buf_putc(b, '\n');
+		for (size_t row = 0; row < series_row_count(s); row++) {
+			buf_printf(b, "%ld:", series_row_line(s, row));
+			for (size_t j = 0; j < series_column_count(s); j++) {
+				struct datum d;
+				series_cell(s, row, j, &d);
+				buf_printf(b, " %d/%.17g/%s[%.*s]/%ld", (int)d.kind, d.num,
+					   d.text ? "" : "null", (int)d.len, d.text ? d.text : "",
+					   d.line);
+			}
+			buf_putc(b, '\n');
+		}
+	}
+	for (size_t i = 0; i < run_member_count(r); i++)
+		dump(b, run_member_at(r, i));
+}
+
+/* The run as the cache stores it: its run store's bytes (every field,
+ * series, cell, line and shortest mark); a run of several (split), which
+ * the cache does not store, as everything a report reads of it. */
+static char *stored(const struct run *r, size_t *len)
+{
+	if (run_member_count(r)) {
+		struct buf d = BUF_INIT;
+		dump(&d, r);
+		*len = d.len;
+		return buf_detach(&d);
+	}
+	char *path = in_dir("store");
+	struct cache_key key = cache_hash_bytes("k", 1);
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_true(runstore_write(fd, &mine, &key, r));
+	close(fd);
+	struct buf b = BUF_INIT;
+	assert_true(file_read(path, &b, NULL));
+	free(path);
+	*len = b.len;
+	return buf_detach(&b);
+}
+
+/* The run stored and mapped back, as a later build has it. */
+static struct run *mapped(const struct run *r)
+{
+	char *path = in_dir("prev");
+	struct cache_key key = cache_hash_bytes("p", 1);
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_true(runstore_write(fd, &mine, &key, r));
+	struct stat st;
+	assert_int_equal(fstat(fd, &st), 0);
+	enum runstore_verdict v;
+	struct run *back = runstore_map(fd, (size_t)st.st_size, &mine, &key, false, &v);
+	close(fd);
+	free(path);
+	assert_non_null(back);
+	return back;
+}
+
+static struct run *parse_capturing(const struct parser *p, const char *path, const char *shown,
+				   const struct scan_point *from, struct scan_point *to,
+				   bool *refused, char **diags)
+{
+	struct capture c;
+	cap_open(&c);
+	struct run *r = parser_run_from(p, path, shown, "r", from, to, refused, c.d);
+	*diags = cap_take(&c);
+	return r;
+}
+
+static size_t resumed_total, skipped_total, refused_total;
+
+/* content cut at `cut`, parsed, then resumed over content: as a full
+ * parse of content. */
+static void check_cut(const struct parser *p, const char *shown, const char *content, size_t n,
+		      size_t cut, const char *full, size_t full_len, const char *full_diags,
+		      const struct scan_point *full_to)
+{
+	char *prefix_path = in_dir("prefix"), *whole_path = in_dir("whole");
+	write_all(prefix_path, content, cut);
+	struct scan_point st1 = {BUF_INIT, 0, NULL};
+	bool refused = false;
+	char *diags1;
+	struct run *r1 = parse_capturing(p, prefix_path, shown, NULL, &st1, &refused, &diags1);
+	/* Only a parse that said nothing is stored, with its state. */
+	if (!r1 || *diags1 || !st1.state.len) {
+		skipped_total++;
+		goto out;
+	}
+	/* the prefix's run as a later build maps it; the resume takes it */
+	st1.prev = mapped(r1);
+	struct scan_point st2 = {BUF_INIT, 0, NULL};
+	char *diags2;
+	struct run *r2 = parse_capturing(p, whole_path, shown, &st1, &st2, &refused, &diags2);
+	if (refused) {
+		/* The grown file's start tells otherwise (srun's labels
+		 * over more lines): a full parse then. */
+		refused_total++;
+		goto refused;
+	}
+	if (!r2)
+		fail_msg("%s cut at %zu of %zu: %s", shown, cut, n, diags2);
+	size_t lb;
+	char *b;
+	b = stored(r2, &lb);
+	if (full_len != lb || memcmp(full, b, lb) != 0)
+		fail_msg("%s cut at %zu of %zu (point %llu): the resumed run differs from a full "
+			 "parse",
+			 shown, cut, n, (unsigned long long)st1.point);
+	if (strcmp(diags2, full_diags) != 0)
+		fail_msg("%s cut at %zu: said\n%s\ninstead of\n%s", shown, cut, diags2, full_diags);
+	if (st2.point != full_to->point || st2.state.len != full_to->state.len ||
+	    (st2.state.len && memcmp(st2.state.data, full_to->state.data, st2.state.len) != 0)) {
+		size_t at = 0;
+		while (at < st2.state.len && at < full_to->state.len &&
+		       st2.state.data[at] == full_to->state.data[at])
+			at++;
+		if (getenv("SCANSTATE_DUMP")) {
+			write_all("/tmp/st_resumed", st2.state.data, st2.state.len);
+			write_all("/tmp/st_full", full_to->state.data, full_to->state.len);
+		}
+		fail_msg("%s cut at %zu: the state after resuming (point %llu, %zu bytes) is not "
+			 "a full parse's (point %llu, %zu bytes): they differ from byte %zu",
+			 shown, cut, (unsigned long long)st2.point, st2.state.len,
+			 (unsigned long long)full_to->point, full_to->state.len, at);
+	}
+	resumed_total++;
+	free(b);
+refused:
+	free(diags2);
+	run_free(r2);
+	buf_free(&st2.state);
+out:
+	run_free(r1);
+	free(diags1);
+	buf_free(&st1.state);
+	free(prefix_path);
+	free(whole_path);
+}
+
+static uint64_t rng = 0x9E3779B97F4A7C15u;
+
+static uint64_t next_rand(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/* Every cut of content (at most line_cuts line boundaries, byte_cuts
+ * random bytes). */
+static void check_content(const struct parser *p, const char *shown, const char *content,
+			  size_t n, size_t line_cuts, size_t byte_cuts)
+{
+	char *whole_path = in_dir("whole");
+	write_all(whole_path, content, n);
+	struct scan_point full_to = {BUF_INIT, 0, NULL};
+	char *full_diags;
+	bool refused = false;
+	struct run *full =
+		parse_capturing(p, whole_path, shown, NULL, &full_to, &refused, &full_diags);
+	free(whole_path);
+	if (!full) {
+		free(full_diags);
+		buf_free(&full_to.state);
+		return;
+	}
+	size_t full_len;
+	char *full_bytes = stored(full, &full_len);
+	size_t nlines = 0;
+	for (size_t i = 0; i + 1 < n; i++)
+		nlines += content[i] == '\n';
+	size_t step = nlines > line_cuts ? (nlines + line_cuts - 1) / line_cuts : 1;
+	size_t k = 0;
+	for (size_t i = 0; i + 1 < n; i++)
+		if (content[i] == '\n' && k++ % step == 0)
+			check_cut(p, shown, content, n, i + 1, full_bytes, full_len, full_diags,
+				  &full_to);
+	for (size_t j = 0; j < byte_cuts && n > 1; j++)
+		check_cut(p, shown, content, n, 1 + (size_t)(next_rand() % (n - 1)), full_bytes,
+			  full_len, full_diags, &full_to);
+	run_free(full);
+	free(full_bytes);
+	free(full_diags);
+	buf_free(&full_to.state);
+}
+
+static size_t files_seen;
+
+static int each_file(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	const char *base = path + ftw->base;
+	if (type != FTW_F || strcmp(base, "SOURCES") == 0 || strcmp(base, "README.md") == 0 ||
+	    strcmp(base, "SCORE") == 0 || (strlen(base) > 6 && strcmp(base + strlen(base) - 6, ".facts") == 0))
+		return 0;
+	const struct parser *p = parsers_detect(builtins, path, loc_line(path, 0), quiet.d);
+	if (!p)
+		return 0;
+	struct buf cb = BUF_INIT;
+	if (!file_read(path, &cb, NULL) || cb.len == 0) {
+		buf_free(&cb);
+		return 0;
+	}
+	size_t n = cb.len;
+	char *content = buf_detach(&cb);
+	files_seen++;
+	check_content(p, path, content, n, LINE_CUTS, BYTE_CUTS);
+	/* Every third file also with CRLF line ends, and without its
+	 * last newline. */
+	if (files_seen % 3 == 0) {
+		struct buf crlf = BUF_INIT;
+		for (size_t i = 0; i < n; i++) {
+			if (content[i] == '\n' && (i == 0 || content[i - 1] != '\r'))
+				buf_putc(&crlf, '\r');
+			buf_putc(&crlf, content[i]);
+		}
+		check_content(p, path, crlf.data, crlf.len, LINE_CUTS / 3, BYTE_CUTS / 2);
+		buf_free(&crlf);
+		size_t m = n;
+		while (m > 1 && content[m - 1] == '\n')
+			m--;
+		check_content(p, path, content, m, LINE_CUTS / 3, BYTE_CUTS / 2);
+	}
+	free(content);
+	return 0;
+}
+
+static void every_cut_of_every_log_resumes_as_a_full_parse(void **state)
+{
+	(void)state;
+	resumed_total = skipped_total = refused_total = files_seen = 0;
+	assert_int_equal(nftw("tests/corpus", each_file, 16, FTW_PHYS), 0);
+	assert_int_equal(nftw("tests/fixtures", each_file, 16, FTW_PHYS), 0);
+	print_message("%zu files, %zu cuts resumed, %zu refused, %zu prefixes not stored (said "
+		      "something)\n",
+		      files_seen, resumed_total, refused_total, skipped_total);
+	if (resumed_total < 2000 || refused_total * 20 > resumed_total)
+		fail_msg("only %zu cuts resumed, %zu refused", resumed_total, refused_total);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(every_cut_of_every_log_resumes_as_a_full_parse),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
