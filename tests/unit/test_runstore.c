@@ -24,54 +24,13 @@
 #include "data/runstore.h"
 #include "data/seal.h"
 #include "builtincheck.h"
+#include "rundump.h"
 
-/* Everything a report can read of r, as text, members included. */
-static void dump(struct buf *b, const struct run *r)
-{
-	static const char *const implicit[] = {"name", "file", "parser", "line_count"};
-	buf_printf(b, "run %s first %ld\n", run_name(r), run_first_line(r));
-	for (size_t i = 0; i < ARRAY_LEN(implicit); i++) {
-		const struct datum *d = run_field(r, implicit[i]);
-		buf_printf(b, "%s %d %.17g [%.*s] %ld\n", implicit[i], (int)d->kind, d->num,
-			   (int)d->len, d->text ? d->text : "", d->line);
-	}
-	for (size_t i = 0; i < run_field_count(r); i++) {
-		const char *name = run_field_name(r, i);
-		const struct datum *d = run_field_at(r, i);
-		const char *inputs = run_field_inputs(r, name);
-		buf_printf(b, "field %s %d %.17g %s[%.*s] %ld {%s}\n", name, (int)d->kind, d->num,
-			   d->text ? "" : "null", (int)d->len, d->text ? d->text : "", d->line,
-			   inputs ? inputs : "-");
-	}
-	for (size_t i = 0; i < run_series_count(r); i++) {
-		const struct series *s = run_series_at(r, i);
-		long first;
-		size_t dropped = series_dropped(s, &first);
-		buf_printf(b, "series %s rows %zu dropped %zu at %ld:", series_name(s),
-			   series_row_count(s), dropped, first);
-		for (size_t j = 0; j < series_column_count(s); j++)
-			buf_printf(b, " %s", series_column(s, j));
-		buf_putc(b, '\n');
-		for (size_t row = 0; row < series_row_count(s); row++) {
-			buf_printf(b, "%ld:", series_row_line(s, row));
-			for (size_t j = 0; j < series_column_count(s); j++) {
-				struct datum d;
-				series_cell(s, row, j, &d);
-				buf_printf(b, " %d/%.17g/%s[%.*s]/%ld", (int)d.kind, d.num,
-					   d.text ? "" : "null", (int)d.len, d.text ? d.text : "",
-					   d.line);
-			}
-			buf_putc(b, '\n');
-		}
-	}
-	for (size_t i = 0; i < run_member_count(r); i++)
-		dump(b, run_member_at(r, i));
-}
 
 static char *dump_text(const struct run *r)
 {
 	struct buf b = BUF_INIT;
-	dump(&b, r);
+	run_dump(&b, r);
 	return buf_detach(&b);
 }
 
