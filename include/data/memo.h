@@ -6,8 +6,7 @@
  * change reads none of those series again (docs/internals.md, "The
  * memo").  One memo a report, a sealed file of the cache
  * (cache_memo_read()): the entries its last render got or put, each a
- * key and opaque bytes that the caller encodes (memo_put_*) and decodes
- * (memo_rd_*).  An entry the render did not use is not written back:
+ * key and opaque bytes that the caller encodes and decodes (data/wire.h).  An entry the render did not use is not written back:
  * the memo never grows over edits.  A memo is used by one thread. */
 #ifndef LOGDOWN_MEMO_H
 #define LOGDOWN_MEMO_H
@@ -18,6 +17,7 @@
 
 #include "base/util.h"
 #include "data/cache.h"
+#include "data/wire.h"
 
 struct memo;
 
@@ -35,24 +35,10 @@ void memo_put(struct memo *m, const struct cache_key *key, const void *p, size_t
  * they are not what was read, and frees m; NULL is a no-op. */
 void memo_close(struct memo *m);
 
-/* Encoding an entry: little-endian integers, doubles as their 8 bytes,
- * length-prefixed bytes. */
-void memo_put_u64(struct buf *b, uint64_t v);
-void memo_put_double(struct buf *b, double v);
-void memo_put_bytes(struct buf *b, const void *p, size_t n);
-void memo_put_str(struct buf *b, const char *s); /* NULL as a flag, not "" */
-
-/* Decoding one: every read checks the bytes left; past the end (or on
- * any inconsistency the caller finds) bad is set, and the entry is not
- * used. */
-struct memo_rd {
-	const char *p, *end;
-	bool bad;
-};
-uint64_t memo_rd_u64(struct memo_rd *r);
-double memo_rd_double(struct memo_rd *r);
-struct span memo_rd_bytes(struct memo_rd *r);
+/* Entries are encoded with data/wire.h; a string that may be NULL as a
+ * flag, then the string: */
+void memo_put_str(struct buf *b, const char *s);
 /* A copy of a memo_put_str()'s string (NULL for NULL); caller frees. */
-char *memo_rd_str(struct memo_rd *r);
+char *memo_rd_str(struct wire_rd *r);
 
 #endif

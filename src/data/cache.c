@@ -30,6 +30,7 @@
 #include "base/version.h"
 #include "data/runstore.h"
 #include "data/seal.h"
+#include "data/wire.h"
 
 /* 2: a series cell keeps its own line; 3: sealed with the user's key,
  * runs in runstore.c's form */
@@ -126,36 +127,15 @@ static void key_hex(const struct cache_key *k, char out[33])
 
 /* --- encoding --- */
 
-static void put_u32(struct buf *b, uint32_t v)
-{
-	buf_put(b, (const char *)&v, sizeof v);
-}
-
-static void put_u64(struct buf *b, uint64_t v)
-{
-	buf_put(b, (const char *)&v, sizeof v);
-}
-
-static void put_bytes(struct buf *b, const char *p, size_t n)
-{
-	put_u64(b, n);
-	buf_put(b, p, n);
-}
-
-static void put_str(struct buf *b, const char *s)
-{
-	put_bytes(b, s ? s : "", s ? strlen(s) : 0);
-}
-
 /* The header every cache file starts with; the key's id is its last
  * part.  Returns its length, for cache_seal(). */
 static size_t put_header(const struct seal_key *key, struct buf *b, enum kind kind)
 {
 	size_t start = b->len;
 	buf_put(b, MAGIC, MAGIC_LEN);
-	put_u32(b, CACHE_FORMAT);
-	put_u32(b, (uint32_t)kind);
-	put_str(b, cache_version());
+	wire_put_u32(b, CACHE_FORMAT);
+	wire_put_u32(b, (uint32_t)kind);
+	wire_put_str(b, cache_version());
 	buf_put(b, (const char *)key->id, SEAL_ID_BYTES);
 	return b->len - start;
 }
@@ -169,61 +149,7 @@ static void cache_seal(const struct seal_key *key, struct buf *b, size_t hlen)
 	unsigned char seal[SEAL_BYTES];
 	seal_make(key, b->data, hlen, b->data + hlen, b->len - hlen, seal);
 	buf_put(b, (const char *)seal, sizeof seal);
-	put_u64(b, XXH3_64bits(b->data, b->len));
-}
-
-struct rd {
-	const char *p, *end;
-	bool bad;
-};
-
-static bool get(struct rd *r, void *out, size_t n)
-{
-	if (r->bad || (size_t)(r->end - r->p) < n) {
-		r->bad = true;
-		memset(out, 0, n);
-		return false;
-	}
-	memcpy(out, r->p, n);
-	r->p += n;
-	return true;
-}
-
-static uint32_t get_u32(struct rd *r)
-{
-	uint32_t v;
-	get(r, &v, sizeof v);
-	return v;
-}
-
-static uint64_t get_u64(struct rd *r)
-{
-	uint64_t v;
-	get(r, &v, sizeof v);
-	return v;
-}
-
-/* A view of the next length-prefixed bytes (not NUL-terminated). */
-static struct span get_span(struct rd *r)
-{
-	struct span s = {"", 0};
-	uint64_t n = get_u64(r);
-	if (r->bad || n > (uint64_t)(r->end - r->p)) {
-		r->bad = true;
-		return s;
-	}
-	s.p = r->p;
-	s.len = (size_t)n;
-	r->p += n;
-	return s;
-}
-
-static char *get_str(struct rd *r)
-{
-	struct span s = get_span(r);
-	if (memchr(s.p, '\0', s.len))
-		r->bad = true;
-	return xstrndup(s.p, s.len);
+	wire_put_u64(b, XXH3_64bits(b->data, b->len));
 }
 
 /* How a cache file failed its checks. */
@@ -239,27 +165,28 @@ enum verdict {
  * success r reads the payload.  The one check every kind of file is
  * read through. */
 static enum verdict cache_open_sealed(const struct seal_key *key, const char *data, size_t len,
-				      enum kind kind, struct rd *r)
+				      enum kind kind, struct wire_rd *r)
 {
 	uint64_t sum;
 	if (len < MAGIC_LEN + SEAL_BYTES + sizeof sum || memcmp(data, MAGIC, MAGIC_LEN) != 0)
 		return FILE_DAMAGED;
-	memcpy(&sum, data + len - sizeof sum, sizeof sum);
+	struct wire_rd tail = {data + len - sizeof sum, data + len, false};
+	sum = wire_u64(&tail);
 	if (XXH3_64bits(data, len - sizeof sum) != sum)
 		return FILE_DAMAGED;
 	const char *seal = data + len - sizeof sum - SEAL_BYTES;
 	r->p = data + MAGIC_LEN;
 	r->end = seal;
 	r->bad = false;
-	uint32_t format = get_u32(r);
+	uint32_t format = wire_u32(r);
 	if (r->bad)
 		return FILE_DAMAGED;
 	if (format != CACHE_FORMAT)
 		return FILE_OTHER_VERSION; /* its header may be laid out otherwise */
-	uint32_t k = get_u32(r);
-	struct span v = get_span(r);
+	uint32_t k = wire_u32(r);
+	struct span v = wire_span(r);
 	unsigned char id[SEAL_ID_BYTES];
-	get(r, id, sizeof id);
+	wire_get(r, id, sizeof id);
 	if (r->bad || k != (uint32_t)kind)
 		return FILE_DAMAGED;
 	const char *want = cache_version();
@@ -485,7 +412,7 @@ static void load_files(struct cache *c)
 			warn_damaged(c, path, why);
 		goto out;
 	}
-	struct rd r;
+	struct wire_rd r;
 	enum verdict v = cache_open_sealed(&c->key, b.data, b.len, KIND_FILES, &r);
 	if (verdict_why(v)) {
 		warn_damaged(c, path, verdict_why(v));
@@ -493,28 +420,28 @@ static void load_files(struct cache *c)
 	}
 	if (v != FILE_OK)
 		goto out;
-	uint64_t n = get_u64(&r);
+	uint64_t n = wire_u64(&r);
 	for (uint64_t i = 0; i < n && !r.bad; i++) {
-		char *p = get_str(&r);
+		char *p = wire_str(&r);
 		int64_t sig[5];
 		struct cache_key k;
 		for (int j = 0; j < 5; j++)
-			sig[j] = (int64_t)get_u64(&r);
-		get(&r, k.b, sizeof k.b);
+			sig[j] = (int64_t)wire_u64(&r);
+		wire_get(&r, k.b, sizeof k.b);
 		/* its lines, when a log page counted them */
-		uint64_t nstarts = get_u64(&r), lines = 0, bytes = 0, every = 0;
+		uint64_t nstarts = wire_u64(&r), lines = 0, bytes = 0, every = 0;
 		off_t *starts = NULL;
 		if (nstarts) {
-			lines = get_u64(&r);
-			bytes = get_u64(&r);
-			every = get_u64(&r);
+			lines = wire_u64(&r);
+			bytes = wire_u64(&r);
+			every = wire_u64(&r);
 			if (r.bad || every == 0 || lines > LONG_MAX || every > LONG_MAX ||
 			    nstarts > (uint64_t)(r.end - r.p) / 8)
 				r.bad = true;
 			else
 				starts = xmalloc((size_t)nstarts * sizeof *starts);
 			for (uint64_t j = 0; j < nstarts && !r.bad; j++)
-				starts[j] = (off_t)get_u64(&r);
+				starts[j] = (off_t)wire_u64(&r);
 		}
 		if (!r.bad && !find_file(c, p)) {
 			struct file_entry *e = add_file(c, p);
@@ -735,22 +662,22 @@ void cache_close(struct cache *c)
 			qsort(c->kept, c->nkept, sizeof *c->kept, cmp_key);
 		for (size_t i = 0; i < c->nfiles; i++)
 			n += kept_row(c, &c->files[i]);
-		put_u64(&b, n);
+		wire_put_u64(&b, n);
 		for (size_t i = 0; i < c->nfiles; i++) {
 			const struct file_entry *e = &c->files[i];
 			if (!kept_row(c, e))
 				continue;
-			put_str(&b, e->path);
+			wire_put_str(&b, e->path);
 			for (int j = 0; j < 5; j++)
-				put_u64(&b, (uint64_t)e->sig[j]);
+				wire_put_u64(&b, (uint64_t)e->sig[j]);
 			buf_put(&b, (const char *)e->hash.b, sizeof e->hash.b);
-			put_u64(&b, e->ix.n);
+			wire_put_u64(&b, e->ix.n);
 			if (e->ix.n) {
-				put_u64(&b, (uint64_t)e->lines);
-				put_u64(&b, e->bytes);
-				put_u64(&b, (uint64_t)e->ix.every);
+				wire_put_u64(&b, (uint64_t)e->lines);
+				wire_put_u64(&b, e->bytes);
+				wire_put_u64(&b, (uint64_t)e->ix.every);
 				for (size_t j = 0; j < e->ix.n; j++)
-					put_u64(&b, (uint64_t)e->ix.starts[j]);
+					wire_put_u64(&b, (uint64_t)e->ix.starts[j]);
 			}
 		}
 		cache_seal(&c->key, &b, hlen);
@@ -1254,9 +1181,9 @@ bool cache_state_get(struct cache *c, const struct cache_key *key, struct buf *o
 	if (!read_at(rfd, name, &b)) {
 		why = read_problem(rfd >= 0 ? errno : ENOENT);
 	} else {
-		struct rd r;
+		struct wire_rd r;
 		enum verdict v = cache_open_sealed(&c->key, b.data, b.len, KIND_STATE, &r);
-		struct span body = v == FILE_OK ? get_span(&r) : (struct span){"", 0};
+		struct span body = v == FILE_OK ? wire_span(&r) : (struct span){"", 0};
 		if (v == FILE_OK && !r.bad && r.p == r.end) {
 			buf_put(out, body.p, body.len);
 			ok = true;
@@ -1287,7 +1214,7 @@ void cache_state_put(struct cache *c, const struct cache_key *key, const void *d
 	memcpy(name + 32, ".scan", 6);
 	struct buf b = BUF_INIT;
 	size_t hlen = put_header(&c->key, &b, KIND_STATE);
-	put_bytes(&b, data, len);
+	wire_put_bytes(&b, data, len);
 	cache_seal(&c->key, &b, hlen);
 	write_at(c->rfd, name, &b);
 	buf_free(&b);
@@ -1408,7 +1335,7 @@ bool cache_memo_read(struct cache *c, const char *report, struct buf *body)
 		}
 		goto out;
 	}
-	struct rd r;
+	struct wire_rd r;
 	enum verdict v = cache_open_sealed(&c->key, b.data, b.len, KIND_MEMO, &r);
 	if (verdict_why(v)) {
 		char *path = path_join(c->dir, name);
@@ -1594,23 +1521,23 @@ struct cache_reports *cache_reports_load(struct cache *c, const char *out)
 	}
 	if (!stat_sig(marker, now))
 		goto out;
-	struct rd r;
+	struct wire_rd r;
 	enum verdict v = cache_open_sealed(&c->key, b.data, b.len, KIND_REPORTS, &r);
 	if (verdict_why(v))
 		warn_damaged(c, path, verdict_why(v));
 	if (v != FILE_OK)
 		goto out;
-	char *stored_out = get_str(&r);
+	char *stored_out = wire_str(&r);
 	int64_t sig[5];
 	for (int j = 0; j < 5; j++)
-		sig[j] = (int64_t)get_u64(&r);
+		sig[j] = (int64_t)wire_u64(&r);
 	bool same = !r.bad && strcmp(stored_out, out) == 0 && memcmp(sig, now, sizeof sig) == 0;
 	free(stored_out);
-	uint64_t n = get_u64(&r);
+	uint64_t n = wire_u64(&r);
 	for (uint64_t i = 0; i < n && !r.bad; i++) {
-		char *slug = get_str(&r);
+		char *slug = wire_str(&r);
 		struct cache_key k;
-		get(&r, k.b, sizeof k.b);
+		wire_get(&r, k.b, sizeof k.b);
 		if (!r.bad)
 			cache_reports_add(set, slug, &k);
 		free(slug);
@@ -1637,12 +1564,12 @@ void cache_reports_save(struct cache *c, struct cache_reports *r, const char *ou
 	if (ensure_dir(c) && stat_sig(marker, sig)) {
 		struct buf b = BUF_INIT;
 		size_t hlen = put_header(&c->key, &b, KIND_REPORTS);
-		put_str(&b, out);
+		wire_put_str(&b, out);
 		for (int j = 0; j < 5; j++)
-			put_u64(&b, (uint64_t)sig[j]);
-		put_u64(&b, r->n);
+			wire_put_u64(&b, (uint64_t)sig[j]);
+		wire_put_u64(&b, r->n);
 		for (size_t i = 0; i < r->n; i++) {
-			put_str(&b, r->e[i].slug);
+			wire_put_str(&b, r->e[i].slug);
 			buf_put(&b, (const char *)r->e[i].key.b, sizeof r->e[i].key.b);
 		}
 		cache_seal(&c->key, &b, hlen);

@@ -27,80 +27,23 @@ struct memo {
 	size_t used;   /* of those, how many this render got */
 };
 
-void memo_put_u64(struct buf *b, uint64_t v)
-{
-	unsigned char le[8];
-	for (int i = 0; i < 8; i++)
-		le[i] = (unsigned char)(v >> (8 * i));
-	buf_put(b, (const char *)le, sizeof le);
-}
-
-void memo_put_double(struct buf *b, double v)
-{
-	uint64_t u;
-	memcpy(&u, &v, sizeof u);
-	memo_put_u64(b, u);
-}
-
-void memo_put_bytes(struct buf *b, const void *p, size_t n)
-{
-	memo_put_u64(b, n);
-	if (n)
-		buf_put(b, p, n);
-}
-
 void memo_put_str(struct buf *b, const char *s)
 {
-	memo_put_u64(b, s ? 1 : 0);
+	wire_put_u64(b, s ? 1 : 0);
 	if (s)
-		memo_put_bytes(b, s, strlen(s));
+		wire_put_str(b, s);
 }
 
-uint64_t memo_rd_u64(struct memo_rd *r)
+char *memo_rd_str(struct wire_rd *r)
 {
-	if (r->bad || r->end - r->p < 8) {
-		r->bad = true;
-		return 0;
+	if (!wire_u64(r))
+		return NULL;
+	char *s = wire_str(r);
+	if (r->bad) {
+		free(s);
+		return NULL;
 	}
-	uint64_t v = 0;
-	for (int i = 0; i < 8; i++)
-		v |= (uint64_t)(unsigned char)r->p[i] << (8 * i);
-	r->p += 8;
-	return v;
-}
-
-double memo_rd_double(struct memo_rd *r)
-{
-	uint64_t u = memo_rd_u64(r);
-	double v;
-	memcpy(&v, &u, sizeof v);
-	return v;
-}
-
-struct span memo_rd_bytes(struct memo_rd *r)
-{
-	struct span s = {"", 0};
-	uint64_t n = memo_rd_u64(r);
-	if (r->bad || n > (uint64_t)(r->end - r->p)) {
-		r->bad = true;
-		return s;
-	}
-	s.p = r->p;
-	s.len = (size_t)n;
-	r->p += n;
 	return s;
-}
-
-char *memo_rd_str(struct memo_rd *r)
-{
-	if (!memo_rd_u64(r))
-		return NULL;
-	struct span s = memo_rd_bytes(r);
-	if (r->bad || memchr(s.p, '\0', s.len)) {
-		r->bad = true;
-		return NULL;
-	}
-	return xstrndup(s.p, s.len);
 }
 
 static int cmp_entry(const void *a, const void *b)
@@ -129,8 +72,8 @@ struct memo *memo_open(struct cache *c, const char *report)
 	m->report = xstrdup(report);
 	if (!cache_memo_read(c, report, &m->file))
 		return m;
-	struct memo_rd r = {m->file.data, m->file.data + m->file.len, false};
-	uint64_t n = memo_rd_u64(&r);
+	struct wire_rd r = {m->file.data, m->file.data + m->file.len, false};
+	uint64_t n = wire_u64(&r);
 	for (uint64_t i = 0; i < n && !r.bad; i++) {
 		struct cache_key k;
 		if (r.end - r.p < (ptrdiff_t)sizeof k.b) {
@@ -139,7 +82,7 @@ struct memo *memo_open(struct cache *c, const char *report)
 		}
 		memcpy(k.b, r.p, sizeof k.b);
 		r.p += sizeof k.b;
-		struct span s = memo_rd_bytes(&r);
+		struct span s = wire_span(&r);
 		if (r.bad)
 			break;
 		struct memo_entry *e = add(m);
@@ -227,10 +170,10 @@ void memo_close(struct memo *m)
 				m->e[keep++] = m->e[i];
 		qsort(m->e, keep, sizeof *m->e, cmp_entry);
 		struct buf b = BUF_INIT;
-		memo_put_u64(&b, keep);
+		wire_put_u64(&b, keep);
 		for (size_t i = 0; i < keep; i++) {
 			buf_put(&b, (const char *)m->e[i].key.b, sizeof m->e[i].key.b);
-			memo_put_bytes(&b, m->e[i].p, m->e[i].n);
+			wire_put_bytes(&b, m->e[i].p, m->e[i].n);
 		}
 		cache_memo_write(m->c, m->report, b.data, b.len);
 		buf_free(&b);

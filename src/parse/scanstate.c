@@ -22,40 +22,20 @@
 
 #include "scan.h"
 
+#include "data/wire.h"
+
 #define STATE_MAGIC "logdown-scanstate"
 #define STATE_MAGIC_LEN 17
 #define STATE_VERSION 1u
 
-static void put_u64(struct buf *b, uint64_t v)
-{
-	unsigned char le[8];
-	for (int i = 0; i < 8; i++)
-		le[i] = (unsigned char)(v >> (8 * i));
-	buf_put(b, (const char *)le, sizeof le);
-}
-
 static void put_i64(struct buf *b, int64_t v)
 {
-	put_u64(b, (uint64_t)v);
-}
-
-static void put_f64(struct buf *b, double v)
-{
-	uint64_t u;
-	memcpy(&u, &v, sizeof u);
-	put_u64(b, u);
-}
-
-static void put_bytes(struct buf *b, const char *p, size_t n)
-{
-	put_u64(b, n);
-	if (n)
-		buf_put(b, p, n);
+	wire_put_u64(b, (uint64_t)v);
 }
 
 static void put_buf(struct buf *b, const struct buf *v)
 {
-	put_bytes(b, buf_data(v), v->len);
+	wire_put_bytes(b, buf_data(v), v->len);
 }
 
 static int by_row(const void *a, const void *b)
@@ -74,11 +54,11 @@ static void put_dedup(struct buf *b, const struct dedup *dd)
 		if (dd->v[i].rank && n < dd->n)
 			v[n++] = dd->v[i];
 	qsort(v, n, sizeof *v, by_row);
-	put_u64(b, n);
+	wire_put_u64(b, n);
 	for (size_t i = 0; i < n; i++) {
-		put_u64(b, v[i].hash);
-		put_u64(b, v[i].rank);
-		put_u64(b, v[i].row);
+		wire_put_u64(b, v[i].hash);
+		wire_put_u64(b, v[i].rank);
+		wire_put_u64(b, v[i].row);
 	}
 	free(v);
 }
@@ -96,233 +76,174 @@ void scan_state_save(const struct scan *sc, struct buf *out)
 {
 	const struct parser *p = sc->p;
 	buf_put(out, STATE_MAGIC, STATE_MAGIC_LEN);
-	put_u64(out, STATE_VERSION);
-	put_bytes(out, p->name, strlen(p->name));
-	put_u64(out, p->nfields);
-	put_u64(out, p->nseries);
-	put_u64(out, p->ntables);
-	put_u64(out, sc->nacts);
-	put_u64(out, p->ncarry_cols);
+	wire_put_u64(out, STATE_VERSION);
+	wire_put_bytes(out, p->name, strlen(p->name));
+	wire_put_u64(out, p->nfields);
+	wire_put_u64(out, p->nseries);
+	wire_put_u64(out, p->ntables);
+	wire_put_u64(out, sc->nacts);
+	wire_put_u64(out, p->ncarry_cols);
 	put_i64(out, sc->nl);
-	put_u64(out, sc->hits);
-	put_u64(out, sc->srun_labels);
+	wire_put_u64(out, sc->hits);
+	wire_put_u64(out, sc->srun_labels);
 	for (size_t i = 0; i < sc->nacts; i++)
-		put_u64(out, sc->acts[i].off);
+		wire_put_u64(out, sc->acts[i].off);
 	for (size_t i = 0; i < p->nfields; i++) {
 		const struct fstate *fs = &sc->fs[i];
-		put_u64(out, fs->found);
+		wire_put_u64(out, fs->found);
 		put_i64(out, fs->line);
 		put_buf(out, &fs->text);
-		put_u64(out, fs->count);
-		put_f64(out, fs->sum);
+		wire_put_u64(out, fs->count);
+		wire_put_f64(out, fs->sum);
 		put_i64(out, fs->first_line);
 		put_i64(out, fs->bad_line);
 		put_buf(out, &fs->bad);
-		put_u64(out, fs->nnames);
+		wire_put_u64(out, fs->nnames);
 		for (size_t k = 0; k < fs->nnames; k++) {
-			put_bytes(out, fs->names[k].name, strlen(fs->names[k].name));
+			wire_put_bytes(out, fs->names[k].name, strlen(fs->names[k].name));
 			put_buf(out, &fs->names[k].text);
 			put_i64(out, fs->names[k].line);
 		}
 	}
 	/* The run's series as they are now, in the run's order. */
-	put_u64(out, run_series_count(sc->r));
+	wire_put_u64(out, run_series_count(sc->r));
 	for (size_t i = 0; i < run_series_count(sc->r); i++) {
 		const struct series *s = run_series_at(sc->r, i);
-		put_bytes(out, series_name(s), strlen(series_name(s)));
-		put_u64(out, series_column_count(s));
+		wire_put_bytes(out, series_name(s), strlen(series_name(s)));
+		wire_put_u64(out, series_column_count(s));
 		for (size_t j = 0; j < series_column_count(s); j++)
-			put_bytes(out, series_column(s, j), strlen(series_column(s, j)));
-		put_u64(out, series_row_count(s));
+			wire_put_bytes(out, series_column(s, j), strlen(series_column(s, j)));
+		wire_put_u64(out, series_row_count(s));
 	}
 	for (size_t i = 0; i < p->nseries; i++) {
 		const struct sstate *st = &sc->ss[i];
 		put_i64(out, series_index(sc->r, st->s));
 		put_dedup(out, &st->dd);
 		put_i64(out, st->first_line);
-		put_u64(out, st->shared_warned);
+		wire_put_u64(out, st->shared_warned);
 		for (size_t j = 0; j < p->series[i].ncols; j++) {
-			put_u64(out, st->warned[j]);
+			wire_put_u64(out, st->warned[j]);
 			put_i64(out, st->warn_line[j]);
 			const char *t = st->warn_text[j];
-			put_bytes(out, t ? t : "", t ? strlen(t) : 0);
+			wire_put_bytes(out, t ? t : "", t ? strlen(t) : 0);
 		}
 	}
 	for (size_t i = 0; i < p->ntables; i++) {
 		const struct tstate *ts = &sc->ts[i];
 		put_i64(out, series_index(sc->r, ts->s));
 		put_dedup(out, &ts->dd);
-		put_u64(out, ts->found);
-		put_u64(out, ts->clash_warned);
-		put_u64(out, ts->types_checked);
-		put_u64(out, ts->fill_checked);
-		put_bytes(out, (const char *)ts->warned, ts->warned ? ts->nwarned : 0);
-		put_u64(out, ts->warned != NULL);
+		wire_put_u64(out, ts->found);
+		wire_put_u64(out, ts->clash_warned);
+		wire_put_u64(out, ts->types_checked);
+		wire_put_u64(out, ts->fill_checked);
+		wire_put_bytes(out, (const char *)ts->warned, ts->warned ? ts->nwarned : 0);
+		wire_put_u64(out, ts->warned != NULL);
 		put_i64(out, ts->header_line);
 	}
 	const struct tcur *tc = &sc->tc;
 	put_i64(out, tc->table);
-	put_u64(out, (uint64_t)tc->mode);
+	wire_put_u64(out, (uint64_t)tc->mode);
 	put_i64(out, tc->seek_left);
-	put_u64(out, tc->after_header);
-	put_u64(out, tc->ext ? tc->next : 0);
+	wire_put_u64(out, tc->after_header);
+	wire_put_u64(out, tc->ext ? tc->next : 0);
 	for (size_t j = 0; tc->ext && j < tc->next; j++)
-		put_u64(out, tc->ext[j]);
-	put_u64(out, tc->ncols);
+		wire_put_u64(out, tc->ext[j]);
+	wire_put_u64(out, tc->ncols);
 	/* a table's types: its columns and the carried ones after them */
 	size_t ntypes = tc->types && tc->table >= 0 && sc->ts[tc->table].s
 				? series_column_count(sc->ts[tc->table].s)
 				: 0;
-	put_u64(out, tc->types != NULL);
-	put_u64(out, ntypes);
+	wire_put_u64(out, tc->types != NULL);
+	wire_put_u64(out, ntypes);
 	for (size_t j = 0; j < ntypes; j++)
-		put_u64(out, (uint64_t)tc->types[j]);
-	put_u64(out, tc->nfill);
+		wire_put_u64(out, (uint64_t)tc->types[j]);
+	wire_put_u64(out, tc->nfill);
 	for (size_t k = 0; k < tc->nfill; k++) {
-		put_u64(out, tc->fill[k]);
+		wire_put_u64(out, tc->fill[k]);
 		put_buf(out, &tc->fill_prev[k]);
 	}
-	put_u64(out, tc->ncarried);
+	wire_put_u64(out, tc->ncarried);
 	for (size_t k = 0; k < tc->ncarried; k++)
-		put_u64(out, tc->carried[k]);
-	put_u64(out, tc->bordered);
-	put_u64(out, tc->quoted);
-	put_u64(out, tc->head_open);
-	put_u64(out, tc->row_open);
-	put_u64(out, tc->ruled);
+		wire_put_u64(out, tc->carried[k]);
+	wire_put_u64(out, tc->bordered);
+	wire_put_u64(out, tc->quoted);
+	wire_put_u64(out, tc->head_open);
+	wire_put_u64(out, tc->row_open);
+	wire_put_u64(out, tc->ruled);
 	put_buf(out, &tc->pend);
 	put_i64(out, tc->pend_line);
-	put_u64(out, tc->pend_ranked);
+	wire_put_u64(out, tc->pend_ranked);
 	/* a rank is only a rank when the line had one (else whatever the
 	 * line left there) */
-	put_u64(out, tc->pend_ranked ? tc->pend_rank : 0);
+	wire_put_u64(out, tc->pend_ranked ? tc->pend_rank : 0);
 	const struct more *m = &sc->more;
-	put_u64(out, m->on);
-	put_u64(out, m->series);
+	wire_put_u64(out, m->on);
+	wire_put_u64(out, m->series);
 	put_i64(out, m->line);
-	put_u64(out, m->ranked);
-	put_u64(out, m->ranked ? m->rank : 0);
-	put_u64(out, m->taken);
-	put_u64(out, m->until_failed);
-	put_u64(out, m->ncells);
+	wire_put_u64(out, m->ranked);
+	wire_put_u64(out, m->ranked ? m->rank : 0);
+	wire_put_u64(out, m->taken);
+	wire_put_u64(out, m->until_failed);
+	wire_put_u64(out, m->ncells);
 	for (size_t j = 0; j < m->ncells; j++)
 		put_buf(out, &m->cells[j]);
 	for (size_t k = 0; k < p->ncarry_cols; k++)
 		put_buf(out, &sc->carry[k]);
 	/* split: its lines read so far, and the fields they set (the only
 	 * fields a run has before the file is read) */
-	put_u64(out, sc->splits);
-	put_u64(out, sc->split_mark);
-	put_u64(out, sc->split_name != NULL);
-	put_bytes(out, sc->split_name ? sc->split_name : "",
+	wire_put_u64(out, sc->splits);
+	wire_put_u64(out, sc->split_mark);
+	wire_put_u64(out, sc->split_name != NULL);
+	wire_put_bytes(out, sc->split_name ? sc->split_name : "",
 		  sc->split_name ? strlen(sc->split_name) : 0);
-	put_u64(out, run_field_count(sc->r));
+	wire_put_u64(out, run_field_count(sc->r));
 	for (size_t i = 0; i < run_field_count(sc->r); i++) {
 		const char *name = run_field_name(sc->r, i);
 		const struct datum *d = run_field_at(sc->r, i);
 		const char *inputs = run_field_inputs(sc->r, name);
-		put_bytes(out, name, strlen(name));
-		put_u64(out, (uint64_t)d->kind);
-		put_f64(out, d->num);
-		put_u64(out, d->text != NULL);
-		put_bytes(out, d->text ? d->text : "", d->text ? d->len : 0);
+		wire_put_bytes(out, name, strlen(name));
+		wire_put_u64(out, (uint64_t)d->kind);
+		wire_put_f64(out, d->num);
+		wire_put_u64(out, d->text != NULL);
+		wire_put_bytes(out, d->text ? d->text : "", d->text ? d->len : 0);
 		put_i64(out, d->line);
-		put_u64(out, inputs != NULL);
-		put_bytes(out, inputs ? inputs : "", inputs ? strlen(inputs) : 0);
+		wire_put_u64(out, inputs != NULL);
+		wire_put_bytes(out, inputs ? inputs : "", inputs ? strlen(inputs) : 0);
 	}
 }
 
 /* --- reading --- */
 
-struct rd {
-	const unsigned char *p, *end;
-	bool bad;
-};
-
-static uint64_t get_u64(struct rd *r)
+static int64_t get_i64(struct wire_rd *r)
 {
-	if (r->bad || r->end - r->p < 8) {
-		r->bad = true;
-		return 0;
-	}
-	uint64_t v = 0;
-	for (int i = 0; i < 8; i++)
-		v |= (uint64_t)r->p[i] << (8 * i);
-	r->p += 8;
-	return v;
+	return (int64_t)wire_u64(r);
 }
 
-static int64_t get_i64(struct rd *r)
+static bool get_bool(struct wire_rd *r)
 {
-	return (int64_t)get_u64(r);
-}
-
-static double get_f64(struct rd *r)
-{
-	uint64_t u = get_u64(r);
-	double v;
-	memcpy(&v, &u, sizeof v);
-	return v;
-}
-
-static bool get_bool(struct rd *r)
-{
-	uint64_t v = get_u64(r);
+	uint64_t v = wire_u64(r);
 	if (v > 1)
 		r->bad = true;
 	return v == 1;
 }
 
-/* A count of things of at least `each` bytes: more than the bytes left
- * is a lie. */
-static size_t get_count(struct rd *r, size_t each)
+static void get_buf(struct wire_rd *r, struct buf *b)
 {
-	uint64_t n = get_u64(r);
-	if (r->bad || n > (uint64_t)(r->end - r->p) / (each ? each : 1)) {
-		r->bad = true;
-		return 0;
-	}
-	return (size_t)n;
-}
-
-static struct span get_span(struct rd *r)
-{
-	struct span s = {"", 0};
-	size_t n = get_count(r, 1);
-	if (r->bad)
-		return s;
-	s.p = (const char *)r->p;
-	s.len = n;
-	r->p += n;
-	return s;
-}
-
-static void get_buf(struct rd *r, struct buf *b)
-{
-	struct span s = get_span(r);
+	struct span s = wire_span(r);
 	buf_clear(b);
 	if (s.len)
 		buf_put(b, s.p, s.len);
 }
 
-/* A text without NUL bytes; caller frees. */
-static char *get_str(struct rd *r)
-{
-	struct span s = get_span(r);
-	if (memchr(s.p, '\0', s.len))
-		r->bad = true;
-	return xstrndup(s.p, s.len);
-}
-
 /* Rank de-duplication entries of a series of nrows rows. */
-static void get_dedup(struct rd *r, struct dedup *dd, size_t nrows)
+static void get_dedup(struct wire_rd *r, struct dedup *dd, size_t nrows)
 {
-	size_t n = get_count(r, 24);
+	size_t n = wire_count(r, 24);
 	for (size_t i = 0; i < n && !r->bad; i++) {
 		struct dent e;
-		e.hash = get_u64(r);
-		e.rank = get_u64(r);
-		uint64_t row = get_u64(r);
+		e.hash = wire_u64(r);
+		e.rank = wire_u64(r);
+		uint64_t row = wire_u64(r);
 		if (r->bad || !e.rank || row >= nrows) {
 			r->bad = true;
 			return;
@@ -334,7 +255,7 @@ static void get_dedup(struct rd *r, struct dedup *dd, size_t nrows)
 
 /* A series index of the state: -1 or one of the run's n; *rows its row
  * count. */
-static struct series *get_series(struct rd *r, struct run *run, size_t n)
+static struct series *get_series(struct wire_rd *r, struct run *run, size_t n)
 {
 	int64_t k = get_i64(r);
 	if (k < -1 || k >= (int64_t)n) {
@@ -347,19 +268,19 @@ static struct series *get_series(struct rd *r, struct run *run, size_t n)
 /* The run's series as the state lists them: those scan_init() made
  * must come first, as made; the others (tables', shared ones) are
  * added; each takes its first rows from prev's series of its name. */
-static void get_run_series(struct rd *r, struct scan *sc, const struct run *prev)
+static void get_run_series(struct wire_rd *r, struct scan *sc, const struct run *prev)
 {
 	size_t made = run_series_count(sc->r);
-	size_t n = get_count(r, 24);
+	size_t n = wire_count(r, 24);
 	if (n < made)
 		r->bad = true;
 	for (size_t i = 0; i < n && !r->bad; i++) {
-		char *name = get_str(r);
-		size_t ncols = get_count(r, 8);
+		char *name = wire_str(r);
+		size_t ncols = wire_count(r, 8);
 		char **cols = xcalloc(ncols + 1, sizeof *cols);
 		for (size_t j = 0; j < ncols; j++)
-			cols[j] = get_str(r);
-		uint64_t nrows = get_u64(r);
+			cols[j] = wire_str(r);
+		uint64_t nrows = wire_u64(r);
 		struct series *s = NULL;
 		if (r->bad) {
 			/* nothing */
@@ -398,24 +319,24 @@ static void get_run_series(struct rd *r, struct scan *sc, const struct run *prev
 bool scan_state_load(struct scan *sc, const void *data, size_t len, const struct run *prev)
 {
 	const struct parser *p = sc->p;
-	struct rd rr = {data, (const unsigned char *)data + len, false};
-	struct rd *r = &rr;
+	struct wire_rd rr = {data, (const char *)data + len, false};
+	struct wire_rd *r = &rr;
 	if (len < STATE_MAGIC_LEN || memcmp(data, STATE_MAGIC, STATE_MAGIC_LEN) != 0)
 		return false;
 	r->p += STATE_MAGIC_LEN;
-	if (get_u64(r) != STATE_VERSION)
+	if (wire_u64(r) != STATE_VERSION)
 		return false;
-	struct span pname = get_span(r);
+	struct span pname = wire_span(r);
 	if (r->bad || pname.len != strlen(p->name) || memcmp(pname.p, p->name, pname.len) != 0)
 		return false;
-	if (get_u64(r) != p->nfields || get_u64(r) != p->nseries || get_u64(r) != p->ntables ||
-	    get_u64(r) != sc->nacts || get_u64(r) != p->ncarry_cols || r->bad)
+	if (wire_u64(r) != p->nfields || wire_u64(r) != p->nseries || wire_u64(r) != p->ntables ||
+	    wire_u64(r) != sc->nacts || wire_u64(r) != p->ncarry_cols || r->bad)
 		return false;
 	int64_t nl = get_i64(r);
 	if (nl < 0)
 		return false;
 	sc->nl = (long)nl;
-	sc->hits = (size_t)get_u64(r);
+	sc->hits = (size_t)wire_u64(r);
 	sc->srun_labels = get_bool(r);
 	for (size_t i = 0; i < sc->nacts; i++)
 		sc->acts[i].off = get_bool(r);
@@ -424,14 +345,14 @@ bool scan_state_load(struct scan *sc, const void *data, size_t len, const struct
 		fs->found = get_bool(r);
 		fs->line = (long)get_i64(r);
 		get_buf(r, &fs->text);
-		fs->count = (size_t)get_u64(r);
-		fs->sum = get_f64(r);
+		fs->count = (size_t)wire_u64(r);
+		fs->sum = wire_f64(r);
 		fs->first_line = (long)get_i64(r);
 		fs->bad_line = (long)get_i64(r);
 		get_buf(r, &fs->bad);
-		size_t nnames = get_count(r, 24);
+		size_t nnames = wire_count(r, 24);
 		for (size_t k = 0; k < nnames && !r->bad; k++) {
-			struct span name = get_span(r);
+			struct span name = wire_span(r);
 			bool fresh = false;
 			struct named *e = r->bad || !name.len || memchr(name.p, '\0', name.len)
 						  ? NULL
@@ -462,12 +383,12 @@ bool scan_state_load(struct scan *sc, const void *data, size_t len, const struct
 		st->first_line = (long)get_i64(r);
 		st->shared_warned = get_bool(r);
 		for (size_t j = 0; j < p->series[i].ncols && !r->bad; j++) {
-			uint64_t w = get_u64(r);
+			uint64_t w = wire_u64(r);
 			if (w > TYPED_NOT_STYLE)
 				r->bad = true;
 			st->warned[j] = (unsigned char)w;
 			st->warn_line[j] = (long)get_i64(r);
-			char *t = get_str(r);
+			char *t = wire_str(r);
 			if (w)
 				st->warn_text[j] = t;
 			else
@@ -485,7 +406,7 @@ bool scan_state_load(struct scan *sc, const void *data, size_t len, const struct
 		ts->clash_warned = get_bool(r);
 		ts->types_checked = get_bool(r);
 		ts->fill_checked = get_bool(r);
-		struct span w = get_span(r);
+		struct span w = wire_span(r);
 		bool has = get_bool(r);
 		if (has && !r->bad) {
 			ts->warned = xcalloc(w.len + 1, 1);
@@ -500,23 +421,23 @@ bool scan_state_load(struct scan *sc, const void *data, size_t len, const struct
 		return false;
 	struct tcur *tc = &sc->tc;
 	int64_t table = get_i64(r);
-	uint64_t mode = get_u64(r);
+	uint64_t mode = wire_u64(r);
 	if (table < -1 || table >= (int64_t)p->ntables || mode > TM_DELIM)
 		return false;
 	tc->table = (long)table;
 	tc->mode = (enum table_mode)mode;
 	tc->seek_left = (int)get_i64(r);
 	tc->after_header = get_bool(r);
-	size_t next = get_count(r, 8);
+	size_t next = wire_count(r, 8);
 	if (next && !r->bad) {
 		tc->ext = xcalloc(next + 1, sizeof *tc->ext);
 		for (size_t j = 0; j < next; j++)
-			tc->ext[j] = (size_t)get_u64(r);
+			tc->ext[j] = (size_t)wire_u64(r);
 		tc->next = next;
 	}
-	tc->ncols = (size_t)get_u64(r);
+	tc->ncols = (size_t)wire_u64(r);
 	bool has_types = get_bool(r);
-	size_t ntypes = get_count(r, 8);
+	size_t ntypes = wire_count(r, 8);
 	/* A table being read has its series, its cells and carried ones. */
 	const struct series *ts_s = tc->table >= 0 ? sc->ts[tc->table].s : NULL;
 	if (r->bad || (!has_types && ntypes) ||
@@ -525,19 +446,19 @@ bool scan_state_load(struct scan *sc, const void *data, size_t len, const struct
 	if (has_types) {
 		tc->types = xcalloc(ntypes + 1, sizeof *tc->types);
 		for (size_t j = 0; j < ntypes; j++) {
-			uint64_t t = get_u64(r);
+			uint64_t t = wire_u64(r);
 			if (t > VT_DURATION_NS)
 				return false;
 			tc->types[j] = (enum vtype)t;
 		}
 	}
-	size_t nfill = get_count(r, 16);
+	size_t nfill = wire_count(r, 16);
 	if (nfill && !r->bad) {
 		tc->fill = xcalloc(nfill + 1, sizeof *tc->fill);
 		tc->fill_prev = xcalloc(nfill + 1, sizeof *tc->fill_prev);
 		tc->nfill = nfill;
 		for (size_t k = 0; k < nfill; k++) {
-			uint64_t j = get_u64(r);
+			uint64_t j = wire_u64(r);
 			if (j >= tc->ncols)
 				r->bad = true;
 			tc->fill[k] = (size_t)j;
@@ -545,12 +466,12 @@ bool scan_state_load(struct scan *sc, const void *data, size_t len, const struct
 			get_buf(r, &tc->fill_prev[k]);
 		}
 	}
-	size_t ncarried = get_count(r, 8);
+	size_t ncarried = wire_count(r, 8);
 	if (ncarried && !r->bad) {
 		tc->carried = xcalloc(ncarried + 1, sizeof *tc->carried);
 		tc->ncarried = ncarried;
 		for (size_t k = 0; k < ncarried; k++) {
-			uint64_t j = get_u64(r);
+			uint64_t j = wire_u64(r);
 			if (j >= p->ncarry_cols)
 				r->bad = true;
 			tc->carried[k] = (size_t)j;
@@ -574,16 +495,16 @@ bool scan_state_load(struct scan *sc, const void *data, size_t len, const struct
 	get_buf(r, &tc->pend);
 	tc->pend_line = (long)get_i64(r);
 	tc->pend_ranked = get_bool(r);
-	tc->pend_rank = get_u64(r);
+	tc->pend_rank = wire_u64(r);
 	struct more *m = &sc->more;
 	m->on = get_bool(r);
-	uint64_t ms = get_u64(r);
+	uint64_t ms = wire_u64(r);
 	m->line = (long)get_i64(r);
 	m->ranked = get_bool(r);
-	m->rank = get_u64(r);
-	m->taken = (size_t)get_u64(r);
+	m->rank = wire_u64(r);
+	m->taken = (size_t)wire_u64(r);
 	m->until_failed = get_bool(r);
-	size_t ncells = get_count(r, 8);
+	size_t ncells = wire_count(r, 8);
 	if (r->bad || (m->on && (ms >= p->nseries || p->series[ms].more_col < 0 ||
 				 ncells < p->series[ms].ncols || !sc->ss[ms].s)))
 		return false;
@@ -598,25 +519,25 @@ bool scan_state_load(struct scan *sc, const void *data, size_t len, const struct
 	}
 	for (size_t k = 0; k < p->ncarry_cols; k++)
 		get_buf(r, &sc->carry[k]);
-	sc->splits = (size_t)get_u64(r);
-	sc->split_mark = (size_t)get_u64(r);
+	sc->splits = (size_t)wire_u64(r);
+	sc->split_mark = (size_t)wire_u64(r);
 	bool named = get_bool(r);
-	char *split_name = get_str(r);
+	char *split_name = wire_str(r);
 	if (named && !r->bad)
 		sc->split_name = split_name;
 	else
 		free(split_name);
-	size_t nfields = get_count(r, 56);
+	size_t nfields = wire_count(r, 56);
 	for (size_t i = 0; i < nfields && !r->bad; i++) {
-		char *name = get_str(r);
-		uint64_t kind = get_u64(r);
+		char *name = wire_str(r);
+		uint64_t kind = wire_u64(r);
 		struct datum d = {DATUM_MISSING, 0, NULL, 0, 0};
-		d.num = get_f64(r);
+		d.num = wire_f64(r);
 		bool has_text = get_bool(r);
-		struct span t = get_span(r);
+		struct span t = wire_span(r);
 		d.line = (long)get_i64(r);
 		bool has_inputs = get_bool(r);
-		char *inputs = get_str(r);
+		char *inputs = wire_str(r);
 		if (kind > DATUM_STRING || !*name)
 			r->bad = true;
 		if (!r->bad) {

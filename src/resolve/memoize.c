@@ -28,17 +28,17 @@ static void put_marks(struct buf *b, const bool *used, size_t n)
 	size_t k = 0;
 	for (size_t i = 0; used && i < n; i++)
 		k += used[i];
-	memo_put_u64(b, k);
+	wire_put_u64(b, k);
 	for (size_t i = 0; used && i < n; i++)
 		if (used[i])
-			memo_put_u64(b, i);
+			wire_put_u64(b, i);
 }
 
 /* Reads put_marks()'s indexes and sets them in used[0..n) (kept in
  * `set` first: nothing is marked from an entry that turns out bad). */
-static size_t *read_marks(struct memo_rd *r, size_t n, size_t *k)
+static size_t *read_marks(struct wire_rd *r, size_t n, size_t *k)
 {
-	uint64_t count = memo_rd_u64(r);
+	uint64_t count = wire_u64(r);
 	*k = 0;
 	if (r->bad || count > n) {
 		r->bad = true;
@@ -46,7 +46,7 @@ static size_t *read_marks(struct memo_rd *r, size_t n, size_t *k)
 	}
 	size_t *at = xmalloc((size_t)(count ? count : 1) * sizeof *at);
 	for (uint64_t i = 0; i < count; i++) {
-		uint64_t v = memo_rd_u64(r);
+		uint64_t v = wire_u64(r);
 		if (r->bad || v >= n) {
 			r->bad = true;
 			break;
@@ -95,34 +95,34 @@ static const char *scope_file(const struct scope *sc, const char *file)
 
 static void put_eval(struct buf *b, const struct eval *v)
 {
-	memo_put_u64(b, (uint64_t)v->kind);
-	memo_put_double(b, v->num);
-	memo_put_u64(b, v->boolean);
-	memo_put_u64(b, v->text != NULL);
-	memo_put_bytes(b, v->text ? v->text : "", v->text ? v->len : 0);
+	wire_put_u64(b, (uint64_t)v->kind);
+	wire_put_f64(b, v->num);
+	wire_put_u64(b, v->boolean);
+	wire_put_u64(b, v->text != NULL);
+	wire_put_bytes(b, v->text ? v->text : "", v->text ? v->len : 0);
 	memo_put_str(b, v->file);
-	memo_put_u64(b, (uint64_t)v->line);
+	wire_put_u64(b, (uint64_t)v->line);
 	memo_put_str(b, v->inputs);
-	memo_put_u64(b, v->dec_known);
-	memo_put_u64(b, (uint64_t)(int64_t)v->dec);
+	wire_put_u64(b, v->dec_known);
+	wire_put_u64(b, (uint64_t)(int64_t)v->dec);
 	memo_put_str(b, v->why);
 }
 
 /* The eval an entry holds into *out (owning its texts); false when it
  * is not one put_eval() wrote, or its file is no run's of sc. */
-static bool read_eval(struct memo_rd *r, const struct scope *sc, struct eval *out)
+static bool read_eval(struct wire_rd *r, const struct scope *sc, struct eval *out)
 {
 	memset(out, 0, sizeof *out);
-	uint64_t kind = memo_rd_u64(r);
-	out->num = memo_rd_double(r);
-	out->boolean = memo_rd_u64(r) != 0;
-	bool has_text = memo_rd_u64(r) != 0;
-	struct span text = memo_rd_bytes(r);
+	uint64_t kind = wire_u64(r);
+	out->num = wire_f64(r);
+	out->boolean = wire_u64(r) != 0;
+	bool has_text = wire_u64(r) != 0;
+	struct span text = wire_span(r);
 	char *file = memo_rd_str(r);
-	out->line = (long)(int64_t)memo_rd_u64(r);
+	out->line = (long)(int64_t)wire_u64(r);
 	out->inputs = memo_rd_str(r);
-	out->dec_known = memo_rd_u64(r) != 0;
-	int64_t dec = (int64_t)memo_rd_u64(r);
+	out->dec_known = wire_u64(r) != 0;
+	int64_t dec = (int64_t)wire_u64(r);
 	out->why = memo_rd_str(r);
 	if (kind == EVAL_LIST || kind > EVAL_BOOL || dec < -1000 || dec > 1000)
 		r->bad = true;
@@ -157,7 +157,7 @@ bool memoize_eval_one(struct directive_ctx *c, const struct expr *e, const char 
 	struct cache_key key = cache_hasher_end(h);
 	struct span got;
 	if (memo_get(c->memo, &key, &got)) {
-		struct memo_rd r = {got.p, got.p + got.len, false};
+		struct wire_rd r = {got.p, got.p + got.len, false};
 		size_t k;
 		size_t *at = read_marks(&r, sc->runs_used ? sc->nruns : 0, &k);
 		if (read_eval(&r, sc, out)) {
@@ -227,28 +227,28 @@ static bool tap_figure(void *ctx, const char *name, const char *ext, const char 
 {
 	struct memoize_chart *m = ctx;
 	memo_put_str(&m->figures, ext);
-	memo_put_bytes(&m->figures, data, len);
+	wire_put_bytes(&m->figures, data, len);
 	m->nfigures++;
 	return m->write_figure(m->figure_ctx, name, ext, data, len);
 }
 
 /* A chart entry's figures written as name through c: false when the
  * entry is bad (nothing written) or a write failed (*io set). */
-static bool write_figures(struct directive_ctx *c, struct memo_rd *r, const char *name,
+static bool write_figures(struct directive_ctx *c, struct wire_rd *r, const char *name,
 			  bool *io)
 {
-	uint64_t n = memo_rd_u64(r);
-	struct memo_rd all = *r;
+	uint64_t n = wire_u64(r);
+	struct wire_rd all = *r;
 	/* checked whole first: a bad entry writes nothing */
 	for (uint64_t i = 0; i < n && !r->bad; i++) {
 		free(memo_rd_str(r));
-		memo_rd_bytes(r);
+		wire_span(r);
 	}
 	if (r->bad || r->p != r->end || n > 16)
 		return false;
 	for (uint64_t i = 0; i < n; i++) {
 		char *ext = memo_rd_str(&all);
-		struct span data = memo_rd_bytes(&all);
+		struct span data = wire_span(&all);
 		bool ok = ext && c->write_figure(c->figure_ctx, name, ext, data.p, data.len);
 		free(ext);
 		if (!ok) {
@@ -273,19 +273,19 @@ bool memoize_chart_get(struct directive_ctx *c, const struct value *body, const 
 	m->key = cache_hasher_end(h);
 	struct span got;
 	if (memo_get(c->memo, &m->key, &got)) {
-		struct memo_rd r = {got.p, got.p + got.len, false};
+		struct wire_rd r = {got.p, got.p + got.len, false};
 		size_t kr, ks;
 		size_t *runs = read_marks(&r, sc->runs_used ? sc->nruns : 0, &kr);
 		size_t *sets = read_marks(&r, c->sets_used ? c->nsets : 0, &ks);
-		uint64_t nd = memo_rd_u64(&r);
+		uint64_t nd = wire_u64(&r);
 		if (nd > (uint64_t)(r.end - r.p) / 8)
 			r.bad = true;
 		struct chart_digest *dg = r.bad ? NULL : xcalloc((size_t)nd + 1, sizeof *dg);
 		size_t have = 0;
 		for (uint64_t i = 0; i < nd && !r.bad; i++) {
 			char *nm = memo_rd_str(&r);
-			uint64_t points = memo_rd_u64(&r);
-			struct span hash = memo_rd_bytes(&r);
+			uint64_t points = wire_u64(&r);
+			struct span hash = wire_span(&r);
 			if (!nm || hash.len != sizeof dg->hash.b)
 				r.bad = true;
 			if (r.bad) {
@@ -352,13 +352,13 @@ void memoize_chart_end(struct directive_ctx *c, struct memoize_chart *m, bool ok
 		struct buf b = BUF_INIT;
 		put_marks(&b, m->mine.runs_used, sc->nruns);
 		put_marks(&b, sets, c->nsets);
-		memo_put_u64(&b, out->ndigest);
+		wire_put_u64(&b, out->ndigest);
 		for (size_t i = 0; i < out->ndigest; i++) {
 			memo_put_str(&b, out->digest[i].name);
-			memo_put_u64(&b, out->digest[i].points);
-			memo_put_bytes(&b, out->digest[i].hash.b, sizeof out->digest[i].hash.b);
+			wire_put_u64(&b, out->digest[i].points);
+			wire_put_bytes(&b, out->digest[i].hash.b, sizeof out->digest[i].hash.b);
 		}
-		memo_put_u64(&b, m->nfigures);
+		wire_put_u64(&b, m->nfigures);
 		buf_put(&b, m->figures.data, m->figures.len);
 		memo_put(c->memo, &m->key, b.data, b.len);
 		buf_free(&b);

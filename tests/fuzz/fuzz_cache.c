@@ -163,10 +163,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (forged)
 				abort();
 			/* an entry's bytes, read as an entry is */
-			struct memo_rd r = {got.p, got.p + got.len, false};
+			struct wire_rd r = {got.p, got.p + got.len, false};
 			while (!r.bad && r.p < r.end) {
 				free(memo_rd_str(&r));
-				(void)memo_rd_double(&r);
+				(void)wire_f64(&r);
 			}
 		}
 		memo_close(m);

@@ -146,25 +146,25 @@ static void a_reader_stops_at_the_end(void **state)
 {
 	(void)state;
 	struct buf b = BUF_INIT;
-	memo_put_u64(&b, 7);
+	wire_put_u64(&b, 7);
 	memo_put_str(&b, "text");
 	memo_put_str(&b, NULL);
-	memo_put_double(&b, 2.5);
-	struct memo_rd r = {b.data, b.data + b.len, false};
-	assert_int_equal(memo_rd_u64(&r), 7);
+	wire_put_f64(&b, 2.5);
+	struct wire_rd r = {b.data, b.data + b.len, false};
+	assert_int_equal(wire_u64(&r), 7);
 	char *t = memo_rd_str(&r);
 	assert_string_equal(t, "text");
 	free(t);
 	assert_null(memo_rd_str(&r));
-	assert_true(memo_rd_double(&r) == 2.5);
+	assert_true(wire_f64(&r) == 2.5);
 	assert_false(r.bad);
-	assert_int_equal(memo_rd_u64(&r), 0);
+	assert_int_equal(wire_u64(&r), 0);
 	assert_true(r.bad);
 	/* a length past the end */
 	struct buf c = BUF_INIT;
-	memo_put_u64(&c, 1000);
-	struct memo_rd r2 = {c.data, c.data + c.len, false};
-	struct span s = memo_rd_bytes(&r2);
+	wire_put_u64(&c, 1000);
+	struct wire_rd r2 = {c.data, c.data + c.len, false};
+	struct span s = wire_span(&r2);
 	assert_true(r2.bad);
 	assert_int_equal(s.len, 0);
 	buf_free(&b);
