@@ -82,6 +82,17 @@ static inline void e2e_write(const char *dir, const char *rel, const char *text)
 /* Copies the file from (a fixture: a path from the repository's root,
  * where the tests run) to dir/rel, creating folders; fails when from
  * cannot be read. */
+/* Appends text to dir/rel (a log a job goes on writing, a prose edit). */
+static inline void e2e_append(const char *dir, const char *rel, const char *text)
+{
+	char *path = path_join(dir, rel);
+	FILE *f = fopen(path, "a");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	free(path);
+}
+
 static inline void e2e_copy(const char *dir, const char *rel, const char *from)
 {
 	struct buf b = BUF_INIT;

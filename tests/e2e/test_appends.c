@@ -61,16 +61,6 @@ static char *project(long last_step)
 	return dir;
 }
 
-static void append(const char *dir, const char *text)
-{
-	char *path = xasprintf("%s/content/r/job.log", dir);
-	FILE *f = fopen(path, "a");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	free(path);
-}
-
 /* The page's body, built with `build -v`: its summary line must be
  * `summary`. */
 static char *build_saying(const char *dir, const char *summary)
@@ -110,7 +100,7 @@ static void a_grown_log_goes_on_from_where_its_last_parse_stopped(void **state)
 	char *dir = project(2000);
 	free(build_saying(dir, PARSED));
 	char *l = train_line(2100);
-	append(dir, l);
+	e2e_append(dir, "content/r/job.log", l);
 	free(l);
 	char *body = build_saying(dir, CONTINUED);
 	assert_contains(body, ">2100</a>;");
@@ -118,12 +108,12 @@ static void a_grown_log_goes_on_from_where_its_last_parse_stopped(void **state)
 	assert_fresh(dir, body);
 	free(body);
 	/* a last line without its newline, then its rest */
-	append(dir, "2024-03-30 15:16:33,873 INFO:   | Train Device=CSX, Step=2200, Loss=7.2");
+	e2e_append(dir, "content/r/job.log", "2024-03-30 15:16:33,873 INFO:   | Train Device=CSX, Step=2200, Loss=7.2");
 	body = build_saying(dir, CONTINUED);
 	assert_contains(body, ">22</span> rows.");
 	assert_fresh(dir, body);
 	free(body);
-	append(dir, "5, Rate=2911.00 samples/sec, GlobalRate=2983.97 samples/sec\n");
+	e2e_append(dir, "content/r/job.log", "5, Rate=2911.00 samples/sec, GlobalRate=2983.97 samples/sec\n");
 	body = build_saying(dir, CONTINUED);
 	assert_contains(body, ">7.25</a> at step");
 	assert_fresh(dir, body);
@@ -135,7 +125,7 @@ static void a_grown_log_goes_on_from_where_its_last_parse_stopped(void **state)
 	free(build_saying(dir, "1 result file read: 0 parsed, 1 from cache\n"));
 	free(build_saying(dir, "1 report: 0 rendered, 1 from cache"));
 	l = train_line(2300);
-	append(dir, l);
+	e2e_append(dir, "content/r/job.log", l);
 	free(l);
 	body = build_saying(dir, CONTINUED);
 	assert_contains(body, ">2300</a>;");
@@ -156,7 +146,7 @@ static void a_rewritten_log_is_parsed_in_full(void **state)
 	e2e_write(dir, "content/r/job.log", log);
 	free(log);
 	char *l = train_line(2100);
-	append(dir, l);
+	e2e_append(dir, "content/r/job.log", l);
 	free(l);
 	char *body = build_saying(dir, PARSED);
 	assert_fresh(dir, body);
@@ -208,7 +198,7 @@ static void refused_when(void (*how)(struct buf *), const char *warning)
 	globfree(&g);
 	free(pat);
 	char *l = train_line(2100);
-	append(dir, l);
+	e2e_append(dir, "content/r/job.log", l);
 	free(l);
 	struct proc r = e2e_run(dir, "build -v");
 	assert_int_equal(r.status, 0);
@@ -222,7 +212,7 @@ static void refused_when(void (*how)(struct buf *), const char *warning)
 	free(body);
 	/* the state written anew: the next append goes on */
 	l = train_line(2200);
-	append(dir, l);
+	e2e_append(dir, "content/r/job.log", l);
 	free(l);
 	free(build_saying(dir, CONTINUED));
 	e2e_drop(&dir);
@@ -256,14 +246,14 @@ static void appending_1_kb_costs_well_under_a_full_parse(void **state)
 	char *dir = project(100);
 	struct buf b = BUF_INIT;
 	put_rows(&b, 200, 40000000); /* 400,000 rows, 52 MB */
-	append(dir, buf_data(&b));
+	e2e_append(dir, "content/r/job.log", buf_data(&b));
 	buf_free(&b);
 	const char *argv[] = {"logdown", "build", "-v", NULL};
 	struct bounded first = bounded_run(rel, dir, argv, NULL, 300);
 	assert_int_equal(first.status, 0);
 	b = (struct buf)BUF_INIT;
 	put_rows(&b, 40000100, 40000800); /* 8 lines, 1 KB */
-	append(dir, buf_data(&b));
+	e2e_append(dir, "content/r/job.log", buf_data(&b));
 	buf_free(&b);
 	struct bounded grown = bounded_run(rel, dir, argv, NULL, 300);
 	assert_int_equal(grown.status, 0);
@@ -273,7 +263,7 @@ static void appending_1_kb_costs_well_under_a_full_parse(void **state)
 	 * page is a fresh build's. */
 	b = (struct buf)BUF_INIT;
 	put_rows(&b, 40000900, 40001600);
-	append(dir, buf_data(&b));
+	e2e_append(dir, "content/r/job.log", buf_data(&b));
 	buf_free(&b);
 	struct bounded again = bounded_run(rel, dir, argv, NULL, 300);
 	assert_int_equal(again.status, 0);

@@ -60,16 +60,6 @@ static void build_expect(const char *dir, const char *line)
 	same_as_without_cache(dir);
 }
 
-static void append(const char *dir, const char *rel, const char *text)
-{
-	char *path = path_join(dir, rel);
-	FILE *f = fopen(path, "a");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	free(path);
-}
-
 static void each_input_change_invalidates_what_it_should(void **state)
 {
 	(void)state;
@@ -86,16 +76,16 @@ static void each_input_change_invalidates_what_it_should(void **state)
 	assert_int_equal(utimensat(AT_FDCWD, own, NULL, 0), 0);
 	build_expect(dir, "logdown: 3 reports: 0 rendered, 3 from cache;");
 	/* a log: the one report that reads it, that file parsed */
-	append(dir, "logs/own.log", "2024-03-30 16:00:00,000 INFO:   one more line\n");
+	e2e_append(dir, "logs/own.log", "2024-03-30 16:00:00,000 INFO:   one more line\n");
 	build_expect(dir,
 		     "logdown: 3 reports: 1 rendered, 2 from cache; 1 result file read: 1 parsed, "
 		     "0 from cache\n");
 	/* a log two reports read: both, one parse each (names differ in the path shown) */
-	append(dir, "logs/shared.log", "2024-03-30 16:00:00,000 INFO:   one more line\n");
+	e2e_append(dir, "logs/shared.log", "2024-03-30 16:00:00,000 INFO:   one more line\n");
 	build_expect(dir, "logdown: 3 reports: 2 rendered, 1 from cache; 2 result files "
 				"read: 2 parsed, 0 from cache\n");
 	/* a source: that report, its log from the cache */
-	append(dir, "content/c.md", "\nMore prose.\n");
+	e2e_append(dir, "content/c.md", "\nMore prose.\n");
 	build_expect(dir,
 		     "logdown: 3 reports: 1 rendered, 2 from cache; 1 result file read: 0 parsed, "
 		     "1 from cache\n");
@@ -313,7 +303,7 @@ static void the_runs_folder_keeps_only_what_the_build_uses(void **state)
 	char **first = stored_runs(dir, &n0);
 	assert_int_equal(n0, 3);
 	/* a log changed: its run is stored anew, the old version goes */
-	append(dir, "logs/own.log", "2024-03-30 16:00:00,000 INFO:   one more line\n");
+	e2e_append(dir, "logs/own.log", "2024-03-30 16:00:00,000 INFO:   one more line\n");
 	build_expect(dir,
 		     "logdown: 3 reports: 1 rendered, 2 from cache; 1 result file read: 1 parsed, "
 		     "0 from cache\n");
@@ -961,7 +951,7 @@ static void an_unchanged_logs_copy_stays_unless_touched(void **state)
 	assert_contains(page, want);
 	free(page);
 	free(want);
-	append(dir, "logs/a.log", "one more line\n");
+	e2e_append(dir, "logs/a.log", "one more line\n");
 	e2e_ok(dir, "build");
 	copy_is_the_log(dir, copy);
 	page = e2e_read(dir, "_site/r/logs/_/logs/a.log.html");

@@ -61,21 +61,11 @@ static void same_as_without_cache(const char *dir)
 	free(cmd);
 }
 
-static void append(const char *dir, const char *rel, const char *text)
-{
-	char *path = path_join(dir, rel);
-	FILE *f = fopen(path, "a");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	free(path);
-}
-
 /* A prose edit, then a build that must succeed; its stderr (caller
  * frees). */
 static char *edit_and_build(const char *dir, const char *rel)
 {
-	append(dir, rel, "\nMore prose.\n");
+	e2e_append(dir, rel, "\nMore prose.\n");
 	struct proc r = e2e_run(dir, "build -v");
 	if (r.status != 0)
 		fail_msg("build failed:\n%s", r.err);
@@ -440,13 +430,13 @@ static void a_prose_edit_over_millions_of_rows_reads_none_of_them(void **state)
 	/* the first build noted its store as checked (it sealed what it
 	 * wrote): the first prose edit right after it reads nothing of it
 	 * either (it took the store's digest again: 0.45 s for 1 GB) */
-	append(dir, "content/r.md", "\nMore prose.\n");
+	e2e_append(dir, "content/r.md", "\nMore prose.\n");
 	struct bounded second = timed_build(rel, dir);
 	assert_contains(second.err, "0 parsed, 1 from cache");
 	if (second.cpu_secs > first.cpu_secs / 8 + 0.05)
 		fail_msg("the first prose edit took %.2f s of CPU, the first build %.2f s",
 			 second.cpu_secs, first.cpu_secs);
-	append(dir, "content/r.md", "\nMore prose.\n");
+	e2e_append(dir, "content/r.md", "\nMore prose.\n");
 	struct bounded edit = timed_build(rel, dir);
 	assert_contains(edit.err, "0 parsed, 1 from cache");
 	print_message("           first build %.2f s CPU, %ld KB; prose edits %.2f and %.2f s CPU, "
