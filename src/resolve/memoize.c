@@ -149,11 +149,22 @@ static bool read_eval(struct wire_rd *r, const struct scope *sc, struct eval *ou
 bool memoize_eval_one(struct directive_ctx *c, const struct expr *e, const char *src,
 		      size_t len, struct eval *out)
 {
-	if (!memo_on(c) || expr_is_reference(e))
-		return expr_eval_one(e, c->scope, out, c->d);
-	const struct scope *sc = c->scope;
+	return memoize_eval_in(c, c->scope, e, src, len, out);
+}
+
+bool memoize_eval_in(struct directive_ctx *c, const struct scope *sc, const struct expr *e,
+		     const char *src, size_t len, struct eval *out)
+{
+	/* A series' rows are each cheap and may be millions: not kept. */
+	if (!memo_on(c) || expr_is_reference(e) || sc->series)
+		return expr_eval_one(e, sc, out, c->d);
 	struct cache_hasher *h = key_start(c, "value");
 	cache_hasher_bytes(h, src, len);
+	/* a table's row: the run its names are first looked up in (one
+	 * of the report's runs or of their members, known by name and
+	 * file: the report's key covers what each holds) */
+	cache_hasher_str(h, sc->run ? run_name(sc->run) : "");
+	cache_hasher_str(h, sc->run ? run_file(sc->run) : "");
 	struct cache_key key = cache_hasher_end(h);
 	struct span got;
 	if (memo_get(c->memo, &key, &got)) {

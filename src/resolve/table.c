@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "body.h"
+#include "memoize.h"
 #include "data/keys.h"
 #include "data/limit.h"
 #include "resolve/format.h"
@@ -42,6 +43,8 @@ struct column {
 	char *header;
 	enum col_kind kind;
 	struct expr *e;     /* COL_EXPR */
+	const char *src;    /* its text (in the body), for the memo */
+	size_t src_len;
 	size_t cell;        /* COL_CELL: the series column */
 	bool has_format;
 	struct format fmt;
@@ -79,6 +82,7 @@ struct table {
 	const struct value *where_v;
 	const struct value *sort_v;
 	struct expr *sort_e;
+	size_t sort_off; /* where sort_e's text starts in sort_v's */
 	long sort_col;      /* the column sorted by, or -1 */
 	bool desc;
 	long limit;         /* 0: none */
@@ -202,6 +206,8 @@ static void check_column(struct table *t, const char *header, const struct value
 	size_t expr_len, spec_off;
 	show_split_spec(v->text, v->len, &expr_len, &spec_off);
 	col->e = expr_parse(v->text, expr_len, scalar_at(v, 0, 0), t->c->d);
+	col->src = v->text;
+	col->src_len = expr_len;
 	if (spec_off < v->len) {
 		const char *spec = v->text + spec_off;
 		size_t spec_len = v->len - spec_off;
@@ -327,6 +333,7 @@ static void check_sort(struct table *t)
 		}
 	}
 	t->sort_e = expr_parse(v->text + off, v->len - off, scalar_at(v, off, 0), t->c->d);
+	t->sort_off = off;
 	if (!t->sort_e) {
 		t->ok = false;
 		if (t->ncols) {
@@ -390,7 +397,7 @@ static bool eval_cell(const struct table *t, const struct column *col, const str
 	}
 	struct scope sc;
 	row_scope(t, row, &sc);
-	return expr_eval_one(col->e, &sc, out, t->c->d);
+	return memoize_eval_in(t->c, &sc, col->e, col->src, col->src_len, out);
 }
 
 /* Whether row passes where.  A missing result (a comparison with a
@@ -405,7 +412,7 @@ static bool row_passes(struct table *t, const struct trow *row, bool *failed)
 	row_scope(t, row, &sc);
 	struct eval v;
 	bool keep = false;
-	if (!expr_eval_one(t->where, &sc, &v, t->c->d)) {
+	if (!memoize_eval_in(t->c, &sc, t->where, t->where_v->text, t->where_v->len, &v)) {
 		*failed = true;
 		return true;
 	}
@@ -520,7 +527,8 @@ static void apply_sort(struct table *t)
 		} else {
 			struct scope sc;
 			row_scope(t, row, &sc);
-			ok = expr_eval_one(t->sort_e, &sc, &row->key, t->c->d);
+			ok = memoize_eval_in(t->c, &sc, t->sort_e, t->sort_v->text + t->sort_off,
+					     t->sort_v->len - t->sort_off, &row->key);
 			if (!ok && t->ncols) {
 				struct buf b = BUF_INIT;
 				put_headers(&b, t);

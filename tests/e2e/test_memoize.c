@@ -243,6 +243,60 @@ static void each_input_invalidates_what_reads_it(void **state)
 	drop_key_home(&home);
 }
 
+#define TABLE_HEAD                                                                             \
+	"---\ntitle: R\nruns:\n  cs: {file: ../logs/a.log, parser: cerebras}\n"               \
+	"  cs2: {file: ../logs/b.log, parser: cerebras}\n---\n"
+#define TABLE                                                                                  \
+	"```{table}\nrows: [cs, cs2]\ncolumns:\n  Run: batch_size\n"                             \
+	"  Mean loss: mean(train.loss) :.4f\n  Most rate: max(train.rate)\n"                     \
+	"where: count(train.step) > 5\nsort: -mean(train.loss)\n```\n"
+
+/* A table's cells, where and sort through the memo: each row keeps its
+ * own values (the same expression, another run), a rewritten log
+ * changes its row's, and each build is a fresh build's. */
+static void a_table_s_rows_each_keep_their_own_values(void **state)
+{
+	(void)state;
+	char *home = key_home();
+	char *dir = e2e_project(
+		E2E_FILES(E2E_COPY("logs/a.log", "tests/fixtures/cerebras/bs512.log"),
+			  E2E_COPY("logs/b.log", "tests/fixtures/cerebras/bs2048.log"),
+			  E2E_TEXT("content/r.md", TABLE_HEAD "Intro.\n\n" TABLE)));
+	e2e_ok(dir, "build");
+	char *page0 = e2e_read(dir, "_site/r/index.html");
+	assert_non_null(page0);
+	char *err = edit_and_build(dir, "content/r.md");
+	assert_contains(err, "1 report: 1 rendered, 0 from cache");
+	free(err);
+	char *page1 = e2e_read(dir, "_site/r/index.html");
+	assert_non_null(page1);
+	/* the rows, means and rates of the first build, in its order */
+	char *t0 = strstr(page0, "<table"), *t1 = strstr(page1, "<table");
+	assert_non_null(t0);
+	assert_non_null(t1);
+	assert_memory_equal(t0, t1, (size_t)(strstr(t0, "</table>") - t0));
+	page_has(dir, ">7.7727</span>");
+	page_has(dir, ">7.6953</span>");
+	same_as_without_cache(dir);
+
+	/* the first log rewritten: its row's values change, the other's
+	 * stay, the order follows the new means */
+	replace_in(dir, "logs/a.log", "Loss=9.39062", "Loss=1.39062");
+	free(edit_and_build(dir, "content/r.md"));
+	char *page2 = e2e_read(dir, "_site/r/index.html");
+	assert_non_null(page2);
+	char *mine = strstr(page2, ">6.9727</span>"), *other = strstr(page2, ">7.6953</span>");
+	assert_non_null(mine);
+	assert_non_null(other);
+	assert_true(other < mine);
+	free(page2);
+	same_as_without_cache(dir);
+	free(page0);
+	free(page1);
+	e2e_drop(&dir);
+	drop_key_home(&home);
+}
+
 /* The length of a cache file's header (cache.c's put_header()). */
 static size_t header_len(void)
 {
@@ -397,8 +451,8 @@ static struct bounded timed_build(const char *rel, const char *dir)
 	return b;
 }
 
-/* A prose edit of a report with mean() and a chart over a log of two
- * million rows reads none of them again: a fraction of the first
+/* A prose edit of a report with mean(), a chart and a table's min()
+ * and sort over a log of two million rows reads none of them again: a fraction of the first
  * build's CPU time and memory (the first parses the log and writes the
  * run store; the edit's build maps the store and takes the mean and
  * the chart from the memo).  Measured here: about 1.5 s and 250 MB
@@ -416,7 +470,9 @@ static void a_prose_edit_over_millions_of_rows_reads_none_of_them(void **state)
 		E2E_TEXT("content/r.md", REPORT_HEAD "Mean {{ mean(cs.train.rate) :.2f }}, last "
 						     "{{ cs.final_loss }}.\n\n```{chart}\ntype: "
 						     "line\nseries: cs\nx: train.step\ny: "
-						     "train.loss\n```\n")));
+						     "train.loss\n```\n\n```{table}\nrows: [cs]\n"
+						     "columns:\n  Least rate: min(train.rate)\n"
+						     "sort: -max(train.loss)\n```\n")));
 	char *logs = path_join(dir, "logs");
 	assert_int_equal(mkdir(logs, 0755), 0);
 	char *log = path_join(dir, "logs/a.log");
@@ -464,6 +520,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(a_prose_edit_builds_what_a_fresh_build_does),
 		cmocka_unit_test(each_input_invalidates_what_reads_it),
+		cmocka_unit_test(a_table_s_rows_each_keep_their_own_values),
 		cmocka_unit_test(a_spoiled_memo_is_a_warning_and_never_used),
 		cmocka_unit_test(memos_do_not_grow_over_edits),
 		cmocka_unit_test(a_prose_edit_over_millions_of_rows_reads_none_of_them),
