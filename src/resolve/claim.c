@@ -13,6 +13,7 @@
 #include "data/value.h"
 #include "expr/expr.h"
 #include "resolve/directive.h"
+#include "memoize.h"
 #include "resolve/show.h"
 
 #define FORMS "< N, <= N, > N, >= N, == N, != N, N ± T, N ± T%%, ± T%%, or A to B"
@@ -549,7 +550,7 @@ void claims_front(struct claims *cl, const struct directive_ctx *ctx)
 			continue;
 		size_t id = claims_add(cl, &c, key, strlen(key));
 		struct eval ev = {0};
-		if (expr_eval_one(e, ctx->scope, &ev, ctx->d)) {
+		if (memoize_eval_in(ctx, ctx->scope, e, key, strlen(key), &ev)) {
 			struct buf shown = BUF_INIT;
 			show_text(&shown, &ev, NULL);
 			claims_check(cl, id, ctx, &ev, buf_data(&shown), "front matter");

@@ -152,7 +152,7 @@ bool memoize_eval_one(struct directive_ctx *c, const struct expr *e, const char 
 	return memoize_eval_in(c, c->scope, e, src, len, out);
 }
 
-bool memoize_eval_in(struct directive_ctx *c, const struct scope *sc, const struct expr *e,
+bool memoize_eval_in(const struct directive_ctx *c, const struct scope *sc, const struct expr *e,
 		     const char *src, size_t len, struct eval *out)
 {
 	/* A series' rows are each cheap and may be millions: not kept. */

@@ -30,7 +30,7 @@ bool memoize_eval_one(struct directive_ctx *c, const struct expr *e, const char 
 /* The same in sc, a scope of c's whose run (a table's row, one of c's
  * runs or a member of one) is where names are looked up first.  A
  * row of a series (sc->series set) is evaluated, never kept. */
-bool memoize_eval_in(struct directive_ctx *c, const struct scope *sc, const struct expr *e,
+bool memoize_eval_in(const struct directive_ctx *c, const struct scope *sc, const struct expr *e,
 		     const char *src, size_t len, struct eval *out);
 
 /* A chart being resolved: while memoize_chart_begin() .. _end() run,
