@@ -82,6 +82,9 @@ static bool memo_on(const struct directive_ctx *c)
 /* The scope's run (or member run) whose file is file; NULL if none. */
 static const char *scope_file(const struct scope *sc, const char *file)
 {
+	/* a table's row first: it may be a run set's member */
+	if (sc->run && strcmp(run_file(sc->run), file) == 0)
+		return run_file(sc->run);
 	for (size_t i = 0; i < sc->nruns; i++) {
 		const struct run *r = sc->runs[i];
 		if (strcmp(run_file(r), file) == 0)
@@ -146,6 +149,42 @@ static bool read_eval(struct wire_rd *r, const struct scope *sc, struct eval *ou
 	return true;
 }
 
+/* Where sc's run (a table's row) is among c's runs, into place: none
+ * (no row), the i-th run, the j-th member of the i-th run, or the k-th
+ * run of the s-th set.  The report's key holds the front matter and
+ * every run's inputs, so a place is the same run while the key is the
+ * same.  False when it is none of them. */
+static bool row_place(const struct directive_ctx *c, const struct scope *sc, uint64_t place[3])
+{
+	const struct run *r = sc->run;
+	place[0] = place[1] = place[2] = 0;
+	if (!r)
+		return true;
+	for (size_t i = 0; i < sc->nruns; i++) {
+		if (sc->runs[i] == r) {
+			place[0] = 1;
+			place[1] = i;
+			return true;
+		}
+		for (size_t j = 0; j < run_member_count(sc->runs[i]); j++)
+			if (run_member_at(sc->runs[i], j) == r) {
+				place[0] = 2;
+				place[1] = i;
+				place[2] = j;
+				return true;
+			}
+	}
+	for (size_t s = 0; s < c->nsets; s++)
+		for (size_t k = 0; k < c->set_counts[s]; k++)
+			if (c->set_runs[s][k] == r) {
+				place[0] = 3;
+				place[1] = s;
+				place[2] = k;
+				return true;
+			}
+	return false;
+}
+
 bool memoize_eval_one(struct directive_ctx *c, const struct expr *e, const char *src,
 		      size_t len, struct eval *out)
 {
@@ -156,15 +195,12 @@ bool memoize_eval_in(const struct directive_ctx *c, const struct scope *sc, cons
 		     const char *src, size_t len, struct eval *out)
 {
 	/* A series' rows are each cheap and may be millions: not kept. */
-	if (!memo_on(c) || expr_is_reference(e) || sc->series)
+	uint64_t place[3];
+	if (!memo_on(c) || expr_is_reference(e) || sc->series || !row_place(c, sc, place))
 		return expr_eval_one(e, sc, out, c->d);
 	struct cache_hasher *h = key_start(c, "value");
 	cache_hasher_bytes(h, src, len);
-	/* a table's row: the run its names are first looked up in (one
-	 * of the report's runs or of their members, known by name and
-	 * file: the report's key covers what each holds) */
-	cache_hasher_str(h, sc->run ? run_name(sc->run) : "");
-	cache_hasher_str(h, sc->run ? run_file(sc->run) : "");
+	cache_hasher_bytes(h, place, sizeof place);
 	struct cache_key key = cache_hasher_end(h);
 	struct span got;
 	if (memo_get(c->memo, &key, &got)) {

@@ -252,8 +252,9 @@ static void each_input_invalidates_what_reads_it(void **state)
 	"where: count(train.step) > 5\nsort: -mean(train.loss)\n```\n"
 
 /* A table's cells, where and sort through the memo: each row keeps its
- * own values (the same expression, another run), a rewritten log
- * changes its row's, and each build is a fresh build's. */
+ * own values (the same expression, another run; the runs two parsers
+ * split one file into), a rewritten log changes its row's, and each
+ * build is a fresh build's. */
 static void a_table_s_rows_each_keep_their_own_values(void **state)
 {
 	(void)state;
@@ -293,6 +294,32 @@ static void a_table_s_rows_each_keep_their_own_values(void **state)
 	same_as_without_cache(dir);
 	free(page0);
 	free(page1);
+	e2e_drop(&dir);
+
+	/* one file split into runs by two parsers, one reading the rate as
+	 * the loss: each table its own means */
+	dir = e2e_project(E2E_FILES(
+		E2E_COPY("logs/a.log", "tests/fixtures/cerebras/bs512.log"),
+		E2E_COPY("logs/b.log", "tests/fixtures/cerebras/bs2048.log"),
+		E2E_TEXT("parsers/swapped.yaml",
+			 "name: swapped\nsplit: { end: 'Processed \\d+ sample' }\nseries:\n  "
+			 "train:\n    pattern: 'Step=(?<step>\\d+), Loss=[\\d.]+, "
+			 "Rate=(?<loss>[\\d.]+) samples/sec'\n    columns: [step, loss]\n"),
+		E2E_TEXT("content/r.md",
+			 "---\ntitle: R\nruns:\n  p: {file: ../logs/both.log, parser: cerebras}\n"
+			 "  q: {file: ../logs/both.log, parser: swapped}\n---\n\n```{table}\nrows: "
+			 "p\ncolumns:\n  Mean: mean(train.loss) :.4f\n```\n\n```{table}\nrows: "
+			 "q\ncolumns:\n  Mean: mean(train.loss) :.4f\n```\n")));
+	int status;
+	free(e2e_sh(&status, "cd '%s' && cat logs/a.log logs/b.log > logs/both.log", dir));
+	assert_int_equal(status, 0);
+	e2e_ok(dir, "build");
+	free(edit_and_build(dir, "content/r.md"));
+	page_has(dir, ">7.7727</span>");
+	page_has(dir, ">7.6953</span>");
+	page_has(dir, ">2930.3070</span>");
+	page_has(dir, ">6737.6030</span>");
+	same_as_without_cache(dir);
 	e2e_drop(&dir);
 	drop_key_home(&home);
 }
