@@ -47,14 +47,14 @@ bool outdir_commit(struct outdir *o, struct diag *d);
 
 /* Removes the staging folder and frees o; the output is untouched.
  * After outdir_commit() the staging folder holds the previous output:
- * it moves into the marked staging folder of a detached child process,
- * which removes it with rm after this process has gone on (a build does
- * not wait for thousands of unlink() and rmdir()); a child that is
- * killed leaves a marked folder of a dead process, which the next build
- * sweeps.  Safe in a process with threads (the child makes only
- * async-signal-safe calls until it execs rm), and bounded: a handoff
- * that has not worked within 3 s is given up, its stalled process
- * killed, and the folder removed here. */
+ * it moves into the marked staging folder of a detached remover (a
+ * shell posix_spawn()ed in a session of its own), which removes it with
+ * rm after this process has gone on (a build does not wait for
+ * thousands of unlink() and rmdir()); a remover that is killed leaves a
+ * marked folder of a dead process, which the next build sweeps.  Safe in
+ * a process with threads (nothing runs in a copy of this one), and
+ * bounded: a handoff that has not worked within 3 s is given up, its
+ * stalled process killed, and the folder removed here. */
 void outdir_end(struct outdir *o);
 
 /* Writes data to REL inside the staging folder, creating folders. */

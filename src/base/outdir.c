@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -829,29 +830,42 @@ bool outdir_commit(struct outdir *o, struct diag *d)
 
 /* --- handing the previous output to a detached process --- */
 
-/* How long the build waits for its children to take the previous output
- * (a fork and an exec: milliseconds) before removing it itself. */
+/* How long the build waits for the remover to take the previous output
+ * (a spawn and an exec: milliseconds) before removing it itself. */
 #define HANDOFF_MS 3000
 
-/* The remover: coreutils rm, the one program every system has. */
+/* The remover: coreutils rm, the one program every system has, run by
+ * the shell that waits for it to be handed the folder. */
 #define RM_PATH "/bin/rm"
+#define SH_PATH "/bin/sh"
 
-/* Its three operands, NUL-terminated, sent by the parent: at most. */
-#define HANDOFF_MAX (3 * 4096)
+/* The remover's shell script.  $1 is the staging prefix, $2 rm, $3 the
+ * marker's name; its folder is the prefix and its own pid ($$, the pid
+ * the parent was given), so that nothing but the parent's folder can be
+ * named.  It waits on standard input for the line "go" (nothing: the
+ * parent kept the folder), then runs rm on the old output, the marker
+ * and the folder, in that order, so that an rm killed half-way leaves a
+ * marked folder (or an empty one) of a dead process, which the next
+ * build sweeps.  Descriptor 3 is the parent's `tell`: closed when rm
+ * starts, a byte when rm cannot be run. */
+static const char remover[] =
+	"IFS= read -r go || exit 0; [ \"$go\" = go ] || exit 0; "
+	"[ -x \"$2\" ] || { printf '!' >&3; exit 1; }; "
+	"exec \"$2\" -rf -- \"$1$$/old\" \"$1$$/$3\" \"$1$$\" 3>&-";
 
 /* LOGDOWN_TEST_DISCARD, for tests only (tests/e2e/test_swap.c): makes
  * the handoff fail at each of its steps, so that the fallback is seen
- * to work.  "stall-child": the child never reports; "stall-exec": the
- * grandchild gets the folder but never runs rm; "no-exec": rm cannot
- * be run. */
-enum handoff_fault { FAULT_NONE, FAULT_STALL_CHILD, FAULT_STALL_EXEC, FAULT_NO_EXEC };
+ * to work.  "no-spawn": the shell cannot be started; "stall-exec": the
+ * remover gets the folder but never runs rm; "no-exec": rm cannot be
+ * run. */
+enum handoff_fault { FAULT_NONE, FAULT_NO_SPAWN, FAULT_STALL_EXEC, FAULT_NO_EXEC };
 
 static enum handoff_fault handoff_fault(void)
 {
 	const char *v = getenv("LOGDOWN_TEST_DISCARD");
 	if (!v)
 		return FAULT_NONE;
-	return strcmp(v, "stall-child") == 0  ? FAULT_STALL_CHILD
+	return strcmp(v, "no-spawn") == 0     ? FAULT_NO_SPAWN
 	       : strcmp(v, "stall-exec") == 0 ? FAULT_STALL_EXEC
 	       : strcmp(v, "no-exec") == 0    ? FAULT_NO_EXEC
 					      : FAULT_NONE;
@@ -890,70 +904,73 @@ static ssize_t read_until(int fd, void *p, size_t len, long deadline)
 	return (ssize_t)got;
 }
 
-/* The grandchild, detached, forked from a child of a process that may
- * have threads (serve's): until execve() it calls nothing but
- * async-signal-safe functions, since a lock another thread held at the
- * fork (malloc's, stdio's, a sanitizer's) stays held here for ever.  It
- * waits for rm's operands on go (none: the parent kept the folder) and
- * runs rm; when that cannot be done it writes a byte to tell, which
- * otherwise closes on exec, telling the parent rm runs. */
-static _Noreturn void grandchild(int go, int peer, int tell, enum handoff_fault fault)
+/* The removers this process started, to be reaped (a serve session
+ * starts one a build); a slot is 0 when free. */
+static pid_t removers[64];
+
+static void reap_removers(void)
 {
-	setsid();
-	int null = open("/dev/null", O_RDWR);
-	if (null >= 0) {
-		dup2(null, 0);
-		dup2(null, 1);
-		dup2(null, 2);
-		if (null > 2)
-			close(null);
+	for (size_t i = 0; i < ARRAY_LEN(removers); i++)
+		if (removers[i] > 0 && waitpid(removers[i], NULL, WNOHANG) != 0)
+			removers[i] = 0;
+}
+
+static void remember_remover(pid_t pid)
+{
+	for (size_t i = 0; i < ARRAY_LEN(removers); i++)
+		if (removers[i] == 0) {
+			removers[i] = pid;
+			return;
+		}
+	/* all 64 still running: this one is reaped when the process ends */
+}
+
+/* Starts the remover (/bin/sh running `remover`), in a session of its
+ * own (Ctrl-C in the terminal does not stop it), with no signal
+ * blocked, its standard input go, its output /dev/null, descriptor 3
+ * tell and nothing else: not the build's lock, not serve's sockets.
+ * posix_spawn() copies nothing of this process (a fork of a serve that
+ * holds a parsed 1 GB log copied its page tables: 80 ms a build).
+ * Returns its pid, or -1. */
+static pid_t spawn_remover(const struct outdir *o, int go, int tell, enum handoff_fault fault)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	if (posix_spawn_file_actions_init(&fa) != 0)
+		return -1;
+	if (posix_spawnattr_init(&at) != 0) {
+		posix_spawn_file_actions_destroy(&fa);
+		return -1;
 	}
-	close(peer);
-	/* Nothing inherited (the listening socket, connections) passes
-	 * to rm; go and tell are close-on-exec already. */
-	close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
-	char buf[HANDOFF_MAX];
-	size_t len = 0;
-	for (;;) {
-		ssize_t n = read(go, buf + len, sizeof buf - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-		if (len == sizeof buf)
-			_exit(0);
-	}
-	char rm[] = "rm", rf[] = "-rf", dashes[] = "--";
-	char *argv[] = {rm, rf, dashes, NULL, NULL, NULL, NULL};
-	size_t k = 3;
-	for (size_t i = 0; i < len && k < 6; k++) {
-		argv[k] = buf + i;
-		while (i < len && buf[i])
-			i++;
-		if (i == len) /* not NUL-terminated: not the parent's */
-			_exit(0);
-		i++;
-	}
-	if (k != 6)
-		_exit(0);
-	if (fault == FAULT_STALL_EXEC)
-		for (;;)
-			pause();
+	sigset_t none;
+	sigemptyset(&none);
+	bool ok = posix_spawn_file_actions_adddup2(&fa, go, 0) == 0 &&
+		  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0) == 0 &&
+		  posix_spawn_file_actions_adddup2(&fa, 1, 2) == 0 &&
+		  posix_spawn_file_actions_adddup2(&fa, tell, 3) == 0 &&
+		  posix_spawn_file_actions_addclosefrom_np(&fa, 4) == 0 &&
+		  posix_spawnattr_setsigmask(&at, &none) == 0 &&
+		  posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK) == 0;
+	char sh[] = "sh", c[] = "-c", name[] = "logdown-rm", marker[] = OUTDIR_MARKER;
+	char rm[] = RM_PATH, no_rm[] = "/nonexistent/rm";
+	char stall[] = "IFS= read -r go; exec sleep 3600";
+	char *argv[] = {sh,	  c,	       fault == FAULT_STALL_EXEC ? stall : (char *)remover,
+			name,	  o->prefix, fault == FAULT_NO_EXEC ? no_rm : rm,
+			marker, NULL};
 	char *env[] = {NULL};
-	execve(fault == FAULT_NO_EXEC ? "/nonexistent/rm" : RM_PATH, argv, env);
-	char c = '!';
-	ssize_t w = write(tell, &c, 1);
-	_exit(w == 1 ? 127 : 126);
+	pid_t pid = -1;
+	if (ok && posix_spawn(&pid, fault == FAULT_NO_SPAWN ? "/nonexistent/sh" : SH_PATH, &fa,
+			      &at, argv, env) != 0)
+		pid = -1;
+	posix_spawnattr_destroy(&at);
+	posix_spawn_file_actions_destroy(&fa);
+	return pid;
 }
 
 /* Moves the previous output (o->staging) to dir/old, dir being the
- * grandchild's staging name, marked, and sends the grandchild rm's
- * operands: the old output first, the marker next, dir last, so that
- * an rm killed half-way leaves a marked folder (or an empty one) of a
- * dead process, which the next build sweeps.  Returns what holds the
- * previous output now (dir or o->staging), for the caller to remove
- * when *sent is false.  Caller frees. */
+ * remover's staging name, marked, and tells the remover to go.  Returns
+ * what holds the previous output now (dir or o->staging), for the
+ * caller to remove when *sent is false.  Caller frees. */
 static char *hand_over(struct outdir *o, const char *dir, int go, bool *sent)
 {
 	*sent = false;
@@ -974,29 +991,23 @@ static char *hand_over(struct outdir *o, const char *dir, int go, bool *sent)
 	}
 	free(holder);
 	holder = xstrdup(dir);
-	struct buf msg = BUF_INIT;
-	buf_put(&msg, old, strlen(old) + 1);
-	buf_put(&msg, marker, strlen(marker) + 1);
-	buf_put(&msg, dir, strlen(dir) + 1);
-	/* a grandchild that is gone must not kill this process with SIGPIPE */
-	*sent = msg.len <= HANDOFF_MAX &&
-		send(go, msg.data, msg.len, MSG_NOSIGNAL) == (ssize_t)msg.len;
-	buf_free(&msg);
+	/* a remover that is gone must not kill this process with SIGPIPE */
+	*sent = send(go, "go\n", 3, MSG_NOSIGNAL) == 3;
 	free(marker);
 	free(old);
 	return holder;
 }
 
-/* Hands the staging folder (the previous output) to a detached
- * grandchild that removes it with rm while this process goes on.  Every
- * wait is bounded (HANDOFF_MS in all); whenever the handoff fails or
- * stalls, the stalled process is killed before it could touch anything
- * and the folder is removed here.  Nothing but the previous output is
- * ever removed: the grandchild gets its operands only once the folder
- * is in its place. */
+/* Hands the staging folder (the previous output) to a detached remover
+ * that removes it with rm while this process goes on.  Every wait is
+ * bounded (HANDOFF_MS in all); whenever the handoff fails or stalls,
+ * the remover is killed before it could touch anything and the folder
+ * is removed here.  Nothing but the previous output is ever removed:
+ * the remover is told to go only once the folder is in its place. */
 static void discard(struct outdir *o)
 {
 	enum handoff_fault fault = handoff_fault();
+	reap_removers();
 	int tell[2], go[2];
 	if (pipe2(tell, O_CLOEXEC) != 0)
 		goto here;
@@ -1006,39 +1017,18 @@ static void discard(struct outdir *o)
 		goto here;
 	}
 	long deadline = now_ms() + HANDOFF_MS;
-	pid_t child = fork();
-	if (child == 0) {
-		/* async-signal-safe calls only, as in grandchild(); the
-		 * lock is the build's, not held by what outlives it */
-		if (o->lock >= 0)
-			close(o->lock);
-		if (fault == FAULT_STALL_CHILD)
-			for (;;)
-				pause();
-		pid_t g = _Fork();
-		if (g == 0)
-			grandchild(go[1], go[0], tell[1], fault);
-		ssize_t w = write(tell[1], &g, sizeof g);
-		_exit(w == sizeof g ? 0 : 1);
-	}
+	pid_t g = spawn_remover(o, go[1], tell[1], fault);
 	close(tell[1]);
 	close(go[1]);
-	pid_t g = -1;
-	if (child > 0) {
-		if (read_until(tell[0], &g, sizeof g, deadline) != sizeof g)
-			g = -1;
-		if (g <= 0)
-			kill(child, SIGKILL); /* stalled: it never got to fork */
-		waitpid(child, NULL, 0);
-	}
 	char *holder = NULL;
 	bool sent = false;
 	if (g > 0) {
+		remember_remover(g);
 		char *dir = xasprintf("%s%ld", o->prefix, (long)g);
 		holder = hand_over(o, dir, go[0], &sent);
 		free(dir);
 	}
-	close(go[0]); /* without the operands, the grandchild leaves */
+	close(go[0]); /* without "go", the remover leaves */
 	if (sent) {
 		/* tell closes when rm starts; a byte means it could not */
 		char c;

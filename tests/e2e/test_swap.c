@@ -313,10 +313,11 @@ static double secs_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* The previous output goes to a detached child (forked while serve's
- * threads run) that runs rm.  When that child never reports, when the
- * grandchild never gets to rm, or when rm cannot be run, the build gives
- * up within its 3 s, kills what stalled and removes the folder itself:
+/* The previous output goes to a detached remover (a shell spawned
+ * while serve's threads run) that runs rm.  When the remover cannot be
+ * started, when it never gets to rm, or when rm cannot be run, the
+ * build gives up within its 3 s, kills what stalled and removes the
+ * folder itself:
  * it returns, with the new output, nothing left beside it, and no
  * process of its own still running.  LOGDOWN_TEST_DISCARD (outdir.c)
  * makes each fault happen. */
@@ -325,7 +326,7 @@ static void a_stalled_or_failed_handoff_is_given_up_and_removed_here(void **stat
 	(void)state;
 	/* a build that hangs fails here instead of holding up CI */
 	alarm(getenv("LOGDOWN_VALGRIND") ? 600 : 120);
-	static const char *const faults[] = {"stall-child", "stall-exec", "no-exec"};
+	static const char *const faults[] = {"no-spawn", "stall-exec", "no-exec"};
 	char *dir = project(2);
 	struct proc r = e2e_run(dir, "build");
 	assert_int_equal(r.status, 0);
@@ -347,8 +348,8 @@ static void a_stalled_or_failed_handoff_is_given_up_and_removed_here(void **stat
 			sh("ls -la '%s' '%s'/._site.tmp-* >&2", dir, dir);
 			fail_msg("%s: the previous output is still there", faults[i]);
 		}
-		/* the stalled child or grandchild was killed (a SIGKILL lands
-		 * at once; the test still allows it a moment) */
+		/* the stalled remover was killed (a SIGKILL lands at once;
+		 * the test still allows it a moment) */
 		size_t left = procs_in(dir);
 		for (int k = 0; k < 200 && left > 0; k++) {
 			struct timespec ts = {0, 10000000L};
