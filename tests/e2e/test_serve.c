@@ -721,6 +721,31 @@ static void assert_same_as_a_full_build(void)
 	free(full);
 }
 
+/* How many of pid's children have ended and not been waited for. */
+static size_t zombies_of(pid_t pid)
+{
+	size_t n = 0;
+	DIR *d = opendir("/proc");
+	assert_non_null(d);
+	for (struct dirent *e; (e = readdir(d));) {
+		char *stat = xasprintf("/proc/%s/stat", e->d_name);
+		struct buf b = BUF_INIT;
+		if (e->d_name[0] >= '1' && e->d_name[0] <= '9' && file_read(stat, &b, NULL)) {
+			/* "pid (comm) S ppid ...": after the last ')' */
+			const char *close = strrchr(buf_data(&b), ')');
+			char state;
+			long ppid;
+			if (close && sscanf(close + 1, " %c %ld", &state, &ppid) == 2 &&
+			    state == 'Z' && ppid == (long)pid)
+				n++;
+		}
+		buf_free(&b);
+		free(stat);
+	}
+	closedir(d);
+	return n;
+}
+
 static void a_change_rebuilds_only_the_reports_it_affects(void **state)
 {
 	(void)state;
@@ -771,6 +796,13 @@ static void a_change_rebuilds_only_the_reports_it_affects(void **state)
 	assert_contains(since, "logdown: rebuilt 2 of 2 reports (r, s) in T\n");
 	free(since);
 	assert_same_as_a_full_build();
+	/* each build's remover of the previous output (outdir.c) is a
+	 * child of serve, reaped by the next build: one may wait */
+	struct timespec ms100 = {0, 100000000L};
+	nanosleep(&ms100, NULL);
+	size_t z = zombies_of(server);
+	if (z > 1)
+		fail_msg("serve has %zu children ended and not waited for", z);
 
 	free(before);
 	close(ev);
