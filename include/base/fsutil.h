@@ -83,6 +83,26 @@ struct line_index {
 bool fd_count_lines_indexed(int fd, char *buf, size_t cap, long *lines,
 			    unsigned long long *bytes, struct line_index *ix);
 
+/* The spacing of the line index a log page keeps and the cache
+ * remembers (cache_fd_lines_note()): every 4,096th line. */
+#define LINE_INDEX_EVERY 4096L
+
+/* fd_count_lines_indexed() fed a file's bytes in order by whoever reads
+ * them (the scanner of a log, which then spares the log page its own
+ * read): line_count_start(), line_count_feed() with each piece in file
+ * order, then line_count_lines().  Free ix.starts. */
+struct line_count {
+	struct line_index ix;
+	size_t cap; /* ix.starts' room */
+	long nl;    /* '\n' seen */
+	unsigned long long bytes;
+	char last;
+};
+void line_count_start(struct line_count *lc, long every);
+void line_count_feed(struct line_count *lc, const char *p, size_t n);
+/* The count fd_count_lines() gives: a last line without '\n' counts. */
+long line_count_lines(const struct line_count *lc);
+
 /* Caller frees the results of these with free(). */
 /* The file name without folders and its last extension: "logs/bs512.log"
  * gives "bs512". */

@@ -163,6 +163,14 @@ bool cache_file_unchanged(const char *path, const struct cache_stamp *stamp,
 struct run *cache_run_get(struct cache *c, const struct cache_key *key);
 /* Stores r under key (when writable). */
 void cache_run_put(struct cache *c, const struct cache_key *key, const struct run *r);
+/* cache_run_put(), and the run as stored: read in place from the file
+ * just written (mapped, as cache_run_get() gives it, its body's seal
+ * not taken again: this build sealed those very bytes), so that the
+ * caller may free r, whose rows sit in memory, and keep this one.  NULL
+ * when nothing was stored or it cannot be mapped.  Caller frees with
+ * run_free(). */
+struct run *cache_run_put_mapped(struct cache *c, const struct cache_key *key,
+				 const struct run *r);
 /* Marks the run under key as one this build uses (cache_run_get()'s hits
  * and cache_run_put()'s runs are marked already): a page reused without
  * loading its runs marks theirs, so that they outlive the prune. */

@@ -123,6 +123,10 @@ void series_cell(const struct series *s, size_t row, size_t col, struct datum *o
 /* series_cell(), and whether the cell was marked shortest when it was
  * appended (series_append_shortest()). */
 bool series_cell_shortest(const struct series *s, size_t row, size_t col, struct datum *out);
+/* The number series_cell() gives for the cell (0 for one that is not a
+ * number), without decoding its text: a writer of a column's numbers
+ * (data/runstore.c). */
+double series_number(const struct series *s, size_t row, size_t col);
 /* Every cell of a row into out[0 .. series_column_count()): what
  * series_cell() gives for each, the row's record read once (a writer of
  * millions of rows). */

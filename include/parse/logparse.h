@@ -90,6 +90,7 @@
 #include <stddef.h>
 
 #include "base/diag.h"
+#include "base/fsutil.h"
 #include "base/util.h"
 #include "data/run.h"
 
@@ -215,6 +216,12 @@ struct scan_point {
 	struct buf state;
 	uint64_t point;
 	struct run *prev; /* resuming: taken by parser_run_from() */
+	/* As `to`: not NULL (its ix.every set, ix.starts NULL), the lines
+	 * of a text log read from its start are counted there as they are
+	 * read, for its log page (line_count_feed()); counted says the
+	 * whole file was.  The caller frees count->ix.starts. */
+	struct line_count *count;
+	bool counted;
 };
 
 /* parser_run(), for a text log: from `from` (NULL: the file's start),

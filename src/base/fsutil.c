@@ -397,39 +397,57 @@ static void index_add(struct line_index *ix, size_t *cap, off_t at)
 	ix->starts[ix->n++] = at;
 }
 
+void line_count_start(struct line_count *lc, long every)
+{
+	memset(lc, 0, sizeof *lc);
+	lc->ix.every = every;
+	lc->last = '\n';
+	index_add(&lc->ix, &lc->cap, 0);
+}
+
+void line_count_feed(struct line_count *lc, const char *p, size_t n)
+{
+	if (!n)
+		return;
+	for (const char *q = p, *end = p + n; (q = memchr(q, '\n', (size_t)(end - q))); q++) {
+		/* line nl + 1 starts after this newline */
+		if (++lc->nl % lc->ix.every == 0)
+			index_add(&lc->ix, &lc->cap, (off_t)(lc->bytes + (unsigned long long)(q - p) + 1));
+	}
+	lc->bytes += n;
+	lc->last = p[n - 1];
+}
+
+long line_count_lines(const struct line_count *lc)
+{
+	return lc->nl + (lc->last != '\n' ? 1 : 0);
+}
+
 bool fd_count_lines_indexed(int fd, char *buf, size_t cap, long *lines,
 			    unsigned long long *bytes, struct line_index *ix)
 {
-	long nl = 0;
-	unsigned long long total = 0;
-	char last = '\n';
-	size_t icap = 0;
-	if (ix) {
-		ix->starts = NULL;
-		ix->n = 0;
-		index_add(ix, &icap, 0);
-	}
+	/* without an index: one entry per LONG_MAX lines, never reached */
+	struct line_count lc;
+	line_count_start(&lc, ix ? ix->every : LONG_MAX);
 	for (;;) {
 		ssize_t got = read(fd, buf, cap);
 		if (got < 0 && errno == EINTR)
 			continue;
-		if (got < 0)
+		if (got < 0) {
+			free(lc.ix.starts);
 			return false;
+		}
 		if (got == 0)
 			break;
-		for (const char *q = buf, *end = buf + got; (q = memchr(q, '\n', (size_t)(end - q)));
-		     q++) {
-			nl++;
-			/* line nl + 1 starts after this newline */
-			if (ix && nl % ix->every == 0)
-				index_add(ix, &icap, (off_t)(total + (unsigned long long)(q - buf) + 1));
-		}
-		total += (unsigned long long)got;
-		last = buf[got - 1];
+		line_count_feed(&lc, buf, (size_t)got);
 	}
-	*lines = nl + (last != '\n' ? 1 : 0);
+	*lines = line_count_lines(&lc);
 	if (bytes)
-		*bytes = total;
+		*bytes = lc.bytes;
+	if (ix)
+		*ix = lc.ix;
+	else
+		free(lc.ix.starts);
 	return true;
 }
 

@@ -1106,23 +1106,38 @@ struct run *cache_run_get(struct cache *c, const struct cache_key *key)
 	return run;
 }
 
-void cache_run_put(struct cache *c, const struct cache_key *key, const struct run *r)
+/* Stores r under key; with want_map, the run as stored, read from the
+ * file just written (below), or NULL. */
+static struct run *run_put(struct cache *c, const struct cache_key *key, const struct run *r,
+			   bool want_map)
 {
 	if (!ensure_dir(c))
-		return;
+		return NULL;
 	cache_run_keep(c, key);
 	char name[40];
 	run_name_of(key, name);
 	char *tmp;
 	int fd = tmp_create(c->rfd, name, &tmp);
 	if (fd < 0)
-		return;
+		return NULL;
+	/* The file written, opened again for reading through its
+	 * descriptor: the very inode this build wrote and sealed, whatever
+	 * its name leads to later, so that its body's digest need not be
+	 * taken again to trust it. */
+	int rd = -1;
+	if (want_map) {
+		char via[48];
+		snprintf(via, sizeof via, "/proc/self/fd/%d", fd);
+		rd = open(via, O_RDONLY | O_CLOEXEC);
+	}
 	/* written as it is encoded: a big run never sits in memory twice */
-	if (!tmp_commit(c->rfd, fd, tmp, name, runstore_write(fd, &c->key, key, r)))
-		return;
+	bool ok = tmp_commit(c->rfd, fd, tmp, name, runstore_write(fd, &c->key, key, r));
 	struct stat st;
-	if (fstatat(c->rfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
-		return;
+	if (!ok || fstatat(c->rfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode)) {
+		if (rd >= 0)
+			close(rd);
+		return NULL;
+	}
 	pthread_mutex_lock(&c->mu);
 	if (c->nwritten == c->written_cap) {
 		c->written_cap = c->written_cap ? 2 * c->written_cap : 8;
@@ -1132,6 +1147,26 @@ void cache_run_put(struct cache *c, const struct cache_key *key, const struct ru
 	memcpy(w->name, name, sizeof w->name);
 	sig_of(&st, w->sig);
 	pthread_mutex_unlock(&c->mu);
+	struct run *m = NULL;
+	struct stat rst;
+	if (rd >= 0 && fstat(rd, &rst) == 0 && S_ISREG(rst.st_mode)) {
+		enum runstore_verdict v;
+		m = runstore_map(rd, (size_t)rst.st_size, &c->key, key, true, &v);
+	}
+	if (rd >= 0)
+		close(rd);
+	return m;
+}
+
+void cache_run_put(struct cache *c, const struct cache_key *key, const struct run *r)
+{
+	run_put(c, key, r, false);
+}
+
+struct run *cache_run_put_mapped(struct cache *c, const struct cache_key *key,
+				 const struct run *r)
+{
+	return run_put(c, key, r, true);
 }
 
 /* A store this build wrote was sealed with the digest of what it wrote:

@@ -753,6 +753,19 @@ bool series_cell_shortest(const struct series *s, size_t row, size_t col, struct
 	return kind == CELL_SHORTEST;
 }
 
+double series_number(const struct series *s, size_t row, size_t col)
+{
+	assert(row < s->nrows && col < s->ncols);
+	if (row < s->vrows) {
+		const struct series_view_col *c = &s->view->cols[col];
+		unsigned tag = c->tags ? c->tags[row] : c->tag;
+		return c->num && (tag & CELL_KIND_MASK) == DATUM_NUMBER ? c->num[row] : 0;
+	}
+	row -= s->vrows;
+	/* kept as 0 for a cell that is not a number (series_append()) */
+	return s->chunks[row >> CHUNK_SHIFT].num[col][row & CHUNK_MASK];
+}
+
 void series_row(const struct series *s, size_t row, struct datum *out)
 {
 	series_row_shortest(s, row, out);

@@ -226,18 +226,45 @@ static unsigned width_for(uint64_t max)
 	return max <= UINT8_MAX ? 1 : max <= UINT16_MAX ? 2 : max <= UINT32_MAX ? 4 : 8;
 }
 
-/* Writes column col of s (its sections) and its entry in the directory. */
+/* Where each row's text ends in the pool, gathered as the pool is
+ * written: 4 bytes a row, widened to 8 once a pool passes 4 GiB (the
+ * width the file keeps: the last end's). */
+struct ends {
+	void *v;
+	unsigned width;
+};
+
+static void ends_set(struct ends *e, size_t n, size_t row, uint64_t end)
+{
+	if (e->width == 4 && end > UINT32_MAX) {
+		uint64_t *wide = xmalloc((n ? n : 1) * sizeof *wide);
+		for (size_t i = 0; i < row; i++)
+			wide[i] = ((uint32_t *)e->v)[i];
+		free(e->v);
+		e->v = wide;
+		e->width = 8;
+	}
+	if (e->width == 4)
+		((uint32_t *)e->v)[row] = (uint32_t)end;
+	else
+		((uint64_t *)e->v)[row] = end;
+}
+
+/* Writes column col of s (its sections) and its entry in the directory.
+ * What is gathered in memory is 5 bytes a row (a tag, a text end), not
+ * the column: its numbers are read again from the series when their
+ * section is written (series_number()), so that storing a run of
+ * millions of rows adds little to the run's own memory. */
 static void write_column(struct wr *w, struct buf *dir, const struct series *s, size_t col)
 {
 	size_t n = series_row_count(s);
 	unsigned char *tags = xmalloc(n ? n : 1);
-	double *num = xmalloc((n ? n : 1) * sizeof *num);
-	uint64_t *ends = xmalloc((n ? n : 1) * sizeof *ends);
+	struct ends ends = {xmalloc((n ? n : 1) * sizeof(uint32_t)), 4};
 	uint64_t *own = NULL;
 	size_t nown = 0, own_cap = 0;
 	bool numbers = false, uniform = true;
-	/* One pass: the texts go out as they come (the pool), the rest is
-	 * gathered and written after it. */
+	/* One pass: the texts go out as they come (the pool), the tags and
+	 * text ends are gathered and written after it. */
 	uint64_t pool_off = w_section(w), end = 0;
 	for (size_t row = 0; row < n; row++) {
 		struct datum d;
@@ -247,13 +274,12 @@ static void write_column(struct wr *w, struct buf *dir, const struct series *s, 
 			       (d.line > line ? SERIES_VIEW_LINE : 0);
 		tags[row] = (unsigned char)tag;
 		uniform = uniform && tags[row] == tags[0];
-		num[row] = d.kind == DATUM_NUMBER ? d.num : 0;
 		numbers = numbers || d.kind == DATUM_NUMBER;
 		if (d.text) {
 			w_put(w, d.text, d.len);
 			end += d.len;
 		}
-		ends[row] = end;
+		ends_set(&ends, n, row, end);
 		if (d.line > line) {
 			if (nown == own_cap) {
 				own_cap = own_cap ? 2 * own_cap : 16;
@@ -272,15 +298,18 @@ static void write_column(struct wr *w, struct buf *dir, const struct series *s, 
 	if (numbers) {
 		num_off = w_section(w);
 		for (size_t row = 0; row < n; row++) {
+			/* 0 for a cell that is not a number, as series_cell() */
+			double v = series_number(s, row, col);
 			uint64_t u;
-			memcpy(&u, &num[row], sizeof u);
+			memcpy(&u, &v, sizeof u);
 			w_uint(w, u, 8);
 		}
 	}
-	unsigned ends_width = end <= UINT32_MAX ? 4 : 8;
+	unsigned ends_width = ends.width;
 	uint64_t ends_off = w_section(w);
 	for (size_t row = 0; row < n; row++)
-		w_uint(w, ends[row], ends_width);
+		w_uint(w, ends_width == 4 ? ((uint32_t *)ends.v)[row] : ((uint64_t *)ends.v)[row],
+		       ends_width);
 	if (nown) {
 		own_off = w_section(w);
 		for (size_t i = 0; i < 2 * nown; i++)
@@ -297,8 +326,7 @@ static void write_column(struct wr *w, struct buf *dir, const struct series *s, 
 	d_u64(dir, own_off);
 	d_u64(dir, nown);
 	free(tags);
-	free(num);
-	free(ends);
+	free(ends.v);
 	free(own);
 }
 

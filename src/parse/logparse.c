@@ -602,7 +602,15 @@ static struct run *parse_file(const struct parser *p, const char *path, const ch
 	}
 	if (p->format == FMT_TEXT) {
 		sc.resumed = from != NULL;
+		/* the file's own lines, from its start (a notebook's text is
+		 * not the file's) */
+		if (to && to->count && !from && !is_nb) {
+			line_count_start(to->count, to->count->ix.every);
+			sc.count = to->count;
+		}
 		ok = scan_file(&sc, fd, from ? st.st_size - (off_t)from->point : st.st_size);
+		if (sc.count)
+			to->counted = ok;
 		if (to && sc.captured)
 			to->point = (from ? from->point : 0) + sc.point_read;
 		if (ok && sc.more.on)

@@ -827,7 +827,26 @@ struct tail {
 	unsigned char want[16];   /* the hash its bytes before the point had */
 	bool prefix_known;        /* the content hash's read gave it: */
 	struct cache_key prefix;  /* what they hash to now */
+	bool whole_known;         /* the content hash of the whole log: */
+	struct cache_key whole;   /* its XXH3-128, */
+	uint64_t whole_size;      /* over this many bytes */
 };
+
+/* The hash of the log's bytes before the state's point `point` without
+ * reading them again, when they are the whole log the content hash was
+ * taken over (a log that ends with its line's '\n': a first build's
+ * usual case).  The run is stored only if the log did not change since
+ * that hash (cache_file_unchanged()), so the hash is of what was
+ * parsed. */
+static bool prefix_is_whole(const struct tail *tl, uint64_t point, XXH128_hash_t *out)
+{
+	if (!tl->whole_known || point != tl->whole_size)
+		return false;
+	XXH128_canonical_t c;
+	memcpy(c.digest, tl->whole.b, sizeof c.digest);
+	*out = XXH128_hashFromCanonical(&c);
+	return true;
+}
 
 /* parser_run(), through the log's resume state tl when the log only
  * grew since (its bytes before the state's point hash as they did), and
@@ -903,8 +922,10 @@ static struct run *run_resuming(struct parse_cache *pc, const struct cache_key *
 		r = parser_run_from(p, rpath, shown, run_name, NULL, to, NULL, d);
 	}
 	/* the new state's prefix hash, only for a state to be stored */
-	if (r && *store && to->state.len && to->point >= hashed &&
-	    hash_range(hs, cfd, hashed, to->point)) {
+	if (r && *store && to->state.len && hashed == 0 && prefix_is_whole(tl, to->point, to_prefix))
+		*has_prefix = true;
+	else if (r && *store && to->state.len && to->point >= hashed &&
+		 hash_range(hs, cfd, hashed, to->point)) {
 		*to_prefix = XXH3_128bits_digest(hs);
 		*has_prefix = true;
 	}
@@ -1071,6 +1092,9 @@ static struct run *load_run_tail(struct loader *ld, const char *real, const char
 				      &tl->prefix_known)) {
 			dkey = disk_key(&pc->parsers_key, p, &fh, shown, run_name, np_text);
 			dkeyed = true;
+			tl->whole_known = true;
+			tl->whole = fh;
+			tl->whole_size = (uint64_t)stamp.sig[0];
 			struct run *hit = content_hit(pc, &dkey);
 			if (hit)
 				return hit;
@@ -1104,7 +1128,11 @@ static struct run *load_run_tail(struct loader *ld, const char *real, const char
 	}
 	size_t before = diag_errors(ld->d) + diag_warnings(ld->d);
 	struct run *r;
-	struct scan_point to = {BUF_INIT, 0, NULL};
+	struct scan_point to = {BUF_INIT, 0, NULL, NULL, false};
+	/* the log page's line count taken by the parse's read: the page
+	 * then reads only the lines it shows */
+	struct line_count lines = {.ix = {LINE_INDEX_EVERY, NULL, 0}};
+	to.count = &lines;
 	XXH128_hash_t to_prefix;
 	bool has_prefix = false, store = true;
 	if (ld->csv && p->format != FMT_CSV) {
@@ -1156,6 +1184,7 @@ static struct run *load_run_tail(struct loader *ld, const char *real, const char
 		r = pick_run(ld, r, pick, run_name);
 	if (!r) {
 		buf_free(&to.state);
+		free(lines.ix.starts);
 		ld->ok = false;
 		return NULL;
 	}
@@ -1164,6 +1193,26 @@ static struct run *load_run_tail(struct loader *ld, const char *real, const char
 	 * save during serve) is parsed again next time. */
 	bool same = dkeyed && cache_file_unchanged(real, &stamp, &fh);
 	if (c) {
+		/* only a parse that reported nothing is kept on disk */
+		bool clean = same && diag_errors(ld->d) + diag_warnings(ld->d) == before_all;
+		bool reusable = keyed && diag_errors(ld->d) + diag_warnings(ld->d) == before;
+		/* a split file's runs are kept in memory only */
+		if (clean && run_member_count(r) == 0 && store) {
+			/* Stored, the run is used as a later build would: read
+			 * in place from the store, and its rows in memory freed
+			 * before the reports read it (a 1 GB log's run is 580
+			 * MB of memory; only what the reports read of the
+			 * store's is touched).  Before it is shared: no one
+			 * holds r yet. */
+			struct run *m = cache_run_put_mapped(c->disk, &dkey, r);
+			if (m) {
+				run_free(r);
+				r = m;
+			}
+			/* and the state to go on from, when the log grows */
+			if (has_prefix)
+				tail_put(c->disk, &tkey, &dkey, &to, &to_prefix);
+		}
 		pthread_mutex_lock(&c->mu);
 		c->parsed++;
 		struct cache_entry *e = entry_new(c);
@@ -1176,23 +1225,19 @@ static struct run *load_run_tail(struct loader *ld, const char *real, const char
 			memcpy(e->st, st, sizeof st);
 		e->run = r;
 		e->gen = c->gen;
-		e->reusable = keyed && diag_errors(ld->d) + diag_warnings(ld->d) == before;
-		/* only a parse that reported nothing is kept on disk */
-		bool clean = same && diag_errors(ld->d) + diag_warnings(ld->d) == before_all;
+		e->reusable = reusable;
 		e->has_dkey = clean;
 		if (clean)
 			e->dkey = dkey;
 		entry_indexed(c);
 		pthread_mutex_unlock(&c->mu);
-		/* a split file's runs are kept in memory only */
-		if (clean && run_member_count(r) == 0 && store) {
-			cache_run_put(c->disk, &dkey, r);
-			/* and the state to go on from, when the log grows */
-			if (has_prefix)
-				tail_put(c->disk, &tkey, &dkey, &to, &to_prefix);
-		}
+		/* the file is the one hashed: its row takes the count */
+		if (same && to.counted)
+			cache_fd_lines_note(c->disk, real, cfd, line_count_lines(&lines), lines.bytes,
+					    &lines.ix);
 	}
 	buf_free(&to.state);
+	free(lines.ix.starts);
 	return r;
 }
 

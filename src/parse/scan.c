@@ -1472,6 +1472,8 @@ bool scan_file(struct scan *sc, int fd, off_t size)
 				eof = true;
 				break;
 			}
+			if (sc->count)
+				line_count_feed(sc->count, buf + have, (size_t)n);
 			have += (size_t)n;
 			total += (unsigned long long)n;
 		}

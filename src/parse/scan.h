@@ -341,6 +341,9 @@ struct scan {
 	struct buf *capture;
 	bool captured;
 	uint64_t point_read;
+	/* Not NULL: every byte scan_file() reads is counted there, on the
+	 * reading thread (the log page's line count and index). */
+	struct line_count *count;
 };
 
 /* A thread scanning chunks of a big log (see struct pipe). */

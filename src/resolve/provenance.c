@@ -993,9 +993,6 @@ static void put_page_end(struct buf *b)
 	buf_puts(b, "</code></pre>\n</main>\n</body>\n</html>\n");
 }
 
-/* Lines between two noted starts (fd_count_lines_indexed()). */
-#define LINE_INDEX_EVERY 4096L
-
 /* Before reading line *no + 1 of an abridged view: when the next range
  * it shows (ranges from at) starts more than LINE_INDEX_EVERY lines
  * further, moves the reader to the noted start at or before it, and *no

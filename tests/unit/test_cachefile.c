@@ -22,6 +22,7 @@
 #include "base/util.h"
 #include "data/cache.h"
 #include "data/run.h"
+#include "rundump.h"
 
 static char *tmp_root(void)
 {
@@ -224,6 +225,58 @@ static void a_store_written_is_trusted_by_the_next_build_without_its_digest(void
 	free(root);
 }
 
+/* A first build stores its run and goes on with the run as stored
+ * (cache_run_put_mapped()): it reads as the run parsed, cell by cell
+ * (numbers, texts, lines, a cell on its own line, kinds, rows over
+ * several of the series' chunks), and the file under its name is the
+ * one a later build checks and reads the same. */
+static void a_run_stored_and_mapped_reads_as_the_one_put(void **state)
+{
+	(void)state;
+	char *root = tmp_root();
+	struct run *r = run_new("cs", "logs/a.log", "cerebras");
+	struct datum f = {DATUM_NUMBER, 2.5, "2.50", 4, 7};
+	run_set_field(r, "final", &f);
+	run_set_line_count(r, 300001);
+	const char *cols[] = {"step", "loss", "phase"};
+	struct series *s = run_add_series(r, "train", cols, 3);
+	enum { ROWS = 300000 };
+	for (long i = 0; i < ROWS; i++) {
+		char step[24], loss[24];
+		int n = snprintf(step, sizeof step, "%ld", i);
+		int m = snprintf(loss, sizeof loss, "%.5f", 1.0 / (1.0 + (double)i));
+		struct datum cells[3] = {
+			{DATUM_NUMBER, (double)i, step, (size_t)n, i + 1},
+			{i % 11 ? DATUM_NUMBER : DATUM_MISSING, i % 11 ? 1.0 / (1.0 + (double)i) : 0,
+			 i % 11 ? loss : NULL, i % 11 ? (size_t)m : 0, i + 1 + (i % 13 == 0)},
+			{DATUM_STRING, 0, i % 2 ? "train" : "eval", i % 2 ? 5u : 4u, i + 1}};
+		series_append(s, cells, i + 1);
+	}
+	struct buf want = BUF_INIT, got = BUF_INIT, again = BUF_INIT;
+	run_dump(&want, r);
+	struct cache_key key = cache_hash_bytes("mapped", 6);
+	struct cache *c = cache_open(root, true);
+	struct run *m = cache_run_put_mapped(c, &key, r);
+	assert_non_null(m);
+	run_free(r); /* the mapped run holds nothing of it */
+	run_dump(&got, m);
+	assert_string_equal(buf_data(&got), buf_data(&want));
+	run_free(m);
+	cache_close(c);
+	c = cache_open(root, true);
+	struct run *back = cache_run_get(c, &key);
+	assert_non_null(back);
+	run_dump(&again, back);
+	assert_string_equal(buf_data(&again), buf_data(&want));
+	run_free(back);
+	cache_close(c);
+	buf_free(&want);
+	buf_free(&got);
+	buf_free(&again);
+	assert_true(remove_tree(root));
+	free(root);
+}
+
 /* The reports list: a slug's key as added (the first, for a slug
  * listed twice), none for another slug or key; 20,000 slugs found each
  * in constant time (a linear search took seconds for them). */
@@ -263,6 +316,7 @@ int main(void)
 		cmocka_unit_test(a_file_rewritten_after_its_hash_is_seen_as_changed),
 		cmocka_unit_test(the_reports_list_finds_each_slug_by_its_key),
 		cmocka_unit_test(a_store_written_is_trusted_by_the_next_build_without_its_digest),
+		cmocka_unit_test(a_run_stored_and_mapped_reads_as_the_one_put),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -745,6 +746,51 @@ static void inside_follows_links_both_ways(void **state)
 	free(proj);
 }
 
+/* The log page's count and index fed by another reader in pieces of
+ * any size: the same as its own read of the file gives. */
+static void a_count_fed_in_pieces_is_the_files_own(void **state)
+{
+	char *path = at(state, "log");
+	/* 10,003 lines of varying length, the last without its '\n' */
+	struct buf text = BUF_INIT;
+	for (int i = 0; i < 10003; i++)
+		buf_printf(&text, "line %d%s%s", i, i % 7 ? "" : " with more words",
+			   i < 10002 ? "\n" : "");
+	put_file(path, buf_data(&text));
+	int fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	char rbuf[777];
+	long want_lines;
+	unsigned long long want_bytes;
+	struct line_index want = {5, NULL, 0};
+	assert_true(fd_count_lines_indexed(fd, rbuf, sizeof rbuf, &want_lines, &want_bytes, &want));
+	close(fd);
+	assert_int_equal(want_lines, 10003);
+	assert_int_equal(want_bytes, text.len);
+	assert_int_equal(want.n, 10002 / 5 + 1);
+	static const size_t sizes[] = {1, 2, 3, 64, 4096, 100000};
+	for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+		struct line_count lc;
+		line_count_start(&lc, 5);
+		for (size_t at_ = 0; at_ < text.len; at_ += sizes[k])
+			line_count_feed(&lc, buf_data(&text) + at_,
+					text.len - at_ < sizes[k] ? text.len - at_ : sizes[k]);
+		assert_int_equal(line_count_lines(&lc), want_lines);
+		assert_int_equal(lc.bytes, want_bytes);
+		assert_int_equal(lc.ix.n, want.n);
+		assert_memory_equal(lc.ix.starts, want.starts, want.n * sizeof *want.starts);
+		free(lc.ix.starts);
+	}
+	/* nothing fed: an empty file's count */
+	struct line_count none;
+	line_count_start(&none, 5);
+	assert_int_equal(line_count_lines(&none), 0);
+	free(none.ix.starts);
+	free(want.starts);
+	buf_free(&text);
+	free(path);
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, make_root, remove_root)
 
 int main(void)
@@ -798,6 +844,7 @@ int main(void)
 		T(file_copy_copies_bytes_including_nul),
 		T(file_copy_copies_a_big_file_anywhere),
 		T(kinds_of_path_are_told_apart),
+		T(a_count_fed_in_pieces_is_the_files_own),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
