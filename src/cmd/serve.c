@@ -42,6 +42,7 @@
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
+#include <malloc.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1005,6 +1006,10 @@ static int build_once(const struct serve_opts *so, struct watch *w, struct parse
 	w->prev = NULL;
 	w->nprev = 0;
 	free(reuse);
+	/* What the build freed goes back to the system: serve lives on,
+	 * and a first build over a big log leaves hundreds of MB of freed
+	 * chunks in malloc's arenas otherwise. */
+	malloc_trim(0);
 	size_t errors = diag_errors(d);
 	diag_free(d);
 	fclose(mem);
