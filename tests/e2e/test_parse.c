@@ -371,17 +371,21 @@ static void a_late_error_writes_no_json_and_leaves_no_temporary_file(void **stat
 	free(ls);
 	proc_free(&r);
 
+	/* (memcheck keeps files of its own in TMPDIR, and fails without) */
 	char *gone = path_join(dir, "gone");
 	setenv("TMPDIR", gone, 1);
-	r = e2e_run(dir, "parse big.log --parser cerebras --json");
-	assert_int_equal(r.status, 3);
-	assert_string_equal(r.out, "");
-	char *want = xasprintf("big.log: error: cannot write the rows' temporary file in %s: No "
-			       "such file or directory (set TMPDIR to a folder with room)\n",
-			       gone);
-	assert_string_equal(r.err, want);
-	free(want);
-	proc_free(&r);
+	if (!getenv("LOGDOWN_VALGRIND")) {
+		r = e2e_run(dir, "parse big.log --parser cerebras --json");
+		assert_int_equal(r.status, 3);
+		assert_string_equal(r.out, "");
+		char *want = xasprintf("big.log: error: cannot write the rows' temporary file in "
+				       "%s: No such file or directory (set TMPDIR to a folder with "
+				       "room)\n",
+				       gone);
+		assert_string_equal(r.err, want);
+		free(want);
+		proc_free(&r);
+	}
 	unsetenv("TMPDIR");
 	free(gone);
 	free(tmp);
