@@ -1342,17 +1342,17 @@ static void percentile_of(const struct ref *list, const struct item *it, size_t 
 	out->v.num = it[lo].num + (it[lo + 1].num - it[lo].num) * frac;
 }
 
-/* What the aggregations' loop keeps of the cells it has seen
- * (struct agg_loop, expr.h): one step for the rows of a kept series
- * (eval_aggregate()) and for those of a streamed one (expr_agg_add()),
- * so both give the same bytes. */
 static bool agg_numeric(enum fn_id fn)
 {
 	return fn != FN_COUNT && fn != FN_FIRST && fn != FN_LAST;
 }
 
 /* Row r's cell dt (not missing; shortest: marked so when it was
- * appended) into a.  False when fn needs numbers and dt is not one. */
+ * appended) into what the aggregations' loop keeps of the cells it has
+ * seen (struct expr_agg_loop, expr.h).  False when fn needs numbers and
+ * dt is not one.  One step for the rows of a kept series
+ * (eval_aggregate()) and for those of a streamed one (expr_agg_add()),
+ * so that both give the same bytes. */
 static bool agg_step(struct expr_agg_loop *a, enum fn_id fn, const struct datum *dt, bool shortest,
 		     size_t r)
 {
@@ -1593,7 +1593,7 @@ static bool eval_aggregate(struct ctx *c, const struct node *n, struct ref *out)
 	const struct expr_agg *ag =
 		c->sc->streamed ? c->sc->streamed(c->sc->streamed_ctx, s, col, (int)fn->id) : NULL;
 	bool sorted = fn->id == FN_MEDIAN || fn->id == FN_PERCENTILE;
-	assert(!ag || !sorted);
+	assert(!ag || (!sorted && fn->id != FN_STD));
 	struct item *items = sorted ? xmalloc((rows ? rows : 1) * sizeof *items) : NULL;
 	struct expr_agg_loop a = {0, 0, 0, 0, 0, 0, 0, 0, true};
 	struct datum dt, picked = {DATUM_MISSING, 0, NULL, 0, 0};
