@@ -393,9 +393,10 @@ static void a_late_error_writes_no_json_and_leaves_no_temporary_file(void **stat
 	free(dir);
 }
 
-/* A series of more than four blocks of 16,384 rows is formatted on two
- * threads, every other block by the second one: the rows and line
- * numbers come out whole and in order, as one thread writes them. */
+/* A kept series of more than four blocks of 16,384 rows is formatted on
+ * two threads, every other block by the second one; a streamed one goes
+ * through the temporary file in 64 KiB extents: either way the rows and
+ * line numbers come out whole and in order, as one thread writes them. */
 static void json_of_a_big_series_comes_out_in_order(void **state)
 {
 	(void)state;
@@ -405,6 +406,15 @@ static void json_of_a_big_series_comes_out_in_order(void **state)
 		  "series:\n"
 		  "  s:\n"
 		  "    pattern: 'Step=(?<step>\\d+), Loss=(?<loss>\\S+)'\n");
+	/* std needs the rows: this one keeps its series (and its JSON is
+	 * formatted on two threads), the one above streams them */
+	e2e_write(dir, "parsers/kept.yaml",
+		  "name: kept\n"
+		  "series:\n"
+		  "  s:\n"
+		  "    pattern: 'Step=(?<step>\\d+), Loss=(?<loss>\\S+)'\n"
+		  "derive:\n"
+		  "  sd: std(s.loss)\n");
 	const int n = 70000; /* five blocks, the last one short */
 	struct buf log = BUF_INIT, rows = BUF_INIT, lines = BUF_INIT;
 	buf_puts(&rows, "\"rows\":[");
@@ -417,14 +427,17 @@ static void json_of_a_big_series_comes_out_in_order(void **state)
 	buf_puts(&rows, "]");
 	buf_puts(&lines, "]");
 	e2e_write(dir, "steps.log", buf_data(&log));
-	struct proc r = e2e_run(dir, "parse steps.log --parser steps --json");
-	assert_int_equal(r.status, 0);
-	assert_string_equal(r.err, "");
-	char *got = squeezed(r.out);
-	assert_contains(got, buf_data(&rows));
-	assert_contains(got, buf_data(&lines));
-	free(got);
-	proc_free(&r);
+	const char *parsers[] = {"steps", "kept"};
+	for (size_t k = 0; k < 2; k++) {
+		struct proc r = e2e_run(dir, "parse steps.log --parser %s --json", parsers[k]);
+		assert_int_equal(r.status, 0);
+		assert_string_equal(r.err, "");
+		char *got = squeezed(r.out);
+		assert_contains(got, buf_data(&rows));
+		assert_contains(got, buf_data(&lines));
+		free(got);
+		proc_free(&r);
+	}
 	buf_free(&log);
 	buf_free(&rows);
 	buf_free(&lines);
