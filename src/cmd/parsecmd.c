@@ -338,7 +338,9 @@ static void spill_out(struct spill *sp, struct jstream *js)
 	js->ext[js->next++] = (struct extent){sp->size, js->mem.len};
 	sp->size += (off_t)js->mem.len;
 	sp->held -= js->mem.len;
-	buf_clear(&js->mem);
+	/* freed, not kept for the next rows: a file of thousands of runs
+	 * would keep a buffer for each of their series */
+	buf_free(&js->mem);
 }
 
 static size_t ptr_hash(const void *p)
