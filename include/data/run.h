@@ -112,6 +112,13 @@ void series_append(struct series *s, const struct datum *cells, long line);
  * check the text again.  Columns past the 64th are never marked. */
 void series_append_shortest(struct series *s, const struct datum *cells, long line,
 			    uint64_t shortest);
+/* From now on (s has no rows yet), rows appended are counted, within
+ * limit series_rows, and not kept: for a caller that takes them as they
+ * are appended (`logdown parse --json` streams them).  Of such rows,
+ * series_row_line() answers for the first and the last (an expression's
+ * inputs name them), and nothing else may be asked. */
+void series_set_counted(struct series *s);
+bool series_counted(const struct series *s);
 /* Rows series_append() did not keep because the series had reached
  * limit series_rows (limit.h), and the line of the first of them. */
 size_t series_dropped(const struct series *s, long *first_line);

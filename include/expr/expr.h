@@ -53,6 +53,7 @@
 #include <stddef.h>
 
 #include "base/diag.h"
+#include "base/util.h"
 #include "data/run.h"
 
 struct expr;
@@ -107,6 +108,12 @@ struct scope {
 	const char *const *failed;
 	struct failed_use *failed_use;
 	size_t nfailed;
+	/* NULL, or: for a series whose rows went by without being kept
+	 * (`logdown parse --json` streams them), aggregation fn of its
+	 * column col as taken while they passed; NULL for a kept series. */
+	const struct expr_agg *(*streamed)(const void *ctx, const struct series *s, size_t col,
+					   int fn);
+	const void *streamed_ctx;
 };
 
 /* Where a run that did not load is first used, in document order
@@ -188,5 +195,50 @@ bool expr_eval_series(const struct expr *e, const struct scope *scope,
 		      const struct series **series, const struct run **run, struct diag *d);
 /* Frees what a result owns and makes it EVAL_MISSING; NULL is fine. */
 void eval_clear(struct eval *v);
+
+/* Aggregations taken as a series' rows pass, for a caller that does not
+ * keep them (`logdown parse --json`): first, last, min, max, count, sum
+ * and mean keep what the loop over a kept series keeps (the Neumaier
+ * sum, the count, the most decimals, the cell picked, the first string
+ * where numbers are needed), so that expr_eval() with scope.streamed
+ * gives the same value, text and messages as over the kept rows. */
+struct expr_agg_loop {
+	size_t n_ok, first, last, best; /* rows */
+	double best_num;
+	/* Neumaier's compensated sum: a million losses add up exactly
+	 * enough to agree with numpy. */
+	double sum, comp;
+	/* The most decimals of the numbers as written, for showing the
+	 * result (dec_all: every one's is known). */
+	int maxdec;
+	bool dec_all;
+};
+
+struct expr_agg {
+	int fn; /* the function, as expr_streamable() names it */
+	size_t rows;
+	struct expr_agg_loop loop;
+	struct datum pick; /* first, last, min, max: the cell, text in pick_text */
+	bool bad;	   /* a string where numbers are needed: the first */
+	struct datum bad_cell;
+	struct buf pick_text, bad_text;
+};
+
+/* Whether e can be evaluated over the runs of a parse whose series
+ * is_streamed() says are not kept: each use of such a series is the
+ * argument of first, last, min, max, count, sum or mean, written
+ * SERIES.COLUMN.  need() is called for each (the function as an int
+ * for expr_agg_init()); what it is told is only meaningful when true
+ * is returned. */
+bool expr_streamable(const struct expr *e, bool (*is_streamed)(void *ctx, const char *series),
+		     void (*need)(void *ctx, const char *series, const char *column, int fn),
+		     void *ctx);
+void expr_agg_init(struct expr_agg *a, int fn);
+/* The next row's cell (shortest: its text is number_put()'s for it,
+ * series_append_shortest()); dt's text is copied when kept. */
+void expr_agg_add(struct expr_agg *a, const struct datum *dt, bool shortest);
+/* Empty again, keeping its buffers (the next run of a split file). */
+void expr_agg_reset(struct expr_agg *a);
+void expr_agg_free(struct expr_agg *a);
 
 #endif

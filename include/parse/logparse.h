@@ -198,6 +198,12 @@ struct row_sink {
 	const char *series;
 	void (*row)(void *ctx, const struct datum *cells, size_t ncols, long line);
 	void *ctx;
+	/* Set by parser_run_stream() (row then unused): the cells typed as
+	 * a kept row's, the series' index in the parser and the series
+	 * (counted, not kept), and the cells whose text is number_put()'s
+	 * (series_append_shortest()). */
+	void (*typed)(void *ctx, size_t idx, const struct series *s, const struct datum *cells,
+		      uint64_t shortest, long line);
 };
 
 /* parser_run(), with the rows of sink->series handed to sink (NULL:
@@ -205,6 +211,35 @@ struct row_sink {
  * derive over it is missing. */
 struct run *parser_run_sink(const struct parser *p, const char *path, const char *shown,
 			    const char *run_name, const struct row_sink *sink, struct diag *d);
+
+/* Where parser_run_stream() hands the rows of every series that lines
+ * fill (not one a table fills), as they are found: per series in file
+ * order, typed as a kept row's cells are (texts valid for the call only;
+ * bit j of shortest set when cell j's text is number_put()'s for its
+ * number), the series being the run's, which counts them without
+ * keeping them.  Called from one thread, maybe not the caller's. */
+struct row_stream {
+	void (*row)(void *ctx, const struct series *s, const struct datum *cells,
+		    uint64_t shortest, long line);
+	void *ctx;
+};
+
+/* Whether p's runs can be made with their rows streamed: a text parser
+ * whose derives read its series only through first, last, min, max,
+ * count, sum and mean of a column (expr_streamable()), which are then
+ * taken as the rows pass. */
+bool parser_streams(const struct parser *p);
+
+/* parser_run(), for a p that parser_streams(), with the rows of its
+ * series handed to rs and not kept: memory stays flat whatever the
+ * file's size (but for the rows of rank-prefixed lines, kept aside to
+ * find other ranks' copies among).  The run, its fields and derives,
+ * its diagnostics and errors are parser_run()'s; its series hold no
+ * rows but count them (series_counted(); an empty series is not).
+ * Caller frees with run_free(). */
+struct run *parser_run_stream(const struct parser *p, const char *path, const char *shown,
+			      const char *run_name, const struct row_stream *rs,
+			      struct diag *d);
 
 /* Appends: a log that only grew is scanned from where the last parse
  * of it stopped (docs/internals.md, "Appends").  A scan_point is the

@@ -1,11 +1,16 @@
 /* parsecmd.c: `logdown parse FILE` and `logdown parsers`. */
+#define _GNU_SOURCE /* O_TMPFILE */
 #include "cmd/parsecmd.h"
 
+#include <assert.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -221,8 +226,290 @@ static void put_rows(FILE *out, struct buf *w, const struct rows_fmt *f)
 	w->data[w->len] = '\0';
 }
 
+/* `--json` with the rows streamed (parser_run_stream()): each series'
+ * rows and line numbers are formatted as they are found, as the JSON
+ * writes them, into two streams; a stream's bytes go into an unlinked
+ * temporary file, in extents of SPILL_AT bytes, and the JSON is put
+ * together once the parse is done (its fields come first, and can be
+ * anywhere in the log): the fields, then each stream copied from the
+ * file (sendfile(): through the page cache, not this process's memory).
+ * Nothing is written before the parse has succeeded.  Memory: a
+ * stream's unwritten bytes, at most SPILL_AT each and HELD_MAX in all,
+ * and the extents' list. */
+#define SPILL_AT ((size_t)1 << 16)
+#define HELD_MAX ((size_t)8 << 20)
+
+struct extent {
+	off_t off;
+	size_t len;
+};
+
+struct jstream {
+	struct buf mem; /* bytes after the extents, not yet in the file */
+	struct extent *ext;
+	size_t next, ext_cap;
+};
+
+/* The streams of one series of one run. */
+struct series_out {
+	const struct series *s;
+	size_t nrows;
+	struct jstream rows, lines;
+};
+
+struct spill {
+	int fd; /* the temporary file, -1 until a stream needs it */
+	off_t size;
+	int err; /* errno of a failed write, or 0 */
+	struct series_out *v;
+	size_t n, cap;
+	size_t *index; /* open addressing over v by series, indexes + 1 */
+	size_t index_cap;
+	size_t held; /* bytes in the streams' mem */
+	struct buf lead; /* before each row but the first: ",\n        [" */
+};
+
+static void spill_init(struct spill *sp)
+{
+	memset(sp, 0, sizeof *sp);
+	sp->fd = -1;
+	buf_puts(&sp->lead, ",\n        [");
+}
+
+static void spill_free(struct spill *sp)
+{
+	for (size_t i = 0; i < sp->n; i++) {
+		struct jstream *js[2] = {&sp->v[i].rows, &sp->v[i].lines};
+		for (int k = 0; k < 2; k++) {
+			buf_free(&js[k]->mem);
+			free(js[k]->ext);
+		}
+	}
+	free(sp->v);
+	free(sp->index);
+	buf_free(&sp->lead);
+	if (sp->fd >= 0)
+		close(sp->fd); /* unlinked: its blocks go with it */
+}
+
+/* The temporary file, unlinked from the start where the file system
+ * allows (O_TMPFILE), else at once after it is made: it is gone when
+ * the process ends, whatever the way. */
+static int spill_open(void)
+{
+	const char *dir = getenv("TMPDIR");
+	if (!dir || !*dir)
+		dir = "/tmp";
+	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		return fd;
+	char *tmpl = path_join(dir, "logdown-json-XXXXXX");
+	fd = mkstemp(tmpl);
+	if (fd >= 0)
+		unlink(tmpl);
+	free(tmpl);
+	return fd;
+}
+
+/* js's bytes in memory to the end of the file, as its next extent. */
+static void spill_out(struct spill *sp, struct jstream *js)
+{
+	if (!js->mem.len || sp->err)
+		return;
+	if (sp->fd < 0 && (sp->fd = spill_open()) < 0) {
+		sp->err = errno;
+		return;
+	}
+	for (size_t done = 0; done < js->mem.len;) {
+		ssize_t w = pwrite(sp->fd, js->mem.data + done, js->mem.len - done,
+				   sp->size + (off_t)done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			sp->err = w < 0 ? errno : ENOSPC;
+			return;
+		}
+		done += (size_t)w;
+	}
+	if (js->next == js->ext_cap) {
+		js->ext_cap = js->ext_cap ? 2 * js->ext_cap : 8;
+		js->ext = xrealloc(js->ext, js->ext_cap * sizeof *js->ext);
+	}
+	js->ext[js->next++] = (struct extent){sp->size, js->mem.len};
+	sp->size += (off_t)js->mem.len;
+	sp->held -= js->mem.len;
+	/* freed, not kept for the next rows: a file of thousands of runs
+	 * would keep a buffer for each of their series */
+	buf_free(&js->mem);
+}
+
+static size_t ptr_hash(const void *p)
+{
+	uint64_t h = (uint64_t)(uintptr_t)p * 0x9E3779B97F4A7C15u;
+	return (size_t)(h >> 20);
+}
+
+/* The streams of s, made at its first row. */
+static struct series_out *spill_series(struct spill *sp, const struct series *s)
+{
+	if (sp->index_cap) {
+		for (size_t h = ptr_hash(s) & (sp->index_cap - 1); sp->index[h];
+		     h = (h + 1) & (sp->index_cap - 1))
+			if (sp->v[sp->index[h] - 1].s == s)
+				return &sp->v[sp->index[h] - 1];
+	}
+	if (sp->n == sp->cap) {
+		sp->cap = sp->cap ? 2 * sp->cap : 8;
+		sp->v = xrealloc(sp->v, sp->cap * sizeof *sp->v);
+	}
+	if (2 * (sp->n + 1) > sp->index_cap) {
+		free(sp->index);
+		sp->index_cap = sp->index_cap ? 2 * sp->index_cap : 16;
+		sp->index = xcalloc(sp->index_cap, sizeof *sp->index);
+		for (size_t i = 0; i < sp->n; i++) {
+			size_t h = ptr_hash(sp->v[i].s) & (sp->index_cap - 1);
+			while (sp->index[h])
+				h = (h + 1) & (sp->index_cap - 1);
+			sp->index[h] = i + 1;
+		}
+	}
+	struct series_out *so = &sp->v[sp->n];
+	memset(so, 0, sizeof *so);
+	so->s = s;
+	size_t h = ptr_hash(s) & (sp->index_cap - 1);
+	while (sp->index[h])
+		h = (h + 1) & (sp->index_cap - 1);
+	sp->index[h] = ++sp->n;
+	return so;
+}
+
+static const struct series_out *spill_find(const struct spill *sp, const struct series *s)
+{
+	for (size_t h = sp->index_cap ? ptr_hash(s) & (sp->index_cap - 1) : 0;
+	     sp->index_cap && sp->index[h]; h = (h + 1) & (sp->index_cap - 1))
+		if (sp->v[sp->index[h] - 1].s == s)
+			return &sp->v[sp->index[h] - 1];
+	return NULL;
+}
+
+/* row_stream's row(): the row and its line in the JSON's form. */
+static void spill_row(void *ctx, const struct series *s, const struct datum *cells,
+		      uint64_t shortest, long line)
+{
+	struct spill *sp = ctx;
+	struct series_out *so = spill_series(sp, s);
+	size_t before = so->rows.mem.len + so->lines.mem.len;
+	struct buf *w = &so->rows.mem;
+	size_t ncols = series_column_count(s);
+	/* The first row has no comma before it. */
+	put_raw(w, sp->lead.data + !so->nrows, sp->lead.len - !so->nrows);
+	for (size_t c = 0; c < ncols; c++) {
+		const struct datum *d = &cells[c];
+		if (c)
+			put_raw(w, ", ", 2);
+		/* fmt_rows()'s choice, with the mark as the series keeps
+		 * it (a number with text) */
+		size_t k = d->kind != DATUM_NUMBER ? 0
+			   : c < 64 && shortest >> c & 1 && d->text && d->len
+				   ? d->len
+				   : number_written_shortest(d->num, d->text, d->text ? d->len : 0);
+		if (k)
+			put_raw(w, d->text, k);
+		else
+			put_json_value(w, d);
+	}
+	put_raw(w, "]", 1);
+	w = &so->lines.mem;
+	if (so->nrows)
+		put_raw(w, ", ", 2);
+	if (line > 0)
+		put_long(w, line);
+	else
+		put_raw(w, "null", 4);
+	so->nrows++;
+	sp->held += so->rows.mem.len + so->lines.mem.len - before;
+	if (so->rows.mem.len >= SPILL_AT)
+		spill_out(sp, &so->rows);
+	if (so->lines.mem.len >= SPILL_AT)
+		spill_out(sp, &so->lines);
+	if (sp->held >= HELD_MAX) {
+		/* many series, or many runs, each with a little */
+		for (size_t i = 0; i < sp->n; i++) {
+			spill_out(sp, &sp->v[i].rows);
+			spill_out(sp, &sp->v[i].lines);
+		}
+	}
+}
+
+/* n bytes to out; with ind, ind after each newline (a run of a split
+ * file is indented further than the rows were formatted). */
+static void put_bytes(FILE *out, const char *p, size_t n, const char *ind)
+{
+	if (!*ind) {
+		fwrite(p, 1, n, out);
+		return;
+	}
+	for (const char *end = p + n; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t k = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
+		fwrite(p, 1, k, out);
+		if (nl)
+			fputs(ind, out);
+		p += k;
+	}
+}
+
+/* A stream's bytes to out: its extents from the file, then its memory.
+ * False (errno set) when the file cannot be read or out written. */
+static bool put_stream(FILE *out, const struct spill *sp, const struct jstream *js,
+		       const char *ind)
+{
+	int ofd = fileno(out);
+	bool direct = !*ind && ofd >= 0;
+	if (js->next && fflush(out) != 0)
+		return false;
+	char *buf = NULL;
+	for (size_t i = 0; i < js->next; i++) {
+		off_t off = js->ext[i].off;
+		size_t left = js->ext[i].len;
+		while (direct && left) {
+			ssize_t n = sendfile(ofd, sp->fd, &off, left);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0) {
+				/* not between these two: read and write */
+				if (n < 0 && errno != EINVAL && errno != ENOSYS)
+					return false;
+				direct = false;
+				break;
+			}
+			left -= (size_t)n;
+		}
+		while (left) {
+			if (!buf)
+				buf = xmalloc(SPILL_AT);
+			ssize_t n = pread(sp->fd, buf, left < SPILL_AT ? left : SPILL_AT, off);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0) {
+				free(buf);
+				if (n == 0)
+					errno = EIO;
+				return false;
+			}
+			put_bytes(out, buf, (size_t)n, ind);
+			off += n;
+			left -= (size_t)n;
+		}
+	}
+	free(buf);
+	put_bytes(out, js->mem.data ? js->mem.data : "", js->mem.len, ind);
+	return true;
+}
+
 /* A run's "fields" and "series", each line indented by ind more. */
-static void put_json_run(FILE *out, struct buf *w, const struct run *r, const char *ind)
+static bool put_json_run(FILE *out, struct buf *w, const struct run *r, const char *ind,
+			 const struct spill *sp)
 {
 	buf_puts(w, "\"fields\": {");
 	size_t nf = run_field_count(r);
@@ -262,6 +549,23 @@ static void put_json_run(FILE *out, struct buf *w, const struct run *r, const ch
 		}
 		buf_puts(w, "],\n");
 		buf_printf(w, "%s      \"rows\": [", ind);
+		const struct series_out *so = sp ? spill_find(sp, s) : NULL;
+		if (so) {
+			/* streamed: the same bytes, made as the rows passed */
+			assert(so->nrows == nrows && series_counted(s));
+			json_flush(out, w);
+			if (!put_stream(out, sp, &so->rows, ind))
+				return false;
+			if (nrows)
+				buf_printf(w, "\n%s      ", ind);
+			buf_printf(w, "],\n%s      \"lines\": [", ind);
+			json_flush(out, w);
+			if (!put_stream(out, sp, &so->lines, ""))
+				return false;
+			buf_printf(w, "]\n%s    }", ind);
+			continue;
+		}
+		assert(!series_counted(s));
 		/* What goes before each row after the first: ",\n" and the
 		 * indent, made once. */
 		struct buf lead = BUF_INIT;
@@ -280,6 +584,7 @@ static void put_json_run(FILE *out, struct buf *w, const struct run *r, const ch
 		buf_printf(w, "\n%s  ", ind);
 	buf_puts(w, "}");
 	json_flush(out, w);
+	return true;
 }
 
 /* A member's name without its file's run name: "run2" of "mnist.run2". */
@@ -290,8 +595,11 @@ static const char *member_name(const struct run *whole, const struct run *m)
 	return strncmp(name, run_name(whole), n) == 0 && name[n] == '.' ? name + n + 1 : name;
 }
 
-void parsecmd_put_json(FILE *out, const struct run *r, const char *file)
+/* The JSON of r, its streamed series' rows from sp (NULL: none).
+ * False (errno set) when sp's file cannot be read. */
+static bool put_json(FILE *out, const struct run *r, const char *file, const struct spill *sp)
 {
+	bool ok = true;
 	struct buf w = BUF_INIT;
 	buf_puts(&w, "{\n  \"file\": ");
 	json_buf_string(&w, file, strlen(file));
@@ -300,7 +608,7 @@ void parsecmd_put_json(FILE *out, const struct run *r, const char *file)
 	buf_puts(&w, ",\n  ");
 	size_t nm = run_member_count(r);
 	if (nm == 0) {
-		put_json_run(out, &w, r, "");
+		ok = put_json_run(out, &w, r, "", sp);
 		buf_puts(&w, "\n}\n");
 	} else {
 		buf_puts(&w, "\"runs\": [");
@@ -309,13 +617,20 @@ void parsecmd_put_json(FILE *out, const struct run *r, const char *file)
 			buf_puts(&w, i ? ",\n    {\"name\": " : "\n    {\"name\": ");
 			json_buf_string(&w, member_name(r, m), strlen(member_name(r, m)));
 			buf_printf(&w, ", \"first_line\": %ld,\n      ", run_first_line(m));
-			put_json_run(out, &w, m, "    ");
+			ok = ok && put_json_run(out, &w, m, "    ", sp);
 			buf_puts(&w, "}");
 		}
 		buf_puts(&w, "\n  ]\n}\n");
 	}
-	json_flush(out, &w);
+	if (ok)
+		json_flush(out, &w);
 	buf_free(&w);
+	return ok;
+}
+
+void parsecmd_put_json(FILE *out, const struct run *r, const char *file)
+{
+	put_json(out, r, file, NULL);
 }
 
 /* The width of UTF-8 text on a terminal, one column a character. */
@@ -1027,9 +1342,12 @@ int parsecmd_parse(const struct parse_opts *o, FILE *out, struct diag *d)
 	}
 	int rc = EXIT_OK;
 	struct run *r = NULL;
+	struct spill sp;
+	bool streamed = false;
 	struct parser_set *set = load_for(o, d);
 	if (!set)
 		return EXIT_USAGE;
+	spill_init(&sp);
 	size_t broken = diag_errors(d);
 	const struct parser *p;
 	if (o->suggest) {
@@ -1059,6 +1377,7 @@ int parsecmd_parse(const struct parse_opts *o, FILE *out, struct diag *d)
 		}
 	}
 	char *name = path_stem(o->file);
+	streamed = o->json && !o->csv && !o->list_columns && parser_streams(p);
 	size_t ncols = 0;
 	const char *const *cols = o->csv ? parser_series_columns(p, o->csv, &ncols) : NULL;
 	if (cols) {
@@ -1066,15 +1385,30 @@ int parsecmd_parse(const struct parse_opts *o, FILE *out, struct diag *d)
 		 * big the log. */
 		struct csv_out c = {out, BUF_INIT};
 		csv_header(&c, cols, ncols);
-		struct row_sink sink = {o->csv, csv_row, &c};
+		struct row_sink sink = {o->csv, csv_row, &c, NULL};
 		r = parser_run_sink(p, o->file, o->file, name, &sink, d);
 		csv_flush(&c);
+	} else if (streamed) {
+		/* The rows go to a temporary file as they are found, the
+		 * derives taken as they pass: memory stays flat however big
+		 * the log.  Nothing is written before the parse is done. */
+		struct row_stream rs = {spill_row, &sp};
+		r = parser_run_stream(p, o->file, o->file, name, &rs, d);
 	} else {
 		r = parser_run(p, o->file, o->file, name, d);
 	}
 	free(name);
 	if (!r) {
 		rc = EXIT_CONTENT;
+		goto out;
+	}
+	if (streamed && sp.err) {
+		const char *tmp = getenv("TMPDIR");
+		diag_error(d, loc_line(o->file, 0),
+			   "cannot write the rows' temporary file in %s: %s (set TMPDIR to a "
+			   "folder with room)",
+			   tmp && *tmp ? tmp : "/tmp", strerror(sp.err));
+		rc = EXIT_IO;
 		goto out;
 	}
 	if (cols) {
@@ -1088,14 +1422,21 @@ int parsecmd_parse(const struct parse_opts *o, FILE *out, struct diag *d)
 		}
 	} else if (o->list_columns)
 		print_names(out, r);
-	else if (o->json)
-		parsecmd_put_json(out, r, o->file);
+	else if (o->json) {
+		if (!put_json(out, r, o->file, streamed ? &sp : NULL)) {
+			diag_error(d, loc_line(o->file, 0),
+				   "cannot read back the rows' temporary file: %s", strerror(errno));
+			rc = EXIT_IO;
+			goto out;
+		}
+	}
 	else
 		print_summary(out, r, p, o->file);
 	if (broken > 0 || diag_errors(d) > 0)
 		rc = EXIT_CONTENT;
 out:
 	run_free(r);
+	spill_free(&sp);
 	parsers_free(set);
 	return rc;
 }

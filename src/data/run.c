@@ -85,6 +85,8 @@ struct series {
 	 * them (series_take_view()) are the series' own, from row vrows */
 	struct series_view *view;
 	size_t vrows;
+	bool counted; /* series_set_counted() */
+	long count_first, count_last; /* a counted series: its rows' first and last lines */
 };
 
 struct field {
@@ -573,6 +575,12 @@ void series_append_shortest(struct series *s, const struct datum *cells, long li
 			s->first_dropped = line;
 		return;
 	}
+	if (s->counted) {
+		if (s->nrows++ == 0)
+			s->count_first = line;
+		s->count_last = line;
+		return;
+	}
 	size_t i;
 	struct chunk *ch = row_slot(s, &i);
 	size_t need = 0;
@@ -605,6 +613,17 @@ void series_append_shortest(struct series *s, const struct datum *cells, long li
 		ch->num[j][i] = d->kind == DATUM_NUMBER ? d->num : 0;
 	}
 	s->nrows++;
+}
+
+void series_set_counted(struct series *s)
+{
+	assert(s->nrows == 0);
+	s->counted = true;
+}
+
+bool series_counted(const struct series *s)
+{
+	return s->counted;
 }
 
 size_t series_dropped(const struct series *s, long *first_line)
@@ -806,6 +825,10 @@ uint64_t series_row_shortest(const struct series *s, size_t row, struct datum *o
 long series_row_line(const struct series *s, size_t row)
 {
 	assert(row < s->nrows);
+	if (s->counted) {
+		assert(row == 0 || row == s->nrows - 1);
+		return row == 0 ? s->count_first : s->count_last;
+	}
 	if (row < s->vrows)
 		return view_row_line(s->view, row);
 	row -= s->vrows;

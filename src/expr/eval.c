@@ -1342,6 +1342,203 @@ static void percentile_of(const struct ref *list, const struct item *it, size_t 
 	out->v.num = it[lo].num + (it[lo + 1].num - it[lo].num) * frac;
 }
 
+static bool agg_numeric(enum fn_id fn)
+{
+	return fn != FN_COUNT && fn != FN_FIRST && fn != FN_LAST;
+}
+
+/* Row r's cell dt (not missing; shortest: marked so when it was
+ * appended) into what the aggregations' loop keeps of the cells it has
+ * seen (struct expr_agg_loop, expr.h).  False when fn needs numbers and
+ * dt is not one.  One step for the rows of a kept series
+ * (eval_aggregate()) and for those of a streamed one (expr_agg_add()),
+ * so that both give the same bytes. */
+static bool agg_step(struct expr_agg_loop *a, enum fn_id fn, const struct datum *dt, bool shortest,
+		     size_t r)
+{
+	bool numeric = agg_numeric(fn);
+	int dec;
+	if (dt->kind == DATUM_NUMBER && a->dec_all && shortest) {
+		/* read from its text, a plain decimal: the digits after
+		 * its point, with no second reading */
+		const char *point = memchr(dt->text, '.', dt->len);
+		dec = point ? (int)(dt->len - 1 - (size_t)(point - dt->text)) : 0;
+		a->maxdec = dec > a->maxdec ? dec : a->maxdec;
+	} else if (dt->kind == DATUM_NUMBER && a->dec_all && dt->text &&
+		   text_decimals(dt->text, dt->len, dt->num, &dec))
+		a->maxdec = dec > a->maxdec ? dec : a->maxdec;
+	else if (dt->kind == DATUM_NUMBER)
+		a->dec_all = false;
+	if (numeric && dt->kind != DATUM_NUMBER)
+		return false;
+	if (a->n_ok == 0) {
+		a->first = a->best = r;
+		a->best_num = dt->num;
+	}
+	a->last = r;
+	if (numeric) {
+		double x = dt->num, t = a->sum + x;
+		if (isfinite(t))
+			a->comp += fabs(a->sum) >= fabs(x) ? (a->sum - t) + x : (x - t) + a->sum;
+		a->sum = t;
+		/* Ties keep the first row; a NaN never wins. */
+		if (fn == FN_MIN ? x < a->best_num || isnan(a->best_num)
+				 : x > a->best_num || isnan(a->best_num)) {
+			a->best = r;
+			a->best_num = x;
+		}
+	}
+	a->n_ok++;
+	return true;
+}
+
+/* "mean needs numbers, but train.loss holds the string 'x' (f:3)" */
+static void numbers_error(struct ctx *c, const struct node *n, const struct datum *dt,
+			  const struct run *run)
+{
+	const struct node *arg = n->args[0];
+	struct buf msg = BUF_INIT;
+	buf_printf(&msg, "%s needs numbers, but %.*s holds the string '%.*s'", n->fn->name,
+		   SRC(c, arg->off, arg->len), (int)dt->len, dt->text ? dt->text : "");
+	if (dt->line > 0)
+		buf_printf(&msg, " (%s:%ld)", run_file(run), dt->line);
+	err(c, arg->off, arg->len, "%s", buf_data(&msg));
+	buf_free(&msg);
+}
+
+void expr_agg_init(struct expr_agg *a, int fn)
+{
+	memset(a, 0, sizeof *a);
+	a->fn = fn;
+	a->loop.dec_all = true;
+}
+
+void expr_agg_free(struct expr_agg *a)
+{
+	buf_free(&a->pick_text);
+	buf_free(&a->bad_text);
+	expr_agg_init(a, a->fn);
+}
+
+void expr_agg_reset(struct expr_agg *a)
+{
+	struct buf pick = a->pick_text, bad = a->bad_text;
+	expr_agg_init(a, a->fn);
+	buf_clear(&pick);
+	buf_clear(&bad);
+	a->pick_text = pick;
+	a->bad_text = bad;
+}
+
+/* A copy of dt whose text is in b. */
+static void agg_keep(struct datum *to, struct buf *b, const struct datum *dt)
+{
+	*to = *dt;
+	if (dt->text) {
+		buf_clear(b);
+		buf_put(b, dt->text, dt->len);
+		to->text = buf_data(b);
+	}
+}
+
+void expr_agg_add(struct expr_agg *a, const struct datum *dt, bool shortest)
+{
+	size_t r = a->rows++;
+	if (dt->kind == DATUM_MISSING || a->bad)
+		return;
+	enum fn_id fn = (enum fn_id)a->fn;
+	if (fn == FN_FIRST || fn == FN_LAST) {
+		/* the first or last cell that is not missing, as it is (the
+		 * loop reads no other: no decimals) */
+		if (fn == FN_LAST || a->loop.n_ok == 0)
+			agg_keep(&a->pick, &a->pick_text, dt);
+		a->loop.n_ok = 1;
+		return;
+	}
+	if (!agg_step(&a->loop, fn, dt, shortest, r)) {
+		a->bad = true;
+		agg_keep(&a->bad_cell, &a->bad_text, dt);
+		return;
+	}
+	if ((fn == FN_MIN || fn == FN_MAX) && a->loop.best == r)
+		agg_keep(&a->pick, &a->pick_text, dt);
+}
+
+static bool is_aggregate(enum fn_id id)
+{
+	return id != FN_ABS && id != FN_ROUND;
+}
+
+/* Can fn be taken as rows pass (expr_agg_add())? */
+static bool agg_streams(enum fn_id id)
+{
+	return id == FN_FIRST || id == FN_LAST || id == FN_MIN || id == FN_MAX ||
+	       id == FN_COUNT || id == FN_SUM || id == FN_MEAN;
+}
+
+struct stream_walk {
+	bool (*is_streamed)(void *ctx, const char *series);
+	void (*need)(void *ctx, const char *series, const char *column, int fn);
+	void *ctx;
+};
+
+static bool walk_streamable(const struct stream_walk *w, const struct node *n)
+{
+	if (!n)
+		return true;
+	switch (n->kind) {
+	case N_NUM:
+	case N_STR:
+		return true;
+	case N_NAME:
+		return !w->is_streamed(w->ctx, n->str);
+	case N_POST:
+		/* a streamed series named anywhere in a chain, outside the
+		 * argument of an aggregation that streams: its rows are
+		 * needed */
+		if (n->a->kind == N_NAME && w->is_streamed(w->ctx, n->a->str))
+			return false;
+		for (size_t i = 0; i < n->nsteps; i++)
+			if (w->is_streamed(w->ctx, n->steps[i].name))
+				return false;
+		return walk_streamable(w, n->a);
+	case N_CALL:
+		if (is_aggregate(n->fn->id) && n->nargs >= 1) {
+			const struct node *a = n->args[0];
+			if (a->kind == N_POST && a->a->kind == N_NAME && a->nsteps == 1 &&
+			    !a->steps[0].lookup && w->is_streamed(w->ctx, a->a->str)) {
+				if (!agg_streams(n->fn->id))
+					return false;
+				w->need(w->ctx, a->a->str, a->steps[0].name, (int)n->fn->id);
+				for (size_t i = 1; i < n->nargs; i++)
+					if (!walk_streamable(w, n->args[i]))
+						return false;
+				return true;
+			}
+		}
+		for (size_t i = 0; i < n->nargs; i++)
+			if (!walk_streamable(w, n->args[i]))
+				return false;
+		return true;
+	case N_NEG:
+	case N_NOT:
+		return walk_streamable(w, n->a);
+	case N_AND:
+	case N_OR:
+	case N_BIN:
+		return walk_streamable(w, n->a) && walk_streamable(w, n->b);
+	}
+	return false;
+}
+
+bool expr_streamable(const struct expr *e, bool (*is_streamed)(void *ctx, const char *series),
+		     void (*need)(void *ctx, const char *series, const char *column, int fn),
+		     void *ctx)
+{
+	struct stream_walk w = {is_streamed, need, ctx};
+	return walk_streamable(&w, e->root);
+}
+
 /* The aggregations: one value from a list, skipping missing cells. */
 static bool eval_aggregate(struct ctx *c, const struct node *n, struct ref *out)
 {
@@ -1391,84 +1588,59 @@ static bool eval_aggregate(struct ctx *c, const struct node *n, struct ref *out)
 
 	const struct series *s = list.v.series;
 	size_t col = list.v.column, rows = series_row_count(s);
-	bool numeric = fn->id != FN_COUNT && fn->id != FN_FIRST && fn->id != FN_LAST;
+	/* A series whose rows went by without being kept: what the loop
+	 * below would have kept, kept as they passed. */
+	const struct expr_agg *ag =
+		c->sc->streamed ? c->sc->streamed(c->sc->streamed_ctx, s, col, (int)fn->id) : NULL;
 	bool sorted = fn->id == FN_MEDIAN || fn->id == FN_PERCENTILE;
+	assert(!ag || (!sorted && fn->id != FN_STD));
 	struct item *items = sorted ? xmalloc((rows ? rows : 1) * sizeof *items) : NULL;
-	size_t n_ok = 0, first = 0, last = 0, best = 0;
-	double best_num = 0;
-	/* Neumaier's compensated sum: a million losses add up exactly
-	 * enough to agree with numpy. */
-	double sum = 0, comp = 0;
-	/* The most decimals of the numbers as written, for showing the
-	 * result (dec_all: every one's is known). */
-	int maxdec = 0;
-	bool dec_all = true;
-	struct datum dt;
+	struct expr_agg_loop a = {0, 0, 0, 0, 0, 0, 0, 0, true};
+	struct datum dt, picked = {DATUM_MISSING, 0, NULL, 0, 0};
 	/* first and last take one cell (the first or last one that is not
 	 * missing) as it is, text and all: the others are not read (a
 	 * training log's final_step looks at one row of millions). */
 	bool one = fn->id == FN_FIRST || fn->id == FN_LAST;
-	for (size_t k = 0; one && k < rows && n_ok == 0; k++) {
+	for (size_t k = 0; !ag && one && k < rows && a.n_ok == 0; k++) {
 		size_t r = fn->id == FN_FIRST ? k : rows - 1 - k;
 		series_cell(s, r, col, &dt);
 		if (dt.kind != DATUM_MISSING) {
-			first = last = r;
-			n_ok = 1;
+			a.first = a.last = r;
+			a.n_ok = 1;
 		}
 	}
-	for (size_t r = 0; !one && r < rows; r++) {
+	for (size_t r = 0; !ag && !one && r < rows; r++) {
 		bool shortest = series_cell_shortest(s, r, col, &dt);
 		if (dt.kind == DATUM_MISSING)
 			continue;
-		int dec;
-		if (dt.kind == DATUM_NUMBER && dec_all && shortest) {
-			/* read from its text, a plain decimal: the digits
-			 * after its point, with no second reading */
-			const char *point = memchr(dt.text, '.', dt.len);
-			dec = point ? (int)(dt.len - 1 - (size_t)(point - dt.text)) : 0;
-			maxdec = dec > maxdec ? dec : maxdec;
-		} else if (dt.kind == DATUM_NUMBER && dec_all && dt.text &&
-			   text_decimals(dt.text, dt.len, dt.num, &dec))
-			maxdec = dec > maxdec ? dec : maxdec;
-		else if (dt.kind == DATUM_NUMBER)
-			dec_all = false;
-		if (numeric && dt.kind != DATUM_NUMBER) {
-			struct buf msg = BUF_INIT;
-			buf_printf(&msg, "%s needs numbers, but %.*s holds the string '%.*s'",
-				   fn->name, SRC(c, arg->off, arg->len), (int)dt.len,
-				   dt.text ? dt.text : "");
-			if (dt.line > 0)
-				buf_printf(&msg, " (%s:%ld)", run_file(list.run), dt.line);
-			err(c, arg->off, arg->len, "%s", buf_data(&msg));
-			buf_free(&msg);
+		if (!agg_step(&a, fn->id, &dt, shortest, r)) {
+			numbers_error(c, n, &dt, list.run);
 			free(items);
 			free(inputs);
 			return false;
 		}
-		if (n_ok == 0) {
-			first = best = r;
-			best_num = dt.num;
+		if (sorted) {
+			items[a.n_ok - 1].num = dt.num;
+			items[a.n_ok - 1].row = r;
 		}
-		last = r;
-		if (numeric) {
-			double x = dt.num, t = sum + x;
-			if (isfinite(t))
-				comp += fabs(sum) >= fabs(x) ? (sum - t) + x : (x - t) + sum;
-			sum = t;
-			/* Ties keep the first row; a NaN never wins. */
-			if (fn->id == FN_MIN ? x < best_num || isnan(best_num)
-					     : x > best_num || isnan(best_num)) {
-				best = r;
-				best_num = x;
-			}
-			if (sorted) {
-				items[n_ok].num = x;
-				items[n_ok].row = r;
-			}
-		}
-		n_ok++;
 	}
-	sum += comp;
+	if (ag) {
+		if (ag->bad) {
+			numbers_error(c, n, &ag->bad_cell, list.run);
+			free(inputs);
+			return false;
+		}
+		rows = ag->rows;
+		a = ag->loop;
+		picked = ag->pick;
+	} else if (a.n_ok && (one || fn->id == FN_MIN || fn->id == FN_MAX)) {
+		series_cell(s, fn->id == FN_FIRST ? a.first : fn->id == FN_LAST ? a.last : a.best,
+			    col, &picked);
+	}
+	double sum = a.sum + a.comp;
+	size_t n_ok = a.n_ok;
+	int maxdec = a.maxdec;
+	bool dec_all = a.dec_all;
 
 	if (fn->id == FN_COUNT) {
 		set_computed(out, EVAL_NUMBER, inputs);
@@ -1492,7 +1664,7 @@ static bool eval_aggregate(struct ctx *c, const struct node *n, struct ref *out)
 	} else if (fn->id == FN_FIRST || fn->id == FN_LAST || fn->id == FN_MIN ||
 		   fn->id == FN_MAX) {
 		free(inputs);
-		pick_cell(&list, fn->id == FN_FIRST ? first : fn->id == FN_LAST ? last : best, out);
+		datum_to_ref(&picked, list.run, out);
 	} else if (fn->id == FN_MEAN) {
 		set_computed(out, EVAL_NUMBER, inputs);
 		out->v.num = sum / (double)n_ok;

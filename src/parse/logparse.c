@@ -5,6 +5,7 @@
  * and detection detect.c's. */
 #include "parse/logparse.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -182,7 +183,120 @@ static bool finish_fields(struct scan *sc)
  * first that can be computed.  When the file lacks some of the parser's
  * names (a run cut short), a derive that cannot be computed is quietly
  * missing; otherwise its error is reported. */
-static void derive_all(const struct parser *p, struct run *r, bool complete, struct diag *d)
+/* `logdown parse --json`'s streaming (parser_run_stream()): the
+ * aggregations the derives take of each run's series, kept as the rows
+ * pass. */
+struct stream_agg {
+	size_t series, col;
+	struct expr_agg a;
+};
+
+struct streaming {
+	const struct parser *p;
+	const struct row_stream *out;
+	struct row_sink sink; /* its typed() is stream_row() */
+	struct stream_agg *aggs;
+	size_t naggs;
+};
+
+static long stream_series(const struct parser *p, const char *name)
+{
+	for (size_t i = 0; i < p->nseries; i++)
+		if (p->series[i].table < 0 && strcmp(p->series[i].name, name) == 0)
+			return (long)i;
+	return -1;
+}
+
+static bool is_streamed(void *ctx, const char *name)
+{
+	const struct streaming *st = ctx;
+	return stream_series(st->p, name) >= 0;
+}
+
+static void stream_need(void *ctx, const char *series, const char *column, int fn)
+{
+	struct streaming *st = ctx;
+	long i = stream_series(st->p, series);
+	const struct pseries *ps = &st->p->series[i];
+	for (size_t c = 0; c < ps->ncols; c++) {
+		if (strcmp(ps->cols[c], column) != 0)
+			continue;
+		for (size_t k = 0; k < st->naggs; k++)
+			if (st->aggs[k].series == (size_t)i && st->aggs[k].col == c &&
+			    st->aggs[k].a.fn == fn)
+				return;
+		st->aggs = xrealloc(st->aggs, (st->naggs + 1) * sizeof *st->aggs);
+		struct stream_agg *g = &st->aggs[st->naggs++];
+		g->series = (size_t)i;
+		g->col = c;
+		expr_agg_init(&g->a, fn);
+		return;
+	}
+	/* no such column: the derive's error says so */
+}
+
+/* Fills st's aggregations for p's derives; false when one of them needs
+ * a series' rows. */
+static bool stream_plan(struct streaming *st, const struct parser *p)
+{
+	st->p = p;
+	if (p->format != FMT_TEXT)
+		return false;
+	for (size_t i = 0; i < p->nderives; i++)
+		if (!expr_streamable(p->derives[i].e, is_streamed, stream_need, st))
+			return false;
+	return true;
+}
+
+static void stream_free(struct streaming *st)
+{
+	for (size_t k = 0; k < st->naggs; k++)
+		expr_agg_free(&st->aggs[k].a);
+	free(st->aggs);
+}
+
+bool parser_streams(const struct parser *p)
+{
+	struct streaming st = {0};
+	bool ok = stream_plan(&st, p);
+	stream_free(&st);
+	return ok;
+}
+
+static void stream_row(void *ctx, size_t idx, const struct series *s, const struct datum *cells,
+		       uint64_t shortest, long line)
+{
+	struct streaming *st = ctx;
+	for (size_t k = 0; k < st->naggs; k++) {
+		struct stream_agg *g = &st->aggs[k];
+		if (g->series != idx)
+			continue;
+		const struct datum *dt = &cells[g->col];
+		/* marked as series_append_shortest() keeps the mark */
+		bool sh = g->col < 64 && shortest >> g->col & 1 && dt->kind == DATUM_NUMBER &&
+			  dt->text && dt->len;
+		expr_agg_add(&g->a, dt, sh);
+	}
+	st->out->row(st->out->ctx, s, cells, shortest, line);
+}
+
+/* scope.streamed: the aggregation of the run's series taken as its
+ * rows passed. */
+static const struct expr_agg *stream_lookup(const void *ctx, const struct series *s, size_t col,
+					    int fn)
+{
+	const struct streaming *st = ctx;
+	long i = stream_series(st->p, series_name(s));
+	for (size_t k = 0; i >= 0 && k < st->naggs; k++)
+		if (st->aggs[k].series == (size_t)i && st->aggs[k].col == col &&
+		    st->aggs[k].a.fn == fn)
+			return &st->aggs[k].a;
+	assert(!series_counted(s));
+	return NULL;
+}
+
+static void derive_all(const struct parser *p, struct run *r, bool complete,
+		       const struct streaming *stream, struct diag *d)
 {
 	for (size_t i = 0; i < p->nderives; i++) {
 		if (p->derives[i].alt)
@@ -191,6 +305,10 @@ static void derive_all(const struct parser *p, struct run *r, bool complete, str
 		struct scope scope;
 		memset(&scope, 0, sizeof scope);
 		scope.run = r;
+		if (stream) {
+			scope.streamed = stream_lookup;
+			scope.streamed_ctx = stream;
+		}
 		struct eval ev;
 		memset(&ev, 0, sizeof ev);
 		bool ok = false, sink = true;
@@ -274,6 +392,7 @@ struct split_runs {
 	struct run **runs;
 	char **names; /* the name group's text, or NULL */
 	size_t n;
+	struct streaming *stream; /* parser_run_stream(), or NULL */
 };
 
 static void split_push(struct split_runs *sr, struct run *r, char *name)
@@ -290,7 +409,10 @@ static struct run *split_next(struct scan *sc, long line)
 {
 	struct split_runs *sr = sc->split_ctx;
 	bool complete = finish_fields(sc);
-	derive_all(sr->p, sc->r, complete, sr->d);
+	derive_all(sr->p, sc->r, complete, sr->stream, sr->d);
+	/* the next run's aggregations start afresh */
+	for (size_t k = 0; sr->stream && k < sr->stream->naggs; k++)
+		expr_agg_reset(&sr->stream->aggs[k].a);
 	split_push(sr, sc->r, sc->split_name);
 	sc->split_name = NULL;
 	struct run *r = run_new(sr->run_name, sr->shown, sr->p->name);
@@ -383,6 +505,13 @@ static void scan_setup(struct scan *sc, struct split_runs *sr, struct run *r,
 	sc->quote = size <= QUOTE_LIMIT;
 	sc->next_run = split_next;
 	sc->split_ctx = sr;
+	if (sr->stream) {
+		/* every series lines fill: typed, counted, handed on */
+		for (size_t i = 0; i < p->nseries; i++)
+			if (p->series[i].table < 0)
+				sc->ss[i].sink = &sr->stream->sink;
+		return;
+	}
 	if (!sink)
 		return;
 	for (size_t i = 0; i < p->nseries; i++)
@@ -500,13 +629,29 @@ static void style_untold(struct scan *sc, const struct run *r)
 
 static struct run *parse_file(const struct parser *p, const char *path, const char *shown,
 			    const char *run_name, const struct row_sink *sink,
-			    const struct scan_point *from, struct scan_point *to, bool *refused,
-			    struct diag *d);
+			    struct streaming *stream, const struct scan_point *from,
+			    struct scan_point *to, bool *refused, struct diag *d);
 
 struct run *parser_run_sink(const struct parser *p, const char *path, const char *shown,
 			    const char *run_name, const struct row_sink *sink, struct diag *d)
 {
-	return parse_file(p, path, shown, run_name, sink, NULL, NULL, NULL, d);
+	return parse_file(p, path, shown, run_name, sink, NULL, NULL, NULL, NULL, d);
+}
+
+struct run *parser_run_stream(const struct parser *p, const char *path, const char *shown,
+			      const char *run_name, const struct row_stream *rs,
+			      struct diag *d)
+{
+	struct streaming st = {0};
+	bool ok = stream_plan(&st, p);
+	assert(ok);
+	(void)ok;
+	st.out = rs;
+	st.sink.typed = stream_row;
+	st.sink.ctx = &st;
+	struct run *r = parse_file(p, path, shown, run_name, NULL, &st, NULL, NULL, NULL, d);
+	stream_free(&st);
+	return r;
 }
 
 struct run *parser_run_from(const struct parser *p, const char *path, const char *shown,
@@ -514,7 +659,8 @@ struct run *parser_run_from(const struct parser *p, const char *path, const char
 			    struct scan_point *to, bool *refused, struct diag *d)
 {
 	bool dummy = false;
-	return parse_file(p, path, shown, run_name, NULL, from, to, refused ? refused : &dummy, d);
+	return parse_file(p, path, shown, run_name, NULL, NULL, from, to, refused ? refused : &dummy,
+			  d);
 }
 
 /* Can the scanner's state of p over this file be carried to a later,
@@ -531,8 +677,8 @@ static void release_run(void *r)
 
 static struct run *parse_file(const struct parser *p, const char *path, const char *shown,
 			    const char *run_name, const struct row_sink *sink,
-			    const struct scan_point *from, struct scan_point *to, bool *refused,
-			    struct diag *d)
+			    struct streaming *stream, const struct scan_point *from,
+			    struct scan_point *to, bool *refused, struct diag *d)
 {
 	struct stat st;
 	int fd = open_regular(path, &st);
@@ -575,7 +721,7 @@ static struct run *parse_file(const struct parser *p, const char *path, const ch
 	}
 	struct run *r = run_new(run_name, shown, p->name);
 	struct scan sc;
-	struct split_runs sr = {p, shown, run_name, d, NULL, NULL, 0};
+	struct split_runs sr = {p, shown, run_name, d, NULL, NULL, 0, stream};
 	scan_setup(&sc, &sr, r, sink, st.st_size);
 	if (is_nb) {
 		sc.nb = &nb;
@@ -701,7 +847,7 @@ static struct run *parse_file(const struct parser *p, const char *path, const ch
 			scan_warn_silent(&sc);
 		if (untold && !sc.sink_only)
 			style_untold(&sc, r);
-		derive_all(p, r, complete, d);
+		derive_all(p, r, complete, sr.stream, d);
 		last_name = sc.split_name;
 		sc.split_name = NULL;
 	}

@@ -454,6 +454,30 @@ static bool shared_claim(struct scan *sc, size_t idx, long line)
 	return st->s != NULL;
 }
 
+/* A row of a series whose rows a typed sink takes (parser_run_stream()):
+ * counted in the series, not kept, and handed on; unless it is another
+ * rank's copy of a row taken before (the rows of rank-prefixed lines are
+ * kept aside, in st->ranked, to be compared with). */
+static void stream_row(struct scan *sc, size_t idx, uint64_t shortest, bool ranked,
+		       uint64_t rank, long line)
+{
+	struct sstate *st = &sc->ss[idx];
+	const struct pseries *ps = &sc->p->series[idx];
+	if (ranked && !st->ranked) {
+		st->ranked_run = run_new("", "", "");
+		st->ranked = run_add_series(st->ranked_run, ps->name, (const char *const *)ps->cols,
+					    ps->ncols);
+	}
+	if (ranked && !add_row(st->ranked, &st->dd, st->cells, shortest, true, rank, line))
+		return;
+	size_t before = series_row_count(st->s);
+	if (before == 0 && !series_counted(st->s))
+		series_set_counted(st->s);
+	series_append_shortest(st->s, st->cells, line, shortest);
+	if (series_row_count(st->s) > before)
+		st->sink->typed(st->sink->ctx, idx, st->s, st->cells, shortest, line);
+}
+
 /* Types the cells of one row record and stores the row (the builder's
  * side: see struct pipe).  Returns the words the record took. */
 size_t build_row(struct scan *sc, const uint32_t *w, const char *base)
@@ -471,7 +495,7 @@ size_t build_row(struct scan *sc, const uint32_t *w, const char *base)
 	uint64_t shortest = 0;
 	for (size_t j = 0; j < ps->ncols; j++, cell += 2) {
 		const char *text = base + cell[0];
-		if (st->sink && ps->types[j] == VT_AUTO) {
+		if (st->sink && !st->sink->typed && ps->types[j] == VT_AUTO) {
 			/* passed on as written: reading the number is wasted */
 			st->cells[j] = datum_from_text_only(text, cell[1], line);
 			continue;
@@ -494,6 +518,8 @@ size_t build_row(struct scan *sc, const uint32_t *w, const char *base)
 	}
 	if (!st->sink)
 		add_row(st->s, &st->dd, st->cells, shortest, ranked, rank, line);
+	else if (st->sink->typed)
+		stream_row(sc, idx, shortest, ranked, rank, line);
 	else if (!ranked || add_row(st->s, &st->dd, st->cells, 0, ranked, rank, line))
 		st->sink->row(st->sink->ctx, st->cells, ps->ncols, line);
 	return REC_HEAD + 2 * ps->ncols;
@@ -1160,6 +1186,7 @@ static void run_state_free(struct scan *sc)
 	for (size_t i = 0; sc->ss && i < sc->p->nseries; i++) {
 		struct sstate *st = &sc->ss[i];
 		free(st->dd.v);
+		run_free(st->ranked_run);
 		free(st->cells);
 		free(st->warned);
 		free(st->warn_line);
@@ -1327,8 +1354,9 @@ void scan_warn_silent(struct scan *sc)
 		return;
 	for (size_t i = 0; i < p->nseries; i++) {
 		const struct sstate *st = &sc->ss[i];
-		/* Rows streamed to a sink are not kept in the series. */
-		if (st->sink || !st->s || series_row_count(st->s) > 0 || p->series[i].pat.never ||
+		/* Rows streamed to a sink are not kept in the series (a
+		 * typed sink's are counted). */
+		if ((st->sink && !st->sink->typed) || !st->s || series_row_count(st->s) > 0 || p->series[i].pat.never ||
 		    p->series[i].optional || (sc->ever_rows && sc->ever_rows[i]) ||
 		    (p->series[i].table >= 0 && (sc->ts[p->series[i].table].found ||
 						 (sc->ever_found && sc->ever_found[p->series[i].table]))))

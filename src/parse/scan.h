@@ -82,6 +82,11 @@ struct sstate {
 	long *warn_line;
 	char **warn_text;
 	const struct row_sink *sink; /* where its rows go, or NULL */
+	/* A typed sink's series is counted, not kept: rows of
+	 * rank-prefixed lines are kept here too, in a series of a run of
+	 * their own, for the copies of other ranks to be found among. */
+	struct run *ranked_run;
+	struct series *ranked;
 	/* A series that shares its name with a table (pseries.table): made
 	 * at its first row, at first_line; shared_warned once the table
 	 * took the name first. */

@@ -233,6 +233,26 @@ static char *squeezed(const char *s);
  * --list-columns, which writes nothing, takes) and not the ~70 MB of
  * JSON on top, and the CPU time is a few seconds (25 s when each number
  * took up to 17 printf/strtod rounds and each cell an fprintf). */
+/* A Cerebras training log of n rows. */
+static void write_rows_log(const char *dir, const char *name, int n)
+{
+	char *path = path_join(dir, name);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	for (int i = 1; i <= n; i++)
+		fprintf(f, "| Train Device=CSX, Step=%d, Loss=%d.%05d, Rate=%d.%02d samples/sec, "
+			   "GlobalRate=%d.%02d samples/sec\n",
+			i, 9 - i % 7, i % 99991, 2900 + i % 97, i % 100, 3000 + i % 89, i % 7);
+	assert_int_equal(fclose(f), 0);
+	free(path);
+}
+
+/* `--json` streams the rows through a temporary file and takes the
+ * derives as they pass: its peak memory does not grow with the log (a
+ * log of a million rows, 100 MB, takes what one of 200,000 takes, both
+ * read by the parse's threads and their fixed buffers) and stays far
+ * below the log's size, where the parse that keeps the run
+ * (--list-columns) grows with it. */
 static void json_of_a_million_rows_streams_in_flat_memory(void **state)
 {
 	(void)state;
@@ -242,41 +262,141 @@ static void json_of_a_million_rows_streams_in_flat_memory(void **state)
 		skip();
 	}
 	char *dir = e2e_tmpdir();
-	char *path = path_join(dir, "big.log");
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	for (int i = 1; i <= 1000000; i++)
-		fprintf(f, "| Train Device=CSX, Step=%d, Loss=%d.%05d, Rate=%d.%02d samples/sec, "
-			   "GlobalRate=%d.%02d samples/sec\n",
-			i, 9 - i % 7, i % 99991, 2900 + i % 97, i % 100, 3000 + i % 89, i % 7);
-	assert_int_equal(fclose(f), 0);
-	free(path);
+	write_rows_log(dir, "big.log", 1000000);
+	write_rows_log(dir, "small.log", 200000);
+	struct stat st;
+	char *big = path_join(dir, "big.log");
+	assert_int_equal(stat(big, &st), 0);
+	free(big);
+	long log_kb = (long)(st.st_size / 1024);
 	const char *list_argv[] = {"logdown", "parse", "big.log", "--parser", "cerebras",
 				   "--list-columns", NULL};
 	const char *json_argv[] = {"logdown", "parse", "big.log", "--parser", "cerebras",
 				   "--json", NULL};
+	const char *small_argv[] = {"logdown", "parse", "small.log", "--parser", "cerebras",
+				    "--json", NULL};
 	struct bounded l = bounded_run(rel, dir, list_argv, NULL, 300);
 	struct bounded j = bounded_run(rel, dir, json_argv, NULL, 300);
+	struct bounded sm = bounded_run(rel, dir, small_argv, NULL, 300);
 	assert_int_equal(l.status, 0);
 	assert_int_equal(j.status, 0);
+	assert_int_equal(sm.status, 0);
 	assert_string_equal(j.err, "");
-	print_message("           --list-columns: CPU %.2f s, %ld KB peak; --json: CPU %.2f s, "
-		      "%ld KB peak\n",
-		      l.cpu_secs, l.maxrss_kb, j.cpu_secs, j.maxrss_kb);
-	if (l.maxrss_kb >= 0 && j.maxrss_kb > l.maxrss_kb + 16 * 1024)
-		fail_msg("--json peaked at %ld KB, more than the run's %ld KB + 16 MB", j.maxrss_kb,
-			 l.maxrss_kb);
+	print_message("           log %ld KB; --list-columns: CPU %.2f s, %ld KB peak; --json: "
+		      "CPU %.2f s, %ld KB peak (of 200,000 rows: %ld KB)\n",
+		      log_kb, l.cpu_secs, l.maxrss_kb, j.cpu_secs, j.maxrss_kb, sm.maxrss_kb);
+	if (j.maxrss_kb >= 0 && sm.maxrss_kb >= 0 && j.maxrss_kb > sm.maxrss_kb + 8 * 1024)
+		fail_msg("--json of 1,000,000 rows peaked at %ld KB, of 200,000 at %ld KB: it grows",
+			 j.maxrss_kb, sm.maxrss_kb);
+	if (j.maxrss_kb >= 0 && j.maxrss_kb > log_kb / 2)
+		fail_msg("--json peaked at %ld KB, over half the log's %ld KB", j.maxrss_kb, log_kb);
 	if (j.cpu_secs > 2 * l.cpu_secs + 4 && timing_checked())
 		fail_msg("--json took %.2f s of CPU, the parse alone %.2f s", j.cpu_secs, l.cpu_secs);
 	bounded_free(&l);
 	bounded_free(&j);
+	bounded_free(&sm);
 	remove_tree(dir);
 	free(dir);
 }
 
-/* A series of more than four blocks of 16,384 rows is formatted on two
- * threads, every other block by the second one: the rows and line
- * numbers come out whole and in order, as one thread writes them. */
+/* The folder's entries, one a line, sorted ("" when empty). */
+static char *listing(const char *dir)
+{
+	int status;
+	char *out = e2e_sh(&status, "ls -A '%s'", dir);
+	assert_int_equal(status, 0);
+	return out;
+}
+
+/* An error found once the rows have gone to the temporary file (a
+ * series over its limit, two runs of one name at the end of the log)
+ * leaves standard output empty, exits 1, and leaves no file behind in
+ * TMPDIR, as a parse that succeeds leaves none; a TMPDIR that cannot be
+ * written is an I/O failure that says so, nothing written either. */
+static void a_late_error_writes_no_json_and_leaves_no_temporary_file(void **state)
+{
+	(void)state;
+	char *dir = e2e_tmpdir();
+	char *tmp = path_join(dir, "tmp");
+	assert_true(mkdir_p(tmp));
+	/* 30,000 rows, over 2 MB of JSON: written to the temporary file */
+	write_rows_log(dir, "big.log", 30000);
+	e2e_write(dir, "parsers/named.yaml",
+		  "name: named\n"
+		  "split: { pattern: '^== run (?<run>\\S+)', name: run }\n"
+		  "series:\n"
+		  "  t: 'step=(?<step>\\d+) loss=(?<loss>\\S+)'\n"
+		  "derive:\n"
+		  "  final: last(t.loss)\n");
+	struct buf log = BUF_INIT;
+	const char *names[] = {"a", "b", "c", "a"};
+	for (int k = 0; k < 4; k++) {
+		buf_printf(&log, "== run %s\n", names[k]);
+		for (int i = 1; i <= 20000; i++)
+			buf_printf(&log, "step=%d loss=%d.%03d\n", i, 9 - k, i % 1000);
+	}
+	e2e_write(dir, "named.log", buf_data(&log));
+	buf_free(&log);
+	setenv("TMPDIR", tmp, 1);
+
+	struct proc r = e2e_run(dir, "parse big.log --parser cerebras --json");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "");
+	assert_non_null(strstr(r.out, "\"final_step\": {\"value\": 30000, \"text\": \"30000\", "
+				      "\"line\": 30000}"));
+	char *ls = listing(tmp);
+	assert_string_equal(ls, "");
+	free(ls);
+	proc_free(&r);
+
+	setenv("LOGDOWN_LIMIT_SERIES_ROWS", "25000", 1);
+	r = e2e_run(dir, "parse big.log --parser cerebras --json");
+	unsetenv("LOGDOWN_LIMIT_SERIES_ROWS");
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.out, "");
+	assert_non_null(strstr(r.err, "big.log:25001: error: series 'train' has more than 25000 "
+				      "rows: 5000 more were not read"));
+	ls = listing(tmp);
+	assert_string_equal(ls, "");
+	free(ls);
+	proc_free(&r);
+
+	r = e2e_run(dir, "parse named.log --parser named --json");
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.out, "");
+	assert_non_null(strstr(r.err, "named.log:60004: error: this run and the one at line 1 are "
+				      "both named 'a'"));
+	ls = listing(tmp);
+	assert_string_equal(ls, "");
+	free(ls);
+	proc_free(&r);
+
+	/* (memcheck keeps files of its own in TMPDIR, and fails without) */
+	char *gone = path_join(dir, "gone");
+	setenv("TMPDIR", gone, 1);
+	if (!getenv("LOGDOWN_VALGRIND")) {
+		r = e2e_run(dir, "parse big.log --parser cerebras --json");
+		assert_int_equal(r.status, 3);
+		assert_string_equal(r.out, "");
+		char *want = xasprintf("big.log: error: cannot write the rows' temporary file in "
+				       "%s: No such file or directory (set TMPDIR to a folder with "
+				       "room)\n",
+				       gone);
+		assert_string_equal(r.err, want);
+		free(want);
+		proc_free(&r);
+	}
+	unsetenv("TMPDIR");
+	free(gone);
+	free(tmp);
+	remove_tree(dir);
+	free(dir);
+}
+
+/* A kept series of more than four blocks of 16,384 rows is formatted on
+ * two threads, every other block by the second one; a streamed one goes
+ * through the temporary file in 64 KiB extents: either way the rows and
+ * line numbers come out whole and in order, as one thread writes them. */
 static void json_of_a_big_series_comes_out_in_order(void **state)
 {
 	(void)state;
@@ -286,6 +406,15 @@ static void json_of_a_big_series_comes_out_in_order(void **state)
 		  "series:\n"
 		  "  s:\n"
 		  "    pattern: 'Step=(?<step>\\d+), Loss=(?<loss>\\S+)'\n");
+	/* std needs the rows: this one keeps its series (and its JSON is
+	 * formatted on two threads), the one above streams them */
+	e2e_write(dir, "parsers/kept.yaml",
+		  "name: kept\n"
+		  "series:\n"
+		  "  s:\n"
+		  "    pattern: 'Step=(?<step>\\d+), Loss=(?<loss>\\S+)'\n"
+		  "derive:\n"
+		  "  sd: std(s.loss)\n");
 	const int n = 70000; /* five blocks, the last one short */
 	struct buf log = BUF_INIT, rows = BUF_INIT, lines = BUF_INIT;
 	buf_puts(&rows, "\"rows\":[");
@@ -298,14 +427,17 @@ static void json_of_a_big_series_comes_out_in_order(void **state)
 	buf_puts(&rows, "]");
 	buf_puts(&lines, "]");
 	e2e_write(dir, "steps.log", buf_data(&log));
-	struct proc r = e2e_run(dir, "parse steps.log --parser steps --json");
-	assert_int_equal(r.status, 0);
-	assert_string_equal(r.err, "");
-	char *got = squeezed(r.out);
-	assert_contains(got, buf_data(&rows));
-	assert_contains(got, buf_data(&lines));
-	free(got);
-	proc_free(&r);
+	const char *parsers[] = {"steps", "kept"};
+	for (size_t k = 0; k < 2; k++) {
+		struct proc r = e2e_run(dir, "parse steps.log --parser %s --json", parsers[k]);
+		assert_int_equal(r.status, 0);
+		assert_string_equal(r.err, "");
+		char *got = squeezed(r.out);
+		assert_contains(got, buf_data(&rows));
+		assert_contains(got, buf_data(&lines));
+		free(got);
+		proc_free(&r);
+	}
 	buf_free(&log);
 	buf_free(&rows);
 	buf_free(&lines);
@@ -1184,6 +1316,7 @@ int main(void)
 		cmocka_unit_test(help_lists_and_explains_the_commands),
 		cmocka_unit_test(json_of_a_big_series_comes_out_in_order),
 		cmocka_unit_test(json_of_a_million_rows_streams_in_flat_memory),
+		cmocka_unit_test(a_late_error_writes_no_json_and_leaves_no_temporary_file),
 		cmocka_unit_test(json_costs_at_most_twice_csv),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
