@@ -1498,16 +1498,22 @@ static void the_output_folder_removed_or_replaced_by_a_link(void **state)
 	free(dir);
 }
 
-/* The peak resident memory of pid in KB (VmHWM), -1 if unknown. */
-static long peak_kb(pid_t pid)
+/* The line "key" of pid's /proc status, in KB; -1 if unknown. */
+static long status_kb(pid_t pid, const char *key)
 {
 	char *path = xasprintf("/proc/%ld/status", (long)pid);
 	char *text = e2e_read("/", path);
 	free(path);
-	const char *p = text ? strstr(text, "VmHWM:") : NULL;
-	long kb = p ? atol(p + strlen("VmHWM:")) : -1;
+	const char *p = text ? strstr(text, key) : NULL;
+	long kb = p ? atol(p + strlen(key)) : -1;
 	free(text);
 	return kb;
+}
+
+/* The peak resident memory of pid in KB (VmHWM), -1 if unknown. */
+static long peak_kb(pid_t pid)
+{
+	return status_kb(pid, "VmHWM:");
 }
 
 /* A big page fetched by 8 clients at once: streamed from its file with
@@ -1631,18 +1637,6 @@ static void a_big_page_to_eight_clients_streams_in_bounded_memory(void **state)
 	free(dir);
 }
 
-/* The anonymous resident memory of pid in KB (RssAnon), -1 if unknown. */
-static long anon_kb(pid_t pid)
-{
-	char *path = xasprintf("/proc/%ld/status", (long)pid);
-	char *text = e2e_read("/", path);
-	free(path);
-	const char *p = text ? strstr(text, "RssAnon:") : NULL;
-	long kb = p ? atol(p + strlen("RssAnon:")) : -1;
-	free(text);
-	return kb;
-}
-
 /* serve lives on after its first build: what that build freed goes back
  * to the system (malloc_trim()), and the run it parsed and stored is
  * read from the store, not held in memory.  A log of 2,500,000 rows, a
@@ -1675,7 +1669,7 @@ static void serve_gives_back_what_its_first_build_freed(void **state)
 	pid_t pid;
 	unsigned own_port;
 	assert_true(spawn_serve(rel, dir, err, &pid, &own_port));
-	long peak = peak_kb(pid), held = anon_kb(pid);
+	long peak = peak_kb(pid), held = status_kb(pid, "RssAnon:");
 	kill(pid, SIGTERM);
 	assert_int_equal(child_wait(pid, 5000), 0);
 	print_message("           serve after its first build: peak %ld KB, %ld KB anonymous "

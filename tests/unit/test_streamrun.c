@@ -22,6 +22,7 @@
 #include "capture.h"
 
 #define TMPDIR_TAG "streamrun"
+#include "rundump.h"
 #include "tmpdirs.h"
 
 /* Everything of a run but its rows: fields with their texts, lines and
@@ -30,24 +31,9 @@ static void head_dump(struct buf *b, const struct run *r)
 {
 	buf_printf(b, "run %s first %ld lines %ld\n", run_name(r), run_first_line(r),
 		   run_line_count(r));
-	for (size_t i = 0; i < run_field_count(r); i++) {
-		const char *name = run_field_name(r, i);
-		const struct datum *d = run_field_at(r, i);
-		const char *inputs = run_field_inputs(r, name);
-		buf_printf(b, "field %s %d %.17g %s[%.*s] %ld {%s}\n", name, (int)d->kind, d->num,
-			   d->text ? "" : "null", (int)d->len, d->text ? d->text : "", d->line,
-			   inputs ? inputs : "-");
-	}
-	for (size_t i = 0; i < run_series_count(r); i++) {
-		const struct series *s = run_series_at(r, i);
-		long first;
-		size_t dropped = series_dropped(s, &first);
-		buf_printf(b, "series %s rows %zu dropped %zu at %ld:", series_name(s),
-			   series_row_count(s), dropped, first);
-		for (size_t j = 0; j < series_column_count(s); j++)
-			buf_printf(b, " %s", series_column(s, j));
-		buf_putc(b, '\n');
-	}
+	run_dump_fields(b, r);
+	for (size_t i = 0; i < run_series_count(r); i++)
+		run_dump_series_head(b, run_series_at(r, i));
 	for (size_t i = 0; i < run_member_count(r); i++)
 		head_dump(b, run_member_at(r, i));
 }
