@@ -397,39 +397,71 @@ static void index_add(struct line_index *ix, size_t *cap, off_t at)
 	ix->starts[ix->n++] = at;
 }
 
+void line_count_start(struct line_count *lc, long every)
+{
+	memset(lc, 0, sizeof *lc);
+	lc->last = '\n';
+	lc->ix.every = every;
+	if (every)
+		index_add(&lc->ix, &lc->icap, 0);
+}
+
+void line_count_resume(struct line_count *lc, long lines, unsigned long long bytes,
+		       const struct line_index *ix, char last)
+{
+	memset(lc, 0, sizeof *lc);
+	/* a last line without its '\n' was counted: it goes on */
+	lc->nl = lines - (last != '\n' ? 1 : 0);
+	lc->total = bytes;
+	lc->last = last;
+	lc->ix.every = ix->every;
+	lc->ix.n = lc->icap = ix->n;
+	lc->ix.starts = xmalloc((ix->n ? ix->n : 1) * sizeof *lc->ix.starts);
+	memcpy(lc->ix.starts, ix->starts, ix->n * sizeof *ix->starts);
+}
+
+void line_count_feed(struct line_count *lc, const char *p, size_t n)
+{
+	if (!n)
+		return;
+	for (const char *q = p, *end = p + n; (q = memchr(q, '\n', (size_t)(end - q))); q++) {
+		lc->nl++;
+		/* line nl + 1 starts after this newline */
+		if (lc->ix.every && lc->nl % lc->ix.every == 0)
+			index_add(&lc->ix, &lc->icap,
+				  (off_t)(lc->total + (unsigned long long)(q - p) + 1));
+	}
+	lc->total += n;
+	lc->last = p[n - 1];
+}
+
+long line_count_lines(const struct line_count *lc)
+{
+	return lc->nl + (lc->last != '\n' ? 1 : 0);
+}
+
 bool fd_count_lines_indexed(int fd, char *buf, size_t cap, long *lines,
 			    unsigned long long *bytes, struct line_index *ix)
 {
-	long nl = 0;
-	unsigned long long total = 0;
-	char last = '\n';
-	size_t icap = 0;
-	if (ix) {
-		ix->starts = NULL;
-		ix->n = 0;
-		index_add(ix, &icap, 0);
-	}
+	struct line_count lc;
+	line_count_start(&lc, ix ? ix->every : 0);
 	for (;;) {
 		ssize_t got = read(fd, buf, cap);
 		if (got < 0 && errno == EINTR)
 			continue;
-		if (got < 0)
+		if (got < 0) {
+			free(lc.ix.starts);
 			return false;
+		}
 		if (got == 0)
 			break;
-		for (const char *q = buf, *end = buf + got; (q = memchr(q, '\n', (size_t)(end - q)));
-		     q++) {
-			nl++;
-			/* line nl + 1 starts after this newline */
-			if (ix && nl % ix->every == 0)
-				index_add(ix, &icap, (off_t)(total + (unsigned long long)(q - buf) + 1));
-		}
-		total += (unsigned long long)got;
-		last = buf[got - 1];
+		line_count_feed(&lc, buf, (size_t)got);
 	}
-	*lines = nl + (last != '\n' ? 1 : 0);
+	*lines = line_count_lines(&lc);
 	if (bytes)
-		*bytes = total;
+		*bytes = lc.total;
+	if (ix)
+		*ix = lc.ix;
 	return true;
 }
 
