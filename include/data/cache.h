@@ -145,6 +145,12 @@ bool cache_fd_racy_still(struct cache *c, const char *path, struct cache_key *ou
  * hash.  NULL when the read did not stop there.  Caller ends it with
  * cache_hasher_end(). */
 struct cache_hasher *cache_fd_hasher_at(struct cache *c, const char *path, int fd, uint64_t at);
+/* The hash of the first `at` bytes of the file open at fd, as a read
+ * of it in this build or an earlier one took it (cache_fd_hash_mid()'s
+ * mid) when the file was not racy, while the file has the signature it
+ * had then: the trust its content hash has.  False otherwise. */
+bool cache_fd_prefix_known(struct cache *c, const char *path, int fd, uint64_t at,
+			   struct cache_key *out);
 /* When that read found the file's first bytes to be the content its
  * row had before (the file only grew since the last build): that
  * content's size and hash, and the file's hash now; false otherwise. */

@@ -947,6 +947,35 @@ static off_t *starts_dup(const struct line_index *ix)
 	return starts;
 }
 
+static struct file_entry *row_with_sig(struct cache *c, const char *name, const int64_t sig[5]);
+static void set_row(struct cache *c, const char *row, const int64_t sig[5],
+		    const struct cache_key *hash);
+
+/* The files table's row for the hash of a file's first `at` bytes, as
+ * a read that was not racy took it: valid while the file (path) has
+ * the row's signature, as the file's own hash is.  A name no real path
+ * has. */
+static char *prefix_row(const char *path, uint64_t at)
+{
+	return xasprintf("prefix %llu %s", (unsigned long long)at, path);
+}
+
+/* The hash of the first `at` bytes of path's file, of signature sig,
+ * from a prefix row (prefix_row()), marked used; false when there is
+ * none for that signature.  Under c->mu. */
+static bool prefix_of_row(struct cache *c, const char *path, const int64_t sig[5], uint64_t at,
+			  struct cache_key *out)
+{
+	char *name = prefix_row(path, at);
+	struct file_entry *e = row_with_sig(c, name, sig);
+	free(name);
+	if (!e || e->racy)
+		return false;
+	*out = e->hash;
+	e->used = true;
+	return true;
+}
+
 /* The state kept at `at` by this build's read of e's file, or NULL.
  * Under c->mu. */
 static const XXH3_state_t *entry_mark(const struct file_entry *e, uint64_t at)
@@ -1000,6 +1029,8 @@ bool cache_fd_hash_mid(struct cache *c, const char *path, int fd, struct cache_k
 		if (m) {
 			*prefix = key_of(XXH3_128bits_digest(m));
 			*prefix_ok = true;
+		} else if (prefix && mid > 0 && !e->racy) {
+			*prefix_ok = prefix_of_row(c, path, sig, mid, prefix);
 		}
 	}
 	/* The file as the row knew it, when it was shorter: the read checks
@@ -1067,7 +1098,29 @@ bool cache_fd_hash_mid(struct cache *c, const char *path, int fd, struct cache_k
 	e->grew_hash = was_hash;
 	pthread_mutex_unlock(&c->mu);
 	hash_read_free(&hr);
+	/* A later build that finds the file unchanged (this signature, not
+	 * racy: its hash is trusted then) trusts this one as well: a prose
+	 * edit after an append resumes without reading the log. */
+	if (prefix && *prefix_ok && !racy) {
+		char *name = prefix_row(path, mid);
+		set_row(c, name, sig, prefix);
+		free(name);
+	}
 	return true;
+}
+
+bool cache_fd_prefix_known(struct cache *c, const char *path, int fd, uint64_t at,
+			   struct cache_key *out)
+{
+	struct stat st;
+	if (!c || fstat(fd, &st) != 0)
+		return false;
+	int64_t sig[5];
+	sig_of(&st, sig);
+	pthread_mutex_lock(&c->mu);
+	bool known = prefix_of_row(c, path, sig, at, out);
+	pthread_mutex_unlock(&c->mu);
+	return known;
 }
 
 /* The row named name when it has the signature sig; else NULL.  Under

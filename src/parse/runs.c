@@ -856,7 +856,9 @@ static struct run *run_resuming(struct parse_cache *pc, const struct cache_key *
 			struct cache_key got = cache_hasher_digest(hs);
 			same = memcmp(got.b, tl->want, 16) == 0;
 			hashed = from->point;
-		} else if (tl->prefix_known) {
+		} else if (tl->prefix_known ||
+			   cache_fd_prefix_known(pc->disk, real, cfd, from->point, &tl->prefix)) {
+			/* (a log unchanged since a read that took it) */
 			same = memcmp(tl->prefix.b, tl->want, 16) == 0;
 		} else {
 			/* the bytes before the point first: a log rewritten
