@@ -12,8 +12,10 @@
  *                                    folder that has it)
  *   .logdown-cache/files            path -> stat signature, content hash;
  *                                    also the run stores whose seal was
- *                                    checked, and the raw copies in the
- *                                    output (cache_output_note())
+ *                                    checked, the raw copies in the
+ *                                    output (cache_output_note()), and
+ *                                    logs' hashes up to a resume point
+ *                                    (cache_fd_prefix_known())
  *   .logdown-cache/runs/<key>.run   one parsed run, in runstore.h's
  *                                    form: mapped, not read
  *   .logdown-cache/runs/<key>.scan  a log's resume state (appends:
