@@ -187,12 +187,13 @@ static unsigned long long rchar(void)
 }
 
 /* Builds the project with -v (its summary must have `summary`), and
- * returns the bytes the build read. */
+ * returns the bytes the build read: 0 under valgrind (`make
+ * valgrind`), which reads the binary's and libraries' symbols itself. */
 static unsigned long long build_reading(const char *dir, const char *summary)
 {
 	unsigned long long before = rchar();
 	struct proc r = e2e_run(dir, "build -v");
-	unsigned long long read = rchar() - before;
+	unsigned long long read = getenv("LOGDOWN_VALGRIND") ? 0 : rchar() - before;
 	if (r.status != 0 || !strstr(r.err, summary)) {
 		e2e_keep_proc(r);
 		fail_msg("expected '%s' in:\n%s", summary, r.err);
@@ -326,7 +327,7 @@ static void a_grown_logs_old_bytes_are_read_once(void **state)
 	read = build_reading(dir, PARSED);
 	print_message("           rewritten: %llu bytes read, the log had %lld\n", read,
 		      (long long)size);
-	if (read < 3 * (unsigned long long)size)
+	if (!getenv("LOGDOWN_VALGRIND") && read < 3 * (unsigned long long)size)
 		fail_msg("a rewritten log of %lld bytes: only %llu read", (long long)size, read);
 	e2e_drop(&dir);
 }
