@@ -87,20 +87,25 @@ bool fd_count_lines_indexed(int fd, char *buf, size_t cap, long *lines,
  * remembers (cache_fd_lines_note()): every 4,096th line. */
 #define LINE_INDEX_EVERY 4096L
 
-/* fd_count_lines_indexed() fed a file's bytes in order by whoever reads
- * them (the scanner of a log, which then spares the log page its own
- * read): line_count_start(), line_count_feed() with each piece in file
- * order, then line_count_lines().  Free ix.starts. */
+/* fd_count_lines_indexed() fed a file's bytes in order, in pieces (a
+ * read that also hashes them: data/cache.c; the scanner's read of a log,
+ * which then spares the log page its own).  _start() begins at the
+ * file's start, keeping an index when every > 0; _resume() goes on from
+ * a count of the file's first `bytes` bytes as it gave lines and ix,
+ * `last` being the byte before the ones to come ('\n' when there is
+ * none).  lc->ix is the caller's: free lc->ix.starts. */
 struct line_count {
+	long nl;                 /* newlines seen */
+	unsigned long long total; /* bytes seen */
+	char last;               /* the last of them */
 	struct line_index ix;
-	size_t cap; /* ix.starts' room */
-	long nl;    /* '\n' seen */
-	unsigned long long bytes;
-	char last;
+	size_t icap;
 };
 void line_count_start(struct line_count *lc, long every);
+void line_count_resume(struct line_count *lc, long lines, unsigned long long bytes,
+		       const struct line_index *ix, char last);
 void line_count_feed(struct line_count *lc, const char *p, size_t n);
-/* The count fd_count_lines() gives: a last line without '\n' counts. */
+/* The lines counted so far, as fd_count_lines() counts them. */
 long line_count_lines(const struct line_count *lc);
 
 /* Caller frees the results of these with free(). */

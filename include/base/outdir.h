@@ -23,6 +23,11 @@ struct outdir {
 	char **moves;  /* folders of the previous output kept (outdir_keep()) */
 	size_t nmoves, moves_cap;
 	int lock; /* the descriptor holding the output's lock, or -1 */
+	/* called by outdir_commit() once the new output is in place, before
+	 * it returns (site/keepcopy.c: the new bytes of a kept log's copy);
+	 * NULL: nothing */
+	void (*committed)(void *ctx);
+	void *committed_ctx;
 };
 
 /* Checks that out may be replaced and creates the staging folder.  It

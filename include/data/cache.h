@@ -12,8 +12,10 @@
  *                                    folder that has it)
  *   .logdown-cache/files            path -> stat signature, content hash;
  *                                    also the run stores whose seal was
- *                                    checked, and the raw copies in the
- *                                    output (cache_output_note())
+ *                                    checked, the raw copies in the
+ *                                    output (cache_output_note()), and
+ *                                    logs' hashes up to a resume point
+ *                                    (cache_fd_prefix_known())
  *   .logdown-cache/runs/<key>.run   one parsed run, in runstore.h's
  *                                    form: mapped, not read
  *   .logdown-cache/runs/<key>.scan  a log's resume state (appends:
@@ -62,6 +64,8 @@ void cache_hasher_bytes(struct cache_hasher *h, const void *p, size_t n);
 void cache_hasher_key(struct cache_hasher *h, const struct cache_key *k);
 /* The key; frees h. */
 struct cache_key cache_hasher_end(struct cache_hasher *h);
+/* The key of what h has taken so far; h goes on. */
+struct cache_key cache_hasher_digest(const struct cache_hasher *h);
 
 /* XXH3-128 of p[0..n), as cache_file_hash() hashes a file. */
 struct cache_key cache_hash_bytes(const void *p, size_t n);
@@ -110,28 +114,71 @@ bool cache_file_hash_stamped(struct cache *c, const char *path, struct cache_key
 bool cache_fd_hash_stamped(struct cache *c, const char *path, int fd, struct cache_key *out,
 			   struct cache_stamp *stamp);
 /* cache_fd_hash_stamped(), and when the file's bytes are read for it
- * (not remembered) and it holds at least mid bytes, the XXH3-128 of its
- * first mid bytes into *prefix (*prefix_ok), in the same read (a log
- * that grew: its bytes before a resume point, parse/runs.c). */
+ * (not remembered), or were read by this build with this mid, and it
+ * holds at least mid bytes, the XXH3-128 of its first mid bytes into
+ * *prefix (*prefix_ok), in the same read (a log that grew: its bytes
+ * before a resume point, parse/runs.c).  The read also stops where the
+ * file's row ended before (cache_fd_grew()).  fd -1: the file at path. */
 bool cache_fd_hash_mid(struct cache *c, const char *path, int fd, struct cache_key *out,
 		       struct cache_stamp *stamp, uint64_t mid, struct cache_key *prefix,
 		       bool *prefix_ok);
 /* The hash cache_fd_hash_stamped() remembered for path, when the file
- * open at fd still has the signature it was hashed with; false (nothing
- * read) otherwise. */
+ * open at fd still has the signature it was hashed with and was not
+ * racy; false (nothing read) otherwise. */
 bool cache_fd_hash_known(struct cache *c, const char *path, int fd, struct cache_key *out);
 
+/* A racy file's hash (*out), for a step that used the file since this
+ * build's read of it (a copy of it): true when that read began more
+ * than a tick of the file system's clock after the file's last change,
+ * and the file at path still has the signature it had then, so that
+ * the file held those bytes from the read until now.  The same call
+ * before and after the step. */
+bool cache_fd_racy_still(struct cache *c, const char *path, struct cache_key *out);
+
+/* Appends (docs/internals.md): what this build's read of a file (the
+ * one cache_fd_hash_mid() made, kept on path's row while the file open
+ * at fd has the signature it was read with) found on the way, so that
+ * the build's later steps read only the bytes after it.
+ *
+ * cache_fd_hasher_at(): a hasher (cache_hasher_plain()'s kind) that has
+ * taken the file's first `at` bytes as that read hashed them, where the
+ * read stopped at `at` (a mid given, or the size the row had before);
+ * fed the file's bytes from `at` on, it ends in the file's content
+ * hash.  NULL when the read did not stop there.  Caller ends it with
+ * cache_hasher_end(). */
+struct cache_hasher *cache_fd_hasher_at(struct cache *c, const char *path, int fd, uint64_t at);
+/* The hash of the first `at` bytes of the file open at fd, as a read
+ * of it in this build or an earlier one took it (cache_fd_hash_mid()'s
+ * mid) when the file was not racy, while the file has the signature it
+ * had then: the trust its content hash has.  False otherwise. */
+bool cache_fd_prefix_known(struct cache *c, const char *path, int fd, uint64_t at,
+			   struct cache_key *out);
+/* When that read found the file's first bytes to be the content its
+ * row had before (the file only grew since the last build): that
+ * content's size and hash, and the file's hash now; false otherwise. */
+bool cache_fd_grew(struct cache *c, const char *path, int fd, uint64_t *old_size,
+		   struct cache_key *old_hash, struct cache_key *hash);
+
 /* A log page's count of the lines of the file open at fd (as
- * fd_count_lines_indexed() gives them), remembered on path's row while
- * the file keeps the signature its hash was taken with: an unchanged
- * 1 GB log is not read again to count them.  _known() fills lines,
- * bytes and ix (whose `every` the caller sets: another spacing is not
- * known; free ix->starts); _note() remembers them (nothing when the row
- * is not the file's). */
-bool cache_fd_lines_known(struct cache *c, const char *path, int fd, long *lines,
-			  unsigned long long *bytes, struct line_index *ix);
+ * fd_count_lines_indexed() gives them, reading fd from where it stands:
+ * its start), remembered on path's row while the file keeps the
+ * signature its hash was taken with: an unchanged 1 GB log is not read
+ * again to count them, and one that only grew has had the lines of its
+ * new bytes counted by the read that hashed it (cache_fd_hash_mid()).
+ * Fills lines, bytes and ix (whose `every` the caller sets: another
+ * spacing is not known; free ix->starts), reading through buf when they
+ * are not known; a racy file's count is remembered only when the bytes
+ * counted hash as the row's.  False on a read error, errno set. */
+bool cache_fd_lines_count(struct cache *c, const char *path, int fd, char *buf, size_t cap,
+			  long *lines, unsigned long long *bytes, struct line_index *ix);
+/* Remembers such a count taken by another read of the file open at fd
+ * (the parse's: the log page then reads only the lines it shows), on
+ * the terms above: nothing when the row is not the file's, and a racy
+ * row's only when `checked`, the hash of the bytes counted, is the
+ * row's. */
 void cache_fd_lines_note(struct cache *c, const char *path, int fd, long lines,
-			 unsigned long long bytes, const struct line_index *ix);
+			 unsigned long long bytes, const struct line_index *ix,
+			 const struct cache_key *checked);
 
 /* A file the build put into its output (rel below the output folder
  * final), copied from content: remembered by its inode, size and times
@@ -155,6 +202,15 @@ bool cache_output_known(struct cache *c, const char *final, const char *rel,
  * not stored under the old content's key. */
 bool cache_file_unchanged(const char *path, const struct cache_stamp *stamp,
 			  const struct cache_key *hash);
+/* cache_file_unchanged() of a file (open at fd) whose bytes before
+ * `from` were not read again since they were hashed (a resumed parse
+ * reads only those after: its run comes from the state checked against
+ * the bytes before, in the hash's read): a racy file's bytes from `from`
+ * on are hashed again, going on from that read (cache_fd_hasher_at());
+ * the whole file when the read did not stop at `from`. */
+bool cache_fd_unchanged_from(struct cache *c, const char *path, int fd,
+			     const struct cache_stamp *stamp, const struct cache_key *hash,
+			     uint64_t from);
 
 /* The run stored under key, or NULL (a damaged file, or one another
  * version wrote, is a warning and is removed).  Its series read the

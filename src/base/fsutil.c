@@ -400,9 +400,24 @@ static void index_add(struct line_index *ix, size_t *cap, off_t at)
 void line_count_start(struct line_count *lc, long every)
 {
 	memset(lc, 0, sizeof *lc);
-	lc->ix.every = every;
 	lc->last = '\n';
-	index_add(&lc->ix, &lc->cap, 0);
+	lc->ix.every = every;
+	if (every)
+		index_add(&lc->ix, &lc->icap, 0);
+}
+
+void line_count_resume(struct line_count *lc, long lines, unsigned long long bytes,
+		       const struct line_index *ix, char last)
+{
+	memset(lc, 0, sizeof *lc);
+	/* a last line without its '\n' was counted: it goes on */
+	lc->nl = lines - (last != '\n' ? 1 : 0);
+	lc->total = bytes;
+	lc->last = last;
+	lc->ix.every = ix->every;
+	lc->ix.n = lc->icap = ix->n;
+	lc->ix.starts = xmalloc((ix->n ? ix->n : 1) * sizeof *lc->ix.starts);
+	memcpy(lc->ix.starts, ix->starts, ix->n * sizeof *ix->starts);
 }
 
 void line_count_feed(struct line_count *lc, const char *p, size_t n)
@@ -410,11 +425,13 @@ void line_count_feed(struct line_count *lc, const char *p, size_t n)
 	if (!n)
 		return;
 	for (const char *q = p, *end = p + n; (q = memchr(q, '\n', (size_t)(end - q))); q++) {
+		lc->nl++;
 		/* line nl + 1 starts after this newline */
-		if (++lc->nl % lc->ix.every == 0)
-			index_add(&lc->ix, &lc->cap, (off_t)(lc->bytes + (unsigned long long)(q - p) + 1));
+		if (lc->ix.every && lc->nl % lc->ix.every == 0)
+			index_add(&lc->ix, &lc->icap,
+				  (off_t)(lc->total + (unsigned long long)(q - p) + 1));
 	}
-	lc->bytes += n;
+	lc->total += n;
 	lc->last = p[n - 1];
 }
 
@@ -426,9 +443,8 @@ long line_count_lines(const struct line_count *lc)
 bool fd_count_lines_indexed(int fd, char *buf, size_t cap, long *lines,
 			    unsigned long long *bytes, struct line_index *ix)
 {
-	/* without an index: one entry per LONG_MAX lines, never reached */
 	struct line_count lc;
-	line_count_start(&lc, ix ? ix->every : LONG_MAX);
+	line_count_start(&lc, ix ? ix->every : 0);
 	for (;;) {
 		ssize_t got = read(fd, buf, cap);
 		if (got < 0 && errno == EINTR)
@@ -443,11 +459,9 @@ bool fd_count_lines_indexed(int fd, char *buf, size_t cap, long *lines,
 	}
 	*lines = line_count_lines(&lc);
 	if (bytes)
-		*bytes = lc.bytes;
+		*bytes = lc.total;
 	if (ix)
 		*ix = lc.ix;
-	else
-		free(lc.ix.starts);
 	return true;
 }
 

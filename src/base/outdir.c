@@ -806,7 +806,7 @@ static bool merge(struct outdir *o, struct diag *d)
 	return ok;
 }
 
-bool outdir_commit(struct outdir *o, struct diag *d)
+static bool commit_now(struct outdir *o, struct diag *d)
 {
 	if (o->nmoves == 0)
 		return swap(o, d);
@@ -825,6 +825,15 @@ bool outdir_commit(struct outdir *o, struct diag *d)
 		unlink(journal);
 	}
 	free(journal);
+	return ok;
+}
+
+bool outdir_commit(struct outdir *o, struct diag *d)
+{
+	bool ok = commit_now(o, d);
+	/* after the journal is gone: what it does is never undone */
+	if (ok && o->committed)
+		o->committed(o->committed_ctx);
 	return ok;
 }
 

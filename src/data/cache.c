@@ -119,6 +119,11 @@ struct cache_key cache_hasher_end(struct cache_hasher *h)
 	return k;
 }
 
+struct cache_key cache_hasher_digest(const struct cache_hasher *h)
+{
+	return key_of(XXH3_128bits_digest(h->st));
+}
+
 static void key_hex(const struct cache_key *k, char out[33])
 {
 	for (size_t i = 0; i < sizeof k->b; i++)
@@ -220,16 +225,45 @@ static const char *verdict_why(enum verdict v)
 
 /* --- the cache --- */
 
+/* Where this build's read of a file stopped on the way (a resume
+ * point, the size the file had before it grew): the hash state of its
+ * bytes up to there, so that a later step hashes only what follows. */
+#define MARKS 2
+struct mark {
+	uint64_t at;
+	XXH3_state_t *st;
+};
+
 struct file_entry {
 	char *path;
 	int64_t sig[5]; /* size, mtime ns, inode, device, ctime ns */
 	struct cache_key hash;
 	bool used;
-	/* its lines, counted by a log page (cache_fd_lines_note()), for the
-	 * content of hash: ix.starts is NULL until they are */
+	/* hashed by this build less than 2 s after the file changed: its
+	 * signature proves nothing to a later build, and the row is
+	 * written with inode and device 0 (which no file has), never to
+	 * match again; it still tells what the file held at that size
+	 * (sig[0]), for a later build's read to check (appends) */
+	bool racy;
+	/* ... but this build's read of it began more than a tick of its
+	 * clock after that change (20 ms; 2 s without nanoseconds), so that
+	 * a write since would have moved its signature (cache_fd_racy_still()) */
+	bool read_settled;
+	/* its lines, counted by a log page (cache_fd_lines_note()) or by
+	 * the read that hashed it, for the content of hash: ix.starts is
+	 * NULL until they are */
 	long lines;
 	unsigned long long bytes;
 	struct line_index ix;
+	/* In memory only, from this build's read of the file: where it
+	 * stopped on the way, and, when its first grew_size bytes hashed
+	 * as the row's content before that read (grew_hash), that it only
+	 * grew since. */
+	struct mark marks[MARKS];
+	size_t nmarks;
+	bool grew;
+	uint64_t grew_size;
+	struct cache_key grew_hash;
 };
 
 /* Forgets e's lines: its content changed, or it never had them. */
@@ -239,6 +273,15 @@ static void entry_drop_lines(struct file_entry *e)
 	memset(&e->ix, 0, sizeof e->ix);
 	e->lines = 0;
 	e->bytes = 0;
+}
+
+/* Forgets what this build's read of e found. */
+static void entry_drop_read(struct file_entry *e)
+{
+	for (size_t i = 0; i < e->nmarks; i++)
+		XXH3_freeState(e->marks[i].st);
+	e->nmarks = 0;
+	e->grew = false;
 }
 
 struct cache {
@@ -447,6 +490,7 @@ static void load_files(struct cache *c)
 			struct file_entry *e = add_file(c, p);
 			memcpy(e->sig, sig, sizeof sig);
 			e->hash = k;
+			e->racy = sig[2] == 0 && sig[3] == 0;
 			if (starts) {
 				e->lines = (long)lines;
 				e->bytes = bytes;
@@ -462,6 +506,7 @@ static void load_files(struct cache *c)
 		for (size_t i = 0; i < c->nfiles; i++) {
 			free(c->files[i].path);
 			entry_drop_lines(&c->files[i]);
+			entry_drop_read(&c->files[i]);
 		}
 		c->nfiles = 0;
 		if (c->index) /* none before the first entry */
@@ -669,7 +714,7 @@ void cache_close(struct cache *c)
 				continue;
 			wire_put_str(&b, e->path);
 			for (int j = 0; j < 5; j++)
-				wire_put_u64(&b, (uint64_t)e->sig[j]);
+				wire_put_u64(&b, e->racy && (j == 2 || j == 3) ? 0 : (uint64_t)e->sig[j]);
 			buf_put(&b, (const char *)e->hash.b, sizeof e->hash.b);
 			wire_put_u64(&b, e->ix.n);
 			if (e->ix.n) {
@@ -691,6 +736,7 @@ void cache_close(struct cache *c)
 	for (size_t i = 0; i < c->nfiles; i++) {
 		free(c->files[i].path);
 		entry_drop_lines(&c->files[i]);
+		entry_drop_read(&c->files[i]);
 	}
 	free(c->files);
 	free(c->index);
@@ -725,35 +771,106 @@ static bool stat_sig(const char *path, int64_t sig[5])
 	return true;
 }
 
+/* What a read that hashes a file does on the way. */
+struct hash_read {
+	/* offsets (ascending, none 0) where the hash state is kept: st[i]
+	 * stays NULL when the file is shorter */
+	uint64_t at[MARKS];
+	size_t n;
+	XXH3_state_t *st[MARKS];
+	/* when count_at is one of them: count the lines of the bytes from
+	 * there on, going on from a count of those before it (old_lines,
+	 * old_ix), into lc (counted once the read got there) */
+	bool count;
+	uint64_t count_at;
+	long old_lines;
+	struct line_index old_ix;
+	bool counted;
+	struct line_count lc;
+};
+
+/* Asks hr to stop at `at` (kept in order, once). */
+static void hash_read_mark(struct hash_read *hr, uint64_t at)
+{
+	size_t i = 0;
+	while (i < hr->n && hr->at[i] < at)
+		i++;
+	if ((i < hr->n && hr->at[i] == at) || hr->n == MARKS)
+		return;
+	memmove(hr->at + i + 1, hr->at + i, (hr->n - i) * sizeof *hr->at);
+	hr->at[i] = at;
+	hr->n++;
+}
+
+static void hash_read_free(struct hash_read *hr)
+{
+	for (size_t i = 0; i < hr->n; i++)
+		if (hr->st[i])
+			XXH3_freeState(hr->st[i]);
+	free(hr->old_ix.starts);
+	if (hr->counted)
+		free(hr->lc.ix.starts);
+	memset(hr, 0, sizeof *hr);
+}
+
+/* The digest of the state kept at `at`; false when the read did not
+ * stop there. */
+static bool hash_read_digest(const struct hash_read *hr, uint64_t at, struct cache_key *out)
+{
+	for (size_t i = 0; i < hr->n; i++)
+		if (hr->at[i] == at && hr->st[i]) {
+			*out = key_of(XXH3_128bits_digest(hr->st[i]));
+			return true;
+		}
+	return false;
+}
+
+/* Bytes a read takes at a time: small enough for the CPU's second-level
+ * cache, where XXH3 then finds them (128 KiB hashed 1 GB in 0.14 s of
+ * CPU here, 1 MiB in 0.17 s: docs/performance.md). */
+#define READ_CHUNK ((size_t)128 << 10)
+
 /* The hash of what fd holds, read from its start (pread: its offset
- * stays); with prefix, also the hash of its first `mid` bytes when it
- * holds that many (*prefix_ok), taken on the way. */
-static bool hash_fd_mid(int fd, struct cache_key *out, uint64_t mid, struct cache_key *prefix,
-			bool *prefix_ok)
+ * stays), doing on the way what hr asks (may be NULL). */
+static bool hash_fd_read(int fd, struct cache_key *out, struct hash_read *hr)
 {
 	XXH3_state_t *st = XXH3_createState();
+	if (!st) {
+		fprintf(stderr, "logdown: out of memory\n");
+		abort();
+	}
 	XXH3_128bits_reset(st);
-	size_t cap = 1 << 20;
-	char *buf = xmalloc(cap);
-	ssize_t n;
-	off_t at = 0;
-	if (prefix_ok)
-		*prefix_ok = false;
+	char *buf = xmalloc(READ_CHUNK);
+	ssize_t n = 0;
+	uint64_t at = 0;
+	size_t next = 0;
+	char before = '\n'; /* the byte before `at` */
 	for (;;) {
-		if (prefix && !*prefix_ok && (uint64_t)at == mid) {
-			*prefix = key_of(XXH3_128bits_digest(st));
-			*prefix_ok = true;
+		for (; hr && next < hr->n && hr->at[next] == at; next++) {
+			hr->st[next] = XXH3_createState();
+			if (!hr->st[next]) {
+				fprintf(stderr, "logdown: out of memory\n");
+				abort();
+			}
+			XXH3_copyState(hr->st[next], st);
+			if (hr->count && hr->count_at == at) {
+				line_count_resume(&hr->lc, hr->old_lines, at, &hr->old_ix, before);
+				hr->counted = true;
+			}
 		}
-		size_t want = cap;
-		if (prefix && !*prefix_ok && mid - (uint64_t)at < want)
-			want = (size_t)(mid - (uint64_t)at);
-		n = pread(fd, buf, want, at);
+		size_t want = READ_CHUNK;
+		if (hr && next < hr->n && hr->at[next] - at < want)
+			want = (size_t)(hr->at[next] - at);
+		n = pread(fd, buf, want, (off_t)at);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			break;
 		XXH3_128bits_update(st, buf, (size_t)n);
-		at += n;
+		if (hr && hr->counted)
+			line_count_feed(&hr->lc, buf, (size_t)n);
+		before = buf[n - 1];
+		at += (uint64_t)n;
 	}
 	bool ok = n == 0;
 	*out = key_of(XXH3_128bits_digest(st));
@@ -762,19 +879,19 @@ static bool hash_fd_mid(int fd, struct cache_key *out, uint64_t mid, struct cach
 	return ok;
 }
 
-static bool hash_fd(int fd, struct cache_key *out)
-{
-	return hash_fd_mid(fd, out, 0, NULL, NULL);
-}
-
-static bool hash_file(const char *path, struct cache_key *out)
+static bool hash_path_read(const char *path, struct cache_key *out, struct hash_read *hr)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
-	bool ok = hash_fd(fd, out);
+	bool ok = hash_fd_read(fd, out, hr);
 	close(fd);
 	return ok;
+}
+
+static bool hash_file(const char *path, struct cache_key *out)
+{
+	return hash_path_read(path, out, NULL);
 }
 
 /* A file changed less than this before its signature was taken may
@@ -795,6 +912,16 @@ static bool sig_racy(const int64_t sig[5], int64_t taken)
 	return sig[1] > taken - RACY_NS || sig[4] > taken - RACY_NS;
 }
 
+/* Was a file of signature sig, seen at `taken`, last changed more than
+ * a tick of its file system's clock before (20 ms; 2 s where its times
+ * have no nanoseconds)? */
+static bool sig_settled_at(const int64_t sig[5], int64_t taken)
+{
+	bool coarse = sig[1] % 1000000000 == 0 && sig[4] % 1000000000 == 0;
+	int64_t tick = coarse ? RACY_NS : 20000000LL, newest = sig[1] > sig[4] ? sig[1] : sig[4];
+	return taken - newest > tick;
+}
+
 bool cache_file_hash(struct cache *c, const char *path, struct cache_key *out)
 {
 	return cache_file_hash_stamped(c, path, out, NULL);
@@ -810,6 +937,53 @@ bool cache_fd_hash_stamped(struct cache *c, const char *path, int fd, struct cac
 			   struct cache_stamp *stamp)
 {
 	return cache_fd_hash_mid(c, path, fd, out, stamp, 0, NULL, NULL);
+}
+
+/* A copy of ix's starts (caller frees). */
+static off_t *starts_dup(const struct line_index *ix)
+{
+	off_t *starts = xmalloc(ix->n * sizeof *starts);
+	memcpy(starts, ix->starts, ix->n * sizeof *starts);
+	return starts;
+}
+
+static struct file_entry *row_with_sig(struct cache *c, const char *name, const int64_t sig[5]);
+static void set_row(struct cache *c, const char *row, const int64_t sig[5],
+		    const struct cache_key *hash);
+
+/* The files table's row for the hash of a file's first `at` bytes, as
+ * a read that was not racy took it: valid while the file (path) has
+ * the row's signature, as the file's own hash is.  A name no real path
+ * has. */
+static char *prefix_row(const char *path, uint64_t at)
+{
+	return xasprintf("prefix %llu %s", (unsigned long long)at, path);
+}
+
+/* The hash of the first `at` bytes of path's file, of signature sig,
+ * from a prefix row (prefix_row()), marked used; false when there is
+ * none for that signature.  Under c->mu. */
+static bool prefix_of_row(struct cache *c, const char *path, const int64_t sig[5], uint64_t at,
+			  struct cache_key *out)
+{
+	char *name = prefix_row(path, at);
+	struct file_entry *e = row_with_sig(c, name, sig);
+	free(name);
+	if (!e || e->racy)
+		return false;
+	*out = e->hash;
+	e->used = true;
+	return true;
+}
+
+/* The state kept at `at` by this build's read of e's file, or NULL.
+ * Under c->mu. */
+static const XXH3_state_t *entry_mark(const struct file_entry *e, uint64_t at)
+{
+	for (size_t i = 0; i < e->nmarks; i++)
+		if (e->marks[i].at == at)
+			return e->marks[i].st;
+	return NULL;
 }
 
 bool cache_fd_hash_mid(struct cache *c, const char *path, int fd, struct cache_key *out,
@@ -830,37 +1004,123 @@ bool cache_fd_hash_mid(struct cache *c, const char *path, int fd, struct cache_k
 		memcpy(stamp->sig, sig, sizeof sig);
 		stamp->racy = racy;
 	}
-	if (!c) /* --no-cache: the same hash, not kept */
-		return fd >= 0 ? hash_fd_mid(fd, out, mid, prefix, prefix_ok) : hash_file(path, out);
+	struct hash_read hr;
+	memset(&hr, 0, sizeof hr);
+	if (prefix && mid > 0 && (uint64_t)sig[0] >= mid)
+		hash_read_mark(&hr, mid);
+	bool ok;
+	if (!c) { /* --no-cache: the same hash, not kept */
+		ok = fd >= 0 ? hash_fd_read(fd, out, &hr) : hash_path_read(path, out, &hr);
+		if (ok && prefix)
+			*prefix_ok = hash_read_digest(&hr, mid, prefix);
+		hash_read_free(&hr);
+		return ok;
+	}
 	pthread_mutex_lock(&c->mu);
 	struct file_entry *e = find_file(c, path);
+	/* A row this build took of a racy file has its real signature, in
+	 * memory: the later steps of the same build use it (each checks
+	 * again, after its own read, what it relies on). */
 	bool hit = e && memcmp(e->sig, sig, sizeof sig) == 0;
 	if (hit) {
 		*out = e->hash;
 		e->used = true;
+		const XXH3_state_t *m = prefix ? entry_mark(e, mid) : NULL;
+		if (m) {
+			*prefix = key_of(XXH3_128bits_digest(m));
+			*prefix_ok = true;
+		} else if (prefix && mid > 0 && !e->racy) {
+			*prefix_ok = prefix_of_row(c, path, sig, mid, prefix);
+		}
 	}
+	/* The file as the row knew it, when it was shorter: the read checks
+	 * whether it still starts with those bytes (a log that only grew),
+	 * and counts only the lines after them. */
+	bool was = !hit && e && e->sig[0] > 0 && e->sig[0] < sig[0];
+	struct cache_key was_hash = {{0}};
+	if (was) {
+		was_hash = e->hash;
+		hash_read_mark(&hr, (uint64_t)e->sig[0]);
+		if (e->ix.n && e->bytes == (unsigned long long)e->sig[0]) {
+			hr.count = true;
+			hr.count_at = (uint64_t)e->sig[0];
+			hr.old_lines = e->lines;
+			hr.old_ix = (struct line_index){e->ix.every, starts_dup(&e->ix), e->ix.n};
+		}
+	}
+	uint64_t was_size = was ? (uint64_t)e->sig[0] : 0;
 	pthread_mutex_unlock(&c->mu);
 	if (hit)
 		return true;
 	/* The signature is taken before reading: a change while the file is
 	 * read leaves a signature that no longer matches next time. */
-	if (!(fd >= 0 ? hash_fd_mid(fd, out, mid, prefix, prefix_ok) : hash_file(path, out)))
+	ok = fd >= 0 ? hash_fd_read(fd, out, &hr) : hash_path_read(path, out, &hr);
+	if (!ok) {
+		hash_read_free(&hr);
 		return false;
-	/* A racy file's hash is not remembered: the next build hashes it
-	 * again rather than trust a signature that may not have moved. */
-	if (racy)
-		return true;
+	}
+	if (prefix)
+		*prefix_ok = hash_read_digest(&hr, mid, prefix);
+	struct cache_key head;
+	bool grew = was && hash_read_digest(&hr, was_size, &head) &&
+		    memcmp(head.b, was_hash.b, sizeof head.b) == 0;
 	pthread_mutex_lock(&c->mu);
 	e = find_file(c, path);
 	if (!e)
 		e = add_file(c, path);
-	if (memcmp(e->hash.b, out->b, sizeof out->b) != 0)
+	entry_drop_read(e);
+	if (grew && hr.counted) {
+		/* the lines of the bytes it had, and those of the new ones,
+		 * counted in this read: the content of *out */
 		entry_drop_lines(e);
+		e->lines = line_count_lines(&hr.lc);
+		e->bytes = hr.lc.total;
+		e->ix = hr.lc.ix;
+		hr.counted = false; /* the row's now */
+	} else if (memcmp(e->hash.b, out->b, sizeof out->b) != 0) {
+		entry_drop_lines(e);
+	}
 	memcpy(e->sig, sig, sizeof sig);
 	e->hash = *out;
 	e->used = true;
+	/* A racy file's row does not outlive the build as a signature: the
+	 * next build hashes the file again rather than trust one that may
+	 * not have moved. */
+	e->racy = racy;
+	e->read_settled = racy && sig_settled_at(sig, taken);
+	for (size_t i = 0; i < hr.n; i++)
+		if (hr.st[i]) {
+			e->marks[e->nmarks++] = (struct mark){hr.at[i], hr.st[i]};
+			hr.st[i] = NULL;
+		}
+	e->grew = grew;
+	e->grew_size = was_size;
+	e->grew_hash = was_hash;
 	pthread_mutex_unlock(&c->mu);
+	hash_read_free(&hr);
+	/* A later build that finds the file unchanged (this signature, not
+	 * racy: its hash is trusted then) trusts this one as well: a prose
+	 * edit after an append resumes without reading the log. */
+	if (prefix && *prefix_ok && !racy) {
+		char *name = prefix_row(path, mid);
+		set_row(c, name, sig, prefix);
+		free(name);
+	}
 	return true;
+}
+
+bool cache_fd_prefix_known(struct cache *c, const char *path, int fd, uint64_t at,
+			   struct cache_key *out)
+{
+	struct stat st;
+	if (!c || fstat(fd, &st) != 0)
+		return false;
+	int64_t sig[5];
+	sig_of(&st, sig);
+	pthread_mutex_lock(&c->mu);
+	bool known = prefix_of_row(c, path, sig, at, out);
+	pthread_mutex_unlock(&c->mu);
+	return known;
 }
 
 /* The row named name when it has the signature sig; else NULL.  Under
@@ -883,14 +1143,6 @@ static struct file_entry *row_of_fd(struct cache *c, const char *path, int fd)
 	return row_with_sig(c, path, sig);
 }
 
-/* A copy of ix's starts (caller frees). */
-static off_t *starts_dup(const struct line_index *ix)
-{
-	off_t *starts = xmalloc(ix->n * sizeof *starts);
-	memcpy(starts, ix->starts, ix->n * sizeof *starts);
-	return starts;
-}
-
 /* Sets the row named row (made if need be) to sig and hash, used, with
  * no lines counted; takes c->mu. */
 static void set_row(struct cache *c, const char *row, const int64_t sig[5],
@@ -901,9 +1153,11 @@ static void set_row(struct cache *c, const char *row, const int64_t sig[5],
 	if (!e)
 		e = add_file(c, row);
 	entry_drop_lines(e);
+	entry_drop_read(e);
 	memcpy(e->sig, sig, 5 * sizeof *sig);
 	e->hash = *hash;
 	e->used = true;
+	e->racy = false;
 	pthread_mutex_unlock(&c->mu);
 }
 
@@ -969,20 +1223,72 @@ bool cache_fd_hash_known(struct cache *c, const char *path, int fd, struct cache
 		return false;
 	pthread_mutex_lock(&c->mu);
 	struct file_entry *e = row_of_fd(c, path, fd);
-	if (e)
+	bool known = e && !e->racy;
+	if (known)
 		*out = e->hash;
 	pthread_mutex_unlock(&c->mu);
-	return e != NULL;
+	return known;
 }
 
-bool cache_fd_lines_known(struct cache *c, const char *path, int fd, long *lines,
-			  unsigned long long *bytes, struct line_index *ix)
+bool cache_fd_racy_still(struct cache *c, const char *path, struct cache_key *out)
+{
+	if (!c)
+		return false;
+	int64_t sig[5];
+	if (!stat_sig(path, sig))
+		return false;
+	pthread_mutex_lock(&c->mu);
+	struct file_entry *e = row_with_sig(c, path, sig);
+	bool still = e && e->racy && e->read_settled;
+	if (still)
+		*out = e->hash;
+	pthread_mutex_unlock(&c->mu);
+	return still;
+}
+
+struct cache_hasher *cache_fd_hasher_at(struct cache *c, const char *path, int fd, uint64_t at)
+{
+	if (!c)
+		return NULL;
+	struct cache_hasher *h = NULL;
+	pthread_mutex_lock(&c->mu);
+	struct file_entry *e = row_of_fd(c, path, fd);
+	const XXH3_state_t *m = e ? entry_mark(e, at) : NULL;
+	if (m) {
+		h = cache_hasher_plain();
+		XXH3_copyState(h->st, m);
+	}
+	pthread_mutex_unlock(&c->mu);
+	return h;
+}
+
+bool cache_fd_grew(struct cache *c, const char *path, int fd, uint64_t *old_size,
+		   struct cache_key *old_hash, struct cache_key *hash)
 {
 	if (!c)
 		return false;
 	pthread_mutex_lock(&c->mu);
 	struct file_entry *e = row_of_fd(c, path, fd);
-	bool known = e && e->ix.n && e->ix.every == ix->every;
+	bool grew = e && e->grew && entry_mark(e, e->grew_size);
+	if (grew) {
+		*old_size = e->grew_size;
+		*old_hash = e->grew_hash;
+		*hash = e->hash;
+	}
+	pthread_mutex_unlock(&c->mu);
+	return grew;
+}
+
+static bool cache_fd_lines_known(struct cache *c, const char *path, int fd, long *lines,
+				 unsigned long long *bytes, struct line_index *ix)
+{
+	if (!c)
+		return false;
+	pthread_mutex_lock(&c->mu);
+	struct file_entry *e = row_of_fd(c, path, fd);
+	/* (a racy row's lines are only those its hash's read counted) */
+	bool known = e && e->ix.n && e->ix.every == ix->every &&
+		     e->bytes == (unsigned long long)e->sig[0];
 	if (known) {
 		*lines = e->lines;
 		*bytes = e->bytes;
@@ -994,14 +1300,20 @@ bool cache_fd_lines_known(struct cache *c, const char *path, int fd, long *lines
 	return known;
 }
 
+/* Remembers a count on the row of the file open at fd (nothing when
+ * the row is not the file's).  A racy row's only when `checked`: the
+ * bytes counted hash as the row's (a write in the tick of its
+ * signature, between its hash and the count, would leave lines of
+ * other bytes). */
 void cache_fd_lines_note(struct cache *c, const char *path, int fd, long lines,
-			 unsigned long long bytes, const struct line_index *ix)
+			 unsigned long long bytes, const struct line_index *ix,
+			 const struct cache_key *checked)
 {
 	if (!c || !ix->n)
 		return;
 	pthread_mutex_lock(&c->mu);
 	struct file_entry *e = row_of_fd(c, path, fd);
-	if (e) {
+	if (e && (!e->racy || (checked && memcmp(checked->b, e->hash.b, sizeof e->hash.b) == 0))) {
 		entry_drop_lines(e);
 		e->lines = lines;
 		e->bytes = bytes;
@@ -1020,6 +1332,81 @@ bool cache_file_unchanged(const char *path, const struct cache_stamp *stamp,
 		return true; /* any write since would have moved its times */
 	struct cache_key now;
 	return hash_file(path, &now) && memcmp(now.b, hash->b, sizeof now.b) == 0;
+}
+
+bool cache_fd_lines_count(struct cache *c, const char *path, int fd, char *buf, size_t cap,
+			  long *lines, unsigned long long *bytes, struct line_index *ix)
+{
+	if (cache_fd_lines_known(c, path, fd, lines, bytes, ix))
+		return true;
+	/* a racy row's count is checked against its hash, in the same read */
+	bool racy = false;
+	if (c) {
+		pthread_mutex_lock(&c->mu);
+		struct file_entry *e = row_of_fd(c, path, fd);
+		racy = e && e->racy;
+		pthread_mutex_unlock(&c->mu);
+	}
+	struct cache_hasher *h = racy ? cache_hasher_plain() : NULL;
+	struct line_count lc;
+	line_count_start(&lc, ix->every);
+	for (;;) {
+		ssize_t got = read(fd, buf, cap);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			int e = errno;
+			free(lc.ix.starts);
+			if (h)
+				cache_hasher_end(h);
+			errno = e;
+			return false;
+		}
+		if (got == 0)
+			break;
+		line_count_feed(&lc, buf, (size_t)got);
+		if (h)
+			XXH3_128bits_update(h->st, buf, (size_t)got);
+	}
+	*lines = line_count_lines(&lc);
+	*bytes = lc.total;
+	*ix = lc.ix;
+	struct cache_key read_hash;
+	if (h)
+		read_hash = cache_hasher_end(h);
+	cache_fd_lines_note(c, path, fd, *lines, *bytes, ix, h ? &read_hash : NULL);
+	return true;
+}
+
+bool cache_fd_unchanged_from(struct cache *c, const char *path, int fd,
+			     const struct cache_stamp *stamp, const struct cache_key *hash,
+			     uint64_t from)
+{
+	int64_t sig[5];
+	if (!stat_sig(path, sig) || memcmp(sig, stamp->sig, sizeof sig) != 0)
+		return false;
+	if (!stamp->racy)
+		return true;
+	struct cache_hasher *h = cache_fd_hasher_at(c, path, fd, from);
+	if (!h)
+		return cache_file_unchanged(path, stamp, hash);
+	/* the bytes from `from` on, read again, go on from the state the
+	 * hash's read had there */
+	char *buf = xmalloc(READ_CHUNK);
+	uint64_t at = from;
+	ssize_t n;
+	for (;;) {
+		n = pread(fd, buf, READ_CHUNK, (off_t)at);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		XXH3_128bits_update(h->st, buf, (size_t)n);
+		at += (uint64_t)n;
+	}
+	free(buf);
+	struct cache_key now = cache_hasher_end(h);
+	return n == 0 && memcmp(now.b, hash->b, sizeof now.b) == 0;
 }
 
 struct cache_key cache_hash_bytes(const void *p, size_t n)

@@ -744,9 +744,9 @@ static struct cache_key tail_key(const struct cache_key *parsers, const char *sh
  * bytes before its point, the point, then the scanner's state. */
 #define TAIL_HEAD (16 + 16 + 8)
 
-/* Feeds the file's bytes [from, to) to st.  False when the file is
+/* Feeds the file's bytes [from, to) to h.  False when the file is
  * shorter or unreadable. */
-static bool hash_range(XXH3_state_t *st, int fd, uint64_t from, uint64_t to)
+static bool hash_range(struct cache_hasher *h, int fd, uint64_t from, uint64_t to)
 {
 	size_t cap = (size_t)1 << 20;
 	char *buf = xmalloc(cap);
@@ -758,19 +758,12 @@ static bool hash_range(XXH3_state_t *st, int fd, uint64_t from, uint64_t to)
 			continue;
 		ok = n > 0;
 		if (ok) {
-			XXH3_128bits_update(st, buf, (size_t)n);
+			cache_hasher_plain_bytes(h, buf, (size_t)n);
 			from += (uint64_t)n;
 		}
 	}
 	free(buf);
 	return ok;
-}
-
-static void hash_bytes_of(const XXH128_hash_t *h, unsigned char out[16])
-{
-	XXH128_canonical_t c;
-	XXH128_canonicalFromHash(&c, *h);
-	memcpy(out, c.digest, 16);
 }
 
 /* The state stored under tkey for a log that grew since (size bytes
@@ -804,13 +797,11 @@ static bool tail_find(struct cache *disk, const struct cache_key *tkey, off_t si
  * before its point hashed (*prefix when known). */
 static void tail_put(struct cache *disk, const struct cache_key *tkey,
 		     const struct cache_key *dkey, const struct scan_point *to,
-		     const XXH128_hash_t *prefix)
+		     const struct cache_key *prefix)
 {
 	struct buf b = BUF_INIT;
 	buf_put(&b, (const char *)dkey->b, 16);
-	unsigned char h[16];
-	hash_bytes_of(prefix, h);
-	buf_put(&b, (const char *)h, 16);
+	buf_put(&b, (const char *)prefix->b, 16);
 	for (int i = 0; i < 8; i++)
 		buf_putc(&b, (char)(unsigned char)(to->point >> (8 * i)));
 	buf_put(&b, buf_data(&to->state), to->state.len);
@@ -838,13 +829,11 @@ struct tail {
  * usual case).  The run is stored only if the log did not change since
  * that hash (cache_file_unchanged()), so the hash is of what was
  * parsed. */
-static bool prefix_is_whole(const struct tail *tl, uint64_t point, XXH128_hash_t *out)
+static bool prefix_is_whole(const struct tail *tl, uint64_t point, struct cache_key *out)
 {
 	if (!tl->whole_known || point != tl->whole_size)
 		return false;
-	XXH128_canonical_t c;
-	memcpy(c.digest, tl->whole.b, sizeof c.digest);
-	*out = XXH128_hashFromCanonical(&c);
+	*out = tl->whole;
 	return true;
 }
 
@@ -852,22 +841,21 @@ static bool prefix_is_whole(const struct tail *tl, uint64_t point, XXH128_hash_t
  * grew since (its bytes before the state's point hash as they did), and
  * the state for the next build into *to, with the hash of the log's
  * bytes before its point (*to_prefix; *has_prefix), when the run is to
- * be stored (*store). */
+ * be stored (*store).  *resumed: the point it went on from (0: a full
+ * parse). */
 static struct run *run_resuming(struct parse_cache *pc, const struct cache_key *tkey,
-				struct tail *tl, int cfd,
+				struct tail *tl, const char *real, int cfd,
 				const struct parser *p, const char *rpath, const char *shown,
 				const char *run_name, struct scan_point *to,
-				XXH128_hash_t *to_prefix, bool *has_prefix, bool *store,
-				struct diag *d)
+				struct cache_key *to_prefix, bool *has_prefix, bool *store,
+				uint64_t *resumed, struct diag *d)
 {
 	*store = true;
 	*has_prefix = false;
+	*resumed = 0;
 	struct run *r = NULL;
 	struct stat st;
-	XXH3_state_t *hs = XXH3_createState();
-	if (!hs)
-		return parser_run_from(p, rpath, shown, run_name, NULL, NULL, NULL, d);
-	XXH3_128bits_reset(hs);
+	struct cache_hasher *hs = NULL; /* the bytes before `hashed` */
 	uint64_t hashed = 0;
 	/* Not looked for yet when the log's hash was known: the log is the
 	 * one hashed before, whose resumed run was not stored. */
@@ -876,18 +864,28 @@ static struct run *run_resuming(struct parse_cache *pc, const struct cache_key *
 	if (tl->found && fstat(cfd, &st) == 0) {
 		struct scan_point *from = &tl->from;
 		bool same;
-		if (tl->prefix_known) {
+		/* The build's one read of the log (the page key's, or the
+		 * load's hash) stopped at the point: its hash state there
+		 * checks the bytes before it, and the new state's prefix
+		 * hash goes on from it. */
+		hs = cache_fd_hasher_at(pc->disk, real, cfd, from->point);
+		if (hs) {
+			struct cache_key got = cache_hasher_digest(hs);
+			same = memcmp(got.b, tl->want, 16) == 0;
+			hashed = from->point;
+		} else if (tl->prefix_known ||
+			   cache_fd_prefix_known(pc->disk, real, cfd, from->point, &tl->prefix)) {
+			/* (a log unchanged since a read that took it) */
 			same = memcmp(tl->prefix.b, tl->want, 16) == 0;
 		} else {
 			/* the bytes before the point first: a log rewritten
 			 * costs their read, not the stored run's mapping and
 			 * seal too */
+			hs = cache_hasher_plain();
 			same = hash_range(hs, cfd, 0, from->point);
 			if (same) {
-				XXH128_hash_t a = XXH3_128bits_digest(hs);
-				unsigned char got[16];
-				hash_bytes_of(&a, got);
-				same = memcmp(got, tl->want, 16) == 0;
+				struct cache_key got = cache_hasher_digest(hs);
+				same = memcmp(got.b, tl->want, 16) == 0;
 				hashed = from->point;
 			}
 		}
@@ -901,6 +899,7 @@ static struct run *run_resuming(struct parse_cache *pc, const struct cache_key *
 			pthread_mutex_lock(&pc->mu);
 			pc->continued++;
 			pthread_mutex_unlock(&pc->mu);
+			*resumed = from->point;
 			/* A run written again whole costs more than its parse
 			 * (a 567 MB store and its seal for the 1 GB log): while
 			 * what was read past the stored point is small beside
@@ -912,24 +911,34 @@ static struct run *run_resuming(struct parse_cache *pc, const struct cache_key *
 			buf_clear(&to->state);
 		} else {
 			/* an error, reported: as a full parse would have */
-			XXH3_freeState(hs);
+			if (hs)
+				cache_hasher_end(hs);
 			return NULL;
 		}
 	}
 	if (!r) {
-		XXH3_128bits_reset(hs);
+		if (hs)
+			cache_hasher_end(hs);
+		hs = NULL;
 		hashed = 0;
 		r = parser_run_from(p, rpath, shown, run_name, NULL, to, NULL, d);
 	}
 	/* the new state's prefix hash, only for a state to be stored */
-	if (r && *store && to->state.len && hashed == 0 && prefix_is_whole(tl, to->point, to_prefix))
+	if (r && *store && to->state.len && hashed == 0 &&
+	    prefix_is_whole(tl, to->point, to_prefix)) {
 		*has_prefix = true;
-	else if (r && *store && to->state.len && to->point >= hashed &&
-		 hash_range(hs, cfd, hashed, to->point)) {
-		*to_prefix = XXH3_128bits_digest(hs);
-		*has_prefix = true;
+	} else if (r && *store && to->state.len && to->point >= hashed) {
+		if (!hs) {
+			hs = cache_hasher_plain();
+			hashed = 0;
+		}
+		if (hash_range(hs, cfd, hashed, to->point)) {
+			*to_prefix = cache_hasher_digest(hs);
+			*has_prefix = true;
+		}
 	}
-	XXH3_freeState(hs);
+	if (hs)
+		cache_hasher_end(hs);
 	return r;
 }
 
@@ -981,8 +990,24 @@ static struct run *load_run_keyed(struct loader *ld, const char *real, const cha
 				  const struct value *pick)
 {
 	if (ld->inputs) {
-		struct cache_key fh;
-		if (!cache_file_hash(ld->disk, real, &fh)) {
+		/* A grown log's resume state, looked up first: this read,
+		 * the build's first of the log, stops at its point on the way,
+		 * and the load's resume then reads nothing before it. */
+		struct cache_key tkey, prev_key, fh, prefix;
+		bool has_state = false, prefix_ok;
+		uint64_t point = 0;
+		if (ld->parsers_key) {
+			tkey = tail_key(ld->parsers_key, shown, run_name, np_text);
+			struct buf tb = BUF_INIT;
+			has_state = cache_state_get(ld->disk, &tkey, &tb) && tb.len >= TAIL_HEAD;
+			if (has_state) {
+				memcpy(prev_key.b, tb.data, 16);
+				for (int i = 0; i < 8; i++)
+					point |= (uint64_t)(unsigned char)tb.data[32 + i] << (8 * i);
+			}
+			buf_free(&tb);
+		}
+		if (!cache_fd_hash_mid(ld->disk, real, -1, &fh, NULL, point, &prefix, &prefix_ok)) {
 			ld->ok = false;
 			return NULL;
 		}
@@ -999,14 +1024,8 @@ static struct run *load_run_keyed(struct loader *ld, const char *real, const cha
 			cache_run_keep(ld->disk, &dkey);
 			/* and a grown log's resume state, with the run it
 			 * goes on from */
-			struct cache_key tkey = tail_key(ld->parsers_key, shown, run_name, np_text);
-			struct buf tb = BUF_INIT;
-			if (cache_state_get(ld->disk, &tkey, &tb) && tb.len >= TAIL_HEAD) {
-				struct cache_key prev_key;
-				memcpy(prev_key.b, tb.data, 16);
+			if (has_state)
 				cache_run_keep(ld->disk, &prev_key);
-			}
-			buf_free(&tb);
 		}
 		if (ld->on_file)
 			ld->on_file(ld->file_ctx, shown);
@@ -1133,8 +1152,9 @@ static struct run *load_run_tail(struct loader *ld, const char *real, const char
 	 * then reads only the lines it shows */
 	struct line_count lines = {.ix = {LINE_INDEX_EVERY, NULL, 0}};
 	to.count = &lines;
-	XXH128_hash_t to_prefix;
+	struct cache_key to_prefix;
 	bool has_prefix = false, store = true;
+	uint64_t resumed = 0;
 	if (ld->csv && p->format != FMT_CSV) {
 		diag_error(ld->d, ld->csv_loc,
 			   "parser '%s' reads %s: delimiter, columns and header are for CSV "
@@ -1173,8 +1193,8 @@ static struct run *load_run_tail(struct loader *ld, const char *real, const char
 		r = parser_run(&styled, rpath, shown, run_name, ld->d);
 	} else if (dkeyed && !pick) {
 		/* the log may have grown since its last parse */
-		r = run_resuming(pc, &tkey, tl, cfd, p, rpath, shown, run_name, &to, &to_prefix,
-				 &has_prefix, &store, ld->d);
+		r = run_resuming(pc, &tkey, tl, real, cfd, p, rpath, shown, run_name, &to,
+				 &to_prefix, &has_prefix, &store, &resumed, ld->d);
 	} else {
 		r = parser_run(p, rpath, shown, run_name, ld->d);
 	}
@@ -1191,7 +1211,9 @@ static struct run *load_run_tail(struct loader *ld, const char *real, const char
 	/* Only a run parsed from the bytes that were hashed is known by
 	 * their hash: a file rewritten in between (a running job's log, a
 	 * save during serve) is parsed again next time. */
-	bool same = dkeyed && cache_file_unchanged(real, &stamp, &fh);
+	bool same = dkeyed && (resumed ? cache_fd_unchanged_from(pc->disk, real, cfd, &stamp, &fh,
+								  resumed)
+				       : cache_file_unchanged(real, &stamp, &fh));
 	if (c) {
 		/* only a parse that reported nothing is kept on disk */
 		bool clean = same && diag_errors(ld->d) + diag_warnings(ld->d) == before_all;
@@ -1231,10 +1253,11 @@ static struct run *load_run_tail(struct loader *ld, const char *real, const char
 			e->dkey = dkey;
 		entry_indexed(c);
 		pthread_mutex_unlock(&c->mu);
-		/* the file is the one hashed: its row takes the count */
+		/* the file is the one hashed (its bytes hash as fh): its
+		 * row takes the count */
 		if (same && to.counted)
-			cache_fd_lines_note(c->disk, real, cfd, line_count_lines(&lines), lines.bytes,
-					    &lines.ix);
+			cache_fd_lines_note(c->disk, real, cfd, line_count_lines(&lines), lines.total,
+					    &lines.ix, &fh);
 	}
 	buf_free(&to.state);
 	free(lines.ix.starts);

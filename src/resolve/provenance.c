@@ -1028,17 +1028,17 @@ static bool render_page(struct buf *page, const struct provenance *p, struct pfi
 	 * every LINE_INDEX_EVERY-th starts; an abridged view then reads only
 	 * near the lines it shows. */
 	struct line_index ix = {LINE_INDEX_EVERY, NULL, 0};
-	/* counted before, for this very content (the cache's row of the
+	/* or counted before, for this very content (the cache's row of the
 	 * file, while it has the signature its hash was taken with) */
-	bool known = is_file && p->cache &&
-		     cache_fd_lines_known(p->cache, f->real, fd, &total, &bytes, &ix);
-	if (!known && !fd_count_lines_indexed(fd, r.buf, r.cap, &total, &bytes, &ix)) {
+	bool counted = is_file && p->cache
+			       ? cache_fd_lines_count(p->cache, f->real, fd, r.buf, r.cap, &total,
+						      &bytes, &ix)
+			       : fd_count_lines_indexed(fd, r.buf, r.cap, &total, &bytes, &ix);
+	if (!counted) {
 		free(ix.starts);
 		linereader_free(&r);
 		return false;
 	}
-	if (!known && is_file && p->cache)
-		cache_fd_lines_note(p->cache, f->real, fd, total, bytes, &ix);
 	if (lseek(fd, 0, SEEK_SET) != 0) {
 		free(ix.starts);
 		linereader_free(&r);

@@ -89,6 +89,17 @@ struct build {
 	struct kept_copy {
 		char *rel;
 		struct cache_key content;
+		/* a racy log's path: its copy is remembered only when it
+		 * still is the file that was hashed (cache_fd_racy_still()) */
+		char *racy;
+		/* a kept copy of a log that grew: the new bytes `tail` to
+		 * append at `at` once the output is committed, to the file
+		 * `was`; remembered only when `appended` */
+		char *tail;
+		size_t tail_len;
+		uint64_t at;
+		struct stat was;
+		bool appended;
 	} *copies;
 	size_t ncopies, copies_cap;
 };

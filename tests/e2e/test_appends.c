@@ -4,7 +4,11 @@
  * rewritten rather than appended to is parsed in full; a resume state
  * cut short or altered is refused with a warning and the page is still
  * right; and appending 1 KB to a log of tens of MB costs a fraction of
- * its full parse (release binary, outside valgrind). */
+ * its full parse (release binary, outside valgrind).  The rebuild reads
+ * the log's old bytes once (the prefix check: counted through the
+ * kernel's rchar), and the log's page and raw copy are those of a build
+ * without the cache; a raw copy someone edited, or a log rewritten in
+ * its first bytes with its times put back, are copied and read whole. */
 #define _GNU_SOURCE
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,8 +18,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <grp.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
 
@@ -163,6 +169,224 @@ static void a_rewritten_log_is_parsed_in_full(void **state)
 	e2e_drop(&dir);
 }
 
+/* Bytes this process and the children it waited for read so far
+ * (read, pread, copy_file_range: the kernel's rchar).  A child's count
+ * joins its parent's when the parent reaps it, so the difference over a
+ * build run by e2e_run() is that build's. */
+static unsigned long long rchar(void)
+{
+	FILE *f = fopen("/proc/self/io", "r");
+	assert_non_null(f);
+	unsigned long long n = 0;
+	char line[128];
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "rchar: %llu", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
+/* Builds the project with -v (its summary must have `summary`), and
+ * returns the bytes the build read: 0 under valgrind (`make
+ * valgrind`), which reads the binary's and libraries' symbols itself. */
+static unsigned long long build_reading(const char *dir, const char *summary)
+{
+	unsigned long long before = rchar();
+	struct proc r = e2e_run(dir, "build -v");
+	unsigned long long read = getenv("LOGDOWN_VALGRIND") ? 0 : rchar() - before;
+	if (r.status != 0 || !strstr(r.err, summary)) {
+		e2e_keep_proc(r);
+		fail_msg("expected '%s' in:\n%s", summary, r.err);
+	}
+	proc_free(&r);
+	return read;
+}
+
+/* The log's raw copy in the site is the log, and its page is the page a
+ * build without the cache writes into a fresh folder, byte for byte. */
+static void assert_log_files_fresh(const char *dir)
+{
+	char *log = e2e_read(dir, "content/r/job.log");
+	char *copy = e2e_read(dir, "_site/r/logs/job.log");
+	assert_string_equal(copy, log);
+	free(copy);
+	free(log);
+	e2e_ok(dir, "build --no-cache -o fresh_site");
+	char *page = e2e_read(dir, "_site/r/logs/job.log.html");
+	char *want = e2e_read(dir, "fresh_site/r/logs/job.log.html");
+	assert_string_equal(page, want);
+	free(page);
+	free(want);
+	char *rm = xasprintf("rm -rf '%s/fresh_site'", dir);
+	assert_int_equal(system(rm), 0);
+	free(rm);
+}
+
+static struct stat stat_of(const char *dir, const char *rel)
+{
+	char *path = xasprintf("%s/%s", dir, rel);
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	free(path);
+	return st;
+}
+
+static off_t size_of(const char *dir, const char *rel)
+{
+	return stat_of(dir, rel).st_size;
+}
+
+/* A project whose log has `rows` rows (about 131 bytes each), built
+ * once. */
+static char *built_project(long rows)
+{
+	char *dir = project(100);
+	struct buf b = BUF_INIT;
+	put_rows(&b, 200, 100 * rows);
+	e2e_append(dir, "content/r/job.log", buf_data(&b));
+	buf_free(&b);
+	/* a tick of the clock past the log's last write: its copy is
+	 * remembered (cache_fd_racy_still()) */
+	usleep(100000);
+	free(build_saying(dir, PARSED));
+	return dir;
+}
+
+/* The log's page and raw copy after appends (right after each: the log
+ * "racy", changed under 2 s before), its last line cut short, then its
+ * rest: a build without the cache's, the copy appended to in place. */
+static void a_grown_logs_page_and_copy_are_a_fresh_builds(void **state)
+{
+	(void)state;
+	char *dir = built_project(25000);
+	ino_t copy = stat_of(dir, "_site/r/logs/job.log").st_ino;
+	static const char *const tails[] = {
+		"2024-03-30 15:16:33,873 INFO:   | Train Device=CSX, Step=2500100, Loss=7.25, "
+		"Rate=2911.00 samples/sec, GlobalRate=2983.97 samples/sec\n",
+		"2024-03-30 15:16:33,873 INFO:   | Train Device=CSX, Step=2500200, Loss=7.2",
+		"5, Rate=2911.00 samples/sec, GlobalRate=2983.97 samples/sec\n",
+		"2024-03-30 15:16:33,873 INFO:   Saving checkpoint at step 2500200\n",
+	};
+	for (size_t i = 0; i < sizeof tails / sizeof *tails; i++) {
+		e2e_append(dir, "content/r/job.log", tails[i]);
+		free(build_saying(dir, CONTINUED));
+		assert_log_files_fresh(dir);
+		/* the copy appended to, where it was */
+		assert_int_equal(stat_of(dir, "_site/r/logs/job.log").st_ino, copy);
+	}
+	char *page = e2e_read(dir, "_site/r/index.html");
+	assert_contains(page, ">2500200</a>;");
+	assert_fresh(dir, e2e_keep(e2e_page_body(page)));
+	free(page);
+	e2e_drop(&dir);
+}
+
+/* Beside what any build reads of a log of 16 MB (the parse's first
+ * buffer and the log page's first and last, 4 MiB each), a rebuild
+ * after 1 KB was appended reads its old bytes once: the read that
+ * hashes it checks them, and the parse, the line count, the check
+ * after the parse and the raw copy read only the new ones.  The same
+ * log rewritten in its first byte is read whole several times (what
+ * the bound catches). */
+static void a_grown_logs_old_bytes_are_read_once(void **state)
+{
+	(void)state;
+	char *dir = built_project(122000);
+	for (int i = 0; i < 2; i++) {
+		off_t old = size_of(dir, "content/r/job.log");
+		char *l = train_line(12200100 + 100 * i);
+		e2e_append(dir, "content/r/job.log", l);
+		free(l);
+		unsigned long long read = build_reading(dir, CONTINUED);
+		print_message("           append %d: %llu bytes read, the log had %lld\n", i, read,
+			      (long long)old);
+		if (read > (unsigned long long)old + (25u << 19))
+			fail_msg("append %d: the build read %llu bytes of a log of %lld", i, read,
+				 (long long)old);
+	}
+	/* Built again once the log is settled (2 s after its last write: a
+	 * read whose hash later builds trust by its signature), then after
+	 * a prose edit: that one trusts the prefix hash the same way, and
+	 * reads less than the log. */
+	sleep(3);
+	(void)build_reading(dir, "1 report: 0 rendered, 1 from cache");
+	e2e_write(dir, "content/r/index.md", e2e_keep(xasprintf("%s\nMore prose.\n", report)));
+	off_t size = size_of(dir, "content/r/job.log");
+	unsigned long long read = build_reading(dir, CONTINUED);
+	print_message("           a prose edit: %llu bytes read, the log has %lld\n", read,
+		      (long long)size);
+	if (read >= (unsigned long long)size)
+		fail_msg("a prose edit read %llu bytes of a log of %lld", read, (long long)size);
+	char *path = xasprintf("%s/content/r/job.log", dir);
+	int fd = open(path, O_WRONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, "3", 1, 0), 1);
+	close(fd);
+	free(path);
+	size = size_of(dir, "content/r/job.log");
+	read = build_reading(dir, PARSED);
+	print_message("           rewritten: %llu bytes read, the log had %lld\n", read,
+		      (long long)size);
+	if (!getenv("LOGDOWN_VALGRIND") && read < 3 * (unsigned long long)size)
+		fail_msg("a rewritten log of %lld bytes: only %llu read", (long long)size, read);
+	e2e_drop(&dir);
+}
+
+/* The site's raw copy, edited in place (a byte, its times put back),
+ * is not appended to: the grown log is copied whole. */
+static void an_edited_raw_copy_is_copied_again_whole(void **state)
+{
+	(void)state;
+	char *dir = built_project(25000);
+	sleep(1); /* past the tick the copy's times are remembered after */
+	char *copy = xasprintf("%s/_site/r/logs/job.log", dir);
+	struct stat st;
+	assert_int_equal(stat(copy, &st), 0);
+	/* (the append that follows would keep it: a_grown_logs_old_...) */
+	int fd = open(copy, O_WRONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, "X", 1, 100), 1);
+	struct timespec times[2] = {st.st_atim, st.st_mtim};
+	assert_int_equal(futimens(fd, times), 0);
+	close(fd);
+	free(copy);
+	char *l = train_line(2500100);
+	e2e_append(dir, "content/r/job.log", l);
+	free(l);
+	free(build_saying(dir, CONTINUED));
+	assert_log_files_fresh(dir);
+	assert_true(stat_of(dir, "_site/r/logs/job.log").st_ino != st.st_ino);
+	e2e_drop(&dir);
+}
+
+/* A log rewritten in its first bytes, its size and modify time put
+ * back, then appended to: parsed, counted and copied whole. */
+static void a_log_rewritten_with_its_times_put_back_is_read_whole(void **state)
+{
+	(void)state;
+	char *dir = built_project(25000);
+	char *path = xasprintf("%s/content/r/job.log", dir);
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	char *log = e2e_read(dir, "content/r/job.log");
+	char *at = strstr(log, "Step=300,");
+	assert_non_null(at);
+	memcpy(at, "Step=301,", 9);
+	e2e_write(dir, "content/r/job.log", log);
+	free(log);
+	struct timespec times[2] = {st.st_atim, st.st_mtim};
+	assert_int_equal(utimensat(AT_FDCWD, path, times, 0), 0);
+	free(path);
+	char *l = train_line(2500100);
+	e2e_append(dir, "content/r/job.log", l);
+	free(l);
+	char *body = build_saying(dir, PARSED);
+	assert_fresh(dir, body);
+	free(body);
+	assert_log_files_fresh(dir);
+	e2e_drop(&dir);
+}
+
 /* Cuts the state file short. */
 static void cut_short(struct buf *b)
 {
@@ -306,6 +530,10 @@ int main(void)
 		cmocka_unit_test(a_resume_state_cut_short_is_refused_with_a_warning),
 		cmocka_unit_test(an_altered_resume_state_is_refused_with_a_warning),
 		cmocka_unit_test(appending_1_kb_costs_well_under_a_full_parse),
+		cmocka_unit_test(a_grown_logs_page_and_copy_are_a_fresh_builds),
+		cmocka_unit_test(a_grown_logs_old_bytes_are_read_once),
+		cmocka_unit_test(an_edited_raw_copy_is_copied_again_whole),
+		cmocka_unit_test(a_log_rewritten_with_its_times_put_back_is_read_whole),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

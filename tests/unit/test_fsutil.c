@@ -776,7 +776,7 @@ static void a_count_fed_in_pieces_is_the_files_own(void **state)
 			line_count_feed(&lc, buf_data(&text) + at_,
 					text.len - at_ < sizes[k] ? text.len - at_ : sizes[k]);
 		assert_int_equal(line_count_lines(&lc), want_lines);
-		assert_int_equal(lc.bytes, want_bytes);
+		assert_int_equal(lc.total, want_bytes);
 		assert_int_equal(lc.ix.n, want.n);
 		assert_memory_equal(lc.ix.starts, want.starts, want.n * sizeof *want.starts);
 		free(lc.ix.starts);
@@ -793,9 +793,53 @@ static void a_count_fed_in_pieces_is_the_files_own(void **state)
 
 #define T(name) cmocka_unit_test_setup_teardown(name, make_root, remove_root)
 
+/* A count fed a text in one piece. */
+static void count_whole(const char *text, size_t n, long every, struct line_count *lc)
+{
+	line_count_start(lc, every);
+	line_count_feed(lc, text, n);
+}
+
+/* Going on from a count of a text's first bytes (as a log that grew
+ * goes on from its last build's count) gives the count of the whole
+ * text, its lines and where every `every`-th starts: cut at every byte,
+ * the last line with and without its newline. */
+static void a_count_resumed_from_a_prefix_is_the_whole_count(void **state)
+{
+	(void)state;
+	static const char *const texts[] = {"a\nbb\n\nccc\nd\ne\n", "a\nbb\n\nccc\nd\ne",
+					    "\n\n\n", "no newline", ""};
+	for (size_t t = 0; t < sizeof texts / sizeof *texts; t++) {
+		const char *text = texts[t];
+		size_t n = strlen(text);
+		for (long every = 1; every <= 3; every++) {
+			struct line_count whole;
+			count_whole(text, n, every, &whole);
+			for (size_t cut = 0; cut <= n; cut++) {
+				struct line_count head, rest;
+				count_whole(text, cut, every, &head);
+				line_count_resume(&rest, line_count_lines(&head), head.total,
+						  &head.ix, cut ? text[cut - 1] : '\n');
+				/* the rest in pieces of one byte */
+				for (size_t i = cut; i < n; i++)
+					line_count_feed(&rest, text + i, 1);
+				assert_int_equal(line_count_lines(&rest), line_count_lines(&whole));
+				assert_int_equal(rest.total, n);
+				assert_int_equal(rest.ix.n, whole.ix.n);
+				for (size_t k = 0; k < whole.ix.n; k++)
+					assert_int_equal(rest.ix.starts[k], whole.ix.starts[k]);
+				free(head.ix.starts);
+				free(rest.ix.starts);
+			}
+			free(whole.ix.starts);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(a_count_resumed_from_a_prefix_is_the_whole_count),
 		cmocka_unit_test(join_puts_one_slash_between),
 		cmocka_unit_test(join_drops_trailing_slashes),
 		cmocka_unit_test(join_with_dot_or_nothing_is_the_other_part),
