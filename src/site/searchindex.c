@@ -471,17 +471,21 @@ bool search_index_write(struct build *b, struct job *jobs, struct diag *d)
 			put_str(&out, s->heading ? s->heading : "");
 			buf_puts(&out, ",\"");
 			size_t prev_id = 0;
+			/* the digits straight into the buffer: a comma and at
+			 * most 13 base-36 digits a term (455,000 buf_put()
+			 * calls on 1,000 pages) */
+			buf_grow(&out, s->nterms * 14);
+			char *at = out.data + out.len;
 			for (size_t k2 = 0; k2 < s->nterms; k2++) {
 				/* ascending: the section's terms are sorted as sorted is */
 				size_t id = rank[s->ids[k2]];
-				char digits[16];
-				size_t nd = 0;
 				if (k2)
-					digits[nd++] = ',';
-				nd += base36(id - prev_id, digits + nd);
-				buf_put(&out, digits, nd);
+					*at++ = ',';
+				at += base36(id - prev_id, at);
 				prev_id = id;
 			}
+			out.len = (size_t)(at - out.data);
+			out.data[out.len] = '\0';
 			buf_puts(&out, "\",[");
 			for (size_t v = 0; v < s->nvalues; v++) {
 				if (v)
