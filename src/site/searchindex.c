@@ -460,10 +460,16 @@ bool search_index_write(struct build *b, struct job *jobs, struct diag *d)
 	for (size_t i = 0; i < b->nreports; i++) {
 		for (size_t k = 0; k < docs[i]->n; k++) {
 			const struct search_section *s = &docs[i]->s[k];
+			/* the report's place in decimal, without snprintf()'s
+			 * 700 instructions (75,000 sections on 10,000 pages) */
 			char num[24];
-			int nn = snprintf(num, sizeof num, "%zu", i);
+			size_t nn = sizeof num;
+			size_t place = i;
+			do
+				num[--nn] = (char)('0' + place % 10);
+			while (place /= 10);
 			buf_puts(&out, first ? "[" : ",\n[");
-			buf_put(&out, num, (size_t)nn);
+			buf_put(&out, num + nn, sizeof num - nn);
 			buf_putc(&out, ',');
 			first = false;
 			put_str(&out, s->id ? s->id : "");
