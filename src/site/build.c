@@ -786,6 +786,27 @@ static void render_turn(struct build *b, size_t i, struct job *job)
 		render_body(b, &b->reports[i], job);
 	if (!job->reused && b->theme.page_ready)
 		render_page(b, &b->reports[i], job);
+	/* what the next build's listing will hold for it (kept_listed()),
+	 * here rather than on one thread after the turns */
+	if (b->reports_keyed || b->opts->listings) {
+		job->entry = manifest_entry_digest(job->manifest);
+		job->entry_known = true;
+	}
+}
+
+/* What a job holds, freed: on every thread, since 10,000 reports' search
+ * sections and manifest entries are many small blocks. */
+static void free_turn(struct build *b, size_t i, struct job *job)
+{
+	(void)b;
+	(void)i;
+	value_free(job->manifest);
+	diag_free(job->load_d);
+	diag_free(job->render_d);
+	for (size_t k = 0; k < job->ninputs; k++)
+		free(job->inputs[k]);
+	free(job->inputs);
+	search_doc_free(&job->search);
 }
 
 int site_build(const struct build_opts *opts, struct diag *d)
@@ -998,20 +1019,14 @@ int site_build(const struct build_opts *opts, struct diag *d)
 			if (b.reports_keyed ? jobs[i].keyed && (jobs[i].reused || jobs[i].clean) &&
 						      !jobs[i].io_failed && !jobs[i].shows_others
 					    : !jobs[i].io_failed)
-				kept[nkept++] = (struct kept){b.reports[i].slug, jobs[i].key,
-							      jobs[i].move, jobs[i].listing,
-							      manifest_entry_digest(jobs[i].manifest)};
+				kept[nkept++] = (struct kept){
+					b.reports[i].slug, jobs[i].key, jobs[i].move, jobs[i].listing,
+					jobs[i].entry_known ? jobs[i].entry
+							    : manifest_entry_digest(jobs[i].manifest)};
 	}
-	for (size_t i = 0; i < b.nreports; i++) {
+	for (size_t i = 0; i < b.nreports; i++)
 		b.io_failed |= jobs[i].io_failed;
-		value_free(jobs[i].manifest);
-		diag_free(jobs[i].load_d);
-		diag_free(jobs[i].render_d);
-		for (size_t k = 0; k < jobs[i].ninputs; k++)
-			free(jobs[i].inputs[k]);
-		free(jobs[i].inputs);
-		search_doc_free(&jobs[i].search);
-	}
+	run_turns(&b, jobs, free_turn);
 	free(jobs);
 	if (opts->nreports)
 		*opts->nreports = b.nreports;

@@ -115,6 +115,8 @@ struct job {
 	size_t ninputs;
 	struct search_doc search; /* its sections for the search index */
 	struct value *manifest; /* its entry in manifest.json (manifest.h) */
+	struct cache_key entry; /* with entry_known: manifest_entry_digest() of it */
+	bool entry_known;
 	/* with site.yaml's footer_hash: the entry's short hash, which the
 	 * page's footer and the PDF's show; else "" */
 	char manifest_hash[MANIFEST_SHORT_HASH + 1];
