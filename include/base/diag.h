@@ -60,6 +60,10 @@ void diag_free(struct diag *d);
  * change (nor report anything) while the child is in use.  Caller frees
  * with diag_free(). */
 struct diag *diag_new_deferred(const struct diag *parent);
+/* The same, but a quoted line is kept as a pointer into its source, not
+ * copied: every source it quotes (its own and its parent's) must outlive
+ * its diag_flush(). */
+struct diag *diag_new_deferred_borrowing(const struct diag *parent);
 /* Writes what child kept to parent, in order, counting it there; child
  * is then empty (its counts zero).  Single-threaded. */
 void diag_flush(struct diag *child, struct diag *parent);

@@ -57,4 +57,19 @@ void mustache_free(struct mustache *m);
 bool mustache_render(struct mustache *m, const struct value *data, mustache_loader load,
 		     void *ctx, struct buf *out, struct diag *d);
 
+/* Loads and compiles every partial and parent a render of m could
+ * reach, whatever the data (each section's body taken as shown), into
+ * m's cache, through load(ctx, name).  True when each was found and
+ * compiled: renders of m then neither load nor change m, so that
+ * mustache_render_prepared() may run on several threads at once.  False,
+ * with m as it was and nothing reported, when one is missing, does not
+ * compile or nests past the limit: then render with mustache_render(),
+ * which reports it. */
+bool mustache_prepare(struct mustache *m, mustache_loader load, void *ctx);
+/* mustache_render() of an m that mustache_prepare() accepted; any
+ * thread.  Its diagnostics (a page past limit template_bytes, partials
+ * nesting too deep) go to d, each render's own. */
+bool mustache_render_prepared(const struct mustache *m, const struct value *data,
+			      struct buf *out, struct diag *d);
+
 #endif

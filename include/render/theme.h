@@ -22,6 +22,7 @@ struct theme {
 	char **warned;      /* partials already reported missing */
 	size_t nwarned;
 	struct diag *d;
+	bool page_ready;    /* theme_prepare_page() accepted the page template */
 };
 
 /* Loads page.html and index.html from ROOT/templates when the project
@@ -34,5 +35,19 @@ void theme_free(struct theme *t);
  * Partials {{> name}} come from templates/partials/name.html, then
  * templates/name.html; a missing one is a warning, once. */
 bool theme_render(struct theme *t, struct mustache *m, const struct value *data, struct buf *out);
+
+/* Loads and compiles every partial the page template could include
+ * (mustache_prepare()), quietly.  True when all were there and compiled:
+ * pages may then be rendered by theme_render_page() on any thread.
+ * False, with nothing reported and the theme as it was, when one is
+ * missing, leads outside the project or does not compile: theme_render()
+ * then reports it, once, as ever. */
+bool theme_prepare_page(struct theme *t);
+/* Renders the page template with data, appending to out, on any thread,
+ * after theme_prepare_page() returned true: it reads t and t->page only.
+ * What a render may still report (a page past limit template_bytes) goes
+ * to d. */
+bool theme_render_page(const struct theme *t, const struct value *data, struct buf *out,
+		       struct diag *d);
 
 #endif

@@ -34,6 +34,7 @@ struct event {
 	char *msg;
 	char *quote; /* the quoted line, or NULL */
 	size_t quote_len;
+	bool quote_borrowed; /* points into a source (diag_new_deferred_borrowing()) */
 };
 
 struct diag {
@@ -50,6 +51,7 @@ struct diag {
 	size_t *slots;
 	size_t nslots;
 	const struct diag *parent; /* a deferred sink: events go to parent */
+	bool borrow;               /* quotes point into the sources */
 	struct event *events;
 	size_t nevents;
 };
@@ -79,11 +81,19 @@ struct diag *diag_new_deferred(const struct diag *parent)
 	return d;
 }
 
+struct diag *diag_new_deferred_borrowing(const struct diag *parent)
+{
+	struct diag *d = diag_new_deferred(parent);
+	d->borrow = true;
+	return d;
+}
+
 static void event_release(struct event *e)
 {
 	free(e->file);
 	free(e->msg);
-	free(e->quote);
+	if (!e->quote_borrowed)
+		free(e->quote);
 }
 
 static void source_release(struct source *s)
@@ -534,7 +544,14 @@ static void emit(struct diag *d, enum severity sev, struct loc at, const char *f
 	e->len = at.len;
 	e->msg = buf_detach(&msg);
 	struct span q;
-	if (d->format == DIAG_TEXT && source_line(d, at.file, at.line, &q)) {
+	if (d->format != DIAG_TEXT || !source_line(d, at.file, at.line, &q))
+		return;
+	if (d->borrow) {
+		/* a line of a 200 MB report is not copied */
+		e->quote = (char *)q.p;
+		e->quote_len = q.len;
+		e->quote_borrowed = true;
+	} else {
 		e->quote = xmalloc(q.len + 1);
 		memcpy(e->quote, q.p, q.len);
 		e->quote[q.len] = '\0';

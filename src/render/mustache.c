@@ -107,6 +107,7 @@ struct partial {
 	char *indent;
 	struct mustache *tpl; /* NULL: the loader has no such partial */
 	bool failed;          /* it did not compile; already reported */
+	bool walked;          /* mustache_prepare() has been through it */
 };
 
 struct mustache {
@@ -1128,6 +1129,67 @@ static bool render_nodes(struct render *r, const struct mustache *tpl, const str
 		}
 	}
 	return true;
+}
+
+/* mustache_prepare()'s walk: every partial and parent tpl's nodes can
+ * reach, at any data, loaded and compiled into root's cache.  False at
+ * the first one the loader has not, that does not compile, or past the
+ * nesting limit (a partial that includes itself). */
+static bool prepare_nodes(struct mustache *root, const struct node *nodes, size_t n,
+			  mustache_loader load, void *ctx, int depth)
+{
+	if (depth >= MUSTACHE_MAX_PARTIAL_DEPTH)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		const struct node *nd = &nodes[i];
+		/* sections' bodies, blocks' defaults and parents' arguments */
+		if (!prepare_nodes(root, nd->kids, nd->nkids, load, ctx, depth + 1))
+			return false;
+		if (nd->kind != NODE_PARTIAL && nd->kind != NODE_PARENT)
+			continue;
+		struct render r = {.root = root, .load = load, .load_ctx = ctx};
+		struct partial *pt = partial_get(&r, root, nd);
+		if (!pt || !pt->tpl)
+			return false;
+		/* each once: a partial included ten times in one included
+		 * ten times is walked once, and one that includes itself
+		 * is left to the render's limit, which reports it */
+		if (pt->walked)
+			continue;
+		pt->walked = true;
+		if (!prepare_nodes(root, pt->tpl->nodes, pt->tpl->nnodes, load, ctx, depth + 1))
+			return false;
+	}
+	return true;
+}
+
+bool mustache_prepare(struct mustache *m, mustache_loader load, void *ctx)
+{
+	if (!m)
+		return false;
+	size_t before = m->npartials;
+	for (size_t i = 0; i < before; i++)
+		m->partials[i]->walked = false;
+	if (prepare_nodes(m, m->nodes, m->nnodes, load, ctx, 0))
+		return true;
+	/* as it was: the renders load, compile and report as before */
+	for (size_t i = before; i < m->npartials; i++) {
+		struct partial *pt = m->partials[i];
+		mustache_free(pt->tpl);
+		free(pt->name);
+		free(pt->indent);
+		free(pt);
+	}
+	m->npartials = before;
+	return false;
+}
+
+bool mustache_render_prepared(const struct mustache *m, const struct value *data,
+			      struct buf *out, struct diag *d)
+{
+	/* prepared: partial_get() finds every partial in the cache, and
+	 * neither loads nor changes it */
+	return mustache_render((struct mustache *)m, data, NULL, NULL, out, d);
 }
 
 bool mustache_render(struct mustache *m, const struct value *data, mustache_loader load,

@@ -35,6 +35,19 @@ static bool digit_at(const char *s, size_t len, size_t i)
 #define FNV_BASIS 1469598103934665603u
 #define FNV_PRIME 1099511628211u
 
+/* An ASCII byte as a term's byte: a letter lowercased, a digit as it
+ * is, 0 for any other (word_cp()'s ASCII answer and the lowercasing in
+ * one load, for the bytes of most text) */
+#define W(c) ((c) >= 'A' && (c) <= 'Z' ? (c) - 'A' + 'a' : \
+	      ((c) >= 'a' && (c) <= 'z') || ((c) >= '0' && (c) <= '9') ? (c) : 0)
+#define W8(c) W(c), W(c + 1), W(c + 2), W(c + 3), W(c + 4), W(c + 5), W(c + 6), W(c + 7)
+static const unsigned char ascii_term[128] = {
+	W8(0),	W8(8),	W8(16), W8(24), W8(32), W8(40),	 W8(48),  W8(56),
+	W8(64), W8(72), W8(80), W8(88), W8(96), W8(104), W8(112), W8(120),
+};
+#undef W8
+#undef W
+
 /* The tokenizer of search_tokens(), giving fn each term with its length
  * and its str_hash(), taken as its bytes come; inlined into its two
  * callers, each with its own fn. */
@@ -47,6 +60,19 @@ static inline void scan_terms(const char *text, size_t len,
 	uint64_t h = FNV_BASIS;
 	for (size_t i = 0; i < len;) {
 		unsigned long c = (unsigned char)text[i];
+		if (c < 0x80 && ascii_term[c]) {
+			/* a run of ASCII letters and digits, most of any text */
+			do {
+				if (n < SEARCH_TERM_MAX) {
+					t[n++] = (char)ascii_term[c];
+					h = (h ^ ascii_term[c]) * FNV_PRIME;
+				}
+				if (++i == len)
+					break;
+				c = (unsigned char)text[i];
+			} while (c < 0x80 && ascii_term[c]);
+			continue;
+		}
 		/* ASCII, most of any text, without the decoder's call */
 		size_t k = c < 0x80 ? 1
 				    : utf8_decode((const unsigned char *)text + i, len - i, NULL, &c);

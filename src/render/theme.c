@@ -1,6 +1,7 @@
 /* theme.c: the templates a site is rendered with. */
 #include "render/theme.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,9 +100,11 @@ static bool warned(struct theme *t, const char *name)
 	return false;
 }
 
-static bool load_partial(void *ctx, const char *name, struct buf *out)
+/* Finds partial name's text into out.  A missing one, or one leading
+ * outside the project, is reported once when report is set (the
+ * renders); quietly not found when not (theme_prepare_page()). */
+static bool find_partial(struct theme *t, const char *name, struct buf *out, bool report)
 {
-	struct theme *t = ctx;
 	/* Partials live in templates/ only: no absolute paths, no "..". */
 	bool safe = *name && name[0] != '/' && !strstr(name, "..");
 	static const char *const places[] = {"partials/%s.html", "%s.html"};
@@ -110,7 +113,7 @@ static bool load_partial(void *ctx, const char *name, struct buf *out)
 		char *path = path_join(t->dir, rel);
 		bool outside = path_exists(path) && !path_inside(path, t->root);
 		bool found = !outside && file_read(path, out, NULL);
-		if (outside && !warned(t, name))
+		if (outside && report && !warned(t, name))
 			confined(t, path);
 		free(rel);
 		free(path);
@@ -126,7 +129,7 @@ static bool load_partial(void *ctx, const char *name, struct buf *out)
 		buf_put(out, f->data, f->len);
 		return true;
 	}
-	if (warned(t, name))
+	if (!report || warned(t, name))
 		return false;
 	if (safe)
 		diag_warning(t->d, loc_line(t->rendering, 0),
@@ -138,6 +141,29 @@ static bool load_partial(void *ctx, const char *name, struct buf *out)
 			     "template name '%s' leaves %s: it renders as nothing", name,
 			     t->dir);
 	return false;
+}
+
+static bool load_partial(void *ctx, const char *name, struct buf *out)
+{
+	return find_partial(ctx, name, out, true);
+}
+
+static bool probe_partial(void *ctx, const char *name, struct buf *out)
+{
+	return find_partial(ctx, name, out, false);
+}
+
+bool theme_prepare_page(struct theme *t)
+{
+	t->page_ready = mustache_prepare(t->page, probe_partial, t);
+	return t->page_ready;
+}
+
+bool theme_render_page(const struct theme *t, const struct value *data, struct buf *out,
+		       struct diag *d)
+{
+	assert(t->page_ready);
+	return mustache_render_prepared(t->page, data, out, d);
 }
 
 bool theme_render(struct theme *t, struct mustache *m, const struct value *data, struct buf *out)

@@ -331,10 +331,14 @@ static void render_body(struct build *b, struct report *r, struct job *job)
 	scope_release(&rs, r->runs.nfailed);
 }
 
-/* The page template around r->html, written to SLUG/index.html.  One
- * thread: the theme remembers which missing partials it reported. */
-static void render_page(struct build *b, struct report *r, const struct job *job)
+/* The page template around r->html, written to SLUG/index.html.  With
+ * a page template whose partials theme_prepare_page() loaded, any
+ * thread, reporting to job->render_d after the body's diagnostics;
+ * else one thread, to b->d (the theme remembers which missing partials
+ * it reported). */
+static void render_page(struct build *b, struct report *r, struct job *job)
 {
+	bool shared = b->theme.page_ready;
 	char *root = report_root_prefix(r->slug);
 	struct value *data = value_new(VALUE_MAP);
 	value_set(data, "site", site_value(&b->config));
@@ -350,20 +354,32 @@ static void render_page(struct build *b, struct report *r, const struct job *job
 	value_set_str(data, "manifest_hash", job->manifest_hash);
 
 	struct buf page = BUF_INIT;
-	if (theme_render(&b->theme, b->theme.page, data, &page)) {
+	if (shared ? theme_render_page(&b->theme, data, &page, job->render_d)
+		   : theme_render(&b->theme, b->theme.page, data, &page)) {
 		char *rel = path_join(r->slug, "index.html");
-		write_file(b, rel, page.data, page.len);
+		if (!shared)
+			write_file(b, rel, page.data, page.len);
+		else if (b->writing && !outdir_write(&b->out, rel, page.data, page.len, job->render_d))
+			job->io_failed = true;
 		free(rel);
 	}
 	buf_free(&page);
 	value_free(data);
+	if (shared) {
+		/* written: the page's HTML is not kept to the end */
+		free(r->html);
+		free(r->toc_html);
+		r->html = r->toc_html = NULL;
+		job->page_written = true;
+	}
 }
 
 /* Newest first; undated reports last; then by slug, so the order never
  * depends on the file system. */
 static int cmp_newest(const void *pa, const void *pb)
 {
-	const struct report *a = pa, *b = pb;
+	const struct report *a = *(const struct report *const *)pa,
+			    *b = *(const struct report *const *)pb;
 	int c = strcmp(b->date, a->date);
 	return c ? c : strcmp(a->slug, b->slug);
 }
@@ -376,8 +392,14 @@ static void render_index(struct build *b)
 	value_set_str(data, "title", b->config.title);
 	value_set_str(data, "generator", GENERATOR);
 	struct value *list = value_new(VALUE_LIST);
+	/* sorted apart: the index's thread reads b->reports meanwhile */
+	const struct report **order = xcalloc(b->nreports + 1, sizeof *order);
+	for (size_t i = 0; i < b->nreports; i++)
+		order[i] = &b->reports[i];
+	if (b->nreports > 1)
+		qsort(order, b->nreports, sizeof *order, cmp_newest);
 	for (size_t i = 0; i < b->nreports; i++) {
-		const struct report *r = &b->reports[i];
+		const struct report *r = order[i];
 		struct value *item = value_new(VALUE_MAP);
 		set_report_fields(item, r);
 		/* index.html spelled out: a folder link opens a listing from
@@ -388,6 +410,7 @@ static void render_index(struct build *b)
 		value_push(list, item);
 	}
 	value_set(data, "reports", list);
+	free(order);
 	struct buf page = BUF_INIT;
 	if (theme_render(&b->theme, b->theme.index, data, &page))
 		write_file(b, "index.html", page.data, page.len);
@@ -630,14 +653,12 @@ static void report_inputs(const char *slug, const struct report_runs *rr,
 				opts->on_input(opts->input_ctx, slug, run_file(rr->sets[i].runs[j]));
 }
 
-typedef void (*turn_fn)(struct build *b, size_t i, struct job *job);
-
 struct pool {
 	struct build *b;
-	struct job *jobs;
 	size_t n;
 	atomic_size_t next;
-	turn_fn fn;
+	void (*fn)(struct build *b, size_t i, void *ctx);
+	void *ctx;
 };
 
 static void *pool_worker(void *arg)
@@ -647,19 +668,18 @@ static void *pool_worker(void *arg)
 		size_t i = atomic_fetch_add(&p->next, 1);
 		if (i >= p->n)
 			break;
-		p->fn(p->b, i, &p->jobs[i]);
+		p->fn(p->b, i, p->ctx);
 	}
 	return NULL;
 }
 
-/* Runs fn for every report, on up to opts->jobs threads (the calling
- * one included).  Each turn reports only through its job. */
-static void run_turns(struct build *b, struct job *jobs, turn_fn fn)
+void run_parallel(struct build *b, size_t n, void (*fn)(struct build *b, size_t i, void *ctx),
+		  void *ctx)
 {
-	struct pool p = {b, jobs, b->nreports, 0, fn};
+	struct pool p = {b, n, 0, fn, ctx};
 	size_t want = b->opts->jobs ? b->opts->jobs : site_default_jobs();
-	if (want > b->nreports)
-		want = b->nreports;
+	if (want > n)
+		want = n;
 	pthread_t *tids = xcalloc(want ? want : 1, sizeof *tids);
 	size_t started = 0;
 	for (size_t t = 1; t < want; t++) {
@@ -671,6 +691,27 @@ static void run_turns(struct build *b, struct job *jobs, turn_fn fn)
 	for (size_t t = 0; t < started; t++)
 		pthread_join(tids[t], NULL);
 	free(tids);
+}
+
+typedef void (*turn_fn)(struct build *b, size_t i, struct job *job);
+
+struct turns {
+	struct job *jobs;
+	turn_fn fn;
+};
+
+static void turn_one(struct build *b, size_t i, void *ctx)
+{
+	const struct turns *t = ctx;
+	t->fn(b, i, &t->jobs[i]);
+}
+
+/* Runs fn for every report, on up to opts->jobs threads (the calling
+ * one included).  Each turn reports only through its job. */
+static void run_turns(struct build *b, struct job *jobs, turn_fn fn)
+{
+	struct turns t = {jobs, fn};
+	run_parallel(b, b->nreports, turn_one, &t);
 }
 
 size_t site_default_jobs(void)
@@ -743,6 +784,29 @@ static void render_turn(struct build *b, size_t i, struct job *job)
 		copy_previous(b, b->reports[i].slug, b->reports[i].slug, job);
 	else
 		render_body(b, &b->reports[i], job);
+	if (!job->reused && b->theme.page_ready)
+		render_page(b, &b->reports[i], job);
+	/* what the next build's listing will hold for it (kept_listed()),
+	 * here rather than on one thread after the turns */
+	if (b->reports_keyed || b->opts->listings) {
+		job->entry = manifest_entry_digest(job->manifest);
+		job->entry_known = true;
+	}
+}
+
+/* What a job holds, freed: on every thread, since 10,000 reports' search
+ * sections and manifest entries are many small blocks. */
+static void free_turn(struct build *b, size_t i, struct job *job)
+{
+	(void)b;
+	(void)i;
+	value_free(job->manifest);
+	diag_free(job->load_d);
+	diag_free(job->render_d);
+	for (size_t k = 0; k < job->ninputs; k++)
+		free(job->inputs[k]);
+	free(job->inputs);
+	search_doc_free(&job->search);
 }
 
 int site_build(const struct build_opts *opts, struct diag *d)
@@ -805,7 +869,10 @@ int site_build(const struct build_opts *opts, struct diag *d)
 		if (opts->output_dir && !scratch)
 			*opts->output_dir = xstrdup(b.out.final);
 	}
-	theme_load(&b.theme, opts->root, d);
+	/* with every partial of the page template loaded now, the pages
+	 * are written in the render turns, on every thread */
+	if (theme_load(&b.theme, opts->root, d))
+		theme_prepare_page(&b.theme);
 	discover(&b, b.content, "");
 	index_resources(&b);
 
@@ -904,7 +971,8 @@ int site_build(const struct build_opts *opts, struct diag *d)
 			diag_flush(job->render_d, d);
 			if (!job->reused) {
 				size_t before = diag_errors(d) + diag_warnings(d);
-				render_page(&b, &b.reports[i], job);
+				if (!job->page_written)
+					render_page(&b, &b.reports[i], job);
 				job->clean &= diag_errors(d) + diag_warnings(d) == before;
 				b.nrendered++;
 			} else {
@@ -912,6 +980,19 @@ int site_build(const struct build_opts *opts, struct diag *d)
 			}
 		}
 	}
+	/* the site's index page, the manifest, static/ and the bundles'
+	 * files while the index's thread writes the search index; what
+	 * they report comes after what it does, as on one thread */
+	struct diag *tail = diag_new_deferred(d);
+	b.d = tail;
+	b.theme.d = tail;
+	if (b.theme.page && b.theme.index)
+		render_index(&b);
+	write_manifest(&b, jobs);
+	copy_static(&b);
+	copy_resources(&b);
+	b.d = d;
+	b.theme.d = d;
 	if (b.theme.page && b.theme.index) {
 		if (ix_started)
 			pthread_join(ix_tid, NULL);
@@ -922,6 +1003,8 @@ int site_build(const struct build_opts *opts, struct diag *d)
 		if (!ix.ok)
 			b.io_failed = true;
 	}
+	diag_flush(tail, d);
+	diag_free(tail);
 	/* the keys of the pages this build wrote cleanly: kept for the next
 	 * one once this output is in place, with what their folders hold
 	 * then (kept_listed()) */
@@ -936,30 +1019,15 @@ int site_build(const struct build_opts *opts, struct diag *d)
 			if (b.reports_keyed ? jobs[i].keyed && (jobs[i].reused || jobs[i].clean) &&
 						      !jobs[i].io_failed && !jobs[i].shows_others
 					    : !jobs[i].io_failed)
-				kept[nkept++] = (struct kept){b.reports[i].slug, jobs[i].key,
-							      jobs[i].move, jobs[i].listing,
-							      manifest_entry_digest(jobs[i].manifest)};
+				kept[nkept++] = (struct kept){
+					b.reports[i].slug, jobs[i].key, jobs[i].move, jobs[i].listing,
+					jobs[i].entry_known ? jobs[i].entry
+							    : manifest_entry_digest(jobs[i].manifest)};
 	}
-	if (b.theme.page && b.theme.index) {
-		/* no reports: no array, and qsort() may not be given NULL */
-		if (b.nreports > 1)
-			qsort(b.reports, b.nreports, sizeof *b.reports, cmp_newest);
-		render_index(&b);
-	}
-	write_manifest(&b, jobs);
-	for (size_t i = 0; i < b.nreports; i++) {
+	for (size_t i = 0; i < b.nreports; i++)
 		b.io_failed |= jobs[i].io_failed;
-		value_free(jobs[i].manifest);
-		diag_free(jobs[i].load_d);
-		diag_free(jobs[i].render_d);
-		for (size_t k = 0; k < jobs[i].ninputs; k++)
-			free(jobs[i].inputs[k]);
-		free(jobs[i].inputs);
-		search_doc_free(&jobs[i].search);
-	}
+	run_turns(&b, jobs, free_turn);
 	free(jobs);
-	copy_static(&b);
-	copy_resources(&b);
 	if (opts->nreports)
 		*opts->nreports = b.nreports;
 	if (opts->nrendered)

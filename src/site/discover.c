@@ -191,14 +191,39 @@ static void slug_grow(struct build *b)
 	}
 }
 
-static void add_report(struct build *b, const char *path, const char *rel)
+/* A report the walk found, before its file is read.  The walk's own
+ * diagnostics go to deferred sinks cut at each report, so that with the
+ * reports read on several threads, everything comes out in the order
+ * of one thread's walk (discover()). */
+struct found {
+	char *path;
+	char *slug;
+	bool bundle;
+	bool ok;              /* report_load() succeeded */
+	struct report r;
+	struct diag *load_d;   /* reading it */
+	struct diag *bundle_d; /* the walk of its bundle: kept if it is */
+	struct diag *after_d;  /* the walk after it, up to the next report */
+	size_t res0, res1;     /* its bundle's files in b->resources */
+	bool bundle_io;        /* that walk could not read something */
+};
+
+struct finding {
+	struct diag *d; /* the build's own sink */
+	struct found *v;
+	size_t n, cap;
+};
+
+/* The report at path (rel: below content/) into f, unless its slug is
+ * one no report may take.  True when it was taken. */
+static bool add_report(struct build *b, struct finding *f, const char *path, const char *rel)
 {
 	char *slug = report_slug(rel);
 	if (!slug) {
 		diag_error(b->d, loc_line(path, 0),
 			   "content/index.md would be the site index, which logdown writes itself: "
 			   "move this report to content/<name>.md");
-		return;
+		return false;
 	}
 	size_t first = strcspn(slug, "/");
 	for (size_t i = 0; reserved_slugs[i]; i++) {
@@ -207,50 +232,44 @@ static void add_report(struct build *b, const char *path, const char *rel)
 				   "this report would be written to %s/, where the site keeps its own "
 				   "'%s': rename it", slug, reserved_slugs[i]);
 			free(slug);
-			return;
+			return false;
 		}
 	}
-	uint64_t h = str_hash(slug);
-	slug_grow(b);
-	size_t at = slug_slot(b, slug, h);
-	if (b->slug_slots[at]) {
-		diag_error(b->d, loc_line(path, 0),
-			   "this report and %s both become %s/index.html: rename one",
-			   b->reports[b->slug_slots[at] - 1].path, slug);
-		free(slug);
-		return;
+	if (f->n == f->cap) {
+		f->cap = f->cap ? 2 * f->cap : 64;
+		f->v = xrealloc(f->v, f->cap * sizeof *f->v);
 	}
-	if (b->nreports == b->reports_cap) {
-		b->reports_cap = b->reports_cap ? 2 * b->reports_cap : 16;
-		b->reports = xrealloc(b->reports, b->reports_cap * sizeof *b->reports);
-		b->slug_hashes = xrealloc(b->slug_hashes, b->reports_cap * sizeof *b->slug_hashes);
-	}
-	b->slug_hashes[b->nreports] = h;
-	struct report *r = &b->reports[b->nreports];
-	bool ok = report_load(r, path, slug, b->d);
-	free(slug);
-	if (!ok || (r->draft && !b->opts->drafts)) {
-		b->ndrafts += ok;
-		report_free(r, b->d);
-		return;
-	}
-	b->nreports++;
-	b->slug_slots[at] = b->nreports;
+	struct found *fd = &f->v[f->n++];
+	memset(fd, 0, sizeof *fd);
+	fd->path = xstrdup(path);
+	fd->slug = slug;
+	fd->load_d = diag_new_deferred_borrowing(f->d);
+	fd->after_d = diag_new_deferred(f->d);
+	b->d = fd->after_d;
+	return true;
 }
 
-/* Finds the reports under dir (rel: its path below content/).  A folder
- * holding index.md is one report, a bundle: its other files are the
- * report's own, not reports. */
-void discover(struct build *b, const char *dir, const char *rel)
+/* Finds the reports under dir (rel: its path below content/) into f.
+ * A folder holding index.md is one report, a bundle: its other files
+ * are the report's own, not reports. */
+static void walk_content(struct build *b, struct finding *f, const char *dir, const char *rel)
 {
 	char *index = path_join(dir, "index.md");
 	if (*rel && is_file(index)) {
 		char *rel_md = path_join(rel, "index.md");
-		size_t before = b->nreports;
-		add_report(b, index, rel_md);
-		if (b->nreports > before) {
-			b->reports[before].bundle = true;
-			scan_bundle(b, dir, b->reports[before].slug, index, true);
+		if (add_report(b, f, index, rel_md)) {
+			/* walked now, kept only if the report is (discover()) */
+			size_t k = f->n - 1;
+			bool io = b->io_failed;
+			b->io_failed = false;
+			b->d = f->v[k].bundle_d = diag_new_deferred(f->d);
+			f->v[k].bundle = true;
+			f->v[k].res0 = b->nresources;
+			scan_bundle(b, dir, f->v[k].slug, index, true);
+			f->v[k].res1 = b->nresources;
+			f->v[k].bundle_io = b->io_failed;
+			b->io_failed = io;
+			b->d = f->v[k].after_d;
 		}
 		free(rel_md);
 		free(index);
@@ -268,11 +287,105 @@ void discover(struct build *b, const char *dir, const char *rel)
 		char *child_rel = *rel ? path_join(rel, names[i]) : xstrdup(names[i]);
 		enum entry kind = classify(b, path);
 		if (kind == ENTRY_DIR)
-			discover(b, path, child_rel);
+			walk_content(b, f, path, child_rel);
 		else if (kind == ENTRY_FILE && str_has_suffix(names[i], ".md"))
-			add_report(b, path, child_rel);
+			add_report(b, f, path, child_rel);
 		free(path);
 		free(child_rel);
 	}
 	walk_leave(b, names);
+}
+
+/* Reads a found report and its front matter: any thread. */
+static void load_found(struct build *b, size_t i, void *ctx)
+{
+	(void)b;
+	struct found *fd = &((struct finding *)ctx)->v[i];
+	fd->ok = report_load(&fd->r, fd->path, fd->slug, fd->load_d);
+}
+
+/* Takes found report fd into b->reports, or reports why not, as one
+ * thread reading each report where the walk found it would have. */
+static void take_found(struct build *b, struct found *fd, bool *drop_res)
+{
+	uint64_t h = str_hash(fd->slug);
+	slug_grow(b);
+	size_t at = slug_slot(b, fd->slug, h);
+	bool keep = false;
+	if (b->slug_slots[at]) {
+		/* one thread would not have read it */
+		diag_error(b->d, loc_line(fd->path, 0),
+			   "this report and %s both become %s/index.html: rename one",
+			   b->reports[b->slug_slots[at] - 1].path, fd->slug);
+	} else {
+		diag_flush(fd->load_d, b->d);
+		if (!fd->ok || (fd->r.draft && !b->opts->drafts))
+			b->ndrafts += fd->ok;
+		else
+			keep = true;
+	}
+	if (!keep) {
+		report_free(&fd->r, NULL);
+		*drop_res = true;
+		return;
+	}
+	if (b->nreports == b->reports_cap) {
+		b->reports_cap = b->reports_cap ? 2 * b->reports_cap : 16;
+		b->reports = xrealloc(b->reports, b->reports_cap * sizeof *b->reports);
+		b->slug_hashes = xrealloc(b->slug_hashes, b->reports_cap * sizeof *b->slug_hashes);
+	}
+	/* its text is quoted by the build's diagnostics from now on */
+	diag_add_source(b->d, fd->r.path, fd->r.text, fd->r.len);
+	b->slug_hashes[b->nreports] = h;
+	b->reports[b->nreports] = fd->r;
+	b->reports[b->nreports].bundle = fd->bundle;
+	b->nreports++;
+	b->slug_slots[at] = b->nreports;
+	if (fd->bundle_d)
+		diag_flush(fd->bundle_d, b->d);
+	b->io_failed |= fd->bundle_io;
+}
+
+void discover(struct build *b, const char *dir, const char *rel)
+{
+	/* the walk on this thread, each report only noted; their files
+	 * read and their front matter parsed on every thread; then each
+	 * report taken in the walk's order, with the walk's diagnostics
+	 * around it */
+	struct finding f = {b->d, NULL, 0, 0};
+	struct diag *before = diag_new_deferred(f.d);
+	b->d = before;
+	walk_content(b, &f, dir, rel);
+	b->d = f.d;
+	run_parallel(b, f.n, load_found, &f);
+	diag_flush(before, b->d);
+	diag_free(before);
+	bool *drop = xcalloc(f.n + 1, sizeof *drop);
+	for (size_t i = 0; i < f.n; i++) {
+		struct found *fd = &f.v[i];
+		take_found(b, fd, &drop[i]);
+		diag_flush(fd->after_d, b->d);
+		diag_free(fd->load_d);
+		diag_free(fd->bundle_d);
+		diag_free(fd->after_d);
+		free(fd->path);
+		free(fd->slug);
+	}
+	/* the files of bundles not taken (drafts, a slug taken twice) */
+	size_t w = 0, r = 0;
+	for (size_t i = 0; i < f.n; i++) {
+		for (; r < f.v[i].res0; r++)
+			b->resources[w++] = b->resources[r];
+		for (; r < f.v[i].res1; r++) {
+			if (drop[i])
+				free(b->resources[r]);
+			else
+				b->resources[w++] = b->resources[r];
+		}
+	}
+	for (; r < b->nresources; r++)
+		b->resources[w++] = b->resources[r];
+	b->nresources = w;
+	free(drop);
+	free(f.v);
 }

@@ -394,7 +394,26 @@ static bool not_before(struct timespec a, struct timespec b)
  * began; when one is not (a page this build wrote just now), the build
  * waits for the clock to pass it, at most 100 ms, and lists those
  * folders again. */
-struct cache_reports *kept_listed(const struct build *b, const struct kept *kept, size_t n)
+struct listing_turn {
+	const struct kept *kept;
+	int out, old;
+	struct cache_key *digest;
+	struct timespec *newest;
+	bool *ok;
+};
+
+/* kept_listed()'s first listing of kept report i: any thread, each its
+ * own folder and slots. */
+static void list_kept(struct build *b, size_t i, void *ctx)
+{
+	const struct listing_turn *t = ctx;
+	bool whole;
+	/* a folder kept where it was has no file linked from elsewhere */
+	t->ok[i] = report_walk(b, t->out, t->kept[i].moved ? -1 : t->old, t->kept[i].slug, &whole,
+			       &t->digest[i], &t->newest[i]);
+}
+
+struct cache_reports *kept_listed(struct build *b, const struct kept *kept, size_t n)
 {
 	struct cache_reports *next = cache_reports_new();
 	int out = open(b->out.final, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -406,11 +425,11 @@ struct cache_reports *kept_listed(const struct build *b, const struct kept *kept
 	bool *ok = xcalloc(n ? n : 1, sizeof *ok);
 	struct timespec began = coarse_now(), latest = {0, 0};
 	bool again = false;
+	/* on every thread: 10,000 folders listed, their files hashed */
+	struct listing_turn turn = {kept, out, old, digest, newest, ok};
+	if (out >= 0)
+		run_parallel(b, n, list_kept, &turn);
 	for (size_t i = 0; out >= 0 && i < n; i++) {
-		bool whole;
-		/* a folder kept where it was has no file linked from elsewhere */
-		ok[i] = report_walk(b, out, kept[i].moved ? -1 : old, kept[i].slug, &whole,
-				    &digest[i], &newest[i]);
 		if (ok[i] && not_before(newest[i], began)) {
 			again = true;
 			if (not_before(newest[i], latest))

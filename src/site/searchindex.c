@@ -460,10 +460,16 @@ bool search_index_write(struct build *b, struct job *jobs, struct diag *d)
 	for (size_t i = 0; i < b->nreports; i++) {
 		for (size_t k = 0; k < docs[i]->n; k++) {
 			const struct search_section *s = &docs[i]->s[k];
+			/* the report's place in decimal, without snprintf()'s
+			 * 700 instructions (75,000 sections on 10,000 pages) */
 			char num[24];
-			int nn = snprintf(num, sizeof num, "%zu", i);
+			size_t nn = sizeof num;
+			size_t place = i;
+			do
+				num[--nn] = (char)('0' + place % 10);
+			while (place /= 10);
 			buf_puts(&out, first ? "[" : ",\n[");
-			buf_put(&out, num, (size_t)nn);
+			buf_put(&out, num + nn, sizeof num - nn);
 			buf_putc(&out, ',');
 			first = false;
 			put_str(&out, s->id ? s->id : "");
@@ -471,17 +477,21 @@ bool search_index_write(struct build *b, struct job *jobs, struct diag *d)
 			put_str(&out, s->heading ? s->heading : "");
 			buf_puts(&out, ",\"");
 			size_t prev_id = 0;
+			/* the digits straight into the buffer: a comma and at
+			 * most 13 base-36 digits a term (455,000 buf_put()
+			 * calls on 1,000 pages) */
+			buf_grow(&out, s->nterms * 14);
+			char *at = out.data + out.len;
 			for (size_t k2 = 0; k2 < s->nterms; k2++) {
 				/* ascending: the section's terms are sorted as sorted is */
 				size_t id = rank[s->ids[k2]];
-				char digits[16];
-				size_t nd = 0;
 				if (k2)
-					digits[nd++] = ',';
-				nd += base36(id - prev_id, digits + nd);
-				buf_put(&out, digits, nd);
+					*at++ = ',';
+				at += base36(id - prev_id, at);
 				prev_id = id;
 			}
+			out.len = (size_t)(at - out.data);
+			out.data[out.len] = '\0';
 			buf_puts(&out, "\",[");
 			for (size_t v = 0; v < s->nvalues; v++) {
 				if (v)

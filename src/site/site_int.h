@@ -116,6 +116,7 @@ struct job {
 	bool move;             /* ... by keeping it where it is on commit */
 	bool whole;            /* its folder holds only what a build writes */
 	bool io_failed;
+	bool page_written;     /* its page was written in its render turn */
 	bool keyed;            /* key is what the page depends on (cache.h) */
 	struct cache_key key;
 	struct cache_key listing; /* its folder's in the previous output (previous_clean()) */
@@ -125,6 +126,8 @@ struct job {
 	size_t ninputs;
 	struct search_doc search; /* its sections for the search index */
 	struct value *manifest; /* its entry in manifest.json (manifest.h) */
+	struct cache_key entry; /* with entry_known: manifest_entry_digest() of it */
+	bool entry_known;
 	/* with site.yaml's footer_hash: the entry's short hash, which the
 	 * page's footer and the PDF's show; else "" */
 	char manifest_hash[MANIFEST_SHORT_HASH + 1];
@@ -132,6 +135,12 @@ struct job {
 	 * their own text (directive_ctx's memo_key) */
 	struct cache_key memo_key;
 };
+
+/* build.c */
+/* fn(b, i, ctx) for every i below n, on up to opts->jobs threads (the
+ * calling one included), in no set order; returns when all are done. */
+void run_parallel(struct build *b, size_t n, void (*fn)(struct build *b, size_t i, void *ctx),
+		  void *ctx);
 
 /* discover.c */
 /* Finds the reports under dir (rel: its path below content/) into
@@ -154,9 +163,9 @@ bool movable(const struct build *b, const char *slug);
 bool previous_clean(const struct build *b, const char *slug, bool *whole,
 		    struct cache_key *digest);
 /* A report whose page the next build may reuse, once this output is in
- * place: its slug (b->reports is sorted again before the commit), its
- * key, and for a folder kept where it was (job->move), the digest of
- * its listing when this build checked it (job->listing). */
+ * place: its slug, its key, and for a folder kept where it was
+ * (job->move), the digest of its listing when this build checked it
+ * (job->listing). */
 struct kept {
 	const char *slug;
 	struct cache_key key;
@@ -169,9 +178,9 @@ struct kept {
  * the listing of its folder in the output as it is now.  A folder that
  * holds what a build does not write, a kept folder changed while this
  * build ran, or a file changed too recently to tell a later change
- * from it, is left out: rendered again next time.  Caller gives it to
- * cache_reports_save(). */
-struct cache_reports *kept_listed(const struct build *b, const struct kept *kept, size_t n);
+ * from it, is left out: rendered again next time.  The folders are
+ * listed on opts->jobs threads.  Caller gives it to cache_reports_save(). */
+struct cache_reports *kept_listed(struct build *b, const struct kept *kept, size_t n);
 /* The key a report is kept under for the next build: its page's key,
  * the digest of the files the commit left in its folder, so that a
  * folder holding anything else (a planted file, one changed since) is
@@ -204,9 +213,10 @@ void search_report(struct build *b, const struct report *r, struct doc *doc, str
 /* Writes search-index.js from every job's sections (jobs parallel to
  * b->reports), a reused page's taken from the previous output's; a
  * failure to write it reported through d.  False when it was not
- * written.  Runs beside the thread writing the pages (render_page()):
- * it reads b's reports and output and the jobs' search and reused, and
- * writes only the jobs' search and b->terms. */
+ * written.  Runs beside the thread writing the index page and the
+ * manifest (and any pages left to one thread): it reads b's reports and
+ * output and the jobs' search and reused, and writes only the jobs'
+ * search and b->terms. */
 bool search_index_write(struct build *b, struct job *jobs, struct diag *d);
 
 #endif

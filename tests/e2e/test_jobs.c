@@ -180,6 +180,133 @@ static void errors_come_in_report_order_whatever_the_threads(void **state)
 	free(dir);
 }
 
+/* 40 short reports, for the tests of the threads that read them and
+ * write their pages. */
+static char *plain_reports(void)
+{
+	char *dir = e2e_tmpdir();
+	for (int i = 0; i < 40; i++) {
+		char *rel = xasprintf("content/p%02d.md", i);
+		char *md = xasprintf("---\ntitle: Page %d\ndate: 2024-05-%02d\n---\n# Page %d\n\n"
+				     "Text of page %d.\n\n## More\n\nAnd more.\n",
+				     i, 1 + i % 28, i, i);
+		e2e_write(dir, rel, md);
+		free(md);
+		free(rel);
+	}
+	return dir;
+}
+
+/* With every partial of the page template found, each page is written
+ * in its render turn, on any thread: the same bytes as one thread. */
+static void pages_through_partials_are_identical_with_1_and_8_threads(void **state)
+{
+	(void)state;
+	char *dir = plain_reports();
+	e2e_write(dir, "templates/page.html",
+		  "<nav>{{> nav}}</nav>{{#toc}}<aside>{{> side}}</aside>{{/toc}}"
+		  "<main>{{{content}}}</main>\n");
+	e2e_write(dir, "templates/partials/nav.html", "<a href=\"{{root}}index.html\">{{title}}</a>");
+	e2e_write(dir, "templates/partials/side.html", "{{{toc}}}");
+	struct proc one = e2e_run(dir, "build -j 1 --no-cache -o one");
+	struct proc eight = e2e_run(dir, "build -j 8 --no-cache -o eight");
+	assert_int_equal(one.status, 0);
+	assert_int_equal(eight.status, 0);
+	assert_string_equal(one.err, "logdown: built 40 reports into one\n");
+	assert_string_equal(eight.err, "logdown: built 40 reports into eight\n");
+	char *a = path_join(dir, "one"), *b = path_join(dir, "eight");
+	assert_true(same_tree(a, b));
+	char *page = e2e_read(dir, "eight/p17/index.html");
+	assert_contains(page, "<nav><a href=\"../index.html\">Page 17</a></nav><aside>");
+	assert_contains(page, "<main><h1");
+	free(page);
+	free(a);
+	free(b);
+	proc_free(&one);
+	proc_free(&eight);
+
+	/* a missing partial: the pages are written on one thread, and the
+	 * warning comes once, where one thread put it */
+	e2e_write(dir, "templates/page.html", "{{> gone}}{{{content}}}");
+	one = e2e_run(dir, "build -j 1 --no-cache -o one");
+	eight = e2e_run(dir, "build -j 8 --no-cache -o eight");
+	assert_int_equal(eight.status, 0);
+	const char *want = "templates/page.html: warning: template 'gone' for {{> gone}} or "
+			   "{{< gone}} not found (looked for templates/partials/gone.html and "
+			   "templates/gone.html)\n"
+			   "logdown: built 40 reports into ";
+	assert_memory_equal(eight.err, want, strlen(want));
+	assert_string_equal(eight.err + strlen(want), "eight\n");
+	assert_memory_equal(one.err, eight.err, strlen(want));
+	proc_free(&one);
+	proc_free(&eight);
+	remove_tree(dir);
+	free(dir);
+}
+
+/* The reports' files are read and their front matter parsed on every
+ * thread; what the walk and the reading report comes in the walk's
+ * order, as one thread gave it, and what is left out (a draft bundle,
+ * a slug taken twice) leaves out its bundle's files and warnings. */
+static void reports_read_on_8_threads_report_as_one_thread(void **state)
+{
+	(void)state;
+	char *dir = plain_reports();
+	e2e_write(dir, "content/p03.md", "---\ntitle: never closed\n");
+	e2e_write(dir, "content/q07/index.md", "---\ntitle: Draft\ndraft: true\n---\nHidden.\n");
+	e2e_write(dir, "content/q07/plot.png", "PNG7");
+	e2e_write(dir, "content/q07/notes.md", "a note");
+	e2e_write(dir, "content/q11/index.md", "---\ntitle: Bundle\n---\nShown.\n");
+	e2e_write(dir, "content/q11/plot.png", "PNG11");
+	e2e_write(dir, "content/q11/notes.md", "a note");
+	e2e_write(dir, "content/p15/index.md", "---\ntitle: Twin\n---\n");
+	e2e_write(dir, "content/p15/twin.png", "PNG15");
+	e2e_write(dir, "content/p20.md", "---\ntitle: [unclosed\n---\n");
+	struct proc one = e2e_run(dir, "check -j 1");
+	struct proc eight = e2e_run(dir, "check -j 8");
+	assert_int_equal(one.status, 1);
+	assert_int_equal(eight.status, 1);
+	assert_string_equal(one.err, eight.err);
+	const char *e3 = strstr(one.err, "content/p03.md:1:1: error: front matter is never closed");
+	const char *w11 = strstr(one.err, "content/q11/notes.md: warning: not a report");
+	const char *e15 = strstr(one.err, "content/p15.md: error: this report and "
+					  "content/p15/index.md both become p15/index.html");
+	const char *e20 = strstr(one.err, "content/p20.md:2:");
+	assert_true(e3 && w11 && e15 && e20 && e3 < e15 && e15 < e20 && e20 < w11);
+	/* the draft's folder is not a report's: nothing said about it */
+	assert_null(strstr(one.err, "q07"));
+	proc_free(&one);
+	proc_free(&eight);
+
+	e2e_write(dir, "content/p03.md", "---\ntitle: closed\n---\n");
+	e2e_write(dir, "content/p20.md", "---\ntitle: fine\n---\n");
+	char *twin = path_join(dir, "content/p15.md");
+	assert_int_equal(unlink(twin), 0);
+	free(twin);
+	one = e2e_run(dir, "build -j 1 --no-cache -o one");
+	eight = e2e_run(dir, "build -j 8 --no-cache -o eight");
+	assert_int_equal(one.status, 0);
+	assert_int_equal(eight.status, 0);
+	char *a = path_join(dir, "one"), *b = path_join(dir, "eight");
+	assert_true(same_tree(a, b));
+	char *png = e2e_read(dir, "eight/q11/plot.png");
+	assert_string_equal(png, "PNG11");
+	free(png);
+	png = e2e_read(dir, "eight/p15/twin.png");
+	assert_string_equal(png, "PNG15");
+	free(png);
+	char *gone = path_join(dir, "eight/q07");
+	assert_false(path_exists(gone));
+	free(gone);
+	assert_contains(eight.err, "(1 draft left out; --drafts includes them)");
+	free(a);
+	free(b);
+	proc_free(&one);
+	proc_free(&eight);
+	remove_tree(dir);
+	free(dir);
+}
+
 static void jobs_must_be_a_positive_number(void **state)
 {
 	(void)state;
@@ -209,6 +336,8 @@ int main(void)
 		cmocka_unit_test(many_reports_are_identical_with_1_and_8_threads),
 		cmocka_unit_test(gfm_extensions_read_the_same_on_8_threads),
 		cmocka_unit_test(errors_come_in_report_order_whatever_the_threads),
+		cmocka_unit_test(pages_through_partials_are_identical_with_1_and_8_threads),
+		cmocka_unit_test(reports_read_on_8_threads_report_as_one_thread),
 		cmocka_unit_test(jobs_must_be_a_positive_number),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -863,6 +863,40 @@ static void deferred_sink_keeps_diagnostics_until_flushed(void **state)
 	cap_close(&parent);
 }
 
+/* A borrowing deferred sink writes what a copying one does, but its
+ * quote is the source's own line, not a copy: the source is changed
+ * before the flush here, which a borrowed quote shows. */
+static void borrowing_sink_quotes_the_source_in_place(void **state)
+{
+	(void)state;
+	struct capture copying, borrowing;
+	cap_open_as(&copying, DIAG_TEXT, false);
+	cap_open_as(&borrowing, DIAG_TEXT, false);
+	char src[] = "one\ntwo {{ x }}\n";
+	struct diag *a = diag_new_deferred(copying.d);
+	struct diag *b = diag_new_deferred_borrowing(borrowing.d);
+	struct diag *both[] = {a, b};
+	for (int i = 0; i < 2; i++) {
+		diag_add_source(both[i], "r.md", src, sizeof src - 1);
+		struct loc at = {"r.md", 2, 5, 6};
+		diag_error(both[i], at, "bad");
+		diag_note(both[i], loc_line("r.md", 0), "no line");
+	}
+	diag_flush(a, copying.d);
+	src[4] = 'T'; /* "Two": the borrowed quote sees it */
+	diag_flush(b, borrowing.d);
+	assert_string_equal(cap_text(&copying),
+			    "r.md:2:5: error: bad\n    2 | two {{ x }}\n      |     ^~~~~~\n"
+			    "r.md: note: no line\n");
+	assert_string_equal(cap_text(&borrowing),
+			    "r.md:2:5: error: bad\n    2 | Two {{ x }}\n      |     ^~~~~~\n"
+			    "r.md: note: no line\n");
+	diag_free(a);
+	diag_free(b);
+	cap_close(&copying);
+	cap_close(&borrowing);
+}
+
 static void lines_are_quoted_right_in_any_order(void **state)
 {
 	(void)state;
@@ -1004,6 +1038,7 @@ int main(void)
 						restore_no_color),
 		cmocka_unit_test(free_of_null_does_nothing),
 		cmocka_unit_test(deferred_sink_keeps_diagnostics_until_flushed),
+		cmocka_unit_test(borrowing_sink_quotes_the_source_in_place),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

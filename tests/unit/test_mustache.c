@@ -357,6 +357,76 @@ static void recursive_partial_stops_at_the_depth_limit(void **state)
 	value_free(pv);
 }
 
+/* mustache_prepare() loads every partial a render could reach, in
+ * sections whatever the data, in partials and in parents' arguments;
+ * renders then load nothing and give what an unprepared render gives. */
+static void a_prepared_template_renders_without_loading(void **state)
+{
+	(void)state;
+	struct value *pv = yaml("{nav: '<{{> item}}>', item: '{{name}};', base: "
+				"'[{{$b}}d{{/b}}]', card: 'C', never: 'N'}");
+	const char *tpl = "{{#toc}}{{> nav}}{{/toc}}{{^toc}}-{{/toc}}"
+			  "{{<base}}{{$b}}{{> card}}{{/b}}{{/base}}";
+	struct mustache *m = mustache_compile("t.html", tpl, strlen(tpl), NULL);
+	struct mustache *plain = mustache_compile("t.html", tpl, strlen(tpl), NULL);
+	struct partials p = {pv, 0}, q = {pv, 0};
+	assert_true(mustache_prepare(m, load_partial, &p));
+	/* nav, item, base, card: once each, never the one not named */
+	assert_int_equal(p.loads, 4);
+	const char *data[] = {"{toc: true, name: Ann}", "{toc: false}"};
+	const char *want[] = {"<Ann;>[C]", "-[C]"};
+	for (size_t i = 0; i < ARRAY_LEN(data); i++) {
+		struct value *v = yaml(data[i]);
+		struct buf out = BUF_INIT, ref = BUF_INIT;
+		assert_true(mustache_render_prepared(m, v, &out, NULL));
+		assert_true(mustache_render(plain, v, load_partial, &q, &ref, NULL));
+		assert_string_equal(buf_data(&out), want[i]);
+		assert_string_equal(buf_data(&out), buf_data(&ref));
+		buf_free(&out);
+		buf_free(&ref);
+		value_free(v);
+	}
+	assert_int_equal(p.loads, 4);
+	mustache_free(m);
+	mustache_free(plain);
+	value_free(pv);
+}
+
+/* A partial missing or failing to compile anywhere a render could
+ * reach: not prepared, nothing reported, and the template as it was,
+ * so that the render that meets it reports it as before. */
+static void a_template_with_a_bad_partial_is_not_prepared(void **state)
+{
+	(void)state;
+	struct value *pv = yaml("{ok: 'fine', bad: '{{#x}}'}");
+	struct partials p = {pv, 0};
+	const char *tpl = "{{> ok}}{{#maybe}}{{> bad}}{{/maybe}}";
+	struct capture c;
+	cap_open(&c);
+	struct mustache *m = mustache_compile("page.html", tpl, strlen(tpl), c.d);
+	assert_false(mustache_prepare(m, load_partial, &p));
+	char *quiet = cap_take(&c);
+	assert_string_equal(quiet, "");
+	free(quiet);
+	cap_open(&c);
+	struct value *v = yaml("{maybe: true}");
+	struct buf out = BUF_INIT;
+	assert_false(mustache_render(m, v, load_partial, &p, &out, c.d));
+	char *diags = cap_take(&c);
+	assert_non_null(strstr(diags, "bad:1:1: error: "));
+	assert_non_null(strstr(diags, "note: in partial 'bad' included here"));
+	free(diags);
+	buf_free(&out);
+	value_free(v);
+	mustache_free(m);
+
+	const char *missing = "{{#never}}{{> nothere}}{{/never}}";
+	m = mustache_compile("page.html", missing, strlen(missing), NULL);
+	assert_false(mustache_prepare(m, load_partial, &p));
+	mustache_free(m);
+	value_free(pv);
+}
+
 static void unclosed_section_reports_line_and_column(void **state)
 {
 	(void)state;
@@ -988,6 +1058,8 @@ int main(void)
 		cmocka_unit_test(render_appends_to_the_output),
 		cmocka_unit_test(text_with_nul_bytes_is_kept),
 		cmocka_unit_test(recursive_partial_stops_at_the_depth_limit),
+		cmocka_unit_test(a_prepared_template_renders_without_loading),
+		cmocka_unit_test(a_template_with_a_bad_partial_is_not_prepared),
 		cmocka_unit_test(unclosed_section_reports_line_and_column),
 		cmocka_unit_test(unclosed_inner_section_is_the_one_reported),
 		cmocka_unit_test(mismatched_close_reports_both_tags),

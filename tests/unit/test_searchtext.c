@@ -63,6 +63,7 @@ static void letters_beyond_ascii_are_words_symbols_are_not(void **state)
 {
 	(void)state;
 	ASSERT_TERMS("Überblick café", "Überblick|café"); /* only A-Z lowercased */
+	ASSERT_TERMS("CaféBar9 xÉY", "cafébar9|xÉy");    /* ASCII runs on either side */
 	ASSERT_TERMS("4\xC3\x97" "4 \xE2\x80\x94 x\xE2\x86\x92y", "4|4|x|y"); /* × — → */
 	ASSERT_TERMS("a\xC2\xA0" "b", "a|b");                               /* NBSP */
 	ASSERT_TERMS("\xE6\x97\xA5\xE6\x9C\xAC\xE3\x80\x82x", "\xE6\x97\xA5\xE6\x9C\xAC|x"); /* 日本。x */
