@@ -855,12 +855,14 @@ bool outdir_commit(struct outdir *o, struct diag *d)
  * parent kept the folder), then runs rm on the old output, the marker
  * and the folder, in that order, so that an rm killed half-way leaves a
  * marked folder (or an empty one) of a dead process, which the next
- * build sweeps.  Descriptor 3 is the parent's `tell`: closed when rm
- * starts, a byte when rm cannot be run. */
+ * build sweeps.  Descriptor 3 is the parent's `tell`: "y" as rm starts,
+ * "!" when rm cannot be run; closed without a byte, the shell never ran
+ * (posix_spawn() does not always report an exec that failed: under
+ * valgrind it is a fork). */
 static const char remover[] =
 	"IFS= read -r go || exit 0; [ \"$go\" = go ] || exit 0; "
 	"[ -x \"$2\" ] || { printf '!' >&3; exit 1; }; "
-	"exec \"$2\" -rf -- \"$1$$/old\" \"$1$$/$3\" \"$1$$\" 3>&-";
+	"printf y >&3; exec \"$2\" -rf -- \"$1$$/old\" \"$1$$/$3\" \"$1$$\" 3>&-";
 
 /* LOGDOWN_TEST_DISCARD, for tests only (tests/e2e/test_swap.c): makes
  * the handoff fail at each of its steps, so that the fallback is seen
@@ -1039,12 +1041,12 @@ static void discard(struct outdir *o)
 	}
 	close(go[0]); /* without "go", the remover leaves */
 	if (sent) {
-		/* tell closes when rm starts; a byte means it could not */
-		char c;
+		/* "y": rm runs; "!", or no byte at all: it does not */
+		char c = 0;
 		ssize_t n = read_until(tell[0], &c, 1, deadline);
 		if (n < 0)
 			kill(g, SIGKILL); /* it holds tell open: alive, and not rm yet */
-		sent = n == 0;
+		sent = n == 1 && c == 'y';
 	}
 	close(tell[0]);
 	if (!sent && holder)
