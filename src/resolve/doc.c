@@ -444,7 +444,10 @@ static void prepass(struct doc *doc, struct buf *md)
 		if (fence) {
 			/* a "::: tabs" fence: an HTML comment of its own (tabs.c) */
 			feol = feol ? feol : end;
-			const char *name = p + strspn(p, " :\t");
+			/* (the text may end on the fence: no NUL after it) */
+			const char *name = p;
+			while (name < feol && (*name == ' ' || *name == ':' || *name == '\t'))
+				name++;
 			size_t nlen = (size_t)(feol - name);
 			while (nlen && (name[nlen - 1] == ' ' || name[nlen - 1] == '\t' ||
 					name[nlen - 1] == '\r'))
