@@ -916,9 +916,11 @@ char *html_doc(struct doc *doc)
 			stand[i] = doc_node_new(CMARK_NODE_HTML_BLOCK);
 			cmark_node_set_literal(stand[i], lit);
 		} else if (b) {
+			/* raw inline HTML, not a custom inline: a table's cell
+			 * takes the one and refuses the other */
 			lit = image_html(swapped[i], b);
-			stand[i] = doc_node_new(CMARK_NODE_CUSTOM_INLINE);
-			cmark_node_set_on_enter(stand[i], lit);
+			stand[i] = doc_node_new(CMARK_NODE_HTML_INLINE);
+			cmark_node_set_literal(stand[i], lit);
 		} else if (sections_of(swapped[i])) {
 			stand[i] = doc_node_new(CMARK_NODE_HTML_BLOCK);
 			lit = heading_html(doc, swapped[i], sections_of(swapped[i]));
@@ -929,11 +931,19 @@ char *html_doc(struct doc *doc)
 			cmark_node_set_literal(stand[i], lit);
 		}
 		free(lit);
-		cmark_node_insert_before(swapped[i], stand[i]);
+		/* a node its parent refuses stays out: the block is then
+		 * rendered as cmark renders it, never dropped */
+		if (!cmark_node_insert_before(swapped[i], stand[i])) {
+			cmark_node_free(stand[i]);
+			stand[i] = NULL;
+			continue;
+		}
 		cmark_node_unlink(swapped[i]);
 	}
 	char *html = render_node(doc_root(doc), doc_extensions(doc));
 	for (size_t i = 0; i < nswapped; i++) {
+		if (!stand[i])
+			continue;
 		cmark_node_insert_before(stand[i], swapped[i]);
 		cmark_node_free(stand[i]);
 	}
