@@ -833,11 +833,25 @@ static char *csl_text(const struct value *item, const char *key)
 		return NULL;
 	struct buf b = BUF_INIT;
 	value_put_text(&b, v);
-	if (!b.len) {
+	/* a NUL ("\u0000") ends the text: what follows is not shown */
+	if (!b.len || !*buf_data(&b)) {
 		buf_free(&b);
 		return NULL;
 	}
 	return buf_detach(&b);
+}
+
+/* Does item's key hold a NUL character? */
+static bool csl_has_nul(const struct value *item, const char *key)
+{
+	const struct value *v = value_get(item, key);
+	if (!v || v->kind != VALUE_STRING)
+		return false;
+	struct buf b = BUF_INIT;
+	value_put_text(&b, v);
+	bool nul = b.len && memchr(buf_data(&b), '\0', b.len);
+	buf_free(&b);
+	return nul;
 }
 
 static void csl_names(const struct value *list, struct bib_name **out, size_t *n)
@@ -888,6 +902,13 @@ bool bib_read_csl(struct bib *b, const char *path, const char *shown, struct dia
 	}
 	for (size_t i = 0; i < doc->count; i++) {
 		const struct value *item = doc->items[i];
+		if (item->kind == VALUE_MAP && csl_has_nul(item, "id")) {
+			diag_error(d, item->loc,
+				   "a CSL-JSON item's \"id\" holds a NUL character (\\u0000): a "
+				   "citation key is letters, digits and punctuation");
+			ok = false;
+			continue;
+		}
 		char *id = item->kind == VALUE_MAP ? csl_text(item, "id") : NULL;
 		if (!id) {
 			diag_error(d, item->loc, "a CSL-JSON item needs an \"id\" (its citation key)");

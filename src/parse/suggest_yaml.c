@@ -29,8 +29,11 @@ void suggest_put_literal(struct buf *b, const char *s, size_t n)
 	for (size_t i = 0; i < n;) {
 		unsigned char c = (unsigned char)s[i];
 		if (c >= 0x80) {
-			size_t k = utf8_decode((const unsigned char *)s + i, n - i, NULL, NULL);
-			if (k) {
+			unsigned long cp = 0;
+			size_t k = utf8_decode((const unsigned char *)s + i, n - i, NULL, &cp);
+			/* the characters YAML refuses (C1 controls, U+FFFE,
+			 * U+FFFF) as their bytes: patterns match bytes */
+			if (k && !(cp <= 0x9F || cp == 0xFFFE || cp == 0xFFFF)) {
 				buf_put(b, s + i, k);
 				i += k;
 				continue;
@@ -203,17 +206,20 @@ static void choose_range(const struct sg_mine *m, const struct sg_tmpl *x, size_
 	}
 }
 
-/* A line for a comment: control characters and bytes of invalid UTF-8
- * as '?', cut at about 100 bytes. */
+/* A line for a comment: control characters (C0, DEL and C1: YAML
+ * takes none of them, not even in a comment), U+FFFE and U+FFFF and
+ * bytes of invalid UTF-8 as '?', cut at about 100 bytes. */
 static void put_comment_line(struct buf *b, const char *s)
 {
 	size_t n = strlen(s), i = 0;
 	while (i < n && i < 100) {
 		unsigned char c = (unsigned char)s[i];
-		size_t k = c >= 0x80 ? utf8_decode((const unsigned char *)s + i, n - i, NULL, NULL) : 1;
-		if (c < 0x20 || c == 0x7F || k == 0) {
-			buf_putc(b, '?');
-			i++;
+		unsigned long cp = c;
+		size_t k = c >= 0x80 ? utf8_decode((const unsigned char *)s + i, n - i, NULL, &cp) : 1;
+		if (c < 0x20 || c == 0x7F || k == 0 || (cp >= 0x80 && cp <= 0x9F) || cp == 0xFFFE ||
+		    cp == 0xFFFF) {
+			buf_putc(b, '?'); /* one for a character, one a bad byte */
+			i += k ? k : 1;
 		} else {
 			buf_put(b, s + i, k);
 			i += k;

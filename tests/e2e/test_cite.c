@@ -250,6 +250,26 @@ static void csl_json_is_read_too(void **state)
 			      "href=\"https://doi.org/10.1109/MM.2023.3256384\">");
 }
 
+/* A NUL in a key would end it early and make it no key at all: found
+ * by fuzz_bib (an id of four raw NULs and text). */
+static void a_csl_id_holding_a_nul_is_an_error_at_its_item(void **state)
+{
+	(void)state;
+	project = e2e_project(E2E_FILES(
+		E2E_TEXT("content/r/refs.json",
+			 "[{\"id\": \"lie\\u00002023\", \"type\": \"article-journal\"}]\n"),
+		E2E_TEXT("content/r/index.md", "---\nbibliography: [refs.json]\n---\n[@lie2023]\n")));
+	struct proc r = RUN("build");
+	assert_string_equal(r.err, "content/r/refs.json:1:2: error: a CSL-JSON item's \"id\" holds "
+				   "a NUL character (\\u0000): a citation key is letters, digits "
+				   "and punctuation\n"
+				   "    1 | [{\"id\": \"lie\\u00002023\", \"type\": "
+				   "\"article-journal\"}]\n"
+				   "      |  ^\n"
+				   "logdown: 1 error; the previous output was left as it was\n");
+	assert_int_equal(r.status, 1);
+}
+
 static void real_bib_files_read_whole(void **state)
 {
 	(void)state;
@@ -340,6 +360,7 @@ int main(void)
 		cmocka_unit_test_teardown(a_citation_without_bibliography_says_how_to_add_one, cleanup),
 		cmocka_unit_test_teardown(an_unknown_style_is_an_error, cleanup),
 		cmocka_unit_test_teardown(csl_json_is_read_too, cleanup),
+		cmocka_unit_test_teardown(a_csl_id_holding_a_nul_is_an_error_at_its_item, cleanup),
 		cmocka_unit_test_teardown(real_bib_files_read_whole, cleanup),
 		cmocka_unit_test_teardown(the_pdf_lists_and_links_the_references, cleanup),
 		cmocka_unit_test_teardown(an_edited_bib_rebuilds_the_page, cleanup),

@@ -128,6 +128,10 @@ static void patterns_and_yaml_are_escaped(void **state)
 	suggest_put_literal(&b, "\x01\xff\xc3\xa9", 4);
 	assert_string_equal(buf_data(&b), "\\x01\\xFF\xc3\xa9");
 	buf_clear(&b);
+	/* U+0096 and U+FFFF are UTF-8, but YAML takes neither: bytes */
+	suggest_put_literal(&b, "\xe2\x96\x88\xc2\x96\xef\xbf\xbf", 8);
+	assert_string_equal(buf_data(&b), "\xe2\x96\x88\\xC2\\x96\\xEF\\xBF\\xBF");
+	buf_clear(&b);
 	suggest_put_quoted(&b, "it's");
 	assert_string_equal(buf_data(&b), "'it''s'");
 	buf_free(&b);
@@ -224,6 +228,47 @@ static void a_proposal_loads_and_reads_the_file(void **state)
 	/* detect claims the file */
 	const struct parser *p = parsers_detect(set, log, loc_line("x.log", 0), c.d);
 	assert_non_null(p);
+	run_free(r);
+	parsers_free(set);
+	cap_close(&c);
+	free(log);
+	drop_tmpdir(dir);
+	free(y);
+}
+
+/* A tqdm bar whose block lost a byte in the log (U+0096, a C1 control
+ * character, where U+2588 was): the pattern and the comment quoting the
+ * line keep YAML's characters, the proposal loads and reads the line.
+ * Found by fuzz_suggest. */
+static void a_c1_control_character_in_a_line_is_escaped(void **state)
+{
+	(void)state;
+	static const char log_text[] = "Nen: 40%|\xe2\x96\x88\xc2\x96| 4/10\n"
+				       "Nen: 70%|\xe2\x96\x88\xc2\x96| 7/10\n"
+				       "Nen: 90%|\xe2\x96\x88\xc2\x96| 9/10\n";
+	char *err;
+	char *y = suggest(log_text, &err);
+	assert_non_null(y);
+	assert_string_equal(err, "");
+	free(err);
+	assert_non_null(strstr(y, "  # 3 rows, the first at line 1: Nen: 40%|\xe2\x96\x88?| 4/10\n"));
+	assert_non_null(strstr(y, "%\\|\xe2\x96\x88\\xC2\\x96\\|"));
+	assert_null(strstr(y, "\xc2\x96"));
+	char *dir = make_tmpdir();
+	char *log = path_join(dir, "x.log");
+	FILE *f = fopen(log, "w");
+	assert_non_null(f);
+	fputs(log_text, f);
+	fclose(f);
+	struct capture c;
+	cap_open(&c);
+	struct parser_set *set = parsers_new();
+	assert_true(parsers_add(set, "x.yaml", y, strlen(y), false, c.d));
+	struct run *r = parser_run(parsers_at(set, 0), log, "x.log", "x", c.d);
+	assert_non_null(r);
+	assert_string_equal(cap_text(&c), "");
+	assert_int_equal(run_series_count(r), 1);
+	assert_int_equal(series_row_count(run_series_at(r, 0)), 3);
 	run_free(r);
 	parsers_free(set);
 	cap_close(&c);
@@ -396,6 +441,7 @@ int main(void)
 		cmocka_unit_test(patterns_and_yaml_are_escaped),
 		cmocka_unit_test(files_it_cannot_read_get_a_clear_message),
 		cmocka_unit_test(a_proposal_loads_and_reads_the_file),
+		cmocka_unit_test(a_c1_control_character_in_a_line_is_escaped),
 		cmocka_unit_test(lines_that_differ_in_a_word_are_one_series_with_a_word_slot),
 		cmocka_unit_test(free_text_and_names_get_no_word_slots),
 		cmocka_unit_test(the_same_text_gives_the_same_yaml),
