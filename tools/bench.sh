@@ -12,7 +12,7 @@
 # script (../shared/bench/anchors/parse_results.py), with peak RSS, and
 # the floor: the same job by a one-thread C loop around PCRE2 JIT
 # (tools/pcre_floor.c), what the library allows on this machine;
-# (b) building a 1,000- and a 10,000-page site against Hugo and against
+# (b) building a 1,000- and a 10,000-page site (time and peak RSS) against Hugo and against
 # the floor, cmark-gfm alone parsing and writing the same pages
 # (tools/cmark_floor.c); (c) a
 # 1M-point line chart against gnuplot and matplotlib; (d) `logdown serve`
@@ -293,13 +293,14 @@ bench_b() {
 	# cmark-gfm alone on one thread (tools/cmark_floor.c): what the
 	# Markdown library allows, beside Hugo.
 	export FLOOR=$ROOT/build/cmark-floor
-	local hugo=""
+	local hugo="" T="/usr/bin/time -f %M -a -o"
 	have hugo hugo && hugo=1
 	for n in $PAGES; do
 		export SITE=$CORPUS/site-$n
-		names=(-n logdown '"$LD" build "$SITE" -o "$OUT/b-logdown" 2>/dev/null'
-			-n "cmark-gfm floor" 'mkdir -p "$OUT/b-floor" && "$FLOOR" "$SITE/content" "$OUT/b-floor"')
-		[ -n "$hugo" ] && names+=(-n hugo 'hugo --quiet -s "$SITE" -d "$OUT/b-hugo"')
+		rm -f "$RES"/b-$n-*.rss
+		names=(-n logdown "$T \"\$RES/b-$n-logdown.rss\" \"\$LD\" build \"\$SITE\" -o \"\$OUT/b-logdown\" 2>/dev/null"
+			-n "cmark-gfm floor" "mkdir -p \"\$OUT/b-floor\" && $T \"\$RES/b-$n-floor.rss\" \"\$FLOOR\" \"\$SITE/content\" \"\$OUT/b-floor\"")
+		[ -n "$hugo" ] && names+=(-n hugo "$T \"\$RES/b-$n-hugo.rss\" hugo --quiet -s \"\$SITE\" -d \"\$OUT/b-hugo\"")
 		hf "site-$n" "$RUNS" --warmup 1 \
 			--prepare 'rm -rf "$OUT/b-logdown" "$OUT/b-hugo" "$OUT/b-floor" "$SITE/.logdown-cache"' \
 			"${names[@]}" || true
@@ -311,6 +312,10 @@ bench_b() {
 		fi
 		row time "(b)" "$(commas "$n")-page site vs cmark-gfm alone (floor)" "site-$n" logdown \
 			"cmark-gfm floor" "$floor"
+		row rss "(b)" "peak RSS, $(commas "$n") pages, logdown vs cmark-gfm alone" \
+			"b-$n-logdown.rss" "b-$n-floor.rss" -
+		[ -n "$hugo" ] && row rss "(b)" "peak RSS, $(commas "$n") pages, logdown vs hugo" \
+			"b-$n-logdown.rss" "b-$n-hugo.rss" -
 	done
 	rm -rf "$OUT/b-logdown" "$OUT/b-hugo" "$OUT/b-floor" "$CORPUS"/site-*/.logdown-cache
 }
