@@ -37,7 +37,7 @@ static const char report[] = "---\n"
 			     "---\n\n"
 			     "Loss {{ cs.final_loss }} at step {{ cs.final_step }}; last rate "
 			     "{{ last(cs.train.rate) }}, mean loss {{ mean(cs.train.loss) :.4f }} "
-			     "over {{ count(cs.train.loss) }} rows.\n";
+			     "over {{ count(cs.train.loss) }} rows; mean rate {{ cs.mean_rate }}.\n";
 
 static char *train_line(long step)
 {
@@ -110,13 +110,13 @@ static void a_grown_log_goes_on_from_where_its_last_parse_stopped(void **state)
 	free(l);
 	char *body = build_saying(dir, CONTINUED);
 	assert_contains(body, ">2100</a>;");
-	assert_contains(body, ">21</span> rows.");
+	assert_contains(body, ">21</span> rows;");
 	assert_fresh(dir, body);
 	free(body);
 	/* a last line without its newline, then its rest */
 	e2e_append(dir, "content/r/job.log", "2024-03-30 15:16:33,873 INFO:   | Train Device=CSX, Step=2200, Loss=7.2");
 	body = build_saying(dir, CONTINUED);
-	assert_contains(body, ">22</span> rows.");
+	assert_contains(body, ">22</span> rows;");
 	assert_fresh(dir, body);
 	free(body);
 	e2e_append(dir, "content/r/job.log", "5, Rate=2911.00 samples/sec, GlobalRate=2983.97 samples/sec\n");
@@ -163,7 +163,109 @@ static void a_rewritten_log_is_parsed_in_full(void **state)
 	e2e_write(dir, "content/r/job.log", log);
 	free(log);
 	body = build_saying(dir, PARSED);
-	assert_contains(body, ">19</span> rows.");
+	assert_contains(body, ">19</span> rows;");
+	assert_fresh(dir, body);
+	free(body);
+	e2e_drop(&dir);
+}
+
+/* A parser whose derives take every aggregate of its rows: those that
+ * read every row are carried with the resume state (min, max, count,
+ * sum, mean: parse/derivecarry.c), first and last read one cell,
+ * median is computed by its loop. */
+static const char steps_parser[] =
+	"name: steps\n"
+	"series:\n"
+	"  train:\n"
+	"    pattern: 'Train Device=CSX, Step=(?<step>\\d+), Loss=(?<loss>[\\d.]+), "
+	"Rate=(?<rate>[\\d.]+) samples'\n"
+	"    columns: [step, loss, rate]\n"
+	"derive:\n"
+	"  lo: min(train.loss)\n"
+	"  hi: max(train.rate)\n"
+	"  n: count(train.loss)\n"
+	"  total: sum(train.rate)\n"
+	"  avg: mean(train.loss)\n"
+	"  first_step: first(train.step)\n"
+	"  last_step: last(train.step)\n"
+	"  med: median(train.loss)\n"
+	"  spread: max(train.loss) - min(train.loss)\n";
+
+static const char derives_report[] =
+	"---\n"
+	"title: R\n"
+	"runs:\n"
+	"  cs: {file: job.log, parser: cerebras}\n"
+	"  st: {file: job.log, parser: steps}\n"
+	"---\n\n"
+	"Rate {{ cs.mean_rate }}; lo {{ st.lo }} hi {{ st.hi }} n {{ st.n }} total {{ st.total }} "
+	"avg {{ st.avg }} from {{ st.first_step }} to {{ st.last_step }} med {{ st.med }} "
+	"spread {{ st.spread }}.\n";
+
+/* Builds with -v: resumed (each run continued) or not; the page's body. */
+static char *build_continuing(const char *dir, bool continued)
+{
+	struct proc r = e2e_run(dir, "build -v");
+	if (r.status != 0 || (strstr(r.err, "2 continued") != NULL) != continued) {
+		e2e_keep_proc(r);
+		fail_msg("expected %s in:\n%s", continued ? "2 continued" : "no resume", r.err);
+	}
+	proc_free(&r);
+	char *page = e2e_read(dir, "_site/r/index.html");
+	char *body = e2e_page_body(page);
+	free(page);
+	assert_non_null(body);
+	return body;
+}
+
+/* Derived values after appends, each with its tooltip (what it was
+ * computed from), are a build's without the cache: the Cerebras
+ * parser's mean_rate and a project parser's min, max, count, sum, mean
+ * (carried), first, last (one cell), median (not carried) and an
+ * expression of two of them, over a last line without its newline and
+ * its rest; then a log rewritten in the middle is computed afresh.  The log is over 8 MiB, so that a resumed run is
+ * not stored again: each append goes on from the first build's state
+ * and store. */
+static void a_grown_logs_derived_values_are_a_fresh_builds(void **state)
+{
+	(void)state;
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "2024-03-30 15:16:00,001 INFO:   Effective batch size is 512.\n");
+	put_rows(&b, 100, 7000000); /* 70,000 rows, 9.2 MB */
+	char *dir = e2e_project(E2E_FILES(E2E_TEXT("parsers/steps.yaml", steps_parser),
+					  E2E_TEXT("content/r/index.md", derives_report),
+					  E2E_TEXT("content/r/job.log", buf_data(&b))));
+	buf_free(&b);
+	free(build_continuing(dir, false));
+	static const char *const tails[] = {
+		/* a new least loss and greatest rate */
+		"2024-03-30 15:16:34,001 INFO:   | Train Device=CSX, Step=7000100, Loss=0.12500, "
+		"Rate=9999.99 samples/sec, GlobalRate=2983.97 samples/sec\n",
+		"2024-03-30 15:16:34,002 INFO:   | Train Device=CSX, Step=7000200, Loss=0.1",
+		"25, Rate=12.5 samples/sec, GlobalRate=2983.97 samples/sec\n",
+		"2024-03-30 15:16:34,003 INFO:   Saving checkpoint at step 7000200\n",
+	};
+	for (size_t i = 0; i < sizeof tails / sizeof *tails; i++) {
+		e2e_append(dir, "content/r/job.log", tails[i]);
+		char *body = build_continuing(dir, true);
+		assert_fresh(dir, body);
+		if (i == 0) {
+			assert_contains(body, "lo <a");
+			assert_contains(body, ">0.12500</a> hi");
+			assert_contains(body, ">9999.99</a> n");
+			assert_contains(body, ">70001</span> total");
+		}
+		free(body);
+	}
+	/* a loss in the middle rewritten, the same length: all afresh */
+	char *log = e2e_read(dir, "content/r/job.log");
+	char *at = strstr(log, "Step=100000, Loss=");
+	assert_non_null(at);
+	memcpy(at + strlen("Step=100000, Loss="), "0.00001", 7);
+	e2e_write(dir, "content/r/job.log", log);
+	free(log);
+	char *body = build_continuing(dir, false);
+	assert_contains(body, ">0.00001</a> hi");
 	assert_fresh(dir, body);
 	free(body);
 	e2e_drop(&dir);
@@ -527,6 +629,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(a_grown_log_goes_on_from_where_its_last_parse_stopped),
 		cmocka_unit_test(a_rewritten_log_is_parsed_in_full),
+		cmocka_unit_test(a_grown_logs_derived_values_are_a_fresh_builds),
 		cmocka_unit_test(a_resume_state_cut_short_is_refused_with_a_warning),
 		cmocka_unit_test(an_altered_resume_state_is_refused_with_a_warning),
 		cmocka_unit_test(appending_1_kb_costs_well_under_a_full_parse),
