@@ -200,7 +200,11 @@ static const char derives_report[] =
 	"---\n\n"
 	"Rate {{ cs.mean_rate }}; lo {{ st.lo }} hi {{ st.hi }} n {{ st.n }} total {{ st.total }} "
 	"avg {{ st.avg }} from {{ st.first_step }} to {{ st.last_step }} med {{ st.med }} "
-	"spread {{ st.spread }}.\n";
+	"spread {{ st.spread }}.\n\n"
+	"Over cs: min {{ min(cs.train.loss) }}, max {{ max(cs.train.rate) }}, sum "
+	"{{ sum(cs.train.rate) }}, count {{ count(cs.train.step) }}, mean "
+	"{{ mean(cs.train.loss) }}, first {{ first(cs.train.step) }}, last "
+	"{{ last(cs.train.rate) }}, median {{ median(cs.train.loss) }}.\n";
 
 /* Builds with -v: resumed (each run continued) or not; the page's body. */
 static char *build_continuing(const char *dir, bool continued)
@@ -222,8 +226,10 @@ static char *build_continuing(const char *dir, bool continued)
  * computed from), are a build's without the cache: the Cerebras
  * parser's mean_rate and a project parser's min, max, count, sum, mean
  * (carried), first, last (one cell), median (not carried) and an
- * expression of two of them, over a last line without its newline and
- * its rest; then a log rewritten in the middle is computed afresh.  The log is over 8 MiB, so that a resumed run is
+ * expression of two of them, and the report's own aggregates over the
+ * grown run (carried in its memo: resolve/memoize.c), over a last line
+ * without its newline and its rest; then a log rewritten in the middle
+ * is computed afresh.  The log is over 8 MiB, so that a resumed run is
  * not stored again: each append goes on from the first build's state
  * and store. */
 static void a_grown_logs_derived_values_are_a_fresh_builds(void **state)
@@ -254,6 +260,7 @@ static void a_grown_logs_derived_values_are_a_fresh_builds(void **state)
 			assert_contains(body, ">0.12500</a> hi");
 			assert_contains(body, ">9999.99</a> n");
 			assert_contains(body, ">70001</span> total");
+			assert_contains(body, "min <a");
 		}
 		free(body);
 	}
