@@ -21,6 +21,7 @@
 #include <fcntl.h>
 #include <glob.h>
 #include <grp.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
@@ -400,6 +401,8 @@ static void a_grown_logs_page_and_copy_are_a_fresh_builds(void **state)
 static void a_grown_logs_old_bytes_are_read_once(void **state)
 {
 	(void)state;
+	/* the hash's read in rchar: pread(), not a mapping */
+	assert_int_equal(setenv("LOGDOWN_TEST_NO_MAP", "1", 1), 0);
 	char *dir = built_project(122000);
 	for (int i = 0; i < 2; i++) {
 		off_t old = size_of(dir, "content/r/job.log");
@@ -438,6 +441,7 @@ static void a_grown_logs_old_bytes_are_read_once(void **state)
 		      (long long)size);
 	if (!getenv("LOGDOWN_VALGRIND") && read < 3 * (unsigned long long)size)
 		fail_msg("a rewritten log of %lld bytes: only %llu read", (long long)size, read);
+	unsetenv("LOGDOWN_TEST_NO_MAP");
 	e2e_drop(&dir);
 }
 
@@ -493,6 +497,39 @@ static void a_log_rewritten_with_its_times_put_back_is_read_whole(void **state)
 	assert_fresh(dir, body);
 	free(body);
 	assert_log_files_fresh(dir);
+	e2e_drop(&dir);
+}
+
+/* A log cut short while the rebuild after an append hashes it through
+ * a mapping (LOGDOWN_TEST_TRUNCATE_MAPPED, data/cache.c: the cut made
+ * once the window holding its new end is mapped): the read faults
+ * (SIGBUS), the guard (base/mapguard.c) takes it back to pread(), and
+ * the build makes the page of the log as it now is, as a build without
+ * the cache does, instead of dying. */
+static void a_log_cut_short_while_mapped_is_read_as_it_is(void **state)
+{
+	(void)state;
+	char *dir = built_project(60000); /* 7.9 MB: hashed through a mapping */
+	char *l = train_line(6000100);
+	e2e_append(dir, "content/r/job.log", l);
+	free(l);
+	assert_int_equal(setenv("LOGDOWN_TEST_TRUNCATE_MAPPED", "5000000", 1), 0);
+	struct proc r = e2e_run(dir, "build -v");
+	unsetenv("LOGDOWN_TEST_TRUNCATE_MAPPED");
+	if (r.status != 0) {
+		e2e_keep_proc(r);
+		fail_msg("the build exited %d (128 + %d is SIGBUS) with:\n%s", r.status, SIGBUS,
+			 r.err);
+	}
+	assert_contains(r.err, PARSED);
+	proc_free(&r);
+	/* the hook cut it, mid-line */
+	assert_int_equal(size_of(dir, "content/r/job.log"), 5000000);
+	char *page = e2e_read(dir, "_site/r/index.html");
+	char *body = e2e_page_body(page);
+	free(page);
+	assert_fresh(dir, body);
+	free(body);
 	e2e_drop(&dir);
 }
 
@@ -622,7 +659,10 @@ static void appending_1_kb_costs_well_under_a_full_parse(void **state)
 		      "log rewritten %.2f s CPU, %ld KB\n",
 		      first.cpu_secs, grown.cpu_secs, grown.maxrss_kb, rewritten.cpu_secs,
 		      rewritten.maxrss_kb);
-	if (grown.cpu_secs > 0.6 * rewritten.cpu_secs)
+	/* about 0.14 (0.04 s against 0.29 s, 2026-11-27): the derives'
+	 * aggregates carried and the old bytes hashed through a mapping;
+	 * 0.35 before either */
+	if (grown.cpu_secs > 0.3 * rewritten.cpu_secs)
 		fail_msg("the append took %.2f s of CPU, the rewritten log %.2f s", grown.cpu_secs,
 			 rewritten.cpu_secs);
 	bounded_free(&first);
@@ -644,6 +684,7 @@ int main(void)
 		cmocka_unit_test(a_grown_logs_old_bytes_are_read_once),
 		cmocka_unit_test(an_edited_raw_copy_is_copied_again_whole),
 		cmocka_unit_test(a_log_rewritten_with_its_times_put_back_is_read_whole),
+		cmocka_unit_test(a_log_cut_short_while_mapped_is_read_as_it_is),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
