@@ -30,9 +30,10 @@ struct map_guard {
 	struct map_guard *outer;
 };
 
-/* Installs the SIGBUS handler (once a process); false when it cannot
+/* Installs the SIGBUS handler, unless it is the one there (a handler
+ * put there since is replaced and chained to); false when it cannot
  * be, and then nothing may be guarded: read the file without mapping
- * it. */
+ * it.  Call before each mapped read. */
 bool map_guard_ready(void);
 /* Guards reads of [p, p + len) on this thread until disarmed; g->jb
  * must have been set by sigsetjmp(g->jb, 1) just before. */
