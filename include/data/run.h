@@ -180,6 +180,10 @@ struct series_view {
 	const void *line_off;
 	unsigned line_width;
 	const struct series_view_col *cols; /* series_column_count() of them, copied */
+	/* The key of the run store these rows are read from (runstore.c),
+	 * so that what is computed from them can be kept by it; zeros when
+	 * the view is not a store's. */
+	unsigned char origin[16];
 };
 /* Adds a series (no series of that name may exist) read through v.
  * The memory v points to must outlive r: see run_hold(). */
@@ -190,6 +194,9 @@ struct series *run_add_series_view(struct run *r, const char *name, const char *
  * appended to s coming after them; false (s unchanged) when from is not
  * a view of as many columns and at least nrows rows. */
 bool series_take_view(struct series *s, const struct series *from, size_t nrows);
+/* The view s reads its first rows from (its nrows: how many), or NULL
+ * when every row of s is its own.  Borrowed from s. */
+const struct series_view *series_view_of(const struct series *s);
 /* Makes r own p: run_free() calls release(p) last (a mapping its series
  * views read). */
 void run_hold(struct run *r, void *p, void (*release)(void *));

@@ -55,6 +55,7 @@
 #include "base/diag.h"
 #include "base/util.h"
 #include "data/run.h"
+#include "data/wire.h"
 
 struct expr;
 
@@ -237,6 +238,19 @@ void expr_agg_init(struct expr_agg *a, int fn);
 /* The next row's cell (shortest: its text is number_put()'s for it,
  * series_append_shortest()); dt's text is copied when kept. */
 void expr_agg_add(struct expr_agg *a, const struct datum *dt, bool shortest);
+/* Whether fn (as expr_streamable() names it) reads every row: min,
+ * max, count, sum and mean do; first and last read one cell of a kept
+ * series. */
+bool expr_agg_reads_all(int fn);
+/* a's state written out (data/wire.h), so that a later build folds on
+ * from it: the rows it covered, its loop, its picked and first bad
+ * cells. */
+void expr_agg_save(const struct expr_agg *a, struct buf *out);
+/* The next expr_agg_save()'s bytes into a (fresh from expr_agg_init()
+ * with its function), over a series of at most `rows` rows: r->bad
+ * when they are not such a state of as many rows or fewer (a may then
+ * hold texts: expr_agg_free() it). */
+void expr_agg_load(struct expr_agg *a, struct wire_rd *r, size_t rows);
 /* Empty again, keeping its buffers (the next run of a split file). */
 void expr_agg_reset(struct expr_agg *a);
 void expr_agg_free(struct expr_agg *a);

@@ -737,6 +737,11 @@ bool series_take_view(struct series *s, const struct series *from, size_t nrows)
 	return true;
 }
 
+const struct series_view *series_view_of(const struct series *s)
+{
+	return s->view;
+}
+
 void series_cell(const struct series *s, size_t row, size_t col, struct datum *out)
 {
 	series_cell_shortest(s, row, col, out);

@@ -582,6 +582,7 @@ static bool read_series(struct run *run, const unsigned char *map, const struct 
 		v.line_base = section(map, h, base_off, nblocks, 8, &bad);
 		v.line_off = section(map, h, off_off, n, width, &bad);
 		v.cols = vc;
+		memcpy(v.origin, map + H_KEY, sizeof v.origin);
 		ok = !bad;
 	}
 	if (ok)

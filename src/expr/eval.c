@@ -11,6 +11,7 @@
 #include "expr/expr.h"
 
 #include <assert.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -1462,6 +1463,95 @@ void expr_agg_add(struct expr_agg *a, const struct datum *dt, bool shortest)
 	}
 	if ((fn == FN_MIN || fn == FN_MAX) && a->loop.best == r)
 		agg_keep(&a->pick, &a->pick_text, dt);
+}
+
+bool expr_agg_reads_all(int fn)
+{
+	enum fn_id id = (enum fn_id)fn;
+	return id == FN_MIN || id == FN_MAX || id == FN_COUNT || id == FN_SUM || id == FN_MEAN;
+}
+
+static void put_datum(struct buf *out, const struct datum *d)
+{
+	wire_put_u64(out, (uint64_t)d->kind);
+	wire_put_f64(out, d->num);
+	wire_put_u64(out, d->text != NULL);
+	wire_put_bytes(out, d->text ? d->text : "", d->text ? d->len : 0);
+	wire_put_u64(out, (uint64_t)(int64_t)d->line);
+}
+
+void expr_agg_save(const struct expr_agg *a, struct buf *out)
+{
+	wire_put_u64(out, a->rows);
+	wire_put_u64(out, a->loop.n_ok);
+	wire_put_u64(out, a->loop.first);
+	wire_put_u64(out, a->loop.last);
+	wire_put_u64(out, a->loop.best);
+	wire_put_f64(out, a->loop.best_num);
+	wire_put_f64(out, a->loop.sum);
+	wire_put_f64(out, a->loop.comp);
+	wire_put_u64(out, (uint64_t)(int64_t)a->loop.maxdec);
+	wire_put_u64(out, a->loop.dec_all);
+	put_datum(out, &a->pick);
+	wire_put_u64(out, a->bad);
+	put_datum(out, &a->bad_cell);
+}
+
+static bool get_flag(struct wire_rd *r)
+{
+	uint64_t v = wire_u64(r);
+	if (v > 1)
+		r->bad = true;
+	return v == 1;
+}
+
+/* A datum whose text goes into b. */
+static void get_datum(struct wire_rd *r, struct datum *d, struct buf *b)
+{
+	uint64_t kind = wire_u64(r);
+	d->num = wire_f64(r);
+	bool has_text = get_flag(r);
+	struct span t = wire_span(r);
+	d->line = (long)(int64_t)wire_u64(r);
+	if (kind > DATUM_STRING)
+		r->bad = true;
+	d->kind = r->bad ? DATUM_MISSING : (enum datum_kind)kind;
+	buf_clear(b);
+	d->text = NULL;
+	d->len = 0;
+	if (has_text && !r->bad) {
+		buf_put(b, t.p, t.len);
+		d->text = buf_data(b);
+		d->len = t.len;
+	}
+}
+
+void expr_agg_load(struct expr_agg *a, struct wire_rd *r, size_t rows)
+{
+	uint64_t covered = wire_u64(r);
+	struct expr_agg_loop *l = &a->loop;
+	uint64_t n_ok = wire_u64(r), first = wire_u64(r), last = wire_u64(r),
+		 best = wire_u64(r);
+	l->best_num = wire_f64(r);
+	l->sum = wire_f64(r);
+	l->comp = wire_f64(r);
+	int64_t maxdec = (int64_t)wire_u64(r);
+	l->dec_all = get_flag(r);
+	get_datum(r, &a->pick, &a->pick_text);
+	a->bad = get_flag(r);
+	get_datum(r, &a->bad_cell, &a->bad_text);
+	/* maxdec only grows from 0 (and one more decimal is added to it) */
+	if (covered > rows || n_ok > covered || maxdec < 0 || maxdec > INT_MAX / 2 ||
+	    (n_ok && (first >= covered || last >= covered || best >= covered)))
+		r->bad = true;
+	if (r->bad)
+		return;
+	a->rows = (size_t)covered;
+	l->n_ok = (size_t)n_ok;
+	l->first = (size_t)first;
+	l->last = (size_t)last;
+	l->best = (size_t)best;
+	l->maxdec = (int)maxdec;
 }
 
 static bool is_aggregate(enum fn_id id)

@@ -18,6 +18,7 @@
 #include "base/util.h"
 #include "data/limit.h"
 #include "expr/expr.h"
+#include "derivecarry.h"
 #include "literal.h"
 #include "parse/notebook.h"
 #include "parse/dllogger.h"
@@ -296,8 +297,13 @@ static const struct expr_agg *stream_lookup(const void *ctx, const struct series
 }
 
 static void derive_all(const struct parser *p, struct run *r, bool complete,
-		       const struct streaming *stream, struct diag *d)
+		       const struct streaming *stream, struct derive_carry *carry, struct diag *d)
 {
+	/* The aggregates carried with a resume state (derivecarry.c), for
+	 * the run they were folded over: the rows since folded in. */
+	bool carried = !stream && carry && carry->n && carry->run == r;
+	if (carried)
+		derive_carry_fold(carry);
 	for (size_t i = 0; i < p->nderives; i++) {
 		if (p->derives[i].alt)
 			continue; /* with the first alternative */
@@ -308,6 +314,9 @@ static void derive_all(const struct parser *p, struct run *r, bool complete,
 		if (stream) {
 			scope.streamed = stream_lookup;
 			scope.streamed_ctx = stream;
+		} else if (carried) {
+			scope.streamed = derive_carry_lookup;
+			scope.streamed_ctx = carry;
 		}
 		struct eval ev;
 		memset(&ev, 0, sizeof ev);
@@ -393,6 +402,7 @@ struct split_runs {
 	char **names; /* the name group's text, or NULL */
 	size_t n;
 	struct streaming *stream; /* parser_run_stream(), or NULL */
+	struct derive_carry *carry; /* appends: the first run's, or NULL */
 };
 
 static void split_push(struct split_runs *sr, struct run *r, char *name)
@@ -409,7 +419,7 @@ static struct run *split_next(struct scan *sc, long line)
 {
 	struct split_runs *sr = sc->split_ctx;
 	bool complete = finish_fields(sc);
-	derive_all(sr->p, sc->r, complete, sr->stream, sr->d);
+	derive_all(sr->p, sc->r, complete, sr->stream, sr->carry, sr->d);
 	/* the next run's aggregations start afresh */
 	for (size_t k = 0; sr->stream && k < sr->stream->naggs; k++)
 		expr_agg_reset(&sr->stream->aggs[k].a);
@@ -675,6 +685,12 @@ static void release_run(void *r)
 	run_free(r);
 }
 
+/* scan.state_more: the derives' aggregates, after the state. */
+static void carry_save(void *ctx, struct buf *out)
+{
+	derive_carry_save(ctx, out);
+}
+
 static struct run *parse_file(const struct parser *p, const char *path, const char *shown,
 			    const char *run_name, const struct row_sink *sink,
 			    struct streaming *stream, const struct scan_point *from,
@@ -721,7 +737,7 @@ static struct run *parse_file(const struct parser *p, const char *path, const ch
 	}
 	struct run *r = run_new(run_name, shown, p->name);
 	struct scan sc;
-	struct split_runs sr = {p, shown, run_name, d, NULL, NULL, 0, stream};
+	struct split_runs sr = {p, shown, run_name, d, NULL, NULL, 0, stream, NULL};
 	scan_setup(&sc, &sr, r, sink, st.st_size);
 	if (is_nb) {
 		sc.nb = &nb;
@@ -731,6 +747,17 @@ static struct run *parse_file(const struct parser *p, const char *path, const ch
 	bool carries = state_carries(p, is_nb, sink);
 	if (to && carries)
 		sc.capture = &to->state;
+	/* A state taken or resumed: the derives' aggregates that read every
+	 * row go with it, so that a resumed parse folds only the new rows. */
+	struct derive_carry dc;
+	memset(&dc, 0, sizeof dc);
+	if (carries && !stream && (sc.capture || from))
+		derive_carry_init(&dc, p, r);
+	if (dc.n) {
+		sr.carry = &dc;
+		sc.state_more = carry_save;
+		sc.state_ctx = &dc;
+	}
 	/* The resumed run reads its first rows where the stored one does:
 	 * it holds it (and frees it with itself, refused or not). */
 	if (from)
@@ -742,10 +769,14 @@ static struct run *parse_file(const struct parser *p, const char *path, const ch
 		*refused = true;
 		close(fd);
 		scan_free(&sc);
+		derive_carry_free(&dc);
 		run_free(r);
 		notebook_free(&nb);
 		return NULL;
 	}
+	/* (not carried, or not these derives': each from the first row) */
+	if (from && dc.n)
+		derive_carry_load(&dc, sc.state_more_in.p, sc.state_more_in.len);
 	if (p->format == FMT_TEXT) {
 		sc.resumed = from != NULL;
 		/* the file's own lines, from its start (a notebook's text is
@@ -820,6 +851,7 @@ static struct run *parse_file(const struct parser *p, const char *path, const ch
 	}
 	if (!ok || sc.failed) {
 		scan_free(&sc);
+		derive_carry_free(&dc);
 		split_free(&sr);
 		run_free(r);
 		notebook_free(&nb);
@@ -847,7 +879,7 @@ static struct run *parse_file(const struct parser *p, const char *path, const ch
 			scan_warn_silent(&sc);
 		if (untold && !sc.sink_only)
 			style_untold(&sc, r);
-		derive_all(p, r, complete, sr.stream, d);
+		derive_all(p, r, complete, sr.stream, sr.carry, d);
 		last_name = sc.split_name;
 		sc.split_name = NULL;
 	}
@@ -862,6 +894,7 @@ static struct run *parse_file(const struct parser *p, const char *path, const ch
 		free(sr.names);
 	}
 	scan_free(&sc);
+	derive_carry_free(&dc);
 	notebook_free(&nb);
 	return r;
 }

@@ -346,6 +346,13 @@ struct scan {
 	struct buf *capture;
 	bool captured;
 	uint64_t point_read;
+	/* What the caller keeps with the state (logparse.c: its derives'
+	 * aggregates, derivecarry.c): written after it by state_more(),
+	 * when set; a state read back leaves those bytes in state_more_in
+	 * (a view of the state's). */
+	void (*state_more)(void *ctx, struct buf *out);
+	void *state_ctx;
+	struct span state_more_in;
 	/* Not NULL: every byte scan_file() reads is counted there, on the
 	 * reading thread (the log page's line count and index). */
 	struct line_count *count;

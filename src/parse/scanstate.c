@@ -10,8 +10,10 @@
  * series' and table's rank de-duplication entries, the table being
  * read (its mode, ruler columns, types, fill_down values, a wrapped
  * row waiting for its rest), a row waiting for its `more` lines, and
- * the carried values.  What only lives within one line or one chunk
- * (the matcher, literal positions, scratch cells) is not.
+ * the carried values; then what the caller keeps with it (the
+ * derives' aggregates: derivecarry.c), as one length-prefixed blob.
+ * What only lives within one line or one chunk (the matcher, literal
+ * positions, scratch cells) is not.
  *
  * The state is read as untrusted bytes (a sealed cache file, but the
  * fuzz harness feeds it anything): every count is checked against the
@@ -26,7 +28,7 @@
 
 #define STATE_MAGIC "logdown-scanstate"
 #define STATE_MAGIC_LEN 17
-#define STATE_VERSION 1u
+#define STATE_VERSION 2u
 
 static void put_i64(struct buf *b, int64_t v)
 {
@@ -210,6 +212,11 @@ void scan_state_save(const struct scan *sc, struct buf *out)
 		wire_put_u64(out, inputs != NULL);
 		wire_put_bytes(out, inputs ? inputs : "", inputs ? strlen(inputs) : 0);
 	}
+	struct buf more = BUF_INIT;
+	if (sc->state_more)
+		sc->state_more(sc->state_ctx, &more);
+	wire_put_bytes(out, buf_data(&more), more.len);
+	buf_free(&more);
 }
 
 /* --- reading --- */
@@ -551,6 +558,7 @@ bool scan_state_load(struct scan *sc, const void *data, size_t len, const struct
 		free(name);
 		free(inputs);
 	}
+	sc->state_more_in = wire_span(r);
 	if (r->bad || r->p != r->end)
 		return false;
 	update_every_line(sc);

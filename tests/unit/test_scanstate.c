@@ -211,14 +211,28 @@ static void check_content(const struct parser *p, const char *shown, const char 
 	bool refused = false;
 	struct run *full =
 		parse_capturing(p, whole_path, shown, NULL, &full_to, &refused, &full_diags);
+	/* A parse that takes no state computes its derives by the loop
+	 * over every row; one that takes a state folds their aggregates
+	 * (derivecarry.c): the same run, the same words. */
+	char *plain_diags;
+	struct run *plain = parse_capturing(p, whole_path, shown, NULL, NULL, &refused, &plain_diags);
 	free(whole_path);
+	if (!full != !plain || strcmp(full_diags, plain_diags) != 0)
+		fail_msg("%s: with a state taken it said\n%s\ninstead of\n%s", shown, full_diags,
+			 plain_diags);
+	free(plain_diags);
 	if (!full) {
 		free(full_diags);
 		buf_free(&full_to.state);
 		return;
 	}
-	size_t full_len;
+	size_t full_len, plain_len;
 	char *full_bytes = stored(full, &full_len);
+	char *plain_bytes = stored(plain, &plain_len);
+	if (full_len != plain_len || memcmp(full_bytes, plain_bytes, full_len) != 0)
+		fail_msg("%s: the run of a parse taking a state differs from a plain parse's", shown);
+	free(plain_bytes);
+	run_free(plain);
 	size_t nlines = 0;
 	for (size_t i = 0; i + 1 < n; i++)
 		nlines += content[i] == '\n';
@@ -291,9 +305,65 @@ static void every_cut_of_every_log_resumes_as_a_full_parse(void **state)
 		fail_msg("only %zu cuts resumed, %zu refused", resumed_total, refused_total);
 }
 
+#define TRAIN(step, rate)                                                                   \
+	"| Train Device=CSX, Step=" step ", Loss=9.00000, Rate=" rate " samples/sec, "       \
+	"GlobalRate=1.00 samples/sec\n"
+
+/* A resumed parse folds only the rows after the point into its derives'
+ * aggregates (derivecarry.c): given as the rows before the point a
+ * stored run whose rates are not those the state's aggregates covered,
+ * the Cerebras parser's mean_rate is the carried mean's (the loop over
+ * every row would read the other rates: (5000 + 7000 + 2000) / 3). */
+static void a_resumed_derive_folds_only_the_new_rows(void **state)
+{
+	(void)state;
+	const struct parser *p = parsers_find(builtins, "cerebras");
+	assert_non_null(p);
+	const char *head = TRAIN("100", "1000.00") TRAIN("200", "3000.00");
+	const char *other = TRAIN("100", "5000.00") TRAIN("200", "7000.00");
+	const char *tail = TRAIN("300", "2000.00");
+	char *prefix_path = in_dir("prefix"), *whole_path = in_dir("whole");
+	write_all(prefix_path, head, strlen(head));
+	struct scan_point st1 = {BUF_INIT, 0, NULL, NULL, false};
+	bool refused = false;
+	char *diags;
+	struct run *r1 = parse_capturing(p, prefix_path, "job.log", NULL, &st1, &refused, &diags);
+	assert_non_null(r1);
+	assert_string_equal(diags, "");
+	free(diags);
+	assert_int_equal(st1.point, strlen(head));
+	write_all(prefix_path, other, strlen(other));
+	struct run *r_other = parse_capturing(p, prefix_path, "job.log", NULL, NULL, &refused, &diags);
+	assert_non_null(r_other);
+	free(diags);
+	st1.prev = mapped(r_other);
+	char *whole = xasprintf("%s%s", head, tail);
+	write_all(whole_path, whole, strlen(whole));
+	struct run *r2 = parse_capturing(p, whole_path, "job.log", &st1, NULL, &refused, &diags);
+	assert_false(refused);
+	assert_non_null(r2);
+	free(diags);
+	const struct datum *mean = run_field(r2, "mean_rate");
+	assert_non_null(mean);
+	assert_int_equal(mean->kind, DATUM_NUMBER);
+	if (mean->num != 2000)
+		fail_msg("mean_rate is %.17g after the resume, not the carried 2000", mean->num);
+	/* the rows themselves are the stored run's (the prefix check, in
+	 * runs.c, is what keeps them the log's) */
+	assert_int_equal(series_row_count(run_series(r2, "train")), 3);
+	run_free(r2);
+	run_free(r1);
+	run_free(r_other);
+	buf_free(&st1.state);
+	free(whole);
+	free(prefix_path);
+	free(whole_path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(a_resumed_derive_folds_only_the_new_rows),
 		cmocka_unit_test(every_cut_of_every_log_resumes_as_a_full_parse),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
