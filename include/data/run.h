@@ -44,6 +44,9 @@ void run_free(struct run *r);
 const char *run_name(const struct run *r);
 /* Renames r (a run just made, not yet shared). */
 void run_set_name(struct run *r, const char *name);
+/* The file as diagnostics show it (a stored run, read back by another
+ * build, gets the name this one knows the file by). */
+void run_set_file(struct run *r, const char *file);
 /* The line the run starts at in its file: 1, unless the file holds
  * several runs (below). */
 long run_first_line(const struct run *r);

@@ -211,6 +211,14 @@ void run_set_name(struct run *r, const char *name)
 	r->implicit[0] = string_datum(r->name);
 }
 
+void run_set_file(struct run *r, const char *file)
+{
+	char *was = r->file;
+	r->file = xstrdup(file ? file : "");
+	r->implicit[1] = string_datum(r->file);
+	free(was);
+}
+
 long run_first_line(const struct run *r)
 {
 	return r->first_line > 0 ? r->first_line : 1;

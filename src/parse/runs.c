@@ -107,12 +107,18 @@ struct parse_cache {
 	size_t continued; /* of parsed: from where the last parse stopped */
 	struct cache *disk;          /* or NULL */
 	struct cache_key parsers_key; /* the parser set, for disk keys */
+	/* The disk keys being parsed now, by a thread each (busy_mark()),
+	 * and the signal that one is done. */
+	struct cache_key *busy;
+	size_t nbusy, capbusy;
+	pthread_cond_t done;
 };
 
 struct parse_cache *parse_cache_new(void)
 {
 	struct parse_cache *c = xcalloc(1, sizeof *c);
 	pthread_mutex_init(&c->mu, NULL);
+	pthread_cond_init(&c->done, NULL);
 	c->gen = 1;
 	return c;
 }
@@ -235,6 +241,8 @@ void parse_cache_free(struct parse_cache *c)
 		return;
 	parse_cache_clear(c);
 	pthread_mutex_destroy(&c->mu);
+	pthread_cond_destroy(&c->done);
+	free(c->busy);
 	free(c->by_dkey);
 	free(c->by_path);
 	free(c->e);
@@ -287,14 +295,21 @@ struct cache_key parse_cache_parsers_key(const struct parser_set *set)
 }
 
 /* The run stored under the content key k: in memory, or on disk (then
- * kept in memory too).  NULL when neither has it. */
-static struct run *content_hit(struct parse_cache *c, const struct cache_key *k)
+ * kept in memory too).  NULL when neither has it.  The key knows the
+ * file by its place in the project, not by the name diagnostics give
+ * it (shown: the path as logdown was given it, so `build .` and
+ * `serve /abs/project` share their stored runs): a run read back from
+ * disk is given the name shown, and one in memory is taken only when it
+ * has that name. */
+static struct run *content_hit(struct parse_cache *c, const struct cache_key *k,
+			       const char *shown)
 {
 	pthread_mutex_lock(&c->mu);
 	for (size_t at = c->icap ? (size_t)dkey_hash(k) & (c->icap - 1) : 0;
 	     c->icap && c->by_dkey[at]; at = (at + 1) & (c->icap - 1)) {
 		struct cache_entry *e = &c->e[c->by_dkey[at] - 1];
-		if (e->reusable && e->has_dkey && memcmp(e->dkey.b, k->b, sizeof k->b) == 0) {
+		if (e->reusable && e->has_dkey && memcmp(e->dkey.b, k->b, sizeof k->b) == 0 &&
+		    strcmp(e->shown, shown) == 0) {
 			e->gen = c->gen;
 			c->reused++;
 			pthread_mutex_unlock(&c->mu);
@@ -306,11 +321,12 @@ static struct run *content_hit(struct parse_cache *c, const struct cache_key *k)
 	struct run *r = cache_run_get(c->disk, k);
 	if (!r)
 		return NULL;
+	run_set_file(r, shown);
 	pthread_mutex_lock(&c->mu);
 	c->from_disk++;
 	struct cache_entry *e = entry_new(c);
 	e->real = xstrdup("");
-	e->shown = xstrdup("");
+	e->shown = xstrdup(shown);
 	e->run_name = xstrdup("");
 	e->parser = xstrdup("");
 	e->np = xstrdup("");
@@ -699,14 +715,66 @@ fail:
 	return NULL;
 }
 
+/* Marks the run stored under k as being parsed by this thread, unless
+ * another thread of the build parses it: then waits for that one to be
+ * done and says so (false), and the caller looks for its run again.  A
+ * log two reports name differently (../logs/x.log, ../../logs/x.log)
+ * has one key: it is parsed once, whichever report loads first. */
+static bool busy_mark(struct parse_cache *c, const struct cache_key *k)
+{
+	bool waited = false;
+	pthread_mutex_lock(&c->mu);
+	for (;;) {
+		size_t i = 0;
+		while (i < c->nbusy && memcmp(c->busy[i].b, k->b, sizeof k->b) != 0)
+			i++;
+		if (i == c->nbusy)
+			break;
+		waited = true;
+		pthread_cond_wait(&c->done, &c->mu);
+	}
+	if (!waited) {
+		if (c->nbusy == c->capbusy) {
+			c->capbusy = c->capbusy ? 2 * c->capbusy : 4;
+			c->busy = xrealloc(c->busy, c->capbusy * sizeof *c->busy);
+		}
+		c->busy[c->nbusy++] = *k;
+	}
+	pthread_mutex_unlock(&c->mu);
+	return !waited;
+}
+
+/* The parse busy_mark() marked is done (stored, or not). */
+static void busy_clear(struct parse_cache *c, const struct cache_key *k)
+{
+	pthread_mutex_lock(&c->mu);
+	for (size_t i = 0; i < c->nbusy; i++)
+		if (memcmp(c->busy[i].b, k->b, sizeof k->b) == 0) {
+			c->busy[i] = c->busy[--c->nbusy];
+			break;
+		}
+	pthread_cond_broadcast(&c->done);
+	pthread_mutex_unlock(&c->mu);
+}
+
+/* A confined file's path in the project: its canonical path under the
+ * project's (real is canonical and inside root_real). */
+static const char *project_place(const char *real, const char *root_real)
+{
+	const char *under = root_real ? path_under(real, root_real) : NULL;
+	return under ? under : real;
+}
+
 struct name_pattern;
 static void pattern_apply(struct loader *ld, const struct name_pattern *np, const char *path,
 			  struct run *r);
 
 /* The key of a run on disk: the parser set, the parser named (NULL:
- * detected), the file's content hash and the names that shape the run. */
+ * detected), the file's content hash and the names that shape the run:
+ * place, the file's path in the project (project_place()), whatever
+ * path the project was given by. */
 static struct cache_key disk_key(const struct cache_key *parsers, const struct parser *p,
-				 const struct cache_key *fh, const char *shown,
+				 const struct cache_key *fh, const char *place,
 				 const char *run_name, const char *np_text)
 {
 	struct cache_hasher *h = cache_hasher_new();
@@ -714,7 +782,7 @@ static struct cache_key disk_key(const struct cache_key *parsers, const struct p
 	cache_hasher_key(h, parsers);
 	cache_hasher_str(h, p ? parser_name(p) : "");
 	cache_hasher_key(h, fh);
-	cache_hasher_str(h, shown);
+	cache_hasher_str(h, place);
 	cache_hasher_str(h, run_name);
 	cache_hasher_str(h, np_text ? np_text : "");
 	return cache_hasher_end(h);
@@ -723,13 +791,13 @@ static struct cache_key disk_key(const struct cache_key *parsers, const struct p
 /* Appends (docs/internals.md): a log's resume state is known by what
  * names the run, not by the log's content, so that the log grown since
  * finds the state its last parse left. */
-static struct cache_key tail_key(const struct cache_key *parsers, const char *shown,
+static struct cache_key tail_key(const struct cache_key *parsers, const char *place,
 				 const char *run_name, const char *np_text)
 {
 	struct cache_hasher *h = cache_hasher_new();
 	cache_hasher_str(h, "scan state");
 	cache_hasher_key(h, parsers);
-	cache_hasher_str(h, shown);
+	cache_hasher_str(h, place);
 	cache_hasher_str(h, run_name);
 	cache_hasher_str(h, np_text ? np_text : "");
 	return cache_hasher_end(h);
@@ -821,6 +889,8 @@ struct tail {
 	bool whole_known;         /* the content hash of the whole log: */
 	struct cache_key whole;   /* its XXH3-128, */
 	uint64_t whole_size;      /* over this many bytes */
+	bool busy;                /* busy_mark()ed: its key */
+	struct cache_key busy_key;
 };
 
 /* The hash of the log's bytes before the state's point `point` without
@@ -997,7 +1067,8 @@ static struct run *load_run_keyed(struct loader *ld, const char *real, const cha
 		bool has_state = false, prefix_ok;
 		uint64_t point = 0;
 		if (ld->parsers_key) {
-			tkey = tail_key(ld->parsers_key, shown, run_name, np_text);
+			tkey = tail_key(ld->parsers_key, project_place(real, ld->root_real),
+					run_name, np_text);
 			struct buf tb = BUF_INIT;
 			has_state = cache_state_get(ld->disk, &tkey, &tb) && tb.len >= TAIL_HEAD;
 			if (has_state) {
@@ -1019,8 +1090,9 @@ static struct run *load_run_keyed(struct loader *ld, const char *real, const cha
 		cache_hasher_str(ld->inputs, np_text ? np_text : "");
 		if (ld->parsers_key) {
 			/* the run a load would find on disk: still in use */
-			struct cache_key dkey = disk_key(ld->parsers_key, p, &fh, shown, run_name,
-							 np_text);
+			struct cache_key dkey = disk_key(ld->parsers_key, p, &fh,
+							 project_place(real, ld->root_real),
+							 run_name, np_text);
 			cache_run_keep(ld->disk, &dkey);
 			/* and a grown log's resume state, with the run it
 			 * goes on from */
@@ -1077,6 +1149,8 @@ static struct run *load_run_opened(struct loader *ld, const char *real, const ch
 	tl.from.state = (struct buf)BUF_INIT;
 	struct run *r = load_run_tail(ld, real, rpath, cfd, shown, run_name, p, at, np, np_text,
 				      pick, &tl);
+	if (tl.busy)
+		busy_clear(ld->cache, &tl.busy_key);
 	buf_free(&tl.from.state);
 	return r;
 }
@@ -1099,7 +1173,8 @@ static struct run *load_run_tail(struct loader *ld, const char *real, const char
 		/* A log whose bytes are read again (changed since its hash
 		 * was taken) may have grown: its resume state's point is
 		 * hashed on the way. */
-		tkey = tail_key(&pc->parsers_key, shown, run_name, np_text);
+		tkey = tail_key(&pc->parsers_key, project_place(real, ld->root_real), run_name,
+				np_text);
 		struct cache_key known;
 		struct stat fst;
 		if (!pick && !cache_fd_hash_known(pc->disk, real, cfd, &known) &&
@@ -1109,14 +1184,21 @@ static struct run *load_run_tail(struct loader *ld, const char *real, const char
 		if (cache_fd_hash_mid(pc->disk, real, cfd, &fh, &stamp,
 				      tl->found ? tl->from.point : 0, tl->found ? &tl->prefix : NULL,
 				      &tl->prefix_known)) {
-			dkey = disk_key(&pc->parsers_key, p, &fh, shown, run_name, np_text);
+			dkey = disk_key(&pc->parsers_key, p, &fh, project_place(real, ld->root_real),
+					run_name, np_text);
 			dkeyed = true;
 			tl->whole_known = true;
 			tl->whole = fh;
 			tl->whole_size = (uint64_t)stamp.sig[0];
-			struct run *hit = content_hit(pc, &dkey);
+			struct run *hit = content_hit(pc, &dkey, shown);
 			if (hit)
 				return hit;
+			if (busy_mark(pc, &dkey)) {
+				tl->busy = true;
+				tl->busy_key = dkey;
+			} else if ((hit = content_hit(pc, &dkey, shown)) != NULL) {
+				return hit;
+			} /* else not stored (it warned, or changed): parsed here too */
 		}
 	}
 	size_t before_all = diag_errors(ld->d) + diag_warnings(ld->d);

@@ -64,9 +64,11 @@ static void each_input_change_invalidates_what_it_should(void **state)
 {
 	(void)state;
 	char *dir = project();
+	/* the shared log, named two ways, is parsed once: stored by its
+	 * place in the project, the second report reads it back */
 	build_expect(dir,
-		     "logdown: 3 reports: 3 rendered, 0 from cache; 3 result files read: 3 parsed, "
-		     "0 from cache\n");
+		     "logdown: 3 reports: 3 rendered, 0 from cache; 3 result files read: 2 parsed, "
+		     "1 from cache\n");
 	/* nothing changed */
 	build_expect(dir,
 		     "logdown: 3 reports: 0 rendered, 3 from cache; 0 result files read: 0 parsed, "
@@ -80,10 +82,12 @@ static void each_input_change_invalidates_what_it_should(void **state)
 	build_expect(dir,
 		     "logdown: 3 reports: 1 rendered, 2 from cache; 1 result file read: 1 parsed, "
 		     "0 from cache\n");
-	/* a log two reports read: both, one parse each (names differ in the path shown) */
+	/* a log two reports read under two names (../logs, ../../logs):
+	 * both render, the log is parsed once (the other report waits for
+	 * it and reads it back) */
 	e2e_append(dir, "logs/shared.log", "2024-03-30 16:00:00,000 INFO:   one more line\n");
 	build_expect(dir, "logdown: 3 reports: 2 rendered, 1 from cache; 2 result files "
-				"read: 2 parsed, 0 from cache\n");
+				"read: 1 parsed, 1 from cache\n");
 	/* a source: that report, its log from the cache */
 	e2e_append(dir, "content/c.md", "\nMore prose.\n");
 	build_expect(dir,
@@ -107,13 +111,13 @@ static void each_input_change_invalidates_what_it_should(void **state)
 	e2e_write(dir, "parsers/extra.yaml",
 		  "name: extra\ndetect: 'NEVER MATCHES THIS'\nfields:\n  x: 'x=(\\d+)'\n");
 	build_expect(dir,
-		     "logdown: 3 reports: 3 rendered, 0 from cache; 3 result files read: 3 parsed, "
-		     "0 from cache\n");
+		     "logdown: 3 reports: 3 rendered, 0 from cache; 3 result files read: 2 parsed, "
+		     "1 from cache\n");
 	/* a new binary: everything */
 	struct proc v = e2e_run(dir, "build -v");
 	proc_free(&v);
 	char *cmd = xasprintf("cd '%s' && LOGDOWN_CACHE_VERSION=99.0 '%s' build -v 2>&1 | "
-			      "grep -q '3 rendered, 0 from cache; 3 result files read: 3 parsed'",
+			      "grep -q '3 rendered, 0 from cache; 3 result files read: 2 parsed, 1 from cache'",
 			      dir, e2e_binary());
 	assert_int_equal(system(cmd), 0);
 	free(cmd);
@@ -299,23 +303,25 @@ static void the_runs_folder_keeps_only_what_the_build_uses(void **state)
 	(void)state;
 	char *dir = project();
 	size_t n0, n1, n;
-	build_expect(dir, "3 result files read: 3 parsed, 0 from cache\n");
+	build_expect(dir, "3 result files read: 2 parsed, 1 from cache\n");
+	/* one run a log: the shared log, read under two names, is stored
+	 * once, by its place in the project */
 	char **first = stored_runs(dir, &n0);
-	assert_int_equal(n0, 3);
+	assert_int_equal(n0, 2);
 	/* a log changed: its run is stored anew, the old version goes */
 	e2e_append(dir, "logs/own.log", "2024-03-30 16:00:00,000 INFO:   one more line\n");
 	build_expect(dir,
 		     "logdown: 3 reports: 1 rendered, 2 from cache; 1 result file read: 1 parsed, "
 		     "0 from cache\n");
 	char **second = stored_runs(dir, &n1);
-	assert_int_equal(n1, 3);
+	assert_int_equal(n1, 2);
 	assert_int_equal(names_new(first, n0, second, n1), 1);
 	/* nothing changed: nothing read, nothing removed */
 	build_expect(dir,
 		     "logdown: 3 reports: 0 rendered, 3 from cache; 0 result files read: 0 parsed, "
 		     "0 from cache\n");
 	char **names = stored_runs(dir, &n);
-	assert_int_equal(n, 3);
+	assert_int_equal(n, 2);
 	assert_int_equal(names_new(second, n1, names, n), 0);
 	strv_free(names);
 	/* every page renders again: every run comes from the cache, those
@@ -326,7 +332,7 @@ static void the_runs_folder_keeps_only_what_the_build_uses(void **state)
 		     "3 from cache\n");
 	names = stored_runs(dir, &n);
 	assert_int_equal(names_new(second, n1, names, n), 0);
-	assert_int_equal(n, 3);
+	assert_int_equal(n, 2);
 	strv_free(names);
 	/* check and a failed build leave the folder as it is */
 	char *c_md = path_join(dir, "content/c.md");
@@ -339,14 +345,14 @@ static void the_runs_folder_keeps_only_what_the_build_uses(void **state)
 	assert_int_equal(r.status, 1);
 	proc_free(&r);
 	names = stored_runs(dir, &n);
-	assert_int_equal(n, 3);
+	assert_int_equal(n, 2);
 	strv_free(names);
 	/* a report gone: its run goes with it */
 	char *bad = path_join(dir, "content/bad.md");
 	assert_int_equal(unlink(bad), 0);
 	build_expect(dir, "logdown: 2 reports: 0 rendered, 2 from cache;");
 	names = stored_runs(dir, &n);
-	assert_int_equal(n, 2);
+	assert_int_equal(n, 1);
 	assert_int_equal(names_new(second, n1, names, n), 0);
 	strv_free(names);
 	/* clean empties it */
@@ -360,6 +366,31 @@ static void the_runs_folder_keeps_only_what_the_build_uses(void **state)
 	free(c_md);
 	strv_free(first);
 	strv_free(second);
+	remove_tree(dir);
+	free(dir);
+}
+
+/* The project built from its folder (`build .`) and then by its
+ * absolute path from elsewhere (as `serve /abs/project` does): the
+ * paths shown differ, the runs stored are the same, read, not parsed. */
+static void a_project_given_by_another_path_reads_the_same_stored_runs(void **state)
+{
+	(void)state;
+	char *dir = project();
+	char *abs = path_real(dir);
+	assert_non_null(abs);
+	build_expect(dir, "3 result files read: 2 parsed, 1 from cache\n");
+	struct proc r = e2e_run("/", "build -v %s", abs);
+	if (r.status != 0)
+		fail_msg("build failed:\n%s", r.err);
+	assert_contains(r.err, "logdown: 3 reports: 3 rendered, 0 from cache; 3 result files read: "
+			       "0 parsed, 3 from cache\n");
+	proc_free(&r);
+	/* and what they give is what a parse gives, under the new names */
+	same_as_without_cache(dir);
+	/* back from the folder: nothing parsed either */
+	build_expect(dir, "3 result files read: 0 parsed, 3 from cache\n");
+	free(abs);
 	remove_tree(dir);
 	free(dir);
 }
@@ -433,7 +464,7 @@ static void a_store_changed_inside_or_from_another_version_is_refused(void **sta
 	assert_int_equal(b.status, 0);
 	assert_contains(b.err, "warning: the build cache is altered (its seal does not match: "
 			       "changed by something other than logdown): ignored");
-	assert_contains(b.err, "3 result files read: 3 parsed, 0 from cache\n");
+	assert_contains(b.err, "3 result files read: 2 parsed, 1 from cache\n");
 	proc_free(&b);
 	same_as_without_cache(dir);
 	/* a store another version wrote, where this one's goes */
@@ -456,7 +487,7 @@ static void a_store_changed_inside_or_from_another_version_is_refused(void **sta
 	assert_int_equal(b.status, 0);
 	assert_contains(b.err,
 			"warning: the build cache is from another version of logdown: ignored");
-	assert_contains(b.err, "3 parsed, 0 from cache\n");
+	assert_contains(b.err, "2 parsed, 1 from cache\n");
 	proc_free(&b);
 	same_as_without_cache(dir);
 	remove_tree(dir);
@@ -1136,6 +1167,7 @@ int main(void)
 		cmocka_unit_test(clean_removes_the_cache_and_the_output),
 		cmocka_unit_test(a_report_with_warnings_is_rendered_every_time),
 		cmocka_unit_test(the_runs_folder_keeps_only_what_the_build_uses),
+		cmocka_unit_test(a_project_given_by_another_path_reads_the_same_stored_runs),
 		cmocka_unit_test(a_cache_that_is_a_link_is_never_followed),
 		cmocka_unit_test(links_inside_the_cache_are_replaced_never_followed),
 		cmocka_unit_test(an_edited_run_with_its_checksum_fixed_is_not_used),
