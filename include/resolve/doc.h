@@ -90,6 +90,14 @@ void doc_free(struct doc *doc);
  * sources hold placeholders: find them with doc_next_value(). */
 struct cmark_node *doc_root(const struct doc *doc);
 
+/* The block after node in the tree under root, in the order a
+ * cmark_iter enters them (root itself first: start with it), without
+ * going into any block's inlines; NULL after the last.  For the walks
+ * that look for blocks only (code, headings, quotes, HTML): a page's
+ * inlines are most of its nodes, and each walk of them all cost as
+ * much as the search found in them. */
+struct cmark_node *doc_next_block(struct cmark_node *root, struct cmark_node *node);
+
 /* The report's citations and References (resolve/cite.h), or NULL
  * when it is resolved without. */
 struct cites;

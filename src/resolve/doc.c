@@ -872,16 +872,25 @@ static void highlight_block(struct doc *doc, cmark_node *node)
 	cmark_node_set_user_data(node, b);
 }
 
+cmark_node *doc_next_block(cmark_node *root, cmark_node *node)
+{
+	/* a node's children are all blocks or all inlines */
+	cmark_node *c = cmark_node_first_child(node);
+	if (c && (cmark_node_get_type(c) & CMARK_NODE_TYPE_MASK) == CMARK_NODE_TYPE_BLOCK)
+		return c;
+	for (; node && node != root; node = cmark_node_parent(node)) {
+		cmark_node *next = cmark_node_next(node);
+		if (next)
+			return next;
+	}
+	return NULL;
+}
+
 static void highlight_blocks(struct doc *doc, cmark_node *root)
 {
-	cmark_iter *it = cmark_iter_new(root);
-	cmark_event_type ev;
-	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
-		cmark_node *node = cmark_iter_get_node(it);
-		if (ev == CMARK_EVENT_ENTER && cmark_node_get_type(node) == CMARK_NODE_CODE_BLOCK)
+	for (cmark_node *node = root; node; node = doc_next_block(root, node))
+		if (cmark_node_get_type(node) == CMARK_NODE_CODE_BLOCK)
 			highlight_block(doc, node);
-	}
-	cmark_iter_free(it);
 }
 
 const struct code_block *doc_code_block(struct cmark_node *node)
