@@ -872,6 +872,18 @@ static void highlight_block(struct doc *doc, cmark_node *node)
 	cmark_node_set_user_data(node, b);
 }
 
+struct gfm_arena *doc_memory_begin(struct doc *doc)
+{
+	if (!doc->arena)
+		doc->arena = gfm_arena_new();
+	return gfm_arena_use(doc->arena);
+}
+
+void doc_memory_end(struct gfm_arena *was)
+{
+	gfm_arena_use(was);
+}
+
 cmark_node *doc_next_block(cmark_node *root, cmark_node *node)
 {
 	/* a node's children are all blocks or all inlines */
