@@ -1269,10 +1269,15 @@ struct doc *doc_resolve(const char *text, size_t len, const char *file, int line
 	*doc = (struct doc){.file = file, .line0 = line0, .text = text, .len = len, .c = c};
 	/* Where the pre-pass has nothing to replace, it need not know the
 	 * code lines (a parse of its own): most pages of a big site. */
-	if (may_replace(text, len, c->cites != NULL))
+	bool replace = may_replace(text, len, c->cites != NULL);
+	if (replace)
 		find_code_lines(doc);
 	claims_front(&doc->claims, c);
-	prepass(doc, &doc->md);
+	/* nor need it read the text a byte at a time: it would copy it */
+	if (replace)
+		prepass(doc, &doc->md);
+	else
+		buf_put(&doc->md, text, len);
 	doc->parser = new_parser(MD_OPTIONS | CMARK_OPT_SOURCEPOS, true);
 	doc->root = parse(doc, doc->parser, buf_data(&doc->md), doc->md.len);
 	check_tree(doc, doc->root);
