@@ -8,6 +8,7 @@
 #ifndef LOGDOWN_OUTDIR_H
 #define LOGDOWN_OUTDIR_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 
 #include "base/diag.h"
@@ -28,6 +29,9 @@ struct outdir {
 	 * NULL: nothing */
 	void (*committed)(void *ctx);
 	void *committed_ctx;
+	/* a file of the previous output was linked into staging
+	 * (outdir_link()): until then a write has nothing to unlink first */
+	atomic_bool linked;
 };
 
 /* Checks that out may be replaced and creates the staging folder.  It

@@ -41,7 +41,8 @@ struct search_value {
 struct search_section {
 	char *id;      /* the rendered heading's id attribute, or NULL */
 	char *heading; /* its text as shown; NULL for section 0 */
-	char **terms;  /* unique, in pool; sorted after search_section_finish() */
+	char **terms;  /* unique, in pool; sorted after search_section_finish();
+			  NULL after search_section_drop_terms() */
 	size_t nterms, cap;
 	uint64_t *seen; /* until finished: a hash set of terms' indexes + 1,
 			   each under its hash's upper 32 bits */
@@ -76,6 +77,12 @@ void search_add_text(struct search_section *s, const char *text, size_t len);
 void search_add_term(struct search_section *s, const char *term);
 /* Sorts s's terms (each is there once) and drops its set of them. */
 void search_section_finish(struct search_section *s);
+/* A section's term's hash (one of its terms[], which carry it): the
+ * upper and lower halves of its str_hash() xored. */
+uint32_t search_term_hash(const char *term);
+/* Frees s's terms and their bytes once s->ids numbers them (a site's
+ * table of terms holds their text): nterms stays, the count of ids. */
+void search_section_drop_terms(struct search_section *s);
 
 /* Calls fn with each term of text[0..len), in order, repeats included. */
 void search_tokens(const char *text, size_t len, void (*fn)(void *ctx, const char *term),

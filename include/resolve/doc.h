@@ -90,6 +90,25 @@ void doc_free(struct doc *doc);
  * sources hold placeholders: find them with doc_next_value(). */
 struct cmark_node *doc_root(const struct doc *doc);
 
+/* Makes doc's memory (its tree's arena) the one cmark-gfm allocates
+ * from on this thread until doc_memory_end(was) with what it returns:
+ * what cmark-gfm makes as the tree is read (a text's literal asked for
+ * as a string, an iterator, a node put in) then goes with the document
+ * rather than to the heap a block at a time, a hundred blocks a page.
+ * Nothing made so may outlive doc_free(); what cmark-gfm renders is
+ * asked of the heap's allocator (render/html.c). */
+struct gfm_arena;
+struct gfm_arena *doc_memory_begin(struct doc *doc);
+void doc_memory_end(struct gfm_arena *was);
+
+/* The block after node in the tree under root, in the order a
+ * cmark_iter enters them (root itself first: start with it), without
+ * going into any block's inlines; NULL after the last.  For the walks
+ * that look for blocks only (code, headings, quotes, HTML): a page's
+ * inlines are most of its nodes, and each walk of them all cost as
+ * much as the search found in them. */
+struct cmark_node *doc_next_block(struct cmark_node *root, struct cmark_node *node);
+
 /* The report's citations and References (resolve/cite.h), or NULL
  * when it is resolved without. */
 struct cites;

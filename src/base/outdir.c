@@ -433,8 +433,11 @@ bool outdir_write(struct outdir *o, const char *rel, const char *data, size_t le
 		return false;
 	char *path = path_join(o->staging, rel);
 	char *dir = path_dirname(path);
-	/* never write through a link to the previous output (outdir_link) */
-	unlink(path);
+	/* never write through a link to the previous output (outdir_link);
+	 * with none made, nothing to remove (10,000 pages: as many failed
+	 * unlink() calls) */
+	if (atomic_load(&o->linked))
+		unlink(path);
 	bool ok = mkdir_p(dir) && file_write(path, data, len);
 	if (!ok)
 		diag_error(d, loc_line(NULL, 0), "%s/%s: cannot write: %s", o->shown, rel,
@@ -453,7 +456,8 @@ static bool copy_in(struct outdir *o, const char *rel, const char *src, int fd, 
 		return false;
 	char *path = path_join(o->staging, rel);
 	char *dir = path_dirname(path);
-	unlink(path);
+	if (atomic_load(&o->linked))
+		unlink(path);
 	bool ok = mkdir_p(dir) && (fd >= 0 ? file_copy_fd(fd, path) : file_copy(src, path));
 	if (!ok)
 		diag_error(d, loc_line(shown, 0), "cannot copy to %s/%s: %s", o->shown, rel,
@@ -478,6 +482,8 @@ bool outdir_link(struct outdir *o, const char *rel, struct diag *d)
 {
 	char *path = path_join(o->staging, rel);
 	char *src = path_join(o->final, rel);
+	/* before the link: a write after it unlinks first */
+	atomic_store(&o->linked, true);
 	bool ok = link(src, path) == 0;
 	if (!ok && errno == ENOENT) {
 		char *dir = path_dirname(path);

@@ -295,6 +295,10 @@ static bool inlines_fit(const struct report *r, struct diag *d)
 	char fence = 0;
 	size_t fence_n = 0;
 	const char *t = r->text + r->body_off, *end = r->text + r->len;
+	/* a byte counts once at most: a body no longer than the limit is
+	 * under it, unread (a site's pages, a few KB each against 4 MB) */
+	if ((size_t)(end - t) <= max)
+		return true;
 	for (int line = r->body_line; t < end; line++) {
 		const char *nl = memchr(t, '\n', (size_t)(end - t));
 		size_t n = (size_t)((nl ? nl : end) - t);

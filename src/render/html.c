@@ -337,11 +337,9 @@ void html_directive(struct buf *out, const struct directive_result *r)
  * renders the tree. */
 static void fill_directives(struct doc *doc)
 {
-	cmark_iter *it = cmark_iter_new(doc_root(doc));
-	cmark_event_type ev;
-	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
-		cmark_node *node = cmark_iter_get_node(it);
-		const struct directive_result *r = ev == CMARK_EVENT_ENTER ? doc_directive(node) : NULL;
+	cmark_node *root = doc_root(doc);
+	for (cmark_node *node = root; node; node = doc_next_block(root, node)) {
+		const struct directive_result *r = doc_directive(node);
 		if (!r || !r->ok)
 			continue;
 		struct buf html = BUF_INIT;
@@ -352,7 +350,6 @@ static void fill_directives(struct doc *doc)
 		free(lit);
 		buf_free(&html);
 	}
-	cmark_iter_free(it);
 }
 
 /* A placeholder's value or reference, where the page shows it: in
@@ -674,7 +671,11 @@ static char *code_html(cmark_node *node, const struct code_block *b)
 		while (j < n && (!cls || cls[j] == cls[i]) && code[j] != '\n' && code[j - 1] != '\n')
 			j++;
 		if (cls && cls[i] && code[i] != '\n') {
-			buf_printf(&out, "<span class=\"hl-%s\">", hl_class_name(cls[i]));
+			/* not buf_printf(): a vsnprintf() a token, and a page
+			 * of code has hundreds */
+			buf_puts(&out, "<span class=\"hl-");
+			buf_puts(&out, hl_class_name(cls[i]));
+			buf_puts(&out, "\">");
 			buf_put_html(&out, code + i, j - i);
 			buf_puts(&out, "</span>");
 		} else {
@@ -755,7 +756,12 @@ static char *heading_html(struct doc *doc, cmark_node *node, const struct sectio
 	size_t n = strlen(inner);
 	const char *from = n >= 10 ? inner + 4 : inner, *to = n >= 10 ? inner + n - 6 : inner;
 	struct buf out = BUF_INIT;
-	buf_printf(&out, "<h%d id=\"", level);
+	/* the level's digit by hand: two vsnprintf() a heading were
+	 * more than the rest of it */
+	char digit = (char)('0' + (level >= 1 && level <= 6 ? level : 6));
+	buf_puts(&out, "<h");
+	buf_putc(&out, digit);
+	buf_puts(&out, " id=\"");
 	put_text(&out, sec->id, strlen(sec->id));
 	buf_puts(&out, "\">");
 	if (*sec->number)
@@ -766,7 +772,9 @@ static char *heading_html(struct doc *doc, cmark_node *node, const struct sectio
 	buf_puts(&out, "\" aria-label=\"Link to this section: ");
 	/* its values' placeholders stay, for fill() to write in */
 	buf_put_html(&out, sec->text, strlen(sec->text));
-	buf_printf(&out, "\">#</a></h%d>\n", level);
+	buf_puts(&out, "\">#</a></h");
+	buf_putc(&out, digit);
+	buf_puts(&out, ">\n");
 	free(inner);
 	return buf_detach(&out);
 }
@@ -889,10 +897,13 @@ char *html_doc(struct doc *doc)
 	 * writes the page, and are put back for the PDF */
 	cmark_node **swapped = NULL;
 	size_t nswapped = 0;
+	bool raw = false; /* HTML in the tree before the stand-ins: the author's, a directive's */
 	cmark_iter *it = cmark_iter_new(doc_root(doc));
 	cmark_event_type ev;
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 		cmark_node *node = cmark_iter_get_node(it);
+		cmark_node_type type = cmark_node_get_type(node);
+		raw |= type == CMARK_NODE_HTML_BLOCK || type == CMARK_NODE_HTML_INLINE;
 		const struct block *b = ev == CMARK_EVENT_ENTER ? doc_block(node) : NULL;
 		if (b && b->kind == BLOCK_CALLOUT)
 			callout_html(node, b->callout);
@@ -949,8 +960,15 @@ char *html_doc(struct doc *doc)
 	}
 	free(stand);
 	free(swapped);
-	char *filled = fill(doc, html);
-	free(html);
+	/* Without a placeholder, fill() changes only what the author's
+	 * HTML may hold (an unquoted attribute's value): what cmark and
+	 * the stand-ins write, every value quoted, it copies byte for
+	 * byte.  A page of prose alone is not copied again. */
+	char *filled = html;
+	if (doc_value_count(doc) || raw) {
+		filled = fill(doc, html);
+		free(html);
+	}
 	/* the References before the footnotes, as Pandoc places them */
 	struct buf refs = BUF_INIT;
 	put_references(&refs, doc_cites(doc));

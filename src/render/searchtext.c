@@ -160,6 +160,14 @@ static size_t seen_slot(const struct search_section *s, const char *term, uint64
 	return i;
 }
 
+/* The str_hash() a pool's term carries before it. */
+static uint64_t pooled_hash(const char *term)
+{
+	uint64_t h;
+	memcpy(&h, term - sizeof h, sizeof h);
+	return h;
+}
+
 static void seen_grow(struct search_section *s)
 {
 	free(s->seen);
@@ -170,17 +178,19 @@ static void seen_grow(struct search_section *s)
 		s->seen_cap *= 2;
 	s->seen = xcalloc(s->seen_cap, sizeof *s->seen);
 	for (size_t t = 0; t < s->nterms; t++) {
-		uint64_t h = str_hash(s->terms[t]);
+		uint64_t h = pooled_hash(s->terms[t]); /* not hashed again */
 		s->seen[seen_slot(s, s->terms[t], h)] = (h >> 32) << 32 | (uint32_t)(t + 1);
 	}
 }
 
-/* A copy of term (n bytes and its NUL) in s's pool: one allocation for
- * many terms, and freeing a section frees its few blocks, not every
- * term (10,000 pages hold millions). */
-static char *pool_dup(struct search_section *s, const char *term, size_t n)
+/* A copy of term (n bytes and its NUL) in s's pool, after h, its
+ * str_hash() (a set that grows, and the site's table of terms, read it
+ * there rather than hash the term again): one allocation for many
+ * terms, and freeing a section frees its few blocks, not every term
+ * (10,000 pages hold millions). */
+static char *pool_dup(struct search_section *s, const char *term, size_t n, uint64_t h)
 {
-	n++;
+	n += 1 + sizeof h;
 	if (n > s->pool_left) {
 		size_t size = n > 1024 ? n : 1024;
 		char *block = xmalloc(sizeof(char *) + size);
@@ -190,10 +200,17 @@ static char *pool_dup(struct search_section *s, const char *term, size_t n)
 		s->pool_left = size;
 	}
 	char *p = s->pool_at;
-	memcpy(p, term, n);
+	memcpy(p, &h, sizeof h);
+	memcpy(p + sizeof h, term, n - sizeof h);
 	s->pool_at += n;
 	s->pool_left -= n;
-	return p;
+	return p + sizeof h;
+}
+
+uint32_t search_term_hash(const char *term)
+{
+	uint64_t h = pooled_hash(term);
+	return (uint32_t)(h ^ (h >> 32));
 }
 
 /* term, n bytes long, of hash h (str_hash()), into s unless there. */
@@ -208,7 +225,7 @@ static void add_term(struct search_section *s, const char *term, size_t n, uint6
 		s->cap = s->cap ? 2 * s->cap : 16;
 		s->terms = xrealloc(s->terms, s->cap * sizeof *s->terms);
 	}
-	s->terms[s->nterms++] = pool_dup(s, term, n);
+	s->terms[s->nterms++] = pool_dup(s, term, n, h);
 	s->seen[i] = (h >> 32) << 32 | (uint32_t)s->nterms;
 }
 
@@ -247,14 +264,29 @@ struct search_section *search_section_add(struct search_doc *d, const char *head
 	return s;
 }
 
+static void pool_free(char *pool)
+{
+	for (char *block = pool, *before; block; block = before) {
+		memcpy(&before, block, sizeof before);
+		free(block);
+	}
+}
+
+void search_section_drop_terms(struct search_section *s)
+{
+	pool_free(s->pool);
+	s->pool = s->pool_at = NULL;
+	s->pool_left = 0;
+	free(s->terms);
+	s->terms = NULL;
+	s->cap = 0;
+}
+
 void search_doc_free(struct search_doc *d)
 {
 	for (size_t i = 0; i < d->n; i++) {
 		struct search_section *s = &d->s[i];
-		for (char *block = s->pool, *before; block; block = before) {
-			memcpy(&before, block, sizeof before);
-			free(block);
-		}
+		pool_free(s->pool);
 		free(s->terms);
 		for (size_t j = 0; j < s->nvalues; j++) {
 			free(s->values[j].expr);
@@ -327,7 +359,9 @@ static char **heading_ids(const char *html, size_t *n)
 	char **ids = NULL;
 	*n = 0;
 	for (const char *p = strchr(html, '<'); p; p = strchr(p + 1, '<')) {
-		if (str_has_prefix(p, "<section class=\"references\">"))
+		/* the first letter before the whole prefix: every tag of the
+		 * page comes here */
+		if (p[1] == 's' && str_has_prefix(p, "<section class=\"references\">"))
 			break;
 		if (!heading_tag(p))
 			continue;
@@ -388,6 +422,13 @@ static void shown_text(struct walk *w, const char *lit, struct buf *out,
 
 static void add_literal(struct walk *w, const char *lit)
 {
+	/* most text holds no placeholder: its terms are read in place,
+	 * not from a copy (a malloc and a free a text node) */
+	size_t len = strlen(lit);
+	if (!memchr(lit, DOC_MARK, len)) {
+		search_add_text(w->cur, lit, len);
+		return;
+	}
 	struct buf b = BUF_INIT;
 	shown_text(w, lit, &b, w->cur);
 	search_add_text(w->cur, buf_data(&b), b.len);

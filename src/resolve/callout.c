@@ -191,11 +191,8 @@ void callouts_find(const struct block_src *s, cmark_node *root)
 	/* collected first: the tree changes under them */
 	cmark_node **quotes = NULL;
 	size_t n = 0, cap = 0;
-	cmark_iter *it = cmark_iter_new(root);
-	cmark_event_type ev;
-	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
-		cmark_node *node = cmark_iter_get_node(it);
-		if (ev == CMARK_EVENT_ENTER && cmark_node_get_type(node) == CMARK_NODE_BLOCK_QUOTE) {
+	for (cmark_node *node = root; node; node = doc_next_block(root, node)) {
+		if (cmark_node_get_type(node) == CMARK_NODE_BLOCK_QUOTE) {
 			/* doubled: 200,000 nested quotes are one walk */
 			if (n == cap) {
 				cap = cap ? 2 * cap : 16;
@@ -204,7 +201,6 @@ void callouts_find(const struct block_src *s, cmark_node *root)
 			quotes[n++] = node;
 		}
 	}
-	cmark_iter_free(it);
 	/* in document order: a quote turned into a callout is freed, the
 	 * quotes inside it moved into the callout, not freed */
 	for (size_t i = 0; i < n; i++)

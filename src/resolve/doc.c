@@ -872,16 +872,37 @@ static void highlight_block(struct doc *doc, cmark_node *node)
 	cmark_node_set_user_data(node, b);
 }
 
+struct gfm_arena *doc_memory_begin(struct doc *doc)
+{
+	if (!doc->arena)
+		doc->arena = gfm_arena_new();
+	return gfm_arena_use(doc->arena);
+}
+
+void doc_memory_end(struct gfm_arena *was)
+{
+	gfm_arena_use(was);
+}
+
+cmark_node *doc_next_block(cmark_node *root, cmark_node *node)
+{
+	/* a node's children are all blocks or all inlines */
+	cmark_node *c = cmark_node_first_child(node);
+	if (c && (cmark_node_get_type(c) & CMARK_NODE_TYPE_MASK) == CMARK_NODE_TYPE_BLOCK)
+		return c;
+	for (; node && node != root; node = cmark_node_parent(node)) {
+		cmark_node *next = cmark_node_next(node);
+		if (next)
+			return next;
+	}
+	return NULL;
+}
+
 static void highlight_blocks(struct doc *doc, cmark_node *root)
 {
-	cmark_iter *it = cmark_iter_new(root);
-	cmark_event_type ev;
-	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
-		cmark_node *node = cmark_iter_get_node(it);
-		if (ev == CMARK_EVENT_ENTER && cmark_node_get_type(node) == CMARK_NODE_CODE_BLOCK)
+	for (cmark_node *node = root; node; node = doc_next_block(root, node))
+		if (cmark_node_get_type(node) == CMARK_NODE_CODE_BLOCK)
 			highlight_block(doc, node);
-	}
-	cmark_iter_free(it);
 }
 
 const struct code_block *doc_code_block(struct cmark_node *node)
@@ -1248,10 +1269,15 @@ struct doc *doc_resolve(const char *text, size_t len, const char *file, int line
 	*doc = (struct doc){.file = file, .line0 = line0, .text = text, .len = len, .c = c};
 	/* Where the pre-pass has nothing to replace, it need not know the
 	 * code lines (a parse of its own): most pages of a big site. */
-	if (may_replace(text, len, c->cites != NULL))
+	bool replace = may_replace(text, len, c->cites != NULL);
+	if (replace)
 		find_code_lines(doc);
 	claims_front(&doc->claims, c);
-	prepass(doc, &doc->md);
+	/* nor need it read the text a byte at a time: it would copy it */
+	if (replace)
+		prepass(doc, &doc->md);
+	else
+		buf_put(&doc->md, text, len);
 	doc->parser = new_parser(MD_OPTIONS | CMARK_OPT_SOURCEPOS, true);
 	doc->root = parse(doc, doc->parser, buf_data(&doc->md), doc->md.len);
 	check_tree(doc, doc->root);

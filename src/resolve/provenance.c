@@ -76,7 +76,12 @@ struct provenance {
 	char *report_title; /* for the log pages' titles, or NULL */
 	const struct provenance_keeper *keeper; /* or NULL: always copy */
 	struct cache *cache;                    /* or NULL: lines counted each time */
-	char *report_real; /* the report's folder, canonical */
+	/* the report's folder as given, and canonical once a file asks
+	 * (report_real()): most pages copy no file, and a path_resolve()
+	 * is a getcwd() and an lstat() a folder on the way */
+	char *report_dir;
+	char *report_real;
+	bool report_resolved;
 	char *root_real;
 	struct pfile *files;
 	size_t nfiles;
@@ -151,7 +156,7 @@ static void strmap_free(struct strmap *m)
 struct provenance *provenance_new(const char *report_dir, const char *root_real)
 {
 	struct provenance *p = xcalloc(1, sizeof *p);
-	p->report_real = report_dir ? path_resolve(report_dir) : NULL;
+	p->report_dir = report_dir ? xstrdup(report_dir) : NULL;
 	p->root_real = root_real ? xstrdup(root_real) : NULL;
 	return p;
 }
@@ -194,6 +199,7 @@ void provenance_free(struct provenance *p)
 	strmap_free(&p->by_given);
 	strmap_free(&p->by_real);
 	free(p->report_title);
+	free(p->report_dir);
 	free(p->report_real);
 	free(p->root_real);
 	free(p);
@@ -246,10 +252,17 @@ static char *name_numbered(const char *name, unsigned n)
  * its path there, without a leading logs/; elsewhere in the project
  * "_/" and its path from the project root.  A name some other file has
  * taken falls back to the project form, then to numbered forms. */
-static char *name_for(const struct provenance *p, const char *real, const char *given,
-		      bool *outside)
+static const char *report_real(struct provenance *p)
 {
-	const char *in_report = real && p->report_real ? path_under(real, p->report_real) : NULL;
+	if (!p->report_resolved && p->report_dir)
+		p->report_real = path_resolve(p->report_dir);
+	p->report_resolved = true;
+	return p->report_real;
+}
+
+static char *name_for(struct provenance *p, const char *real, const char *given, bool *outside)
+{
+	const char *in_report = real && report_real(p) ? path_under(real, p->report_real) : NULL;
 	const char *in_root = real && p->root_real ? path_under(real, p->root_real) : NULL;
 	char *name;
 	*outside = false;

@@ -352,11 +352,8 @@ void sections_find(struct sections *out, struct cmark_node *root, const struct s
 	bool *unnumbered = NULL;
 	struct loc *label_at = NULL;
 	size_t cap = 0;
-	cmark_iter *it = cmark_iter_new(root);
-	cmark_event_type ev;
-	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
-		cmark_node *n = cmark_iter_get_node(it);
-		if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(n) != CMARK_NODE_HEADING)
+	for (cmark_node *n = root; n; n = doc_next_block(root, n)) {
+		if (cmark_node_get_type(n) != CMARK_NODE_HEADING)
 			continue;
 		if (out->n == cap) {
 			cap = cap ? 2 * cap : 16;
@@ -373,7 +370,6 @@ void sections_find(struct sections *out, struct cmark_node *root, const struct s
 		s->depth = cmark_node_parent(n) == root;
 		out->n++;
 	}
-	cmark_iter_free(it);
 
 	/* ids: the labels first, then the slugs around them and the
 	 * report's other labels */

@@ -159,12 +159,9 @@ void tabs_find(const struct block_src *s, cmark_node *root)
 {
 	cmark_node **marks = NULL;
 	size_t n = 0, cap = 0;
-	cmark_iter *it = cmark_iter_new(root);
-	cmark_event_type ev;
-	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
-		cmark_node *node = cmark_iter_get_node(it);
+	for (cmark_node *node = root; node; node = doc_next_block(root, node)) {
 		const char *lit;
-		if (ev == CMARK_EVENT_ENTER && cmark_node_get_type(node) == CMARK_NODE_HTML_BLOCK &&
+		if (cmark_node_get_type(node) == CMARK_NODE_HTML_BLOCK &&
 		    (lit = cmark_node_get_literal(node)) != NULL &&
 		    (str_has_prefix(lit, TABS_OPEN) || str_has_prefix(lit, TABS_CLOSE))) {
 			if (n == cap) {
@@ -174,7 +171,6 @@ void tabs_find(const struct block_src *s, cmark_node *root)
 			marks[n++] = node;
 		}
 	}
-	cmark_iter_free(it);
 	cmark_node *open = NULL; /* the open fence */
 	bool open_tabs = false;  /* it is "::: tabs" (not an unknown one) */
 	int number = 0;

@@ -295,6 +295,9 @@ static void render_body(struct build *b, struct report *r, struct job *job)
 	ctx.memo_charts = !b->opts->pdf;
 	struct doc *doc = doc_resolve(r->text + r->body_off, r->len - r->body_off, r->path,
 				      r->body_line - 1, &ctx);
+	/* what cmark-gfm allocates as the tree is read, from the tree's
+	 * arena until the PDF (which lays out on its own) */
+	struct gfm_arena *heap = doc_memory_begin(doc);
 	r->html = html_doc(doc); /* inline values are resolved as it shows them */
 	if (b->opts->lint && !(r->allow_numbers >= 0 ? r->allow_numbers : b->config.allow_numbers)) {
 		struct numlint *nl = numlint_new(scope.runs, scope.nruns);
@@ -312,6 +315,7 @@ static void render_body(struct build *b, struct report *r, struct job *job)
 		manifest_entry_hash(job->manifest, job->manifest_hash);
 	bool noted = note_failed_runs(d, &r->runs, &rs);
 	check_images(b, r, doc, job);
+	doc_memory_end(heap);
 	if (b->opts->pdf)
 		write_pdf(b, r, doc, job);
 	doc_free(doc);

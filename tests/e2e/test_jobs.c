@@ -307,6 +307,49 @@ static void reports_read_on_8_threads_report_as_one_thread(void **state)
 	free(dir);
 }
 
+/* Code lines coloured once are kept for the next time they come, in a
+ * table the threads share (resolve/highlight.c): 120 reports whose code
+ * blocks repeat the same lines, some of them inside a string that
+ * spans lines, give the same pages on 1 and 8 threads, each line
+ * coloured by where it stands. */
+static void code_lines_kept_are_identical_with_1_and_8_threads(void **state)
+{
+	(void)state;
+	char *dir = e2e_tmpdir();
+	for (int i = 0; i < 120; i++) {
+		struct buf md = BUF_INIT;
+		buf_printf(&md, "---\ntitle: C%d\n---\n\n", i);
+		for (int k = 0; k < 3; k++)
+			buf_printf(&md,
+				   "```python\nx = 1\nimport re, csv\ns = \"\"\"\nx = 1\n"
+				   "import re, csv\n\"\"\"\nrun_%d = open(\"run_%d.log\")\nx = 1\n```\n\n"
+				   "```bash\npython run.py --steps %d \\\n    --out run_%d.log\n"
+				   "grep 'loss' run_%d.log | tail -n 3\n```\n\n",
+				   (i + k) % 7, i % 5, k, i % 3, k);
+		char *rel = xasprintf("content/c%03d.md", i);
+		e2e_write(dir, rel, buf_data(&md));
+		free(rel);
+		buf_free(&md);
+	}
+	struct proc one = e2e_run(dir, "build -j 1 --no-cache -o one");
+	assert_int_equal(one.status, 0);
+	struct proc eight = e2e_run(dir, "build -j 8 --no-cache -o eight");
+	assert_int_equal(eight.status, 0);
+	char *a = path_join(dir, "one"), *b = path_join(dir, "eight");
+	assert_true(same_tree(a, b));
+	char *page = e2e_read(dir, "eight/c117/index.html");
+	/* x = 1 in the code a number, in the string a string */
+	assert_contains(page, "\nx = <span class=\"hl-number\">1</span>\n");
+	assert_contains(page, "\n<span class=\"hl-string\">x = 1</span>\n");
+	free(page);
+	free(a);
+	free(b);
+	proc_free(&one);
+	proc_free(&eight);
+	remove_tree(dir);
+	free(dir);
+}
+
 static void jobs_must_be_a_positive_number(void **state)
 {
 	(void)state;
@@ -338,6 +381,7 @@ int main(void)
 		cmocka_unit_test(errors_come_in_report_order_whatever_the_threads),
 		cmocka_unit_test(pages_through_partials_are_identical_with_1_and_8_threads),
 		cmocka_unit_test(reports_read_on_8_threads_report_as_one_thread),
+		cmocka_unit_test(code_lines_kept_are_identical_with_1_and_8_threads),
 		cmocka_unit_test(jobs_must_be_a_positive_number),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

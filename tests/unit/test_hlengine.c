@@ -20,6 +20,7 @@
 #include "../../src/render/pdf_int.h"
 #include "base/fsutil.h"
 #include "base/util.h"
+#include "data/limit.h"
 #include "resolve/highlight.h"
 
 static double channel(unsigned c)
@@ -175,6 +176,56 @@ static void deep_nesting_and_empty_matches_end(void **state)
 	buf_free(&t);
 }
 
+/* A line that comes again is coloured from what was kept of it the
+ * first time only when it stands where it stood then, in the main
+ * context: the same line inside a string that spans lines is string. */
+static void a_kept_line_is_coloured_by_where_it_stands(void **state)
+{
+	(void)state;
+	bool plain;
+	const struct hl_lang *l = hl_find("python", &plain);
+	assert_non_null(l);
+	const char text[] = "x = 1\n\"\"\"\nx = 1\n\"\"\"\nx = 1\n";
+	unsigned char *cls = hl_classes(l, text, strlen(text), NULL, NULL);
+	/* lines 1 and 5 alike, the number a number */
+	assert_memory_equal(cls, cls + 20, 5);
+	assert_int_equal(cls[4], HL_NUMBER);
+	for (size_t i = 10; i < 15; i++)
+		assert_int_equal(cls[i], HL_STRING); /* line 3: in the string */
+	free(cls);
+	/* and the same line alone, coloured afresh or taken kept */
+	cls = hl_classes(l, "x = 1", 5, NULL, NULL);
+	assert_int_equal(cls[4], HL_NUMBER);
+	assert_int_equal(cls[0], HL_NONE);
+	free(cls);
+}
+
+/* A line kept under one match limit is not taken under a lower one:
+ * it is matched again, and stops there. */
+static void a_kept_line_stops_at_a_lower_limit(void **state)
+{
+	(void)state;
+	const struct hl_lang *l = hl_load_text("t-slow", slow_lang, strlen(slow_lang));
+	assert_non_null(l);
+	const char text[] = "ok aaaaaaaaaaaab\n";
+	const char *stop;
+	int line;
+	for (int i = 0; i < 2; i++) { /* the second kept */
+		unsigned char *cls = hl_classes(l, text, strlen(text), &stop, &line);
+		assert_null(stop);
+		assert_int_equal(cls[0], HL_KEYWORD);
+		free(cls);
+	}
+	limit_set(LIMIT_PCRE_MATCH, 1000);
+	unsigned char *cls = hl_classes(l, text, strlen(text), &stop, &line);
+	limit_reset(NULL);
+	assert_non_null(stop);
+	assert_string_equal(stop, "the match limit");
+	assert_int_equal(line, 1);
+	assert_int_equal(cls[0], HL_NONE);
+	free(cls);
+}
+
 /* CPU seconds to colour text in language name, every byte checked to
  * be coloured as `want` at offset `at`. */
 static double colour_time(const char *name, const char *text, size_t at, int want)
@@ -223,6 +274,8 @@ int main(void)
 		cmocka_unit_test(what_is_no_language_file_is_refused),
 		cmocka_unit_test(a_pathological_pattern_stops_at_the_match_limit),
 		cmocka_unit_test(deep_nesting_and_empty_matches_end),
+		cmocka_unit_test(a_kept_line_is_coloured_by_where_it_stands),
+		cmocka_unit_test(a_kept_line_stops_at_a_lower_limit),
 		cmocka_unit_test(a_long_line_of_many_tokens_is_linear),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
