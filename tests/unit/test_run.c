@@ -489,12 +489,68 @@ static void numbers_come_back_bit_for_bit_with_or_without_their_double(void **st
 	run_free(r);
 }
 
+
+/* A number kept as its text is read back from it (run.c's
+ * text_number()): for texts of every shape a log prints (signs, points
+ * at any place, up to 20 digits, a point alone or doubled, leading
+ * zeros), the number a series gives back is the one the text was typed
+ * as, bit for bit. */
+static void numbers_read_back_from_texts_of_every_shape(void **state)
+{
+	(void)state;
+	struct run *r = run_new("a", "f", "p");
+	const char *cols[] = {"x"};
+	struct series *s = run_add_series(r, "s", cols, 1);
+	enum { ROWS = 200000 };
+	static char texts[ROWS][32];
+	static double want[ROWS];
+	uint64_t seed = 0x9E3779B97F4A7C15u;
+	size_t n = 0;
+	for (size_t k = 0; k < ROWS; k++) {
+		char *t = texts[n];
+		size_t len = 0;
+		seed = seed * 6364136223846793005u + 1442695040888963407u;
+		uint64_t x = seed >> 11;
+		if (x & 1)
+			t[len++] = '-';
+		size_t ip = (x >> 1) % 14, fp = (x >> 5) % 12;
+		if ((x >> 9) % 16 == 0)
+			ip += 6; /* past 16 digits, some past 19: the long way */
+		for (size_t i = 0; i < ip; i++)
+			t[len++] = (char)('0' + (x >> (12 + i % 40)) % 10);
+		if (fp || (x >> 52) % 4 == 0)
+			t[len++] = '.';
+		for (size_t i = 0; i < fp; i++)
+			t[len++] = (char)('0' + (seed >> (i * 5 % 60)) % 10);
+		if ((x >> 50) % 64 == 0)
+			t[len++] = '.';
+		t[len] = '\0';
+		struct datum d = datum_from_text(t, len, 1);
+		if (d.kind != DATUM_NUMBER)
+			continue;
+		want[n++] = d.num;
+		series_append(s, &d, 1);
+	}
+	assert_true(n > ROWS / 2);
+	for (size_t row = 0; row < n; row++) {
+		struct datum c;
+		series_cell(s, row, 0, &c);
+		if (memcmp(&c.num, &want[row], sizeof c.num) != 0)
+			fail_msg("'%s' read back as %.17g, typed as %.17g", texts[row], c.num,
+				 want[row]);
+		double num = series_number(s, row, 0);
+		assert_memory_equal(&want[row], &num, sizeof num);
+	}
+	run_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(number_keeps_its_text),
 		cmocka_unit_test(shortest_marks_come_back_with_their_rows),
 		cmocka_unit_test(numbers_come_back_bit_for_bit_with_or_without_their_double),
+		cmocka_unit_test(numbers_read_back_from_texts_of_every_shape),
 		cmocka_unit_test(percent_reads_as_its_number),
 		cmocka_unit_test(thousands_commas_read_as_one_number),
 		cmocka_unit_test(misplaced_commas_make_a_string),
