@@ -128,14 +128,19 @@ size_t series_dropped(const struct series *s, long *first_line);
 /* Cell (row, col) into *out; out->line is the cell's own line when it
  * was appended with one after the row's (a field of a JSON record
  * written over several lines), else the row's.  The view is
- * valid until the run changes or is freed. */
+ * valid until the run changes or is freed (a row appended may move the
+ * texts of the rows before it). */
 void series_cell(const struct series *s, size_t row, size_t col, struct datum *out);
 /* series_cell(), and whether the cell was marked shortest when it was
  * appended (series_append_shortest()). */
 bool series_cell_shortest(const struct series *s, size_t row, size_t col, struct datum *out);
+/* series_cell() but for the number (out->num is 0): a series in memory
+ * keeps most numbers as their texts and reads them again when asked
+ * (run.c), which a writer that takes a column's texts and its numbers
+ * in two passes (data/runstore.c) need not pay for twice. */
+void series_cell_text(const struct series *s, size_t row, size_t col, struct datum *out);
 /* The number series_cell() gives for the cell (0 for one that is not a
- * number), without decoding its text: a writer of a column's numbers
- * (data/runstore.c). */
+ * number): a writer of a column's numbers (data/runstore.c). */
 double series_number(const struct series *s, size_t row, size_t col);
 /* Every cell of a row into out[0 .. series_column_count()): what
  * series_cell() gives for each, the row's record read once (a writer of
@@ -144,6 +149,9 @@ void series_row(const struct series *s, size_t row, struct datum *out);
 /* series_row(), and the row's cells marked shortest when it was
  * appended, bit j for column j (series_append_shortest()). */
 uint64_t series_row_shortest(const struct series *s, size_t row, struct datum *out);
+/* series_row() but for the numbers (each out[j].num is 0), as
+ * series_cell_text(). */
+void series_row_text(const struct series *s, size_t row, struct datum *out);
 long series_row_line(const struct series *s, size_t row);
 
 /* A series read in place from memory the run does not own a copy of (a
@@ -187,6 +195,10 @@ struct series_view {
 	 * so that what is computed from them can be kept by it; zeros when
 	 * the view is not a store's. */
 	unsigned char origin[16];
+	/* Gives back the pages of [p, p + len) that reading brought into the
+	 * process (a read-only file mapping: they stay in the page cache and
+	 * a later read maps them again), or NULL (series_drop_pages()). */
+	void (*drop)(const void *p, size_t len);
 };
 /* Adds a series (no series of that name may exist) read through v.
  * The memory v points to must outlive r: see run_hold(). */
@@ -200,6 +212,15 @@ bool series_take_view(struct series *s, const struct series *from, size_t nrows)
 /* The view s reads its first rows from (its nrows: how many), or NULL
  * when every row of s is its own.  Borrowed from s. */
 const struct series_view *series_view_of(const struct series *s);
+
+/* For a reader that went over a whole column of a series of millions of
+ * rows (an aggregation, a chart's points): the pages of a mapped store
+ * (struct series_view) that column's reading brought into the process
+ * are given back, so that what a build has read of a big run does not
+ * stay in its memory.  Nothing changes for the reader: a cell read
+ * again, or a text still held, maps its page again.  Does nothing for
+ * a series in memory. */
+void series_drop_pages(const struct series *s, size_t col);
 /* Makes r own p: run_free() calls release(p) last (a mapping its series
  * views read). */
 void run_hold(struct run *r, void *p, void (*release)(void *));

@@ -17,7 +17,8 @@
 #define RUNSTORE_FORMAT 1u
 
 /* Writes r (a run without members) under key to fd, a new empty file
- * open for writing, from its start, sealed under sk (seal.h).  False when it could not (a write
+ * open for reading and writing (the seal's digest is taken over what
+ * was written, read back), from its start, sealed under sk (seal.h).  False when it could not (a write
  * failed, errno set; or r has members, errno EINVAL): the caller then
  * removes the file. */
 bool runstore_write(int fd, const struct seal_key *sk, const struct cache_key *key,

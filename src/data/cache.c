@@ -604,7 +604,7 @@ struct cache *cache_open(const char *root, bool writable)
 static int tmp_create(int dfd, const char *name, char **tmp)
 {
 	*tmp = xasprintf("%s.tmp-%ld-%lx", name, (long)getpid(), (unsigned long)pthread_self());
-	int fd = openat(dfd, *tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	int fd = openat(dfd, *tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		free(*tmp);
 		*tmp = NULL;

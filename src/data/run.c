@@ -6,20 +6,28 @@
  * that setting many of them stays linear.
  *
  * Series can be big (a 1 GB Cerebras log gives 7 million rows of four
- * columns), so they are stored compactly and never moved once written:
+ * columns), so they are stored compactly:
  *
- *   - rows live in chunks of up to 65536 rows; within a chunk each
- *     column is an array of doubles (columnar, so an aggregation walks
- *     contiguous memory), and each row has its line and a pointer to
- *     its record;
- *   - a row's record holds the texts of its cells back to back in a
- *     per-series arena of big append-only blocks, each cell preceded
- *     by a varint header (text length, whether there is a text, kind).
+ *   - rows live in chunks of up to 65536 rows; a chunk holds its rows'
+ *     records back to back in one buffer, where each starts (4 bytes a
+ *     row), and the line of its first row;
+ *   - a row's record holds the row's line (after the chunk's first
+ *     row's, a zigzag varint), then each cell: a varint header (text
+ *     length, whether it has a line of its own, and a code: its kind,
+ *     whether a text and a double follow), its own line after the
+ *     row's, its double, and its text.
  *
- * A four-column row costs 4 * 8 bytes of numbers, 16 bytes of line and
- * record pointer, and its texts plus one header byte per cell: about
- * 80 bytes for a Cerebras training line, against the ~150 bytes of the
- * line itself.  Growing never copies more than one chunk.
+ * A number's double is kept only when its text does not give it back:
+ * a cell whose text number_read_exact() reads as its number, bit for
+ * bit (a log's "2985.58" and "7.12500" alike), is its text alone, and
+ * its number is read again when asked for (a few nanoseconds: the
+ * text is short and the read exact).  So a Cerebras training row costs
+ * where its record starts (4 bytes), its line (3), and its texts with
+ * a header byte or two each (about 35): about 42 bytes, against the
+ * ~150 bytes of the line itself, and 82 when each row kept a double a
+ * cell, a line and a record pointer of 8 bytes each.  The parse of the
+ * 1 GB log holds its rows while the store is written (runs.c): that
+ * is the build's peak.
  *
  * A series may instead be a view (struct series_view in run.h): arrays
  * in a mapped run store, read in place.  series_cell() then reads the
@@ -36,36 +44,41 @@
 #include <string.h>
 
 #include "data/limit.h"
+#include "data/value.h"
 #include "base/util.h"
 
 #define CHUNK_SHIFT 16
 #define CHUNK_ROWS ((size_t)1 << CHUNK_SHIFT)
 #define CHUNK_MASK (CHUNK_ROWS - 1)
 #define FIRST_CHUNK_CAP 16
-#define FIRST_BLOCK_SIZE 4096
-#define MAX_BLOCK_SIZE ((size_t)1 << 20)
+#define FIRST_BYTES 4096
 
-/* Cell header bits, below the text length. */
-#define CELL_KIND_MASK 3u
-/* In the kind bits, beyond enum datum_kind's three: a number whose text
- * is number_put()'s (series_append_shortest()). */
-#define CELL_SHORTEST 3u
-#define CELL_HAS_TEXT 4u
-#define CELL_HAS_LINE 8u /* a varint follows: the cell's line after its row's */
+/* A record's cell header: the text's length above CELL_LEN_SHIFT, then
+ * CELL_HAS_LINE (a varint follows: the cell's line after its row's),
+ * then the cell's code. */
+#define CELL_CODE_MASK 7u
+#define CELL_HAS_LINE 8u
 #define CELL_LEN_SHIFT 4
+enum cell_code {
+	CODE_MISSING,      /* no text */
+	CODE_MISSING_TEXT, /* "--", "n/a" */
+	CODE_STRING,       /* no text */
+	CODE_STRING_TEXT,
+	CODE_NUMBER,       /* computed: its double follows, no text */
+	CODE_NUMBER_TEXT,  /* its double follows, then a text that does not give it ("98%") */
+	CODE_NUMBER_READ,  /* its text alone: number_read_exact() gives its double */
+	CODE_NUMBER_SHORT, /* the same, the text marked number_put()'s (series_append_shortest()) */
+};
+/* A view's tag (struct series_view_col): the kind in its low bits. */
+#define VIEW_KIND_MASK 3u
 
 struct chunk {
-	size_t cap;                 /* rows allocated in each array */
-	void *region;               /* a full chunk's arrays, allocated as one */
-	double **num;               /* [col][i] */
-	const unsigned char **rec;  /* [i]: the row's record in the arena */
-	long *line;                 /* [i] */
-};
-
-struct block {
-	struct block *next; /* the block filled before this one */
-	size_t used, cap;
-	unsigned char data[];
+	size_t cap;           /* rows allocated in off (or off64) */
+	uint32_t *off;        /* [i]: where row i's record starts in bytes */
+	uint64_t *off64;      /* the same once bytes pass 4 GiB (off is then NULL) */
+	unsigned char *bytes; /* the rows' records, back to back */
+	size_t used, size;    /* bytes used, allocated */
+	long base;            /* the line of the chunk's first row */
 };
 
 struct series {
@@ -79,12 +92,12 @@ struct series {
 	long first_dropped; /* the line of the first */
 	struct chunk *chunks;
 	size_t nchunks, chunks_cap;
-	struct block *arena; /* the block being filled; older ones chained */
-	size_t next_block;   /* the size of the next block */
+	size_t next_bytes; /* the bytes a new chunk starts with: the last full one's */
 	/* a view: its first vrows rows read from there; rows appended after
 	 * them (series_take_view()) are the series' own, from row vrows */
 	struct series_view *view;
 	size_t vrows;
+	unsigned char *codes; /* series_append()'s: each cell's code, ncols of them */
 	bool counted; /* series_set_counted() */
 	long count_first, count_last; /* a counted series: its rows' first and last lines */
 };
@@ -141,25 +154,15 @@ struct run *run_new(const char *name, const char *file, const char *parser)
 static void series_free(struct series *s)
 {
 	for (size_t c = 0; c < s->nchunks; c++) {
-		struct chunk *ch = &s->chunks[c];
-		if (ch->region) {
-			free(ch->region);
-		} else {
-			for (size_t j = 0; j < s->ncols; j++)
-				free(ch->num[j]);
-			free(ch->rec);
-			free(ch->line);
-		}
-		free(ch->num);
+		free(s->chunks[c].off);
+		free(s->chunks[c].off64);
+		free(s->chunks[c].bytes);
 	}
 	free(s->chunks);
+	free(s->codes);
 	if (s->view)
 		free((void *)s->view->cols);
 	free(s->view);
-	for (struct block *b = s->arena, *next; b; b = next) {
-		next = b->next;
-		free(b);
-	}
 	for (size_t j = 0; j < s->ncols; j++)
 		free(s->cols[j]);
 	free(s->cols);
@@ -404,7 +407,7 @@ struct series *run_add_series(struct run *r, const char *name, const char *const
 	s->cols = xmalloc((ncols ? ncols : 1) * sizeof *s->cols);
 	for (size_t j = 0; j < ncols; j++)
 		s->cols[j] = xstrdup(columns[j]);
-	s->next_block = FIRST_BLOCK_SIZE;
+	s->next_bytes = FIRST_BYTES;
 	if (r->nseries == r->series_cap) {
 		r->series_cap = r->series_cap ? r->series_cap * 2 : 4;
 		r->series = xrealloc(r->series, r->series_cap * sizeof *r->series);
@@ -461,7 +464,7 @@ size_t series_row_count(const struct series *s)
 	return s->nrows;
 }
 
-static size_t varint_size(size_t v)
+static size_t varint_size(uint64_t v)
 {
 	size_t n = 1;
 	while (v >= 0x80) {
@@ -471,7 +474,7 @@ static size_t varint_size(size_t v)
 	return n;
 }
 
-static unsigned char *varint_put(unsigned char *p, size_t v)
+static unsigned char *varint_put(unsigned char *p, uint64_t v)
 {
 	while (v >= 0x80) {
 		*p++ = (unsigned char)(v | 0x80);
@@ -481,12 +484,12 @@ static unsigned char *varint_put(unsigned char *p, size_t v)
 	return p;
 }
 
-static const unsigned char *varint_get(const unsigned char *p, size_t *v)
+static const unsigned char *varint_get(const unsigned char *p, uint64_t *v)
 {
-	size_t x = 0;
+	uint64_t x = 0;
 	for (unsigned shift = 0;; shift += 7) {
 		unsigned char c = *p++;
-		x |= (size_t)(c & 0x7F) << shift;
+		x |= (uint64_t)(c & 0x7F) << shift;
 		if (!(c & 0x80))
 			break;
 	}
@@ -494,57 +497,67 @@ static const unsigned char *varint_get(const unsigned char *p, size_t *v)
 	return p;
 }
 
-/* Room for n bytes in the arena; the bytes never move afterwards. */
-static unsigned char *arena_alloc(struct series *s, size_t n)
+/* A row's line after its chunk's first row's, as a varint: small either
+ * way (rows are nearly always in line order; wrapping arithmetic, so
+ * that any two lines give back the one written). */
+static uint64_t zigzag(long line, long base)
 {
-	struct block *b = s->arena;
-	if (b && b->cap - b->used >= n) {
-		unsigned char *p = b->data + b->used;
-		b->used += n;
-		return p;
-	}
-	/* Blocks double up to 1 MiB, so that a series of three rows costs
-	 * 4 KiB and a big one a few hundred mallocs.  A record bigger than
-	 * the next block gets a block of its own. */
-	size_t cap = s->next_block;
-	if (s->next_block < MAX_BLOCK_SIZE)
-		s->next_block *= 2;
-	if (cap < n)
-		cap = n;
-	struct block *nb = xmalloc(sizeof *nb + cap);
-	nb->cap = cap;
-	nb->used = n;
-	if (b && cap == n && b->cap - b->used > 64) {
-		/* A one-off big record: keep filling the current block. */
-		nb->next = b->next;
-		b->next = nb;
-	} else {
-		nb->next = b;
-		s->arena = nb;
-	}
-	return nb->data;
+	uint64_t d = (uint64_t)line - (uint64_t)base;
+	return (d << 1) ^ (0 - (d >> 63));
 }
 
-static void chunk_alloc(struct chunk *ch, size_t ncols, size_t cap)
+static long unzigzag(uint64_t z, long base)
 {
-	if (!ch->num)
-		ch->num = xcalloc(ncols ? ncols : 1, sizeof *ch->num);
-	if (cap == CHUNK_ROWS && !ch->rec) {
-		/* A chunk that starts full: its arrays in one region. */
-		size_t per_row = ncols * sizeof **ch->num + sizeof *ch->rec + sizeof *ch->line;
-		char *p = ch->region = xmalloc(cap * per_row);
-		for (size_t j = 0; j < ncols; j++, p += cap * sizeof **ch->num)
-			ch->num[j] = (double *)(void *)p;
-		ch->rec = (const unsigned char **)(void *)p;
-		ch->line = (long *)(void *)(p + cap * sizeof *ch->rec);
-		ch->cap = cap;
-		return;
-	}
-	for (size_t j = 0; j < ncols; j++)
-		ch->num[j] = xrealloc(ch->num[j], cap * sizeof **ch->num);
-	ch->rec = xrealloc(ch->rec, cap * sizeof *ch->rec);
-	ch->line = xrealloc(ch->line, cap * sizeof *ch->line);
+	uint64_t d = (z >> 1) ^ (0 - (z & 1));
+	return (long)(int64_t)((uint64_t)base + d);
+}
+
+static void chunk_alloc(struct chunk *ch, size_t cap)
+{
+	if (ch->off64)
+		ch->off64 = xrealloc(ch->off64, cap * sizeof *ch->off64);
+	else
+		ch->off = xrealloc(ch->off, cap * sizeof *ch->off);
 	ch->cap = cap;
+}
+
+/* Room for row i's record of n bytes at the end of the chunk's bytes,
+ * which grow by doubling (moving the records: a datum's text is valid
+ * until the run changes, run.h).  A new chunk starts with what the last
+ * full one took, and a full one gives back what it did not use, so
+ * that a big series is nearly never copied and wastes at most one
+ * chunk's slack. */
+static unsigned char *chunk_room(struct series *s, struct chunk *ch, size_t i, size_t n)
+{
+	if (!ch->bytes) {
+		ch->size = s->next_bytes > n ? s->next_bytes : n;
+		ch->bytes = xmalloc(ch->size);
+	} else if (ch->size - ch->used < n) {
+		size_t size = ch->size * 2 > ch->used + n ? ch->size * 2 : ch->used + n;
+		ch->bytes = xrealloc(ch->bytes, size);
+		ch->size = size;
+	}
+	if (!ch->off64 && ch->used > UINT32_MAX) {
+		/* past 4 GiB in one chunk (rows of 64 KB on average) */
+		ch->off64 = xmalloc(ch->cap * sizeof *ch->off64);
+		for (size_t k = 0; k < i; k++)
+			ch->off64[k] = ch->off[k];
+		free(ch->off);
+		ch->off = NULL;
+	}
+	if (ch->off64)
+		ch->off64[i] = ch->used;
+	else
+		ch->off[i] = (uint32_t)ch->used;
+	unsigned char *p = ch->bytes + ch->used;
+	ch->used += n;
+	if (i == CHUNK_ROWS - 1) {
+		ch->bytes = xrealloc(ch->bytes, ch->used);
+		ch->size = ch->used;
+		s->next_bytes = ch->used + ch->used / 8;
+		p = ch->bytes + ch->used - n;
+	}
+	return p;
 }
 
 /* The chunk and index of a new row, growing the storage. */
@@ -562,12 +575,35 @@ static struct chunk *row_slot(struct series *s, size_t *i)
 		s->nchunks++;
 		/* Only the first chunk starts small: a series that fills one
 		 * chunk is a big one. */
-		chunk_alloc(&s->chunks[c], s->ncols, c == 0 ? FIRST_CHUNK_CAP : CHUNK_ROWS);
+		chunk_alloc(&s->chunks[c], c == 0 ? FIRST_CHUNK_CAP : CHUNK_ROWS);
 	}
 	struct chunk *ch = &s->chunks[c];
 	if (*i == ch->cap)
-		chunk_alloc(ch, s->ncols, ch->cap * 2 > CHUNK_ROWS ? CHUNK_ROWS : ch->cap * 2);
+		chunk_alloc(ch, ch->cap * 2 > CHUNK_ROWS ? CHUNK_ROWS : ch->cap * 2);
 	return ch;
+}
+
+/* How cell d is kept (enum cell_code).  A number is its text alone when
+ * the text reads back as its very double: marked number_put()'s by the
+ * scanner (which read the number from that text), or checked here. */
+static unsigned cell_code(const struct datum *d, bool marked)
+{
+	switch (d->kind) {
+	case DATUM_NUMBER: {
+		if (!d->text)
+			return CODE_NUMBER;
+		if (marked && d->len)
+			return CODE_NUMBER_SHORT;
+		double v;
+		if (number_read_exact(d->text, d->len, &v) && memcmp(&v, &d->num, sizeof v) == 0)
+			return CODE_NUMBER_READ;
+		return CODE_NUMBER_TEXT;
+	}
+	case DATUM_STRING:
+		return d->text ? CODE_STRING_TEXT : CODE_STRING;
+	default:
+		return d->text ? CODE_MISSING_TEXT : CODE_MISSING;
+	}
 }
 
 void series_append(struct series *s, const struct datum *cells, long line)
@@ -591,34 +627,41 @@ void series_append_shortest(struct series *s, const struct datum *cells, long li
 	}
 	size_t i;
 	struct chunk *ch = row_slot(s, &i);
-	size_t need = 0;
+	if (i == 0)
+		ch->base = line;
+	if (!s->codes)
+		s->codes = xmalloc(s->ncols ? s->ncols : 1);
+	uint64_t zline = zigzag(line, ch->base);
+	size_t need = varint_size(zline);
 	for (size_t j = 0; j < s->ncols; j++) {
-		size_t len = cells[j].text ? cells[j].len : 0;
-		need += varint_size(len << CELL_LEN_SHIFT) + len;
-		if (cells[j].line > line)
-			need += varint_size((size_t)(cells[j].line - line));
+		const struct datum *d = &cells[j];
+		size_t len = d->text ? d->len : 0;
+		s->codes[j] = (unsigned char)cell_code(d, j < 64 && shortest >> j & 1);
+		need += varint_size((uint64_t)len << CELL_LEN_SHIFT) + len;
+		if (s->codes[j] == CODE_NUMBER || s->codes[j] == CODE_NUMBER_TEXT)
+			need += sizeof d->num;
+		if (d->line > line)
+			need += varint_size((uint64_t)(d->line - line));
 	}
-	unsigned char *p = arena_alloc(s, need ? need : 1);
-	ch->rec[i] = p;
-	ch->line[i] = line;
+	unsigned char *p = chunk_room(s, ch, i, need);
+	p = varint_put(p, zline);
 	for (size_t j = 0; j < s->ncols; j++) {
 		const struct datum *d = &cells[j];
 		size_t len = d->text ? d->len : 0;
 		/* A cell on a later line than its row's (a field of a JSON
 		 * record written over several lines) keeps its own. */
 		bool own_line = d->line > line;
-		size_t head = len << CELL_LEN_SHIFT | (d->text ? CELL_HAS_TEXT : 0) |
-			      (own_line ? CELL_HAS_LINE : 0) |
-			      (j < 64 && shortest >> j & 1 && d->kind == DATUM_NUMBER && len
-				       ? CELL_SHORTEST
-				       : ((unsigned)d->kind & CELL_KIND_MASK));
-		p = varint_put(p, head);
+		p = varint_put(p, (uint64_t)len << CELL_LEN_SHIFT | (own_line ? CELL_HAS_LINE : 0) |
+					  s->codes[j]);
 		if (own_line)
-			p = varint_put(p, (size_t)(d->line - line));
+			p = varint_put(p, (uint64_t)(d->line - line));
+		if (s->codes[j] == CODE_NUMBER || s->codes[j] == CODE_NUMBER_TEXT) {
+			memcpy(p, &d->num, sizeof d->num);
+			p += sizeof d->num;
+		}
 		if (len)
 			memcpy(p, d->text, len);
 		p += len;
-		ch->num[j][i] = d->kind == DATUM_NUMBER ? d->num : 0;
 	}
 	s->nrows++;
 }
@@ -684,7 +727,7 @@ static void view_cell(const struct series *s, size_t row, size_t col, struct dat
 {
 	const struct series_view_col *c = &s->view->cols[col];
 	unsigned tag = c->tags ? c->tags[row] : c->tag;
-	unsigned kind = tag & CELL_KIND_MASK;
+	unsigned kind = tag & VIEW_KIND_MASK;
 	out->kind = kind > DATUM_STRING ? DATUM_MISSING : (enum datum_kind)kind;
 	/* as series_append() keeps them: a number only for a number */
 	out->num = c->num && out->kind == DATUM_NUMBER ? c->num[row] : 0;
@@ -750,9 +793,127 @@ const struct series_view *series_view_of(const struct series *s)
 	return s->view;
 }
 
+void series_drop_pages(const struct series *s, size_t col)
+{
+	assert(col < s->ncols);
+	const struct series_view *v = s->view;
+	if (!v || !v->drop || s->vrows == 0)
+		return;
+	const struct series_view_col *c = &v->cols[col];
+	size_t n = s->vrows;
+	if (c->tags)
+		v->drop(c->tags, n);
+	if (c->num)
+		v->drop(c->num, n * sizeof *c->num);
+	v->drop(c->ends, n * c->ends_width);
+	v->drop(c->pool, c->pool_len);
+	if (c->own)
+		v->drop(c->own, c->nown * 2 * sizeof *c->own);
+	v->drop(v->line_base, (n + SERIES_VIEW_BLOCK - 1) / SERIES_VIEW_BLOCK * sizeof *v->line_base);
+	v->drop(v->line_off, n * v->line_width);
+}
+
 void series_cell(const struct series *s, size_t row, size_t col, struct datum *out)
 {
 	series_cell_shortest(s, row, col, out);
+}
+
+/* Row `row`, one of the series' own (after a view's rows): its record's
+ * first cell, and its line into *line. */
+static const unsigned char *row_record(const struct series *s, size_t row, long *line)
+{
+	row -= s->vrows;
+	const struct chunk *ch = &s->chunks[row >> CHUNK_SHIFT];
+	uint64_t z;
+	size_t i = row & CHUNK_MASK;
+	const unsigned char *p = varint_get(ch->bytes + (ch->off64 ? ch->off64[i] : ch->off[i]), &z);
+	*line = unzigzag(z, ch->base);
+	return p;
+}
+
+/* The cell at p, of a row on `line`, into *out but for its number (0);
+ * its code into *code, and where its double is into *dbl (NULL when it
+ * has none).  Returns where the next cell starts. */
+static const unsigned char *cell_get(const unsigned char *p, long line, struct datum *out,
+				     unsigned *code, const unsigned char **dbl)
+{
+	uint64_t head, after = 0;
+	p = varint_get(p, &head);
+	if (head & CELL_HAS_LINE)
+		p = varint_get(p, &after);
+	unsigned c = (unsigned)(head & CELL_CODE_MASK);
+	*code = c;
+	*dbl = NULL;
+	if (c == CODE_NUMBER || c == CODE_NUMBER_TEXT) {
+		*dbl = p;
+		p += sizeof(double);
+	}
+	out->kind = c >= CODE_NUMBER ? DATUM_NUMBER : c >= CODE_STRING ? DATUM_STRING : DATUM_MISSING;
+	out->num = 0;
+	out->len = (size_t)(head >> CELL_LEN_SHIFT);
+	out->text = (c & 1) || c >= CODE_NUMBER_READ ? (const char *)p : NULL;
+	out->line = line + (long)after;
+	return p + out->len;
+}
+
+/* The double of a number kept as its text alone: number_read_exact()'s
+ * reading, inline (a store's writer and an aggregation read millions):
+ * the same digits, the same one division. */
+static double text_number(const char *p, size_t len)
+{
+	size_t i = len && p[0] == '-', digits = 0, frac = 0;
+	bool neg = i, point = false;
+	uint64_t mant = 0;
+	for (; i < len; i++) {
+		unsigned d = (unsigned)((unsigned char)p[i] - '0');
+		if (d < 10) {
+			mant = mant * 10 + d;
+			digits++;
+			frac += point;
+		} else if (p[i] == '.' && !point) {
+			point = true;
+		} else {
+			break;
+		}
+	}
+	if (i == len && digits > 0 && digits <= 19 && mant <= ((uint64_t)1 << 53) && frac <= 22) {
+		double v = frac ? (double)mant / number_pow10[frac] : (double)mant;
+		return neg ? -v : v;
+	}
+	double v;
+	if (number_read_exact(p, len, &v))
+		return v;
+	/* Only a text marked number_put()'s can get here, one that is not
+	 * plain digits ("1e+21"): it reads back as its number (that is
+	 * what number_put() writes), with strtod() as with any text. */
+	char tmp[64];
+	if (len >= sizeof tmp)
+		return 0;
+	memcpy(tmp, p, len);
+	tmp[len] = '\0';
+	return strtod(tmp, NULL);
+}
+
+/* The number of a cell cell_get() read: its double, or its text read. */
+static double cell_number(unsigned code, const unsigned char *dbl, const struct datum *d)
+{
+	double v = 0;
+	if (dbl)
+		memcpy(&v, dbl, sizeof v);
+	else if (code >= CODE_NUMBER_READ)
+		v = text_number(d->text, d->len);
+	return v;
+}
+
+/* Cell (row, col) of the series' own rows, but for its number; its code
+ * and double as cell_get() gives them. */
+static void own_cell(const struct series *s, size_t row, size_t col, struct datum *out,
+		     unsigned *code, const unsigned char **dbl)
+{
+	long line;
+	const unsigned char *p = row_record(s, row, &line);
+	for (size_t j = 0; j <= col; j++)
+		p = cell_get(p, line, out, code, dbl);
 }
 
 bool series_cell_shortest(const struct series *s, size_t row, size_t col, struct datum *out)
@@ -762,27 +923,24 @@ bool series_cell_shortest(const struct series *s, size_t row, size_t col, struct
 		view_cell(s, row, col, out);
 		return false;
 	}
-	row -= s->vrows;
-	const struct chunk *ch = &s->chunks[row >> CHUNK_SHIFT];
-	size_t i = row & CHUNK_MASK;
-	const unsigned char *p = ch->rec[i];
-	size_t head, after = 0;
-	for (size_t j = 0;; j++) {
-		p = varint_get(p, &head);
-		if (head & CELL_HAS_LINE)
-			p = varint_get(p, &after);
-		if (j == col)
-			break;
-		after = 0;
-		p += head >> CELL_LEN_SHIFT;
+	unsigned code;
+	const unsigned char *dbl;
+	own_cell(s, row, col, out, &code, &dbl);
+	out->num = cell_number(code, dbl, out);
+	return code == CODE_NUMBER_SHORT;
+}
+
+void series_cell_text(const struct series *s, size_t row, size_t col, struct datum *out)
+{
+	assert(row < s->nrows && col < s->ncols);
+	if (row < s->vrows) {
+		view_cell(s, row, col, out);
+		out->num = 0;
+		return;
 	}
-	unsigned kind = head & CELL_KIND_MASK;
-	out->kind = kind == CELL_SHORTEST ? DATUM_NUMBER : (enum datum_kind)kind;
-	out->num = ch->num[col][i];
-	out->text = head & CELL_HAS_TEXT ? (const char *)p : NULL;
-	out->len = head >> CELL_LEN_SHIFT;
-	out->line = ch->line[i] + (long)after;
-	return kind == CELL_SHORTEST;
+	unsigned code;
+	const unsigned char *dbl;
+	own_cell(s, row, col, out, &code, &dbl);
 }
 
 double series_number(const struct series *s, size_t row, size_t col)
@@ -791,11 +949,14 @@ double series_number(const struct series *s, size_t row, size_t col)
 	if (row < s->vrows) {
 		const struct series_view_col *c = &s->view->cols[col];
 		unsigned tag = c->tags ? c->tags[row] : c->tag;
-		return c->num && (tag & CELL_KIND_MASK) == DATUM_NUMBER ? c->num[row] : 0;
+		return c->num && (tag & VIEW_KIND_MASK) == DATUM_NUMBER ? c->num[row] : 0;
 	}
-	row -= s->vrows;
-	/* kept as 0 for a cell that is not a number (series_append()) */
-	return s->chunks[row >> CHUNK_SHIFT].num[col][row & CHUNK_MASK];
+	struct datum d;
+	unsigned code;
+	const unsigned char *dbl;
+	own_cell(s, row, col, &d, &code, &dbl);
+	/* 0 for a cell that is not a number, as series_cell() */
+	return cell_number(code, dbl, &d);
 }
 
 void series_row(const struct series *s, size_t row, struct datum *out)
@@ -811,28 +972,37 @@ uint64_t series_row_shortest(const struct series *s, size_t row, struct datum *o
 			view_cell(s, row, j, &out[j]);
 		return 0;
 	}
-	row -= s->vrows;
 	uint64_t shortest = 0;
-	const struct chunk *ch = &s->chunks[row >> CHUNK_SHIFT];
-	size_t i = row & CHUNK_MASK;
-	const unsigned char *p = ch->rec[i];
-	long line = ch->line[i];
+	long line;
+	const unsigned char *p = row_record(s, row, &line);
 	for (size_t j = 0; j < s->ncols; j++) {
-		size_t head, after = 0;
-		p = varint_get(p, &head);
-		if (head & CELL_HAS_LINE)
-			p = varint_get(p, &after);
-		unsigned kind = head & CELL_KIND_MASK;
-		out[j].kind = kind == CELL_SHORTEST ? DATUM_NUMBER : (enum datum_kind)kind;
-		if (kind == CELL_SHORTEST && j < 64)
+		unsigned code;
+		const unsigned char *dbl;
+		p = cell_get(p, line, &out[j], &code, &dbl);
+		out[j].num = cell_number(code, dbl, &out[j]);
+		if (code == CODE_NUMBER_SHORT && j < 64)
 			shortest |= (uint64_t)1 << j;
-		out[j].num = ch->num[j][i];
-		out[j].text = head & CELL_HAS_TEXT ? (const char *)p : NULL;
-		out[j].len = head >> CELL_LEN_SHIFT;
-		out[j].line = line + (long)after;
-		p += head >> CELL_LEN_SHIFT;
 	}
 	return shortest;
+}
+
+void series_row_text(const struct series *s, size_t row, struct datum *out)
+{
+	assert(row < s->nrows);
+	if (row < s->vrows) {
+		for (size_t j = 0; j < s->ncols; j++) {
+			view_cell(s, row, j, &out[j]);
+			out[j].num = 0;
+		}
+		return;
+	}
+	long line;
+	const unsigned char *p = row_record(s, row, &line);
+	for (size_t j = 0; j < s->ncols; j++) {
+		unsigned code;
+		const unsigned char *dbl;
+		p = cell_get(p, line, &out[j], &code, &dbl);
+	}
 }
 
 long series_row_line(const struct series *s, size_t row)
@@ -844,6 +1014,7 @@ long series_row_line(const struct series *s, size_t row)
 	}
 	if (row < s->vrows)
 		return view_row_line(s->view, row);
-	row -= s->vrows;
-	return s->chunks[row >> CHUNK_SHIFT].line[row & CHUNK_MASK];
+	long line;
+	row_record(s, row, &line);
+	return line;
 }

@@ -143,61 +143,107 @@ static enum runstore_verdict header_check(const unsigned char *h, size_t size,
 
 /* --- writing --- */
 
+/* The store is written in two passes over each series' rows, every
+ * column at once: the first finds each section's size (a column's
+ * texts, whether its tags differ, whether it holds a number, its cells
+ * with their own lines; the row lines' blocks), so that every section
+ * has its place before a byte is written; the second decodes each row
+ * once and puts each cell's bytes in its sections, each through a
+ * buffer written at its place (pwrite).  A series in memory keeps most
+ * numbers as their texts (run.c): column by column, as before, a run of
+ * 7 million rows was read ten times (each column's texts, then its
+ * numbers, then the row lines twice), 3 GB of memory traffic for the 1
+ * GB log's run.  The seal's digest is then taken over the body as it
+ * lies in the file, read back from the page cache. */
 struct wr {
 	int fd;
-	uint64_t off; /* the file offset of the next byte */
-	struct seal_body body;
-	unsigned char *buf;
-	size_t len;
 	bool ok;
+	size_t sect_cap; /* each section's buffer */
 };
 
-static void w_flush(struct wr *w)
+static bool pwrite_full(int fd, const void *p, size_t n, uint64_t off)
 {
-	seal_body_add(&w->body, w->buf, w->len);
-	const unsigned char *p = w->buf;
-	size_t left = w->len;
-	while (w->ok && left > 0) {
-		ssize_t n = write(w->fd, p, left);
-		if (n < 0 && errno == EINTR)
+	const unsigned char *b = p;
+	while (n > 0) {
+		ssize_t k = pwrite(fd, b, n, (off_t)off);
+		if (k < 0 && errno == EINTR)
 			continue;
-		w->ok = n > 0;
-		if (n > 0) {
-			p += n;
-			left -= (size_t)n;
-		}
+		if (k <= 0)
+			return false;
+		b += k;
+		n -= (size_t)k;
+		off += (uint64_t)k;
 	}
-	w->len = 0;
+	return true;
 }
 
-static void w_put(struct wr *w, const void *p, size_t n)
+/* A section filled as its bytes come, written at its place. */
+struct sect {
+	uint64_t off; /* where the buffer's first byte goes */
+	unsigned char *buf;
+	size_t len;
+};
+
+static void s_flush(struct wr *w, struct sect *s)
 {
-	const unsigned char *s = p;
-	w->off += n;
+	if (w->ok && s->len && !pwrite_full(w->fd, s->buf, s->len, s->off))
+		w->ok = false;
+	s->off += s->len;
+	s->len = 0;
+}
+
+/* s_put()'s way when the bytes do not fit in the buffer's room. */
+static void s_put_slow(struct wr *w, struct sect *s, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	if (!s->buf && n)
+		s->buf = xmalloc(w->sect_cap);
 	while (n > 0) {
-		if (w->len == WBUF_SIZE)
-			w_flush(w);
-		size_t k = WBUF_SIZE - w->len < n ? WBUF_SIZE - w->len : n;
-		memcpy(w->buf + w->len, s, k);
-		w->len += k;
-		s += k;
+		if (s->len == w->sect_cap)
+			s_flush(w, s);
+		size_t k = w->sect_cap - s->len < n ? w->sect_cap - s->len : n;
+		memcpy(s->buf + s->len, b, k);
+		s->len += k;
+		b += k;
 		n -= k;
 	}
 }
 
-static void w_uint(struct wr *w, uint64_t v, unsigned width)
+/* Called for every cell of millions of rows: the usual case inline. */
+static inline void s_put(struct wr *w, struct sect *s, const void *p, size_t n)
+{
+	if (s->buf && w->sect_cap - s->len >= n) {
+		memcpy(s->buf + s->len, p, n);
+		s->len += n;
+		return;
+	}
+	s_put_slow(w, s, p, n);
+}
+
+static inline void s_uint(struct wr *w, struct sect *s, uint64_t v, unsigned width)
 {
 	unsigned char b[8];
 	le_put(b, v, width);
-	w_put(w, b, width);
+	s_put(w, s, b, width);
 }
 
-/* Pads to 8 bytes; the offset of the section that starts there. */
-static uint64_t w_section(struct wr *w)
+static void s_done(struct wr *w, struct sect *s)
+{
+	s_flush(w, s);
+	free(s->buf);
+	s->buf = NULL;
+}
+
+/* The offset of a section that starts after one ending at *at, 8-byte
+ * aligned; the padding is written (zeros) and *at moved past size. */
+static uint64_t place(struct wr *w, uint64_t *at, uint64_t size)
 {
 	static const unsigned char zeros[8];
-	w_put(w, zeros, (8 - w->off % 8) % 8);
-	return w->off;
+	uint64_t off = (*at + 7) / 8 * 8;
+	if (off > *at && w->ok && !pwrite_full(w->fd, zeros, (size_t)(off - *at), *at))
+		w->ok = false;
+	*at = off + size;
+	return off;
 }
 
 /* The directory, built in memory (it is small). */
@@ -226,111 +272,64 @@ static unsigned width_for(uint64_t max)
 	return max <= UINT8_MAX ? 1 : max <= UINT16_MAX ? 2 : max <= UINT32_MAX ? 4 : 8;
 }
 
-/* Where each row's text ends in the pool, gathered as the pool is
- * written: 4 bytes a row, widened to 8 once a pool passes 4 GiB (the
- * width the file keeps: the last end's). */
-struct ends {
-	void *v;
-	unsigned width;
+/* One column: what the first pass found, where its sections go, and
+ * the sections being filled. */
+struct col {
+	uint64_t pool_len; /* its texts' bytes; in the second pass, those put */
+	size_t nown;
+	unsigned tag0;
+	bool uniform, numbers;
+	unsigned ends_width;
+	uint64_t tags_off, num_off, ends_off, pool_off, own_off;
+	struct sect pool, tags, num, ends, own;
 };
 
-static void ends_set(struct ends *e, size_t n, size_t row, uint64_t end)
+static unsigned cell_tag(const struct datum *d, long line)
 {
-	if (e->width == 4 && end > UINT32_MAX) {
-		uint64_t *wide = xmalloc((n ? n : 1) * sizeof *wide);
-		for (size_t i = 0; i < row; i++)
-			wide[i] = ((uint32_t *)e->v)[i];
-		free(e->v);
-		e->v = wide;
-		e->width = 8;
-	}
-	if (e->width == 4)
-		((uint32_t *)e->v)[row] = (uint32_t)end;
-	else
-		((uint64_t *)e->v)[row] = end;
+	return (unsigned)d->kind | (d->text ? SERIES_VIEW_TEXT : 0) |
+	       (d->line > line ? SERIES_VIEW_LINE : 0);
 }
 
-/* Writes column col of s (its sections) and its entry in the directory.
- * What is gathered in memory is 5 bytes a row (a tag, a text end), not
- * the column: its numbers are read again from the series when their
- * section is written (series_number()), so that storing a run of
- * millions of rows adds little to the run's own memory. */
-static void write_column(struct wr *w, struct buf *dir, const struct series *s, size_t col)
+/* The first pass: each column's sizes into c[], the row lines' blocks'
+ * least lines into base[] and their widest span. */
+static uint64_t survey(const struct series *s, struct col *c, struct datum *cells, int64_t *base)
 {
-	size_t n = series_row_count(s);
-	unsigned char *tags = xmalloc(n ? n : 1);
-	struct ends ends = {xmalloc((n ? n : 1) * sizeof(uint32_t)), 4};
-	uint64_t *own = NULL;
-	size_t nown = 0, own_cap = 0;
-	bool numbers = false, uniform = true;
-	/* One pass: the texts go out as they come (the pool), the tags and
-	 * text ends are gathered and written after it. */
-	uint64_t pool_off = w_section(w), end = 0;
+	size_t n = series_row_count(s), nc = series_column_count(s);
+	uint64_t span = 0;
+	int64_t min = 0, max = 0;
+	for (size_t j = 0; j < nc; j++)
+		c[j].uniform = true;
 	for (size_t row = 0; row < n; row++) {
-		struct datum d;
-		series_cell(s, row, col, &d);
 		long line = series_row_line(s, row);
-		unsigned tag = (unsigned)d.kind | (d.text ? SERIES_VIEW_TEXT : 0) |
-			       (d.line > line ? SERIES_VIEW_LINE : 0);
-		tags[row] = (unsigned char)tag;
-		uniform = uniform && tags[row] == tags[0];
-		numbers = numbers || d.kind == DATUM_NUMBER;
-		if (d.text) {
-			w_put(w, d.text, d.len);
-			end += d.len;
+		series_row_text(s, row, cells);
+		for (size_t j = 0; j < nc; j++) {
+			const struct datum *d = &cells[j];
+			unsigned tag = cell_tag(d, line);
+			if (row == 0)
+				c[j].tag0 = tag;
+			c[j].uniform = c[j].uniform && tag == c[j].tag0;
+			c[j].numbers = c[j].numbers || d->kind == DATUM_NUMBER;
+			if (d->text)
+				c[j].pool_len += d->len;
+			c[j].nown += d->line > line;
 		}
-		ends_set(&ends, n, row, end);
-		if (d.line > line) {
-			if (nown == own_cap) {
-				own_cap = own_cap ? 2 * own_cap : 16;
-				own = xrealloc(own, 2 * own_cap * sizeof *own);
-			}
-			own[2 * nown] = row;
-			own[2 * nown + 1] = (uint64_t)(d.line - line);
-			nown++;
-		}
-	}
-	uint64_t tags_off = 0, num_off = 0, own_off = 0;
-	if (!uniform) {
-		tags_off = w_section(w);
-		w_put(w, tags, n);
-	}
-	if (numbers) {
-		num_off = w_section(w);
-		for (size_t row = 0; row < n; row++) {
-			/* 0 for a cell that is not a number, as series_cell() */
-			double v = series_number(s, row, col);
-			uint64_t u;
-			memcpy(&u, &v, sizeof u);
-			w_uint(w, u, 8);
+		if (row % SERIES_VIEW_BLOCK == 0)
+			min = max = line;
+		min = line < min ? line : min;
+		max = line > max ? line : max;
+		if (row % SERIES_VIEW_BLOCK == SERIES_VIEW_BLOCK - 1 || row == n - 1) {
+			base[row / SERIES_VIEW_BLOCK] = min;
+			if ((uint64_t)max - (uint64_t)min > span)
+				span = (uint64_t)max - (uint64_t)min;
 		}
 	}
-	unsigned ends_width = ends.width;
-	uint64_t ends_off = w_section(w);
-	for (size_t row = 0; row < n; row++)
-		w_uint(w, ends_width == 4 ? ((uint32_t *)ends.v)[row] : ((uint64_t *)ends.v)[row],
-		       ends_width);
-	if (nown) {
-		own_off = w_section(w);
-		for (size_t i = 0; i < 2 * nown; i++)
-			w_uint(w, own[i], 8);
-	}
-	d_str(dir, series_column(s, col), strlen(series_column(s, col)));
-	d_u64(dir, uniform ? (n ? tags[0] : 0) : 0);
-	d_u64(dir, tags_off);
-	d_u64(dir, num_off);
-	d_u64(dir, ends_width);
-	d_u64(dir, ends_off);
-	d_u64(dir, pool_off);
-	d_u64(dir, end);
-	d_u64(dir, own_off);
-	d_u64(dir, nown);
-	free(tags);
-	free(ends.v);
-	free(own);
+	return span;
 }
 
-static void write_series(struct wr *w, struct buf *dir, const struct series *s)
+/* Writes s's sections from *at on (moving it past them) and its entry
+ * in the directory, as the layout at the top has them: per column its
+ * pool, tags, numbers, text ends and own lines, then the row lines. */
+static void write_series(struct wr *w, struct buf *dir, const struct series *s, uint64_t *at)
 {
 	size_t n = series_row_count(s), nc = series_column_count(s);
 	long first_dropped;
@@ -340,39 +339,91 @@ static void write_series(struct wr *w, struct buf *dir, const struct series *s)
 	d_u64(dir, n);
 	d_u64(dir, dropped);
 	d_u64(dir, (uint64_t)(int64_t)first_dropped);
-	for (size_t j = 0; j < nc; j++)
-		write_column(w, dir, s, j);
-	/* Row lines: a block's least line, and each row's after it, as
-	 * narrow as the widest block needs (a line a row or so: 1 or 2
-	 * bytes). */
+	struct col *c = xcalloc(nc ? nc : 1, sizeof *c);
+	struct datum *cells = xcalloc(nc ? nc : 1, sizeof *cells);
 	size_t nblocks = (n + SERIES_VIEW_BLOCK - 1) / SERIES_VIEW_BLOCK;
-	int64_t *base = xmalloc((nblocks ? nblocks : 1) * sizeof *base);
-	uint64_t span = 0;
-	for (size_t b = 0; b < nblocks; b++) {
-		size_t lo = b * SERIES_VIEW_BLOCK, hi = lo + SERIES_VIEW_BLOCK < n ? lo + SERIES_VIEW_BLOCK : n;
-		int64_t min = series_row_line(s, lo), max = min;
-		for (size_t row = lo + 1; row < hi; row++) {
-			int64_t l = series_row_line(s, row);
-			min = l < min ? l : min;
-			max = l > max ? l : max;
-		}
-		base[b] = min;
-		if ((uint64_t)max - (uint64_t)min > span)
-			span = (uint64_t)max - (uint64_t)min;
+	int64_t *base = xcalloc(nblocks ? nblocks : 1, sizeof *base);
+	unsigned width = width_for(survey(s, c, cells, base));
+	/* each section's place, as the sections were once written one
+	 * after another */
+	size_t sections = 2;
+	for (size_t j = 0; j < nc; j++) {
+		struct col *k = &c[j];
+		/* an end is at most the pool's length */
+		k->ends_width = k->pool_len > UINT32_MAX ? 8 : 4;
+		k->pool_off = k->pool.off = place(w, at, k->pool_len);
+		if (!k->uniform)
+			k->tags_off = k->tags.off = place(w, at, n);
+		if (k->numbers)
+			k->num_off = k->num.off = place(w, at, (uint64_t)n * 8);
+		k->ends_off = k->ends.off = place(w, at, (uint64_t)n * k->ends_width);
+		if (k->nown)
+			k->own_off = k->own.off = place(w, at, (uint64_t)k->nown * 16);
+		sections += 3 + !k->uniform + k->numbers;
+		d_str(dir, series_column(s, j), strlen(series_column(s, j)));
+		d_u64(dir, k->uniform ? (n ? k->tag0 : 0) : 0);
+		d_u64(dir, k->tags_off);
+		d_u64(dir, k->num_off);
+		d_u64(dir, k->ends_width);
+		d_u64(dir, k->ends_off);
+		d_u64(dir, k->pool_off);
+		d_u64(dir, k->pool_len);
+		d_u64(dir, k->own_off);
+		d_u64(dir, k->nown);
 	}
-	unsigned width = width_for(span);
-	uint64_t base_off = w_section(w);
-	for (size_t b = 0; b < nblocks; b++)
-		w_uint(w, (uint64_t)base[b], 8);
-	uint64_t off_off = w_section(w);
-	for (size_t row = 0; row < n; row++)
-		w_uint(w, (uint64_t)(int64_t)series_row_line(s, row) -
-				  (uint64_t)base[row / SERIES_VIEW_BLOCK],
-		       width);
+	struct sect bases = {0}, offs = {0};
+	uint64_t base_off = bases.off = place(w, at, (uint64_t)nblocks * 8);
+	uint64_t off_off = offs.off = place(w, at, (uint64_t)n * width);
 	d_u64(dir, width);
 	d_u64(dir, base_off);
 	d_u64(dir, off_off);
+	/* a few MiB of buffers in all, whatever the columns */
+	w->sect_cap = ((size_t)4 << 20) / sections;
+	w->sect_cap = w->sect_cap < 4096 ? 4096 : w->sect_cap > ((size_t)256 << 10) ? (size_t)256 << 10 : w->sect_cap;
+	for (size_t b = 0; b < nblocks; b++)
+		s_uint(w, &bases, (uint64_t)base[b], 8);
+	for (size_t j = 0; j < nc; j++)
+		c[j].pool_len = 0;
+	for (size_t row = 0; row < n && w->ok; row++) {
+		long line = series_row_line(s, row);
+		series_row(s, row, cells);
+		for (size_t j = 0; j < nc; j++) {
+			struct col *k = &c[j];
+			const struct datum *d = &cells[j];
+			if (d->text && d->len) {
+				s_put(w, &k->pool, d->text, d->len);
+				k->pool_len += d->len;
+			}
+			if (!k->uniform)
+				s_uint(w, &k->tags, cell_tag(d, line), 1);
+			if (k->numbers) {
+				/* 0 for a cell that is not a number, as series_cell() */
+				double v = d->kind == DATUM_NUMBER ? d->num : 0;
+				uint64_t u;
+				memcpy(&u, &v, sizeof u);
+				s_uint(w, &k->num, u, 8);
+			}
+			s_uint(w, &k->ends, k->pool_len, k->ends_width);
+			if (d->line > line) {
+				s_uint(w, &k->own, row, 8);
+				s_uint(w, &k->own, (uint64_t)(d->line - line), 8);
+			}
+		}
+		s_uint(w, &offs, (uint64_t)(int64_t)line - (uint64_t)base[row / SERIES_VIEW_BLOCK],
+		       width);
+	}
+	for (size_t j = 0; j < nc; j++) {
+		s_done(w, &c[j].pool);
+		s_done(w, &c[j].tags);
+		s_done(w, &c[j].num);
+		s_done(w, &c[j].ends);
+		s_done(w, &c[j].own);
+	}
+	s_done(w, &bases);
+	s_done(w, &offs);
 	free(base);
+	free(cells);
+	free(c);
 }
 
 static void write_directory(struct buf *dir, const struct run *r)
@@ -399,6 +450,27 @@ static void write_directory(struct buf *dir, const struct run *r)
 	d_u64(dir, run_series_count(r));
 }
 
+/* The seal's digest of the body [HEADER_SIZE, size) as written: read
+ * back (from the page cache) in the order it lies. */
+static bool digest_back(int fd, uint64_t size, struct seal_body *b)
+{
+	unsigned char *buf = xmalloc(WBUF_SIZE);
+	bool ok = true;
+	for (uint64_t at = HEADER_SIZE; ok && at < size;) {
+		size_t want = size - at < WBUF_SIZE ? (size_t)(size - at) : WBUF_SIZE;
+		ssize_t k = pread(fd, buf, want, (off_t)at);
+		if (k < 0 && errno == EINTR)
+			continue;
+		ok = k > 0;
+		if (ok) {
+			seal_body_add(b, buf, (size_t)k);
+			at += (uint64_t)k;
+		}
+	}
+	free(buf);
+	return ok;
+}
+
 bool runstore_write(int fd, const struct seal_key *sk, const struct cache_key *key,
 		    const struct run *r)
 {
@@ -406,27 +478,27 @@ bool runstore_write(int fd, const struct seal_key *sk, const struct cache_key *k
 		errno = EINVAL;
 		return false;
 	}
-	struct wr w = {.fd = fd, .off = 0, .buf = xmalloc(WBUF_SIZE), .len = 0, .ok = true};
-	seal_body_init(&w.body);
-	/* The header's place, filled last; the seal's body starts after it. */
-	unsigned char h[HEADER_SIZE] = {0};
-	if (lseek(fd, HEADER_SIZE, SEEK_SET) != HEADER_SIZE)
-		w.ok = false;
-	w.off = HEADER_SIZE;
+	struct wr w = {.fd = fd, .ok = true, .sect_cap = 4096};
+	/* The header's place, filled last; the body starts after it. */
+	uint64_t at = HEADER_SIZE;
 	struct buf dir = BUF_INIT;
 	write_directory(&dir, r);
 	for (size_t i = 0; i < run_series_count(r) && w.ok; i++)
-		write_series(&w, &dir, run_series_at(r, i));
+		write_series(&w, &dir, run_series_at(r, i), &at);
 	struct hdr v;
-	v.dir_off = w_section(&w);
+	v.dir_off = place(&w, &at, dir.len);
 	v.dir_size = dir.len;
-	w_put(&w, dir.data, dir.len);
-	w_flush(&w);
-	v.size = w.off;
-	header_seal(h, sk, &w.body, key, &v);
-	bool ok = w.ok && pwrite(fd, h, HEADER_SIZE, 0) == HEADER_SIZE;
+	v.size = at;
+	bool ok = w.ok && pwrite_full(fd, dir.data, dir.len, v.dir_off);
+	struct seal_body body;
+	seal_body_init(&body);
+	ok = ok && digest_back(fd, v.size, &body);
+	unsigned char h[HEADER_SIZE];
+	if (ok) {
+		header_seal(h, sk, &body, key, &v);
+		ok = pwrite_full(fd, h, HEADER_SIZE, 0);
+	}
 	buf_free(&dir);
-	free(w.buf);
 	return ok;
 }
 
@@ -466,6 +538,18 @@ static bool seal_ok(const unsigned char *map, size_t size, const struct seal_key
 	unsigned char want[SEAL_BYTES];
 	seal_body_seal(&b, sk, map, H_SEAL, want);
 	return seal_equal(want, h->seal);
+}
+
+/* struct series_view's drop: the whole pages inside [p, p + len) of a
+ * store's mapping (read-only, private: dropping them only means a
+ * later read faults them in again from the page cache). */
+static void drop_pages(const void *p, size_t len)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+	uintptr_t page = ps > 0 ? (uintptr_t)ps : 4096;
+	uintptr_t from = ((uintptr_t)p + page - 1) / page * page, to = ((uintptr_t)p + len) / page * page;
+	if (to > from)
+		madvise((void *)from, to - from, MADV_DONTNEED);
 }
 
 /* A cursor over the directory: every read is checked against its end. */
@@ -583,6 +667,7 @@ static bool read_series(struct run *run, const unsigned char *map, const struct 
 		v.line_off = section(map, h, off_off, n, width, &bad);
 		v.cols = vc;
 		memcpy(v.origin, map + H_KEY, sizeof v.origin);
+		v.drop = drop_pages;
 		ok = !bad;
 	}
 	if (ok)

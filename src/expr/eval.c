@@ -1714,6 +1714,10 @@ static bool eval_aggregate(struct ctx *c, const struct node *n, struct ref *out)
 			items[a.n_ok - 1].row = r;
 		}
 	}
+	/* read whole: what it brought in of a mapped store goes (a
+	 * cell read below maps its page again) */
+	if (!ag && !one)
+		series_drop_pages(s, col);
 	if (ag) {
 		if (ag->bad) {
 			numbers_error(c, n, &ag->bad_cell, list.run);

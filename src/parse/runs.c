@@ -27,6 +27,7 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <glob.h>
+#include <malloc.h>
 #include <math.h>
 #include <pcre2.h>
 #include <pthread.h>
@@ -48,6 +49,9 @@
 /* name_pattern only ever sees a file name: a small budget is plenty,
  * and a pattern that backtracks without end fails instead of hanging. */
 #define NAME_MATCH_LIMIT 100000
+/* A parsed run of this many rows gives its memory back once stored
+ * (run_swap_freed()). */
+#define RUN_TRIM_ROWS ((size_t)1 << 20)
 
 static const char *const entry_keys[] = {"file",      "glob",    "parser", "name_pattern",
 					 "run",       "number_style", "delimiter", "columns",
@@ -1022,6 +1026,31 @@ static struct run *load_run_opened(struct loader *ld, const char *real, const ch
 				   const struct name_pattern *np, const char *np_text,
 				   const struct value *pick);
 
+/* The rows a run holds in memory at least (a big one's rows are tens of
+ * bytes each). */
+static size_t run_rows(const struct run *r)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < run_series_count(r); i++)
+		n += series_row_count(run_series_at(r, i));
+	return n;
+}
+
+/* The parsed run r, its store mapped as m: r is freed and m goes on.
+ * A run of millions of rows leaves its memory free in malloc's heaps,
+ * where glibc keeps it (only the top of a heap is given back): the
+ * reports would then map their pages of the store beside it, and that
+ * was the first build's peak over the 1 GB log (151 MB of such memory
+ * and 290 MB of the store).  So it is given back at once. */
+static struct run *run_swap_freed(struct run *r, struct run *m)
+{
+	bool big = run_rows(r) >= RUN_TRIM_ROWS;
+	run_free(r);
+	if (big)
+		malloc_trim(0);
+	return m;
+}
+
 /* Parses one confined file (real: its canonical path, shown: as
  * diagnostics name it) into a run named run_name, with parser p or the
  * one detection picks, then np's fields (np_text: its text) when np is
@@ -1309,10 +1338,8 @@ static struct run *load_run_tail(struct loader *ld, const char *real, const char
 			 * store's is touched).  Before it is shared: no one
 			 * holds r yet. */
 			struct run *m = cache_run_put_mapped(c->disk, &dkey, r);
-			if (m) {
-				run_free(r);
-				r = m;
-			}
+			if (m)
+				r = run_swap_freed(r, m);
 			/* and the state to go on from, when the log grows */
 			if (has_prefix)
 				tail_put(c->disk, &tkey, &dkey, &to, &to_prefix);

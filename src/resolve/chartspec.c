@@ -212,6 +212,8 @@ static double *eval_numbers(const struct eval *ev, size_t *n)
 		series_cell(ev->series, r, ev->column, &d);
 		v[r] = d.kind == DATUM_NUMBER ? d.num : NAN;
 	}
+	/* the column is in v now: its store's pages go */
+	series_drop_pages(ev->series, ev->column);
 	*n = rows;
 	return v;
 }

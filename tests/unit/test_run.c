@@ -408,11 +408,149 @@ static void shortest_marks_come_back_with_their_rows(void **state)
 	run_free(r);
 }
 
+
+/* Cells whose number the text does and does not give back: a series
+ * keeps a number as its text alone when the text reads as its double
+ * bit for bit (run.c), so each must come back as appended, whichever
+ * way it was kept. */
+static const struct datum number_cells[] = {
+	{DATUM_NUMBER, 7.125, "7.12500", 7, 10},   /* read back, not number_put()'s */
+	{DATUM_NUMBER, 2934.7, "2934.7", 6, 10},   /* number_put()'s (marked in row 1) */
+	{DATUM_NUMBER, 98.07, "98.07%", 6, 10},    /* the text does not read as it */
+	{DATUM_NUMBER, 1e-5, "1e-5", 4, 10},       /* an exponent: not read the fast way */
+	{DATUM_NUMBER, 2.0, "1", 1, 10},           /* a text that says another number */
+	{DATUM_NUMBER, -0.0, "-0", 2, 10},         /* reads as -0, bit for bit */
+	{DATUM_NUMBER, 0.0, "-0", 2, 10},          /* reads as -0, kept as +0 */
+	{DATUM_NUMBER, 0.1, "0.1", 3, 10},
+	{DATUM_NUMBER, 12345678901234567890.0, "12345678901234567890", 20, 10},
+	{DATUM_NUMBER, -3.25, "-3.25", 5, 12},     /* on a line after its row's */
+	{DATUM_NUMBER, 1.5, NULL, 0, 0},           /* computed: no text */
+	{DATUM_NUMBER, 0.5, "", 0, 10},            /* an empty text */
+	{DATUM_STRING, 0, "x", 1, 10},
+	{DATUM_STRING, 0, NULL, 0, 10},
+	{DATUM_MISSING, 0, "--", 2, 10},
+	{DATUM_MISSING, 0, NULL, 0, 10},
+};
+#define NUMBER_CELLS (sizeof number_cells / sizeof number_cells[0])
+
+static void assert_same_cell(const struct datum *got, const struct datum *want, long row_line,
+			     bool with_number, size_t col)
+{
+	long line = want->line > row_line ? want->line : row_line;
+	double num = with_number && want->kind == DATUM_NUMBER ? want->num : 0;
+	if (got->kind != want->kind || memcmp(&got->num, &num, sizeof num) != 0 ||
+	    (got->text == NULL) != (want->text == NULL) || got->len != want->len ||
+	    (want->len && memcmp(got->text, want->text, want->len) != 0) || got->line != line)
+		fail_msg("column %zu: kind %d, number %.17g, text %s[%.*s], line %ld", col,
+			 (int)got->kind, got->num, got->text ? "" : "null", (int)got->len,
+			 got->text ? got->text : "", got->line);
+}
+
+static void numbers_come_back_bit_for_bit_with_or_without_their_double(void **state)
+{
+	(void)state;
+	const char *names[NUMBER_CELLS];
+	char name_text[NUMBER_CELLS][8];
+	for (size_t j = 0; j < NUMBER_CELLS; j++) {
+		snprintf(name_text[j], sizeof name_text[j], "c%zu", j);
+		names[j] = name_text[j];
+	}
+	struct run *r = run_new("r", "f.log", "p");
+	struct series *s = run_add_series(r, "s", names, NUMBER_CELLS);
+	/* a row before the first's line, one far after */
+	const long lines[] = {10, 10, 5, 4000000000L};
+	for (size_t row = 0; row < 4; row++) {
+		struct datum cells[NUMBER_CELLS];
+		memcpy(cells, number_cells, sizeof cells);
+		for (size_t j = 0; j < NUMBER_CELLS; j++)
+			if (cells[j].line)
+				cells[j].line += lines[row] - 10;
+		series_append_shortest(s, cells, lines[row], row == 1 ? 2 : 0);
+	}
+	for (size_t row = 0; row < 4; row++) {
+		assert_int_equal(series_row_line(s, row), lines[row]);
+		struct datum all[NUMBER_CELLS];
+		uint64_t marks = series_row_shortest(s, row, all);
+		assert_int_equal(marks, row == 1 ? 2 : 0);
+		for (size_t j = 0; j < NUMBER_CELLS; j++) {
+			struct datum want = number_cells[j], got;
+			if (want.line)
+				want.line += lines[row] - 10;
+			assert_int_equal(series_cell_shortest(s, row, j, &got), row == 1 && j == 1);
+			assert_same_cell(&got, &want, lines[row], true, j);
+			assert_same_cell(&all[j], &want, lines[row], true, j);
+			series_cell_text(s, row, j, &got);
+			assert_same_cell(&got, &want, lines[row], false, j);
+			double num = series_number(s, row, j);
+			double wnum = want.kind == DATUM_NUMBER ? want.num : 0;
+			assert_memory_equal(&num, &wnum, sizeof num);
+		}
+	}
+	run_free(r);
+}
+
+
+/* A number kept as its text is read back from it (run.c's
+ * text_number()): for texts of every shape a log prints (signs, points
+ * at any place, up to 20 digits, a point alone or doubled, leading
+ * zeros), the number a series gives back is the one the text was typed
+ * as, bit for bit. */
+static void numbers_read_back_from_texts_of_every_shape(void **state)
+{
+	(void)state;
+	struct run *r = run_new("a", "f", "p");
+	const char *cols[] = {"x"};
+	struct series *s = run_add_series(r, "s", cols, 1);
+	enum { ROWS = 200000 };
+	static char texts[ROWS][32];
+	static double want[ROWS];
+	uint64_t seed = 0x9E3779B97F4A7C15u;
+	size_t n = 0;
+	for (size_t k = 0; k < ROWS; k++) {
+		char *t = texts[n];
+		size_t len = 0;
+		seed = seed * 6364136223846793005u + 1442695040888963407u;
+		uint64_t x = seed >> 11;
+		if (x & 1)
+			t[len++] = '-';
+		size_t ip = (x >> 1) % 14, fp = (x >> 5) % 12;
+		if ((x >> 9) % 16 == 0)
+			ip += 6; /* past 16 digits, some past 19: the long way */
+		for (size_t i = 0; i < ip; i++)
+			t[len++] = (char)('0' + (x >> (12 + i % 40)) % 10);
+		if (fp || (x >> 52) % 4 == 0)
+			t[len++] = '.';
+		for (size_t i = 0; i < fp; i++)
+			t[len++] = (char)('0' + (seed >> (i * 5 % 60)) % 10);
+		if ((x >> 50) % 64 == 0)
+			t[len++] = '.';
+		t[len] = '\0';
+		struct datum d = datum_from_text(t, len, 1);
+		if (d.kind != DATUM_NUMBER)
+			continue;
+		want[n++] = d.num;
+		series_append(s, &d, 1);
+	}
+	assert_true(n > ROWS / 2);
+	for (size_t row = 0; row < n; row++) {
+		struct datum c;
+		series_cell(s, row, 0, &c);
+		if (memcmp(&c.num, &want[row], sizeof c.num) != 0)
+			fail_msg("'%s' read back as %.17g, typed as %.17g", texts[row], c.num,
+				 want[row]);
+		double num = series_number(s, row, 0);
+		assert_memory_equal(&want[row], &num, sizeof num);
+	}
+	run_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(number_keeps_its_text),
 		cmocka_unit_test(shortest_marks_come_back_with_their_rows),
+		cmocka_unit_test(numbers_come_back_bit_for_bit_with_or_without_their_double),
+		cmocka_unit_test(numbers_read_back_from_texts_of_every_shape),
 		cmocka_unit_test(percent_reads_as_its_number),
 		cmocka_unit_test(thousands_commas_read_as_one_number),
 		cmocka_unit_test(misplaced_commas_make_a_string),

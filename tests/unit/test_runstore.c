@@ -212,6 +212,57 @@ static void edge_runs_read_back(void **state)
 	limit_reset(NULL);
 }
 
+/* Numbers whose text does and does not give them back (a series in
+ * memory keeps the former as their text alone, run.c): the store keeps
+ * each one's double, and the mapped run reads as the run in memory and
+ * as the cells appended, bit for bit. */
+static void numbers_with_and_without_their_texts_read_back(void **state)
+{
+	(void)state;
+	static const struct datum cells[] = {
+		{DATUM_NUMBER, 7.125, "7.12500", 7, 3},
+		{DATUM_NUMBER, 2934.7, "2934.7", 6, 3},
+		{DATUM_NUMBER, 98.07, "98.07%", 6, 3},
+		{DATUM_NUMBER, 1e-5, "1e-5", 4, 3},
+		{DATUM_NUMBER, 2.0, "1", 1, 3},
+		{DATUM_NUMBER, -0.0, "-0", 2, 3},
+		{DATUM_NUMBER, 0.0, "-0", 2, 3},
+		{DATUM_NUMBER, 1.5, NULL, 0, 0},
+		{DATUM_STRING, 0, "7.5", 3, 3},
+	};
+	enum { N = sizeof cells / sizeof cells[0] };
+	static const char *const cols[N] = {"a", "b", "c", "d", "e", "f", "g", "h", "i"};
+	struct run *r = run_new("nums", "logs/n.log", "p");
+	struct series *s = run_add_series(r, "s", cols, N);
+	for (long row = 0; row < 300; row++)
+		series_append_shortest(s, cells, 3, row % 2 ? 2 : 0);
+	round_trip(r, "nums");
+	struct cache_key key = cache_hash_bytes("nums", 4);
+	char *path = tmp_file();
+	store(path, &key, r);
+	enum runstore_verdict v;
+	struct run *back = load(path, &key, &v);
+	assert_non_null(back);
+	const struct series *sv = run_series(back, "s");
+	assert_non_null(sv);
+	assert_int_equal(series_row_count(sv), 300);
+	for (size_t row = 0; row < 300; row += 299) {
+		for (size_t j = 0; j < N; j++) {
+			struct datum d;
+			series_cell(sv, row, j, &d);
+			double want = cells[j].kind == DATUM_NUMBER ? cells[j].num : 0;
+			if (d.kind != cells[j].kind || memcmp(&d.num, &want, sizeof want) != 0 ||
+			    d.len != cells[j].len || (d.text == NULL) != (cells[j].text == NULL))
+				fail_msg("row %zu column %zu: %d %.17g [%.*s]", row, j, (int)d.kind,
+					 d.num, (int)d.len, d.text ? d.text : "");
+		}
+	}
+	run_free(back);
+	unlink(path);
+	free(path);
+	run_free(r);
+}
+
 /* A small store of the Cerebras fixture, in memory. */
 static char *fixture_store(const struct cache_key *key, size_t *len)
 {
@@ -364,6 +415,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_fixture_reads_back_as_parsed),
 		cmocka_unit_test(edge_runs_read_back),
+		cmocka_unit_test(numbers_with_and_without_their_texts_read_back),
 		cmocka_unit_test(truncated_or_changed_stores_are_refused),
 		cmocka_unit_test(another_version_or_format_is_said_so),
 		cmocka_unit_test(a_store_sealed_by_another_or_edited_is_refused),
