@@ -181,6 +181,40 @@ static void files_it_cannot_read_get_a_clear_message(void **state)
 	cap_close(&c);
 }
 
+/* A proposal tried as a user would: loaded as a parser and run over
+ * the text it came from, written to x.log; neither says anything. */
+struct tried {
+	char *dir, *log;
+	struct parser_set *set;
+	struct run *r;
+};
+
+static void try_proposal(struct tried *t, const char *y, const char *text)
+{
+	t->dir = make_tmpdir();
+	t->log = path_join(t->dir, "x.log");
+	FILE *f = fopen(t->log, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	struct capture c;
+	cap_open(&c);
+	t->set = parsers_new();
+	assert_true(parsers_add(t->set, "x.yaml", y, strlen(y), false, c.d));
+	t->r = parser_run(parsers_at(t->set, 0), t->log, "x.log", "x", c.d);
+	assert_non_null(t->r);
+	assert_string_equal(cap_text(&c), "");
+	cap_close(&c);
+}
+
+static void tried_free(struct tried *t)
+{
+	run_free(t->r);
+	parsers_free(t->set);
+	free(t->log);
+	drop_tmpdir(t->dir);
+}
+
 static const char train_log[] = "using 4 GPUs\n"
 				"Step=100, Loss=2.3\n"
 				"Step=200, Loss=2.1\n"
@@ -202,19 +236,9 @@ static void a_proposal_loads_and_reads_the_file(void **state)
 				  "  step: '^Step=(?<step>"));
 	assert_non_null(strstr(y, "detect: '(?m)^"));
 
-	char *dir = make_tmpdir();
-	char *log = path_join(dir, "x.log");
-	FILE *f = fopen(log, "w");
-	assert_non_null(f);
-	fputs(train_log, f);
-	fclose(f);
-	struct capture c;
-	cap_open(&c);
-	struct parser_set *set = parsers_new();
-	assert_true(parsers_add(set, "x.yaml", y, strlen(y), false, c.d));
-	struct run *r = parser_run(parsers_at(set, 0), log, "x.log", "x", c.d);
-	assert_non_null(r);
-	assert_string_equal(cap_text(&c), "");
+	struct tried t;
+	try_proposal(&t, y, train_log);
+	const struct run *r = t.r;
 	const struct datum *samples = run_field(r, "processed_samples");
 	assert_non_null(samples);
 	assert_int_equal(samples->kind, DATUM_NUMBER);
@@ -226,13 +250,12 @@ static void a_proposal_loads_and_reads_the_file(void **state)
 	assert_non_null(s);
 	assert_int_equal(series_row_count(s), 3);
 	/* detect claims the file */
-	const struct parser *p = parsers_detect(set, log, loc_line("x.log", 0), c.d);
+	struct capture c;
+	cap_open(&c);
+	const struct parser *p = parsers_detect(t.set, t.log, loc_line("x.log", 0), c.d);
 	assert_non_null(p);
-	run_free(r);
-	parsers_free(set);
 	cap_close(&c);
-	free(log);
-	drop_tmpdir(dir);
+	tried_free(&t);
 	free(y);
 }
 
@@ -254,26 +277,11 @@ static void a_c1_control_character_in_a_line_is_escaped(void **state)
 	assert_non_null(strstr(y, "  # 3 rows, the first at line 1: Nen: 40%|\xe2\x96\x88?| 4/10\n"));
 	assert_non_null(strstr(y, "%\\|\xe2\x96\x88\\xC2\\x96\\|"));
 	assert_null(strstr(y, "\xc2\x96"));
-	char *dir = make_tmpdir();
-	char *log = path_join(dir, "x.log");
-	FILE *f = fopen(log, "w");
-	assert_non_null(f);
-	fputs(log_text, f);
-	fclose(f);
-	struct capture c;
-	cap_open(&c);
-	struct parser_set *set = parsers_new();
-	assert_true(parsers_add(set, "x.yaml", y, strlen(y), false, c.d));
-	struct run *r = parser_run(parsers_at(set, 0), log, "x.log", "x", c.d);
-	assert_non_null(r);
-	assert_string_equal(cap_text(&c), "");
-	assert_int_equal(run_series_count(r), 1);
-	assert_int_equal(series_row_count(run_series_at(r, 0)), 3);
-	run_free(r);
-	parsers_free(set);
-	cap_close(&c);
-	free(log);
-	drop_tmpdir(dir);
+	struct tried t;
+	try_proposal(&t, y, log_text);
+	assert_int_equal(run_series_count(t.r), 1);
+	assert_int_equal(series_row_count(run_series_at(t.r, 0)), 3);
+	tried_free(&t);
 	free(y);
 }
 
@@ -309,30 +317,15 @@ static void lines_that_differ_in_a_word_are_one_series_with_a_word_slot(void **s
 				  "\\s+phase=(?<phase>\\S+)\\s+loss=(?<loss>"));
 	assert_null(strstr(y, "epoch_2"));
 
-	char *dir = make_tmpdir();
-	char *log = path_join(dir, "x.log");
-	FILE *f = fopen(log, "w");
-	assert_non_null(f);
-	fputs(phase_log, f);
-	fclose(f);
-	struct capture c;
-	cap_open(&c);
-	struct parser_set *set = parsers_new();
-	assert_true(parsers_add(set, "x.yaml", y, strlen(y), false, c.d));
-	struct run *r = parser_run(parsers_at(set, 0), log, "x.log", "x", c.d);
-	assert_non_null(r);
-	assert_string_equal(cap_text(&c), "");
-	const struct series *s = run_series(r, "epoch");
+	struct tried t;
+	try_proposal(&t, y, phase_log);
+	const struct series *s = run_series(t.r, "epoch");
 	assert_non_null(s);
 	assert_int_equal(series_row_count(s), 6);
 	char *cols = columns_of(s);
 	assert_string_equal(cols, "epoch phase loss");
 	free(cols);
-	run_free(r);
-	parsers_free(set);
-	cap_close(&c);
-	free(log);
-	drop_tmpdir(dir);
+	tried_free(&t);
 	free(y);
 
 	/* a log level and a rank: named "level" and by the words' stem;
