@@ -47,6 +47,12 @@ void run_set_name(struct run *r, const char *name);
 /* The file as diagnostics show it (a stored run, read back by another
  * build, gets the name this one knows the file by). */
 void run_set_file(struct run *r, const char *file);
+/* The `file` attribute reports read ({{ cs.file }}): the file relative
+ * to the report, which the loader knows (run_file() stays the path
+ * diagnostics show); set for r and its members.  run_file_attr() gives
+ * it, or run_file() when none was set (`logdown parse`). */
+void run_set_file_attr(struct run *r, const char *attr);
+const char *run_file_attr(const struct run *r);
 /* The line the run starts at in its file: 1, unless the file holds
  * several runs (below). */
 long run_first_line(const struct run *r);

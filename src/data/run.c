@@ -111,6 +111,7 @@ struct field {
 
 struct run {
 	char *name, *file, *parser;
+	char *file_attr; /* the `file` attribute, or NULL: file */
 	long line_count;
 	char line_count_text[24];
 	/* name, file, line_count, parser: answered by run_field() when no
@@ -189,6 +190,7 @@ void run_free(struct run *r)
 	free(r->members);
 	free(r->name);
 	free(r->file);
+	free(r->file_attr);
 	free(r->parser);
 	if (r->release)
 		r->release(r->held);
@@ -218,8 +220,24 @@ void run_set_file(struct run *r, const char *file)
 {
 	char *was = r->file;
 	r->file = xstrdup(file ? file : "");
-	r->implicit[1] = string_datum(r->file);
+	if (!r->file_attr)
+		r->implicit[1] = string_datum(r->file);
 	free(was);
+}
+
+void run_set_file_attr(struct run *r, const char *attr)
+{
+	char *was = r->file_attr;
+	r->file_attr = xstrdup(attr);
+	r->implicit[1] = string_datum(r->file_attr);
+	free(was);
+	for (size_t i = 0; i < r->nmembers; i++)
+		run_set_file_attr(r->members[i], attr);
+}
+
+const char *run_file_attr(const struct run *r)
+{
+	return r->file_attr ? r->file_attr : r->file;
 }
 
 long run_first_line(const struct run *r)

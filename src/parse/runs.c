@@ -306,14 +306,14 @@ struct cache_key parse_cache_parsers_key(const struct parser_set *set)
  * disk is given the name shown, and one in memory is taken only when it
  * has that name. */
 static struct run *content_hit(struct parse_cache *c, const struct cache_key *k,
-			       const char *shown)
+			       const char *shown, const char *rel)
 {
 	pthread_mutex_lock(&c->mu);
 	for (size_t at = c->icap ? (size_t)dkey_hash(k) & (c->icap - 1) : 0;
 	     c->icap && c->by_dkey[at]; at = (at + 1) & (c->icap - 1)) {
 		struct cache_entry *e = &c->e[c->by_dkey[at] - 1];
 		if (e->reusable && e->has_dkey && memcmp(e->dkey.b, k->b, sizeof k->b) == 0 &&
-		    strcmp(e->shown, shown) == 0) {
+		    strcmp(e->shown, shown) == 0 && strcmp(run_file_attr(e->run), rel) == 0) {
 			e->gen = c->gen;
 			c->reused++;
 			pthread_mutex_unlock(&c->mu);
@@ -326,6 +326,7 @@ static struct run *content_hit(struct parse_cache *c, const struct cache_key *k,
 	if (!r)
 		return NULL;
 	run_set_file(r, shown);
+	run_set_file_attr(r, rel);
 	pthread_mutex_lock(&c->mu);
 	c->from_disk++;
 	struct cache_entry *e = entry_new(c);
@@ -759,6 +760,19 @@ static void busy_clear(struct parse_cache *c, const struct cache_key *k)
 		}
 	pthread_cond_broadcast(&c->done);
 	pthread_mutex_unlock(&c->mu);
+}
+
+/* The file as its report knows it, for the `file` attribute: shown
+ * (the report's folder joined to what runs: wrote, path_join()) less
+ * the report's folder, whatever path the project was given by. */
+static const char *report_relative(const char *report_dir, const char *shown)
+{
+	size_t n = report_dir ? strlen(report_dir) : 0;
+	if (n == 0 || strcmp(report_dir, ".") == 0)
+		return shown;
+	if (strncmp(shown, report_dir, n) == 0 && shown[n] == '/')
+		return shown + n + 1;
+	return shown;
 }
 
 /* A confined file's path in the project: its canonical path under the
@@ -1198,6 +1212,7 @@ static struct run *load_run_tail(struct loader *ld, const char *real, const char
 	struct cache_stamp stamp;
 	bool dkeyed = false;
 	struct cache_key tkey;
+	const char *rel = report_relative(ld->report_dir, shown);
 	if (pc && pc->disk) {
 		/* A log whose bytes are read again (changed since its hash
 		 * was taken) may have grown: its resume state's point is
@@ -1219,13 +1234,13 @@ static struct run *load_run_tail(struct loader *ld, const char *real, const char
 			tl->whole_known = true;
 			tl->whole = fh;
 			tl->whole_size = (uint64_t)stamp.sig[0];
-			struct run *hit = content_hit(pc, &dkey, shown);
+			struct run *hit = content_hit(pc, &dkey, shown, rel);
 			if (hit)
 				return hit;
 			if (busy_mark(pc, &dkey)) {
 				tl->busy = true;
 				tl->busy_key = dkey;
-			} else if ((hit = content_hit(pc, &dkey, shown)) != NULL) {
+			} else if ((hit = content_hit(pc, &dkey, shown, rel)) != NULL) {
 				return hit;
 			} /* else not stored (it warned, or changed): parsed here too */
 		}
@@ -1247,7 +1262,8 @@ static struct run *load_run_tail(struct loader *ld, const char *real, const char
 		pthread_mutex_lock(&c->mu);
 		struct cache_entry *e = cache_find(c, real, shown, run_name, parser_name(p), np_key, st);
 		struct run *hit = NULL;
-		if (e) {
+		/* (its file named by another report's folder: not this one's) */
+		if (e && strcmp(run_file_attr(e->run), rel) == 0) {
 			e->gen = c->gen;
 			c->reused++;
 			hit = e->run;
@@ -1325,6 +1341,7 @@ static struct run *load_run_tail(struct loader *ld, const char *real, const char
 	bool same = dkeyed && (resumed ? cache_fd_unchanged_from(pc->disk, real, cfd, &stamp, &fh,
 								  resumed)
 				       : cache_file_unchanged(real, &stamp, &fh));
+	run_set_file_attr(r, rel);
 	if (c) {
 		/* only a parse that reported nothing is kept on disk */
 		bool clean = same && diag_errors(ld->d) + diag_warnings(ld->d) == before_all;
@@ -1338,8 +1355,10 @@ static struct run *load_run_tail(struct loader *ld, const char *real, const char
 			 * store's is touched).  Before it is shared: no one
 			 * holds r yet. */
 			struct run *m = cache_run_put_mapped(c->disk, &dkey, r);
-			if (m)
+			if (m) {
 				r = run_swap_freed(r, m);
+				run_set_file_attr(r, rel);
+			}
 			/* and the state to go on from, when the log grows */
 			if (has_prefix)
 				tail_put(c->disk, &tkey, &dkey, &to, &to_prefix);

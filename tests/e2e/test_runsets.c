@@ -169,6 +169,49 @@ static void glob_members_get_identifier_names(void **state)
 			       "digits and '_' made '_'): rename one of the files\n");
 }
 
+/* {{ x.file }} is the file relative to its report (docs/parsers.md),
+ * for a file, a run picked from a split file and a glob's member; not
+ * the path logdown was given (which differs as the project is built
+ * from its folder or by its absolute path), and not another report's
+ * name for the same file (content/s.md reads content/r's log too, by
+ * the path that both reports' folders join to the same string). */
+static void the_file_attribute_is_the_file_relative_to_its_report(void **state)
+{
+	(void)state;
+	project = e2e_project(E2E_FILES(
+		E2E_COPY("content/r/logs/mnist.log", TWO_RUNS),
+		E2E_TEXT("content/r/logs/acc/bs-512.log", "acc=1\n"),
+		E2E_TEXT("content/r/logs/acc/512b.log", "acc=2\n"),
+		E2E_TEXT("parsers/acc.yaml", "name: acc\ndetect: 'acc='\nfields:\n  acc: 'acc=(\\d+)'\n"),
+		E2E_TEXT("content/r/index.md", "---\n"
+					       "runs:\n"
+					       "  one: logs/acc/bs-512.log\n"
+					       "  edited: { file: logs/mnist.log, run: last }\n"
+					       "  sweep: { glob: 'logs/acc/*.log' }\n"
+					       "---\n"
+					       "Files: {{ one.file }}; {{ edited.file }}; {{ _512b.file }}.\n"),
+		E2E_TEXT("content/s.md", "---\n"
+					 "runs:\n"
+					 "  one: r/logs/acc/bs-512.log\n"
+					 "---\n"
+					 "File: {{ one.file }}.\n")));
+	const char *want_r = "Files: <span class=\"ld-value\">logs/acc/bs-512.log</span>; <span "
+			     "class=\"ld-value\">logs/mnist.log</span>; <span "
+			     "class=\"ld-value\">logs/acc/512b.log</span>.";
+	const char *want_s = "File: <span class=\"ld-value\">r/logs/acc/bs-512.log</span>.";
+	for (int from_root = 0; from_root < 2; from_root++) {
+		char *abs = path_real(project);
+		struct proc r = from_root ? e2e_run("/", "build %s", abs) : e2e_run(project, "build");
+		free(abs);
+		assert_int_equal(r.status, 0);
+		proc_free(&r);
+		char *page_r = e2e_keep(e2e_read(project, "_site/r/index.html"));
+		char *page_s = e2e_keep(e2e_read(project, "_site/s/index.html"));
+		assert_contains(page_r, want_r);
+		assert_contains(page_s, want_s);
+	}
+}
+
 static void did_you_mean_offers_only_names_an_expression_can_write(void **state)
 {
 	(void)state;
@@ -207,6 +250,7 @@ int main(void)
 		cmocka_unit_test_teardown(a_bad_run_pick_is_an_error_at_its_value, cleanup),
 		cmocka_unit_test_teardown(a_glob_member_of_several_runs_is_an_error, cleanup),
 		cmocka_unit_test_teardown(glob_members_get_identifier_names, cleanup),
+		cmocka_unit_test_teardown(the_file_attribute_is_the_file_relative_to_its_report, cleanup),
 		cmocka_unit_test_teardown(did_you_mean_offers_only_names_an_expression_can_write,
 					  cleanup),
 		cmocka_unit_test_teardown(parse_shows_each_run, cleanup),
