@@ -247,8 +247,8 @@ static void captured_values_file_names_and_tooltips_are_escaped(void **state)
 	/* a computed value names its inputs in a tooltip */
 	assert_contains(page, "twice <span class=\"ld-value\" title=\"final_loss = 1.5 "
 			      "(content/r/logs/a&quot;&lt;b&gt;.log:3)\">3</span>");
-	assert_contains(page, "file <span class=\"ld-value\">content/r/logs/a&quot;&lt;b&gt;.log"
-			      "</span>");
+	/* (the file attribute: relative to the report, docs/parsers.md) */
+	assert_contains(page, "file <span class=\"ld-value\">logs/a&quot;&lt;b&gt;.log</span>");
 	/* the report named by its file gets a slug of safe characters */
 	assert_contains(index_page, "<a href=\"q---b-/index.html\">q---b-</a>");
 }
