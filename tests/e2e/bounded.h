@@ -44,6 +44,19 @@ static inline const char *bounded_release(void)
 	return access(abs, X_OK) == 0 ? abs : NULL;
 }
 
+/* The release binary, whose time and memory a bounded test measures;
+ * without it (not built, or under valgrind) the test is skipped, saying
+ * so. */
+static inline const char *bounded_release_or_skip(void)
+{
+	const char *rel = bounded_release();
+	if (!rel) {
+		print_message("[  SKIP    ] ./logdown is not built (or under valgrind): not measured\n");
+		skip();
+	}
+	return rel;
+}
+
 static inline double bounded_now(void)
 {
 	struct timespec ts;

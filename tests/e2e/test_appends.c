@@ -607,12 +607,7 @@ static void an_altered_resume_state_is_refused_with_a_warning(void **state)
 static void appending_1_kb_costs_well_under_a_full_parse(void **state)
 {
 	(void)state;
-	const char *rel = bounded_release();
-	if (!rel) {
-		printf("appending_1_kb_costs_well_under_a_full_parse: measures the release binary: "
-		       "skipped here\n");
-		return;
-	}
+	const char *rel = bounded_release_or_skip();
 	char *dir = project(100);
 	struct buf b = BUF_INIT;
 	put_rows(&b, 200, 40000000); /* 400,000 rows, 52 MB */
@@ -682,12 +677,7 @@ static void appending_1_kb_costs_well_under_a_full_parse(void **state)
 static void an_appends_rebuild_reads_none_of_the_old_rows(void **state)
 {
 	(void)state;
-	const char *rel = bounded_release();
-	if (!rel) {
-		printf("an_appends_rebuild_reads_none_of_the_old_rows: measures the release binary: "
-		       "skipped here\n");
-		return;
-	}
+	const char *rel = bounded_release_or_skip();
 	struct buf b = BUF_INIT;
 	buf_puts(&b, "2024-03-30 15:16:00,001 INFO:   Effective batch size is 512.\n");
 	put_rows(&b, 100, 100000000); /* 1,000,000 rows, 131 MB */

@@ -64,17 +64,6 @@ static bool timing_checked(void)
 	return getenv("LOGDOWN_VALGRIND") == NULL;
 }
 
-/* The release binary, whose time and memory the bounded tests measure;
- * the test is skipped, saying so, without it. */
-static const char *release_or_skip(void)
-{
-	const char *rel = bounded_release();
-	if (!rel) {
-		print_message("[  SKIP    ] ./logdown is not built (or under valgrind)\n");
-		skip();
-	}
-	return rel;
-}
 
 struct expect {
 	int status;
@@ -411,7 +400,7 @@ static void deeply_nested_expression(void **state)
 static void a_long_sum_is_length_not_nesting(void **state)
 {
 	(void)state;
-	release_or_skip(); /* before anything is made: skip() leaves the test there */
+	bounded_release_or_skip(); /* before anything is made: skip() leaves the test there */
 	char *dir = project_new();
 	build_ok(dir);
 	struct buf b = BUF_INIT;
@@ -450,7 +439,7 @@ static void a_long_sum_is_length_not_nesting(void **state)
 	expect_failure(dir, &e);
 
 	/* linear time: 200,000 terms */
-	const char *rel = release_or_skip();
+	const char *rel = bounded_release_or_skip();
 	buf_clear(&b);
 	buf_puts(&b, "---\ntitle: T\n---\nA {{ 1");
 	for (int i = 1; i < 200000; i++)
@@ -687,7 +676,7 @@ static void long_lines_are_quoted_in_a_window(void **state)
 static void many_errors_are_reported_in_linear_time(void **state)
 {
 	(void)state;
-	const char *rel = release_or_skip();
+	const char *rel = bounded_release_or_skip();
 	char *dir = project_new();
 	struct buf b = BUF_INIT;
 	buf_puts(&b, "---\ntitle: T\n---\n");
@@ -718,7 +707,7 @@ static void many_errors_are_reported_in_linear_time(void **state)
 static void a_line_of_many_shown_values_is_marked_in_linear_time(void **state)
 {
 	(void)state;
-	const char *rel = release_or_skip();
+	const char *rel = bounded_release_or_skip();
 	char *dir = project_new();
 	struct buf b = BUF_INIT;
 	buf_puts(&b, "{\"rows\":[");
@@ -755,7 +744,7 @@ static void a_line_of_many_shown_values_is_marked_in_linear_time(void **state)
 static void many_runs_build_in_linear_time(void **state)
 {
 	(void)state;
-	const char *rel = release_or_skip();
+	const char *rel = bounded_release_or_skip();
 	char *dir = project_new();
 	e2e_write(dir, "content/r/logs/a.log", "Step 1, loss 2.5\n");
 	e2e_write(dir, "parsers/t.yaml", "name: t\nfields:\n  loss: 'loss ([\\d.]+)'\n");
@@ -791,7 +780,7 @@ static void many_runs_build_in_linear_time(void **state)
 static void a_line_of_many_values_resolves_in_linear_time(void **state)
 {
 	(void)state;
-	const char *rel = release_or_skip();
+	const char *rel = bounded_release_or_skip();
 	char *dir = project_new();
 	e2e_write(dir, "content/r/logs/a.log", "Step 1, loss 2.5\n");
 	e2e_write(dir, "parsers/t.yaml", "name: t\nfields:\n  loss: 'loss ([\\d.]+)'\n");
@@ -878,7 +867,7 @@ static void a_huge_word_and_code_line_lay_out_in_linear_time(void **state)
 static void release_refuses_env(const char *dir, const char *diag, double cpu, long max_kb,
 				const char *const *env)
 {
-	const char *rel = release_or_skip();
+	const char *rel = bounded_release_or_skip();
 	struct bounded r = bounded_run(rel, dir, build_argv, env, 120);
 	if (r.status != 1)
 		fail_msg("exit %d, expected 1; stderr:\n%s", r.status, r.err);
@@ -903,7 +892,7 @@ static void release_refuses(const char *dir, const char *diag, double cpu, long 
 static void a_table_of_a_million_rows_is_refused_by_page_values(void **state)
 {
 	(void)state;
-	release_or_skip(); /* before anything is made: skip() leaves the test there */
+	bounded_release_or_skip(); /* before anything is made: skip() leaves the test there */
 	char *dir = project_new();
 	build_ok(dir);
 	static const char page[] = "---\ntitle: T\nruns:\n  d: d.csv\n---\n"
@@ -943,7 +932,7 @@ static void a_table_of_a_million_rows_is_refused_by_page_values(void **state)
 static void a_page_of_too_many_values_stops_at_page_values(void **state)
 {
 	(void)state;
-	release_or_skip(); /* before anything is made: skip() leaves the test there */
+	bounded_release_or_skip(); /* before anything is made: skip() leaves the test there */
 	char *dir = project_new();
 	build_ok(dir);
 	struct buf b = BUF_INIT;
@@ -981,7 +970,7 @@ static void a_page_of_too_many_values_stops_at_page_values(void **state)
 static void a_partial_fan_out_stops_at_template_bytes(void **state)
 {
 	(void)state;
-	release_or_skip(); /* before anything is made: skip() leaves the test there */
+	bounded_release_or_skip(); /* before anything is made: skip() leaves the test there */
 	char *dir = project_new();
 	build_ok(dir);
 	for (int i = 0; i < 10; i++) {
@@ -1019,7 +1008,7 @@ static void a_partial_fan_out_stops_at_template_bytes(void **state)
 static void a_yaml_result_file_over_yaml_bytes_is_refused_unread(void **state)
 {
 	(void)state;
-	release_or_skip(); /* before anything is made: skip() leaves the test there */
+	bounded_release_or_skip(); /* before anything is made: skip() leaves the test there */
 	char *dir = project_new();
 	build_ok(dir);
 	struct buf b = BUF_INIT;
@@ -1055,7 +1044,7 @@ static void a_yaml_result_file_over_yaml_bytes_is_refused_unread(void **state)
 static long build_peak_kb(const char *dir)
 {
 	static const char *const argv[] = {"logdown", "build", "--no-cache", NULL};
-	struct bounded r = bounded_run(release_or_skip(), dir, argv, NULL, 120);
+	struct bounded r = bounded_run(bounded_release_or_skip(), dir, argv, NULL, 120);
 	if (r.status != 0)
 		fail_msg("exit %d:\n%.2000s", r.status, r.err);
 	long kb = r.maxrss_kb;
@@ -1072,7 +1061,7 @@ static long build_peak_kb(const char *dir)
 static void a_yaml_result_file_is_read_in_about_its_size(void **state)
 {
 	(void)state;
-	release_or_skip();
+	bounded_release_or_skip();
 	char *dir = project_new();
 	struct buf y = BUF_INIT, j = BUF_INIT;
 	buf_puts(&y, "loss: 1.5\nname: \"98%\"\nacc: 98%\nrows:\n");
@@ -1122,7 +1111,7 @@ static void a_yaml_result_file_is_read_in_about_its_size(void **state)
 static void a_huge_markdown_line_builds_or_stops_at_a_named_limit(void **state)
 {
 	(void)state;
-	release_or_skip(); /* before anything is made: skip() leaves the test there */
+	bounded_release_or_skip(); /* before anything is made: skip() leaves the test there */
 	char *dir = project_new();
 	build_ok(dir);
 	struct buf b = BUF_INIT;
@@ -1428,7 +1417,7 @@ static double build_cpu(const char *dir, const char *index_md)
 {
 	static const char *const argv[] = {"logdown", "build", "--no-cache", NULL};
 	e2e_write(dir, "content/r/index.md", index_md);
-	struct bounded r = bounded_run(release_or_skip(), dir, argv, NULL, 120);
+	struct bounded r = bounded_run(bounded_release_or_skip(), dir, argv, NULL, 120);
 	if (r.status != 0)
 		fail_msg("exit %d:\n%.2000s", r.status, r.err);
 	double cpu = r.cpu_secs;
@@ -1443,7 +1432,7 @@ static double build_cpu(const char *dir, const char *index_md)
 static void runs_and_values_build_in_time_linear_in_their_number(void **state)
 {
 	(void)state;
-	release_or_skip();
+	bounded_release_or_skip();
 	char *dir = project_new();
 	e2e_write(dir, "content/r/logs/a.log", "Step 1, loss 2.5\n");
 	e2e_write(dir, "parsers/t.yaml", "name: t\nfields:\n  loss: 'loss ([\\d.]+)'\n");
@@ -1485,7 +1474,7 @@ static void runs_and_values_build_in_time_linear_in_their_number(void **state)
 static void built_in_parsers_do_not_backtrack_on_long_lines(void **state)
 {
 	(void)state;
-	const char *rel = release_or_skip();
+	const char *rel = bounded_release_or_skip();
 	char *dir = project_new();
 	struct buf b = BUF_INIT;
 	for (int i = 0; i < 10000; i++)

@@ -488,11 +488,7 @@ static struct bounded timed_build(const char *rel, const char *dir)
 static void a_prose_edit_over_millions_of_rows_reads_none_of_them(void **state)
 {
 	(void)state;
-	const char *rel = bounded_release();
-	if (!rel) {
-		print_message("[  SKIP    ] ./logdown is not built (or under valgrind): not measured\n");
-		skip();
-	}
+	const char *rel = bounded_release_or_skip();
 	char *home = key_home();
 	char *dir = e2e_project(E2E_FILES(
 		E2E_TEXT("content/r.md", "---\ntitle: R\nruns:\n  cs: {file: ../logs/a.log, "
@@ -560,11 +556,7 @@ static void a_prose_edit_over_millions_of_rows_reads_none_of_them(void **state)
 static void a_first_build_holds_its_run_once(void **state)
 {
 	(void)state;
-	const char *rel = bounded_release();
-	if (!rel) {
-		print_message("[  SKIP    ] ./logdown is not built (or under valgrind): not measured\n");
-		skip();
-	}
+	const char *rel = bounded_release_or_skip();
 	char *home = key_home();
 	char *dir = e2e_project(E2E_FILES(
 		E2E_TEXT("content/r.md", REPORT_HEAD "Mean {{ mean(cs.train.rate) :.2f }}, last "

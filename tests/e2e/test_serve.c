@@ -1525,12 +1525,7 @@ static long peak_kb(pid_t pid)
 static void a_big_page_to_eight_clients_streams_in_bounded_memory(void **state)
 {
 	(void)state;
-	const char *rel = bounded_release();
-	if (!rel || getenv("LOGDOWN_VALGRIND")) {
-		print_message("[  SKIP    ] ./logdown is not built (or under valgrind): memory not "
-			      "measured\n");
-		skip();
-	}
+	const char *rel = bounded_release_or_skip();
 	const char *mb_env = getenv("LOGDOWN_TEST_PAGE_MB");
 	size_t mb = mb_env ? (size_t)atol(mb_env) : 64;
 	char *dir = e2e_tmpdir();
@@ -1646,12 +1641,7 @@ static void a_big_page_to_eight_clients_streams_in_bounded_memory(void **state)
 static void serve_gives_back_what_its_first_build_freed(void **state)
 {
 	(void)state;
-	const char *rel = bounded_release();
-	if (!rel || getenv("LOGDOWN_VALGRIND")) {
-		print_message("[  SKIP    ] ./logdown is not built (or under valgrind): memory not "
-			      "measured\n");
-		skip();
-	}
+	const char *rel = bounded_release_or_skip();
 	char *dir = e2e_tmpdir();
 	e2e_write(dir, "content/r/index.md",
 		  "---\ntitle: R\nruns:\n  cs: {file: run.log, parser: cerebras}\n---\nMean "
