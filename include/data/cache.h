@@ -126,6 +126,13 @@ bool cache_fd_hash_mid(struct cache *c, const char *path, int fd, struct cache_k
  * open at fd still has the signature it was hashed with and was not
  * racy; false (nothing read) otherwise. */
 bool cache_fd_hash_known(struct cache *c, const char *path, int fd, struct cache_key *out);
+/* The hash this build's read of path took, racy or not, when the file
+ * open at fd still has the signature it was read with (a racy row
+ * kept from an earlier build has none: it is read again); false
+ * otherwise.  What a step that needs the bytes the build read, not a
+ * promise about the file's future, asks: a raw copy that holds them,
+ * untouched, is this build's copy (site/keepcopy.c). */
+bool cache_fd_hash_read(struct cache *c, const char *path, int fd, struct cache_key *out);
 
 /* A racy file's hash (*out), for a step that used the file since this
  * build's read of it (a copy of it): true when that read began more

@@ -1355,6 +1355,18 @@ bool cache_fd_hash_known(struct cache *c, const char *path, int fd, struct cache
 	return known;
 }
 
+bool cache_fd_hash_read(struct cache *c, const char *path, int fd, struct cache_key *out)
+{
+	if (!c)
+		return false;
+	pthread_mutex_lock(&c->mu);
+	struct file_entry *e = row_of_fd(c, path, fd);
+	if (e)
+		*out = e->hash;
+	pthread_mutex_unlock(&c->mu);
+	return e != NULL;
+}
+
 bool cache_fd_racy_still(struct cache *c, const char *path, struct cache_key *out)
 {
 	if (!c)

@@ -23,7 +23,10 @@
  * place once the output is committed (not before: a commit killed and
  * undone leaves the previous site exactly as it was), read and hashed
  * on the way from that read's state, and appended only when they end in
- * the log's hash (append_copy()). */
+ * the log's hash (append_copy()).  A log changed a moment ago ("racy",
+ * read again by this build) whose read found the content the previous
+ * copy holds keeps that copy as well: it holds the bytes the build read
+ * (a prose edit saved right after an append). */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -215,7 +218,12 @@ bool keepcopy_keep(void *ctx, const char *rel, int fd, const char *real)
 	 * (a file changed a moment ago is not remembered: copied, unless it
 	 * only grew) */
 	bool known = cache_fd_hash_known(b->disk, real, fd, &content);
-	if (known) {
+	/* A log changed a moment ago (racy: hashed again by this build)
+	 * that holds what the previous copy holds: that copy, untouched,
+	 * is the bytes this build read and rendered; kept (a prose edit
+	 * saved right after an append).  A copy made now could hold later
+	 * bytes than the read. */
+	if (known || cache_fd_hash_read(b->disk, real, fd, &content)) {
 		struct stat st;
 		if (b->prev_fd >= 0 && stat_previous(b->prev_fd, rel, &st) &&
 		    cache_output_known(b->disk, b->out.final, rel, &st, &content)) {

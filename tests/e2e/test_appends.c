@@ -472,6 +472,43 @@ static void an_edited_raw_copy_is_copied_again_whole(void **state)
 	e2e_drop(&dir);
 }
 
+/* A prose edit saved right after an append (the log changed under 2 s
+ * before: "racy", hashed again) keeps the raw copy the append's build
+ * appended to: it holds the bytes the build read, untouched since.  The
+ * log changed again after that, with the same size and times, is still
+ * copied whole. */
+static void a_prose_edit_right_after_an_append_keeps_the_copy(void **state)
+{
+	(void)state;
+	char *dir = built_project(25000);
+	ino_t copy = stat_of(dir, "_site/r/logs/job.log").st_ino;
+	char *l = train_line(2500100);
+	e2e_append(dir, "content/r/job.log", l);
+	free(l);
+	free(build_saying(dir, CONTINUED));
+	e2e_write(dir, "content/r/index.md", e2e_keep(xasprintf("%s\nMore prose.\n", report)));
+	free(build_saying(dir, "1 report: 1 rendered"));
+	assert_log_files_fresh(dir);
+	assert_int_equal(stat_of(dir, "_site/r/logs/job.log").st_ino, copy);
+	/* a byte of the log's start rewritten at once, its modify time put
+	 * back, and the prose edited again */
+	char *path = xasprintf("%s/content/r/job.log", dir);
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	int fd = open(path, O_WRONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, "3", 1, 0), 1);
+	struct timespec times[2] = {st.st_atim, st.st_mtim};
+	assert_int_equal(futimens(fd, times), 0);
+	close(fd);
+	free(path);
+	e2e_write(dir, "content/r/index.md", e2e_keep(xasprintf("%s\nOther prose.\n", report)));
+	free(build_saying(dir, PARSED));
+	assert_log_files_fresh(dir);
+	assert_true(stat_of(dir, "_site/r/logs/job.log").st_ino != copy);
+	e2e_drop(&dir);
+}
+
 /* A log rewritten in its first bytes, its size and modify time put
  * back, then appended to: parsed, counted and copied whole. */
 static void a_log_rewritten_with_its_times_put_back_is_read_whole(void **state)
@@ -723,6 +760,7 @@ int main(void)
 		cmocka_unit_test(a_grown_logs_page_and_copy_are_a_fresh_builds),
 		cmocka_unit_test(a_grown_logs_old_bytes_are_read_once),
 		cmocka_unit_test(an_edited_raw_copy_is_copied_again_whole),
+		cmocka_unit_test(a_prose_edit_right_after_an_append_keeps_the_copy),
 		cmocka_unit_test(a_log_rewritten_with_its_times_put_back_is_read_whole),
 		cmocka_unit_test(a_log_cut_short_while_mapped_is_read_as_it_is),
 	};
