@@ -173,10 +173,11 @@ for raw in open(os.path.join(res, "rows.tsv")):
         elif kind == "abs":
             ld = medians(f[3])[f[4]]
             clean = medians(f[5])[f[6]]
-            want = float(f[7])
+            # "-": no target, the row says what it costs
+            want = None if f[7] == "-" else float(f[7])
             cells = [wall_cpu(f[4], ld), wall_cpu(f[6], clean) + " (clean)", ratio(clean / ld),
-                     "< %s" % secs(want),
-                     judge(ld < want, "%.1fx over" % (ld / want))]
+                     "—" if want is None else "< %s" % secs(want),
+                     "—" if want is None else judge(ld < want, "%.1fx over" % (ld / want))]
         else:
             raise ValueError("unknown row kind " + kind)
     except FileNotFoundError as e:
