@@ -562,11 +562,11 @@ static void compare_trees(struct build *b, const char *built, const char *agains
 /* manifest.json: every report's entry, rendered or reused. */
 static void write_manifest(struct build *b, struct job *jobs)
 {
-	struct value **entries = xcalloc(b->nreports + 1, sizeof *entries);
+	const struct value **entries = xcalloc(b->nreports + 1, sizeof *entries);
 	size_t n = 0;
 	for (size_t i = 0; i < b->nreports; i++)
-		if (jobs[i].manifest)
-			entries[n++] = jobs[i].manifest;
+		if (jobs[i].manifest || jobs[i].kept_entry)
+			entries[n++] = jobs[i].manifest ? jobs[i].manifest : jobs[i].kept_entry;
 	struct buf json = BUF_INIT;
 	manifest_write(&json, entries, n);
 	write_file(b, MANIFEST_FILE, json.data, json.len);
@@ -737,22 +737,27 @@ static void load_turn(struct build *b, size_t i, struct job *job)
 		 * build does not write (a planted link), or other files than
 		 * that build left (one planted, one changed since), is
 		 * rendered again, and replaced */
-		const struct value *entry = manifest_find(b->prev_manifest, r->slug);
-		if (job->keyed && entry && previous_clean(b, r->slug, &job->whole, &job->listing)) {
+		const struct value *entry = prev_entry(b, r->slug);
+		if (job->keyed && entry &&
+		    previous_clean(b, r->slug, &job->whole, &job->listing, &job->settled)) {
 			/* its manifest entry comes from the previous output
 			 * too: it must be the one that build wrote */
 			struct cache_key written = manifest_entry_digest(entry);
 			struct cache_key listed = report_listed(&job->key, &job->listing, &written);
 			job->reused = cache_reports_has(b->prev, r->slug, &listed);
+			/* the entry is written again as it is: its digest is this */
+			job->entry = written;
+			job->entry_known = job->reused;
 		}
 	} else if (job->reused) {
 		/* serve without the cache names it: the same check, against
 		 * what the last build left (opts->listings) */
 		static const struct cache_key none;
-		job->reused = previous_clean(b, r->slug, &job->whole, &job->listing);
+		job->reused =
+			previous_clean(b, r->slug, &job->whole, &job->listing, &job->settled);
 		if (job->reused && b->opts->listings) {
 			struct cache_key written =
-				manifest_entry_digest(manifest_find(b->prev_manifest, r->slug));
+				manifest_entry_digest(prev_entry(b, r->slug));
 			struct cache_key listed = report_listed(&none, &job->listing, &written);
 			job->reused = cache_reports_has(*b->opts->listings, r->slug, &listed);
 		}
@@ -781,7 +786,7 @@ static void *index_thread(void *arg)
 static void render_turn(struct build *b, size_t i, struct job *job)
 {
 	if (job->reused)
-		job->manifest = value_copy(manifest_find(b->prev_manifest, b->reports[i].slug));
+		job->kept_entry = prev_entry(b, b->reports[i].slug);
 	if (job->reused && job->whole && movable(b, b->reports[i].slug))
 		job->move = true;
 	else if (job->reused)
@@ -792,8 +797,8 @@ static void render_turn(struct build *b, size_t i, struct job *job)
 		render_page(b, &b->reports[i], job);
 	/* what the next build's listing will hold for it (kept_listed()),
 	 * here rather than on one thread after the turns */
-	if (b->reports_keyed || b->opts->listings) {
-		job->entry = manifest_entry_digest(job->manifest);
+	if ((b->reports_keyed || b->opts->listings) && !job->entry_known) {
+		job->entry = manifest_entry_digest(job->manifest ? job->manifest : job->kept_entry);
 		job->entry_known = true;
 	}
 }
@@ -902,6 +907,7 @@ int site_build(const struct build_opts *opts, struct diag *d)
 		/* quietly: a missing or damaged one only means rendering all */
 		struct diag *quiet = diag_new_deferred(d);
 		b.prev_manifest = manifest_load(b.out.final, b.out.final, quiet);
+		b.prev_slugs = manifest_slugs_new(b.prev_manifest);
 		diag_free(quiet);
 		b.prev_fd = open(b.out.final, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	}
@@ -1024,9 +1030,10 @@ int site_build(const struct build_opts *opts, struct diag *d)
 						      !jobs[i].io_failed && !jobs[i].shows_others
 					    : !jobs[i].io_failed)
 				kept[nkept++] = (struct kept){
-					b.reports[i].slug, jobs[i].key, jobs[i].move, jobs[i].listing,
+					b.reports[i].slug, jobs[i].key, jobs[i].move, jobs[i].listing, jobs[i].settled,
 					jobs[i].entry_known ? jobs[i].entry
-							    : manifest_entry_digest(jobs[i].manifest)};
+							    : manifest_entry_digest(jobs[i].manifest ? jobs[i].manifest
+												    : jobs[i].kept_entry)};
 	}
 	for (size_t i = 0; i < b.nreports; i++)
 		b.io_failed |= jobs[i].io_failed;
@@ -1126,6 +1133,7 @@ int site_build(const struct build_opts *opts, struct diag *d)
 	cache_reports_free(b.prev);
 	if (b.claim_base != b.prev_manifest)
 		value_free(b.claim_base);
+	manifest_slugs_free(b.prev_slugs);
 	value_free(b.prev_manifest);
 	if (b.prev_fd >= 0)
 		close(b.prev_fd);
