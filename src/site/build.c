@@ -855,6 +855,14 @@ static void *prev_load_thread(void *arg)
 	return NULL;
 }
 
+static void *prev_free_thread(void *arg)
+{
+	struct prev_load *p = arg;
+	manifest_slugs_free(p->slugs);
+	value_free(p->manifest);
+	return NULL;
+}
+
 int site_build(const struct build_opts *opts, struct diag *d)
 {
 	struct build b = {.opts = opts, .d = d, .prev_fd = -1};
@@ -1096,6 +1104,21 @@ int site_build(const struct build_opts *opts, struct diag *d)
 	}
 	for (size_t i = 0; i < b.nreports; i++)
 		b.io_failed |= jobs[i].io_failed;
+	/* the previous manifest (a tree of a hundred values a report, the
+	 * claims' base too when read from the same folder) is done with:
+	 * freed beside the commit and the listings, not after them */
+	struct prev_load gone = {NULL, b.prev_manifest, b.prev_slugs};
+	pthread_t gone_tid;
+	bool gone_started = false;
+	if (b.prev_manifest) {
+		if (b.claim_base == b.prev_manifest)
+			b.claim_base = NULL;
+		b.prev_manifest = NULL;
+		b.prev_slugs = NULL;
+		gone_started = pthread_create(&gone_tid, NULL, prev_free_thread, &gone) == 0;
+		if (!gone_started)
+			prev_free_thread(&gone);
+	}
 	run_turns(&b, jobs, free_turn);
 	free(jobs);
 	if (opts->nreports)
@@ -1190,6 +1213,8 @@ int site_build(const struct build_opts *opts, struct diag *d)
 	parse_cache_sweep(opts->cache);
 	parse_cache_free(b.own_pc);
 	cache_reports_free(b.prev);
+	if (gone_started)
+		pthread_join(gone_tid, NULL);
 	if (b.claim_base != b.prev_manifest)
 		value_free(b.claim_base);
 	manifest_slugs_free(b.prev_slugs);
