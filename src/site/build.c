@@ -452,7 +452,7 @@ static bool copy_confined(struct build *b, const char *rel, const char *src, boo
 static void walk_static(struct build *b, const char *dir, const char *rel)
 {
 	size_t n;
-	char **names = walk_enter(b, dir, strchr(rel, '/') != NULL, &n);
+	char **names = walk_enter(b, dir, strchr(rel, '/') != NULL, false, &n, NULL);
 	if (!names)
 		return;
 	for (size_t i = 0; i < n; i++) {

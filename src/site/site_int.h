@@ -155,7 +155,12 @@ void discover(struct build *b, const char *dir, const char *rel);
 bool is_resource(const char *name);
 enum entry classify(struct build *b, const char *path);
 /* Caller gives the names back with walk_leave(). */
-char **walk_enter(struct build *b, const char *dir, bool child, size_t *n);
+/* real_dir: dir is known to be a folder itself (its listing said
+ * DT_DIR), not a link, so its canonical path needs no lstat().  With
+ * types, *types (caller frees) has each name's type from the listing
+ * (dir_list_typed()). */
+char **walk_enter(struct build *b, const char *dir, bool child, bool real_dir, size_t *n,
+		  unsigned char **types);
 void walk_leave(struct build *b, char **names);
 
 /* reuse.c */
