@@ -60,6 +60,10 @@ void diag_free(struct diag *d);
  * change (nor report anything) while the child is in use.  Caller frees
  * with diag_free(). */
 struct diag *diag_new_deferred(const struct diag *parent);
+/* The same, but quoting no source registered with the parent (each
+ * quoted file is read from disk): usable on a thread while the parent
+ * changes, as long as it is flushed after. */
+struct diag *diag_new_apart(const struct diag *parent);
 /* The same, but a quoted line is kept as a pointer into its source, not
  * copied: every source it quotes (its own and its parent's) must outlive
  * its diag_flush(). */

@@ -67,6 +67,15 @@ struct value *manifest_load(const char *dir, const char *shown, struct diag *d);
 /* The entry of slug in manifest m (NULL: none), or NULL.  Borrowed. */
 const struct value *manifest_find(const struct value *m, const char *slug);
 
+/* manifest_find() for many slugs: a table of m's entries by slug (the
+ * first entry of each, as manifest_find() finds it), so that a build
+ * of n reused reports looks their entries up in O(n), not O(n^2).  m
+ * is borrowed and must outlive it; m NULL gives an empty table. */
+struct manifest_slugs;
+struct manifest_slugs *manifest_slugs_new(const struct value *m);
+const struct value *manifest_slugs_find(const struct manifest_slugs *t, const char *slug);
+void manifest_slugs_free(struct manifest_slugs *t);
+
 /* The digest of a report's entry (NULL: none) as the manifest writes
  * it: a report reused from the previous output takes its entry from
  * that output's manifest, which is as untrusted as the output, so the
@@ -84,7 +93,7 @@ bool manifest_claim_base(const struct value *m, const char *shown, const char *s
 
 /* The manifest of entries (taken in any order; written sorted by slug,
  * not freed) as JSON text into out. */
-void manifest_write(struct buf *out, struct value *const *entries, size_t n);
+void manifest_write(struct buf *out, const struct value *const *entries, size_t n);
 
 /* A value tree as the manifest writes JSON: two spaces an indent, a
  * list of scalars on one line, a number as written.  Appends to out. */

@@ -52,6 +52,7 @@ struct diag {
 	size_t nslots;
 	const struct diag *parent; /* a deferred sink: events go to parent */
 	bool borrow;               /* quotes point into the sources */
+	bool apart;                /* reads no parent's sources (diag_new_apart()) */
 	struct event *events;
 	size_t nevents;
 };
@@ -78,6 +79,13 @@ struct diag *diag_new_deferred(const struct diag *parent)
 	d->colour = parent->colour;
 	d->strict = parent->strict;
 	d->parent = parent;
+	return d;
+}
+
+struct diag *diag_new_apart(const struct diag *parent)
+{
+	struct diag *d = diag_new_deferred(parent);
+	d->apart = true;
 	return d;
 }
 
@@ -251,7 +259,7 @@ static bool source_line(struct diag *d, const char *file, int line, struct span 
 		return false;
 	struct source *s = find_source(d, file);
 	/* A deferred sink reads its parent's sources, never changing them. */
-	for (const struct diag *p = d->parent; !s && p; p = p->parent) {
+	for (const struct diag *p = d->apart ? NULL : d->parent; !s && p; p = p->parent) {
 		const struct source *ps = find_source((struct diag *)p, file);
 		if (ps && !ps->missing) {
 			/* borrowed, with a cursor of our own: lines looked up

@@ -306,18 +306,24 @@ bool path_exists(const char *path)
 	return lstat(path, &st) == 0;
 }
 
-static int cmp_str(const void *a, const void *b)
+/* A name and its type as the listing gave it (dir_list_typed()). */
+struct named {
+	char *name;
+	unsigned char type;
+};
+
+static int cmp_named(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strcmp(((const struct named *)a)->name, ((const struct named *)b)->name);
 }
 
-char **dir_list(const char *path, size_t *n)
+char **dir_list_typed(const char *path, size_t *n, unsigned char **types)
 {
 	DIR *dir = opendir(path);
 	if (!dir)
 		return NULL;
 	size_t count = 0, cap = 16;
-	char **v = xmalloc(cap * sizeof *v);
+	struct named *v = xmalloc(cap * sizeof *v);
 	struct dirent *e;
 	for (;;) {
 		errno = 0;
@@ -327,20 +333,37 @@ char **dir_list(const char *path, size_t *n)
 			continue;
 		if (count + 1 >= cap)
 			v = xrealloc(v, (cap *= 2) * sizeof *v);
-		v[count++] = xstrdup(e->d_name);
+		v[count].name = xstrdup(e->d_name);
+		v[count++].type = e->d_type;
 	}
 	/* A listing cut short by an error is an error, not fewer files. */
 	int err = errno;
 	closedir(dir);
-	v[count] = NULL;
 	if (err) {
-		strv_free(v);
+		for (size_t i = 0; i < count; i++)
+			free(v[i].name);
+		free(v);
 		errno = err;
 		return NULL;
 	}
-	qsort(v, count, sizeof *v, cmp_str);
+	qsort(v, count, sizeof *v, cmp_named);
+	char **names = xmalloc((count + 1) * sizeof *names);
+	if (types)
+		*types = xmalloc(count + 1);
+	for (size_t i = 0; i < count; i++) {
+		names[i] = v[i].name;
+		if (types)
+			(*types)[i] = v[i].type;
+	}
+	names[count] = NULL;
+	free(v);
 	*n = count;
-	return v;
+	return names;
+}
+
+char **dir_list(const char *path, size_t *n)
+{
+	return dir_list_typed(path, n, NULL);
 }
 
 void strv_free(char **v)

@@ -4,8 +4,10 @@
  * a bundle, whose other files are the report's own; each report gets
  * its slug, a draft is left out without --drafts, and two reports
  * taking one slug, or one the site keeps for itself, are errors. */
+#define _GNU_SOURCE /* DT_REG and DT_DIR, the types readdir() gives */
 #include "site_int.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,11 +98,25 @@ enum entry classify(struct build *b, const char *path)
 	return ENTRY_SKIP;
 }
 
+/* classify() of path, an entry of a listing that gave its type: a
+ * regular file or a folder itself (no link) as the listing says, with no
+ * lstat() (two a report of a bundle); anything else, or a file system
+ * that does not say (DT_UNKNOWN), as classify() finds it. */
+static enum entry classify_listed(struct build *b, const char *path, unsigned char type)
+{
+	if (type == DT_REG)
+		return ENTRY_FILE;
+	if (type == DT_DIR)
+		return ENTRY_DIR;
+	return classify(b, path);
+}
+
 /* Enters folder dir for walking; false when it cannot be listed.  child:
  * dir is an entry of the folder walked last. */
-char **walk_enter(struct build *b, const char *dir, bool child, size_t *n)
+char **walk_enter(struct build *b, const char *dir, bool child, bool real_dir, size_t *n,
+		  unsigned char **types)
 {
-	char **names = dir_list(dir, n);
+	char **names = dir_list_typed(dir, n, types);
 	if (!names) {
 		diag_error(b->d, loc_line(dir, 0), "cannot list: %s", strerror(errno));
 		b->io_failed = true;
@@ -111,7 +127,8 @@ char **walk_enter(struct build *b, const char *dir, bool child, size_t *n)
 	 * readlink() per component */
 	struct stat st;
 	const char *base = strrchr(dir, '/');
-	char *real = child && b->nwalk > 0 && base && lstat(dir, &st) == 0 && S_ISDIR(st.st_mode)
+	char *real = child && b->nwalk > 0 && base &&
+				     (real_dir || (lstat(dir, &st) == 0 && S_ISDIR(st.st_mode)))
 			     ? path_join(b->walk[b->nwalk - 1], base + 1)
 			     : path_real(dir);
 	b->walk = xrealloc(b->walk, (b->nwalk + 1) * sizeof *b->walk);
@@ -130,10 +147,11 @@ void walk_leave(struct build *b, char **names)
  * reports: a likely mistake at the top of the folder, or an index.md
  * anywhere in it, gets a warning. */
 static void scan_bundle(struct build *b, const char *dir, const char *rel_out, const char *index,
-			bool top)
+			bool top, bool real_dir)
 {
 	size_t n;
-	char **names = walk_enter(b, dir, true, &n);
+	unsigned char *types = NULL;
+	char **names = walk_enter(b, dir, true, real_dir, &n, &types);
 	if (!names)
 		return;
 	for (size_t i = 0; i < n; i++) {
@@ -141,9 +159,9 @@ static void scan_bundle(struct build *b, const char *dir, const char *rel_out, c
 			continue;
 		char *path = path_join(dir, names[i]);
 		char *out = path_join(rel_out, names[i]);
-		enum entry kind = classify(b, path);
+		enum entry kind = classify_listed(b, path, types[i]);
 		if (kind == ENTRY_DIR) {
-			scan_bundle(b, path, out, index, false);
+			scan_bundle(b, path, out, index, false, types[i] == DT_DIR);
 		} else if (kind == ENTRY_FILE && is_resource(names[i])) {
 			add_resource(b, path, out);
 		} else if (kind == ENTRY_FILE && strcmp(path, index) != 0 &&
@@ -157,6 +175,7 @@ static void scan_bundle(struct build *b, const char *dir, const char *rel_out, c
 		free(path);
 		free(out);
 	}
+	free(types);
 	walk_leave(b, names);
 }
 
@@ -252,7 +271,8 @@ static bool add_report(struct build *b, struct finding *f, const char *path, con
 /* Finds the reports under dir (rel: its path below content/) into f.
  * A folder holding index.md is one report, a bundle: its other files
  * are the report's own, not reports. */
-static void walk_content(struct build *b, struct finding *f, const char *dir, const char *rel)
+static void walk_content(struct build *b, struct finding *f, const char *dir, const char *rel,
+			 bool real_dir)
 {
 	char *index = path_join(dir, "index.md");
 	if (*rel && is_file(index)) {
@@ -265,7 +285,7 @@ static void walk_content(struct build *b, struct finding *f, const char *dir, co
 			b->d = f->v[k].bundle_d = diag_new_deferred(f->d);
 			f->v[k].bundle = true;
 			f->v[k].res0 = b->nresources;
-			scan_bundle(b, dir, f->v[k].slug, index, true);
+			scan_bundle(b, dir, f->v[k].slug, index, true, real_dir);
 			f->v[k].res1 = b->nresources;
 			f->v[k].bundle_io = b->io_failed;
 			b->io_failed = io;
@@ -277,7 +297,8 @@ static void walk_content(struct build *b, struct finding *f, const char *dir, co
 	}
 	free(index);
 	size_t n;
-	char **names = walk_enter(b, dir, *rel != '\0', &n);
+	unsigned char *types = NULL;
+	char **names = walk_enter(b, dir, *rel != '\0', real_dir, &n, &types);
 	if (!names)
 		return;
 	for (size_t i = 0; i < n; i++) {
@@ -285,14 +306,15 @@ static void walk_content(struct build *b, struct finding *f, const char *dir, co
 			continue;
 		char *path = path_join(dir, names[i]);
 		char *child_rel = *rel ? path_join(rel, names[i]) : xstrdup(names[i]);
-		enum entry kind = classify(b, path);
+		enum entry kind = classify_listed(b, path, types[i]);
 		if (kind == ENTRY_DIR)
-			walk_content(b, f, path, child_rel);
+			walk_content(b, f, path, child_rel, types[i] == DT_DIR);
 		else if (kind == ENTRY_FILE && str_has_suffix(names[i], ".md"))
 			add_report(b, f, path, child_rel);
 		free(path);
 		free(child_rel);
 	}
+	free(types);
 	walk_leave(b, names);
 }
 
@@ -355,7 +377,7 @@ void discover(struct build *b, const char *dir, const char *rel)
 	struct finding f = {b->d, NULL, 0, 0};
 	struct diag *before = diag_new_deferred(f.d);
 	b->d = before;
-	walk_content(b, &f, dir, rel);
+	walk_content(b, &f, dir, rel, false);
 	b->d = f.d;
 	run_parallel(b, f.n, load_found, &f);
 	diag_flush(before, b->d);

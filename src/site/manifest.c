@@ -538,78 +538,128 @@ const struct value *manifest_find(const struct value *m, const char *slug)
 	return NULL;
 }
 
+struct manifest_slugs {
+	const struct value **slot; /* entries by str_hash() of their slug */
+	size_t cap;		   /* a power of two, at least twice the entries */
+};
+
+static const char *entry_slug(const struct value *e)
+{
+	const struct value *s = value_get(e, "slug");
+	return s && s->kind == VALUE_STRING ? s->text : NULL;
+}
+
+struct manifest_slugs *manifest_slugs_new(const struct value *m)
+{
+	struct manifest_slugs *t = xcalloc(1, sizeof *t);
+	const struct value *reports = m ? value_get(m, "reports") : NULL;
+	size_t n = reports && reports->kind == VALUE_LIST ? reports->count : 0;
+	t->cap = 16;
+	while (t->cap < 2 * n)
+		t->cap *= 2;
+	t->slot = xcalloc(t->cap, sizeof *t->slot);
+	for (size_t i = 0; i < n; i++) {
+		const char *slug = entry_slug(reports->items[i]);
+		if (!slug)
+			continue;
+		size_t k = (size_t)str_hash(slug) & (t->cap - 1);
+		while (t->slot[k] && strcmp(entry_slug(t->slot[k]), slug) != 0)
+			k = (k + 1) & (t->cap - 1);
+		if (!t->slot[k]) /* the first of a slug, as manifest_find() */
+			t->slot[k] = reports->items[i];
+	}
+	return t;
+}
+
+const struct value *manifest_slugs_find(const struct manifest_slugs *t, const char *slug)
+{
+	for (size_t k = (size_t)str_hash(slug) & (t->cap - 1); t->slot[k];
+	     k = (k + 1) & (t->cap - 1))
+		if (strcmp(entry_slug(t->slot[k]), slug) == 0)
+			return t->slot[k];
+	return NULL;
+}
+
+void manifest_slugs_free(struct manifest_slugs *t)
+{
+	if (t)
+		free(t->slot);
+	free(t);
+}
+
 static bool scalar(const struct value *v)
 {
 	return v->kind != VALUE_LIST && v->kind != VALUE_MAP;
 }
 
-static void put_json(FILE *f, const struct value *v, int indent)
+/* A newline, with "," before it when after, then indent spaces. */
+static void put_break(struct buf *b, bool after, int indent)
+{
+	if (after)
+		buf_putc(b, ',');
+	buf_grow(b, (size_t)indent + 1);
+	b->data[b->len++] = '\n';
+	memset(b->data + b->len, ' ', (size_t)indent);
+	b->len += (size_t)indent;
+	b->data[b->len] = '\0';
+}
+
+/* Appended to a buffer, not through a FILE: a cached build writes every
+ * report's entry twice (its digest, then the manifest), 10,000 of them
+ * where nothing changed. */
+static void put_json(struct buf *b, const struct value *v, int indent)
 {
 	switch (v->kind) {
 	case VALUE_NULL:
-		fputs("null", f);
+		buf_put(b, "null", 4);
 		break;
 	case VALUE_BOOL:
-		fputs(v->boolean ? "true" : "false", f);
+		buf_puts(b, v->boolean ? "true" : "false");
 		break;
 	case VALUE_NUMBER:
-		if (v->text) {
-			fwrite(v->text, 1, v->len, f);
-		} else {
-			struct buf b = BUF_INIT;
-			number_put(&b, v->number);
-			fputs(buf_data(&b), f);
-			buf_free(&b);
-		}
+		if (v->text)
+			buf_put(b, v->text, v->len);
+		else
+			number_put(b, v->number);
 		break;
 	case VALUE_STRING:
-		json_put_string(f, v->text, v->len);
+		json_buf_string(b, v->text, v->len);
 		break;
 	case VALUE_LIST: {
 		bool flat = true;
 		for (size_t i = 0; i < v->count; i++)
 			flat = flat && scalar(v->items[i]);
-		fputc('[', f);
+		buf_putc(b, '[');
 		for (size_t i = 0; i < v->count; i++) {
-			if (flat)
-				fputs(i ? ", " : "", f);
-			else
-				fprintf(f, "%s\n%*s", i ? "," : "", indent + 2, "");
-			put_json(f, v->items[i], indent + 2);
+			if (flat && i)
+				buf_put(b, ", ", 2);
+			else if (!flat)
+				put_break(b, i, indent + 2);
+			put_json(b, v->items[i], indent + 2);
 		}
 		if (!flat && v->count)
-			fprintf(f, "\n%*s", indent, "");
-		fputc(']', f);
+			put_break(b, false, indent);
+		buf_putc(b, ']');
 		break;
 	}
 	case VALUE_MAP:
-		fputc('{', f);
+		buf_putc(b, '{');
 		for (size_t i = 0; i < v->count; i++) {
-			fprintf(f, "%s\n%*s", i ? "," : "", indent + 2, "");
-			json_put_cstr(f, v->keys[i]);
-			fputs(": ", f);
-			put_json(f, v->items[i], indent + 2);
+			put_break(b, i, indent + 2);
+			json_buf_string(b, v->keys[i], strlen(v->keys[i]));
+			buf_put(b, ": ", 2);
+			put_json(b, v->items[i], indent + 2);
 		}
 		if (v->count)
-			fprintf(f, "\n%*s", indent, "");
-		fputc('}', f);
+			put_break(b, false, indent);
+		buf_putc(b, '}');
 		break;
 	}
 }
 
 void manifest_put_json(struct buf *out, const struct value *v)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	if (!f) {
-		fprintf(stderr, "logdown: out of memory\n");
-		abort();
-	}
-	put_json(f, v, 0);
-	fclose(f);
-	buf_put(out, text, len);
-	free(text);
+	put_json(out, v, 0);
 }
 
 struct cache_key manifest_entry_digest(const struct value *entry)
@@ -631,8 +681,9 @@ static int cmp_slug(const void *pa, const void *pb)
 	return strcmp(sa && sa->text ? sa->text : "", sb && sb->text ? sb->text : "");
 }
 
-void manifest_write(struct buf *out, struct value *const *entries, size_t n)
+void manifest_write(struct buf *out, const struct value *const *entries, size_t n)
 {
+	/* only read: the tree below holds them to be written */
 	struct value **sorted = xcalloc(n + 1, sizeof *sorted);
 	memcpy(sorted, entries, n * sizeof *sorted);
 	if (n > 1)

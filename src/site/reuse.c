@@ -23,6 +23,11 @@
 #include "resolve/cite.h"
 #include "site/manifest.h"
 
+const struct value *prev_entry(const struct build *b, const char *slug)
+{
+	return b->prev_slugs ? manifest_slugs_find(b->prev_slugs, slug) : NULL;
+}
+
 /* Is r's output to be copied from the previous output (opts->reuse)? */
 bool reusable(const struct build *b, const struct report *r)
 {
@@ -39,7 +44,7 @@ bool reusable(const struct build *b, const struct report *r)
 	free(page);
 	free(rel);
 	/* and its entry in the manifest, which the copy does not write */
-	return there && manifest_find(b->prev_manifest, r->slug);
+	return there && prev_entry(b, r->slug);
 }
 
 /* Copies the previous output's folder rel (a reused report's, or one
@@ -361,12 +366,6 @@ static bool report_walk(const struct build *b, int out_fd, int old_fd, const cha
  * With digest, *digest is the digest of the listing of what it takes
  * (struct listing), which the build that wrote it kept with its key
  * (report_listed()): a regular file planted or changed since is seen. */
-bool previous_clean(const struct build *b, const char *slug, bool *whole,
-		    struct cache_key *digest)
-{
-	return report_walk(b, b->prev_fd, -1, slug, whole, digest, NULL);
-}
-
 static struct timespec coarse_now(void)
 {
 	struct timespec t;
@@ -378,6 +377,16 @@ static struct timespec coarse_now(void)
 static bool not_before(struct timespec a, struct timespec b)
 {
 	return a.tv_sec > b.tv_sec || (a.tv_sec == b.tv_sec && a.tv_nsec >= b.tv_nsec);
+}
+
+bool previous_clean(const struct build *b, const char *slug, bool *whole,
+		    struct cache_key *digest, bool *settled)
+{
+	struct timespec began = coarse_now(), newest = {0, 0};
+	bool ok = report_walk(b, b->prev_fd, -1, slug, whole, digest, settled ? &newest : NULL);
+	if (settled)
+		*settled = ok && digest && !not_before(newest, began);
+	return ok;
 }
 
 /* The listings are taken after the commit, from the output in place,
@@ -403,10 +412,22 @@ struct listing_turn {
 };
 
 /* kept_listed()'s first listing of kept report i: any thread, each its
- * own folder and slots. */
+ * own folder and slots.  A folder kept where it was whose listing at
+ * the check was settled (no change time as late as that walk) is not
+ * listed again: that listing is recorded.  Had the folder changed since
+ * the check, the next build's listing would differ from it, as it
+ * would from a listing taken now, and the report is rendered again;
+ * what is recorded is never what someone else wrote.  A folder of
+ * 10,000 unchanged reports is then walked once a build, not twice. */
 static void list_kept(struct build *b, size_t i, void *ctx)
 {
 	const struct listing_turn *t = ctx;
+	if (t->kept[i].moved && t->kept[i].settled) {
+		t->digest[i] = t->kept[i].listing;
+		t->newest[i] = (struct timespec){0, 0};
+		t->ok[i] = true;
+		return;
+	}
 	bool whole;
 	/* a folder kept where it was has no file linked from elsewhere */
 	t->ok[i] = report_walk(b, t->out, t->kept[i].moved ? -1 : t->old, t->kept[i].slug, &whole,

@@ -419,6 +419,20 @@ static int cmp_newest(const void *pa, const void *pb)
 	return c ? c : strcmp(a->slug, b->slug);
 }
 
+/* A previous report's slug and place in the previous index. */
+struct slug_at {
+	const char *slug;
+	size_t k;
+};
+
+/* By slug, then by place (qsort() is not stable). */
+static int cmp_slug_at(const void *pa, const void *pb)
+{
+	const struct slug_at *a = pa, *b = pb;
+	int c = strcmp(a->slug, b->slug);
+	return c ? c : (a->k > b->k) - (a->k < b->k);
+}
+
 bool search_index_write(struct build *b, struct job *jobs, struct diag *d)
 {
 	if (!b->writing)
@@ -435,19 +449,36 @@ bool search_index_write(struct build *b, struct job *jobs, struct diag *d)
 	}
 	struct search_doc **docs = xcalloc(b->nreports + 1, sizeof *docs);
 	const struct report **order = xcalloc(b->nreports + 1, sizeof *order);
+	/* the previous reports by slug, each slug's in the index's order:
+	 * a reused report's are found by a binary search, not a walk of
+	 * them all (half a million strcmp() for 1,000 reports) */
+	struct slug_at *by_slug = xcalloc(prev.nreports + 1, sizeof *by_slug);
+	for (size_t k = 0; k < prev.nreports; k++)
+		by_slug[k] = (struct slug_at){prev.reports[k].slug, k};
+	if (prev.nreports > 1)
+		qsort(by_slug, prev.nreports, sizeof *by_slug, cmp_slug_at);
 	for (size_t i = 0; i < b->nreports; i++) {
 		struct job *job = &jobs[i];
 		const struct report *r = &b->reports[i];
-		for (size_t k = 0; job->reused && !job->search.n && k < prev.nreports; k++) {
-			if (strcmp(prev.reports[k].slug, r->slug) == 0) {
-				job->search = prev.reports[k].doc;
-				prev.reports[k].doc = (struct search_doc){0};
-			}
+		size_t lo = 0, hi = job->reused ? prev.nreports : 0;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (strcmp(by_slug[mid].slug, r->slug) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (size_t m = lo; job->reused && !job->search.n && m < prev.nreports &&
+				    strcmp(by_slug[m].slug, r->slug) == 0;
+		     m++) {
+			job->search = prev.reports[by_slug[m].k].doc;
+			prev.reports[by_slug[m].k].doc = (struct search_doc){0};
 		}
 		if (!job->search.n) /* not in the previous index: its title at least */
 			add_report_terms(search_section_add(&job->search, NULL, NULL), r);
 		order[i] = r;
 	}
+	free(by_slug);
 	prev_free(&prev);
 	if (b->nreports > 1)
 		qsort(order, b->nreports, sizeof *order, cmp_newest);

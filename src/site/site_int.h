@@ -78,6 +78,7 @@ struct build {
 	/* the previous output's manifest.json (manifest.h), or NULL: a
 	 * reused report takes its entry from there */
 	struct value *prev_manifest;
+	struct manifest_slugs *prev_slugs; /* its entries by slug, or NULL */
 	int prev_fd; /* the previous output folder (O_NOFOLLOW), or -1 */
 	/* where relative claims find their committed values (claim.h): the
 	 * manifest of check --against's folder, else of the output folder,
@@ -120,12 +121,16 @@ struct job {
 	bool keyed;            /* key is what the page depends on (cache.h) */
 	struct cache_key key;
 	struct cache_key listing; /* its folder's in the previous output (previous_clean()) */
+	bool settled;             /* ... with no change time as late as its walk */
 	bool clean;            /* built without a diagnostic: its key may be kept */
 	bool shows_others;     /* shows an image from outside its folder (not in its key) */
 	char **inputs;         /* the result files the key covers */
 	size_t ninputs;
 	struct search_doc search; /* its sections for the search index */
 	struct value *manifest; /* its entry in manifest.json (manifest.h) */
+	/* a reused report's entry instead: the previous manifest's, borrowed
+	 * (written again as it is, not copied) */
+	const struct value *kept_entry;
 	struct cache_key entry; /* with entry_known: manifest_entry_digest() of it */
 	bool entry_known;
 	/* with site.yaml's footer_hash: the entry's short hash, which the
@@ -150,7 +155,12 @@ void discover(struct build *b, const char *dir, const char *rel);
 bool is_resource(const char *name);
 enum entry classify(struct build *b, const char *path);
 /* Caller gives the names back with walk_leave(). */
-char **walk_enter(struct build *b, const char *dir, bool child, size_t *n);
+/* real_dir: dir is known to be a folder itself (its listing said
+ * DT_DIR), not a link, so its canonical path needs no lstat().  With
+ * types, *types (caller frees) has each name's type from the listing
+ * (dir_list_typed()). */
+char **walk_enter(struct build *b, const char *dir, bool child, bool real_dir, size_t *n,
+		  unsigned char **types);
 void walk_leave(struct build *b, char **names);
 
 /* reuse.c */
@@ -160,8 +170,13 @@ bool report_key(struct build *b, const struct report *r, struct job *job,
 struct cache_key site_key(struct build *b, const struct cache_key *parsers);
 void copy_previous(struct build *b, const char *slug, const char *rel, struct job *job);
 bool movable(const struct build *b, const char *slug);
+/* The previous manifest's entry of slug (manifest_find()), or NULL. */
+const struct value *prev_entry(const struct build *b, const char *slug);
+
+/* With settled, *settled says whether every change time in the listing
+ * was before the walk began (kept_listed() may then take it as it is). */
 bool previous_clean(const struct build *b, const char *slug, bool *whole,
-		    struct cache_key *digest);
+		    struct cache_key *digest, bool *settled);
 /* A report whose page the next build may reuse, once this output is in
  * place: its slug, its key, and for a folder kept where it was
  * (job->move), the digest of its listing when this build checked it
@@ -171,6 +186,7 @@ struct kept {
 	struct cache_key key;
 	bool moved;
 	struct cache_key listing;
+	bool settled; /* listing's change times all before its walk began */
 	struct cache_key entry; /* manifest_entry_digest() of its entry */
 };
 /* After the commit: the reports list the next build reads (cache.h),

@@ -430,6 +430,45 @@ static void nothing_planted_in_the_previous_output_is_carried_over(void **state)
 	free(dir);
 }
 
+/* An unchanged rebuild records the listing its check took of each
+ * folder it kept in place rather than listing it again after the
+ * commit (reuse.c, list_kept()).  That listing still catches what is
+ * planted after it: each kind planted in r3, whose listing was the
+ * check's of a build that rendered nothing, makes r3 render again and
+ * leaves nothing foreign. */
+static void a_listing_taken_at_the_check_still_catches_a_plant(void **state)
+{
+	(void)state;
+	char *dir = project(4);
+	char *outside = xasprintf("%s.outside", dir);
+	e2e_ok(dir, "build");
+	char *site = path_join(dir, "_site"), *full = path_join(dir, "full");
+	for (int kind = 0; kind < NPLANTS; kind++) {
+		struct proc r = e2e_run(dir, "build -v");
+		assert_int_equal(r.status, 0);
+		assert_contains(r.err, "logdown: 5 reports: 0 rendered, 5 from cache");
+		proc_free(&r);
+		plant(site, "r3", outside, (enum plant)kind);
+		r = e2e_run(dir, "build -v");
+		if (r.status != 0)
+			fail_msg("%s: status %d:\n%s", plant_names[kind], r.status, r.err);
+		if (!strstr(r.err, "logdown: 5 reports: 1 rendered, 4 from cache"))
+			fail_msg("%s: %s", plant_names[kind], r.err);
+		proc_free(&r);
+		assert_nothing_foreign(site, plant_names[kind]);
+		full_build(dir);
+		if (!same_tree(dir, "_site", full))
+			fail_msg("%s: carried into the new site", plant_names[kind]);
+	}
+	wait_swept(dir);
+	remove_tree(outside);
+	free(outside);
+	free(site);
+	free(full);
+	remove_tree(dir);
+	free(dir);
+}
+
 /* A reused report's entry in manifest.json is taken from the previous
  * output's manifest: an entry edited there (a number that is in no
  * log) is not carried over; the report is rendered again. */
@@ -891,6 +930,7 @@ int main(void)
 		cmocka_unit_test(a_killed_build_leaves_the_previous_or_the_new_output),
 		cmocka_unit_test(a_stalled_or_failed_handoff_is_given_up_and_removed_here),
 		cmocka_unit_test(nothing_planted_in_the_previous_output_is_carried_over),
+		cmocka_unit_test(a_listing_taken_at_the_check_still_catches_a_plant),
 		cmocka_unit_test(regular_files_planted_in_a_linked_folder_are_not_carried_over),
 		cmocka_unit_test(an_edited_manifest_entry_is_not_carried_over),
 		cmocka_unit_test(a_reused_folder_is_listed_without_reading_its_files),

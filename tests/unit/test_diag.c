@@ -863,6 +863,41 @@ static void deferred_sink_keeps_diagnostics_until_flushed(void **state)
 	cap_close(&parent);
 }
 
+/* A sink apart (diag_new_apart(), for a thread that runs while the
+ * parent registers sources) quotes what it reads from disk or was given
+ * itself, never a source registered with its parent: a parent's text for
+ * a name not on disk is not quoted, a file on disk is, and flushed, its
+ * diagnostics count and are written in the parent's format. */
+static void apart_sink_quotes_no_source_of_its_parent(void **state)
+{
+	(void)state;
+	char *dir = make_tmpdir();
+	char *disk = write_tmp(dir, "p.yaml", "name: x\nbad: key\n");
+	struct capture parent;
+	cap_open_as(&parent, DIAG_TEXT, false);
+	static const char text[] = "only: in memory\n";
+	diag_add_source(parent.d, "mem.md", text, sizeof text - 1);
+	struct diag *child = diag_new_apart(parent.d);
+	diag_error(child, (struct loc){"mem.md", 1, 1, 4}, "from memory");
+	diag_error(child, (struct loc){disk, 2, 1, 3}, "from disk");
+	assert_string_equal(cap_text(&parent), "");
+	diag_flush(child, parent.d);
+	assert_int_equal(diag_errors(parent.d), 2);
+	char *want = xasprintf("mem.md:1:1: error: from memory\n"
+			       "%s:2:1: error: from disk\n"
+			       "    2 | bad: key\n"
+			       "      | ^~~\n",
+			       disk);
+	assert_string_equal(cap_text(&parent), want);
+	free(want);
+	diag_free(child);
+	cap_close(&parent);
+	unlink(disk);
+	free(disk);
+	rmdir(dir);
+	free(dir);
+}
+
 /* A borrowing deferred sink writes what a copying one does, but its
  * quote is the source's own line, not a copy: the source is changed
  * before the flush here, which a borrowed quote shows. */
@@ -1038,6 +1073,7 @@ int main(void)
 						restore_no_color),
 		cmocka_unit_test(free_of_null_does_nothing),
 		cmocka_unit_test(deferred_sink_keeps_diagnostics_until_flushed),
+		cmocka_unit_test(apart_sink_quotes_no_source_of_its_parent),
 		cmocka_unit_test(borrowing_sink_quotes_the_source_in_place),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,10 +1,12 @@
 /* test_fsutil.c: paths, folders, copying and removing trees. */
 #define _XOPEN_SOURCE 700 /* nftw(), symlink() */
+#define _DEFAULT_SOURCE /* DT_DIR, DT_REG, DT_LNK */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -333,6 +335,37 @@ static void dir_list_of_an_empty_folder_is_empty(void **state)
 	assert_int_equal(n, 0);
 	assert_null(v[0]);
 	strv_free(v);
+}
+
+/* The types follow their names through the sort; a link is DT_LNK, not
+ * what it leads to (the walk lstat()s only such entries).  A file
+ * system that gives no types says DT_UNKNOWN, which the walk treats as
+ * before. */
+static void dir_list_typed_keeps_each_names_type(void **state)
+{
+	char *file = at(state, "b.md"), *sub = at(state, "a"), *link = at(state, "c");
+	put_file(file, "x");
+	assert_true(mkdir_p(sub));
+	assert_int_equal(symlink("a", link), 0);
+	size_t n = 0;
+	unsigned char *types = NULL;
+	char **v = dir_list_typed(*state, &n, &types);
+	assert_non_null(v);
+	assert_int_equal(n, 3);
+	assert_string_equal(v[0], "a");
+	assert_string_equal(v[1], "b.md");
+	assert_string_equal(v[2], "c");
+	assert_null(v[3]);
+	if (types[0] != DT_UNKNOWN) {
+		assert_int_equal(types[0], DT_DIR);
+		assert_int_equal(types[1], DT_REG);
+		assert_int_equal(types[2], DT_LNK);
+	}
+	free(types);
+	strv_free(v);
+	free(file);
+	free(sub);
+	free(link);
 }
 
 static void dir_list_of_a_missing_folder_fails_with_errno(void **state)
@@ -862,6 +895,7 @@ int main(void)
 		T(dir_list_is_sorted_bytewise_without_dots),
 		T(dir_list_of_many_entries_keeps_them_all),
 		T(dir_list_of_an_empty_folder_is_empty),
+		T(dir_list_typed_keeps_each_names_type),
 		T(dir_list_of_a_missing_folder_fails_with_errno),
 		cmocka_unit_test(strv_free_of_null_does_nothing),
 		T(write_refuses_a_link_and_leaves_its_target),
