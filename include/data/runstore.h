@@ -24,6 +24,26 @@
 bool runstore_write(int fd, const struct seal_key *sk, const struct cache_key *key,
 		    const struct run *r);
 
+/* runstore_write() in two steps, for a caller that seals on another
+ * thread while it reads the run: the body (sections and directory)
+ * written to fd, *out saying where; then the seal's digest taken over
+ * it and the header written.  False as runstore_write(). */
+struct runstore_body {
+	uint64_t size, dir_off, dir_size;
+};
+bool runstore_write_body(int fd, const struct run *r, struct runstore_body *out);
+bool runstore_seal(int fd, const struct seal_key *sk, const struct cache_key *key,
+		   const struct runstore_body *b);
+/* The run whose body runstore_write_body() just wrote to fd under key
+ * (this process wrote it: no seal is checked, its header need not be
+ * there yet), read in place as runstore_map() gives it (its series'
+ * origin is key); NULL when it cannot be mapped. */
+struct run *runstore_map_written(int fd, const struct cache_key *key,
+				 const struct runstore_body *b);
+/* Whether the writer may use a second thread: LOGDOWN_STORE_THREADS (1
+ * or 2), else on a machine of two cores or more. */
+bool runstore_threaded(void);
+
 /* Why runstore_map() refused a file. */
 enum runstore_verdict {
 	RUNSTORE_OK,

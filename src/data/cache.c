@@ -320,6 +320,10 @@ struct cache {
 		int64_t sig[5];
 	} *written;
 	size_t nwritten, written_cap;
+	/* run stores whose seal is being taken on threads of their own
+	 * (run_put()): joined by seals_join() */
+	struct pending_seal **pending;
+	size_t npending, pending_cap;
 };
 
 /* Remembers the first problem: one warning per build, written by
@@ -695,11 +699,14 @@ static bool kept_row(const struct cache *c, const struct file_entry *e)
 }
 
 static void note_written(struct cache *c);
+static void seals_join(struct cache *c);
+static void seal_wait(struct cache *c, const struct cache_key *key);
 
 void cache_close(struct cache *c)
 {
 	if (!c)
 		return;
+	seals_join(c);
 	note_written(c);
 	if (c->writable && ensure_dir(c)) {
 		struct buf b = BUF_INIT;
@@ -1575,6 +1582,7 @@ static char *run_path(const struct cache *c, const struct cache_key *key)
 
 struct run *cache_run_get(struct cache *c, const struct cache_key *key)
 {
+	seal_wait(c, key);
 	char name[40];
 	run_name_of(key, name);
 	struct run *run = NULL;
@@ -1630,8 +1638,89 @@ struct run *cache_run_get(struct cache *c, const struct cache_key *key)
 	return run;
 }
 
+/* The store at name, renamed into place: remembered with its signature
+ * for note_written(). */
+static void written_add(struct cache *c, const char *name)
+{
+	struct stat st;
+	if (fstatat(c->rfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+		return;
+	pthread_mutex_lock(&c->mu);
+	if (c->nwritten == c->written_cap) {
+		c->written_cap = c->written_cap ? 2 * c->written_cap : 8;
+		c->written = xrealloc(c->written, c->written_cap * sizeof *c->written);
+	}
+	struct written *w = &c->written[c->nwritten++];
+	memcpy(w->name, name, sizeof w->name);
+	sig_of(&st, w->sig);
+	pthread_mutex_unlock(&c->mu);
+}
+
+/* A store whose body is written, sealed and renamed into place on a
+ * thread of its own while the build reads the run from it. */
+struct pending_seal {
+	struct cache *c;
+	int fd;
+	char *tmp;
+	char name[40];
+	struct cache_key key;
+	struct runstore_body body;
+	pthread_t thread;
+};
+
+static void *seal_main(void *arg)
+{
+	struct pending_seal *ps = arg;
+	struct cache *c = ps->c;
+	bool ok = runstore_seal(ps->fd, &c->key, &ps->key, &ps->body);
+	if (tmp_commit(c->rfd, ps->fd, ps->tmp, ps->name, ok))
+		written_add(c, ps->name);
+	return NULL;
+}
+
+/* Waits for the seals run_put() left running. */
+static void seals_join(struct cache *c)
+{
+	pthread_mutex_lock(&c->mu);
+	struct pending_seal **p = c->pending;
+	size_t n = c->npending;
+	c->pending = NULL;
+	c->npending = c->pending_cap = 0;
+	pthread_mutex_unlock(&c->mu);
+	for (size_t i = 0; i < n; i++) {
+		pthread_join(p[i]->thread, NULL);
+		free(p[i]);
+	}
+	free(p);
+}
+
+/* Waits for the seal of key's store when run_put() left it running:
+ * a report on another thread that reads the same run from the store
+ * then finds it in place. */
+static void seal_wait(struct cache *c, const struct cache_key *key)
+{
+	struct pending_seal *ps = NULL;
+	pthread_mutex_lock(&c->mu);
+	for (size_t i = 0; i < c->npending; i++)
+		if (memcmp(c->pending[i]->key.b, key->b, sizeof key->b) == 0) {
+			ps = c->pending[i];
+			c->pending[i] = c->pending[--c->npending];
+			break;
+		}
+	pthread_mutex_unlock(&c->mu);
+	if (ps) {
+		pthread_join(ps->thread, NULL);
+		free(ps);
+	}
+}
+
 /* Stores r under key; with want_map, the run as stored, read from the
- * file just written (below), or NULL. */
+ * file just written (below), or NULL.  With want_map and a second
+ * thread allowed (runstore_threaded()), the seal's digest (a read of
+ * the whole body: about half a second for the 1 GB log's 567 MB store)
+ * is taken on a thread of its own while the build reads the run from
+ * the body already written, and the store is renamed into place when
+ * it is sealed; the cache waits for it before it is pruned or closed. */
 static struct run *run_put(struct cache *c, const struct cache_key *key, const struct run *r,
 			   bool want_map)
 {
@@ -1654,6 +1743,36 @@ static struct run *run_put(struct cache *c, const struct cache_key *key, const s
 		snprintf(via, sizeof via, "/proc/self/fd/%d", fd);
 		rd = open(via, O_RDONLY | O_CLOEXEC);
 	}
+	if (rd >= 0 && runstore_threaded()) {
+		struct pending_seal *ps = xcalloc(1, sizeof *ps);
+		if (!runstore_write_body(fd, r, &ps->body)) {
+			free(ps);
+			close(rd);
+			tmp_commit(c->rfd, fd, tmp, name, false);
+			return NULL;
+		}
+		/* the body is this build's own bytes: read as written */
+		struct run *m = runstore_map_written(rd, key, &ps->body);
+		close(rd);
+		ps->c = c;
+		ps->fd = fd;
+		ps->tmp = tmp;
+		memcpy(ps->name, name, sizeof ps->name);
+		ps->key = *key;
+		if (pthread_create(&ps->thread, NULL, seal_main, ps) != 0) {
+			seal_main(ps);
+			free(ps);
+			return m;
+		}
+		pthread_mutex_lock(&c->mu);
+		if (c->npending == c->pending_cap) {
+			c->pending_cap = c->pending_cap ? 2 * c->pending_cap : 4;
+			c->pending = xrealloc(c->pending, c->pending_cap * sizeof *c->pending);
+		}
+		c->pending[c->npending++] = ps;
+		pthread_mutex_unlock(&c->mu);
+		return m;
+	}
 	/* written as it is encoded: a big run never sits in memory twice */
 	bool ok = tmp_commit(c->rfd, fd, tmp, name, runstore_write(fd, &c->key, key, r));
 	struct stat st;
@@ -1662,15 +1781,7 @@ static struct run *run_put(struct cache *c, const struct cache_key *key, const s
 			close(rd);
 		return NULL;
 	}
-	pthread_mutex_lock(&c->mu);
-	if (c->nwritten == c->written_cap) {
-		c->written_cap = c->written_cap ? 2 * c->written_cap : 8;
-		c->written = xrealloc(c->written, c->written_cap * sizeof *c->written);
-	}
-	struct written *w = &c->written[c->nwritten++];
-	memcpy(w->name, name, sizeof w->name);
-	sig_of(&st, w->sig);
-	pthread_mutex_unlock(&c->mu);
+	written_add(c, name);
 	struct run *m = NULL;
 	struct stat rst;
 	if (rd >= 0 && fstat(rd, &rst) == 0 && S_ISREG(rst.st_mode)) {
@@ -1823,7 +1934,11 @@ static bool run_name_key(const char *name, struct cache_key *out)
 
 void cache_runs_prune(struct cache *c)
 {
-	if (!c || !c->writable || c->rfd < 0)
+	if (!c)
+		return;
+	/* the stores still being sealed are in place first */
+	seals_join(c);
+	if (!c->writable || c->rfd < 0)
 		return;
 	/* Listed through the folder open at rfd: a runs folder swapped for
 	 * a link since is not the one listed. */

@@ -580,6 +580,26 @@ static void a_first_build_holds_its_run_once(void **state)
 	if (first.maxrss_kb > 0 && first.maxrss_kb > log_kb * 3 / 4 + 45 * 1024)
 		fail_msg("the first build took %ld KB for a %ld KB log", first.maxrss_kb, log_kb);
 	same_as_without_cache(dir);
+	/* The store written on two threads (each half of the rows, the seal
+	 * taken beside the reports) is the one one thread writes, byte for
+	 * byte, and so is the site. */
+	char *cmd = xasprintf("cd '%s' && cp -r .logdown-cache/runs runs2 && cp -r _site site2 && "
+			      "rm -rf .logdown-cache _site",
+			      dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	const char *argv[] = {"logdown", "build", "-v", NULL};
+	const char *one[] = {"LOGDOWN_STORE_THREADS=1", NULL};
+	struct bounded single = bounded_run(rel, dir, argv, one, 600);
+	assert_int_equal(single.status, 0);
+	assert_contains(single.err, "1 parsed, 0 from cache");
+	print_message("           the same on one thread: %.2f s CPU, %ld KB\n", single.cpu_secs,
+		      single.maxrss_kb);
+	cmd = xasprintf("cd '%s' && diff -r runs2 .logdown-cache/runs >&2 && diff -r site2 _site >&2",
+			dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	bounded_free(&single);
 	bounded_free(&first);
 	free(log);
 	free(logs);

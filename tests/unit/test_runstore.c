@@ -212,6 +212,75 @@ static void edge_runs_read_back(void **state)
 	limit_reset(NULL);
 }
 
+/* The bytes of the store of r under key, written with the writer's
+ * threads set to `threads` (LOGDOWN_STORE_THREADS). */
+static char *store_bytes(const struct run *r, const struct cache_key *key, const char *threads,
+			 size_t *len)
+{
+	assert_int_equal(setenv("LOGDOWN_STORE_THREADS", threads, 1), 0);
+	char *path = tmp_file();
+	store(path, key, r);
+	unsetenv("LOGDOWN_STORE_THREADS");
+	struct buf b = BUF_INIT;
+	assert_true(file_read(path, &b, NULL));
+	unlink(path);
+	free(path);
+	*len = b.len;
+	return buf_detach(&b);
+}
+
+/* A series big enough for the writer's two threads (each over half of
+ * its rows) is stored as one thread stores it, byte for byte, and reads
+ * back as parsed: with what differs between the halves (a column whose
+ * cells all have one kind in each half but not the same, one with
+ * numbers in its second half only, texts of every length, cells on
+ * lines after their row's in both halves, a jump of the lines), an
+ * odd row count, and beside a small series written on one thread. */
+static void a_big_series_is_stored_the_same_on_one_thread_and_two(void **state)
+{
+	(void)state;
+	struct run *r = run_new("big", "logs/big.log", "p");
+	static const char *const cols[] = {"step", "kind", "late", "note"};
+	struct series *small = run_add_series(r, "small", cols, 2);
+	struct series *s = run_add_series(r, "train", cols, 4);
+	const long n = 150001;
+	for (long row = 0; row < n; row++) {
+		long line = row < 90000 ? 2 * row + 1 : 2 * row + 1 + 70000;
+		char step[32], note[48];
+		int k = snprintf(step, sizeof step, "%ld", row * 10);
+		int m = snprintf(note, sizeof note, "%.*s", (int)(row % 37), "abcdefghijklmnopqrstuvwxyz0123456789!");
+		bool second = row >= n / 2;
+		struct datum cells[4] = {
+			{DATUM_NUMBER, (double)(row * 10), step, (size_t)k, line},
+			second ? (struct datum){DATUM_MISSING, 0, NULL, 0, line}
+			       : (struct datum){DATUM_STRING, 0, "train", 5, line},
+			second && row % 3 ? (struct datum){DATUM_NUMBER, 0.5, "0.50", 4, line}
+					  : (struct datum){DATUM_MISSING, 0, NULL, 0, line},
+			{DATUM_STRING, 0, note, (size_t)m, line + (row % 1001 == 0 ? 1 : 0)},
+		};
+		series_append(s, cells, line);
+		if (row < 100)
+			series_append(small, cells, line);
+	}
+	struct cache_key key = cache_hash_bytes("big", 3);
+	size_t one_len, two_len;
+	char *one = store_bytes(r, &key, "1", &one_len);
+	char *two = store_bytes(r, &key, "2", &two_len);
+	assert_int_equal(one_len, two_len);
+	if (memcmp(one, two, one_len) != 0) {
+		size_t at = 0;
+		while (one[at] == two[at])
+			at++;
+		fail_msg("the stores of one thread and two differ at byte %zu of %zu", at, one_len);
+	}
+	free(one);
+	free(two);
+	assert_int_equal(setenv("LOGDOWN_STORE_THREADS", "2", 1), 0);
+	round_trip(r, "big");
+	unsetenv("LOGDOWN_STORE_THREADS");
+	run_free(r);
+}
+
 /* Numbers whose text does and does not give them back (a series in
  * memory keeps the former as their text alone, run.c): the store keeps
  * each one's double, and the mapped run reads as the run in memory and
@@ -416,6 +485,7 @@ int main(void)
 		cmocka_unit_test(every_fixture_reads_back_as_parsed),
 		cmocka_unit_test(edge_runs_read_back),
 		cmocka_unit_test(numbers_with_and_without_their_texts_read_back),
+		cmocka_unit_test(a_big_series_is_stored_the_same_on_one_thread_and_two),
 		cmocka_unit_test(truncated_or_changed_stores_are_refused),
 		cmocka_unit_test(another_version_or_format_is_said_so),
 		cmocka_unit_test(a_store_sealed_by_another_or_edited_is_refused),
