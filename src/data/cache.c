@@ -133,14 +133,20 @@ void cache_hasher_save(const struct cache_hasher *h, struct buf *out)
 	/* the library's version first: the state's layout is its own */
 	uint32_t v = XXH_versionNumber();
 	buf_put(out, (const char *)&v, sizeof v);
-	/* what the state never wrote is written as zeros: the custom
-	 * secret (unused without a seed), the buffer past what was hashed
-	 * (read only once it was written) */
+	/* what the state may never have written is written as zeros: the
+	 * custom secret (unused without a seed); the buffer past what it
+	 * holds, but for its last stripe (64 bytes), which a digest reads
+	 * when the buffer holds less than a stripe, and past what was ever
+	 * hashed */
 	XXH3_state_t st = *h->st;
 	memset(st.customSecret, 0, sizeof st.customSecret);
+	size_t keep = sizeof st.buffer - 64;
+	if (st.bufferedSize < keep)
+		memset(st.buffer + st.bufferedSize, 0, keep - st.bufferedSize);
 	if (st.totalLen < sizeof st.buffer)
 		memset(st.buffer + st.totalLen, 0, sizeof st.buffer - st.totalLen);
 	st.extSecret = NULL;
+	st.reserved64 = 0; /* never set by a reset */
 	buf_put(out, (const char *)&st, sizeof st);
 }
 

@@ -43,7 +43,7 @@ static void put_proj(struct buf *b, const struct chart_proj *p)
 	wire_put_bytes(b, p->seen ? (const char *)p->seen : "", p->nseen);
 }
 
-static void put_carry(struct buf *b, const struct series_carry *sk)
+void chartcarry_write(const struct series_carry *sk, struct buf *b)
 {
 	const struct chart_carry *k = &sk->draw;
 	wire_put_u64(b, sk->base);
@@ -59,8 +59,8 @@ static void put_carry(struct buf *b, const struct series_carry *sk)
 		put_proj(b, &k->proj[i]);
 }
 
-/* put_carry()'s bytes into sk; false (sk's carry empty) when they are
- * not such bytes or cover other rows than base. */
+/* chartcarry_write()'s bytes into sk; false (sk's carry empty) when
+ * they are not such bytes or cover other rows than base. */
 static bool read_carry(struct wire_rd *r, struct series_carry *sk, size_t base)
 {
 	struct chart_carry *k = &sk->draw;
@@ -119,6 +119,23 @@ static bool read_carry(struct wire_rd *r, struct series_carry *sk, size_t base)
 	return true;
 }
 
+bool chartcarry_read(const void *p, size_t n, size_t base, struct series_carry *sk)
+{
+	struct wire_rd r = {p, (const char *)p + n, false};
+	struct cache_hasher *probe = NULL;
+	bool ok = read_carry(&r, sk, base) &&
+		  (probe = cache_hasher_load(sk->hash.data, sk->hash.len)) != NULL;
+	if (probe)
+		cache_hasher_end(probe);
+	if (!ok) {
+		chart_carry_clear(&sk->draw);
+		memset(&sk->draw, 0, sizeof sk->draw);
+		buf_free(&sk->hash);
+		sk->points = 0;
+	}
+	return ok;
+}
+
 struct series_carry *chartcarry_get(struct chart_carries *cs, size_t i, const struct eval *ex,
 				    const struct eval *ey)
 {
@@ -142,20 +159,8 @@ struct series_carry *chartcarry_get(struct chart_carries *cs, size_t i, const st
 	cache_hasher_str(h, series_column(s, ey->column));
 	sk->key = cache_hasher_end(h);
 	struct span got;
-	if (!cs->full && memo_get(cs->memo, &sk->key, &got)) {
-		struct wire_rd r = {got.p, got.p + got.len, false};
-		struct cache_hasher *probe = NULL;
-		sk->resumed = read_carry(&r, sk, sk->base) &&
-			      (probe = cache_hasher_load(sk->hash.data, sk->hash.len)) != NULL;
-		if (probe)
-			cache_hasher_end(probe);
-		if (!sk->resumed) {
-			chart_carry_clear(&sk->draw);
-			memset(&sk->draw, 0, sizeof sk->draw);
-			buf_free(&sk->hash);
-			sk->points = 0;
-		}
-	}
+	if (!cs->full && memo_get(cs->memo, &sk->key, &got))
+		sk->resumed = chartcarry_read(got.p, got.len, sk->base, sk);
 	cs->v = xrealloc(cs->v, (cs->n + 1) * sizeof *cs->v);
 	cs->v[cs->n++] = sk;
 	return sk;
@@ -170,7 +175,7 @@ void chartcarry_keep(struct chart_carries *cs, struct memoize_chart *m)
 			if (!sk->draw.nproj || !sk->hash.len)
 				continue;
 			struct buf b = BUF_INIT;
-			put_carry(&b, sk);
+			chartcarry_write(sk, &b);
 			memo_put(cs->memo, &sk->key, b.data, b.len);
 			buf_free(&b);
 		}

@@ -112,6 +112,12 @@ void chartcarry_keep(struct chart_carries *cs, struct memoize_chart *m);
 /* Frees cs's carries (a chart's series must no longer point to them). */
 void chartcarry_free(struct chart_carries *cs);
 
+/* sk's carry as bytes (its memo entry), appended to b; and such bytes,
+ * untrusted, read back into sk (zeroed first by the caller) for a
+ * store of base rows: false, sk empty, when they are not. */
+void chartcarry_write(const struct series_carry *sk, struct buf *b);
+bool chartcarry_read(const void *p, size_t n, size_t base, struct series_carry *sk);
+
 /* The chart's digest hash of s (chart_digest_hash()) with sk, s's
  * carry: resumed from its hasher state, or recording it. */
 struct cache_key chartcarry_digest(const struct chart *c, const struct chart_series *s,
