@@ -73,6 +73,12 @@ struct cache_key cache_hash_bytes(const void *p, size_t n);
  * their concatenation (no prefix, no lengths). */
 struct cache_hasher *cache_hasher_plain(void);
 void cache_hasher_plain_bytes(struct cache_hasher *h, const void *p, size_t n);
+/* h's state as bytes appended to out, for a later build to go on
+ * hashing where h is (a chart's digest carried over an append); and a
+ * hasher made from such bytes (caller ends it with cache_hasher_end()),
+ * NULL when they are not a state that this libxxhash wrote. */
+void cache_hasher_save(const struct cache_hasher *h, struct buf *out);
+struct cache_hasher *cache_hasher_load(const void *p, size_t n);
 /* k as text naming its algorithm, "xxh3-128:" and 32 hex digits (the
  * canonical, big-endian form: xxhsum's), NUL-terminated. */
 #define CACHE_KEY_TEXT 42

@@ -20,13 +20,64 @@ enum chart_format { CHART_SVG, CHART_PNG, CHART_PDF };
  * unused: y[i] is the bar of category i, and n must equal the number of
  * categories.  A NaN or infinite value is a gap: a line breaks there, a
  * point or bar is left out. */
+struct chart_carry;
+
 struct chart_series {
 	char *label;  /* legend text; NULL or "" gives no legend entry */
 	double *x;    /* may be NULL: the points are then numbered 1, 2, ... */
 	double *y;
 	size_t n;     /* number of y values */
 	size_t nx;    /* number of x values when known to differ; 0 means n */
+	/* A line or scatter series that grew (an append): with carry set
+	 * and from > 0, x[0] and y[0] are point `from`, and what a drawing
+	 * needs of the points before it is carry's (from == carry->n; x is
+	 * then never NULL, nx is 0).  With carry set and from 0, x and y
+	 * hold every point, and each drawing records into carry what it
+	 * computed of the first carry->n of them. */
+	struct chart_carry *carry;
+	size_t from;
 };
+
+/* What the drawings of a line or scatter series computed of its first
+ * n points, kept by a caller between builds (resolve/chartcarry.c) so
+ * that the series, grown, is drawn from its new points only, to the
+ * same bytes.  A projection is one drawing's mapping of those points
+ * to pixels in one geometry (the axes, the plot frame, the scale, the
+ * marker size, whether the series is reduced, all compared bit for
+ * bit): the pixel points it gave, the reduced line's pixel column not
+ * yet written out, or the scatter's cells taken.  A drawing that
+ * resumes a series finds its geometry's projection and goes on from
+ * it; when there is none it fails and sets `missed` (the caller draws
+ * again from every point). */
+enum { CHART_GEO_N = 18 };
+
+struct chart_proj {
+	double geo[CHART_GEO_N];
+	double *pts;      /* x, y pairs, pixels */
+	size_t npts;
+	/* a reduced line's column in progress (n 0: none) */
+	long col;
+	size_t cn, ilo, ihi;
+	double first[2], last[2], lo[2], hi[2];
+	/* a reduced scatter's cells, gw * gh bytes (else NULL, 0) */
+	unsigned char *seen;
+	size_t nseen;
+};
+
+struct chart_carry {
+	size_t n;                  /* points covered */
+	bool any;                  /* a finite point among them */
+	double x_lo, x_hi, y_lo, y_hi; /* their finite points' extents */
+	struct chart_proj *proj;
+	size_t nproj;
+	bool missed;
+};
+
+/* Sets k to cover the first n points of s (x and y holding every point):
+ * their extents, no projection yet. */
+void chart_carry_begin(struct chart_carry *k, const struct chart_series *s, size_t n);
+/* Frees what k owns, not k. */
+void chart_carry_clear(struct chart_carry *k);
 
 struct chart_mark {
 	char *name;

@@ -24,6 +24,8 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+/* XXH3_state_t's fields: a hasher's state is saved (cache_hasher_save()) */
+#define XXH_STATIC_LINKING_ONLY
 #include <xxhash.h>
 
 #include "base/fsutil.h"
@@ -124,6 +126,52 @@ struct cache_key cache_hasher_end(struct cache_hasher *h)
 struct cache_key cache_hasher_digest(const struct cache_hasher *h)
 {
 	return key_of(XXH3_128bits_digest(h->st));
+}
+
+void cache_hasher_save(const struct cache_hasher *h, struct buf *out)
+{
+	/* the library's version first: the state's layout is its own */
+	uint32_t v = XXH_versionNumber();
+	buf_put(out, (const char *)&v, sizeof v);
+	/* what the state may never have written is written as zeros: the
+	 * custom secret (unused without a seed); the buffer past what it
+	 * holds, but for its last stripe (64 bytes), which a digest reads
+	 * when the buffer holds less than a stripe, and past what was ever
+	 * hashed */
+	XXH3_state_t st = *h->st;
+	memset(st.customSecret, 0, sizeof st.customSecret);
+	size_t keep = sizeof st.buffer - 64;
+	if (st.bufferedSize < keep)
+		memset(st.buffer + st.bufferedSize, 0, keep - st.bufferedSize);
+	if (st.totalLen < sizeof st.buffer)
+		memset(st.buffer + st.totalLen, 0, sizeof st.buffer - st.totalLen);
+	st.extSecret = NULL;
+	st.reserved64 = 0; /* never set by a reset */
+	buf_put(out, (const char *)&st, sizeof st);
+}
+
+struct cache_hasher *cache_hasher_load(const void *p, size_t n)
+{
+	uint32_t v;
+	if (n != sizeof v + sizeof(XXH3_state_t))
+		return NULL;
+	memcpy(&v, p, sizeof v);
+	struct cache_hasher *h = cache_hasher_plain();
+	const unsigned char *secret = h->st->extSecret;
+	size_t stripes = h->st->nbStripesPerBlock, limit = h->st->secretLimit;
+	memcpy(h->st, (const char *)p + sizeof v, sizeof *h->st);
+	/* what update() trusts: the buffer's fill, the block's stripes, the
+	 * default secret (no seed; its address is this process's) */
+	XXH3_state_t *st = h->st;
+	st->extSecret = secret;
+	if (v != XXH_versionNumber() || st->bufferedSize > sizeof st->buffer || st->useSeed ||
+	    st->seed || st->nbStripesPerBlock != stripes || st->secretLimit != limit ||
+	    st->nbStripesSoFar > st->nbStripesPerBlock) {
+		XXH3_freeState(h->st);
+		free(h);
+		return NULL;
+	}
+	return h;
 }
 
 static void key_hex(const struct cache_key *k, char out[33])

@@ -206,6 +206,20 @@ static void svg_mark(const struct buf *in, struct buf *out, double text_min)
 	buf_put(out, end, in->len - (size_t)(end - p));
 }
 
+/* Whether a series that grew found no carried projection for the
+ * geometry it is drawn in (chart_carry): *err says so. */
+static bool carry_missed(const struct chart *c, char **err)
+{
+	for (size_t i = 0; i < c->nseries; i++)
+		if (c->series[i].carry && c->series[i].carry->missed) {
+			if (err)
+				*err = xstrdup("the carried drawing of a grown series does not fit "
+					       "its new axes");
+			return true;
+		}
+	return false;
+}
+
 static bool render_unlocked(const struct chart *c, enum chart_format f, struct buf *out,
 			    struct chart_layout *probe, char **err)
 {
@@ -223,6 +237,8 @@ static bool render_unlocked(const struct chart *c, enum chart_format f, struct b
 		goto out;
 	}
 	layout_arrange(&r);
+	if (carry_missed(c, err))
+		goto out;
 	draw_chart(&r);
 
 	cairo_status_t st = cairo_status(r.cr);
@@ -276,6 +292,8 @@ static bool draw_unlocked(const struct chart *c, cairo_t *cr, double x, double y
 		goto out;
 	}
 	layout_arrange(&r);
+	if (carry_missed(c, err))
+		goto out;
 	draw_chart(&r);
 	ok = cairo_status(cr) == CAIRO_STATUS_SUCCESS;
 	if (!ok)

@@ -110,11 +110,33 @@ struct render {
 	enum chart_text_kind text_kind;
 };
 
-/* The x of point i of s: its own, or i + 1 when s has no x values. */
+/* The x of point i of s: its own, or i + 1 when s has no x values
+ * (i >= s->from: the points before are carried). */
 static inline double series_x(const struct chart_series *s, size_t i)
 {
-	return s->x ? s->x[i] : (double)(i + 1);
+	return s->x ? s->x[i - s->from] : (double)(i + 1);
 }
+
+/* The y of point i of s (i >= s->from). */
+static inline double series_y(const struct chart_series *s, size_t i)
+{
+	return s->y[i - s->from];
+}
+
+/* One pixel column's worth of a reduced line: the points in the order
+ * they came, keeping only the first, lowest, highest and last. */
+struct column {
+	long col;
+	size_t n;
+	struct pt first, last, lo, hi;
+	size_t ilo, ihi;
+};
+
+/* carry.c: a projection carried over an append (chart_carry) */
+void carry_geometry(const struct render *r, bool reduce, double geo[CHART_GEO_N]);
+const struct chart_proj *carry_find(const struct chart_carry *k, const double geo[CHART_GEO_N]);
+void carry_record(struct chart_carry *k, const double geo[CHART_GEO_N], const struct pts *out,
+		  const struct column *col, const unsigned char *seen, size_t nseen);
 
 /* check.c: whether a chart can be drawn; a refusal is *err */
 bool check_size(struct render *r, char **err);

@@ -105,8 +105,21 @@ bool check_series(struct render *r, char **err)
 		}
 		if (s->n > 0 && !s->y)
 			return fail(err, xstrdup("a series has no y values"));
-		for (size_t j = 0; j < s->n; j++) {
-			double x = bar ? 0 : series_x(s, j), y = s->y[j];
+		size_t j0 = 0;
+		if (!bar && s->carry && s->from) {
+			/* the first points were checked when their drawing was
+			 * carried: their extents are the carry's */
+			j0 = s->from;
+			if (s->carry->any) {
+				any = true;
+				r->dx_lo = fmin(r->dx_lo, s->carry->x_lo);
+				r->dx_hi = fmax(r->dx_hi, s->carry->x_hi);
+				r->dy_lo = fmin(r->dy_lo, s->carry->y_lo);
+				r->dy_hi = fmax(r->dy_hi, s->carry->y_hi);
+			}
+		}
+		for (size_t j = j0; j < s->n; j++) {
+			double x = bar ? 0 : series_x(s, j), y = series_y(s, j);
 			if (!isfinite(x) || !isfinite(y))
 				continue;
 			const char *axis = NULL;

@@ -6,7 +6,9 @@
  * corner or its place outside.  draw.c then draws what this decided. */
 #include "draw/chart.h"
 
+#include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -313,15 +315,6 @@ static void pts_break(struct pts *s)
 		pts_push(s, NAN, NAN);
 }
 
-/* One pixel column's worth of a reduced line: the points in the order
- * they came, keeping only the first, lowest, highest and last. */
-struct column {
-	long col;
-	size_t n;
-	struct pt first, last, lo, hi;
-	size_t ilo, ihi;
-};
-
 static void column_flush(struct pts *s, const struct column *k, double scale)
 {
 	if (k->n == 0)
@@ -339,6 +332,57 @@ static void column_flush(struct pts *s, const struct column *k, double scale)
 		pts_push(s, k->last.x * scale, k->last.y * scale);
 }
 
+/* Where a projection of series s starts: from point 0, or, for a
+ * series that grew (s->from), from the carried projection of this
+ * geometry, its pixel points, column and cells put back into out, *k
+ * and seen.  SIZE_MAX when there is none (carry->missed is set). */
+static size_t project_start(struct render *r, const struct chart_series *s, bool reduce,
+			    struct pts *out, struct column *k, unsigned char *seen, size_t nseen)
+{
+	if (!s->carry || s->from == 0)
+		return 0;
+	double geo[CHART_GEO_N];
+	carry_geometry(r, reduce, geo);
+	const struct chart_proj *p = carry_find(s->carry, geo);
+	if (!p || p->nseen != (seen ? nseen : 0)) {
+		s->carry->missed = true;
+		return SIZE_MAX;
+	}
+	for (size_t j = 0; j < p->npts; j++) {
+		/* the points were rounded when first pushed: pushed again as
+		 * they are, since round(round(v * 10) / 10 * 10) / 10 is v */
+		if (out->n == out->cap) {
+			out->cap = out->cap ? out->cap * 2 : 64;
+			out->p = xrealloc(out->p, out->cap * sizeof *out->p);
+		}
+		out->p[out->n++] = (struct pt){p->pts[2 * j], p->pts[2 * j + 1]};
+	}
+	if (seen)
+		memcpy(seen, p->seen, nseen);
+	k->col = p->col;
+	k->n = p->cn;
+	k->ilo = p->ilo;
+	k->ihi = p->ihi;
+	k->first = (struct pt){p->first[0], p->first[1]};
+	k->last = (struct pt){p->last[0], p->last[1]};
+	k->lo = (struct pt){p->lo[0], p->lo[1]};
+	k->hi = (struct pt){p->hi[0], p->hi[1]};
+	return s->from;
+}
+
+/* Records, for a series whose first carry->n points are to be carried,
+ * what project() has made of them when it reaches point j. */
+static void project_note(struct render *r, const struct chart_series *s, size_t j, bool reduce,
+			 const struct pts *out, const struct column *k, const unsigned char *seen,
+			 size_t nseen)
+{
+	if (!s->carry || s->from != 0 || j != s->carry->n)
+		return;
+	double geo[CHART_GEO_N];
+	carry_geometry(r, reduce, geo);
+	carry_record(s->carry, geo, out, k, seen, nseen);
+}
+
 /* Maps series i to device pixels.  A line with more than twice as many
  * points as the plot has pixel columns keeps per column its first,
  * minimum, maximum and last point; a scatter as big keeps one point per
@@ -352,13 +396,17 @@ static void project(struct render *r, size_t i)
 	double cols = (r->R - r->L) * sc;
 	bool reduce = (double)s->n > 2 * cols;
 	out->reduced = reduce;
+	struct column k = {.col = LONG_MIN};
 	if (r->c->type == CHART_SCATTER) {
 		double cell = fmax(1, r->mark_r) * sc;
 		long gw = (long)((r->R - r->L) * sc / cell) + 3;
 		long gh = (long)((r->B - r->T) * sc / cell) + 3;
-		unsigned char *seen = reduce ? xcalloc((size_t)(gw * gh), 1) : NULL;
-		for (size_t j = 0; j < s->n; j++) {
-			double x = series_x(s, j), y = s->y[j];
+		size_t nseen = reduce ? (size_t)(gw * gh) : 0;
+		unsigned char *seen = reduce ? xcalloc(nseen, 1) : NULL;
+		size_t j = project_start(r, s, reduce, out, &k, seen, nseen);
+		for (; j < s->n; j++) {
+			project_note(r, s, j, reduce, out, NULL, seen, nseen);
+			double x = series_x(s, j), y = series_y(s, j);
 			if (!isfinite(x) || !isfinite(y))
 				continue;
 			double px = axis_map(&r->x, x), py = axis_map(&r->y, y);
@@ -373,12 +421,15 @@ static void project(struct render *r, size_t i)
 			}
 			pts_push(out, px, py);
 		}
+		if (j == s->n)
+			project_note(r, s, j, reduce, out, NULL, seen, nseen);
 		free(seen);
 		return;
 	}
-	struct column k = {.col = LONG_MIN};
-	for (size_t j = 0; j < s->n; j++) {
-		double x = series_x(s, j), y = s->y[j];
+	size_t j = project_start(r, s, reduce, out, &k, NULL, 0);
+	for (; j < s->n; j++) {
+		project_note(r, s, j, reduce, out, &k, NULL, 0);
+		double x = series_x(s, j), y = series_y(s, j);
 		if (!isfinite(x) || !isfinite(y)) {
 			if (reduce) {
 				column_flush(out, &k, 1);
@@ -408,7 +459,9 @@ static void project(struct render *r, size_t i)
 		k.last = (struct pt){px, py};
 		k.n++;
 	}
-	if (reduce)
+	if (j == s->n)
+		project_note(r, s, j, reduce, out, &k, NULL, 0);
+	if (reduce && j != SIZE_MAX)
 		column_flush(out, &k, 1 / sc);
 }
 

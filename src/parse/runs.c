@@ -826,6 +826,14 @@ static struct cache_key tail_key(const struct cache_key *parsers, const char *pl
  * of it or more (run_resuming()). */
 #define RESTORE_MIN ((uint64_t)8 << 20)
 
+/* RESTORE_MIN, or for tests (a small log that keeps its stored run
+ * over appends, as a big one does) LOGDOWN_TEST_RESTORE_MIN bytes. */
+static uint64_t restore_min(void)
+{
+	const char *t = getenv("LOGDOWN_TEST_RESTORE_MIN");
+	return t && *t ? strtoull(t, NULL, 10) : RESTORE_MIN;
+}
+
 /* A stored state: the run it goes with, the XXH3-128 of the log's
  * bytes before its point, the point, then the scanner's state. */
 #define TAIL_HEAD (16 + 16 + 8)
@@ -994,7 +1002,7 @@ static struct run *run_resuming(struct parse_cache *pc, const struct cache_key *
 			 * it, the stored run and state stay, and the next build
 			 * goes on from the same point again. */
 			uint64_t past = (uint64_t)st.st_size - from->point;
-			*store = (uint64_t)st.st_size < RESTORE_MIN || past * 8 >= (uint64_t)st.st_size;
+			*store = (uint64_t)st.st_size < restore_min() || past * 8 >= (uint64_t)st.st_size;
 		} else if (refused) {
 			buf_clear(&to->state);
 		} else {

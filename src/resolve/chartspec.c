@@ -192,9 +192,9 @@ static bool chart_sort(struct directive_ctx *c, const struct value *sv, const st
 	return ok;
 }
 
-/* The numbers of a column (an EVAL_LIST) or one number; missing values
- * are left out with their x. */
-static double *eval_numbers(const struct eval *ev, size_t *n)
+/* The numbers of a column (an EVAL_LIST) from row `from` on, or one
+ * number; missing values are NaN (left out with their x by the caller). */
+static double *eval_numbers(const struct eval *ev, size_t from, size_t *n)
 {
 	if (ev->kind == EVAL_NUMBER) {
 		double *v = xmalloc(sizeof *v);
@@ -206,15 +206,17 @@ static double *eval_numbers(const struct eval *ev, size_t *n)
 	if (ev->kind != EVAL_LIST || !ev->series)
 		return NULL;
 	size_t rows = series_row_count(ev->series);
-	double *v = xcalloc(rows ? rows : 1, sizeof *v);
-	for (size_t r = 0; r < rows; r++) {
+	from = from < rows ? from : rows;
+	double *v = xcalloc(rows - from ? rows - from : 1, sizeof *v);
+	for (size_t r = from; r < rows; r++) {
 		struct datum d;
 		series_cell(ev->series, r, ev->column, &d);
-		v[r] = d.kind == DATUM_NUMBER ? d.num : NAN;
+		v[r - from] = d.kind == DATUM_NUMBER ? d.num : NAN;
 	}
 	/* the column is in v now: its store's pages go */
-	series_drop_pages(ev->series, ev->column);
-	*n = rows;
+	if (!from)
+		series_drop_pages(ev->series, ev->column);
+	*n = rows - from;
 	return v;
 }
 
@@ -336,8 +338,11 @@ static void series_push(struct chart *ch, char *label, double *x, double *y, siz
 	ch->series[ch->nseries++] = (struct chart_series){.label = label, .x = x, .y = y, .n = n};
 }
 
-/* line and scatter: one series per run, x and y columns of it. */
-static bool chart_xy(struct directive_ctx *c, struct chart *ch, const struct value *body)
+/* line and scatter: one series per run, x and y columns of it; a
+ * series whose first rows are a store's carried through cs (from its
+ * new rows when cs has its drawing). */
+static bool chart_xy(struct directive_ctx *c, struct chart *ch, const struct value *body,
+		     struct chart_carries *cs)
 {
 	const struct value *sv = value_get(body, "series"), *xv = value_get(body, "x"),
 			   *yv = value_get(body, "y");
@@ -377,8 +382,9 @@ static bool chart_xy(struct directive_ctx *c, struct chart *ch, const struct val
 			ok = false;
 			break;
 		}
-		size_t nx, ny;
-		double *x = eval_numbers(&ex, &nx), *y = eval_numbers(&ey, &ny);
+		struct series_carry *sk = chartcarry_get(cs, i, &ex, &ey);
+		size_t from = sk && sk->resumed ? sk->base : 0, nx, ny;
+		double *x = eval_numbers(&ex, from, &nx), *y = eval_numbers(&ey, from, &ny);
 		eval_clear(&ex);
 		eval_clear(&ey);
 		if (nx != ny) {
@@ -390,12 +396,18 @@ static bool chart_xy(struct directive_ctx *c, struct chart *ch, const struct val
 			ok = false;
 			break;
 		}
-		/* missing values drop their point */
-		size_t k = 0;
-		for (size_t j = 0; j < nx; j++)
+		/* missing values drop their point; those of the store's rows
+		 * are what a carry covers */
+		size_t k = 0, kbase = 0, carried = from ? sk->points : 0;
+		for (size_t j = 0; j < nx; j++) {
+			if (!from && sk && j == sk->base)
+				kbase = k;
 			if (!isnan(x[j]) && !isnan(y[j]))
 				x[k] = x[j], y[k] = y[j], k++;
-		if (k == 0) {
+		}
+		if (!from && sk && nx <= sk->base)
+			kbase = k;
+		if (k + carried == 0) {
 			diag_error(c->d, sv->kind == VALUE_LIST ? xv->loc : sv->loc,
 				   "run '%s' gives no points for x and y (its values are empty or "
 				   "missing): leave it out of series",
@@ -424,7 +436,16 @@ static bool chart_xy(struct directive_ctx *c, struct chart *ch, const struct val
 		char *label = !legend_shown(body, nruns)   ? xstrdup("")
 			      : refs[i] && !lg ? xstrdup(strrchr(refs[i], '.') + 1)
 					       : chart_legend(c, lg, runs[i]);
-		series_push(ch, label, x, y, k);
+		series_push(ch, label, x, y, k + carried);
+		struct chart_series *cser = &ch->series[ch->nseries - 1];
+		if (sk && from) {
+			cser->carry = &sk->draw;
+			cser->from = carried;
+		} else if (sk && kbase) {
+			sk->points = kbase;
+			chart_carry_begin(&sk->draw, cser, kbase);
+			cser->carry = &sk->draw;
+		}
 	}
 	free(runs);
 	free(refs);
@@ -631,26 +652,92 @@ static void narrow_size(const struct chart *ch, int *w, int *h)
 	*h = *h < 260 ? 260 : *h > ch->height ? ch->height : *h;
 }
 
-static bool chart_variants(struct directive_ctx *c, const struct chart *ch, const char *name,
-			   int *w, int *h)
+/* A chart's figure files, drawn before any is written: a drawing that
+ * resumes a grown series may find that its carried state does not fit
+ * (chart_carry.missed), and the chart is then drawn again from every
+ * point. */
+struct figures {
+	struct buf data[6];
+	const char *ext[6];
+	size_t n;
+};
+
+static void figures_free(struct figures *f)
 {
-	struct chart v = *ch; /* shares ch's arrays; only read */
+	for (size_t i = 0; i < f->n; i++)
+		buf_free(&f->data[i]);
+	f->n = 0;
+}
+
+static bool figure_add(struct figures *f, const struct chart *ch, enum chart_format fmt,
+		       const char *ext, char **err)
+{
+	struct buf *b = &f->data[f->n];
+	*b = (struct buf)BUF_INIT;
+	f->ext[f->n++] = ext;
+	return chart_render(ch, fmt, b, err);
+}
+
+/* Draws ch's figures into f: the SVG, then (when c writes figures) the
+ * page's other drawings and the PNG and PDF asked for.  0 when all
+ * were drawn, 1 when the SVG could not be (*err says why), 2 when
+ * another could not. */
+static int figures_draw(struct directive_ctx *c, const struct chart *ch, struct figures *f,
+			int *w, int *h, char **err)
+{
+	if (!figure_add(f, ch, CHART_SVG, "svg", err))
+		return 1;
 	narrow_size(ch, w, h);
+	if (!c->write_figure)
+		return 0;
+	struct chart v = *ch; /* shares ch's arrays; only read */
 	bool narrow = *w > 0;
-	bool ok = true;
-	for (int k = 0; ok && k < (narrow ? 3 : 1); k++) {
+	for (int k = 0; k < (narrow ? 3 : 1); k++) {
 		static const char *const ext[] = {"dark.svg", "narrow.svg", "narrow.dark.svg"};
 		v.dark = k != 1;
 		v.width = k == 0 ? ch->width : *w;
 		v.height = k == 0 ? ch->height : *h;
-		struct buf b = BUF_INIT;
-		char *err = NULL;
-		ok = chart_render(&v, CHART_SVG, &b, &err) &&
-		     c->write_figure(c->figure_ctx, name, ext[k], b.data, b.len);
-		free(err);
-		buf_free(&b);
+		char *e = NULL;
+		bool ok = figure_add(f, &v, CHART_SVG, ext[k], &e);
+		free(e);
+		if (!ok)
+			return 2;
 	}
-	return ok;
+	static const enum chart_format more[] = {CHART_PNG, CHART_PDF};
+	static const char *const ext[] = {"png", "pdf"};
+	for (size_t i = 0; i < 2; i++) {
+		if (!(c->figure_formats & (1u << (i + 1))))
+			continue;
+		char *e = NULL;
+		bool ok = figure_add(f, ch, more[i], ext[i], &e);
+		free(e);
+		if (!ok)
+			return 2;
+	}
+	return 0;
+}
+
+/* Whether a drawing of ch found a grown series' carried state not to
+ * fit its geometry. */
+static bool carry_missed(const struct chart *ch)
+{
+	for (size_t i = 0; i < ch->nseries; i++)
+		if (ch->series[i].carry && ch->series[i].carry->missed)
+			return true;
+	return false;
+}
+
+/* Frees ch's series, to read them again. */
+static void series_drop(struct chart *ch)
+{
+	for (size_t i = 0; i < ch->nseries; i++) {
+		free(ch->series[i].label);
+		free(ch->series[i].x);
+		free(ch->series[i].y);
+	}
+	free(ch->series);
+	ch->series = NULL;
+	ch->nseries = 0;
 }
 
 struct cache_key chart_digest_hash(const struct chart *c, const struct chart_series *s)
@@ -678,9 +765,19 @@ struct cache_key chart_digest_hash(const struct chart *c, const struct chart_ser
 	return cache_hasher_end(h);
 }
 
+/* The carry of s, when it has one in cs. */
+static struct series_carry *carry_of(const struct chart_carries *cs, const struct chart_series *s)
+{
+	for (size_t i = 0; s->carry && i < cs->n; i++)
+		if (&cs->v[i]->draw == s->carry)
+			return cs->v[i];
+	return NULL;
+}
+
 /* What the manifest records of ch's series and roofline points, into
  * out's digest. */
-static void chart_digest(const struct chart *ch, struct directive_result *out)
+static void chart_digest(const struct chart *ch, struct chart_carries *cs,
+			 struct directive_result *out)
 {
 	out->ndigest = ch->nseries + ch->npoints;
 	out->digest = xcalloc(out->ndigest + 1, sizeof *out->digest);
@@ -688,13 +785,13 @@ static void chart_digest(const struct chart *ch, struct directive_result *out)
 		const struct chart_series *s = &ch->series[i];
 		out->digest[i].name = xstrdup(s->label ? s->label : "");
 		out->digest[i].points = s->n;
-		out->digest[i].hash = chart_digest_hash(ch, s);
+		out->digest[i].hash = chartcarry_digest(ch, s, carry_of(cs, s));
 	}
 	for (size_t i = 0; i < ch->npoints; i++) {
 		/* a roofline's measured points: one series each */
 		const struct chart_point *p = &ch->points[i];
 		double xy[2] = {p->intensity, p->performance};
-		struct chart_series one = {NULL, &xy[0], &xy[1], 1, 0};
+		struct chart_series one = {.x = &xy[0], .y = &xy[1], .n = 1};
 		struct chart_digest *g = &out->digest[ch->nseries + i];
 		g->name = xstrdup(p->label ? p->label : "");
 		g->points = 1;
@@ -799,42 +896,55 @@ bool directive_chart(struct directive_ctx *c, const struct value *body, int numb
 	 * nothing of its series is read */
 	struct memoize_chart memo = {.on = false};
 	bool hit = ok && memoize_chart_get(c, body, name, out, &memo, &ok);
-	if (ok && !hit) {
+	struct chart_carries cs;
+	chartcarry_start(&cs, c, body);
+	struct figures figs = {.n = 0};
+	char *err = NULL;
+	int narrow_w = 0, narrow_h = 0;
+	/* twice at most: a grown series drawn from its carried points, then
+	 * (when that does not fit) from every point */
+	for (int again = 0; ok && !hit && again < 2; again++) {
 		if (ch.type == CHART_LINE || ch.type == CHART_SCATTER)
-			ok = chart_xy(c, &ch, body);
+			ok = chart_xy(c, &ch, body, &cs);
 		else if (ch.type == CHART_BAR)
 			ok = chart_bars(c, &ch, body);
 		else
 			ok = chart_roofline(c, &ch, body);
-	}
-	char *err = NULL;
-	struct buf svg = BUF_INIT;
-	if (ok && !hit && !chart_render(&ch, CHART_SVG, &svg, &err)) {
-		diag_error(c->d, tv ? tv->loc : body->loc, "cannot draw this chart: %s", err);
-		ok = false;
-	}
-	free(err);
-	int narrow_w = 0, narrow_h = 0;
-	if (ok && !hit && c->write_figure) {
-		ok = c->write_figure(c->figure_ctx, name, "svg", svg.data, svg.len) &&
-		     chart_variants(c, &ch, name, &narrow_w, &narrow_h);
-		static const enum chart_format more[] = {CHART_PNG, CHART_PDF};
-		static const char *const ext[] = {"png", "pdf"};
-		for (size_t i = 0; ok && i < 2; i++) {
-			if (!(c->figure_formats & (1u << (i + 1))))
-				continue;
-			struct buf b = BUF_INIT;
-			ok = chart_render(&ch, more[i], &b, &err) &&
-			     c->write_figure(c->figure_ctx, name, ext[i], b.data, b.len);
+		if (!ok)
+			break;
+		int drawn = figures_draw(c, &ch, &figs, &narrow_w, &narrow_h, &err);
+		if (drawn != 0 && carry_missed(&ch) && !cs.full) {
+			figures_free(&figs);
 			free(err);
 			err = NULL;
-			buf_free(&b);
+			series_drop(&ch);
+			chartcarry_free(&cs);
+			cs.full = true;
+			continue;
 		}
+		if (drawn == 1)
+			diag_error(c->d, tv ? tv->loc : body->loc, "cannot draw this chart: %s", err);
+		ok = drawn == 0;
+		break;
 	}
-	if (ok && !hit)
-		chart_digest(&ch, out);
+	free(err);
+	for (size_t i = 0; ok && !hit && c->write_figure && i < figs.n; i++)
+		ok = c->write_figure(c->figure_ctx, name, figs.ext[i], figs.data[i].data,
+				     figs.data[i].len);
+	figures_free(&figs);
+	if (ok && !hit) {
+		chart_digest(&ch, &cs, out);
+		chartcarry_keep(&cs, memo.on ? &memo : NULL);
+	}
 	memoize_chart_end(c, &memo, ok, out);
-	buf_free(&svg);
+	/* out keeps the chart for its size: a resumed series' first points
+	 * are not in it, and its carry goes now */
+	for (size_t i = 0; i < ch.nseries; i++) {
+		ch.series[i].n -= ch.series[i].from;
+		ch.series[i].from = 0;
+		ch.series[i].carry = NULL;
+	}
+	chartcarry_free(&cs);
 	if (ok) {
 		const char *caption = value_get(body, "caption") && is_text(value_get(body, "caption"))
 					      ? value_get(body, "caption")->text

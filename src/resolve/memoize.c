@@ -417,6 +417,22 @@ static void hash_value(struct cache_hasher *h, const struct value *v)
 	}
 }
 
+void chartcarry_start(struct chart_carries *cs, struct directive_ctx *c,
+		      const struct value *body)
+{
+	memset(cs, 0, sizeof *cs);
+	if (!memo_on(c) || !c->memo_charts || !c->write_figure)
+		return;
+	cs->memo = c->memo;
+	/* not the report's key: the log's content is in it */
+	struct cache_hasher *h = cache_hasher_new();
+	cache_hasher_str(h, "chart body");
+	uint32_t formats = c->figure_formats;
+	cache_hasher_bytes(h, &formats, sizeof formats);
+	hash_value(h, body);
+	cs->body = cache_hasher_end(h);
+}
+
 static bool tap_figure(void *ctx, const char *name, const char *ext, const char *data,
 		       size_t len)
 {
@@ -492,8 +508,21 @@ bool memoize_chart_get(struct directive_ctx *c, const struct value *body, const 
 			memcpy(dg[have].hash.b, hash.p, hash.len);
 			have++;
 		}
+		/* the series' carries it used: kept for the next append */
+		size_t ncarry = wire_count(&r, 24);
+		struct wire_rd carries = r;
+		for (size_t i = 0; i < ncarry; i++)
+			if (wire_span(&r).len != sizeof m->key.b)
+				r.bad = true;
 		bool io = false;
 		if (!r.bad && write_figures(c, &r, name, &io)) {
+			for (size_t i = 0; i < ncarry; i++) {
+				struct span cks = wire_span(&carries);
+				struct cache_key ck;
+				memcpy(ck.b, cks.p, sizeof ck.b);
+				struct span unused;
+				memo_get(c->memo, &ck, &unused);
+			}
 			set_marks(sc->runs_used, runs, kr);
 			set_marks(c->sets_used, sets, ks);
 			out->digest = dg;
@@ -553,6 +582,8 @@ void memoize_chart_end(struct directive_ctx *c, struct memoize_chart *m, bool ok
 			wire_put_u64(&b, out->digest[i].points);
 			wire_put_bytes(&b, out->digest[i].hash.b, sizeof out->digest[i].hash.b);
 		}
+		wire_put_u64(&b, m->ncarry);
+		buf_put(&b, m->carry_keys.data, m->carry_keys.len);
 		wire_put_u64(&b, m->nfigures);
 		buf_put(&b, m->figures.data, m->figures.len);
 		memo_put(c->memo, &m->key, b.data, b.len);
@@ -561,5 +592,6 @@ void memoize_chart_end(struct directive_ctx *c, struct memoize_chart *m, bool ok
 	free(m->mine.runs_used);
 	free(sets);
 	buf_free(&m->figures);
+	buf_free(&m->carry_keys);
 	m->on = false;
 }

@@ -747,6 +747,229 @@ static void an_appends_rebuild_reads_none_of_the_old_rows(void **state)
 	e2e_drop(&dir);
 }
 
+/* --- a chart carried over appends (resolve/chartcarry.c) --- */
+
+static const char charts_report[] = "---\n"
+				    "title: R\n"
+				    "runs:\n"
+				    "  cs: {file: job.log, parser: cerebras}\n"
+				    "  cs2: {file: job2.log, parser: cerebras}\n"
+				    "---\n\n"
+				    "Loss {{ cs.final_loss }}.\n\n"
+				    "```{chart}\ntype: line\nseries: cs\nx: train.step\ny: train.loss\n```\n\n"
+				    "```{chart}\ntype: line\nseries: cs\nx: train.step\ny: train.rate\n"
+				    "y_log: true\n```\n\n"
+				    "```{chart}\ntype: scatter\nseries: [cs, cs2]\nx: train.step\n"
+				    "y: train.loss\n```\n\n"
+				    "```{chart}\ntype: line\nseries: [cs, cs2]\nx: train.step\n"
+				    "y: train.loss\nwidth: 500\n```\n\n"
+				    "```{chart}\ntype: line\nseries: cs.train\nx: step\ny: rate\n```\n";
+
+/* A row of step `step` with the loss and rate given (<= 0: the usual). */
+static void append_row(const char *dir, const char *rel, long step, double loss, double rate)
+{
+	char *l = loss > 0 || rate > 0
+			  ? xasprintf("2024-03-30 15:16:33,873 INFO:   | Train Device=CSX, Step=%ld, "
+				      "Loss=%.5f, Rate=%.2f samples/sec, GlobalRate=2983.97 "
+				      "samples/sec\n",
+				      step, loss > 0 ? loss : 5.0, rate > 0 ? rate : 2950.0)
+			  : train_line(step);
+	e2e_append(dir, rel, l);
+	free(l);
+}
+
+/* The project built again, then the same content built without the
+ * cache in a fresh folder: every file of the two outputs (the page, the
+ * charts' SVG, PNG and PDF, the logs' pages and copies) the same bytes. */
+static void assert_site_fresh(const char *dir, const char *summary)
+{
+	struct proc r = e2e_run(dir, "build -v --figures svg,png,pdf");
+	if (r.status != 0 || !strstr(r.err, summary)) {
+		e2e_keep_proc(r);
+		fail_msg("expected '%s' in:\n%s", summary, r.err);
+	}
+	proc_free(&r);
+	char *fresh = e2e_tmpdir();
+	int st;
+	char *out = e2e_sh(&st,
+			   "cp -r '%s/content' '%s/' && cd '%s' && '%s' build --no-cache --figures "
+			   "svg,png,pdf >/dev/null 2>&1 && diff -r '%s/_site' '%s/_site' && ls "
+			   "'%s/_site/r/figures' | wc -l",
+			   dir, fresh, fresh, e2e_binary(), dir, fresh, fresh);
+	if (st != 0)
+		fail_msg("the site differs from a --no-cache build's:\n%s", (char *)e2e_keep(out));
+	/* five charts, each 4 SVGs (light, dark, narrow, narrow dark), a
+	 * PNG and a PDF */
+	assert_string_equal(out, "30\n");
+	free(out);
+	e2e_drop(&fresh);
+}
+
+/* a log unchanged but written under 2 s before is read again (racy):
+ * how many are said to go on varies */
+#define CONTINUED2 "2 result files read: 2 parsed (2 continued), 0 from cache\n"
+#define CONTINUED1 " continued), "
+
+static char *charts_project(void)
+{
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "2024-03-30 15:16:00,001 INFO:   Effective batch size is 512.\n");
+	put_rows(&b, 100, 200000); /* 2,000 rows: every line chart is reduced */
+	char *dir = e2e_project(E2E_FILES(E2E_TEXT("content/r/index.md", charts_report),
+					  E2E_TEXT("content/r/job.log", buf_data(&b)),
+					  E2E_TEXT("content/r/job2.log", buf_data(&b))));
+	buf_free(&b);
+	/* a small log keeps its stored run over appends, as a big one does:
+	 * the charts go on from the store's rows */
+	assert_int_equal(setenv("LOGDOWN_TEST_RESTORE_MIN", "0", 1), 0);
+	return dir;
+}
+
+static void a_grown_logs_charts_are_a_fresh_builds_drawings(void **state)
+{
+	(void)state;
+	char *dir = charts_project();
+	assert_site_fresh(dir, "2 result files read: 2 parsed, 0 from cache\n");
+	/* within the axes' bounds */
+	append_row(dir, "content/r/job.log", 200100, 0, 0);
+	append_row(dir, "content/r/job2.log", 200100, 0, 0);
+	assert_site_fresh(dir, CONTINUED2);
+	append_row(dir, "content/r/job.log", 200200, 0, 0);
+	assert_site_fresh(dir, CONTINUED1);
+	/* x past its nice bound (200,000): the axis moves */
+	append_row(dir, "content/r/job.log", 260000, 0, 0);
+	assert_site_fresh(dir, CONTINUED1);
+	/* and on within the new bounds */
+	append_row(dir, "content/r/job.log", 260100, 0, 0);
+	assert_site_fresh(dir, CONTINUED1);
+	/* y past its bounds, up on the line, down on the log scale */
+	append_row(dir, "content/r/job.log", 260200, 40, 3.5);
+	assert_site_fresh(dir, CONTINUED1);
+	append_row(dir, "content/r/job.log", 260300, 0, 0);
+	append_row(dir, "content/r/job2.log", 200200, 0.01, 0);
+	assert_site_fresh(dir, CONTINUED2);
+	/* unchanged (a prose edit): the charts from the memo, then an
+	 * append goes on from the carry still */
+	e2e_append(dir, "content/r/index.md", "\nA sentence more.\n");
+	assert_site_fresh(dir, "1 report: 1 rendered");
+	append_row(dir, "content/r/job2.log", 200300, 0, 0);
+	assert_site_fresh(dir, CONTINUED1);
+	unsetenv("LOGDOWN_TEST_RESTORE_MIN");
+	e2e_drop(&dir);
+}
+
+static void a_rewritten_logs_chart_is_drawn_from_every_point(void **state)
+{
+	(void)state;
+	char *dir = charts_project();
+	assert_site_fresh(dir, "2 result files read: 2 parsed, 0 from cache\n");
+	append_row(dir, "content/r/job.log", 200100, 0, 0);
+	assert_site_fresh(dir, CONTINUED1);
+	/* its rows rewritten, the same length and one more */
+	char *log = e2e_read(dir, "content/r/job.log");
+	char *at = strstr(log, "Loss=8.");
+	assert_non_null(at);
+	memcpy(at, "Loss=1.", 7);
+	e2e_write(dir, "content/r/job.log", log);
+	free(log);
+	append_row(dir, "content/r/job.log", 200200, 0, 0);
+	assert_site_fresh(dir, "1 report: 1 rendered");
+	unsetenv("LOGDOWN_TEST_RESTORE_MIN");
+	e2e_drop(&dir);
+}
+
+/* The report's memo, which holds the charts' carries, damaged by how():
+ * refused with `warning`, the charts drawn from every point, right. */
+static void chart_carry_refused_when(void (*how)(struct buf *), const char *warning)
+{
+	char *dir = charts_project();
+	assert_site_fresh(dir, "2 result files read: 2 parsed, 0 from cache\n");
+	char *pat = xasprintf("%s/.logdown-cache/memo-*", dir);
+	glob_t g;
+	assert_int_equal(glob(pat, 0, NULL, &g), 0);
+	assert_int_equal(g.gl_pathc, 1);
+	struct buf b = BUF_INIT;
+	assert_true(file_read(g.gl_pathv[0], &b, NULL));
+	how(&b);
+	assert_true(file_write(g.gl_pathv[0], b.data, b.len));
+	buf_free(&b);
+	globfree(&g);
+	free(pat);
+	append_row(dir, "content/r/job.log", 200100, 0, 0);
+	assert_site_fresh(dir, warning);
+	/* written anew: the next append goes on, right */
+	append_row(dir, "content/r/job.log", 200200, 0, 0);
+	assert_site_fresh(dir, CONTINUED1);
+	unsetenv("LOGDOWN_TEST_RESTORE_MIN");
+	e2e_drop(&dir);
+}
+
+static void a_chart_carry_cut_short_is_refused_with_a_warning(void **state)
+{
+	(void)state;
+	chart_carry_refused_when(cut_short, "warning: the build cache is damaged or not logdown's");
+}
+
+static void an_altered_chart_carry_is_refused_with_a_warning(void **state)
+{
+	(void)state;
+	chart_carry_refused_when(alter, "warning: the build cache is altered (its seal does not "
+					"match");
+}
+
+/* An append's rebuild draws a chart of 1,000,000 points from its new
+ * rows: the store's pages of its two columns (about 8 MB each) and the
+ * points in memory (16 MB) are not read, so its peak is the process's
+ * and the hash's window; the page is a --no-cache build's.  The first
+ * append after the first build draws from every point and keeps the
+ * carry (the first build's run is its parse's, not the store's: the
+ * carry is kept under the store's key); the second is measured. */
+static void an_appends_chart_reads_none_of_the_old_rows(void **state)
+{
+	(void)state;
+	const char *rel = bounded_release_or_skip();
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "2024-03-30 15:16:00,001 INFO:   Effective batch size is 512.\n");
+	put_rows(&b, 100, 100000000); /* 1,000,000 rows, 131 MB */
+	char *dir = e2e_project(E2E_FILES(
+		E2E_TEXT("content/r/index.md",
+			 "---\ntitle: R\nruns:\n  cs: {file: job.log, parser: cerebras}\n---\n\n"
+			 "Loss {{ cs.final_loss }}.\n\n```{chart}\ntype: line\nseries: cs\n"
+			 "x: train.step\ny: train.loss\n```\n"),
+		E2E_TEXT("content/r/job.log", buf_data(&b))));
+	buf_free(&b);
+	const char *argv[] = {"logdown", "build", "-v", NULL};
+	struct bounded first = bounded_run(rel, dir, argv, NULL, 300);
+	assert_int_equal(first.status, 0);
+	char *l = train_line(100000100);
+	e2e_append(dir, "content/r/job.log", l);
+	free(l);
+	struct bounded once = bounded_run(rel, dir, argv, NULL, 300);
+	assert_int_equal(once.status, 0);
+	assert_contains(once.err, CONTINUED);
+	l = train_line(100000200);
+	e2e_append(dir, "content/r/job.log", l);
+	free(l);
+	struct bounded grown = bounded_run(rel, dir, argv, NULL, 300);
+	assert_int_equal(grown.status, 0);
+	assert_contains(grown.err, CONTINUED);
+	print_message("           first build %.2f s CPU, %ld KB; 1 KB appended %.2f s CPU, %ld "
+		      "KB; again %.2f s CPU, %ld KB\n",
+		      first.cpu_secs, first.maxrss_kb, once.cpu_secs, once.maxrss_kb,
+		      grown.cpu_secs, grown.maxrss_kb);
+	/* 34 MB (2026-11-27); the chart from every point took 48 to 52 */
+	if (grown.maxrss_kb > 42 * 1024)
+		fail_msg("the append's rebuild took %ld KB: its chart read old rows",
+			 grown.maxrss_kb);
+	bounded_free(&once);
+	char *page = e2e_read(dir, "_site/r/index.html");
+	assert_fresh(dir, e2e_keep(e2e_page_body(page)));
+	free(page);
+	bounded_free(&first);
+	bounded_free(&grown);
+	e2e_drop(&dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -763,6 +986,11 @@ int main(void)
 		cmocka_unit_test(a_prose_edit_right_after_an_append_keeps_the_copy),
 		cmocka_unit_test(a_log_rewritten_with_its_times_put_back_is_read_whole),
 		cmocka_unit_test(a_log_cut_short_while_mapped_is_read_as_it_is),
+		cmocka_unit_test(a_grown_logs_charts_are_a_fresh_builds_drawings),
+		cmocka_unit_test(a_rewritten_logs_chart_is_drawn_from_every_point),
+		cmocka_unit_test(a_chart_carry_cut_short_is_refused_with_a_warning),
+		cmocka_unit_test(an_altered_chart_carry_is_refused_with_a_warning),
+		cmocka_unit_test(an_appends_chart_reads_none_of_the_old_rows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -338,6 +338,16 @@ fuzz_scanstate)
 		done
 	done
 	;;
+fuzz_chartcarry)
+	# a genuine carry of a line (0) and of a scatter (2), as kept and
+	# with an edit in its counts, its hasher state and its projections
+	for t in 0 2; do
+		printf "\\00$t" | put_stdin
+		printf "\\00$t\\010\\000\\000\\000\\001" | put_stdin
+		printf "\\00$t\\200\\000\\000\\000\\004" | put_stdin
+		printf "\\00$t\\000\\004\\000\\000\\377" | put_stdin
+	done
+	;;
 *)
 	echo "seed.sh: no seeds for $name" >&2
 	;;

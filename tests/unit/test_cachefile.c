@@ -309,6 +309,45 @@ static void the_reports_list_finds_each_slug_by_its_key(void **state)
 	cache_reports_free(NULL);
 }
 
+/* A plain hasher's state saved after some bytes and loaded in its
+ * place goes on to the digest of all of them, split anywhere (inside
+ * XXH3's 256-byte buffer, on a block's edge, past many blocks); bytes
+ * that are not a state (cut, another library's version, a buffer fill
+ * past its end) load as nothing. */
+static void a_hashers_state_saved_and_loaded_goes_on_to_the_same_digest(void **state)
+{
+	(void)state;
+	size_t n = 100000;
+	unsigned char *data = xmalloc(n);
+	for (size_t i = 0; i < n; i++)
+		data[i] = (unsigned char)(i * 2654435761u >> 13);
+	struct cache_key want = cache_hash_bytes(data, n);
+	static const size_t at[] = {0, 1, 100, 255, 256, 1023, 1024, 1025, 65536, 99999, 100000};
+	for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
+		struct cache_hasher *h = cache_hasher_plain();
+		cache_hasher_plain_bytes(h, data, at[i]);
+		struct buf saved = BUF_INIT;
+		cache_hasher_save(h, &saved);
+		cache_hasher_end(h);
+		struct cache_hasher *g = cache_hasher_load(saved.data, saved.len);
+		assert_non_null(g);
+		cache_hasher_plain_bytes(g, data + at[i], n - at[i]);
+		struct cache_key got = cache_hasher_end(g);
+		assert_memory_equal(got.b, want.b, sizeof want.b);
+		if (i == 3) {
+			assert_null(cache_hasher_load(saved.data, saved.len - 1));
+			saved.data[0] ^= 1; /* the library's version */
+			assert_null(cache_hasher_load(saved.data, saved.len));
+			saved.data[0] ^= 1;
+			/* bufferedSize, after acc[8], customSecret[192], buffer[256] */
+			saved.data[4 + 64 + 192 + 256 + 1] = 0x7f;
+			assert_null(cache_hasher_load(saved.data, saved.len));
+		}
+		buf_free(&saved);
+	}
+	free(data);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -317,6 +356,7 @@ int main(void)
 		cmocka_unit_test(the_reports_list_finds_each_slug_by_its_key),
 		cmocka_unit_test(a_store_written_is_trusted_by_the_next_build_without_its_digest),
 		cmocka_unit_test(a_run_stored_and_mapped_reads_as_the_one_put),
+		cmocka_unit_test(a_hashers_state_saved_and_loaded_goes_on_to_the_same_digest),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

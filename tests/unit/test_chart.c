@@ -48,10 +48,10 @@ static struct chart make_chart(enum chart_type type)
 	c.title = title;
 	c.x_label = xlabel;
 	c.y_label = ylabel;
-	line_series[0] = (struct chart_series){lbl512, steps, loss512, 10, 0};
-	line_series[1] = (struct chart_series){lbl2048, steps, loss2048, 10, 0};
-	bar_series[0] = (struct chart_series){lbl_metis, NULL, metis, 4, 0};
-	bar_series[1] = (struct chart_series){lbl_sophia, NULL, sophia, 4, 0};
+	line_series[0] = (struct chart_series){lbl512, steps, loss512, 10, 0, NULL, 0};
+	line_series[1] = (struct chart_series){lbl2048, steps, loss2048, 10, 0, NULL, 0};
+	bar_series[0] = (struct chart_series){lbl_metis, NULL, metis, 4, 0, NULL, 0};
+	bar_series[1] = (struct chart_series){lbl_sophia, NULL, sophia, 4, 0, NULL, 0};
 	switch (type) {
 	case CHART_LINE:
 	case CHART_SCATTER:
@@ -269,7 +269,7 @@ static void million_points_give_a_small_svg_quickly(void **state)
 		y[i] = 2 + 5 * exp(-(double)i / 3e5) + (double)(seed >> 8) / (1 << 24) - 0.5;
 	}
 	static char label[] = "loss";
-	struct chart_series s = {label, x, y, n, 0};
+	struct chart_series s = {label, x, y, n, 0, NULL, 0};
 	struct chart c;
 	memset(&c, 0, sizeof c);
 	c.type = CHART_LINE;
@@ -312,7 +312,7 @@ static void a_chart_of_empty_series_is_an_error(void **state)
 	assert_render_err(&c, "the chart has no data: every series is empty");
 	/* Only gaps is no data either. */
 	double nan2[2] = {NAN, NAN};
-	struct chart_series s = {lbl512, nan2, nan2, 2, 0};
+	struct chart_series s = {lbl512, nan2, nan2, 2, 0, NULL, 0};
 	c.series = &s;
 	c.nseries = 1;
 	assert_render_err(&c, "the chart has no data: every series is empty");
@@ -335,7 +335,7 @@ static void non_positive_values_on_a_log_axis_are_an_error(void **state)
 	(void)state;
 	struct chart c = make_chart(CHART_LINE);
 	double x[3] = {1, 0, 3}, y[3] = {1, 2, -1.5};
-	line_series[0] = (struct chart_series){lbl512, x, y, 3, 0};
+	line_series[0] = (struct chart_series){lbl512, x, y, 3, 0, NULL, 0};
 	c.x_log = true;
 	assert_render_err(&c, "series 'bs=512': x value 0 (point 2) cannot be shown on a log "
 			      "axis; values must be > 0");
@@ -624,7 +624,7 @@ static void a_range_too_wide_for_a_double_is_an_error(void **state)
 	(void)state;
 	struct chart c = make_chart(CHART_LINE);
 	double x[3] = {1, 2, 3}, y[3] = {-1e308, 1e308, 1.7e308};
-	line_series[0] = (struct chart_series){lbl512, x, y, 3, 0};
+	line_series[0] = (struct chart_series){lbl512, x, y, 3, 0, NULL, 0};
 	c.nseries = 1;
 	assert_render_err(&c, "the y values span -1e+308 to 1.7e+308, a range too wide to draw; "
 			      "set y_min and y_max, or leave the outliers out");
@@ -637,7 +637,7 @@ static void a_range_too_wide_for_a_double_is_an_error(void **state)
 	buf_free(&svg);
 	double wx[2] = {-1.5e308, 1.5e308}, wy[2] = {1, 2};
 	c = make_chart(CHART_LINE);
-	line_series[0] = (struct chart_series){lbl512, wx, wy, 2, 2};
+	line_series[0] = (struct chart_series){lbl512, wx, wy, 2, 2, NULL, 0};
 	c.nseries = 1;
 	assert_render_err(&c, "the x values span -1.5e+308 to 1.5e+308, a range too wide to "
 			      "draw; set x_min and x_max, or leave the outliers out");
@@ -795,9 +795,9 @@ static void a_crowded_narrow_legend_goes_below(void **state)
 	static double y1[10] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, y2[10] = {10, 9, 8, 7, 6, 5, 4, 3, 2, 1};
 	static double y3[10] = {5, 6, 5, 6, 5, 6, 5, 6, 5, 6};
 	static struct chart_series s[3];
-	s[0] = (struct chart_series){n1, steps, y1, 10, 0};
-	s[1] = (struct chart_series){n2, steps, y2, 10, 0};
-	s[2] = (struct chart_series){lbl512, steps, y3, 10, 0};
+	s[0] = (struct chart_series){n1, steps, y1, 10, 0, NULL, 0};
+	s[1] = (struct chart_series){n2, steps, y2, 10, 0, NULL, 0};
+	s[2] = (struct chart_series){lbl512, steps, y3, 10, 0, NULL, 0};
 	struct chart c = make_chart(CHART_LINE);
 	c.series = s;
 	c.nseries = 3;
@@ -841,6 +841,112 @@ static void a_dark_chart_has_a_dark_ground(void **state)
 	}
 }
 
+/* n points of a noisy falling line (a training loss), x 1, 2, ... */
+static void loss_points(double *x, double *y, size_t n, uint32_t seed)
+{
+	for (size_t i = 0; i < n; i++) {
+		seed = seed * 1664525u + 1013904223u;
+		x[i] = (double)(i + 1);
+		y[i] = 2 + 5 * exp(-(double)i / 3e3) + (double)(seed >> 8) / (1 << 24) - 0.5;
+	}
+	/* a gap, a line breaks there */
+	y[n / 3] = NAN;
+}
+
+/* c drawn as SVG at its width, as a narrow SVG and as a PNG, into
+ * out[0..3). */
+static void render_three(struct chart *c, struct buf out[3])
+{
+	int w = c->width;
+	render_ok(c, CHART_SVG, &out[0]);
+	c->width = 360;
+	render_ok(c, CHART_SVG, &out[1]);
+	c->width = w;
+	render_ok(c, CHART_PNG, &out[2]);
+}
+
+/* A series that grew, drawn from its new points and what the drawing
+ * of its first points carried, gives the bytes of a drawing from every
+ * point: line (reduced, with a gap) and scatter, in each geometry the
+ * first drawings noted. */
+static void a_grown_series_drawn_from_its_carry_is_the_same_drawing(void **state)
+{
+	(void)state;
+	enum chart_type types[] = {CHART_LINE, CHART_SCATTER};
+	for (size_t t = 0; t < 2; t++) {
+		size_t n = 9000, base = 8000;
+		double *x = xmalloc(n * sizeof *x), *y = xmalloc(n * sizeof *y);
+		loss_points(x, y, n, 777);
+		static char label[] = "loss";
+		struct chart_carry k;
+		/* drawn from every point, each drawing noting what it made of
+		 * the first base ones (a store's rows) */
+		struct chart_series all = {label, x, y, n, 0, &k, 0};
+		chart_carry_begin(&k, &all, base);
+		struct chart c;
+		memset(&c, 0, sizeof c);
+		c.type = types[t];
+		c.width = 720;
+		c.series = &all;
+		c.nseries = 1;
+		struct buf want[3] = {BUF_INIT, BUF_INIT, BUF_INIT};
+		render_three(&c, want);
+		assert_int_equal(k.nproj, 3);
+		/* then from the carry and the points after base */
+		struct chart_series grown = {label, x + base, y + base, n, 0, &k, base};
+		c.series = &grown;
+		struct buf got[3] = {BUF_INIT, BUF_INIT, BUF_INIT};
+		render_three(&c, got);
+		assert_false(k.missed);
+		for (int i = 0; i < 3; i++) {
+			assert_int_equal(got[i].len, want[i].len);
+			assert_memory_equal(got[i].data, want[i].data, want[i].len);
+			buf_free(&want[i]);
+			buf_free(&got[i]);
+		}
+		chart_carry_clear(&k);
+		free(x);
+		free(y);
+	}
+}
+
+/* New points that move an axis's bounds leave the carried projections
+ * without their geometry: the drawing fails, says why, and marks the
+ * carry missed (the caller then draws from every point). */
+static void a_grown_series_whose_axes_moved_is_not_drawn_from_its_carry(void **state)
+{
+	(void)state;
+	size_t n = 9000, base = 8000;
+	double *x = xmalloc(n * sizeof *x), *y = xmalloc(n * sizeof *y);
+	loss_points(x, y, n, 99);
+	static char label[] = "loss";
+	struct chart_carry k;
+	struct chart_series s = {label, x, y, n, 0, &k, 0};
+	chart_carry_begin(&k, &s, base);
+	assert_true(k.any);
+	assert_true(k.x_lo == 1 && k.x_hi == (double)base);
+	struct chart c;
+	memset(&c, 0, sizeof c);
+	c.type = CHART_LINE;
+	c.series = &s;
+	c.nseries = 1;
+	struct buf b = BUF_INIT;
+	render_ok(&c, CHART_SVG, &b);
+	buf_free(&b);
+	y[n - 1] = 1000; /* far above the y axis's top */
+	struct chart_series grown = {label, x + base, y + base, n, 0, &k, base};
+	c.series = &grown;
+	char *err = NULL;
+	assert_false(chart_render(&c, CHART_SVG, &b, &err));
+	assert_true(k.missed);
+	assert_string_equal(err, "the carried drawing of a grown series does not fit its new axes");
+	assert_int_equal(b.len, 0);
+	free(err);
+	chart_carry_clear(&k);
+	free(x);
+	free(y);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -872,6 +978,8 @@ int main(void)
 		cmocka_unit_test(narrow_charts_keep_their_text_size),
 		cmocka_unit_test(a_crowded_narrow_legend_goes_below),
 		cmocka_unit_test(a_dark_chart_has_a_dark_ground),
+		cmocka_unit_test(a_grown_series_drawn_from_its_carry_is_the_same_drawing),
+		cmocka_unit_test(a_grown_series_whose_axes_moved_is_not_drawn_from_its_carry),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
