@@ -587,13 +587,10 @@ static void alter(struct buf *b)
 	memcpy(b->data + b->len - 8, &sum, 8);
 }
 
-/* The resume state, damaged by how(), is refused with `warning`: the
- * log grown since is parsed in full and the page is right. */
-static void refused_when(void (*how)(struct buf *), const char *warning)
+/* The one file of dir matching pattern (a glob), damaged by how(). */
+static void damage_one(const char *dir, const char *pattern, void (*how)(struct buf *))
 {
-	char *dir = project(2000);
-	free(build_saying(dir, PARSED));
-	char *pat = xasprintf("%s/.logdown-cache/runs/*.scan", dir);
+	char *pat = xasprintf("%s/%s", dir, pattern);
 	glob_t g;
 	assert_int_equal(glob(pat, 0, NULL, &g), 0);
 	assert_int_equal(g.gl_pathc, 1);
@@ -604,6 +601,15 @@ static void refused_when(void (*how)(struct buf *), const char *warning)
 	buf_free(&b);
 	globfree(&g);
 	free(pat);
+}
+
+/* The resume state, damaged by how(), is refused with `warning`: the
+ * log grown since is parsed in full and the page is right. */
+static void refused_when(void (*how)(struct buf *), const char *warning)
+{
+	char *dir = project(2000);
+	free(build_saying(dir, PARSED));
+	damage_one(dir, ".logdown-cache/runs/*.scan", how);
 	char *l = train_line(2100);
 	e2e_append(dir, "content/r/job.log", l);
 	free(l);
@@ -884,17 +890,7 @@ static void chart_carry_refused_when(void (*how)(struct buf *), const char *warn
 {
 	char *dir = charts_project();
 	assert_site_fresh(dir, "2 result files read: 2 parsed, 0 from cache\n");
-	char *pat = xasprintf("%s/.logdown-cache/memo-*", dir);
-	glob_t g;
-	assert_int_equal(glob(pat, 0, NULL, &g), 0);
-	assert_int_equal(g.gl_pathc, 1);
-	struct buf b = BUF_INIT;
-	assert_true(file_read(g.gl_pathv[0], &b, NULL));
-	how(&b);
-	assert_true(file_write(g.gl_pathv[0], b.data, b.len));
-	buf_free(&b);
-	globfree(&g);
-	free(pat);
+	damage_one(dir, ".logdown-cache/memo-*", how);
 	append_row(dir, "content/r/job.log", 200100, 0, 0);
 	assert_site_fresh(dir, warning);
 	/* written anew: the next append goes on, right */
