@@ -131,6 +131,11 @@ struct chart_digest {
  * double, least significant first.  Hashed in pieces: a chart of
  * millions of points is never a second copy in memory. */
 struct cache_key chart_digest_hash(const struct chart *c, const struct chart_series *s);
+/* Its points' part: n points into h, point i as x[i] and y[i], NaN
+ * where i is past nx or ny (x NULL: every x NaN); a chart carried over
+ * an append hashes its new points with it (resolve/chartcarry.c). */
+void chart_digest_points(struct cache_hasher *h, const double *x, size_t nx, const double *y,
+			 size_t ny, size_t n);
 
 /* Frees everything r owns (not r itself); r is zeroed. */
 void directive_result_clear(struct directive_result *r);

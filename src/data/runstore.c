@@ -653,6 +653,16 @@ static void mapping_release(void *p)
 	free(m);
 }
 
+/* run, read from the mapping p of size bytes, holds it: unmapped when
+ * the run is freed. */
+static void hold_mapping(struct run *run, void *p, size_t size)
+{
+	struct mapping *m = xmalloc(sizeof *m);
+	m->p = p;
+	m->size = size;
+	run_hold(run, m, mapping_release);
+}
+
 /* Does the seal match the header and the body under sk?  The body is
  * read in windows that are dropped from the process once hashed: a big
  * store costs its read, not its size in memory (the pages stay in the
@@ -894,10 +904,7 @@ struct run *runstore_map(int fd, size_t size, const struct seal_key *sk,
 	if (!run)
 		goto out;
 	*verdict = RUNSTORE_OK;
-	struct mapping *m = xmalloc(sizeof *m);
-	m->p = p;
-	m->size = size;
-	run_hold(run, m, mapping_release);
+	hold_mapping(run, p, size);
 	return run;
 out:
 	munmap(p, size);
@@ -920,9 +927,6 @@ struct run *runstore_map_written(int fd, const struct cache_key *key,
 		munmap(p, size);
 		return NULL;
 	}
-	struct mapping *m = xmalloc(sizeof *m);
-	m->p = p;
-	m->size = size;
-	run_hold(run, m, mapping_release);
+	hold_mapping(run, p, size);
 	return run;
 }

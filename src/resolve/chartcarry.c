@@ -198,26 +198,15 @@ void chartcarry_free(struct chart_carries *cs)
 	cs->n = 0;
 }
 
-/* chart_digest_hash()'s bytes of points [from, to) of s into h. */
+/* chart_digest_hash()'s bytes of points [from, to) of s into h (s
+ * holds its points from s->from on). */
 static void digest_points(struct cache_hasher *h, const struct chart_series *s, size_t from,
 			  size_t to)
 {
-	unsigned char piece[16 * 4096];
-	size_t used = 0;
-	for (size_t i = from; i < to; i++) {
-		if (used == sizeof piece) {
-			cache_hasher_plain_bytes(h, piece, used);
-			used = 0;
-		}
-		double xy[2] = {s->x[i - s->from], s->y[i - s->from]};
-		for (int k = 0; k < 2; k++) {
-			uint64_t u;
-			memcpy(&u, &xy[k], sizeof u);
-			for (int j = 0; j < 8; j++)
-				piece[used++] = (unsigned char)(u >> (8 * j) & 0xff);
-		}
-	}
-	cache_hasher_plain_bytes(h, piece, used);
+	if (to <= from)
+		return;
+	size_t n = to - from;
+	chart_digest_points(h, s->x + (from - s->from), n, s->y + (from - s->from), n, n);
 }
 
 struct cache_key chartcarry_digest(const struct chart *c, const struct chart_series *s,

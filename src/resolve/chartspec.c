@@ -746,14 +746,21 @@ struct cache_key chart_digest_hash(const struct chart *c, const struct chart_ser
 	for (size_t i = 0; c->type == CHART_BAR && i < c->ncategories; i++)
 		cache_hasher_plain_bytes(h, c->categories[i], strlen(c->categories[i]) + 1);
 	size_t nx = s->nx ? s->nx : s->n;
+	chart_digest_points(h, s->x, s->x ? nx : 0, s->y, s->n, s->n > nx ? s->n : nx);
+	return cache_hasher_end(h);
+}
+
+void chart_digest_points(struct cache_hasher *h, const double *x, size_t nx, const double *y,
+			 size_t ny, size_t n)
+{
 	unsigned char piece[16 * 4096];
 	size_t used = 0;
-	for (size_t i = 0; i < s->n || i < nx; i++) {
+	for (size_t i = 0; i < n; i++) {
 		if (used == sizeof piece) {
 			cache_hasher_plain_bytes(h, piece, used);
 			used = 0;
 		}
-		double xy[2] = {s->x && i < nx ? s->x[i] : NAN, i < s->n ? s->y[i] : NAN};
+		double xy[2] = {x && i < nx ? x[i] : NAN, i < ny ? y[i] : NAN};
 		for (int k = 0; k < 2; k++) {
 			uint64_t u;
 			memcpy(&u, &xy[k], sizeof u);
@@ -762,7 +769,6 @@ struct cache_key chart_digest_hash(const struct chart *c, const struct chart_ser
 		}
 	}
 	cache_hasher_plain_bytes(h, piece, used);
-	return cache_hasher_end(h);
 }
 
 /* The carry of s, when it has one in cs. */
