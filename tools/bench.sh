@@ -45,7 +45,9 @@
 # never /dev/null, where GNU grep stops at the first match.  A peer that
 # is missing is installed from Debian when we are root; otherwise its row
 # says it was skipped.  Progress goes to stderr, the table to stdout (and
-# $CORPUS/results/table.md).
+# $CORPUS/results/table.md; with BENCH_OUT set, $BENCH_OUT/results/table.md,
+# so that two benches run at once, each with its own BENCH_OUT, keep their
+# own timings, peak RSS and table; BENCH_RESULTS names the folder outright).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -56,7 +58,9 @@ SEED=${BENCH_SEED:-1}
 SHARED=${SHARED:-$ROOT/../shared}
 CORPUS=${CORPUS:-/tmp/logdown-bench}
 OUT=${BENCH_OUT:-/dev/shm/logdown-bench}
-RES=$CORPUS/results
+if [ -n "${BENCH_RESULTS:-}" ]; then RES=$BENCH_RESULTS
+elif [ -n "${BENCH_OUT:-}" ]; then RES=$BENCH_OUT/results
+else RES=$CORPUS/results; fi
 PY=/usr/bin/python3
 if [ -n "$QUICK" ]; then
 	LOGSIZE=100M SMALLLOG=10M PAGES="1000" RUNS=${BENCH_RUNS:-3} SERVE_SECS=5 TBSIZE=${BENCH_TB_SIZE:-20M}
