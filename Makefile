@@ -14,7 +14,8 @@
 #   make install    PREFIX=/usr/local DESTDIR= (make uninstall removes it)
 #   make clean      remove build/, ./logdown and _site/
 #
-# make fuzz, fuzz-smoke, fuzz-replay and valgrind: tests/hardening.mk.
+# make fuzz, fuzz-smoke, fuzz-replay, valgrind, attack and tsan:
+# tests/hardening.mk.
 #
 # Local tweaks (CC, CFLAGS) go in an untracked config.mk.
 -include config.mk

@@ -8,6 +8,10 @@
 #                        through its harness (check-all runs this)
 #   make valgrind        the end-to-end tests against build/vg/logdown
 #                        under valgrind memcheck
+#   make tsan            the tests of the code that runs on threads, and
+#                        the end-to-end tests that build on several, under
+#                        ThreadSanitizer (tests/tsan.sh; not part of make
+#                        test: run it after changing threaded code)
 #
 #   make attack          the attack campaign (issue 23): the e2e tests that
 #                        plant links, swap files mid-build, poison the
@@ -25,7 +29,7 @@ FUZZ_SAN  = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 FUZZ_OBJS = $(MODULES:%=build/fuzz/%.o) build/fuzz/embedded.o
 FUZZERS   = $(patsubst tests/fuzz/%.c,build/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 
-.PHONY: fuzz fuzz-build fuzz-smoke fuzz-replay valgrind attack
+.PHONY: fuzz fuzz-build fuzz-smoke fuzz-replay valgrind attack tsan
 
 build/fuzz:
 	mkdir -p $@
@@ -99,4 +103,26 @@ VG_TESTS = $(filter-out build/asan/test_browser,$(E2E_TESTS))
 valgrind: build/vg/logdown $(VG_TESTS)
 	@sh tests/valgrind.sh $(VG_TESTS)
 
--include $(wildcard build/fuzz/*.d build/vg/*.d build/fuzz/*/*.d build/vg/*/*.d)
+# ThreadSanitizer: every module compiled with -fsanitize=thread into
+# build/tsan/, a logdown binary the end-to-end tests run (LOGDOWN=), and
+# the unit tests of the threaded code linked against those modules.
+TSAN_CFLAGS = -O1 -fsanitize=thread -fno-omit-frame-pointer
+TSAN_OBJS = $(MODULES:%=build/tsan/%.o) build/tsan/embedded.o
+TSAN_UNIT = $(addprefix build/tsan/,test_runstore test_cachefile test_split test_gfmchars test_gfmarena test_font test_re)
+TSAN_E2E  = $(addprefix build/asan/,test_jobs test_build test_cache test_memoize test_appends test_search)
+build/tsan:
+	mkdir -p $@
+build/tsan/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(TSAN_CFLAGS) -c -o $@ $<
+build/tsan/embedded.o: build/embedded.c | build/tsan
+	$(CC) $(ALL_CFLAGS) -Wno-overlength-strings $(TSAN_CFLAGS) -c -o $@ $<
+build/tsan/logdown: $(TSAN_OBJS) build/tsan/cmd/main.o
+	$(CC) $(ALL_CFLAGS) $(TSAN_CFLAGS) -o $@ $^ $(LIBS)
+build/tsan/test_%: tests/unit/test_%.c $(TSAN_OBJS)
+	$(CC) $(ALL_CFLAGS) $(TSAN_CFLAGS) -o $@ $(filter %.c %.o,$^) $(LIBS) -lcmocka
+.SECONDARY: $(TSAN_OBJS)
+tsan: build/tsan/logdown $(TSAN_UNIT) $(TSAN_E2E)
+	@sh tests/tsan.sh $(TSAN_UNIT) -- $(TSAN_E2E)
+
+-include $(wildcard build/fuzz/*.d build/vg/*.d build/tsan/*.d build/fuzz/*/*.d build/vg/*/*.d build/tsan/*/*.d)
