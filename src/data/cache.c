@@ -369,9 +369,11 @@ struct cache {
 	} *written;
 	size_t nwritten, written_cap;
 	/* run stores whose seal is being taken on threads of their own
-	 * (run_put()): joined by seals_join() */
+	 * (run_put()): joined by seals_join(); each says when it is done
+	 * (sealed), for seal_wait() */
 	struct pending_seal **pending;
 	size_t npending, pending_cap;
+	pthread_cond_t sealed;
 };
 
 /* Remembers the first problem: one warning per build, written by
@@ -602,6 +604,7 @@ struct cache *cache_open(const char *root, bool writable)
 {
 	struct cache *c = xcalloc(1, sizeof *c);
 	pthread_mutex_init(&c->mu, NULL);
+	pthread_cond_init(&c->sealed, NULL);
 	c->dir = path_join(root, CACHE_DIR);
 	c->writable = writable;
 	c->dfd = c->rfd = -1;
@@ -806,6 +809,7 @@ void cache_close(struct cache *c)
 	free(c->bad_why);
 	memset(&c->key, 0, sizeof c->key);
 	pthread_mutex_destroy(&c->mu);
+	pthread_cond_destroy(&c->sealed);
 	free(c);
 }
 
@@ -1714,6 +1718,7 @@ struct pending_seal {
 	struct cache_key key;
 	struct runstore_body body;
 	pthread_t thread;
+	bool done; /* sealed and renamed into place, or given up: c->mu */
 };
 
 static void *seal_main(void *arg)
@@ -1723,6 +1728,10 @@ static void *seal_main(void *arg)
 	bool ok = runstore_seal(ps->fd, &c->key, &ps->key, &ps->body);
 	if (tmp_commit(c->rfd, ps->fd, ps->tmp, ps->name, ok))
 		written_add(c, ps->name);
+	pthread_mutex_lock(&c->mu);
+	ps->done = true;
+	pthread_cond_broadcast(&c->sealed);
+	pthread_mutex_unlock(&c->mu);
 	return NULL;
 }
 
@@ -1744,22 +1753,21 @@ static void seals_join(struct cache *c)
 
 /* Waits for the seal of key's store when run_put() left it running:
  * a report on another thread that reads the same run from the store
- * then finds it in place. */
+ * then finds it in place.  The seal stays listed for seals_join(), so
+ * that every thread reading the key waits for it, not only the first
+ * (a second reader that found the list without it would look for the
+ * file before its rename and parse the log again). */
 static void seal_wait(struct cache *c, const struct cache_key *key)
 {
-	struct pending_seal *ps = NULL;
 	pthread_mutex_lock(&c->mu);
-	for (size_t i = 0; i < c->npending; i++)
-		if (memcmp(c->pending[i]->key.b, key->b, sizeof key->b) == 0) {
-			ps = c->pending[i];
-			c->pending[i] = c->pending[--c->npending];
-			break;
-		}
-	pthread_mutex_unlock(&c->mu);
-	if (ps) {
-		pthread_join(ps->thread, NULL);
-		free(ps);
+	for (size_t i = 0; i < c->npending; i++) {
+		struct pending_seal *ps = c->pending[i];
+		if (memcmp(ps->key.b, key->b, sizeof key->b) != 0)
+			continue;
+		while (!ps->done)
+			pthread_cond_wait(&c->sealed, &c->mu);
 	}
+	pthread_mutex_unlock(&c->mu);
 }
 
 /* Stores r under key; with want_map, the run as stored, read from the

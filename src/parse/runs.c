@@ -720,11 +720,26 @@ fail:
 	return NULL;
 }
 
+/* Whether this build already parsed a run under content key k (with
+ * c->mu held), whatever name its report gave the file. */
+static bool dkey_parsed(const struct parse_cache *c, const struct cache_key *k)
+{
+	for (size_t at = c->icap ? (size_t)dkey_hash(k) & (c->icap - 1) : 0;
+	     c->icap && c->by_dkey[at]; at = (at + 1) & (c->icap - 1)) {
+		const struct cache_entry *e = &c->e[c->by_dkey[at] - 1];
+		if (e->reusable && e->has_dkey && memcmp(e->dkey.b, k->b, sizeof k->b) == 0)
+			return true;
+	}
+	return false;
+}
+
 /* Marks the run stored under k as being parsed by this thread, unless
  * another thread of the build parses it: then waits for that one to be
  * done and says so (false), and the caller looks for its run again.  A
  * log two reports name differently (../logs/x.log, ../../logs/x.log)
- * has one key: it is parsed once, whichever report loads first. */
+ * has one key: it is parsed once, whichever report loads first.  The
+ * other thread may also have parsed and stored it, and cleared its mark,
+ * between the caller's look and this mark: that says false too. */
 static bool busy_mark(struct parse_cache *c, const struct cache_key *k)
 {
 	bool waited = false;
@@ -738,6 +753,8 @@ static bool busy_mark(struct parse_cache *c, const struct cache_key *k)
 		waited = true;
 		pthread_cond_wait(&c->done, &c->mu);
 	}
+	if (!waited && dkey_parsed(c, k))
+		waited = true;
 	if (!waited) {
 		if (c->nbusy == c->capbusy) {
 			c->capbusy = c->capbusy ? 2 * c->capbusy : 4;

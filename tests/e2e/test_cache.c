@@ -494,6 +494,45 @@ static void a_store_changed_inside_or_from_another_version_is_refused(void **sta
 	free(dir);
 }
 
+/* Eight reports in eight folders name one log, each by its own path:
+ * a first build parses it once and reads it from the store seven times,
+ * however the reports' threads meet.  A report that looked for the
+ * store while the first one's seal was being taken waits for that seal,
+ * as every other such report does (seal_wait() let only the first
+ * waiter wait: a second looked before the rename, found nothing and
+ * parsed the log again, in about a third of the builds). */
+static void a_log_eight_reports_name_is_parsed_once(void **state)
+{
+	(void)state;
+	char *dir = e2e_project(E2E_FILES(E2E_COPY("logs/shared.log",
+						   "tests/fixtures/cerebras/bs512.log"),
+					  E2E_TEXT("site.yaml", "title: Shared\n")));
+	for (int i = 1; i <= 8; i++) {
+		char rel[64], md[160];
+		snprintf(rel, sizeof rel, "content/r%d/index.md", i);
+		snprintf(md, sizeof md,
+			 "---\ntitle: R%d\nruns:\n  cs: ../../logs/shared.log\n---\n"
+			 "Loss {{ cs.final_loss }}.\n",
+			 i);
+		e2e_write(dir, rel, md);
+	}
+	/* an older log: read once and hashed, not re-read as just written */
+	char *cmd = xasprintf("touch -d '1 minute ago' '%s/logs/shared.log'", dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	for (int round = 0; round < 12; round++) {
+		cmd = xasprintf("rm -rf '%s/.logdown-cache' '%s/_site'", dir, dir);
+		assert_int_equal(system(cmd), 0);
+		free(cmd);
+		struct proc b = e2e_run(dir, "build -v -j 4");
+		assert_int_equal(b.status, 0);
+		assert_contains(b.err, "8 result files read: 1 parsed, 7 from cache\n");
+		proc_free(&b);
+	}
+	remove_tree(dir);
+	free(dir);
+}
+
 /* A log rewritten in place (not appended to: the same size, other
  * bytes, its times put back) is parsed in full, never answered from the
  * store of its old bytes. */
@@ -1179,6 +1218,7 @@ int main(void)
 		cmocka_unit_test(the_key_is_made_once_and_private),
 		cmocka_unit_test(the_examples_read_from_the_store_build_as_parsed),
 		cmocka_unit_test(a_store_changed_inside_or_from_another_version_is_refused),
+		cmocka_unit_test(a_log_eight_reports_name_is_parsed_once),
 		cmocka_unit_test(a_rewritten_log_is_parsed_again),
 		cmocka_unit_test(a_log_rewritten_during_builds_is_never_stored_under_the_other_content),
 	};
