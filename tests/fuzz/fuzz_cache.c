@@ -75,7 +75,7 @@ static void put_u32(struct buf *b, uint32_t v)
 static size_t header(struct buf *b, uint32_t kind)
 {
 	buf_put(b, MAGIC, sizeof MAGIC - 1);
-	put_u32(b, 4); /* the format */
+	put_u32(b, 5); /* the format */
 	put_u32(b, kind);
 	uint64_t n = strlen(LOGDOWN_VERSION);
 	buf_put(b, (const char *)&n, sizeof n);
