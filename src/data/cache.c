@@ -1648,6 +1648,14 @@ bool cache_fd_hash_mid(struct cache *c, const char *path, int fd, struct cache_k
 			hr.old_ix = (struct line_index){e->ix.every, starts_dup(&e->ix), e->ix.n};
 		}
 	}
+	/* A file of the size its row had, whose signature no longer matches
+	 * (a racy row: a prose edit saved right after an append's build),
+	 * is read again: its proof checks its bytes instead. */
+	if (!hit && !was && e && e->pf.n && e->sig[0] == sig[0] &&
+	    e->pf.size == (uint64_t)sig[0]) {
+		proof_dup(&hr.in, &e->pf);
+		hr.in_hash = e->hash;
+	}
 	uint64_t was_size = was ? (uint64_t)e->sig[0] : 0;
 	pthread_mutex_unlock(&c->mu);
 	if (hit)

@@ -1077,6 +1077,30 @@ static void a_proof_checked_on_one_or_two_threads_gives_a_fresh_site(void **stat
 	proof_env(false);
 }
 
+/* A prose edit saved right after an append's build: the log's row is
+ * racy (its signature trusted by no later build), so its bytes are read
+ * again; the proof checks them instead of one hash from the first byte,
+ * and the page is a --no-cache build's. */
+static void a_prose_edit_right_after_an_append_is_proved(void **state)
+{
+	(void)state;
+	proof_env(true);
+	char *dir = built_project(44000);
+	char *l = train_line(4400100);
+	e2e_append(dir, "content/r/job.log", l);
+	free(l);
+	build_proving(dir, HELD, CONTINUED);
+	e2e_write(dir, "content/r/index.md", e2e_keep(xasprintf("%s\nMore prose.\n", report)));
+	build_proving(dir, HELD, "1 report: 1 rendered");
+	char *page = e2e_read(dir, "_site/r/index.html");
+	assert_contains(page, "More prose.");
+	assert_fresh(dir, e2e_keep(e2e_page_body(page)));
+	free(page);
+	assert_log_files_fresh(dir);
+	e2e_drop(&dir);
+	proof_env(false);
+}
+
 /* The byte offset in the files table of the first piece's hash of the
  * log (its first PIECE bytes' XXH3-128, canonical), found by value. */
 static size_t piece_in_table(const char *dir, const struct buf *table)
@@ -1170,6 +1194,7 @@ int main(void)
 		cmocka_unit_test(an_appends_chart_reads_none_of_the_old_rows),
 		cmocka_unit_test(a_byte_changed_in_any_piece_is_found),
 		cmocka_unit_test(a_proof_checked_on_one_or_two_threads_gives_a_fresh_site),
+		cmocka_unit_test(a_prose_edit_right_after_an_append_is_proved),
 		cmocka_unit_test(a_proof_cut_short_is_refused_with_a_warning),
 		cmocka_unit_test(an_altered_proof_is_refused_with_a_warning),
 	};
