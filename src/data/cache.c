@@ -37,8 +37,8 @@
 #include "data/wire.h"
 
 /* 2: a series cell keeps its own line; 3: sealed with the user's key,
- * runs in runstore.c's form */
-#define CACHE_FORMAT 4u
+ * runs in runstore.c's form; 5: a big file's row keeps its proof */
+#define CACHE_FORMAT 5u
 #define MAGIC "logdown-cache\n"
 #define MAGIC_LEN (sizeof MAGIC - 1)
 #define TAG_NAME "CACHEDIR.TAG"
@@ -284,6 +284,24 @@ struct mark {
 	XXH3_state_t *st;
 };
 
+/* A big file's *proof* (appends, docs/internals.md): the XXH3-128 of
+ * each `piece`-byte piece of its first `size` bytes (the last piece may
+ * be shorter), and the content hash's streaming state at `size` and at
+ * the offsets the read that made it stopped at (its marks).  A later
+ * read of the file grown past `size` checks the pieces on both cores
+ * and, when every one matches, goes on hashing from the state at
+ * `size`: the content hash is the one a read from the first byte gives,
+ * without that sequential pass.  Kept on the file's row. */
+#define PROOF_STATES (MARKS + 1)
+struct proof {
+	uint64_t size, piece;
+	size_t n; /* pieces: size / piece, rounded up */
+	struct cache_key *pieces;
+	size_t nst;
+	uint64_t at[PROOF_STATES]; /* ascending; the last is size */
+	XXH3_state_t *st[PROOF_STATES];
+};
+
 struct file_entry {
 	char *path;
 	int64_t sig[5]; /* size, mtime ns, inode, device, ctime ns */
@@ -314,6 +332,8 @@ struct file_entry {
 	bool grew;
 	uint64_t grew_size;
 	struct cache_key grew_hash;
+	/* the proof of its content (size sig[0]), or none (n 0) */
+	struct proof pf;
 };
 
 /* Forgets e's lines: its content changed, or it never had them. */
@@ -323,6 +343,96 @@ static void entry_drop_lines(struct file_entry *e)
 	memset(&e->ix, 0, sizeof e->ix);
 	e->lines = 0;
 	e->bytes = 0;
+}
+
+static XXH3_state_t *state_dup(const XXH3_state_t *from)
+{
+	XXH3_state_t *st = XXH3_createState();
+	if (!st) {
+		fprintf(stderr, "logdown: out of memory\n");
+		abort();
+	}
+	if (from)
+		XXH3_copyState(st, from);
+	else
+		XXH3_128bits_reset(st);
+	return st;
+}
+
+static void proof_free(struct proof *p)
+{
+	free(p->pieces);
+	for (size_t i = 0; i < p->nst; i++)
+		XXH3_freeState(p->st[i]);
+	memset(p, 0, sizeof *p);
+}
+
+static void proof_dup(struct proof *to, const struct proof *from)
+{
+	*to = *from;
+	to->pieces = xmalloc(from->n * sizeof *to->pieces);
+	memcpy(to->pieces, from->pieces, from->n * sizeof *to->pieces);
+	for (size_t i = 0; i < from->nst; i++)
+		to->st[i] = state_dup(from->st[i]);
+}
+
+/* The proof's state at `at`, or NULL. */
+static const XXH3_state_t *proof_state(const struct proof *p, uint64_t at)
+{
+	for (size_t i = 0; i < p->nst; i++)
+		if (p->at[i] == at)
+			return p->st[i];
+	return NULL;
+}
+
+/* A proof in the making: fed a file's bytes in order (piecer_feed()),
+ * it hashes each piece of them. */
+struct piecer {
+	uint64_t piece, at; /* bytes fed */
+	XXH3_state_t *st;   /* the piece in progress (the last one fed) */
+	struct cache_key *done;
+	size_t n, cap;
+	bool bad; /* a byte was missed: no proof */
+};
+
+static void piecer_feed(struct piecer *pc, const char *p, size_t n)
+{
+	while (n) {
+		uint64_t in = pc->at % pc->piece;
+		if (in == 0 && pc->at > 0) { /* the previous piece is whole */
+			if (pc->n == pc->cap) {
+				pc->cap = pc->cap ? 2 * pc->cap : 16;
+				pc->done = xrealloc(pc->done, pc->cap * sizeof *pc->done);
+			}
+			pc->done[pc->n++] = key_of(XXH3_128bits_digest(pc->st));
+			XXH3_128bits_reset(pc->st);
+		}
+		size_t take = n < pc->piece - in ? n : (size_t)(pc->piece - in);
+		XXH3_128bits_update(pc->st, p, take);
+		p += take;
+		n -= take;
+		pc->at += take;
+	}
+}
+
+/* The pieces fed so far, into pf (its states not set); pc is spent. */
+static void piecer_end(struct piecer *pc, struct proof *pf)
+{
+	pf->size = pc->at;
+	pf->piece = pc->piece;
+	pf->n = pc->n + 1;
+	pf->pieces = xrealloc(pc->done, pf->n * sizeof *pf->pieces);
+	pf->pieces[pc->n] = key_of(XXH3_128bits_digest(pc->st));
+	XXH3_freeState(pc->st);
+	memset(pc, 0, sizeof *pc);
+}
+
+static void piecer_free(struct piecer *pc)
+{
+	if (pc->st)
+		XXH3_freeState(pc->st);
+	free(pc->done);
+	memset(pc, 0, sizeof *pc);
 }
 
 /* Forgets what this build's read of e found. */
@@ -501,6 +611,86 @@ static const char *read_problem(int e)
 			     : "unreadable";
 }
 
+/* A row's proof as proof_write() put it, into *pf (none: n 0) for a
+ * file of `size` bytes whose content hash is `hash`; r bad when it is
+ * not consistent.  False (pf empty) when there is none or it cannot be
+ * used here (its states saved by another xxHash: not damage). */
+static bool proof_read(struct wire_rd *r, int64_t size, const struct cache_key *hash,
+		       struct proof *pf)
+{
+	uint64_t n = wire_u64(r);
+	if (r->bad || n == 0)
+		return false;
+	pf->size = wire_u64(r);
+	pf->piece = wire_u64(r);
+	if (r->bad || pf->piece == 0 || pf->size != (uint64_t)size ||
+	    n != pf->size / pf->piece + (pf->size % pf->piece != 0) ||
+	    n > (uint64_t)(r->end - r->p) / sizeof pf->pieces->b) {
+		r->bad = true;
+		return false;
+	}
+	pf->n = (size_t)n;
+	pf->pieces = xmalloc(pf->n * sizeof *pf->pieces);
+	for (size_t j = 0; j < pf->n; j++)
+		wire_get(r, pf->pieces[j].b, sizeof pf->pieces[j].b);
+	uint64_t nst = wire_u64(r);
+	if (r->bad || nst == 0 || nst > PROOF_STATES) {
+		r->bad = true;
+		proof_free(pf);
+		return false;
+	}
+	bool usable = true;
+	for (uint64_t j = 0; j < nst && !r->bad; j++) {
+		uint64_t at = wire_u64(r);
+		struct span sp = wire_span(r);
+		if (r->bad || at > pf->size || (pf->nst && at <= pf->at[pf->nst - 1]) ||
+		    (j + 1 == nst && at != pf->size)) {
+			r->bad = true;
+			break;
+		}
+		struct cache_hasher *h = cache_hasher_load(sp.p, sp.len);
+		if (!h) {
+			usable = false;
+			continue;
+		}
+		pf->at[pf->nst] = at;
+		pf->st[pf->nst++] = h->st;
+		free(h);
+	}
+	/* the state at its end is the row's content hash's */
+	if (!r->bad && usable) {
+		struct cache_key end = key_of(XXH3_128bits_digest(pf->st[pf->nst - 1]));
+		if (memcmp(end.b, hash->b, sizeof end.b) != 0)
+			r->bad = true;
+	}
+	if (r->bad || !usable) {
+		proof_free(pf);
+		return false;
+	}
+	return true;
+}
+
+static void proof_write(struct buf *b, const struct proof *pf)
+{
+	wire_put_u64(b, pf->n);
+	if (!pf->n)
+		return;
+	wire_put_u64(b, pf->size);
+	wire_put_u64(b, pf->piece);
+	for (size_t j = 0; j < pf->n; j++)
+		buf_put(b, (const char *)pf->pieces[j].b, sizeof pf->pieces[j].b);
+	wire_put_u64(b, pf->nst);
+	struct buf sb = BUF_INIT;
+	for (size_t j = 0; j < pf->nst; j++) {
+		wire_put_u64(b, pf->at[j]);
+		struct cache_hasher h = {pf->st[j]};
+		buf_clear(&sb);
+		cache_hasher_save(&h, &sb);
+		wire_put_bytes(b, sb.data, sb.len);
+	}
+	buf_free(&sb);
+}
+
 static void load_files(struct cache *c)
 {
 	char *path = path_join(c->dir, "files");
@@ -542,6 +732,10 @@ static void load_files(struct cache *c)
 			for (uint64_t j = 0; j < nstarts && !r.bad; j++)
 				starts[j] = (off_t)wire_u64(&r);
 		}
+		/* its proof, when a read made one */
+		struct proof pf;
+		memset(&pf, 0, sizeof pf);
+		bool pf_ok = proof_read(&r, sig[0], &k, &pf);
 		if (!r.bad && !find_file(c, p)) {
 			struct file_entry *e = add_file(c, p);
 			memcpy(e->sig, sig, sizeof sig);
@@ -553,7 +747,12 @@ static void load_files(struct cache *c)
 				e->ix = (struct line_index){(long)every, starts, (size_t)nstarts};
 				starts = NULL;
 			}
+			if (pf_ok) {
+				e->pf = pf;
+				memset(&pf, 0, sizeof pf);
+			}
 		}
+		proof_free(&pf);
 		free(starts);
 		free(p);
 	}
@@ -563,6 +762,7 @@ static void load_files(struct cache *c)
 			free(c->files[i].path);
 			entry_drop_lines(&c->files[i]);
 			entry_drop_read(&c->files[i]);
+			proof_free(&c->files[i].pf);
 		}
 		c->nfiles = 0;
 		if (c->index) /* none before the first entry */
@@ -784,6 +984,7 @@ void cache_close(struct cache *c)
 				for (size_t j = 0; j < e->ix.n; j++)
 					wire_put_u64(&b, (uint64_t)e->ix.starts[j]);
 			}
+			proof_write(&b, &e->pf);
 		}
 		cache_seal(&c->key, &b, hlen);
 		write_at(c->dfd, "files", &b);
@@ -797,6 +998,7 @@ void cache_close(struct cache *c)
 		free(c->files[i].path);
 		entry_drop_lines(&c->files[i]);
 		entry_drop_read(&c->files[i]);
+		proof_free(&c->files[i].pf);
 	}
 	free(c->files);
 	free(c->index);
@@ -848,6 +1050,18 @@ struct hash_read {
 	struct line_index old_ix;
 	bool counted;
 	struct line_count lc;
+	/* a proof of the file's first in->size bytes (the row's, copied:
+	 * in_hash their hash), checked before reading them (proved: they
+	 * were not read) */
+	struct proof in;
+	struct cache_key in_hash;
+	bool proved;
+	/* make a proof of what it reads (a file big enough: `made`, into
+	 * out); `settled`: the read begins more than a tick of the file's
+	 * clock after its last change, so that a write while it reads
+	 * moves its signature */
+	bool make, settled, made;
+	struct proof out;
 };
 
 /* Asks hr to stop at `at` (kept in order, once). */
@@ -871,6 +1085,8 @@ static void hash_read_free(struct hash_read *hr)
 	free(hr->old_ix.starts);
 	if (hr->counted)
 		free(hr->lc.ix.starts);
+	proof_free(&hr->in);
+	proof_free(&hr->out);
 	memset(hr, 0, sizeof *hr);
 }
 
@@ -908,9 +1124,12 @@ struct hash_map {
 	size_t len;
 	bool off_now; /* failed or faulted: pread() from then on */
 	XXH3_state_t *save;
+	size_t win; /* the window's size: MAP_WINDOW, or a power of two below */
 };
 
-/* LOGDOWN_TEST_TRUNCATE_MAPPED, for tests only (tests/e2e/test_appends.c):
+/* LOGDOWN_TEST_SAY_PROOF, for tests only: a read that checks a proof
+ * (hash_fd_read()) says on stderr whether it held.
+ * LOGDOWN_TEST_TRUNCATE_MAPPED, for tests only (tests/e2e/test_appends.c):
  * "N" cuts the file being hashed to N bytes as soon as the window
  * holding byte N is mapped, so that the bytes after it are read where
  * the mapping no longer has pages (SIGBUS).  LOGDOWN_TEST_NO_MAP reads
@@ -936,7 +1155,7 @@ static size_t map_span(const struct hash_map *m, uint64_t at)
 {
 	if (m->off_now || at >= m->end)
 		return 0;
-	uint64_t win_end = (at & ~(uint64_t)(MAP_WINDOW - 1)) + MAP_WINDOW;
+	uint64_t win_end = (at & ~(uint64_t)(m->win - 1)) + m->win;
 	uint64_t to = win_end < m->end ? win_end : m->end;
 	return to - at < MAP_CHUNK ? (size_t)(to - at) : MAP_CHUNK;
 }
@@ -945,12 +1164,13 @@ static size_t map_span(const struct hash_map *m, uint64_t at)
  * into st from the mapping; false when the window could not be mapped
  * or the read faulted (the file cut short since: SIGBUS, caught by a
  * guard): st is then as it was, and the caller reads with pread(). */
-static bool map_hash(struct hash_map *m, uint64_t at, size_t n, XXH3_state_t *st, char *last)
+static bool map_hash(struct hash_map *m, uint64_t at, size_t n, XXH3_state_t *st, char *last,
+		     struct piecer *pc)
 {
 	if (!m->p || at < m->off || at + n > m->off + m->len) {
 		map_drop(m);
-		uint64_t off = at & ~(uint64_t)(MAP_WINDOW - 1);
-		size_t len = m->end - off < MAP_WINDOW ? (size_t)(m->end - off) : MAP_WINDOW;
+		uint64_t off = at & ~(uint64_t)(m->win - 1);
+		size_t len = m->end - off < m->win ? (size_t)(m->end - off) : m->win;
 		void *p = mmap(NULL, len, PROT_READ, MAP_SHARED, m->fd, (off_t)off);
 		if (p == MAP_FAILED) {
 			m->off_now = true;
@@ -977,56 +1197,223 @@ static bool map_hash(struct hash_map *m, uint64_t at, size_t n, XXH3_state_t *st
 		map_guard_arm(&g, m->p, m->len);
 		const char *p = m->p + (at - m->off);
 		XXH3_128bits_update(st, p, n);
+		if (pc)
+			piecer_feed(pc, p, n);
 		*last = p[n - 1];
 		map_guard_disarm(&g);
 		return true;
 	}
-	/* cut short while mapped: what this chunk hashed is undone */
+	/* cut short while mapped: what this chunk hashed is undone (and
+	 * no proof is made of the read) */
+	if (pc)
+		pc->bad = true;
 	XXH3_copyState(st, m->save);
 	map_drop(m);
 	m->off_now = true;
 	return false;
 }
 
+/* A proof's piece size: 64 MiB (sixteen pieces for a 1 GB log, eight
+ * on each core).  LOGDOWN_TEST_PIECE (bytes, tests only) makes small
+ * logs of several pieces. */
+static uint64_t piece_size(void)
+{
+	const char *v = getenv("LOGDOWN_TEST_PIECE");
+	long long n = v ? strtoll(v, NULL, 10) : 0;
+	return n > 0 ? (uint64_t)n : (uint64_t)64 << 20;
+}
+
+/* Threads that check a proof's pieces: LOGDOWN_HASH_THREADS (1 or 2),
+ * else 2 where there are two cores. */
+static int hash_threads(void)
+{
+	const char *e = getenv("LOGDOWN_HASH_THREADS");
+	if (e && *e)
+		return atoi(e) >= 2 ? 2 : 1;
+	return sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1;
+}
+
+/* Bytes [at, to) of m's file into st, through m's mapping where it can,
+ * else pread() into buf (READ_CHUNK bytes); false when the file ends
+ * before `to` or cannot be read. */
+static bool hash_span(struct hash_map *m, char *buf, uint64_t at, uint64_t to, XXH3_state_t *st)
+{
+	char last;
+	while (at < to) {
+		size_t mapped = map_span(m, at);
+		if (mapped > to - at)
+			mapped = (size_t)(to - at);
+		if (mapped && map_hash(m, at, mapped, st, &last, NULL)) {
+			at += mapped;
+			continue;
+		}
+		size_t want = to - at < READ_CHUNK ? (size_t)(to - at) : READ_CHUNK;
+		ssize_t n = pread(m->fd, buf, want, (off_t)at);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		XXH3_128bits_update(st, buf, (size_t)n);
+		at += (uint64_t)n;
+	}
+	return true;
+}
+
+/* One thread's share of a proof's check: pieces [k0, k1) of the file's
+ * first `size` bytes, each compared with the proof's; `last`, the state
+ * of piece k1 - 1 at its end (the piece a read goes on from). */
+struct piece_check {
+	int fd;
+	bool map;
+	size_t win; /* its mapping's window */
+	const struct proof *pf;
+	size_t k0, k1;
+	XXH3_state_t *last;
+	bool same;
+};
+
+static void *piece_check_main(void *arg)
+{
+	struct piece_check *pk = arg;
+	const struct proof *pf = pk->pf;
+	struct hash_map m = {pk->fd, pf->size, NULL, 0, 0, !pk->map, NULL, pk->win};
+	if (pk->map)
+		m.save = state_dup(NULL);
+	char *buf = xmalloc(READ_CHUNK);
+	XXH3_state_t *st = state_dup(NULL);
+	pk->same = true;
+	for (size_t k = pk->k0; k < pk->k1 && pk->same; k++) {
+		XXH3_128bits_reset(st);
+		uint64_t from = k * pf->piece, to = from + pf->piece < pf->size ? from + pf->piece : pf->size;
+		struct cache_key got = {{0}};
+		pk->same = hash_span(&m, buf, from, to, st);
+		if (pk->same)
+			got = key_of(XXH3_128bits_digest(st));
+		pk->same = pk->same && memcmp(got.b, pf->pieces[k].b, sizeof got.b) == 0;
+	}
+	if (pk->same)
+		pk->last = st;
+	else
+		XXH3_freeState(st);
+	map_drop(&m);
+	if (m.save)
+		XXH3_freeState(m.save);
+	free(buf);
+	return NULL;
+}
+
+/* Do fd's first pf->size bytes still hash, piece by piece, as pf says?
+ * Checked on two threads (each its half of the pieces: any byte changed
+ * changes its piece's XXH3-128, as it would the whole's).  *last: the
+ * last piece's state at pf->size (caller frees). */
+static bool proof_check(int fd, bool map, const struct proof *pf, XXH3_state_t **last)
+{
+	size_t half = hash_threads() >= 2 ? pf->n / 2 : 0;
+	/* two threads map half a window each: the resident set grows by
+	 * one window, as with one thread */
+	size_t win = half ? MAP_WINDOW / 2 : MAP_WINDOW;
+	struct piece_check pk[2] = {{fd, map, win, pf, 0, half, NULL, false},
+				    {fd, map, win, pf, half, pf->n, NULL, false}};
+	pthread_t t;
+	bool started = half > 0 && pthread_create(&t, NULL, piece_check_main, &pk[1]) == 0;
+	piece_check_main(&pk[0]);
+	if (started)
+		pthread_join(t, NULL);
+	else
+		piece_check_main(&pk[1]);
+	if (pk[0].last)
+		XXH3_freeState(pk[0].last);
+	*last = pk[1].last;
+	if (!(pk[0].same && pk[1].same) && pk[1].last) {
+		XXH3_freeState(pk[1].last);
+		*last = NULL;
+	}
+	return *last != NULL;
+}
+
 /* The hash of what fd holds, read from its start (pread: its offset
  * stays), doing on the way what hr asks (may be NULL).  The bytes
  * before those whose lines it counts are hashed through a mapping
- * (struct hash_map) when the file is big enough. */
+ * (struct hash_map) when the file is big enough; with a proof of its
+ * first bytes (hr->in) that holds, those are not hashed in order at
+ * all: their pieces are checked on both cores, and the read goes on
+ * from the proof's state at their end. */
 static bool hash_fd_read(int fd, struct cache_key *out, struct hash_read *hr)
 {
-	XXH3_state_t *st = XXH3_createState();
-	if (!st) {
-		fprintf(stderr, "logdown: out of memory\n");
-		abort();
-	}
-	XXH3_128bits_reset(st);
+	XXH3_state_t *st = state_dup(NULL);
 	char *buf = xmalloc(READ_CHUNK);
 	ssize_t n = 0;
 	uint64_t at = 0;
 	size_t next = 0;
 	char before = '\n'; /* the byte before `at` */
-	struct hash_map m = {fd, 0, NULL, 0, 0, true, NULL};
+	struct hash_map m = {fd, 0, NULL, 0, 0, true, NULL, MAP_WINDOW};
 	struct stat fst;
-	if (fstat(fd, &fst) == 0 && (uint64_t)fst.st_size >= MAP_MIN &&
-	    !getenv("LOGDOWN_TEST_NO_MAP") && map_guard_ready()) {
+	bool have = fstat(fd, &fst) == 0;
+	bool map = have && (uint64_t)fst.st_size >= MAP_MIN && !getenv("LOGDOWN_TEST_NO_MAP") &&
+		   map_guard_ready();
+	/* A proof for a file of two pieces or more (both cores check it). */
+	struct piecer pc = {piece_size(), 0, NULL, NULL, 0, 0, false};
+	bool piecing = hr && hr->make && have && (uint64_t)fst.st_size >= 2 * pc.piece;
+	if (piecing)
+		pc.st = state_dup(NULL);
+	if (hr && hr->in.n && have && (uint64_t)fst.st_size >= hr->in.size) {
+		/* Every mark before the proof's end needs its state there. */
+		const struct proof *pf = &hr->in;
+		bool usable = pf->piece == pc.piece && (!hr->count || hr->count_at >= pf->size);
+		for (size_t i = 0; i < hr->n; i++)
+			usable = usable && (hr->at[i] >= pf->size || proof_state(pf, hr->at[i]));
+		const XXH3_state_t *end = proof_state(pf, pf->size);
+		if (end) { /* (proof_read() checked it too) */
+			struct cache_key k = key_of(XXH3_128bits_digest(end));
+			usable = usable && memcmp(k.b, hr->in_hash.b, sizeof k.b) == 0;
+		}
+		XXH3_state_t *last = NULL;
+		char b;
+		if (usable && end && pread(fd, &b, 1, (off_t)(pf->size - 1)) == 1 &&
+		    proof_check(fd, map, pf, &last)) {
+			XXH3_copyState(st, end);
+			for (; next < hr->n && hr->at[next] < pf->size; next++)
+				hr->st[next] = state_dup(proof_state(pf, hr->at[next]));
+			at = pf->size;
+			before = b;
+			hr->proved = true;
+			if (piecing) {
+				/* the pieces go on from the last one checked */
+				XXH3_freeState(pc.st);
+				pc.st = last;
+				last = NULL;
+				pc.at = pf->size;
+				pc.n = pc.cap = pf->n - 1;
+				pc.done = xmalloc((pc.n ? pc.n : 1) * sizeof *pc.done);
+				memcpy(pc.done, pf->pieces, pc.n * sizeof *pc.done);
+			}
+			/* The rest is read with pread(): the pieces and the
+			 * content hash then take the very same bytes. */
+			map = false;
+		}
+		if (last)
+			XXH3_freeState(last);
+		if (getenv("LOGDOWN_TEST_SAY_PROOF"))
+			fprintf(stderr, "logdown: test: a proof of %zu pieces %s\n", pf->n,
+				hr->proved ? "held" : "failed");
+	}
+	/* A read that makes a proof through the mapping hashes each chunk
+	 * twice where it lies: a write between the two would be missed
+	 * unless it moves the file's signature, checked after the read.
+	 * A write in the tick of the file's last change may not: such a
+	 * file is read into the buffer, both hashes then take one copy. */
+	if (piecing && !hr->settled)
+		map = false;
+	if (map) {
 		m.end = hr && hr->count ? hr->count_at : (uint64_t)fst.st_size;
 		if (m.end > (uint64_t)fst.st_size)
 			m.end = (uint64_t)fst.st_size;
 		m.off_now = false;
-		m.save = XXH3_createState();
-		if (!m.save) {
-			fprintf(stderr, "logdown: out of memory\n");
-			abort();
-		}
+		m.save = state_dup(NULL);
 	}
 	for (;;) {
 		for (; hr && next < hr->n && hr->at[next] == at; next++) {
-			hr->st[next] = XXH3_createState();
-			if (!hr->st[next]) {
-				fprintf(stderr, "logdown: out of memory\n");
-				abort();
-			}
-			XXH3_copyState(hr->st[next], st);
+			hr->st[next] = state_dup(st);
 			if (hr->count && hr->count_at == at) {
 				line_count_resume(&hr->lc, hr->old_lines, at, &hr->old_ix, before);
 				hr->counted = true;
@@ -1035,7 +1422,7 @@ static bool hash_fd_read(int fd, struct cache_key *out, struct hash_read *hr)
 		size_t mapped = map_span(&m, at);
 		if (hr && next < hr->n && hr->at[next] - at < mapped)
 			mapped = (size_t)(hr->at[next] - at);
-		if (mapped && map_hash(&m, at, mapped, st, &before)) {
+		if (mapped && map_hash(&m, at, mapped, st, &before, piecing ? &pc : NULL)) {
 			at += mapped;
 			continue;
 		}
@@ -1048,6 +1435,8 @@ static bool hash_fd_read(int fd, struct cache_key *out, struct hash_read *hr)
 		if (n <= 0)
 			break;
 		XXH3_128bits_update(st, buf, (size_t)n);
+		if (piecing)
+			piecer_feed(&pc, buf, (size_t)n);
 		if (hr && hr->counted)
 			line_count_feed(&hr->lc, buf, (size_t)n);
 		before = buf[n - 1];
@@ -1055,7 +1444,31 @@ static bool hash_fd_read(int fd, struct cache_key *out, struct hash_read *hr)
 	}
 	bool ok = n == 0;
 	*out = key_of(XXH3_128bits_digest(st));
-	XXH3_freeState(st);
+	/* The proof of what was read: its pieces, and the content hash's
+	 * state at its end and at the marks before it; kept only when the
+	 * file did not change while it was read through the mapping. */
+	struct stat now;
+	if (ok && piecing && !pc.bad && pc.at == at &&
+	    (m.save == NULL || (fstat(fd, &now) == 0 && now.st_size == fst.st_size &&
+				now.st_mtim.tv_sec == fst.st_mtim.tv_sec &&
+				now.st_mtim.tv_nsec == fst.st_mtim.tv_nsec &&
+				now.st_ctim.tv_sec == fst.st_ctim.tv_sec &&
+				now.st_ctim.tv_nsec == fst.st_ctim.tv_nsec))) {
+		piecer_end(&pc, &hr->out);
+		for (size_t i = 0; i < hr->n; i++) {
+			if (!hr->st[i] || hr->at[i] >= at)
+				continue;
+			hr->out.at[hr->out.nst] = hr->at[i];
+			hr->out.st[hr->out.nst++] = state_dup(hr->st[i]);
+		}
+		hr->out.at[hr->out.nst] = at;
+		hr->out.st[hr->out.nst++] = st;
+		st = NULL;
+		hr->made = true;
+	}
+	piecer_free(&pc);
+	if (st)
+		XXH3_freeState(st);
 	map_drop(&m);
 	if (m.save)
 		XXH3_freeState(m.save);
@@ -1192,6 +1605,8 @@ bool cache_fd_hash_mid(struct cache *c, const char *path, int fd, struct cache_k
 	memset(&hr, 0, sizeof hr);
 	if (prefix && mid > 0 && (uint64_t)sig[0] >= mid)
 		hash_read_mark(&hr, mid);
+	hr.make = c != NULL;
+	hr.settled = sig_settled_at(sig, taken);
 	bool ok;
 	if (!c) { /* --no-cache: the same hash, not kept */
 		ok = fd >= 0 ? hash_fd_read(fd, out, &hr) : hash_path_read(path, out, &hr);
@@ -1225,12 +1640,25 @@ bool cache_fd_hash_mid(struct cache *c, const char *path, int fd, struct cache_k
 	if (was) {
 		was_hash = e->hash;
 		hash_read_mark(&hr, (uint64_t)e->sig[0]);
+		/* its proof: the bytes it had, checked on both cores */
+		if (e->pf.n && e->pf.size == (uint64_t)e->sig[0]) {
+			proof_dup(&hr.in, &e->pf);
+			hr.in_hash = e->hash;
+		}
 		if (e->ix.n && e->bytes == (unsigned long long)e->sig[0]) {
 			hr.count = true;
 			hr.count_at = (uint64_t)e->sig[0];
 			hr.old_lines = e->lines;
 			hr.old_ix = (struct line_index){e->ix.every, starts_dup(&e->ix), e->ix.n};
 		}
+	}
+	/* A file of the size its row had, whose signature no longer matches
+	 * (a racy row: a prose edit saved right after an append's build),
+	 * is read again: its proof checks its bytes instead. */
+	if (!hit && !was && e && e->pf.n && e->sig[0] == sig[0] &&
+	    e->pf.size == (uint64_t)sig[0]) {
+		proof_dup(&hr.in, &e->pf);
+		hr.in_hash = e->hash;
 	}
 	uint64_t was_size = was ? (uint64_t)e->sig[0] : 0;
 	pthread_mutex_unlock(&c->mu);
@@ -1280,6 +1708,11 @@ bool cache_fd_hash_mid(struct cache *c, const char *path, int fd, struct cache_k
 	e->grew = grew;
 	e->grew_size = was_size;
 	e->grew_hash = was_hash;
+	proof_free(&e->pf);
+	if (hr.made) {
+		e->pf = hr.out;
+		memset(&hr.out, 0, sizeof hr.out);
+	}
 	pthread_mutex_unlock(&c->mu);
 	hash_read_free(&hr);
 	/* A later build that finds the file unchanged (this signature, not
@@ -1338,6 +1771,7 @@ static void set_row(struct cache *c, const char *row, const int64_t sig[5],
 		e = add_file(c, row);
 	entry_drop_lines(e);
 	entry_drop_read(e);
+	proof_free(&e->pf);
 	memcpy(e->sig, sig, 5 * sizeof *sig);
 	e->hash = *hash;
 	e->used = true;

@@ -14,7 +14,13 @@
  * again are fuzz_runstore's: here its rest is the whole file as it is,
  * and one accepted must carry the seal of its bytes under the key.
  * The file is put in a project's .logdown-cache, opened with
- * cache_open(), and read the way a build reads that kind.  Nothing may
+ * cache_open(), and read the way a build reads that kind; a file list
+ * is also asked for the hash of a file that grew since a row of its
+ * name may have been made (`grown`: a name fixed for the seeds, under
+ * /tmp, not the project's random folder), so that a row's proof (its pieces, of
+ * 64 bytes here: LOGDOWN_TEST_PIECE, and its saved hash states) is
+ * checked and gone on from.  FUZZ_CACHE_SEED=FILE writes a genuine such
+ * file list there as a seed (seed.sh).  Nothing may
  * crash, leak, hang or read past the file; a forged file (bit 2) must
  * never give a run, nor a memo entry. */
 #include "fuzz.h"
@@ -31,7 +37,10 @@
 #define MAGIC "logdown-cache\n"
 
 static char *root, *cache_dir, *out;
+static char grown[64];
 static struct seal_key key;
+
+static size_t header(struct buf *b, uint32_t kind);
 
 /* A project with a tagged cache folder and an output folder, and a key
  * home (XDG_CACHE_HOME) holding a fixed key; once. */
@@ -58,6 +67,48 @@ static void setup(void)
 		abort();
 	setenv("XDG_CACHE_HOME", home, 1);
 	seal_key_from(&key, raw);
+	/* `grown`: its first 192 bytes, hashed and kept with their proof
+	 * when a seed is asked for, then 64 more */
+	snprintf(grown, sizeof grown, "/tmp/logdown-fuzz-cache-grown-%ld", (long)getuid());
+	setenv("LOGDOWN_TEST_PIECE", "64", 1);
+	struct buf g = BUF_INIT;
+	for (int i = 0; g.len < 192; i++) {
+		char line[16];
+		snprintf(line, sizeof line, "row %06d\n", i);
+		buf_put(&g, line, strlen(line));
+	}
+	g.len = 192;
+	if (!file_write(grown, g.data, g.len))
+		abort();
+	const char *seed = getenv("FUZZ_CACHE_SEED");
+	if (seed) {
+		struct cache_key h;
+		struct buf b = BUF_INIT, probe = BUF_INIT;
+		size_t hlen = header(&probe, 1);
+		struct cache *c = cache_open(root, true);
+		if (!cache_file_hash(c, grown, &h))
+			abort();
+		cache_close(c);
+		char *files = path_join(cache_dir, "files");
+		if (!file_read(files, &b, NULL) || b.len < hlen + SEAL_BYTES + 8)
+			abort();
+		/* its body, after the selector of a file list */
+		struct buf body = BUF_INIT;
+		buf_putc(&body, 1);
+		buf_put(&body, b.data + hlen, b.len - hlen - SEAL_BYTES - 8);
+		if (!file_write(seed, body.data, body.len))
+			abort();
+		unlink(files);
+		free(files);
+		buf_free(&body);
+		buf_free(&b);
+		buf_free(&probe);
+	}
+	for (int i = 0; i < 64; i++)
+		buf_putc(&g, 'x');
+	if (!file_write(grown, g.data, g.len))
+		abort();
+	buf_free(&g);
 	free(runs);
 	free(tag);
 	free(home);
@@ -75,7 +126,7 @@ static void put_u32(struct buf *b, uint32_t v)
 static size_t header(struct buf *b, uint32_t kind)
 {
 	buf_put(b, MAGIC, sizeof MAGIC - 1);
-	put_u32(b, 4); /* the format */
+	put_u32(b, 5); /* the format */
 	put_u32(b, kind);
 	uint64_t n = strlen(LOGDOWN_VERSION);
 	buf_put(b, (const char *)&n, sizeof n);
@@ -144,6 +195,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		char *marker = path_join(out, ".logdown-site");
 		cache_file_hash(c, marker, &h);
 		free(marker);
+		cache_file_hash(c, grown, &h);
 	} else if (kind == 2) {
 		struct run *r = cache_run_get(c, &rk);
 		/* a store not sealed with the key (as one copied whole from a
