@@ -7,7 +7,9 @@
  * rewritten log, a changed parser, a changed chart, a changed format);
  * a memo altered, truncated or sealed with another key is one warning
  * and is not used; and a prose edit over a log of millions of rows
- * reads none of them again (release binary, bounded.h).  The memo's
+ * reads none of them again (release binary, bounded.h).  A big log's
+ * raw copy made early, on a thread of its own (site/earlycopy.c), is
+ * the copy made late.  The memo's
  * file at the level of its functions: tests/unit/test_memo.c. */
 #define _GNU_SOURCE
 #include "e2e.h"
