@@ -13,7 +13,8 @@
  * the very file that would be copied now: the same device and inode,
  * the same size, modify and change times before the early copy, after
  * it and now.  Otherwise (the file changed or was replaced since) it is
- * dropped and the file copied as before.
+ * dropped and the file copied as before.  At most two a report
+ * (EARLY_MAX); the others are copied when their pages are written.
  *
  * Only for a report the previous output does not hold (a first build,
  * a new report): where it does, the keeper may leave the previous copy
@@ -44,6 +45,10 @@
 /* Files under this are copied when their page is written, as before: a
  * thread costs more than their copy. */
 #define EARLY_MIN ((off_t)16 << 20)
+/* At most this many a report, each on a thread (a glob of a hundred
+ * big logs would otherwise start a hundred copies at once); the others
+ * are copied when their pages are written. */
+#define EARLY_MAX 2
 /* The cache's racy window (data/cache.h, struct cache_stamp). */
 #define RACY_SECONDS 2
 
@@ -77,6 +82,8 @@ static void *copy_main(void *arg)
 /* Starts the early copy of the file at path, when it is worth one. */
 static void start_one(struct earlycopy *ec, struct build *b, const char *path)
 {
+	if (ec->n == EARLY_MAX)
+		return;
 	char *real = path_resolve(path);
 	if (!real)
 		return;

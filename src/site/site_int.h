@@ -227,8 +227,9 @@ struct earlycopy {
 	struct early *v;
 	size_t n, cap;
 };
-/* Starts the copies of r's result files of 16 MiB or more, when the
- * build writes and the previous output does not hold r's folder. */
+/* Starts the copies of r's result files of 16 MiB or more (the first
+ * two), when the build writes and the previous output does not hold
+ * r's folder. */
 void earlycopy_start(struct earlycopy *ec, struct build *b, const struct report *r);
 /* The early copy of the file open at fd, when it is that file with the
  * signature it had while it was copied: renamed to rel in the staging
