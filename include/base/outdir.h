@@ -79,6 +79,12 @@ bool outdir_copy(struct outdir *o, const char *rel, const char *src, struct diag
 bool outdir_copy_fd(struct outdir *o, const char *rel, int fd, const char *shown,
 		    struct diag *d);
 
+/* Renames the file from (a path inside the staging folder) to REL
+ * inside it, creating folders: a file made there beforehand (a raw copy
+ * made early, site/earlycopy.c) put in its place.  False (errno set,
+ * nothing reported, from left where it was) when it cannot be. */
+bool outdir_move_in(struct outdir *o, const char *rel, const char *from);
+
 /* Puts the previous output's file REL at REL inside the staging folder
  * as a hard link (a copy where links cannot be made), creating folders.
  * Safe because no file of an output is ever changed in place:

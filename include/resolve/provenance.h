@@ -103,7 +103,8 @@ void provenance_set_title(struct provenance *p, const char *title);
 /* Asked by provenance_write() before it copies a file (open at fd, its
  * canonical path real) to rel below the output: true when the previous
  * output's copy stays in its place instead (the keeper checked it and
- * kept it: site/keepcopy.c), and nothing is copied. */
+ * kept it: site/keepcopy.c), or a copy of that file made earlier was
+ * put at rel (site/earlycopy.c), and nothing is copied. */
 struct provenance_keeper {
 	bool (*keep)(void *ctx, const char *rel, int fd, const char *real);
 	void *ctx;

@@ -478,6 +478,20 @@ bool outdir_copy_fd(struct outdir *o, const char *rel, int fd, const char *shown
 	return copy_in(o, rel, NULL, fd, shown, d);
 }
 
+bool outdir_move_in(struct outdir *o, const char *rel, const char *from)
+{
+	if (!rel_safe(rel))
+		return false;
+	char *path = path_join(o->staging, rel);
+	char *dir = path_dirname(path);
+	/* rename() replaces a link to the previous output (outdir_link())
+	 * rather than writing through it */
+	bool ok = mkdir_p(dir) && rename(from, path) == 0;
+	free(dir);
+	free(path);
+	return ok;
+}
+
 bool outdir_link(struct outdir *o, const char *rel, struct diag *d)
 {
 	char *path = path_join(o->staging, rel);

@@ -637,6 +637,14 @@ static void style_untold(struct scan *sc, const struct run *r)
 	}
 }
 
+/* scan.rows_built: the rows built so far folded into the derives'
+ * aggregates, on the builder's thread while the next chunks are read
+ * and scanned (the same steps in the same order as after the parse). */
+static void carry_fold(void *ctx)
+{
+	derive_carry_fold(ctx);
+}
+
 static struct run *parse_file(const struct parser *p, const char *path, const char *shown,
 			    const char *run_name, const struct row_sink *sink,
 			    struct streaming *stream, const struct scan_point *from,
@@ -757,6 +765,7 @@ static struct run *parse_file(const struct parser *p, const char *path, const ch
 		sr.carry = &dc;
 		sc.state_more = carry_save;
 		sc.state_ctx = &dc;
+		sc.rows_built = carry_fold;
 	}
 	/* The resumed run reads its first rows where the stored one does:
 	 * it holds it (and frees it with itself, refused or not). */

@@ -352,6 +352,11 @@ struct scan {
 	 * (a view of the state's). */
 	void (*state_more)(void *ctx, struct buf *out);
 	void *state_ctx;
+	/* Called by the row builder's thread after each chunk's rows when
+	 * chunks are scanned apart (scanpipe.c), with state_ctx: the
+	 * derives' aggregates folded as the rows come (derivecarry.c),
+	 * not all at once after the parse.  Or NULL. */
+	void (*rows_built)(void *ctx);
 	struct span state_more_in;
 	/* Not NULL: every byte scan_file() reads is counted there, on the
 	 * reading thread (the log page's line count and index). */

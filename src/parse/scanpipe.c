@@ -348,9 +348,12 @@ static void *builder_main(void *arg)
 		pthread_mutex_unlock(&pp->mu);
 		if (!sl)
 			return NULL;
-		if (pp->nscanners)
+		if (pp->nscanners) {
 			build_apart(pp, sl);
-		else
+			/* the builder alone touches the run meanwhile */
+			if (pp->sc->rows_built)
+				pp->sc->rows_built(pp->sc->state_ctx);
+		} else
 			for (size_t w = 0; w < sl->nwords;)
 				w += build_row(pp->sc, sl->rows + w, sl->buf);
 		sl->nwords = 0;

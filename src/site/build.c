@@ -239,6 +239,20 @@ static bool find_committed(void *ctx, const char *expr, size_t occurrence, doubl
 				   occurrence, num, why);
 }
 
+/* The keeper of a report's log pages (provenance_keeper): the previous
+ * output's copy kept (keepcopy.c), else the copy made early put in
+ * place (earlycopy.c); false: provenance_write() copies the file. */
+struct keep_or_take {
+	struct build *b;
+	struct earlycopy *early;
+};
+
+static bool keep_or_take(void *ctx, const char *rel, int fd, const char *real)
+{
+	struct keep_or_take *kt = ctx;
+	return keepcopy_keep(kt->b, rel, fd, real) || earlycopy_take(kt->early, kt->b, rel, fd);
+}
+
 /* Resolve the directives and values, render Markdown into r->html,
  * then write the figures and the log pages.  Any thread: everything it
  * reports goes to job->render_d. */
@@ -273,6 +287,10 @@ static void render_body(struct build *b, struct report *r, struct job *job)
 		.root = b->opts->root,
 		.root_real = b->root_real,
 	};
+	/* the big logs' raw copies, on threads beside the values and the
+	 * charts (earlycopy.c) */
+	struct earlycopy early;
+	earlycopy_start(&early, b, r);
 	struct figure_sink sink = {b, job, r->slug};
 	if (b->writing) {
 		ctx.write_figure = write_figure;
@@ -325,11 +343,13 @@ static void render_body(struct build *b, struct report *r, struct job *job)
 		warn_unused_runs(d, r, &rs);
 	char *root = report_root_prefix(r->slug);
 	provenance_set_title(ctx.prov, *r->title ? r->title : r->slug);
-	const struct provenance_keeper keeper = {keepcopy_keep, b};
+	struct keep_or_take kt = {b, &early};
+	const struct provenance_keeper keeper = {keep_or_take, &kt};
 	provenance_set_keeper(ctx.prov, &keeper);
 	provenance_set_cache(ctx.prov, b->disk);
 	if (!provenance_write(ctx.prov, b->writing ? &b->out : NULL, r->slug, root, d))
 		job->io_failed = true;
+	earlycopy_end(&early);
 	free(root);
 	provenance_free(ctx.prov);
 	scope_release(&rs, r->runs.nfailed);

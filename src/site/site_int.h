@@ -8,6 +8,8 @@
  *   images.c    the local images a page would show broken
  *   build.c     the build itself: runs, rendering on -j threads, pages,
  *               log pages, the index, the PDFs, the output swapped in
+ *   keepcopy.c  a log's raw copy kept, or appended to
+ *   earlycopy.c a big log's raw copy started as its report renders
  *   clean.c     logdown clean
  *   searchindex.c  the site's search index, search-index.js */
 #ifndef LOGDOWN_SITE_INT_H
@@ -218,6 +220,23 @@ bool keepcopy_keep(void *ctx, const char *rel, int fd, const char *real);
  * is now in the output (cache_output_note()). */
 void keepcopy_commit(struct build *b);
 void keepcopy_free(struct build *b);
+
+/* earlycopy.c: a report's big result files copied into the staging
+ * folder on threads of their own while the report renders. */
+struct earlycopy {
+	struct early *v;
+	size_t n, cap;
+};
+/* Starts the copies of r's result files of 16 MiB or more (the first
+ * two), when the build writes and the previous output does not hold
+ * r's folder. */
+void earlycopy_start(struct earlycopy *ec, struct build *b, const struct report *r);
+/* The early copy of the file open at fd, when it is that file with the
+ * signature it had while it was copied: renamed to rel in the staging
+ * folder, true.  False when there is none (copy it then). */
+bool earlycopy_take(struct earlycopy *ec, struct build *b, const char *rel, int fd);
+/* Waits for the copies and removes those not taken. */
+void earlycopy_end(struct earlycopy *ec);
 
 /* images.c */
 void index_resources(struct build *b);

@@ -7,7 +7,9 @@
  * rewritten log, a changed parser, a changed chart, a changed format);
  * a memo altered, truncated or sealed with another key is one warning
  * and is not used; and a prose edit over a log of millions of rows
- * reads none of them again (release binary, bounded.h).  The memo's
+ * reads none of them again (release binary, bounded.h).  A big log's
+ * raw copy made early, on a thread of its own (site/earlycopy.c), is
+ * the copy made late.  The memo's
  * file at the level of its functions: tests/unit/test_memo.c. */
 #define _GNU_SOURCE
 #include "e2e.h"
@@ -560,7 +562,7 @@ static void a_first_build_holds_its_run_once(void **state)
 	char *home = key_home();
 	char *dir = e2e_project(E2E_FILES(
 		E2E_TEXT("content/r.md", REPORT_HEAD "Mean {{ mean(cs.train.rate) :.2f }}, last "
-						     "{{ cs.final_loss }}.\n\n```{chart}\ntype: "
+						     "{{ cs.final_loss }}, rate {{ cs.mean_rate :.2f }} on average.\n\n```{chart}\ntype: "
 						     "line\nseries: cs\nx: train.step\ny: "
 						     "train.loss\n```\n")));
 	char *logs = path_join(dir, "logs");
@@ -600,8 +602,99 @@ static void a_first_build_holds_its_run_once(void **state)
 	assert_int_equal(system(cmd), 0);
 	free(cmd);
 	bounded_free(&single);
+	/* Scanned on one thread, the derives' aggregates (mean_rate) are
+	 * folded after the parse; with the scanners, by the row builder
+	 * chunk by chunk as the rows come: the store, which holds the
+	 * derived fields, is the same byte for byte, and so is the site
+	 * (the resume state also notes which thread found what: not
+	 * compared).  Then a line appended: the rebuild's derives go on
+	 * from the aggregates the builder kept with the state, and show
+	 * what a build without the cache shows. */
+	cmd = xasprintf("cd '%s' && rm -rf .logdown-cache _site", dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	const char *scan_one[] = {"LOGDOWN_SCAN_THREADS=1", NULL};
+	single = bounded_run(rel, dir, argv, scan_one, 600);
+	assert_int_equal(single.status, 0);
+	assert_contains(single.err, "1 parsed, 0 from cache");
+	bounded_free(&single);
+	cmd = xasprintf("cd '%s' && diff -r -x '*.scan' runs2 .logdown-cache/runs >&2 && "
+			"diff -r site2 _site >&2 && rm -rf .logdown-cache _site",
+			dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	e2e_ok(dir, "build");
+	e2e_append(dir, "logs/a.log",
+		   "| Train Device=CSX, Step=600001, Loss=0.49000, Rate=3011.25 samples/sec\n");
+	struct proc grown = e2e_run(dir, "build -v");
+	assert_int_equal(grown.status, 0);
+	assert_contains(grown.err, "1 parsed (1 continued), 0 from cache");
+	proc_free(&grown);
+	page_has(dir, ">2948.00</span> on average");
+	same_as_without_cache(dir);
 	bounded_free(&first);
 	free(log);
+	free(logs);
+	e2e_drop(&dir);
+	drop_key_home(&home);
+}
+
+/* A result file of 16 MiB or more is copied into the site on a thread of
+ * its own as its report begins (site/earlycopy.c), not after its charts:
+ * the site is the one a build copying it last gives (a build over the
+ * previous output, which copies late), a log the report declares but
+ * never uses leaves no copy behind, and a log changed a moment ago
+ * (copied late: its times might not show a write in the same tick) is
+ * copied right. */
+static void a_big_logs_early_copy_is_the_late_copy(void **state)
+{
+	(void)state;
+	char *home = key_home();
+	char *dir = e2e_project(E2E_FILES(E2E_TEXT(
+		"content/r.md", "---\ntitle: R\nruns:\n  cs: {file: ../logs/a.log, parser: cerebras}\n"
+				"  unused: {file: ../logs/b.log, parser: cerebras}\n---\n"
+				"Last {{ cs.final_loss }} at {{ cs.final_step }}.\n")));
+	char *logs = path_join(dir, "logs");
+	assert_int_equal(mkdir(logs, 0755), 0);
+	char *a = path_join(dir, "logs/a.log"), *b = path_join(dir, "logs/b.log");
+	write_log(a, 260000);
+	write_log(b, 250000);
+	struct stat st;
+	assert_int_equal(stat(b, &st), 0);
+	assert_true(st.st_size >= 16 << 20);
+	/* older than the window in which a file's times are not trusted */
+	struct timespec two = {2, 200000000};
+	nanosleep(&two, NULL);
+	struct proc r = e2e_run(dir, "build");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.err, "run 'unused' is never used");
+	proc_free(&r);
+	const char *check = "cmp logs/a.log _site/r/logs/_/logs/a.log && "
+			    "test ! -e _site/r/logs/_/logs/b.log && "
+			    "test -z \"$(find _site -name '.logdown-early-*')\" && "
+			    "test -z \"$(find . -maxdepth 1 -name '.*tmp-*')\"";
+	char *cmd = xasprintf("cd '%s' && %s && cp -r _site early", dir, check);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	/* the previous output holds the report: copied when its page is */
+	e2e_ok(dir, "build --no-cache");
+	cmd = xasprintf("cd '%s' && diff -r early _site >&2", dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	/* a log changed a moment ago, no previous output */
+	e2e_append(dir, "logs/a.log", "| Train Device=CSX, Step=260001, Loss=0.5, Rate=1.0 samples/sec\n");
+	cmd = xasprintf("cd '%s' && rm -rf _site .logdown-cache", dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	r = e2e_run(dir, "build");
+	assert_int_equal(r.status, 0);
+	proc_free(&r);
+	cmd = xasprintf("cd '%s' && %s && grep -q 'Step=260001' _site/r/logs/_/logs/a.log", dir,
+			check);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	free(a);
+	free(b);
 	free(logs);
 	e2e_drop(&dir);
 	drop_key_home(&home);
@@ -617,6 +710,7 @@ int main(void)
 		cmocka_unit_test(memos_do_not_grow_over_edits),
 		cmocka_unit_test(a_prose_edit_over_millions_of_rows_reads_none_of_them),
 		cmocka_unit_test(a_first_build_holds_its_run_once),
+		cmocka_unit_test(a_big_logs_early_copy_is_the_late_copy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
