@@ -379,41 +379,89 @@ static void table_sort(const struct term_table *t, const char ***sorted, uint32_
 	free(order);
 }
 
-/* Sorts v[0..n) ascending; tmp has room for n.  A section's terms'
- * numbers: a few dozen, sorted by insertion; more (a long section, a
- * page of made-up words) by radix, 8 bits a pass and only the passes
- * their largest number needs, so that no order of terms makes the
- * writer slow. */
-static void sort_numbers(uint32_t *v, uint32_t *tmp, size_t n)
+/* Sorts v[0..n) ascending, n at most 16: by insertion. */
+static void insert_numbers(uint32_t *v, size_t n)
 {
-	if (n <= 48) {
-		for (size_t i = 1; i < n; i++) {
-			uint32_t x = v[i];
-			size_t j = i;
-			for (; j && v[j - 1] > x; j--)
-				v[j] = v[j - 1];
-			v[j] = x;
+	for (size_t i = 1; i < n; i++) {
+		uint32_t x = v[i];
+		size_t j = i;
+		for (; j && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
+static void sift_numbers(uint32_t *v, size_t at, size_t n)
+{
+	for (size_t child; (child = 2 * at + 1) < n; at = child) {
+		if (child + 1 < n && v[child] < v[child + 1])
+			child++;
+		if (v[at] >= v[child])
+			return;
+		uint32_t t = v[at];
+		v[at] = v[child];
+		v[child] = t;
+	}
+}
+
+/* Sorts v[0..n) ascending, a section's terms' places: introsort
+ * (quicksort with the median of three, insertion below 17, heapsort
+ * where the partitions go too deep), as str_sort() sorts strings.  A
+ * radix sort by bytes cost more: 3 passes of 256 counters for a few
+ * dozen numbers below 2^18. */
+static void sort_numbers(uint32_t *v, size_t n, unsigned depth)
+{
+	while (n > 16) {
+		if (depth-- == 0) {
+			for (size_t i = n / 2; i-- > 0;)
+				sift_numbers(v, i, n);
+			for (size_t end = n; end-- > 1;) {
+				uint32_t t = v[0];
+				v[0] = v[end];
+				v[end] = t;
+				sift_numbers(v, 0, end);
+			}
+			return;
 		}
-		return;
+		size_t mid = (n - 1) / 2;
+		uint32_t a = v[0], b = v[mid], c = v[n - 1], t;
+		if (b < a)
+			t = a, a = b, b = t;
+		if (c < b) {
+			t = b, b = c, c = t;
+			if (b < a)
+				t = a, a = b, b = t;
+		}
+		v[0] = a;
+		v[mid] = b;
+		v[n - 1] = c;
+		uint32_t pivot = b;
+		size_t i = 0, j = n - 1;
+		for (;;) {
+			while (v[i] < pivot)
+				i++;
+			while (pivot < v[j])
+				j--;
+			if (i >= j)
+				break;
+			t = v[i];
+			v[i] = v[j];
+			v[j] = t;
+			i++;
+			j--;
+		}
+		/* [0, j] <= pivot <= [j + 1, n): the smaller side recursively */
+		size_t left = j + 1;
+		if (left < n - left) {
+			sort_numbers(v, left, depth);
+			v += left;
+			n -= left;
+		} else {
+			sort_numbers(v + left, n - left, depth);
+			n = left;
+		}
 	}
-	uint32_t max = 0;
-	for (size_t i = 0; i < n; i++)
-		max |= v[i];
-	uint32_t *from = v, *to = tmp;
-	for (unsigned shift = 0; shift < 32 && (max >> shift); shift += 8) {
-		size_t count[257] = {0};
-		for (size_t i = 0; i < n; i++)
-			count[((from[i] >> shift) & 0xff) + 1]++;
-		for (size_t d = 1; d < 256; d++)
-			count[d] += count[d - 1];
-		for (size_t i = 0; i < n; i++)
-			to[count[(from[i] >> shift) & 0xff]++] = from[i];
-		uint32_t *t = from;
-		from = to;
-		to = t;
-	}
-	if (from != v)
-		memcpy(v, from, n * sizeof *v);
+	insert_numbers(v, n);
 }
 
 /* Reports [from, to) of docs (the index's order): their section lines,
@@ -429,7 +477,7 @@ static void sections_write(struct sections_part *p)
 {
 	struct buf *out = &p->out;
 	const uint32_t *rank = p->rank;
-	uint32_t *nums = NULL; /* a section's numbers, then room to sort them */
+	uint32_t *nums = NULL; /* a section's numbers */
 	size_t nums_cap = 0;
 	for (size_t i = p->from; i < p->to; i++) {
 		for (size_t k = 0; k < p->docs[i]->n; k++) {
@@ -455,11 +503,14 @@ static void sections_write(struct sections_part *p)
 			if (s->nterms > nums_cap) {
 				nums_cap = 2 * s->nterms;
 				free(nums);
-				nums = xcalloc(2 * nums_cap, sizeof *nums);
+				nums = xcalloc(nums_cap, sizeof *nums);
 			}
 			for (size_t k2 = 0; k2 < s->nterms; k2++)
 				nums[k2] = rank[s->ids[k2]];
-			sort_numbers(nums, nums + nums_cap, s->nterms);
+			unsigned depth = 0;
+			for (size_t m = s->nterms; m; m >>= 1)
+				depth += 2;
+			sort_numbers(nums, s->nterms, depth);
 			/* the digits straight into the buffer: a comma and at
 			 * most 13 base-36 digits a term (455,000 buf_put()
 			 * calls on 1,000 pages) */
