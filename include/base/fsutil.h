@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <sys/stat.h>
 
+#include "base/util.h"
+
 struct buf;
 
 /* Appends the whole file to out.  Returns false with errno set; a
@@ -18,6 +20,9 @@ bool file_read(const char *path, struct buf *out, const size_t *limit);
  * a symbolic link at path is refused (ELOOP), never written through.
  * file_copy() writes its target the same way. */
 bool file_write(const char *path, const char *data, size_t len);
+/* The same, the file being the n parts one after another (a file made
+ * in pieces, not copied into one buffer first). */
+bool file_write_spans(const char *path, const struct span *parts, size_t n);
 /* An open read-only descriptor for the regular file path, its stat in
  * *st (NULL: not wanted); -1 with errno set (EISDIR for a folder,
  * EINVAL for a FIFO or a device, never blocking on one). */

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 
 #include "base/diag.h"
+#include "base/util.h"
 
 #define OUTDIR_MARKER ".logdown-site"
 
@@ -69,6 +70,9 @@ void outdir_end(struct outdir *o);
 /* Writes data to REL inside the staging folder, creating folders. */
 bool outdir_write(struct outdir *o, const char *rel, const char *data, size_t len,
 		  struct diag *d);
+/* The same, the file being the n parts one after another. */
+bool outdir_write_spans(struct outdir *o, const char *rel, const struct span *parts, size_t n,
+			struct diag *d);
 
 /* Copies the file src to REL inside the staging folder, creating
  * folders; a failure is reported through d. */

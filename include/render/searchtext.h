@@ -41,10 +41,11 @@ struct search_value {
 struct search_section {
 	char *id;      /* the rendered heading's id attribute, or NULL */
 	char *heading; /* its text as shown; NULL for section 0 */
-	char **terms;  /* unique, in pool; sorted after search_section_finish();
+	char **terms;  /* unique, in pool, in the order first met;
 			  NULL after search_section_drop_terms() */
 	size_t nterms, cap;
-	uint64_t *seen; /* until finished: a hash set of terms' indexes + 1,
+	uint64_t *seen; /* until finished or the next section is added (which
+			   takes it): a hash set of terms' indexes + 1,
 			   each under its hash's upper 32 bits */
 	size_t seen_cap;
 	uint32_t *ids;  /* the terms' numbers in the site's table of them
@@ -75,7 +76,8 @@ struct search_section *search_section_add(struct search_doc *d, const char *head
 void search_add_text(struct search_section *s, const char *text, size_t len);
 /* Adds one term as it is (already a term), unless s holds it already. */
 void search_add_term(struct search_section *s, const char *term);
-/* Sorts s's terms (each is there once) and drops its set of them. */
+/* Drops s's set of its terms, which stay in the order first met, each
+ * once (the index's writer orders their numbers). */
 void search_section_finish(struct search_section *s);
 /* A section's term's hash (one of its terms[], which carry it): the
  * upper and lower halves of its str_hash() xored. */

@@ -69,23 +69,33 @@ fail: {
 
 bool file_write(const char *path, const char *data, size_t len)
 {
+	struct span one = {data, len};
+	return file_write_spans(path, &one, 1);
+}
+
+bool file_write_spans(const char *path, const struct span *parts, size_t n)
+{
 	/* O_NOFOLLOW: a link planted where logdown writes is refused
 	 * (ELOOP), never written through. */
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (fd < 0)
 		return false;
-	while (len > 0) {
-		ssize_t n = write(fd, data, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			int e = errno;
-			close(fd);
-			errno = e;
-			return false;
+	for (size_t i = 0; i < n; i++) {
+		const char *data = parts[i].p;
+		size_t len = parts[i].len;
+		while (len > 0) {
+			ssize_t w = write(fd, data, len);
+			if (w < 0) {
+				if (errno == EINTR)
+					continue;
+				int e = errno;
+				close(fd);
+				errno = e;
+				return false;
+			}
+			data += w;
+			len -= (size_t)w;
 		}
-		data += n;
-		len -= (size_t)n;
 	}
 	return close(fd) == 0;
 }

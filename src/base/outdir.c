@@ -429,6 +429,13 @@ static bool rel_ok(struct outdir *o, const char *rel, struct diag *d)
 bool outdir_write(struct outdir *o, const char *rel, const char *data, size_t len,
 		  struct diag *d)
 {
+	struct span one = {data, len};
+	return outdir_write_spans(o, rel, &one, 1, d);
+}
+
+bool outdir_write_spans(struct outdir *o, const char *rel, const struct span *parts, size_t n,
+			struct diag *d)
+{
 	if (!rel_ok(o, rel, d))
 		return false;
 	char *path = path_join(o->staging, rel);
@@ -438,7 +445,7 @@ bool outdir_write(struct outdir *o, const char *rel, const char *data, size_t le
 	 * unlink() calls) */
 	if (atomic_load(&o->linked))
 		unlink(path);
-	bool ok = mkdir_p(dir) && file_write(path, data, len);
+	bool ok = mkdir_p(dir) && file_write_spans(path, parts, n);
 	if (!ok)
 		diag_error(d, loc_line(NULL, 0), "%s/%s: cannot write: %s", o->shown, rel,
 			   strerror(errno));

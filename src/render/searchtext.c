@@ -246,19 +246,43 @@ void search_add_text(struct search_section *s, const char *text, size_t len)
 
 void search_section_finish(struct search_section *s)
 {
-	/* unique already: sorted, the set's indexes would be stale */
+	/* the terms stay in the order met: the index's writer puts each
+	 * section's numbers in order (integers, not strings: sorting every
+	 * section's terms by strcmp() was a sixth of the search's work) */
 	free(s->seen);
 	s->seen = NULL;
 	s->seen_cap = 0;
-	str_sort(s->terms, s->nterms);
 }
+
+/* The largest set a section hands to the next (search_section_add()),
+ * in slots: zeroing it costs at most 8 KiB of stores, against a
+ * calloc() and a rehash at each doubling from 64 slots. */
+#define SEEN_PASS_MAX 1024
 
 struct search_section *search_section_add(struct search_doc *d, const char *heading,
 					  const char *id)
 {
+	/* the section before is done with its set (one more term for it
+	 * makes it again from its terms, seen_grow()): this one takes it */
+	uint64_t *seen = NULL;
+	size_t seen_cap = 0;
+	if (d->n && d->s[d->n - 1].seen) {
+		struct search_section *before = &d->s[d->n - 1];
+		if (before->seen_cap <= SEEN_PASS_MAX) {
+			seen = before->seen;
+			seen_cap = before->seen_cap;
+			memset(seen, 0, seen_cap * sizeof *seen);
+		} else {
+			free(before->seen);
+		}
+		before->seen = NULL;
+		before->seen_cap = 0;
+	}
 	d->s = xrealloc(d->s, (d->n + 1) * sizeof *d->s);
 	struct search_section *s = &d->s[d->n++];
 	memset(s, 0, sizeof *s);
+	s->seen = seen;
+	s->seen_cap = seen_cap;
 	s->heading = heading ? xstrdup(heading) : NULL;
 	s->id = id ? xstrdup(id) : NULL;
 	return s;

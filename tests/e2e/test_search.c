@@ -300,6 +300,35 @@ static void a_thousand_reports_search_fast_from_a_small_index(void **state)
 	e2e_drop(&dir);
 }
 
+/* A section's terms' numbers come out ascending whatever the order its
+ * words came in: 600 words met from the last to the first, each twice
+ * (more than the writer sorts by insertion, numbers of two bytes). */
+static void a_long_sections_numbers_ascend_whatever_the_words_order(void **state)
+{
+	(void)state;
+	struct buf md = BUF_INIT;
+	buf_puts(&md, "---\ntitle: Reverse\n---\n## Words\n\n");
+	for (int round = 0; round < 2; round++)
+		for (int i = 599; i >= 0; i--)
+			buf_printf(&md, "w%03d%c", i, i % 10 ? ' ' : '\n');
+	char *dir = e2e_project(E2E_FILES(E2E_TEXT("content/r.md", md.data)));
+	e2e_ok(dir, "build");
+	char *index = e2e_read(dir, "_site/search-index.js");
+	assert_non_null(index);
+	/* r 0, reverse 1, w000 to w599 2 to 601, words 602 */
+	struct buf want = BUF_INIT;
+	buf_puts(&want, "\n[0,\"words\",\"Words\",\"2");
+	for (int i = 0; i < 600; i++)
+		buf_puts(&want, ",1");
+	buf_puts(&want, "\",[]]\n]};\n");
+	assert_contains(index, want.data);
+	assert_contains(index, "\"terms\": \"r reverse w000 w001 ");
+	buf_free(&want);
+	free(index);
+	buf_free(&md);
+	e2e_drop(&dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -308,6 +337,7 @@ int main(void)
 		cmocka_unit_test(the_example_sites_index_is_under_a_tenth_of_its_html),
 		cmocka_unit_test(typing_finds_words_and_values_from_file_urls),
 		cmocka_unit_test(a_thousand_reports_search_fast_from_a_small_index),
+		cmocka_unit_test(a_long_sections_numbers_ascend_whatever_the_words_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

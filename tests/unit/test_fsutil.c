@@ -649,6 +649,25 @@ static void file_write_replaces_the_file(void **state)
 	free(f);
 }
 
+/* Parts written one after another, an empty one among them, replace
+ * the file as one; a link where it goes is refused as file_write()'s. */
+static void file_write_spans_writes_the_parts_in_order(void **state)
+{
+	char *f = at(state, "parts");
+	put_file(f, "a much longer old content\n");
+	struct span parts[3] = {{"head,", 5}, {"", 0}, {"tail\n", 5}};
+	assert_true(file_write_spans(f, parts, 3));
+	assert_file_holds(f, "head,tail\n");
+	char *link = at(state, "parts-link");
+	assert_int_equal(symlink(f, link), 0);
+	errno = 0;
+	assert_false(file_write_spans(link, parts, 1));
+	assert_int_equal(errno, ELOOP);
+	assert_file_holds(f, "head,tail\n");
+	free(link);
+	free(f);
+}
+
 static void file_write_into_a_missing_folder_fails_with_enoent(void **state)
 {
 	char *f = at(state, "no/such/dir/f");
@@ -918,6 +937,7 @@ int main(void)
 		T(file_read_of_a_folder_fails_with_eisdir),
 		T(file_read_of_a_missing_file_fails_with_enoent),
 		T(file_write_replaces_the_file),
+		T(file_write_spans_writes_the_parts_in_order),
 		T(file_write_into_a_missing_folder_fails_with_enoent),
 		T(file_copy_copies_bytes_including_nul),
 		T(file_copy_copies_a_big_file_anywhere),

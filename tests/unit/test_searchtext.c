@@ -90,7 +90,7 @@ static void a_long_word_is_cut_at_the_limit_never_inside_a_character(void **stat
 	free(got);
 }
 
-static void a_section_keeps_each_term_once_sorted(void **state)
+static void a_section_keeps_each_term_once_in_the_order_met(void **state)
 {
 	(void)state;
 	struct search_doc d = {0};
@@ -98,7 +98,8 @@ static void a_section_keeps_each_term_once_sorted(void **state)
 	search_add_text(s, "b a B c a 10 9", strlen("b a B c a 10 9"));
 	search_section_finish(s);
 	assert_int_equal(s->nterms, 5);
-	const char *want[] = {"10", "9", "a", "b", "c"};
+	/* the index's writer orders them (site/searchindex.c) */
+	const char *want[] = {"b", "a", "c", "10", "9"};
 	for (size_t i = 0; i < ARRAY_LEN(want); i++)
 		assert_string_equal(s->terms[i], want[i]);
 	assert_string_equal(d.s[0].heading, "Results");
@@ -109,7 +110,7 @@ static void a_section_keeps_each_term_once_sorted(void **state)
 	for (int i = 0; i < 1000000; i++)
 		search_add_term(s, "loss");
 	search_section_finish(s);
-	const char *then[] = {"10", "9", "a", "b", "c", "d", "loss"};
+	const char *then[] = {"b", "a", "c", "10", "9", "d", "loss"};
 	assert_int_equal(s->nterms, ARRAY_LEN(then));
 	for (size_t i = 0; i < ARRAY_LEN(then); i++)
 		assert_string_equal(s->terms[i], then[i]);
@@ -118,7 +119,7 @@ static void a_section_keeps_each_term_once_sorted(void **state)
 }
 
 /* A finished section given more terms (the report's title and names on
- * section 0) keeps each once and sorted: a section of hundreds of terms,
+ * section 0) keeps each once, in the order met: a section of hundreds of terms,
  * so that its set of them is made again larger than its first size. */
 static void a_finished_section_takes_more_terms(void **state)
 {
@@ -149,7 +150,7 @@ int main(void)
 		cmocka_unit_test(numbers_keep_their_point_and_lose_thousands_commas),
 		cmocka_unit_test(letters_beyond_ascii_are_words_symbols_are_not),
 		cmocka_unit_test(a_long_word_is_cut_at_the_limit_never_inside_a_character),
-		cmocka_unit_test(a_section_keeps_each_term_once_sorted),
+		cmocka_unit_test(a_section_keeps_each_term_once_in_the_order_met),
 		cmocka_unit_test(a_finished_section_takes_more_terms),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
