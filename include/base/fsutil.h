@@ -27,6 +27,11 @@ bool file_write_spans(const char *path, const struct span *parts, size_t n);
  * *st (NULL: not wanted); -1 with errno set (EISDIR for a folder,
  * EINVAL for a FIFO or a device, never blocking on one). */
 int open_regular(const char *path, struct stat *st);
+/* True when two stats of a file are of the same inode on the same
+ * device, with the same size and the same modify and change times to
+ * the nanosecond: no write, truncation, rename over it or copy into it
+ * happened between them (within the file system's clock tick). */
+bool stat_unchanged(const struct stat *a, const struct stat *b);
 /* What open_regular()'s errno e says: "not a regular file" for EINVAL. */
 const char *open_error(int e);
 bool file_copy(const char *from, const char *to);

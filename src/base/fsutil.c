@@ -679,6 +679,13 @@ int open_confined(const char *path, const char *root_real, struct stat *st)
 	return -1;
 }
 
+bool stat_unchanged(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
 int open_regular(const char *path, struct stat *st)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);

@@ -1449,11 +1449,7 @@ static bool hash_fd_read(int fd, struct cache_key *out, struct hash_read *hr)
 	 * file did not change while it was read through the mapping. */
 	struct stat now;
 	if (ok && piecing && !pc.bad && pc.at == at &&
-	    (m.save == NULL || (fstat(fd, &now) == 0 && now.st_size == fst.st_size &&
-				now.st_mtim.tv_sec == fst.st_mtim.tv_sec &&
-				now.st_mtim.tv_nsec == fst.st_mtim.tv_nsec &&
-				now.st_ctim.tv_sec == fst.st_ctim.tv_sec &&
-				now.st_ctim.tv_nsec == fst.st_ctim.tv_nsec))) {
+	    (m.save == NULL || (fstat(fd, &now) == 0 && stat_unchanged(&now, &fst)))) {
 		piecer_end(&pc, &hr->out);
 		for (size_t i = 0; i < hr->n; i++) {
 			if (!hr->st[i] || hr->at[i] >= at)

@@ -64,18 +64,11 @@ struct early {
 
 static atomic_uint early_seq;
 
-static bool same_signature(const struct stat *a, const struct stat *b)
-{
-	return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
-	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
-	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
-}
-
 static void *copy_main(void *arg)
 {
 	struct early *e = arg;
 	e->ok = file_copy_fd(e->fd, e->tmp) && fstat(e->fd, &e->after) == 0 &&
-		same_signature(&e->before, &e->after);
+		stat_unchanged(&e->before, &e->after);
 	return NULL;
 }
 
@@ -161,7 +154,7 @@ bool earlycopy_take(struct earlycopy *ec, struct build *b, const char *rel, int 
 		if (e->taken || e->before.st_dev != now.st_dev || e->before.st_ino != now.st_ino)
 			continue;
 		join(e);
-		if (!e->ok || !same_signature(&e->before, &now))
+		if (!e->ok || !stat_unchanged(&e->before, &now))
 			return false;
 		e->taken = outdir_move_in(&b->out, rel, e->tmp);
 		return e->taken;

@@ -35,6 +35,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/fsutil.h"
 #include "base/util.h"
 #include "site_int.h"
 
@@ -187,12 +188,7 @@ static void appends_run(void *ctx)
 		struct stat now;
 		const struct stat *was = &k->was;
 		bool ok = fd >= 0 && fstat(fd, &now) == 0 && S_ISREG(now.st_mode) &&
-			  now.st_nlink == 1 && now.st_dev == was->st_dev &&
-			  now.st_ino == was->st_ino && now.st_size == was->st_size &&
-			  now.st_mtim.tv_sec == was->st_mtim.tv_sec &&
-			  now.st_mtim.tv_nsec == was->st_mtim.tv_nsec &&
-			  now.st_ctim.tv_sec == was->st_ctim.tv_sec &&
-			  now.st_ctim.tv_nsec == was->st_ctim.tv_nsec;
+			  now.st_nlink == 1 && stat_unchanged(&now, was);
 		for (size_t put = 0; ok && put < k->tail_len;) {
 			ssize_t w = pwrite(fd, k->tail + put, k->tail_len - put, (off_t)(k->at + put));
 			if (w < 0 && errno == EINTR)

@@ -341,6 +341,31 @@ static void dir_list_of_an_empty_folder_is_empty(void **state)
  * what it leads to (the walk lstat()s only such entries).  A file
  * system that gives no types says DT_UNKNOWN, which the walk treats as
  * before. */
+/* A file stat'ed twice with nothing between is unchanged; a byte
+ * appended, or another file in its place, is not. */
+static void stat_unchanged_sees_a_write_and_a_replacement(void **state)
+{
+	char *file = at(state, "log"), *other = at(state, "other");
+	put_file(file, "one\n");
+	put_file(other, "one\n");
+	struct stat a, b;
+	assert_int_equal(stat(file, &a), 0);
+	assert_int_equal(stat(file, &b), 0);
+	assert_true(stat_unchanged(&a, &b));
+	FILE *f = fopen(file, "a");
+	assert_non_null(f);
+	fputs("two\n", f);
+	fclose(f);
+	assert_int_equal(stat(file, &b), 0);
+	assert_false(stat_unchanged(&a, &b));
+	assert_int_equal(stat(file, &a), 0);
+	assert_int_equal(rename(other, file), 0);
+	assert_int_equal(stat(file, &b), 0);
+	assert_false(stat_unchanged(&a, &b));
+	free(file);
+	free(other);
+}
+
 static void dir_list_typed_keeps_each_names_type(void **state)
 {
 	char *file = at(state, "b.md"), *sub = at(state, "a"), *link = at(state, "c");
@@ -915,6 +940,7 @@ int main(void)
 		T(dir_list_of_many_entries_keeps_them_all),
 		T(dir_list_of_an_empty_folder_is_empty),
 		T(dir_list_typed_keeps_each_names_type),
+		T(stat_unchanged_sees_a_write_and_a_replacement),
 		T(dir_list_of_a_missing_folder_fails_with_errno),
 		cmocka_unit_test(strv_free_of_null_does_nothing),
 		T(write_refuses_a_link_and_leaves_its_target),
