@@ -33,10 +33,11 @@ mkdir -p "$logs" "$out"
 # its memcheck log must be writable for it too (sticky, like /tmp).
 chmod 1777 "$logs"
 
-# The longest binaries first (their seconds in the last clean CI run:
-# test_cache 348, test_swap 304, test_pdf 286, ...), so that the last to
-# finish is a short one and the jobs end together.
-first="test_cache test_swap test_pdf test_charts test_build test_serve test_golden"
+# The longest binaries first (their seconds in a clean CI run,
+# 2026-11-28: test_appends 902, test_cache 326, test_swap 304, test_pdf
+# 286, ...), so that the last to finish is a short one and the jobs end
+# together.
+first="test_appends test_cache test_swap test_pdf test_charts test_build test_serve test_golden"
 order() {
 	for f in $first; do
 		for t in "$@"; do

@@ -41,6 +41,29 @@ static inline const char *e2e_binary(void)
 	return abs;
 }
 
+/* The binary for a test's reference builds (a --no-cache build, the
+ * site under test is compared with) and its steps that only set the
+ * scene: logdown itself, but in `make valgrind`'s pass (LOGDOWN_VALGRIND)
+ * the ASan build beside it, when it is built.  Memcheck is for the path
+ * under test (a carried run, a cached page); a plain build is checked
+ * under memcheck by every other test, and under ASan by this very test
+ * in check-all's run.  References built under memcheck doubled
+ * test_appends' time there (2026-11-28); and a step that must finish
+ * within a time (a log still "racy" when read) cannot count on memcheck's
+ * start-up, seconds at a load of 7. */
+static inline const char *e2e_plain_binary(void)
+{
+	static char abs[4096];
+	if (!getenv("LOGDOWN_VALGRIND"))
+		return e2e_binary();
+	if (!abs[0]) {
+		char *cwd = getcwd(NULL, 0);
+		snprintf(abs, sizeof abs, "%s/build/asan/logdown", cwd ? cwd : ".");
+		free(cwd);
+	}
+	return access(abs, X_OK) == 0 ? abs : e2e_binary();
+}
+
 /* A fresh temporary folder; caller removes it with remove_tree() and
  * frees the name. */
 static inline char *e2e_tmpdir(void)
@@ -151,7 +174,8 @@ static inline char *e2e_read(const char *dir, const char *rel)
 /* Runs `logdown ARGS` (a shell word list, printf-style) in folder cwd,
  * with NO_COLOR unset and stdin from /dev/null.  Caller frees the
  * result with proc_free(). */
-static inline struct proc e2e_runv(const char *cwd, const char *fmt, va_list ap)
+static inline struct proc e2e_runv_bin(const char *bin, const char *cwd, const char *fmt,
+					va_list ap)
 {
 	struct buf args = BUF_INIT;
 	buf_vprintf(&args, fmt, ap);
@@ -161,7 +185,7 @@ static inline struct proc e2e_runv(const char *cwd, const char *fmt, va_list ap)
 	close(fo);
 	close(fe);
 	char *cmd = xasprintf("cd '%s' && env -u NO_COLOR '%s' %s </dev/null >%s 2>%s", cwd,
-			      e2e_binary(), buf_data(&args), out, err);
+			      bin, buf_data(&args), out, err);
 	int st = system(cmd);
 	struct proc r;
 	r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
@@ -174,11 +198,28 @@ static inline struct proc e2e_runv(const char *cwd, const char *fmt, va_list ap)
 	return r;
 }
 
+static inline struct proc e2e_runv(const char *cwd, const char *fmt, va_list ap)
+{
+	return e2e_runv_bin(e2e_binary(), cwd, fmt, ap);
+}
+
 static inline struct proc e2e_run(const char *cwd, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	struct proc r = e2e_runv(cwd, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+/* e2e_run() with another binary, bin (e2e_plain_binary()). */
+static inline struct proc e2e_run_bin(const char *bin, const char *cwd, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static inline struct proc e2e_run_bin(const char *bin, const char *cwd, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	struct proc r = e2e_runv_bin(bin, cwd, fmt, ap);
 	va_end(ap);
 	return r;
 }
@@ -191,22 +232,39 @@ static inline void proc_free(struct proc *r)
 
 /* Runs `logdown ARGS` in cwd as e2e_run() does; fails, showing its
  * stderr, unless it exits 0. */
+static inline void e2e_okv_bin(const char *bin, const char *cwd, const char *fmt, va_list ap)
+{
+	va_list again;
+	va_copy(again, ap);
+	struct proc r = e2e_runv_bin(bin, cwd, fmt, ap);
+	if (r.status != 0) {
+		struct buf args = BUF_INIT;
+		buf_vprintf(&args, fmt, again);
+		fail_msg("logdown %s exited %d with:\n%s", buf_data(&args), r.status, r.err);
+	}
+	va_end(again);
+	proc_free(&r);
+}
+
 static inline void e2e_ok(const char *cwd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 static inline void e2e_ok(const char *cwd, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	struct proc r = e2e_runv(cwd, fmt, ap);
+	e2e_okv_bin(e2e_binary(), cwd, fmt, ap);
 	va_end(ap);
-	if (r.status != 0) {
-		struct buf args = BUF_INIT;
-		va_start(ap, fmt);
-		buf_vprintf(&args, fmt, ap);
-		va_end(ap);
-		fail_msg("logdown %s exited %d with:\n%s", buf_data(&args), r.status, r.err);
-	}
-	proc_free(&r);
+}
+
+/* e2e_ok() by e2e_plain_binary(): a reference build. */
+static inline void e2e_ok_plain(const char *cwd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static inline void e2e_ok_plain(const char *cwd, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	e2e_okv_bin(e2e_plain_binary(), cwd, fmt, ap);
+	va_end(ap);
 }
 
 /* Runs a shell command (printf-style) and returns all it printed on
@@ -335,9 +393,9 @@ static inline void e2e_free_kept(void)
  * returns the body (e2e_page_body()) of its report r's page,
  * _site/r/index.html, which must have one.  Caller frees.  On a failure
  * the run is left to e2e_free_kept(). */
-static inline char *e2e_build_body(const char *dir, const char *args)
+static inline char *e2e_build_body_with(const char *bin, const char *dir, const char *args)
 {
-	struct proc r = e2e_run(dir, "build %s", args);
+	struct proc r = e2e_run_bin(bin, dir, "build %s", args);
 	if (r.status != 0 || strcmp(r.err, "logdown: built 1 report into _site\n") != 0) {
 		e2e_keep_proc(r);
 		fail_msg("logdown build %s exited %d with:\n%s", args, r.status, r.err);
@@ -348,6 +406,11 @@ static inline char *e2e_build_body(const char *dir, const char *args)
 	free(page);
 	assert_non_null(body);
 	return body;
+}
+
+static inline char *e2e_build_body(const char *dir, const char *args)
+{
+	return e2e_build_body_with(e2e_binary(), dir, args);
 }
 
 
