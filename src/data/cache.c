@@ -493,6 +493,8 @@ struct cache {
 	 * of them failed: nothing of this build is written back */
 	bool speculate, spec_failed;
 	struct proof_pending *proofs;
+	/* the files table is written no sooner (cache_output_note()) */
+	int64_t settle_due;
 };
 
 /* Remembers the first problem: one warning per build, written by
@@ -959,6 +961,7 @@ static bool kept_row(const struct cache *c, const struct file_entry *e)
 }
 
 static void note_written(struct cache *c);
+static void sleep_until(int64_t due);
 static void seals_join(struct cache *c);
 static void seal_wait(struct cache *c, const struct cache_key *key);
 
@@ -972,6 +975,7 @@ void cache_close(struct cache *c)
 	seals_join(c);
 	note_written(c);
 	if (c->writable && !c->spec_failed && ensure_dir(c)) {
+		sleep_until(c->settle_due);
 		struct buf b = BUF_INIT;
 		size_t hlen = put_header(&c->key, &b, KIND_FILES);
 		size_t n = 0;
@@ -1926,26 +1930,40 @@ static void set_row(struct cache *c, const char *row, const int64_t sig[5],
 	pthread_mutex_unlock(&c->mu);
 }
 
-/* The files table's row for a file of the output: a name no real path
- * has. */
-/* Are the times of a file (st, its signature sig) older than a tick of
- * its file system's clock (20 ms; 2 s where times have no nanoseconds),
- * so that a write after this moment moves them?  A file written a moment
- * ago on a fine clock is waited for (20 ms at most). */
-static bool settled(const struct stat *st, const int64_t sig[5])
+/* When the times of a file (st, its signature sig) are older than a
+ * tick of its file system's clock (20 ms; 2 s where times have no
+ * nanoseconds), so that a write after that moment moves them: into
+ * *due; false when that is a coarse tick not yet past (not waited for). */
+static bool tick_due(const struct stat *st, const int64_t sig[5], int64_t *due)
 {
 	bool coarse = st->st_mtim.tv_nsec == 0 && st->st_ctim.tv_nsec == 0;
 	int64_t tick = coarse ? RACY_NS : 20000000LL, newest = sig[1] > sig[4] ? sig[1] : sig[4];
-	int64_t wait = newest + tick - now_ns();
-	if (wait > 0 && !coarse) {
-		/* written a moment ago: wait out the tick, then look again */
-		struct timespec ts = {0, (long)wait};
-		nanosleep(&ts, NULL);
-		wait = 0;
-	}
-	return wait <= 0;
+	*due = newest + tick;
+	return !coarse || *due <= now_ns();
 }
 
+static void sleep_until(int64_t due)
+{
+	/* (a signal, a child's end, cuts a sleep short: until due) */
+	for (int64_t wait; (wait = due - now_ns()) > 0;) {
+		struct timespec ts = {wait / 1000000000, (long)(wait % 1000000000)};
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* Are the times of a file settled (tick_due())?  A file written a
+ * moment ago on a fine clock is waited for (20 ms at most). */
+static bool settled(const struct stat *st, const int64_t sig[5])
+{
+	int64_t due;
+	if (!tick_due(st, sig, &due))
+		return false;
+	sleep_until(due);
+	return true;
+}
+
+/* The files table's row for a file of the output: a name no real path
+ * has. */
 static char *output_row(const char *final, const char *rel)
 {
 	return xasprintf("output %s/%s", final, rel);
@@ -1958,11 +1976,20 @@ bool cache_output_note(struct cache *c, const char *final, const char *rel,
 		return false;
 	int64_t sig[5];
 	sig_of(st, sig);
-	if (!settled(st, sig))
+	int64_t due;
+	if (!tick_due(st, sig, &due))
 		return false;
 	char *row = output_row(final, rel);
 	set_row(c, row, sig, content);
 	free(row);
+	/* The row is trusted from when the files table is written: the
+	 * wait for the tick is left to cache_close(), just before, where
+	 * the build's last steps have mostly spent it (a raw copy appended
+	 * to at the commit waited 20 ms here, doing nothing). */
+	pthread_mutex_lock(&c->mu);
+	if (due > c->settle_due)
+		c->settle_due = due;
+	pthread_mutex_unlock(&c->mu);
 	return true;
 }
 
