@@ -68,7 +68,8 @@ struct diag *diag_new_apart(const struct diag *parent);
  * copied: every source it quotes (its own and its parent's) must outlive
  * its diag_flush(). */
 struct diag *diag_new_deferred_borrowing(const struct diag *parent);
-/* Writes what child kept to parent, in order, counting it there; child
+/* Writes what child kept to parent, in order, counting it there (to a
+ * deferred parent: kept there, to be written when it is flushed); child
  * is then empty (its counts zero).  Single-threaded. */
 void diag_flush(struct diag *child, struct diag *parent);
 

@@ -94,8 +94,26 @@ struct cache *cache_open(const char *root, bool writable);
  * once per cache.  Call it from one thread. */
 void cache_report(struct cache *c, struct diag *d);
 /* Writes the file hashes used by this build (when writable) and frees
- * c; NULL is a no-op. */
+ * c; NULL is a no-op.  Joins the checks cache_speculate() left running
+ * first, and writes no file hash when one failed. */
 void cache_close(struct cache *c);
+/* Lets c's reads of a file that only grew (or whose racy row is read
+ * again) go on before the proof of its old bytes is checked: the last
+ * piece is checked at once, the others on threads of their own, and the
+ * read takes the content hash from the proof's state meanwhile (docs/
+ * internals.md, "Appends", *The proof checked beside the build*).  What
+ * a build makes of such a hash is the right output for that content
+ * (old bytes as proved, then the new ones) but not yet known to be the
+ * file's: call cache_proofs_join() before the build commits or keeps
+ * anything that says what the file holds.  Off by default; NULL: no-op. */
+void cache_speculate(struct cache *c, bool on);
+/* Waits for every check cache_speculate() let reads leave running:
+ * true when each held (or none ran).  False once one failed: that
+ * build read a file as holding what it does not, so it must be thrown
+ * away (its output not committed), and c writes no file hash when
+ * closed; the build is then made again with a fresh cache_open().
+ * NULL: true. */
+bool cache_proofs_join(struct cache *c);
 
 /* The content hash of the file at path (its canonical path), through
  * the remembered stat signatures; c NULL (--no-cache) reads the file

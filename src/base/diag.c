@@ -569,6 +569,31 @@ static void emit(struct diag *d, enum severity sev, struct loc at, const char *f
 
 void diag_flush(struct diag *child, struct diag *parent)
 {
+	if (parent->parent) {
+		/* Into a deferred sink: kept there, in order, until it is
+		 * flushed in turn (a quote borrowed from a source is copied:
+		 * the source may be gone by then). */
+		parent->events = xrealloc(parent->events,
+					  (parent->nevents + child->nevents + 1) * sizeof *parent->events);
+		for (size_t i = 0; i < child->nevents; i++) {
+			struct event *e = &child->events[i];
+			if (e->sev == SEV_ERROR)
+				parent->errors++;
+			else if (e->sev == SEV_WARNING)
+				parent->warnings++;
+			if (e->quote_borrowed) {
+				char *q = xmalloc(e->quote_len + 1);
+				memcpy(q, e->quote, e->quote_len);
+				q[e->quote_len] = '\0';
+				e->quote = q;
+				e->quote_borrowed = false;
+			}
+			parent->events[parent->nevents++] = *e;
+		}
+		child->nevents = 0;
+		child->errors = child->warnings = 0;
+		return;
+	}
 	for (size_t i = 0; i < child->nevents; i++) {
 		struct event *e = &child->events[i];
 		struct loc at = {e->file, e->line, e->col, e->len};

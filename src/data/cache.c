@@ -14,6 +14,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -444,6 +445,9 @@ static void entry_drop_read(struct file_entry *e)
 	e->grew = false;
 }
 
+struct proof_pending;
+static bool proof_join(struct proof_pending *p);
+
 struct cache {
 	pthread_mutex_t mu;
 	char *dir;
@@ -484,6 +488,13 @@ struct cache {
 	struct pending_seal **pending;
 	size_t npending, pending_cap;
 	pthread_cond_t sealed;
+	/* reads may leave a proof's check running (cache_speculate()):
+	 * those checks, joined by cache_proofs_join(); `spec_failed`, one
+	 * of them failed: nothing of this build is written back */
+	bool speculate, spec_failed;
+	struct proof_pending *proofs;
+	/* the files table is written no sooner (cache_output_note()) */
+	int64_t settle_due;
 };
 
 /* Remembers the first problem: one warning per build, written by
@@ -950,6 +961,7 @@ static bool kept_row(const struct cache *c, const struct file_entry *e)
 }
 
 static void note_written(struct cache *c);
+static void sleep_until(int64_t due);
 static void seals_join(struct cache *c);
 static void seal_wait(struct cache *c, const struct cache_key *key);
 
@@ -957,9 +969,13 @@ void cache_close(struct cache *c)
 {
 	if (!c)
 		return;
+	/* (a build joins them before its commit; this is the backstop:
+	 * rows resting on a failed check are not written) */
+	cache_proofs_join(c);
 	seals_join(c);
 	note_written(c);
-	if (c->writable && ensure_dir(c)) {
+	if (c->writable && !c->spec_failed && ensure_dir(c)) {
+		sleep_until(c->settle_due);
 		struct buf b = BUF_INIT;
 		size_t hlen = put_header(&c->key, &b, KIND_FILES);
 		size_t n = 0;
@@ -1062,6 +1078,10 @@ struct hash_read {
 	 * moves its signature */
 	bool make, settled, made;
 	struct proof out;
+	/* may leave the check of `in` running (cache_speculate()): then
+	 * `proved` is a promise, and `pending` the check to join */
+	bool speculate;
+	struct proof_pending *pending;
 };
 
 /* Asks hr to stop at `at` (kept in order, once). */
@@ -1087,6 +1107,8 @@ static void hash_read_free(struct hash_read *hr)
 		free(hr->lc.ix.starts);
 	proof_free(&hr->in);
 	proof_free(&hr->out);
+	if (hr->pending)
+		proof_join(hr->pending); /* (a read that failed after it) */
 	memset(hr, 0, sizeof *hr);
 }
 
@@ -1331,6 +1353,128 @@ static bool proof_check(int fd, bool map, const struct proof *pf, XXH3_state_t *
 	return *last != NULL;
 }
 
+/* A proof's check left running beside the build (cache_speculate()):
+ * every piece but the last, on one or two threads of their own, over a
+ * descriptor of its own (the reader may close its).  The last piece was
+ * checked by the read itself: its state is what the read goes on from. */
+struct proof_pending {
+	int fd;
+	char *path; /* the row's, for LOGDOWN_TEST_SAY_PROOF */
+	struct proof pf;
+	struct piece_check pk[2];
+	pthread_t t[2];
+	bool started[2];
+	struct proof_pending *next;
+};
+
+/* LOGDOWN_TEST_WRITE_SPECULATING=N, for tests only: the byte at N of
+ * the first file whose proof is about to be checked beside the build is
+ * changed (its low bit flipped) before the check starts, as a writer
+ * racing the build would; once a process. */
+static void test_write_speculating(int fd)
+{
+	static atomic_bool done;
+	const char *v = getenv("LOGDOWN_TEST_WRITE_SPECULATING");
+	if (!v || !*v || atomic_exchange(&done, true))
+		return;
+	char *at = xasprintf("/proc/self/fd/%d", fd);
+	int wfd = open(at, O_WRONLY | O_CLOEXEC);
+	free(at);
+	off_t off = (off_t)strtoll(v, NULL, 10);
+	char b;
+	if (wfd < 0 || pread(fd, &b, 1, off) != 1 || (b ^= 1, pwrite(wfd, &b, 1, off) != 1))
+		perror("logdown: LOGDOWN_TEST_WRITE_SPECULATING");
+	if (wfd >= 0)
+		close(wfd);
+}
+
+/* proof_check(), left running: every piece but the last on threads of
+ * their own, into *pp for proof_join(), and the last one here and now
+ * (its state at the end is the one the read goes on from; when it
+ * differs, the others are joined and false returned).  *last as
+ * proof_check()'s. */
+static bool proof_start(int fd, bool map, const struct proof *pf, XXH3_state_t **last,
+			struct proof_pending **pp)
+{
+	*pp = NULL;
+	*last = NULL;
+	int own = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	if (own < 0) /* check it all here, then */
+		return proof_check(fd, map, pf, last);
+	test_write_speculating(own);
+	struct proof_pending *p = xcalloc(1, sizeof *p);
+	p->fd = own;
+	proof_dup(&p->pf, pf);
+	/* the two threads map a quarter of a window each and this one
+	 * half of one: the resident set grows by one window, as with one
+	 * thread, while the rest of the build runs beside them */
+	size_t rest = pf->n - 1, half = hash_threads() >= 2 ? rest / 2 : 0;
+	size_t win = MAP_WINDOW / 4;
+	p->pk[0] = (struct piece_check){own, map, win, &p->pf, 0, half, NULL, false};
+	p->pk[1] = (struct piece_check){own, map, win, &p->pf, half, rest, NULL, false};
+	for (int i = 0; i < 2; i++) {
+		if (p->pk[i].k0 == p->pk[i].k1)
+			p->pk[i].same = true;
+		else if (!(p->started[i] = pthread_create(&p->t[i], NULL, piece_check_main, &p->pk[i]) == 0))
+			piece_check_main(&p->pk[i]); /* no thread to be had: here */
+	}
+	struct piece_check tail = {fd, map, MAP_WINDOW / 2, pf, pf->n - 1, pf->n, NULL, false};
+	piece_check_main(&tail);
+	if (!tail.same) {
+		proof_join(p);
+		return false;
+	}
+	*last = tail.last;
+	*pp = p;
+	return true;
+}
+
+/* Waits for p's check and frees p: did every piece hold? */
+static bool proof_join(struct proof_pending *p)
+{
+	bool same = true;
+	for (int i = 0; i < 2; i++) {
+		if (p->started[i])
+			pthread_join(p->t[i], NULL);
+		same = same && p->pk[i].same;
+		if (p->pk[i].last)
+			XXH3_freeState(p->pk[i].last);
+	}
+	if (getenv("LOGDOWN_TEST_SAY_PROOF"))
+		fprintf(stderr, "logdown: test: a proof of %zu pieces %s\n", p->pf.n,
+			same ? "held" : "failed");
+	close(p->fd);
+	proof_free(&p->pf);
+	free(p->path);
+	free(p);
+	return same;
+}
+
+void cache_speculate(struct cache *c, bool on)
+{
+	if (c)
+		c->speculate = on;
+}
+
+bool cache_proofs_join(struct cache *c)
+{
+	if (!c)
+		return true;
+	pthread_mutex_lock(&c->mu);
+	struct proof_pending *p = c->proofs;
+	c->proofs = NULL;
+	pthread_mutex_unlock(&c->mu);
+	bool held = true;
+	while (p) {
+		struct proof_pending *next = p->next;
+		held = proof_join(p) && held;
+		p = next;
+	}
+	if (!held)
+		c->spec_failed = true;
+	return !c->spec_failed;
+}
+
 /* The hash of what fd holds, read from its start (pread: its offset
  * stays), doing on the way what hr asks (may be NULL).  The bytes
  * before those whose lines it counts are hashed through a mapping
@@ -1369,8 +1513,10 @@ static bool hash_fd_read(int fd, struct cache_key *out, struct hash_read *hr)
 		}
 		XXH3_state_t *last = NULL;
 		char b;
-		if (usable && end && pread(fd, &b, 1, (off_t)(pf->size - 1)) == 1 &&
-		    proof_check(fd, map, pf, &last)) {
+		bool read_end = usable && end && pread(fd, &b, 1, (off_t)(pf->size - 1)) == 1;
+		bool held = read_end && (hr->speculate ? proof_start(fd, map, pf, &last, &hr->pending)
+						      : proof_check(fd, map, pf, &last));
+		if (held) {
 			XXH3_copyState(st, end);
 			for (; next < hr->n && hr->at[next] < pf->size; next++)
 				hr->st[next] = state_dup(proof_state(pf, hr->at[next]));
@@ -1393,7 +1539,8 @@ static bool hash_fd_read(int fd, struct cache_key *out, struct hash_read *hr)
 		}
 		if (last)
 			XXH3_freeState(last);
-		if (getenv("LOGDOWN_TEST_SAY_PROOF"))
+		/* (a check left running says so when joined) */
+		if (getenv("LOGDOWN_TEST_SAY_PROOF") && !hr->pending)
 			fprintf(stderr, "logdown: test: a proof of %zu pieces %s\n", pf->n,
 				hr->proved ? "held" : "failed");
 	}
@@ -1657,6 +1804,7 @@ bool cache_fd_hash_mid(struct cache *c, const char *path, int fd, struct cache_k
 		hr.in_hash = e->hash;
 	}
 	uint64_t was_size = was ? (uint64_t)e->sig[0] : 0;
+	hr.speculate = c->speculate;
 	pthread_mutex_unlock(&c->mu);
 	if (hit)
 		return true;
@@ -1708,6 +1856,13 @@ bool cache_fd_hash_mid(struct cache *c, const char *path, int fd, struct cache_k
 	if (hr.made) {
 		e->pf = hr.out;
 		memset(&hr.out, 0, sizeof hr.out);
+	}
+	/* all of the above rests on it: joined before anything is kept */
+	if (hr.pending) {
+		hr.pending->path = xstrdup(path);
+		hr.pending->next = c->proofs;
+		c->proofs = hr.pending;
+		hr.pending = NULL;
 	}
 	pthread_mutex_unlock(&c->mu);
 	hash_read_free(&hr);
@@ -1775,26 +1930,40 @@ static void set_row(struct cache *c, const char *row, const int64_t sig[5],
 	pthread_mutex_unlock(&c->mu);
 }
 
-/* The files table's row for a file of the output: a name no real path
- * has. */
-/* Are the times of a file (st, its signature sig) older than a tick of
- * its file system's clock (20 ms; 2 s where times have no nanoseconds),
- * so that a write after this moment moves them?  A file written a moment
- * ago on a fine clock is waited for (20 ms at most). */
-static bool settled(const struct stat *st, const int64_t sig[5])
+/* When the times of a file (st, its signature sig) are older than a
+ * tick of its file system's clock (20 ms; 2 s where times have no
+ * nanoseconds), so that a write after that moment moves them: into
+ * *due; false when that is a coarse tick not yet past (not waited for). */
+static bool tick_due(const struct stat *st, const int64_t sig[5], int64_t *due)
 {
 	bool coarse = st->st_mtim.tv_nsec == 0 && st->st_ctim.tv_nsec == 0;
 	int64_t tick = coarse ? RACY_NS : 20000000LL, newest = sig[1] > sig[4] ? sig[1] : sig[4];
-	int64_t wait = newest + tick - now_ns();
-	if (wait > 0 && !coarse) {
-		/* written a moment ago: wait out the tick, then look again */
-		struct timespec ts = {0, (long)wait};
-		nanosleep(&ts, NULL);
-		wait = 0;
-	}
-	return wait <= 0;
+	*due = newest + tick;
+	return !coarse || *due <= now_ns();
 }
 
+static void sleep_until(int64_t due)
+{
+	/* (a signal, a child's end, cuts a sleep short: until due) */
+	for (int64_t wait; (wait = due - now_ns()) > 0;) {
+		struct timespec ts = {wait / 1000000000, (long)(wait % 1000000000)};
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* Are the times of a file settled (tick_due())?  A file written a
+ * moment ago on a fine clock is waited for (20 ms at most). */
+static bool settled(const struct stat *st, const int64_t sig[5])
+{
+	int64_t due;
+	if (!tick_due(st, sig, &due))
+		return false;
+	sleep_until(due);
+	return true;
+}
+
+/* The files table's row for a file of the output: a name no real path
+ * has. */
 static char *output_row(const char *final, const char *rel)
 {
 	return xasprintf("output %s/%s", final, rel);
@@ -1807,11 +1976,20 @@ bool cache_output_note(struct cache *c, const char *final, const char *rel,
 		return false;
 	int64_t sig[5];
 	sig_of(st, sig);
-	if (!settled(st, sig))
+	int64_t due;
+	if (!tick_due(st, sig, &due))
 		return false;
 	char *row = output_row(final, rel);
 	set_row(c, row, sig, content);
 	free(row);
+	/* The row is trusted from when the files table is written: the
+	 * wait for the tick is left to cache_close(), just before, where
+	 * the build's last steps have mostly spent it (a raw copy appended
+	 * to at the commit waited 20 ms here, doing nothing). */
+	pthread_mutex_lock(&c->mu);
+	if (due > c->settle_due)
+		c->settle_due = due;
+	pthread_mutex_unlock(&c->mu);
 	return true;
 }
 

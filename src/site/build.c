@@ -883,7 +883,10 @@ static void *prev_free_thread(void *arg)
 	return NULL;
 }
 
-int site_build(const struct build_opts *opts, struct diag *d)
+/* One build; with a promise (p), its logs' proofs may still be checked
+ * while it runs (cache_speculate()), and are joined before it commits:
+ * when one failed, p->broken and nothing was committed or kept. */
+static int build_once(const struct build_opts *opts, struct diag *d, struct promise *p)
 {
 	struct build b = {.opts = opts, .d = d, .prev_fd = -1};
 	int rc = EXIT_OK;
@@ -975,6 +978,7 @@ int site_build(const struct build_opts *opts, struct diag *d)
 	if (!opts->no_cache && b.parsers) {
 		/* check reads the cache and writes nothing */
 		b.disk = cache_open(opts->root, b.writing && !scratch);
+		cache_speculate(b.disk, p != NULL);
 		b.parsers_key = parse_cache_parsers_key(b.parsers);
 		parse_cache_set_disk(b.pc, b.disk, &b.parsers_key);
 		if (b.writing && !scratch) {
@@ -1141,6 +1145,14 @@ int site_build(const struct build_opts *opts, struct diag *d)
 	}
 	run_turns(&b, jobs, free_turn);
 	free(jobs);
+	/* Every page is made, nothing is committed or kept yet: the one
+	 * place where the proofs left running are joined.  Held, the build
+	 * stands as it is; failed, it read a log as holding what it does
+	 * not, and is thrown away (site_build() makes it again). */
+	if (p && !cache_proofs_join(b.disk))
+		p->broken = true;
+	else if (p)
+		b.d = b.theme.d = d = promise_keep(p);
 	if (opts->nreports)
 		*opts->nreports = b.nreports;
 	if (opts->nrendered)
@@ -1148,7 +1160,9 @@ int site_build(const struct build_opts *opts, struct diag *d)
 
 	if (diag_errors(d) > 0)
 		rc = b.io_failed ? EXIT_IO : EXIT_CONTENT;
-	if (rc == EXIT_OK && scratch && !opts->on_built) {
+	if (p && p->broken) {
+		/* nothing of it committed, kept or said */
+	} else if (rc == EXIT_OK && scratch && !opts->on_built) {
 		compare_trees(&b, b.out.staging, opts->against, "");
 		if (diag_errors(d) > 0)
 			rc = EXIT_CONTENT;
@@ -1187,8 +1201,9 @@ int site_build(const struct build_opts *opts, struct diag *d)
 		}
 	}
 	free(kept);
-	cache_report(b.disk, d);
-	if (!opts->summary) {
+	if (!(p && p->broken))
+		cache_report(b.disk, d);
+	if (!opts->summary || (p && p->broken)) {
 		/* machine-readable diagnostics: no prose on the same stream */
 	} else if (rc == EXIT_OK) {
 		fprintf(stderr, "logdown: %s %zu report%s", b.writing && !scratch ? "built" : "checked",
@@ -1245,4 +1260,21 @@ int site_build(const struct build_opts *opts, struct diag *d)
 	free(b.claim_base_dir);
 	cache_close(b.disk);
 	return rc;
+}
+
+int site_build(const struct build_opts *opts, struct diag *d)
+{
+	/* Without the cache there is no proof to wait for. */
+	if (opts->no_cache || getenv("LOGDOWN_TEST_NO_SPECULATE"))
+		return build_once(opts, d, NULL);
+	struct promise p;
+	promise_begin(&p, opts, d);
+	int rc = build_once(&p.opts, p.d, &p);
+	if (!p.broken) {
+		if (p.d) /* it ended before its join (a usage error) */
+			promise_keep(&p);
+		return rc;
+	}
+	promise_drop(&p);
+	return build_once(opts, d, NULL);
 }

@@ -10,6 +10,8 @@
  *               log pages, the index, the PDFs, the output swapped in
  *   keepcopy.c  a log's raw copy kept, or appended to
  *   earlycopy.c a big log's raw copy started as its report renders
+ *   promise.c   what a build made before its logs' proofs held says,
+ *               held until they do
  *   clean.c     logdown clean
  *   searchindex.c  the site's search index, search-index.js */
 #ifndef LOGDOWN_SITE_INT_H
@@ -33,6 +35,31 @@
 struct doc;
 struct output_file;
 struct term_table;
+
+struct held_call;
+
+/* A build made while the proofs of its logs' old bytes are checked
+ * (promise.c): the options it runs with (the caller's, its on_report
+ * and on_input held), its diagnostics' deferred sink, and the caller's. */
+struct promise {
+	struct build_opts opts;
+	const struct build_opts *caller;
+	struct diag *d, *outer;
+	struct held_call *calls;
+	size_t ncalls;
+	bool broken; /* a proof failed: the build is thrown away */
+};
+
+/* Starts p for a build with opts, reporting to d: the build runs with
+ * p->opts and reports to p->d. */
+void promise_begin(struct promise *p, const struct build_opts *opts, struct diag *d);
+/* The proofs held: what p held back is given to the caller, in order
+ * (its diagnostics flushed to the outer sink, its calls made); returns
+ * that sink, for the rest of the build. */
+struct diag *promise_keep(struct promise *p);
+/* A proof failed: what p held back is dropped (and the output folder's
+ * name the build gave back, freed: the build made again gives it). */
+void promise_drop(struct promise *p);
 
 /* One site_build(): what it loaded and found, and where it writes.  Its
  * turns (struct job) run on several threads: they read it, and write

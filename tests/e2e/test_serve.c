@@ -1742,6 +1742,121 @@ static void a_page_never_goes_missing_while_serve_rebuilds(void **state)
 	free(dir);
 }
 
+/* A running job's log line at `step` (the Cerebras parser's form). */
+static void put_train_line(FILE *f, long step)
+{
+	fprintf(f,
+		"2024-03-30 15:16:33,873 INFO:   | Train Device=CSX, Step=%ld, Loss=%.5f, "
+		"Rate=%ld.%02ld samples/sec, GlobalRate=2983.97 samples/sec\n",
+		step, 9.0 - (double)(step % 997) / 200.0, 2900 + step % 89, step % 100);
+}
+
+/* How many times `what` occurs in the file at path. */
+static size_t times_in(const char *path, const char *what)
+{
+	char *text = e2e_read("/", path);
+	size_t n = 0;
+	for (const char *p = text; p && (p = strstr(p, what)); p++)
+		n++;
+	free(text);
+	return n;
+}
+
+/* Waits (10 s at most) until the file at path says `what` n times (a
+ * file not there yet says nothing). */
+static bool wait_times_in(const char *path, const char *what, size_t n)
+{
+	long until = now_ms() + 10000 * slow();
+	while (now_ms() < until) {
+		if (times_in(path, what) >= n)
+			return true;
+		sleep_ms(50);
+	}
+	return false;
+}
+
+/* serve rebuilds a grown log of several proof pieces (1 MiB here,
+ * LOGDOWN_TEST_PIECE) on the proof's word (cache_speculate()); in its
+ * first such rebuild a byte of an old piece is changed before the check
+ * reads it (LOGDOWN_TEST_WRITE_SPECULATING).  The check fails, and the
+ * rebuild is thrown away and made again in the same process: one
+ * "rebuilt" line for it, and the page is a --no-cache build's.  The next append
+ * is proved and rebuilt on the proof's word as usual, its page a
+ * --no-cache build's too. */
+static void a_proof_that_fails_in_serve_is_built_again_in_place(void **state)
+{
+	(void)state;
+	char *dir = e2e_tmpdir();
+	e2e_write(dir, "content/r/index.md",
+		  "---\ntitle: R\nruns:\n  cs: {file: job.log, parser: cerebras}\n---\n"
+		  "Loss {{ cs.final_loss }} at step {{ cs.final_step }}, mean rate "
+		  "{{ mean(cs.train.rate) }}.\n");
+	char *log = path_join(dir, "content/r/job.log");
+	FILE *f = fopen(log, "w");
+	assert_non_null(f);
+	fputs("2024-03-30 15:16:00,001 INFO:   Effective batch size is 512.\n", f);
+	for (long step = 100; step <= 4400000; step += 100)
+		put_train_line(f, step);
+	fclose(f);
+	/* a loss's digit in the third piece, flipped to another digit */
+	char *text = e2e_read("/", log);
+	const char *l = strstr(text + (2 << 20), "Loss=");
+	assert_non_null(l);
+	char *at = xasprintf("%ld", (long)(l + 5 - text));
+	free(text);
+	char *err = xasprintf("%s.err", dir);
+	setenv("LOGDOWN_TEST_PIECE", "1048576", 1);
+	setenv("LOGDOWN_TEST_SAY_PROOF", "1", 1);
+	setenv("LOGDOWN_TEST_WRITE_SPECULATING", at, 1);
+	pid_t pid;
+	unsigned keep = port;
+	bool started = spawn_serve(e2e_binary(), dir, err, &pid, &port);
+	unsetenv("LOGDOWN_TEST_PIECE");
+	unsetenv("LOGDOWN_TEST_SAY_PROOF");
+	unsetenv("LOGDOWN_TEST_WRITE_SPECULATING");
+	assert_true(started);
+	other_server = pid;
+	static const char *const proofs[] = {"a proof of 6 pieces failed", "a proof of 6 pieces held"};
+	for (int k = 0; k < 2; k++) {
+		f = fopen(log, "a");
+		assert_non_null(f);
+		put_train_line(f, 4400100 + 100 * (long)k);
+		fclose(f);
+		char *page = path_join(dir, "_site/r/index.html");
+		char *step = xasprintf(">%ld</a>,", 4400100 + 100 * (long)k);
+		if (!wait_times_in(page, step, 1))
+			fail_msg("no rebuild after append %d:\n%s", k, e2e_keep(e2e_read("/", err)));
+		free(step);
+		free(page);
+		assert_true(times_in(err, proofs[k]) >= 1);
+		struct proc b = e2e_run("/", "build --no-cache '%s' -o '%s.fresh'", dir, dir);
+		assert_int_equal(b.status, 0);
+		proc_free(&b);
+		char *fresh = xasprintf("%s.fresh", dir);
+		char *want = e2e_read(fresh, "r/index.html");
+		char *got = e2e_read(dir, "_site/r/index.html");
+		assert_string_equal(e2e_keep(e2e_page_body(got)), e2e_keep(e2e_page_body(want)));
+		free(got);
+		free(want);
+		remove_tree(fresh);
+		free(fresh);
+	}
+	/* the thrown build said nothing: one line for each rebuild (the
+	 * flipped byte is a change of its own, rebuilt after the first) */
+	if (times_in(err, "logdown: rebuilt") != times_in(err, "; rebuilding\n"))
+		fail_msg("%s", e2e_keep(e2e_read("/", err)));
+	port = keep;
+	kill(pid, SIGTERM);
+	assert_int_equal(child_wait(pid, 5000), 0);
+	other_server = -1;
+	unlink(err);
+	free(err);
+	free(at);
+	free(log);
+	remove_tree(dir);
+	free(dir);
+}
+
 /* What makes a rebuild slow, and how it is undone. */
 struct slow_input {
 	const char *what;
@@ -1936,6 +2051,10 @@ int main(void)
 		cmocka_unit_test(a_save_wakes_serve_without_waiting_for_the_poll),
 		cmocka_unit_test(sigterm_stops_serve_within_a_second_even_during_a_rebuild),
 		cmocka_unit_test(sigterm_stops_serve_while_a_rebuild_parses_a_huge_log),
+		cmocka_unit_test(a_proof_that_fails_in_serve_is_built_again_in_place),
 	};
+	/* TEST_FILTER: the tests whose names match (cmocka's pattern) */
+	if (getenv("TEST_FILTER"))
+		cmocka_set_test_filter(getenv("TEST_FILTER"));
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -901,6 +901,40 @@ static void apart_sink_quotes_no_source_of_its_parent(void **state)
 /* A borrowing deferred sink writes what a copying one does, but its
  * quote is the source's own line, not a copy: the source is changed
  * before the flush here, which a borrowed quote shows. */
+/* A deferred sink flushed into another deferred one (a report's, into
+ * a build's held back until its proofs hold: site/promise.c): nothing
+ * is written until the outer one is flushed, then all of it in order,
+ * counted once at each step; a borrowed quote is copied on the way, so
+ * that its source may change or go before the last flush. */
+static void deferred_sink_flushed_into_a_deferred_one_is_written_with_it(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open_as(&c, DIAG_TEXT, false);
+	struct diag *build = diag_new_deferred(c.d);
+	char src[] = "one\ntwo {{ x }}\n";
+	diag_add_source(build, "r.md", src, sizeof src - 1);
+	diag_warning(build, loc_line("r.md", 0), "first");
+	struct diag *report = diag_new_deferred_borrowing(build);
+	diag_error(report, (struct loc){"r.md", 2, 5, 6}, "second");
+	diag_flush(report, build);
+	assert_int_equal(diag_errors(report), 0);
+	assert_int_equal(diag_errors(build), 1);
+	assert_int_equal(diag_warnings(build), 1);
+	assert_string_equal(cap_text(&c), "");
+	src[4] = 'T'; /* the quote was copied when it left the report */
+	diag_warning(build, loc_line("r.md", 0), "third");
+	diag_free(report);
+	diag_flush(build, c.d);
+	assert_int_equal(diag_errors(c.d), 1);
+	assert_int_equal(diag_warnings(c.d), 2);
+	assert_string_equal(cap_text(&c), "r.md: warning: first\n"
+					  "r.md:2:5: error: second\n    2 | two {{ x }}\n      |     ^~~~~~\n"
+					  "r.md: warning: third\n");
+	diag_free(build);
+	cap_close(&c);
+}
+
 static void borrowing_sink_quotes_the_source_in_place(void **state)
 {
 	(void)state;
@@ -1075,6 +1109,7 @@ int main(void)
 		cmocka_unit_test(deferred_sink_keeps_diagnostics_until_flushed),
 		cmocka_unit_test(apart_sink_quotes_no_source_of_its_parent),
 		cmocka_unit_test(borrowing_sink_quotes_the_source_in_place),
+		cmocka_unit_test(deferred_sink_flushed_into_a_deferred_one_is_written_with_it),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
