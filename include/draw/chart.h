@@ -114,6 +114,23 @@ struct chart {
 	size_t nbandwidths;
 	struct chart_point *points;
 	size_t npoints;
+	/* May be NULL.  Where a caller draws the same series more than
+	 * once (another size, the dark theme, PNG, PDF), the range of their
+	 * points the first drawing found, given back to the next so that
+	 * it reads no point to check them again (chart_extent below). */
+	struct chart_extent *extent;
+};
+
+/* The range of a line, scatter or bar chart's points leaving out gaps,
+ * as chart_render() finds it while checking them: set (known) by the
+ * first drawing of a chart whose extent points here and whose points
+ * passed the checks, read by later ones.  It depends only on the
+ * series and on x_log, y_log and the chart's type, which the drawings
+ * sharing one must keep. */
+struct chart_extent {
+	bool known;
+	bool any; /* some point is not a gap */
+	double x_lo, x_hi, y_lo, y_hi;
 };
 
 /* Draws c in format f, appending the file's bytes to out: SVG and PDF at

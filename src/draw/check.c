@@ -86,6 +86,16 @@ bool check_series(struct render *r, char **err)
 	r->dx_lo = r->dy_lo = INFINITY;
 	r->dx_hi = r->dy_hi = -INFINITY;
 	bool any = false;
+	/* The points of series another drawing of them checked already
+	 * are not read again: their range is that drawing's. */
+	const struct chart_extent *known = c->extent && c->extent->known ? c->extent : NULL;
+	if (known) {
+		any = known->any;
+		r->dx_lo = known->x_lo;
+		r->dx_hi = known->x_hi;
+		r->dy_lo = known->y_lo;
+		r->dy_hi = known->y_hi;
+	}
 	for (size_t i = 0; i < c->nseries; i++) {
 		const struct chart_series *s = &c->series[i];
 		if (bar && s->n != c->ncategories) {
@@ -105,6 +115,8 @@ bool check_series(struct render *r, char **err)
 		}
 		if (s->n > 0 && !s->y)
 			return fail(err, xstrdup("a series has no y values"));
+		if (known)
+			continue;
 		size_t j0 = 0;
 		if (!bar && s->carry && s->from) {
 			/* the first points were checked when their drawing was
@@ -143,6 +155,9 @@ bool check_series(struct render *r, char **err)
 			r->dy_hi = fmax(r->dy_hi, y);
 		}
 	}
+	if (c->extent && !known)
+		*c->extent = (struct chart_extent){true, any, r->dx_lo, r->dx_hi, r->dy_lo,
+						   r->dy_hi};
 	if (!any)
 		return fail(err, xstrdup("the chart has no data: every series is empty"));
 	/* a span a double cannot hold (-1e308 to 1e308) has no scale; a

@@ -682,15 +682,23 @@ static bool figure_add(struct figures *f, const struct chart *ch, enum chart_for
  * page's other drawings and the PNG and PDF asked for.  0 when all
  * were drawn, 1 when the SVG could not be (*err says why), 2 when
  * another could not. */
-static int figures_draw(struct directive_ctx *c, const struct chart *ch, struct figures *f,
+static int figures_draw(struct directive_ctx *c, const struct chart *chart, struct figures *f,
 			int *w, int *h, char **err)
 {
+	/* Every drawing below is of the same series: the first's check of
+	 * their points (their range) serves the others, which then read
+	 * the points only to draw them (7.1 million of them over a 1 GB
+	 * log, five drawings). */
+	struct chart_extent extent = {0};
+	struct chart base = *chart; /* shares chart's arrays; only read */
+	base.extent = &extent;
+	const struct chart *ch = &base;
 	if (!figure_add(f, ch, CHART_SVG, "svg", err))
 		return 1;
 	narrow_size(ch, w, h);
 	if (!c->write_figure)
 		return 0;
-	struct chart v = *ch; /* shares ch's arrays; only read */
+	struct chart v = base;
 	bool narrow = *w > 0;
 	for (int k = 0; k < (narrow ? 3 : 1); k++) {
 		static const char *const ext[] = {"dark.svg", "narrow.svg", "narrow.dark.svg"};
