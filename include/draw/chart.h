@@ -115,23 +115,35 @@ struct chart {
 	struct chart_point *points;
 	size_t npoints;
 	/* May be NULL.  Where a caller draws the same series more than
-	 * once (another size, the dark theme, PNG, PDF), the range of their
-	 * points the first drawing found, given back to the next so that
-	 * it reads no point to check them again (chart_extent below). */
-	struct chart_extent *extent;
+	 * once (another size, the dark theme, PNG, PDF), what the first
+	 * drawing found of their points, given back to the next so that it
+	 * reads them only where its own geometry needs (chart_shared
+	 * below). */
+	struct chart_shared *shared;
 };
 
-/* The range of a line, scatter or bar chart's points leaving out gaps,
- * as chart_render() finds it while checking them: set (known) by the
- * first drawing of a chart whose extent points here and whose points
- * passed the checks, read by later ones.  It depends only on the
- * series and on x_log, y_log and the chart's type, which the drawings
- * sharing one must keep. */
-struct chart_extent {
+/* What the drawings of one chart's line, scatter or bar series share,
+ * kept by the caller between them (zeroed before the first, cleared
+ * with chart_shared_clear() after the last):
+ * - the range of their points leaving out gaps, found by the first
+ *   drawing whose points passed the checks (known), read by later ones;
+ * - each series' points mapped to pixels, by geometry (the axes, the
+ *   plot frame, the scale, the marker size, bit for bit, as a carry's
+ *   projections are kept): a drawing whose geometry an earlier one had
+ *   (the dark theme at the same size) copies its pixel points.
+ * Both depend only on the series and on the chart's type, x_log and
+ * y_log, which the drawings sharing one must keep.  A series with a
+ * carry keeps its own projections (chart_carry) and none here. */
+struct chart_shared {
 	bool known;
 	bool any; /* some point is not a gap */
 	double x_lo, x_hi, y_lo, y_hi;
+	struct chart_shared_proj *proj;
+	size_t nproj;
 };
+
+/* Frees what sh holds (not sh) and zeroes it. */
+void chart_shared_clear(struct chart_shared *sh);
 
 /* Draws c in format f, appending the file's bytes to out: SVG and PDF at
  * width x height CSS pixels (points for PDF), PNG at twice that, text in

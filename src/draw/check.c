@@ -88,7 +88,7 @@ bool check_series(struct render *r, char **err)
 	bool any = false;
 	/* The points of series another drawing of them checked already
 	 * are not read again: their range is that drawing's. */
-	const struct chart_extent *known = c->extent && c->extent->known ? c->extent : NULL;
+	const struct chart_shared *known = c->shared && c->shared->known ? c->shared : NULL;
 	if (known) {
 		any = known->any;
 		r->dx_lo = known->x_lo;
@@ -155,9 +155,15 @@ bool check_series(struct render *r, char **err)
 			r->dy_hi = fmax(r->dy_hi, y);
 		}
 	}
-	if (c->extent && !known)
-		*c->extent = (struct chart_extent){true, any, r->dx_lo, r->dx_hi, r->dy_lo,
-						   r->dy_hi};
+	if (c->shared && !known) {
+		struct chart_shared *sh = c->shared;
+		sh->known = true;
+		sh->any = any;
+		sh->x_lo = r->dx_lo;
+		sh->x_hi = r->dx_hi;
+		sh->y_lo = r->dy_lo;
+		sh->y_hi = r->dy_hi;
+	}
 	if (!any)
 		return fail(err, xstrdup("the chart has no data: every series is empty"));
 	/* a span a double cannot hold (-1e308 to 1e308) has no scale; a

@@ -383,18 +383,25 @@ static void project_note(struct render *r, const struct chart_series *s, size_t 
 	carry_record(s->carry, geo, out, k, seen, nseen);
 }
 
+/* Whether series s is reduced (project()): more than twice as many
+ * points as the plot has device pixel columns. */
+static bool project_reduces(const struct render *r, const struct chart_series *s)
+{
+	double cols = (r->R - r->L) * r->scale;
+	return (double)s->n > 2 * cols;
+}
+
 /* Maps series i to device pixels.  A line with more than twice as many
  * points as the plot has pixel columns keeps per column its first,
  * minimum, maximum and last point; a scatter as big keeps one point per
  * marker-sized cell. */
-static void project(struct render *r, size_t i)
+static void project_points(struct render *r, size_t i)
 {
 	const struct chart_series *s = &r->c->series[i];
 	struct pts *out = &r->ser[i];
 	out->n = 0;
 	double sc = r->scale;
-	double cols = (r->R - r->L) * sc;
-	bool reduce = (double)s->n > 2 * cols;
+	bool reduce = project_reduces(r, s);
 	out->reduced = reduce;
 	struct column k = {.col = LONG_MIN};
 	if (r->c->type == CHART_SCATTER) {
@@ -463,6 +470,25 @@ static void project(struct render *r, size_t i)
 		project_note(r, s, j, reduce, out, &k, NULL, 0);
 	if (reduce && j != SIZE_MAX)
 		column_flush(out, &k, 1 / sc);
+}
+
+/* project_points(), or its pixel points as another drawing of the same
+ * chart in the same geometry made them (chart_shared): the same points,
+ * copied.  A series with a carry keeps its projections there. */
+static void project(struct render *r, size_t i)
+{
+	const struct chart_series *s = &r->c->series[i];
+	struct chart_shared *sh = s->carry ? NULL : r->c->shared;
+	if (!sh) {
+		project_points(r, i);
+		return;
+	}
+	double geo[CHART_GEO_N];
+	carry_geometry(r, project_reduces(r, s), geo);
+	if (shared_proj_get(sh, i, geo, &r->ser[i]))
+		return;
+	project_points(r, i);
+	shared_proj_put(sh, i, geo, &r->ser[i]);
 }
 
 /* Legend */

@@ -678,27 +678,20 @@ static bool figure_add(struct figures *f, const struct chart *ch, enum chart_for
 	return chart_render(ch, fmt, b, err);
 }
 
-/* Draws ch's figures into f: the SVG, then (when c writes figures) the
- * page's other drawings and the PNG and PDF asked for.  0 when all
- * were drawn, 1 when the SVG could not be (*err says why), 2 when
- * another could not. */
-static int figures_draw(struct directive_ctx *c, const struct chart *chart, struct figures *f,
-			int *w, int *h, char **err)
+/* figures_draw()'s drawings, all of the same series: what the first
+ * finds of their points (their range, their pixel points in its
+ * geometry) serves the others, which then read the points only where
+ * their geometry differs (7.1 million of them over a 1 GB log, four
+ * drawings of the page). */
+static int figures_draw_shared(struct directive_ctx *c, const struct chart *ch,
+			       struct figures *f, int *w, int *h, char **err)
 {
-	/* Every drawing below is of the same series: the first's check of
-	 * their points (their range) serves the others, which then read
-	 * the points only to draw them (7.1 million of them over a 1 GB
-	 * log, five drawings). */
-	struct chart_extent extent = {0};
-	struct chart base = *chart; /* shares chart's arrays; only read */
-	base.extent = &extent;
-	const struct chart *ch = &base;
 	if (!figure_add(f, ch, CHART_SVG, "svg", err))
 		return 1;
 	narrow_size(ch, w, h);
 	if (!c->write_figure)
 		return 0;
-	struct chart v = base;
+	struct chart v = *ch; /* shares ch's arrays; only read */
 	bool narrow = *w > 0;
 	for (int k = 0; k < (narrow ? 3 : 1); k++) {
 		static const char *const ext[] = {"dark.svg", "narrow.svg", "narrow.dark.svg"};
@@ -723,6 +716,21 @@ static int figures_draw(struct directive_ctx *c, const struct chart *chart, stru
 			return 2;
 	}
 	return 0;
+}
+
+/* Draws ch's figures into f: the SVG, then (when c writes figures) the
+ * page's other drawings and the PNG and PDF asked for.  0 when all
+ * were drawn, 1 when the SVG could not be (*err says why), 2 when
+ * another could not. */
+static int figures_draw(struct directive_ctx *c, const struct chart *ch, struct figures *f,
+			int *w, int *h, char **err)
+{
+	struct chart_shared shared = {0};
+	struct chart base = *ch; /* shares ch's arrays; only read */
+	base.shared = &shared;
+	int got = figures_draw_shared(c, &base, f, w, h, err);
+	chart_shared_clear(&shared);
+	return got;
 }
 
 /* Whether a drawing of ch found a grown series' carried state not to

@@ -947,11 +947,12 @@ static void a_grown_series_whose_axes_moved_is_not_drawn_from_its_carry(void **s
 	free(y);
 }
 
-/* The drawings of one chart (the page's, the dark one, the PNG) share
- * the range the first found while checking the points: the first sets
- * it, the later ones read no point to find it again and draw the same
- * bytes as drawings that found it themselves. */
-static void drawings_of_one_chart_share_the_range_of_its_points(void **state)
+/* The drawings of one chart (the page's, the dark one, the narrow ones,
+ * the PNG) share what the first found of its points: their range, and
+ * their pixel points in each geometry (the dark theme at the same size
+ * copies the light one's).  Each gives the bytes a drawing that found
+ * them itself gives. */
+static void drawings_of_one_chart_share_their_points_range_and_pixels(void **state)
 {
 	(void)state;
 	struct chart c = make_chart(CHART_LINE);
@@ -959,31 +960,47 @@ static void drawings_of_one_chart_share_the_range_of_its_points(void **state)
 	memcpy(y, loss2048, sizeof y);
 	y[4] = NAN; /* a gap is left out of the range */
 	line_series[1].y = y;
-	struct chart_extent extent = {0};
+	struct chart_shared sh = {0};
 	struct chart shared = c;
-	shared.extent = &extent;
+	shared.shared = &sh;
 	struct buf alone = BUF_INIT, with = BUF_INIT;
 	render_ok(&c, CHART_SVG, &alone);
 	render_ok(&shared, CHART_SVG, &with);
-	assert_true(extent.known);
-	assert_true(extent.any);
-	assert_true(extent.x_lo == 100 && extent.x_hi == 1000);
-	assert_true(extent.y_lo == 7.125 && extent.y_hi == 9.48438);
+	assert_true(sh.known);
+	assert_true(sh.any);
+	assert_true(sh.x_lo == 100 && sh.x_hi == 1000);
+	assert_true(sh.y_lo == 7.125 && sh.y_hi == 9.48438);
+	assert_int_equal(sh.nproj, 2); /* the two series in one geometry */
 	assert_int_equal(with.len, alone.len);
 	assert_memory_equal(buf_data(&with), buf_data(&alone), alone.len);
-	const enum chart_format formats[] = {CHART_SVG, CHART_PNG};
-	for (size_t f = 0; f < 2; f++) {
-		c.dark = shared.dark = true;
-		c.width = shared.width = 360;
-		c.height = shared.height = 300;
+	/* the dark one at the same size: the same geometry */
+	static const struct {
+		bool dark;
+		int w, h;
+		enum chart_format f;
+		size_t nproj;
+	} next[] = {
+		{true, 0, 0, CHART_SVG, 2},
+		{false, 360, 300, CHART_SVG, 4},
+		{true, 360, 300, CHART_SVG, 4},
+		{false, 0, 0, CHART_PNG, 6}, /* twice the scale */
+	};
+	for (size_t k = 0; k < sizeof next / sizeof *next; k++) {
+		c.dark = shared.dark = next[k].dark;
+		c.width = shared.width = next[k].w;
+		c.height = shared.height = next[k].h;
 		struct buf a = BUF_INIT, b = BUF_INIT;
-		render_ok(&c, formats[f], &a);
-		render_ok(&shared, formats[f], &b);
+		render_ok(&c, next[k].f, &a);
+		render_ok(&shared, next[k].f, &b);
+		assert_int_equal(sh.nproj, next[k].nproj);
 		assert_int_equal(b.len, a.len);
 		assert_memory_equal(buf_data(&b), buf_data(&a), a.len);
 		buf_free(&a);
 		buf_free(&b);
 	}
+	chart_shared_clear(&sh);
+	assert_int_equal(sh.nproj, 0);
+	assert_false(sh.known);
 	buf_free(&alone);
 	buf_free(&with);
 }
@@ -997,12 +1014,13 @@ static void points_refused_leave_the_range_unknown(void **state)
 	double x[3] = {1, 2, 3}, y[3] = {1, 2, -1.5};
 	line_series[0] = (struct chart_series){lbl512, x, y, 3, 0, NULL, 0};
 	c.y_log = true;
-	struct chart_extent extent = {0};
-	c.extent = &extent;
+	struct chart_shared sh = {0};
+	c.shared = &sh;
 	for (int k = 0; k < 2; k++) {
 		assert_render_err(&c, "series 'bs=512': y value -1.5 (point 3) cannot be shown on "
 				      "a log axis; values must be > 0");
-		assert_false(extent.known);
+		assert_false(sh.known);
+		assert_int_equal(sh.nproj, 0);
 	}
 }
 
@@ -1039,7 +1057,7 @@ int main(void)
 		cmocka_unit_test(a_dark_chart_has_a_dark_ground),
 		cmocka_unit_test(a_grown_series_drawn_from_its_carry_is_the_same_drawing),
 		cmocka_unit_test(a_grown_series_whose_axes_moved_is_not_drawn_from_its_carry),
-		cmocka_unit_test(drawings_of_one_chart_share_the_range_of_its_points),
+		cmocka_unit_test(drawings_of_one_chart_share_their_points_range_and_pixels),
 		cmocka_unit_test(points_refused_leave_the_range_unknown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
