@@ -118,10 +118,14 @@ bool check_series(struct render *r, char **err)
 		if (known)
 			continue;
 		size_t j0 = 0;
-		if (!bar && s->carry && s->from) {
-			/* the first points were checked when their drawing was
-			 * carried: their extents are the carry's */
-			j0 = s->from;
+		/* The first points were checked when their drawing was
+		 * carried: their extents are the carry's.  A carry begun over
+		 * this very series' first points (a first build's, from 0)
+		 * took their extents as this loop does; on a log axis they
+		 * are read here all the same, for the check. */
+		bool begun = s->carry && !s->from && !c->x_log && !c->y_log;
+		if (!bar && s->carry && (s->from || begun)) {
+			j0 = s->from ? s->from : s->carry->n < s->n ? s->carry->n : s->n;
 			if (s->carry->any) {
 				any = true;
 				r->dx_lo = fmin(r->dx_lo, s->carry->x_lo);

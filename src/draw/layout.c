@@ -332,22 +332,32 @@ static void column_flush(struct pts *s, const struct column *k, double scale)
 		pts_push(s, k->last.x * scale, k->last.y * scale);
 }
 
-/* Where a projection of series s starts: from point 0, or, for a
- * series that grew (s->from), from the carried projection of this
- * geometry, its pixel points, column and cells put back into out, *k
- * and seen.  SIZE_MAX when there is none (carry->missed is set). */
+/* Where a projection of series s starts: from point 0, or from the
+ * carried projection of this geometry, its pixel points, column and
+ * cells put back into out, *k and seen: for a series that grew
+ * (s->from; SIZE_MAX when there is none, and carry->missed is set), or
+ * for one whose carry is being recorded (from 0) when an earlier
+ * drawing recorded this geometry's (then from carry->n). */
 static size_t project_start(struct render *r, const struct chart_series *s, bool reduce,
 			    struct pts *out, struct column *k, unsigned char *seen, size_t nseen)
 {
-	if (!s->carry || s->from == 0)
+	if (!s->carry)
 		return 0;
 	double geo[CHART_GEO_N];
 	carry_geometry(r, reduce, geo);
 	const struct chart_proj *p = carry_find(s->carry, geo);
 	if (!p || p->nseen != (seen ? nseen : 0)) {
+		/* A carry being recorded (from 0) has none for this geometry
+		 * yet: this drawing maps every point and records it. */
+		if (s->from == 0)
+			return 0;
 		s->carry->missed = true;
 		return SIZE_MAX;
 	}
+	/* From 0, an earlier drawing of these points in this geometry (the
+	 * dark page beside the light one) recorded its state at point
+	 * carry->n: go on from it, as a drawing of the grown series does. */
+	size_t from = s->from ? s->from : s->carry->n;
 	for (size_t j = 0; j < p->npts; j++) {
 		/* the points were rounded when first pushed: pushed again as
 		 * they are, since round(round(v * 10) / 10 * 10) / 10 is v */
@@ -367,7 +377,7 @@ static size_t project_start(struct render *r, const struct chart_series *s, bool
 	k->last = (struct pt){p->last[0], p->last[1]};
 	k->lo = (struct pt){p->lo[0], p->lo[1]};
 	k->hi = (struct pt){p->hi[0], p->hi[1]};
-	return s->from;
+	return from;
 }
 
 /* Records, for a series whose first carry->n points are to be carried,

@@ -1005,6 +1005,58 @@ static void drawings_of_one_chart_share_their_points_range_and_pixels(void **sta
 	buf_free(&with);
 }
 
+/* A series whose carry is being recorded (a first build's, over every
+ * point) is mapped to pixels once per geometry: a second drawing in the
+ * same geometry goes on from the state the first recorded at the
+ * carry's last point and reads none of the points before it (a point
+ * changed in between shows in neither drawing), and gives the bytes of
+ * a drawing from every point; its extents are the carry's. */
+static void a_carried_series_is_mapped_once_per_geometry(void **state)
+{
+	(void)state;
+	enum chart_type types[] = {CHART_LINE, CHART_SCATTER};
+	for (size_t t = 0; t < 2; t++) {
+		size_t n = 9000;
+		double *x = xmalloc(n * sizeof *x), *y = xmalloc(n * sizeof *y);
+		loss_points(x, y, n, 4242);
+		static char label[] = "loss";
+		struct chart_carry k;
+		struct chart_series s = {label, x, y, n, 0, &k, 0};
+		chart_carry_begin(&k, &s, n);
+		struct chart c;
+		memset(&c, 0, sizeof c);
+		c.type = types[t];
+		c.width = 720;
+		c.series = &s;
+		c.nseries = 1;
+		struct buf first = BUF_INIT, again = BUF_INIT, fresh = BUF_INIT;
+		render_ok(&c, CHART_SVG, &first);
+		assert_int_equal(k.nproj, 1);
+		/* a point inside the extents, moved: a drawing that reads it
+		 * draws it elsewhere */
+		double kept = y[n / 2];
+		y[n / 2] = (k.y_lo + k.y_hi) / 2 + (kept > (k.y_lo + k.y_hi) / 2 ? -1 : 1) *
+							   (k.y_hi - k.y_lo) / 3;
+		render_ok(&c, CHART_SVG, &again);
+		assert_int_equal(k.nproj, 1);
+		assert_int_equal(again.len, first.len);
+		assert_memory_equal(again.data, first.data, first.len);
+		/* and a drawing from every point, without the carry, of the
+		 * points as they were */
+		y[n / 2] = kept;
+		s.carry = NULL;
+		render_ok(&c, CHART_SVG, &fresh);
+		assert_int_equal(fresh.len, first.len);
+		assert_memory_equal(fresh.data, first.data, first.len);
+		buf_free(&first);
+		buf_free(&again);
+		buf_free(&fresh);
+		chart_carry_clear(&k);
+		free(x);
+		free(y);
+	}
+}
+
 /* Points that fail the check leave the range unknown: the next drawing
  * checks them again and says the same. */
 static void points_refused_leave_the_range_unknown(void **state)
@@ -1059,6 +1111,7 @@ int main(void)
 		cmocka_unit_test(a_grown_series_whose_axes_moved_is_not_drawn_from_its_carry),
 		cmocka_unit_test(drawings_of_one_chart_share_their_points_range_and_pixels),
 		cmocka_unit_test(points_refused_leave_the_range_unknown),
+		cmocka_unit_test(a_carried_series_is_mapped_once_per_geometry),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
