@@ -32,8 +32,10 @@ struct chart_series {
 	 * and from > 0, x[0] and y[0] are point `from`, and what a drawing
 	 * needs of the points before it is carry's (from == carry->n; x is
 	 * then never NULL, nx is 0).  With carry set and from 0, x and y
-	 * hold every point, and each drawing records into carry what it
-	 * computed of the first carry->n of them. */
+	 * hold every point, carry was begun over them (chart_carry_begin():
+	 * its extents are theirs), and each drawing records into carry what
+	 * it computed of the first carry->n of them; a drawing in a
+	 * geometry an earlier one recorded goes on from that record. */
 	struct chart_carry *carry;
 	size_t from;
 };
