@@ -34,6 +34,7 @@ struct datum {
 
 struct series;
 struct run;
+struct span;
 
 /* A new empty run.  name is the run's name in the report ("cs512"),
  * file the result file as diagnostics show it, parser the parser's
@@ -227,6 +228,23 @@ const struct series_view *series_view_of(const struct series *s);
  * again, or a text still held, maps its page again.  Does nothing for
  * a series in memory. */
 void series_drop_pages(const struct series *s, size_t col);
+/* What a parse folded of column col of s for an aggregate fn over its
+ * first rows rows (a parser's derive such as `mean(train.rate)`,
+ * parse/derivecarry.c), as the aggregate's saved bytes
+ * (expr_agg_save()), copied: a report reading the same aggregate of the
+ * run's store on a memo miss (resolve/memoize.c) takes it up rather
+ * than folding those rows again.  A note for the same col and fn is
+ * replaced. */
+void series_fold_note(struct series *s, size_t col, int fn, size_t rows, const void *bytes,
+		      size_t len);
+/* The bytes noted for col and fn over exactly rows rows into *out
+ * (borrowed from s: valid while s is), or false. */
+bool series_fold_get(const struct series *s, size_t col, int fn, size_t rows,
+		     struct span *out);
+/* Moves the fold notes of from's series to the series of to with the
+ * same name and as many columns (a parsed run swapped for its store's
+ * mapping, which holds the same rows). */
+void run_folds_move(struct run *to, struct run *from);
 /* Makes r own p: run_free() calls release(p) last (a mapping its series
  * views read). */
 void run_hold(struct run *r, void *p, void (*release)(void *));

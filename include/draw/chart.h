@@ -32,8 +32,10 @@ struct chart_series {
 	 * and from > 0, x[0] and y[0] are point `from`, and what a drawing
 	 * needs of the points before it is carry's (from == carry->n; x is
 	 * then never NULL, nx is 0).  With carry set and from 0, x and y
-	 * hold every point, and each drawing records into carry what it
-	 * computed of the first carry->n of them. */
+	 * hold every point, carry was begun over them (chart_carry_begin():
+	 * its extents are theirs), and each drawing records into carry what
+	 * it computed of the first carry->n of them; a drawing in a
+	 * geometry an earlier one recorded goes on from that record. */
 	struct chart_carry *carry;
 	size_t from;
 };
@@ -114,7 +116,36 @@ struct chart {
 	size_t nbandwidths;
 	struct chart_point *points;
 	size_t npoints;
+	/* May be NULL.  Where a caller draws the same series more than
+	 * once (another size, the dark theme, PNG, PDF), what the first
+	 * drawing found of their points, given back to the next so that it
+	 * reads them only where its own geometry needs (chart_shared
+	 * below). */
+	struct chart_shared *shared;
 };
+
+/* What the drawings of one chart's line, scatter or bar series share,
+ * kept by the caller between them (zeroed before the first, cleared
+ * with chart_shared_clear() after the last):
+ * - the range of their points leaving out gaps, found by the first
+ *   drawing whose points passed the checks (known), read by later ones;
+ * - each series' points mapped to pixels, by geometry (the axes, the
+ *   plot frame, the scale, the marker size, bit for bit, as a carry's
+ *   projections are kept): a drawing whose geometry an earlier one had
+ *   (the dark theme at the same size) copies its pixel points.
+ * Both depend only on the series and on the chart's type, x_log and
+ * y_log, which the drawings sharing one must keep.  A series with a
+ * carry keeps its own projections (chart_carry) and none here. */
+struct chart_shared {
+	bool known;
+	bool any; /* some point is not a gap */
+	double x_lo, x_hi, y_lo, y_hi;
+	struct chart_shared_proj *proj;
+	size_t nproj;
+};
+
+/* Frees what sh holds (not sh) and zeroes it. */
+void chart_shared_clear(struct chart_shared *sh);
 
 /* Draws c in format f, appending the file's bytes to out: SVG and PDF at
  * width x height CSS pixels (points for PDF), PNG at twice that, text in

@@ -100,6 +100,14 @@ struct series {
 	unsigned char *codes; /* series_append()'s: each cell's code, ncols of them */
 	bool counted; /* series_set_counted() */
 	long count_first, count_last; /* a counted series: its rows' first and last lines */
+	struct fold_note *folds; /* series_fold_note() */
+	size_t nfolds;
+};
+
+struct fold_note {
+	size_t col, rows;
+	int fn;
+	struct buf bytes;
 };
 
 struct field {
@@ -161,6 +169,9 @@ static void series_free(struct series *s)
 	}
 	free(s->chunks);
 	free(s->codes);
+	for (size_t i = 0; i < s->nfolds; i++)
+		buf_free(&s->folds[i].bytes);
+	free(s->folds);
 	if (s->view)
 		free((void *)s->view->cols);
 	free(s->view);
@@ -1035,4 +1046,52 @@ long series_row_line(const struct series *s, size_t row)
 	long line;
 	row_record(s, row, &line);
 	return line;
+}
+
+/* --- what a parse folded --- */
+
+void series_fold_note(struct series *s, size_t col, int fn, size_t rows, const void *bytes,
+		      size_t len)
+{
+	assert(col < s->ncols);
+	struct fold_note *f = NULL;
+	for (size_t i = 0; i < s->nfolds && !f; i++)
+		if (s->folds[i].col == col && s->folds[i].fn == fn)
+			f = &s->folds[i];
+	if (!f) {
+		s->folds = xrealloc(s->folds, (s->nfolds + 1) * sizeof *s->folds);
+		f = &s->folds[s->nfolds++];
+		*f = (struct fold_note){.col = col, .fn = fn, .bytes = BUF_INIT};
+	}
+	f->rows = rows;
+	f->bytes.len = 0;
+	buf_put(&f->bytes, bytes, len);
+}
+
+bool series_fold_get(const struct series *s, size_t col, int fn, size_t rows, struct span *out)
+{
+	for (size_t i = 0; i < s->nfolds; i++) {
+		const struct fold_note *f = &s->folds[i];
+		if (f->col == col && f->fn == fn && f->rows == rows) {
+			*out = (struct span){buf_data(&f->bytes), f->bytes.len};
+			return true;
+		}
+	}
+	return false;
+}
+
+void run_folds_move(struct run *to, struct run *from)
+{
+	for (size_t i = 0; i < from->nseries; i++) {
+		struct series *a = from->series[i];
+		if (!a->nfolds)
+			continue;
+		struct series *b = run_series(to, a->name);
+		if (!b || b->ncols != a->ncols || b->nfolds)
+			continue;
+		b->folds = a->folds;
+		b->nfolds = a->nfolds;
+		a->folds = NULL;
+		a->nfolds = 0;
+	}
 }

@@ -132,6 +132,14 @@ struct column {
 	size_t ilo, ihi;
 };
 
+/* shared.c: a series' pixel points in a geometry an earlier drawing
+ * of the same chart had: copied into out (true), or none (false); and
+ * kept for the next drawing (a copy of out's). */
+bool shared_proj_get(const struct chart_shared *sh, size_t series, const double geo[CHART_GEO_N],
+		     struct pts *out);
+void shared_proj_put(struct chart_shared *sh, size_t series, const double geo[CHART_GEO_N],
+		     const struct pts *out);
+
 /* carry.c: a projection carried over an append (chart_carry) */
 void carry_geometry(const struct render *r, bool reduce, double geo[CHART_GEO_N]);
 const struct chart_proj *carry_find(const struct chart_carry *k, const double geo[CHART_GEO_N]);

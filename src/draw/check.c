@@ -86,6 +86,16 @@ bool check_series(struct render *r, char **err)
 	r->dx_lo = r->dy_lo = INFINITY;
 	r->dx_hi = r->dy_hi = -INFINITY;
 	bool any = false;
+	/* The points of series another drawing of them checked already
+	 * are not read again: their range is that drawing's. */
+	const struct chart_shared *known = c->shared && c->shared->known ? c->shared : NULL;
+	if (known) {
+		any = known->any;
+		r->dx_lo = known->x_lo;
+		r->dx_hi = known->x_hi;
+		r->dy_lo = known->y_lo;
+		r->dy_hi = known->y_hi;
+	}
 	for (size_t i = 0; i < c->nseries; i++) {
 		const struct chart_series *s = &c->series[i];
 		if (bar && s->n != c->ncategories) {
@@ -105,11 +115,17 @@ bool check_series(struct render *r, char **err)
 		}
 		if (s->n > 0 && !s->y)
 			return fail(err, xstrdup("a series has no y values"));
+		if (known)
+			continue;
 		size_t j0 = 0;
-		if (!bar && s->carry && s->from) {
-			/* the first points were checked when their drawing was
-			 * carried: their extents are the carry's */
-			j0 = s->from;
+		/* The first points were checked when their drawing was
+		 * carried: their extents are the carry's.  A carry begun over
+		 * this very series' first points (a first build's, from 0)
+		 * took their extents as this loop does; on a log axis they
+		 * are read here all the same, for the check. */
+		bool begun = s->carry && !s->from && !c->x_log && !c->y_log;
+		if (!bar && s->carry && (s->from || begun)) {
+			j0 = s->from ? s->from : s->carry->n < s->n ? s->carry->n : s->n;
 			if (s->carry->any) {
 				any = true;
 				r->dx_lo = fmin(r->dx_lo, s->carry->x_lo);
@@ -142,6 +158,15 @@ bool check_series(struct render *r, char **err)
 			r->dy_lo = fmin(r->dy_lo, y);
 			r->dy_hi = fmax(r->dy_hi, y);
 		}
+	}
+	if (c->shared && !known) {
+		struct chart_shared *sh = c->shared;
+		sh->known = true;
+		sh->any = any;
+		sh->x_lo = r->dx_lo;
+		sh->x_hi = r->dx_hi;
+		sh->y_lo = r->dy_lo;
+		sh->y_hi = r->dy_hi;
 	}
 	if (!any)
 		return fail(err, xstrdup("the chart has no data: every series is empty"));

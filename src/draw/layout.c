@@ -332,22 +332,32 @@ static void column_flush(struct pts *s, const struct column *k, double scale)
 		pts_push(s, k->last.x * scale, k->last.y * scale);
 }
 
-/* Where a projection of series s starts: from point 0, or, for a
- * series that grew (s->from), from the carried projection of this
- * geometry, its pixel points, column and cells put back into out, *k
- * and seen.  SIZE_MAX when there is none (carry->missed is set). */
+/* Where a projection of series s starts: from point 0, or from the
+ * carried projection of this geometry, its pixel points, column and
+ * cells put back into out, *k and seen: for a series that grew
+ * (s->from; SIZE_MAX when there is none, and carry->missed is set), or
+ * for one whose carry is being recorded (from 0) when an earlier
+ * drawing recorded this geometry's (then from carry->n). */
 static size_t project_start(struct render *r, const struct chart_series *s, bool reduce,
 			    struct pts *out, struct column *k, unsigned char *seen, size_t nseen)
 {
-	if (!s->carry || s->from == 0)
+	if (!s->carry)
 		return 0;
 	double geo[CHART_GEO_N];
 	carry_geometry(r, reduce, geo);
 	const struct chart_proj *p = carry_find(s->carry, geo);
 	if (!p || p->nseen != (seen ? nseen : 0)) {
+		/* A carry being recorded (from 0) has none for this geometry
+		 * yet: this drawing maps every point and records it. */
+		if (s->from == 0)
+			return 0;
 		s->carry->missed = true;
 		return SIZE_MAX;
 	}
+	/* From 0, an earlier drawing of these points in this geometry (the
+	 * dark page beside the light one) recorded its state at point
+	 * carry->n: go on from it, as a drawing of the grown series does. */
+	size_t from = s->from ? s->from : s->carry->n;
 	for (size_t j = 0; j < p->npts; j++) {
 		/* the points were rounded when first pushed: pushed again as
 		 * they are, since round(round(v * 10) / 10 * 10) / 10 is v */
@@ -367,7 +377,7 @@ static size_t project_start(struct render *r, const struct chart_series *s, bool
 	k->last = (struct pt){p->last[0], p->last[1]};
 	k->lo = (struct pt){p->lo[0], p->lo[1]};
 	k->hi = (struct pt){p->hi[0], p->hi[1]};
-	return s->from;
+	return from;
 }
 
 /* Records, for a series whose first carry->n points are to be carried,
@@ -383,18 +393,25 @@ static void project_note(struct render *r, const struct chart_series *s, size_t 
 	carry_record(s->carry, geo, out, k, seen, nseen);
 }
 
+/* Whether series s is reduced (project()): more than twice as many
+ * points as the plot has device pixel columns. */
+static bool project_reduces(const struct render *r, const struct chart_series *s)
+{
+	double cols = (r->R - r->L) * r->scale;
+	return (double)s->n > 2 * cols;
+}
+
 /* Maps series i to device pixels.  A line with more than twice as many
  * points as the plot has pixel columns keeps per column its first,
  * minimum, maximum and last point; a scatter as big keeps one point per
  * marker-sized cell. */
-static void project(struct render *r, size_t i)
+static void project_points(struct render *r, size_t i)
 {
 	const struct chart_series *s = &r->c->series[i];
 	struct pts *out = &r->ser[i];
 	out->n = 0;
 	double sc = r->scale;
-	double cols = (r->R - r->L) * sc;
-	bool reduce = (double)s->n > 2 * cols;
+	bool reduce = project_reduces(r, s);
 	out->reduced = reduce;
 	struct column k = {.col = LONG_MIN};
 	if (r->c->type == CHART_SCATTER) {
@@ -463,6 +480,25 @@ static void project(struct render *r, size_t i)
 		project_note(r, s, j, reduce, out, &k, NULL, 0);
 	if (reduce && j != SIZE_MAX)
 		column_flush(out, &k, 1 / sc);
+}
+
+/* project_points(), or its pixel points as another drawing of the same
+ * chart in the same geometry made them (chart_shared): the same points,
+ * copied.  A series with a carry keeps its projections there. */
+static void project(struct render *r, size_t i)
+{
+	const struct chart_series *s = &r->c->series[i];
+	struct chart_shared *sh = s->carry ? NULL : r->c->shared;
+	if (!sh) {
+		project_points(r, i);
+		return;
+	}
+	double geo[CHART_GEO_N];
+	carry_geometry(r, project_reduces(r, s), geo);
+	if (shared_proj_get(sh, i, geo, &r->ser[i]))
+		return;
+	project_points(r, i);
+	shared_proj_put(sh, i, geo, &r->ser[i]);
 }
 
 /* Legend */

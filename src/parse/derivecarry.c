@@ -137,6 +137,21 @@ void derive_carry_fold(struct derive_carry *dc)
 	}
 }
 
+void derive_carry_note(struct derive_carry *dc)
+{
+	derive_carry_fold(dc);
+	for (size_t k = 0; k < dc->n; k++) {
+		const struct carried *c = &dc->v[k];
+		struct series *s = run_series(dc->run, dc->p->series[c->series].name);
+		if (!s || c->col >= series_column_count(s) || c->done != series_row_count(s))
+			continue;
+		struct buf b = BUF_INIT;
+		expr_agg_save(&c->a, &b);
+		series_fold_note(s, c->col, c->a.fn, c->done, b.data, b.len);
+		buf_free(&b);
+	}
+}
+
 const struct expr_agg *derive_carry_lookup(const void *ctx, const struct series *s, size_t col,
 					   int fn)
 {

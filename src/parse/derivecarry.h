@@ -45,6 +45,10 @@ bool derive_carry_load(struct derive_carry *dc, const void *blob, size_t len);
 void derive_carry_save(struct derive_carry *dc, struct buf *out);
 /* Folds the rows added since, up to every series' last. */
 void derive_carry_fold(struct derive_carry *dc);
+/* Folds every row so far, then notes each aggregate on its series
+ * (series_fold_note()): a report that asks for the same aggregate of
+ * the run's store takes it up instead of folding every row again. */
+void derive_carry_note(struct derive_carry *dc);
 /* scope.streamed for the derives of dc->run (ctx is dc): a carried
  * aggregate, folded up to date, or NULL (the evaluator loops). */
 const struct expr_agg *derive_carry_lookup(const void *ctx, const struct series *s, size_t col,

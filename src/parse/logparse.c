@@ -889,6 +889,8 @@ static struct run *parse_file(const struct parser *p, const char *path, const ch
 		if (untold && !sc.sink_only)
 			style_untold(&sc, r);
 		derive_all(p, r, complete, sr.stream, sr.carry, d);
+		if (dc.n && dc.run == r)
+			derive_carry_note(&dc);
 		last_name = sc.split_name;
 		sc.split_name = NULL;
 	}

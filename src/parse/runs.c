@@ -1084,6 +1084,9 @@ static size_t run_rows(const struct run *r)
 static struct run *run_swap_freed(struct run *r, struct run *m)
 {
 	bool big = run_rows(r) >= RUN_TRIM_ROWS;
+	/* what the parse folded (a derive's aggregates) holds for the
+	 * store's rows too: they are the same rows */
+	run_folds_move(m, r);
 	run_free(r);
 	if (big)
 		malloc_trim(0);

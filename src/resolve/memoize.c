@@ -148,6 +148,18 @@ static const struct expr_agg *carried(const void *ctx, const struct series *s, s
 		}
 		kept = h->a.rows == base;
 	}
+	struct span note;
+	if (!kept && h->a.rows == 0 && series_fold_get(s, col, fn, base, &note)) {
+		/* The store was written by this build's parse, which folded
+		 * the same aggregate of the same rows for a derive: the
+		 * loop's state at row base, not folded again. */
+		struct wire_rd r = {note.p, note.p + note.len, false};
+		expr_agg_load(&h->a, &r, base);
+		if (r.bad || r.p != r.end || h->a.rows != base) {
+			expr_agg_free(&h->a);
+			expr_agg_init(&h->a, fn);
+		}
+	}
 	fold_rows(&h->a, s, col, base);
 	if (!kept) {
 		struct buf b = BUF_INIT;

@@ -695,6 +695,47 @@ static void a_big_logs_early_copy_is_the_late_copy(void **state)
 	drop_key_home(&home);
 }
 
+/* A first build's mean over a column whose mean a parser's derive takes
+ * (Cerebras's mean_rate: mean(train.rate)) is the parse's own fold,
+ * taken up rather than folded again over the store's rows: the memo it
+ * keeps, the page and the stored run are those of a build that folded
+ * the store's rows (the memo removed, the run read from its store). */
+static void a_first_builds_mean_from_the_parse_is_the_stores_fold(void **state)
+{
+	(void)state;
+	char *home = key_home();
+	char *dir = e2e_project(E2E_FILES(
+		E2E_COPY("logs/a.log", "tests/fixtures/cerebras/bs512.log"),
+		E2E_TEXT("content/r.md", REPORT_HEAD "Rate {{ mean(cs.train.rate) }} and "
+						     "{{ cs.mean_rate }}, loss "
+						     "{{ mean(cs.train.loss) }}.\n")));
+	e2e_ok(dir, "build");
+	int status;
+	free(e2e_sh(&status, "cd '%s' && mkdir first && cp .logdown-cache/memo-* "
+			     ".logdown-cache/runs/*.run first/ && cp -r _site first/site && rm "
+			     ".logdown-cache/reports-* .logdown-cache/memo-*",
+		    dir));
+	assert_int_equal(status, 0);
+	struct proc r = e2e_run(dir, "build -v");
+	assert_int_equal(r.status, 0);
+	assert_contains(r.err, "0 parsed");
+	proc_free(&r);
+	char *diff = e2e_sh(&status, "cd '%s' && for f in first/memo-* first/*.run; do cmp \"$f\" "
+				     "\"$(ls .logdown-cache/memo-* .logdown-cache/runs/*.run | grep "
+				     "\"$(basename \"$f\")\")\" || exit 1; done && diff -r first/site "
+				     "_site",
+			    dir);
+	if (status != 0)
+		fail_msg("the first build's memo, store or site differ:\n%s", diff);
+	free(diff);
+	char *page = e2e_read(dir, "_site/r/index.html");
+	assert_contains(page, "Rate ");
+	free(page);
+	same_as_without_cache(dir);
+	e2e_drop(&dir);
+	drop_key_home(&home);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -706,6 +747,7 @@ int main(void)
 		cmocka_unit_test(a_prose_edit_over_millions_of_rows_reads_none_of_them),
 		cmocka_unit_test(a_first_build_holds_its_run_once),
 		cmocka_unit_test(a_big_logs_early_copy_is_the_late_copy),
+		cmocka_unit_test(a_first_builds_mean_from_the_parse_is_the_stores_fold),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -947,6 +947,135 @@ static void a_grown_series_whose_axes_moved_is_not_drawn_from_its_carry(void **s
 	free(y);
 }
 
+/* The drawings of one chart (the page's, the dark one, the narrow ones,
+ * the PNG) share what the first found of its points: their range, and
+ * their pixel points in each geometry (the dark theme at the same size
+ * copies the light one's).  Each gives the bytes a drawing that found
+ * them itself gives. */
+static void drawings_of_one_chart_share_their_points_range_and_pixels(void **state)
+{
+	(void)state;
+	struct chart c = make_chart(CHART_LINE);
+	double y[10];
+	memcpy(y, loss2048, sizeof y);
+	y[4] = NAN; /* a gap is left out of the range */
+	line_series[1].y = y;
+	struct chart_shared sh = {0};
+	struct chart shared = c;
+	shared.shared = &sh;
+	struct buf alone = BUF_INIT, with = BUF_INIT;
+	render_ok(&c, CHART_SVG, &alone);
+	render_ok(&shared, CHART_SVG, &with);
+	assert_true(sh.known);
+	assert_true(sh.any);
+	assert_true(sh.x_lo == 100 && sh.x_hi == 1000);
+	assert_true(sh.y_lo == 7.125 && sh.y_hi == 9.48438);
+	assert_int_equal(sh.nproj, 2); /* the two series in one geometry */
+	assert_int_equal(with.len, alone.len);
+	assert_memory_equal(buf_data(&with), buf_data(&alone), alone.len);
+	/* the dark one at the same size: the same geometry */
+	static const struct {
+		bool dark;
+		int w, h;
+		enum chart_format f;
+		size_t nproj;
+	} next[] = {
+		{true, 0, 0, CHART_SVG, 2},
+		{false, 360, 300, CHART_SVG, 4},
+		{true, 360, 300, CHART_SVG, 4},
+		{false, 0, 0, CHART_PNG, 6}, /* twice the scale */
+	};
+	for (size_t k = 0; k < sizeof next / sizeof *next; k++) {
+		c.dark = shared.dark = next[k].dark;
+		c.width = shared.width = next[k].w;
+		c.height = shared.height = next[k].h;
+		struct buf a = BUF_INIT, b = BUF_INIT;
+		render_ok(&c, next[k].f, &a);
+		render_ok(&shared, next[k].f, &b);
+		assert_int_equal(sh.nproj, next[k].nproj);
+		assert_int_equal(b.len, a.len);
+		assert_memory_equal(buf_data(&b), buf_data(&a), a.len);
+		buf_free(&a);
+		buf_free(&b);
+	}
+	chart_shared_clear(&sh);
+	assert_int_equal(sh.nproj, 0);
+	assert_false(sh.known);
+	buf_free(&alone);
+	buf_free(&with);
+}
+
+/* A series whose carry is being recorded (a first build's, over every
+ * point) is mapped to pixels once per geometry: a second drawing in the
+ * same geometry goes on from the state the first recorded at the
+ * carry's last point and reads none of the points before it (a point
+ * changed in between shows in neither drawing), and gives the bytes of
+ * a drawing from every point; its extents are the carry's. */
+static void a_carried_series_is_mapped_once_per_geometry(void **state)
+{
+	(void)state;
+	enum chart_type types[] = {CHART_LINE, CHART_SCATTER};
+	for (size_t t = 0; t < 2; t++) {
+		size_t n = 9000;
+		double *x = xmalloc(n * sizeof *x), *y = xmalloc(n * sizeof *y);
+		loss_points(x, y, n, 4242);
+		static char label[] = "loss";
+		struct chart_carry k;
+		struct chart_series s = {label, x, y, n, 0, &k, 0};
+		chart_carry_begin(&k, &s, n);
+		struct chart c;
+		memset(&c, 0, sizeof c);
+		c.type = types[t];
+		c.width = 720;
+		c.series = &s;
+		c.nseries = 1;
+		struct buf first = BUF_INIT, again = BUF_INIT, fresh = BUF_INIT;
+		render_ok(&c, CHART_SVG, &first);
+		assert_int_equal(k.nproj, 1);
+		/* a point inside the extents, moved: a drawing that reads it
+		 * draws it elsewhere */
+		double kept = y[n / 2];
+		y[n / 2] = (k.y_lo + k.y_hi) / 2 + (kept > (k.y_lo + k.y_hi) / 2 ? -1 : 1) *
+							   (k.y_hi - k.y_lo) / 3;
+		render_ok(&c, CHART_SVG, &again);
+		assert_int_equal(k.nproj, 1);
+		assert_int_equal(again.len, first.len);
+		assert_memory_equal(again.data, first.data, first.len);
+		/* and a drawing from every point, without the carry, of the
+		 * points as they were */
+		y[n / 2] = kept;
+		s.carry = NULL;
+		render_ok(&c, CHART_SVG, &fresh);
+		assert_int_equal(fresh.len, first.len);
+		assert_memory_equal(fresh.data, first.data, first.len);
+		buf_free(&first);
+		buf_free(&again);
+		buf_free(&fresh);
+		chart_carry_clear(&k);
+		free(x);
+		free(y);
+	}
+}
+
+/* Points that fail the check leave the range unknown: the next drawing
+ * checks them again and says the same. */
+static void points_refused_leave_the_range_unknown(void **state)
+{
+	(void)state;
+	struct chart c = make_chart(CHART_LINE);
+	double x[3] = {1, 2, 3}, y[3] = {1, 2, -1.5};
+	line_series[0] = (struct chart_series){lbl512, x, y, 3, 0, NULL, 0};
+	c.y_log = true;
+	struct chart_shared sh = {0};
+	c.shared = &sh;
+	for (int k = 0; k < 2; k++) {
+		assert_render_err(&c, "series 'bs=512': y value -1.5 (point 3) cannot be shown on "
+				      "a log axis; values must be > 0");
+		assert_false(sh.known);
+		assert_int_equal(sh.nproj, 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -980,6 +1109,9 @@ int main(void)
 		cmocka_unit_test(a_dark_chart_has_a_dark_ground),
 		cmocka_unit_test(a_grown_series_drawn_from_its_carry_is_the_same_drawing),
 		cmocka_unit_test(a_grown_series_whose_axes_moved_is_not_drawn_from_its_carry),
+		cmocka_unit_test(drawings_of_one_chart_share_their_points_range_and_pixels),
+		cmocka_unit_test(points_refused_leave_the_range_unknown),
+		cmocka_unit_test(a_carried_series_is_mapped_once_per_geometry),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

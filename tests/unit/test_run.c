@@ -544,6 +544,44 @@ static void numbers_read_back_from_texts_of_every_shape(void **state)
 	run_free(r);
 }
 
+/* What a parse folded of a column is kept on its series for its column,
+ * function and row count (a later note for the same replaces it), and
+ * goes with the rows when the run is swapped for another holding them
+ * (its store's mapping): to the series of the same name and columns. */
+static void a_fold_note_is_found_by_column_function_and_rows_and_moves(void **state)
+{
+	(void)state;
+	const char *cols[] = {"step", "rate"};
+	struct run *r = run_new("a", "f", "p");
+	struct series *s = run_add_series(r, "train", cols, 2);
+	struct span got;
+	assert_false(series_fold_get(s, 1, 7, 3, &got));
+	series_fold_note(s, 1, 7, 2, "old", 3);
+	series_fold_note(s, 1, 7, 3, "state", 5);
+	series_fold_note(s, 0, 7, 3, "other", 5);
+	assert_true(series_fold_get(s, 1, 7, 3, &got));
+	assert_int_equal(got.len, 5);
+	assert_memory_equal(got.p, "state", 5);
+	assert_false(series_fold_get(s, 1, 7, 2, &got)); /* replaced */
+	assert_false(series_fold_get(s, 1, 8, 3, &got)); /* another function */
+	struct run *m = run_new("a", "f", "p");
+	struct series *t = run_add_series(m, "train", cols, 2);
+	const char *one[] = {"x"};
+	struct series *u = run_add_series(r, "eval", one, 1);
+	series_fold_note(u, 0, 7, 0, "e", 1);
+	struct series *v = run_add_series(m, "eval", cols, 2); /* not the same columns */
+	run_folds_move(m, r);
+	assert_false(series_fold_get(s, 1, 7, 3, &got));
+	assert_true(series_fold_get(t, 1, 7, 3, &got));
+	assert_memory_equal(got.p, "state", 5);
+	assert_true(series_fold_get(t, 0, 7, 3, &got));
+	assert_memory_equal(got.p, "other", 5);
+	assert_false(series_fold_get(v, 0, 7, 0, &got));
+	assert_true(series_fold_get(u, 0, 7, 0, &got));
+	run_free(r);
+	run_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -570,6 +608,7 @@ int main(void)
 		cmocka_unit_test(series_cells_keep_kind_text_and_line),
 		cmocka_unit_test(a_million_rows_read_back_exactly),
 		cmocka_unit_test(a_cell_bigger_than_a_block_is_kept_whole),
+		cmocka_unit_test(a_fold_note_is_found_by_column_function_and_rows_and_moves),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
