@@ -1226,12 +1226,10 @@ bool doc_placeholder_at(const char *p, const char *end, bool in_tag, size_t *ind
  * the report cites?  One pass over the text, not one a needle. */
 static bool may_replace(const char *text, size_t len, bool cites)
 {
-	/* the bytes the switch looks at: the rest skipped a table lookup
-	 * each, not a switch each (a tenth of a page's own work) */
-	static const bool looked_at[256] = {['$'] = true, ['{'] = true, [':'] = true, ['@'] = true};
+	/* the bytes the switch looks at: the rest skipped sixteen at a
+	 * time, not a switch each (a tenth of a page's own work) */
 	for (const char *p = text, *end = text + len; p < end; p++) {
-		while (p < end && !looked_at[(unsigned char)*p])
-			p++;
+		p = mem_first_of(p, end, "${:@");
 		if (p == end)
 			break;
 		switch (*p) {
