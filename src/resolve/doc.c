@@ -98,6 +98,9 @@ struct doc {
 	size_t nresults;
 	struct code_block **blocks; /* one per code block read, its user data */
 	size_t nblocks;
+	/* image nodes the tree held after its parse: nothing makes one
+	 * later, so a page with none has none to check (doc_has_images()) */
+	size_t nimages;
 	struct buf md;
 };
 
@@ -935,6 +938,7 @@ static void replace_directives(struct doc *doc, cmark_node *root)
 	for (size_t i = 0; i < n; i++) {
 		struct directive_result *result = NULL;
 		if (cmark_node_get_type(blocks[i]) == CMARK_NODE_IMAGE) {
+			doc->nimages++;
 			figure_image(&src, blocks[i]);
 			continue;
 		}
@@ -1339,6 +1343,11 @@ struct cites *doc_cites(const struct doc *doc)
 struct cmark_node *doc_root(const struct doc *doc)
 {
 	return doc->root;
+}
+
+bool doc_has_images(const struct doc *doc)
+{
+	return doc->nimages > 0;
 }
 
 const char *doc_file(const struct doc *doc)
