@@ -4,6 +4,7 @@
 #ifndef LOGDOWN_UTF8_H
 #define LOGDOWN_UTF8_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "base/util.h"
@@ -23,5 +24,10 @@ void utf8_put(struct buf *b, unsigned long cp);
  * (at least 1), which becomes one U+FFFD when decoding as browsers do.
  * sub and cp may be NULL. */
 size_t utf8_decode(const unsigned char *p, size_t n, size_t *sub, unsigned long *cp);
+
+/* Is s[0..n) UTF-8 throughout (as utf8_decode() reads it), without a NUL
+ * byte?  Then a reader that replaces bad bytes and NULs with U+FFFD
+ * leaves it as it is.  Sixteen ASCII bytes at a time where SSE2 is. */
+bool utf8_valid(const char *s, size_t n);
 
 #endif

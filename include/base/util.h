@@ -54,6 +54,11 @@ bool span_eq(struct span s, const char *lit);
 bool str_has_suffix(const char *s, const char *suffix);
 bool str_has_prefix(const char *s, const char *prefix);
 
+/* The first byte of [p, end) that is one of the 1 to 4 bytes of the
+ * NUL-terminated set, or end: sixteen bytes at a time where SSE2 is (a
+ * plain loop took about 6 instructions a byte). */
+const char *mem_first_of(const char *p, const char *end, const char *set);
+
 /* True when a browser would run or load the URL in s[0..n) as script or
  * a local file: a javascript:, vbscript:, file: or data: scheme (data:
  * images in PNG, GIF, JPEG or WebP excepted), in any case, with the

@@ -90,6 +90,11 @@ void doc_free(struct doc *doc);
  * sources hold placeholders: find them with doc_next_value(). */
 struct cmark_node *doc_root(const struct doc *doc);
 
+/* Did the tree hold an image node (![alt](src)) when it was resolved?
+ * No later step makes one: a page without images need not be walked
+ * for them. */
+bool doc_has_images(const struct doc *doc);
+
 /* Makes doc's memory (its tree's arena) the one cmark-gfm allocates
  * from on this thread until doc_memory_end(was) with what it returns:
  * what cmark-gfm makes as the tree is read (a text's literal asked for

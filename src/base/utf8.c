@@ -3,6 +3,10 @@
  * go through here, so they agree on what is UTF-8. */
 #include "base/utf8.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 void utf8_put(struct buf *b, unsigned long cp)
 {
 	if (cp < 0x80) {
@@ -68,4 +72,34 @@ size_t utf8_decode(const unsigned char *p, size_t n, size_t *sub, unsigned long 
 	if (cp)
 		*cp = v;
 	return need;
+}
+
+bool utf8_valid(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + n;
+	while (p < end) {
+#ifdef __SSE2__
+		/* runs of ASCII without NUL, most of any Markdown */
+		const __m128i zero = _mm_setzero_si128();
+		while (end - p >= 16) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+			if (_mm_movemask_epi8(_mm_or_si128(v, _mm_cmpeq_epi8(v, zero))))
+				break;
+			p += 16;
+		}
+		if (p == end)
+			break;
+#endif
+		if (*p == 0)
+			return false;
+		if (*p < 0x80) {
+			p++;
+			continue;
+		}
+		size_t k = utf8_decode(p, (size_t)(end - p), NULL, NULL);
+		if (k == 0)
+			return false;
+		p += k;
+	}
+	return true;
 }

@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 static void oom(size_t n)
 {
@@ -368,6 +371,35 @@ bool str_has_suffix(const char *s, const char *suffix)
 {
 	size_t a = strlen(s), b = strlen(suffix);
 	return a >= b && memcmp(s + a - b, suffix, b) == 0;
+}
+
+const char *mem_first_of(const char *p, const char *end, const char *set)
+{
+	size_t nset = strlen(set);
+	assert(nset >= 1 && nset <= 4);
+	/* the set padded with its first byte: four compares whatever its size */
+	unsigned char c[4];
+	for (size_t i = 0; i < 4; i++)
+		c[i] = (unsigned char)set[i < nset ? i : 0];
+#ifdef __SSE2__
+	const __m128i c0 = _mm_set1_epi8((char)c[0]), c1 = _mm_set1_epi8((char)c[1]);
+	const __m128i c2 = _mm_set1_epi8((char)c[2]), c3 = _mm_set1_epi8((char)c[3]);
+	while (end - p >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		__m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, c0), _mm_cmpeq_epi8(v, c1)),
+					   _mm_or_si128(_mm_cmpeq_epi8(v, c2), _mm_cmpeq_epi8(v, c3)));
+		unsigned mask = (unsigned)_mm_movemask_epi8(hit);
+		if (mask)
+			return p + __builtin_ctz(mask);
+		p += 16;
+	}
+#endif
+	for (; p < end; p++) {
+		unsigned char b = (unsigned char)*p;
+		if (b == c[0] || b == c[1] || b == c[2] || b == c[3])
+			return p;
+	}
+	return end;
 }
 
 bool str_has_prefix(const char *s, const char *prefix)

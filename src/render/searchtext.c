@@ -383,9 +383,9 @@ static char **heading_ids(const char *html, size_t *n)
 	char **ids = NULL;
 	*n = 0;
 	for (const char *p = strchr(html, '<'); p; p = strchr(p + 1, '<')) {
-		/* the first letter before the whole prefix: every tag of the
-		 * page comes here */
-		if (p[1] == 's' && str_has_prefix(p, "<section class=\"references\">"))
+		/* the first letters before the whole prefix: every tag of the
+		 * page comes here, the highlighting's many "<span" among them */
+		if (p[1] == 's' && p[2] == 'e' && str_has_prefix(p, "<section class=\"references\">"))
 			break;
 		if (!heading_tag(p))
 			continue;

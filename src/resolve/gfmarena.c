@@ -94,30 +94,40 @@ static size_t round16(size_t n)
 	return (n + 15) & ~(size_t)15;
 }
 
-/* size bytes, not cleared, from a's newest chunk or a new one. */
-static struct head *arena_take(struct gfm_arena *a, size_t size)
+/* A new newest chunk for a, with room for need bytes: a spare one of
+ * the standard size, or one from the heap.  Out of line: a chunk serves
+ * hundreds of blocks. */
+__attribute__((noinline)) static struct chunk *chunk_add(struct gfm_arena *a, size_t need)
+{
+	size_t cs = need > CHUNK / 4 ? need : CHUNK;
+	struct chunk *c = NULL;
+	if (cs == CHUNK) {
+		pthread_mutex_lock(&spare_lock);
+		if (spare) {
+			c = spare;
+			spare = c->next;
+			nspare--;
+		}
+		pthread_mutex_unlock(&spare_lock);
+	}
+	if (!c)
+		c = xmalloc(sizeof *c + cs);
+	c->size = cs;
+	c->used = 0;
+	c->next = a->chunks;
+	a->chunks = c;
+	return c;
+}
+
+/* size bytes, not cleared, from a's newest chunk or a new one.  Inline:
+ * cmark-gfm asks for about a thousand blocks a page, and the call with
+ * the chunk's bookkeeping was most of each. */
+static inline struct head *arena_take(struct gfm_arena *a, size_t size)
 {
 	size_t need = sizeof(struct head) + round16(size);
 	struct chunk *c = a->chunks;
-	if (!c || c->size - c->used < need) {
-		size_t cs = need > CHUNK / 4 ? need : CHUNK;
-		c = NULL;
-		if (cs == CHUNK) {
-			pthread_mutex_lock(&spare_lock);
-			if (spare) {
-				c = spare;
-				spare = c->next;
-				nspare--;
-			}
-			pthread_mutex_unlock(&spare_lock);
-		}
-		if (!c)
-			c = xmalloc(sizeof *c + cs);
-		c->size = cs;
-		c->used = 0;
-		c->next = a->chunks;
-		a->chunks = c;
-	}
+	if (__builtin_expect(!c || c->size - c->used < need, 0))
+		c = chunk_add(a, need);
 	struct head *h = (struct head *)(c->data + c->used);
 	c->used += need;
 	h->arena = a;

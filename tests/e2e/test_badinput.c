@@ -205,6 +205,37 @@ static void invalid_utf8_in_prose_and_log_gives_replacement_characters(void **st
 	project_free(dir);
 }
 
+/* A page with nothing for the pre-pass to replace, the way most pages
+ * of a site are parsed: UTF-8 of every length comes out as it went in,
+ * and each kind of bad byte (an overlong form, a surrogate, a code point
+ * past U+10FFFF, a lone continuation byte, a sequence cut at the end of
+ * the text) still becomes U+FFFD, past sixteen bytes of ASCII too. */
+static void prose_without_placeholders_keeps_utf8_and_replaces_every_bad_byte(void **state)
+{
+	(void)state;
+	char *dir = project_new();
+	e2e_write(dir, "content/good/index.md",
+		  "---\ntitle: G\n---\nCaf\xc3\xa9 costs \xe2\x82\xac" "5 \xf0\x9f\x98\x80 "
+		  "and \xf4\x8f\xbf\xbf.\n");
+	e2e_write(dir, "content/bad/index.md",
+		  "---\ntitle: B\n---\nsixteen bytes ok\xc0\xaf, \xed\xa0\x80, \xf4\x90\x80\x80, "
+		  "\x80 end \xe2\x82");
+	struct proc r = e2e_run(dir, "build");
+	assert_int_equal(r.status, 0);
+	char *good = e2e_read(dir, "_site/good/index.html");
+	assert_contains(good, "<p>Caf\xc3\xa9 costs \xe2\x82\xac" "5 \xf0\x9f\x98\x80 and "
+			      "\xf4\x8f\xbf\xbf.</p>");
+	char *bad = e2e_read(dir, "_site/bad/index.html");
+#define R "\xEF\xBF\xBD"
+	/* one U+FFFD a bad sequence, as cmark-gfm's check gives */
+	assert_contains(bad, "<p>sixteen bytes ok" R ", " R ", " R ", " R " end " R "</p>");
+#undef R
+	free(bad);
+	free(good);
+	proc_free(&r);
+	project_free(dir);
+}
+
 /* --- line endings --- */
 
 static void crlf_and_cr_only_files_read_as_lines(void **state)
@@ -1537,6 +1568,7 @@ int main(void)
 		cmocka_unit_test(nul_bytes_in_markdown),
 		cmocka_unit_test(invalid_utf8_in_front_matter),
 		cmocka_unit_test(invalid_utf8_in_prose_and_log_gives_replacement_characters),
+		cmocka_unit_test(prose_without_placeholders_keeps_utf8_and_replaces_every_bad_byte),
 		cmocka_unit_test(crlf_and_cr_only_files_read_as_lines),
 		cmocka_unit_test(hundred_megabyte_single_line),
 		cmocka_unit_test(deeply_nested_yaml_front_matter),

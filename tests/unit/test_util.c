@@ -10,6 +10,50 @@
 
 #include "base/util.h"
 
+/* Each byte of the set at every place of buffers of 0 to 70 bytes (the
+ * sixteen-byte steps, their last partial one and the tail), the other
+ * bytes all the rest of 1..255: found at its place, and nothing else. */
+static void mem_first_of_finds_each_byte_at_every_place(void **state)
+{
+	(void)state;
+	const char *set = "${:@";
+	char text[80] = {0};
+	for (size_t len = 0; len <= 70; len++) {
+		/* filler: every byte but the set's and NUL, the high ones too */
+		for (size_t i = 0; i < len; i++) {
+			unsigned char c = (unsigned char)(1 + (i * 37) % 255);
+			text[i] = strchr(set, c) ? 'x' : (char)c;
+		}
+		assert_ptr_equal(mem_first_of(text, text + len, set), text + len);
+		for (size_t at = 0; at < len; at++)
+			for (size_t k = 0; k < 4; k++) {
+				char was = text[at];
+				text[at] = set[k];
+				assert_ptr_equal(mem_first_of(text, text + len, set), text + at);
+				/* a later one does not hide it */
+				if (at + 1 < len) {
+					char next = text[at + 1];
+					text[at + 1] = set[3 - k];
+					assert_ptr_equal(mem_first_of(text, text + len, set), text + at);
+					text[at + 1] = next;
+				}
+				text[at] = was;
+			}
+	}
+}
+
+static void mem_first_of_takes_sets_of_one_to_four_high_bytes(void **state)
+{
+	(void)state;
+	const char text[] = "plain ascii text, then \xc3\xa9 and \xff at the end of it all";
+	const char *end = text + sizeof text - 1;
+	assert_ptr_equal(mem_first_of(text, end, "\xff"), strchr(text, '\xff'));
+	assert_ptr_equal(mem_first_of(text, end, "\xa9\xff"), strchr(text, '\xa9'));
+	assert_ptr_equal(mem_first_of(text, end, "zq"), end);
+	assert_ptr_equal(mem_first_of(text, end, ","), strchr(text, ','));
+	assert_ptr_equal(mem_first_of(text, text, "p"), text);
+}
+
 static void empty_buffer_data_is_empty_string(void **state)
 {
 	(void)state;
@@ -461,6 +505,8 @@ int main(void)
 		cmocka_unit_test(closest_name_is_null_when_nothing_is_close),
 		cmocka_unit_test(closest_name_of_no_candidates_is_null),
 		cmocka_unit_test(closest_name_returns_the_candidate_pointer),
+		cmocka_unit_test(mem_first_of_finds_each_byte_at_every_place),
+		cmocka_unit_test(mem_first_of_takes_sets_of_one_to_four_high_bytes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
