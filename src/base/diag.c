@@ -35,6 +35,11 @@ struct event {
 	char *quote; /* the quoted line, or NULL */
 	size_t quote_len;
 	bool quote_borrowed; /* points into a source (diag_new_deferred_borrowing()) */
+	/* the quote is the part of a long line it shows (cut_quote()): the
+	 * line's bytes from quote_skip on, more of them after when
+	 * quote_more */
+	size_t quote_skip;
+	bool quote_more;
 };
 
 struct diag {
@@ -397,37 +402,71 @@ static size_t char_start(const char *p, size_t i)
 	return i;
 }
 
-/* Quotes line at.line (given as q, or looked up when q is NULL). */
-static void print_quote(struct diag *d, FILE *o, struct loc at, const struct span *q)
+/* A quoted line, or the part of one a long line's quote shows: the
+ * line's bytes [skip, skip + len) at p, more of them after when `more`. */
+struct quote {
+	const char *p;
+	size_t len, skip;
+	bool more;
+};
+
+/* The caret's place in a line of len bytes, for a column (0: none). */
+static size_t caret_of(int col, size_t len)
 {
-	struct span line;
-	if (q)
-		line = *q;
-	else if (!source_line(d, at.file, at.line, &line))
-		return;
-	size_t caret = at.col > 0 ? (size_t)at.col - 1 : 0;
-	if (caret > line.len)
-		caret = line.len;
-	/* A long line (a minified file, a log with no newlines) is shown
-	 * from a little before the caret to a little after. */
-	size_t from = 0, to = line.len;
-	if (line.len > QUOTE_WIDTH) {
-		from = caret > QUOTE_WIDTH / 2 ? char_start(line.p, caret - QUOTE_WIDTH / 2) : 0;
-		to = from + QUOTE_WIDTH < line.len ? char_start(line.p, from + QUOTE_WIDTH) : line.len;
-		if (to < caret)
-			to = caret;
+	size_t caret = col > 0 ? (size_t)col - 1 : 0;
+	return caret > len ? len : caret;
+}
+
+/* The bytes [*from, *to) of line (p, len) that a quote with the caret
+ * at `caret` shows: a long line (a minified file, a log with no
+ * newlines) from a little before the caret to a little after. */
+static void quote_window(const char *p, size_t len, size_t caret, size_t *from, size_t *to)
+{
+	*from = 0;
+	*to = len;
+	if (len > QUOTE_WIDTH) {
+		*from = caret > QUOTE_WIDTH / 2 ? char_start(p, caret - QUOTE_WIDTH / 2) : 0;
+		*to = *from + QUOTE_WIDTH < len ? char_start(p, *from + QUOTE_WIDTH) : len;
+		if (*to < caret)
+			*to = caret;
 	}
+}
+
+/* Quotes line at.line (given as q, or looked up when q is NULL). */
+static void print_quote(struct diag *d, FILE *o, struct loc at, const struct quote *q)
+{
+	struct quote line;
+	if (q) {
+		line = *q;
+	} else {
+		struct span whole;
+		if (!source_line(d, at.file, at.line, &whole))
+			return;
+		line = (struct quote){whole.p, whole.len, 0, false};
+	}
+	/* the line's byte i is p[i - skip] */
+	size_t caret, from, to;
+	if (line.skip == 0 && !line.more) {
+		caret = caret_of(at.col, line.len);
+		quote_window(line.p, line.len, caret, &from, &to);
+	} else {
+		/* cut to its window already (cut_quote()) */
+		from = line.skip;
+		to = line.skip + line.len;
+		caret = caret_of(at.col, to);
+	}
+	const char *p = line.p + (from - line.skip); /* the line's byte `from` */
 	const char *pre = from > 0 ? "..." : "";
 	fprintf(o, "%5d | %s", at.line, pre);
-	put_terminal_text(o, line.p + from, to - from);
-	fputs(to < line.len ? "...\n" : "\n", o);
+	put_terminal_text(o, p, to - from);
+	fputs(to < line.skip + line.len || line.more ? "...\n" : "\n", o);
 	if (at.col <= 0)
 		return;
 	/* Pad to the caret with the line's own tabs, and one space per
 	 * UTF-8 character, so the caret lines up in a terminal. */
 	fprintf(o, "      | %s", from > 0 ? "   " : "");
 	for (size_t i = from; i < caret; i++) {
-		unsigned char c = (unsigned char)line.p[i];
+		unsigned char c = (unsigned char)p[i - from];
 		if ((c & 0xC0) == 0x80)
 			continue;
 		fputc(c == '\t' ? '\t' : ' ', o);
@@ -444,7 +483,7 @@ static void print_quote(struct diag *d, FILE *o, struct loc at, const struct spa
 	}
 	size_t marks = over;
 	for (size_t i = caret; i < end; i++)
-		marks += ((unsigned char)line.p[i] & 0xC0) != 0x80;
+		marks += ((unsigned char)p[i - from] & 0xC0) != 0x80;
 	for (size_t i = 1; i < marks; i++)
 		fputc('~', o);
 	if (d->colour)
@@ -456,7 +495,7 @@ static void print_quote(struct diag *d, FILE *o, struct loc at, const struct spa
  * memory first and written with one call: stderr is unbuffered, and a
  * byte a call made 10,000 warnings 1.4 million system calls. */
 static void write_one(struct diag *d, enum severity sev, struct loc at, const char *text,
-		      const struct span *quote, bool have_quote)
+		      const struct quote *quote, bool have_quote)
 {
 	struct buf msg = BUF_INIT;
 	buf_puts(&msg, text);
@@ -567,6 +606,22 @@ static void emit(struct diag *d, enum severity sev, struct loc at, const char *f
 	}
 }
 
+/* A borrowed quote of e copied, and of a long line only the part
+ * print_quote() shows: a line of a 200 MB report is not copied. */
+static void cut_quote(struct event *e)
+{
+	size_t from, to;
+	quote_window(e->quote, e->quote_len, caret_of(e->col, e->quote_len), &from, &to);
+	char *q = xmalloc(to - from + 1);
+	memcpy(q, e->quote + from, to - from);
+	q[to - from] = '\0';
+	e->quote_skip = from;
+	e->quote_more = to < e->quote_len;
+	e->quote = q;
+	e->quote_len = to - from;
+	e->quote_borrowed = false;
+}
+
 void diag_flush(struct diag *child, struct diag *parent)
 {
 	if (parent->parent) {
@@ -581,13 +636,8 @@ void diag_flush(struct diag *child, struct diag *parent)
 				parent->errors++;
 			else if (e->sev == SEV_WARNING)
 				parent->warnings++;
-			if (e->quote_borrowed) {
-				char *q = xmalloc(e->quote_len + 1);
-				memcpy(q, e->quote, e->quote_len);
-				q[e->quote_len] = '\0';
-				e->quote = q;
-				e->quote_borrowed = false;
-			}
+			if (e->quote_borrowed)
+				cut_quote(e);
 			parent->events[parent->nevents++] = *e;
 		}
 		child->nevents = 0;
@@ -597,7 +647,7 @@ void diag_flush(struct diag *child, struct diag *parent)
 	for (size_t i = 0; i < child->nevents; i++) {
 		struct event *e = &child->events[i];
 		struct loc at = {e->file, e->line, e->col, e->len};
-		struct span q = {e->quote, e->quote_len};
+		struct quote q = {e->quote, e->quote_len, e->quote_skip, e->quote_more};
 		if (e->sev == SEV_ERROR)
 			parent->errors++;
 		else if (e->sev == SEV_WARNING)

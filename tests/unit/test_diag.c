@@ -935,6 +935,53 @@ static void deferred_sink_flushed_into_a_deferred_one_is_written_with_it(void **
 	cap_close(&c);
 }
 
+/* A long line's quote that leaves a borrowing sink for a deferred one
+ * is copied as the part of the line a quote shows (the line may be
+ * 200 MB): written later, it reads as the quote written at once from
+ * the whole line, with the caret anywhere and a span past the window. */
+static void a_long_lines_quote_kept_deferred_is_the_quote_of_the_line(void **state)
+{
+	(void)state;
+	/* 3 lines; the second of 10,000 bytes, with two-byte characters */
+	struct buf src = BUF_INIT;
+	buf_puts(&src, "one\n");
+	for (int i = 0; i < 2500; i++)
+		buf_puts(&src, i % 7 ? "ab c" : "\xc3\xa9 d");
+	buf_puts(&src, "\nthree\n");
+	const struct loc at[] = {{"r.md", 2, 1, 3},	{"r.md", 2, 60, 4},   {"r.md", 2, 81, 2},
+				 {"r.md", 2, 5000, 9}, {"r.md", 2, 9990, 40}, {"r.md", 2, 10001, 1},
+				 {"r.md", 2, 5000, 400}, {"r.md", 2, 0, 0}};
+	for (size_t i = 0; i < sizeof at / sizeof *at; i++) {
+		struct capture now, later;
+		cap_open_as(&now, DIAG_TEXT, false);
+		cap_open_as(&later, DIAG_TEXT, false);
+		char *copy = xmalloc(src.len);
+		memcpy(copy, src.data, src.len);
+		struct diag *a = diag_new_deferred(now.d);
+		diag_add_source(a, "r.md", src.data, src.len);
+		struct diag *ab = diag_new_deferred_borrowing(a);
+		diag_error(ab, at[i], "here");
+		diag_flush(ab, now.d); /* from the whole line */
+		struct diag *b = diag_new_deferred(later.d);
+		diag_add_source(b, "r.md", copy, src.len);
+		struct diag *bb = diag_new_deferred_borrowing(b);
+		diag_error(bb, at[i], "here");
+		diag_flush(bb, b);
+		memset(copy, 'X', src.len); /* the source gone */
+		diag_flush(b, later.d);
+		assert_string_equal(cap_text(&later), cap_text(&now));
+		assert_non_null(strstr(cap_text(&now), "    2 | "));
+		diag_free(ab);
+		diag_free(a);
+		diag_free(bb);
+		diag_free(b);
+		free(copy);
+		cap_close(&now);
+		cap_close(&later);
+	}
+	buf_free(&src);
+}
+
 static void borrowing_sink_quotes_the_source_in_place(void **state)
 {
 	(void)state;
@@ -1110,6 +1157,7 @@ int main(void)
 		cmocka_unit_test(apart_sink_quotes_no_source_of_its_parent),
 		cmocka_unit_test(borrowing_sink_quotes_the_source_in_place),
 		cmocka_unit_test(deferred_sink_flushed_into_a_deferred_one_is_written_with_it),
+		cmocka_unit_test(a_long_lines_quote_kept_deferred_is_the_quote_of_the_line),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
