@@ -29,6 +29,16 @@
 pcre2_code *re_compile(const char *src, size_t len, bool *jit, char *msg, size_t size,
 		       size_t *erroff);
 
+/* re_compile() without the JIT compile, for code that is JIT-compiled
+ * later by re_jit(), or never (a parser no build uses). */
+pcre2_code *re_compile_plain(const char *src, size_t len, char *msg, size_t size,
+			     size_t *erroff);
+
+/* JIT-compiles code (from re_compile_plain()); true when it did (never
+ * with LOGDOWN_NO_JIT).  Not to be called on code another thread may be
+ * matching. */
+bool re_jit(pcre2_code *code);
+
 /* Backtracking budget of one match on one line: a sane pattern needs a
  * few hundred steps per line; (a+)+$ on 30 a's needs billions.  JIT
  * reaches the limit in about 50 ms.  The budget is limit pcre_match

@@ -133,6 +133,10 @@ const struct parser *parsers_lookup(const struct parser_set *set, const char *na
 				    struct loc at, struct diag *d);
 
 const char *parser_name(const struct parser *p);
+/* Whether p's patterns are JIT-compiled yet: a parser is JIT-compiled
+ * when a file is first read with it, not when it is loaded, so that a
+ * build pays only for the parsers its runs use. */
+bool parser_jitted(const struct parser *p);
 const char *parser_description(const struct parser *p);
 /* What p reads, how it is detected and what it extracts (fields,
  * series, tables, their declared types) and its example, appended to b:

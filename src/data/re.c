@@ -10,8 +10,8 @@
 
 #define HEAP_LIMIT_KIB (256u * 1024u)
 
-pcre2_code *re_compile(const char *src, size_t len, bool *jit, char *msg, size_t size,
-		       size_t *erroff)
+pcre2_code *re_compile_plain(const char *src, size_t len, char *msg, size_t size,
+			     size_t *erroff)
 {
 	int err;
 	PCRE2_SIZE off;
@@ -20,13 +20,27 @@ pcre2_code *re_compile(const char *src, size_t len, bool *jit, char *msg, size_t
 		if (size)
 			pcre2_get_error_message(err, (PCRE2_UCHAR *)msg, size);
 		*erroff = (size_t)off;
-		return NULL;
 	}
+	return code;
+}
+
+bool re_jit(pcre2_code *code)
+{
 #ifdef LOGDOWN_NO_JIT
-	bool ok = false; /* valgrind cannot follow JIT code: make valgrind */
+	(void)code;
+	return false; /* valgrind cannot follow JIT code: make valgrind */
 #else
-	bool ok = pcre2_jit_compile(code, PCRE2_JIT_COMPLETE) == 0;
+	return pcre2_jit_compile(code, PCRE2_JIT_COMPLETE) == 0;
 #endif
+}
+
+pcre2_code *re_compile(const char *src, size_t len, bool *jit, char *msg, size_t size,
+		       size_t *erroff)
+{
+	pcre2_code *code = re_compile_plain(src, len, msg, size, erroff);
+	if (!code)
+		return NULL;
+	bool ok = re_jit(code);
 	if (jit)
 		*jit = ok;
 	return code;

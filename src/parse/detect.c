@@ -152,6 +152,8 @@ const struct parser *parsers_detect_read(const struct parser_set *set, const cha
 		bool ext = false, content = false;
 		for (size_t j = 0; j < p->nexts; j++)
 			ext |= has_extension(path, p->exts[j]);
+		if (p->ndetect && head.len)
+			parser_jit_detect(p);
 		for (size_t j = 0; j < p->ndetect && !content && head.len; j++) {
 			int rc = re_match(p->detect[j].code, p->detect[j].jit, head.data, head.len, 0,
 					  m.md, m.mctx);

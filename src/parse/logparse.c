@@ -704,6 +704,7 @@ static struct run *parse_file(const struct parser *p, const char *path, const ch
 			    struct streaming *stream, const struct scan_point *from,
 			    struct scan_point *to, bool *refused, struct diag *d)
 {
+	parser_jit(p); /* before the copy below, which carries its flags */
 	struct stat st;
 	int fd = open_regular(path, &st);
 	if (fd < 0) {

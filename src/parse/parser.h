@@ -218,6 +218,9 @@ struct parser {
 	size_t nderives;
 	bool shared; /* a table and a series share a name */
 	struct psplit split;
+	/* parser_jit() and parser_jit_detect() have JIT-compiled the
+	 * patterns (under their lock) */
+	bool jitted, detect_jitted;
 };
 
 /* A definition that did not load: a run that names it is told so. */
@@ -247,6 +250,14 @@ static inline const char *style_owner(const struct parser *p)
 
 /* The number of capture groups of pat. */
 uint32_t pattern_groups(const struct pattern *pat);
+/* JIT-compiles every pattern of p, once whatever the threads: a parser
+ * is JIT-compiled when a file is first read with it, not when it is
+ * loaded.  A copy of a parser made by value (a run's own number style)
+ * is made after the original was JIT-compiled, so that it carries its
+ * patterns' jit flags. */
+void parser_jit(const struct parser *p);
+/* The same for p's detect patterns alone (parsers_detect()). */
+void parser_jit_detect(const struct parser *p);
 /* The parsers' names, NULL-terminated; caller frees the array. */
 const char **set_names(const struct parser_set *set);
 /* Up to this many parsers, a message that asks for one lists them. */

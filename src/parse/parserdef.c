@@ -2,7 +2,8 @@
  * set of parsers.  A definition is a YAML map, checked key by key, an
  * unknown key or word with a did-you-mean; every pattern is compiled
  * once with PCRE2 (data/re.h: 8-bit, never UTF, so that invalid UTF-8
- * in a log is just bytes) and JIT-compiled, and carries the literal the
+ * in a log is just bytes), JIT-compiled when a file is first read with
+ * its parser (parser_jit()), and carries the literal the
  * scanner searches for first (literal.c).  The set holds the built-ins,
  * then the project's parsers, a later definition of a name replacing an
  * earlier one, and remembers the definitions that did not load. */
@@ -11,6 +12,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,7 +103,8 @@ static bool pattern_compile(struct def *df, struct pattern *pat, const struct va
 	pat->len = v->len;
 	char msg[256];
 	size_t erroff;
-	pat->code = re_compile(pat->src, pat->len, &pat->jit, msg, sizeof msg, &erroff);
+	/* JIT-compiled by parser_jit(), when a file is read with it */
+	pat->code = re_compile_plain(pat->src, pat->len, msg, sizeof msg, &erroff);
 	if (!pat->code) {
 		diag_error(df->d, scalar_offset_loc(df->text, df->len, v, erroff),
 			   "bad pattern for %s: %s (at offset %zu in the pattern)", what, msg,
@@ -232,6 +235,61 @@ static void warn_leading_blanks(struct def *df, struct pattern *pat, const struc
 		     "lose their leading blanks before patterns see them; drop them, or write "
 		     "'^\\s*'",
 		     what);
+}
+
+static void pattern_jit(struct pattern *pat)
+{
+	if (pat->code)
+		pat->jit = re_jit(pat->code);
+}
+
+/* Guards the jitted flags and the patterns' jit of every parser: a
+ * parser is JIT-compiled once, by the first thread that reads a file
+ * with it, while the others wait. */
+static pthread_mutex_t jit_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void parser_jit_detect(const struct parser *p)
+{
+	pthread_mutex_lock(&jit_lock);
+	if (!p->detect_jitted) {
+		/* p->detect points to patterns the parser owns: writable */
+		for (size_t i = 0; i < p->ndetect; i++)
+			pattern_jit(&p->detect[i]);
+		((struct parser *)p)->detect_jitted = true;
+	}
+	pthread_mutex_unlock(&jit_lock);
+}
+
+void parser_jit(const struct parser *p)
+{
+	parser_jit_detect(p);
+	pthread_mutex_lock(&jit_lock);
+	if (p->jitted) {
+		pthread_mutex_unlock(&jit_lock);
+		return;
+	}
+	/* the parsers are made by parsers_add() and only read after it:
+	 * the cast writes what the loading left to do */
+	struct parser *w = (struct parser *)p;
+	for (size_t i = 0; i < w->nstyle_from; i++)
+		pattern_jit(&w->style_from[i]);
+	for (size_t i = 0; i < w->nfields; i++) {
+		pattern_jit(&w->fields[i].pat);
+		pattern_jit(&w->fields[i].reset);
+	}
+	for (size_t i = 0; i < w->nseries; i++) {
+		pattern_jit(&w->series[i].pat);
+		pattern_jit(&w->series[i].more_until);
+	}
+	for (size_t i = 0; i < w->ntables; i++)
+		pattern_jit(&w->tables[i].header);
+	for (size_t i = 0; i < w->ncarries; i++) {
+		pattern_jit(&w->carries[i].pat);
+		pattern_jit(&w->carries[i].reset);
+	}
+	pattern_jit(&w->split.pat);
+	w->jitted = true;
+	pthread_mutex_unlock(&jit_lock);
 }
 
 static void pattern_free(struct pattern *pat)
@@ -1900,6 +1958,14 @@ const struct parser *parsers_lookup(const struct parser_set *set, const char *na
 	buf_free(&b);
 	free(names);
 	return NULL;
+}
+
+bool parser_jitted(const struct parser *p)
+{
+	pthread_mutex_lock(&jit_lock);
+	bool done = p->jitted;
+	pthread_mutex_unlock(&jit_lock);
+	return done;
 }
 
 const char *parser_name(const struct parser *p)

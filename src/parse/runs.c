@@ -1310,6 +1310,7 @@ static struct run *load_run_tail(struct loader *ld, const char *real, const char
 	struct cache_key to_prefix;
 	bool has_prefix = false, store = true;
 	uint64_t resumed = 0;
+	parser_jit(p); /* before a copy of it below: it carries the flags */
 	if (ld->csv && p->format != FMT_CSV) {
 		diag_error(ld->d, ld->csv_loc,
 			   "parser '%s' reads %s: delimiter, columns and header are for CSV "

@@ -901,6 +901,50 @@ static void a_parser_with_errors_is_not_loaded_not_unknown(void **state)
 	free(dir);
 }
 
+/* Parsers are JIT-compiled when a file is read with them, not when
+ * they load: a bad pattern in a parser no report uses is still an error
+ * at its place, and a report whose runs use two parsers, one of them
+ * found by detection (parser: auto), reads both. */
+static void parsers_compiled_when_used_still_say_every_error(void **state)
+{
+	(void)state;
+	char *dir = e2e_tmpdir();
+	e2e_write(dir, "parsers/bad.yaml", "name: bad\ndetect: 'zzz'\nfields:\n  x: \"(\\\\d+\"\n");
+	e2e_write(dir, "parsers/mine.yaml",
+		  "name: mine\ndetect: '^mine log'\nfields:\n  n: 'n=(\\d+)'\n");
+	e2e_write(dir, "content/r/a.log", "mine log\nn=41\n");
+	e2e_write(dir, "content/r/b.log", "mine log\nn=42\n");
+	e2e_write(dir, "content/r/c.log",
+		  "2024-01-01 00:00:00,000 INFO:   | Train Device=CSX, Step=10, Loss=2.50000, "
+		  "Rate=100.00 samples/sec, GlobalRate=100.00 samples/sec\n");
+	e2e_write(dir, "content/r/index.md",
+		  "---\ntitle: R\nruns:\n  a: { file: a.log, parser: mine }\n  b: b.log\n"
+		  "  c: { file: c.log, parser: cerebras }\n---\n"
+		  "A {{ a.n }}, b {{ b.n }}, c {{ last(c.train.loss) }}.\n");
+	struct proc r = e2e_run(dir, "build");
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err,
+			    "parsers/bad.yaml:4:12: error: bad pattern for field 'x': missing "
+			    "closing parenthesis (at offset 4 in the pattern)\n"
+			    "    4 |   x: \"(\\\\d+\"\n"
+			    "      |            ^\n"
+			    "logdown: 1 error; the previous output was left as it was\n");
+	proc_free(&r);
+	char *bad = path_join(dir, "parsers/bad.yaml");
+	assert_int_equal(unlink(bad), 0);
+	free(bad);
+	r = e2e_run(dir, "build");
+	assert_int_equal(r.status, 0);
+	proc_free(&r);
+	char *page = e2e_read(dir, "_site/r/index.html");
+	assert_contains(page, ">41<");
+	assert_contains(page, ">42<");
+	assert_contains(page, ">2.50000<");
+	free(page);
+	remove_tree(dir);
+	free(dir);
+}
+
 static void output_that_cannot_be_written_is_an_io_failure(void **state)
 {
 	(void)state;
@@ -1312,6 +1356,7 @@ int main(void)
 		cmocka_unit_test(bad_usage_exits_2),
 		cmocka_unit_test(file_no_parser_claims_is_a_content_error),
 		cmocka_unit_test(parsers_lists_one_a_line_sorted),
+		cmocka_unit_test(parsers_compiled_when_used_still_say_every_error),
 		cmocka_unit_test(parse_takes_strict_and_github_diagnostics),
 		cmocka_unit_test(help_lists_and_explains_the_commands),
 		cmocka_unit_test(json_of_a_big_series_comes_out_in_order),

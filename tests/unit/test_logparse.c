@@ -75,6 +75,46 @@ static void assert_text(const struct datum *d, const char *text)
 		fail_msg("text '%.*s', wanted '%s'", (int)d->len, d->text, text);
 }
 
+/* Loading the parsers JIT-compiles none of them: a file read with one
+ * JIT-compiles that one alone, and detection (parser: auto) only the
+ * detect patterns, whose parser is then still as loaded. */
+static void a_parser_is_jit_compiled_when_a_file_is_read_with_it(void **state)
+{
+	(void)state;
+	struct capture c;
+	cap_open(&c);
+	struct parser_set *set = parsers_load(NULL, NULL, c.d);
+	for (size_t i = 0; i < parsers_count(set); i++)
+		assert_false(parser_jitted(parsers_at(set, i)));
+	const char *log = "tests/fixtures/cerebras/bs512.log";
+	const struct parser *p = parsers_detect(set, log, loc_line(log, 0), c.d);
+	assert_non_null(p);
+	assert_string_equal(parser_name(p), "cerebras");
+	assert_false(parser_jitted(p));
+	struct run *r = parser_run(p, log, log, "r", c.d);
+	assert_non_null(r);
+	assert_true(parser_jitted(p));
+	size_t jitted = 0;
+	for (size_t i = 0; i < parsers_count(set); i++)
+		jitted += parser_jitted(parsers_at(set, i));
+	assert_int_equal(jitted, 1);
+	/* the same values as a run whose parser was JIT-compiled already */
+	struct run *again = parser_run(p, log, log, "r", c.d);
+	assert_non_null(again);
+	const struct datum *a = run_field(r, "final_loss"), *b = run_field(again, "final_loss");
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_text(a, "7.12500");
+	assert_text(b, "7.12500");
+	assert_int_equal(a->line, 53);
+	assert_int_equal(b->line, 53);
+	assert_string_equal(cap_text(&c), "");
+	run_free(r);
+	run_free(again);
+	parsers_free(set);
+	cap_close(&c);
+}
+
 static void assert_cell(const struct series *s, size_t row, const char *col, const char *text)
 {
 	long j = series_column_index(s, col);
@@ -2760,6 +2800,7 @@ int main(void)
 		cmocka_unit_test(a_box_table_a_terminal_wrapped_is_joined),
 		cmocka_unit_test(a_table_pasted_in_comments_is_read),
 		cmocka_unit_test(star_field_names_are_snake_cased_like_table_headers),
+		cmocka_unit_test(a_parser_is_jit_compiled_when_a_file_is_read_with_it),
 	};
 	return cmocka_run_group_tests(tests, NULL, drop_leftovers);
 }
