@@ -248,29 +248,34 @@ static void pattern_jit(struct pattern *pat)
  * with it, while the others wait. */
 static pthread_mutex_t jit_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* p's detect patterns JIT-compiled, once; jit_lock held. */
+static void detect_jit_locked(struct parser *p)
+{
+	if (!p->detect_jitted) {
+		for (size_t i = 0; i < p->ndetect; i++)
+			pattern_jit(&p->detect[i]);
+		p->detect_jitted = true;
+	}
+}
+
+/* (the parsers are made by parsers_add() and only read after it: the
+ * casts below write what the loading left to do, under jit_lock) */
 void parser_jit_detect(const struct parser *p)
 {
 	pthread_mutex_lock(&jit_lock);
-	if (!p->detect_jitted) {
-		/* p->detect points to patterns the parser owns: writable */
-		for (size_t i = 0; i < p->ndetect; i++)
-			pattern_jit(&p->detect[i]);
-		((struct parser *)p)->detect_jitted = true;
-	}
+	detect_jit_locked((struct parser *)p);
 	pthread_mutex_unlock(&jit_lock);
 }
 
 void parser_jit(const struct parser *p)
 {
-	parser_jit_detect(p);
 	pthread_mutex_lock(&jit_lock);
-	if (p->jitted) {
+	struct parser *w = (struct parser *)p;
+	detect_jit_locked(w);
+	if (w->jitted) {
 		pthread_mutex_unlock(&jit_lock);
 		return;
 	}
-	/* the parsers are made by parsers_add() and only read after it:
-	 * the cast writes what the loading left to do */
-	struct parser *w = (struct parser *)p;
 	for (size_t i = 0; i < w->nstyle_from; i++)
 		pattern_jit(&w->style_from[i]);
 	for (size_t i = 0; i < w->nfields; i++) {
