@@ -35,7 +35,16 @@ endif
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -DPCRE2_CODE_UNIT_WIDTH=8 \
           -Iinclude -Ibuild $(shell pkg-config --cflags $(PKGS) 2>/dev/null) \
           $(WARN) -MMD -MP $(CFLAGS)
-LIBS    = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -pthread
+# librsvg (SVG in PDFs) and libmicrohttpd (serve) are opened when first
+# used (base/lazylib.h), not linked: each start of logdown would map
+# and relocate them and the 18 libraries behind them (5 of its 10 ms).
+# Their sonames, as the -dev packages' links name them.
+LAZY    = -lrsvg-2 -lmicrohttpd
+soname  = $(shell objdump -p $$(pkg-config --variable=libdir $(1) 2>/dev/null)/$(2) 2>/dev/null | \
+          sed -n 's/^ *SONAME *//p')
+RSVG_SONAME := $(or $(call soname,librsvg-2.0,librsvg-2.so),librsvg-2.so.2)
+MHD_SONAME  := $(or $(call soname,libmicrohttpd,libmicrohttpd.so),libmicrohttpd.so.12)
+LIBS    = $(filter-out $(LAZY),$(shell pkg-config --libs $(PKGS) 2>/dev/null)) -lm -pthread
 SAN     = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 # The modules by stage, in pipeline order (src/README.md): each stage
@@ -77,6 +86,10 @@ build/rel/%.o: src/%.c
 build/asan/%.o: src/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(SAN) -c -o $@ $<
+
+# The two libraries opened lazily, named where they are opened.
+%/render/svglib.o: ALL_CFLAGS += -DRSVG_SONAME='"$(RSVG_SONAME)"'
+%/cmd/httpd.o: ALL_CFLAGS += -DMHD_SONAME='"$(MHD_SONAME)"'
 
 # The theme is one long string literal per file.
 build/rel/embedded.o: build/embedded.c | build/rel

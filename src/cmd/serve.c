@@ -55,12 +55,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <microhttpd.h>
-
 #include "base/diag.h"
 #include "base/fsutil.h"
 #include "base/outdir.h"
 #include "base/util.h"
+#include "cmd/httpd.h"
 #include "cmd/request.h"
 #include "cmd/snapshot.h"
 #include "cmd/wake.h"
@@ -69,6 +68,9 @@
 #include "parse/runs.h"
 
 #define EVENTS_PATH "/__logdown/events"
+
+/* libmicrohttpd's functions (httpd.h): set as serve_run() starts. */
+static const struct httpd *mhd;
 /* The poll, when inotify does not wake serve first (cmd/wake.h): a
  * save is seen at once, then built once nothing changed for SETTLE_MS
  * (an editor's write and rename, a burst of a job's appends). */
@@ -192,7 +194,7 @@ static void events_wake(struct events *ev, bool ping)
 {
 	for (size_t i = 0; i < ev->nwaiting; i++) {
 		ev->waiting[i]->ping = ping;
-		MHD_resume_connection(ev->waiting[i]->c);
+		mhd->resume_connection(ev->waiting[i]->c);
 	}
 	ev->nwaiting = 0;
 }
@@ -239,7 +241,7 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *out, size_t max)
 						       ev->waiting_cap * sizeof *ev->waiting);
 			}
 			ev->waiting[ev->nwaiting++] = st;
-			MHD_suspend_connection(st->c);
+			mhd->suspend_connection(st->c);
 			pthread_mutex_unlock(&ev->lock);
 			return 0;
 		}
@@ -288,7 +290,7 @@ static void events_stop(struct events *ev)
 	ev->building = false;
 	events_wake(ev, false);
 	for (size_t i = 0; i < ev->nheld; i++)
-		MHD_resume_connection(ev->held[i]);
+		mhd->resume_connection(ev->held[i]);
 	ev->nheld = 0;
 	pthread_mutex_unlock(&ev->lock);
 }
@@ -301,7 +303,7 @@ static void events_building(struct events *ev, bool building)
 	ev->building = building;
 	if (!building) {
 		for (size_t i = 0; i < ev->nheld; i++)
-			MHD_resume_connection(ev->held[i]);
+			mhd->resume_connection(ev->held[i]);
 		ev->nheld = 0;
 	}
 	pthread_mutex_unlock(&ev->lock);
@@ -320,7 +322,7 @@ static bool events_hold(struct events *ev, struct MHD_Connection *c)
 			ev->held = xrealloc(ev->held, ev->held_cap * sizeof *ev->held);
 		}
 		ev->held[ev->nheld++] = c;
-		MHD_suspend_connection(c);
+		mhd->suspend_connection(c);
 	}
 	pthread_mutex_unlock(&ev->lock);
 	return hold;
@@ -331,14 +333,14 @@ static bool events_hold(struct events *ev, struct MHD_Connection *c)
 static enum MHD_Result send_text(struct MHD_Connection *c, unsigned status, const char *type,
 				 const char *text)
 {
-	struct MHD_Response *r = MHD_create_response_from_buffer(strlen(text), (void *)text,
+	struct MHD_Response *r = mhd->create_response_from_buffer(strlen(text), (void *)text,
 								 MHD_RESPMEM_MUST_COPY);
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
+	mhd->add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	mhd->add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
 	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
-	enum MHD_Result ret = MHD_queue_response(c, status, r);
-	MHD_destroy_response(r);
+		mhd->add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	enum MHD_Result ret = mhd->queue_response(c, status, r);
+	mhd->destroy_response(r);
 	return ret;
 }
 
@@ -473,14 +475,14 @@ static struct MHD_Response *page_response(int fd, uint64_t size)
 			}
 		memmove(b + at + SCRIPT_LEN, b + at, (size_t)size - at);
 		memcpy(b + at, live_script, SCRIPT_LEN);
-		return MHD_create_response_from_buffer((size_t)size + SCRIPT_LEN, b,
+		return mhd->create_response_from_buffer((size_t)size + SCRIPT_LEN, b,
 							MHD_RESPMEM_MUST_FREE);
 	}
 	struct page *pg = xmalloc(sizeof *pg);
 	pg->fd = fd;
 	pg->size = size;
 	pg->at = body_end(fd, size);
-	struct MHD_Response *r = MHD_create_response_from_callback(size + SCRIPT_LEN, PAGE_BLOCK,
+	struct MHD_Response *r = mhd->create_response_from_callback(size + SCRIPT_LEN, PAGE_BLOCK,
 								   page_read, pg, page_free);
 	if (!r)
 		page_free(pg);
@@ -538,10 +540,10 @@ static enum MHD_Result serve_file(struct server *s, struct MHD_Connection *c, co
 			buf_free(&path);
 			char *to = request_folder_location(url);
 			struct MHD_Response *r =
-				MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
-			MHD_add_response_header(r, MHD_HTTP_HEADER_LOCATION, to);
-			ret = MHD_queue_response(c, MHD_HTTP_MOVED_PERMANENTLY, r);
-			MHD_destroy_response(r);
+				mhd->create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+			mhd->add_response_header(r, MHD_HTTP_HEADER_LOCATION, to);
+			ret = mhd->queue_response(c, MHD_HTTP_MOVED_PERMANENTLY, r);
+			mhd->destroy_response(r);
 			free(to);
 			return ret;
 		}
@@ -573,29 +575,29 @@ static enum MHD_Result serve_file(struct server *s, struct MHD_Connection *c, co
 	snprintf(etag, sizeof etag, "\"%llx-%llx-%llx%s\"", (unsigned long long)st.st_size,
 		 (unsigned long long)st.st_mtim.tv_sec, (unsigned long long)st.st_mtim.tv_nsec,
 		 html ? "-live" : "");
-	const char *inm = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "If-None-Match");
+	const char *inm = mhd->lookup_connection_value(c, MHD_HEADER_KIND, "If-None-Match");
 	struct MHD_Response *r;
 	unsigned status = MHD_HTTP_OK;
 	if (inm && strstr(inm, etag)) {
 		close(fd);
-		r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+		r = mhd->create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
 		status = MHD_HTTP_NOT_MODIFIED;
 	} else if (html) {
 		r = page_response(fd, (uint64_t)st.st_size); /* takes fd */
 	} else {
 		/* sent with sendfile(); MHD closes fd */
-		r = MHD_create_response_from_fd64((uint64_t)st.st_size, fd);
+		r = mhd->create_response_from_fd64((uint64_t)st.st_size, fd);
 		if (!r)
 			close(fd);
 	}
 	if (!r)
 		return MHD_NO;
-	MHD_add_response_header(r, MHD_HTTP_HEADER_ETAG, etag);
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
+	mhd->add_response_header(r, MHD_HTTP_HEADER_ETAG, etag);
+	mhd->add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
 	if (status == MHD_HTTP_OK)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-	ret = MHD_queue_response(c, status, r);
-	MHD_destroy_response(r);
+		mhd->add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	ret = mhd->queue_response(c, status, r);
+	mhd->destroy_response(r);
 	return ret;
 }
 
@@ -626,12 +628,12 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		struct stream *st = xcalloc(1, sizeof *st);
 		st->s = s;
 		st->c = c;
-		struct MHD_Response *r = MHD_create_response_from_callback(
+		struct MHD_Response *r = mhd->create_response_from_callback(
 			MHD_SIZE_UNKNOWN, 4096, stream_read, st, stream_free);
-		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
-		MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
-		enum MHD_Result ret = MHD_queue_response(c, MHD_HTTP_OK, r);
-		MHD_destroy_response(r);
+		mhd->add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
+		mhd->add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
+		enum MHD_Result ret = mhd->queue_response(c, MHD_HTTP_OK, r);
+		mhd->destroy_response(r);
 		return ret;
 	}
 	/* held once at most: resumed, it is answered from what is there */
@@ -1304,6 +1306,12 @@ static bool may_build(const struct server *s, char **diags)
 
 int serve_run(const struct serve_opts *so)
 {
+	const char *why;
+	mhd = httpd(&why);
+	if (!mhd) {
+		fprintf(stderr, "logdown: error: serve needs libmicrohttpd: %s\n", why);
+		return EXIT_IO;
+	}
 	const char *host = so->host ? so->host : "127.0.0.1";
 	char shown[80];
 	unsigned port = 0;
@@ -1387,7 +1395,7 @@ int serve_run(const struct serve_opts *so)
 	 * connections closed, and one address kept from taking them all */
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	unsigned threads = cpus < 2 ? 2 : cpus > 4 ? 4 : (unsigned)cpus;
-	daemon = MHD_start_daemon(
+	daemon = mhd->start_daemon(
 		MHD_USE_AUTO_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG, 0, NULL,
 		NULL, handle, &s, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
 		MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_UNESCAPE_CALLBACK, keep_escaped, NULL,
@@ -1481,7 +1489,7 @@ int serve_run(const struct serve_opts *so)
 	/* The event streams wait for a build: end them, then the server
 	 * (which may only stop with none suspended). */
 	events_stop(&s.ev);
-	MHD_stop_daemon(daemon); /* closes fd too */
+	mhd->stop_daemon(daemon); /* closes fd too */
 out_k:
 	wake_stop(wk);
 	/* The watchdog ends: told by done, woken by a signal of its own

@@ -495,7 +495,7 @@ static void draw_box(struct pdf *p, struct box *b, double y)
 		double lh = b->para->height[b->line], s = 9;
 		RsvgRectangle vp = {p->ml + b->icon_x, y + b->pad_top + (lh - s) / 2, s, s};
 		cairo_save(cr);
-		rsvg_handle_render_document(b->icon, cr, &vp, NULL);
+		svglib_loaded()->render_document(b->icon, cr, &vp, NULL);
 		cairo_restore(cr);
 	}
 	if (b->marker) {
@@ -556,7 +556,7 @@ static void draw_box(struct pdf *p, struct box *b, double y)
 		RsvgRectangle vp = {x, y, b->w, b->h};
 		GError *err = NULL;
 		cairo_save(cr);
-		if (!rsvg_handle_render_document(b->svg, cr, &vp, &err)) {
+		if (!svglib_loaded()->render_document(b->svg, cr, &vp, &err)) {
 			diag_warning(p->d, b->at, "cannot draw this SVG image in the PDF: %s",
 				     err ? err->message : "librsvg failed");
 			g_clear_error(&err);

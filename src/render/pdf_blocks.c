@@ -12,14 +12,19 @@
 
 #define CALLOUT_PAD 6 /* points above the title and below the last line */
 
-/* The icon in colour c, for librsvg; NULL if it cannot be read. */
+/* The icon in colour c, for librsvg; NULL if it cannot be read (or
+ * librsvg cannot be loaded: the title goes without it). */
 static RsvgHandle *icon_svg(const char *path, unsigned c)
 {
+	const char *why;
+	const struct svglib *rsvg = svglib(&why);
+	if (!rsvg)
+		return NULL;
 	char *svg = xasprintf("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 16 16\" "
 			      "width=\"16\" height=\"16\"><path fill=\"#%06x\" fill-rule=\"evenodd\" "
 			      "d=\"%s\"/></svg>",
 			      c, path);
-	RsvgHandle *h = rsvg_handle_new_from_data((const guint8 *)svg, strlen(svg), NULL);
+	RsvgHandle *h = rsvg->new_from_data((const guint8 *)svg, strlen(svg), NULL);
 	free(svg);
 	return h;
 }

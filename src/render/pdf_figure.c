@@ -76,15 +76,21 @@ void diagram_block(struct pdf *p, struct flow *f, const struct directive_result 
 		   cmark_node *n)
 {
 	struct loc at = loc_line(doc_file(p->doc), doc_line0(p->doc) + cmark_node_get_start_line(n));
+	const char *why;
+	const struct svglib *rsvg = svglib(&why);
+	if (!rsvg) {
+		diag_warning(p->d, at, "cannot draw this diagram in the PDF: %s", why);
+		return;
+	}
 	GError *err = NULL;
-	RsvgHandle *svg = rsvg_handle_new_from_data((const guint8 *)res->svg, res->svg_len, &err);
+	RsvgHandle *svg = rsvg->new_from_data((const guint8 *)res->svg, res->svg_len, &err);
 	if (!svg) {
 		diag_warning(p->d, at, "cannot draw this diagram in the PDF: %s",
 			     err ? err->message : "librsvg failed");
 		g_clear_error(&err);
 		return;
 	}
-	rsvg_handle_set_dpi(svg, 96);
+	rsvg->set_dpi(svg, 96);
 	double w = res->svg_width * 0.75, h = res->svg_height * 0.75;
 	double body = p->ph - p->mt - p->mb;
 	if (w > f->w)
@@ -141,8 +147,14 @@ static bool too_many_pixels(double w, double h, char **why_buf)
 static RsvgHandle *svg_load(const char *path, double *w, double *h, const char **why,
 			    char **why_buf)
 {
+	const struct svglib *rsvg = svglib(why);
+	if (!rsvg) {
+		*why_buf = xasprintf("cannot be drawn: %s; the PDF shows its description", *why);
+		*why = *why_buf;
+		return NULL;
+	}
 	GError *err = NULL;
-	RsvgHandle *svg = rsvg_handle_new_from_file(path, &err);
+	RsvgHandle *svg = rsvg->new_from_file(path, &err);
 	if (!svg) {
 		/* libxml2's last words ("XML parse error: Error domain 1 code
 		 * 89 on line 14 column 91 of data: Detected an entity reference
@@ -162,13 +174,13 @@ static RsvgHandle *svg_load(const char *path, double *w, double *h, const char *
 		g_clear_error(&err);
 		return NULL;
 	}
-	rsvg_handle_set_dpi(svg, 96);
-	if (!rsvg_handle_get_intrinsic_size_in_pixels(svg, w, h)) {
+	rsvg->set_dpi(svg, 96);
+	if (!rsvg->get_intrinsic_size_in_pixels(svg, w, h)) {
 		/* only a viewBox: its size */
 		gboolean has_w, has_h, has_vb;
 		RsvgLength lw, lh;
 		RsvgRectangle vb;
-		rsvg_handle_get_intrinsic_dimensions(svg, &has_w, &lw, &has_h, &lh, &has_vb, &vb);
+		rsvg->get_intrinsic_dimensions(svg, &has_w, &lw, &has_h, &lh, &has_vb, &vb);
 		*w = has_vb ? vb.width : 0;
 		*h = has_vb ? vb.height : 0;
 	}

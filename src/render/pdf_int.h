@@ -329,6 +329,22 @@ void caption_box(struct pdf *p, struct flow *f, const struct directive_result *r
 		 const char *kind, double before);
 void chart_block(struct pdf *p, struct flow *f, const struct directive_result *res,
 		 cmark_node *n);
+/* svglib.c: librsvg's functions, opened at the first SVG a PDF draws
+ * (base/lazylib.h): an SVG handle exists only once they are. */
+struct svglib {
+	__typeof__(rsvg_handle_new_from_data) *new_from_data;
+	__typeof__(rsvg_handle_new_from_file) *new_from_file;
+	__typeof__(rsvg_handle_set_dpi) *set_dpi;
+	__typeof__(rsvg_handle_get_intrinsic_size_in_pixels) *get_intrinsic_size_in_pixels;
+	__typeof__(rsvg_handle_get_intrinsic_dimensions) *get_intrinsic_dimensions;
+	__typeof__(rsvg_handle_render_document) *render_document;
+};
+/* librsvg's functions; NULL when it cannot be loaded, *why (not freed)
+ * saying which file is missing and which package installs it. */
+const struct svglib *svglib(const char **why);
+/* The same, where an SVG handle shows that svglib() gave them. */
+const struct svglib *svglib_loaded(void);
+
 /* A diagram (resolve/diagram.h): its SVG drawn by librsvg as vectors,
  * a CSS pixel 0.75 pt as a chart's, narrowed to the column, and its
  * caption. */

@@ -348,7 +348,7 @@ static void draw_shape(cairo_t *cr, PangoAttrShape *attr, gboolean do_path, gpoi
 	if (pm->svg) {
 		RsvgRectangle vp = {x, y - pm->asc, pm->w, pm->asc};
 		cairo_save(cr);
-		rsvg_handle_render_document(pm->svg, cr, &vp, NULL);
+		svglib_loaded()->render_document(pm->svg, cr, &vp, NULL);
 		cairo_restore(cr);
 		return;
 	}

@@ -944,6 +944,38 @@ static void svg_image_is_drawn_as_vectors(void **state)
 	assert_true(page_pixels(0x00a000) > 1000);
 }
 
+/* librsvg is opened at the first SVG a PDF draws (render/svglib.c):
+ * missing, the image's description stands in and the warning says what
+ * to install; the rest of the PDF is made. */
+static void svg_image_without_librsvg_shows_its_description(void **state)
+{
+	(void)state;
+	if (!have_poppler())
+		skip();
+	project("---\ntitle: T\n---\n![a green box](box.svg)\n\nAfter the box.\n", NULL);
+	e2e_write(tmp, "content/r/box.svg",
+		  "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"200\" height=\"100\">"
+		  "<rect x=\"10\" y=\"10\" width=\"180\" height=\"80\" fill=\"#00a000\"/></svg>\n");
+	setenv("LOGDOWN_TEST_LAZYLIB", "librsvg-2.so.2=liblogdown-gone.so.2", 1);
+	struct proc r = e2e_run(tmp, "pdf");
+	unsetenv("LOGDOWN_TEST_LAZYLIB");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err,
+			    "content/r/index.md:4:1: warning: image 'box.svg' cannot be drawn: cannot "
+			    "load liblogdown-gone.so.2 (liblogdown-gone.so.2: cannot open shared object "
+			    "file: No such file or directory); install Debian's librsvg2-2; the PDF "
+			    "shows its description\n"
+			    "    4 | ![a green box](box.svg)\n"
+			    "      | ^\n"
+			    "logdown: built 1 report into _site\n");
+	proc_free(&r);
+	assert_true(page_pixels(0x00a000) == 0);
+	char *text = pdf_text();
+	assert_contains(text, "a green box");
+	assert_contains(text, "After the box.");
+	free(text);
+}
+
 static void jpeg_image_is_drawn(void **state)
 {
 	(void)state;
@@ -1282,6 +1314,7 @@ int main(void)
 		TEST(a_png_image_is_drawn),
 		TEST(image_outside_the_project_is_not_read),
 		TEST(svg_image_is_drawn_as_vectors),
+		TEST(svg_image_without_librsvg_shows_its_description),
 		TEST(jpeg_image_is_drawn),
 		TEST(long_words_and_urls_stay_on_the_page),
 		TEST(ten_thousand_rows_repeat_their_header),

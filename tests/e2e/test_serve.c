@@ -878,6 +878,26 @@ static void a_port_in_use_is_exit_3(void **state)
 	proc_free(&r);
 }
 
+/* libmicrohttpd is opened when serve starts (cmd/httpd.c): missing,
+ * serve says what to install and builds nothing. */
+static void serve_without_libmicrohttpd_says_what_to_install(void **state)
+{
+	(void)state;
+	setenv("LOGDOWN_TEST_LAZYLIB", "libmicrohttpd.so.12=liblogdown-gone.so.12", 1);
+	struct proc r = e2e_run(project, "serve . --port 0 -o gone-site");
+	unsetenv("LOGDOWN_TEST_LAZYLIB");
+	assert_int_equal(r.status, 3);
+	assert_string_equal(r.err, "logdown: error: serve needs libmicrohttpd: cannot load "
+				   "liblogdown-gone.so.12 (liblogdown-gone.so.12: cannot open shared "
+				   "object file: No such file or directory); install Debian's "
+				   "libmicrohttpd12\n");
+	assert_string_equal(r.out, "");
+	char *site = path_join(project, "gone-site");
+	assert_false(path_exists(site));
+	free(site);
+	proc_free(&r);
+}
+
 static void a_bad_host_is_a_usage_error(void **state)
 {
 	(void)state;
@@ -2045,6 +2065,7 @@ int main(void)
 		cmocka_unit_test(serve_gives_back_what_its_first_build_freed),
 		cmocka_unit_test(a_page_never_goes_missing_while_serve_rebuilds),
 		cmocka_unit_test(a_port_in_use_is_exit_3),
+		cmocka_unit_test(serve_without_libmicrohttpd_says_what_to_install),
 		cmocka_unit_test(a_bad_host_is_a_usage_error),
 		cmocka_unit_test(sigterm_stops_with_0_and_leaves_nothing),
 		cmocka_unit_test(a_first_build_that_fails_is_served_and_recovers),
