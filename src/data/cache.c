@@ -1283,7 +1283,10 @@ static bool hash_span(struct hash_map *m, char *buf, uint64_t at, uint64_t to, X
 
 /* One thread's share of a proof's check: pieces [k0, k1) of the file's
  * first `size` bytes, each compared with the proof's; `last`, the state
- * of piece k1 - 1 at its end (the piece a read goes on from). */
+ * of piece k1 - 1 at its end (the piece a read goes on from).  With
+ * `next`, the threads sharing it take the pieces of [k0, k1) one at a
+ * time, whichever is free first (so that they end together however the
+ * cores are shared), and `last` is not kept. */
 struct piece_check {
 	int fd;
 	bool map;
@@ -1292,7 +1295,20 @@ struct piece_check {
 	size_t k0, k1;
 	XXH3_state_t *last;
 	bool same;
+	atomic_size_t *next;
+	atomic_bool *failed; /* with next: a piece differed, stop */
 };
+
+/* The next piece pk checks, k1 when none is left. */
+static size_t piece_take(struct piece_check *pk, size_t k)
+{
+	if (!pk->next)
+		return k + 1;
+	if (atomic_load(pk->failed))
+		return pk->k1;
+	size_t t = atomic_fetch_add(pk->next, 1);
+	return t < pk->k1 ? t : pk->k1;
+}
 
 static void *piece_check_main(void *arg)
 {
@@ -1304,7 +1320,8 @@ static void *piece_check_main(void *arg)
 	char *buf = xmalloc(READ_CHUNK);
 	XXH3_state_t *st = state_dup(NULL);
 	pk->same = true;
-	for (size_t k = pk->k0; k < pk->k1 && pk->same; k++) {
+	size_t k = pk->next ? piece_take(pk, 0) : pk->k0;
+	for (; k < pk->k1 && pk->same; k = piece_take(pk, k)) {
 		XXH3_128bits_reset(st);
 		uint64_t from = k * pf->piece, to = from + pf->piece < pf->size ? from + pf->piece : pf->size;
 		struct cache_key got = {{0}};
@@ -1312,8 +1329,10 @@ static void *piece_check_main(void *arg)
 		if (pk->same)
 			got = key_of(XXH3_128bits_digest(st));
 		pk->same = pk->same && memcmp(got.b, pf->pieces[k].b, sizeof got.b) == 0;
+		if (!pk->same && pk->failed)
+			atomic_store(pk->failed, true);
 	}
-	if (pk->same)
+	if (pk->same && !pk->next)
 		pk->last = st;
 	else
 		XXH3_freeState(st);
@@ -1334,8 +1353,8 @@ static bool proof_check(int fd, bool map, const struct proof *pf, XXH3_state_t *
 	/* two threads map half a window each: the resident set grows by
 	 * one window, as with one thread */
 	size_t win = half ? MAP_WINDOW / 2 : MAP_WINDOW;
-	struct piece_check pk[2] = {{fd, map, win, pf, 0, half, NULL, false},
-				    {fd, map, win, pf, half, pf->n, NULL, false}};
+	struct piece_check pk[2] = {{fd, map, win, pf, 0, half, NULL, false, NULL, NULL},
+				    {fd, map, win, pf, half, pf->n, NULL, false, NULL, NULL}};
 	pthread_t t;
 	bool started = half > 0 && pthread_create(&t, NULL, piece_check_main, &pk[1]) == 0;
 	piece_check_main(&pk[0]);
@@ -1362,6 +1381,8 @@ struct proof_pending {
 	char *path; /* the row's, for LOGDOWN_TEST_SAY_PROOF */
 	struct proof pf;
 	struct piece_check pk[2];
+	atomic_size_t take; /* the next piece either thread takes */
+	atomic_bool failed;
 	pthread_t t[2];
 	bool started[2];
 	struct proof_pending *next;
@@ -1408,17 +1429,20 @@ static bool proof_start(int fd, bool map, const struct proof *pf, XXH3_state_t *
 	/* the two threads map a quarter of a window each and this one
 	 * half of one: the resident set grows by one window, as with one
 	 * thread, while the rest of the build runs beside them */
-	size_t rest = pf->n - 1, half = hash_threads() >= 2 ? rest / 2 : 0;
+	size_t rest = pf->n - 1, threads = hash_threads() >= 2 && rest >= 2 ? 2 : 1;
 	size_t win = MAP_WINDOW / 4;
-	p->pk[0] = (struct piece_check){own, map, win, &p->pf, 0, half, NULL, false};
-	p->pk[1] = (struct piece_check){own, map, win, &p->pf, half, rest, NULL, false};
+	atomic_init(&p->take, 0);
+	atomic_init(&p->failed, false);
+	for (size_t i = 0; i < 2; i++)
+		p->pk[i] = (struct piece_check){own, map, win, &p->pf, 0, i < threads ? rest : 0,
+						NULL, false, &p->take, &p->failed};
 	for (int i = 0; i < 2; i++) {
 		if (p->pk[i].k0 == p->pk[i].k1)
 			p->pk[i].same = true;
 		else if (!(p->started[i] = pthread_create(&p->t[i], NULL, piece_check_main, &p->pk[i]) == 0))
 			piece_check_main(&p->pk[i]); /* no thread to be had: here */
 	}
-	struct piece_check tail = {fd, map, MAP_WINDOW / 2, pf, pf->n - 1, pf->n, NULL, false};
+	struct piece_check tail = {fd, map, MAP_WINDOW / 2, pf, pf->n - 1, pf->n, NULL, false, NULL, NULL};
 	piece_check_main(&tail);
 	if (!tail.same) {
 		proof_join(p);
