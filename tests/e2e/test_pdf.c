@@ -927,15 +927,21 @@ static void a_png_image_is_drawn(void **state)
 	free(pdf);
 }
 
+/* A report of a green SVG box, 200 by 100 pixels, and a line after it. */
+static void green_box_project(void)
+{
+	project("---\ntitle: T\n---\n![a green box](box.svg)\n\nAfter the box.\n", NULL);
+	e2e_write(tmp, "content/r/box.svg",
+		  "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"200\" height=\"100\">"
+		  "<rect x=\"10\" y=\"10\" width=\"180\" height=\"80\" fill=\"#00a000\"/></svg>\n");
+}
+
 static void svg_image_is_drawn_as_vectors(void **state)
 {
 	(void)state;
 	if (!have_poppler())
 		skip();
-	project("---\ntitle: T\n---\n![a green box](box.svg)\n\nAfter the box.\n", NULL);
-	e2e_write(tmp, "content/r/box.svg",
-		  "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"200\" height=\"100\">"
-		  "<rect x=\"10\" y=\"10\" width=\"180\" height=\"80\" fill=\"#00a000\"/></svg>\n");
+	green_box_project();
 	pdf_quiet();
 	size_t len;
 	char *pdf = pdf_bytes(&len);
@@ -952,10 +958,7 @@ static void svg_image_without_librsvg_shows_its_description(void **state)
 	(void)state;
 	if (!have_poppler())
 		skip();
-	project("---\ntitle: T\n---\n![a green box](box.svg)\n\nAfter the box.\n", NULL);
-	e2e_write(tmp, "content/r/box.svg",
-		  "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"200\" height=\"100\">"
-		  "<rect x=\"10\" y=\"10\" width=\"180\" height=\"80\" fill=\"#00a000\"/></svg>\n");
+	green_box_project();
 	setenv("LOGDOWN_TEST_LAZYLIB", "librsvg-2.so.2=liblogdown-gone.so.2", 1);
 	struct proc r = e2e_run(tmp, "pdf");
 	unsetenv("LOGDOWN_TEST_LAZYLIB");
