@@ -334,7 +334,7 @@ static enum MHD_Result send_text(struct MHD_Connection *c, unsigned status, cons
 				 const char *text)
 {
 	struct MHD_Response *r = mhd->create_response_from_buffer(strlen(text), (void *)text,
-								 MHD_RESPMEM_MUST_COPY);
+								  MHD_RESPMEM_MUST_COPY);
 	mhd->add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	mhd->add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
 	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
@@ -476,14 +476,14 @@ static struct MHD_Response *page_response(int fd, uint64_t size)
 		memmove(b + at + SCRIPT_LEN, b + at, (size_t)size - at);
 		memcpy(b + at, live_script, SCRIPT_LEN);
 		return mhd->create_response_from_buffer((size_t)size + SCRIPT_LEN, b,
-							MHD_RESPMEM_MUST_FREE);
+							 MHD_RESPMEM_MUST_FREE);
 	}
 	struct page *pg = xmalloc(sizeof *pg);
 	pg->fd = fd;
 	pg->size = size;
 	pg->at = body_end(fd, size);
 	struct MHD_Response *r = mhd->create_response_from_callback(size + SCRIPT_LEN, PAGE_BLOCK,
-								   page_read, pg, page_free);
+								    page_read, pg, page_free);
 	if (!r)
 		page_free(pg);
 	return r;

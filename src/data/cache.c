@@ -1442,7 +1442,8 @@ static bool proof_start(int fd, bool map, const struct proof *pf, XXH3_state_t *
 		else if (!(p->started[i] = pthread_create(&p->t[i], NULL, piece_check_main, &p->pk[i]) == 0))
 			piece_check_main(&p->pk[i]); /* no thread to be had: here */
 	}
-	struct piece_check tail = {fd, map, MAP_WINDOW / 2, pf, pf->n - 1, pf->n, NULL, false, NULL, NULL};
+	struct piece_check tail = {fd, map, MAP_WINDOW / 2, pf, pf->n - 1, pf->n,
+				   NULL, false, NULL, NULL};
 	piece_check_main(&tail);
 	if (!tail.same) {
 		proof_join(p);
