@@ -156,6 +156,22 @@ void series_row(const struct series *s, size_t row, struct datum *out);
 /* series_row(), and the row's cells marked shortest when it was
  * appended, bit j for column j (series_append_shortest()). */
 uint64_t series_row_shortest(const struct series *s, size_t row, struct datum *out);
+/* series_row() for a run store's writer: dec[j] is the decimals of
+ * cell j when it is a number whose text is number_put_fixed() of its
+ * double with them (its text may then be NULL: a SERIES_VIEW_DEC
+ * view's, not made, its number always given), else -1; of the other
+ * cells, their numbers only when want has SERIES_STORED_NUMBERS (else
+ * 0) and their decimals only with SERIES_STORED_DECIMALS (else -1).
+ * True for a row read from a view. */
+enum { SERIES_STORED_NUMBERS = 1, SERIES_STORED_DECIMALS = 2 };
+bool series_row_stored(const struct series *s, size_t row, struct datum *out, signed char *dec,
+		       unsigned want);
+/* A cell for a loop over millions of rows that needs its kind, number
+ * and, for a number, its decimals (an aggregate): series_cell_shortest()
+ * but that a SERIES_VIEW_DEC cell's text is not made (out->text NULL)
+ * and *dec is its decimals; -1 for every other cell. */
+bool series_cell_number(const struct series *s, size_t row, size_t col, struct datum *out,
+			int *dec);
 /* series_row() but for the numbers (each out[j].num is 0), as
  * series_cell_text(). */
 void series_row_text(const struct series *s, size_t row, struct datum *out);
@@ -183,9 +199,23 @@ struct series_view_col {
 	 * the cells tagged SERIES_VIEW_LINE */
 	const uint64_t *own;
 	size_t nown;
+	/* SERIES_VIEW_DEC in `tag` (every cell the same, no tags): each
+	 * cell is a number whose text is number_put_fixed() of its double
+	 * with `dec` decimals; no ends, no pool.  The texts are made as
+	 * they are read, a block of rows at a time, into `texts`, which
+	 * lives as long as the view's memory (series_view_texts_new()):
+	 * not NULL exactly for such a column. */
+	unsigned dec;
+	struct series_view_texts *texts;
 };
 #define SERIES_VIEW_TEXT 4u
 #define SERIES_VIEW_LINE 8u
+#define SERIES_VIEW_DEC 16u
+/* The texts made for a SERIES_VIEW_DEC column of nrows rows, none yet;
+ * freed by series_view_texts_free() once no series reads the view (a
+ * store's with its mapping).  Safe to fill from several threads. */
+struct series_view_texts *series_view_texts_new(size_t nrows);
+void series_view_texts_free(struct series_view_texts *t);
 /* Row lines are kept per block of this many rows: the block's least
  * line (line_base) and each row's line after it (line_off, line_width
  * bytes: 1, 2, 4 or 8). */

@@ -14,7 +14,7 @@
 #include "data/seal.h"
 
 /* The format number a run store's header carries. */
-#define RUNSTORE_FORMAT 1u
+#define RUNSTORE_FORMAT 2u
 
 /* Writes r (a run without members) under key to fd, a new empty file
  * open for reading and writing (the seal's digest is taken over what

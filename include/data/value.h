@@ -91,6 +91,23 @@ extern const double number_pow10[23];
  * other text (commas, an exponent, a sign '+', more digits): the caller
  * goes the long way. */
 bool number_read_exact(const char *s, size_t n, double *out);
+/* The decimals of s[0..n) when it is a plain decimal that
+ * number_put_fixed() writes back, byte for byte, from the double it
+ * reads as (number_read_exact()): -?(0|[1-9][0-9]*)(\.[0-9]+)?, at
+ * most 22 decimals, its digits (the point left out) below 2^50; -1 for
+ * any other text ("007", ".5", "5.", "1e3", "+1").  A run store keeps
+ * such a cell as its double alone (data/runstore.c). */
+int number_fixed_decimals(const char *s, size_t n);
+/* The most bytes number_put_fixed() writes. */
+#define NUMBER_FIXED_MAX 32
+/* v with dec decimals into out, not NUL-terminated; its length.  For v
+ * read from a text t with number_fixed_decimals(t) == dec, exactly t:
+ * v is within half an ulp of t's value m / 10^dec (m < 2^50), so
+ * |v * 10^dec - m| stays below 1/4 with the product's own rounding, and
+ * m comes back by rounding (tests/unit/test_value.c checks this over
+ * the edges and millions of random texts).  Any other v gives some
+ * bounded text. */
+size_t number_put_fixed(double v, unsigned dec, char out[NUMBER_FIXED_MAX]);
 /* number_read_exact(), and *shortest set to whether s[0..n) is, byte
  * for byte, what number_put() writes for the number read
  * (number_written_shortest() gives n): the same pass tells, so that a

@@ -236,8 +236,10 @@ bool expr_streamable(const struct expr *e, bool (*is_streamed)(void *ctx, const 
 		     void *ctx);
 void expr_agg_init(struct expr_agg *a, int fn);
 /* The next row's cell (shortest: its text is number_put()'s for it,
- * series_append_shortest()); dt's text is copied when kept. */
-void expr_agg_add(struct expr_agg *a, const struct datum *dt, bool shortest);
+ * series_append_shortest(); dec >= 0: a store's plain decimal of dec
+ * decimals whose text may not be made, series_cell_number()); dt's text
+ * is copied (or made) when kept. */
+void expr_agg_add(struct expr_agg *a, const struct datum *dt, bool shortest, int dec);
 /* Whether fn (as expr_streamable() names it) reads every row: min,
  * max, count, sum and mean do; first and last read one cell of a kept
  * series. */

@@ -2406,7 +2406,8 @@ static void seal_wait(struct cache *c, const struct cache_key *key)
 /* Stores r under key; with want_map, the run as stored, read from the
  * file just written (below), or NULL.  With want_map and a second
  * thread allowed (runstore_threaded()), the seal's digest (a read of
- * the whole body: about half a second for the 1 GB log's 567 MB store)
+ * the whole body: 0.2 s for the 1 GB log's 231 MB store, half a
+ * second for its 567 MB of format 1)
  * is taken on a thread of its own while the build reads the run from
  * the body already written, and the store is renamed into place when
  * it is sealed; the cache waits for it before it is pruned or closed. */

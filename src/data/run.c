@@ -752,6 +752,69 @@ static uint64_t view_own_line(const struct series_view_col *c, size_t row)
 	return 0;
 }
 
+/* A SERIES_VIEW_DEC column's texts, made a block of rows at a time as
+ * they are read: each block once, published whole (a reader on another
+ * thread finds it made or makes its own and frees it), kept while the
+ * view's memory is. */
+struct dec_block {
+	uint16_t ends[SERIES_VIEW_BLOCK]; /* where each row's text ends */
+	char bytes[];
+};
+
+struct series_view_texts {
+	size_t nrows;
+	struct dec_block **blocks;
+};
+
+struct series_view_texts *series_view_texts_new(size_t nrows)
+{
+	struct series_view_texts *t = xmalloc(sizeof *t);
+	size_t nblocks = (nrows + SERIES_VIEW_BLOCK - 1) / SERIES_VIEW_BLOCK;
+	t->nrows = nrows;
+	t->blocks = xcalloc(nblocks ? nblocks : 1, sizeof *t->blocks);
+	return t;
+}
+
+void series_view_texts_free(struct series_view_texts *t)
+{
+	if (!t)
+		return;
+	size_t nblocks = (t->nrows + SERIES_VIEW_BLOCK - 1) / SERIES_VIEW_BLOCK;
+	for (size_t b = 0; b < nblocks; b++)
+		free(t->blocks[b]);
+	free(t->blocks);
+	free(t);
+}
+
+static const char *dec_text(const struct series_view_col *c, size_t row, size_t *len)
+{
+	struct series_view_texts *t = c->texts;
+	size_t b = row / SERIES_VIEW_BLOCK, first = b * SERIES_VIEW_BLOCK;
+	struct dec_block *blk = __atomic_load_n(&t->blocks[b], __ATOMIC_ACQUIRE);
+	if (!blk) {
+		size_t n = t->nrows - first < SERIES_VIEW_BLOCK ? t->nrows - first : SERIES_VIEW_BLOCK;
+		char tmp[SERIES_VIEW_BLOCK * NUMBER_FIXED_MAX];
+		uint16_t ends[SERIES_VIEW_BLOCK];
+		size_t used = 0;
+		for (size_t i = 0; i < n; i++) {
+			used += number_put_fixed(c->num[first + i], c->dec, tmp + used);
+			ends[i] = (uint16_t)used;
+		}
+		blk = xmalloc(sizeof *blk + used);
+		memcpy(blk->ends, ends, n * sizeof *ends);
+		memcpy(blk->bytes, tmp, used);
+		struct dec_block *none = NULL;
+		if (!__atomic_compare_exchange_n(&t->blocks[b], &none, blk, false, __ATOMIC_ACQ_REL,
+						 __ATOMIC_ACQUIRE)) {
+			free(blk);
+			blk = none;
+		}
+	}
+	size_t i = row - first, start = i ? blk->ends[i - 1] : 0;
+	*len = blk->ends[i] - start;
+	return blk->bytes + start;
+}
+
 static void view_cell(const struct series *s, size_t row, size_t col, struct datum *out)
 {
 	const struct series_view_col *c = &s->view->cols[col];
@@ -762,7 +825,9 @@ static void view_cell(const struct series *s, size_t row, size_t col, struct dat
 	out->num = c->num && out->kind == DATUM_NUMBER ? c->num[row] : 0;
 	out->text = NULL;
 	out->len = 0;
-	if (tag & SERIES_VIEW_TEXT) {
+	if (c->texts) { /* (a SERIES_VIEW_DEC column's; a row's tag may say anything) */
+		out->text = dec_text(c, row, &out->len);
+	} else if (tag & SERIES_VIEW_TEXT) {
 		uint64_t end = uint_at(c->ends, c->ends_width, row);
 		uint64_t start = row ? uint_at(c->ends, c->ends_width, row - 1) : 0;
 		if (end > c->pool_len)
@@ -1013,6 +1078,67 @@ uint64_t series_row_shortest(const struct series *s, size_t row, struct datum *o
 			shortest |= (uint64_t)1 << j;
 	}
 	return shortest;
+}
+
+bool series_cell_number(const struct series *s, size_t row, size_t col, struct datum *out,
+			int *dec)
+{
+	assert(row < s->nrows && col < s->ncols);
+	if (row < s->vrows && s->view->cols[col].texts) {
+		const struct series_view_col *c = &s->view->cols[col];
+		*out = (struct datum){DATUM_NUMBER, c->num[row], NULL, 0, view_row_line(s->view, row)};
+		*dec = (int)c->dec;
+		return false;
+	}
+	*dec = -1;
+	return series_cell_shortest(s, row, col, out);
+}
+
+bool series_row_stored(const struct series *s, size_t row, struct datum *out, signed char *dec,
+		       unsigned want)
+{
+	assert(row < s->nrows);
+	if (row < s->vrows) {
+		for (size_t j = 0; j < s->ncols; j++) {
+			const struct series_view_col *c = &s->view->cols[j];
+			if (c->texts) {
+				out[j] = (struct datum){DATUM_NUMBER, c->num[row], NULL, 0,
+							view_row_line(s->view, row)};
+				dec[j] = (signed char)c->dec;
+				continue;
+			}
+			view_cell(s, row, j, &out[j]);
+			dec[j] = -1;
+			if ((want & SERIES_STORED_DECIMALS) && out[j].kind == DATUM_NUMBER && out[j].text) {
+				/* a plain decimal kept with its text (the store's
+				 * column held others): one still, when its double is
+				 * its text's reading, so that a store's bytes do not
+				 * depend on the one its rows came from */
+				int k = number_fixed_decimals(out[j].text, out[j].len);
+				double v = k >= 0 ? text_number(out[j].text, out[j].len) : 0;
+				if (k >= 0 && memcmp(&v, &out[j].num, sizeof v) == 0)
+					dec[j] = (signed char)k;
+			}
+			if (!(want & SERIES_STORED_NUMBERS))
+				out[j].num = 0;
+		}
+		return true;
+	}
+	long line;
+	const unsigned char *p = row_record(s, row, &line);
+	for (size_t j = 0; j < s->ncols; j++) {
+		unsigned code;
+		const unsigned char *dbl;
+		p = cell_get(p, line, &out[j], &code, &dbl);
+		/* a number kept as its text alone is text_number()'s reading of
+		 * it: for a plain decimal, the one number_put_fixed() prints
+		 * back (value.h) */
+		bool read = code >= CODE_NUMBER_READ && (want & SERIES_STORED_DECIMALS);
+		dec[j] = (signed char)(read ? number_fixed_decimals(out[j].text, out[j].len) : -1);
+		if (want & SERIES_STORED_NUMBERS)
+			out[j].num = cell_number(code, dbl, &out[j]);
+	}
+	return false;
 }
 
 void series_row_text(const struct series *s, size_t row, struct datum *out)

@@ -272,6 +272,61 @@ bool number_read_exact_short(const char *s, size_t n, double *out, bool *shortes
 	return read_exact(s, n, out, shortest);
 }
 
+int number_fixed_decimals(const char *s, size_t n)
+{
+	const char *p = s + (n && s[0] == '-'), *end = s + n, *point = NULL;
+	if (p == end || (p[0] == '0' && p + 1 < end && p[1] != '.'))
+		return -1;
+	for (const char *q = p; q < end; q++) {
+		if ((unsigned)(*q - '0') < 10)
+			continue;
+		if (*q != '.' || point)
+			return -1;
+		point = q;
+	}
+	if (point == p || point == end - 1 || (point && end - point - 1 > 22))
+		return -1;
+	if (end - p - (point != NULL) > 15) {
+		/* more digits than 10^15 < 2^50 allows at once: counted */
+		uint64_t m = 0;
+		for (const char *q = p; q < end; q++) {
+			if (q == point)
+				continue;
+			m = m * 10 + (unsigned)(*q - '0');
+			if (m >= (uint64_t)1 << 50)
+				return -1;
+		}
+	}
+	return point ? (int)(end - point - 1) : 0;
+}
+
+size_t number_put_fixed(double v, unsigned dec, char out[NUMBER_FIXED_MAX])
+{
+	double a = dec <= 22 ? fabs(v) * number_pow10[dec] : NAN;
+	if (!(a < 0x1p53)) { /* (not a stored cell's: bounded all the same) */
+		int k = snprintf(out, NUMBER_FIXED_MAX, "%.17g", v);
+		return k < 0 ? 0 : k >= NUMBER_FIXED_MAX ? NUMBER_FIXED_MAX - 1 : (size_t)k;
+	}
+	uint64_t m = (uint64_t)llround(a);
+	char digits[24];
+	size_t nd = 0;
+	do {
+		digits[nd++] = (char)('0' + m % 10);
+		m /= 10;
+	} while (m);
+	while (nd < dec + 1)
+		digits[nd++] = '0';
+	size_t len = 0;
+	if (signbit(v))
+		out[len++] = '-';
+	for (size_t k = nd; k-- > 0;) {
+		out[len++] = digits[k];
+		if (k == dec && dec)
+			out[len++] = '.';
+	}
+	return len;
+}
+
 /* The fast way to number_put()'s digits, for the numbers logs hold
  * (millions of them in `logdown parse --json`): x > 0 rounded to 15
  * significant digits by arithmetic, trailing zeros dropped, and kept

@@ -1355,11 +1355,14 @@ static bool agg_numeric(enum fn_id fn)
  * (eval_aggregate()) and for those of a streamed one (expr_agg_add()),
  * so that both give the same bytes. */
 static bool agg_step(struct expr_agg_loop *a, enum fn_id fn, const struct datum *dt, bool shortest,
-		     size_t r)
+		     int known, size_t r)
 {
 	bool numeric = agg_numeric(fn);
 	int dec;
-	if (dt->kind == DATUM_NUMBER && a->dec_all && shortest) {
+	if (dt->kind == DATUM_NUMBER && a->dec_all && known >= 0) {
+		/* a store's plain decimal, its text not made */
+		a->maxdec = known > a->maxdec ? known : a->maxdec;
+	} else if (dt->kind == DATUM_NUMBER && a->dec_all && shortest) {
 		/* read from its text, a plain decimal: the digits after
 		 * its point, with no second reading */
 		const char *point = memchr(dt->text, '.', dt->len);
@@ -1442,7 +1445,22 @@ static void agg_keep(struct datum *to, struct buf *b, const struct datum *dt)
 	}
 }
 
-void expr_agg_add(struct expr_agg *a, const struct datum *dt, bool shortest)
+/* agg_keep() of a cell whose text may not be made yet (dec >= 0: a
+ * store's plain decimal, series_cell_number()). */
+static void agg_keep_cell(struct datum *to, struct buf *b, const struct datum *dt, int dec)
+{
+	if (dt->text || dec < 0) {
+		agg_keep(to, b, dt);
+		return;
+	}
+	char text[NUMBER_FIXED_MAX];
+	struct datum d = *dt;
+	d.len = number_put_fixed(dt->num, (unsigned)dec, text);
+	d.text = text;
+	agg_keep(to, b, &d);
+}
+
+void expr_agg_add(struct expr_agg *a, const struct datum *dt, bool shortest, int dec)
 {
 	size_t r = a->rows++;
 	if (dt->kind == DATUM_MISSING || a->bad)
@@ -1452,17 +1470,17 @@ void expr_agg_add(struct expr_agg *a, const struct datum *dt, bool shortest)
 		/* the first or last cell that is not missing, as it is (the
 		 * loop reads no other: no decimals) */
 		if (fn == FN_LAST || a->loop.n_ok == 0)
-			agg_keep(&a->pick, &a->pick_text, dt);
+			agg_keep_cell(&a->pick, &a->pick_text, dt, dec);
 		a->loop.n_ok = 1;
 		return;
 	}
-	if (!agg_step(&a->loop, fn, dt, shortest, r)) {
+	if (!agg_step(&a->loop, fn, dt, shortest, dec, r)) {
 		a->bad = true;
 		agg_keep(&a->bad_cell, &a->bad_text, dt);
 		return;
 	}
 	if ((fn == FN_MIN || fn == FN_MAX) && a->loop.best == r)
-		agg_keep(&a->pick, &a->pick_text, dt);
+		agg_keep_cell(&a->pick, &a->pick_text, dt, dec);
 }
 
 bool expr_agg_reads_all(int fn)
@@ -1700,10 +1718,11 @@ static bool eval_aggregate(struct ctx *c, const struct node *n, struct ref *out)
 		}
 	}
 	for (size_t r = 0; !ag && !one && r < rows; r++) {
-		bool shortest = series_cell_shortest(s, r, col, &dt);
+		int dec;
+		bool shortest = series_cell_number(s, r, col, &dt, &dec);
 		if (dt.kind == DATUM_MISSING)
 			continue;
-		if (!agg_step(&a, fn->id, &dt, shortest, r)) {
+		if (!agg_step(&a, fn->id, &dt, shortest, dec, r)) {
 			numbers_error(c, n, &dt, list.run);
 			free(items);
 			free(inputs);

@@ -131,8 +131,9 @@ void derive_carry_fold(struct derive_carry *dc)
 		struct datum dt;
 		/* the loop's steps (eval_aggregate()), row after row */
 		for (; c->done < rows; c->done++) {
-			bool shortest = series_cell_shortest(s, c->done, c->col, &dt);
-			expr_agg_add(&c->a, &dt, shortest);
+			int dec;
+			bool shortest = series_cell_number(s, c->done, c->col, &dt, &dec);
+			expr_agg_add(&c->a, &dt, shortest, dec);
 		}
 	}
 }

@@ -276,7 +276,7 @@ static void stream_row(void *ctx, size_t idx, const struct series *s, const stru
 		/* marked as series_append_shortest() keeps the mark */
 		bool sh = g->col < 64 && shortest >> g->col & 1 && dt->kind == DATUM_NUMBER &&
 			  dt->text && dt->len;
-		expr_agg_add(&g->a, dt, sh);
+		expr_agg_add(&g->a, dt, sh, -1);
 	}
 	st->out->row(st->out->ctx, s, cells, shortest, line);
 }

@@ -1014,7 +1014,7 @@ static struct run *run_resuming(struct parse_cache *pc, const struct cache_key *
 			pthread_mutex_unlock(&pc->mu);
 			*resumed = from->point;
 			/* A run written again whole costs more than its parse
-			 * (a 567 MB store and its seal for the 1 GB log): while
+			 * (a 231 MB store and its seal for the 1 GB log): while
 			 * what was read past the stored point is small beside
 			 * it, the stored run and state stay, and the next build
 			 * goes on from the same point again. */

@@ -210,7 +210,8 @@ static double *eval_numbers(const struct eval *ev, size_t from, size_t *n)
 	double *v = xcalloc(rows - from ? rows - from : 1, sizeof *v);
 	for (size_t r = from; r < rows; r++) {
 		struct datum d;
-		series_cell(ev->series, r, ev->column, &d);
+		int dec; /* (a store's plain decimal's text is not made) */
+		series_cell_number(ev->series, r, ev->column, &d, &dec);
 		v[r - from] = d.kind == DATUM_NUMBER ? d.num : NAN;
 	}
 	/* the column is in v now: its store's pages go */

@@ -107,8 +107,9 @@ static void fold_rows(struct expr_agg *a, const struct series *s, size_t col, si
 	struct datum dt;
 	/* eval_aggregate()'s steps, row after row */
 	for (size_t r = a->rows; r < to; r++) {
-		bool shortest = series_cell_shortest(s, r, col, &dt);
-		expr_agg_add(a, &dt, shortest);
+		int dec;
+		bool shortest = series_cell_number(s, r, col, &dt, &dec);
+		expr_agg_add(a, &dt, shortest, dec);
 	}
 }
 

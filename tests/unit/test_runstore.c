@@ -11,6 +11,7 @@
 
 #include <fcntl.h>
 #include <ftw.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -332,6 +333,124 @@ static void numbers_with_and_without_their_texts_read_back(void **state)
 	run_free(r);
 }
 
+/* The size of the store of r. */
+static size_t store_size(const struct run *r, const char *what)
+{
+	struct cache_key key = cache_hash_bytes(what, strlen(what));
+	size_t len;
+	free(store_bytes(r, &key, "1", &len));
+	return len;
+}
+
+/* A series of n rows of three columns: step ("%d"), loss ("%.5f") and
+ * rate ("%.2f", trailing zeros kept), as a training log prints them; a
+ * fourth column's decimals vary (dec_varies) or not. */
+static struct run *training_run(long n, bool dec_varies)
+{
+	struct run *r = run_new("t", "logs/t.log", "p");
+	static const char *const cols[] = {"step", "loss", "rate", "lr"};
+	struct series *s = run_add_series(r, "train", cols, 4);
+	for (long row = 0; row < n; row++) {
+		char text[4][32];
+		struct datum cells[4];
+		int len[4] = {
+			snprintf(text[0], 32, "%ld", row * 100),
+			snprintf(text[1], 32, "%.5f", 10.0 / (double)(row + 1) - (row % 9 == 0 ? 20 : 0)),
+			snprintf(text[2], 32, "%.2f", 2900 + (double)(row % 100) / 10),
+			dec_varies ? snprintf(text[3], 32, row % 2 ? "0.25" : "0.5")
+				   : snprintf(text[3], 32, "-0.000"),
+		};
+		for (int j = 0; j < 4; j++)
+			cells[j] = (struct datum){DATUM_NUMBER, strtod(text[j], NULL), text[j],
+						  (size_t)len[j], 2 * row + 5};
+		series_append(s, cells, 2 * row + 5);
+	}
+	return r;
+}
+
+/* A column of plain decimals with as many decimals on every row (a
+ * step, a loss "%.5f", a rate "%.2f" with its trailing zeros, "-0.000")
+ * is stored as its numbers alone, no texts and no text ends, and its
+ * texts read back byte for byte, made again from the numbers; a column
+ * whose decimals vary keeps its texts.  A mapped run appended to and
+ * stored again (a running job's log: series_take_view()) keeps its
+ * columns of numbers alone when the new rows fit them and stores every
+ * text when they do not. */
+static void plain_decimals_are_stored_as_numbers_alone(void **state)
+{
+	(void)state;
+	const long n = 3000;
+	struct run *fixed = training_run(n, false), *varies = training_run(n, true);
+	round_trip(fixed, "fixed");
+	round_trip(varies, "varies");
+	size_t a = store_size(fixed, "fixed"), b = store_size(varies, "varies");
+	/* 4 columns of doubles, two bytes of line a row (lines 2 apart,
+	 * 510 across a block), the line blocks, the header and the
+	 * directory */
+	if (a > (size_t)n * (4 * 8 + 2) + 2048)
+		fail_msg("a store of %ld rows of plain decimals takes %zu bytes", n, a);
+	/* the varying column's texts (3 or 4 bytes) and ends (4 bytes) */
+	if (b < a + (size_t)n * 7)
+		fail_msg("with a column whose decimals vary: %zu bytes against %zu", b, a);
+	/* the texts made from the numbers, as appended */
+	struct cache_key key = cache_hash_bytes("fixed", 5);
+	char *path = tmp_file();
+	store(path, &key, fixed);
+	enum runstore_verdict v;
+	struct run *back = load(path, &key, &v);
+	assert_non_null(back);
+	const struct series *sv = run_series(back, "train");
+	struct datum d;
+	series_cell(sv, 9, 2, &d);
+	assert_int_equal(d.len, 7);
+	assert_memory_equal(d.text, "2900.90", 7);
+	series_cell(sv, 2999, 3, &d);
+	assert_int_equal(d.len, 6);
+	assert_memory_equal(d.text, "-0.000", 6);
+	assert_true(signbit(d.num));
+	series_cell(sv, 0, 1, &d);
+	assert_int_equal(d.len, 9);
+	assert_memory_equal(d.text, "-10.00000", 9);
+	/* a loop over the numbers makes no text */
+	int dec;
+	assert_false(series_cell_number(sv, 2999, 1, &d, &dec));
+	assert_null(d.text);
+	assert_int_equal(dec, 5);
+	assert_true(d.num == strtod("0.00333", NULL));
+
+	/* appended to: rows that fit, then rows that do not */
+	for (int fit = 1; fit >= 0; fit--) {
+		struct run *more = training_run(n + 40, !fit);
+		struct run *grown = run_new("t", "logs/t.log", "p");
+		const struct series *from = run_series(more, "train");
+		struct series *s = run_add_series(grown, "train",
+						  (const char *const[]){"step", "loss", "rate", "lr"}, 4);
+		assert_true(series_take_view(s, sv, (size_t)n));
+		struct datum cells[4];
+		for (size_t row = (size_t)n; row < series_row_count(from); row++) {
+			series_row(from, row, cells);
+			series_append(s, cells, cells[0].line);
+		}
+		if (fit) { /* as the whole run parsed */
+			char *want = dump_text(more), *got = dump_text(grown);
+			assert_string_equal(got, want);
+			free(want);
+			free(got);
+		}
+		round_trip(grown, fit ? "grown, fitting" : "grown, not fitting");
+		size_t g = store_size(grown, "grown");
+		if (fit ? g > (size_t)(n + 40) * (4 * 8 + 2) + 2048 : g < a + (size_t)(n + 40) * 7)
+			fail_msg("grown (%s): %zu bytes", fit ? "fitting" : "not fitting", g);
+		run_free(grown);
+		run_free(more);
+	}
+	run_free(back);
+	unlink(path);
+	free(path);
+	run_free(fixed);
+	run_free(varies);
+}
+
 /* A small store of the Cerebras fixture, in memory. */
 static char *fixture_store(const struct cache_key *key, size_t *len)
 {
@@ -485,6 +604,7 @@ int main(void)
 		cmocka_unit_test(every_fixture_reads_back_as_parsed),
 		cmocka_unit_test(edge_runs_read_back),
 		cmocka_unit_test(numbers_with_and_without_their_texts_read_back),
+		cmocka_unit_test(plain_decimals_are_stored_as_numbers_alone),
 		cmocka_unit_test(a_big_series_is_stored_the_same_on_one_thread_and_two),
 		cmocka_unit_test(truncated_or_changed_stores_are_refused),
 		cmocka_unit_test(another_version_or_format_is_said_so),

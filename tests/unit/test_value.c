@@ -434,6 +434,103 @@ static void number_put_written_keeps_the_text_only_when_it_is_the_shortest(void 
 	buf_free(&b);
 }
 
+/* A run store keeps a plain decimal as its double alone and prints its
+ * text again when read (data/runstore.c): number_fixed_decimals() says
+ * which texts come back byte for byte, and number_put_fixed() must give
+ * each of them back from strtod()'s double: at the edges (2^50 - 1 at
+ * every number of decimals, 22 decimals, -0) and over random texts. */
+static void check_fixed(const char *text)
+{
+	size_t n = strlen(text);
+	int dec = number_fixed_decimals(text, n);
+	if (dec < 0)
+		fail_msg("%s: not fixed", text);
+	char out[NUMBER_FIXED_MAX];
+	size_t len = number_put_fixed(strtod(text, NULL), (unsigned)dec, out);
+	if (len != n || memcmp(out, text, n) != 0)
+		fail_msg("%s with %d decimals came back as %.*s", text, dec, (int)len, out);
+}
+
+static void fixed_decimals_print_back_their_text(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text;
+		int dec;
+	} cases[] = {
+		{"0", 0},        {"-0", 0},         {"7", 0},           {"-7", 0},
+		{"2934.70", 2},  {"10.73438", 5},   {"0.10", 2},        {"-0.000", 3},
+		{"100", 0},      {"1125899906842623", 0}, {"1125899906842624", -1},
+		{"0.0000000000000000000001", 22},   {"0.00000000000000000000001", -1},
+		{"007", -1},     {"00.5", -1},      {".5", -1},         {"5.", -1},
+		{"1e3", -1},     {"+1", -1},        {"-", -1},          {"", -1},
+		{"1.2.3", -1},   {"98%", -1},       {"- 1", -1},        {"1,000", -1},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		int dec = number_fixed_decimals(cases[i].text, strlen(cases[i].text));
+		if (dec != cases[i].dec)
+			fail_msg("%s: %d decimals, want %d", cases[i].text, dec, cases[i].dec);
+		if (dec >= 0)
+			check_fixed(cases[i].text);
+	}
+	/* the largest digits allowed, the point at every place */
+	char text[64];
+	for (int dec = 0; dec <= 15; dec++) {
+		unsigned long long m = (1ULL << 50) - 1;
+		for (int neg = 0; neg < 2; neg++) {
+			char digits[32];
+			int nd = snprintf(digits, sizeof digits, "%llu", m);
+			int n = 0;
+			if (neg)
+				text[n++] = '-';
+			if (dec >= nd) {
+				text[n++] = '0';
+				text[n++] = '.';
+				for (int z = 0; z < dec - nd; z++)
+					text[n++] = '0';
+				memcpy(text + n, digits, (size_t)nd);
+				n += nd;
+			} else {
+				memcpy(text + n, digits, (size_t)(nd - dec));
+				n += nd - dec;
+				if (dec) {
+					text[n++] = '.';
+					memcpy(text + n, digits + nd - dec, (size_t)dec);
+					n += dec;
+				}
+			}
+			text[n] = '\0';
+			check_fixed(text);
+		}
+	}
+	/* random texts: up to 16 digits, up to 22 decimals, zeros often */
+	srand(5);
+	int fixed = 0;
+	for (int k = 0; k < 400000; k++) {
+		int frac = rand() % 23, whole = 1 + rand() % 16, n = 0;
+		if (rand() % 4 == 0)
+			text[n++] = '-';
+		if (rand() % 3 == 0) {
+			text[n++] = '0';
+		} else {
+			for (int d = 0; d < whole; d++)
+				text[n++] = (char)('0' + (d == 0 ? 1 + rand() % 9
+								 : rand() % 3 == 0 ? 0 : rand() % 10));
+		}
+		if (frac) {
+			text[n++] = '.';
+			for (int d = 0; d < frac; d++)
+				text[n++] = (char)('0' + (rand() % 3 == 0 ? 0 : rand() % 10));
+		}
+		text[n] = '\0';
+		if (number_fixed_decimals(text, (size_t)n) < 0)
+			continue; /* past 2^50 */
+		check_fixed(text);
+		fixed++;
+	}
+	assert_true(fixed > 120000);
+}
+
 /* number_read_exact_short() tells, in the pass that reads a number, what
  * number_written_shortest() finds by checking the text again: the text
  * is number_put()'s digits exactly ("2934.70", "0100", "5." and "1e3"
@@ -501,6 +598,7 @@ int main(void)
 		cmocka_unit_test(number_put_gives_the_shortest_round_trip_form),
 		cmocka_unit_test(number_put_written_keeps_the_text_only_when_it_is_the_shortest),
 		cmocka_unit_test(number_read_exact_short_knows_the_shortest_text),
+		cmocka_unit_test(fixed_decimals_print_back_their_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
