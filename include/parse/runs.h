@@ -91,7 +91,8 @@ void report_runs_free(struct report_runs *rr);
  * instead of parsing adds to h what the runs depend on: each file's
  * content hash (through disk), its path, the run's name, the parser
  * named and the name_pattern; and names each file's path (as a run's
- * file would show it) to on_file (may be NULL).  With parsers_key (the
+ * file would show it) to on_file (may be NULL), before the file is
+ * read (and even when it then cannot be).  With parsers_key (the
  * parser set's, as parse_cache_set_disk() got it; may be NULL) each
  * run's disk entry is marked as in use (cache_run_keep()).  Problems go
  * to d.  False when a file could not be resolved or hashed: the report

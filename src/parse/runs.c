@@ -1149,6 +1149,10 @@ static struct run *load_run_keyed(struct loader *ld, const char *real, const cha
 			}
 			buf_free(&tb);
 		}
+		/* named before its read: a big log's raw copy into the site
+		 * may start beside its hash (site/earlycopy.c) */
+		if (ld->on_file)
+			ld->on_file(ld->file_ctx, shown);
 		if (!cache_fd_hash_mid(ld->disk, real, -1, &fh, NULL, point, &prefix, &prefix_ok)) {
 			ld->ok = false;
 			return NULL;
@@ -1170,8 +1174,6 @@ static struct run *load_run_keyed(struct loader *ld, const char *real, const cha
 			if (has_state)
 				cache_run_keep(ld->disk, &prev_key);
 		}
-		if (ld->on_file)
-			ld->on_file(ld->file_ctx, shown);
 		return (struct run *)(void *)&placeholder;
 	}
 	/* The file is opened once, confined to the project and checked on

@@ -288,9 +288,9 @@ static void render_body(struct build *b, struct report *r, struct job *job)
 		.root_real = b->root_real,
 	};
 	/* the big logs' raw copies, on threads beside the values and the
-	 * charts (earlycopy.c) */
-	struct earlycopy early;
-	earlycopy_start(&early, b, r);
+	 * charts (earlycopy.c): started as report_key() named the files,
+	 * else now */
+	earlycopy_start(&job->early, b, r);
 	struct figure_sink sink = {b, job, r->slug};
 	if (b->writing) {
 		ctx.write_figure = write_figure;
@@ -343,13 +343,13 @@ static void render_body(struct build *b, struct report *r, struct job *job)
 		warn_unused_runs(d, r, &rs);
 	char *root = report_root_prefix(r->slug);
 	provenance_set_title(ctx.prov, *r->title ? r->title : r->slug);
-	struct keep_or_take kt = {b, &early};
+	struct keep_or_take kt = {b, &job->early};
 	const struct provenance_keeper keeper = {keep_or_take, &kt};
 	provenance_set_keeper(ctx.prov, &keeper);
 	provenance_set_cache(ctx.prov, b->disk);
 	if (!provenance_write(ctx.prov, b->writing ? &b->out : NULL, r->slug, root, d))
 		job->io_failed = true;
-	earlycopy_end(&early);
+	earlycopy_end(&job->early);
 	free(root);
 	provenance_free(ctx.prov);
 	scope_release(&rs, r->runs.nfailed);
@@ -765,6 +765,9 @@ static void load_turn(struct build *b, size_t i, struct job *job)
 {
 	struct report *r = &b->reports[i];
 	if (!job->reused && b->reports_keyed) {
+		/* a big log's raw copy starts as the key names it, beside
+		 * its hash and its parse (earlycopy.c) */
+		earlycopy_begin(&job->early, b, r);
 		job->keyed = report_key(b, r, job, &job->key);
 		/* the previous build kept the key with the digest of the files
 		 * it left in the report's folder: a folder holding anything a
@@ -843,6 +846,7 @@ static void free_turn(struct build *b, size_t i, struct job *job)
 {
 	(void)b;
 	(void)i;
+	earlycopy_end(&job->early); /* (a build that stopped before its pages) */
 	value_free(job->manifest);
 	diag_free(job->load_d);
 	diag_free(job->render_d);
@@ -1081,6 +1085,10 @@ static int build_once(const struct build_opts *opts, struct diag *d, struct prom
 			}
 		}
 	}
+	/* the copies of reports not rendered (none when every report is):
+	 * waited for and removed before the output is committed */
+	for (size_t i = 0; i < b.nreports; i++)
+		earlycopy_end(&jobs[i].early);
 	/* the site's index page, the manifest, static/ and the bundles'
 	 * files while the index's thread writes the search index; what
 	 * they report comes after what it does, as on one thread */

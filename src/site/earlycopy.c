@@ -1,14 +1,18 @@
 /* earlycopy.c: a big log's raw copy into the site, started on a thread
- * of its own as its report begins to render.
+ * of its own as soon as the report's key names the file.
  *
  * A report's log pages and raw copies are written last
  * (provenance_write()), after its values and charts.  Over a 1 GB log
  * the copy (a kernel copy where the file system has no reflink: 0.4 to
  * 0.65 s) then ran alone on the report's thread, the last thing of the
  * build, while the second core was idle.  Now each result file of a
- * report of 16 MiB or more is copied, as the report begins, to a hidden
- * file in the staging folder on a thread, beside the report's values
- * and its charts; when provenance_write() comes to copy it, the copy
+ * report of 16 MiB or more is copied to a hidden file in the staging
+ * folder on a thread: from the moment report_key() names it, before
+ * its content hash is taken (the hash reads the file on one thread for
+ * a quarter of a second while the other core had nothing to do), beside
+ * the parse, the values and the charts; or, when the report has no key
+ * (no cache), as the report begins to render.  When provenance_write()
+ * comes to copy it, the copy
  * made early is renamed into its place (earlycopy_take()) if it is of
  * the very file that would be copied now: the same device and inode,
  * the same size, modify and change times before the early copy, after
@@ -114,23 +118,35 @@ static void start_one(struct earlycopy *ec, struct build *b, const char *path)
 	ec->n++;
 }
 
-void earlycopy_start(struct earlycopy *ec, struct build *b, const struct report *r)
+void earlycopy_begin(struct earlycopy *ec, struct build *b, const struct report *r)
 {
 	memset(ec, 0, sizeof *ec);
+	ec->begun = true;
 	if (!b->writing)
 		return;
 	/* the previous output holds the report: its copies are the
 	 * keeper's to keep or append to */
 	struct stat st;
-	if (b->prev_fd >= 0 && fstatat(b->prev_fd, r->slug, &st, AT_SYMLINK_NOFOLLOW) == 0)
-		return;
+	ec->on = b->prev_fd < 0 || fstatat(b->prev_fd, r->slug, &st, AT_SYMLINK_NOFOLLOW) != 0;
+}
+
+void earlycopy_file(struct earlycopy *ec, struct build *b, const char *path)
+{
+	if (ec->on)
+		start_one(ec, b, path);
+}
+
+void earlycopy_start(struct earlycopy *ec, struct build *b, const struct report *r)
+{
+	if (!ec->begun)
+		earlycopy_begin(ec, b, r);
 	for (size_t i = 0; i < r->runs.count; i++) {
 		const struct runset *s = &r->runs.sets[i];
 		if (s->whole)
-			start_one(ec, b, run_file(s->whole));
+			earlycopy_file(ec, b, run_file(s->whole));
 		else
 			for (size_t k = 0; k < s->count; k++)
-				start_one(ec, b, run_file(s->runs[k]));
+				earlycopy_file(ec, b, run_file(s->runs[k]));
 	}
 }
 

@@ -521,11 +521,23 @@ bool movable(const struct build *b, const char *slug)
 	return !nested;
 }
 
-static void job_input(void *ctx, const char *shown)
+static void job_input(struct job *job, const char *shown)
 {
-	struct job *job = ctx;
 	job->inputs = xrealloc(job->inputs, (job->ninputs + 1) * sizeof *job->inputs);
 	job->inputs[job->ninputs++] = xstrdup(shown);
+}
+
+/* A result file report_runs_inputs() names, before it reads it. */
+struct job_files {
+	struct build *b;
+	struct job *job;
+};
+
+static void job_result_file(void *ctx, const char *shown)
+{
+	struct job_files *f = ctx;
+	job_input(f->job, shown);
+	earlycopy_file(&f->job->early, f->b, shown);
 }
 
 /* The key of r's page: the site's key, the report's text and slug, its
@@ -568,8 +580,9 @@ bool report_key(struct build *b, const struct report *r, struct job *job,
 	struct cache_hasher *rh = cache_hasher_new();
 	cache_hasher_str(rh, "runs");
 	struct diag *quiet = diag_new_deferred(b->d);
+	struct job_files files = {b, job};
 	ok = ok && report_runs_inputs(value_get(r->meta, "runs"), r->dir, b->root_real, b->parsers,
-				      b->disk, &b->parsers_key, rh, job_input, job, quiet);
+				      b->disk, &b->parsers_key, rh, job_result_file, &files, quiet);
 	ok = ok && diag_errors(quiet) + diag_warnings(quiet) == 0;
 	diag_free(quiet);
 	struct cache_key runs = cache_hasher_end(rh);

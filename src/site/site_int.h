@@ -139,6 +139,14 @@ enum entry { ENTRY_SKIP, ENTRY_FILE, ENTRY_DIR };
 /* What one report's turn reports and whether its writing failed: each
  * turn has its own, so that turns can run on several threads and still
  * report in report order (diag_flush()). */
+/* earlycopy.c's copies of one report's result files (struct job) */
+struct earlycopy {
+	struct early *v;
+	size_t n, cap;
+	bool begun; /* earlycopy_begin() was called */
+	bool on;    /* ... and allowed copies */
+};
+
 struct job {
 	struct diag *load_d;   /* loading its runs */
 	struct diag *render_d; /* rendering its body, or copying its output */
@@ -168,6 +176,9 @@ struct job {
 	/* with key: the key of what its values and charts may read besides
 	 * their own text (directive_ctx's memo_key) */
 	struct cache_key memo_key;
+	/* its big logs' raw copies, started as report_key() names them
+	 * (earlycopy.c), ended before the output is committed */
+	struct earlycopy early;
 };
 
 /* build.c */
@@ -249,14 +260,17 @@ void keepcopy_commit(struct build *b);
 void keepcopy_free(struct build *b);
 
 /* earlycopy.c: a report's big result files copied into the staging
- * folder on threads of their own while the report renders. */
-struct earlycopy {
-	struct early *v;
-	size_t n, cap;
-};
-/* Starts the copies of r's result files of 16 MiB or more (the first
- * two), when the build writes and the previous output does not hold
- * r's folder. */
+ * folder on threads of their own while the report loads and renders. */
+/* Starts the copies of r's result files named to it from now on
+ * (earlycopy_file()), when the build writes and the previous output
+ * does not hold r's folder. */
+void earlycopy_begin(struct earlycopy *ec, struct build *b, const struct report *r);
+/* Starts the copy of the file at path (a result file of r's, as a run
+ * names it) if it is of 16 MiB or more and one of r's first two, when
+ * earlycopy_begin() allowed copies. */
+void earlycopy_file(struct earlycopy *ec, struct build *b, const char *path);
+/* earlycopy_begin() unless it was called, then earlycopy_file() for
+ * each of r's loaded runs' files (one started before is not again). */
 void earlycopy_start(struct earlycopy *ec, struct build *b, const struct report *r);
 /* The early copy of the file open at fd, when it is that file with the
  * signature it had while it was copied: renamed to rel in the staging
