@@ -122,6 +122,51 @@ void series_append(struct series *s, const struct datum *cells, long line);
  * check the text again.  Columns past the 64th are never marked. */
 void series_append_shortest(struct series *s, const struct datum *cells, long line,
 			    uint64_t shortest);
+/* series_append_shortest(), with dec[j] (dec may be NULL: none known)
+ * the scanner's number_fixed_decimals() of cell j's text when it read
+ * the cell's number exactly from it, -1 when it read no number so, -2
+ * when it does not know: the series' survey (series_survey()) then
+ * need not look at the text again. */
+void series_append_fixed(struct series *s, const struct datum *cells, long line,
+			 uint64_t shortest, const signed char *dec);
+/* Right after series_append_shortest() kept a row (its row count grew)
+ * from cells on line `line`, and before anything else changes s: the
+ * cell in column col as series_cell_shortest() will give it back (its
+ * text is cells[col]'s, valid while that is), without reading it again
+ * (its double is the one its text reads as, which appending checked).
+ * Returns what series_cell_shortest() would. */
+bool series_appended_cell(const struct series *s, const struct datum *cells, long line,
+			  size_t col, struct datum *out);
+/* What a run store's writer needs to know of a column's cells before it
+ * lays them out (runstore.c), gathered as the rows are appended.  A
+ * cell's tag is its kind | SERIES_VIEW_TEXT (it has a text) |
+ * SERIES_VIEW_LINE (its line is after its row's); a plain decimal is a
+ * number kept as its text alone whose text number_fixed_decimals()
+ * takes (value.h). */
+struct series_col_survey {
+	unsigned tag0;      /* the first row's cell's tag */
+	bool uniform;       /* every cell has that tag */
+	bool numbers;       /* some cell is a number */
+	bool fixed;         /* every cell is a plain decimal of dec0 decimals on its row's line */
+	signed char dec0;   /* the first row's cell's decimals, or -1 */
+	uint64_t pool_len;  /* the bytes of the cells' texts */
+	uint64_t nown;      /* the cells on a line after their row's */
+};
+/* The rows between two of series_survey_before()'s points. */
+#define SERIES_SURVEY_STEP ((size_t)1 << 16)
+/* The survey of s's rows, taken as they were appended: each column's
+ * into cols[series_column_count(s)], the least line of each block of
+ * SERIES_VIEW_BLOCK rows into base[] (room for the row count over the
+ * block, rounded up), and the widest span of lines in one block
+ * returned in *span.  False (and nothing set) for a series with no
+ * rows, or with rows of a view. */
+bool series_survey(const struct series *s, struct series_col_survey *cols, int64_t *base,
+		   uint64_t *span);
+/* Per column, the pool_len and nown of the rows before row (a multiple
+ * of SERIES_SURVEY_STEP below the row count of a series that
+ * series_survey() answers for). */
+void series_survey_before(const struct series *s, size_t row, uint64_t *pool_len,
+			  uint64_t *nown);
 /* From now on (s has no rows yet), rows appended are counted, within
  * limit series_rows, and not kept: for a caller that takes them as they
  * are appended (`logdown parse --json` streams them).  Of such rows,

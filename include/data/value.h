@@ -114,6 +114,9 @@ size_t number_put_fixed(double v, unsigned dec, char out[NUMBER_FIXED_MAX]);
  * number typed from a log's text need not be checked again when it is
  * written out. */
 bool number_read_exact_short(const char *s, size_t n, double *out, bool *shortest);
+/* number_read_exact_short(), and *dec set to number_fixed_decimals() of
+ * s[0..n) when it reads (-1 when it does not): the same pass tells. */
+bool number_read_exact_fixed(const char *s, size_t n, double *out, bool *shortest, int *dec);
 /* The shortest text that reads back as n, written as JavaScript writes
  * numbers: plain from 0.000001 up to 1e21 ("100", "0.1"), with an
  * exponent beyond ("1e+21", "2.5e-7"); -0 as "0"; NaN, Infinity and

@@ -43,6 +43,11 @@ struct datum datum_from_text(const char *text, size_t len, long line);
  * number whose trimmed text is, byte for byte, what number_put() writes
  * for it (number_read_exact_short()). */
 struct datum datum_from_text_short(const char *text, size_t len, long line, bool *shortest);
+/* datum_from_text_short(), and *dec set to number_fixed_decimals() of
+ * the trimmed text when it is a number read exactly from it (-1 for any
+ * other cell: a number read another way, a string, a missing value). */
+struct datum datum_from_text_fixed(const char *text, size_t len, long line, bool *shortest,
+				   int *dec);
 
 /* datum_from_text() without reading numbers: missing or a string, for a
  * caller that only passes the text on. */

@@ -102,6 +102,18 @@ struct series {
 	long count_first, count_last; /* a counted series: its rows' first and last lines */
 	struct fold_note *folds; /* series_fold_note() */
 	size_t nfolds;
+	struct survey *sv; /* series_survey()'s, taken as rows are appended */
+};
+
+/* A series' survey (series_survey()), grown by survey_row(). */
+struct survey {
+	struct series_col_survey *col;
+	int64_t *base;       /* per block of SERIES_VIEW_BLOCK rows: its least line */
+	size_t base_cap;
+	int64_t lo, hi;      /* the lines of the block being filled */
+	uint64_t span;       /* over the blocks filled */
+	uint64_t *before;    /* per SERIES_SURVEY_STEP rows: 2 * ncols sums before them */
+	size_t before_cap;
 };
 
 struct fold_note {
@@ -169,6 +181,12 @@ static void series_free(struct series *s)
 	}
 	free(s->chunks);
 	free(s->codes);
+	if (s->sv) {
+		free(s->sv->col);
+		free(s->sv->base);
+		free(s->sv->before);
+		free(s->sv);
+	}
 	for (size_t i = 0; i < s->nfolds; i++)
 		buf_free(&s->folds[i].bytes);
 	free(s->folds);
@@ -635,6 +653,106 @@ static unsigned cell_code(const struct datum *d, bool marked)
 	}
 }
 
+/* The row series_append_shortest() just wrote (cells on line, their
+ * codes in s->codes; s->nrows not yet counting it) into the survey: the
+ * steps of runstore.c's first pass over a row, as the row is in hand. */
+static void survey_row(struct series *s, const struct datum *cells, long line,
+		       const signed char *given)
+{
+	struct survey *v = s->sv;
+	size_t row = s->nrows, nc = s->ncols;
+	if (row == 0) {
+		v = s->sv = xcalloc(1, sizeof *v);
+		v->col = xcalloc(nc ? nc : 1, sizeof *v->col);
+	}
+	if (row % SERIES_SURVEY_STEP == 0) {
+		size_t k = row / SERIES_SURVEY_STEP;
+		if (k == v->before_cap) {
+			v->before_cap = v->before_cap ? 2 * v->before_cap : 8;
+			v->before = xrealloc(v->before, v->before_cap * 2 * (nc ? nc : 1) * sizeof *v->before);
+		}
+		for (size_t j = 0; j < nc; j++) {
+			v->before[k * 2 * nc + 2 * j] = v->col[j].pool_len;
+			v->before[k * 2 * nc + 2 * j + 1] = v->col[j].nown;
+		}
+	}
+	for (size_t j = 0; j < nc; j++) {
+		const struct datum *d = &cells[j];
+		unsigned c = s->codes[j];
+		bool text = (c & 1) || c >= CODE_NUMBER_READ, own = d->line > line;
+		unsigned kind = c >= CODE_NUMBER ? DATUM_NUMBER
+			      : c >= CODE_STRING ? DATUM_STRING
+						 : DATUM_MISSING;
+		unsigned tag = kind | (text ? SERIES_VIEW_TEXT : 0) | (own ? SERIES_VIEW_LINE : 0);
+		/* a number kept as its text alone is that text's reading
+		 * (number_read_exact()'s: the scanner may know its
+		 * decimals from its own) */
+		int dec = c < CODE_NUMBER_READ	   ? -1
+			  : given && given[j] >= -1 ? given[j]
+						    : number_fixed_decimals(d->text, d->len);
+		struct series_col_survey *k = &v->col[j];
+		if (row == 0) {
+			k->tag0 = tag;
+			k->dec0 = (signed char)dec;
+			k->uniform = k->fixed = true;
+		}
+		k->fixed = k->fixed && dec >= 0 && dec == k->dec0 && !own;
+		k->uniform = k->uniform && tag == k->tag0;
+		k->numbers = k->numbers || kind == DATUM_NUMBER;
+		k->pool_len += text ? d->len : 0;
+		k->nown += own;
+	}
+	if (row % SERIES_VIEW_BLOCK == 0) {
+		v->lo = v->hi = line;
+	} else {
+		v->lo = line < v->lo ? line : v->lo;
+		v->hi = line > v->hi ? line : v->hi;
+	}
+	if (row % SERIES_VIEW_BLOCK == SERIES_VIEW_BLOCK - 1) {
+		size_t b = row / SERIES_VIEW_BLOCK;
+		if (b == v->base_cap) {
+			v->base_cap = v->base_cap ? 2 * v->base_cap : 64;
+			v->base = xrealloc(v->base, v->base_cap * sizeof *v->base);
+		}
+		v->base[b] = v->lo;
+		if ((uint64_t)v->hi - (uint64_t)v->lo > v->span)
+			v->span = (uint64_t)v->hi - (uint64_t)v->lo;
+	}
+}
+
+bool series_survey(const struct series *s, struct series_col_survey *cols, int64_t *base,
+		   uint64_t *span)
+{
+	const struct survey *v = s->sv;
+	if (!v || s->vrows || s->counted || s->nrows == 0)
+		return false;
+	if (s->ncols)
+		memcpy(cols, v->col, s->ncols * sizeof *cols);
+	size_t full = s->nrows / SERIES_VIEW_BLOCK;
+	if (full)
+		memcpy(base, v->base, full * sizeof *base);
+	*span = v->span;
+	if (s->nrows % SERIES_VIEW_BLOCK) {
+		/* the last block, not full */
+		base[full] = v->lo;
+		if ((uint64_t)v->hi - (uint64_t)v->lo > *span)
+			*span = (uint64_t)v->hi - (uint64_t)v->lo;
+	}
+	return true;
+}
+
+void series_survey_before(const struct series *s, size_t row, uint64_t *pool_len,
+			  uint64_t *nown)
+{
+	const struct survey *v = s->sv;
+	size_t k = row / SERIES_SURVEY_STEP, nc = s->ncols;
+	assert(v && row % SERIES_SURVEY_STEP == 0 && row < s->nrows);
+	for (size_t j = 0; j < nc; j++) {
+		pool_len[j] = v->before[k * 2 * nc + 2 * j];
+		nown[j] = v->before[k * 2 * nc + 2 * j + 1];
+	}
+}
+
 void series_append(struct series *s, const struct datum *cells, long line)
 {
 	series_append_shortest(s, cells, line, 0);
@@ -642,6 +760,12 @@ void series_append(struct series *s, const struct datum *cells, long line)
 
 void series_append_shortest(struct series *s, const struct datum *cells, long line,
 			    uint64_t shortest)
+{
+	series_append_fixed(s, cells, line, shortest, NULL);
+}
+
+void series_append_fixed(struct series *s, const struct datum *cells, long line,
+			 uint64_t shortest, const signed char *dec)
 {
 	if (s->nrows >= limit_get(LIMIT_SERIES_ROWS)) {
 		if (s->dropped++ == 0)
@@ -692,7 +816,29 @@ void series_append_shortest(struct series *s, const struct datum *cells, long li
 			memcpy(p, d->text, len);
 		p += len;
 	}
+	/* (a series with a view's rows is surveyed by the writer) */
+	if (s->vrows == 0)
+		survey_row(s, cells, line, dec);
 	s->nrows++;
+}
+
+bool series_appended_cell(const struct series *s, const struct datum *cells, long line,
+			  size_t col, struct datum *out)
+{
+	assert(s->codes && !s->counted && col < s->ncols);
+	/* as cell_get() reads the record series_append_shortest() wrote */
+	const struct datum *d = &cells[col];
+	unsigned c = s->codes[col];
+	out->kind = c >= CODE_NUMBER ? DATUM_NUMBER : c >= CODE_STRING ? DATUM_STRING : DATUM_MISSING;
+	out->len = d->text ? d->len : 0;
+	out->text = (c & 1) || c >= CODE_NUMBER_READ ? d->text : NULL;
+	out->line = d->line > line ? d->line : line;
+	/* its double (CODE_NUMBER, CODE_NUMBER_TEXT), or its text's reading,
+	 * which cell_code() found to be it (CODE_NUMBER_READ) or which the
+	 * scanner read it as (CODE_NUMBER_SHORT); 0 for a cell that is not
+	 * a number, as cell_number() */
+	out->num = c >= CODE_NUMBER ? d->num : 0;
+	return c == CODE_NUMBER_SHORT;
 }
 
 void series_set_counted(struct series *s)

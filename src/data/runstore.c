@@ -511,7 +511,34 @@ static void write_series(struct wr *w, struct buf *dir, const struct series *s, 
 		{.w = *w, .s = s, .from = mid, .to = n, .c = c2, .cells = cells2, .base = base},
 	};
 	uint64_t span;
-	if (mid < n) {
+	struct series_col_survey *sv = xcalloc(nc ? nc : 1, sizeof *sv);
+	if (series_survey(s, sv, base, &span)) {
+		/* the first pass taken as the rows were appended: its sums,
+		 * and the second half's from a point it kept */
+		for (size_t j = 0; j < nc; j++) {
+			c[j].tag0 = sv[j].tag0;
+			c[j].uniform = sv[j].uniform;
+			c[j].numbers = sv[j].numbers;
+			c[j].fixed = sv[j].fixed;
+			c[j].dec0 = sv[j].dec0;
+			c[j].pool_len = sv[j].pool_len;
+			c[j].nown = sv[j].nown;
+		}
+		mid = mid < n ? mid / SERIES_SURVEY_STEP * SERIES_SURVEY_STEP : n;
+		mid = mid ? mid : n;
+		h[0].to = h[1].from = mid;
+		if (mid < n) {
+			uint64_t *pool = xcalloc(nc ? nc : 1, sizeof *pool);
+			uint64_t *own = xcalloc(nc ? nc : 1, sizeof *own);
+			series_survey_before(s, mid, pool, own);
+			for (size_t j = 0; j < nc; j++) {
+				c2[j].pool_len = pool[j];
+				c2[j].nown = own[j];
+			}
+			free(pool);
+			free(own);
+		}
+	} else if (mid < n) {
 		halves_run(h);
 		/* the first half's sizes and the second's, as one pass's */
 		for (size_t j = 0; j < nc; j++) {
@@ -617,6 +644,7 @@ static void write_series(struct wr *w, struct buf *dir, const struct series *s, 
 			c[j].pool_len = 0;
 		fill_rows(w, s, 0, n, c, cells, base, &offs, width);
 	}
+	free(sv);
 	free(base);
 	free(cells2);
 	free(c2);

@@ -223,7 +223,7 @@ const double number_pow10[23] = {
 /* number_read_exact() and, when short is not NULL, whether the text
  * is number_put()'s: as number_written_shortest() checks it, with the
  * double it reads as known to be the one read here. */
-static inline bool read_exact(const char *s, size_t n, double *out, bool *short_)
+static inline bool read_exact(const char *s, size_t n, double *out, bool *short_, int *dec)
 {
 	size_t i = n && s[0] == '-';
 	bool neg = i;
@@ -247,6 +247,14 @@ static inline bool read_exact(const char *s, size_t n, double *out, bool *short_
 	 * of ten that is itself exact give a correctly rounded quotient. */
 	double v = frac ? (double)mant / number_pow10[frac] : (double)mant;
 	*out = neg ? -v : v;
+	if (dec) {
+		/* number_fixed_decimals()'s rules, of what was read: a whole
+		 * part without a leading zero (but "0" and "0.5"), a digit
+		 * after a point, the digits below 2^50 */
+		bool plain = int_digits > 0 && (s[start] != '0' || int_digits == 1) &&
+			     (!point || frac > 0) && mant < ((uint64_t)1 << 50);
+		*dec = plain ? (int)frac : -1;
+	}
 	if (short_) {
 		/* number_put()'s digits: a whole part without a leading zero
 		 * (but the one of "0.5"), no point without a digit after it
@@ -263,13 +271,20 @@ static inline bool read_exact(const char *s, size_t n, double *out, bool *short_
 
 bool number_read_exact(const char *s, size_t n, double *out)
 {
-	return read_exact(s, n, out, NULL);
+	return read_exact(s, n, out, NULL, NULL);
 }
 
 bool number_read_exact_short(const char *s, size_t n, double *out, bool *shortest)
 {
 	*shortest = false;
-	return read_exact(s, n, out, shortest);
+	return read_exact(s, n, out, shortest, NULL);
+}
+
+bool number_read_exact_fixed(const char *s, size_t n, double *out, bool *shortest, int *dec)
+{
+	*shortest = false;
+	*dec = -1;
+	return read_exact(s, n, out, shortest, dec);
 }
 
 int number_fixed_decimals(const char *s, size_t n)

@@ -138,6 +138,24 @@ void derive_carry_fold(struct derive_carry *dc)
 	}
 }
 
+void derive_carry_row(struct derive_carry *dc, size_t series, const struct series *s,
+		      const struct datum *cells, long line)
+{
+	size_t row = series_row_count(s) - 1;
+	for (size_t k = 0; k < dc->n; k++) {
+		struct carried *c = &dc->v[k];
+		/* (an aggregate behind: derive_carry_fold() reads its rows) */
+		if (c->series != series || c->done != row || c->col >= series_column_count(s))
+			continue;
+		struct datum dt;
+		bool shortest = series_appended_cell(s, cells, line, c->col, &dt);
+		/* the step derive_carry_fold() would take: an own row's cell
+		 * has no decimals known */
+		expr_agg_add(&c->a, &dt, shortest, -1);
+		c->done++;
+	}
+}
+
 void derive_carry_note(struct derive_carry *dc)
 {
 	derive_carry_fold(dc);

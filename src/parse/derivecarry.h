@@ -45,6 +45,12 @@ bool derive_carry_load(struct derive_carry *dc, const void *blob, size_t len);
 void derive_carry_save(struct derive_carry *dc, struct buf *out);
 /* Folds the rows added since, up to every series' last. */
 void derive_carry_fold(struct derive_carry *dc);
+/* The row just appended to s, the parser's series `series`, from cells
+ * read on line (scan.row_added): folded as it is into each aggregate
+ * over s that has folded every row before it, without reading it back;
+ * the others are left to derive_carry_fold(). */
+void derive_carry_row(struct derive_carry *dc, size_t series, const struct series *s,
+		      const struct datum *cells, long line);
 /* Folds every row so far, then notes each aggregate on its series
  * (series_fold_note()): a report that asks for the same aggregate of
  * the run's store takes it up instead of folding every row again. */

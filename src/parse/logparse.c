@@ -645,6 +645,13 @@ static void carry_fold(void *ctx)
 	derive_carry_fold(ctx);
 }
 
+/* scan.row_added: the row just built folded as it is. */
+static void carry_row(void *ctx, size_t series, const struct series *s,
+		      const struct datum *cells, long line)
+{
+	derive_carry_row(ctx, series, s, cells, line);
+}
+
 static struct run *parse_file(const struct parser *p, const char *path, const char *shown,
 			    const char *run_name, const struct row_sink *sink,
 			    struct streaming *stream, const struct scan_point *from,
@@ -767,6 +774,7 @@ static struct run *parse_file(const struct parser *p, const char *path, const ch
 		sc.state_more = carry_save;
 		sc.state_ctx = &dc;
 		sc.rows_built = carry_fold;
+		sc.row_added = carry_row;
 	}
 	/* The resumed run reads its first rows where the stored one does:
 	 * it holds it (and frees it with itself, refused or not). */

@@ -391,11 +391,11 @@ void dedup_insert(struct dedup *dd, struct dent e)
 /* Appends a row, unless it is another rank's copy of a row already taken
  * (the rule at the top of this file).  Returns whether it was taken. */
 bool add_row(struct series *s, struct dedup *dd, const struct datum *cells, uint64_t shortest,
-	     bool ranked, uint64_t line_rank, long line)
+	     bool ranked, uint64_t line_rank, long line, const signed char *dec)
 {
 	size_t ncols = series_column_count(s);
 	if (!ranked) {
-		series_append_shortest(s, cells, line, shortest);
+		series_append_fixed(s, cells, line, shortest, dec);
 		return true;
 	}
 	uint64_t h = row_hash(cells, ncols);
@@ -411,7 +411,7 @@ bool add_row(struct series *s, struct dedup *dd, const struct datum *cells, uint
 			same_rank = true;
 		}
 	}
-	series_append_shortest(s, cells, line, shortest);
+	series_append_fixed(s, cells, line, shortest, dec);
 	if (!same_rank)
 		dedup_insert(dd, (struct dent){h, rank, series_row_count(s) - 1});
 	return true;
@@ -468,7 +468,7 @@ static void stream_row(struct scan *sc, size_t idx, uint64_t shortest, bool rank
 		st->ranked = run_add_series(st->ranked_run, ps->name, (const char *const *)ps->cols,
 					    ps->ncols);
 	}
-	if (ranked && !add_row(st->ranked, &st->dd, st->cells, shortest, true, rank, line))
+	if (ranked && !add_row(st->ranked, &st->dd, st->cells, shortest, true, rank, line, NULL))
 		return;
 	size_t before = series_row_count(st->s);
 	if (before == 0 && !series_counted(st->s))
@@ -500,12 +500,16 @@ size_t build_row(struct scan *sc, const uint32_t *w, const char *base)
 			st->cells[j] = datum_from_text_only(text, cell[1], line);
 			continue;
 		}
+		st->dec[j] = -2; /* (not known) */
 		if (ps->types[j] == VT_AUTO && !parser_style(sc->p)) {
 			/* type_text()'s way for these, which also tells
-			 * whether the text is the number's shortest */
+			 * whether the text is the number's shortest, and its
+			 * decimals (the store's survey, series_survey()) */
 			bool sh;
-			st->cells[j] = datum_from_text_short(text, cell[1], line, &sh);
+			int dec;
+			st->cells[j] = datum_from_text_fixed(text, cell[1], line, &sh, &dec);
 			shortest |= (uint64_t)(sh && j < 64) << (j & 63);
+			st->dec[j] = (signed char)dec;
 			continue;
 		}
 		enum typed t = type_text(ps->types[j], parser_style(sc->p), text, cell[1], line,
@@ -516,11 +520,14 @@ size_t build_row(struct scan *sc, const uint32_t *w, const char *base)
 			st->warn_text[j] = xstrndup(st->cells[j].text, st->cells[j].len);
 		}
 	}
-	if (!st->sink)
-		add_row(st->s, &st->dd, st->cells, shortest, ranked, rank, line);
-	else if (st->sink->typed)
+	if (!st->sink) {
+		size_t before = series_row_count(st->s);
+		add_row(st->s, &st->dd, st->cells, shortest, ranked, rank, line, st->dec);
+		if (sc->row_added && series_row_count(st->s) == before + 1)
+			sc->row_added(sc->state_ctx, idx, st->s, st->cells, line);
+	} else if (st->sink->typed)
 		stream_row(sc, idx, shortest, ranked, rank, line);
-	else if (!ranked || add_row(st->s, &st->dd, st->cells, 0, ranked, rank, line))
+	else if (!ranked || add_row(st->s, &st->dd, st->cells, 0, ranked, rank, line, NULL))
 		st->sink->row(st->sink->ctx, st->cells, ps->ncols, line);
 	return REC_HEAD + 2 * ps->ncols;
 }
@@ -1163,6 +1170,7 @@ static void run_state_init(struct scan *sc)
 			st->s = run_add_series(sc->r, ps->name, (const char *const *)ps->cols,
 					       ps->ncols);
 		st->cells = xcalloc(ps->ncols + 1, sizeof *st->cells);
+		st->dec = xcalloc(ps->ncols + 1, sizeof *st->dec);
 		st->warned = xcalloc(ps->ncols + 1, sizeof *st->warned);
 		st->warn_line = xcalloc(ps->ncols + 1, sizeof *st->warn_line);
 		st->warn_text = xcalloc(ps->ncols + 1, sizeof *st->warn_text);
@@ -1188,6 +1196,7 @@ static void run_state_free(struct scan *sc)
 		free(st->dd.v);
 		run_free(st->ranked_run);
 		free(st->cells);
+		free(st->dec);
 		free(st->warned);
 		free(st->warn_line);
 		for (size_t j = 0; j < sc->p->series[i].ncols; j++)

@@ -76,6 +76,7 @@ struct sstate {
 	struct series *s;
 	struct dedup dd;
 	struct datum *cells; /* a row being built */
+	signed char *dec;    /* its cells' decimals, as series_append_fixed() takes them */
 	/* Per column, the first value that did not read as the column's
 	 * type, warned about once the file is read. */
 	unsigned char *warned; /* enum typed: TYPED_OK, or why it was not */
@@ -357,6 +358,12 @@ struct scan {
 	 * derives' aggregates folded as the rows come (derivecarry.c),
 	 * not all at once after the parse.  Or NULL. */
 	void (*rows_built)(void *ctx);
+	/* Called by build_row() with state_ctx when it has just appended a
+	 * row (cells, read on line) to the run's series s, the parser's
+	 * series `series`: what rows_built would read back of it, taken as
+	 * it is appended (series_appended_cell()).  Or NULL. */
+	void (*row_added)(void *ctx, size_t series, const struct series *s,
+			  const struct datum *cells, long line);
 	struct span state_more_in;
 	/* Not NULL: every byte scan_file() reads is counted there, on the
 	 * reading thread (the log page's line count and index). */
@@ -391,7 +398,7 @@ struct datum *row_scratch(struct scan *sc, size_t n);
 /* Appends a row, unless it is another rank's copy of a row already
  * taken.  Returns whether it was taken. */
 bool add_row(struct series *s, struct dedup *dd, const struct datum *cells, uint64_t shortest,
-	     bool ranked, uint64_t line_rank, long line);
+	     bool ranked, uint64_t line_rank, long line, const signed char *dec);
 /* Adds an entry to a rank de-duplication table (growing it). */
 void dedup_insert(struct dedup *dd, struct dent e);
 /* Types the cells of one row record and stores the row.  Returns the

@@ -567,7 +567,7 @@ static void table_row(struct scan *sc, size_t ncells, const struct line *ln, lon
 		else
 			cells[ncols + k] = datum_from_text(cell.p, cell.len, line);
 	}
-	add_row(ts->s, &ts->dd, cells, 0, ln->ranked, ln->rank, line);
+	add_row(ts->s, &ts->dd, cells, 0, ln->ranked, ln->rank, line, NULL);
 	sc->hits++;
 }
 

@@ -189,16 +189,24 @@ struct datum datum_from_text_only(const char *text, size_t len, long line)
 	return d;
 }
 
-struct datum datum_from_text_short(const char *text, size_t len, long line, bool *shortest)
+struct datum datum_from_text_fixed(const char *text, size_t len, long line, bool *shortest,
+				   int *dec)
 {
 	struct datum d = datum_from_text_only(text, len, line);
 	*shortest = false;
+	*dec = -1;
 	if (d.kind == DATUM_MISSING)
 		return d;
-	if (number_read_exact_short(d.text, d.len, &d.num, shortest) ||
+	if (number_read_exact_fixed(d.text, d.len, &d.num, shortest, dec) ||
 	    number_parse_slow(d.text, d.len, &d.num))
 		d.kind = DATUM_NUMBER;
 	return d;
+}
+
+struct datum datum_from_text_short(const char *text, size_t len, long line, bool *shortest)
+{
+	int dec;
+	return datum_from_text_fixed(text, len, line, shortest, &dec);
 }
 
 struct datum datum_from_text(const char *text, size_t len, long line)

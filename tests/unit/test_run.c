@@ -466,6 +466,16 @@ static void numbers_come_back_bit_for_bit_with_or_without_their_double(void **st
 			if (cells[j].line)
 				cells[j].line += lines[row] - 10;
 		series_append_shortest(s, cells, lines[row], row == 1 ? 2 : 0);
+		/* each cell as it will be read back, taken from the cells
+		 * just appended (a parse's derives fold them so) */
+		for (size_t j = 0; j < NUMBER_CELLS; j++) {
+			struct datum got, want = number_cells[j];
+			if (want.line)
+				want.line += lines[row] - 10;
+			assert_int_equal(series_appended_cell(s, cells, lines[row], j, &got),
+					 row == 1 && j == 1);
+			assert_same_cell(&got, &want, lines[row], true, j);
+		}
 	}
 	for (size_t row = 0; row < 4; row++) {
 		assert_int_equal(series_row_line(s, row), lines[row]);
@@ -530,6 +540,10 @@ static void numbers_read_back_from_texts_of_every_shape(void **state)
 			continue;
 		want[n++] = d.num;
 		series_append(s, &d, 1);
+		struct datum got;
+		series_appended_cell(s, &d, 1, 0, &got);
+		if (memcmp(&got.num, &d.num, sizeof d.num) != 0 || got.text != d.text)
+			fail_msg("'%s' appended as %.17g, typed as %.17g", t, got.num, d.num);
 	}
 	assert_true(n > ROWS / 2);
 	for (size_t row = 0; row < n; row++) {

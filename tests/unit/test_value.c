@@ -470,6 +470,17 @@ static void fixed_decimals_print_back_their_text(void **state)
 		int dec = number_fixed_decimals(cases[i].text, strlen(cases[i].text));
 		if (dec != cases[i].dec)
 			fail_msg("%s: %d decimals, want %d", cases[i].text, dec, cases[i].dec);
+		/* and as number_read_exact_fixed() reads it: -1 too for a
+		 * text it does not read ("1e3", "1,000", more than 19 digits:
+		 * a cell a series keeps with its double, never its decimals) */
+		double v;
+		bool sh;
+		int rdec;
+		bool read = number_read_exact_fixed(cases[i].text, strlen(cases[i].text), &v, &sh,
+						    &rdec);
+		if (rdec != (read ? cases[i].dec : -1))
+			fail_msg("%s: read with %d decimals, want %d", cases[i].text, rdec,
+				 read ? cases[i].dec : -1);
 		if (dec >= 0)
 			check_fixed(cases[i].text);
 	}
@@ -523,7 +534,13 @@ static void fixed_decimals_print_back_their_text(void **state)
 				text[n++] = (char)('0' + (rand() % 3 == 0 ? 0 : rand() % 10));
 		}
 		text[n] = '\0';
-		if (number_fixed_decimals(text, (size_t)n) < 0)
+		/* the reading pass tells the same decimals */
+		double v;
+		bool sh;
+		int rdec, fdec = number_fixed_decimals(text, (size_t)n);
+		if (number_read_exact_fixed(text, (size_t)n, &v, &sh, &rdec) && rdec != fdec)
+			fail_msg("%s: read with %d decimals, has %d", text, rdec, fdec);
+		if (fdec < 0)
 			continue; /* past 2^50 */
 		check_fixed(text);
 		fixed++;
