@@ -217,6 +217,10 @@ bool series_row_stored(const struct series *s, size_t row, struct datum *out, si
  * and *dec is its decimals; -1 for every other cell. */
 bool series_cell_number(const struct series *s, size_t row, size_t col, struct datum *out,
 			int *dec);
+/* The numbers of column col's rows [from, to) into out[0 .. to - from),
+ * NaN for a cell that is not a number: a chart's points.  A
+ * SERIES_VIEW_DEC column's are copied from its store at once. */
+void series_numbers(const struct series *s, size_t col, size_t from, size_t to, double *out);
 /* series_row() but for the numbers (each out[j].num is 0), as
  * series_cell_text(). */
 void series_row_text(const struct series *s, size_t row, struct datum *out);

@@ -38,6 +38,7 @@
 
 #include <assert.h>
 #include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1238,6 +1239,25 @@ bool series_cell_number(const struct series *s, size_t row, size_t col, struct d
 	}
 	*dec = -1;
 	return series_cell_shortest(s, row, col, out);
+}
+
+void series_numbers(const struct series *s, size_t col, size_t from, size_t to, double *out)
+{
+	assert(from <= to && to <= s->nrows && col < s->ncols);
+	size_t r = from;
+	const struct series_view_col *c = s->view ? &s->view->cols[col] : NULL;
+	if (r < s->vrows && c->texts) {
+		/* every cell a number (series_cell_number()'s) */
+		size_t end = to < s->vrows ? to : s->vrows;
+		memcpy(out, c->num + r, (end - r) * sizeof *out);
+		r = end;
+	}
+	for (; r < to; r++) {
+		struct datum d;
+		int dec;
+		series_cell_number(s, r, col, &d, &dec);
+		out[r - from] = d.kind == DATUM_NUMBER ? d.num : NAN;
+	}
 }
 
 bool series_row_stored(const struct series *s, size_t row, struct datum *out, signed char *dec,

@@ -24,10 +24,10 @@ void chart_carry_begin(struct chart_carry *k, const struct chart_series *s, size
 		if (!isfinite(x) || !isfinite(y))
 			continue;
 		k->any = true;
-		k->x_lo = fmin(k->x_lo, x);
-		k->x_hi = fmax(k->x_hi, x);
-		k->y_lo = fmin(k->y_lo, y);
-		k->y_hi = fmax(k->y_hi, y);
+		k->x_lo = extent_lo(k->x_lo, x);
+		k->x_hi = extent_hi(k->x_hi, x);
+		k->y_lo = extent_lo(k->y_lo, y);
+		k->y_hi = extent_hi(k->y_hi, y);
 	}
 }
 

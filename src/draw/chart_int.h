@@ -123,6 +123,21 @@ static inline double series_y(const struct chart_series *s, size_t i)
 	return s->y[i - s->from];
 }
 
+/* fmin() and fmax() of two numbers that are not NaN, inline (a chart's
+ * extents take millions of them): as the x86-64 libm's, minsd and
+ * maxsd, the second when the two are equal, -0 and +0 alike.  The
+ * extents of a drawing and of its carry (carry.c, check.c) both take
+ * them so. */
+static inline double extent_lo(double a, double b)
+{
+	return a < b ? a : b;
+}
+
+static inline double extent_hi(double a, double b)
+{
+	return a > b ? a : b;
+}
+
 /* One pixel column's worth of a reduced line: the points in the order
  * they came, keeping only the first, lowest, highest and last. */
 struct column {

@@ -128,10 +128,10 @@ bool check_series(struct render *r, char **err)
 			j0 = s->from ? s->from : s->carry->n < s->n ? s->carry->n : s->n;
 			if (s->carry->any) {
 				any = true;
-				r->dx_lo = fmin(r->dx_lo, s->carry->x_lo);
-				r->dx_hi = fmax(r->dx_hi, s->carry->x_hi);
-				r->dy_lo = fmin(r->dy_lo, s->carry->y_lo);
-				r->dy_hi = fmax(r->dy_hi, s->carry->y_hi);
+				r->dx_lo = extent_lo(r->dx_lo, s->carry->x_lo);
+				r->dx_hi = extent_hi(r->dx_hi, s->carry->x_hi);
+				r->dy_lo = extent_lo(r->dy_lo, s->carry->y_lo);
+				r->dy_hi = extent_hi(r->dy_hi, s->carry->y_hi);
 			}
 		}
 		for (size_t j = j0; j < s->n; j++) {
@@ -153,10 +153,10 @@ bool check_series(struct render *r, char **err)
 				return fail(err, m);
 			}
 			any = true;
-			r->dx_lo = fmin(r->dx_lo, x);
-			r->dx_hi = fmax(r->dx_hi, x);
-			r->dy_lo = fmin(r->dy_lo, y);
-			r->dy_hi = fmax(r->dy_hi, y);
+			r->dx_lo = extent_lo(r->dx_lo, x);
+			r->dx_hi = extent_hi(r->dx_hi, x);
+			r->dy_lo = extent_lo(r->dy_lo, y);
+			r->dy_hi = extent_hi(r->dy_hi, y);
 		}
 	}
 	if (c->shared && !known) {

@@ -208,12 +208,7 @@ static double *eval_numbers(const struct eval *ev, size_t from, size_t *n)
 	size_t rows = series_row_count(ev->series);
 	from = from < rows ? from : rows;
 	double *v = xcalloc(rows - from ? rows - from : 1, sizeof *v);
-	for (size_t r = from; r < rows; r++) {
-		struct datum d;
-		int dec; /* (a store's plain decimal's text is not made) */
-		series_cell_number(ev->series, r, ev->column, &d, &dec);
-		v[r - from] = d.kind == DATUM_NUMBER ? d.num : NAN;
-	}
+	series_numbers(ev->series, ev->column, from, rows, v);
 	/* the column is in v now: its store's pages go */
 	if (!from)
 		series_drop_pages(ev->series, ev->column);
@@ -778,12 +773,18 @@ void chart_digest_points(struct cache_hasher *h, const double *x, size_t nx, con
 			used = 0;
 		}
 		double xy[2] = {x && i < nx ? x[i] : NAN, i < ny ? y[i] : NAN};
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		/* (the bytes below, as they lie in memory here) */
+		memcpy(piece + used, xy, sizeof xy);
+		used += sizeof xy;
+#else
 		for (int k = 0; k < 2; k++) {
 			uint64_t u;
 			memcpy(&u, &xy[k], sizeof u);
 			for (int j = 0; j < 8; j++)
 				piece[used++] = (unsigned char)(u >> (8 * j) & 0xff);
 		}
+#endif
 	}
 	cache_hasher_plain_bytes(h, piece, used);
 }
