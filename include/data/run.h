@@ -124,9 +124,10 @@ void series_append_shortest(struct series *s, const struct datum *cells, long li
 			    uint64_t shortest);
 /* series_append_shortest(), with dec[j] (dec may be NULL: none known)
  * the scanner's number_fixed_decimals() of cell j's text when it read
- * the cell's number exactly from it, -1 when it read no number so, -2
- * when it does not know: the series' survey (series_survey()) then
- * need not look at the text again. */
+ * the cell's number exactly from it (number_read_exact()'s double of
+ * that text), -1 when it read no number so, -2 when it does not know:
+ * neither the series' survey (series_survey()) nor the choice to keep
+ * the number as its text alone then looks at the text again. */
 void series_append_fixed(struct series *s, const struct datum *cells, long line,
 			 uint64_t shortest, const signed char *dec);
 /* Right after series_append_shortest() kept a row (its row count grew)

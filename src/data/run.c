@@ -790,7 +790,13 @@ void series_append_fixed(struct series *s, const struct datum *cells, long line,
 	for (size_t j = 0; j < s->ncols; j++) {
 		const struct datum *d = &cells[j];
 		size_t len = d->text ? d->len : 0;
-		s->codes[j] = (unsigned char)cell_code(d, j < 64 && shortest >> j & 1);
+		/* a number the scanner read exactly from its text (its
+		 * decimals known: dec[j] >= 0) is that text's reading */
+		bool marked = j < 64 && shortest >> j & 1;
+		s->codes[j] = (unsigned char)(dec && dec[j] >= 0 && !marked && d->kind == DATUM_NUMBER &&
+						      d->text && d->len
+						  ? CODE_NUMBER_READ
+						  : cell_code(d, marked));
 		need += varint_size((uint64_t)len << CELL_LEN_SHIFT) + len;
 		if (s->codes[j] == CODE_NUMBER || s->codes[j] == CODE_NUMBER_TEXT)
 			need += sizeof d->num;

@@ -467,16 +467,16 @@ static void plain_decimals_are_stored_as_numbers_alone(void **state)
 		/* a chart's points (series_numbers()): the store's numbers
 		 * copied, then the rows appended, each as its cell gives it */
 		for (size_t col = 0; col < 4; col++) {
-			size_t rows = series_row_count(s), from = (size_t)n - 5;
-			double *pts = xcalloc(rows - from, sizeof *pts);
-			series_numbers(s, col, from, rows, pts);
-			for (size_t row = from; row < rows; row++) {
+			size_t rows = series_row_count(s), first = (size_t)n - 5;
+			double *pts = xcalloc(rows - first, sizeof *pts);
+			series_numbers(s, col, first, rows, pts);
+			for (size_t row = first; row < rows; row++) {
 				int k;
 				series_cell_number(s, row, col, &d, &k);
 				double want = d.kind == DATUM_NUMBER ? d.num : NAN;
-				if (memcmp(&pts[row - from], &want, sizeof want) != 0)
+				if (memcmp(&pts[row - first], &want, sizeof want) != 0)
 					fail_msg("point %zu of column %zu: %.17g, the cell %.17g", row,
-						 col, pts[row - from], want);
+						 col, pts[row - first], want);
 			}
 			free(pts);
 		}
