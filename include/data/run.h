@@ -226,6 +226,11 @@ void series_numbers(const struct series *s, size_t col, size_t from, size_t to, 
  * series_cell_text(). */
 void series_row_text(const struct series *s, size_t row, struct datum *out);
 long series_row_line(const struct series *s, size_t row);
+/* For the store's writer: the numbers of a row of the series' own (past
+ * its view's rows) into out[series_column_count(s)], as
+ * series_row_stored() gives them (0 for a cell not a number), and its
+ * line returned; in one pass over the row. */
+long series_row_numbers(const struct series *s, size_t row, double *out);
 
 /* A series read in place from memory the run does not own a copy of (a
  * mapped run store, data/runstore.c): its arrays are read by

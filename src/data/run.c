@@ -1332,6 +1332,31 @@ void series_row_text(const struct series *s, size_t row, struct datum *out)
 	}
 }
 
+long series_row_numbers(const struct series *s, size_t row, double *out)
+{
+	assert(row >= s->vrows && row < s->nrows && !s->counted);
+	long line;
+	const unsigned char *p = row_record(s, row, &line);
+	for (size_t j = 0; j < s->ncols; j++) {
+		uint64_t head, after;
+		p = varint_get(p, &head);
+		if (head & CELL_HAS_LINE)
+			p = varint_get(p, &after);
+		unsigned code = (unsigned)(head & CELL_CODE_MASK);
+		size_t len = (size_t)(head >> CELL_LEN_SHIFT);
+		double v = 0;
+		if (code == CODE_NUMBER || code == CODE_NUMBER_TEXT) {
+			memcpy(&v, p, sizeof v);
+			p += sizeof v;
+		} else if (code >= CODE_NUMBER_READ) {
+			v = text_number((const char *)p, len);
+		}
+		out[j] = v;
+		p += len; /* (0 for a cell without a text) */
+	}
+	return line;
+}
+
 long series_row_line(const struct series *s, size_t row)
 {
 	assert(row < s->nrows);

@@ -384,7 +384,23 @@ static void fill_rows(struct wr *w, const struct series *s, size_t from, size_t 
 	size_t nc = series_column_count(s);
 	signed char *dec = xmalloc(nc ? nc : 1);
 	char *tmp = xmalloc((nc ? nc : 1) * NUMBER_FIXED_MAX);
-	for (size_t row = from; row < to && w->ok; row++) {
+	/* every column its numbers alone, every row the series' own (the
+	 * 1 GB log's): each row's numbers and line in one pass */
+	bool all_fixed = nc > 0 && !series_view_of(s);
+	for (size_t j = 0; j < nc; j++)
+		all_fixed = all_fixed && c[j].fixed;
+	double *num = xmalloc((nc ? nc : 1) * sizeof *num);
+	for (size_t row = from; all_fixed && row < to && w->ok; row++) {
+		long line = series_row_numbers(s, row, num);
+		for (size_t j = 0; j < nc; j++) {
+			uint64_t u;
+			memcpy(&u, &num[j], sizeof u);
+			s_uint(w, &c[j].num, u, 8);
+		}
+		s_uint(w, offs, (uint64_t)(int64_t)line - (uint64_t)base[row / SERIES_VIEW_BLOCK],
+		       width);
+	}
+	for (size_t row = all_fixed ? to : from; row < to && w->ok; row++) {
 		long line = series_row_line(s, row);
 		/* (the decimals are the survey's: only a view's are given) */
 		row_cells(s, row, cells, dec, c, tmp, SERIES_STORED_NUMBERS);
@@ -419,6 +435,7 @@ static void fill_rows(struct wr *w, const struct series *s, size_t from, size_t 
 		s_uint(w, offs, (uint64_t)(int64_t)line - (uint64_t)base[row / SERIES_VIEW_BLOCK],
 		       width);
 	}
+	free(num);
 	free(tmp);
 	free(dec);
 	for (size_t j = 0; j < nc; j++) {

@@ -410,6 +410,13 @@ static void plain_decimals_are_stored_as_numbers_alone(void **state)
 	struct run *fixed = training_run(n, false), *varies = training_run(n, true);
 	round_trip(fixed, "fixed");
 	round_trip(varies, "varies");
+	/* every column its numbers alone, over two threads (each row's
+	 * numbers read in one pass, series_row_numbers()) */
+	struct run *big = training_run(140000, false);
+	assert_int_equal(setenv("LOGDOWN_STORE_THREADS", "2", 1), 0);
+	round_trip(big, "fixed, two threads");
+	unsetenv("LOGDOWN_STORE_THREADS");
+	run_free(big);
 	size_t a = store_size(fixed, "fixed"), b = store_size(varies, "varies");
 	/* 4 columns of doubles, two bytes of line a row (lines 2 apart,
 	 * 510 across a block), the line blocks, the header and the
