@@ -8,6 +8,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "base/utf8.h"
 #include "base/util.h"
@@ -336,10 +339,41 @@ static bool heading_tag(const char *p)
 	       (p[3] == '>' || p[3] == ' ' || p[3] == '\t' || p[3] == '\n' || p[3] == '/');
 }
 
+/* The first '<' in [p, end) followed by 'h' or 'H', or with sections
+ * by "se" too (where heading_tag() or the References may begin), or
+ * end.  A page's HTML is mostly tags ("<span" in highlighted code, "<p",
+ * "<code"): stopping at every '<' cost more than the rest of the search's
+ * walk; sixteen bytes are tried at once where SSE2 is. */
+static const char *next_tag(const char *p, const char *end, bool sections)
+{
+#ifdef __SSE2__
+	const __m128i lt = _mm_set1_epi8('<'), h = _mm_set1_epi8('h'), low = _mm_set1_epi8(0x20);
+	const __m128i sc = _mm_set1_epi8(sections ? 's' : '<'), e = _mm_set1_epi8('e');
+	while (end - p >= 18) {
+		__m128i v0 = _mm_loadu_si128((const __m128i *)(const void *)p);
+		__m128i v1 = _mm_loadu_si128((const __m128i *)(const void *)(p + 1));
+		__m128i v2 = _mm_loadu_si128((const __m128i *)(const void *)(p + 2));
+		/* a byte | 0x20 is 'h' for 'h' and 'H' alone */
+		__m128i tag = _mm_or_si128(_mm_cmpeq_epi8(_mm_or_si128(v1, low), h),
+					   _mm_and_si128(_mm_cmpeq_epi8(v1, sc), _mm_cmpeq_epi8(v2, e)));
+		unsigned mask = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(v0, lt), tag));
+		if (mask)
+			return p + __builtin_ctz(mask);
+		p += 16;
+	}
+#endif
+	for (; p < end; p++)
+		if (p[0] == '<' && p + 1 < end &&
+		    (p[1] == 'h' || p[1] == 'H' || (sections && p[1] == 's' && p + 2 < end && p[2] == 'e')))
+			return p;
+	return end;
+}
+
 static size_t count_heading_tags(const char *s)
 {
 	size_t n = 0;
-	for (const char *p = s ? strchr(s, '<') : NULL; p; p = strchr(p + 1, '<'))
+	const char *end = s ? s + strlen(s) : NULL;
+	for (const char *p = s ? next_tag(s, end, false) : NULL; p < end; p = next_tag(p + 1, end, false))
 		n += heading_tag(p);
 	return n;
 }
@@ -360,10 +394,20 @@ static char *tag_id(const char *p)
 		static const char *const ent[][2] = {
 			{"&amp;", "&"}, {"&quot;", "\""}, {"&lt;", "<"}, {"&gt;", ">"}, {"&#39;", "'"}};
 		while (v < q) {
+			/* the run up to the next entity at once: an id is
+			 * mostly letters, and the entities were compared at
+			 * every one of them */
+			const char *amp = memchr(v, '&', (size_t)(q - v));
+			if (!amp)
+				amp = q;
+			if (amp > v)
+				buf_put(&b, v, (size_t)(amp - v));
+			if ((v = amp) == q)
+				break;
 			size_t i = 0;
 			while (i < ARRAY_LEN(ent) && strncmp(v, ent[i][0], strlen(ent[i][0])) != 0)
 				i++;
-			if (*v == '&' && i < ARRAY_LEN(ent)) {
+			if (i < ARRAY_LEN(ent)) {
 				buf_puts(&b, ent[i][1]);
 				v += strlen(ent[i][0]);
 			} else {
@@ -382,7 +426,8 @@ static char **heading_ids(const char *html, size_t *n)
 {
 	char **ids = NULL;
 	*n = 0;
-	for (const char *p = strchr(html, '<'); p; p = strchr(p + 1, '<')) {
+	const char *end = html + strlen(html);
+	for (const char *p = next_tag(html, end, true); p < end; p = next_tag(p + 1, end, true)) {
 		/* the first letters before the whole prefix: every tag of the
 		 * page comes here, the highlighting's many "<span" among them */
 		if (p[1] == 's' && p[2] == 'e' && str_has_prefix(p, "<section class=\"references\">"))

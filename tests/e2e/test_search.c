@@ -22,6 +22,8 @@ static const char report_a[] =
 	"\n"
 	"<h3 id=\"raw\">An author's heading</h3>\n"
 	"\n"
+	"<H4\tclass=\"upper\">Upper-case, a tab before its attribute</H4>\n"
+	"\n"
 	"## Results of the *first* run\n"
 	"\n"
 	"A table of `Samples`:\n"
@@ -55,9 +57,9 @@ static char *small_site(void)
 /* Every term once, sorted; each section its terms' numbers as base-36
  * differences (section 0 of a: 0 "01", 1 "05", 3 "1000", 4 "2024", ...);
  * a value with its expression; markup in a heading escaped.  The
- * author's <h3> is counted among the page's heading tags, so that its id
- * is not taken for the next heading's (no heading has one yet); its
- * text, raw HTML, is not indexed. */
+ * author's <h3> and <H4> are counted among the page's heading tags, so
+ * that their ids are not taken for the next heading's; their text, raw
+ * HTML, is not indexed. */
 static const char small_index[] =
 	"/* logdown's search index: static/search.js reads it */\n"
 	"var LD_SEARCH = {\n"
@@ -329,6 +331,30 @@ static void a_long_sections_numbers_ascend_whatever_the_words_order(void **state
 	e2e_drop(&dir);
 }
 
+/* A report that cites ends with the References, a heading html.c adds
+ * after the report's own blocks (in no tree): the search stops counting
+ * the page's heading tags there, so its own headings keep their ids. */
+static void a_cited_reports_headings_keep_their_ids(void **state)
+{
+	(void)state;
+	char *dir = e2e_project(E2E_FILES(
+		E2E_TEXT("content/r/refs.bib",
+			 "@misc{jia2019, author = {Jia, Zhe}, title = {Dissecting the IPU}, year = 2019}\n"),
+		E2E_TEXT("content/r/index.md", "---\ntitle: Cited\nbibliography: refs.bib\n---\n"
+					       "## Method\n\nAs [@jia2019] measured.\n\n"
+					       "## Findings\n\nFaster.\n")));
+	e2e_ok(dir, "build");
+	char *page = e2e_read(dir, "_site/r/index.html");
+	assert_contains(page, "<section class=\"references\">\n<h2 id=\"references\">");
+	char *index = e2e_read(dir, "_site/search-index.js");
+	assert_non_null(index);
+	assert_contains(index, "\n[0,\"method\",\"Method\",\"");
+	assert_contains(index, "\n[0,\"findings\",\"Findings\",\"");
+	free(index);
+	free(page);
+	e2e_drop(&dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -338,6 +364,7 @@ int main(void)
 		cmocka_unit_test(typing_finds_words_and_values_from_file_urls),
 		cmocka_unit_test(a_thousand_reports_search_fast_from_a_small_index),
 		cmocka_unit_test(a_long_sections_numbers_ascend_whatever_the_words_order),
+		cmocka_unit_test(a_cited_reports_headings_keep_their_ids),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
