@@ -12,6 +12,7 @@
 
 #include "base/util.h"
 #include "data/run.h"
+#include "data/value.h"
 #include "resolve/blocks.h"
 #include "resolve/doc.h"
 #include "resolve/format.h"
@@ -334,34 +335,62 @@ static void add_value(struct numlint *nl, char *expr, const struct datum *d, con
 	nl->v[nl->n++] = v;
 }
 
-/* The first, last, smallest and largest number of a column. */
+/* Cell (row, col) of s, its text as the log wrote it: a run store's
+ * column of plain decimals prints it from its number into buf, which
+ * no one keeps (series_cell() would keep it with the store's mapping: a
+ * 1 GB log's columns, every text of them, for a lint that reads each
+ * once). */
+static void cell_read(const struct series *s, size_t row, size_t col, struct datum *d,
+		      char buf[NUMBER_FIXED_MAX])
+{
+	int dec;
+	series_cell_number(s, row, col, d, &dec);
+	if (dec >= 0 && !d->text) {
+		d->len = number_put_fixed(d->num, (unsigned)dec, buf);
+		d->text = buf;
+	}
+}
+
+/* The first, last, smallest and largest number of a column: found by
+ * the numbers alone, the texts read for those four rows. */
 static void add_column(struct numlint *nl, const struct run *r, const struct series *s, size_t col)
 {
 	static const char *const fn[] = {"first", "last", "min", "max"};
-	struct datum pick[4] = {{0}};
+	size_t pick[4] = {0};
+	double lo = 0, hi = 0;
 	bool have = false;
 	size_t rows = series_row_count(s);
 	for (size_t row = 0; row < rows; row++) {
 		struct datum c;
-		series_cell(s, row, col, &c);
-		if (c.kind != DATUM_NUMBER || !c.text)
+		int dec;
+		series_cell_number(s, row, col, &c, &dec);
+		if (c.kind != DATUM_NUMBER || (!c.text && dec < 0))
 			continue;
-		if (!have)
-			pick[0] = pick[2] = pick[3] = c;
-		pick[1] = c;
-		if (c.num < pick[2].num)
-			pick[2] = c;
-		if (c.num > pick[3].num)
-			pick[3] = c;
+		if (!have) {
+			pick[0] = pick[2] = pick[3] = row;
+			lo = hi = c.num;
+		}
+		pick[1] = row;
+		if (c.num < lo) {
+			pick[2] = row;
+			lo = c.num;
+		}
+		if (c.num > hi) {
+			pick[3] = row;
+			hi = c.num;
+		}
 		have = true;
 	}
 	if (!have)
 		return;
-	for (size_t k = 0; k < 4; k++)
+	for (size_t k = 0; k < 4; k++) {
+		struct datum c;
+		series_cell(s, pick[k], col, &c);
 		add_value(nl,
 			  xasprintf("%s(%s.%s.%s)", fn[k], run_name(r), series_name(s),
 				    series_column(s, col)),
-			  &pick[k], run_file(r));
+			  &c, run_file(r));
+	}
 }
 
 /* A run's fields, or (series) its series' columns; its members' too. */
@@ -595,7 +624,8 @@ static bool first_with_key(struct middle *m, const struct series *s, size_t row,
 	m->key_rows -= row;
 	for (size_t r = 0; r < row; r++) {
 		struct datum c;
-		series_cell(s, r, 0, &c);
+		char buf[NUMBER_FIXED_MAX];
+		cell_read(s, r, 0, &c, buf);
 		if (c.text && c.len == key->len && memcmp(c.text, key->text, c.len) == 0)
 			return false;
 	}
@@ -639,7 +669,18 @@ static void middle_scan(struct middle *m, const struct run *r)
 				continue;
 			for (size_t row = 0; row < rows && m->found < m->n; row++) {
 				struct datum d;
-				series_cell(s, row, c, &d);
+				int dec;
+				series_cell_number(s, row, c, &d, &dec);
+				if (dec >= 0 && !d.text) {
+					/* a store's plain decimal: its text, printed
+					 * back, is its normal form (lint_number()) */
+					char norm[NUMBER_FIXED_MAX + 1];
+					norm[number_put_fixed(d.num, (unsigned)dec, norm)] = '\0';
+					const struct middle_slot *slot = middle_find(m, norm);
+					if (!slot || slot->v.expr || d.line <= 0)
+						continue;
+					series_cell(s, row, c, &d); /* kept with the store */
+				}
 				if (d.kind != DATUM_NUMBER || !d.text || !d.len || d.line <= 0)
 					continue;
 				struct lint_value v = {.text = d.text, .len = d.len,

@@ -71,6 +71,15 @@ static void lint_warns_at_each_hand_typed_number(void **state)
 	buf_puts(&want, warnings);
 	buf_puts(&want, "logdown: checked 1 report\n");
 	assert_string_equal(r.err, buf_data(&want));
+	proc_free(&r);
+	/* the same from the run's store (check --cache, after a build):
+	 * its columns of plain decimals are numbers alone there, each text
+	 * printed back, and first(), last(), min() and max() are found by
+	 * the numbers (resolve/numlint.c) */
+	e2e_ok(dir, "build");
+	r = e2e_run(dir, "check --cache --lint");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, buf_data(&want));
 	buf_free(&want);
 	proc_free(&r);
 	e2e_drop(&dir);
@@ -194,12 +203,18 @@ static void lint_warns_at_a_value_in_the_middle_of_a_series(void **state)
 		"    9 | at 600 was 2,946.17 after 500 steps.\n"
 		"      |            ^~~~~~~~\n"
 		"logdown: checked 1 report\n");
-	proc_free(&r);
 	/* the expression the warning suggests shows that very value */
 	char *page = e2e_build_body(dir, "");
 	assert_contains(page, "Now <a class=\"ld-value\" href=\"logs/a.log.html#L80.1\" "
 			      "title=\"content/r/logs/a.log:80\">7.80469</a>.");
 	free(page);
+	/* and the same from the run's store, its plain decimals matched by
+	 * their texts printed back (check --cache after the build) */
+	struct proc c = e2e_run(dir, "check --cache --lint");
+	assert_int_equal(c.status, 0);
+	assert_string_equal(c.err, r.err);
+	proc_free(&c);
+	proc_free(&r);
 	e2e_drop(&dir);
 }
 
