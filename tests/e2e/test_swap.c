@@ -430,6 +430,43 @@ static void nothing_planted_in_the_previous_output_is_carried_over(void **state)
 	free(dir);
 }
 
+/* A report two folders deep whose first folder in the output was moved
+ * out and a link left in its place (the report's own folder a real one
+ * below the link, its files' listing unchanged): nothing is taken
+ * through the link (open_below(), one openat2() call refusing every link
+ * on the way where the kernel has it, a walk folder by folder where
+ * not), so the rebuild renders the report again and the new site holds
+ * no link. */
+static void a_link_above_a_reports_folder_is_not_taken(void **state)
+{
+	(void)state;
+	char *dir = project(2);
+	e2e_write(dir, "content/sub/deep.md", "---\ntitle: Deep\n---\nDeep.\n");
+	e2e_ok(dir, "build");
+	char *site = path_join(dir, "_site"), *full = path_join(dir, "full");
+	char *copy = xasprintf("%s.outside", dir);
+	char *sub = path_join(site, "sub");
+	assert_int_equal(rename(sub, copy), 0); /* its files' inodes and times kept */
+	assert_int_equal(symlink(copy, sub), 0);
+	free(sub);
+	append(dir, 1);
+	struct proc r = e2e_run(dir, "build -v");
+	assert_int_equal(r.status, 0);
+	/* r1 changed, sub/deep is rendered again, r0 and x are reused */
+	assert_contains(r.err, "logdown: 4 reports: 2 rendered, 2 from cache");
+	proc_free(&r);
+	assert_nothing_foreign(site, "sub/ a link");
+	full_build(dir);
+	assert_true(same_tree(dir, "_site", full));
+	wait_swept(dir);
+	remove_tree(copy);
+	free(copy);
+	free(site);
+	free(full);
+	remove_tree(dir);
+	free(dir);
+}
+
 /* An unchanged rebuild records the listing its check took of each
  * folder it kept in place rather than listing it again after the
  * commit (reuse.c, list_kept()).  That listing still catches what is
@@ -931,6 +968,7 @@ int main(void)
 		cmocka_unit_test(a_stalled_or_failed_handoff_is_given_up_and_removed_here),
 		cmocka_unit_test(nothing_planted_in_the_previous_output_is_carried_over),
 		cmocka_unit_test(a_listing_taken_at_the_check_still_catches_a_plant),
+		cmocka_unit_test(a_link_above_a_reports_folder_is_not_taken),
 		cmocka_unit_test(regular_files_planted_in_a_linked_folder_are_not_carried_over),
 		cmocka_unit_test(an_edited_manifest_entry_is_not_carried_over),
 		cmocka_unit_test(a_reused_folder_is_listed_without_reading_its_files),
