@@ -318,11 +318,12 @@ static bool visit_top(void *ctx, int dfd, const char *name, unsigned type)
 /* open_below() in one call where the kernel has openat2() (Linux 5.6):
  * every component a real folder, no link followed anywhere in the
  * path, as the walk below gives; -2 where it cannot say (no openat2,
- * or a seccomp filter refusing it), -1 where the folder is not there
- * or a link is in the way. */
+ * a seccomp filter refusing it, or the memcheck build's
+ * LOGDOWN_NO_OPENAT2), -1 where the folder is not there or a link is in
+ * the way. */
 static int open_below_at_once(int fd, const char *slug)
 {
-#if defined(SYS_openat2) && defined(RESOLVE_NO_SYMLINKS)
+#if defined(SYS_openat2) && defined(RESOLVE_NO_SYMLINKS) && !defined(LOGDOWN_NO_OPENAT2)
 	/* the walk's answer for "a//b", "./a" or "a/..": its own */
 	for (const char *s = slug; *s;) {
 		size_t n = strcspn(s, "/");
