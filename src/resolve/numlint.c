@@ -336,17 +336,18 @@ static void add_value(struct numlint *nl, char *expr, const struct datum *d, con
 }
 
 /* Cell (row, col) of s, its text as the log wrote it: a run store's
- * column of plain decimals prints it from its number into buf, which
- * no one keeps (series_cell() would keep it with the store's mapping: a
- * 1 GB log's columns, every text of them, for a lint that reads each
- * once). */
+ * column of plain decimals prints it from its number into buf (and a
+ * NUL), which no one keeps (series_cell() would keep it with the
+ * store's mapping: a 1 GB log's columns, every text of them, for a lint
+ * that reads each once); d->text is then buf. */
 static void cell_read(const struct series *s, size_t row, size_t col, struct datum *d,
-		      char buf[NUMBER_FIXED_MAX])
+		      char buf[NUMBER_FIXED_MAX + 1])
 {
 	int dec;
 	series_cell_number(s, row, col, d, &dec);
 	if (dec >= 0 && !d->text) {
 		d->len = number_put_fixed(d->num, (unsigned)dec, buf);
+		buf[d->len] = '\0';
 		d->text = buf;
 	}
 }
@@ -624,7 +625,7 @@ static bool first_with_key(struct middle *m, const struct series *s, size_t row,
 	m->key_rows -= row;
 	for (size_t r = 0; r < row; r++) {
 		struct datum c;
-		char buf[NUMBER_FIXED_MAX];
+		char buf[NUMBER_FIXED_MAX + 1];
 		cell_read(s, r, 0, &c, buf);
 		if (c.text && c.len == key->len && memcmp(c.text, key->text, c.len) == 0)
 			return false;
@@ -669,14 +670,12 @@ static void middle_scan(struct middle *m, const struct run *r)
 				continue;
 			for (size_t row = 0; row < rows && m->found < m->n; row++) {
 				struct datum d;
-				int dec;
-				series_cell_number(s, row, c, &d, &dec);
-				if (dec >= 0 && !d.text) {
+				char buf[NUMBER_FIXED_MAX + 1];
+				cell_read(s, row, c, &d, buf);
+				if (d.text == buf) {
 					/* a store's plain decimal: its text, printed
 					 * back, is its normal form (lint_number()) */
-					char norm[NUMBER_FIXED_MAX + 1];
-					norm[number_put_fixed(d.num, (unsigned)dec, norm)] = '\0';
-					const struct middle_slot *slot = middle_find(m, norm);
+					const struct middle_slot *slot = middle_find(m, buf);
 					if (!slot || slot->v.expr || d.line <= 0)
 						continue;
 					series_cell(s, row, c, &d); /* kept with the store */

@@ -324,7 +324,9 @@ static bool visit_top(void *ctx, int dfd, const char *name, unsigned type)
 static int open_below_at_once(int fd, const char *slug)
 {
 #if defined(SYS_openat2) && defined(RESOLVE_NO_SYMLINKS) && !defined(LOGDOWN_NO_OPENAT2)
-	/* the walk's answer for "a//b", "./a" or "a/..": its own */
+	/* the walk's answer for "", "a//b", "./a" or "a/..": its own */
+	if (!*slug)
+		return -2;
 	for (const char *s = slug; *s;) {
 		size_t n = strcspn(s, "/");
 		if (n == 0 || (n == 1 && s[0] == '.') || (n == 2 && s[0] == '.' && s[1] == '.'))
@@ -333,8 +335,6 @@ static int open_below_at_once(int fd, const char *slug)
 		if (*s == '/' && !*++s)
 			return -2;
 	}
-	if (!*slug)
-		return -2;
 	struct open_how how = {.flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
 			       .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_BENEATH};
 	long r = syscall(SYS_openat2, fd, slug, &how, sizeof how);
