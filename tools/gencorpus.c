@@ -784,7 +784,8 @@ static const char HUGO_CONFIG[] =
 	"[markup.goldmark.renderer]\n"
 	"unsafe = false\n"
 	"\n"
-	"# Off, as logdown does not highlight code either; use\n"
+	"# Off, as the corpus this one follows has it (logdown highlights its\n"
+	"# fences: tools/bench.sh times Hugo both ways); use\n"
 	"# `hugo --config config.toml,highlight.toml` to measure with Chroma.\n"
 	"[markup.highlight]\n"
 	"codeFences = false\n";
