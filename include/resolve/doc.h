@@ -90,9 +90,9 @@ void doc_free(struct doc *doc);
  * sources hold placeholders: find them with doc_next_value(). */
 struct cmark_node *doc_root(const struct doc *doc);
 
-/* Did the tree hold an image node (![alt](src)) when it was resolved?
- * No later step makes one: a page without images need not be walked
- * for them. */
+/* Did the tree hold an image node (![alt](src)), or raw HTML with an
+ * <img> tag, when it was resolved?  No later step makes one: a page
+ * without images need not be walked for them. */
 bool doc_has_images(const struct doc *doc);
 
 /* Makes doc's memory (its tree's arena) the one cmark-gfm allocates

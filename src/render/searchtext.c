@@ -12,6 +12,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "base/htmltag.h"
 #include "base/utf8.h"
 #include "base/util.h"
 #include "resolve/doc.h"
@@ -378,45 +379,16 @@ static size_t count_heading_tags(const char *s)
 	return n;
 }
 
-/* The id attribute of the tag at p, its entities decoded, or NULL. */
-static char *tag_id(const char *p)
+/* The id attribute of the tag at p, its character references
+ * decoded, or NULL (none, or empty). */
+static char *tag_id(const char *p, const char *end)
 {
-	const char *end = strchr(p, '>');
-	if (!end)
-		return NULL;
-	for (const char *a = p + 3; a + 4 < end; a++) {
-		if ((a[0] != ' ' && a[0] != '\t' && a[0] != '\n') || strncmp(a + 1, "id=\"", 4) != 0)
-			continue;
-		const char *v = a + 5, *q = memchr(v, '"', (size_t)(end - v));
-		if (!q)
-			return NULL;
-		struct buf b = BUF_INIT;
-		static const char *const ent[][2] = {
-			{"&amp;", "&"}, {"&quot;", "\""}, {"&lt;", "<"}, {"&gt;", ">"}, {"&#39;", "'"}};
-		while (v < q) {
-			/* the run up to the next entity at once: an id is
-			 * mostly letters, and the entities were compared at
-			 * every one of them */
-			const char *amp = memchr(v, '&', (size_t)(q - v));
-			if (!amp)
-				amp = q;
-			if (amp > v)
-				buf_put(&b, v, (size_t)(amp - v));
-			if ((v = amp) == q)
-				break;
-			size_t i = 0;
-			while (i < ARRAY_LEN(ent) && strncmp(v, ent[i][0], strlen(ent[i][0])) != 0)
-				i++;
-			if (i < ARRAY_LEN(ent)) {
-				buf_puts(&b, ent[i][1]);
-				v += strlen(ent[i][0]);
-			} else {
-				buf_putc(&b, *v++);
-			}
-		}
-		return buf_detach(&b);
+	char *id = html_attr(p, end, "id", NULL);
+	if (id && !*id) {
+		free(id);
+		id = NULL;
 	}
-	return NULL;
+	return id;
 }
 
 /* Every heading tag of html in order: its id, or NULL.  The References
@@ -435,7 +407,7 @@ static char **heading_ids(const char *html, size_t *n)
 		if (!heading_tag(p))
 			continue;
 		ids = xrealloc(ids, (*n + 1) * sizeof *ids);
-		ids[(*n)++] = tag_id(p);
+		ids[(*n)++] = tag_id(p, end);
 	}
 	return ids;
 }

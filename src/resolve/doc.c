@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/htmltag.h"
 #include "expr/expr.h"
 #include "resolve/cite.h"
 #include "resolve/claim.h"
@@ -99,8 +100,9 @@ struct doc {
 	size_t nresults;
 	struct code_block **blocks; /* one per code block read, its user data */
 	size_t nblocks;
-	/* image nodes the tree held after its parse: nothing makes one
-	 * later, so a page with none has none to check (doc_has_images()) */
+	/* image nodes the tree held after its parse, and raw HTML nodes
+	 * with an <img>: nothing makes one later, so a page with none has
+	 * none to check (doc_has_images()) */
 	size_t nimages;
 	struct buf md;
 };
@@ -925,6 +927,15 @@ static void replace_directives(struct doc *doc, cmark_node *root)
 	cmark_event_type ev;
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 		cmark_node *node = cmark_iter_get_node(it);
+		cmark_node_type type = cmark_node_get_type(node);
+		if (ev == CMARK_EVENT_ENTER &&
+		    (type == CMARK_NODE_HTML_BLOCK || type == CMARK_NODE_HTML_INLINE)) {
+			/* the author's own <img> is checked as an image is */
+			const char *h = cmark_node_get_literal(node);
+			if (h && html_next_tag(h, h + strlen(h), "img"))
+				doc->nimages++;
+			continue;
+		}
 		/* images too: figures are numbered with the charts, in order */
 		if (ev == CMARK_EVENT_ENTER && (cmark_node_get_type(node) == CMARK_NODE_CODE_BLOCK ||
 						cmark_node_get_type(node) == CMARK_NODE_IMAGE)) {

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/fsutil.h"
+#include "base/htmltag.h"
 #include "base/imagesize.h"
 #include "base/util.h"
 #include "data/limit.h"
@@ -210,8 +211,46 @@ static void check_image(struct build *b, const struct report *r, const char *url
 	free(file);
 }
 
-/* Checks every local image the page shows (values in a source are the
- * reader's to check). */
+/* Is url one of r's page's images to check: local, and not made by a
+ * value (values in a source are the reader's to check)? */
+static bool image_to_check(const char *url)
+{
+	size_t at, len, index;
+	return url && !image_not_local(url) && !doc_next_value(url, strlen(url), &at, &len, &index);
+}
+
+/* Checks the src of each <img> tag of the author's raw HTML at node n
+ * (a block or an inline tag), as an image of the Markdown's is: the
+ * page shows it from the same place.  Each is placed at its tag's '<'
+ * in the .md file. */
+static void check_raw_images(struct build *b, const struct report *r, struct doc *doc,
+			     cmark_node *n, struct job *job)
+{
+	const char *html = cmark_node_get_literal(n);
+	if (!html)
+		return;
+	const char *end = html + strlen(html);
+	int line = cmark_node_get_start_line(n), col = cmark_node_get_start_column(n);
+	const char *line_at = html; /* the literal's line `line` starts here */
+	for (const char *tag = html_next_tag(html, end, "img"); tag;
+	     tag = html_next_tag(tag + 1, end, "img")) {
+		for (const char *nl; (nl = memchr(line_at, '\n', (size_t)(tag - line_at))) != NULL;) {
+			line++;
+			col = 1;
+			line_at = nl + 1;
+		}
+		char *src = html_attr(tag, end, "src", NULL);
+		if (image_to_check(src)) {
+			struct loc where = loc_line(doc_file(doc), doc_line0(doc) + line);
+			where.col = col + (int)(tag - line_at);
+			check_image(b, r, src, where, false, job);
+		}
+		free(src);
+	}
+}
+
+/* Checks every local image the page shows: the Markdown's, and the
+ * <img> tags of the author's raw HTML. */
 void check_images(struct build *b, const struct report *r, struct doc *doc,
 		  struct job *job)
 {
@@ -222,11 +261,18 @@ void check_images(struct build *b, const struct report *r, struct doc *doc,
 	cmark_event_type ev;
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 		cmark_node *n = cmark_iter_get_node(it);
-		if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(n) != CMARK_NODE_IMAGE)
+		if (ev != CMARK_EVENT_ENTER)
+			continue;
+		cmark_node_type type = cmark_node_get_type(n);
+		if ((type == CMARK_NODE_HTML_BLOCK && !doc_directive(n)) ||
+		    type == CMARK_NODE_HTML_INLINE) {
+			check_raw_images(b, r, doc, n, job);
+			continue;
+		}
+		if (type != CMARK_NODE_IMAGE)
 			continue;
 		const char *url = cmark_node_get_url(n);
-		size_t at, len, index;
-		if (!url || image_not_local(url) || doc_next_value(url, strlen(url), &at, &len, &index))
+		if (!image_to_check(url))
 			continue;
 		struct loc where = loc_line(doc_file(doc),
 					    doc_line0(doc) + cmark_node_get_start_line(n));

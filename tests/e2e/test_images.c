@@ -165,12 +165,91 @@ static void images_the_site_does_not_hold_are_warnings(void **state)
 	free(tmp);
 }
 
+/* The author's raw HTML shows its <img> tags from the same place as a
+ * Markdown image: each src is checked as one is, placed at its tag;
+ * one in a comment, a remote one and a file that is there are not
+ * warned about. */
+static void raw_html_images_are_checked_at_their_tags(void **state)
+{
+	(void)state;
+	char *tmp = e2e_tmpdir();
+	e2e_write(tmp, "content/r/index.md",
+		  "---\ntitle: R\n---\n"
+		  "Text <img src=\"img/gone.png\" width=\"200\"> inline.\n\n"
+		  "<div align=\"center\">\n"
+		  "  <img src=\"img/ok.png\" width=\"300\">\n"
+		  "  <IMG\n"
+		  "    SRC='img/missing.png'>\n"
+		  "  <!-- <img src=\"img/commented.png\"> -->\n"
+		  "  <img src=\"https://example.org/x.png\"><img src=\"img/a&amp;b.png\">\n"
+		  "</div>\n\n"
+		  "- item <img alt=\"x\" src=img/unquoted.png>\n");
+	e2e_write(tmp, "content/r/img/ok.png", "a picture");
+	struct proc r = e2e_run(tmp, "build");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(
+		r.err,
+		"content/r/index.md:4:6: warning: image 'img/gone.png' does not exist: the page "
+		"would show a broken image (fix the path, or put the file there)\n"
+		"    4 | Text <img src=\"img/gone.png\" width=\"200\"> inline.\n"
+		"      |      ^\n"
+		"content/r/index.md:8:3: warning: image 'img/missing.png' does not exist: the page "
+		"would show a broken image (fix the path, or put the file there)\n"
+		"    8 |   <IMG\n"
+		"      |   ^\n"
+		"content/r/index.md:11:40: warning: image 'img/a&b.png' does not exist: the page "
+		"would show a broken image (fix the path, or put the file there)\n"
+		"   11 |   <img src=\"https://example.org/x.png\"><img src=\"img/a&amp;b.png\">\n"
+		"      |                                        ^\n"
+		"content/r/index.md:14:8: warning: image 'img/unquoted.png' does not exist: the page "
+		"would show a broken image (fix the path, or put the file there)\n"
+		"   14 | - item <img alt=\"x\" src=img/unquoted.png>\n"
+		"      |        ^\n"
+		"logdown: built 1 report into _site\n");
+	proc_free(&r);
+	r = e2e_run(tmp, "build --strict");
+	assert_int_equal(r.status, 1);
+	assert_contains(r.err, "content/r/index.md:4:6: error: image 'img/gone.png' does not exist");
+	proc_free(&r);
+
+	/* the files put there: no warning, and each is in the site */
+	e2e_write(tmp, "content/r/img/gone.png", "1");
+	e2e_write(tmp, "content/r/img/missing.png", "2");
+	e2e_write(tmp, "content/r/img/a&b.png", "3");
+	e2e_write(tmp, "content/r/img/unquoted.png", "4");
+	r = e2e_run(tmp, "build --strict");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "logdown: built 1 report into _site\n");
+	proc_free(&r);
+	char *copied = e2e_read(tmp, "_site/r/img/a&b.png");
+	assert_non_null(copied);
+	assert_string_equal(copied, "3");
+	free(copied);
+
+	/* a lone .md's raw <img> is not copied: said as for Markdown's */
+	e2e_write(tmp, "content/lone.md", "---\ntitle: L\n---\n<p><img src=\"pic.png\"></p>\n");
+	e2e_write(tmp, "content/pic.png", "a picture");
+	r = e2e_run(tmp, "check");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err,
+			    "content/lone.md:4:4: warning: image 'pic.png' is not copied into the "
+			    "site: only the files of a report folder are (move this report to "
+			    "content/lone/index.md, beside its images)\n"
+			    "    4 | <p><img src=\"pic.png\"></p>\n"
+			    "      |    ^\n"
+			    "logdown: checked 2 reports\n");
+	proc_free(&r);
+	remove_tree(tmp);
+	free(tmp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(a_missing_image_is_a_warning_and_strict_fails),
 		cmocka_unit_test(remote_and_absolute_images_are_not_checked),
 		cmocka_unit_test(images_the_site_does_not_hold_are_warnings),
+		cmocka_unit_test(raw_html_images_are_checked_at_their_tags),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -215,6 +215,18 @@ fuzz_attrs)
 		printf '%s' "$a" | put_stdin
 	done
 	;;
+fuzz_htmltag)
+	# the raw HTML of the examples and goldens, a rendered page's headings,
+	# then the tokenizer's corners
+	grep -rhoiE '<(img|h[1-6]|div|p|a)[^>]*>' content tests/golden --include='*.md' 2>/dev/null |
+		sort -u | while IFS= read -r a; do printf '%s' "$a" | put_stdin; done
+	for a in '<img src="a.png" width="300">' "<IMG\n SRC='b.png'>" '<img src=c.png alt=x/>' \
+		'<!-- <img src=x> --><img src=y>' '<!--><img src=a>' '<script><img src=a></script>' \
+		'<a title="<img src=a>"><img src=b>' '<img src="a&amp;b&#39;&#x26;&copy;">' \
+		'<h2 id="results">Results</h2>' '<img src' '<img src="cut' '<!-- open'; do
+		printf '%b' "$a" | put_stdin
+	done
+	;;
 fuzz_bib)
 	# the real .bib files (selector 0: BibTeX), the example's, and a
 	# CSL-JSON item (selector 1); the prose of the examples, for the
