@@ -16,6 +16,11 @@
  * do not. */
 const char *html_next_tag(const char *p, const char *end, const char *name);
 
+/* After the start tag at `tag` (its '<'): past its '>' (outside quotes),
+ * or end.  The next tag is looked for from there: an attribute's value
+ * may hold text that looks like one ("<img alt='<img src=x>'>"). */
+const char *html_tag_end(const char *tag, const char *end);
+
 /* The value of the attribute `name` (ASCII, lowercase) of the start tag
  * at `tag` (its '<'; the tag ends at its '>' outside quotes, or at end),
  * its character references decoded (XML's five, &amp; &lt; &gt; &quot;

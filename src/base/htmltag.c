@@ -73,8 +73,7 @@ static const char *next_attr(const char *p, const char *end, const char **name,
 	return q;
 }
 
-/* The end of the start tag at `tag` (after its '>', or end). */
-static const char *tag_end(const char *tag, const char *end)
+const char *html_tag_end(const char *tag, const char *end)
 {
 	const char *p = name_end(tag + 1, end, false), *after, *n, *ne, *v, *ve;
 	while ((after = next_attr(p, end, &n, &ne, &v, &ve)) != NULL)
@@ -128,7 +127,7 @@ const char *html_next_tag(const char *p, const char *end, const char *want)
 		size_t n = (size_t)(ne - p - 1);
 		if (name_is(p + 1, n, want))
 			return p;
-		const char *after = tag_end(p, end);
+		const char *after = html_tag_end(p, end);
 		for (size_t i = 0; i < ARRAY_LEN(raw); i++)
 			if (name_is(p + 1, n, raw[i]))
 				after = raw_text_end(after, end, raw[i], n);

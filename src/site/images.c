@@ -233,7 +233,7 @@ static void check_raw_images(struct build *b, const struct report *r, struct doc
 	int line = cmark_node_get_start_line(n), col = cmark_node_get_start_column(n);
 	const char *line_at = html; /* the literal's line `line` starts here */
 	for (const char *tag = html_next_tag(html, end, "img"); tag;
-	     tag = html_next_tag(tag + 1, end, "img")) {
+	     tag = html_next_tag(html_tag_end(tag, end), end, "img")) {
 		for (const char *nl; (nl = memchr(line_at, '\n', (size_t)(tag - line_at))) != NULL;) {
 			line++;
 			col = 1;

@@ -167,8 +167,8 @@ static void images_the_site_does_not_hold_are_warnings(void **state)
 
 /* The author's raw HTML shows its <img> tags from the same place as a
  * Markdown image: each src is checked as one is, placed at its tag;
- * one in a comment, a remote one and a file that is there are not
- * warned about. */
+ * one in a comment, one in another's alt text, a remote one and a file
+ * that is there are not warned about. */
 static void raw_html_images_are_checked_at_their_tags(void **state)
 {
 	(void)state;
@@ -183,7 +183,8 @@ static void raw_html_images_are_checked_at_their_tags(void **state)
 		  "  <!-- <img src=\"img/commented.png\"> -->\n"
 		  "  <img src=\"https://example.org/x.png\"><img src=\"img/a&amp;b.png\">\n"
 		  "</div>\n\n"
-		  "- item <img alt=\"x\" src=img/unquoted.png>\n");
+		  "- item <img alt=\"x\" src=img/unquoted.png>\n\n"
+		  "<p><img alt=\"<img src=img/in-alt.png>\" src=\"img/ok.png\"></p>\n");
 	e2e_write(tmp, "content/r/img/ok.png", "a picture");
 	struct proc r = e2e_run(tmp, "build");
 	assert_int_equal(r.status, 0);

@@ -21,8 +21,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t k = 0; k < 2; k++) {
 		before = NULL;
 		for (const char *t = html_next_tag(s, end, names[k]); t;
-		     t = html_next_tag(t + 1, end, names[k])) {
+		     t = html_next_tag(k ? t + 1 : html_tag_end(t, end), end, names[k])) {
 			if (t < s || t >= end || *t != '<' || (before && t <= before))
+				abort();
+			const char *after = html_tag_end(t, end);
+			if (after <= t || after > end)
 				abort();
 			before = t;
 			static const char *const attrs[] = {"src", "id", "x"};

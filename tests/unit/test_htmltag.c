@@ -24,7 +24,8 @@ static char *srcs(const char *s)
 	static char out[512];
 	out[0] = '\0';
 	const char *end = s + strlen(s);
-	for (const char *t = html_next_tag(s, end, "img"); t; t = html_next_tag(t + 1, end, "img")) {
+	for (const char *t = html_next_tag(s, end, "img"); t;
+	     t = html_next_tag(html_tag_end(t, end), end, "img")) {
 		char *v = html_attr(t, end, "src", NULL);
 		strcat(out, "|");
 		strcat(out, v ? v : "-");
@@ -45,6 +46,11 @@ static void a_tag_is_its_name_in_any_case_then_a_blank_slash_or_end(void **state
 	assert_int_equal(next_at("<im", 0, "img"), -1);
 	assert_int_equal(next_at("", 0, "img"), -1);
 	assert_int_equal(next_at("<p><img src=a><img src=b>", 4, "img"), 14);
+	/* a tag ends past its '>', a quoted one aside */
+	const char *t = "<img alt='a>b' src=c>d";
+	assert_string_equal(html_tag_end(t, t + strlen(t)), "d");
+	t = "<img alt='cut";
+	assert_true(html_tag_end(t, t + strlen(t)) == t + strlen(t));
 }
 
 static void comments_doctypes_and_raw_text_hold_no_tags(void **state)
@@ -65,6 +71,7 @@ static void comments_doctypes_and_raw_text_hold_no_tags(void **state)
 	/* an attribute's value is not a tag */
 	assert_string_equal(srcs("<a title=\"<img src=a>\"><img src=b></a>"), "|b");
 	assert_string_equal(srcs("<a title='<img src=a>'><img src=b></a>"), "|b");
+	assert_string_equal(srcs("<img alt=\"<img src=a>\" src=b><img src=c>"), "|b|c");
 }
 
 static void values_are_quoted_either_way_or_not_at_all(void **state)
