@@ -367,6 +367,10 @@ fuzz_chartcarry)
 		printf "\\00$t\\000\\004\\000\\000\\377" | put_stdin
 	done
 	;;
+fuzz_mathml)
+	# KaTeX's MathML for a report's usual formulas (tests/fixtures/mathml)
+	for f in tests/fixtures/mathml/*.xml; do put "$f"; done
+	;;
 *)
 	echo "seed.sh: no seeds for $name" >&2
 	;;
