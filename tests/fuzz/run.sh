@@ -69,7 +69,11 @@ for bin in "$@"; do
 		fi
 		continue
 	fi
-	[ -d "$seeds" ] || sh tests/fuzz/seed.sh "$name" "$seeds" >/dev/null
+	# made again when seed.sh changed since (a harness given its first
+	# seeds would otherwise go on from none)
+	if [ ! -d "$seeds" ] || [ tests/fuzz/seed.sh -nt "$seeds" ]; then
+		sh tests/fuzz/seed.sh "$name" "$seeds" >/dev/null
+	fi
 
 	echo "== $name: fuzzing for $secs s"
 	start=$(date +%s)
