@@ -124,6 +124,12 @@ struct cites *doc_cites(const struct doc *doc);
 const char *doc_file(const struct doc *doc);
 int doc_line0(const struct doc *doc);
 
+/* Where the byte `at` of raw HTML node n's literal is in the .md file
+ * (its line and column; a block's later lines from their first column,
+ * as cmark keeps them).  For a message about the author's HTML: an
+ * <img> tag in it. */
+struct loc doc_html_loc(const struct doc *doc, struct cmark_node *n, const char *at);
+
 /* The result of the directive that node (an HTML block) stands for, or
  * NULL (plain HTML).  Owned by its doc. */
 const struct directive_result *doc_directive(struct cmark_node *node);

@@ -655,8 +655,10 @@ static void block(struct pdf *p, struct flow *f, cmark_node *n)
 	}
 	case CMARK_NODE_HTML_BLOCK: {
 		const struct directive_result *res = doc_directive(n);
+		if (!res)
+			raw_images_left_out(p, n); /* the author's own HTML has no print form */
 		if (!res || !res->ok)
-			return; /* the author's own HTML has no print form here */
+			return;
 		if (res->kind == DIRECTIVE_DIAGRAM)
 			diagram_block(p, f, res, n);
 		else if (res->kind == DIRECTIVE_TABLE)

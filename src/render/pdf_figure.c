@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/fsutil.h"
+#include "base/htmltag.h"
 #include "base/imagesize.h"
 #include "data/limit.h"
 #include "resolve/blocks.h"
@@ -337,6 +338,54 @@ void image_open(struct pdf *p, cmark_node *img, cairo_surface_t **s_out, RsvgHan
 	*sw_out = sw;
 	*sh_out = sh;
 	*src_out = src;
+}
+
+/* Is v a size as an image's attribute may be written bare ("300",
+ * "60%", "8cm")? */
+static bool bare_size(const char *v)
+{
+	return v && *v && strspn(v, "0123456789.%abcdefghijklmnopqrstuvwxyz") == strlen(v);
+}
+
+void raw_images_left_out(struct pdf *p, cmark_node *n)
+{
+	const char *html = cmark_node_get_literal(n);
+	if (!html)
+		return;
+	const char *end = html + strlen(html);
+	for (const char *tag = html_next_tag(html, end, "img"); tag;
+	     tag = html_next_tag(html_tag_end(tag, end), end, "img")) {
+		char *src = html_attr(tag, end, "src", NULL);
+		size_t vat, vlen, vindex;
+		if (!src || !*src || doc_next_value(src, strlen(src), &vat, &vlen, &vindex)) {
+			free(src); /* none, or a value's: nothing to write */
+			continue;
+		}
+		char *alt = html_attr(tag, end, "alt", NULL), *w = html_attr(tag, end, "width", NULL),
+		     *h = html_attr(tag, end, "height", NULL);
+		struct buf md = BUF_INIT;
+		/* the description and the URL as Markdown reads them back */
+		bool plain_alt = alt && !strpbrk(alt, "[]\\\n");
+		buf_printf(&md, strpbrk(src, " ()<>") && !strpbrk(src, "<>\n") ? "![%s](<%s>)" : "![%s](%s)",
+			   plain_alt ? alt : "", src);
+		if (bare_size(w) || bare_size(h)) {
+			buf_puts(&md, "{");
+			if (bare_size(w))
+				buf_printf(&md, "width=%s", w);
+			if (bare_size(h))
+				buf_printf(&md, "%sheight=%s", bare_size(w) ? " " : "", h);
+			buf_puts(&md, "}");
+		}
+		diag_warning(p->d, doc_html_loc(p->doc, n, tag),
+			     "image '%s' is in raw HTML, which the PDF leaves out: write it as %s to "
+			     "have it in the PDF too",
+			     src, buf_data(&md));
+		buf_free(&md);
+		free(alt);
+		free(w);
+		free(h);
+		free(src);
+	}
 }
 
 void image_block(struct pdf *p, struct flow *f, cmark_node *img)

@@ -352,6 +352,10 @@ void diagram_block(struct pdf *p, struct flow *f, const struct directive_result 
 		   cmark_node *n);
 cmark_node *lone_image(cmark_node *n);
 void image_block(struct pdf *p, struct flow *f, cmark_node *img);
+/* The author's raw HTML (n, a block or an inline tag) has no print
+ * form: each <img> in it is a warning at its tag, with the Markdown
+ * that shows it in the PDF too. */
+void raw_images_left_out(struct pdf *p, cmark_node *n);
 void image_open(struct pdf *p, cmark_node *img, cairo_surface_t **s, RsvgHandle **svg,
 		double *sw, double *sh, char **src);
 

@@ -675,6 +675,7 @@ static void rich_inline(struct pdf *p, struct rich *r, cmark_node *n, unsigned s
 		const char *h = cmark_node_get_literal(n);
 		if (g_ascii_strncasecmp(h, "<br", 3) == 0)
 			rich_put(r, "\xE2\x80\xA8", 3, style, NULL);
+		raw_images_left_out(p, n);
 		return;
 	}
 	case CMARK_NODE_EMPH:

@@ -1379,6 +1379,20 @@ int doc_line0(const struct doc *doc)
 	return doc->line0;
 }
 
+struct loc doc_html_loc(const struct doc *doc, cmark_node *n, const char *at)
+{
+	const char *html = cmark_node_get_literal(n), *line_at = html;
+	int line = cmark_node_get_start_line(n), col = cmark_node_get_start_column(n);
+	for (const char *nl; html && (nl = memchr(line_at, '\n', (size_t)(at - line_at))) != NULL;) {
+		line++;
+		col = 1;
+		line_at = nl + 1;
+	}
+	struct loc where = loc_line(doc->file, doc->line0 + line);
+	where.col = col + (int)(at - line_at);
+	return where;
+}
+
 const struct directive_result *doc_directive(struct cmark_node *node)
 {
 	return cmark_node_get_type(node) == CMARK_NODE_HTML_BLOCK ? cmark_node_get_user_data(node)

@@ -230,21 +230,11 @@ static void check_raw_images(struct build *b, const struct report *r, struct doc
 	if (!html)
 		return;
 	const char *end = html + strlen(html);
-	int line = cmark_node_get_start_line(n), col = cmark_node_get_start_column(n);
-	const char *line_at = html; /* the literal's line `line` starts here */
 	for (const char *tag = html_next_tag(html, end, "img"); tag;
 	     tag = html_next_tag(html_tag_end(tag, end), end, "img")) {
-		for (const char *nl; (nl = memchr(line_at, '\n', (size_t)(tag - line_at))) != NULL;) {
-			line++;
-			col = 1;
-			line_at = nl + 1;
-		}
 		char *src = html_attr(tag, end, "src", NULL);
-		if (image_to_check(src)) {
-			struct loc where = loc_line(doc_file(doc), doc_line0(doc) + line);
-			where.col = col + (int)(tag - line_at);
-			check_image(b, r, src, where, false, job);
-		}
+		if (image_to_check(src))
+			check_image(b, r, src, doc_html_loc(doc, n, tag), false, job);
 		free(src);
 	}
 }

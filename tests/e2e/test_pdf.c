@@ -950,6 +950,51 @@ static void svg_image_is_drawn_as_vectors(void **state)
 	assert_true(page_pixels(0x00a000) > 1000);
 }
 
+/* An <img> in the author's raw HTML is left out of the PDF, as all raw
+ * HTML is: a warning at its tag gives the Markdown that draws it, and
+ * that Markdown, written instead, does. */
+static void raw_html_images_are_warned_of_with_the_markdown_that_prints_them(void **state)
+{
+	(void)state;
+	if (!have_poppler())
+		skip();
+	green_box_project();
+	e2e_write(tmp, MD,
+		  "---\ntitle: T\n---\n"
+		  "<p align=\"center\">\n  <img src=\"box.svg\" width=\"200\" alt=\"a green box\">\n"
+		  "</p>\n\n"
+		  "A box <img src=\"box.svg\" height=16> in the text.\n");
+	struct proc r = e2e_run(tmp, "pdf");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err,
+			    "content/r/index.md:5:3: warning: image 'box.svg' is in raw HTML, which "
+			    "the PDF leaves out: write it as ![a green box](box.svg){width=200} to "
+			    "have it in the PDF too\n"
+			    "    5 |   <img src=\"box.svg\" width=\"200\" alt=\"a green box\">\n"
+			    "      |   ^\n"
+			    "content/r/index.md:8:7: warning: image 'box.svg' is in raw HTML, which "
+			    "the PDF leaves out: write it as ![](box.svg){height=16} to have it in "
+			    "the PDF too\n"
+			    "    8 | A box <img src=\"box.svg\" height=16> in the text.\n"
+			    "      |       ^\n"
+			    "logdown: built 1 report into _site\n");
+	proc_free(&r);
+	assert_int_equal(page_pixels(0x00a000), 0);
+	char *page = e2e_read(tmp, "_site/r/index.html");
+	assert_contains(page, "<img src=\"box.svg\" width=\"200\" alt=\"a green box\">");
+	free(page);
+	r = e2e_run(tmp, "pdf --strict");
+	assert_int_equal(r.status, 1);
+	proc_free(&r);
+
+	/* as the warning says: drawn, and no warning */
+	e2e_write(tmp, MD,
+		  "---\ntitle: T\n---\n![a green box](box.svg){width=200}\n\n"
+		  "A box ![](box.svg){height=16} in the text.\n");
+	pdf_quiet();
+	assert_true(page_pixels(0x00a000) > 1000);
+}
+
 /* librsvg is opened at the first SVG a PDF draws (render/svglib.c):
  * missing, the image's description stands in and the warning says what
  * to install; the rest of the PDF is made. */
@@ -1317,6 +1362,7 @@ int main(void)
 		TEST(a_png_image_is_drawn),
 		TEST(image_outside_the_project_is_not_read),
 		TEST(svg_image_is_drawn_as_vectors),
+		TEST(raw_html_images_are_warned_of_with_the_markdown_that_prints_them),
 		TEST(svg_image_without_librsvg_shows_its_description),
 		TEST(jpeg_image_is_drawn),
 		TEST(long_words_and_urls_stay_on_the_page),
