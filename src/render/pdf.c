@@ -725,6 +725,7 @@ static void pdf_free(struct pdf *p)
 		free(p->sources[i]);
 	free(p->sources);
 	free(p->base);
+	free(p->raw_said);
 	math_shapes_free(p);
 	mono_free(p);
 	PangoFontDescription **fs[] = {&p->f_body,  &p->f_mono,  &p->f_sans,  &p->f_small,

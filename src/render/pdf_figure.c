@@ -352,8 +352,15 @@ void raw_images_left_out(struct pdf *p, cmark_node *n)
 	const char *html = cmark_node_get_literal(n);
 	if (!html)
 		return;
-	const char *end = html + strlen(html);
-	for (const char *tag = html_next_tag(html, end, "img"); tag;
+	const char *end = html + strlen(html), *first = html_next_tag(html, end, "img");
+	for (size_t i = 0; first && i < p->nraw_said; i++)
+		if (p->raw_said[i] == n)
+			return;
+	if (!first)
+		return;
+	p->raw_said = xrealloc(p->raw_said, (p->nraw_said + 1) * sizeof *p->raw_said);
+	p->raw_said[p->nraw_said++] = n;
+	for (const char *tag = first; tag;
 	     tag = html_next_tag(html_tag_end(tag, end), end, "img")) {
 		char *src = html_attr(tag, end, "src", NULL);
 		size_t vat, vlen, vindex;

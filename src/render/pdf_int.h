@@ -225,6 +225,11 @@ struct pdf {
 	bool math_font_tried;
 	struct pdf_math **maths;
 	size_t nmaths;
+	/* the raw HTML nodes whose <img> tags were warned of
+	 * (raw_images_left_out()): a heading's inlines are laid out for
+	 * its outline entry too */
+	cmark_node **raw_said;
+	size_t nraw_said;
 	/* the code font's glyphs of printable ASCII (mono_para()), found
 	 * once; mono_font NULL when they cannot be used */
 	bool mono_tried;
