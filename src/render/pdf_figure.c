@@ -373,8 +373,8 @@ void raw_images_left_out(struct pdf *p, cmark_node *n)
 		struct buf md = BUF_INIT;
 		/* the description and the URL as Markdown reads them back */
 		bool plain_alt = alt && !strpbrk(alt, "[]\\\n");
-		buf_printf(&md, strpbrk(src, " ()<>") && !strpbrk(src, "<>\n") ? "![%s](<%s>)" : "![%s](%s)",
-			   plain_alt ? alt : "", src);
+		bool pointy = strpbrk(src, " ()") && !strpbrk(src, "<>\n");
+		buf_printf(&md, pointy ? "![%s](<%s>)" : "![%s](%s)", plain_alt ? alt : "", src);
 		if (bare_size(w) || bare_size(h)) {
 			buf_puts(&md, "{");
 			if (bare_size(w))

@@ -227,7 +227,7 @@ struct pdf {
 	size_t nmaths;
 	/* the raw HTML nodes whose <img> tags were warned of
 	 * (raw_images_left_out()): a heading's inlines are laid out for
-	 * its outline entry too */
+	 * the table of contents too */
 	cmark_node **raw_said;
 	size_t nraw_said;
 	/* the code font's glyphs of printable ASCII (mono_para()), found
