@@ -38,9 +38,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 		}
 	}
-	/* the NUL-terminated form reads the same */
-	char *v = size && s[0] == '<' ? html_attr(s, NULL, "src", NULL) : NULL;
-	free(v);
+	/* the NUL-terminated form reads the same, where no NUL cuts it */
+	if (size && s[0] == '<' && !memchr(s, '\0', size)) {
+		char *v = html_attr(s, NULL, "src", NULL), *w = html_attr(s, end, "src", NULL);
+		if ((v == NULL) != (w == NULL) || (v && strcmp(v, w) != 0))
+			abort();
+		free(v);
+		free(w);
+	}
 	free(s);
 	return 0;
 }
