@@ -130,6 +130,13 @@ int doc_line0(const struct doc *doc);
  * <img> tag in it. */
 struct loc doc_html_loc(const struct doc *doc, struct cmark_node *n, const char *at);
 
+/* The next <img> tag from p in the author's raw HTML that ends at end (a
+ * node's literal) with a src to check or to write: not empty, and made
+ * by no value (a value's is the reader's); *src, its value decoded
+ * (caller frees).  NULL when none is left.  The next is looked for from
+ * html_tag_end(tag, end). */
+const char *doc_raw_image(const char *p, const char *end, char **src);
+
 /* The result of the directive that node (an HTML block) stands for, or
  * NULL (plain HTML).  Owned by its doc. */
 const struct directive_result *doc_directive(struct cmark_node *node);

@@ -352,22 +352,19 @@ void raw_images_left_out(struct pdf *p, cmark_node *n)
 	const char *html = cmark_node_get_literal(n);
 	if (!html)
 		return;
-	const char *end = html + strlen(html), *first = html_next_tag(html, end, "img");
+	const char *end = html + strlen(html);
+	char *src;
+	const char *first = doc_raw_image(html, end, &src);
 	for (size_t i = 0; first && i < p->nraw_said; i++)
-		if (p->raw_said[i] == n)
+		if (p->raw_said[i] == n) {
+			free(src);
 			return;
+		}
 	if (!first)
 		return;
 	p->raw_said = xrealloc(p->raw_said, (p->nraw_said + 1) * sizeof *p->raw_said);
 	p->raw_said[p->nraw_said++] = n;
-	for (const char *tag = first; tag;
-	     tag = html_next_tag(html_tag_end(tag, end), end, "img")) {
-		char *src = html_attr(tag, end, "src", NULL);
-		size_t vat, vlen, vindex;
-		if (!src || !*src || doc_next_value(src, strlen(src), &vat, &vlen, &vindex)) {
-			free(src); /* none, or a value's: nothing to write */
-			continue;
-		}
+	for (const char *tag = first; tag; tag = doc_raw_image(html_tag_end(tag, end), end, &src)) {
 		char *alt = html_attr(tag, end, "alt", NULL), *w = html_attr(tag, end, "width", NULL),
 		     *h = html_attr(tag, end, "height", NULL);
 		struct buf md = BUF_INIT;

@@ -937,8 +937,8 @@ static void replace_directives(struct doc *doc, cmark_node *root)
 			continue;
 		}
 		/* images too: figures are numbered with the charts, in order */
-		if (ev == CMARK_EVENT_ENTER && (cmark_node_get_type(node) == CMARK_NODE_CODE_BLOCK ||
-						cmark_node_get_type(node) == CMARK_NODE_IMAGE)) {
+		if (ev == CMARK_EVENT_ENTER &&
+		    (type == CMARK_NODE_CODE_BLOCK || type == CMARK_NODE_IMAGE)) {
 			if (n == cap) {
 				cap = cap ? 2 * cap : 16;
 				blocks = xrealloc(blocks, cap * sizeof *blocks);
@@ -1391,6 +1391,22 @@ struct loc doc_html_loc(const struct doc *doc, cmark_node *n, const char *at)
 	struct loc where = loc_line(doc->file, doc->line0 + line);
 	where.col = col + (int)(at - line_at);
 	return where;
+}
+
+const char *doc_raw_image(const char *p, const char *end, char **src)
+{
+	for (const char *tag = html_next_tag(p, end, "img"); tag;
+	     tag = html_next_tag(html_tag_end(tag, end), end, "img")) {
+		char *v = html_attr(tag, end, "src", NULL);
+		size_t at, len, index;
+		if (v && *v && !doc_next_value(v, strlen(v), &at, &len, &index)) {
+			*src = v;
+			return tag;
+		}
+		free(v);
+	}
+	*src = NULL;
+	return NULL;
 }
 
 const struct directive_result *doc_directive(struct cmark_node *node)

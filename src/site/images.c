@@ -230,10 +230,10 @@ static void check_raw_images(struct build *b, const struct report *r, struct doc
 	if (!html)
 		return;
 	const char *end = html + strlen(html);
-	for (const char *tag = html_next_tag(html, end, "img"); tag;
-	     tag = html_next_tag(html_tag_end(tag, end), end, "img")) {
-		char *src = html_attr(tag, end, "src", NULL);
-		if (image_to_check(src))
+	char *src;
+	for (const char *tag = doc_raw_image(html, end, &src); tag;
+	     tag = doc_raw_image(html_tag_end(tag, end), end, &src)) {
+		if (!image_not_local(src))
 			check_image(b, r, src, doc_html_loc(doc, n, tag), false, job);
 		free(src);
 	}
