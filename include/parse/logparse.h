@@ -261,6 +261,11 @@ struct scan_point {
 	 * whole file was.  The caller frees count->ix.starts. */
 	struct line_count *count;
 	bool counted;
+	/* As `to`: not NULL, every byte of a text log read from its start
+	 * is handed to sink(sink_ctx, ...) in order as it is read (its
+	 * content hash: cache_read_feed()). */
+	void (*sink)(void *ctx, const void *p, size_t n);
+	void *sink_ctx;
 };
 
 /* parser_run(), for a text log: from `from` (NULL: the file's start),

@@ -34,6 +34,10 @@ struct report_runs {
 	 * "not defined" (expr.h, struct scope).  Owned. */
 	char **failed;
 	size_t nfailed;
+	/* A log the load read whole to parse it and hash it (a new one:
+	 * cache_fd_read_begin()) changed as it was read: what was parsed is
+	 * not what a hash taken now would say the inputs are. */
+	bool read_changed;
 };
 
 /* Parsed runs kept between builds (`logdown serve`), keyed by the file's
@@ -96,11 +100,15 @@ void report_runs_free(struct report_runs *rr);
  * parser set's, as parse_cache_set_disk() got it; may be NULL) each
  * run's disk entry is marked as in use (cache_run_keep()).  Problems go
  * to d.  False when a file could not be resolved or hashed: the report
- * then has no key. */
+ * then has no key.  With deferred (may be NULL), a file the load will
+ * read whole (cache_reads_whole(): a new log) is named but not hashed,
+ * and *deferred says one was: the key is then to be taken again once
+ * the runs are loaded, whose parse hashed it (nothing else is known
+ * by such a key). */
 bool report_runs_inputs(const struct value *spec, const char *report_dir, const char *root_real,
 			const struct parser_set *parsers, struct cache *disk,
 			const struct cache_key *parsers_key, struct cache_hasher *h,
 			void (*on_file)(void *ctx, const char *shown), void *file_ctx,
-			struct diag *d);
+			bool *deferred, struct diag *d);
 
 #endif

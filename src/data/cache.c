@@ -1751,6 +1751,61 @@ static const XXH3_state_t *entry_mark(const struct file_entry *e, uint64_t at)
 	return NULL;
 }
 
+/* What a read of path took (hr: its marks, its proof, its count; *out:
+ * the content hash of the signature sig, seen at `taken`), put on
+ * path's row; grew: its first was_size bytes hashed as *was_hash, the
+ * row's content before. */
+static void row_took(struct cache *c, const char *path, const int64_t sig[5], int64_t taken,
+		     bool racy, struct hash_read *hr, const struct cache_key *out, bool grew,
+		     uint64_t was_size, const struct cache_key *was_hash)
+{
+	pthread_mutex_lock(&c->mu);
+	struct file_entry *e = find_file(c, path);
+	if (!e)
+		e = add_file(c, path);
+	entry_drop_read(e);
+	if (grew && hr->counted) {
+		/* the lines of the bytes it had, and those of the new ones,
+		 * counted in this read: the content of *out */
+		entry_drop_lines(e);
+		e->lines = line_count_lines(&hr->lc);
+		e->bytes = hr->lc.total;
+		e->ix = hr->lc.ix;
+		hr->counted = false; /* the row's now */
+	} else if (memcmp(e->hash.b, out->b, sizeof out->b) != 0) {
+		entry_drop_lines(e);
+	}
+	memcpy(e->sig, sig, sizeof e->sig);
+	e->hash = *out;
+	e->used = true;
+	/* A racy file's row does not outlive the build as a signature: the
+	 * next build hashes the file again rather than trust one that may
+	 * not have moved. */
+	e->racy = racy;
+	e->read_settled = racy && sig_settled_at(sig, taken);
+	for (size_t i = 0; i < hr->n; i++)
+		if (hr->st[i]) {
+			e->marks[e->nmarks++] = (struct mark){hr->at[i], hr->st[i]};
+			hr->st[i] = NULL;
+		}
+	e->grew = grew;
+	e->grew_size = was_size;
+	e->grew_hash = *was_hash;
+	proof_free(&e->pf);
+	if (hr->made) {
+		e->pf = hr->out;
+		memset(&hr->out, 0, sizeof hr->out);
+	}
+	/* all of the above rests on it: joined before anything is kept */
+	if (hr->pending) {
+		hr->pending->path = xstrdup(path);
+		hr->pending->next = c->proofs;
+		c->proofs = hr->pending;
+		hr->pending = NULL;
+	}
+	pthread_mutex_unlock(&c->mu);
+}
+
 bool cache_fd_hash_mid(struct cache *c, const char *path, int fd, struct cache_key *out,
 		       struct cache_stamp *stamp, uint64_t mid, struct cache_key *prefix,
 		       bool *prefix_ok)
@@ -1845,51 +1900,7 @@ bool cache_fd_hash_mid(struct cache *c, const char *path, int fd, struct cache_k
 	struct cache_key head;
 	bool grew = was && hash_read_digest(&hr, was_size, &head) &&
 		    memcmp(head.b, was_hash.b, sizeof head.b) == 0;
-	pthread_mutex_lock(&c->mu);
-	e = find_file(c, path);
-	if (!e)
-		e = add_file(c, path);
-	entry_drop_read(e);
-	if (grew && hr.counted) {
-		/* the lines of the bytes it had, and those of the new ones,
-		 * counted in this read: the content of *out */
-		entry_drop_lines(e);
-		e->lines = line_count_lines(&hr.lc);
-		e->bytes = hr.lc.total;
-		e->ix = hr.lc.ix;
-		hr.counted = false; /* the row's now */
-	} else if (memcmp(e->hash.b, out->b, sizeof out->b) != 0) {
-		entry_drop_lines(e);
-	}
-	memcpy(e->sig, sig, sizeof sig);
-	e->hash = *out;
-	e->used = true;
-	/* A racy file's row does not outlive the build as a signature: the
-	 * next build hashes the file again rather than trust one that may
-	 * not have moved. */
-	e->racy = racy;
-	e->read_settled = racy && sig_settled_at(sig, taken);
-	for (size_t i = 0; i < hr.n; i++)
-		if (hr.st[i]) {
-			e->marks[e->nmarks++] = (struct mark){hr.at[i], hr.st[i]};
-			hr.st[i] = NULL;
-		}
-	e->grew = grew;
-	e->grew_size = was_size;
-	e->grew_hash = was_hash;
-	proof_free(&e->pf);
-	if (hr.made) {
-		e->pf = hr.out;
-		memset(&hr.out, 0, sizeof hr.out);
-	}
-	/* all of the above rests on it: joined before anything is kept */
-	if (hr.pending) {
-		hr.pending->path = xstrdup(path);
-		hr.pending->next = c->proofs;
-		c->proofs = hr.pending;
-		hr.pending = NULL;
-	}
-	pthread_mutex_unlock(&c->mu);
+	row_took(c, path, sig, taken, racy, &hr, out, grew, was_size, &was_hash);
 	hash_read_free(&hr);
 	/* A later build that finds the file unchanged (this signature, not
 	 * racy: its hash is trusted then) trusts this one as well: a prose
@@ -1900,6 +1911,160 @@ bool cache_fd_hash_mid(struct cache *c, const char *path, int fd, struct cache_k
 		free(name);
 	}
 	return true;
+}
+
+/* --- a file read whole by another reader (the parse), its bytes
+ * handed over as they come --- */
+
+/* Files under this size are hashed apart, as before: the hash's own
+ * read of a small file costs nothing beside its parse.
+ * LOGDOWN_TEST_WHOLE_MIN (bytes, tests only) sets it. */
+static uint64_t whole_min(void)
+{
+	const char *v = getenv("LOGDOWN_TEST_WHOLE_MIN");
+	long long n = v && *v ? strtoll(v, NULL, 10) : -1;
+	return n >= 0 ? (uint64_t)n : (uint64_t)8 << 20;
+}
+
+/* May the content of a file of signature sig be one the cache knows (a
+ * stored run keyed by it), so that its hash is worth a read of its own
+ * before the parse?  Not without a row (a new log), nor when its row had
+ * more bytes than it has (cut short, or rewritten: a grown log's row
+ * proves its first bytes, and one of the same size may be this content,
+ * touched, or checked out again).  Under c->mu. */
+static bool row_reads_whole(const struct file_entry *e, const int64_t sig[5])
+{
+	return !e || e->sig[0] > sig[0];
+}
+
+static bool reads_whole(struct cache *c, const char *path, const int64_t sig[5])
+{
+	if ((uint64_t)sig[0] < whole_min() || sig[0] == 0)
+		return false;
+	pthread_mutex_lock(&c->mu);
+	bool whole = row_reads_whole(find_file(c, path), sig);
+	pthread_mutex_unlock(&c->mu);
+	return whole;
+}
+
+bool cache_reads_whole(struct cache *c, const char *path)
+{
+	int64_t sig[5];
+	return c && stat_sig(path, sig) && reads_whole(c, path, sig);
+}
+
+struct cache_read {
+	struct cache *c;
+	char *path;
+	int fd;
+	struct stat fst; /* when it began */
+	int64_t sig[5];
+	int64_t taken;
+	bool racy;
+	XXH3_state_t *st; /* the content hash */
+	bool piecing;     /* and a proof's pieces (hash_fd_read()) */
+	struct piecer pc;
+	uint64_t fed;
+	/* LOGDOWN_TEST_WRITE_WHILE_READ, for tests only
+	 * (tests/e2e/test_appends.c): "N:OFF:C" writes the byte C at OFF
+	 * of the file once N bytes were read, the read going on: a log
+	 * changed as its parse reads it */
+	long long test_at, test_off;
+	char test_byte;
+};
+
+static void test_write_while_read(struct cache_read *rd)
+{
+	char self[64];
+	snprintf(self, sizeof self, "/proc/self/fd/%d", rd->fd);
+	int w = open(self, O_WRONLY | O_CLOEXEC);
+	if (w < 0 || pwrite(w, &rd->test_byte, 1, (off_t)rd->test_off) != 1)
+		perror("logdown: LOGDOWN_TEST_WRITE_WHILE_READ");
+	if (w >= 0)
+		close(w);
+	rd->test_at = -1;
+}
+
+struct cache_read *cache_fd_read_begin(struct cache *c, const char *path, int fd,
+				       struct cache_stamp *stamp)
+{
+	struct stat fst;
+	if (!c || fd < 0 || fstat(fd, &fst) != 0 || !S_ISREG(fst.st_mode))
+		return NULL;
+	int64_t sig[5];
+	sig_of(&fst, sig);
+	int64_t taken = now_ns();
+	if (!reads_whole(c, path, sig))
+		return NULL;
+	struct cache_read *rd = xcalloc(1, sizeof *rd);
+	rd->c = c;
+	rd->path = xstrdup(path);
+	rd->fd = fd;
+	rd->fst = fst;
+	memcpy(rd->sig, sig, sizeof sig);
+	rd->taken = taken;
+	rd->racy = sig_racy(sig, taken);
+	rd->st = state_dup(NULL);
+	rd->pc = (struct piecer){piece_size(), 0, NULL, NULL, 0, 0, false};
+	rd->piecing = (uint64_t)fst.st_size >= 2 * rd->pc.piece;
+	if (rd->piecing)
+		rd->pc.st = state_dup(NULL);
+	memcpy(stamp->sig, sig, sizeof sig);
+	stamp->racy = rd->racy;
+	const char *t = getenv("LOGDOWN_TEST_WRITE_WHILE_READ");
+	if (!t || sscanf(t, "%lld:%lld:%c", &rd->test_at, &rd->test_off, &rd->test_byte) != 3)
+		rd->test_at = -1;
+	return rd;
+}
+
+void cache_read_feed(void *ctx, const void *p, size_t n)
+{
+	struct cache_read *rd = ctx;
+	XXH3_128bits_update(rd->st, p, n);
+	if (rd->piecing)
+		piecer_feed(&rd->pc, p, n);
+	rd->fed += n;
+	if (rd->test_at >= 0 && rd->fed >= (uint64_t)rd->test_at)
+		test_write_while_read(rd);
+}
+
+bool cache_read_end(struct cache_read *rd, struct cache_key *out)
+{
+	if (!rd)
+		return false;
+	struct stat now;
+	bool whole = rd->fed == (uint64_t)rd->sig[0] && fstat(rd->fd, &now) == 0 &&
+		     stat_unchanged(&now, &rd->fst);
+	if (whole) {
+		*out = key_of(XXH3_128bits_digest(rd->st));
+		struct hash_read hr;
+		memset(&hr, 0, sizeof hr);
+		if (rd->piecing && !rd->pc.bad && rd->pc.at == rd->fed) {
+			/* the proof of what was read, as hash_fd_read() makes it */
+			piecer_end(&rd->pc, &hr.out);
+			hr.out.at[0] = rd->fed;
+			hr.out.st[0] = rd->st;
+			hr.out.nst = 1;
+			rd->st = NULL;
+			hr.made = true;
+		}
+		static const struct cache_key none;
+		row_took(rd->c, rd->path, rd->sig, rd->taken, rd->racy, &hr, out, false, 0, &none);
+		hash_read_free(&hr);
+	}
+	cache_read_drop(rd);
+	return whole;
+}
+
+void cache_read_drop(struct cache_read *rd)
+{
+	if (!rd)
+		return;
+	piecer_free(&rd->pc);
+	if (rd->st)
+		XXH3_freeState(rd->st);
+	free(rd->path);
+	free(rd);
 }
 
 bool cache_fd_prefix_known(struct cache *c, const char *path, int fd, uint64_t at,

@@ -803,6 +803,10 @@ static struct run *parse_file(const struct parser *p, const char *path, const ch
 			line_count_start(to->count, to->count->ix.every);
 			sc.count = to->count;
 		}
+		if (to && to->sink && !from && !is_nb) {
+			sc.sink = to->sink;
+			sc.sink_ctx = to->sink_ctx;
+		}
 		ok = scan_file(&sc, fd, from ? st.st_size - (off_t)from->point : st.st_size);
 		if (sc.count)
 			to->counted = ok;

@@ -71,6 +71,11 @@ struct loader {
 	struct cache_hasher *inputs;
 	void (*on_file)(void *ctx, const char *shown);
 	void *file_ctx;
+	/* with defer_whole, a file the load will read whole (a new log:
+	 * cache_reads_whole()) is not hashed here, since the load's parse
+	 * hashes it as it reads: `deferred` says one was, and the inputs
+	 * are then to be taken again after the load */
+	bool defer_whole, deferred;
 	/* The number_style of the entry being loaded (NULL: the parser's),
 	 * and where it is written. */
 	const struct numstyle *style;
@@ -838,6 +843,17 @@ static struct cache_key tail_key(const struct cache_key *parsers, const char *pl
 	return cache_hasher_end(h);
 }
 
+/* What busy_mark() knows a log read whole by its parse by
+ * (load_run_tail()): its path, not yet its content. */
+static struct cache_key whole_key(const struct parse_cache *pc, const char *real)
+{
+	struct cache_hasher *h = cache_hasher_new();
+	cache_hasher_str(h, "read whole");
+	cache_hasher_key(h, &pc->parsers_key);
+	cache_hasher_str(h, real);
+	return cache_hasher_end(h);
+}
+
 /* A log resumed from its state is stored again (run and state) only
  * when it is small or what was read past the stored point is an eighth
  * of it or more (run_resuming()). */
@@ -881,13 +897,16 @@ static bool hash_range(struct cache_hasher *h, int fd, uint64_t from, uint64_t t
  * now): *from (its run not loaded yet), the key of its run and the
  * prefix hash to check, or false. */
 static bool tail_find(struct cache *disk, const struct cache_key *tkey, off_t size,
-		      struct scan_point *from, struct cache_key *prev_key, unsigned char prefix[16])
+		      struct scan_point *from, struct cache_key *prev_key, unsigned char prefix[16],
+		      bool *stated)
 {
 	struct buf b = BUF_INIT;
 	if (!cache_state_get(disk, tkey, &b) || b.len < TAIL_HEAD) {
 		buf_free(&b);
 		return false;
 	}
+	if (stated)
+		*stated = true;
 	memcpy(prev_key->b, b.data, 16);
 	memcpy(prefix, b.data + 16, 16);
 	uint64_t point = 0;
@@ -934,6 +953,9 @@ struct tail {
 	uint64_t whole_size;      /* over this many bytes */
 	bool busy;                /* busy_mark()ed: its key */
 	struct cache_key busy_key;
+	/* a log read whole by its parse, which hashes it on the way
+	 * (cache_fd_read_begin()), until run_resuming() ends the read */
+	struct cache_read *rd;
 };
 
 /* The hash of the log's bytes before the state's point `point` without
@@ -972,8 +994,9 @@ static struct run *run_resuming(struct parse_cache *pc, const struct cache_key *
 	uint64_t hashed = 0;
 	/* Not looked for yet when the log's hash was known: the log is the
 	 * one hashed before, whose resumed run was not stored. */
-	if (!tl->found && fstat(cfd, &st) == 0)
-		tl->found = tail_find(pc->disk, tkey, st.st_size, &tl->from, &tl->prev_key, tl->want);
+	if (!tl->found && !tl->rd && fstat(cfd, &st) == 0)
+		tl->found = tail_find(pc->disk, tkey, st.st_size, &tl->from, &tl->prev_key, tl->want,
+				      NULL);
 	if (tl->found && fstat(cfd, &st) == 0) {
 		struct scan_point *from = &tl->from;
 		bool same;
@@ -1034,7 +1057,18 @@ static struct run *run_resuming(struct parse_cache *pc, const struct cache_key *
 			cache_hasher_end(hs);
 		hs = NULL;
 		hashed = 0;
+		if (tl->rd) {
+			to->sink = cache_read_feed;
+			to->sink_ctx = tl->rd;
+		}
 		r = parser_run_from(p, rpath, shown, run_name, NULL, to, NULL, d);
+		to->sink = NULL;
+	}
+	if (tl->rd) {
+		/* the parse's read, whole and unchanged: its hash is the
+		 * log's, and the prefix below is known without a read */
+		tl->whole_known = cache_read_end(tl->rd, &tl->whole);
+		tl->rd = NULL;
 	}
 	/* the new state's prefix hash, only for a state to be stored */
 	if (r && *store && to->state.len && hashed == 0 &&
@@ -1125,6 +1159,16 @@ static struct run *load_run(struct loader *ld, const char *real, const char *sho
 	return r;
 }
 
+/* Does a load of a file with parser p (NULL: detected) parse it whole,
+ * from its first byte, in scan_file()'s one read (a text log, as its
+ * parser reads it, all its runs kept), so that the parse can hash it as
+ * it goes (struct scan_point's sink)? */
+static bool whole_parse(const struct parser *p, const struct value *pick,
+			const struct loader *ld)
+{
+	return (!p || p->format == FMT_TEXT) && !pick && !ld->csv && !ld->style;
+}
+
 static struct run *load_run_keyed(struct loader *ld, const char *real, const char *shown,
 				  const char *run_name, const struct parser *p, struct loc at,
 				  const struct name_pattern *np, const char *np_text,
@@ -1153,6 +1197,11 @@ static struct run *load_run_keyed(struct loader *ld, const char *real, const cha
 		 * may start beside its hash (site/earlycopy.c) */
 		if (ld->on_file)
 			ld->on_file(ld->file_ctx, shown);
+		if (ld->defer_whole && !has_state && whole_parse(p, pick, ld) &&
+		    cache_reads_whole(ld->disk, real)) {
+			ld->deferred = true;
+			return (struct run *)(void *)&placeholder;
+		}
 		if (!cache_fd_hash_mid(ld->disk, real, -1, &fh, NULL, point, &prefix, &prefix_ok)) {
 			ld->ok = false;
 			return NULL;
@@ -1243,6 +1292,9 @@ static struct run *load_run_tail(struct loader *ld, const char *real, const char
 	bool dkeyed = false;
 	struct cache_key tkey;
 	const char *rel = report_relative(ld->report_dir, shown);
+	const struct parser *given = p; /* (NULL: detected) the disk key's */
+	bool whole = false, detected = false;
+	size_t before_all = diag_errors(ld->d) + diag_warnings(ld->d);
 	if (pc && pc->disk) {
 		/* A log whose bytes are read again (changed since its hash
 		 * was taken) may have grown: its resume state's point is
@@ -1251,15 +1303,43 @@ static struct run *load_run_tail(struct loader *ld, const char *real, const char
 				np_text);
 		struct cache_key known;
 		struct stat fst;
+		bool stated = false; /* a state stored for its place: a run too */
 		if (!pick && !cache_fd_hash_known(pc->disk, real, cfd, &known) &&
 		    fstat(cfd, &fst) == 0)
 			tl->found = tail_find(pc->disk, &tkey, fst.st_size, &tl->from, &tl->prev_key,
-					      tl->want);
-		if (cache_fd_hash_mid(pc->disk, real, cfd, &fh, &stamp,
+					      tl->want, &stated);
+		/* A new log, which its parse reads whole: hashed in that read,
+		 * not in one of its own before (cache_fd_read_begin()); its
+		 * run can then be in no store, and detection comes first. */
+		if (!tl->found && !stated && whole_parse(p, pick, ld))
+			tl->rd = cache_fd_read_begin(pc->disk, real, cfd, &stamp);
+		if (tl->rd && !p) {
+			p = parsers_detect_read(ld->parsers, rpath, shown, at, ld->d);
+			detected = true;
+			if (!p || p->format != FMT_TEXT) {
+				cache_read_drop(tl->rd);
+				tl->rd = NULL;
+			}
+		}
+		if (tl->rd) {
+			/* one parse of it at a time: another report's, done
+			 * meanwhile, made its row, and the hash below its key */
+			struct cache_key wk = whole_key(pc, real);
+			if (busy_mark(pc, &wk)) {
+				tl->busy = true;
+				tl->busy_key = wk;
+				tl->whole_size = (uint64_t)stamp.sig[0];
+				whole = true;
+			} else {
+				cache_read_drop(tl->rd);
+				tl->rd = NULL;
+			}
+		}
+		if (!whole && cache_fd_hash_mid(pc->disk, real, cfd, &fh, &stamp,
 				      tl->found ? tl->from.point : 0, tl->found ? &tl->prefix : NULL,
 				      &tl->prefix_known)) {
-			dkey = disk_key(&pc->parsers_key, p, &fh, project_place(real, ld->root_real),
-					run_name, np_text);
+			dkey = disk_key(&pc->parsers_key, given, &fh,
+					project_place(real, ld->root_real), run_name, np_text);
 			dkeyed = true;
 			tl->whole_known = true;
 			tl->whole = fh;
@@ -1275,10 +1355,9 @@ static struct run *load_run_tail(struct loader *ld, const char *real, const char
 			} /* else not stored (it warned, or changed): parsed here too */
 		}
 	}
-	size_t before_all = diag_errors(ld->d) + diag_warnings(ld->d);
 	/* Detection names the file it looked at: the path as the project
 	 * knows it, not the canonical one. */
-	if (!p)
+	if (!p && !detected)
 		p = parsers_detect_read(ld->parsers, rpath, shown, at, ld->d);
 	if (!p) {
 		ld->ok = false;
@@ -1299,12 +1378,15 @@ static struct run *load_run_tail(struct loader *ld, const char *real, const char
 			hit = e->run;
 		}
 		pthread_mutex_unlock(&c->mu);
-		if (hit)
+		if (hit) {
+			cache_read_drop(tl->rd);
+			tl->rd = NULL;
 			return hit;
+		}
 	}
 	size_t before = diag_errors(ld->d) + diag_warnings(ld->d);
 	struct run *r;
-	struct scan_point to = {BUF_INIT, 0, NULL, NULL, false};
+	struct scan_point to = {BUF_INIT, 0, NULL, NULL, false, NULL, NULL};
 	/* the log page's line count taken by the parse's read: the page
 	 * then reads only the lines it shows */
 	struct line_count lines = {.ix = {LINE_INDEX_EVERY, NULL, 0}};
@@ -1349,10 +1431,23 @@ static struct run *load_run_tail(struct loader *ld, const char *real, const char
 		styled.style = *ld->style;
 		styled.run_style = true;
 		r = parser_run(&styled, rpath, shown, run_name, ld->d);
-	} else if (dkeyed && !pick) {
+	} else if ((dkeyed || whole) && !pick) {
 		/* the log may have grown since its last parse */
 		r = run_resuming(pc, &tkey, tl, real, cfd, p, rpath, shown, run_name, &to,
 				 &to_prefix, &has_prefix, &store, &resumed, ld->d);
+		if (whole && tl->whole_known) {
+			/* the parse's read was the whole log, unchanged since
+			 * its stamp: its run is known by that read's hash */
+			fh = tl->whole;
+			dkey = disk_key(&pc->parsers_key, given, &fh,
+					project_place(real, ld->root_real), run_name, np_text);
+			dkeyed = true;
+		} else if (whole && ld->out) {
+			/* it changed as it was read: the report's key, taken
+			 * after the load (report_runs_inputs()), would be
+			 * that of bytes this run was not parsed from */
+			ld->out->read_changed = true;
+		}
 	} else {
 		r = parser_run(p, rpath, shown, run_name, ld->d);
 	}
@@ -1369,9 +1464,10 @@ static struct run *load_run_tail(struct loader *ld, const char *real, const char
 	/* Only a run parsed from the bytes that were hashed is known by
 	 * their hash: a file rewritten in between (a running job's log, a
 	 * save during serve) is parsed again next time. */
-	bool same = dkeyed && (resumed ? cache_fd_unchanged_from(pc->disk, real, cfd, &stamp, &fh,
-								  resumed)
-				       : cache_file_unchanged(real, &stamp, &fh));
+	bool same = whole ? dkeyed
+			  : dkeyed && (resumed ? cache_fd_unchanged_from(pc->disk, real, cfd, &stamp,
+									 &fh, resumed)
+					       : cache_file_unchanged(real, &stamp, &fh));
 	run_set_file_attr(r, rel);
 	if (c) {
 		/* only a parse that reported nothing is kept on disk */
@@ -1833,13 +1929,16 @@ bool report_runs_inputs(const struct value *spec, const char *report_dir, const 
 			const struct parser_set *parsers, struct cache *disk,
 			const struct cache_key *parsers_key, struct cache_hasher *h,
 			void (*on_file)(void *ctx, const char *shown), void *file_ctx,
-			struct diag *d)
+			bool *deferred, struct diag *d)
 {
 	struct loader ld = {.report_dir = report_dir, .root_real = root_real, .parsers = parsers,
 			    .d = d, .ok = true, .disk = disk, .parsers_key = parsers_key,
-			    .inputs = h, .on_file = on_file, .file_ctx = file_ctx};
+			    .inputs = h, .on_file = on_file, .file_ctx = file_ctx,
+			    .defer_whole = deferred != NULL};
 	struct report_runs rr;
 	bool ok = load_all(&ld, &rr, spec);
+	if (deferred)
+		*deferred = ld.deferred;
 	rr.borrowed = true;
 	for (size_t i = 0; i < rr.count; i++) {
 		cache_hasher_str(h, rr.sets[i].name);
@@ -1857,6 +1956,7 @@ static bool load_all(struct loader *ld, struct report_runs *out, const struct va
 	out->borrowed = ld->cache != NULL;
 	out->failed = NULL;
 	out->nfailed = 0;
+	out->read_changed = false;
 	ld->out = out;
 	if (!spec || spec->kind == VALUE_NULL)
 		return true;

@@ -368,6 +368,10 @@ struct scan {
 	/* Not NULL: every byte scan_file() reads is counted there, on the
 	 * reading thread (the log page's line count and index). */
 	struct line_count *count;
+	/* Not NULL: every byte scan_file() reads is handed to it too, in
+	 * order, on the reading thread (struct scan_point's sink). */
+	void (*sink)(void *ctx, const void *p, size_t n);
+	void *sink_ctx;
 };
 
 /* A thread scanning chunks of a big log (see struct pipe). */

@@ -764,17 +764,22 @@ size_t site_default_jobs(void)
 static void load_turn(struct build *b, size_t i, struct job *job)
 {
 	struct report *r = &b->reports[i];
+	bool deferred = false;
 	if (!job->reused && b->reports_keyed) {
 		/* a big log's raw copy starts as the key names it, beside
 		 * its hash and its parse (earlycopy.c) */
 		earlycopy_begin(&job->early, b, r);
-		job->keyed = report_key(b, r, job, &job->key);
+		/* A report the last build did not make has no page to keep:
+		 * a new log of it is hashed by its parse, in the one read of
+		 * it (docs/internals.md, "One read of a new log"), and the key
+		 * taken after the load. */
+		const struct value *entry = prev_entry(b, r->slug);
+		job->keyed = report_key(b, r, job, &job->key, entry ? KEY_NOW : KEY_DEFER, &deferred);
 		/* the previous build kept the key with the digest of the files
 		 * it left in the report's folder: a folder holding anything a
 		 * build does not write (a planted link), or other files than
 		 * that build left (one planted, one changed since), is
 		 * rendered again, and replaced */
-		const struct value *entry = prev_entry(b, r->slug);
 		if (job->keyed && entry &&
 		    previous_clean(b, r->slug, &job->whole, &job->listing, &job->settled)) {
 			/* its manifest entry comes from the previous output
@@ -803,6 +808,11 @@ static void load_turn(struct build *b, size_t i, struct job *job)
 		return;
 	report_runs_load_cached(&r->runs, value_get(r->meta, "runs"), r->dir, b->root_real,
 				b->parsers, b->pc, job->load_d);
+	/* the rows its parse made: a page of bytes that changed as they
+	 * were parsed has no key */
+	if (deferred)
+		job->keyed = !r->runs.read_changed &&
+			     report_key(b, r, job, &job->key, KEY_AGAIN, NULL);
 }
 
 /* search_index_write() on a thread of its own (site_build()). */

@@ -585,10 +585,12 @@ static void job_result_file(void *ctx, const char *shown)
 /* The key of r's page: the site's key, the report's text and slug, its
  * bundle's files and everything its runs would read.  False when
  * something could not be resolved: the report is then built as always,
- * which reports the problem. */
+ * which reports the problem; false too when `take` deferred a file
+ * (*deferred). */
 bool report_key(struct build *b, const struct report *r, struct job *job,
-		struct cache_key *out)
+		struct cache_key *out, enum key_take take, bool *deferred)
 {
+	bool again = take == KEY_AGAIN, later = false;
 	struct cache_hasher *h = cache_hasher_new();
 	cache_hasher_str(h, "report");
 	cache_hasher_key(h, &b->site_key);
@@ -615,7 +617,8 @@ bool report_key(struct build *b, const struct report *r, struct job *job,
 			cache_hasher_key(h, &fh);
 		else
 			cache_hasher_str(h, "unreadable");
-		job_input(job, bibs[i]);
+		if (!again)
+			job_input(job, bibs[i]);
 	}
 	strv_free(bibs);
 	/* everything the runs would read, kept apart for the memo's key */
@@ -624,7 +627,8 @@ bool report_key(struct build *b, const struct report *r, struct job *job,
 	struct diag *quiet = diag_new_deferred(b->d);
 	struct job_files files = {b, job};
 	ok = ok && report_runs_inputs(value_get(r->meta, "runs"), r->dir, b->root_real, b->parsers,
-				      b->disk, &b->parsers_key, rh, job_result_file, &files, quiet);
+				      b->disk, &b->parsers_key, rh, again ? NULL : job_result_file,
+				      &files, take == KEY_DEFER ? &later : NULL, quiet);
 	ok = ok && diag_errors(quiet) + diag_warnings(quiet) == 0;
 	diag_free(quiet);
 	struct cache_key runs = cache_hasher_end(rh);
@@ -641,7 +645,9 @@ bool report_key(struct build *b, const struct report *r, struct job *job,
 	cache_hasher_bytes(mh, r->text, r->body_off);
 	cache_hasher_key(mh, &runs);
 	job->memo_key = cache_hasher_end(mh);
-	return ok;
+	if (deferred)
+		*deferred = later;
+	return ok && !later;
 }
 
 /* Adds every file under dir (rel: its name below templates/) to h. */

@@ -205,8 +205,13 @@ void walk_leave(struct build *b, char **names);
 
 /* reuse.c */
 bool reusable(const struct build *b, const struct report *r);
+/* How report_key() takes the report's files: KEY_NOW hashes each;
+ * KEY_DEFER leaves a new log to its load, which hashes it as it parses
+ * it (report_runs_inputs()'s deferred: *deferred, and no key); KEY_AGAIN
+ * takes the key after that load, the files already named. */
+enum key_take { KEY_NOW, KEY_DEFER, KEY_AGAIN };
 bool report_key(struct build *b, const struct report *r, struct job *job,
-		struct cache_key *out);
+		struct cache_key *out, enum key_take take, bool *deferred);
 struct cache_key site_key(struct build *b, const struct cache_key *parsers);
 void copy_previous(struct build *b, const char *slug, const char *rel, struct job *job);
 bool movable(const struct build *b, const char *slug);

@@ -1291,6 +1291,96 @@ static void an_altered_proof_is_refused_with_a_warning(void **state)
 				  "match");
 }
 
+/* A new log (no row in the cache: a first build) is hashed by its parse,
+ * in the parse's own read (cache_fd_read_begin()): of a log of 16 MB
+ * the first build reads it for the parse and for its raw copy, and the
+ * log page's first and last 4 MiB, not a third time for its hash (the
+ * hash's read counted: pread(), not a mapping).  That read's row is the
+ * one a hash's own read makes: the next build keeps the page, and an
+ * append goes on from the parse's state, its old bytes checked by the
+ * pieces the parse's read made. */
+static void a_new_logs_first_build_reads_it_once(void **state)
+{
+	(void)state;
+	assert_int_equal(setenv("LOGDOWN_TEST_NO_MAP", "1", 1), 0);
+	assert_int_equal(setenv("LOGDOWN_TEST_PIECE", "4194304", 1), 0);
+	assert_int_equal(setenv("LOGDOWN_TEST_SAY_PROOF", "1", 1), 0);
+	char *dir = project(100);
+	struct buf b = BUF_INIT;
+	put_rows(&b, 200, 100 * 122000);
+	e2e_append(dir, "content/r/job.log", buf_data(&b));
+	buf_free(&b);
+	sleep(3); /* settled: the next build trusts the row by its signature */
+	off_t size = size_of(dir, "content/r/job.log");
+	unsigned long long read = build_reading(dir, PARSED);
+	print_message("           first build: %llu bytes read, the log has %lld\n", read,
+		      (long long)size);
+	if (read > 2 * (unsigned long long)size + (25u << 19))
+		fail_msg("a first build read %llu bytes of a new log of %lld", read,
+			 (long long)size);
+	char *body = build_saying(dir, "1 report: 0 rendered, 1 from cache");
+	assert_fresh(dir, body);
+	free(body);
+	char *l = train_line(12200100);
+	e2e_append(dir, "content/r/job.log", l);
+	free(l);
+	build_proving(dir, "a proof of 4 pieces held", CONTINUED);
+	body = build_saying(dir, "1 report: 0 rendered, 1 from cache");
+	assert_fresh(dir, body);
+	free(body);
+	assert_log_files_fresh(dir);
+	unsetenv("LOGDOWN_TEST_NO_MAP");
+	unsetenv("LOGDOWN_TEST_PIECE");
+	unsetenv("LOGDOWN_TEST_SAY_PROOF");
+	e2e_drop(&dir);
+}
+
+/* A new log changed while its parse reads it, in bytes the parse has
+ * passed (the first row's loss, once 1 MiB was read): what was parsed
+ * is no content's that a hash taken after would give, so neither the
+ * run nor the page is kept under such a key.  The next build parses
+ * the log again and its page is a fresh build's. */
+static void a_new_log_changed_while_parsed_keeps_no_key(void **state)
+{
+	(void)state;
+	char *dir = project(100);
+	e2e_write(dir, "content/r/index.md",
+		  e2e_keep(xasprintf("%s\nFirst loss {{ first(cs.train.loss) }}.\n", report)));
+	struct buf b = BUF_INIT;
+	put_rows(&b, 200, 100 * 70000);
+	e2e_append(dir, "content/r/job.log", buf_data(&b));
+	buf_free(&b);
+	char *log = e2e_read(dir, "content/r/job.log");
+	const char *loss = strstr(log, "Loss=");
+	assert_non_null(loss);
+	assert_int_equal(loss[5], '8'); /* step 100: 8.50000 */
+	char *hook = xasprintf("1048576:%td:7", loss + 5 - log);
+	free(log);
+	sleep(3);
+	assert_int_equal(setenv("LOGDOWN_TEST_WRITE_WHILE_READ", hook, 1), 0);
+	char *body = build_saying(dir, PARSED);
+	unsetenv("LOGDOWN_TEST_WRITE_WHILE_READ");
+	free(hook);
+	free(body);
+	/* the log is as the hook left it: "Loss=7.5" in its first row */
+	log = e2e_read(dir, "content/r/job.log");
+	assert_non_null(strstr(log, "Loss=7.50000"));
+	free(log);
+	/* the page shows the loss the log has now, parsed again */
+	struct proc r = e2e_run(dir, "build -v");
+	assert_int_equal(r.status, 0);
+	char *page = e2e_read(dir, "_site/r/index.html");
+	body = e2e_page_body(page);
+	free(page);
+	assert_non_null(strstr(body, "title=\"content/r/job.log:2\">7.50000</a>"));
+	assert_fresh(dir, body);
+	free(body);
+	if (!strstr(r.err, "1 report: 1 rendered, 0 from cache; 1 result file read: 1 parsed"))
+		fail_msg("the page is not built again:\n%s", r.err);
+	proc_free(&r);
+	e2e_drop(&dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1303,6 +1393,8 @@ int main(void)
 		cmocka_unit_test(an_appends_rebuild_reads_none_of_the_old_rows),
 		cmocka_unit_test(a_grown_logs_page_and_copy_are_a_fresh_builds),
 		cmocka_unit_test(a_grown_logs_old_bytes_are_read_once),
+		cmocka_unit_test(a_new_logs_first_build_reads_it_once),
+		cmocka_unit_test(a_new_log_changed_while_parsed_keeps_no_key),
 		cmocka_unit_test(an_edited_raw_copy_is_copied_again_whole),
 		cmocka_unit_test(a_prose_edit_right_after_an_append_keeps_the_copy),
 		cmocka_unit_test(a_log_rewritten_with_its_times_put_back_is_read_whole),
