@@ -43,6 +43,7 @@
 #include "base/fsutil.h"
 #include "data/limit.h"
 #include "base/util.h"
+#include "parse/notebook.h"
 #include "parse/valuetype.h"
 #include "parser.h"
 
@@ -1320,6 +1321,11 @@ static struct run *load_run_tail(struct loader *ld, const char *real, const char
 				cache_read_drop(tl->rd);
 				tl->rd = NULL;
 			}
+		}
+		/* (a notebook's text is its cells' output, read apart) */
+		if (tl->rd && notebook_is_named(rpath, shown)) {
+			cache_read_drop(tl->rd);
+			tl->rd = NULL;
 		}
 		if (tl->rd) {
 			/* one parse of it at a time: another report's, done

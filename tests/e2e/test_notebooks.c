@@ -94,6 +94,28 @@ static void a_keras_notebook_builds_with_cells_and_lines_shown(void **state)
 	e2e_drop(&dir);
 }
 
+/* A notebook is read by its own reader, not by the scanner's read that
+ * hashes a new log as it parses it (docs/internals.md, "One read of a
+ * new log"): however big (LOGDOWN_TEST_WHOLE_MIN=0 makes this one count
+ * as big), it is hashed apart, and the next build keeps its page. */
+static void a_notebooks_page_is_kept_by_the_next_build(void **state)
+{
+	(void)state;
+	assert_int_equal(setenv("LOGDOWN_TEST_WHOLE_MIN", "0", 1), 0);
+	char *dir = e2e_project(E2E_FILES(E2E_TEXT("parsers/kfit.yaml", kfit),
+					  E2E_TEXT("content/r/index.md", report),
+					  E2E_COPY("content/r/logs/fit.ipynb", KERAS)));
+	e2e_ok(dir, "build");
+	struct proc r = e2e_run(dir, "build -v");
+	unsetenv("LOGDOWN_TEST_WHOLE_MIN");
+	if (r.status != 0 || !strstr(r.err, "1 report: 0 rendered, 1 from cache")) {
+		e2e_keep_proc(r);
+		fail_msg("the notebook's page is not kept:\n%s", r.err);
+	}
+	proc_free(&r);
+	e2e_drop(&dir);
+}
+
 static void logdown_parse_reads_a_trainer_notebook(void **state)
 {
 	(void)state;
@@ -158,6 +180,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(a_keras_notebook_builds_with_cells_and_lines_shown),
+		cmocka_unit_test(a_notebooks_page_is_kept_by_the_next_build),
 		cmocka_unit_test(logdown_parse_reads_a_trainer_notebook),
 		cmocka_unit_test(a_truncated_notebook_is_one_error_and_exit_1),
 		cmocka_unit_test(a_notebook_saved_before_it_ran_says_so),
