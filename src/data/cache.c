@@ -1926,12 +1926,13 @@ static uint64_t whole_min(void)
 	return n >= 0 ? (uint64_t)n : (uint64_t)8 << 20;
 }
 
-/* May the content of a file of signature sig be one the cache knows (a
- * stored run keyed by it), so that its hash is worth a read of its own
- * before the parse?  Not without a row (a new log), nor when its row had
- * more bytes than it has (cut short, or rewritten: a grown log's row
- * proves its first bytes, and one of the same size may be this content,
- * touched, or checked out again).  Under c->mu. */
+/* Is a file of signature sig, whose row is e, one whose content the
+ * cache cannot know (no stored run can be keyed by it), so that its hash
+ * needs no read of its own before its parse?  So it is without a row (a
+ * new log) and when its row had more bytes than it has now (cut short,
+ * or rewritten); not when the row had fewer (a log that grew: the row's
+ * proof checks its first bytes) or as many (this very content, touched
+ * or checked out again, may be stored).  Under c->mu. */
 static bool row_reads_whole(const struct file_entry *e, const int64_t sig[5])
 {
 	return !e || e->sig[0] > sig[0];
