@@ -90,7 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t size)
 		cut--;
 	if (cut == 0)
 		cut = log.len / 2;
-	struct scan_point from = {BUF_INIT, 0, NULL, NULL, false};
+	struct scan_point from = {BUF_INIT, 0, NULL, NULL, false, NULL, NULL};
 	const char *prefix = fuzz_file(log.data, cut);
 	struct run *prev = parser_run_from(p, prefix, path, "r", NULL, &from, NULL, d);
 	if (!prev || run_member_count(prev) || !from.state.len) {

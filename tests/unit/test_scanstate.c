@@ -129,7 +129,7 @@ static void check_cut(const struct parser *p, const char *shown, const char *con
 {
 	char *prefix_path = in_dir("prefix"), *whole_path = in_dir("whole");
 	write_all(prefix_path, content, cut);
-	struct scan_point st1 = {BUF_INIT, 0, NULL, NULL, false};
+	struct scan_point st1 = {BUF_INIT, 0, NULL, NULL, false, NULL, NULL};
 	bool refused = false;
 	char *diags1;
 	struct run *r1 = parse_capturing(p, prefix_path, shown, NULL, &st1, &refused, &diags1);
@@ -140,7 +140,7 @@ static void check_cut(const struct parser *p, const char *shown, const char *con
 	}
 	/* the prefix's run as a later build maps it; the resume takes it */
 	st1.prev = mapped(r1);
-	struct scan_point st2 = {BUF_INIT, 0, NULL, NULL, false};
+	struct scan_point st2 = {BUF_INIT, 0, NULL, NULL, false, NULL, NULL};
 	char *diags2;
 	struct run *r2 = parse_capturing(p, whole_path, shown, &st1, &st2, &refused, &diags2);
 	if (refused) {
@@ -206,7 +206,7 @@ static void check_content(const struct parser *p, const char *shown, const char 
 {
 	char *whole_path = in_dir("whole");
 	write_all(whole_path, content, n);
-	struct scan_point full_to = {BUF_INIT, 0, NULL, NULL, false};
+	struct scan_point full_to = {BUF_INIT, 0, NULL, NULL, false, NULL, NULL};
 	char *full_diags;
 	bool refused = false;
 	struct run *full =
@@ -324,7 +324,7 @@ static void a_resumed_derive_folds_only_the_new_rows(void **state)
 	const char *tail = TRAIN("300", "2000.00");
 	char *prefix_path = in_dir("prefix"), *whole_path = in_dir("whole");
 	write_all(prefix_path, head, strlen(head));
-	struct scan_point st1 = {BUF_INIT, 0, NULL, NULL, false};
+	struct scan_point st1 = {BUF_INIT, 0, NULL, NULL, false, NULL, NULL};
 	bool refused = false;
 	char *diags;
 	struct run *r1 = parse_capturing(p, prefix_path, "job.log", NULL, &st1, &refused, &diags);
