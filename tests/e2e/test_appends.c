@@ -23,6 +23,7 @@
 #include <grp.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <unistd.h>
 #include <xxhash.h>
 
@@ -1381,6 +1382,42 @@ static void a_new_log_changed_while_parsed_keeps_no_key(void **state)
 	e2e_drop(&dir);
 }
 
+/* A log the cache may know, though it has no row of that signature,
+ * is hashed before its parse, so that its stored run is found: a log
+ * touched (its row has its size), and a project moved to another folder
+ * (no rows, which name files by their real path, but the resume state
+ * stored for the log's place below the project).  The output is removed
+ * each time, so that no page can be kept and each log goes to its
+ * load.  LOGDOWN_TEST_WHOLE_MIN=0: this small log counts as big. */
+static void a_touched_or_moved_log_comes_from_the_store(void **state)
+{
+	(void)state;
+	assert_int_equal(setenv("LOGDOWN_TEST_WHOLE_MIN", "0", 1), 0);
+	char *dir = project(5000);
+	free(build_saying(dir, PARSED));
+	char *rm = xasprintf("rm -rf '%s/_site'", dir);
+	assert_int_equal(system(rm), 0);
+	char *path = xasprintf("%s/content/r/job.log", dir);
+	assert_int_equal(utimes(path, NULL), 0);
+	char *body = build_saying(dir, "1 result file read: 0 parsed, 1 from cache");
+	assert_fresh(dir, body);
+	free(body);
+	char *moved = xasprintf("%s-moved", dir);
+	assert_int_equal(rename(dir, moved), 0);
+	char *rm2 = xasprintf("rm -rf '%s/_site'", moved);
+	assert_int_equal(system(rm2), 0);
+	body = build_saying(moved, "1 result file read: 0 parsed, 1 from cache");
+	assert_fresh(moved, body);
+	free(body);
+	assert_int_equal(rename(moved, dir), 0);
+	unsetenv("LOGDOWN_TEST_WHOLE_MIN");
+	free(rm);
+	free(rm2);
+	free(path);
+	free(moved);
+	e2e_drop(&dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1395,6 +1432,7 @@ int main(void)
 		cmocka_unit_test(a_grown_logs_old_bytes_are_read_once),
 		cmocka_unit_test(a_new_logs_first_build_reads_it_once),
 		cmocka_unit_test(a_new_log_changed_while_parsed_keeps_no_key),
+		cmocka_unit_test(a_touched_or_moved_log_comes_from_the_store),
 		cmocka_unit_test(an_edited_raw_copy_is_copied_again_whole),
 		cmocka_unit_test(a_prose_edit_right_after_an_append_keeps_the_copy),
 		cmocka_unit_test(a_log_rewritten_with_its_times_put_back_is_read_whole),
