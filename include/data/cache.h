@@ -153,15 +153,15 @@ bool cache_fd_hash_mid(struct cache *c, const char *path, int fd, struct cache_k
  * cache cannot know (no row for path, or one of more bytes than it has
  * now: a row of fewer is a log that grew, whose proof checks its first
  * bytes, and one of as many may be this content, touched or checked out
- * again), and big enough to be worth it (8 MiB)?  cache_fd_read_begin(): the same for the file open at fd,
- * its stamp taken (as cache_fd_hash_stamped()'s); NULL when not.  The
- * reader then hands cache_read_feed() every byte of the file in order
- * from the first (ctx: the struct cache_read), and cache_read_end(),
- * which frees it, gives their hash, puts it on path's row with the
- * proof cache_fd_hash_mid() would make, and returns true, when they
- * were the whole file as it was at the start and it did not change
- * since; false otherwise (nothing kept: what was read has no hash to
- * be known by). */
+ * again), and big enough to be worth it (8 MiB)?
+ * cache_fd_read_begin(): the same for the file open at fd, its stamp
+ * taken (as cache_fd_hash_stamped()'s); NULL when not.  The reader then
+ * hands cache_read_feed() every byte of the file in order from the
+ * first (ctx: the struct cache_read), and cache_read_end(), which frees
+ * it, gives their hash, puts it on path's row with the proof
+ * cache_fd_hash_mid() would make, and returns true, when they were the
+ * whole file as it was at the start and it did not change since; false
+ * otherwise (nothing kept: what was read has no hash to be known by). */
 struct cache_read;
 bool cache_reads_whole(struct cache *c, const char *path);
 struct cache_read *cache_fd_read_begin(struct cache *c, const char *path, int fd,
