@@ -156,12 +156,14 @@ site:
 # Everything test runs is built first, on every core (JOBS); the tests
 # themselves then run in their own order.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+# Each phase says how long it took ("make test: check-all took N s").
+PHASE = sh tools/phase.sh
 test:
-	@sh tools/deps.sh
-	@$(MAKE) --no-print-directory -j$(JOBS) test-build
-	@$(MAKE) --no-print-directory check-all
-	@$(MAKE) --no-print-directory fuzz-smoke
-	@$(MAKE) --no-print-directory valgrind
+	@$(PHASE) deps sh tools/deps.sh
+	@$(PHASE) test-build $(MAKE) --no-print-directory -j$(JOBS) test-build
+	@$(PHASE) check-all $(MAKE) --no-print-directory check-all
+	@$(PHASE) fuzz-smoke $(MAKE) --no-print-directory fuzz-smoke
+	@$(PHASE) valgrind $(MAKE) --no-print-directory valgrind
 
 test-build: $(UNIT_TESTS) $(E2E_TESTS) build/asan/logdown fuzz-build build/vg/logdown
 
