@@ -298,6 +298,32 @@ static unsigned long long rchar(void)
 	return n;
 }
 
+/* The rows of a log whose reads are counted: 16 MB, so that the
+ * bound on its reads tells one read of it from two.  Under valgrind
+ * nothing is counted (below), and 3.3 MB takes a big log's ways when
+ * measured_env() says it is big. */
+static long measured_rows(void)
+{
+	return getenv("LOGDOWN_VALGRIND") ? 25000 : 122000;
+}
+
+/* Under valgrind, measured_rows()'s log counts as big (on) or the
+ * sizes are the build's own again (off): its first read hashes it
+ * (LOGDOWN_TEST_WHOLE_MIN) and its resumed run is not stored again
+ * (LOGDOWN_TEST_RESTORE_MIN), as for 16 MB. */
+static void measured_env(bool on)
+{
+	if (!getenv("LOGDOWN_VALGRIND"))
+		return;
+	if (on) {
+		assert_int_equal(setenv("LOGDOWN_TEST_WHOLE_MIN", "0", 1), 0);
+		assert_int_equal(setenv("LOGDOWN_TEST_RESTORE_MIN", "0", 1), 0);
+	} else {
+		unsetenv("LOGDOWN_TEST_WHOLE_MIN");
+		unsetenv("LOGDOWN_TEST_RESTORE_MIN");
+	}
+}
+
 /* Builds the project with -v (its summary must have `summary`), and
  * returns the bytes the build read: 0 under valgrind (`make
  * valgrind`), which reads the binary's and libraries' symbols itself. */
@@ -405,10 +431,12 @@ static void a_grown_logs_old_bytes_are_read_once(void **state)
 	(void)state;
 	/* the hash's read in rchar: pread(), not a mapping */
 	assert_int_equal(setenv("LOGDOWN_TEST_NO_MAP", "1", 1), 0);
-	char *dir = built_project(122000);
+	measured_env(true);
+	long rows = measured_rows();
+	char *dir = built_project(rows);
 	for (int i = 0; i < 2; i++) {
 		off_t old = size_of(dir, "content/r/job.log");
-		char *l = train_line(12200100 + 100 * i);
+		char *l = train_line(100 * rows + 100 + 100 * i);
 		e2e_append(dir, "content/r/job.log", l);
 		free(l);
 		unsigned long long read = build_reading(dir, CONTINUED);
@@ -444,6 +472,7 @@ static void a_grown_logs_old_bytes_are_read_once(void **state)
 	if (!getenv("LOGDOWN_VALGRIND") && read < 3 * (unsigned long long)size)
 		fail_msg("a rewritten log of %lld bytes: only %llu read", (long long)size, read);
 	unsetenv("LOGDOWN_TEST_NO_MAP");
+	measured_env(false);
 	e2e_drop(&dir);
 }
 
@@ -786,12 +815,30 @@ static void append_row(const char *dir, const char *rel, long step, double loss,
 	free(l);
 }
 
+/* The charts' formats of assert_site_fresh(), and how many files the
+ * five charts make in them: under valgrind (`make valgrind`), no PNG.
+ * Drawing the PNGs costs half of each build there, and test_charts
+ * runs that drawing under memcheck. */
+static const char *chart_formats(void)
+{
+	return getenv("LOGDOWN_VALGRIND") ? "svg,pdf" : "svg,png,pdf";
+}
+
+static const char *chart_files(void)
+{
+	/* five charts, each 4 SVGs (light, dark, narrow, narrow dark), a
+	 * PDF and, outside valgrind, a PNG */
+	return getenv("LOGDOWN_VALGRIND") ? "25\n" : "30\n";
+}
+
 /* The project built again, then the same content built without the
  * cache in a fresh folder: every file of the two outputs (the page, the
  * charts' SVG, PNG and PDF, the logs' pages and copies) the same bytes. */
 static void assert_site_fresh(const char *dir, const char *summary)
 {
-	struct proc r = e2e_run(dir, "build -v --figures svg,png,pdf");
+	char *build = xasprintf("build -v --figures %s", chart_formats());
+	struct proc r = e2e_run(dir, build);
+	free(build);
 	if (r.status != 0 || !strstr(r.err, summary)) {
 		e2e_keep_proc(r);
 		fail_msg("expected '%s' in:\n%s", summary, r.err);
@@ -801,14 +848,12 @@ static void assert_site_fresh(const char *dir, const char *summary)
 	int st;
 	char *out = e2e_sh(&st,
 			   "cp -r '%s/content' '%s/' && cd '%s' && '%s' build --no-cache --figures "
-			   "svg,png,pdf >/dev/null 2>&1 && diff -r '%s/_site' '%s/_site' && ls "
+			   "%s >/dev/null 2>&1 && diff -r '%s/_site' '%s/_site' && ls "
 			   "'%s/_site/r/figures' | wc -l",
-			   dir, fresh, fresh, e2e_plain_binary(), dir, fresh, fresh);
+			   dir, fresh, fresh, e2e_plain_binary(), chart_formats(), dir, fresh, fresh);
 	if (st != 0)
 		fail_msg("the site differs from a --no-cache build's:\n%s", (char *)e2e_keep(out));
-	/* five charts, each 4 SVGs (light, dark, narrow, narrow dark), a
-	 * PNG and a PDF */
-	assert_string_equal(out, "30\n");
+	assert_string_equal(out, chart_files());
 	free(out);
 	e2e_drop(&fresh);
 }
@@ -1303,12 +1348,17 @@ static void an_altered_proof_is_refused_with_a_warning(void **state)
 static void a_new_logs_first_build_reads_it_once(void **state)
 {
 	(void)state;
+	/* under valgrind, a log of 3.3 MB that counts as big, in pieces
+	 * of 1 MiB: four pieces again */
+	bool vg = getenv("LOGDOWN_VALGRIND") != NULL;
+	long rows = measured_rows();
+	measured_env(true);
 	assert_int_equal(setenv("LOGDOWN_TEST_NO_MAP", "1", 1), 0);
-	assert_int_equal(setenv("LOGDOWN_TEST_PIECE", "4194304", 1), 0);
+	assert_int_equal(setenv("LOGDOWN_TEST_PIECE", vg ? "1048576" : "4194304", 1), 0);
 	assert_int_equal(setenv("LOGDOWN_TEST_SAY_PROOF", "1", 1), 0);
 	char *dir = project(100);
 	struct buf b = BUF_INIT;
-	put_rows(&b, 200, 100 * 122000);
+	put_rows(&b, 200, 100 * rows);
 	e2e_append(dir, "content/r/job.log", buf_data(&b));
 	buf_free(&b);
 	sleep(3); /* settled: the next build trusts the row by its signature */
@@ -1322,7 +1372,7 @@ static void a_new_logs_first_build_reads_it_once(void **state)
 	char *body = build_saying(dir, "1 report: 0 rendered, 1 from cache");
 	assert_fresh(dir, body);
 	free(body);
-	char *l = train_line(12200100);
+	char *l = train_line(100 * rows + 100);
 	e2e_append(dir, "content/r/job.log", l);
 	free(l);
 	build_proving(dir, "a proof of 4 pieces held", CONTINUED);
@@ -1333,6 +1383,7 @@ static void a_new_logs_first_build_reads_it_once(void **state)
 	unsetenv("LOGDOWN_TEST_NO_MAP");
 	unsetenv("LOGDOWN_TEST_PIECE");
 	unsetenv("LOGDOWN_TEST_SAY_PROOF");
+	measured_env(false);
 	e2e_drop(&dir);
 }
 
