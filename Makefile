@@ -45,7 +45,11 @@ soname  = $(shell objdump -p $$(pkg-config --variable=libdir $(1) 2>/dev/null)/$
 RSVG_SONAME := $(or $(call soname,librsvg-2.0,librsvg-2.so),librsvg-2.so.2)
 MHD_SONAME  := $(or $(call soname,libmicrohttpd,libmicrohttpd.so),libmicrohttpd.so.12)
 LIBS    = $(filter-out $(LAZY),$(shell pkg-config --libs $(PKGS) 2>/dev/null)) -lm -pthread
-SAN     = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+# The test builds (this one, valgrind's and TSan's) honour the test hooks
+# that write into a log, kill the build or fail its steps on purpose
+# (test_hook_env(), base/util.h); the release binary ignores them.
+TEST_HOOKS = -DLOGDOWN_TEST_HOOKS
+SAN     = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all $(TEST_HOOKS)
 
 # The modules by stage, in pipeline order (src/README.md): each stage
 # may call the stages before it in STAGES, never those after

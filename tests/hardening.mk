@@ -87,7 +87,7 @@ attack: $(ATTACK_TESTS) build/asan/logdown logdown $(ATTACK_FUZZ)
 # patterns are interpreted by pcre2_match() here; and Debian's valgrind
 # 3.19 does not know openat2() (it warns in the log of every run that
 # calls it), so open_below() walks folder by folder here (site/reuse.c).
-VG_CFLAGS = -O1 -DLOGDOWN_NO_JIT -DLOGDOWN_NO_OPENAT2
+VG_CFLAGS = -O1 -DLOGDOWN_NO_JIT -DLOGDOWN_NO_OPENAT2 $(TEST_HOOKS)
 VG_OBJS = $(MODULES:%=build/vg/%.o) build/vg/embedded.o
 build/vg:
 	mkdir -p $@
@@ -108,7 +108,7 @@ valgrind: build/vg/logdown $(VG_TESTS)
 # ThreadSanitizer: every module compiled with -fsanitize=thread into
 # build/tsan/, a logdown binary the end-to-end tests run (LOGDOWN=), and
 # the unit tests of the threaded code linked against those modules.
-TSAN_CFLAGS = -O1 -fsanitize=thread -fno-omit-frame-pointer
+TSAN_CFLAGS = -O1 -fsanitize=thread -fno-omit-frame-pointer $(TEST_HOOKS)
 TSAN_OBJS = $(MODULES:%=build/tsan/%.o) build/tsan/embedded.o
 TSAN_UNIT = $(addprefix build/tsan/,test_runstore test_cachefile test_split test_gfmchars test_gfmarena test_font test_re)
 TSAN_E2E  = $(addprefix build/asan/,test_jobs test_build test_cache test_memoize test_appends test_search)

@@ -99,4 +99,12 @@ bool is_identifier(const char *s);
  * -> "_512b", "" -> "_").  Caller frees. */
 char *identifier_of(const char *s);
 
+/* The setting of a fault-injecting test hook, the environment variable
+ * `name` (LOGDOWN_TEST_KILL_AT and the others that write into a log, kill
+ * the build or fail its steps on purpose): in the test builds, compiled
+ * with -DLOGDOWN_TEST_HOOKS (the ASan, valgrind and TSan builds), its
+ * value or NULL; in the release binary always NULL, so that no variable
+ * left in a user's environment can change their logs or their site. */
+const char *test_hook_env(const char *name);
+
 #endif

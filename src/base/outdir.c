@@ -641,7 +641,7 @@ static bool swap(struct outdir *o, struct diag *d)
  * short at that moment is seen to be undone. */
 static long kill_at(void)
 {
-	const char *v = getenv("LOGDOWN_TEST_KILL_AT");
+	const char *v = test_hook_env("LOGDOWN_TEST_KILL_AT");
 	if (!v || !str_has_prefix(v, "merge:"))
 		return -1;
 	return strtol(v + strlen("merge:"), NULL, 10);
@@ -900,7 +900,7 @@ enum handoff_fault { FAULT_NONE, FAULT_NO_SPAWN, FAULT_STALL_EXEC, FAULT_NO_EXEC
 
 static enum handoff_fault handoff_fault(void)
 {
-	const char *v = getenv("LOGDOWN_TEST_DISCARD");
+	const char *v = test_hook_env("LOGDOWN_TEST_DISCARD");
 	if (!v)
 		return FAULT_NONE;
 	return strcmp(v, "no-spawn") == 0     ? FAULT_NO_SPAWN

@@ -506,3 +506,13 @@ const char *closest_name(const char *name, const char *const *candidates)
 	}
 	return best;
 }
+
+const char *test_hook_env(const char *name)
+{
+#ifdef LOGDOWN_TEST_HOOKS
+	return getenv(name);
+#else
+	(void)name;
+	return NULL;
+#endif
+}

@@ -1160,7 +1160,7 @@ struct hash_map {
  * the hash's. */
 static long long truncate_mapped_at(void)
 {
-	const char *v = getenv("LOGDOWN_TEST_TRUNCATE_MAPPED");
+	const char *v = test_hook_env("LOGDOWN_TEST_TRUNCATE_MAPPED");
 	return v ? strtoll(v, NULL, 10) : -1;
 }
 
@@ -1395,7 +1395,7 @@ struct proof_pending {
 static void test_write_speculating(int fd)
 {
 	static atomic_bool done;
-	const char *v = getenv("LOGDOWN_TEST_WRITE_SPECULATING");
+	const char *v = test_hook_env("LOGDOWN_TEST_WRITE_SPECULATING");
 	if (!v || !*v || atomic_exchange(&done, true))
 		return;
 	char *at = xasprintf("/proc/self/fd/%d", fd);
@@ -2012,7 +2012,7 @@ struct cache_read *cache_fd_read_begin(struct cache *c, const char *path, int fd
 		rd->pc.st = state_dup(NULL);
 	memcpy(stamp->sig, sig, sizeof sig);
 	stamp->racy = rd->racy;
-	const char *t = getenv("LOGDOWN_TEST_WRITE_WHILE_READ");
+	const char *t = test_hook_env("LOGDOWN_TEST_WRITE_WHILE_READ");
 	if (!t || sscanf(t, "%lld:%lld:%c", &rd->test_at, &rd->test_off, &rd->test_byte) != 3)
 		rd->test_at = -1;
 	return rd;

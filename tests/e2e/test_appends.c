@@ -8,7 +8,9 @@
  * the log's old bytes once (the prefix check: counted through the
  * kernel's rchar), and the log's page and raw copy are those of a build
  * without the cache; a raw copy someone edited, or a log rewritten in
- * its first bytes with its times put back, are copied and read whole. */
+ * its first bytes with its times put back, are copied and read whole.
+ * The hooks these tests use to write into a log as it is read answer in
+ * the test builds only: the release binary leaves the log alone. */
 #define _GNU_SOURCE
 #include <stdarg.h>
 #include <stddef.h>
@@ -1469,6 +1471,87 @@ static void a_touched_or_moved_log_comes_from_the_store(void **state)
 	e2e_drop(&dir);
 }
 
+/* The hooks that write into a log, kill the build or fail its steps on
+ * purpose answer in the test builds only (test_hook_env(), base/util.h).
+ * With LOGDOWN_TEST_WRITE_WHILE_READ set, the test build writes a 'Z'
+ * over a new log's first byte as its parse reads it; with
+ * LOGDOWN_TEST_KILL_AT=merge:0 it is killed as it puts a changed site in
+ * place.  The release binary, which users run, does neither: the log
+ * stays as it was and each site is put in place.  (The other three,
+ * LOGDOWN_TEST_TRUNCATE_MAPPED, _WRITE_SPECULATING and _DISCARD, are
+ * read the same way.) */
+static void hooks_env(bool on)
+{
+	if (on) {
+		assert_int_equal(setenv("LOGDOWN_TEST_WHOLE_MIN", "0", 1), 0);
+		assert_int_equal(setenv("LOGDOWN_TEST_WRITE_WHILE_READ", "1:0:Z", 1), 0);
+		assert_int_equal(setenv("LOGDOWN_TEST_KILL_AT", "merge:0", 1), 0);
+	} else {
+		unsetenv("LOGDOWN_TEST_WHOLE_MIN");
+		unsetenv("LOGDOWN_TEST_WRITE_WHILE_READ");
+		unsetenv("LOGDOWN_TEST_KILL_AT");
+	}
+}
+
+static struct proc hooked_build(const char *bin, const char *dir, const char *prose)
+{
+	e2e_write(dir, "content/r/index.md", e2e_keep(xasprintf("%s\n%s\n", report, prose)));
+	hooks_env(true);
+	struct proc r = e2e_run_bin(bin, dir, "build");
+	hooks_env(false);
+	return r;
+}
+
+static void the_fault_hooks_answer_in_test_builds_only(void **state)
+{
+	(void)state;
+	const char *rel = bounded_release();
+	if (!rel) {
+		print_message("[  SKIP    ] ./logdown is not built (or under valgrind)\n");
+		skip();
+	}
+	char *dir = project(2000);
+	char *before = e2e_read(dir, "content/r/job.log");
+	assert_int_equal(before[0], '2');
+	/* the release binary: a new log read, then a changed site put in
+	 * place */
+	const char *prose[] = {"First prose.", "Second prose."};
+	for (int i = 0; i < 2; i++) {
+		struct proc r = hooked_build(rel, dir, prose[i]);
+		if (r.status != 0)
+			fail_msg("the release build failed (%d):\n%s", r.status, r.err);
+		proc_free(&r);
+		char *log = e2e_read(dir, "content/r/job.log");
+		assert_string_equal(log, before);
+		free(log);
+		char *page = e2e_read(dir, "_site/r/index.html");
+		assert_non_null(strstr(page, prose[i]));
+		free(page);
+	}
+	/* the test build: killed as it puts the site in place, which stays
+	 * the release build's */
+	struct proc t = hooked_build(e2e_binary(), dir, "Third prose.");
+	assert_int_equal(t.status, 128 + SIGKILL);
+	proc_free(&t);
+	char *page = e2e_read(dir, "_site/r/index.html");
+	assert_non_null(strstr(page, prose[1]));
+	free(page);
+	/* and, the log new to it, its first byte written */
+	char *site = path_join(dir, "_site"), *cache = path_join(dir, ".logdown-cache");
+	assert_true(remove_tree(site) && remove_tree(cache));
+	free(site);
+	free(cache);
+	t = hooked_build(e2e_binary(), dir, "Fourth prose.");
+	assert_int_equal(t.status, 0);
+	proc_free(&t);
+	char *log = e2e_read(dir, "content/r/job.log");
+	assert_int_equal(log[0], 'Z');
+	assert_string_equal(log + 1, before + 1);
+	free(log);
+	free(before);
+	e2e_drop(&dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1500,6 +1583,7 @@ int main(void)
 		cmocka_unit_test(a_build_on_the_proofs_word_is_the_build_after_it),
 		cmocka_unit_test(a_proof_cut_short_is_refused_with_a_warning),
 		cmocka_unit_test(an_altered_proof_is_refused_with_a_warning),
+		cmocka_unit_test(the_fault_hooks_answer_in_test_builds_only),
 	};
 	/* TEST_FILTER: the tests whose names match (cmocka's pattern) */
 	if (getenv("TEST_FILTER"))
