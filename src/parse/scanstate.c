@@ -495,6 +495,10 @@ bool scan_state_load(struct scan *sc, const void *data, size_t len, const struct
 	bool rows = tc->table >= 0 && tc->mode != TM_SEEK && !tc->head_open;
 	if (r->bad || (rows && (!ts_s || tc->ncols + tc->ncarried != series_column_count(ts_s))))
 		return false;
+	/* A row is open only on a bordered |-table's rows (bordered_line()):
+	 * one open anywhere else would be dropped into no table. */
+	if (tc->row_open && !(rows && tc->mode == TM_PIPE && tc->bordered))
+		return false;
 	/* Otherwise what a table's header sets is not set yet (table_end()
 	 * cleared it): table_header() starts from nothing. */
 	if (!rows && (tc->next || tc->types || tc->nfill || tc->ncarried))
