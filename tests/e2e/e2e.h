@@ -387,6 +387,16 @@ static inline void e2e_free_kept(void)
 	e2e_nkept = 0;
 }
 
+/* TEST_FILTER=PATTERN runs only the tests whose names match (cmocka's
+ * pattern: `TEST_FILTER='a_proof*' build/asan/test_appends`), so that a
+ * test can be run, or timed under memcheck, alone.  Call it in main()
+ * before cmocka_run_group_tests(). */
+static inline void e2e_test_filter(void)
+{
+	if (getenv("TEST_FILTER"))
+		cmocka_set_test_filter(getenv("TEST_FILTER"));
+}
+
 
 /* Builds the project in dir with `logdown build ARGS`, which must
  * succeed without a word beyond "logdown: built 1 report into _site";

@@ -1585,8 +1585,6 @@ int main(void)
 		cmocka_unit_test(an_altered_proof_is_refused_with_a_warning),
 		cmocka_unit_test(the_fault_hooks_answer_in_test_builds_only),
 	};
-	/* TEST_FILTER: the tests whose names match (cmocka's pattern) */
-	if (getenv("TEST_FILTER"))
-		cmocka_set_test_filter(getenv("TEST_FILTER"));
+	e2e_test_filter();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1224,8 +1224,6 @@ int main(void)
 		cmocka_unit_test(a_rewritten_log_is_parsed_again),
 		cmocka_unit_test(a_log_rewritten_during_builds_is_never_stored_under_the_other_content),
 	};
-	/* TEST_FILTER: the tests whose names match (cmocka's pattern) */
-	if (getenv("TEST_FILTER"))
-		cmocka_set_test_filter(getenv("TEST_FILTER"));
+	e2e_test_filter();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

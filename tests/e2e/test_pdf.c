@@ -1400,8 +1400,6 @@ int main(void)
 		TEST(an_absolute_base_url_gives_absolute_links),
 		TEST(a_command_line_breaks_at_its_spaces),
 	};
-	/* TEST_FILTER: the tests whose names match (cmocka's pattern) */
-	if (getenv("TEST_FILTER"))
-		cmocka_set_test_filter(getenv("TEST_FILTER"));
+	e2e_test_filter();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2074,8 +2074,6 @@ int main(void)
 		cmocka_unit_test(sigterm_stops_serve_while_a_rebuild_parses_a_huge_log),
 		cmocka_unit_test(a_proof_that_fails_in_serve_is_built_again_in_place),
 	};
-	/* TEST_FILTER: the tests whose names match (cmocka's pattern) */
-	if (getenv("TEST_FILTER"))
-		cmocka_set_test_filter(getenv("TEST_FILTER"));
+	e2e_test_filter();
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
