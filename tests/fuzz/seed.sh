@@ -358,9 +358,10 @@ fuzz_scanstate)
 	done
 	;;
 fuzz_chartcarry)
-	# a genuine carry of a line (0) and of a scatter (2), as kept and
-	# with an edit in its counts, its hasher state and its projections
-	for t in 0 2; do
+	# a genuine carry of a line (0) and of a scatter (2), drawn as an
+	# SVG alone and (4, 6) as a PNG too, as kept and with an edit in its
+	# counts, its hasher state and its projections
+	for t in 0 2 4 6; do
 		printf "\\00$t" | put_stdin
 		printf "\\00$t\\010\\000\\000\\000\\001" | put_stdin
 		printf "\\00$t\\200\\000\\000\\000\\004" | put_stdin
