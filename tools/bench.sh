@@ -33,8 +33,10 @@
 # running job writes it: the first build against grep -oP on the same
 # file (at most 1.3x its time; peak RSS at most 400 MiB for 1 GB), the
 # rebuild after a sentence is added (< 100 ms, < 100 MiB), after 1 KB
-# is appended to the log (< 150 ms) (issue 22), and after a sentence
-# saved right after an append's build (the log read again: no target).
+# is appended to the log (< 150 ms) (issue 22), the same append with
+# 3 s of nothing before the build (a user saving a while after the job
+# printed: no target), and after a sentence saved right after an
+# append's build (the log read again: no target).
 #
 # Times are hyperfine medians.  Builds in (b), (c), (e) and the clean
 # build of (f) start with no output and no .logdown-cache, as a first
@@ -613,6 +615,14 @@ MD
 	row abs "(g)" "rebuild after 1 KB appended to the log (vs the first build)" bigappend "logdown append" \
 		bigfirst "logdown first build" 0.15
 	row rss "(g)" "peak RSS, the append's rebuild vs the first build" g-append.rss g-first.rss -
+	# 3b. the same, the build 3 s after the append with nothing running
+	# between: the appends above follow each other at once, and this
+	# machine reads memory more slowly after an idle spell
+	# (docs/performance.md, "Session 28")
+	hf bigappendidle "$RUNS" --prepare 'cat "$GMORE" >> "$GLOG"; sleep 3' \
+		-n "logdown append after 3 s idle" "\"\$LD\" build \"\$GPROJ\" -o \"\$OUT/g-site\" 2>/dev/null" || true
+	row abs "(g)" "rebuild after 1 KB appended, 3 s idle before it (vs the first build)" \
+		bigappendidle "logdown append after 3 s idle" bigfirst "logdown first build" -
 	# 4. a sentence saved right after an append was built (the log
 	# changed under 2 s before: "racy", its content read again)
 	hf bigracy "$RUNS" --prepare 'cat "$GMORE" >> "$GLOG"; "$LD" build "$GPROJ" -o "$OUT/g-site" 2>/dev/null; echo "A sentence more." >> "$GMD"' \
