@@ -397,7 +397,6 @@ static inline void e2e_test_filter(void)
 		cmocka_set_test_filter(getenv("TEST_FILTER"));
 }
 
-
 /* Builds the project in dir with `logdown build ARGS`, which must
  * succeed without a word beyond "logdown: built 1 report into _site";
  * returns the body (e2e_page_body()) of its report r's page,
